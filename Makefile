@@ -1,0 +1,115 @@
+# vramfit: a GPU memory estimation engine. Plain make; see README.md.
+#   make            ./vramfit, build/libvramfit.a, build/libvramfit.so
+#   make test       unit tests (ASan+UBSan), Lua-side tests, golden CLI tests
+#   make demo       the built-in example scenario
+#   make calibrate  every case of ../shared/calibration, predicted vs measured
+#   make install PREFIX=/usr/local
+
+PREFIX ?= /usr/local
+DATADIR = $(PREFIX)/share/vramfit
+CC ?= cc
+PKGS = lua5.4 libpcre2-8 jansson
+CALIBRATION ?= ../shared/calibration
+
+# pkg-config runs when a recipe runs (=, not :=), after build/.deps installed the packages
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS = $(shell pkg-config --libs $(PKGS)) -lm
+WARN = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+CFLAGS ?= -O2 -g
+ALL_CFLAGS = $(WARN) $(CFLAGS) -fPIC -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc -Itools \
+             -DVF_DATADIR='"$(DATADIR)"' $(PKG_CFLAGS)
+SAN = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+LIB_SRC = $(filter-out src/cli.c,$(wildcard src/*.c))
+LIB_OBJ = $(LIB_SRC:src/%.c=build/obj/%.o) build/obj/embedded.o
+SAN_OBJ = $(LIB_SRC:src/%.c=build/asan/%.o) build/asan/embedded.o
+SCRIPTS = $(sort $(wildcard scripts/*.lua scripts/*/*.lua architectures/*.lua))
+TESTS = $(patsubst tests/%.c,build/asan/%,$(wildcard tests/test_*.c))
+TOOLS_LIB = build/asan/mkmodel_lib.o
+
+.PHONY: all test demo calibrate install clean unit lua-tests golden deps
+
+all: vramfit build/libvramfit.a build/libvramfit.so build/mkmodel
+
+build/.deps: scripts/install-deps.sh
+	sh scripts/install-deps.sh
+	mkdir -p build/obj build/asan
+	touch $@
+
+deps: build/.deps
+
+build/embed: tools/embed.c | build/.deps
+	$(CC) -O2 -o $@ tools/embed.c
+
+build/embedded.c: build/embed $(SCRIPTS)
+	build/embed $@ $(SCRIPTS)
+
+build/obj/%.o: src/%.c src/*.h include/vramfit.h | build/.deps
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+build/obj/embedded.o: build/embedded.c src/embedded.h
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+build/asan/%.o: src/%.c src/*.h include/vramfit.h | build/.deps
+	$(CC) $(ALL_CFLAGS) $(SAN) -c $< -o $@
+
+build/asan/embedded.o: build/embedded.c src/embedded.h
+	$(CC) $(ALL_CFLAGS) $(SAN) -c $< -o $@
+
+build/asan/mkmodel_lib.o: tools/mkmodel_lib.c tools/mkmodel_lib.h | build/.deps
+	$(CC) $(ALL_CFLAGS) $(SAN) -c $< -o $@
+
+build/libvramfit.a: $(LIB_OBJ)
+	rm -f $@
+	ar rcs $@ $(LIB_OBJ)
+
+build/libvramfit.so: $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,libvramfit.so.0 -o $@ $(LIB_OBJ) $(PKG_LIBS)
+
+vramfit: src/cli.c build/libvramfit.a
+	$(CC) $(ALL_CFLAGS) -o $@ src/cli.c build/libvramfit.a $(PKG_LIBS)
+
+build/asan/vramfit: src/cli.c $(SAN_OBJ)
+	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ src/cli.c $(SAN_OBJ) $(PKG_LIBS)
+
+build/mkmodel: tools/mkmodel.c tools/mkmodel_lib.c tools/mkmodel_lib.h build/libvramfit.a
+	$(CC) $(ALL_CFLAGS) -o $@ tools/mkmodel.c tools/mkmodel_lib.c build/libvramfit.a $(PKG_LIBS)
+
+build/asan/test_%: tests/test_%.c tests/testutil.h $(SAN_OBJ) $(TOOLS_LIB)
+	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $< $(SAN_OBJ) $(TOOLS_LIB) $(PKG_LIBS) $(shell pkg-config --libs cmocka)
+
+unit: $(TESTS)
+	@for t in $(TESTS); do echo "== $$t"; ASAN_OPTIONS=detect_leaks=1 VRAMFIT_DATADIR=/nonexistent $$t || exit 1; done
+
+lua-tests: build/.deps
+	lua5.4 tests/lua/test_architectures.lua
+	lua5.4 tests/lua/test_gpus.lua
+
+golden: vramfit build/asan/vramfit build/mkmodel
+	sh tests/golden/run.sh ./vramfit
+	sh tests/golden/run.sh build/asan/vramfit
+
+test: unit lua-tests golden
+	@echo "make test: all suites passed"
+
+demo: vramfit
+	./vramfit estimate examples/demo.lua
+	./vramfit fit examples/demo.lua --gpu RTX-4090-24GB --gpu L40S --gpu H100 --gpu H200
+
+calibrate: vramfit
+	./vramfit calibrate $(CALIBRATION)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
+	  $(DESTDIR)$(DATADIR)/scripts/optimizers $(DESTDIR)$(DATADIR)/scripts/runtimes $(DESTDIR)$(DATADIR)/architectures
+	install -m 755 vramfit $(DESTDIR)$(PREFIX)/bin/vramfit
+	install -m 644 build/libvramfit.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 build/libvramfit.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 include/vramfit.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 scripts/*.lua $(DESTDIR)$(DATADIR)/scripts/
+	install -m 644 scripts/optimizers/*.lua $(DESTDIR)$(DATADIR)/scripts/optimizers/
+	install -m 644 scripts/runtimes/*.lua $(DESTDIR)$(DATADIR)/scripts/runtimes/
+	install -m 644 architectures/*.lua $(DESTDIR)$(DATADIR)/architectures/
+
+clean:
+	rm -rf build vramfit

@@ -1,0 +1,67 @@
+-- deepseek.lua: DeepSeek-V2 / V3: multi-head latent attention (MLA) + DeepSeekMoE with shared
+-- experts; the first first_k_dense_replace layers are dense. MTP layers (num_nextn_predict_layers)
+-- are not part of the served model and are left out. formulas: shared/calibration/models_README.md §8
+local nn = require "nn"
+
+return arch {
+  name        = "deepseek",
+  summary     = "DeepSeek-V2/V3: MLA attention, DeepSeekMoE (MTP layers excluded)",
+  model_types = { "deepseek_v2", "deepseek_v3" },
+  build = function(cfg)
+    local v3 = nn.opt(cfg, "model_type", "deepseek_v2") == "deepseek_v3"
+    local h, L = nn.need(cfg, "hidden_size"), nn.need(cfg, "num_hidden_layers")
+    local V, nh = nn.need(cfg, "vocab_size"), nn.need(cfg, "num_attention_heads")
+    local I, EI = nn.need(cfg, "intermediate_size"), nn.need(cfg, "moe_intermediate_size")
+    local r_q, r_kv = nn.int(cfg, "q_lora_rank", nil), nn.need(cfg, "kv_lora_rank")
+    local dn, dr = nn.need(cfg, "qk_nope_head_dim"), nn.need(cfg, "qk_rope_head_dim")
+    local dv = nn.need(cfg, "v_head_dim")
+    local E, k = nn.need(cfg, "n_routed_experts"), nn.need(cfg, "num_experts_per_tok")
+    local shared = nn.count(cfg, "n_shared_experts", 0)
+    local first_dense = nn.count(cfg, "first_k_dense_replace", 0)
+    local freq = nn.int(cfg, "moe_layer_freq", 1)
+    local tied = nn.flag(cfg, "tie_word_embeddings", false)
+    local moe_L = nn.count_layers(L, function(i) return i >= first_dense and i % freq == 0 end)
+
+    local t, lp = {}, "model.layers.*"
+    local a, qd = { count = L, role = "attn" }, nh * (dn + dr)
+    if r_q then
+      nn.linear(t, lp .. ".self_attn.q_a_proj", r_q, h, a)
+      nn.norm(t, lp .. ".self_attn.q_a_layernorm", r_q, { count = L })
+      nn.linear(t, lp .. ".self_attn.q_b_proj", qd, r_q, a)
+    else
+      nn.linear(t, lp .. ".self_attn.q_proj", qd, h, a)
+    end
+    nn.linear(t, lp .. ".self_attn.kv_a_proj_with_mqa", r_kv + dr, h, a)
+    nn.norm(t, lp .. ".self_attn.kv_a_layernorm", r_kv, { count = L })
+    nn.linear(t, lp .. ".self_attn.kv_b_proj", nh * (dn + dv), r_kv, a)
+    nn.linear(t, lp .. ".self_attn.o_proj", h, nh * dv, a)
+
+    nn.gated_mlp(t, lp .. ".mlp", { hidden = h, width = I, count = L - moe_L })
+    nn.gated_mlp(t, lp .. ".mlp.experts.*", { hidden = h, width = EI, count = moe_L * E, role = "expert" })
+    if shared > 0 then
+      nn.gated_mlp(t, lp .. ".mlp.shared_experts", { hidden = h, width = shared * EI,
+        count = moe_L, role = "shared_expert" })
+    end
+    nn.param(t, lp .. ".mlp.gate.weight", { E, h }, { count = moe_L, role = "router" })
+    -- noaux_tc routing (V3's default) keeps a per-expert score-correction bias
+    if nn.opt(cfg, "topk_method", v3 and "noaux_tc" or "greedy") == "noaux_tc" then
+      nn.param(t, lp .. ".mlp.gate.e_score_correction_bias", { E }, { count = moe_L, role = "router" })
+    end
+    nn.norm(t, lp .. ".input_layernorm", h, { count = L })
+    nn.norm(t, lp .. ".post_attention_layernorm", h, { count = L })
+    nn.lm(t, { vocab = V, hidden = h, tied = tied })
+
+    return {
+      arch = "deepseek", family = "decoder",
+      hidden = h, layers = L, vocab = V, heads = nh, kv_heads = nn.int(cfg, "num_key_value_heads", nh),
+      head_dim = dn + dr, intermediate = I,
+      max_position = nn.int(cfg, "max_position_embeddings", nil),
+      tied_embeddings = tied,
+      tensors = t,
+      -- MLA caches one compressed latent (+ the shared rope key) per token and layer.
+      kv = { { layers = L, kv_heads = 1, k_dim = r_kv + dr, v_dim = 0, mla = true } },
+      block = { q_dim = qd, kv_dim = nh * (dn + dr), ffn_dim = (k + shared) * EI, gated = true,
+                norm = "rms", experts = E, experts_per_tok = k, parallel_residual = false },
+    }
+  end,
+}

@@ -1,0 +1,79 @@
+-- gemma.lua: Gemma 2 and Gemma 3 (text, and Gemma3ForConditionalGeneration with its SigLIP
+-- vision tower + projector when vision_config is given): 4 RMSNorms/layer, tied embeddings,
+-- local/global attention. formulas: shared/calibration/models_README.md §4 (+ gemma-3-27b notes)
+local nn = require "nn"
+
+-- SigLIP vision encoder (no pooling head) + Gemma 3 multi-modal projector.
+local function vision(t, vc, text_hidden)
+  local h, L = nn.need(vc, "hidden_size"), nn.need(vc, "num_hidden_layers")
+  local I, p = nn.need(vc, "intermediate_size"), nn.need(vc, "patch_size")
+  local side = nn.div(nn.need(vc, "image_size"), p, "image_size / patch_size")
+  local ch = nn.int(vc, "num_channels", 3)
+  local pre, lp = "vision_tower.vision_model", "vision_tower.vision_model.encoder.layers.*"
+  local o = { count = L, role = "other", bias = true }
+  nn.param(t, pre .. ".embeddings.patch_embedding.weight", { h, ch, p, p })
+  nn.param(t, pre .. ".embeddings.patch_embedding.bias", { h })
+  nn.embed(t, pre .. ".embeddings.position_embedding", side * side, h, { role = "pos_embed" })
+  for _, n in ipairs { "q_proj", "k_proj", "v_proj", "out_proj" } do
+    nn.linear(t, lp .. ".self_attn." .. n, h, h, o)
+  end
+  nn.linear(t, lp .. ".mlp.fc1", I, h, o)
+  nn.linear(t, lp .. ".mlp.fc2", h, I, o)
+  nn.norm(t, lp .. ".layer_norm1", h, { count = L, bias = true })
+  nn.norm(t, lp .. ".layer_norm2", h, { count = L, bias = true })
+  nn.norm(t, pre .. ".post_layernorm", h, { bias = true })
+  if nn.flag(vc, "vision_use_head", false) then
+    error("config: vision_config.vision_use_head = true is not supported", 0)
+  end
+  nn.param(t, "multi_modal_projector.mm_input_projection_weight", { h, text_hidden })
+  nn.norm(t, "multi_modal_projector.mm_soft_emb_norm", h)
+end
+
+return arch {
+  name        = "gemma",
+  summary     = "Gemma 2 / Gemma 3 decoder (Gemma 3 multimodal: text + SigLIP vision tower)",
+  model_types = { "gemma2", "gemma3", "gemma3_text" },
+  build = function(cfg)
+    local tc = nn.sub(cfg, "text_config") or cfg
+    local g3 = nn.opt(cfg, "model_type", tc ~= cfg and "gemma3" or "gemma2") ~= "gemma2"
+    local h, L = nn.need(tc, "hidden_size"), nn.need(tc, "num_hidden_layers")
+    local V, I = nn.need(tc, "vocab_size"), nn.need(tc, "intermediate_size")
+    local nh = nn.need(tc, "num_attention_heads")
+    local nkv = nn.int(tc, "num_key_value_heads", nh)
+    local d = nn.head_dim(tc, h, nh)
+    local lm = (tc ~= cfg) and "language_model.model" or "model"
+
+    local t = {}
+    local lp = lm .. ".layers.*"
+    nn.attention(t, lp .. ".self_attn", { hidden = h, heads = nh, kv_heads = nkv, head_dim = d,
+      count = L, qkv_bias = nn.flag(tc, "attention_bias", false),
+      o_bias = nn.flag(tc, "attention_bias", false), qk_norm = g3 })
+    nn.gated_mlp(t, lp .. ".mlp", { hidden = h, width = I, count = L })
+    for _, n in ipairs { "input_layernorm", "post_attention_layernorm",
+                         "pre_feedforward_layernorm", "post_feedforward_layernorm" } do
+      nn.norm(t, lp .. "." .. n, h, { count = L })
+    end
+    nn.lm(t, { vocab = V, hidden = h, tied = true, embed = lm .. ".embed_tokens", norm = lm .. ".norm" })
+    local vc = nn.sub(cfg, "vision_config")
+    if vc and tc ~= cfg then vision(t, vc, h) end
+
+    -- Gemma 2: even layers local (window 4096). Gemma 3: every 6th layer global.
+    local w = nn.int(tc, "sliding_window", 4096)
+    local local_of = nn.layer_types(tc, L, w)
+    if not local_of then
+      local pattern = g3 and nn.int(tc, "sliding_window_pattern", 6) or 2
+      local_of = g3 and function(i) return (i + 1) % pattern ~= 0 and w end
+                     or function(i) return i % 2 == 0 and w end
+    end
+    return {
+      arch = "gemma", family = "decoder",
+      hidden = h, layers = L, vocab = V, heads = nh, kv_heads = nkv, head_dim = d,
+      intermediate = I, max_position = nn.int(tc, "max_position_embeddings", nil),
+      tied_embeddings = true,
+      tensors = t,
+      kv = nn.kv_groups(L, nkv, d, d, local_of),
+      block = { q_dim = nh * d, kv_dim = nkv * d, ffn_dim = I, gated = true, norm = "rms",
+                experts = 0, experts_per_tok = 0, parallel_residual = false },
+    }
+  end,
+}

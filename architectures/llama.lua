@@ -1,0 +1,67 @@
+-- llama.lua: dense decoder-only transformers with RMSNorm, RoPE and a SwiGLU MLP:
+-- Llama 2/3.x, Mistral, Qwen2/2.5 (q,k,v bias), Qwen3 (q/k norm), Phi-3/phi-4 (fused qkv, gate_up).
+-- formulas: shared/calibration/models_README.md §1, §2, §3, §5
+local nn = require "nn"
+
+-- HF config-class defaults that change shapes, per model_type.
+local TYPES = {
+  llama   = {},
+  mistral = { window = true },
+  qwen2   = { qkv_bias = true, window = "opt-in" },
+  qwen3   = { qk_norm = true, window = "opt-in" },
+  phi3    = { fused = true, window = true },
+}
+
+-- Which layers use sliding-window attention, as a function i -> window or false.
+local function windows(cfg, kind, n)
+  local w = nn.int(cfg, "sliding_window", nil)
+  if not w or not kind.window then return nil end
+  if kind.window == "opt-in" then     -- Qwen2/3: only with use_sliding_window
+    if not nn.flag(cfg, "use_sliding_window", false) then return nil end
+    local lt = nn.layer_types(cfg, n, w)
+    if lt then return lt end
+    local first = nn.count(cfg, "max_window_layers", n)
+    return function(i) return i >= first and w end
+  end
+  return nn.layer_types(cfg, n, w) or function() return w end
+end
+
+return arch {
+  name        = "llama",
+  summary     = "dense decoder: Llama 2/3.x, Mistral, Qwen2/2.5, Qwen3, Phi-3/phi-4",
+  model_types = { "llama", "mistral", "qwen2", "qwen3", "phi3" },
+  build = function(cfg)
+    local mt = nn.opt(cfg, "model_type", "llama")
+    local kind = TYPES[mt] or TYPES.llama
+    local h, L = nn.need(cfg, "hidden_size"), nn.need(cfg, "num_hidden_layers")
+    local V, I = nn.need(cfg, "vocab_size"), nn.need(cfg, "intermediate_size")
+    local nh = nn.need(cfg, "num_attention_heads")
+    local nkv = nn.int(cfg, "num_key_value_heads", nh)
+    local d = nn.head_dim(cfg, h, nh)
+    local tied = nn.flag(cfg, "tie_word_embeddings", false)
+    -- Qwen2 always has q,k,v bias and no o bias; Llama/Qwen3 attention_bias covers q,k,v,o.
+    local attn_bias = kind.qkv_bias or nn.flag(cfg, "attention_bias", false)
+
+    local t = {}
+    nn.attention(t, "model.layers.*.self_attn", {
+      hidden = h, heads = nh, kv_heads = nkv, head_dim = d, count = L,
+      qkv_bias = attn_bias, o_bias = attn_bias and not kind.qkv_bias,
+      qk_norm = kind.qk_norm, fused = kind.fused })
+    nn.gated_mlp(t, "model.layers.*.mlp", { hidden = h, width = I, count = L,
+      bias = nn.flag(cfg, "mlp_bias", false), fused = kind.fused })
+    nn.norm(t, "model.layers.*.input_layernorm", h, { count = L })
+    nn.norm(t, "model.layers.*.post_attention_layernorm", h, { count = L })
+    nn.lm(t, { vocab = V, hidden = h, tied = tied })
+
+    return {
+      arch = "llama", family = "decoder",
+      hidden = h, layers = L, vocab = V, heads = nh, kv_heads = nkv, head_dim = d,
+      intermediate = I, max_position = nn.int(cfg, "max_position_embeddings", nil),
+      tied_embeddings = tied,
+      tensors = t,
+      kv = nn.kv_groups(L, nkv, d, d, windows(cfg, kind, L)),
+      block = { q_dim = nh * d, kv_dim = nkv * d, ffn_dim = I, gated = true, norm = "rms",
+                experts = 0, experts_per_tok = 0, parallel_residual = false },
+    }
+  end,
+}

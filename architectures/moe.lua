@@ -1,0 +1,62 @@
+-- moe.lua: sparse mixture-of-experts decoders on a Llama-style block:
+-- Mixtral (mixtral) and Qwen3-MoE (qwen3_moe, q/k norm, no shared expert).
+-- formulas: shared/calibration/models_README.md §6, §7
+local nn = require "nn"
+
+return arch {
+  name        = "moe",
+  summary     = "mixture-of-experts decoder: Mixtral, Qwen3-MoE",
+  model_types = { "mixtral", "qwen3_moe" },
+  build = function(cfg)
+    local qwen = nn.opt(cfg, "model_type", "mixtral") == "qwen3_moe"
+    local h, L = nn.need(cfg, "hidden_size"), nn.need(cfg, "num_hidden_layers")
+    local V, nh = nn.need(cfg, "vocab_size"), nn.need(cfg, "num_attention_heads")
+    local nkv = nn.int(cfg, "num_key_value_heads", nh)
+    local d = nn.head_dim(cfg, h, nh)
+    local tied = nn.flag(cfg, "tie_word_embeddings", false)
+    local E = nn.need(cfg, qwen and "num_experts" or "num_local_experts")
+    local k = nn.need(cfg, "num_experts_per_tok")
+    local dense_I = nn.need(cfg, "intermediate_size")
+    local EI = qwen and nn.need(cfg, "moe_intermediate_size") or dense_I
+
+    -- Qwen3-MoE: layer i is sparse unless listed in mlp_only_layers or off the sparse step.
+    local moe_L = L
+    if qwen then
+      local step, only = nn.int(cfg, "decoder_sparse_step", 1), {}
+      for _, i in ipairs(nn.opt(cfg, "mlp_only_layers", {})) do only[i] = true end
+      moe_L = nn.count_layers(L, function(i) return not only[i] and (i + 1) % step == 0 end)
+    end
+
+    local t = {}
+    local attn_bias = nn.flag(cfg, "attention_bias", false)
+    nn.attention(t, "model.layers.*.self_attn", { hidden = h, heads = nh, kv_heads = nkv,
+      head_dim = d, count = L, qkv_bias = attn_bias, o_bias = attn_bias, qk_norm = qwen })
+    if qwen then
+      nn.gated_mlp(t, "model.layers.*.mlp.experts.*", { hidden = h, width = EI,
+        count = moe_L * E, role = "expert" })
+      nn.linear(t, "model.layers.*.mlp.gate", E, h, { count = moe_L, role = "router" })
+      nn.gated_mlp(t, "model.layers.*.mlp", { hidden = h, width = dense_I, count = L - moe_L })
+    else
+      nn.gated_mlp(t, "model.layers.*.block_sparse_moe.experts.*", { hidden = h, width = EI,
+        count = L * E, role = "expert", names = { "w1", "w3", "w2" } })
+      nn.linear(t, "model.layers.*.block_sparse_moe.gate", E, h, { count = L, role = "router" })
+    end
+    nn.norm(t, "model.layers.*.input_layernorm", h, { count = L })
+    nn.norm(t, "model.layers.*.post_attention_layernorm", h, { count = L })
+    nn.lm(t, { vocab = V, hidden = h, tied = tied })
+
+    -- Mixtral: sliding_window (if set) on every layer; Qwen3-MoE only with use_sliding_window.
+    local w = nn.int(cfg, "sliding_window", nil)
+    if qwen and not nn.flag(cfg, "use_sliding_window", false) then w = nil end
+    return {
+      arch = "moe", family = "decoder",
+      hidden = h, layers = L, vocab = V, heads = nh, kv_heads = nkv, head_dim = d,
+      intermediate = moe_L < L and dense_I or 0, max_position = nn.int(cfg, "max_position_embeddings", nil),
+      tied_embeddings = tied,
+      tensors = t,
+      kv = nn.kv_groups(L, nkv, d, d, w and function() return w end),
+      block = { q_dim = nh * d, kv_dim = nkv * d, ffn_dim = k * EI, gated = true, norm = "rms",
+                experts = E, experts_per_tok = k, parallel_residual = false },
+    }
+  end,
+}

@@ -1,0 +1,369 @@
+-- presets.lua: Hugging Face repo id -> { arch = config.json model_type, config = config.json fields }.
+-- Configs are copied from shared/calibration/models.jsonl and the expect/*.jsonl fallback configs
+-- (JSON null fields left out); gemma-3-27b-it adds its published vision_config (SigLIP, 27 layers).
+-- aliases: -Instruct/-it/-chat and re-packaged repos whose weight shapes equal the base's.
+local models = {}
+
+models["bigscience/bloomz-7b1"] = { arch = "bloom", config = {
+    architectures = { "BloomForCausalLM" }, hidden_size = 4096, model_type = "bloom", n_head = 32,
+    n_layer = 30, vocab_size = 250880,
+} }
+models["bigscience/mt0-xxl"] = { arch = "mt5", config = {
+    architectures = { "MT5ForConditionalGeneration" }, d_ff = 10240, d_kv = 64, d_model = 4096,
+    feed_forward_proj = "gated-gelu", model_type = "mt5", num_decoder_layers = 24, num_heads = 64,
+    num_layers = 24, tie_word_embeddings = false, vocab_size = 250112,
+} }
+models["bigscience/T0_3B"] = { arch = "t5", config = {
+    architectures = { "T5ForConditionalGeneration" }, d_ff = 5120, d_kv = 64, d_model = 2048,
+    feed_forward_proj = "gated-gelu", model_type = "t5", num_decoder_layers = 24, num_heads = 32,
+    num_layers = 24, tie_word_embeddings = false, vocab_size = 32128,
+} }
+models["deepseek-ai/DeepSeek-V2-Lite"] = { arch = "deepseek_v2", config = {
+    architectures = { "DeepseekV2ForCausalLM" }, attention_bias = false, bos_token_id = 100000,
+    eos_token_id = 100001, first_k_dense_replace = 1, hidden_act = "silu", hidden_size = 2048,
+    initializer_range = 0.02, intermediate_size = 10944, kv_lora_rank = 512,
+    max_position_embeddings = 163840, model_type = "deepseek_v2", moe_intermediate_size = 1408,
+    moe_layer_freq = 1, n_group = 1, n_routed_experts = 64, n_shared_experts = 2,
+    norm_topk_prob = false, num_attention_heads = 16, num_experts_per_tok = 6,
+    num_hidden_layers = 27, num_key_value_heads = 16, pretraining_tp = 1, qk_nope_head_dim = 128,
+    qk_rope_head_dim = 64, rms_norm_eps = 1e-06,
+    rope_scaling = { beta_fast = 32, beta_slow = 1, factor = 40, mscale = 0.707, mscale_all_dim = 0.707, original_max_position_embeddings = 4096, type = "yarn" },
+    rope_theta = 10000, routed_scaling_factor = 1.0, scoring_func = "softmax", topk_group = 1,
+    topk_method = "greedy", torch_dtype = "bfloat16", transformers_version = "4.33.1",
+    use_cache = true, v_head_dim = 128, vocab_size = 102400,
+} }
+models["deepseek-ai/DeepSeek-V3"] = { arch = "deepseek_v3", config = {
+    first_k_dense_replace = 3, hidden_size = 7168, intermediate_size = 18432, kv_lora_rank = 512,
+    max_position_embeddings = 163840, model_type = "deepseek_v3", moe_intermediate_size = 2048,
+    moe_layer_freq = 1, n_routed_experts = 256, n_shared_experts = 1, num_attention_heads = 128,
+    num_experts_per_tok = 8, num_hidden_layers = 61, num_key_value_heads = 128,
+    num_nextn_predict_layers = 1, q_lora_rank = 1536, qk_nope_head_dim = 128, qk_rope_head_dim = 64,
+    quantization_config = { quant_method = "fp8" }, tie_word_embeddings = false, v_head_dim = 128,
+    vocab_size = 129280,
+} }
+models["EleutherAI/pythia-2.8b"] = { arch = "gpt_neox", config = {
+    architectures = { "GPTNeoXForCausalLM" }, bos_token_id = 0, eos_token_id = 0,
+    hidden_size = 2560, intermediate_size = 10240, layer_norm_eps = 1e-05,
+    max_position_embeddings = 2048, model_type = "gpt_neox", num_attention_heads = 32,
+    num_hidden_layers = 32, rotary_emb_base = 10000, rotary_pct = 0.25, tie_word_embeddings = false,
+    use_parallel_residual = true, vocab_size = 50304,
+} }
+models["google-bert/bert-large-uncased"] = { arch = "bert", config = {
+    attention_probs_dropout_prob = 0.1, hidden_act = "gelu", hidden_dropout_prob = 0.1,
+    hidden_size = 1024, initializer_range = 0.02, intermediate_size = 4096,
+    max_position_embeddings = 512, num_attention_heads = 16, num_hidden_layers = 24,
+    type_vocab_size = 2, vocab_size = 30522,
+} }
+models["google-t5/t5-3b"] = { arch = "t5", config = {
+    architectures = { "T5WithLMHeadModel" }, d_ff = 16384, d_kv = 128, d_model = 1024,
+    num_heads = 32, num_layers = 24, vocab_size = 32128,
+} }
+models["google/gemma-2-27b-it"] = { arch = "gemma2", config = {
+    _attn_implementation = "eager", architectures = { "Gemma2ForCausalLM" }, attention_bias = false,
+    attention_dropout = 0.0, attn_logit_softcapping = 50.0, bos_token_id = 2,
+    cache_implementation = "hybrid", eos_token_id = 1, final_logit_softcapping = 30.0,
+    head_dim = 128, hidden_act = "gelu_pytorch_tanh", hidden_activation = "gelu_pytorch_tanh",
+    hidden_size = 4608, initializer_range = 0.02, intermediate_size = 36864,
+    max_position_embeddings = 8192, model_type = "gemma2", num_attention_heads = 32,
+    num_hidden_layers = 46, num_key_value_heads = 16, pad_token_id = 0, query_pre_attn_scalar = 144,
+    rms_norm_eps = 1e-06, rope_theta = 10000.0, sliding_window = 4096, sliding_window_size = 4096,
+    torch_dtype = "bfloat16", transformers_version = "4.42.0.dev0", use_cache = true,
+    vocab_size = 256000,
+} }
+models["google/gemma-2-9b-it"] = { arch = "gemma2", config = {
+    architectures = { "Gemma2ForCausalLM" }, attention_bias = false, attention_dropout = 0.0,
+    attn_logit_softcapping = 50.0, bos_token_id = 2, cache_implementation = "hybrid",
+    eos_token_id = 1, final_logit_softcapping = 30.0, head_dim = 256,
+    hidden_act = "gelu_pytorch_tanh", hidden_activation = "gelu_pytorch_tanh", hidden_size = 3584,
+    initializer_range = 0.02, intermediate_size = 14336, max_position_embeddings = 8192,
+    model_type = "gemma2", num_attention_heads = 16, num_hidden_layers = 42,
+    num_key_value_heads = 8, pad_token_id = 0, query_pre_attn_scalar = 256, rms_norm_eps = 1e-06,
+    rope_theta = 10000.0, sliding_window = 4096, sliding_window_size = 4096,
+    torch_dtype = "bfloat16", transformers_version = "4.42.0.dev0", use_cache = true,
+    vocab_size = 256000,
+} }
+models["google/gemma-3-27b-it"] = { arch = "gemma3", config = {
+    architectures = { "Gemma3ForConditionalGeneration" }, mm_tokens_per_image = 256,
+    model_type = "gemma3",
+    text_config = { head_dim = 128, hidden_size = 5376, intermediate_size = 21504, max_position_embeddings = 131072, model_type = "gemma3_text", num_attention_heads = 32, num_hidden_layers = 62, num_key_value_heads = 16, sliding_window = 1024, sliding_window_pattern = 6, vocab_size = 262208 },
+    vision_config = { hidden_size = 1152, image_size = 896, intermediate_size = 4304, model_type = "siglip_vision_model", num_attention_heads = 16, num_hidden_layers = 27, patch_size = 14, vision_use_head = false },
+} }
+models["meta-llama/Llama-2-13b-hf"] = { arch = "llama", config = {
+    _name_or_path = "meta-llama/Llama-2-13b-hf", architectures = { "LlamaForCausalLM" },
+    bos_token_id = 1, eos_token_id = 2, hidden_act = "silu", hidden_size = 5120,
+    initializer_range = 0.02, intermediate_size = 13824, max_position_embeddings = 4096,
+    model_type = "llama", num_attention_heads = 40, num_hidden_layers = 40,
+    num_key_value_heads = 40, pretraining_tp = 1, rms_norm_eps = 1e-05, torch_dtype = "float16",
+    transformers_version = "4.32.0.dev0", vocab_size = 32000,
+} }
+models["meta-llama/Llama-2-70b-hf"] = { arch = "llama", config = {
+    _name_or_path = "meta-llama/Llama-2-70b-hf", architectures = { "LlamaForCausalLM" },
+    bos_token_id = 1, eos_token_id = 2, hidden_act = "silu", hidden_size = 8192,
+    initializer_range = 0.02, intermediate_size = 28672, max_position_embeddings = 4096,
+    model_type = "llama", num_attention_heads = 64, num_hidden_layers = 80, num_key_value_heads = 8,
+    pretraining_tp = 1, rms_norm_eps = 1e-05, torch_dtype = "float16",
+    transformers_version = "4.32.0.dev0", vocab_size = 32000,
+} }
+models["meta-llama/Llama-2-7b-hf"] = { arch = "llama", config = {
+    _name_or_path = "meta-llama/Llama-2-7b-hf", architectures = { "LlamaForCausalLM" },
+    bos_token_id = 1, eos_token_id = 2, hidden_act = "silu", hidden_size = 4096,
+    initializer_range = 0.02, intermediate_size = 11008, max_position_embeddings = 4096,
+    model_type = "llama", num_attention_heads = 32, num_hidden_layers = 32,
+    num_key_value_heads = 32, pretraining_tp = 1, rms_norm_eps = 1e-05, torch_dtype = "float16",
+    transformers_version = "4.31.0.dev0", vocab_size = 32000,
+} }
+models["meta-llama/Llama-3.1-405B"] = { arch = "llama", config = {
+    head_dim = 128, hidden_size = 16384, intermediate_size = 53248, num_attention_heads = 128,
+    num_hidden_layers = 126, num_key_value_heads = 8, vocab_size = 128256,
+} }
+models["meta-llama/Llama-3.1-70B"] = { arch = "llama", config = {
+    architectures = { "LlamaForCausalLM" }, attention_bias = false, attention_dropout = 0.0,
+    bos_token_id = 128000, eos_token_id = { 128001, 128008, 128009 }, hidden_act = "silu",
+    hidden_size = 8192, initializer_range = 0.02, intermediate_size = 28672,
+    max_position_embeddings = 131072, mlp_bias = false, model_type = "llama",
+    num_attention_heads = 64, num_hidden_layers = 80, num_key_value_heads = 8, pretraining_tp = 1,
+    rms_norm_eps = 1e-05,
+    rope_scaling = { factor = 8.0, high_freq_factor = 4.0, low_freq_factor = 1.0, original_max_position_embeddings = 8192, rope_type = "llama3" },
+    rope_theta = 500000.0, tie_word_embeddings = false, torch_dtype = "bfloat16",
+    transformers_version = "4.42.3", use_cache = true, vocab_size = 128256,
+} }
+models["meta-llama/Llama-3.1-8B"] = { arch = "llama", config = {
+    architectures = { "LlamaForCausalLM" }, attention_bias = false, attention_dropout = 0.0,
+    bos_token_id = 128000, eos_token_id = 128001, hidden_act = "silu", hidden_size = 4096,
+    initializer_range = 0.02, intermediate_size = 14336, max_position_embeddings = 131072,
+    mlp_bias = false, model_type = "llama", num_attention_heads = 32, num_hidden_layers = 32,
+    num_key_value_heads = 8, pretraining_tp = 1, rms_norm_eps = 1e-05,
+    rope_scaling = { factor = 8.0, high_freq_factor = 4.0, low_freq_factor = 1.0, original_max_position_embeddings = 8192, rope_type = "llama3" },
+    rope_theta = 500000.0, tie_word_embeddings = false, torch_dtype = "bfloat16",
+    transformers_version = "4.43.0.dev0", use_cache = true, vocab_size = 128256,
+} }
+models["meta-llama/Llama-3.2-1B"] = { arch = "llama", config = {
+    architectures = { "LlamaForCausalLM" }, attention_bias = false, attention_dropout = 0.0,
+    bos_token_id = 128000, eos_token_id = { 128001, 128008, 128009 }, head_dim = 64,
+    hidden_act = "silu", hidden_size = 2048, initializer_range = 0.02, intermediate_size = 8192,
+    max_position_embeddings = 131072, mlp_bias = false, model_type = "llama",
+    num_attention_heads = 32, num_hidden_layers = 16, num_key_value_heads = 8, pretraining_tp = 1,
+    rms_norm_eps = 1e-05,
+    rope_scaling = { factor = 32.0, high_freq_factor = 4.0, low_freq_factor = 1.0, original_max_position_embeddings = 8192, rope_type = "llama3" },
+    rope_theta = 500000.0, tie_word_embeddings = true, torch_dtype = "bfloat16",
+    transformers_version = "4.45.0.dev0", use_cache = true, vocab_size = 128256,
+} }
+models["meta-llama/Llama-3.2-3B"] = { arch = "llama", config = {
+    architectures = { "LlamaForCausalLM" }, attention_bias = false, attention_dropout = 0.0,
+    bos_token_id = 128000, eos_token_id = 128001, head_dim = 128, hidden_act = "silu",
+    hidden_size = 3072, initializer_range = 0.02, intermediate_size = 8192,
+    max_position_embeddings = 131072, mlp_bias = false, model_type = "llama",
+    num_attention_heads = 24, num_hidden_layers = 28, num_key_value_heads = 8, pretraining_tp = 1,
+    rms_norm_eps = 1e-05,
+    rope_scaling = { factor = 32.0, high_freq_factor = 4.0, low_freq_factor = 1.0, original_max_position_embeddings = 8192, rope_type = "llama3" },
+    rope_theta = 500000.0, tie_word_embeddings = true, torch_dtype = "bfloat16",
+    transformers_version = "4.45.0.dev0", use_cache = true, vocab_size = 128256,
+} }
+models["meta-llama/Meta-Llama-3-8B"] = { arch = "llama", config = {
+    architectures = { "LlamaForCausalLM" }, attention_dropout = 0.0, bos_token_id = 128000,
+    eos_token_id = 128001, hidden_act = "silu", hidden_size = 4096, initializer_range = 0.02,
+    intermediate_size = 14336, max_position_embeddings = 8192, model_type = "llama",
+    num_attention_heads = 32, num_hidden_layers = 32, num_key_value_heads = 8, pretraining_tp = 1,
+    rms_norm_eps = 1e-05, rope_theta = 500000.0, torch_dtype = "bfloat16",
+    transformers_version = "4.40.0.dev0", vocab_size = 128256,
+} }
+models["microsoft/Phi-3-mini-4k-instruct"] = { arch = "phi3", config = {
+    architectures = { "Phi3ForCausalLM" }, attention_bias = false, attention_dropout = 0.0,
+    bos_token_id = 1, embd_pdrop = 0.0, eos_token_id = 32000, hidden_act = "silu",
+    hidden_size = 3072, initializer_range = 0.02, intermediate_size = 8192,
+    max_position_embeddings = 4096, model_type = "phi3", num_attention_heads = 32,
+    num_hidden_layers = 32, num_key_value_heads = 32, original_max_position_embeddings = 4096,
+    pad_token_id = 32000, resid_pdrop = 0.0, rms_norm_eps = 1e-05, rope_theta = 10000.0,
+    sliding_window = 2047, tie_word_embeddings = false, torch_dtype = "bfloat16",
+    transformers_version = "4.40.2", use_cache = true, vocab_size = 32064,
+} }
+models["microsoft/phi-4"] = { arch = "phi3", config = {
+    hidden_size = 5120, intermediate_size = 17920, max_position_embeddings = 16384,
+    model_type = "phi3", num_attention_heads = 40, num_hidden_layers = 40, num_key_value_heads = 10,
+    tie_word_embeddings = false, vocab_size = 100352,
+} }
+models["mistralai/Mistral-7B-v0.1"] = { arch = "mistral", config = {
+    architectures = { "MistralForCausalLM" }, bos_token_id = 1, eos_token_id = 2,
+    hidden_act = "silu", hidden_size = 4096, initializer_range = 0.02, intermediate_size = 14336,
+    max_position_embeddings = 32768, model_type = "mistral", num_attention_heads = 32,
+    num_hidden_layers = 32, num_key_value_heads = 8, rms_norm_eps = 1e-05, rope_theta = 10000.0,
+    sliding_window = 4096, tie_word_embeddings = false, torch_dtype = "bfloat16",
+    transformers_version = "4.34.0.dev0", use_cache = true, vocab_size = 32000,
+} }
+models["mistralai/Mistral-7B-v0.3"] = { arch = "mistral", config = {
+    architectures = { "MistralForCausalLM" }, attention_dropout = 0.0, bos_token_id = 1,
+    eos_token_id = 2, hidden_act = "silu", hidden_size = 4096, initializer_range = 0.02,
+    intermediate_size = 14336, max_position_embeddings = 32768, model_type = "mistral",
+    num_attention_heads = 32, num_hidden_layers = 32, num_key_value_heads = 8, rms_norm_eps = 1e-05,
+    rope_theta = 1000000.0, tie_word_embeddings = false, torch_dtype = "bfloat16",
+    transformers_version = "4.42.0.dev0", use_cache = true, vocab_size = 32768,
+} }
+models["mistralai/Mixtral-8x22B-v0.1"] = { arch = "mixtral", config = {
+    architectures = { "MixtralForCausalLM" }, attention_dropout = 0.0, bos_token_id = 1,
+    eos_token_id = 2, hidden_act = "silu", hidden_size = 6144, initializer_range = 0.02,
+    intermediate_size = 16384, max_position_embeddings = 65536, model_type = "mixtral",
+    num_attention_heads = 48, num_experts_per_tok = 2, num_hidden_layers = 56,
+    num_key_value_heads = 8, num_local_experts = 8, rms_norm_eps = 1e-05, rope_theta = 1000000,
+    router_aux_loss_coef = 0.001, router_jitter_noise = 0.0, torch_dtype = "bfloat16",
+    transformers_version = "4.40.0.dev0", vocab_size = 32000,
+} }
+models["mistralai/Mixtral-8x7B-v0.1"] = { arch = "mixtral", config = {
+    architectures = { "MixtralForCausalLM" }, attention_dropout = 0.0, bos_token_id = 1,
+    eos_token_id = 2, hidden_act = "silu", hidden_size = 4096, initializer_range = 0.02,
+    intermediate_size = 14336, max_position_embeddings = 32768, model_type = "mixtral",
+    num_attention_heads = 32, num_experts_per_tok = 2, num_hidden_layers = 32,
+    num_key_value_heads = 8, num_local_experts = 8, output_router_logits = false,
+    rms_norm_eps = 1e-05, rope_theta = 1000000.0, router_aux_loss_coef = 0.02,
+    tie_word_embeddings = false, torch_dtype = "bfloat16", transformers_version = "4.36.0.dev0",
+    use_cache = true, vocab_size = 32000,
+} }
+models["openai-community/gpt2"] = { arch = "gpt2", config = {
+    activation_function = "gelu_new", architectures = { "GPT2LMHeadModel" }, attn_pdrop = 0.1,
+    bos_token_id = 50256, embd_pdrop = 0.1, eos_token_id = 50256, initializer_range = 0.02,
+    layer_norm_epsilon = 1e-05, model_type = "gpt2", n_ctx = 1024, n_embd = 768, n_head = 12,
+    n_layer = 12, n_positions = 1024, resid_pdrop = 0.1, summary_first_dropout = 0.1,
+    summary_proj_to_labels = true, summary_type = "cls_index", summary_use_proj = true,
+    task_specific_params = { ["text-generation"] = { do_sample = true, max_length = 50 } },
+    vocab_size = 50257,
+} }
+models["openai/gpt-oss-120b"] = { arch = "gpt_oss", config = {
+    experts_per_token = 4, head_dim = 64, hidden_size = 2880, intermediate_size = 2880,
+    layer_types = { "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention" },
+    max_position_embeddings = 131072, model_type = "gpt_oss", num_attention_heads = 64,
+    num_experts_per_tok = 4, num_hidden_layers = 36, num_key_value_heads = 8,
+    num_local_experts = 128, quantization_config = { quant_method = "mxfp4" }, sliding_window = 128,
+    tie_word_embeddings = false, vocab_size = 201088,
+} }
+models["openai/gpt-oss-20b"] = { arch = "gpt_oss", config = {
+    experts_per_token = 4, head_dim = 64, hidden_size = 2880, intermediate_size = 2880,
+    layer_types = { "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention" },
+    max_position_embeddings = 131072, model_type = "gpt_oss", num_attention_heads = 64,
+    num_experts_per_tok = 4, num_hidden_layers = 24, num_key_value_heads = 8,
+    num_local_experts = 32, quantization_config = { quant_method = "mxfp4" }, sliding_window = 128,
+    tie_word_embeddings = false, vocab_size = 201088,
+} }
+models["Qwen/Qwen2.5-0.5B"] = { arch = "qwen2", config = {
+    architectures = { "Qwen2ForCausalLM" }, attention_dropout = 0.0, bos_token_id = 151643,
+    eos_token_id = 151643, hidden_act = "silu", hidden_size = 896, initializer_range = 0.02,
+    intermediate_size = 4864, max_position_embeddings = 32768, max_window_layers = 24,
+    model_type = "qwen2", num_attention_heads = 14, num_hidden_layers = 24, num_key_value_heads = 2,
+    rms_norm_eps = 1e-06, rope_theta = 1000000.0, sliding_window = 32768,
+    tie_word_embeddings = true, torch_dtype = "bfloat16", transformers_version = "4.40.1",
+    use_cache = true, use_mrope = false, use_sliding_window = false, vocab_size = 151936,
+} }
+models["Qwen/Qwen2.5-14B"] = { arch = "qwen2", config = {
+    architectures = { "Qwen2ForCausalLM" }, attention_dropout = 0.0, bos_token_id = 151643,
+    eos_token_id = 151643, hidden_act = "silu", hidden_size = 5120, initializer_range = 0.02,
+    intermediate_size = 13824, max_position_embeddings = 131072, max_window_layers = 48,
+    model_type = "qwen2", num_attention_heads = 40, num_hidden_layers = 48, num_key_value_heads = 8,
+    rms_norm_eps = 1e-05, rope_theta = 1000000.0, sliding_window = 131072,
+    tie_word_embeddings = false, torch_dtype = "bfloat16", transformers_version = "4.43.1",
+    use_cache = true, use_sliding_window = false, vocab_size = 152064,
+} }
+models["Qwen/Qwen2.5-32B"] = { arch = "qwen2", config = {
+    architectures = { "Qwen2ForCausalLM" }, attention_dropout = 0.0, bos_token_id = 151643,
+    eos_token_id = 151643, hidden_act = "silu", hidden_size = 5120, initializer_range = 0.02,
+    intermediate_size = 27648, max_position_embeddings = 131072, max_window_layers = 64,
+    model_type = "qwen2", num_attention_heads = 40, num_hidden_layers = 64, num_key_value_heads = 8,
+    rms_norm_eps = 1e-05, rope_theta = 1000000.0, sliding_window = 131072,
+    tie_word_embeddings = false, torch_dtype = "bfloat16", transformers_version = "4.43.1",
+    use_cache = true, use_sliding_window = false, vocab_size = 152064,
+} }
+models["Qwen/Qwen2.5-72B-Instruct"] = { arch = "qwen2", config = {
+    architectures = { "Qwen2ForCausalLM" }, attention_dropout = 0.0, bos_token_id = 151643,
+    eos_token_id = 151645, hidden_act = "silu", hidden_size = 8192, initializer_range = 0.02,
+    intermediate_size = 29568, max_position_embeddings = 32768, max_window_layers = 70,
+    model_type = "qwen2", num_attention_heads = 64, num_hidden_layers = 80, num_key_value_heads = 8,
+    rms_norm_eps = 1e-06, rope_theta = 1000000.0, sliding_window = 131072,
+    tie_word_embeddings = false, torch_dtype = "bfloat16", transformers_version = "4.43.1",
+    use_cache = true, use_sliding_window = false, vocab_size = 152064,
+} }
+models["Qwen/Qwen2.5-7B"] = { arch = "qwen2", config = {
+    architectures = { "Qwen2ForCausalLM" }, attention_dropout = 0.0, bos_token_id = 151643,
+    eos_token_id = 151643, hidden_act = "silu", hidden_size = 3584, initializer_range = 0.02,
+    intermediate_size = 18944, max_position_embeddings = 131072, max_window_layers = 28,
+    model_type = "qwen2", num_attention_heads = 28, num_hidden_layers = 28, num_key_value_heads = 4,
+    rms_norm_eps = 1e-06, rope_theta = 1000000.0, sliding_window = 131072,
+    tie_word_embeddings = false, torch_dtype = "bfloat16", transformers_version = "4.40.1",
+    use_cache = true, use_mrope = false, use_sliding_window = false, vocab_size = 152064,
+} }
+models["Qwen/Qwen3-14B"] = { arch = "qwen3", config = {
+    architectures = { "Qwen3ForCausalLM" }, attention_bias = false, attention_dropout = 0.0,
+    bos_token_id = 151643, eos_token_id = 151645, head_dim = 128, hidden_act = "silu",
+    hidden_size = 5120, initializer_range = 0.02, intermediate_size = 17408,
+    max_position_embeddings = 40960, max_window_layers = 40, model_type = "qwen3",
+    num_attention_heads = 40, num_hidden_layers = 40, num_key_value_heads = 8, rms_norm_eps = 1e-06,
+    rope_theta = 1000000, tie_word_embeddings = false, torch_dtype = "bfloat16",
+    transformers_version = "4.51.0", use_cache = true, use_sliding_window = false,
+    vocab_size = 151936,
+} }
+models["Qwen/Qwen3-30B-A3B"] = { arch = "qwen3_moe", config = {
+    architectures = { "Qwen3MoeForCausalLM" }, attention_bias = false, attention_dropout = 0.0,
+    bos_token_id = 151643, decoder_sparse_step = 1, eos_token_id = 151645, head_dim = 128,
+    hidden_act = "silu", hidden_size = 2048, initializer_range = 0.02, intermediate_size = 6144,
+    max_position_embeddings = 40960, max_window_layers = 48, mlp_only_layers = {  },
+    model_type = "qwen3_moe", moe_intermediate_size = 768, norm_topk_prob = true,
+    num_attention_heads = 32, num_experts = 128, num_experts_per_tok = 8, num_hidden_layers = 48,
+    num_key_value_heads = 4, output_router_logits = false, rms_norm_eps = 1e-06,
+    rope_theta = 1000000.0, router_aux_loss_coef = 0.001, tie_word_embeddings = false,
+    torch_dtype = "bfloat16", transformers_version = "4.51.0", use_cache = true,
+    use_sliding_window = false, vocab_size = 151936,
+} }
+models["Qwen/Qwen3-32B"] = { arch = "qwen3", config = {
+    architectures = { "Qwen3ForCausalLM" }, attention_bias = false, attention_dropout = 0.0,
+    bos_token_id = 151643, eos_token_id = 151645, head_dim = 128, hidden_act = "silu",
+    hidden_size = 5120, initializer_range = 0.02, intermediate_size = 25600,
+    max_position_embeddings = 40960, max_window_layers = 64, model_type = "qwen3",
+    num_attention_heads = 64, num_hidden_layers = 64, num_key_value_heads = 8, rms_norm_eps = 1e-06,
+    rope_theta = 1000000, tie_word_embeddings = false, torch_dtype = "bfloat16",
+    transformers_version = "4.51.0", use_cache = true, use_sliding_window = false,
+    vocab_size = 151936,
+} }
+models["Qwen/Qwen3-8B"] = { arch = "qwen3", config = {
+    architectures = { "Qwen3ForCausalLM" }, attention_bias = false, attention_dropout = 0.0,
+    bos_token_id = 151643, eos_token_id = 151645, head_dim = 128, hidden_act = "silu",
+    hidden_size = 4096, initializer_range = 0.02, intermediate_size = 12288,
+    max_position_embeddings = 40960, max_window_layers = 36, model_type = "qwen3",
+    num_attention_heads = 32, num_hidden_layers = 36, num_key_value_heads = 8, rms_norm_eps = 1e-06,
+    rope_theta = 1000000, tie_word_embeddings = false, torch_dtype = "bfloat16",
+    transformers_version = "4.51.0", use_cache = true, use_sliding_window = false,
+    vocab_size = 151936,
+} }
+models["tiiuae/falcon-7b"] = { arch = "falcon", config = {
+    architectures = { "RWForCausalLM" }, hidden_size = 4544, n_head = 71, n_layer = 32,
+    vocab_size = 65024,
+} }
+
+-- Aliases. Those marked (calibration) are the ones the calibration set resolves this way.
+local aliases = {
+  ["bigscience/bloom-7b1"] = "bigscience/bloomz-7b1",
+  ["deepseek-ai/DeepSeek-R1-Distill-Qwen-14B"] = "Qwen/Qwen2.5-14B",  -- (calibration)
+  ["deepseek-ai/DeepSeek-V2-Lite-Chat"] = "deepseek-ai/DeepSeek-V2-Lite",  -- (calibration)
+  ["EleutherAI/pythia-2.8b-deduped"] = "EleutherAI/pythia-2.8b",
+  ["google/gemma-2-27b"] = "google/gemma-2-27b-it",
+  ["google/gemma-2-9b"] = "google/gemma-2-9b-it",
+  ["google/mt5-xxl"] = "bigscience/mt0-xxl",
+  ["meta-llama/Llama-2-13b-chat-hf"] = "meta-llama/Llama-2-13b-hf",
+  ["meta-llama/Llama-2-70b-chat-hf"] = "meta-llama/Llama-2-70b-hf",
+  ["meta-llama/Llama-2-7b-chat-hf"] = "meta-llama/Llama-2-7b-hf",
+  ["meta-llama/Llama-3.1-405B-Instruct"] = "meta-llama/Llama-3.1-405B",
+  ["meta-llama/Llama-3.1-70B-Instruct"] = "meta-llama/Llama-3.1-70B",
+  ["meta-llama/Llama-3.1-8B-Instruct"] = "meta-llama/Llama-3.1-8B",  -- (calibration)
+  ["meta-llama/Llama-3.2-1B-Instruct"] = "meta-llama/Llama-3.2-1B",
+  ["meta-llama/Llama-3.2-3B-Instruct"] = "meta-llama/Llama-3.2-3B",  -- (calibration)
+  ["meta-llama/Llama-3.3-70B-Instruct"] = "meta-llama/Llama-3.1-70B",
+  ["meta-llama/Meta-Llama-3-8B-Instruct"] = "meta-llama/Meta-Llama-3-8B",
+  ["mistralai/Mistral-7B-Instruct-v0.1"] = "mistralai/Mistral-7B-v0.1",
+  ["mistralai/Mistral-7B-Instruct-v0.3"] = "mistralai/Mistral-7B-v0.3",
+  ["mistralai/Mixtral-8x7B-Instruct-v0.1"] = "mistralai/Mixtral-8x7B-v0.1",  -- (calibration)
+  ["Qwen/Qwen2-7B-Instruct"] = "Qwen/Qwen2.5-7B",  -- (calibration)
+  ["Qwen/Qwen2.5-0.5B-Instruct"] = "Qwen/Qwen2.5-0.5B",
+  ["Qwen/Qwen2.5-14B-Instruct"] = "Qwen/Qwen2.5-14B",
+  ["Qwen/Qwen2.5-32B-Instruct"] = "Qwen/Qwen2.5-32B",
+  ["Qwen/Qwen2.5-72B"] = "Qwen/Qwen2.5-72B-Instruct",
+  ["Qwen/Qwen2.5-7B-Instruct"] = "Qwen/Qwen2.5-7B",  -- (calibration)
+  ["RedHatAI/Llama-3.3-70B-Instruct-fp8-dynamic"] = "meta-llama/Llama-3.1-70B",  -- (calibration)
+  ["RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w4a16"] = "meta-llama/Llama-3.1-8B",  -- (calibration)
+}
+
+return { models = models, aliases = aliases }

@@ -1,0 +1,235 @@
+-- engine.lua: the Lua side of the engine. Expands scenario files (lists, sweeps),
+-- applies --set overrides, validates every scenario field strictly, resolves the
+-- model (preset, inline config or config.json) through its architecture script, and
+-- hands the C core one normalized table. Numbers are checked here: the C core gets
+-- integers in range or nothing.
+local P = require "prelude"
+local E = {}
+
+local MAX_TOKENS = 1 << 30     -- a context beyond a billion tokens is a typo, not a plan
+local MAX_SEQS = 1 << 24
+local MAX_GPUS = 1 << 20
+
+local function fail(field, fmt, ...)
+  error(field .. ": " .. fmt:format(...), 0)
+end
+
+local function show(v)
+  if type(v) == "string" then return ("'%s'"):format(v) end
+  return tostring(v)
+end
+
+local function int_field(v, field, lo, hi)
+  if type(v) ~= "number" then fail(field, "expected an integer, got %s", type(v) == "nil" and "nothing" or show(v)) end
+  local i = math.tointeger(v)
+  if not i then fail(field, "expected an integer, got %s", show(v)) end
+  if i < lo or i > hi then fail(field, "%s is out of range (%d to %d)", show(v), lo, hi) end
+  return i
+end
+
+local function num_field(v, field, lo, hi)
+  if type(v) ~= "number" or v ~= v or v < lo or v > hi then
+    fail(field, "expected a number from %s to %s, got %s", tostring(lo), tostring(hi), show(v))
+  end
+  return v
+end
+
+local function bool_field(v, field)
+  if type(v) ~= "boolean" then fail(field, "expected true or false, got %s", show(v)) end
+  return v
+end
+
+local function enum_field(v, field, allowed)
+  for _, a in ipairs(allowed) do
+    if v == a then return v end
+  end
+  fail(field, "expected one of %s, got %s", table.concat(allowed, ", "), show(v))
+end
+
+local function strict(field, t, allowed)
+  if type(t) ~= "table" then fail(field, "expected a table, got %s", show(t)) end
+  local set = {}
+  for _, k in ipairs(allowed) do set[k] = true end
+  for k in pairs(t) do
+    if not set[k] then
+      local names = {}
+      for _, a in ipairs(allowed) do names[#names + 1] = a end
+      table.sort(names)
+      fail(field, "unknown key '%s' (allowed: %s)", tostring(k), table.concat(names, ", "))
+    end
+  end
+  return t
+end
+E.strict_field = strict
+
+-- ---------------------------------------------------------------- registries
+
+local registry = {}
+
+local function load_kind(kind, dir)
+  if registry[kind] then return registry[kind] end
+  local byname = {}
+  for _, name in ipairs(host.list(dir)) do
+    if name ~= "presets" then
+      local mod = dir == "architectures" and "architectures." .. name or dir:gsub("^scripts/", ""):gsub("/", ".") .. "." .. name
+      local def = require(mod)
+      if type(def) == "table" then
+        byname[def.name or name] = def
+        for _, alias in ipairs(def.model_types or def.aliases or {}) do
+          byname[alias] = byname[alias] or def
+        end
+      end
+    end
+  end
+  registry[kind] = byname
+  return byname
+end
+
+local function architectures() return load_kind("arch", "architectures") end
+local function optimizers() return load_kind("optimizer", "scripts/optimizers") end
+local function runtimes() return load_kind("runtime", "scripts/runtimes") end
+
+local function names_of(map)
+  local seen, out = {}, {}
+  for _, def in pairs(map) do
+    if not seen[def] then seen[def] = true; out[#out + 1] = def.name end
+  end
+  table.sort(out)
+  return out
+end
+
+function E.list(kind)
+  local out = {}
+  if kind == "models" then
+    local presets = require "architectures.presets"
+    for id, p in pairs(presets.models) do out[#out + 1] = { name = id, summary = p.arch } end
+    for id, base in pairs(presets.aliases) do out[#out + 1] = { name = id, summary = "= " .. base } end
+  elseif kind == "gpus" then
+    for _, g in ipairs(require "gpus") do
+      out[#out + 1] = { name = g.name, summary = ("%s %s, %s"):format(g.nominal, g.memory_type, g.arch) }
+    end
+    return out
+  else
+    local map = ({ architectures = architectures, optimizers = optimizers, runtimes = runtimes })[kind]
+    if not map then
+      error(("list: unknown kind '%s' (expected models, gpus, quants, optimizers, runtimes or architectures)"):format(kind), 0)
+    end
+    local seen = {}
+    for _, def in pairs(map()) do
+      if not seen[def] then
+        seen[def] = true
+        out[#out + 1] = { name = def.name, summary = def.summary or "" }
+      end
+    end
+  end
+  table.sort(out, function(a, b) return a.name < b.name end)
+  return out
+end
+
+function E.catalog() return require "gpus" end
+E.int_field, E.num_field, E.bool_field, E.enum_field, E.fail = int_field, num_field, bool_field, enum_field, fail
+E.architectures, E.optimizers, E.runtimes = architectures, optimizers, runtimes
+
+-- ---------------------------------------------------------------- many scenarios
+
+local function deep_copy(v, depth)
+  depth = depth or 0
+  if depth > 64 then error("scenario: tables nested deeper than 64 levels", 0) end
+  if type(v) ~= "table" then return v end
+  local out = {}
+  for k, x in pairs(v) do out[k] = deep_copy(x, depth + 1) end
+  return out
+end
+
+local function split_path(path)
+  if type(path) ~= "string" or not path:match("^[%w_]+[%w_.]*$") or path:find("%.%.") or path:find("%.$") then
+    error(("--set/axes: invalid field path %s (expected dotted names, e.g. workload.context)"):format(show(path)), 0)
+  end
+  local parts = {}
+  for part in path:gmatch("[^.]+") do parts[#parts + 1] = part end
+  return parts
+end
+
+local function set_path(t, path, value)
+  local parts = split_path(path)
+  for i = 1, #parts - 1 do
+    local k = parts[i]
+    if t[k] == nil then t[k] = {} end
+    if type(t[k]) ~= "table" then
+      error(("%s: cannot set a field inside %s, which is a %s"):format(path, parts[i], type(t[k])), 0)
+    end
+    t = t[k]
+  end
+  t[parts[#parts]] = value
+end
+
+-- Expands a sweep: the cartesian product of its axes over a copy of the base.
+local function expand_sweep(sw, out)
+  local axes = {}
+  for path, values in pairs(sw.axes) do
+    if type(values) ~= "table" or #values == 0 then
+      error(("sweep: axis '%s' must be a non-empty list"):format(tostring(path)), 0)
+    end
+    split_path(path)
+    axes[#axes + 1] = { path = path, values = values }
+  end
+  table.sort(axes, function(a, b) return a.path < b.path end)
+  local total = 1
+  for _, ax in ipairs(axes) do
+    total = total * #ax.values
+    if total > 10000000 then error("sweep: more than 10,000,000 points", 0) end
+  end
+  local idx = {}
+  for i = 1, #axes do idx[i] = 1 end
+  for _ = 1, total do
+    local s = deep_copy(sw.base)
+    local label = {}
+    for i, ax in ipairs(axes) do
+      set_path(s, ax.path, ax.values[idx[i]])
+      label[#label + 1] = ("%s=%s"):format(ax.path, tostring(ax.values[idx[i]]))
+    end
+    s.name = ("%s[%s]"):format(s.name or "sweep", table.concat(label, ","))
+    out[#out + 1] = s
+    for i = #axes, 1, -1 do
+      idx[i] = idx[i] + 1
+      if idx[i] <= #axes[i].values then break end
+      idx[i] = 1
+    end
+  end
+end
+
+-- A file returns one scenario, a list of scenarios, or a sweep.
+function E.expand(value)
+  if type(value) ~= "table" then
+    error(("scenario: the file must return a table, got %s"):format(type(value)), 0)
+  end
+  local out = {}
+  local function one(v, where)
+    if type(v) ~= "table" then error(("%s: expected a scenario table, got %s"):format(where, type(v)), 0) end
+    if v.sweep ~= nil then
+      P.strict("sweep", v.sweep, { "base", "axes", "order" })
+      expand_sweep(v.sweep, out)
+    else
+      out[#out + 1] = v
+    end
+  end
+  if value[1] ~= nil then
+    for i, v in ipairs(value) do one(v, ("scenario %d"):format(i)) end
+  else
+    one(value, "scenario")
+  end
+  return out
+end
+
+-- --set KEY=VALUE: the value is an integer, a number, true/false, or a string.
+function E.apply_set(s, path, text)
+  local v = text
+  if text == "true" then v = true
+  elseif text == "false" then v = false
+  elseif text:match("^%-?%d+$") then v = math.tointeger(tonumber(text)) or tonumber(text)
+  elseif text:match("^%-?[%d.]+[eE]?[-+]?%d*$") and tonumber(text) then v = tonumber(text)
+  end
+  set_path(s, path, v)
+end
+
+return E

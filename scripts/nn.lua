@@ -1,0 +1,261 @@
+-- nn.lua: helpers for architecture scripts (config access, tensor lists).
+-- Pure Lua 5.4, exact integer arithmetic only. Architecture scripts do
+--   local nn = require "nn"
+-- JSON null reaches a script as nil (or, from some hosts, a userdata sentinel):
+-- both read as "absent" here.
+
+local nn = {}
+
+local function absent(v) return v == nil or type(v) == "userdata" end
+
+-- v as an integer (a float with an integral value is converted), or nil.
+local function as_int(v)
+  if math.type(v) == "integer" then return v end
+  if math.type(v) == "float" then return math.tointeger(v) end
+  return nil
+end
+
+local function show(v)
+  if type(v) == "string" then return ("%q"):format(v) end
+  return tostring(v)
+end
+
+local function bad_int(key, v, what)
+  error(("config: field '%s' must be a %s integer, got %s"):format(key, what, show(v)), 0)
+end
+
+-- A required positive integer field.
+function nn.need(cfg, key)
+  local v = cfg[key]
+  if absent(v) then error(("config: missing field '%s'"):format(key), 0) end
+  local i = as_int(v)
+  if not i or i <= 0 then bad_int(key, v, "positive") end
+  return i
+end
+
+-- Any field, or `default` when absent (JSON null counts as absent).
+function nn.opt(cfg, key, default)
+  local v = cfg[key]
+  if absent(v) then return default end
+  return v
+end
+
+-- An optional positive integer field (default when absent; default may be nil).
+function nn.int(cfg, key, default)
+  local v = cfg[key]
+  if absent(v) then return default end
+  local i = as_int(v)
+  if not i or i <= 0 then bad_int(key, v, "positive") end
+  return i
+end
+
+-- An optional non-negative integer field (0 allowed).
+function nn.count(cfg, key, default)
+  local v = cfg[key]
+  if absent(v) then return default end
+  local i = as_int(v)
+  if not i or i < 0 then bad_int(key, v, "non-negative") end
+  return i
+end
+
+-- An optional boolean field.
+function nn.flag(cfg, key, default)
+  local v = cfg[key]
+  if absent(v) then return default end
+  if type(v) ~= "boolean" then
+    error(("config: field '%s' must be true or false, got %s"):format(key, show(v)), 0)
+  end
+  return v
+end
+
+-- The first present key of a list of spellings (e.g. { "num_hidden_layers", "n_layer" }).
+function nn.need_any(cfg, keys)
+  for _, k in ipairs(keys) do
+    if not absent(cfg[k]) then return nn.need(cfg, k) end
+  end
+  error(("config: missing field '%s'"):format(keys[1]), 0)
+end
+
+-- Exact division a/b of positive integers; error naming the fields otherwise.
+function nn.div(a, b, what)
+  if b <= 0 or a % b ~= 0 then
+    error(("config: %s: %d is not a multiple of %d"):format(what, a, b), 0)
+  end
+  return a // b
+end
+
+-- head_dim: the config's own, else hidden / heads (exact).
+function nn.head_dim(cfg, hidden, heads)
+  return nn.int(cfg, "head_dim", nil) or nn.div(hidden, heads, "hidden_size / num_attention_heads")
+end
+
+-- A nested config table (e.g. text_config), or nil.
+function nn.sub(cfg, key)
+  local v = cfg[key]
+  if type(v) == "table" then return v end
+  return nil
+end
+
+---------------------------------------------------------------------------
+-- Tensor lists. Every builder appends to `list` and returns it.
+-- opts: count (default 1), role (default given per builder), bias (boolean).
+
+local function add(list, name, shape, count, role)
+  for i, d in ipairs(shape) do
+    if math.type(d) ~= "integer" or d <= 0 then
+      error(("tensor '%s': dimension %d must be a positive integer, got %s"):format(name, i, show(d)), 0)
+    end
+  end
+  if count ~= 0 then
+    list[#list + 1] = { name = name, shape = shape, count = count, role = role }
+  end
+  return list
+end
+
+-- A raw parameter: name as stored, any shape. count 0 adds nothing.
+function nn.param(list, name, shape, opts)
+  opts = opts or {}
+  return add(list, name, shape, opts.count or 1, opts.role or "other")
+end
+
+-- A Linear: NAME.weight {out, in} and, with opts.bias, NAME.bias {out}.
+function nn.linear(list, name, out, inp, opts)
+  opts = opts or {}
+  local count, role = opts.count or 1, opts.role or "attn"
+  add(list, name .. ".weight", { out, inp }, count, role)
+  if opts.bias then add(list, name .. ".bias", { out }, count, role) end
+  return list
+end
+
+-- A GPT-2 style Conv1D: weight stored {in, out}, bias {out} unless bias == false.
+function nn.conv1d(list, name, inp, out, opts)
+  opts = opts or {}
+  local count, role = opts.count or 1, opts.role or "attn"
+  add(list, name .. ".weight", { inp, out }, count, role)
+  if opts.bias ~= false then add(list, name .. ".bias", { out }, count, role) end
+  return list
+end
+
+-- A norm: NAME.weight {dim} (+ NAME.bias with opts.bias, i.e. LayerNorm).
+function nn.norm(list, name, dim, opts)
+  opts = opts or {}
+  local count = opts.count or 1
+  add(list, name .. ".weight", { dim }, count, "norm")
+  if opts.bias then add(list, name .. ".bias", { dim }, count, "norm") end
+  return list
+end
+
+-- An embedding table NAME.weight {rows, dim}.
+function nn.embed(list, name, rows, dim, opts)
+  opts = opts or {}
+  return add(list, name .. ".weight", { rows, dim }, opts.count or 1, opts.role or "embed")
+end
+
+-- Self-attention projections under PREFIX (e.g. "model.layers.*.self_attn").
+-- a = { hidden, heads, kv_heads, head_dim, count, qkv_bias, o_bias, qk_norm, fused }
+-- fused: one qkv_proj (Phi-3). qk_norm: per-head RMSNorm q_norm/k_norm {head_dim}.
+function nn.attention(list, prefix, a)
+  local q, kv = a.heads * a.head_dim, a.kv_heads * a.head_dim
+  local o = { count = a.count, role = "attn", bias = a.qkv_bias }
+  if a.fused then
+    nn.linear(list, prefix .. ".qkv_proj", q + 2 * kv, a.hidden, o)
+  else
+    nn.linear(list, prefix .. ".q_proj", q, a.hidden, o)
+    nn.linear(list, prefix .. ".k_proj", kv, a.hidden, o)
+    nn.linear(list, prefix .. ".v_proj", kv, a.hidden, o)
+  end
+  nn.linear(list, prefix .. ".o_proj", a.hidden, q, { count = a.count, role = "attn", bias = a.o_bias })
+  if a.qk_norm then
+    nn.norm(list, prefix .. ".q_norm", a.head_dim, { count = a.count })
+    nn.norm(list, prefix .. ".k_norm", a.head_dim, { count = a.count })
+  end
+  return list
+end
+
+-- A SwiGLU/GeGLU MLP under PREFIX: gate_proj, up_proj {width, hidden}, down_proj {hidden, width}.
+-- m = { hidden, width, count, role, bias, fused (gate_up_proj), names = {gate, up, down} }
+function nn.gated_mlp(list, prefix, m)
+  local names = m.names or { "gate_proj", "up_proj", "down_proj" }
+  local o = { count = m.count, role = m.role or "mlp", bias = m.bias }
+  if m.fused then
+    nn.linear(list, prefix .. ".gate_up_proj", 2 * m.width, m.hidden, o)
+  else
+    nn.linear(list, prefix .. "." .. names[1], m.width, m.hidden, o)
+    nn.linear(list, prefix .. "." .. names[2], m.width, m.hidden, o)
+  end
+  nn.linear(list, prefix .. "." .. names[3], m.hidden, m.width, o)
+  return list
+end
+
+-- Embedding, final norm and (unless tied) lm_head, Llama naming by default.
+-- e = { vocab, hidden, tied, embed = "model.embed_tokens", norm = "model.norm",
+--       head = "lm_head", norm_bias = false }
+function nn.lm(list, e)
+  nn.embed(list, e.embed or "model.embed_tokens", e.vocab, e.hidden)
+  nn.norm(list, e.norm or "model.norm", e.hidden, { bias = e.norm_bias })
+  if not e.tied then
+    nn.linear(list, e.head or "lm_head", e.vocab, e.hidden, { role = "lm_head" })
+  end
+  return list
+end
+
+---------------------------------------------------------------------------
+-- Layers and KV groups.
+
+-- How many layers i in [0, n) satisfy pred(i).
+function nn.count_layers(n, pred)
+  local c = 0
+  for i = 0, n - 1 do if pred(i) then c = c + 1 end end
+  return c
+end
+
+-- KV groups from a per-layer window function (nil/false = full attention).
+-- Adjacent or not, layers with the same window share one group; full first.
+function nn.kv_groups(n, kv_heads, k_dim, v_dim, window_of)
+  local by, order = {}, {}
+  for i = 0, n - 1 do
+    local w = window_of and window_of(i) or false
+    if not by[w] then by[w] = 0; order[#order + 1] = w end
+    by[w] = by[w] + 1
+  end
+  table.sort(order, function(a, b)
+    if a == false then return b ~= false end
+    if b == false then return false end
+    return a < b
+  end)
+  local groups = {}
+  for _, w in ipairs(order) do
+    groups[#groups + 1] = { layers = by[w], kv_heads = kv_heads, k_dim = k_dim, v_dim = v_dim,
+                            window = w or nil }
+  end
+  return groups
+end
+
+-- A window function from config.layer_types ("sliding_attention" / "full_attention"),
+-- or nil when the config has no layer_types. Errors when the list length is wrong.
+function nn.layer_types(cfg, n, window)
+  local lt = cfg.layer_types
+  if type(lt) ~= "table" then return nil end
+  if #lt ~= n then
+    error(("config: field 'layer_types' has %d entries, expected %d"):format(#lt, n), 0)
+  end
+  return function(i)
+    local t = lt[i + 1]
+    if t == "sliding_attention" then return window end
+    if t == "full_attention" then return false end
+    error(("config: unknown layer type %s in 'layer_types'"):format(show(t)), 0)
+  end
+end
+
+-- Total parameters of a description: sum of product(shape) * count, as an integer.
+function nn.params(desc)
+  local total = 0
+  for _, t in ipairs(desc.tensors) do
+    local p = t.count or 1
+    for _, d in ipairs(t.shape) do p = p * d end
+    total = total + p
+  end
+  return total
+end
+
+return nn

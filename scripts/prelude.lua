@@ -1,0 +1,109 @@
+-- prelude.lua: the functions every scenario and script sees.
+-- Provides strict table checking (`strict`), the `arch` constructor for architecture
+-- scripts, `sweep` for scenario files, and `check` helpers. Pure Lua: it runs in the
+-- engine's sandbox and under a stock lua5.4 for the Lua-side tests.
+
+local prelude = {}
+
+local function sorted_keys(t)
+  local keys = {}
+  for k in pairs(t) do keys[#keys + 1] = tostring(k) end
+  table.sort(keys)
+  return keys
+end
+
+-- strict(what, tbl, allowed): error if tbl has a key not in allowed (a set or a list).
+-- `what` names the table in the message, e.g. "architecture 'llama'".
+function prelude.strict(what, tbl, allowed, level)
+  if type(tbl) ~= "table" then
+    error(("%s: expected a table, got %s"):format(what, type(tbl)), (level or 1) + 1)
+  end
+  local set = allowed
+  if allowed[1] ~= nil then
+    set = {}
+    for _, k in ipairs(allowed) do set[k] = true end
+  end
+  for k in pairs(tbl) do
+    if not set[k] then
+      error(("%s: unknown key '%s' (allowed: %s)"):format(what, tostring(k),
+        table.concat(sorted_keys(set), ", ")), (level or 1) + 1)
+    end
+  end
+  return tbl
+end
+
+local ARCH_KEYS = { "name", "summary", "model_types", "build" }
+
+-- arch{...}: the table an architecture script returns.
+function prelude.arch(t)
+  prelude.strict("architecture", t, ARCH_KEYS, 2)
+  if type(t.name) ~= "string" or t.name == "" then
+    error("architecture: 'name' must be a non-empty string", 2)
+  end
+  if type(t.build) ~= "function" then
+    error(("architecture '%s': 'build' must be a function"):format(t.name), 2)
+  end
+  t.model_types = t.model_types or { t.name }
+  t.__kind = "arch"
+  return t
+end
+
+local OPTIMIZER_KEYS = { "name", "summary", "aliases", "states", "state_extra_bits", "step_temps" }
+
+-- optimizer{...}: an optimizer script. `states` counts tensors shaped like each
+-- trainable parameter kept between steps, in the state dtype (the master dtype when
+-- there is a master copy, else the parameter's); `state_extra_bits` adds bits per
+-- parameter (block-wise scales); `step_temps` counts state-sized temporaries of step().
+function prelude.optimizer(t)
+  prelude.strict("optimizer", t, OPTIMIZER_KEYS, 2)
+  if type(t.name) ~= "string" then error("optimizer: 'name' must be a string", 2) end
+  for _, k in ipairs({ "states", "state_extra_bits", "step_temps" }) do
+    local v = t[k] or 0
+    if type(v) ~= "number" or v < 0 then
+      error(("optimizer '%s': '%s' must be a non-negative number"):format(t.name, k), 2)
+    end
+    t[k] = v
+  end
+  t.aliases = t.aliases or {}
+  return t
+end
+
+local RUNTIME_KEYS = { "name", "summary", "aliases", "kinds", "knobs", "modelled" }
+
+-- runtime{...}: a runtime script: which workload kinds it runs, the knobs it accepts
+-- (the runtime's own option names) and whether the engine models it yet.
+-- A knob is a list of allowed strings, or one of "int", "number", "bool", "string", "bytes".
+function prelude.runtime(t)
+  prelude.strict("runtime", t, RUNTIME_KEYS, 2)
+  if type(t.name) ~= "string" then error("runtime: 'name' must be a string", 2) end
+  t.knobs = t.knobs or {}
+  t.kinds = t.kinds or { "inference" }
+  t.aliases = t.aliases or {}
+  return t
+end
+
+local SWEEP_KEYS = { "base", "axes", "order" }
+
+-- sweep{ base = {...}, axes = { ["workload.context"] = {...}, ... } }
+function prelude.sweep(t)
+  prelude.strict("sweep", t, SWEEP_KEYS, 2)
+  if type(t.base) ~= "table" then error("sweep: 'base' must be a scenario table", 2) end
+  if type(t.axes) ~= "table" then error("sweep: 'axes' must be a table of lists", 2) end
+  return { sweep = t }
+end
+
+-- range(a, b, "double") or range(a, b, step): inclusive lists for sweep axes.
+function prelude.range(a, b, step)
+  local out = {}
+  if step == nil or step == "double" then
+    if a <= 0 then error("range: a doubling range must start above 0", 2) end
+    local v = a
+    while v <= b do out[#out + 1] = v; v = v * 2 end
+  else
+    if step <= 0 then error("range: step must be positive", 2) end
+    for v = a, b, step do out[#out + 1] = v end
+  end
+  return out
+end
+
+return prelude

@@ -1,0 +1,8 @@
+-- diffusers: image and video pipelines with model, sequential or group offload.
+return runtime {
+  name = "diffusers",
+  summary = "Hugging Face diffusers pipelines",
+  kinds = { "image", "video", "train" },
+  knobs = { offload_type = "string", num_blocks_per_group = "int" },
+  modelled = false,
+}

@@ -1,0 +1,46 @@
+/*
+** catalog.h: the GPU catalog (loaded from scripts/gpus.lua by the Lua host) and name
+** resolution: canonical names first, then PCRE2 aliases in catalog order, so the
+** names nvidia-smi, rocm-smi and torch print resolve to an entry.
+*/
+#ifndef VF_CATALOG_H
+#define VF_CATALOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rules.h"
+
+typedef struct gpu {
+  char name[48];
+  char vendor[16];
+  char arch[16];
+  char nominal[16];
+  char memory_type[16];
+  char interconnect[64];
+  char compute[16];
+  uint64_t memory;       /* bytes the runtime sees as total */
+  bool memory_measured;  /* from a printed figure, else nominal */
+  double bandwidth_gbs;
+  double link_gbs;
+  bool bf16, fp8, fp4;
+} gpu;
+
+typedef struct catalog {
+  gpu *v;
+  size_t n, cap;
+  rules *aliases; /* value = index into v */
+} catalog;
+
+bool catalog_init(catalog *c);
+void catalog_free(catalog *c);
+/* Appends a copy of g. False on out-of-memory. */
+bool catalog_add(catalog *c, const gpu *g);
+/* Adds an alias pattern for entry idx; false with err on a bad pattern. */
+bool catalog_alias(catalog *c, size_t idx, const char *pattern, char *err, size_t errlen);
+/* Resolves a name: exact canonical name (case-insensitive), then the first alias that
+** matches. NULL if none (err says so, listing near names is left to the caller). */
+const gpu *catalog_find(const catalog *c, const char *name, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,273 @@
+/*
+** cli.c: the vramfit command (estimate, fit, batch, inspect, list). Uses only the
+** public API of include/vramfit.h plus jansson to read reports back for batch rows.
+** Exit status: 0 success, 1 the workload fits no requested GPU (fit), 2 bad input.
+*/
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vramfit.h"
+
+#define MAX_ARGS 256
+
+typedef struct cli {
+  const char *cmd;
+  const char *files[MAX_ARGS];
+  size_t n_files;
+  const char *sets[MAX_ARGS];
+  size_t n_sets;
+  const char *gpus[MAX_ARGS];
+  size_t n_gpus;
+  const char *format;
+  const char *output;
+  int tensors, fail_fast, help;
+} cli;
+
+static const char *const usage_text =
+    "usage: vramfit COMMAND [ARGS]\n"
+    "\n"
+    "  estimate SCENARIO [--gpu NAME] [--format table|json|csv] [--set KEY=VALUE]...\n"
+    "      the memory budget of one scenario on one GPU, category by category\n"
+    "  fit SCENARIO [--gpu NAME]... [--format table|json|csv] [--set KEY=VALUE]...\n"
+    "      which GPUs hold it, how many are needed, how far each can be pushed\n"
+    "  batch FILE... [--format csv|jsonl] [-o OUT] [--fail-fast] [--set KEY=VALUE]...\n"
+    "      every scenario of lists and sweeps, one row each\n"
+    "  inspect PATH [--tensors]\n"
+    "      what a .gguf, .safetensors, model directory or config.json holds\n"
+    "  list models|gpus|quants|optimizers|runtimes|architectures\n"
+    "\n"
+    "SCENARIO is a .lua or .json file, or - for standard input.\n"
+    "VRAMFIT_PATH=dir1:dir2 adds script directories (architectures/, scripts/) that\n"
+    "override the shipped ones. Exit status: 0 success, 1 nothing fits (fit), 2 bad input.\n";
+
+static int usage_error(const char *fmt, const char *arg) {
+  fprintf(stderr, "vramfit: ");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\n(see 'vramfit --help')\n");
+  return 2;
+}
+
+/* Options taking a value accept "--opt VALUE" and "--opt=VALUE". */
+static const char *opt_value(int argc, char **argv, int *i, const char *name) {
+  size_t n = strlen(name);
+  if (strncmp(argv[*i], name, n) != 0) return NULL;
+  if (argv[*i][n] == '=') return argv[*i] + n + 1;
+  if (argv[*i][n] != '\0') return NULL;
+  if (*i + 1 >= argc) return "";
+  return argv[++*i];
+}
+
+static int parse_args(int argc, char **argv, cli *c) {
+  for (int i = 2; i < argc; i++) {
+    const char *a = argv[i], *v;
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) c->help = 1;
+    else if (strcmp(a, "--tensors") == 0) c->tensors = 1;
+    else if (strcmp(a, "--fail-fast") == 0) c->fail_fast = 1;
+    else if ((v = opt_value(argc, argv, &i, "--format"))) c->format = v;
+    else if ((v = opt_value(argc, argv, &i, "-o"))) c->output = v;
+    else if ((v = opt_value(argc, argv, &i, "--set"))) {
+      if (!strchr(v, '=')) return usage_error("--set %s: expected KEY=VALUE", v);
+      if (c->n_sets == MAX_ARGS) return usage_error("too many --set options%s", "");
+      c->sets[c->n_sets++] = v;
+    } else if ((v = opt_value(argc, argv, &i, "--gpu"))) {
+      if (!*v) return usage_error("--gpu: expected a GPU name%s", "");
+      if (c->n_gpus == MAX_ARGS) return usage_error("too many --gpu options%s", "");
+      c->gpus[c->n_gpus++] = v;
+    } else if (a[0] == '-' && a[1] != '\0') {
+      return usage_error("unknown option '%s'", a);
+    } else {
+      if (c->n_files == MAX_ARGS) return usage_error("too many files%s", "");
+      c->files[c->n_files++] = a;
+    }
+  }
+  return 0;
+}
+
+static int parse_format(const char *f, vf_format *out, int allow_table) {
+  if (!f || strcmp(f, "table") == 0) *out = allow_table ? VF_FORMAT_TABLE : VF_FORMAT_CSV;
+  else if (strcmp(f, "json") == 0 || strcmp(f, "jsonl") == 0) *out = VF_FORMAT_JSON;
+  else if (strcmp(f, "csv") == 0) *out = VF_FORMAT_CSV;
+  else return usage_error("--format %s: expected table, json or csv", f);
+  return 0;
+}
+
+static void on_message(void *ud, const char *kind, const char *text) {
+  (void)ud;
+  fprintf(stderr, "vramfit: %s%s%s\n", strcmp(kind, "error") == 0 ? "" : kind,
+          strcmp(kind, "error") == 0 ? "" : ": ", text);
+}
+
+static int fail_engine(vf_engine *e, vf_status st) {
+  const char *msg = vf_engine_error(e);
+  fprintf(stderr, "vramfit: %s\n", msg && *msg ? msg : vf_status_message(st));
+  return 2;
+}
+
+/* fit's exit status: 1 when no requested GPU holds the workload at its layout. */
+static int fit_status(vf_engine *e) {
+  const vf_result *r;
+  if (vf_last_result(e, &r) != VF_OK) return 2;
+  for (size_t i = 0; i < r->n_fit; i++)
+    if (r->fit[i].fits) return 0;
+  return 1;
+}
+
+static int cmd_estimate(vf_engine *e, cli *c, int fit) {
+  if (c->n_files != 1) return usage_error("%s: expected one SCENARIO file (or - for stdin)", c->cmd);
+  vf_request req = {c->sets, c->n_sets, c->gpus, c->n_gpus, VF_FORMAT_TABLE, fit};
+  if (parse_format(c->format, &req.format, 1)) return 2;
+  const char *out;
+  vf_status st = vf_estimate_file(e, c->files[0], &req, &out);
+  if (st != VF_OK) return fail_engine(e, st);
+  fputs(out, stdout);
+  if (req.format == VF_FORMAT_JSON) fputc('\n', stdout);
+  return fit ? fit_status(e) : 0;
+}
+
+/* One batch row: the CSV rows of a scenario without their header, or a JSON line. */
+static void batch_emit(FILE *f, const char *out, vf_format fmt, int *header_done) {
+  if (fmt == VF_FORMAT_JSON) {
+    json_t *j = json_loads(out, 0, NULL);
+    char *line = j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    if (line) fprintf(f, "%s\n", line);
+    free(line);
+    json_decref(j);
+    return;
+  }
+  const char *body = strchr(out, '\n');
+  if (!*header_done) {
+    fwrite(out, 1, body ? (size_t)(body - out + 1) : strlen(out), f);
+    *header_done = 1;
+  }
+  if (body) fputs(body + 1, f);
+}
+
+static void batch_error(FILE *f, vf_format fmt, const char *file, size_t i, const char *msg) {
+  if (fmt == VF_FORMAT_JSON) {
+    json_t *j = json_pack("{s:s,s:I,s:s}", "file", file, "index", (json_int_t)i + 1, "error", msg);
+    char *line = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    if (line) fprintf(f, "%s\n", line);
+    free(line);
+    json_decref(j);
+  } else {
+    fprintf(stderr, "vramfit: %s\n", msg);
+  }
+}
+
+static int cmd_batch(vf_engine *e, cli *c) {
+  if (c->n_files == 0) return usage_error("batch: expected one or more scenario files%s", "");
+  vf_request req = {c->sets, c->n_sets, c->gpus, c->n_gpus, VF_FORMAT_CSV, 0};
+  if (parse_format(c->format, &req.format, 0)) return 2;
+  FILE *f = c->output ? fopen(c->output, "w") : stdout;
+  if (!f) return usage_error("-o %s: cannot open for writing", c->output);
+  int header_done = 0, status = 0;
+  for (size_t k = 0; k < c->n_files && status == 0; k++) {
+    size_t n = 0;
+    vf_status st = vf_count_scenarios(e, c->files[k], &n);
+    if (st != VF_OK) {
+      status = fail_engine(e, st);
+      break;
+    }
+    for (size_t i = 0; i < n; i++) {
+      const char *out;
+      st = vf_estimate_file_at(e, c->files[k], i, &req, &out);
+      if (st == VF_OK) {
+        batch_emit(f, out, req.format, &header_done);
+        continue;
+      }
+      batch_error(f, req.format, c->files[k], i, vf_engine_error(e));
+      if (c->fail_fast) {
+        status = 2;
+        break;
+      }
+    }
+  }
+  if (c->output && fclose(f) != 0) status = usage_error("-o %s: write failed", c->output);
+  return status;
+}
+
+static int cmd_inspect(vf_engine *e, cli *c) {
+  if (c->n_files != 1) return usage_error("inspect: expected one PATH%s", "");
+  if (c->format && strcmp(c->format, "json") != 0) return usage_error("inspect --format %s: expected json", c->format);
+  const char *out;
+  vf_status st = vf_inspect(e, c->files[0], c->tensors, &out);
+  if (st != VF_OK) return fail_engine(e, st);
+  printf("%s\n", out);
+  return 0;
+}
+
+static int cmd_list(vf_engine *e, cli *c) {
+  if (c->n_files != 1) return usage_error("list: expected models, gpus, quants, optimizers, runtimes or architectures%s", "");
+  const char *out;
+  vf_status st = vf_list(e, c->files[0], &out);
+  if (st != VF_OK) return fail_engine(e, st);
+  if (c->format && strcmp(c->format, "json") == 0) {
+    printf("%s\n", out);
+    return 0;
+  }
+  json_t *arr = json_loads(out, 0, NULL);
+  size_t i;
+  json_t *it;
+  json_array_foreach(arr, i, it) {
+    printf("%-48s %s\n", json_string_value(json_object_get(it, "name")),
+           json_string_value(json_object_get(it, "summary")));
+  }
+  json_decref(arr);
+  return 0;
+}
+
+/* VRAMFIT_PATH=dir1:dir2 as a NULL-terminated list; the string is modified. */
+static void split_path(char *path, const char **dirs, size_t max) {
+  size_t n = 0;
+  for (char *tok = strtok(path, ":"); tok && n + 1 < max; tok = strtok(NULL, ":")) dirs[n++] = tok;
+  dirs[n] = NULL;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+    fputs(usage_text, argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  if (strcmp(argv[1], "--version") == 0) {
+    printf("vramfit %s\n", vf_version());
+    return 0;
+  }
+  cli c = {0};
+  c.cmd = argv[1];
+  static const char *const cmds[] = {"estimate", "fit", "batch", "inspect", "list", NULL};
+  int known = 0;
+  for (int i = 0; cmds[i]; i++) known |= strcmp(cmds[i], c.cmd) == 0;
+  if (!known) return usage_error("unknown command '%s'", c.cmd);
+  if (parse_args(argc, argv, &c)) return 2;
+  if (c.help) {
+    fputs(usage_text, stdout);
+    return 0;
+  }
+  char *env = getenv("VRAMFIT_PATH") ? strdup(getenv("VRAMFIT_PATH")) : NULL;
+  const char *dirs[64] = {NULL};
+  if (env) split_path(env, dirs, 64);
+  vf_options opt;
+  vf_options_init(&opt);
+  opt.script_dirs = dirs;
+  opt.message = on_message;
+  const char *data = getenv("VRAMFIT_DATADIR");
+  if (data) opt.data_dir = data;
+  vf_engine *e = NULL;
+  vf_status st = vf_engine_new(&opt, &e);
+  int rc;
+  if (st != VF_OK)
+    rc = 2;
+  else if (strcmp(c.cmd, "estimate") == 0 || strcmp(c.cmd, "fit") == 0)
+    rc = cmd_estimate(e, &c, strcmp(c.cmd, "fit") == 0);
+  else if (strcmp(c.cmd, "batch") == 0)
+    rc = cmd_batch(e, &c);
+  else if (strcmp(c.cmd, "inspect") == 0)
+    rc = cmd_inspect(e, &c);
+  else
+    rc = cmd_list(e, &c);
+  vf_engine_free(e);
+  free(env);
+  return rc;
+}

@@ -1,0 +1,374 @@
+/*
+** engine.c: the public API of include/vramfit.h. An engine owns a Lua host, the GPU
+** catalog, the last expanded scenario file and the last result. Evaluation: the Lua
+** driver expands and normalizes a scenario; lua_read.c turns it into C structs;
+** estimate.c and fit.c compute; report.c formats.
+*/
+#include "vramfit.h"
+
+#include <lauxlib.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "estimate.h"
+#include "fit.h"
+#include "inspect.h"
+#include "lua_host.h"
+#include "lua_read.h"
+#include "report.h"
+
+#ifndef VF_DATADIR
+#define VF_DATADIR "/usr/local/share/vramfit"
+#endif
+#define DEFAULT_GPU "H100-SXM-80GB"
+
+struct vf_engine {
+  host *h;
+  catalog cat;
+  bool cat_loaded;
+  char err[2048];
+  char *out;
+  char *cached_path; /* the file whose expanded list is cached */
+  int cached_ref;
+  size_t cached_n;
+  model_desc m;
+  scenario s;
+  estimate e;
+  gpu g;
+  fit_row *rows;
+  size_t n_rows;
+  vf_category cats[BUDGET_MAX];
+  vf_fit_row *frows;
+  vf_result res;
+};
+
+static const char *const status_messages[] = {
+#define VF_STATUS_MSG(name, value, message) [value] = message,
+    VF_STATUS_TABLE(VF_STATUS_MSG)
+#undef VF_STATUS_MSG
+};
+
+const char *vf_status_message(vf_status status) {
+  if ((unsigned)status >= sizeof status_messages / sizeof *status_messages) return "unknown status";
+  return status_messages[status];
+}
+
+const char *vf_version(void) {
+  return VF_VERSION_STRING;
+}
+
+const char *vf_engine_error(const vf_engine *engine) {
+  return engine ? engine->err : "no engine";
+}
+
+void vf_options_init(vf_options *opt) {
+  memset(opt, 0, sizeof *opt);
+}
+
+vf_status vf_engine_new(const vf_options *opt, vf_engine **out) {
+  vf_options dflt;
+  if (!opt) {
+    vf_options_init(&dflt);
+    opt = &dflt;
+  }
+  *out = NULL;
+  vf_engine *e = calloc(1, sizeof *e);
+  if (!e) return VF_ENOMEM;
+  size_t n = 0;
+  while (opt->script_dirs && opt->script_dirs[n]) n++;
+  host_options ho = {opt->script_dirs, n, opt->data_dir ? opt->data_dir : VF_DATADIR,
+                     opt->instruction_limit, opt->memory_limit, opt->alloc, opt->alloc_ud};
+  char err[1024] = "";
+  e->cached_ref = LUA_NOREF;
+  model_init(&e->m);
+  if (!catalog_init(&e->cat) || !(e->h = host_new(&ho, err, sizeof err))) {
+    /* a broken shipped or user script fails here; the message names its file and
+    ** reaches the caller through the message callback */
+    if (opt->message) opt->message(opt->message_ud, "error", err[0] ? err : "out of memory");
+    vf_engine_free(e);
+    return err[0] && strcmp(err, "out of memory") != 0 ? VF_ESCRIPT : VF_ENOMEM;
+  }
+  *out = e;
+  return VF_OK;
+}
+
+static void engine_clear_result(vf_engine *e) {
+  free(e->out);
+  e->out = NULL;
+  free(e->rows);
+  e->rows = NULL;
+  e->n_rows = 0;
+  free(e->frows);
+  e->frows = NULL;
+  model_free(&e->m);
+  model_init(&e->m);
+  memset(&e->res, 0, sizeof e->res);
+}
+
+void vf_engine_free(vf_engine *e) {
+  if (!e) return;
+  engine_clear_result(e);
+  free(e->cached_path);
+  host_free(e->h);
+  catalog_free(&e->cat);
+  free(e);
+}
+
+static vf_status fail(vf_engine *e, vf_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static vf_status fail(vf_engine *e, vf_status st, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(e->err, sizeof e->err, fmt, ap);
+  va_end(ap);
+  return st;
+}
+
+/* A Lua failure: the budget and memory limits, or the script's own message. */
+static vf_status script_status(const char *msg) {
+  if (strstr(msg, "instruction budget exceeded") || strstr(msg, "memory limit exceeded")) return VF_ELIMIT;
+  return VF_EINVAL;
+}
+
+static vf_status load_catalog(vf_engine *e) {
+  if (e->cat_loaded) return VF_OK;
+  lua_State *L = host_state(e->h);
+  char err[1024];
+  if (!host_push_driver_fn(e->h, "catalog")) return fail(e, VF_ESCRIPT, "driver: no catalog function");
+  if (!host_pcall(e->h, 0, 1, err, sizeof err)) return fail(e, VF_ESCRIPT, "%s", err);
+  bool ok = lread_catalog(L, -1, &e->cat, err, sizeof err);
+  lua_pop(L, 1);
+  if (!ok) return fail(e, VF_ESCRIPT, "%s", err);
+  e->cat_loaded = true;
+  return VF_OK;
+}
+
+/* The scenario's GPU entries resolved against the catalog (inline ones kept). */
+static vf_status resolve_gpus(vf_engine *e, scenario *s) {
+  char err[512];
+  for (int i = 0; i < s->n_gpus; i++) {
+    gpu *g = &s->gpus[i];
+    if (g->memory) {
+      if (!g->arch[0]) snprintf(g->arch, sizeof g->arch, "unknown");
+      continue;
+    }
+    const gpu *c = catalog_find(&e->cat, g->name, err, sizeof err);
+    if (!c) return fail(e, VF_EINVAL, "gpu: %s", err);
+    *g = *c;
+  }
+  return VF_OK;
+}
+
+/* Loads and expands a file once; later calls on the same path reuse the list. */
+static vf_status expand_file(vf_engine *e, const char *path, const char *text, size_t len) {
+  lua_State *L = host_state(e->h);
+  char err[2048];
+  if (!text && e->cached_path && strcmp(e->cached_path, path) == 0 && strcmp(path, "-") != 0) return VF_OK;
+  free(e->cached_path);
+  e->cached_path = NULL;
+  luaL_unref(L, LUA_REGISTRYINDEX, e->cached_ref);
+  e->cached_ref = LUA_NOREF;
+  if (!host_push_driver_fn(e->h, "expand")) return fail(e, VF_ESCRIPT, "driver: no expand function");
+  bool ok = text ? host_load_scenario_text(e->h, text, len, path, err, sizeof err)
+                 : host_load_scenario(e->h, path, err, sizeof err);
+  if (!ok) {
+    lua_pop(L, 1);
+    return fail(e, script_status(err), "%s", err);
+  }
+  if (!host_pcall(e->h, 1, 1, err, sizeof err)) return fail(e, script_status(err), "%s: %s", path, err);
+  e->cached_n = lua_rawlen(L, -1);
+  e->cached_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+  if (!text && !(e->cached_path = strdup(path))) return fail(e, VF_ENOMEM, "out of memory");
+  return VF_OK;
+}
+
+/* Normalizes scenario index i of the cached list into e->s and e->m. */
+static vf_status prepare(vf_engine *e, const char *path, size_t i, const vf_request *req) {
+  lua_State *L = host_state(e->h);
+  char err[2048];
+  if (!host_push_driver_fn(e->h, "prepare_at")) return fail(e, VF_ESCRIPT, "driver: no prepare_at function");
+  lua_rawgeti(L, LUA_REGISTRYINDEX, e->cached_ref);
+  lua_pushinteger(L, (lua_Integer)i + 1);
+  lua_createtable(L, (int)req->n_sets, 0);
+  for (size_t k = 0; k < req->n_sets; k++) {
+    lua_pushstring(L, req->sets[k]);
+    lua_rawseti(L, -2, (lua_Integer)k + 1);
+  }
+  lua_createtable(L, (int)req->n_gpus, 0);
+  for (size_t k = 0; k < req->n_gpus; k++) {
+    lua_pushstring(L, req->gpus[k]);
+    lua_rawseti(L, -2, (lua_Integer)k + 1);
+  }
+  const char *where = strcmp(path, "-") == 0 ? "<stdin>" : path;
+  if (!host_pcall(e->h, 4, 1, err, sizeof err)) {
+    if (e->cached_n > 1) return fail(e, script_status(err), "%s: scenario %zu: %s", where, i + 1, err);
+    return fail(e, script_status(err), "%s: %s", where, err);
+  }
+  bool ok = lread_scenario(L, -1, &e->s, &e->m, err, sizeof err);
+  lua_pop(L, 1);
+  if (!ok) return fail(e, VF_EINVAL, "%s: %s", where, err);
+  return VF_OK;
+}
+
+/* The GPU the categories are computed for: the scenario's first, else the default. */
+static vf_status report_gpu(vf_engine *e) {
+  if (e->s.n_gpus > 0) {
+    e->g = e->s.gpus[0];
+    return VF_OK;
+  }
+  char err[256];
+  const gpu *g = catalog_find(&e->cat, DEFAULT_GPU, err, sizeof err);
+  if (!g) return fail(e, VF_ESCRIPT, "catalog: %s", err);
+  e->g = *g;
+  scenario_note(&e->s, "no gpu given: figures that depend on the GPU are for %s", DEFAULT_GPU);
+  return VF_OK;
+}
+
+static vf_status run_fit(vf_engine *e, bool all) {
+  const gpu *list = all && e->s.n_gpus == 0 ? e->cat.v : e->s.gpus;
+  size_t n = all ? (e->s.n_gpus ? (size_t)e->s.n_gpus : e->cat.n) : 1;
+  if (!all) list = &e->g;
+  e->rows = calloc(n ? n : 1, sizeof *e->rows);
+  if (!e->rows) return fail(e, VF_ENOMEM, "out of memory");
+  char err[512];
+  for (size_t i = 0; i < n; i++)
+    if (fit_gpu(&e->m, &e->s, &list[i], &e->rows[i], err, sizeof err) != 0) return fail(e, VF_EOVERFLOW, "%s", err);
+  e->n_rows = n;
+  return VF_OK;
+}
+
+static vf_status fill_result(vf_engine *e) {
+  for (int i = 0; i < e->e.b.n; i++) {
+    const budget_item *it = &e->e.b.items[i];
+    e->cats[i] = (vf_category){it->name, it->component, it->bytes, basis_name(it->basis), it->detail};
+  }
+  e->frows = calloc(e->n_rows ? e->n_rows : 1, sizeof *e->frows);
+  if (!e->frows) return fail(e, VF_ENOMEM, "out of memory");
+  for (size_t i = 0; i < e->n_rows; i++) {
+    const fit_row *f = &e->rows[i];
+    e->frows[i] = (vf_fit_row){f->g.name, f->g.memory, f->fits, f->count, f->used_fraction, f->total,
+                               f->max_concurrency, f->max_context, f->max_micro_batch, f->max_seq_len};
+  }
+  e->res = (vf_result){e->s.name, e->m.id, e->m.arch, e->e.params, e->e.weight_bytes, e->e.kv_bytes_per_token,
+                       e->g.name, e->e.devices, e->cats, (size_t)e->e.b.n, e->e.peak_allocated,
+                       e->e.peak_reserved, e->e.total, e->frows, e->n_rows};
+  return VF_OK;
+}
+
+static vf_status format_output(vf_engine *e, vf_format format) {
+  report_in in = {&e->m, &e->s, &e->e, &e->g, e->rows, e->n_rows};
+  if (format == VF_FORMAT_TABLE) {
+    e->out = report_table(&in);
+  } else if (format == VF_FORMAT_CSV) {
+    e->out = report_csv(&in);
+  } else {
+    json_t *j = report_json(&in);
+    e->out = j ? json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+    json_decref(j);
+  }
+  return e->out ? VF_OK : fail(e, VF_ENOMEM, "out of memory");
+}
+
+static vf_status evaluate(vf_engine *e, const char *path, size_t index, const vf_request *req, const char **out) {
+  vf_status st;
+  char err[1024];
+  if ((st = prepare(e, path, index, req)) != VF_OK) return st;
+  if ((st = load_catalog(e)) != VF_OK || (st = resolve_gpus(e, &e->s)) != VF_OK) return st;
+  if ((st = report_gpu(e)) != VF_OK) return st;
+  scenario dev;
+  fit_device_scenario(&e->s, &e->g, &dev);
+  if (estimate_run(&e->m, &dev, &e->e, err, sizeof err) != 0) return fail(e, VF_EOVERFLOW, "%s: %s", path, err);
+  if ((st = run_fit(e, req->fit != 0)) != VF_OK) return st;
+  if ((st = fill_result(e)) != VF_OK || (st = format_output(e, req->format)) != VF_OK) return st;
+  *out = e->out;
+  e->err[0] = '\0';
+  return VF_OK;
+}
+
+static const vf_request default_request = {NULL, 0, NULL, 0, VF_FORMAT_JSON, 0};
+
+vf_status vf_estimate_file_at(vf_engine *e, const char *path, size_t index, const vf_request *req,
+                              const char **out) {
+  if (!e || !path || !out) return VF_EINVAL;
+  if (!req) req = &default_request;
+  engine_clear_result(e);
+  vf_status st = expand_file(e, path, NULL, 0);
+  if (st != VF_OK) return st;
+  if (index >= e->cached_n)
+    return fail(e, VF_EINVAL, "%s: scenario %zu: the file has %zu scenarios", path, index + 1, e->cached_n);
+  return evaluate(e, path, index, req, out);
+}
+
+vf_status vf_estimate_file(vf_engine *e, const char *path, const vf_request *req, const char **out) {
+  return vf_estimate_file_at(e, path, 0, req, out);
+}
+
+vf_status vf_estimate_string(vf_engine *e, const char *text, size_t len, const char *chunkname,
+                             const vf_request *req, const char **out) {
+  if (!e || !text || !out) return VF_EINVAL;
+  if (!req) req = &default_request;
+  if (!chunkname) chunkname = "<string>";
+  engine_clear_result(e);
+  vf_status st = expand_file(e, chunkname, text, len);
+  if (st != VF_OK) return st;
+  if (e->cached_n == 0) return fail(e, VF_EINVAL, "%s: no scenario", chunkname);
+  return evaluate(e, chunkname, 0, req, out);
+}
+
+vf_status vf_count_scenarios(vf_engine *e, const char *path, size_t *out) {
+  if (!e || !path || !out) return VF_EINVAL;
+  vf_status st = expand_file(e, path, NULL, 0);
+  if (st == VF_OK) *out = e->cached_n;
+  return st;
+}
+
+vf_status vf_last_result(vf_engine *e, const vf_result **out) {
+  if (!e || !out) return VF_EINVAL;
+  if (!e->res.model_id) return fail(e, VF_ENOENT, "no result: no estimate has succeeded yet");
+  *out = &e->res;
+  return VF_OK;
+}
+
+vf_status vf_list(vf_engine *e, const char *kind, const char **json_out) {
+  if (!e || !kind || !json_out) return VF_EINVAL;
+  engine_clear_result(e);
+  lua_State *L = host_state(e->h);
+  char err[1024];
+  if (!host_push_driver_fn(e->h, "list")) return fail(e, VF_ESCRIPT, "driver: no list function");
+  lua_pushstring(L, kind);
+  if (!host_pcall(e->h, 1, 1, err, sizeof err)) return fail(e, VF_EINVAL, "%s", err);
+  json_t *arr = json_array();
+  size_t n = lua_rawlen(L, -1);
+  for (size_t i = 1; i <= n; i++) {
+    lua_rawgeti(L, -1, (lua_Integer)i);
+    json_t *o = json_object();
+    lua_getfield(L, -1, "name");
+    json_object_set_new(o, "name", json_string(lua_tostring(L, -1) ? lua_tostring(L, -1) : ""));
+    lua_getfield(L, -2, "summary");
+    json_object_set_new(o, "summary", json_string(lua_tostring(L, -1) ? lua_tostring(L, -1) : ""));
+    lua_pop(L, 3);
+    json_array_append_new(arr, o);
+  }
+  lua_pop(L, 1);
+  e->out = json_dumps(arr, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+  json_decref(arr);
+  if (!e->out) return fail(e, VF_ENOMEM, "out of memory");
+  *json_out = e->out;
+  return VF_OK;
+}
+
+vf_status vf_inspect(vf_engine *e, const char *path, int with_tensors, const char **json_out) {
+  if (!e || !path || !json_out) return VF_EINVAL;
+  engine_clear_result(e);
+  json_t *j = NULL;
+  char err[1024];
+  inspect_status st = inspect_path(path, with_tensors != 0, &j, err, sizeof err);
+  if (st == INSPECT_ERR_NOMEM) return fail(e, VF_ENOMEM, "out of memory");
+  if (st != INSPECT_OK) return fail(e, st == INSPECT_ERR_IO ? VF_EIO : VF_EINVAL, "%s", err);
+  e->out = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+  json_decref(j);
+  if (!e->out) return fail(e, VF_ENOMEM, "out of memory");
+  *json_out = e->out;
+  return VF_OK;
+}

@@ -1,0 +1,36 @@
+/*
+** estimate.h: one scenario on one device: the budget per rank, the phase that makes
+** the peak, peak allocated / reserved (PyTorch's caching allocator) and what
+** nvidia-smi would show. Pure C over model.h's structs.
+*/
+#ifndef VF_ESTIMATE_H
+#define VF_ESTIMATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "budget.h"
+#include "model.h"
+
+typedef struct estimate {
+  budget b;                  /* per device (rank) */
+  uint64_t devices;          /* ranks the scenario runs on: tp x pp x dp */
+  uint64_t params;           /* whole model, every stored parameter */
+  uint64_t weight_bytes;     /* whole model, in the chosen format */
+  uint64_t trainable_params;
+  uint64_t kv_bytes_per_token; /* whole model, full-attention layers at every token */
+  uint64_t peak_allocated;   /* per device */
+  uint64_t peak_reserved;    /* per device */
+  uint64_t total;            /* per device, as nvidia-smi shows it */
+  const char *peak_phase;    /* "forward", "backward", "optimizer step", "prefill", "decode" */
+} estimate;
+
+/* 0 on success; else a message in err naming what overflowed or was invalid. */
+int estimate_run(const model_desc *m, const scenario *s, estimate *out, char *err, size_t errlen);
+/* PyTorch caching-allocator rounding of one request (512 B blocks; requests above
+** 1 MiB come from 2 MiB-rounded segments). */
+uint64_t estimate_round_alloc(uint64_t bytes);
+/* Weight bytes one device holds under tensor and pipeline parallelism. */
+bool estimate_device_weights(const model_desc *m, uint64_t tp, uint64_t pp, uint64_t *out);
+
+#endif

@@ -1,0 +1,113 @@
+/*
+** fit.c: verdicts and solvers per GPU (see fit.h). Each probe is a full estimate_run
+** on a copy of the scenario; every quantity searched is monotone (more sequences,
+** tokens or batch never need less memory), so bisection finds the largest that fits.
+*/
+#include "fit.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define MIB (1024ull * 1024ull)
+
+/* cuBLAS workspace of PyTorch's default handle: CUBLAS_WORKSPACE_CONFIG ":4096:8"
+** (8 x 4 MiB) on Hopper and later, ":4096:2:16:8" (2 x 4 MiB + 8 x 16 KiB) before
+** (torch/csrc/cuda/CublasHandlePool.cpp, getChainedWorkspaceSize). */
+static uint64_t workspace_for(const gpu *g) {
+  bool hopper_plus = strcmp(g->arch, "hopper") == 0 || strcmp(g->arch, "blackwell") == 0;
+  return hopper_plus ? 8 * 4 * MIB : 2 * 4 * MIB + 8 * 16 * 1024;
+}
+
+/* CUDA context and kernels loaded outside PyTorch's allocator. Assumed, not measured
+** per GPU: 1343 MiB was measured on a V100 by the transformers docs ("Model training
+** anatomy", shared/calibration/training_diffusion_README.md), before CUDA 11.7 loaded
+** modules lazily; later stacks load far less, and 500 MiB is assumed for them. */
+static uint64_t context_for(const gpu *g) {
+  bool old = strcmp(g->arch, "pascal") == 0 || strcmp(g->arch, "volta") == 0;
+  return old ? 1343 * MIB : 500 * MIB;
+}
+
+void fit_device_scenario(const scenario *s, const gpu *g, scenario *out) {
+  *out = *s;
+  if (!s->cuda_context) out->cuda_context = context_for(g);
+  if (!s->workspace) out->workspace = workspace_for(g);
+}
+
+typedef struct probe {
+  const model_desc *m;
+  scenario s; /* modified per probe */
+  uint64_t usable;
+} probe;
+
+static bool probe_fits(probe *p) {
+  estimate e;
+  char err[8];
+  if (estimate_run(p->m, &p->s, &e, err, sizeof err) != 0) return false; /* overflow: too big */
+  return e.total <= p->usable;
+}
+
+/* Largest v in [1, hi] with fits(v), where *field is the probed quantity; 0 if none. */
+static uint64_t bisect(probe *p, uint64_t *field, uint64_t hi) {
+  uint64_t saved = *field, lo = 0;
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo + 1) / 2;
+    *field = mid;
+    if (probe_fits(p))
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  *field = saved;
+  return lo;
+}
+
+/* Smallest power-of-two split that fits: tp for inference, dp for sharded training. */
+static void fit_count(probe *p, fit_row *row) {
+  bool train = p->s.kind == WL_TRAIN;
+  bool sharded = p->s.strategy == STRAT_FSDP || p->s.strategy >= STRAT_ZERO1;
+  uint64_t *field = train ? &p->s.dp : &p->s.tp;
+  uint64_t saved = *field;
+  if (train && !sharded) {
+    row->count = row->fits ? p->s.tp * p->s.pp * p->s.dp : 0;
+    snprintf(row->layout, sizeof row->layout, "%s", row->fits ? "as given" : "needs a sharded strategy");
+    return;
+  }
+  for (uint64_t n = 1; n <= FIT_MAX_COUNT; n *= 2) {
+    *field = n;
+    if (probe_fits(p)) {
+      row->count = n * (train ? p->s.tp * p->s.pp : p->s.pp);
+      snprintf(row->layout, sizeof row->layout, "%s=%llu", train ? "dp" : "tp", (unsigned long long)n);
+      break;
+    }
+  }
+  *field = saved;
+}
+
+int fit_gpu(const model_desc *m, const scenario *s, const gpu *g, fit_row *row, char *err, size_t errlen) {
+  probe p;
+  memset(&p, 0, sizeof p);
+  p.m = m;
+  fit_device_scenario(s, g, &p.s);
+  memset(row, 0, sizeof *row);
+  row->g = *g;
+  row->usable = (uint64_t)((double)g->memory * (1.0 - s->headroom));
+  p.usable = row->usable;
+  estimate e;
+  if (estimate_run(m, &p.s, &e, err, errlen) != 0) return -1;
+  row->total = e.total;
+  row->fits = e.total <= row->usable;
+  row->used_fraction = (double)e.total / (double)g->memory;
+  fit_count(&p, row);
+  if (s->kind == WL_INFERENCE) {
+    uint64_t max_ctx = m->max_position ? m->max_position : 1ull << 30;
+    row->max_concurrency = bisect(&p, &p.s.concurrency, 1ull << 24);
+    uint64_t saved_prompt = p.s.prompt_tokens;
+    p.s.prompt_tokens = 0;
+    row->max_context = bisect(&p, &p.s.context, max_ctx);
+    p.s.prompt_tokens = saved_prompt;
+  } else {
+    row->max_micro_batch = bisect(&p, &p.s.micro_batch, 1ull << 16);
+    row->max_seq_len = bisect(&p, &p.s.seq_len, m->max_position ? m->max_position : 1ull << 24);
+  }
+  return 0;
+}

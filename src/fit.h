@@ -1,0 +1,35 @@
+/*
+** fit.h: a scenario against one GPU: does it fit with headroom, the smallest GPU
+** count where the strategy splits the work (tensor parallel for inference, FSDP/ZeRO
+** data parallel for training), and how far it can be pushed, by monotone search.
+*/
+#ifndef VF_FIT_H
+#define VF_FIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "catalog.h"
+#include "estimate.h"
+#include "model.h"
+
+typedef struct fit_row {
+  gpu g;
+  uint64_t usable;          /* memory x (1 - headroom) */
+  bool fits;
+  uint64_t count;           /* 0: does not fit up to FIT_MAX_COUNT */
+  uint64_t total;           /* per device at the scenario's layout */
+  double used_fraction;
+  uint64_t max_concurrency, max_context, max_micro_batch, max_seq_len;
+  char layout[48];          /* how the count is reached: "tp=2", "fsdp dp=4" */
+} fit_row;
+
+#define FIT_MAX_COUNT 1024
+
+/* The scenario as it runs on g: the device facts that depend on the GPU (CUDA
+** context, cuBLAS workspace) filled in unless the scenario set them. */
+void fit_device_scenario(const scenario *s, const gpu *g, scenario *out);
+/* 0 on success, -1 with err on an estimate error at the scenario's own layout. */
+int fit_gpu(const model_desc *m, const scenario *s, const gpu *g, fit_row *row, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,562 @@
+/*
+** lua_host.c: the sandboxed Lua state of an engine (see lua_host.h).
+** Provides the capped allocator, the instruction-budget hook, the environments for
+** scripts and scenario files, the module loader over user directories, the data
+** directory and the embedded scripts, and protected calls with file:line messages.
+** Uses Lua 5.4, lua_json.c and embedded.h.
+*/
+#include "lua_host.h"
+
+#include <dirent.h>
+#include <lauxlib.h>
+#include <lualib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "embedded.h"
+#include "lua_json.h"
+#include "units.h"
+
+#define DEFAULT_INSTRUCTIONS 200000000ull /* ~1 s of Lua; scripts need a few million */
+#define DEFAULT_MEMORY (256u * 1024u * 1024u)
+#define HOOK_EVERY 1000
+#define MAX_SCENARIO_FILE (64u * 1024u * 1024u)
+
+struct host {
+  lua_State *L;
+  char **dirs; /* user dirs, then the data dir if it exists */
+  size_t n_dirs;
+  void *(*alloc)(void *ud, void *ptr, size_t osize, size_t nsize);
+  void *alloc_ud;
+  size_t mem_used, mem_limit;
+  uint64_t instr_used, instr_limit;
+  bool limit_hit;
+  int ref_script_env, ref_loaded, ref_driver;
+};
+
+static host *host_of(lua_State *L) {
+  return *(host **)lua_getextraspace(L);
+}
+
+/* The Lua allocator: refuses growth past mem_limit, so memory bombs fail with
+** "not enough memory" instead of taking the machine. */
+static void *host_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+  host *h = ud;
+  size_t old = ptr ? osize : 0;
+  if (nsize == 0) {
+    h->mem_used -= old;
+    if (h->alloc) return h->alloc(h->alloc_ud, ptr, old, 0);
+    free(ptr);
+    return NULL;
+  }
+  if (nsize > old && h->mem_used + (nsize - old) > h->mem_limit) {
+    h->limit_hit = true;
+    return NULL;
+  }
+  void *p = h->alloc ? h->alloc(h->alloc_ud, ptr, old, nsize) : realloc(ptr, nsize);
+  if (p) h->mem_used = h->mem_used - old + nsize;
+  return p;
+}
+
+static void host_hook(lua_State *L, lua_Debug *ar) {
+  (void)ar;
+  host *h = host_of(L);
+  h->instr_used += HOOK_EVERY;
+  if (h->instr_used > h->instr_limit) {
+    h->limit_hit = true;
+    luaL_error(L, "instruction budget exceeded (%llu instructions)",
+               (unsigned long long)h->instr_limit);
+  }
+}
+
+/* Message handler: keeps string messages, never runs a hostile __tostring. */
+static int host_msgh(lua_State *L) {
+  if (lua_type(L, 1) != LUA_TSTRING)
+    lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+  return 1;
+}
+
+lua_State *host_state(host *h) {
+  return h->L;
+}
+
+/* ---- sandboxed replacements for base functions ---- */
+
+/* pcall that cannot swallow a limit: once the budget or the memory cap was hit the
+** error goes on up to the engine. */
+static int sb_pcall(lua_State *L) {
+  luaL_checkany(L, 1);
+  int st = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
+  if (st != LUA_OK && host_of(L)->limit_hit) return lua_error(L);
+  lua_pushboolean(L, st == LUA_OK);
+  lua_insert(L, 1);
+  return lua_gettop(L);
+}
+
+static int sb_xpcall(lua_State *L) {
+  int n = lua_gettop(L);
+  luaL_checktype(L, 2, LUA_TFUNCTION);
+  lua_pushvalue(L, 1);
+  lua_pushvalue(L, 2);
+  lua_replace(L, 1); /* 1 = handler */
+  lua_replace(L, 2); /* 2 = function */
+  int st = lua_pcall(L, n - 2, LUA_MULTRET, 1);
+  if (st != LUA_OK && host_of(L)->limit_hit) return lua_error(L);
+  lua_pushboolean(L, st == LUA_OK);
+  lua_replace(L, 1);
+  return lua_gettop(L);
+}
+
+/* coroutine.resume returning false after a limit was hit re-raises it */
+static int sb_resume(lua_State *L) {
+  int n = lua_gettop(L);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, n, LUA_MULTRET);
+  if (lua_toboolean(L, 1) == 0 && host_of(L)->limit_hit) {
+    lua_pushvalue(L, 2);
+    return lua_error(L);
+  }
+  return lua_gettop(L);
+}
+
+/* load(text [, chunkname [, mode [, env]]]): text only, never binary chunks; the
+** environment defaults to the caller's sandbox (upvalue 1). */
+static int sb_load(lua_State *L) {
+  size_t len;
+  const char *s = luaL_checklstring(L, 1, &len);
+  const char *name = luaL_optstring(L, 2, "=(load)");
+  int env = lua_isnoneornil(L, 4) ? lua_upvalueindex(1) : 4;
+  if (luaL_loadbufferx(L, s, len, name, "t") != LUA_OK) {
+    luaL_pushfail(L);
+    lua_insert(L, -2);
+    return 2;
+  }
+  lua_pushvalue(L, env);
+  lua_setupvalue(L, -2, 1);
+  return 1;
+}
+
+static int sb_print(lua_State *L) {
+  int n = lua_gettop(L);
+  fputs("vramfit: script:", stderr);
+  for (int i = 1; i <= n; i++) fprintf(stderr, " %s", luaL_tolstring(L, i, NULL));
+  fputc('\n', stderr);
+  return 0;
+}
+
+static const char *const safe_globals[] = {
+    "assert", "error", "ipairs", "next", "pairs", "select", "tonumber", "tostring", "type",
+    "rawequal", "rawget", "rawlen", "rawset", "setmetatable", "getmetatable", NULL};
+
+static const char *const safe_libs[] = {"string", "table", "math", "utf8", "coroutine", NULL};
+
+/* Copies each library into a fresh table, so a scenario that rewrites string.rep
+** changes only its own copy. string.dump is left out. [-0, +0] */
+static void env_copy_libs(lua_State *L, int env) {
+  for (int i = 0; safe_libs[i]; i++) {
+    lua_getglobal(L, safe_libs[i]);
+    lua_newtable(L);
+    lua_pushnil(L);
+    while (lua_next(L, -3)) {
+      lua_pushvalue(L, -2);
+      lua_insert(L, -2);
+      lua_settable(L, -4);
+    }
+    lua_remove(L, -2);
+    if (strcmp(safe_libs[i], "string") == 0) {
+      lua_pushnil(L);
+      lua_setfield(L, -2, "dump");
+    } else if (strcmp(safe_libs[i], "coroutine") == 0) {
+      lua_getfield(L, -1, "resume");
+      lua_pushcclosure(L, sb_resume, 1);
+      lua_setfield(L, -2, "resume");
+    }
+    lua_setfield(L, env, safe_libs[i]);
+  }
+}
+
+/* Pushes a new sandbox environment. [-0, +1, m] */
+static void env_new(lua_State *L) {
+  lua_newtable(L);
+  int env = lua_gettop(L);
+  for (int i = 0; safe_globals[i]; i++) {
+    lua_getglobal(L, safe_globals[i]);
+    lua_setfield(L, env, safe_globals[i]);
+  }
+  env_copy_libs(L, env);
+  lua_pushcfunction(L, sb_pcall);
+  lua_setfield(L, env, "pcall");
+  lua_pushcfunction(L, sb_xpcall);
+  lua_setfield(L, env, "xpcall");
+  lua_pushcfunction(L, sb_print);
+  lua_setfield(L, env, "print");
+  lua_pushvalue(L, env);
+  lua_pushcclosure(L, sb_load, 1);
+  lua_setfield(L, env, "load");
+  lua_pushvalue(L, env);
+  lua_setfield(L, env, "_G");
+}
+
+/* ---- modules: user dirs, the data dir, then the embedded scripts ---- */
+
+static bool is_file(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static bool is_dir(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* "architectures.llama" -> "architectures/llama.lua"; "optimizers.adamw" ->
+** "scripts/optimizers/adamw.lua". False for names with characters other than
+** letters, digits, '_', '-' and '.', or an empty part. */
+static bool module_path(const char *name, char *out, size_t size) {
+  size_t n = strlen(name);
+  if (n == 0 || n > 120 || name[0] == '.' || name[n - 1] == '.' || strstr(name, "..")) return false;
+  for (size_t i = 0; i < n; i++) {
+    char c = name[i];
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '-' || c == '.';
+    if (!ok) return false;
+  }
+  bool arch = strncmp(name, "architectures.", 14) == 0;
+  int w = snprintf(out, size, "%s%s.lua", arch ? "" : "scripts/", name);
+  if (w < 0 || (size_t)w >= size) return false;
+  for (char *p = out; *p; p++)
+    if (*p == '.' && strcmp(p, ".lua") != 0) *p = '/';
+  return true;
+}
+
+static const embedded_file *embedded_find(const char *relpath) {
+  for (size_t i = 0; i < vf_embedded_count; i++)
+    if (strcmp(vf_embedded[i].path, relpath) == 0) return &vf_embedded[i];
+  return NULL;
+}
+
+/* Loads the module's chunk with the script environment. [-0, +1, e] */
+static void module_load(lua_State *L, host *h, const char *name, const char *relpath) {
+  char path[1024], chunk[1040], err[512] = "";
+  for (size_t i = 0; i < h->n_dirs; i++) {
+    snprintf(path, sizeof path, "%s/%s", h->dirs[i], relpath);
+    if (!is_file(path)) continue;
+    size_t len;
+    char *text = ljson_slurp(path, MAX_SCENARIO_FILE, &len, err, sizeof err);
+    if (!text) luaL_error(L, "%s", err);
+    snprintf(chunk, sizeof chunk, "@%s", path);
+    int st = luaL_loadbufferx(L, text, len, chunk, "t");
+    free(text);
+    if (st != LUA_OK) lua_error(L);
+    return;
+  }
+  const embedded_file *f = embedded_find(relpath);
+  if (!f) luaL_error(L, "module '%s' not found (no %s in the script path)", name, relpath);
+  snprintf(chunk, sizeof chunk, "@%s", relpath);
+  if (luaL_loadbufferx(L, f->data, f->size, chunk, "t") != LUA_OK) lua_error(L);
+}
+
+static int sb_require(lua_State *L) {
+  host *h = host_of(L);
+  const char *name = luaL_checkstring(L, 1);
+  char relpath[256];
+  if (!module_path(name, relpath, sizeof relpath)) return luaL_error(L, "require: invalid module name '%s'", name);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_loaded);
+  int loaded = lua_gettop(L);
+  if (lua_getfield(L, loaded, name) != LUA_TNIL) {
+    if (lua_islightuserdata(L, -1)) return luaL_error(L, "require: module '%s' requires itself", name);
+    return 1;
+  }
+  lua_pushlightuserdata(L, h);
+  lua_setfield(L, loaded, name); /* loading in progress */
+  module_load(L, h, name, relpath);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_script_env);
+  lua_setupvalue(L, -2, 1);
+  lua_pushstring(L, name);
+  lua_call(L, 1, 1);
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    lua_pushboolean(L, 1);
+  }
+  lua_pushvalue(L, -1);
+  lua_setfield(L, loaded, name);
+  return 1;
+}
+
+static void list_add(lua_State *L, int set, const char *file) {
+  size_t n = strlen(file);
+  if (n <= 4 || strcmp(file + n - 4, ".lua") != 0) return;
+  lua_pushlstring(L, file, n - 4);
+  lua_pushboolean(L, 1);
+  lua_settable(L, set);
+}
+
+/* host.list(dir): sorted module names under "architectures" or "scripts/x". */
+static int hostfn_list(lua_State *L) {
+  host *h = host_of(L);
+  const char *dir = luaL_checkstring(L, 1);
+  size_t dl = strlen(dir);
+  lua_newtable(L);
+  int set = lua_gettop(L);
+  for (size_t i = 0; i < vf_embedded_count; i++) {
+    const char *p = vf_embedded[i].path;
+    if (strncmp(p, dir, dl) == 0 && p[dl] == '/' && !strchr(p + dl + 1, '/')) list_add(L, set, p + dl + 1);
+  }
+  char path[1024];
+  for (size_t i = 0; i < h->n_dirs; i++) {
+    snprintf(path, sizeof path, "%s/%s", h->dirs[i], dir);
+    DIR *d = opendir(path);
+    if (!d) continue;
+    for (struct dirent *e; (e = readdir(d));) list_add(L, set, e->d_name);
+    closedir(d);
+  }
+  lua_newtable(L);
+  lua_Integer k = 0;
+  lua_pushnil(L);
+  while (lua_next(L, set)) {
+    lua_pop(L, 1);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, -3, ++k);
+  }
+  return 1;
+}
+
+static int hostfn_read_json(lua_State *L) {
+  const char *path = luaL_checkstring(L, 1);
+  char err[512] = "";
+  if (!ljson_push_file(L, path, MAX_SCENARIO_FILE, err, sizeof err)) return luaL_error(L, "%s", err);
+  return 1;
+}
+
+static int hostfn_path_kind(lua_State *L) {
+  const char *path = luaL_checkstring(L, 1);
+  if (is_file(path))
+    lua_pushliteral(L, "file");
+  else if (is_dir(path))
+    lua_pushliteral(L, "dir");
+  else
+    lua_pushnil(L);
+  return 1;
+}
+
+/* host.parse_bytes(value, field): an integer byte count or a size string, "80GB". */
+static int hostfn_parse_bytes(lua_State *L) {
+  const char *field = luaL_optstring(L, 2, "size");
+  if (lua_isinteger(L, 1) && lua_tointeger(L, 1) >= 0) {
+    lua_settop(L, 1);
+    return 1;
+  }
+  uint64_t v = 0;
+  units_status st = UNITS_SYNTAX;
+  if (lua_type(L, 1) == LUA_TSTRING) st = units_parse_bytes(lua_tostring(L, 1), &v);
+  if (st == UNITS_OK && v > (uint64_t)LUA_MAXINTEGER) st = UNITS_RANGE;
+  if (st != UNITS_OK)
+    return luaL_error(L, "%s: expected a size such as \"80GB\" or \"79.19GiB\", got %s (%s)", field,
+                      lua_type(L, 1) == LUA_TSTRING || lua_type(L, 1) == LUA_TNUMBER
+                          ? lua_tostring(L, 1)
+                          : luaL_typename(L, 1),
+                      units_message(st));
+  lua_pushinteger(L, (lua_Integer)v);
+  return 1;
+}
+
+static const luaL_Reg host_fns[] = {
+    {"parse_bytes", hostfn_parse_bytes},
+    {"list", hostfn_list}, {"read_json", hostfn_read_json}, {"path_kind", hostfn_path_kind}, {NULL, NULL}};
+
+/* ---- the state ---- */
+
+static void script_env_new(lua_State *L, host *h) {
+  env_new(L);
+  lua_pushcfunction(L, sb_require);
+  lua_setfield(L, -2, "require");
+  luaL_newlib(L, host_fns);
+  lua_setfield(L, -2, "host");
+  lua_pushvalue(L, -1);
+  h->ref_script_env = luaL_ref(L, LUA_REGISTRYINDEX);
+  lua_pop(L, 1);
+}
+
+static bool host_dirs(host *h, const host_options *opt) {
+  h->dirs = calloc(opt->n_dirs + 1, sizeof *h->dirs);
+  if (!h->dirs) return false;
+  for (size_t i = 0; i < opt->n_dirs; i++)
+    if (!(h->dirs[h->n_dirs++] = strdup(opt->dirs[i]))) return false;
+  if (opt->datadir && is_dir(opt->datadir))
+    if (!(h->dirs[h->n_dirs++] = strdup(opt->datadir))) return false;
+  return true;
+}
+
+/* Runs at state creation: the string metatable is sealed (so getmetatable("").__index
+** cannot reach the shared string library), the prelude's exports are copied into the
+** script environment, and the driver is loaded. [-0, +0, e] */
+static int host_boot(lua_State *L) {
+  host *h = lua_touserdata(L, 1);
+  luaL_openlibs(L);
+  lua_pushliteral(L, "");
+  lua_getmetatable(L, -1);
+  lua_pushliteral(L, "string");
+  lua_setfield(L, -2, "__metatable");
+  lua_pop(L, 2);
+  lua_newtable(L);
+  h->ref_loaded = luaL_ref(L, LUA_REGISTRYINDEX);
+  script_env_new(L, h);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_script_env);
+  lua_getfield(L, -1, "require");
+  lua_pushliteral(L, "prelude");
+  lua_call(L, 1, 1);
+  lua_pushnil(L);
+  while (lua_next(L, -2)) {
+    lua_pushvalue(L, -2);
+    lua_insert(L, -2);
+    lua_settable(L, -5);
+  }
+  lua_pop(L, 1);
+  lua_getfield(L, -1, "require");
+  lua_pushliteral(L, "driver");
+  lua_call(L, 1, 1);
+  h->ref_driver = luaL_ref(L, LUA_REGISTRYINDEX);
+  return 0;
+}
+
+host *host_new(const host_options *opt, char *err, size_t errlen) {
+  host *h = calloc(1, sizeof *h);
+  if (!h) {
+    snprintf(err, errlen, "out of memory");
+    return NULL;
+  }
+  h->alloc = opt->alloc;
+  h->alloc_ud = opt->alloc_ud;
+  h->mem_limit = opt->memory_limit ? opt->memory_limit : DEFAULT_MEMORY;
+  h->instr_limit = opt->instruction_limit ? opt->instruction_limit : DEFAULT_INSTRUCTIONS;
+  if (!host_dirs(h, opt) || !(h->L = lua_newstate(host_alloc, h))) {
+    snprintf(err, errlen, "out of memory");
+    host_free(h);
+    return NULL;
+  }
+  *(host **)lua_getextraspace(h->L) = h;
+  lua_sethook(h->L, host_hook, LUA_MASKCOUNT, HOOK_EVERY);
+  lua_pushcfunction(h->L, host_boot);
+  lua_pushlightuserdata(h->L, h);
+  if (!host_pcall(h, 1, 0, err, errlen)) {
+    host_free(h);
+    return NULL;
+  }
+  return h;
+}
+
+void host_free(host *h) {
+  if (!h) return;
+  if (h->L) lua_close(h->L);
+  for (size_t i = 0; i < h->n_dirs; i++) free(h->dirs[i]);
+  free(h->dirs);
+  free(h);
+}
+
+bool host_pcall(host *h, int nargs, int nresults, char *err, size_t errlen) {
+  lua_State *L = h->L;
+  int base = lua_gettop(L) - nargs;
+  lua_pushcfunction(L, host_msgh);
+  lua_insert(L, base);
+  h->instr_used = 0;
+  h->limit_hit = false;
+  int st = lua_pcall(L, nargs, nresults, base);
+  lua_remove(L, base);
+  if (st == LUA_OK) return true;
+  const char *msg = lua_tostring(L, -1);
+  snprintf(err, errlen, "%s", msg ? msg : "unknown error");
+  if (st == LUA_ERRMEM || (h->limit_hit && msg && strstr(msg, "not enough memory")))
+    snprintf(err, errlen, "script memory limit exceeded (%zu bytes)", h->mem_limit);
+  lua_pop(L, 1);
+  return false;
+}
+
+static bool starts_like_json(const char *text, size_t len) {
+  size_t i = 0;
+  while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r')) i++;
+  return i < len && (text[i] == '{' || text[i] == '[');
+}
+
+static bool host_push_json_text(host *h, const char *text, size_t len, const char *name, char *err,
+                                size_t errlen);
+
+bool host_load_scenario_text(host *h, const char *text, size_t len, const char *name, char *err,
+                             size_t errlen) {
+  lua_State *L = h->L;
+  if (starts_like_json(text, len)) return host_push_json_text(h, text, len, name, err, errlen);
+  if (!lua_checkstack(L, 8)) {
+    snprintf(err, errlen, "out of memory");
+    return false;
+  }
+  char chunk[1040];
+  snprintf(chunk, sizeof chunk, "@%s", name);
+  if (luaL_loadbufferx(L, text, len, chunk, "t") != LUA_OK) {
+    const char *msg = lua_tostring(L, -1);
+    snprintf(err, errlen, "%s", msg ? msg : "cannot load scenario");
+    lua_pop(L, 1);
+    return false;
+  }
+  /* a fresh environment per scenario: its globals never reach another scenario */
+  env_new(L);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_script_env);
+  static const char *const exported[] = {"sweep", "range", "strict", NULL};
+  for (int i = 0; exported[i]; i++) {
+    lua_getfield(L, -1, exported[i]);
+    lua_setfield(L, -3, exported[i]);
+  }
+  lua_pop(L, 1);
+  lua_setupvalue(L, -2, 1);
+  return host_pcall(h, 0, 1, err, errlen);
+}
+
+static int push_json_protected(lua_State *L) {
+  ljson_push(L, lua_touserdata(L, 1));
+  return 1;
+}
+
+/* Parses JSON outside Lua, then converts it under a protected call: a memory error
+** while building the tables becomes a message, never a panic. [-0, +1] */
+static bool host_push_json_text(host *h, const char *text, size_t len, const char *name,
+                                char *err, size_t errlen) {
+  json_error_t je;
+  json_t *j = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
+  if (!j) {
+    snprintf(err, errlen, "%s:%d:%d: %s", name, je.line, je.column, je.text);
+    return false;
+  }
+  lua_pushcfunction(h->L, push_json_protected);
+  lua_pushlightuserdata(h->L, j);
+  bool ok = host_pcall(h, 1, 1, err, errlen);
+  json_decref(j);
+  return ok;
+}
+
+bool host_load_scenario(host *h, const char *path, char *err, size_t errlen) {
+  size_t len;
+  err[0] = '\0';
+  char *text = ljson_slurp(path, MAX_SCENARIO_FILE, &len, err, errlen);
+  if (!text) return false;
+  const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+  size_t n = strlen(path);
+  bool json = n >= 5 && strcmp(path + n - 5, ".json") == 0;
+  bool ok = json ? host_push_json_text(h, text, len, name, err, errlen)
+                 : host_load_scenario_text(h, text, len, name, err, errlen);
+  free(text);
+  return ok;
+}
+
+void host_push_driver(host *h) {
+  lua_rawgeti(h->L, LUA_REGISTRYINDEX, h->ref_driver);
+}
+
+bool host_push_driver_fn(host *h, const char *name) {
+  host_push_driver(h);
+  lua_getfield(h->L, -1, name);
+  lua_remove(h->L, -2);
+  if (lua_isfunction(h->L, -1)) return true;
+  lua_pop(h->L, 1);
+  return false;
+}

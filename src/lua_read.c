@@ -1,0 +1,384 @@
+/*
+** lua_read.c: Lua tables to C structs (see lua_read.h). Uses Lua, inventory.c,
+** dtype.c and catalog.c. Reads only: never calls into Lua code, so no metamethod of
+** a hostile table runs (every access is raw).
+*/
+#include "lua_read.h"
+
+#include <lauxlib.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct rd {
+  lua_State *L;
+  char *err;
+  size_t errlen;
+  bool failed;
+  char where[96]; /* prefix of field names: "model.desc" */
+} rd;
+
+static bool rd_fail(rd *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static bool rd_fail(rd *r, const char *fmt, ...) {
+  if (r->failed) return false;
+  va_list ap;
+  va_start(ap, fmt);
+  int n = snprintf(r->err, r->errlen, "%s%s", r->where, r->where[0] ? "." : "");
+  if (n >= 0 && (size_t)n < r->errlen) vsnprintf(r->err + n, r->errlen - (size_t)n, fmt, ap);
+  va_end(ap);
+  r->failed = true;
+  return false;
+}
+
+/* Pushes t[key] (raw). [-0, +1] */
+static int rd_get(rd *r, int t, const char *key) {
+  lua_pushstring(r->L, key);
+  return lua_rawget(r->L, t < 0 ? t - 1 : t);
+}
+
+static uint64_t rd_u64(rd *r, int t, const char *key, bool required, uint64_t dflt) {
+  int ty = rd_get(r, t, key);
+  uint64_t v = dflt;
+  if (ty == LUA_TNIL) {
+    if (required) rd_fail(r, "%s: missing", key);
+  } else if (!lua_isinteger(r->L, -1)) {
+    lua_Number n = lua_tonumber(r->L, -1);
+    lua_Integer i;
+    if (ty == LUA_TNUMBER && lua_numbertointeger(n, &i) && (lua_Number)i == n && i >= 0)
+      v = (uint64_t)i;
+    else
+      rd_fail(r, "%s: expected a non-negative integer", key);
+  } else if (lua_tointeger(r->L, -1) < 0) {
+    rd_fail(r, "%s: expected a non-negative integer", key);
+  } else {
+    v = (uint64_t)lua_tointeger(r->L, -1);
+  }
+  lua_pop(r->L, 1);
+  return v;
+}
+
+/* A model dimension: below 2^31, so sums and small products of dimensions can never
+** overflow before the checked byte arithmetic takes over. */
+#define DIM_MAX (1ull << 31)
+static uint64_t rd_dim(rd *r, int t, const char *key, bool required, uint64_t dflt) {
+  uint64_t v = rd_u64(r, t, key, required, dflt);
+  if (v > DIM_MAX) rd_fail(r, "%s: %llu is out of range (at most %llu)", key, (unsigned long long)v, DIM_MAX);
+  return v;
+}
+
+static double rd_num(rd *r, int t, const char *key, double dflt) {
+  int ty = rd_get(r, t, key);
+  double v = dflt;
+  if (ty == LUA_TNUMBER)
+    v = lua_tonumber(r->L, -1);
+  else if (ty != LUA_TNIL)
+    rd_fail(r, "%s: expected a number", key);
+  lua_pop(r->L, 1);
+  return v;
+}
+
+static bool rd_bool(rd *r, int t, const char *key, bool dflt) {
+  int ty = rd_get(r, t, key);
+  bool v = dflt;
+  if (ty == LUA_TBOOLEAN)
+    v = lua_toboolean(r->L, -1);
+  else if (ty != LUA_TNIL)
+    rd_fail(r, "%s: expected true or false", key);
+  lua_pop(r->L, 1);
+  return v;
+}
+
+/* Copies t[key] into buf; "" when absent and not required. */
+static void rd_str(rd *r, int t, const char *key, char *buf, size_t size, bool required) {
+  int ty = rd_get(r, t, key);
+  buf[0] = '\0';
+  if (ty == LUA_TSTRING)
+    snprintf(buf, size, "%s", lua_tostring(r->L, -1));
+  else if (ty != LUA_TNIL || required)
+    rd_fail(r, "%s: expected a string", key);
+  lua_pop(r->L, 1);
+}
+
+static vf_dtype rd_dtype(rd *r, int t, const char *key) {
+  char name[32];
+  vf_dtype dt = DT_BF16;
+  rd_str(r, t, key, name, sizeof name, true);
+  if (!r->failed && !dtype_parse(name, &dt)) rd_fail(r, "%s: unknown dtype '%s'", key, name);
+  return dt;
+}
+
+/* Table at t[key] pushed, or false (and nothing pushed) if absent/wrong type. */
+static bool rd_table(rd *r, int t, const char *key, bool required) {
+  int ty = rd_get(r, t, key);
+  if (ty == LUA_TTABLE) return true;
+  lua_pop(r->L, 1);
+  if (ty != LUA_TNIL || required) rd_fail(r, "%s: expected a table", key);
+  return false;
+}
+
+static void rd_tensor(rd *r, int t, size_t i, model_desc *m, vf_dtype dt) {
+  lua_State *L = r->L;
+  char name[256];
+  rd_str(r, t, "name", name, sizeof name, true);
+  uint64_t shape[INV_MAX_DIMS];
+  int ndim = 0;
+  if (rd_table(r, t, "shape", true)) {
+    lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+    if (n < 1 || n > INV_MAX_DIMS) rd_fail(r, "tensors[%zu].shape: expected 1 to %d dimensions", i, INV_MAX_DIMS);
+    for (lua_Integer k = 1; k <= n && !r->failed; k++) {
+      lua_rawgeti(L, -1, k);
+      lua_Integer d = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : 0;
+      if (d <= 0) rd_fail(r, "tensors[%zu] '%s': shape[%lld] must be a positive integer", i, name, (long long)k);
+      shape[ndim++] = (uint64_t)d;
+      lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+  }
+  uint64_t count = rd_u64(r, t, "count", false, 1);
+  char role_name[32];
+  rd_str(r, t, "role", role_name, sizeof role_name, false);
+  inv_role role = ROLE_OTHER;
+  if (role_name[0] && !inv_role_parse(role_name, &role)) rd_fail(r, "tensors[%zu].role: unknown role '%s'", i, role_name);
+  if (!r->failed && count == 0) rd_fail(r, "tensors[%zu].count: must be at least 1", i);
+  if (!r->failed && !inv_add(&m->inv, name, shape, ndim, count, role, dt)) rd_fail(r, "tensors: out of memory");
+}
+
+static void rd_tensors(rd *r, int desc, model_desc *m, vf_dtype dt) {
+  if (!rd_table(r, desc, "tensors", true)) return;
+  size_t n = lua_rawlen(r->L, -1);
+  if (n == 0) rd_fail(r, "tensors: the model has no tensors");
+  for (size_t i = 1; i <= n && !r->failed; i++) {
+    if (lua_rawgeti(r->L, -1, (lua_Integer)i) != LUA_TTABLE)
+      rd_fail(r, "tensors[%zu]: expected a table", i);
+    else
+      rd_tensor(r, -1, i, m, dt);
+    lua_pop(r->L, 1);
+  }
+  lua_pop(r->L, 1);
+}
+
+static void rd_kv(rd *r, int desc, model_desc *m) {
+  if (!rd_table(r, desc, "kv", false)) return;
+  size_t n = lua_rawlen(r->L, -1);
+  if (n > MODEL_MAX_KV) rd_fail(r, "kv: at most %d groups", MODEL_MAX_KV);
+  for (size_t i = 1; i <= n && !r->failed; i++) {
+    if (lua_rawgeti(r->L, -1, (lua_Integer)i) != LUA_TTABLE) {
+      rd_fail(r, "kv[%zu]: expected a table", i);
+    } else {
+      kv_group *g = &m->kv[m->n_kv++];
+      g->layers = rd_dim(r, -1, "layers", true, 0);
+      g->kv_heads = rd_dim(r, -1, "kv_heads", true, 0);
+      g->k_dim = rd_dim(r, -1, "k_dim", true, 0);
+      g->v_dim = rd_dim(r, -1, "v_dim", false, 0);
+      g->window = rd_dim(r, -1, "window", false, 0);
+    }
+    lua_pop(r->L, 1);
+  }
+  lua_pop(r->L, 1);
+}
+
+static void rd_block(rd *r, int desc, model_desc *m) {
+  block_spec *b = &m->block;
+  if (!rd_table(r, desc, "block", false)) {
+    b->q_dim = m->heads * m->head_dim;
+    b->kv_dim = m->kv_heads * m->head_dim;
+    b->ffn_dim = m->intermediate;
+    b->rms = true;
+    return;
+  }
+  b->q_dim = rd_dim(r, -1, "q_dim", false, m->heads * m->head_dim);
+  b->kv_dim = rd_dim(r, -1, "kv_dim", false, m->kv_heads * m->head_dim);
+  b->ffn_dim = rd_dim(r, -1, "ffn_dim", false, m->intermediate);
+  b->experts = rd_dim(r, -1, "experts", false, 0);
+  b->experts_per_tok = rd_dim(r, -1, "experts_per_tok", false, 0);
+  b->gated = rd_bool(r, -1, "gated", false);
+  b->parallel_residual = rd_bool(r, -1, "parallel_residual", false);
+  char norm[16];
+  rd_str(r, -1, "norm", norm, sizeof norm, false);
+  b->rms = strcmp(norm, "layer") != 0;
+  lua_pop(r->L, 1);
+}
+
+static void rd_model(rd *r, int model, model_desc *m, vf_dtype dt) {
+  rd_str(r, model, "id", m->id, sizeof m->id, true);
+  rd_str(r, model, "arch", m->arch, sizeof m->arch, true);
+  if (!rd_table(r, model, "desc", true)) return;
+  int desc = lua_gettop(r->L);
+  snprintf(r->where, sizeof r->where, "architecture '%s'", m->arch);
+  char family[24];
+  rd_str(r, desc, "family", family, sizeof family, false);
+  m->family = strcmp(family, "encoder") == 0 ? FAM_ENCODER
+              : strcmp(family, "encoder-decoder") == 0 ? FAM_ENCDEC : FAM_DECODER;
+  m->hidden = rd_dim(r, desc, "hidden", true, 0);
+  m->layers = rd_dim(r, desc, "layers", true, 0);
+  m->vocab = rd_dim(r, desc, "vocab", false, 0);
+  m->heads = rd_dim(r, desc, "heads", false, 0);
+  m->kv_heads = rd_dim(r, desc, "kv_heads", false, m->heads);
+  m->head_dim = rd_dim(r, desc, "head_dim", false, m->heads ? m->hidden / m->heads : 0);
+  m->intermediate = rd_dim(r, desc, "intermediate", false, 0);
+  m->max_position = rd_dim(r, desc, "max_position", false, 0);
+  m->tied_embeddings = rd_bool(r, desc, "tied_embeddings", false);
+  rd_tensors(r, desc, m, dt);
+  rd_kv(r, desc, m);
+  rd_block(r, desc, m);
+  lua_pop(r->L, 1);
+  r->where[0] = '\0';
+}
+
+static int rd_enum(rd *r, int t, const char *key, const char *const *names, int dflt) {
+  char buf[32];
+  rd_str(r, t, key, buf, sizeof buf, false);
+  if (!buf[0]) return dflt;
+  for (int i = 0; names[i]; i++)
+    if (strcmp(names[i], buf) == 0) return i;
+  rd_fail(r, "%s: unexpected value '%s'", key, buf);
+  return dflt;
+}
+
+static void rd_training(rd *r, int t, scenario *s) {
+  static const char *const gcs[] = {"none", "full", "selective", NULL};
+  s->micro_batch = rd_u64(r, t, "micro_batch", false, 1);
+  s->seq_len = rd_u64(r, t, "seq_len", false, 0);
+  s->grad_accum = rd_u64(r, t, "grad_accum", false, 1);
+  s->gc = (gc_kind)rd_enum(r, t, "gc", gcs, GC_NONE);
+  if (rd_table(r, t, "optimizer", true)) {
+    rd_str(r, -1, "name", s->opt.name, sizeof s->opt.name, true);
+    double states = rd_num(r, -1, "states", 0), extra = rd_num(r, -1, "state_extra_bits", 0);
+    double temps = rd_num(r, -1, "step_temps", 0);
+    lua_pop(r->L, 1);
+    /* states and temporaries are shaped like the parameters, in the state dtype:
+    ** the master dtype when there is a master copy, else the weights' */
+    double bits = dtype_get(s->prec.master ? s->prec.master_dtype : s->prec.weights)->bits;
+    s->opt.state_bits = (uint64_t)(states * bits + extra + 0.5);
+    s->opt.step_temp_bits = (uint64_t)(temps * bits + 0.5);
+  }
+}
+
+static void rd_precision(rd *r, int t, scenario *s) {
+  if (!rd_table(r, t, "precision", true)) return;
+  precision_spec *p = &s->prec;
+  rd_str(r, -1, "name", p->name, sizeof p->name, true);
+  p->weights = rd_dtype(r, -1, "weights");
+  p->grads = rd_dtype(r, -1, "grads");
+  p->activations = rd_dtype(r, -1, "activations");
+  p->master = rd_bool(r, -1, "master", false);
+  p->master_dtype = DT_FP32;
+  lua_pop(r->L, 1);
+}
+
+static void rd_gpus(rd *r, int t, scenario *s) {
+  if (!rd_table(r, t, "gpus", false)) return;
+  size_t n = lua_rawlen(r->L, -1);
+  for (size_t i = 1; i <= n && i <= SCN_MAX_GPUS && !r->failed; i++) {
+    lua_rawgeti(r->L, -1, (lua_Integer)i);
+    gpu *g = &s->gpus[s->n_gpus++];
+    memset(g, 0, sizeof *g);
+    rd_str(r, -1, "name", g->name, sizeof g->name, true);
+    g->memory = rd_u64(r, -1, "memory", false, 0); /* 0: resolve from the catalog */
+    lua_pop(r->L, 1);
+  }
+  lua_pop(r->L, 1);
+}
+
+static void rd_notes(rd *r, int t, scenario *s) {
+  if (!rd_table(r, t, "notes", false)) return;
+  size_t n = lua_rawlen(r->L, -1);
+  for (size_t i = 1; i <= n; i++) {
+    if (lua_rawgeti(r->L, -1, (lua_Integer)i) == LUA_TSTRING) scenario_note(s, "%s", lua_tostring(r->L, -1));
+    lua_pop(r->L, 1);
+  }
+  lua_pop(r->L, 1);
+}
+
+bool lread_scenario(lua_State *L, int idx, scenario *s, model_desc *m, char *err, size_t errlen) {
+  static const char *const kinds[] = {"inference", "train", NULL};
+  static const char *const attns[] = {"sdpa", "flash", "eager", NULL};
+  static const char *const strats[] = {"none", "ddp", "fsdp", "zero1", "zero2", "zero3", NULL};
+  rd r = {L, err, errlen, false, ""};
+  int t = lua_absindex(L, idx);
+  memset(s, 0, sizeof *s);
+  if (!lua_checkstack(L, 16)) return rd_fail(&r, "out of memory");
+  rd_str(&r, t, "name", s->name, sizeof s->name, false);
+  rd_str(&r, t, "runtime", s->runtime, sizeof s->runtime, true);
+  s->kind = (wl_kind)rd_enum(&r, t, "kind", kinds, WL_INFERENCE);
+  s->dtype = rd_dtype(&r, t, "dtype");
+  s->kv_dtype = rd_dtype(&r, t, "kv_dtype");
+  s->attention = (attn_kind)rd_enum(&r, t, "attention", attns, ATTN_SDPA);
+  s->context = rd_u64(&r, t, "context", false, 0);
+  s->concurrency = rd_u64(&r, t, "concurrency", false, 0);
+  s->prompt_tokens = rd_u64(&r, t, "prompt_tokens", false, 0);
+  s->static_cache = rd_bool(&r, t, "static_cache", false);
+  rd_precision(&r, t, s);
+  if (s->kind == WL_TRAIN) rd_training(&r, t, s);
+  s->tp = rd_u64(&r, t, "tp", false, 1);
+  s->pp = rd_u64(&r, t, "pp", false, 1);
+  s->dp = rd_u64(&r, t, "dp", false, 1);
+  s->strategy = (strategy_kind)rd_enum(&r, t, "strategy", strats, STRAT_NONE);
+  s->cuda_context = rd_u64(&r, t, "cuda_context", false, 0);
+  s->headroom = rd_num(&r, t, "headroom", 0.05);
+  rd_gpus(&r, t, s);
+  rd_notes(&r, t, s);
+  if (!r.failed && rd_table(&r, t, "model", true)) {
+    rd_model(&r, lua_gettop(L), m, s->kind == WL_TRAIN ? s->prec.weights : s->dtype);
+    lua_pop(L, 1);
+  }
+  if (!r.failed && (s->tp == 0 || s->pp == 0 || s->dp == 0)) rd_fail(&r, "tp, pp and dp must be at least 1");
+  return !r.failed;
+}
+
+static void rd_gpu(rd *r, int t, catalog *c) {
+  gpu g;
+  memset(&g, 0, sizeof g);
+  rd_str(r, t, "name", g.name, sizeof g.name, true);
+  snprintf(r->where, sizeof r->where, "gpus.lua '%s'", g.name);
+  rd_str(r, t, "vendor", g.vendor, sizeof g.vendor, true);
+  rd_str(r, t, "arch", g.arch, sizeof g.arch, true);
+  rd_str(r, t, "nominal", g.nominal, sizeof g.nominal, false);
+  rd_str(r, t, "memory_type", g.memory_type, sizeof g.memory_type, false);
+  rd_str(r, t, "interconnect", g.interconnect, sizeof g.interconnect, false);
+  rd_str(r, t, "compute", g.compute, sizeof g.compute, false);
+  g.memory = rd_u64(r, t, "memory", true, 0);
+  char basis[16];
+  rd_str(r, t, "memory_basis", basis, sizeof basis, false);
+  g.memory_measured = strcmp(basis, "measured") == 0;
+  g.bandwidth_gbs = rd_num(r, t, "bandwidth_gbs", 0);
+  g.link_gbs = rd_num(r, t, "link_gbs", 0);
+  g.bf16 = rd_bool(r, t, "bf16", false);
+  g.fp8 = rd_bool(r, t, "fp8", false);
+  g.fp4 = rd_bool(r, t, "fp4", false);
+  if (r->failed) return;
+  if (g.memory == 0) {
+    rd_fail(r, "memory: must be positive");
+    return;
+  }
+  if (!catalog_add(c, &g)) {
+    rd_fail(r, "out of memory");
+    return;
+  }
+  if (!rd_table(r, t, "aliases", false)) return;
+  size_t n = lua_rawlen(r->L, -1);
+  for (size_t i = 1; i <= n && !r->failed; i++) {
+    if (lua_rawgeti(r->L, -1, (lua_Integer)i) != LUA_TSTRING)
+      rd_fail(r, "aliases[%zu]: expected a PCRE2 pattern string", i);
+    else if (!catalog_alias(c, c->n - 1, lua_tostring(r->L, -1), r->err, r->errlen))
+      r->failed = true;
+    lua_pop(r->L, 1);
+  }
+  lua_pop(r->L, 1);
+}
+
+bool lread_catalog(lua_State *L, int idx, catalog *c, char *err, size_t errlen) {
+  rd r = {L, err, errlen, false, ""};
+  int t = lua_absindex(L, idx);
+  if (!lua_istable(L, t)) return rd_fail(&r, "gpus.lua: expected a list of GPU entries");
+  size_t n = lua_rawlen(L, t);
+  for (size_t i = 1; i <= n && !r.failed; i++) {
+    r.where[0] = '\0';
+    if (lua_rawgeti(L, t, (lua_Integer)i) != LUA_TTABLE)
+      rd_fail(&r, "gpus.lua: entry %zu is not a table", i);
+    else
+      rd_gpu(&r, lua_gettop(L), c);
+    lua_pop(L, 1);
+  }
+  return !r.failed;
+}

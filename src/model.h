@@ -1,0 +1,102 @@
+/*
+** model.h: what the engine evaluates, as plain C structs filled by the Lua host from
+** an architecture description and a normalized scenario. No Lua here: estimate.c,
+** fit.c and report.c work on these alone, so a sweep re-evaluates without Lua.
+*/
+#ifndef VF_MODEL_H
+#define VF_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "catalog.h"
+#include "dtype.h"
+#include "inventory.h"
+
+#define MODEL_MAX_KV 8
+#define SCN_MAX_GPUS 64
+#define SCN_MAX_NOTES 32
+#define SCN_NOTE 200
+
+typedef struct kv_group {
+  uint64_t layers, kv_heads, k_dim, v_dim;
+  uint64_t window; /* 0: full attention; else tokens a sliding-window layer keeps */
+} kv_group;
+
+typedef struct block_spec {
+  uint64_t q_dim, kv_dim, ffn_dim;
+  uint64_t experts, experts_per_tok;
+  bool gated, rms, parallel_residual;
+} block_spec;
+
+typedef enum model_family { FAM_DECODER = 0, FAM_ENCODER, FAM_ENCDEC } model_family;
+
+typedef struct model_desc {
+  char id[160];
+  char arch[48];
+  model_family family;
+  uint64_t hidden, layers, vocab, heads, kv_heads, head_dim, intermediate, max_position;
+  bool tied_embeddings;
+  inventory inv;
+  kv_group kv[MODEL_MAX_KV];
+  int n_kv;
+  block_spec block;
+} model_desc;
+
+typedef enum wl_kind { WL_INFERENCE = 0, WL_TRAIN } wl_kind;
+typedef enum attn_kind { ATTN_SDPA = 0, ATTN_FLASH, ATTN_EAGER } attn_kind;
+typedef enum gc_kind { GC_NONE = 0, GC_FULL, GC_SELECTIVE } gc_kind;
+typedef enum strategy_kind {
+  STRAT_NONE = 0, STRAT_DDP, STRAT_FSDP, STRAT_ZERO1, STRAT_ZERO2, STRAT_ZERO3
+} strategy_kind;
+
+typedef struct optimizer_spec {
+  char name[32];
+  uint64_t state_bits;     /* bits of optimizer state per trainable parameter */
+  uint64_t step_temp_bits; /* bits per trainable parameter live only during step() */
+} optimizer_spec;
+
+typedef struct precision_spec {
+  char name[16];
+  vf_dtype weights, grads, activations;
+  bool master;             /* a separate fp32 master copy of trainable weights */
+  vf_dtype master_dtype;
+} precision_spec;
+
+typedef struct scenario {
+  char name[160];
+  wl_kind kind;
+  char runtime[32];
+  vf_dtype dtype;          /* weights when not quantized */
+  vf_dtype kv_dtype;
+  attn_kind attention;
+  /* inference */
+  uint64_t context, concurrency, prompt_tokens;
+  bool static_cache;
+  /* training */
+  uint64_t micro_batch, seq_len, grad_accum;
+  gc_kind gc;
+  optimizer_spec opt;
+  precision_spec prec;
+  /* parallelism */
+  uint64_t tp, pp, dp;
+  strategy_kind strategy;
+  /* device facts */
+  uint64_t cuda_context;   /* bytes outside PyTorch per GPU (context, kernels) */
+  uint64_t workspace;      /* cuBLAS workspace bytes */
+  double fragmentation;    /* reserved = allocated x (1 + f) beyond rounding */
+  double headroom;         /* fraction of each GPU kept free */
+  /* GPUs asked for; n_gpus == 0: the whole catalog */
+  gpu gpus[SCN_MAX_GPUS];
+  int n_gpus;
+  char notes[SCN_MAX_NOTES][SCN_NOTE]; /* assumptions */
+  int n_notes;
+} scenario;
+
+void model_init(model_desc *m);
+void model_free(model_desc *m);
+/* KV bytes per token summed over layers (full-attention view), overflow-checked. */
+bool model_kv_bytes_per_token(const model_desc *m, vf_dtype dt, uint64_t *out);
+void scenario_note(scenario *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,196 @@
+/*
+** report.c: JSON, table and CSV reports (see report.h). Uses jansson for JSON,
+** sbuf.c for text and units.c for GiB/GB columns.
+*/
+#include "report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sbuf.h"
+#include "units.h"
+#include "vramfit.h"
+
+static json_t *jint(uint64_t v) {
+  return json_integer((json_int_t)v); /* estimate_run keeps every figure below 2^63 */
+}
+
+static json_t *json_model(const report_in *in) {
+  json_t *o = json_object();
+  json_object_set_new(o, "id", json_string(in->m->id));
+  json_object_set_new(o, "arch", json_string(in->m->arch));
+  json_object_set_new(o, "params", jint(in->e->params));
+  json_object_set_new(o, "weight_bytes", jint(in->e->weight_bytes));
+  json_object_set_new(o, "trainable_params", jint(in->e->trainable_params));
+  json_object_set_new(o, "kv_bytes_per_token", jint(in->e->kv_bytes_per_token));
+  json_object_set_new(o, "layers", jint(in->m->layers));
+  json_object_set_new(o, "hidden", jint(in->m->hidden));
+  return o;
+}
+
+static json_t *json_device(const report_in *in) {
+  const estimate *e = in->e;
+  json_t *cats = json_array();
+  for (int i = 0; i < e->b.n; i++) {
+    const budget_item *it = &e->b.items[i];
+    json_t *c = json_object();
+    json_object_set_new(c, "name", json_string(it->name));
+    if (it->component) json_object_set_new(c, "component", json_string(it->component));
+    json_object_set_new(c, "bytes", jint(it->bytes));
+    json_object_set_new(c, "basis", json_string(basis_name(it->basis)));
+    json_object_set_new(c, "detail", json_string(it->detail));
+    json_array_append_new(cats, c);
+  }
+  json_t *d = json_object();
+  json_object_set_new(d, "role", json_string("gpu"));
+  json_object_set_new(d, "gpu", json_string(in->g->name));
+  json_object_set_new(d, "memory_bytes", jint(in->g->memory));
+  json_object_set_new(d, "count", jint(e->devices));
+  json_object_set_new(d, "categories", cats);
+  json_object_set_new(d, "total_bytes", jint(e->total));
+  json_object_set_new(d, "peak_allocated_bytes", jint(e->peak_allocated));
+  json_object_set_new(d, "peak_reserved_bytes", jint(e->peak_reserved));
+  json_object_set_new(d, "peak_phase", json_string(e->peak_phase));
+  return d;
+}
+
+static json_t *json_runtime(const report_in *in) {
+  json_t *r = json_object();
+  json_object_set_new(r, "name", json_string(in->s->runtime));
+  json_object_set_new(r, "peak_allocated_bytes", jint(in->e->peak_allocated));
+  json_object_set_new(r, "peak_reserved_bytes", jint(in->e->peak_reserved));
+  json_object_set_new(r, "kv_cache_bytes", jint(budget_get(&in->e->b, "kv_cache")));
+  json_object_set_new(r, "weights_bytes", jint(budget_get(&in->e->b, "weights")));
+  return r;
+}
+
+static json_t *json_fit_row(const fit_row *f) {
+  json_t *o = json_object();
+  json_object_set_new(o, "gpu", json_string(f->g.name));
+  json_object_set_new(o, "memory_bytes", jint(f->g.memory));
+  json_object_set_new(o, "usable_bytes", jint(f->usable));
+  json_object_set_new(o, "count", jint(f->count));
+  json_object_set_new(o, "layout", json_string(f->layout));
+  json_object_set_new(o, "fits", json_boolean(f->fits));
+  json_object_set_new(o, "used_fraction", json_real(f->used_fraction));
+  json_object_set_new(o, "total_bytes", jint(f->total));
+  if (f->max_concurrency || f->max_context) {
+    json_object_set_new(o, "max_concurrency", jint(f->max_concurrency));
+    json_object_set_new(o, "max_context", jint(f->max_context));
+  } else {
+    json_object_set_new(o, "max_micro_batch", jint(f->max_micro_batch));
+    json_object_set_new(o, "max_seq_len", jint(f->max_seq_len));
+  }
+  return o;
+}
+
+json_t *report_json(const report_in *in) {
+  json_t *o = json_object();
+  if (!o) return NULL;
+  json_object_set_new(o, "vramfit", json_string(VF_VERSION_STRING));
+  json_object_set_new(o, "scenario", json_string(in->s->name));
+  json_object_set_new(o, "model", json_model(in));
+  json_t *devs = json_array();
+  json_array_append_new(devs, json_device(in));
+  json_object_set_new(o, "devices", devs);
+  json_object_set_new(o, "runtime", json_runtime(in));
+  json_t *fit = json_array();
+  for (size_t i = 0; i < in->n_rows; i++) json_array_append_new(fit, json_fit_row(&in->rows[i]));
+  json_object_set_new(o, "fit", fit);
+  json_t *notes = json_array();
+  for (int i = 0; i < in->s->n_notes; i++) json_array_append_new(notes, json_string(in->s->notes[i]));
+  json_object_set_new(o, "assumptions", notes);
+  json_object_set_new(o, "warnings", json_array());
+  return o;
+}
+
+static void table_header(sbuf *b, const report_in *in) {
+  char grouped[40], iec[32], si[32];
+  units_format_grouped(in->e->params, grouped, sizeof grouped);
+  sbuf_printf(b, "vramfit %s: %s\n\n", VF_VERSION_STRING, in->s->name);
+  sbuf_printf(b, "model     %s (%s), %s parameters\n", in->m->id, in->m->arch, grouped);
+  units_format_grouped(in->e->weight_bytes, grouped, sizeof grouped);
+  units_format_iec(in->e->weight_bytes, iec, sizeof iec);
+  units_format_si(in->e->weight_bytes, si, sizeof si);
+  sbuf_printf(b, "weights   %s B = %s = %s\n", grouped, iec, si);
+  units_format_iec(in->g->memory, iec, sizeof iec);
+  sbuf_printf(b, "device    %s (%s), %llu GPU%s, %s on %s, peak in %s\n\n", in->g->name, iec,
+              (unsigned long long)in->e->devices, in->e->devices == 1 ? "" : "s",
+              in->s->kind == WL_TRAIN ? "training" : "inference", in->s->runtime, in->e->peak_phase);
+}
+
+static void table_line(sbuf *b, const char *name, uint64_t bytes, const char *basis, const char *detail) {
+  sbuf_printf(b, "%-18s %9.2f %9.2f  %-10s %s\n", name, units_gib(bytes), units_gb(bytes), basis, detail);
+}
+
+static void table_budget(sbuf *b, const report_in *in) {
+  const estimate *e = in->e;
+  sbuf_printf(b, "%-18s %9s %9s  %-10s %s\n", "category (per GPU)", "GiB", "GB", "basis", "how");
+  for (int i = 0; i < e->b.n; i++) {
+    const budget_item *it = &e->b.items[i];
+    if (it->bytes == 0) continue;
+    table_line(b, it->name, it->bytes, basis_name(it->basis), it->detail);
+  }
+  sbuf_printf(b, "%.*s\n", 72, "------------------------------------------------------------------------");
+  table_line(b, "peak allocated", e->peak_allocated, "", "torch.cuda.max_memory_allocated()");
+  table_line(b, "peak reserved", e->peak_reserved, "", "torch.cuda.max_memory_reserved()");
+  table_line(b, "total", e->total, "", "what nvidia-smi shows");
+}
+
+static void table_fit(sbuf *b, const report_in *in) {
+  bool inf = in->s->kind == WL_INFERENCE;
+  sbuf_printf(b, "\n%-28s %9s %5s %7s %6s %-10s %12s %12s\n", "fit (headroom kept free)", "GiB", "fits", "used",
+              "count", "layout", inf ? "max seqs" : "max batch", inf ? "max context" : "max seq_len");
+  for (size_t i = 0; i < in->n_rows; i++) {
+    const fit_row *f = &in->rows[i];
+    sbuf_printf(b, "%-28s %9.2f %5s %6.1f%% %6llu %-10s %12llu %12llu\n", f->g.name, units_gib(f->g.memory),
+                f->fits ? "yes" : "no", f->used_fraction * 100.0, (unsigned long long)f->count,
+                f->count ? f->layout : "-", (unsigned long long)(inf ? f->max_concurrency : f->max_micro_batch),
+                (unsigned long long)(inf ? f->max_context : f->max_seq_len));
+  }
+}
+
+char *report_table(const report_in *in) {
+  sbuf b = {0};
+  table_header(&b, in);
+  table_budget(&b, in);
+  table_fit(&b, in);
+  if (in->s->n_notes) sbuf_printf(&b, "\nassumptions:\n");
+  for (int i = 0; i < in->s->n_notes; i++) sbuf_printf(&b, "  - %s\n", in->s->notes[i]);
+  return sbuf_take(&b);
+}
+
+/* A CSV field: quoted, with quotes doubled, when it holds a comma, quote or newline. */
+static void csv_field(sbuf *b, const char *s) {
+  if (!strpbrk(s, ",\"\n\r")) {
+    sbuf_printf(b, "%s", s);
+    return;
+  }
+  sbuf_printf(b, "\"");
+  for (; *s; s++) sbuf_printf(b, *s == '"' ? "\"\"" : "%c", *s);
+  sbuf_printf(b, "\"");
+}
+
+char *report_csv(const report_in *in) {
+  sbuf b = {0};
+  const estimate *e = in->e;
+  sbuf_printf(&b, "scenario,model,arch,params,weight_bytes,gpu,memory_bytes,fits,count,used_fraction,total_bytes,"
+                  "peak_allocated_bytes,peak_reserved_bytes,kv_cache_bytes,activations_bytes,max_concurrency,"
+                  "max_context,max_micro_batch,max_seq_len\n");
+  for (size_t i = 0; i < in->n_rows; i++) {
+    const fit_row *f = &in->rows[i];
+    csv_field(&b, in->s->name);
+    sbuf_printf(&b, ",");
+    csv_field(&b, in->m->id);
+    sbuf_printf(&b, ",%s,%llu,%llu,%s,%llu,%s,%llu,%.4f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
+                in->m->arch, (unsigned long long)e->params, (unsigned long long)e->weight_bytes, f->g.name,
+                (unsigned long long)f->g.memory, f->fits ? "true" : "false", (unsigned long long)f->count,
+                f->used_fraction, (unsigned long long)f->total, (unsigned long long)e->peak_allocated,
+                (unsigned long long)e->peak_reserved, (unsigned long long)budget_get(&e->b, "kv_cache"),
+                (unsigned long long)budget_get(&e->b, "activations"), (unsigned long long)f->max_concurrency,
+                (unsigned long long)f->max_context, (unsigned long long)f->max_micro_batch,
+                (unsigned long long)f->max_seq_len);
+  }
+  return sbuf_take(&b);
+}

@@ -1,0 +1,362 @@
+-- test_architectures.lua: builds every preset with its architecture script (in a sandbox like the
+-- engine's), validates each description and checks exact parameter counts and KV sizes.
+-- Run from the repository root: lua5.4 tests/lua/test_architectures.lua
+package.path = "scripts/?.lua;architectures/?.lua;" .. package.path
+arch = require("prelude").arch
+
+local ARCH_FILES = { "llama", "moe", "gemma", "deepseek", "gpt_oss", "gpt_neox", "gpt2",
+                     "falcon", "bloom", "bert", "t5" }
+
+-- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
+-- models_README.md derives / that public model cards report, as noted).
+local EXPECTED_PARAMS = {
+  ["meta-llama/Llama-2-7b-hf"]          = 6738415616,
+  ["meta-llama/Llama-2-70b-hf"]         = 68976648192,
+  ["meta-llama/Meta-Llama-3-8B"]        = 8030261248,
+  ["meta-llama/Llama-3.1-8B"]           = 8030261248,
+  ["meta-llama/Llama-3.1-70B"]          = 70553706496,
+  ["meta-llama/Llama-3.2-1B"]           = 1235814400,
+  ["meta-llama/Llama-3.2-3B"]           = 3212749824,
+  ["mistralai/Mistral-7B-v0.1"]         = 7241732096,
+  ["mistralai/Mixtral-8x7B-v0.1"]       = 46702792704,
+  ["Qwen/Qwen2.5-7B"]                   = 7615616512,
+  ["Qwen/Qwen2.5-14B"]                  = 14770033664,
+  ["Qwen/Qwen2.5-72B-Instruct"]         = 72706203648,
+  ["Qwen/Qwen3-8B"]                     = 8190735360,
+  ["Qwen/Qwen3-30B-A3B"]                = 30532122624,
+  ["google/gemma-2-9b-it"]              = 9241705984,
+  ["google/gemma-3-27b-it"]             = 27432406640,  -- whole multimodal checkpoint
+  ["microsoft/Phi-3-mini-4k-instruct"]  = 3821079552,
+  ["deepseek-ai/DeepSeek-V2-Lite"]      = 15706484224,
+  ["openai/gpt-oss-20b"]                = 20914757184,
+  ["openai-community/gpt2"]             = 124439808,
+  ["google-bert/bert-large-uncased"]    = 335141888,
+  ["tiiuae/falcon-7b"]                  = 6921720704,   -- README formula (unverified count)
+  ["bigscience/T0_3B"]                  = 2849757184,   -- = t5-v1_1-xl / flan-t5-xl count
+  ["EleutherAI/pythia-2.8b"]            = 2775208960,   -- Pythia model card
+  ["bigscience/bloomz-7b1"]             = 7069016064,   -- = bloom-7b1 (HF reported)
+}
+
+-- KV-cache bytes per token at 2 bytes/element: sum over groups of layers*kv_heads*(k+v)*2.
+local EXPECTED_KV_BF16 = {
+  ["meta-llama/Llama-3.1-8B"]      = 2 * 32 * 8 * 128 * 2,      -- 131,072
+  ["meta-llama/Llama-2-7b-hf"]     = 2 * 32 * 32 * 128 * 2,     -- 524,288
+  ["mistralai/Mistral-7B-v0.1"]    = 2 * 32 * 8 * 128 * 2,
+  ["google/gemma-2-9b-it"]         = 2 * 42 * 8 * 256 * 2,
+  ["deepseek-ai/DeepSeek-V2-Lite"] = 27 * (512 + 64) * 2,       -- one MLA latent per layer
+  ["openai/gpt-oss-20b"]           = 2 * 24 * 8 * 64 * 2,
+  ["tiiuae/falcon-7b"]             = 2 * 32 * 1 * 64 * 2,       -- multi-query
+  ["bigscience/T0_3B"]             = 2 * 24 * 32 * 64 * 2,      -- decoder self-attention
+  ["google-bert/bert-large-uncased"] = 0,
+}
+
+-- Expected (window -> layers) splits of the KV groups; "full" = no window.
+local EXPECTED_WINDOWS = {
+  ["mistralai/Mistral-7B-v0.1"] = { [4096] = 32 },
+  ["mistralai/Mistral-7B-v0.3"] = { full = 32 },
+  ["Qwen/Qwen2.5-7B"]           = { full = 28 },
+  ["google/gemma-2-9b-it"]      = { [4096] = 21, full = 21 },
+  ["google/gemma-3-27b-it"]     = { [1024] = 52, full = 10 },
+  ["openai/gpt-oss-20b"]        = { [128] = 12, full = 12 },
+  ["openai/gpt-oss-120b"]       = { [128] = 18, full = 18 },
+}
+
+local passed, failed = 0, 0
+local function check(ok, msg)
+  if ok then passed = passed + 1 else failed = failed + 1; print("FAIL: " .. msg) end
+  return ok
+end
+
+---------------------------------------------------------------------------
+-- Sandbox: architecture scripts and nn.lua see only what the engine gives them.
+local function sandbox_env()
+  local env = { string = string, table = table, math = math, utf8 = utf8, arch = arch }
+  for _, k in ipairs { "assert", "error", "ipairs", "next", "pairs", "pcall", "select", "tonumber",
+                       "tostring", "type", "xpcall", "rawequal", "rawget", "rawlen", "rawset",
+                       "setmetatable", "getmetatable" } do env[k] = _G[k] end
+  local loaded = {}
+  env.require = function(name)
+    if loaded[name] == nil then
+      local path
+      for _, dir in ipairs { "scripts/", "architectures/" } do
+        local f = io.open(dir .. name .. ".lua", "r")
+        if f then path = dir .. name .. ".lua"; f:close(); break end
+      end
+      if not path then error("module '" .. name .. "' not found", 2) end
+      local f = assert(io.open(path, "r")); local src = f:read("a"); f:close()
+      loaded[name] = assert(load(src, "@" .. path, "t", env))()
+    end
+    return loaded[name]
+  end
+  return env
+end
+local ENV = sandbox_env()
+
+local function load_arch(name)
+  local f = assert(io.open("architectures/" .. name .. ".lua", "r"))
+  local src = f:read("a"); f:close()
+  return assert(load(src, "@architectures/" .. name .. ".lua", "t", ENV))()
+end
+
+---------------------------------------------------------------------------
+-- Description validation.
+local DESC_KEYS = { arch = 1, family = 1, hidden = 1, layers = 1, encoder_layers = 1, vocab = 1,
+  heads = 1, kv_heads = 1, head_dim = 1, intermediate = 1, max_position = 1, tied_embeddings = 1,
+  tensors = 1, kv = 1, block = 1 }
+local TENSOR_KEYS = { name = 1, shape = 1, count = 1, role = 1 }
+local KV_KEYS = { layers = 1, kv_heads = 1, k_dim = 1, v_dim = 1, window = 1, mla = 1 }
+local BLOCK_KEYS = { q_dim = 1, kv_dim = 1, ffn_dim = 1, gated = 1, norm = 1, experts = 1,
+  experts_per_tok = 1, parallel_residual = 1 }
+local ROLES = { embed = 1, pos_embed = 1, attn = 1, mlp = 1, expert = 1, shared_expert = 1,
+  router = 1, norm = 1, lm_head = 1, other = 1 }
+local FAMILIES = { decoder = 1, encoder = 1, ["encoder-decoder"] = 1 }
+
+local function posint(v) return math.type(v) == "integer" and v > 0 end
+local function nonneg(v) return math.type(v) == "integer" and v >= 0 end
+
+local function validate(id, d)
+  local errs = {}
+  local function need(ok, msg) if not ok then errs[#errs + 1] = msg end end
+  for k in pairs(d) do need(DESC_KEYS[k], "unknown description key '" .. tostring(k) .. "'") end
+  need(type(d.arch) == "string", "arch must be a string")
+  need(FAMILIES[d.family], "bad family " .. tostring(d.family))
+  for _, k in ipairs { "hidden", "layers", "vocab", "heads", "kv_heads", "head_dim" } do
+    need(posint(d[k]), k .. " must be a positive integer, got " .. tostring(d[k]))
+  end
+  need(nonneg(d.intermediate), "intermediate must be a non-negative integer")
+  need(d.max_position == nil or posint(d.max_position), "max_position must be a positive integer")
+  need(d.encoder_layers == nil or posint(d.encoder_layers), "encoder_layers must be a positive integer")
+  need((d.family == "encoder-decoder") == (d.encoder_layers ~= nil), "encoder_layers iff encoder-decoder")
+  need(type(d.tied_embeddings) == "boolean", "tied_embeddings must be boolean")
+  need(type(d.tensors) == "table" and #d.tensors > 0, "tensors must be a non-empty list")
+  local names = {}
+  for i, t in ipairs(d.tensors or {}) do
+    local tag = ("tensor %d (%s)"):format(i, tostring(t.name))
+    for k in pairs(t) do need(TENSOR_KEYS[k], tag .. ": unknown key " .. tostring(k)) end
+    need(type(t.name) == "string" and t.name ~= "", tag .. ": name")
+    need(not names[t.name], tag .. ": duplicate name"); names[t.name or ""] = true
+    need(t.count == nil or posint(t.count), tag .. ": count must be a positive integer")
+    need(ROLES[t.role], tag .. ": bad role " .. tostring(t.role))
+    need(type(t.shape) == "table" and #t.shape > 0, tag .. ": shape must be a non-empty list")
+    for _, s in ipairs(t.shape or {}) do need(posint(s), tag .. ": shape entry " .. tostring(s)) end
+    local stars = select(2, t.name:gsub("%*", ""))
+    need(stars > 0 or (t.count or 1) == 1, tag .. ": count > 1 without a '*' in the name")
+  end
+  need(type(d.kv) == "table", "kv must be a list")
+  local kv_layers = 0
+  for i, g in ipairs(d.kv or {}) do
+    local tag = "kv group " .. i
+    for k in pairs(g) do need(KV_KEYS[k], tag .. ": unknown key " .. tostring(k)) end
+    need(posint(g.layers), tag .. ": layers"); need(posint(g.kv_heads), tag .. ": kv_heads")
+    need(posint(g.k_dim), tag .. ": k_dim"); need(nonneg(g.v_dim), tag .. ": v_dim")
+    need(g.window == nil or posint(g.window), tag .. ": window")
+    need(g.mla == nil or type(g.mla) == "boolean", tag .. ": mla")
+    kv_layers = kv_layers + (posint(g.layers) and g.layers or 0)
+  end
+  need(kv_layers <= (d.layers or 0), "kv groups cover more layers than the model has")
+  need(d.family ~= "decoder" or kv_layers == d.layers, "a decoder caches K/V on every layer")
+  need(d.family ~= "encoder" or #(d.kv or {}) == 0, "an encoder has no KV cache")
+  local b = d.block
+  need(type(b) == "table", "block must be a table")
+  if type(b) == "table" then
+    for k in pairs(b) do need(BLOCK_KEYS[k], "block: unknown key " .. tostring(k)) end
+    for _, k in ipairs { "q_dim", "kv_dim", "ffn_dim" } do need(posint(b[k]), "block." .. k) end
+    need(type(b.gated) == "boolean", "block.gated"); need(b.norm == "rms" or b.norm == "layer", "block.norm")
+    need(nonneg(b.experts) and nonneg(b.experts_per_tok), "block.experts / experts_per_tok")
+    need((b.experts_per_tok or 0) <= (b.experts or 0), "experts_per_tok > experts")
+    need(type(b.parallel_residual) == "boolean", "block.parallel_residual")
+  end
+  for _, e in ipairs(errs) do check(false, id .. ": " .. e) end
+  if #errs == 0 then check(true, "") end
+  return #errs == 0
+end
+
+local function params(d)
+  local total = 0
+  for _, t in ipairs(d.tensors) do
+    local p = t.count or 1
+    for _, s in ipairs(t.shape) do p = p * s end
+    total = total + p
+  end
+  return total
+end
+
+local function kv_bytes(d, bytes)
+  local total = 0
+  for _, g in ipairs(d.kv) do total = total + g.layers * g.kv_heads * (g.k_dim + g.v_dim) * bytes end
+  return total
+end
+
+---------------------------------------------------------------------------
+-- Load the scripts; every model_type resolves to exactly one script.
+local by_type, archs = {}, {}
+for _, name in ipairs(ARCH_FILES) do
+  local ok, a = pcall(load_arch, name)
+  if check(ok and type(a) == "table" and a.__kind == "arch", "loading " .. name .. ": " .. tostring(a)) then
+    archs[name] = a
+    check(a.name == name, name .. ": name differs from the file name")
+    check(type(a.summary) == "string" and a.summary ~= "", name .. ": summary")
+    for _, mt in ipairs(a.model_types) do
+      check(by_type[mt] == nil, ("model_type '%s' claimed by two scripts"):format(mt))
+      by_type[mt] = a
+    end
+  end
+end
+-- Every architectures/*.lua (except presets) is in ARCH_FILES.
+local p = io.popen and io.popen("ls architectures")
+if p then
+  local listed = {}
+  for _, n in ipairs(ARCH_FILES) do listed[n .. ".lua"] = true end
+  for f in p:lines() do
+    if f:match("%.lua$") and f ~= "presets.lua" then check(listed[f], f .. " is not in ARCH_FILES") end
+  end
+  p:close()
+end
+for _, mt in ipairs { "llama", "qwen2", "qwen3", "qwen3_moe", "mixtral", "gemma2", "gemma3", "gemma3_text",
+                      "gpt_neox", "gpt_oss", "deepseek_v2", "deepseek_v3", "phi3", "gpt2", "falcon",
+                      "bert", "t5", "mt5", "bloom", "mistral" } do
+  check(by_type[mt] ~= nil, "no script for model_type " .. mt)
+end
+
+---------------------------------------------------------------------------
+-- Build every preset.
+local presets = ENV.require("presets")
+check(type(presets.models) == "table" and type(presets.aliases) == "table", "presets: models and aliases")
+local ids = {}
+for id in pairs(presets.models) do ids[#ids + 1] = id end
+table.sort(ids)
+local built, counts = {}, {}
+for _, id in ipairs(ids) do
+  local m = presets.models[id]
+  local a = by_type[m.arch]
+  if check(a ~= nil, id .. ": no script for arch " .. tostring(m.arch)) then
+    local ok, d = pcall(a.build, m.config)
+    if check(ok and type(d) == "table", id .. ": build failed: " .. tostring(d)) and validate(id, d) then
+      built[id] = d
+      counts[id] = params(d)
+      check(math.type(counts[id]) == "integer", id .. ": parameter count is not an integer")
+    end
+  end
+end
+for id, want in pairs(EXPECTED_PARAMS) do
+  check(built[id] ~= nil, id .. ": expected preset missing")
+  if built[id] then
+    check(counts[id] == want, ("%s: %d parameters, expected %d (diff %d)"):format(id, counts[id], want, counts[id] - want))
+  end
+end
+for id, want in pairs(EXPECTED_KV_BF16) do
+  if check(built[id] ~= nil, id .. ": preset missing for KV check") then
+    local got = kv_bytes(built[id], 2)
+    check(got == want, ("%s: KV %d bytes/token, expected %d"):format(id, got, want))
+  end
+end
+for id, want in pairs(EXPECTED_WINDOWS) do
+  if check(built[id] ~= nil, id .. ": preset missing for window check") then
+    local got = {}
+    for _, g in ipairs(built[id].kv) do local k = g.window or "full"; got[k] = (got[k] or 0) + g.layers end
+    for k, v in pairs(want) do check(got[k] == v, ("%s: %s layers = %s, expected %d"):format(id, k, tostring(got[k]), v)) end
+    for k in pairs(got) do check(want[k] ~= nil, ("%s: unexpected kv group %s"):format(id, k)) end
+  end
+end
+for alias, base in pairs(presets.aliases) do
+  check(presets.models[base] ~= nil, ("alias %s -> %s: base is not a preset"):format(alias, base))
+  check(presets.models[alias] == nil, ("alias %s is also a preset"):format(alias))
+end
+
+---------------------------------------------------------------------------
+-- Specific shapes and descriptions.
+local function deep_copy(t)
+  if type(t) ~= "table" then return t end
+  local c = {}; for k, v in pairs(t) do c[k] = deep_copy(v) end; return c
+end
+local function build(archname, cfg) return by_type[archname].build(cfg) end
+local function cfg_of(id) return deep_copy(presets.models[id].config) end
+
+-- Gemma 3 text part alone (models_README: 27,009,346,304).
+do
+  local c = cfg_of("google/gemma-3-27b-it"); c.vision_config = nil
+  check(params(build("gemma3", c)) == 27009346304, "gemma-3-27b text-only count")
+  local t = deep_copy(c.text_config)
+  check(params(build("gemma3_text", t)) == 27009346304, "gemma3_text top-level config count")
+end
+-- DeepSeek-V2-Lite MoE routing fields; Mixtral block.
+do
+  local d = built["deepseek-ai/DeepSeek-V2-Lite"]
+  if d then
+    check(d.block.experts == 64 and d.block.experts_per_tok == 6, "DeepSeek-V2-Lite experts")
+    check(d.block.ffn_dim == (6 + 2) * 1408, "DeepSeek-V2-Lite ffn_dim = (top_k + shared) * moe_I")
+    check(d.kv[1].mla == true and d.kv[1].v_dim == 0 and d.kv[1].k_dim == 576, "DeepSeek MLA kv group")
+  end
+  local m = built["mistralai/Mixtral-8x7B-v0.1"]
+  if m then check(m.block.ffn_dim == 2 * 14336 and m.block.experts == 8, "Mixtral block") end
+  local q = built["Qwen/Qwen3-30B-A3B"]
+  if q then check(q.block.ffn_dim == 8 * 768 and q.block.experts == 128, "Qwen3-MoE block") end
+  local e = 0
+  for _, t in ipairs(m and m.tensors or {}) do if t.role == "expert" then e = e + 1; check(t.count == 32 * 8, "Mixtral expert count") end end
+  check(e == 3, "Mixtral: three expert tensors (w1, w3, w2)")
+end
+-- Tying: Qwen2.5-0.5B has no lm_head; Llama-3.1-8B has one; a llama config without the key is untied.
+do
+  local function has(d, name) for _, t in ipairs(d.tensors) do if t.name == name then return true end end return false end
+  local q = built["Qwen/Qwen2.5-0.5B"]
+  if q then check(not has(q, "lm_head.weight") and q.tied_embeddings, "Qwen2.5-0.5B tied") end
+  local l = built["meta-llama/Llama-2-7b-hf"]
+  if l then check(has(l, "lm_head.weight") and not l.tied_embeddings, "Llama-2 default untied") end
+  local phi = built["microsoft/Phi-3-mini-4k-instruct"]
+  if phi then check(has(phi, "model.layers.*.self_attn.qkv_proj.weight") and has(phi, "model.layers.*.mlp.gate_up_proj.weight"), "Phi-3 fused names") end
+  local q25 = built["Qwen/Qwen2.5-7B"]
+  if q25 then check(has(q25, "model.layers.*.self_attn.q_proj.bias") and not has(q25, "model.layers.*.self_attn.o_proj.bias"), "Qwen2 q bias, no o bias") end
+  local t5 = built["google-t5/t5-3b"]
+  if t5 then check(t5.tied_embeddings and not has(t5, "lm_head.weight") and t5.encoder_layers == 24, "t5-3b tied, 24 encoder layers") end
+  local mt0 = built["bigscience/mt0-xxl"]
+  if mt0 then check(has(mt0, "lm_head.weight") and mt0.block.gated, "mt0-xxl untied gated") end
+end
+-- Qwen2 with use_sliding_window: layers from max_window_layers on use the window.
+do
+  local c = cfg_of("Qwen/Qwen2.5-7B"); c.use_sliding_window = true; c.sliding_window = 4096; c.max_window_layers = 20
+  local got = {}
+  for _, g in ipairs(build("qwen2", c).kv) do got[g.window or "full"] = g.layers end
+  check(got.full == 20 and got[4096] == 8, "Qwen2 use_sliding_window split")
+end
+-- Integral floats are accepted as integers; other floats are rejected.
+do
+  local c = cfg_of("meta-llama/Llama-3.1-8B"); c.hidden_size = 4096.0
+  local ok, d = pcall(build, "llama", c)
+  check(ok and params(d) == 8030261248, "hidden_size 4096.0 accepted as 4096")
+end
+
+---------------------------------------------------------------------------
+-- Error messages.
+local function err_of(f, ...)
+  local ok, e = pcall(f, ...)
+  return not ok and e or nil
+end
+do
+  local c = cfg_of("meta-llama/Llama-3.1-8B"); c.hidden_size = nil
+  local e = err_of(build, "llama", c)
+  check(e == "config: missing field 'hidden_size'", "missing hidden_size message: " .. tostring(e))
+  c.hidden_size = 4096.5
+  e = err_of(build, "llama", c)
+  check(e == "config: field 'hidden_size' must be a positive integer, got 4096.5", "float message: " .. tostring(e))
+  c.hidden_size = 0
+  e = err_of(build, "llama", c)
+  check(e == "config: field 'hidden_size' must be a positive integer, got 0", "zero message: " .. tostring(e))
+  c.hidden_size = "4096"
+  e = err_of(build, "llama", c)
+  check(e == "config: field 'hidden_size' must be a positive integer, got \"4096\"", "string message: " .. tostring(e))
+  local g = cfg_of("google/gemma-3-27b-it"); g.text_config.num_hidden_layers = nil
+  e = err_of(build, "gemma3", g)
+  check(e == "config: missing field 'num_hidden_layers'", "gemma3 nested missing field: " .. tostring(e))
+  local nn = ENV.require("nn")
+  check(err_of(nn.flag, { x = 1 }, "x") == "config: field 'x' must be true or false, got 1", "nn.flag message")
+  check(nn.opt({ x = 3 }, "x", 5) == 3 and nn.opt({}, "x", 5) == 5, "nn.opt")
+  check(nn.need({ x = 7.0 }, "x") == 7 and math.type(nn.need({ x = 7.0 }, "x")) == "integer", "nn.need converts 7.0")
+end
+
+---------------------------------------------------------------------------
+-- Report every preset's count (for humans), then the summary line.
+if os.getenv("VERBOSE") then
+  for _, id in ipairs(ids) do if counts[id] then print(("%-55s %d"):format(id, counts[id])) end end
+end
+print(("%d passed, %d failed"):format(passed, failed))
+os.exit(failed == 0 and 0 or 1)

@@ -1,0 +1,257 @@
+/*
+** test_gguf.c: ggml type sizes, GGUF header parsing of synthetic llama models,
+** and every malformed case with its exact message. Uses tools/mkmodel_lib.c.
+*/
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ggml_types.h"
+#include "gguf.h"
+#include "mkmodel_lib.h"
+
+static uint64_t bytes2d(uint32_t type, uint64_t a, uint64_t b) {
+  uint64_t ne[2] = {a, b}, n = 0;
+  assert_int_equal(ggml_tensor_bytes(type, ne, 2, &n, NULL), GGML_ROW_OK);
+  return n;
+}
+
+static void test_type_sizes(void **state) {
+  (void)state;
+  assert_int_equal(bytes2d(GGML_T_Q4_0, 4096, 4096), 4096ull * 128 * 18); /* 9,437,184 */
+  assert_int_equal(bytes2d(GGML_T_Q4_K, 4096, 4096), 4096ull * 16 * 144);
+  assert_int_equal(bytes2d(GGML_T_Q8_0, 4096, 4096), 4096ull * 128 * 34);
+  assert_int_equal(bytes2d(GGML_T_MXFP4, 4096, 4096), 4096ull * 128 * 17);
+  assert_int_equal(bytes2d(GGML_T_Q6_K, 4096, 14336), 14336ull * 16 * 210);
+  assert_int_equal(bytes2d(GGML_T_BF16, 4096, 128256), 4096ull * 128256 * 2);
+  assert_int_equal(bytes2d(40, 128, 2), 2ull * 2 * 36); /* NVFP4: 64/36 */
+  const ggml_type_info *t = ggml_type_get(34);
+  assert_non_null(t);
+  assert_string_equal(t->name, "TQ1_0");
+  assert_int_equal(t->type_size, 54);
+  assert_null(ggml_type_get(31)); /* Q4_0_4_4 was removed from GGUF */
+  assert_null(ggml_type_get(4));
+  assert_int_equal(ggml_type_by_name("iq4_xs")->type_size, 136);
+  uint64_t ne[2] = {4000, 2}, big[3] = {1ull << 32, 1ull << 32, 2}, n;
+  assert_int_equal(ggml_tensor_bytes(GGML_T_Q4_K, ne, 2, &n, NULL), GGML_ROW_NOT_MULTIPLE);
+  assert_int_equal(ggml_tensor_bytes(GGML_T_F32, big, 3, &n, NULL), GGML_ROW_OVERFLOW);
+  assert_int_equal(ggml_tensor_bytes(99, ne, 2, &n, NULL), GGML_ROW_UNKNOWN_TYPE);
+}
+
+static void test_ftype_names(void **state) {
+  (void)state;
+  assert_string_equal(ggml_ftype_name(15), "MOSTLY_Q4_K_M");
+  assert_string_equal(ggml_ftype_short(15), "Q4_K_M");
+  assert_string_equal(ggml_ftype_short(0), "F32");
+  assert_string_equal(ggml_ftype_short(38), "MXFP4_MOE");
+  assert_null(ggml_ftype_name(5));
+}
+
+static void read_llama(const mk_llama *o, gguf_info *g) {
+  mk_buf b = {0};
+  char err[256];
+  assert_true(mk_gguf_llama_buf(o, &b, err, sizeof err));
+  assert_int_equal(gguf_read_buffer(b.p, b.len, g, err, sizeof err), GGUF_OK);
+  mk_buf_free(&b);
+}
+
+/* 2 layers, embd 64, ff 128, 4 heads, 2 kv heads (head dim 16), vocab 256, Q4_0:
+** token_embd and output 64x256: 2 blocks x 18 B x 256 = 9216 each; norms f32;
+** per layer q,o 2304, k,v 1152, gate,up,down 4608, 2 norms 256: 21248. */
+static void test_llama_q4_0(void **state) {
+  (void)state;
+  mk_llama o;
+  gguf_info g;
+  mk_llama_defaults(&o);
+  assert_true(mk_llama_ftype(&o, "q4_0"));
+  read_llama(&o, &g);
+  assert_string_equal(g.arch, "llama");
+  assert_int_equal(g.version, 3);
+  assert_int_equal(g.n_tensors, 21);
+  assert_int_equal(g.tensor_bytes, 9216 + 256 + 9216 + 2 * 21248);
+  assert_int_equal(g.params, 16384 + 64 + 16384 + 2 * 36992);
+  assert_true(g.has_file_type);
+  assert_int_equal(g.file_type, 2);
+  assert_int_equal(g.f[GGUF_F_BLOCK_COUNT].value, 2);
+  assert_int_equal(g.f[GGUF_F_EMBEDDING_LENGTH].value, 64);
+  assert_int_equal(g.f[GGUF_F_FEED_FORWARD_LENGTH].value, 128);
+  assert_int_equal(g.f[GGUF_F_HEAD_COUNT].value, 4);
+  assert_int_equal(g.f[GGUF_F_HEAD_COUNT_KV].value, 2);
+  assert_int_equal(g.f[GGUF_F_VOCAB_SIZE].value, 256);
+  assert_false(g.f[GGUF_F_EXPERT_COUNT].present);
+  uint64_t ib;
+  assert_true(inv_bytes(&g.inv, &ib));
+  assert_int_equal(ib, g.tensor_bytes);
+  assert_string_equal(g.inv.t[0].name, "token_embd.weight");
+  assert_int_equal(g.inv.t[0].role, ROLE_EMBED);
+  assert_int_equal(g.inv.t[0].dtype, DT_INT4);
+  assert_int_equal(g.inv.t[0].stored_bytes, 9216);
+  assert_int_equal(g.inv.t[1].role, ROLE_NORM);
+  assert_int_equal(g.inv.t[2].role, ROLE_LM_HEAD);
+  assert_int_equal(g.inv.t[4].role, ROLE_ATTN);
+  assert_string_equal(g.inv.t[9].name, "blk.0.ffn_gate.weight");
+  assert_int_equal(g.inv.t[9].role, ROLE_MLP);
+  gguf_info_free(&g);
+}
+
+/* embd 256, ff 512, head dim 64, kv 128, Q4_K (256-element blocks of 144 B). */
+static void test_llama_q4_k(void **state) {
+  (void)state;
+  mk_llama o;
+  gguf_info g;
+  mk_llama_defaults(&o);
+  o.embd = 256, o.ff = 512;
+  assert_true(mk_llama_ftype(&o, "q4_k"));
+  read_llama(&o, &g);
+  uint64_t layer = 2 * 1024 + 2 * 36864 + 2 * 18432 + 3 * 73728;
+  assert_int_equal(g.tensor_bytes, 2 * 36864 + 1024 + 2 * layer);
+  assert_int_equal(g.tensor_bytes, 742400);
+  assert_int_equal(g.params, 1312000);
+  assert_int_equal(g.file_type, 15);
+  gguf_info_free(&g);
+}
+
+/* Q8_0 with experts: 3-D expert tensors and a router. */
+static void test_llama_moe(void **state) {
+  (void)state;
+  mk_llama o;
+  gguf_info g;
+  mk_llama_defaults(&o);
+  o.experts = 4;
+  assert_true(mk_llama_ftype(&o, "q8_0"));
+  read_llama(&o, &g);
+  assert_int_equal(g.f[GGUF_F_EXPERT_COUNT].value, 4);
+  assert_int_equal(g.f[GGUF_F_EXPERT_USED_COUNT].value, 2);
+  const inv_tensor *gate = &g.inv.t[3 + 6], *exps = &g.inv.t[3 + 7];
+  assert_string_equal(gate->name, "blk.0.ffn_gate_inp.weight");
+  assert_int_equal(gate->role, ROLE_ROUTER);
+  assert_int_equal(gate->stored_bytes, 64 * 4 * 4);
+  assert_string_equal(exps->name, "blk.0.ffn_gate_exps.weight");
+  assert_int_equal(exps->role, ROLE_EXPERT);
+  assert_int_equal(exps->stored_bytes, 2ull * 34 * 128 * 4);
+  gguf_info_free(&g);
+}
+
+/* head_count_kv as a per-layer array is kept. */
+static void test_per_layer_kv(void **state) {
+  (void)state;
+  mk_buf b = {0};
+  char err[256];
+  gguf_info g;
+  mk_gguf_begin(&b, 2, 0, 2);
+  mk_kv_str(&b, "general.architecture", "gemma3");
+  mk_str(&b, "gemma3.attention.head_count_kv");
+  mk_u32(&b, 9);  /* array */
+  mk_u32(&b, 4);  /* of uint32 */
+  mk_u64(&b, 3);
+  mk_u32(&b, 8), mk_u32(&b, 0), mk_u32(&b, 4);
+  assert_int_equal(gguf_read_buffer(b.p, b.len, &g, err, sizeof err), GGUF_OK);
+  assert_int_equal(g.version, 2);
+  assert_int_equal(g.f[GGUF_F_HEAD_COUNT_KV].n_arr, 3);
+  assert_int_equal(g.f[GGUF_F_HEAD_COUNT_KV].arr[1], 0);
+  assert_int_equal(g.f[GGUF_F_HEAD_COUNT_KV].value, 8);
+  gguf_info_free(&g);
+  mk_buf_free(&b);
+}
+
+/* gguf_read_file reads the header only: a 3 GiB sparse file of data parses. */
+static void test_file_header_only(void **state) {
+  (void)state;
+  mk_llama o;
+  mk_buf b = {0};
+  char err[256], path[] = "/tmp/vf_test_gguf_XXXXXX";
+  gguf_info g;
+  uint64_t data;
+  mk_llama_defaults(&o);
+  o.embd = 4096, o.ff = 14336, o.heads = 32, o.heads_kv = 8, o.vocab = 32000, o.layers = 4;
+  assert_true(mk_llama_ftype(&o, "f16"));
+  assert_true(mk_gguf_llama(&o, &b, &data, NULL, err, sizeof err));
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  assert_int_equal(write(fd, b.p, b.len), (ssize_t)b.len);
+  assert_int_equal(ftruncate(fd, (off_t)(b.len + data)), 0);
+  close(fd);
+  assert_int_equal(gguf_read_file(path, &g, err, sizeof err), GGUF_OK);
+  assert_int_equal(g.tensor_bytes, data);
+  assert_int_equal(g.data_start, b.len);
+  gguf_info_free(&g);
+  assert_int_equal(truncate(path, (off_t)(b.len + data - 1)), 0);
+  assert_int_equal(gguf_read_file(path, &g, err, sizeof err), GGUF_ERR_FORMAT);
+  assert_non_null(strstr(err, "tensor 'blk.3.ffn_up.weight': data ["));
+  unlink(path);
+  mk_buf_free(&b);
+  assert_int_equal(gguf_read_file("/nonexistent/x.gguf", &g, err, sizeof err), GGUF_ERR_IO);
+  assert_string_equal(err, "/nonexistent/x.gguf: cannot open: No such file or directory");
+}
+
+typedef struct bad_case {
+  const char *kind, *msg;
+} bad_case;
+
+static const bad_case bad_cases[] = {
+    {"gguf-truncated", "bad.gguf: offset 69: file ends after 75 bytes, expected tensor name (8 bytes)"},
+    {"gguf-magic", "bad.gguf: offset 0: not a GGUF file (magic 47 47 4d 4c, expected \"GGUF\")"},
+    {"gguf-version", "bad.gguf: offset 4: unsupported GGUF version 1 (expected 2 or 3)"},
+    {"gguf-tensor-count", "bad.gguf: offset 24: tensor count 4294967296000 exceeds what the file can hold"},
+    {"gguf-string-length", "bad.gguf: offset 24: key length 1099511627776 exceeds the 128 bytes left in the file"},
+    {"gguf-array-length", "bad.gguf: offset 106: key 'tokenizer.ggml.tokens': array length 1152921504606846976 exceeds what the file can hold"},
+    {"gguf-dims-overflow", "bad.gguf: offset 106: tensor 'w': dimensions 4294967296 x 4294967296 x 16 overflow 64 bits"},
+    {"gguf-unknown-type", "bad.gguf: offset 90: tensor 'w' has unknown ggml type 99"},
+    {"gguf-not-multiple", "bad.gguf: offset 98: tensor 'w': row length 48 is not a multiple of the Q4_0 block size 32"},
+    {"gguf-misaligned", "bad.gguf: offset 94: tensor 'w': data offset 16 is not a multiple of the alignment 32"},
+    {"gguf-offset-past-end", "bad.gguf: offset 69: tensor 'w': data [1048576, 1048608) lies past the end of the file (data region of 32 bytes)"},
+    {"gguf-too-many-dims", "bad.gguf: offset 78: tensor 'w' has 5 dimensions (at most 4)"},
+    {"gguf-alignment", "bad.gguf: offset 98: general.alignment 24 is not a power of two"},
+    {"gguf-duplicate", "bad.gguf: offset 135: tensor 'w' appears twice"},
+};
+
+static void test_bad_files(void **state) {
+  (void)state;
+  for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
+    mk_buf b = {0};
+    char err[512];
+    gguf_info g;
+    assert_true(mk_bad(bad_cases[i].kind, &b, err, sizeof err));
+    assert_int_equal(gguf_read_buffer_named("bad.gguf", b.p, b.len, &g, err, sizeof err),
+                     GGUF_ERR_FORMAT);
+    assert_string_equal(err, bad_cases[i].msg);
+    assert_null(g.tensors); /* freed on failure */
+    mk_buf_free(&b);
+  }
+}
+
+/* Every prefix of a valid file fails cleanly (no read past the buffer). */
+static void test_every_prefix(void **state) {
+  (void)state;
+  mk_llama o;
+  mk_buf b = {0};
+  char err[256];
+  gguf_info g;
+  uint64_t data;
+  mk_llama_defaults(&o);
+  o.vocab = 20;
+  assert_true(mk_gguf_llama(&o, &b, &data, NULL, err, sizeof err));
+  for (size_t n = 0; n < b.len; n++) {
+    assert_int_not_equal(gguf_read_buffer(b.p, n, &g, err, sizeof err), GGUF_OK);
+    gguf_info_free(&g);
+  }
+  mk_buf_free(&b);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_type_sizes),    cmocka_unit_test(test_ftype_names),
+      cmocka_unit_test(test_llama_q4_0),    cmocka_unit_test(test_llama_q4_k),
+      cmocka_unit_test(test_llama_moe),     cmocka_unit_test(test_per_layer_kv),
+      cmocka_unit_test(test_file_header_only), cmocka_unit_test(test_bad_files),
+      cmocka_unit_test(test_every_prefix),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,700 @@
+/*
+** mkmodel_lib.c: synthetic GGUF and safetensors writers (see mkmodel_lib.h).
+** The GGUF layout follows the GGUF spec as llama.cpp reads it (and
+** ../shared/peers/llamacpp/gen_gguf.py); tensor sizes come from ggml_types.c.
+*/
+#define _POSIX_C_SOURCE 200809L
+#include "mkmodel_lib.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "ggml_types.h"
+
+typedef unsigned long long ull;
+
+static bool fail(char *err, size_t errlen, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err, errlen, fmt, ap);
+  va_end(ap);
+  return false;
+}
+
+/* ---- buffers ---- */
+
+void mk_buf_free(mk_buf *b) {
+  free(b->p);
+  memset(b, 0, sizeof *b);
+}
+
+void mk_put(mk_buf *b, const void *p, size_t n) {
+  if (b->oom) return;
+  if (b->len + n > b->cap) {
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + n) cap *= 2;
+    uint8_t *q = realloc(b->p, cap);
+    if (!q) {
+      b->oom = true;
+      return;
+    }
+    b->p = q;
+    b->cap = cap;
+  }
+  if (p)
+    memcpy(b->p + b->len, p, n);
+  else
+    memset(b->p + b->len, 0, n);
+  b->len += n;
+}
+
+static void put_le(mk_buf *b, uint64_t v, unsigned n) {
+  uint8_t x[8];
+  for (unsigned i = 0; i < n; i++) x[i] = (uint8_t)(v >> (8 * i));
+  mk_put(b, x, n);
+}
+
+void mk_u32(mk_buf *b, uint32_t v) { put_le(b, v, 4); }
+void mk_u64(mk_buf *b, uint64_t v) { put_le(b, v, 8); }
+void mk_zeros(mk_buf *b, size_t n) { mk_put(b, NULL, n); }
+
+void mk_str(mk_buf *b, const char *s) {
+  mk_u64(b, strlen(s));
+  mk_put(b, s, strlen(s));
+}
+
+void mk_pad(mk_buf *b, size_t align) {
+  mk_zeros(b, (align - b->len % align) % align);
+}
+
+/* ---- GGUF ---- */
+
+enum { V_U32 = 4, V_I32 = 5, V_F32 = 6, V_BOOL = 7, V_STR = 8, V_ARR = 9 };
+
+void mk_gguf_begin(mk_buf *b, uint32_t version, uint64_t n_tensors, uint64_t n_kv) {
+  mk_put(b, "GGUF", 4);
+  mk_u32(b, version);
+  mk_u64(b, n_tensors);
+  mk_u64(b, n_kv);
+}
+
+void mk_kv_str(mk_buf *b, const char *key, const char *val) {
+  mk_str(b, key);
+  mk_u32(b, V_STR);
+  mk_str(b, val);
+}
+
+void mk_kv_u32(mk_buf *b, const char *key, uint32_t v) {
+  mk_str(b, key);
+  mk_u32(b, V_U32);
+  mk_u32(b, v);
+}
+
+void mk_kv_f32(mk_buf *b, const char *key, float v) {
+  uint32_t u;
+  memcpy(&u, &v, 4);
+  mk_str(b, key);
+  mk_u32(b, V_F32);
+  mk_u32(b, u);
+}
+
+void mk_tensor_info(mk_buf *b, const char *name, uint32_t ndim, const uint64_t *ne,
+                    uint32_t type, uint64_t offset) {
+  mk_str(b, name);
+  mk_u32(b, ndim);
+  for (uint32_t i = 0; i < ndim; i++) mk_u64(b, ne[i]);
+  mk_u32(b, type);
+  mk_u64(b, offset);
+}
+
+void mk_llama_defaults(mk_llama *o) {
+  *o = (mk_llama){"llama", NULL, 2, 64, 128, 4, 2, 256, 2048, 0, 2, GGML_T_F16, 1, false};
+}
+
+typedef struct ftype_opt {
+  const char *name;
+  uint32_t type, file_type;
+} ftype_opt;
+
+/* file types as llama-quantize writes them (gen_gguf.py's FILE_TYPE) */
+static const ftype_opt ftype_opts[] = {
+    {"f32", GGML_T_F32, 0},   {"f16", GGML_T_F16, 1},    {"bf16", GGML_T_BF16, 32},
+    {"q4_0", GGML_T_Q4_0, 2}, {"q4_1", GGML_T_Q4_1, 3},  {"q8_0", GGML_T_Q8_0, 7},
+    {"q5_0", GGML_T_Q5_0, 8}, {"q5_1", GGML_T_Q5_1, 9},  {"q2_k", GGML_T_Q2_K, 10},
+    {"q3_k", GGML_T_Q3_K, 12}, {"q4_k", GGML_T_Q4_K, 15}, {"q5_k", GGML_T_Q5_K, 17},
+    {"q6_k", GGML_T_Q6_K, 18}, {"mxfp4", GGML_T_MXFP4, 38},
+};
+
+bool mk_llama_ftype(mk_llama *o, const char *ftype) {
+  for (size_t i = 0; i < sizeof ftype_opts / sizeof ftype_opts[0]; i++)
+    if (strcasecmp(ftype_opts[i].name, ftype) == 0) {
+      o->type = ftype_opts[i].type;
+      o->file_type = ftype_opts[i].file_type;
+      return true;
+    }
+  return false;
+}
+
+typedef struct mk_t {
+  char name[64];
+  uint32_t ndim, type;
+  uint64_t ne[3];
+} mk_t;
+
+/* Fall back like llama-quantize when a row is not whole blocks: Q8_0, F16. */
+static uint32_t pick_type(uint32_t want, uint64_t ne0) {
+  if (ne0 % ggml_type_get(want)->block == 0) return want;
+  return ne0 % 32 == 0 ? GGML_T_Q8_0 : GGML_T_F16;
+}
+
+static void add_t(mk_t *t, size_t *n, const char *name, uint32_t ndim, uint64_t a,
+                  uint64_t b2, uint64_t c, uint32_t type) {
+  mk_t *x = &t[(*n)++];
+  snprintf(x->name, sizeof x->name, "%s", name);
+  x->ndim = ndim;
+  x->ne[0] = a, x->ne[1] = b2, x->ne[2] = c;
+  x->type = ndim == 1 ? GGML_T_F32 : pick_type(type, a);
+}
+
+static void layer_tensors(const mk_llama *o, unsigned i, mk_t *t, size_t *n) {
+  char nm[64];
+  uint64_t e = o->embd, hd = o->embd / o->heads, q = hd * o->heads, kv = hd * o->heads_kv;
+#define L(s, nd, a, b2, c)                            \
+  snprintf(nm, sizeof nm, "blk.%u." s ".weight", i); \
+  add_t(t, n, nm, nd, a, b2, c, o->type)
+  L("attn_norm", 1, e, 1, 1);
+  L("attn_q", 2, e, q, 1);
+  L("attn_k", 2, e, kv, 1);
+  L("attn_v", 2, e, kv, 1);
+  L("attn_output", 2, q, e, 1);
+  L("ffn_norm", 1, e, 1, 1);
+  if (o->experts) {
+    L("ffn_gate_inp", 2, e, o->experts, 1);
+    t[*n - 1].type = GGML_T_F32;
+    L("ffn_gate_exps", 3, e, o->ff, o->experts);
+    L("ffn_down_exps", 3, o->ff, e, o->experts);
+    L("ffn_up_exps", 3, e, o->ff, o->experts);
+  } else {
+    L("ffn_gate", 2, e, o->ff, 1);
+    L("ffn_down", 2, o->ff, e, 1);
+    L("ffn_up", 2, e, o->ff, 1);
+  }
+#undef L
+}
+
+static size_t model_tensors(const mk_llama *o, mk_t *t) {
+  size_t n = 0;
+  add_t(t, &n, "token_embd.weight", 2, o->embd, o->vocab, 1, o->type);
+  add_t(t, &n, "output_norm.weight", 1, o->embd, 1, 1, GGML_T_F32);
+  if (!o->tied) add_t(t, &n, "output.weight", 2, o->embd, o->vocab, 1, o->type);
+  for (unsigned i = 0; i < o->layers; i++) layer_tensors(o, i, t, &n);
+  return n;
+}
+
+static void kv_tokens(mk_buf *b, unsigned vocab) {
+  char tok[32];
+  mk_str(b, "tokenizer.ggml.tokens");
+  mk_u32(b, V_ARR);
+  mk_u32(b, V_STR);
+  mk_u64(b, vocab);
+  for (unsigned i = 0; i < vocab; i++) {
+    if (i < 3)
+      snprintf(tok, sizeof tok, "%s", i == 0 ? "<unk>" : i == 1 ? "<s>" : "</s>");
+    else if (i < 259)
+      snprintf(tok, sizeof tok, "<0x%02X>", i - 3);
+    else
+      snprintf(tok, sizeof tok, "t%u", i);
+    mk_str(b, tok);
+  }
+}
+
+/* scores (f32 zeros) and token types (<unk> 2, control 3, byte 6, normal 1) */
+static void kv_token_arrays(mk_buf *b, unsigned vocab) {
+  mk_str(b, "tokenizer.ggml.scores");
+  mk_u32(b, V_ARR);
+  mk_u32(b, V_F32);
+  mk_u64(b, vocab);
+  mk_zeros(b, (size_t)vocab * 4);
+  mk_str(b, "tokenizer.ggml.token_type");
+  mk_u32(b, V_ARR);
+  mk_u32(b, V_I32);
+  mk_u64(b, vocab);
+  for (unsigned i = 0; i < vocab; i++) mk_u32(b, i == 0 ? 2 : i < 3 ? 3 : i < 259 ? 6 : 1);
+}
+
+static unsigned llama_metadata(const mk_llama *o, mk_buf *b) {
+  char k[96];
+  unsigned n = 0;
+  const char *a = o->arch;
+#define KU(s, v) (snprintf(k, sizeof k, "%s." s, a), mk_kv_u32(b, k, v), n++)
+  mk_kv_str(b, "general.architecture", a), n++;
+  mk_kv_str(b, "general.name", o->name ? o->name : "mkmodel"), n++;
+  mk_kv_u32(b, "general.file_type", o->file_type), n++;
+  mk_kv_u32(b, "general.quantization_version", 2), n++;
+  mk_kv_u32(b, "general.alignment", 32), n++;
+  KU("context_length", o->ctx);
+  KU("embedding_length", o->embd);
+  KU("block_count", o->layers);
+  KU("feed_forward_length", o->ff);
+  KU("attention.head_count", o->heads);
+  KU("attention.head_count_kv", o->heads_kv);
+  KU("rope.dimension_count", o->embd / o->heads);
+  snprintf(k, sizeof k, "%s.attention.layer_norm_rms_epsilon", a);
+  mk_kv_f32(b, k, 1e-5f), n++;
+  snprintf(k, sizeof k, "%s.rope.freq_base", a);
+  mk_kv_f32(b, k, 10000.0f), n++;
+  if (o->experts) {
+    KU("expert_count", o->experts);
+    KU("expert_used_count", o->experts_used);
+  }
+#undef KU
+  mk_kv_str(b, "tokenizer.ggml.model", "llama"), n++;
+  kv_tokens(b, o->vocab), n++;
+  kv_token_arrays(b, o->vocab), n += 2;
+  mk_kv_u32(b, "tokenizer.ggml.bos_token_id", 1), n++;
+  mk_kv_u32(b, "tokenizer.ggml.eos_token_id", 2), n++;
+  mk_kv_u32(b, "tokenizer.ggml.unknown_token_id", 0), n++;
+  return n;
+}
+
+static bool check_llama(const mk_llama *o, char *err, size_t errlen) {
+  if (!o->layers || !o->embd || !o->ff || !o->heads || !o->heads_kv || !o->vocab)
+    return fail(err, errlen, "every size must be positive");
+  if (o->embd % o->heads || o->heads % o->heads_kv)
+    return fail(err, errlen, "embd must be a multiple of heads, heads of heads-kv");
+  /* llama.cpp's SPM vocab looks up "<0x0A>" (token 13 here) when loading */
+  if (o->vocab < 16) return fail(err, errlen, "vocab must be at least 16");
+  if (o->layers > 4096) return fail(err, errlen, "at most 4096 layers");
+  return ggml_type_get(o->type) ? true : fail(err, errlen, "unknown ggml type %u", o->type);
+}
+
+bool mk_gguf_llama(const mk_llama *o, mk_buf *b, uint64_t *data_bytes, uint64_t *params,
+                   char *err, size_t errlen) {
+  if (!check_llama(o, err, errlen)) return false;
+  mk_t *t = calloc((size_t)o->layers * 10 + 3, sizeof *t);
+  mk_buf meta = {0};
+  if (!t) return fail(err, errlen, "out of memory");
+  size_t n = model_tensors(o, t);
+  unsigned n_kv = llama_metadata(o, &meta);
+  mk_gguf_begin(b, 3, n, n_kv);
+  mk_put(b, meta.p, meta.len);
+  uint64_t off = 0, np = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint64_t bytes, el;
+    ggml_tensor_bytes(t[i].type, t[i].ne, (int)t[i].ndim, &bytes, &el);
+    mk_tensor_info(b, t[i].name, t[i].ndim, t[i].ne, t[i].type, off);
+    off = (off + bytes + 31) / 32 * 32;
+    np += el;
+  }
+  mk_pad(b, 32);
+  free(t);
+  mk_buf_free(&meta);
+  if (data_bytes) *data_bytes = off;
+  if (params) *params = np;
+  return b->oom ? fail(err, errlen, "out of memory") : true;
+}
+
+bool mk_gguf_llama_buf(const mk_llama *o, mk_buf *b, char *err, size_t errlen) {
+  uint64_t data;
+  if (!mk_gguf_llama(o, b, &data, NULL, err, errlen)) return false;
+  mk_zeros(b, (size_t)data);
+  return b->oom ? fail(err, errlen, "out of memory") : true;
+}
+
+bool mk_write_file(const char *path, const void *p, size_t n, uint64_t zeros, char *err,
+                   size_t errlen) {
+  static const uint8_t z[4096];
+  FILE *f = fopen(path, "wb");
+  if (!f) return fail(err, errlen, "%s: %s", path, strerror(errno));
+  bool ok = fwrite(p, 1, n, f) == n;
+  for (uint64_t left = zeros; ok && left > 0;) {
+    size_t k = left < sizeof z ? (size_t)left : sizeof z;
+    ok = fwrite(z, 1, k, f) == k;
+    left -= k;
+  }
+  if (fclose(f) != 0) ok = false;
+  return ok ? true : fail(err, errlen, "%s: write failed", path);
+}
+
+/* ---- safetensors ---- */
+
+typedef struct st_dt {
+  const char *name;
+  unsigned bits;
+} st_dt;
+
+static const st_dt st_dtypes[] = {{"F64", 64}, {"F32", 32}, {"F16", 16}, {"BF16", 16},
+                                  {"I64", 64}, {"I32", 32}, {"I16", 16}, {"I8", 8},
+                                  {"U8", 8},   {"BOOL", 8}, {"F8_E4M3", 8}};
+
+static unsigned st_bits(const char *dt) {
+  for (size_t i = 0; i < sizeof st_dtypes / sizeof st_dtypes[0]; i++)
+    if (strcmp(st_dtypes[i].name, dt) == 0) return st_dtypes[i].bits;
+  return 0;
+}
+
+static uint64_t st_bytes(const mk_st_tensor *t) {
+  uint64_t n = 1;
+  for (int i = 0; i < t->ndim; i++) n *= t->shape[i];
+  return n * st_bits(t->dtype) / 8;
+}
+
+static void put_fmt(mk_buf *b, const char *fmt, ...) {
+  char tmp[512];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+  va_end(ap);
+  if (n > 0) mk_put(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
+static void st_entry(mk_buf *h, const mk_st_tensor *t, uint64_t off, uint64_t end) {
+  put_fmt(h, ",\"%s\":{\"dtype\":\"%s\",\"shape\":[", t->name, t->dtype);
+  for (int d = 0; d < t->ndim; d++) put_fmt(h, "%s%llu", d ? "," : "", (ull)t->shape[d]);
+  put_fmt(h, "],\"data_offsets\":[%llu,%llu]}", (ull)off, (ull)end);
+}
+
+bool mk_safetensors(mk_buf *b, const mk_st_tensor *t, size_t n, const char *metadata_json,
+                    char *err, size_t errlen) {
+  mk_buf h = {0};
+  uint64_t off = 0;
+  put_fmt(&h, "{\"__metadata__\":%s", metadata_json ? metadata_json : "{\"format\":\"pt\"}");
+  for (size_t i = 0; i < n; i++) {
+    if (!st_bits(t[i].dtype)) return fail(err, errlen, "unknown dtype %s", t[i].dtype);
+    uint64_t nb = st_bytes(&t[i]);
+    st_entry(&h, &t[i], off, off + nb);
+    off += nb;
+  }
+  mk_put(&h, "}", 1);
+  while (h.len % 8) mk_put(&h, " ", 1); /* safetensors pads the header with spaces */
+  mk_u64(b, h.len);
+  mk_put(b, h.p, h.len);
+  mk_zeros(b, (size_t)off);
+  mk_buf_free(&h);
+  return b->oom || h.oom ? fail(err, errlen, "out of memory") : true;
+}
+
+void mk_hf_defaults(mk_hf *o) {
+  *o = (mk_hf){2, 64, 128, 4, 2, 256, "BF16", 0, 32, false};
+}
+
+typedef struct hf_t {
+  char name[96];
+  mk_st_tensor t;
+  uint64_t params; /* logical */
+  bool aux;        /* quantization scales, zeros, g_idx */
+} hf_t;
+
+static void hf_add(hf_t *v, size_t *n, const char *name, const char *dt, int nd,
+                   uint64_t a, uint64_t b2, bool aux, uint64_t params) {
+  hf_t *x = &v[(*n)++];
+  snprintf(x->name, sizeof x->name, "%s", name);
+  x->t = (mk_st_tensor){x->name, dt, nd, {a, b2, 0, 0}};
+  x->params = params ? params : (nd == 1 ? a : a * b2);
+  x->aux = aux;
+}
+
+/* A linear layer [out, in]: plain, or GPTQ's four tensors. */
+static void hf_linear(const mk_hf *o, hf_t *v, size_t *n, const char *p, uint64_t out,
+                      uint64_t in) {
+  char nm[96];
+  if (!o->gptq_bits) {
+    snprintf(nm, sizeof nm, "%s.weight", p);
+    hf_add(v, n, nm, o->dtype, 2, out, in, false, 0);
+    return;
+  }
+  uint64_t pack = 32 / o->gptq_bits, g = in / o->group;
+  snprintf(nm, sizeof nm, "%s.qweight", p);
+  hf_add(v, n, nm, "I32", 2, in / pack, out, false, in * out);
+  snprintf(nm, sizeof nm, "%s.qzeros", p);
+  hf_add(v, n, nm, "I32", 2, g, out / pack, true, g * out);
+  snprintf(nm, sizeof nm, "%s.scales", p);
+  hf_add(v, n, nm, "F16", 2, g, out, true, 0);
+  snprintf(nm, sizeof nm, "%s.g_idx", p);
+  hf_add(v, n, nm, "I32", 1, in, 1, true, 0);
+}
+
+static void hf_layer(const mk_hf *o, unsigned i, hf_t *v, size_t *n) {
+  char p[96];
+  uint64_t e = o->embd, kv = e / o->heads * o->heads_kv;
+#define P(s) snprintf(p, sizeof p, "model.layers.%u." s, i)
+  P("input_layernorm.weight"), hf_add(v, n, p, o->dtype, 1, e, 1, false, 0);
+  P("self_attn.q_proj"), hf_linear(o, v, n, p, e, e);
+  P("self_attn.k_proj"), hf_linear(o, v, n, p, kv, e);
+  P("self_attn.v_proj"), hf_linear(o, v, n, p, kv, e);
+  P("self_attn.o_proj"), hf_linear(o, v, n, p, e, e);
+  P("post_attention_layernorm.weight"), hf_add(v, n, p, o->dtype, 1, e, 1, false, 0);
+  P("mlp.gate_proj"), hf_linear(o, v, n, p, o->ff, e);
+  P("mlp.up_proj"), hf_linear(o, v, n, p, o->ff, e);
+  P("mlp.down_proj"), hf_linear(o, v, n, p, e, o->ff);
+#undef P
+}
+
+static hf_t *hf_tensors(const mk_hf *o, size_t *n) {
+  hf_t *v = calloc((size_t)o->layers * 32 + 4, sizeof *v);
+  if (!v) return NULL;
+  const char *dt = o->gptq_bits ? "F16" : o->dtype;
+  *n = 0;
+  hf_add(v, n, "model.embed_tokens.weight", dt, 2, o->vocab, o->embd, false, 0);
+  for (unsigned i = 0; i < o->layers; i++) hf_layer(o, i, v, n);
+  hf_add(v, n, "model.norm.weight", dt, 1, o->embd, 1, false, 0);
+  hf_add(v, n, "lm_head.weight", dt, 2, o->vocab, o->embd, false, 0);
+  for (size_t i = 0; i < *n; i++)
+    if (v[i].t.ndim == 1 || !strstr(v[i].name, "layers")) v[i].t.dtype = dt;
+  return v;
+}
+
+void mk_hf_totals(const mk_hf *o, uint64_t *params, uint64_t *bytes, uint64_t *aux_bytes) {
+  size_t n;
+  hf_t *v = hf_tensors(o, &n);
+  *params = *bytes = *aux_bytes = 0;
+  for (size_t i = 0; v && i < n; i++) {
+    *bytes += st_bytes(&v[i].t);
+    if (v[i].aux)
+      *aux_bytes += st_bytes(&v[i].t);
+    else
+      *params += v[i].params;
+  }
+  free(v);
+}
+
+static bool join(char *out, size_t n, const char *dir, const char *file) {
+  int k = snprintf(out, n, "%s/%s", dir, file);
+  return k >= 0 && (size_t)k < n;
+}
+
+static bool write_text(const char *dir, const char *file, const char *text, char *err,
+                       size_t errlen) {
+  char path[1024];
+  if (!join(path, sizeof path, dir, file)) return fail(err, errlen, "%s: path too long", dir);
+  return mk_write_file(path, text, strlen(text), 0, err, errlen);
+}
+
+static bool hf_config(const char *dir, const mk_hf *o, char *err, size_t errlen) {
+  char q[256] = "", cfg[1024];
+  if (o->gptq_bits && o->no_bits)
+    snprintf(q, sizeof q, ",\"quantization_config\":{\"quant_method\":\"gptq\","
+             "\"group_size\":%u,\"desc_act\":false}", o->group);
+  else if (o->gptq_bits)
+    snprintf(q, sizeof q, ",\"quantization_config\":{\"quant_method\":\"gptq\",\"bits\":%u,"
+             "\"group_size\":%u,\"desc_act\":false,\"sym\":true}", o->gptq_bits, o->group);
+  snprintf(cfg, sizeof cfg,
+           "{\"architectures\":[\"LlamaForCausalLM\"],\"model_type\":\"llama\","
+           "\"hidden_size\":%u,\"intermediate_size\":%u,\"num_hidden_layers\":%u,"
+           "\"num_attention_heads\":%u,\"num_key_value_heads\":%u,\"vocab_size\":%u,"
+           "\"max_position_embeddings\":2048,\"torch_dtype\":\"%s\"%s}\n",
+           o->embd, o->ff, o->layers, o->heads, o->heads_kv, o->vocab,
+           o->gptq_bits ? "float16" : strcasecmp(o->dtype, "BF16") == 0 ? "bfloat16"
+                                                                        : "float16", q);
+  return write_text(dir, "config.json", cfg, err, errlen);
+}
+
+static bool st_file(const char *dir, const char *file, const hf_t *v, size_t n, char *err,
+                    size_t errlen) {
+  mk_st_tensor *t = calloc(n ? n : 1, sizeof *t);
+  mk_buf b = {0};
+  char path[1024];
+  if (!t) return fail(err, errlen, "out of memory");
+  for (size_t i = 0; i < n; i++) t[i] = v[i].t;
+  bool ok = mk_safetensors(&b, t, n, NULL, err, errlen);
+  ok = ok && (join(path, sizeof path, dir, file) || fail(err, errlen, "%s: path too long", dir));
+  ok = ok && mk_write_file(path, b.p, b.len, 0, err, errlen);
+  mk_buf_free(&b);
+  free(t);
+  return ok;
+}
+
+static bool hf_index(const char *dir, const hf_t *v, size_t n, unsigned shards, char *err,
+                     size_t errlen) {
+  mk_buf b = {0};
+  uint64_t total = 0;
+  for (size_t i = 0; i < n; i++) total += st_bytes(&v[i].t);
+  put_fmt(&b, "{\"metadata\":{\"total_size\":%llu},\"weight_map\":{", (ull)total);
+  for (size_t i = 0; i < n; i++)
+    put_fmt(&b, "%s\"%s\":\"model-%05zu-of-%05u.safetensors\"", i ? "," : "", v[i].name,
+            i * shards / n + 1, shards);
+  put_fmt(&b, "}}\n");
+  mk_put(&b, "", 1);
+  bool ok = !b.oom && write_text(dir, "model.safetensors.index.json", (char *)b.p, err, errlen);
+  mk_buf_free(&b);
+  return ok;
+}
+
+bool mk_hf_dir(const char *dir, const mk_hf *o, unsigned shards, char *err, size_t errlen) {
+  size_t n;
+  if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+    return fail(err, errlen, "%s: %s", dir, strerror(errno));
+  hf_t *v = hf_tensors(o, &n);
+  if (!v) return fail(err, errlen, "out of memory");
+  bool ok = hf_config(dir, o, err, errlen);
+  if (shards <= 1) {
+    ok = ok && st_file(dir, "model.safetensors", v, n, err, errlen);
+  } else {
+    ok = ok && hf_index(dir, v, n, shards, err, errlen);
+    for (unsigned k = 0; ok && k < shards; k++) {
+      char file[64];
+      size_t lo = ((size_t)k * n + shards - 1) / shards, hi = ((size_t)(k + 1) * n + shards - 1) / shards;
+      snprintf(file, sizeof file, "model-%05u-of-%05u.safetensors", k + 1, shards);
+      ok = st_file(dir, file, v + lo, hi - lo, err, errlen);
+    }
+  }
+  free(v);
+  return ok;
+}
+
+static bool sub_dir(const char *dir, const char *sub, char *out, size_t n, char *err,
+                    size_t errlen) {
+  if (!join(out, n, dir, sub)) return fail(err, errlen, "%s: path too long", dir);
+  if (mkdir(out, 0777) != 0 && errno != EEXIST)
+    return fail(err, errlen, "%s: %s", out, strerror(errno));
+  return true;
+}
+
+bool mk_diffusers_dir(const char *dir, char *err, size_t errlen) {
+  char d[1024];
+  hf_t tr[3], vae[2];
+  size_t nt = 0, nv = 0;
+  hf_add(tr, &nt, "x_embedder.weight", "BF16", 2, 64, 16, false, 0);
+  hf_add(tr, &nt, "transformer_blocks.0.attn.to_q.weight", "BF16", 2, 64, 64, false, 0);
+  hf_add(tr, &nt, "proj_out.weight", "BF16", 2, 16, 64, false, 0);
+  hf_add(vae, &nv, "encoder.conv_in.weight", "F32", 2, 8, 27, false, 0);
+  hf_add(vae, &nv, "decoder.conv_out.weight", "F32", 2, 3, 72, false, 0);
+  if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+    return fail(err, errlen, "%s: %s", dir, strerror(errno));
+  return write_text(dir, "model_index.json",
+                    "{\"_class_name\":\"FluxPipeline\",\"_diffusers_version\":\"0.30.0\","
+                    "\"scheduler\":[\"diffusers\",\"FlowMatchEulerDiscreteScheduler\"],"
+                    "\"transformer\":[\"diffusers\",\"FluxTransformer2DModel\"],"
+                    "\"vae\":[\"diffusers\",\"AutoencoderKL\"]}\n", err, errlen) &&
+         sub_dir(dir, "transformer", d, sizeof d, err, errlen) &&
+         write_text(d, "config.json", "{\"_class_name\":\"FluxTransformer2DModel\"}\n", err, errlen) &&
+         st_file(d, "diffusion_pytorch_model.safetensors", tr, nt, err, errlen) &&
+         sub_dir(dir, "vae", d, sizeof d, err, errlen) &&
+         write_text(d, "config.json", "{\"_class_name\":\"AutoencoderKL\"}\n", err, errlen) &&
+         st_file(d, "diffusion_pytorch_model.safetensors", vae, nv, err, errlen) &&
+         sub_dir(dir, "scheduler", d, sizeof d, err, errlen) &&
+         write_text(d, "scheduler_config.json", "{\"_class_name\":\"FlowMatchEulerDiscreteScheduler\"}\n", err, errlen);
+}
+
+/* ---- malformed files ---- */
+
+/* A one-tensor GGUF: general.architecture = "llama", tensor `name` with the
+** given dims, type and offset, then `data` zero bytes after the padded header. */
+static void small_gguf(mk_buf *b, uint64_t n_tensors, const char *name, uint32_t ndim,
+                       const uint64_t *ne, uint32_t type, uint64_t off, size_t data) {
+  mk_gguf_begin(b, 3, n_tensors, 1);
+  mk_kv_str(b, "general.architecture", "llama");
+  mk_tensor_info(b, name, ndim, ne, type, off);
+  mk_pad(b, 32);
+  mk_zeros(b, data);
+}
+
+static void bad_gguf(const char *kind, mk_buf *b) {
+  static const uint64_t n8[] = {8}, big[] = {1ull << 32, 1ull << 32, 16}, n48[] = {48, 2};
+  if (!strcmp(kind, "gguf-dims-overflow"))
+    small_gguf(b, 1, "w", 3, big, GGML_T_F32, 0, 32);
+  else if (!strcmp(kind, "gguf-unknown-type"))
+    small_gguf(b, 1, "w", 1, n8, 99, 0, 32);
+  else if (!strcmp(kind, "gguf-not-multiple"))
+    small_gguf(b, 1, "w", 2, n48, GGML_T_Q4_0, 0, 64);
+  else if (!strcmp(kind, "gguf-misaligned"))
+    small_gguf(b, 1, "w", 1, n8, GGML_T_F32, 16, 64);
+  else if (!strcmp(kind, "gguf-offset-past-end"))
+    small_gguf(b, 1, "w", 1, n8, GGML_T_F32, 1 << 20, 32);
+  else if (!strcmp(kind, "gguf-too-many-dims"))
+    small_gguf(b, 1, "w", 5, (const uint64_t[]){1, 1, 1, 1, 8}, GGML_T_F32, 0, 32);
+  else
+    small_gguf(b, 1, "w", 1, n8, GGML_T_F32, 0, 32);
+}
+
+static void bad_gguf_header(const char *kind, mk_buf *b) {
+  bad_gguf("gguf-valid", b);
+  if (!strcmp(kind, "gguf-truncated")) b->len = 75; /* inside the tensor name's length */
+  if (!strcmp(kind, "gguf-magic")) memcpy(b->p, "GGML", 4);
+  if (!strcmp(kind, "gguf-version")) b->p[4] = 1;
+  if (!strcmp(kind, "gguf-tensor-count")) /* 4294967296000 = 1000 << 32 */
+    memcpy(b->p + 8, "\x00\x00\x00\x00\xe8\x03\x00\x00", 8);
+  if (!strcmp(kind, "gguf-string-length")) /* the key's length: 2^40 */
+    memcpy(b->p + 24, "\x00\x00\x00\x00\x00\x01\x00\x00", 8);
+}
+
+static void bad_gguf_meta(const char *kind, mk_buf *b) {
+  static const uint64_t n8[] = {8};
+  mk_gguf_begin(b, 3, 2, 2);
+  mk_kv_str(b, "general.architecture", "llama");
+  if (!strcmp(kind, "gguf-array-length")) {
+    mk_str(b, "tokenizer.ggml.tokens");
+    mk_u32(b, V_ARR);
+    mk_u32(b, V_STR);
+    mk_u64(b, 1ull << 60);
+  } else {
+    mk_kv_u32(b, "general.alignment", !strcmp(kind, "gguf-alignment") ? 24 : 32);
+  }
+  mk_tensor_info(b, "w", 1, n8, GGML_T_F32, 0);
+  mk_tensor_info(b, !strcmp(kind, "gguf-duplicate") ? "w" : "v", 1, n8, GGML_T_F32, 32);
+  mk_pad(b, 32);
+  mk_zeros(b, 64);
+}
+
+static void st_raw(mk_buf *b, const char *json, uint64_t header_len, size_t data) {
+  mk_u64(b, header_len);
+  mk_put(b, json, strlen(json));
+  mk_zeros(b, data);
+}
+
+static void bad_st(const char *kind, mk_buf *b) {
+  const char *t44 = "{\"w\":{\"dtype\":\"F16\",\"shape\":[4,4],\"data_offsets\":[0,%s]}}";
+  char j[256];
+  if (!strcmp(kind, "st-not-object")) {
+    st_raw(b, "[1,2,3]", 7, 0);
+  } else if (!strcmp(kind, "st-header-past-eof")) {
+    st_raw(b, "{}", 1000, 0);
+  } else if (!strcmp(kind, "st-header-cap")) {
+    st_raw(b, "{}", 200ull << 20, 0);
+  } else if (!strcmp(kind, "st-bad-json")) {
+    st_raw(b, "{\"w\": [", 7, 0);
+  } else if (!strcmp(kind, "st-offsets-mismatch")) {
+    snprintf(j, sizeof j, t44, "30");
+    st_raw(b, j, strlen(j), 32);
+  } else if (!strcmp(kind, "st-offsets-past-end")) {
+    snprintf(j, sizeof j, t44, "32");
+    st_raw(b, j, strlen(j), 16);
+  } else if (!strcmp(kind, "st-unknown-dtype")) {
+    snprintf(j, sizeof j, "{\"w\":{\"dtype\":\"Q7\",\"shape\":[4],\"data_offsets\":[0,4]}}");
+    st_raw(b, j, strlen(j), 4);
+  } else if (!strcmp(kind, "st-shape-overflow")) {
+    snprintf(j, sizeof j, "{\"w\":{\"dtype\":\"F16\",\"shape\":[4611686018427387904,"
+             "4611686018427387904],\"data_offsets\":[0,8]}}");
+    st_raw(b, j, strlen(j), 8);
+  } else { /* st-truncated: shorter than the 8-byte length */
+    mk_put(b, "\x10\x00\x00", 3);
+  }
+}
+
+const char *const mk_bad_kinds[] = {
+    "gguf-truncated", "gguf-magic", "gguf-version", "gguf-tensor-count",
+    "gguf-string-length", "gguf-array-length", "gguf-dims-overflow", "gguf-unknown-type",
+    "gguf-not-multiple", "gguf-misaligned", "gguf-offset-past-end", "gguf-too-many-dims",
+    "gguf-alignment", "gguf-duplicate", "st-truncated", "st-not-object",
+    "st-header-past-eof", "st-header-cap", "st-bad-json", "st-offsets-mismatch",
+    "st-offsets-past-end", "st-unknown-dtype", "st-shape-overflow", NULL};
+
+bool mk_bad(const char *kind, mk_buf *b, char *err, size_t errlen) {
+  size_t i = 0;
+  while (mk_bad_kinds[i] && strcmp(mk_bad_kinds[i], kind) != 0) i++;
+  if (!mk_bad_kinds[i]) return fail(err, errlen, "unknown bad kind '%s'", kind);
+  if (i < 5)
+    bad_gguf_header(kind, b);
+  else if (i == 5 || i == 12 || i == 13)
+    bad_gguf_meta(kind, b);
+  else if (i < 14)
+    bad_gguf(kind, b);
+  else
+    bad_st(kind, b);
+  return b->oom ? fail(err, errlen, "out of memory") : true;
+}
