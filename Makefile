@@ -75,7 +75,7 @@ build/asan/vramfit: src/cli.c $(SAN_OBJ)
 build/mkmodel: tools/mkmodel.c tools/mkmodel_lib.c tools/mkmodel_lib.h build/libvramfit.a
 	$(CC) $(ALL_CFLAGS) -o $@ tools/mkmodel.c tools/mkmodel_lib.c build/libvramfit.a $(PKG_LIBS)
 
-build/asan/test_%: tests/test_%.c tests/testutil.h $(SAN_OBJ) $(TOOLS_LIB)
+build/asan/test_%: tests/test_%.c tests/testutil.h tests/apiutil.h $(SAN_OBJ) $(TOOLS_LIB)
 	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $< $(SAN_OBJ) $(TOOLS_LIB) $(PKG_LIBS) $(shell pkg-config --libs cmocka)
 
 unit: $(TESTS)

@@ -16,6 +16,10 @@ end
 
 local function show(v)
   if type(v) == "string" then return ("'%s'"):format(v) end
+  if v ~= v then return "nan" end
+  if type(v) == "table" or type(v) == "function" or type(v) == "userdata" or type(v) == "thread" then
+    return "a " .. type(v)   -- never tostring(): a table's __tostring is the script's code
+  end
   return tostring(v)
 end
 

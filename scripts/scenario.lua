@@ -96,7 +96,8 @@ local function model_part(raw, n)
   if raw.model == nil then fail("model", "missing (a preset id such as meta-llama/Llama-3.1-8B, a path, or { arch, config })") end
   local id, a, cfg, base = resolve_model(raw.model, n)
   if base and base ~= id then note(n, "model %s has the shapes of preset %s", id, base) end
-  local desc = a.build(cfg)
+  local ok, desc = pcall(a.build, cfg)
+  if not ok then error(("model %s (architecture %s): %s"):format(id, a.name, tostring(desc)), 0) end
   if type(desc) ~= "table" then fail("model", "architecture '%s' returned %s, expected a description table", a.name, type(desc)) end
   desc.arch = desc.arch or a.name
   n.model = { id = id, arch = a.name, desc = desc }

@@ -145,7 +145,7 @@ static vf_status load_catalog(vf_engine *e) {
 }
 
 /* The scenario's GPU entries resolved against the catalog (inline ones kept). */
-static vf_status resolve_gpus(vf_engine *e, scenario *s) {
+static vf_status resolve_gpus(vf_engine *e, scenario *s, const char *where) {
   char err[512];
   for (int i = 0; i < s->n_gpus; i++) {
     gpu *g = &s->gpus[i];
@@ -154,7 +154,7 @@ static vf_status resolve_gpus(vf_engine *e, scenario *s) {
       continue;
     }
     const gpu *c = catalog_find(&e->cat, g->name, err, sizeof err);
-    if (!c) return fail(e, VF_EINVAL, "gpu: %s", err);
+    if (!c) return fail(e, VF_EINVAL, "%s: gpu: %s", where, err);
     *g = *c;
   }
   return VF_OK;
@@ -174,7 +174,9 @@ static vf_status expand_file(vf_engine *e, const char *path, const char *text, s
                  : host_load_scenario(e->h, path, err, sizeof err);
   if (!ok) {
     lua_pop(L, 1);
-    return fail(e, script_status(err), "%s", err);
+    const char *name = strcmp(path, "-") ? path : "<stdin>";
+    if (strncmp(err, name, strlen(name)) == 0) return fail(e, script_status(err), "%s", err);
+    return fail(e, script_status(err), "%s: %s", name, err);
   }
   if (!host_pcall(e->h, 1, 1, err, sizeof err)) return fail(e, script_status(err), "%s: %s", path, err);
   e->cached_n = lua_rawlen(L, -1);
@@ -274,7 +276,7 @@ static vf_status evaluate(vf_engine *e, const char *path, size_t index, const vf
   vf_status st;
   char err[1024];
   if ((st = prepare(e, path, index, req)) != VF_OK) return st;
-  if ((st = load_catalog(e)) != VF_OK || (st = resolve_gpus(e, &e->s)) != VF_OK) return st;
+  if ((st = load_catalog(e)) != VF_OK || (st = resolve_gpus(e, &e->s, strcmp(path, "-") ? path : "<stdin>")) != VF_OK) return st;
   if ((st = report_gpu(e)) != VF_OK) return st;
   scenario dev;
   fit_device_scenario(&e->s, &e->g, &dev);

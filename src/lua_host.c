@@ -66,8 +66,8 @@ static void host_hook(lua_State *L, lua_Debug *ar) {
   h->instr_used += HOOK_EVERY;
   if (h->instr_used > h->instr_limit) {
     h->limit_hit = true;
-    luaL_error(L, "instruction budget exceeded (%llu instructions)",
-               (unsigned long long)h->instr_limit);
+    lua_pushfstring(L, "instruction budget exceeded (%I instructions)", (lua_Integer)h->instr_limit);
+    lua_error(L);
   }
 }
 

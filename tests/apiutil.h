@@ -1,0 +1,60 @@
+/*
+** apiutil.h: helpers for the cmocka tests that drive the public API: an engine with small
+** limits, evaluation of an inline scenario, JSON field lookup by dotted path.
+*/
+#ifndef VF_APIUTIL_H
+#define VF_APIUTIL_H
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vramfit.h"
+
+/* An engine for tests; small limits keep hostile-script tests fast. */
+static inline vf_engine *tu_engine(uint64_t instructions, size_t memory) {
+  vf_options opt;
+  vf_options_init(&opt);
+  opt.data_dir = "/nonexistent";
+  opt.instruction_limit = instructions;
+  opt.memory_limit = memory;
+  vf_engine *e = NULL;
+  return vf_engine_new(&opt, &e) == VF_OK ? e : NULL;
+}
+
+/* Evaluates scenario text; returns the status, *json the parsed report (or NULL). */
+static inline vf_status tu_eval(vf_engine *e, const char *text, json_t **json) {
+  vf_request req = {NULL, 0, NULL, 0, VF_FORMAT_JSON, 0};
+  const char *out = NULL;
+  vf_status st = vf_estimate_string(e, text, strlen(text), "t.lua", &req, &out);
+  if (json) *json = st == VF_OK ? json_loads(out, 0, NULL) : NULL;
+  return st;
+}
+
+/* The integer at a dotted path ("devices.0.total_bytes"); -1 if absent. */
+static inline long long tu_int(json_t *j, const char *path) {
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", path);
+  for (char *tok = strtok(buf, "."); tok && j; tok = strtok(NULL, ".")) {
+    if (json_is_array(j))
+      j = json_array_get(j, (size_t)atoi(tok));
+    else
+      j = json_object_get(j, tok);
+  }
+  return json_is_integer(j) ? (long long)json_integer_value(j) : -1;
+}
+
+/* The bytes of the named category of device 0; -1 if absent. */
+static inline long long tu_category(json_t *j, const char *name) {
+  json_t *cats = json_object_get(json_array_get(json_object_get(j, "devices"), 0), "categories");
+  size_t i;
+  json_t *c;
+  json_array_foreach(cats, i, c) {
+    if (strcmp(json_string_value(json_object_get(c, "name")), name) == 0)
+      return (long long)json_integer_value(json_object_get(c, "bytes"));
+  }
+  return -1;
+}
+
+#endif

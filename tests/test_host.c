@@ -1,0 +1,129 @@
+/*
+** test_host.c: the Lua host through the public API: the sandbox (no io, os, debug,
+** binary chunks or string.dump; shared libraries untouchable), the instruction
+** budget and memory cap that pcall cannot swallow, and exact error messages that
+** name the file, line or field.
+*/
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "apiutil.h"
+
+#define OK_SCENARIO "return { model = 'meta-llama/Llama-3.2-1B', workload = { kind = 'inference', context = 128 } }"
+
+static int setup(void **state) {
+  *state = tu_engine(20000000, 64u << 20);
+  return *state ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  vf_engine_free(*state);
+  return 0;
+}
+
+static void expect_error(vf_engine *e, const char *text, vf_status want, const char *message) {
+  vf_status st = tu_eval(e, text, NULL);
+  if (st != want) fail_msg("status %d (%s), expected %d", st, vf_engine_error(e), want);
+  assert_string_equal(vf_engine_error(e), message);
+}
+
+static void test_escapes(void **state) {
+  vf_engine *e = *state;
+  expect_error(e, "return io.open('/etc/passwd')", VF_EINVAL, "t.lua:1: attempt to index a nil value (global 'io')");
+  expect_error(e, "return os.execute('touch /tmp/vf_pwned')", VF_EINVAL,
+               "t.lua:1: attempt to index a nil value (global 'os')");
+  expect_error(e, "return debug.getinfo(1)", VF_EINVAL, "t.lua:1: attempt to index a nil value (global 'debug')");
+  expect_error(e, "return require('io')", VF_EINVAL, "t.lua:1: attempt to call a nil value (global 'require')");
+  expect_error(e, "return string.dump(print)", VF_EINVAL,
+               "t.lua:1: attempt to call a nil value (field 'dump')");
+  expect_error(e, "return load('\\27Lua')()", VF_EINVAL,
+               "t.lua:1: attempt to call a nil value");
+  /* the string metatable is sealed: no way to reach the shared string library */
+  assert_int_equal(tu_eval(e, "assert(getmetatable('') == 'string') " OK_SCENARIO, NULL), VF_OK);
+  expect_error(e, "return package.loadlib('x','y')", VF_EINVAL,
+               "t.lua:1: attempt to index a nil value (global 'package')");
+  assert_null(fopen("/tmp/vf_pwned", "r"));
+}
+
+/* A scenario that rewrites a library changes only its own copy. */
+static void test_isolation(void **state) {
+  vf_engine *e = *state;
+  assert_int_equal(tu_eval(e, "string.format = nil; table.concat = nil; x_global = 1; " OK_SCENARIO, NULL), VF_OK);
+  assert_int_equal(tu_eval(e, "assert(x_global == nil); assert(string.format); " OK_SCENARIO, NULL), VF_OK);
+}
+
+static void test_budget(void **state) {
+  vf_engine *e = *state;
+  expect_error(e, "while true do end", VF_ELIMIT, "t.lua: instruction budget exceeded (20000000 instructions)");
+  expect_error(e, "while true do pcall(function() while true do end end) end", VF_ELIMIT,
+               "t.lua: instruction budget exceeded (20000000 instructions)");
+  /* coroutine.wrap adds the caller's position to an error it propagates */
+  expect_error(e, "local co = coroutine.wrap(function() while true do end end) co()", VF_ELIMIT,
+               "t.lua:1: instruction budget exceeded (20000000 instructions)");
+  expect_error(e, "local function f() return f() + 1 end return f()", VF_EINVAL, "t.lua:1: stack overflow");
+  /* the engine still works after each of them */
+  assert_int_equal(tu_eval(e, OK_SCENARIO, NULL), VF_OK);
+}
+
+static void test_memory(void **state) {
+  vf_engine *e = *state;
+  expect_error(e, "local s = string.rep('x', 1 << 28)", VF_ELIMIT, "t.lua: script memory limit exceeded (67108864 bytes)");
+  expect_error(e, "local t = {} for i = 1, 1e9 do t[i] = i end", VF_ELIMIT,
+               "t.lua: script memory limit exceeded (67108864 bytes)");
+  expect_error(e, "local t = {} while true do pcall(function() t[#t + 1] = string.rep('y', 4096) .. #t end) end",
+               VF_ELIMIT, "t.lua: script memory limit exceeded (67108864 bytes)");
+  assert_int_equal(tu_eval(e, OK_SCENARIO, NULL), VF_OK);
+}
+
+static void test_hostile_error_objects(void **state) {
+  vf_engine *e = *state;
+  expect_error(e, "error(setmetatable({}, { __tostring = function() while true do end end }))", VF_EINVAL,
+               "t.lua: (error object is a table value)");
+  expect_error(e, "error()", VF_EINVAL, "t.lua: (error object is a nil value)");
+}
+
+static void test_field_errors(void **state) {
+  vf_engine *e = *state;
+  expect_error(e, "return {\n model = \n", VF_EINVAL, "t.lua:3: unexpected symbol near <eof>");
+  expect_error(e, "return { model = 'meta-llama/Llama-3.2-1B', workload = { kind = 'inference', contxt = 5 } }",
+               VF_EINVAL,
+               "t.lua: workload: unknown key 'contxt' (allowed: attention, concurrency, context, kind, "
+               "output_tokens, prompt_tokens)");
+  expect_error(e, "return { model = 'meta-llama/Llama-3.2-1B', workload = { kind = 'inference', context = 1e15 } }",
+               VF_EINVAL, "t.lua: workload.context: 1e+15 is out of range (1 to 1073741824)");
+  expect_error(e, "return { model = 'meta-llama/Llama-3.2-1B', workload = { kind = 'inference', context = 0/0 } }",
+               VF_EINVAL, "t.lua: workload.context: expected an integer, got nan");
+  expect_error(e, "return { model = 'meta-llama/Llama-3.2-1B', workload = { kind = 'inference', context = -1 } }",
+               VF_EINVAL, "t.lua: workload.context: -1 is out of range (1 to 1073741824)");
+  expect_error(e, "return { model = 'no/such-model', workload = { kind = 'inference', context = 8 } }", VF_EINVAL,
+               "t.lua: model: unknown model 'no/such-model': not a preset (see 'vramfit list models') and not a file");
+  expect_error(e, "return { model = 'meta-llama/Llama-3.2-1B', gpu = 'Voodoo2', workload = { kind = 'inference', context = 8 } }",
+               VF_EINVAL, "t.lua: gpu: unknown GPU 'Voodoo2' (see 'vramfit list gpus')");
+  expect_error(e, "return { modle = 'x' }", VF_EINVAL,
+               "t.lua: scenario: unknown key 'modle' (allowed: cuda_context, description, dtype, gpu, headroom, "
+               "model, name, parallel, quant, runtime, workload)");
+  expect_error(e, "return 42", VF_EINVAL, "t.lua: scenario: the file must return a table, got number");
+  expect_error(e, "return { model = { arch = 'llama', config = { vocab_size = 10 } }, workload = { kind = 'inference', context = 8 } }",
+               VF_EINVAL, "t.lua: model inline llama (architecture llama): config: missing field 'hidden_size'");
+}
+
+static void test_json_scenarios(void **state) {
+  vf_engine *e = *state;
+  assert_int_equal(tu_eval(e, "{\"model\": \"meta-llama/Llama-3.2-1B\", \"workload\": {\"kind\": \"inference\", \"context\": 64}}", NULL), VF_OK);
+  expect_error(e, "{\"model\": 1,}", VF_EINVAL, "t.lua:1:13: string or '}' expected near '}'");
+  expect_error(e, "{\"model\": \"a\", \"model\": \"b\"}", VF_EINVAL, "t.lua:1:22: duplicate object key near '\"model\"'");
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_escapes),          cmocka_unit_test(test_isolation),
+      cmocka_unit_test(test_budget),           cmocka_unit_test(test_memory),
+      cmocka_unit_test(test_hostile_error_objects), cmocka_unit_test(test_field_errors),
+      cmocka_unit_test(test_json_scenarios),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
