@@ -27,7 +27,7 @@ SCRIPTS = $(sort $(wildcard scripts/*.lua scripts/*/*.lua architectures/*.lua))
 TESTS = $(patsubst tests/%.c,build/asan/%,$(wildcard tests/test_*.c))
 TOOLS_LIB = build/asan/mkmodel_lib.o
 
-.PHONY: all test demo calibrate install clean unit lua-tests golden deps
+.PHONY: all test demo calibrate install clean unit deps
 
 all: vramfit build/libvramfit.a build/libvramfit.so build/mkmodel
 
@@ -79,18 +79,10 @@ build/asan/test_%: tests/test_%.c tests/testutil.h tests/apiutil.h $(SAN_OBJ) $(
 	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $< $(SAN_OBJ) $(TOOLS_LIB) $(PKG_LIBS) $(shell pkg-config --libs cmocka)
 
 unit: $(TESTS)
-	@for t in $(TESTS); do echo "== $$t"; ASAN_OPTIONS=detect_leaks=1 VRAMFIT_DATADIR=/nonexistent $$t || exit 1; done
+	@for t in $(TESTS); do echo "== $$t"; ASAN_OPTIONS=detect_leaks=1 $$t || exit 1; done
 
-lua-tests: build/.deps
-	lua5.4 tests/lua/test_architectures.lua
-	lua5.4 tests/lua/test_gpus.lua
-
-golden: vramfit build/asan/vramfit build/mkmodel
-	sh tests/golden/run.sh ./vramfit
-	sh tests/golden/run.sh build/asan/vramfit
-
-test: unit lua-tests golden
-	@echo "make test: all suites passed"
+test: all $(TESTS) build/asan/vramfit
+	sh tests/run_all.sh
 
 demo: vramfit
 	./vramfit estimate examples/demo.lua

@@ -61,9 +61,13 @@ bool dtype_parse(const char *name, vf_dtype *out) {
 }
 
 bool dtype_bytes(vf_dtype dt, uint64_t n, uint64_t *out) {
-  uint64_t bits;
-  if (!bytes_mul(n, table[dt].bits, &bits)) return false;
-  *out = bytes_ceildiv(bits, 8);
+  unsigned bits = table[dt].bits;
+  if (bits % 8 == 0) return bytes_mul(n, bits / 8, out);
+  /* sub-byte widths: ceil(n * bits / 8) in 128 bits, so the bit count may exceed 2^64 */
+  __extension__ typedef unsigned __int128 u128;
+  u128 b = ((u128)n * bits + 7) / 8;
+  if (b > UINT64_MAX) return false;
+  *out = (uint64_t)b;
   return true;
 }
 

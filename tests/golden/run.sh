@@ -1,0 +1,79 @@
+#!/bin/sh
+# run.sh BINARY: the command line's contract: exit statuses (0 success, 1 nothing
+# fits, 2 bad input), exact error messages on stderr, and key figures in each output
+# format. Run from the repository root.
+set -u
+V=${1:-./vramfit}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+
+check() { # check NAME WANT_STATUS WANT_STDERR_SUBSTRING -- ARGS...
+  name=$1 want=$2 msg=$3
+  shift 4
+  "$V" "$@" >"$T/out" 2>"$T/err"
+  got=$?
+  if [ "$got" -ne "$want" ]; then
+    echo "FAIL $name: exit $got, expected $want"; sed 's/^/  stderr: /' "$T/err" | head -3
+    fail=$((fail + 1)); return
+  fi
+  if [ -n "$msg" ] && ! grep -qF -- "$msg" "$T/err"; then
+    echo "FAIL $name: stderr lacks: $msg"; sed 's/^/  stderr: /' "$T/err" | head -3
+    fail=$((fail + 1)); return
+  fi
+  pass=$((pass + 1))
+}
+
+has() { # has NAME STRING: the last command's stdout holds STRING
+  if grep -qF -- "$2" "$T/out"; then pass=$((pass + 1)); else echo "FAIL $1: stdout lacks: $2"; fail=$((fail + 1)); fi
+}
+
+cat >"$T/s.lua" <<'L'
+return { name = "g", model = "meta-llama/Llama-3.1-8B-Instruct", dtype = "bf16",
+         workload = { kind = "inference", context = 8192 }, gpu = "H100" }
+L
+check estimate-json 0 "" -- estimate "$T/s.lua" --format json
+has params '"params": 8030261248'
+has weight-bytes '"weight_bytes": 16060522496'
+has kv '"kv_cache_bytes": 1073741824'
+check estimate-table 0 "" -- estimate "$T/s.lua"
+has table-gib 'weights                14.96     16.06  exact'
+check estimate-csv 0 "" -- estimate "$T/s.lua" --format csv
+has csv-row 'g,meta-llama/Llama-3.1-8B-Instruct,llama,8030261248,16060522496,H100-SXM-80GB'
+check set-override 0 "" -- estimate "$T/s.lua" --format json --set workload.context=16384
+has set-kv '"kv_cache_bytes": 2147483648'
+check stdin 0 "" -- estimate - --format json <"$T/s.lua"
+cat >"$T/all.lua" <<'L'
+return { model = "meta-llama/Llama-3.1-8B-Instruct", workload = { kind = "inference", context = 8192 } }
+L
+check fit-all 0 "" -- fit "$T/all.lua" --format csv
+has fit-catalog 'B300-SXM-288GB'
+check fit-none 1 "" -- fit "$T/s.lua" --gpu GTX-1080-8GB --set workload.context=131072
+check version 0 "" -- --version
+has version-text 'vramfit 0.3.0'
+check list-gpus 0 "" -- list gpus
+has list-h100 'H100-SXM-80GB'
+check list-models 0 "" -- list models
+has list-llama 'meta-llama/Llama-3.1-8B'
+check help-estimate 0 "" -- estimate --help
+
+check missing-file 2 "vramfit: $T/none.lua: cannot open: No such file or directory" -- estimate "$T/none.lua"
+check unknown-command 2 "vramfit: unknown command 'estmate'" -- estmate "$T/s.lua"
+check unknown-option 2 "vramfit: unknown option '--fromat'" -- estimate "$T/s.lua" --fromat json
+check bad-format 2 "vramfit: --format xml: expected table, json or csv" -- estimate "$T/s.lua" --format xml
+check bad-set 2 "vramfit: --set workload.context: expected KEY=VALUE" -- estimate "$T/s.lua" --set workload.context
+check set-negative 2 "workload.context: -5 is out of range (1 to 1073741824)" -- estimate "$T/s.lua" --set workload.context=-5
+check set-absurd 2 "workload.context: 1e+15 is out of range (1 to 1073741824)" -- estimate "$T/s.lua" --set workload.context=1e15
+check set-nan 2 "workload.context: expected an integer, got 'nan'" -- estimate "$T/s.lua" --set workload.context=nan
+check unknown-gpu 2 "gpu: unknown GPU 'Voodoo2' (see 'vramfit list gpus')" -- estimate "$T/s.lua" --gpu Voodoo2
+check list-bad 2 "list: unknown kind 'things'" -- list things
+printf 'return {\n  model = ,\n}\n' >"$T/syntax.lua"
+check syntax 2 "vramfit: $T/syntax.lua:2: unexpected symbol near ','" -- estimate "$T/syntax.lua"
+printf '{"model": "x",\n "workload": }' >"$T/bad.json"
+check bad-json 2 "vramfit: $T/bad.json:2:14: unexpected token near '}'" -- estimate "$T/bad.json"
+printf 'return { model = "meta-llama/Llama-3.1-8B", workload = { kind = "inference", context = 8 }, tp = 2 }' >"$T/key.lua"
+check unknown-key 2 "scenario: unknown key 'tp' (allowed:" -- estimate "$T/key.lua"
+
+echo "golden ($V): $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

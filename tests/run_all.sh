@@ -1,0 +1,41 @@
+#!/bin/sh
+# run_all.sh: runs every suite (cmocka programs under ASan/UBSan, Lua-side tests,
+# golden CLI tests with the plain and the sanitized binary), prints each suite's
+# output and one closing line with the totals. Exit status 1 if anything failed.
+set -u
+passed=0
+failed=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+suite() { # suite NAME COMMAND...
+  name=$1
+  shift
+  echo "== $name"
+  "$@" >"$log" 2>&1
+  rc=$?
+  cat "$log"
+  # cmocka: "[  PASSED  ] N test(s)." / "[  FAILED  ] N test(s)"; ours: "N passed, M failed"
+  p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
+  f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
+  if [ -z "$p" ]; then
+    p=$(sed -n 's/.* \([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed.*/\1/p' "$log" | tail -1)
+    f=$(sed -n 's/.* \([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed.*/\2/p' "$log" | tail -1)
+  fi
+  p=${p:-0}
+  f=${f:-0}
+  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "$name: exited $rc"; fi
+  passed=$((passed + p))
+  failed=$((failed + f))
+}
+
+for t in build/asan/test_*; do
+  suite "$t" env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 "$t"
+done
+suite lua-architectures lua5.4 tests/lua/test_architectures.lua
+suite lua-gpus lua5.4 tests/lua/test_gpus.lua
+suite golden ./tests/golden/run.sh ./vramfit
+suite golden-asan ./tests/golden/run.sh build/asan/vramfit
+echo
+echo "tests: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
