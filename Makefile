@@ -29,7 +29,7 @@ TOOLS_LIB = build/asan/mkmodel_lib.o
 
 .PHONY: all test demo calibrate install clean unit deps
 
-all: vramfit build/libvramfit.a build/libvramfit.so build/mkmodel
+all: vramfit build/libvramfit.a build/libvramfit.so build/mkmodel build/calibrate
 
 build/.deps: scripts/install-deps.sh
 	sh scripts/install-deps.sh
@@ -88,8 +88,11 @@ demo: vramfit
 	./vramfit estimate examples/demo.lua
 	./vramfit fit examples/demo.lua --gpu RTX-4090-24GB --gpu L40S --gpu H100 --gpu H200
 
-calibrate: vramfit
-	./vramfit calibrate $(CALIBRATION)
+build/calibrate: tools/calibrate.c build/libvramfit.a
+	$(CC) $(ALL_CFLAGS) -o $@ tools/calibrate.c build/libvramfit.a $(PKG_LIBS)
+
+calibrate: build/calibrate
+	build/calibrate $(CALIBRATION)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \

@@ -6,11 +6,23 @@
 #ifndef VF_ESTIMATE_H
 #define VF_ESTIMATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "budget.h"
 #include "model.h"
+
+/* A figure the runtime itself prints (vLLM's num_gpu_blocks, llama.cpp's KV buffer),
+** reported in the JSON report's "runtime" object. name is static. */
+typedef struct est_figure {
+  const char *name;
+  uint64_t value;
+  double real;
+  bool is_real;
+} est_figure;
+
+#define EST_MAX_FIGS 32
 
 typedef struct estimate {
   budget b;                  /* per device (rank) */
@@ -23,6 +35,8 @@ typedef struct estimate {
   uint64_t peak_reserved;    /* per device */
   uint64_t total;            /* per device, as nvidia-smi shows it */
   const char *peak_phase;    /* "forward", "backward", "optimizer step", "prefill", "decode" */
+  est_figure figs[EST_MAX_FIGS];
+  int n_figs;
 } estimate;
 
 /* 0 on success; else a message in err naming what overflowed or was invalid. */

@@ -16,7 +16,9 @@
 #include <sys/stat.h>
 
 #include "embedded.h"
+#include "lua_files.h"
 #include "lua_json.h"
+#include "rules.h"
 #include "units.h"
 
 #define DEFAULT_INSTRUCTIONS 200000000ull /* ~1 s of Lua; scripts need a few million */
@@ -363,7 +365,46 @@ static int hostfn_parse_bytes(lua_State *L) {
   return 1;
 }
 
+/* A compiled pattern as a userdata, so the cache frees it with the state. */
+static int rules_gc(lua_State *L) {
+  rules **r = lua_touserdata(L, 1);
+  rules_free(*r);
+  *r = NULL;
+  return 0;
+}
+
+/* host.match(pattern, subject [, caseless]): PCRE2, compiled once per pattern and
+** kept in the registry, matched with match and depth limits. A bad pattern is an
+** error naming its offset; a match that hits a limit is an error too. */
+static int hostfn_match(lua_State *L) {
+  const char *pat = luaL_checkstring(L, 1);
+  const char *subj = luaL_checkstring(L, 2);
+  int caseless = lua_toboolean(L, 3);
+  char err[512];
+  lua_pushfstring(L, "vramfit.pcre2:%d:%s", caseless, pat);
+  if (lua_rawget(L, LUA_REGISTRYINDEX) != LUA_TUSERDATA) {
+    lua_pop(L, 1);
+    rules **r = lua_newuserdatauv(L, sizeof *r, 0);
+    *r = NULL;
+    lua_createtable(L, 0, 1);
+    lua_pushcfunction(L, rules_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_setmetatable(L, -2);
+    if (!(*r = rules_new())) return luaL_error(L, "out of memory");
+    if (!rules_add(*r, pat, 1, caseless ? RULES_CASELESS : 0, err, sizeof err)) return luaL_error(L, "%s", err);
+    lua_pushfstring(L, "vramfit.pcre2:%d:%s", caseless, pat);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, LUA_REGISTRYINDEX);
+  }
+  rules **r = lua_touserdata(L, -1);
+  int m = rules_match(*r, subj, NULL, NULL, err, sizeof err);
+  if (m < 0) return luaL_error(L, "%s", err);
+  lua_pushboolean(L, m == 1);
+  return 1;
+}
+
 static const luaL_Reg host_fns[] = {
+    {"match", hostfn_match},
     {"parse_bytes", hostfn_parse_bytes},
     {"list", hostfn_list}, {"read_json", hostfn_read_json}, {"path_kind", hostfn_path_kind}, {NULL, NULL}};
 
@@ -374,6 +415,7 @@ static void script_env_new(lua_State *L, host *h) {
   lua_pushcfunction(L, sb_require);
   lua_setfield(L, -2, "require");
   luaL_newlib(L, host_fns);
+  lfiles_register(L, -1);
   lua_setfield(L, -2, "host");
   lua_pushvalue(L, -1);
   h->ref_script_env = luaL_ref(L, LUA_REGISTRYINDEX);

@@ -140,7 +140,13 @@ static void rd_tensor(rd *r, int t, size_t i, model_desc *m, vf_dtype dt) {
   inv_role role = ROLE_OTHER;
   if (role_name[0] && !inv_role_parse(role_name, &role)) rd_fail(r, "tensors[%zu].role: unknown role '%s'", i, role_name);
   if (!r->failed && count == 0) rd_fail(r, "tensors[%zu].count: must be at least 1", i);
+  /* a quantization or a model file may give the stored bytes and dtype per tensor */
+  uint64_t bytes = rd_u64(r, t, "bytes", false, 0);
+  char dname[32];
+  rd_str(r, t, "dtype", dname, sizeof dname, false);
+  if (dname[0] && !dtype_parse(dname, &dt)) rd_fail(r, "tensors[%zu] '%s': unknown dtype '%s'", i, name, dname);
   if (!r->failed && !inv_add(&m->inv, name, shape, ndim, count, role, dt)) rd_fail(r, "tensors: out of memory");
+  if (!r->failed) m->inv.t[m->inv.n - 1].stored_bytes = bytes;
 }
 
 static void rd_tensors(rd *r, int desc, model_desc *m, vf_dtype dt) {
@@ -290,6 +296,43 @@ static void rd_notes(rd *r, int t, scenario *s) {
   lua_pop(r->L, 1);
 }
 
+/* extra = { ["runtime.max_model_len"] = 8192, ... }: a flat map of scalars. */
+static void rd_extra_value(rd *r, scn_value *v, const char *key) {
+  lua_State *L = r->L;
+  snprintf(v->key, sizeof v->key, "%s", key);
+  if (lua_type(L, -1) == LUA_TBOOLEAN) {
+    v->type = SCN_BOOL;
+    v->i = (uint64_t)lua_toboolean(L, -1);
+  } else if (lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 0) {
+    v->type = SCN_INT;
+    v->i = (uint64_t)lua_tointeger(L, -1);
+  } else if (lua_type(L, -1) == LUA_TNUMBER) {
+    v->type = SCN_REAL;
+    v->d = lua_tonumber(L, -1);
+  } else if (lua_type(L, -1) == LUA_TSTRING) {
+    v->type = SCN_STR;
+    snprintf(v->s, sizeof v->s, "%s", lua_tostring(L, -1));
+  } else {
+    rd_fail(r, "extra.%s: expected a number, a string or a boolean", key);
+  }
+}
+
+static void rd_extras(rd *r, int t, scenario *s) {
+  if (!rd_table(r, t, "extra", false)) return;
+  lua_pushnil(r->L);
+  while (!r->failed && lua_next(r->L, -2)) {
+    if (lua_type(r->L, -2) != LUA_TSTRING || lua_rawlen(r->L, -2) >= sizeof s->extra[0].key)
+      rd_fail(r, "extra: keys must be strings of at most 47 bytes");
+    else if (s->n_extra >= SCN_MAX_EXTRA)
+      rd_fail(r, "extra: more than %d entries", SCN_MAX_EXTRA);
+    else
+      rd_extra_value(r, &s->extra[s->n_extra++], lua_tostring(r->L, -2));
+    lua_pop(r->L, 1);
+  }
+  if (r->failed) lua_pop(r->L, 1); /* the key left by an interrupted lua_next */
+  lua_pop(r->L, 1);
+}
+
 bool lread_scenario(lua_State *L, int idx, scenario *s, model_desc *m, char *err, size_t errlen) {
   static const char *const kinds[] = {"inference", "train", NULL};
   static const char *const attns[] = {"sdpa", "flash", "eager", NULL};
@@ -318,6 +361,7 @@ bool lread_scenario(lua_State *L, int idx, scenario *s, model_desc *m, char *err
   s->headroom = rd_num(&r, t, "headroom", 0.05);
   rd_gpus(&r, t, s);
   rd_notes(&r, t, s);
+  rd_extras(&r, t, s);
   if (!r.failed && rd_table(&r, t, "model", true)) {
     rd_model(&r, lua_gettop(L), m, s->kind == WL_TRAIN ? s->prec.weights : s->dtype);
     lua_pop(L, 1);

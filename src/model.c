@@ -37,3 +37,35 @@ void scenario_note(scenario *s, const char *fmt, ...) {
   vsnprintf(s->notes[s->n_notes++], SCN_NOTE, fmt, ap);
   va_end(ap);
 }
+
+const scn_value *scn_find(const scenario *s, const char *key) {
+  for (int i = 0; i < s->n_extra; i++)
+    if (strcmp(s->extra[i].key, key) == 0) return &s->extra[i];
+  return NULL;
+}
+
+uint64_t scn_u64(const scenario *s, const char *key, uint64_t dflt) {
+  const scn_value *v = scn_find(s, key);
+  if (!v) return dflt;
+  if (v->type == SCN_INT) return v->i;
+  if (v->type == SCN_BOOL) return v->i != 0;
+  return dflt;
+}
+
+double scn_real(const scenario *s, const char *key, double dflt) {
+  const scn_value *v = scn_find(s, key);
+  if (!v) return dflt;
+  if (v->type == SCN_REAL) return v->d;
+  if (v->type == SCN_INT) return (double)v->i;
+  return dflt;
+}
+
+const char *scn_str(const scenario *s, const char *key, const char *dflt) {
+  const scn_value *v = scn_find(s, key);
+  return v && v->type == SCN_STR ? v->s : dflt;
+}
+
+bool scn_bool(const scenario *s, const char *key, bool dflt) {
+  const scn_value *v = scn_find(s, key);
+  return v && v->type == SCN_BOOL ? v->i != 0 : dflt;
+}

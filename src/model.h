@@ -63,6 +63,21 @@ typedef struct precision_spec {
   vf_dtype master_dtype;
 } precision_spec;
 
+/* A scenario field the core has no struct member for (a runtime's knob, a method's
+** option): keys are dotted names ("runtime.max_model_len", "lora.r"); modules read
+** them with scn_* below, so a new option needs no change to the reader. */
+typedef enum scn_type { SCN_INT = 0, SCN_REAL, SCN_STR, SCN_BOOL } scn_type;
+
+typedef struct scn_value {
+  char key[48];
+  scn_type type;
+  uint64_t i;
+  double d;
+  char s[96];
+} scn_value;
+
+#define SCN_MAX_EXTRA 96
+
 typedef struct scenario {
   char name[160];
   wl_kind kind;
@@ -91,6 +106,8 @@ typedef struct scenario {
   int n_gpus;
   char notes[SCN_MAX_NOTES][SCN_NOTE]; /* assumptions */
   int n_notes;
+  scn_value extra[SCN_MAX_EXTRA];
+  int n_extra;
 } scenario;
 
 void model_init(model_desc *m);
@@ -98,5 +115,12 @@ void model_free(model_desc *m);
 /* KV bytes per token summed over layers (full-attention view), overflow-checked. */
 bool model_kv_bytes_per_token(const model_desc *m, vf_dtype dt, uint64_t *out);
 void scenario_note(scenario *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Extras by key; the default when absent or of another type (an integer reads as a
+** real too; a bool as 0/1 integer). */
+const scn_value *scn_find(const scenario *s, const char *key);
+uint64_t scn_u64(const scenario *s, const char *key, uint64_t dflt);
+double scn_real(const scenario *s, const char *key, double dflt);
+const char *scn_str(const scenario *s, const char *key, const char *dflt);
+bool scn_bool(const scenario *s, const char *key, bool dflt);
 
 #endif

@@ -60,8 +60,11 @@ static json_t *json_runtime(const report_in *in) {
   json_object_set_new(r, "name", json_string(in->s->runtime));
   json_object_set_new(r, "peak_allocated_bytes", jint(in->e->peak_allocated));
   json_object_set_new(r, "peak_reserved_bytes", jint(in->e->peak_reserved));
-  json_object_set_new(r, "kv_cache_bytes", jint(budget_get(&in->e->b, "kv_cache")));
-  json_object_set_new(r, "weights_bytes", jint(budget_get(&in->e->b, "weights")));
+  json_object_set_new(r, "peak_phase", json_string(in->e->peak_phase));
+  for (int i = 0; i < in->e->n_figs; i++) {
+    const est_figure *f = &in->e->figs[i];
+    json_object_set_new(r, f->name, f->is_real ? json_real(f->real) : jint(f->value));
+  }
   return r;
 }
 

@@ -1,0 +1,56 @@
+/*
+** estimate_int.h: what the estimate modules share (estimate.c, infer.c, train.c and
+** the runtime modules): the evaluation context with its sticky overflow flag, and the
+** helpers every runtime uses (per-device weights, KV cache, common categories, the
+** allocator model). Private to src/.
+*/
+#ifndef VF_ESTIMATE_INT_H
+#define VF_ESTIMATE_INT_H
+
+#include "bytes.h"
+#include "estimate.h"
+
+#define MIB (1024ull * 1024ull)
+
+typedef struct ectx {
+  const model_desc *m;
+  const scenario *s;
+  estimate *e;
+  bytes_acc acc;
+  char *err; /* a runtime may set a message and est_fail */
+  size_t errlen;
+  bool failed;
+} ectx;
+
+/* A runtime's estimate for one workload kind; fills c->e->b and the runtime figures. */
+typedef void (*est_fn)(ectx *c);
+
+uint64_t est_bits(vf_dtype dt);
+/* bytes of n elements of dt, overflow recorded in c */
+uint64_t est_elems_bytes(ectx *c, uint64_t n, vf_dtype dt);
+/* Roles that tensor parallelism splits (Megatron column/row and vocabulary parallel). */
+bool est_tp_sharded(inv_role r);
+/* KV heads one tensor-parallel rank holds: split when there are at least tp heads,
+** replicated otherwise. */
+uint64_t est_kv_heads_rank(uint64_t heads, uint64_t tp);
+/* KV cache of `tokens` per sequence x `seqs` sequences on one rank (tp, pp split). */
+uint64_t est_kv_cache_bytes(ectx *c, uint64_t tokens, uint64_t seqs);
+/* Weight bytes with PyTorch's per-tensor allocation rounding on one rank. */
+uint64_t est_reserved_weights(ectx *c, uint64_t tp);
+/* cuBLAS workspace and CUDA context categories. */
+void est_add_common(ectx *c, budget *b);
+/* allocator_slack: weight rounding plus the fragmentation share of transient bytes. */
+void est_add_slack(ectx *c, budget *b, uint64_t weights_reserved, uint64_t transient);
+/* Sets peak allocated / reserved / total from the budget. */
+void est_finish(ectx *c, budget *b);
+/* A runtime figure for the report's "runtime" object (what the runtime prints). */
+void est_fig(ectx *c, const char *name, uint64_t value);
+void est_fig_real(ectx *c, const char *name, double value);
+/* Stops the estimate with a message (an unsupported combination, say). */
+void est_fail(ectx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The modules. */
+void infer_transformers(ectx *c);
+void train_pytorch(ectx *c);
+
+#endif
