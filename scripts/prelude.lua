@@ -68,11 +68,14 @@ function prelude.optimizer(t)
   return t
 end
 
-local RUNTIME_KEYS = { "name", "summary", "aliases", "kinds", "knobs", "modelled" }
+local RUNTIME_KEYS = { "name", "summary", "aliases", "kinds", "knobs", "modelled", "normalize" }
 
 -- runtime{...}: a runtime script: which workload kinds it runs, the knobs it accepts
 -- (the runtime's own option names) and whether the engine models it yet.
 -- A knob is a list of allowed strings, or one of "int", "number", "bool", "string", "bytes".
+-- Knob values reach the C core as extras "runtime.<knob>". normalize(n, knobs), if
+-- given, runs after the workload is validated: it may fill defaults (recording each
+-- as an assumption in n.notes) and set more extras.
 function prelude.runtime(t)
   prelude.strict("runtime", t, RUNTIME_KEYS, 2)
   if type(t.name) ~= "string" then error("runtime: 'name' must be a string", 2) end

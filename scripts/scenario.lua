@@ -14,18 +14,6 @@ local SCENARIO_KEYS = { "name", "description", "model", "dtype", "quant", "runti
 local TORCH_DTYPE = { float32 = "fp32", float16 = "fp16", bfloat16 = "bf16", float = "fp32", half = "fp16" }
 local DEFAULT_GPU = "H100-SXM-80GB"
 
--- Precision policies. Autocast (transformers, pytorch) keeps fp32 weights and
--- gradients and runs matmuls in 16 bits; DeepSpeed and Megatron keep 16-bit weights
--- and gradients beside an fp32 master copy. Pure bf16/fp16 keep everything in 16 bits.
-local PRECISIONS = {
-  fp32 = { weights = "fp32", grads = "fp32", activations = "fp32" },
-  ["bf16-mixed"] = { weights = "fp32", grads = "fp32", activations = "bf16", master16 = "bf16" },
-  ["fp16-mixed"] = { weights = "fp32", grads = "fp32", activations = "fp16", master16 = "fp16" },
-  bf16 = { weights = "bf16", grads = "bf16", activations = "bf16" },
-  fp16 = { weights = "fp16", grads = "fp16", activations = "fp16" },
-}
-local MASTER_RUNTIMES = { deepspeed = true }
-
 local function note(n, fmt, ...) n.notes[#n.notes + 1] = fmt:format(...) end
 
 -- ---------------------------------------------------------------- model
@@ -160,92 +148,22 @@ local function runtime_part(raw, n)
   end
   if r.version ~= nil and type(r.version) ~= "string" then fail("runtime.version", "expected a string such as \"0.19.0\"") end
   n.runtime, n.runtime_version, n.knobs = rt.name, r.version, knobs
+  for k, v in pairs(knobs) do n.extra["runtime." .. k] = v end
   return rt
-end
-
-local INFER_KEYS = { "kind", "context", "concurrency", "prompt_tokens", "output_tokens", "attention" }
-local TRAIN_KEYS = { "kind", "method", "micro_batch", "seq_len", "grad_accum", "grad_checkpointing", "optimizer",
-                     "precision", "lora", "attention", "optimizer_in_backward", "offload", "width", "height",
-                     "frames", "precomputed_embeddings", "text_encoders", "max_sequence_length", "modules_to_save" }
-
-local function inference_part(w, n, cfg)
-  strict("workload", w, INFER_KEYS)
-  if w.context == nil then
-    local ctx = n.knobs.max_model_len or n.knobs.n_ctx
-    if not ctx then fail("workload.context", "missing (tokens per sequence)") end
-    w.context = ctx
-    note(n, "context %d from the runtime's options", ctx)
-  end
-  n.context = int_field(w.context, "workload.context", 1, MAX_TOKENS)
-  if w.concurrency == nil then note(n, "concurrency 1 assumed") end
-  n.concurrency = int_field(w.concurrency or 1, "workload.concurrency", 1, MAX_SEQS)
-  n.prompt_tokens = w.prompt_tokens and int_field(w.prompt_tokens, "workload.prompt_tokens", 1, n.context) or 0
-  if w.output_tokens ~= nil then
-    local out = int_field(w.output_tokens, "workload.output_tokens", 0, n.context)
-    if n.prompt_tokens == 0 then n.prompt_tokens = math.max(1, n.context - out) end
-  end
-  n.attention = enum_field(w.attention or "sdpa", "workload.attention", { "sdpa", "flash", "eager" })
-  if w.attention == nil then note(n, "attention sdpa assumed") end
-  n.static_cache = n.knobs.cache == "static"
-  n.precision = { name = n.dtype, weights = n.dtype, grads = n.dtype, activations = n.dtype, master = false }
-  n.optimizer = { name = "none", states = 0, state_extra_bits = 0, step_temps = 0 }
-end
-
-local function optimizer_part(name, n)
-  local opts = E.optimizers()
-  local o = opts[name]
-  if not o then
-    local list = {}
-    for _, def in pairs(opts) do list[#list + 1] = def.name end
-    table.sort(list)
-    local seen, uniq = {}, {}
-    for _, v in ipairs(list) do if not seen[v] then seen[v] = true; uniq[#uniq + 1] = v end end
-    fail("workload.optimizer", "unknown or not yet modelled optimizer %s (known: %s)", tostring(name), table.concat(uniq, ", "))
-  end
-  n.optimizer = { name = o.name, states = o.states, state_extra_bits = o.state_extra_bits, step_temps = o.step_temps }
-end
-
-local function train_part(w, n)
-  strict("workload", w, TRAIN_KEYS)
-  local method = w.method or "full"
-  if method ~= "full" then fail("workload.method", "'%s' is not modelled yet (modelled: full)", tostring(method)) end
-  if w.method == nil then note(n, "method full assumed") end
-  n.micro_batch = int_field(w.micro_batch or 1, "workload.micro_batch", 1, MAX_SEQS)
-  if w.seq_len == nil then fail("workload.seq_len", "missing (tokens per training sequence)") end
-  n.seq_len = int_field(w.seq_len, "workload.seq_len", 1, MAX_TOKENS)
-  n.grad_accum = int_field(w.grad_accum or 1, "workload.grad_accum", 1, 1 << 20)
-  local gc = w.grad_checkpointing
-  if gc == nil or gc == false then n.gc = "none"
-  elseif gc == true then n.gc = "full"
-  elseif gc == "selective" then n.gc = "selective"
-  else fail("workload.grad_checkpointing", "expected true, false or \"selective\", got %s", tostring(gc)) end
-  if w.optimizer == nil then note(n, "optimizer adamw assumed") end
-  optimizer_part(w.optimizer or "adamw", n)
-  local pname = w.precision
-  if pname == nil then
-    pname = n.dtype == "fp32" and "fp32" or (n.dtype .. "-mixed")
-    note(n, "precision %s assumed", pname)
-  end
-  local p = PRECISIONS[pname]
-  if not p then fail("workload.precision", "expected one of bf16, bf16-mixed, fp16, fp16-mixed, fp32, got %s", tostring(pname)) end
-  local master = p.master16 ~= nil and MASTER_RUNTIMES[n.runtime] == true
-  n.precision = { name = pname, weights = master and p.master16 or p.weights, grads = master and p.master16 or p.grads,
-                  activations = p.activations, master = master }
-  n.attention = enum_field(w.attention or "sdpa", "workload.attention", { "sdpa", "flash", "eager" })
-  n.context, n.concurrency, n.prompt_tokens, n.static_cache = 0, 0, 0, false
 end
 
 local function workload_part(raw, n, rt, cfg)
   local w = raw.workload
   if type(w) ~= "table" then fail("workload", "missing (a table with kind = \"inference\" or \"train\")") end
   local kind = enum_field(w.kind, "workload.kind", { "inference", "train", "image", "video" })
-  if kind == "image" or kind == "video" then fail("workload.kind", "'%s' workloads are not modelled yet", kind) end
+  if not host.module_exists("workloads." .. kind) then fail("workload.kind", "'%s' workloads are not modelled yet", kind) end
   local ok = false
   for _, k in ipairs(rt.kinds) do ok = ok or k == kind end
   if not ok then fail("runtime.name", "runtime '%s' does not run %s workloads", rt.name, kind) end
   if not rt.modelled then fail("runtime.name", "runtime '%s' is not modelled yet (modelled: transformers, pytorch)", rt.name) end
   n.kind = kind
-  if kind == "inference" then inference_part(w, n, cfg) else train_part(w, n) end
+  require("workloads." .. kind).normalize(w, n, cfg)
+  if rt.normalize then rt.normalize(n, n.knobs) end
 end
 
 local STRATEGIES = { "none", "ddp", "fsdp", "zero1", "zero2", "zero3" }
@@ -289,7 +207,7 @@ end
 -- prepare(raw): the normalized table the C core reads.
 function S.prepare(raw)
   strict("scenario", raw, SCENARIO_KEYS)
-  local n = { notes = {} }
+  local n = { notes = {}, extra = {} }
   if raw.name ~= nil and type(raw.name) ~= "string" then fail("name", "expected a string") end
   n.name = raw.name or (type(raw.model) == "string" and raw.model) or "scenario"
   local cfg = model_part(raw, n)

@@ -326,6 +326,22 @@ static int hostfn_list(lua_State *L) {
   return 1;
 }
 
+/* host.module_exists(name): whether require(name) would find a file. */
+static int hostfn_module_exists(lua_State *L) {
+  host *h = host_of(L);
+  char relpath[256], path[1024];
+  bool found = false;
+  if (module_path(luaL_checkstring(L, 1), relpath, sizeof relpath)) {
+    found = embedded_find(relpath) != NULL;
+    for (size_t i = 0; i < h->n_dirs && !found; i++) {
+      snprintf(path, sizeof path, "%s/%s", h->dirs[i], relpath);
+      found = is_file(path);
+    }
+  }
+  lua_pushboolean(L, found);
+  return 1;
+}
+
 static int hostfn_read_json(lua_State *L) {
   const char *path = luaL_checkstring(L, 1);
   char err[512] = "";
@@ -405,6 +421,7 @@ static int hostfn_match(lua_State *L) {
 
 static const luaL_Reg host_fns[] = {
     {"match", hostfn_match},
+    {"module_exists", hostfn_module_exists},
     {"parse_bytes", hostfn_parse_bytes},
     {"list", hostfn_list}, {"read_json", hostfn_read_json}, {"path_kind", hostfn_path_kind}, {NULL, NULL}};
 

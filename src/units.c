@@ -4,7 +4,10 @@
 */
 #include "units.h"
 
+#include "bytes.h"
+
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +16,7 @@
 
 typedef struct unit_suffix {
   const char *name;
-  double scale;
+  double scale; /* every scale is a whole number, exact in a double */
 } unit_suffix;
 
 static const unit_suffix byte_suffixes[] = {
@@ -71,11 +74,21 @@ static units_status parse_with(const unit_suffix *table, const char *text,
   char *end = NULL;
   double v = strtod(text, &end);
   if (end == text) return UNITS_SYNTAX;
+  const char *num_end = end;
   while (isspace((unsigned char)*end)) end++;
   size_t len = strlen(end);
   while (len > 0 && isspace((unsigned char)end[len - 1])) len--;
   const unit_suffix *u = find_suffix(table, end, len);
   if (!u) return UNITS_UNIT;
+  if (strspn(text, "0123456789") == (size_t)(num_end - text)) {
+    /* a plain integer: exact in 64 bits, no rounding through a double */
+    errno = 0;
+    unsigned long long iv = strtoull(text, NULL, 10);
+    uint64_t out_v;
+    if (errno == ERANGE || !bytes_mul(iv, (uint64_t)u->scale, &out_v)) return UNITS_RANGE;
+    *out = out_v;
+    return UNITS_OK;
+  }
   double r = v * u->scale;
   if (!isfinite(r) || r >= 18446744073709551616.0) return UNITS_RANGE;
   /* a tolerance of one part in 1e12 absorbs decimal scaling, "1.1 GB" */

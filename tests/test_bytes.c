@@ -138,9 +138,12 @@ static void test_acc_from_double(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_add),       cmocka_unit_test(test_mul),
-      cmocka_unit_test(test_align),     cmocka_unit_test(test_ceildiv),
-      cmocka_unit_test(test_muldiv),    cmocka_unit_test(test_acc_sticky),
+      cmocka_unit_test(test_add),
+      cmocka_unit_test(test_mul),
+      cmocka_unit_test(test_align),
+      cmocka_unit_test(test_ceildiv),
+      cmocka_unit_test(test_muldiv),
+      cmocka_unit_test(test_acc_sticky),
       cmocka_unit_test(test_acc_from_double),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -168,9 +168,8 @@ static void test_golden_aliases(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_find),      cmocka_unit_test(test_unknown),
-      cmocka_unit_test(test_bad_alias), cmocka_unit_test(test_grows),
-      cmocka_unit_test(test_golden_aliases),
+      cmocka_unit_test(test_find),  cmocka_unit_test(test_unknown),        cmocka_unit_test(test_bad_alias),
+      cmocka_unit_test(test_grows), cmocka_unit_test(test_golden_aliases),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,16 +20,16 @@ typedef struct alias_case {
 static void test_parse(void **state) {
   (void)state;
   static const alias_case cases[] = {
-      {"bf16", DT_BF16},          {"bfloat16", DT_BF16},       {"torch.bfloat16", DT_BF16},
-      {"BF16", DT_BF16},          {"fp16", DT_FP16},           {"torch.float16", DT_FP16},
-      {"half", DT_FP16},          {"F16", DT_FP16},            {"fp32", DT_FP32},
-      {"float32", DT_FP32},       {"F32", DT_FP32},            {"float", DT_FP32},
-      {"fp8", DT_FP8_E4M3},       {"F8_E4M3", DT_FP8_E4M3},    {"float8_e4m3fn", DT_FP8_E4M3},
-      {"F8_E5M2", DT_FP8_E5M2},   {"fp8_e5m2", DT_FP8_E5M2},   {"I8", DT_INT8},
-      {"U8", DT_UINT8},           {"int4", DT_INT4},           {"q4", DT_INT4},
-      {"F64", DT_FP64},           {"I64", DT_INT64},           {"BOOL", DT_BOOL},
-      {"F8_E8M0", DT_FP8_E8M0},   {"fp4", DT_FP4_E2M1},        {"float4_e2m1fn_x2", DT_FP4_E2M1},
-      {"F6_E2M3", DT_FP6_E2M3},   {"fp6_e3m2", DT_FP6_E3M2},   {"torch.uint16", DT_UINT16},
+      {"bf16", DT_BF16},        {"bfloat16", DT_BF16},     {"torch.bfloat16", DT_BF16},
+      {"BF16", DT_BF16},        {"fp16", DT_FP16},         {"torch.float16", DT_FP16},
+      {"half", DT_FP16},        {"F16", DT_FP16},          {"fp32", DT_FP32},
+      {"float32", DT_FP32},     {"F32", DT_FP32},          {"float", DT_FP32},
+      {"fp8", DT_FP8_E4M3},     {"F8_E4M3", DT_FP8_E4M3},  {"float8_e4m3fn", DT_FP8_E4M3},
+      {"F8_E5M2", DT_FP8_E5M2}, {"fp8_e5m2", DT_FP8_E5M2}, {"I8", DT_INT8},
+      {"U8", DT_UINT8},         {"int4", DT_INT4},         {"q4", DT_INT4},
+      {"F64", DT_FP64},         {"I64", DT_INT64},         {"BOOL", DT_BOOL},
+      {"F8_E8M0", DT_FP8_E8M0}, {"fp4", DT_FP4_E2M1},      {"float4_e2m1fn_x2", DT_FP4_E2M1},
+      {"F6_E2M3", DT_FP6_E2M3}, {"fp6_e3m2", DT_FP6_E3M2}, {"torch.uint16", DT_UINT16},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     vf_dtype dt = DT_COUNT;
@@ -41,7 +41,8 @@ static void test_parse(void **state) {
 static void test_parse_unknown(void **state) {
   (void)state;
   vf_dtype dt = DT_INT16;
-  static const char *const bad[] = {"", "bf", "bfloat", "float8", "torch.bf16", "fp8 e4m3", "int3", "fp16 ", "f"};
+  static const char *const bad[] = {"",         "bf",   "bfloat", "float8", "torch.bf16",
+                                    "fp8 e4m3", "int3", "fp16 ",  "f"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
     if (dtype_parse(bad[i], &dt)) fail_msg("'%s' should be unknown", bad[i]);
   assert_false(dtype_parse(NULL, &dt));
@@ -51,11 +52,10 @@ static void test_parse_unknown(void **state) {
 static void test_table(void **state) {
   (void)state;
   static const unsigned bits[DT_COUNT] = {
-      [DT_FP32] = 32,    [DT_FP16] = 16,      [DT_BF16] = 16,      [DT_FP8_E4M3] = 8,
-      [DT_FP8_E5M2] = 8, [DT_INT8] = 8,       [DT_UINT8] = 8,      [DT_INT4] = 4,
-      [DT_FP64] = 64,    [DT_INT32] = 32,     [DT_INT64] = 64,     [DT_BOOL] = 8,
-      [DT_INT16] = 16,   [DT_UINT16] = 16,    [DT_UINT32] = 32,    [DT_UINT64] = 64,
-      [DT_FP8_E8M0] = 8, [DT_FP4_E2M1] = 4,   [DT_FP6_E2M3] = 6,   [DT_FP6_E3M2] = 6,
+      [DT_FP32] = 32,   [DT_FP16] = 16,    [DT_BF16] = 16,    [DT_FP8_E4M3] = 8, [DT_FP8_E5M2] = 8,
+      [DT_INT8] = 8,    [DT_UINT8] = 8,    [DT_INT4] = 4,     [DT_FP64] = 64,    [DT_INT32] = 32,
+      [DT_INT64] = 64,  [DT_BOOL] = 8,     [DT_INT16] = 16,   [DT_UINT16] = 16,  [DT_UINT32] = 32,
+      [DT_UINT64] = 64, [DT_FP8_E8M0] = 8, [DT_FP4_E2M1] = 4, [DT_FP6_E2M3] = 6, [DT_FP6_E3M2] = 6,
   };
   for (int i = 0; i < DT_COUNT; i++) {
     const dtype_info *d = dtype_get((vf_dtype)i);
@@ -112,8 +112,9 @@ static void test_names(void **state) {
   (void)state;
   char buf[256];
   dtype_names(buf, sizeof buf);
-  assert_string_equal(buf, "fp32, fp16, bf16, fp8, fp8_e5m2, int8, uint8, int4, fp64, int32, int64, "
-                           "bool, int16, uint16, uint32, uint64, fp8_e8m0, fp4, fp6_e2m3, fp6_e3m2");
+  assert_string_equal(buf,
+                      "fp32, fp16, bf16, fp8, fp8_e5m2, int8, uint8, int4, fp64, int32, int64, "
+                      "bool, int16, uint16, uint32, uint64, fp8_e8m0, fp4, fp6_e2m3, fp6_e3m2");
   char small[12];
   dtype_names(small, sizeof small);
   assert_string_equal(small, "fp32, fp16,"); /* truncated, terminated */
@@ -121,8 +122,10 @@ static void test_names(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_parse),       cmocka_unit_test(test_parse_unknown),
-      cmocka_unit_test(test_table),       cmocka_unit_test(test_bytes),
+      cmocka_unit_test(test_parse),
+      cmocka_unit_test(test_parse_unknown),
+      cmocka_unit_test(test_table),
+      cmocka_unit_test(test_bytes),
       cmocka_unit_test(test_bytes_fit_although_bits_do_not),
       cmocka_unit_test(test_names),
   };

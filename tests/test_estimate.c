@@ -70,8 +70,8 @@ static void test_round_alloc(void **state) {
   assert_int_equal(estimate_round_alloc(1), 512);
   assert_int_equal(estimate_round_alloc(512), 512);
   assert_int_equal(estimate_round_alloc(513), 1024);
-  assert_int_equal(estimate_round_alloc(1048576), 1048576);  /* 1 MiB: not above */
-  assert_int_equal(estimate_round_alloc(1048577), 2097152);  /* above 1 MiB: 2 MiB segments */
+  assert_int_equal(estimate_round_alloc(1048576), 1048576); /* 1 MiB: not above */
+  assert_int_equal(estimate_round_alloc(1048577), 2097152); /* above 1 MiB: 2 MiB segments */
   assert_int_equal(estimate_round_alloc(2097153), 4194304);
   assert_int_equal(estimate_round_alloc(525336576), 526385152); /* 250.5 x 2 MiB -> 251 */
 }
@@ -105,6 +105,22 @@ static void test_inference_8b(void **state) {
   assert_int_equal(f->e.peak_allocated, 18007962112ull); /* reserved - slack */
   check_sums(f);
   assert_string_equal(f->e.b.items[1].detail, "8192 tokens x 1 sequences, dynamic cache, bf16");
+  /* the figures the runtime module reports beside the budget */
+  assert_int_equal(f->e.n_figs, 2);
+  assert_string_equal(f->e.figs[0].name, "weights_bytes");
+  assert_int_equal(f->e.figs[0].value, 16060522496ull);
+  assert_string_equal(f->e.figs[1].name, "kv_cache_bytes");
+  assert_int_equal(f->e.figs[1].value, 1073741824ull);
+}
+
+static void test_unknown_runtime(void **state) {
+  fixture *f = *state;
+  strcpy(f->s.runtime, "nosuch");
+  assert_int_equal(estimate_run(&f->m, &f->s, &f->e, f->err, sizeof f->err), -1);
+  assert_string_equal(f->err, "runtime 'nosuch' has no model for inference workloads yet");
+  strcpy(f->s.runtime, "pytorch"); /* the same module as transformers */
+  run_ok(f);
+  assert_int_equal(f->e.total, 18532250112ull); /* no fragmentation here: no slack */
 }
 
 static void test_tensor_parallel(void **state) {
@@ -168,9 +184,9 @@ static void test_concurrency_and_prompt(void **state) {
   f->s.concurrency = 4;
   f->s.prompt_tokens = 1024;
   run_ok(f);
-  assert_int_equal(cat(f, "kv_cache"), 4294967296ull);  /* the cache holds the context */
+  assert_int_equal(cat(f, "kv_cache"), 4294967296ull);   /* the cache holds the context */
   assert_int_equal(cat(f, "activations"), 419430400ull); /* 1024 x 4 tokens x 102,400 B */
-  assert_int_equal(cat(f, "logits"), 5130240);            /* 4 x 1,282,560 */
+  assert_int_equal(cat(f, "logits"), 5130240);           /* 4 x 1,282,560 */
   check_sums(f);
 }
 
@@ -193,7 +209,7 @@ static void test_sliding_window(void **state) {
   /* 16 x 2048 x 8192 x 2 B + 16 x 2048 x 4096 x 2 B: the windowed layers keep 4096 */
   assert_int_equal(cat(f, "kv_cache"), 805306368ull);
   assert_int_equal(f->e.kv_bytes_per_token, 131072); /* full-attention view */
-  f->s.context = 2048; /* under the window: both groups hold every token */
+  f->s.context = 2048;                               /* under the window: both groups hold every token */
   run_ok(f);
   assert_int_equal(cat(f, "kv_cache"), 268435456ull);
   f->s.context = 4096; /* at the window */
@@ -217,8 +233,9 @@ static void test_overflow_message(void **state) {
   f->s.concurrency = 1ull << 24;
   /* 65,536 KV elements per token x 2^40 x 2^24 = 2^80 */
   assert_int_equal(estimate_run(&f->m, &f->s, &f->e, f->err, sizeof f->err), -1);
-  assert_string_equal(f->err, "scenario 'absurd': a byte figure overflows 64 bits "
-                              "(context 1099511627776, concurrency 16777216)");
+  assert_string_equal(f->err,
+                      "scenario 'absurd': a byte figure overflows 64 bits "
+                      "(context 1099511627776, concurrency 16777216)");
 
   /* a model whose own parameter count overflows */
   const uint64_t big[2] = {1ull << 32, 1ull << 32};
@@ -314,7 +331,7 @@ static void test_training_zero3(void **state) {
   check_sums(f);
   f->s.dp = 3; /* ceilings, not truncation */
   run_ok(f);
-  assert_int_equal(cat(f, "weights"), 5353507499ull);          /* 5,353,507,498.67 */
+  assert_int_equal(cat(f, "weights"), 5353507499ull);           /* 5,353,507,498.67 */
   assert_int_equal(cat(f, "optimizer_states"), 10707014998ull); /* 10,707,014,997.33 */
 }
 
@@ -338,6 +355,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_round_alloc),
       T(test_inference_8b),
+      T(test_unknown_runtime),
       T(test_tensor_parallel),
       T(test_kv_heads_replicate),
       T(test_pipeline_parallel),

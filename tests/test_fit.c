@@ -154,7 +154,7 @@ static void test_inference_pp_count(void **state) {
   f->s.pp = 2;
   gpu g = tu_gpu("GPU-16GiB", GIB16, "ada");
   fit_ok(f, &g);
-  assert_true(f->row.fits); /* the heavier stage holds 8,030,265,344 B of weights */
+  assert_true(f->row.fits);          /* the heavier stage holds 8,030,265,344 B of weights */
   assert_int_equal(f->row.count, 2); /* tp=1 x pp=2 */
   assert_string_equal(f->row.layout, "tp=1");
 }
@@ -177,8 +177,9 @@ static void test_estimate_error(void **state) {
   f->s.concurrency = 1ull << 24;
   gpu g = tu_gpu("GPU-80GiB", GIB80, "hopper");
   assert_int_equal(fit_gpu(&f->m, &f->s, &g, &f->row, f->err, sizeof f->err), -1);
-  assert_string_equal(f->err, "scenario 'absurd': a byte figure overflows 64 bits "
-                              "(context 1099511627776, concurrency 16777216)");
+  assert_string_equal(f->err,
+                      "scenario 'absurd': a byte figure overflows 64 bits "
+                      "(context 1099511627776, concurrency 16777216)");
 }
 
 static void test_training_unsharded(void **state) {
@@ -218,7 +219,6 @@ static void test_training_zero3_count(void **state) {
   ** temporaries P (the peak) + 532 MiB = 41,712,931,328 <= 42,949,672,960 */
   assert_int_equal(f->row.count, 2);
   assert_string_equal(f->row.layout, "dp=2");
-  f->s.dp = 2;
   assert_int_equal(total_with(f, &f->s.dp, 2), 41712931328ull);
   assert_true(total_with(f, &f->s.dp, 1) > GIB40);
 }

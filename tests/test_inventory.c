@@ -71,7 +71,7 @@ static void test_stored_bytes(void **state) {
   uint64_t v = 0;
   assert_true(inv_bytes(&inv, &v));
   assert_int_equal(v, 268435456ull); /* 16,777,216 x 4 bits / 8 x 32 */
-  inv.t[0].stored_bytes = 8400000; /* as read from a file: packed plus scales */
+  inv.t[0].stored_bytes = 8400000;   /* as read from a file: packed plus scales */
   assert_true(inv_bytes(&inv, &v));
   assert_int_equal(v, 268800000ull); /* 8,400,000 x 32 */
   assert_true(inv_params(&inv, &v)); /* parameters still from the shape */
@@ -141,8 +141,8 @@ static void test_overflow(void **state) {
 
 static void test_roles(void **state) {
   (void)state;
-  static const char *const names[ROLE_COUNT] = {"other", "embed", "pos_embed", "attn", "mlp",
-                                                "expert", "shared_expert", "router", "norm", "lm_head"};
+  static const char *const names[ROLE_COUNT] = {"other",  "embed",         "pos_embed", "attn", "mlp",
+                                                "expert", "shared_expert", "router",    "norm", "lm_head"};
   for (int i = 0; i < ROLE_COUNT; i++) {
     inv_role r = ROLE_COUNT;
     assert_string_equal(inv_role_name((inv_role)i), names[i]);

@@ -122,8 +122,8 @@ static void test_bad_utf8_subject(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_first_match_wins),     cmocka_unit_test(test_flags),
-      cmocka_unit_test(test_syntax_errors),        cmocka_unit_test(test_catastrophic_pattern),
+      cmocka_unit_test(test_first_match_wins), cmocka_unit_test(test_flags),
+      cmocka_unit_test(test_syntax_errors),    cmocka_unit_test(test_catastrophic_pattern),
       cmocka_unit_test(test_bad_utf8_subject),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

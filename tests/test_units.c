@@ -16,15 +16,13 @@ typedef struct parse_case {
   uint64_t value; /* when st == UNITS_OK */
 } parse_case;
 
-static void check_cases(const parse_case *c, size_t n,
-                        units_status (*parse)(const char *, uint64_t *)) {
+static void check_cases(const parse_case *c, size_t n, units_status (*parse)(const char *, uint64_t *)) {
   for (size_t i = 0; i < n; i++) {
     uint64_t v = 12345;
     units_status st = parse(c[i].text, &v);
     if (st != c[i].st) fail_msg("'%s': status %d, expected %d", c[i].text, (int)st, (int)c[i].st);
     if (st == UNITS_OK && v != c[i].value)
-      fail_msg("'%s': %llu, expected %llu", c[i].text, (unsigned long long)v,
-               (unsigned long long)c[i].value);
+      fail_msg("'%s': %llu, expected %llu", c[i].text, (unsigned long long)v, (unsigned long long)c[i].value);
   }
 }
 
@@ -81,6 +79,17 @@ static void test_parse_count(void **state) {
       {"1e20 T", UNITS_RANGE, 0},
   };
   check_cases(cases, sizeof cases / sizeof cases[0], units_parse_count);
+}
+
+/* Integers are exact up to 2^64 - 1: UNITS_RANGE is only for values above it, and a
+** figure above 2^53 must not come back rounded to the nearest double. */
+static void test_parse_large_integers_exact(void **state) {
+  (void)state;
+  uint64_t v = 0;
+  assert_int_equal(units_parse_count("9007199254740993", &v), UNITS_OK); /* 2^53 + 1 */
+  assert_int_equal(v, 9007199254740993ull);
+  assert_int_equal(units_parse_bytes("18446744073709551615", &v), UNITS_OK); /* 2^64 - 1 */
+  assert_int_equal(v, UINT64_MAX);
 }
 
 static void test_messages(void **state) {
@@ -163,9 +172,13 @@ static void test_format_grouped(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_parse_bytes),   cmocka_unit_test(test_parse_count),
-      cmocka_unit_test(test_messages),      cmocka_unit_test(test_format_iec_si),
-      cmocka_unit_test(test_gib_gb),        cmocka_unit_test(test_format_grouped),
+      cmocka_unit_test(test_parse_bytes),
+      cmocka_unit_test(test_parse_count),
+      cmocka_unit_test(test_parse_large_integers_exact),
+      cmocka_unit_test(test_messages),
+      cmocka_unit_test(test_format_iec_si),
+      cmocka_unit_test(test_gib_gb),
+      cmocka_unit_test(test_format_grouped),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

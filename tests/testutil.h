@@ -34,14 +34,14 @@
 #define TU_L8_PARAMS 8030261248ull
 #define TU_L8_BF16_BYTES 16060522496ull
 
-static inline bool tu_add2(inventory *inv, const char *name, uint64_t d0, uint64_t d1,
-                           uint64_t count, inv_role role, vf_dtype dt) {
+static inline bool tu_add2(inventory *inv, const char *name, uint64_t d0, uint64_t d1, uint64_t count,
+                           inv_role role, vf_dtype dt) {
   const uint64_t shape[2] = {d0, d1};
   return inv_add(inv, name, shape, 2, count, role, dt);
 }
 
-static inline bool tu_add1(inventory *inv, const char *name, uint64_t d0, uint64_t count,
-                           inv_role role, vf_dtype dt) {
+static inline bool tu_add1(inventory *inv, const char *name, uint64_t d0, uint64_t count, inv_role role,
+                           vf_dtype dt) {
   const uint64_t shape[1] = {d0};
   return inv_add(inv, name, shape, 1, count, role, dt);
 }
@@ -103,8 +103,12 @@ static inline void tu_infer_scenario(scenario *s) {
   s->attention = ATTN_SDPA;
   s->context = 8192;
   s->concurrency = 1;
-  s->prec = (precision_spec){.name = "bf16", .weights = DT_BF16, .grads = DT_BF16,
-                             .activations = DT_BF16, .master = false, .master_dtype = DT_FP32};
+  s->prec = (precision_spec){.name = "bf16",
+                             .weights = DT_BF16,
+                             .grads = DT_BF16,
+                             .activations = DT_BF16,
+                             .master = false,
+                             .master_dtype = DT_FP32};
   s->tp = s->pp = s->dp = 1;
   s->strategy = STRAT_NONE;
   s->cuda_context = 500 * TU_MIB;

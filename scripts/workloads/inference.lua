@@ -1,0 +1,37 @@
+-- workloads/inference.lua: validates an inference workload (DESIGN.md: context,
+-- concurrency, prompt_tokens, output_tokens, attention) and fills the normalized
+-- scenario's inference fields.
+local E = require "engine"
+local fail, int_field, num_field, bool_field, enum_field, strict =
+  E.fail, E.int_field, E.num_field, E.bool_field, E.enum_field, E.strict_field
+local MAX_TOKENS, MAX_SEQS = 1 << 30, 1 << 24
+
+local function note(n, fmt, ...) n.notes[#n.notes + 1] = fmt:format(...) end
+
+local INFER_KEYS = { "kind", "context", "concurrency", "prompt_tokens", "output_tokens", "attention" }
+
+local function normalize(w, n, cfg)
+  strict("workload", w, INFER_KEYS)
+  if w.context == nil then
+    local ctx = n.knobs.max_model_len or n.knobs.n_ctx
+    if not ctx then fail("workload.context", "missing (tokens per sequence)") end
+    w.context = ctx
+    note(n, "context %d from the runtime's options", ctx)
+  end
+  n.context = int_field(w.context, "workload.context", 1, MAX_TOKENS)
+  if w.concurrency == nil then note(n, "concurrency 1 assumed") end
+  n.concurrency = int_field(w.concurrency or 1, "workload.concurrency", 1, MAX_SEQS)
+  n.prompt_tokens = w.prompt_tokens and int_field(w.prompt_tokens, "workload.prompt_tokens", 1, n.context) or 0
+  if w.output_tokens ~= nil then
+    local out = int_field(w.output_tokens, "workload.output_tokens", 0, n.context)
+    if n.prompt_tokens == 0 then n.prompt_tokens = math.max(1, n.context - out) end
+  end
+  n.attention = enum_field(w.attention or "sdpa", "workload.attention", { "sdpa", "flash", "eager" })
+  if w.attention == nil then note(n, "attention sdpa assumed") end
+  n.static_cache = n.knobs.cache == "static"
+  n.precision = { name = n.dtype, weights = n.dtype, grads = n.dtype, activations = n.dtype, master = false }
+  n.optimizer = { name = "none", states = 0, state_extra_bits = 0, step_temps = 0 }
+end
+
+
+return { kinds = { "inference" }, normalize = normalize }
