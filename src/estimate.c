@@ -101,6 +101,12 @@ uint64_t est_kv_cache_bytes(ectx *c, uint64_t tokens, uint64_t seqs) {
 
 void est_add_common(ectx *c, budget *b) {
   const scenario *s = c->s;
+  /* a quantization's runtime buffers (dequantization, repacking workspaces), set by
+  ** its script in scripts/quant/ as extras */
+  uint64_t q = scn_u64(s, "quant.overhead_bytes", 0);
+  if (q)
+    budget_add(b, "quant_overhead", q, BASIS_MODELLED, true, "%s",
+               scn_str(s, "quant.overhead_detail", "quantization runtime buffers"));
   budget_add(b, "workspace", s->workspace, BASIS_MODELLED, true,
              "cuBLAS workspace of PyTorch's default handle (CUBLAS_WORKSPACE_CONFIG)");
   budget_add(b, "cuda_context", s->cuda_context, BASIS_ASSUMED, false,

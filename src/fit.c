@@ -76,7 +76,11 @@ static void fit_count(probe *p, fit_row *row) {
     *field = n;
     if (probe_fits(p)) {
       row->count = n * (train ? p->s.tp * p->s.pp : p->s.pp);
-      snprintf(row->layout, sizeof row->layout, "%s=%llu", train ? "dp" : "tp", (unsigned long long)n);
+      if (p->s.pp > 1)
+        snprintf(row->layout, sizeof row->layout, "%s=%llu pp=%llu", train ? "dp" : "tp", (unsigned long long)n,
+                 (unsigned long long)p->s.pp);
+      else
+        snprintf(row->layout, sizeof row->layout, "%s=%llu", train ? "dp" : "tp", (unsigned long long)n);
       break;
     }
   }

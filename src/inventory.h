@@ -37,6 +37,8 @@ typedef struct inv_tensor {
   inv_role role;
   vf_dtype dtype;                 /* storage dtype */
   uint64_t stored_bytes;          /* per tensor, when read from a file; 0 = from dtype */
+  char qtype[16];                 /* storage format when quantized ("Q4_K", "nf4"), else "" */
+  char component[24];             /* pipeline component ("denoiser", "vae"), "" for one model */
 } inv_tensor;
 
 typedef struct inventory {

@@ -146,7 +146,12 @@ static void rd_tensor(rd *r, int t, size_t i, model_desc *m, vf_dtype dt) {
   rd_str(r, t, "dtype", dname, sizeof dname, false);
   if (dname[0] && !dtype_parse(dname, &dt)) rd_fail(r, "tensors[%zu] '%s': unknown dtype '%s'", i, name, dname);
   if (!r->failed && !inv_add(&m->inv, name, shape, ndim, count, role, dt)) rd_fail(r, "tensors: out of memory");
-  if (!r->failed) m->inv.t[m->inv.n - 1].stored_bytes = bytes;
+  if (!r->failed) {
+    inv_tensor *it = &m->inv.t[m->inv.n - 1];
+    it->stored_bytes = bytes;
+    rd_str(r, t, "qtype", it->qtype, sizeof it->qtype, false);
+    rd_str(r, t, "component", it->component, sizeof it->component, false);
+  }
 }
 
 static void rd_tensors(rd *r, int desc, model_desc *m, vf_dtype dt) {

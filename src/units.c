@@ -71,6 +71,7 @@ static units_status parse_with(const unit_suffix *table, const char *text,
   if (*text == '\0') return UNITS_EMPTY;
   if (*text == '-') return UNITS_NEGATIVE;
   if (!isdigit((unsigned char)*text) && *text != '.') return UNITS_SYNTAX;
+  if (strpbrk(text, "xXpP")) return UNITS_SYNTAX; /* strtod would take "0x10" as hex */
   char *end = NULL;
   double v = strtod(text, &end);
   if (end == text) return UNITS_SYNTAX;
@@ -111,7 +112,8 @@ static void format_scaled(uint64_t bytes, double base, const char *const *names,
                           char *buf, size_t size) {
   double v = (double)bytes;
   int i = 0;
-  while (v >= base && names[i + 1]) {
+  /* 999.995 and above prints as 1000.00 in this unit: move to the next one */
+  while (v >= base - 0.005 && names[i + 1] && !(i == 0 && v < base)) {
     v /= base;
     i++;
   }

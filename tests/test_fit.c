@@ -156,7 +156,7 @@ static void test_inference_pp_count(void **state) {
   fit_ok(f, &g);
   assert_true(f->row.fits);          /* the heavier stage holds 8,030,265,344 B of weights */
   assert_int_equal(f->row.count, 2); /* tp=1 x pp=2 */
-  assert_string_equal(f->row.layout, "tp=1");
+  assert_string_equal(f->row.layout, "tp=1 pp=2"); /* the label names both splits */
 }
 
 static void test_nothing_fits(void **state) {
