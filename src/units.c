@@ -71,7 +71,7 @@ static units_status parse_with(const unit_suffix *table, const char *text,
   if (*text == '\0') return UNITS_EMPTY;
   if (*text == '-') return UNITS_NEGATIVE;
   if (!isdigit((unsigned char)*text) && *text != '.') return UNITS_SYNTAX;
-  if (strpbrk(text, "xXpP")) return UNITS_SYNTAX; /* strtod would take "0x10" as hex */
+  if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) return UNITS_SYNTAX; /* strtod takes hex */
   char *end = NULL;
   double v = strtod(text, &end);
   if (end == text) return UNITS_SYNTAX;
