@@ -51,25 +51,27 @@ local function preset(id)
   end
 end
 
+-- resolve_model(spec, n) -> { id, arch, config, base, tensors }: a preset, an inline
+-- { arch, config }, a config.json or model directory, or a model file (.gguf,
+-- .safetensors: scripts/model_files.lua), whose tensors replace the architecture's.
 local function resolve_model(spec, n)
   if type(spec) == "table" then
     strict("model", spec, { "arch", "config", "id" })
     if type(spec.config) ~= "table" then fail("model.config", "expected config.json's fields as a table") end
     local a = spec.arch and find_arch(spec.arch, "model.arch") or arch_of_config(spec.config, "model.config")
-    return spec.id or ("inline " .. a.name), a, spec.config
+    return { id = spec.id or ("inline " .. a.name), arch = a, config = spec.config }
   end
   if type(spec) ~= "string" or spec == "" then fail("model", "expected a preset id, a path or { arch, config }") end
   local id, p = preset(spec)
-  if p then return spec, find_arch(p.arch, "model"), p.config, id end
+  if p then return { id = spec, arch = find_arch(p.arch, "model"), config = p.config, base = id } end
   local kind = host.path_kind(spec)
-  if kind == "dir" and host.path_kind(spec .. "/config.json") == "file" then
-    local cfg = host.read_json(spec .. "/config.json")
-    return spec, arch_of_config(cfg, spec .. "/config.json"), cfg
-  elseif kind == "file" and spec:match("%.json$") then
+  if kind == "file" and spec:match("%.json$") then
     local cfg = host.read_json(spec)
-    return spec, arch_of_config(cfg, spec), cfg
-  elseif kind == "file" then
-    fail("model", "'%s': reading .gguf and .safetensors files is not supported yet; give its config.json", spec)
+    return { id = spec, arch = arch_of_config(cfg, spec), config = cfg }
+  elseif kind == "file" or kind == "dir" then
+    local m = require("model_files").resolve(spec, n)
+    m.arch = type(m.arch) == "table" and m.arch or find_arch(m.arch, "model")
+    return m
   end
   fail("model", "unknown model '%s': not a preset (see 'vramfit list models') and not a file", spec)
 end
@@ -82,12 +84,14 @@ end
 
 local function model_part(raw, n)
   if raw.model == nil then fail("model", "missing (a preset id such as meta-llama/Llama-3.1-8B, a path, or { arch, config })") end
-  local id, a, cfg, base = resolve_model(raw.model, n)
+  local r = resolve_model(raw.model, n)
+  local id, a, cfg, base = r.id, r.arch, r.config, r.base
   if base and base ~= id then note(n, "model %s has the shapes of preset %s", id, base) end
   local ok, desc = pcall(a.build, cfg)
   if not ok then error(("model %s (architecture %s): %s"):format(id, a.name, tostring(desc)), 0) end
   if type(desc) ~= "table" then fail("model", "architecture '%s' returned %s, expected a description table", a.name, type(desc)) end
   desc.arch = desc.arch or a.name
+  if r.tensors then desc.tensors = r.tensors end   -- the real file's tensors, exact bytes
   n.model = { id = id, arch = a.name, desc = desc }
   return text_config(cfg)
 end
@@ -103,9 +107,6 @@ local function dtype_part(raw, cfg, n)
   else
     n.dtype = "bf16"
     note(n, "dtype bf16 assumed (not in the scenario or the config)")
-  end
-  if raw.quant ~= nil then
-    fail("quant", "quantized formats are not modelled yet (got %s)", tostring(raw.quant))
   end
 end
 
@@ -213,6 +214,8 @@ function S.prepare(raw)
   local cfg = model_part(raw, n)
   dtype_part(raw, cfg, n)
   local rt = runtime_part(raw, n)
+  -- a quantization format rewrites the tensors' stored bytes (scripts/quant.lua)
+  if raw.quant ~= nil then require("quant").apply(raw.quant, n) end
   workload_part(raw, n, rt, cfg)
   parallel_part(raw, n)
   gpu_part(raw, n)

@@ -29,13 +29,15 @@ suite() { # suite NAME COMMAND...
   failed=$((failed + f))
 }
 
-for t in build/asan/test_*; do
+B=${B:-build}
+BIN=${BIN:-vramfit}
+for t in "$B"/asan/test_*; do
   suite "$t" env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 "$t"
 done
 suite lua-architectures lua5.4 tests/lua/test_architectures.lua
 suite lua-gpus lua5.4 tests/lua/test_gpus.lua
-suite golden ./tests/golden/run.sh ./vramfit
-suite golden-asan ./tests/golden/run.sh build/asan/vramfit
+suite golden ./tests/golden/run.sh "./$BIN"
+suite golden-asan ./tests/golden/run.sh "$B/asan/vramfit"
 echo
 echo "tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
