@@ -75,5 +75,35 @@ check bad-json 2 "vramfit: $T/bad.json:2:14: unexpected token near '}'" -- estim
 printf 'return { model = "meta-llama/Llama-3.1-8B", workload = { kind = "inference", context = 8 }, tp = 2 }' >"$T/key.lua"
 check unknown-key 2 "scenario: unknown key 'tp' (allowed:" -- estimate "$T/key.lua"
 
+# VRAMFIT_PATH: a user architecture without recompiling, and a user file overriding a
+# shipped one of the same name
+mkdir -p "$T/user/architectures"
+cat >"$T/user/architectures/tiny.lua" <<'L'
+local nn = require "nn"
+return arch {
+  name = "tiny", summary = "a user architecture", model_types = { "tiny" },
+  build = function(cfg)
+    local h, L, V = nn.need(cfg, "hidden_size"), nn.need(cfg, "num_hidden_layers"), nn.need(cfg, "vocab_size")
+    local t = {}
+    nn.embed(t, "model.embed_tokens", V, h)
+    nn.linear(t, "model.layers.*.mlp.up_proj", 4 * h, h, { count = L, role = "mlp" })
+    return { hidden = h, layers = L, vocab = V, heads = 1, kv_heads = 1, head_dim = h, tensors = t,
+             kv = { { layers = L, kv_heads = 1, k_dim = h, v_dim = h } } }
+  end,
+}
+L
+cat >"$T/tiny.lua" <<'L'
+return { model = { arch = "tiny", config = { hidden_size = 64, num_hidden_layers = 2, vocab_size = 100 } },
+         workload = { kind = "inference", context = 16 } }
+L
+VRAMFIT_PATH="$T/user" check user-arch 0 "" -- estimate "$T/tiny.lua" --format json
+has user-arch-params '"params": 39168'
+check user-arch-absent 2 "unknown architecture tiny" -- estimate "$T/tiny.lua"
+mkdir -p "$T/user2/scripts/optimizers"
+printf 'return optimizer { name = "adamw", summary = "overridden", states = 3, step_temps = 0 }\n' \
+  >"$T/user2/scripts/optimizers/adamw.lua"
+VRAMFIT_PATH="$T/user2" check user-override 0 "" -- list optimizers
+has user-override-summary 'overridden'
+
 echo "golden ($V): $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
