@@ -334,6 +334,68 @@ models["tiiuae/falcon-7b"] = { arch = "falcon", config = {
     vocab_size = 65024,
 } }
 
+-- --- gen: diffusion and video pipelines (architectures/sd.lua, flux.lua, sd3.lua, pixart.lua,
+-- wan.lua, hunyuanvideo.lua, cogvideox.lua, ltx.lua, mochi.lua, opensora.lua). Configs are the
+-- components' config.json fields (models.jsonl, the expect/ fallback configs, diffusers'
+-- convert_*_to_diffusers.py); down_attn lists which UNet levels carry cross-attention.
+local SD15_UNET = { block_out_channels = { 320, 640, 1280, 1280 }, layers_per_block = 2, attention_head_dim = 8,
+  cross_attention_dim = 768, down_attn = { true, true, true, false } }
+models["stable-diffusion-v1-5/stable-diffusion-v1-5"] = { arch = "stable_diffusion", config = { unet = SD15_UNET } }
+models["stabilityai/stable-diffusion-xl-base-1.0"] = { arch = "stable_diffusion", config = {
+  unet = { block_out_channels = { 320, 640, 1280 }, layers_per_block = 2, attention_head_dim = { 5, 10, 20 },
+    transformer_layers_per_block = { 1, 2, 10 }, cross_attention_dim = 2048, use_linear_projection = true,
+    projection_class_embeddings_input_dim = 2816, down_attn = { false, true, true } },
+  text_encoders = { { hidden = 768, layers = 12, ffn = 3072 }, { hidden = 1280, layers = 32, ffn = 5120, proj = 1280 } },
+  vae_force_upcast = true,
+} }
+models["stabilityai/stable-diffusion-3-medium-diffusers"] = { arch = "sd3", config = { transformer = {
+  num_layers = 24, num_attention_heads = 24, attention_head_dim = 64, caption_projection_dim = 1536,
+  joint_attention_dim = 4096, pooled_projection_dim = 2048, in_channels = 16, patch_size = 2 } } }
+models["stabilityai/stable-diffusion-3.5-large"] = { arch = "sd3", config = { transformer = {
+  num_layers = 38, num_attention_heads = 38, attention_head_dim = 64, caption_projection_dim = 2432,
+  joint_attention_dim = 4096, pooled_projection_dim = 2048, in_channels = 16, patch_size = 2, qk_norm = "rms_norm" } } }
+models["black-forest-labs/FLUX.1-dev"] = { arch = "flux", config = { transformer = {
+  num_layers = 19, num_single_layers = 38, attention_head_dim = 128, num_attention_heads = 24,
+  joint_attention_dim = 4096, pooled_projection_dim = 768, in_channels = 64, guidance_embeds = true } } }
+models["black-forest-labs/FLUX.1-schnell"] = { arch = "flux", config = { transformer = {
+  num_layers = 19, num_single_layers = 38, attention_head_dim = 128, num_attention_heads = 24,
+  joint_attention_dim = 4096, pooled_projection_dim = 768, in_channels = 64, guidance_embeds = false } } }
+models["PixArt-alpha/PixArt-Sigma-XL-2-1024-MS"] = { arch = "pixart", config = {
+  num_layers = 28, num_attention_heads = 16, attention_head_dim = 72, in_channels = 4, out_channels = 8,
+  patch_size = 2, caption_channels = 4096, max_sequence_length = 300 } }
+models["Wan-AI/Wan2.1-T2V-1.3B"] = { arch = "wan", config = { model_type = "t2v", dim = 1536, ffn_dim = 8960,
+  num_heads = 12, num_layers = 30, in_dim = 16, out_dim = 16, freq_dim = 256, text_dim = 4096 } }
+models["Wan-AI/Wan2.1-T2V-14B"] = { arch = "wan", config = { model_type = "t2v", dim = 5120, ffn_dim = 13824,
+  num_heads = 40, num_layers = 40, in_dim = 16, out_dim = 16, freq_dim = 256, text_dim = 4096 } }
+models["Wan-AI/Wan2.1-I2V-14B-720P"] = { arch = "wan", config = { model_type = "i2v", dim = 5120, ffn_dim = 13824,
+  num_heads = 40, num_layers = 40, in_dim = 36, out_dim = 16, freq_dim = 256, text_dim = 4096 } }
+models["Wan-AI/Wan2.2-TI2V-5B"] = { arch = "wan", config = { model_type = "ti2v", dim = 3072, ffn_dim = 14336,
+  num_heads = 24, num_layers = 30, in_dim = 48, out_dim = 48, freq_dim = 256, text_dim = 4096, vae_scale = 16 } }
+models["Wan-AI/Wan2.2-T2V-A14B"] = { arch = "wan", config = { model_type = "t2v", dim = 5120, ffn_dim = 13824,
+  num_heads = 40, num_layers = 40, in_dim = 16, out_dim = 16, freq_dim = 256, text_dim = 4096, experts = 2 } }
+models["Wan-AI/Wan2.2-I2V-A14B"] = { arch = "wan", config = { model_type = "t2v", dim = 5120, ffn_dim = 13824,
+  num_heads = 40, num_layers = 40, in_dim = 36, out_dim = 16, freq_dim = 256, text_dim = 4096, experts = 2 } }
+models["hunyuanvideo-community/HunyuanVideo"] = { arch = "hunyuanvideo", config = {
+  in_channels = 16, out_channels = 16, num_attention_heads = 24, attention_head_dim = 128, num_layers = 20,
+  num_single_layers = 40, num_refiner_layers = 2, mlp_ratio = 4.0, patch_size = 2, patch_size_t = 1,
+  guidance_embeds = true, text_embed_dim = 4096, pooled_projection_dim = 768 } }
+models["THUDM/CogVideoX-2b"] = { arch = "cogvideox", config = { num_attention_heads = 30, attention_head_dim = 64,
+  num_layers = 30, in_channels = 16, out_channels = 16, time_embed_dim = 512, text_embed_dim = 4096, patch_size = 2 } }
+models["THUDM/CogVideoX-5b"] = { arch = "cogvideox", config = { num_attention_heads = 48, attention_head_dim = 64,
+  num_layers = 42, in_channels = 16, out_channels = 16, time_embed_dim = 512, text_embed_dim = 4096, patch_size = 2 } }
+models["THUDM/CogVideoX1.5-5B"] = { arch = "cogvideox", config = { num_attention_heads = 48, attention_head_dim = 64,
+  num_layers = 42, in_channels = 16, out_channels = 16, time_embed_dim = 512, text_embed_dim = 4096, patch_size = 2,
+  patch_size_t = 2 } }
+-- ConsisID: a CogVideoX-5B-I2V transformer (32 input channels); its face adapters are not listed.
+models["BestWishYsh/ConsisID-preview"] = { arch = "cogvideox", config = { num_attention_heads = 48, attention_head_dim = 64,
+  num_layers = 42, in_channels = 32, out_channels = 16, time_embed_dim = 512, text_embed_dim = 4096, patch_size = 2 } }
+models["Lightricks/LTX-Video"] = { arch = "ltx_video", config = { num_attention_heads = 32, attention_head_dim = 64,
+  num_layers = 28, in_channels = 128, out_channels = 128, cross_attention_dim = 2048, caption_channels = 4096 } }
+models["genmo/mochi-1-preview"] = { arch = "mochi", config = { num_layers = 48, num_attention_heads = 24,
+  attention_head_dim = 128, pooled_projection_dim = 1536, in_channels = 12, text_embed_dim = 4096 } }
+models["hpcai-tech/Open-Sora-v2"] = { arch = "opensora", config = { in_channels = 64, out_channels = 64,
+  hidden_size = 3072, num_heads = 24, depth = 19, depth_single_blocks = 38, guidance_embed = false } }
+
 -- Aliases. Those marked (calibration) are the ones the calibration set resolves this way.
 local aliases = {
   ["bigscience/bloom-7b1"] = "bigscience/bloomz-7b1",
@@ -364,6 +426,13 @@ local aliases = {
   ["Qwen/Qwen2.5-7B-Instruct"] = "Qwen/Qwen2.5-7B",  -- (calibration)
   ["RedHatAI/Llama-3.3-70B-Instruct-fp8-dynamic"] = "meta-llama/Llama-3.1-70B",  -- (calibration)
   ["RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w4a16"] = "meta-llama/Llama-3.1-8B",  -- (calibration)
+  -- --- gen
+  ["runwayml/stable-diffusion-v1-5"] = "stable-diffusion-v1-5/stable-diffusion-v1-5",
+  ["CompVis/stable-diffusion-v1-4"] = "stable-diffusion-v1-5/stable-diffusion-v1-5",  -- (calibration, training)
+  ["tencent/HunyuanVideo"] = "hunyuanvideo-community/HunyuanVideo",  -- (calibration)
+  ["Wan-AI/Wan2.1-I2V-14B-480P"] = "Wan-AI/Wan2.1-I2V-14B-720P",
+  ["Wan-AI/Wan2.1-T2V-14B-Diffusers"] = "Wan-AI/Wan2.1-T2V-14B",
+  ["Wan-AI/Wan2.1-T2V-1.3B-Diffusers"] = "Wan-AI/Wan2.1-T2V-1.3B",
 }
 
 return { models = models, aliases = aliases }

@@ -151,6 +151,50 @@ vf_status vf_list(vf_engine *engine, const char *kind, const char **json_out);
 ** dtypes, quantization and, with with_tensors, every tensor. */
 vf_status vf_inspect(vf_engine *engine, const char *path, int with_tensors, const char **json_out);
 
+/* ---- batch evaluation (src/sweep.c): every scenario of a file, structured, fast ----
+** A vf_batch is an engine of its own (its own Lua state) holding one expanded file.
+** Sweeps whose axes set only workload.context / concurrency / micro_batch / seq_len
+** and gpu are normalized through Lua once per combination of their other axes, then
+** evaluated in C alone (docs/BATCH.md says how that is verified). */
+typedef struct vf_batch vf_batch;
+
+/* One scenario on one GPU. Strings and categories are owned by the batch and valid
+** until the next call on it. */
+typedef struct vf_point {
+  size_t index;             /* scenario index in the file, 0-based */
+  const char *scenario;     /* its name (a sweep point's carries the axis values) */
+  const char *axes;         /* "gpu=L40S,workload.context=4096"; "" outside sweeps */
+  const char *error;        /* non-NULL: the scenario failed; the fields below are unset */
+  const char *model_id, *arch, *runtime, *kind;
+  uint64_t params, weight_bytes;
+  uint64_t context, concurrency, micro_batch, seq_len, tp, pp, dp;
+  const char *gpu;
+  uint64_t memory_bytes, devices;
+  int fits;                 /* total_bytes within memory x (1 - headroom) */
+  double used_fraction;     /* total_bytes / memory_bytes */
+  uint64_t total_bytes, peak_allocated_bytes, peak_reserved_bytes;
+  const vf_category *categories;
+  size_t n_categories;
+  int solved;               /* vf_request.fit was set: the fields below are computed */
+  uint64_t count, max_concurrency, max_context, max_micro_batch, max_seq_len;
+} vf_point;
+
+/* Opens a scenario file (.lua, .json, "-") for batch evaluation. req's sets and gpus
+** are copied; req->fit asks for the GPU count and max_* solvers per row (slower). On
+** failure *out is NULL and, when opt->message is set, the message goes there too. */
+vf_status vf_batch_open(const vf_options *opt, const char *path, const vf_request *req, vf_batch **out,
+                        char *err, size_t errlen);
+/* Scenarios in the file. */
+size_t vf_batch_count(const vf_batch *batch);
+/* Evaluates scenario index: *rows receives one row per GPU the scenario names (the
+** default GPU if none). On a failure of that scenario the status says so and *rows
+** holds one row whose error is set (vf_batch_error() is the same message). */
+vf_status vf_batch_eval(vf_batch *batch, size_t index, const vf_point **rows, size_t *n_rows);
+const char *vf_batch_error(const vf_batch *batch);
+/* Scenarios evaluated in C alone (the fast path) since the batch was opened. */
+size_t vf_batch_fast_count(const vf_batch *batch);
+void vf_batch_free(vf_batch *batch);
+
 #ifdef __cplusplus
 }
 #endif

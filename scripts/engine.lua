@@ -113,6 +113,8 @@ function E.list(kind)
       out[#out + 1] = { name = g.name, summary = ("%s %s, %s"):format(g.nominal, g.memory_type, g.arch) }
     end
     return out
+  elseif kind == "quants" then
+    out = require("quant").list()   -- scripts/quant/*.lua, with their aliases
   else
     local map = ({ architectures = architectures, optimizers = optimizers, runtimes = runtimes })[kind]
     if not map then
@@ -167,39 +169,80 @@ local function set_path(t, path, value)
   t[parts[#parts]] = value
 end
 
--- Expands a sweep: the cartesian product of its axes over a copy of the base.
-local function expand_sweep(sw, out)
-  local axes = {}
+-- A sweep's axes, validated, in expansion order: the paths named in sw.order first (the
+-- outermost first), the rest sorted by path; the last axis varies fastest.
+local function sweep_axes(sw)
+  local axes, rank = {}, {}
+  if sw.order ~= nil then
+    if type(sw.order) ~= "table" then error("sweep: 'order' must be a list of axis paths", 0) end
+    for i, p in ipairs(sw.order) do
+      if type(p) ~= "string" or sw.axes[p] == nil then
+        error(("sweep: order[%d] %s is not an axis"):format(i, show(p)), 0)
+      end
+      rank[p] = i
+    end
+  end
   for path, values in pairs(sw.axes) do
     if type(values) ~= "table" or #values == 0 then
       error(("sweep: axis '%s' must be a non-empty list"):format(tostring(path)), 0)
     end
     split_path(path)
-    axes[#axes + 1] = { path = path, values = values }
+    local labels = {}
+    for i, v in ipairs(values) do labels[i] = ("%s=%s"):format(path, tostring(v)) end
+    axes[#axes + 1] = { path = path, values = values, labels = labels, n = #values }
   end
-  table.sort(axes, function(a, b) return a.path < b.path end)
+  table.sort(axes, function(a, b)
+    local ra, rb = rank[a.path] or math.maxinteger, rank[b.path] or math.maxinteger
+    if ra ~= rb then return ra < rb end
+    return a.path < b.path
+  end)
+  return axes
+end
+
+-- A sweep segment: its points are made on demand (point k, 0-based), so a sweep of
+-- millions of points never exists as a table of millions of scenarios.
+local function sweep_segment(sw)
+  local axes = sweep_axes(sw)
   local total = 1
   for _, ax in ipairs(axes) do
-    total = total * #ax.values
+    total = total * ax.n
     if total > 10000000 then error("sweep: more than 10,000,000 points", 0) end
   end
-  local idx = {}
-  for i = 1, #axes do idx[i] = 1 end
-  for _ = 1, total do
-    local s = deep_copy(sw.base)
-    local label = {}
-    for i, ax in ipairs(axes) do
-      set_path(s, ax.path, ax.values[idx[i]])
-      label[#label + 1] = ("%s=%s"):format(ax.path, tostring(ax.values[idx[i]]))
-    end
-    s.name = ("%s[%s]"):format(s.name or "sweep", table.concat(label, ","))
-    out[#out + 1] = s
-    for i = #axes, 1, -1 do
-      idx[i] = idx[i] + 1
-      if idx[i] <= #axes[i].values then break end
-      idx[i] = 1
-    end
+  return { n = total, base = sw.base, axes = axes }
+end
+
+local function sweep_point(seg, k)
+  local s = deep_copy(seg.base)
+  local idx, axes = {}, seg.axes
+  for i = #axes, 1, -1 do
+    idx[i] = k % axes[i].n + 1
+    k = k // axes[i].n
   end
+  local label = {}
+  for i, ax in ipairs(axes) do
+    set_path(s, ax.path, ax.values[idx[i]])
+    label[i] = ax.labels[idx[i]]
+  end
+  s.name = ("%s[%s]"):format(s.name or "sweep", table.concat(label, ","))
+  return s
+end
+
+-- The expanded list: a table whose integer keys are computed on access. Raw fields
+-- __n (the count) and __plan (segments with their first index) let the C side read
+-- both without running Lua (src/engine.c, src/sweep.c).
+local List = {}
+List.__len = function(t) return rawget(t, "__n") end
+List.__index = function(t, i)
+  if math.type(i) ~= "integer" or i < 1 or i > rawget(t, "__n") then return nil end
+  local plan = rawget(t, "__plan")
+  local lo, hi = 1, #plan
+  while lo < hi do   -- the last segment whose first index is <= i
+    local mid = (lo + hi + 1) // 2
+    if plan[mid].first <= i then lo = mid else hi = mid - 1 end
+  end
+  local seg = plan[lo]
+  if seg.axes then return sweep_point(seg, i - seg.first) end
+  return seg.scenario
 end
 
 -- A file returns one scenario, a list of scenarios, or a sweep.
@@ -207,22 +250,29 @@ function E.expand(value)
   if type(value) ~= "table" then
     error(("scenario: the file must return a table, got %s"):format(type(value)), 0)
   end
-  local out = {}
+  local plan, n = {}, 0
   local function one(v, where)
     if type(v) ~= "table" then error(("%s: expected a scenario table, got %s"):format(where, type(v)), 0) end
+    local seg
     if v.sweep ~= nil then
       P.strict("sweep", v.sweep, { "base", "axes", "order" })
-      expand_sweep(v.sweep, out)
+      if type(v.sweep.base) ~= "table" then error("sweep: 'base' must be a scenario table", 0) end
+      if type(v.sweep.axes) ~= "table" then error("sweep: 'axes' must be a table of lists", 0) end
+      seg = sweep_segment(v.sweep)
     else
-      out[#out + 1] = v
+      seg = { n = 1, scenario = v }
     end
+    seg.first = n + 1
+    n = n + seg.n
+    if n > 10000000 then error("scenario: more than 10,000,000 scenarios", 0) end
+    plan[#plan + 1] = seg
   end
   if value[1] ~= nil then
     for i, v in ipairs(value) do one(v, ("scenario %d"):format(i)) end
   else
     one(value, "scenario")
   end
-  return out
+  return setmetatable({ __n = n, __plan = plan }, List)
 end
 
 -- --set KEY=VALUE: the value is an integer, a number, true/false, or a string.

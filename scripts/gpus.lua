@@ -252,7 +252,7 @@ return {
     nominal = "80GB", memory_type = "HBM3", bandwidth_gbs = 3350,
     interconnect = "NVLink 4, 900 GB/s", link_gbs = 900,
     bf16 = true, fp8 = true, fp4 = false, compute = "9.0",
-    aliases = { "H100 80GB HBM3", "H100[- ]SXM5?", "^(NVIDIA )?H100$", "^H100[- ]80GB$" },
+    aliases = { "H100 80GB HBM3", "H100[- ]SXM5?", "^(NVIDIA )?H100$", "^(NVIDIA )?H100[- ]80GB$" },
   },
   { -- spec only
     name = "A100-PCIe-80GB", vendor = "nvidia", arch = "ampere",

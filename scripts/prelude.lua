@@ -48,12 +48,22 @@ function prelude.arch(t)
   return t
 end
 
-local OPTIMIZER_KEYS = { "name", "summary", "aliases", "states", "state_extra_bits", "step_temps" }
+local OPTIMIZER_KEYS = { "name", "summary", "aliases", "states", "state_extra_bits", "step_temps",
+                         "state_dtype", "state_bits", "block", "min_blockwise", "paged", "factored",
+                         "temp_scope" }
 
 -- optimizer{...}: an optimizer script. `states` counts tensors shaped like each
 -- trainable parameter kept between steps, in the state dtype (the master dtype when
 -- there is a master copy, else the parameter's); `state_extra_bits` adds bits per
 -- parameter (block-wise scales); `step_temps` counts state-sized temporaries of step().
+-- Optional (workloads/train.lua computes exact bytes per trainable tensor from them):
+-- `state_dtype` ("fp32": states kept in fp32 whatever the parameter dtype), `state_bits`
+-- (8: quantized states) with one fp32 absmax per `block` elements for tensors of at least
+-- `min_blockwise` elements (smaller ones keep fp32 states), `paged` (states of tensors of
+-- >= 1e5 elements in CUDA managed memory, outside PyTorch's allocator), `factored`
+-- (Adafactor: a row and a column vector per matrix instead of a full second moment),
+-- `temp_scope` ("group": temporaries span all parameters, the foreach step; "param":
+-- one parameter at a time, so the largest tensor sets them).
 function prelude.optimizer(t)
   prelude.strict("optimizer", t, OPTIMIZER_KEYS, 2)
   if type(t.name) ~= "string" then error("optimizer: 'name' must be a string", 2) end

@@ -179,7 +179,11 @@ local function parallel_part(raw, n)
   local default = n.dp > 1 and "ddp" or "none"
   n.strategy = enum_field(p.strategy or default, "parallel.strategy", STRATEGIES)
   if p.offload_optimizer or p.offload_params then fail("parallel", "CPU offload is not modelled yet") end
-  if p.sequence_parallel and p.sequence_parallel ~= 1 then fail("parallel.sequence_parallel", "not modelled yet") end
+  if p.sequence_parallel and p.sequence_parallel ~= 1 then
+    -- Ulysses/ring sequence parallel: modelled for generation (src/gen.c reads gen.sp)
+    if n.kind ~= "image" and n.kind ~= "video" then fail("parallel.sequence_parallel", "modelled for image and video workloads only") end
+    n.extra["gen.sp"] = int_field(p.sequence_parallel, "parallel.sequence_parallel", 1, MAX_GPUS)
+  end
 end
 
 local function gpu_entry(g, field)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_batch.h"
 #include "vramfit.h"
 
 #define MAX_ARGS 256
@@ -126,68 +127,6 @@ static int cmd_estimate(vf_engine *e, cli *c, int fit) {
   return fit ? fit_status(e) : 0;
 }
 
-/* One batch row: the CSV rows of a scenario without their header, or a JSON line. */
-static void batch_emit(FILE *f, const char *out, vf_format fmt, int *header_done) {
-  if (fmt == VF_FORMAT_JSON) {
-    json_t *j = json_loads(out, 0, NULL);
-    char *line = j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
-    if (line) fprintf(f, "%s\n", line);
-    free(line);
-    json_decref(j);
-    return;
-  }
-  const char *body = strchr(out, '\n');
-  if (!*header_done) {
-    fwrite(out, 1, body ? (size_t)(body - out + 1) : strlen(out), f);
-    *header_done = 1;
-  }
-  if (body) fputs(body + 1, f);
-}
-
-static void batch_error(FILE *f, vf_format fmt, const char *file, size_t i, const char *msg) {
-  if (fmt == VF_FORMAT_JSON) {
-    json_t *j = json_pack("{s:s,s:I,s:s}", "file", file, "index", (json_int_t)i + 1, "error", msg);
-    char *line = j ? json_dumps(j, JSON_COMPACT) : NULL;
-    if (line) fprintf(f, "%s\n", line);
-    free(line);
-    json_decref(j);
-  } else {
-    fprintf(stderr, "vramfit: %s\n", msg);
-  }
-}
-
-static int cmd_batch(vf_engine *e, cli *c) {
-  if (c->n_files == 0) return usage_error("batch: expected one or more scenario files%s", "");
-  vf_request req = {c->sets, c->n_sets, c->gpus, c->n_gpus, VF_FORMAT_CSV, 0};
-  if (parse_format(c->format, &req.format, 0)) return 2;
-  FILE *f = c->output ? fopen(c->output, "w") : stdout;
-  if (!f) return usage_error("-o %s: cannot open for writing", c->output);
-  int header_done = 0, status = 0;
-  for (size_t k = 0; k < c->n_files && status == 0; k++) {
-    size_t n = 0;
-    vf_status st = vf_count_scenarios(e, c->files[k], &n);
-    if (st != VF_OK) {
-      status = fail_engine(e, st);
-      break;
-    }
-    for (size_t i = 0; i < n; i++) {
-      const char *out;
-      st = vf_estimate_file_at(e, c->files[k], i, &req, &out);
-      if (st == VF_OK) {
-        batch_emit(f, out, req.format, &header_done);
-        continue;
-      }
-      batch_error(f, req.format, c->files[k], i, vf_engine_error(e));
-      if (c->fail_fast) {
-        status = 2;
-        break;
-      }
-    }
-  }
-  if (c->output && fclose(f) != 0) status = usage_error("-o %s: write failed", c->output);
-  return status;
-}
-
 static int cmd_inspect(vf_engine *e, cli *c) {
   if (c->n_files != 1) return usage_error("inspect: expected one PATH%s", "");
   if (c->format && strcmp(c->format, "json") != 0) return usage_error("inspect --format %s: expected json", c->format);
@@ -240,6 +179,7 @@ int main(int argc, char **argv) {
   int known = 0;
   for (int i = 0; cmds[i]; i++) known |= strcmp(cmds[i], c.cmd) == 0;
   if (!known) return usage_error("unknown command '%s'", c.cmd);
+  if (strcmp(c.cmd, "batch") == 0) return cli_batch(argc, argv); /* src/cli_batch.c: its own options and engines */
   if (parse_args(argc, argv, &c)) return 2;
   if (c.help) {
     fputs(usage_text, stdout);
@@ -261,8 +201,6 @@ int main(int argc, char **argv) {
     rc = 2;
   else if (strcmp(c.cmd, "estimate") == 0 || strcmp(c.cmd, "fit") == 0)
     rc = cmd_estimate(e, &c, strcmp(c.cmd, "fit") == 0);
-  else if (strcmp(c.cmd, "batch") == 0)
-    rc = cmd_batch(e, &c);
   else if (strcmp(c.cmd, "inspect") == 0)
     rc = cmd_inspect(e, &c);
   else

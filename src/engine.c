@@ -127,11 +127,12 @@ static vf_status fail(vf_engine *e, vf_status st, const char *fmt, ...) {
 
 /* A Lua failure: the budget and memory limits, or the script's own message. */
 static vf_status script_status(const char *msg) {
+  if (strcmp(msg, "out of memory") == 0 || strstr(msg, ": out of memory")) return VF_ENOMEM;
   if (strstr(msg, "instruction budget exceeded") || strstr(msg, "memory limit exceeded")) return VF_ELIMIT;
   return VF_EINVAL;
 }
 
-static vf_status load_catalog(vf_engine *e) {
+static vf_status load_catalog_unprotected(vf_engine *e) {
   if (e->cat_loaded) return VF_OK;
   lua_State *L = host_state(e->h);
   char err[1024];
@@ -150,6 +151,12 @@ static vf_status resolve_gpus(vf_engine *e, scenario *s, const char *where) {
   for (int i = 0; i < s->n_gpus; i++) {
     gpu *g = &s->gpus[i];
     if (g->memory) {
+      /* { name, memory }: a catalog name keeps its architecture and interconnect,
+      ** with the memory the scenario gives (a MIG slice, a measured total) */
+      uint64_t mem = g->memory;
+      const gpu *c = catalog_find(&e->cat, g->name, err, sizeof err);
+      if (c) *g = *c;
+      g->memory = mem;
       if (!g->arch[0]) snprintf(g->arch, sizeof g->arch, "unknown");
       continue;
     }
@@ -161,7 +168,7 @@ static vf_status resolve_gpus(vf_engine *e, scenario *s, const char *where) {
 }
 
 /* Loads and expands a file once; later calls on the same path reuse the list. */
-static vf_status expand_file(vf_engine *e, const char *path, const char *text, size_t len) {
+static vf_status expand_file_unprotected(vf_engine *e, const char *path, const char *text, size_t len) {
   lua_State *L = host_state(e->h);
   char err[2048];
   if (!text && e->cached_path && strcmp(e->cached_path, path) == 0 && strcmp(path, "-") != 0) return VF_OK;
@@ -179,14 +186,18 @@ static vf_status expand_file(vf_engine *e, const char *path, const char *text, s
     return fail(e, script_status(err), "%s: %s", name, err);
   }
   if (!host_pcall(e->h, 1, 1, err, sizeof err)) return fail(e, script_status(err), "%s: %s", path, err);
-  e->cached_n = lua_rawlen(L, -1);
+  /* the list is lazy (scripts/engine.lua): its raw field __n is the count; read raw,
+  ** so that no metamethod runs outside a protected call */
+  lua_pushliteral(L, "__n");
+  e->cached_n = lua_rawget(L, -2) == LUA_TNUMBER ? (size_t)lua_tointeger(L, -1) : lua_rawlen(L, -2);
+  lua_pop(L, 1);
   e->cached_ref = luaL_ref(L, LUA_REGISTRYINDEX);
   if (!text && !(e->cached_path = strdup(path))) return fail(e, VF_ENOMEM, "out of memory");
   return VF_OK;
 }
 
 /* Normalizes scenario index i of the cached list into e->s and e->m. */
-static vf_status prepare(vf_engine *e, const char *path, size_t i, const vf_request *req) {
+static vf_status prepare_unprotected(vf_engine *e, const char *path, size_t i, const vf_request *req) {
   lua_State *L = host_state(e->h);
   char err[2048];
   if (!host_push_driver_fn(e->h, "prepare_at")) return fail(e, VF_ESCRIPT, "driver: no prepare_at function");
@@ -211,6 +222,53 @@ static vf_status prepare(vf_engine *e, const char *path, size_t i, const vf_requ
   lua_pop(L, 1);
   if (!ok) return fail(e, VF_EINVAL, "%s: %s", where, err);
   return VF_OK;
+}
+
+/* ---- protected steps: a Lua API call outside lua_pcall that runs out of memory would
+** reach Lua's panic and abort(); each step that touches the state runs under a pcall ---- */
+
+typedef struct step {
+  vf_engine *e;
+  int kind; /* 0 catalog, 1 expand, 2 prepare */
+  const char *path, *text;
+  size_t len, index;
+  const vf_request *req;
+  vf_status st;
+} step;
+
+static int step_run(lua_State *L) {
+  step *s = lua_touserdata(L, 1);
+  lua_pop(L, 1);
+  if (s->kind == 0) s->st = load_catalog_unprotected(s->e);
+  else if (s->kind == 1) s->st = expand_file_unprotected(s->e, s->path, s->text, s->len);
+  else s->st = prepare_unprotected(s->e, s->path, s->index, s->req);
+  return 0;
+}
+
+/* Only memory errors escape the step (its scripts run under their own pcall). */
+static vf_status protect(step *s) {
+  lua_State *L = host_state(s->e->h);
+  int top = lua_gettop(L);
+  lua_pushcfunction(L, step_run);
+  lua_pushlightuserdata(L, s);
+  if (lua_pcall(L, 1, 0, 0) == LUA_OK) return s->st;
+  lua_settop(L, top);
+  return fail(s->e, VF_ENOMEM, "out of memory");
+}
+
+static vf_status load_catalog(vf_engine *e) {
+  step s = {e, 0, NULL, NULL, 0, 0, NULL, VF_OK};
+  return protect(&s);
+}
+
+static vf_status expand_file(vf_engine *e, const char *path, const char *text, size_t len) {
+  step s = {e, 1, path, text, len, 0, NULL, VF_OK};
+  return protect(&s);
+}
+
+static vf_status prepare(vf_engine *e, const char *path, size_t i, const vf_request *req) {
+  step s = {e, 2, path, NULL, 0, i, req, VF_OK};
+  return protect(&s);
 }
 
 /* The GPU the categories are computed for: the scenario's first, else the default. */
@@ -288,11 +346,23 @@ static vf_status evaluate(vf_engine *e, const char *path, size_t index, const vf
   return VF_OK;
 }
 
+/* Every public call starts here: a NULL argument is an error with a message, and a
+** call that succeeds leaves no stale message behind. */
+static bool begin(vf_engine *e, bool args_ok, const char *fn) {
+  if (!e) return false;
+  if (!args_ok) {
+    fail(e, VF_EINVAL, "%s: a required argument is NULL", fn);
+    return false;
+  }
+  e->err[0] = '\0';
+  return true;
+}
+
 static const vf_request default_request = {NULL, 0, NULL, 0, VF_FORMAT_JSON, 0};
 
 vf_status vf_estimate_file_at(vf_engine *e, const char *path, size_t index, const vf_request *req,
                               const char **out) {
-  if (!e || !path || !out) return VF_EINVAL;
+  if (!begin(e, path && out, "vf_estimate_file_at")) return VF_EINVAL;
   if (!req) req = &default_request;
   engine_clear_result(e);
   vf_status st = expand_file(e, path, NULL, 0);
@@ -308,7 +378,7 @@ vf_status vf_estimate_file(vf_engine *e, const char *path, const vf_request *req
 
 vf_status vf_estimate_string(vf_engine *e, const char *text, size_t len, const char *chunkname,
                              const vf_request *req, const char **out) {
-  if (!e || !text || !out) return VF_EINVAL;
+  if (!begin(e, text && out, "vf_estimate_string")) return VF_EINVAL;
   if (!req) req = &default_request;
   if (!chunkname) chunkname = "<string>";
   engine_clear_result(e);
@@ -319,21 +389,21 @@ vf_status vf_estimate_string(vf_engine *e, const char *text, size_t len, const c
 }
 
 vf_status vf_count_scenarios(vf_engine *e, const char *path, size_t *out) {
-  if (!e || !path || !out) return VF_EINVAL;
+  if (!begin(e, path && out, "vf_count_scenarios")) return VF_EINVAL;
   vf_status st = expand_file(e, path, NULL, 0);
   if (st == VF_OK) *out = e->cached_n;
   return st;
 }
 
 vf_status vf_last_result(vf_engine *e, const vf_result **out) {
-  if (!e || !out) return VF_EINVAL;
+  if (!begin(e, out, "vf_last_result")) return VF_EINVAL;
   if (!e->res.model_id) return fail(e, VF_ENOENT, "no result: no estimate has succeeded yet");
   *out = &e->res;
   return VF_OK;
 }
 
 vf_status vf_list(vf_engine *e, const char *kind, const char **json_out) {
-  if (!e || !kind || !json_out) return VF_EINVAL;
+  if (!begin(e, kind && json_out, "vf_list")) return VF_EINVAL;
   engine_clear_result(e);
   lua_State *L = host_state(e->h);
   char err[1024];
@@ -361,7 +431,7 @@ vf_status vf_list(vf_engine *e, const char *kind, const char **json_out) {
 }
 
 vf_status vf_inspect(vf_engine *e, const char *path, int with_tensors, const char **json_out) {
-  if (!e || !path || !json_out) return VF_EINVAL;
+  if (!begin(e, path && json_out, "vf_inspect")) return VF_EINVAL;
   engine_clear_result(e);
   json_t *j = NULL;
   char err[1024];

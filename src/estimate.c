@@ -129,6 +129,7 @@ void est_finish(ectx *c, budget *b) {
   e->peak_reserved = torch;
   e->peak_allocated = torch - budget_get(b, "allocator_slack");
   e->total = all;
+  e->required = all;
 }
 
 
@@ -161,7 +162,14 @@ static const struct {
 } modules[] = {
     {"transformers", WL_INFERENCE, infer_transformers},
     {"pytorch", WL_INFERENCE, infer_transformers},
+    {"vllm", WL_INFERENCE, vllm_estimate},
+    {"sglang", WL_INFERENCE, sglang_estimate},
+    {"llamacpp", WL_INFERENCE, llamacpp_estimate},
+    {"deepspeed", WL_TRAIN, train_deepspeed},
+    {"torchtune", WL_TRAIN, train_torchtune},
     {"*", WL_TRAIN, train_pytorch},
+    {"*", WL_IMAGE, gen_estimate}, /* diffusers and the video models' reference scripts */
+    {"*", WL_VIDEO, gen_estimate},
 };
 
 static est_fn find_module(const scenario *s) {

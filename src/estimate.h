@@ -34,6 +34,9 @@ typedef struct estimate {
   uint64_t peak_allocated;   /* per device */
   uint64_t peak_reserved;    /* per device */
   uint64_t total;            /* per device, as nvidia-smi shows it */
+  uint64_t required;         /* what the workload needs on a device, for fit: total, except
+                             ** where a runtime takes a fixed share whatever it needs (vLLM's
+                             ** gpu_memory_utilization): then the memory it really uses */
   const char *peak_phase;    /* "forward", "backward", "optimizer step", "prefill", "decode" */
   est_figure figs[EST_MAX_FIGS];
   int n_figs;

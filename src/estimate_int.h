@@ -51,6 +51,13 @@ void est_fail(ectx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)
 
 /* The modules. */
 void infer_transformers(ectx *c);
+/* llama.cpp's backend buffers (rt_llamacpp.c) */
+void llamacpp_estimate(ectx *c);
 void train_pytorch(ectx *c);
+void vllm_estimate(ectx *c); /* rt_vllm.c */
+void sglang_estimate(ectx *c); /* rt_sglang.c */
+void train_deepspeed(ectx *c);  /* train_ds.c */
+void train_torchtune(ectx *c);  /* train_ds.c */
+void gen_estimate(ectx *c);      /* gen.c: image and video generation */
 
 #endif

@@ -31,6 +31,9 @@ void fit_device_scenario(const scenario *s, const gpu *g, scenario *out) {
   *out = *s;
   if (!s->cuda_context) out->cuda_context = context_for(g);
   if (!s->workspace) out->workspace = workspace_for(g);
+  out->gpu_memory = g->memory;
+  snprintf(out->gpu_arch, sizeof out->gpu_arch, "%s", g->arch);
+  snprintf(out->gpu_link, sizeof out->gpu_link, "%s", g->interconnect);
 }
 
 typedef struct probe {
@@ -43,7 +46,7 @@ static bool probe_fits(probe *p) {
   estimate e;
   char err[8];
   if (estimate_run(p->m, &p->s, &e, err, sizeof err) != 0) return false; /* overflow: too big */
-  return e.total <= p->usable;
+  return e.required <= p->usable;
 }
 
 /* Largest v in [1, hi] with fits(v), where *field is the probed quantity; 0 if none. */
@@ -99,7 +102,7 @@ int fit_gpu(const model_desc *m, const scenario *s, const gpu *g, fit_row *row, 
   estimate e;
   if (estimate_run(m, &p.s, &e, err, errlen) != 0) return -1;
   row->total = e.total;
-  row->fits = e.total <= row->usable;
+  row->fits = e.required <= row->usable;
   row->used_fraction = (double)e.total / (double)g->memory;
   fit_count(&p, row);
   if (s->kind == WL_INFERENCE) {

@@ -14,10 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "embedded.h"
 #include "lua_files.h"
 #include "lua_json.h"
+#include "lua_patterns.h"
 #include "rules.h"
 #include "units.h"
 
@@ -25,6 +27,14 @@
 #define DEFAULT_MEMORY (256u * 1024u * 1024u)
 #define HOOK_EVERY 1000
 #define MAX_SCENARIO_FILE (64u * 1024u * 1024u)
+/* C library calls work without running VM instructions: every byte allocated is charged
+** as 1/ALLOC_BYTES_PER_INSTRUCTION of an instruction (s:upper() on a 100 MB string in a
+** loop), and a top-level call gets at most one CPU second per CPU_INSTRUCTIONS_PER_SECOND
+** instructions of its budget, at least SCRIPT_CPU_SECONDS (comparing two long equal
+** strings allocates nothing). */
+#define ALLOC_BYTES_PER_INSTRUCTION 16
+#define SCRIPT_CPU_SECONDS 10
+#define CPU_INSTRUCTIONS_PER_SECOND 20000000ull /* Lua under ASan on a slow core */
 
 struct host {
   lua_State *L;
@@ -34,7 +44,9 @@ struct host {
   void *alloc_ud;
   size_t mem_used, mem_limit;
   uint64_t instr_used, instr_limit;
-  bool limit_hit;
+  bool limit_hit, budget_hit; /* budget_hit: the budget refused an allocation */
+  int calls;                  /* host_pcall depth: allocations are charged inside only */
+  struct timespec cpu_deadline;
   int ref_script_env, ref_loaded, ref_driver;
 };
 
@@ -57,15 +69,40 @@ static void *host_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     h->limit_hit = true;
     return NULL;
   }
+  if (nsize > old && h->calls > 0) {
+    h->instr_used += (nsize - old) / ALLOC_BYTES_PER_INSTRUCTION;
+    /* once a limit is hit, the error's own messages may still be allocated */
+    if (h->instr_used > h->instr_limit && !h->limit_hit) { /* reported as the budget */
+      h->limit_hit = h->budget_hit = true;
+      return NULL;
+    }
+  }
   void *p = h->alloc ? h->alloc(h->alloc_ud, ptr, old, nsize) : realloc(ptr, nsize);
   if (p) h->mem_used = h->mem_used - old + nsize;
   return p;
+}
+
+static uint64_t host_cpu_seconds(const host *h) {
+  uint64_t s = h->instr_limit / CPU_INSTRUCTIONS_PER_SECOND;
+  return s > SCRIPT_CPU_SECONDS ? s : SCRIPT_CPU_SECONDS;
+}
+
+static bool cpu_time_over(const host *h) {
+  struct timespec now;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now) != 0) return false;
+  return now.tv_sec > h->cpu_deadline.tv_sec ||
+         (now.tv_sec == h->cpu_deadline.tv_sec && now.tv_nsec > h->cpu_deadline.tv_nsec);
 }
 
 static void host_hook(lua_State *L, lua_Debug *ar) {
   (void)ar;
   host *h = host_of(L);
   h->instr_used += HOOK_EVERY;
+  if (cpu_time_over(h)) {
+    h->limit_hit = true;
+    lua_pushfstring(L, "instruction budget exceeded (more than %I s of CPU)", (lua_Integer)host_cpu_seconds(h));
+    lua_error(L);
+  }
   if (h->instr_used > h->instr_limit) {
     h->limit_hit = true;
     lua_pushfstring(L, "instruction budget exceeded (%I instructions)", (lua_Integer)h->instr_limit);
@@ -122,6 +159,22 @@ static int sb_resume(lua_State *L) {
     return lua_error(L);
   }
   return lua_gettop(L);
+}
+
+/* The charge function of lua_patterns.c: (cost, name, pattern length, subject length);
+** raises the budget error when the call could run past the instruction budget. */
+static int host_charge(lua_State *L) {
+  host *h = host_of(L);
+  double cost = luaL_checknumber(L, 1);
+  double left = h->instr_used < h->instr_limit ? (double)(h->instr_limit - h->instr_used) : 0;
+  if (cost > left) {
+    h->limit_hit = true;
+    return luaL_error(L, "instruction budget exceeded (%I instructions): string.%s of a %I-byte pattern on %I bytes",
+                      (lua_Integer)h->instr_limit, luaL_checkstring(L, 2), luaL_checkinteger(L, 3),
+                      luaL_checkinteger(L, 4));
+  }
+  h->instr_used += (uint64_t)cost;
+  return 0;
 }
 
 /* load(text [, chunkname [, mode [, env]]]): text only, never binary chunks; the
@@ -455,6 +508,10 @@ static bool host_dirs(host *h, const host_options *opt) {
 static int host_boot(lua_State *L) {
   host *h = lua_touserdata(L, 1);
   luaL_openlibs(L);
+  lua_getglobal(L, "string"); /* the table the string metatable's __index reaches too */
+  lua_pushcfunction(L, host_charge);
+  lpat_wrap(L, -2);
+  lua_pop(L, 1);
   lua_pushliteral(L, "");
   lua_getmetatable(L, -1);
   lua_pushliteral(L, "string");
@@ -521,14 +578,21 @@ bool host_pcall(host *h, int nargs, int nresults, char *err, size_t errlen) {
   lua_pushcfunction(L, host_msgh);
   lua_insert(L, base);
   h->instr_used = 0;
-  h->limit_hit = false;
+  h->limit_hit = h->budget_hit = false;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &h->cpu_deadline) == 0) h->cpu_deadline.tv_sec += (time_t)host_cpu_seconds(h);
+  h->calls++;
   int st = lua_pcall(L, nargs, nresults, base);
+  h->calls--;
   lua_remove(L, base);
   if (st == LUA_OK) return true;
   const char *msg = lua_tostring(L, -1);
   snprintf(err, errlen, "%s", msg ? msg : "unknown error");
-  if (st == LUA_ERRMEM || (h->limit_hit && msg && strstr(msg, "not enough memory")))
+  if (h->budget_hit && (st == LUA_ERRMEM || (msg && strstr(msg, "not enough memory"))))
+    snprintf(err, errlen, "instruction budget exceeded (%llu instructions)", (unsigned long long)h->instr_limit);
+  else if (h->limit_hit && (st == LUA_ERRMEM || (msg && strstr(msg, "not enough memory"))))
     snprintf(err, errlen, "script memory limit exceeded (%zu bytes)", h->mem_limit);
+  else if (st == LUA_ERRMEM) /* the allocator itself refused: not the cap */
+    snprintf(err, errlen, "out of memory");
   lua_pop(L, 1);
   return false;
 }
@@ -541,6 +605,22 @@ static bool starts_like_json(const char *text, size_t len) {
 
 static bool host_push_json_text(host *h, const char *text, size_t len, const char *name, char *err,
                                 size_t errlen);
+
+/* Gives the chunk (argument 1) a fresh environment, so that its globals never reach
+** another scenario, with the prelude's exports; returns the chunk. [-0, +1, m] */
+static int scenario_env(lua_State *L) {
+  static const char *const exported[] = {"sweep", "range", "strict", NULL};
+  env_new(L);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, host_of(L)->ref_script_env);
+  for (int i = 0; exported[i]; i++) {
+    lua_getfield(L, -1, exported[i]);
+    lua_setfield(L, -3, exported[i]);
+  }
+  lua_pop(L, 1);
+  lua_setupvalue(L, 1, 1);
+  lua_settop(L, 1);
+  return 1;
+}
 
 bool host_load_scenario_text(host *h, const char *text, size_t len, const char *name, char *err,
                              size_t errlen) {
@@ -558,16 +638,10 @@ bool host_load_scenario_text(host *h, const char *text, size_t len, const char *
     lua_pop(L, 1);
     return false;
   }
-  /* a fresh environment per scenario: its globals never reach another scenario */
-  env_new(L);
-  lua_rawgeti(L, LUA_REGISTRYINDEX, h->ref_script_env);
-  static const char *const exported[] = {"sweep", "range", "strict", NULL};
-  for (int i = 0; exported[i]; i++) {
-    lua_getfield(L, -1, exported[i]);
-    lua_setfield(L, -3, exported[i]);
-  }
-  lua_pop(L, 1);
-  lua_setupvalue(L, -2, 1);
+  /* the environment is built under a protected call: out of memory is a message */
+  lua_pushcfunction(L, scenario_env);
+  lua_insert(L, -2);
+  if (!host_pcall(h, 1, 1, err, errlen)) return false;
   return host_pcall(h, 0, 1, err, errlen);
 }
 

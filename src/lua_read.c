@@ -339,7 +339,7 @@ static void rd_extras(rd *r, int t, scenario *s) {
 }
 
 bool lread_scenario(lua_State *L, int idx, scenario *s, model_desc *m, char *err, size_t errlen) {
-  static const char *const kinds[] = {"inference", "train", NULL};
+  static const char *const kinds[] = {"inference", "train", "image", "video", NULL};
   static const char *const attns[] = {"sdpa", "flash", "eager", NULL};
   static const char *const strats[] = {"none", "ddp", "fsdp", "zero1", "zero2", "zero3", NULL};
   rd r = {L, err, errlen, false, ""};

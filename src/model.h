@@ -43,7 +43,7 @@ typedef struct model_desc {
   block_spec block;
 } model_desc;
 
-typedef enum wl_kind { WL_INFERENCE = 0, WL_TRAIN } wl_kind;
+typedef enum wl_kind { WL_INFERENCE = 0, WL_TRAIN, WL_IMAGE, WL_VIDEO } wl_kind;
 typedef enum attn_kind { ATTN_SDPA = 0, ATTN_FLASH, ATTN_EAGER } attn_kind;
 typedef enum gc_kind { GC_NONE = 0, GC_FULL, GC_SELECTIVE } gc_kind;
 typedef enum strategy_kind {
@@ -101,6 +101,10 @@ typedef struct scenario {
   uint64_t workspace;      /* cuBLAS workspace bytes */
   double fragmentation;    /* reserved = allocated x (1 + f) beyond rounding */
   double headroom;         /* fraction of each GPU kept free */
+  /* the GPU this estimate runs on (set by fit_device_scenario; 0 / "" before) */
+  uint64_t gpu_memory;     /* bytes the runtime sees as total */
+  char gpu_arch[16];       /* catalog arch: "hopper", "ampere", ... */
+  char gpu_link[64];       /* catalog interconnect ("NVLink 4, 900 GB/s") */
   /* GPUs asked for; n_gpus == 0: the whole catalog */
   gpu gpus[SCN_MAX_GPUS];
   int n_gpus;

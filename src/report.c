@@ -12,14 +12,55 @@
 #include "units.h"
 #include "vramfit.h"
 
+/* Bytes of the valid UTF-8 sequence at s (1 to 4), or 0 if it is not one: no overlong
+** forms, no surrogates, nothing above U+10FFFF (RFC 3629, as jansson checks). */
+static size_t utf8_seq(const unsigned char *s) {
+  unsigned c = s[0];
+  size_t n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
+  if (n == 0 || c == 0xc0 || c == 0xc1 || c > 0xf4) return 0;
+  for (size_t i = 1; i < n; i++)
+    if ((s[i] & 0xc0) != 0x80) return 0;
+  if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) || (c == 0xf0 && s[1] < 0x90) ||
+      (c == 0xf4 && s[1] > 0x8f))
+    return 0;
+  return n;
+}
+
+/* A JSON string of text that may not be valid UTF-8 (a scenario name, a note quoting a
+** user's value, a name cut by a fixed-size buffer): each invalid byte becomes U+FFFD,
+** so a field is never dropped (json_string() returns NULL on invalid UTF-8). */
+static json_t *jstr(const char *s) {
+  json_t *j = json_string(s);
+  if (j || !s) return j;
+  size_t n = strlen(s), o = 0;
+  char *buf = malloc(3 * n + 1);
+  if (!buf) return NULL;
+  for (size_t i = 0; i < n;) {
+    size_t k = utf8_seq((const unsigned char *)s + i);
+    if (k == 0) {
+      memcpy(buf + o, "\xef\xbf\xbd", 3);
+      o += 3;
+      i++;
+      continue;
+    }
+    memcpy(buf + o, s + i, k);
+    o += k;
+    i += k;
+  }
+  buf[o] = '\0';
+  j = json_string(buf);
+  free(buf);
+  return j;
+}
+
 static json_t *jint(uint64_t v) {
   return json_integer((json_int_t)v); /* estimate_run keeps every figure below 2^63 */
 }
 
 static json_t *json_model(const report_in *in) {
   json_t *o = json_object();
-  json_object_set_new(o, "id", json_string(in->m->id));
-  json_object_set_new(o, "arch", json_string(in->m->arch));
+  json_object_set_new(o, "id", jstr(in->m->id));
+  json_object_set_new(o, "arch", jstr(in->m->arch));
   json_object_set_new(o, "params", jint(in->e->params));
   json_object_set_new(o, "weight_bytes", jint(in->e->weight_bytes));
   json_object_set_new(o, "trainable_params", jint(in->e->trainable_params));
@@ -36,15 +77,15 @@ static json_t *json_device(const report_in *in) {
     const budget_item *it = &e->b.items[i];
     json_t *c = json_object();
     json_object_set_new(c, "name", json_string(it->name));
-    if (it->component) json_object_set_new(c, "component", json_string(it->component));
+    if (it->component) json_object_set_new(c, "component", jstr(it->component));
     json_object_set_new(c, "bytes", jint(it->bytes));
     json_object_set_new(c, "basis", json_string(basis_name(it->basis)));
-    json_object_set_new(c, "detail", json_string(it->detail));
+    json_object_set_new(c, "detail", jstr(it->detail));
     json_array_append_new(cats, c);
   }
   json_t *d = json_object();
   json_object_set_new(d, "role", json_string("gpu"));
-  json_object_set_new(d, "gpu", json_string(in->g->name));
+  json_object_set_new(d, "gpu", jstr(in->g->name));
   json_object_set_new(d, "memory_bytes", jint(in->g->memory));
   json_object_set_new(d, "count", jint(e->devices));
   json_object_set_new(d, "categories", cats);
@@ -57,7 +98,7 @@ static json_t *json_device(const report_in *in) {
 
 static json_t *json_runtime(const report_in *in) {
   json_t *r = json_object();
-  json_object_set_new(r, "name", json_string(in->s->runtime));
+  json_object_set_new(r, "name", jstr(in->s->runtime));
   json_object_set_new(r, "peak_allocated_bytes", jint(in->e->peak_allocated));
   json_object_set_new(r, "peak_reserved_bytes", jint(in->e->peak_reserved));
   json_object_set_new(r, "peak_phase", json_string(in->e->peak_phase));
@@ -70,11 +111,11 @@ static json_t *json_runtime(const report_in *in) {
 
 static json_t *json_fit_row(const fit_row *f) {
   json_t *o = json_object();
-  json_object_set_new(o, "gpu", json_string(f->g.name));
+  json_object_set_new(o, "gpu", jstr(f->g.name));
   json_object_set_new(o, "memory_bytes", jint(f->g.memory));
   json_object_set_new(o, "usable_bytes", jint(f->usable));
   json_object_set_new(o, "count", jint(f->count));
-  json_object_set_new(o, "layout", json_string(f->layout));
+  json_object_set_new(o, "layout", jstr(f->layout));
   json_object_set_new(o, "fits", json_boolean(f->fits));
   json_object_set_new(o, "used_fraction", json_real(f->used_fraction));
   json_object_set_new(o, "total_bytes", jint(f->total));
@@ -92,7 +133,7 @@ json_t *report_json(const report_in *in) {
   json_t *o = json_object();
   if (!o) return NULL;
   json_object_set_new(o, "vramfit", json_string(VF_VERSION_STRING));
-  json_object_set_new(o, "scenario", json_string(in->s->name));
+  json_object_set_new(o, "scenario", jstr(in->s->name));
   json_object_set_new(o, "model", json_model(in));
   json_t *devs = json_array();
   json_array_append_new(devs, json_device(in));
@@ -102,7 +143,7 @@ json_t *report_json(const report_in *in) {
   for (size_t i = 0; i < in->n_rows; i++) json_array_append_new(fit, json_fit_row(&in->rows[i]));
   json_object_set_new(o, "fit", fit);
   json_t *notes = json_array();
-  for (int i = 0; i < in->s->n_notes; i++) json_array_append_new(notes, json_string(in->s->notes[i]));
+  for (int i = 0; i < in->s->n_notes; i++) json_array_append_new(notes, jstr(in->s->notes[i]));
   json_object_set_new(o, "assumptions", notes);
   json_object_set_new(o, "warnings", json_array());
   return o;

@@ -1,142 +1,303 @@
 /*
-** train.c: training and fine-tuning as PyTorch autograd runs it: weights, gradients,
-** optimizer states and master weights per precision policy and sharding strategy;
-** saved activations per layer (Korthikanti et al. 2022, arXiv 2205.05198, adapted to
-** GQA, gated MLPs and RMSNorm); logits and loss. The peak is the largest of the
-** forward, backward and optimizer-step phases. Uses estimate_int.h.
+** train.c: training and fine-tuning as PyTorch autograd runs it, per rank: frozen and
+** trainable weights, gradients, optimizer states and master weights per precision policy,
+** sharding (DDP, ZeRO-1/2/3, FSDP) and CPU offload; saved activations per layer
+** (Korthikanti et al. 2022, arXiv 2205.05198, adapted to GQA, gated MLPs, frozen Linears);
+** logits and loss. The peak is the largest of the forward (loss), backward and
+** optimizer-step phases; reserved adds the caching allocator's rounding and
+** fragmentation. Trainable sets and exact optimizer bytes come from workloads/train.lua
+** as extras "train.*". Uses estimate_int.h, train_int.h.
 */
 #include <string.h>
 
 #include "estimate_int.h"
+#include "train_int.h"
+
+static vf_dtype dtype_or(const char *name, vf_dtype dflt) {
+  vf_dtype dt;
+  return name && dtype_parse(name, &dt) ? dt : dflt;
+}
+
+void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t) {
+  memset(t, 0, sizeof *t);
+  const char *method = scn_str(s, "train.method", "full");
+  t->peft = strcmp(method, "full") != 0 && strcmp(method, "freeze") != 0;
+  t->trainable = scn_u64(s, "train.trainable_params", params);
+  t->added = scn_u64(s, "train.added_params", 0);
+  t->largest = scn_u64(s, "train.largest_param", 0);
+  t->tdtype = dtype_or(scn_str(s, "train.trainable_dtype", NULL), s->prec.weights);
+  uint64_t sb = (t->trainable * s->opt.state_bits + 7) / 8;
+  t->state_bytes = scn_u64(s, "train.state_bytes", sb);
+  t->paged_bytes = scn_u64(s, "train.paged_state_bytes", 0);
+  t->temp_bytes = scn_u64(s, "train.step_temp_bytes", (t->trainable * s->opt.step_temp_bits + 7) / 8);
+  t->saved_elems = scn_u64(s, "train.saved_elems", 0);
+  t->mask_elems = scn_u64(s, "train.mask_elems", 0);
+  t->weight_saved = scn_u64(s, "train.adapter_saved_elems", 0);
+  t->gc_every = scn_u64(s, "train.gc_every", 0);
+  t->virtual_tokens = scn_u64(s, "train.virtual_tokens", 0);
+  bool all = !t->peft && strcmp(method, "freeze") != 0;
+  t->save_attn_in = scn_bool(s, "train.save_attn_in", all);
+  t->save_o_in = scn_bool(s, "train.save_o_in", all);
+  t->save_mlp_in = scn_bool(s, "train.save_mlp_in", all);
+  t->save_down_in = scn_bool(s, "train.save_down_in", all);
+  t->oib = scn_bool(s, "train.optimizer_in_backward", false);
+  t->off_act = scn_bool(s, "train.offload_activations", false);
+  t->off_opt = scn_bool(s, "train.offload_optimizer", false) || scn_bool(s, "runtime.offload_optimizer", false);
+  t->off_par = scn_bool(s, "train.offload_params", false) || scn_bool(s, "runtime.offload_param", false);
+  t->compile = scn_bool(s, "train.compile", false) || scn_bool(s, "runtime.compile", false);
+  const char *loss = scn_str(s, "train.loss", "standard");
+  t->loss = strcmp(loss, "chunked") == 0 ? LOSS_CHUNKED : strcmp(loss, "fused") == 0 ? LOSS_FUSED : LOSS_STANDARD;
+  t->attn_dropout = scn_bool(s, "train.attn_dropout", false);
+  t->hidden_dropout = scn_bool(s, "train.hidden_dropout", false);
+  /* the calibrated share comes from workloads/train.lua (cited there); a scenario built
+  ** in C without it keeps its own s->fragmentation */
+  t->frag = scn_real(s, "train.fragmentation", s->fragmentation);
+  t->strategy = s->strategy;
+  uint64_t stage = scn_u64(s, "runtime.zero_stage", 0);
+  if (stage >= 1 && stage <= 3 && (t->strategy == STRAT_NONE || t->strategy == STRAT_DDP))
+    t->strategy = stage == 1 ? STRAT_ZERO1 : stage == 2 ? STRAT_ZERO2 : STRAT_ZERO3;
+}
 
 /* Saved activations of one transformer layer for backward, bytes per token (a bytes
-** per activation element). Korthikanti et al.'s 34·h + 5·a·s per token, re-derived
-** for what autograd keeps in today's blocks: both norm inputs and their fp32
-** statistics; the q/k/v input and q, k, v; the attention output (o_proj input); the
-** MLP input, and for a gated MLP gate, up, act(gate) and their product (plain: the
-** fc1 output and the activation output). No dropout masks (dropout 0 in fine-tuning).
-** SDPA/flash keep the fp32 log-sum-exp per head instead of the s² score matrix. */
-static uint64_t train_layer_bytes_per_token(ectx *c, uint64_t a, uint64_t seq) {
+** per activation element). Korthikanti et al.'s 34·h + 5·a·s per token, re-derived for
+** what autograd keeps in today's blocks: both norm inputs and their fp32 statistics;
+** q, k, v and the attention output (SDPA/flash save it with the fp32 log-sum-exp); the
+** MLP intermediates (gated: gate, up, act(gate); plain: the fc1 output). A Linear's
+** input (the q/k/v input, the o_proj input under eager, the MLP input, the down input)
+** is kept only when its weight is trained or adapted: for a frozen weight autograd saves
+** nothing for it (tools/autograd derivatives of mm save self only if mat2 needs grad). */
+static uint64_t layer_bytes_per_token(ectx *c, const train_cfg *t, uint64_t a, uint64_t seq) {
   const block_spec *b = &c->m->block;
   const scenario *s = c->s;
   uint64_t tp = s->tp, h = c->m->hidden;
   uint64_t heads = bytes_ceildiv(c->m->heads ? c->m->heads : 1, tp);
   uint64_t q = bytes_ceildiv(b->q_dim, tp), kv = bytes_ceildiv(b->kv_dim, tp);
   uint64_t ffn = bytes_ceildiv(b->ffn_dim, tp);
-  uint64_t elems = 2 * h                  /* norm inputs */
-                   + h + 2 * q + 2 * kv    /* attention input, q, k, v, output */
-                   + h + (b->gated ? 4 : 2) * ffn; /* MLP input and intermediates */
-  if (b->experts) elems += b->experts_per_tok * h; /* tokens gathered per expert */
+  bool eager = s->attention == ATTN_EAGER;
+  uint64_t elems = 2 * h + q + 2 * kv;                       /* norm inputs, q, k, v */
+  if (t->save_attn_in) elems += h;                           /* q/k/v input */
+  if (!eager || t->save_o_in) elems += q;                    /* attention output */
+  if (t->save_mlp_in) elems += h;                            /* MLP input */
+  elems += (b->gated ? 3 : 1) * ffn;                         /* gate, up, act(gate) | fc1 */
+  if (t->save_down_in) elems += ffn;                         /* down_proj input */
+  if (b->experts) elems += b->experts_per_tok * h;           /* tokens gathered per expert */
   uint64_t bytes = acc_mul(&c->acc, elems, a);
   bytes += (b->rms ? 4 : 8) * 2; /* fp32 rstd (and mean) per token, per norm */
-  if (s->attention == ATTN_EAGER && s->gc != GC_SELECTIVE)
-    /* fp32 softmax output and the probabilities cast back, per head and key */
-    bytes = acc_add(&c->acc, bytes, acc_mul3(&c->acc, heads, seq, 4 + a));
+  if (t->hidden_dropout) bytes += 2 * h; /* masks of the attention and MLP output dropouts */
+  if (eager && s->gc != GC_SELECTIVE)
+    /* fp32 softmax output and the probabilities cast back, per head and key; with
+    ** attention dropout its 1-byte mask and the dropped fp32 probabilities */
+    bytes = acc_add(&c->acc, bytes, acc_mul3(&c->acc, heads, seq, 4 + (a < 4 ? a : 0) + (t->attn_dropout ? 5 : 0)));
   else
     bytes = acc_add(&c->acc, bytes, heads * 4); /* log-sum-exp */
   return bytes;
 }
 
-typedef struct train_parts {
-  uint64_t weights, master, grads, states, act, act_layer, logits, comm, step_temp;
-} train_parts;
-
 static uint64_t shard(uint64_t bytes, uint64_t dp, bool sharded) {
   return sharded && dp > 1 ? bytes_ceildiv(bytes, dp) : bytes;
 }
 
-static void train_model_states(ectx *c, train_parts *p) {
+static bool params_sharded(strategy_kind st) { return st == STRAT_FSDP || st == STRAT_ZERO3; }
+static bool grads_sharded(strategy_kind st) { return params_sharded(st) || st == STRAT_ZERO2; }
+static bool states_sharded(strategy_kind st) { return grads_sharded(st) || st == STRAT_ZERO1; }
+
+/* Frozen base and adapters per rank; the gathered unit under parameter sharding. */
+static void train_weights(ectx *c, const train_cfg *t, train_parts *p) {
   const scenario *s = c->s;
-  const precision_spec *pr = &s->prec;
-  uint64_t dp = s->dp, P = c->e->params, Pt = c->e->trainable_params;
-  uint64_t mp = s->tp * s->pp; /* model-parallel split of every model state */
-  P = bytes_ceildiv(P, mp);
-  Pt = bytes_ceildiv(Pt, mp);
-  strategy_kind st = s->strategy;
-  bool p_shard = st == STRAT_FSDP || st == STRAT_ZERO3;
-  bool g_shard = p_shard || st == STRAT_ZERO2;
-  bool o_shard = g_shard || st == STRAT_ZERO1;
-  p->weights = shard(est_elems_bytes(c, P, pr->weights), dp, p_shard);
-  p->grads = shard(est_elems_bytes(c, Pt, pr->grads), dp, g_shard);
-  p->master = pr->master ? shard(est_elems_bytes(c, Pt, pr->master_dtype), dp, o_shard) : 0;
-  p->states = shard(bytes_ceildiv(acc_mul(&c->acc, Pt, s->opt.state_bits), 8), dp, o_shard);
-  p->step_temp = shard(bytes_ceildiv(acc_mul(&c->acc, Pt, s->opt.step_temp_bits), 8), dp, o_shard);
-  if (st == STRAT_DDP && dp > 1)
-    /* DDP's reducer keeps flat bucket copies of every gradient unless
-    ** gradient_as_bucket_view=True (torch.nn.parallel.DistributedDataParallel docs) */
-    p->comm = est_elems_bytes(c, Pt, pr->grads);
-  else if (p_shard && dp > 1)
-    /* the all-gathered unit (one layer) and the prefetched next one */
-    p->comm = est_elems_bytes(c, acc_mul(&c->acc, bytes_ceildiv(P, c->m->layers ? c->m->layers : 1), 2),
-                          pr->weights);
+  uint64_t mp = s->tp * s->pp, dp = s->dp, w = 0;
+  if (!estimate_device_weights(c->m, s->tp, s->pp, &w)) c->acc.overflow = true;
+  bool ps = params_sharded(t->strategy);
+  p->weights_full = w;
+  p->weights = t->off_par ? 0 : shard(w, dp, ps);
+  p->adapters = shard(est_elems_bytes(c, bytes_ceildiv(t->added, mp), t->tdtype), dp, ps && !t->off_par);
+  if ((ps || t->off_par) && (dp > 1 || t->off_par)) {
+    /* FSDP / ZeRO-3 all-gather one unit (a transformer block) and prefetch the next */
+    uint64_t layers = c->m->layers ? c->m->layers : 1;
+    if (c->m->family == FAM_ENCDEC) layers *= 2;
+    p->gathered = acc_mul(&c->acc, bytes_ceildiv(w, layers), 2);
+  }
 }
 
-static void train_activations(ectx *c, train_parts *p) {
+static void train_model_states(ectx *c, const train_cfg *t, train_parts *p) {
   const scenario *s = c->s;
-  const model_desc *m = c->m;
+  uint64_t dp = s->dp, mp = s->tp * s->pp;
+  uint64_t T = bytes_ceildiv(t->trainable, mp);
+  strategy_kind st = t->strategy;
+  train_weights(c, t, p);
+  uint64_t grads = est_elems_bytes(c, T, s->prec.grads);
+  if (t->oib) /* optimizer_in_backward: each gradient is stepped and freed as it lands */
+    grads = est_elems_bytes(c, t->largest ? t->largest : T, s->prec.grads);
+  p->grads = shard(grads, dp, grads_sharded(st) && !t->oib);
+  uint64_t master = s->prec.master ? est_elems_bytes(c, T, s->prec.master_dtype) : 0;
+  bool os = states_sharded(st);
+  p->master = t->off_opt ? 0 : shard(master, dp, os);
+  p->states = t->off_opt ? 0 : shard(bytes_ceildiv(t->state_bytes, mp), dp, os);
+  p->paged = t->off_opt ? 0 : shard(bytes_ceildiv(t->paged_bytes, mp), dp, os);
+  p->step_temp = t->off_opt ? 0 : shard(bytes_ceildiv(t->temp_bytes, mp), dp, os);
+  if (st == STRAT_DDP && dp > 1 && !scn_bool(s, "runtime.gradient_as_bucket_view", false))
+    /* DDP's reducer keeps flat bucket copies of every gradient (bucket_cap_mb 25 per
+    ** bucket) unless gradient_as_bucket_view=True (torch DistributedDataParallel docs) */
+    p->comm = grads;
+  else
+    p->comm = p->gathered;
+}
+
+/* Layers whose activations this rank keeps (encoder-decoder: both stacks). */
+static uint64_t rank_layers(const ectx *c) {
+  uint64_t layers = c->m->layers ? c->m->layers : 1;
+  if (c->m->family == FAM_ENCDEC) layers *= 2;
+  return bytes_ceildiv(layers, c->s->pp);
+}
+
+/* What stays on the GPU from forward to backward under a checkpointing policy: every
+** layer (none, selective), layer inputs plus the recomputed layer (full), or a mix when
+** every k-th layer is checkpointed. Offloaded activations keep the working layer and two
+** layer inputs in flight (torchtune OffloadActivations streams). */
+static uint64_t kept_activations(ectx *c, const train_cfg *t, uint64_t per_layer, uint64_t input) {
+  uint64_t layers = rank_layers(c);
+  if (t->off_act) return acc_add(&c->acc, per_layer, acc_mul(&c->acc, input, 2));
+  if (c->s->gc != GC_FULL) return acc_mul(&c->acc, per_layer, layers);
+  uint64_t ckpt = t->gc_every > 1 ? layers / t->gc_every : layers;
+  uint64_t kept = acc_add(&c->acc, acc_mul(&c->acc, input, ckpt), acc_mul(&c->acc, per_layer, layers - ckpt));
+  return acc_add(&c->acc, kept, per_layer); /* the layer being recomputed */
+}
+
+/* Logits and loss, bytes per (token x vocabulary) element: the head output (a), then
+** the fp32 upcast, log-softmax output kept for backward and its gradient at the loss
+** backward (+12). torchtune's chunked CE keeps the 16-bit chunks and upcasts one of 8
+** chunks at a time (CEWithChunkedOutputLoss, num_output_chunks 8); compiled, the
+** log-softmax is recomputed instead of saved. A fused linear-CE keeps one chunk. */
+static uint64_t logits_bytes(ectx *c, const train_cfg *t, uint64_t tokens, uint64_t a) {
+  if (c->m->family == FAM_ENCODER) return 0; /* classification heads: a few logits */
+  uint64_t elems = acc_mul(&c->acc, tokens, bytes_ceildiv(c->m->vocab, c->s->tp));
+  switch (t->loss) {
+  case LOSS_CHUNKED:
+    return acc_add(&c->acc, acc_mul(&c->acc, elems, a + (t->compile ? 0 : 4)), bytes_ceildiv(elems * 12, 8));
+  case LOSS_FUSED:
+    return bytes_ceildiv(acc_mul(&c->acc, elems, 12), 8);
+  default:
+    return acc_mul(&c->acc, elems, a + 12);
+  }
+}
+
+static void train_activations(ectx *c, const train_cfg *t, train_parts *p) {
+  const scenario *s = c->s;
   uint64_t a = est_bits(s->prec.activations) / 8;
-  uint64_t tokens = acc_mul(&c->acc, s->micro_batch, s->seq_len);
-  uint64_t layers = m->layers;
-  if (m->family == FAM_ENCDEC) layers *= 2; /* encoder and decoder stacks */
-  layers = bytes_ceildiv(layers, s->pp);
-  uint64_t per_layer = acc_mul(&c->acc, tokens, train_layer_bytes_per_token(c, a, s->seq_len));
+  uint64_t seq = s->seq_len + t->virtual_tokens;
+  uint64_t tokens = acc_mul(&c->acc, s->micro_batch, seq);
+  uint64_t per_tok = layer_bytes_per_token(c, t, a, seq);
+  uint64_t all_layers = c->m->layers ? c->m->layers : 1;
+  if (c->m->family == FAM_ENCDEC) all_layers *= 2;
+  /* adapters: lora_A outputs, dropout copies and masks, spread over the layers */
+  uint64_t extra = acc_add(&c->acc, acc_mul(&c->acc, t->saved_elems, a), t->mask_elems);
+  per_tok = acc_add(&c->acc, per_tok, bytes_ceildiv(extra, all_layers));
+  uint64_t per_layer = acc_mul(&c->acc, tokens, per_tok);
+  uint64_t input = acc_mul3(&c->acc, tokens, c->m->hidden, a);
   p->act_layer = per_layer;
-  uint64_t kept = s->gc == GC_FULL ? acc_mul3(&c->acc, tokens, m->hidden, a) : per_layer;
-  p->act = acc_mul(&c->acc, kept, layers);
-  if (s->gc == GC_FULL) p->act = acc_add(&c->acc, p->act, per_layer); /* recomputed layer */
+  p->act = kept_activations(c, t, per_layer, input);
+  p->act = acc_add(&c->acc, p->act, acc_mul(&c->acc, bytes_ceildiv(t->weight_saved, s->tp * s->pp), a));
   if (s->pp > 1) /* 1F1B: the first stage holds pp micro-batches in flight */
     p->act = acc_mul(&c->acc, p->act, s->pp < s->grad_accum ? s->pp : s->grad_accum);
-  /* LM head output, its fp32 upcast, log-softmax kept for backward, and its gradient */
-  uint64_t vocab = bytes_ceildiv(m->vocab, s->tp);
-  p->logits = m->family == FAM_ENCODER ? 0 : acc_mul3(&c->acc, tokens, vocab, a + 12);
+  p->logits = logits_bytes(c, t, tokens, a);
+  if (a < 4 && est_bits(s->prec.weights) == 32 && p->weights)
+    /* autocast caches a 16-bit copy of each fp32 weight for the forward; autograd keeps
+    ** it for the input gradients until that layer's backward (torch.amp autocast) */
+    p->act = acc_add(&c->acc, p->act, acc_mul(&c->acc, p->weights / 4, a));
 }
 
-static void train_budget(ectx *c, const train_parts *p, int phase) {
-  static const char *const names[] = {"forward", "backward", "optimizer step"};
+static const char *const PHASES[] = {"forward", "backward", "optimizer step"};
+
+static void budget_states(ectx *c, const train_cfg *t, const train_parts *p, bool grads_live) {
   budget *b = &c->e->b;
   const scenario *s = c->s;
-  bool grads_live = phase > 0 || s->grad_accum > 1;
-  budget_add(b, "weights", p->weights, BASIS_EXACT, true, "%s weights%s",
-             dtype_get(s->prec.weights)->name,
-             s->strategy == STRAT_FSDP || s->strategy == STRAT_ZERO3 ? ", sharded over dp" : "");
-  budget_add(b, "master_weights", p->master, BASIS_EXACT, true, "fp32 master copy of trainable weights");
-  budget_add(b, "gradients", grads_live ? p->grads : 0, BASIS_EXACT, true, "%s gradients%s",
-             dtype_get(s->prec.grads)->name, grads_live ? "" : " (freed by zero_grad before forward)");
-  budget_add(b, "optimizer_states", p->states, BASIS_EXACT, true, "%s: %llu bits per trainable parameter",
-             s->opt.name, (unsigned long long)s->opt.state_bits);
-  uint64_t act = phase == 0 ? p->act : phase == 1 ? p->act_layer : 0;
-  budget_add(b, "activations", act, BASIS_MODELLED, true, "%s: micro-batch %llu x %llu tokens, checkpointing %s",
-             names[phase], (unsigned long long)s->micro_batch, (unsigned long long)s->seq_len,
-             s->gc == GC_FULL ? "full" : s->gc == GC_SELECTIVE ? "selective" : "off");
-  budget_add(b, "logits", phase == 0 ? p->logits : 0, BASIS_MODELLED, true,
-             "vocabulary x tokens: head output, fp32 upcast, log-softmax, gradient");
-  budget_add(b, "optimizer_step", phase == 2 ? p->step_temp : 0, BASIS_MODELLED, true,
-             "temporaries of %s's step()", s->opt.name);
-  budget_add(b, "comm_buffers", p->comm, BASIS_MODELLED, true, "%s buffers",
-             s->strategy == STRAT_DDP ? "DDP gradient bucket" : "gathered parameter");
-  c->e->peak_phase = names[phase];
+  bool ps = params_sharded(t->strategy) && s->dp > 1;
+  budget_add(b, "weights", p->weights, BASIS_EXACT, true, "%s%s weights%s%s", t->peft ? "frozen " : "",
+             dtype_get(s->prec.weights)->name, ps ? ", sharded over dp" : "",
+             t->off_par ? " (offloaded to host memory)" : "");
+  if (t->added)
+    budget_add(b, "adapter_weights", p->adapters, BASIS_EXACT, true, "%llu added parameters in %s",
+               (unsigned long long)t->added, dtype_get(t->tdtype)->name);
+  budget_add(b, "master_weights", p->master, BASIS_EXACT, true, "fp32 master copy of trainable weights%s",
+             t->off_opt ? " (in host memory)" : "");
+  budget_add(b, "gradients", grads_live ? p->grads : 0, BASIS_EXACT, true, "%s gradients of %llu trainable parameters%s",
+             dtype_get(s->prec.grads)->name, (unsigned long long)t->trainable,
+             t->oib ? " (optimizer in backward: one tensor at a time)"
+                    : grads_live ? "" : " (freed by zero_grad before forward)");
+  budget_add(b, "optimizer_states", p->states, BASIS_EXACT, true, "%s states%s", s->opt.name,
+             t->off_opt ? " (offloaded to host memory)" : "");
+  if (p->paged)
+    budget_add(b, "paged_optimizer_states", p->paged, BASIS_EXACT, false,
+               "%s states in CUDA managed memory, outside PyTorch's allocator", s->opt.name);
 }
 
-void train_pytorch(ectx *c) {
-  train_parts p;
-  memset(&p, 0, sizeof p);
-  train_model_states(c, &p);
-  train_activations(c, &p);
-  uint64_t base = acc_add(&c->acc, acc_add(&c->acc, p.weights, p.master),
-                          acc_add(&c->acc, p.states, p.comm));
-  uint64_t g_fwd = c->s->grad_accum > 1 ? p.grads : 0;
-  uint64_t phase_bytes[3] = {
-      acc_add(&c->acc, base, acc_add(&c->acc, g_fwd, acc_add(&c->acc, p.act, p.logits))),
-      acc_add(&c->acc, base, acc_add(&c->acc, p.grads, p.act_layer)),
-      acc_add(&c->acc, base, acc_add(&c->acc, p.grads, p.step_temp)),
-  };
+static void train_budget(ectx *c, const train_cfg *t, const train_parts *p, int phase) {
+  budget *b = &c->e->b;
+  const scenario *s = c->s;
+  bool grads_live = phase > 0 || (s->grad_accum > 1 && !t->oib);
+  budget_states(c, t, p, grads_live);
+  uint64_t act = phase == 0 ? p->act : phase == 1 ? p->act_layer : 0;
+  budget_add(b, "activations", act, BASIS_MODELLED, true, "%s: micro-batch %llu x %llu tokens, checkpointing %s%s",
+             PHASES[phase], (unsigned long long)s->micro_batch, (unsigned long long)s->seq_len,
+             s->gc == GC_FULL ? (t->gc_every > 1 ? "every k layers" : "full") : s->gc == GC_SELECTIVE ? "selective" : "off",
+             t->off_act ? ", offloaded to host" : "");
+  budget_add(b, "logits", phase == 0 ? p->logits : 0, BASIS_MODELLED, true, "vocabulary x tokens: %s",
+             t->loss == LOSS_CHUNKED ? "chunked cross-entropy" : t->loss == LOSS_FUSED ? "fused linear cross-entropy"
+                                                                              : "head output, fp32 upcast, log-softmax, gradient");
+  bool step_now = t->oib ? phase == 1 : phase == 2;
+  budget_add(b, "optimizer_step", step_now ? p->step_temp : 0, BASIS_MODELLED, true, "temporaries of %s's step()",
+             s->opt.name);
+  budget_add(b, "comm_buffers", p->comm, BASIS_MODELLED, true, "%s",
+             t->strategy == STRAT_DDP ? "DDP gradient buckets" : "all-gathered unit and the prefetched next");
+  c->e->peak_phase = PHASES[phase];
+}
+
+/* Allocated bytes of each phase; returns the peak phase and its transient bytes. */
+static int train_peak(ectx *c, const train_cfg *t, const train_parts *p, uint64_t *transient) {
+  bytes_acc *A = &c->acc;
+  uint64_t base = acc_add(A, acc_add(A, p->weights, p->adapters), acc_add(A, p->master, acc_add(A, p->states, p->comm)));
+  uint64_t g_fwd = c->s->grad_accum > 1 && !t->oib ? p->grads : 0;
+  uint64_t tr[3] = {acc_add(A, p->act, p->logits), acc_add(A, p->act_layer, t->oib ? p->step_temp : 0),
+                    t->oib ? 0 : p->step_temp};
+  uint64_t ph[3] = {acc_add(A, base, acc_add(A, g_fwd, tr[0])), acc_add(A, base, acc_add(A, p->grads, tr[1])),
+                    acc_add(A, base, acc_add(A, p->grads, tr[2]))};
   int peak = 0;
   for (int i = 1; i < 3; i++)
-    if (phase_bytes[i] > phase_bytes[peak]) peak = i;
-  train_budget(c, &p, peak);
+    if (ph[i] > ph[peak]) peak = i;
+  *transient = tr[peak];
+  return peak;
+}
+
+/* allocator_slack: PyTorch's caching allocator rounds each weight tensor (512 B blocks,
+** 2 MiB segments above 1 MiB) and keeps freed activation blocks it cannot reuse. */
+static void train_slack(ectx *c, const train_cfg *t, const train_parts *p, uint64_t transient) {
+  uint64_t rounding = 0;
+  if (p->weights == p->weights_full && p->weights) {
+    uint64_t rw = est_reserved_weights(c, c->s->tp);
+    if (c->s->pp > 1) rw = bytes_ceildiv(rw, c->s->pp);
+    rounding = rw > p->weights ? rw - p->weights : 0;
+  }
+  uint64_t frag = acc_from_double(&c->acc, (double)transient * t->frag);
+  budget_add(&c->e->b, "allocator_slack", acc_add(&c->acc, rounding, frag), BASIS_CALIBRATED, true,
+             "caching allocator: block rounding of weights, %.0f%% of the peak's transient tensors",
+             t->frag * 100.0);
+}
+
+void train_run(ectx *c, const train_cfg *t) {
+  train_parts p;
+  memset(&p, 0, sizeof p);
+  train_model_states(c, t, &p);
+  train_activations(c, t, &p);
+  uint64_t transient = 0;
+  int peak = train_peak(c, t, &p, &transient);
+  c->e->trainable_params = t->trainable;
+  train_budget(c, t, &p, peak);
   est_add_common(c, &c->e->b);
-  uint64_t transient = peak == 0 ? p.act + p.logits : peak == 1 ? p.act_layer : p.step_temp;
-  est_add_slack(c, &c->e->b, 0, transient);
+  train_slack(c, t, &p, transient);
   est_finish(c, &c->e->b);
 }
 
+void train_pytorch(ectx *c) {
+  train_cfg t;
+  train_read_cfg(c->s, c->e->params, &t);
+  train_run(c, &t);
+}

@@ -94,7 +94,9 @@ static units_status parse_with(const unit_suffix *table, const char *text,
   if (!isfinite(r) || r >= 18446744073709551616.0) return UNITS_RANGE;
   /* a tolerance of one part in 1e12 absorbs decimal scaling, "1.1 GB" */
   double whole = floor(r + 0.5);
-  if (fabs(r - whole) > 1e-12 * (r > 1 ? r : 1)) return UNITS_FRACTION;
+  /* "79.19GiB" is a printed figure, rounded to 2 decimals: the nearest byte is meant.
+  ** A bare number or a count in bytes ("0.5", "1.5 B") must be whole. */
+  if (u->scale == 1.0 && fabs(r - whole) > 1e-12 * (r > 1 ? r : 1)) return UNITS_FRACTION;
   if (whole >= 18446744073709551616.0) return UNITS_RANGE;
   *out = (uint64_t)whole;
   return UNITS_OK;

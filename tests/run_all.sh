@@ -36,8 +36,16 @@ for t in "$B"/asan/test_*; do
 done
 suite lua-architectures lua5.4 tests/lua/test_architectures.lua
 suite lua-gpus lua5.4 tests/lua/test_gpus.lua
+suite lua-generation lua5.4 tests/lua/test_generation.lua
+suite lua-quant lua5.4 tests/lua/test_quant.lua
+suite lua-module env LUA_CPATH="$B/?.so" lua5.4 tests/lua/test_module.lua
+suite threads-tsan env TSAN_OPTIONS=halt_on_error=1 "$B/tsan/test_threads"
+suite examples env B="$B" BIN="$BIN" sh tests/test_examples.sh
 suite golden ./tests/golden/run.sh "./$BIN"
 suite golden-asan ./tests/golden/run.sh "$B/asan/vramfit"
+# the HTML report in headless Chromium, only where Debian's chromium is installed
+# (make browser-test installs it)
+if [ -x /usr/bin/chromium ] && command -v node >/dev/null; then suite browser sh tests/browser/run.sh "./$BIN"; fi
 echo
 echo "tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -54,6 +54,9 @@ static void test_parse_bytes(void **state) {
       {"18446744073709551616", UNITS_RANGE, 0}, /* 2^64 */
       {"0.5 B", UNITS_FRACTION, 0},             /* half a byte */
       {"1.5", UNITS_FRACTION, 0},
+      /* a printed figure with a unit means the nearest byte: 79.19 x 2^30 = 85029615042.56 */
+      {"79.19GiB", UNITS_OK, 85029615043ull},
+      {"0.3 kB", UNITS_OK, 300},
   };
   check_cases(cases, sizeof cases / sizeof cases[0], units_parse_bytes);
   uint64_t v;

@@ -1,4 +1,6 @@
--- deepspeed: ZeRO stages 1-3 with bf16/fp16 weights and gradients and an fp32 master copy.
+-- deepspeed: ZeRO stages 1-3 with bf16/fp16 weights and gradients and an fp32 master copy
+-- (workloads/train.lua), ZeRO-Offload of optimizer states and parameters. The stage comes
+-- from parallel.strategy (zero1..zero3) or zero_stage (the ds_config's zero_optimization.stage).
 return runtime {
   name = "deepspeed",
   summary = "DeepSpeed ZeRO training",
@@ -6,5 +8,11 @@ return runtime {
   knobs = { zero_stage = "int", offload_optimizer = "bool", offload_param = "bool",
             reduce_bucket_size = "int", stage3_prefetch_bucket_size = "int",
             stage3_max_live_parameters = "int" },
-  modelled = false,
+  modelled = true,
+  normalize = function(n, knobs)
+    local z = knobs.zero_stage
+    if z ~= nil and (z < 0 or z > 3) then
+      error("runtime.zero_stage: expected 0, 1, 2 or 3, got " .. tostring(z), 0)
+    end
+  end,
 }

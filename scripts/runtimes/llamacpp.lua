@@ -1,4 +1,59 @@
--- llamacpp: llama.cpp's contiguous KV buffer, model buffers per device, compute buffers.
+-- llamacpp: llama.cpp's backend buffers: model buffers per device, the contiguous KV
+-- buffer, the compute buffers of the graph reserve, the host output buffer
+-- (src/rt_llamacpp.c). n_ctx counts every sequence's cells (llama.cpp's -c); the scenario's
+-- context is per sequence, so n_ctx = context x n_seq_max.
+local E = require "engine"
+
+local CACHE_TYPES = { "f32", "f16", "bf16", "q8_0", "q4_0", "q4_1", "q5_0", "q5_1", "iq4_nl" }
+
+local function note(n, fmt, ...) n.notes[#n.notes + 1] = fmt:format(...) end
+
+-- "b4385", "4385" or "build 4385" -> 4385; nil -> 0 (the newest behaviour)
+local function build_number(v)
+  if v == nil then return 0 end
+  local b = tostring(v):match("^b?(%d+)$") or tostring(v):match("^build%s+(%d+)")
+  if not b then E.fail("runtime.version", "expected a llama.cpp build such as \"b4385\", got '%s'", tostring(v)) end
+  return tonumber(b)
+end
+
+local function normalize(n, knobs)
+  local x = n.extra
+  x["runtime.build"] = build_number(n.runtime_version)
+  if n.runtime_version == nil then note(n, "llama.cpp: the newest build's behaviour assumed (runtime.version unset)") end
+  if knobs.n_seq_max then
+    if knobs.n_seq_max < 1 then E.fail("runtime.n_seq_max", "must be at least 1") end
+    n.concurrency = knobs.n_seq_max
+  end
+  if knobs.n_ctx then
+    if knobs.n_ctx < 1 then E.fail("runtime.n_ctx", "must be at least 1") end
+    n.context = math.max(1, knobs.n_ctx // n.concurrency)
+  end
+  for _, k in ipairs({ "type_k", "type_v" }) do
+    local v = knobs[k] or "f16"
+    E.enum_field(v, "runtime." .. k, CACHE_TYPES)
+    x["runtime." .. k] = v
+  end
+  local build = x["runtime.build"]
+  local fa = knobs.flash_attn
+  if fa == nil then
+    fa = build == 0 or build >= 6500
+    note(n, "llama.cpp flash attention %s assumed (default of build %s)", fa and "on" or "off",
+         build == 0 and "newest" or tostring(build))
+    x["runtime.flash_attn"] = fa
+  end
+  if not fa and knobs.type_v and knobs.type_v ~= "f16" and knobs.type_v ~= "f32" and knobs.type_v ~= "bf16" then
+    E.fail("runtime.type_v", "a quantized V cache (%s) needs flash_attn = true in llama.cpp", knobs.type_v)
+  end
+  if knobs.device ~= "cpu" and knobs.n_gpu_layers == nil then
+    x["runtime.n_gpu_layers"] = 999
+    note(n, "llama.cpp n_gpu_layers 999 assumed (every layer and the output on the GPU)")
+  end
+  if knobs.device == "cpu" and knobs.cpu_features == nil then
+    note(n, "llama.cpp CPU backend with AVX2 assumed (Q4_0/Q4_K weights repacked; cpu_features = \"amx\" on Sapphire Rapids and later)")
+  end
+  if knobs.n_ubatch == nil then note(n, "llama.cpp n_ubatch 512 assumed") end
+end
+
 return runtime {
   name = "llamacpp",
   summary = "llama.cpp (llama-server, llama-cli)",
@@ -6,8 +61,10 @@ return runtime {
   kinds = { "inference" },
   knobs = {
     n_ctx = "int", n_batch = "int", n_ubatch = "int", n_gpu_layers = "int", n_seq_max = "int",
-    flash_attn = "bool", type_k = "string", type_v = "string", split_mode = "string",
+    flash_attn = "bool", type_k = "string", type_v = "string", split_mode = { "none", "layer", "row" },
     tensor_split = "string", use_mmap = "bool", device = { "gpu", "cpu" }, no_kv_offload = "bool",
+    swa_full = "bool", cpu_features = { "avx2", "amx", "none" },
   },
-  modelled = false,
+  normalize = normalize,
+  modelled = true,
 }

@@ -1,9 +1,21 @@
--- sglang: a token pool sized from mem_fraction_static.
+-- sglang: a token pool sized from mem_fraction_static (src/rt_sglang.c).
+local function normalize(n, knobs)
+  local f = knobs.mem_fraction_static
+  if f ~= nil and (f <= 0 or f >= 1) then
+    require("engine").fail("runtime.mem_fraction_static", "expected a fraction in (0, 1), got %s", tostring(f))
+  end
+  if f == nil then
+    n.notes[#n.notes + 1] = "SGLang mem_fraction_static assumed from tensor parallelism (0.88 on one GPU, 0.87 tp 2, 0.85 tp 4, 0.81 tp 8)"
+  end
+  if knobs.context_length == nil then knobs.context_length = n.context end
+end
+
 return runtime {
   name = "sglang",
   summary = "SGLang serving (token pool)",
   kinds = { "inference" },
   knobs = { mem_fraction_static = "number", context_length = "int", max_running_requests = "int",
             kv_cache_dtype = "string", chunked_prefill_size = "int", max_total_tokens = "int" },
-  modelled = false,
+  modelled = true,
+  normalize = normalize,
 }

@@ -1,9 +1,11 @@
--- torchtune: recipes with pure bf16 weights, gradients and optimizer states.
+-- torchtune: recipes with pure bf16 weights, gradients and optimizer states (no fp32
+-- master copy); compile, the loss component (CEWithChunkedOutputLoss: chunked CE),
+-- activation checkpointing/offloading and optimizer_in_bwd as the recipe config names them.
 return runtime {
   name = "torchtune",
-  summary = "torchtune recipes",
+  summary = "torchtune recipes (pure bf16)",
   kinds = { "train" },
   knobs = { compile = "bool", loss = "string", enable_activation_checkpointing = "bool",
             enable_activation_offloading = "bool", optimizer_in_bwd = "bool" },
-  modelled = false,
+  modelled = true,
 }

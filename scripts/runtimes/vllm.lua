@@ -1,4 +1,58 @@
--- vllm: paged KV cache sized from gpu_memory_utilization after a profile run.
+-- vllm: paged KV cache sized from gpu_memory_utilization after a profile run
+-- (src/rt_vllm.c). normalize fills the defaults that do not depend on the GPU and
+-- records each as an assumption; the GPU-dependent ones (max_num_seqs,
+-- max_num_batched_tokens: vllm/engine/arg_utils.py _set_default_args) are chosen in C.
+local E = require "engine"
+
+local LATEST = "0.19.0"
+local FP8 = { fp8 = true, fp8_e4m3 = true, fp8_e5m2 = true, fp8_inc = true, fp8_ds_mla = true }
+
+local function note(n, fmt, ...) n.notes[#n.notes + 1] = fmt:format(...) end
+
+-- "0.10.1.1" -> 10001 (minor * 1000 + patch); major 1 and later count as newest.
+local function version_code(v)
+  local major, minor, patch = v:match("^v?(%d+)%.(%d+)%.?(%d*)")
+  if not major then E.fail("runtime.version", "expected a vLLM version such as \"0.19.0\", got \"%s\"", v) end
+  major, minor, patch = tonumber(major), tonumber(minor), tonumber(patch) or 0
+  if major >= 1 then return 999999 end
+  return minor * 1000 + math.min(patch, 999)
+end
+
+local function default(n, knobs, key, value, why)
+  if knobs[key] ~= nil then return knobs[key] end
+  knobs[key] = value
+  n.extra["runtime." .. key] = value
+  note(n, "vLLM %s %s assumed (%s)", key, tostring(value), why)
+  return value
+end
+
+local function normalize(n, knobs)
+  local v = n.runtime_version
+  if v == nil then
+    v = LATEST
+    note(n, "vLLM version %s assumed (the newest modelled; V1 engine)", LATEST)
+  end
+  local code = version_code(v)
+  n.extra["vllm.version"] = code
+  local util = default(n, knobs, "gpu_memory_utilization", 0.9, "vLLM's default")
+  if util <= 0 or util > 1 then E.fail("runtime.gpu_memory_utilization", "expected a fraction in (0, 1], got %s", tostring(util)) end
+  local mp = n.model.desc.max_position
+  local mml = default(n, knobs, "max_model_len", n.context,
+    mp and ("workload.context; vLLM's own default is max_position_embeddings " .. mp) or "workload.context")
+  if mp and mml > mp then note(n, "max_model_len %d exceeds max_position_embeddings %d (vLLM needs VLLM_ALLOW_LONG_MAX_MODEL_LEN)", mml, mp) end
+  default(n, knobs, "block_size", 16, "vLLM's default for CUDA attention backends")
+  local kvd = knobs.kv_cache_dtype or "auto"
+  if kvd ~= "auto" and not FP8[kvd] and kvd ~= "bfloat16" and kvd ~= "float16" then
+    E.fail("runtime.kv_cache_dtype", "expected auto, fp8, fp8_e4m3 or fp8_e5m2, got \"%s\"", kvd)
+  end
+  n.extra["vllm.kv_bytes"] = FP8[kvd] and 1 or (kvd == "auto" and 0 or 2)
+  -- V0 turned chunked prefill on by itself above 32K context (vllm/engine/arg_utils.py);
+  -- the V1 engine (0.8 and later by default) always schedules in chunks.
+  local chunked = code >= 8000 or mml > 32768
+  default(n, knobs, "enable_chunked_prefill", chunked, code >= 8000 and "V1 engine" or "V0: on above 32K context")
+  default(n, knobs, "enforce_eager", false, "CUDA graphs captured")
+end
+
 return runtime {
   name = "vllm",
   summary = "vLLM serving (paged KV cache)",
@@ -8,6 +62,8 @@ return runtime {
     max_num_batched_tokens = "int", block_size = "int", kv_cache_dtype = "string",
     enforce_eager = "bool", enable_prefix_caching = "bool", enable_chunked_prefill = "bool",
     swap_space = "number", kv_cache_memory_bytes = "bytes", quantization = "string",
+    memory_profiler_estimate_cudagraphs = "bool",
   },
-  modelled = false,
+  modelled = true,
+  normalize = normalize,
 }

@@ -1,7 +1,10 @@
 -- workloads/train.lua: validates a training workload (DESIGN.md: method, micro_batch,
--- seq_len, grad_accum, grad_checkpointing, optimizer, precision, lora, ...) and
--- fills the normalized scenario's training fields.
+-- seq_len, grad_accum, grad_checkpointing, optimizer, precision, lora, offload, ...)
+-- and fills the normalized scenario's training fields. The trainable set (scripts/
+-- peft.lua) and the optimizer's exact state bytes per trainable tensor are computed
+-- here and reach src/train.c as extras "train.*".
 local E = require "engine"
+local peft = require "peft"
 local fail, int_field, num_field, bool_field, enum_field, strict =
   E.fail, E.int_field, E.num_field, E.bool_field, E.enum_field, E.strict_field
 local MAX_TOKENS, MAX_SEQS = 1 << 30, 1 << 24
@@ -10,7 +13,22 @@ local function note(n, fmt, ...) n.notes[#n.notes + 1] = fmt:format(...) end
 
 local TRAIN_KEYS = { "kind", "method", "micro_batch", "seq_len", "grad_accum", "grad_checkpointing", "optimizer",
                      "precision", "lora", "attention", "optimizer_in_backward", "offload", "width", "height",
-                     "frames", "precomputed_embeddings", "text_encoders", "max_sequence_length", "modules_to_save" }
+                     "frames", "precomputed_embeddings", "text_encoders", "max_sequence_length", "modules_to_save",
+                     "trainable" }
+local LORA_KEYS = { "r", "alpha", "targets", "dropout", "modules_to_save", "num_virtual_tokens" }
+local METHODS = { "full", "freeze", "lora", "qlora", "dora", "lora-fa", "adalora", "ia3", "loha", "ln-tuning",
+                  "prompt-tuning" }
+local DT_BYTES = { fp32 = 4, bf16 = 2, fp16 = 2 }
+
+-- Fragmentation share of transient (activation, logits, step) bytes that PyTorch's
+-- caching allocator holds beyond what is allocated at the peak: blocks freed by one phase
+-- that the next phase's requests cannot reuse (src/train.c train_slack). Fitted to runs
+-- printing max_memory_reserved: peft-mc-llama32-3b-lora-r32 (22292725760 B reserved;
+-- the model allocates 17.9 GiB of which 13.1 GiB activations and logits: 0.2 closes
+-- the gap) and peft-mc-llama32-3b-full-ft (-5% with it); the ConsisID run that prints
+-- both figures (diffusers-doc-consisid-baseline: 37 GB allocated, 44 GB reserved,
+-- mostly VAE activations) shows the same order, 0.2-0.3 of the transient bytes.
+local FRAGMENTATION = 0.20
 
 -- Precision policies. Autocast (transformers, pytorch) keeps fp32 weights and
 -- gradients and runs matmuls in 16 bits; DeepSpeed and Megatron keep 16-bit weights
@@ -23,50 +41,207 @@ local PRECISIONS = {
   fp16 = { weights = "fp16", grads = "fp16", activations = "fp16" },
 }
 local MASTER_RUNTIMES = { deepspeed = true }
+-- Runtimes whose default precision is pure bf16 (torchtune recipes: dtype bf16).
+local PURE_RUNTIMES = { torchtune = true }
 
 local function optimizer_part(name, n)
   local opts = E.optimizers()
   local o = opts[name]
   if not o then
-    local list = {}
-    for _, def in pairs(opts) do list[#list + 1] = def.name end
-    table.sort(list)
     local seen, uniq = {}, {}
-    for _, v in ipairs(list) do if not seen[v] then seen[v] = true; uniq[#uniq + 1] = v end end
+    for _, def in pairs(opts) do
+      if not seen[def.name] then seen[def.name] = true; uniq[#uniq + 1] = def.name end
+    end
+    table.sort(uniq)
     fail("workload.optimizer", "unknown or not yet modelled optimizer %s (known: %s)", tostring(name), table.concat(uniq, ", "))
   end
   n.optimizer = { name = o.name, states = o.states, state_extra_bits = o.state_extra_bits, step_temps = o.step_temps }
+  return o
 end
 
-local function normalize(w, n, cfg)
-  strict("workload", w, TRAIN_KEYS)
-  local method = w.method or "full"
-  if method ~= "full" then fail("workload.method", "'%s' is not modelled yet (modelled: full)", tostring(method)) end
-  if w.method == nil then note(n, "method full assumed") end
-  n.micro_batch = int_field(w.micro_batch or 1, "workload.micro_batch", 1, MAX_SEQS)
-  if w.seq_len == nil then fail("workload.seq_len", "missing (tokens per training sequence)") end
-  n.seq_len = int_field(w.seq_len, "workload.seq_len", 1, MAX_TOKENS)
-  n.grad_accum = int_field(w.grad_accum or 1, "workload.grad_accum", 1, 1 << 20)
+local function gc_part(w, n)
   local gc = w.grad_checkpointing
-  if gc == nil or gc == false then n.gc = "none"
-  elseif gc == true then n.gc = "full"
+  if n.knobs.enable_activation_checkpointing ~= nil and gc == nil then gc = n.knobs.enable_activation_checkpointing end
+  if gc == nil or gc == false or gc == "none" then n.gc = "none"
+  elseif gc == true or gc == "full" then n.gc = "full"
   elseif gc == "selective" then n.gc = "selective"
-  else fail("workload.grad_checkpointing", "expected true, false or \"selective\", got %s", tostring(gc)) end
-  if w.optimizer == nil then note(n, "optimizer adamw assumed") end
-  optimizer_part(w.optimizer or "adamw", n)
+  elseif math.type(gc) == "integer" and gc >= 1 then
+    n.gc = "full"   -- every k-th layer checkpointed (torchtune ac_mode selective, ac_option k)
+    n.extra["train.gc_every"] = gc
+  else
+    fail("workload.grad_checkpointing", "expected true, false, \"selective\" or every k layers as an integer, got %s", tostring(gc))
+  end
+end
+
+local function precision_part(w, n, method)
   local pname = w.precision
   if pname == nil then
-    pname = n.dtype == "fp32" and "fp32" or (n.dtype .. "-mixed")
+    pname = PURE_RUNTIMES[n.runtime] and n.dtype ~= "fp32" and n.dtype
+            or (n.dtype == "fp32" and "fp32" or (n.dtype .. "-mixed"))
     note(n, "precision %s assumed", pname)
   end
   local p = PRECISIONS[pname]
   if not p then fail("workload.precision", "expected one of bf16, bf16-mixed, fp16, fp16-mixed, fp32, got %s", tostring(pname)) end
   local master = p.master16 ~= nil and MASTER_RUNTIMES[n.runtime] == true
-  n.precision = { name = pname, weights = master and p.master16 or p.weights, grads = master and p.master16 or p.grads,
+  local trained = master and p.master16 or p.weights
+  -- a PEFT method keeps the frozen base in the dtype it was loaded in; adapters and
+  -- trainable copies follow the policy (PEFT autocast_adapter_dtype upcasts them to fp32)
+  local base = (method == "full" or method == "freeze") and trained or
+               (p.master16 and (master and p.master16 or n.dtype) or p.weights)
+  n.precision = { name = pname, weights = base, grads = master and p.master16 or p.grads,
                   activations = p.activations, master = master }
+  n.extra["train.trainable_dtype"] = trained
+  return master, trained
+end
+
+-- The trainable set of the method: a table from scripts/peft.lua.
+local function trainable_set(w, n, method)
+  local desc, set = n.model.desc, peft.new_set()
+  if method == "full" then return peft.everything(desc, set) end
+  if method == "freeze" then
+    if type(w.trainable) ~= "string" then fail("workload.trainable", "method freeze needs a PCRE2 rule naming the trainable tensors") end
+    return peft.select(desc, w.trainable, set)
+  end
+  local l = w.lora or {}
+  strict("workload.lora", l, LORA_KEYS)
+  if method == "prompt-tuning" then
+    local v = int_field(l.num_virtual_tokens or 20, "workload.lora.num_virtual_tokens", 1, 1 << 20)
+    set.trainable, set.params, set.largest = v * desc.hidden, v * desc.hidden, v * desc.hidden
+    set.tensors[1] = { n = v * desc.hidden, count = 1, shape = { v, desc.hidden } }
+    n.extra["train.virtual_tokens"] = v
+    return set
+  end
+  local targets = l.targets
+  if targets == nil then
+    targets = method == "ln-tuning" and "(.*norm.*|.*ln.*)" or peft.default_targets(n.model.arch)
+    if not targets then fail("workload.lora.targets", "missing: PEFT has no default target_modules for architecture %s", n.model.arch) end
+    note(n, "%s targets assumed: PEFT's defaults for %s", method, n.model.arch)
+  end
+  local match = peft.matcher(targets, "workload.lora.targets")
+  if method == "ln-tuning" then
+    peft.copies(n.model.desc, match, set)
+  else
+    local r = int_field(l.r or 8, "workload.lora.r", 1, 1 << 16)
+    if l.r == nil and method ~= "ia3" then note(n, "LoRA rank 8 assumed (PEFT default)") end
+    if l.alpha ~= nil then num_field(l.alpha, "workload.lora.alpha", 0, 1e9) end
+    local dropout = num_field(l.dropout or 0, "workload.lora.dropout", 0, 1)
+    peft.adapters(n.model.desc, method, { r = r, match = match, dropout = dropout }, set)
+    n.extra["train.lora_r"] = r
+  end
+  if set.matched == 0 then fail("workload.lora.targets", "matches no module of %s", n.model.id) end
+  local mts = w.modules_to_save or l.modules_to_save
+  if mts ~= nil then peft.copies(n.model.desc, peft.matcher(mts, "workload.modules_to_save"), set) end
+  return set
+end
+
+-- Exact optimizer-state bytes over the trainable tensors (unsharded, whole model).
+local function state_bytes(o, set, sbytes)
+  local dev, paged = 0, 0
+  for _, t in ipairs(set.tensors) do
+    local per
+    local s = t.shape
+    if o.factored and s and #s >= 2 then
+      per = (t.n // s[#s] + t.n // s[#s - 1]) * 4   -- row + column vectors, fp32
+    elseif o.state_bits == 8 and t.n >= o.min_blockwise then
+      per = o.states * (t.n + 4 * ((t.n + o.block - 1) // o.block))
+    else
+      per = o.states * t.n * sbytes + (t.n * o.state_extra_bits + 7) // 8
+    end
+    if o.paged and t.n >= 100000 then paged = paged + per * t.count else dev = dev + per * t.count end
+  end
+  return dev, paged
+end
+
+local function optimizer_bytes(o, set, n, master, trained)
+  local sbytes = (o.state_dtype == "fp32" or master) and 4 or DT_BYTES[trained]
+  local dev, paged = state_bytes(o, set, sbytes)
+  local scope = o.temp_scope or "group"
+  local temps = o.step_temps * (scope == "param" and set.largest or set.trainable) * sbytes
+  n.extra["train.state_bytes"], n.extra["train.paged_state_bytes"] = dev, paged
+  n.extra["train.step_temp_bytes"] = temps
+end
+
+local function loss_kind(name)
+  if name == nil then return "standard" end
+  if name:find("Chunked") then return "chunked" end
+  if name:find("Fused") or name:find("Linear") or name:find("Liger") then return "fused" end
+  return "standard"
+end
+
+local function offload_part(w, n)
+  local off = w.offload or {}
+  strict("workload.offload", off, { "optimizer", "params", "activations" })
+  local k = n.knobs
+  local act = off.activations
+  if act == nil then act = k.enable_activation_offloading end
+  n.extra["train.offload_activations"] = act and bool_field(act, "workload.offload.activations") or false
+  n.extra["train.offload_optimizer"] = off.optimizer and bool_field(off.optimizer, "workload.offload.optimizer") or false
+  n.extra["train.offload_params"] = off.params and bool_field(off.params, "workload.offload.params") or false
+  local oib = w.optimizer_in_backward
+  if oib == nil then oib = k.optimizer_in_bwd end
+  n.extra["train.optimizer_in_backward"] = oib and bool_field(oib, "workload.optimizer_in_backward") or false
+  n.extra["train.loss"] = loss_kind(k.loss)
+  n.extra["train.compile"] = k.compile == true
+end
+
+local function set_extras(n, set, method)
+  local x = n.extra
+  x["train.method"] = method
+  x["train.fragmentation"] = FRAGMENTATION
+  x["train.trainable_params"], x["train.added_params"] = set.trainable, set.params
+  x["train.largest_param"] = set.largest
+  x["train.saved_elems"], x["train.mask_elems"] = set.saved, set.masks
+  x["train.adapter_saved_elems"] = set.weight_saved
+  local f = set.flags
+  x["train.save_attn_in"], x["train.save_o_in"] = f.attn_in == true, f.o_in == true
+  x["train.save_mlp_in"], x["train.save_down_in"] = f.mlp_in == true, f.down_in == true
+end
+
+-- Dropout probabilities from config.json (HF defaults where absent: BertConfig and
+-- T5Config 0.1, the decoder LLMs 0.0). Training keeps a 1-byte mask per dropped element.
+local DROPOUT_DEFAULT = { bert = 0.1, t5 = 0.1 }
+local function first_number(cfg, keys)
+  for _, k in ipairs(keys) do
+    if type(cfg[k]) == "number" then return cfg[k] end
+  end
+end
+
+local function dropout_part(n, cfg)
+  local d = DROPOUT_DEFAULT[n.model.arch] or 0
+  local attn = first_number(cfg, { "attention_probs_dropout_prob", "attention_dropout", "attn_pdrop", "dropout_rate" }) or d
+  local hid = first_number(cfg, { "hidden_dropout_prob", "hidden_dropout", "resid_pdrop", "dropout_rate" }) or d
+  n.extra["train.attn_dropout"], n.extra["train.hidden_dropout"] = attn > 0, hid > 0
+end
+
+local function quantized(desc)
+  for _, t in ipairs(desc.tensors or {}) do
+    if t.qtype ~= nil then return true end
+  end
+  return false
+end
+
+local function normalize(w, n, cfg)
+  strict("workload", w, TRAIN_KEYS)
+  local method = enum_field(w.method or "full", "workload.method", METHODS)
+  if w.method == nil then note(n, "method full assumed") end
+  if method == "qlora" and not quantized(n.model.desc) then
+    fail("workload.method", "qlora trains LoRA adapters on a 4-bit base: set quant = \"bnb-nf4\" in the scenario")
+  end
+  n.micro_batch = int_field(w.micro_batch or 1, "workload.micro_batch", 1, MAX_SEQS)
+  if w.seq_len == nil then fail("workload.seq_len", "missing (tokens per training sequence)") end
+  n.seq_len = int_field(w.seq_len, "workload.seq_len", 1, MAX_TOKENS)
+  n.grad_accum = int_field(w.grad_accum or 1, "workload.grad_accum", 1, 1 << 20)
+  gc_part(w, n)
+  if w.optimizer == nil then note(n, "optimizer adamw assumed") end
+  local o = optimizer_part(w.optimizer or "adamw", n)
+  local master, trained = precision_part(w, n, method)
+  local set = trainable_set(w, n, method)
+  set_extras(n, set, method)
+  optimizer_bytes(o, set, n, master, trained)
+  offload_part(w, n)
+  dropout_part(n, cfg or {})
   n.attention = enum_field(w.attention or "sdpa", "workload.attention", { "sdpa", "flash", "eager" })
   n.context, n.concurrency, n.prompt_tokens, n.static_cache = 0, 0, 0, false
 end
-
 
 return { kinds = { "train" }, normalize = normalize }

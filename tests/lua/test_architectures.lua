@@ -207,6 +207,9 @@ local p = io.popen and io.popen("ls architectures")
 if p then
   local listed = {}
   for _, n in ipairs(ARCH_FILES) do listed[n .. ".lua"] = true end
+  for _, n in ipairs { "sd", "flux", "sd3", "pixart", "wan", "hunyuanvideo", "cogvideox", "ltx", "mochi", "opensora" } do
+    listed[n .. ".lua"] = true -- pipelines: tests/lua/test_generation.lua
+  end
   for f in p:lines() do
     if f:match("%.lua$") and f ~= "presets.lua" then check(listed[f], f .. " is not in ARCH_FILES") end
   end
@@ -223,7 +226,12 @@ end
 local presets = ENV.require("presets")
 check(type(presets.models) == "table" and type(presets.aliases) == "table", "presets: models and aliases")
 local ids = {}
-for id in pairs(presets.models) do ids[#ids + 1] = id end
+-- diffusion/video pipelines (multi-component descriptions) are checked by tests/lua/test_generation.lua
+local PIPELINES = { stable_diffusion = true, flux = true, sd3 = true, pixart = true, wan = true, hunyuanvideo = true,
+                    cogvideox = true, ltx_video = true, mochi = true, opensora = true }
+for id, m in pairs(presets.models) do
+  if not PIPELINES[m.arch] then ids[#ids + 1] = id end
+end
 table.sort(ids)
 local built, counts = {}, {}
 for _, id in ipairs(ids) do

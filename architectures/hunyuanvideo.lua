@@ -1,0 +1,61 @@
+-- hunyuanvideo.lua: HunyuanVideo: HunyuanVideoTransformer3DModel (token refiner, 20
+-- dual-stream and 40 single-stream blocks, FLUX-like), the LLaVA-Llama-3-8B text
+-- encoder (hidden states, no lm_head) and CLIP-L, the causal 3D VAE (4x temporal, 8x
+-- spatial, 16 latent channels). Layout of diffusers transformer_hunyuan_video.py.
+local nn = require "nn"
+local P = require "gen_parts"
+
+local function refiner(t, d, inp, n)
+  P.mlp2(t, "context_embedder.time_text_embed.timestep_embedder", 256, d)
+  P.mlp2(t, "context_embedder.time_text_embed.text_embedder", inp, d)
+  P.lin(t, "context_embedder.proj_in", d, inp, { role = "embed" })
+  local b = "context_embedder.token_refiner.refiner_blocks.*."
+  P.gnorm(t, b .. "norm1", d, n)
+  for _, q in ipairs { "to_q", "to_k", "to_v", "to_out.0" } do P.lin(t, b .. "attn." .. q, d, d, { count = n }) end
+  P.gnorm(t, b .. "norm2", d, n)
+  P.lin(t, b .. "ff.net.0.proj", 4 * d, d, { count = n, role = "mlp" })
+  P.lin(t, b .. "ff.net.2", d, 4 * d, { count = n, role = "mlp" })
+  P.lin(t, b .. "norm_out.linear", 2 * d, d, { count = n, role = "other" })
+end
+
+local function transformer(c)
+  local hd, nh = nn.int(c, "attention_head_dim", 128), nn.int(c, "num_attention_heads", 24)
+  local d = hd * nh
+  local F = math.floor(d * (c.mlp_ratio or 4.0))
+  local inc = nn.int(c, "in_channels", 16)
+  local t = {}
+  P.conv(t, "x_embedder.proj", d, inc, { 1, 2, 2 }, { role = "embed" })
+  refiner(t, d, nn.int(c, "text_embed_dim", 4096), nn.int(c, "num_refiner_layers", 2))
+  P.mlp2(t, "time_text_embed.timestep_embedder", 256, d)
+  if c.guidance_embeds ~= false then P.mlp2(t, "time_text_embed.guidance_embedder", 256, d) end
+  P.mlp2(t, "time_text_embed.text_embedder", nn.int(c, "pooled_projection_dim", 768), d)
+  P.double_blocks(t, d, F, hd, nn.int(c, "num_layers", 20))
+  P.single_blocks(t, d, F, hd, nn.int(c, "num_single_layers", 40))
+  P.lin(t, "norm_out.linear", 2 * d, d, { role = "other" })
+  P.lin(t, "proj_out", nn.int(c, "out_channels", 16) * 4, d, { role = "other" })
+  return t, d, F, nh
+end
+
+return arch {
+  name = "hunyuanvideo",
+  summary = "HunyuanVideo: dual/single-stream video DiT + Llama-3-8B encoder + CLIP-L + 3D VAE",
+  model_types = { "hunyuanvideo", "HunyuanVideoTransformer3DModel", "HunyuanVideoPipeline" },
+  build = function(cfg)
+    local tens, d, F, nh = transformer(cfg)
+    local layers = nn.int(cfg, "num_layers", 20) + nn.int(cfg, "num_single_layers", 40)
+    return P.description {
+      arch = "hunyuanvideo", hidden = d, layers = layers, heads = nh, ffn = F,
+      tensors = P.pipeline {
+        { "denoiser", "transformer", tens },
+        { "text_encoder", "text_encoder", P.llm_encoder { hidden = 4096, layers = 32, heads = 32, kv_heads = 8, ffn = 14336, vocab = 128320 } },
+        { "text_encoder_2", "text_encoder_2", P.clip_text(P.CLIP_L) },
+        { "vae", "vae", P.vae_kl { block_out = { 128, 256, 512, 512 }, latent = 16, k3d = true, quant_conv = false } },
+      },
+      pipeline = {
+        kind = "mmdit", vae_scale = 8, vae_tscale = 4, latent_channels = 16, patch = 2, cfg = false,
+        text_len = 256, joint = true, vae_peak_channels = 128, vae_chunk = 0, act_family = "hunyuanvideo",
+        vae_tile = 256, vae_tile_frames = 64, text_hidden = 4096, te_layers = 32,
+      },
+    }
+  end,
+}

@@ -1,0 +1,34 @@
+-- opensora.lua: Open-Sora 2.0 (11B): a FLUX-shaped MMDiT (19 double + 38 single
+-- blocks, 3072 wide) over the HunyuanVideo VAE latent patched 2x2 (64 channels), with
+-- T5-XXL and CLIP-L text encoders. Config of hpcai-tech/Open-Sora-v2 (expect/ fallback).
+local nn = require "nn"
+local P = require "gen_parts"
+
+return arch {
+  name = "opensora",
+  summary = "Open-Sora 2.0: FLUX-shaped 11B MMDiT + T5-XXL + CLIP-L + HunyuanVideo VAE",
+  model_types = { "opensora", "MMDiTModel" },
+  build = function(cfg)
+    local tc = {
+      in_channels = nn.int(cfg, "in_channels", 64), out_channels = nn.int(cfg, "out_channels", 64),
+      num_layers = nn.int(cfg, "depth", 19), num_single_layers = nn.int(cfg, "depth_single_blocks", 38),
+      num_attention_heads = nn.int(cfg, "num_heads", 24), attention_head_dim = nn.int(cfg, "hidden_size", 3072) // nn.int(cfg, "num_heads", 24),
+      guidance_embeds = cfg.guidance_embed == true,
+    }
+    local tens, d, F, nh = P.flux_transformer(tc)
+    return P.description {
+      arch = "opensora", hidden = d, layers = tc.num_layers + tc.num_single_layers, heads = nh, ffn = F,
+      tensors = P.pipeline {
+        { "denoiser", "transformer", tens },
+        { "text_encoder", "text_encoder", P.t5_encoder {} },
+        { "text_encoder_2", "text_encoder_2", P.clip_text(P.CLIP_L) },
+        { "vae", "vae", P.vae_kl { block_out = { 128, 256, 512, 512 }, latent = 16, k3d = true, quant_conv = false } },
+      },
+      pipeline = {
+        kind = "mmdit", vae_scale = 8, vae_tscale = 4, latent_channels = 16, patch = 2, cfg = true,
+        cfg_batched = true, text_len = 512, joint = true, vae_peak_channels = 128, vae_chunk = 0,
+        act_family = "opensora", vae_tile = 256, vae_tile_frames = 32, text_hidden = 4096, te_layers = 24,
+      },
+    }
+  end,
+}

@@ -1,0 +1,78 @@
+-- wan.lua: Wan2.1 / Wan2.2 video pipelines: WanTransformer3DModel (self-attention with
+-- RMS q/k norm over all heads, cross-attention to umT5 text, optional image k/v for
+-- I2V), the umT5-XXL encoder (relative attention bias per layer), the causal 3D VAE
+-- (4x temporal, 8x or 16x spatial compression), and for I2V-14B the CLIP ViT-H image
+-- encoder. Wan2.2 A14B keeps two experts (high- and low-noise transformers) of the
+-- 14B shape. Layout of diffusers transformer_wan.py (models.jsonl Wan-AI configs).
+local nn = require "nn"
+local P = require "gen_parts"
+
+local function transformer(c)
+  local d, F, L = nn.need(c, "dim"), nn.need(c, "ffn_dim"), nn.need(c, "num_layers")
+  local nh, inc = nn.need(c, "num_heads"), nn.int(c, "in_dim", 16)
+  local outc, i2v = nn.int(c, "out_dim", 16), c.model_type == "i2v"
+  local t = {}
+  P.conv(t, "patch_embedding", d, inc, { 1, 2, 2 }, { role = "embed" })
+  P.mlp2(t, "condition_embedder.time_embedder", nn.int(c, "freq_dim", 256), d)
+  P.lin(t, "condition_embedder.time_proj", 6 * d, d, { role = "other" })
+  P.mlp2(t, "condition_embedder.text_embedder", nn.int(c, "text_dim", 4096), d)
+  if i2v then
+    P.gnorm(t, "condition_embedder.image_embedder.norm1", 1280)
+    P.lin(t, "condition_embedder.image_embedder.ff.net.0.proj", 1280, 1280, { role = "mlp" })
+    P.lin(t, "condition_embedder.image_embedder.ff.net.2", d, 1280, { role = "mlp" })
+    P.gnorm(t, "condition_embedder.image_embedder.norm2", d)
+  end
+  local b = "blocks.*."
+  for _, a in ipairs { "attn1", "attn2" } do
+    for _, q in ipairs { "to_q", "to_k", "to_v", "to_out.0" } do P.lin(t, b .. a .. "." .. q, d, d, { count = L }) end
+    nn.norm(t, b .. a .. ".norm_q", d, { count = L })
+    nn.norm(t, b .. a .. ".norm_k", d, { count = L })
+  end
+  if i2v then
+    P.lin(t, b .. "attn2.add_k_proj", d, d, { count = L })
+    P.lin(t, b .. "attn2.add_v_proj", d, d, { count = L })
+    nn.norm(t, b .. "attn2.norm_added_k", d, { count = L })
+  end
+  P.gnorm(t, b .. "norm2", d, L)
+  P.lin(t, b .. "ffn.net.0.proj", F, d, { count = L, role = "mlp" })
+  P.lin(t, b .. "ffn.net.2", d, F, { count = L, role = "mlp" })
+  nn.param(t, b .. "scale_shift_table", { 1, 6, d }, { count = L })
+  P.lin(t, "proj_out", outc * 4, d, { role = "other" })
+  nn.param(t, "scale_shift_table", { 1, 2, d })
+  return t, d, F, nh, L
+end
+
+-- Wan2.1 VAE: base 96 channels, multipliers 1,2,4,4, z 16; Wan2.2's TI2V VAE: 160
+-- channels, z 48, 16x spatial.
+local VAE21 = { block_out = { 96, 192, 384, 384 }, latent = 16, k3d = true }
+local VAE22 = { block_out = { 160, 320, 640, 640 }, latent = 48, k3d = true }
+
+return arch {
+  name = "wan",
+  summary = "Wan2.1/2.2 text/image-to-video: Wan DiT + umT5-XXL + causal 3D VAE",
+  model_types = { "wan", "WanModel", "WanPipeline", "WanTransformer3DModel" },
+  build = function(cfg)
+    local tens, d, F, nh, L = transformer(cfg)
+    local experts = nn.int(cfg, "experts", 1)
+    local parts = { { "denoiser", "transformer", tens } }
+    if experts == 2 then
+      parts[2] = { "denoiser", "transformer_2", (transformer(cfg)) }
+    end
+    parts[#parts + 1] = { "text_encoder", "text_encoder", P.t5_encoder { vocab = 256384, per_layer_bias = true } }
+    if cfg.model_type == "i2v" and experts == 1 then
+      parts[#parts + 1] = { "image_encoder", "image_encoder", P.clip_text { hidden = 1280, layers = 32, ffn = 5120, vocab = 257, positions = 257 } }
+    end
+    local scale = nn.int(cfg, "vae_scale", 8)
+    parts[#parts + 1] = { "vae", "vae", P.vae_kl(scale == 16 and VAE22 or VAE21) }
+    return P.description {
+      arch = "wan", hidden = d, layers = L, heads = nh, ffn = F, tensors = P.pipeline(parts),
+      pipeline = {
+        kind = "dit", vae_scale = scale, vae_tscale = 4, latent_channels = nn.int(cfg, "out_dim", 16),
+        patch = 2, cfg = true, cfg_batched = false, text_len = 512, joint = false, experts = experts,
+        -- Wan2.2's VAE decodes to 1/2 resolution and unpatchifies 2x2 (wan22-ti2v-5b-t2v-720p-4090-1gpu)
+        vae_peak_channels = scale == 16 and 48 or 96, vae_chunk = 4, act_family = "wan",
+        text_hidden = 4096, te_layers = 24,
+      },
+    }
+  end,
+}

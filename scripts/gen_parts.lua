@@ -1,0 +1,257 @@
+-- gen_parts.lua: tensor builders for the parts of diffusion pipelines shared by several
+-- architecture scripts: CLIP text encoders, T5/umT5 encoders, the 2D AutoencoderKL,
+-- small conv/linear helpers, and `pipeline()` which prefixes each component's tensors
+-- with its diffusers folder name and tags them with their pipeline component.
+-- Exact counts (shared/calibration/models_README.md): CLIP-L 123,060,480; OpenCLIP-bigG
+-- with projection 694,659,840; T5-v1.1-XXL encoder 4,762,310,656; SD VAE 83,653,863;
+-- FLUX VAE 83,819,683.
+local nn = require "nn"
+local P = {}
+
+-- Linear with bias (most diffusion layers have one).
+function P.lin(t, name, out, inp, opts)
+  opts = opts or {}
+  return nn.linear(t, name, out, inp, { count = opts.count, role = opts.role or "attn", bias = opts.bias ~= false })
+end
+
+-- ConvNd: weight {out, in, k...} and bias {out}.
+function P.conv(t, name, out, inp, ks, opts)
+  opts = opts or {}
+  local shape = { out, inp }
+  for _, k in ipairs(ks) do shape[#shape + 1] = k end
+  nn.param(t, name .. ".weight", shape, { count = opts.count, role = opts.role or "other" })
+  if opts.bias ~= false then nn.param(t, name .. ".bias", { out }, { count = opts.count, role = opts.role or "other" }) end
+  return t
+end
+
+-- GroupNorm / LayerNorm with affine weight and bias.
+function P.gnorm(t, name, c, count) return nn.norm(t, name, c, { bias = true, count = count }) end
+
+-- Two-layer timestep or text MLP: linear_1 (in -> d), linear_2 (d -> out).
+function P.mlp2(t, prefix, inp, d, out, count)
+  P.lin(t, prefix .. ".linear_1", d, inp, { count = count, role = "mlp" })
+  return P.lin(t, prefix .. ".linear_2", out or d, d, { count = count, role = "mlp" })
+end
+
+-- ------------------------------------------------------------------ text encoders
+
+-- CLIPTextModel (proj = nil) or CLIPTextModelWithProjection (proj = width).
+function P.clip_text(c)
+  local t, d, L, F = {}, c.hidden, c.layers, c.ffn
+  nn.embed(t, "text_model.embeddings.token_embedding", c.vocab or 49408, d)
+  nn.embed(t, "text_model.embeddings.position_embedding", c.positions or 77, d, { role = "pos_embed" })
+  local b = "text_model.encoder.layers.*."
+  for _, p in ipairs { "q_proj", "k_proj", "v_proj", "out_proj" } do P.lin(t, b .. "self_attn." .. p, d, d, { count = L }) end
+  P.gnorm(t, b .. "layer_norm1", d, L)
+  P.lin(t, b .. "mlp.fc1", F, d, { count = L, role = "mlp" })
+  P.lin(t, b .. "mlp.fc2", d, F, { count = L, role = "mlp" })
+  P.gnorm(t, b .. "layer_norm2", d, L)
+  P.gnorm(t, "text_model.final_layer_norm", d)
+  if c.proj then nn.linear(t, "text_projection", c.proj, d, { role = "other" }) end
+  return t
+end
+
+P.CLIP_L = { hidden = 768, layers = 12, ffn = 3072 }
+P.CLIP_G = { hidden = 1280, layers = 32, ffn = 5120, proj = 1280 }
+
+-- T5EncoderModel (v1.1 gated-GELU). per_layer_bias: umT5 keeps a relative attention
+-- bias in every layer. The FFN output 'wo' is in T5's _keep_in_fp32_modules: marked
+-- keep_fp32 so that fp16 loading and bitsandbytes leave it in fp32.
+function P.t5_encoder(c)
+  local t, d, L, F, nh, dkv = {}, c.d_model or 4096, c.layers or 24, c.d_ff or 10240, c.heads or 64, c.d_kv or 64
+  local inner = nh * dkv
+  nn.embed(t, "shared", c.vocab or 32128, d)
+  local b = "encoder.block.*.layer."
+  for _, p in ipairs { "q", "k", "v" } do nn.linear(t, b .. "0.SelfAttention." .. p, inner, d, { count = L }) end
+  nn.linear(t, b .. "0.SelfAttention.o", d, inner, { count = L })
+  nn.embed(t, (c.per_layer_bias and b or "encoder.block.0.layer.") .. "0.SelfAttention.relative_attention_bias",
+    32, nh, { role = "pos_embed", count = c.per_layer_bias and L or 1 })
+  nn.norm(t, b .. "0.layer_norm", d, { count = L })
+  nn.linear(t, b .. "1.DenseReluDense.wi_0", F, d, { count = L, role = "mlp" })
+  nn.linear(t, b .. "1.DenseReluDense.wi_1", F, d, { count = L, role = "mlp" })
+  nn.linear(t, b .. "1.DenseReluDense.wo", d, F, { count = L, role = "mlp" })
+  t[#t].keep_fp32 = true
+  nn.norm(t, b .. "1.layer_norm", d, { count = L })
+  nn.norm(t, "encoder.final_layer_norm", d)
+  return t
+end
+
+
+-- A decoder-only LLM used as a text encoder (its hidden states, no lm_head): Llama
+-- layout (HunyuanVideo's LLaVA-Llama-3-8B), Qwen2 layout with qkv biases (Qwen-Image's
+-- Qwen2.5-VL-7B language model). The vision tower, when kept, is c.extra params.
+function P.llm_encoder(c)
+  local t, d, L, F = {}, c.hidden, c.layers, c.ffn
+  local hd = d // c.heads
+  nn.embed(t, "model.embed_tokens", c.vocab, d)
+  local b = "model.layers.*."
+  nn.linear(t, b .. "self_attn.q_proj", d, d, { count = L, bias = c.qkv_bias })
+  nn.linear(t, b .. "self_attn.k_proj", c.kv_heads * hd, d, { count = L, bias = c.qkv_bias })
+  nn.linear(t, b .. "self_attn.v_proj", c.kv_heads * hd, d, { count = L, bias = c.qkv_bias })
+  nn.linear(t, b .. "self_attn.o_proj", d, d, { count = L })
+  for _, p in ipairs { "gate_proj", "up_proj" } do nn.linear(t, b .. "mlp." .. p, F, d, { count = L, role = "mlp" }) end
+  nn.linear(t, b .. "mlp.down_proj", d, F, { count = L, role = "mlp" })
+  nn.norm(t, b .. "input_layernorm", d, { count = L })
+  nn.norm(t, b .. "post_attention_layernorm", d, { count = L })
+  nn.norm(t, "model.norm", d)
+  if c.extra then nn.param(t, "visual.params", { c.extra }) end
+  return t
+end
+
+-- ------------------------------------------------------------------ 2D VAE
+
+-- ResnetBlock2D: norm1, conv1, [time_emb_proj], norm2, conv2, [conv_shortcut 1x1].
+-- K: the kernel ({3, 3} by default; {3, 3, 3} for the causal 3D video VAEs).
+function P.resnet2d(t, p, cin, cout, temb, count, K)
+  K = K or { 3, 3 }
+  local one = #K == 3 and { 1, 1, 1 } or { 1, 1 }
+  P.gnorm(t, p .. ".norm1", cin, count)
+  P.conv(t, p .. ".conv1", cout, cin, K, { count = count })
+  if temb then P.lin(t, p .. ".time_emb_proj", cout, temb, { count = count, role = "other" }) end
+  P.gnorm(t, p .. ".norm2", cout, count)
+  P.conv(t, p .. ".conv2", cout, cout, K, { count = count })
+  if cin ~= cout then P.conv(t, p .. ".conv_shortcut", cout, cin, one, { count = count }) end
+end
+
+-- The VAE mid block: resnet, single-head attention (group_norm, to_q/k/v, to_out.0), resnet.
+local function vae_mid(t, p, c, K)
+  P.resnet2d(t, p .. ".resnets.0", c, c, nil, nil, K)
+  P.resnet2d(t, p .. ".resnets.1", c, c, nil, nil, K)
+  P.gnorm(t, p .. ".attentions.0.group_norm", c)
+  for _, q in ipairs { "to_q", "to_k", "to_v", "to_out.0" } do P.lin(t, p .. ".attentions.0." .. q, c, c) end
+end
+
+-- AutoencoderKL: c = { block_out = {...}, layers = 2, latent = 4, quant_conv = true }.
+-- With c.k3d the convolutions are 3x3x3: the layout of the causal video VAEs
+-- (HunyuanVideo, CogVideoX, Wan, LTX, Mochi), whose published counts this generic
+-- layout does not reproduce exactly (time up/downsamplers and norms differ per family);
+-- their share of a pipeline's memory is below 1%.
+function P.vae_kl(c)
+  local t, ch, L, z = {}, c.block_out, c.layers or 2, c.latent or 4
+  local n = #ch
+  local K = c.k3d and { 3, 3, 3 } or { 3, 3 }
+  local one = c.k3d and { 1, 1, 1 } or { 1, 1 }
+  P.conv(t, "encoder.conv_in", ch[1], c.in_ch or 3, K)
+  local prev = ch[1]
+  for i = 1, n do
+    for j = 0, L - 1 do P.resnet2d(t, ("encoder.down_blocks.%d.resnets.%d"):format(i - 1, j), j == 0 and prev or ch[i], ch[i], nil, nil, K) end
+    if i < n then P.conv(t, ("encoder.down_blocks.%d.downsamplers.0.conv"):format(i - 1), ch[i], ch[i], K) end
+    prev = ch[i]
+  end
+  vae_mid(t, "encoder.mid_block", ch[n], K)
+  P.gnorm(t, "encoder.conv_norm_out", ch[n])
+  P.conv(t, "encoder.conv_out", 2 * z, ch[n], K)
+  if c.quant_conv ~= false then
+    P.conv(t, "quant_conv", 2 * z, 2 * z, one)
+    P.conv(t, "post_quant_conv", z, z, one)
+  end
+  P.conv(t, "decoder.conv_in", ch[n], z, K)
+  vae_mid(t, "decoder.mid_block", ch[n], K)
+  prev = ch[n]
+  for i = 1, n do
+    local out = ch[n - i + 1]
+    for j = 0, L do P.resnet2d(t, ("decoder.up_blocks.%d.resnets.%d"):format(i - 1, j), j == 0 and prev or out, out, nil, nil, K) end
+    if i < n then P.conv(t, ("decoder.up_blocks.%d.upsamplers.0.conv"):format(i - 1), out, out, K) end
+    prev = out
+  end
+  P.gnorm(t, "decoder.conv_norm_out", ch[1])
+  P.conv(t, "decoder.conv_out", c.out_ch or 3, ch[1], K)
+  return t
+end
+
+P.SD_VAE = { block_out = { 128, 256, 512, 512 }, latent = 4 }
+P.FLUX_VAE = { block_out = { 128, 256, 512, 512 }, latent = 16, quant_conv = false }
+
+-- ------------------------------------------------------------------ MMDiT blocks
+
+-- FLUX/HunyuanVideo double-stream blocks (separate image and text weights, joint attention).
+function P.double_blocks(t, d, F, hd, n)
+  local b = "transformer_blocks.*."
+  P.lin(t, b .. "norm1.linear", 6 * d, d, { count = n, role = "other" })
+  P.lin(t, b .. "norm1_context.linear", 6 * d, d, { count = n, role = "other" })
+  for _, q in ipairs { "to_q", "to_k", "to_v", "add_q_proj", "add_k_proj", "add_v_proj", "to_out.0", "to_add_out" } do
+    P.lin(t, b .. "attn." .. q, d, d, { count = n })
+  end
+  for _, q in ipairs { "norm_q", "norm_k", "norm_added_q", "norm_added_k" } do nn.norm(t, b .. "attn." .. q, hd, { count = n }) end
+  for _, f in ipairs { "ff", "ff_context" } do
+    P.lin(t, b .. f .. ".net.0.proj", F, d, { count = n, role = "mlp" })
+    P.lin(t, b .. f .. ".net.2", d, F, { count = n, role = "mlp" })
+  end
+end
+
+-- Single-stream blocks: fused attention and MLP input, one output projection.
+function P.single_blocks(t, d, F, hd, n)
+  local b = "single_transformer_blocks.*."
+  P.lin(t, b .. "norm.linear", 3 * d, d, { count = n, role = "other" })
+  P.lin(t, b .. "proj_mlp", F, d, { count = n, role = "mlp" })
+  P.lin(t, b .. "proj_out", d, d + F, { count = n, role = "mlp" })
+  for _, q in ipairs { "to_q", "to_k", "to_v" } do P.lin(t, b .. "attn." .. q, d, d, { count = n }) end
+  for _, q in ipairs { "norm_q", "norm_k" } do nn.norm(t, b .. "attn." .. q, hd, { count = n }) end
+end
+
+-- FluxTransformer2DModel (also Open-Sora 2.0's MMDiT): returns tensors, hidden, ffn, heads.
+function P.flux_transformer(c)
+  local hd, nh = nn.int(c, "attention_head_dim", 128), nn.int(c, "num_attention_heads", 24)
+  local d = hd * nh
+  local F = math.floor(d * (c.mlp_ratio or 4.0))
+  local inc = nn.int(c, "in_channels", 64)
+  local t = {}
+  P.mlp2(t, "time_text_embed.timestep_embedder", 256, d)
+  if c.guidance_embeds ~= false then P.mlp2(t, "time_text_embed.guidance_embedder", 256, d) end
+  P.mlp2(t, "time_text_embed.text_embedder", nn.int(c, "pooled_projection_dim", 768), d)
+  P.lin(t, "context_embedder", d, nn.int(c, "joint_attention_dim", 4096), { role = "embed" })
+  P.lin(t, "x_embedder", d, inc, { role = "embed" })
+  P.double_blocks(t, d, F, hd, nn.int(c, "num_layers", 19))
+  P.single_blocks(t, d, F, hd, nn.int(c, "num_single_layers", 38))
+  P.lin(t, "norm_out.linear", 2 * d, d, { role = "other" })
+  P.lin(t, "proj_out", nn.int(c, "out_channels", inc), d, { role = "other" })
+  return t, d, F, nh
+end
+
+-- ------------------------------------------------------------------ assembly
+
+local COMPONENTS = { text_encoder = true, text_encoder_2 = true, text_encoder_3 = true, image_encoder = true,
+                     denoiser = true, vae = true }
+
+-- pipeline(parts): parts = { { component, folder, tensors }, ... } -> one tensor list
+-- whose names carry the folder ("transformer.x_embedder.weight") and whose entries
+-- carry `component`.
+function P.pipeline(parts)
+  local out = {}
+  for _, part in ipairs(parts) do
+    local comp, folder, list = part[1], part[2], part[3]
+    if not COMPONENTS[comp] then error("gen_parts: unknown component " .. tostring(comp), 2) end
+    for _, x in ipairs(list) do
+      x.name = folder .. "." .. x.name
+      x.component = comp
+      out[#out + 1] = x
+    end
+  end
+  return out
+end
+
+-- Params of one component of a tensor list.
+function P.params(list, comp)
+  local total = 0
+  for _, x in ipairs(list) do
+    if comp == nil or x.component == comp then
+      local p = x.count or 1
+      for _, d in ipairs(x.shape) do p = p * d end
+      total = total + p
+    end
+  end
+  return total
+end
+
+-- description(d): the fields every pipeline description shares. d = { arch, hidden,
+-- layers, heads, ffn, tensors, pipeline }.
+function P.description(d)
+  return {
+    arch = d.arch, family = "encoder", hidden = d.hidden, layers = d.layers, heads = d.heads,
+    head_dim = d.head_dim or d.hidden // d.heads, intermediate = d.ffn, tensors = d.tensors,
+    block = { q_dim = d.hidden, kv_dim = d.hidden, ffn_dim = d.ffn, gated = false, norm = "layer" },
+    pipeline = d.pipeline,
+  }
+end
+
+return P

@@ -1,0 +1,166 @@
+-- peft.lua: the trainable set of a fine-tuning method over an architecture description:
+-- PEFT's target_modules semantics (a list of module-name suffixes, or one regular
+-- expression matched against the whole module name: peft/tuners/tuners_utils.py
+-- check_target_module_exists), the parameters each method adds (LoRA r x (in + out) per
+-- targeted Linear {out, in}; DoRA + out; AdaLoRA + r; LoHa 2r(in + out); IA3 one vector;
+-- LN tuning and modules_to_save: trainable copies), and which Linear inputs autograd
+-- must keep for backward. Used by workloads/train.lua; pure Lua over host.match.
+local E = require "engine"
+local fail = E.fail
+local P = {}
+
+-- PEFT's default target_modules per architecture (peft/utils/constants.py
+-- TRANSFORMERS_MODELS_TO_LORA_TARGET_MODULES_MAPPING), keyed by vramfit architecture.
+local DEFAULT_TARGETS = {
+  llama = { "q_proj", "v_proj" }, gemma = { "q_proj", "v_proj" }, moe = { "q_proj", "v_proj" },
+  deepseek = { "q_proj", "v_proj" }, gpt_oss = { "q_proj", "v_proj" },
+  t5 = { "q", "v" }, bloom = { "query_key_value" }, falcon = { "query_key_value" },
+  gpt_neox = { "query_key_value" }, gpt2 = { "c_attn" }, bert = { "query", "value" },
+}
+-- IA3 scales the input of these (feedforward) modules instead of the output
+-- (peft/utils/constants.py TRANSFORMERS_MODELS_TO_IA3_FEEDFORWARD_MODULES_MAPPING).
+local FEEDFORWARD = { down_proj = true, wo = true, dense_4h_to_h = true, fc2 = true, c_proj = true, w2 = true }
+-- Linear inputs grouped by what produces them (the activation model's terms).
+local QKV = { q_proj = 1, k_proj = 1, v_proj = 1, q = 1, k = 1, v = 1, query = 1, key = 1, value = 1,
+              query_key_value = 1, c_attn = 1, qkv_proj = 1, Wqkv = 1, wq = 1, wk = 1, wv = 1 }
+local UP = { gate_proj = 1, up_proj = 1, wi = 1, wi_0 = 1, wi_1 = 1, fc1 = 1, dense_h_to_4h = 1,
+             c_fc = 1, w1 = 1, w3 = 1, gate_up_proj = 1 }
+
+-- One entry per tensor group: module name (layer index 0), shape, count, role.
+local function modules(desc)
+  local out = {}
+  for _, t in ipairs(desc.tensors or {}) do
+    local name = t.name:gsub("%*", "0")
+    local mod, kind = name:match("^(.-)%.(%w+)$")
+    out[#out + 1] = { module = mod or name, param = kind, shape = t.shape, count = t.count or 1,
+                      role = t.role, name = t.name, short = (mod or name):match("([^%.]+)$") }
+  end
+  return out
+end
+P.modules = modules
+
+local function elems(shape)
+  local n = 1
+  for _, d in ipairs(shape) do n = n * d end
+  return n
+end
+P.elems = elems
+
+-- matcher(targets, field): a function(module_name) -> bool with PEFT's semantics.
+function P.matcher(targets, field)
+  if type(targets) == "string" then
+    local pat = "^(?:" .. targets .. ")\\z"
+    local ok, err = pcall(host.match, pat, "probe")
+    if not ok then fail(field, "bad regular expression: %s", tostring(err)) end
+    return function(m) return host.match(pat, m) end
+  end
+  if type(targets) ~= "table" or targets[1] == nil then
+    fail(field, "expected a list of module names or one regular expression")
+  end
+  local set = {}
+  for i, k in ipairs(targets) do
+    if type(k) ~= "string" or k == "" then fail(("%s[%d]"):format(field, i), "expected a module name") end
+    set[k] = true
+  end
+  return function(m)
+    if set[m] then return true end
+    for k in pairs(set) do
+      if m:sub(-#k - 1) == "." .. k then return true end
+    end
+    return false
+  end
+end
+
+function P.default_targets(arch) return DEFAULT_TARGETS[arch] end
+
+-- Tensors a method adds to one targeted Linear {out, in}, each { shape, trainable }.
+local function lora_pair(o, i, r) return { { r, i }, { o, r } } end
+local ADD = {
+  lora = lora_pair, qlora = lora_pair,
+  ["lora-fa"] = function(o, i, r) return { { r, i, frozen = true }, { o, r } } end, -- arXiv 2308.03303
+  dora = function(o, i, r) local t = lora_pair(o, i, r); t[3] = { o }; return t end,
+  adalora = function(o, i, r) local t = lora_pair(o, i, r); t[3] = { r, 1 }; return t end,
+  loha = function(o, i, r) return { { o, r }, { r, i }, { o, r }, { r, i } } end,
+  ia3 = function(o, i, _, short) return { { FEEDFORWARD[short] and i or o } } end,
+}
+P.LINEAR_METHODS = ADD
+
+-- acc: params (added to the model), trainable, largest (elements of the largest
+-- trainable tensor), tensors {{n, count, shape}}.
+local function add_tensor(acc, shape, count, added)
+  local n = elems(shape)
+  if added then acc.params = acc.params + n * count end
+  if shape.frozen then return end
+  acc.trainable = acc.trainable + n * count
+  if n > acc.largest then acc.largest = n end
+  acc.tensors[#acc.tensors + 1] = { n = n, count = count, shape = shape }
+end
+
+-- A Linear's input is saved for backward when its weight is trained or adapted.
+local function mark_saved(flags, m)
+  if QKV[m.short] then flags.attn_in = true
+  elseif UP[m.short] then flags.mlp_in = true
+  elseif m.role == "attn" then flags.o_in = true
+  elseif m.role == "mlp" or m.role == "expert" or m.role == "shared_expert" then flags.down_in = true end
+end
+
+function P.new_set()
+  return { params = 0, trainable = 0, largest = 0, tensors = {}, saved = 0, masks = 0, flags = {}, matched = 0,
+           weight_saved = 0 }
+end
+
+-- adapters(desc, method, opts, acc): a PEFT method's adapters on the targeted Linears.
+-- opts: r, match, dropout. acc.saved counts elements per token (whole model) autograd
+-- keeps besides the base model's (lora_A outputs; with dropout the dropped input),
+-- acc.masks the 1-byte dropout masks.
+function P.adapters(desc, method, opts, acc)
+  for _, m in ipairs(modules(desc)) do
+    if m.param == "weight" and #m.shape == 2 and m.role ~= "embed" and opts.match(m.module) then
+      local o, i = m.shape[1], m.shape[2]
+      for _, shape in ipairs(ADD[method](o, i, opts.r, m.short)) do add_tensor(acc, shape, m.count, true) end
+      acc.matched = acc.matched + m.count
+      mark_saved(acc.flags, m)
+      -- LoHa builds the full delta weight (w1a w1b) * (w2a w2b), which F.linear keeps
+      -- for the input gradient (peft/tuners/loha/layer.py)
+      if method == "loha" then acc.weight_saved = acc.weight_saved + o * i * m.count end
+      if method ~= "ia3" then acc.saved = acc.saved + opts.r * m.count * (method == "loha" and 2 or 1) end
+      if opts.dropout > 0 then acc.saved, acc.masks = acc.saved + i * m.count, acc.masks + i * m.count end
+    end
+  end
+  return acc
+end
+
+-- copies(desc, match, acc): trainable copies of the matched modules' tensors (LN tuning,
+-- modules_to_save: PEFT deep-copies them, the original stays frozen).
+function P.copies(desc, match, acc)
+  for _, m in ipairs(modules(desc)) do
+    if match(m.module) then
+      add_tensor(acc, m.shape, m.count, true)
+      acc.matched = acc.matched + m.count
+      if #m.shape == 2 and m.role ~= "embed" then mark_saved(acc.flags, m) end
+    end
+  end
+  return acc
+end
+
+-- select(desc, pattern, acc): inventory tensors whose full name matches a PCRE2 rule
+-- stay trainable (method "freeze"); nothing is added to the model.
+function P.select(desc, pattern, acc)
+  for _, m in ipairs(modules(desc)) do
+    if host.match(pattern, m.name) then
+      add_tensor(acc, m.shape, m.count, false)
+      acc.matched = acc.matched + m.count
+      if #m.shape == 2 and m.role ~= "embed" then mark_saved(acc.flags, m) end
+    end
+  end
+  return acc
+end
+
+-- everything(desc, acc): full fine-tuning, every tensor trainable.
+function P.everything(desc, acc)
+  for _, m in ipairs(modules(desc)) do add_tensor(acc, m.shape, m.count, false) end
+  acc.flags = { attn_in = true, o_in = true, mlp_in = true, down_in = true, all = true }
+  return acc
+end
+
+return P

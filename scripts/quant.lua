@@ -1,0 +1,267 @@
+-- quant.lua: applies a quantization format to a normalized scenario (DESIGN.md "quant").
+-- A format is one file scripts/quant/<name>.lua (its contract: docs/QUANT.md). This file
+-- resolves the scenario's `quant` (a name, an alias, "gguf:<TYPE>", an options table, or a
+-- per-component map), validates the options, asks the format tensor by tensor whether it
+-- quantizes it and how many bytes ONE tensor then occupies (scales, zero points, group
+-- indices folded in, so model.params still counts logical parameters only), and records
+-- quant.name / quant.overhead_bytes / quant.overhead_detail. Lua 5.4 integers only.
+local E = require "engine"
+local Q = {}
+
+local FORMAT_KEYS = { "name", "summary", "source", "aliases", "options", "defaults", "quantize_routers",
+                      "keep", "tensor", "overhead", "apply", "list_name", "data" }
+local COMMON_OPTIONS = { modules_to_not_convert = "strings", keep = "strings" }
+local COMPONENTS = { "denoiser", "text_encoder", "text_encoder_2", "text_encoder_3", "vae" }
+local LINEAR_ROLES = { attn = true, mlp = true, expert = true, shared_expert = true, other = true }
+
+local function fail(field, fmt, ...) error(field .. ": " .. fmt:format(...), 0) end
+Q.fail = fail
+
+-- ---------------------------------------------------------------- integer helpers
+
+function Q.cdiv(a, b) return (a + b - 1) // b end
+
+function Q.numel(shape)
+  local n = 1
+  for _, d in ipairs(shape) do n = n * d end
+  return n
+end
+
+-- Bytes per element of the scenario's unquantized dtype (scales stored "in the model dtype").
+function Q.dtype_bytes(dtype)
+  return ({ fp32 = 4, fp16 = 2, bf16 = 2 })[dtype] or 2
+end
+
+-- out, in of a weight as a matmul sees it. Linear stores {out, in}; GPT-2's Conv1D and
+-- gpt-oss's fused expert parameters (no ".weight" suffix) store {in, out}.
+function Q.dims(t, desc)
+  local s = t.shape
+  if #s < 2 then return nil end
+  local conv1d = desc and desc.arch == "gpt2" and t.name:find("%.c_[%a]+%.weight$")
+  if conv1d or t.name:find("experts%.[%w_]+_proj$") then return s[2], s[1] end
+  local inner = 1
+  for i = 2, #s do inner = inner * s[i] end
+  return s[1], inner
+end
+
+-- A Linear weight that weight-only formats replace: 2-D, named *.weight, a linear role.
+function Q.is_linear(t)
+  return #t.shape == 2 and t.name:find("%.weight$") ~= nil and (LINEAR_ROLES[t.role or "other"] or t.role == "router")
+end
+
+-- ---------------------------------------------------------------- registry
+
+local registry
+
+local function check_format(def, file)
+  E.strict_field("scripts/quant/" .. file .. ".lua", def, FORMAT_KEYS)
+  if type(def.name) ~= "string" then fail("scripts/quant/" .. file .. ".lua", "'name' must be a string") end
+  if def.apply == nil and type(def.tensor) ~= "function" then
+    fail("scripts/quant/" .. file .. ".lua", "needs a 'tensor' function (or 'apply')")
+  end
+  def.options, def.defaults, def.aliases = def.options or {}, def.defaults or {}, def.aliases or {}
+  return def
+end
+
+function Q.formats()
+  if registry then return registry end
+  registry = {}
+  for _, file in ipairs(host.list("scripts/quant")) do
+    if file:sub(1, 1) == "_" then goto continue end   -- shared helpers, not formats
+    local def = check_format(require("quant." .. file), file)
+    registry[def.name] = def
+    for _, a in ipairs(def.aliases) do registry[a] = registry[a] or def end
+    ::continue::
+  end
+  return registry
+end
+
+local function known_names()
+  local seen, out = {}, {}
+  for _, def in pairs(Q.formats()) do
+    if not seen[def] then seen[def] = true; out[#out + 1] = def.list_name or def.name end
+  end
+  table.sort(out)
+  return out
+end
+
+-- For `vramfit list quants`.
+function Q.list()
+  local seen, out = {}, {}
+  for _, def in pairs(Q.formats()) do
+    if not seen[def] then
+      seen[def] = true
+      local s = def.summary or ""
+      if #def.aliases > 0 then s = s .. " (aliases: " .. table.concat(def.aliases, ", ") .. ")" end
+      out[#out + 1] = { name = def.list_name or def.name, summary = s }
+    end
+  end
+  return out
+end
+
+-- ---------------------------------------------------------------- options
+
+local function option_value(v, kind, field)
+  if type(kind) == "table" then return E.enum_field(v, field, kind) end
+  if kind == "bool" then return E.bool_field(v, field) end
+  if kind == "int" then return E.int_field(v, field, 1, 1 << 30) end
+  if kind == "group" then
+    if math.type(v) ~= "integer" or (v < 1 and v ~= -1) or v > 1 << 20 then
+      fail(field, "expected -1 (one group per row) or a positive integer, got %s", tostring(v))
+    end
+    return v
+  end
+  if kind == "string" then
+    if type(v) ~= "string" then fail(field, "expected a string, got %s", type(v)) end
+    return v
+  end
+  if kind == "strings" then
+    if type(v) == "string" then v = { v } end
+    if type(v) ~= "table" then fail(field, "expected a list of strings") end
+    for i, s in ipairs(v) do
+      if type(s) ~= "string" then fail(("%s[%d]"):format(field, i), "expected a string") end
+    end
+    return v
+  end
+  error("quant: bad option kind " .. tostring(kind), 0)
+end
+
+-- spec (string or table) -> format definition, validated options
+local function resolve(spec, field)
+  local raw = spec
+  if type(spec) == "string" then raw = { name = spec } end
+  if type(raw) ~= "table" or type(raw.name) ~= "string" then
+    fail(field, "expected a format name such as \"awq\" or \"gguf:Q4_K_M\", or a table with 'name'")
+  end
+  local name, sub = raw.name, nil
+  if name:find(":") then name, sub = name:match("^([^:]*):(.*)$") end
+  local def = Q.formats()[name] or Q.formats()[name:lower()]
+  if not def then
+    fail(field, "unknown format '%s' (known: %s)", raw.name, table.concat(known_names(), ", "))
+  end
+  if sub and def.options.type == nil then fail(field, "format '%s' takes no ':<TYPE>' suffix", def.name) end
+  if sub then
+    local copy = {}
+    for k, v in pairs(raw) do copy[k] = v end
+    if copy.type ~= nil then fail(field, "give the type either as '%s:<TYPE>' or as 'type', not both", def.name) end
+    copy.type, raw = sub, copy
+  end
+  local allowed = { "name" }
+  for k in pairs(def.options) do allowed[#allowed + 1] = k end
+  for k in pairs(COMMON_OPTIONS) do allowed[#allowed + 1] = k end
+  E.strict_field(field, raw, allowed)
+  local o = {}
+  for k, v in pairs(def.defaults) do o[k] = v end
+  for k, v in pairs(raw) do
+    if k ~= "name" then o[k] = option_value(v, def.options[k] or COMMON_OPTIONS[k], field .. "." .. k) end
+  end
+  return def, o
+end
+Q.resolve = resolve
+
+-- ---------------------------------------------------------------- selection
+
+local function module_name(t) return (t.name:gsub("%.weight$", "")) end
+
+-- Is tensor t left unquantized by the user's or the format's rules?
+local function kept(def, t, o)
+  for _, m in ipairs(o.modules_to_not_convert or {}) do
+    if module_name(t):find(m, 1, true) then return true end
+  end
+  for _, p in ipairs(o.keep or {}) do
+    if host.match(p, t.name) then return true end
+  end
+  for _, p in ipairs(def.keep or {}) do
+    if host.match(p, t.name) then return true end
+  end
+  return t.role == "router" and not def.quantize_routers
+end
+Q.kept = kept
+
+local function set_result(t, r, where)
+  if math.type(r.bytes) ~= "integer" or r.bytes <= 0 then
+    fail(where, "tensor '%s': bytes must be a positive integer, got %s", t.name, tostring(r.bytes))
+  end
+  t.bytes, t.qtype, t.dtype = r.bytes, r.qtype, r.dtype
+end
+
+-- The generic path: one decision per tensor group. Returns quantized groups, largest numel.
+local function apply_tensors(def, o, n, component, field)
+  local desc, groups, largest = n.model.desc, 0, 0
+  local ctx = { n = n, desc = desc, q = Q, field = field }
+  for _, t in ipairs(desc.tensors) do
+    if component == nil or t.component == component then
+      if t.qtype and t.qtype ~= "" then
+        fail(field, "model %s is already quantized (tensor '%s' is %s)", n.model.id, t.name, t.qtype)
+      end
+      local r = not kept(def, t, o) and def.tensor(t, o, ctx) or nil
+      if r then
+        set_result(t, r, "scripts/quant/" .. def.name .. ".lua")
+        groups = groups + 1
+        largest = math.max(largest, Q.numel(t.shape))
+      end
+    end
+  end
+  if groups == 0 then fail(field, "format '%s' quantizes no tensor of model %s", def.name, n.model.id) end
+  return groups, largest
+end
+
+local function add_overhead(n, bytes, detail)
+  if not bytes or bytes <= 0 then return end
+  n.extra["quant.overhead_bytes"] = (n.extra["quant.overhead_bytes"] or 0) + bytes
+  local d = n.extra["quant.overhead_detail"]
+  n.extra["quant.overhead_detail"] = d and (d .. "; " .. detail) or detail
+end
+
+local function apply_one(spec, n, component, field)
+  local def, o = resolve(spec, field)
+  local label = def.name .. (o.type and (":" .. o.type) or "")
+  if def.apply then
+    def.apply(n, o, { n = n, desc = n.model.desc, q = Q, field = field, component = component })
+  else
+    local groups, largest = apply_tensors(def, o, n, component, field)
+    n.notes[#n.notes + 1] = ("quant %s%s: %d tensor groups quantized; embeddings, norms, biases%s kept in %s"):format(
+      label, component and (" on " .. component) or "", groups,
+      def.quantize_routers and "" or ", routers", n.dtype)
+    if def.overhead then add_overhead(n, def.overhead(n, o, largest, { q = Q })) end
+  end
+  return label
+end
+
+local function is_component_map(spec)
+  if type(spec) ~= "table" or spec.name ~= nil then return false end
+  return next(spec) ~= nil
+end
+
+-- apply(spec, n): rewrites n.model.desc.tensors' bytes/qtype/dtype; sets quant.* extras.
+function Q.apply(spec, n)
+  if not is_component_map(spec) then
+    -- a pipeline quantizes its denoiser (what diffusers' quantization_config targets)
+    local denoiser = nil
+    for _, t in ipairs(n.model.desc.tensors) do
+      if t.component then denoiser = "denoiser" end
+    end
+    if denoiser then n.notes[#n.notes + 1] = "quant applied to the denoiser only (name components to quantize others)" end
+    local label = apply_one(spec, n, denoiser, "quant")
+    n.extra["quant.name"] = denoiser and ("denoiser=" .. label) or label
+    return
+  end
+  E.strict_field("quant", spec, COMPONENTS)
+  local has = {}
+  for _, t in ipairs(n.model.desc.tensors) do
+    if t.component then has[t.component] = true end
+  end
+  local labels = {}
+  for _, c in ipairs(COMPONENTS) do
+    if spec[c] ~= nil then
+      if not has[c] then
+        fail("quant." .. c, "per-component quantization is not supported yet for model %s (its tensors carry no component '%s')",
+          n.model.id, c)
+      end
+      labels[#labels + 1] = c .. "=" .. apply_one(spec[c], n, c, "quant." .. c)
+    end
+  end
+  n.extra["quant.name"] = table.concat(labels, ",")
+end
+
+return Q

@@ -1,0 +1,36 @@
+-- _bnb.lua: shared arithmetic of the bitsandbytes formats (bnb_nf4.lua, bnb_fp4.lua): 4-bit
+-- Params4bit (NF4 or FP4), as transformers' BitsAndBytesConfig(load_in_4bit=True) and
+-- diffusers hold it on the GPU, one Linear:
+--   weight   uint8 [ceil(numel/2), 1]          two 4-bit codes per byte
+--   absmax   fp32  [nblocks]                   nblocks = ceil(numel / 64) (blocksize 64)
+--   code     fp32  [16]                        the NF4/FP4 code book (64 B)
+-- with double quantization (bnb_4bit_use_double_quant / compress_statistics):
+--   absmax   uint8 [nblocks]                   absmax itself quantized blockwise (256)
+--   nested absmax fp32 [ceil(nblocks/256)], nested code fp32 [256] (1024 B), offset fp32 (4 B)
+-- Source: bitsandbytes/functional.py quantize_4bit (blocksize 64, compress_statistics ->
+-- quantize_blockwise(absmax - offset, blocksize=256)) and nn/modules.py Params4bit;
+-- transformers integrations/bitsandbytes.py replaces every nn.Linear except
+-- modules_to_not_convert (lm_head by default). Embeddings and norms are not Linear.
+local function bytes_4bit(numel, dq)
+  local nblocks = (numel + 63) // 64
+  local packed = (numel + 1) // 2
+  if not dq then return packed + nblocks * 4 + 64 end
+  return packed + nblocks + ((nblocks + 255) // 256) * 4 + 1024 + 4 + 64
+end
+
+local function tensor(kind)
+  return function(t, o, ctx)
+    if not ctx.q.is_linear(t) or t.role == "lm_head" then return nil end
+    return { bytes = bytes_4bit(ctx.q.numel(t.shape), o.double_quant), dtype = "int4",
+             qtype = kind .. (o.double_quant and "-dq" or "") }
+  end
+end
+
+-- The 4-bit matmul dequantizes the weight to the compute dtype for prompts (batch x seq > 1):
+-- one temporary of the largest layer.
+local function overhead(n, o, largest, ctx)
+  local b = ctx.q.dtype_bytes(o.compute_dtype or n.dtype)
+  return largest * b, ("bitsandbytes 4-bit dequantization buffer of the largest layer (%d elements x %d B)"):format(largest, b)
+end
+
+return { tensor = tensor, overhead = overhead, bytes = bytes_4bit }

@@ -1,0 +1,302 @@
+-- _gguf_rules.lua: llama-quantize's per-tensor type choice for gguf.lua, ported from
+-- ggml-org/llama.cpp src/llama-quant.cpp (llama_tensor_get_type_impl, tensor_type_fallback,
+-- tensor_allows_quantization; read at commit 007dbbf3). Also the per-layer expansion of a
+-- description's "*" groups and the HF -> GGUF tensor naming (convert_hf_to_gguf's
+-- tensor map) that decides each tensor's category. Helper module, not a format.
+local R = {}
+
+-- ---------------------------------------------------------------- names
+
+-- HF module name (role attn) -> GGUF tensor base name; first match wins.
+local ATTN = {
+  { "query_key_value%.weight$", "attn_qkv" }, { "qkv_proj%.weight$", "attn_qkv" },
+  { "c_attn%.weight$", "attn_qkv" }, { "Wqkv%.weight$", "attn_qkv" }, { "kv_b_proj%.weight$", "attn_kv_b" },
+  { "q_proj%.weight$", "attn_q" }, { "%.query%.weight$", "attn_q" }, { "%.q%.weight$", "attn_q" },
+  { "k_proj%.weight$", "attn_k" }, { "%.key%.weight$", "attn_k" }, { "%.k%.weight$", "attn_k" },
+  { "v_proj%.weight$", "attn_v" }, { "%.value%.weight$", "attn_v" }, { "%.v%.weight$", "attn_v" },
+  { "o_proj%.weight$", "attn_output" }, { "dense%.weight$", "attn_output" }, { "c_proj%.weight$", "attn_output" },
+  { "out_proj%.weight$", "attn_output" }, { "%.o%.weight$", "attn_output" },
+}
+-- HF module name (roles mlp, expert, shared_expert) -> GGUF base name
+local FFN = {
+  { "gate_up_proj%.weight$", "ffn_up" }, { "gate_up_proj$", "ffn_up" }, { "gate_proj%.weight$", "ffn_gate" },
+  { "%.w1%.weight$", "ffn_gate" }, { "up_proj%.weight$", "ffn_up" }, { "%.w3%.weight$", "ffn_up" },
+  { "dense_h_to_4h%.weight$", "ffn_up" }, { "c_fc%.weight$", "ffn_up" }, { "fc1%.weight$", "ffn_up" },
+  { "intermediate%.dense%.weight$", "ffn_up" }, { "%.wi%.weight$", "ffn_up" },
+  { "down_proj%.weight$", "ffn_down" }, { "down_proj$", "ffn_down" }, { "%.w2%.weight$", "ffn_down" },
+  { "dense_4h_to_h%.weight$", "ffn_down" }, { "c_proj%.weight$", "ffn_down" }, { "fc2%.weight$", "ffn_down" },
+  { "output%.dense%.weight$", "ffn_down" }, { "%.wo%.weight$", "ffn_down" },
+}
+local SUFFIX = { expert = "_exps", shared_expert = "_shexp" }
+
+local function lookup(map, name)
+  for _, m in ipairs(map) do
+    if name:find(m[1]) then return m[2] end
+  end
+  return nil
+end
+
+-- GGUF base name and whether llama-quantize may quantize it (tensor_allows_quantization).
+local function gguf_base(t)
+  local role, name = t.role or "other", t.name
+  if #t.shape < 2 or name:find("bias$") or name:find("sinks$") or role == "norm" then return "keep", false end
+  if role == "router" then return "ffn_gate_inp", false end
+  if role == "pos_embed" or name:find("token_type") then return "position_embd", false end
+  if role == "embed" then return "token_embd", true end
+  if role == "lm_head" then return "output", true end
+  if role == "attn" then return lookup(ATTN, name) or "attn_other", true end
+  if role == "mlp" or SUFFIX[role] then
+    local b = lookup(FFN, name)
+    return b and (b .. (SUFFIX[role] or "")) or "ffn_other", true
+  end
+  return "other", true
+end
+
+-- category as tensor_get_category() derives it from the GGUF name
+local function category(base)
+  if base == "output" or base == "token_embd" then return base end
+  for _, c in ipairs({ "attn_qkv", "attn_kv_b", "attn_v", "attn_k", "attn_q", "attn_output", "ffn_up", "ffn_gate", "ffn_down" }) do
+    if base == c or base:find("^" .. c .. "_[es][xh]") then return c end
+  end
+  return "other"
+end
+
+-- ---------------------------------------------------------------- expansion
+
+-- first layer, layers, tensors per layer of a "*" group
+local function span(t, desc, q, field)
+  local L, E = desc.layers or 0, desc.block and desc.block.experts or 0
+  local count = t.count or 1
+  local _, stars = t.name:gsub("%*", "")
+  local per, nl = 1, count
+  if stars >= 2 then
+    if E <= 0 or count % E ~= 0 then q.fail(field, "tensor '%s': count %d is not layers x %d experts", t.name, count, E) end
+    per, nl = E, count // E
+  elseif L > 0 and count > L and count % L == 0 then
+    per, nl = count // L, L      -- e.g. gpt-oss experts listed per expert under one "*"
+  end
+  -- fewer layers than the model: MoE parts sit in the last layers (first_k_dense_replace),
+  -- dense parts in the first ones
+  local routed = t.role == "expert" or t.role == "shared_expert" or t.role == "router"
+  local first = (nl < L and routed) and L - nl or 0
+  return first, nl, per
+end
+
+local function copy(t, name, count, layer)
+  local base, quantizable = gguf_base(t)
+  local x = { name = name, shape = t.shape, count = count, role = t.role, component = t.component,
+              layer = layer, quantizable = quantizable, cat = category(base) }
+  x.gguf = layer and ("blk.%d.%s.weight"):format(layer, base) or (base .. ".weight")
+  return x
+end
+
+-- The description's tensors (of one component, if given) one per layer, in file order:
+-- token embeddings, layers 0..n-1, the rest. Tensors of other components are kept as they are.
+function R.expand(desc, q, field, component)
+  local head, by_layer, tail, others, maxl = {}, {}, {}, {}, -1
+  for _, t in ipairs(desc.tensors) do
+    if component and t.component ~= component then
+      others[#others + 1] = t
+    elseif not t.name:find("%*") then
+      local x = copy(t, t.name, t.count or 1, nil)
+      if t.role == "embed" then head[#head + 1] = x else tail[#tail + 1] = x end
+    else
+      local first, nl, per = span(t, desc, q, field)
+      for i = first, first + nl - 1 do
+        by_layer[i] = by_layer[i] or {}
+        local l = by_layer[i]
+        l[#l + 1] = copy(t, (t.name:gsub("%*", tostring(i), 1)), per, i)
+        if i > maxl then maxl = i end
+      end
+    end
+  end
+  local out = {}
+  for _, x in ipairs(head) do out[#out + 1] = x end
+  for i = 0, maxl do
+    for _, x in ipairs(by_layer[i] or {}) do out[#out + 1] = x end
+  end
+  for _, x in ipairs(tail) do out[#out + 1] = x end
+  return out, others
+end
+
+-- ---------------------------------------------------------------- choice
+
+function R.state(desc, list, ft, o, component)
+  local st = { component = component, ft = ft, rules = o.rules, imatrix = o.imatrix, arch = desc.arch, n_layer = desc.layers or 0,
+               n_expert = desc.block and desc.block.experts or 0, tied = true, n_attention_wv = 0,
+               i_attention_wv = 0, i_ffn_down = 0, i_ffn_gate = 0, i_ffn_up = 0, n_fallback = 0 }
+  st.n_gqa = (desc.kv_heads and desc.kv_heads > 0) and (desc.heads or 0) // desc.kv_heads or 1
+  -- llama.cpp's LLM_TYPE_70B: the 80-layer Llama-2/3 and Qwen2 70B/72B shapes
+  st.is70b = desc.arch == "llama" and st.n_layer == 80
+  for _, x in ipairs(list) do
+    if x.cat == "output" then st.tied = false end
+    if R.attn_v_like(st, x.cat) then st.n_attention_wv = st.n_attention_wv + 1 end
+  end
+  return st
+end
+
+function R.attn_v_like(st, cat)
+  return cat == "attn_v" or cat == "attn_kv_b" or (st.rules == "current" and cat == "attn_qkv")
+end
+
+local function is(ft, ...)
+  for _, v in ipairs({ ... }) do
+    if ft == v then return true end
+  end
+  return false
+end
+
+local function use_more_bits(i, n)
+  return i < n // 8 or i >= 7 * n // 8 or (i - n // 8) % 3 == 2
+end
+
+-- layer_info(): with experts the layer comes from the name, else from the counter
+local function layer_of(st, x, counter)
+  if st.n_expert > 1 then return x.layer or 0, st.n_layer end
+  return counter, st.n_layer
+end
+
+local IQ2_GROUP = { "IQ2_XXS", "IQ2_XS", "IQ1_S", "IQ2_S", "IQ2_M", "IQ1_M" }
+
+local function output_type(st, ne0, t, TYPES)
+  local ft = st.ft
+  if ft == "MXFP4_MOE" then return "Q8_0" end
+  if st.arch == "falcon" or ne0 % TYPES[t][1] ~= 0 then return "Q8_0" end
+  if is(ft, "IQ2_XXS", "IQ2_XS", "IQ3_XXS", "IQ1_S", "IQ2_S", "IQ2_M", "IQ1_M") then return "Q5_K" end
+  if t ~= "Q8_0" then return "Q6_K" end
+  return t
+end
+
+local function token_embd_type(ft, t)
+  if is(ft, "IQ2_XXS", "IQ2_XS", "IQ1_S", "IQ1_M") then return "Q2_K" end
+  if is(ft, "IQ2_S", "IQ2_M", "IQ3_XXS") then return "IQ3_S" end
+  if is(ft, "TQ1_0", "TQ2_0", "Q2_0") then return "Q4_K" end
+  return t
+end
+
+local function iq2_type(st, x, t)
+  local ft, c = st.ft, x.cat
+  local s_or_m = is(ft, "IQ2_S", "IQ2_M")
+  if R.attn_v_like(st, c) then
+    t = (st.n_gqa >= 4 or st.n_expert >= 4) and "Q4_K" or (s_or_m and "IQ3_S" or "Q2_K")
+    st.i_attention_wv = st.i_attention_wv + 1
+  elseif st.n_expert == 8 and c == "attn_k" then
+    t = "Q4_K"
+  elseif c == "ffn_down" then
+    if st.i_ffn_down < st.n_layer // 8 then t = s_or_m and "IQ3_S" or "Q2_K" end
+    st.i_ffn_down = st.i_ffn_down + 1
+  elseif c == "attn_output" then
+    if st.n_expert == 8 then t = "Q5_K"
+    elseif is(ft, "IQ1_S", "IQ1_M") then t = "IQ2_XXS"
+    elseif s_or_m then t = "IQ3_S" end
+  end
+  return t
+end
+
+local function attn_v_type(st, t)
+  local ft, gqa4, i = st.ft, st.n_gqa >= 4, st.i_attention_wv
+  if ft == "Q2_K" then t = gqa4 and "Q4_K" or "Q3_K"
+  elseif ft == "Q2_K_S" and gqa4 then t = "Q4_K"
+  elseif ft == "IQ3_XXS" then t = gqa4 and "Q4_K" or (not st.imatrix and "IQ3_S" or "IQ3_XXS")
+  elseif is(ft, "IQ3_XS", "IQ3_S") and gqa4 then t = "Q4_K"
+  elseif ft == "IQ3_M" then t = "Q4_K"
+  elseif ft == "Q3_K_M" then t = i < 2 and "Q5_K" or "Q4_K"
+  elseif ft == "Q3_K_L" then t = "Q5_K"
+  elseif is(ft, "IQ4_NL", "IQ4_XS") and gqa4 then t = "Q5_K"
+  elseif is(ft, "Q4_K_M", "Q5_K_M") and use_more_bits(i, st.n_attention_wv) then t = "Q6_K"
+  elseif ft == "Q4_K_S" and i < 4 then t = "Q5_K" end
+  if st.is70b and (t == "Q3_K" or t == "Q4_K") then t = "Q5_K" end
+  if st.n_expert == 8 then t = "Q8_0" end
+  st.i_attention_wv = i + 1
+  return t
+end
+
+local function ffn_down_type(st, x, t)
+  local ft, falcon = st.ft, st.arch == "falcon"
+  local i, n = layer_of(st, x, st.i_ffn_down)
+  local umb = use_more_bits(i, n)
+  if ft == "Q2_K" then t = "Q3_K"
+  elseif ft == "Q2_K_S" then if i < n // 8 then t = "Q4_K" end
+  elseif ft == "IQ3_XXS" and not st.imatrix then t = i < n // 8 and "Q4_K" or "Q3_K"
+  elseif ft == "Q3_K_M" then t = i < n // 16 and "Q5_K" or ((not falcon or umb) and "Q4_K" or "Q3_K")
+  elseif ft == "IQ3_M" and (i < n // 8 or (st.n_expert == 8 and umb)) then t = "Q4_K"
+  elseif ft == "Q3_K_L" then t = falcon and "Q4_K" or "Q5_K"
+  elseif ft == "Q4_K_M" then
+    if falcon then t = i < n // 16 and "Q6_K" or (umb and "Q5_K" or "Q4_K")
+    elseif umb then t = "Q6_K" end
+  elseif i < n // 8 and is(ft, "IQ4_NL", "IQ4_XS") and not st.imatrix then t = "Q5_K"
+  elseif ft == "Q5_K_M" and umb then t = "Q6_K"
+  elseif ft == "Q4_K_S" and not falcon and i < n // 8 then t = "Q5_K"
+  elseif is(ft, "Q4_0", "Q5_0") and st.imatrix and i < n // 8 then t = ft == "Q4_0" and "Q4_1" or "Q5_1" end
+  st.i_ffn_down = st.i_ffn_down + 1
+  return t
+end
+
+local MOE8_OUT = { "Q2_K", "IQ3_XS", "IQ3_XXS", "Q3_K_S", "Q3_K_M", "IQ4_NL", "Q4_K_S", "Q4_K_M", "IQ3_S", "IQ3_M", "IQ4_XS" }
+
+local function attn_output_type(st, t)
+  local ft = st.ft
+  if st.arch == "falcon" then return ft == "Q3_K_L" and "Q4_K" or t end
+  if st.n_expert == 8 then return is(ft, table.unpack(MOE8_OUT)) and "Q5_K" or t end
+  local m = { Q2_K = "Q3_K", IQ3_XXS = "IQ3_S", Q3_K_M = "Q4_K", Q3_K_L = "Q5_K", IQ3_M = "Q4_K" }
+  return m[ft] or t
+end
+
+local function gate_up_type(st, x, t, key)
+  local i, n = layer_of(st, x, st[key])
+  if st.ft == "IQ3_XS" and i >= n // 8 and i < 7 * n // 8 then t = "IQ3_XXS" end
+  st[key] = st[key] + 1
+  return t
+end
+
+-- llama_tensor_get_type_impl(): t is the file type's default ggml type.
+local function impl(st, x, t, ne0, TYPES)
+  local ft, c = st.ft, x.cat
+  if c == "output" or (st.tied and c == "token_embd") then return output_type(st, ne0, t, TYPES) end
+  if ft == "MXFP4_MOE" then return (x.role == "expert" and st.n_expert > 1) and "MXFP4" or "Q8_0" end
+  if c == "token_embd" then return token_embd_type(ft, t) end
+  if is(ft, table.unpack(IQ2_GROUP)) then return iq2_type(st, x, t) end
+  if R.attn_v_like(st, c) then return attn_v_type(st, t) end
+  if c == "attn_k" then
+    if st.n_expert == 8 then return "Q8_0" end
+    return ({ IQ3_XS = "IQ3_XXS", IQ3_XXS = "IQ2_S" })[ft] or t
+  end
+  if c == "attn_q" then return ({ IQ3_XS = "IQ3_XXS", IQ3_XXS = "IQ2_S" })[ft] or t end
+  if c == "ffn_down" then return ffn_down_type(st, x, t) end
+  if c == "attn_output" then return attn_output_type(st, t) end
+  if c == "attn_qkv" then
+    if is(ft, "Q3_K_M", "Q3_K_L", "IQ3_M") then return "Q4_K" end
+    return ({ Q4_K_M = "Q5_K", Q5_K_M = "Q6_K" })[ft] or t
+  end
+  if c == "ffn_gate" then return gate_up_type(st, x, t, "i_ffn_gate") end
+  if c == "ffn_up" then return gate_up_type(st, x, t, "i_ffn_up") end
+  return t
+end
+
+local FALLBACK = { IQ1_S = "IQ4_NL", IQ1_M = "IQ4_NL", IQ2_XXS = "IQ4_NL", IQ2_XS = "IQ4_NL", IQ2_S = "IQ4_NL",
+                   IQ3_XXS = "IQ4_NL", IQ3_S = "IQ4_NL", IQ4_XS = "IQ4_NL", Q2_K = "Q4_0", Q3_K = "Q4_0",
+                   TQ1_0 = "Q4_0", TQ2_0 = "Q4_0", Q4_K = "Q5_0", Q5_K = "Q5_1", Q6_K = "Q8_0" }
+
+-- tensor_type_fallback(): a row length the block does not divide
+local function fallback(st, x, t, ne0, TYPES, q, field)
+  if ne0 % TYPES[t][1] == 0 then return t end
+  st.n_fallback = st.n_fallback + 1
+  local f = FALLBACK[t]
+  if not f and st.component then return "F16" end   -- pipeline parts: kept F16 like ComfyUI-GGUF
+  if not f then
+    q.fail(field, "tensor '%s': row length %d is not a multiple of %d, and llama-quantize has no fallback for %s",
+      x.name, ne0, TYPES[t][1], t)
+  end
+  return ne0 % TYPES[f][1] == 0 and f or "F16"
+end
+
+-- The ggml type of one expanded tensor under file type st.ft (default type `default`).
+function R.choose(st, x, default, TYPES, q, desc, field)
+  if not x.quantizable then return "F32" end
+  if TYPES[default][1] == 1 then return default end   -- F32/F16/BF16: not ggml_is_quantized
+  local _, ne0 = q.dims(x, desc)
+  local t = impl(st, x, default, ne0, TYPES)
+  return fallback(st, x, t, ne0, TYPES, q, field)
+end
+
+return R

@@ -1,0 +1,17 @@
+-- bnb_fp4.lua: bitsandbytes 4-bit FP4 (BitsAndBytesConfig(load_in_4bit=True,
+-- bnb_4bit_quant_type="fp4")): blocksize 64, fp32 absmax per block, or with double_quant
+-- (bnb_4bit_use_double_quant) an 8-bit absmax + fp32 nested absmax per 256 blocks.
+-- The storage arithmetic and its sources are in _bnb.lua. lm_head and embeddings stay unquantized;
+-- routers are nn.Linear and are quantized like any layer.
+local bnb = require "quant._bnb"
+
+return {
+  name = "bnb-fp4",
+  summary = "bitsandbytes 4-bit FP4, block 64, optional double quantization",
+  aliases = { "bnb_fp4", "bnb-4bit-fp4", "fp4" },
+  options = { double_quant = "bool", compute_dtype = { "fp16", "bf16", "fp32" } },
+  defaults = { double_quant = false },
+  quantize_routers = true,
+  tensor = bnb.tensor("fp4"),
+  overhead = bnb.overhead,
+}

@@ -1,0 +1,28 @@
+-- fp8_storage.lua: diffusers layerwise casting (enable_layerwise_casting(storage_dtype=
+-- torch.float8_e4m3fn, compute_dtype=bf16)): the weights AND biases of Linear/Conv layers
+-- are stored in fp8 (1 B per element, no scales) and each layer is upcast to the compute
+-- dtype just before it runs. Skipped by default (DEFAULT_SKIP_MODULES_PATTERN):
+-- "pos_embed", "patch_embed", "norm", "^proj_in$", "^proj_out$"; embeddings are not
+-- Linear/Conv. Source: diffusers/hooks/layerwise_casting.py (SUPPORTED_PYTORCH_LAYERS,
+-- apply_layerwise_casting). Overhead: the largest layer upcast to the compute dtype.
+local SKIP = { "pos_embed", "patch_embed", "norm", "^proj_in\\.", "^proj_out\\." }
+
+return {
+  name = "fp8-storage",
+  summary = "fp8 e4m3 storage, upcast per layer (diffusers layerwise casting)",
+  aliases = { "layerwise-casting", "fp8-layerwise", "fp8_storage" },
+  options = { storage_dtype = { "fp8", "fp8_e5m2" } },
+  defaults = { storage_dtype = "fp8" },
+  keep = SKIP,
+  quantize_routers = true,
+  tensor = function(t, o, ctx)
+    local linear = { attn = true, mlp = true, expert = true, shared_expert = true, other = true, lm_head = true }
+    if not linear[t.role or "other"] or not (t.name:find("%.weight$") or t.name:find("%.bias$")) then return nil end
+    if #t.shape == 1 and not t.name:find("%.bias$") then return nil end
+    return { bytes = ctx.q.numel(t.shape), dtype = o.storage_dtype, qtype = "fp8-store" }
+  end,
+  overhead = function(n, o, largest, ctx)
+    local b = ctx.q.dtype_bytes(n.dtype)
+    return largest * b, ("layerwise-casting upcast of the largest layer (%d elements x %d B)"):format(largest, b)
+  end,
+}

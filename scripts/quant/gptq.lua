@@ -1,0 +1,44 @@
+-- gptq.lua: GPTQ checkpoints as AutoGPTQ / GPTQModel write them (QuantLinear, the layout
+-- exllama, exllama v2, Marlin and vLLM's gptq/gptq_marlin load), one Linear:
+--   qweight int32 [in*bits/32, out]      bits packed along the input dimension
+--   qzeros  int32 [groups, out*bits/32]  packed zero points (written even when sym)
+--   scales  fp16  [groups, out]          groups = ceil(in / group_size), 1 if group_size = -1
+--   g_idx   int32 [in]                   counted with desc_act (act-order) only: without it
+--     the trivial i // group_size index that AutoGPTQ writes is dropped at load (vLLM's
+--     gptq_marlin replaces it with an empty tensor; exllama kernels never read it).
+-- Source: AutoGPTQ auto_gptq/nn_modules/qlinear/qlinear_cuda_old.py (QuantLinear buffers),
+-- vllm/model_executor/layers/quantization/gptq.py (create_weights). 3-bit packs 32 values into
+-- 3 words, so in and out must be multiples of 32; other widths need multiples of 32/bits.
+-- Embeddings, lm_head, norms and routers stay in the model dtype (GPTQ replaces only the
+-- decoder layers' nn.Linear modules).
+local function packed_ok(n, bits) return n % (bits == 3 and 32 or 32 // bits) == 0 end
+
+return {
+  name = "gptq",
+  summary = "GPTQ (AutoGPTQ/GPTQModel int32 packing, fp16 scales, packed zeros, act-order g_idx)",
+  aliases = { "gptq-int4", "autogptq", "gptqmodel", "gptq_marlin" },
+  options = { bits = { 2, 3, 4, 8 }, group_size = "group", desc_act = "bool", sym = "bool" },
+  defaults = { bits = 4, group_size = 128, desc_act = false, sym = true },
+  tensor = function(t, o, ctx)
+    local q = ctx.q
+    if not q.is_linear(t) or t.role == "lm_head" then return nil end
+    local out, inp = q.dims(t, ctx.desc)
+    local g = o.group_size == -1 and inp or o.group_size
+    if not packed_ok(inp, o.bits) or not packed_ok(out, o.bits) or inp % g ~= 0 then return nil end
+    local groups = inp // g
+    local qweight = inp * o.bits // 32 * out * 4
+    local qzeros = groups * (out * o.bits // 32) * 4
+    local scales = groups * out * 2
+    local g_idx = o.desc_act and inp * 4 or 0
+    return { bytes = qweight + qzeros + scales + g_idx, dtype = o.bits == 8 and "int8" or "int4",
+             qtype = ("int%d-g%s%s"):format(o.bits, o.group_size == -1 and "row" or tostring(g),
+                                            o.desc_act and "-act" or "") }
+  end,
+  -- exllama (transformers/AutoGPTQ) dequantizes a whole layer into an fp16 scratch
+  -- buffer (temp_dq, sized for the largest layer) for prompts; vLLM's Marlin kernels
+  -- need only a few KiB of lock workspace.
+  overhead = function(n, o, largest)
+    if n.runtime == "vllm" or n.runtime == "sglang" then return 0 end
+    return largest * 2, ("exllama fp16 dequantization scratch of the largest layer (%d elements x 2 B)"):format(largest)
+  end,
+}

@@ -1,0 +1,149 @@
+-- workloads/image.lua: validates an image-generation workload (DESIGN.md: width, height,
+-- batch, num_images_per_prompt, steps, cfg, max_sequence_length, offload, vae_tiling,
+-- vae_slicing, attention, text_encoders) against the pipeline's shape facts (the
+-- description's `pipeline` table: VAE factor, patch size, latent channels, whether the
+-- model is guidance-distilled) and derives what src/gen.c needs as extras "gen.*":
+-- latent size, tokens per sample, the denoiser's batch, what is decoded at once.
+-- workloads/video.lua adds frames.
+local E = require "engine"
+local fail, int_field, bool_field, enum_field, strict = E.fail, E.int_field, E.bool_field, E.enum_field, E.strict_field
+
+local function note(n, fmt, ...) n.notes[#n.notes + 1] = fmt:format(...) end
+
+local KEYS = { "kind", "width", "height", "batch", "num_images_per_prompt", "steps", "cfg", "max_sequence_length",
+               "offload", "vae_tiling", "vae_slicing", "attention", "text_encoders" }
+local MAX_SIDE = 16384
+
+-- Defaults of the pipelines' __call__ (width/height: the denoiser's native size).
+local DEFAULT_SIDE = { unet = 512, dit = 1024, mmdit = 1024 }
+
+local function pipeline_of(n)
+  local p = n.model.desc.pipeline
+  if type(p) ~= "table" then
+    fail("model", "'%s' (architecture %s) is not a diffusion pipeline: image and video workloads need one",
+      n.model.id, n.model.arch)
+  end
+  return p
+end
+
+-- width/height must be a multiple of the VAE factor x the patch size.
+local function side(w, key, p, dflt, n)
+  if w[key] == nil then note(n, "%s %d (the pipeline's default)", key, dflt) end
+  local v = int_field(w[key] or dflt, "workload." .. key, 1, MAX_SIDE)
+  local m = p.vae_scale * (p.patch or 1)
+  if v % m ~= 0 then
+    fail("workload." .. key, "%d is not a multiple of %d (VAE factor %d x patch size %d)", v, m, p.vae_scale, p.patch or 1)
+  end
+  return v
+end
+
+local function set(n, k, v) n.extra["gen." .. k] = v end
+
+-- Shape: latent grid, tokens, batch. frames = 1 for images.
+local function shape(w, n, p, frames)
+  local def = p.default_side or DEFAULT_SIDE[p.kind] or 1024
+  if p.kind == "unet" and p.vae_upcast then def = 1024 end
+  local W, H = side(w, "width", p, def, n), side(w, "height", p, def, n)
+  local lw, lh = W // p.vae_scale, H // p.vae_scale
+  local ts = p.vae_tscale or 1
+  local lf = frames == 1 and 1 or (frames - 1) // ts + 1
+  local pt = p.patch_t or 1
+  local tf = (lf + pt - 1) // pt
+  local img = tf * (lh // p.patch) * (lw // p.patch)
+  set(n, "width", W); set(n, "height", H); set(n, "frames", frames); set(n, "latent_frames", lf)
+  set(n, "latent_elems", lf * lh * lw * p.latent_channels)
+  return W, H, img
+end
+
+local function guidance(w, n, p)
+  if w.cfg == nil then
+    note(n, "classifier-free guidance %s (the pipeline's default%s)", p.cfg and "on" or "off",
+      p.cfg and "" or ": guidance-distilled")
+    return p.cfg
+  end
+  return bool_field(w.cfg, "workload.cfg")
+end
+
+local function text_part(w, n, p)
+  local len = p.text_len
+  if w.max_sequence_length ~= nil then len = int_field(w.max_sequence_length, "workload.max_sequence_length", 1, 4096) end
+  set(n, "text_tokens", len)
+  set(n, "text_hidden", p.text_hidden or 4096)
+  set(n, "te_layers", p.te_layers or 24)
+  local te = enum_field(w.text_encoders or "gpu", "workload.text_encoders", { "gpu", "cpu", "none" })
+  set(n, "text_encoders", te)
+  return len
+end
+
+local function memory_part(w, n, p, frames, W, H)
+  local off = enum_field(w.offload or "none", "workload.offload", { "none", "model", "sequential", "group" })
+  if w.offload == nil then note(n, "offload none: every component resident on the GPU") end
+  set(n, "offload", off)
+  local tiling = w.vae_tiling ~= nil and bool_field(w.vae_tiling, "workload.vae_tiling") or false
+  local slicing = w.vae_slicing ~= nil and bool_field(w.vae_slicing, "workload.vae_slicing") or false
+  set(n, "vae_tiling", tiling); set(n, "vae_slicing", slicing)
+  -- pixels x frames decoded at once by one decode call
+  local tile = p.vae_tile or (p.vae_scale * 64)
+  local pw, ph = W, H
+  if tiling then pw, ph = math.min(W, tile), math.min(H, tile) end
+  local f = frames
+  if frames > 1 then
+    if tiling and p.vae_tile_frames then f = math.min(frames, p.vae_tile_frames) end
+    if (p.vae_chunk or 0) > 0 then f = math.min(f, p.vae_chunk) end
+  end
+  set(n, "vae_pixels", pw * ph * f)
+  -- what src/gen.c needs to re-derive the shape for another resolution or length (fit)
+  set(n, "vae_scale", p.vae_scale); set(n, "patch", p.patch or 1); set(n, "vae_tscale", p.vae_tscale or 1)
+  set(n, "patch_t", p.patch_t or 1); set(n, "vae_tile", tiling and tile or 0)
+  set(n, "vae_tile_frames", (tiling and p.vae_tile_frames) or 0); set(n, "vae_chunk", p.vae_chunk or 0)
+  set(n, "latent_channels", p.latent_channels)
+  set(n, "vae_channels", p.vae_peak_channels or 128)
+  set(n, "vae_upcast", p.vae_upcast == true)
+  set(n, "out_pixels", W * H * frames)
+  local att = enum_field(w.attention or "sdpa", "workload.attention", { "sdpa", "eager", "sliced", "flash" })
+  if w.attention == nil then note(n, "attention sdpa assumed (PyTorch 2 default)") end
+  n.attention = att == "eager" and "eager" or "sdpa"
+  set(n, "attention", att)
+end
+
+local function normalize_with(w, n, frames, keys)
+  strict("workload", w, keys)
+  local p = pipeline_of(n)
+  local W, H, img = shape(w, n, p, frames)
+  if w.batch == nil then note(n, "batch 1 assumed") end
+  local batch = int_field(w.batch or 1, "workload.batch", 1, 1024)
+  batch = batch * int_field(w.num_images_per_prompt or 1, "workload.num_images_per_prompt", 1, 1024)
+  local cfg = guidance(w, n, p)
+  local steps = int_field(w.steps or 50, "workload.steps", 1, 10000)
+  local len = text_part(w, n, p)
+  local tokens = img + (p.joint and len or 0)
+  -- CFG runs the conditional and unconditional passes as one doubled batch unless the
+  -- pipeline runs them one after the other (Wan, HunyuanVideo's true CFG, Mochi)
+  local den = batch * ((cfg and p.cfg_batched ~= false) and 2 or 1)
+  set(n, "batch", batch); set(n, "den_batch", den); set(n, "cfg", cfg); set(n, "steps", steps)
+  set(n, "img_tokens", img); set(n, "tokens", tokens)
+  set(n, "hidden", n.model.desc.hidden); set(n, "heads", n.model.desc.heads or 1)
+  set(n, "ffn", n.model.desc.intermediate or 4 * n.model.desc.hidden)
+  set(n, "layers", n.model.desc.layers); set(n, "family", p.act_family or "image")
+  set(n, "experts", p.experts or 1)
+  memory_part(w, n, p, frames, W, H)
+  if w.vae_slicing and batch > 1 then set(n, "vae_pixels", n.extra["gen.vae_pixels"]) end
+  set(n, "vae_images", (w.vae_slicing and 1 or batch))
+  n.precision = { name = n.dtype, weights = n.dtype, grads = n.dtype, activations = n.dtype, master = false }
+  n.optimizer = { name = "none", states = 0, state_extra_bits = 0, step_temps = 0 }
+  -- T5's 'wo' stays fp32 when loading in fp16 (transformers _keep_in_fp32_modules)
+  if n.dtype == "fp16" then
+    for _, t in ipairs(n.model.desc.tensors) do
+      if t.keep_fp32 and not t.qtype and not t.bytes then t.dtype = "fp32" end
+    end
+  end
+end
+
+local M = { kinds = { "image" }, KEYS = KEYS, normalize_with = normalize_with }
+
+function M.normalize(w, n, cfg)
+  local _ = cfg
+  normalize_with(w, n, 1, KEYS)
+end
+
+return M

@@ -1,0 +1,362 @@
+/*
+** gen.c: image and video generation (diffusers pipelines and the video models' own
+** reference scripts): which components are resident in each phase (text encoding,
+** denoising, VAE decoding) under each offload mode, the denoiser's activation peak,
+** the VAE decode peak, sequence parallel and FSDP across GPUs. The workload's shape
+** arrives as extras "gen.*" (scripts/workloads/image.lua, video.lua). Uses
+** estimate_int.h; no Lua.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "estimate_int.h"
+#include "gen.h"
+
+#define GIB (1024.0 * 1024.0 * 1024.0)
+
+/* Per activation family: the denoiser's live activation elements per token per hidden
+** unit at its peak (k0 + k1 x ffn/hidden), and the VAE decoder's bytes per output
+** pixel x frame x peak channel. Calibrated; each row cites the cases it was fitted to. */
+typedef struct gen_family {
+  const char *name;
+  double k0, k1;    /* activation elements per token = hidden x (k0 + k1 x ffn / hidden) */
+  double vae_bytes; /* VAE decode bytes per (pixel x frame x peak channel) decoded at once */
+} gen_family;
+
+static const gen_family families[] = {
+    /* diffusers image DiTs: the peak is the VAE decode; 16 B per 1024^2 x 256 element =
+    ** 4 GiB at 1024^2 (hf-blog-flux-dev-h100-* peak minus memory after loading, 4.5 GiB;
+    ** hf-blog-sdxl-a100-fp16: 4 images, 15 GiB over the weights) */
+    {"image", 8.0, 2.0, 16.0},
+    {"unet", 24.0, 0.0, 16.0},
+    /* Wan reference scripts (float64 rotary, fp32 norms): wan21-t2v-14b-720p-*-1gpu (42.5 GiB
+    ** over the weights at 75,600 tokens); VAE decode 4 frames at a time with feature caches:
+    ** wan21-t2v-1.3b-480p-4090-{2,8}gpu (about 9 GiB at 832x480) */
+    {"wan", 50.0, 0.0, 60.0},
+    /* diffusers HunyuanVideo: hf-blog-videogen-hunyuanvideo-bf16-group-offload-leaf-vae-tiling
+    ** (about 5.5 GiB at 47,744 tokens); untiled decode hf-blog-videogen-hunyuanvideo-fp8-upcast
+    ** minus ...-fp8-upcast-vae-tiling (about 25 GiB for 121 x 512 x 768 x 128) */
+    {"hunyuanvideo", 20.0, 0.0, 4.4},
+    /* diffusers CogVideoX1.5: model offload with VAE tiling reads 11 GiB, about the 10.3 GiB
+    ** transformer, so SDPA keeps only a few hidden-size vectors per token
+    ** (diffusers-doc-cogvideox15-model-offload-vae-tiling); the untiled decode of 8 frames at
+    ** 1360x768 adds 8 GiB more (diffusers-doc-cogvideox15-model-offload): 16 B as for 2D VAEs */
+    {"cogvideox", 2.0, 0.0, 16.0},
+    {"ltx", 20.0, 0.0, 4.4},
+    {"mochi", 20.0, 0.0, 4.4},
+    {"opensora", 20.0, 0.0, 4.4},
+};
+
+static const gen_family *family_of(const char *name) {
+  for (size_t i = 0; i < sizeof families / sizeof *families; i++)
+    if (strcmp(families[i].name, name) == 0) return &families[i];
+  return &families[0];
+}
+
+/* Weights of the pipeline split by component. */
+typedef struct gen_weights {
+  uint64_t te, den, vae;        /* bytes: text/image encoders, denoiser(s), VAE */
+  uint64_t te_max;              /* the largest single encoder */
+  uint64_t te_leaf, den_leaf, vae_leaf; /* the largest single tensor of each */
+} gen_weights;
+
+static bool is_encoder(const char *comp) {
+  return strncmp(comp, "text_encoder", 12) == 0 || strcmp(comp, "image_encoder") == 0;
+}
+
+static void gen_split(ectx *c, gen_weights *w) {
+  uint64_t enc[8] = {0};
+  const char *names[8] = {0};
+  memset(w, 0, sizeof *w);
+  for (size_t i = 0; i < c->m->inv.n; i++) {
+    const inv_tensor *t = &c->m->inv.t[i];
+    uint64_t n = 0, one;
+    if (!inv_tensor_elements(t, &n)) c->acc.overflow = true;
+    one = t->stored_bytes ? t->stored_bytes : est_elems_bytes(c, n, t->dtype);
+    uint64_t all = acc_mul(&c->acc, one, t->count);
+    if (strcmp(t->component, "vae") == 0) {
+      w->vae = acc_add(&c->acc, w->vae, all);
+      if (one > w->vae_leaf) w->vae_leaf = one;
+    } else if (is_encoder(t->component)) {
+      w->te = acc_add(&c->acc, w->te, all);
+      if (one > w->te_leaf) w->te_leaf = one;
+      for (int k = 0; k < 8; k++) {
+        if (!names[k] || strcmp(names[k], t->component) == 0) {
+          names[k] = t->component;
+          enc[k] = acc_add(&c->acc, enc[k], all);
+          if (enc[k] > w->te_max) w->te_max = enc[k];
+          break;
+        }
+      }
+    } else {
+      w->den = acc_add(&c->acc, w->den, all);
+      if (one > w->den_leaf) w->den_leaf = one;
+    }
+  }
+}
+
+/* The phases' transient bytes. */
+typedef struct gen_shape {
+  uint64_t act;    /* denoiser activations of one forward, per device */
+  uint64_t te_act; /* text encoder activations */
+  uint64_t vae;    /* VAE decode peak */
+  uint64_t lat;    /* latents, noise prediction, text embeddings kept across the loop */
+  uint64_t sp;     /* sequence-parallel GPUs */
+} gen_shape;
+
+static uint64_t gen_act(ectx *c, const gen_family *f, uint64_t a, uint64_t sp) {
+  const scenario *s = c->s;
+  uint64_t tokens = bytes_ceildiv(scn_u64(s, "gen.tokens", 1), sp);
+  uint64_t batch = scn_u64(s, "gen.den_batch", 1), h = scn_u64(s, "gen.hidden", c->m->hidden);
+  double ffn_ratio = (double)scn_u64(s, "gen.ffn", 4 * h) / (double)(h ? h : 1);
+  double k = f->k0 + f->k1 * ffn_ratio;
+  uint64_t act = acc_from_double(&c->acc, (double)batch * (double)tokens * (double)h * (double)a * k);
+  if (s->attention == ATTN_EAGER) {
+    /* eager attention materializes scores and softmax probabilities per head */
+    uint64_t full = scn_u64(s, "gen.tokens", 1), heads = bytes_ceildiv(scn_u64(s, "gen.heads", 1), sp);
+    uint64_t sc = acc_mul3(&c->acc, acc_mul(&c->acc, full, full), heads, batch);
+    act = acc_add(&c->acc, act, acc_mul(&c->acc, sc, 2 * a));
+  }
+  return act;
+}
+
+static void gen_shapes(ectx *c, const gen_family *f, gen_shape *g) {
+  const scenario *s = c->s;
+  uint64_t a = est_bits(s->dtype) / 8;
+  g->sp = scn_u64(s, "gen.sp", 1);
+  g->act = gen_act(c, f, a, g->sp);
+  uint64_t vae_a = scn_bool(s, "gen.vae_upcast", false) ? 4 : a;
+  double per = f->vae_bytes * (double)vae_a / 2.0;
+  if (strcmp(f->name, "image") == 0 || strcmp(f->name, "unet") == 0) per = f->vae_bytes;
+  g->vae = acc_from_double(&c->acc, per * (double)scn_u64(s, "gen.vae_pixels", 0) *
+                                        (double)scn_u64(s, "gen.vae_channels", 128) *
+                                        (double)scn_u64(s, "gen.vae_images", 1));
+  /* encoder: hidden states of every layer kept by output_hidden_states, x batch (+CFG) */
+  uint64_t tt = scn_u64(s, "gen.text_tokens", 77), th = scn_u64(s, "gen.text_hidden", 4096);
+  g->te_act = acc_mul3(&c->acc, acc_mul(&c->acc, tt, th), scn_u64(s, "gen.te_layers", 24) + 8,
+                       acc_mul(&c->acc, scn_u64(s, "gen.den_batch", 1), a));
+  g->lat = acc_mul3(&c->acc, scn_u64(s, "gen.latent_elems", 0), scn_u64(s, "gen.den_batch", 1), 4 * 4);
+}
+
+/* Bytes of a component resident while it runs, under the offload mode. */
+static uint64_t gen_resident(ectx *c, uint64_t all, uint64_t leaf, uint64_t layers, bool denoiser) {
+  const scenario *s = c->s;
+  const char *off = scn_str(s, "gen.offload", "none");
+  if (strcmp(off, "sequential") == 0) return leaf;
+  if (strcmp(off, "group") == 0) {
+    bool leaf_level = strcmp(scn_str(s, "runtime.offload_type", "block_level"), "leaf_level") == 0;
+    uint64_t groups = scn_u64(s, "runtime.num_blocks_per_group", 1);
+    /* the group in use and the one prefetched on a side stream */
+    if (leaf_level || !denoiser) return acc_mul(&c->acc, leaf, 2);
+    uint64_t blk = bytes_ceildiv(all, layers ? layers : 1);
+    uint64_t r = acc_mul(&c->acc, acc_mul(&c->acc, blk, groups), 2);
+    return r < all ? r : all;
+  }
+  return all;
+}
+
+typedef struct gen_phase {
+  const char *name;
+  uint64_t weights_te, weights_den, weights_vae, act, vae;
+} gen_phase;
+
+static uint64_t phase_total(ectx *c, const gen_phase *p) {
+  uint64_t t = acc_add(&c->acc, p->weights_te, p->weights_den);
+  t = acc_add(&c->acc, t, p->weights_vae);
+  return acc_add(&c->acc, acc_add(&c->acc, t, p->act), p->vae);
+}
+
+/* The three phases with what is resident in each, for the offload mode. */
+static void gen_phases(ectx *c, const gen_weights *w, const gen_shape *g, gen_phase ph[3]) {
+  const scenario *s = c->s;
+  const char *off = scn_str(s, "gen.offload", "none");
+  bool te_on = strcmp(scn_str(s, "gen.text_encoders", "gpu"), "gpu") == 0;
+  /* FSDP shards the denoiser and the encoders over the sequence-parallel group */
+  uint64_t shard = s->strategy == STRAT_FSDP ? g->sp : 1;
+  uint64_t experts = scn_u64(s, "gen.experts", 1);
+  uint64_t den = bytes_ceildiv(w->den, shard), te = te_on ? bytes_ceildiv(w->te, shard) : 0;
+  uint64_t layers = scn_u64(s, "gen.layers", c->m->layers), te_layers = scn_u64(s, "gen.te_layers", 24);
+  memset(ph, 0, 3 * sizeof *ph);
+  ph[0].name = "text encoding";
+  ph[1].name = "denoising";
+  ph[2].name = "VAE decode";
+  ph[0].act = te_on ? g->te_act : 0;
+  ph[1].act = acc_add(&c->acc, g->act, g->lat);
+  ph[2].vae = acc_add(&c->acc, g->vae, g->lat);
+  /* sequence parallel (the reference scripts): rank 0 decodes after the loop without
+  ** emptying the cache, and the loop's activation blocks stay reserved beside the
+  ** decoder's (wan21-t2v-14b-720p-*-{2,4,8}gpu, wan21-t2v-1.3b-480p-4090-{2,8}gpu) */
+  if (g->sp > 1) ph[2].act = g->act;
+  if (strcmp(off, "none") == 0) {
+    for (int i = 0; i < 3; i++) ph[i].weights_te = te, ph[i].weights_den = den, ph[i].weights_vae = w->vae;
+    return;
+  }
+  /* one component (one expert) at a time; the sequential and group modes stream layers */
+  uint64_t te1 = te_on ? bytes_ceildiv(w->te_max, shard) : 0;
+  ph[0].weights_te = gen_resident(c, te1, te_on ? w->te_leaf : 0, te_layers, false);
+  ph[1].weights_den = gen_resident(c, bytes_ceildiv(den, experts), w->den_leaf, layers, true);
+  ph[2].weights_vae = gen_resident(c, w->vae, w->vae_leaf, 1, false);
+}
+
+static void gen_report(ectx *c, const gen_phase *p, const gen_weights *w) {
+  budget *b = &c->e->b;
+  const scenario *s = c->s;
+  const char *off = scn_str(s, "gen.offload", "none");
+  budget_item *it;
+  if ((it = budget_add(b, "weights", p->weights_den, BASIS_EXACT, true, "denoiser: %.2f GiB stored, offload %s",
+                       (double)w->den / GIB, off)))
+    it->component = "denoiser";
+  if ((it = budget_add(b, "weights", p->weights_te, BASIS_EXACT, true, "text encoders: %.2f GiB stored, %s",
+                       (double)w->te / GIB, scn_str(s, "gen.text_encoders", "gpu"))))
+    it->component = "text_encoder";
+  if ((it = budget_add(b, "weights", p->weights_vae, BASIS_EXACT, true, "VAE: %.2f GiB stored", (double)w->vae / GIB)))
+    it->component = "vae";
+  if ((it = budget_add(b, "activations", p->act, BASIS_CALIBRATED, true,
+                       "%s: %llu tokens x batch %llu, %s attention, sequence parallel %llu", p->name,
+                       (unsigned long long)scn_u64(s, "gen.tokens", 0), (unsigned long long)scn_u64(s, "gen.den_batch", 1),
+                       scn_str(s, "gen.attention", "sdpa"), (unsigned long long)scn_u64(s, "gen.sp", 1))))
+    it->component = "denoiser";
+  if ((it = budget_add(b, "vae_decode", p->vae, BASIS_CALIBRATED, true,
+                       "%llu pixels x frames at once x %llu images%s%s", (unsigned long long)scn_u64(s, "gen.vae_pixels", 0),
+                       (unsigned long long)scn_u64(s, "gen.vae_images", 1), scn_bool(s, "gen.vae_tiling", false) ? ", tiled" : "",
+                       scn_bool(s, "gen.vae_slicing", false) ? ", sliced" : "")))
+    it->component = "vae";
+}
+
+void gen_estimate(ectx *c) {
+  const scenario *s = c->s;
+  estimate *e = c->e;
+  gen_weights w;
+  gen_shape g;
+  gen_phase ph[3];
+  const gen_family *f = family_of(scn_str(s, "gen.family", "image"));
+  gen_split(c, &w);
+  gen_shapes(c, f, &g);
+  gen_phases(c, &w, &g, ph);
+  int top = 0;
+  for (int i = 1; i < 3; i++)
+    if (phase_total(c, &ph[i]) > phase_total(c, &ph[top])) top = i;
+  gen_report(c, &ph[top], &w);
+  est_add_common(c, &e->b);
+  /* caching allocator: transient blocks of all phases stay cached; 10% of the peak
+  ** phase's transients as fragmentation (assumed) */
+  uint64_t transient = acc_add(&c->acc, ph[top].act, ph[top].vae);
+  budget_add(&e->b, "allocator_slack", acc_from_double(&c->acc, (double)transient * 0.10), BASIS_ASSUMED, true,
+             "caching allocator: 10%% of the %s phase's transient tensors", ph[top].name);
+  e->peak_phase = ph[top].name;
+  if (g.sp > 1) e->devices = g.sp;
+  est_finish(c, &e->b);
+  est_fig(c, "peak_allocated_bytes", e->peak_allocated);
+  est_fig(c, "peak_reserved_bytes", e->peak_reserved);
+  est_fig(c, "denoiser_tokens", scn_u64(s, "gen.tokens", 0));
+  est_fig(c, "latent_frames", scn_u64(s, "gen.latent_frames", 1));
+}
+
+/* ---------------------------------------------------------------- fit (gen.h) */
+
+static scn_value *gen_slot(scenario *s, const char *key) {
+  for (int i = 0; i < s->n_extra; i++)
+    if (strcmp(s->extra[i].key, key) == 0) return &s->extra[i];
+  if (s->n_extra >= SCN_MAX_EXTRA) return NULL;
+  scn_value *v = &s->extra[s->n_extra++];
+  memset(v, 0, sizeof *v);
+  snprintf(v->key, sizeof v->key, "%s", key);
+  return v;
+}
+
+static void gen_set(scenario *s, const char *key, uint64_t v) {
+  scn_value *x = gen_slot(s, key);
+  if (x) x->type = SCN_INT, x->i = v;
+}
+
+static void gen_set_str(scenario *s, const char *key, const char *v) {
+  scn_value *x = gen_slot(s, key);
+  if (x) x->type = SCN_STR, snprintf(x->s, sizeof x->s, "%s", v);
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+/* Re-derives the shape extras for W x H x F, as workloads/image.lua does. */
+static void gen_reshape(scenario *s, uint64_t W, uint64_t H, uint64_t F) {
+  uint64_t vs = scn_u64(s, "gen.vae_scale", 8), p = scn_u64(s, "gen.patch", 1);
+  uint64_t ts = scn_u64(s, "gen.vae_tscale", 1), pt = scn_u64(s, "gen.patch_t", 1);
+  uint64_t lf = F == 1 ? 1 : (F - 1) / ts + 1, lw = W / vs, lh = H / vs;
+  uint64_t img = ((lf + pt - 1) / pt) * (lh / p) * (lw / p);
+  uint64_t text = scn_u64(s, "gen.tokens", img) - scn_u64(s, "gen.img_tokens", img);
+  uint64_t tile = scn_u64(s, "gen.vae_tile", 0), tf = scn_u64(s, "gen.vae_tile_frames", 0);
+  uint64_t chunk = scn_u64(s, "gen.vae_chunk", 0), f = F;
+  if (F > 1 && tile && tf) f = min_u64(f, tf);
+  if (F > 1 && chunk) f = min_u64(f, chunk);
+  uint64_t pw = tile ? min_u64(W, tile) : W, ph = tile ? min_u64(H, tile) : H;
+  gen_set(s, "gen.width", W);
+  gen_set(s, "gen.height", H);
+  gen_set(s, "gen.frames", F);
+  gen_set(s, "gen.latent_frames", lf);
+  gen_set(s, "gen.img_tokens", img);
+  gen_set(s, "gen.tokens", img + text);
+  gen_set(s, "gen.vae_pixels", pw * ph * f);
+  gen_set(s, "gen.latent_elems", lf * lh * lw * scn_u64(s, "gen.latent_channels", 16));
+}
+
+static bool gen_fits(const model_desc *m, const scenario *s, uint64_t usable, bool *ok) {
+  estimate e;
+  char err[160];
+  if (estimate_run(m, s, &e, err, sizeof err) != 0) return false;
+  *ok = e.total <= usable;
+  return true;
+}
+
+/* Largest k in [1, hi] that fits, 0 if none: axis 0 the width in units of VAE factor x
+** patch (height at the aspect ratio), axis 1 latent frames. */
+static uint64_t gen_bisect(const model_desc *m, scenario *s, uint64_t usable, uint64_t hi, int axis) {
+  uint64_t W = scn_u64(s, "gen.width", 1024), H = scn_u64(s, "gen.height", 1024), F = scn_u64(s, "gen.frames", 1);
+  uint64_t unit = scn_u64(s, "gen.vae_scale", 8) * scn_u64(s, "gen.patch", 1);
+  uint64_t lo = 0, top = hi;
+  while (lo < top) {
+    uint64_t mid = lo + (top - lo + 1) / 2;
+    bool ok = false;
+    if (axis == 0) /* width in units, height following the aspect ratio */
+      gen_reshape(s, mid * unit, ((mid * unit * H / W) / unit ? (mid * unit * H / W) / unit : 1) * unit, F);
+    else
+      gen_reshape(s, W, H, (mid - 1) * scn_u64(s, "gen.vae_tscale", 1) + 1);
+    if (!gen_fits(m, s, usable, &ok)) ok = false;
+    if (ok)
+      lo = mid;
+    else
+      top = mid - 1;
+  }
+  gen_reshape(s, W, H, F);
+  return lo;
+}
+
+bool gen_fit_gpu(const model_desc *m, const scenario *s0, uint64_t usable, gen_fit *out) {
+  /* cheapest first: model offload costs a copy per component, group offload a copy
+  ** per block group each step, sequential one per layer */
+  static const char *const modes[] = {"none", "model", "group", "sequential"};
+  scenario *s = malloc(sizeof *s);
+  if (!s) return false;
+  *s = *s0;
+  memset(out, 0, sizeof *out);
+  bool ok = false;
+  for (size_t i = 0; i < sizeof modes / sizeof *modes; i++) {
+    gen_set_str(s, "gen.offload", modes[i]);
+    if (!gen_fits(m, s, usable, &ok)) break;
+    if (ok) {
+      out->offload = modes[i];
+      break;
+    }
+  }
+  if (!out->offload) gen_set_str(s, "gen.offload", scn_str(s0, "gen.offload", "none"));
+  uint64_t unit = scn_u64(s, "gen.vae_scale", 8) * scn_u64(s, "gen.patch", 1);
+  uint64_t wu = gen_bisect(m, s, usable, 16384 / unit, 0);
+  uint64_t W = scn_u64(s, "gen.width", 1024), H = scn_u64(s, "gen.height", 1024);
+  out->max_width = wu * unit;
+  out->max_height = W ? (out->max_width * H / W) / unit * unit : 0;
+  if (scn_u64(s, "gen.frames", 1) > 1) {
+    uint64_t k = gen_bisect(m, s, usable, 100000 / scn_u64(s, "gen.vae_tscale", 1), 1);
+    out->max_frames = k ? (k - 1) * scn_u64(s, "gen.vae_tscale", 1) + 1 : 0;
+  }
+  free(s);
+  return true;
+}

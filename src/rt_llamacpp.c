@@ -1,0 +1,501 @@
+/*
+** rt_llamacpp.c: llama.cpp's backend buffers for one scenario: the model buffers per
+** device as its loader assigns tensors (src/llama-model.cpp load_tensors), the KV buffer
+** (src/llama-kv-cache.cpp), the compute buffers of the worst-case graph reserve
+** (src/llama-context.cpp) and the host output buffer; the -ngl and -c that fit the
+** scenario's GPU. Knobs arrive as extras "runtime.*" (scripts/runtimes/llamacpp.lua).
+** Uses estimate_int.h and ggml_types.h.
+*/
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "estimate_int.h"
+#include "ggml_types.h"
+
+#define LC_MAX_GPU 16
+#define LC_CPU_ALIGN 32   /* TENSOR_ALIGNMENT of the CPU buffer types (ggml-cpu) */
+#define LC_CUDA_ALIGN 128 /* ggml_backend_cuda_buffer_type_get_alignment */
+#define LC_ROW_PAD 512    /* MATRIX_ROW_PADDING of ggml-cuda (quantized rows) */
+#define LC_N_COPIES 4     /* GGML_SCHED_MAX_COPIES: pipeline parallelism over GPUs */
+/* Builds where behaviour changed. Approximate release numbers (assumed, not bisected):
+** the iSWA cache with its own SWA size (PR #13194, May 2025), per-sequence KV streams
+** with kv_unified off by default (PR #14363, July 2025), n_ctx padded to 256 whatever
+** flash attention (the late-2025 llama_context constructor; b4385 pads 256 with flash
+** attention, else 32: llama_kv_cache_get_padding). 0 means the newest. */
+#define LC_B_ISWA 5300
+#define LC_B_STREAMS 5900
+#define LC_B_PAD256 6500
+#define LC_B_REPACK_Q4K 4700 /* the CPU backend repacks Q4_K (Q4_0 since b4300) */
+
+typedef struct lc_dev {
+  uint64_t model, kv, compute;
+} lc_dev;
+
+typedef struct lc {
+  ectx *c;
+  const scenario *s;
+  const model_desc *m;
+  uint64_t build, n_layer, n_ctx, n_seq, n_stream, n_ctx_seq, n_ub, ngl;
+  bool fa, mmap, cpu, offload_kqv, amx, avx2;
+  const ggml_type_info *tk, *tv;
+  int n_gpu;
+  double cum[LC_MAX_GPU]; /* cumulative tensor_split fractions */
+  lc_dev gpu[LC_MAX_GPU];
+  uint64_t host_mapped, host_repack, host_amx, host_kv, host_compute, output;
+} lc;
+
+static bool lc_newer(const lc *l, uint64_t b) {
+  return l->build == 0 || l->build >= b;
+}
+
+/* ---------------------------------------------------------------- options */
+
+static const ggml_type_info *lc_cache_type(lc *l, const char *key) {
+  const char *name = scn_str(l->s, key, "f16");
+  const ggml_type_info *t = ggml_type_by_name(name);
+  if (!t) est_fail(l->c, "%s: unknown cache type '%s' (f32, f16, bf16, q8_0, q4_0, q4_1, q5_0, q5_1)", key, name);
+  return t;
+}
+
+/* tensor_split "3,1" -> cumulative fractions; the GPU count comes from it, else from
+** parallel.tp x pp (equal shares: llama.cpp splits by free memory by default) */
+static void lc_split(lc *l) {
+  const char *ts = scn_str(l->s, "runtime.tensor_split", "");
+  double v[LC_MAX_GPU], sum = 0;
+  int n = 0;
+  for (const char *p = ts; *p && n < LC_MAX_GPU;) {
+    char *end;
+    double x = strtod(p, &end);
+    if (end == p || x < 0) {
+      est_fail(l->c, "runtime.tensor_split: expected comma-separated proportions such as \"3,1\", got '%s'", ts);
+      return;
+    }
+    v[n++] = x, sum += x;
+    p = *end == ',' ? end + 1 : end;
+  }
+  if (n == 0) {
+    uint64_t g = l->s->tp * l->s->pp;
+    n = g > LC_MAX_GPU ? LC_MAX_GPU : (int)g;
+    for (int i = 0; i < n; i++) v[i] = 1, sum += 1;
+  }
+  if (sum <= 0) {
+    est_fail(l->c, "runtime.tensor_split: the proportions sum to zero");
+    return;
+  }
+  double acc = 0;
+  for (int i = 0; i < n; i++) l->cum[i] = (acc += v[i]) / sum;
+  l->n_gpu = n;
+}
+
+static void lc_options(lc *l) {
+  const scenario *s = l->s;
+  l->build = scn_u64(s, "runtime.build", 0);
+  l->n_layer = l->m->layers;
+  l->n_seq = s->concurrency ? s->concurrency : 1;
+  l->cpu = strcmp(scn_str(s, "runtime.device", "gpu"), "cpu") == 0;
+  l->fa = scn_bool(s, "runtime.flash_attn", lc_newer(l, LC_B_PAD256));
+  l->mmap = scn_bool(s, "runtime.use_mmap", true);
+  const char *isa = scn_str(s, "runtime.cpu_features", "avx2");
+  l->amx = strcmp(isa, "amx") == 0;
+  l->avx2 = l->amx || strcmp(isa, "avx2") == 0;
+  l->offload_kqv = !scn_bool(s, "runtime.no_kv_offload", false);
+  l->ngl = l->cpu ? 0 : scn_u64(s, "runtime.n_gpu_layers", 999);
+  l->tk = lc_cache_type(l, "runtime.type_k");
+  l->tv = lc_cache_type(l, "runtime.type_v");
+  if (!l->cpu) lc_split(l);
+  uint64_t n_ctx = acc_mul(&l->c->acc, s->context, l->n_seq);
+  uint64_t pad = lc_newer(l, LC_B_PAD256) || l->fa ? 256 : 32;
+  l->n_ctx = bytes_ceildiv(n_ctx, pad) * pad;
+  bool streams = lc_newer(l, LC_B_STREAMS);
+  l->n_stream = streams ? l->n_seq : 1;
+  l->n_ctx_seq = streams ? l->n_ctx / l->n_seq : l->n_ctx;
+  uint64_t ub = scn_u64(s, "runtime.n_ubatch", 512), b = scn_u64(s, "runtime.n_batch", 2048);
+  l->n_ub = ub < b ? ub : b;
+  if (l->n_ub > l->n_ctx) l->n_ub = l->n_ctx;
+  if (l->n_ub == 0) est_fail(l->c, "runtime.n_ubatch: must be at least 1");
+}
+
+/* ---------------------------------------------------------------- placement */
+
+/* device of layer il (il == n_layer: the output layer): -1 the host, else a GPU
+** (load_tensors: i_gpu_start, act_gpu_layers and the upper bound in the splits) */
+static int lc_layer_dev(const lc *l, uint64_t il) {
+  if (l->cpu || l->n_gpu == 0) return -1;
+  uint64_t start = l->ngl >= l->n_layer ? 0 : l->n_layer - l->ngl;
+  uint64_t act = l->ngl < l->n_layer + 1 ? l->ngl : l->n_layer + 1;
+  if (il < start || il - start >= act) return -1;
+  double x = (double)(il - start) / (double)act;
+  for (int g = 0; g < l->n_gpu; g++)
+    if (l->cum[g] > x) return g;
+  return l->n_gpu - 1;
+}
+
+/* the layer index in a tensor name: blk.N. (GGUF) or the first .N. (Hugging Face);
+** -1 for none, -2 for a '*' group spread over the layers */
+static long lc_layer_of(const char *name) {
+  if (strchr(name, '*')) return -2;
+  for (const char *p = name; *p; p++) {
+    if ((p == name || p[-1] == '.') && isdigit((unsigned char)*p)) {
+      char *end;
+      long v = strtol(p, &end, 10);
+      if (*end == '.') return v;
+    }
+  }
+  return -1;
+}
+
+static const ggml_type_info *lc_tensor_type(const inv_tensor *t) {
+  const ggml_type_info *g = t->qtype[0] ? ggml_type_by_name(t->qtype) : NULL;
+  if (g) return g;
+  if (t->ndim == 1 && !t->stored_bytes) return ggml_type_get(GGML_T_F32);
+  if (t->dtype == DT_FP32) return ggml_type_get(GGML_T_F32);
+  return ggml_type_get(t->dtype == DT_BF16 ? GGML_T_BF16 : GGML_T_F16);
+}
+
+/* bytes of one tensor as llama.cpp stores it: the file's, else the ggml type's rows
+** (1-D tensors are F32 in every GGUF convert_hf_to_gguf writes) */
+static uint64_t lc_tensor_bytes(lc *l, const inv_tensor *t, const ggml_type_info *g) {
+  if (t->stored_bytes) return t->stored_bytes;
+  uint64_t n = 0;
+  if (!inv_tensor_elements(t, &n)) l->c->acc.overflow = true;
+  return acc_mul(&l->c->acc, bytes_ceildiv(n, g->block), g->type_size);
+}
+
+/* Host weight buffers besides the plain (mapped) one, chosen in this order for a matmul
+** weight (input embeddings are read with get_rows and stay plain):
+** AMX (cpu_features "amx", ggml-cpu/amx): 2-D weights with out-features a multiple of
+**   32 in F16, Q4_0, Q4_1, Q8_0 and the K-quants/IQ4_XS; the packed rows of Q8_0 and of
+**   the 256-blocks carry 4 more bytes per block (measured with the conformance run of
+**   tests/conformance on a Sapphire Rapids CPU: Q8_0 38/34, Q4_K 148/144; Q4_0, F16 as
+**   stored); 3-D expert stacks are not AMX's.
+** CPU_REPACK (ggml-cpu/repack.cpp, AVX2 8x8 interleaving): Q4_0 and Q4_K with rows a
+**   multiple of 8, experts included; the same bytes. */
+typedef enum lc_buft { LC_PLAIN = 0, LC_REPACK, LC_AMX } lc_buft;
+
+static bool lc_amx_type(uint32_t id) {
+  return id == GGML_T_F16 || id == GGML_T_Q4_0 || id == GGML_T_Q4_1 || id == GGML_T_Q8_0 ||
+         id == GGML_T_Q4_K || id == GGML_T_Q5_K || id == GGML_T_Q6_K || id == 23 /* IQ4_XS */;
+}
+
+static lc_buft lc_host_buft(const lc *l, const inv_tensor *t, const ggml_type_info *g, bool as_output) {
+  if (!l->cpu || t->ndim < 2 || (t->role == ROLE_EMBED && !as_output)) return LC_PLAIN;
+  uint64_t ne1 = t->shape[t->ndim - 2];
+  if (l->amx && t->ndim == 2 && ne1 % 32 == 0 && lc_amx_type(g->id)) return LC_AMX;
+  if (!l->avx2) return LC_PLAIN;
+  bool q4k = g->id == GGML_T_Q4_K && (l->build == 0 || l->build >= LC_B_REPACK_Q4K);
+  return (g->id == GGML_T_Q4_0 || q4k) && ne1 % 8 == 0 ? LC_REPACK : LC_PLAIN;
+}
+
+static uint64_t lc_amx_size(lc *l, const ggml_type_info *g, uint64_t b) {
+  bool extra = g->id == GGML_T_Q8_0 || g->block == 256;
+  return extra ? acc_add(&l->c->acc, b, b / g->type_size * 4) : b;
+}
+
+/* ggml_backend_cuda_buffer_type_get_alloc_size: quantized rows padded to 512 */
+static uint64_t lc_cuda_size(lc *l, const inv_tensor *t, const ggml_type_info *g, uint64_t b) {
+  uint64_t ne0 = t->shape[t->ndim - 1];
+  if (g->block > 1 && ne0 % LC_ROW_PAD)
+    b = acc_add(&l->c->acc, b, (LC_ROW_PAD - ne0 % LC_ROW_PAD) / g->block * g->type_size);
+  return bytes_ceildiv(b, LC_CUDA_ALIGN) * LC_CUDA_ALIGN;
+}
+
+static uint64_t lc_pad(uint64_t b, uint64_t a) {
+  return bytes_ceildiv(b, a) * a;
+}
+
+/* the mapped range: file order, from the first to the last tensor of the host group */
+typedef struct lc_range {
+  bool open;
+  uint64_t pos, first, last_end;
+} lc_range;
+
+static void lc_range_add(lc *l, lc_range *r, uint64_t bytes, uint64_t n, bool mapped) {
+  bytes_acc *a = &l->c->acc;
+  uint64_t step = lc_pad(bytes, LC_CPU_ALIGN);
+  if (mapped && n) {
+    if (!r->open) r->first = r->pos, r->open = true;
+    r->last_end = acc_add(a, acc_add(a, r->pos, acc_mul(a, step, n - 1)), bytes);
+  }
+  r->pos = acc_add(a, r->pos, acc_mul(a, step, n));
+}
+
+/* one tensor instance placed on dev (-1 host): AMX/repack, GPU buffer or mapped/host */
+static void lc_place(lc *l, lc_range *r, const inv_tensor *t, const ggml_type_info *g,
+                     uint64_t b, int dev, uint64_t n) {
+  bytes_acc *a = &l->c->acc;
+  lc_buft bt = dev < 0 ? lc_host_buft(l, t, g, false) : LC_PLAIN;
+  if (dev >= 0) {
+    l->gpu[dev].model = acc_add(a, l->gpu[dev].model, acc_mul(a, lc_cuda_size(l, t, g, b), n));
+  } else if (bt == LC_AMX) {
+    l->host_amx = acc_add(a, l->host_amx, acc_mul(a, lc_pad(lc_amx_size(l, g, b), LC_CPU_ALIGN), n));
+  } else if (bt == LC_REPACK) {
+    l->host_repack = acc_add(a, l->host_repack, acc_mul(a, lc_pad(b, LC_CPU_ALIGN), n));
+  } else if (!l->mmap) {
+    l->host_mapped = acc_add(a, l->host_mapped, acc_mul(a, lc_pad(b, LC_CPU_ALIGN), n));
+  }
+  lc_range_add(l, r, b, n, dev < 0 && bt == LC_PLAIN);
+}
+
+/* a tied output layer: llama.cpp duplicates token_embd as output.weight, and
+** create_tensor copies it when the output's buffer type differs from the input's */
+static void lc_tied_output(lc *l, const inv_tensor *t, const ggml_type_info *g, uint64_t b) {
+  int dev = lc_layer_dev(l, l->n_layer);
+  lc_buft bt = lc_host_buft(l, t, g, true);
+  if (dev >= 0)
+    l->gpu[dev].model = acc_add(&l->c->acc, l->gpu[dev].model, lc_cuda_size(l, t, g, b));
+  else if (bt == LC_AMX)
+    l->host_amx = acc_add(&l->c->acc, l->host_amx, lc_pad(lc_amx_size(l, g, b), LC_CPU_ALIGN));
+  else if (bt == LC_REPACK)
+    l->host_repack = acc_add(&l->c->acc, l->host_repack, lc_pad(b, LC_CPU_ALIGN));
+}
+
+static void lc_weights(lc *l) {
+  const inventory *inv = &l->m->inv;
+  lc_range r = {false, 0, 0, 0};
+  bool has_head = false;
+  for (size_t i = 0; i < inv->n; i++) has_head = has_head || inv->t[i].role == ROLE_LM_HEAD;
+  for (size_t i = 0; i < inv->n; i++) {
+    const inv_tensor *t = &inv->t[i];
+    const ggml_type_info *g = lc_tensor_type(t);
+    uint64_t b = lc_tensor_bytes(l, t, g);
+    long il = lc_layer_of(t->name);
+    bool input = t->role == ROLE_EMBED || t->role == ROLE_POS_EMBED;
+    if (il == -2 && t->count % l->n_layer == 0) {
+      for (uint64_t k = 0; k < l->n_layer; k++)
+        lc_place(l, &r, t, g, b, lc_layer_dev(l, k), t->count / l->n_layer);
+    } else {
+      uint64_t layer = input ? UINT64_MAX : il >= 0 && (uint64_t)il < l->n_layer ? (uint64_t)il : l->n_layer;
+      lc_place(l, &r, t, g, b, input ? -1 : lc_layer_dev(l, layer), t->count);
+    }
+    if (t->role == ROLE_EMBED && !has_head && l->m->tied_embeddings) lc_tied_output(l, t, g, b);
+  }
+  if (l->mmap && r.open) l->host_mapped = r.last_end - r.first;
+}
+
+/* ---------------------------------------------------------------- KV cache */
+
+static uint64_t lc_row(lc *l, const ggml_type_info *t, uint64_t n) {
+  return acc_mul(&l->c->acc, bytes_ceildiv(n, t->block), t->type_size);
+}
+
+/* cells per stream of a group: the iSWA cache keeps min(n_ctx_seq, pad(n_swa x
+** sequences sharing the stream + n_ubatch, 256)) for sliding-window layers */
+static uint64_t lc_cells(const lc *l, const kv_group *g) {
+  if (!g->window || !lc_newer(l, LC_B_ISWA) || scn_bool(l->s, "runtime.swa_full", false)) return l->n_ctx_seq;
+  uint64_t share = l->n_stream == 1 ? l->n_seq : 1;
+  uint64_t swa = lc_pad(g->window * share + l->n_ub, 256);
+  return swa < l->n_ctx_seq ? swa : l->n_ctx_seq;
+}
+
+static void lc_kv(lc *l) {
+  for (int gi = 0; gi < l->m->n_kv; gi++) {
+    const kv_group *g = &l->m->kv[gi];
+    uint64_t cells = acc_mul(&l->c->acc, lc_cells(l, g), l->n_stream);
+    uint64_t k = acc_mul(&l->c->acc, lc_row(l, l->tk, g->kv_heads * g->k_dim), cells);
+    uint64_t v = acc_mul(&l->c->acc, lc_row(l, l->tv, g->kv_heads * g->v_dim), cells);
+    for (uint64_t i = 0; i < g->layers; i++) {
+      /* group layers spread evenly over the model's layers for placement */
+      uint64_t il = g->layers ? i * l->n_layer / g->layers : 0;
+      int dev = l->offload_kqv ? lc_layer_dev(l, il) : -1;
+      uint64_t a = dev < 0 ? LC_CPU_ALIGN : LC_CUDA_ALIGN;
+      uint64_t b = acc_add(&l->c->acc, lc_pad(k, a), lc_pad(v, a));
+      if (dev < 0)
+        l->host_kv = acc_add(&l->c->acc, l->host_kv, b);
+      else
+        l->gpu[dev].kv = acc_add(&l->c->acc, l->gpu[dev].kv, b);
+    }
+  }
+}
+
+/* ---------------------------------------------------------------- compute */
+
+/* The worst-case graph reserve (n_ubatch tokens, logits for every one, the full KV)
+** is a peak over three phases of ggml-alloc's plan, each with the tensors live then:
+** attention: the KQ mask (an input alive over every layer; f32, f16 with flash
+**   attention), without flash attention the f32 KQ scores n_head x n_kv x n_ub (the
+**   softmax runs in place), with it one f16 K/V view made contiguous (n_kv x kv dim),
+**   and per token 5 hidden + 2 KV-width f32 vectors (residual, norm, q, k, v, kqv,
+**   projection);
+** FFN: the mask, 3 FFN-width vectors per token (gate, up, product; MoE: per used
+**   expert, plus its down projections) and 2 hidden;
+** output: the f32 logits n_vocab x n_ub and 2 hidden vectors.
+** Fitted to shared/peers/llamacpp/results.jsonl (CPU backend, 6 models) and
+** llamacpp-b4385-pythia28b-f16-v100 (CUDA0 162.00 MiB). */
+typedef struct lc_phase {
+  uint64_t attn, ffn, out, mask;
+} lc_phase;
+
+static lc_phase lc_phases(lc *l, bool mask_f16) {
+  const model_desc *m = l->m;
+  const block_spec *b = &m->block;
+  bytes_acc *a = &l->c->acc;
+  uint64_t ub = l->n_ub, kv = l->n_ctx_seq, h = m->hidden;
+  uint64_t kvd = b->kv_dim ? b->kv_dim : h;
+  lc_phase p;
+  p.mask = acc_mul3(a, kv, lc_pad(ub, 64), mask_f16 ? 2 : 4);
+  uint64_t attn = l->fa ? acc_mul(a, kv, kvd * 2) : acc_mul3(a, acc_mul(a, m->heads, kv), ub, 4);
+  uint64_t per_tok = l->fa ? 4 * h : 5 * h + 2 * kvd;
+  p.attn = acc_add(a, acc_add(a, attn, p.mask), acc_mul(a, ub, per_tok * 4));
+  uint64_t ff = b->experts ? acc_mul(a, b->experts_per_tok ? b->experts_per_tok : 1, b->ffn_dim / (b->experts_per_tok ? b->experts_per_tok : 1)) : b->ffn_dim;
+  uint64_t ffw = acc_add(a, acc_mul(a, 3, ff), b->experts ? (b->experts_per_tok + 2) * h : 2 * h);
+  p.ffn = acc_add(a, p.mask, acc_mul3(a, ub, ffw, 4));
+  p.out = acc_add(a, acc_mul3(a, m->vocab, ub, 4), acc_mul(a, ub, 2 * h * 4));
+  return p;
+}
+
+static uint64_t lc_max3(uint64_t x, uint64_t y, uint64_t z) {
+  uint64_t m = x > y ? x : y;
+  return m > z ? m : z;
+}
+
+/* small graph inputs: token ids, positions, output ids (int32 per token) */
+static uint64_t lc_inputs(lc *l) {
+  return acc_mul(&l->c->acc, l->n_ub, 3 * 4);
+}
+
+static void lc_compute_cpu(lc *l) {
+  lc_phase p = lc_phases(l, l->fa && lc_newer(l, LC_B_PAD256));
+  l->host_compute = acc_add(&l->c->acc, lc_max3(p.attn, p.ffn, p.out), lc_inputs(l));
+}
+
+/* GPU backends: the first GPU runs the first offloaded layers (and the output layer
+** when it is the only one); inputs (embeddings looked up on the host, the mask) sit in
+** the host compute buffer and are copied, n_copies times with pipeline parallelism */
+static void lc_compute_gpu(lc *l) {
+  lc_phase p = lc_phases(l, l->fa);
+  bytes_acc *a = &l->c->acc;
+  uint64_t h_in = acc_mul3(a, l->n_ub, l->m->hidden, 4);
+  uint64_t mask32 = acc_mul3(a, l->n_ctx_seq, lc_pad(l->n_ub, 64), 4);
+  bool pipeline = l->n_gpu > 1 && l->ngl > l->n_layer && strcmp(scn_str(l->s, "runtime.split_mode", "layer"), "layer") == 0;
+  int out_dev = lc_layer_dev(l, l->n_layer);
+  bool any_host_layer = lc_layer_dev(l, 0) < 0;
+  for (int g = 0; g < l->n_gpu; g++) {
+    bool has_layers = false;
+    for (uint64_t il = 0; il < l->n_layer && !has_layers; il++) has_layers = lc_layer_dev(l, il) == g;
+    uint64_t c = has_layers ? (p.attn > p.ffn ? p.attn : p.ffn) : 0;
+    if (out_dev == g && p.out > c) c = p.out;
+    if (pipeline) c = acc_add(a, c, acc_mul(a, LC_N_COPIES - 1, acc_add(a, h_in, p.mask)));
+    l->gpu[g].compute = c;
+  }
+  uint64_t host = acc_add(a, acc_add(a, h_in, mask32), lc_inputs(l));
+  if (any_host_layer) host = acc_add(a, host, p.attn > p.ffn ? p.attn : p.ffn);
+  if (out_dev < 0) host = acc_add(a, host, p.out);
+  l->host_compute = host;
+}
+
+/* ---------------------------------------------------------------- report */
+
+static uint64_t lc_gpu_total(const lc *l, int g) {
+  const lc_dev *d = &l->gpu[g];
+  return d->model + d->kv + d->compute;
+}
+
+static int lc_heaviest(const lc *l) {
+  int best = 0;
+  for (int g = 1; g < l->n_gpu; g++)
+    if (lc_gpu_total(l, g) > lc_gpu_total(l, best)) best = g;
+  return best;
+}
+
+static void lc_run(lc *l) {
+  memset(l->gpu, 0, sizeof l->gpu);
+  l->host_mapped = l->host_repack = l->host_amx = l->host_kv = l->host_compute = 0;
+  lc_weights(l);
+  lc_kv(l);
+  if (l->cpu)
+    lc_compute_cpu(l);
+  else
+    lc_compute_gpu(l);
+  uint64_t outs = l->n_seq;
+  l->output = acc_mul3(&l->c->acc, l->m->vocab, outs, 4); /* output_reserve: n_seq_max logits */
+}
+
+static uint64_t lc_host_weights(lc *l) {
+  return acc_add(&l->c->acc, acc_add(&l->c->acc, l->host_mapped, l->host_repack), l->host_amx);
+}
+
+static void lc_budget(lc *l) {
+  budget *b = &l->c->e->b;
+  const char *where = l->cpu ? "host memory, CPU backend" : "first GPU";
+  int g = lc_heaviest(l);
+  uint64_t w = l->cpu ? lc_host_weights(l) : l->gpu[g].model;
+  uint64_t kv = l->cpu ? l->host_kv : l->gpu[g].kv;
+  uint64_t act = l->cpu ? l->host_compute : l->gpu[g].compute;
+  budget_add(b, "weights", w, BASIS_EXACT, false, "llama.cpp model buffer (%s); %llu of %llu layers offloaded (the output layer counted)",
+             where, (unsigned long long)(l->ngl > l->n_layer + 1 ? l->n_layer + 1 : l->ngl), (unsigned long long)(l->n_layer + 1));
+  budget_add(b, "kv_cache", kv, BASIS_EXACT, false, "KV buffer: %llu cells x %llu streams, K %s, V %s",
+             (unsigned long long)l->n_ctx_seq, (unsigned long long)l->n_stream, l->tk->name, l->tv->name);
+  budget_add(b, "activations", act, BASIS_CALIBRATED, false, "compute buffer: graph reserve of %llu tokens, flash attention %s",
+             (unsigned long long)l->n_ub, l->fa ? "on" : "off");
+  if (l->cpu) budget_add(b, "logits", l->output, BASIS_EXACT, false, "output buffer: %llu x n_vocab f32 logits", (unsigned long long)l->n_seq);
+  if (!l->cpu) budget_add(b, "cuda_context", l->s->cuda_context, BASIS_ASSUMED, false, "CUDA context and kernels");
+}
+
+static void lc_figures(lc *l) {
+  uint64_t gm = 0, kv = l->host_kv;
+  for (int g = 0; g < l->n_gpu; g++) {
+    gm = acc_add(&l->c->acc, gm, l->gpu[g].model);
+    kv = acc_add(&l->c->acc, kv, l->gpu[g].kv);
+  }
+  est_fig(l->c, "gpu_model_buffer_bytes", gm);
+  est_fig(l->c, "cpu_model_buffer_bytes", lc_host_weights(l));
+  est_fig(l->c, "cpu_repack_buffer_bytes", l->host_repack);
+  est_fig(l->c, "cpu_amx_buffer_bytes", l->host_amx);
+  est_fig(l->c, "kv_buffer_bytes", kv);
+  if (!l->cpu) est_fig(l->c, "compute_buffer_bytes", l->n_gpu ? l->gpu[0].compute : 0);
+  est_fig(l->c, "host_compute_buffer_bytes", l->host_compute);
+  est_fig(l->c, "output_buffer_bytes", l->output);
+  est_fig(l->c, "n_ctx", l->n_ctx);
+  est_fig(l->c, "n_ubatch", l->n_ub);
+}
+
+/* ---------------------------------------------------------------- fit */
+
+static bool lc_fits(lc *l, uint64_t usable) {
+  lc_run(l);
+  for (int g = 0; g < l->n_gpu; g++)
+    if (acc_add(&l->c->acc, lc_gpu_total(l, g), l->s->cuda_context) > usable) return false;
+  return true;
+}
+
+/* -ngl: the most layers (output layer counted, as llama.cpp counts it) that fit the
+** scenario's first GPU; -c: the largest context (cells, a multiple of 256) at that -ngl */
+static void lc_fit(lc *l) {
+  const scenario *s = l->s;
+  if (l->cpu || s->n_gpus == 0 || l->n_gpu == 0) return;
+  uint64_t usable = (uint64_t)((double)s->gpus[0].memory * (1.0 - s->headroom));
+  lc saved = *l;
+  uint64_t ngl = l->n_layer + 1;
+  for (l->ngl = ngl; l->ngl > 0 && !lc_fits(l, usable); l->ngl--) {}
+  est_fig(l->c, "fit_n_gpu_layers", l->ngl);
+  *l = saved;
+  uint64_t lo = 0, hi = (1ull << 22) / 256;
+  while (lo < hi) { /* n_ctx = 256 x mid per sequence */
+    uint64_t mid = lo + (hi - lo + 1) / 2;
+    l->n_ctx = mid * 256 * l->n_seq;
+    l->n_ctx_seq = l->n_stream > 1 ? mid * 256 : l->n_ctx;
+    if (lc_fits(l, usable)) lo = mid; else hi = mid - 1;
+  }
+  est_fig(l->c, "fit_n_ctx", lo * 256 * l->n_seq);
+  *l = saved;
+  lc_run(l);
+}
+
+void llamacpp_estimate(ectx *c) {
+  lc l;
+  memset(&l, 0, sizeof l);
+  l.c = c, l.s = c->s, l.m = c->m;
+  if (l.m->layers == 0) {
+    est_fail(c, "model '%s': llama.cpp needs a decoder with layers", l.m->id);
+    return;
+  }
+  lc_options(&l);
+  if (c->failed) return;
+  lc_run(&l);
+  lc_budget(&l);
+  lc_figures(&l);
+  lc_fit(&l);
+  c->e->peak_phase = "prefill";
+  est_finish(c, &c->e->b);
+}

@@ -1,0 +1,395 @@
+/*
+** rt_vllm.c: vLLM's startup memory arithmetic, figure by figure as it prints it:
+** weights per rank, the profile run's activation peak, non-torch memory, the KV budget
+** (gpu_memory_utilization x total - the rest), pages per KV-cache group, blocks, tokens
+** and maximum concurrency (shared/calibration/llm_inference_README.md). Version eras:
+** V0 (< 0.8), V1 0.8-0.10 (FlashInfer sampler), 0.11-0.16 (sorting sampler), 0.17+.
+** Uses estimate_int.h.
+*/
+#include <string.h>
+
+#include "estimate_int.h"
+
+#define GIB (1024.0 * 1024.0 * 1024.0)
+#define V_MAX_GROUPS MODEL_MAX_KV
+
+typedef struct vcfg {
+  uint64_t version; /* minor x 1000 + patch (0.19.0 -> 19000) */
+  uint64_t requested, mml, bs, seqs, tokens, a, kvb;
+  bool chunked, eager, nvls;
+} vcfg;
+
+/* One KV-cache spec (layers alike): vLLM's FullAttentionSpec / SlidingWindowSpec /
+** MLAAttentionSpec. */
+typedef struct vspec {
+  uint64_t layers, page, window;
+} vspec;
+
+typedef struct vgroups {
+  vspec t[V_MAX_GROUPS];
+  int n;
+  uint64_t group_size, n_groups, page;
+} vgroups;
+
+/* One pipeline stage's rank. */
+typedef struct vrank {
+  uint64_t weights, act, non_torch, kv, blocks;
+} vrank;
+
+static uint64_t gib(ectx *c, double g) {
+  return acc_from_double(&c->acc, g * GIB);
+}
+
+/* ---------------------------------------------------------------- configuration */
+
+/* Big non-A100 GPUs get 1024 sequences and 8192 batched tokens from 0.9 on
+** (vllm/engine/arg_utils.py _set_default_args: >= 70 GiB and "a100" not in the name,
+** PR #17885); others and older versions 256 / 2048 (OpenAI server defaults). */
+static bool big_gpu(const vcfg *v, const scenario *s) {
+  return v->version >= 9000 && s->gpu_memory >= 70ull * 1024 * MIB && strcmp(s->gpu_arch, "ampere") != 0;
+}
+
+/* NCCL's NVLink-SHARP (NVLS) buffers exist on NVSwitch systems of Hopper and later
+** (NVLink 4/5 without a bridge). A GPU given only by name and memory has no catalog
+** interconnect: one of 70 GiB or more is assumed to sit on an NVSwitch baseboard (the
+** llm-d H100 runs, "NVIDIA H100 80GB" with 79.19 GiB). */
+static bool has_nvls(const scenario *s) {
+  if (!s->gpu_link[0]) return s->gpu_memory >= 70ull * 1024 * MIB;
+  bool link = strncmp(s->gpu_link, "NVLink 4", 8) == 0 || strncmp(s->gpu_link, "NVLink 5", 8) == 0;
+  return link && !strstr(s->gpu_link, "bridge");
+}
+
+static void vllm_config(ectx *c, vcfg *v) {
+  const scenario *s = c->s;
+  memset(v, 0, sizeof *v);
+  v->version = scn_u64(s, "vllm.version", 19000);
+  double util = scn_real(s, "runtime.gpu_memory_utilization", 0.9);
+  v->requested = acc_from_double(&c->acc, util * (double)s->gpu_memory);
+  v->mml = scn_u64(s, "runtime.max_model_len", s->context);
+  v->bs = scn_u64(s, "runtime.block_size", 16);
+  v->chunked = scn_bool(s, "runtime.enable_chunked_prefill", true);
+  v->eager = scn_bool(s, "runtime.enforce_eager", false);
+  v->nvls = has_nvls(s);
+  bool big = big_gpu(v, s);
+  v->seqs = scn_u64(s, "runtime.max_num_seqs", big ? 1024 : 256);
+  uint64_t chunk = big ? 8192 : 2048;
+  uint64_t dflt = v->chunked ? chunk : (v->mml > chunk ? v->mml : chunk);
+  v->tokens = scn_u64(s, "runtime.max_num_batched_tokens", dflt);
+  v->a = est_bits(s->dtype) / 8;
+  uint64_t kvb = scn_u64(s, "vllm.kv_bytes", 0);
+  v->kvb = kvb ? kvb : est_bits(s->kv_dtype) / 8;
+  if (v->bs == 0 || v->mml == 0 || v->seqs == 0 || v->tokens == 0 || v->kvb == 0)
+    est_fail(c, "vllm: block_size, max_model_len, max_num_seqs and max_num_batched_tokens must be positive");
+  if (s->gpu_memory == 0) est_fail(c, "vllm: the GPU's memory is unknown");
+}
+
+/* ---------------------------------------------------------------- weights */
+
+/* Bytes of one tensor group on one rank of a tp group: vocabulary-parallel rows
+** padded to 64 (vllm/model_executor/layers/vocab_parallel_embedding.py pad_vocab_size),
+** K/V projections replicated when there are fewer KV heads than ranks
+** (QKVParallelLinear num_kv_head_replicas), norms and routers replicated. */
+static uint64_t rank_tensor_bytes(ectx *c, const inv_tensor *t) {
+  const model_desc *m = c->m;
+  uint64_t tp = c->s->tp, b = 0;
+  if (!inv_tensor_bytes(t, &b)) c->acc.overflow = true;
+  bool vocab = (t->role == ROLE_EMBED || t->role == ROLE_LM_HEAD) && t->ndim >= 1 && t->shape[0] == m->vocab;
+  if (vocab && m->vocab) b = acc_mul(&c->acc, b / m->vocab, (m->vocab + 63) / 64 * 64);
+  bool kv_proj = strstr(t->name, "k_proj") || strstr(t->name, "v_proj");
+  if (kv_proj && m->kv_heads && m->kv_heads < tp) return b / m->kv_heads;
+  return est_tp_sharded(t->role) ? bytes_ceildiv(b, tp) : b;
+}
+
+/* Weights of pipeline stage `stage`: its share of the layers, the embeddings on the
+** first, the final norm and head on the last; plus the rotary cos/sin cache vLLM
+** registers in the model dtype (max_position x head_dim, one per model: get_rope).
+** Llama-3.1-8B: 16,060,522,496 + 131072 x 128 x 2 B = 14.99 GiB as printed
+** (llmd-v019-llama31-8b-tp1-8k). */
+static uint64_t stage_weights(ectx *c, uint64_t stage) {
+  const model_desc *m = c->m;
+  uint64_t pp = c->s->pp, total = 0;
+  uint64_t share = bytes_ceildiv(m->layers ? m->layers : 1, pp);
+  for (size_t i = 0; i < m->inv.n; i++) {
+    const inv_tensor *t = &m->inv.t[i];
+    uint64_t b = rank_tensor_bytes(c, t);
+    if (strchr(t->name, '*') && pp > 1 && m->layers) {
+      b = acc_mul(&c->acc, b / m->layers, share);
+    } else if (!strchr(t->name, '*') && pp > 1) {
+      bool first = t->role == ROLE_EMBED || t->role == ROLE_POS_EMBED;
+      if (first != (stage == 0)) b = 0;
+    }
+    total = acc_add(&c->acc, total, b);
+  }
+  uint64_t rope = acc_mul3(&c->acc, m->max_position, m->head_dim, est_bits(c->s->dtype) / 8);
+  return acc_add(&c->acc, total, rope);
+}
+
+/* ---------------------------------------------------------------- profile run */
+
+/* Bytes per logit element the sampler's dummy run holds beyond the logits in the
+** model dtype: fp32 logits, probabilities and the exponential draw (13.4 B), and with
+** PyTorch's sorting top-k/top-p also the sorted values, int64 indices and the
+** scattered copy (36.9 B). Fitted: 1024 seqs x 128256 x (2 + 13.4) = 1.89 GiB
+** (llmd-v019-llama31-8b-tp1-8k), 1024 x 151936 x (2 + 36.9) = 5.64 GiB
+** (llmd-sweep-qwen3-14b-v015); 256 x 152064 x 38.9 = 1.41 GiB on the V0 driver
+** (vllm-13061-r1-distill-qwen14b-2x4090: its KV has 1.23 GiB less than the worker's).
+** V0 and 0.11-0.16 sort (FlashInfer sampler off by default: vLLM PR #26859);
+** 0.8-0.10 used FlashInfer's kernel when installed (flashinfer-ai/flashinfer#1180),
+** 0.17 and later no longer sort the whole vocabulary (llmd-sweep-qwen3-14b-v017). */
+static double sampler_extra(const vcfg *v) {
+  bool sorts = v->version < 8000 || (v->version >= 11000 && v->version < 17000);
+  return sorts ? 36.9 : 13.4;
+}
+
+static uint64_t sampler_bytes(ectx *c, const vcfg *v) {
+  uint64_t seqs = v->seqs < v->tokens ? v->seqs : v->tokens;
+  double per = (double)v->a + sampler_extra(v);
+  return acc_from_double(&c->acc, (double)seqs * (double)c->m->vocab * per);
+}
+
+/* The fused-MoE workspaces for `tokens` tokens: the gate/up output, the activation and
+** the per-expert outputs of every routed copy (fused_moe intermediate_cache1..3,
+** chunks of VLLM_FUSED_MOE_CHUNK_SIZE = 32768 tokens), router logits in fp32. */
+static uint64_t moe_bytes(ectx *c, const vcfg *v) {
+  const block_spec *b = &c->m->block;
+  if (!b->experts) return 0;
+  uint64_t t = v->tokens < 32768 ? v->tokens : 32768;
+  uint64_t ffn = bytes_ceildiv(b->ffn_dim, c->s->tp);
+  uint64_t per = acc_add(&c->acc, 3 * ffn, b->experts_per_tok * c->m->hidden);
+  uint64_t ws = acc_mul3(&c->acc, t, per, v->a);
+  return acc_add(&c->acc, ws, acc_mul3(&c->acc, v->tokens, b->experts, 4));
+}
+
+/* Largest transient of one layer's forward over max_num_batched_tokens tokens: the
+** residual, hidden and norm output beside the wider of attention (fused qkv, output)
+** and the dense MLP (gate_up, activation); pipeline stages also keep the intermediate
+** hidden/residual buffers. 8192 tokens of Llama-3.1-8B: 1.0 GiB vs 1.10 printed by the
+** first stage of llmd-v019-llama31-8b-pp2-8k (no sampler there). */
+static uint64_t forward_bytes(ectx *c, const vcfg *v) {
+  const model_desc *m = c->m;
+  const block_spec *b = &m->block;
+  uint64_t tp = c->s->tp;
+  uint64_t q = bytes_ceildiv(b->q_dim, tp), kv = bytes_ceildiv(b->kv_dim, tp);
+  uint64_t attn = 2 * q + 2 * kv;
+  uint64_t dense = b->experts ? 0 : b->ffn_dim; /* MoE layers: moe_bytes */
+  uint64_t mlp = (b->gated ? 3 : 2) * bytes_ceildiv(dense, tp);
+  uint64_t per = acc_add(&c->acc, 3 * m->hidden, attn > mlp ? attn : mlp);
+  if (c->s->pp > 1) per = acc_add(&c->acc, per, 2 * m->hidden);
+  return acc_mul3(&c->acc, v->tokens, per, v->a);
+}
+
+/* The torch peak increase of the profile run on one rank. The forward and the
+** sampler's dummy run do not overlap; from 0.17 the MoE workspace stays allocated
+** through the sampler run (Qwen3-30B-A3B: 2.23 + 0.53 = 2.76 vs 2.68 GiB,
+** llmd-v019-qwen3-30b-a3b; DeepSeek-V2-Lite 2.07 vs 1.93, llmd-v019-deepseek-v2-lite). */
+static uint64_t activation_peak(ectx *c, const vcfg *v, bool sampler) {
+  uint64_t moe = moe_bytes(c, v);
+  uint64_t fwd = acc_add(&c->acc, forward_bytes(c, v), moe);
+  uint64_t kept = v->version >= 17000 ? moe : 0;
+  uint64_t smp = sampler ? acc_add(&c->acc, sampler_bytes(c, v), kept) : 0;
+  return fwd > smp ? fwd : smp;
+}
+
+/* Non-torch memory the profile run adds (CUDA memory outside PyTorch's allocator:
+** cuBLAS/cuBLASLt workspaces, lazily loaded kernels, NCCL). One GPU: 0.13 GiB in
+** 0.8-0.18 (llmd-emp-*, llmd-sweep-qwen3-14b-v015/v017), 0.25 GiB in 0.19 and V0
+** (llmd-v019-*-tp1-8k; V0 0.16-0.35: vllm-pr12126-*, vllm-10517-*); a stage without
+** the sampler 0.07 GiB (llmd-v019-llama31-8b-pp2-8k). Tensor parallelism adds NCCL's
+** buffers: on NVSwitch Hopper systems NVLS multicast buffers, +1.82 GiB per rank
+** (llmd-v019-llama31-8b-tp2-8k 2.07, -tp4-8k 2.13, mixtral-8x7b-tp2 2.07, gpt-oss-20b-tp2
+** 2.07); over PCIe or A100 NVLink ring buffers and custom all-reduce, +0.1 GiB
+** (vllm-13061-*: 0.25 at tp 2; vllm-16570-*: 0.34-0.43 at tp 4). */
+static uint64_t non_torch(ectx *c, const vcfg *v, bool sampler) {
+  double base = v->version >= 8000 && v->version < 19000 ? 0.13 : 0.25;
+  if (!sampler) base = 0.07;
+  if (c->s->tp > 1) base += v->nvls ? 1.82 : 0.10;
+  return gib(c, base);
+}
+
+/* ---------------------------------------------------------------- KV-cache groups */
+
+/* Page of one layer: block_size x KV heads per rank x (K + V widths) x dtype bytes
+** (vllm/v1/kv_cache_interface.py page_size_bytes: 2 x ... for attention, 1 latent
+** for MLA, whose description has v_dim 0). Before the hybrid allocator (0.10)
+** sliding-window layers were sized as full attention. */
+static void vllm_specs(ectx *c, const vcfg *v, vgroups *g) {
+  const model_desc *m = c->m;
+  memset(g, 0, sizeof *g);
+  for (int i = 0; i < m->n_kv; i++) {
+    const kv_group *k = &m->kv[i];
+    uint64_t heads = est_kv_heads_rank(k->kv_heads, c->s->tp);
+    uint64_t page = acc_mul3(&c->acc, acc_mul(&c->acc, v->bs, heads), k->k_dim + k->v_dim, v->kvb);
+    uint64_t window = v->version >= 10000 ? k->window : 0;
+    uint64_t layers = bytes_ceildiv(k->layers, c->s->pp);
+    int j = 0;
+    while (j < g->n && !(g->t[j].page == page && g->t[j].window == window)) j++;
+    if (j == g->n) g->t[g->n++] = (vspec){0, page, window};
+    g->t[j].layers += layers;
+    if (page > g->page) g->page = page;
+  }
+}
+
+/* vLLM's grouping (kv_cache_utils.py _get_kv_cache_groups_uniform_page_size): layers of
+** one spec are cut into groups of group_size = the smallest spec's layer count (the
+** largest when it is under 1.25 x the smallest); one block spans one layer of every
+** group. Gemma-2-9B: 21 sliding + 21 full -> 2 groups of 21 (llmd-v019-gemma2-9b). */
+static void vllm_grouping(vgroups *g, bool hybrid) {
+  uint64_t lo = UINT64_MAX, hi = 0, all = 0;
+  for (int i = 0; i < g->n; i++) {
+    uint64_t l = g->t[i].layers;
+    lo = l < lo ? l : lo;
+    hi = l > hi ? l : hi;
+    all += l;
+  }
+  if (!hybrid || g->n <= 1) {
+    g->group_size = all ? all : 1;
+    g->n_groups = 1;
+    return;
+  }
+  g->group_size = (double)hi < 1.25 * (double)lo ? hi : lo;
+  g->n_groups = 0;
+  for (int i = 0; i < g->n; i++) g->n_groups += bytes_ceildiv(g->t[i].layers, g->group_size);
+}
+
+/* Blocks one request of `len` tokens occupies, summed over groups (max_memory_usage_bytes:
+** full attention cdiv(len, block); sliding window cdiv(min(window - 1 + batched, len),
+** block) + 1). Before the hybrid allocator: cdiv(len, block). */
+static uint64_t request_blocks(const vcfg *v, const vgroups *g, uint64_t len, bool hybrid) {
+  if (!hybrid) return bytes_ceildiv(len, v->bs);
+  uint64_t total = 0;
+  for (int i = 0; i < g->n; i++) {
+    const vspec *t = &g->t[i];
+    uint64_t n = bytes_ceildiv(t->layers, g->group_size), blocks = bytes_ceildiv(len, v->bs);
+    if (t->window) {
+      uint64_t w = t->window - 1 + v->tokens;
+      blocks = bytes_ceildiv(w < len ? w : len, v->bs) + 1;
+    }
+    total += n * blocks;
+  }
+  return total;
+}
+
+/* Bytes one block spans: a page for each layer of one group (or of the whole model
+** before the hybrid allocator, where specs may differ in page size). */
+static uint64_t block_bytes(ectx *c, const vgroups *g, bool hybrid) {
+  if (hybrid) return acc_mul(&c->acc, g->page, g->group_size);
+  uint64_t b = 0;
+  for (int i = 0; i < g->n; i++) b = acc_add(&c->acc, b, acc_mul(&c->acc, g->t[i].page, g->t[i].layers));
+  return b;
+}
+
+/* ---------------------------------------------------------------- the estimate */
+
+/* CUDA-graph capture, after the KV cache is sized: 0.65-1.79 GiB per rank in the
+** llmd-v019 sweep ("Graph capturing finished ... took", median 0.91 GiB). Calibrated
+** flat; 0 with enforce_eager. */
+static uint64_t cuda_graphs(ectx *c, const vcfg *v) {
+  return v->eager ? 0 : gib(c, 0.91);
+}
+
+/* One stage's rank: weights, profile peak, non-torch, KV = requested - the rest
+** (minus the CUDA-graph estimate when VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS is
+** set), blocks = KV // bytes per block. */
+static void vllm_rank(ectx *c, const vcfg *v, const vgroups *g, bool hybrid, uint64_t stage, vrank *r) {
+  bool last = stage + 1 == c->s->pp;
+  r->weights = stage_weights(c, stage);
+  r->act = activation_peak(c, v, last);
+  r->non_torch = non_torch(c, v, last);
+  uint64_t used = acc_add(&c->acc, acc_add(&c->acc, r->weights, r->act), r->non_torch);
+  if (scn_bool(c->s, "runtime.memory_profiler_estimate_cudagraphs", false))
+    used = acc_add(&c->acc, used, cuda_graphs(c, v));
+  r->kv = v->requested > used ? v->requested - used : 0;
+  uint64_t fixed = scn_u64(c->s, "runtime.kv_cache_memory_bytes", 0);
+  if (fixed) r->kv = fixed;
+  uint64_t per = block_bytes(c, g, hybrid);
+  r->blocks = per ? r->kv / per : 0;
+}
+
+static void vllm_budget(ectx *c, const vcfg *v, const vrank *r, uint64_t kv_alloc, uint64_t need_kv) {
+  budget *b = &c->e->b;
+  const scenario *s = c->s;
+  budget_add(b, "weights", r->weights, BASIS_EXACT, true,
+             "per rank (tp %llu, pp %llu): vocabulary padded to 64, rotary cache in the model dtype",
+             (unsigned long long)s->tp, (unsigned long long)s->pp);
+  budget_add(b, "activations", r->act, BASIS_CALIBRATED, true,
+             "profile run: %llu batched tokens, sampler over %llu sequences x %llu vocab",
+             (unsigned long long)v->tokens, (unsigned long long)(v->seqs < v->tokens ? v->seqs : v->tokens),
+             (unsigned long long)c->m->vocab);
+  budget_add(b, "comm_buffers", r->non_torch, BASIS_CALIBRATED, false,
+             "non-torch memory of the profile run (cuBLAS, kernels%s)",
+             s->tp > 1 ? (v->nvls ? ", NCCL NVLS buffers" : ", NCCL and custom all-reduce") : "");
+  uint64_t kv = need_kv > kv_alloc ? need_kv : kv_alloc;
+  budget_add(b, "kv_cache", kv, BASIS_MODELLED, true,
+             need_kv > r->kv ? "needed by %llu sequences x %llu tokens: more than the %.2f GiB vLLM can give"
+                             : "gpu_memory_utilization x total - the rest (%llu x %llu tokens need %.2f GiB of it)",
+             (unsigned long long)s->concurrency, (unsigned long long)s->context,
+             (double)(need_kv > r->kv ? r->kv : need_kv) / GIB);
+  budget_add(b, "cuda_graphs", cuda_graphs(c, v), BASIS_CALIBRATED, true,
+             "captured after KV sizing%s", v->eager ? " (enforce_eager: none)" : "");
+  budget_add(b, "cuda_context", s->cuda_context, BASIS_ASSUMED, false,
+             "CUDA context and loaded kernels before vLLM's profiling");
+}
+
+/* Largest request length whose blocks fit in `blocks` (what --max-model-len may be). */
+static uint64_t longest_request(const vcfg *v, const vgroups *g, uint64_t blocks, bool hybrid) {
+  uint64_t lo = 0, hi = 1ull << 30;
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo + 1) / 2;
+    if (request_blocks(v, g, mid, hybrid) <= blocks)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
+static void vllm_figures(ectx *c, const vcfg *v, const vgroups *g, const vrank *r, uint64_t blocks,
+                         bool hybrid) {
+  uint64_t tokens = hybrid ? blocks / g->n_groups * v->bs : blocks * v->bs;
+  double conc = hybrid ? (double)blocks / (double)request_blocks(v, g, v->mml, true)
+                       : (double)tokens / (double)v->mml;
+  est_fig(c, "weights_bytes", r->weights);
+  est_fig(c, "activation_peak_bytes", r->act);
+  est_fig(c, "non_torch_bytes", r->non_torch);
+  est_fig(c, "cuda_graph_bytes", cuda_graphs(c, v));
+  est_fig(c, "kv_cache_bytes", r->kv);
+  est_fig(c, "num_gpu_blocks", blocks);
+  est_fig(c, "kv_cache_tokens", tokens);
+  est_fig_real(c, "max_concurrency", conc);
+  est_fig(c, "max_model_len_fit", longest_request(v, g, blocks, hybrid));
+  est_fig(c, "max_num_seqs", v->seqs);
+  est_fig(c, "max_num_batched_tokens", v->tokens);
+  est_fig(c, "block_size", v->bs);
+}
+
+void vllm_estimate(ectx *c) {
+  const scenario *s = c->s;
+  vcfg v;
+  vllm_config(c, &v);
+  if (c->failed) return;
+  bool hybrid = v.version >= 10000;
+  vgroups g;
+  vllm_specs(c, &v, &g);
+  vllm_grouping(&g, hybrid);
+  vrank r0, rl;
+  vllm_rank(c, &v, &g, hybrid, 0, &r0);
+  rl = r0;
+  if (s->pp > 1) vllm_rank(c, &v, &g, hybrid, s->pp - 1, &rl);
+  /* the engine core takes the smallest KV over all workers (v1/engine/core.py) */
+  uint64_t blocks = r0.blocks < rl.blocks ? r0.blocks : rl.blocks;
+  uint64_t per = block_bytes(c, &g, hybrid);
+  uint64_t need = acc_mul(&c->acc, s->concurrency, request_blocks(&v, &g, s->context, hybrid));
+  uint64_t one = request_blocks(&v, &g, v.mml, hybrid);
+  if (one > need) need = one;
+  vllm_budget(c, &v, &r0, acc_mul(&c->acc, blocks, per), acc_mul(&c->acc, need, per));
+  vllm_figures(c, &v, &g, &r0, blocks, hybrid);
+  c->e->peak_phase = "serving (KV cache filled)";
+  est_finish(c, &c->e->b);
+  /* vLLM takes gpu_memory_utilization x total whatever the workload needs; for fit the
+  ** workload needs its non-KV memory plus the KV of the requested sequences */
+  uint64_t kv_all = budget_get(&c->e->b, "kv_cache");
+  uint64_t need_kv = acc_mul(&c->acc, need, per);
+  c->e->required = c->e->total - kv_all + need_kv;
+  est_fig_real(c, "gpu_memory_utilization_needed",
+               s->gpu_memory ? (double)(c->e->required - s->cuda_context) / (double)s->gpu_memory : 0.0);
+}

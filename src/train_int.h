@@ -1,0 +1,48 @@
+/*
+** train_int.h: what the training modules share (train.c, train_ds.c): the options read
+** from a scenario's "train.*" extras, the per-rank parts of a training step, and the
+** DeepSpeed model-state estimators. Private to src/.
+*/
+#ifndef VF_TRAIN_INT_H
+#define VF_TRAIN_INT_H
+
+#include "estimate_int.h"
+
+typedef enum train_loss { LOSS_STANDARD = 0, LOSS_CHUNKED, LOSS_FUSED } train_loss;
+
+typedef struct train_cfg {
+  uint64_t trainable, added, largest;          /* parameters (elements) */
+  uint64_t state_bytes, paged_bytes, temp_bytes; /* optimizer, whole model, unsharded */
+  uint64_t saved_elems, mask_elems;            /* adapter activations per token, all layers */
+  uint64_t weight_saved;                       /* weight-shaped tensors saved (LoHa deltas) */
+  uint64_t gc_every, virtual_tokens;
+  vf_dtype tdtype;                             /* trainable parameters' dtype */
+  bool peft, save_attn_in, save_o_in, save_mlp_in, save_down_in;
+  bool oib, off_act, off_opt, off_par, compile, attn_dropout, hidden_dropout;
+  train_loss loss;
+  strategy_kind strategy;                      /* parallel.strategy or runtime.zero_stage */
+  double frag;
+} train_cfg;
+
+typedef struct train_parts {
+  uint64_t weights, weights_full, adapters, master, grads, states, paged, step_temp;
+  uint64_t act, act_layer, logits, comm, gathered;
+} train_parts;
+
+void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t);
+/* The whole training estimate for one rank from a read configuration. */
+void train_run(ectx *c, const train_cfg *t);
+
+/* DeepSpeed's own model-state estimators (deepspeed/runtime/zero/stage_1_and_2.py
+** estimate_zero2_model_states_mem_needs, stage3.py estimate_zero3_model_states_mem_needs),
+** reproduced to the byte: bytes on each GPU and in host memory. */
+typedef struct ds_estimate {
+  uint64_t gpu, cpu, largest_layer;
+} ds_estimate;
+ds_estimate train_ds_zero2(uint64_t params, uint64_t gpus_per_node, uint64_t nodes, bool cpu_offload,
+                           double buffer_factor);
+ds_estimate train_ds_zero3(uint64_t params, uint64_t largest_layer_params, uint64_t gpus_per_node,
+                           uint64_t nodes, bool cpu_offload, bool cpu_offload_params, bool zero_init,
+                           double buffer_factor);
+
+#endif

@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+// conformance.mjs: vramfit's llama.cpp CPU-backend buffers against the real llama.cpp.
+// Writes synthetic GGUF files with the project's own mkmodel, loads each in the llama.cpp
+// bundled with node-llama-cpp (measure.mjs, copied from shared/peers/llamacpp) over a
+// settings matrix, predicts the same runs with `vramfit estimate` (runtime llamacpp,
+// device cpu) and compares: model and KV buffers byte-exact, compute within 10%, output
+// within the log's 0.005 MiB. Prints a table; exit status 1 when a check fails.
+//
+// usage: node conformance.mjs --vramfit BIN --mkmodel BIN [--work DIR] [--quick]
+import fs from "node:fs";
+import path from "node:path";
+import {execFileSync} from "node:child_process";
+import {fileURLToPath} from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const MiB = 1024 * 1024;
+
+// name, mkmodel options: the peers' model shapes, in the llama architecture mkmodel writes
+const MODELS = [
+    ["llama-mha-f16", "--layers 4 --embd 512 --ff 1408 --heads 8 --heads-kv 8 --vocab 8192 --ftype f16"],
+    ["llama-gqa4-q8_0", "--layers 4 --embd 1024 --ff 2816 --heads 16 --heads-kv 4 --vocab 32000 --ftype q8_0 --tied"],
+    ["llama-gqa7-q4_0", "--layers 2 --embd 896 --ff 4864 --heads 14 --heads-kv 2 --vocab 151936 --ftype q4_0 --tied"],
+    ["llama-gqa4-q4_k", "--layers 2 --embd 2048 --ff 5632 --heads 32 --heads-kv 8 --vocab 32768 --ftype q4_k --tied"],
+    ["llama-moe8x2-q4_k", "--layers 4 --embd 512 --ff 1024 --heads 8 --heads-kv 2 --vocab 8192 --experts 8 --experts-used 2 --ftype q4_k"],
+    ["llama-tiny-f32", "--layers 2 --embd 256 --ff 768 --heads 4 --heads-kv 4 --vocab 4096 --ftype f32"],
+];
+
+// measure.mjs argument sets (comma lists expand to their product)
+const FULL = [
+    ["--ctx", "512,2048,8192", "--batch", "512,2048", "--fa", "off", "--kv", "f16"],
+    ["--ctx", "512,2048,8192", "--batch", "512,2048", "--fa", "on", "--kv", "f16,q8_0"],
+    ["--ctx", "2048", "--batch", "512", "--fa", "on", "--kv", "f16", "--mmap", "off"],
+    ["--ctx", "2048", "--batch", "512", "--seq", "4", "--fa", "on,off", "--kv", "f16"],
+];
+const QUICK = [["--ctx", "512,2048", "--batch", "512", "--fa", "on,off", "--kv", "f16"]];
+
+function args(argv) {
+    const o = {work: path.join(here, "work"), quick: false};
+    for (let i = 0; i < argv.length; i++) {
+        if (argv[i] === "--vramfit") o.vramfit = path.resolve(argv[++i]);
+        else if (argv[i] === "--mkmodel") o.mkmodel = path.resolve(argv[++i]);
+        else if (argv[i] === "--work") o.work = path.resolve(argv[++i]);
+        else if (argv[i] === "--quick") o.quick = true;
+        else throw new Error("unknown argument " + argv[i]);
+    }
+    if (!o.vramfit || !o.mkmodel) throw new Error("usage: conformance.mjs --vramfit BIN --mkmodel BIN [--work DIR] [--quick]");
+    return o;
+}
+
+function measure(o, model, sets) {
+    const out = path.join(o.work, path.basename(model, ".gguf") + ".jsonl");
+    fs.rmSync(out, {force: true});
+    for (const s of sets)
+        execFileSync("node", [path.join(here, "measure.mjs"), "--model", model, "--out", out, ...s],
+            {stdio: ["ignore", "ignore", "inherit"]});
+    return fs.readFileSync(out, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+}
+
+// the CPU backend variant llama.cpp loaded decides which weights get SIMD-layout copies
+function cpuFeatures(r) {
+    const lib = r.versions?.cpu_backend ?? "";
+    if (/sapphirerapids/.test(lib)) return "amx";
+    return /haswell|skylakex|icelake|alderlake|zen4|x64/.test(lib) ? "avx2" : "none";
+}
+
+function predict(o, model, r) {
+    const s = r.settings;
+    const scn = {
+        name: path.basename(model), model,
+        runtime: {name: "llamacpp", device: "cpu", n_batch: s.batch, n_ubatch: s.batch, n_seq_max: s.seq,
+            flash_attn: s.fa !== "off", type_k: s.kv, type_v: s.kv, use_mmap: s.mmap !== "off",
+            cpu_features: cpuFeatures(r)},
+        workload: {kind: "inference", context: s.ctx, concurrency: s.seq},
+    };
+    const file = path.join(o.work, "scenario.json");
+    fs.writeFileSync(file, JSON.stringify(scn));
+    return JSON.parse(execFileSync(o.vramfit, ["estimate", file, "--format", "json"], {encoding: "utf8"})).runtime;
+}
+
+// [figure, measured, predicted, relative tolerance, absolute tolerance]
+function checks(r, p) {
+    const m = r.measured;
+    return [
+        ["model", m.model, p.cpu_model_buffer_bytes, 0, 0],
+        ["kv", m.kv, p.kv_buffer_bytes, 0, 0],
+        ["compute", m.compute, p.host_compute_buffer_bytes, 0.10, 0],
+        ["output", m.output, p.output_buffer_bytes, 0, 0.005 * MiB + 64], // the log prints 2 decimals
+    ];
+}
+
+function main() {
+    const o = args(process.argv.slice(2));
+    fs.mkdirSync(o.work, {recursive: true});
+    const rows = [];
+    let fails = 0;
+    for (const [name, opts] of o.quick ? MODELS.slice(0, 1) : MODELS) {
+        const model = path.join(o.work, name + ".gguf");
+        execFileSync(o.mkmodel, ["gguf", model, "--name", name, ...opts.split(" ")], {stdio: "ignore"});
+        for (const r of measure(o, model, o.quick ? QUICK : FULL)) {
+            const s = r.settings;
+            const tag = `${name} ctx ${s.ctx} b ${s.batch} seq ${s.seq} fa ${s.fa} kv ${s.kv} mmap ${s.mmap}`;
+            if (!r.measured) { rows.push(`${tag}: llama.cpp refused (${r.error ?? "no measurement"})`); continue; }
+            const p = predict(o, model, r);
+            const cells = checks(r, p).map(([f, want, got, rel, abs]) => {
+                const ok = Math.abs(got - want) <= abs + rel * want;
+                if (!ok) fails++;
+                const pct = want ? ((got - want) / want * 100).toFixed(2) : "0";
+                return `${f} ${(want / MiB).toFixed(2)}/${(got / MiB).toFixed(2)} ${ok ? "ok" : "FAIL"} ${pct}%`;
+            });
+            rows.push(`${tag} | ${cells.join(" | ")}`);
+        }
+    }
+    console.log("# case | figure measured/predicted MiB, verdict, error");
+    for (const r of rows) console.log(r);
+    console.log(`conformance: ${rows.length} runs, ${fails} failed checks`);
+    process.exit(fails ? 1 : 0);
+}
+
+main();

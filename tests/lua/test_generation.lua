@@ -1,0 +1,48 @@
+-- test_generation.lua: exact parameter counts of the diffusion pipeline parts
+-- (shared/calibration/models.jsonl and models_README.md) built by scripts/gen_parts.lua
+-- and the pipeline architectures. Run from the repository root:
+-- lua5.4 tests/lua/test_generation.lua
+package.path = "scripts/?.lua;architectures/?.lua;" .. package.path
+arch = require("prelude").arch
+local P = require "gen_parts"
+local presets = require "presets"
+
+local passed, failed = 0, 0
+local function eq(what, got, want)
+  if got == want then passed = passed + 1
+  else failed = failed + 1; print(("FAIL %s: %s, expected %s"):format(what, tostring(got), tostring(want))) end
+end
+local function count(list) local t = 0 for _, x in ipairs(list) do local p = x.count or 1 for _, d in ipairs(x.shape) do p = p * d end t = t + p end return t end
+local function build(id)
+  local p = presets.models[id]
+  return require(({ stable_diffusion = "sd", ltx_video = "ltx" })[p.arch] or p.arch).build(p.config)
+end
+
+eq("CLIP-L text", count(P.clip_text(P.CLIP_L)), 123060480)
+eq("OpenCLIP-bigG text + projection", count(P.clip_text(P.CLIP_G)), 694659840)
+eq("T5-v1.1-XXL encoder", count(P.t5_encoder {}), 4762310656)
+eq("SD VAE", count(P.vae_kl(P.SD_VAE)), 83653863)
+eq("FLUX VAE", count(P.vae_kl(P.FLUX_VAE)), 83819683)
+local sd15 = build("stable-diffusion-v1-5/stable-diffusion-v1-5")
+eq("SD1.5 UNet", P.params(sd15.tensors, "denoiser"), 859520964)
+eq("SD1.5 pipeline", P.params(sd15.tensors), 1066235307)
+local sdxl = build("stabilityai/stable-diffusion-xl-base-1.0")
+eq("SDXL UNet", P.params(sdxl.tensors, "denoiser"), 2567463684)
+eq("SDXL encoders", P.params(sdxl.tensors, "text_encoder") + P.params(sdxl.tensors, "text_encoder_2"), 817720320)
+eq("SDXL pipeline", P.params(sdxl.tensors), 3468837867)
+local flux = build("black-forest-labs/FLUX.1-dev")
+eq("FLUX.1-dev transformer", P.params(flux.tensors, "denoiser"), 11901408320)
+eq("FLUX.1-dev pipeline", P.params(flux.tensors), 16870599139)
+-- every pipeline preset builds, tags every tensor with a component and has a pipeline table
+for id, p in pairs(presets.models) do
+  if ({ stable_diffusion = 1, flux = 1, sd3 = 1, pixart = 1, wan = 1, hunyuanvideo = 1, cogvideox = 1,
+        ltx_video = 1, mochi = 1, opensora = 1 })[p.arch] then
+    local d = build(id)
+    local untagged = 0
+    for _, t in ipairs(d.tensors) do if not t.component then untagged = untagged + 1 end end
+    eq(id .. " untagged tensors", untagged, 0)
+    eq(id .. " pipeline table", type(d.pipeline), "table")
+  end
+end
+print(("test_generation: %d passed, %d failed"):format(passed, failed))
+os.exit(failed == 0 and 0 or 1)

@@ -1,0 +1,94 @@
+-- test_module.lua: the Lua module (require "vramfit") from a stock lua5.4, run by
+-- tests/run_all.sh with LUA_CPATH pointing at $(B)/vramfit.so. Checks the engine
+-- userdata (__close, __gc, closed engines), estimate from a table, text, a file and
+-- with options, list/inspect/count/result, and errors carrying the engine's message.
+-- Ends with "module: N passed, M failed".
+local vramfit = require "vramfit"
+local passed, failed = 0, 0
+
+local function check(name, cond, detail)
+  if cond then
+    passed = passed + 1
+  else
+    failed = failed + 1
+    print(("FAIL %s%s"):format(name, detail and (": " .. tostring(detail)) or ""))
+  end
+end
+
+local function raises(fn, pattern)
+  local ok, err = pcall(fn)
+  return not ok and type(err) == "string" and err:find(pattern, 1, true) ~= nil, err
+end
+
+local chat = {
+  name = "chat-8b",
+  model = "meta-llama/Llama-3.1-8B-Instruct",
+  dtype = "bf16",
+  workload = { kind = "inference", context = 8192, concurrency = 4 },
+}
+
+-- a table scenario: Llama-3.1-8B's published 8,030,261,248 params, bf16 weights 2 B each
+local e = vramfit.new()
+local r = e:estimate(chat, { gpu = "L40S" })
+check("params", r.model.params == 8030261248, r.model.params)
+check("weight_bytes", r.model.weight_bytes == 16060522496, r.model.weight_bytes)
+check("integers stay integers", math.type(r.model.params) == "integer")
+check("gpu option", r.devices[1].gpu == "L40S-48GB", r.devices[1].gpu)
+-- KV cache: 8192 tokens x 4 sequences x 131,072 B/token (32 x 8 x 128 x 2 x 2 B)
+local kv
+for _, c in ipairs(r.devices[1].categories) do if c.name == "kv_cache" then kv = c.bytes end end
+check("kv_cache", kv == 4294967296, kv)
+
+-- the structured result walks vf_result and agrees with the report
+local s = e:result()
+check("result.params", s.params == r.model.params)
+check("result.total_bytes", s.total_bytes == r.devices[1].total_bytes, s.total_bytes)
+check("result.categories", #s.categories == #r.devices[1].categories)
+
+-- scenario text and --set overrides (a map and a list of strings), fit rows
+local text = [[return { model = "meta-llama/Llama-3.1-8B-Instruct", workload = { kind = "inference", context = 4096 } }]]
+local a = e:estimate(text, { set = { ["workload.context"] = 8192, ["workload.concurrency"] = 4 } })
+local b = e:estimate(text, { set = { "workload.context=8192", "workload.concurrency=4" } })
+check("set map == set list", a.devices[1].total_bytes == b.devices[1].total_bytes)
+local f = e:estimate(chat, { gpu = { "L40S", "RTX-4090-24GB" }, fit = true })
+check("fit rows", #f.fit == 2 and f.fit[1].fits == true and f.fit[2].fits == false)
+local t = e:estimate(chat, { format = "table" })
+check("format table is text", type(t) == "string" and t:find("8,030,261,248", 1, true) ~= nil)
+local j = e:estimate(chat, { format = "json" })
+check("format json is text", type(j) == "string" and j:find('"params": 8030261248', 1, true) ~= nil)
+
+-- a file, its scenario count, list and inspect
+check("file", e:estimate("examples/demo.lua").model.params > 0)
+check("count", e:count("examples/demo.lua") >= 1)
+local gpus = e:list("gpus")
+check("list gpus", #gpus > 5 and type(gpus[1].name) == "string")
+check("inspect error", raises(function() e:inspect("/nonexistent/model.gguf") end, "/nonexistent/model.gguf"))
+
+-- errors are Lua errors carrying the engine's message
+check("bad model", raises(function() e:estimate({ model = "no/such-model" }) end, "unknown model 'no/such-model'"))
+check("bad field", raises(function() e:estimate({ model = "meta-llama/Llama-3.1-8B", colour = 1 }) end, "colour"))
+check("bad value type", raises(function() e:estimate({ model = print }) end, "function value"))
+check("bad format", raises(function() e:estimate(chat, { format = "xml" }) end, "opts.format"))
+check("missing file", raises(function() e:estimate("nope.lua") end, "nope.lua"))
+check("still works after errors", e:estimate(chat).model.params == 8030261248)
+
+-- the module-level functions use a default engine
+check("vramfit.estimate", vramfit.estimate(chat).model.params == 8030261248)
+check("vramfit.list", #vramfit.list("models") > 10)
+check("version", vramfit.version() == vramfit.VERSION and vramfit.VERSION:match("^%d+%.%d+%.%d+$"))
+
+-- close, __close and __gc
+e:close()
+check("closed engine", raises(function() e:estimate(chat) end, "closed"))
+e:close() -- twice is harmless
+do
+  local c <close> = vramfit.new({ script_dirs = {}, instruction_limit = 0 })
+  check("<close> engine", c:estimate(chat).model.params == 8030261248)
+end
+for _ = 1, 3 do vramfit.new() end
+collectgarbage()
+collectgarbage()
+check("bad options", raises(function() vramfit.new({ memory_limit = -1 }) end, "memory_limit"))
+
+print(("module: %d passed, %d failed"):format(passed, failed))
+os.exit(failed == 0 and 0 or 1)

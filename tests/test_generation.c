@@ -1,0 +1,156 @@
+/*
+** test_generation.c: image and video generation through the public API: exact pipeline
+** parameter counts (published component counts), the workload's derived shape, offload
+** ordering, bad-input messages, and calibration cases within their tolerances
+** (../shared/calibration/expect/diffusion_video.jsonl ids cited per test).
+*/
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "apiutil.h"
+
+#define GIB 1073741824.0
+
+static int setup(void **state) {
+  *state = tu_engine(0, 0);
+  return *state ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  vf_engine_free(*state);
+  return 0;
+}
+
+static json_t *eval(vf_engine *e, const char *model, const char *dtype, const char *workload, const char *extra) {
+  char text[1024];
+  snprintf(text, sizeof text,
+           "return { model = \"%s\", dtype = \"%s\", runtime = { name = \"diffusers\" }, gpu = \"H100-SXM-80GB\", "
+           "workload = { %s }%s }",
+           model, dtype, workload, extra ? extra : "");
+  json_t *j = NULL;
+  if (tu_eval(e, text, &j) != VF_OK) fail_msg("%s: %s", model, vf_engine_error(e));
+  return j;
+}
+
+static void within(long long got, double expected_gib, double tol, const char *what) {
+  double g = (double)got / GIB;
+  if (g < expected_gib * (1 - tol) || g > expected_gib * (1 + tol))
+    fail_msg("%s: %.2f GiB, expected %.2f GiB +-%.0f%%", what, g, expected_gib, tol * 100);
+}
+
+/* models.jsonl: SD1.5 UNet 859,520,964 + CLIP-L 123,060,480 + VAE 83,653,863; SDXL UNet
+** 2,567,463,684 + encoders 817,720,320 + VAE; FLUX.1-dev transformer 11,901,408,320 +
+** T5-XXL encoder 4,762,310,656 + VAE 83,819,683 + CLIP-L 123,060,480. */
+static void test_pipeline_counts(void **state) {
+  struct { const char *id, *dtype; long long params, bytes; } rows[] = {
+      {"stable-diffusion-v1-5/stable-diffusion-v1-5", "fp16", 1066235307, 2132470614},
+      {"stabilityai/stable-diffusion-xl-base-1.0", "fp16", 3468837867, 6937675734},
+      {"black-forest-labs/FLUX.1-dev", "bf16", 16870599139, 33741198278},
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+    json_t *j = eval(*state, rows[i].id, rows[i].dtype, "kind = \"image\"", NULL);
+    assert_int_equal(tu_int(j, "model.params"), rows[i].params);
+    assert_int_equal(tu_int(j, "model.weight_bytes"), rows[i].bytes);
+    json_decref(j);
+  }
+  /* the FLUX transformer alone: 2 x 11,901,408,320 bf16 bytes, reported first */
+  json_t *j = eval(*state, "black-forest-labs/FLUX.1-dev", "bf16", "kind = \"image\"", NULL);
+  assert_int_equal(tu_category(j, "weights"), 23802816640LL);
+  json_decref(j);
+}
+
+/* 81 frames -> (81 - 1) / 4 + 1 = 21 latent frames; 720 / 16 = 45, 1280 / 16 = 80 */
+static void test_video_shape(void **state) {
+  json_t *j = eval(*state, "Wan-AI/Wan2.1-T2V-14B", "bf16",
+                   "kind = \"video\", width = 1280, height = 720, frames = 81", NULL);
+  assert_int_equal(tu_int(j, "runtime.latent_frames"), 21);
+  assert_int_equal(tu_int(j, "runtime.denoiser_tokens"), 21 * 45 * 80);
+  json_decref(j);
+  /* FLUX at 1024^2: 64 x 64 packed latent tokens + 512 text tokens in joint attention */
+  j = eval(*state, "black-forest-labs/FLUX.1-dev", "bf16", "kind = \"image\", width = 1024, height = 1024", NULL);
+  assert_int_equal(tu_int(j, "runtime.denoiser_tokens"), 4096 + 512);
+  json_decref(j);
+}
+
+static void test_offload_order(void **state) {
+  long long peak[3];
+  const char *modes[] = {"none", "model", "sequential"};
+  for (int i = 0; i < 3; i++) {
+    char w[200];
+    snprintf(w, sizeof w, "kind = \"image\", width = 1024, height = 1024, offload = \"%s\"", modes[i]);
+    json_t *j = eval(*state, "black-forest-labs/FLUX.1-dev", "bf16", w, NULL);
+    peak[i] = tu_int(j, "runtime.peak_reserved_bytes");
+    json_decref(j);
+  }
+  assert_true(peak[0] > peak[1]);
+  assert_true(peak[1] > peak[2]);
+}
+
+static void expect_error(vf_engine *e, const char *workload, const char *needle) {
+  char text[512];
+  snprintf(text, sizeof text,
+           "return { model = \"Wan-AI/Wan2.1-T2V-1.3B\", runtime = { name = \"reference\" }, workload = { %s } }",
+           workload);
+  assert_int_not_equal(tu_eval(e, text, NULL), VF_OK);
+  if (!strstr(vf_engine_error(e), needle)) fail_msg("error '%s' lacks '%s'", vf_engine_error(e), needle);
+}
+
+static void test_bad_input(void **state) {
+  expect_error(*state, "kind = \"video\", width = 830, height = 480, frames = 81",
+               "workload.width: 830 is not a multiple of 16 (VAE factor 8 x patch size 2)");
+  expect_error(*state, "kind = \"video\", width = 832, height = 480, frames = 80",
+               "workload.frames: 80 frames: the VAE compresses time 4x, so frames must be 4 k + 1 (e.g. 77)");
+  expect_error(*state, "kind = \"video\", width = 832, height = 480", "workload.frames: missing");
+  expect_error(*state, "kind = \"video\", width = 832, height = 480, frames = 81, offload = \"disk\"",
+               "workload.offload");
+}
+
+/* Calibration cases (expect/diffusion_video.jsonl) at their tolerances. */
+static void test_calibration(void **state) {
+  /* hf-blog-sdxl-a100-fp16-sdpa: 21.72 GiB peak allocated, 10% */
+  json_t *j = eval(*state, "stabilityai/stable-diffusion-xl-base-1.0", "fp16",
+                   "kind = \"image\", width = 1024, height = 1024, batch = 4, steps = 25, cfg = true", NULL);
+  within(tu_int(j, "runtime.peak_allocated_bytes"), 21.72, 0.10, "hf-blog-sdxl-a100-fp16-sdpa");
+  json_decref(j);
+  /* diffusers-doc-pruna-flux-dev-baseline: 34.7 GiB peak reserved, 15% */
+  j = eval(*state, "black-forest-labs/FLUX.1-dev", "bf16",
+           "kind = \"image\", width = 1024, height = 1024, steps = 28, max_sequence_length = 512", NULL);
+  within(tu_int(j, "runtime.peak_reserved_bytes"), 34.7, 0.15, "diffusers-doc-pruna-flux-dev-baseline");
+  json_decref(j);
+  /* hf-blog-videogen-hunyuanvideo-bf16-group-offload-leaf-vae-tiling: 6.66 GiB, 15% */
+  j = eval(*state, "hunyuanvideo-community/HunyuanVideo", "bf16",
+           "kind = \"video\", width = 768, height = 512, frames = 121, max_sequence_length = 128, cfg = false, "
+           "offload = \"group\", vae_tiling = true",
+           ", runtime = { name = \"diffusers\", offload_type = \"leaf_level\" }");
+  within(tu_int(j, "runtime.peak_reserved_bytes"), 6.66, 0.15, "hunyuanvideo group offload leaf");
+  json_decref(j);
+}
+
+/* wan21-t2v-14b-720p-h800-h100-{1,8}gpu: 69.1 GiB (offload_model) and 29.9 GiB (FSDP +
+** Ulysses 8), 15% */
+static void test_calibration_wan(void **state) {
+  const char *w = "kind = \"video\", width = 1280, height = 720, frames = 81, offload = \"%s\"";
+  char buf[200];
+  snprintf(buf, sizeof buf, w, "model");
+  json_t *j = eval(*state, "Wan-AI/Wan2.1-T2V-14B", "bf16", buf, ", runtime = { name = \"reference\" }");
+  within(tu_int(j, "runtime.peak_reserved_bytes"), 69.1, 0.15, "wan21-t2v-14b-720p-h800-h100-1gpu");
+  json_decref(j);
+  snprintf(buf, sizeof buf, w, "none");
+  j = eval(*state, "Wan-AI/Wan2.1-T2V-14B", "bf16", buf,
+           ", runtime = { name = \"reference\" }, parallel = { sequence_parallel = 8, strategy = \"fsdp\" }");
+  within(tu_int(j, "runtime.peak_reserved_bytes"), 29.9, 0.15, "wan21-t2v-14b-720p-h800-h100-8gpu");
+  json_decref(j);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_pipeline_counts), cmocka_unit_test(test_video_shape),
+      cmocka_unit_test(test_offload_order),   cmocka_unit_test(test_bad_input),
+      cmocka_unit_test(test_calibration),     cmocka_unit_test(test_calibration_wan),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}

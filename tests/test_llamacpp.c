@@ -1,0 +1,171 @@
+/*
+** test_llamacpp.c: llama.cpp's buffers (src/rt_llamacpp.c) through the public API:
+** synthetic GGUF files (mkmodel_lib) against what the real llama.cpp allocated for them
+** (make conformance; shared/peers/llamacpp/results.jsonl), the pythia-2.8b calibration
+** case (ggml-org/ci, b4385, V100), layer offload, and bad knobs.
+*/
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "apiutil.h"
+#include "mkmodel_lib.h"
+
+#define MIB (1024ll * 1024ll)
+
+static int setup(void **state) {
+  *state = tu_engine(0, 0);
+  return *state ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  vf_engine_free(*state);
+  return 0;
+}
+
+/* the conformance models: llama, 4 layers; mha: 512 embd, 1408 ff, 8/8 heads, 8192
+** vocab, F16; gqa: 1024 embd, 2816 ff, 16/4 heads, 32000 vocab, Q8_0, tied */
+static void write_models(void) {
+  mk_llama o;
+  mk_buf b = {0};
+  char err[256];
+  mk_llama_defaults(&o);
+  o.layers = 4, o.embd = 512, o.ff = 1408, o.heads = 8, o.heads_kv = 8, o.vocab = 8192;
+  assert_true(mk_llama_ftype(&o, "f16"));
+  assert_true(mk_gguf_llama_buf(&o, &b, err, sizeof err));
+  assert_true(mk_write_file("/tmp/vf_test_lc_mha.gguf", b.p, b.len, 0, err, sizeof err));
+  mk_buf_free(&b);
+  o.embd = 1024, o.ff = 2816, o.heads = 16, o.heads_kv = 4, o.vocab = 32000, o.tied = true;
+  assert_true(mk_llama_ftype(&o, "q8_0"));
+  assert_true(mk_gguf_llama_buf(&o, &b, err, sizeof err));
+  assert_true(mk_write_file("/tmp/vf_test_lc_gqa.gguf", b.p, b.len, 0, err, sizeof err));
+  mk_buf_free(&b);
+}
+
+static json_t *run(vf_engine *e, const char *model, const char *rt, int ctx, int seq) {
+  char text[1024];
+  snprintf(text, sizeof text,
+           "return { model = \"%s\", runtime = { name = \"llamacpp\", %s },"
+           " workload = { kind = \"inference\", context = %d, concurrency = %d } }",
+           model, rt, ctx, seq);
+  json_t *j = NULL;
+  if (tu_eval(e, text, &j) != VF_OK) fail_msg("%s: %s", rt, vf_engine_error(e));
+  return j;
+}
+
+static void near(long long got, long long want, double rel, long long abs_tol, const char *what) {
+  double d = (double)(got > want ? got - want : want - got);
+  if (d > (double)abs_tol + rel * (double)want) fail_msg("%s: %lld, expected %lld", what, got, want);
+}
+
+/* F16 on an AVX2 CPU (shared/peers/llamacpp, libggml-cpu-haswell): nothing repacked, the
+** mapping spans every tensor: embd + output 2 x 8192x512x2 + output_norm 2048 + 4 layers
+** x (norms 4096 + q,k,v,o 4 x 524288 + gate,down,up 3 x 1441792) = 42485760.
+** KV: 2048 cells x 4 layers x 512 x 2 B x (K, V) = 16 MiB. Compute 43.01 MiB measured. */
+static void test_cpu_f16_avx2(void **state) {
+  write_models();
+  json_t *j = run(*state, "/tmp/vf_test_lc_mha.gguf",
+                  "device = \"cpu\", n_batch = 512, n_ubatch = 512, flash_attn = false", 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.cpu_model_buffer_bytes"), 42485760);
+  assert_int_equal(tu_int(j, "runtime.gpu_model_buffer_bytes"), 0);
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 16 * MIB);
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), 45099008, 0.10, 0, "compute");
+  assert_int_equal(tu_int(j, "runtime.output_buffer_bytes"), 8192 * 4);
+  json_decref(j);
+}
+
+/* The same file on a Sapphire Rapids CPU (make conformance here: 72239104 B): the AMX
+** buffer takes every 2-D F16 matmul weight (4 x 6.125 MiB + output 8 MiB = 34078720) and
+** the mapping stops before the last layer's gate, down, up (42485760 - 3 x 1441792). */
+static void test_cpu_f16_amx(void **state) {
+  json_t *j = run(*state, "/tmp/vf_test_lc_mha.gguf",
+                  "device = \"cpu\", cpu_features = \"amx\", flash_attn = true", 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.cpu_amx_buffer_bytes"), 34078720);
+  assert_int_equal(tu_int(j, "runtime.cpu_model_buffer_bytes"), 72239104);
+  json_decref(j);
+}
+
+/* Q8_0, tied, without mmap, AMX (measured 127307776 B): the output copy of token_embd
+** and the layers' matmuls in AMX at 38 B per 32 (11272192 x 4 + 32768000 elements /
+** 32 x 38 = 92454912), token_embd 32000x1024/32x34 = 34816000 and 9 norms of 4096 B.
+** KV streams: 4 sequences x 2048 cells x 4 layers x 256 x 2 B x 2 = 32 MiB; q8_0 KV:
+** 2048 x 4 x (256/32 x 34) x 2 = 4456448. */
+static void test_cpu_q8_tied_streams(void **state) {
+  json_t *j = run(*state, "/tmp/vf_test_lc_gqa.gguf",
+                  "device = \"cpu\", cpu_features = \"amx\", use_mmap = false, flash_attn = true", 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.cpu_model_buffer_bytes"), 127307776);
+  json_decref(j);
+  j = run(*state, "/tmp/vf_test_lc_gqa.gguf", "device = \"cpu\", flash_attn = true, n_seq_max = 4", 2048, 4);
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 32 * MIB);
+  assert_int_equal(tu_int(j, "runtime.output_buffer_bytes"), 32000 * 4 * 4);
+  json_decref(j);
+  j = run(*state, "/tmp/vf_test_lc_gqa.gguf", "device = \"cpu\", flash_attn = true, type_k = \"q8_0\", type_v = \"q8_0\"", 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 4456448);
+  json_decref(j);
+}
+
+#define PYTHIA "model = \"EleutherAI/pythia-2.8b\", dtype = \"fp16\", gpu = \"Tesla V100-PCIE-16GB\""
+
+static json_t *pythia(vf_engine *e, const char *rt) {
+  char text[1024];
+  snprintf(text, sizeof text,
+           "return { " PYTHIA ", runtime = { name = \"llamacpp\", version = \"b4385\", n_ubatch = 512,"
+           " flash_attn = false, %s }, workload = { kind = \"inference\", context = 2048 } }", rt);
+  json_t *j = NULL;
+  if (tu_eval(e, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(e));
+  return j;
+}
+
+/* llamacpp-b4385-pythia28b-f16-v100 (shared/calibration): CUDA0 5049.71 MiB = 32 layers x
+** 157419520 (F16 matmuls 157286400 + F32 norms/biases 133120, all 128-aligned) + output
+** 257556480 + output_norm 20480; CPU_Mapped 245.62 = the embedding 50304x2560x2; KV 640
+** MiB; compute 162.00 MiB (10%), CUDA_Host 9.01 MiB (25%), output 50304 x 4 B. */
+static void test_pythia_b4385(void **state) {
+  json_t *j = pythia(*state, "n_gpu_layers = 99");
+  near(tu_int(j, "runtime.gpu_model_buffer_bytes"), 5295004713, 0, 5243, "CUDA0 model");
+  near(tu_int(j, "runtime.cpu_model_buffer_bytes"), 257551237, 0, 5243, "CPU_Mapped");
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 640 * MIB);
+  near(tu_int(j, "runtime.compute_buffer_bytes"), 169869312, 0.10, 0, "CUDA0 compute");
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), 9447670, 0.25, 0, "CUDA_Host compute");
+  assert_int_equal(tu_int(j, "runtime.output_buffer_bytes"), 50304 * 4);
+  json_decref(j);
+}
+
+/* -ngl 16: layers 16..31 on the GPU (i_gpu_start = 32 - 16), output on the host: the GPU
+** holds 16 x 157419520 and half the KV; the mapping spans embedding and output. */
+static void test_pythia_partial(void **state) {
+  json_t *j = pythia(*state, "n_gpu_layers = 16");
+  assert_int_equal(tu_int(j, "runtime.gpu_model_buffer_bytes"), 16ll * 157419520);
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 640 * MIB);
+  assert_int_equal(tu_category(j, "kv_cache"), 320 * MIB);
+  long long fit = tu_int(j, "runtime.fit_n_gpu_layers");
+  assert_int_equal(fit, 33); /* 5.9 GiB of buffers fit a 16 GiB V100 */
+  json_decref(j);
+}
+
+static void expect_error(vf_engine *e, const char *rt, const char *msg) {
+  char text[512];
+  snprintf(text, sizeof text,
+           "return { " PYTHIA ", runtime = { name = \"llamacpp\", %s }, workload = { kind = \"inference\", context = 512 } }", rt);
+  assert_int_not_equal(tu_eval(e, text, NULL), VF_OK);
+  if (!strstr(vf_engine_error(e), msg)) fail_msg("error '%s' lacks '%s'", vf_engine_error(e), msg);
+}
+
+static void test_bad_knobs(void **state) {
+  expect_error(*state, "flash_attn = false, type_v = \"q8_0\"", "needs flash_attn = true");
+  expect_error(*state, "type_k = \"q3_k\"", "runtime.type_k");
+  expect_error(*state, "tensor_split = \"a,b\"", "runtime.tensor_split");
+  expect_error(*state, "version = \"latest\"", "runtime.version");
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_cpu_f16_avx2),     cmocka_unit_test(test_cpu_f16_amx),
+      cmocka_unit_test(test_cpu_q8_tied_streams), cmocka_unit_test(test_pythia_b4385),
+      cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_bad_knobs),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,189 @@
+/*
+** test_quant.c: quantization formats (scripts/quant.lua and the files of scripts/quant/) through the
+** public API: exact weight bytes of gptq, awq, bnb-nf4, fp8, mxfp4 and gguf:<TYPE> on known
+** presets against hand arithmetic (in the comments) and published checkpoint / llama.cpp
+** buffer sizes, the runtime overhead they add, and the exact messages for bad input.
+*/
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "apiutil.h"
+
+#define MIB 1048576LL
+/* half of the 0.01 MiB llama.cpp prints (calibration abs_tol 5243 B) */
+#define PRINTED_MIB_TOL 5243LL
+
+static int setup(void **state) {
+  *state = tu_engine(0, 0);
+  return *state ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  vf_engine_free(*state);
+  return 0;
+}
+
+/* The report of `model` with `quant` (Lua source of the field); fails the test on error. */
+static json_t *eval_quant(vf_engine *e, const char *model, const char *quant) {
+  char text[512];
+  snprintf(text, sizeof text,
+           "return { model = '%s', dtype = 'fp16', quant = %s,"
+           " workload = { kind = 'inference', context = 2048, concurrency = 1 } }",
+           model, quant);
+  json_t *j = NULL;
+  if (tu_eval(e, text, &j) != VF_OK) fail_msg("%s %s: %s", model, quant, vf_engine_error(e));
+  return j;
+}
+
+static long long weight_bytes(vf_engine *e, const char *model, const char *quant) {
+  json_t *j = eval_quant(e, model, quant);
+  long long b = tu_int(j, "model.weight_bytes");
+  json_decref(j);
+  return b;
+}
+
+#define LLAMA8 "meta-llama/Llama-3.1-8B"
+/* Llama-3.1-8B unquantized part in fp16: embed + lm_head 2 x 128256 x 4096 x 2 B =
+** 2,101,346,304 plus 65 norms x 4096 x 2 B = 532,480 -> 2,101,878,784. Per layer the
+** Linears are q, o {4096, 4096}, k, v {1024, 4096}, gate, up {14336, 4096}, down {4096, 14336}:
+** 218,103,808 elements, 32 layers. */
+#define LLAMA8_KEPT 2101878784LL
+
+/* gptq 4-bit g128: qweight in*out/2 + qzeros (in/128)*(out/2) + scales (in/128)*out*2.
+** q, o: 8,388,608 + 65,536 + 262,144 = 8,716,288; k, v: 2,097,152 + 16,384 + 65,536 =
+** 2,179,072; gate, up, down: 29,360,128 + 229,376 + 917,504 = 30,507,008.
+** Layer 113,311,744 x 32 = 3,625,975,808. With act-order g_idx (int32 per input column):
+** 6 x 4096 x 4 + 14336 x 4 = 155,648 per layer more, 4,980,736 in all. */
+static void test_gptq(void **state) {
+  assert_int_equal(weight_bytes(*state, LLAMA8, "'gptq'"), 3625975808LL + LLAMA8_KEPT);
+  assert_int_equal(weight_bytes(*state, LLAMA8, "{ name = 'gptq', bits = 4, group_size = 128, desc_act = true }"),
+                   3625975808LL + 4980736LL + LLAMA8_KEPT);
+  /* 8-bit per-row (group_size -1): in*out + out*2 (scales) + out (qzeros, 8 bits x out / 32 words):
+  ** 218,103,808 + (4096+1024+1024+4096+14336*2+4096 = 43,008) x 3 per layer = 218,103,808 + 129,024 */
+  assert_int_equal(weight_bytes(*state, LLAMA8, "{ name = 'gptq', bits = 8, group_size = -1 }"),
+                   (218103808LL + 129024LL) * 32 + LLAMA8_KEPT);
+}
+
+/* awq g128: qweight in*(out/8)*4 + qzeros (in/128)*(out/8)*4 + scales (in/128)*out*2: the same
+** bytes as gptq without g_idx for these shapes. Transformers adds the GEMM kernel's fp16
+** dequantization of the largest layer (gate/up/down: 58,720,256 x 2 B). */
+static void test_awq(void **state) {
+  json_t *j = eval_quant(*state, LLAMA8, "'awq'");
+  assert_int_equal(tu_int(j, "model.weight_bytes"), 3625975808LL + LLAMA8_KEPT);
+  assert_int_equal(tu_category(j, "quant_overhead"), 117440512LL);
+  json_decref(j);
+}
+
+/* bnb-nf4, blocksize 64: numel/2 + numel/64 x 4 (fp32 absmax) + 64 (code) = numel x 9/16 + 64:
+** 218,103,808 x 9/16 + 7 x 64 = 122,683,840 per layer. Double quant: numel/2 + nblocks (uint8
+** absmax) + ceil(nblocks/256) x 4 + 1024 + 4 + 64: q, o 8,655,940; k, v 2,164,804; gate, up,
+** down 30,293,060 -> 112,520,668 per layer. */
+static void test_bnb_nf4(void **state) {
+  json_t *j = eval_quant(*state, LLAMA8, "'bnb-nf4'");
+  assert_int_equal(tu_int(j, "model.weight_bytes"), 122683840LL * 32 + LLAMA8_KEPT);
+  assert_int_equal(tu_int(j, "model.params"), 8030261248LL); /* logical parameters unchanged */
+  assert_int_equal(tu_category(j, "quant_overhead"), 58720256LL * 2);
+  json_decref(j);
+  assert_int_equal(weight_bytes(*state, LLAMA8, "{ name = 'bnb-nf4', double_quant = true }"),
+                   112520668LL * 32 + LLAMA8_KEPT);
+}
+
+/* fp8 per-tensor: numel + 4 (fp32 weight_scale) -> 218,103,808 + 28 per layer. Block 128x128:
+** ceil(out/128) x ceil(in/128) x 4: q, o 4096; k, v 1024; gate, up, down 14,336 -> 53,248. */
+static void test_fp8(void **state) {
+  assert_int_equal(weight_bytes(*state, LLAMA8, "'fp8'"), (218103808LL + 28) * 32 + LLAMA8_KEPT);
+  assert_int_equal(weight_bytes(*state, LLAMA8, "{ name = 'fp8', scheme = 'block' }"),
+                   (218103808LL + 53248) * 32 + LLAMA8_KEPT);
+  assert_int_equal(weight_bytes(*state, LLAMA8, "{ name = 'fp8', scheme = 'channel' }"),
+                   (218103808LL + (4096 * 2 + 1024 * 2 + 14336 * 2 + 4096) * 4) * 32 + LLAMA8_KEPT);
+}
+
+/* gpt-oss-20b: experts 24 x 32 x (5760 x 90 + 2880 x 90) blocks x 17 B = 10,152,345,600, the
+** rest bf16: exactly the checkpoint, model.safetensors.index.json metadata.total_size
+** 13,761,264,768 (https://huggingface.co/openai/gpt-oss-20b). */
+static void test_mxfp4_gpt_oss(void **state) {
+  json_t *j = eval_quant(*state, "openai/gpt-oss-20b", "'mxfp4'");
+  assert_int_equal(tu_int(j, "model.weight_bytes"), 13761264768LL);
+  assert_int_equal(tu_int(j, "model.params"), 20914757184LL);
+  json_decref(j);
+}
+
+#define PYTHIA "EleutherAI/pythia-2.8b"
+
+/* pythia-2.8b as the llama.cpp CI quantized it (shared/calibration llm_inference.jsonl,
+** llamacpp-b4385-pythia28b-*): CPU_Mapped holds token_embd (50304 x 2560), CUDA0 the rest.
+** token_embd bytes: F16 257,556,480; Q8_0 50304 x 80 x 34 = 136,826,880; Q4_K 50304 x 10 x 144 =
+** 72,437,760. Q4_K_M per layer: attn_qkv Q5_K 7680 x 10 x 176 = 13,516,800, attn_output Q4_K
+** 3,686,400, ffn_up Q4_K 14,745,600, ffn_down Q6_K (16 use_more_bits layers) 21,504,000 or Q4_K
+** 14,745,600, F32 norms/biases 133,120; output Q6_K 105,638,400 + output_norm 20,480. */
+static void check_pythia(vf_engine *e, const char *quant, long long embd, long long gpu_mib_x100) {
+  long long total = weight_bytes(e, PYTHIA, quant);
+  long long gpu = total - embd, expect = gpu_mib_x100 * MIB / 100;
+  if (gpu < expect - PRINTED_MIB_TOL || gpu > expect + PRINTED_MIB_TOL)
+    fail_msg("%s: GPU model buffer %lld B, llama.cpp printed %lld.%02lld MiB", quant, gpu, gpu_mib_x100 / 100,
+             gpu_mib_x100 % 100);
+}
+
+static void test_gguf_pythia(void **state) {
+  assert_int_equal(weight_bytes(*state, PYTHIA, "'gguf:Q4_K_M'"), 1712273920LL + 72437760LL);
+  check_pythia(*state, "'gguf:F16'", 257556480LL, 504971);  /* CUDA0 5049.71 MiB */
+  check_pythia(*state, "'gguf:Q8_0'", 136826880LL, 268457); /* CUDA0 2684.57 MiB */
+  check_pythia(*state, "'gguf:Q4_K_M'", 72437760LL, 163295); /* CUDA0 1632.95 MiB */
+  check_pythia(*state, "'gguf:Q4_0'", 72437760LL, 145483); /* CUDA0 1454.83 MiB */
+  check_pythia(*state, "'gguf:Q2_K'", 42255360LL, 99389);   /* CUDA0 993.89 MiB */
+  /* CPU_Mapped 69.08 MiB = token_embd Q4_K */
+  assert_true(72437760LL - 6908 * MIB / 100 <= PRINTED_MIB_TOL);
+}
+
+/* Llama-3.1-8B Q4_K_M as llama.cpp prints it (a public Ollama log of
+** Meta-Llama-3.1-8B-Instruct Q4_K_M): "type f32: 66, q4_K: 193, q6_K: 33 tensors",
+** "model size = 4.58 GiB (4.89 BPW)", CPU 281.81 MiB (token_embd Q4_K 128256 x 16 x 144 =
+** 295,501,824), CUDA0 4403.49 MiB. The file's 66th F32 tensor is rope_freqs (64 x 4 B), a
+** buffer, not a parameter. */
+static void test_gguf_llama8b(void **state) {
+  long long total = weight_bytes(*state, LLAMA8, "'gguf:Q4_K_M'");
+  assert_int_equal(total, 4912898048LL);
+  long long gpu = total - 295501824LL;
+  assert_true(gpu + 256 >= 440349 * MIB / 100 - PRINTED_MIB_TOL && gpu + 256 <= 440349 * MIB / 100 + PRINTED_MIB_TOL);
+}
+
+static void check_error(vf_engine *e, const char *quant, const char *message) {
+  char text[512];
+  snprintf(text, sizeof text,
+           "return { model = 'meta-llama/Llama-3.1-8B', quant = %s, workload = { kind = 'inference', context = 64 } }",
+           quant);
+  assert_int_not_equal(tu_eval(e, text, NULL), VF_OK);
+  assert_string_equal(vf_engine_error(e), message);
+}
+
+static void test_bad_input(void **state) {
+  check_error(*state, "'foo'",
+              "t.lua: quant: unknown format 'foo' (known: awq, bnb-fp4, bnb-int8, bnb-nf4, "
+              "compressed-tensors-w4a16, fp8, fp8-storage, gguf:<TYPE>, gptq, int4-weight-only, "
+              "int8-weight-only, mxfp4, nvfp4, w8a8)");
+  check_error(*state, "{ name = 'gptq', bits = 5 }", "t.lua: quant.bits: expected one of 2, 3, 4, 8, got 5");
+  check_error(*state, "{ name = 'gptq', group_size = 0 }",
+              "t.lua: quant.group_size: expected -1 (one group per row) or a positive integer, got 0");
+  check_error(*state, "{ name = 'awq', bitz = 4 }",
+              "t.lua: quant: unknown key 'bitz' (allowed: bits, group_size, keep, modules_to_not_convert, name, "
+              "version, zero_point)");
+  check_error(*state, "'awq:Q4'", "t.lua: quant: format 'awq' takes no ':<TYPE>' suffix");
+  check_error(*state, "'mxfp4'", "t.lua: quant: format 'mxfp4' quantizes no tensor of model meta-llama/Llama-3.1-8B");
+  check_error(*state, "{ denoiser = 'bnb-nf4' }",
+              "t.lua: quant.denoiser: per-component quantization is not supported yet for model "
+              "meta-llama/Llama-3.1-8B (its tensors carry no component 'denoiser')");
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_gptq),         cmocka_unit_test(test_awq),
+      cmocka_unit_test(test_bnb_nf4),      cmocka_unit_test(test_fp8),
+      cmocka_unit_test(test_mxfp4_gpt_oss), cmocka_unit_test(test_gguf_pythia),
+      cmocka_unit_test(test_gguf_llama8b), cmocka_unit_test(test_bad_input),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}

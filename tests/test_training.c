@@ -1,0 +1,141 @@
+/*
+** test_training.c: training estimates (train.c, train_ds.c, workloads/train.lua,
+** peft.lua): PEFT trainable counts against the counts PEFT itself printed, optimizer
+** state bytes by hand, a calibration case within its tolerance, DeepSpeed's own
+** model-state estimators reproduced to the byte, and error messages.
+*/
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "apiutil.h"
+#include "train_int.h"
+
+static int setup(void **state) {
+  *state = tu_engine(0, 0);
+  return *state ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  vf_engine_free(*state);
+  return 0;
+}
+
+#define L32 "return { model = 'meta-llama/Llama-3.2-3B', dtype = 'bf16', runtime = 'transformers', " \
+            "gpu = 'L40S', workload = { kind = 'train', micro_batch = 4, seq_len = 768, precision = 'bf16', "
+
+static json_t *eval(void **state, const char *text) {
+  json_t *j = NULL;
+  vf_status st = tu_eval(*state, text, &j);
+  if (st != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  assert_non_null(j);
+  return j;
+}
+
+/* Trainable counts printed by PEFT's method comparison (peft method_comparison/MetaMathQA
+** results at 5d602fdb, shared/calibration training.jsonl peft-mc-llama32-3b-*). */
+static void test_peft_trainable(void **state) {
+  static const struct { const char *method, *lora; long long trainable; } cases[] = {
+      {"lora", "r = 32", 9175040},      /* 28 x 32 x ((3072+3072) + (3072+1024)) */
+      {"lora", "r = 64", 18350080},
+      {"adalora", "r = 64", 18353664},  /* + 28 x 2 x 64 singular values */
+      {"loha", "r = 32", 18350080},     /* 2 x r x (in + out) */
+      {"ln-tuning", "targets = {'input_layernorm', 'post_attention_layernorm', 'norm'}", 175104},
+  };
+  char buf[512];
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    snprintf(buf, sizeof buf, L32 "method = '%s', lora = { %s } } }", cases[i].method, cases[i].lora);
+    json_t *j = eval(state, buf);
+    assert_int_equal(tu_int(j, "model.trainable_params"), cases[i].trainable);
+    /* pure bf16 AdamW: two bf16 states per trainable parameter */
+    assert_int_equal(tu_category(j, "optimizer_states"), cases[i].trainable * 4);
+    json_decref(j);
+  }
+}
+
+/* A regular expression is matched against the whole module name (re.fullmatch). */
+static void test_peft_regex(void **state) {
+  json_t *j = eval(state, L32 "method = 'lora', lora = { r = 8, targets = '.*\\\\.(q|v)_proj' } } }");
+  assert_int_equal(tu_int(j, "model.trainable_params"), 9175040 / 4);
+  json_decref(j);
+  /* 'q_proj' as a pattern must match the whole name: it matches nothing */
+  assert_int_not_equal(tu_eval(*state, L32 "method = 'lora', lora = { r = 8, targets = 'q_proj' } } }", NULL),
+                   VF_OK);
+}
+
+/* 8-bit AdamW on full fine-tuning: per tensor 2 x (n + 4 x ceil(n / 256)) bytes, and 2 x 4 x n
+** for the tensors under 4096 elements (the RMSNorm weights, 3072 each). */
+static void test_adamw8bit_states(void **state) {
+  json_t *j = eval(state, L32 "method = 'full', optimizer = 'adamw-8bit' } }");
+  long long states = tu_category(j, "optimizer_states");
+  long long params = 3212749824;
+  long long norms = 57 * 3072; /* 2 per layer + the final norm */
+  long long big = params - norms;
+  assert_true(states >= 2 * big + 8 * norms);
+  assert_true(states <= 2 * big + 8 * norms + 2 * 4 * (big / 256 + 200));
+  json_decref(j);
+}
+
+/* peft-mc-llama32-3b-lora-r32: max_memory_reserved 22292725760 B, within 10%. */
+static void test_calibration_lora(void **state) {
+  json_t *j = eval(state, L32 "method = 'lora', lora = { r = 32, alpha = 64, targets = {'q_proj', 'v_proj'} } } }");
+  double got = (double)tu_int(j, "runtime.peak_reserved_bytes"), want = 22292725760.0;
+  assert_true(got > want * 0.9 && got < want * 1.1);
+  json_decref(j);
+}
+
+/* deepspeed/runtime/zero/stage_1_and_2.py estimate_zero2_model_states_mem_needs and
+** stage3.py estimate_zero3_model_states_mem_needs, by hand for 1e9 parameters on 8 GPUs. */
+static void test_deepspeed_estimators(void **state) {
+  (void)state;
+  ds_estimate d = train_ds_zero2(1000000000, 8, 1, false, 1.5);
+  assert_int_equal(d.gpu, 6000000000ull);  /* 4P + 16P/8 */
+  assert_int_equal(d.cpu, 48000000000ull); /* P x 4 x 8 x 1.5 */
+  d = train_ds_zero2(1000000000, 8, 1, true, 1.5);
+  assert_int_equal(d.gpu, 2000000000ull);  /* 2P */
+  assert_int_equal(d.cpu, 48000000000ull); /* P x max(32, 16) x 1.5 */
+  d = train_ds_zero3(1000000000, 100000000, 8, 1, false, false, true, 1.5);
+  assert_int_equal(d.gpu, 2650000000ull);  /* 4 x 1e8 + 18P/8 */
+  assert_int_equal(d.cpu, 4800000000ull);  /* 1e8 x 4 x 8 x 1.5 */
+  d = train_ds_zero3(1000000000, 100000000, 8, 1, true, true, true, 1.5);
+  assert_int_equal(d.gpu, 400000000ull);   /* the largest layer in fp32 */
+  assert_int_equal(d.cpu, 27000000000ull); /* P x 18 x 1.5 */
+  d = train_ds_zero3(1000000000, 100000000, 8, 2, true, false, false, 1.5);
+  assert_int_equal(d.gpu, 400000000ull + 125000000ull); /* + 2P/16 */
+  assert_int_equal(d.cpu, 48000000000ull); /* P x max(32, 8) x 1.5 */
+}
+
+/* ZeRO-3 over 8 GPUs shards weights, gradients, master and states: 16 bytes per parameter
+** / 8 for bf16 DeepSpeed with AdamW (Rajbhandari et al. 2019, P_os+g+p). */
+static void test_zero3_states(void **state) {
+  json_t *j = eval(state, "return { model = 'meta-llama/Llama-3.2-3B', dtype = 'bf16', runtime = 'deepspeed',"
+                          " workload = { kind = 'train', seq_len = 512, precision = 'bf16-mixed' },"
+                          " parallel = { dp = 8, strategy = 'zero3' } }");
+  long long P = 3212749824;
+  assert_int_equal(tu_category(j, "master_weights"), P * 4 / 8);
+  assert_int_equal(tu_category(j, "optimizer_states"), P * 8 / 8);
+  assert_true(tu_int(j, "runtime.deepspeed_estimate_gpu_bytes") > 0);
+  json_decref(j);
+}
+
+static void test_errors(void **state) {
+  assert_int_not_equal(tu_eval(*state, L32 "method = 'qlora' } }", NULL), VF_OK);
+  assert_non_null(strstr(vf_engine_error(*state), "workload.method: qlora trains LoRA adapters on a 4-bit base"));
+  assert_int_not_equal(tu_eval(*state, L32 "method = 'lora', lora = { targets = {'nope'} } } }", NULL), VF_OK);
+  assert_non_null(strstr(vf_engine_error(*state), "workload.lora.targets: matches no module"));
+  assert_int_not_equal(tu_eval(*state, L32 "method = 'lora', lora = { rank = 8 } } }", NULL), VF_OK);
+  assert_non_null(strstr(vf_engine_error(*state), "unknown key 'rank'"));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_peft_trainable),   cmocka_unit_test(test_peft_regex),
+      cmocka_unit_test(test_adamw8bit_states), cmocka_unit_test(test_calibration_lora),
+      cmocka_unit_test(test_deepspeed_estimators), cmocka_unit_test(test_zero3_states),
+      cmocka_unit_test(test_errors),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}

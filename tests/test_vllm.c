@@ -1,0 +1,264 @@
+/*
+** test_vllm.c: vLLM's and SGLang's startup figures through the public API: the
+** calibration cases of shared/calibration (copied inline: case id and printed figure
+** beside each, tolerance as in expect/inference.jsonl), hand arithmetic of pages,
+** blocks and tokens, and the error messages of bad runtime options.
+*/
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "apiutil.h"
+
+#define GIB 1073741824.0
+/* torch total of an H100 80GB in the llm-d v0.19 logs: 79.19 GiB */
+#define H100 "gpu = { name = 'NVIDIA H100 80GB', memory = '85030227066B' }"
+#define V19 "runtime = { name = 'vllm', version = '0.19.0', gpu_memory_utilization = 0.95, max_model_len = 8192"
+#define WL "workload = { kind = 'inference', context = 8192 }"
+#define QWEN3_14B                                                                                          \
+  "model = { arch = 'qwen3', config = { model_type = 'qwen3', hidden_size = 5120, intermediate_size = "   \
+  "17408, num_attention_heads = 40, num_hidden_layers = 40, num_key_value_heads = 8, head_dim = 128, "    \
+  "vocab_size = 151936, max_position_embeddings = 40960, tie_word_embeddings = false, torch_dtype = "    \
+  "'bfloat16' } }"
+
+static int setup(void **state) {
+  *state = tu_engine(0, 0);
+  return *state ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  vf_engine_free(*state);
+  return 0;
+}
+
+static json_t *eval(vf_engine *e, const char *text) {
+  json_t *j = NULL;
+  if (tu_eval(e, text, &j) != VF_OK) fail_msg("%s\n-> %s", text, vf_engine_error(e));
+  return j;
+}
+
+/* A runtime figure (integer or real); NAN when absent. */
+static double fig(json_t *j, const char *name) {
+  json_t *v = json_object_get(json_object_get(j, "runtime"), name);
+  return json_is_number(v) ? json_number_value(v) : 0.0 / 0.0;
+}
+
+/* |predicted - expected| <= abs + rel x expected, as calibrate checks it. */
+static void near(json_t *j, const char *name, double expected, double rel, double abs) {
+  double p = fig(j, name);
+  double d = p > expected ? p - expected : expected - p;
+  if (!(d <= abs + rel * expected)) fail_msg("%s: %.6g, expected %.6g (+-%.0f%%)", name, p, expected, rel * 100);
+}
+
+/* GiB figures with the calibration tolerances: weights 1%, KV 5%, profile terms 25%
+** or 0.1 GiB; abs = half the printed precision (0.005 GiB). */
+static void gib(json_t *j, const char *name, double printed, double rel) {
+  double abs = rel >= 0.25 && strstr(name, "non_torch") ? 0.1 * GIB : 0.005 * GIB;
+  near(j, name, printed * GIB, rel, abs);
+}
+
+/* llmd-v019-llama31-8b-tp1-8k: exact weights (16,060,522,496 B of tensors + the
+** 131072 x 128 x 2 B rotary cache), page 2 x 16 x 8 x 128 x 2 = 65536 B, 32 layers. */
+static void test_llama8b_tp1(void **state) {
+  json_t *j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', " V19 " }, " WL ", " H100 " }");
+  assert_int_equal((long long)fig(j, "weights_bytes"), 16060522496LL + 131072LL * 128 * 2);
+  double kv = fig(j, "kv_cache_bytes");
+  assert_int_equal((long long)fig(j, "num_gpu_blocks"), (long long)(kv / (65536.0 * 32)));
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), (long long)fig(j, "num_gpu_blocks") * 16);
+  gib(j, "weights_bytes", 14.99, 0.01);
+  gib(j, "activation_peak_bytes", 1.89, 0.25);
+  gib(j, "non_torch_bytes", 0.25, 0.25);
+  gib(j, "kv_cache_bytes", 58.11, 0.05);
+  near(j, "kv_cache_tokens", 476016, 0.05, 0);
+  near(j, "num_gpu_blocks", 29751, 0.05, 0);
+  near(j, "max_concurrency", 58.11, 0.05, 0.005);
+  assert_int_equal((long long)fig(j, "max_num_seqs"), 1024);
+  assert_int_equal((long long)fig(j, "max_num_batched_tokens"), 8192);
+  json_decref(j);
+}
+
+/* llmd-v019-llama31-8b-tp2-8k / -tp4-8k: weights halve, NCCL NVLS buffers appear. */
+static void test_llama8b_tp(void **state) {
+  json_t *j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', " V19 " }, " WL ", " H100
+                           ", parallel = { tp = 2 } }");
+  gib(j, "weights_bytes", 7.51, 0.01);
+  gib(j, "non_torch_bytes", 2.07, 0.25);
+  gib(j, "kv_cache_bytes", 63.76, 0.05);
+  near(j, "kv_cache_tokens", 1044688, 0.05, 0);
+  json_decref(j);
+  j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', " V19 " }, " WL ", " H100
+                   ", parallel = { tp = 4 } }");
+  gib(j, "weights_bytes", 3.77, 0.01);
+  gib(j, "non_torch_bytes", 2.13, 0.25);
+  near(j, "num_gpu_blocks", 138112, 0.05, 0);
+  near(j, "max_concurrency", 269.75, 0.05, 0.005);
+  json_decref(j);
+}
+
+/* llmd-v019-llama31-8b-pp2-8k: stage 0 prints no sampler; the engine takes the last
+** stage's smaller KV. */
+static void test_llama8b_pp2(void **state) {
+  json_t *j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', " V19 " }, " WL ", " H100
+                           ", parallel = { pp = 2 } }");
+  gib(j, "weights_bytes", 7.51, 0.01);
+  gib(j, "activation_peak_bytes", 1.10, 0.25);
+  gib(j, "non_torch_bytes", 0.07, 0.25);
+  gib(j, "kv_cache_bytes", 66.54, 0.05);
+  near(j, "num_gpu_blocks", 67207, 0.05, 0);
+  json_decref(j);
+}
+
+/* llmd-v019-llama31-8b-kvfp8 (1-byte pages: twice the tokens) and -fp32. */
+static void test_llama8b_dtypes(void **state) {
+  json_t *j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', " V19
+                           ", kv_cache_dtype = 'fp8' }, " WL ", " H100 " }");
+  near(j, "kv_cache_tokens", 952032, 0.05, 0);
+  near(j, "max_concurrency", 116.21, 0.05, 0.005);
+  json_decref(j);
+  j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', dtype = 'fp32', " V19 " }, " WL ", " H100
+                   " }");
+  gib(j, "weights_bytes", 29.98, 0.01);
+  gib(j, "activation_peak_bytes", 2.21, 0.25);
+  near(j, "num_gpu_blocks", 10956, 0.05, 0);
+  json_decref(j);
+}
+
+/* llmd-v019-gemma2-9b: 21 sliding + 21 full layers make 2 groups of 21; tokens =
+** blocks // 2 x 16; a request needs 512 full + 513 sliding blocks. */
+static void test_gemma2_hybrid(void **state) {
+  json_t *j = eval(*state, "return { model = 'google/gemma-2-9b', " V19 " }, " WL ", " H100 " }");
+  long long blocks = (long long)fig(j, "num_gpu_blocks");
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), blocks / 2 * 16);
+  near(j, "max_concurrency", (double)blocks / 1025.0, 1e-9, 0);
+  gib(j, "weights_bytes", 17.22, 0.01);
+  gib(j, "activation_peak_bytes", 3.65, 0.25);
+  near(j, "num_gpu_blocks", 21110, 0.05, 0);
+  near(j, "kv_cache_tokens", 168880, 0.05, 0);
+  near(j, "max_concurrency", 20.6, 0.05, 0.005);
+  json_decref(j);
+}
+
+/* llmd-v019-deepseek-v2-lite: one 576-wide latent per token and layer (page 18432 B). */
+static void test_deepseek_mla(void **state) {
+  json_t *j = eval(*state, "return { model = 'deepseek-ai/DeepSeek-V2-Lite-Chat', " V19 " }, " WL ", " H100 " }");
+  double kv = fig(j, "kv_cache_bytes");
+  assert_int_equal((long long)fig(j, "num_gpu_blocks"), (long long)(kv / (18432.0 * 27)));
+  gib(j, "weights_bytes", 29.43, 0.01);
+  near(j, "num_gpu_blocks", 94097, 0.05, 0);
+  near(j, "max_concurrency", 183.78, 0.05, 0.005);
+  json_decref(j);
+}
+
+/* llmd-v019-mixtral-8x7b-tp2 and llmd-v019-qwen3-30b-a3b: MoE workspaces. */
+static void test_moe(void **state) {
+  json_t *j = eval(*state, "return { model = 'mistralai/Mixtral-8x7B-Instruct-v0.1', " V19 " }, " WL ", " H100
+                           ", parallel = { tp = 2 } }");
+  gib(j, "weights_bytes", 43.51, 0.01);
+  gib(j, "activation_peak_bytes", 1.21, 0.25);
+  near(j, "kv_cache_tokens", 465936, 0.05, 0);
+  json_decref(j);
+  j = eval(*state,
+           "return { model = { arch = 'qwen3_moe', config = { model_type = 'qwen3_moe', hidden_size = 2048, "
+           "intermediate_size = 6144, moe_intermediate_size = 768, num_attention_heads = 32, num_hidden_layers = 48, "
+           "num_key_value_heads = 4, head_dim = 128, vocab_size = 151936, max_position_embeddings = 40960, "
+           "num_experts = 128, num_experts_per_tok = 8, decoder_sparse_step = 1, mlp_only_layers = {}, "
+           "tie_word_embeddings = false, torch_dtype = 'bfloat16' } }, " V19 " }, " WL ", " H100 " }");
+  gib(j, "weights_bytes", 56.88, 0.01);
+  gib(j, "activation_peak_bytes", 2.68, 0.25);
+  near(j, "num_gpu_blocks", 10518, 0.05, 0);
+  json_decref(j);
+}
+
+/* llmd-sweep-qwen3-14b-v015 / -v017: the sampler's sort goes away in 0.17. */
+static void test_version_eras(void **state) {
+  static const struct { const char *v; double act, kv, tokens; } cases[] = {
+      {"0.15.0", 5.64, 41.94, 274848}, {"0.17.0", 2.23, 45.34, 297152}};
+  for (size_t i = 0; i < 2; i++) {
+    char text[1024];
+    snprintf(text, sizeof text,
+             "return { " QWEN3_14B ", runtime = { name = 'vllm', version = '%s', gpu_memory_utilization = 0.95, "
+             "max_model_len = 8192 }, " WL ", " H100 " }",
+             cases[i].v);
+    json_t *j = eval(*state, text);
+    gib(j, "weights_bytes", 27.52, 0.01);
+    gib(j, "activation_peak_bytes", cases[i].act, 0.25);
+    gib(j, "non_torch_bytes", 0.13, 0.25);
+    gib(j, "kv_cache_bytes", cases[i].kv, 0.05);
+    near(j, "kv_cache_tokens", cases[i].tokens, 0.05, 0);
+    json_decref(j);
+  }
+}
+
+/* vllm01011-qwen2-7b-a100-80g-util025 / -2xa100-80g-tp2-util025: A100 defaults
+** (256 sequences, 2048 batched tokens), FlashInfer sampler. */
+static void test_a100_v010(void **state) {
+  const char *base = "return { model = 'Qwen/Qwen2-7B-Instruct', runtime = { name = 'vllm', version = '0.10.1.1', "
+                     "gpu_memory_utilization = 0.25, max_model_len = 16384 }, workload = { kind = 'inference', "
+                     "context = 16384 }, gpu = 'NVIDIA A100 80GB', parallel = { tp = %d } }";
+  char text[512];
+  snprintf(text, sizeof text, base, 1);
+  json_t *j = eval(*state, text);
+  gib(j, "weights_bytes", 14.2488, 0.01);
+  gib(j, "kv_cache_bytes", 5.01, 0.05);
+  near(j, "kv_cache_tokens", 93872, 0.05, 0);
+  near(j, "max_concurrency", 5.73, 0.05, 0.005);
+  assert_int_equal((long long)fig(j, "max_num_seqs"), 256);
+  json_decref(j);
+  snprintf(text, sizeof text, base, 2);
+  j = eval(*state, text);
+  gib(j, "weights_bytes", 7.1217, 0.01);
+  near(j, "kv_cache_tokens", 450192, 0.05, 0);
+  json_decref(j);
+}
+
+/* More sequences than the KV holds: the deficit shows in the kv_cache category. */
+static void test_deficit(void **state) {
+  json_t *j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', " V19
+                           " }, workload = { kind = 'inference', context = 8192, concurrency = 100 }, " H100 " }");
+  /* 100 x 512 blocks x 65536 B x 32 layers */
+  assert_int_equal(tu_category(j, "kv_cache"), 100LL * 512 * 65536 * 32);
+  json_decref(j);
+}
+
+static void expect_error(vf_engine *e, const char *text, const char *needle) {
+  json_t *j = NULL;
+  vf_status st = tu_eval(e, text, &j);
+  assert_int_not_equal(st, VF_OK);
+  if (!strstr(vf_engine_error(e), needle)) fail_msg("error '%s' lacks '%s'", vf_engine_error(e), needle);
+}
+
+static void test_errors(void **state) {
+  expect_error(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'vllm', "
+                       "kv_cache_dtype = 'int3' }, " WL " }",
+               "runtime.kv_cache_dtype: expected auto, fp8, fp8_e4m3 or fp8_e5m2, got \"int3\"");
+  expect_error(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'vllm', "
+                       "version = 'latest' }, " WL " }",
+               "runtime.version: expected a vLLM version such as \"0.19.0\", got \"latest\"");
+  expect_error(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'vllm', "
+                       "gpu_memory_utilization = 1.5 }, " WL " }",
+               "runtime.gpu_memory_utilization: expected a fraction in (0, 1], got 1.5");
+}
+
+/* SGLang: pool = 0.88 x (total - 500 MiB context) - weights; 131072 B per token of
+** Llama-3.1-8B (32 layers x 2 x 8 heads x 128 x 2 B). */
+static void test_sglang_pool(void **state) {
+  json_t *j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = 'sglang', " WL ", " H100
+                           " }");
+  double free0 = 85030227066.0 - 500.0 * 1048576.0;
+  long long pool = (long long)(0.88 * free0) - 16060522496LL;
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), pool / 131072);
+  json_decref(j);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_llama8b_tp1),    cmocka_unit_test(test_llama8b_tp),  cmocka_unit_test(test_llama8b_pp2),
+      cmocka_unit_test(test_llama8b_dtypes), cmocka_unit_test(test_gemma2_hybrid), cmocka_unit_test(test_deepseek_mla),
+      cmocka_unit_test(test_moe),            cmocka_unit_test(test_version_eras), cmocka_unit_test(test_a100_v010),
+      cmocka_unit_test(test_deficit),        cmocka_unit_test(test_errors),      cmocka_unit_test(test_sglang_pool),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
