@@ -65,7 +65,7 @@ local function resolve_model(spec, n)
   local id, p = preset(spec)
   if p then return { id = spec, arch = find_arch(p.arch, "model"), config = p.config, base = id } end
   local kind = host.path_kind(spec)
-  if kind == "file" and spec:match("%.json$") then
+  if kind == "file" and spec:match("%.json$") and not spec:match("%.index%.json$") then
     local cfg = host.read_json(spec)
     return { id = spec, arch = arch_of_config(cfg, spec), config = cfg }
   elseif kind == "file" or kind == "dir" then
@@ -92,6 +92,7 @@ local function model_part(raw, n)
   if type(desc) ~= "table" then fail("model", "architecture '%s' returned %s, expected a description table", a.name, type(desc)) end
   desc.arch = desc.arch or a.name
   if r.tensors then desc.tensors = r.tensors end   -- the real file's tensors, exact bytes
+  if r.kv then desc.kv = r.kv end                  -- a file's exact KV layout (per-layer heads)
   n.model = { id = id, arch = a.name, desc = desc }
   return text_config(cfg)
 end
@@ -161,7 +162,16 @@ local function workload_part(raw, n, rt, cfg)
   local ok = false
   for _, k in ipairs(rt.kinds) do ok = ok or k == kind end
   if not ok then fail("runtime.name", "runtime '%s' does not run %s workloads", rt.name, kind) end
-  if not rt.modelled then fail("runtime.name", "runtime '%s' is not modelled yet (modelled: transformers, pytorch)", rt.name) end
+  if not rt.modelled then
+    local list = {}
+    for _, def in pairs(E.runtimes()) do
+      if def.modelled then list[def.name] = true end
+    end
+    local names = {}
+    for k in pairs(list) do names[#names + 1] = k end
+    table.sort(names)
+    fail("runtime.name", "runtime '%s' is not modelled yet (modelled: %s)", rt.name, table.concat(names, ", "))
+  end
   n.kind = kind
   require("workloads." .. kind).normalize(w, n, cfg)
   if rt.normalize then rt.normalize(n, n.knobs) end
@@ -178,7 +188,11 @@ local function parallel_part(raw, n)
   if n.tp * n.pp * n.dp > MAX_GPUS then fail("parallel", "tp x pp x dp = %d GPUs is out of range (at most %d)", n.tp * n.pp * n.dp, MAX_GPUS) end
   local default = n.dp > 1 and "ddp" or "none"
   n.strategy = enum_field(p.strategy or default, "parallel.strategy", STRATEGIES)
-  if p.offload_optimizer or p.offload_params then fail("parallel", "CPU offload is not modelled yet") end
+  if p.offload_optimizer ~= nil or p.offload_params ~= nil then
+    if n.kind ~= "train" then fail("parallel", "offload_optimizer and offload_params apply to training") end
+    n.extra["train.offload_optimizer"] = bool_field(p.offload_optimizer or false, "parallel.offload_optimizer")
+    n.extra["train.offload_params"] = bool_field(p.offload_params or false, "parallel.offload_params")
+  end
   if p.sequence_parallel and p.sequence_parallel ~= 1 then
     -- Ulysses/ring sequence parallel: modelled for generation (src/gen.c reads gen.sp)
     if n.kind ~= "image" and n.kind ~= "video" then fail("parallel.sequence_parallel", "modelled for image and video workloads only") end

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli_batch.h"
 #include "vramfit.h"
@@ -42,6 +44,62 @@ static const char *const usage_text =
     "SCENARIO is a .lua or .json file, or - for standard input.\n"
     "VRAMFIT_PATH=dir1:dir2 adds script directories (architectures/, scripts/) that\n"
     "override the shipped ones. Exit status: 0 success, 1 nothing fits (fit), 2 bad input.\n";
+
+/* Per-command help: what `vramfit COMMAND --help` prints. */
+static const struct {
+  const char *cmd, *text;
+} command_help[] = {
+    {"estimate",
+     "usage: vramfit estimate SCENARIO [--gpu NAME] [--format table|json|csv] [--set KEY=VALUE]...\n\n"
+     "The memory budget of the first scenario of SCENARIO on one GPU (the scenario's gpu, the\n"
+     "first --gpu, or H100-SXM-80GB), category by category with its basis, the peaks PyTorch\n"
+     "would print and what nvidia-smi would show.\n\n"
+     "  --gpu NAME        a catalog name or alias (\"NVIDIA H100 80GB HBM3\", \"4090\")\n"
+     "  --format F        table (default), json (DESIGN.md's report) or csv\n"
+     "  --set KEY=VALUE   override a field by dotted path: --set workload.context=32768\n"},
+    {"fit",
+     "usage: vramfit fit SCENARIO [--gpu NAME]... [--format table|json|csv] [--set KEY=VALUE]...\n\n"
+     "For every requested GPU (the scenario's gpu list, the --gpu options, else the whole\n"
+     "catalog): whether the workload fits with headroom, the smallest GPU count where the\n"
+     "runtime splits it, and how far one GPU goes (sequences, context; batch, sequence length).\n"
+     "Exit status 1 when it fits none of them.\n"},
+    {"batch",
+     "usage: vramfit batch FILE... [--format csv|jsonl] [-o OUT] [--fail-fast] [--jobs N]\n"
+     "                    [--set KEY=VALUE]...\n\n"
+     "Every scenario of every FILE (lists and sweeps expanded), one row each; an error in one\n"
+     "scenario becomes its row's error column unless --fail-fast. See docs/BATCH.md.\n"},
+    {"inspect",
+     "usage: vramfit inspect PATH [--tensors]\n\n"
+     "What a .gguf file, a .safetensors file or index, a model directory, a config.json or a\n"
+     "diffusers folder holds: architecture, parameters, bytes per dtype, the quantization\n"
+     "detected, and with --tensors every tensor. Prints JSON.\n"},
+    {"list",
+     "usage: vramfit list models|gpus|quants|optimizers|runtimes|architectures [--format json]\n\n"
+     "The presets, the GPU catalog, the quantization formats, optimizers, runtimes and\n"
+     "architecture scripts vramfit knows (user directories in VRAMFIT_PATH included).\n"},
+};
+
+static void print_help(const char *cmd) {
+  for (size_t i = 0; i < sizeof command_help / sizeof *command_help; i++)
+    if (strcmp(command_help[i].cmd, cmd) == 0) {
+      fputs(command_help[i].text, stdout);
+      return;
+    }
+  fputs(usage_text, stdout);
+}
+
+/* The installed data directory next to the executable (PREFIX/bin/../share/vramfit),
+** so an installed tree finds its scripts wherever PREFIX was; NULL if absent. */
+static const char *exe_datadir(char *buf, size_t size) {
+  ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+  if (n <= 0) return NULL;
+  buf[n] = '\0';
+  char *slash = strrchr(buf, '/');
+  if (!slash || (size_t)(slash - buf) + 24 >= size) return NULL;
+  strcpy(slash, "/../share/vramfit");
+  struct stat st;
+  return stat(buf, &st) == 0 && S_ISDIR(st.st_mode) ? buf : NULL;
+}
 
 static int usage_error(const char *fmt, const char *arg) {
   fprintf(stderr, "vramfit: ");
@@ -182,7 +240,7 @@ int main(int argc, char **argv) {
   if (strcmp(c.cmd, "batch") == 0) return cli_batch(argc, argv); /* src/cli_batch.c: its own options and engines */
   if (parse_args(argc, argv, &c)) return 2;
   if (c.help) {
-    fputs(usage_text, stdout);
+    print_help(c.cmd);
     return 0;
   }
   char *env = getenv("VRAMFIT_PATH") ? strdup(getenv("VRAMFIT_PATH")) : NULL;
@@ -192,7 +250,9 @@ int main(int argc, char **argv) {
   vf_options_init(&opt);
   opt.script_dirs = dirs;
   opt.message = on_message;
+  char exe[4096];
   const char *data = getenv("VRAMFIT_DATADIR");
+  if (!data) data = exe_datadir(exe, sizeof exe);
   if (data) opt.data_dir = data;
   vf_engine *e = NULL;
   vf_status st = vf_engine_new(&opt, &e);

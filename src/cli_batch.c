@@ -32,10 +32,10 @@ typedef struct opts {
 } opts;
 
 /* The fixed category vocabulary of DESIGN.md, one column each; the rest: other_bytes. */
-static const char *const cat_cols[] = {"weights", "quant_overhead", "kv_cache", "activations", "workspace",
-                                       "logits", "cuda_context", "cuda_graphs", "comm_buffers", "gradients",
-                                       "optimizer_states", "master_weights", "adapter_weights",
-                                       "allocator_slack", "vae_decode"};
+static const char *const cat_cols[] = {
+    "weights",          "quant_overhead", "kv_cache",        "activations",     "workspace",
+    "logits",           "cuda_context",   "cuda_graphs",     "comm_buffers",    "gradients",
+    "optimizer_states", "master_weights", "adapter_weights", "allocator_slack", "vae_decode"};
 #define N_CATS (sizeof cat_cols / sizeof *cat_cols)
 
 static const char *const usage =
@@ -68,12 +68,14 @@ static int add_arg(const char **list, size_t *n, const char *v, const char *what
 
 static int parse_value(opts *o, const char *opt, const char *v) {
   if (!strcmp(opt, "--format")) {
-    if (strcmp(v, "csv") && strcmp(v, "jsonl") && strcmp(v, "json")) return bad_usage("--format: expected csv or jsonl, got ", v);
+    if (strcmp(v, "csv") && strcmp(v, "jsonl") && strcmp(v, "json"))
+      return bad_usage("--format: expected csv or jsonl, got ", v);
     o->jsonl = strcmp(v, "csv") != 0;
   } else if (!strcmp(opt, "--jobs")) {
     char *end;
     o->jobs = strtol(v, &end, 10);
-    if (*v == '\0' || *end || o->jobs < 1 || o->jobs > MAX_JOBS) return bad_usage("--jobs: expected 1 to 64, got ", v);
+    if (*v == '\0' || *end || o->jobs < 1 || o->jobs > MAX_JOBS)
+      return bad_usage("--jobs: expected 1 to 64, got ", v);
   } else if (!strcmp(opt, "--set")) {
     if (!strchr(v, '=')) return bad_usage("--set: expected KEY=VALUE, got ", v);
     return add_arg(o->sets, &o->n_sets, v, "--set options");
@@ -95,16 +97,24 @@ static int parse(int argc, char **argv, opts *o) {
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i], *v = NULL;
     int k = 0;
-    for (; valued[k] && !(v = value_of(argc, argv, &i, valued[k])); k++) {}
+    for (; valued[k] && !(v = value_of(argc, argv, &i, valued[k])); k++) {
+    }
     if (v) {
       if (parse_value(o, valued[k], v)) return 2;
-    } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) o->help = true;
-    else if (!strcmp(a, "--fail-fast")) o->fail_fast = true;
-    else if (!strcmp(a, "--fit")) o->fit = true;
-    else if (!strcmp(a, "--progress")) o->progress = 1;
-    else if (!strcmp(a, "--no-progress")) o->progress = 0;
-    else if (a[0] == '-' && a[1]) return bad_usage("unknown option ", a);
-    else if (add_arg(o->files, &o->n_files, a, "files")) return 2;
+    } else if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+      o->help = true;
+    else if (!strcmp(a, "--fail-fast"))
+      o->fail_fast = true;
+    else if (!strcmp(a, "--fit"))
+      o->fit = true;
+    else if (!strcmp(a, "--progress"))
+      o->progress = 1;
+    else if (!strcmp(a, "--no-progress"))
+      o->progress = 0;
+    else if (a[0] == '-' && a[1])
+      return bad_usage("unknown option ", a);
+    else if (add_arg(o->files, &o->n_files, a, "files"))
+      return 2;
   }
   if (!o->help && o->n_files == 0) return bad_usage("expected one or more scenario files", NULL);
   return 0;
@@ -132,7 +142,8 @@ static void puts_(out *o, const char *s) {
 static void put_u64(out *o, uint64_t v) {
   char d[24];
   int i = 24;
-  do d[--i] = (char)('0' + v % 10); while ((v /= 10) && i > 0);
+  do d[--i] = (char)('0' + v % 10);
+  while ((v /= 10) && i > 0);
   put(o, d + i, (size_t)(24 - i));
 }
 
@@ -145,10 +156,14 @@ static void put_text(out *o, const char *s) {
   for (; *s; s++) {
     unsigned char c = (unsigned char)*s;
     char esc[8];
-    if (!o->jsonl) put(o, c == '"' ? "\"\"" : s, c == '"' ? 2 : 1);
-    else if (c == '"' || c == '\\') esc[0] = '\\', esc[1] = (char)c, put(o, esc, 2);
-    else if (c < 0x20) snprintf(esc, sizeof esc, "\\u%04x", c), put(o, esc, 6);
-    else put(o, s, 1);
+    if (!o->jsonl)
+      put(o, c == '"' ? "\"\"" : s, c == '"' ? 2 : 1);
+    else if (c == '"' || c == '\\')
+      esc[0] = '\\', esc[1] = (char)c, put(o, esc, 2);
+    else if (c < 0x20)
+      snprintf(esc, sizeof esc, "\\u%04x", c), put(o, esc, 6);
+    else
+      put(o, s, 1);
   }
   put(o, "\"", 1);
 }
@@ -166,8 +181,10 @@ static void key(out *o, const char *name) {
 
 static void field_u64(out *o, const char *name, uint64_t v, bool set) {
   key(o, name);
-  if (set) put_u64(o, v);
-  else if (o->jsonl) puts_(o, "null");
+  if (set)
+    put_u64(o, v);
+  else if (o->jsonl)
+    puts_(o, "null");
 }
 
 static void field_text(out *o, const char *name, const char *v) {
@@ -201,17 +218,27 @@ static void row_categories(out *o, const vf_point *p, bool ok) {
 }
 
 static void row_figures(out *o, const vf_point *p, bool ok) {
-  const struct { const char *k; uint64_t v; } u[] = {
-      {"params", p->params}, {"weight_bytes", p->weight_bytes}, {"context", p->context},
-      {"concurrency", p->concurrency}, {"micro_batch", p->micro_batch}, {"seq_len", p->seq_len},
-      {"tp", p->tp}, {"pp", p->pp}, {"dp", p->dp}};
+  const struct {
+    const char *k;
+    uint64_t v;
+  } u[] = {{"params", p->params},
+           {"weight_bytes", p->weight_bytes},
+           {"context", p->context},
+           {"concurrency", p->concurrency},
+           {"micro_batch", p->micro_batch},
+           {"seq_len", p->seq_len},
+           {"tp", p->tp},
+           {"pp", p->pp},
+           {"dp", p->dp}};
   for (size_t i = 0; i < sizeof u / sizeof *u; i++) field_u64(o, u[i].k, u[i].v, ok);
   field_text(o, "gpu", ok ? p->gpu : NULL);
   field_u64(o, "memory_bytes", p->memory_bytes, ok);
   field_u64(o, "devices", p->devices, ok);
   key(o, "fits");
-  if (ok) puts_(o, p->fits ? "true" : "false");
-  else if (o->jsonl) puts_(o, "null");
+  if (ok)
+    puts_(o, p->fits ? "true" : "false");
+  else if (o->jsonl)
+    puts_(o, "null");
   key(o, "used_fraction");
   char num[32];
   snprintf(num, sizeof num, "%.6f", p->used_fraction);
@@ -229,7 +256,8 @@ static void write_row(out *o, const char *file, const vf_point *p) {
   field_u64(o, "index", p->index + 1, true);
   field_text(o, "scenario", p->scenario);
   field_text(o, "axes", p->axes);
-  const char *texts[][2] = {{"model", p->model_id}, {"arch", p->arch}, {"runtime", p->runtime}, {"kind", p->kind}};
+  const char *texts[][2] = {
+      {"model", p->model_id}, {"arch", p->arch}, {"runtime", p->runtime}, {"kind", p->kind}};
   for (size_t i = 0; i < 4; i++) field_text(o, texts[i][0], ok ? texts[i][1] : NULL);
   row_figures(o, p, ok);
   row_categories(o, p, ok);
@@ -249,10 +277,12 @@ static void plot_row(rsvg *pl, const vf_point *p) {
   const char *names[64];
   uint64_t bytes[64];
   size_t n = p->n_categories < 64 ? p->n_categories : 64;
-  for (size_t i = 0; !p->error && i < n; i++) names[i] = p->categories[i].name, bytes[i] = p->categories[i].bytes;
-  rsvg_row r = {p->index + 1, p->scenario, p->axes, p->model_id, p->gpu, p->error, p->memory_bytes, p->total_bytes,
-                p->used_fraction, p->fits, p->context, p->concurrency, p->micro_batch, p->seq_len,
-                names, bytes, p->error ? 0 : n};
+  for (size_t i = 0; !p->error && i < n; i++)
+    names[i] = p->categories[i].name, bytes[i] = p->categories[i].bytes;
+  rsvg_row r = {p->index + 1, p->scenario,     p->axes,        p->model_id,      p->gpu,
+                p->error,     p->memory_bytes, p->total_bytes, p->used_fraction, p->fits,
+                p->context,   p->concurrency,  p->micro_batch, p->seq_len,       names,
+                bytes,        p->error ? 0 : n};
   rsvg_add(pl, &r);
 }
 
@@ -304,8 +334,8 @@ static void progress_draw(progress *pg, bool final) {
   char bar[31];
   for (int i = 0; i < 30; i++) bar[i] = i < (int)(frac * 30) ? '#' : '-';
   bar[30] = '\0';
-  fprintf(stderr, "\r[%s] %3.0f%% %zu/%zu scenarios  %.0f/s  ETA %d:%02d%s", bar, frac * 100, pg->done, pg->total,
-          rate, (int)eta / 60, (int)eta % 60, final ? "\n" : "");
+  fprintf(stderr, "\r[%s] %3.0f%% %zu/%zu scenarios  %.0f/s  ETA %d:%02d%s", bar, frac * 100, pg->done,
+          pg->total, rate, (int)eta / 60, (int)eta % 60, final ? "\n" : "");
   fflush(stderr);
 }
 
@@ -490,8 +520,10 @@ static void run_file(run *r, const vf_options *opt, const vf_request *req, const
   }
   r->pg.total += vf_batch_count(b);
   if (!r->plot && (r->o->html || r->o->svg)) r->plot = rsvg_new(vf_batch_count(b));
-  if (r->o->jobs > 1) run_jobs(r, b, file);
-  else run_inline(r, b, file);
+  if (r->o->jobs > 1)
+    run_jobs(r, b, file);
+  else
+    run_inline(r, b, file);
   vf_batch_free(b);
 }
 
@@ -501,7 +533,8 @@ static char *env_options(vf_options *opt, const char **dirs, size_t max) {
   char *env = getenv("VRAMFIT_PATH") ? strdup(getenv("VRAMFIT_PATH")) : NULL;
   size_t n = 0;
   char *save = NULL;
-  for (char *t = env ? strtok_r(env, ":", &save) : NULL; t && n + 1 < max; t = strtok_r(NULL, ":", &save)) dirs[n++] = t;
+  for (char *t = env ? strtok_r(env, ":", &save) : NULL; t && n + 1 < max; t = strtok_r(NULL, ":", &save))
+    dirs[n++] = t;
   dirs[n] = NULL;
   opt->script_dirs = dirs;
   opt->data_dir = getenv("VRAMFIT_DATADIR");

@@ -189,7 +189,7 @@ int estimate_run(const model_desc *m, const scenario *s, estimate *out, char *er
     return -1;
   }
   out->trainable_params = out->params;
-  out->devices = s->tp * s->pp * (s->kind == WL_TRAIN ? s->dp : 1);
+  out->devices = acc_mul3(&c.acc, s->tp, s->pp, s->kind == WL_TRAIN ? s->dp : 1);
   est_fn fn = find_module(s);
   if (!fn) {
     snprintf(err, errlen, "runtime '%s' has no model for %s workloads yet", s->runtime,
@@ -199,8 +199,12 @@ int estimate_run(const model_desc *m, const scenario *s, estimate *out, char *er
   fn(&c);
   if (c.failed) return -1;
   if (c.acc.overflow || out->b.overflow || out->total > (uint64_t)INT64_MAX) {
-    snprintf(err, errlen, "scenario '%s': a byte figure overflows 64 bits (context %llu, concurrency %llu)",
-             s->name, (unsigned long long)s->context, (unsigned long long)s->concurrency);
+    if (s->kind == WL_TRAIN) /* name the inputs that scale the figures of this workload */
+      snprintf(err, errlen, "scenario '%s': a byte figure overflows 64 bits (micro_batch %llu, seq_len %llu)",
+               s->name, (unsigned long long)s->micro_batch, (unsigned long long)s->seq_len);
+    else
+      snprintf(err, errlen, "scenario '%s': a byte figure overflows 64 bits (context %llu, concurrency %llu)",
+               s->name, (unsigned long long)s->context, (unsigned long long)s->concurrency);
     return -1;
   }
   return 0;

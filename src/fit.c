@@ -5,6 +5,8 @@
 */
 #include "fit.h"
 
+#include "gen.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -104,6 +106,20 @@ int fit_gpu(const model_desc *m, const scenario *s, const gpu *g, fit_row *row, 
   row->total = e.total;
   row->fits = e.required <= row->usable;
   row->used_fraction = (double)e.total / (double)g->memory;
+  if (s->kind == WL_IMAGE || s->kind == WL_VIDEO) {
+    /* generation: the least offload mode that fits, then how large and how long */
+    gen_fit gf;
+    if (!gen_fit_gpu(m, &p.s, row->usable, &gf)) {
+      snprintf(err, errlen, "fit on %s: an estimate failed", g->name);
+      return -1;
+    }
+    row->count = gf.offload ? 1 : 0;
+    snprintf(row->layout, sizeof row->layout, "offload=%s", gf.offload ? gf.offload : "-");
+    row->max_width = gf.max_width;
+    row->max_height = gf.max_height;
+    row->max_frames = gf.max_frames;
+    return 0;
+  }
   fit_count(&p, row);
   if (s->kind == WL_INFERENCE) {
     uint64_t max_ctx = m->max_position ? m->max_position : 1ull << 30;

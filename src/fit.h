@@ -21,6 +21,7 @@ typedef struct fit_row {
   uint64_t total;           /* per device at the scenario's layout */
   double used_fraction;
   uint64_t max_concurrency, max_context, max_micro_batch, max_seq_len;
+  uint64_t max_width, max_height, max_frames; /* image/video, in the least offload that fits */
   char layout[48];          /* how the count is reached: "tp=2", "fsdp dp=4" */
 } fit_row;
 

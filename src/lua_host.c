@@ -424,12 +424,13 @@ static int hostfn_parse_bytes(lua_State *L) {
   units_status st = UNITS_SYNTAX;
   if (lua_type(L, 1) == LUA_TSTRING) st = units_parse_bytes(lua_tostring(L, 1), &v);
   if (st == UNITS_OK && v > (uint64_t)LUA_MAXINTEGER) st = UNITS_RANGE;
-  if (st != UNITS_OK)
-    return luaL_error(L, "%s: expected a size such as \"80GB\" or \"79.19GiB\", got %s (%s)", field,
-                      lua_type(L, 1) == LUA_TSTRING || lua_type(L, 1) == LUA_TNUMBER
-                          ? lua_tostring(L, 1)
-                          : luaL_typename(L, 1),
-                      units_message(st));
+  if (st != UNITS_OK) { /* the message names the user's field, not the script's line */
+    lua_pushfstring(L, "%s: expected a size such as \"80GB\" or \"79.19GiB\", got %s (%s)", field,
+                    lua_type(L, 1) == LUA_TSTRING || lua_type(L, 1) == LUA_TNUMBER ? lua_tostring(L, 1)
+                                                                                 : luaL_typename(L, 1),
+                    units_message(st));
+    return lua_error(L);
+  }
   lua_pushinteger(L, (lua_Integer)v);
   return 1;
 }

@@ -246,6 +246,8 @@ static int rd_enum(rd *r, int t, const char *key, const char *const *names, int 
   return dflt;
 }
 
+#define LREAD_MAX_GPUS (1ull << 20) /* scripts/scenario.lua's MAX_GPUS */
+
 static void rd_training(rd *r, int t, scenario *s) {
   static const char *const gcs[] = {"none", "full", "selective", NULL};
   s->micro_batch = rd_u64(r, t, "micro_batch", false, 1);
@@ -260,6 +262,11 @@ static void rd_training(rd *r, int t, scenario *s) {
     /* states and temporaries are shaped like the parameters, in the state dtype:
     ** the master dtype when there is a master copy, else the weights' */
     double bits = dtype_get(s->prec.master ? s->prec.master_dtype : s->prec.weights)->bits;
+    /* a user's optimizer script could return NaN or 1e300: converting those is undefined */
+    if (!(states >= 0 && states <= 64 && extra >= 0 && extra <= 4096 && temps >= 0 && temps <= 64)) {
+      rd_fail(r, "optimizer '%s': states, state_extra_bits or step_temps out of range", s->opt.name);
+      return;
+    }
     s->opt.state_bits = (uint64_t)(states * bits + extra + 0.5);
     s->opt.step_temp_bits = (uint64_t)(temps * bits + 0.5);
   }
@@ -281,7 +288,11 @@ static void rd_gpus(rd *r, int t, scenario *s) {
   if (!rd_table(r, t, "gpus", false)) return;
   size_t n = lua_rawlen(r->L, -1);
   for (size_t i = 1; i <= n && i <= SCN_MAX_GPUS && !r->failed; i++) {
-    lua_rawgeti(r->L, -1, (lua_Integer)i);
+    if (lua_rawgeti(r->L, -1, (lua_Integer)i) != LUA_TTABLE) { /* rd_str needs a table */
+      rd_fail(r, "gpus[%zu]: expected a table", i);
+      lua_pop(r->L, 1);
+      break;
+    }
     gpu *g = &s->gpus[s->n_gpus++];
     memset(g, 0, sizeof *g);
     rd_str(r, -1, "name", g->name, sizeof g->name, true);
@@ -372,6 +383,11 @@ bool lread_scenario(lua_State *L, int idx, scenario *s, model_desc *m, char *err
     lua_pop(L, 1);
   }
   if (!r.failed && (s->tp == 0 || s->pp == 0 || s->dp == 0)) rd_fail(&r, "tp, pp and dp must be at least 1");
+  /* the C core's products of layout sizes (devices, fit counts) stay far below 2^64 */
+  if (!r.failed && (s->tp > LREAD_MAX_GPUS || s->pp > LREAD_MAX_GPUS || s->dp > LREAD_MAX_GPUS ||
+                    s->tp * s->pp * s->dp > LREAD_MAX_GPUS))
+    rd_fail(&r, "tp x pp x dp: at most %llu GPUs", (unsigned long long)LREAD_MAX_GPUS);
+  if (!r.failed && !(s->headroom >= 0 && s->headroom < 1)) rd_fail(&r, "headroom: expected a fraction from 0 to below 1");
   return !r.failed;
 }
 

@@ -20,8 +20,10 @@ bool lsweep_load(host *h, const char *path, int *ref, char *err, size_t errlen) 
   if (!host_push_driver_fn(h, "expand")) return snprintf(err, errlen, "driver: no expand function"), false;
   if (!host_load_scenario(h, path, msg, sizeof msg)) {
     lua_pop(L, 1);
-    if (strncmp(msg, name, strlen(name)) == 0) snprintf(err, errlen, "%s", msg);
-    else snprintf(err, errlen, "%s: %s", name, msg);
+    if (strncmp(msg, name, strlen(name)) == 0)
+      snprintf(err, errlen, "%s", msg);
+    else
+      snprintf(err, errlen, "%s: %s", name, msg);
     return false;
   }
   if (!host_pcall(h, 1, 1, msg, sizeof msg)) return snprintf(err, errlen, "%s: %s", path, msg), false;
@@ -55,10 +57,14 @@ static void *calloc_or_raise(lua_State *L, size_t n, size_t size) {
 }
 
 static sw_field field_of(const char *path) {
-  static const struct { const char *path; sw_field f; } map[] = {
-      {"workload.context", AX_CONTEXT},         {"workload.concurrency", AX_CONCURRENCY},
-      {"workload.micro_batch", AX_MICRO_BATCH}, {"workload.seq_len", AX_SEQ_LEN},
-      {"gpu", AX_GPU}};
+  static const struct {
+    const char *path;
+    sw_field f;
+  } map[] = {{"workload.context", AX_CONTEXT},
+             {"workload.concurrency", AX_CONCURRENCY},
+             {"workload.micro_batch", AX_MICRO_BATCH},
+             {"workload.seq_len", AX_SEQ_LEN},
+             {"gpu", AX_GPU}};
   for (size_t i = 0; i < sizeof map / sizeof *map; i++)
     if (strcmp(map[i].path, path) == 0) return map[i].f;
   return AX_SLOW;
@@ -70,9 +76,10 @@ static void read_values(lua_State *L, int vt, sw_axis *ax) {
   for (size_t i = 0; i < ax->n; i++) {
     lua_rawgeti(L, vt, (lua_Integer)i + 1);
     lua_Integer v = 0;
-    bool ok = lua_isinteger(L, -1) ? (v = lua_tointeger(L, -1), true)
-                                    : lua_type(L, -1) == LUA_TNUMBER && lua_numbertointeger(lua_tonumber(L, -1), &v) &&
-                                          (lua_Number)v == lua_tonumber(L, -1);
+    bool ok = lua_isinteger(L, -1)
+                  ? (v = lua_tointeger(L, -1), true)
+                  : lua_type(L, -1) == LUA_TNUMBER && lua_numbertointeger(lua_tonumber(L, -1), &v) &&
+                        (lua_Number)v == lua_tonumber(L, -1);
     lua_pop(L, 1);
     if (!ok || v < 0) {
       ax->field = AX_SLOW;
@@ -124,7 +131,8 @@ static void read_seg(lua_State *L, sw_seg *sg) {
   }
   lua_pop(L, 1);
   int pushed = 1;
-  bool named = raw_field(L, -1, "base") == LUA_TTABLE && (pushed = 2, raw_field(L, -1, "name") == LUA_TSTRING);
+  bool named =
+      raw_field(L, -1, "base") == LUA_TTABLE && (pushed = 2, raw_field(L, -1, "name") == LUA_TSTRING);
   sg->prefix = dup_or_raise(L, named ? lua_tostring(L, -1) : "sweep");
   lua_pop(L, pushed);
 }
@@ -187,7 +195,8 @@ bool lsweep_prepare(host *h, int ref, size_t index, const char *const *sets, siz
   lua_State *L = host_state(h);
   model_free(m);
   model_init(m);
-  if (!host_push_driver_fn(h, "prepare_at")) return snprintf(err, errlen, "driver: no prepare_at function"), false;
+  if (!host_push_driver_fn(h, "prepare_at"))
+    return snprintf(err, errlen, "driver: no prepare_at function"), false;
   lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
   lua_pushinteger(L, (lua_Integer)index + 1);
   push_strings(L, sets, n_sets);

@@ -16,21 +16,28 @@
 
 /* What an axis sets: a numeric workload field or the GPU list may take the fast path
 ** (src/sweep.c); any other path is normalized through Lua at every point. */
-typedef enum sw_field { AX_SLOW = 0, AX_CONTEXT, AX_CONCURRENCY, AX_MICRO_BATCH, AX_SEQ_LEN, AX_GPU } sw_field;
+typedef enum sw_field {
+  AX_SLOW = 0,
+  AX_CONTEXT,
+  AX_CONCURRENCY,
+  AX_MICRO_BATCH,
+  AX_SEQ_LEN,
+  AX_GPU
+} sw_field;
 
 typedef struct sw_axis {
   char *path;
   size_t n;
   sw_field field;
-  uint64_t *vals;         /* numeric fast axes: every value (a non-negative integer) */
-  char **labels;          /* "path=value", as the scenario name shows it */
-  size_t argmin, argmax;  /* numeric fast axes: where the smallest / largest value is */
+  uint64_t *vals;        /* numeric fast axes: every value (a non-negative integer) */
+  char **labels;         /* "path=value", as the scenario name shows it */
+  size_t argmin, argmax; /* numeric fast axes: where the smallest / largest value is */
 } sw_axis;
 
 typedef struct sw_seg {
-  size_t first, n;        /* scenario indices [first, first + n), 0-based */
-  char *prefix;           /* a sweep: its base's name ("sweep" if none); NULL: one scenario */
-  sw_axis *axes;          /* outermost first; the last varies fastest */
+  size_t first, n; /* scenario indices [first, first + n), 0-based */
+  char *prefix;    /* a sweep: its base's name ("sweep" if none); NULL: one scenario */
+  sw_axis *axes;   /* outermost first; the last varies fastest */
   int n_axes;
 } sw_seg;
 

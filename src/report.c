@@ -119,7 +119,11 @@ static json_t *json_fit_row(const fit_row *f) {
   json_object_set_new(o, "fits", json_boolean(f->fits));
   json_object_set_new(o, "used_fraction", json_real(f->used_fraction));
   json_object_set_new(o, "total_bytes", jint(f->total));
-  if (f->max_concurrency || f->max_context) {
+  if (f->max_width) {
+    json_object_set_new(o, "max_width", jint(f->max_width));
+    json_object_set_new(o, "max_height", jint(f->max_height));
+    if (f->max_frames) json_object_set_new(o, "max_frames", jint(f->max_frames));
+  } else if (f->max_concurrency || f->max_context) {
     json_object_set_new(o, "max_concurrency", jint(f->max_concurrency));
     json_object_set_new(o, "max_context", jint(f->max_context));
   } else {
@@ -161,7 +165,9 @@ static void table_header(sbuf *b, const report_in *in) {
   units_format_iec(in->g->memory, iec, sizeof iec);
   sbuf_printf(b, "device    %s (%s), %llu GPU%s, %s on %s, peak in %s\n\n", in->g->name, iec,
               (unsigned long long)in->e->devices, in->e->devices == 1 ? "" : "s",
-              in->s->kind == WL_TRAIN ? "training" : "inference", in->s->runtime, in->e->peak_phase);
+              in->s->kind == WL_TRAIN ? "training" : in->s->kind == WL_IMAGE ? "image generation"
+                                       : in->s->kind == WL_VIDEO ? "video generation" : "inference",
+              in->s->runtime, in->e->peak_phase);
 }
 
 static void table_line(sbuf *b, const char *name, uint64_t bytes, const char *basis, const char *detail) {
@@ -182,7 +188,28 @@ static void table_budget(sbuf *b, const report_in *in) {
   table_line(b, "total", e->total, "", "what nvidia-smi shows");
 }
 
+/* image/video: the least offload mode that fits and how far it goes */
+static void table_fit_gen(sbuf *b, const report_in *in) {
+  bool video = in->s->kind == WL_VIDEO;
+  sbuf_printf(b, "\n%-28s %9s %5s %7s %-20s %14s %10s\n", "fit (headroom kept free)", "GiB", "fits", "used",
+              "least offload", "max size", video ? "max frames" : "");
+  for (size_t i = 0; i < in->n_rows; i++) {
+    const fit_row *f = &in->rows[i];
+    char size[32] = "-";
+    if (f->max_width) snprintf(size, sizeof size, "%llux%llu", (unsigned long long)f->max_width,
+                               (unsigned long long)f->max_height);
+    sbuf_printf(b, "%-28s %9.2f %5s %6.1f%% %-20s %14s", f->g.name, units_gib(f->g.memory), f->fits ? "yes" : "no",
+                f->used_fraction * 100.0, f->layout, size);
+    if (video) sbuf_printf(b, " %10llu", (unsigned long long)f->max_frames);
+    sbuf_printf(b, "\n");
+  }
+}
+
 static void table_fit(sbuf *b, const report_in *in) {
+  if (in->s->kind == WL_IMAGE || in->s->kind == WL_VIDEO) {
+    table_fit_gen(b, in);
+    return;
+  }
   bool inf = in->s->kind == WL_INFERENCE;
   sbuf_printf(b, "\n%-28s %9s %5s %7s %6s %-10s %12s %12s\n", "fit (headroom kept free)", "GiB", "fits", "used",
               "count", "layout", inf ? "max seqs" : "max batch", inf ? "max context" : "max seq_len");

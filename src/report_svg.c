@@ -21,15 +21,32 @@
 #define MAX_CATS 24
 #define GIB 1073741824.0
 
-typedef struct pt { double x; uint64_t y; } pt;
-typedef struct series { char *key; pt v[MAX_PTS]; size_t n; } series;
-typedef struct gpuline { char *name; uint64_t mem; } gpuline;
-typedef struct bar { size_t index; char *name, *gpu; uint64_t mem, total, cat[MAX_CATS]; } bar;
-typedef struct cell { double worst; size_t n, fit; } cell;
+typedef struct pt {
+  double x;
+  uint64_t y;
+} pt;
+typedef struct series {
+  char *key;
+  pt v[MAX_PTS];
+  size_t n;
+} series;
+typedef struct gpuline {
+  char *name;
+  uint64_t mem;
+} gpuline;
+typedef struct bar {
+  size_t index;
+  char *name, *gpu;
+  uint64_t mem, total, cat[MAX_CATS];
+} bar;
+typedef struct cell {
+  double worst;
+  size_t n, fit;
+} cell;
 
 struct rsvg {
   size_t expected, stride, rows, errors, dropped;
-  int xfield;                  /* -1 until a numeric workload axis is seen */
+  int xfield; /* -1 until a numeric workload axis is seen */
   series *s[MAX_SERIES];
   size_t n_series;
   gpuline g[MAX_GPUS];
@@ -127,8 +144,10 @@ static void series_put(series *s, double x, uint64_t y) {
   size_t lo = 0, hi = s->n;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
-    if (s->v[mid].x < x) lo = mid + 1;
-    else hi = mid;
+    if (s->v[mid].x < x)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   if (lo < s->n && s->v[lo].x == x) {
     if (y > s->v[lo].y) s->v[lo].y = y;
@@ -199,7 +218,11 @@ int rsvg_add(rsvg *p, const rsvg_row *r) {
 
 /* ---------------------------------------------------------------- text */
 
-typedef struct buf { char *s; size_t n, cap; bool oom; } buf;
+typedef struct buf {
+  char *s;
+  size_t n, cap;
+  bool oom;
+} buf;
 
 static void bput(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void bput(buf *b, const char *fmt, ...) {
@@ -233,11 +256,20 @@ static void besc(buf *b, const char *t, size_t max) {
       return;
     }
     switch (t[i]) {
-    case '&': bput(b, "&amp;"); break;
-    case '<': bput(b, "&lt;"); break;
-    case '>': bput(b, "&gt;"); break;
-    case '"': bput(b, "&quot;"); break;
-    default: bput(b, "%c", t[i]);
+      case '&':
+        bput(b, "&amp;");
+        break;
+      case '<':
+        bput(b, "&lt;");
+        break;
+      case '>':
+        bput(b, "&gt;");
+        break;
+      case '"':
+        bput(b, "&quot;");
+        break;
+      default:
+        bput(b, "%c", t[i]);
     }
   }
 }
@@ -251,8 +283,9 @@ static char *btake(buf *b) {
 }
 
 static void svg_open(buf *b, const char *id, int w, int h, const char *title) {
-  bput(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"%s\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-          "font-family=\"sans-serif\" font-size=\"12\" role=\"img\"><title>",
+  bput(b,
+       "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"%s\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+       "font-family=\"sans-serif\" font-size=\"12\" role=\"img\"><title>",
        id, w, h, w, h);
   besc(b, title, 0);
   bput(b, "</title><rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>", w, h);
@@ -276,7 +309,11 @@ static void y_grid(buf *b, double ymax_gib, int x0, int x1, int y0, int y1) {
 
 /* ---------------------------------------------------------------- lines */
 
-typedef struct frame { double xmin, xmax, ymax; bool logx; int x0, x1, y0, y1; } frame;
+typedef struct frame {
+  double xmin, xmax, ymax;
+  bool logx;
+  int x0, x1, y0, y1;
+} frame;
 
 static double fx(const frame *f, double x) {
   double t = f->logx ? (log2(x) - log2(f->xmin)) / (log2(f->xmax) - log2(f->xmin))
@@ -307,7 +344,8 @@ static frame lines_frame(const rsvg *p, int w, int h) {
 static void x_ticks(buf *b, const frame *f, const series *s) {
   size_t every = s->n > 10 ? (s->n + 9) / 10 : 1;
   for (size_t k = 0; k < s->n; k += every)
-    bput(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>", fx(f, s->v[k].x), f->y1 + 16, s->v[k].x);
+    bput(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>", fx(f, s->v[k].x), f->y1 + 16,
+         s->v[k].x);
 }
 
 /* Dashed capacity lines, labels pushed apart where GPUs have about the same memory. */
@@ -324,15 +362,17 @@ static void capacity_lines(buf *b, const rsvg *p, const frame *f) {
     const gpuline *g = &p->g[order[i]];
     double y = fy(f, (double)g->mem), ty = y + 4 < last + 14 ? last + 14 : y + 4;
     last = ty;
-    bput(b, "<g class=\"capacity\"><line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#333\" "
-            "stroke-dasharray=\"6 4\"/><text x=\"%d\" y=\"%.1f\">",
+    bput(b,
+         "<g class=\"capacity\"><line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#333\" "
+         "stroke-dasharray=\"6 4\"/><text x=\"%d\" y=\"%.1f\">",
          f->x0, f->x1, y, y, f->x1 + 6, ty);
     besc(b, g->name, 24);
     bput(b, "</text></g>");
   }
 }
 
-static void legend(buf *b, int x, int y, const char *const *names, size_t n, const char *const *colors, size_t nc) {
+static void legend(buf *b, int x, int y, const char *const *names, size_t n, const char *const *colors,
+                   size_t nc) {
   for (size_t i = 0; i < n; i++) {
     int yy = y + (int)i * 18;
     bput(b, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">", x, yy,
@@ -347,7 +387,9 @@ static void lines_svg(buf *b, const rsvg *p) {
   frame f = lines_frame(p, w, 420);
   svg_open(b, "vf-lines", w, h, "memory against a swept axis, each GPU's capacity dashed");
   if (p->xfield < 0 || !p->n_series) {
-    bput(b, "<text x=\"20\" y=\"40\">no workload axis (context, concurrency, micro_batch, seq_len) was swept</text></svg>");
+    bput(b,
+         "<text x=\"20\" y=\"40\">no workload axis (context, concurrency, micro_batch, seq_len) was "
+         "swept</text></svg>");
     return;
   }
   y_grid(b, f.ymax, f.x0, f.x1, f.y0, f.y1);
@@ -359,8 +401,10 @@ static void lines_svg(buf *b, const rsvg *p) {
   for (size_t i = 0; i < p->n_series; i++) {
     const series *s = p->s[i];
     names[i] = s->key;
-    bput(b, "<polyline class=\"series\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", palette[i % NPAL]);
-    for (size_t k = 0; k < s->n; k++) bput(b, "%s%.1f,%.1f", k ? " " : "", fx(&f, s->v[k].x), fy(&f, (double)s->v[k].y));
+    bput(b, "<polyline class=\"series\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
+         palette[i % NPAL]);
+    for (size_t k = 0; k < s->n; k++)
+      bput(b, "%s%.1f,%.1f", k ? " " : "", fx(&f, s->v[k].x), fy(&f, (double)s->v[k].y));
     bput(b, "\"><title>");
     besc(b, s->key, 0);
     bput(b, "</title></polyline>");
@@ -377,14 +421,14 @@ static void bar_rects(buf *b, const rsvg *p, const bar *r, double x, const frame
     if (!r->cat[c]) continue;
     double hgt = (double)r->cat[c] / GIB / f->ymax * (f->y1 - f->y0);
     y -= hgt;
-    bput(b, "<rect class=\"cat\" x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"%.2f\" fill=\"%s\"><title>", x, y, hgt,
-         palette[c % NPAL]);
+    bput(b, "<rect class=\"cat\" x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"%.2f\" fill=\"%s\"><title>", x,
+         y, hgt, palette[c % NPAL]);
     besc(b, p->cats[c], 0);
     bput(b, ": %.2f GiB</title></rect>", (double)r->cat[c] / GIB);
   }
   double cy = fy(f, (double)r->mem);
-  bput(b, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" stroke-width=\"2\"><title>", x - 3,
-       x + 17, cy, cy);
+  bput(b, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" stroke-width=\"2\"><title>",
+       x - 3, x + 17, cy, cy);
   besc(b, r->gpu, 0);
   bput(b, " capacity</title></line>");
 }
@@ -409,9 +453,11 @@ static void bars_svg(buf *b, const rsvg *p) {
     besc(b, r->gpu, 0);
     bput(b, ": %.2f GiB</title>", (double)r->total / GIB);
     bar_rects(b, p, r, x, &f);
-    bput(b, "<text x=\"%.1f\" y=\"%d\" font-size=\"9\" text-anchor=\"middle\">%zu</text></g>", x + 7, f.y1 + 14, r->index);
+    bput(b, "<text x=\"%.1f\" y=\"%d\" font-size=\"9\" text-anchor=\"middle\">%zu</text></g>", x + 7,
+         f.y1 + 14, r->index);
   }
-  bput(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">scenario number</text>", (f.x0 + f.x1) / 2, f.y1 + 36);
+  bput(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">scenario number</text>", (f.x0 + f.x1) / 2,
+       f.y1 + 36);
   legend(b, f.x1 + 20, 24, (const char *const *)p->cats, p->n_cats, palette, NPAL);
   bput(b, "</svg>");
 }
@@ -431,7 +477,8 @@ static void matrix_cells(buf *b, const rsvg *p, size_t m, int y) {
   for (size_t g = 0; g < p->n_gpus; g++) {
     const cell *c = &p->m[m][g];
     int x = 270 + (int)g * 120;
-    bput(b, "<g class=\"cell\"><rect x=\"%d\" y=\"%d\" width=\"116\" height=\"26\" fill=\"%s\"/>", x, y, cell_color(c));
+    bput(b, "<g class=\"cell\"><rect x=\"%d\" y=\"%d\" width=\"116\" height=\"26\" fill=\"%s\"/>", x, y,
+         cell_color(c));
     if (c->n)
       bput(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%.0f%% · %zu/%zu fit</text>", x + 58, y + 17,
            c->worst * 100, c->fit, c->n);
@@ -446,8 +493,8 @@ static void matrix_svg(buf *b, const rsvg *p) {
   for (size_t g = 0; g < p->n_gpus; g++) {
     bput(b, "<text x=\"%d\" y=\"30\" text-anchor=\"middle\">", 328 + (int)g * 120);
     besc(b, p->g[g].name, 18);
-    bput(b, "</text><text x=\"%d\" y=\"46\" text-anchor=\"middle\" fill=\"#555\">%.1f GiB</text>", 328 + (int)g * 120,
-         (double)p->g[g].mem / GIB);
+    bput(b, "</text><text x=\"%d\" y=\"46\" text-anchor=\"middle\" fill=\"#555\">%.1f GiB</text>",
+         328 + (int)g * 120, (double)p->g[g].mem / GIB);
   }
   for (size_t m = 0; m < p->n_models; m++) {
     int y = 56 + (int)m * 30;
@@ -463,16 +510,21 @@ static void matrix_svg(buf *b, const rsvg *p) {
   static const char *const cols[] = {"#1a9850", "#91cf60", "#fee08b", "#fc8d59", "#d73027"};
   int y0 = 66 + 30 * (int)p->n_models;
   legend(b, 20, y0, keys, 5, cols, 5);
-  bput(b, "<text x=\"20\" y=\"%d\" fill=\"#555\">cell: the worst used fraction over the scenarios, and how many "
-          "fit with the scenario's headroom</text></svg>", y0 + 5 * 18 + 12);
+  bput(b,
+       "<text x=\"20\" y=\"%d\" fill=\"#555\">cell: the worst used fraction over the scenarios, and how many "
+       "fit with the scenario's headroom</text></svg>",
+       y0 + 5 * 18 + 12);
 }
 
 /* ---------------------------------------------------------------- documents */
 
 static void picture(buf *b, const rsvg *p, rsvg_kind kind) {
-  if (kind == RSVG_LINES) lines_svg(b, p);
-  else if (kind == RSVG_BARS) bars_svg(b, p);
-  else matrix_svg(b, p);
+  if (kind == RSVG_LINES)
+    lines_svg(b, p);
+  else if (kind == RSVG_BARS)
+    bars_svg(b, p);
+  else
+    matrix_svg(b, p);
 }
 
 char *rsvg_svg(const rsvg *p, rsvg_kind kind) {
@@ -489,20 +541,25 @@ char *rsvg_html(const rsvg *p, const char *title) {
   buf b = {0};
   bput(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>");
   besc(&b, title, 0);
-  bput(&b, "</title><style>body{font-family:sans-serif;margin:24px;color:#222}"
-           "section{margin:24px 0}svg{display:block;max-width:100%%;height:auto;border:1px solid #ddd}"
-           "p.note{color:#555}</style></head><body><h1>");
+  bput(&b,
+       "</title><style>body{font-family:sans-serif;margin:24px;color:#222}"
+       "section{margin:24px 0}svg{display:block;max-width:100%%;height:auto;border:1px solid #ddd}"
+       "p.note{color:#555}</style></head><body><h1>");
   besc(&b, title, 0);
-  bput(&b, "</h1><p id=\"vf-summary\">%zu rows, %zu failed scenarios, %zu GPUs, %zu models.</p>", p->rows, p->errors,
-       p->n_gpus, p->n_models);
+  bput(&b, "</h1><p id=\"vf-summary\">%zu rows, %zu failed scenarios, %zu GPUs, %zu models.</p>", p->rows,
+       p->errors, p->n_gpus, p->n_models);
   for (int k = 0; k < RSVG_COUNT; k++) {
     bput(&b, "<section id=\"vf-%s-section\"><h2>%s</h2>", rsvg_kind_name((rsvg_kind)k), heads[k]);
     picture(&b, p, (rsvg_kind)k);
     bput(&b, "</section>");
   }
-  if (p->dropped) bput(&b, "<p class=\"note\">%zu rows belong to series beyond the first %d and are not drawn.</p>",
-                       p->dropped, MAX_SERIES);
-  bput(&b, "<p class=\"note\">Bars: every %zu%s scenario; lines: the largest total over the GPUs at each point.</p>"
-           "</body></html>\n", p->stride, p->stride == 1 ? "" : "th");
+  if (p->dropped)
+    bput(&b, "<p class=\"note\">%zu rows belong to series beyond the first %d and are not drawn.</p>",
+         p->dropped, MAX_SERIES);
+  bput(&b,
+       "<p class=\"note\">Bars: every %zu%s scenario; lines: the largest total over the GPUs at each "
+       "point.</p>"
+       "</body></html>\n",
+       p->stride, p->stride == 1 ? "" : "th");
   return btake(&b);
 }

@@ -15,7 +15,7 @@ typedef struct rsvg rsvg;
 
 /* One batch row (one scenario on one GPU); strings are copied when kept. */
 typedef struct rsvg_row {
-  size_t index;                 /* scenario index, 1-based */
+  size_t index; /* scenario index, 1-based */
   const char *scenario, *axes, *model, *gpu, *error;
   uint64_t memory_bytes, total_bytes;
   double used_fraction;

@@ -23,14 +23,14 @@
 typedef struct gchoice {
   gpu g[SCN_MAX_GPUS];
   int n;
-  char *err;             /* set: this value's scenarios fail with it */
+  char *err; /* set: this value's scenarios fail with it */
 } gchoice;
 
 typedef struct group {
   size_t seg;
-  uint64_t key, used;    /* slow-axis combination; last use, for eviction */
+  uint64_t key, used; /* slow-axis combination; last use, for eviction */
   bool fast, formula_name;
-  scenario base;         /* the group's first point, normalized, GPUs unresolved */
+  scenario base; /* the group's first point, normalized, GPUs unresolved */
   model_desc m;
   gchoice *ch;
   size_t n_ch;
@@ -48,16 +48,16 @@ struct vf_batch {
   char err[2048];
   group *groups[GROUP_CACHE];
   uint64_t clock;
-  scenario ps, work;     /* a probe or a slow point; the source of the device scenarios */
+  scenario ps, work; /* a probe or a slow point; the source of the device scenarios */
   model_desc pm;
   gchoice slow_ch;
-  const void *dev_key;   /* which (group choice) dev[] was built from; NULL: none */
-  scenario *dev;         /* per row: the scenario as it runs on that GPU */
+  const void *dev_key; /* which (group choice) dev[] was built from; NULL: none */
+  scenario *dev;       /* per row: the scenario as it runs on that GPU */
   estimate *est;
   vf_point *rows;
-  vf_category *cats;     /* BUDGET_MAX per row */
+  vf_category *cats; /* BUDGET_MAX per row */
   size_t cap;
-  char name[sizeof ((scenario *)0)->name], axes[4096];
+  char name[sizeof((scenario *)0)->name], axes[4096];
   size_t fast_count;
 };
 
@@ -123,8 +123,13 @@ void vf_batch_free(vf_batch *b) {
 static bool batch_load(vf_batch *b, const vf_options *opt, const char *path, char *err, size_t errlen) {
   size_t n = 0;
   while (opt->script_dirs && opt->script_dirs[n]) n++;
-  host_options ho = {opt->script_dirs, n, opt->data_dir ? opt->data_dir : VF_DATADIR,
-                     opt->instruction_limit, opt->memory_limit, opt->alloc, opt->alloc_ud};
+  host_options ho = {opt->script_dirs,
+                     n,
+                     opt->data_dir ? opt->data_dir : VF_DATADIR,
+                     opt->instruction_limit,
+                     opt->memory_limit,
+                     opt->alloc,
+                     opt->alloc_ud};
   if (!catalog_init(&b->cat)) return snprintf(err, errlen, "out of memory"), false;
   if (!(b->h = host_new(&ho, err, errlen))) return false;
   if (!lsweep_catalog(b->h, &b->cat, err, errlen)) return false;
@@ -178,8 +183,10 @@ static const sw_seg *find_seg(const vf_batch *b, size_t index) {
   size_t lo = 0, hi = b->plan.n_segs - 1;
   while (lo < hi) {
     size_t mid = (lo + hi + 1) / 2;
-    if (b->plan.segs[mid].first <= index) lo = mid;
-    else hi = mid - 1;
+    if (b->plan.segs[mid].first <= index)
+      lo = mid;
+    else
+      hi = mid - 1;
   }
   return &b->plan.segs[lo];
 }
@@ -204,10 +211,14 @@ static bool is_numeric(sw_field f) {
 
 static uint64_t *field_ptr(scenario *s, sw_field f) {
   switch (f) {
-  case AX_CONTEXT: return &s->context;
-  case AX_CONCURRENCY: return &s->concurrency;
-  case AX_MICRO_BATCH: return &s->micro_batch;
-  default: return &s->seq_len;
+    case AX_CONTEXT:
+      return &s->context;
+    case AX_CONCURRENCY:
+      return &s->concurrency;
+    case AX_MICRO_BATCH:
+      return &s->micro_batch;
+    default:
+      return &s->seq_len;
   }
 }
 
@@ -231,19 +242,23 @@ static void formula_name(const sw_seg *sg, const size_t *idx, char *out, size_t 
 
 static void point_name(vf_batch *b, const group *g) {
   if (g->formula_name) {
-    if (snprintf(b->name, sizeof b->name, "%s[%s]", b->plan.segs[g->seg].prefix, b->axes) < 0) b->name[0] = '\0';
-  } else memcpy(b->name, g->base.name, sizeof b->name);
+    if (snprintf(b->name, sizeof b->name, "%s[%s]", b->plan.segs[g->seg].prefix, b->axes) < 0)
+      b->name[0] = '\0';
+  } else
+    memcpy(b->name, g->base.name, sizeof b->name);
 }
 
 /* ---------------------------------------------------------------- verification */
 
 static bool prepare(vf_batch *b, size_t index, scenario *s, model_desc *m) {
   char msg[2048];
-  if (lsweep_prepare(b->h, b->ref, index, (const char *const *)b->sets, b->n_sets, (const char *const *)b->gpus,
-                     b->n_gpus, s, m, msg, sizeof msg))
+  if (lsweep_prepare(b->h, b->ref, index, (const char *const *)b->sets, b->n_sets,
+                     (const char *const *)b->gpus, b->n_gpus, s, m, msg, sizeof msg))
     return true;
-  if (b->plan.total > 1) bfail(b, script_status(msg), "%s: scenario %zu: %s", where(b), index + 1, msg);
-  else bfail(b, script_status(msg), "%s: %s", where(b), msg);
+  if (b->plan.total > 1)
+    bfail(b, script_status(msg), "%s: scenario %zu: %s", where(b), index + 1, msg);
+  else
+    bfail(b, script_status(msg), "%s: %s", where(b), msg);
   return false;
 }
 
@@ -255,8 +270,9 @@ static bool model_equal(const model_desc *a, const model_desc *b) {
   for (size_t i = 0; i < a->inv.n; i++) {
     const inv_tensor *s = &a->inv.t[i], *t = &b->inv.t[i];
     if (strcmp(s->name, t->name) || memcmp(s->shape, t->shape, sizeof s->shape) || s->ndim != t->ndim ||
-        s->count != t->count || s->role != t->role || s->dtype != t->dtype || s->stored_bytes != t->stored_bytes ||
-        strcmp(s->qtype, t->qtype) || strcmp(s->component, t->component))
+        s->count != t->count || s->role != t->role || s->dtype != t->dtype ||
+        s->stored_bytes != t->stored_bytes || strcmp(s->qtype, t->qtype) ||
+        strcmp(s->component, t->component))
       return false;
   }
   return true;
@@ -274,8 +290,10 @@ static bool probe(vf_batch *b, group *g, const sw_seg *sg, const size_t *pidx) {
     *field_ptr(p, ax->field) = *field_ptr(&g->base, ax->field);
   }
   char want[sizeof p->name];
-  if (g->formula_name) formula_name(sg, pidx, want, sizeof want);
-  else memcpy(want, g->base.name, sizeof want);
+  if (g->formula_name)
+    formula_name(sg, pidx, want, sizeof want);
+  else
+    memcpy(want, g->base.name, sizeof want);
   if (strcmp(want, p->name) != 0) return false;
   memcpy(p->name, g->base.name, sizeof p->name);
   gpu saved[SCN_MAX_GPUS];
@@ -356,7 +374,8 @@ static bool group_verify(vf_batch *b, group *g, const sw_seg *sg, const size_t *
   formula_name(sg, bidx, want, sizeof want);
   g->formula_name = strcmp(want, g->base.name) == 0;
   for (int a = 0; a < sg->n_axes; a++)
-    if (is_numeric(sg->axes[a].field) && *field_ptr(&g->base, sg->axes[a].field) != sg->axes[a].vals[0]) return false;
+    if (is_numeric(sg->axes[a].field) && *field_ptr(&g->base, sg->axes[a].field) != sg->axes[a].vals[0])
+      return false;
   if (!probe_numeric(b, g, sg, bidx)) return false;
   int ga = gpu_axis(sg);
   g->n_ch = ga < 0 ? 1 : sg->axes[ga].n;
@@ -447,14 +466,32 @@ static void fill_row(vf_batch *b, size_t r, const model_desc *m, const gpu *g) {
     cats[i] = (vf_category){it->name, it->component, it->bytes, basis_name(it->basis), it->detail};
   }
   uint64_t usable = (uint64_t)((double)g->memory * (1.0 - s->headroom)); /* as fit.c computes it */
-  *p = (vf_point){.index = 0, .scenario = b->name, .axes = b->axes, .model_id = m->id, .arch = m->arch,
-                  .runtime = s->runtime, .kind = kind_name(s->kind), .params = e->params,
-                  .weight_bytes = e->weight_bytes, .context = s->context, .concurrency = s->concurrency,
-                  .micro_batch = s->micro_batch, .seq_len = s->seq_len, .tp = s->tp, .pp = s->pp, .dp = s->dp,
-                  .gpu = g->name, .memory_bytes = g->memory, .devices = e->devices, .fits = e->total <= usable,
+  *p = (vf_point){.index = 0,
+                  .scenario = b->name,
+                  .axes = b->axes,
+                  .model_id = m->id,
+                  .arch = m->arch,
+                  .runtime = s->runtime,
+                  .kind = kind_name(s->kind),
+                  .params = e->params,
+                  .weight_bytes = e->weight_bytes,
+                  .context = s->context,
+                  .concurrency = s->concurrency,
+                  .micro_batch = s->micro_batch,
+                  .seq_len = s->seq_len,
+                  .tp = s->tp,
+                  .pp = s->pp,
+                  .dp = s->dp,
+                  .gpu = g->name,
+                  .memory_bytes = g->memory,
+                  .devices = e->devices,
+                  .fits = e->total <= usable,
                   .used_fraction = g->memory ? (double)e->total / (double)g->memory : 0.0,
-                  .total_bytes = e->total, .peak_allocated_bytes = e->peak_allocated,
-                  .peak_reserved_bytes = e->peak_reserved, .categories = cats, .n_categories = (size_t)e->b.n};
+                  .total_bytes = e->total,
+                  .peak_allocated_bytes = e->peak_allocated,
+                  .peak_reserved_bytes = e->peak_reserved,
+                  .categories = cats,
+                  .n_categories = (size_t)e->b.n};
 }
 
 static vf_status solve_row(vf_batch *b, size_t r, const model_desc *m, const gpu *g) {
@@ -531,7 +568,8 @@ vf_status vf_batch_eval(vf_batch *b, size_t index, const vf_point **rows, size_t
   if (!b || !rows || !n_rows) return VF_EINVAL;
   *n_rows = 0;
   if (index >= b->plan.total)
-    return bfail(b, VF_EINVAL, "%s: scenario %zu: the file has %zu scenarios", where(b), index + 1, b->plan.total);
+    return bfail(b, VF_EINVAL, "%s: scenario %zu: the file has %zu scenarios", where(b), index + 1,
+                 b->plan.total);
   if (!reserve_rows(b, 1)) return bfail(b, VF_ENOMEM, "out of memory");
   vf_status st = eval_point(b, index, n_rows);
   if (st != VF_OK) {

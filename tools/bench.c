@@ -73,12 +73,14 @@ static double run(char *const argv[], struct rusage *ru) {
   }
   int status = 0;
   if (pid < 0 || wait4(pid, &status, 0, ru) < 0) return -1;
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) fprintf(stderr, "bench: %s exited %d\n", argv[1], status);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    fprintf(stderr, "bench: %s exited %d\n", argv[1], status);
   return now(CLOCK_MONOTONIC) - w0;
 }
 
 static void bench_command(const char *bin, const char *label, const char *path, const char *jobs) {
-  char *argv[] = {(char *)bin, "batch", (char *)path, "--no-progress", "--jobs", (char *)jobs, "-o", "/dev/null", NULL};
+  char *argv[] = {(char *)bin, "batch",     (char *)path, "--no-progress", "--jobs", (char *)jobs,
+                  "-o",        "/dev/null", NULL};
   struct rusage ru;
   double wall = run(argv, &ru);
   double cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
@@ -96,8 +98,8 @@ static void bench_cold(const char *bin) {
     sum += t;
     if (t < best) best = t;
   }
-  printf("%-34s best %.1f ms, mean %.1f ms of 5 (process start to the JSON report)\n", "cold start, one scenario",
-         best * 1e3, sum / 5 * 1e3);
+  printf("%-34s best %.1f ms, mean %.1f ms of 5 (process start to the JSON report)\n",
+         "cold start, one scenario", best * 1e3, sum / 5 * 1e3);
 }
 
 int main(int argc, char **argv) {
@@ -109,9 +111,11 @@ int main(int argc, char **argv) {
   if (!mkdtemp(dir)) return perror("mkdtemp"), 1;
   const char *gpus = "'L40S', 'H100', 'H200', 'A100-80GB', 'RTX-4090-24GB'";
   char dense[128], moe[128], big[128];
-  snprintf(dense, sizeof dense, "%s", scenario_file("dense", "meta-llama/Llama-3.1-8B-Instruct", "2500", gpus));
+  snprintf(dense, sizeof dense, "%s",
+           scenario_file("dense", "meta-llama/Llama-3.1-8B-Instruct", "2500", gpus));
   snprintf(moe, sizeof moe, "%s", scenario_file("moe", "mistralai/Mixtral-8x7B-v0.1", "2500", gpus));
-  snprintf(big, sizeof big, "%s", scenario_file("million", "meta-llama/Llama-3.1-8B-Instruct", "25000", gpus));
+  snprintf(big, sizeof big, "%s",
+           scenario_file("million", "meta-llama/Llama-3.1-8B-Instruct", "25000", gpus));
   printf("vramfit %s bench (targets: >= 200,000 evals/s on one core, < 20 ms cold, < 50 MB)\n", vf_version());
   bench_library("100k sweep, dense (Llama-3.1-8B)", dense);
   bench_library("100k sweep, MoE (Mixtral-8x7B)", moe);

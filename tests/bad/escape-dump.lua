@@ -1,0 +1,1 @@
+return { model = string.dump(function() end) }

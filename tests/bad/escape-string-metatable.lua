@@ -1,0 +1,2 @@
+getmetatable("").__index.rep = nil
+return {}

@@ -1,0 +1,1 @@
+return { model = "meta-llama/Llama-3.1-8B-Instruct", workload = { kind = "inference", contxt = 8192 } }

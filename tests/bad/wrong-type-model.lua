@@ -1,0 +1,1 @@
+return { model = 42, workload = { kind = "inference", context = 8192 } }
