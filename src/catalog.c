@@ -46,3 +46,16 @@ const gpu *catalog_find(const catalog *c, const char *name, char *err, size_t er
   if (m == 0) snprintf(err, errlen, "unknown GPU '%s' (see 'vramfit list gpus')", name);
   return NULL;
 }
+
+bool catalog_resolve(const catalog *c, gpu *g, char *err, size_t errlen) {
+  const gpu *found = catalog_find(c, g->name, err, errlen);
+  if (g->memory) {
+    uint64_t mem = g->memory;
+    if (found) *g = *found;
+    g->memory = mem;
+    if (!g->arch[0]) snprintf(g->arch, sizeof g->arch, "unknown");
+    return true;
+  }
+  if (found) *g = *found;
+  return found != NULL;
+}

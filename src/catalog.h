@@ -43,4 +43,10 @@ bool catalog_alias(catalog *c, size_t idx, const char *pattern, char *err, size_
 ** matches. NULL if none (err says so, listing near names is left to the caller). */
 const gpu *catalog_find(const catalog *c, const char *name, char *err, size_t errlen);
 
+/* A scenario's GPU entry resolved in place: a name alone takes the catalog entry; a
+** name with its own memory (a MIG slice, a measured total) keeps that memory and, when
+** the name is in the catalog, the entry's architecture and interconnect. False with
+** err ("unknown GPU ...") when a name alone is not found. */
+bool catalog_resolve(const catalog *c, gpu *g, char *err, size_t errlen);
+
 #endif

@@ -24,8 +24,7 @@ typedef struct cli {
   const char *gpus[MAX_ARGS];
   size_t n_gpus;
   const char *format;
-  const char *output;
-  int tensors, fail_fast, help;
+  int tensors, help;
 } cli;
 
 static const char *const usage_text =
@@ -35,8 +34,8 @@ static const char *const usage_text =
     "      the memory budget of one scenario on one GPU, category by category\n"
     "  fit SCENARIO [--gpu NAME]... [--format table|json|csv] [--set KEY=VALUE]...\n"
     "      which GPUs hold it, how many are needed, how far each can be pushed\n"
-    "  batch FILE... [--format csv|jsonl] [-o OUT] [--fail-fast] [--set KEY=VALUE]...\n"
-    "      every scenario of lists and sweeps, one row each\n"
+    "  batch FILE... [--format csv|jsonl] [-o OUT] [--fail-fast] [--jobs N] [--fit] [--html F]\n"
+    "      every scenario of lists and sweeps, one row each (vramfit batch --help)\n"
     "  inspect PATH [--tensors]\n"
     "      what a .gguf, .safetensors, model directory or config.json holds\n"
     "  list models|gpus|quants|optimizers|runtimes|architectures\n"
@@ -123,9 +122,7 @@ static int parse_args(int argc, char **argv, cli *c) {
     const char *a = argv[i], *v;
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) c->help = 1;
     else if (strcmp(a, "--tensors") == 0) c->tensors = 1;
-    else if (strcmp(a, "--fail-fast") == 0) c->fail_fast = 1;
     else if ((v = opt_value(argc, argv, &i, "--format"))) c->format = v;
-    else if ((v = opt_value(argc, argv, &i, "-o"))) c->output = v;
     else if ((v = opt_value(argc, argv, &i, "--set"))) {
       if (!strchr(v, '=')) return usage_error("--set %s: expected KEY=VALUE", v);
       if (c->n_sets == MAX_ARGS) return usage_error("too many --set options%s", "");

@@ -128,19 +128,13 @@ static vf_status fail(vf_engine *e, vf_status st, const char *fmt, ...) {
 /* A Lua failure: the budget and memory limits, or the script's own message. */
 static vf_status script_status(const char *msg) {
   if (strcmp(msg, "out of memory") == 0 || strstr(msg, ": out of memory")) return VF_ENOMEM;
-  if (strstr(msg, "instruction budget exceeded") || strstr(msg, "memory limit exceeded")) return VF_ELIMIT;
-  return VF_EINVAL;
+  return host_is_limit_message(msg) ? VF_ELIMIT : VF_EINVAL;
 }
 
 static vf_status load_catalog_unprotected(vf_engine *e) {
   if (e->cat_loaded) return VF_OK;
-  lua_State *L = host_state(e->h);
   char err[1024];
-  if (!host_push_driver_fn(e->h, "catalog")) return fail(e, VF_ESCRIPT, "driver: no catalog function");
-  if (!host_pcall(e->h, 0, 1, err, sizeof err)) return fail(e, VF_ESCRIPT, "%s", err);
-  bool ok = lread_catalog(L, -1, &e->cat, err, sizeof err);
-  lua_pop(L, 1);
-  if (!ok) return fail(e, VF_ESCRIPT, "%s", err);
+  if (!host_load_catalog(e->h, &e->cat, err, sizeof err)) return fail(e, VF_ESCRIPT, "%s", err);
   e->cat_loaded = true;
   return VF_OK;
 }
@@ -148,22 +142,8 @@ static vf_status load_catalog_unprotected(vf_engine *e) {
 /* The scenario's GPU entries resolved against the catalog (inline ones kept). */
 static vf_status resolve_gpus(vf_engine *e, scenario *s, const char *where) {
   char err[512];
-  for (int i = 0; i < s->n_gpus; i++) {
-    gpu *g = &s->gpus[i];
-    if (g->memory) {
-      /* { name, memory }: a catalog name keeps its architecture and interconnect,
-      ** with the memory the scenario gives (a MIG slice, a measured total) */
-      uint64_t mem = g->memory;
-      const gpu *c = catalog_find(&e->cat, g->name, err, sizeof err);
-      if (c) *g = *c;
-      g->memory = mem;
-      if (!g->arch[0]) snprintf(g->arch, sizeof g->arch, "unknown");
-      continue;
-    }
-    const gpu *c = catalog_find(&e->cat, g->name, err, sizeof err);
-    if (!c) return fail(e, VF_EINVAL, "%s: gpu: %s", where, err);
-    *g = *c;
-  }
+  for (int i = 0; i < s->n_gpus; i++)
+    if (!catalog_resolve(&e->cat, &s->gpus[i], err, sizeof err)) return fail(e, VF_EINVAL, "%s: gpu: %s", where, err);
   return VF_OK;
 }
 

@@ -19,6 +19,7 @@
 #include "embedded.h"
 #include "lua_files.h"
 #include "lua_json.h"
+#include "lua_read.h"
 #include "lua_patterns.h"
 #include "rules.h"
 #include "units.h"
@@ -693,4 +694,19 @@ bool host_push_driver_fn(host *h, const char *name) {
   if (lua_isfunction(h->L, -1)) return true;
   lua_pop(h->L, 1);
   return false;
+}
+
+bool host_load_catalog(host *h, catalog *c, char *err, size_t errlen) {
+  if (!host_push_driver_fn(h, "catalog")) {
+    snprintf(err, errlen, "driver: no catalog function");
+    return false;
+  }
+  if (!host_pcall(h, 0, 1, err, errlen)) return false;
+  bool ok = lread_catalog(h->L, -1, c, err, errlen);
+  lua_pop(h->L, 1);
+  return ok;
+}
+
+bool host_is_limit_message(const char *msg) {
+  return strstr(msg, "instruction budget exceeded") || strstr(msg, "memory limit exceeded");
 }

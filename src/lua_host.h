@@ -43,4 +43,10 @@ void host_push_driver(host *h);
 /* Pushes driver[name]; false if absent. */
 bool host_push_driver_fn(host *h, const char *name);
 
+/* Loads the GPU catalog through the driver (scripts/gpus.lua) into c. */
+struct catalog;
+bool host_load_catalog(host *h, struct catalog *c, char *err, size_t errlen);
+/* Whether a message from host_pcall reports the instruction budget or the memory cap. */
+bool host_is_limit_message(const char *msg);
+
 #endif

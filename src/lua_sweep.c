@@ -207,11 +207,3 @@ bool lsweep_prepare(host *h, int ref, size_t index, const char *const *sets, siz
   return ok;
 }
 
-bool lsweep_catalog(host *h, catalog *c, char *err, size_t errlen) {
-  lua_State *L = host_state(h);
-  if (!host_push_driver_fn(h, "catalog")) return snprintf(err, errlen, "driver: no catalog function"), false;
-  if (!host_pcall(h, 0, 1, err, errlen)) return false;
-  bool ok = lread_catalog(L, -1, c, err, errlen);
-  lua_pop(L, 1);
-  return ok;
-}

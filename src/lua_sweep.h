@@ -56,7 +56,5 @@ void lsweep_plan_free(sw_plan *p);
 bool lsweep_prepare(host *h, int ref, size_t index, const char *const *sets, size_t n_sets,
                     const char *const *gpus, size_t n_gpus, scenario *s, model_desc *m, char *err,
                     size_t errlen);
-/* The GPU catalog (scripts/gpus.lua) into c (catalog_init'ed). */
-bool lsweep_catalog(host *h, catalog *c, char *err, size_t errlen);
 
 #endif

@@ -75,8 +75,7 @@ static const char *where(const vf_batch *b) {
 }
 
 static vf_status script_status(const char *msg) {
-  if (strstr(msg, "instruction budget exceeded") || strstr(msg, "memory limit exceeded")) return VF_ELIMIT;
-  return VF_EINVAL;
+  return host_is_limit_message(msg) ? VF_ELIMIT : VF_EINVAL;
 }
 
 /* ---------------------------------------------------------------- lifetime */
@@ -132,7 +131,7 @@ static bool batch_load(vf_batch *b, const vf_options *opt, const char *path, cha
                      opt->alloc_ud};
   if (!catalog_init(&b->cat)) return snprintf(err, errlen, "out of memory"), false;
   if (!(b->h = host_new(&ho, err, errlen))) return false;
-  if (!lsweep_catalog(b->h, &b->cat, err, errlen)) return false;
+  if (!host_load_catalog(b->h, &b->cat, err, errlen)) return false;
   if (!lsweep_load(b->h, path, &b->ref, err, errlen)) return false;
   return lsweep_plan(b->h, b->ref, &b->plan, err, errlen);
 }
@@ -341,16 +340,7 @@ static void resolve_choice(vf_batch *b, gchoice *c, const scenario *s) {
   free(c->err);
   c->err = NULL;
   for (int i = 0; i < c->n; i++) {
-    gpu *x = &c->g[i];
-    if (x->memory) {
-      if (!x->arch[0]) snprintf(x->arch, sizeof x->arch, "unknown");
-      continue;
-    }
-    const gpu *found = catalog_find(&b->cat, x->name, msg, sizeof msg);
-    if (found) {
-      *x = *found;
-      continue;
-    }
+    if (catalog_resolve(&b->cat, &c->g[i], msg, sizeof msg)) continue;
     char full[1024];
     snprintf(full, sizeof full, "%s: gpu: %s", where(b), msg);
     c->err = strdup(full);
