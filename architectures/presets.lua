@@ -396,6 +396,73 @@ models["genmo/mochi-1-preview"] = { arch = "mochi", config = { num_layers = 48, 
 models["hpcai-tech/Open-Sora-v2"] = { arch = "opensora", config = { in_channels = 64, out_channels = 64,
   hidden_size = 3072, num_heads = 24, depth = 19, depth_single_blocks = 38, guidance_embed = false } }
 
+-- --- serve2: Llama 4, Qwen3-Next, Qwen2.5-VL, Llama 3.2 Vision, Mistral Small 3.1 (config.json
+-- fields that change shapes; Hugging Face repos of the same names).
+local L4_VISION = { hidden_size = 1408, image_size = 336, intermediate_size = 5632, num_attention_heads = 16,
+  num_channels = 3, num_hidden_layers = 34, patch_size = 14, pixel_shuffle_ratio = 0.5,
+  projector_input_dim = 4096, projector_output_dim = 4096, vision_output_dim = 4096,
+  multi_modal_projector_bias = false, norm_eps = 1e-05, model_type = "llama4_vision_model" }
+models["meta-llama/Llama-4-Scout-17B-16E-Instruct"] = { arch = "llama4", config = {
+  architectures = { "Llama4ForConditionalGeneration" }, model_type = "llama4", tie_word_embeddings = false,
+  text_config = { model_type = "llama4_text", attention_bias = false, attention_chunk_size = 8192, head_dim = 128,
+    hidden_size = 5120, interleave_moe_layer_step = 1, intermediate_size = 8192, intermediate_size_mlp = 16384,
+    max_position_embeddings = 10485760, num_attention_heads = 40, num_experts_per_tok = 1, num_hidden_layers = 48,
+    num_key_value_heads = 8, num_local_experts = 16, rms_norm_eps = 1e-05, rope_theta = 500000.0,
+    use_qk_norm = true, vocab_size = 202048 },
+  vision_config = L4_VISION } }
+models["meta-llama/Llama-4-Maverick-17B-128E-Instruct"] = { arch = "llama4", config = {
+  architectures = { "Llama4ForConditionalGeneration" }, model_type = "llama4", tie_word_embeddings = false,
+  text_config = { model_type = "llama4_text", attention_bias = false, attention_chunk_size = 8192, head_dim = 128,
+    hidden_size = 5120, interleave_moe_layer_step = 2, intermediate_size = 8192, intermediate_size_mlp = 16384,
+    max_position_embeddings = 1048576, num_attention_heads = 40, num_experts_per_tok = 1, num_hidden_layers = 48,
+    num_key_value_heads = 8, num_local_experts = 128, rms_norm_eps = 1e-05, rope_theta = 500000.0,
+    use_qk_norm = false, vocab_size = 202048 },
+  vision_config = L4_VISION } }
+models["Qwen/Qwen3-Next-80B-A3B-Instruct"] = { arch = "qwen3_next", config = {
+  architectures = { "Qwen3NextForCausalLM" }, model_type = "qwen3_next", hidden_size = 2048, num_hidden_layers = 48,
+  num_attention_heads = 16, num_key_value_heads = 2, head_dim = 256, vocab_size = 151936, intermediate_size = 5120,
+  moe_intermediate_size = 512, shared_expert_intermediate_size = 512, num_experts = 512, num_experts_per_tok = 10,
+  decoder_sparse_step = 1, mlp_only_layers = {}, norm_topk_prob = true, full_attention_interval = 4,
+  linear_conv_kernel_dim = 4, linear_key_head_dim = 128, linear_value_head_dim = 128, linear_num_key_heads = 16,
+  linear_num_value_heads = 32, max_position_embeddings = 262144, partial_rotary_factor = 0.25,
+  rope_theta = 10000000, rms_norm_eps = 1e-06, tie_word_embeddings = false, attention_bias = false } }
+models["Qwen/Qwen2.5-VL-72B-Instruct"] = { arch = "qwen2_5_vl", config = {
+  architectures = { "Qwen2_5_VLForConditionalGeneration" }, model_type = "qwen2_5_vl", hidden_size = 8192,
+  intermediate_size = 29568, num_hidden_layers = 80, num_attention_heads = 64, num_key_value_heads = 8,
+  vocab_size = 152064, max_position_embeddings = 128000, max_window_layers = 80, rms_norm_eps = 1e-06,
+  rope_theta = 1000000.0, sliding_window = 32768, use_sliding_window = false, tie_word_embeddings = false,
+  vision_config = { depth = 32, hidden_act = "silu", hidden_size = 1280, intermediate_size = 3456, num_heads = 16,
+    in_chans = 3, out_hidden_size = 8192, patch_size = 14, spatial_merge_size = 2, spatial_patch_size = 14,
+    window_size = 112, fullatt_block_indexes = { 7, 15, 23, 31 }, tokens_per_second = 2, temporal_patch_size = 2 } } }
+models["Qwen/Qwen2.5-VL-7B-Instruct"] = { arch = "qwen2_5_vl", config = {
+  architectures = { "Qwen2_5_VLForConditionalGeneration" }, model_type = "qwen2_5_vl", hidden_size = 3584,
+  intermediate_size = 18944, num_hidden_layers = 28, num_attention_heads = 28, num_key_value_heads = 4,
+  vocab_size = 152064, max_position_embeddings = 128000, max_window_layers = 28, rms_norm_eps = 1e-06,
+  rope_theta = 1000000.0, sliding_window = 32768, use_sliding_window = false, tie_word_embeddings = false,
+  vision_config = { depth = 32, hidden_act = "silu", hidden_size = 1280, intermediate_size = 3420, num_heads = 16,
+    in_chans = 3, out_hidden_size = 3584, patch_size = 14, spatial_merge_size = 2, spatial_patch_size = 14,
+    window_size = 112, fullatt_block_indexes = { 7, 15, 23, 31 }, tokens_per_second = 2, temporal_patch_size = 2 } } }
+models["meta-llama/Llama-3.2-11B-Vision"] = { arch = "mllama", config = {
+  architectures = { "MllamaForConditionalGeneration" }, model_type = "mllama",
+  text_config = { model_type = "mllama_text_model", hidden_size = 4096, intermediate_size = 14336,
+    num_hidden_layers = 40, num_attention_heads = 32, num_key_value_heads = 8, vocab_size = 128256,
+    cross_attention_layers = { 3, 8, 13, 18, 23, 28, 33, 38 }, max_position_embeddings = 131072,
+    rms_norm_eps = 1e-05, rope_theta = 500000.0, tie_word_embeddings = false },
+  vision_config = { model_type = "mllama_vision_model", hidden_size = 1280, intermediate_size = 5120,
+    num_hidden_layers = 32, num_global_layers = 8, attention_heads = 16, image_size = 560, patch_size = 14,
+    num_channels = 3, max_num_tiles = 4, vision_output_dim = 7680, norm_eps = 1e-05,
+    intermediate_layers_indices = { 3, 7, 15, 23, 30 },
+    supported_aspect_ratios = { { 1, 1 }, { 1, 2 }, { 1, 3 }, { 1, 4 }, { 2, 1 }, { 2, 2 }, { 3, 1 }, { 4, 1 } } } } }
+models["mistralai/Mistral-Small-3.1-24B-Instruct-2503"] = { arch = "mistral3", config = {
+  architectures = { "Mistral3ForConditionalGeneration" }, model_type = "mistral3", image_token_index = 10,
+  multimodal_projector_bias = false, projector_hidden_act = "gelu", spatial_merge_size = 2, vision_feature_layer = -1,
+  text_config = { model_type = "mistral", hidden_size = 5120, intermediate_size = 32768, num_hidden_layers = 40,
+    num_attention_heads = 32, num_key_value_heads = 8, head_dim = 128, vocab_size = 131072,
+    max_position_embeddings = 131072, rms_norm_eps = 1e-05, rope_theta = 1000000000.0, tie_word_embeddings = false },
+  vision_config = { model_type = "pixtral", hidden_size = 1024, intermediate_size = 4096, num_hidden_layers = 24,
+    num_attention_heads = 16, head_dim = 64, image_size = 1540, patch_size = 14, num_channels = 3,
+    rope_theta = 10000.0, hidden_act = "silu" } } }
+
 -- Aliases. Those marked (calibration) are the ones the calibration set resolves this way.
 local aliases = {
   ["bigscience/bloom-7b1"] = "bigscience/bloomz-7b1",
@@ -433,6 +500,13 @@ local aliases = {
   ["Wan-AI/Wan2.1-I2V-14B-480P"] = "Wan-AI/Wan2.1-I2V-14B-720P",
   ["Wan-AI/Wan2.1-T2V-14B-Diffusers"] = "Wan-AI/Wan2.1-T2V-14B",
   ["Wan-AI/Wan2.1-T2V-1.3B-Diffusers"] = "Wan-AI/Wan2.1-T2V-1.3B",
+  -- --- serve2
+  ["meta-llama/Llama-3.2-11B-Vision-Instruct"] = "meta-llama/Llama-3.2-11B-Vision",
+  ["meta-llama/Llama-4-Scout-17B-16E"] = "meta-llama/Llama-4-Scout-17B-16E-Instruct",
+  ["meta-llama/Llama-4-Maverick-17B-128E"] = "meta-llama/Llama-4-Maverick-17B-128E-Instruct",
+  ["mistralai/Mistral-Small-3.1-24B-Base-2503"] = "mistralai/Mistral-Small-3.1-24B-Instruct-2503",
+  ["mistralai/Mistral-Small-3.2-24B-Instruct-2506"] = "mistralai/Mistral-Small-3.1-24B-Instruct-2503",
+  ["Qwen/Qwen3-Next-80B-A3B-Thinking"] = "Qwen/Qwen3-Next-80B-A3B-Instruct",
 }
 
 return { models = models, aliases = aliases }

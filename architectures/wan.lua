@@ -63,6 +63,8 @@ return arch {
       parts[#parts + 1] = { "image_encoder", "image_encoder", P.clip_text { hidden = 1280, layers = 32, ffn = 5120, vocab = 257, positions = 257 } }
     end
     local scale = nn.int(cfg, "vae_scale", 8)
+    -- Wan2.2: the A14B two-expert models and TI2V-5B (16x VAE); wan_version overrides
+    local v22 = (cfg.wan_version or ((experts == 2 or scale == 16) and "2.2" or "2.1")) == "2.2"
     parts[#parts + 1] = { "vae", "vae", P.vae_kl(scale == 16 and VAE22 or VAE21) }
     return P.description {
       arch = "wan", hidden = d, layers = L, heads = nh, ffn = F, tensors = P.pipeline(parts),
@@ -70,8 +72,14 @@ return arch {
         kind = "dit", vae_scale = scale, vae_tscale = 4, latent_channels = nn.int(cfg, "out_dim", 16),
         patch = 2, cfg = true, cfg_batched = false, text_len = 512, joint = false, experts = experts,
         -- Wan2.2's VAE decodes to 1/2 resolution and unpatchifies 2x2 (wan22-ti2v-5b-t2v-720p-4090-1gpu)
-        vae_peak_channels = scale == 16 and 48 or 96, vae_chunk = 4, act_family = "wan",
+        -- (the peak channels are calibrated: see src/gen.c, family "wan")
+        vae_peak_channels = scale == 16 and 104 or 96, vae_chunk = 4, act_family = "wan",
         text_hidden = 4096, te_layers = 24,
+        -- the reference scripts: the DiT checkpoint is fp32 (Wan-Video/Wan2.1 issue #162) and
+        -- WanModel.from_pretrained keeps it so; Wan2.2's --convert_model_dtype casts it to bf16
+        -- but "only works without FSDP" (wan/text2video.py); the VAE runs in fp32 (WanVAE
+        -- dtype=torch.float). Wan2.2 embeds the timestep per token (fp32 e, e0 [B, L, 6, dim]).
+        ref_fp32 = v22 and "fsdp" or "always", ref_vae_fp32 = true, token_timestep = v22,
       },
     }
   end,

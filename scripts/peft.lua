@@ -22,9 +22,10 @@ local DEFAULT_TARGETS = {
 local FEEDFORWARD = { down_proj = true, wo = true, dense_4h_to_h = true, fc2 = true, c_proj = true, w2 = true }
 -- Linear inputs grouped by what produces them (the activation model's terms).
 local QKV = { q_proj = 1, k_proj = 1, v_proj = 1, q = 1, k = 1, v = 1, query = 1, key = 1, value = 1,
-              query_key_value = 1, c_attn = 1, qkv_proj = 1, Wqkv = 1, wq = 1, wk = 1, wv = 1 }
+              query_key_value = 1, c_attn = 1, qkv_proj = 1, Wqkv = 1, wq = 1, wk = 1, wv = 1,
+              to_q = 1, to_k = 1, to_v = 1, add_q_proj = 1, add_k_proj = 1, add_v_proj = 1 } -- diffusers attention
 local UP = { gate_proj = 1, up_proj = 1, wi = 1, wi_0 = 1, wi_1 = 1, fc1 = 1, dense_h_to_4h = 1,
-             c_fc = 1, w1 = 1, w3 = 1, gate_up_proj = 1 }
+             c_fc = 1, w1 = 1, w3 = 1, gate_up_proj = 1, proj_mlp = 1 }
 
 -- One entry per tensor group: module name (layer index 0), shape, count, role.
 local function modules(desc)
@@ -99,7 +100,7 @@ end
 -- A Linear's input is saved for backward when its weight is trained or adapted.
 local function mark_saved(flags, m)
   if QKV[m.short] then flags.attn_in = true
-  elseif UP[m.short] then flags.mlp_in = true
+  elseif UP[m.short] or m.module:find("%.net%.0%.proj$") then flags.mlp_in = true -- diffusers FeedForward
   elseif m.role == "attn" then flags.o_in = true
   elseif m.role == "mlp" or m.role == "expert" or m.role == "shared_expert" then flags.down_in = true end
 end

@@ -9,7 +9,7 @@ local E = require "engine"
 local Q = {}
 
 local FORMAT_KEYS = { "name", "summary", "source", "aliases", "options", "defaults", "quantize_routers",
-                      "keep", "tensor", "overhead", "apply", "list_name", "data" }
+                      "keep", "tensor", "overhead", "apply", "list_name", "data", "keep_fp32" }
 local COMMON_OPTIONS = { modules_to_not_convert = "strings", keep = "strings" }
 local COMPONENTS = { "denoiser", "text_encoder", "text_encoder_2", "text_encoder_3", "vae" }
 local LINEAR_ROLES = { attn = true, mlp = true, expert = true, shared_expert = true, other = true }
@@ -194,7 +194,11 @@ local function apply_tensors(def, o, n, component, field)
       if t.qtype and t.qtype ~= "" then
         fail(field, "model %s is already quantized (tensor '%s' is %s)", n.model.id, t.name, t.qtype)
       end
-      local r = not kept(def, t, o) and def.tensor(t, o, ctx) or nil
+      -- keep_fp32 formats (bitsandbytes: transformers' use_keep_in_fp32_modules) leave a
+      -- model's _keep_in_fp32_modules (T5's 'wo', flagged keep_fp32) unquantized in fp32
+      local fp32 = def.keep_fp32 and t.keep_fp32
+      if fp32 then t.dtype = "fp32" end
+      local r = not fp32 and not kept(def, t, o) and def.tensor(t, o, ctx) or nil
       if r then
         set_result(t, r, "scripts/quant/" .. def.name .. ".lua")
         groups = groups + 1

@@ -84,12 +84,35 @@ uint64_t est_kv_heads_rank(uint64_t heads, uint64_t tp) {
   return heads >= tp ? bytes_ceildiv(heads, tp) : 1;
 }
 
+/* Tokens one layer of g caches for a sequence of `tokens`: the window (sliding or chunked)
+** when shorter, the encoder tokens for cross-attention. */
+uint64_t est_kv_group_tokens(const kv_group *g, uint64_t tokens) {
+  if (g->kind == KV_CROSS) return g->tokens;
+  return g->window && g->window < tokens ? g->window : tokens;
+}
+
+/* A recurrent state group holds a constant per sequence: state_elems per layer, split by
+** tp, in the model dtype (vLLM's mamba_ssm_cache_dtype "auto", transformers' cache). */
+static uint64_t kv_state_bytes(ectx *c, const kv_group *g, uint64_t seqs) {
+  uint64_t layers = bytes_ceildiv(g->layers, c->s->pp);
+  uint64_t per = bytes_ceildiv(g->state_elems, c->s->tp);
+  return est_elems_bytes(c, acc_mul3(&c->acc, per, layers, seqs), c->s->dtype);
+}
+
 uint64_t est_kv_cache_bytes(ectx *c, uint64_t tokens, uint64_t seqs) {
+  return est_kv_cache_bytes_ex(c, tokens, seqs, true);
+}
+
+uint64_t est_kv_cache_bytes_ex(ectx *c, uint64_t tokens, uint64_t seqs, bool windows) {
   const scenario *s = c->s;
   uint64_t total = 0;
   for (int i = 0; i < c->m->n_kv; i++) {
     const kv_group *g = &c->m->kv[i];
-    uint64_t t = g->window && g->window < tokens ? g->window : tokens;
+    if (g->kind == KV_STATE) {
+      total = acc_add(&c->acc, total, kv_state_bytes(c, g, seqs));
+      continue;
+    }
+    uint64_t t = windows || g->kind == KV_CROSS ? est_kv_group_tokens(g, tokens) : tokens;
     uint64_t layers = bytes_ceildiv(g->layers, s->pp);
     uint64_t per_tok = acc_mul(&c->acc, est_kv_heads_rank(g->kv_heads, s->tp),
                                acc_add(&c->acc, g->k_dim, g->v_dim));

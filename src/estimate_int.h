@@ -33,8 +33,13 @@ bool est_tp_sharded(inv_role r);
 /* KV heads one tensor-parallel rank holds: split when there are at least tp heads,
 ** replicated otherwise. */
 uint64_t est_kv_heads_rank(uint64_t heads, uint64_t tp);
-/* KV cache of `tokens` per sequence x `seqs` sequences on one rank (tp, pp split). */
+/* Tokens one layer of a KV group caches for a sequence of `tokens` (window, encoder tokens). */
+uint64_t est_kv_group_tokens(const kv_group *g, uint64_t tokens);
+/* KV cache of `tokens` per sequence x `seqs` sequences on one rank (tp, pp split); recurrent
+** state groups add a constant per sequence. */
 uint64_t est_kv_cache_bytes(ectx *c, uint64_t tokens, uint64_t seqs);
+/* The same; windows false sizes sliding-window and chunked layers at full length. */
+uint64_t est_kv_cache_bytes_ex(ectx *c, uint64_t tokens, uint64_t seqs, bool windows);
 /* Weight bytes with PyTorch's per-tensor allocation rounding on one rank. */
 uint64_t est_reserved_weights(ectx *c, uint64_t tp);
 /* cuBLAS workspace and CUDA context categories. */

@@ -22,30 +22,39 @@ typedef struct gen_family {
   const char *name;
   double k0, k1;    /* activation elements per token = hidden x (k0 + k1 x ffn / hidden) */
   double vae_bytes; /* VAE decode bytes per (pixel x frame x peak channel) decoded at once */
+  double vae_out;   /* copies of the whole decoded video (3 channels) held at the decode's end */
 } gen_family;
 
 static const gen_family families[] = {
     /* diffusers image DiTs: the peak is the VAE decode; 16 B per 1024^2 x 256 element =
     ** 4 GiB at 1024^2 (hf-blog-flux-dev-h100-* peak minus memory after loading, 4.5 GiB;
     ** hf-blog-sdxl-a100-fp16: 4 images, 15 GiB over the weights) */
-    {"image", 8.0, 2.0, 16.0},
-    {"unet", 24.0, 0.0, 16.0},
-    /* Wan reference scripts (float64 rotary, fp32 norms): wan21-t2v-14b-720p-*-1gpu (42.5 GiB
-    ** over the weights at 75,600 tokens); VAE decode 4 frames at a time with feature caches:
-    ** wan21-t2v-1.3b-480p-4090-{2,8}gpu (about 9 GiB at 832x480) */
-    {"wan", 50.0, 0.0, 60.0},
+    {"image", 8.0, 2.0, 16.0, 0.0},
+    {"unet", 24.0, 0.0, 16.0, 0.0},
+    /* Wan reference scripts (fp32 residual stream and norms, float64 rotary of q and k at the
+    ** attention's peak): 40 B per token x dim, 20 bf16 elements. Fitted with the fp32 DiT
+    ** weights: wan21-t2v-14b-720p-h20-1gpu (69.1 GiB = 53.2 GiB fp32 DiT + 14.4 GiB at 75,600
+    ** tokens) and, with Wan2.2's per-token timestep (+52 B, see gen_token_timestep),
+    ** wan22-t2v-a14b-720p-h20-1gpu / wan22-i2v-a14b-480p-h20-1gpu (59.8 / 41.0 GiB over one
+    ** 26.6 GiB bf16 expert). VAE decode in fp32, one latent frame (4 frames) at a time with
+    ** feature caches: 45.5 B per pixel x frame x channel (96 at full resolution) plus three
+    ** fp32 copies of the growing output (torch.cat per chunk), fitted to
+    ** wan21-t2v-1.3b-480p-4090-1gpu (8.19 GiB: DiT offloaded, cache emptied, decode alone);
+    ** the Wan2.2 VAE's channel equivalent (architectures/wan.lua) to
+    ** wan22-ti2v-5b-*-720p-4090-{1,4,8}gpu (22.6-22.9 GiB whatever the GPU count) */
+    {"wan", 20.0, 0.0, 22.75, 3.0},
     /* diffusers HunyuanVideo: hf-blog-videogen-hunyuanvideo-bf16-group-offload-leaf-vae-tiling
     ** (about 5.5 GiB at 47,744 tokens); untiled decode hf-blog-videogen-hunyuanvideo-fp8-upcast
     ** minus ...-fp8-upcast-vae-tiling (about 25 GiB for 121 x 512 x 768 x 128) */
-    {"hunyuanvideo", 20.0, 0.0, 4.4},
+    {"hunyuanvideo", 20.0, 0.0, 4.4, 0.0},
     /* diffusers CogVideoX1.5: model offload with VAE tiling reads 11 GiB, about the 10.3 GiB
     ** transformer, so SDPA keeps only a few hidden-size vectors per token
     ** (diffusers-doc-cogvideox15-model-offload-vae-tiling); the untiled decode of 8 frames at
     ** 1360x768 adds 8 GiB more (diffusers-doc-cogvideox15-model-offload): 16 B as for 2D VAEs */
-    {"cogvideox", 2.0, 0.0, 16.0},
-    {"ltx", 20.0, 0.0, 4.4},
-    {"mochi", 20.0, 0.0, 4.4},
-    {"opensora", 20.0, 0.0, 4.4},
+    {"cogvideox", 2.0, 0.0, 16.0, 0.0},
+    {"ltx", 20.0, 0.0, 4.4, 0.0},
+    {"mochi", 20.0, 0.0, 4.4, 0.0},
+    {"opensora", 20.0, 0.0, 4.4, 0.0},
 };
 
 static const gen_family *family_of(const char *name) {
@@ -54,28 +63,76 @@ static const gen_family *family_of(const char *name) {
   return &families[0];
 }
 
+#define GEN_LISTS 8
+
 /* Weights of the pipeline split by component. */
 typedef struct gen_weights {
   uint64_t te, den, vae;        /* bytes: text/image encoders, denoiser(s), VAE */
   uint64_t te_max;              /* the largest single encoder */
   uint64_t te_leaf, den_leaf, vae_leaf; /* the largest single tensor of each */
+  bool den_pinned;              /* bitsandbytes int8 modules cannot move to the CPU */
+  /* the denoiser's block lists (tensor names "list.*.x"): bytes of one block, blocks */
+  struct { const char *name; size_t len; uint64_t block, n; } lists[GEN_LISTS];
 } gen_weights;
+
+static bool gen_ref(const scenario *s) { return strcmp(s->runtime, "reference") == 0; }
+
+/* The reference scripts' storage: "always" fp32 DiT (Wan2.1), or only under FSDP, where
+** Wan2.2's --convert_model_dtype does not apply (architectures/wan.lua). */
+static bool gen_den_fp32(const scenario *s) {
+  const char *r = scn_str(s, "gen.ref_fp32", "never");
+  if (!gen_ref(s)) return false;
+  return strcmp(r, "always") == 0 || (strcmp(r, "fsdp") == 0 && s->strategy == STRAT_FSDP);
+}
+
+/* Bytes of one tensor: its stored bytes, or its dtype's, or fp32 where the runtime upcasts. */
+static uint64_t gen_tensor_bytes(ectx *c, const inv_tensor *t, uint64_t n, bool fp32) {
+  if (t->stored_bytes) return t->stored_bytes;
+  if (fp32 && !t->qtype[0]) return acc_mul(&c->acc, n, 4);
+  return est_elems_bytes(c, n, t->dtype);
+}
 
 static bool is_encoder(const char *comp) {
   return strncmp(comp, "text_encoder", 12) == 0 || strcmp(comp, "image_encoder") == 0;
 }
 
+/* A repeated denoiser tensor ("transformer.blocks.*.ffn.weight") adds its bytes to one
+** block of its list ("transformer.blocks."). */
+static void gen_block_list(gen_weights *w, const inv_tensor *t, uint64_t one) {
+  const char *star = strstr(t->name, ".*.");
+  if (!star || t->count < 2) return;
+  size_t len = (size_t)(star - t->name);
+  for (int k = 0; k < GEN_LISTS; k++) {
+    if (w->lists[k].name && (w->lists[k].len != len || strncmp(w->lists[k].name, t->name, len) != 0)) continue;
+    w->lists[k].name = t->name, w->lists[k].len = len, w->lists[k].n = t->count;
+    w->lists[k].block += one;
+    return;
+  }
+}
+
+/* Bytes of the largest group of `per` consecutive blocks of one list. */
+static uint64_t gen_group_bytes(ectx *c, const gen_weights *w, uint64_t per) {
+  uint64_t best = 0;
+  for (int k = 0; k < GEN_LISTS && w->lists[k].name; k++) {
+    uint64_t g = acc_mul(&c->acc, w->lists[k].block, per < w->lists[k].n ? per : w->lists[k].n);
+    if (g > best) best = g;
+  }
+  return best;
+}
+
 static void gen_split(ectx *c, gen_weights *w) {
   uint64_t enc[8] = {0};
   const char *names[8] = {0};
+  bool den32 = gen_den_fp32(c->s), vae32 = gen_ref(c->s) && scn_bool(c->s, "gen.ref_vae_fp32", false);
   memset(w, 0, sizeof *w);
   for (size_t i = 0; i < c->m->inv.n; i++) {
     const inv_tensor *t = &c->m->inv.t[i];
-    uint64_t n = 0, one;
+    uint64_t n = 0;
     if (!inv_tensor_elements(t, &n)) c->acc.overflow = true;
-    one = t->stored_bytes ? t->stored_bytes : est_elems_bytes(c, n, t->dtype);
+    bool vae = strcmp(t->component, "vae") == 0, den = !vae && !is_encoder(t->component);
+    uint64_t one = gen_tensor_bytes(c, t, n, (vae && vae32) || (den && den32));
     uint64_t all = acc_mul(&c->acc, one, t->count);
-    if (strcmp(t->component, "vae") == 0) {
+    if (vae) {
       w->vae = acc_add(&c->acc, w->vae, all);
       if (one > w->vae_leaf) w->vae_leaf = one;
     } else if (is_encoder(t->component)) {
@@ -92,13 +149,16 @@ static void gen_split(ectx *c, gen_weights *w) {
     } else {
       w->den = acc_add(&c->acc, w->den, all);
       if (one > w->den_leaf) w->den_leaf = one;
+      if (strcmp(t->qtype, "int8-row") == 0) w->den_pinned = true;
+      gen_block_list(w, t, one);
     }
   }
 }
 
 /* The phases' transient bytes. */
 typedef struct gen_shape {
-  uint64_t act;    /* denoiser activations of one forward, per device */
+  uint64_t act;    /* denoiser activations of one forward, per device (stale ones included) */
+  uint64_t stale;  /* the part of act split by sequence parallel: cached blocks left by the loop */
   uint64_t te_act; /* text encoder activations */
   uint64_t vae;    /* VAE decode peak */
   uint64_t lat;    /* latents, noise prediction, text embeddings kept across the loop */
@@ -121,17 +181,48 @@ static uint64_t gen_act(ectx *c, const gen_family *f, uint64_t a, uint64_t sp) {
   return act;
 }
 
-static void gen_shapes(ectx *c, const gen_family *f, gen_shape *g) {
+/* Wan2.2 embeds the timestep per token in fp32 (Wan-Video/Wan2.2 wan/modules/model.py):
+** e [B, L, dim] and e0 [B, L, 6, dim] live through every block, 28 B per token x dim, and
+** sp_dit_forward computes them over the whole sequence before chunking (views keep the
+** storage), so this part is not split; each block's (modulation + e).chunk(6) is a 24 B
+** temporary over the rank's tokens. Returns the unsplit part; *split gets the other. */
+static uint64_t gen_token_timestep(ectx *c, uint64_t sp, uint64_t *split) {
   const scenario *s = c->s;
-  uint64_t a = est_bits(s->dtype) / 8;
+  uint64_t tokens = scn_u64(s, "gen.tokens", 1), h = scn_u64(s, "gen.hidden", c->m->hidden);
+  uint64_t batch = scn_u64(s, "gen.den_batch", 1);
+  *split = 0;
+  if (!scn_bool(s, "gen.token_timestep", false) || !gen_ref(s)) return 0;
+  *split = acc_mul3(&c->acc, acc_mul(&c->acc, bytes_ceildiv(tokens, sp), h), batch, 24);
+  return acc_mul3(&c->acc, acc_mul(&c->acc, tokens, h), batch, 28);
+}
+
+/* FSDP gathers one block's parameters in the compute dtype and prefetches the next. */
+static uint64_t gen_fsdp_gather(ectx *c, const gen_weights *w) {
+  const scenario *s = c->s;
+  if (s->strategy != STRAT_FSDP || scn_u64(s, "gen.sp", 1) < 2) return 0;
+  uint64_t blocks = acc_mul(&c->acc, scn_u64(s, "gen.layers", c->m->layers), scn_u64(s, "gen.experts", 1));
+  uint64_t blk = bytes_ceildiv(w->den, blocks ? blocks : 1);
+  return gen_den_fp32(s) ? blk : acc_mul(&c->acc, blk, 2);
+}
+
+static void gen_shapes(ectx *c, const gen_family *f, const gen_weights *w, gen_shape *g) {
+  const scenario *s = c->s;
+  uint64_t a = est_bits(s->dtype) / 8, split = 0;
   g->sp = scn_u64(s, "gen.sp", 1);
   g->act = gen_act(c, f, a, g->sp);
-  uint64_t vae_a = scn_bool(s, "gen.vae_upcast", false) ? 4 : a;
+  uint64_t full = gen_token_timestep(c, g->sp, &split);
+  g->stale = acc_add(&c->acc, g->act, split);
+  g->act = acc_add(&c->acc, acc_add(&c->acc, g->stale, full), gen_fsdp_gather(c, w));
+  bool vae32 = scn_bool(s, "gen.vae_upcast", false) || (gen_ref(s) && scn_bool(s, "gen.ref_vae_fp32", false));
+  uint64_t vae_a = vae32 ? 4 : a;
   double per = f->vae_bytes * (double)vae_a / 2.0;
   if (strcmp(f->name, "image") == 0 || strcmp(f->name, "unet") == 0) per = f->vae_bytes;
   g->vae = acc_from_double(&c->acc, per * (double)scn_u64(s, "gen.vae_pixels", 0) *
                                         (double)scn_u64(s, "gen.vae_channels", 128) *
                                         (double)scn_u64(s, "gen.vae_images", 1));
+  /* the decoded video, 3 channels in the VAE's dtype, in f->vae_out copies */
+  uint64_t out = acc_mul3(&c->acc, scn_u64(s, "gen.out_pixels", 0), 3 * vae_a, scn_u64(s, "gen.vae_images", 1));
+  g->vae = acc_add(&c->acc, g->vae, acc_from_double(&c->acc, (double)out * f->vae_out));
   /* encoder: hidden states of every layer kept by output_hidden_states, x batch (+CFG) */
   uint64_t tt = scn_u64(s, "gen.text_tokens", 77), th = scn_u64(s, "gen.text_hidden", 4096);
   g->te_act = acc_mul3(&c->acc, acc_mul(&c->acc, tt, th), scn_u64(s, "gen.te_layers", 24) + 8,
@@ -140,7 +231,7 @@ static void gen_shapes(ectx *c, const gen_family *f, gen_shape *g) {
 }
 
 /* Bytes of a component resident while it runs, under the offload mode. */
-static uint64_t gen_resident(ectx *c, uint64_t all, uint64_t leaf, uint64_t layers, bool denoiser) {
+static uint64_t gen_resident(ectx *c, uint64_t all, uint64_t leaf, uint64_t layers, const gen_weights *den) {
   const scenario *s = c->s;
   const char *off = scn_str(s, "gen.offload", "none");
   if (strcmp(off, "sequential") == 0) return leaf;
@@ -148,9 +239,12 @@ static uint64_t gen_resident(ectx *c, uint64_t all, uint64_t leaf, uint64_t laye
     bool leaf_level = strcmp(scn_str(s, "runtime.offload_type", "block_level"), "leaf_level") == 0;
     uint64_t groups = scn_u64(s, "runtime.num_blocks_per_group", 1);
     /* the group in use and the one prefetched on a side stream */
-    if (leaf_level || !denoiser) return acc_mul(&c->acc, leaf, 2);
-    uint64_t blk = bytes_ceildiv(all, layers ? layers : 1);
-    uint64_t r = acc_mul(&c->acc, acc_mul(&c->acc, blk, groups), 2);
+    if (leaf_level || !den) return acc_mul(&c->acc, leaf, 2);
+    /* the largest group of one block list (HunyuanVideo's dual-stream blocks are 2.4x its
+    ** single-stream ones: hf-blog-videogen-hunyuanvideo-bf16-group-offload-blocks{1,8}-*) */
+    uint64_t r = gen_group_bytes(c, den, groups);
+    if (!r) r = acc_mul(&c->acc, bytes_ceildiv(all, layers ? layers : 1), groups);
+    r = acc_mul(&c->acc, r, 2);
     return r < all ? r : all;
   }
   return all;
@@ -185,18 +279,24 @@ static void gen_phases(ectx *c, const gen_weights *w, const gen_shape *g, gen_ph
   ph[1].act = acc_add(&c->acc, g->act, g->lat);
   ph[2].vae = acc_add(&c->acc, g->vae, g->lat);
   /* sequence parallel (the reference scripts): rank 0 decodes after the loop without
-  ** emptying the cache, and the loop's activation blocks stay reserved beside the
-  ** decoder's (wan21-t2v-14b-720p-*-{2,4,8}gpu, wan21-t2v-1.3b-480p-4090-{2,8}gpu) */
-  if (g->sp > 1) ph[2].act = g->act;
+  ** emptying the cache, and the loop's per-rank activation blocks stay reserved beside the
+  ** decoder's, which reuses the larger unsplit ones (wan21-t2v-14b-720p-*-{2,4,8}gpu,
+  ** wan22-t2v-a14b-*-{4,8}gpu); with offload_model the DiT leaves and the cache is emptied
+  ** first (wan22-ti2v-5b-t2v-720p-4090-{4,8}gpu) */
   if (strcmp(off, "none") == 0) {
+    if (g->sp > 1) ph[2].act = g->stale;
     for (int i = 0; i < 3; i++) ph[i].weights_te = te, ph[i].weights_den = den, ph[i].weights_vae = w->vae;
     return;
   }
   /* one component (one expert) at a time; the sequential and group modes stream layers */
   uint64_t te1 = te_on ? bytes_ceildiv(w->te_max, shard) : 0;
-  ph[0].weights_te = gen_resident(c, te1, te_on ? w->te_leaf : 0, te_layers, false);
-  ph[1].weights_den = gen_resident(c, bytes_ceildiv(den, experts), w->den_leaf, layers, true);
-  ph[2].weights_vae = gen_resident(c, w->vae, w->vae_leaf, 1, false);
+  ph[0].weights_te = gen_resident(c, te1, te_on ? w->te_leaf : 0, te_layers, NULL);
+  ph[1].weights_den = gen_resident(c, bytes_ceildiv(den, experts), w->den_leaf, layers, w);
+  ph[2].weights_vae = gen_resident(c, w->vae, w->vae_leaf, 1, NULL);
+  /* "8Bit models in bitsandbytes cannot be moved to CPU from GPU" (HF blog video_gen):
+  ** an int8 denoiser stays through every phase (hf-blog-videogen-hunyuanvideo-bnb8-cpu-offload*) */
+  if (w->den_pinned)
+    for (int i = 0; i < 3; i++) ph[i].weights_den = den;
 }
 
 static void gen_report(ectx *c, const gen_phase *p, const gen_weights *w) {
@@ -232,7 +332,7 @@ void gen_estimate(ectx *c) {
   gen_phase ph[3];
   const gen_family *f = family_of(scn_str(s, "gen.family", "image"));
   gen_split(c, &w);
-  gen_shapes(c, f, &g);
+  gen_shapes(c, f, &w, &g);
   gen_phases(c, &w, &g, ph);
   int top = 0;
   for (int i = 1; i < 3; i++)

@@ -193,7 +193,7 @@ static bool join(char *out, size_t n, const char *dir, const char *file) {
 
 static void parent(const char *path, char *out, size_t n) {
   const char *slash = strrchr(path, '/');
-  int len = slash ? (int)(slash - path ? slash - path : 1) : 1;
+  int len = slash ? (int)((slash - path) ? slash - path : 1) : 1;
   if (snprintf(out, n, "%.*s", len, slash ? path : ".") >= (int)n) out[0] = '\0';
 }
 

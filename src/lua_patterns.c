@@ -26,10 +26,10 @@ static size_t class_len(const char *p, const char *end) {
   return (size_t)(q + 1 - p);
 }
 
-double lpat_cost(const char *p, size_t plen, size_t n) {
+double lpat_cost(const char *p, size_t plen, size_t n, bool anchors) {
   const char *end = p + plen;
   double cost = (double)plen + 1, len = (double)n + 1;
-  if (p < end && *p == '^')
+  if (anchors && p < end && *p == '^')
     p++;
   else
     cost *= len;
@@ -61,7 +61,8 @@ static int budgeted(lua_State *L) {
   /* plain find (also any pattern without specials) compares at every position */
   bool plain = strcmp(name, "find") == 0 && lua_toboolean(L, 4);
   lua_pushvalue(L, lua_upvalueindex(3));
-  lua_pushnumber(L, plain ? ((double)n + 1) * ((double)plen + 1) : lpat_cost(p, plen, n));
+  /* gmatch takes '^' literally: it never anchors */
+  lua_pushnumber(L, plain ? ((double)n + 1) * ((double)plen + 1) : lpat_cost(p, plen, n, strcmp(name, "gmatch") != 0));
   lua_pushstring(L, name);
   lua_pushinteger(L, (lua_Integer)plen);
   lua_pushinteger(L, (lua_Integer)n);

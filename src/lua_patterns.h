@@ -7,10 +7,12 @@
 #define VF_LUA_PATTERNS_H
 
 #include <lua.h>
+#include <stdbool.h>
 #include <stddef.h>
 
-/* Worst-case matcher steps of pattern p (plen bytes) on a subject of n bytes. */
-double lpat_cost(const char *p, size_t plen, size_t n);
+/* Worst-case matcher steps of pattern p (plen bytes) on a subject of n bytes; anchors:
+** whether a leading '^' anchors the match (not in gmatch). */
+double lpat_cost(const char *p, size_t plen, size_t n, bool anchors);
 /* Wraps find/match/gmatch/gsub of the string library table at idx; the function on top
 ** (popped) is called as charge(cost, name, pattern_len, subject_len) before each call
 ** and raises to refuse it. [-1, +0, m] */

@@ -168,21 +168,38 @@ static void rd_tensors(rd *r, int desc, model_desc *m, vf_dtype dt) {
   lua_pop(r->L, 1);
 }
 
+/* kv[i].kind: "attention" (default), "chunked" (window = chunk), "cross" (tokens = encoder
+** tokens per sequence) or "mamba" (state_elems per sequence and layer; no K/V heads). */
+static void rd_kv_group(rd *r, size_t i, kv_group *g) {
+  static const char *const kinds[] = {"attention", "chunked", "cross", "mamba"};
+  char kind[16];
+  rd_str(r, -1, "kind", kind, sizeof kind, false);
+  g->kind = KV_ATTN;
+  for (size_t k = 1; k < sizeof kinds / sizeof *kinds; k++)
+    if (strcmp(kind, kinds[k]) == 0) g->kind = (kv_kind)k;
+  if (kind[0] && g->kind == KV_ATTN && strcmp(kind, "attention") != 0)
+    rd_fail(r, "kv[%zu].kind: unknown kind '%s' (attention, chunked, cross, mamba)", i, kind);
+  bool state = g->kind == KV_STATE;
+  g->layers = rd_dim(r, -1, "layers", true, 0);
+  g->kv_heads = rd_dim(r, -1, "kv_heads", !state, 0);
+  g->k_dim = rd_dim(r, -1, "k_dim", !state, 0);
+  g->v_dim = rd_dim(r, -1, "v_dim", false, 0);
+  g->window = rd_dim(r, -1, "window", g->kind == KV_CHUNKED, 0);
+  g->tokens = rd_dim(r, -1, "tokens", g->kind == KV_CROSS, 0);
+  g->state_elems = rd_u64(r, -1, "state_elems", state, 0);
+  if (!r->failed && state && (g->state_elems == 0 || g->state_elems > DIM_MAX * 64))
+    rd_fail(r, "kv[%zu].state_elems: expected 1 to %llu elements", i, DIM_MAX * 64);
+}
+
 static void rd_kv(rd *r, int desc, model_desc *m) {
   if (!rd_table(r, desc, "kv", false)) return;
   size_t n = lua_rawlen(r->L, -1);
   if (n > MODEL_MAX_KV) rd_fail(r, "kv: at most %d groups", MODEL_MAX_KV);
   for (size_t i = 1; i <= n && !r->failed; i++) {
-    if (lua_rawgeti(r->L, -1, (lua_Integer)i) != LUA_TTABLE) {
+    if (lua_rawgeti(r->L, -1, (lua_Integer)i) != LUA_TTABLE)
       rd_fail(r, "kv[%zu]: expected a table", i);
-    } else {
-      kv_group *g = &m->kv[m->n_kv++];
-      g->layers = rd_dim(r, -1, "layers", true, 0);
-      g->kv_heads = rd_dim(r, -1, "kv_heads", true, 0);
-      g->k_dim = rd_dim(r, -1, "k_dim", true, 0);
-      g->v_dim = rd_dim(r, -1, "v_dim", false, 0);
-      g->window = rd_dim(r, -1, "window", false, 0);
-    }
+    else
+      rd_kv_group(r, i, &m->kv[m->n_kv++]);
     lua_pop(r->L, 1);
   }
   lua_pop(r->L, 1);

@@ -18,9 +18,18 @@
 #define SCN_MAX_NOTES 32
 #define SCN_NOTE 200
 
+/* What a group of layers caches per sequence: K/V per token (full attention, a sliding
+** window, or chunked local attention whose window is the chunk), K/V of a fixed number of
+** encoder tokens (cross-attention to an image), or a fixed-size recurrent state (Mamba,
+** gated DeltaNet: conv + SSM state, in the model dtype). */
+typedef enum kv_kind { KV_ATTN = 0, KV_CHUNKED, KV_CROSS, KV_STATE } kv_kind;
+
 typedef struct kv_group {
   uint64_t layers, kv_heads, k_dim, v_dim;
   uint64_t window; /* 0: full attention; else tokens a sliding-window layer keeps */
+  kv_kind kind;
+  uint64_t tokens;      /* KV_CROSS: encoder tokens cached per sequence */
+  uint64_t state_elems; /* KV_STATE: state elements per sequence per layer (TP splits them) */
 } kv_group;
 
 typedef struct block_spec {

@@ -22,7 +22,8 @@ typedef struct vcfg {
 /* One KV-cache spec (layers alike): vLLM's FullAttentionSpec / SlidingWindowSpec /
 ** MLAAttentionSpec. */
 typedef struct vspec {
-  uint64_t layers, page, window;
+  uint64_t layers, page, window, tokens; /* tokens: cross-attention's encoder tokens */
+  kv_kind kind;
 } vspec;
 
 typedef struct vgroups {
@@ -85,6 +86,55 @@ static void vllm_config(ectx *c, vcfg *v) {
 
 /* ---------------------------------------------------------------- weights */
 
+/* MXFP4 MoE experts as vLLM's Mxfp4MoEMethod.create_weights lays them out per rank
+** (vllm/model_executor/layers/quantization/mxfp4.py): the per-rank intermediate size I and
+** the hidden size H padded for the backend, then uint8 nibbles (K/2 per row) and one E8M0
+** scale per 32 values. Hopper runs the Triton backend: I to 64, and the swizzle of
+** triton_kernels' HopperMXValueLayout pads the packed contraction bytes to 64 and the
+** other dimension to 256 (tensor_details/layout_details/hopper_value.py _padded_shape);
+** biases become fp32. Blackwell (FlashInfer): I and H to 256. Others (Marlin): I to 128,
+** H to 256. gpt-oss-20b on H100: 12.83 -> 13.39 GiB vs 13.47 printed (llmd-emp-gpt-oss-20b);
+** tp 2: 6.43 -> 6.92 vs 7.01 (llmd-v019-gpt-oss-20b-tp2). */
+typedef struct mx_layout {
+  uint64_t i_align, h_align;
+  bool swizzle;
+} mx_layout;
+
+static mx_layout mx_backend(const scenario *s) {
+  if (strcmp(s->gpu_arch, "hopper") == 0 || !s->gpu_arch[0]) return (mx_layout){64, 1, true};
+  if (strcmp(s->gpu_arch, "blackwell") == 0) return (mx_layout){256, 256, false};
+  return (mx_layout){128, 256, false};
+}
+
+static uint64_t align_up(uint64_t v, uint64_t a) {
+  return a > 1 ? bytes_ceildiv(v, a) * a : v;
+}
+
+/* One expert's gate_up ({H, 2I}), down ({I, H}) or their biases, stored in vLLM. */
+static uint64_t mxfp4_expert_bytes(ectx *c, const inv_tensor *t) {
+  mx_layout l = mx_backend(c->s);
+  uint64_t H = c->m->hidden, tp = c->s->tp;
+  bool down = strstr(t->name, "down_proj") != NULL;
+  uint64_t I = down ? t->shape[0] : t->shape[t->ndim - 1] / 2;
+  uint64_t Ir = align_up(bytes_ceildiv(I, tp), l.i_align), Hp = align_up(H, l.h_align);
+  if (t->ndim == 1) /* bias: 2I per rank for gate_up; down's H is added once, replicated */
+    return (down ? Hp : 2 * Ir) * (l.swizzle ? 4 : 2);
+  uint64_t K = down ? Ir : Hp, N = down ? Hp : 2 * Ir;
+  uint64_t kb = l.swizzle ? align_up(K / 2, 64) : K / 2, n = l.swizzle ? align_up(N, 256) : N;
+  return acc_add(&c->acc, acc_mul(&c->acc, kb, n), acc_mul(&c->acc, bytes_ceildiv(K, 32), n));
+}
+
+static bool model_mxfp4(const model_desc *m) {
+  for (size_t i = 0; i < m->inv.n; i++)
+    if (m->inv.t[i].role == ROLE_EXPERT && strcmp(m->inv.t[i].qtype, "mxfp4") == 0) return true;
+  return false;
+}
+
+static bool mxfp4_expert(const inv_tensor *t) {
+  return t->role == ROLE_EXPERT && (strcmp(t->qtype, "mxfp4") == 0 ||
+                                    (strstr(t->name, "_bias") && t->ndim == 1 && t->dtype != DT_FP32));
+}
+
 /* Bytes of one tensor group on one rank of a tp group: vocabulary-parallel rows
 ** padded to 64 (vllm/model_executor/layers/vocab_parallel_embedding.py pad_vocab_size),
 ** K/V projections replicated when there are fewer KV heads than ranks
@@ -92,6 +142,7 @@ static void vllm_config(ectx *c, vcfg *v) {
 static uint64_t rank_tensor_bytes(ectx *c, const inv_tensor *t) {
   const model_desc *m = c->m;
   uint64_t tp = c->s->tp, b = 0;
+  if (mxfp4_expert(t) && model_mxfp4(m)) return acc_mul(&c->acc, mxfp4_expert_bytes(c, t), t->count);
   if (!inv_tensor_bytes(t, &b)) c->acc.overflow = true;
   bool vocab = (t->role == ROLE_EMBED || t->role == ROLE_LM_HEAD) && t->ndim >= 1 && t->shape[0] == m->vocab;
   if (vocab && m->vocab) b = acc_mul(&c->acc, b / m->vocab, (m->vocab + 63) / 64 * 64);
@@ -208,22 +259,55 @@ static uint64_t non_torch(ectx *c, const vcfg *v, bool sampler) {
 
 /* ---------------------------------------------------------------- KV-cache groups */
 
+/* Bytes of one token of one attention layer on a rank, and of one Mamba-style state. */
+static uint64_t token_bytes(ectx *c, const vcfg *v, const kv_group *k) {
+  return acc_mul3(&c->acc, est_kv_heads_rank(k->kv_heads, c->s->tp), k->k_dim + k->v_dim, v->kvb);
+}
+
+static uint64_t state_page(ectx *c, const kv_group *k) {
+  return acc_mul(&c->acc, bytes_ceildiv(k->state_elems, c->s->tp), est_bits(c->s->dtype) / 8);
+}
+
+/* Hybrid attention + Mamba models: the attention block size grows in steps of 16 tokens
+** until one attention page holds a layer's state, and state pages are padded to that
+** (vllm/model_executor/models/config.py HybridAttentionMambaModelConfig). Qwen3-Next:
+** 2 KV heads x 512 x 2 B = 2 KiB/token, state 1,097,728 B -> block_size 544. */
+static void mamba_block_size(ectx *c, vcfg *v) {
+  uint64_t tok = 0, state = 0;
+  for (int i = 0; i < c->m->n_kv; i++) {
+    const kv_group *k = &c->m->kv[i];
+    uint64_t b = k->kind == KV_STATE ? state_page(c, k) : token_bytes(c, v, k);
+    if (k->kind == KV_STATE) state = b > state ? b : state;
+    else tok = b > tok ? b : tok;
+  }
+  if (!state || !tok) return;
+  uint64_t bs = 16 * bytes_ceildiv(state, 16 * tok);
+  if (bs > v->bs) v->bs = bs;
+}
+
 /* Page of one layer: block_size x KV heads per rank x (K + V widths) x dtype bytes
 ** (vllm/v1/kv_cache_interface.py page_size_bytes: 2 x ... for attention, 1 latent
-** for MLA, whose description has v_dim 0). Before the hybrid allocator (0.10)
-** sliding-window layers were sized as full attention. */
-static void vllm_specs(ectx *c, const vcfg *v, vgroups *g) {
+** for MLA, whose description has v_dim 0; MambaSpec: the state). Without the hybrid
+** allocator (before 0.10, or chunked local attention while it is off) every attention
+** layer is sized as full attention, cross-attention ones included (V0 mllama:
+** vllm-pr12126-llama32-11b-vision-eager, 40 layers per block). */
+static void vllm_specs(ectx *c, vcfg *v, vgroups *g, bool hybrid) {
   const model_desc *m = c->m;
   memset(g, 0, sizeof *g);
+  if (hybrid) mamba_block_size(c, v);
   for (int i = 0; i < m->n_kv; i++) {
     const kv_group *k = &m->kv[i];
-    uint64_t heads = est_kv_heads_rank(k->kv_heads, c->s->tp);
-    uint64_t page = acc_mul3(&c->acc, acc_mul(&c->acc, v->bs, heads), k->k_dim + k->v_dim, v->kvb);
-    uint64_t window = v->version >= 10000 ? k->window : 0;
+    bool state = k->kind == KV_STATE;
+    uint64_t page = state ? state_page(c, k) : acc_mul(&c->acc, v->bs, token_bytes(c, v, k));
+    kv_kind kind = hybrid ? k->kind : (state ? KV_STATE : KV_ATTN);
+    uint64_t window = hybrid && !state ? k->window : 0;
+    uint64_t tokens = kind == KV_CROSS ? k->tokens : 0;
     uint64_t layers = bytes_ceildiv(k->layers, c->s->pp);
     int j = 0;
-    while (j < g->n && !(g->t[j].page == page && g->t[j].window == window)) j++;
-    if (j == g->n) g->t[g->n++] = (vspec){0, page, window};
+    while (j < g->n && !(g->t[j].page == page && g->t[j].window == window && g->t[j].kind == kind &&
+                         g->t[j].tokens == tokens))
+      j++;
+    if (j == g->n) g->t[g->n++] = (vspec){0, page, window, tokens, kind};
     g->t[j].layers += layers;
     if (page > g->page) g->page = page;
   }
@@ -251,21 +335,30 @@ static void vllm_grouping(vgroups *g, bool hybrid) {
   for (int i = 0; i < g->n; i++) g->n_groups += bytes_ceildiv(g->t[i].layers, g->group_size);
 }
 
-/* Blocks one request of `len` tokens occupies, summed over groups (max_memory_usage_bytes:
+/* Blocks one request of `len` tokens takes in one group of spec t (max_memory_usage_bytes):
 ** full attention cdiv(len, block); sliding window cdiv(min(window - 1 + batched, len),
-** block) + 1). Before the hybrid allocator: cdiv(len, block). */
+** block) + 1; chunked local attention cdiv(min(chunk + batched, len), block); cross-attention
+** cdiv(encoder tokens, block); a Mamba state one block. */
+static uint64_t spec_blocks(const vcfg *v, const vspec *t, uint64_t len) {
+  uint64_t w = t->window + v->tokens;
+  switch (t->kind) {
+  case KV_STATE: return 1;
+  case KV_CROSS: return bytes_ceildiv(t->tokens, v->bs);
+  case KV_CHUNKED: return bytes_ceildiv(w < len ? w : len, v->bs);
+  default: break;
+  }
+  if (!t->window) return bytes_ceildiv(len, v->bs);
+  w -= 1;
+  return bytes_ceildiv(w < len ? w : len, v->bs) + 1;
+}
+
+/* Blocks one request of `len` tokens occupies, summed over groups. Before the hybrid
+** allocator: cdiv(len, block). */
 static uint64_t request_blocks(const vcfg *v, const vgroups *g, uint64_t len, bool hybrid) {
   if (!hybrid) return bytes_ceildiv(len, v->bs);
   uint64_t total = 0;
-  for (int i = 0; i < g->n; i++) {
-    const vspec *t = &g->t[i];
-    uint64_t n = bytes_ceildiv(t->layers, g->group_size), blocks = bytes_ceildiv(len, v->bs);
-    if (t->window) {
-      uint64_t w = t->window - 1 + v->tokens;
-      blocks = bytes_ceildiv(w < len ? w : len, v->bs) + 1;
-    }
-    total += n * blocks;
-  }
+  for (int i = 0; i < g->n; i++)
+    total += bytes_ceildiv(g->t[i].layers, g->group_size) * spec_blocks(v, &g->t[i], len);
   return total;
 }
 
@@ -276,6 +369,19 @@ static uint64_t block_bytes(ectx *c, const vgroups *g, bool hybrid) {
   uint64_t b = 0;
   for (int i = 0; i < g->n; i++) b = acc_add(&c->acc, b, acc_mul(&c->acc, g->t[i].page, g->t[i].layers));
   return b;
+}
+
+/* The hybrid KV-cache manager (0.10 and later) sizes each kind of layer by what it keeps.
+** vLLM turns it off for chunked local attention (Llama 4) unless
+** VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE is set (vllm/config/vllm.py
+** __post_init__: "latency regression ... Disabling it, by default"); the knob
+** runtime.chunked_local_attn_hybrid says which (vllm.lua sets the
+** default per version). */
+static bool vllm_hybrid(ectx *c, const vcfg *v) {
+  if (v->version < 10000) return false;
+  bool chunked = false;
+  for (int i = 0; i < c->m->n_kv; i++) chunked = chunked || c->m->kv[i].kind == KV_CHUNKED;
+  return !chunked || scn_bool(c->s, "runtime.chunked_local_attn_hybrid", false);
 }
 
 /* ---------------------------------------------------------------- the estimate */
@@ -367,9 +473,9 @@ void vllm_estimate(ectx *c) {
   vcfg v;
   vllm_config(c, &v);
   if (c->failed) return;
-  bool hybrid = v.version >= 10000;
+  bool hybrid = vllm_hybrid(c, &v);
   vgroups g;
-  vllm_specs(c, &v, &g);
+  vllm_specs(c, &v, &g, hybrid);
   vllm_grouping(&g, hybrid);
   vrank r0, rl;
   vllm_rank(c, &v, &g, hybrid, 0, &r0);

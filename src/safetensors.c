@@ -391,7 +391,7 @@ static json_t *load_config(const char *dir) {
 
 static void dir_of(const char *path, char *out, size_t n) {
   const char *slash = strrchr(path, '/');
-  int len = slash ? (int)(slash - path ? slash - path : 1) : 1;
+  int len = slash ? (int)((slash - path) ? slash - path : 1) : 1;
   if (snprintf(out, n, "%.*s", len, slash ? path : ".") >= (int)n) out[0] = '\0';
 }
 

@@ -35,6 +35,10 @@ void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t) {
   t->weight_saved = scn_u64(s, "train.adapter_saved_elems", 0);
   t->gc_every = scn_u64(s, "train.gc_every", 0);
   t->virtual_tokens = scn_u64(s, "train.virtual_tokens", 0);
+  t->layer_extra = scn_u64(s, "train.layer_extra_elems", 0);
+  t->encode = scn_u64(s, "train.encode_bytes", 0);
+  t->pipeline = scn_bool(s, "train.pipeline", false);
+  t->aux_on_gpu = scn_bool(s, "train.aux_on_gpu", true);
   bool all = !t->peft && strcmp(method, "freeze") != 0;
   t->save_attn_in = scn_bool(s, "train.save_attn_in", all);
   t->save_o_in = scn_bool(s, "train.save_o_in", all);
@@ -81,6 +85,7 @@ static uint64_t layer_bytes_per_token(ectx *c, const train_cfg *t, uint64_t a, u
   elems += (b->gated ? 3 : 1) * ffn;                         /* gate, up, act(gate) | fc1 */
   if (t->save_down_in) elems += ffn;                         /* down_proj input */
   if (b->experts) elems += b->experts_per_tok * h;           /* tokens gathered per expert */
+  elems += bytes_ceildiv(t->layer_extra, tp);                /* DiT: q/k norms, cross-attention, adaLN */
   uint64_t bytes = acc_mul(&c->acc, elems, a);
   bytes += (b->rms ? 4 : 8) * 2; /* fp32 rstd (and mean) per token, per norm */
   if (t->hidden_dropout) bytes += 2 * h; /* masks of the attention and MLP output dropouts */
@@ -101,11 +106,50 @@ static bool params_sharded(strategy_kind st) { return st == STRAT_FSDP || st == 
 static bool grads_sharded(strategy_kind st) { return params_sharded(st) || st == STRAT_ZERO2; }
 static bool states_sharded(strategy_kind st) { return grads_sharded(st) || st == STRAT_ZERO1; }
 
+/* A pipeline's weights by component: the denoiser (what is trained and sharded) and the
+** frozen text encoders and VAE; each with PyTorch's per-tensor block rounding. */
+static void pipeline_weights(ectx *c, train_parts *p, uint64_t *den) {
+  uint64_t d = 0, dr = 0, a = 0, ar = 0;
+  for (size_t i = 0; i < c->m->inv.n; i++) {
+    const inv_tensor *x = &c->m->inv.t[i];
+    uint64_t n = 0;
+    if (!inv_tensor_elements(x, &n)) c->acc.overflow = true;
+    uint64_t one = x->stored_bytes ? x->stored_bytes : est_elems_bytes(c, n, x->dtype);
+    uint64_t all = acc_mul(&c->acc, one, x->count), rounded = acc_mul(&c->acc, estimate_round_alloc(one), x->count);
+    bool is_den = strcmp(x->component, "denoiser") == 0;
+    if (is_den) d = acc_add(&c->acc, d, all), dr = acc_add(&c->acc, dr, rounded);
+    else a = acc_add(&c->acc, a, all), ar = acc_add(&c->acc, ar, rounded);
+  }
+  *den = d;
+  p->aux = a;
+  p->den_rounding = dr - d;
+  p->aux_rounding = ar - a;
+}
+
+/* Bytes of the tensors stored once (not per layer) and the largest of them; a pipeline
+** counts its denoiser only. */
+static void root_weights(ectx *c, uint64_t *root, uint64_t *largest) {
+  for (size_t i = 0; i < c->m->inv.n; i++) {
+    const inv_tensor *x = &c->m->inv.t[i];
+    uint64_t n = 0;
+    if (x->count != 1 || (x->component[0] && strcmp(x->component, "denoiser") != 0)) continue;
+    if (!inv_tensor_elements(x, &n)) c->acc.overflow = true;
+    uint64_t one = x->stored_bytes ? x->stored_bytes : est_elems_bytes(c, n, x->dtype);
+    *root = acc_add(&c->acc, *root, one);
+    if (one > *largest) *largest = one;
+  }
+}
+
 /* Frozen base and adapters per rank; the gathered unit under parameter sharding. */
 static void train_weights(ectx *c, const train_cfg *t, train_parts *p) {
   const scenario *s = c->s;
   uint64_t mp = s->tp * s->pp, dp = s->dp, w = 0;
-  if (!estimate_device_weights(c->m, s->tp, s->pp, &w)) c->acc.overflow = true;
+  if (t->pipeline) {
+    pipeline_weights(c, p, &w);
+    if (!t->aux_on_gpu) p->aux = p->aux_rounding = 0;
+  } else if (!estimate_device_weights(c->m, s->tp, s->pp, &w)) {
+    c->acc.overflow = true;
+  }
   bool ps = params_sharded(t->strategy);
   p->weights_full = w;
   p->weights = t->off_par ? 0 : shard(w, dp, ps);
@@ -115,6 +159,12 @@ static void train_weights(ectx *c, const train_cfg *t, train_parts *p) {
     uint64_t layers = c->m->layers ? c->m->layers : 1;
     if (c->m->family == FAM_ENCDEC) layers *= 2;
     p->gathered = acc_mul(&c->acc, bytes_ceildiv(w, layers), 2);
+    /* the root unit (tensors not repeated per layer: embeddings, head, final norm): FSDP
+    ** keeps the root unsharded from forward to backward; ZeRO-3 gathers its tensors one
+    ** module at a time, the head (or tied embedding) at the loss */
+    uint64_t root = 0, big = 0;
+    root_weights(c, &root, &big);
+    p->gathered = acc_add(&c->acc, p->gathered, t->strategy == STRAT_FSDP ? bytes_ceildiv(root, s->tp) : bytes_ceildiv(big, s->tp));
   }
 }
 
@@ -134,7 +184,15 @@ static void train_model_states(ectx *c, const train_cfg *t, train_parts *p) {
   p->states = t->off_opt ? 0 : shard(bytes_ceildiv(t->state_bytes, mp), dp, os);
   p->paged = t->off_opt ? 0 : shard(bytes_ceildiv(t->paged_bytes, mp), dp, os);
   p->step_temp = t->off_opt ? 0 : shard(bytes_ceildiv(t->temp_bytes, mp), dp, os);
-  if (st == STRAT_DDP && dp > 1 && !scn_bool(s, "runtime.gradient_as_bucket_view", false))
+  if (strcmp(s->runtime, "deepspeed") == 0 && st >= STRAT_ZERO1) {
+    /* DeepSpeed's contiguous gradient bucket: reduce_bucket_size elements (default 5e8,
+    ** deepspeed/runtime/zero/config.py) in the gradient dtype; ZeRO-3 allocates it at init
+    ** (stage3.py __ipg_bucket_flat_buffer), ZeRO-1/2 at each backward, twice with
+    ** overlap_comm (stage_1_and_2.py ipg_buffer) */
+    uint64_t bucket = est_elems_bytes(c, scn_u64(s, "runtime.reduce_bucket_size", 500000000), s->prec.grads);
+    if (st != STRAT_ZERO3 && scn_bool(s, "runtime.overlap_comm", false)) bucket = acc_mul(&c->acc, bucket, 2);
+    p->comm = acc_add(&c->acc, p->gathered, bucket);
+  } else if (st == STRAT_DDP && dp > 1 && !scn_bool(s, "runtime.gradient_as_bucket_view", false))
     /* DDP's reducer keeps flat bucket copies of every gradient (bucket_cap_mb 25 per
     ** bucket) unless gradient_as_bucket_view=True (torch DistributedDataParallel docs) */
     p->comm = grads;
@@ -214,6 +272,9 @@ static void budget_states(ectx *c, const train_cfg *t, const train_parts *p, boo
   budget_add(b, "weights", p->weights, BASIS_EXACT, true, "%s%s weights%s%s", t->peft ? "frozen " : "",
              dtype_get(s->prec.weights)->name, ps ? ", sharded over dp" : "",
              t->off_par ? " (offloaded to host memory)" : "");
+  if (t->pipeline)
+    budget_add(b, "frozen_components", p->aux, BASIS_EXACT, true, "text encoders and VAE%s",
+               t->aux_on_gpu ? ", frozen in the load dtype" : ": not on the GPU (precomputed embeddings and latents)");
   if (t->added)
     budget_add(b, "adapter_weights", p->adapters, BASIS_EXACT, true, "%llu added parameters in %s",
                (unsigned long long)t->added, dtype_get(t->tdtype)->name);
@@ -235,12 +296,16 @@ static void train_budget(ectx *c, const train_cfg *t, const train_parts *p, int 
   const scenario *s = c->s;
   bool grads_live = phase > 0 || (s->grad_accum > 1 && !t->oib);
   budget_states(c, t, p, grads_live);
-  uint64_t act = phase == 0 ? p->act : phase == 1 ? p->act_layer : 0;
+  bool enc = phase == 0 && t->encode > acc_add(&c->acc, p->act, p->logits);
+  uint64_t act = enc ? 0 : phase == 0 ? p->act : phase == 1 ? p->act_layer : 0;
+  if (t->encode)
+    budget_add(b, "vae_encode", enc ? t->encode : 0, BASIS_CALIBRATED, true,
+               "the VAE encodes each step's clip (no precomputed latents)");
   budget_add(b, "activations", act, BASIS_MODELLED, true, "%s: micro-batch %llu x %llu tokens, checkpointing %s%s",
              PHASES[phase], (unsigned long long)s->micro_batch, (unsigned long long)s->seq_len,
              s->gc == GC_FULL ? (t->gc_every > 1 ? "every k layers" : "full") : s->gc == GC_SELECTIVE ? "selective" : "off",
              t->off_act ? ", offloaded to host" : "");
-  budget_add(b, "logits", phase == 0 ? p->logits : 0, BASIS_MODELLED, true, "vocabulary x tokens: %s",
+  budget_add(b, "logits", phase == 0 && !enc ? p->logits : 0, BASIS_MODELLED, true, "vocabulary x tokens: %s",
              t->loss == LOSS_CHUNKED ? "chunked cross-entropy" : t->loss == LOSS_FUSED ? "fused linear cross-entropy"
                                                                               : "head output, fp32 upcast, log-softmax, gradient");
   bool step_now = t->oib ? phase == 1 : phase == 2;
@@ -255,8 +320,10 @@ static void train_budget(ectx *c, const train_cfg *t, const train_parts *p, int 
 static int train_peak(ectx *c, const train_cfg *t, const train_parts *p, uint64_t *transient) {
   bytes_acc *A = &c->acc;
   uint64_t base = acc_add(A, acc_add(A, p->weights, p->adapters), acc_add(A, p->master, acc_add(A, p->states, p->comm)));
+  base = acc_add(A, base, p->aux);
   uint64_t g_fwd = c->s->grad_accum > 1 && !t->oib ? p->grads : 0;
-  uint64_t tr[3] = {acc_add(A, p->act, p->logits), acc_add(A, p->act_layer, t->oib ? p->step_temp : 0),
+  uint64_t fwd = acc_add(A, p->act, p->logits);
+  uint64_t tr[3] = {fwd > t->encode ? fwd : t->encode, acc_add(A, p->act_layer, t->oib ? p->step_temp : 0),
                     t->oib ? 0 : p->step_temp};
   uint64_t ph[3] = {acc_add(A, base, acc_add(A, g_fwd, tr[0])), acc_add(A, base, acc_add(A, p->grads, tr[1])),
                     acc_add(A, base, acc_add(A, p->grads, tr[2]))};
@@ -271,7 +338,9 @@ static int train_peak(ectx *c, const train_cfg *t, const train_parts *p, uint64_
 ** 2 MiB segments above 1 MiB) and keeps freed activation blocks it cannot reuse. */
 static void train_slack(ectx *c, const train_cfg *t, const train_parts *p, uint64_t transient) {
   uint64_t rounding = 0;
-  if (p->weights == p->weights_full && p->weights) {
+  if (t->pipeline) {
+    rounding = acc_add(&c->acc, p->weights == p->weights_full ? p->den_rounding : 0, p->aux_rounding);
+  } else if (p->weights == p->weights_full && p->weights) {
     uint64_t rw = est_reserved_weights(c, c->s->tp);
     if (c->s->pp > 1) rw = bytes_ceildiv(rw, c->s->pp);
     rounding = rw > p->weights ? rw - p->weights : 0;

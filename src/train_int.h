@@ -16,9 +16,12 @@ typedef struct train_cfg {
   uint64_t saved_elems, mask_elems;            /* adapter activations per token, all layers */
   uint64_t weight_saved;                       /* weight-shaped tensors saved (LoHa deltas) */
   uint64_t gc_every, virtual_tokens;
+  uint64_t encode;                             /* VAE encoding each step (no precomputed latents) */
+  uint64_t layer_extra;                        /* elements per token and layer beyond the LLM block (DiTs) */
   vf_dtype tdtype;                             /* trainable parameters' dtype */
   bool peft, save_attn_in, save_o_in, save_mlp_in, save_down_in;
   bool oib, off_act, off_opt, off_par, compile, attn_dropout, hidden_dropout;
+  bool pipeline, aux_on_gpu;                   /* a diffusion pipeline: train its denoiser */
   train_loss loss;
   strategy_kind strategy;                      /* parallel.strategy or runtime.zero_stage */
   double frag;
@@ -27,6 +30,7 @@ typedef struct train_cfg {
 typedef struct train_parts {
   uint64_t weights, weights_full, adapters, master, grads, states, paged, step_temp;
   uint64_t act, act_layer, logits, comm, gathered;
+  uint64_t aux, aux_rounding, den_rounding;    /* a pipeline's frozen encoders and VAE */
 } train_parts;
 
 void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t);

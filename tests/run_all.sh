@@ -43,6 +43,13 @@ suite threads-tsan env TSAN_OPTIONS=halt_on_error=1 "$B/tsan/test_threads"
 suite examples env B="$B" BIN="$BIN" sh tests/test_examples.sh
 suite golden ./tests/golden/run.sh "./$BIN"
 suite golden-asan ./tests/golden/run.sh "$B/asan/vramfit"
+# hardening: the bad-input corpus under ASan/UBSan with leak checks, and every fuzz
+# target's seeds and crash regressions replayed without libFuzzer
+suite bad-asan env ASAN_OPTIONS=detect_leaks=1 MKMODEL="$B/mkmodel" sh tests/bad/run.sh "$B/asan/vramfit"
+for r in "$B"/asan/replay_*; do
+  t=${r##*/replay_}
+  suite "replay-$t" env ASAN_OPTIONS=detect_leaks=1 "$r" "$t" "tests/fuzz/regress/$t" "tests/fuzz/corpus/$t"
+done
 # the HTML report in headless Chromium, only where Debian's chromium is installed
 # (make browser-test installs it)
 if [ -x /usr/bin/chromium ] && command -v node >/dev/null; then suite browser sh tests/browser/run.sh "./$BIN"; fi

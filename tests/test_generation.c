@@ -146,11 +146,57 @@ static void test_calibration_wan(void **state) {
   json_decref(j);
 }
 
+/* The Wan reference scripts keep the DiT checkpoint in fp32 (Wan-Video/Wan2.1 issue #162:
+** "original weights ... are FP32"): 14,288,491,584 params x 4 B = 57,153,966,336 B, the
+** published 57.2 GB; Wan2.2 under FSDP likewise (--convert_model_dtype "only works without
+** FSDP"), two experts sharded over 8 GPUs. */
+static void test_wan_reference_fp32(void **state) {
+  json_t *j = eval(*state, "Wan-AI/Wan2.1-T2V-14B", "bf16", "kind = \"video\", width = 1280, height = 720, frames = 81",
+                   ", runtime = { name = \"reference\" }");
+  assert_int_equal(tu_category(j, "weights"), 57153966336LL);
+  json_decref(j);
+  /* the diffusers pipeline loads the same DiT in the scenario's bf16 */
+  j = eval(*state, "Wan-AI/Wan2.1-T2V-14B", "bf16", "kind = \"video\", width = 1280, height = 720, frames = 81", NULL);
+  assert_int_equal(tu_category(j, "weights"), 28576983168LL);
+  json_decref(j);
+}
+
+/* Calibration cases of the mechanisms added for Wan2.2, bitsandbytes and group offload. */
+static void test_calibration_mechanisms(void **state) {
+  /* wan22-t2v-a14b-480p-h100-h800-8gpu: 26.3 GiB, 15% (fp32 experts sharded, full-sequence
+  ** per-token timestep embedding) */
+  json_t *j = eval(*state, "Wan-AI/Wan2.2-T2V-A14B", "bf16",
+                   "kind = \"video\", width = 832, height = 480, frames = 81, steps = 40",
+                   ", runtime = { name = \"reference\" }, parallel = { sequence_parallel = 8, strategy = \"fsdp\" }");
+  within(tu_int(j, "runtime.peak_reserved_bytes"), 26.3, 0.15, "wan22-t2v-a14b-480p-h100-h800-8gpu");
+  json_decref(j);
+  /* wan22-ti2v-5b-t2v-720p-4090-1gpu: 22.9 GiB, 15% (the 16x16x4 VAE's fp32 decode) */
+  j = eval(*state, "Wan-AI/Wan2.2-TI2V-5B", "bf16",
+           "kind = \"video\", width = 1280, height = 704, frames = 121, offload = \"model\", text_encoders = \"cpu\"",
+           ", runtime = { name = \"reference\" }");
+  within(tu_int(j, "runtime.peak_reserved_bytes"), 22.9, 0.15, "wan22-ti2v-5b-t2v-720p-4090-1gpu");
+  json_decref(j);
+  /* hf-blog-flux-dev-h100-bnb-nf4: 17.281 GiB, 10% (T5's 'wo' stays fp32 under bnb) */
+  j = eval(*state, "black-forest-labs/FLUX.1-dev", "bf16",
+           "kind = \"image\", width = 1024, height = 1024, max_sequence_length = 512",
+           ", quant = { denoiser = \"bnb-nf4\", text_encoder_2 = \"bnb-nf4\" }");
+  within(tu_int(j, "runtime.peak_reserved_bytes"), 17.281, 0.10, "hf-blog-flux-dev-h100-bnb-nf4");
+  json_decref(j);
+  /* hf-blog-videogen-hunyuanvideo-bnb8-cpu-offload-vae-tiling: 26.18 GiB, 15% (the int8
+  ** transformer cannot leave the GPU) */
+  j = eval(*state, "hunyuanvideo-community/HunyuanVideo", "bf16",
+           "kind = \"video\", width = 768, height = 512, frames = 121, max_sequence_length = 128, cfg = false, "
+           "offload = \"model\", vae_tiling = true", ", quant = \"bnb-int8\"");
+  within(tu_int(j, "runtime.peak_reserved_bytes"), 26.18, 0.15, "hunyuanvideo bnb8 cpu offload tiling");
+  json_decref(j);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_pipeline_counts), cmocka_unit_test(test_video_shape),
       cmocka_unit_test(test_offload_order),   cmocka_unit_test(test_bad_input),
       cmocka_unit_test(test_calibration),     cmocka_unit_test(test_calibration_wan),
+      cmocka_unit_test(test_wan_reference_fp32), cmocka_unit_test(test_calibration_mechanisms),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

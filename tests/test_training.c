@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -121,6 +122,29 @@ static void test_zero3_states(void **state) {
   json_decref(j);
 }
 
+
+/* A video DiT trained on latents: LTX-Video 49 x 512 x 768 -> 7 x 16 x 24 = 2688 tokens
+** (VAE 32x spatial, 8x temporal, patch 1); LoRA r128 on to_q/k/v/to_out.0 of both
+** attentions: 28 x 2 x 4 x 128 x (2048 + 2048) = 117,440,512, the count finetrainers
+** printed (shared/calibration finetrainers-ltx-lora-r128-*). Precomputed latents and no
+** text encoders: only the denoiser is on the GPU. */
+#define LTX "return { model = 'Lightricks/LTX-Video', dtype = 'bf16', runtime = 'diffusers', gpu = 'A100-SXM4-80GB', " \
+            "workload = { kind = 'train', method = 'lora', width = 768, height = 512, precision = 'bf16', " \
+            "lora = { r = 128, targets = {'to_q', 'to_k', 'to_v', 'to_out.0'} }, grad_checkpointing = true, "
+static void test_video_lora(void **state) {
+  json_t *j = eval(state, LTX "frames = 49, precomputed_embeddings = true, text_encoders = 'none' } }");
+  assert_int_equal(tu_int(j, "model.trainable_params"), 117440512);
+  assert_int_equal(tu_category(j, "frozen_components"), 0);
+  assert_int_equal(tu_category(j, "optimizer_states"), 117440512ll * 4); /* 2 bf16 states */
+  json_decref(j);
+  j = eval(state, LTX "frames = 49 } }"); /* encoders resident, the VAE encodes each step */
+  assert_true(tu_category(j, "frozen_components") > 9000000000ll); /* T5-XXL in bf16 */
+  json_decref(j);
+  json_t *bad = NULL;
+  assert_int_not_equal(tu_eval(*state, LTX "frames = 50 } }", &bad), VF_OK);
+  assert_non_null(strstr(vf_engine_error(*state), "workload.frames: 50 frames: the VAE compresses time 8x"));
+}
+
 static void test_errors(void **state) {
   assert_int_not_equal(tu_eval(*state, L32 "method = 'qlora' } }", NULL), VF_OK);
   assert_non_null(strstr(vf_engine_error(*state), "workload.method: qlora trains LoRA adapters on a 4-bit base"));
@@ -135,7 +159,7 @@ int main(void) {
       cmocka_unit_test(test_peft_trainable),   cmocka_unit_test(test_peft_regex),
       cmocka_unit_test(test_adamw8bit_states), cmocka_unit_test(test_calibration_lora),
       cmocka_unit_test(test_deepspeed_estimators), cmocka_unit_test(test_zero3_states),
-      cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_errors),           cmocka_unit_test(test_video_lora),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -8,6 +8,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -244,6 +246,64 @@ static void test_errors(void **state) {
 
 /* SGLang: pool = 0.88 x (total - 500 MiB context) - weights; 131072 B per token of
 ** Llama-3.1-8B (32 layers x 2 x 8 heads x 128 x 2 B). */
+/* Qwen3-Next on tp 1: 12 attention layers at 2 x 2 x 256 x 2 B = 2048 B per token, 36
+** DeltaNet layers of 548,864 state elements x 2 B = 1,097,728 B: block_size =
+** 16 x ceil(1,097,728 / (16 x 2048)) = 544, page 544 x 2048 = 1,114,112 B (the state
+** padded to it), groups of 12 layers: 1 attention + 3 state groups; a request takes
+** ceil(len / 544) attention blocks + 3 state blocks. */
+static void test_hybrid_mamba(void **state) {
+  json_t *j = eval(*state, "return { model = 'Qwen/Qwen3-Next-80B-A3B-Instruct', " V19 ", max_model_len = 32768 }, "
+                           "workload = { kind = 'inference', context = 32768 }, gpu = { name = 'B200', memory = '180GiB' } }");
+  assert_int_equal((long long)fig(j, "block_size"), 544);
+  double kv = fig(j, "kv_cache_bytes"), blocks = fig(j, "num_gpu_blocks");
+  assert_int_equal((long long)blocks, (long long)(kv / (1114112.0 * 12)));
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), (long long)blocks / 4 * 544);
+  near(j, "max_concurrency", blocks / (61 + 3), 1e-9, 0); /* ceil(32768 / 544) = 61 */
+  json_decref(j);
+}
+
+/* Llama 4 Scout: 36 chunked (8192) + 12 global layers. Without the hybrid manager (0.12)
+** every layer pages every token; with it (0.19 default) a request of 131072 tokens takes
+** 3 x ceil((8192 + 8192) / 16) chunked + ceil(131072 / 16) global blocks per group of 12. */
+static void test_llama4_chunked(void **state) {
+  const char *fmt = "return { model = 'meta-llama/Llama-4-Scout-17B-16E-Instruct', runtime = { name = 'vllm', "
+                    "version = '%s', max_model_len = 131072 }, workload = { kind = 'inference', context = 131072 }, "
+                    "parallel = { tp = 4 }, " H100 " }";
+  char text[512];
+  snprintf(text, sizeof text, fmt, "0.12.0");
+  json_t *j = eval(*state, text);
+  near(j, "max_concurrency", fig(j, "kv_cache_tokens") / 131072.0, 1e-9, 0);
+  json_decref(j);
+  snprintf(text, sizeof text, fmt, "0.19.0");
+  j = eval(*state, text);
+  near(j, "max_concurrency", fig(j, "num_gpu_blocks") / (3.0 * 1024 + 8192), 1e-9, 0);
+  json_decref(j);
+}
+
+/* vllm-16570-qwen25-vl-72b-4xa100-40g: weights per rank 34.43 GiB (vision tower sharded);
+** vllm-pr12126-llama32-11b-vision-eager: 19.86 GiB. */
+static void test_vision_weights(void **state) {
+  json_t *j = eval(*state, "return { model = 'Qwen/Qwen2.5-VL-72B-Instruct', runtime = { name = 'vllm', version = "
+                           "'0.8.3', gpu_memory_utilization = 0.95, max_model_len = 128000 }, workload = { kind = "
+                           "'inference', context = 128000 }, parallel = { tp = 4 }, gpu = { name = 'NVIDIA A100 40GB', "
+                           "memory = '39.38GiB' } }");
+  gib(j, "weights_bytes", 34.43, 0.01);
+  json_decref(j);
+  j = eval(*state, "return { model = 'meta-llama/Llama-3.2-11B-Vision', runtime = { name = 'vllm', max_model_len = "
+                   "65536, max_num_seqs = 128, enforce_eager = true }, workload = { kind = 'inference', context = "
+                   "65536 }, gpu = { name = 'NVIDIA H100 80GB', memory = '79.22GiB' } }");
+  gib(j, "weights_bytes", 19.86, 0.01);
+  json_decref(j);
+}
+
+/* gpt-oss-20b MXFP4 experts on H100 (Triton backend, swizzled and padded):
+** llmd-emp-gpt-oss-20b printed 13.47 GiB. */
+static void test_mxfp4_padding(void **state) {
+  json_t *j = eval(*state, "return { model = 'openai/gpt-oss-20b', quant = 'mxfp4', " V19 " }, " WL ", " H100 " }");
+  gib(j, "weights_bytes", 13.47, 0.01);
+  json_decref(j);
+}
+
 static void test_sglang_pool(void **state) {
   json_t *j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = 'sglang', " WL ", " H100
                            " }");
@@ -259,6 +319,8 @@ int main(void) {
       cmocka_unit_test(test_llama8b_dtypes), cmocka_unit_test(test_gemma2_hybrid), cmocka_unit_test(test_deepseek_mla),
       cmocka_unit_test(test_moe),            cmocka_unit_test(test_version_eras), cmocka_unit_test(test_a100_v010),
       cmocka_unit_test(test_deficit),        cmocka_unit_test(test_errors),      cmocka_unit_test(test_sglang_pool),
+      cmocka_unit_test(test_hybrid_mamba),   cmocka_unit_test(test_llama4_chunked), cmocka_unit_test(test_vision_weights),
+      cmocka_unit_test(test_mxfp4_padding),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

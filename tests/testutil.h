@@ -80,7 +80,8 @@ static inline bool tu_llama8b(model_desc *m) {
   m->intermediate = TU_L8_FFN;
   m->max_position = TU_L8_MAX_POS;
   m->tied_embeddings = false;
-  m->kv[0] = (kv_group){TU_L8_LAYERS, TU_L8_KV_HEADS, TU_L8_HEAD_DIM, TU_L8_HEAD_DIM, 0};
+  m->kv[0] = (kv_group){.layers = TU_L8_LAYERS, .kv_heads = TU_L8_KV_HEADS, .k_dim = TU_L8_HEAD_DIM,
+                        .v_dim = TU_L8_HEAD_DIM};
   m->n_kv = 1;
   m->block = (block_spec){.q_dim = TU_L8_HEADS * TU_L8_HEAD_DIM,
                           .kv_dim = TU_L8_KV_HEADS * TU_L8_HEAD_DIM,

@@ -12,6 +12,7 @@ return {
   aliases = { "bnb_int8", "bnb-8bit", "llm.int8", "int8-bnb" },
   options = {},
   quantize_routers = true,
+  keep_fp32 = true,   -- Bnb4BitHfQuantizer/Bnb8BitHfQuantizer: use_keep_in_fp32_modules = True
   tensor = function(t, o, ctx)
     if not ctx.q.is_linear(t) or t.role == "lm_head" then return nil end
     local out, inp = ctx.q.dims(t, ctx.desc)

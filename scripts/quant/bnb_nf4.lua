@@ -12,6 +12,7 @@ return {
   options = { double_quant = "bool", compute_dtype = { "fp16", "bf16", "fp32" } },
   defaults = { double_quant = false },
   quantize_routers = true,
+  keep_fp32 = true,   -- Bnb4BitHfQuantizer/Bnb8BitHfQuantizer: use_keep_in_fp32_modules = True
   tensor = bnb.tensor("nf4"),
   overhead = bnb.overhead,
 }

@@ -6,7 +6,7 @@ return runtime {
   summary = "DeepSpeed ZeRO training",
   kinds = { "train" },
   knobs = { zero_stage = "int", offload_optimizer = "bool", offload_param = "bool",
-            reduce_bucket_size = "int", stage3_prefetch_bucket_size = "int",
+            reduce_bucket_size = "int", overlap_comm = "bool", stage3_prefetch_bucket_size = "int",
             stage3_max_live_parameters = "int" },
   modelled = true,
   normalize = function(n, knobs)

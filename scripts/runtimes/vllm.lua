@@ -51,6 +51,14 @@ local function normalize(n, knobs)
   local chunked = code >= 8000 or mml > 32768
   default(n, knobs, "enable_chunked_prefill", chunked, code >= 8000 and "V1 engine" or "V0: on above 32K context")
   default(n, knobs, "enforce_eager", false, "CUDA graphs captured")
+  -- VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE: off when added (vLLM PR #21761,
+  -- 0.10), on by default since PR #29627 (about 0.13). Only Llama 4's chunked layers care.
+  local chunked = false
+  for _, g in ipairs(n.model.desc.kv or {}) do chunked = chunked or g.kind == "chunked" end
+  if chunked then
+    default(n, knobs, "chunked_local_attn_hybrid", code >= 13000,
+      "VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE default of this version (PR #21761 off, #29627 on)")
+  end
 end
 
 return runtime {
@@ -63,6 +71,7 @@ return runtime {
     enforce_eager = "bool", enable_prefix_caching = "bool", enable_chunked_prefill = "bool",
     swap_space = "number", kv_cache_memory_bytes = "bytes", quantization = "string",
     memory_profiler_estimate_cudagraphs = "bool",
+    chunked_local_attn_hybrid = "bool",
   },
   modelled = true,
   normalize = normalize,

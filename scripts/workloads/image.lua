@@ -79,7 +79,9 @@ local function memory_part(w, n, p, frames, W, H)
   local off = enum_field(w.offload or "none", "workload.offload", { "none", "model", "sequential", "group" })
   if w.offload == nil then note(n, "offload none: every component resident on the GPU") end
   set(n, "offload", off)
-  local tiling = w.vae_tiling ~= nil and bool_field(w.vae_tiling, "workload.vae_tiling") or false
+  -- some reference scripts tile by default (Open-Sora's ae use_spatial_tiling = True)
+  local tiling = p.vae_tiling_default == true
+  if w.vae_tiling ~= nil then tiling = bool_field(w.vae_tiling, "workload.vae_tiling") end
   local slicing = w.vae_slicing ~= nil and bool_field(w.vae_slicing, "workload.vae_slicing") or false
   set(n, "vae_tiling", tiling); set(n, "vae_slicing", slicing)
   -- pixels x frames decoded at once by one decode call
@@ -119,13 +121,17 @@ local function normalize_with(w, n, frames, keys)
   local tokens = img + (p.joint and len or 0)
   -- CFG runs the conditional and unconditional passes as one doubled batch unless the
   -- pipeline runs them one after the other (Wan, HunyuanVideo's true CFG, Mochi)
-  local den = batch * ((cfg and p.cfg_batched ~= false) and 2 or 1)
+  -- (cfg_mult: Open-Sora 2.0's I2V denoiser batches text and image guidance: 3 passes)
+  local den = batch * ((cfg and p.cfg_batched ~= false) and (p.cfg_mult or 2) or 1)
   set(n, "batch", batch); set(n, "den_batch", den); set(n, "cfg", cfg); set(n, "steps", steps)
   set(n, "img_tokens", img); set(n, "tokens", tokens)
   set(n, "hidden", n.model.desc.hidden); set(n, "heads", n.model.desc.heads or 1)
   set(n, "ffn", n.model.desc.intermediate or 4 * n.model.desc.hidden)
   set(n, "layers", n.model.desc.layers); set(n, "family", p.act_family or "image")
   set(n, "experts", p.experts or 1)
+  -- the model's own reference scripts (runtime "reference"): what they keep in fp32
+  set(n, "ref_fp32", p.ref_fp32 or "never"); set(n, "ref_vae_fp32", p.ref_vae_fp32 == true)
+  set(n, "token_timestep", p.token_timestep == true)
   memory_part(w, n, p, frames, W, H)
   if w.vae_slicing and batch > 1 then set(n, "vae_pixels", n.extra["gen.vae_pixels"]) end
   set(n, "vae_images", (w.vae_slicing and 1 or batch))

@@ -5,6 +5,7 @@
 -- here and reach src/train.c as extras "train.*".
 local E = require "engine"
 local peft = require "peft"
+local train_gen = require "train_gen"
 local fail, int_field, num_field, bool_field, enum_field, strict =
   E.fail, E.int_field, E.num_field, E.bool_field, E.enum_field, E.strict_field
 local MAX_TOKENS, MAX_SEQS = 1 << 30, 1 << 24
@@ -95,8 +96,8 @@ local function precision_part(w, n, method)
 end
 
 -- The trainable set of the method: a table from scripts/peft.lua.
-local function trainable_set(w, n, method)
-  local desc, set = n.model.desc, peft.new_set()
+local function trainable_set(w, n, method, desc)
+  local set = peft.new_set()
   if method == "full" then return peft.everything(desc, set) end
   if method == "freeze" then
     if type(w.trainable) ~= "string" then fail("workload.trainable", "method freeze needs a PCRE2 rule naming the trainable tensors") end
@@ -119,18 +120,18 @@ local function trainable_set(w, n, method)
   end
   local match = peft.matcher(targets, "workload.lora.targets")
   if method == "ln-tuning" then
-    peft.copies(n.model.desc, match, set)
+    peft.copies(desc, match, set)
   else
     local r = int_field(l.r or 8, "workload.lora.r", 1, 1 << 16)
     if l.r == nil and method ~= "ia3" then note(n, "LoRA rank 8 assumed (PEFT default)") end
     if l.alpha ~= nil then num_field(l.alpha, "workload.lora.alpha", 0, 1e9) end
     local dropout = num_field(l.dropout or 0, "workload.lora.dropout", 0, 1)
-    peft.adapters(n.model.desc, method, { r = r, match = match, dropout = dropout }, set)
+    peft.adapters(desc, method, { r = r, match = match, dropout = dropout }, set)
     n.extra["train.lora_r"] = r
   end
   if set.matched == 0 then fail("workload.lora.targets", "matches no module of %s", n.model.id) end
   local mts = w.modules_to_save or l.modules_to_save
-  if mts ~= nil then peft.copies(n.model.desc, peft.matcher(mts, "workload.modules_to_save"), set) end
+  if mts ~= nil then peft.copies(desc, peft.matcher(mts, "workload.modules_to_save"), set) end
   return set
 end
 
@@ -228,14 +229,18 @@ local function normalize(w, n, cfg)
     fail("workload.method", "qlora trains LoRA adapters on a 4-bit base: set quant = \"bnb-nf4\" in the scenario")
   end
   n.micro_batch = int_field(w.micro_batch or 1, "workload.micro_batch", 1, MAX_SEQS)
-  if w.seq_len == nil then fail("workload.seq_len", "missing (tokens per training sequence)") end
-  n.seq_len = int_field(w.seq_len, "workload.seq_len", 1, MAX_TOKENS)
+  local desc = train_gen.normalize(w, n, method)   -- a diffusion pipeline: its denoiser
+  if not desc then
+    desc = n.model.desc
+    if w.seq_len == nil then fail("workload.seq_len", "missing (tokens per training sequence)") end
+    n.seq_len = int_field(w.seq_len, "workload.seq_len", 1, MAX_TOKENS)
+  end
   n.grad_accum = int_field(w.grad_accum or 1, "workload.grad_accum", 1, 1 << 20)
   gc_part(w, n)
   if w.optimizer == nil then note(n, "optimizer adamw assumed") end
   local o = optimizer_part(w.optimizer or "adamw", n)
   local master, trained = precision_part(w, n, method)
-  local set = trainable_set(w, n, method)
+  local set = trainable_set(w, n, method, desc)
   set_extras(n, set, method)
   optimizer_bytes(o, set, n, master, trained)
   offload_part(w, n)

@@ -37,6 +37,9 @@ static void fuzz_eval(const char *text, size_t len, const char *name, vf_format 
     if (format == VF_FORMAT_JSON) {
       json_t *j = json_loads(out, 0, NULL);
       if (!j) abort(); /* the report is always valid JSON (valid UTF-8 included) */
+      /* DESIGN.md's fields are never dropped (json_string() gives NULL on bad UTF-8) */
+      if (!json_is_string(json_object_get(j, "scenario")) || !json_is_object(json_object_get(j, "model")))
+        abort();
       json_decref(j);
     }
   } else if (vf_engine_error(e)[0] == '\0') {

@@ -5,7 +5,7 @@ package.path = "scripts/?.lua;architectures/?.lua;" .. package.path
 arch = require("prelude").arch
 
 local ARCH_FILES = { "llama", "moe", "gemma", "deepseek", "gpt_oss", "gpt_neox", "gpt2",
-                     "falcon", "bloom", "bert", "t5" }
+                     "falcon", "bloom", "bert", "t5", "llama4", "qwen3_next", "qwen2_vl", "mllama", "mistral3" }
 
 -- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
 -- models_README.md derives / that public model cards report, as noted).
@@ -35,6 +35,19 @@ local EXPECTED_PARAMS = {
   ["bigscience/T0_3B"]                  = 2849757184,   -- = t5-v1_1-xl / flan-t5-xl count
   ["EleutherAI/pythia-2.8b"]            = 2775208960,   -- Pythia model card
   ["bigscience/bloomz-7b1"]             = 7069016064,   -- = bloom-7b1 (HF reported)
+  -- serve2: safetensors totals the Hugging Face model pages report (109B / 402B / 24B)
+  ["meta-llama/Llama-4-Scout-17B-16E-Instruct"]      = 108641793536,
+  ["meta-llama/Llama-4-Maverick-17B-128E-Instruct"]  = 401583781376,
+  ["mistralai/Mistral-Small-3.1-24B-Instruct-2503"]  = 24011361280,
+  ["meta-llama/Llama-3.2-11B-Vision"]                = 10670220835,
+  -- Qwen2.5-72B's 72,706,203,648 + ViT 704,573,696 (patch 1,505,280 + 32 x 19,840,512
+  -- + merger 68,172,032), the safetensors total of the model page
+  ["Qwen/Qwen2.5-VL-72B-Instruct"]                   = 73410777344,
+  ["Qwen/Qwen2.5-VL-7B-Instruct"]                    = 8292166656,
+  -- 12 x 27,263,488 (gated attention) + 36 x 33,718,464 (DeltaNet) + 48 x 1,614,813,184
+  -- (MoE 512 x 3,145,728 + shared 3,145,728 + gates 1,050,624 + norms) + 622,331,904 (embed,
+  -- head, norm); the checkpoint's mtp.* weights are not counted
+  ["Qwen/Qwen3-Next-80B-A3B-Instruct"]               = 79674391296,
 }
 
 -- KV-cache bytes per token at 2 bytes/element: sum over groups of layers*kv_heads*(k+v)*2.
@@ -48,6 +61,8 @@ local EXPECTED_KV_BF16 = {
   ["tiiuae/falcon-7b"]             = 2 * 32 * 1 * 64 * 2,       -- multi-query
   ["bigscience/T0_3B"]             = 2 * 24 * 32 * 64 * 2,      -- decoder self-attention
   ["google-bert/bert-large-uncased"] = 0,
+  ["Qwen/Qwen3-Next-80B-A3B-Instruct"] = 2 * 12 * 2 * 256 * 2,  -- attention layers only (states apart)
+  ["meta-llama/Llama-4-Scout-17B-16E-Instruct"] = 2 * 48 * 8 * 128 * 2,
 }
 
 -- Expected (window -> layers) splits of the KV groups; "full" = no window.
@@ -59,6 +74,9 @@ local EXPECTED_WINDOWS = {
   ["google/gemma-3-27b-it"]     = { [1024] = 52, full = 10 },
   ["openai/gpt-oss-20b"]        = { [128] = 12, full = 12 },
   ["openai/gpt-oss-120b"]       = { [128] = 18, full = 18 },
+  ["meta-llama/Llama-4-Scout-17B-16E-Instruct"] = { [8192] = 36, full = 12 },
+  ["meta-llama/Llama-4-Maverick-17B-128E-Instruct"] = { [8192] = 36, full = 12 },
+  ["Qwen/Qwen3-Next-80B-A3B-Instruct"] = { full = 48 },  -- 12 attention + 36 state layers
 }
 
 local passed, failed = 0, 0
@@ -104,7 +122,9 @@ local DESC_KEYS = { arch = 1, family = 1, hidden = 1, layers = 1, encoder_layers
   heads = 1, kv_heads = 1, head_dim = 1, intermediate = 1, max_position = 1, tied_embeddings = 1,
   tensors = 1, kv = 1, block = 1 }
 local TENSOR_KEYS = { name = 1, shape = 1, count = 1, role = 1 }
-local KV_KEYS = { layers = 1, kv_heads = 1, k_dim = 1, v_dim = 1, window = 1, mla = 1 }
+local KV_KEYS = { layers = 1, kv_heads = 1, k_dim = 1, v_dim = 1, window = 1, mla = 1, kind = 1, tokens = 1,
+  state_elems = 1 }
+local KV_KINDS = { attention = 1, chunked = 1, cross = 1, mamba = 1 }
 local BLOCK_KEYS = { q_dim = 1, kv_dim = 1, ffn_dim = 1, gated = 1, norm = 1, experts = 1,
   experts_per_tok = 1, parallel_residual = 1 }
 local ROLES = { embed = 1, pos_embed = 1, attn = 1, mlp = 1, expert = 1, shared_expert = 1,
@@ -147,8 +167,14 @@ local function validate(id, d)
   for i, g in ipairs(d.kv or {}) do
     local tag = "kv group " .. i
     for k in pairs(g) do need(KV_KEYS[k], tag .. ": unknown key " .. tostring(k)) end
-    need(posint(g.layers), tag .. ": layers"); need(posint(g.kv_heads), tag .. ": kv_heads")
-    need(posint(g.k_dim), tag .. ": k_dim"); need(nonneg(g.v_dim), tag .. ": v_dim")
+    need(g.kind == nil or KV_KINDS[g.kind], tag .. ": bad kind " .. tostring(g.kind))
+    local state = g.kind == "mamba"
+    need(posint(g.layers), tag .. ": layers")
+    need(state and g.kv_heads == nil or posint(g.kv_heads), tag .. ": kv_heads")
+    need(state and g.k_dim == nil or posint(g.k_dim), tag .. ": k_dim"); need(g.v_dim == nil or nonneg(g.v_dim), tag .. ": v_dim")
+    need(not state or posint(g.state_elems), tag .. ": state_elems")
+    need((g.kind == "cross") == posint(g.tokens), tag .. ": tokens iff cross")
+    need(g.kind ~= "chunked" or posint(g.window), tag .. ": chunked needs window")
     need(g.window == nil or posint(g.window), tag .. ": window")
     need(g.mla == nil or type(g.mla) == "boolean", tag .. ": mla")
     kv_layers = kv_layers + (posint(g.layers) and g.layers or 0)
@@ -183,7 +209,9 @@ end
 
 local function kv_bytes(d, bytes)
   local total = 0
-  for _, g in ipairs(d.kv) do total = total + g.layers * g.kv_heads * (g.k_dim + g.v_dim) * bytes end
+  for _, g in ipairs(d.kv) do
+    if g.kind ~= "mamba" then total = total + g.layers * g.kv_heads * (g.k_dim + g.v_dim) * bytes end
+  end
   return total
 end
 
@@ -217,7 +245,8 @@ if p then
 end
 for _, mt in ipairs { "llama", "qwen2", "qwen3", "qwen3_moe", "mixtral", "gemma2", "gemma3", "gemma3_text",
                       "gpt_neox", "gpt_oss", "deepseek_v2", "deepseek_v3", "phi3", "gpt2", "falcon",
-                      "bert", "t5", "mt5", "bloom", "mistral" } do
+                      "bert", "t5", "mt5", "bloom", "mistral", "llama4", "llama4_text", "qwen3_next",
+                      "qwen2_5_vl", "mllama", "mistral3" } do
   check(by_type[mt] ~= nil, "no script for model_type " .. mt)
 end
 
@@ -331,6 +360,28 @@ do
   local c = cfg_of("meta-llama/Llama-3.1-8B"); c.hidden_size = 4096.0
   local ok, d = pcall(build, "llama", c)
   check(ok and params(d) == 8030261248, "hidden_size 4096.0 accepted as 4096")
+end
+
+-- serve2: state, cross-attention and chunked groups.
+do
+  local q = built["Qwen/Qwen3-Next-80B-A3B-Instruct"]
+  if q then
+    local st = q.kv[2]
+    -- conv (4 - 1) x (2 x 16 x 128 + 32 x 128) + recurrent 32 x 128 x 128 elements per layer
+    check(st.kind == "mamba" and st.layers == 36 and st.state_elems == 3 * 8192 + 32 * 128 * 128,
+          "Qwen3-Next DeltaNet state group")
+    check(q.block.ffn_dim == 10 * 512 + 512 and q.block.experts == 512, "Qwen3-Next block")
+  end
+  local m = built["meta-llama/Llama-3.2-11B-Vision"]
+  if m then
+    check(m.kv[2].kind == "cross" and m.kv[2].layers == 8 and m.kv[2].tokens == 4 * 1601, "mllama cross-attention KV")
+  end
+  local l4 = built["meta-llama/Llama-4-Maverick-17B-128E-Instruct"]
+  if l4 then
+    local e = 0
+    for _, t in ipairs(l4.tensors) do if t.role == "expert" then e = t.count end end
+    check(e == 24 * 128 and l4.intermediate == 16384, "Maverick: 24 MoE layers of 128 experts, dense 16384")
+  end
 end
 
 ---------------------------------------------------------------------------

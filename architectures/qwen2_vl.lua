@@ -1,0 +1,59 @@
+-- qwen2_vl.lua: Qwen2.5-VL: a Qwen2 decoder (q,k,v bias, M-RoPE) and a ViT (RMSNorm, SwiGLU,
+-- fused biased qkv, Conv3d patches over 2 frames, window attention with full-attention blocks)
+-- whose patch merger turns 2x2 patches into one token of the text width.
+-- Shapes: transformers models/qwen2_5_vl/modeling_qwen2_5_vl.py (Qwen2_5_VisionTransformer).
+local nn = require "nn"
+
+local function vision(t, vc, text_hidden)
+  local h, L = nn.need(vc, "hidden_size"), nn.need(vc, "depth")
+  local I, p = nn.need(vc, "intermediate_size"), nn.need(vc, "patch_size")
+  local tp, ch = nn.int(vc, "temporal_patch_size", 2), nn.int(vc, "in_chans", 3)
+  local merge = nn.int(vc, "spatial_merge_size", 2)
+  local out = nn.int(vc, "out_hidden_size", text_hidden)
+  local lp = "visual.blocks.*"
+  nn.param(t, "visual.patch_embed.proj.weight", { h, ch, tp, p, p })
+  nn.norm(t, lp .. ".norm1", h, { count = L })
+  nn.norm(t, lp .. ".norm2", h, { count = L })
+  nn.linear(t, lp .. ".attn.qkv", 3 * h, h, { count = L, bias = true })
+  nn.linear(t, lp .. ".attn.proj", h, h, { count = L, bias = true })
+  nn.gated_mlp(t, lp .. ".mlp", { hidden = h, width = I, count = L, bias = true })
+  local m = h * merge * merge
+  nn.norm(t, "visual.merger.ln_q", h)
+  nn.linear(t, "visual.merger.mlp.0", m, m, { bias = true, role = "mlp" })
+  nn.linear(t, "visual.merger.mlp.2", out, m, { bias = true, role = "mlp" })
+end
+
+return arch {
+  name        = "qwen2_vl",
+  summary     = "Qwen2.5-VL (Qwen2 decoder + ViT with 2x2 patch merger)",
+  model_types = { "qwen2_5_vl" },
+  build = function(cfg)
+    local tc = nn.sub(cfg, "text_config") or cfg  -- newer configs nest the text fields
+    local h, L = nn.need(tc, "hidden_size"), nn.need(tc, "num_hidden_layers")
+    local V, I = nn.need(tc, "vocab_size"), nn.need(tc, "intermediate_size")
+    local nh = nn.need(tc, "num_attention_heads")
+    local nkv = nn.int(tc, "num_key_value_heads", nh)
+    local d = nn.head_dim(tc, h, nh)
+    local tied = nn.flag(cfg, "tie_word_embeddings", nn.flag(tc, "tie_word_embeddings", false))
+
+    local t = {}
+    nn.attention(t, "model.layers.*.self_attn", { hidden = h, heads = nh, kv_heads = nkv, head_dim = d,
+      count = L, qkv_bias = true })
+    nn.gated_mlp(t, "model.layers.*.mlp", { hidden = h, width = I, count = L })
+    nn.norm(t, "model.layers.*.input_layernorm", h, { count = L })
+    nn.norm(t, "model.layers.*.post_attention_layernorm", h, { count = L })
+    nn.lm(t, { vocab = V, hidden = h, tied = tied })
+    vision(t, nn.sub(cfg, "vision_config") or error("config: missing field 'vision_config'", 0), h)
+
+    return {
+      arch = "qwen2_vl", family = "decoder",
+      hidden = h, layers = L, vocab = V, heads = nh, kv_heads = nkv, head_dim = d,
+      intermediate = I, max_position = nn.int(tc, "max_position_embeddings", nil),
+      tied_embeddings = tied,
+      tensors = t,
+      kv = nn.kv_groups(L, nkv, d, d, nil),
+      block = { q_dim = nh * d, kv_dim = nkv * d, ffn_dim = I, gated = true, norm = "rms",
+                experts = 0, experts_per_tok = 0, parallel_residual = false },
+    }
+  end,
+}

@@ -1,0 +1,1 @@
+local s = string.rep("a", 200000) s:find("a*b") return {}

@@ -1,0 +1,1 @@
+local s = ("x"):rep(1 << 20) for i = 1, 1e9 do local t = s:upper() end  

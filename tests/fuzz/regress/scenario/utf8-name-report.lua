@@ -1,0 +1,1 @@
+return { name = "ÿþ x", model = "meta-llama/Llama-3.2-1B", workload = { kind = "inference", context = 512 } }  

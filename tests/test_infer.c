@@ -1,0 +1,89 @@
+/*
+** test_infer.c: transformers generate() through the public API: the cache class by
+** version (DynamicCache at full length before 4.54, Gemma's HybridCache, windowed layers
+** after), logits of the whole prompt before 4.45, the eager 4D mask, repeat_kv in a
+** decode step. Hand arithmetic beside each figure.
+*/
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cmocka.h>
+
+#include "apiutil.h"
+
+/* Gemma-2-9B: 42 layers, 8 KV heads x 256, every other layer a 4096-token window. */
+#define GEMMA "model = 'google/gemma-2-9b-it', dtype = 'bf16', gpu = 'H100-SXM-80GB'"
+#define LLAMA "model = 'meta-llama/Llama-3.1-8B', dtype = 'bf16', gpu = 'H100-SXM-80GB'"
+
+static int setup(void **state) {
+  *state = tu_engine(0, 0);
+  return *state ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  vf_engine_free(*state);
+  return 0;
+}
+
+static long long category(vf_engine *e, const char *model, const char *runtime, const char *workload,
+                          const char *name) {
+  char text[600];
+  snprintf(text, sizeof text, "return { %s, runtime = { name = 'transformers'%s }, workload = { kind = "
+                              "'inference'%s } }", model, runtime, workload);
+  json_t *j = NULL;
+  if (tu_eval(e, text, &j) != VF_OK) fail_msg("%s\n-> %s", text, vf_engine_error(e));
+  long long v = tu_category(j, name);
+  json_decref(j);
+  return v;
+}
+
+/* 16384 tokens: per layer 8 x 512 x 2 B = 8192 B per token; 21 global layers keep 16384,
+** 21 local ones 4096 (windowed) or 16384 (DynamicCache before 4.54). */
+static void test_gemma_cache_by_version(void **state) {
+  const char *wl = ", context = 16384";
+  long long full = 42LL * 8192 * 16384, windowed = 21LL * 8192 * 16384 + 21LL * 8192 * 4096;
+  assert_int_equal(category(*state, GEMMA, ", version = '4.57.0'", wl, "kv_cache"), windowed);
+  assert_int_equal(category(*state, GEMMA, ", version = '4.50.0', cache = 'dynamic'", wl, "kv_cache"), full);
+  /* the default before 4.54 is HybridCache: windowed, allocated up front */
+  assert_int_equal(category(*state, GEMMA, ", version = '4.50.0'", wl, "kv_cache"), windowed);
+}
+
+/* Before 4.45 the prefill computes every prompt position's logits and upcasts them:
+** 2 sequences x 1000 tokens x 128256 x (2 + 4) B; after, the last token only:
+** 2 x 128256 x (2 + 4 + 4) B. */
+static void test_logits_by_version(void **state) {
+  const char *wl = ", context = 2048, prompt_tokens = 1000, concurrency = 2";
+  assert_int_equal(category(*state, LLAMA, ", version = '4.40.0'", wl, "logits"), 2LL * 1000 * 128256 * 6);
+  assert_int_equal(category(*state, LLAMA, ", version = '4.46.0'", wl, "logits"), 2LL * 128256 * 10);
+}
+
+/* Eager at 4096 tokens: per token (2 x 4096 + max(attention 4096 + 2048 + 8192 + 4096,
+** MLP 43008)) x 2 B = 102,400 B; scores 4096^2 x 32 heads x (2 + 4 + 2) B; mask 4096^2 x 2 B. */
+static void test_eager_mask(void **state) {
+  long long act = 4096LL * 102400 + 4096LL * 4096 * 32 * 8 + 4096LL * 4096 * 2;
+  assert_int_equal(category(*state, LLAMA, ", version = '4.57.0'", ", context = 4096, attention = 'eager'",
+                            "activations"), act);
+}
+
+/* A decode step of 64 sequences at 32768 tokens with a 16-token prompt: sdpa before 4.48
+** repeats one layer's K and V to all 32 heads, 64 x 32768 x 2 x 4096 x 2 B, beside the
+** torch.cat copy of one layer's K/V, 64 x 32768 x 2048 x 2 B; with enable_gqa only the copy. */
+static void test_decode_repeat_kv(void **state) {
+  const char *wl = ", context = 32768, prompt_tokens = 16, concurrency = 64";
+  long long cat = 64LL * 32768 * 2048 * 2, rep = 64LL * 32768 * 2 * 4096 * 2;
+  assert_int_equal(category(*state, LLAMA, ", version = '4.46.0'", wl, "activations"), cat + rep);
+  assert_int_equal(category(*state, LLAMA, ", version = '4.57.0'", wl, "activations"), cat);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_gemma_cache_by_version),
+      cmocka_unit_test(test_logits_by_version),
+      cmocka_unit_test(test_eager_mask),
+      cmocka_unit_test(test_decode_repeat_kv),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
