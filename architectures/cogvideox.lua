@@ -51,8 +51,12 @@ return arch {
       },
       pipeline = {
         kind = "mmdit", vae_scale = 8, vae_tscale = 4, latent_channels = 16, patch = 2, patch_t = pt,
-        cfg = true, cfg_batched = true, text_len = 226, joint = true, vae_peak_channels = 128,
-        vae_chunk = 8, act_family = "cogvideox", vae_tile = 240, vae_tile_frames = 8,
+        cfg = true, cfg_batched = true, text_len = 226, joint = true,
+        -- AutoencoderKLCogVideoX decodes 2 latent frames a time (the first call takes the
+        -- remainder: 9 frames for 13 latent frames); the bytes per element are the family's
+        -- calibrated ones (src/gen.c "cogvideox") at 128 channels
+        vae_peak_channels = 128, vae_latent_batch = 2,
+        act_family = "cogvideox", vae_tile = 240, vae_tile_frames = 8,
         text_hidden = 4096, te_layers = 24,
       },
     }

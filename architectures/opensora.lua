@@ -32,6 +32,9 @@ return arch {
         -- VAE with use_spatial_tiling=True, use_temporal_tiling=False (every frame of a tile
         -- at once); sampling method "i2v" runs text + image guidance as one batch of 3
         vae_tiling_default = true, cfg_mult = 3,
+        -- configs/diffusion/inference/plugins/t2i2v.py: FLUX.1-dev (guidance embedding) and the
+        -- FLUX AE, loaded in the run's dtype when workload.t2i2v is set
+        t2i_params = P.params((P.flux_transformer { guidance_embeds = true })) + P.params(P.vae_kl(P.FLUX_VAE)),
       },
     }
   end,

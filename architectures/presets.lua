@@ -395,6 +395,15 @@ models["genmo/mochi-1-preview"] = { arch = "mochi", config = { num_layers = 48, 
   attention_head_dim = 128, pooled_projection_dim = 1536, in_channels = 12, text_embed_dim = 4096 } }
 models["hpcai-tech/Open-Sora-v2"] = { arch = "opensora", config = { in_channels = 64, out_channels = 64,
   hidden_size = 3072, num_heads = 24, depth = 19, depth_single_blocks = 38, guidance_embed = false } }
+-- gen3: Hunyuan-DiT v1.0 (transformer/config.json; v1.2 sets use_style_cond_and_image_meta_size false)
+models["Tencent-Hunyuan/HunyuanDiT-Diffusers"] = { arch = "hunyuandit", config = { transformer = {
+  num_attention_heads = 16, attention_head_dim = 88, num_layers = 40, in_channels = 4, patch_size = 2,
+  mlp_ratio = 4.3637, cross_attention_dim = 1024, cross_attention_dim_t5 = 2048, pooled_projection_dim = 1024,
+  text_len = 77, text_len_t5 = 256, learn_sigma = true, use_style_cond_and_image_meta_size = true } } }
+models["Tencent-Hunyuan/HunyuanDiT-v1.2-Diffusers"] = { arch = "hunyuandit", config = { transformer = {
+  num_attention_heads = 16, attention_head_dim = 88, num_layers = 40, in_channels = 4, patch_size = 2,
+  mlp_ratio = 4.3637, cross_attention_dim = 1024, cross_attention_dim_t5 = 2048, pooled_projection_dim = 1024,
+  text_len = 77, text_len_t5 = 256, learn_sigma = true, use_style_cond_and_image_meta_size = false } } }
 
 -- --- serve2: Llama 4, Qwen3-Next, Qwen2.5-VL, Llama 3.2 Vision, Mistral Small 3.1 (config.json
 -- fields that change shapes; Hugging Face repos of the same names).

@@ -70,6 +70,9 @@ typedef struct gen_weights {
   uint64_t te, den, vae;        /* bytes: text/image encoders, denoiser(s), VAE */
   uint64_t te_max;              /* the largest single encoder */
   uint64_t te_leaf, den_leaf, vae_leaf; /* the largest single tensor of each */
+  uint64_t den_all;             /* the whole denoiser before any TP split */
+  uint64_t den_tp;              /* the denoiser's block linears (attention, MLP) that TP splits */
+  uint64_t t2i;                 /* Open-Sora's t2i2v image stage (FLUX.1-dev + its AE), bytes */
   bool den_pinned;              /* bitsandbytes int8 modules cannot move to the CPU */
   /* the denoiser's block lists (tensor names "list.*.x"): bytes of one block, blocks */
   struct { const char *name; size_t len; uint64_t block, n; } lists[GEN_LISTS];
@@ -120,6 +123,19 @@ static uint64_t gen_group_bytes(ectx *c, const gen_weights *w, uint64_t per) {
   return best;
 }
 
+/* Tensor parallel (Open-Sora's colossalai hybrid plugin, opensora/models/mmdit/distributed.py
+** MMDiTPolicy): the blocks' q/k/v, attention output and MLP linears are split column/row-wise
+** over tp ranks; the modulation linears, norms and embedders stay whole on every rank
+** (opensora2-t2v-256px-{2,4}gpu). */
+static void gen_split_tp(ectx *c, gen_weights *w) {
+  uint64_t tp = c->s->tp > 1 ? c->s->tp : 1;
+  w->den_all = w->den;
+  if (tp < 2) return;
+  uint64_t kept = w->den - w->den_tp;
+  w->den = acc_add(&c->acc, kept, bytes_ceildiv(w->den_tp, tp));
+  w->den_tp = bytes_ceildiv(w->den_tp, tp);
+}
+
 static void gen_split(ectx *c, gen_weights *w) {
   uint64_t enc[8] = {0};
   const char *names[8] = {0};
@@ -150,9 +166,12 @@ static void gen_split(ectx *c, gen_weights *w) {
       w->den = acc_add(&c->acc, w->den, all);
       if (one > w->den_leaf) w->den_leaf = one;
       if (strcmp(t->qtype, "int8-row") == 0) w->den_pinned = true;
+      if (t->count > 1 && (t->role == ROLE_ATTN || t->role == ROLE_MLP)) w->den_tp = acc_add(&c->acc, w->den_tp, all);
       gen_block_list(w, t, one);
     }
   }
+  gen_split_tp(c, w);
+  w->t2i = acc_mul(&c->acc, scn_u64(c->s, "gen.t2i_params", 0), est_bits(c->s->dtype) / 8);
 }
 
 /* The phases' transient bytes. */
@@ -252,17 +271,38 @@ static uint64_t gen_resident(ectx *c, uint64_t all, uint64_t leaf, uint64_t laye
 
 typedef struct gen_phase {
   const char *name;
-  uint64_t weights_te, weights_den, weights_vae, act, vae;
+  uint64_t weights_te, weights_den, weights_vae, weights_t2i, act, vae;
 } gen_phase;
+
+#define GEN_PHASES 4
 
 static uint64_t phase_total(ectx *c, const gen_phase *p) {
   uint64_t t = acc_add(&c->acc, p->weights_te, p->weights_den);
-  t = acc_add(&c->acc, t, p->weights_vae);
+  t = acc_add(&c->acc, acc_add(&c->acc, t, p->weights_vae), p->weights_t2i);
   return acc_add(&c->acc, acc_add(&c->acc, t, p->act), p->vae);
 }
 
-/* The three phases with what is resident in each, for the offload mode. */
-static void gen_phases(ectx *c, const gen_weights *w, const gen_shape *g, gen_phase ph[3]) {
+/* Open-Sora's text-to-image-to-video flow (workload.t2i2v; scripts/diffusion/inference.py,
+** opensora/utils/sampling.py prepare_models): FLUX.1-dev and its AE are built on the GPU beside
+** T5 and CLIP. Without --offload (offload "none") they stay through every phase. With it
+** (offload "model") the video DiT and AE wait on the CPU while FLUX makes the first frame, then
+** `model.to(device)` runs before `img_flux.to("cpu")`: for a moment both DiTs, the encoders and
+** both AEs are resident (opensora2-t2v-256px-{1,2,4}gpu); the video phases then run as without
+** offload, in the blocks FLUX left cached. */
+static void gen_t2i_phase(ectx *c, const gen_weights *w, gen_phase ph[GEN_PHASES]) {
+  if (!w->t2i) return;
+  if (strcmp(scn_str(c->s, "gen.offload", "none"), "none") == 0) {
+    for (int i = 0; i < 3; i++) ph[i].weights_t2i = w->t2i;
+    return;
+  }
+  ph[3] = ph[1];
+  ph[3].name = "t2i2v image stage";
+  ph[3].act = 0;
+  ph[3].weights_t2i = w->t2i;
+}
+
+/* The phases with what is resident in each, for the offload mode. */
+static void gen_phases(ectx *c, const gen_weights *w, const gen_shape *g, gen_phase ph[GEN_PHASES]) {
   const scenario *s = c->s;
   const char *off = scn_str(s, "gen.offload", "none");
   bool te_on = strcmp(scn_str(s, "gen.text_encoders", "gpu"), "gpu") == 0;
@@ -271,10 +311,11 @@ static void gen_phases(ectx *c, const gen_weights *w, const gen_shape *g, gen_ph
   uint64_t experts = scn_u64(s, "gen.experts", 1);
   uint64_t den = bytes_ceildiv(w->den, shard), te = te_on ? bytes_ceildiv(w->te, shard) : 0;
   uint64_t layers = scn_u64(s, "gen.layers", c->m->layers), te_layers = scn_u64(s, "gen.te_layers", 24);
-  memset(ph, 0, 3 * sizeof *ph);
+  memset(ph, 0, GEN_PHASES * sizeof *ph);
   ph[0].name = "text encoding";
   ph[1].name = "denoising";
   ph[2].name = "VAE decode";
+  ph[3].name = "t2i2v image stage";
   ph[0].act = te_on ? g->te_act : 0;
   ph[1].act = acc_add(&c->acc, g->act, g->lat);
   ph[2].vae = acc_add(&c->acc, g->vae, g->lat);
@@ -283,9 +324,10 @@ static void gen_phases(ectx *c, const gen_weights *w, const gen_shape *g, gen_ph
   ** decoder's, which reuses the larger unsplit ones (wan21-t2v-14b-720p-*-{2,4,8}gpu,
   ** wan22-t2v-a14b-*-{4,8}gpu); with offload_model the DiT leaves and the cache is emptied
   ** first (wan22-ti2v-5b-t2v-720p-4090-{4,8}gpu) */
-  if (strcmp(off, "none") == 0) {
+  if (strcmp(off, "none") == 0 || (w->t2i && gen_ref(s))) {
     if (g->sp > 1) ph[2].act = g->stale;
     for (int i = 0; i < 3; i++) ph[i].weights_te = te, ph[i].weights_den = den, ph[i].weights_vae = w->vae;
+    gen_t2i_phase(c, w, ph);
     return;
   }
   /* one component (one expert) at a time; the sequential and group modes stream layers */
@@ -312,6 +354,9 @@ static void gen_report(ectx *c, const gen_phase *p, const gen_weights *w) {
     it->component = "text_encoder";
   if ((it = budget_add(b, "weights", p->weights_vae, BASIS_EXACT, true, "VAE: %.2f GiB stored", (double)w->vae / GIB)))
     it->component = "vae";
+  if (p->weights_t2i && (it = budget_add(b, "weights", p->weights_t2i, BASIS_EXACT, true,
+                                         "t2i2v image stage (FLUX.1-dev + AE): %.2f GiB stored", (double)w->t2i / GIB)))
+    it->component = "image_model";
   if ((it = budget_add(b, "activations", p->act, BASIS_CALIBRATED, true,
                        "%s: %llu tokens x batch %llu, %s attention, sequence parallel %llu", p->name,
                        (unsigned long long)scn_u64(s, "gen.tokens", 0), (unsigned long long)scn_u64(s, "gen.den_batch", 1),
@@ -329,13 +374,16 @@ void gen_estimate(ectx *c) {
   estimate *e = c->e;
   gen_weights w;
   gen_shape g;
-  gen_phase ph[3];
+  gen_phase ph[GEN_PHASES];
   const gen_family *f = family_of(scn_str(s, "gen.family", "image"));
   gen_split(c, &w);
+  /* model.weight_bytes: the components as this run stores them (the reference scripts' fp32
+  ** DiT and VAE included), so that it agrees with the weights lines */
+  e->weight_bytes = acc_add(&c->acc, acc_add(&c->acc, w.te, w.den_all), w.vae);
   gen_shapes(c, f, &w, &g);
   gen_phases(c, &w, &g, ph);
   int top = 0;
-  for (int i = 1; i < 3; i++)
+  for (int i = 1; i < GEN_PHASES; i++)
     if (phase_total(c, &ph[i]) > phase_total(c, &ph[top])) top = i;
   gen_report(c, &ph[top], &w);
   est_add_common(c, &e->b);
@@ -346,6 +394,7 @@ void gen_estimate(ectx *c) {
              "caching allocator: 10%% of the %s phase's transient tensors", ph[top].name);
   e->peak_phase = ph[top].name;
   if (g.sp > 1) e->devices = g.sp;
+  if (s->tp > 1) e->devices = s->tp * (g.sp > 1 ? g.sp : 1);
   est_finish(c, &e->b);
   est_fig(c, "peak_allocated_bytes", e->peak_allocated);
   est_fig(c, "peak_reserved_bytes", e->peak_reserved);
@@ -377,6 +426,18 @@ static void gen_set_str(scenario *s, const char *key, const char *v) {
 
 static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
+/* Frames decoded by the first call of a VAE decoding b latent frames at a time
+** (workloads/image.lua M.batch_frames: latent frames padded to patch_t; an odd batch of n
+** decodes to 1 + (n - 1) t frames, an even one to n t). */
+static uint64_t gen_batch_frames(const scenario *s, uint64_t F) {
+  uint64_t ts = scn_u64(s, "gen.vae_tscale", 1), b = scn_u64(s, "gen.vae_latent_batch", 0);
+  uint64_t pt = scn_u64(s, "gen.patch_t", 1), lf = (F - 1) / (ts ? ts : 1) + 1;
+  if (!b) return F;
+  lf = (lf + pt - 1) / pt * pt;
+  uint64_t n = lf < b ? lf : b + lf % b;
+  return n % 2 ? 1 + (n - 1) * ts : n * ts;
+}
+
 /* Re-derives the shape extras for W x H x F, as workloads/image.lua does. */
 static void gen_reshape(scenario *s, uint64_t W, uint64_t H, uint64_t F) {
   uint64_t vs = scn_u64(s, "gen.vae_scale", 8), p = scn_u64(s, "gen.patch", 1);
@@ -388,6 +449,7 @@ static void gen_reshape(scenario *s, uint64_t W, uint64_t H, uint64_t F) {
   uint64_t chunk = scn_u64(s, "gen.vae_chunk", 0), f = F;
   if (F > 1 && tile && tf) f = min_u64(f, tf);
   if (F > 1 && chunk) f = min_u64(f, chunk);
+  if (F > 1) f = min_u64(f, gen_batch_frames(s, F));
   uint64_t pw = tile ? min_u64(W, tile) : W, ph = tile ? min_u64(H, tile) : H;
   gen_set(s, "gen.width", W);
   gen_set(s, "gen.height", H);

@@ -277,8 +277,10 @@ static void mamba_block_size(ectx *c, vcfg *v) {
   for (int i = 0; i < c->m->n_kv; i++) {
     const kv_group *k = &c->m->kv[i];
     uint64_t b = k->kind == KV_STATE ? state_page(c, k) : token_bytes(c, v, k);
-    if (k->kind == KV_STATE) state = b > state ? b : state;
-    else tok = b > tok ? b : tok;
+    if (k->kind == KV_STATE)
+      state = b > state ? b : state;
+    else
+      tok = b > tok ? b : tok;
   }
   if (!state || !tok) return;
   uint64_t bs = 16 * bytes_ceildiv(state, 16 * tok);
@@ -342,10 +344,14 @@ static void vllm_grouping(vgroups *g, bool hybrid) {
 static uint64_t spec_blocks(const vcfg *v, const vspec *t, uint64_t len) {
   uint64_t w = t->window + v->tokens;
   switch (t->kind) {
-  case KV_STATE: return 1;
-  case KV_CROSS: return bytes_ceildiv(t->tokens, v->bs);
-  case KV_CHUNKED: return bytes_ceildiv(w < len ? w : len, v->bs);
-  default: break;
+    case KV_STATE:
+      return 1;
+    case KV_CROSS:
+      return bytes_ceildiv(t->tokens, v->bs);
+    case KV_CHUNKED:
+      return bytes_ceildiv(w < len ? w : len, v->bs);
+    default:
+      break;
   }
   if (!t->window) return bytes_ceildiv(len, v->bs);
   w -= 1;
@@ -393,13 +399,24 @@ static uint64_t cuda_graphs(ectx *c, const vcfg *v) {
   return v->eager ? 0 : gib(c, 0.91);
 }
 
+/* The V0 engine gathers the logits to the driver worker (rank 0) alone and samples
+** there (vllm/worker/model_runner.py: non-driver workers return before sampling), so
+** with tp > 1 only the driver's profile run holds the sampler's buffers; it has the
+** least KV room and sizes the cache. vllm-13061-r1-distill-qwen14b-2x4090: a worker
+** printed 0.19 GiB, the driver's 1.22 GiB less KV shows in the 81,536 tokens. V1
+** samples on every rank. */
+static bool v0_driver_samples(const ectx *c, const vcfg *v) {
+  return v->version < 8000 && c->s->tp > 1;
+}
+
 /* One stage's rank: weights, profile peak, non-torch, KV = requested - the rest
 ** (minus the CUDA-graph estimate when VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS is
 ** set), blocks = KV // bytes per block. */
-static void vllm_rank(ectx *c, const vcfg *v, const vgroups *g, bool hybrid, uint64_t stage, vrank *r) {
+static void vllm_rank(ectx *c, const vcfg *v, const vgroups *g, bool hybrid, uint64_t stage, bool driver,
+                      vrank *r) {
   bool last = stage + 1 == c->s->pp;
   r->weights = stage_weights(c, stage);
-  r->act = activation_peak(c, v, last);
+  r->act = activation_peak(c, v, last && (driver || !v0_driver_samples(c, v)));
   r->non_torch = non_torch(c, v, last);
   uint64_t used = acc_add(&c->acc, acc_add(&c->acc, r->weights, r->act), r->non_torch);
   if (scn_bool(c->s, "runtime.memory_profiler_estimate_cudagraphs", false))
@@ -426,12 +443,13 @@ static void vllm_budget(ectx *c, const vcfg *v, const vrank *r, uint64_t kv_allo
              s->tp > 1 ? (v->nvls ? ", NCCL NVLS buffers" : ", NCCL and custom all-reduce") : "");
   uint64_t kv = need_kv > kv_alloc ? need_kv : kv_alloc;
   budget_add(b, "kv_cache", kv, BASIS_MODELLED, true,
-             need_kv > r->kv ? "needed by %llu sequences x %llu tokens: more than the %.2f GiB vLLM can give"
-                             : "gpu_memory_utilization x total - the rest (%llu x %llu tokens need %.2f GiB of it)",
+             need_kv > r->kv
+                 ? "needed by %llu sequences x %llu tokens: more than the %.2f GiB vLLM can give"
+                 : "gpu_memory_utilization x total - the rest (%llu x %llu tokens need %.2f GiB of it)",
              (unsigned long long)s->concurrency, (unsigned long long)s->context,
              (double)(need_kv > r->kv ? r->kv : need_kv) / GIB);
-  budget_add(b, "cuda_graphs", cuda_graphs(c, v), BASIS_CALIBRATED, true,
-             "captured after KV sizing%s", v->eager ? " (enforce_eager: none)" : "");
+  budget_add(b, "cuda_graphs", cuda_graphs(c, v), BASIS_CALIBRATED, true, "captured after KV sizing%s",
+             v->eager ? " (enforce_eager: none)" : "");
   budget_add(b, "cuda_context", s->cuda_context, BASIS_ASSUMED, false,
              "CUDA context and loaded kernels before vLLM's profiling");
 }
@@ -449,13 +467,15 @@ static uint64_t longest_request(const vcfg *v, const vgroups *g, uint64_t blocks
   return lo;
 }
 
-static void vllm_figures(ectx *c, const vcfg *v, const vgroups *g, const vrank *r, uint64_t blocks,
-                         bool hybrid) {
+/* act: the activation peak most ranks print (V0 with tp > 1: a worker's, without the
+** driver's sampler); the KV figures are the binding rank's. */
+static void vllm_figures(ectx *c, const vcfg *v, const vgroups *g, const vrank *r, uint64_t act,
+                         uint64_t blocks, bool hybrid) {
   uint64_t tokens = hybrid ? blocks / g->n_groups * v->bs : blocks * v->bs;
-  double conc = hybrid ? (double)blocks / (double)request_blocks(v, g, v->mml, true)
-                       : (double)tokens / (double)v->mml;
+  double conc =
+      hybrid ? (double)blocks / (double)request_blocks(v, g, v->mml, true) : (double)tokens / (double)v->mml;
   est_fig(c, "weights_bytes", r->weights);
-  est_fig(c, "activation_peak_bytes", r->act);
+  est_fig(c, "activation_peak_bytes", act);
   est_fig(c, "non_torch_bytes", r->non_torch);
   est_fig(c, "cuda_graph_bytes", cuda_graphs(c, v));
   est_fig(c, "kv_cache_bytes", r->kv);
@@ -477,10 +497,12 @@ void vllm_estimate(ectx *c) {
   vgroups g;
   vllm_specs(c, &v, &g, hybrid);
   vllm_grouping(&g, hybrid);
-  vrank r0, rl;
-  vllm_rank(c, &v, &g, hybrid, 0, &r0);
+  vrank r0, rl, worker;
+  vllm_rank(c, &v, &g, hybrid, 0, true, &r0);
   rl = r0;
-  if (s->pp > 1) vllm_rank(c, &v, &g, hybrid, s->pp - 1, &rl);
+  if (s->pp > 1) vllm_rank(c, &v, &g, hybrid, s->pp - 1, true, &rl);
+  worker = r0; /* the ranks of stage 0 without the V0 driver's sampler */
+  if (v0_driver_samples(c, &v)) vllm_rank(c, &v, &g, hybrid, 0, false, &worker);
   /* the engine core takes the smallest KV over all workers (v1/engine/core.py) */
   uint64_t blocks = r0.blocks < rl.blocks ? r0.blocks : rl.blocks;
   uint64_t per = block_bytes(c, &g, hybrid);
@@ -488,7 +510,8 @@ void vllm_estimate(ectx *c) {
   uint64_t one = request_blocks(&v, &g, v.mml, hybrid);
   if (one > need) need = one;
   vllm_budget(c, &v, &r0, acc_mul(&c->acc, blocks, per), acc_mul(&c->acc, need, per));
-  vllm_figures(c, &v, &g, &r0, blocks, hybrid);
+  vllm_figures(c, &v, &g, &r0, worker.act, blocks, hybrid);
+  if (v0_driver_samples(c, &v)) est_fig(c, "driver_activation_peak_bytes", r0.act);
   c->e->peak_phase = "serving (KV cache filled)";
   est_finish(c, &c->e->b);
   /* vLLM takes gpu_memory_utilization x total whatever the workload needs; for fit the

@@ -37,6 +37,8 @@ void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t) {
   t->virtual_tokens = scn_u64(s, "train.virtual_tokens", 0);
   t->layer_extra = scn_u64(s, "train.layer_extra_elems", 0);
   t->encode = scn_u64(s, "train.encode_bytes", 0);
+  t->load = scn_u64(s, "train.load_bytes", 0);
+  t->keep_grads = scn_bool(s, "train.keep_grads", false);
   t->pipeline = scn_bool(s, "train.pipeline", false);
   t->aux_on_gpu = scn_bool(s, "train.aux_on_gpu", true);
   bool all = !t->peft && strcmp(method, "freeze") != 0;
@@ -263,9 +265,11 @@ static void train_activations(ectx *c, const train_cfg *t, train_parts *p) {
     p->act = acc_add(&c->acc, p->act, acc_mul(&c->acc, p->weights / 4, a));
 }
 
-static const char *const PHASES[] = {"forward", "backward", "optimizer step"};
+static const char *const PHASES[] = {"forward", "backward", "optimizer step", "model load"};
+enum { PH_LOAD = 3 };
 
-static void budget_states(ectx *c, const train_cfg *t, const train_parts *p, bool grads_live) {
+/* Model states of a phase; at model load only the weights exist. */
+static void budget_states(ectx *c, const train_cfg *t, const train_parts *p, bool grads_live, bool load) {
   budget *b = &c->e->b;
   const scenario *s = c->s;
   bool ps = params_sharded(t->strategy) && s->dp > 1;
@@ -278,15 +282,15 @@ static void budget_states(ectx *c, const train_cfg *t, const train_parts *p, boo
   if (t->added)
     budget_add(b, "adapter_weights", p->adapters, BASIS_EXACT, true, "%llu added parameters in %s",
                (unsigned long long)t->added, dtype_get(t->tdtype)->name);
-  budget_add(b, "master_weights", p->master, BASIS_EXACT, true, "fp32 master copy of trainable weights%s",
+  budget_add(b, "master_weights", load ? 0 : p->master, BASIS_EXACT, true, "fp32 master copy of trainable weights%s",
              t->off_opt ? " (in host memory)" : "");
   budget_add(b, "gradients", grads_live ? p->grads : 0, BASIS_EXACT, true, "%s gradients of %llu trainable parameters%s",
              dtype_get(s->prec.grads)->name, (unsigned long long)t->trainable,
              t->oib ? " (optimizer in backward: one tensor at a time)"
                     : grads_live ? "" : " (freed by zero_grad before forward)");
-  budget_add(b, "optimizer_states", p->states, BASIS_EXACT, true, "%s states%s", s->opt.name,
+  budget_add(b, "optimizer_states", load ? 0 : p->states, BASIS_EXACT, true, "%s states%s", s->opt.name,
              t->off_opt ? " (offloaded to host memory)" : "");
-  if (p->paged)
+  if (p->paged && !load)
     budget_add(b, "paged_optimizer_states", p->paged, BASIS_EXACT, false,
                "%s states in CUDA managed memory, outside PyTorch's allocator", s->opt.name);
 }
@@ -294,8 +298,12 @@ static void budget_states(ectx *c, const train_cfg *t, const train_parts *p, boo
 static void train_budget(ectx *c, const train_cfg *t, const train_parts *p, int phase) {
   budget *b = &c->e->b;
   const scenario *s = c->s;
-  bool grads_live = phase > 0 || (s->grad_accum > 1 && !t->oib);
-  budget_states(c, t, p, grads_live);
+  bool load = phase == PH_LOAD;
+  bool grads_live = !load && (phase > 0 || ((s->grad_accum > 1 || t->keep_grads) && !t->oib));
+  budget_states(c, t, p, grads_live, load);
+  if (t->load)
+    budget_add(b, "load_buffers", load ? t->load : 0, BASIS_MODELLED, true,
+               "model load: a 16-bit tensor and its quantization temporaries");
   bool enc = phase == 0 && t->encode > acc_add(&c->acc, p->act, p->logits);
   uint64_t act = enc ? 0 : phase == 0 ? p->act : phase == 1 ? p->act_layer : 0;
   if (t->encode)
@@ -311,7 +319,7 @@ static void train_budget(ectx *c, const train_cfg *t, const train_parts *p, int 
   bool step_now = t->oib ? phase == 1 : phase == 2;
   budget_add(b, "optimizer_step", step_now ? p->step_temp : 0, BASIS_MODELLED, true, "temporaries of %s's step()",
              s->opt.name);
-  budget_add(b, "comm_buffers", p->comm, BASIS_MODELLED, true, "%s",
+  budget_add(b, "comm_buffers", load ? 0 : p->comm, BASIS_MODELLED, true, "%s",
              t->strategy == STRAT_DDP ? "DDP gradient buckets" : "all-gathered unit and the prefetched next");
   c->e->peak_phase = PHASES[phase];
 }
@@ -321,7 +329,7 @@ static int train_peak(ectx *c, const train_cfg *t, const train_parts *p, uint64_
   bytes_acc *A = &c->acc;
   uint64_t base = acc_add(A, acc_add(A, p->weights, p->adapters), acc_add(A, p->master, acc_add(A, p->states, p->comm)));
   base = acc_add(A, base, p->aux);
-  uint64_t g_fwd = c->s->grad_accum > 1 && !t->oib ? p->grads : 0;
+  uint64_t g_fwd = (c->s->grad_accum > 1 || t->keep_grads) && !t->oib ? p->grads : 0;
   uint64_t fwd = acc_add(A, p->act, p->logits);
   uint64_t tr[3] = {fwd > t->encode ? fwd : t->encode, acc_add(A, p->act_layer, t->oib ? p->step_temp : 0),
                     t->oib ? 0 : p->step_temp};
@@ -331,6 +339,12 @@ static int train_peak(ectx *c, const train_cfg *t, const train_parts *p, uint64_
   for (int i = 1; i < 3; i++)
     if (ph[i] > ph[peak]) peak = i;
   *transient = tr[peak];
+  /* model load: the weights as loaded so far and the tensor being quantized */
+  uint64_t load = acc_add(A, acc_add(A, p->weights, p->adapters), acc_add(A, p->aux, t->load));
+  if (t->load && load > ph[peak]) {
+    *transient = t->load;
+    return PH_LOAD;
+  }
   return peak;
 }
 

@@ -18,8 +18,10 @@ typedef struct train_cfg {
   uint64_t gc_every, virtual_tokens;
   uint64_t encode;                             /* VAE encoding each step (no precomputed latents) */
   uint64_t layer_extra;                        /* elements per token and layer beyond the LLM block (DiTs) */
+  uint64_t load;                               /* transient bytes of model load (quantizing the base) */
   vf_dtype tdtype;                             /* trainable parameters' dtype */
   bool peft, save_attn_in, save_o_in, save_mlp_in, save_down_in;
+  bool keep_grads;                             /* zero_grad keeps gradients allocated (torch < 2.0) */
   bool oib, off_act, off_opt, off_par, compile, attn_dropout, hidden_dropout;
   bool pipeline, aux_on_gpu;                   /* a diffusion pipeline: train its denoiser */
   train_loss loss;

@@ -191,12 +191,69 @@ static void test_calibration_mechanisms(void **state) {
   json_decref(j);
 }
 
+/* Sum of device 0's "weights" lines of one component (NULL: all). */
+static long long weights_of(json_t *j, const char *component) {
+  json_t *cats = json_object_get(json_array_get(json_object_get(j, "devices"), 0), "categories"), *c;
+  size_t i;
+  long long sum = 0;
+  json_array_foreach(cats, i, c) {
+    const char *comp = json_string_value(json_object_get(c, "component"));
+    if (strcmp(json_string_value(json_object_get(c, "name")), "weights") != 0) continue;
+    if (!component || (comp && strcmp(comp, component) == 0)) sum += (long long)json_integer_value(json_object_get(c, "bytes"));
+  }
+  return sum;
+}
+
+/* gen3 mechanisms. Open-Sora 2.0's t2i2v flow with --offload True (workload.t2i2v, offload
+** "model"): FLUX.1-dev (11,901,408,320 + AE 83,819,683 params) and the video DiT are resident
+** together for a moment; TP splits the DiT's block linears (opensora2-t2v-256px-{1,2,4}gpu:
+** 52.5, 44.3, 44.3 GiB, 15%). */
+static void test_gen3_opensora(void **state) {
+  const char *w = "kind = \"video\", width = 256, height = 256, frames = 129, t2i2v = true, offload = \"model\"";
+  const char *par[] = {"", ", parallel = { tp = 2 }", ", parallel = { tp = 4 }"};
+  const double want[] = {52.5, 44.3, 44.3};
+  char extra[160];
+  long long den1 = 0;
+  for (int i = 0; i < 3; i++) {
+    snprintf(extra, sizeof extra, ", runtime = { name = \"reference\" }%s", par[i]);
+    json_t *j = eval(*state, "hpcai-tech/Open-Sora-v2", "bf16", w, extra);
+    within(tu_int(j, "runtime.peak_reserved_bytes"), want[i], 0.15, "opensora2-t2v-256px t2i2v");
+    /* FLUX.1-dev + AE in bf16: 2 x 11,985,228,003 B */
+    assert_int_equal(weights_of(j, "image_model"), 23970456006LL);
+    if (i == 0) den1 = tu_int(j, "model.weight_bytes");
+    else assert_int_equal(tu_int(j, "model.weight_bytes"), den1); /* the whole model, not a rank's */
+    json_decref(j);
+  }
+  /* t2i2v needs a pipeline with an image stage */
+  const char *bad = "return { model = \"Wan-AI/Wan2.1-T2V-1.3B\", runtime = { name = \"diffusers\" }, "
+                    "workload = { kind = \"video\", width = 832, height = 480, frames = 81, t2i2v = true } }";
+  assert_int_not_equal(tu_eval(*state, bad, NULL), VF_OK);
+  if (!strstr(vf_engine_error(*state), "workload.t2i2v"))
+    fail_msg("error '%s' lacks workload.t2i2v", vf_engine_error(*state));
+}
+
+/* diffusers-doc-hunyuandit-t5-8bit: at most 6 GiB (+15%) with the prompts encoded first;
+** the DiT is the published 1.5B (40 blocks of 1408). Wan reference runs: model.weight_bytes
+** counts the fp32 DiT and VAE as the weights lines do. */
+static void test_gen3_models(void **state) {
+  json_t *j = eval(*state, "Tencent-Hunyuan/HunyuanDiT-Diffusers", "fp16",
+                   "kind = \"image\", width = 1024, height = 1024, text_encoders = \"none\"",
+                   ", quant = { text_encoder_2 = \"bnb-int8\" }");
+  assert_true(tu_int(j, "runtime.peak_reserved_bytes") <= (long long)(6.0 * 1.15 * GIB));
+  json_decref(j);
+  j = eval(*state, "Wan-AI/Wan2.1-T2V-14B", "bf16", "kind = \"video\", width = 1280, height = 720, frames = 81",
+           ", runtime = { name = \"reference\" }");
+  assert_int_equal(tu_int(j, "model.weight_bytes"), weights_of(j, NULL));
+  json_decref(j);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_pipeline_counts), cmocka_unit_test(test_video_shape),
       cmocka_unit_test(test_offload_order),   cmocka_unit_test(test_bad_input),
       cmocka_unit_test(test_calibration),     cmocka_unit_test(test_calibration_wan),
       cmocka_unit_test(test_wan_reference_fp32), cmocka_unit_test(test_calibration_mechanisms),
+      cmocka_unit_test(test_gen3_opensora),   cmocka_unit_test(test_gen3_models),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

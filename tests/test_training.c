@@ -145,6 +145,61 @@ static void test_video_lora(void **state) {
   assert_non_null(strstr(vf_engine_error(*state), "workload.frames: 50 frames: the VAE compresses time 8x"));
 }
 
+/* torch < 2.0 (runtime knob torch): zero_grad keeps the fp32 gradients (335,141,888 x 4 B)
+** allocated through the next forward, and AdamW steps per parameter (no group-wide
+** temporary). hf-perf-train-gpu-one-bert-large-vanilla printed 14949 MiB and -ga4-bs1-gc
+** 6775 MiB (nvidia-smi, 1343 MiB CUDA context on the V100): each within 10%. */
+#define BERT "return { model = 'google-bert/bert-large-uncased', dtype = 'fp32', gpu = 'Tesla V100-SXM2-16GB', " \
+             "runtime = { name = 'transformers', torch = '1.13.1' }, workload = { kind = 'train', seq_len = 512, " \
+             "precision = 'fp32', attention = 'eager', "
+static void test_era_torch1(void **state) {
+  json_t *j = eval(state, BERT "micro_batch = 4 } }");
+  assert_int_equal(tu_category(j, "gradients"), 335141888ll * 4);
+  double got = (double)tu_int(j, "devices.0.total_bytes"), want = 14949.0 * 1048576;
+  assert_true(got > want * 0.9 && got < want * 1.1);
+  json_decref(j);
+  j = eval(state, BERT "micro_batch = 1, grad_accum = 4, grad_checkpointing = true } }");
+  /* the largest tensor, the word embeddings 30522 x 1024 in fp32, bounds the step's temporary */
+  assert_int_equal(tu_category(j, "optimizer_step"), 30522ll * 1024 * 4);
+  got = (double)tu_int(j, "devices.0.total_bytes"), want = 6775.0 * 1048576;
+  assert_true(got > want * 0.9 && got < want * 1.1);
+  json_decref(j);
+  assert_int_not_equal(tu_eval(*state, "return { model = 'google-bert/bert-large-uncased', runtime = { name = 'pytorch',"
+                                       " torch = 'new' }, workload = { kind = 'train', seq_len = 8 } }", NULL), VF_OK);
+  assert_non_null(strstr(vf_engine_error(*state), "runtime.torch: expected a version such as \"2.4.0\", got \"new\""));
+}
+
+/* torchtune < 0.2 (torchao 0.1) quantizes each NF4 weight on the GPU at model init without
+** chunking: the largest Llama-2-7B Linear (11008 x 4096 = 45,088,768 elements) x (2 bf16
+** weight + 2 scaled copy + 2 x 32 distance to the 16 codes + 8 int64 index) = 3,426,746,368 B.
+** torchtune-tutorial-llama2-7b-qlora: peak reserved 9.29 GB, within 10%. */
+static void test_qlora_load(void **state) {
+  json_t *j = eval(state, "return { model = 'meta-llama/Llama-2-7b-hf', dtype = 'bf16', quant = 'bnb-nf4',"
+                          " runtime = { name = 'torchtune', version = '0.1.0', loss = 'torch.nn.CrossEntropyLoss' },"
+                          " workload = { kind = 'train', method = 'qlora', micro_batch = 2, seq_len = 512, grad_accum = 16,"
+                          " grad_checkpointing = true, precision = 'bf16', lora = { r = 8, alpha = 16, targets ="
+                          " {'q_proj','k_proj','v_proj','o_proj','gate_proj','up_proj','down_proj'} } } }");
+  assert_int_equal(tu_category(j, "load_buffers"), 3426746368ll);
+  assert_int_equal(tu_category(j, "optimizer_states"), 0); /* not yet created at load */
+  double got = (double)tu_int(j, "runtime.peak_reserved_bytes"), want = 9290000000.0;
+  assert_true(got > want * 0.9 && got < want * 1.1);
+  json_decref(j);
+}
+
+/* optimizer_in_bwd: one optimizer per parameter, so the foreach temporary is one tensor
+** (at most the embeddings, 128256 x 3072 in bf16). torchtune-flags-llama32-3b-full-act-offload:
+** active peak 21.8 GiB, within 10%. */
+static void test_oib_step(void **state) {
+  json_t *j = eval(state, "return { model = 'meta-llama/Llama-3.2-3B', dtype = 'bf16', runtime = { name = 'torchtune',"
+                          " compile = true, loss = 'CEWithChunkedOutputLoss', enable_activation_offloading = true },"
+                          " workload = { kind = 'train', micro_batch = 2, seq_len = 4096, grad_checkpointing = true,"
+                          " optimizer_in_backward = true } }");
+  /* a group-wide temporary (all 3.2e9 parameters in bf16, 6.4 GB) would put it 17% above */
+  double got = (double)tu_int(j, "runtime.peak_allocated_bytes"), want = 21.8 * 1073741824.0;
+  assert_true(got > want * 0.9 && got < want * 1.1);
+  json_decref(j);
+}
+
 static void test_errors(void **state) {
   assert_int_not_equal(tu_eval(*state, L32 "method = 'qlora' } }", NULL), VF_OK);
   assert_non_null(strstr(vf_engine_error(*state), "workload.method: qlora trains LoRA adapters on a 4-bit base"));
@@ -160,6 +215,8 @@ int main(void) {
       cmocka_unit_test(test_adamw8bit_states), cmocka_unit_test(test_calibration_lora),
       cmocka_unit_test(test_deepspeed_estimators), cmocka_unit_test(test_zero3_states),
       cmocka_unit_test(test_errors),           cmocka_unit_test(test_video_lora),
+      cmocka_unit_test(test_era_torch1),       cmocka_unit_test(test_qlora_load),
+      cmocka_unit_test(test_oib_step),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

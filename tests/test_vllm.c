@@ -6,6 +6,7 @@
 */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -313,6 +314,64 @@ static void test_sglang_pool(void **state) {
   json_decref(j);
 }
 
+/* Cases whose scenario states no vLLM version, run with the version their source implies
+** (the engine itself assumes the newest when none is set: see test_version_default).
+** llmd-emp-llama31-8b: the "v0.11-era" llm-d table (H100 79.18 GiB, util 0.9, block 128):
+** activation 4.76 GiB (sorting sampler, 1024 seqs), KV 51.38 GiB. */
+static void test_versioned_llmd_emp(void **state) {
+  json_t *j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'vllm', "
+                           "version = '0.11.0', gpu_memory_utilization = 0.9, max_model_len = 16000, block_size = "
+                           "128 }, workload = { kind = 'inference', context = 16000 }, gpu = { name = 'H100', "
+                           "memory = '79.18GiB' } }");
+  gib(j, "weights_bytes", 14.99, 0.01);
+  gib(j, "activation_peak_bytes", 4.76, 0.25);
+  gib(j, "kv_cache_bytes", 51.38, 0.05);
+  json_decref(j);
+}
+
+/* vllm-10517-llama31-8b-3090-20k: the single "Memory profiling results" line is the
+** v0.6.4 V0 profiler. V0 without chunked prefill profiles max_model_len = 20000 tokens:
+** activation 17.06 - 14.99 = 2.07 GiB; KV 3.81 GiB, 1952 blocks, 1.56x. */
+static void test_versioned_v064(void **state) {
+  json_t *j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'vllm', "
+                           "version = '0.6.4', gpu_memory_utilization = 0.9, max_model_len = 20000 }, workload = "
+                           "{ kind = 'inference', context = 20000 }, gpu = { name = 'RTX 3090', memory = "
+                           "'23.58GiB' } }");
+  assert_int_equal((long long)fig(j, "max_num_batched_tokens"), 20000);
+  gib(j, "weights_bytes", 14.9888, 0.01);
+  gib(j, "activation_peak_bytes", 2.07, 0.25);
+  gib(j, "kv_cache_bytes", 3.81, 0.05);
+  near(j, "num_gpu_blocks", 1952, 0.05, 0);
+  near(j, "max_concurrency", 1.56, 0.05, 0.005);
+  json_decref(j);
+}
+
+/* vllm-13061-r1-distill-qwen14b-2x4090 (V0, ~0.7.x log format), tp 2: a worker printed
+** activation 0.19 GiB; the driver alone samples (256 seqs x 152064 x (2 + 36.9) B =
+** 1.41 GiB) and sizes the cache: 81,536 tokens. */
+static void test_versioned_v0_tp2(void **state) {
+  json_t *j = eval(*state, "return { model = 'deepseek-ai/DeepSeek-R1-Distill-Qwen-14B', runtime = { name = "
+                           "'vllm', version = '0.7.2', gpu_memory_utilization = 0.98, max_model_len = 131072 }, "
+                           "workload = { kind = 'inference', context = 131072 }, parallel = { tp = 2 }, gpu = { "
+                           "name = 'RTX 4090', memory = '23.55GiB' } }");
+  gib(j, "activation_peak_bytes", 0.19, 0.25);
+  near(j, "driver_activation_peak_bytes", 256.0 * 152064 * 38.9, 0.01, 0);
+  near(j, "kv_cache_tokens", 81536, 0.05, 0);
+  json_decref(j);
+}
+
+/* Without runtime.version the newest modelled vLLM is assumed, and the report says so. */
+static void test_version_default(void **state) {
+  json_t *j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = 'vllm', " WL ", " H100
+                           " }");
+  json_t *a = json_object_get(j, "assumptions");
+  bool said = false;
+  for (size_t i = 0; i < json_array_size(a); i++)
+    said = said || strstr(json_string_value(json_array_get(a, i)), "vLLM version 0.19.0 assumed") != NULL;
+  assert_true(said);
+  json_decref(j);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_llama8b_tp1),    cmocka_unit_test(test_llama8b_tp),  cmocka_unit_test(test_llama8b_pp2),
@@ -320,7 +379,9 @@ int main(void) {
       cmocka_unit_test(test_moe),            cmocka_unit_test(test_version_eras), cmocka_unit_test(test_a100_v010),
       cmocka_unit_test(test_deficit),        cmocka_unit_test(test_errors),      cmocka_unit_test(test_sglang_pool),
       cmocka_unit_test(test_hybrid_mamba),   cmocka_unit_test(test_llama4_chunked), cmocka_unit_test(test_vision_weights),
-      cmocka_unit_test(test_mxfp4_padding),
+      cmocka_unit_test(test_mxfp4_padding),  cmocka_unit_test(test_versioned_llmd_emp),
+      cmocka_unit_test(test_versioned_v064), cmocka_unit_test(test_versioned_v0_tp2),
+      cmocka_unit_test(test_version_default),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

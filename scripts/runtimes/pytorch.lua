@@ -5,6 +5,7 @@ return runtime {
   summary = "plain PyTorch loop: autocast, DDP, FSDP",
   aliases = { "torch" },
   kinds = { "inference", "train" },
-  knobs = { cache = { "dynamic", "static" } },
+  -- torch: the PyTorch version of a training loop (workloads/train.lua era_part)
+  knobs = { cache = { "dynamic", "static" }, torch = "string" },
   modelled = true,
 }

@@ -1,6 +1,8 @@
 -- torchtune: recipes with pure bf16 weights, gradients and optimizer states (no fp32
 -- master copy); compile, the loss component (CEWithChunkedOutputLoss: chunked CE),
 -- activation checkpointing/offloading and optimizer_in_bwd as the recipe config names them.
+-- runtime.version selects release-dependent behaviour (workloads/train.lua era_part: before
+-- 0.2 torchao 0.1 quantized an NF4 base at model init without chunking).
 return runtime {
   name = "torchtune",
   summary = "torchtune recipes (pure bf16)",

@@ -33,7 +33,8 @@ return runtime {
   summary = "Hugging Face transformers generate() and Trainer",
   aliases = { "hf", "accelerate", "trl" },
   kinds = { "inference", "train" },
-  knobs = { cache = { "dynamic", "static" } },
+  -- torch: the PyTorch version under the Trainer (training; workloads/train.lua era_part)
+  knobs = { cache = { "dynamic", "static" }, torch = "string" },
   modelled = true,
   normalize = normalize,
 }

@@ -11,7 +11,7 @@ local fail, int_field, bool_field, enum_field, strict = E.fail, E.int_field, E.b
 local function note(n, fmt, ...) n.notes[#n.notes + 1] = fmt:format(...) end
 
 local KEYS = { "kind", "width", "height", "batch", "num_images_per_prompt", "steps", "cfg", "max_sequence_length",
-               "offload", "vae_tiling", "vae_slicing", "attention", "text_encoders" }
+               "offload", "vae_tiling", "vae_slicing", "attention", "text_encoders", "t2i2v" }
 local MAX_SIDE = 16384
 
 -- Defaults of the pipelines' __call__ (width/height: the denoiser's native size).
@@ -38,6 +38,22 @@ local function side(w, key, p, dflt, n)
 end
 
 local function set(n, k, v) n.extra["gen." .. k] = v end
+
+local M = {}
+
+-- Frames decoded by the first call of a VAE that decodes b latent frames at a time
+-- (diffusers AutoencoderKLCogVideoX._decode, num_latent_frames_batch_size = 2): the first
+-- batch takes the remainder too; the pipeline first pads the latent frames to a multiple of
+-- patch_size_t (CogVideoX1.5). A causal batch of n latent frames decodes to 1 + (n - 1) t
+-- frames when n is odd (its first frame is not upsampled in time), n t when even.
+-- src/gen.c gen_batch_frames mirrors this.
+function M.batch_frames(frames, p)
+  local ts, b, pt = p.vae_tscale or 1, p.vae_latent_batch, p.patch_t or 1
+  local lf = (frames - 1) // ts + 1
+  lf = ((lf + pt - 1) // pt) * pt
+  local n = lf < b and lf or b + lf % b
+  return n % 2 == 1 and 1 + (n - 1) * ts or n * ts
+end
 
 -- Shape: latent grid, tokens, batch. frames = 1 for images.
 local function shape(w, n, p, frames)
@@ -92,12 +108,14 @@ local function memory_part(w, n, p, frames, W, H)
   if frames > 1 then
     if tiling and p.vae_tile_frames then f = math.min(frames, p.vae_tile_frames) end
     if (p.vae_chunk or 0) > 0 then f = math.min(f, p.vae_chunk) end
+    if (p.vae_latent_batch or 0) > 0 then f = math.min(f, M.batch_frames(frames, p)) end
   end
   set(n, "vae_pixels", pw * ph * f)
   -- what src/gen.c needs to re-derive the shape for another resolution or length (fit)
   set(n, "vae_scale", p.vae_scale); set(n, "patch", p.patch or 1); set(n, "vae_tscale", p.vae_tscale or 1)
   set(n, "patch_t", p.patch_t or 1); set(n, "vae_tile", tiling and tile or 0)
   set(n, "vae_tile_frames", (tiling and p.vae_tile_frames) or 0); set(n, "vae_chunk", p.vae_chunk or 0)
+  set(n, "vae_latent_batch", p.vae_latent_batch or 0)
   set(n, "latent_channels", p.latent_channels)
   set(n, "vae_channels", p.vae_peak_channels or 128)
   set(n, "vae_upcast", p.vae_upcast == true)
@@ -132,6 +150,14 @@ local function normalize_with(w, n, frames, keys)
   -- the model's own reference scripts (runtime "reference"): what they keep in fp32
   set(n, "ref_fp32", p.ref_fp32 or "never"); set(n, "ref_vae_fp32", p.ref_vae_fp32 == true)
   set(n, "token_timestep", p.token_timestep == true)
+  -- Open-Sora 2.0's text-to-image-to-video flow (configs t2i2v_*.py): an image model makes the
+  -- first frame; offload "model" is its --offload True (src/gen.c gen_t2i_phase)
+  if w.t2i2v ~= nil and bool_field(w.t2i2v, "workload.t2i2v") then
+    if not p.t2i_params then
+      fail("workload.t2i2v", "%s has no text-to-image stage (Open-Sora 2.0's FLUX.1-dev t2i2v flow)", n.model.id)
+    end
+    set(n, "t2i_params", p.t2i_params)
+  end
   memory_part(w, n, p, frames, W, H)
   if w.vae_slicing and batch > 1 then set(n, "vae_pixels", n.extra["gen.vae_pixels"]) end
   set(n, "vae_images", (w.vae_slicing and 1 or batch))
@@ -145,7 +171,7 @@ local function normalize_with(w, n, frames, keys)
   end
 end
 
-local M = { kinds = { "image" }, KEYS = KEYS, normalize_with = normalize_with }
+M.kinds, M.KEYS, M.normalize_with = { "image" }, KEYS, normalize_with
 
 function M.normalize(w, n, cfg)
   local _ = cfg

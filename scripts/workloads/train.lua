@@ -153,10 +153,15 @@ local function state_bytes(o, set, sbytes)
   return dev, paged
 end
 
+-- The step's temporaries span the whole group (torch foreach) unless the step runs one
+-- parameter at a time: the optimizer's own loop (bitsandbytes, Adafactor), torch < 2.0's
+-- for-loop default, or optimizer_in_backward (torchtune builds one optimizer per parameter,
+-- so foreach sees a single tensor: the largest one bounds the temporary).
 local function optimizer_bytes(o, set, n, master, trained)
   local sbytes = (o.state_dtype == "fp32" or master) and 4 or DT_BYTES[trained]
   local dev, paged = state_bytes(o, set, sbytes)
   local scope = o.temp_scope or "group"
+  if n.extra["train.optimizer_in_backward"] or n.extra["train.foreach"] == false then scope = "param" end
   local temps = o.step_temps * (scope == "param" and set.largest or set.trainable) * sbytes
   n.extra["train.state_bytes"], n.extra["train.paged_state_bytes"] = dev, paged
   n.extra["train.step_temp_bytes"] = temps
@@ -214,6 +219,56 @@ local function dropout_part(n, cfg)
   n.extra["train.attn_dropout"], n.extra["train.hidden_dropout"] = attn > 0, hid > 0
 end
 
+-- "1.13.1" -> 1013 (major x 1000 + minor); nil when absent.
+local function version_code(v, field)
+  if v == nil then return nil end
+  local major, minor = tostring(v):match("^v?(%d+)%.(%d+)")
+  if not major then fail(field, "expected a version such as \"2.4.0\", got \"%s\"", tostring(v)) end
+  return tonumber(major) * 1000 + math.min(tonumber(minor), 999)
+end
+
+-- Elements of the largest quantized tensor of the base (0 when none is quantized).
+local function largest_quantized(desc)
+  local best = 0
+  for _, t in ipairs(desc.tensors or {}) do
+    if t.qtype ~= nil then
+      local e = 1
+      for _, d in ipairs(t.shape) do e = e * d end
+      if e > best then best = e end
+    end
+  end
+  return best
+end
+
+-- Behaviour that changed between releases (absent versions: the newest behaviour).
+-- torch < 2.0 (runtime knob `torch`): optimizer.zero_grad() zeroed gradients in place
+-- (set_to_none=False) so they stay allocated through the next forward, and optimizers
+-- stepped with a per-parameter for-loop (foreach became the CUDA default in 2.0).
+-- Model load of a quantized base: the 16-bit copy of each tensor is quantized on the GPU
+-- one tensor at a time; torchao 0.1 (torchtune < 0.2, e.g. the QLoRA tutorial of April
+-- 2024) searched the nearest NF4 code for the whole tensor at once: (value - nf4).abs()
+-- over 16 codes in bf16 (2 x 32 B per element: the difference and its abs), the scaled
+-- copy (2 B) and the int64 indices (8 B) beside the bf16 weight (2 B) (torchao
+-- nf4tensor.py quantize_tensor_nearest before "perform in chunks", pytorch/ao 6081796,
+-- 2024-05-01); later releases do it in chunks of 1024^2 elements.
+local NF4_UNCHUNKED_BYTES, NF4_CHUNK = 2 + 2 + 64 + 8, 1 << 20
+local function era_part(n, desc)
+  local x = n.extra
+  local torch = version_code(n.knobs.torch, "runtime.torch")
+  if torch and torch < 2000 then
+    x["train.keep_grads"], x["train.foreach"] = true, false
+    note(n, "torch %s: zero_grad keeps gradients allocated, per-parameter optimizer step", n.knobs.torch)
+  end
+  local big = largest_quantized(desc)
+  if big == 0 then return end
+  local tt = n.runtime == "torchtune" and version_code(n.runtime_version, "runtime.version")
+  if tt and tt < 2 then
+    x["train.load_bytes"] = big * NF4_UNCHUNKED_BYTES
+  else
+    x["train.load_bytes"] = big * 2 + math.min(big, NF4_CHUNK) * 64
+  end
+end
+
 local function quantized(desc)
   for _, t in ipairs(desc.tensors or {}) do
     if t.qtype ~= nil then return true end
@@ -242,8 +297,9 @@ local function normalize(w, n, cfg)
   local master, trained = precision_part(w, n, method)
   local set = trainable_set(w, n, method, desc)
   set_extras(n, set, method)
-  optimizer_bytes(o, set, n, master, trained)
   offload_part(w, n)
+  era_part(n, desc)
+  optimizer_bytes(o, set, n, master, trained)
   dropout_part(n, cfg or {})
   n.attention = enum_field(w.attention or "sdpa", "workload.attention", { "sdpa", "flash", "eager" })
   n.context, n.concurrency, n.prompt_tokens, n.static_cache = 0, 0, 0, false

@@ -36,7 +36,7 @@ eq("FLUX.1-dev pipeline", P.params(flux.tensors), 16870599139)
 -- every pipeline preset builds, tags every tensor with a component and has a pipeline table
 for id, p in pairs(presets.models) do
   if ({ stable_diffusion = 1, flux = 1, sd3 = 1, pixart = 1, wan = 1, hunyuanvideo = 1, cogvideox = 1,
-        ltx_video = 1, mochi = 1, opensora = 1 })[p.arch] then
+        ltx_video = 1, mochi = 1, opensora = 1, hunyuandit = 1 })[p.arch] then
     local d = build(id)
     local untagged = 0
     for _, t in ipairs(d.tensors) do if not t.component then untagged = untagged + 1 end end
@@ -44,5 +44,11 @@ for id, p in pairs(presets.models) do
     eq(id .. " pipeline table", type(d.pipeline), "table")
   end
 end
+-- Open-Sora 2.0's t2i2v stage: the FLUX.1-dev transformer and FLUX AE counts above
+local os2 = build("hpcai-tech/Open-Sora-v2")
+eq("Open-Sora t2i2v stage", os2.pipeline.t2i_params, 11901408320 + 83819683)
+-- Hunyuan-DiT: the "1.5B" DiT (40 blocks of 1408, long skips into the last 19)
+local hdit = build("Tencent-Hunyuan/HunyuanDiT-Diffusers")
+eq("Hunyuan-DiT DiT 1.5B", math.floor(P.params(hdit.tensors, "denoiser") / 1e8 + 0.5), 15)
 print(("test_generation: %d passed, %d failed"):format(passed, failed))
 os.exit(failed == 0 and 0 or 1)
