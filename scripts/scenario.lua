@@ -73,7 +73,8 @@ local function resolve_model(spec, n)
     m.arch = type(m.arch) == "table" and m.arch or find_arch(m.arch, "model")
     return m
   end
-  fail("model", "unknown model '%s': not a preset (see 'vramfit list models') and not a file", spec)
+  local shown = #spec > 200 and (spec:sub(1, 200) .. "...") or spec
+  fail("model", "unknown model '%s': not a preset (see 'vramfit list models') and not a file", shown)
 end
 
 local function text_config(cfg)
@@ -156,7 +157,10 @@ end
 
 local function workload_part(raw, n, rt, cfg)
   local w = raw.workload
-  if type(w) ~= "table" then fail("workload", "missing (a table with kind = \"inference\" or \"train\")") end
+  if w == nil then fail("workload", "missing (a table with kind = \"inference\" or \"train\")") end
+  if type(w) ~= "table" then
+    fail("workload", "expected a table such as { kind = \"inference\", context = 8192 }, got %s", type(w))
+  end
   local kind = enum_field(w.kind, "workload.kind", { "inference", "train", "image", "video" })
   if not host.module_exists("workloads." .. kind) then fail("workload.kind", "'%s' workloads are not modelled yet", kind) end
   local ok = false

@@ -12,6 +12,13 @@
 #include "gguf.h"
 #include "safetensors.h"
 
+/* The reader's message as it is: it names the file and offset, so no script
+** position is prepended (luaL_error would add "model_files.lua:NN:"). */
+static int raise(lua_State *L, const char *msg) {
+  lua_pushstring(L, msg);
+  return lua_error(L);
+}
+
 static void push_shape(lua_State *L, const uint64_t *dims, int n) {
   lua_createtable(L, n, 0);
   for (int i = 0; i < n; i++) {
@@ -57,7 +64,7 @@ static int hostfn_read_gguf(lua_State *L) {
   const char *path = luaL_checkstring(L, 1);
   gguf_info g;
   char err[512];
-  if (gguf_read_file(path, &g, err, sizeof err) != 0) return luaL_error(L, "%s", err);
+  if (gguf_read_file(path, &g, err, sizeof err) != 0) return raise(L, err);
   lua_createtable(L, 0, 8);
   lua_pushstring(L, g.arch ? g.arch : "");
   lua_setfield(L, -2, "arch");
@@ -102,7 +109,7 @@ static int hostfn_read_safetensors(lua_State *L) {
   st_status st = kind[0] == 'd' ? st_read_dir(path, &m, err, sizeof err)
                  : kind[0] == 'i' ? st_read_index(path, &m, err, sizeof err)
                                   : st_read_file(path, &m, err, sizeof err);
-  if (st != 0) return luaL_error(L, "%s", err);
+  if (st != 0) return raise(L, err);
   lua_createtable(L, 0, 6);
   set_int(L, "params", m.params);
   set_int(L, "bytes", m.bytes);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "estimate_int.h"
+#include "ggml_alloc_sim.h"
 #include "ggml_types.h"
 
 #define LC_MAX_GPU 16
@@ -27,6 +28,11 @@
 #define LC_B_STREAMS 5900
 #define LC_B_PAD256 6500
 #define LC_B_REPACK_Q4K 4700 /* the CPU backend repacks Q4_K (Q4_0 since b4300) */
+/* the CPU compute buffer is replayed through ggml-alloc (ggml_alloc_sim.c) for the graph
+** of these builds (the inputs of the late-2025 llama_context); the Hadamard rotation of
+** quantized K/V rows (PR #21038, 2026) from LC_B_ATTN_ROT (assumed, not bisected) */
+#define LC_B_GRAPH_SIM LC_B_PAD256
+#define LC_B_ATTN_ROT 8500
 
 typedef struct lc_dev {
   uint64_t model, kv, compute;
@@ -354,7 +360,49 @@ static uint64_t lc_inputs(lc *l) {
   return acc_mul(&l->c->acc, l->n_ub, 3 * 4);
 }
 
+/* build_input_k_rot: the largest power of two from 64 up that divides the head size */
+static uint64_t lc_rot_side(uint64_t head) {
+  uint64_t n = 64;
+  while (head % (n * 2) == 0) n *= 2;
+  return n;
+}
+
+static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
+  const model_desc *m = l->m;
+  const block_spec *b = &m->block;
+  const kv_group *g0 = m->n_kv ? &m->kv[0] : NULL;
+  uint64_t heads = m->heads ? m->heads : 1;
+  uint64_t hk = g0 && g0->k_dim ? g0->k_dim : m->head_dim ? m->head_dim : (b->q_dim ? b->q_dim : m->hidden) / heads;
+  uint64_t used = b->experts_per_tok ? b->experts_per_tok : 1;
+  *sp = (lc_graph_spec){.n_tok = l->n_ub, .n_stream = l->n_stream, .n_layer = l->n_layer, .hidden = m->hidden,
+                        .vocab = m->vocab, .heads = heads, .kv_heads = m->kv_heads ? m->kv_heads : heads,
+                        .head_k = hk, .head_v = g0 && g0->v_dim ? g0->v_dim : hk,
+                        .ffn = b->experts ? b->ffn_dim / used : b->ffn_dim, .experts = b->experts,
+                        .experts_used = b->experts ? used : 0, .fa = l->fa, .gated = b->gated};
+  sp->n_kv[0] = sp->n_kv[1] = l->n_ctx_seq;
+  for (int i = 0; i < m->n_kv; i++)
+    if (m->kv[i].window && m->kv[i].kind == KV_ATTN) sp->n_kv[1] = lc_cells(l, &m->kv[i]), sp->n_swa += m->kv[i].layers;
+  if (sp->n_swa >= sp->n_layer || sp->n_kv[1] == sp->n_kv[0]) sp->n_swa = 0;
+  bool rot = lc_newer(l, LC_B_ATTN_ROT);
+  sp->rot_k = rot && l->tk->block > 1 && hk % 64 == 0;
+  sp->rot_v = rot && l->tv->block > 1 && sp->head_v % 64 == 0;
+  sp->rot_k_n = lc_rot_side(hk);
+}
+
+/* the CPU backend's one compute buffer: the graph replayed through ggml-alloc for
+** recent builds (measured byte-exact by tests/conformance), else the phase peaks */
 static void lc_compute_cpu(lc *l) {
+  lc_graph_spec sp;
+  uint64_t size = 0;
+  if (lc_newer(l, LC_B_GRAPH_SIM)) {
+    lc_graph_shape(l, &sp);
+    if (!lc_graph_compute_buffer(&sp, LC_CPU_ALIGN, &size)) {
+      est_fail(l->c, "llama.cpp compute graph: out of memory or byte overflow while replaying its allocation");
+      return;
+    }
+    l->host_compute = size;
+    return;
+  }
   lc_phase p = lc_phases(l, l->fa && lc_newer(l, LC_B_PAD256));
   l->host_compute = acc_add(&l->c->acc, lc_max3(p.attn, p.ffn, p.out), lc_inputs(l));
 }

@@ -18,6 +18,17 @@ static vf_dtype dtype_or(const char *name, vf_dtype dflt) {
   return name && dtype_parse(name, &dt) ? dt : dflt;
 }
 
+/* ceil(n x bits / 8) in 128 bits; sets *overflow instead of wrapping */
+static uint64_t bits_bytes(uint64_t n, uint64_t bits, bool *overflow) {
+  __extension__ typedef unsigned __int128 u128;
+  u128 b = ((u128)n * bits + 7) / 8;
+  if (b > UINT64_MAX) {
+    *overflow = true;
+    return 0;
+  }
+  return (uint64_t)b;
+}
+
 void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t) {
   memset(t, 0, sizeof *t);
   const char *method = scn_str(s, "train.method", "full");
@@ -26,10 +37,10 @@ void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t) {
   t->added = scn_u64(s, "train.added_params", 0);
   t->largest = scn_u64(s, "train.largest_param", 0);
   t->tdtype = dtype_or(scn_str(s, "train.trainable_dtype", NULL), s->prec.weights);
-  uint64_t sb = (t->trainable * s->opt.state_bits + 7) / 8;
+  uint64_t sb = bits_bytes(t->trainable, s->opt.state_bits, &t->overflow);
   t->state_bytes = scn_u64(s, "train.state_bytes", sb);
   t->paged_bytes = scn_u64(s, "train.paged_state_bytes", 0);
-  t->temp_bytes = scn_u64(s, "train.step_temp_bytes", (t->trainable * s->opt.step_temp_bits + 7) / 8);
+  t->temp_bytes = scn_u64(s, "train.step_temp_bytes", bits_bytes(t->trainable, s->opt.step_temp_bits, &t->overflow));
   t->saved_elems = scn_u64(s, "train.saved_elems", 0);
   t->mask_elems = scn_u64(s, "train.mask_elems", 0);
   t->weight_saved = scn_u64(s, "train.adapter_saved_elems", 0);
@@ -87,10 +98,10 @@ static uint64_t layer_bytes_per_token(ectx *c, const train_cfg *t, uint64_t a, u
   elems += (b->gated ? 3 : 1) * ffn;                         /* gate, up, act(gate) | fc1 */
   if (t->save_down_in) elems += ffn;                         /* down_proj input */
   if (b->experts) elems += b->experts_per_tok * h;           /* tokens gathered per expert */
-  elems += bytes_ceildiv(t->layer_extra, tp);                /* DiT: q/k norms, cross-attention, adaLN */
+  elems = acc_add(&c->acc, elems, bytes_ceildiv(t->layer_extra, tp)); /* DiT: q/k norms, cross-attention, adaLN */
   uint64_t bytes = acc_mul(&c->acc, elems, a);
-  bytes += (b->rms ? 4 : 8) * 2; /* fp32 rstd (and mean) per token, per norm */
-  if (t->hidden_dropout) bytes += 2 * h; /* masks of the attention and MLP output dropouts */
+  bytes = acc_add(&c->acc, bytes, (b->rms ? 4 : 8) * 2); /* fp32 rstd (and mean) per token, per norm */
+  if (t->hidden_dropout) bytes = acc_add(&c->acc, bytes, 2 * h); /* attention and MLP output dropout masks */
   if (eager && s->gc != GC_SELECTIVE)
     /* fp32 softmax output and the probabilities cast back, per head and key; with
     ** attention dropout its 1-byte mask and the dropped fp32 probabilities */
@@ -243,7 +254,7 @@ static uint64_t logits_bytes(ectx *c, const train_cfg *t, uint64_t tokens, uint6
 static void train_activations(ectx *c, const train_cfg *t, train_parts *p) {
   const scenario *s = c->s;
   uint64_t a = est_bits(s->prec.activations) / 8;
-  uint64_t seq = s->seq_len + t->virtual_tokens;
+  uint64_t seq = acc_add(&c->acc, s->seq_len, t->virtual_tokens);
   uint64_t tokens = acc_mul(&c->acc, s->micro_batch, seq);
   uint64_t per_tok = layer_bytes_per_token(c, t, a, seq);
   uint64_t all_layers = c->m->layers ? c->m->layers : 1;
@@ -382,5 +393,6 @@ void train_run(ectx *c, const train_cfg *t) {
 void train_pytorch(ectx *c) {
   train_cfg t;
   train_read_cfg(c->s, c->e->params, &t);
+  if (t.overflow) c->acc.overflow = true;
   train_run(c, &t);
 }

@@ -65,6 +65,7 @@ static uint64_t largest_tensor(const model_desc *m) {
 void train_deepspeed(ectx *c) {
   train_cfg t;
   train_read_cfg(c->s, c->e->params, &t);
+  if (t.overflow) c->acc.overflow = true;
   train_run(c, &t);
   uint64_t P = c->e->params, gpus = c->s->dp * c->s->tp * c->s->pp;
   ds_estimate d = {0, 0, 0};
@@ -81,5 +82,6 @@ void train_deepspeed(ectx *c) {
 void train_torchtune(ectx *c) {
   train_cfg t;
   train_read_cfg(c->s, c->e->params, &t);
+  if (t.overflow) c->acc.overflow = true;
   train_run(c, &t);
 }

@@ -11,6 +11,7 @@
 typedef enum train_loss { LOSS_STANDARD = 0, LOSS_CHUNKED, LOSS_FUSED } train_loss;
 
 typedef struct train_cfg {
+  bool overflow;                               /* a figure read or derived overflowed */
   uint64_t trainable, added, largest;          /* parameters (elements) */
   uint64_t state_bytes, paged_bytes, temp_bytes; /* optimizer, whole model, unsharded */
   uint64_t saved_elems, mask_elems;            /* adapter activations per token, all layers */
