@@ -229,6 +229,28 @@ static uint64_t forward_bytes(ectx *c, const vcfg *v) {
   return acc_mul3(&c->acc, v->tokens, per, v->a);
 }
 
+/* The V0 encoder-decoder profile run (EncoderDecoderModelRunner.profile_run) gives each
+** of max_num_seqs dummy sequences one largest image: the vision tower (mllama.py
+** MllamaVisionModel at vLLM 0.6.x) sees B images of S padded tokens at once and keeps the
+** aspect-ratio mask [B, 1, S, S] in the model dtype for all its layers; it peaks either
+** while building that mask (two S x S products) or in the last local layer's MLP, beside
+** the kept intermediate states, the residual and its norm, fc1's output and the GELU's.
+** vllm-pr12126-llama32-11b-vision-eager: B 128, S 6432: mask 9.86 GiB + (5 + 2) x 1.96 +
+** 2 x 7.85 = 39.3 GiB vs 36.63 printed (+7%); vLLM issue 10569 shows the batch of images
+** (pixel_values [256, 1, 1, 4, 3, 560, 560] at max_num_seqs 256). */
+static uint64_t vision_bytes(ectx *c, const vcfg *v) {
+  const scenario *s = c->s;
+  uint64_t h = scn_u64(s, "vision.hidden", 0), S = scn_u64(s, "vision.tokens_per_image", 0);
+  if (!h || !S || v->version >= 8000) return 0;
+  uint64_t tok = acc_mul3(&c->acc, v->seqs, S, v->a);
+  uint64_t hid = acc_mul(&c->acc, tok, h), mask = acc_mul(&c->acc, tok, S);
+  uint64_t ffn = acc_mul(&c->acc, tok, bytes_ceildiv(scn_u64(s, "vision.intermediate", 0), s->tp));
+  uint64_t build = acc_add(&c->acc, acc_mul(&c->acc, 2, mask), acc_mul(&c->acc, 2, hid));
+  uint64_t kept = scn_u64(s, "vision.kept_states", 0) + 2;
+  uint64_t mlp = acc_add(&c->acc, acc_add(&c->acc, mask, acc_mul(&c->acc, kept, hid)), acc_mul(&c->acc, 2, ffn));
+  return build > mlp ? build : mlp;
+}
+
 /* The torch peak increase of the profile run on one rank. The forward and the
 ** sampler's dummy run do not overlap; from 0.17 the MoE workspace stays allocated
 ** through the sampler run (Qwen3-30B-A3B: 2.23 + 0.53 = 2.76 vs 2.68 GiB,
@@ -238,6 +260,8 @@ static uint64_t activation_peak(ectx *c, const vcfg *v, bool sampler) {
   uint64_t fwd = acc_add(&c->acc, forward_bytes(c, v), moe);
   uint64_t kept = v->version >= 17000 ? moe : 0;
   uint64_t smp = sampler ? acc_add(&c->acc, sampler_bytes(c, v), kept) : 0;
+  uint64_t vis = vision_bytes(c, v);
+  if (vis > fwd) fwd = vis; /* the encoder's temporaries are gone before the decoder runs */
   return fwd > smp ? fwd : smp;
 }
 

@@ -294,6 +294,12 @@ static void test_vision_weights(void **state) {
                    "65536, max_num_seqs = 128, enforce_eager = true }, workload = { kind = 'inference', context = "
                    "65536 }, gpu = { name = 'NVIDIA H100 80GB', memory = '79.22GiB' } }");
   gib(j, "weights_bytes", 19.86, 0.01);
+  /* the V0 profile's vision tower (no version: V0, the only engine that ran mllama):
+  ** 128 images x 6432 tokens (4 tiles x 1601 padded to 1608): mask 128 x 6432^2 x 2 B =
+  ** 10590879744, 5 kept states + residual + norm 7 x 128 x 6432 x 1280 x 2 = 14753464320,
+  ** fc1 and GELU 2 x 128 x 6432 x 5120 x 2 = 16861102080; printed 36.63 GiB (25%) */
+  assert_int_equal((long long)fig(j, "activation_peak_bytes"), 42205446144ll);
+  gib(j, "activation_peak_bytes", 36.63, 0.25);
   json_decref(j);
 }
 

@@ -26,9 +26,46 @@ local function default(n, knobs, key, value, why)
   return value
 end
 
+-- The vision tower of an encoder-decoder model (mllama), read off its tensors, for the
+-- V0 profile run (src/rt_vllm.c vision_bytes): fc1 of the local layers {I, h}, the
+-- position embedding {patches, h}, the tile embedding {ratios, tiles x patches x h}, and
+-- the projector, which takes the final state concatenated with the kept intermediate
+-- states ({text hidden, h x (kept + 1)}: vision_output_dim). Tokens per image: each
+-- tile's patches padded to a multiple of 8 (MllamaVisionModel.forward).
+-- TODO(contract): a `vision` table in the description once docs/ARCHITECTURES.md and
+-- tests/lua/test_architectures.lua admit the key.
+local VISION = {
+  fc1 = "^vision_model%.transformer%.layers%.[%d*]+%.mlp%.fc1%.weight$",
+  pos = "^vision_model%.gated_positional_embedding%.embedding$",
+  tile = "^vision_model%.gated_positional_embedding%.tile_embedding%.weight$",
+  proj = "^multi_modal_projector%.weight$",
+}
+
+local function vision_shape(desc)
+  local s = {}
+  for _, t in ipairs(desc.tensors or {}) do
+    for k, pat in pairs(VISION) do
+      if s[k] == nil and type(t.name) == "string" and t.name:match(pat) then s[k] = t.shape end
+    end
+  end
+  if not (s.fc1 and s.pos and s.tile and s.proj) then return nil end
+  local I, h, patches = s.fc1[1], s.fc1[2], s.pos[1]
+  local tiles = s.tile[2] // (patches * h)
+  return { hidden = h, intermediate = I, tokens_per_image = tiles * (patches + (8 - patches % 8) % 8),
+           kept_states = s.proj[2] // h - 1 }
+end
+
 local function normalize(n, knobs)
   local v = n.runtime_version
-  if v == nil then
+  local vis = vision_shape(n.model.desc)
+  local encdec = vis ~= nil
+  for k, x in pairs(vis or {}) do n.extra["vision." .. k] = x end
+  if v == nil and encdec then
+    -- the V1 engine never ran encoder-decoder models (mllama fell back to V0 from 0.8 and
+    -- was removed with V0 in 0.10.2): the last release that ran V0 by default
+    v = "0.7.3"
+    note(n, "vLLM version %s assumed: %s runs on the V0 engine only (encoder-decoder)", v, n.model.desc.arch or "the model")
+  elseif v == nil then
     v = LATEST
     note(n, "vLLM version %s assumed (the newest modelled; V1 engine)", LATEST)
   end
@@ -48,8 +85,11 @@ local function normalize(n, knobs)
   n.extra["vllm.kv_bytes"] = FP8[kvd] and 1 or (kvd == "auto" and 0 or 2)
   -- V0 turned chunked prefill on by itself above 32K context (vllm/engine/arg_utils.py);
   -- the V1 engine (0.8 and later by default) always schedules in chunks.
-  local chunked = code >= 8000 or mml > 32768
-  default(n, knobs, "enable_chunked_prefill", chunked, code >= 8000 and "V1 engine" or "V0: on above 32K context")
+  -- V0 never chunks encoder-decoder prefills (vllm/config.py: chunked prefill is not
+  -- supported for encoder-decoder models; arg_utils leaves it off for them)
+  local chunked = not (encdec and code < 8000) and (code >= 8000 or mml > 32768)
+  default(n, knobs, "enable_chunked_prefill", chunked, code >= 8000 and "V1 engine"
+    or (encdec and "V0: never for encoder-decoder models" or "V0: on above 32K context"))
   default(n, knobs, "enforce_eager", false, "CUDA graphs captured")
   -- VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE: off when added (vLLM PR #21761,
   -- 0.10), on by default since PR #29627 (about 0.13). Only Llama 4's chunked layers care.
