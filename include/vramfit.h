@@ -99,6 +99,10 @@ typedef struct vf_fit_row {
   uint64_t max_context;     /* inference, at the scenario's concurrency */
   uint64_t max_micro_batch; /* training, at the scenario's sequence length */
   uint64_t max_seq_len;     /* training, at the scenario's micro-batch */
+  const char *layout;       /* how count is reached: "tp=2", "dp=4", "offload=group" */
+  uint64_t max_width;       /* image/video: largest size at the scenario's aspect ratio */
+  uint64_t max_height;
+  uint64_t max_frames;      /* video: most frames at the scenario's size */
 } vf_fit_row;
 
 typedef struct vf_result {

@@ -287,8 +287,10 @@ static vf_status fill_result(vf_engine *e) {
   if (!e->frows) return fail(e, VF_ENOMEM, "out of memory");
   for (size_t i = 0; i < e->n_rows; i++) {
     const fit_row *f = &e->rows[i];
-    e->frows[i] = (vf_fit_row){f->g.name, f->g.memory, f->fits, f->count, f->used_fraction, f->total,
-                               f->max_concurrency, f->max_context, f->max_micro_batch, f->max_seq_len};
+    e->frows[i] = (vf_fit_row){f->g.name,        f->g.memory,     f->fits,       f->count,
+                               f->used_fraction,  f->total,        f->max_concurrency,
+                               f->max_context,    f->max_micro_batch, f->max_seq_len, f->layout,
+                               f->max_width,      f->max_height,   f->max_frames};
   }
   e->res = (vf_result){e->s.name, e->m.id, e->m.arch, e->e.params, e->e.weight_bytes, e->e.kv_bytes_per_token,
                        e->g.name, e->e.devices, e->cats, (size_t)e->e.b.n, e->e.peak_allocated,

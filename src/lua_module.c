@@ -412,6 +412,10 @@ static void push_fit(lua_State *L, const vf_result *r) {
     set_int(L, "max_context", f->max_context);
     set_int(L, "max_micro_batch", f->max_micro_batch);
     set_int(L, "max_seq_len", f->max_seq_len);
+    set_str(L, "layout", f->layout);
+    set_int(L, "max_width", f->max_width);
+    set_int(L, "max_height", f->max_height);
+    set_int(L, "max_frames", f->max_frames);
     lua_rawseti(L, -2, (lua_Integer)i + 1);
   }
 }
