@@ -169,6 +169,29 @@ local function set_path(t, path, value)
   t[parts[#parts]] = value
 end
 
+-- An axis given as a range: the string "1024..131072" (doubling), "0..64:8" (a step),
+-- or { range = { a, b, "double" | step } } (JSON sweeps have no range() function).
+local function axis_values(path, v)
+  if type(v) == "string" then
+    local a, b, step = v:match("^(%d+)%.%.(%d+):?(%d*)$")
+    if not a then
+      error(("sweep: axis '%s': %s is not a list or a range such as \"1024..131072\" or \"0..64:8\""):format(path, show(v)), 0)
+    end
+    a, b = math.tointeger(tonumber(a)), math.tointeger(tonumber(b))
+    return P.range(a, b, step ~= "" and math.tointeger(tonumber(step)) or "double")
+  end
+  if type(v) == "table" and v.range ~= nil then
+    local r = v.range
+    if type(r) ~= "table" or type(r[1]) ~= "number" or type(r[2]) ~= "number" then
+      error(("sweep: axis '%s': range must be { first, last [, \"double\" | step] }"):format(path), 0)
+    end
+    local ok, out = pcall(P.range, r[1], r[2], r[3])
+    if not ok then error(("sweep: axis '%s': %s"):format(path, tostring(out):gsub("^.-:%d+: ", "")), 0) end
+    return out
+  end
+  return v
+end
+
 -- A sweep's axes, validated, in expansion order: the paths named in sw.order first (the
 -- outermost first), the rest sorted by path; the last axis varies fastest.
 local function sweep_axes(sw)
@@ -183,6 +206,7 @@ local function sweep_axes(sw)
     end
   end
   for path, values in pairs(sw.axes) do
+    values = axis_values(tostring(path), values)
     if type(values) ~= "table" or #values == 0 then
       error(("sweep: axis '%s' must be a non-empty list"):format(tostring(path)), 0)
     end

@@ -106,14 +106,18 @@ function prelude.sweep(t)
 end
 
 -- range(a, b, "double") or range(a, b, step): inclusive lists for sweep axes.
+local RANGE_MAX = 1000000 -- values in one range; a sweep axis longer than this is a typo
+
 function prelude.range(a, b, step)
+  if type(a) ~= "number" or type(b) ~= "number" then error("range: first and last must be numbers", 2) end
   local out = {}
   if step == nil or step == "double" then
     if a <= 0 then error("range: a doubling range must start above 0", 2) end
     local v = a
     while v <= b do out[#out + 1] = v; v = v * 2 end
   else
-    if step <= 0 then error("range: step must be positive", 2) end
+    if type(step) ~= "number" or step <= 0 then error("range: step must be a positive number or \"double\"", 2) end
+    if (b - a) / step >= RANGE_MAX then error(("range: more than %d values"):format(RANGE_MAX), 2) end
     for v = a, b, step do out[#out + 1] = v end
   end
   return out

@@ -105,5 +105,15 @@ printf 'return optimizer { name = "adamw", summary = "overridden", states = 3, s
 VRAMFIT_PATH="$T/user2" check user-override 0 "" -- list optimizers
 has user-override-summary 'overridden'
 
+# ranges in sweep axes: "a..b" doubles, "a..b:step" steps, { range = {...} } in JSON
+cat >"$T/range.json" <<'L'
+{"sweep": {"base": {"name": "r", "model": "meta-llama/Llama-3.1-8B", "workload": {"kind": "inference", "context": 1}},
+           "axes": {"workload.context": "1024..8192", "workload.concurrency": {"range": [1, 3, 1]}}}}
+L
+check range-axes 0 "" -- batch "$T/range.json" --format csv
+has range-last '"r[workload.concurrency=3,workload.context=8192]"'
+printf '{"sweep":{"base":{},"axes":{"workload.context":"1..x"}}}' >"$T/badrange.json"
+check range-bad 2 "sweep: axis 'workload.context': '1..x' is not a list or a range such as \"1024..131072\" or \"0..64:8\"" -- batch "$T/badrange.json"
+
 echo "golden ($V): $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
