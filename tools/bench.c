@@ -5,6 +5,7 @@
 ** the command, a cold start to one answered scenario, and the peak memory (maxrss) of
 ** a 1,000,000-row sweep streamed to /dev/null. Usage: bench PATH/TO/vramfit
 */
+#define _DEFAULT_SOURCE /* wait4() */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
