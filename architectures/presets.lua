@@ -386,9 +386,10 @@ models["THUDM/CogVideoX-5b"] = { arch = "cogvideox", config = { num_attention_he
 models["THUDM/CogVideoX1.5-5B"] = { arch = "cogvideox", config = { num_attention_heads = 48, attention_head_dim = 64,
   num_layers = 42, in_channels = 16, out_channels = 16, time_embed_dim = 512, text_embed_dim = 4096, patch_size = 2,
   patch_size_t = 2 } }
--- ConsisID: a CogVideoX-5B-I2V transformer (32 input channels); its face adapters are not listed.
+-- ConsisID: a CogVideoX-5B-I2V transformer (32 input channels) with its identity modules.
 models["BestWishYsh/ConsisID-preview"] = { arch = "cogvideox", config = { num_attention_heads = 48, attention_head_dim = 64,
-  num_layers = 42, in_channels = 32, out_channels = 16, time_embed_dim = 512, text_embed_dim = 4096, patch_size = 2 } }
+  num_layers = 42, in_channels = 32, out_channels = 16, time_embed_dim = 512, text_embed_dim = 4096, patch_size = 2,
+  is_train_face = true, cross_attn_interval = 2 } } -- gen4: identity modules + face helpers (architectures/cogvideox.lua)
 models["Lightricks/LTX-Video"] = { arch = "ltx_video", config = { num_attention_heads = 32, attention_head_dim = 64,
   num_layers = 28, in_channels = 128, out_channels = 128, cross_attention_dim = 2048, caption_channels = 4096 } }
 models["genmo/mochi-1-preview"] = { arch = "mochi", config = { num_layers = 48, num_attention_heads = 24,

@@ -210,7 +210,7 @@ end
 
 -- ------------------------------------------------------------------ assembly
 
-local COMPONENTS = { text_encoder = true, text_encoder_2 = true, text_encoder_3 = true, image_encoder = true,
+local COMPONENTS = { text_encoder = true, text_encoder_2 = true, text_encoder_3 = true, image_encoder = true, face_encoder = true,
                      denoiser = true, vae = true }
 
 -- pipeline(parts): parts = { { component, folder, tensors }, ... } -> one tensor list

@@ -52,7 +52,17 @@ static const gen_family families[] = {
     ** (diffusers-doc-cogvideox15-model-offload-vae-tiling); the untiled decode of 8 frames at
     ** 1360x768 adds 8 GiB more (diffusers-doc-cogvideox15-model-offload): 16 B as for 2D VAEs */
     {"cogvideox", 2.0, 0.0, 16.0, 0.0},
-    {"ltx", 20.0, 0.0, 4.4, 0.0},
+    /* diffusers ConsisID (CogVideoX-5B VAE, 9 frames x 720x480 in the first 2-latent-frame
+    ** call): the doc's untiled decode is about 15-16 GiB over the face helpers with sequential
+    ** offload, 46 B per element, where the CogVideoX1.5 reading above gives 16 B (if that doc
+    ** table is CogVideoX-5b at 720x480, as its 33 GB suggests, it agrees with 46 B). Fitted to
+    ** diffusers-doc-consisid-baseline / -plus-sequential-offload (allocated and reserved) */
+    {"consisid", 2.0, 0.0, 46.0, 0.0},
+    /* diffusers LTX-Video: the decoder's last stages run all frames at once at 1/4 resolution
+    ** with 128 channels (8 per output pixel, architectures/ltx.lua): 12 B per element, about
+    ** six bf16 copies of that map (conv input, causal-padded concat, norm, activation, output,
+    ** residual). Fitted to hf-blog-videogen-ltx-video-bf16 (17.75 GiB, metric not stated) */
+    {"ltx", 20.0, 0.0, 12.0, 0.0},
     {"mochi", 20.0, 0.0, 4.4, 0.0},
     {"opensora", 20.0, 0.0, 4.4, 0.0},
 };
@@ -73,6 +83,7 @@ typedef struct gen_weights {
   uint64_t den_all;             /* the whole denoiser before any TP split */
   uint64_t den_tp;              /* the denoiser's block linears (attention, MLP) that TP splits */
   uint64_t t2i;                 /* Open-Sora's t2i2v image stage (FLUX.1-dev + its AE), bytes */
+  uint64_t aux;                 /* helpers outside the pipeline (ConsisID's face models): never offloaded */
   bool den_pinned;              /* bitsandbytes int8 modules cannot move to the CPU */
   /* the denoiser's block lists (tensor names "list.*.x"): bytes of one block, blocks */
   struct { const char *name; size_t len; uint64_t block, n; } lists[GEN_LISTS];
@@ -148,7 +159,9 @@ static void gen_split(ectx *c, gen_weights *w) {
     bool vae = strcmp(t->component, "vae") == 0, den = !vae && !is_encoder(t->component);
     uint64_t one = gen_tensor_bytes(c, t, n, (vae && vae32) || (den && den32));
     uint64_t all = acc_mul(&c->acc, one, t->count);
-    if (vae) {
+    if (strcmp(t->component, "face_encoder") == 0) {
+      w->aux = acc_add(&c->acc, w->aux, all);
+    } else if (vae) {
       w->vae = acc_add(&c->acc, w->vae, all);
       if (one > w->vae_leaf) w->vae_leaf = one;
     } else if (is_encoder(t->component)) {
@@ -271,14 +284,14 @@ static uint64_t gen_resident(ectx *c, uint64_t all, uint64_t leaf, uint64_t laye
 
 typedef struct gen_phase {
   const char *name;
-  uint64_t weights_te, weights_den, weights_vae, weights_t2i, act, vae;
+  uint64_t weights_te, weights_den, weights_vae, weights_t2i, weights_aux, act, vae;
 } gen_phase;
 
 #define GEN_PHASES 4
 
 static uint64_t phase_total(ectx *c, const gen_phase *p) {
   uint64_t t = acc_add(&c->acc, p->weights_te, p->weights_den);
-  t = acc_add(&c->acc, acc_add(&c->acc, t, p->weights_vae), p->weights_t2i);
+  t = acc_add(&c->acc, acc_add(&c->acc, t, p->weights_vae), acc_add(&c->acc, p->weights_t2i, p->weights_aux));
   return acc_add(&c->acc, acc_add(&c->acc, t, p->act), p->vae);
 }
 
@@ -316,6 +329,7 @@ static void gen_phases(ectx *c, const gen_weights *w, const gen_shape *g, gen_ph
   ph[1].name = "denoising";
   ph[2].name = "VAE decode";
   ph[3].name = "t2i2v image stage";
+  for (int i = 0; i < GEN_PHASES; i++) ph[i].weights_aux = w->aux;
   ph[0].act = te_on ? g->te_act : 0;
   ph[1].act = acc_add(&c->acc, g->act, g->lat);
   ph[2].vae = acc_add(&c->acc, g->vae, g->lat);
@@ -357,6 +371,9 @@ static void gen_report(ectx *c, const gen_phase *p, const gen_weights *w) {
   if (p->weights_t2i && (it = budget_add(b, "weights", p->weights_t2i, BASIS_EXACT, true,
                                          "t2i2v image stage (FLUX.1-dev + AE): %.2f GiB stored", (double)w->t2i / GIB)))
     it->component = "image_model";
+  if (p->weights_aux && (it = budget_add(b, "weights", p->weights_aux, BASIS_EXACT, true,
+                                         "face helper models (not offloaded by the pipeline): %.2f GiB", (double)w->aux / GIB)))
+    it->component = "image_encoder";
   if ((it = budget_add(b, "activations", p->act, BASIS_CALIBRATED, true,
                        "%s: %llu tokens x batch %llu, %s attention, sequence parallel %llu", p->name,
                        (unsigned long long)scn_u64(s, "gen.tokens", 0), (unsigned long long)scn_u64(s, "gen.den_batch", 1),
@@ -379,7 +396,7 @@ void gen_estimate(ectx *c) {
   gen_split(c, &w);
   /* model.weight_bytes: the components as this run stores them (the reference scripts' fp32
   ** DiT and VAE included), so that it agrees with the weights lines */
-  e->weight_bytes = acc_add(&c->acc, acc_add(&c->acc, w.te, w.den_all), w.vae);
+  e->weight_bytes = acc_add(&c->acc, acc_add(&c->acc, w.te, w.den_all), acc_add(&c->acc, w.vae, w.aux));
   gen_shapes(c, f, &w, &g);
   gen_phases(c, &w, &g, ph);
   int top = 0;

@@ -237,7 +237,10 @@ static uint64_t forward_bytes(ectx *c, const vcfg *v) {
 ** the kept intermediate states, the residual and its norm, fc1's output and the GELU's.
 ** vllm-pr12126-llama32-11b-vision-eager: B 128, S 6432: mask 9.86 GiB + (5 + 2) x 1.96 +
 ** 2 x 7.85 = 39.3 GiB vs 36.63 printed (+7%); vLLM issue 10569 shows the batch of images
-** (pixel_values [256, 1, 1, 4, 3, 560, 560] at max_num_seqs 256). */
+** (pixel_values [256, 1, 1, 4, 3, 560, 560] at max_num_seqs 256). A strict liveness count
+** of mllama.py (V0, Jan 2025) gives more, not less: last local layer = mask + 16 hidden
+** (5 kept, the layer input, residual, norm, fc1, GELU) + two fp32 pixel copies = 44.9 GiB;
+** the printed 36.63 = mask + 13.64 hidden is not explained, so the fit stays as it is. */
 static uint64_t vision_bytes(ectx *c, const vcfg *v) {
   const scenario *s = c->s;
   uint64_t h = scn_u64(s, "vision.hidden", 0), S = scn_u64(s, "vision.tokens_per_image", 0);

@@ -178,6 +178,12 @@ static void train_weights(ectx *c, const train_cfg *t, train_parts *p) {
     uint64_t root = 0, big = 0;
     root_weights(c, &root, &big);
     p->gathered = acc_add(&c->acc, p->gathered, t->strategy == STRAT_FSDP ? bytes_ceildiv(root, s->tp) : bytes_ceildiv(big, s->tp));
+    if (t->off_par && t->strategy != STRAT_FSDP)
+      /* ZeRO-3 with offload_param: the partition lives in host memory and the single-tensor
+      ** all-gather copies it to the GPU beside the gathered buffer (ds_tensor.to(device) in
+      ** Init.all_gather_coalesced, deepspeed/runtime/zero/partition_parameters.py v0.8.0):
+      ** the largest tensor's 1/dp partition is staged once more */
+      p->gathered = acc_add(&c->acc, p->gathered, bytes_ceildiv(bytes_ceildiv(big, s->tp), dp));
   }
 }
 

@@ -123,6 +123,21 @@ static void test_zero3_states(void **state) {
 }
 
 
+/* ZeRO-3 with offload_param, dp 1 (shared/calibration peft-readme-bloomz7b1-lora-ds-z3-offload):
+** two gathered blocks (2 x ceil(28,276,064,256 / 30)), the word embedding gathered
+** (250880 x 4096 x 4 B) and staged once more from host memory (partition_parameters.py
+** all_gather_coalesced: ds_tensor.to(device)), and the 5e8-element fp32 IPG bucket. */
+static void test_zero3_offload_param(void **state) {
+  json_t *j = eval(state, "return { model = 'bigscience/bloomz-7b1', dtype = 'fp32', runtime = 'deepspeed',"
+                          " workload = { kind = 'train', method = 'lora', micro_batch = 8, seq_len = 64,"
+                          " precision = 'fp32', attention = 'eager', lora = { r = 8, targets = {'query_key_value'} },"
+                          " offload = { optimizer = true, params = true } }, parallel = { strategy = 'zero3' } }");
+  long long E = 250880LL * 4096 * 4;
+  assert_int_equal(tu_category(j, "comm_buffers"), 2 * 942535476LL + 2 * E + 2000000000LL);
+  json_decref(j);
+}
+
+
 /* A video DiT trained on latents: LTX-Video 49 x 512 x 768 -> 7 x 16 x 24 = 2688 tokens
 ** (VAE 32x spatial, 8x temporal, patch 1); LoRA r128 on to_q/k/v/to_out.0 of both
 ** attentions: 28 x 2 x 4 x 128 x (2048 + 2048) = 117,440,512, the count finetrainers
@@ -216,7 +231,7 @@ int main(void) {
       cmocka_unit_test(test_deepspeed_estimators), cmocka_unit_test(test_zero3_states),
       cmocka_unit_test(test_errors),           cmocka_unit_test(test_video_lora),
       cmocka_unit_test(test_era_torch1),       cmocka_unit_test(test_qlora_load),
-      cmocka_unit_test(test_oib_step),
+      cmocka_unit_test(test_oib_step),         cmocka_unit_test(test_zero3_offload_param),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
