@@ -49,11 +49,9 @@ return arch {
   model_types = { "mllama" },
   build = function(cfg)
     local tc = nn.sub(cfg, "text_config") or error("config: missing field 'text_config'", 0)
-    local h, L = nn.need(tc, "hidden_size"), nn.need(tc, "num_hidden_layers")
-    local V, I = nn.need(tc, "vocab_size"), nn.need(tc, "intermediate_size")
-    local nh = nn.need(tc, "num_attention_heads")
-    local nkv = nn.int(tc, "num_key_value_heads", nh)
-    local d = nn.head_dim(tc, h, nh)
+    local dims = nn.decoder_dims(tc)
+    local h, L, V, I = dims.h, dims.L, dims.V, nn.need(tc, "intermediate_size")
+    local nh, nkv, d = dims.nh, dims.nkv, dims.d
     local tied = nn.flag(tc, "tie_word_embeddings", false)
     local cross = #nn.opt(tc, "cross_attention_layers", {})
     local selfL, lp = L - cross, "language_model.model.layers.*"

@@ -89,6 +89,17 @@ function nn.head_dim(cfg, hidden, heads)
   return nn.int(cfg, "head_dim", nil) or nn.div(hidden, heads, "hidden_size / num_attention_heads")
 end
 
+-- The shape fields every decoder config has: hidden size, layers, vocabulary, FFN
+-- width (nil when the family names it otherwise), heads, KV heads, head_dim.
+function nn.decoder_dims(cfg)
+  local h, nh = nn.need(cfg, "hidden_size"), nn.need(cfg, "num_attention_heads")
+  return {
+    h = h, L = nn.need(cfg, "num_hidden_layers"), V = nn.need(cfg, "vocab_size"),
+    I = nn.int(cfg, "intermediate_size", nil), nh = nh,
+    nkv = nn.int(cfg, "num_key_value_heads", nh), d = nn.head_dim(cfg, h, nh),
+  }
+end
+
 -- A nested config table (e.g. text_config), or nil.
 function nn.sub(cfg, key)
   local v = cfg[key]
