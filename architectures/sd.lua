@@ -83,6 +83,8 @@ local function attn_level(u)
   return 1
 end
 
+local function L_of(u) return u.layers_per_block or 2 end
+
 return arch {
   name = "stable_diffusion",
   summary = "Stable Diffusion 1.x/2.x and SDXL: UNet2DCondition + CLIP + AutoencoderKL",
@@ -106,6 +108,13 @@ return arch {
         kind = "unet", vae_scale = 8, latent_channels = u.in_channels or 4, patch = 1 << (lvl - 1), cfg = true,
         cfg_batched = true, text_len = 77, joint = false, vae_upcast = cfg.vae_force_upcast == true,
         vae_peak_channels = 256, act_family = "unet", text_hidden = te[#te].hidden, te_layers = te[#te].layers,
+        -- the UNet's shape per resolution level, for the saved activations of training
+        -- (scripts/train_gen.lua): channels, resnets per block, attention per level
+        unet = { channels = u.block_out_channels, layers = L_of(u), attn = u.down_attn, in_channels = u.in_channels or 4,
+                 heads = per_level(u.attention_head_dim, #u.block_out_channels),
+                 depth = per_level(u.transformer_layers_per_block or 1, #u.block_out_channels),
+                 cross = u.cross_attention_dim },
+        text_encoder = te[1],
       },
     }
   end,

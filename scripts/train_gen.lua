@@ -3,8 +3,10 @@
 -- training sample come from the scenario's width, height and frames through the
 -- description's `pipeline` table (VAE factor, temporal compression, patch size, joint
 -- text tokens), as workloads/image.lua derives them for generation; only the denoiser's
--- tensors are trainable; the text encoders and the VAE are frozen, cast to the load dtype,
--- and on the GPU unless text_encoders is "cpu" or "none". Used by workloads/train.lua.
+-- tensors are trainable (and the text encoder's with train_text_encoder); the text encoders
+-- and the VAE are frozen, cast to the load dtype, and on the GPU unless text_encoders is
+-- "cpu" or "none". A UNet's saved activations are walked level by level
+-- (M.unet_activations). Used by workloads/train.lua.
 local E = require "engine"
 local fail, int_field, bool_field, enum_field = E.fail, E.int_field, E.bool_field, E.enum_field
 local M = {}
@@ -62,13 +64,153 @@ local function block_extra(desc, p, full)
   return e
 end
 
--- The denoiser's own tensors: the description that PEFT methods and full training see.
-local function denoiser_desc(desc)
+-- The trainable description: the denoiser's tensors, and the text encoder's when it is
+-- trained too (diffusers --train_text_encoder).
+local function denoiser_desc(desc, with_te)
   local t = {}
   for _, x in ipairs(desc.tensors) do
-    if x.component == "denoiser" then t[#t + 1] = x end
+    if x.component == "denoiser" or (with_te and x.component == "text_encoder") then t[#t + 1] = x end
   end
   return { tensors = t, hidden = desc.hidden, arch = desc.arch }
+end
+
+-- UNet2DConditionModel saved activations, elements per sample (diffusers unet_2d_blocks.py,
+-- resnet.py, attention.py). ResnetBlock2D(cin -> c): norm1 input, its output (the SiLU
+-- input), the SiLU output (conv1 input), conv1 + temb (norm2 input), norm2 output, SiLU
+-- output (conv2 input): 3 cin + 3 c per pixel; convolutions save their input whether the
+-- weight is trained or not (one derivative formula for input and weight). Transformer2DModel:
+-- GroupNorm input, proj_in and proj_out inputs (3 c) and per BasicTransformerBlock: norm1/2/3
+-- inputs (3 c), q k v (3 c), cross q (c), the GEGLU projection (8 c, kept whole by the gate
+-- view) and GELU output (4 c), and the inputs of trained Linears: attention inputs (2 c, the
+-- adapted to_q/to_v of a PEFT run too), to_out inputs (2 c, or the SDPA outputs it saves),
+-- ff.net.0 input (c), ff.net.2 input (4 c). Eager attention keeps the softmax output,
+-- heads x tokens x keys (self: tokens, cross: text tokens).
+local function resnet_elems(cin, c, hw) return (3 * cin + 3 * c) * hw end
+
+local function block_elems(c, heads, hw, text, full, eager)
+  local e = 3 * c + 3 * c + c + 12 * c + 2 * c
+  if full then e = e + c + 4 * c end
+  if full or not eager then e = e + 2 * c end
+  e = e * hw
+  if eager then e = e + heads * hw * (hw + text) end
+  return e
+end
+
+local function transformer_elems(u, lvl, hw, text, full, eager)
+  local c = u.channels[lvl]
+  return 3 * c * hw + u.depth[lvl] * block_elems(c, u.heads[lvl], hw, text, full, eager)
+end
+
+-- Walks the UNet in forward order: all saved elements, the checkpointed share (each
+-- resnet and transformer keeps only its input under gradient checkpointing) and the
+-- largest block (recomputed in backward). hw0: latent pixels at the first level.
+function M.unet_activations(u, hw0, text, full, eager)
+  local r = { total = 0, ckpt = 0, block = 0, stage = { 0 } }
+  local function add(e, input, whole)
+    r.total = r.total + e
+    r.stage[#r.stage] = r.stage[#r.stage] + e
+    r.ckpt = r.ckpt + (whole and e or input)
+    if e > r.block then r.block = e end
+  end
+  local ch, n, L = u.channels, #u.channels, u.layers
+  add(u.in_channels * hw0, 0, true)                               -- conv_in input
+  local prev, hw = ch[1], hw0
+  for i = 1, n do
+    r.stage[#r.stage + 1] = 0                                     -- down_blocks.(i-1)
+    for j = 0, L - 1 do
+      local cin = j == 0 and prev or ch[i]
+      add(resnet_elems(cin, ch[i], hw), cin * hw)
+      if u.attn[i] then add(transformer_elems(u, i, hw, text, full, eager), ch[i] * hw) end
+    end
+    prev = ch[i]
+    if i < n then add(ch[i] * hw, 0, true); hw = hw // 4 end      -- downsampler conv input
+  end
+  r.stage[#r.stage + 1] = 0
+  add(resnet_elems(ch[n], ch[n], hw), ch[n] * hw)                 -- mid block
+  add(transformer_elems(u, n, hw, text, full, eager), ch[n] * hw)
+  add(resnet_elems(ch[n], ch[n], hw), ch[n] * hw)
+  for i = 1, n do
+    local lvl = n - i + 1
+    local out, inp = ch[lvl], ch[math.max(lvl - 1, 1)]
+    r.stage[#r.stage + 1] = 0                                     -- up_blocks.(i-1)
+    for j = 0, L do
+      local cin = (j == 0 and prev or out) + (j == L and inp or out) -- torch.cat with the skip
+      add(resnet_elems(cin, out, hw), cin * hw)
+      if u.attn[lvl] then add(transformer_elems(u, lvl, hw, text, full, eager), out * hw) end
+    end
+    prev = out
+    if i < n then hw = hw * 4; add(out * hw, 0, true) end         -- upsampler conv input
+  end
+  r.stage[#r.stage + 1] = 0
+  add(3 * ch[1] * hw0, 0, true)                                    -- conv_norm_out, SiLU, conv_out inputs
+  return r
+end
+
+-- CLIP text encoder trained with the UNet, elements per sample: per layer and token the
+-- two LayerNorm inputs and outputs, q k v and the attention output (8 h with the trained
+-- Linears' inputs, 6 h adapted), the MLP's fc1 output, the quick-GELU sigmoid and output
+-- (3 ffn, 2 ffn adapted: fc2 frozen), the softmax output heads x tokens x tokens.
+local function text_encoder_elems(te, text, full)
+  local h, f = te.hidden, te.ffn or 4 * te.hidden
+  local per = (full and 8 * h + 3 * f or 6 * h + 2 * f) * text + (h // 64) * text * text
+  return per * te.layers
+end
+
+local function uses_text_encoder(w, method, desc)
+  if w.train_text_encoder ~= nil then return bool_field(w.train_text_encoder, "workload.train_text_encoder") end
+  if method == "full" or method == "freeze" or type((w.lora or {}).targets) ~= "table" then return false end
+  -- a PEFT run whose target_modules name the text encoder's modules adapts it too
+  for _, x in ipairs(desc.tensors) do
+    if x.component == "text_encoder" then
+      for _, tg in ipairs(w.lora.targets) do
+        if x.name:sub(-#tg - 7) == tg .. ".weight" then return true end
+      end
+    end
+  end
+  return false
+end
+
+-- Parameters of the denoiser per stage of unet_activations (stem, down_blocks.i, mid_block,
+-- up_blocks.i, head), from the description's tensors.
+local function stage_params(desc, n)
+  local out = {}
+  for i = 1, 2 * n + 3 do out[i] = 0 end
+  for _, t in ipairs(desc.tensors) do
+    if t.component == "denoiser" then
+      local e = t.count or 1
+      for _, d in ipairs(t.shape) do e = e * d end
+      local d, u = t.name:match("down_blocks%.(%d+)%."), t.name:match("up_blocks%.(%d+)%.")
+      local i = d and tonumber(d) + 2 or t.name:find("mid_block", 1, true) and n + 2 or u and n + 3 + tonumber(u)
+                or (t.name:find("conv_norm_out", 1, true) or t.name:find("conv_out", 1, true)) and 2 * n + 3 or 1
+      out[i] = out[i] + e
+    end
+  end
+  return out
+end
+
+-- The UNet path: latent tokens as seq_len, saved activations as extras.
+local function unet_normalize(w, n, method, p, W, H)
+  local u, text = p.unet, p.text_len
+  local eager = (w.attention or "sdpa") == "eager"
+  local full = method == "full" or method == "freeze"
+  local hw = (W // p.vae_scale) * (H // p.vae_scale)
+  n.seq_len = hw
+  local r = M.unet_activations(u, hw, text, full, eager)
+  local te = uses_text_encoder(w, method, n.model.desc)
+  local te_e = te and text_encoder_elems(p.text_encoder, text, full) or 0
+  local x = n.extra
+  x["train.act_elems"], x["train.act_ckpt_elems"] = r.total + te_e, r.ckpt + te_e
+  x["train.act_block_elems"] = r.block
+  -- the backward timeline: stages in forward order (stem, down blocks, mid, up blocks, head)
+  -- with their activations and trained parameters (full training; adapters are negligible)
+  local params = stage_params(n.model.desc, #u.channels)
+  x["train.stages"] = #r.stage
+  for i, e in ipairs(r.stage) do
+    x["train.stage_act." .. i], x["train.stage_params." .. i] = e, full and params[i] or 0
+  end
+  note(n, "UNet at %d latent pixels: %d saved activation elements per sample%s%s", hw, r.total,
+       eager and " (eager attention keeps its softmax)" or "", te and ", text encoder trained" or "")
+  return te
 end
 
 -- normalize(w, n, method): nil for a language model; else the denoiser's description,
@@ -77,18 +219,22 @@ function M.normalize(w, n, method)
   local desc = n.model.desc
   local p = desc.pipeline
   if type(p) ~= "table" then return nil end
-  if p.kind == "unet" then
-    fail("model", "training the UNet of %s is not modelled yet (DiT/MMDiT denoisers are)", n.model.id)
-  end
   if w.seq_len ~= nil then fail("workload.seq_len", "derived from width, height and frames for a diffusion pipeline: leave it out") end
+  local unet = p.kind == "unet"
+  if unet and type(p.unet) ~= "table" then fail("model", "%s describes no UNet levels (pipeline.unet)", n.model.id) end
   local W, H = side(w, "width", p, n), side(w, "height", p, n)
   local frames, lf = frames_of(w, p)
-  local pt = p.patch_t or 1
-  local img = ((lf + pt - 1) // pt) * (H // (p.vae_scale * p.patch)) * (W // (p.vae_scale * p.patch))
-  local text = p.text_len
-  if w.max_sequence_length ~= nil then text = int_field(w.max_sequence_length, "workload.max_sequence_length", 1, 4096) end
-  n.seq_len = img + (p.joint and text or 0)
-  note(n, "%d tokens per sample: %d latent tokens%s", n.seq_len, img, p.joint and (" + %d text tokens"):format(text) or "")
+  local with_te = false
+  if unet then
+    with_te = unet_normalize(w, n, method, p, W, H)
+  else
+    local pt = p.patch_t or 1
+    local img = ((lf + pt - 1) // pt) * (H // (p.vae_scale * p.patch)) * (W // (p.vae_scale * p.patch))
+    local text = p.text_len
+    if w.max_sequence_length ~= nil then text = int_field(w.max_sequence_length, "workload.max_sequence_length", 1, 4096) end
+    n.seq_len = img + (p.joint and text or 0)
+    note(n, "%d tokens per sample: %d latent tokens%s", n.seq_len, img, p.joint and (" + %d text tokens"):format(text) or "")
+  end
   local pre = w.precomputed_embeddings ~= nil and bool_field(w.precomputed_embeddings, "workload.precomputed_embeddings") or false
   local te = enum_field(w.text_encoders or (pre and "none" or "gpu"), "workload.text_encoders", { "gpu", "cpu", "none" })
   if te ~= "gpu" and not pre then
@@ -96,7 +242,7 @@ function M.normalize(w, n, method)
   end
   local x = n.extra
   x["train.pipeline"], x["train.aux_on_gpu"] = true, te == "gpu"
-  x["train.layer_extra_elems"] = block_extra(desc, p, method == "full")
+  if not unet then x["train.layer_extra_elems"] = block_extra(desc, p, method == "full") end
   if not pre then
     -- the VAE encodes the clip each step, p.vae_chunk frames at a time where it batches frames
     local f = (p.vae_chunk or 0) > 0 and math.min(frames, p.vae_chunk) or frames
@@ -108,7 +254,7 @@ function M.normalize(w, n, method)
   for _, t in ipairs(desc.tensors) do
     if t.component ~= "denoiser" and not t.qtype and not t.bytes then t.dtype = n.dtype end
   end
-  return denoiser_desc(desc)
+  return denoiser_desc(desc, with_te)
 end
 
 return M

@@ -8,6 +8,7 @@
 ** fragmentation. Trainable sets and exact optimizer bytes come from workloads/train.lua
 ** as extras "train.*". Uses estimate_int.h, train_int.h.
 */
+#include <stdio.h>
 #include <string.h>
 
 #include "estimate_int.h"
@@ -48,6 +49,9 @@ void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t) {
   t->virtual_tokens = scn_u64(s, "train.virtual_tokens", 0);
   t->layer_extra = scn_u64(s, "train.layer_extra_elems", 0);
   t->encode = scn_u64(s, "train.encode_bytes", 0);
+  t->act_elems = scn_u64(s, "train.act_elems", 0);
+  t->act_ckpt = scn_u64(s, "train.act_ckpt_elems", t->act_elems);
+  t->act_block = scn_u64(s, "train.act_block_elems", 0);
   t->load = scn_u64(s, "train.load_bytes", 0);
   t->keep_grads = scn_bool(s, "train.keep_grads", false);
   t->pipeline = scn_bool(s, "train.pipeline", false);
@@ -257,11 +261,61 @@ static uint64_t logits_bytes(ectx *c, const train_cfg *t, uint64_t tokens, uint6
   }
 }
 
+/* Backward runs the stages in reverse: entering stage k, the activations of stages 1..k
+** are still held and the gradients of stages k..n exist. Returns the held activations at
+** the worst point net of the gradients not yet produced (the budget adds all gradients),
+** at least the largest block. Without checkpointing only (it recomputes otherwise). */
+static uint64_t unet_backward(ectx *c, const train_cfg *t, uint64_t a, uint64_t grads, uint64_t floor) {
+  const scenario *s = c->s;
+  uint64_t n = scn_u64(s, "train.stages", 0), act[32], par[32], total = 0, held = 0, best = floor;
+  if (n == 0 || n > 32 || s->gc == GC_FULL || t->off_act) return floor;
+  char key[48];
+  for (uint64_t i = 0; i < n; i++) {
+    snprintf(key, sizeof key, "train.stage_act.%llu", (unsigned long long)(i + 1));
+    act[i] = acc_mul3(&c->acc, scn_u64(s, key, 0), a, s->micro_batch);
+    snprintf(key, sizeof key, "train.stage_params.%llu", (unsigned long long)(i + 1));
+    par[i] = scn_u64(s, key, 0);
+    total = acc_add(&c->acc, total, par[i]);
+    held = acc_add(&c->acc, held, act[i]);
+  }
+  uint64_t done = 0; /* parameters of stages k..n */
+  for (uint64_t k = n; k-- > 0;) {
+    done = acc_add(&c->acc, done, par[k]);
+    uint64_t missing = total ? acc_from_double(&c->acc, (double)grads * (double)(total - done) / (double)total) : 0;
+    if (held > missing && held - missing > best) best = held - missing;
+    held -= act[k];
+  }
+  return best;
+}
+
+/* A UNet walked level by level in Lua (scripts/train_gen.lua): saved elements per sample,
+** what gradient checkpointing keeps (block inputs) and the largest block, which backward
+** holds (and recomputes under checkpointing) beside the gradients. */
+static void unet_activations(ectx *c, const train_cfg *t, uint64_t a, train_parts *p) {
+  const scenario *s = c->s;
+  uint64_t mb = s->micro_batch;
+  p->act_layer = acc_mul3(&c->acc, t->act_block, a, mb);
+  if (t->off_act || s->gc == GC_FULL)
+    p->act = acc_add(&c->acc, acc_mul3(&c->acc, t->act_ckpt, a, mb), p->act_layer);
+  else
+    p->act = acc_mul3(&c->acc, t->act_elems, a, mb);
+  p->act_layer = unet_backward(c, t, a, p->grads, p->act_layer);
+  /* adapters: lora_A outputs and dropout masks, per latent pixel of the first level */
+  uint64_t extra = acc_add(&c->acc, acc_mul(&c->acc, t->saved_elems, a), t->mask_elems);
+  p->act = acc_add(&c->acc, p->act, acc_mul3(&c->acc, extra, s->seq_len, mb));
+}
+
 static void train_activations(ectx *c, const train_cfg *t, train_parts *p) {
   const scenario *s = c->s;
   uint64_t a = est_bits(s->prec.activations) / 8;
   uint64_t seq = acc_add(&c->acc, s->seq_len, t->virtual_tokens);
   uint64_t tokens = acc_mul(&c->acc, s->micro_batch, seq);
+  if (t->act_elems) {
+    unet_activations(c, t, a, p);
+    if (a < 4 && est_bits(s->prec.weights) == 32 && p->weights)
+      p->act = acc_add(&c->acc, p->act, acc_mul(&c->acc, p->weights / 4, a)); /* autocast weight copies */
+    return;
+  }
   uint64_t per_tok = layer_bytes_per_token(c, t, a, seq);
   uint64_t all_layers = c->m->layers ? c->m->layers : 1;
   if (c->m->family == FAM_ENCDEC) all_layers *= 2;

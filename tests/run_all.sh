@@ -37,6 +37,7 @@ done
 suite lua-architectures lua5.4 tests/lua/test_architectures.lua
 suite lua-gpus lua5.4 tests/lua/test_gpus.lua
 suite lua-generation lua5.4 tests/lua/test_generation.lua
+suite lua-train-unet lua5.4 tests/lua/test_train_unet.lua
 suite lua-quant lua5.4 tests/lua/test_quant.lua
 suite lua-module env LUA_CPATH="$B/?.so" lua5.4 tests/lua/test_module.lua
 suite threads-tsan env TSAN_OPTIONS=halt_on_error=1 "$B/tsan/test_threads"

@@ -15,7 +15,7 @@ local function note(n, fmt, ...) n.notes[#n.notes + 1] = fmt:format(...) end
 local TRAIN_KEYS = { "kind", "method", "micro_batch", "seq_len", "grad_accum", "grad_checkpointing", "optimizer",
                      "precision", "lora", "attention", "optimizer_in_backward", "offload", "width", "height",
                      "frames", "precomputed_embeddings", "text_encoders", "max_sequence_length", "modules_to_save",
-                     "trainable" }
+                     "trainable", "train_text_encoder" }
 local LORA_KEYS = { "r", "alpha", "targets", "dropout", "modules_to_save", "num_virtual_tokens" }
 local METHODS = { "full", "freeze", "lora", "qlora", "dora", "lora-fa", "adalora", "ia3", "loha", "ln-tuning",
                   "prompt-tuning" }
