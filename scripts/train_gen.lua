@@ -23,15 +23,10 @@ local DT_BYTES = { fp32 = 4, bf16 = 2, fp16 = 2 }
 
 local function note(n, fmt, ...) n.notes[#n.notes + 1] = fmt:format(...) end
 
+-- width/height checked as the generation workload checks them (workloads/image.lua)
 local function side(w, key, p, n)
   local dflt = p.default_side or DEFAULT_SIDE[p.kind] or 1024
-  if w[key] == nil then note(n, "%s %d (the pipeline's default)", key, dflt) end
-  local v = int_field(w[key] or dflt, "workload." .. key, 1, 16384)
-  local m = p.vae_scale * (p.patch or 1)
-  if v % m ~= 0 then
-    fail("workload." .. key, "%d is not a multiple of %d (VAE factor %d x patch size %d)", v, m, p.vae_scale, p.patch or 1)
-  end
-  return v
+  return require("workloads.image").check_side(w, key, p, dflt, n)
 end
 
 local function frames_of(w, p)

@@ -40,6 +40,7 @@ end
 local function set(n, k, v) n.extra["gen." .. k] = v end
 
 local M = {}
+M.check_side = side -- also used by scripts/train_gen.lua for diffusion training
 
 -- Frames decoded by the first call of a VAE that decodes b latent frames at a time
 -- (diffusers AutoencoderKLCogVideoX._decode, num_latent_frames_batch_size = 2): the first
