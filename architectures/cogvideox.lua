@@ -5,6 +5,9 @@
 local nn = require "nn"
 local P = require "gen_parts"
 
+-- AutoencoderKLCogVideoX block_out_channels (THUDM/CogVideoX-5b vae/config.json)
+local VAE_BLOCK_OUT = { 128, 256, 256, 512 }
+
 -- ConsisID's identity modules (diffusers consisid_transformer_3d.py, is_train_face): the
 -- local facial extractor (LFE: 10 perceiver layers of width 1024, 5 feature mappings, the
 -- id-embedding mapping, 32 queries) and one PerceiverCrossAttention (16 heads x 128, kv
@@ -97,18 +100,21 @@ return arch {
       tensors = P.pipeline {
         { "denoiser", "transformer", tens },
         { "text_encoder", "text_encoder", P.t5_encoder {} },
-        { "vae", "vae", P.vae_kl { block_out = { 128, 256, 256, 512 }, latent = 16, k3d = true, quant_conv = false } },
+        { "vae", "vae", P.vae_kl { block_out = VAE_BLOCK_OUT, latent = 16, k3d = true, quant_conv = false } },
         cfg.is_train_face and { "face_encoder", "face_encoder", face_helpers() } or nil,
       },
       pipeline = {
         kind = "mmdit", vae_scale = 8, vae_tscale = 4, latent_channels = 16, patch = 2, patch_t = pt,
         cfg = true, cfg_batched = true, text_len = 226, joint = true,
         -- AutoencoderKLCogVideoX decodes 2 latent frames a time (the first call takes the
-        -- remainder: 9 frames for 13 latent frames); the bytes per element are the family's
-        -- calibrated ones (src/gen.c "cogvideox") at 128 channels
-        vae_peak_channels = 128, vae_latent_batch = 2,
-        act_family = cfg.is_train_face and "consisid" or "cogvideox", vae_tile = 240, vae_tile_frames = 8,
+        -- remainder: 9 frames for 13 latent frames) at full resolution with block_out[1]
+        -- channels; the bytes per element are the VAE's (src/gen.c "cogvideox"), the same
+        -- for every CogVideoX pipeline (ConsisID included)
+        vae_peak_channels = VAE_BLOCK_OUT[1], vae_latent_batch = 2,
+        act_family = "cogvideox", vae_tile = 240, vae_tile_frames = 8,
         text_hidden = 4096, te_layers = 24,
+        -- SAT sample_video.py: model.to("cpu"), empty_cache(), then the VAE alone decodes
+        ref_decode_alone = true,
       },
     }
   end,

@@ -96,47 +96,70 @@ local function transformer_elems(u, lvl, hw, text, full, eager)
   return 3 * c * hw + u.depth[lvl] * block_elems(c, u.heads[lvl], hw, text, full, eager)
 end
 
+-- Eager attention's transient score tensor, elements per sample: heads x tokens x tokens of
+-- a self-attention (the cross-attention's x text tokens is smaller). diffusers'
+-- Attention.get_attention_scores (cross_attention.py v0.11, attention_processor.py since)
+-- fills torch.baddbmm(torch.empty(b*heads, hw, hw), q, k^T, beta=0) and takes its softmax:
+-- in forward the scores (and before them the empty input) are alive beside the kept
+-- probabilities, one such tensor beyond what is saved; in backward bmm's grad_probs and
+-- _softmax_backward_data's grad_scores are alive together beside the kept probabilities,
+-- two such tensors (torch tools/autograd/derivatives.yaml: _softmax backward).
+local function scores_elems(u, lvl, hw, eager)
+  return eager and u.heads[lvl] * hw * hw or 0
+end
+
 -- Walks the UNet in forward order: all saved elements, the checkpointed share (each
--- resnet and transformer keeps only its input under gradient checkpointing) and the
--- largest block (recomputed in backward). hw0: latent pixels at the first level.
+-- resnet and transformer keeps only its input under gradient checkpointing), the largest
+-- block (recomputed in backward), the forward peak (saved so far plus an attention's live
+-- scores: r.fwd) and per stage the largest score tensor (r.scores, backward holds two).
+-- hw0: latent pixels at the first level.
 function M.unet_activations(u, hw0, text, full, eager)
-  local r = { total = 0, ckpt = 0, block = 0, stage = { 0 } }
-  local function add(e, input, whole)
+  local r = { total = 0, ckpt = 0, block = 0, fwd = 0, scores = 0, stage = { 0 }, stage_scores = { 0 } }
+  local function add(e, input, whole, sc)
     r.total = r.total + e
     r.stage[#r.stage] = r.stage[#r.stage] + e
     r.ckpt = r.ckpt + (whole and e or input)
     if e > r.block then r.block = e end
+    sc = sc or 0
+    if r.total + sc > r.fwd then r.fwd = r.total + sc end
+    if sc > r.stage_scores[#r.stage] then r.stage_scores[#r.stage] = sc end
+    if sc > r.scores then r.scores = sc end
   end
+  local function new_stage() r.stage[#r.stage + 1] = 0; r.stage_scores[#r.stage] = 0 end
   local ch, n, L = u.channels, #u.channels, u.layers
   add(u.in_channels * hw0, 0, true)                               -- conv_in input
   local prev, hw = ch[1], hw0
   for i = 1, n do
-    r.stage[#r.stage + 1] = 0                                     -- down_blocks.(i-1)
+    new_stage()                                                   -- down_blocks.(i-1)
     for j = 0, L - 1 do
       local cin = j == 0 and prev or ch[i]
       add(resnet_elems(cin, ch[i], hw), cin * hw)
-      if u.attn[i] then add(transformer_elems(u, i, hw, text, full, eager), ch[i] * hw) end
+      if u.attn[i] then
+        add(transformer_elems(u, i, hw, text, full, eager), ch[i] * hw, false, scores_elems(u, i, hw, eager))
+      end
     end
     prev = ch[i]
     if i < n then add(ch[i] * hw, 0, true); hw = hw // 4 end      -- downsampler conv input
   end
-  r.stage[#r.stage + 1] = 0
+  new_stage()
   add(resnet_elems(ch[n], ch[n], hw), ch[n] * hw)                 -- mid block
-  add(transformer_elems(u, n, hw, text, full, eager), ch[n] * hw)
+  add(transformer_elems(u, n, hw, text, full, eager), ch[n] * hw, false, scores_elems(u, n, hw, eager))
   add(resnet_elems(ch[n], ch[n], hw), ch[n] * hw)
   for i = 1, n do
     local lvl = n - i + 1
     local out, inp = ch[lvl], ch[math.max(lvl - 1, 1)]
-    r.stage[#r.stage + 1] = 0                                     -- up_blocks.(i-1)
+    new_stage()                                                   -- up_blocks.(i-1)
     for j = 0, L do
       local cin = (j == 0 and prev or out) + (j == L and inp or out) -- torch.cat with the skip
       add(resnet_elems(cin, out, hw), cin * hw)
-      if u.attn[lvl] then add(transformer_elems(u, lvl, hw, text, full, eager), out * hw) end
+      if u.attn[lvl] then
+        add(transformer_elems(u, lvl, hw, text, full, eager), out * hw, false, scores_elems(u, lvl, hw, eager))
+      end
     end
     prev = out
     if i < n then hw = hw * 4; add(out * hw, 0, true) end         -- upsampler conv input
   end
-  r.stage[#r.stage + 1] = 0
+  new_stage()
   add(3 * ch[1] * hw0, 0, true)                                    -- conv_norm_out, SiLU, conv_out inputs
   return r
 end
@@ -196,15 +219,18 @@ local function unet_normalize(w, n, method, p, W, H)
   local x = n.extra
   x["train.act_elems"], x["train.act_ckpt_elems"] = r.total + te_e, r.ckpt + te_e
   x["train.act_block_elems"] = r.block
+  x["train.act_fwd_elems"], x["train.act_scores_elems"] = r.fwd + te_e, r.scores
   -- the backward timeline: stages in forward order (stem, down blocks, mid, up blocks, head)
   -- with their activations and trained parameters (full training; adapters are negligible)
   local params = stage_params(n.model.desc, #u.channels)
   x["train.stages"] = #r.stage
   for i, e in ipairs(r.stage) do
     x["train.stage_act." .. i], x["train.stage_params." .. i] = e, full and params[i] or 0
+    x["train.stage_scores." .. i] = r.stage_scores[i]
   end
   note(n, "UNet at %d latent pixels: %d saved activation elements per sample%s%s", hw, r.total,
-       eager and " (eager attention keeps its softmax)" or "", te and ", text encoder trained" or "")
+       eager and " (eager attention keeps its softmax; its scores are transient)" or "",
+       te and ", text encoder trained" or "")
   return te
 end
 

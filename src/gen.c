@@ -47,17 +47,17 @@ static const gen_family families[] = {
     ** (about 5.5 GiB at 47,744 tokens); untiled decode hf-blog-videogen-hunyuanvideo-fp8-upcast
     ** minus ...-fp8-upcast-vae-tiling (about 25 GiB for 121 x 512 x 768 x 128) */
     {"hunyuanvideo", 20.0, 0.0, 4.4, 0.0},
-    /* diffusers CogVideoX1.5: model offload with VAE tiling reads 11 GiB, about the 10.3 GiB
-    ** transformer, so SDPA keeps only a few hidden-size vectors per token
-    ** (diffusers-doc-cogvideox15-model-offload-vae-tiling); the untiled decode of 8 frames at
-    ** 1360x768 adds 8 GiB more (diffusers-doc-cogvideox15-model-offload): 16 B as for 2D VAEs */
-    {"cogvideox", 2.0, 0.0, 16.0, 0.0},
-    /* diffusers ConsisID (CogVideoX-5B VAE, 9 frames x 720x480 in the first 2-latent-frame
-    ** call): the doc's untiled decode is about 15-16 GiB over the face helpers with sequential
-    ** offload, 46 B per element, where the CogVideoX1.5 reading above gives 16 B (if that doc
-    ** table is CogVideoX-5b at 720x480, as its 33 GB suggests, it agrees with 46 B). Fitted to
-    ** diffusers-doc-consisid-baseline / -plus-sequential-offload (allocated and reserved) */
-    {"consisid", 2.0, 0.0, 46.0, 0.0},
+    /* diffusers CogVideoX (2B, 5B, 1.5-5B and ConsisID share AutoencoderKLCogVideoX): SDPA
+    ** keeps only a few hidden-size vectors per token (diffusers-doc-cogvideox15-model-offload-
+    ** vae-tiling, 11 GiB about the resident weights). VAE decode: the first 2-latent-frame call
+    ** takes the remainder (9 frames for 13 latent frames) and its full-resolution up blocks hold
+    ** 128-channel maps (block_out_channels[0]) with the causal convs' caches: 46 B (23 bf16
+    ** copies) per pixel x frame x channel, fitted to diffusers-doc-consisid-baseline and
+    ** -plus-sequential-offload (allocated and reserved); the diffusers CogVideoX doc table (its
+    ** source, PR #9150, measured CogVideoX-2b at 720x480 x 49 frames: 19 GiB with model
+    ** offload, the decode alone) gives 45.8 B, and hf-blog-videogen-cogvideox15-5b-bf16
+    ** (8 frames at 768x512) agrees */
+    {"cogvideox", 2.0, 0.0, 46.0, 0.0},
     /* diffusers LTX-Video: the decoder's last stages run all frames at once at 1/4 resolution
     ** with 128 channels (8 per output pixel, architectures/ltx.lua): 12 B per element, about
     ** six bf16 copies of that map (conv input, causal-padded concat, norm, activation, output,
@@ -341,6 +341,9 @@ static void gen_phases(ectx *c, const gen_weights *w, const gen_shape *g, gen_ph
   if (strcmp(off, "none") == 0 || (w->t2i && gen_ref(s))) {
     if (g->sp > 1) ph[2].act = g->stale;
     for (int i = 0; i < 3; i++) ph[i].weights_te = te, ph[i].weights_den = den, ph[i].weights_vae = w->vae;
+    /* CogVideoX's SAT sample_video.py: model.to("cpu") and empty_cache() before the VAE
+    ** alone decodes (cogvideo-readme-cogvideox-2b-sat-fp16) */
+    if (gen_ref(s) && scn_bool(s, "gen.ref_decode_alone", false)) ph[2].weights_te = ph[2].weights_den = 0;
     gen_t2i_phase(c, w, ph);
     return;
   }

@@ -52,6 +52,8 @@ void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t) {
   t->act_elems = scn_u64(s, "train.act_elems", 0);
   t->act_ckpt = scn_u64(s, "train.act_ckpt_elems", t->act_elems);
   t->act_block = scn_u64(s, "train.act_block_elems", 0);
+  t->act_fwd = scn_u64(s, "train.act_fwd_elems", t->act_elems);
+  t->act_scores = scn_u64(s, "train.act_scores_elems", 0);
   t->load = scn_u64(s, "train.load_bytes", 0);
   t->keep_grads = scn_bool(s, "train.keep_grads", false);
   t->pipeline = scn_bool(s, "train.pipeline", false);
@@ -262,17 +264,21 @@ static uint64_t logits_bytes(ectx *c, const train_cfg *t, uint64_t tokens, uint6
 }
 
 /* Backward runs the stages in reverse: entering stage k, the activations of stages 1..k
-** are still held and the gradients of stages k..n exist. Returns the held activations at
-** the worst point net of the gradients not yet produced (the budget adds all gradients),
-** at least the largest block. Without checkpointing only (it recomputes otherwise). */
+** are still held, the gradients of stages k..n exist, and the backward of stage k's
+** largest eager attention holds grad_probs and grad_scores (two score tensors) beside
+** them. Returns the held activations at the worst point net of the gradients not yet
+** produced (the budget adds all gradients), at least the largest block. Without
+** checkpointing only (it recomputes otherwise). */
 static uint64_t unet_backward(ectx *c, const train_cfg *t, uint64_t a, uint64_t grads, uint64_t floor) {
   const scenario *s = c->s;
-  uint64_t n = scn_u64(s, "train.stages", 0), act[32], par[32], total = 0, held = 0, best = floor;
+  uint64_t n = scn_u64(s, "train.stages", 0), act[32], par[32], sc[32], total = 0, held = 0, best = floor;
   if (n == 0 || n > 32 || s->gc == GC_FULL || t->off_act) return floor;
   char key[48];
   for (uint64_t i = 0; i < n; i++) {
     snprintf(key, sizeof key, "train.stage_act.%llu", (unsigned long long)(i + 1));
     act[i] = acc_mul3(&c->acc, scn_u64(s, key, 0), a, s->micro_batch);
+    snprintf(key, sizeof key, "train.stage_scores.%llu", (unsigned long long)(i + 1));
+    sc[i] = acc_mul3(&c->acc, scn_u64(s, key, 0), 2 * a, s->micro_batch);
     snprintf(key, sizeof key, "train.stage_params.%llu", (unsigned long long)(i + 1));
     par[i] = scn_u64(s, key, 0);
     total = acc_add(&c->acc, total, par[i]);
@@ -282,7 +288,8 @@ static uint64_t unet_backward(ectx *c, const train_cfg *t, uint64_t a, uint64_t 
   for (uint64_t k = n; k-- > 0;) {
     done = acc_add(&c->acc, done, par[k]);
     uint64_t missing = total ? acc_from_double(&c->acc, (double)grads * (double)(total - done) / (double)total) : 0;
-    if (held > missing && held - missing > best) best = held - missing;
+    uint64_t live = acc_add(&c->acc, held, sc[k]);
+    if (live > missing && live - missing > best) best = live - missing;
     held -= act[k];
   }
   return best;
@@ -290,16 +297,23 @@ static uint64_t unet_backward(ectx *c, const train_cfg *t, uint64_t a, uint64_t 
 
 /* A UNet walked level by level in Lua (scripts/train_gen.lua): saved elements per sample,
 ** what gradient checkpointing keeps (block inputs) and the largest block, which backward
-** holds (and recomputes under checkpointing) beside the gradients. */
+** holds (and recomputes under checkpointing) beside the gradients. Eager attention adds
+** its transient scores: one tensor beside the saved ones at the forward peak, two in the
+** block's backward (grad_probs, grad_scores). */
 static void unet_activations(ectx *c, const train_cfg *t, uint64_t a, train_parts *p) {
   const scenario *s = c->s;
   uint64_t mb = s->micro_batch;
   p->act_layer = acc_mul3(&c->acc, t->act_block, a, mb);
-  if (t->off_act || s->gc == GC_FULL)
+  if (t->off_act || s->gc == GC_FULL) {
     p->act = acc_add(&c->acc, acc_mul3(&c->acc, t->act_ckpt, a, mb), p->act_layer);
-  else
-    p->act = acc_mul3(&c->acc, t->act_elems, a, mb);
-  p->act_layer = unet_backward(c, t, a, p->grads, p->act_layer);
+    p->act_layer = acc_add(&c->acc, p->act_layer, acc_mul3(&c->acc, t->act_scores, 2 * a, mb));
+  } else {
+    p->act = acc_mul3(&c->acc, t->act_fwd > t->act_elems ? t->act_fwd : t->act_elems, a, mb);
+  }
+  /* gradients kept from the last step (accumulation, torch < 2.0 zero_grad) all exist
+  ** already when backward starts: none is missing at any stage */
+  bool kept = (s->grad_accum > 1 || t->keep_grads) && !t->oib;
+  p->act_layer = unet_backward(c, t, a, kept ? 0 : p->grads, p->act_layer);
   /* adapters: lora_A outputs and dropout masks, per latent pixel of the first level */
   uint64_t extra = acc_add(&c->acc, acc_mul(&c->acc, t->saved_elems, a), t->mask_elems);
   p->act = acc_add(&c->acc, p->act, acc_mul3(&c->acc, extra, s->seq_len, mb));

@@ -20,6 +20,7 @@ typedef struct train_cfg {
   uint64_t encode;                             /* VAE encoding each step (no precomputed latents) */
   uint64_t layer_extra;                        /* elements per token and layer beyond the LLM block (DiTs) */
   uint64_t act_elems, act_ckpt, act_block;     /* a UNet's saved activations per sample (train_gen.lua) */
+  uint64_t act_fwd, act_scores;                /* its forward peak and largest eager score tensor */
   uint64_t load;                               /* transient bytes of model load (quantizing the base) */
   vf_dtype tdtype;                             /* trainable parameters' dtype */
   bool peft, save_attn_in, save_o_in, save_mlp_in, save_down_in;

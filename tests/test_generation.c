@@ -247,6 +247,20 @@ static void test_gen3_models(void **state) {
   json_decref(j);
 }
 
+/* One AutoencoderKLCogVideoX decode cost for every CogVideoX pipeline: the ConsisID fit
+** carries to hf-blog-videogen-cogvideox15-5b-bf16 (36.51 GiB, 15%) and, with SAT's
+** model.to("cpu") before decoding, to cogvideo-readme-cogvideox-2b-sat-fp16 (18 GiB, 15%). */
+static void test_cogvideox_vae(void **state) {
+  json_t *j = eval(*state, "THUDM/CogVideoX1.5-5B", "bf16",
+                   "kind = \"video\", width = 768, height = 512, frames = 121, max_sequence_length = 128", NULL);
+  within(tu_int(j, "runtime.peak_reserved_bytes"), 36.51, 0.15, "hf-blog-videogen-cogvideox15-5b-bf16");
+  json_decref(j);
+  j = eval(*state, "THUDM/CogVideoX-2b", "fp16", "kind = \"video\", width = 720, height = 480, frames = 49",
+           ", runtime = { name = \"reference\" }");
+  within(tu_int(j, "runtime.peak_reserved_bytes"), 18.0, 0.15, "cogvideo-readme-cogvideox-2b-sat-fp16");
+  json_decref(j);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_pipeline_counts), cmocka_unit_test(test_video_shape),
@@ -254,6 +268,7 @@ int main(void) {
       cmocka_unit_test(test_calibration),     cmocka_unit_test(test_calibration_wan),
       cmocka_unit_test(test_wan_reference_fp32), cmocka_unit_test(test_calibration_mechanisms),
       cmocka_unit_test(test_gen3_opensora),   cmocka_unit_test(test_gen3_models),
+      cmocka_unit_test(test_cogvideox_vae),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

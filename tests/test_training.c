@@ -215,6 +215,29 @@ static void test_oib_step(void **state) {
   json_decref(j);
 }
 
+/* SD-1.4 DreamBooth LoRA (peft-readme-sd14-dreambooth-lora: fp32, micro-batch 2 with the
+** prior image, 512 px, eager attention). With gradient checkpointing the backward holds the
+** recomputed largest block, a 64x64 transformer of 320 channels: 3 x 320 x 4096 outer +
+** 21 x 320 x 4096 saved + 8 heads x 4096 x (4096 + 77) softmax = 168,198,144 elements, and
+** its attention backward's grad_probs and grad_scores, 2 x 8 x 4096 x 4096 = 268,435,456:
+** x 4 B x 2 samples = 3,493,068,800 B. The PEFT README's GC column printed 8.12 GB and the
+** LoRA column 15.5 GB (GiB, max_memory_allocated): each within 15%. */
+#define SD14 "return { model = 'CompVis/stable-diffusion-v1-4', dtype = 'fp32', runtime = 'diffusers', " \
+             "gpu = 'A100-SXM4-80GB', workload = { kind = 'train', method = 'lora', micro_batch = 2, " \
+             "precision = 'fp32', attention = 'eager', width = 512, height = 512, text_encoders = 'gpu', " \
+             "lora = { r = 16, alpha = 27, targets = {'to_q', 'to_v', 'query', 'value', 'q_proj', 'v_proj'} }, "
+static void test_unet_eager_scores(void **state) {
+  json_t *j = eval(state, SD14 "grad_checkpointing = true } }");
+  assert_int_equal(tu_category(j, "activations"), 3493068800ll);
+  double got = (double)tu_int(j, "runtime.peak_allocated_bytes"), want = 8.12 * 1073741824.0;
+  assert_true(got > want * 0.85 && got < want * 1.15);
+  json_decref(j);
+  j = eval(state, SD14 "grad_checkpointing = false } }");
+  got = (double)tu_int(j, "runtime.peak_allocated_bytes"), want = 15.5 * 1073741824.0;
+  assert_true(got > want * 0.85 && got < want * 1.15);
+  json_decref(j);
+}
+
 static void test_errors(void **state) {
   assert_int_not_equal(tu_eval(*state, L32 "method = 'qlora' } }", NULL), VF_OK);
   assert_non_null(strstr(vf_engine_error(*state), "workload.method: qlora trains LoRA adapters on a 4-bit base"));
@@ -232,6 +255,7 @@ int main(void) {
       cmocka_unit_test(test_errors),           cmocka_unit_test(test_video_lora),
       cmocka_unit_test(test_era_torch1),       cmocka_unit_test(test_qlora_load),
       cmocka_unit_test(test_oib_step),         cmocka_unit_test(test_zero3_offload_param),
+      cmocka_unit_test(test_unet_eager_scores),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

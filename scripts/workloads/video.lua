@@ -19,6 +19,8 @@ local function normalize(w, n, cfg)
       frames, ts, ts, ((frames - 1) // ts) * ts + 1)
   end
   image.normalize_with(w, n, frames, KEYS)
+  -- reference scripts that move the DiT and encoders to the CPU before decoding (CogVideoX SAT)
+  n.extra["gen.ref_decode_alone"] = type(p) == "table" and p.ref_decode_alone == true
 end
 
 return { kinds = { "video" }, normalize = normalize }

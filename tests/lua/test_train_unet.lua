@@ -21,6 +21,19 @@ if not ok then failed = 1; print("FAIL require train_gen: " .. tostring(G)) else
   -- checkpointed: block inputs 8x4 = 32 (x4: resnet, attn, mid resnet x2 + mid attn = 5 x 32),
   -- up resnet inputs 16x4 = 64 x2, up attn inputs 32 x2, plus conv_in 16 and head 96
   eq("checkpointed", r.ckpt, 5 * 32 + 2 * 64 + 2 * 32 + 16 + 96)
+  -- eager scores, transient: 2 heads x 4 x 4 = 32 per self-attention; per stage (stem, down,
+  -- mid, up, head) the largest; at hw 4 the head's 96 outweighs them: forward peak = total
+  eq("scores", r.scores, 32)
+  eq("stage scores", table.concat(r.stage_scores, ","), "0,32,32,32,0")
+  eq("forward peak, small", r.fwd, 5456)
+  -- hw 16: scores 2 x 16 x 16 = 512; resnet 48 x 16 = 768, transformer 384 + 28 x 8 x 16 +
+  -- 2 x 16 x 19 = 4576, up resnet 72 x 16 = 1152, conv_in 64, head 384:
+  -- total 64 + (768 + 4576) + (768 + 4576 + 768) + 2 x (1152 + 4576) + 384 = 23360; the last
+  -- up attention sees all but the head (22976) plus its scores: 23488
+  local b = G.unet_activations(u, 16, 3, true, true)
+  eq("total hw 16", b.total, 23360)
+  eq("forward peak hw 16", b.fwd, 23488)
+  eq("no transient scores under sdpa", G.unet_activations(u, 16, 3, true, false).scores, 0)
   -- PEFT, SDPA: block 21 c + 2 c (SDPA outputs) = 23 x 8 x 4 = 736, no softmax
   local p = G.unet_activations(u, 4, 3, false, false)
   eq("one-level total, peft sdpa", p.total, 16 + 192 + (96 + 736) + 192 + (96 + 736) + 192 + 2 * (288 + 96 + 736) + 96)
