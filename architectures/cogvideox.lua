@@ -62,11 +62,8 @@ local function transformer(c)
     P.lin(t, b .. n .. ".linear", 6 * d, te, { count = L, role = "other" })
     P.gnorm(t, b .. n .. ".norm", d, L)
   end
-  for _, q in ipairs { "to_q", "to_k", "to_v", "to_out.0" } do P.lin(t, b .. "attn1." .. q, d, d, { count = L }) end
-  P.gnorm(t, b .. "attn1.norm_q", hd, L)
-  P.gnorm(t, b .. "attn1.norm_k", hd, L)
-  P.lin(t, b .. "ff.net.0.proj", 4 * d, d, { count = L, role = "mlp" })
-  P.lin(t, b .. "ff.net.2", d, 4 * d, { count = L, role = "mlp" })
+  P.attn(t, b .. "attn1", d, d, L, { qk_norm = hd, norm_bias = true })
+  P.ff(t, b .. "ff", d, 4 * d, L)
   P.gnorm(t, "norm_final", d)
   P.lin(t, "norm_out.linear", 2 * d, te, { role = "other" })
   P.gnorm(t, "norm_out.norm", d)

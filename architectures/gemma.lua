@@ -70,8 +70,7 @@ return arch {
       tied_embeddings = true,
       tensors = t,
       kv = nn.kv_groups(L, nkv, d, d, local_of),
-      block = { q_dim = nh * d, kv_dim = nkv * d, ffn_dim = I, gated = true, norm = "rms",
-                experts = 0, experts_per_tok = 0, parallel_residual = false },
+      block = nn.rms_block(nh, nkv, d, I),
     }
   end,
 }

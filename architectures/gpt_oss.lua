@@ -8,10 +8,8 @@ return arch {
   summary     = "gpt-oss MoE decoder (attention sinks, alternating sliding window)",
   model_types = { "gpt_oss" },
   build = function(cfg)
-    local h, L = nn.need(cfg, "hidden_size"), nn.need(cfg, "num_hidden_layers")
-    local V, nh = nn.need(cfg, "vocab_size"), nn.need(cfg, "num_attention_heads")
-    local nkv = nn.int(cfg, "num_key_value_heads", nh)
-    local d = nn.head_dim(cfg, h, nh)
+    local dims = nn.decoder_dims(cfg)
+    local h, L, V, nh, nkv, d = dims.h, dims.L, dims.V, dims.nh, dims.nkv, dims.d
     local E, I = nn.need(cfg, "num_local_experts"), nn.need(cfg, "intermediate_size")
     local k = nn.int(cfg, "num_experts_per_tok", nil) or nn.need(cfg, "experts_per_token")
     local tied = nn.flag(cfg, "tie_word_embeddings", false)
@@ -40,8 +38,7 @@ return arch {
       tied_embeddings = tied,
       tensors = t,
       kv = nn.kv_groups(L, nkv, d, d, window_of),
-      block = { q_dim = nh * d, kv_dim = nkv * d, ffn_dim = k * I, gated = true, norm = "rms",
-                experts = E, experts_per_tok = k, parallel_residual = false },
+      block = nn.rms_block(nh, nkv, d, k * I, E, k),
     }
   end,
 }

@@ -6,16 +6,6 @@
 local nn = require "nn"
 local P = require "gen_parts"
 
--- Attention with bias and LayerNorm q/k norms over one head (qk_norm = "layer_norm").
-local function attention(t, p, d, kv_in, hd, L)
-  P.lin(t, p .. ".to_q", d, d, { count = L })
-  P.lin(t, p .. ".to_k", d, kv_in, { count = L })
-  P.lin(t, p .. ".to_v", d, kv_in, { count = L })
-  P.lin(t, p .. ".to_out.0", d, d, { count = L })
-  P.gnorm(t, p .. ".norm_q", hd, L)
-  P.gnorm(t, p .. ".norm_k", hd, L)
-end
-
 local function embedders(t, c, d)
   local ca, ca5, pooled = nn.int(c, "cross_attention_dim", 1024), nn.int(c, "cross_attention_dim_t5", 2048),
     nn.int(c, "pooled_projection_dim", 1024)
@@ -46,12 +36,12 @@ local function transformer(c)
   local b = "blocks.*."
   P.lin(t, b .. "norm1.linear", d, d, { count = L, role = "other" })
   P.gnorm(t, b .. "norm1.norm", d, L)
-  attention(t, b .. "attn1", d, d, hd, L)
+  -- attention with bias and LayerNorm q/k norms over one head (qk_norm = "layer_norm")
+  P.attn(t, b .. "attn1", d, d, L, { qk_norm = hd, norm_bias = true })
   P.gnorm(t, b .. "norm2", d, L)
-  attention(t, b .. "attn2", d, ca, hd, L)
+  P.attn(t, b .. "attn2", d, ca, L, { qk_norm = hd, norm_bias = true })
   P.gnorm(t, b .. "norm3", d, L)
-  P.lin(t, b .. "ff.net.0.proj", F, d, { count = L, role = "mlp" })
-  P.lin(t, b .. "ff.net.2", d, F, { count = L, role = "mlp" })
+  P.ff(t, b .. "ff", d, F, L)
   -- skip = layer > num_layers // 2
   local skips = L - 1 - L // 2
   P.gnorm(t, "blocks.*.skip_norm", 2 * d, skips)

@@ -11,10 +11,9 @@ local function refiner(t, d, inp, n)
   P.lin(t, "context_embedder.proj_in", d, inp, { role = "embed" })
   local b = "context_embedder.token_refiner.refiner_blocks.*."
   P.gnorm(t, b .. "norm1", d, n)
-  for _, q in ipairs { "to_q", "to_k", "to_v", "to_out.0" } do P.lin(t, b .. "attn." .. q, d, d, { count = n }) end
+  P.attn(t, b .. "attn", d, d, n)
   P.gnorm(t, b .. "norm2", d, n)
-  P.lin(t, b .. "ff.net.0.proj", 4 * d, d, { count = n, role = "mlp" })
-  P.lin(t, b .. "ff.net.2", d, 4 * d, { count = n, role = "mlp" })
+  P.ff(t, b .. "ff", d, 4 * d, n)
   P.lin(t, b .. "norm_out.linear", 2 * d, d, { count = n, role = "other" })
 end
 

@@ -43,14 +43,10 @@ return arch {
     local attn_bias = kind.qkv_bias or nn.flag(cfg, "attention_bias", false)
 
     local t = {}
-    nn.attention(t, "model.layers.*.self_attn", {
-      hidden = h, heads = nh, kv_heads = nkv, head_dim = d, count = L,
+    nn.llama_layers(t, "model.layers.*", {
+      hidden = h, heads = nh, kv_heads = nkv, head_dim = d, width = I, count = L,
       qkv_bias = attn_bias, o_bias = attn_bias and not kind.qkv_bias,
-      qk_norm = kind.qk_norm, fused = kind.fused })
-    nn.gated_mlp(t, "model.layers.*.mlp", { hidden = h, width = I, count = L,
-      bias = nn.flag(cfg, "mlp_bias", false), fused = kind.fused })
-    nn.norm(t, "model.layers.*.input_layernorm", h, { count = L })
-    nn.norm(t, "model.layers.*.post_attention_layernorm", h, { count = L })
+      qk_norm = kind.qk_norm, fused = kind.fused, mlp_bias = nn.flag(cfg, "mlp_bias", false) })
     nn.lm(t, { vocab = V, hidden = h, tied = tied })
 
     return {
@@ -60,8 +56,7 @@ return arch {
       tied_embeddings = tied,
       tensors = t,
       kv = nn.kv_groups(L, nkv, d, d, windows(cfg, kind, L)),
-      block = { q_dim = nh * d, kv_dim = nkv * d, ffn_dim = I, gated = true, norm = "rms",
-                experts = 0, experts_per_tok = 0, parallel_residual = false },
+      block = nn.rms_block(nh, nkv, d, I),
     }
   end,
 }

@@ -90,8 +90,7 @@ return arch {
       tied_embeddings = tied,
       tensors = t,
       kv = kv,
-      block = { q_dim = nh * d, kv_dim = nkv * d, ffn_dim = (k + 1) * I, gated = true, norm = "rms",
-                experts = E, experts_per_tok = k, parallel_residual = false },
+      block = nn.rms_block(nh, nkv, d, (k + 1) * I, E, k),
     }
   end,
 }

@@ -16,16 +16,9 @@ local function transformer(c)
   P.lin(t, "time_embed.linear", 6 * d, d, { role = "other" })
   P.mlp2(t, "caption_projection", nn.int(c, "caption_channels", 4096), d)
   local b = "transformer_blocks.*."
-  for _, a in ipairs { "attn1", "attn2" } do
-    P.lin(t, b .. a .. ".to_q", d, d, { count = L })
-    P.lin(t, b .. a .. ".to_k", d, a == "attn1" and d or cross, { count = L })
-    P.lin(t, b .. a .. ".to_v", d, a == "attn1" and d or cross, { count = L })
-    P.lin(t, b .. a .. ".to_out.0", d, d, { count = L })
-    nn.norm(t, b .. a .. ".norm_q", d, { count = L })
-    nn.norm(t, b .. a .. ".norm_k", d, { count = L })
-  end
-  P.lin(t, b .. "ff.net.0.proj", 4 * d, d, { count = L, role = "mlp" })
-  P.lin(t, b .. "ff.net.2", d, 4 * d, { count = L, role = "mlp" })
+  P.attn(t, b .. "attn1", d, d, L, { qk_norm = d })
+  P.attn(t, b .. "attn2", d, cross, L, { qk_norm = d })
+  P.ff(t, b .. "ff", d, 4 * d, L)
   nn.param(t, b .. "scale_shift_table", { 6, d }, { count = L })
   P.lin(t, "proj_out", nn.int(c, "out_channels", inc), d, { role = "other" })
   return t, d, nh, L

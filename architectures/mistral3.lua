@@ -38,10 +38,7 @@ return arch {
     local lm, lp = "language_model.model", "language_model.model.layers.*"
 
     local t = {}
-    nn.attention(t, lp .. ".self_attn", { hidden = h, heads = nh, kv_heads = nkv, head_dim = d, count = L })
-    nn.gated_mlp(t, lp .. ".mlp", { hidden = h, width = I, count = L })
-    nn.norm(t, lp .. ".input_layernorm", h, { count = L })
-    nn.norm(t, lp .. ".post_attention_layernorm", h, { count = L })
+    nn.llama_layers(t, lp, { hidden = h, heads = nh, kv_heads = nkv, head_dim = d, width = I, count = L })
     nn.lm(t, { vocab = V, hidden = h, tied = tied, embed = lm .. ".embed_tokens", norm = lm .. ".norm",
                head = "language_model.lm_head" })
     vision(t, nn.sub(cfg, "vision_config") or error("config: missing field 'vision_config'", 0), cfg, h)
@@ -53,8 +50,7 @@ return arch {
       tied_embeddings = tied,
       tensors = t,
       kv = nn.kv_groups(L, nkv, d, d, w and function() return w end),
-      block = { q_dim = nh * d, kv_dim = nkv * d, ffn_dim = I, gated = true, norm = "rms",
-                experts = 0, experts_per_tok = 0, parallel_residual = false },
+      block = nn.rms_block(nh, nkv, d, I),
     }
   end,
 }

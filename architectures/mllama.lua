@@ -81,8 +81,7 @@ return arch {
       tied_embeddings = tied,
       tensors = t,
       kv = kv,
-      block = { q_dim = nh * d, kv_dim = nkv * d, ffn_dim = I, gated = true, norm = "rms",
-                experts = 0, experts_per_tok = 0, parallel_residual = false },
+      block = nn.rms_block(nh, nkv, d, I),
     }
   end,
 }

@@ -24,10 +24,8 @@ local function transformer(c)
   P.lin(t, b .. "attn1.to_out.0", d, d, { count = L })
   P.lin(t, b .. "attn1.to_add_out", dc, d, { count = L - 1 })
   for _, q in ipairs { "norm_q", "norm_k", "norm_added_q", "norm_added_k" } do nn.norm(t, b .. "attn1." .. q, hd, { count = L }) end
-  nn.linear(t, b .. "ff.net.0.proj", 2 * F, d, { count = L, role = "mlp" })
-  nn.linear(t, b .. "ff.net.2", d, F, { count = L, role = "mlp" })
-  nn.linear(t, b .. "ff_context.net.0.proj", 2 * Fc, dc, { count = L - 1, role = "mlp" })
-  nn.linear(t, b .. "ff_context.net.2", dc, Fc, { count = L - 1, role = "mlp" })
+  P.ff(t, b .. "ff", d, F, L, { gated = true, bias = false })
+  P.ff(t, b .. "ff_context", dc, Fc, L - 1, { gated = true, bias = false })
   P.lin(t, "norm_out.linear", 2 * d, d, { role = "other" })
   P.lin(t, "proj_out", 4 * 12, d, { role = "other" })
   return t, d, nh, L, F

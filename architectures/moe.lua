@@ -55,8 +55,7 @@ return arch {
       tied_embeddings = tied,
       tensors = t,
       kv = nn.kv_groups(L, nkv, d, d, w and function() return w end),
-      block = { q_dim = nh * d, kv_dim = nkv * d, ffn_dim = k * EI, gated = true, norm = "rms",
-                experts = E, experts_per_tok = k, parallel_residual = false },
+      block = nn.rms_block(nh, nkv, d, k * EI, E, k),
     }
   end,
 }

@@ -11,11 +11,8 @@ local function transformer(c)
   local t = {}
   P.conv(t, "pos_embed.proj", d, inc, { p, p }, { role = "embed" })
   local b = "transformer_blocks.*."
-  for _, a in ipairs { "attn1", "attn2" } do
-    for _, q in ipairs { "to_q", "to_k", "to_v", "to_out.0" } do P.lin(t, b .. a .. "." .. q, d, d, { count = L }) end
-  end
-  P.lin(t, b .. "ff.net.0.proj", 4 * d, d, { count = L, role = "mlp" })
-  P.lin(t, b .. "ff.net.2", d, 4 * d, { count = L, role = "mlp" })
+  for _, a in ipairs { "attn1", "attn2" } do P.attn(t, b .. a, d, d, L) end
+  P.ff(t, b .. "ff", d, 4 * d, L)
   nn.param(t, b .. "scale_shift_table", { 6, d }, { count = L })
   nn.param(t, "scale_shift_table", { 2, d })
   P.lin(t, "proj_out", p * p * outc, d, { role = "other" })

@@ -35,11 +35,8 @@ return arch {
     local tied = nn.flag(cfg, "tie_word_embeddings", nn.flag(tc, "tie_word_embeddings", false))
 
     local t = {}
-    nn.attention(t, "model.layers.*.self_attn", { hidden = h, heads = nh, kv_heads = nkv, head_dim = d,
+    nn.llama_layers(t, "model.layers.*", { hidden = h, heads = nh, kv_heads = nkv, head_dim = d, width = I,
       count = L, qkv_bias = true })
-    nn.gated_mlp(t, "model.layers.*.mlp", { hidden = h, width = I, count = L })
-    nn.norm(t, "model.layers.*.input_layernorm", h, { count = L })
-    nn.norm(t, "model.layers.*.post_attention_layernorm", h, { count = L })
     nn.lm(t, { vocab = V, hidden = h, tied = tied })
     vision(t, nn.sub(cfg, "vision_config") or error("config: missing field 'vision_config'", 0), h)
 
@@ -50,8 +47,7 @@ return arch {
       tied_embeddings = tied,
       tensors = t,
       kv = nn.kv_groups(L, nkv, d, d, nil),
-      block = { q_dim = nh * d, kv_dim = nkv * d, ffn_dim = I, gated = true, norm = "rms",
-                experts = 0, experts_per_tok = 0, parallel_residual = false },
+      block = nn.rms_block(nh, nkv, d, I),
     }
   end,
 }

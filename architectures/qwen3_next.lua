@@ -29,10 +29,8 @@ return arch {
   summary     = "Qwen3-Next hybrid MoE decoder (gated DeltaNet + gated attention)",
   model_types = { "qwen3_next" },
   build = function(cfg)
-    local h, L = nn.need(cfg, "hidden_size"), nn.need(cfg, "num_hidden_layers")
-    local V, nh = nn.need(cfg, "vocab_size"), nn.need(cfg, "num_attention_heads")
-    local nkv = nn.int(cfg, "num_key_value_heads", nh)
-    local d = nn.head_dim(cfg, h, nh)
+    local dims = nn.decoder_dims(cfg)
+    local h, L, V, nh, nkv, d = dims.h, dims.L, dims.V, dims.nh, dims.nkv, dims.d
     local E, k = nn.need(cfg, "num_experts"), nn.need(cfg, "num_experts_per_tok")
     local EI, SI = nn.need(cfg, "moe_intermediate_size"), nn.count(cfg, "shared_expert_intermediate_size", 0)
     local tied = nn.flag(cfg, "tie_word_embeddings", false)
@@ -78,8 +76,7 @@ return arch {
       tied_embeddings = tied,
       tensors = t,
       kv = kv,
-      block = { q_dim = nh * d, kv_dim = nkv * d, ffn_dim = k * EI + SI, gated = true, norm = "rms",
-                experts = E, experts_per_tok = k, parallel_residual = false },
+      block = nn.rms_block(nh, nkv, d, k * EI + SI, E, k),
     }
   end,
 }

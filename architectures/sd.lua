@@ -13,23 +13,15 @@ local function per_level(v, n)
 end
 
 -- Transformer2DModel: norm, proj_in, blocks x depth, proj_out.
-local function transformer2d(t, p, c, heads, depth, cross, linear, count)
-  local o = { count = count }
-  P.gnorm(t, p .. ".norm", c, count)
-  if linear then P.lin(t, p .. ".proj_in", c, c, o) else P.conv(t, p .. ".proj_in", c, c, { 1, 1 }, o) end
-  local n = (count or 1) * depth
+local function transformer2d(t, p, c, depth, cross, linear)
+  P.gnorm(t, p .. ".norm", c)
+  if linear then P.lin(t, p .. ".proj_in", c, c) else P.conv(t, p .. ".proj_in", c, c, { 1, 1 }) end
   local b = p .. ".transformer_blocks.*."
-  for _, nm in ipairs { "norm1", "norm2", "norm3" } do P.gnorm(t, b .. nm, c, n) end
-  for _, q in ipairs { "to_q", "to_k", "to_v" } do nn.linear(t, b .. "attn1." .. q, c, c, { count = n }) end
-  P.lin(t, b .. "attn1.to_out.0", c, c, { count = n })
-  nn.linear(t, b .. "attn2.to_q", c, c, { count = n })
-  nn.linear(t, b .. "attn2.to_k", c, cross, { count = n })
-  nn.linear(t, b .. "attn2.to_v", c, cross, { count = n })
-  P.lin(t, b .. "attn2.to_out.0", c, c, { count = n })
-  P.lin(t, b .. "ff.net.0.proj", 8 * c, c, { count = n, role = "mlp" })
-  P.lin(t, b .. "ff.net.2", c, 4 * c, { count = n, role = "mlp" })
-  if linear then P.lin(t, p .. ".proj_out", c, c, o) else P.conv(t, p .. ".proj_out", c, c, { 1, 1 }, o) end
-  local _ = heads
+  for _, nm in ipairs { "norm1", "norm2", "norm3" } do P.gnorm(t, b .. nm, c, depth) end
+  P.attn(t, b .. "attn1", c, c, depth, { qkv_bias = false })
+  P.attn(t, b .. "attn2", c, cross, depth, { qkv_bias = false })
+  P.ff(t, b .. "ff", c, 4 * c, depth, { gated = true }) -- GEGLU
+  if linear then P.lin(t, p .. ".proj_out", c, c) else P.conv(t, p .. ".proj_out", c, c, { 1, 1 }) end
 end
 
 local function unet(u)
@@ -37,7 +29,6 @@ local function unet(u)
   local n, L, temb = #ch, u.layers_per_block or 2, 4 * ch[1]
   local attn = u.down_attn
   local depth = per_level(u.transformer_layers_per_block or 1, n)
-  local heads = per_level(u.attention_head_dim, n)
   local cross, linear = u.cross_attention_dim, u.use_linear_projection
   P.conv(t, "conv_in", ch[1], u.in_channels or 4, { 3, 3 })
   P.mlp2(t, "time_embedding", ch[1], temb)
@@ -47,14 +38,14 @@ local function unet(u)
     local p = ("down_blocks.%d."):format(i - 1)
     for j = 0, L - 1 do P.resnet2d(t, p .. "resnets." .. j, j == 0 and prev or ch[i], ch[i], temb) end
     if attn[i] then
-      for j = 0, L - 1 do transformer2d(t, p .. "attentions." .. j, ch[i], heads[i], depth[i], cross, linear) end
+      for j = 0, L - 1 do transformer2d(t, p .. "attentions." .. j, ch[i], depth[i], cross, linear) end
     end
     if i < n then P.conv(t, p .. "downsamplers.0.conv", ch[i], ch[i], { 3, 3 }) end
     prev = ch[i]
   end
   P.resnet2d(t, "mid_block.resnets.0", ch[n], ch[n], temb)
   P.resnet2d(t, "mid_block.resnets.1", ch[n], ch[n], temb)
-  transformer2d(t, "mid_block.attentions.0", ch[n], heads[n], depth[n], cross, linear)
+  transformer2d(t, "mid_block.attentions.0", ch[n], depth[n], cross, linear)
   prev = ch[n]
   for i = 1, n do
     local lvl = n - i + 1
@@ -63,7 +54,7 @@ local function unet(u)
     for j = 0, L do
       local skip = j == L and inp or out
       P.resnet2d(t, p .. "resnets." .. j, (j == 0 and prev or out) + skip, out, temb)
-      if attn[lvl] then transformer2d(t, p .. "attentions." .. j, out, heads[lvl], depth[lvl], cross, linear) end
+      if attn[lvl] then transformer2d(t, p .. "attentions." .. j, out, depth[lvl], cross, linear) end
     end
     if i < n then P.conv(t, p .. "upsamplers.0.conv", out, out, { 3, 3 }) end
     prev = out

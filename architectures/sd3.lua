@@ -25,10 +25,8 @@ local function transformer(c)
   if qk then
     for _, q in ipairs { "norm_q", "norm_k", "norm_added_q", "norm_added_k" } do nn.norm(t, b .. "attn." .. q, hd, { count = L }) end
   end
-  P.lin(t, b .. "ff.net.0.proj", 4 * d, d, { count = L, role = "mlp" })
-  P.lin(t, b .. "ff.net.2", d, 4 * d, { count = L, role = "mlp" })
-  P.lin(t, b .. "ff_context.net.0.proj", 4 * d, d, { count = L - 1, role = "mlp" })
-  P.lin(t, b .. "ff_context.net.2", d, 4 * d, { count = L - 1, role = "mlp" })
+  P.ff(t, b .. "ff", d, 4 * d, L)
+  P.ff(t, b .. "ff_context", d, 4 * d, L - 1)
   P.lin(t, "norm_out.linear", 2 * d, d, { role = "other" })
   P.lin(t, "proj_out", p * p * nn.int(c, "out_channels", inc), d, { role = "other" })
   return t, d, nh, L

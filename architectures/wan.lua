@@ -23,19 +23,14 @@ local function transformer(c)
     P.gnorm(t, "condition_embedder.image_embedder.norm2", d)
   end
   local b = "blocks.*."
-  for _, a in ipairs { "attn1", "attn2" } do
-    for _, q in ipairs { "to_q", "to_k", "to_v", "to_out.0" } do P.lin(t, b .. a .. "." .. q, d, d, { count = L }) end
-    nn.norm(t, b .. a .. ".norm_q", d, { count = L })
-    nn.norm(t, b .. a .. ".norm_k", d, { count = L })
-  end
+  for _, a in ipairs { "attn1", "attn2" } do P.attn(t, b .. a, d, d, L, { qk_norm = d }) end
   if i2v then
     P.lin(t, b .. "attn2.add_k_proj", d, d, { count = L })
     P.lin(t, b .. "attn2.add_v_proj", d, d, { count = L })
     nn.norm(t, b .. "attn2.norm_added_k", d, { count = L })
   end
   P.gnorm(t, b .. "norm2", d, L)
-  P.lin(t, b .. "ffn.net.0.proj", F, d, { count = L, role = "mlp" })
-  P.lin(t, b .. "ffn.net.2", d, F, { count = L, role = "mlp" })
+  P.ff(t, b .. "ffn", d, F, L)
   nn.param(t, b .. "scale_shift_table", { 1, 6, d }, { count = L })
   P.lin(t, "proj_out", outc * 4, d, { role = "other" })
   nn.param(t, "scale_shift_table", { 1, 2, d })

@@ -6,13 +6,19 @@
 local P = require "prelude"
 local E = {}
 
-local MAX_TOKENS = 1 << 30     -- a context beyond a billion tokens is a typo, not a plan
-local MAX_SEQS = 1 << 24
-local MAX_GPUS = 1 << 20
+-- Field limits the workload and scenario scripts share (E.MAX_*); src/lua_read.c's
+-- LREAD_MAX_GPUS repeats MAX_GPUS.
+E.MAX_TOKENS = 1 << 30     -- a context beyond a billion tokens is a typo, not a plan
+E.MAX_SEQS = 1 << 24
+E.MAX_GPUS = 1 << 20
 
 local function fail(field, fmt, ...)
   error(field .. ": " .. fmt:format(...), 0)
 end
+
+-- note(n, fmt, ...): records an assumption (a default filled in) in the normalized
+-- scenario's notes, which the report prints.
+function E.note(n, fmt, ...) n.notes[#n.notes + 1] = fmt:format(...) end
 
 local function show(v)
   if type(v) == "string" then return ("'%s'"):format(v) end

@@ -27,6 +27,31 @@ end
 -- GroupNorm / LayerNorm with affine weight and bias.
 function P.gnorm(t, name, c, count) return nn.norm(t, name, c, { bias = true, count = count }) end
 
+-- diffusers Attention under prefix p: to_q, to_k, to_v (keys and values from kv_in, d by
+-- default), to_out.0; opts.qkv_bias = false drops the q/k/v biases (the UNets', Mochi's);
+-- opts.qk_norm = width adds norm_q, norm_k (RMSNorm, LayerNorm with bias when opts.norm_bias).
+function P.attn(t, p, d, kv_in, count, opts)
+  opts = opts or {}
+  local qkv = { count = count, bias = opts.qkv_bias }
+  P.lin(t, p .. ".to_q", d, d, qkv)
+  P.lin(t, p .. ".to_k", d, kv_in or d, qkv)
+  P.lin(t, p .. ".to_v", d, kv_in or d, qkv)
+  P.lin(t, p .. ".to_out.0", d, d, { count = count })
+  if opts.qk_norm then
+    for _, q in ipairs { "norm_q", "norm_k" } do nn.norm(t, p .. "." .. q, opts.qk_norm, { bias = opts.norm_bias, count = count }) end
+  end
+  return t
+end
+
+-- diffusers FeedForward under prefix p: net.0.proj (d -> F, 2F when opts.gated: GEGLU,
+-- SwiGLU), net.2 (F -> d); biased unless opts.bias == false.
+function P.ff(t, p, d, F, count, opts)
+  opts = opts or {}
+  local o = { count = count, role = "mlp", bias = opts.bias }
+  P.lin(t, p .. ".net.0.proj", opts.gated and 2 * F or F, d, o)
+  return P.lin(t, p .. ".net.2", d, F, o)
+end
+
 -- Two-layer timestep or text MLP: linear_1 (in -> d), linear_2 (d -> out).
 function P.mlp2(t, prefix, inp, d, out, count)
   P.lin(t, prefix .. ".linear_1", d, inp, { count = count, role = "mlp" })
@@ -173,10 +198,7 @@ function P.double_blocks(t, d, F, hd, n)
     P.lin(t, b .. "attn." .. q, d, d, { count = n })
   end
   for _, q in ipairs { "norm_q", "norm_k", "norm_added_q", "norm_added_k" } do nn.norm(t, b .. "attn." .. q, hd, { count = n }) end
-  for _, f in ipairs { "ff", "ff_context" } do
-    P.lin(t, b .. f .. ".net.0.proj", F, d, { count = n, role = "mlp" })
-    P.lin(t, b .. f .. ".net.2", d, F, { count = n, role = "mlp" })
-  end
+  for _, f in ipairs { "ff", "ff_context" } do P.ff(t, b .. f, d, F, n) end
 end
 
 -- Single-stream blocks: fused attention and MLP input, one output projection.

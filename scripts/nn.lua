@@ -210,6 +210,25 @@ function nn.lm(list, e)
   return list
 end
 
+-- The Llama-style decoder layers under PREFIX (e.g. "model.layers.*"): self_attn
+-- (a: nn.attention's fields), a gated mlp of width a.width (a.mlp_bias, a.fused),
+-- input_layernorm and post_attention_layernorm, a.count layers each.
+function nn.llama_layers(list, prefix, a)
+  nn.attention(list, prefix .. ".self_attn", a)
+  nn.gated_mlp(list, prefix .. ".mlp", { hidden = a.hidden, width = a.width, count = a.count,
+    bias = a.mlp_bias, fused = a.fused })
+  nn.norm(list, prefix .. ".input_layernorm", a.hidden, { count = a.count })
+  nn.norm(list, prefix .. ".post_attention_layernorm", a.hidden, { count = a.count })
+  return list
+end
+
+-- The description's block of a gated RMSNorm decoder: heads, KV heads, head_dim, the
+-- FFN width a token passes through, and for MoE the experts and how many a token uses.
+function nn.rms_block(heads, kv_heads, head_dim, ffn, experts, per_tok)
+  return { q_dim = heads * head_dim, kv_dim = kv_heads * head_dim, ffn_dim = ffn, gated = true, norm = "rms",
+           experts = experts or 0, experts_per_tok = per_tok or 0, parallel_residual = false }
+end
+
 ---------------------------------------------------------------------------
 -- Layers and KV groups.
 

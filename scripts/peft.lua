@@ -7,6 +7,7 @@
 -- must keep for backward. Used by workloads/train.lua; pure Lua over host.match.
 local E = require "engine"
 local fail = E.fail
+local elems = require("quant").numel
 local P = {}
 
 -- PEFT's default target_modules per architecture (peft/utils/constants.py
@@ -38,14 +39,6 @@ local function modules(desc)
   end
   return out
 end
-P.modules = modules
-
-local function elems(shape)
-  local n = 1
-  for _, d in ipairs(shape) do n = n * d end
-  return n
-end
-P.elems = elems
 
 -- matcher(targets, field): a function(module_name) -> bool with PEFT's semantics.
 function P.matcher(targets, field)
@@ -131,12 +124,12 @@ function P.adapters(desc, method, opts, acc)
   return acc
 end
 
--- copies(desc, match, acc): trainable copies of the matched modules' tensors (LN tuning,
--- modules_to_save: PEFT deep-copies them, the original stays frozen).
-function P.copies(desc, match, acc)
+-- The tensors `pick(m)` accepts become trainable: copies added to the model (added) or
+-- the tensors themselves; a trained Linear's input is saved.
+local function train_matched(desc, pick, added, acc)
   for _, m in ipairs(modules(desc)) do
-    if match(m.module) then
-      add_tensor(acc, m.shape, m.count, true)
+    if pick(m) then
+      add_tensor(acc, m.shape, m.count, added)
       acc.matched = acc.matched + m.count
       if #m.shape == 2 and m.role ~= "embed" then mark_saved(acc.flags, m) end
     end
@@ -144,17 +137,16 @@ function P.copies(desc, match, acc)
   return acc
 end
 
+-- copies(desc, match, acc): trainable copies of the matched modules' tensors (LN tuning,
+-- modules_to_save: PEFT deep-copies them, the original stays frozen).
+function P.copies(desc, match, acc)
+  return train_matched(desc, function(m) return match(m.module) end, true, acc)
+end
+
 -- select(desc, pattern, acc): inventory tensors whose full name matches a PCRE2 rule
 -- stay trainable (method "freeze"); nothing is added to the model.
 function P.select(desc, pattern, acc)
-  for _, m in ipairs(modules(desc)) do
-    if host.match(pattern, m.name) then
-      add_tensor(acc, m.shape, m.count, false)
-      acc.matched = acc.matched + m.count
-      if #m.shape == 2 and m.role ~= "embed" then mark_saved(acc.flags, m) end
-    end
-  end
-  return acc
+  return train_matched(desc, function(m) return host.match(pattern, m.name) end, false, acc)
 end
 
 -- everything(desc, acc): full fine-tuning, every tensor trainable.

@@ -49,6 +49,17 @@ function Q.is_linear(t)
   return #t.shape == 2 and t.name:find("%.weight$") ~= nil and (LINEAR_ROLES[t.role or "other"] or t.role == "router")
 end
 
+-- A Linear that a group-wise integer format packs (GPTQ, AWQ, compressed-tensors): nil when
+-- t is not a quantizable Linear (lm_head stays) or its input does not split into whole
+-- groups (group_size -1: one group per row); else out, in, group size, groups.
+function Q.group_linear(t, o, desc)
+  if not Q.is_linear(t) or t.role == "lm_head" then return nil end
+  local out, inp = Q.dims(t, desc)
+  local g = o.group_size == -1 and inp or o.group_size
+  if inp % g ~= 0 then return nil end
+  return out, inp, g, inp // g
+end
+
 -- ---------------------------------------------------------------- registry
 
 local registry

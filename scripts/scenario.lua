@@ -4,17 +4,15 @@
 local E = require "engine"
 local S = {}
 
-local fail, int_field, num_field, bool_field, enum_field, strict =
-  E.fail, E.int_field, E.num_field, E.bool_field, E.enum_field, E.strict_field
+local fail, int_field, num_field, bool_field, enum_field, strict, note =
+  E.fail, E.int_field, E.num_field, E.bool_field, E.enum_field, E.strict_field, E.note
 
-local MAX_TOKENS, MAX_SEQS, MAX_GPUS = 1 << 30, 1 << 24, 1 << 20
+local MAX_GPUS = E.MAX_GPUS
 
 local SCENARIO_KEYS = { "name", "description", "model", "dtype", "quant", "runtime", "workload",
                         "parallel", "gpu", "headroom", "cuda_context" }
 local TORCH_DTYPE = { float32 = "fp32", float16 = "fp16", bfloat16 = "bf16", float = "fp32", half = "fp16" }
 local DEFAULT_GPU = "H100-SXM-80GB"
-
-local function note(n, fmt, ...) n.notes[#n.notes + 1] = fmt:format(...) end
 
 -- ---------------------------------------------------------------- model
 

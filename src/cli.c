@@ -1,6 +1,7 @@
 /*
 ** cli.c: the vramfit command (estimate, fit, batch, inspect, list). Uses only the
-** public API of include/vramfit.h plus jansson to read reports back for batch rows.
+** public API of include/vramfit.h plus jansson to read `list` answers; batch is
+** src/cli_batch.c (its own options and --help).
 ** Exit status: 0 success, 1 the workload fits no requested GPU (fit), 2 bad input.
 */
 #include <jansson.h>
@@ -44,7 +45,7 @@ static const char *const usage_text =
     "VRAMFIT_PATH=dir1:dir2 adds script directories (architectures/, scripts/) that\n"
     "override the shipped ones. Exit status: 0 success, 1 nothing fits (fit), 2 bad input.\n";
 
-/* Per-command help: what `vramfit COMMAND --help` prints. */
+/* Per-command help: what `vramfit COMMAND --help` prints (batch: src/cli_batch.c). */
 static const struct {
   const char *cmd, *text;
 } command_help[] = {
@@ -62,11 +63,6 @@ static const struct {
      "catalog): whether the workload fits with headroom, the smallest GPU count where the\n"
      "runtime splits it, and how far one GPU goes (sequences, context; batch, sequence length).\n"
      "Exit status 1 when it fits none of them.\n"},
-    {"batch",
-     "usage: vramfit batch FILE... [--format csv|jsonl] [-o OUT] [--fail-fast] [--jobs N]\n"
-     "                    [--set KEY=VALUE]...\n\n"
-     "Every scenario of every FILE (lists and sweeps expanded), one row each; an error in one\n"
-     "scenario becomes its row's error column unless --fail-fast. See docs/BATCH.md.\n"},
     {"inspect",
      "usage: vramfit inspect PATH [--tensors]\n\n"
      "What a .gguf file, a .safetensors file or index, a model directory, a config.json or a\n"

@@ -472,7 +472,7 @@ static FILE *spawn(vf_batch *b, size_t w, size_t jobs, bool fail_fast, FILE **op
 static void collect(run *r, FILE **in, size_t jobs, size_t chunks, const char *file) {
   wrow w = {0};
   for (size_t c = 0; c < chunks && !r->stopped; c++) {
-    int got;
+    int got = 0;
     size_t last = SIZE_MAX;
     while (!r->stopped && (got = recv_row(in[c % jobs], &w)) == 1) {
       if (w.p.index != last) r->pg.done++, last = w.p.index;

@@ -61,14 +61,11 @@ bool dtype_parse(const char *name, vf_dtype *out) {
 }
 
 bool dtype_bytes(vf_dtype dt, uint64_t n, uint64_t *out) {
-  unsigned bits = table[dt].bits;
-  if (bits % 8 == 0) return bytes_mul(n, bits / 8, out);
-  /* sub-byte widths: ceil(n * bits / 8) in 128 bits, so the bit count may exceed 2^64 */
-  __extension__ typedef unsigned __int128 u128;
-  u128 b = ((u128)n * bits + 7) / 8;
-  if (b > UINT64_MAX) return false;
-  *out = (uint64_t)b;
-  return true;
+  uint64_t bits = table[dt].bits, whole;
+  /* ceil(n * bits / 8) as (n / 8) * bits + ceil((n % 8) * bits / 8): checked, and the
+  ** bit count itself may exceed 2^64 where the byte count does not */
+  if (!bytes_mul(n / 8, bits, &whole)) return false;
+  return bytes_add(whole, bytes_ceildiv(n % 8 * bits, 8), out);
 }
 
 void dtype_names(char *buf, size_t size) {

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine_int.h"
 #include "estimate.h"
 #include "fit.h"
 #include "inspect.h"
@@ -126,7 +127,7 @@ static vf_status fail(vf_engine *e, vf_status st, const char *fmt, ...) {
 }
 
 /* A Lua failure: the budget and memory limits, or the script's own message. */
-static vf_status script_status(const char *msg) {
+vf_status script_status(const char *msg) {
   if (strcmp(msg, "out of memory") == 0 || strstr(msg, ": out of memory")) return VF_ENOMEM;
   return host_is_limit_message(msg) ? VF_ELIMIT : VF_EINVAL;
 }

@@ -14,9 +14,11 @@ uint64_t est_bits(vf_dtype dt) {
   return dtype_get(dt)->bits;
 }
 
-/* bytes of n elements of dt */
+/* bytes of n elements of dt (dtype_bytes), overflow recorded in c */
 uint64_t est_elems_bytes(ectx *c, uint64_t n, vf_dtype dt) {
-  return bytes_ceildiv(acc_mul(&c->acc, n, est_bits(dt)), 8);
+  uint64_t b = 0;
+  if (!dtype_bytes(dt, n, &b)) c->acc.overflow = true;
+  return b;
 }
 
 bool est_tp_sharded(inv_role r) {

@@ -29,6 +29,8 @@ static const gen_family families[] = {
     /* diffusers image DiTs: the peak is the VAE decode; 16 B per 1024^2 x 256 element =
     ** 4 GiB at 1024^2 (hf-blog-flux-dev-h100-* peak minus memory after loading, 4.5 GiB;
     ** hf-blog-sdxl-a100-fp16: 4 images, 15 GiB over the weights) */
+    /* k0, k1 of "image" and "unet": assumed (no case isolates the denoiser's activations:
+    ** the image cases above peak in the VAE decode) */
     {"image", 8.0, 2.0, 16.0, 0.0},
     {"unet", 24.0, 0.0, 16.0, 0.0},
     /* Wan reference scripts (fp32 residual stream and norms, float64 rotary of q and k at the
@@ -63,6 +65,8 @@ static const gen_family families[] = {
     ** six bf16 copies of that map (conv input, causal-padded concat, norm, activation, output,
     ** residual). Fitted to hf-blog-videogen-ltx-video-bf16 (17.75 GiB, metric not stated) */
     {"ltx", 20.0, 0.0, 12.0, 0.0},
+    /* Mochi and Open-Sora: HunyuanVideo's row reused, assumed (not fitted to a case of their
+    ** own); LTX's k0 = 20 above is the same assumption */
     {"mochi", 20.0, 0.0, 4.4, 0.0},
     {"opensora", 20.0, 0.0, 4.4, 0.0},
 };
@@ -184,7 +188,7 @@ static void gen_split(ectx *c, gen_weights *w) {
     }
   }
   gen_split_tp(c, w);
-  w->t2i = acc_mul(&c->acc, scn_u64(c->s, "gen.t2i_params", 0), est_bits(c->s->dtype) / 8);
+  w->t2i = est_elems_bytes(c, scn_u64(c->s, "gen.t2i_params", 0), c->s->dtype);
 }
 
 /* The phases' transient bytes. */
@@ -255,10 +259,12 @@ static void gen_shapes(ectx *c, const gen_family *f, const gen_weights *w, gen_s
   /* the decoded video, 3 channels in the VAE's dtype, in f->vae_out copies */
   uint64_t out = acc_mul3(&c->acc, scn_u64(s, "gen.out_pixels", 0), 3 * vae_a, scn_u64(s, "gen.vae_images", 1));
   g->vae = acc_add(&c->acc, g->vae, acc_from_double(&c->acc, (double)out * f->vae_out));
-  /* encoder: hidden states of every layer kept by output_hidden_states, x batch (+CFG) */
+  /* encoder: hidden states of every layer kept by output_hidden_states, x batch (+CFG);
+  ** the 8 extra layer-sized buffers (attention and MLP temporaries) are assumed */
   uint64_t tt = scn_u64(s, "gen.text_tokens", 77), th = scn_u64(s, "gen.text_hidden", 4096);
   g->te_act = acc_mul3(&c->acc, acc_mul(&c->acc, tt, th), scn_u64(s, "gen.te_layers", 24) + 8,
                        acc_mul(&c->acc, scn_u64(s, "gen.den_batch", 1), a));
+  /* latents, noise prediction, scheduler state and guidance copy: 4 fp32 tensors (assumed) */
   g->lat = acc_mul3(&c->acc, scn_u64(s, "gen.latent_elems", 0), scn_u64(s, "gen.den_batch", 1), 4 * 4);
 }
 

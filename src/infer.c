@@ -48,6 +48,12 @@ static void tf_mode_init(ectx *c, tf_mode *t) {
   t->a = est_bits(s->prec.activations) / 8;
 }
 
+/* repeat_kv expands grouped K/V to every query head: eager, and sdpa without enable_gqa */
+static bool tf_repeats_kv(const ectx *c, const tf_mode *t) {
+  const block_spec *b = &c->m->block;
+  return b->kv_dim < b->q_dim && c->s->attention != ATTN_FLASH && !t->gqa_sdpa;
+}
+
 /* Largest live activation of one decoder layer's prefill without autograd, per token:
 ** the residual stream and norm output plus the larger of attention (q, k, v, the K/V
 ** that repeat_kv expands for grouped-query attention unless sdpa's enable_gqa or flash
@@ -56,8 +62,7 @@ static uint64_t prefill_bytes_per_token(ectx *c, const tf_mode *t) {
   const block_spec *b = &c->m->block;
   uint64_t tp = c->s->tp, h = c->m->hidden;
   uint64_t q = bytes_ceildiv(b->q_dim, tp), kv = bytes_ceildiv(b->kv_dim, tp);
-  bool repeat = b->kv_dim < b->q_dim && c->s->attention != ATTN_FLASH && !t->gqa_sdpa;
-  uint64_t attn = q + 2 * kv + (repeat ? 2 * q : 0) + q;
+  uint64_t attn = q + 2 * kv + (tf_repeats_kv(c, t) ? 2 * q : 0) + q;
   uint64_t mlp = (b->gated ? 3 : 2) * bytes_ceildiv(b->ffn_dim, tp);
   return acc_mul(&c->acc, acc_add(&c->acc, 2 * h, attn > mlp ? attn : mlp), t->a);
 }
@@ -84,8 +89,7 @@ static uint64_t decode_bytes(ectx *c, const tf_mode *t) {
   const scenario *s = c->s;
   const block_spec *b = &c->m->block;
   uint64_t total = t->upfront ? 0 : layer_kv_bytes(c, t, s->context);
-  bool repeat = b->kv_dim < b->q_dim && s->attention != ATTN_FLASH && !t->gqa_sdpa;
-  if (repeat) {
+  if (tf_repeats_kv(c, t)) {
     uint64_t q = bytes_ceildiv(b->q_dim, s->tp);
     uint64_t e = acc_mul3(&c->acc, acc_mul(&c->acc, s->concurrency, s->context), 2 * q, t->a);
     total = acc_add(&c->acc, total, e);

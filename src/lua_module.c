@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include <lauxlib.h>
 #include <lua.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -370,52 +371,63 @@ static int m_count(lua_State *L) {
 
 /* ---- the structured result (vf_result) ---- */
 
-static void set_int(lua_State *L, const char *key, uint64_t v) {
-  lua_pushinteger(L, v > (uint64_t)LUA_MAXINTEGER ? LUA_MAXINTEGER : (lua_Integer)v);
-  lua_setfield(L, -2, key);
-}
+/* One plain field of a result struct: its key, its C type, where it is. */
+typedef struct rfield {
+  const char *key;
+  char type; /* 's' const char * (NULL: left out), 'u' uint64_t, 'b' int as boolean, 'd' double */
+  size_t off;
+} rfield;
 
-static void set_str(lua_State *L, const char *key, const char *v) {
-  if (!v) return;
-  lua_pushstring(L, v);
-  lua_setfield(L, -2, key);
-}
+#define RF(type_, st, member) {#member, type_, offsetof(st, member)}
 
-static void push_categories(lua_State *L, const vf_result *r) {
-  lua_createtable(L, (int)r->n_categories, 0);
-  for (size_t i = 0; i < r->n_categories; i++) {
-    const vf_category *c = &r->categories[i];
-    lua_createtable(L, 0, 5);
-    set_str(L, "name", c->name);
-    set_str(L, "component", c->component);
-    set_int(L, "bytes", c->bytes);
-    set_str(L, "basis", c->basis);
-    set_str(L, "detail", c->detail);
-    lua_rawseti(L, -2, (lua_Integer)i + 1);
+static const rfield category_fields[] = {
+    RF('s', vf_category, name), RF('s', vf_category, component), RF('u', vf_category, bytes),
+    RF('s', vf_category, basis), RF('s', vf_category, detail)};
+
+static const rfield fit_fields[] = {
+    RF('s', vf_fit_row, gpu),          RF('u', vf_fit_row, memory_bytes),    RF('b', vf_fit_row, fits),
+    RF('u', vf_fit_row, count),        RF('d', vf_fit_row, used_fraction),   RF('u', vf_fit_row, total_bytes),
+    RF('u', vf_fit_row, max_concurrency), RF('u', vf_fit_row, max_context),
+    RF('u', vf_fit_row, max_micro_batch), RF('u', vf_fit_row, max_seq_len), RF('s', vf_fit_row, layout),
+    RF('u', vf_fit_row, max_width),    RF('u', vf_fit_row, max_height),      RF('u', vf_fit_row, max_frames)};
+
+static const rfield result_fields[] = {
+    RF('s', vf_result, scenario),     RF('s', vf_result, model_id),
+    RF('s', vf_result, arch),         RF('u', vf_result, params),
+    RF('u', vf_result, weight_bytes), RF('u', vf_result, kv_bytes_per_token),
+    RF('s', vf_result, gpu),          RF('u', vf_result, devices),
+    RF('u', vf_result, peak_allocated_bytes), RF('u', vf_result, peak_reserved_bytes),
+    RF('u', vf_result, total_bytes)};
+
+/* Sets the fields of rec into the table on top of the stack; byte counts above
+** LUA_MAXINTEGER are clamped to it. [-0, +0, m] */
+static void set_fields(lua_State *L, const void *rec, const rfield *f, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    const char *at = (const char *)rec + f[i].off;
+    if (f[i].type == 's') {
+      const char *v = *(const char *const *)at;
+      if (!v) continue;
+      lua_pushstring(L, v);
+    } else if (f[i].type == 'u') {
+      uint64_t v = *(const uint64_t *)at;
+      lua_pushinteger(L, v > (uint64_t)LUA_MAXINTEGER ? LUA_MAXINTEGER : (lua_Integer)v);
+    } else if (f[i].type == 'b') {
+      lua_pushboolean(L, *(const int *)at);
+    } else {
+      lua_pushnumber(L, *(const double *)at);
+    }
+    lua_setfield(L, -2, f[i].key);
   }
 }
 
-static void push_fit(lua_State *L, const vf_result *r) {
-  lua_createtable(L, (int)r->n_fit, 0);
-  for (size_t i = 0; i < r->n_fit; i++) {
-    const vf_fit_row *f = &r->fit[i];
-    lua_createtable(L, 0, 10);
-    set_str(L, "gpu", f->gpu);
-    set_int(L, "memory_bytes", f->memory_bytes);
-    lua_pushboolean(L, f->fits);
-    lua_setfield(L, -2, "fits");
-    set_int(L, "count", f->count);
-    lua_pushnumber(L, f->used_fraction);
-    lua_setfield(L, -2, "used_fraction");
-    set_int(L, "total_bytes", f->total_bytes);
-    set_int(L, "max_concurrency", f->max_concurrency);
-    set_int(L, "max_context", f->max_context);
-    set_int(L, "max_micro_batch", f->max_micro_batch);
-    set_int(L, "max_seq_len", f->max_seq_len);
-    set_str(L, "layout", f->layout);
-    set_int(L, "max_width", f->max_width);
-    set_int(L, "max_height", f->max_height);
-    set_int(L, "max_frames", f->max_frames);
+#define N_OF(a) (sizeof(a) / sizeof *(a))
+
+/* A sequence of n records of size sz, each a table of its fields. [-0, +1, m] */
+static void push_records(lua_State *L, const void *v, size_t n, size_t sz, const rfield *f, size_t nf) {
+  lua_createtable(L, (int)n, 0);
+  for (size_t i = 0; i < n; i++) {
+    lua_createtable(L, 0, (int)nf);
+    set_fields(L, (const char *)v + i * sz, f, nf);
     lua_rawseti(L, -2, (lua_Integer)i + 1);
   }
 }
@@ -426,21 +438,11 @@ static int m_result(lua_State *L) {
   const vf_result *r = NULL;
   vf_status st = vf_last_result(e, &r);
   if (st != VF_OK) return engine_raise(L, e, st);
-  lua_createtable(L, 0, 16);
-  set_str(L, "scenario", r->scenario);
-  set_str(L, "model_id", r->model_id);
-  set_str(L, "arch", r->arch);
-  set_int(L, "params", r->params);
-  set_int(L, "weight_bytes", r->weight_bytes);
-  set_int(L, "kv_bytes_per_token", r->kv_bytes_per_token);
-  set_str(L, "gpu", r->gpu);
-  set_int(L, "devices", r->devices);
-  set_int(L, "peak_allocated_bytes", r->peak_allocated_bytes);
-  set_int(L, "peak_reserved_bytes", r->peak_reserved_bytes);
-  set_int(L, "total_bytes", r->total_bytes);
-  push_categories(L, r);
+  lua_createtable(L, 0, (int)N_OF(result_fields) + 2);
+  set_fields(L, r, result_fields, N_OF(result_fields));
+  push_records(L, r->categories, r->n_categories, sizeof *r->categories, category_fields, N_OF(category_fields));
   lua_setfield(L, -2, "categories");
-  push_fit(L, r);
+  push_records(L, r->fit, r->n_fit, sizeof *r->fit, fit_fields, N_OF(fit_fields));
   lua_setfield(L, -2, "fit");
   return 1;
 }

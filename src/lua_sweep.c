@@ -12,23 +12,55 @@
 
 #include "lua_read.h"
 
-bool lsweep_load(host *h, const char *path, int *ref, char *err, size_t errlen) {
+/* Runs fn(ud) under lua_pcall: a Lua API call outside a protected call that runs out
+** of memory would reach Lua's panic and abort() (engine.c protects its steps alike).
+** Only memory errors are expected to escape fn: its scripts run under host_pcall. */
+static bool protect(host *h, lua_CFunction fn, void *ud, char *err, size_t errlen) {
   lua_State *L = host_state(h);
-  const char *name = strcmp(path, "-") ? path : "<stdin>";
+  int top = lua_gettop(L);
+  lua_pushcfunction(L, fn);
+  lua_pushlightuserdata(L, ud);
+  int st = lua_pcall(L, 1, 0, 0);
+  if (st == LUA_OK) return true;
+  const char *msg = st == LUA_ERRMEM ? NULL : lua_tostring(L, -1);
+  snprintf(err, errlen, "%s", msg ? msg : "out of memory");
+  lua_settop(L, top);
+  return false;
+}
+
+typedef struct load_args {
+  host *h;
+  const char *path;
+  int *ref;
+  char *err;
+  size_t errlen;
+  bool ok;
+} load_args;
+
+static int load_unprotected(lua_State *L) {
+  load_args *a = lua_touserdata(L, 1);
+  lua_pop(L, 1);
+  const char *name = strcmp(a->path, "-") ? a->path : "<stdin>";
   char msg[2048];
-  *ref = LUA_NOREF;
-  if (!host_push_driver_fn(h, "expand")) return snprintf(err, errlen, "driver: no expand function"), false;
-  if (!host_load_scenario(h, path, msg, sizeof msg)) {
+  if (!host_push_driver_fn(a->h, "expand")) return snprintf(a->err, a->errlen, "driver: no expand function"), 0;
+  if (!host_load_scenario(a->h, a->path, msg, sizeof msg)) {
     lua_pop(L, 1);
     if (strncmp(msg, name, strlen(name)) == 0)
-      snprintf(err, errlen, "%s", msg);
+      snprintf(a->err, a->errlen, "%s", msg);
     else
-      snprintf(err, errlen, "%s: %s", name, msg);
-    return false;
+      snprintf(a->err, a->errlen, "%s: %s", name, msg);
+    return 0;
   }
-  if (!host_pcall(h, 1, 1, msg, sizeof msg)) return snprintf(err, errlen, "%s: %s", path, msg), false;
-  *ref = luaL_ref(L, LUA_REGISTRYINDEX);
-  return true;
+  if (!host_pcall(a->h, 1, 1, msg, sizeof msg)) return snprintf(a->err, a->errlen, "%s: %s", a->path, msg), 0;
+  *a->ref = luaL_ref(L, LUA_REGISTRYINDEX);
+  a->ok = true;
+  return 0;
+}
+
+bool lsweep_load(host *h, const char *path, int *ref, char *err, size_t errlen) {
+  load_args a = {h, path, ref, err, errlen, false};
+  *ref = LUA_NOREF;
+  return protect(h, load_unprotected, &a, err, errlen) && a.ok;
 }
 
 /* Pushes t[key], raw. [-0, +1] */
@@ -189,21 +221,39 @@ static void push_strings(lua_State *L, const char *const *v, size_t n) {
   }
 }
 
+typedef struct prepare_args {
+  host *h;
+  int ref;
+  size_t index;
+  const char *const *sets, *const *gpus;
+  size_t n_sets, n_gpus;
+  scenario *s;
+  model_desc *m;
+  char *err;
+  size_t errlen;
+  bool ok;
+} prepare_args;
+
+static int prepare_unprotected(lua_State *L) {
+  prepare_args *a = lua_touserdata(L, 1);
+  lua_pop(L, 1);
+  if (!host_push_driver_fn(a->h, "prepare_at"))
+    return snprintf(a->err, a->errlen, "driver: no prepare_at function"), 0;
+  lua_rawgeti(L, LUA_REGISTRYINDEX, a->ref);
+  lua_pushinteger(L, (lua_Integer)a->index + 1);
+  push_strings(L, a->sets, a->n_sets);
+  push_strings(L, a->gpus, a->n_gpus);
+  if (!host_pcall(a->h, 4, 1, a->err, a->errlen)) return 0;
+  a->ok = lread_scenario(L, -1, a->s, a->m, a->err, a->errlen);
+  lua_pop(L, 1);
+  return 0;
+}
+
 bool lsweep_prepare(host *h, int ref, size_t index, const char *const *sets, size_t n_sets,
                     const char *const *gpus, size_t n_gpus, scenario *s, model_desc *m, char *err,
                     size_t errlen) {
-  lua_State *L = host_state(h);
+  prepare_args a = {h, ref, index, sets, gpus, n_sets, n_gpus, s, m, err, errlen, false};
   model_free(m);
   model_init(m);
-  if (!host_push_driver_fn(h, "prepare_at"))
-    return snprintf(err, errlen, "driver: no prepare_at function"), false;
-  lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
-  lua_pushinteger(L, (lua_Integer)index + 1);
-  push_strings(L, sets, n_sets);
-  push_strings(L, gpus, n_gpus);
-  if (!host_pcall(h, 4, 1, err, errlen)) return false;
-  bool ok = lread_scenario(L, -1, s, m, err, errlen);
-  lua_pop(L, 1);
-  return ok;
+  return protect(h, prepare_unprotected, &a, err, errlen) && a.ok;
 }
-

@@ -226,34 +226,36 @@ static void lc_range_add(lc *l, lc_range *r, uint64_t bytes, uint64_t n, bool ma
   r->pos = acc_add(a, r->pos, acc_mul(a, step, n));
 }
 
+/* n instances in a GPU buffer (dev >= 0) or a host AMX/repack buffer; false for the
+** plain host buffer, which the caller accounts */
+static bool lc_add_buffer(lc *l, const inv_tensor *t, const ggml_type_info *g, uint64_t b, int dev,
+                          lc_buft bt, uint64_t n) {
+  bytes_acc *a = &l->c->acc;
+  if (dev >= 0)
+    l->gpu[dev].model = acc_add(a, l->gpu[dev].model, acc_mul(a, lc_cuda_size(l, t, g, b), n));
+  else if (bt == LC_AMX)
+    l->host_amx = acc_add(a, l->host_amx, acc_mul(a, lc_pad(lc_amx_size(l, g, b), LC_CPU_ALIGN), n));
+  else if (bt == LC_REPACK)
+    l->host_repack = acc_add(a, l->host_repack, acc_mul(a, lc_pad(b, LC_CPU_ALIGN), n));
+  else
+    return false;
+  return true;
+}
+
 /* one tensor instance placed on dev (-1 host): AMX/repack, GPU buffer or mapped/host */
 static void lc_place(lc *l, lc_range *r, const inv_tensor *t, const ggml_type_info *g,
                      uint64_t b, int dev, uint64_t n) {
   bytes_acc *a = &l->c->acc;
   lc_buft bt = dev < 0 ? lc_host_buft(l, t, g, false) : LC_PLAIN;
-  if (dev >= 0) {
-    l->gpu[dev].model = acc_add(a, l->gpu[dev].model, acc_mul(a, lc_cuda_size(l, t, g, b), n));
-  } else if (bt == LC_AMX) {
-    l->host_amx = acc_add(a, l->host_amx, acc_mul(a, lc_pad(lc_amx_size(l, g, b), LC_CPU_ALIGN), n));
-  } else if (bt == LC_REPACK) {
-    l->host_repack = acc_add(a, l->host_repack, acc_mul(a, lc_pad(b, LC_CPU_ALIGN), n));
-  } else if (!l->mmap) {
+  if (!lc_add_buffer(l, t, g, b, dev, bt, n) && !l->mmap)
     l->host_mapped = acc_add(a, l->host_mapped, acc_mul(a, lc_pad(b, LC_CPU_ALIGN), n));
-  }
   lc_range_add(l, r, b, n, dev < 0 && bt == LC_PLAIN);
 }
 
 /* a tied output layer: llama.cpp duplicates token_embd as output.weight, and
 ** create_tensor copies it when the output's buffer type differs from the input's */
 static void lc_tied_output(lc *l, const inv_tensor *t, const ggml_type_info *g, uint64_t b) {
-  int dev = lc_layer_dev(l, l->n_layer);
-  lc_buft bt = lc_host_buft(l, t, g, true);
-  if (dev >= 0)
-    l->gpu[dev].model = acc_add(&l->c->acc, l->gpu[dev].model, lc_cuda_size(l, t, g, b));
-  else if (bt == LC_AMX)
-    l->host_amx = acc_add(&l->c->acc, l->host_amx, lc_pad(lc_amx_size(l, g, b), LC_CPU_ALIGN));
-  else if (bt == LC_REPACK)
-    l->host_repack = acc_add(&l->c->acc, l->host_repack, lc_pad(b, LC_CPU_ALIGN));
+  lc_add_buffer(l, t, g, b, lc_layer_dev(l, l->n_layer), lc_host_buft(l, t, g, true), 1);
 }
 
 static void lc_weights(lc *l) {
@@ -343,7 +345,8 @@ static lc_phase lc_phases(lc *l, bool mask_f16) {
   uint64_t attn = l->fa ? acc_mul(a, kv, kvd * 2) : acc_mul3(a, acc_mul(a, m->heads, kv), ub, 4);
   uint64_t per_tok = l->fa ? 4 * h : 5 * h + 2 * kvd;
   p.attn = acc_add(a, acc_add(a, attn, p.mask), acc_mul(a, ub, per_tok * 4));
-  uint64_t ff = b->experts ? acc_mul(a, b->experts_per_tok ? b->experts_per_tok : 1, b->ffn_dim / (b->experts_per_tok ? b->experts_per_tok : 1)) : b->ffn_dim;
+  uint64_t used = b->experts_per_tok ? b->experts_per_tok : 1; /* ffn_dim counts every used expert */
+  uint64_t ff = b->experts ? b->ffn_dim / used * used : b->ffn_dim;
   uint64_t ffw = acc_add(a, acc_mul(a, 3, ff), b->experts ? (b->experts_per_tok + 2) * h : 2 * h);
   p.ffn = acc_add(a, p.mask, acc_mul3(a, ub, ffw, 4));
   p.out = acc_add(a, acc_mul3(a, m->vocab, ub, 4), acc_mul(a, ub, 2 * h * 4));
@@ -434,12 +437,12 @@ static void lc_compute_gpu(lc *l) {
 
 /* ---------------------------------------------------------------- report */
 
-static uint64_t lc_gpu_total(const lc *l, int g) {
+static uint64_t lc_gpu_total(lc *l, int g) {
   const lc_dev *d = &l->gpu[g];
-  return d->model + d->kv + d->compute;
+  return acc_add(&l->c->acc, acc_add(&l->c->acc, d->model, d->kv), d->compute);
 }
 
-static int lc_heaviest(const lc *l) {
+static int lc_heaviest(lc *l) {
   int best = 0;
   for (int g = 1; g < l->n_gpu; g++)
     if (lc_gpu_total(l, g) > lc_gpu_total(l, best)) best = g;
@@ -455,8 +458,7 @@ static void lc_run(lc *l) {
     lc_compute_cpu(l);
   else
     lc_compute_gpu(l);
-  uint64_t outs = l->n_seq;
-  l->output = acc_mul3(&l->c->acc, l->m->vocab, outs, 4); /* output_reserve: n_seq_max logits */
+  l->output = acc_mul3(&l->c->acc, l->m->vocab, l->n_seq, 4); /* output_reserve: n_seq_max logits */
 }
 
 static uint64_t lc_host_weights(lc *l) {

@@ -63,6 +63,8 @@ static bool has_nvls(const scenario *s) {
 static void vllm_config(ectx *c, vcfg *v) {
   const scenario *s = c->s;
   memset(v, 0, sizeof *v);
+  /* fallbacks only: scripts/runtimes/vllm.lua always sets the version, utilization and
+  ** block size (vLLM's defaults: EngineArgs gpu_memory_utilization 0.9, block_size 16) */
   v->version = scn_u64(s, "vllm.version", 19000);
   double util = scn_real(s, "runtime.gpu_memory_utilization", 0.9);
   v->requested = acc_from_double(&c->acc, util * (double)s->gpu_memory);
@@ -171,7 +173,7 @@ static uint64_t stage_weights(ectx *c, uint64_t stage) {
     }
     total = acc_add(&c->acc, total, b);
   }
-  uint64_t rope = acc_mul3(&c->acc, m->max_position, m->head_dim, est_bits(c->s->dtype) / 8);
+  uint64_t rope = est_elems_bytes(c, acc_mul(&c->acc, m->max_position, m->head_dim), c->s->dtype);
   return acc_add(&c->acc, total, rope);
 }
 
@@ -292,7 +294,7 @@ static uint64_t token_bytes(ectx *c, const vcfg *v, const kv_group *k) {
 }
 
 static uint64_t state_page(ectx *c, const kv_group *k) {
-  return acc_mul(&c->acc, bytes_ceildiv(k->state_elems, c->s->tp), est_bits(c->s->dtype) / 8);
+  return est_elems_bytes(c, bytes_ceildiv(k->state_elems, c->s->tp), c->s->dtype);
 }
 
 /* Hybrid attention + Mamba models: the attention block size grows in steps of 16 tokens
@@ -536,16 +538,16 @@ void vllm_estimate(ectx *c) {
   uint64_t need = acc_mul(&c->acc, s->concurrency, request_blocks(&v, &g, s->context, hybrid));
   uint64_t one = request_blocks(&v, &g, v.mml, hybrid);
   if (one > need) need = one;
-  vllm_budget(c, &v, &r0, acc_mul(&c->acc, blocks, per), acc_mul(&c->acc, need, per));
+  uint64_t need_kv = acc_mul(&c->acc, need, per);
+  vllm_budget(c, &v, &r0, acc_mul(&c->acc, blocks, per), need_kv);
   vllm_figures(c, &v, &g, &r0, worker.act, blocks, hybrid);
   if (v0_driver_samples(c, &v)) est_fig(c, "driver_activation_peak_bytes", r0.act);
   c->e->peak_phase = "serving (KV cache filled)";
   est_finish(c, &c->e->b);
   /* vLLM takes gpu_memory_utilization x total whatever the workload needs; for fit the
   ** workload needs its non-KV memory plus the KV of the requested sequences */
-  uint64_t kv_all = budget_get(&c->e->b, "kv_cache");
-  uint64_t need_kv = acc_mul(&c->acc, need, per);
-  c->e->required = c->e->total - kv_all + need_kv;
+  uint64_t kv_all = budget_get(&c->e->b, "kv_cache"); /* part of total: no underflow */
+  c->e->required = acc_add(&c->acc, c->e->total - kv_all, need_kv);
   est_fig_real(c, "gpu_memory_utilization_needed",
                s->gpu_memory ? (double)(c->e->required - s->cuda_context) / (double)s->gpu_memory : 0.0);
 }

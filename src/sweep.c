@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine_int.h"
 #include "estimate.h"
 #include "fit.h"
 #include "lua_sweep.h"
@@ -19,10 +20,12 @@
 #define MAX_AXES 32
 #define DEFAULT_GPU "H100-SXM-80GB"
 
-/* The GPUs one value of the gpu axis names, resolved against the catalog. */
+/* The GPUs one value of the gpu axis names, resolved against the catalog once: a
+** point's rows are g[0 .. rows), the default GPU when the scenario names none (n = 0). */
 typedef struct gchoice {
   gpu g[SCN_MAX_GPUS];
   int n;
+  size_t rows;
   char *err; /* set: this value's scenarios fail with it */
 } gchoice;
 
@@ -72,10 +75,6 @@ static vf_status bfail(vf_batch *b, vf_status st, const char *fmt, ...) {
 
 static const char *where(const vf_batch *b) {
   return strcmp(b->path, "-") ? b->path : "<stdin>";
-}
-
-static vf_status script_status(const char *msg) {
-  return host_is_limit_message(msg) ? VF_ELIMIT : VF_EINVAL;
 }
 
 /* ---------------------------------------------------------------- lifetime */
@@ -332,13 +331,22 @@ static bool probe_numeric(vf_batch *b, group *g, const sw_seg *sg, const size_t 
   return (!lo_new || probe(b, g, sg, lo)) && (!hi_new || probe(b, g, sg, hi));
 }
 
-/* One value's GPU list resolved against the catalog, as engine.c resolves it. */
+/* One value's GPU list resolved against the catalog, as engine.c resolves it (its
+** resolve_gpus and report_gpu). */
 static void resolve_choice(vf_batch *b, gchoice *c, const scenario *s) {
   char msg[512];
   c->n = s->n_gpus;
+  c->rows = c->n ? (size_t)c->n : 1;
   memcpy(c->g, s->gpus, sizeof c->g);
   free(c->err);
   c->err = NULL;
+  if (!c->n) {
+    const gpu *g = catalog_find(&b->cat, DEFAULT_GPU, msg, sizeof msg);
+    char full[1024];
+    snprintf(full, sizeof full, "catalog: %s", msg); /* as engine.c's report_gpu says it */
+    if (g) c->g[0] = *g;
+    else c->err = strdup(full);
+  }
   for (int i = 0; i < c->n; i++) {
     if (catalog_resolve(&b->cat, &c->g[i], msg, sizeof msg)) continue;
     char full[1024];
@@ -427,17 +435,11 @@ static bool reserve_rows(vf_batch *b, size_t n) {
 
 /* dev[r] = src on GPU r of the choice (the default GPU when it names none). */
 static bool build_dev(vf_batch *b, const scenario *src, const gchoice *c) {
-  char msg[256];
-  size_t n = c->n ? (size_t)c->n : 1;
-  if (!reserve_rows(b, n)) return false;
+  if (!reserve_rows(b, c->rows)) return false;
   memcpy(&b->work, src, sizeof b->work);
   memcpy(b->work.gpus, c->g, sizeof c->g);
   b->work.n_gpus = c->n;
-  for (size_t r = 0; r < n; r++) {
-    const gpu *g = c->n ? &c->g[r] : catalog_find(&b->cat, DEFAULT_GPU, msg, sizeof msg);
-    if (!g) return false;
-    fit_device_scenario(&b->work, g, &b->dev[r]);
-  }
+  for (size_t r = 0; r < c->rows; r++) fit_device_scenario(&b->work, &c->g[r], &b->dev[r]);
   b->dev_key = c;
   return true;
 }
@@ -498,17 +500,15 @@ static vf_status solve_row(vf_batch *b, size_t r, const model_desc *m, const gpu
 /* Every row of the point from dev[] (already patched). */
 static vf_status eval_rows(vf_batch *b, const model_desc *m, const gchoice *c, size_t *n_rows) {
   char msg[1024];
-  size_t n = c->n ? (size_t)c->n : 1;
-  for (size_t r = 0; r < n; r++) {
-    const gpu *g = c->n ? &c->g[r] : catalog_find(&b->cat, DEFAULT_GPU, msg, sizeof msg);
-    if (!g) return bfail(b, VF_ESCRIPT, "catalog: %s", msg);
+  for (size_t r = 0; r < c->rows; r++) {
+    const gpu *g = &c->g[r];
     if (estimate_run(m, &b->dev[r], &b->est[r], msg, sizeof msg) != 0)
       return bfail(b, VF_EOVERFLOW, "%s: %s", b->path, msg);
     fill_row(b, r, m, g);
     vf_status st = b->fit ? solve_row(b, r, m, g) : VF_OK;
     if (st != VF_OK) return st;
   }
-  *n_rows = n;
+  *n_rows = c->rows;
   return VF_OK;
 }
 
@@ -529,8 +529,7 @@ static vf_status eval_fast(vf_batch *b, group *g, const sw_seg *sg, const size_t
   if (c->err) return bfail(b, VF_EINVAL, "%s", c->err);
   if (b->dev_key != c && !build_dev(b, &g->base, c)) return bfail(b, VF_ENOMEM, "out of memory");
   point_name(b, g);
-  size_t n = c->n ? (size_t)c->n : 1;
-  for (size_t r = 0; r < n; r++) {
+  for (size_t r = 0; r < c->rows; r++) {
     memcpy(b->dev[r].name, b->name, sizeof b->name);
     for (int a = 0; a < sg->n_axes; a++)
       if (is_numeric(sg->axes[a].field)) *field_ptr(&b->dev[r], sg->axes[a].field) = sg->axes[a].vals[idx[a]];

@@ -19,15 +19,11 @@ static vf_dtype dtype_or(const char *name, vf_dtype dflt) {
   return name && dtype_parse(name, &dt) ? dt : dflt;
 }
 
-/* ceil(n x bits / 8) in 128 bits; sets *overflow instead of wrapping */
+/* ceil(n x bits / 8) (src/bytes.h); sets *overflow instead of wrapping */
 static uint64_t bits_bytes(uint64_t n, uint64_t bits, bool *overflow) {
-  __extension__ typedef unsigned __int128 u128;
-  u128 b = ((u128)n * bits + 7) / 8;
-  if (b > UINT64_MAX) {
-    *overflow = true;
-    return 0;
-  }
-  return (uint64_t)b;
+  uint64_t b = 0;
+  if (!bytes_mul(n, bits, &b)) *overflow = true;
+  return bytes_ceildiv(b, 8);
 }
 
 void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t) {
@@ -97,23 +93,23 @@ static uint64_t layer_bytes_per_token(ectx *c, const train_cfg *t, uint64_t a, u
   uint64_t q = bytes_ceildiv(b->q_dim, tp), kv = bytes_ceildiv(b->kv_dim, tp);
   uint64_t ffn = bytes_ceildiv(b->ffn_dim, tp);
   bool eager = s->attention == ATTN_EAGER;
-  uint64_t elems = 2 * h + q + 2 * kv;                       /* norm inputs, q, k, v */
-  if (t->save_attn_in) elems += h;                           /* q/k/v input */
-  if (!eager || t->save_o_in) elems += q;                    /* attention output */
-  if (t->save_mlp_in) elems += h;                            /* MLP input */
-  elems += (b->gated ? 3 : 1) * ffn;                         /* gate, up, act(gate) | fc1 */
-  if (t->save_down_in) elems += ffn;                         /* down_proj input */
-  if (b->experts) elems += b->experts_per_tok * h;           /* tokens gathered per expert */
-  elems = acc_add(&c->acc, elems, bytes_ceildiv(t->layer_extra, tp)); /* DiT: q/k norms, cross-attention, adaLN */
-  uint64_t bytes = acc_mul(&c->acc, elems, a);
-  bytes = acc_add(&c->acc, bytes, (b->rms ? 4 : 8) * 2); /* fp32 rstd (and mean) per token, per norm */
-  if (t->hidden_dropout) bytes = acc_add(&c->acc, bytes, 2 * h); /* attention and MLP output dropout masks */
+  bytes_acc *A = &c->acc;
+  /* multiples of h (norm inputs; the q/k/v and MLP inputs when kept) and of ffn */
+  uint64_t nh = 2 + t->save_attn_in + t->save_mlp_in, nffn = (b->gated ? 3 : 1) + t->save_down_in;
+  uint64_t elems = acc_add(A, acc_mul(A, nh, h), acc_add(A, q, acc_mul(A, 2, kv))); /* + q, k, v */
+  if (!eager || t->save_o_in) elems = acc_add(A, elems, q);  /* attention output */
+  elems = acc_add(A, elems, acc_mul(A, nffn, ffn));          /* gate, up, act(gate) | fc1; down input */
+  if (b->experts) elems = acc_add(A, elems, acc_mul(A, b->experts_per_tok, h)); /* tokens gathered per expert */
+  elems = acc_add(A, elems, bytes_ceildiv(t->layer_extra, tp)); /* DiT: q/k norms, cross-attention, adaLN */
+  uint64_t bytes = acc_mul(A, elems, a);
+  bytes = acc_add(A, bytes, (b->rms ? 4 : 8) * 2); /* fp32 rstd (and mean) per token, per norm */
+  if (t->hidden_dropout) bytes = acc_add(A, bytes, acc_mul(A, 2, h)); /* attention and MLP output dropout masks */
   if (eager && s->gc != GC_SELECTIVE)
     /* fp32 softmax output and the probabilities cast back, per head and key; with
     ** attention dropout its 1-byte mask and the dropped fp32 probabilities */
-    bytes = acc_add(&c->acc, bytes, acc_mul3(&c->acc, heads, seq, 4 + (a < 4 ? a : 0) + (t->attn_dropout ? 5 : 0)));
+    bytes = acc_add(A, bytes, acc_mul3(A, heads, seq, 4 + (a < 4 ? a : 0) + (t->attn_dropout ? 5 : 0)));
   else
-    bytes = acc_add(&c->acc, bytes, heads * 4); /* log-sum-exp */
+    bytes = acc_add(A, bytes, acc_mul(A, heads, 4)); /* log-sum-exp */
   return bytes;
 }
 
@@ -159,10 +155,19 @@ static void root_weights(ectx *c, uint64_t *root, uint64_t *largest) {
   }
 }
 
+/* Transformer layers of the model (encoder-decoder: both stacks), at least 1. */
+static uint64_t model_layers(ectx *c) {
+  uint64_t layers = c->m->layers ? c->m->layers : 1;
+  return c->m->family == FAM_ENCDEC ? acc_mul(&c->acc, layers, 2) : layers;
+}
+
+/* Model-parallel ranks one tensor is split over (tp x pp). */
+static uint64_t model_parallel(ectx *c) { return acc_mul(&c->acc, c->s->tp, c->s->pp); }
+
 /* Frozen base and adapters per rank; the gathered unit under parameter sharding. */
 static void train_weights(ectx *c, const train_cfg *t, train_parts *p) {
   const scenario *s = c->s;
-  uint64_t mp = s->tp * s->pp, dp = s->dp, w = 0;
+  uint64_t mp = model_parallel(c), dp = s->dp, w = 0;
   if (t->pipeline) {
     pipeline_weights(c, p, &w);
     if (!t->aux_on_gpu) p->aux = p->aux_rounding = 0;
@@ -175,9 +180,7 @@ static void train_weights(ectx *c, const train_cfg *t, train_parts *p) {
   p->adapters = shard(est_elems_bytes(c, bytes_ceildiv(t->added, mp), t->tdtype), dp, ps && !t->off_par);
   if ((ps || t->off_par) && (dp > 1 || t->off_par)) {
     /* FSDP / ZeRO-3 all-gather one unit (a transformer block) and prefetch the next */
-    uint64_t layers = c->m->layers ? c->m->layers : 1;
-    if (c->m->family == FAM_ENCDEC) layers *= 2;
-    p->gathered = acc_mul(&c->acc, bytes_ceildiv(w, layers), 2);
+    p->gathered = acc_mul(&c->acc, bytes_ceildiv(w, model_layers(c)), 2);
     /* the root unit (tensors not repeated per layer: embeddings, head, final norm): FSDP
     ** keeps the root unsharded from forward to backward; ZeRO-3 gathers its tensors one
     ** module at a time, the head (or tied embedding) at the loss */
@@ -195,7 +198,7 @@ static void train_weights(ectx *c, const train_cfg *t, train_parts *p) {
 
 static void train_model_states(ectx *c, const train_cfg *t, train_parts *p) {
   const scenario *s = c->s;
-  uint64_t dp = s->dp, mp = s->tp * s->pp;
+  uint64_t dp = s->dp, mp = model_parallel(c);
   uint64_t T = bytes_ceildiv(t->trainable, mp);
   strategy_kind st = t->strategy;
   train_weights(c, t, p);
@@ -225,19 +228,12 @@ static void train_model_states(ectx *c, const train_cfg *t, train_parts *p) {
     p->comm = p->gathered;
 }
 
-/* Layers whose activations this rank keeps (encoder-decoder: both stacks). */
-static uint64_t rank_layers(const ectx *c) {
-  uint64_t layers = c->m->layers ? c->m->layers : 1;
-  if (c->m->family == FAM_ENCDEC) layers *= 2;
-  return bytes_ceildiv(layers, c->s->pp);
-}
-
 /* What stays on the GPU from forward to backward under a checkpointing policy: every
 ** layer (none, selective), layer inputs plus the recomputed layer (full), or a mix when
 ** every k-th layer is checkpointed. Offloaded activations keep the working layer and two
 ** layer inputs in flight (torchtune OffloadActivations streams). */
 static uint64_t kept_activations(ectx *c, const train_cfg *t, uint64_t per_layer, uint64_t input) {
-  uint64_t layers = rank_layers(c);
+  uint64_t layers = bytes_ceildiv(model_layers(c), c->s->pp); /* this rank's */
   if (t->off_act) return acc_add(&c->acc, per_layer, acc_mul(&c->acc, input, 2));
   if (c->s->gc != GC_FULL) return acc_mul(&c->acc, per_layer, layers);
   uint64_t ckpt = t->gc_every > 1 ? layers / t->gc_every : layers;
@@ -255,7 +251,7 @@ static uint64_t logits_bytes(ectx *c, const train_cfg *t, uint64_t tokens, uint6
   uint64_t elems = acc_mul(&c->acc, tokens, bytes_ceildiv(c->m->vocab, c->s->tp));
   switch (t->loss) {
   case LOSS_CHUNKED:
-    return acc_add(&c->acc, acc_mul(&c->acc, elems, a + (t->compile ? 0 : 4)), bytes_ceildiv(elems * 12, 8));
+    return acc_add(&c->acc, acc_mul(&c->acc, elems, a + (t->compile ? 0 : 4)), bytes_ceildiv(acc_mul(&c->acc, elems, 12), 8));
   case LOSS_FUSED:
     return bytes_ceildiv(acc_mul(&c->acc, elems, 12), 8);
   default:
@@ -319,31 +315,35 @@ static void unet_activations(ectx *c, const train_cfg *t, uint64_t a, train_part
   p->act = acc_add(&c->acc, p->act, acc_mul3(&c->acc, extra, s->seq_len, mb));
 }
 
-static void train_activations(ectx *c, const train_cfg *t, train_parts *p) {
+/* A transformer stack: per-layer saved activations under the checkpointing policy,
+** adapter extras, pipeline micro-batches in flight, logits. */
+static void lm_activations(ectx *c, const train_cfg *t, uint64_t a, train_parts *p) {
   const scenario *s = c->s;
-  uint64_t a = est_bits(s->prec.activations) / 8;
   uint64_t seq = acc_add(&c->acc, s->seq_len, t->virtual_tokens);
   uint64_t tokens = acc_mul(&c->acc, s->micro_batch, seq);
-  if (t->act_elems) {
-    unet_activations(c, t, a, p);
-    if (a < 4 && est_bits(s->prec.weights) == 32 && p->weights)
-      p->act = acc_add(&c->acc, p->act, acc_mul(&c->acc, p->weights / 4, a)); /* autocast weight copies */
-    return;
-  }
   uint64_t per_tok = layer_bytes_per_token(c, t, a, seq);
-  uint64_t all_layers = c->m->layers ? c->m->layers : 1;
-  if (c->m->family == FAM_ENCDEC) all_layers *= 2;
   /* adapters: lora_A outputs, dropout copies and masks, spread over the layers */
   uint64_t extra = acc_add(&c->acc, acc_mul(&c->acc, t->saved_elems, a), t->mask_elems);
-  per_tok = acc_add(&c->acc, per_tok, bytes_ceildiv(extra, all_layers));
+  per_tok = acc_add(&c->acc, per_tok, bytes_ceildiv(extra, model_layers(c)));
   uint64_t per_layer = acc_mul(&c->acc, tokens, per_tok);
   uint64_t input = acc_mul3(&c->acc, tokens, c->m->hidden, a);
   p->act_layer = per_layer;
   p->act = kept_activations(c, t, per_layer, input);
-  p->act = acc_add(&c->acc, p->act, acc_mul(&c->acc, bytes_ceildiv(t->weight_saved, s->tp * s->pp), a));
+  p->act = acc_add(&c->acc, p->act, acc_mul(&c->acc, bytes_ceildiv(t->weight_saved, model_parallel(c)), a));
   if (s->pp > 1) /* 1F1B: the first stage holds pp micro-batches in flight */
     p->act = acc_mul(&c->acc, p->act, s->pp < s->grad_accum ? s->pp : s->grad_accum);
   p->logits = logits_bytes(c, t, tokens, a);
+}
+
+/* Saved activations (a UNet walked in Lua, or a transformer stack) and autocast's copies. */
+static void train_activations(ectx *c, const train_cfg *t, train_parts *p) {
+  const scenario *s = c->s;
+  uint64_t a = est_bits(s->prec.activations) / 8;
+  if (t->act_elems) {
+    unet_activations(c, t, a, p);
+  } else {
+    lm_activations(c, t, a, p);
+  }
   if (a < 4 && est_bits(s->prec.weights) == 32 && p->weights)
     /* autocast caches a 16-bit copy of each fp32 weight for the forward; autograd keeps
     ** it for the input gradients until that layer's backward (torch.amp autocast) */
@@ -391,7 +391,7 @@ static void train_budget(ectx *c, const train_cfg *t, const train_parts *p, int 
                "model load: a 16-bit tensor and its quantization temporaries");
   bool enc = phase == 0 && t->encode > acc_add(&c->acc, p->act, p->logits);
   uint64_t act = enc ? 0 : phase == 0 ? p->act : phase == 1 ? p->act_layer : 0;
-  if (t->encode)
+  if (t->encode) /* ENCODE_TENSORS of scripts/train_gen.lua, fitted to finetrainers-hunyuanvideo-lora-r128-noprecompute */
     budget_add(b, "vae_encode", enc ? t->encode : 0, BASIS_CALIBRATED, true,
                "the VAE encodes each step's clip (no precomputed latents)");
   budget_add(b, "activations", act, BASIS_MODELLED, true, "%s: micro-batch %llu x %llu tokens, checkpointing %s%s",
@@ -464,9 +464,13 @@ void train_run(ectx *c, const train_cfg *t) {
   est_finish(c, &c->e->b);
 }
 
+void train_estimate(ectx *c, train_cfg *t) {
+  train_read_cfg(c->s, c->e->params, t);
+  if (t->overflow) c->acc.overflow = true;
+  train_run(c, t);
+}
+
 void train_pytorch(ectx *c) {
   train_cfg t;
-  train_read_cfg(c->s, c->e->params, &t);
-  if (t.overflow) c->acc.overflow = true;
-  train_run(c, &t);
+  train_estimate(c, &t);
 }

@@ -8,26 +8,39 @@
 */
 #include "train_int.h"
 
+/* Python's int(x) of a float: truncates (acc_from_double rounds to nearest, which is
+** not what DeepSpeed prints); a figure at or past 2^64 sets the flag. */
+static uint64_t ds_int(bytes_acc *A, double v) {
+  if (!(v >= 0.0) || !(v < 18446744073709551616.0)) {
+    A->overflow = true;
+    return 0;
+  }
+  return (uint64_t)v;
+}
+
 /* deepspeed/runtime/zero/stage_1_and_2.py estimate_zero2_model_states_mem_needs:
 ** offload: gpu 2P, cpu P * max(4 * gpus, 16) * factor; else gpu 4P + int(16P / gpus),
 ** cpu P * 4 * gpus_per_node * factor. Python float arithmetic, mirrored in order. */
 ds_estimate train_ds_zero2(uint64_t params, uint64_t gpus_per_node, uint64_t nodes, bool cpu_offload,
                            double buffer_factor) {
-  ds_estimate d = {0, 0, 0};
-  uint64_t gpus = gpus_per_node * nodes;
+  ds_estimate d = {0, 0, 0, false};
+  bytes_acc A = {0, false};
+  uint64_t gpus = acc_mul(&A, gpus_per_node, nodes);
   if (gpus == 0) return d;
   if (cpu_offload) {
-    d.gpu = 2 * params;
-    d.cpu = (uint64_t)((double)(params * (4 * gpus > 16 ? 4 * gpus : 16)) * buffer_factor);
+    uint64_t per = acc_mul(&A, 4, gpus);
+    d.gpu = acc_mul(&A, 2, params);
+    d.cpu = ds_int(&A, (double)acc_mul(&A, params, per > 16 ? per : 16) * buffer_factor);
   } else {
-    d.gpu = 4 * params + (uint64_t)((double)(16 * params) / (double)gpus);
-    d.cpu = (uint64_t)((double)(params * 4 * gpus_per_node) * buffer_factor);
+    d.gpu = acc_add(&A, acc_mul(&A, 4, params), ds_int(&A, (double)acc_mul(&A, 16, params) / (double)gpus));
+    d.cpu = ds_int(&A, (double)acc_mul3(&A, params, 4, gpus_per_node) * buffer_factor);
   }
+  d.overflow = A.overflow;
   return d;
 }
 
-static uint64_t ds_cpu(uint64_t params, double per_param, double buffer_factor) {
-  return (uint64_t)((double)params * per_param * buffer_factor);
+static uint64_t ds_cpu(bytes_acc *A, uint64_t params, double per_param, double buffer_factor) {
+  return ds_int(A, (double)params * per_param * buffer_factor);
 }
 
 /* deepspeed/runtime/zero/stage3.py estimate_zero3_model_states_mem_needs: the largest
@@ -36,20 +49,22 @@ static uint64_t ds_cpu(uint64_t params, double per_param, double buffer_factor) 
 ds_estimate train_ds_zero3(uint64_t params, uint64_t largest_layer_params, uint64_t gpus_per_node,
                            uint64_t nodes, bool cpu_offload, bool cpu_offload_params, bool zero_init,
                            double buffer_factor) {
-  ds_estimate d = {0, 0, 4 * largest_layer_params};
-  uint64_t gpus = gpus_per_node * nodes;
+  bytes_acc A = {0, false};
+  ds_estimate d = {0, 0, acc_mul(&A, 4, largest_layer_params), false};
+  uint64_t gpus = acc_mul(&A, gpus_per_node, nodes);
   if (gpus == 0) return d;
-  double gf = 1.0 / (double)nodes, g4 = (double)(4 * gpus_per_node);
+  double gf = 1.0 / (double)nodes, g4 = (double)acc_mul(&A, 4, gpus_per_node);
   if (cpu_offload && cpu_offload_params) {
     d.gpu = d.largest_layer;
-    d.cpu = ds_cpu(params, zero_init ? 18 * gf : (g4 > 18 * gf ? g4 : 18 * gf), buffer_factor);
+    d.cpu = ds_cpu(&A, params, zero_init ? 18 * gf : (g4 > 18 * gf ? g4 : 18 * gf), buffer_factor);
   } else if (cpu_offload) {
-    d.gpu = d.largest_layer + (uint64_t)((double)(2 * params) / (double)gpus);
-    d.cpu = ds_cpu(params, zero_init ? 16 * gf : (g4 > 16 * gf ? g4 : 16 * gf), buffer_factor);
+    d.gpu = acc_add(&A, d.largest_layer, ds_int(&A, (double)acc_mul(&A, 2, params) / (double)gpus));
+    d.cpu = ds_cpu(&A, params, zero_init ? 16 * gf : (g4 > 16 * gf ? g4 : 16 * gf), buffer_factor);
   } else {
-    d.gpu = d.largest_layer + (uint64_t)((double)(18 * params) / (double)gpus);
-    d.cpu = zero_init ? ds_cpu(largest_layer_params, g4, buffer_factor) : ds_cpu(params, g4, buffer_factor);
+    d.gpu = acc_add(&A, d.largest_layer, ds_int(&A, (double)acc_mul(&A, 18, params) / (double)gpus));
+    d.cpu = ds_cpu(&A, zero_init ? largest_layer_params : params, g4, buffer_factor);
   }
+  d.overflow = A.overflow;
   return d;
 }
 
@@ -64,24 +79,22 @@ static uint64_t largest_tensor(const model_desc *m) {
 
 void train_deepspeed(ectx *c) {
   train_cfg t;
-  train_read_cfg(c->s, c->e->params, &t);
-  if (t.overflow) c->acc.overflow = true;
-  train_run(c, &t);
-  uint64_t P = c->e->params, gpus = c->s->dp * c->s->tp * c->s->pp;
-  ds_estimate d = {0, 0, 0};
+  train_estimate(c, &t);
+  uint64_t P = c->e->params, gpus = acc_mul3(&c->acc, c->s->dp, c->s->tp, c->s->pp);
+  ds_estimate d = {0, 0, 0, false};
   if (t.strategy == STRAT_ZERO3)
     d = train_ds_zero3(P, largest_tensor(c->m), gpus, 1, t.off_opt, t.off_par, true, 1.5);
   else if (t.strategy == STRAT_ZERO1 || t.strategy == STRAT_ZERO2)
     d = train_ds_zero2(P, gpus, 1, t.off_opt, 1.5);
   else
     return;
+  if (d.overflow) c->acc.overflow = true;
   est_fig(c, "deepspeed_estimate_gpu_bytes", d.gpu);
   est_fig(c, "deepspeed_estimate_cpu_bytes", d.cpu);
 }
 
+/* torchtune's difference lies in its scenario (workloads/train.lua: pure bf16, chunked
+** CE, optimizer in backward): the estimate is PyTorch's. */
 void train_torchtune(ectx *c) {
-  train_cfg t;
-  train_read_cfg(c->s, c->e->params, &t);
-  if (t.overflow) c->acc.overflow = true;
-  train_run(c, &t);
+  train_pytorch(c);
 }

@@ -41,12 +41,15 @@ typedef struct train_parts {
 void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t);
 /* The whole training estimate for one rank from a read configuration. */
 void train_run(ectx *c, const train_cfg *t);
+/* train_read_cfg of c's scenario, then train_run; *t keeps the configuration read. */
+void train_estimate(ectx *c, train_cfg *t);
 
 /* DeepSpeed's own model-state estimators (deepspeed/runtime/zero/stage_1_and_2.py
 ** estimate_zero2_model_states_mem_needs, stage3.py estimate_zero3_model_states_mem_needs),
 ** reproduced to the byte: bytes on each GPU and in host memory. */
 typedef struct ds_estimate {
   uint64_t gpu, cpu, largest_layer;
+  bool overflow; /* a figure exceeded 64 bits (Python's integers do not wrap) */
 } ds_estimate;
 ds_estimate train_ds_zero2(uint64_t params, uint64_t gpus_per_node, uint64_t nodes, bool cpu_offload,
                            double buffer_factor);

@@ -38,6 +38,12 @@ static vf_batch *open_batch(const char *path, const vf_request *req) {
   return b;
 }
 
+/* A batch over a scenario file holding text; *path names it, for unlink. */
+static vf_batch *open_text(const char *text, const char **path) {
+  *path = write_tmp(text);
+  return open_batch(*path, NULL);
+}
+
 /* Every point of the batch equals what vf_estimate_file_at reports for it. */
 static void same_as_engine(const char *path, size_t expect_n, size_t expect_fast) {
   vf_engine *e = tu_engine(0, 0);
@@ -109,12 +115,13 @@ static void test_derived_field_falls_back(void **state) {
 ** token; 1024 tokens x 1 sequence = 134,217,728 B. Names carry the axis values. */
 static void test_rows_and_names(void **state) {
   (void)state;
-  const char *p =
-      write_tmp("return sweep { base = { name = 'kv', model = '" LLAMA
-                "', gpu = {'L40S', 'H100'},\n"
-                "  workload = { kind = 'inference', context = 1024 } },\n"
-                "  axes = { ['workload.context'] = {1024, 2048} }, order = { 'workload.context' } }\n");
-  vf_batch *b = open_batch(p, NULL);
+  const char *p;
+  vf_batch *b = open_text(
+      "return sweep { base = { name = 'kv', model = '" LLAMA
+      "', gpu = {'L40S', 'H100'},\n"
+      "  workload = { kind = 'inference', context = 1024 } },\n"
+      "  axes = { ['workload.context'] = {1024, 2048} }, order = { 'workload.context' } }\n",
+      &p);
   const vf_point *rows;
   size_t nr;
   assert_int_equal(vf_batch_eval(b, 0, &rows, &nr), VF_OK);
@@ -137,12 +144,13 @@ static void test_rows_and_names(void **state) {
 ** axis minimum finds it, and the other point is still evaluated. */
 static void test_error_rows(void **state) {
   (void)state;
-  const char *p =
-      write_tmp("return sweep { base = { model = '" LLAMA
-                "', gpu = 'H100',\n"
-                "  workload = { kind = 'inference', context = 4096, prompt_tokens = 3000 } },\n"
-                "  axes = { ['workload.context'] = {2048, 4096}, gpu = {'H100', 'NoSuchGPU'} } }\n");
-  vf_batch *b = open_batch(p, NULL);
+  const char *p;
+  vf_batch *b = open_text(
+      "return sweep { base = { model = '" LLAMA
+      "', gpu = 'H100',\n"
+      "  workload = { kind = 'inference', context = 4096, prompt_tokens = 3000 } },\n"
+      "  axes = { ['workload.context'] = {2048, 4096}, gpu = {'H100', 'NoSuchGPU'} } }\n",
+      &p);
   const vf_point *rows;
   size_t nr;
   assert_int_equal(vf_batch_eval(b, 0, &rows, &nr), VF_EINVAL);

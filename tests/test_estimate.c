@@ -14,27 +14,7 @@
 #include "estimate.h"
 #include "testutil.h"
 
-typedef struct fixture {
-  model_desc m;
-  scenario s;
-  estimate e;
-  char err[512];
-} fixture;
-
-static int setup(void **state) {
-  fixture *f = test_calloc(1, sizeof *f);
-  if (!f || !tu_llama8b(&f->m)) return -1;
-  tu_infer_scenario(&f->s);
-  *state = f;
-  return 0;
-}
-
-static int teardown(void **state) {
-  fixture *f = *state;
-  model_free(&f->m);
-  test_free(f);
-  return 0;
-}
+typedef tu_fixture fixture;
 
 static void run_ok(fixture *f) {
   f->err[0] = '\0';
@@ -352,7 +332,7 @@ static void test_training_zero1_ddp(void **state) {
   assert_int_equal(cat(f, "comm_buffers"), 16060522496ull); /* gradient buckets */
 }
 
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, tu_fixture_setup, tu_fixture_teardown)
 
 int main(void) {
   const struct CMUnitTest tests[] = {

@@ -19,27 +19,11 @@
 #define GIB40 42949672960ull
 #define GIB16 17179869184ull
 
-typedef struct fixture {
-  model_desc m;
-  scenario s;
-  fit_row row;
-  estimate e;
-  char err[512];
-} fixture;
+typedef tu_fixture fixture;
 
 static int setup(void **state) {
-  fixture *f = test_calloc(1, sizeof *f);
-  if (!f || !tu_llama8b(&f->m)) return -1;
-  tu_infer_scenario(&f->s);
-  f->s.fragmentation = 0.25;
-  *state = f;
-  return 0;
-}
-
-static int teardown(void **state) {
-  fixture *f = *state;
-  model_free(&f->m);
-  test_free(f);
+  if (tu_fixture_setup(state) != 0) return -1;
+  ((fixture *)*state)->s.fragmentation = 0.25;
   return 0;
 }
 
@@ -224,7 +208,7 @@ static void test_training_zero3_count(void **state) {
   assert_true(total_with(f, &f->s.dp, 1) > GIB40);
 }
 
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, tu_fixture_teardown)
 
 int main(void) {
   const struct CMUnitTest tests[] = {

@@ -90,16 +90,24 @@ static void test_offload_order(void **state) {
   assert_true(peak[1] > peak[2]);
 }
 
-static void expect_error(vf_engine *e, const char *workload, const char *needle) {
+/* The scenario (model, runtime, workload) fails with a message that holds needle. */
+static void expect_error_of(vf_engine *e, const char *model, const char *runtime, const char *workload,
+                            const char *needle) {
   char text[512];
-  snprintf(text, sizeof text,
-           "return { model = \"Wan-AI/Wan2.1-T2V-1.3B\", runtime = { name = \"reference\" }, workload = { %s } }",
-           workload);
+  snprintf(text, sizeof text, "return { model = \"%s\", runtime = { name = \"%s\" }, workload = { %s } }", model,
+           runtime, workload);
   assert_int_not_equal(tu_eval(e, text, NULL), VF_OK);
   if (!strstr(vf_engine_error(e), needle)) fail_msg("error '%s' lacks '%s'", vf_engine_error(e), needle);
 }
 
+static void expect_error(vf_engine *e, const char *workload, const char *needle) {
+  expect_error_of(e, "Wan-AI/Wan2.1-T2V-1.3B", "reference", workload, needle);
+}
+
 static void test_bad_input(void **state) {
+  expect_error_of(*state, "meta-llama/Llama-3.1-8B", "diffusers", "kind = \"image\", width = 512, height = 512",
+                  "model: 'meta-llama/Llama-3.1-8B' (architecture llama) is not a diffusion pipeline: image and "
+                  "video workloads need one");
   expect_error(*state, "kind = \"video\", width = 830, height = 480, frames = 81",
                "workload.width: 830 is not a multiple of 16 (VAE factor 8 x patch size 2)");
   expect_error(*state, "kind = \"video\", width = 832, height = 480, frames = 80",
@@ -225,11 +233,8 @@ static void test_gen3_opensora(void **state) {
     json_decref(j);
   }
   /* t2i2v needs a pipeline with an image stage */
-  const char *bad = "return { model = \"Wan-AI/Wan2.1-T2V-1.3B\", runtime = { name = \"diffusers\" }, "
-                    "workload = { kind = \"video\", width = 832, height = 480, frames = 81, t2i2v = true } }";
-  assert_int_not_equal(tu_eval(*state, bad, NULL), VF_OK);
-  if (!strstr(vf_engine_error(*state), "workload.t2i2v"))
-    fail_msg("error '%s' lacks workload.t2i2v", vf_engine_error(*state));
+  expect_error_of(*state, "Wan-AI/Wan2.1-T2V-1.3B", "diffusers",
+                  "kind = \"video\", width = 832, height = 480, frames = 81, t2i2v = true", "workload.t2i2v");
 }
 
 /* diffusers-doc-hunyuandit-t5-8bit: at most 6 GiB (+15%) with the prompts encoded first;

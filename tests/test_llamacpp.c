@@ -160,6 +160,10 @@ static void test_bad_knobs(void **state) {
   expect_error(*state, "type_k = \"q3_k\"", "runtime.type_k");
   expect_error(*state, "tensor_split = \"a,b\"", "runtime.tensor_split");
   expect_error(*state, "version = \"latest\"", "runtime.version");
+  expect_error(*state, "tensor_split = \"0,0\"", "runtime.tensor_split: the proportions sum to zero");
+  expect_error(*state, "n_ubatch = 0", "runtime.n_ubatch: must be at least 1");
+  expect_error(*state, "n_seq_max = 0", "runtime.n_seq_max: must be at least 1");
+  expect_error(*state, "n_ctx = 0", "runtime.n_ctx: must be at least 1");
 }
 
 int main(void) {

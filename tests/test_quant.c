@@ -172,6 +172,10 @@ static void test_bad_input(void **state) {
               "t.lua: quant: unknown key 'bitz' (allowed: bits, group_size, keep, modules_to_not_convert, name, "
               "version, zero_point)");
   check_error(*state, "'awq:Q4'", "t.lua: quant: format 'awq' takes no ':<TYPE>' suffix");
+  check_error(*state, "{ name = 'gguf:Q4_K_M', type = 'Q8_0' }",
+              "t.lua: quant: give the type either as 'gguf:<TYPE>' or as 'type', not both");
+  check_error(*state, "5",
+              "t.lua: quant: expected a format name such as \"awq\" or \"gguf:Q4_K_M\", or a table with 'name'");
   check_error(*state, "'mxfp4'", "t.lua: quant: format 'mxfp4' quantizes no tensor of model meta-llama/Llama-3.1-8B");
   check_error(*state, "{ denoiser = 'bnb-nf4' }",
               "t.lua: quant.denoiser: per-component quantization is not supported yet for model "

@@ -36,6 +36,18 @@ static json_t *eval(void **state, const char *text) {
   return j;
 }
 
+/* got within want x (1 +- tol): a figure a run printed, with its tolerance */
+static void assert_within(double got, double want, double tol) {
+  if (!(got > want * (1 - tol) && got < want * (1 + tol)))
+    fail_msg("%.0f not within %.0f%% of %.0f", got, tol * 100, want);
+}
+
+/* The scenario fails and the engine's error contains msg. */
+static void assert_error(void **state, const char *text, const char *msg) {
+  assert_int_not_equal(tu_eval(*state, text, NULL), VF_OK);
+  if (!strstr(vf_engine_error(*state), msg)) fail_msg("error \"%s\" lacks \"%s\"", vf_engine_error(*state), msg);
+}
+
 /* Trainable counts printed by PEFT's method comparison (peft method_comparison/MetaMathQA
 ** results at 5d602fdb, shared/calibration training.jsonl peft-mc-llama32-3b-*). */
 static void test_peft_trainable(void **state) {
@@ -84,7 +96,7 @@ static void test_adamw8bit_states(void **state) {
 static void test_calibration_lora(void **state) {
   json_t *j = eval(state, L32 "method = 'lora', lora = { r = 32, alpha = 64, targets = {'q_proj', 'v_proj'} } } }");
   double got = (double)tu_int(j, "runtime.peak_reserved_bytes"), want = 22292725760.0;
-  assert_true(got > want * 0.9 && got < want * 1.1);
+  assert_within(got, want, 0.10);
   json_decref(j);
 }
 
@@ -155,9 +167,7 @@ static void test_video_lora(void **state) {
   j = eval(state, LTX "frames = 49 } }"); /* encoders resident, the VAE encodes each step */
   assert_true(tu_category(j, "frozen_components") > 9000000000ll); /* T5-XXL in bf16 */
   json_decref(j);
-  json_t *bad = NULL;
-  assert_int_not_equal(tu_eval(*state, LTX "frames = 50 } }", &bad), VF_OK);
-  assert_non_null(strstr(vf_engine_error(*state), "workload.frames: 50 frames: the VAE compresses time 8x"));
+  assert_error(state, LTX "frames = 50 } }", "workload.frames: 50 frames: the VAE compresses time 8x");
 }
 
 /* torch < 2.0 (runtime knob torch): zero_grad keeps the fp32 gradients (335,141,888 x 4 B)
@@ -171,17 +181,17 @@ static void test_era_torch1(void **state) {
   json_t *j = eval(state, BERT "micro_batch = 4 } }");
   assert_int_equal(tu_category(j, "gradients"), 335141888ll * 4);
   double got = (double)tu_int(j, "devices.0.total_bytes"), want = 14949.0 * 1048576;
-  assert_true(got > want * 0.9 && got < want * 1.1);
+  assert_within(got, want, 0.10);
   json_decref(j);
   j = eval(state, BERT "micro_batch = 1, grad_accum = 4, grad_checkpointing = true } }");
   /* the largest tensor, the word embeddings 30522 x 1024 in fp32, bounds the step's temporary */
   assert_int_equal(tu_category(j, "optimizer_step"), 30522ll * 1024 * 4);
   got = (double)tu_int(j, "devices.0.total_bytes"), want = 6775.0 * 1048576;
-  assert_true(got > want * 0.9 && got < want * 1.1);
+  assert_within(got, want, 0.10);
   json_decref(j);
-  assert_int_not_equal(tu_eval(*state, "return { model = 'google-bert/bert-large-uncased', runtime = { name = 'pytorch',"
-                                       " torch = 'new' }, workload = { kind = 'train', seq_len = 8 } }", NULL), VF_OK);
-  assert_non_null(strstr(vf_engine_error(*state), "runtime.torch: expected a version such as \"2.4.0\", got \"new\""));
+  assert_error(state, "return { model = 'google-bert/bert-large-uncased', runtime = { name = 'pytorch',"
+                      " torch = 'new' }, workload = { kind = 'train', seq_len = 8 } }",
+               "runtime.torch: expected a version such as \"2.4.0\", got \"new\"");
 }
 
 /* torchtune < 0.2 (torchao 0.1) quantizes each NF4 weight on the GPU at model init without
@@ -197,7 +207,7 @@ static void test_qlora_load(void **state) {
   assert_int_equal(tu_category(j, "load_buffers"), 3426746368ll);
   assert_int_equal(tu_category(j, "optimizer_states"), 0); /* not yet created at load */
   double got = (double)tu_int(j, "runtime.peak_reserved_bytes"), want = 9290000000.0;
-  assert_true(got > want * 0.9 && got < want * 1.1);
+  assert_within(got, want, 0.10);
   json_decref(j);
 }
 
@@ -211,7 +221,7 @@ static void test_oib_step(void **state) {
                           " optimizer_in_backward = true } }");
   /* a group-wide temporary (all 3.2e9 parameters in bf16, 6.4 GB) would put it 17% above */
   double got = (double)tu_int(j, "runtime.peak_allocated_bytes"), want = 21.8 * 1073741824.0;
-  assert_true(got > want * 0.9 && got < want * 1.1);
+  assert_within(got, want, 0.10);
   json_decref(j);
 }
 
@@ -230,21 +240,45 @@ static void test_unet_eager_scores(void **state) {
   json_t *j = eval(state, SD14 "grad_checkpointing = true } }");
   assert_int_equal(tu_category(j, "activations"), 3493068800ll);
   double got = (double)tu_int(j, "runtime.peak_allocated_bytes"), want = 8.12 * 1073741824.0;
-  assert_true(got > want * 0.85 && got < want * 1.15);
+  assert_within(got, want, 0.15);
   json_decref(j);
   j = eval(state, SD14 "grad_checkpointing = false } }");
   got = (double)tu_int(j, "runtime.peak_allocated_bytes"), want = 15.5 * 1073741824.0;
-  assert_true(got > want * 0.85 && got < want * 1.15);
+  assert_within(got, want, 0.15);
   json_decref(j);
 }
 
 static void test_errors(void **state) {
-  assert_int_not_equal(tu_eval(*state, L32 "method = 'qlora' } }", NULL), VF_OK);
-  assert_non_null(strstr(vf_engine_error(*state), "workload.method: qlora trains LoRA adapters on a 4-bit base"));
-  assert_int_not_equal(tu_eval(*state, L32 "method = 'lora', lora = { targets = {'nope'} } } }", NULL), VF_OK);
-  assert_non_null(strstr(vf_engine_error(*state), "workload.lora.targets: matches no module"));
-  assert_int_not_equal(tu_eval(*state, L32 "method = 'lora', lora = { rank = 8 } } }", NULL), VF_OK);
-  assert_non_null(strstr(vf_engine_error(*state), "unknown key 'rank'"));
+  assert_error(state, L32 "method = 'qlora' } }", "workload.method: qlora trains LoRA adapters on a 4-bit base");
+  assert_error(state, L32 "method = 'lora', lora = { targets = {'nope'} } } }", "workload.lora.targets: matches no module");
+  assert_error(state, L32 "method = 'lora', lora = { rank = 8 } } }", "unknown key 'rank'");
+}
+
+/* Each workload field the training scripts check, named in the message with what it expects. */
+#define SD14_FULL "return { model = 'CompVis/stable-diffusion-v1-4', dtype = 'fp32', runtime = 'diffusers', " \
+                  "workload = { kind = 'train', method = 'full', "
+static void test_workload_errors(void **state) {
+  static const struct { const char *text, *msg; } cases[] = {
+      {L32 "optimizer = 'adamx' } }", "workload.optimizer: unknown or not yet modelled optimizer adamx (known: "
+                                      "adafactor, adamw, adamw-8bit, adamw-fused, lion, paged-adamw, paged-adamw-8bit, "
+                                      "sgd, sgd-momentum)"},
+      {L32 "grad_checkpointing = 'sometimes' } }", "workload.grad_checkpointing: expected true, false, \"selective\" "
+                                                   "or every k layers as an integer, got sometimes"},
+      {L32 "precision = 'fp8' } }", "workload.precision: expected one of bf16, bf16-mixed, fp16, fp16-mixed, fp32, got fp8"},
+      {L32 "method = 'freeze' } }", "workload.trainable: method freeze needs a PCRE2 rule naming the trainable tensors"},
+      {L32 "method = 'lora', lora = { targets = '(' } } }", "workload.lora.targets: bad regular expression: "},
+      {L32 "method = 'lora', lora = { targets = {} } } }",
+       "workload.lora.targets: expected a list of module names or one regular expression"},
+      {L32 "method = 'lora', lora = { targets = {'q_proj', 3} } } }", "workload.lora.targets[2]: expected a module name"},
+      {"return { model = 'meta-llama/Llama-3.2-3B', workload = { kind = 'train' } }",
+       "workload.seq_len: missing (tokens per training sequence)"},
+      {SD14_FULL "frames = 5 } }", "workload.frames: an image pipeline trains on single images (frames 1)"},
+      {SD14_FULL "seq_len = 77 } }",
+       "workload.seq_len: derived from width, height and frames for a diffusion pipeline: leave it out"},
+      {SD14_FULL "text_encoders = 'cpu' } }",
+       "workload.text_encoders: cpu needs precomputed_embeddings = true (the encoders run every step otherwise)"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) assert_error(state, cases[i].text, cases[i].msg);
 }
 
 int main(void) {
@@ -255,7 +289,7 @@ int main(void) {
       cmocka_unit_test(test_errors),           cmocka_unit_test(test_video_lora),
       cmocka_unit_test(test_era_torch1),       cmocka_unit_test(test_qlora_load),
       cmocka_unit_test(test_oib_step),         cmocka_unit_test(test_zero3_offload_param),
-      cmocka_unit_test(test_unet_eager_scores),
+      cmocka_unit_test(test_unet_eager_scores), cmocka_unit_test(test_workload_errors),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -106,37 +106,40 @@ static void test_messages(void **state) {
   assert_string_equal(units_message(UNITS_FRACTION), "value must be a whole number");
 }
 
+/* One formatter call and the text it must write. */
+typedef struct fmt_case {
+  void (*fn)(uint64_t, char *, size_t);
+  uint64_t v;
+  const char *want;
+} fmt_case;
+
+static void check_formats(const fmt_case *c, size_t n) {
+  char buf[32];
+  for (size_t i = 0; i < n; i++) {
+    c[i].fn(c[i].v, buf, sizeof buf);
+    assert_string_equal(buf, c[i].want);
+  }
+}
+
 static void test_format_iec_si(void **state) {
   (void)state;
-  char buf[32];
-  /* Llama-3.1-8B in bf16: 16060522496 / 2^30 = 14.957..., / 1e9 = 16.0605... */
-  units_format_iec(16060522496ull, buf, sizeof buf);
-  assert_string_equal(buf, "14.96 GiB");
-  units_format_si(16060522496ull, buf, sizeof buf);
-  assert_string_equal(buf, "16.06 GB");
-  units_format_iec(512, buf, sizeof buf);
-  assert_string_equal(buf, "512 B");
-  units_format_si(512, buf, sizeof buf);
-  assert_string_equal(buf, "512 B");
-  units_format_iec(0, buf, sizeof buf);
-  assert_string_equal(buf, "0 B");
-  units_format_iec(1023, buf, sizeof buf);
-  assert_string_equal(buf, "1023 B");
-  units_format_iec(1024, buf, sizeof buf);
-  assert_string_equal(buf, "1.00 KiB");
-  units_format_si(999, buf, sizeof buf);
-  assert_string_equal(buf, "999 B");
-  units_format_si(1000, buf, sizeof buf);
-  assert_string_equal(buf, "1.00 kB");
-  units_format_iec(500ull << 20, buf, sizeof buf); /* the assumed CUDA context */
-  assert_string_equal(buf, "500.00 MiB");
-  units_format_iec(1536ull << 30, buf, sizeof buf);
-  assert_string_equal(buf, "1.50 TiB");
-  units_format_si(141000000000ull, buf, sizeof buf);
-  assert_string_equal(buf, "141.00 GB");
-  /* 2^64 - 1 = 16 EiB: PiB is the largest unit */
-  units_format_iec(UINT64_MAX, buf, sizeof buf);
-  assert_string_equal(buf, "16384.00 PiB");
+  static const fmt_case cases[] = {
+      /* Llama-3.1-8B in bf16: 16060522496 / 2^30 = 14.957..., / 1e9 = 16.0605... */
+      {units_format_iec, 16060522496ull, "14.96 GiB"},
+      {units_format_si, 16060522496ull, "16.06 GB"},
+      {units_format_iec, 512, "512 B"},
+      {units_format_si, 512, "512 B"},
+      {units_format_iec, 0, "0 B"},
+      {units_format_iec, 1023, "1023 B"},
+      {units_format_iec, 1024, "1.00 KiB"},
+      {units_format_si, 999, "999 B"},
+      {units_format_si, 1000, "1.00 kB"},
+      {units_format_iec, 500ull << 20, "500.00 MiB"}, /* the assumed CUDA context */
+      {units_format_iec, 1536ull << 30, "1.50 TiB"},
+      {units_format_si, 141000000000ull, "141.00 GB"},
+      {units_format_iec, UINT64_MAX, "16384.00 PiB"}, /* 2^64 - 1 = 16 EiB: PiB is the largest unit */
+  };
+  check_formats(cases, sizeof cases / sizeof *cases);
   /* truncated to the buffer, still terminated */
   char small[6];
   units_format_iec(16060522496ull, small, sizeof small);
@@ -152,21 +155,16 @@ static void test_gib_gb(void **state) {
 
 static void test_format_grouped(void **state) {
   (void)state;
-  char buf[32];
-  units_format_grouped(8030261248ull, buf, sizeof buf);
-  assert_string_equal(buf, "8,030,261,248");
-  units_format_grouped(0, buf, sizeof buf);
-  assert_string_equal(buf, "0");
-  units_format_grouped(999, buf, sizeof buf);
-  assert_string_equal(buf, "999");
-  units_format_grouped(1000, buf, sizeof buf);
-  assert_string_equal(buf, "1,000");
-  units_format_grouped(100000, buf, sizeof buf);
-  assert_string_equal(buf, "100,000");
-  units_format_grouped(1000000, buf, sizeof buf);
-  assert_string_equal(buf, "1,000,000");
-  units_format_grouped(UINT64_MAX, buf, sizeof buf);
-  assert_string_equal(buf, "18,446,744,073,709,551,615");
+  static const fmt_case cases[] = {
+      {units_format_grouped, 8030261248ull, "8,030,261,248"},
+      {units_format_grouped, 0, "0"},
+      {units_format_grouped, 999, "999"},
+      {units_format_grouped, 1000, "1,000"},
+      {units_format_grouped, 100000, "100,000"},
+      {units_format_grouped, 1000000, "1,000,000"},
+      {units_format_grouped, UINT64_MAX, "18,446,744,073,709,551,615"},
+  };
+  check_formats(cases, sizeof cases / sizeof *cases);
   /* a short buffer keeps whole leading groups and stays terminated */
   char small[6];
   units_format_grouped(8030261248ull, small, sizeof small);

@@ -63,6 +63,25 @@ static void gib(json_t *j, const char *name, double printed, double rel) {
   near(j, name, printed * GIB, rel, abs);
 }
 
+/* One expected figure: a GiB figure with gib()'s tolerance when abs is IN_GIB, else near(). */
+#define IN_GIB (-1.0)
+typedef struct want {
+  const char *fig;
+  double value, rel, abs;
+} want;
+
+/* Runs one scenario and checks its figures against a list ended by {NULL}. */
+static void expect_figs(vf_engine *e, const char *text, const want *w) {
+  json_t *j = eval(e, text);
+  for (; w->fig; w++) {
+    if (w->abs == IN_GIB)
+      gib(j, w->fig, w->value, w->rel);
+    else
+      near(j, w->fig, w->value, w->rel, w->abs);
+  }
+  json_decref(j);
+}
+
 /* llmd-v019-llama31-8b-tp1-8k: exact weights (16,060,522,496 B of tensors + the
 ** 131072 x 128 x 2 B rotary cache), page 2 x 16 x 8 x 128 x 2 = 65536 B, 32 layers. */
 static void test_llama8b_tp1(void **state) {
@@ -85,48 +104,46 @@ static void test_llama8b_tp1(void **state) {
 
 /* llmd-v019-llama31-8b-tp2-8k / -tp4-8k: weights halve, NCCL NVLS buffers appear. */
 static void test_llama8b_tp(void **state) {
-  json_t *j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', " V19 " }, " WL ", " H100
-                           ", parallel = { tp = 2 } }");
-  gib(j, "weights_bytes", 7.51, 0.01);
-  gib(j, "non_torch_bytes", 2.07, 0.25);
-  gib(j, "kv_cache_bytes", 63.76, 0.05);
-  near(j, "kv_cache_tokens", 1044688, 0.05, 0);
-  json_decref(j);
-  j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', " V19 " }, " WL ", " H100
-                   ", parallel = { tp = 4 } }");
-  gib(j, "weights_bytes", 3.77, 0.01);
-  gib(j, "non_torch_bytes", 2.13, 0.25);
-  near(j, "num_gpu_blocks", 138112, 0.05, 0);
-  near(j, "max_concurrency", 269.75, 0.05, 0.005);
-  json_decref(j);
+  expect_figs(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', " V19 " }, " WL ", " H100
+                      ", parallel = { tp = 2 } }",
+              (const want[]){{"weights_bytes", 7.51, 0.01, IN_GIB},
+                             {"non_torch_bytes", 2.07, 0.25, IN_GIB},
+                             {"kv_cache_bytes", 63.76, 0.05, IN_GIB},
+                             {"kv_cache_tokens", 1044688, 0.05, 0},
+                             {NULL}});
+  expect_figs(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', " V19 " }, " WL ", " H100
+                      ", parallel = { tp = 4 } }",
+              (const want[]){{"weights_bytes", 3.77, 0.01, IN_GIB},
+                             {"non_torch_bytes", 2.13, 0.25, IN_GIB},
+                             {"num_gpu_blocks", 138112, 0.05, 0},
+                             {"max_concurrency", 269.75, 0.05, 0.005},
+                             {NULL}});
 }
 
 /* llmd-v019-llama31-8b-pp2-8k: stage 0 prints no sampler; the engine takes the last
 ** stage's smaller KV. */
 static void test_llama8b_pp2(void **state) {
-  json_t *j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', " V19 " }, " WL ", " H100
-                           ", parallel = { pp = 2 } }");
-  gib(j, "weights_bytes", 7.51, 0.01);
-  gib(j, "activation_peak_bytes", 1.10, 0.25);
-  gib(j, "non_torch_bytes", 0.07, 0.25);
-  gib(j, "kv_cache_bytes", 66.54, 0.05);
-  near(j, "num_gpu_blocks", 67207, 0.05, 0);
-  json_decref(j);
+  expect_figs(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', " V19 " }, " WL ", " H100
+                      ", parallel = { pp = 2 } }",
+              (const want[]){{"weights_bytes", 7.51, 0.01, IN_GIB},
+                             {"activation_peak_bytes", 1.10, 0.25, IN_GIB},
+                             {"non_torch_bytes", 0.07, 0.25, IN_GIB},
+                             {"kv_cache_bytes", 66.54, 0.05, IN_GIB},
+                             {"num_gpu_blocks", 67207, 0.05, 0},
+                             {NULL}});
 }
 
 /* llmd-v019-llama31-8b-kvfp8 (1-byte pages: twice the tokens) and -fp32. */
 static void test_llama8b_dtypes(void **state) {
-  json_t *j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', " V19
-                           ", kv_cache_dtype = 'fp8' }, " WL ", " H100 " }");
-  near(j, "kv_cache_tokens", 952032, 0.05, 0);
-  near(j, "max_concurrency", 116.21, 0.05, 0.005);
-  json_decref(j);
-  j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', dtype = 'fp32', " V19 " }, " WL ", " H100
-                   " }");
-  gib(j, "weights_bytes", 29.98, 0.01);
-  gib(j, "activation_peak_bytes", 2.21, 0.25);
-  near(j, "num_gpu_blocks", 10956, 0.05, 0);
-  json_decref(j);
+  expect_figs(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', " V19
+                      ", kv_cache_dtype = 'fp8' }, " WL ", " H100 " }",
+              (const want[]){{"kv_cache_tokens", 952032, 0.05, 0}, {"max_concurrency", 116.21, 0.05, 0.005}, {NULL}});
+  expect_figs(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', dtype = 'fp32', " V19 " }, " WL ", " H100
+                      " }",
+              (const want[]){{"weights_bytes", 29.98, 0.01, IN_GIB},
+                             {"activation_peak_bytes", 2.21, 0.25, IN_GIB},
+                             {"num_gpu_blocks", 10956, 0.05, 0},
+                             {NULL}});
 }
 
 /* llmd-v019-gemma2-9b: 21 sliding + 21 full layers make 2 groups of 21; tokens =
@@ -157,22 +174,22 @@ static void test_deepseek_mla(void **state) {
 
 /* llmd-v019-mixtral-8x7b-tp2 and llmd-v019-qwen3-30b-a3b: MoE workspaces. */
 static void test_moe(void **state) {
-  json_t *j = eval(*state, "return { model = 'mistralai/Mixtral-8x7B-Instruct-v0.1', " V19 " }, " WL ", " H100
-                           ", parallel = { tp = 2 } }");
-  gib(j, "weights_bytes", 43.51, 0.01);
-  gib(j, "activation_peak_bytes", 1.21, 0.25);
-  near(j, "kv_cache_tokens", 465936, 0.05, 0);
-  json_decref(j);
-  j = eval(*state,
+  expect_figs(*state, "return { model = 'mistralai/Mixtral-8x7B-Instruct-v0.1', " V19 " }, " WL ", " H100
+                      ", parallel = { tp = 2 } }",
+              (const want[]){{"weights_bytes", 43.51, 0.01, IN_GIB},
+                             {"activation_peak_bytes", 1.21, 0.25, IN_GIB},
+                             {"kv_cache_tokens", 465936, 0.05, 0},
+                             {NULL}});
+  expect_figs(*state,
            "return { model = { arch = 'qwen3_moe', config = { model_type = 'qwen3_moe', hidden_size = 2048, "
            "intermediate_size = 6144, moe_intermediate_size = 768, num_attention_heads = 32, num_hidden_layers = 48, "
            "num_key_value_heads = 4, head_dim = 128, vocab_size = 151936, max_position_embeddings = 40960, "
            "num_experts = 128, num_experts_per_tok = 8, decoder_sparse_step = 1, mlp_only_layers = {}, "
-           "tie_word_embeddings = false, torch_dtype = 'bfloat16' } }, " V19 " }, " WL ", " H100 " }");
-  gib(j, "weights_bytes", 56.88, 0.01);
-  gib(j, "activation_peak_bytes", 2.68, 0.25);
-  near(j, "num_gpu_blocks", 10518, 0.05, 0);
-  json_decref(j);
+           "tie_word_embeddings = false, torch_dtype = 'bfloat16' } }, " V19 " }, " WL ", " H100 " }",
+              (const want[]){{"weights_bytes", 56.88, 0.01, IN_GIB},
+                             {"activation_peak_bytes", 2.68, 0.25, IN_GIB},
+                             {"num_gpu_blocks", 10518, 0.05, 0},
+                             {NULL}});
 }
 
 /* llmd-sweep-qwen3-14b-v015 / -v017: the sampler's sort goes away in 0.17. */
@@ -185,13 +202,13 @@ static void test_version_eras(void **state) {
              "return { " QWEN3_14B ", runtime = { name = 'vllm', version = '%s', gpu_memory_utilization = 0.95, "
              "max_model_len = 8192 }, " WL ", " H100 " }",
              cases[i].v);
-    json_t *j = eval(*state, text);
-    gib(j, "weights_bytes", 27.52, 0.01);
-    gib(j, "activation_peak_bytes", cases[i].act, 0.25);
-    gib(j, "non_torch_bytes", 0.13, 0.25);
-    gib(j, "kv_cache_bytes", cases[i].kv, 0.05);
-    near(j, "kv_cache_tokens", cases[i].tokens, 0.05, 0);
-    json_decref(j);
+    expect_figs(*state, text,
+                (const want[]){{"weights_bytes", 27.52, 0.01, IN_GIB},
+                               {"activation_peak_bytes", cases[i].act, 0.25, IN_GIB},
+                               {"non_torch_bytes", 0.13, 0.25, IN_GIB},
+                               {"kv_cache_bytes", cases[i].kv, 0.05, IN_GIB},
+                               {"kv_cache_tokens", cases[i].tokens, 0.05, 0},
+                               {NULL}});
   }
 }
 
@@ -243,6 +260,9 @@ static void test_errors(void **state) {
   expect_error(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'vllm', "
                        "gpu_memory_utilization = 1.5 }, " WL " }",
                "runtime.gpu_memory_utilization: expected a fraction in (0, 1], got 1.5");
+  expect_error(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'sglang', "
+                       "mem_fraction_static = 1 }, " WL " }",
+               "runtime.mem_fraction_static: expected a fraction in (0, 1), got 1");
 }
 
 /* SGLang: pool = 0.88 x (total - 500 MiB context) - weights; 131072 B per token of
@@ -325,14 +345,14 @@ static void test_sglang_pool(void **state) {
 ** llmd-emp-llama31-8b: the "v0.11-era" llm-d table (H100 79.18 GiB, util 0.9, block 128):
 ** activation 4.76 GiB (sorting sampler, 1024 seqs), KV 51.38 GiB. */
 static void test_versioned_llmd_emp(void **state) {
-  json_t *j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'vllm', "
-                           "version = '0.11.0', gpu_memory_utilization = 0.9, max_model_len = 16000, block_size = "
-                           "128 }, workload = { kind = 'inference', context = 16000 }, gpu = { name = 'H100', "
-                           "memory = '79.18GiB' } }");
-  gib(j, "weights_bytes", 14.99, 0.01);
-  gib(j, "activation_peak_bytes", 4.76, 0.25);
-  gib(j, "kv_cache_bytes", 51.38, 0.05);
-  json_decref(j);
+  expect_figs(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'vllm', "
+                      "version = '0.11.0', gpu_memory_utilization = 0.9, max_model_len = 16000, block_size = "
+                      "128 }, workload = { kind = 'inference', context = 16000 }, gpu = { name = 'H100', "
+                      "memory = '79.18GiB' } }",
+              (const want[]){{"weights_bytes", 14.99, 0.01, IN_GIB},
+                             {"activation_peak_bytes", 4.76, 0.25, IN_GIB},
+                             {"kv_cache_bytes", 51.38, 0.05, IN_GIB},
+                             {NULL}});
 }
 
 /* vllm-10517-llama31-8b-3090-20k: the single "Memory profiling results" line is the
@@ -356,14 +376,14 @@ static void test_versioned_v064(void **state) {
 ** activation 0.19 GiB; the driver alone samples (256 seqs x 152064 x (2 + 36.9) B =
 ** 1.41 GiB) and sizes the cache: 81,536 tokens. */
 static void test_versioned_v0_tp2(void **state) {
-  json_t *j = eval(*state, "return { model = 'deepseek-ai/DeepSeek-R1-Distill-Qwen-14B', runtime = { name = "
-                           "'vllm', version = '0.7.2', gpu_memory_utilization = 0.98, max_model_len = 131072 }, "
-                           "workload = { kind = 'inference', context = 131072 }, parallel = { tp = 2 }, gpu = { "
-                           "name = 'RTX 4090', memory = '23.55GiB' } }");
-  gib(j, "activation_peak_bytes", 0.19, 0.25);
-  near(j, "driver_activation_peak_bytes", 256.0 * 152064 * 38.9, 0.01, 0);
-  near(j, "kv_cache_tokens", 81536, 0.05, 0);
-  json_decref(j);
+  expect_figs(*state, "return { model = 'deepseek-ai/DeepSeek-R1-Distill-Qwen-14B', runtime = { name = "
+                      "'vllm', version = '0.7.2', gpu_memory_utilization = 0.98, max_model_len = 131072 }, "
+                      "workload = { kind = 'inference', context = 131072 }, parallel = { tp = 2 }, gpu = { "
+                      "name = 'RTX 4090', memory = '23.55GiB' } }",
+              (const want[]){{"activation_peak_bytes", 0.19, 0.25, IN_GIB},
+                             {"driver_activation_peak_bytes", 256.0 * 152064 * 38.9, 0.01, 0},
+                             {"kv_cache_tokens", 81536, 0.05, 0},
+                             {NULL}});
 }
 
 /* Without runtime.version the newest modelled vLLM is assumed, and the report says so. */

@@ -1,7 +1,8 @@
 /*
 ** testutil.h: shared fixtures of the cmocka tests: Llama-3.1-8B as a model_desc built
 ** in C from its config.json numbers (no Lua), the inference and training scenarios
-** the estimate and fit tests start from, and a GPU entry. Header-only, all static.
+** the estimate and fit tests start from, their cmocka fixture, and a GPU entry.
+** Header-only, all static.
 */
 #ifndef VF_TESTUTIL_H
 #define VF_TESTUTIL_H
@@ -12,6 +13,8 @@
 
 #include "catalog.h"
 #include "dtype.h"
+#include "estimate.h"
+#include "fit.h"
 #include "inventory.h"
 #include "model.h"
 
@@ -128,6 +131,33 @@ static inline void tu_train_scenario(scenario *s) {
   s->gc = GC_NONE;
   s->opt = (optimizer_spec){.name = "adamw", .state_bits = 32, .step_temp_bits = 16};
 }
+
+#ifdef test_calloc /* cmocka.h included first */
+/* The estimate and fit tests' state: Llama-3.1-8B with the inference scenario, the last
+** estimate or fit row and its error message. */
+typedef struct tu_fixture {
+  model_desc m;
+  scenario s;
+  estimate e;
+  fit_row row;
+  char err[512];
+} tu_fixture;
+
+static inline int tu_fixture_setup(void **state) {
+  tu_fixture *f = test_calloc(1, sizeof *f);
+  if (!f || !tu_llama8b(&f->m)) return -1;
+  tu_infer_scenario(&f->s);
+  *state = f;
+  return 0;
+}
+
+static inline int tu_fixture_teardown(void **state) {
+  tu_fixture *f = *state;
+  model_free(&f->m);
+  test_free(f);
+  return 0;
+}
+#endif
 
 static inline gpu tu_gpu(const char *name, uint64_t memory, const char *arch) {
   gpu g;

@@ -14,12 +14,8 @@ return {
   options = { bits = { 4 }, group_size = "group", zero_point = "bool", version = { "gemm", "gemv" } },
   defaults = { bits = 4, group_size = 128, zero_point = true, version = "gemm" },
   tensor = function(t, o, ctx)
-    local q = ctx.q
-    if not q.is_linear(t) or t.role == "lm_head" then return nil end
-    local out, inp = q.dims(t, ctx.desc)
-    local g = o.group_size == -1 and inp or o.group_size
-    if out % 8 ~= 0 or inp % g ~= 0 then return nil end
-    local groups = inp // g
+    local out, inp, g, groups = ctx.q.group_linear(t, o, ctx.desc)
+    if not out or out % 8 ~= 0 then return nil end
     local qweight = inp * (out // 8) * 4
     local qzeros = o.zero_point and groups * (out // 8) * 4 or 0
     local scales = groups * out * 2

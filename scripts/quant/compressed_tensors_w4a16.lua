@@ -14,13 +14,9 @@ return {
   options = { bits = { 4, 8 }, group_size = "group", sym = "bool", actorder = "bool" },
   defaults = { bits = 4, group_size = 128, sym = true, actorder = false },
   tensor = function(t, o, ctx)
-    local q = ctx.q
-    if not q.is_linear(t) or t.role == "lm_head" then return nil end
-    local out, inp = q.dims(t, ctx.desc)
-    local g = o.group_size == -1 and inp or o.group_size
-    if inp % (32 // o.bits) ~= 0 or inp % g ~= 0 then return nil end
-    local groups = inp // g
-    local bytes = out * (inp * o.bits // 32) * 4 + out * groups * q.dtype_bytes(ctx.n.dtype) + 16
+    local out, inp, g, groups = ctx.q.group_linear(t, o, ctx.desc)
+    if not out or inp % (32 // o.bits) ~= 0 then return nil end
+    local bytes = out * (inp * o.bits // 32) * 4 + out * groups * ctx.q.dtype_bytes(ctx.n.dtype) + 16
     if not o.sym then bytes = bytes + (out * o.bits + 31) // 32 * groups * 4 end
     if o.actorder then bytes = bytes + inp * 4 end
     return { bytes = bytes, dtype = o.bits == 8 and "int8" or "int4",

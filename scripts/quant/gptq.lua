@@ -20,12 +20,8 @@ return {
   options = { bits = { 2, 3, 4, 8 }, group_size = "group", desc_act = "bool", sym = "bool" },
   defaults = { bits = 4, group_size = 128, desc_act = false, sym = true },
   tensor = function(t, o, ctx)
-    local q = ctx.q
-    if not q.is_linear(t) or t.role == "lm_head" then return nil end
-    local out, inp = q.dims(t, ctx.desc)
-    local g = o.group_size == -1 and inp or o.group_size
-    if not packed_ok(inp, o.bits) or not packed_ok(out, o.bits) or inp % g ~= 0 then return nil end
-    local groups = inp // g
+    local out, inp, g, groups = ctx.q.group_linear(t, o, ctx.desc)
+    if not out or not packed_ok(inp, o.bits) or not packed_ok(out, o.bits) then return nil end
     local qweight = inp * o.bits // 32 * out * 4
     local qzeros = groups * (out * o.bits // 32) * 4
     local scales = groups * out * 2

@@ -7,7 +7,6 @@ local function normalize(n, knobs)
   if f == nil then
     n.notes[#n.notes + 1] = "SGLang mem_fraction_static assumed from tensor parallelism (0.88 on one GPU, 0.87 tp 2, 0.85 tp 4, 0.81 tp 8)"
   end
-  if knobs.context_length == nil then knobs.context_length = n.context end
 end
 
 return runtime {

@@ -93,9 +93,9 @@ local function normalize(n, knobs)
   default(n, knobs, "enforce_eager", false, "CUDA graphs captured")
   -- VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE: off when added (vLLM PR #21761,
   -- 0.10), on by default since PR #29627 (about 0.13). Only Llama 4's chunked layers care.
-  local chunked = false
-  for _, g in ipairs(n.model.desc.kv or {}) do chunked = chunked or g.kind == "chunked" end
-  if chunked then
+  local chunked_local = false
+  for _, g in ipairs(n.model.desc.kv or {}) do chunked_local = chunked_local or g.kind == "chunked" end
+  if chunked_local then
     default(n, knobs, "chunked_local_attn_hybrid", code >= 13000,
       "VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE default of this version (PR #21761 off, #29627 on)")
   end

@@ -2,11 +2,8 @@
 -- concurrency, prompt_tokens, output_tokens, attention) and fills the normalized
 -- scenario's inference fields.
 local E = require "engine"
-local fail, int_field, num_field, bool_field, enum_field, strict =
-  E.fail, E.int_field, E.num_field, E.bool_field, E.enum_field, E.strict_field
-local MAX_TOKENS, MAX_SEQS = 1 << 30, 1 << 24
-
-local function note(n, fmt, ...) n.notes[#n.notes + 1] = fmt:format(...) end
+local fail, int_field, enum_field, strict, note = E.fail, E.int_field, E.enum_field, E.strict_field, E.note
+local MAX_TOKENS, MAX_SEQS = E.MAX_TOKENS, E.MAX_SEQS
 
 local INFER_KEYS = { "kind", "context", "concurrency", "prompt_tokens", "output_tokens", "attention" }
 
@@ -32,6 +29,5 @@ local function normalize(w, n, cfg)
   n.precision = { name = n.dtype, weights = n.dtype, grads = n.dtype, activations = n.dtype, master = false }
   n.optimizer = { name = "none", states = 0, state_extra_bits = 0, step_temps = 0 }
 end
-
 
 return { kinds = { "inference" }, normalize = normalize }

@@ -6,6 +6,7 @@
 local E = require "engine"
 local peft = require "peft"
 local train_gen = require "train_gen"
+local Q = require "quant"
 local fail, int_field, num_field, bool_field, enum_field, strict =
   E.fail, E.int_field, E.num_field, E.bool_field, E.enum_field, E.strict_field
 local MAX_TOKENS, MAX_SEQS = 1 << 30, 1 << 24
@@ -19,7 +20,6 @@ local TRAIN_KEYS = { "kind", "method", "micro_batch", "seq_len", "grad_accum", "
 local LORA_KEYS = { "r", "alpha", "targets", "dropout", "modules_to_save", "num_virtual_tokens" }
 local METHODS = { "full", "freeze", "lora", "qlora", "dora", "lora-fa", "adalora", "ia3", "loha", "ln-tuning",
                   "prompt-tuning" }
-local DT_BYTES = { fp32 = 4, bf16 = 2, fp16 = 2 }
 
 -- Fragmentation share of transient (activation, logits, step) bytes that PyTorch's
 -- caching allocator holds beyond what is allocated at the peak: blocks freed by one phase
@@ -148,6 +148,8 @@ local function state_bytes(o, set, sbytes)
     else
       per = o.states * t.n * sbytes + (t.n * o.state_extra_bits + 7) // 8
     end
+    -- bitsandbytes keeps a paged state only for tensors of 1e5 elements and more
+    -- (bitsandbytes/optim/optimizer.py Optimizer8bit.get_state_buffer: A.numel() < 1e5)
     if o.paged and t.n >= 100000 then paged = paged + per * t.count else dev = dev + per * t.count end
   end
   return dev, paged
@@ -158,7 +160,7 @@ end
 -- for-loop default, or optimizer_in_backward (torchtune builds one optimizer per parameter,
 -- so foreach sees a single tensor: the largest one bounds the temporary).
 local function optimizer_bytes(o, set, n, master, trained)
-  local sbytes = (o.state_dtype == "fp32" or master) and 4 or DT_BYTES[trained]
+  local sbytes = (o.state_dtype == "fp32" or master) and 4 or Q.dtype_bytes(trained)
   local dev, paged = state_bytes(o, set, sbytes)
   local scope = o.temp_scope or "group"
   if n.extra["train.optimizer_in_backward"] or n.extra["train.foreach"] == false then scope = "param" end
@@ -231,11 +233,7 @@ end
 local function largest_quantized(desc)
   local best = 0
   for _, t in ipairs(desc.tensors or {}) do
-    if t.qtype ~= nil then
-      local e = 1
-      for _, d in ipairs(t.shape) do e = e * d end
-      if e > best then best = e end
-    end
+    if t.qtype ~= nil then best = math.max(best, Q.numel(t.shape)) end
   end
   return best
 end

@@ -1,0 +1,1 @@
+return { sweep = { base = { model = "meta-llama/Llama-3.1-8B-Instruct", workload = { kind = "inference", context = 8192 } }, axes = { ["workload.context"] = { 1024, 2048 } }, order = { "workload.concurrency" } } }
