@@ -242,7 +242,7 @@ function S.prepare(raw)
   n.headroom = num_field(raw.headroom or 0.05, "headroom", 0, 0.9)
   if raw.headroom == nil then note(n, "headroom 5%% of each GPU kept free") end
   n.cuda_context = raw.cuda_context and host.parse_bytes(raw.cuda_context, "cuda_context") or 0
-  n.kv_dtype = n.dtype
+  n.kv_dtype = n.kv_dtype or n.dtype -- a runtime's normalize may set the cache dtype
   return n
 end
 

@@ -69,7 +69,7 @@ bool estimate_device_weights(const model_desc *m, uint64_t tp, uint64_t pp, uint
   return true;
 }
 
-uint64_t est_reserved_weights(ectx *c, uint64_t tp) {
+static uint64_t est_reserved_weights(ectx *c, uint64_t tp) {
   uint64_t total = 0;
   for (size_t i = 0; i < c->m->inv.n; i++) {
     const inv_tensor *t = &c->m->inv.t[i];
@@ -101,12 +101,14 @@ static uint64_t kv_state_bytes(ectx *c, const kv_group *g, uint64_t seqs) {
   return est_elems_bytes(c, acc_mul3(&c->acc, per, layers, seqs), c->s->dtype);
 }
 
-uint64_t est_kv_cache_bytes(ectx *c, uint64_t tokens, uint64_t seqs) {
-  return est_kv_cache_bytes_ex(c, tokens, seqs, true);
+/* K and V elements of one token in every layer of g on one rank (tp, pp split). */
+static uint64_t group_token_elems(ectx *c, const kv_group *g) {
+  uint64_t layers = bytes_ceildiv(g->layers, c->s->pp);
+  uint64_t per_tok = acc_mul(&c->acc, est_kv_heads_rank(g->kv_heads, c->s->tp), acc_add(&c->acc, g->k_dim, g->v_dim));
+  return acc_mul(&c->acc, per_tok, layers);
 }
 
-uint64_t est_kv_cache_bytes_ex(ectx *c, uint64_t tokens, uint64_t seqs, bool windows) {
-  const scenario *s = c->s;
+uint64_t est_kv_cache_bytes(ectx *c, uint64_t tokens, uint64_t seqs, bool windows) {
   uint64_t total = 0;
   for (int i = 0; i < c->m->n_kv; i++) {
     const kv_group *g = &c->m->kv[i];
@@ -115,13 +117,18 @@ uint64_t est_kv_cache_bytes_ex(ectx *c, uint64_t tokens, uint64_t seqs, bool win
       continue;
     }
     uint64_t t = windows || g->kind == KV_CROSS ? est_kv_group_tokens(g, tokens) : tokens;
-    uint64_t layers = bytes_ceildiv(g->layers, s->pp);
-    uint64_t per_tok = acc_mul(&c->acc, est_kv_heads_rank(g->kv_heads, s->tp),
-                               acc_add(&c->acc, g->k_dim, g->v_dim));
-    uint64_t elems = acc_mul3(&c->acc, acc_mul(&c->acc, per_tok, layers), t, seqs);
-    total = acc_add(&c->acc, total, est_elems_bytes(c, elems, s->kv_dtype));
+    uint64_t elems = acc_mul3(&c->acc, group_token_elems(c, g), t, seqs);
+    total = acc_add(&c->acc, total, est_elems_bytes(c, elems, c->s->kv_dtype));
   }
   return total;
+}
+
+uint64_t est_kv_token_bytes(ectx *c) {
+  uint64_t elems = 0;
+  for (int i = 0; i < c->m->n_kv; i++)
+    if (c->m->kv[i].kind == KV_ATTN || c->m->kv[i].kind == KV_CHUNKED)
+      elems = acc_add(&c->acc, elems, group_token_elems(c, &c->m->kv[i]));
+  return est_elems_bytes(c, elems, c->s->kv_dtype);
 }
 
 void est_add_common(ectx *c, budget *b) {
@@ -134,18 +141,24 @@ void est_add_common(ectx *c, budget *b) {
                scn_str(s, "quant.overhead_detail", "quantization runtime buffers"));
   budget_add(b, "workspace", s->workspace, BASIS_MODELLED, true,
              "cuBLAS workspace of PyTorch's default handle (CUBLAS_WORKSPACE_CONFIG)");
-  budget_add(b, "cuda_context", s->cuda_context, BASIS_ASSUMED, false,
-             "CUDA context and loaded kernels, outside PyTorch's allocator");
+  est_add_context(c, b, "CUDA context and loaded kernels, outside PyTorch's allocator");
 }
 
-void est_add_slack(ectx *c, budget *b, uint64_t weights_reserved, uint64_t transient) {
-  uint64_t weights = budget_get(b, "weights");
-  uint64_t slack = weights_reserved > weights ? weights_reserved - weights : 0;
-  uint64_t frag = acc_from_double(&c->acc, (double)transient * c->s->fragmentation);
-  slack = acc_add(&c->acc, slack, frag);
-  budget_add(b, "allocator_slack", slack, BASIS_MODELLED, true,
-             "caching allocator: 512 B / 2 MiB rounding of weights, %.0f%% of transient tensors",
-             c->s->fragmentation * 100.0);
+void est_add_context(ectx *c, budget *b, const char *detail) {
+  budget_add(b, "cuda_context", c->s->cuda_context, BASIS_ASSUMED, false, "%s", detail);
+}
+
+uint64_t est_weight_rounding(ectx *c, uint64_t weights) {
+  uint64_t rw = est_reserved_weights(c, c->s->tp);
+  if (c->s->pp > 1) rw = bytes_ceildiv(rw, c->s->pp);
+  return rw > weights ? rw - weights : 0;
+}
+
+void est_add_slack(ectx *c, budget *b, uint64_t rounding, uint64_t transient, double frag, vf_basis basis) {
+  uint64_t slack = acc_add(&c->acc, rounding, acc_from_double(&c->acc, (double)transient * frag));
+  budget_add(b, "allocator_slack", slack, basis, true,
+             "caching allocator: block rounding of long-lived tensors, %.0f%% of the peak's transient tensors",
+             frag * 100.0);
 }
 
 void est_finish(ectx *c, budget *b) {

@@ -36,16 +36,22 @@ uint64_t est_kv_heads_rank(uint64_t heads, uint64_t tp);
 /* Tokens one layer of a KV group caches for a sequence of `tokens` (window, encoder tokens). */
 uint64_t est_kv_group_tokens(const kv_group *g, uint64_t tokens);
 /* KV cache of `tokens` per sequence x `seqs` sequences on one rank (tp, pp split); recurrent
-** state groups add a constant per sequence. */
-uint64_t est_kv_cache_bytes(ectx *c, uint64_t tokens, uint64_t seqs);
-/* The same; windows false sizes sliding-window and chunked layers at full length. */
-uint64_t est_kv_cache_bytes_ex(ectx *c, uint64_t tokens, uint64_t seqs, bool windows);
-/* Weight bytes with PyTorch's per-tensor allocation rounding on one rank. */
-uint64_t est_reserved_weights(ectx *c, uint64_t tp);
+** state groups add a constant per sequence. windows false sizes sliding-window and
+** chunked layers at full length (caches that do not trim them). */
+uint64_t est_kv_cache_bytes(ectx *c, uint64_t tokens, uint64_t seqs, bool windows);
+/* Bytes one more token adds on one rank: the self-attention groups at full length
+** (cross-attention and recurrent state groups are fixed per sequence). */
+uint64_t est_kv_token_bytes(ectx *c);
 /* cuBLAS workspace and CUDA context categories. */
 void est_add_common(ectx *c, budget *b);
+/* The cuda_context line alone, for runtimes that count their own workspaces (vLLM,
+** SGLang, llama.cpp). */
+void est_add_context(ectx *c, budget *b, const char *detail);
 /* allocator_slack: weight rounding plus the fragmentation share of transient bytes. */
-void est_add_slack(ectx *c, budget *b, uint64_t weights_reserved, uint64_t transient);
+void est_add_slack(ectx *c, budget *b, uint64_t rounding, uint64_t transient, double frag, vf_basis basis);
+/* PyTorch's per-tensor rounding of one rank's weights beyond their bytes (512 B blocks,
+** 2 MiB segments). */
+uint64_t est_weight_rounding(ectx *c, uint64_t weights);
 /* Sets peak allocated / reserved / total from the budget. */
 void est_finish(ectx *c, budget *b);
 /* A runtime figure for the report's "runtime" object (what the runtime prints). */

@@ -416,8 +416,7 @@ void gen_estimate(ectx *c) {
   /* caching allocator: transient blocks of all phases stay cached; 10% of the peak
   ** phase's transients as fragmentation (assumed) */
   uint64_t transient = acc_add(&c->acc, ph[top].act, ph[top].vae);
-  budget_add(&e->b, "allocator_slack", acc_from_double(&c->acc, (double)transient * 0.10), BASIS_ASSUMED, true,
-             "caching allocator: 10%% of the %s phase's transient tensors", ph[top].name);
+  est_add_slack(c, &e->b, 0, transient, 0.10, BASIS_ASSUMED);
   e->peak_phase = ph[top].name;
   if (g.sp > 1) e->devices = g.sp;
   if (s->tp > 1) e->devices = s->tp * (g.sp > 1 ? g.sp : 1);

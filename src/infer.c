@@ -158,7 +158,7 @@ void infer_transformers(ectx *c) {
   if (!estimate_device_weights(m, s->tp, s->pp, &w)) c->acc.overflow = true;
   budget_add(b, "weights", w, BASIS_EXACT, true, "%zu tensor groups; tp %llu, pp %llu", m->inv.n,
              (unsigned long long)s->tp, (unsigned long long)s->pp);
-  uint64_t kv = est_kv_cache_bytes_ex(c, s->context, s->concurrency, t.windows);
+  uint64_t kv = est_kv_cache_bytes(c, s->context, s->concurrency, t.windows);
   add_kv(c, &t, b, kv);
   uint64_t prompt = s->prompt_tokens ? s->prompt_tokens : s->context;
   uint64_t mask = mask_bytes(c, &t, prompt), logits = 0;
@@ -173,7 +173,8 @@ void infer_transformers(ectx *c) {
   add_logits(c, &t, b, prompt, &logits);
   est_add_common(c, b);
   uint64_t transient = acc_add(&c->acc, act, logits);
-  est_add_slack(c, b, est_reserved_weights(c, s->tp) / s->pp, transient);
+  est_add_slack(c, b, est_weight_rounding(c, budget_get(b, "weights")), transient, s->fragmentation,
+                BASIS_MODELLED);
   c->e->peak_phase = pre >= dec ? "prefill" : "decode";
   est_fig(c, "weights_bytes", w);
   est_fig(c, "kv_cache_bytes", kv);

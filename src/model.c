@@ -23,6 +23,8 @@ bool model_kv_bytes_per_token(const model_desc *m, vf_dtype dt, uint64_t *out) {
   uint64_t elems = 0;
   for (int i = 0; i < m->n_kv; i++) {
     const kv_group *g = &m->kv[i];
+    /* cross-attention and recurrent state are fixed per sequence, not per token */
+    if (g->kind == KV_CROSS || g->kind == KV_STATE) continue;
     uint64_t per_layer = acc_mul(&acc, g->kv_heads, acc_add(&acc, g->k_dim, g->v_dim));
     elems = acc_add(&acc, elems, acc_mul(&acc, per_layer, g->layers));
   }

@@ -479,7 +479,7 @@ static void lc_budget(lc *l) {
   budget_add(b, "activations", act, BASIS_CALIBRATED, false, "compute buffer: graph reserve of %llu tokens, flash attention %s",
              (unsigned long long)l->n_ub, l->fa ? "on" : "off");
   if (l->cpu) budget_add(b, "logits", l->output, BASIS_EXACT, false, "output buffer: %llu x n_vocab f32 logits", (unsigned long long)l->n_seq);
-  if (!l->cpu) budget_add(b, "cuda_context", l->s->cuda_context, BASIS_ASSUMED, false, "CUDA context and kernels");
+  if (!l->cpu) est_add_context(l->c, b, "CUDA context and kernels");
 }
 
 static void lc_figures(lc *l) {

@@ -20,25 +20,6 @@ static double default_fraction(uint64_t tp) {
   return 0.88;
 }
 
-/* Bytes of one token of KV on one rank over all layers (cell_size): K and V heads per
-** rank x head_dim, or the MLA latent (kv_lora_rank + rope dims) once. */
-static uint64_t cell_size(ectx *c, uint64_t kvb) {
-  uint64_t cell = 0;
-  for (int i = 0; i < c->m->n_kv; i++) {
-    const kv_group *g = &c->m->kv[i];
-    uint64_t heads = est_kv_heads_rank(g->kv_heads, c->s->tp);
-    uint64_t layers = bytes_ceildiv(g->layers, c->s->pp);
-    cell = acc_add(&c->acc, cell, acc_mul3(&c->acc, heads, g->k_dim + g->v_dim, acc_mul(&c->acc, layers, kvb)));
-  }
-  return cell;
-}
-
-static uint64_t sglang_kv_bytes(ectx *c) {
-  const char *kvd = scn_str(c->s, "runtime.kv_cache_dtype", "auto");
-  if (strncmp(kvd, "fp8", 3) == 0) return 1;
-  return est_bits(c->s->kv_dtype) / 8;
-}
-
 void sglang_estimate(ectx *c) {
   const scenario *s = c->s;
   budget *b = &c->e->b;
@@ -53,7 +34,9 @@ void sglang_estimate(ectx *c) {
   uint64_t free0 = s->gpu_memory > s->cuda_context ? s->gpu_memory - s->cuda_context : 0;
   uint64_t share = acc_from_double(&c->acc, f * (double)free0);
   uint64_t pool = share > w ? share - w : 0;
-  uint64_t cell = cell_size(c, sglang_kv_bytes(c));
+  /* cell_size: one token's K and V over all layers on this rank, in kv_cache_dtype
+  ** (scripts/runtimes/sglang.lua sets the scenario's kv_dtype from it) */
+  uint64_t cell = est_kv_token_bytes(c);
   uint64_t tokens = cell ? pool / cell : 0;
   uint64_t cap = scn_u64(s, "runtime.max_total_tokens", 0);
   if (cap && cap < tokens) tokens = cap;
@@ -67,7 +50,7 @@ void sglang_estimate(ectx *c) {
   budget_add(b, "activations", 0, BASIS_ASSUMED, true,
              "inside the %.2f GiB that mem_fraction_static leaves for activations and CUDA graphs",
              (1.0 - f) * (double)free0 / GIB);
-  budget_add(b, "cuda_context", s->cuda_context, BASIS_ASSUMED, false, "CUDA context and loaded kernels");
+  est_add_context(c, b, "CUDA context and loaded kernels");
   est_fig(c, "weights_bytes", w);
   est_fig(c, "kv_cache_bytes", kv);
   est_fig(c, "kv_cache_tokens", tokens);

@@ -479,8 +479,7 @@ static void vllm_budget(ectx *c, const vcfg *v, const vrank *r, uint64_t kv_allo
              (double)(need_kv > r->kv ? r->kv : need_kv) / GIB);
   budget_add(b, "cuda_graphs", cuda_graphs(c, v), BASIS_CALIBRATED, true, "captured after KV sizing%s",
              v->eager ? " (enforce_eager: none)" : "");
-  budget_add(b, "cuda_context", s->cuda_context, BASIS_ASSUMED, false,
-             "CUDA context and loaded kernels before vLLM's profiling");
+  est_add_context(c, b, "CUDA context and loaded kernels before vLLM's profiling");
 }
 
 /* Largest request length whose blocks fit in `blocks` (what --max-model-len may be). */

@@ -435,19 +435,15 @@ static int train_peak(ectx *c, const train_cfg *t, const train_parts *p, uint64_
 
 /* allocator_slack: PyTorch's caching allocator rounds each weight tensor (512 B blocks,
 ** 2 MiB segments above 1 MiB) and keeps freed activation blocks it cannot reuse. */
+/* Rounding of the weights the rank holds whole (pipelines round per component), and the
+** training fragmentation share t->frag (cited in scripts/workloads/train.lua). */
 static void train_slack(ectx *c, const train_cfg *t, const train_parts *p, uint64_t transient) {
   uint64_t rounding = 0;
-  if (t->pipeline) {
+  if (t->pipeline)
     rounding = acc_add(&c->acc, p->weights == p->weights_full ? p->den_rounding : 0, p->aux_rounding);
-  } else if (p->weights == p->weights_full && p->weights) {
-    uint64_t rw = est_reserved_weights(c, c->s->tp);
-    if (c->s->pp > 1) rw = bytes_ceildiv(rw, c->s->pp);
-    rounding = rw > p->weights ? rw - p->weights : 0;
-  }
-  uint64_t frag = acc_from_double(&c->acc, (double)transient * t->frag);
-  budget_add(&c->e->b, "allocator_slack", acc_add(&c->acc, rounding, frag), BASIS_CALIBRATED, true,
-             "caching allocator: block rounding of weights, %.0f%% of the peak's transient tensors",
-             t->frag * 100.0);
+  else if (p->weights == p->weights_full && p->weights)
+    rounding = est_weight_rounding(c, p->weights);
+  est_add_slack(c, &c->e->b, rounding, transient, t->frag, BASIS_CALIBRATED);
 }
 
 void train_run(ectx *c, const train_cfg *t) {

@@ -115,5 +115,13 @@ has range-last '"r[workload.concurrency=3,workload.context=8192]"'
 printf '{"sweep":{"base":{},"axes":{"workload.context":"1..x"}}}' >"$T/badrange.json"
 check range-bad 2 "sweep: axis 'workload.context': '1..x' is not a list or a range such as \"1024..131072\" or \"0..64:8\"" -- batch "$T/badrange.json"
 
+# SGLang's token pool: a cell is 131,072 B for Llama-3.1-8B in bf16, half that in fp8,
+# so the pool holds twice the tokens (floor(pool / cell))
+printf 'return { model = "meta-llama/Llama-3.1-8B", runtime = { name = "sglang" }, workload = { kind = "inference", context = 4096 }, gpu = "H100" }' >"$T/sg.lua"
+check sglang-bf16 0 "" -- estimate "$T/sg.lua" --format json
+has sglang-bf16-tokens '"kv_cache_tokens": 444821'
+check sglang-fp8 0 "" -- estimate "$T/sg.lua" --format json --set runtime.kv_cache_dtype=fp8
+has sglang-fp8-tokens '"kv_cache_tokens": 889643'
+
 echo "golden ($V): $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
