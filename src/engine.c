@@ -266,15 +266,20 @@ static vf_status report_gpu(vf_engine *e) {
   return VF_OK;
 }
 
-static vf_status run_fit(vf_engine *e, bool all) {
+/* Fit rows: every requested GPU (or the catalog) with `all`, else the report's GPU, whose
+** estimate (on dev) is reused rather than made again. */
+static vf_status run_fit(vf_engine *e, bool all, const scenario *dev) {
   const gpu *list = all && e->s.n_gpus == 0 ? e->cat.v : e->s.gpus;
   size_t n = all ? (e->s.n_gpus ? (size_t)e->s.n_gpus : e->cat.n) : 1;
   if (!all) list = &e->g;
   e->rows = calloc(n ? n : 1, sizeof *e->rows);
   if (!e->rows) return fail(e, VF_ENOMEM, "out of memory");
   char err[512];
-  for (size_t i = 0; i < n; i++)
-    if (fit_gpu(&e->m, &e->s, &list[i], &e->rows[i], err, sizeof err) != 0) return fail(e, VF_EOVERFLOW, "%s", err);
+  for (size_t i = 0; i < n; i++) {
+    int rc = all ? fit_gpu(&e->m, &e->s, &list[i], &e->rows[i], err, sizeof err)
+                 : fit_gpu_from(&e->m, dev, &e->e, &list[i], &e->rows[i], err, sizeof err);
+    if (rc != 0) return fail(e, VF_EOVERFLOW, "%s", err);
+  }
   e->n_rows = n;
   return VF_OK;
 }
@@ -322,7 +327,7 @@ static vf_status evaluate(vf_engine *e, const char *path, size_t index, const vf
   scenario dev;
   fit_device_scenario(&e->s, &e->g, &dev);
   if (estimate_run(&e->m, &dev, &e->e, err, sizeof err) != 0) return fail(e, VF_EOVERFLOW, "%s: %s", path, err);
-  if ((st = run_fit(e, req->fit != 0)) != VF_OK) return st;
+  if ((st = run_fit(e, req->fit != 0, &dev)) != VF_OK) return st;
   if ((st = fill_result(e)) != VF_OK || (st = format_output(e, req->format)) != VF_OK) return st;
   *out = e->out;
   e->err[0] = '\0';

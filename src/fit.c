@@ -48,7 +48,7 @@ static bool probe_fits(probe *p) {
   estimate e;
   char err[8];
   if (estimate_run(p->m, &p->s, &e, err, sizeof err) != 0) return false; /* overflow: too big */
-  return e.required <= p->usable;
+  return e.required <= p->usable; /* fit_verdict with the probe's usable bytes */
 }
 
 /* Largest v in [1, hi] with fits(v), where *field is the probed quantity; 0 if none. */
@@ -92,20 +92,35 @@ static void fit_count(probe *p, fit_row *row) {
   *field = saved;
 }
 
+uint64_t fit_usable(const gpu *g, double headroom) {
+  return (uint64_t)((double)g->memory * (1.0 - headroom));
+}
+
+bool fit_verdict(const estimate *e, const gpu *g, double headroom) {
+  return e->required <= fit_usable(g, headroom);
+}
+
 int fit_gpu(const model_desc *m, const scenario *s, const gpu *g, fit_row *row, char *err, size_t errlen) {
+  scenario dev;
+  estimate e;
+  fit_device_scenario(s, g, &dev);
+  if (estimate_run(m, &dev, &e, err, errlen) != 0) return -1;
+  return fit_gpu_from(m, &dev, &e, g, row, err, errlen);
+}
+
+int fit_gpu_from(const model_desc *m, const scenario *s, const estimate *e, const gpu *g, fit_row *row, char *err,
+                 size_t errlen) {
   probe p;
   memset(&p, 0, sizeof p);
   p.m = m;
-  fit_device_scenario(s, g, &p.s);
+  p.s = *s;
   memset(row, 0, sizeof *row);
   row->g = *g;
-  row->usable = (uint64_t)((double)g->memory * (1.0 - s->headroom));
+  row->usable = fit_usable(g, s->headroom);
   p.usable = row->usable;
-  estimate e;
-  if (estimate_run(m, &p.s, &e, err, errlen) != 0) return -1;
-  row->total = e.total;
-  row->fits = e.required <= row->usable;
-  row->used_fraction = (double)e.total / (double)g->memory;
+  row->total = e->total;
+  row->fits = fit_verdict(e, g, s->headroom);
+  row->used_fraction = (double)e->total / (double)g->memory;
   if (s->kind == WL_IMAGE || s->kind == WL_VIDEO) {
     /* generation: the least offload mode that fits, then how large and how long */
     gen_fit gf;

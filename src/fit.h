@@ -32,5 +32,13 @@ typedef struct fit_row {
 void fit_device_scenario(const scenario *s, const gpu *g, scenario *out);
 /* 0 on success, -1 with err on an estimate error at the scenario's own layout. */
 int fit_gpu(const model_desc *m, const scenario *s, const gpu *g, fit_row *row, char *err, size_t errlen);
+/* The same for an estimate e already made on s, the scenario as it runs on g
+** (fit_device_scenario): no second estimate. */
+int fit_gpu_from(const model_desc *m, const scenario *s, const estimate *e, const gpu *g, fit_row *row, char *err,
+                 size_t errlen);
+/* The bytes of g a workload may use (memory less the headroom), and whether an estimate
+** fits in them: what it requires (estimate.required), not what the runtime grabs. */
+uint64_t fit_usable(const gpu *g, double headroom);
+bool fit_verdict(const estimate *e, const gpu *g, double headroom);
 
 #endif

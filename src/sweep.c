@@ -457,7 +457,6 @@ static void fill_row(vf_batch *b, size_t r, const model_desc *m, const gpu *g) {
     const budget_item *it = &e->b.items[i];
     cats[i] = (vf_category){it->name, it->component, it->bytes, basis_name(it->basis), it->detail};
   }
-  uint64_t usable = (uint64_t)((double)g->memory * (1.0 - s->headroom)); /* as fit.c computes it */
   *p = (vf_point){.index = 0,
                   .scenario = b->name,
                   .axes = b->axes,
@@ -477,7 +476,7 @@ static void fill_row(vf_batch *b, size_t r, const model_desc *m, const gpu *g) {
                   .gpu = g->name,
                   .memory_bytes = g->memory,
                   .devices = e->devices,
-                  .fits = e->total <= usable,
+                  .fits = fit_verdict(e, g, s->headroom),
                   .used_fraction = g->memory ? (double)e->total / (double)g->memory : 0.0,
                   .total_bytes = e->total,
                   .peak_allocated_bytes = e->peak_allocated,
@@ -489,7 +488,8 @@ static void fill_row(vf_batch *b, size_t r, const model_desc *m, const gpu *g) {
 static vf_status solve_row(vf_batch *b, size_t r, const model_desc *m, const gpu *g) {
   fit_row f;
   char msg[512];
-  if (fit_gpu(m, &b->dev[r], g, &f, msg, sizeof msg) != 0) return bfail(b, VF_EOVERFLOW, "%s", msg);
+  if (fit_gpu_from(m, &b->dev[r], &b->est[r], g, &f, msg, sizeof msg) != 0)
+    return bfail(b, VF_EOVERFLOW, "%s", msg);
   vf_point *p = &b->rows[r];
   p->solved = 1;
   p->count = f.count, p->max_concurrency = f.max_concurrency, p->max_context = f.max_context;

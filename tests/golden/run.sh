@@ -123,5 +123,13 @@ has sglang-bf16-tokens '"kv_cache_tokens": 444821'
 check sglang-fp8 0 "" -- estimate "$T/sg.lua" --format json --set runtime.kv_cache_dtype=fp8
 has sglang-fp8-tokens '"kv_cache_tokens": 889643'
 
+# a batch row's verdict is fit's: vLLM takes gpu_memory_utilization x total (above the
+# 5% headroom here) but needs far less for one 8,192-token sequence, so it fits
+printf 'return { model = "meta-llama/Llama-3.1-8B", runtime = { name = "vllm", gpu_memory_utilization = 0.95 }, workload = { kind = "inference", context = 8192 }, gpu = "H100" }' >"$T/vl.lua"
+check vllm-fit 0 "" -- fit "$T/vl.lua" --format csv
+has vllm-fit-yes ',H100-SXM-80GB,85029027840,true,'
+check vllm-batch 0 "" -- batch "$T/vl.lua" --format jsonl
+has vllm-batch-fits '"fits":true'
+
 echo "golden ($V): $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
