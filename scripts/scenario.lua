@@ -12,7 +12,6 @@ local MAX_GPUS = E.MAX_GPUS
 local SCENARIO_KEYS = { "name", "description", "model", "dtype", "quant", "runtime", "workload",
                         "parallel", "gpu", "headroom", "cuda_context" }
 local TORCH_DTYPE = { float32 = "fp32", float16 = "fp16", bfloat16 = "bf16", float = "fp32", half = "fp16" }
-local DEFAULT_GPU = "H100-SXM-80GB"
 
 -- ---------------------------------------------------------------- model
 

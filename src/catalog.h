@@ -33,6 +33,9 @@ typedef struct catalog {
   rules *aliases; /* value = index into v */
 } catalog;
 
+/* The GPU figures are computed for when a scenario names none (DESIGN.md). */
+#define CATALOG_DEFAULT_GPU "H100-SXM-80GB"
+
 bool catalog_init(catalog *c);
 void catalog_free(catalog *c);
 /* Appends a copy of g. False on out-of-memory. */

@@ -18,12 +18,12 @@
 #include "inspect.h"
 #include "lua_host.h"
 #include "lua_read.h"
+#include "lua_sweep.h"
 #include "report.h"
 
 #ifndef VF_DATADIR
 #define VF_DATADIR "/usr/local/share/vramfit"
 #endif
-#define DEFAULT_GPU "H100-SXM-80GB"
 
 struct vf_engine {
   host *h;
@@ -157,52 +157,26 @@ static vf_status expand_file_unprotected(vf_engine *e, const char *path, const c
   e->cached_path = NULL;
   luaL_unref(L, LUA_REGISTRYINDEX, e->cached_ref);
   e->cached_ref = LUA_NOREF;
-  if (!host_push_driver_fn(e->h, "expand")) return fail(e, VF_ESCRIPT, "driver: no expand function");
-  bool ok = text ? host_load_scenario_text(e->h, text, len, path, err, sizeof err)
-                 : host_load_scenario(e->h, path, err, sizeof err);
-  if (!ok) {
-    lua_pop(L, 1);
-    const char *name = strcmp(path, "-") ? path : "<stdin>";
-    if (strncmp(err, name, strlen(name)) == 0) return fail(e, script_status(err), "%s", err);
-    return fail(e, script_status(err), "%s: %s", name, err);
-  }
-  if (!host_pcall(e->h, 1, 1, err, sizeof err)) return fail(e, script_status(err), "%s: %s", path, err);
+  if (!lsweep_load(e->h, path, text, len, &e->cached_ref, err, sizeof err)) return fail(e, script_status(err), "%s", err);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, e->cached_ref);
   /* the list is lazy (scripts/engine.lua): its raw field __n is the count; read raw,
   ** so that no metamethod runs outside a protected call */
   lua_pushliteral(L, "__n");
   e->cached_n = lua_rawget(L, -2) == LUA_TNUMBER ? (size_t)lua_tointeger(L, -1) : lua_rawlen(L, -2);
-  lua_pop(L, 1);
-  e->cached_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+  lua_pop(L, 2);
   if (!text && !(e->cached_path = strdup(path))) return fail(e, VF_ENOMEM, "out of memory");
   return VF_OK;
 }
 
 /* Normalizes scenario index i of the cached list into e->s and e->m. */
 static vf_status prepare_unprotected(vf_engine *e, const char *path, size_t i, const vf_request *req) {
-  lua_State *L = host_state(e->h);
   char err[2048];
-  if (!host_push_driver_fn(e->h, "prepare_at")) return fail(e, VF_ESCRIPT, "driver: no prepare_at function");
-  lua_rawgeti(L, LUA_REGISTRYINDEX, e->cached_ref);
-  lua_pushinteger(L, (lua_Integer)i + 1);
-  lua_createtable(L, (int)req->n_sets, 0);
-  for (size_t k = 0; k < req->n_sets; k++) {
-    lua_pushstring(L, req->sets[k]);
-    lua_rawseti(L, -2, (lua_Integer)k + 1);
-  }
-  lua_createtable(L, (int)req->n_gpus, 0);
-  for (size_t k = 0; k < req->n_gpus; k++) {
-    lua_pushstring(L, req->gpus[k]);
-    lua_rawseti(L, -2, (lua_Integer)k + 1);
-  }
   const char *where = strcmp(path, "-") == 0 ? "<stdin>" : path;
-  if (!host_pcall(e->h, 4, 1, err, sizeof err)) {
-    if (e->cached_n > 1) return fail(e, script_status(err), "%s: scenario %zu: %s", where, i + 1, err);
-    return fail(e, script_status(err), "%s: %s", where, err);
-  }
-  bool ok = lread_scenario(L, -1, &e->s, &e->m, err, sizeof err);
-  lua_pop(L, 1);
-  if (!ok) return fail(e, VF_EINVAL, "%s: %s", where, err);
-  return VF_OK;
+  if (lsweep_prepare(e->h, e->cached_ref, i, req->sets, req->n_sets, req->gpus, req->n_gpus, &e->s, &e->m, err,
+                     sizeof err))
+    return VF_OK;
+  if (e->cached_n > 1) return fail(e, script_status(err), "%s: scenario %zu: %s", where, i + 1, err);
+  return fail(e, script_status(err), "%s: %s", where, err);
 }
 
 /* ---- protected steps: a Lua API call outside lua_pcall that runs out of memory would
@@ -259,10 +233,10 @@ static vf_status report_gpu(vf_engine *e) {
     return VF_OK;
   }
   char err[256];
-  const gpu *g = catalog_find(&e->cat, DEFAULT_GPU, err, sizeof err);
+  const gpu *g = catalog_find(&e->cat, CATALOG_DEFAULT_GPU, err, sizeof err);
   if (!g) return fail(e, VF_ESCRIPT, "catalog: %s", err);
   e->g = *g;
-  scenario_note(&e->s, "no gpu given: figures that depend on the GPU are for %s", DEFAULT_GPU);
+  scenario_note(&e->s, "no gpu given: figures that depend on the GPU are for %s", CATALOG_DEFAULT_GPU);
   return VF_OK;
 }
 

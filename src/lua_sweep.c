@@ -1,5 +1,6 @@
 /*
-** lua_sweep.c: the Lua side of batch evaluation (see lua_sweep.h). Uses the driver's
+** lua_sweep.c: the Lua side of evaluating scenario files, for the engine (engine.c)
+** and for batches (sweep.c) alike (see lua_sweep.h). Uses the driver's
 ** expand / prepare_at / catalog functions (scripts/driver.lua), lua_read.c for the
 ** normalized tables, and reads the lazy list's plan with raw accesses only.
 */
@@ -30,7 +31,8 @@ static bool protect(host *h, lua_CFunction fn, void *ud, char *err, size_t errle
 
 typedef struct load_args {
   host *h;
-  const char *path;
+  const char *path, *text; /* text: scenario text named path; NULL: read the file */
+  size_t len;
   int *ref;
   char *err;
   size_t errlen;
@@ -43,7 +45,9 @@ static int load_unprotected(lua_State *L) {
   const char *name = strcmp(a->path, "-") ? a->path : "<stdin>";
   char msg[2048];
   if (!host_push_driver_fn(a->h, "expand")) return snprintf(a->err, a->errlen, "driver: no expand function"), 0;
-  if (!host_load_scenario(a->h, a->path, msg, sizeof msg)) {
+  bool loaded = a->text ? host_load_scenario_text(a->h, a->text, a->len, name, msg, sizeof msg)
+                        : host_load_scenario(a->h, a->path, msg, sizeof msg);
+  if (!loaded) {
     lua_pop(L, 1);
     if (strncmp(msg, name, strlen(name)) == 0)
       snprintf(a->err, a->errlen, "%s", msg);
@@ -57,8 +61,8 @@ static int load_unprotected(lua_State *L) {
   return 0;
 }
 
-bool lsweep_load(host *h, const char *path, int *ref, char *err, size_t errlen) {
-  load_args a = {h, path, ref, err, errlen, false};
+bool lsweep_load(host *h, const char *path, const char *text, size_t len, int *ref, char *err, size_t errlen) {
+  load_args a = {h, path, text, len, ref, err, errlen, false};
   *ref = LUA_NOREF;
   return protect(h, load_unprotected, &a, err, errlen) && a.ok;
 }

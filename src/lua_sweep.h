@@ -47,7 +47,7 @@ typedef struct sw_plan {
 } sw_plan;
 
 /* Loads and expands a file ("-": standard input); *ref holds the list in the registry. */
-bool lsweep_load(host *h, const char *path, int *ref, char *err, size_t errlen);
+bool lsweep_load(host *h, const char *path, const char *text, size_t len, int *ref, char *err, size_t errlen);
 /* Reads the plan of the list at ref. */
 bool lsweep_plan(host *h, int ref, sw_plan *p, char *err, size_t errlen);
 void lsweep_plan_free(sw_plan *p);

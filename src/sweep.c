@@ -18,7 +18,6 @@
 
 #define GROUP_CACHE 16
 #define MAX_AXES 32
-#define DEFAULT_GPU "H100-SXM-80GB"
 
 /* The GPUs one value of the gpu axis names, resolved against the catalog once: a
 ** point's rows are g[0 .. rows), the default GPU when the scenario names none (n = 0). */
@@ -131,7 +130,7 @@ static bool batch_load(vf_batch *b, const vf_options *opt, const char *path, cha
   if (!catalog_init(&b->cat)) return snprintf(err, errlen, "out of memory"), false;
   if (!(b->h = host_new(&ho, err, errlen))) return false;
   if (!host_load_catalog(b->h, &b->cat, err, errlen)) return false;
-  if (!lsweep_load(b->h, path, &b->ref, err, errlen)) return false;
+  if (!lsweep_load(b->h, path, NULL, 0, &b->ref, err, errlen)) return false;
   return lsweep_plan(b->h, b->ref, &b->plan, err, errlen);
 }
 
@@ -341,7 +340,7 @@ static void resolve_choice(vf_batch *b, gchoice *c, const scenario *s) {
   free(c->err);
   c->err = NULL;
   if (!c->n) {
-    const gpu *g = catalog_find(&b->cat, DEFAULT_GPU, msg, sizeof msg);
+    const gpu *g = catalog_find(&b->cat, CATALOG_DEFAULT_GPU, msg, sizeof msg);
     char full[1024];
     snprintf(full, sizeof full, "catalog: %s", msg); /* as engine.c's report_gpu says it */
     if (g) c->g[0] = *g;
