@@ -24,7 +24,7 @@ local ENCODE_TENSORS = 4
 local VAE_PEAK_CHANNELS = 128
 local Q = require "quant"
 
-local function note(n, fmt, ...) n.notes[#n.notes + 1] = fmt:format(...) end
+local note = E.note
 
 -- width/height checked as the generation workload checks them (workloads/image.lua)
 local function side(w, key, p, n)

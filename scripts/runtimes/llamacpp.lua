@@ -6,7 +6,7 @@ local E = require "engine"
 
 local CACHE_TYPES = { "f32", "f16", "bf16", "q8_0", "q4_0", "q4_1", "q5_0", "q5_1", "iq4_nl" }
 
-local function note(n, fmt, ...) n.notes[#n.notes + 1] = fmt:format(...) end
+local note = E.note
 
 -- "b4385", "4385" or "build 4385" -> 4385; nil -> 0 (the newest behaviour)
 local function build_number(v)

@@ -7,7 +7,7 @@ local E = require "engine"
 local LATEST = "0.19.0"
 local FP8 = { fp8 = true, fp8_e4m3 = true, fp8_e5m2 = true, fp8_inc = true, fp8_ds_mla = true }
 
-local function note(n, fmt, ...) n.notes[#n.notes + 1] = fmt:format(...) end
+local note = E.note
 
 -- "0.10.1.1" -> 10001 (minor * 1000 + patch); major 1 and later count as newest.
 local function version_code(v)

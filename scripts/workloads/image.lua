@@ -8,7 +8,7 @@
 local E = require "engine"
 local fail, int_field, bool_field, enum_field, strict = E.fail, E.int_field, E.bool_field, E.enum_field, E.strict_field
 
-local function note(n, fmt, ...) n.notes[#n.notes + 1] = fmt:format(...) end
+local note = E.note
 
 local KEYS = { "kind", "width", "height", "batch", "num_images_per_prompt", "steps", "cfg", "max_sequence_length",
                "offload", "vae_tiling", "vae_slicing", "attention", "text_encoders", "t2i2v" }

@@ -9,9 +9,9 @@ local train_gen = require "train_gen"
 local Q = require "quant"
 local fail, int_field, num_field, bool_field, enum_field, strict =
   E.fail, E.int_field, E.num_field, E.bool_field, E.enum_field, E.strict_field
-local MAX_TOKENS, MAX_SEQS = 1 << 30, 1 << 24
+local MAX_TOKENS, MAX_SEQS = E.MAX_TOKENS, E.MAX_SEQS
 
-local function note(n, fmt, ...) n.notes[#n.notes + 1] = fmt:format(...) end
+local note = E.note
 
 local TRAIN_KEYS = { "kind", "method", "micro_batch", "seq_len", "grad_accum", "grad_checkpointing", "optimizer",
                      "precision", "lora", "attention", "optimizer_in_backward", "offload", "width", "height",
