@@ -9,6 +9,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#define MIB (1024ull * 1024ull)
+#define GIB (1024.0 * 1024.0 * 1024.0) /* a double: for printing and fractional figures */
+
 /* Returns false on overflow; *out is then left unspecified. */
 bool bytes_add(uint64_t a, uint64_t b, uint64_t *out);
 bool bytes_mul(uint64_t a, uint64_t b, uint64_t *out);

@@ -10,7 +10,6 @@
 #include "bytes.h"
 #include "estimate.h"
 
-#define MIB (1024ull * 1024ull)
 
 typedef struct ectx {
   const model_desc *m;

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define MIB (1024ull * 1024ull)
 
 /* cuBLAS workspace of PyTorch's default handle: CUBLAS_WORKSPACE_CONFIG ":4096:8"
 ** (8 x 4 MiB) on Hopper and later, ":4096:2:16:8" (2 x 4 MiB + 8 x 16 KiB) before

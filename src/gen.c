@@ -13,7 +13,6 @@
 #include "estimate_int.h"
 #include "gen.h"
 
-#define GIB (1024.0 * 1024.0 * 1024.0)
 
 /* Per activation family: the denoiser's live activation elements per token per hidden
 ** unit at its peak (k0 + k1 x ffn/hidden), and the VAE decoder's bytes per output

@@ -16,7 +16,7 @@ enum {
   GGML_T_F32 = 0, GGML_T_F16 = 1, GGML_T_Q4_0 = 2, GGML_T_Q4_1 = 3,
   GGML_T_Q5_0 = 6, GGML_T_Q5_1 = 7, GGML_T_Q8_0 = 8, GGML_T_Q8_1 = 9,
   GGML_T_Q2_K = 10, GGML_T_Q3_K = 11, GGML_T_Q4_K = 12, GGML_T_Q5_K = 13,
-  GGML_T_Q6_K = 14, GGML_T_Q8_K = 15, GGML_T_BF16 = 30, GGML_T_MXFP4 = 39
+  GGML_T_Q6_K = 14, GGML_T_Q8_K = 15, GGML_T_IQ4_XS = 23, GGML_T_BF16 = 30, GGML_T_MXFP4 = 39
 };
 
 typedef struct ggml_type_info {

@@ -6,6 +6,8 @@
 */
 #include "report_svg.h"
 
+#define GIB 1073741824.0 /* the command side uses only the public header, not src/bytes.h */
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -19,7 +21,6 @@
 #define MAX_BARS 40
 #define MAX_MODELS 24
 #define MAX_CATS 24
-#define GIB 1073741824.0
 
 typedef struct pt {
   double x;

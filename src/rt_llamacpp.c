@@ -181,7 +181,7 @@ typedef enum lc_buft { LC_PLAIN = 0, LC_REPACK, LC_AMX } lc_buft;
 
 static bool lc_amx_type(uint32_t id) {
   return id == GGML_T_F16 || id == GGML_T_Q4_0 || id == GGML_T_Q4_1 || id == GGML_T_Q8_0 ||
-         id == GGML_T_Q4_K || id == GGML_T_Q5_K || id == GGML_T_Q6_K || id == 23 /* IQ4_XS */;
+         id == GGML_T_Q4_K || id == GGML_T_Q5_K || id == GGML_T_Q6_K || id == GGML_T_IQ4_XS;
 }
 
 static lc_buft lc_host_buft(const lc *l, const inv_tensor *t, const ggml_type_info *g, bool as_output) {

@@ -8,7 +8,6 @@
 
 #include "estimate_int.h"
 
-#define GIB (1024.0 * 1024.0 * 1024.0)
 
 /* SGLang's default mem_fraction_static by tensor-parallel size (server_args.py,
 ** releases of 2024-2025 before the reserved-memory rule): 0.88 on one GPU down to

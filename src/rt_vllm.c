@@ -10,7 +10,6 @@
 
 #include "estimate_int.h"
 
-#define GIB (1024.0 * 1024.0 * 1024.0)
 #define V_MAX_GROUPS MODEL_MAX_KV
 
 typedef struct vcfg {
