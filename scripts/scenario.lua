@@ -159,7 +159,6 @@ local function workload_part(raw, n, rt, cfg)
     fail("workload", "expected a table such as { kind = \"inference\", context = 8192 }, got %s", type(w))
   end
   local kind = enum_field(w.kind, "workload.kind", { "inference", "train", "image", "video" })
-  if not host.module_exists("workloads." .. kind) then fail("workload.kind", "'%s' workloads are not modelled yet", kind) end
   local ok = false
   for _, k in ipairs(rt.kinds) do ok = ok or k == kind end
   if not ok then fail("runtime.name", "runtime '%s' does not run %s workloads", rt.name, kind) end

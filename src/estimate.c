@@ -230,8 +230,7 @@ int estimate_run(const model_desc *m, const scenario *s, estimate *out, char *er
   out->devices = acc_mul3(&c.acc, s->tp, s->pp, s->kind == WL_TRAIN ? s->dp : 1);
   est_fn fn = find_module(s);
   if (!fn) {
-    snprintf(err, errlen, "runtime '%s' has no model for %s workloads yet", s->runtime,
-             s->kind == WL_TRAIN ? "training" : "inference");
+    snprintf(err, errlen, "runtime '%s' has no model for %s workloads yet", s->runtime, wl_kind_name(s->kind));
     return -1;
   }
   fn(&c);

@@ -38,6 +38,9 @@ typedef struct estimate {
                              ** where a runtime takes a fixed share whatever it needs (vLLM's
                              ** gpu_memory_utilization): then the memory it really uses */
   const char *peak_phase;    /* "forward", "backward", "optimizer step", "prefill", "decode" */
+  /* what the peaks are, for the table: NULL means PyTorch's caching allocator
+  ** (torch.cuda.max_memory_allocated() / max_memory_reserved()) */
+  const char *allocated_label, *reserved_label;
   est_figure figs[EST_MAX_FIGS];
   int n_figs;
 } estimate;

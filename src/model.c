@@ -71,3 +71,9 @@ bool scn_bool(const scenario *s, const char *key, bool dflt) {
   const scn_value *v = scn_find(s, key);
   return v && v->type == SCN_BOOL ? v->i != 0 : dflt;
 }
+
+const char *wl_kind_name(wl_kind k) {
+  static const char *const names[] = {[WL_INFERENCE] = "inference", [WL_TRAIN] = "train", [WL_IMAGE] = "image",
+                                      [WL_VIDEO] = "video"};
+  return (unsigned)k < sizeof names / sizeof *names && names[k] ? names[k] : "inference";
+}

@@ -127,6 +127,8 @@ void model_init(model_desc *m);
 void model_free(model_desc *m);
 /* KV bytes per token summed over layers (full-attention view), overflow-checked. */
 bool model_kv_bytes_per_token(const model_desc *m, vf_dtype dt, uint64_t *out);
+/* The workload.kind value a scenario writes: "inference", "train", "image", "video". */
+const char *wl_kind_name(wl_kind k);
 void scenario_note(scenario *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Extras by key; the default when absent or of another type (an integer reads as a
 ** real too; a bool as 0/1 integer). */

@@ -183,12 +183,10 @@ static void table_budget(sbuf *b, const report_in *in) {
     table_line(b, it->name, it->bytes, basis_name(it->basis), it->detail);
   }
   sbuf_printf(b, "%.*s\n", 72, "------------------------------------------------------------------------");
-  /* llama.cpp allocates ggml backend buffers, not through PyTorch's allocator */
-  bool ggml = strcmp(in->s->runtime, "llamacpp") == 0;
   table_line(b, "peak allocated", e->peak_allocated, "",
-             ggml ? "ggml backend buffers on this GPU" : "torch.cuda.max_memory_allocated()");
+             e->allocated_label ? e->allocated_label : "torch.cuda.max_memory_allocated()");
   table_line(b, "peak reserved", e->peak_reserved, "",
-             ggml ? "the same: ggml buffers are allocated once" : "torch.cuda.max_memory_reserved()");
+             e->reserved_label ? e->reserved_label : "torch.cuda.max_memory_reserved()");
   table_line(b, "total", e->total, "", "what nvidia-smi shows");
 }
 

@@ -547,5 +547,8 @@ void llamacpp_estimate(ectx *c) {
   lc_figures(&l);
   lc_fit(&l);
   c->e->peak_phase = "prefill";
+  /* llama.cpp allocates ggml backend buffers once, not through PyTorch's allocator */
+  c->e->allocated_label = "ggml backend buffers on this GPU";
+  c->e->reserved_label = "the same: ggml buffers are allocated once";
   est_finish(c, &c->e->b);
 }

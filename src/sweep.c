@@ -443,10 +443,6 @@ static bool build_dev(vf_batch *b, const scenario *src, const gchoice *c) {
   return true;
 }
 
-static const char *kind_name(wl_kind k) {
-  return k == WL_INFERENCE ? "inference" : k == WL_TRAIN ? "train" : "other";
-}
-
 static void fill_row(vf_batch *b, size_t r, const model_desc *m, const gpu *g) {
   const scenario *s = &b->dev[r];
   const estimate *e = &b->est[r];
@@ -462,7 +458,7 @@ static void fill_row(vf_batch *b, size_t r, const model_desc *m, const gpu *g) {
                   .model_id = m->id,
                   .arch = m->arch,
                   .runtime = s->runtime,
-                  .kind = kind_name(s->kind),
+                  .kind = wl_kind_name(s->kind),
                   .params = e->params,
                   .weight_bytes = e->weight_bytes,
                   .context = s->context,

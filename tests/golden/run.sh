@@ -131,5 +131,15 @@ has vllm-fit-yes ',H100-SXM-80GB,85029027840,true,'
 check vllm-batch 0 "" -- batch "$T/vl.lua" --format jsonl
 has vllm-batch-fits '"fits":true'
 
+# a user runtime script that declares its knobs but no model yet is refused by name
+mkdir -p "$T/user3/scripts/runtimes"
+printf 'return runtime { name = "tgi", kinds = { "inference" }, knobs = {}, modelled = false }\n' \
+  >"$T/user3/scripts/runtimes/tgi.lua"
+printf 'return { model = "meta-llama/Llama-3.1-8B", runtime = "tgi", workload = { kind = "inference", context = 8 } }' >"$T/tgi.lua"
+VRAMFIT_PATH="$T/user3" check runtime-unmodelled 2 "runtime.name: runtime 'tgi' is not modelled yet (modelled: " -- estimate "$T/tgi.lua"
+
+printf 'return { model = "meta-llama/Llama-3.1-8B", runtime = "vllm", workload = { kind = "train", seq_len = 8 } }' >"$T/vtrain.lua"
+check runtime-kind 2 "runtime.name: runtime 'vllm' does not run train workloads" -- estimate "$T/vtrain.lua"
+
 echo "golden ($V): $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
