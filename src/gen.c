@@ -22,6 +22,8 @@ typedef struct gen_family {
   double k0, k1;    /* activation elements per token = hidden x (k0 + k1 x ffn / hidden) */
   double vae_bytes; /* VAE decode bytes per (pixel x frame x peak channel) decoded at once */
   double vae_out;   /* copies of the whole decoded video (3 channels) held at the decode's end */
+  bool vae_fixed;   /* vae_bytes is per element whatever the VAE dtype (image VAEs: fitted in fp16) */
+  vf_basis act_basis, vae_basis; /* calibrated where a case fitted the constant, else assumed */
 } gen_family;
 
 static const gen_family families[] = {
@@ -30,8 +32,8 @@ static const gen_family families[] = {
     ** hf-blog-sdxl-a100-fp16: 4 images, 15 GiB over the weights) */
     /* k0, k1 of "image" and "unet": assumed (no case isolates the denoiser's activations:
     ** the image cases above peak in the VAE decode) */
-    {"image", 8.0, 2.0, 16.0, 0.0},
-    {"unet", 24.0, 0.0, 16.0, 0.0},
+    {"image", 8.0, 2.0, 16.0, 0.0, true, BASIS_ASSUMED, BASIS_CALIBRATED},
+    {"unet", 24.0, 0.0, 16.0, 0.0, true, BASIS_ASSUMED, BASIS_CALIBRATED},
     /* Wan reference scripts (fp32 residual stream and norms, float64 rotary of q and k at the
     ** attention's peak): 40 B per token x dim, 20 bf16 elements. Fitted with the fp32 DiT
     ** weights: wan21-t2v-14b-720p-h20-1gpu (69.1 GiB = 53.2 GiB fp32 DiT + 14.4 GiB at 75,600
@@ -43,11 +45,11 @@ static const gen_family families[] = {
     ** wan21-t2v-1.3b-480p-4090-1gpu (8.19 GiB: DiT offloaded, cache emptied, decode alone);
     ** the Wan2.2 VAE's channel equivalent (architectures/wan.lua) to
     ** wan22-ti2v-5b-*-720p-4090-{1,4,8}gpu (22.6-22.9 GiB whatever the GPU count) */
-    {"wan", 20.0, 0.0, 22.75, 3.0},
+    {"wan", 20.0, 0.0, 22.75, 3.0, false, BASIS_CALIBRATED, BASIS_CALIBRATED},
     /* diffusers HunyuanVideo: hf-blog-videogen-hunyuanvideo-bf16-group-offload-leaf-vae-tiling
     ** (about 5.5 GiB at 47,744 tokens); untiled decode hf-blog-videogen-hunyuanvideo-fp8-upcast
     ** minus ...-fp8-upcast-vae-tiling (about 25 GiB for 121 x 512 x 768 x 128) */
-    {"hunyuanvideo", 20.0, 0.0, 4.4, 0.0},
+    {"hunyuanvideo", 20.0, 0.0, 4.4, 0.0, false, BASIS_CALIBRATED, BASIS_CALIBRATED},
     /* diffusers CogVideoX (2B, 5B, 1.5-5B and ConsisID share AutoencoderKLCogVideoX): SDPA
     ** keeps only a few hidden-size vectors per token (diffusers-doc-cogvideox15-model-offload-
     ** vae-tiling, 11 GiB about the resident weights). VAE decode: the first 2-latent-frame call
@@ -58,16 +60,16 @@ static const gen_family families[] = {
     ** source, PR #9150, measured CogVideoX-2b at 720x480 x 49 frames: 19 GiB with model
     ** offload, the decode alone) gives 45.8 B, and hf-blog-videogen-cogvideox15-5b-bf16
     ** (8 frames at 768x512) agrees */
-    {"cogvideox", 2.0, 0.0, 46.0, 0.0},
+    {"cogvideox", 2.0, 0.0, 46.0, 0.0, false, BASIS_CALIBRATED, BASIS_CALIBRATED},
     /* diffusers LTX-Video: the decoder's last stages run all frames at once at 1/4 resolution
     ** with 128 channels (8 per output pixel, architectures/ltx.lua): 12 B per element, about
     ** six bf16 copies of that map (conv input, causal-padded concat, norm, activation, output,
     ** residual). Fitted to hf-blog-videogen-ltx-video-bf16 (17.75 GiB, metric not stated) */
-    {"ltx", 20.0, 0.0, 12.0, 0.0},
+    {"ltx", 20.0, 0.0, 12.0, 0.0, false, BASIS_ASSUMED, BASIS_CALIBRATED},
     /* Mochi and Open-Sora: HunyuanVideo's row reused, assumed (not fitted to a case of their
     ** own); LTX's k0 = 20 above is the same assumption */
-    {"mochi", 20.0, 0.0, 4.4, 0.0},
-    {"opensora", 20.0, 0.0, 4.4, 0.0},
+    {"mochi", 20.0, 0.0, 4.4, 0.0, false, BASIS_ASSUMED, BASIS_ASSUMED},
+    {"opensora", 20.0, 0.0, 4.4, 0.0, false, BASIS_ASSUMED, BASIS_ASSUMED},
 };
 
 static const gen_family *family_of(const char *name) {
@@ -251,7 +253,7 @@ static void gen_shapes(ectx *c, const gen_family *f, const gen_weights *w, gen_s
   bool vae32 = scn_bool(s, "gen.vae_upcast", false) || (gen_ref(s) && scn_bool(s, "gen.ref_vae_fp32", false));
   uint64_t vae_a = vae32 ? 4 : a;
   double per = f->vae_bytes * (double)vae_a / 2.0;
-  if (strcmp(f->name, "image") == 0 || strcmp(f->name, "unet") == 0) per = f->vae_bytes;
+  if (f->vae_fixed) per = f->vae_bytes;
   g->vae = acc_from_double(&c->acc, per * (double)scn_u64(s, "gen.vae_pixels", 0) *
                                         (double)scn_u64(s, "gen.vae_channels", 128) *
                                         (double)scn_u64(s, "gen.vae_images", 1));
@@ -363,7 +365,7 @@ static void gen_phases(ectx *c, const gen_weights *w, const gen_shape *g, gen_ph
     for (int i = 0; i < 3; i++) ph[i].weights_den = den;
 }
 
-static void gen_report(ectx *c, const gen_phase *p, const gen_weights *w) {
+static void gen_report(ectx *c, const gen_family *f, const gen_phase *p, const gen_weights *w) {
   budget *b = &c->e->b;
   const scenario *s = c->s;
   const char *off = scn_str(s, "gen.offload", "none");
@@ -382,12 +384,12 @@ static void gen_report(ectx *c, const gen_phase *p, const gen_weights *w) {
   if (p->weights_aux && (it = budget_add(b, "weights", p->weights_aux, BASIS_EXACT, true,
                                          "face helper models (not offloaded by the pipeline): %.2f GiB", (double)w->aux / GIB)))
     it->component = "image_encoder";
-  if ((it = budget_add(b, "activations", p->act, BASIS_CALIBRATED, true,
+  if ((it = budget_add(b, "activations", p->act, f->act_basis, true,
                        "%s: %llu tokens x batch %llu, %s attention, sequence parallel %llu", p->name,
                        (unsigned long long)scn_u64(s, "gen.tokens", 0), (unsigned long long)scn_u64(s, "gen.den_batch", 1),
                        scn_str(s, "gen.attention", "sdpa"), (unsigned long long)scn_u64(s, "gen.sp", 1))))
     it->component = "denoiser";
-  if ((it = budget_add(b, "vae_decode", p->vae, BASIS_CALIBRATED, true,
+  if ((it = budget_add(b, "vae_decode", p->vae, f->vae_basis, true,
                        "%llu pixels x frames at once x %llu images%s%s", (unsigned long long)scn_u64(s, "gen.vae_pixels", 0),
                        (unsigned long long)scn_u64(s, "gen.vae_images", 1), scn_bool(s, "gen.vae_tiling", false) ? ", tiled" : "",
                        scn_bool(s, "gen.vae_slicing", false) ? ", sliced" : "")))
@@ -410,7 +412,7 @@ void gen_estimate(ectx *c) {
   int top = 0;
   for (int i = 1; i < GEN_PHASES; i++)
     if (phase_total(c, &ph[i]) > phase_total(c, &ph[top])) top = i;
-  gen_report(c, &ph[top], &w);
+  gen_report(c, f, &ph[top], &w);
   est_add_common(c, &e->b);
   /* caching allocator: transient blocks of all phases stay cached; 10% of the peak
   ** phase's transients as fragmentation (assumed) */
