@@ -396,6 +396,14 @@ models["genmo/mochi-1-preview"] = { arch = "mochi", config = { num_layers = 48, 
   attention_head_dim = 128, pooled_projection_dim = 1536, in_channels = 12, text_embed_dim = 4096 } }
 models["hpcai-tech/Open-Sora-v2"] = { arch = "opensora", config = { in_channels = 64, out_channels = 64,
   hidden_size = 3072, num_heads = 24, depth = 19, depth_single_blocks = 38, guidance_embed = false } }
+-- Qwen-Image (transformer/config.json; text_encoder/config.json is Qwen2.5-VL-7B-Instruct's)
+models["Qwen/Qwen-Image"] = { arch = "qwenimage", config = { transformer = {
+  num_layers = 60, num_attention_heads = 24, attention_head_dim = 128, joint_attention_dim = 3584,
+  in_channels = 64, out_channels = 16, patch_size = 2, guidance_embeds = false },
+  text_encoder = { hidden_size = 3584, num_hidden_layers = 28, num_attention_heads = 28, num_key_value_heads = 4,
+    intermediate_size = 18944, vocab_size = 152064 },
+  vision_config = { depth = 32, hidden_size = 1280, intermediate_size = 3420, patch_size = 14, in_chans = 3,
+    temporal_patch_size = 2, spatial_merge_size = 2, out_hidden_size = 3584 } } }
 -- gen3: Hunyuan-DiT v1.0 (transformer/config.json; v1.2 sets use_style_cond_and_image_meta_size false)
 models["Tencent-Hunyuan/HunyuanDiT-Diffusers"] = { arch = "hunyuandit", config = { transformer = {
   num_attention_heads = 16, attention_head_dim = 88, num_layers = 40, in_channels = 4, patch_size = 2,
@@ -510,6 +518,7 @@ local aliases = {
   ["Wan-AI/Wan2.1-I2V-14B-480P"] = "Wan-AI/Wan2.1-I2V-14B-720P",
   ["Wan-AI/Wan2.1-T2V-14B-Diffusers"] = "Wan-AI/Wan2.1-T2V-14B",
   ["Wan-AI/Wan2.1-T2V-1.3B-Diffusers"] = "Wan-AI/Wan2.1-T2V-1.3B",
+  ["Qwen/Qwen-Image-2512"] = "Qwen/Qwen-Image",  -- the same transformer and encoders, retrained
   -- --- serve2
   ["meta-llama/Llama-3.2-11B-Vision-Instruct"] = "meta-llama/Llama-3.2-11B-Vision",
   ["meta-llama/Llama-4-Scout-17B-16E"] = "meta-llama/Llama-4-Scout-17B-16E-Instruct",

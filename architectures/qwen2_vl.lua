@@ -4,25 +4,6 @@
 -- Shapes: transformers models/qwen2_5_vl/modeling_qwen2_5_vl.py (Qwen2_5_VisionTransformer).
 local nn = require "nn"
 
-local function vision(t, vc, text_hidden)
-  local h, L = nn.need(vc, "hidden_size"), nn.need(vc, "depth")
-  local I, p = nn.need(vc, "intermediate_size"), nn.need(vc, "patch_size")
-  local tp, ch = nn.int(vc, "temporal_patch_size", 2), nn.int(vc, "in_chans", 3)
-  local merge = nn.int(vc, "spatial_merge_size", 2)
-  local out = nn.int(vc, "out_hidden_size", text_hidden)
-  local lp = "visual.blocks.*"
-  nn.param(t, "visual.patch_embed.proj.weight", { h, ch, tp, p, p })
-  nn.norm(t, lp .. ".norm1", h, { count = L })
-  nn.norm(t, lp .. ".norm2", h, { count = L })
-  nn.linear(t, lp .. ".attn.qkv", 3 * h, h, { count = L, bias = true })
-  nn.linear(t, lp .. ".attn.proj", h, h, { count = L, bias = true })
-  nn.gated_mlp(t, lp .. ".mlp", { hidden = h, width = I, count = L, bias = true })
-  local m = h * merge * merge
-  nn.norm(t, "visual.merger.ln_q", h)
-  nn.linear(t, "visual.merger.mlp.0", m, m, { bias = true, role = "mlp" })
-  nn.linear(t, "visual.merger.mlp.2", out, m, { bias = true, role = "mlp" })
-end
-
 return arch {
   name        = "qwen2_vl",
   summary     = "Qwen2.5-VL (Qwen2 decoder + ViT with 2x2 patch merger)",
@@ -38,7 +19,7 @@ return arch {
     nn.llama_layers(t, "model.layers.*", { hidden = h, heads = nh, kv_heads = nkv, head_dim = d, width = I,
       count = L, qkv_bias = true })
     nn.lm(t, { vocab = V, hidden = h, tied = tied })
-    vision(t, nn.sub(cfg, "vision_config") or error("config: missing field 'vision_config'", 0), h)
+    nn.qwen25_vision(t, nn.sub(cfg, "vision_config") or error("config: missing field 'vision_config'", 0), h)
 
     return {
       arch = "qwen2_vl", family = "decoder",

@@ -37,9 +37,7 @@ local function transformer(c)
   return t, d, F, nh, L
 end
 
--- Wan2.1 VAE: base 96 channels, multipliers 1,2,4,4, z 16; Wan2.2's TI2V VAE: 160
--- channels, z 48, 16x spatial.
-local VAE21 = { block_out = { 96, 192, 384, 384 }, latent = 16, k3d = true }
+-- Wan2.1 VAE: gen_parts' WAN_VAE; Wan2.2's TI2V VAE: 160 channels, z 48, 16x spatial.
 local VAE22 = { block_out = { 160, 320, 640, 640 }, latent = 48, k3d = true }
 
 return arch {
@@ -60,7 +58,7 @@ return arch {
     local scale = nn.int(cfg, "vae_scale", 8)
     -- Wan2.2: the A14B two-expert models and TI2V-5B (16x VAE); wan_version overrides
     local v22 = (cfg.wan_version or ((experts == 2 or scale == 16) and "2.2" or "2.1")) == "2.2"
-    parts[#parts + 1] = { "vae", "vae", P.vae_kl(scale == 16 and VAE22 or VAE21) }
+    parts[#parts + 1] = { "vae", "vae", P.vae_kl(scale == 16 and VAE22 or P.WAN_VAE) }
     return P.description {
       arch = "wan", hidden = d, layers = L, heads = nh, ffn = F, tensors = P.pipeline(parts),
       pipeline = {

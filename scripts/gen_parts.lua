@@ -186,6 +186,9 @@ end
 
 P.SD_VAE = { block_out = { 128, 256, 512, 512 }, latent = 4 }
 P.FLUX_VAE = { block_out = { 128, 256, 512, 512 }, latent = 16, quant_conv = false }
+-- The Wan2.1 causal 3D VAE (base 96 channels, multipliers 1,2,4,4, z 16); Qwen-Image's
+-- AutoencoderKLQwenImage has the same shape.
+P.WAN_VAE = { block_out = { 96, 192, 384, 384 }, latent = 16, k3d = true }
 
 -- ------------------------------------------------------------------ MMDiT blocks
 

@@ -222,6 +222,31 @@ function nn.llama_layers(list, prefix, a)
   return list
 end
 
+-- The Qwen2.5-VL vision tower under "visual." (transformers modeling_qwen2_5_vl.py,
+-- Qwen2_5_VisionTransformer): Conv3d patches over temporal_patch_size frames, `depth`
+-- blocks (RMSNorm, fused biased qkv, biased SwiGLU) and the merger that turns
+-- spatial_merge_size^2 patches into one token of the text width. vc: the vision_config.
+-- Used by architectures/qwen2_vl.lua and by Qwen-Image's text encoder (qwenimage.lua).
+function nn.qwen25_vision(list, vc, text_hidden)
+  local h, L = nn.need(vc, "hidden_size"), nn.need(vc, "depth")
+  local I, p = nn.need(vc, "intermediate_size"), nn.need(vc, "patch_size")
+  local tp, ch = nn.int(vc, "temporal_patch_size", 2), nn.int(vc, "in_chans", 3)
+  local merge = nn.int(vc, "spatial_merge_size", 2)
+  local out = nn.int(vc, "out_hidden_size", text_hidden)
+  local lp = "visual.blocks.*"
+  nn.param(list, "visual.patch_embed.proj.weight", { h, ch, tp, p, p })
+  nn.norm(list, lp .. ".norm1", h, { count = L })
+  nn.norm(list, lp .. ".norm2", h, { count = L })
+  nn.linear(list, lp .. ".attn.qkv", 3 * h, h, { count = L, bias = true })
+  nn.linear(list, lp .. ".attn.proj", h, h, { count = L, bias = true })
+  nn.gated_mlp(list, lp .. ".mlp", { hidden = h, width = I, count = L, bias = true })
+  local m = h * merge * merge
+  nn.norm(list, "visual.merger.ln_q", h)
+  nn.linear(list, "visual.merger.mlp.0", m, m, { bias = true, role = "mlp" })
+  nn.linear(list, "visual.merger.mlp.2", out, m, { bias = true, role = "mlp" })
+  return list
+end
+
 -- The description's block of a gated RMSNorm decoder: heads, KV heads, head_dim, the
 -- FFN width a token passes through, and for MoE the experts and how many a token uses.
 function nn.rms_block(heads, kv_heads, head_dim, ffn, experts, per_tok)

@@ -389,7 +389,9 @@ static void gen_report(ectx *c, const gen_family *f, const gen_phase *p, const g
                        (unsigned long long)scn_u64(s, "gen.tokens", 0), (unsigned long long)scn_u64(s, "gen.den_batch", 1),
                        scn_str(s, "gen.attention", "sdpa"), (unsigned long long)scn_u64(s, "gen.sp", 1))))
     it->component = "denoiser";
-  if ((it = budget_add(b, "vae_decode", p->vae, f->vae_basis, true,
+  /* a pipeline whose VAE constant is borrowed from another family says so (gen.vae_assumed) */
+  vf_basis vb = scn_bool(s, "gen.vae_assumed", false) ? BASIS_ASSUMED : f->vae_basis;
+  if ((it = budget_add(b, "vae_decode", p->vae, vb, true,
                        "%llu pixels x frames at once x %llu images%s%s", (unsigned long long)scn_u64(s, "gen.vae_pixels", 0),
                        (unsigned long long)scn_u64(s, "gen.vae_images", 1), scn_bool(s, "gen.vae_tiling", false) ? ", tiled" : "",
                        scn_bool(s, "gen.vae_slicing", false) ? ", sliced" : "")))

@@ -119,6 +119,7 @@ local function memory_part(w, n, p, frames, W, H)
   set(n, "vae_latent_batch", p.vae_latent_batch or 0)
   set(n, "latent_channels", p.latent_channels)
   set(n, "vae_channels", p.vae_peak_channels or 128)
+  set(n, "vae_assumed", p.vae_assumed == true) -- its decode constant is not fitted to a case of its own
   set(n, "vae_upcast", p.vae_upcast == true)
   set(n, "out_pixels", W * H * frames)
   local att = enum_field(w.attention or "sdpa", "workload.attention", { "sdpa", "eager", "sliced", "flash" })

@@ -33,10 +33,15 @@ eq("SDXL pipeline", P.params(sdxl.tensors), 3468837867)
 local flux = build("black-forest-labs/FLUX.1-dev")
 eq("FLUX.1-dev transformer", P.params(flux.tensors, "denoiser"), 11901408320)
 eq("FLUX.1-dev pipeline", P.params(flux.tensors), 16870599139)
+-- Qwen-Image: the transformer checkpoint's 20,430,401,088 parameters, and the whole
+-- Qwen2.5-VL-7B-Instruct (8,292,166,656, its preset's published count) as the text encoder
+local qi = build("Qwen/Qwen-Image")
+eq("Qwen-Image transformer", P.params(qi.tensors, "denoiser"), 20430401088)
+eq("Qwen-Image text encoder", P.params(qi.tensors, "text_encoder"), 8292166656)
 -- every pipeline preset builds, tags every tensor with a component and has a pipeline table
 for id, p in pairs(presets.models) do
   if ({ stable_diffusion = 1, flux = 1, sd3 = 1, pixart = 1, wan = 1, hunyuanvideo = 1, cogvideox = 1,
-        ltx_video = 1, mochi = 1, opensora = 1, hunyuandit = 1 })[p.arch] then
+        ltx_video = 1, mochi = 1, opensora = 1, hunyuandit = 1, qwenimage = 1 })[p.arch] then
     local d = build(id)
     local untagged = 0
     for _, t in ipairs(d.tensors) do if not t.component then untagged = untagged + 1 end end
