@@ -131,6 +131,37 @@ uint64_t est_kv_token_bytes(ectx *c) {
   return est_elems_bytes(c, elems, c->s->kv_dtype);
 }
 
+/* The largest transient of one decoder layer's forward over `tokens` tokens on this rank,
+** a bytes per element: the residual, hidden and norm output beside the wider of attention
+** (fused qkv, output) and the dense MLP (gate_up, activation); pipeline stages also keep
+** the intermediate hidden/residual buffers. MoE layers add the fused-MoE workspaces (the
+** gate/up output, the activation and the per-expert outputs of every routed copy, in
+** chunks of 32768 tokens: vLLM's VLLM_FUSED_MOE_CHUNK_SIZE) and fp32 router logits. The
+** arithmetic of vLLM's profile run (src/rt_vllm.c cites its calibration); SGLang's chunked
+** prefill runs the same layers. */
+uint64_t est_forward_dense_bytes(ectx *c, uint64_t tokens, uint64_t a) {
+  const model_desc *m = c->m;
+  const block_spec *b = &m->block;
+  uint64_t tp = c->s->tp;
+  uint64_t q = bytes_ceildiv(b->q_dim, tp), kv = bytes_ceildiv(b->kv_dim, tp);
+  uint64_t attn = 2 * q + 2 * kv;
+  uint64_t dense = b->experts ? 0 : b->ffn_dim; /* MoE layers: est_forward_moe_bytes */
+  uint64_t mlp = (b->gated ? 3 : 2) * bytes_ceildiv(dense, tp);
+  uint64_t per = acc_add(&c->acc, 3 * m->hidden, attn > mlp ? attn : mlp);
+  if (c->s->pp > 1) per = acc_add(&c->acc, per, 2 * m->hidden);
+  return acc_mul3(&c->acc, tokens, per, a);
+}
+
+uint64_t est_forward_moe_bytes(ectx *c, uint64_t tokens, uint64_t a) {
+  const block_spec *b = &c->m->block;
+  if (!b->experts) return 0;
+  uint64_t t = tokens < 32768 ? tokens : 32768;
+  uint64_t ffn = bytes_ceildiv(b->ffn_dim, c->s->tp);
+  uint64_t per = acc_add(&c->acc, 3 * ffn, b->experts_per_tok * c->m->hidden);
+  uint64_t ws = acc_mul3(&c->acc, t, per, a);
+  return acc_add(&c->acc, ws, acc_mul3(&c->acc, tokens, b->experts, 4));
+}
+
 void est_add_common(ectx *c, budget *b) {
   const scenario *s = c->s;
   /* a quantization's runtime buffers (dequantization, repacking workspaces), set by

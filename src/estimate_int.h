@@ -42,6 +42,10 @@ uint64_t est_kv_cache_bytes(ectx *c, uint64_t tokens, uint64_t seqs, bool window
 ** (cross-attention and recurrent state groups are fixed per sequence). */
 uint64_t est_kv_token_bytes(ectx *c);
 /* cuBLAS workspace and CUDA context categories. */
+/* One decoder layer's largest forward transient over `tokens` tokens (a bytes per element),
+** dense part and MoE workspaces (estimate.c). */
+uint64_t est_forward_dense_bytes(ectx *c, uint64_t tokens, uint64_t a);
+uint64_t est_forward_moe_bytes(ectx *c, uint64_t tokens, uint64_t a);
 void est_add_common(ectx *c, budget *b);
 /* The cuda_context line alone, for runtimes that count their own workspaces (vLLM,
 ** SGLang, llama.cpp). */

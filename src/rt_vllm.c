@@ -6,6 +6,7 @@
 ** V0 (< 0.8), V1 0.8-0.10 (FlashInfer sampler), 0.11-0.16 (sorting sampler), 0.17+.
 ** Uses estimate_int.h.
 */
+#include <stdio.h>
 #include <string.h>
 
 #include "estimate_int.h"
@@ -15,7 +16,7 @@
 typedef struct vcfg {
   uint64_t version; /* minor x 1000 + patch (0.19.0 -> 19000) */
   uint64_t requested, mml, bs, seqs, tokens, a, kvb;
-  bool chunked, eager, nvls;
+  bool chunked, eager, nvls, fi_sampler;
 } vcfg;
 
 /* One KV-cache spec (layers alike): vLLM's FullAttentionSpec / SlidingWindowSpec /
@@ -72,6 +73,7 @@ static void vllm_config(ectx *c, vcfg *v) {
   v->chunked = scn_bool(s, "runtime.enable_chunked_prefill", true);
   v->eager = scn_bool(s, "runtime.enforce_eager", false);
   v->nvls = has_nvls(s);
+  v->fi_sampler = scn_bool(s, "runtime.flashinfer_sampler", v->version >= 8000 && v->version < 11000);
   bool big = big_gpu(v, s);
   v->seqs = scn_u64(s, "runtime.max_num_seqs", big ? 1024 : 256);
   uint64_t chunk = big ? 8192 : 2048;
@@ -152,14 +154,101 @@ static uint64_t rank_tensor_bytes(ectx *c, const inv_tensor *t) {
   return est_tp_sharded(t->role) ? bytes_ceildiv(b, tp) : b;
 }
 
+/* ---------------------------------------------------------------- allocator slack */
+
+/* What torch.cuda.memory_allocated() counts for one tensor of `size` bytes beyond its
+** size (c10/cuda/CUDACachingAllocator.cpp): requests round up to 512 B; one of 10 MiB
+** or more gets its own segment rounded up to 2 MiB (kRoundLarge), and the block is
+** split only when more than 1 MiB (kSmallSize) would remain, so a tail of at most
+** 1 MiB stays in the allocated block and in vLLM's "Model loading took" figure.
+** Requests of 1-10 MiB are carved from 20 MiB segments (kLargeBuffer): not counted. */
+static uint64_t alloc_slack(uint64_t size) {
+  const uint64_t mib = 1024 * 1024;
+  uint64_t r512 = align_up(size, 512);
+  uint64_t tail = r512 >= 10 * mib ? align_up(r512, 2 * mib) - r512 : 0;
+  return (r512 - size) + (tail <= mib ? tail : 0);
+}
+
+/* vLLM's parameter for an HF tensor name: q/k/v fuse into qkv_proj (QKVParallelLinear),
+** gate/up (w1/w3) into gate_up_proj (MergedColumnParallelLinear, FusedMoE w13). */
+static void fused_name(const char *name, char *out, size_t cap) {
+  static const char *const from[] = {".q_proj.", ".k_proj.", ".v_proj.", ".gate_proj.", ".up_proj.", ".w1.", ".w3."};
+  static const char *const to[] = {".qkv.", ".qkv.", ".qkv.", ".gate_up.", ".gate_up.", ".gate_up.", ".gate_up."};
+  snprintf(out, cap, "%s", name);
+  for (size_t i = 0; i < sizeof from / sizeof *from; i++) {
+    char *at = strstr(out, from[i]);
+    if (!at) continue;
+    char tail[256];
+    snprintf(tail, sizeof tail, "%s", at + strlen(from[i]));
+    snprintf(at, cap - (size_t)(at - out), "%s%s", to[i], tail);
+    return;
+  }
+}
+
+#define V_MAX_ALLOCS 64
+
+/* One parameter vLLM allocates, repeated `n` times (layers): bytes on a rank. */
+typedef struct valloc {
+  char key[256];
+  uint64_t bytes, n;
+  const inv_tensor *first;
+} valloc;
+
+/* Allocator slack of the unquantized parameters of stage `stage`, fused as vLLM holds
+** them (FusedMoE: all of a layer's experts in one w13 and one w2). Quantized tensors are
+** repacked after loading (their temporaries reuse cached blocks): not counted.
+** R1-Distill-Qwen-14B at tp 2: qkv 35 MiB, o_proj 25, gate_up 135 and down 67.5 MiB
+** each leave a 1, 1, 1 and 0.5 MiB tail: 48 x 3.5 = 168 MiB, printed 164.1 MiB above the
+** parameters and rotary cache (vllm-13061-r1-distill-qwen14b-2x4090; the rest reuse the
+** rotary cache's fp32 temporaries). Qwen2-7B: tp 1 57 MiB, tp 2 21.5 MiB
+** (vllm01011-qwen2-7b-*: 14.2488 and 7.1217 GiB with its 32768-position rotary cache). */
+static uint64_t stage_slack(ectx *c, uint64_t stage) {
+  const model_desc *m = c->m;
+  uint64_t pp = c->s->pp, share = bytes_ceildiv(m->layers ? m->layers : 1, pp), total = 0;
+  valloc a[V_MAX_ALLOCS];
+  int n = 0;
+  for (size_t i = 0; i < m->inv.n; i++) {
+    const inv_tensor *t = &m->inv.t[i];
+    if (t->qtype[0] || t->count == 0) continue;
+    uint64_t per = rank_tensor_bytes(c, t) / t->count, cnt = t->count;
+    uint64_t E = m->block.experts;
+    if (t->role == ROLE_EXPERT && E && cnt % E == 0) per *= E, cnt /= E;
+    char key[256];
+    fused_name(t->name, key, sizeof key);
+    int j = 0;
+    while (j < n && strcmp(a[j].key, key) != 0) j++;
+    if (j == n) {
+      if (n == V_MAX_ALLOCS) continue;
+      a[n] = (valloc){.bytes = 0, .n = cnt, .first = t};
+      snprintf(a[n].key, sizeof a[n].key, "%s", key);
+      n++;
+    }
+    a[j].bytes = acc_add(&c->acc, a[j].bytes, per);
+  }
+  for (int j = 0; j < n; j++) {
+    const inv_tensor *t = a[j].first;
+    uint64_t k = a[j].n;
+    if (strchr(t->name, '*') && pp > 1 && m->layers) {
+      k = k / m->layers * share;
+    } else if (!strchr(t->name, '*') && pp > 1) {
+      bool first = t->role == ROLE_EMBED || t->role == ROLE_POS_EMBED;
+      if (first != (stage == 0)) k = 0;
+    }
+    total = acc_add(&c->acc, total, acc_mul(&c->acc, alloc_slack(a[j].bytes), k));
+  }
+  return total;
+}
+
 /* Weights of pipeline stage `stage`: its share of the layers, the embeddings on the
 ** first, the final norm and head on the last; plus the rotary cos/sin cache vLLM
-** registers in the model dtype (max_position x head_dim, one per model: get_rope).
+** registers (max_position x head_dim, one per model: get_rope) in the model dtype, or
+** in fp32 where the model class asks for it (vllm.rope_bytes: gpt_oss.py); plus the
+** allocator's block tails (stage_slack).
 ** Llama-3.1-8B: 16,060,522,496 + 131072 x 128 x 2 B = 14.99 GiB as printed
 ** (llmd-v019-llama31-8b-tp1-8k). */
 static uint64_t stage_weights(ectx *c, uint64_t stage) {
   const model_desc *m = c->m;
-  uint64_t pp = c->s->pp, total = 0;
+  uint64_t pp = c->s->pp, total = stage_slack(c, stage);
   uint64_t share = bytes_ceildiv(m->layers ? m->layers : 1, pp);
   for (size_t i = 0; i < m->inv.n; i++) {
     const inv_tensor *t = &m->inv.t[i];
@@ -172,7 +261,8 @@ static uint64_t stage_weights(ectx *c, uint64_t stage) {
     }
     total = acc_add(&c->acc, total, b);
   }
-  uint64_t rope = est_elems_bytes(c, acc_mul(&c->acc, m->max_position, m->head_dim), c->s->dtype);
+  uint64_t pos = acc_mul(&c->acc, m->max_position, m->head_dim), rb = scn_u64(c->s, "vllm.rope_bytes", 0);
+  uint64_t rope = rb ? acc_mul(&c->acc, pos, rb) : est_elems_bytes(c, pos, c->s->dtype);
   return acc_add(&c->acc, total, rope);
 }
 
@@ -187,9 +277,12 @@ static uint64_t stage_weights(ectx *c, uint64_t stage) {
 ** (vllm-13061-r1-distill-qwen14b-2x4090: its KV has 1.23 GiB less than the worker's).
 ** V0 and 0.11-0.16 sort (FlashInfer sampler off by default: vLLM PR #26859);
 ** 0.8-0.10 used FlashInfer's kernel when installed (flashinfer-ai/flashinfer#1180),
-** 0.17 and later no longer sort the whole vocabulary (llmd-sweep-qwen3-14b-v017). */
+** 0.17 and later no longer sort the whole vocabulary (llmd-sweep-qwen3-14b-v017).
+** runtime.flashinfer_sampler says which in 0.8-0.16: vllm01011-qwen2-7b-2xa100-40g-tp2-ray
+** ran 0.10.1.1 without FlashInfer ("Falling back to the PyTorch-native implementation of
+** top-p & top-k sampling"): sorting, its KV 11.03 GiB fits; with FlashInfer 11.78. */
 static double sampler_extra(const vcfg *v) {
-  bool sorts = v->version < 8000 || (v->version >= 11000 && v->version < 17000);
+  bool sorts = v->version < 8000 || (v->version < 17000 && !v->fi_sampler);
   return sorts ? 36.9 : 13.4;
 }
 
@@ -199,36 +292,15 @@ static uint64_t sampler_bytes(ectx *c, const vcfg *v) {
   return acc_from_double(&c->acc, (double)seqs * (double)c->m->vocab * per);
 }
 
-/* The fused-MoE workspaces for `tokens` tokens: the gate/up output, the activation and
-** the per-expert outputs of every routed copy (fused_moe intermediate_cache1..3,
-** chunks of VLLM_FUSED_MOE_CHUNK_SIZE = 32768 tokens), router logits in fp32. */
-static uint64_t moe_bytes(ectx *c, const vcfg *v) {
-  const block_spec *b = &c->m->block;
-  if (!b->experts) return 0;
-  uint64_t t = v->tokens < 32768 ? v->tokens : 32768;
-  uint64_t ffn = bytes_ceildiv(b->ffn_dim, c->s->tp);
-  uint64_t per = acc_add(&c->acc, 3 * ffn, b->experts_per_tok * c->m->hidden);
-  uint64_t ws = acc_mul3(&c->acc, t, per, v->a);
-  return acc_add(&c->acc, ws, acc_mul3(&c->acc, v->tokens, b->experts, 4));
-}
+/* The fused-MoE workspaces for max_num_batched_tokens tokens (estimate.c
+** est_forward_moe_bytes: fused_moe intermediate_cache1..3 in chunks of
+** VLLM_FUSED_MOE_CHUNK_SIZE = 32768 tokens, router logits in fp32). */
+static uint64_t moe_bytes(ectx *c, const vcfg *v) { return est_forward_moe_bytes(c, v->tokens, v->a); }
 
-/* Largest transient of one layer's forward over max_num_batched_tokens tokens: the
-** residual, hidden and norm output beside the wider of attention (fused qkv, output)
-** and the dense MLP (gate_up, activation); pipeline stages also keep the intermediate
-** hidden/residual buffers. 8192 tokens of Llama-3.1-8B: 1.0 GiB vs 1.10 printed by the
-** first stage of llmd-v019-llama31-8b-pp2-8k (no sampler there). */
-static uint64_t forward_bytes(ectx *c, const vcfg *v) {
-  const model_desc *m = c->m;
-  const block_spec *b = &m->block;
-  uint64_t tp = c->s->tp;
-  uint64_t q = bytes_ceildiv(b->q_dim, tp), kv = bytes_ceildiv(b->kv_dim, tp);
-  uint64_t attn = 2 * q + 2 * kv;
-  uint64_t dense = b->experts ? 0 : b->ffn_dim; /* MoE layers: moe_bytes */
-  uint64_t mlp = (b->gated ? 3 : 2) * bytes_ceildiv(dense, tp);
-  uint64_t per = acc_add(&c->acc, 3 * m->hidden, attn > mlp ? attn : mlp);
-  if (c->s->pp > 1) per = acc_add(&c->acc, per, 2 * m->hidden);
-  return acc_mul3(&c->acc, v->tokens, per, v->a);
-}
+/* Largest transient of one layer's forward over max_num_batched_tokens tokens
+** (estimate.c est_forward_dense_bytes). 8192 tokens of Llama-3.1-8B: 1.0 GiB vs 1.10
+** printed by the first stage of llmd-v019-llama31-8b-pp2-8k (no sampler there). */
+static uint64_t forward_bytes(ectx *c, const vcfg *v) { return est_forward_dense_bytes(c, v->tokens, v->a); }
 
 /* The V0 encoder-decoder profile run (EncoderDecoderModelRunner.profile_run) gives each
 ** of max_num_seqs dummy sequences one largest image: the vision tower (mllama.py

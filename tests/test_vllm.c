@@ -332,11 +332,33 @@ static void test_mxfp4_padding(void **state) {
 }
 
 static void test_sglang_pool(void **state) {
-  json_t *j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = 'sglang', " WL ", " H100
-                           " }");
+  /* releases before 0.5.3: 0.88 on one GPU */
+  json_t *j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'sglang', "
+                           "version = '0.4.6' }, " WL ", " H100 " }");
   double free0 = 85030227066.0 - 500.0 * 1048576.0;
   long long pool = (long long)(0.88 * free0) - 16060522496LL;
   assert_int_equal((long long)fig(j, "kv_cache_tokens"), pool / 131072);
+  json_decref(j);
+  /* 0.5.3 and later: the reserved-memory rule on an 81,091 MiB GPU (chunked prefill 8192,
+  ** CUDA graphs to batch 256 at tp 1): 512 + 1.5 x 8192 + 2 x 256 + 1024 / 8 = 13,440 MiB,
+  ** (81,091 - 13,440) / 81,091 = 0.834; page_size 64 rounds the pool down to whole pages */
+  j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'sglang', "
+                   "page_size = 64 }, " WL ", " H100 " }");
+  assert_float_equal(fig(j, "mem_fraction_static"), 0.834, 1e-9);
+  assert_int_equal((long long)fig(j, "reserved_bytes"), 13440LL * 1048576);
+  pool = (long long)(0.834 * free0) - 16060522496LL;
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), pool / 131072 / 64 * 64);
+  /* the request table: min(max(tokens / context x 512, 2048), 4096) requests */
+  long long reqs = (long long)((double)(pool / 131072 / 64 * 64) / 8192.0 * 512);
+  reqs = reqs < 2048 ? 2048 : reqs > 4096 ? 4096 : reqs;
+  assert_int_equal((long long)fig(j, "max_running_requests"), reqs);
+  json_decref(j);
+  /* a 24 GiB GPU at tp 1: chunk 2048, graphs to 24: 512 + 3072 + 48 + 128 = 3760 MiB */
+  j = eval(*state, "return { model = 'meta-llama/Llama-3.2-1B', runtime = 'sglang', " WL
+                   ", gpu = 'RTX 4090' }");
+  assert_int_equal((long long)fig(j, "chunked_prefill_size"), 2048);
+  assert_int_equal((long long)fig(j, "cuda_graph_max_bs"), 24);
+  assert_int_equal((long long)fig(j, "reserved_bytes"), 3760LL * 1048576);
   json_decref(j);
 }
 
