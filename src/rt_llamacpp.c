@@ -35,7 +35,7 @@
 #define LC_B_ATTN_ROT 8500
 
 typedef struct lc_dev {
-  uint64_t model, kv, compute;
+  uint64_t model, kv, rs, compute;
 } lc_dev;
 
 typedef struct lc {
@@ -48,7 +48,7 @@ typedef struct lc {
   int n_gpu;
   double cum[LC_MAX_GPU]; /* cumulative tensor_split fractions */
   lc_dev gpu[LC_MAX_GPU];
-  uint64_t host_mapped, host_repack, host_amx, host_kv, host_compute, output;
+  uint64_t host_mapped, host_repack, host_amx, host_kv, host_rs, host_compute, output;
 } lc;
 
 static bool lc_newer(const lc *l, uint64_t b) {
@@ -296,9 +296,31 @@ static uint64_t lc_cells(const lc *l, const kv_group *g) {
   return swa < l->n_ctx_seq ? swa : l->n_ctx_seq;
 }
 
+/* The recurrent layers' states (llama_memory_recurrent, "RS buffer"): per layer the conv
+** state r (n_embd_r) and the SSM state s (n_embd_s), type_r and type_s F32, for
+** max(1, n_seq_max) sequences, on the layer's device when K/V are offloaded. The model
+** description gives r + s per layer and sequence (state_elems): r and s are each padded to
+** the buffer's alignment, which their sizes (multiples of 32 elements) already meet. */
+static void lc_rs(lc *l, const kv_group *g) {
+  uint64_t one = acc_mul3(&l->c->acc, g->state_elems, 4, l->n_seq > 1 ? l->n_seq : 1);
+  for (uint64_t i = 0; i < g->layers; i++) {
+    uint64_t il = g->layers ? i * l->n_layer / g->layers : 0;
+    int dev = l->offload_kqv ? lc_layer_dev(l, il) : -1;
+    uint64_t b = lc_pad(one, dev < 0 ? LC_CPU_ALIGN : LC_CUDA_ALIGN);
+    if (dev < 0)
+      l->host_rs = acc_add(&l->c->acc, l->host_rs, b);
+    else
+      l->gpu[dev].rs = acc_add(&l->c->acc, l->gpu[dev].rs, b);
+  }
+}
+
 static void lc_kv(lc *l) {
   for (int gi = 0; gi < l->m->n_kv; gi++) {
     const kv_group *g = &l->m->kv[gi];
+    if (g->kind == KV_STATE) {
+      lc_rs(l, g);
+      continue;
+    }
     uint64_t cells = acc_mul(&l->c->acc, lc_cells(l, g), l->n_stream);
     uint64_t k = acc_mul(&l->c->acc, lc_row(l, l->tk, g->kv_heads * g->k_dim), cells);
     uint64_t v = acc_mul(&l->c->acc, lc_row(l, l->tv, g->kv_heads * g->v_dim), cells);
@@ -451,7 +473,7 @@ static int lc_heaviest(lc *l) {
 
 static void lc_run(lc *l) {
   memset(l->gpu, 0, sizeof l->gpu);
-  l->host_mapped = l->host_repack = l->host_amx = l->host_kv = l->host_compute = 0;
+  l->host_mapped = l->host_repack = l->host_amx = l->host_kv = l->host_rs = l->host_compute = 0;
   lc_weights(l);
   lc_kv(l);
   if (l->cpu)
@@ -471,11 +493,14 @@ static void lc_budget(lc *l) {
   int g = lc_heaviest(l);
   uint64_t w = l->cpu ? lc_host_weights(l) : l->gpu[g].model;
   uint64_t kv = l->cpu ? l->host_kv : l->gpu[g].kv;
+  uint64_t rs = l->cpu ? l->host_rs : l->gpu[g].rs;
   uint64_t act = l->cpu ? l->host_compute : l->gpu[g].compute;
   budget_add(b, "weights", w, BASIS_EXACT, false, "llama.cpp model buffer (%s); %llu of %llu layers offloaded (the output layer counted)",
              where, (unsigned long long)(l->ngl > l->n_layer + 1 ? l->n_layer + 1 : l->ngl), (unsigned long long)(l->n_layer + 1));
   budget_add(b, "kv_cache", kv, BASIS_EXACT, false, "KV buffer: %llu cells x %llu streams, K %s, V %s",
              (unsigned long long)l->n_ctx_seq, (unsigned long long)l->n_stream, l->tk->name, l->tv->name);
+  if (rs) budget_add(b, "kv_cache", rs, BASIS_EXACT, false, "RS buffer: recurrent conv and SSM states (F32) of %llu sequences",
+                     (unsigned long long)l->n_seq);
   budget_add(b, "activations", act, BASIS_CALIBRATED, false, "compute buffer: graph reserve of %llu tokens, flash attention %s",
              (unsigned long long)l->n_ub, l->fa ? "on" : "off");
   if (l->cpu) budget_add(b, "logits", l->output, BASIS_EXACT, false, "output buffer: %llu x n_vocab f32 logits", (unsigned long long)l->n_seq);
@@ -483,16 +508,18 @@ static void lc_budget(lc *l) {
 }
 
 static void lc_figures(lc *l) {
-  uint64_t gm = 0, kv = l->host_kv;
+  uint64_t gm = 0, kv = l->host_kv, rs = l->host_rs;
   for (int g = 0; g < l->n_gpu; g++) {
     gm = acc_add(&l->c->acc, gm, l->gpu[g].model);
     kv = acc_add(&l->c->acc, kv, l->gpu[g].kv);
+    rs = acc_add(&l->c->acc, rs, l->gpu[g].rs);
   }
   est_fig(l->c, "gpu_model_buffer_bytes", gm);
   est_fig(l->c, "cpu_model_buffer_bytes", lc_host_weights(l));
   est_fig(l->c, "cpu_repack_buffer_bytes", l->host_repack);
   est_fig(l->c, "cpu_amx_buffer_bytes", l->host_amx);
   est_fig(l->c, "kv_buffer_bytes", kv);
+  est_fig(l->c, "rs_buffer_bytes", rs);
   if (!l->cpu) est_fig(l->c, "compute_buffer_bytes", l->n_gpu ? l->gpu[0].compute : 0);
   est_fig(l->c, "host_compute_buffer_bytes", l->host_compute);
   est_fig(l->c, "output_buffer_bytes", l->output);

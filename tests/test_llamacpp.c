@@ -147,6 +147,22 @@ static void test_pythia_partial(void **state) {
   json_decref(j);
 }
 
+/* A hybrid model's recurrent states (llama_memory_recurrent's RS buffer): Qwen3-Next-80B's 36
+** gated-DeltaNet layers keep conv (4 - 1) x (4096 + 2 x 16 x 128) = 24,576 and SSM
+** 128 x 4096 = 524,288 F32 elements per sequence: 2,195,456 B per layer; with 2 sequences
+** 158,072,832 B. Its 12 attention layers alone fill the KV buffer: 2 KV heads x 256 x 2 (K, V)
+** x 2 B per cell, 8192 cells. */
+static void test_recurrent_states(void **state) {
+  json_t *j = NULL;
+  const char *text = "return { model = 'Qwen/Qwen3-Next-80B-A3B-Instruct', quant = 'gguf:Q4_K_M', runtime = "
+                     "{ name = 'llamacpp' }, workload = { kind = 'inference', context = 4096, concurrency = 2 }, "
+                     "gpu = 'H200' }";
+  if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 36ll * 2195456 * 2);
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 12ll * 2 * 256 * 2 * 2 * 8192);
+  json_decref(j);
+}
+
 static void expect_error(vf_engine *e, const char *rt, const char *msg) {
   char text[512];
   snprintf(text, sizeof text,
@@ -171,6 +187,7 @@ int main(void) {
       cmocka_unit_test(test_cpu_f16_avx2),     cmocka_unit_test(test_cpu_f16_amx),
       cmocka_unit_test(test_cpu_q8_tied_streams), cmocka_unit_test(test_pythia_b4385),
       cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_bad_knobs),
+      cmocka_unit_test(test_recurrent_states),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
