@@ -482,6 +482,22 @@ models["mistralai/Mistral-Small-3.1-24B-Instruct-2503"] = { arch = "mistral3", c
     rope_theta = 10000.0, hidden_act = "silu" } } }
 
 -- Aliases. Those marked (calibration) are the ones the calibration set resolves this way.
+-- Instruct releases whose config differs from the base model's only in the context they
+-- were published for: Qwen2-7B-Instruct and the Qwen2.5 Instruct models set
+-- max_position_embeddings (and sliding_window) to 32768 where the Qwen2.5 bases say 131072
+-- (their config.json on the Hub); vLLM sizes its rotary cache from it.
+local function variant(base, changes)
+  local c = {}
+  for k, v in pairs(models[base].config) do c[k] = v end
+  for k, v in pairs(changes) do c[k] = v end
+  return { arch = models[base].arch, config = c }
+end
+local CTX32K = { max_position_embeddings = 32768, sliding_window = 32768 }
+models["Qwen/Qwen2-7B-Instruct"] = variant("Qwen/Qwen2.5-7B", CTX32K)  -- (calibration)
+models["Qwen/Qwen2.5-7B-Instruct"] = variant("Qwen/Qwen2.5-7B", CTX32K)  -- (calibration)
+models["Qwen/Qwen2.5-14B-Instruct"] = variant("Qwen/Qwen2.5-14B", CTX32K)
+models["Qwen/Qwen2.5-32B-Instruct"] = variant("Qwen/Qwen2.5-32B", CTX32K)
+
 local aliases = {
   ["bigscience/bloom-7b1"] = "bigscience/bloomz-7b1",
   ["deepseek-ai/DeepSeek-R1-Distill-Qwen-14B"] = "Qwen/Qwen2.5-14B",  -- (calibration)
@@ -503,12 +519,8 @@ local aliases = {
   ["mistralai/Mistral-7B-Instruct-v0.1"] = "mistralai/Mistral-7B-v0.1",
   ["mistralai/Mistral-7B-Instruct-v0.3"] = "mistralai/Mistral-7B-v0.3",
   ["mistralai/Mixtral-8x7B-Instruct-v0.1"] = "mistralai/Mixtral-8x7B-v0.1",  -- (calibration)
-  ["Qwen/Qwen2-7B-Instruct"] = "Qwen/Qwen2.5-7B",  -- (calibration)
   ["Qwen/Qwen2.5-0.5B-Instruct"] = "Qwen/Qwen2.5-0.5B",
-  ["Qwen/Qwen2.5-14B-Instruct"] = "Qwen/Qwen2.5-14B",
-  ["Qwen/Qwen2.5-32B-Instruct"] = "Qwen/Qwen2.5-32B",
   ["Qwen/Qwen2.5-72B"] = "Qwen/Qwen2.5-72B-Instruct",
-  ["Qwen/Qwen2.5-7B-Instruct"] = "Qwen/Qwen2.5-7B",  -- (calibration)
   ["RedHatAI/Llama-3.3-70B-Instruct-fp8-dynamic"] = "meta-llama/Llama-3.1-70B",  -- (calibration)
   ["RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w4a16"] = "meta-llama/Llama-3.1-8B",  -- (calibration)
   -- --- gen

@@ -234,6 +234,44 @@ static void test_a100_v010(void **state) {
   json_decref(j);
 }
 
+/* Allocator block tails (rt_vllm.c alloc_slack): Qwen2-7B-Instruct (its config's 32768
+** positions: an 8 MiB rotary cache) at tp 2: parameters 7,615,616,512 / 2 plus the
+** replicated norms' other half (57 x 3584 x 2 B / 2), rotary 8 MiB, and per layer qkv 15.75 MiB -> 0.25 MiB tail,
+** gate_up 129.5 -> 0.5 MiB (o_proj 12.25 and down 64.75 split off 1.75 and 1.25 MiB), the
+** embedding and head 519.75 MiB -> 0.25 MiB each: 28 x 0.75 + 0.5 = 21.5 MiB. */
+static void test_alloc_slack(void **state) {
+  json_t *j = eval(*state, "return { model = 'Qwen/Qwen2-7B-Instruct', runtime = { name = 'vllm', version = "
+                           "'0.10.1.1', max_model_len = 16384 }, workload = { kind = 'inference', context = 16384 }, "
+                           "gpu = 'NVIDIA A100 80GB', parallel = { tp = 2 } }");
+  long long exact = 7615616512LL + 57LL * 3584 + 32768LL * 128 * 2 + 43LL * 512 * 1024;
+  assert_int_equal((long long)fig(j, "weights_bytes"), exact);
+  json_decref(j);
+}
+
+/* vllm01011-qwen2-7b-2xa100-40g-tp2-ray-util05: the run's image had no FlashInfer ("Falling
+** back to the PyTorch-native implementation of top-p & top-k sampling"): the sorting
+** sampler, 256 x 152064 x (2 + 36.9) B; KV 11.03 GiB, 412,944 tokens, 25.20x. */
+static void test_flashinfer_sampler_off(void **state) {
+  json_t *j = eval(*state, "return { model = 'Qwen/Qwen2-7B-Instruct', runtime = { name = 'vllm', version = "
+                           "'0.10.1.1', gpu_memory_utilization = 0.5, max_model_len = 16384, flashinfer_sampler = "
+                           "false }, workload = { kind = 'inference', context = 16384 }, gpu = 'NVIDIA A100 40GB', "
+                           "parallel = { tp = 2 } }");
+  near(j, "activation_peak_bytes", 256.0 * 152064 * 38.9, 0.001, 0);
+  gib(j, "kv_cache_bytes", 11.03, 0.05);
+  near(j, "kv_cache_tokens", 412944, 0.05, 0);
+  near(j, "max_concurrency", 25.2, 0.05, 0.005);
+  json_decref(j);
+}
+
+/* gpt_oss.py builds its YaRN cos/sin cache in fp32: 131072 x 64 x 4 B, 16 MiB more than
+** in bf16 (llmd-v019-gpt-oss-20b-tp2: 7.01 GiB printed). */
+static void test_gpt_oss_rope_fp32(void **state) {
+  json_t *j = eval(*state, "return { model = 'openai/gpt-oss-20b', quant = 'mxfp4', " V19
+                           " }, " WL ", " H100 ", parallel = { tp = 2 } }");
+  gib(j, "weights_bytes", 7.01, 0.01);
+  json_decref(j);
+}
+
 /* More sequences than the KV holds: the deficit shows in the kv_cache category. */
 static void test_deficit(void **state) {
   json_t *j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', " V19
@@ -429,7 +467,8 @@ int main(void) {
       cmocka_unit_test(test_hybrid_mamba),   cmocka_unit_test(test_llama4_chunked), cmocka_unit_test(test_vision_weights),
       cmocka_unit_test(test_mxfp4_padding),  cmocka_unit_test(test_versioned_llmd_emp),
       cmocka_unit_test(test_versioned_v064), cmocka_unit_test(test_versioned_v0_tp2),
-      cmocka_unit_test(test_version_default),
+      cmocka_unit_test(test_version_default),  cmocka_unit_test(test_alloc_slack),
+      cmocka_unit_test(test_flashinfer_sampler_off), cmocka_unit_test(test_gpt_oss_rope_fp32),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -8,15 +8,9 @@ local LATEST = "0.19.0"
 local FP8 = { fp8 = true, fp8_e4m3 = true, fp8_e5m2 = true, fp8_inc = true, fp8_ds_mla = true }
 
 local note = E.note
+local ROPE_FP32 = { gpt_oss = true }
 
--- "0.10.1.1" -> 10001 (minor * 1000 + patch); major 1 and later count as newest.
-local function version_code(v)
-  local major, minor, patch = v:match("^v?(%d+)%.(%d+)%.?(%d*)")
-  if not major then E.fail("runtime.version", "expected a vLLM version such as \"0.19.0\", got \"%s\"", v) end
-  major, minor, patch = tonumber(major), tonumber(minor), tonumber(patch) or 0
-  if major >= 1 then return 999999 end
-  return minor * 1000 + math.min(patch, 999)
-end
+local function version_code(v) return E.version_code(v, "vLLM", "0.19.0") end
 
 local function default(n, knobs, key, value, why)
   if knobs[key] ~= nil then return knobs[key] end
@@ -83,6 +77,17 @@ local function normalize(n, knobs)
     E.fail("runtime.kv_cache_dtype", "expected auto, fp8, fp8_e4m3 or fp8_e5m2, got \"%s\"", kvd)
   end
   n.extra["vllm.kv_bytes"] = FP8[kvd] and 1 or (kvd == "auto" and 0 or 2)
+  -- model classes that build their rotary cos/sin cache in fp32 whatever the model dtype
+  -- (vllm/model_executor/models/gpt_oss.py: get_rope(..., dtype=torch.float32))
+  if ROPE_FP32[n.model.desc.arch or ""] then n.extra["vllm.rope_bytes"] = 4 end
+  -- 0.8-0.10 sample top-k/top-p with FlashInfer's kernel when it is installed and sort
+  -- the whole vocabulary in PyTorch when not (v1/sample/ops/topk_topp_sampler.py: "FlashInfer
+  -- is not available. Falling back to the PyTorch-native implementation"); 0.11-0.16 need
+  -- VLLM_USE_FLASHINFER_SAMPLER=1 (PR #26859). Only those versions read the knob.
+  if code >= 8000 and code < 17000 then
+    default(n, knobs, "flashinfer_sampler", code < 11000,
+      code < 11000 and "FlashInfer installed, as in vLLM's images" or "VLLM_USE_FLASHINFER_SAMPLER off by default")
+  end
   -- V0 turned chunked prefill on by itself above 32K context (vllm/engine/arg_utils.py);
   -- the V1 engine (0.8 and later by default) always schedules in chunks.
   -- V0 never chunks encoder-decoder prefills (vllm/config.py: chunked prefill is not
@@ -111,7 +116,7 @@ return runtime {
     enforce_eager = "bool", enable_prefix_caching = "bool", enable_chunked_prefill = "bool",
     swap_space = "number", kv_cache_memory_bytes = "bytes", quantization = "string",
     memory_profiler_estimate_cudagraphs = "bool",
-    chunked_local_attn_hybrid = "bool",
+    chunked_local_attn_hybrid = "bool", flashinfer_sampler = "bool",
   },
   modelled = true,
   normalize = normalize,
