@@ -5,14 +5,7 @@ local E = require "engine"
 
 local note = E.note
 
--- "0.5.3" -> 5003 (minor * 1000 + patch); major 1 and later count as newest.
-local function version_code(v)
-  local major, minor, patch = v:match("^v?(%d+)%.(%d+)%.?(%d*)")
-  if not major then E.fail("runtime.version", "expected an SGLang version such as \"0.5.3\", got \"%s\"", v) end
-  major, minor, patch = tonumber(major), tonumber(minor), tonumber(patch) or 0
-  if major >= 1 then return 999999 end
-  return minor * 1000 + math.min(patch, 999)
-end
+local function version_code(v) return E.version_code(v, "SGLang", "0.5.3") end
 
 local function normalize(n, knobs)
   local f = knobs.mem_fraction_static
