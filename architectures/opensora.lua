@@ -35,6 +35,8 @@ return arch {
         -- configs/diffusion/inference/plugins/t2i2v.py: FLUX.1-dev (guidance embedding) and the
         -- FLUX AE, loaded in the run's dtype when workload.t2i2v is set
         t2i_params = P.params((P.flux_transformer { guidance_embeds = true })) + P.params(P.vae_kl(P.FLUX_VAE)),
+        -- --offload only swaps the video models around that image stage (workloads/image.lua)
+        offload_t2i_only = true,
       },
     }
   end,

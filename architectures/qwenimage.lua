@@ -19,15 +19,7 @@ local function transformer(c)
   nn.norm(t, "txt_norm", jd)
   P.lin(t, "img_in", d, nn.int(c, "in_channels", 64), { role = "embed" })
   P.lin(t, "txt_in", d, jd, { role = "embed" })
-  local b = "transformer_blocks.*."
-  P.lin(t, b .. "img_mod.1", 6 * d, d, { count = L, role = "other" })
-  P.lin(t, b .. "txt_mod.1", 6 * d, d, { count = L, role = "other" })
-  for _, q in ipairs { "to_q", "to_k", "to_v", "add_q_proj", "add_k_proj", "add_v_proj", "to_out.0", "to_add_out" } do
-    P.lin(t, b .. "attn." .. q, d, d, { count = L })
-  end
-  for _, q in ipairs { "norm_q", "norm_k", "norm_added_q", "norm_added_k" } do nn.norm(t, b .. "attn." .. q, hd, { count = L }) end
-  P.ff(t, b .. "img_mlp", d, 4 * d, L)
-  P.ff(t, b .. "txt_mlp", d, 4 * d, L)
+  P.double_blocks(t, d, 4 * d, hd, L, { mod = { "img_mod.1", "txt_mod.1" }, ff = { "img_mlp", "txt_mlp" } })
   P.lin(t, "norm_out.linear", 2 * d, d, { role = "other" })
   P.lin(t, "proj_out", p * p * nn.int(c, "out_channels", 16), d, { role = "other" })
   return t, d, nh, L

@@ -192,16 +192,18 @@ P.WAN_VAE = { block_out = { 96, 192, 384, 384 }, latent = 16, k3d = true }
 
 -- ------------------------------------------------------------------ MMDiT blocks
 
--- FLUX/HunyuanVideo double-stream blocks (separate image and text weights, joint attention).
-function P.double_blocks(t, d, F, hd, n)
+-- FLUX/HunyuanVideo/Qwen-Image double-stream blocks (separate image and text weights, joint
+-- attention). names: the image and text modulation linears and MLPs (diffusers' FLUX names
+-- by default; Qwen-Image: img_mod.1/txt_mod.1, img_mlp/txt_mlp).
+function P.double_blocks(t, d, F, hd, n, names)
+  names = names or { mod = { "norm1.linear", "norm1_context.linear" }, ff = { "ff", "ff_context" } }
   local b = "transformer_blocks.*."
-  P.lin(t, b .. "norm1.linear", 6 * d, d, { count = n, role = "other" })
-  P.lin(t, b .. "norm1_context.linear", 6 * d, d, { count = n, role = "other" })
+  for _, m in ipairs(names.mod) do P.lin(t, b .. m, 6 * d, d, { count = n, role = "other" }) end
   for _, q in ipairs { "to_q", "to_k", "to_v", "add_q_proj", "add_k_proj", "add_v_proj", "to_out.0", "to_add_out" } do
     P.lin(t, b .. "attn." .. q, d, d, { count = n })
   end
   for _, q in ipairs { "norm_q", "norm_k", "norm_added_q", "norm_added_k" } do nn.norm(t, b .. "attn." .. q, hd, { count = n }) end
-  for _, f in ipairs { "ff", "ff_context" } do P.ff(t, b .. f, d, F, n) end
+  for _, f in ipairs(names.ff) do P.ff(t, b .. f, d, F, n) end
 end
 
 -- Single-stream blocks: fused attention and MLP input, one output projection.

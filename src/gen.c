@@ -50,17 +50,23 @@ static const gen_family families[] = {
     ** (about 5.5 GiB at 47,744 tokens); untiled decode hf-blog-videogen-hunyuanvideo-fp8-upcast
     ** minus ...-fp8-upcast-vae-tiling (about 25 GiB for 121 x 512 x 768 x 128) */
     {"hunyuanvideo", 20.0, 0.0, 4.4, 0.0, false, BASIS_CALIBRATED, BASIS_CALIBRATED},
-    /* diffusers CogVideoX (2B, 5B, 1.5-5B and ConsisID share AutoencoderKLCogVideoX): SDPA
-    ** keeps only a few hidden-size vectors per token (diffusers-doc-cogvideox15-model-offload-
-    ** vae-tiling, 11 GiB about the resident weights). VAE decode: the first 2-latent-frame call
+    /* diffusers CogVideoX (2B, 5B, 1.5-5B and ConsisID share AutoencoderKLCogVideoX): with SDPA
+    ** a block's peak is its feed-forward (the 4 x hidden input and GELU output: 8 elements per
+    ** token x hidden) beside the residual stream, norms and the rotary temporaries of q and k:
+    ** 20, the Wan and HunyuanVideo rows' figure; the CogVideo README's minimum-memory diffusers
+    ** rows (sequential offload + tiling: cogvideo-readme-cogvideox-5b-diffusers-bf16-allopt,
+    ** at least 5 GB, is the denoiser's activations alone) need it, and the former 2 did not
+    ** hold a feed-forward's output. (diffusers-doc-cogvideox15-model-offload-vae-tiling then
+    ** misses: its table measured CogVideoX-2b at 720x480, see below.) VAE decode: the first 2-latent-frame call
     ** takes the remainder (9 frames for 13 latent frames) and its full-resolution up blocks hold
     ** 128-channel maps (block_out_channels[0]) with the causal convs' caches: 46 B (23 bf16
     ** copies) per pixel x frame x channel, fitted to diffusers-doc-consisid-baseline and
     ** -plus-sequential-offload (allocated and reserved); the diffusers CogVideoX doc table (its
     ** source, PR #9150, measured CogVideoX-2b at 720x480 x 49 frames: 19 GiB with model
     ** offload, the decode alone) gives 45.8 B, and hf-blog-videogen-cogvideox15-5b-bf16
-    ** (8 frames at 768x512) agrees */
-    {"cogvideox", 2.0, 0.0, 46.0, 0.0, false, BASIS_CALIBRATED, BASIS_CALIBRATED},
+    ** (121 frames: 31 latent frames once the pipeline drops its patch_t padding, a first call
+    ** of 3, 9 frames at 768x512) is 12% under it */
+    {"cogvideox", 20.0, 0.0, 46.0, 0.0, false, BASIS_CALIBRATED, BASIS_CALIBRATED},
     /* diffusers LTX-Video: the decoder's last stages run all frames at once at 1/4 resolution
     ** with 128 channels (8 per output pixel, architectures/ltx.lua): 12 B per element, about
     ** six bf16 copies of that map (conv input, causal-padded concat, norm, activation, output,
@@ -455,13 +461,12 @@ static void gen_set_str(scenario *s, const char *key, const char *v) {
 static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
 /* Frames decoded by the first call of a VAE decoding b latent frames at a time
-** (workloads/image.lua M.batch_frames: latent frames padded to patch_t; an odd batch of n
-** decodes to 1 + (n - 1) t frames, an even one to n t). */
+** (workloads/image.lua M.batch_frames: the denoiser's patch_t padding is dropped before
+** decoding; an odd batch of n decodes to 1 + (n - 1) t frames, an even one to n t). */
 static uint64_t gen_batch_frames(const scenario *s, uint64_t F) {
   uint64_t ts = scn_u64(s, "gen.vae_tscale", 1), b = scn_u64(s, "gen.vae_latent_batch", 0);
-  uint64_t pt = scn_u64(s, "gen.patch_t", 1), lf = (F - 1) / (ts ? ts : 1) + 1;
+  uint64_t lf = (F - 1) / (ts ? ts : 1) + 1;
   if (!b) return F;
-  lf = (lf + pt - 1) / pt * pt;
   uint64_t n = lf < b ? lf : b + lf % b;
   return n % 2 ? 1 + (n - 1) * ts : n * ts;
 }

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include <cmocka.h>
 
@@ -266,6 +267,75 @@ static void test_cogvideox_vae(void **state) {
   json_decref(j);
 }
 
+/* Bytes of device 0's category `name` (summed over its lines). */
+static long long category_of(json_t *j, const char *name) {
+  json_t *cats = json_object_get(json_array_get(json_object_get(j, "devices"), 0), "categories"), *c;
+  size_t i;
+  long long sum = 0;
+  json_array_foreach(cats, i, c) {
+    if (strcmp(json_string_value(json_object_get(c, "name")), name) == 0)
+      sum += (long long)json_integer_value(json_object_get(c, "bytes"));
+  }
+  return sum;
+}
+
+/* The CogVideoX-2b fp16 720x480 x 49-frame table of diffusers PR #9150 (the source of the
+** diffusers CogVideoX doc table): no offload 33 GB, model offload 19 GB (the decode alone),
+** model offload + tiling 11 GB (T5 encoding), sequential offload + tiling < 4 GB. Sequential
+** offload keeps one layer's weights: the weights lines stay under 64 MiB whatever the decode. */
+static void test_cogvideox_offload_table(void **state) {
+  struct { const char *opt; double want; } rows[] = {
+      {"offload = \"none\"", 33.0}, {"offload = \"model\"", 19.0},
+      {"offload = \"model\", vae_tiling = true", 11.0}, {"offload = \"sequential\", vae_tiling = true", 4.0},
+  };
+  char w[256];
+  for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+    snprintf(w, sizeof w, "kind = \"video\", width = 720, height = 480, frames = 49, %s", rows[i].opt);
+    json_t *j = eval(*state, "THUDM/CogVideoX-2b", "fp16", w, NULL);
+    if (i == 3) {
+      assert_true(tu_int(j, "runtime.peak_reserved_bytes") <= (long long)(rows[i].want * GIB));
+      assert_true(weights_of(j, NULL) < 64LL * 1024 * 1024);
+    } else {
+      within(tu_int(j, "runtime.peak_reserved_bytes"), rows[i].want, 0.15, "CogVideoX-2b PR #9150 table");
+    }
+    json_decref(j);
+  }
+  /* without tiling the sequential run is the decode alone: weights still one layer */
+  json_t *j = eval(*state, "THUDM/CogVideoX1.5-5B", "bf16",
+                   "kind = \"video\", width = 1360, height = 768, frames = 81, offload = \"sequential\"", NULL);
+  assert_true(weights_of(j, NULL) < 64LL * 1024 * 1024);
+  json_decref(j);
+}
+
+/* CogVideoX1.5 pads the latent frames to patch_size_t = 2 for the denoiser and drops the
+** padding before decoding (diffusers pipeline_cogvideox.py, latents[:, additional_frames:]):
+** 81 frames decode 21 latent frames, the first call 3 (9 frames); 85 frames decode 22, the
+** first call 2 (8 frames). */
+static void test_cogvideox15_decode_frames(void **state) {
+  json_t *a = eval(*state, "THUDM/CogVideoX1.5-5B", "bf16", "kind = \"video\", width = 768, height = 512, frames = 81", NULL);
+  json_t *b = eval(*state, "THUDM/CogVideoX1.5-5B", "bf16", "kind = \"video\", width = 768, height = 512, frames = 85", NULL);
+  long long va = category_of(a, "vae_decode"), vb = category_of(b, "vae_decode");
+  /* the decode cost is per pixel x frame (17-19 GiB here); the line also holds the fp32 latents
+  ** (about 66 MiB, scaled by 8 and 9 below): padded frames would make both 8 frames, 18 GiB off */
+  assert_true(llabs(va * 8 - vb * 9) < 256LL * 1024 * 1024);
+  json_decref(a);
+  json_decref(b);
+}
+
+/* Open-Sora's --offload acts only around the t2i2v image stage (scripts/diffusion/inference.py):
+** without t2i2v, offload "model" on the reference runtime keeps every component resident. */
+static void test_opensora_offload_without_t2i2v(void **state) {
+  const char *ex = ", runtime = { name = \"reference\" }";
+  json_t *a = eval(*state, "hpcai-tech/Open-Sora-v2", "bf16",
+                   "kind = \"video\", width = 256, height = 256, frames = 129, offload = \"model\"", ex);
+  json_t *b = eval(*state, "hpcai-tech/Open-Sora-v2", "bf16",
+                   "kind = \"video\", width = 256, height = 256, frames = 129, offload = \"none\"", ex);
+  assert_int_equal(tu_int(a, "runtime.peak_reserved_bytes"), tu_int(b, "runtime.peak_reserved_bytes"));
+  assert_int_equal(weights_of(a, "denoiser"), weights_of(b, "denoiser"));
+  json_decref(a);
+  json_decref(b);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_pipeline_counts), cmocka_unit_test(test_video_shape),
@@ -273,7 +343,8 @@ int main(void) {
       cmocka_unit_test(test_calibration),     cmocka_unit_test(test_calibration_wan),
       cmocka_unit_test(test_wan_reference_fp32), cmocka_unit_test(test_calibration_mechanisms),
       cmocka_unit_test(test_gen3_opensora),   cmocka_unit_test(test_gen3_models),
-      cmocka_unit_test(test_cogvideox_vae),
+      cmocka_unit_test(test_cogvideox_vae),   cmocka_unit_test(test_cogvideox_offload_table),
+      cmocka_unit_test(test_cogvideox15_decode_frames), cmocka_unit_test(test_opensora_offload_without_t2i2v),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -44,14 +44,15 @@ M.check_side = side -- also used by scripts/train_gen.lua for diffusion training
 
 -- Frames decoded by the first call of a VAE that decodes b latent frames at a time
 -- (diffusers AutoencoderKLCogVideoX._decode, num_latent_frames_batch_size = 2): the first
--- batch takes the remainder too; the pipeline first pads the latent frames to a multiple of
--- patch_size_t (CogVideoX1.5). A causal batch of n latent frames decodes to 1 + (n - 1) t
--- frames when n is odd (its first frame is not upsampled in time), n t when even.
--- src/gen.c gen_batch_frames mirrors this.
+-- batch takes the remainder too. The latent frames a CogVideoX1.5 pipeline pads to a multiple
+-- of patch_size_t for the denoiser are dropped before decoding (pipeline_cogvideox.py and
+-- _image2video.py: latents = latents[:, additional_frames:] before decode_latents, diffusers
+-- PR #9877), so the VAE sees (F - 1) / t + 1 latent frames. A causal batch of n latent
+-- frames decodes to 1 + (n - 1) t frames when n is odd (its first frame is not upsampled in
+-- time), n t when even. src/gen.c gen_batch_frames mirrors this.
 function M.batch_frames(frames, p)
-  local ts, b, pt = p.vae_tscale or 1, p.vae_latent_batch, p.patch_t or 1
+  local ts, b = p.vae_tscale or 1, p.vae_latent_batch
   local lf = (frames - 1) // ts + 1
-  lf = ((lf + pt - 1) // pt) * pt
   local n = lf < b and lf or b + lf % b
   return n % 2 == 1 and 1 + (n - 1) * ts or n * ts
 end
@@ -154,13 +155,26 @@ local function normalize_with(w, n, frames, keys)
   set(n, "token_timestep", p.token_timestep == true)
   -- Open-Sora 2.0's text-to-image-to-video flow (configs t2i2v_*.py): an image model makes the
   -- first frame; offload "model" is its --offload True (src/gen.c gen_t2i_phase)
-  if w.t2i2v ~= nil and bool_field(w.t2i2v, "workload.t2i2v") then
+  local t2i2v = w.t2i2v ~= nil and bool_field(w.t2i2v, "workload.t2i2v")
+  if t2i2v then
     if not p.t2i_params then
       fail("workload.t2i2v", "%s has no text-to-image stage (Open-Sora 2.0's FLUX.1-dev t2i2v flow)", n.model.id)
     end
     set(n, "t2i_params", p.t2i_params)
+  elseif p.t2i_params and w.t2i2v == nil then
+    note(n, "t2i2v off: direct text-to-video (configs/diffusion/inference/256px.py, 768px.py); the README's " ..
+      "text-to-video commands (t2i2v_*.py) build FLUX.1-dev first: set workload.t2i2v = true for them")
   end
   memory_part(w, n, p, frames, W, H)
+  -- Open-Sora's --offload (offload_model) acts only around the t2i2v image stage: prepare_models
+  -- builds the video DiT and AE on the CPU only when img_flux is configured, and
+  -- scripts/diffusion/inference.py moves models only inside `if use_t2i2v` (hpcaitech/Open-Sora
+  -- @7ad6a96); without that stage every component stays resident
+  if p.offload_t2i_only and n.runtime == "reference" and not t2i2v and n.extra["gen.offload"] ~= "none" then
+    note(n, "offload %s has no effect without t2i2v in the reference scripts: every component resident",
+      n.extra["gen.offload"])
+    set(n, "offload", "none")
+  end
   if w.vae_slicing and batch > 1 then set(n, "vae_pixels", n.extra["gen.vae_pixels"]) end
   set(n, "vae_images", (w.vae_slicing and 1 or batch))
   n.precision = { name = n.dtype, weights = n.dtype, grads = n.dtype, activations = n.dtype, master = false }
