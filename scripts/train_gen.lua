@@ -15,9 +15,10 @@ local DEFAULT_SIDE = { unet = 512, dit = 1024, mmdit = 1024 }
 
 -- VAE encoding every step (no precomputed latents): live tensors per (pixel x frame x
 -- channel of the encoder's first, full-resolution level) at the load dtype: the block input,
--- the norm and activation outputs and the conv output. 4 closes
--- finetrainers-hunyuanvideo-lora-r128-noprecompute (49 x 512 x 768 x 128 x 4 x 2 B = 18.4 GiB
--- over the 39 GiB loaded; measured 56.3 GiB reserved).
+-- the norm and activation outputs and the conv output, counted from a GroupNorm resnet
+-- block under no_grad. A pipeline's `vae_encode_tensors` overrides it where measured
+-- (LTX-Video 5: its RMSNorm's fp32 copy; HunyuanVideo 3, refitted to
+-- finetrainers-hunyuanvideo-lora-r128-noprecompute, see architectures/hunyuanvideo.lua).
 local ENCODE_TENSORS = 4
 -- Channels of the encoder's first level when the pipeline does not say: assumed, the 128
 -- of the HunyuanVideo VAE (block_out_channels[1]) that ENCODE_TENSORS was fitted with.
@@ -267,12 +268,24 @@ function M.normalize(w, n, method)
   end
   local x = n.extra
   x["train.pipeline"], x["train.aux_on_gpu"] = true, te == "gpu"
+  -- Precomputed by this same process just before training, with the encoders dropped but
+  -- torch.cuda.empty_cache() never reached after the last reference went (finetrainers
+  -- v0.0.1's first run: the loaded components stay referenced by prepare_precomputations'
+  -- locals through its free_memory(), and are freed into the cache when it returns; its
+  -- LTX printout shows 3.809 GiB allocated yet 10.010 GiB reserved before training, 9.684
+  -- GiB max allocated since the reset), the cached segments of their weights stay reserved.
+  if w.encoders_cached ~= nil and bool_field(w.encoders_cached, "workload.encoders_cached") then
+    if not pre or te == "gpu" then
+      fail("workload.encoders_cached", "needs precomputed_embeddings = true and text_encoders \"none\" or \"cpu\" (the encoders ran before training and were dropped)")
+    end
+    x["train.encoder_pool"] = true
+  end
   if not unet then x["train.layer_extra_elems"] = block_extra(desc, p, method == "full") end
   if not pre then
     -- the VAE encodes the clip each step, p.vae_chunk frames at a time where it batches frames
     local f = (p.vae_chunk or 0) > 0 and math.min(frames, p.vae_chunk) or frames
-    x["train.encode_bytes"] = W * H * f * (p.vae_peak_channels or VAE_PEAK_CHANNELS) * ENCODE_TENSORS * Q.dtype_bytes(n.dtype)
-       * n.micro_batch
+    x["train.encode_bytes"] = W * H * f * (p.vae_peak_channels or VAE_PEAK_CHANNELS) * (p.vae_encode_tensors or ENCODE_TENSORS)
+       * Q.dtype_bytes(n.dtype) * n.micro_batch
   end
   -- the frozen encoders and VAE are cast to the weights' dtype (diffusers training scripts:
   -- text_encoder.to(weight_dtype), vae.to(weight_dtype)); quantized tensors keep their bytes

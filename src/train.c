@@ -71,6 +71,8 @@ void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t) {
   /* the calibrated share comes from workloads/train.lua (cited there); a scenario built
   ** in C without it keeps its own s->fragmentation */
   t->frag = scn_real(s, "train.fragmentation", s->fragmentation);
+  t->small_frac = scn_real(s, "train.small_frac", 0.0);
+  t->encoder_pool = scn_bool(s, "train.encoder_pool", false);
   t->strategy = s->strategy;
   uint64_t stage = scn_u64(s, "runtime.zero_stage", 0);
   if (stage >= 1 && stage <= 3 && (t->strategy == STRAT_NONE || t->strategy == STRAT_DDP))
@@ -170,6 +172,7 @@ static void train_weights(ectx *c, const train_cfg *t, train_parts *p) {
   uint64_t mp = model_parallel(c), dp = s->dp, w = 0;
   if (t->pipeline) {
     pipeline_weights(c, p, &w);
+    if (t->encoder_pool) p->pool = acc_add(&c->acc, p->aux, p->aux_rounding);
     if (!t->aux_on_gpu) p->aux = p->aux_rounding = 0;
   } else if (!estimate_device_weights(c->m, s->tp, s->pp, &w)) {
     c->acc.overflow = true;
@@ -409,8 +412,23 @@ static void train_budget(ectx *c, const train_cfg *t, const train_parts *p, int 
   c->e->peak_phase = PHASES[phase];
 }
 
-/* Allocated bytes of each phase; returns the peak phase and its transient bytes. */
-static int train_peak(ectx *c, const train_cfg *t, const train_parts *p, uint64_t *transient) {
+/* Bytes of gradients that live in a side stream's pool of the caching allocator: FSDP
+** reduce-scatters each unit's gradient on its post-backward stream and allocates the
+** sharded gradient there (FSDP1 _reduce_grad: new_sharded_grad = torch.empty_like(chunk)
+** under state._post_backward_stream, torch/distributed/fsdp/_runtime_utils.py; FSDP2
+** foreach_reduce allocates reduce_output on the reduce-scatter stream). zero_grad frees
+** them into that stream's pool, and the allocator serves a request only from blocks of
+** the requesting stream (c10/cuda/CUDACachingAllocator.cpp get_free_block), so the next
+** forward's activations cannot reuse them: they stay reserved through the phases in
+** which the gradients are freed. */
+static uint64_t grad_stream_pool(const scenario *s, const train_cfg *t, const train_parts *p) {
+  return t->strategy == STRAT_FSDP && s->dp > 1 && !t->oib && !t->off_opt && !t->off_par ? p->grads : 0;
+}
+
+/* Allocated bytes of each phase; returns the peak phase and its transient bytes. *pooled:
+** reserved bytes beyond the peak phase's allocation that a phase without live gradients
+** keeps in the gradients' stream pool (grad_stream_pool), at the worst phase. */
+static int train_peak(ectx *c, const train_cfg *t, const train_parts *p, uint64_t *transient, uint64_t *pooled) {
   bytes_acc *A = &c->acc;
   uint64_t base = acc_add(A, acc_add(A, p->weights, p->adapters), acc_add(A, p->master, acc_add(A, p->states, p->comm)));
   base = acc_add(A, base, p->aux);
@@ -424,10 +442,13 @@ static int train_peak(ectx *c, const train_cfg *t, const train_parts *p, uint64_
   for (int i = 1; i < 3; i++)
     if (ph[i] > ph[peak]) peak = i;
   *transient = tr[peak];
+  uint64_t pool = g_fwd ? 0 : grad_stream_pool(c->s, t, p), fwd_res = acc_add(A, ph[0], pool);
+  *pooled = fwd_res > ph[peak] ? fwd_res - ph[peak] : 0;
   /* model load: the weights as loaded so far and the tensor being quantized */
   uint64_t load = acc_add(A, acc_add(A, p->weights, p->adapters), acc_add(A, p->aux, t->load));
   if (t->load && load > ph[peak]) {
     *transient = t->load;
+    *pooled = 0;
     return PH_LOAD;
   }
   return peak;
@@ -437,12 +458,49 @@ static int train_peak(ectx *c, const train_cfg *t, const train_parts *p, uint64_
 ** 2 MiB segments above 1 MiB) and keeps freed activation blocks it cannot reuse. */
 /* Rounding of the weights the rank holds whole (pipelines round per component), and the
 ** training fragmentation share t->frag (cited in scripts/workloads/train.lua). */
-static void train_slack(ectx *c, const train_cfg *t, const train_parts *p, uint64_t transient) {
-  uint64_t rounding = 0;
+/* Trainable bytes of a phase held in PyTorch's small pool (tensors of at most 1 MiB, 2 MiB
+** segments; t->small_frac from scripts/workloads/train.lua): adapters, states, live
+** gradients and the step's temporaries, as train_budget counts them. */
+static uint64_t small_pool(ectx *c, const train_cfg *t, const train_parts *p, int phase) {
+  if (t->small_frac <= 0.0) return 0;
+  bool load = phase == PH_LOAD;
+  bool grads_live = !load && (phase > 0 || ((c->s->grad_accum > 1 || t->keep_grads) && !t->oib));
+  bool step_now = t->oib ? phase == 1 : phase == 2;
+  uint64_t b = p->adapters;
+  if (!load) b = acc_add(&c->acc, b, p->states);
+  if (grads_live) b = acc_add(&c->acc, b, p->grads);
+  if (step_now) b = acc_add(&c->acc, b, p->step_temp);
+  return acc_from_double(&c->acc, (double)b * (t->small_frac > 1.0 ? 1.0 : t->small_frac));
+}
+
+/* Reserved beyond the peak phase's allocation that PyTorch's two pools explain: the
+** small pool keeps the segments its largest phase grew (the step: gradients, states,
+** temporaries) while another phase peaks in the large pool, which cannot reuse them; and
+** with an encoder pool the large pool never shrinks below the dropped encoders' cached
+** segments (train_gen.lua encoders_cached). alloc: the peak phase's allocated bytes;
+** slack: the reserved bytes already counted beyond it. */
+static uint64_t pool_extra(ectx *c, const train_cfg *t, const train_parts *p, int peak, uint64_t alloc,
+                           uint64_t slack) {
+  uint64_t at = small_pool(c, t, p, peak), most = at;
+  for (int ph = 0; ph < 3; ph++) {
+    uint64_t s = small_pool(c, t, p, ph);
+    if (s > most) most = s;
+  }
+  uint64_t extra = most - at;
+  uint64_t large = acc_add(&c->acc, alloc > at ? alloc - at : 0, slack);
+  if (p->pool > large) extra = acc_add(&c->acc, extra, p->pool - large);
+  return extra;
+}
+
+static void train_slack(ectx *c, const train_cfg *t, const train_parts *p, uint64_t transient, uint64_t pooled,
+                        int peak) {
+  uint64_t rounding = pooled; /* gradients' stream pool (grad_stream_pool) */
   if (t->pipeline)
-    rounding = acc_add(&c->acc, p->weights == p->weights_full ? p->den_rounding : 0, p->aux_rounding);
+    rounding = acc_add(&c->acc, rounding, acc_add(&c->acc, p->weights == p->weights_full ? p->den_rounding : 0, p->aux_rounding));
   else if (p->weights == p->weights_full && p->weights)
-    rounding = est_weight_rounding(c, p->weights);
+    rounding = acc_add(&c->acc, rounding, est_weight_rounding(c, p->weights));
+  uint64_t slack = acc_add(&c->acc, rounding, acc_from_double(&c->acc, (double)transient * t->frag));
+  rounding = acc_add(&c->acc, rounding, pool_extra(c, t, p, peak, budget_total(&c->e->b, true), slack));
   est_add_slack(c, &c->e->b, rounding, transient, t->frag, BASIS_CALIBRATED);
 }
 
@@ -451,12 +509,12 @@ void train_run(ectx *c, const train_cfg *t) {
   memset(&p, 0, sizeof p);
   train_model_states(c, t, &p);
   train_activations(c, t, &p);
-  uint64_t transient = 0;
-  int peak = train_peak(c, t, &p, &transient);
+  uint64_t transient = 0, pooled = 0;
+  int peak = train_peak(c, t, &p, &transient, &pooled);
   c->e->trainable_params = t->trainable;
   train_budget(c, t, &p, peak);
   est_add_common(c, &c->e->b);
-  train_slack(c, t, &p, transient);
+  train_slack(c, t, &p, transient, pooled, peak);
   est_finish(c, &c->e->b);
 }
 

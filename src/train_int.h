@@ -30,12 +30,15 @@ typedef struct train_cfg {
   train_loss loss;
   strategy_kind strategy;                      /* parallel.strategy or runtime.zero_stage */
   double frag;
+  double small_frac;                           /* trainable share in PyTorch's small pool (<= 1 MiB tensors) */
+  bool encoder_pool;                           /* dropped encoders' weights still cached (in-process precompute) */
 } train_cfg;
 
 typedef struct train_parts {
   uint64_t weights, weights_full, adapters, master, grads, states, paged, step_temp;
   uint64_t act, act_layer, logits, comm, gathered;
   uint64_t aux, aux_rounding, den_rounding;    /* a pipeline's frozen encoders and VAE */
+  uint64_t pool;                               /* their cached segments after they were dropped */
 } train_parts;
 
 void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t);

@@ -16,7 +16,7 @@ local note = E.note
 local TRAIN_KEYS = { "kind", "method", "micro_batch", "seq_len", "grad_accum", "grad_checkpointing", "optimizer",
                      "precision", "lora", "attention", "optimizer_in_backward", "offload", "width", "height",
                      "frames", "precomputed_embeddings", "text_encoders", "max_sequence_length", "modules_to_save",
-                     "trainable", "train_text_encoder" }
+                     "trainable", "train_text_encoder", "encoders_cached" }
 local LORA_KEYS = { "r", "alpha", "targets", "dropout", "modules_to_save", "num_virtual_tokens" }
 local METHODS = { "full", "freeze", "lora", "qlora", "dora", "lora-fa", "adalora", "ia3", "loha", "ln-tuning",
                   "prompt-tuning" }
@@ -155,6 +155,25 @@ local function state_bytes(o, set, sbytes)
   return dev, paged
 end
 
+-- PyTorch's caching allocator serves requests of at most 1 MiB from a separate small
+-- pool of 2 MiB segments (kSmallSize, kSmallBuffer in c10/cuda/CUDACachingAllocator.cpp);
+-- a segment cached in one pool never serves the other. Share of the trainable elements
+-- whose parameter, gradient and state tensors are all that small (LoRA A/B matrices:
+-- 128 x 2048 in bf16 is 512 KiB): their gradients, states and step temporaries grow the
+-- small pool, which keeps those segments when a later phase (the VAE encode of the next
+-- step, the forward) peaks in the large pool (src/train.c).
+local SMALL_ALLOC = 1 << 20
+local function small_fraction(o, set, n, trained, sbytes)
+  local widest = math.max(Q.dtype_bytes(trained), Q.dtype_bytes(n.precision.grads), o.states > 0 and sbytes or 0)
+  local small, all = 0, 0
+  for _, t in ipairs(set.tensors) do
+    local e = t.n * (t.count or 1)
+    all = all + e
+    if t.n * widest <= SMALL_ALLOC then small = small + e end
+  end
+  return all > 0 and small / all or 0
+end
+
 -- The step's temporaries span the whole group (torch foreach) unless the step runs one
 -- parameter at a time: the optimizer's own loop (bitsandbytes, Adafactor), torch < 2.0's
 -- for-loop default, or optimizer_in_backward (torchtune builds one optimizer per parameter,
@@ -167,6 +186,7 @@ local function optimizer_bytes(o, set, n, master, trained)
   local temps = o.step_temps * (scope == "param" and set.largest or set.trainable) * sbytes
   n.extra["train.state_bytes"], n.extra["train.paged_state_bytes"] = dev, paged
   n.extra["train.step_temp_bytes"] = temps
+  n.extra["train.small_frac"] = small_fraction(o, set, n, trained, sbytes)
 end
 
 local function loss_kind(name)
