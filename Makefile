@@ -98,7 +98,7 @@ $(B)/calibrate: tools/calibrate.c $(B)/libvramfit.a
 	$(CC) $(ALL_CFLAGS) -o $@ tools/calibrate.c $(B)/libvramfit.a $(PKG_LIBS)
 
 calibrate: $(B)/calibrate
-	$(B)/calibrate $(CALIBRATION)
+	$(B)/calibrate $(CALIBRATION) --corrections tests/calibration/corrections.jsonl
 
 # the shared library as libvramfit.so.X.Y.Z with the soname link .so.0 and the dev link .so
 install: all $(B)/vramfit.so vramfit.pc.in docs/vramfit.1

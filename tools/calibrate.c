@@ -30,15 +30,18 @@ static const char *const known_areas[] = {"models", "inference", "training", "di
 #define N_KNOWN (sizeof known_areas / sizeof known_areas[0])
 
 static const char usage_text[] =
-    "usage: calibrate DIR [--area NAME] [--id SUBSTRING] [--verbose] [--json]\n"
+    "usage: calibrate DIR [--area NAME] [--id SUBSTRING] [--corrections FILE] [--verbose] [--json]\n"
     "  DIR            a calibration directory (holds expect/*.jsonl and scenarios/)\n"
     "  --area NAME    only the cases of expect/NAME.jsonl, or whose \"area\" field is NAME\n"
     "  --id SUBSTR    only the cases whose id contains SUBSTR\n"
+    "  --corrections FILE\n"
+    "                 JSON Lines {id, set: [\"path=value\", ...], evidence}: after the cases as\n"
+    "                 shipped, run those cases again with the settings their sources state\n"
     "  --verbose      byte figures also in bytes; list cases without checks\n"
     "  --json         one JSON object per check (JSON Lines) instead of the table\n";
 
 typedef struct options {
-  const char *dir, *area, *id;
+  const char *dir, *area, *id, *corrections;
   int verbose, json;
 } options;
 
@@ -52,6 +55,8 @@ typedef struct kase {
   const char *area, *case_area, *id;
   json_t *report;
   int fallback;
+  const char **sets; /* the documented corrections applied (second pass), n_sets of them */
+  size_t n_sets;
   char reason[REASON_MAX + 8];
 } kase;
 
@@ -79,6 +84,9 @@ typedef struct run {
   group *g;
   size_t n_g, cap_g;
   size_t malformed, unreadable, matched, skipped_cases, empty_cases, fallbacks;
+  json_t *corr;             /* id -> {set, evidence} from --corrections, or NULL */
+  int second;               /* this run evaluates only the corrected cases, corrected */
+  size_t shipped[ST_COUNT]; /* first run: the corrected cases' checks as shipped */
 } run;
 
 /* ------------------------------------------------------------------ small helpers */
@@ -150,7 +158,7 @@ static void replace_model(json_t *root, json_t *model) {
 }
 
 static vf_status estimate_fallback(run *r, kase *k, const char *path, json_t *model, const char **out) {
-  vf_request req = {NULL, 0, NULL, 0, VF_FORMAT_JSON, 0};
+  vf_request req = {k->sets, k->n_sets, NULL, 0, VF_FORMAT_JSON, 0};
   json_error_t je;
   json_t *root = json_load_file(path, 0, &je);
   if (!root) {
@@ -171,7 +179,7 @@ static vf_status estimate_fallback(run *r, kase *k, const char *path, json_t *mo
 
 /* Fills k->report with the parsed report, or k->reason with why there is none. */
 static void evaluate(run *r, kase *k, const char *path, json_t *fallback) {
-  vf_request req = {NULL, 0, NULL, 0, VF_FORMAT_JSON, 0};
+  vf_request req = {k->sets, k->n_sets, NULL, 0, VF_FORMAT_JSON, 0};
   const char *out = NULL;
   json_error_t je;
   vf_status st = vf_estimate_file(r->engine, path, &req, &out);
@@ -348,12 +356,15 @@ static void emit_text(run *r, const row *w) {
   fmt_tol(tol, sizeof tol, c);
   printf("%-10s %-15s %-46s %-34s %*s %*s %9s  ", status_name[w->st], w->k->area, w->k->id, c->metric, vw, p,
          vw, e, err);
-  if (!w->k->fallback && !w->reason) {
+  if (!w->k->fallback && !w->reason && !w->k->n_sets) {
     printf("%s\n", tol);
     return;
   }
-  printf("%-18s  %s%s%s\n", tol, w->k->fallback ? "fallback model" : "",
-         w->k->fallback && w->reason ? ": " : "", w->reason ? w->reason : "");
+  printf("%-18s  %s%s%s", tol, w->k->fallback ? "fallback model" : "", w->k->fallback && w->reason ? ": " : "",
+         w->reason ? w->reason : "");
+  for (size_t i = 0; i < w->k->n_sets; i++)
+    printf("%s%s", i ? " " : (w->k->fallback || w->reason) ? "; corrected: " : "corrected: ", w->k->sets[i]);
+  putchar('\n');
 }
 
 static json_t *jnum(double v) {
@@ -383,6 +394,9 @@ static void emit_json(const row *w) {
   json_object_set_new(o, "rel_tol", c ? jnum(c->rel_tol) : json_null());
   json_object_set_new(o, "abs_tol", c ? jnum(c->abs_tol) : json_null());
   json_object_set_new(o, "fallback_model", json_boolean(w->k->fallback));
+  json_t *sets = json_array();
+  for (size_t i = 0; sets && i < w->k->n_sets; i++) json_array_append_new(sets, json_string(w->k->sets[i]));
+  json_object_set_new(o, "corrected", sets ? sets : json_null());
   json_object_set_new(o, "reason", jstr(w->reason));
   char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(12));
   if (s) puts(s);
@@ -392,6 +406,7 @@ static void emit_json(const row *w) {
 
 static void emit(run *r, const row *w) {
   if (w->c) tally(r, w);
+  if (w->c && !r->second && r->corr && json_object_get(r->corr, w->k->id)) r->shipped[w->st]++;
   if (r->opt.json)
     emit_json(w);
   else if (w->c)
@@ -463,6 +478,16 @@ static void run_case(run *r, kase *k, json_t *j, const char *where, size_t line)
     return;
   }
   if (!selected(r, k)) return;
+  json_t *fix = r->second ? json_object_get(r->corr, k->id) : NULL;
+  if (r->second && !fix) return;
+  const char *sets[16];
+  json_t *set = fix ? json_object_get(fix, "set") : NULL, *v;
+  size_t i;
+  json_array_foreach(set, i, v) { /* no iteration without a correction; at most 16, checked on load */
+    sets[i] = json_string_value(v);
+  }
+  k->sets = set ? sets : NULL;
+  k->n_sets = json_array_size(set);
   r->matched++;
   if (skip && !json_is_null(skip)) {
     skip_case(r, k, checks, skip);
@@ -566,12 +591,31 @@ static void summary(run *r) {
   summary_line("(all)", "(all)", r->g, r->n_g);
 }
 
-static void totals(run *r) {
-  size_t c[ST_COUNT] = {0};
+static void counts(const run *r, size_t c[ST_COUNT]) {
+  memset(c, 0, ST_COUNT * sizeof *c);
   for (size_t i = 0; i < r->n_g; i++)
     for (int s = 0; s < ST_COUNT; s++) c[s] += r->g[i].n[s];
+}
+
+/* The corrected cases again (r2): their rows, then their checks' counts beside the same
+** checks as shipped (r), and the whole run's counts with them corrected. */
+static void corrected_totals(const run *r, const run *r2) {
+  size_t c[ST_COUNT], all[ST_COUNT];
   FILE *f = r->opt.json ? stderr : stdout;
-  if (!r->opt.json) summary(r);
+  counts(r2, c);
+  counts(r, all);
+  for (int s = 0; s < ST_COUNT; s++) all[s] = all[s] - r->shipped[s] + c[s];
+  fprintf(f, "\ncalibrate: %zu corrected cases, %zu checks: %zu passed, %zu failed, %zu unanswered (as shipped: %zu "
+          "passed, %zu failed, %zu unanswered)\n", r2->matched, c[ST_PASS] + c[ST_FAIL] + c[ST_UNANSWERED],
+          c[ST_PASS], c[ST_FAIL], c[ST_UNANSWERED], r->shipped[ST_PASS], r->shipped[ST_FAIL], r->shipped[ST_UNANSWERED]);
+  fprintf(f, "calibrate: with the documented corrections %zu passed, %zu failed, %zu unanswered\n", all[ST_PASS],
+          all[ST_FAIL], all[ST_UNANSWERED]);
+}
+
+static void totals(run *r) {
+  size_t c[ST_COUNT];
+  counts(r, c);
+  FILE *f = r->opt.json ? stderr : stdout;
   if (r->matched == 0) fprintf(stderr, "calibrate: no case matches the filters\n");
   fprintf(f,
           "\ncalibrate: %zu cases, %zu skipped (%zu checks), %zu without checks, %zu retried with the "
@@ -632,7 +676,10 @@ static int usage_error(const char *fmt, const char *arg) {
 static int parse_args(int argc, char **argv, options *o) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
-    const char **slot = strcmp(a, "--area") == 0 ? &o->area : strcmp(a, "--id") == 0 ? &o->id : NULL;
+    const char **slot = strcmp(a, "--area") == 0           ? &o->area
+                        : strcmp(a, "--id") == 0          ? &o->id
+                        : strcmp(a, "--corrections") == 0 ? &o->corrections
+                                                          : NULL;
     if (slot && i + 1 >= argc) return usage_error("%s needs a value", a);
     if (slot)
       *slot = argv[++i];
@@ -640,6 +687,8 @@ static int parse_args(int argc, char **argv, options *o) {
       o->area = a + 7;
     else if (strncmp(a, "--id=", 5) == 0)
       o->id = a + 5;
+    else if (strncmp(a, "--corrections=", 14) == 0)
+      o->corrections = a + 14;
     else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0)
       o->verbose = 1;
     else if (strcmp(a, "--json") == 0)
@@ -654,6 +703,46 @@ static int parse_args(int argc, char **argv, options *o) {
       o->dir = a;
   }
   return o->dir ? 0 : usage_error("%s", "missing DIR");
+}
+
+/* --corrections FILE: one JSON object a line, {"id": "...", "set": ["path=value", ...],
+** "evidence": "..."}; any other line is a usage error (exit 2) naming FILE:LINE. */
+#define MAX_SETS 16
+static json_t *load_corrections(const char *path) {
+  FILE *f = fopen(path, "r");
+  json_t *all = json_object();
+  char *line = NULL;
+  size_t cap = 0, n = 0;
+  if (!f) {
+    fprintf(stderr, "calibrate: %s: %s\n", path, strerror(errno));
+    json_decref(all);
+    return NULL;
+  }
+  while (all && getline(&line, &cap, f) != -1) {
+    json_error_t je;
+    n++;
+    if (line[strspn(line, " \t\r\n")] == '\0') continue;
+    json_t *j = json_loads(line, 0, &je), *set = json_object_get(j, "set"), *v;
+    const char *id = json_string_value(json_object_get(j, "id"));
+    const char *ev = json_string_value(json_object_get(j, "evidence"));
+    size_t i, nset = json_array_size(set);
+    int ok = id && ev && *ev && json_is_array(set) && nset > 0 && nset <= MAX_SETS;
+    json_array_foreach(set, i, v) ok = ok && json_is_string(v) && strchr(json_string_value(v), '=');
+    if (!ok || json_object_get(all, id)) {
+      fprintf(stderr, "calibrate: %s:%zu: %s\n", path, n,
+              !j ? je.text
+              : ok ? "a second correction for the same id"
+                   : "expected {\"id\": string, \"set\": [1 to 16 \"path=value\" strings], \"evidence\": string}");
+      json_decref(j);
+      json_decref(all);
+      all = NULL;
+      break;
+    }
+    json_object_set_new(all, id, j);
+  }
+  free(line);
+  fclose(f);
+  return all;
 }
 
 static void run_areas(run *r, char **areas, size_t n) {
@@ -687,10 +776,29 @@ int main(int argc, char **argv) {
   if ((st = vf_engine_new(&vo, &r.engine)) != VF_OK) {
     fprintf(stderr, "calibrate: cannot start the engine: %s\n", vf_status_message(st));
     rc = 2;
+  } else if (r.opt.corrections && !(r.corr = load_corrections(r.opt.corrections))) {
+    rc = 2;
   } else {
     run_areas(&r, areas, n);
+    if (!r.opt.json) summary(&r);
+    if (r.corr) {
+      run r2;
+      memset(&r2, 0, sizeof r2);
+      r2.opt = r.opt;
+      r2.engine = r.engine;
+      r2.corr = r.corr;
+      r2.second = 1;
+      if (!r.opt.json)
+        printf("\ncases whose scenario omits a setting its source states, run with it (%s):\n",
+               r.opt.corrections);
+      run_areas(&r2, areas, n);
+      corrected_totals(&r, &r2);
+      for (size_t i = 0; i < r2.n_g; i++) free(r2.g[i].area), free(r2.g[i].metric), free(r2.g[i].err);
+      free(r2.g);
+    }
     totals(&r);
   }
+  json_decref(r.corr);
   vf_engine_free(r.engine);
   for (size_t i = 0; i < n; i++) free(areas[i]);
   for (size_t i = 0; i < r.n_g; i++) free(r.g[i].area), free(r.g[i].metric), free(r.g[i].err);
