@@ -80,14 +80,15 @@ local ADD = {
 P.LINEAR_METHODS = ADD
 
 -- acc: params (added to the model), trainable, largest (elements of the largest
--- trainable tensor), tensors {{n, count, shape}}.
-local function add_tensor(acc, shape, count, added)
+-- trainable tensor), tensors {{n, count, shape, role}} (role: the inventory role, or
+-- "adapter" for a PEFT method's added tensors; optimizers may treat roles differently).
+local function add_tensor(acc, shape, count, added, role)
   local n = elems(shape)
   if added then acc.params = acc.params + n * count end
   if shape.frozen then return end
   acc.trainable = acc.trainable + n * count
   if n > acc.largest then acc.largest = n end
-  acc.tensors[#acc.tensors + 1] = { n = n, count = count, shape = shape }
+  acc.tensors[#acc.tensors + 1] = { n = n, count = count, shape = shape, role = role }
 end
 
 -- A Linear's input is saved for backward when its weight is trained or adapted.
@@ -111,7 +112,7 @@ function P.adapters(desc, method, opts, acc)
   for _, m in ipairs(modules(desc)) do
     if m.param == "weight" and #m.shape == 2 and m.role ~= "embed" and opts.match(m.module) then
       local o, i = m.shape[1], m.shape[2]
-      for _, shape in ipairs(ADD[method](o, i, opts.r, m.short)) do add_tensor(acc, shape, m.count, true) end
+      for _, shape in ipairs(ADD[method](o, i, opts.r, m.short)) do add_tensor(acc, shape, m.count, true, "adapter") end
       acc.matched = acc.matched + m.count
       mark_saved(acc.flags, m)
       -- LoHa builds the full delta weight (w1a w1b) * (w2a w2b), which F.linear keeps
@@ -129,7 +130,7 @@ end
 local function train_matched(desc, pick, added, acc)
   for _, m in ipairs(modules(desc)) do
     if pick(m) then
-      add_tensor(acc, m.shape, m.count, added)
+      add_tensor(acc, m.shape, m.count, added, m.role)
       acc.matched = acc.matched + m.count
       if #m.shape == 2 and m.role ~= "embed" then mark_saved(acc.flags, m) end
     end
@@ -151,7 +152,7 @@ end
 
 -- everything(desc, acc): full fine-tuning, every tensor trainable.
 function P.everything(desc, acc)
-  for _, m in ipairs(modules(desc)) do add_tensor(acc, m.shape, m.count, false) end
+  for _, m in ipairs(modules(desc)) do add_tensor(acc, m.shape, m.count, false, m.role) end
   acc.flags = { attn_in = true, o_in = true, mlp_in = true, down_in = true, all = true }
   return acc
 end

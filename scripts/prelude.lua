@@ -50,7 +50,7 @@ end
 
 local OPTIMIZER_KEYS = { "name", "summary", "aliases", "states", "state_extra_bits", "step_temps",
                          "state_dtype", "state_bits", "block", "min_blockwise", "paged", "factored",
-                         "temp_scope" }
+                         "temp_scope", "takes", "others" }
 
 -- optimizer{...}: an optimizer script. `states` counts tensors shaped like each
 -- trainable parameter kept between steps, in the state dtype (the master dtype when
@@ -63,7 +63,10 @@ local OPTIMIZER_KEYS = { "name", "summary", "aliases", "states", "state_extra_bi
 -- >= 1e5 elements in CUDA managed memory, outside PyTorch's allocator), `factored`
 -- (Adafactor: a row and a column vector per matrix instead of a full second moment),
 -- `temp_scope` ("group": temporaries span all parameters, the foreach step; "param":
--- one parameter at a time, so the largest tensor sets them).
+-- one parameter at a time, so the largest tensor sets them), `takes` (a function(shape, role)
+-- -> bool: the parameters this optimizer steps; the others go to a companion optimizer
+-- whose `others = { states = n }` states they keep instead: Muon's AdamW for embeddings,
+-- the head and vectors).
 function prelude.optimizer(t)
   prelude.strict("optimizer", t, OPTIMIZER_KEYS, 2)
   if type(t.name) ~= "string" then error("optimizer: 'name' must be a string", 2) end
@@ -73,6 +76,13 @@ function prelude.optimizer(t)
       error(("optimizer '%s': '%s' must be a non-negative number"):format(t.name, k), 2)
     end
     t[k] = v
+  end
+  if t.takes ~= nil and type(t.takes) ~= "function" then
+    error(("optimizer '%s': 'takes' must be a function(shape, role)"):format(t.name), 2)
+  end
+  if (t.takes == nil) ~= (t.others == nil) or (t.others ~= nil and (type(t.others) ~= "table"
+      or type(t.others.states) ~= "number" or t.others.states < 0)) then
+    error(("optimizer '%s': 'takes' and 'others = { states = n }' go together"):format(t.name), 2)
   end
   t.aliases = t.aliases or {}
   return t

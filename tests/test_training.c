@@ -307,7 +307,7 @@ static void test_errors(void **state) {
 static void test_workload_errors(void **state) {
   static const struct { const char *text, *msg; } cases[] = {
       {L32 "optimizer = 'adamx' } }", "workload.optimizer: unknown or not yet modelled optimizer adamx (known: "
-                                      "adafactor, adamw, adamw-8bit, adamw-fused, lion, paged-adamw, paged-adamw-8bit, "
+                                      "adafactor, adamw, adamw-8bit, adamw-fused, lion, muon, paged-adamw, paged-adamw-8bit, "
                                       "sgd, sgd-momentum)"},
       {L32 "grad_checkpointing = 'sometimes' } }", "workload.grad_checkpointing: expected true, false, \"selective\" "
                                                    "or every k layers as an integer, got sometimes"},
@@ -328,6 +328,25 @@ static void test_workload_errors(void **state) {
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) assert_error(state, cases[i].text, cases[i].msg);
 }
 
+/* Muon (scripts/optimizers/muon.lua): one momentum state for the hidden layers' matrices,
+** AdamW's two for the rest. Llama-3.2-1B in pure bf16: 1,235,814,400 parameters, of which the
+** tied embedding 128256 x 2048 = 262,668,288 and the norms 33 x 2048 = 67,584 go to AdamW:
+** 973,078,528 x 2 B + 262,735,872 x 2 x 2 B = 2,997,100,544 B; AdamW alone 4 B per parameter. */
+static void test_muon_states(void **state) {
+  const char *fmt = "return { model = 'meta-llama/Llama-3.2-1B', runtime = 'transformers', gpu = 'H100', "
+                    "workload = { kind = 'train', method = 'full', micro_batch = 1, seq_len = 2048, optimizer = "
+                    "'%s', precision = 'bf16' } }";
+  char text[512];
+  snprintf(text, sizeof text, fmt, "muon");
+  json_t *j = eval(state, text);
+  assert_int_equal(tu_category(j, "optimizer_states"), 2997100544ll);
+  json_decref(j);
+  snprintf(text, sizeof text, fmt, "adamw");
+  j = eval(state, text);
+  assert_int_equal(tu_category(j, "optimizer_states"), 1235814400ll * 4);
+  json_decref(j);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_peft_trainable),   cmocka_unit_test(test_peft_regex),
@@ -338,6 +357,7 @@ int main(void) {
       cmocka_unit_test(test_oib_step),         cmocka_unit_test(test_zero3_offload_param),
       cmocka_unit_test(test_unet_eager_scores), cmocka_unit_test(test_workload_errors),
       cmocka_unit_test(test_fsdp_grad_pool),   cmocka_unit_test(test_video_pools),
+      cmocka_unit_test(test_muon_states),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -141,7 +141,9 @@ local function state_bytes(o, set, sbytes)
   for _, t in ipairs(set.tensors) do
     local per
     local s = t.shape
-    if o.factored and s and #s >= 2 then
+    if o.takes and not o.takes(s or { t.n }, t.role) then
+      per = o.others.states * t.n * sbytes -- the companion optimizer's states (Muon's AdamW)
+    elseif o.factored and s and #s >= 2 then
       per = (t.n // s[#s] + t.n // s[#s - 1]) * 4   -- row + column vectors, fp32
     elseif o.state_bits == 8 and t.n >= o.min_blockwise then
       per = o.states * (t.n + 4 * ((t.n + o.block - 1) // o.block))
