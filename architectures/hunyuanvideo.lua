@@ -53,7 +53,9 @@ return arch {
       pipeline = {
         kind = "mmdit", vae_scale = 8, vae_tscale = 4, latent_channels = 16, patch = 2, cfg = false,
         text_len = 256, joint = true, vae_peak_channels = 128, vae_chunk = 0, act_family = "hunyuanvideo",
-        vae_tile = 256, vae_tile_frames = 64, text_hidden = 4096, te_layers = 32,
+        vae_tile = 256, vae_tile_frames = 64,
+        -- sample_video.py --use-cpu-offload: hyvideo/inference.py calls enable_sequential_cpu_offload()
+        ref_offload = { "none", "sequential" }, text_hidden = 4096, te_layers = 32,
         -- full-resolution tensors live while encoding a training clip (train_gen.lua): refitted
         -- to finetrainers-hunyuanvideo-lora-r128-noprecompute (56.27 GiB reserved) once the
         -- small pool's reserve (src/train.c pool_extra) is counted: 3 gives +0.8%, 4 +10.6%.

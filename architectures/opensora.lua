@@ -28,6 +28,8 @@ return arch {
         kind = "mmdit", vae_scale = 8, vae_tscale = 4, latent_channels = 16, patch = 2, cfg = true,
         cfg_batched = true, text_len = 512, joint = true, vae_peak_channels = 128, vae_chunk = 0,
         act_family = "opensora", vae_tile = 256, text_hidden = 4096, te_layers = 24,
+        -- inference.py --offload True (one model on the GPU at a time, in the t2i2v flow)
+        ref_offload = { "none", "model" },
         -- configs/diffusion/inference/256px.py (hpcaitech/Open-Sora @7ad6a96): the HunyuanVideo
         -- VAE with use_spatial_tiling=True, use_temporal_tiling=False (every frame of a tile
         -- at once); sampling method "i2v" runs text + image guidance as one batch of 3

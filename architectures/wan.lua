@@ -72,6 +72,8 @@ return arch {
         -- WanModel.from_pretrained keeps it so; Wan2.2's --convert_model_dtype casts it to bf16
         -- but "only works without FSDP" (wan/text2video.py); the VAE runs in fp32 (WanVAE
         -- dtype=torch.float). Wan2.2 embeds the timestep per token (fp32 e, e0 [B, L, 6, dim]).
+        -- generate.py --offload_model True: one component on the GPU at a time
+        ref_offload = { "none", "model" },
         ref_fp32 = v22 and "fsdp" or "always", ref_vae_fp32 = true, token_timestep = v22,
       },
     }

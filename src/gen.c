@@ -525,6 +525,14 @@ static uint64_t gen_bisect(const model_desc *m, scenario *s, uint64_t usable, ui
   return lo;
 }
 
+/* Whether `mode` is an item of the comma-separated list `offered`. */
+static bool gen_offered(const char *offered, const char *mode) {
+  size_t n = strlen(mode);
+  for (const char *p = offered; (p = strstr(p, mode)) != NULL; p += n)
+    if ((p == offered || p[-1] == ',') && (p[n] == ',' || p[n] == '\0')) return true;
+  return false;
+}
+
 bool gen_fit_gpu(const model_desc *m, const scenario *s0, uint64_t usable, gen_fit *out) {
   /* cheapest first: model offload costs a copy per component, group offload a copy
   ** per block group each step, sequential one per layer */
@@ -534,7 +542,10 @@ bool gen_fit_gpu(const model_desc *m, const scenario *s0, uint64_t usable, gen_f
   *s = *s0;
   memset(out, 0, sizeof *out);
   bool ok = false;
+  /* only the modes the runtime offers (scripts/workloads/image.lua: a reference script's own flags) */
+  const char *offered = scn_str(s0, "gen.offload_modes", "none,model,group,sequential");
   for (size_t i = 0; i < sizeof modes / sizeof *modes; i++) {
+    if (!gen_offered(offered, modes[i])) continue;
     gen_set_str(s, "gen.offload", modes[i]);
     if (!gen_fits(m, s, usable, &ok)) break;
     if (ok) {

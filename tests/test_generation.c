@@ -116,6 +116,32 @@ static void test_bad_input(void **state) {
   expect_error(*state, "kind = \"video\", width = 832, height = 480", "workload.frames: missing");
   expect_error(*state, "kind = \"video\", width = 832, height = 480, frames = 81, offload = \"disk\"",
                "workload.offload");
+  /* Wan's generate.py offers --offload_model only; HunyuanVideo's --use-cpu-offload is sequential */
+  expect_error(*state, "kind = \"video\", width = 832, height = 480, frames = 81, offload = \"sequential\"",
+               "workload.offload: \"sequential\" is not offered by Wan-AI/Wan2.1-T2V-1.3B's reference scripts (they "
+               "offer: none, model)");
+  expect_error_of(*state, "hunyuanvideo-community/HunyuanVideo", "reference",
+                  "kind = \"video\", width = 1280, height = 720, frames = 129, offload = \"model\"",
+                  "(they offer: none, sequential)");
+}
+
+/* fit keeps to the offload modes the runtime offers: Wan2.1-T2V-14B at 1280x720x81 on a 24 GB
+** GPU needs group offload under diffusers; the reference scripts (model offload at most, the
+** fp32 DiT of 57 GB) cannot run it on one such GPU. */
+static void test_fit_offered_modes(void **state) {
+  const char *fmt = "return { model = 'Wan-AI/Wan2.1-T2V-14B', runtime = '%s', workload = { kind = 'video', "
+                    "width = 1280, height = 720, frames = 81 }, gpu = 'RTX-4090-24GB' }";
+  char text[512];
+  json_t *j = NULL;
+  snprintf(text, sizeof text, fmt, "diffusers");
+  assert_int_equal(tu_eval(*state, text, &j), VF_OK);
+  assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(j, "fit"), 0), "layout")),
+                      "offload=group");
+  json_decref(j);
+  snprintf(text, sizeof text, fmt, "reference");
+  assert_int_equal(tu_eval(*state, text, &j), VF_OK);
+  assert_int_equal(tu_int(j, "fit.0.count"), 0);
+  json_decref(j);
 }
 
 /* Calibration cases (expect/diffusion_video.jsonl) at their tolerances. */
@@ -339,7 +365,7 @@ static void test_opensora_offload_without_t2i2v(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_pipeline_counts), cmocka_unit_test(test_video_shape),
-      cmocka_unit_test(test_offload_order),   cmocka_unit_test(test_bad_input),
+      cmocka_unit_test(test_offload_order),   cmocka_unit_test(test_bad_input), cmocka_unit_test(test_fit_offered_modes),
       cmocka_unit_test(test_calibration),     cmocka_unit_test(test_calibration_wan),
       cmocka_unit_test(test_wan_reference_fp32), cmocka_unit_test(test_calibration_mechanisms),
       cmocka_unit_test(test_gen3_opensora),   cmocka_unit_test(test_gen3_models),

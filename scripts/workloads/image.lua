@@ -96,6 +96,16 @@ end
 local function memory_part(w, n, p, frames, W, H)
   local off = enum_field(w.offload or "none", "workload.offload", { "none", "model", "sequential", "group" })
   if w.offload == nil then note(n, "offload none: every component resident on the GPU") end
+  -- a model's own reference scripts offer only their own flags (architectures' ref_offload);
+  -- diffusers offers all four
+  local modes = n.runtime == "reference" and (p.ref_offload or { "none" }) or { "none", "model", "group", "sequential" }
+  local offered = false
+  for _, m in ipairs(modes) do offered = offered or m == off end
+  if not offered then
+    fail("workload.offload", "\"%s\" is not offered by %s's reference scripts (they offer: %s)", off, n.model.id,
+      table.concat(modes, ", "))
+  end
+  set(n, "offload_modes", table.concat(modes, ","))
   set(n, "offload", off)
   -- some reference scripts tile by default (Open-Sora's ae use_spatial_tiling = True)
   local tiling = p.vae_tiling_default == true
