@@ -13,10 +13,21 @@
 
 #define V_MAX_GROUPS MODEL_MAX_KV
 
+/* The multimodal part of the profile run of a decoder-only vision-language model
+** (mm_profile): the dummy items the vision encoder runs at once, its peak, and what stays
+** allocated while the decoder and the sampler run. */
+typedef struct vmm {
+  bool on;
+  uint64_t tokens, items, seqs; /* LLM tokens per item; items encoded at once; V0: dummy sequences */
+  uint64_t enc_peak, kept, out;  /* encoder peak; kept through the decoder run (of it: encoder outputs) */
+} vmm;
+
 typedef struct vcfg {
   uint64_t version; /* minor x 1000 + patch (0.19.0 -> 19000) */
   uint64_t requested, mml, bs, seqs, tokens, a, kvb;
-  bool chunked, eager, nvls, fi_sampler;
+  uint64_t fwd_tokens, smp_seqs; /* what the profile's forward and sampler run over */
+  bool chunked, eager, nvls, fi_sampler, v0;
+  vmm mm;
 } vcfg;
 
 /* One KV-cache spec (layers alike): vLLM's FullAttentionSpec / SlidingWindowSpec /
@@ -60,6 +71,8 @@ static bool has_nvls(const scenario *s) {
   return link && !strstr(s->gpu_link, "bridge");
 }
 
+static void mm_profile(ectx *c, vcfg *v);
+
 static void vllm_config(ectx *c, vcfg *v) {
   const scenario *s = c->s;
   memset(v, 0, sizeof *v);
@@ -74,17 +87,24 @@ static void vllm_config(ectx *c, vcfg *v) {
   v->eager = scn_bool(s, "runtime.enforce_eager", false);
   v->nvls = has_nvls(s);
   v->fi_sampler = scn_bool(s, "runtime.flashinfer_sampler", v->version >= 8000 && v->version < 11000);
+  v->v0 = scn_bool(s, "vllm.v0", v->version < 8000);
   bool big = big_gpu(v, s);
   v->seqs = scn_u64(s, "runtime.max_num_seqs", big ? 1024 : 256);
   uint64_t chunk = big ? 8192 : 2048;
   uint64_t dflt = v->chunked ? chunk : (v->mml > chunk ? v->mml : chunk);
+  /* V0 raises a multimodal model's default to _MULTIMODAL_MODEL_MAX_NUM_BATCHED_TOKENS =
+  ** 5120 (vllm/config.py SchedulerConfig; V1 sets the value itself in arg_utils) */
+  if (v->v0 && scn_u64(s, "mm.tokens", 0) && dflt < 5120) dflt = 5120;
   v->tokens = scn_u64(s, "runtime.max_num_batched_tokens", dflt);
+  v->fwd_tokens = v->tokens;
+  v->smp_seqs = v->seqs < v->tokens ? v->seqs : v->tokens;
   v->a = est_bits(s->dtype) / 8;
   uint64_t kvb = scn_u64(s, "vllm.kv_bytes", 0);
   v->kvb = kvb ? kvb : est_bits(s->kv_dtype) / 8;
   if (v->bs == 0 || v->mml == 0 || v->seqs == 0 || v->tokens == 0 || v->kvb == 0)
     est_fail(c, "vllm: block_size, max_model_len, max_num_seqs and max_num_batched_tokens must be positive");
   if (s->gpu_memory == 0) est_fail(c, "vllm: the GPU's memory is unknown");
+  if (!c->failed) mm_profile(c, v);
 }
 
 /* ---------------------------------------------------------------- weights */
@@ -282,25 +302,24 @@ static uint64_t stage_weights(ectx *c, uint64_t stage) {
 ** ran 0.10.1.1 without FlashInfer ("Falling back to the PyTorch-native implementation of
 ** top-p & top-k sampling"): sorting, its KV 11.03 GiB fits; with FlashInfer 11.78. */
 static double sampler_extra(const vcfg *v) {
-  bool sorts = v->version < 8000 || (v->version < 17000 && !v->fi_sampler);
+  bool sorts = v->v0 || (v->version < 17000 && !v->fi_sampler);
   return sorts ? 36.9 : 13.4;
 }
 
 static uint64_t sampler_bytes(ectx *c, const vcfg *v) {
-  uint64_t seqs = v->seqs < v->tokens ? v->seqs : v->tokens;
   double per = (double)v->a + sampler_extra(v);
-  return acc_from_double(&c->acc, (double)seqs * (double)c->m->vocab * per);
+  return acc_from_double(&c->acc, (double)v->smp_seqs * (double)c->m->vocab * per);
 }
 
 /* The fused-MoE workspaces for max_num_batched_tokens tokens (estimate.c
 ** est_forward_moe_bytes: fused_moe intermediate_cache1..3 in chunks of
 ** VLLM_FUSED_MOE_CHUNK_SIZE = 32768 tokens, router logits in fp32). */
-static uint64_t moe_bytes(ectx *c, const vcfg *v) { return est_forward_moe_bytes(c, v->tokens, v->a); }
+static uint64_t moe_bytes(ectx *c, const vcfg *v) { return est_forward_moe_bytes(c, v->fwd_tokens, v->a); }
 
 /* Largest transient of one layer's forward over max_num_batched_tokens tokens
 ** (estimate.c est_forward_dense_bytes). 8192 tokens of Llama-3.1-8B: 1.0 GiB vs 1.10
 ** printed by the first stage of llmd-v019-llama31-8b-pp2-8k (no sampler there). */
-static uint64_t forward_bytes(ectx *c, const vcfg *v) { return est_forward_dense_bytes(c, v->tokens, v->a); }
+static uint64_t forward_bytes(ectx *c, const vcfg *v) { return est_forward_dense_bytes(c, v->fwd_tokens, v->a); }
 
 /* The V0 encoder-decoder profile run (EncoderDecoderModelRunner.profile_run) gives each
 ** of max_num_seqs dummy sequences one largest image: the vision tower (mllama.py
@@ -317,7 +336,7 @@ static uint64_t forward_bytes(ectx *c, const vcfg *v) { return est_forward_dense
 static uint64_t vision_bytes(ectx *c, const vcfg *v) {
   const scenario *s = c->s;
   uint64_t h = scn_u64(s, "vision.hidden", 0), S = scn_u64(s, "vision.tokens_per_image", 0);
-  if (!h || !S || v->version >= 8000) return 0;
+  if (!h || !S || !v->v0) return 0;
   uint64_t tok = acc_mul3(&c->acc, v->seqs, S, v->a);
   uint64_t hid = acc_mul(&c->acc, tok, h), mask = acc_mul(&c->acc, tok, S);
   uint64_t ffn = acc_mul(&c->acc, tok, bytes_ceildiv(scn_u64(s, "vision.intermediate", 0), s->tp));
@@ -325,6 +344,129 @@ static uint64_t vision_bytes(ectx *c, const vcfg *v) {
   uint64_t kept = scn_u64(s, "vision.kept_states", 0) + 2;
   uint64_t mlp = acc_add(&c->acc, acc_add(&c->acc, mask, acc_mul(&c->acc, kept, hid)), acc_mul(&c->acc, 2, ffn));
   return build > mlp ? build : mlp;
+}
+
+/* ---------------------------------------------------------------- multimodal profiling */
+
+/* One modality of a decoder-only vision-language model as vllm.lua reads it (mm.*): LLM
+** tokens per image at the size with the most features, the encoder's patches and the
+** fp32 pixel_values bytes of one such image. Qwen2.5-VL also takes videos whose frames
+** (grouped by temporal patch) are images of that size. */
+typedef struct mmc {
+  uint64_t tokens, patches, pixels, hidden, inter, tps, images, videos, copies;
+  bool gated, gather;
+} mmc;
+
+static uint64_t u64max(uint64_t a, uint64_t b) { return a > b ? a : b; }
+static uint64_t u64min(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+/* Tokens of one dummy video for a prompt of seq_len tokens (vllm/model_executor/models/
+** qwen2_vl.py get_num_frames_with_most_features): the frames that fit in what the images
+** leave (one token group per temporal_patch_size frames), split over the videos, at
+** least 1 and rounded up to even; then cdiv(frames, tps) groups of an image's tokens.
+** 16384-token images, seq_len 16384, one of each: 1 frame -> 2 -> 16384 tokens (vLLM
+** issue 15802: "{'image': 16384, 'video': 16384}"). */
+static uint64_t mm_video_tokens(const mmc *m, uint64_t seq_len) {
+  if (!m->videos || !m->tps) return 0;
+  uint64_t img = m->images * m->tokens, rest = seq_len > img ? seq_len - img : 0;
+  uint64_t frames = rest / m->tokens * m->tps / m->videos;
+  if (frames < 1) frames = 1;
+  if (frames > 1 && frames % 2) frames++;
+  return bytes_ceildiv(frames, m->tps) * m->tokens;
+}
+
+/* Peak of the vision encoder over `tok` LLM tokens' worth of items on one rank, beyond
+** the fp32 pixel_values it was handed (`copies` of them) and their cast to the model
+** dtype. Per patch, in the model dtype: the block's input and its norm, then either the
+** attention's qkv (3 h / tp; Qwen2.5-VL's split_qkv all-gathers it into the full 3 h and
+** an interleaved copy under tp) or the MLP's fc1 / gate_up + activation ((2 or 3) I / tp)
+** beside the row-parallel output and its out-of-place all-reduce (vllm/distributed
+** device_communicators: pynccl and custom all-reduce return a new tensor). Attention is
+** flash / memory-efficient in every vLLM ViT path: no patch x patch matrix. */
+static uint64_t mm_encoder_bytes(ectx *c, const vcfg *v, const mmc *m, uint64_t tok) {
+  uint64_t tp = c->s->tp, h = m->hidden;
+  uint64_t patches = acc_mul(&c->acc, tok, m->patches / m->tokens);
+  uint64_t pixels = acc_mul(&c->acc, tok, m->pixels / m->tokens);
+  uint64_t attn = 2 * h + 3 * bytes_ceildiv(h, tp) + (m->gather && tp > 1 ? 6 * h : 0);
+  uint64_t mlp = 2 * h + (m->gated ? 3 : 2) * bytes_ceildiv(m->inter, tp) + (tp > 1 ? 2 * h : h);
+  uint64_t act = acc_mul3(&c->acc, patches, u64max(attn, mlp), v->a);
+  uint64_t in = acc_add(&c->acc, acc_mul(&c->acc, pixels, m->copies), pixels / 4 * v->a);
+  return acc_add(&c->acc, in, act);
+}
+
+/* V1 (vllm/v1/worker/gpu_model_runner.py profile_run): the modality with the most tokens
+** per item (the image on a tie) is encoded in one batch of as many items as the encoder
+** budget max(max_num_batched_tokens, tokens per item) holds (v1/core/encoder_cache_manager.py
+** compute_encoder_budget: 0.8-0.9 cdiv, later floor, at most max_num_seqs x items per
+** prompt); the dummy inputs and the encoder outputs stay referenced while the decoder and
+** the sampler run (they are dropped after the profile). */
+static void mm_profile_v1(ectx *c, vcfg *v, const mmc *m) {
+  uint64_t vid = m->videos ? mm_video_tokens(m, v->mml) : 0;
+  bool video = vid > (m->images ? m->tokens : 0);
+  uint64_t T = video ? vid : m->tokens, limit = video ? m->videos : m->images;
+  uint64_t bud = u64max(v->tokens, T), items;
+  if (v->version < 10000) {
+    items = u64min(bytes_ceildiv(bud, T), acc_mul(&c->acc, v->seqs, limit));
+  } else {
+    uint64_t per_prompt = u64max(1, u64min(limit, v->mml / T));
+    items = u64max(1, u64min(bud / T, acc_mul(&c->acc, v->seqs, per_prompt)));
+  }
+  uint64_t tok = acc_mul(&c->acc, items, T);
+  v->mm.tokens = T;
+  v->mm.items = items;
+  v->mm.enc_peak = mm_encoder_bytes(c, v, m, tok);
+  v->mm.out = acc_mul3(&c->acc, tok, c->m->hidden, v->a);
+  v->mm.kept = acc_add(&c->acc, acc_mul(&c->acc, tok, m->pixels / m->tokens), v->mm.out);
+}
+
+/* V0 (vllm/worker/model_runner.py profile_run): max_num_seqs drops to max_num_batched_tokens
+** // the multimodal tokens of a full prompt (at max_model_len), at least 1 ("Computed
+** max_num_seqs ... to be less than 1"); each dummy sequence of seq_len = batched tokens //
+** seqs carries a full prompt's items and is not cut when they are longer (vllm/multimodal/
+** profiling.py get_decoder_dummy_data only warns), so the decoder runs max(seq_len,
+** multimodal tokens) per sequence and samples one token of each. The model encodes the
+** items inside its forward: the pixel tensors (the batched one and the model's reshaped
+** copy) stay referenced through it, the embeddings are merged into the input embeddings. */
+static void mm_profile_v0(ectx *c, vcfg *v, const mmc *m) {
+  uint64_t full = acc_add(&c->acc, m->images * m->tokens, mm_video_tokens(m, v->mml));
+  uint64_t seqs = v->seqs;
+  if (full) seqs = u64max(1, u64min(seqs, v->tokens / full));
+  uint64_t seq_len = v->tokens / seqs;
+  uint64_t vid = mm_video_tokens(m, seq_len), img = m->images * m->tokens;
+  uint64_t per = img + vid;
+  v->fwd_tokens = per > seq_len ? acc_mul(&c->acc, seqs, per) : v->tokens;
+  v->smp_seqs = seqs;
+  v->mm.seqs = seqs;
+  v->mm.items = seqs * (m->images + m->videos);
+  v->mm.tokens = u64max(img ? m->tokens : 0, m->videos ? vid / m->videos : 0);
+  uint64_t enc = u64max(mm_encoder_bytes(c, v, m, acc_mul(&c->acc, seqs, img ? m->tokens : 0)),
+                        mm_encoder_bytes(c, v, m, acc_mul(&c->acc, seqs, vid)));
+  uint64_t pixels = acc_mul3(&c->acc, seqs, per, m->pixels / m->tokens);
+  v->mm.kept = acc_mul(&c->acc, pixels, m->copies);
+  v->mm.out = 0;
+  /* the other modality's pixels are on the device while one is encoded */
+  uint64_t other = acc_mul3(&c->acc, seqs, u64min(img, vid), m->pixels / m->tokens * m->copies);
+  v->mm.enc_peak = acc_add(&c->acc, enc, other);
+}
+
+static void mm_profile(ectx *c, vcfg *v) {
+  const scenario *s = c->s;
+  mmc m = {
+      .tokens = scn_u64(s, "mm.tokens", 0), .patches = scn_u64(s, "mm.patches", 0),
+      .pixels = scn_u64(s, "mm.pixel_bytes", 0), .hidden = scn_u64(s, "mm.hidden", 0),
+      .inter = scn_u64(s, "mm.intermediate", 0), .tps = scn_u64(s, "mm.video_tps", 0),
+      .images = scn_u64(s, "mm.images", 1), .videos = scn_u64(s, "mm.videos", 0),
+      .copies = scn_u64(s, "mm.pixel_copies", 1), .gated = scn_u64(s, "mm.gated", 0) != 0,
+      /* Qwen2.5-VL's split_qkv gathers up to 0.11 (qwen2_5_vl.py all_gather_interleave) */
+      .gather = scn_u64(s, "mm.gather_qkv", 0) != 0 && v->version < 12000,
+  };
+  memset(&v->mm, 0, sizeof v->mm);
+  if (!m.tokens || !m.patches || !m.hidden || (!m.images && !m.videos)) return;
+  v->mm.on = true;
+  if (v->v0)
+    mm_profile_v0(c, v, &m);
+  else
+    mm_profile_v1(c, v, &m);
 }
 
 /* The torch peak increase of the profile run on one rank. The forward and the
@@ -338,7 +480,10 @@ static uint64_t activation_peak(ectx *c, const vcfg *v, bool sampler) {
   uint64_t smp = sampler ? acc_add(&c->acc, sampler_bytes(c, v), kept) : 0;
   uint64_t vis = vision_bytes(c, v);
   if (vis > fwd) fwd = vis; /* the encoder's temporaries are gone before the decoder runs */
-  return fwd > smp ? fwd : smp;
+  uint64_t peak = fwd > smp ? fwd : smp;
+  if (!v->mm.on) return peak;
+  peak = acc_add(&c->acc, peak, v->mm.kept);
+  return v->mm.enc_peak > peak ? v->mm.enc_peak : peak;
 }
 
 /* Non-torch memory the profile run adds (CUDA memory outside PyTorch's allocator:
@@ -351,7 +496,7 @@ static uint64_t activation_peak(ectx *c, const vcfg *v, bool sampler) {
 ** 2.07); over PCIe or A100 NVLink ring buffers and custom all-reduce, +0.1 GiB
 ** (vllm-13061-*: 0.25 at tp 2; vllm-16570-*: 0.34-0.43 at tp 4). */
 static uint64_t non_torch(ectx *c, const vcfg *v, bool sampler) {
-  double base = v->version >= 8000 && v->version < 19000 ? 0.13 : 0.25;
+  double base = !v->v0 && v->version < 19000 ? 0.13 : 0.25;
   if (!sampler) base = 0.07;
   if (c->s->tp > 1) base += v->nvls ? 1.82 : 0.10;
   return gib(c, base);
@@ -506,7 +651,7 @@ static uint64_t cuda_graphs(ectx *c, const vcfg *v) {
 ** printed 0.19 GiB, the driver's 1.22 GiB less KV shows in the 81,536 tokens. V1
 ** samples on every rank. */
 static bool v0_driver_samples(const ectx *c, const vcfg *v) {
-  return v->version < 8000 && c->s->tp > 1;
+  return v->v0 && c->s->tp > 1;
 }
 
 /* One stage's rank: weights, profile peak, non-torch, KV = requested - the rest
@@ -534,10 +679,14 @@ static void vllm_budget(ectx *c, const vcfg *v, const vrank *r, uint64_t kv_allo
   budget_add(b, "weights", r->weights, BASIS_EXACT, true,
              "per rank (tp %llu, pp %llu): vocabulary padded to 64, rotary cache in the model dtype",
              (unsigned long long)s->tp, (unsigned long long)s->pp);
+  char mm[160] = "";
+  if (v->mm.on)
+    snprintf(mm, sizeof mm, "; vision encoder on %llu dummy item(s) of %llu tokens: peak %.2f GiB, %.2f GiB kept",
+             (unsigned long long)v->mm.items, (unsigned long long)v->mm.tokens, (double)v->mm.enc_peak / GIB,
+             (double)v->mm.kept / GIB);
   budget_add(b, "activations", r->act, BASIS_CALIBRATED, true,
-             "profile run: %llu batched tokens, sampler over %llu sequences x %llu vocab",
-             (unsigned long long)v->tokens, (unsigned long long)(v->seqs < v->tokens ? v->seqs : v->tokens),
-             (unsigned long long)c->m->vocab);
+             "profile run: %llu batched tokens, sampler over %llu sequences x %llu vocab%s",
+             (unsigned long long)v->fwd_tokens, (unsigned long long)v->smp_seqs, (unsigned long long)c->m->vocab, mm);
   budget_add(b, "comm_buffers", r->non_torch, BASIS_CALIBRATED, false,
              "non-torch memory of the profile run (cuBLAS, kernels%s)",
              s->tp > 1 ? (v->nvls ? ", NCCL NVLS buffers" : ", NCCL and custom all-reduce") : "");
@@ -585,6 +734,12 @@ static void vllm_figures(ectx *c, const vcfg *v, const vgroups *g, const vrank *
   est_fig(c, "max_num_seqs", v->seqs);
   est_fig(c, "max_num_batched_tokens", v->tokens);
   est_fig(c, "block_size", v->bs);
+  if (!v->mm.on) return;
+  est_fig(c, "mm_tokens_per_item", v->mm.tokens);
+  est_fig(c, "mm_items_profiled", v->mm.items);
+  est_fig(c, "encoder_peak_bytes", v->mm.enc_peak);
+  est_fig(c, "encoder_output_bytes", v->mm.out);
+  if (v->v0) est_fig(c, "profile_num_seqs", v->mm.seqs);
 }
 
 void vllm_estimate(ectx *c) {

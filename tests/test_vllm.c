@@ -361,6 +361,89 @@ static void test_vision_weights(void **state) {
   json_decref(j);
 }
 
+#define QWEN_VL_A100                                                                                        \
+  "model = 'Qwen/Qwen2.5-VL-72B-Instruct', workload = { kind = 'inference', context = 4096 }, parallel = { " \
+  "tp = 4 }, gpu = { name = 'NVIDIA A100 40GB', memory = '39.38GiB' }"
+
+/* vllm-16570-qwen25-vl-72b-4xa100-40g as run (VLLM_USE_V1=0, --max-num-seqs 2
+** --max-model-len 4096 --limit-mm-per-prompt image=1,video=0). One image at max_pixels
+** 12845056 = 3584^2: 3584 / 14 = 256 patches a side, 65536 patches, 2x2 merged to 16384
+** tokens. V0 batches max(4096, 2048) -> 5120 tokens (multimodal minimum); max_num_seqs
+** min(2, 5120 // 16384) = 0 -> 1; the one dummy sequence keeps its 16384 image tokens.
+** Encoder (tp 4, h 1280, I 3456): pixels 65536 x 1176 x 4 B = 308,281,344, twice (the
+** batch and the model's concatenated copy), cast to bf16 154,140,672; attention with the
+** gathered qkv 65536 x (2 x 1280 + 3 x 320 + 6 x 1280) x 2 = 1,468,006,400 (MLP 65536 x
+** (2560 + 3 x 864 + 2560) x 2 is less): 2,238,709,760 B. Decoder: 16384 x (3 x 8192 +
+** 3 x 7392) x 2 = 1,531,969,536 + the two pixel copies 616,562,688 = 2,148,532,224: the
+** encoder is the peak. Printed 2.51 GiB (25%). */
+static void test_mm_v0_qwen25vl(void **state) {
+  json_t *j = eval(*state, "return { runtime = { name = 'vllm', version = '0.8.3', use_v1 = false, "
+                           "gpu_memory_utilization = 0.95, max_model_len = 4096, max_num_seqs = 2, "
+                           "limit_mm_per_prompt = 'image=1,video=0' }, " QWEN_VL_A100 " }");
+  assert_int_equal((long long)fig(j, "mm_tokens_per_item"), 16384);
+  assert_int_equal((long long)fig(j, "max_num_batched_tokens"), 5120);
+  assert_int_equal((long long)fig(j, "profile_num_seqs"), 1);
+  assert_int_equal((long long)fig(j, "encoder_peak_bytes"), 2238709760ll);
+  assert_int_equal((long long)fig(j, "activation_peak_bytes"), 2238709760ll);
+  gib(j, "activation_peak_bytes", 2.51, 0.25);
+  json_decref(j);
+  /* without the limit V0 also profiles a video: 16384 + 16384 tokens per prompt */
+  j = eval(*state, "return { runtime = { name = 'vllm', version = '0.8.3', use_v1 = false, max_model_len = 4096, "
+                   "max_num_seqs = 2 }, " QWEN_VL_A100 " }");
+  assert_int_equal((long long)fig(j, "mm_items_profiled"), 2);
+  json_decref(j);
+}
+
+/* V1 (0.8.3, limits 1 each): the video of a 128000-token prompt takes the frames the
+** image leaves, (128000 - 16384) // 16384 x 2 = 12, in 6 groups of 16384 tokens = 98304
+** tokens, more than the image: one video is profiled. With video=0, one image;
+** max_pixels 1003520 (1280 x 28 x 28): 1001 px -> 35 x 28 = 980 px, 70^2 patches,
+** 1225 tokens; 0.8 takes cdiv(max(2048, 1225), 1225) = 2 images. */
+static void test_mm_v1_items(void **state) {
+  json_t *j = eval(*state, "return { runtime = { name = 'vllm', version = '0.8.3', max_model_len = 128000 }, "
+                           "model = 'Qwen/Qwen2.5-VL-72B-Instruct', workload = { kind = 'inference', context = "
+                           "128000 }, parallel = { tp = 4 }, gpu = { name = 'NVIDIA A100 40GB', memory = '39.38GiB' } }");
+  assert_int_equal((long long)fig(j, "mm_tokens_per_item"), 98304);
+  assert_int_equal((long long)fig(j, "mm_items_profiled"), 1);
+  /* the encoder outputs stay referenced: 98304 tokens x 8192 x 2 B */
+  assert_int_equal((long long)fig(j, "encoder_output_bytes"), 98304ll * 8192 * 2);
+  json_decref(j);
+  j = eval(*state, "return { runtime = { name = 'vllm', version = '0.8.3', max_model_len = 4096, "
+                   "limit_mm_per_prompt = 'image=1,video=0', max_pixels = 1003520 }, " QWEN_VL_A100 " }");
+  assert_int_equal((long long)fig(j, "mm_tokens_per_item"), 1225);
+  assert_int_equal((long long)fig(j, "mm_items_profiled"), 2);
+  json_decref(j);
+  /* Gemma 3: 256 tokens per 896 px image; 0.19 on an H100 batches 8192 tokens: 32 images,
+  ** outputs 32 x 256 x 5376 x 2 B. Llama 4: 16 tiles + the global one, 576 patches each
+  ** pixel-shuffled to 144 tokens: 2448, 8192 // 2448 = 3 images. Mistral Small 3.1: 1540
+  ** px, 110 patches a side, 55 x (55 + 1 break) = 3080 tokens, 2 images. */
+  const want gemma[] = {{"mm_tokens_per_item", 256, 0, 0}, {"mm_items_profiled", 32, 0, 0},
+                        {"encoder_output_bytes", 32.0 * 256 * 5376 * 2, 0, 0}, {NULL}};
+  expect_figs(*state, "return { model = 'google/gemma-3-27b-it', " V19 " }, " WL ", " H100 " }", gemma);
+  const want scout[] = {{"mm_tokens_per_item", 2448, 0, 0}, {"mm_items_profiled", 3, 0, 0}, {NULL}};
+  expect_figs(*state, "return { model = 'meta-llama/Llama-4-Scout-17B-16E-Instruct', " V19 " }, " WL ", " H100
+                      ", parallel = { tp = 4 } }", scout);
+  const want pixtral[] = {{"mm_tokens_per_item", 3080, 0, 0}, {"mm_items_profiled", 2, 0, 0}, {NULL}};
+  expect_figs(*state, "return { model = 'mistralai/Mistral-Small-3.1-24B-Instruct-2503', " V19 " }, " WL ", " H100
+                      " }", pixtral);
+}
+
+/* The multimodal knobs: text models and engines that do not take them. */
+static void test_mm_errors(void **state) {
+  expect_error(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'vllm', "
+                       "limit_mm_per_prompt = 'image=1' }, " WL " }",
+               "runtime.limit_mm_per_prompt: the model has no vision tower vLLM profiles");
+  expect_error(*state, "return { model = 'google/gemma-3-27b-it', runtime = { name = 'vllm', "
+                       "limit_mm_per_prompt = 'images:2' }, " WL " }",
+               "runtime.limit_mm_per_prompt: expected \"image=N,video=M\", got \"images:2\"");
+  expect_error(*state, "return { model = 'google/gemma-3-27b-it', runtime = { name = 'vllm', max_pixels = 1000000 }, "
+                       WL " }",
+               "runtime.max_pixels: applies to Qwen2.5-VL's image processor only");
+  expect_error(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'vllm', "
+                       "version = '0.19.0', use_v1 = false }, " WL " }",
+               "runtime.use_v1: vLLM 0.19.0 runs only the V1 engine");
+}
+
 /* gpt-oss-20b MXFP4 experts on H100 (Triton backend, swizzled and padded):
 ** llmd-emp-gpt-oss-20b printed 13.47 GiB. */
 static void test_mxfp4_padding(void **state) {
@@ -469,6 +552,7 @@ int main(void) {
       cmocka_unit_test(test_versioned_v064), cmocka_unit_test(test_versioned_v0_tp2),
       cmocka_unit_test(test_version_default),  cmocka_unit_test(test_alloc_slack),
       cmocka_unit_test(test_flashinfer_sampler_off), cmocka_unit_test(test_gpt_oss_rope_fp32),
+      cmocka_unit_test(test_mm_v0_qwen25vl), cmocka_unit_test(test_mm_v1_items), cmocka_unit_test(test_mm_errors),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -49,6 +49,104 @@ local function vision_shape(desc)
            kept_states = s.proj[2] // h - 1 }
 end
 
+-- Decoder-only multimodal models (vLLM's SupportsMultiModal): what the profile run feeds
+-- the vision tower, read off the description's tensors plus the processor settings that
+-- config.json does not hold. Per image at the size with the most features
+-- (ProcessingInfo.get_image_size_with_most_features): the LLM tokens it becomes
+-- (tokens), the encoder's sequence (patches), the fp32 pixel_values bytes the HF
+-- processor hands over (pixel_bytes), the encoder width (hidden, intermediate, gated MLP)
+-- and for Qwen2.5-VL the temporal patch (video frames per token group). src/rt_vllm.c
+-- mm_profile does the arithmetic.
+local function tensor(desc, pat)
+  for _, t in ipairs(desc.tensors or {}) do
+    if type(t.name) == "string" and t.name:match(pat) then return t end
+  end
+end
+
+local function isqrt(x)
+  local r = math.floor(math.sqrt(x))
+  while r * r > x do r = r - 1 end
+  while (r + 1) * (r + 1) <= x do r = r + 1 end
+  return r
+end
+
+-- Qwen2.5-VL: smart_resize of the largest image to max_pixels (preprocessor_config.json
+-- of every Qwen2.5-VL checkpoint: 12845056 = 3584^2) in steps of patch x merge pixels;
+-- 2x2 patches merge into one token, and patches carry channels x temporal_patch x p x p
+-- values (vllm/model_executor/models/qwen2_vl.py _get_vision_info). The 0.8-0.11 ViT
+-- all-gathers the qkv projection under tensor parallelism (qwen2_5_vl.py split_qkv:
+-- all_gather_interleave), and V0 copies the batched 3-D pixel tensor once more
+-- (_validate_and_reshape_mm_tensor: torch.concat).
+local function qwen25_mm(desc, knobs)
+  local pe = tensor(desc, "^visual%.patch_embed%.proj%.weight$")
+  local up = tensor(desc, "^visual%.blocks%.[%d*]+%.mlp%.up_proj%.weight$")
+  local m0 = tensor(desc, "^visual%.merger%.mlp%.0%.weight$")
+  if not (pe and up and m0) then return nil end
+  local h, ch, tps, p = pe.shape[1], pe.shape[2], pe.shape[3], pe.shape[4]
+  local merge = isqrt(m0.shape[2] // h)
+  local maxpx = knobs.max_pixels or 12845056
+  local side = isqrt(maxpx) // (p * merge) * (p * merge)
+  if side == 0 then E.fail("runtime.max_pixels", "%d pixels hold no %dx%d token", maxpx, p * merge, p * merge) end
+  local patches = (side // p) * (side // p)
+  return { tokens = patches // (merge * merge), patches = patches, pixel_bytes = patches * ch * tps * p * p * 4,
+           hidden = h, intermediate = up.shape[1], gated = 1, video_tps = tps, gather_qkv = 1, pixel_copies = 2 }
+end
+
+-- Gemma 3: one 896 px SigLIP crop (pan-and-scan off by default), its patches pooled to
+-- mm_tokens_per_image = 256 tokens (Gemma3Config default; vllm/model_executor/models/gemma3_mm.py).
+local function gemma3_mm(desc)
+  local pos = tensor(desc, "^vision_tower%.vision_model%.embeddings%.position_embedding%.weight$")
+  local pe = tensor(desc, "^vision_tower%.vision_model%.embeddings%.patch_embedding%.weight$")
+  local fc1 = tensor(desc, "^vision_tower%.vision_model%.encoder%.layers%.[%d*]+%.mlp%.fc1%.weight$")
+  if not (pos and pe and fc1) then return nil end
+  local patches, h, ch, p = pos.shape[1], pe.shape[1], pe.shape[2], pe.shape[3]
+  return { tokens = 256, patches = patches, pixel_bytes = patches * ch * p * p * 4, hidden = h,
+           intermediate = fc1.shape[1], gated = 0, pixel_copies = 1 }
+end
+
+-- Llama 4: the image with the most features fills max_patches = 16 tiles of image_size
+-- plus the global tile (preprocessor_config.json; vllm/model_executor/models/mllama4.py),
+-- each tile's patches (+ class token) pixel-shuffled by 0.5 to a quarter as many tokens.
+local function llama4_mm(desc)
+  local pos = tensor(desc, "^vision_model%.positional_embedding_vlm$")
+  local pe = tensor(desc, "^vision_model%.patch_embedding%.linear%.weight$")
+  local fc1 = tensor(desc, "^vision_model%.model%.layers%.[%d*]+%.mlp%.fc1%.weight$")
+  if not (pos and pe and fc1) then return nil end
+  local tiles, per = 16 + 1, pos.shape[1] - 1
+  return { tokens = tiles * per // 4, patches = tiles * pos.shape[1], pixel_bytes = tiles * per * pe.shape[2] * 4,
+           hidden = pe.shape[1], intermediate = fc1.shape[1], gated = 0, pixel_copies = 1 }
+end
+
+-- Mistral Small 3.1: Pixtral at its largest image, vision_config.image_size = 1540 px
+-- (Mistral-Small-3.1-24B-Instruct-2503 config.json) in 14 px patches, 2x2 merged, one
+-- [IMG_BREAK] per row of tokens (vllm/model_executor/models/mistral3.py get_num_image_tokens).
+local function mistral3_mm(desc)
+  local pe = tensor(desc, "^vision_tower%.patch_conv%.weight$")
+  local up = tensor(desc, "^vision_tower%.transformer%.layers%.[%d*]+%.feed_forward%.up_proj%.weight$")
+  local mg = tensor(desc, "^multi_modal_projector%.patch_merger%.merging_layer%.weight$")
+  if not (pe and up and mg) then return nil end
+  local h, ch, p = pe.shape[1], pe.shape[2], pe.shape[3]
+  local merge, grid = isqrt(mg.shape[2] // h), 1540 // p
+  local rows = grid // merge
+  return { tokens = rows * (rows + 1), patches = grid * grid, pixel_bytes = grid * grid * ch * p * p * 4,
+           hidden = h, intermediate = up.shape[1], gated = 1, pixel_copies = 1 }
+end
+
+local MM = { qwen2_vl = qwen25_mm, gemma = gemma3_mm, llama4 = llama4_mm, mistral3 = mistral3_mm }
+
+-- --limit-mm-per-prompt as vLLM's CLI takes it: "image=1,video=0".
+local function mm_limits(s)
+  local out = {}
+  for part in tostring(s):gmatch("[^,]+") do
+    local k, v = part:match("^%s*(%a+)%s*=%s*(%d+)%s*$")
+    if not k or (k ~= "image" and k ~= "video" and k ~= "audio") then
+      E.fail("runtime.limit_mm_per_prompt", "expected \"image=N,video=M\", got \"%s\"", tostring(s))
+    end
+    out[k] = tonumber(v)
+  end
+  return out
+end
+
 local function normalize(n, knobs)
   local v = n.runtime_version
   local vis = vision_shape(n.model.desc)
@@ -84,7 +182,8 @@ local function normalize(n, knobs)
   -- the whole vocabulary in PyTorch when not (v1/sample/ops/topk_topp_sampler.py: "FlashInfer
   -- is not available. Falling back to the PyTorch-native implementation"); 0.11-0.16 need
   -- VLLM_USE_FLASHINFER_SAMPLER=1 (PR #26859). Only those versions read the knob.
-  if code >= 8000 and code < 17000 then
+  local v0_asked = knobs.use_v1 == false and code >= 8000 and code < 11000
+  if code >= 8000 and code < 17000 and not v0_asked then
     default(n, knobs, "flashinfer_sampler", code < 11000,
       code < 11000 and "FlashInfer installed, as in vLLM's images" or "VLLM_USE_FLASHINFER_SAMPLER off by default")
   end
@@ -92,8 +191,40 @@ local function normalize(n, knobs)
   -- the V1 engine (0.8 and later by default) always schedules in chunks.
   -- V0 never chunks encoder-decoder prefills (vllm/config.py: chunked prefill is not
   -- supported for encoder-decoder models; arg_utils leaves it off for them)
-  local chunked = not (encdec and code < 8000) and (code >= 8000 or mml > 32768)
-  default(n, knobs, "enable_chunked_prefill", chunked, code >= 8000 and "V1 engine"
+  -- VLLM_USE_V1: the default engine from 0.8; 0.8-0.10 still ran V0 with VLLM_USE_V1=0
+  -- (and fell back to it for encoder-decoder models); 0.11 removed V0.
+  local v1 = code >= 8000
+  if code >= 8000 and code < 11000 then
+    if knobs.use_v1 == nil and not encdec then
+      knobs.use_v1 = true -- the default engine: no assumption worth a note
+      n.extra["runtime.use_v1"] = true
+    end
+    v1 = default(n, knobs, "use_v1", false, "encoder-decoder models fall back to V0")
+  elseif knobs.use_v1 ~= nil and knobs.use_v1 ~= v1 then
+    E.fail("runtime.use_v1", "vLLM %s runs only the %s engine", v, v1 and "V1" or "V0")
+  end
+  n.extra["vllm.v0"] = not v1
+  local mm = (MM[n.model.desc.arch or ""] or function() end)(n.model.desc, knobs)
+  if knobs.max_pixels ~= nil and not (mm and mm.video_tps) then
+    E.fail("runtime.max_pixels", "applies to Qwen2.5-VL's image processor only")
+  end
+  if mm then
+    for k, x in pairs(mm) do n.extra["mm." .. k] = x end
+    -- limit_mm_per_prompt defaults: 1 per modality, 999 on V1 from about 0.9
+    -- (MultiModalConfig.get_limit_per_prompt: "999 if envs.VLLM_USE_V1 else 1")
+    local lim = knobs.limit_mm_per_prompt and mm_limits(knobs.limit_mm_per_prompt) or {}
+    local dflt = (v1 and code >= 9000) and 999 or 1
+    n.extra["mm.images"] = lim.image or dflt
+    n.extra["mm.videos"] = mm.video_tps and (lim.video or dflt) or 0
+    if not knobs.limit_mm_per_prompt then
+      note(n, "vLLM limit_mm_per_prompt %s assumed (vLLM's default)",
+        mm.video_tps and ("image=%d,video=%d"):format(dflt, dflt) or ("image=%d"):format(dflt))
+    end
+  elseif knobs.limit_mm_per_prompt then
+    E.fail("runtime.limit_mm_per_prompt", "the model has no vision tower vLLM profiles")
+  end
+  local chunked = not (encdec and not v1) and (v1 or mml > 32768)
+  default(n, knobs, "enable_chunked_prefill", chunked, v1 and "V1 engine"
     or (encdec and "V0: never for encoder-decoder models" or "V0: on above 32K context"))
   default(n, knobs, "enforce_eager", false, "CUDA graphs captured")
   -- VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE: off when added (vLLM PR #21761,
@@ -117,6 +248,7 @@ return runtime {
     swap_space = "number", kv_cache_memory_bytes = "bytes", quantization = "string",
     memory_profiler_estimate_cudagraphs = "bool",
     chunked_local_attn_hybrid = "bool", flashinfer_sampler = "bool",
+    use_v1 = "bool", limit_mm_per_prompt = "string", max_pixels = "int",
   },
   modelled = true,
   normalize = normalize,
