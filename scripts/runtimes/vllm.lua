@@ -35,18 +35,26 @@ local VISION = {
   proj = "^multi_modal_projector%.weight$",
 }
 
-local function vision_shape(desc)
-  local s = {}
+-- The first tensor of desc matching each pattern of pats ({key = pattern}), or nil unless
+-- every pattern matched.
+local function tensors(desc, pats)
+  local found, n, want = {}, 0, 0
+  for _ in pairs(pats) do want = want + 1 end
   for _, t in ipairs(desc.tensors or {}) do
-    for k, pat in pairs(VISION) do
-      if s[k] == nil and type(t.name) == "string" and t.name:match(pat) then s[k] = t.shape end
+    for k, pat in pairs(pats) do
+      if found[k] == nil and type(t.name) == "string" and t.name:match(pat) then found[k], n = t, n + 1 end
     end
   end
-  if not (s.fc1 and s.pos and s.tile and s.proj) then return nil end
-  local I, h, patches = s.fc1[1], s.fc1[2], s.pos[1]
-  local tiles = s.tile[2] // (patches * h)
+  return n == want and found or nil
+end
+
+local function vision_shape(desc)
+  local t = tensors(desc, VISION)
+  if not t then return nil end
+  local I, h, patches = t.fc1.shape[1], t.fc1.shape[2], t.pos.shape[1]
+  local tiles = t.tile.shape[2] // (patches * h)
   return { hidden = h, intermediate = I, tokens_per_image = tiles * (patches + (8 - patches % 8) % 8),
-           kept_states = s.proj[2] // h - 1 }
+           kept_states = t.proj.shape[2] // h - 1 }
 end
 
 -- Decoder-only multimodal models (vLLM's SupportsMultiModal): what the profile run feeds
@@ -57,11 +65,6 @@ end
 -- processor hands over (pixel_bytes), the encoder width (hidden, intermediate, gated MLP)
 -- and for Qwen2.5-VL the temporal patch (video frames per token group). src/rt_vllm.c
 -- mm_profile does the arithmetic.
-local function tensor(desc, pat)
-  for _, t in ipairs(desc.tensors or {}) do
-    if type(t.name) == "string" and t.name:match(pat) then return t end
-  end
-end
 
 local function isqrt(x)
   local r = math.floor(math.sqrt(x))
@@ -78,10 +81,10 @@ end
 -- all_gather_interleave), and V0 copies the batched 3-D pixel tensor once more
 -- (_validate_and_reshape_mm_tensor: torch.concat).
 local function qwen25_mm(desc, knobs)
-  local pe = tensor(desc, "^visual%.patch_embed%.proj%.weight$")
-  local up = tensor(desc, "^visual%.blocks%.[%d*]+%.mlp%.up_proj%.weight$")
-  local m0 = tensor(desc, "^visual%.merger%.mlp%.0%.weight$")
-  if not (pe and up and m0) then return nil end
+  local t = tensors(desc, { pe = "^visual%.patch_embed%.proj%.weight$", m0 = "^visual%.merger%.mlp%.0%.weight$",
+    up = "^visual%.blocks%.[%d*]+%.mlp%.up_proj%.weight$" })
+  if not t then return nil end
+  local pe, up, m0 = t.pe, t.up, t.m0
   local h, ch, tps, p = pe.shape[1], pe.shape[2], pe.shape[3], pe.shape[4]
   local merge = isqrt(m0.shape[2] // h)
   local maxpx = knobs.max_pixels or 12845056
@@ -95,10 +98,11 @@ end
 -- Gemma 3: one 896 px SigLIP crop (pan-and-scan off by default), its patches pooled to
 -- mm_tokens_per_image = 256 tokens (Gemma3Config default; vllm/model_executor/models/gemma3_mm.py).
 local function gemma3_mm(desc)
-  local pos = tensor(desc, "^vision_tower%.vision_model%.embeddings%.position_embedding%.weight$")
-  local pe = tensor(desc, "^vision_tower%.vision_model%.embeddings%.patch_embedding%.weight$")
-  local fc1 = tensor(desc, "^vision_tower%.vision_model%.encoder%.layers%.[%d*]+%.mlp%.fc1%.weight$")
-  if not (pos and pe and fc1) then return nil end
+  local t = tensors(desc, { pos = "^vision_tower%.vision_model%.embeddings%.position_embedding%.weight$",
+    pe = "^vision_tower%.vision_model%.embeddings%.patch_embedding%.weight$",
+    fc1 = "^vision_tower%.vision_model%.encoder%.layers%.[%d*]+%.mlp%.fc1%.weight$" })
+  if not t then return nil end
+  local pos, pe, fc1 = t.pos, t.pe, t.fc1
   local patches, h, ch, p = pos.shape[1], pe.shape[1], pe.shape[2], pe.shape[3]
   return { tokens = 256, patches = patches, pixel_bytes = patches * ch * p * p * 4, hidden = h,
            intermediate = fc1.shape[1], gated = 0, pixel_copies = 1 }
@@ -108,10 +112,10 @@ end
 -- plus the global tile (preprocessor_config.json; vllm/model_executor/models/mllama4.py),
 -- each tile's patches (+ class token) pixel-shuffled by 0.5 to a quarter as many tokens.
 local function llama4_mm(desc)
-  local pos = tensor(desc, "^vision_model%.positional_embedding_vlm$")
-  local pe = tensor(desc, "^vision_model%.patch_embedding%.linear%.weight$")
-  local fc1 = tensor(desc, "^vision_model%.model%.layers%.[%d*]+%.mlp%.fc1%.weight$")
-  if not (pos and pe and fc1) then return nil end
+  local t = tensors(desc, { pos = "^vision_model%.positional_embedding_vlm$",
+    pe = "^vision_model%.patch_embedding%.linear%.weight$", fc1 = "^vision_model%.model%.layers%.[%d*]+%.mlp%.fc1%.weight$" })
+  if not t then return nil end
+  local pos, pe, fc1 = t.pos, t.pe, t.fc1
   local tiles, per = 16 + 1, pos.shape[1] - 1
   return { tokens = tiles * per // 4, patches = tiles * pos.shape[1], pixel_bytes = tiles * per * pe.shape[2] * 4,
            hidden = pe.shape[1], intermediate = fc1.shape[1], gated = 0, pixel_copies = 1 }
@@ -121,10 +125,11 @@ end
 -- (Mistral-Small-3.1-24B-Instruct-2503 config.json) in 14 px patches, 2x2 merged, one
 -- [IMG_BREAK] per row of tokens (vllm/model_executor/models/mistral3.py get_num_image_tokens).
 local function mistral3_mm(desc)
-  local pe = tensor(desc, "^vision_tower%.patch_conv%.weight$")
-  local up = tensor(desc, "^vision_tower%.transformer%.layers%.[%d*]+%.feed_forward%.up_proj%.weight$")
-  local mg = tensor(desc, "^multi_modal_projector%.patch_merger%.merging_layer%.weight$")
-  if not (pe and up and mg) then return nil end
+  local t = tensors(desc, { pe = "^vision_tower%.patch_conv%.weight$",
+    up = "^vision_tower%.transformer%.layers%.[%d*]+%.feed_forward%.up_proj%.weight$",
+    mg = "^multi_modal_projector%.patch_merger%.merging_layer%.weight$" })
+  if not t then return nil end
+  local pe, up, mg = t.pe, t.up, t.mg
   local h, ch, p = pe.shape[1], pe.shape[2], pe.shape[3]
   local merge, grid = isqrt(mg.shape[2] // h), 1540 // p
   local rows = grid // merge
