@@ -20,12 +20,12 @@ end
 -- scenario's notes, which the report prints.
 function E.note(n, fmt, ...) n.notes[#n.notes + 1] = fmt:format(...) end
 
--- version_code("0.10.1.1", "vLLM", "0.19.0") -> 10001: a 0.x release as minor * 1000 + patch
+-- version_code("0.10.1.1", "a vLLM", "0.19.0") -> 10001: a 0.x release as minor * 1000 + patch
 -- (patch capped at 999), major 1 and later as 999999 (newest); anything else fails on
 -- runtime.version naming the runtime and an example.
 function E.version_code(v, runtime, example)
   local major, minor, patch = v:match("^v?(%d+)%.(%d+)%.?(%d*)")
-  if not major then fail("runtime.version", "expected a %s version such as \"%s\", got \"%s\"", runtime, example, v) end
+  if not major then fail("runtime.version", "expected %s version such as \"%s\", got \"%s\"", runtime, example, v) end
   major, minor, patch = tonumber(major), tonumber(minor), tonumber(patch) or 0
   if major >= 1 then return 999999 end
   return minor * 1000 + math.min(patch, 999)

@@ -5,7 +5,7 @@ local E = require "engine"
 
 local note = E.note
 
-local function version_code(v) return E.version_code(v, "SGLang", "0.5.3") end
+local function version_code(v) return E.version_code(v, "an SGLang", "0.5.3") end
 
 local function normalize(n, knobs)
   local f = knobs.mem_fraction_static

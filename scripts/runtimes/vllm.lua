@@ -10,7 +10,7 @@ local FP8 = { fp8 = true, fp8_e4m3 = true, fp8_e5m2 = true, fp8_inc = true, fp8_
 local note = E.note
 local ROPE_FP32 = { gpt_oss = true }
 
-local function version_code(v) return E.version_code(v, "vLLM", "0.19.0") end
+local function version_code(v) return E.version_code(v, "a vLLM", "0.19.0") end
 
 local function default(n, knobs, key, value, why)
   if knobs[key] ~= nil then return knobs[key] end
