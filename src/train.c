@@ -361,8 +361,10 @@ static void budget_states(ectx *c, const train_cfg *t, const train_parts *p, boo
   budget *b = &c->e->b;
   const scenario *s = c->s;
   bool ps = params_sharded(t->strategy) && s->dp > 1;
+  /* a quantized base names its format (scripts/quant.lua sets quant.name), else the dtype */
+  const char *q = scn_str(s, "quant.name", NULL);
   budget_add(b, "weights", p->weights, BASIS_EXACT, true, "%s%s weights%s%s", t->peft ? "frozen " : "",
-             dtype_get(s->prec.weights)->name, ps ? ", sharded over dp" : "",
+             q ? q : dtype_get(s->prec.weights)->name, ps ? ", sharded over dp" : "",
              t->off_par ? " (offloaded to host memory)" : "");
   if (t->pipeline)
     budget_add(b, "frozen_components", p->aux, BASIS_EXACT, true, "text encoders and VAE%s",
