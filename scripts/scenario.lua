@@ -179,9 +179,56 @@ end
 
 local STRATEGIES = { "none", "ddp", "fsdp", "zero1", "zero2", "zero3" }
 
+-- Context parallelism (parallel.cp) and sequence parallelism with TP
+-- (parallel.sequence_parallel = true) for training. Both split the sequence, so
+-- seq_len must divide: torchtitan requires tokens divisible by tp (sequence parallel)
+-- x 2 cp (context parallel's head-tail load balancing gives every rank two chunks;
+-- torchtitan/distributed/parallel_dims.py seq_len_divisor, trainer.py). Ring attention
+-- replaces SDPA's flash/efficient/cuDNN kernels (torch/distributed/tensor/experimental/
+-- _attention.py), so eager attention cannot run under cp. src/train.c reads train.cp,
+-- train.cp_rotate and train.sp.
+local function train_parallel(p, n)
+  local cp = int_field(p.cp or 1, "parallel.cp", 1, MAX_GPUS)
+  if n.tp * n.pp * n.dp * cp > MAX_GPUS then
+    fail("parallel", "tp x pp x dp x cp = %d GPUs is out of range (at most %d)", n.tp * n.pp * n.dp * cp, MAX_GPUS)
+  end
+  -- true: PyTorch's SequenceParallel (DTensor, torchtitan), whose column-parallel Linears
+  -- save the all-gathered input; "megatron": Megatron-LM's, which saves the local shard and
+  -- all-gathers it again in backward (tensor_parallel/layers.py
+  -- LinearWithGradAccumulationAndAsyncCommunication)
+  local spv = p.sequence_parallel
+  if spv ~= nil and type(spv) ~= "boolean" and spv ~= "megatron" then
+    fail("parallel.sequence_parallel", "expected true, false or \"megatron\" for training, got %s", tostring(spv))
+  end
+  local sp = spv == true or spv == "megatron"
+  if spv == "megatron" then n.extra["train.sp_local"] = true end
+  if sp and n.tp < 2 then
+    fail("parallel.sequence_parallel", "splits the activations tensor parallelism replicates over the tp ranks: it needs parallel.tp > 1")
+  end
+  if cp > 1 and n.extra["train.pipeline"] then
+    fail("parallel.cp", "context parallelism is modelled for transformer language models, not diffusion pipelines")
+  end
+  if cp > 1 and n.attention == "eager" then
+    fail("parallel.cp", "ring attention runs on SDPA's flash, efficient or cuDNN kernels: set workload.attention to \"sdpa\" or \"flash\", not \"eager\"")
+  end
+  local div = (sp and n.tp or 1) * (cp > 1 and 2 * cp or 1)
+  if n.seq_len % div ~= 0 then
+    local why = sp and cp > 1 and "tp x 2 x cp" or cp > 1 and "2 x cp" or "tp"
+    fail("parallel.cp", "workload.seq_len %d is not divisible by %s = %d", n.seq_len, why, div)
+  end
+  if p.cp_rotate ~= nil and cp == 1 then fail("parallel.cp_rotate", "applies to context parallelism (parallel.cp > 1)") end
+  local rotate = enum_field(p.cp_rotate or "allgather", "parallel.cp_rotate", { "allgather", "alltoall" })
+  n.extra["train.cp"], n.extra["train.sp"] = cp, sp
+  if cp > 1 then
+    n.extra["train.cp_rotate"] = rotate
+    if p.cp_rotate == nil then note(n, "context parallel KV exchange by all-gather assumed (torchtitan's default rotate method)") end
+  end
+end
+
 local function parallel_part(raw, n)
   local p = raw.parallel or {}
-  strict("parallel", p, { "tp", "pp", "dp", "strategy", "offload_optimizer", "offload_params", "sequence_parallel" })
+  strict("parallel", p, { "tp", "pp", "dp", "cp", "cp_rotate", "strategy", "offload_optimizer", "offload_params",
+                          "sequence_parallel" })
   n.tp = int_field(p.tp or 1, "parallel.tp", 1, MAX_GPUS)
   n.pp = int_field(p.pp or 1, "parallel.pp", 1, MAX_GPUS)
   n.dp = int_field(p.dp or 1, "parallel.dp", 1, MAX_GPUS)
@@ -193,6 +240,8 @@ local function parallel_part(raw, n)
     n.extra["train.offload_optimizer"] = bool_field(p.offload_optimizer or false, "parallel.offload_optimizer")
     n.extra["train.offload_params"] = bool_field(p.offload_params or false, "parallel.offload_params")
   end
+  if n.kind == "train" then return train_parallel(p, n) end
+  if p.cp ~= nil or p.cp_rotate ~= nil then fail("parallel.cp", "context parallelism is modelled for training workloads only") end
   if p.sequence_parallel and p.sequence_parallel ~= 1 then
     -- Ulysses/ring sequence parallel: modelled for generation (src/gen.c reads gen.sp)
     if n.kind ~= "image" and n.kind ~= "video" then fail("parallel.sequence_parallel", "modelled for image and video workloads only") end
@@ -223,6 +272,38 @@ local function gpu_part(raw, n)
   if #n.gpus > 64 then fail("gpu", "at most 64 GPUs per scenario") end
 end
 
+-- The catalog entry a GPU name resolves to, as src/catalog.c resolves it: the canonical
+-- name (caseless), then the first alias (PCRE2, caseless) in file order; nil if none.
+local function catalog_entry(name)
+  local cat = E.catalog()
+  for _, g in ipairs(cat) do
+    if g.name:lower() == name:lower() then return g end
+  end
+  for _, g in ipairs(cat) do
+    for _, a in ipairs(g.aliases or {}) do
+      if host.match(a, name, true) then return g end
+    end
+  end
+end
+
+-- fp8 training needs fp8 tensor cores: torchao's Float8Linear and Transformer Engine
+-- refuse GPUs below compute capability 8.9 (torchtitan components/quantization/
+-- float8.py: "float8 is only supported on SM89 or later"); scripts/gpus.lua records it
+-- per entry as fp8 = true/false. A GPU outside the catalog (a name with its own memory)
+-- is not judged.
+local function fp8_part(n)
+  local policy = n.extra["train.fp8"]
+  if not policy then return end
+  for i, g in ipairs(n.gpus) do
+    local e = catalog_entry(g.name)
+    if e and not e.fp8 then
+      local field = #n.gpus > 1 and ("gpu[%d]"):format(i) or "gpu"
+      fail(field, "%s has no fp8 tensor cores (compute capability %s; fp8 needs 8.9 or later): workload.precision %s cannot run on it",
+           e.name, tostring(e.compute), n.precision.name)
+    end
+  end
+end
+
 -- prepare(raw): the normalized table the C core reads.
 function S.prepare(raw)
   strict("scenario", raw, SCENARIO_KEYS)
@@ -237,6 +318,7 @@ function S.prepare(raw)
   workload_part(raw, n, rt, cfg)
   parallel_part(raw, n)
   gpu_part(raw, n)
+  fp8_part(n)
   n.headroom = num_field(raw.headroom or 0.05, "headroom", 0, 0.9)
   if raw.headroom == nil then note(n, "headroom 5%% of each GPU kept free") end
   n.cuda_context = raw.cuda_context and host.parse_bytes(raw.cuda_context, "cuda_context") or 0

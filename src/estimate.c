@@ -259,6 +259,7 @@ int estimate_run(const model_desc *m, const scenario *s, estimate *out, char *er
   }
   out->trainable_params = out->params;
   out->devices = acc_mul3(&c.acc, s->tp, s->pp, s->kind == WL_TRAIN ? s->dp : 1);
+  if (s->kind == WL_TRAIN) out->devices = acc_mul(&c.acc, out->devices, scn_u64(s, "train.cp", 1)); /* context parallel */
   est_fn fn = find_module(s);
   if (!fn) {
     snprintf(err, errlen, "runtime '%s' has no model for %s workloads yet", s->runtime, wl_kind_name(s->kind));

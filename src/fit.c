@@ -35,6 +35,7 @@ void fit_device_scenario(const scenario *s, const gpu *g, scenario *out) {
   out->gpu_memory = g->memory;
   snprintf(out->gpu_arch, sizeof out->gpu_arch, "%s", g->arch);
   snprintf(out->gpu_link, sizeof out->gpu_link, "%s", g->interconnect);
+  snprintf(out->gpu_compute, sizeof out->gpu_compute, "%s", g->compute);
 }
 
 typedef struct probe {
@@ -71,15 +72,16 @@ static void fit_count(probe *p, fit_row *row) {
   bool sharded = p->s.strategy == STRAT_FSDP || p->s.strategy >= STRAT_ZERO1;
   uint64_t *field = train ? &p->s.dp : &p->s.tp;
   uint64_t saved = *field;
+  uint64_t cp = train ? scn_u64(&p->s, "train.cp", 1) : 1; /* context-parallel ranks per replica */
   if (train && !sharded) {
-    row->count = row->fits ? p->s.tp * p->s.pp * p->s.dp : 0;
+    row->count = row->fits ? p->s.tp * p->s.pp * p->s.dp * cp : 0;
     snprintf(row->layout, sizeof row->layout, "%s", row->fits ? "as given" : "needs a sharded strategy");
     return;
   }
   for (uint64_t n = 1; n <= FIT_MAX_COUNT; n *= 2) {
     *field = n;
     if (probe_fits(p)) {
-      row->count = n * (train ? p->s.tp * p->s.pp : p->s.pp);
+      row->count = n * (train ? p->s.tp * p->s.pp * cp : p->s.pp);
       if (p->s.pp > 1)
         snprintf(row->layout, sizeof row->layout, "%s=%llu pp=%llu", train ? "dp" : "tp", (unsigned long long)n,
                  (unsigned long long)p->s.pp);
@@ -132,6 +134,13 @@ int fit_gpu_from(const model_desc *m, const scenario *s, const estimate *e, cons
     row->max_width = gf.max_width;
     row->max_height = gf.max_height;
     row->max_frames = gf.max_frames;
+    return 0;
+  }
+  if (s->kind == WL_TRAIN && scn_str(s, "train.fp8", NULL) && !g->fp8 && strcmp(g->arch, "unknown") != 0) {
+    /* fp8 training on a GPU without fp8 tensor cores (scripts/gpus.lua fp8 = false): it
+    ** does not run there at any size (a named GPU is refused by scripts/scenario.lua) */
+    row->fits = false;
+    snprintf(row->layout, sizeof row->layout, "%s", "no fp8 support");
     return 0;
   }
   fit_count(&p, row);

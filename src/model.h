@@ -114,6 +114,7 @@ typedef struct scenario {
   uint64_t gpu_memory;     /* bytes the runtime sees as total */
   char gpu_arch[16];       /* catalog arch: "hopper", "ampere", ... */
   char gpu_link[64];       /* catalog interconnect ("NVLink 4, 900 GB/s") */
+  char gpu_compute[16];    /* catalog compute capability ("9.0"; "" when unknown) */
   /* GPUs asked for; n_gpus == 0: the whole catalog */
   gpu gpus[SCN_MAX_GPUS];
   int n_gpus;

@@ -73,6 +73,17 @@ void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t) {
   t->frag = scn_real(s, "train.fragmentation", s->fragmentation);
   t->small_frac = scn_real(s, "train.small_frac", 0.0);
   t->encoder_pool = scn_bool(s, "train.encoder_pool", false);
+  const char *fp8 = scn_str(s, "train.fp8", "");
+  t->fp8 = strcmp(fp8, "torchao") == 0 ? FP8_TORCHAO : strcmp(fp8, "te") == 0 ? FP8_TE : FP8_NONE;
+  t->fp8_linear_elems = scn_u64(s, "train.fp8_linear_elems", 0);
+  t->fp8_linears = scn_u64(s, "train.fp8_linears", 0);
+  t->fp8_amax_len = scn_u64(s, "train.fp8_amax_len", 1024); /* DelayedScaling default, cited in workloads/train.lua */
+  t->fp8_all_gather = scn_bool(s, "train.fp8_all_gather", false);
+  t->cp = scn_u64(s, "train.cp", 1);
+  if (t->cp == 0) t->cp = 1;
+  t->cp_alltoall = strcmp(scn_str(s, "train.cp_rotate", "allgather"), "alltoall") == 0;
+  t->sp = scn_bool(s, "train.sp", false) && s->tp > 1;
+  t->sp_local = scn_bool(s, "train.sp_local", false);
   t->strategy = s->strategy;
   uint64_t stage = scn_u64(s, "runtime.zero_stage", 0);
   if (stage >= 1 && stage <= 3 && (t->strategy == STRAT_NONE || t->strategy == STRAT_DDP))
@@ -86,8 +97,14 @@ void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t) {
 ** MLP intermediates (gated: gate, up, act(gate); plain: the fc1 output). A Linear's
 ** input (the q/k/v input, the o_proj input under eager, the MLP input, the down input)
 ** is kept only when its weight is trained or adapted: for a frozen weight autograd saves
-** nothing for it (tools/autograd derivatives of mm save self only if mat2 needs grad). */
-static uint64_t layer_bytes_per_token(ectx *c, const train_cfg *t, uint64_t a, uint64_t seq) {
+** nothing for it (tools/autograd derivatives of mm save self only if mat2 needs grad).
+** Transformer Engine's te.Linear under fp8_autocast saves its input as an fp8 copy, 1 B
+** per element (module/linear.py: the input quantized with columnwise usage when
+** backward_needs_input = weight.requires_grad, row-wise data discarded before saving),
+** and the o_proj copy is its own beside the attention's saved output. *split: the bytes
+** per token sequence parallelism shards over tp (the norm inputs and statistics, the
+** dropout masks; Megatron's Linear inputs too), included in the result. */
+static uint64_t layer_bytes_per_token(ectx *c, const train_cfg *t, uint64_t a, uint64_t seq, uint64_t *split) {
   const block_spec *b = &c->m->block;
   const scenario *s = c->s;
   uint64_t tp = s->tp, h = c->m->hidden;
@@ -95,24 +112,32 @@ static uint64_t layer_bytes_per_token(ectx *c, const train_cfg *t, uint64_t a, u
   uint64_t q = bytes_ceildiv(b->q_dim, tp), kv = bytes_ceildiv(b->kv_dim, tp);
   uint64_t ffn = bytes_ceildiv(b->ffn_dim, tp);
   bool eager = s->attention == ATTN_EAGER;
+  uint64_t li = t->fp8 == FP8_TE ? 1 : a; /* bytes per saved Linear input element */
   bytes_acc *A = &c->acc;
-  /* multiples of h (norm inputs; the q/k/v and MLP inputs when kept) and of ffn */
-  uint64_t nh = 2 + t->save_attn_in + t->save_mlp_in, nffn = (b->gated ? 3 : 1) + t->save_down_in;
-  uint64_t elems = acc_add(A, acc_mul(A, nh, h), acc_add(A, q, acc_mul(A, 2, kv))); /* + q, k, v */
-  if (!eager || t->save_o_in) elems = acc_add(A, elems, q);  /* attention output */
-  elems = acc_add(A, elems, acc_mul(A, nffn, ffn));          /* gate, up, act(gate) | fc1; down input */
+  /* the norm inputs, their fp32 rstd (and mean) per token, dropout masks: TP replicates them */
+  uint64_t rep = acc_add(A, acc_mul3(A, 2, h, a), (b->rms ? 4 : 8) * 2);
+  if (t->hidden_dropout) rep = acc_add(A, rep, acc_mul(A, 2, h)); /* attention and MLP output dropout masks */
+  /* the q/k/v and MLP inputs when kept: the all-gathered tensor under PyTorch's sequence
+  ** parallelism, the local shard under Megatron's */
+  uint64_t lin = acc_mul3(A, t->save_attn_in + t->save_mlp_in, h, li);
+  uint64_t elems = acc_add(A, q, acc_mul(A, 2, kv)); /* q, k, v */
+  uint64_t bytes = 0;
+  if (!eager) elems = acc_add(A, elems, q);           /* attention output (SDPA/flash) */
+  if (t->save_o_in && (eager || t->fp8 == FP8_TE))    /* the o_proj input: eager's, or TE's fp8 copy */
+    bytes = acc_add(A, bytes, acc_mul(A, q, eager && t->fp8 != FP8_TE ? a : li));
+  elems = acc_add(A, elems, acc_mul(A, b->gated ? 3 : 1, ffn)); /* gate, up, act(gate) | fc1 */
+  if (t->save_down_in) bytes = acc_add(A, bytes, acc_mul(A, ffn, li)); /* the down input */
   if (b->experts) elems = acc_add(A, elems, acc_mul(A, b->experts_per_tok, h)); /* tokens gathered per expert */
   elems = acc_add(A, elems, bytes_ceildiv(t->layer_extra, tp)); /* DiT: q/k norms, cross-attention, adaLN */
-  uint64_t bytes = acc_mul(A, elems, a);
-  bytes = acc_add(A, bytes, (b->rms ? 4 : 8) * 2); /* fp32 rstd (and mean) per token, per norm */
-  if (t->hidden_dropout) bytes = acc_add(A, bytes, acc_mul(A, 2, h)); /* attention and MLP output dropout masks */
+  bytes = acc_add(A, bytes, acc_mul(A, elems, a));
   if (eager && s->gc != GC_SELECTIVE)
     /* fp32 softmax output and the probabilities cast back, per head and key; with
     ** attention dropout its 1-byte mask and the dropped fp32 probabilities */
     bytes = acc_add(A, bytes, acc_mul3(A, heads, seq, 4 + (a < 4 ? a : 0) + (t->attn_dropout ? 5 : 0)));
   else
     bytes = acc_add(A, bytes, acc_mul(A, heads, 4)); /* log-sum-exp */
-  return bytes;
+  *split = t->sp ? (t->sp_local ? acc_add(A, rep, lin) : rep) : 0;
+  return acc_add(A, bytes, acc_add(A, rep, lin));
 }
 
 static uint64_t shard(uint64_t bytes, uint64_t dp, bool sharded) {
@@ -166,10 +191,15 @@ static uint64_t model_layers(ectx *c) {
 /* Model-parallel ranks one tensor is split over (tp x pp). */
 static uint64_t model_parallel(ectx *c) { return acc_mul(&c->acc, c->s->tp, c->s->pp); }
 
+/* Ranks that hold replicas of the same shard of the model, over which FSDP and ZeRO
+** shard: dp x cp (torchtitan's FSDP mesh "dp_shard_cp"; Megatron's distributed
+** optimizer shards over the data-parallel-with-context-parallel group). */
+static uint64_t shard_ranks(ectx *c, const train_cfg *t) { return acc_mul(&c->acc, c->s->dp, t->cp); }
+
 /* Frozen base and adapters per rank; the gathered unit under parameter sharding. */
 static void train_weights(ectx *c, const train_cfg *t, train_parts *p) {
   const scenario *s = c->s;
-  uint64_t mp = model_parallel(c), dp = s->dp, w = 0;
+  uint64_t mp = model_parallel(c), dp = shard_ranks(c, t), w = 0;
   if (t->pipeline) {
     pipeline_weights(c, p, &w);
     if (t->encoder_pool) p->pool = acc_add(&c->acc, p->aux, p->aux_rounding);
@@ -183,7 +213,16 @@ static void train_weights(ectx *c, const train_cfg *t, train_parts *p) {
   p->adapters = shard(est_elems_bytes(c, bytes_ceildiv(t->added, mp), t->tdtype), dp, ps && !t->off_par);
   if ((ps || t->off_par) && (dp > 1 || t->off_par)) {
     /* FSDP / ZeRO-3 all-gather one unit (a transformer block) and prefetch the next */
-    p->gathered = acc_mul(&c->acc, bytes_ceildiv(w, model_layers(c)), 2);
+    uint64_t unit = bytes_ceildiv(w, model_layers(c));
+    if (t->fp8_all_gather && t->strategy == STRAT_FSDP) {
+      /* torchao's float8 all-gather: each converted Linear's shard is cast to fp8 before
+      ** the all-gather (WeightWithDynamicFloat8CastTensor.fsdp_pre_all_gather,
+      ** torchao/float8/fsdp_utils.py), so the unit holds 1 byte per element of them */
+      uint64_t lin = bytes_ceildiv(t->fp8_linear_elems, acc_mul(&c->acc, mp, model_layers(c)));
+      uint64_t hp = est_elems_bytes(c, lin, s->prec.weights);
+      unit = unit > hp ? unit - hp + lin : lin;
+    }
+    p->gathered = acc_mul(&c->acc, unit, 2);
     /* the root unit (tensors not repeated per layer: embeddings, head, final norm): FSDP
     ** keeps the root unsharded from forward to backward; ZeRO-3 gathers its tensors one
     ** module at a time, the head (or tied embedding) at the loss */
@@ -199,12 +238,29 @@ static void train_weights(ectx *c, const train_cfg *t, train_parts *p) {
   }
 }
 
+/* Transformer Engine's DelayedScaling state per te.Linear: a scale and an amax history
+** of amax_history_len rows for its 3 forward quantizers (input, weight, output) and its 2
+** backward ones (grad_output, grad_input): DelayedScalingRecipeState allocates
+** torch.ones(n) and torch.zeros(len, n) in fp32 (transformer_engine/pytorch/
+** quantization.py; num_gemms x 3 forward, x 2 backward in module/base.py), each a tensor
+** of the caching allocator (512-byte blocks). This rank's modules: the converted Linears
+** of its pipeline stage (tp splits each Linear, every rank keeps the module's state). */
+static uint64_t te_fp8_meta(ectx *c, const train_cfg *t) {
+  if (t->fp8 != FP8_TE) return 0;
+  bytes_acc *A = &c->acc;
+  uint64_t len = t->fp8_amax_len, per = 0;
+  for (uint64_t n = 3; n >= 2; n--) /* forward, backward */
+    per = acc_add(A, per, acc_add(A, estimate_round_alloc(n * 4), estimate_round_alloc(acc_mul3(A, len, n, 4))));
+  return acc_mul(A, per, bytes_ceildiv(t->fp8_linears, c->s->pp));
+}
+
 static void train_model_states(ectx *c, const train_cfg *t, train_parts *p) {
   const scenario *s = c->s;
-  uint64_t dp = s->dp, mp = model_parallel(c);
+  uint64_t dp = shard_ranks(c, t), mp = model_parallel(c);
   uint64_t T = bytes_ceildiv(t->trainable, mp);
   strategy_kind st = t->strategy;
   train_weights(c, t, p);
+  p->fp8_meta = te_fp8_meta(c, t);
   uint64_t grads = est_elems_bytes(c, T, s->prec.grads);
   if (t->oib) /* optimizer_in_backward: each gradient is stepped and freed as it lands */
     grads = est_elems_bytes(c, t->largest ? t->largest : T, s->prec.grads);
@@ -318,24 +374,100 @@ static void unet_activations(ectx *c, const train_cfg *t, uint64_t a, train_part
   p->act = acc_add(&c->acc, p->act, acc_mul3(&c->acc, extra, s->seq_len, mb));
 }
 
+/* Transformer Engine needs a transposed fp8 copy for the backward GEMMs except on GPUs
+** whose fp8 GEMMs take non-TN layouts: compute capability 10.x, 11.x and 13+, not 12.x
+** (nvte_is_non_tn_fp8_gemm_supported, transformer_engine/common/transformer_engine.cpp;
+** quantizer.cpp creates the transpose only when columnwise usage is asked without it). */
+static bool te_needs_transpose(const scenario *s) {
+  int major = 0;
+  if (sscanf(s->gpu_compute, "%d", &major) != 1) return true;
+  return !((major >= 10 && major < 12) || major >= 13);
+}
+
+/* Transformer Engine's fp8 weight workspace of one layer, kept from its forward to its
+** backward: te.Linear quantizes its weight each forward (quantize_weight) with row-wise
+** data and, when its input needs a gradient, the column-wise (transposed) copy, and saves
+** it for backward (module/linear.py wt_save = weightmat). Under full checkpointing the
+** forward runs without grad and saves nothing: only the recomputed layer's is kept. */
+static uint64_t te_weight_workspace(ectx *c, const train_cfg *t) {
+  if (t->fp8 != FP8_TE) return 0;
+  uint64_t per_layer = bytes_ceildiv(t->fp8_linear_elems, acc_mul(&c->acc, c->s->tp, model_layers(c)));
+  return acc_mul(&c->acc, per_layer, te_needs_transpose(c->s) ? 2 : 1);
+}
+
+/* Transient fp8 casts in the backward of the largest converted Linear (M tokens, the
+** gate/up {ffn, h} or down {h, ffn} matrix): torchao casts grad_output twice (for
+** grad_input and grad_weight, each hp_tensor_to_float8_dynamic), the weight and the
+** input once each (matmul_with_hp_or_float8_args.backward, torchao/float8/
+** float8_linear.py); TE quantizes grad_output row-wise and column-wise (2 B per element
+** with the transpose) and reuses the saved fp8 input and weight (module/linear.py). */
+static uint64_t fp8_backward_casts(ectx *c, const train_cfg *t, uint64_t tokens) {
+  if (t->fp8 == FP8_NONE) return 0;
+  bytes_acc *A = &c->acc;
+  uint64_t tp = c->s->tp, h = c->m->hidden;
+  uint64_t ffn = bytes_ceildiv(c->m->block.ffn_dim ? c->m->block.ffn_dim : h, tp);
+  uint64_t best = 0;
+  for (int dir = 0; dir < 2; dir++) { /* {in, out}: gate/up (h -> ffn), down (ffn -> h) */
+    uint64_t in = dir ? ffn : h, out = dir ? h : ffn, b;
+    if (t->fp8 == FP8_TORCHAO)
+      b = acc_add(A, acc_mul3(A, 2, tokens, out), acc_add(A, acc_mul(A, in, out), acc_mul(A, tokens, in)));
+    else
+      b = acc_mul3(A, te_needs_transpose(c->s) ? 2 : 1, tokens, out);
+    if (b > best) best = b;
+  }
+  return best;
+}
+
+/* Ring attention's buffers in one layer's backward (context parallelism): the KV of
+** other ranks (the all-gather of every rank's local K and V, torchtitan's default
+** rotate method, or one chunk received beside the one sent with all-to-all), the local
+** K and V concatenated to send, fp32 accumulators of dq, dk, dv (convert_to_f32 = True)
+** and the fp32 dk/dv chunk sent and received (_templated_ring_attention_backward,
+** torch/distributed/tensor/experimental/_attention.py). The forward holds fewer (no
+** gradients) while the loss's logits, not yet allocated, are the forward's peak. */
+static uint64_t ring_backward(ectx *c, const train_cfg *t, uint64_t tokens, uint64_t a) {
+  if (t->cp < 2) return 0;
+  bytes_acc *A = &c->acc;
+  uint64_t tp = c->s->tp;
+  uint64_t q = bytes_ceildiv(c->m->block.q_dim, tp), kv2 = acc_mul(A, 2, bytes_ceildiv(c->m->block.kv_dim, tp));
+  uint64_t local_kv = acc_mul3(A, tokens, kv2, a);
+  uint64_t kv = acc_mul(A, local_kv, t->cp_alltoall ? 2 : acc_add(A, t->cp, 1));
+  uint64_t acc32 = acc_mul3(A, tokens, acc_add(A, q, kv2), 4);
+  uint64_t dkv = acc_mul(A, acc_mul3(A, tokens, kv2, 4), 2);
+  return acc_add(A, kv, acc_add(A, acc32, dkv));
+}
+
 /* A transformer stack: per-layer saved activations under the checkpointing policy,
-** adapter extras, pipeline micro-batches in flight, logits. */
+** adapter extras, pipeline micro-batches in flight, logits. Context parallelism gives
+** each rank seq_len / cp tokens; sequence parallelism shards the part of a layer that
+** tensor parallelism replicates (layer_bytes_per_token's split) and the checkpointed
+** layer inputs over tp (Korthikanti et al. 2022, section 4.2.2). */
 static void lm_activations(ectx *c, const train_cfg *t, uint64_t a, train_parts *p) {
   const scenario *s = c->s;
-  uint64_t seq = acc_add(&c->acc, s->seq_len, t->virtual_tokens);
-  uint64_t tokens = acc_mul(&c->acc, s->micro_batch, seq);
-  uint64_t per_tok = layer_bytes_per_token(c, t, a, seq);
+  bytes_acc *A = &c->acc;
+  uint64_t seq = acc_add(A, s->seq_len, t->virtual_tokens);
+  uint64_t tokens = bytes_ceildiv(acc_mul(A, s->micro_batch, seq), t->cp);
+  uint64_t split = 0;
+  uint64_t per_tok = layer_bytes_per_token(c, t, a, seq, &split);
   /* adapters: lora_A outputs, dropout copies and masks, spread over the layers */
-  uint64_t extra = acc_add(&c->acc, acc_mul(&c->acc, t->saved_elems, a), t->mask_elems);
-  per_tok = acc_add(&c->acc, per_tok, bytes_ceildiv(extra, model_layers(c)));
-  uint64_t per_layer = acc_mul(&c->acc, tokens, per_tok);
-  uint64_t input = acc_mul3(&c->acc, tokens, c->m->hidden, a);
+  uint64_t extra = acc_add(A, acc_mul(A, t->saved_elems, a), t->mask_elems);
+  per_tok = acc_add(A, per_tok, bytes_ceildiv(extra, model_layers(c)));
+  uint64_t per_layer = acc_mul(A, tokens, per_tok - split);
+  per_layer = acc_add(A, per_layer, bytes_ceildiv(acc_mul(A, tokens, split), s->tp));
+  per_layer = acc_add(A, per_layer, te_weight_workspace(c, t));
+  uint64_t input = acc_mul3(A, tokens, c->m->hidden, a);
+  if (t->sp) input = bytes_ceildiv(input, s->tp);
   p->act_layer = per_layer;
   p->act = kept_activations(c, t, per_layer, input);
-  p->act = acc_add(&c->acc, p->act, acc_mul(&c->acc, bytes_ceildiv(t->weight_saved, model_parallel(c)), a));
+  p->act = acc_add(A, p->act, acc_mul(A, bytes_ceildiv(t->weight_saved, model_parallel(c)), a));
   if (s->pp > 1) /* 1F1B: the first stage holds pp micro-batches in flight */
-    p->act = acc_mul(&c->acc, p->act, s->pp < s->grad_accum ? s->pp : s->grad_accum);
+    p->act = acc_mul(A, p->act, s->pp < s->grad_accum ? s->pp : s->grad_accum);
   p->logits = logits_bytes(c, t, tokens, a);
+  /* one layer's backward: its transients beside the layer's saved tensors */
+  uint64_t bwd = acc_add(A, ring_backward(c, t, tokens, a), fp8_backward_casts(c, t, tokens));
+  if (t->sp && t->sp_local) /* Megatron re-gathers the sequence-sharded Linear input */
+    bwd = acc_add(A, bwd, acc_mul3(A, tokens, c->m->hidden, a));
+  p->act_layer = acc_add(A, p->act_layer, bwd);
 }
 
 /* Saved activations (a UNet walked in Lua, or a transformer stack) and autocast's copies. */
@@ -360,7 +492,7 @@ enum { PH_LOAD = 3 };
 static void budget_states(ectx *c, const train_cfg *t, const train_parts *p, bool grads_live, bool load) {
   budget *b = &c->e->b;
   const scenario *s = c->s;
-  bool ps = params_sharded(t->strategy) && s->dp > 1;
+  bool ps = params_sharded(t->strategy) && s->dp * t->cp > 1;
   /* a quantized base names its format (scripts/quant.lua sets quant.name), else the dtype */
   const char *q = scn_str(s, "quant.name", NULL);
   budget_add(b, "weights", p->weights, BASIS_EXACT, true, "%s%s weights%s%s", t->peft ? "frozen " : "",
@@ -380,6 +512,10 @@ static void budget_states(ectx *c, const train_cfg *t, const train_parts *p, boo
                     : grads_live ? "" : " (freed by zero_grad before forward)");
   budget_add(b, "optimizer_states", load ? 0 : p->states, BASIS_EXACT, true, "%s states%s", s->opt.name,
              t->off_opt ? " (offloaded to host memory)" : "");
+  if (p->fp8_meta)
+    budget_add(b, "fp8_scaling_state", p->fp8_meta, BASIS_EXACT, true,
+               "Transformer Engine DelayedScaling: scales and %llu-step amax histories per te.Linear",
+               (unsigned long long)t->fp8_amax_len);
   if (p->paged && !load)
     budget_add(b, "paged_optimizer_states", p->paged, BASIS_EXACT, false,
                "%s states in CUDA managed memory, outside PyTorch's allocator", s->opt.name);
@@ -399,10 +535,15 @@ static void train_budget(ectx *c, const train_cfg *t, const train_parts *p, int 
   if (t->encode) /* ENCODE_TENSORS of scripts/train_gen.lua, fitted to finetrainers-hunyuanvideo-lora-r128-noprecompute */
     budget_add(b, "vae_encode", enc ? t->encode : 0, BASIS_CALIBRATED, true,
                "the VAE encodes each step's clip (no precomputed latents)");
-  budget_add(b, "activations", act, BASIS_MODELLED, true, "%s: micro-batch %llu x %llu tokens, checkpointing %s%s",
+  char split[64] = "";
+  if (t->cp > 1 || t->sp)
+    snprintf(split, sizeof split, "%s%s", t->cp > 1 ? ", sequence split over cp ranks" : "",
+             t->sp ? ", sequence parallel" : "");
+  budget_add(b, "activations", act, BASIS_MODELLED, true, "%s: micro-batch %llu x %llu tokens, checkpointing %s%s%s%s",
              PHASES[phase], (unsigned long long)s->micro_batch, (unsigned long long)s->seq_len,
              s->gc == GC_FULL ? (t->gc_every > 1 ? "every k layers" : "full") : s->gc == GC_SELECTIVE ? "selective" : "off",
-             t->off_act ? ", offloaded to host" : "");
+             t->off_act ? ", offloaded to host" : "", split,
+             t->fp8 == FP8_TE ? ", fp8 Linear inputs and weight copies (Transformer Engine)" : "");
   budget_add(b, "logits", phase == 0 && !enc ? p->logits : 0, BASIS_MODELLED, true, "vocabulary x tokens: %s",
              t->loss == LOSS_CHUNKED ? "chunked cross-entropy" : t->loss == LOSS_FUSED ? "fused linear cross-entropy"
                                                                               : "head output, fp32 upcast, log-softmax, gradient");
@@ -424,7 +565,7 @@ static void train_budget(ectx *c, const train_cfg *t, const train_parts *p, int 
 ** forward's activations cannot reuse them: they stay reserved through the phases in
 ** which the gradients are freed. */
 static uint64_t grad_stream_pool(const scenario *s, const train_cfg *t, const train_parts *p) {
-  return t->strategy == STRAT_FSDP && s->dp > 1 && !t->oib && !t->off_opt && !t->off_par ? p->grads : 0;
+  return t->strategy == STRAT_FSDP && s->dp * t->cp > 1 && !t->oib && !t->off_opt && !t->off_par ? p->grads : 0;
 }
 
 /* Allocated bytes of each phase; returns the peak phase and its transient bytes. *pooled:
@@ -433,7 +574,7 @@ static uint64_t grad_stream_pool(const scenario *s, const train_cfg *t, const tr
 static int train_peak(ectx *c, const train_cfg *t, const train_parts *p, uint64_t *transient, uint64_t *pooled) {
   bytes_acc *A = &c->acc;
   uint64_t base = acc_add(A, acc_add(A, p->weights, p->adapters), acc_add(A, p->master, acc_add(A, p->states, p->comm)));
-  base = acc_add(A, base, p->aux);
+  base = acc_add(A, acc_add(A, base, p->aux), p->fp8_meta);
   uint64_t g_fwd = (c->s->grad_accum > 1 || t->keep_grads) && !t->oib ? p->grads : 0;
   uint64_t fwd = acc_add(A, p->act, p->logits);
   uint64_t tr[3] = {fwd > t->encode ? fwd : t->encode, acc_add(A, p->act_layer, t->oib ? p->step_temp : 0),

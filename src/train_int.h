@@ -9,6 +9,8 @@
 #include "estimate_int.h"
 
 typedef enum train_loss { LOSS_STANDARD = 0, LOSS_CHUNKED, LOSS_FUSED } train_loss;
+/* fp8 GEMMs of the layers' Linears: torchao Float8Linear or Transformer Engine te.Linear */
+typedef enum train_fp8 { FP8_NONE = 0, FP8_TORCHAO, FP8_TE } train_fp8;
 
 typedef struct train_cfg {
   bool overflow;                               /* a figure read or derived overflowed */
@@ -32,6 +34,14 @@ typedef struct train_cfg {
   double frag;
   double small_frac;                           /* trainable share in PyTorch's small pool (<= 1 MiB tensors) */
   bool encoder_pool;                           /* dropped encoders' weights still cached (in-process precompute) */
+  train_fp8 fp8;                               /* workloads/train.lua fp8_part */
+  uint64_t fp8_linear_elems, fp8_linears;      /* the converted Linears: elements, count (whole model) */
+  uint64_t fp8_amax_len;                       /* TE DelayedScaling amax_history_len */
+  bool fp8_all_gather;                         /* torchao FSDP2 float8 all-gather of the weights */
+  uint64_t cp;                                 /* context-parallel degree (1: none) */
+  bool cp_alltoall;                            /* ring attention's KV exchange by all-to-all, else all-gather */
+  bool sp;                                     /* sequence parallelism with tp */
+  bool sp_local;                               /* Linear inputs saved sequence-sharded (Megatron), not gathered (DTensor) */
 } train_cfg;
 
 typedef struct train_parts {
@@ -39,6 +49,7 @@ typedef struct train_parts {
   uint64_t act, act_layer, logits, comm, gathered;
   uint64_t aux, aux_rounding, den_rounding;    /* a pipeline's frozen encoders and VAE */
   uint64_t pool;                               /* their cached segments after they were dropped */
+  uint64_t fp8_meta;                           /* TE scaling factors and amax histories */
 } train_parts;
 
 void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t);

@@ -311,7 +311,8 @@ static void test_workload_errors(void **state) {
                                       "sgd, sgd-momentum)"},
       {L32 "grad_checkpointing = 'sometimes' } }", "workload.grad_checkpointing: expected true, false, \"selective\" "
                                                    "or every k layers as an integer, got sometimes"},
-      {L32 "precision = 'fp8' } }", "workload.precision: expected one of bf16, bf16-mixed, fp16, fp16-mixed, fp32, got fp8"},
+      {L32 "precision = 'fp4' } }", "workload.precision: expected one of bf16, bf16-mixed, fp16, fp16-mixed, fp32, fp8, "
+                                    "fp8-torchao, fp8-rowwise, fp8-te, got fp4"},
       {L32 "method = 'freeze' } }", "workload.trainable: method freeze needs a PCRE2 rule naming the trainable tensors"},
       {L32 "method = 'lora', lora = { targets = '(' } } }", "workload.lora.targets: bad regular expression: "},
       {L32 "method = 'lora', lora = { targets = {} } } }",
@@ -347,6 +348,152 @@ static void test_muon_states(void **state) {
   json_decref(j);
 }
 
+/* fp8 training, Llama-3.1-8B (h 4096, 32 layers, q 4096, kv 1024, ffn 14336, RMSNorm,
+** gated MLP) in torchtune's pure bf16, micro-batch 2 x 4096 = 8192 tokens, no
+** checkpointing, SDPA: bytes saved per token and layer in bf16:
+**   norm inputs 2 x 4096 x 2 = 16,384 + rstd 2 x 4 = 8                      16,392
+**   q/k/v input and MLP input 2 x 4096 x 2                                  16,384
+**   q 4096 + k, v 2 x 1024 + attention output 4096 + gate, up, act 3 x 14336
+**     = 53,248 elements x 2                                                106,496
+**   down input 14336 x 2                                                    28,672
+**   log-sum-exp 32 heads x 4                                                   128
+**   total                                                                  168,072
+** x 8192 tokens x 32 layers = 44,059,066,368 B. torchao's Float8Linear saves the same
+** high-precision input (so fp8 and fp8-rowwise equal bf16). Transformer Engine saves
+** each Linear input as an fp8 copy: the q/k/v and MLP inputs 2 x 4096 x 1, o_proj's own
+** 4096 x 1, the down input 14336 x 1: 168,072 - 16,384 + 8,192 + 4,096 - 28,672 + 14,336
+** = 149,640 B per token, plus the layer's fp8 weight workspace: its Linears
+** (2 x 4096^2 + 2 x 1024 x 4096 + 3 x 14336 x 4096 = 218,103,808 elements) row-wise and
+** transposed on an H100 (2 B), once on a B200 (compute 10.0, non-TN fp8 GEMMs):
+**   H100: 32 x (149,640 x 8192 + 436,207,616) = 53,185,871,872
+**   B200: 32 x (149,640 x 8192 + 218,103,808) = 46,206,550,016
+** DelayedScaling state: 224 te.Linear x (512 + 1024 x 3 x 4 + 512 + 1024 x 2 x 4)
+** = 224 x 21,504 = 4,816,896 B. */
+#define L8 "return { model = 'meta-llama/Llama-3.1-8B', dtype = 'bf16', runtime = 'torchtune', "
+static void test_fp8_precisions(void **state) {
+  static const struct { const char *gpu, *prec; long long act, meta; } cases[] = {
+      {"H100", "bf16", 44059066368ll, -1},        {"H100", "fp8", 44059066368ll, -1},
+      {"H100", "fp8-rowwise", 44059066368ll, -1}, {"H100", "fp8-te", 53185871872ll, 4816896},
+      {"B200", "fp8-te", 46206550016ll, 4816896},
+  };
+  char buf[512];
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    snprintf(buf, sizeof buf, L8 "gpu = '%s', workload = { kind = 'train', micro_batch = 2, seq_len = 4096, "
+             "precision = '%s' } }", cases[i].gpu, cases[i].prec);
+    json_t *j = eval(state, buf);
+    assert_int_equal(tu_category(j, "activations"), cases[i].act);
+    assert_int_equal(tu_category(j, "fp8_scaling_state"), cases[i].meta);
+    assert_int_equal(tu_category(j, "weights"), 8030261248ll * 2); /* the bf16 weights stay */
+    json_decref(j);
+  }
+}
+
+/* torchao's FSDP2 float8 all-gather: the gathered unit (a layer and the prefetched next)
+** holds the converted Linears in 1 byte instead of their fp32 weights (pytorch runtime,
+** bf16 autocast): per layer 218,103,808 x (4 - 1) B, twice: 1,308,622,848 B fewer. */
+static void test_fp8_fsdp_all_gather(void **state) {
+  const char *fmt = "return { model = 'meta-llama/Llama-3.1-8B', dtype = 'bf16', runtime = 'pytorch', gpu = 'H100', "
+                    "parallel = { dp = 8, strategy = 'fsdp' }, workload = { kind = 'train', micro_batch = 1, "
+                    "seq_len = 4096, precision = 'fp8', fp8 = { fsdp_float8_all_gather = %s } } }";
+  char buf[512];
+  snprintf(buf, sizeof buf, fmt, "false");
+  json_t *j = eval(state, buf);
+  long long hp = tu_category(j, "comm_buffers");
+  json_decref(j);
+  snprintf(buf, sizeof buf, fmt, "true");
+  j = eval(state, buf);
+  assert_int_equal(hp - tu_category(j, "comm_buffers"), 1308622848ll);
+  json_decref(j);
+}
+
+/* Context parallelism: Llama-3.1-8B, 8192 tokens over cp 2 = 4096 per rank, FSDP over
+** dp 4 x cp 2 = 8 (weights 16,060,522,496 / 8), full checkpointing, SGD and a fused loss
+** so that backward peaks: one layer 4096 x 168,072 = 688,422,912 B (test_fp8_precisions)
+** plus ring attention's backward buffers: local K, V 4096 x 2048 x 2 = 16,777,216; the
+** all-gathered KV of both ranks plus the local concatenation 3 x 16,777,216; fp32 dq, dk,
+** dv accumulators 4096 x 6144 x 4 = 100,663,296; the fp32 dk/dv chunk sent and received
+** 2 x 4096 x 2048 x 4 = 67,108,864: 218,103,808 (all-to-all: 2 x 16,777,216 for the KV:
+** 201,326,592). Without cp, 4096 tokens: the layer alone. */
+static void test_context_parallel(void **state) {
+  static const struct { const char *par; int seq; long long act, weights, count; } cases[] = {
+      {"cp = 2", 8192, 688422912ll + 218103808ll, 2007565312ll, 8},
+      {"cp = 2, cp_rotate = 'alltoall'", 8192, 688422912ll + 201326592ll, 2007565312ll, 8},
+      {"cp = 1", 4096, 688422912ll, 4015130624ll, 4},
+  };
+  char buf[640];
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    snprintf(buf, sizeof buf, "return { model = 'meta-llama/Llama-3.1-8B', dtype = 'bf16', gpu = 'H100', "
+             "runtime = { name = 'torchtune', loss = 'LinearCrossEntropyLoss' }, parallel = { dp = 4, "
+             "strategy = 'fsdp', %s }, workload = { kind = 'train', micro_batch = 1, seq_len = %d, precision = 'bf16', "
+             "grad_checkpointing = true, optimizer = 'sgd' } }", cases[i].par, cases[i].seq);
+    json_t *j = eval(state, buf);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(j, "devices"), 0),
+                                                          "peak_phase")), "backward");
+    assert_int_equal(tu_category(j, "activations"), cases[i].act);
+    assert_int_equal(tu_category(j, "weights"), cases[i].weights);
+    assert_int_equal(tu_int(j, "devices.0.count"), cases[i].count);
+    json_decref(j);
+  }
+}
+
+/* Sequence parallelism with tp 2 (pytorch runtime, pure bf16, 4096 tokens, no
+** checkpointing): per token and layer q 2048, k, v 512, ffn 7168, 16 heads: norm inputs
+** and rstd 16,392; q/k/v and MLP inputs 16,384; (2048 + 1024 + 2048 + 3 x 7168) x 2 =
+** 53,248; down input 14,336; log-sum-exp 64: 100,424 B, x 4096 x 32 = 13,162,774,528.
+** PyTorch's SequenceParallel shards the norm part over tp: 100,424 - 16,392 / 2 = 92,228
+** (12,088,508,416); Megatron's also the Linear inputs: 100,424 - 32,776 / 2 = 84,036
+** (11,014,766,592). */
+static void test_sequence_parallel(void **state) {
+  static const struct { const char *sp; long long act; } cases[] = {
+      {"false", 13162774528ll}, {"true", 12088508416ll}, {"'megatron'", 11014766592ll}};
+  char buf[512];
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    snprintf(buf, sizeof buf, "return { model = 'meta-llama/Llama-3.1-8B', dtype = 'bf16', gpu = 'H100', "
+             "runtime = 'pytorch', parallel = { tp = 2, sequence_parallel = %s }, workload = { kind = 'train', "
+             "micro_batch = 1, seq_len = 4096, precision = 'bf16', optimizer = 'sgd' } }", cases[i].sp);
+    json_t *j = eval(state, buf);
+    assert_int_equal(tu_category(j, "activations"), cases[i].act);
+    json_decref(j);
+  }
+}
+
+/* Invalid fp8, context and sequence parallel combinations, each naming its field. */
+static void test_fp8_cp_errors(void **state) {
+  static const struct { const char *text, *msg; } cases[] = {
+      {L8 "gpu = 'A100-80GB', workload = { kind = 'train', seq_len = 4096, precision = 'fp8' } }",
+       "gpu: A100-SXM4-80GB has no fp8 tensor cores (compute capability 8.0; fp8 needs 8.9 or later): "
+       "workload.precision fp8 cannot run on it"},
+      {L8 "gpu = { 'H100', 'RTX 3090' }, workload = { kind = 'train', seq_len = 4096, precision = 'fp8-te' } }",
+       "gpu[2]: RTX-3090-24GB has no fp8 tensor cores"},
+      {L8 "workload = { kind = 'train', seq_len = 4096, precision = 'fp8-rowwise', "
+          "fp8 = { fsdp_float8_all_gather = true } } }",
+       "workload.fp8.fsdp_float8_all_gather: torchao all-gathers float8 weights with the tensorwise recipe only, not rowwise"},
+      {L8 "workload = { kind = 'train', seq_len = 4096, precision = 'fp8-te', fp8 = { fsdp_float8_all_gather = true } } }",
+       "workload.fp8.fsdp_float8_all_gather: is torchao's option (Float8LinearConfig.enable_fsdp_float8_all_gather), "
+       "not Transformer Engine's"},
+      {L8 "workload = { kind = 'train', seq_len = 4096, precision = 'fp8', fp8 = { amax_history_len = 16 } } }",
+       "workload.fp8.amax_history_len: is Transformer Engine's DelayedScaling option"},
+      {L8 "workload = { kind = 'train', seq_len = 4096, fp8 = { amax_history_len = 16 } } }",
+       "workload.fp8: applies to an fp8 precision"},
+      {L8 "parallel = { cp = 4 }, workload = { kind = 'train', seq_len = 4100 } }",
+       "parallel.cp: workload.seq_len 4100 is not divisible by 2 x cp = 8"},
+      {L8 "parallel = { cp = 2, tp = 2, sequence_parallel = true }, workload = { kind = 'train', seq_len = 4098 } }",
+       "parallel.cp: workload.seq_len 4098 is not divisible by tp x 2 x cp = 8"},
+      {L8 "parallel = { cp = 2 }, workload = { kind = 'train', seq_len = 4096, attention = 'eager' } }",
+       "parallel.cp: ring attention runs on SDPA's flash, efficient or cuDNN kernels"},
+      {L8 "parallel = { sequence_parallel = true }, workload = { kind = 'train', seq_len = 4096 } }",
+       "parallel.sequence_parallel: splits the activations tensor parallelism replicates over the tp ranks: "
+       "it needs parallel.tp > 1"},
+      {L8 "parallel = { tp = 2, sequence_parallel = 2 }, workload = { kind = 'train', seq_len = 4096 } }",
+       "parallel.sequence_parallel: expected true, false or \"megatron\" for training, got 2"},
+      {L8 "parallel = { cp_rotate = 'alltoall' }, workload = { kind = 'train', seq_len = 4096 } }",
+       "parallel.cp_rotate: applies to context parallelism (parallel.cp > 1)"},
+      {"return { model = 'meta-llama/Llama-3.1-8B', parallel = { cp = 2 }, workload = { kind = 'inference', "
+       "context = 4096 } }", "parallel.cp: context parallelism is modelled for training workloads only"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) assert_error(state, cases[i].text, cases[i].msg);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_peft_trainable),   cmocka_unit_test(test_peft_regex),
@@ -357,7 +504,9 @@ int main(void) {
       cmocka_unit_test(test_oib_step),         cmocka_unit_test(test_zero3_offload_param),
       cmocka_unit_test(test_unet_eager_scores), cmocka_unit_test(test_workload_errors),
       cmocka_unit_test(test_fsdp_grad_pool),   cmocka_unit_test(test_video_pools),
-      cmocka_unit_test(test_muon_states),
+      cmocka_unit_test(test_muon_states),      cmocka_unit_test(test_fp8_precisions),
+      cmocka_unit_test(test_fp8_fsdp_all_gather), cmocka_unit_test(test_context_parallel),
+      cmocka_unit_test(test_sequence_parallel), cmocka_unit_test(test_fp8_cp_errors),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -16,7 +16,7 @@ local note = E.note
 local TRAIN_KEYS = { "kind", "method", "micro_batch", "seq_len", "grad_accum", "grad_checkpointing", "optimizer",
                      "precision", "lora", "attention", "optimizer_in_backward", "offload", "width", "height",
                      "frames", "precomputed_embeddings", "text_encoders", "max_sequence_length", "modules_to_save",
-                     "trainable", "train_text_encoder", "encoders_cached" }
+                     "trainable", "train_text_encoder", "encoders_cached", "fp8" }
 local LORA_KEYS = { "r", "alpha", "targets", "dropout", "modules_to_save", "num_virtual_tokens" }
 local METHODS = { "full", "freeze", "lora", "qlora", "dora", "lora-fa", "adalora", "ia3", "loha", "ln-tuning",
                   "prompt-tuning" }
@@ -41,6 +41,23 @@ local PRECISIONS = {
   bf16 = { weights = "bf16", grads = "bf16", activations = "bf16" },
   fp16 = { weights = "fp16", grads = "fp16", activations = "fp16" },
 }
+-- fp8 training: the Linears of the transformer layers run fp8 GEMMs on top of a
+-- high-precision policy (the runtime's default: pure bf16 for torchtune, bf16 autocast
+-- with fp32 weights otherwise), which keeps the weights, master copy, gradients and
+-- optimizer states it always keeps. Two implementations (src/train.c fp8_* says what
+-- each adds): torchao's Float8Linear (convert_to_float8_training; torchtitan's float8
+-- converter, torchtune's enable_fp8_training), recipes tensorwise (the default
+-- Float8LinearConfig) and rowwise (Float8LinearConfig.from_recipe_name), torchao/float8/
+-- config.py; and NVIDIA Transformer Engine's te.Linear under fp8_autocast with the
+-- default DelayedScaling recipe (transformer_engine/common/recipe/__init__.py).
+local FP8 = {
+  fp8 = { impl = "torchao", recipe = "tensorwise" },
+  ["fp8-torchao"] = { impl = "torchao", recipe = "tensorwise" },
+  ["fp8-rowwise"] = { impl = "torchao", recipe = "rowwise" },
+  ["fp8-te"] = { impl = "te", recipe = "delayed" },
+}
+-- DelayedScaling.amax_history_len default (transformer_engine/common/recipe/__init__.py)
+local TE_AMAX_HISTORY = 1024
 local MASTER_RUNTIMES = { deepspeed = true }
 -- Runtimes whose default precision is pure bf16 (torchtune recipes: dtype bf16).
 local PURE_RUNTIMES = { torchtune = true }
@@ -74,15 +91,29 @@ local function gc_part(w, n)
   end
 end
 
+local precision_apply
 local function precision_part(w, n, method)
   local pname = w.precision
-  if pname == nil then
-    pname = PURE_RUNTIMES[n.runtime] and n.dtype ~= "fp32" and n.dtype
-            or (n.dtype == "fp32" and "fp32" or (n.dtype .. "-mixed"))
-    note(n, "precision %s assumed", pname)
+  local fp8 = FP8[pname]
+  if pname == nil or fp8 then
+    local base = PURE_RUNTIMES[n.runtime] and n.dtype ~= "fp32" and n.dtype
+                 or (n.dtype == "fp32" and "fp32" or (n.dtype .. "-mixed"))
+    if fp8 then
+      if base == "fp32" then base = "bf16-mixed" end   -- the fp8 GEMMs run inside bf16 autocast
+      note(n, "%s: fp8 GEMMs on top of %s (the runtime's high-precision policy)", pname, base)
+    else
+      note(n, "precision %s assumed", base)
+      pname = base
+    end
+    base = PRECISIONS[base]
+    if fp8 then base = setmetatable({ fp8 = fp8 }, { __index = base }) end
+    return precision_apply(n, method, pname, base)
   end
   local p = PRECISIONS[pname]
-  if not p then fail("workload.precision", "expected one of bf16, bf16-mixed, fp16, fp16-mixed, fp32, got %s", tostring(pname)) end
+  if not p then fail("workload.precision", "expected one of bf16, bf16-mixed, fp16, fp16-mixed, fp32, fp8, fp8-torchao, fp8-rowwise, fp8-te, got %s", tostring(pname)) end
+  return precision_apply(n, method, pname, p)
+end
+precision_apply = function(n, method, pname, p)
   local master = p.master16 ~= nil and MASTER_RUNTIMES[n.runtime] == true
   local trained = master and p.master16 or p.weights
   -- a PEFT method keeps the frozen base in the dtype it was loaded in; adapters and
@@ -90,7 +121,7 @@ local function precision_part(w, n, method)
   local base = (method == "full" or method == "freeze") and trained or
                (p.master16 and (master and p.master16 or n.dtype) or p.weights)
   n.precision = { name = pname, weights = base, grads = master and p.master16 or p.grads,
-                  activations = p.activations, master = master }
+                  activations = p.activations, master = master, fp8 = p.fp8 }
   n.extra["train.trainable_dtype"] = trained
   return master, trained
 end
@@ -296,6 +327,59 @@ local function quantized(desc)
   return false
 end
 
+-- The Linears an fp8 recipe converts: the weight matrices repeated per layer (the
+-- output head and embeddings stay in high precision: torchtitan's float8 configs pass
+-- filter_fqns ["output"], Megatron runs its output layer outside fp8_autocast), whose
+-- dimensions are multiples of 16 (torchao's module_filter_fn skips the others; TE's
+-- assert_dim_for_fp8_exec refuses them). Returns their elements and their number.
+local function fp8_linears(desc)
+  local elems, count = 0, 0
+  for _, t in ipairs(desc.tensors or {}) do
+    local sh = t.shape or {}
+    if #sh == 2 and (t.count or 1) > 1 and t.role ~= "embed" and t.role ~= "lm_head"
+       and t.name:match("%.weight$") and sh[1] % 16 == 0 and sh[2] % 16 == 0 then
+      elems = elems + sh[1] * sh[2] * t.count
+      count = count + t.count
+    end
+  end
+  return elems, count
+end
+
+-- fp8 options (workload.fp8) and what src/train.c needs: which implementation and
+-- recipe, the converted Linears, FSDP2's float8 all-gather (torchao tensorwise only:
+-- Float8LinearConfig.__post_init__ asserts it; torchtitan enables it only with FSDP),
+-- TE's amax history length. torchao's matmul_with_hp_or_float8_args saves its
+-- high-precision input for backward unconditionally (torchao/float8/float8_linear.py
+-- ctx.save_for_backward(input_hp, weight_hp_t)), also for a frozen weight.
+local function fp8_part(w, n, desc)
+  local f = w.fp8
+  local policy = n.precision.fp8
+  if not policy then
+    if f ~= nil then fail("workload.fp8", "applies to an fp8 precision (workload.precision = \"fp8\", \"fp8-torchao\", \"fp8-rowwise\" or \"fp8-te\")") end
+    return
+  end
+  if n.extra["train.pipeline"] then fail("workload.precision", "fp8 training is modelled for transformer language models, not diffusion pipelines") end
+  if quantized(desc) then fail("workload.precision", "%s trains 16-bit Linears: a quantized base (quant) cannot be converted", n.precision.name) end
+  f = f or {}
+  strict("workload.fp8", f, { "fsdp_float8_all_gather", "amax_history_len" })
+  local x = n.extra
+  x["train.fp8"], x["train.fp8_recipe"] = policy.impl, policy.recipe
+  x["train.fp8_linear_elems"], x["train.fp8_linears"] = fp8_linears(desc)
+  if f.fsdp_float8_all_gather ~= nil then
+    local ag = bool_field(f.fsdp_float8_all_gather, "workload.fp8.fsdp_float8_all_gather")
+    if ag and policy.impl ~= "torchao" then fail("workload.fp8.fsdp_float8_all_gather", "is torchao's option (Float8LinearConfig.enable_fsdp_float8_all_gather), not Transformer Engine's") end
+    if ag and policy.recipe ~= "tensorwise" then fail("workload.fp8.fsdp_float8_all_gather", "torchao all-gathers float8 weights with the tensorwise recipe only, not %s", policy.recipe) end
+    x["train.fp8_all_gather"] = ag
+  end
+  if f.amax_history_len ~= nil and policy.impl ~= "te" then fail("workload.fp8.amax_history_len", "is Transformer Engine's DelayedScaling option: it applies to workload.precision \"fp8-te\"") end
+  if policy.impl == "te" then
+    x["train.fp8_amax_len"] = int_field(f.amax_history_len or TE_AMAX_HISTORY, "workload.fp8.amax_history_len", 1, 1 << 20)
+  else
+    x["train.save_attn_in"], x["train.save_o_in"] = true, true
+    x["train.save_mlp_in"], x["train.save_down_in"] = true, true
+  end
+end
+
 local function normalize(w, n, cfg)
   strict("workload", w, TRAIN_KEYS)
   local method = enum_field(w.method or "full", "workload.method", METHODS)
@@ -317,6 +401,7 @@ local function normalize(w, n, cfg)
   local master, trained = precision_part(w, n, method)
   local set = trainable_set(w, n, method, desc)
   set_extras(n, set, method)
+  fp8_part(w, n, desc)
   offload_part(w, n)
   era_part(n, desc)
   optimizer_bytes(o, set, n, master, trained)
