@@ -3,7 +3,8 @@
 -- (full_attention_interval 4), every layer a sparse MoE with a gated shared expert.
 -- A DeltaNet layer caches a fixed-size state per sequence (kind "mamba"): the causal conv
 -- window (kernel - 1) x (2 key dims + value dim) and the recurrent state
--- value heads x key head dim x value head dim (vLLM GatedDeltaNet get_state_shape).
+-- value heads x key head dim x value head dim (vLLM GatedDeltaNet get_state_shape); conv_elems
+-- names the conv part (SGLang keeps it in bf16 and the recurrent state in fp32).
 -- Shapes: transformers models/qwen3_next/modeling_qwen3_next.py; the checkpoint's mtp.*
 -- (multi-token prediction) weights are not loaded by transformers and not listed here.
 local nn = require "nn"
@@ -21,7 +22,7 @@ local function linear_attention(t, lp, cfg, h, n)
   nn.param(t, lp .. ".linear_attn.A_log", { nv }, o)
   nn.norm(t, lp .. ".linear_attn.norm", dv, { count = n })
   nn.linear(t, lp .. ".linear_attn.out_proj", h, value, o)
-  return (conv - 1) * (2 * key + value) + nv * dk * dv
+  return (conv - 1) * (2 * key + value) + nv * dk * dv, (conv - 1) * (2 * key + value)
 end
 
 return arch {
@@ -54,7 +55,7 @@ return arch {
     nn.linear(t, lp .. ".self_attn.o_proj", h, nh * d, { count = nfull })
     nn.norm(t, lp .. ".self_attn.q_norm", d, { count = nfull })
     nn.norm(t, lp .. ".self_attn.k_norm", d, { count = nfull })
-    local state = linear_attention(t, lp, cfg, h, L - nfull)
+    local state, conv_state = linear_attention(t, lp, cfg, h, L - nfull)
     nn.gated_mlp(t, lp .. ".mlp.experts.*", { hidden = h, width = EI, count = moe_L * E, role = "expert" })
     nn.linear(t, lp .. ".mlp.gate", E, h, { count = moe_L, role = "router" })
     if SI > 0 then
@@ -67,7 +68,7 @@ return arch {
     nn.lm(t, { vocab = V, hidden = h, tied = tied })
 
     local kv = { { layers = nfull, kv_heads = nkv, k_dim = d, v_dim = d } }
-    if L > nfull then kv[2] = { layers = L - nfull, kind = "mamba", state_elems = state } end
+    if L > nfull then kv[2] = { layers = L - nfull, kind = "mamba", state_elems = state, conv_elems = conv_state } end
     return {
       arch = "qwen3_next", family = "decoder",
       hidden = h, layers = L, vocab = V, heads = nh, kv_heads = nkv, head_dim = d,

@@ -169,7 +169,8 @@ static void rd_tensors(rd *r, int desc, model_desc *m, vf_dtype dt) {
 }
 
 /* kv[i].kind: "attention" (default), "chunked" (window = chunk), "cross" (tokens = encoder
-** tokens per sequence) or "mamba" (state_elems per sequence and layer; no K/V heads). */
+** tokens per sequence) or "mamba" (state_elems per sequence and layer, of which conv_elems
+** the convolution window; no K/V heads). */
 static void rd_kv_group(rd *r, size_t i, kv_group *g) {
   static const char *const kinds[] = {"attention", "chunked", "cross", "mamba"};
   char kind[16];
@@ -189,6 +190,10 @@ static void rd_kv_group(rd *r, size_t i, kv_group *g) {
   g->state_elems = rd_u64(r, -1, "state_elems", state, 0);
   if (!r->failed && state && (g->state_elems == 0 || g->state_elems > DIM_MAX * 64))
     rd_fail(r, "kv[%zu].state_elems: expected 1 to %llu elements", i, DIM_MAX * 64);
+  g->conv_elems = rd_u64(r, -1, "conv_elems", false, 0);
+  if (!r->failed && g->conv_elems > g->state_elems)
+    rd_fail(r, "kv[%zu].conv_elems: %llu exceeds state_elems %llu", i, (unsigned long long)g->conv_elems,
+            (unsigned long long)g->state_elems);
 }
 
 static void rd_kv(rd *r, int desc, model_desc *m) {

@@ -30,6 +30,8 @@ typedef struct kv_group {
   kv_kind kind;
   uint64_t tokens;      /* KV_CROSS: encoder tokens cached per sequence */
   uint64_t state_elems; /* KV_STATE: state elements per sequence per layer (TP splits them) */
+  uint64_t conv_elems;  /* KV_STATE: the part of state_elems that is the convolution window
+                        ** (SGLang keeps it in bf16, the recurrent rest in fp32); 0: not given */
 } kv_group;
 
 typedef struct block_spec {

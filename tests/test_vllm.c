@@ -4,6 +4,7 @@
 ** beside each, tolerance as in expect/inference.jsonl), hand arithmetic of pages,
 ** blocks and tokens, and the error messages of bad runtime options.
 */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -483,6 +484,98 @@ static void test_sglang_pool(void **state) {
   json_decref(j);
 }
 
+/* SGLang's pools for models that are not plain attention (sgl-project/sglang main at 003fca80,
+** src/rt_sglang.c), with mem_fraction_static 0.9 on the 85,030,227,066 B GPU: rest = 0.9 x
+** (total - 500 MiB context) - weights. */
+static long long sg_rest(json_t *j) {
+  double free0 = 85030227066.0 - 500.0 * 1048576.0;
+  return (long long)(0.9 * free0 + 0.5) - (long long)fig(j, "weights_bytes");
+}
+
+/* Qwen3-Next-80B-A3B at tp 4: 36 gated-DeltaNet layers hold per request the conv window
+** (4 - 1) x (2 x 16 x 128 + 32 x 128 = 8192) in bf16 and the SSM state 32 x 128 x 128 in fp32,
+** each split over 4 ranks: 36 x (24576 / 4 x 2 + 524288 / 4 x 4) = 36 x 536,576 = 19,316,736 B.
+** max_mamba_cache_size K = floor((rest x 0.9 / 1.9 - per) / per) (mamba_full_memory_ratio 0.9),
+** K + 1 slots (the padding slot) leave rest' for the token pool of the 12 attention layers:
+** 2 KV heads < tp 4, one per rank, 12 x 2 x 256 x 2 B = 12,288 B per token. Requests: at most
+** K / 3 (radix cache on, no extra buffer). */
+static void test_sglang_mamba(void **state) {
+  json_t *j = eval(*state, "return { model = 'Qwen/Qwen3-Next-80B-A3B-Instruct', runtime = { name = 'sglang', "
+                           "mem_fraction_static = 0.9 }, parallel = { tp = 4 }, " WL ", " H100 " }");
+  long long rest = sg_rest(j), per = 36LL * (24576 / 4 * 2 + 524288 / 4 * 4);
+  assert_int_equal(per, 19316736);
+  assert_int_equal((long long)fig(j, "mamba_state_bytes_per_request"), per);
+  long long k = (long long)floor(((double)rest * 0.9 / 1.9 - (double)per) / (double)per);
+  assert_int_equal((long long)fig(j, "max_mamba_cache_size"), k);
+  assert_int_equal((long long)fig(j, "mamba_conv_state_bytes"), (k + 1) * 36 * 12288);
+  assert_int_equal((long long)fig(j, "mamba_ssm_state_bytes"), (k + 1) * 36 * 524288);
+  long long tokens = (rest - (k + 1) * per) / 12288;
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), tokens);
+  assert_int_equal((long long)fig(j, "kv_cache_bytes"), (tokens + 1) * 12288); /* + the padding slot */
+  long long reqs = (long long)((double)tokens / 8192.0 * 512);
+  reqs = reqs < 2048 ? 2048 : reqs > 4096 ? 4096 : reqs;
+  if (reqs > k / 3) reqs = k / 3;
+  assert_int_equal((long long)fig(j, "max_running_requests"), reqs);
+  json_decref(j);
+  /* SGLANG_MAMBA_SSM_DTYPE / --mamba-ssm-dtype bfloat16 halves the SSM state; with the radix
+  ** cache off and max_running_requests 64 the pool holds 64 slots (+1) and 64 requests */
+  j = eval(*state, "return { model = 'Qwen/Qwen3-Next-80B-A3B-Instruct', runtime = { name = 'sglang', "
+                   "mem_fraction_static = 0.9, mamba_ssm_dtype = 'bfloat16', disable_radix_cache = true, "
+                   "max_running_requests = 64 }, parallel = { tp = 4 }, " WL ", " H100 " }");
+  per = 36LL * (24576 / 4 * 2 + 524288 / 4 * 2);
+  assert_int_equal((long long)fig(j, "max_mamba_cache_size"), 64);
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), (sg_rest(j) - 65 * per) / 12288);
+  assert_int_equal((long long)fig(j, "max_running_requests"), 64);
+  json_decref(j);
+  expect_error(*state, "return { model = 'Qwen/Qwen3-Next-80B-A3B-Instruct', runtime = { name = 'sglang', "
+                       "mamba_ssm_dtype = 'fp8' }, " WL " }",
+               "runtime.mamba_ssm_dtype: expected float32, bfloat16 or float16, got \"fp8\"");
+}
+
+/* gpt-oss-20b, a hybrid-SWA architecture for SGLang: 24 layers alternating sliding window 128
+** and full attention, 8 KV heads x 64: 12 x 2 x 8 x 64 x 2 B = 24,576 B per token in each
+** pool. N = floor(rest / (24576 + 0.8 x 24576)) full tokens, int(0.8 x N) SWA tokens
+** (swa_full_tokens_ratio 0.8), each pool its size + 1 padding slot. */
+static void test_sglang_swa(void **state) {
+  json_t *j = eval(*state, "return { model = 'openai/gpt-oss-20b', quant = 'mxfp4', runtime = { name = 'sglang', "
+                           "mem_fraction_static = 0.9 }, " WL ", " H100 " }");
+  long long n = (long long)floor((double)sg_rest(j) / (24576 + 0.8 * 24576));
+  long long swa = (long long)floor((double)n * 0.8);
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), n);
+  assert_int_equal((long long)fig(j, "swa_kv_cache_tokens"), swa);
+  assert_int_equal((long long)fig(j, "k_size_bytes"), (n + 1) * 12288 + (swa + 1) * 12288);
+  assert_int_equal((long long)fig(j, "kv_cache_bytes"), (n + 1) * 24576 + (swa + 1) * 24576);
+  json_decref(j);
+  /* disable_hybrid_swa_memory: one pool, every layer at full length (48 x 1024 B) */
+  j = eval(*state, "return { model = 'openai/gpt-oss-20b', quant = 'mxfp4', runtime = { name = 'sglang', "
+                   "mem_fraction_static = 0.9, disable_hybrid_swa_memory = true }, " WL ", " H100 " }");
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), sg_rest(j) / 49152);
+  json_decref(j);
+  /* Gemma 3 is not among SGLang's hybrid-SWA architectures: its sliding-window layers take a
+  ** full-length slot, 62 layers x 2 x 16 x 128 x 2 B = 507,904 B per token */
+  j = eval(*state, "return { model = 'google/gemma-3-27b-it', runtime = { name = 'sglang', "
+                   "mem_fraction_static = 0.9 }, " WL ", " H100 " }");
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), sg_rest(j) / 507904);
+  json_decref(j);
+}
+
+/* DeepSeek-V3 (MLA): one latent of kv_lora_rank 512 + qk_rope_head_dim 64 = 576 elements per
+** layer and token, not split by tp: 61 x 576 x 2 B = 70,272 B per token (fp8 KV: 35,136);
+** max_total_tokens caps the pool, which allocates one padding slot more. */
+static void test_sglang_mla(void **state) {
+  json_t *j = eval(*state, "return { model = 'deepseek-ai/DeepSeek-V3', quant = 'fp8', runtime = { name = "
+                           "'sglang', max_total_tokens = 100000 }, parallel = { tp = 8 }, " WL ", gpu = 'H200' }");
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), 100000);
+  assert_int_equal((long long)fig(j, "kv_cache_bytes"), 100001LL * 61 * 576 * 2);
+  assert_int_equal((long long)fig(j, "v_size_bytes"), 0);
+  json_decref(j);
+  j = eval(*state, "return { model = 'deepseek-ai/DeepSeek-V3', quant = 'fp8', runtime = { name = 'sglang', "
+                   "max_total_tokens = 100000, kv_cache_dtype = 'fp8_e4m3' }, parallel = { tp = 8 }, " WL
+                   ", gpu = 'H200' }");
+  assert_int_equal((long long)fig(j, "kv_cache_bytes"), 100001LL * 61 * 576);
+  json_decref(j);
+}
+
 /* Cases whose scenario states no vLLM version, run with the version their source implies
 ** (the engine itself assumes the newest when none is set: see test_version_default).
 ** llmd-emp-llama31-8b: the "v0.11-era" llm-d table (H100 79.18 GiB, util 0.9, block 128):
@@ -547,6 +640,7 @@ int main(void) {
       cmocka_unit_test(test_llama8b_dtypes), cmocka_unit_test(test_gemma2_hybrid), cmocka_unit_test(test_deepseek_mla),
       cmocka_unit_test(test_moe),            cmocka_unit_test(test_version_eras), cmocka_unit_test(test_a100_v010),
       cmocka_unit_test(test_deficit),        cmocka_unit_test(test_errors),      cmocka_unit_test(test_sglang_pool),
+      cmocka_unit_test(test_sglang_mamba), cmocka_unit_test(test_sglang_swa), cmocka_unit_test(test_sglang_mla),
       cmocka_unit_test(test_hybrid_mamba),   cmocka_unit_test(test_llama4_chunked), cmocka_unit_test(test_vision_weights),
       cmocka_unit_test(test_mxfp4_padding),  cmocka_unit_test(test_versioned_llmd_emp),
       cmocka_unit_test(test_versioned_v064), cmocka_unit_test(test_versioned_v0_tp2),

@@ -123,7 +123,7 @@ local DESC_KEYS = { arch = 1, family = 1, hidden = 1, layers = 1, encoder_layers
   tensors = 1, kv = 1, block = 1 }
 local TENSOR_KEYS = { name = 1, shape = 1, count = 1, role = 1 }
 local KV_KEYS = { layers = 1, kv_heads = 1, k_dim = 1, v_dim = 1, window = 1, mla = 1, kind = 1, tokens = 1,
-  state_elems = 1 }
+  state_elems = 1, conv_elems = 1 }
 local KV_KINDS = { attention = 1, chunked = 1, cross = 1, mamba = 1 }
 local BLOCK_KEYS = { q_dim = 1, kv_dim = 1, ffn_dim = 1, gated = 1, norm = 1, experts = 1,
   experts_per_tok = 1, parallel_residual = 1 }
@@ -173,6 +173,7 @@ local function validate(id, d)
     need(state and g.kv_heads == nil or posint(g.kv_heads), tag .. ": kv_heads")
     need(state and g.k_dim == nil or posint(g.k_dim), tag .. ": k_dim"); need(g.v_dim == nil or nonneg(g.v_dim), tag .. ": v_dim")
     need(not state or posint(g.state_elems), tag .. ": state_elems")
+    need(g.conv_elems == nil or state and posint(g.conv_elems) and g.conv_elems <= g.state_elems, tag .. ": conv_elems")
     need((g.kind == "cross") == posint(g.tokens), tag .. ": tokens iff cross")
     need(g.kind ~= "chunked" or posint(g.window), tag .. ": chunked needs window")
     need(g.window == nil or posint(g.window), tag .. ": window")
@@ -370,7 +371,8 @@ do
   if q then
     local st = q.kv[2]
     -- conv (4 - 1) x (2 x 16 x 128 + 32 x 128) + recurrent 32 x 128 x 128 elements per layer
-    check(st.kind == "mamba" and st.layers == 36 and st.state_elems == 3 * 8192 + 32 * 128 * 128,
+    check(st.kind == "mamba" and st.layers == 36 and st.state_elems == 3 * 8192 + 32 * 128 * 128
+          and st.conv_elems == 3 * 8192,
           "Qwen3-Next DeltaNet state group")
     check(q.block.ffn_dim == 10 * 512 + 512 and q.block.experts == 512, "Qwen3-Next block")
   end
