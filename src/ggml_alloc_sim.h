@@ -15,7 +15,12 @@
 
 #define GS_MAX_SRC 4
 enum { GS_INPUT = 1, GS_OUTPUT = 2 }; /* GGML_TENSOR_FLAG_INPUT / _OUTPUT */
-enum { GS_INPLACE = 1 };              /* ggml_op_can_inplace(op) */
+/* what the allocator and the scheduler need to know of an op: ggml_op_can_inplace; ROPE
+** (the scheduler ignores its weights); not offloaded to a GPU from host weights (GET_ROWS,
+** or a batch below the CUDA backend's 32 rows: get_op_batch_size); an op that writes into
+** a view of its destination (CPY, SET_ROWS: a view, but not a view op for the scheduler) */
+enum { GS_INPLACE = 1, GS_ROPE = 2, GS_NOOFFLOAD = 4, GS_WRITES = 8 };
+#define GS_MAX_BACKENDS 17 /* up to 16 GPUs, then the host (the last, lowest priority) */
 
 typedef struct gs_graph gs_graph;
 
@@ -29,6 +34,21 @@ int gs_leaf(gs_graph *g, uint64_t bytes);
 ** tensor's own source; returns its id, -1 once the graph ran out of memory */
 int gs_node(gs_graph *g, uint64_t bytes, unsigned how, int view_src, const int *src, int nsrc);
 void gs_set_output(gs_graph *g, int id);
+/* a tensor in a backend's own buffer (weights when `weight`, else the KV cache): like
+** gs_ext, but the scheduler places the ops that use it */
+int gs_ext_at(gs_graph *g, int backend, bool weight);
+/* ggml_backend_sched_set_tensor_backend: a fixed assignment */
+void gs_set_backend(gs_graph *g, int id, int backend);
+/* ggml_backend_sched_split_graph over n_backends (the last one the host): assigns every
+** node a backend (passes 1-4), splits the graph where the backend changes and inserts
+** the copies of each split's inputs into its backend (pass 5), n_copies of each with
+** pipeline parallelism; op_offload: ops on host weights may run on the first GPU.
+** Returns the number of splits, 0 on failure. */
+int gs_sched(gs_graph *g, int n_backends, int n_copies, bool op_offload);
+/* ggml_gallocr_reserve_n after gs_sched: one buffer per backend, sizes[b] with align[b] */
+bool gs_plan_n(gs_graph *g, const uint64_t *align, uint64_t *sizes);
+/* the nodes of the graph as ggml counts them (views included, copies excluded) */
+int gs_n_nodes(const gs_graph *g);
 /* the buffer ggml_gallocr_reserve would allocate (alignment: the buffer type's);
 ** false when the graph could not be built (out of memory) */
 bool gs_plan(gs_graph *g, uint64_t align, uint64_t *size);
@@ -43,9 +63,23 @@ typedef struct lc_graph_spec {
   uint64_t n_swa;    /* layers that use the sliding-window cache (the last ones) */
   bool fa, gated, rot_k, rot_v;
   uint64_t rot_k_n;  /* side of the K Hadamard rotation (build_input_k_rot) */
+  /* GPUs (lc_graph_buffers): backends 0..n_gpu-1, then the host */
+  int n_gpu, n_copies;       /* n_copies: GGML_SCHED_MAX_COPIES with pipeline parallelism, else 1 */
+  const int *layer_dev;      /* n_layer + 1 devices (the last: the output layer); -1 the host */
+  const int *kv_dev;         /* n_layer devices of the layers' K/V */
+  bool force_norm;           /* the graph callback pins each layer's "norm" to its device
+                             ** (full offload or fewer than 32 tokens) */
+  /* the llm_build_context graph of builds before llama-graph.cpp (b4385): K/V stored with
+  ** ggml_cpy, an f32 mask of 32-padded rows, inp_out_ids made in the last layer; and the
+  ** layer shape of GPT-NeoX (LLM_NORM with bias, wqkv + bqkv, biases, use_par_res, GELU) */
+  bool legacy, layer_norm, biases, fused_qkv, par_res;
 } lc_graph_spec;
 
 /* the CPU compute buffer of that graph; false on out of memory or overflow */
 bool lc_graph_compute_buffer(const lc_graph_spec *sp, uint64_t align, uint64_t *size);
+/* the compute buffers of every backend (sizes[0..n_gpu-1] the GPUs', sizes[n_gpu] the
+** host's) as ggml_backend_sched_reserve leaves them; *n_nodes the graph's node count */
+bool lc_graph_buffers(const lc_graph_spec *sp, uint64_t gpu_align, uint64_t cpu_align, uint64_t *sizes,
+                      int *n_nodes, int *n_splits);
 
 #endif

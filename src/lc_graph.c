@@ -5,7 +5,9 @@
 ** the KQ mask, output ids), then per layer the tensors of src/models/llama.cpp with
 ** build_attn, build_ffn and build_moe_ffn of src/llama-graph.cpp (commit 80fb11a),
 ** then the output norm and the f32 logits. Views of weights and of the KV cache take no
-** compute memory and are left out. Uses ggml_alloc_sim.h.
+** compute memory and are left out. Also the llm_build_context graph of older builds
+** (b4385, src/llama.cpp) for llama's and GPT-NeoX's layers, and both on GPUs: weights and
+** caches per device, scheduled by gs_sched. Uses ggml_alloc_sim.h.
 */
 #include "ggml_alloc_sim.h"
 
@@ -13,7 +15,10 @@ typedef struct lg {
   gs_graph *g;
   const lc_graph_spec *sp;
   bytes_acc a;
-  int w;                    /* any weight or cache tensor: external memory */
+  int w;                    /* the current layer's weights (external memory) */
+  int kc, vc;               /* the current layer's K and V cache */
+  int wb[GS_MAX_BACKENDS], cb[GS_MAX_BACKENDS]; /* weights and caches per backend */
+  long il;                  /* the layer being built; -1 outside the layers */
   int pos, k_rot, v_rot, out_ids;
   int k_idx[2], v_idx[2], mask[2];
 } lg;
@@ -28,15 +33,35 @@ static int lg_view(lg *l, int of) {
   return gs_node(l->g, 0, 0, of, src, 1);
 }
 
+/* the backend of device d (-1: the host, the last backend) */
+static int lg_backend(const lg *l, int d) {
+  return d < 0 || l->sp->n_gpu == 0 ? l->sp->n_gpu : d;
+}
+
+/* layer il's weights and cache (il == n_layer: the output layer) */
+static void lg_at_layer(lg *l, long il) {
+  const lc_graph_spec *sp = l->sp;
+  l->il = il < (long)sp->n_layer ? il : -1;
+  if (!sp->layer_dev) return;
+  l->w = l->wb[lg_backend(l, sp->layer_dev[il])];
+  if (il < (long)sp->n_layer) l->kc = l->vc = l->cb[lg_backend(l, sp->kv_dev[il])];
+}
+
+/* the graph callback's "norm": pinned to the layer's device */
+static int lg_named_norm(lg *l, int id) {
+  if (l->sp->force_norm && l->il >= 0 && l->sp->layer_dev) gs_set_backend(l->g, id, lg_backend(l, l->sp->layer_dev[l->il]));
+  return id;
+}
+
 /* f32 activations of `width` per token */
 static uint64_t lg_f32(lg *l, uint64_t width, uint64_t tokens) {
   return acc_mul3(&l->a, width, tokens, 4);
 }
 
 /* ggml_set_rows into the cache: a view of the cache fed by the new rows and indices */
-static void lg_store(lg *l, int rows, int idx) {
-  int src[3] = {lg_view(l, rows), idx, l->w};
-  gs_node(l->g, 0, 0, l->w, src, 3);
+static void lg_store(lg *l, int rows, int idx, int cache) {
+  int src[3] = {lg_view(l, rows), idx, cache};
+  gs_node(l->g, 0, GS_WRITES, cache, src, 3);
 }
 
 /* build_input_k_rot / v_rot: Hadamard rotation of quantized-cache rows */
@@ -52,14 +77,14 @@ static int lg_qkv(lg *l, int an, int c) {
   uint64_t T = sp->n_tok;
   uint64_t qb = lg_f32(l, sp->heads * sp->head_k, T);
   uint64_t kb = lg_f32(l, sp->kv_heads * sp->head_k, T), vb = lg_f32(l, sp->kv_heads * sp->head_v, T);
-  int q = lg_op(l, qb, GS_INPLACE, lg_view(l, lg_op(l, qb, 0, l->w, an)), l->pos);
+  int q = lg_op(l, qb, GS_INPLACE | GS_ROPE, lg_view(l, lg_op(l, qb, 0, l->w, an)), l->pos);
   q = lg_rot(l, q, l->k_rot, qb);
   int v = lg_op(l, vb, 0, l->w, an);
   int vr = lg_rot(l, lg_view(l, v), l->v_rot, vb);
-  int k = lg_op(l, kb, GS_INPLACE, lg_view(l, lg_op(l, kb, 0, l->w, an)), l->pos);
+  int k = lg_op(l, kb, GS_INPLACE | GS_ROPE, lg_view(l, lg_op(l, kb, 0, l->w, an)), l->pos);
   k = lg_rot(l, k, l->k_rot, kb);
-  lg_store(l, k, l->k_idx[c]);
-  lg_store(l, sp->fa ? vr : lg_view(l, vr), l->v_idx[c]); /* V is stored transposed without FA */
+  lg_store(l, k, l->k_idx[c], l->kc);
+  lg_store(l, sp->fa ? vr : lg_view(l, vr), l->v_idx[c], l->vc); /* V is stored transposed without FA */
   return lg_view(l, lg_view(l, q));                       /* Q permuted per head */
 }
 
@@ -69,12 +94,12 @@ static int lg_attn(lg *l, int an, int c) {
   uint64_t T = sp->n_tok, ob = lg_f32(l, sp->heads * sp->head_v, T);
   int q = lg_qkv(l, an, c), o;
   if (sp->fa) {
-    int src[4] = {q, l->w, l->w, l->mask[c]};
+    int src[4] = {q, l->kc, l->vc, l->mask[c]};
     o = lg_view(l, gs_node(l->g, ob, 0, -1, src, 4));
   } else {
     uint64_t kq = acc_mul(&l->a, lg_f32(l, sp->n_kv[c], T), sp->heads);
-    int sm = lg_op(l, kq, GS_INPLACE, lg_op(l, kq, 0, l->w, q), l->mask[c]);
-    o = lg_op(l, ob, 0, lg_view(l, lg_op(l, ob, 0, l->w, sm)), -1);
+    int sm = lg_op(l, kq, GS_INPLACE, lg_op(l, kq, 0, l->kc, q), l->mask[c]);
+    o = lg_op(l, ob, 0, lg_view(l, lg_op(l, ob, 0, l->vc, sm)), -1);
   }
   o = lg_rot(l, o, l->v_rot, ob);
   return lg_op(l, lg_f32(l, sp->hidden, T), 0, l->w, o);
@@ -126,11 +151,12 @@ static int lg_ffn(lg *l, int x) {
 /* RMS norm then the weight, both in place */
 static int lg_norm(lg *l, int x) {
   uint64_t b = lg_f32(l, l->sp->hidden, l->sp->n_tok);
-  return lg_op(l, b, GS_INPLACE, lg_op(l, b, GS_INPLACE, x, -1), l->w);
+  return lg_op(l, b, GS_INPLACE, lg_named_norm(l, lg_op(l, b, GS_INPLACE, x, -1)), l->w);
 }
 
 static int lg_layer(lg *l, int in, uint64_t il) {
   const lc_graph_spec *sp = l->sp;
+  lg_at_layer(l, (long)il);
   int c = il >= sp->n_layer - sp->n_swa && sp->n_swa ? 1 : 0;
   uint64_t hb = lg_f32(l, sp->hidden, sp->n_tok);
   int cur = lg_attn(l, lg_norm(l, in), c), sa = in;
@@ -158,18 +184,184 @@ static int lg_inputs(lg *l) {
   }
   if (!sp->n_swa) l->k_idx[1] = l->k_idx[0], l->v_idx[1] = l->v_idx[0], l->mask[1] = l->mask[0];
   l->out_ids = gs_leaf(l->g, acc_mul(&l->a, T, 4));
-  return lg_op(l, lg_f32(l, sp->hidden, T), 0, l->w, tokens); /* get_rows */
+  return lg_op(l, lg_f32(l, sp->hidden, T), GS_NOOFFLOAD, lg_backend(l, -1) == 0 ? l->w : l->wb[lg_backend(l, -1)],
+               tokens); /* get_rows from token_embd, a host tensor */
+}
+
+/* ---------------------------------------------------------------- legacy graph */
+
+/* the llm_build_context graph (src/llama.cpp of b4385, build_llama / build_gptneox with
+** llm_build_norm, llm_build_kv, llm_build_kqv and llm_build_ffn): ggml_build_forward_expand
+** adds a layer's Q, K, V, the cache copies and the attention when llm_build_kv runs, and
+** the rest of the layer (output projection, FFN, residuals) only when the next layer's
+** norm reaches it, in depth-first order from the layer output */
+
+/* llm_build_norm: LLM_NORM (not in place) or LLM_NORM_RMS, then the weight and a bias */
+static int lo_norm(lg *l, int x) {
+  const lc_graph_spec *sp = l->sp;
+  uint64_t b = lg_f32(l, sp->hidden, sp->n_tok);
+  int n = lg_named_norm(l, lg_op(l, b, sp->layer_norm ? 0 : GS_INPLACE, x, -1));
+  n = lg_op(l, b, GS_INPLACE, n, l->w);
+  return sp->biases ? lg_op(l, b, GS_INPLACE, n, l->w) : n;
+}
+
+static int lo_bias(lg *l, int x, uint64_t bytes) {
+  return l->sp->biases ? lg_op(l, bytes, GS_INPLACE, x, l->w) : x;
+}
+
+/* a projection (and its bias) */
+static int lo_mm(lg *l, int x, uint64_t bytes) {
+  return lo_bias(l, lg_op(l, bytes, 0, l->w, x), bytes);
+}
+
+static int lo_rope(lg *l, int x, uint64_t bytes) {
+  return lg_op(l, bytes, GS_INPLACE | GS_ROPE, lg_view(l, x), l->pos);
+}
+
+/* Q, K, V: wqkv + bqkv and three contiguous copies (GPT-NeoX), or three projections */
+static void lo_qkv(lg *l, int an, int *q, int *k, int *v) {
+  const lc_graph_spec *sp = l->sp;
+  uint64_t T = sp->n_tok;
+  uint64_t qb = lg_f32(l, sp->heads * sp->head_k, T);
+  uint64_t kb = lg_f32(l, sp->kv_heads * sp->head_k, T), vb = lg_f32(l, sp->kv_heads * sp->head_v, T);
+  if (sp->fused_qkv) {
+    int qkv = lo_mm(l, an, qb + kb + vb);
+    *q = lo_rope(l, lg_op(l, qb, 0, lg_view(l, qkv), -1), qb);
+    *k = lo_rope(l, lg_op(l, kb, 0, lg_view(l, qkv), -1), kb);
+    *v = lg_op(l, vb, 0, lg_view(l, qkv), -1);
+  } else {
+    *q = lo_rope(l, lo_mm(l, an, qb), qb);
+    *k = lo_rope(l, lo_mm(l, an, kb), kb);
+    *v = lo_mm(l, an, vb);
+  }
+}
+
+/* llm_build_kv_store: ggml_cpy into views of the cache (V transposed without FA) */
+static void lo_store(lg *l, int k, int v) {
+  int src[2] = {k, lg_view(l, l->kc)};
+  gs_node(l->g, 0, GS_WRITES, l->kc, src, 2);
+  int vt = l->sp->fa ? v : lg_view(l, v);
+  int vsrc[2] = {vt, lg_view(l, l->vc)};
+  gs_node(l->g, 0, GS_WRITES, l->vc, vsrc, 2);
+}
+
+/* llm_build_kqv up to the merged heads (expanded there) */
+static int lo_kqv(lg *l, int q) {
+  const lc_graph_spec *sp = l->sp;
+  uint64_t T = sp->n_tok, ob = lg_f32(l, sp->heads * sp->head_v, T);
+  if (sp->fa) {
+    int qp = lg_view(l, q), kv = lg_view(l, l->kc), vv = lg_view(l, l->vc);
+    if (l->mask[1] < 0) /* ggml_cast of the f32 mask to f16, reached at the first use */
+      l->mask[1] = lg_op(l, acc_mul3(&l->a, sp->n_kv[0], bytes_ceildiv(T, 32) * 32, 2), 0, l->mask[0], -1);
+    int src[4] = {qp, kv, vv, l->mask[1]};
+    return lg_view(l, gs_node(l->g, ob, 0, -1, src, 4));
+  }
+  int vv = lg_view(l, l->vc), kv = lg_view(l, l->kc), qp = lg_view(l, q);
+  uint64_t kq = acc_mul(&l->a, lg_f32(l, sp->n_kv[0], T), sp->heads);
+  int sm = lg_op(l, kq, GS_INPLACE, lg_op(l, kq, 0, kv, qp), l->mask[0]);
+  return lg_op(l, ob, 0, lg_view(l, lg_op(l, ob, 0, vv, sm)), -1);
+}
+
+/* llm_build_ffn: GELU after up (+ bias), or SiLU(gate) x up; then down (+ bias) */
+static int lo_ffn(lg *l, int x) {
+  const lc_graph_spec *sp = l->sp;
+  uint64_t fb = lg_f32(l, sp->ffn, sp->n_tok), hb = lg_f32(l, sp->hidden, sp->n_tok);
+  int act;
+  if (sp->gated) {
+    int gate = lg_op(l, fb, GS_INPLACE, lo_mm(l, x, fb), -1);
+    act = lg_op(l, fb, GS_INPLACE, gate, lo_mm(l, x, fb));
+  } else {
+    act = lg_op(l, fb, GS_INPLACE, lo_mm(l, x, fb), -1);
+  }
+  return lo_mm(l, act, hb);
+}
+
+/* the rows that produce outputs (the last layer): inp_out_ids is made here */
+static int lo_rows(lg *l, int x) {
+  if (l->out_ids < 0) l->out_ids = gs_leaf(l->g, acc_mul(&l->a, l->sp->n_tok, 4));
+  return lg_op(l, lg_f32(l, l->sp->hidden, l->sp->n_tok), 0, x, l->out_ids);
+}
+
+/* the rest of layer il, as the depth-first walk from its output adds it */
+static int lo_tail(lg *l, int in, int attn, uint64_t il) {
+  const lc_graph_spec *sp = l->sp;
+  uint64_t hb = lg_f32(l, sp->hidden, sp->n_tok);
+  bool last = il == sp->n_layer - 1;
+  if (sp->par_res) { /* x + attn(ln1(x)) + ffn(ln2(x)) */
+    int x = last ? lo_rows(l, in) : in;
+    int ffn = lg_op(l, hb, GS_INPLACE, lo_ffn(l, lo_norm(l, x)), x);
+    int a = lg_op(l, hb, 0, l->w, attn);
+    a = lo_bias(l, a, hb);
+    if (last) a = lo_rows(l, a);
+    return lg_op(l, hb, GS_INPLACE, ffn, a);
+  }
+  int a = lo_bias(l, lg_op(l, hb, 0, l->w, attn), hb);
+  int x = in;
+  if (last) a = lo_rows(l, a), x = lo_rows(l, in);
+  int ffn_inp = lg_op(l, hb, GS_INPLACE, a, x);
+  return lg_op(l, hb, GS_INPLACE, lo_ffn(l, lo_norm(l, ffn_inp)), ffn_inp);
+}
+
+static int lo_layer(lg *l, int in, uint64_t il) {
+  lg_at_layer(l, (long)il);
+  int q, k, v;
+  lo_qkv(l, lo_norm(l, in), &q, &k, &v);
+  lo_store(l, k, v);
+  return lo_tail(l, in, lo_kqv(l, q), il);
+}
+
+static int lo_build(lg *l) {
+  const lc_graph_spec *sp = l->sp;
+  uint64_t T = sp->n_tok;
+  int tokens = gs_leaf(l->g, acc_mul(&l->a, T, 4));
+  int cur = lg_op(l, lg_f32(l, sp->hidden, T), GS_NOOFFLOAD, l->wb[lg_backend(l, -1)], tokens);
+  l->pos = gs_leaf(l->g, acc_mul(&l->a, T, 4));
+  l->mask[0] = gs_leaf(l->g, acc_mul3(&l->a, sp->n_kv[0], bytes_ceildiv(T, 32) * 32, 4)); /* GGML_KQ_MASK_PAD 32 */
+  l->mask[1] = l->out_ids = -1;
+  for (uint64_t il = 0; il < sp->n_layer; il++) cur = lo_layer(l, cur, il);
+  lg_at_layer(l, (long)sp->n_layer);
+  return lg_op(l, lg_f32(l, sp->vocab, T), 0, l->w, lo_norm(l, cur));
+}
+
+/* ---------------------------------------------------------------- buffers */
+
+static int lg_build(lg *l) {
+  const lc_graph_spec *sp = l->sp;
+  int cur = lg_inputs(l);
+  for (uint64_t il = 0; il < sp->n_layer; il++) cur = lg_layer(l, cur, il);
+  lg_at_layer(l, (long)sp->n_layer);
+  int norm = lg_norm(l, cur);
+  gs_set_output(l->g, norm);
+  int out = lg_op(l, lg_f32(l, sp->vocab, sp->n_tok), 0, l->w, norm);
+  gs_set_output(l->g, out);
+  return out;
+}
+
+bool lc_graph_buffers(const lc_graph_spec *sp, uint64_t gpu_align, uint64_t cpu_align, uint64_t *sizes,
+                      int *n_nodes, int *n_splits) {
+  if (!sp->layer_dev || !sp->kv_dev || sp->n_gpu < 1 || sp->n_gpu >= GS_MAX_BACKENDS) return false;
+  lg l = {.g = gs_new(), .sp = sp, .a = {0, false}};
+  if (!l.g) return false;
+  for (int b = 0; b <= sp->n_gpu; b++) l.wb[b] = gs_ext_at(l.g, b, true), l.cb[b] = gs_ext_at(l.g, b, false);
+  l.w = l.wb[sp->n_gpu], l.kc = l.vc = l.cb[sp->n_gpu], l.il = -1;
+  if (sp->legacy)
+    lo_build(&l);
+  else
+    lg_build(&l);
+  uint64_t align[GS_MAX_BACKENDS];
+  for (int b = 0; b <= sp->n_gpu; b++) align[b] = b < sp->n_gpu ? gpu_align : cpu_align;
+  *n_nodes = gs_n_nodes(l.g);
+  *n_splits = gs_sched(l.g, sp->n_gpu + 1, sp->n_copies, true);
+  bool ok = *n_splits > 0 && gs_plan_n(l.g, align, sizes) && !l.a.overflow;
+  gs_free(l.g);
+  return ok;
 }
 
 bool lc_graph_compute_buffer(const lc_graph_spec *sp, uint64_t align, uint64_t *size) {
   lg l = {.g = gs_new(), .sp = sp, .a = {0, false}};
   if (!l.g) return false;
-  l.w = gs_ext(l.g);
-  int cur = lg_inputs(&l);
-  for (uint64_t il = 0; il < sp->n_layer; il++) cur = lg_layer(&l, cur, il);
-  int norm = lg_norm(&l, cur);
-  gs_set_output(l.g, norm);
-  gs_set_output(l.g, lg_op(&l, lg_f32(&l, sp->vocab, sp->n_tok), 0, l.w, norm));
+  l.w = l.kc = l.vc = gs_ext(l.g), l.il = -1;
+  lg_build(&l);
   bool ok = gs_plan(l.g, align, size) && !l.a.overflow;
   gs_free(l.g);
   return ok;

@@ -19,6 +19,7 @@
 #define LC_CUDA_ALIGN 128 /* ggml_backend_cuda_buffer_type_get_alignment */
 #define LC_ROW_PAD 512    /* MATRIX_ROW_PADDING of ggml-cuda (quantized rows) */
 #define LC_N_COPIES 4     /* GGML_SCHED_MAX_COPIES: pipeline parallelism over GPUs */
+#define LC_MAX_LAYERS 1024
 /* Builds where behaviour changed. Approximate release numbers (assumed, not bisected):
 ** the iSWA cache with its own SWA size (PR #13194, May 2025), per-sequence KV streams
 ** with kv_unified off by default (PR #14363, July 2025), n_ctx padded to 256 whatever
@@ -49,6 +50,9 @@ typedef struct lc {
   double cum[LC_MAX_GPU]; /* cumulative tensor_split fractions */
   lc_dev gpu[LC_MAX_GPU];
   uint64_t host_mapped, host_repack, host_amx, host_kv, host_rs, host_compute, output;
+  bool replayed;   /* the compute buffers come from the allocator replay */
+  bool exact;      /* ... and nothing the replay leaves out applies (see lc_compute_gpu) */
+  int graph_nodes, graph_splits;
 } lc;
 
 static bool lc_newer(const lc *l, uint64_t b) {
@@ -351,7 +355,8 @@ static void lc_kv(lc *l) {
 **   expert, plus its down projections) and 2 hidden;
 ** output: the f32 logits n_vocab x n_ub and 2 hidden vectors.
 ** Fitted to shared/peers/llamacpp/results.jsonl (CPU backend, 6 models) and
-** llamacpp-b4385-pythia28b-f16-v100 (CUDA0 162.00 MiB). */
+** llamacpp-b4385-pythia28b-f16-v100 (CUDA0 162.00 MiB). Only a fallback now, where the
+** allocator replay (lc_compute_cpu, lc_compute_replay) does not apply. */
 typedef struct lc_phase {
   uint64_t attn, ffn, out, mask;
 } lc_phase;
@@ -426,21 +431,89 @@ static void lc_compute_cpu(lc *l) {
       return;
     }
     l->host_compute = size;
+    l->replayed = l->exact = true;
     return;
   }
   lc_phase p = lc_phases(l, l->fa && lc_newer(l, LC_B_PAD256));
   l->host_compute = acc_add(&l->c->acc, lc_max3(p.attn, p.ffn, p.out), lc_inputs(l));
 }
 
+static bool lc_pipeline(const lc *l) {
+  return l->n_gpu > 1 && l->ngl > l->n_layer && l->offload_kqv &&
+         strcmp(scn_str(l->s, "runtime.split_mode", "layer"), "layer") == 0;
+}
+
+/* the layer shape the legacy graph knows: llama's (RMS norm, SwiGLU, no biases) or
+** GPT-NeoX's (LayerNorm with bias, fused wqkv with bias, biased projections, GELU) */
+static bool lc_legacy_shape(const lc *l, lc_graph_spec *sp) {
+  const model_desc *m = l->m;
+  const block_spec *b = &m->block;
+  uint64_t qkv = (b->q_dim ? b->q_dim : m->hidden) + 2 * (b->kv_dim ? b->kv_dim : m->hidden);
+  bool bias = false, fused = false;
+  for (size_t i = 0; i < m->inv.n; i++) {
+    const inv_tensor *t = &m->inv.t[i];
+    size_t n = strlen(t->name);
+    if (t->role != ROLE_ATTN) continue;
+    bias = bias || (n > 5 && strcmp(t->name + n - 5, ".bias") == 0);
+    fused = fused || (t->ndim == 2 && t->shape[0] == qkv);
+  }
+  sp->layer_norm = !b->rms, sp->biases = bias, sp->fused_qkv = fused, sp->par_res = b->parallel_residual;
+  bool llama = b->rms && b->gated && !bias && !fused && !b->parallel_residual;
+  bool neox = !b->rms && !b->gated && bias && fused;
+  return (llama || neox) && !b->experts && sp->n_swa == 0 && l->n_stream == 1 && !sp->rot_k && !sp->rot_v;
+}
+
+/* GPU backends, replayed: the graph of the build, each node on the backend
+** ggml_backend_sched gives it (the layers' devices; token_embd's get_rows and the
+** inputs on the host), the copies of each split's inputs in its backend (n_copies of
+** them with pipeline parallelism), one ggml-alloc buffer per backend (CUDA's 128-byte
+** alignment, no maximum size: ggml_backend_cuda_buffer_type). Not replayed: K/V kept on
+** the host (-nkvo), recurrent layers, and legacy graphs of other layer shapes. */
+static bool lc_compute_replay(lc *l) {
+  lc_graph_spec sp;
+  int dev[LC_MAX_LAYERS + 1], kvd[LC_MAX_LAYERS];
+  if (!l->offload_kqv || l->n_layer > LC_MAX_LAYERS || l->n_gpu >= GS_MAX_BACKENDS) return false;
+  for (int i = 0; i < l->m->n_kv; i++)
+    if (l->m->kv[i].kind == KV_STATE) return false;
+  lc_graph_shape(l, &sp);
+  bool legacy = !lc_newer(l, LC_B_GRAPH_SIM);
+  if (legacy && !lc_legacy_shape(l, &sp)) return false;
+  for (uint64_t il = 0; il <= l->n_layer; il++) dev[il] = lc_layer_dev(l, il);
+  for (uint64_t il = 0; il < l->n_layer; il++) kvd[il] = dev[il];
+  sp.legacy = legacy, sp.n_gpu = l->n_gpu, sp.layer_dev = dev, sp.kv_dev = kvd;
+  sp.n_copies = lc_pipeline(l) ? LC_N_COPIES : 1;
+  sp.force_norm = l->ngl > l->n_layer || l->n_ub < 32;
+  if (legacy) sp.n_kv[0] = sp.n_kv[1] = l->n_ctx; /* the whole cache: kv_self.size */
+  uint64_t sizes[GS_MAX_BACKENDS], tg[GS_MAX_BACKENDS];
+  int nodes, splits;
+  if (!lc_graph_buffers(&sp, LC_CUDA_ALIGN, LC_CPU_ALIGN, sizes, &l->graph_nodes, &l->graph_splits)) return false;
+  /* the token-generation reserve between the two prompt ones (n_seq tokens; one before
+  ** llama-graph.cpp): the buffers keep the larger size */
+  sp.n_tok = legacy ? 1 : (l->n_seq < l->n_ub ? l->n_seq : l->n_ub);
+  sp.force_norm = sp.force_norm || sp.n_tok < 32;
+  if (!lc_graph_buffers(&sp, LC_CUDA_ALIGN, LC_CPU_ALIGN, tg, &nodes, &splits)) return false;
+  for (int g = 0; g < l->n_gpu; g++) l->gpu[g].compute = sizes[g] > tg[g] ? sizes[g] : tg[g];
+  l->host_compute = sizes[l->n_gpu] > tg[l->n_gpu] ? sizes[l->n_gpu] : tg[l->n_gpu];
+  l->replayed = true;
+  /* a host layer's matmuls over >= 32 tokens run on the first GPU (ggml_backend_offload_op)
+  ** with their weights copied into its compute buffer: the replay leaves those copies out;
+  ** split_mode row keeps weights in split buffers, which the replay does not model */
+  bool all_gpu = lc_layer_dev(l, 0) >= 0 && lc_layer_dev(l, l->n_layer) >= 0;
+  bool layer_split = l->n_gpu == 1 || strcmp(scn_str(l->s, "runtime.split_mode", "layer"), "layer") == 0;
+  l->exact = (all_gpu || l->n_ub < 32) && layer_split;
+  return true;
+}
+
 /* GPU backends: the first GPU runs the first offloaded layers (and the output layer
 ** when it is the only one); inputs (embeddings looked up on the host, the mask) sit in
 ** the host compute buffer and are copied, n_copies times with pipeline parallelism */
 static void lc_compute_gpu(lc *l) {
+  if (lc_compute_replay(l)) return;
   lc_phase p = lc_phases(l, l->fa);
   bytes_acc *a = &l->c->acc;
   uint64_t h_in = acc_mul3(a, l->n_ub, l->m->hidden, 4);
   uint64_t mask32 = acc_mul3(a, l->n_ctx_seq, lc_pad(l->n_ub, 64), 4);
-  bool pipeline = l->n_gpu > 1 && l->ngl > l->n_layer && strcmp(scn_str(l->s, "runtime.split_mode", "layer"), "layer") == 0;
+  bool pipeline = lc_pipeline(l);
   int out_dev = lc_layer_dev(l, l->n_layer);
   bool any_host_layer = lc_layer_dev(l, 0) < 0;
   for (int g = 0; g < l->n_gpu; g++) {
@@ -474,6 +547,7 @@ static int lc_heaviest(lc *l) {
 static void lc_run(lc *l) {
   memset(l->gpu, 0, sizeof l->gpu);
   l->host_mapped = l->host_repack = l->host_amx = l->host_kv = l->host_rs = l->host_compute = 0;
+  l->replayed = l->exact = false;
   lc_weights(l);
   lc_kv(l);
   if (l->cpu)
@@ -501,8 +575,14 @@ static void lc_budget(lc *l) {
              (unsigned long long)l->n_ctx_seq, (unsigned long long)l->n_stream, l->tk->name, l->tv->name);
   if (rs) budget_add(b, "kv_cache", rs, BASIS_EXACT, false, "RS buffer: recurrent conv and SSM states (F32) of %llu sequences",
                      (unsigned long long)l->n_seq);
-  budget_add(b, "activations", act, BASIS_CALIBRATED, false, "compute buffer: graph reserve of %llu tokens, flash attention %s",
-             (unsigned long long)l->n_ub, l->fa ? "on" : "off");
+  if (l->exact)
+    budget_add(b, "activations", act, BASIS_EXACT, false,
+               "compute buffer: ggml-alloc replayed over the graph reserve of %llu tokens, flash attention %s",
+               (unsigned long long)l->n_ub, l->fa ? "on" : "off");
+  else
+    budget_add(b, "activations", act, BASIS_CALIBRATED, false, "compute buffer: graph reserve of %llu tokens, flash attention %s%s",
+               (unsigned long long)l->n_ub, l->fa ? "on" : "off",
+               l->replayed ? " (replayed without the copies of host weights for offloaded matmuls)" : "");
   if (l->cpu) budget_add(b, "logits", l->output, BASIS_EXACT, false, "output buffer: %llu x n_vocab f32 logits", (unsigned long long)l->n_seq);
   if (!l->cpu) est_add_context(l->c, b, "CUDA context and kernels");
 }
@@ -525,6 +605,8 @@ static void lc_figures(lc *l) {
   est_fig(l->c, "output_buffer_bytes", l->output);
   est_fig(l->c, "n_ctx", l->n_ctx);
   est_fig(l->c, "n_ubatch", l->n_ub);
+  if (l->graph_nodes) est_fig(l->c, "graph_nodes", (uint64_t)l->graph_nodes);
+  if (l->graph_splits) est_fig(l->c, "graph_splits", (uint64_t)l->graph_splits);
 }
 
 /* ---------------------------------------------------------------- fit */

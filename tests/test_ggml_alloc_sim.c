@@ -65,6 +65,40 @@ static void test_views(void **state) {
   assert_int_equal(plan(g), 288);
 }
 
+/* ggml_backend_sched on two backends (a GPU, then the host): a host input x (256 B) feeds
+** a GPU weight op y; the split copies x into the GPU (a dependency node keeps x until the
+** copy), so the GPU buffer holds the copy (256) and y (512, 128-aligned: 512), the host
+** buffer x, then y's copy back (512) and the host op on the host weights (64, op_offload
+** off) above it: x is freed once copied; two splits */
+static void test_sched_copies(void **state) {
+  (void)state;
+  gs_graph *g = gs_new();
+  int wg = gs_ext_at(g, 0, true), wh = gs_ext_at(g, 1, true);
+  int x = gs_leaf(g, 256);
+  int s2[2] = {wg, x};
+  int y = gs_node(g, 512, 0, -1, s2, 2);
+  int s3[2] = {wh, y};
+  gs_node(g, 64, 0, -1, s3, 2);
+  assert_int_equal(gs_n_nodes(g), 2);
+  assert_int_equal(gs_sched(g, 2, 1, false), 2);
+  uint64_t align[2] = {128, 32}, sizes[2];
+  assert_true(gs_plan_n(g, align, sizes));
+  assert_int_equal(sizes[0], 256 + 512);
+  assert_int_equal(sizes[1], 512 + 64);
+  gs_free(g);
+  /* pipeline copies: 4 of each split input, never freed, and 4 of the graph input */
+  g = gs_new();
+  wg = gs_ext_at(g, 0, true);
+  x = gs_leaf(g, 256);
+  s2[0] = wg, s2[1] = x;
+  gs_node(g, 512, 0, -1, s2, 2);
+  assert_int_equal(gs_sched(g, 2, 4, false), 1);
+  assert_true(gs_plan_n(g, align, sizes));
+  assert_int_equal(sizes[0], 4 * 256 + 512);
+  assert_int_equal(sizes[1], 4 * 256);
+  gs_free(g);
+}
+
 static lc_graph_spec gqa4(uint64_t n_kv, bool fa) {
   /* mkmodel --layers 2 --embd 2048 --ff 5632 --heads 32 --heads-kv 8 --vocab 32768 */
   return (lc_graph_spec){.n_tok = 512, .n_stream = 1, .n_layer = 2, .hidden = 2048, .vocab = 32768,
@@ -113,7 +147,7 @@ static void test_llama_moe(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_inplace),          cmocka_unit_test(test_best_fit_and_outputs),
-      cmocka_unit_test(test_views),            cmocka_unit_test(test_llama_gqa4_no_fa),
+      cmocka_unit_test(test_views), cmocka_unit_test(test_sched_copies),            cmocka_unit_test(test_llama_gqa4_no_fa),
       cmocka_unit_test(test_llama_gqa4_fa),    cmocka_unit_test(test_llama_moe),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
