@@ -119,8 +119,29 @@ int gs_ext_at(gs_graph *g, int backend, bool weight) {
   return id;
 }
 
+int gs_ext_sized(gs_graph *g, int backend, bool weight, uint64_t bytes) {
+  int id = gs_ext_at(g, backend, weight);
+  if (id >= 0) g->t[id].bytes = bytes; /* never allocated itself: only its copies take it */
+  return id;
+}
+
+int gs_unsized_copies(const gs_graph *g) {
+  int n = 0;
+  for (int i = 0; i < g->n; i++) {
+    const gs_tensor *t = &g->t[i];
+    bool copied = false;
+    for (int b = 0; b < g->n_backends && !copied; b++) copied = t->cp[b] >= 0;
+    if (t->bytes == 0 && copied) n++; /* an external tensor or a view left unsized */
+  }
+  return n;
+}
+
 void gs_set_backend(gs_graph *g, int id, int backend) {
   if (id >= 0 && id < g->n) g->t[id].backend = backend, g->t[id].fixed = true;
+}
+
+uint64_t gs_bytes(const gs_graph *g, int id) {
+  return id >= 0 && id < g->n ? g->t[id].bytes : 0;
 }
 
 int gs_n_nodes(const gs_graph *g) {
@@ -392,7 +413,8 @@ static void gs_split_node(gs_graph *g, gs_sp *sp, int i, int n_copies) {
     cur = &sp->s[sp->n++];
     *cur = (gs_split){i, g->n_order, t->backend, sp->n_ins, 0};
   }
-  for (int j = 0; j < t->nsrc; j++) {
+  int nsrc = t->nsrc; /* gs_copies may move g->t: t is not read below */
+  for (int j = 0; j < nsrc; j++) {
     int src = g->t[g->order[i]].src[j], sb = gs_bk(g, src);
     if ((g->t[src].flags & GS_INPUT) && n_copies > 1 && g->t[src].gcp < 0 && !g->t[src].ext) {
       int first = gs_copies(g, src, sb, n_copies - 1, true);

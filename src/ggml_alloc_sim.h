@@ -31,22 +31,35 @@ int gs_ext(gs_graph *g);
 /* a graph input leaf (allocated first, in creation order) */
 int gs_leaf(gs_graph *g, uint64_t bytes);
 /* a node computed in graph order; view_src >= 0 makes it a view (no memory) of that
-** tensor's own source; returns its id, -1 once the graph ran out of memory */
+** tensor's own source, `bytes` then what a copy of the view takes (ggml_nbytes); returns
+** its id, -1 once the graph ran out of memory */
 int gs_node(gs_graph *g, uint64_t bytes, unsigned how, int view_src, const int *src, int nsrc);
 void gs_set_output(gs_graph *g, int id);
 /* a tensor in a backend's own buffer (weights when `weight`, else the KV cache): like
 ** gs_ext, but the scheduler places the ops that use it */
 int gs_ext_at(gs_graph *g, int backend, bool weight);
+/* gs_ext_at with the bytes a copy of the tensor takes in a GPU's buffer
+** (ggml_backend_buft_get_alloc_size: ggml_nbytes plus CUDA's row padding of quantized
+** types): a split that runs elsewhere copies it (the host weights of ops the first GPU
+** takes, the host K/V views its attention reads) */
+int gs_ext_sized(gs_graph *g, int backend, bool weight, uint64_t bytes);
+/* after gs_sched: tensors copied into another backend whose size is unknown (0 bytes:
+** external tensors and views built without it) */
+int gs_unsized_copies(const gs_graph *g);
 /* ggml_backend_sched_set_tensor_backend: a fixed assignment */
 void gs_set_backend(gs_graph *g, int id, int backend);
 /* ggml_backend_sched_split_graph over n_backends (the last one the host): assigns every
 ** node a backend (passes 1-4), splits the graph where the backend changes and inserts
 ** the copies of each split's inputs into its backend (pass 5), n_copies of each with
-** pipeline parallelism; op_offload: ops on host weights may run on the first GPU.
+** pipeline parallelism; op_offload: ops on host weights run on the first GPU (the batch
+** reaches the CUDA backend's 32 rows and llama.cpp's op_offload is on), their weights
+** copied into the split: each such op starts a split of its own.
 ** Returns the number of splits, 0 on failure. */
 int gs_sched(gs_graph *g, int n_backends, int n_copies, bool op_offload);
 /* ggml_gallocr_reserve_n after gs_sched: one buffer per backend, sizes[b] with align[b] */
 bool gs_plan_n(gs_graph *g, const uint64_t *align, uint64_t *sizes);
+/* the bytes given to a tensor (a view's: ggml_nbytes of the view, what a copy takes) */
+uint64_t gs_bytes(const gs_graph *g, int id);
 /* the nodes of the graph as ggml counts them (views included, copies excluded) */
 int gs_n_nodes(const gs_graph *g);
 /* the buffer ggml_gallocr_reserve would allocate (alignment: the buffer type's);
@@ -56,6 +69,14 @@ bool gs_plan(gs_graph *g, uint64_t align, uint64_t *size);
 /* llama.cpp's decoder graph for the worst-case reserve (llama_context::graph_reserve:
 ** n_ubatch tokens, every one an output), the shape of src/models/llama.cpp with
 ** build_attn / build_ffn / build_moe_ffn of src/llama-graph.cpp */
+/* the weights the graph's ops read, by kind; each kind's bias is kind + LW_BIAS (the
+** output layer's row holds LW_OUT_NORM, LW_OUTPUT and LW_TOKEN_EMBD) */
+enum {
+  LW_ATTN_NORM = 0, LW_Q = 2, LW_K = 4, LW_V = 6, LW_QKV = 8, LW_O = 10, LW_FFN_NORM = 12,
+  LW_GATE = 14, LW_UP = 16, LW_DOWN = 18, LW_ROUTER = 20, LW_GATE_EXPS = 22, LW_UP_EXPS = 24,
+  LW_DOWN_EXPS = 26, LW_OUT_NORM = 28, LW_OUTPUT = 30, LW_TOKEN_EMBD = 32, LW_N = 34, LW_BIAS = 1
+};
+
 typedef struct lc_graph_spec {
   uint64_t n_tok, n_stream, n_layer, hidden, vocab;
   uint64_t heads, kv_heads, head_k, head_v, ffn, experts, experts_used;
@@ -69,6 +90,11 @@ typedef struct lc_graph_spec {
   const int *kv_dev;         /* n_layer devices of the layers' K/V */
   bool force_norm;           /* the graph callback pins each layer's "norm" to its device
                              ** (full offload or fewer than 32 tokens) */
+  bool op_offload;           /* llama.cpp's op_offload (on unless --no-op-offload) */
+  const uint64_t *wbytes;    /* (n_layer + 1) x LW_N bytes of a copy of each weight on the
+                             ** first GPU (gs_ext_sized); NULL or 0: unknown */
+  uint64_t kv_bytes[2][2];   /* [cache][K, V]: a copy of one layer's K or V view (all cells
+                             ** of every stream) on a GPU; 0: unknown */
   /* the llm_build_context graph of builds before llama-graph.cpp (b4385): K/V stored with
   ** ggml_cpy, an f32 mask of 32-padded rows, inp_out_ids made in the last layer; and the
   ** layer shape of GPT-NeoX (LLM_NORM with bias, wqkv + bqkv, biases, use_par_res, GELU) */
@@ -79,7 +105,8 @@ typedef struct lc_graph_spec {
 bool lc_graph_compute_buffer(const lc_graph_spec *sp, uint64_t align, uint64_t *size);
 /* the compute buffers of every backend (sizes[0..n_gpu-1] the GPUs', sizes[n_gpu] the
 ** host's) as ggml_backend_sched_reserve leaves them; *n_nodes the graph's node count */
+/* *n_unsized: weights copied to a GPU (ops offloaded from the host) of unknown size */
 bool lc_graph_buffers(const lc_graph_spec *sp, uint64_t gpu_align, uint64_t cpu_align, uint64_t *sizes,
-                      int *n_nodes, int *n_splits);
+                      int *n_nodes, int *n_splits, int *n_unsized);
 
 #endif

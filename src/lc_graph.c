@@ -7,7 +7,9 @@
 ** then the output norm and the f32 logits. Views of weights and of the KV cache take no
 ** compute memory and are left out. Also the llm_build_context graph of older builds
 ** (b4385, src/llama.cpp) for llama's and GPT-NeoX's layers, and both on GPUs: weights and
-** caches per device, scheduled by gs_sched. Uses ggml_alloc_sim.h.
+** caches per device, scheduled by gs_sched: there each weight an op reads and each
+** layer's K and V are tensors of their own, sized as a GPU copy of them, since a split on
+** the first GPU copies the host ones it reads. Uses ggml_alloc_sim.h.
 */
 #include "ggml_alloc_sim.h"
 
@@ -16,6 +18,7 @@ typedef struct lg {
   const lc_graph_spec *sp;
   bytes_acc a;
   int w;                    /* the current layer's weights (external memory) */
+  int wbk;                  /* ... their backend */
   int kc, vc;               /* the current layer's K and V cache */
   int wb[GS_MAX_BACKENDS], cb[GS_MAX_BACKENDS]; /* weights and caches per backend */
   long il;                  /* the layer being built; -1 outside the layers */
@@ -28,9 +31,21 @@ static int lg_op(lg *l, uint64_t bytes, unsigned how, int s0, int s1) {
   return gs_node(l->g, bytes, how, -1, src, s1 < 0 ? 1 : 2);
 }
 
-static int lg_view(lg *l, int of) {
+/* a view of `bytes` (ggml_nbytes of the view, what a copy of it takes: a split on
+** another backend that reads it copies it) */
+static int lg_view_n(lg *l, int of, uint64_t bytes) {
   int src[1] = {of};
-  return gs_node(l->g, 0, 0, of, src, 1);
+  return gs_node(l->g, bytes, 0, of, src, 1);
+}
+
+/* a reshape, permute or transpose of all of `of` */
+static int lg_view(lg *l, int of) {
+  return lg_view_n(l, of, gs_bytes(l->g, of));
+}
+
+/* ggml_nbytes of a 2-D f32 view of ne0 x ne1 with a row stride of nb1 */
+static uint64_t lg_view2(lg *l, uint64_t ne0, uint64_t ne1, uint64_t nb1) {
+  return ne1 ? acc_add(&l->a, ne0 * 4, acc_mul(&l->a, ne1 - 1, nb1)) : 0;
 }
 
 /* the backend of device d (-1: the host, the last backend) */
@@ -38,13 +53,40 @@ static int lg_backend(const lg *l, int d) {
   return d < 0 || l->sp->n_gpu == 0 ? l->sp->n_gpu : d;
 }
 
-/* layer il's weights and cache (il == n_layer: the output layer) */
+/* the cache of layer il: 1 the sliding-window one (the last n_swa layers) */
+static int lg_cache_of(const lc_graph_spec *sp, uint64_t il) {
+  return il >= sp->n_layer - sp->n_swa && sp->n_swa ? 1 : 0;
+}
+
+/* layer il's weights and cache (il == n_layer: the output layer); on GPUs the layer's K
+** and V are tensors of their own, sized as a copy of their views */
 static void lg_at_layer(lg *l, long il) {
   const lc_graph_spec *sp = l->sp;
   l->il = il < (long)sp->n_layer ? il : -1;
   if (!sp->layer_dev) return;
-  l->w = l->wb[lg_backend(l, sp->layer_dev[il])];
-  if (il < (long)sp->n_layer) l->kc = l->vc = l->cb[lg_backend(l, sp->kv_dev[il])];
+  l->wbk = lg_backend(l, sp->layer_dev[il]);
+  l->w = l->wb[l->wbk];
+  if (il >= (long)sp->n_layer) return;
+  int kb = lg_backend(l, sp->kv_dev[il]), c = lg_cache_of(sp, (uint64_t)il);
+  l->kc = gs_ext_sized(l->g, kb, false, sp->kv_bytes[c][0]);
+  l->vc = gs_ext_sized(l->g, kb, false, sp->kv_bytes[c][1]);
+}
+
+/* a view of the layer's K or V as the attention reads it (legacy graph) */
+static int lg_cache_view(lg *l, int cache, int kv) {
+  const lc_graph_spec *sp = l->sp;
+  int src[1] = {cache};
+  uint64_t b = sp->layer_dev && l->il >= 0 ? sp->kv_bytes[lg_cache_of(sp, (uint64_t)l->il)][kv] : 0;
+  return gs_node(l->g, b, 0, cache, src, 1);
+}
+
+/* the current layer's weight of a kind (LW_*): on GPUs a tensor of its own, so that an op
+** the first GPU takes from the host copies exactly it; one external tensor on the CPU */
+static int lg_w(lg *l, int kind) {
+  const lc_graph_spec *sp = l->sp;
+  if (!sp->layer_dev) return l->w;
+  uint64_t row = l->il >= 0 ? (uint64_t)l->il : sp->n_layer;
+  return gs_ext_sized(l->g, l->wbk, true, sp->wbytes ? sp->wbytes[row * LW_N + (uint64_t)kind] : 0);
 }
 
 /* the graph callback's "norm": pinned to the layer's device */
@@ -77,11 +119,11 @@ static int lg_qkv(lg *l, int an, int c) {
   uint64_t T = sp->n_tok;
   uint64_t qb = lg_f32(l, sp->heads * sp->head_k, T);
   uint64_t kb = lg_f32(l, sp->kv_heads * sp->head_k, T), vb = lg_f32(l, sp->kv_heads * sp->head_v, T);
-  int q = lg_op(l, qb, GS_INPLACE | GS_ROPE, lg_view(l, lg_op(l, qb, 0, l->w, an)), l->pos);
+  int q = lg_op(l, qb, GS_INPLACE | GS_ROPE, lg_view(l, lg_op(l, qb, 0, lg_w(l, LW_Q), an)), l->pos);
   q = lg_rot(l, q, l->k_rot, qb);
-  int v = lg_op(l, vb, 0, l->w, an);
+  int v = lg_op(l, vb, 0, lg_w(l, LW_V), an);
   int vr = lg_rot(l, lg_view(l, v), l->v_rot, vb);
-  int k = lg_op(l, kb, GS_INPLACE | GS_ROPE, lg_view(l, lg_op(l, kb, 0, l->w, an)), l->pos);
+  int k = lg_op(l, kb, GS_INPLACE | GS_ROPE, lg_view(l, lg_op(l, kb, 0, lg_w(l, LW_K), an)), l->pos);
   k = lg_rot(l, k, l->k_rot, kb);
   lg_store(l, k, l->k_idx[c], l->kc);
   lg_store(l, sp->fa ? vr : lg_view(l, vr), l->v_idx[c], l->vc); /* V is stored transposed without FA */
@@ -102,32 +144,34 @@ static int lg_attn(lg *l, int an, int c) {
     o = lg_op(l, ob, 0, lg_view(l, lg_op(l, ob, 0, l->vc, sm)), -1);
   }
   o = lg_rot(l, o, l->v_rot, ob);
-  return lg_op(l, lg_f32(l, sp->hidden, T), 0, l->w, o);
+  return lg_op(l, lg_f32(l, sp->hidden, T), 0, lg_w(l, LW_O), o);
 }
 
 /* build_moe_ffn: softmax router, top-k, normalized weights, expert matmuls, weighted sum */
 static int lg_moe(lg *l, int x) {
   const lc_graph_spec *sp = l->sp;
   uint64_t T = sp->n_tok, k = sp->experts_used ? sp->experts_used : 1;
-  int probs = lg_op(l, lg_f32(l, sp->experts, T), GS_INPLACE, lg_op(l, lg_f32(l, sp->experts, T), 0, l->w, x), -1);
+  int probs = lg_op(l, lg_f32(l, sp->experts, T), GS_INPLACE, lg_op(l, lg_f32(l, sp->experts, T), 0, lg_w(l, LW_ROUTER), x), -1);
   int pr = lg_view(l, probs);
-  int topk = lg_view(l, lg_op(l, lg_f32(l, sp->experts, T), 0, probs, -1));
+  int topk = lg_view_n(l, lg_op(l, lg_f32(l, sp->experts, T), 0, probs, -1), lg_view2(l, k, T, sp->experts * 4));
   int wts = lg_view(l, lg_op(l, lg_f32(l, k, T), 0, pr, topk));
   int sum = lg_op(l, lg_f32(l, 1, T), GS_INPLACE, lg_op(l, lg_f32(l, 1, T), 0, wts, -1), -1);
   int wn = lg_view(l, lg_op(l, lg_f32(l, k, T), GS_INPLACE, wts, sum));
   int xr = lg_view(l, x);
   uint64_t fb = acc_mul(&l->a, lg_f32(l, sp->ffn, T), k);
-  int src[3] = {l->w, xr, topk};
-  int gate = sp->gated ? gs_node(l->g, fb, 0, -1, src, 3) : -1;
+  int src[3] = {-1, xr, topk};
+  int gate = -1;
+  if (sp->gated) src[0] = lg_w(l, LW_GATE_EXPS), gate = gs_node(l->g, fb, 0, -1, src, 3);
+  src[0] = lg_w(l, LW_UP_EXPS);
   int up = gs_node(l->g, fb, 0, -1, src, 3);
   int act = sp->gated ? lg_op(l, fb, 0, gate, up) : lg_op(l, fb, GS_INPLACE, up, -1);
-  int dsrc[3] = {l->w, act, topk};
+  int dsrc[3] = {lg_w(l, LW_DOWN_EXPS), act, topk};
   uint64_t hb = lg_f32(l, sp->hidden, T);
   int down = gs_node(l->g, acc_mul(&l->a, hb, k), 0, -1, dsrc, 3);
   int weighted = lg_op(l, acc_mul(&l->a, hb, k), GS_INPLACE, down, wn);
   int views[64];
   uint64_t nv = k < 64 ? k : 64;
-  for (uint64_t i = 0; i < nv; i++) views[i] = lg_view(l, weighted);
+  for (uint64_t i = 0; i < nv; i++) views[i] = lg_view_n(l, weighted, lg_view2(l, sp->hidden, T, acc_mul(&l->a, hb / T, k)));
   int out = nv == 1 ? lg_op(l, hb, 0, views[0], -1) : lg_op(l, hb, GS_INPLACE, views[0], views[1]);
   for (uint64_t i = 2; i < nv; i++) out = lg_op(l, hb, GS_INPLACE, out, views[i]);
   return out;
@@ -140,32 +184,32 @@ static int lg_ffn(lg *l, int x) {
   uint64_t T = sp->n_tok, fb = lg_f32(l, sp->ffn, T);
   int act;
   if (sp->gated) {
-    int gate = lg_op(l, fb, 0, l->w, x);
-    act = lg_op(l, fb, 0, gate, lg_op(l, fb, 0, l->w, x));
+    int gate = lg_op(l, fb, 0, lg_w(l, LW_GATE), x);
+    act = lg_op(l, fb, 0, gate, lg_op(l, fb, 0, lg_w(l, LW_UP), x));
   } else {
-    act = lg_op(l, fb, GS_INPLACE, lg_op(l, fb, 0, l->w, x), -1);
+    act = lg_op(l, fb, GS_INPLACE, lg_op(l, fb, 0, lg_w(l, LW_UP), x), -1);
   }
-  return lg_op(l, lg_f32(l, sp->hidden, T), 0, l->w, act);
+  return lg_op(l, lg_f32(l, sp->hidden, T), 0, lg_w(l, LW_DOWN), act);
 }
 
 /* RMS norm then the weight, both in place */
-static int lg_norm(lg *l, int x) {
+static int lg_norm(lg *l, int x, int kind) {
   uint64_t b = lg_f32(l, l->sp->hidden, l->sp->n_tok);
-  return lg_op(l, b, GS_INPLACE, lg_named_norm(l, lg_op(l, b, GS_INPLACE, x, -1)), l->w);
+  return lg_op(l, b, GS_INPLACE, lg_named_norm(l, lg_op(l, b, GS_INPLACE, x, -1)), lg_w(l, kind));
 }
 
 static int lg_layer(lg *l, int in, uint64_t il) {
   const lc_graph_spec *sp = l->sp;
   lg_at_layer(l, (long)il);
-  int c = il >= sp->n_layer - sp->n_swa && sp->n_swa ? 1 : 0;
+  int c = lg_cache_of(sp, il);
   uint64_t hb = lg_f32(l, sp->hidden, sp->n_tok);
-  int cur = lg_attn(l, lg_norm(l, in), c), sa = in;
+  int cur = lg_attn(l, lg_norm(l, in, LW_ATTN_NORM), c), sa = in;
   if (il == sp->n_layer - 1) { /* inp_out_ids: the rows that produce outputs */
     cur = lg_op(l, hb, 0, cur, l->out_ids);
     sa = lg_op(l, hb, 0, sa, l->out_ids);
   }
   int ffn_inp = lg_op(l, hb, GS_INPLACE, cur, sa);
-  return lg_op(l, hb, GS_INPLACE, lg_ffn(l, lg_norm(l, ffn_inp)), ffn_inp);
+  return lg_op(l, hb, GS_INPLACE, lg_ffn(l, lg_norm(l, ffn_inp, LW_FFN_NORM)), ffn_inp);
 }
 
 /* the inputs, allocated first in the order the graph reaches them */
@@ -184,7 +228,7 @@ static int lg_inputs(lg *l) {
   }
   if (!sp->n_swa) l->k_idx[1] = l->k_idx[0], l->v_idx[1] = l->v_idx[0], l->mask[1] = l->mask[0];
   l->out_ids = gs_leaf(l->g, acc_mul(&l->a, T, 4));
-  return lg_op(l, lg_f32(l, sp->hidden, T), GS_NOOFFLOAD, lg_backend(l, -1) == 0 ? l->w : l->wb[lg_backend(l, -1)],
+  return lg_op(l, lg_f32(l, sp->hidden, T), GS_NOOFFLOAD, lg_w(l, LW_TOKEN_EMBD),
                tokens); /* get_rows from token_embd, a host tensor */
 }
 
@@ -197,21 +241,21 @@ static int lg_inputs(lg *l) {
 ** norm reaches it, in depth-first order from the layer output */
 
 /* llm_build_norm: LLM_NORM (not in place) or LLM_NORM_RMS, then the weight and a bias */
-static int lo_norm(lg *l, int x) {
+static int lo_norm(lg *l, int x, int kind) {
   const lc_graph_spec *sp = l->sp;
   uint64_t b = lg_f32(l, sp->hidden, sp->n_tok);
   int n = lg_named_norm(l, lg_op(l, b, sp->layer_norm ? 0 : GS_INPLACE, x, -1));
-  n = lg_op(l, b, GS_INPLACE, n, l->w);
-  return sp->biases ? lg_op(l, b, GS_INPLACE, n, l->w) : n;
+  n = lg_op(l, b, GS_INPLACE, n, lg_w(l, kind));
+  return sp->biases ? lg_op(l, b, GS_INPLACE, n, lg_w(l, kind + LW_BIAS)) : n;
 }
 
-static int lo_bias(lg *l, int x, uint64_t bytes) {
-  return l->sp->biases ? lg_op(l, bytes, GS_INPLACE, x, l->w) : x;
+static int lo_bias(lg *l, int x, uint64_t bytes, int kind) {
+  return l->sp->biases ? lg_op(l, bytes, GS_INPLACE, x, lg_w(l, kind + LW_BIAS)) : x;
 }
 
 /* a projection (and its bias) */
-static int lo_mm(lg *l, int x, uint64_t bytes) {
-  return lo_bias(l, lg_op(l, bytes, 0, l->w, x), bytes);
+static int lo_mm(lg *l, int x, uint64_t bytes, int kind) {
+  return lo_bias(l, lg_op(l, bytes, 0, lg_w(l, kind), x), bytes, kind);
 }
 
 static int lo_rope(lg *l, int x, uint64_t bytes) {
@@ -225,14 +269,15 @@ static void lo_qkv(lg *l, int an, int *q, int *k, int *v) {
   uint64_t qb = lg_f32(l, sp->heads * sp->head_k, T);
   uint64_t kb = lg_f32(l, sp->kv_heads * sp->head_k, T), vb = lg_f32(l, sp->kv_heads * sp->head_v, T);
   if (sp->fused_qkv) {
-    int qkv = lo_mm(l, an, qb + kb + vb);
-    *q = lo_rope(l, lg_op(l, qb, 0, lg_view(l, qkv), -1), qb);
-    *k = lo_rope(l, lg_op(l, kb, 0, lg_view(l, qkv), -1), kb);
-    *v = lg_op(l, vb, 0, lg_view(l, qkv), -1);
+    int qkv = lo_mm(l, an, qb + kb + vb, LW_QKV);
+    uint64_t row = (qb + kb + vb) / T; /* the views of Q, K and V in the rows of QKV */
+    *q = lo_rope(l, lg_op(l, qb, 0, lg_view_n(l, qkv, lg_view2(l, qb / T / 4, T, row)), -1), qb);
+    *k = lo_rope(l, lg_op(l, kb, 0, lg_view_n(l, qkv, lg_view2(l, kb / T / 4, T, row)), -1), kb);
+    *v = lg_op(l, vb, 0, lg_view_n(l, qkv, lg_view2(l, vb / T / 4, T, row)), -1);
   } else {
-    *q = lo_rope(l, lo_mm(l, an, qb), qb);
-    *k = lo_rope(l, lo_mm(l, an, kb), kb);
-    *v = lo_mm(l, an, vb);
+    *q = lo_rope(l, lo_mm(l, an, qb, LW_Q), qb);
+    *k = lo_rope(l, lo_mm(l, an, kb, LW_K), kb);
+    *v = lo_mm(l, an, vb, LW_V);
   }
 }
 
@@ -250,13 +295,13 @@ static int lo_kqv(lg *l, int q) {
   const lc_graph_spec *sp = l->sp;
   uint64_t T = sp->n_tok, ob = lg_f32(l, sp->heads * sp->head_v, T);
   if (sp->fa) {
-    int qp = lg_view(l, q), kv = lg_view(l, l->kc), vv = lg_view(l, l->vc);
+    int qp = lg_view(l, q), kv = lg_cache_view(l, l->kc, 0), vv = lg_cache_view(l, l->vc, 1);
     if (l->mask[1] < 0) /* ggml_cast of the f32 mask to f16, reached at the first use */
       l->mask[1] = lg_op(l, acc_mul3(&l->a, sp->n_kv[0], bytes_ceildiv(T, 32) * 32, 2), 0, l->mask[0], -1);
     int src[4] = {qp, kv, vv, l->mask[1]};
     return lg_view(l, gs_node(l->g, ob, 0, -1, src, 4));
   }
-  int vv = lg_view(l, l->vc), kv = lg_view(l, l->kc), qp = lg_view(l, q);
+  int vv = lg_cache_view(l, l->vc, 1), kv = lg_cache_view(l, l->kc, 0), qp = lg_view(l, q);
   uint64_t kq = acc_mul(&l->a, lg_f32(l, sp->n_kv[0], T), sp->heads);
   int sm = lg_op(l, kq, GS_INPLACE, lg_op(l, kq, 0, kv, qp), l->mask[0]);
   return lg_op(l, ob, 0, lg_view(l, lg_op(l, ob, 0, vv, sm)), -1);
@@ -268,12 +313,12 @@ static int lo_ffn(lg *l, int x) {
   uint64_t fb = lg_f32(l, sp->ffn, sp->n_tok), hb = lg_f32(l, sp->hidden, sp->n_tok);
   int act;
   if (sp->gated) {
-    int gate = lg_op(l, fb, GS_INPLACE, lo_mm(l, x, fb), -1);
-    act = lg_op(l, fb, GS_INPLACE, gate, lo_mm(l, x, fb));
+    int gate = lg_op(l, fb, GS_INPLACE, lo_mm(l, x, fb, LW_GATE), -1);
+    act = lg_op(l, fb, GS_INPLACE, gate, lo_mm(l, x, fb, LW_UP));
   } else {
-    act = lg_op(l, fb, GS_INPLACE, lo_mm(l, x, fb), -1);
+    act = lg_op(l, fb, GS_INPLACE, lo_mm(l, x, fb, LW_UP), -1);
   }
-  return lo_mm(l, act, hb);
+  return lo_mm(l, act, hb, LW_DOWN);
 }
 
 /* the rows that produce outputs (the last layer): inp_out_ids is made here */
@@ -289,23 +334,23 @@ static int lo_tail(lg *l, int in, int attn, uint64_t il) {
   bool last = il == sp->n_layer - 1;
   if (sp->par_res) { /* x + attn(ln1(x)) + ffn(ln2(x)) */
     int x = last ? lo_rows(l, in) : in;
-    int ffn = lg_op(l, hb, GS_INPLACE, lo_ffn(l, lo_norm(l, x)), x);
-    int a = lg_op(l, hb, 0, l->w, attn);
-    a = lo_bias(l, a, hb);
+    int ffn = lg_op(l, hb, GS_INPLACE, lo_ffn(l, lo_norm(l, x, LW_FFN_NORM)), x);
+    int a = lg_op(l, hb, 0, lg_w(l, LW_O), attn);
+    a = lo_bias(l, a, hb, LW_O);
     if (last) a = lo_rows(l, a);
     return lg_op(l, hb, GS_INPLACE, ffn, a);
   }
-  int a = lo_bias(l, lg_op(l, hb, 0, l->w, attn), hb);
+  int a = lo_bias(l, lg_op(l, hb, 0, lg_w(l, LW_O), attn), hb, LW_O);
   int x = in;
   if (last) a = lo_rows(l, a), x = lo_rows(l, in);
   int ffn_inp = lg_op(l, hb, GS_INPLACE, a, x);
-  return lg_op(l, hb, GS_INPLACE, lo_ffn(l, lo_norm(l, ffn_inp)), ffn_inp);
+  return lg_op(l, hb, GS_INPLACE, lo_ffn(l, lo_norm(l, ffn_inp, LW_FFN_NORM)), ffn_inp);
 }
 
 static int lo_layer(lg *l, int in, uint64_t il) {
   lg_at_layer(l, (long)il);
   int q, k, v;
-  lo_qkv(l, lo_norm(l, in), &q, &k, &v);
+  lo_qkv(l, lo_norm(l, in, LW_ATTN_NORM), &q, &k, &v);
   lo_store(l, k, v);
   return lo_tail(l, in, lo_kqv(l, q), il);
 }
@@ -314,13 +359,13 @@ static int lo_build(lg *l) {
   const lc_graph_spec *sp = l->sp;
   uint64_t T = sp->n_tok;
   int tokens = gs_leaf(l->g, acc_mul(&l->a, T, 4));
-  int cur = lg_op(l, lg_f32(l, sp->hidden, T), GS_NOOFFLOAD, l->wb[lg_backend(l, -1)], tokens);
+  int cur = lg_op(l, lg_f32(l, sp->hidden, T), GS_NOOFFLOAD, lg_w(l, LW_TOKEN_EMBD), tokens);
   l->pos = gs_leaf(l->g, acc_mul(&l->a, T, 4));
   l->mask[0] = gs_leaf(l->g, acc_mul3(&l->a, sp->n_kv[0], bytes_ceildiv(T, 32) * 32, 4)); /* GGML_KQ_MASK_PAD 32 */
   l->mask[1] = l->out_ids = -1;
   for (uint64_t il = 0; il < sp->n_layer; il++) cur = lo_layer(l, cur, il);
   lg_at_layer(l, (long)sp->n_layer);
-  return lg_op(l, lg_f32(l, sp->vocab, T), 0, l->w, lo_norm(l, cur));
+  return lg_op(l, lg_f32(l, sp->vocab, T), 0, lg_w(l, LW_OUTPUT), lo_norm(l, cur, LW_OUT_NORM));
 }
 
 /* ---------------------------------------------------------------- buffers */
@@ -330,20 +375,20 @@ static int lg_build(lg *l) {
   int cur = lg_inputs(l);
   for (uint64_t il = 0; il < sp->n_layer; il++) cur = lg_layer(l, cur, il);
   lg_at_layer(l, (long)sp->n_layer);
-  int norm = lg_norm(l, cur);
+  int norm = lg_norm(l, cur, LW_OUT_NORM);
   gs_set_output(l->g, norm);
-  int out = lg_op(l, lg_f32(l, sp->vocab, sp->n_tok), 0, l->w, norm);
+  int out = lg_op(l, lg_f32(l, sp->vocab, sp->n_tok), 0, lg_w(l, LW_OUTPUT), norm);
   gs_set_output(l->g, out);
   return out;
 }
 
 bool lc_graph_buffers(const lc_graph_spec *sp, uint64_t gpu_align, uint64_t cpu_align, uint64_t *sizes,
-                      int *n_nodes, int *n_splits) {
+                      int *n_nodes, int *n_splits, int *n_unsized) {
   if (!sp->layer_dev || !sp->kv_dev || sp->n_gpu < 1 || sp->n_gpu >= GS_MAX_BACKENDS) return false;
   lg l = {.g = gs_new(), .sp = sp, .a = {0, false}};
   if (!l.g) return false;
   for (int b = 0; b <= sp->n_gpu; b++) l.wb[b] = gs_ext_at(l.g, b, true), l.cb[b] = gs_ext_at(l.g, b, false);
-  l.w = l.wb[sp->n_gpu], l.kc = l.vc = l.cb[sp->n_gpu], l.il = -1;
+  l.w = l.wb[sp->n_gpu], l.wbk = sp->n_gpu, l.kc = l.vc = l.cb[sp->n_gpu], l.il = -1;
   if (sp->legacy)
     lo_build(&l);
   else
@@ -351,7 +396,9 @@ bool lc_graph_buffers(const lc_graph_spec *sp, uint64_t gpu_align, uint64_t cpu_
   uint64_t align[GS_MAX_BACKENDS];
   for (int b = 0; b <= sp->n_gpu; b++) align[b] = b < sp->n_gpu ? gpu_align : cpu_align;
   *n_nodes = gs_n_nodes(l.g);
-  *n_splits = gs_sched(l.g, sp->n_gpu + 1, sp->n_copies, true);
+  /* ggml_backend_cuda_device_offload_op: a batch of 32 rows or more (get_rows never) */
+  *n_splits = gs_sched(l.g, sp->n_gpu + 1, sp->n_copies, sp->op_offload && sp->n_tok >= 32);
+  *n_unsized = gs_unsized_copies(l.g);
   bool ok = *n_splits > 0 && gs_plan_n(l.g, align, sizes) && !l.a.overflow;
   gs_free(l.g);
   return ok;

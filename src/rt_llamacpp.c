@@ -51,7 +51,8 @@ typedef struct lc {
   lc_dev gpu[LC_MAX_GPU];
   uint64_t host_mapped, host_repack, host_amx, host_kv, host_rs, host_compute, output;
   bool replayed;   /* the compute buffers come from the allocator replay */
-  bool exact;      /* ... and nothing the replay leaves out applies (see lc_compute_gpu) */
+  bool exact;      /* ... and nothing the replay leaves out applies (see lc_compute_replay) */
+  const char *inexact; /* why a replay is not exact */
   int graph_nodes, graph_splits;
 } lc;
 
@@ -285,9 +286,105 @@ static void lc_weights(lc *l) {
   if (l->mmap && r.open) l->host_mapped = r.last_end - r.first;
 }
 
+/* ---------------------------------------------------------------- weight copies */
+
+/* A tensor's place in the graph (LW_* of ggml_alloc_sim.h) by its GGUF or Hugging Face
+** name, first match; what the graph does not read (shared experts, q/k norms) is none. */
+typedef struct lc_wname {
+  const char *part;
+  int kind;
+} lc_wname;
+
+static const lc_wname LC_WNAMES[] = {
+    {"attn_qkv", LW_QKV}, {"query_key_value", LW_QKV}, {"qkv_proj", LW_QKV}, {"c_attn", LW_QKV},
+    {"attn_q.", LW_Q}, {"q_proj", LW_Q}, {"attn_k.", LW_K}, {"k_proj", LW_K}, {"attn_v.", LW_V}, {"v_proj", LW_V},
+    {"attn_output", LW_O}, {"o_proj", LW_O}, {"attention.dense", LW_O}, {"out_proj", LW_O}, {"attn.c_proj", LW_O},
+    {"ffn_gate_inp", LW_ROUTER}, {"ffn_gate_exps", LW_GATE_EXPS}, {"ffn_up_exps", LW_UP_EXPS},
+    {"ffn_down_exps", LW_DOWN_EXPS}, {"gate_up_proj", LW_UP}, {"ffn_gate.", LW_GATE}, {"gate_proj", LW_GATE},
+    {".w1.", LW_GATE}, {"ffn_up.", LW_UP}, {"up_proj", LW_UP}, {"dense_h_to_4h", LW_UP}, {"c_fc", LW_UP},
+    {".w3.", LW_UP}, {"ffn_down.", LW_DOWN}, {"down_proj", LW_DOWN}, {"dense_4h_to_h", LW_DOWN},
+    {"mlp.c_proj", LW_DOWN}, {".w2.", LW_DOWN}, {"attn_norm", LW_ATTN_NORM}, {"input_layernorm", LW_ATTN_NORM},
+    {"ln_1.", LW_ATTN_NORM}, {"ffn_norm", LW_FFN_NORM}, {"post_attention_layernorm", LW_FFN_NORM},
+    {"ln_2.", LW_FFN_NORM}, {"output_norm", LW_OUT_NORM}, {"final_layer_norm", LW_OUT_NORM},
+    {"model.norm.", LW_OUT_NORM}, {"ln_f.", LW_OUT_NORM},
+};
+
+static int lc_weight_kind(const inv_tensor *t) {
+  size_t n = strlen(t->name);
+  bool bias = n > 5 && strcmp(t->name + n - 5, ".bias") == 0;
+  if (!bias && strstr(t->name, "bias")) return -1;
+  int kind = -1;
+  if (t->role == ROLE_EMBED) kind = LW_TOKEN_EMBD;
+  else if (t->role == ROLE_LM_HEAD) kind = LW_OUTPUT;
+  else if (t->role == ROLE_ROUTER) kind = LW_ROUTER;
+  else if (t->role == ROLE_SHARED_EXPERT || t->role == ROLE_POS_EMBED) return -1;
+  for (size_t i = 0; kind < 0 && i < sizeof LC_WNAMES / sizeof LC_WNAMES[0]; i++)
+    if (strstr(t->name, LC_WNAMES[i].part)) kind = LC_WNAMES[i].kind;
+  if (kind < 0) return -1;
+  if (t->role == ROLE_EXPERT && (kind == LW_GATE || kind == LW_UP || kind == LW_DOWN))
+    kind += LW_GATE_EXPS - LW_GATE; /* per-expert tensors merge into ffn_*_exps */
+  return bias ? kind + LW_BIAS : kind;
+}
+
+/* the first numeric component of a name (its layer), -1 for none */
+static long lc_first_index(const char *name) {
+  for (const char *p = name; *p; p++)
+    if ((p == name || p[-1] == '.') && isdigit((unsigned char)*p)) return strtol(p, NULL, 10);
+  return -1;
+}
+
+/* n instances of a tensor into slot (row, kind): ggml_nbytes, and once per ggml tensor the
+** padding ggml_backend_cuda_buffer_type_get_alloc_size adds to quantized rows (a copy in
+** the first GPU's compute buffer takes exactly that, aligned by ggml-alloc) */
+static void lc_wadd(lc *l, uint64_t *wb, uint64_t row, int kind, const inv_tensor *t, const ggml_type_info *g,
+                    uint64_t b, uint64_t n) {
+  bytes_acc *a = &l->c->acc;
+  uint64_t *slot = &wb[row * LW_N + (uint64_t)kind], ne0 = t->shape[t->ndim - 1];
+  if (*slot == 0 && g->block > 1 && ne0 % LC_ROW_PAD) *slot = (LC_ROW_PAD - ne0 % LC_ROW_PAD) / g->block * g->type_size;
+  *slot = acc_add(a, *slot, acc_mul(a, b, n));
+}
+
+/* the bytes of a GPU copy of every weight the graph reads, per layer (row n_layer: the
+** output layer and token_embd); a tied output is token_embd duplicated (create_tensor
+** with TENSOR_DUPLICATED). NULL on out of memory. */
+static uint64_t *lc_weight_table(lc *l) {
+  const inventory *inv = &l->m->inv;
+  uint64_t rows = l->n_layer + 1, *wb = calloc((size_t)rows * LW_N, sizeof *wb);
+  if (!wb) return NULL;
+  bool has_head = false;
+  for (size_t i = 0; i < inv->n; i++) has_head = has_head || inv->t[i].role == ROLE_LM_HEAD;
+  for (size_t i = 0; i < inv->n; i++) {
+    const inv_tensor *t = &inv->t[i];
+    int kind = lc_weight_kind(t);
+    if (kind < 0 || t->ndim < 1) continue;
+    const ggml_type_info *g = lc_tensor_type(t);
+    uint64_t b = lc_tensor_bytes(l, t, g);
+    long il = lc_first_index(t->name);
+    if (kind >= LW_OUT_NORM) {
+      lc_wadd(l, wb, l->n_layer, kind, t, g, b, 1);
+      if (kind == LW_TOKEN_EMBD && !has_head && l->m->tied_embeddings) lc_wadd(l, wb, l->n_layer, LW_OUTPUT, t, g, b, 1);
+    } else if (il >= 0 && (uint64_t)il < l->n_layer) {
+      lc_wadd(l, wb, (uint64_t)il, kind, t, g, b, t->count);
+    } else if (il < 0 && strchr(t->name, '*') && t->count % l->n_layer == 0) {
+      for (uint64_t k = 0; k < l->n_layer; k++) lc_wadd(l, wb, k, kind, t, g, b, t->count / l->n_layer);
+    }
+  }
+  return wb;
+}
+
+static uint64_t lc_row(lc *l, const ggml_type_info *t, uint64_t n);
+
+/* a GPU copy of one layer's K or V view over all cells (the worst-case reserve): the
+** cache's bytes, the CUDA padding of a quantized row of head size */
+static uint64_t lc_kv_copy(lc *l, const ggml_type_info *t, uint64_t heads, uint64_t head, uint64_t cells) {
+  uint64_t b = acc_mul(&l->c->acc, lc_row(l, t, heads * head), cells);
+  if (t->block > 1 && head % LC_ROW_PAD) b = acc_add(&l->c->acc, b, lc_row(l, t, LC_ROW_PAD - head % LC_ROW_PAD));
+  return b;
+}
+
 /* ---------------------------------------------------------------- KV cache */
 
-static uint64_t lc_row(lc *l, const ggml_type_info *t, uint64_t n) {
+static uint64_t lc_row(lc *l, const ggml_type_info *t, uint64_t n) { /* bytes of n elements' rows */
   return acc_mul(&l->c->acc, bytes_ceildiv(n, t->block), t->type_size);
 }
 
@@ -465,10 +562,28 @@ static bool lc_legacy_shape(const lc *l, lc_graph_spec *sp) {
 
 /* GPU backends, replayed: the graph of the build, each node on the backend
 ** ggml_backend_sched gives it (the layers' devices; token_embd's get_rows and the
-** inputs on the host), the copies of each split's inputs in its backend (n_copies of
-** them with pipeline parallelism), one ggml-alloc buffer per backend (CUDA's 128-byte
-** alignment, no maximum size: ggml_backend_cuda_buffer_type). Not replayed: K/V kept on
-** the host (-nkvo), recurrent layers, and legacy graphs of other layer shapes. */
+** inputs on the host; from 32 tokens the ops on host weights on the first GPU), the
+** copies of each split's inputs in its backend (n_copies of them with pipeline
+** parallelism; the host weights and K/V views that offloaded ops read, at their stored
+** size), one ggml-alloc buffer per backend (CUDA's 128-byte alignment, no maximum size:
+** ggml_backend_cuda_buffer_type). Not replayed: K/V kept on the host (-nkvo), recurrent
+** layers, and legacy graphs of other layer shapes. */
+static bool lc_replay_buffers(lc *l, lc_graph_spec *sp, uint64_t *wb, int *unsized) {
+  uint64_t sizes[GS_MAX_BACKENDS], tg[GS_MAX_BACKENDS];
+  int nodes, splits, un_pp, un_tg;
+  sp->wbytes = wb;
+  if (!lc_graph_buffers(sp, LC_CUDA_ALIGN, LC_CPU_ALIGN, sizes, &l->graph_nodes, &l->graph_splits, &un_pp)) return false;
+  /* the token-generation reserve between the two prompt ones (n_seq tokens; one before
+  ** llama-graph.cpp): the buffers keep the larger size */
+  sp->n_tok = sp->legacy ? 1 : (l->n_seq < l->n_ub ? l->n_seq : l->n_ub);
+  sp->force_norm = sp->force_norm || sp->n_tok < 32;
+  if (!lc_graph_buffers(sp, LC_CUDA_ALIGN, LC_CPU_ALIGN, tg, &nodes, &splits, &un_tg)) return false;
+  for (int g = 0; g < l->n_gpu; g++) l->gpu[g].compute = sizes[g] > tg[g] ? sizes[g] : tg[g];
+  l->host_compute = sizes[l->n_gpu] > tg[l->n_gpu] ? sizes[l->n_gpu] : tg[l->n_gpu];
+  *unsized = un_pp + un_tg;
+  return true;
+}
+
 static bool lc_compute_replay(lc *l) {
   lc_graph_spec sp;
   int dev[LC_MAX_LAYERS + 1], kvd[LC_MAX_LAYERS];
@@ -483,24 +598,31 @@ static bool lc_compute_replay(lc *l) {
   sp.legacy = legacy, sp.n_gpu = l->n_gpu, sp.layer_dev = dev, sp.kv_dev = kvd;
   sp.n_copies = lc_pipeline(l) ? LC_N_COPIES : 1;
   sp.force_norm = l->ngl > l->n_layer || l->n_ub < 32;
+  sp.op_offload = scn_bool(l->s, "runtime.op_offload", true);
   if (legacy) sp.n_kv[0] = sp.n_kv[1] = l->n_ctx; /* the whole cache: kv_self.size */
-  uint64_t sizes[GS_MAX_BACKENDS], tg[GS_MAX_BACKENDS];
-  int nodes, splits;
-  if (!lc_graph_buffers(&sp, LC_CUDA_ALIGN, LC_CPU_ALIGN, sizes, &l->graph_nodes, &l->graph_splits)) return false;
-  /* the token-generation reserve between the two prompt ones (n_seq tokens; one before
-  ** llama-graph.cpp): the buffers keep the larger size */
-  sp.n_tok = legacy ? 1 : (l->n_seq < l->n_ub ? l->n_seq : l->n_ub);
-  sp.force_norm = sp.force_norm || sp.n_tok < 32;
-  if (!lc_graph_buffers(&sp, LC_CUDA_ALIGN, LC_CPU_ALIGN, tg, &nodes, &splits)) return false;
-  for (int g = 0; g < l->n_gpu; g++) l->gpu[g].compute = sizes[g] > tg[g] ? sizes[g] : tg[g];
-  l->host_compute = sizes[l->n_gpu] > tg[l->n_gpu] ? sizes[l->n_gpu] : tg[l->n_gpu];
+  for (int c = 0; c < 2; c++) {
+    uint64_t cells = acc_mul(&l->c->acc, sp.n_kv[c], legacy ? 1 : sp.n_stream);
+    sp.kv_bytes[c][0] = lc_kv_copy(l, l->tk, sp.kv_heads, sp.head_k, cells);
+    sp.kv_bytes[c][1] = lc_kv_copy(l, l->tv, sp.kv_heads, sp.head_v, cells);
+  }
+  uint64_t *wb = lc_weight_table(l);
+  int unsized = 0;
+  bool ok = wb && lc_replay_buffers(l, &sp, wb, &unsized);
+  /* the late-2025 graph has no bias adds: a host layer's biases would be copied too */
+  bool unread = false;
+  for (uint64_t il = 0; ok && !legacy && sp.op_offload && l->n_ub >= 32 && il < l->n_layer; il++)
+    for (int k = LW_Q; k <= LW_DOWN && dev[il] < 0; k += 2) unread = unread || wb[il * LW_N + (uint64_t)k + LW_BIAS];
+  free(wb);
+  if (!ok) return false;
   l->replayed = true;
-  /* a host layer's matmuls over >= 32 tokens run on the first GPU (ggml_backend_offload_op)
-  ** with their weights copied into its compute buffer: the replay leaves those copies out;
-  ** split_mode row keeps weights in split buffers, which the replay does not model */
-  bool all_gpu = lc_layer_dev(l, 0) >= 0 && lc_layer_dev(l, l->n_layer) >= 0;
+  /* exact unless a copy the split needs was left unsized (a weight the tensor names do
+  ** not place); split_mode row keeps weights in split buffers, which the replay does not
+  ** model */
   bool layer_split = l->n_gpu == 1 || strcmp(scn_str(l->s, "runtime.split_mode", "layer"), "layer") == 0;
-  l->exact = (all_gpu || l->n_ub < 32) && layer_split;
+  l->exact = unsized == 0 && !unread && layer_split;
+  l->inexact = !layer_split ? "split_mode row's split buffers not modelled"
+               : unread    ? "the host layers' projection biases and their copies left out"
+                           : "copies of host tensors of unknown size left out";
   return true;
 }
 
@@ -580,9 +702,9 @@ static void lc_budget(lc *l) {
                "compute buffer: ggml-alloc replayed over the graph reserve of %llu tokens, flash attention %s",
                (unsigned long long)l->n_ub, l->fa ? "on" : "off");
   else
-    budget_add(b, "activations", act, BASIS_CALIBRATED, false, "compute buffer: graph reserve of %llu tokens, flash attention %s%s",
+    budget_add(b, "activations", act, BASIS_CALIBRATED, false, "compute buffer: graph reserve of %llu tokens, flash attention %s%s%s%s",
                (unsigned long long)l->n_ub, l->fa ? "on" : "off",
-               l->replayed ? " (replayed without the copies of host weights for offloaded matmuls)" : "");
+               l->replayed ? " (replayed; " : "", l->replayed ? l->inexact : "", l->replayed ? ")" : "");
   if (l->cpu) budget_add(b, "logits", l->output, BASIS_EXACT, false, "output buffer: %llu x n_vocab f32 logits", (unsigned long long)l->n_seq);
   if (!l->cpu) est_add_context(l->c, b, "CUDA context and kernels");
 }

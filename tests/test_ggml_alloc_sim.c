@@ -99,6 +99,32 @@ static void test_sched_copies(void **state) {
   gs_free(g);
 }
 
+/* op_offload: two ops on host weights of 1000 B (copies 128-aligned: 1024) run on the
+** GPU, each in a split of its own (a weight from another backend starts a split once the
+** current one has inputs): split 1 copies w1 (0..1024) and the host input x (1024..1280),
+** y goes above (1280..1792); both copies are freed after y, and split 2's copy of w2 takes
+** the freed 1280 B at 0, z (512 B) goes above y: 2304 B. Off, both ops stay on the host. */
+static void test_sched_weight_copies(void **state) {
+  (void)state;
+  for (int off = 0; off < 2; off++) {
+    gs_graph *g = gs_new();
+    int x = gs_leaf(g, 256);
+    int w1 = gs_ext_sized(g, 1, true, 1000);
+    int s1[2] = {w1, x};
+    int y = gs_node(g, 512, 0, -1, s1, 2);
+    int w2 = gs_ext_sized(g, 1, true, 1000);
+    int s2[2] = {w2, y};
+    gs_node(g, 512, 0, -1, s2, 2);
+    assert_int_equal(gs_sched(g, 2, 1, off == 0), off == 0 ? 2 : 1);
+    uint64_t align[2] = {128, 32}, sizes[2];
+    assert_true(gs_plan_n(g, align, sizes));
+    assert_int_equal(sizes[0], off == 0 ? 2304 : 0);
+    assert_int_equal(sizes[1], off == 0 ? 256 : 256 + 512 + 512);
+    assert_int_equal(gs_unsized_copies(g), 0);
+    gs_free(g);
+  }
+}
+
 static lc_graph_spec gqa4(uint64_t n_kv, bool fa) {
   /* mkmodel --layers 2 --embd 2048 --ff 5632 --heads 32 --heads-kv 8 --vocab 32768 */
   return (lc_graph_spec){.n_tok = 512, .n_stream = 1, .n_layer = 2, .hidden = 2048, .vocab = 32768,
@@ -147,7 +173,7 @@ static void test_llama_moe(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_inplace),          cmocka_unit_test(test_best_fit_and_outputs),
-      cmocka_unit_test(test_views), cmocka_unit_test(test_sched_copies),            cmocka_unit_test(test_llama_gqa4_no_fa),
+      cmocka_unit_test(test_views), cmocka_unit_test(test_sched_copies), cmocka_unit_test(test_sched_weight_copies),            cmocka_unit_test(test_llama_gqa4_no_fa),
       cmocka_unit_test(test_llama_gqa4_fa),    cmocka_unit_test(test_llama_moe),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

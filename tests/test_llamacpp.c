@@ -156,14 +156,48 @@ static void test_pythia_b4385(void **state) {
 }
 
 /* -ngl 16: layers 16..31 on the GPU (i_gpu_start = 32 - 16), output on the host: the GPU
-** holds 16 x 157419520 and half the KV; the mapping spans embedding and output. */
+** holds 16 x 157419520 and half the KV; the mapping spans embedding and output. From 32
+** tokens ggml_backend_sched runs the host layers' and the output's ops on CUDA0
+** (ggml_backend_cuda_device_offload_op) and copies each host weight into the split that
+** reads it (and the host layers' K and V views, 10 MiB each); the largest moment is the
+** output: the copy of embed_out (50304 x 2560 F16 = 257556480 B), the normed hidden
+** 512 x 2560 x 4 = 5242880 and the logits 50304 x 512 x 4 = 103022592: 365821952 B, the
+** same with no host layer but the output (-ngl 32). Below 32 tokens (n_ubatch 16) or with
+** op_offload off nothing moves: CUDA0 keeps what its own layers need. */
 static void test_pythia_partial(void **state) {
   json_t *j = pythia(*state, "n_gpu_layers = 16");
   assert_int_equal(tu_int(j, "runtime.gpu_model_buffer_bytes"), 16ll * 157419520);
   assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 640 * MIB);
   assert_int_equal(tu_category(j, "kv_cache"), 320 * MIB);
+  assert_int_equal(tu_int(j, "runtime.compute_buffer_bytes"), 257556480ll + 5242880 + 103022592);
+  assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
   long long fit = tu_int(j, "runtime.fit_n_gpu_layers");
   assert_int_equal(fit, 33); /* 5.9 GiB of buffers fit a 16 GiB V100 */
+  json_decref(j);
+  j = pythia(*state, "n_gpu_layers = 32");
+  assert_int_equal(tu_int(j, "runtime.compute_buffer_bytes"), 365821952);
+  json_decref(j);
+  j = pythia(*state, "n_gpu_layers = 16, op_offload = false");
+  assert_int_equal(tu_int(j, "runtime.compute_buffer_bytes"), 169873408);
+  assert_int_equal(tu_int(j, "runtime.graph_splits"), 3); /* host, CUDA0, host */
+  json_decref(j);
+}
+
+/* The late-2025 graph on a GPU: the Q8_0 gqa model with -ngl 4 keeps the four layers on
+** the GPU and the output layer on the host, where the tied output is token_embd's
+** duplicate (32000 x 1024 Q8_0 = 34816000 B, rows of 1024: no CUDA row padding). Offloaded
+** from the host, the output matmul copies it into CUDA0's compute buffer above the 67633152
+** B the layers need (the -ngl 5 figure): 102449152 B, in 4 splits (get_rows on the host,
+** the layers, the output norm's host weight, the output matmul's). */
+static void test_gpu_partial_copies(void **state) {
+  write_models();
+  json_t *j = run(*state, "/tmp/vf_test_lc_gqa.gguf", "n_gpu_layers = 5", 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.compute_buffer_bytes"), 67633152);
+  json_decref(j);
+  j = run(*state, "/tmp/vf_test_lc_gqa.gguf", "n_gpu_layers = 4", 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.compute_buffer_bytes"), 67633152 + 34816000);
+  assert_int_equal(tu_int(j, "runtime.graph_splits"), 4);
+  assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
   json_decref(j);
 }
 
@@ -206,7 +240,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_cpu_f16_avx2),     cmocka_unit_test(test_cpu_f16_amx),
       cmocka_unit_test(test_cpu_q8_tied_streams), cmocka_unit_test(test_pythia_b4385),
-      cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_bad_knobs),
+      cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_gpu_partial_copies),
+      cmocka_unit_test(test_bad_knobs),
       cmocka_unit_test(test_recurrent_states),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

@@ -63,7 +63,7 @@ return runtime {
     n_ctx = "int", n_batch = "int", n_ubatch = "int", n_gpu_layers = "int", n_seq_max = "int",
     flash_attn = "bool", type_k = "string", type_v = "string", split_mode = { "none", "layer", "row" },
     tensor_split = "string", use_mmap = "bool", device = { "gpu", "cpu" }, no_kv_offload = "bool",
-    swa_full = "bool", cpu_features = { "avx2", "amx", "none" },
+    swa_full = "bool", cpu_features = { "avx2", "amx", "none" }, op_offload = "bool",
   },
   normalize = normalize,
   modelled = true,
