@@ -7,7 +7,9 @@
 
 #include "gen.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 
@@ -109,6 +111,53 @@ int fit_gpu(const model_desc *m, const scenario *s, const gpu *g, fit_row *row, 
   return fit_gpu_from(m, &dev, &e, g, row, err, errlen);
 }
 
+/* A runtime figure of e by name (0 when absent). */
+static double fig(const estimate *e, const char *name) {
+  for (int i = 0; i < e->n_figs; i++)
+    if (strcmp(e->figs[i].name, name) == 0) return e->figs[i].is_real ? e->figs[i].real : (double)e->figs[i].value;
+  return 0;
+}
+
+/* Rounds a memory fraction up to `places` decimals, never below what the scenario set. */
+static double frac_up(double need, double set, double scale) {
+  double f = ceil(need * scale - 1e-9) / scale;
+  return f > set ? f : set;
+}
+
+/* The serving runtime's launch flags that realise the workload at the row's count: vLLM's
+** --tensor-parallel-size, --max-model-len and the --gpu-memory-utilization the KV of the
+** requested sequences needs; SGLang's --tp, --context-length and --mem-fraction-static;
+** llama.cpp's -ngl (the most layers that fit this GPU, output layer counted: the rest runs
+** on the host, so it has flags even where the whole model does not fit) and -c. */
+static void fit_launch(const model_desc *m, const scenario *s, fit_row *row) {
+  bool lc = strcmp(s->runtime, "llamacpp") == 0;
+  row->launch[0] = '\0';
+  if (!row->count && !lc) return;
+  scenario *at = malloc(sizeof *at);
+  estimate *e = malloc(sizeof *e);
+  char err[8];
+  if (!at || !e) goto done;
+  *at = *s;
+  if (!lc) at->tp = row->count / (s->pp ? s->pp : 1);
+  if (estimate_run(m, at, e, err, sizeof err) != 0) goto done;
+  unsigned long long tp = at->tp, ctx = s->context;
+  if (strcmp(s->runtime, "vllm") == 0) {
+    unsigned long long mml = scn_u64(s, "runtime.max_model_len", ctx);
+    double u = frac_up(fig(e, "gpu_memory_utilization_needed"), scn_real(s, "runtime.gpu_memory_utilization", 0.9), 100);
+    snprintf(row->launch, sizeof row->launch, "--tensor-parallel-size %llu --max-model-len %llu --gpu-memory-utilization %.2f",
+             tp, mml, u);
+  } else if (strcmp(s->runtime, "sglang") == 0) {
+    double f = frac_up(fig(e, "mem_fraction_static_needed"), fig(e, "mem_fraction_static"), 1000);
+    snprintf(row->launch, sizeof row->launch, "--tp %llu --context-length %llu --mem-fraction-static %.3f", tp,
+             (unsigned long long)scn_u64(s, "runtime.context_length", ctx), f);
+  } else if (lc && fig(e, "fit_n_gpu_layers") > 0) {
+    snprintf(row->launch, sizeof row->launch, "-ngl %.0f -c %.0f", fig(e, "fit_n_gpu_layers"), fig(e, "n_ctx"));
+  }
+done:
+  free(at);
+  free(e);
+}
+
 int fit_gpu_from(const model_desc *m, const scenario *s, const estimate *e, const gpu *g, fit_row *row, char *err,
                  size_t errlen) {
   probe p;
@@ -151,6 +200,7 @@ int fit_gpu_from(const model_desc *m, const scenario *s, const estimate *e, cons
     p.s.prompt_tokens = 0;
     row->max_context = bisect(&p, &p.s.context, max_ctx);
     p.s.prompt_tokens = saved_prompt;
+    fit_launch(m, s, row);
   } else {
     row->max_micro_batch = bisect(&p, &p.s.micro_batch, 1ull << 16);
     row->max_seq_len = bisect(&p, &p.s.seq_len, m->max_position ? m->max_position : 1ull << 24);

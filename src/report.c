@@ -119,6 +119,7 @@ static json_t *json_fit_row(const fit_row *f) {
   json_object_set_new(o, "fits", json_boolean(f->fits));
   json_object_set_new(o, "used_fraction", json_real(f->used_fraction));
   json_object_set_new(o, "total_bytes", jint(f->total));
+  if (f->launch[0]) json_object_set_new(o, "launch", jstr(f->launch));
   if (f->max_width) {
     json_object_set_new(o, "max_width", jint(f->max_width));
     json_object_set_new(o, "max_height", jint(f->max_height));
@@ -217,10 +218,10 @@ static void table_fit(sbuf *b, const report_in *in) {
               "count", "layout", inf ? "max seqs" : "max batch", inf ? "max context" : "max seq_len");
   for (size_t i = 0; i < in->n_rows; i++) {
     const fit_row *f = &in->rows[i];
-    sbuf_printf(b, "%-28s %9.2f %5s %6.1f%% %6llu %-10s %12llu %12llu\n", f->g.name, units_gib(f->g.memory),
+    sbuf_printf(b, "%-28s %9.2f %5s %6.1f%% %6llu %-10s %12llu %12llu%s%s\n", f->g.name, units_gib(f->g.memory),
                 f->fits ? "yes" : "no", f->used_fraction * 100.0, (unsigned long long)f->count,
                 f->count ? f->layout : "-", (unsigned long long)(inf ? f->max_concurrency : f->max_micro_batch),
-                (unsigned long long)(inf ? f->max_context : f->max_seq_len));
+                (unsigned long long)(inf ? f->max_context : f->max_seq_len), f->launch[0] ? "  " : "", f->launch);
   }
 }
 

@@ -740,12 +740,14 @@ static bool lc_fits(lc *l, uint64_t usable) {
   return true;
 }
 
-/* -ngl: the most layers (output layer counted, as llama.cpp counts it) that fit the
-** scenario's first GPU; -c: the largest context (cells, a multiple of 256) at that -ngl */
+/* -ngl: the most layers (output layer counted, as llama.cpp counts it) that fit the first
+** GPU the estimate runs on (fit puts each catalog GPU there); -c: the largest context (cells,
+** a multiple of 256) at that -ngl */
 static void lc_fit(lc *l) {
   const scenario *s = l->s;
   if (l->cpu || s->n_gpus == 0 || l->n_gpu == 0) return;
-  uint64_t usable = (uint64_t)((double)s->gpus[0].memory * (1.0 - s->headroom));
+  uint64_t mem = s->gpu_memory ? s->gpu_memory : s->gpus[0].memory;
+  uint64_t usable = (uint64_t)((double)mem * (1.0 - s->headroom));
   lc saved = *l;
   uint64_t ngl = l->n_layer + 1;
   for (l->ngl = ngl; l->ngl > 0 && !lc_fits(l, usable); l->ngl--) {}

@@ -217,6 +217,32 @@ static void test_recurrent_states(void **state) {
   json_decref(j);
 }
 
+/* The launch flags fit gives per GPU: Llama-3.1-70B in Q4_K_M with 8192 cells takes all 80
+** layers and the output on an 80 GB H100 (-ngl 81), part of them on a 24 GB RTX 4090, the rest
+** staying on the host. */
+static const char *fit_launch(vf_engine *e, const char *text, const char *g, json_t **keep) {
+  const char *gpus[] = {g};
+  vf_request req = {NULL, 0, gpus, 1, VF_FORMAT_JSON, 1};
+  const char *out = NULL;
+  if (vf_estimate_string(e, text, strlen(text), "t.lua", &req, &out) != VF_OK) fail_msg("%s", vf_engine_error(e));
+  *keep = json_loads(out, 0, NULL);
+  return json_string_value(json_object_get(json_array_get(json_object_get(*keep, "fit"), 0), "launch"));
+}
+
+static void test_fit_launch(void **state) {
+  const char *text = "return { model = 'meta-llama/Llama-3.1-70B', quant = 'gguf:Q4_K_M', runtime = 'llamacpp', "
+                     "workload = { kind = 'inference', context = 8192 } }";
+  json_t *j = NULL;
+  assert_string_equal(fit_launch(*state, text, "H100", &j), "-ngl 81 -c 8192");
+  json_decref(j);
+  const char *l = fit_launch(*state, text, "RTX-4090-24GB", &j);
+  int ngl = 0, ctx = 0;
+  assert_int_equal(sscanf(l, "-ngl %d -c %d", &ngl, &ctx), 2);
+  assert_true(ngl > 0 && ngl < 81);
+  assert_int_equal(ctx, 8192);
+  json_decref(j);
+}
+
 static void expect_error(vf_engine *e, const char *rt, const char *msg) {
   char text[512];
   snprintf(text, sizeof text,
@@ -242,7 +268,7 @@ int main(void) {
       cmocka_unit_test(test_cpu_q8_tied_streams), cmocka_unit_test(test_pythia_b4385),
       cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_gpu_partial_copies),
       cmocka_unit_test(test_bad_knobs),
-      cmocka_unit_test(test_recurrent_states),
+      cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_fit_launch),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -634,6 +634,41 @@ static void test_version_default(void **state) {
   json_decref(j);
 }
 
+/* fit's launch flags: Qwen3-32B (61.03 GiB of weights) serving one 40,000-token request on an
+** H100 needs the KV of 40,000 tokens beside the profile's activations: more than vLLM's default
+** 0.9 leaves, so the flags raise --gpu-memory-utilization to the needed fraction rounded up to
+** 2 decimals (0.94); on an H200 the default holds it. SGLang's flags carry the
+** mem_fraction_static that gives the pool those tokens, rounded up to 3 decimals. */
+static json_t *fit_row(vf_engine *e, const char *text, const char *g) {
+  const char *gpus[] = {g};
+  vf_request req = {NULL, 0, gpus, 1, VF_FORMAT_JSON, 1};
+  const char *out = NULL;
+  if (vf_estimate_string(e, text, strlen(text), "t.lua", &req, &out) != VF_OK) fail_msg("%s", vf_engine_error(e));
+  return json_loads(out, 0, NULL);
+}
+
+static const char *launch_of(json_t *j) {
+  return json_string_value(json_object_get(json_array_get(json_object_get(j, "fit"), 0), "launch"));
+}
+
+static void test_fit_launch_flags(void **state) {
+  const char *v = "return { model = 'Qwen/Qwen3-32B', runtime = 'vllm', workload = { kind = 'inference', "
+                  "context = 40000 } }";
+  json_t *j = fit_row(*state, v, "H100");
+  assert_string_equal(launch_of(j), "--tensor-parallel-size 1 --max-model-len 40000 --gpu-memory-utilization 0.94");
+  json_decref(j);
+  j = fit_row(*state, v, "H200");
+  assert_string_equal(launch_of(j), "--tensor-parallel-size 1 --max-model-len 40000 --gpu-memory-utilization 0.90");
+  json_decref(j);
+  j = fit_row(*state, "return { model = 'Qwen/Qwen3-32B', runtime = 'sglang', workload = { kind = 'inference', "
+                      "context = 32768 } }", "H100");
+  const char *l = launch_of(j);
+  double f = 0;
+  assert_int_equal(sscanf(l, "--tp 1 --context-length 32768 --mem-fraction-static %lf", &f), 1);
+  assert_true(f > 0.834 && f < 0.95); /* above the rule's 0.834: the pool must hold 32,768 tokens */
+  json_decref(j);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_llama8b_tp1),    cmocka_unit_test(test_llama8b_tp),  cmocka_unit_test(test_llama8b_pp2),
@@ -644,7 +679,7 @@ int main(void) {
       cmocka_unit_test(test_hybrid_mamba),   cmocka_unit_test(test_llama4_chunked), cmocka_unit_test(test_vision_weights),
       cmocka_unit_test(test_mxfp4_padding),  cmocka_unit_test(test_versioned_llmd_emp),
       cmocka_unit_test(test_versioned_v064), cmocka_unit_test(test_versioned_v0_tp2),
-      cmocka_unit_test(test_version_default),  cmocka_unit_test(test_alloc_slack),
+      cmocka_unit_test(test_version_default),  cmocka_unit_test(test_fit_launch_flags),  cmocka_unit_test(test_alloc_slack),
       cmocka_unit_test(test_flashinfer_sampler_off), cmocka_unit_test(test_gpt_oss_rope_fp32),
       cmocka_unit_test(test_mm_v0_qwen25vl), cmocka_unit_test(test_mm_v1_items), cmocka_unit_test(test_mm_errors),
   };
