@@ -67,7 +67,7 @@ int gs_n_nodes(const gs_graph *g);
 bool gs_plan(gs_graph *g, uint64_t align, uint64_t *size);
 
 /* llama.cpp's decoder graph for the worst-case reserve (llama_context::graph_reserve:
-** n_ubatch tokens, every one an output), the shape of src/models/llama.cpp with
+** n_ubatch tokens, n_out of them outputs), the shape of src/models/llama.cpp with
 ** build_attn / build_ffn / build_moe_ffn of src/llama-graph.cpp */
 /* the weights the graph's ops read, by kind; each kind's bias is kind + LW_BIAS (the
 ** output layer's row holds LW_OUT_NORM, LW_OUTPUT and LW_TOKEN_EMBD) */
@@ -79,6 +79,8 @@ enum {
 
 typedef struct lc_graph_spec {
   uint64_t n_tok, n_stream, n_layer, hidden, vocab;
+  uint64_t n_out;    /* the reserve's n_outputs: the rows of the last layer's FFN, the output
+                     ** norm and the logits (get_rows of inp_out_ids); 0: n_tok */
   uint64_t heads, kv_heads, head_k, head_v, ffn, experts, experts_used;
   uint64_t n_kv[2];  /* cells per stream: full-attention cache, sliding-window cache */
   uint64_t n_swa;    /* layers that use the sliding-window cache (the last ones) */

@@ -1,5 +1,6 @@
 /*
-** lc_graph.c: llama.cpp's worst-case decoder graph (n_ubatch tokens, each an output) as
+** lc_graph.c: llama.cpp's worst-case decoder graph (n_ubatch tokens, n_out of them
+** outputs: from the last layer's get_rows on, the ops run on those rows) as
 ** the allocator sees it, in the order ggml_build_forward_expand leaves it: the inputs
 ** of llm_graph_context (tokens, the unused embeddings input, positions, KV row indices,
 ** the KQ mask, output ids), then per layer the tensors of src/models/llama.cpp with
@@ -22,13 +23,17 @@ typedef struct lg {
   int kc, vc;               /* the current layer's K and V cache */
   int wb[GS_MAX_BACKENDS], cb[GS_MAX_BACKENDS]; /* weights and caches per backend */
   long il;                  /* the layer being built; -1 outside the layers */
+  uint64_t T;               /* the rows the ops process: n_tok, then n_out from the last
+                            ** layer's get_rows of the output rows on */
   int pos, k_rot, v_rot, out_ids;
   int k_idx[2], v_idx[2], mask[2];
 } lg;
 
+/* an op; on fewer than 32 rows (the output rows after the last layer's get_rows) the
+** CUDA backend does not take it from host weights (get_op_batch_size) */
 static int lg_op(lg *l, uint64_t bytes, unsigned how, int s0, int s1) {
   int src[2] = {s0, s1};
-  return gs_node(l->g, bytes, how, -1, src, s1 < 0 ? 1 : 2);
+  return gs_node(l->g, bytes, how | (l->T < 32 ? GS_NOOFFLOAD : 0), -1, src, s1 < 0 ? 1 : 2);
 }
 
 /* a view of `bytes` (ggml_nbytes of the view, what a copy of it takes: a split on
@@ -150,7 +155,8 @@ static int lg_attn(lg *l, int an, int c) {
 /* build_moe_ffn: softmax router, top-k, normalized weights, expert matmuls, weighted sum */
 static int lg_moe(lg *l, int x) {
   const lc_graph_spec *sp = l->sp;
-  uint64_t T = sp->n_tok, k = sp->experts_used ? sp->experts_used : 1;
+  uint64_t T = l->T, k = sp->experts_used ? sp->experts_used : 1;
+  unsigned no = T < 32 ? GS_NOOFFLOAD : 0; /* MUL_MAT_ID's batch: its rows (ne[2]) */
   int probs = lg_op(l, lg_f32(l, sp->experts, T), GS_INPLACE, lg_op(l, lg_f32(l, sp->experts, T), 0, lg_w(l, LW_ROUTER), x), -1);
   int pr = lg_view(l, probs);
   int topk = lg_view_n(l, lg_op(l, lg_f32(l, sp->experts, T), 0, probs, -1), lg_view2(l, k, T, sp->experts * 4));
@@ -161,13 +167,13 @@ static int lg_moe(lg *l, int x) {
   uint64_t fb = acc_mul(&l->a, lg_f32(l, sp->ffn, T), k);
   int src[3] = {-1, xr, topk};
   int gate = -1;
-  if (sp->gated) src[0] = lg_w(l, LW_GATE_EXPS), gate = gs_node(l->g, fb, 0, -1, src, 3);
+  if (sp->gated) src[0] = lg_w(l, LW_GATE_EXPS), gate = gs_node(l->g, fb, no, -1, src, 3);
   src[0] = lg_w(l, LW_UP_EXPS);
-  int up = gs_node(l->g, fb, 0, -1, src, 3);
+  int up = gs_node(l->g, fb, no, -1, src, 3);
   int act = sp->gated ? lg_op(l, fb, 0, gate, up) : lg_op(l, fb, GS_INPLACE, up, -1);
   int dsrc[3] = {lg_w(l, LW_DOWN_EXPS), act, topk};
   uint64_t hb = lg_f32(l, sp->hidden, T);
-  int down = gs_node(l->g, acc_mul(&l->a, hb, k), 0, -1, dsrc, 3);
+  int down = gs_node(l->g, acc_mul(&l->a, hb, k), no, -1, dsrc, 3);
   int weighted = lg_op(l, acc_mul(&l->a, hb, k), GS_INPLACE, down, wn);
   int views[64];
   uint64_t nv = k < 64 ? k : 64;
@@ -181,7 +187,7 @@ static int lg_moe(lg *l, int x) {
 static int lg_ffn(lg *l, int x) {
   const lc_graph_spec *sp = l->sp;
   if (sp->experts) return lg_moe(l, x);
-  uint64_t T = sp->n_tok, fb = lg_f32(l, sp->ffn, T);
+  uint64_t T = l->T, fb = lg_f32(l, sp->ffn, T);
   int act;
   if (sp->gated) {
     int gate = lg_op(l, fb, 0, lg_w(l, LW_GATE), x);
@@ -194,7 +200,7 @@ static int lg_ffn(lg *l, int x) {
 
 /* RMS norm then the weight, both in place */
 static int lg_norm(lg *l, int x, int kind) {
-  uint64_t b = lg_f32(l, l->sp->hidden, l->sp->n_tok);
+  uint64_t b = lg_f32(l, l->sp->hidden, l->T);
   return lg_op(l, b, GS_INPLACE, lg_named_norm(l, lg_op(l, b, GS_INPLACE, x, -1)), lg_w(l, kind));
 }
 
@@ -202,12 +208,14 @@ static int lg_layer(lg *l, int in, uint64_t il) {
   const lc_graph_spec *sp = l->sp;
   lg_at_layer(l, (long)il);
   int c = lg_cache_of(sp, il);
-  uint64_t hb = lg_f32(l, sp->hidden, sp->n_tok);
   int cur = lg_attn(l, lg_norm(l, in, LW_ATTN_NORM), c), sa = in;
-  if (il == sp->n_layer - 1) { /* inp_out_ids: the rows that produce outputs */
-    cur = lg_op(l, hb, 0, cur, l->out_ids);
-    sa = lg_op(l, hb, 0, sa, l->out_ids);
+  if (il == sp->n_layer - 1) { /* inp_out_ids: the rows that produce outputs, from here on */
+    l->T = sp->n_out ? sp->n_out : sp->n_tok;
+    uint64_t ho = lg_f32(l, sp->hidden, l->T);
+    cur = lg_op(l, ho, 0, cur, l->out_ids);
+    sa = lg_op(l, ho, 0, sa, l->out_ids);
   }
+  uint64_t hb = lg_f32(l, sp->hidden, l->T);
   int ffn_inp = lg_op(l, hb, GS_INPLACE, cur, sa);
   return lg_op(l, hb, GS_INPLACE, lg_ffn(l, lg_norm(l, ffn_inp, LW_FFN_NORM)), ffn_inp);
 }
@@ -227,7 +235,7 @@ static int lg_inputs(lg *l) {
     l->mask[c] = gs_leaf(l->g, acc_mul3(&l->a, sp->n_kv[c], T, sp->fa ? 2 : 4));
   }
   if (!sp->n_swa) l->k_idx[1] = l->k_idx[0], l->v_idx[1] = l->v_idx[0], l->mask[1] = l->mask[0];
-  l->out_ids = gs_leaf(l->g, acc_mul(&l->a, T, 4));
+  l->out_ids = gs_leaf(l->g, acc_mul(&l->a, sp->n_out ? sp->n_out : T, 4));
   return lg_op(l, lg_f32(l, sp->hidden, T), GS_NOOFFLOAD, lg_w(l, LW_TOKEN_EMBD),
                tokens); /* get_rows from token_embd, a host tensor */
 }
@@ -377,7 +385,7 @@ static int lg_build(lg *l) {
   lg_at_layer(l, (long)sp->n_layer);
   int norm = lg_norm(l, cur, LW_OUT_NORM);
   gs_set_output(l->g, norm);
-  int out = lg_op(l, lg_f32(l, sp->vocab, sp->n_tok), 0, lg_w(l, LW_OUTPUT), norm);
+  int out = lg_op(l, lg_f32(l, sp->vocab, l->T), 0, lg_w(l, LW_OUTPUT), norm);
   gs_set_output(l->g, out);
   return out;
 }
@@ -388,7 +396,7 @@ bool lc_graph_buffers(const lc_graph_spec *sp, uint64_t gpu_align, uint64_t cpu_
   lg l = {.g = gs_new(), .sp = sp, .a = {0, false}};
   if (!l.g) return false;
   for (int b = 0; b <= sp->n_gpu; b++) l.wb[b] = gs_ext_at(l.g, b, true), l.cb[b] = gs_ext_at(l.g, b, false);
-  l.w = l.wb[sp->n_gpu], l.wbk = sp->n_gpu, l.kc = l.vc = l.cb[sp->n_gpu], l.il = -1;
+  l.w = l.wb[sp->n_gpu], l.wbk = sp->n_gpu, l.kc = l.vc = l.cb[sp->n_gpu], l.il = -1, l.T = sp->n_tok;
   if (sp->legacy)
     lo_build(&l);
   else
@@ -407,7 +415,7 @@ bool lc_graph_buffers(const lc_graph_spec *sp, uint64_t gpu_align, uint64_t cpu_
 bool lc_graph_compute_buffer(const lc_graph_spec *sp, uint64_t align, uint64_t *size) {
   lg l = {.g = gs_new(), .sp = sp, .a = {0, false}};
   if (!l.g) return false;
-  l.w = l.kc = l.vc = gs_ext(l.g), l.il = -1;
+  l.w = l.kc = l.vc = gs_ext(l.g), l.il = -1, l.T = sp->n_tok;
   lg_build(&l);
   bool ok = gs_plan(l.g, align, size) && !l.a.overflow;
   gs_free(l.g);

@@ -34,6 +34,13 @@
 ** quantized K/V rows (PR #21038, 2026) from LC_B_ATTN_ROT (assumed, not bisected) */
 #define LC_B_GRAPH_SIM LC_B_PAD256
 #define LC_B_ATTN_ROT 8500
+/* PR #23861 (commit de6f727aa, 2026-06-01; tag b9442 = d4c8e2c29 lacks it, b9479 =
+** 0b7154066 has it: https://github.com/ggml-org/llama.cpp/pull/23861): sched_reserve
+** reserves the prompt graph for min(n_ubatch, n_outputs_max) output rows instead of every
+** token (n_outputs_max: 0 = n_batch in llama_context_params), and llama-server sets
+** n_outputs_max to n_parallel x (1 + draft tokens), n_batch with embeddings or pooling
+** (server_output_limits). The first tag after b9442 assumed: not bisected. */
+#define LC_B_OUTPUTS_MAX 9443
 
 typedef struct lc_dev {
   uint64_t model, kv, rs, compute;
@@ -487,6 +494,18 @@ static uint64_t lc_inputs(lc *l) {
   return acc_mul(&l->c->acc, l->n_ub, 3 * 4);
 }
 
+/* the prompt reserve's output rows: every token before LC_B_OUTPUTS_MAX, then
+** min(n_ubatch, n_outputs_max) (llama_context::sched_reserve), n_outputs_max 0 meaning
+** n_batch (the library default: node-llama-cpp, llama-cpp-python); unset, llama-server's
+** cap min(-b, -np) (server_output_limits without a draft model) */
+static uint64_t lc_outputs(const lc *l) {
+  if (!lc_newer(l, LC_B_OUTPUTS_MAX)) return l->n_ub;
+  uint64_t cap = scn_u64(l->s, "runtime.n_outputs_max", UINT64_MAX);
+  if (cap == UINT64_MAX) cap = l->n_seq; /* -b caps it too, but n_ubatch <= n_batch */
+  if (cap == 0) return l->n_ub;           /* n_batch, never below n_ubatch */
+  return cap < l->n_ub ? cap : l->n_ub;
+}
+
 /* build_input_k_rot: the largest power of two from 64 up that divides the head size */
 static uint64_t lc_rot_side(uint64_t head) {
   uint64_t n = 64;
@@ -501,8 +520,9 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
   uint64_t heads = m->heads ? m->heads : 1;
   uint64_t hk = g0 && g0->k_dim ? g0->k_dim : m->head_dim ? m->head_dim : (b->q_dim ? b->q_dim : m->hidden) / heads;
   uint64_t used = b->experts_per_tok ? b->experts_per_tok : 1;
-  *sp = (lc_graph_spec){.n_tok = l->n_ub, .n_stream = l->n_stream, .n_layer = l->n_layer, .hidden = m->hidden,
-                        .vocab = m->vocab, .heads = heads, .kv_heads = m->kv_heads ? m->kv_heads : heads,
+  *sp = (lc_graph_spec){.n_tok = l->n_ub, .n_out = lc_outputs(l), .n_stream = l->n_stream,
+                        .n_layer = l->n_layer, .hidden = m->hidden, .vocab = m->vocab, .heads = heads,
+                        .kv_heads = m->kv_heads ? m->kv_heads : heads,
                         .head_k = hk, .head_v = g0 && g0->v_dim ? g0->v_dim : hk,
                         .ffn = b->experts ? b->ffn_dim / used : b->ffn_dim, .experts = b->experts,
                         .experts_used = b->experts ? used : 0, .fa = l->fa, .gated = b->gated};
@@ -575,7 +595,7 @@ static bool lc_replay_buffers(lc *l, lc_graph_spec *sp, uint64_t *wb, int *unsiz
   if (!lc_graph_buffers(sp, LC_CUDA_ALIGN, LC_CPU_ALIGN, sizes, &l->graph_nodes, &l->graph_splits, &un_pp)) return false;
   /* the token-generation reserve between the two prompt ones (n_seq tokens; one before
   ** llama-graph.cpp): the buffers keep the larger size */
-  sp->n_tok = sp->legacy ? 1 : (l->n_seq < l->n_ub ? l->n_seq : l->n_ub);
+  sp->n_tok = sp->n_out = sp->legacy ? 1 : (l->n_seq < l->n_ub ? l->n_seq : l->n_ub);
   sp->force_norm = sp->force_norm || sp->n_tok < 32;
   if (!lc_graph_buffers(sp, LC_CUDA_ALIGN, LC_CPU_ALIGN, tg, &nodes, &splits, &un_tg)) return false;
   for (int g = 0; g < l->n_gpu; g++) l->gpu[g].compute = sizes[g] > tg[g] ? sizes[g] : tg[g];

@@ -77,16 +77,46 @@ static void near(long long got, long long want, double rel, long long abs_tol, c
 ** mapping spans every tensor: embd + output 2 x 8192x512x2 + output_norm 2048 + 4 layers
 ** x (norms 4096 + q,k,v,o 4 x 524288 + gate,down,up 3 x 1441792) = 42485760.
 ** KV: 2048 cells x 4 layers x 512 x 2 B x (K, V) = 16 MiB. Compute: 45099008 B, read
-** from ggml_gallocr_get_buffer_size of the real llama.cpp (ggml-alloc replayed exactly). */
+** from ggml_gallocr_get_buffer_size of the real llama.cpp (ggml-alloc replayed exactly);
+** node-llama-cpp leaves n_outputs_max at 0 (n_batch): logits for all 512 rows. */
 static void test_cpu_f16_avx2(void **state) {
   write_models();
   json_t *j = run(*state, "/tmp/vf_test_lc_mha.gguf",
-                  "device = \"cpu\", n_batch = 512, n_ubatch = 512, flash_attn = false", 2048, 1);
+                  "device = \"cpu\", n_batch = 512, n_ubatch = 512, flash_attn = false, n_outputs_max = 0", 2048, 1);
   assert_int_equal(tu_int(j, "runtime.cpu_model_buffer_bytes"), 42485760);
   assert_int_equal(tu_int(j, "runtime.gpu_model_buffer_bytes"), 0);
   assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 16 * MIB);
   assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 45099008);
   assert_int_equal(tu_int(j, "runtime.output_buffer_bytes"), 8192 * 4);
+  json_decref(j);
+}
+
+/* PR #23861 (b9443..b9479): the prompt reserve keeps min(n_ubatch, n_outputs_max) output
+** rows, llama-server's n_outputs_max being n_parallel (server_output_limits). Without
+** flash attention the mha model's peak is a layer's KQ (8 heads x 2048 x 512 f32 = 32 MiB),
+** which the outputs do not reach: only inp_out_ids shrinks, 512 x 4 B to 4 B (32-aligned:
+** 2048 -> 32, 2016 B less). With flash attention the gqa model's peak was the logits
+** (32000 x 512 x 4): the default drops it; n_outputs_max = 0 keeps it, and so does b9442. */
+static void test_outputs_max(void **state) {
+  write_models();
+  const char *mha = "device = \"cpu\", n_batch = 512, n_ubatch = 512, flash_attn = false";
+  char rt[256];
+  json_t *j = run(*state, "/tmp/vf_test_lc_mha.gguf", mha, 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 45099008 - 2016);
+  json_decref(j);
+  snprintf(rt, sizeof rt, "%s, version = \"b9442\"", mha);
+  j = run(*state, "/tmp/vf_test_lc_mha.gguf", rt, 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 45099008);
+  json_decref(j);
+  j = run(*state, "/tmp/vf_test_lc_gqa.gguf", "device = \"cpu\", flash_attn = true, n_outputs_max = 0", 2048, 1);
+  long long all = tu_int(j, "runtime.host_compute_buffer_bytes");
+  json_decref(j);
+  j = run(*state, "/tmp/vf_test_lc_gqa.gguf", "device = \"cpu\", flash_attn = true", 2048, 1);
+  long long one = tu_int(j, "runtime.host_compute_buffer_bytes");
+  json_decref(j);
+  if (one >= 32000ll * 512 * 4 || all < 32000ll * 512 * 4) fail_msg("logits: %lld (one row), %lld (all)", one, all);
+  j = run(*state, "/tmp/vf_test_lc_gqa.gguf", "device = \"cpu\", flash_attn = true, n_outputs_max = 1", 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), one);
   json_decref(j);
 }
 
@@ -188,16 +218,28 @@ static void test_pythia_partial(void **state) {
 ** duplicate (32000 x 1024 Q8_0 = 34816000 B, rows of 1024: no CUDA row padding). Offloaded
 ** from the host, the output matmul copies it into CUDA0's compute buffer above the 67633152
 ** B the layers need (the -ngl 5 figure): 102449152 B, in 4 splits (get_rows on the host,
-** the layers, the output norm's host weight, the output matmul's). */
+** the layers, the output norm's host weight, the output matmul's); logits of every row
+** (n_outputs_max = 0: 32000 x 512 x 4 + the normed rows 512 x 1024 x 4 = 67633152). With
+** llama-server's one output row the last layer's FFN, the output norm and the logits run
+** on 1 row: below the CUDA backend's 32 rows nothing is taken from the host, so -ngl 4
+** needs what -ngl 5 does, in 3 splits (the output layer stays on the host). */
 static void test_gpu_partial_copies(void **state) {
   write_models();
-  json_t *j = run(*state, "/tmp/vf_test_lc_gqa.gguf", "n_gpu_layers = 5", 2048, 1);
+  json_t *j = run(*state, "/tmp/vf_test_lc_gqa.gguf", "n_gpu_layers = 5, n_outputs_max = 0", 2048, 1);
   assert_int_equal(tu_int(j, "runtime.compute_buffer_bytes"), 67633152);
   json_decref(j);
-  j = run(*state, "/tmp/vf_test_lc_gqa.gguf", "n_gpu_layers = 4", 2048, 1);
+  j = run(*state, "/tmp/vf_test_lc_gqa.gguf", "n_gpu_layers = 4, n_outputs_max = 0", 2048, 1);
   assert_int_equal(tu_int(j, "runtime.compute_buffer_bytes"), 67633152 + 34816000);
   assert_int_equal(tu_int(j, "runtime.graph_splits"), 4);
   assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
+  json_decref(j);
+  j = run(*state, "/tmp/vf_test_lc_gqa.gguf", "n_gpu_layers = 5", 2048, 1);
+  long long full = tu_int(j, "runtime.compute_buffer_bytes");
+  if (full >= 32000ll * 512 * 4) fail_msg("-ngl 5: %lld still holds the logits", full);
+  json_decref(j);
+  j = run(*state, "/tmp/vf_test_lc_gqa.gguf", "n_gpu_layers = 4", 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.compute_buffer_bytes"), full);
+  assert_int_equal(tu_int(j, "runtime.graph_splits"), 3);
   json_decref(j);
 }
 
@@ -260,6 +302,7 @@ static void test_bad_knobs(void **state) {
   expect_error(*state, "n_ubatch = 0", "runtime.n_ubatch: must be at least 1");
   expect_error(*state, "n_seq_max = 0", "runtime.n_seq_max: must be at least 1");
   expect_error(*state, "n_ctx = 0", "runtime.n_ctx: must be at least 1");
+  expect_error(*state, "n_outputs_max = -1", "runtime.n_outputs_max");
 }
 
 int main(void) {
@@ -267,7 +310,7 @@ int main(void) {
       cmocka_unit_test(test_cpu_f16_avx2),     cmocka_unit_test(test_cpu_f16_amx),
       cmocka_unit_test(test_cpu_q8_tied_streams), cmocka_unit_test(test_pythia_b4385),
       cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_gpu_partial_copies),
-      cmocka_unit_test(test_bad_knobs),
+      cmocka_unit_test(test_bad_knobs),        cmocka_unit_test(test_outputs_max),
       cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_fit_launch),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

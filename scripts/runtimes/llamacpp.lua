@@ -52,6 +52,11 @@ local function normalize(n, knobs)
     note(n, "llama.cpp CPU backend with AVX2 assumed (Q4_0/Q4_K weights repacked; cpu_features = \"amx\" on Sapphire Rapids and later)")
   end
   if knobs.n_ubatch == nil then note(n, "llama.cpp n_ubatch 512 assumed") end
+  -- PR #23861 (b9443..b9479): the prompt reserve's logits rows are min(n_ubatch, n_outputs_max)
+  if knobs.n_outputs_max == nil and (build == 0 or build >= 9443) then
+    note(n, "llama.cpp logits reserved for n_seq_max rows assumed (llama-server's n_outputs_max; " ..
+            "runtime.n_outputs_max = 0 for a library default of n_batch, e.g. node-llama-cpp)")
+  end
 end
 
 return runtime {
@@ -64,6 +69,7 @@ return runtime {
     flash_attn = "bool", type_k = "string", type_v = "string", split_mode = { "none", "layer", "row" },
     tensor_split = "string", use_mmap = "bool", device = { "gpu", "cpu" }, no_kv_offload = "bool",
     swa_full = "bool", cpu_features = { "avx2", "amx", "none" }, op_offload = "bool",
+    n_outputs_max = "int",
   },
   normalize = normalize,
   modelled = true,

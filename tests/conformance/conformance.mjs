@@ -69,7 +69,7 @@ function predict(o, model, r) {
         name: path.basename(model), model,
         runtime: {name: "llamacpp", device: "cpu", n_batch: s.batch, n_ubatch: s.batch, n_seq_max: s.seq,
             flash_attn: s.fa !== "off", type_k: s.kv, type_v: s.kv, use_mmap: s.mmap !== "off",
-            cpu_features: cpuFeatures(r)},
+            cpu_features: cpuFeatures(r), n_outputs_max: 0}, // node-llama-cpp leaves it at 0 (n_batch)
         workload: {kind: "inference", context: s.ctx, concurrency: s.seq},
     };
     const file = path.join(o.work, "scenario.json");
