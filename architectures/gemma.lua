@@ -63,14 +63,7 @@ return arch {
       local_of = g3 and function(i) return (i + 1) % pattern ~= 0 and w end
                      or function(i) return i % 2 == 0 and w end
     end
-    return {
-      arch = "gemma", family = "decoder",
-      hidden = h, layers = L, vocab = V, heads = nh, kv_heads = nkv, head_dim = d,
-      intermediate = I, max_position = nn.int(tc, "max_position_embeddings", nil),
-      tied_embeddings = true,
-      tensors = t,
-      kv = nn.kv_groups(L, nkv, d, d, local_of),
-      block = nn.rms_block(nh, nkv, d, I),
-    }
+    return nn.decoder_desc("gemma", tc, dims, { tied_embeddings = true, tensors = t,
+      kv = nn.kv_groups(L, nkv, d, d, local_of), block = nn.rms_block(nh, nkv, d, I) })
   end,
 }

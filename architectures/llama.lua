@@ -33,11 +33,8 @@ return arch {
   build = function(cfg)
     local mt = nn.opt(cfg, "model_type", "llama")
     local kind = TYPES[mt] or TYPES.llama
-    local h, L = nn.need(cfg, "hidden_size"), nn.need(cfg, "num_hidden_layers")
-    local V, I = nn.need(cfg, "vocab_size"), nn.need(cfg, "intermediate_size")
-    local nh = nn.need(cfg, "num_attention_heads")
-    local nkv = nn.int(cfg, "num_key_value_heads", nh)
-    local d = nn.head_dim(cfg, h, nh)
+    local dims = nn.decoder_dims(cfg)
+    local h, L, V, I, nh, nkv, d = dims.h, dims.L, dims.V, nn.need(cfg, "intermediate_size"), dims.nh, dims.nkv, dims.d
     local tied = nn.flag(cfg, "tie_word_embeddings", false)
     -- Qwen2 always has q,k,v bias and no o bias; Llama/Qwen3 attention_bias covers q,k,v,o.
     local attn_bias = kind.qkv_bias or nn.flag(cfg, "attention_bias", false)
@@ -49,14 +46,7 @@ return arch {
       qk_norm = kind.qk_norm, fused = kind.fused, mlp_bias = nn.flag(cfg, "mlp_bias", false) })
     nn.lm(t, { vocab = V, hidden = h, tied = tied })
 
-    return {
-      arch = "llama", family = "decoder",
-      hidden = h, layers = L, vocab = V, heads = nh, kv_heads = nkv, head_dim = d,
-      intermediate = I, max_position = nn.int(cfg, "max_position_embeddings", nil),
-      tied_embeddings = tied,
-      tensors = t,
-      kv = nn.kv_groups(L, nkv, d, d, windows(cfg, kind, L)),
-      block = nn.rms_block(nh, nkv, d, I),
-    }
+    return nn.decoder_desc("llama", cfg, dims, { tied_embeddings = tied, tensors = t,
+      kv = nn.kv_groups(L, nkv, d, d, windows(cfg, kind, L)), block = nn.rms_block(nh, nkv, d, I) })
   end,
 }

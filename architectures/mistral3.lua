@@ -32,8 +32,7 @@ return arch {
   build = function(cfg)
     local tc = nn.sub(cfg, "text_config") or error("config: missing field 'text_config'", 0)
     local dims = nn.decoder_dims(tc)
-    local h, L, V, I = dims.h, dims.L, dims.V, nn.need(tc, "intermediate_size")
-    local nh, nkv, d = dims.nh, dims.nkv, dims.d
+    local h, L, V, I, nh, nkv, d = dims.h, dims.L, dims.V, nn.need(tc, "intermediate_size"), dims.nh, dims.nkv, dims.d
     local tied = nn.flag(tc, "tie_word_embeddings", false)
     local lm, lp = "language_model.model", "language_model.model.layers.*"
 
@@ -43,14 +42,7 @@ return arch {
                head = "language_model.lm_head" })
     vision(t, nn.sub(cfg, "vision_config") or error("config: missing field 'vision_config'", 0), cfg, h)
     local w = nn.int(tc, "sliding_window", nil)
-    return {
-      arch = "mistral3", family = "decoder",
-      hidden = h, layers = L, vocab = V, heads = nh, kv_heads = nkv, head_dim = d,
-      intermediate = I, max_position = nn.int(tc, "max_position_embeddings", nil),
-      tied_embeddings = tied,
-      tensors = t,
-      kv = nn.kv_groups(L, nkv, d, d, w and function() return w end),
-      block = nn.rms_block(nh, nkv, d, I),
-    }
+    return nn.decoder_desc("mistral3", tc, dims, { tied_embeddings = tied, tensors = t,
+      kv = nn.kv_groups(L, nkv, d, d, w and function() return w end), block = nn.rms_block(nh, nkv, d, I) })
   end,
 }

@@ -50,8 +50,7 @@ return arch {
   build = function(cfg)
     local tc = nn.sub(cfg, "text_config") or error("config: missing field 'text_config'", 0)
     local dims = nn.decoder_dims(tc)
-    local h, L, V, I = dims.h, dims.L, dims.V, nn.need(tc, "intermediate_size")
-    local nh, nkv, d = dims.nh, dims.nkv, dims.d
+    local h, L, V, I, nh, nkv, d = dims.h, dims.L, dims.V, nn.need(tc, "intermediate_size"), dims.nh, dims.nkv, dims.d
     local tied = nn.flag(tc, "tie_word_embeddings", false)
     local cross = #nn.opt(tc, "cross_attention_layers", {})
     local selfL, lp = L - cross, "language_model.model.layers.*"
@@ -74,14 +73,7 @@ return arch {
     if cross > 0 then
       kv[2] = { layers = cross, kv_heads = nkv, k_dim = d, v_dim = d, kind = "cross", tokens = image_tokens }
     end
-    return {
-      arch = "mllama", family = "decoder",
-      hidden = h, layers = L, vocab = V, heads = nh, kv_heads = nkv, head_dim = d,
-      intermediate = I, max_position = nn.int(tc, "max_position_embeddings", nil),
-      tied_embeddings = tied,
-      tensors = t,
-      kv = kv,
-      block = nn.rms_block(nh, nkv, d, I),
-    }
+    return nn.decoder_desc("mllama", tc, dims, { tied_embeddings = tied, tensors = t, kv = kv,
+      block = nn.rms_block(nh, nkv, d, I) })
   end,
 }

@@ -21,14 +21,7 @@ return arch {
     nn.lm(t, { vocab = V, hidden = h, tied = tied })
     nn.qwen25_vision(t, nn.sub(cfg, "vision_config") or error("config: missing field 'vision_config'", 0), h)
 
-    return {
-      arch = "qwen2_vl", family = "decoder",
-      hidden = h, layers = L, vocab = V, heads = nh, kv_heads = nkv, head_dim = d,
-      intermediate = I, max_position = nn.int(tc, "max_position_embeddings", nil),
-      tied_embeddings = tied,
-      tensors = t,
-      kv = nn.kv_groups(L, nkv, d, d, nil),
-      block = nn.rms_block(nh, nkv, d, I),
-    }
+    return nn.decoder_desc("qwen2_vl", tc, dims, { tied_embeddings = tied, tensors = t,
+      kv = nn.kv_groups(L, nkv, d, d, nil), block = nn.rms_block(nh, nkv, d, I) })
   end,
 }

@@ -100,6 +100,20 @@ function nn.decoder_dims(cfg)
   }
 end
 
+-- The description of a dense-attention decoder built from cfg's (or its text_config's) shape
+-- fields: arch, family, hidden, layers, vocab, heads, KV heads, head_dim, FFN width (I, or
+-- the config's intermediate_size), max_position; `rest` adds tensors, kv, block,
+-- tied_embeddings and anything else the family has.
+function nn.decoder_desc(arch, tc, dims, rest)
+  local d = {
+    arch = arch, family = "decoder", hidden = dims.h, layers = dims.L, vocab = dims.V, heads = dims.nh,
+    kv_heads = dims.nkv, head_dim = dims.d, intermediate = dims.I or nn.need(tc, "intermediate_size"),
+    max_position = nn.int(tc, "max_position_embeddings", nil),
+  }
+  for k, v in pairs(rest) do d[k] = v end
+  return d
+end
+
 -- A nested config table (e.g. text_config), or nil.
 function nn.sub(cfg, key)
   local v = cfg[key]
