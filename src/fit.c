@@ -129,33 +129,43 @@ static double frac_up(double need, double set, double scale) {
 ** requested sequences needs; SGLang's --tp, --context-length and --mem-fraction-static;
 ** llama.cpp's -ngl (the most layers that fit this GPU, output layer counted: the rest runs
 ** on the host, so it has flags even where the whole model does not fit) and -c. */
-static void fit_launch(const model_desc *m, const scenario *s, fit_row *row) {
-  bool lc = strcmp(s->runtime, "llamacpp") == 0;
+static void fit_launch(const model_desc *m, const scenario *s, const estimate *e0, fit_row *row) {
+  bool lc = strcmp(s->runtime, "llamacpp") == 0, vl = strcmp(s->runtime, "vllm") == 0;
   row->launch[0] = '\0';
+  if (!lc && !vl && strcmp(s->runtime, "sglang") != 0) return; /* no flags to give */
   if (!row->count && !lc) return;
-  scenario *at = malloc(sizeof *at);
-  estimate *e = malloc(sizeof *e);
-  char err[8];
-  if (!at || !e) goto done;
-  *at = *s;
-  if (!lc) at->tp = row->count / (s->pp ? s->pp : 1);
-  if (estimate_run(m, at, e, err, sizeof err) != 0) goto done;
-  unsigned long long tp = at->tp, ctx = s->context;
-  if (strcmp(s->runtime, "vllm") == 0) {
+  /* llama.cpp's flags are for this GPU alone; the others at the row's count, which is often
+  ** the scenario's own layout: then its estimate serves */
+  uint64_t tp = lc ? s->tp : row->count / (s->pp ? s->pp : 1);
+  scenario *at = NULL;
+  estimate *e1 = NULL;
+  const estimate *e = e0;
+  if (tp != s->tp) {
+    char err[8];
+    at = malloc(sizeof *at);
+    e1 = malloc(sizeof *e1);
+    if (!at || !e1) goto done;
+    *at = *s;
+    at->tp = tp;
+    if (estimate_run(m, at, e1, err, sizeof err) != 0) goto done;
+    e = e1;
+  }
+  unsigned long long ctx = s->context;
+  if (vl) {
     unsigned long long mml = scn_u64(s, "runtime.max_model_len", ctx);
     double u = frac_up(fig(e, "gpu_memory_utilization_needed"), scn_real(s, "runtime.gpu_memory_utilization", 0.9), 100);
     snprintf(row->launch, sizeof row->launch, "--tensor-parallel-size %llu --max-model-len %llu --gpu-memory-utilization %.2f",
-             tp, mml, u);
-  } else if (strcmp(s->runtime, "sglang") == 0) {
+             (unsigned long long)tp, mml, u);
+  } else if (!lc) {
     double f = frac_up(fig(e, "mem_fraction_static_needed"), fig(e, "mem_fraction_static"), 1000);
-    snprintf(row->launch, sizeof row->launch, "--tp %llu --context-length %llu --mem-fraction-static %.3f", tp,
-             (unsigned long long)scn_u64(s, "runtime.context_length", ctx), f);
-  } else if (lc && fig(e, "fit_n_gpu_layers") > 0) {
+    snprintf(row->launch, sizeof row->launch, "--tp %llu --context-length %llu --mem-fraction-static %.3f",
+             (unsigned long long)tp, (unsigned long long)scn_u64(s, "runtime.context_length", ctx), f);
+  } else if (fig(e, "fit_n_gpu_layers") > 0) {
     snprintf(row->launch, sizeof row->launch, "-ngl %.0f -c %.0f", fig(e, "fit_n_gpu_layers"), fig(e, "n_ctx"));
   }
 done:
   free(at);
-  free(e);
+  free(e1);
 }
 
 int fit_gpu_from(const model_desc *m, const scenario *s, const estimate *e, const gpu *g, fit_row *row, char *err,
@@ -200,7 +210,7 @@ int fit_gpu_from(const model_desc *m, const scenario *s, const estimate *e, cons
     p.s.prompt_tokens = 0;
     row->max_context = bisect(&p, &p.s.context, max_ctx);
     p.s.prompt_tokens = saved_prompt;
-    fit_launch(m, s, row);
+    fit_launch(m, s, e, row);
   } else {
     row->max_micro_batch = bisect(&p, &p.s.micro_batch, 1ull << 16);
     row->max_seq_len = bisect(&p, &p.s.seq_len, m->max_position ? m->max_position : 1ull << 24);
