@@ -108,7 +108,9 @@ return arch {
         -- channels; the bytes per element are the VAE's (src/gen.c "cogvideox"), the same
         -- for every CogVideoX pipeline (ConsisID included)
         vae_peak_channels = VAE_BLOCK_OUT[1], vae_latent_batch = 2,
-        act_family = "cogvideox", vae_tile = 240, vae_tile_frames = 8,
+        -- enable_tiling: tiles of half the VAE's sample size, 240 high x 360 wide
+        -- (AutoencoderKLCogVideoX tile_sample_min_height/width = sample_height/width // 2)
+        act_family = "cogvideox", vae_tile = 240, vae_tile_w = 360, vae_tile_frames = 8,
         text_hidden = 4096, te_layers = 24,
         -- SAT sample_video.py: model.to("cpu"), empty_cache(), then the VAE alone decodes
         ref_decode_alone = true,

@@ -479,11 +479,12 @@ static void gen_reshape(scenario *s, uint64_t W, uint64_t H, uint64_t F) {
   uint64_t img = ((lf + pt - 1) / pt) * (lh / p) * (lw / p);
   uint64_t text = scn_u64(s, "gen.tokens", img) - scn_u64(s, "gen.img_tokens", img);
   uint64_t tile = scn_u64(s, "gen.vae_tile", 0), tf = scn_u64(s, "gen.vae_tile_frames", 0);
+  uint64_t tile_w = scn_u64(s, "gen.vae_tile_w", tile);
   uint64_t chunk = scn_u64(s, "gen.vae_chunk", 0), f = F;
   if (F > 1 && tile && tf) f = min_u64(f, tf);
   if (F > 1 && chunk) f = min_u64(f, chunk);
   if (F > 1) f = min_u64(f, gen_batch_frames(s, F));
-  uint64_t pw = tile ? min_u64(W, tile) : W, ph = tile ? min_u64(H, tile) : H;
+  uint64_t pw = tile_w ? min_u64(W, tile_w) : W, ph = tile ? min_u64(H, tile) : H;
   gen_set(s, "gen.width", W);
   gen_set(s, "gen.height", H);
   gen_set(s, "gen.frames", F);

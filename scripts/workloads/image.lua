@@ -113,9 +113,11 @@ local function memory_part(w, n, p, frames, W, H)
   local slicing = w.vae_slicing ~= nil and bool_field(w.vae_slicing, "workload.vae_slicing") or false
   set(n, "vae_tiling", tiling); set(n, "vae_slicing", slicing)
   -- pixels x frames decoded at once by one decode call
+  -- a tile is vae_tile pixels high and vae_tile_w wide (square unless the VAE says otherwise)
   local tile = p.vae_tile or (p.vae_scale * 64)
+  local tile_w = p.vae_tile_w or tile
   local pw, ph = W, H
-  if tiling then pw, ph = math.min(W, tile), math.min(H, tile) end
+  if tiling then pw, ph = math.min(W, tile_w), math.min(H, tile) end
   local f = frames
   if frames > 1 then
     if tiling and p.vae_tile_frames then f = math.min(frames, p.vae_tile_frames) end
@@ -126,6 +128,7 @@ local function memory_part(w, n, p, frames, W, H)
   -- what src/gen.c needs to re-derive the shape for another resolution or length (fit)
   set(n, "vae_scale", p.vae_scale); set(n, "patch", p.patch or 1); set(n, "vae_tscale", p.vae_tscale or 1)
   set(n, "patch_t", p.patch_t or 1); set(n, "vae_tile", tiling and tile or 0)
+  set(n, "vae_tile_w", tiling and tile_w or 0)
   set(n, "vae_tile_frames", (tiling and p.vae_tile_frames) or 0); set(n, "vae_chunk", p.vae_chunk or 0)
   set(n, "vae_latent_batch", p.vae_latent_batch or 0)
   set(n, "latent_channels", p.latent_channels)
