@@ -38,7 +38,8 @@ models["deepseek-ai/DeepSeek-V3"] = { arch = "deepseek_v3", config = {
     moe_layer_freq = 1, n_routed_experts = 256, n_shared_experts = 1, num_attention_heads = 128,
     num_experts_per_tok = 8, num_hidden_layers = 61, num_key_value_heads = 128,
     num_nextn_predict_layers = 1, q_lora_rank = 1536, qk_nope_head_dim = 128, qk_rope_head_dim = 64,
-    quantization_config = { quant_method = "fp8" }, tie_word_embeddings = false, v_head_dim = 128,
+    quantization_config = { quant_method = "fp8", fmt = "e4m3", activation_scheme = "dynamic", weight_block_size = { 128, 128 } },
+    tie_word_embeddings = false, v_head_dim = 128,
     vocab_size = 129280,
 } }
 models["EleutherAI/pythia-2.8b"] = { arch = "gpt_neox", config = {
@@ -498,6 +499,20 @@ models["Qwen/Qwen2.5-7B-Instruct"] = variant("Qwen/Qwen2.5-7B", CTX32K)  -- (cal
 models["Qwen/Qwen2.5-14B-Instruct"] = variant("Qwen/Qwen2.5-14B", CTX32K)
 models["Qwen/Qwen2.5-32B-Instruct"] = variant("Qwen/Qwen2.5-32B", CTX32K)
 
+-- RedHatAI's llm-compressor checkpoints: the shapes of their base with the compressed-tensors
+-- quantization_config of the scheme they name (compressed-tensors quantization/quant_scheme.py
+-- presets FP8_DYNAMIC: fp8 weights per output channel, dynamic per-token fp8 activations;
+-- W4A16: int4 weights, symmetric groups of 128); lm_head is left in the model dtype
+local function ct_config(weights, acts)
+  return { quantization_config = { quant_method = "compressed-tensors", ignore = { "lm_head" },
+    config_groups = { group_0 = { targets = { "Linear" }, weights = weights, input_activations = acts } } } }
+end
+models["RedHatAI/Llama-3.3-70B-Instruct-fp8-dynamic"] = variant("meta-llama/Llama-3.1-70B", ct_config(  -- (calibration)
+  { num_bits = 8, type = "float", strategy = "channel", symmetric = true, dynamic = false },
+  { num_bits = 8, type = "float", strategy = "token", symmetric = true, dynamic = true }))
+models["RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w4a16"] = variant("meta-llama/Llama-3.1-8B", ct_config(  -- (calibration)
+  { num_bits = 4, type = "int", strategy = "group", group_size = 128, symmetric = true, dynamic = false }))
+
 local aliases = {
   ["bigscience/bloom-7b1"] = "bigscience/bloomz-7b1",
   ["deepseek-ai/DeepSeek-R1-Distill-Qwen-14B"] = "Qwen/Qwen2.5-14B",  -- (calibration)
@@ -521,8 +536,6 @@ local aliases = {
   ["mistralai/Mixtral-8x7B-Instruct-v0.1"] = "mistralai/Mixtral-8x7B-v0.1",  -- (calibration)
   ["Qwen/Qwen2.5-0.5B-Instruct"] = "Qwen/Qwen2.5-0.5B",
   ["Qwen/Qwen2.5-72B"] = "Qwen/Qwen2.5-72B-Instruct",
-  ["RedHatAI/Llama-3.3-70B-Instruct-fp8-dynamic"] = "meta-llama/Llama-3.1-70B",  -- (calibration)
-  ["RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w4a16"] = "meta-llama/Llama-3.1-8B",  -- (calibration)
   -- --- gen
   ["runwayml/stable-diffusion-v1-5"] = "stable-diffusion-v1-5/stable-diffusion-v1-5",
   ["CompVis/stable-diffusion-v1-4"] = "stable-diffusion-v1-5/stable-diffusion-v1-5",  -- (calibration, training)

@@ -279,4 +279,82 @@ function Q.apply(spec, n)
   n.extra["quant.name"] = table.concat(labels, ",")
 end
 
+-- ---------------------------------------------------------------- checkpoint quantization
+
+-- The format a checkpoint's own config.json quantization_config names, as vLLM and
+-- transformers read it when no --quantization is given (vllm/model_executor/layers/
+-- quantization/*: Fp8Config.from_config weight_block_size / activation_scheme,
+-- GPTQConfig bits / group_size / desc_act / sym, AWQConfig, Mxfp4Config,
+-- compressed_tensors.py config_groups, modelopt.py quant_algo; transformers
+-- BitsAndBytesConfig). Returns a spec for Q.apply, or nil and what vramfit lacks.
+local function ct_spec(qc)
+  -- compressed-tensors: the first config group's weights and input activations
+  local group
+  for _, g in pairs(qc.config_groups or {}) do
+    if type(g) == "table" and type(g.weights) == "table" then group = g; break end
+  end
+  if not group then return nil, "no config_groups entry with weights" end
+  local w, ia = group.weights, group.input_activations
+  local bits, typ, strat = w.num_bits, w.type, w.strategy
+  if typ == "float" and bits == 8 then
+    local spec = { name = "fp8", scheme = strat == "channel" and "channel" or strat == "block" and "block" or "tensor",
+                   activation_scheme = (type(ia) == "table" and ia.dynamic == false) and "static" or "dynamic" }
+    if strat == "block" then
+      local b = w.block_structure
+      if type(b) ~= "table" or b[1] ~= b[2] then return nil, "fp8 blocks that are not square" end
+      spec.block_size = b[1]
+    end
+    return spec
+  elseif typ == "float" and bits == 4 then
+    return { name = "nvfp4" }
+  elseif typ == "int" and bits == 8 and type(ia) == "table" then
+    return { name = "w8a8", activation_scheme = ia.dynamic == false and "static" or "dynamic" }
+  elseif typ == "int" and (bits == 4 or bits == 8) and ia == nil then
+    return { name = "compressed-tensors-w4a16", bits = bits,
+             group_size = strat == "group" and w.group_size or -1, sym = w.symmetric ~= false,
+             actorder = w.actorder ~= nil and w.actorder ~= false and w.actorder ~= "static" }
+  end
+  return nil, ("weights of %s bits, type %s"):format(tostring(bits), tostring(typ))
+end
+
+function Q.from_config(qc)
+  local m = type(qc.quant_method) == "string" and qc.quant_method:lower() or nil
+  if m == "fp8" or m == "fbgemm_fp8" then
+    local b = qc.weight_block_size
+    if b ~= nil then
+      if type(b) ~= "table" or b[1] ~= b[2] or math.type(b[1]) ~= "integer" then
+        return nil, "weight_block_size that is not square"
+      end
+      return { name = "fp8", scheme = "block", block_size = b[1], activation_scheme = qc.activation_scheme or "dynamic" }
+    end
+    return { name = "fp8", scheme = m == "fbgemm_fp8" and "channel" or "tensor", activation_scheme = qc.activation_scheme or "dynamic" }
+  elseif m == "mxfp4" then
+    return { name = "mxfp4" }
+  elseif m == "gptq" or m == "gptq_marlin" then
+    return { name = "gptq", bits = qc.bits or 4, group_size = qc.group_size or 128,
+             desc_act = qc.desc_act == true, sym = qc.sym ~= false }
+  elseif m == "awq" or m == "awq_marlin" then
+    local v = type(qc.version) == "string" and qc.version:lower() or "gemm"
+    return { name = "awq", bits = qc.bits or qc.w_bit or 4, group_size = qc.group_size or qc.q_group_size or 128,
+             zero_point = qc.zero_point ~= false, version = v }
+  elseif m == "bitsandbytes" then
+    if qc.load_in_4bit then
+      return { name = qc.bnb_4bit_quant_type == "fp4" and "bnb-fp4" or "bnb-nf4",
+               double_quant = qc.bnb_4bit_use_double_quant == true }
+    elseif qc.load_in_8bit then
+      return { name = "bnb-int8" }
+    end
+    return nil, "neither load_in_4bit nor load_in_8bit"
+  elseif m == "compressed-tensors" then
+    return ct_spec(qc)
+  elseif m == "modelopt" then
+    local algo = type(qc.quant_algo) == "string" and qc.quant_algo:upper()
+      or (type(qc.quantization) == "table" and type(qc.quantization.quant_algo) == "string" and qc.quantization.quant_algo:upper())
+    if algo == "FP8" then return { name = "fp8", scheme = "tensor" } end
+    if algo == "NVFP4" then return { name = "nvfp4" } end
+    return nil, "quant_algo " .. tostring(algo)
+  end
+  return nil, "no format for it"
+end
+
 return Q

@@ -92,6 +92,9 @@ local function model_part(raw, n)
   if r.tensors then desc.tensors = r.tensors end   -- the real file's tensors, exact bytes
   if r.kv then desc.kv = r.kv end                  -- a file's exact KV layout (per-layer heads)
   n.model = { id = id, arch = a.name, desc = desc }
+  -- a checkpoint that stores quantized weights (applied in S.prepare unless the scenario
+  -- names a quant); a file's real tensors already hold their stored bytes
+  if type(cfg.quantization_config) == "table" and not r.tensors then n.model.qconfig = cfg.quantization_config end
   return text_config(cfg)
 end
 
@@ -314,7 +317,21 @@ function S.prepare(raw)
   dtype_part(raw, cfg, n)
   local rt = runtime_part(raw, n)
   -- a quantization format rewrites the tensors' stored bytes (scripts/quant.lua)
-  if raw.quant ~= nil then require("quant").apply(raw.quant, n) end
+  if raw.quant ~= nil then
+    require("quant").apply(raw.quant, n)
+  elseif n.model.qconfig then
+    -- vLLM and transformers load such a checkpoint in its stored format by default
+    local Q = require "quant"
+    local qc = n.model.qconfig
+    local spec, why = Q.from_config(qc)
+    if not spec then
+      fail("model", "%s: config.json quantization_config (quant_method %s) is not modelled: %s; give quant explicitly (vramfit list quants)",
+           n.model.id, tostring(qc.quant_method), why)
+    end
+    Q.apply(spec, n)
+    note(n, "quant %s from the checkpoint's quantization_config (quant_method %s); set quant to override",
+         n.extra["quant.name"] or spec.name, tostring(qc.quant_method))
+  end
   workload_part(raw, n, rt, cfg)
   parallel_part(raw, n)
   gpu_part(raw, n)

@@ -8,6 +8,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+#include <stdbool.h>
 
 #include <cmocka.h>
 
@@ -151,6 +153,68 @@ static void test_gguf_llama8b(void **state) {
   assert_true(gpu + 256 >= 440349 * MIB / 100 - PRINTED_MIB_TOL && gpu + 256 <= 440349 * MIB / 100 + PRINTED_MIB_TOL);
 }
 
+/* The report of `model` with no quant field: the checkpoint's own quantization_config applies. */
+static json_t *eval_plain(vf_engine *e, const char *model) {
+  char text[512];
+  snprintf(text, sizeof text,
+           "return { model = '%s', workload = { kind = 'inference', context = 2048, concurrency = 1 } }", model);
+  json_t *j = NULL;
+  if (tu_eval(e, text, &j) != VF_OK) fail_msg("%s: %s", model, vf_engine_error(e));
+  return j;
+}
+
+static bool has_assumption(json_t *j, const char *text) {
+  json_t *a = json_object_get(j, "assumptions"), *v;
+  size_t i;
+  json_array_foreach(a, i, v) {
+    if (strcmp(json_string_value(v), text) == 0) return true;
+  }
+  return false;
+}
+
+/* A checkpoint stored quantized loads in its stored format (what vLLM and transformers do with
+** config.json quantization_config): gpt-oss-20b is the checkpoint's total_size without a quant
+** field; DeepSeek-V3's fp8 with weight_block_size [128, 128] equals the explicit block-fp8 format
+** (bf16 embeddings, norms and routers); RedHatAI's FP8-dynamic Llama-3.3-70B (compressed-tensors
+** fp8 weights per output channel) equals fp8 scheme 'channel' on the 70B shapes. */
+static void test_checkpoint_quant(void **state) {
+  json_t *j = eval_plain(*state, "openai/gpt-oss-20b");
+  assert_int_equal(tu_int(j, "model.weight_bytes"), 13761264768LL);
+  assert_true(has_assumption(j, "quant mxfp4 from the checkpoint's quantization_config (quant_method mxfp4); set quant to override"));
+  json_decref(j);
+  char text[512];
+  snprintf(text, sizeof text, "return { model = 'deepseek-ai/DeepSeek-V3', dtype = 'bf16', quant = %s,"
+           " workload = { kind = 'inference', context = 2048, concurrency = 1 } }",
+           "{ name = 'fp8', scheme = 'block', block_size = 128 }");
+  json_t *explicit = NULL;
+  assert_int_equal(tu_eval(*state, text, &explicit), VF_OK);
+  j = eval_plain(*state, "deepseek-ai/DeepSeek-V3");
+  assert_int_equal(tu_int(j, "model.weight_bytes"), tu_int(explicit, "model.weight_bytes"));
+  assert_true(tu_int(j, "model.weight_bytes") < 700000000000LL); /* not the 1.34 TB of bf16 */
+  json_decref(j);
+  json_decref(explicit);
+  snprintf(text, sizeof text, "return { model = 'meta-llama/Llama-3.1-70B', dtype = 'bf16', quant = %s,"
+           " workload = { kind = 'inference', context = 2048, concurrency = 1 } }", "{ name = 'fp8', scheme = 'channel' }");
+  assert_int_equal(tu_eval(*state, text, &explicit), VF_OK);
+  j = eval_plain(*state, "RedHatAI/Llama-3.3-70B-Instruct-fp8-dynamic");
+  assert_int_equal(tu_int(j, "model.weight_bytes"), tu_int(explicit, "model.weight_bytes"));
+  json_decref(j);
+  json_decref(explicit);
+  /* a quant field overrides the checkpoint's */
+  j = eval_quant(*state, "openai/gpt-oss-20b", "'mxfp4'");
+  assert_false(has_assumption(j, "quant mxfp4 from the checkpoint's quantization_config (quant_method mxfp4); set quant to override"));
+  json_decref(j);
+  /* a quantization vramfit has no format for is refused, never read as unquantized */
+  assert_int_not_equal(tu_eval(*state,
+      "return { model = { id = 'x/hqq', arch = 'llama', config = { model_type = 'llama', hidden_size = 512,"
+      " intermediate_size = 1024, num_attention_heads = 8, num_hidden_layers = 2, num_key_value_heads = 8,"
+      " vocab_size = 1000, max_position_embeddings = 2048, quantization_config = { quant_method = 'hqq' } } },"
+      " workload = { kind = 'inference', context = 64 } }", NULL), VF_OK);
+  assert_string_equal(vf_engine_error(*state),
+                      "t.lua: model: x/hqq: config.json quantization_config (quant_method hqq) is not modelled: no format "
+                      "for it; give quant explicitly (vramfit list quants)");
+}
+
 static void check_error(vf_engine *e, const char *quant, const char *message) {
   char text[512];
   snprintf(text, sizeof text,
@@ -188,6 +252,7 @@ int main(void) {
       cmocka_unit_test(test_bnb_nf4),      cmocka_unit_test(test_fp8),
       cmocka_unit_test(test_mxfp4_gpt_oss), cmocka_unit_test(test_gguf_pythia),
       cmocka_unit_test(test_gguf_llama8b), cmocka_unit_test(test_bad_input),
+      cmocka_unit_test(test_checkpoint_quant),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
