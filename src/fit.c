@@ -189,7 +189,8 @@ int fit_gpu_from(const model_desc *m, const scenario *s, const estimate *e, cons
       return -1;
     }
     row->count = gf.offload ? 1 : 0;
-    snprintf(row->layout, sizeof row->layout, "offload=%s", gf.offload ? gf.offload : "-");
+    /* "-": no offload mode the runtime offers fits this GPU at the scenario's size */
+    snprintf(row->layout, sizeof row->layout, "%s%s", gf.offload ? "offload=" : "-", gf.offload ? gf.offload : "");
     row->max_width = gf.max_width;
     row->max_height = gf.max_height;
     row->max_frames = gf.max_frames;

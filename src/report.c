@@ -191,11 +191,12 @@ static void table_budget(sbuf *b, const report_in *in) {
   table_line(b, "total", e->total, "", "what nvidia-smi shows");
 }
 
-/* image/video: the least offload mode that fits and how far it goes */
+/* image/video: whether the scenario as given fits, the least offload mode that fits, and
+** how far that mode goes */
 static void table_fit_gen(sbuf *b, const report_in *in) {
   bool video = in->s->kind == WL_VIDEO;
-  sbuf_printf(b, "\n%-28s %9s %5s %7s %-20s %14s %10s\n", "fit (headroom kept free)", "GiB", "fits", "used",
-              "least offload", "max size", video ? "max frames" : "");
+  sbuf_printf(b, "\n%-28s %9s %5s %7s %-20s %14s %10s\n", "fit (headroom kept free)", "GiB", "as is", "used",
+              "fits with", "max size", video ? "max frames" : "");
   for (size_t i = 0; i < in->n_rows; i++) {
     const fit_row *f = &in->rows[i];
     char size[32] = "-";
