@@ -40,8 +40,16 @@ local function modules(desc)
   return out
 end
 
--- matcher(targets, field): a function(module_name) -> bool with PEFT's semantics.
+-- Roles whose 2-D weights are not nn.Linear modules (embedding tables).
+local NOT_LINEAR = { embed = true, pos_embed = true }
+
+-- matcher(targets, field): a function(module_name, role) -> bool with PEFT's semantics.
+-- "all-linear" is PEFT's shorthand (tuners_utils.py _maybe_include_all_linear_layers):
+-- every Linear but the output layer (get_output_embeddings), whatever its name.
 function P.matcher(targets, field)
+  if targets == "all-linear" then
+    return function(_, role) return role ~= "lm_head" and not NOT_LINEAR[role] end
+  end
   if type(targets) == "string" then
     local pat = "^(?:" .. targets .. ")\\z"
     local ok, err = pcall(host.match, pat, "probe")
@@ -110,7 +118,7 @@ end
 -- acc.masks the 1-byte dropout masks.
 function P.adapters(desc, method, opts, acc)
   for _, m in ipairs(modules(desc)) do
-    if m.param == "weight" and #m.shape == 2 and m.role ~= "embed" and opts.match(m.module) then
+    if m.param == "weight" and #m.shape == 2 and m.role ~= "embed" and opts.match(m.module, m.role) then
       local o, i = m.shape[1], m.shape[2]
       for _, shape in ipairs(ADD[method](o, i, opts.r, m.short)) do add_tensor(acc, shape, m.count, true, "adapter") end
       acc.matched = acc.matched + m.count

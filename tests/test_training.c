@@ -79,6 +79,24 @@ static void test_peft_regex(void **state) {
                    VF_OK);
 }
 
+/* PEFT's "all-linear": every Linear but the output layer. Llama-3.1-8B r = 16 is the
+** 41,943,040 trainable parameters print_trainable_parameters() reports: per layer
+** 16 x ((4096+4096) x 2 + (4096+1024) x 2 + (4096+14336) x 3) = 1,310,720, 32 layers. The
+** lm_head (and the embeddings) get no adapter. Llama-3.2-3B: 28 x 16 x ((3072+3072) x 2 +
+** (3072+1024) x 2 + (3072+8192) x 3) = 24,313,856. */
+static void test_peft_all_linear(void **state) {
+  json_t *j = eval(state, "return { model = 'meta-llama/Llama-3.1-8B', dtype = 'bf16', runtime = 'transformers',"
+                          " workload = { kind = 'train', micro_batch = 1, seq_len = 512, method = 'lora',"
+                          " lora = { r = 16, targets = 'all-linear' } } }");
+  assert_int_equal(tu_int(j, "model.trainable_params"), 41943040LL);
+  json_decref(j);
+  j = eval(state, L32 "method = 'lora', lora = { r = 16, targets = 'all-linear' } } }");
+  assert_int_equal(tu_int(j, "model.trainable_params"), 24313856LL);
+  json_decref(j);
+  assert_error(state, L32 "method = 'lora', lora = { r = 16, targets = 'all-linear' }, modules_to_save = 'all-linear' } }",
+               "workload.modules_to_save: \"all-linear\" is a target_modules shorthand; name the modules to save");
+}
+
 /* 8-bit AdamW on full fine-tuning: per tensor 2 x (n + 4 x ceil(n / 256)) bytes, and 2 x 4 x n
 ** for the tensors under 4096 elements (the RMSNorm weights, 3072 each). */
 static void test_adamw8bit_states(void **state) {
@@ -496,7 +514,7 @@ static void test_fp8_cp_errors(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_peft_trainable),   cmocka_unit_test(test_peft_regex),
+      cmocka_unit_test(test_peft_trainable),   cmocka_unit_test(test_peft_regex), cmocka_unit_test(test_peft_all_linear),
       cmocka_unit_test(test_adamw8bit_states), cmocka_unit_test(test_calibration_lora),
       cmocka_unit_test(test_deepspeed_estimators), cmocka_unit_test(test_zero3_states),
       cmocka_unit_test(test_errors),           cmocka_unit_test(test_video_lora),

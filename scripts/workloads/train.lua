@@ -149,6 +149,9 @@ local function trainable_set(w, n, method, desc)
     if not targets then fail("workload.lora.targets", "missing: PEFT has no default target_modules for architecture %s", n.model.arch) end
     note(n, "%s targets assumed: PEFT's defaults for %s", method, n.model.arch)
   end
+  if targets == "all-linear" and method == "ln-tuning" then
+    fail("workload.lora.targets", "\"all-linear\" names Linear layers; ln-tuning trains norms (give their names or a regular expression)")
+  end
   local match = peft.matcher(targets, "workload.lora.targets")
   if method == "ln-tuning" then
     peft.copies(desc, match, set)
@@ -162,6 +165,7 @@ local function trainable_set(w, n, method, desc)
   end
   if set.matched == 0 then fail("workload.lora.targets", "matches no module of %s", n.model.id) end
   local mts = w.modules_to_save or l.modules_to_save
+  if mts == "all-linear" then fail("workload.modules_to_save", "\"all-linear\" is a target_modules shorthand; name the modules to save") end
   if mts ~= nil then peft.copies(desc, peft.matcher(mts, "workload.modules_to_save"), set) end
   return set
 end
