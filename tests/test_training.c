@@ -314,7 +314,15 @@ static void test_unet_eager_scores(void **state) {
 }
 
 static void test_errors(void **state) {
-  assert_error(state, L32 "method = 'qlora' } }", "workload.method: qlora trains LoRA adapters on a 4-bit base");
+  /* method qlora without a quant loads the base as QLoRA does: bnb-nf4 with double quantization */
+  json_t *q = eval(state, L32 "method = 'qlora' } }");
+  json_t *e = eval(state, "return { model = 'meta-llama/Llama-3.2-3B', dtype = 'bf16', runtime = 'transformers', "
+                          "gpu = 'L40S', quant = { name = 'bnb-nf4', double_quant = true }, workload = { kind = 'train', "
+                          "micro_batch = 4, seq_len = 768, precision = 'bf16', method = 'qlora' } }");
+  assert_int_equal(tu_int(q, "model.weight_bytes"), tu_int(e, "model.weight_bytes"));
+  assert_int_equal(tu_int(q, "devices.0.total_bytes"), tu_int(e, "devices.0.total_bytes"));
+  json_decref(q);
+  json_decref(e);
   assert_error(state, L32 "method = 'lora', lora = { targets = {'nope'} } } }", "workload.lora.targets: matches no module");
   assert_error(state, L32 "method = 'lora', lora = { rank = 8 } } }", "unknown key 'rank'");
 }

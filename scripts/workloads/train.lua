@@ -389,7 +389,10 @@ local function normalize(w, n, cfg)
   local method = enum_field(w.method or "full", "workload.method", METHODS)
   if w.method == nil then note(n, "method full assumed") end
   if method == "qlora" and not quantized(n.model.desc) then
-    fail("workload.method", "qlora trains LoRA adapters on a 4-bit base: set quant = \"bnb-nf4\" in the scenario")
+    -- QLoRA's base as its paper and PEFT's recipes load it (BitsAndBytesConfig load_in_4bit,
+    -- bnb_4bit_quant_type "nf4", bnb_4bit_use_double_quant True)
+    Q.apply({ name = "bnb-nf4", double_quant = true }, n)
+    note(n, "quant bnb-nf4 with double quantization assumed (method qlora; set quant to choose another 4-bit base)")
   end
   n.micro_batch = int_field(w.micro_batch or 1, "workload.micro_batch", 1, MAX_SEQS)
   local desc = train_gen.normalize(w, n, method)   -- a diffusion pipeline: its denoiser
