@@ -92,7 +92,8 @@ local RUNTIME_KEYS = { "name", "summary", "aliases", "kinds", "knobs", "modelled
 
 -- runtime{...}: a runtime script: which workload kinds it runs, the knobs it accepts
 -- (the runtime's own option names) and whether the engine models it yet.
--- A knob is a list of allowed strings, or one of "int", "number", "bool", "string", "bytes".
+-- A knob is a list of allowed strings, or one of "int", "number", "bool", "string", "bytes",
+-- "table" (a nested table the runtime's normalize validates; it does not become an extra).
 -- Knob values reach the C core as extras "runtime.<knob>". normalize(n, knobs), if
 -- given, runs after the workload is validated: it may fill defaults (recording each
 -- as an assumption in n.notes) and set more extras.

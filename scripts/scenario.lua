@@ -92,6 +92,7 @@ local function model_part(raw, n)
   if r.tensors then desc.tensors = r.tensors end   -- the real file's tensors, exact bytes
   if r.kv then desc.kv = r.kv end                  -- a file's exact KV layout (per-layer heads)
   n.model = { id = id, arch = a.name, desc = desc }
+  n.model_config = cfg -- for runtime hooks that read fields the description drops (MTP layers)
   -- a checkpoint that stores quantized weights (applied in S.prepare unless the scenario
   -- names a quant); a file's real tensors already hold their stored bytes
   if type(cfg.quantization_config) == "table" and not r.tensors then n.model.qconfig = cfg.quantization_config end
@@ -119,6 +120,11 @@ local function knob_value(rt, k, v, spec)
   if spec == "number" then return num_field(v, field, 0, 1e15) end
   if spec == "bool" then return bool_field(v, field) end
   if spec == "bytes" then return host.parse_bytes(v, field) end
+  -- a nested table (runtime.speculative): the runtime's normalize validates it
+  if spec == "table" then
+    if type(v) ~= "table" then fail(field, "expected a table, got %s", type(v)) end
+    return v
+  end
   if type(v) ~= "string" then fail(field, "expected a string, got %s", tostring(v)) end
   return v
 end
@@ -151,7 +157,9 @@ local function runtime_part(raw, n)
   end
   if r.version ~= nil and type(r.version) ~= "string" then fail("runtime.version", "expected a string such as \"0.19.0\"") end
   n.runtime, n.runtime_version, n.knobs = rt.name, r.version, knobs
-  for k, v in pairs(knobs) do n.extra["runtime." .. k] = v end
+  for k, v in pairs(knobs) do
+    if type(v) ~= "table" then n.extra["runtime." .. k] = v end
+  end
   return rt
 end
 

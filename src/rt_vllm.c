@@ -45,7 +45,7 @@ typedef struct vgroups {
 
 /* One pipeline stage's rank. */
 typedef struct vrank {
-  uint64_t weights, act, non_torch, kv, blocks;
+  uint64_t weights, draft, act, non_torch, kv, blocks; /* weights: target + draft (draft: the drafter's) */
 } vrank;
 
 static uint64_t gib(ectx *c, double g) {
@@ -162,15 +162,22 @@ static bool mxfp4_expert(const inv_tensor *t) {
 ** padded to 64 (vllm/model_executor/layers/vocab_parallel_embedding.py pad_vocab_size),
 ** K/V projections replicated when there are fewer KV heads than ranks
 ** (QKVParallelLinear num_kv_head_replicas), norms and routers replicated. */
+static bool is_draft(const inv_tensor *t) { return strcmp(t->component, "draft") == 0; }
+
 static uint64_t rank_tensor_bytes(ectx *c, const inv_tensor *t) {
   const model_desc *m = c->m;
   uint64_t tp = c->s->tp, b = 0;
   if (mxfp4_expert(t) && model_mxfp4(m)) return acc_mul(&c->acc, mxfp4_expert_bytes(c, t), t->count);
   if (!inv_tensor_bytes(t, &b)) c->acc.overflow = true;
-  bool vocab = (t->role == ROLE_EMBED || t->role == ROLE_LM_HEAD) && t->ndim >= 1 && t->shape[0] == m->vocab;
-  if (vocab && m->vocab) b = acc_mul(&c->acc, b / m->vocab, (m->vocab + 63) / 64 * 64);
+  /* a drafter's vocabulary-parallel rows are its own (EAGLE-3's draft_vocab_size lm_head),
+  ** its K/V heads those of its own attention (speculative.lua: spec.kv1.heads) */
+  bool draft = is_draft(t);
+  uint64_t V = draft && t->ndim >= 1 ? t->shape[0] : m->vocab;
+  uint64_t kvh = draft ? scn_u64(c->s, "spec.kv1.heads", m->kv_heads) : m->kv_heads;
+  bool vocab = (t->role == ROLE_EMBED || t->role == ROLE_LM_HEAD) && t->ndim >= 1 && t->shape[0] == V;
+  if (vocab && V) b = acc_mul(&c->acc, b / V, (V + 63) / 64 * 64);
   bool kv_proj = strstr(t->name, "k_proj") || strstr(t->name, "v_proj");
-  if (kv_proj && m->kv_heads && m->kv_heads < tp) return b / m->kv_heads;
+  if (kv_proj && kvh && kvh < tp) return b / kvh;
   return est_tp_sharded(t->role) ? bytes_ceildiv(b, tp) : b;
 }
 
@@ -222,14 +229,14 @@ typedef struct valloc {
 ** parameters and rotary cache (vllm-13061-r1-distill-qwen14b-2x4090; the rest reuse the
 ** rotary cache's fp32 temporaries). Qwen2-7B: tp 1 57 MiB, tp 2 21.5 MiB
 ** (vllm01011-qwen2-7b-*: 14.2488 and 7.1217 GiB with its 32768-position rotary cache). */
-static uint64_t stage_slack(ectx *c, uint64_t stage) {
+static uint64_t stage_slack(ectx *c, uint64_t stage, bool draft) {
   const model_desc *m = c->m;
   uint64_t pp = c->s->pp, share = bytes_ceildiv(m->layers ? m->layers : 1, pp), total = 0;
   valloc a[V_MAX_ALLOCS];
   int n = 0;
   for (size_t i = 0; i < m->inv.n; i++) {
     const inv_tensor *t = &m->inv.t[i];
-    if (t->qtype[0] || t->count == 0) continue;
+    if (t->qtype[0] || t->count == 0 || is_draft(t) != draft) continue;
     uint64_t per = rank_tensor_bytes(c, t) / t->count, cnt = t->count;
     uint64_t E = m->block.experts;
     if (t->role == ROLE_EXPERT && E && cnt % E == 0) per *= E, cnt /= E;
@@ -268,10 +275,11 @@ static uint64_t stage_slack(ectx *c, uint64_t stage) {
 ** (llmd-v019-llama31-8b-tp1-8k). */
 static uint64_t stage_weights(ectx *c, uint64_t stage) {
   const model_desc *m = c->m;
-  uint64_t pp = c->s->pp, total = stage_slack(c, stage);
+  uint64_t pp = c->s->pp, total = stage_slack(c, stage, false);
   uint64_t share = bytes_ceildiv(m->layers ? m->layers : 1, pp);
   for (size_t i = 0; i < m->inv.n; i++) {
     const inv_tensor *t = &m->inv.t[i];
+    if (is_draft(t)) continue;
     uint64_t b = rank_tensor_bytes(c, t);
     if (strchr(t->name, '*') && pp > 1 && m->layers) {
       b = acc_mul(&c->acc, b / m->layers, share);
@@ -283,6 +291,22 @@ static uint64_t stage_weights(ectx *c, uint64_t stage) {
   }
   uint64_t pos = acc_mul(&c->acc, m->max_position, m->head_dim), rb = scn_u64(c->s, "vllm.rope_bytes", 0);
   uint64_t rope = rb ? acc_mul(&c->acc, pos, rb) : est_elems_bytes(c, pos, c->s->dtype);
+  return acc_add(&c->acc, total, rope);
+}
+
+/* The drafter of speculative decoding (scripts/speculative.lua: the tensors vLLM allocates
+** for it, tagged component "draft"), loaded by GPUModelRunner.load_model inside the same
+** memory scope as the target, so "Model loading took" prints target + draft
+** (vllm/v1/worker/gpu_model_runner.py load_model: self.drafter.load_model(self.model) under
+** DeviceMemoryProfiler). Per rank with the target's tp (draft_tensor_parallel_size must equal
+** it for EAGLE/MTP, vllm/config/speculative.py), plus its allocator block tails and its own
+** rotary cache when its get_rope key differs from the target's. No calibration case exists. */
+static uint64_t draft_weights(ectx *c) {
+  const model_desc *m = c->m;
+  uint64_t total = stage_slack(c, 0, true);
+  for (size_t i = 0; i < m->inv.n; i++)
+    if (is_draft(&m->inv.t[i])) total = acc_add(&c->acc, total, rank_tensor_bytes(c, &m->inv.t[i]));
+  uint64_t rope = est_elems_bytes(c, scn_u64(c->s, "spec.rope_elems", 0), c->s->dtype);
   return acc_add(&c->acc, total, rope);
 }
 
@@ -306,8 +330,21 @@ static double sampler_extra(const vcfg *v) {
   return sorts ? 36.9 : 13.4;
 }
 
+/* With speculative decoding the dummy sampler run also runs the rejection sampler
+** (gpu_model_runner.py _dummy_sampler_run), which gathers the bonus logits into a new
+** tensor (logits[bonus_logits_indices]: "creates a new tensor with separate storage") and
+** runs the full sampler on it (vllm/v1/sample/rejection_sampler.py forward, code index
+** 929030): one more seqs x vocab copy in the model dtype beside the sampler's buffers. The
+** 0.8-0.10 rejection sampler took sampled bonus ids instead (no copy): from 0.11 here,
+** version approximate; no calibration case. */
+static bool spec_on(const scenario *s) {
+  const char *m = scn_str(s, "spec.method", "");
+  return m[0] != 0;
+}
+
 static uint64_t sampler_bytes(ectx *c, const vcfg *v) {
   double per = (double)v->a + sampler_extra(v);
+  if (spec_on(c->s) && v->version >= 11000) per += (double)v->a;
   return acc_from_double(&c->acc, (double)v->smp_seqs * (double)c->m->vocab * per);
 }
 
@@ -473,9 +510,40 @@ static void mm_profile(ectx *c, vcfg *v) {
 ** sampler's dummy run do not overlap; from 0.17 the MoE workspace stays allocated
 ** through the sampler run (Qwen3-30B-A3B: 2.23 + 0.53 = 2.76 vs 2.68 GiB,
 ** llmd-v019-qwen3-30b-a3b; DeepSeek-V2-Lite 2.07 vs 1.93, llmd-v019-deepseek-v2-lite). */
+/* The drafter's dummy run after the target's forward over the same max_num_batched_tokens
+** (gpu_model_runner.py _dummy_run: self.drafter.dummy_run(num_tokens) for EAGLE, EAGLE-3,
+** MTP and draft models; none for ngram): the target's hidden states and the drafter's
+** concatenated input (embeds ++ hidden for EAGLE and MTP, the three auxiliary hidden states
+** for EAGLE-3: spec.in_width) stay live while one drafter layer runs. Its layer transient is
+** est_forward_dense_bytes over the drafter's widths (spec.hidden, spec.heads, spec.kv_dim,
+** spec.ffn); an MTP layer is shaped like the target's own (MoE workspaces included).
+** Modelled from the source; no calibration case. */
+static uint64_t drafter_bytes(ectx *c, const vcfg *v) {
+  const scenario *s = c->s;
+  const char *method = scn_str(s, "spec.method", "");
+  if (!method[0] || strcmp(method, "ngram") == 0) return 0;
+  uint64_t kept = acc_mul3(&c->acc, v->fwd_tokens, c->m->hidden + scn_u64(s, "spec.in_width", 0), v->a);
+  if (strcmp(method, "mtp") == 0)
+    return acc_add(&c->acc, kept, acc_add(&c->acc, forward_bytes(c, v), moe_bytes(c, v)));
+  model_desc d = *c->m;
+  d.hidden = scn_u64(s, "spec.hidden", d.hidden);
+  d.block.q_dim = scn_u64(s, "spec.heads", d.block.q_dim);
+  d.block.kv_dim = scn_u64(s, "spec.kv_dim", d.block.kv_dim);
+  d.block.ffn_dim = scn_u64(s, "spec.ffn", d.block.ffn_dim);
+  d.block.experts = 0;
+  d.block.gated = true;
+  ectx dc = *c;
+  dc.m = &d;
+  uint64_t fwd = est_forward_dense_bytes(&dc, v->fwd_tokens, v->a);
+  c->acc.overflow = c->acc.overflow || dc.acc.overflow;
+  return acc_add(&c->acc, kept, fwd);
+}
+
 static uint64_t activation_peak(ectx *c, const vcfg *v, bool sampler) {
   uint64_t moe = moe_bytes(c, v);
   uint64_t fwd = acc_add(&c->acc, forward_bytes(c, v), moe);
+  uint64_t drafter = drafter_bytes(c, v);
+  if (drafter > fwd) fwd = drafter;
   uint64_t kept = v->version >= 17000 ? moe : 0;
   uint64_t smp = sampler ? acc_add(&c->acc, sampler_bytes(c, v), kept) : 0;
   uint64_t vis = vision_bytes(c, v);
@@ -538,12 +606,47 @@ static void mamba_block_size(ectx *c, vcfg *v) {
 ** allocator (before 0.10, or chunked local attention while it is off) every attention
 ** layer is sized as full attention, cross-attention ones included (V0 mllama:
 ** vllm-pr12126-llama32-11b-vision-eager, 40 layers per block). */
+static void vllm_spec_add(ectx *c, vcfg *v, vgroups *g, bool hybrid, const kv_group *k);
+
+/* The drafter's attention layers (EAGLE's decoder layers, MTP layers, a draft model's) are
+** Attention modules of the same forward context, so get_kv_cache_spec lists them beside the
+** target's (gpu_model_runner.py get_kv_cache_spec: every AttentionLayerBase) and the KV bytes
+** per token and per block include them: Llama-3.1-8B + EAGLE-3 caches 33 layers, DeepSeek-V3
+** + MTP 62 (scripts/speculative.lua spec.kv<i>.*). */
+static void vllm_draft_specs(ectx *c, vcfg *v, vgroups *g, bool hybrid) {
+  uint64_t n = scn_u64(c->s, "spec.kv_groups", 0);
+  for (uint64_t i = 1; i <= n && i <= 2; i++) {
+    char key[48];
+    kv_group k;
+    memset(&k, 0, sizeof k);
+#define SPEC_KV(field, name) \
+  snprintf(key, sizeof key, "spec.kv%llu." name, (unsigned long long)i); \
+  k.field = scn_u64(c->s, key, 0)
+    SPEC_KV(layers, "layers");
+    SPEC_KV(kv_heads, "heads");
+    SPEC_KV(k_dim, "k_dim");
+    SPEC_KV(v_dim, "v_dim");
+    SPEC_KV(window, "window");
+#undef SPEC_KV
+    k.kind = KV_ATTN;
+    if (k.layers && k.kv_heads) vllm_spec_add(c, v, g, hybrid, &k);
+  }
+}
+
 static void vllm_specs(ectx *c, vcfg *v, vgroups *g, bool hybrid) {
   const model_desc *m = c->m;
   memset(g, 0, sizeof *g);
   if (hybrid) mamba_block_size(c, v);
-  for (int i = 0; i < m->n_kv; i++) {
-    const kv_group *k = &m->kv[i];
+  for (int i = 0; i < m->n_kv; i++) vllm_spec_add(c, v, g, hybrid, &m->kv[i]);
+  vllm_draft_specs(c, v, g, hybrid);
+}
+
+static void vllm_spec_add(ectx *c, vcfg *v, vgroups *g, bool hybrid, const kv_group *k) {
+  {
+    if (g->n == V_MAX_GROUPS) {
+      est_fail(c, "vllm: more than %d kinds of KV-cache layer", V_MAX_GROUPS);
+      return;
+    }
     bool state = k->kind == KV_STATE;
     uint64_t page = state ? state_page(c, k) : acc_mul(&c->acc, v->bs, token_bytes(c, v, k));
     kv_kind kind = hybrid ? k->kind : (state ? KV_STATE : KV_ATTN);
@@ -660,7 +763,8 @@ static bool v0_driver_samples(const ectx *c, const vcfg *v) {
 static void vllm_rank(ectx *c, const vcfg *v, const vgroups *g, bool hybrid, uint64_t stage, bool driver,
                       vrank *r) {
   bool last = stage + 1 == c->s->pp;
-  r->weights = stage_weights(c, stage);
+  r->draft = last ? draft_weights(c) : 0; /* the drafter sits with the last stage's head */
+  r->weights = acc_add(&c->acc, stage_weights(c, stage), r->draft);
   r->act = activation_peak(c, v, last && (driver || !v0_driver_samples(c, v)));
   r->non_torch = non_torch(c, v, last);
   uint64_t used = acc_add(&c->acc, acc_add(&c->acc, r->weights, r->act), r->non_torch);
@@ -676,9 +780,16 @@ static void vllm_rank(ectx *c, const vcfg *v, const vgroups *g, bool hybrid, uin
 static void vllm_budget(ectx *c, const vcfg *v, const vrank *r, uint64_t kv_alloc, uint64_t need_kv) {
   budget *b = &c->e->b;
   const scenario *s = c->s;
-  budget_add(b, "weights", r->weights, BASIS_EXACT, true,
+  budget_add(b, "weights", r->weights - r->draft, BASIS_EXACT, true,
              "per rank (tp %llu, pp %llu): vocabulary padded to 64, rotary cache in the model dtype",
              (unsigned long long)s->tp, (unsigned long long)s->pp);
+  if (spec_on(s) && strcmp(scn_str(s, "spec.method", ""), "ngram") != 0) {
+    budget_item *d = budget_add(b, "weights", r->draft, BASIS_EXACT, true,
+                                "speculative decoding drafter (%s, %llu token(s)): the tensors vLLM allocates for it, "
+                                "embedding/lm_head shared with the target where vLLM shares them",
+                                scn_str(s, "spec.method", ""), (unsigned long long)scn_u64(s, "spec.tokens", 0));
+    if (d) d->component = "draft";
+  }
   char mm[160] = "";
   if (v->mm.on)
     snprintf(mm, sizeof mm, "; vision encoder on %llu dummy item(s) of %llu tokens: peak %.2f GiB, %.2f GiB kept",
@@ -723,6 +834,10 @@ static void vllm_figures(ectx *c, const vcfg *v, const vgroups *g, const vrank *
   double conc =
       hybrid ? (double)blocks / (double)request_blocks(v, g, v->mml, true) : (double)tokens / (double)v->mml;
   est_fig(c, "weights_bytes", r->weights);
+  if (spec_on(c->s)) {
+    est_fig(c, "draft_weights_bytes", r->draft);
+    est_fig(c, "num_speculative_tokens", scn_u64(c->s, "spec.tokens", 0));
+  }
   est_fig(c, "activation_peak_bytes", act);
   est_fig(c, "non_torch_bytes", r->non_torch);
   est_fig(c, "cuda_graph_bytes", cuda_graphs(c, v));
@@ -747,9 +862,14 @@ void vllm_estimate(ectx *c) {
   vcfg v;
   vllm_config(c, &v);
   if (c->failed) return;
+  if (spec_on(s) && s->pp > 1) {
+    est_fail(c, "vllm: speculative decoding with pipeline parallelism is not modelled");
+    return;
+  }
   bool hybrid = vllm_hybrid(c, &v);
   vgroups g;
   vllm_specs(c, &v, &g, hybrid);
+  if (c->failed) return;
   vllm_grouping(&g, hybrid);
   vrank r0, rl, worker;
   vllm_rank(c, &v, &g, hybrid, 0, true, &r0);

@@ -669,8 +669,91 @@ static void test_fit_launch_flags(void **state) {
   json_decref(j);
 }
 
+/* Speculative decoding (no calibration case exists: hand arithmetic of what vLLM allocates,
+** scripts/speculative.lua). EAGLE-3 head yuhuili/EAGLE3-LLaMA3.1-Instruct-8B (h 4096, 32/8
+** heads x 128, I 14336, draft vocab 32000): q 4096 x 8192 + k, v 1024 x 8192 = 50,331,648;
+** o 16,777,216; gate/up/down 176,160,768; 3 norms 12,288; fc 4096 x 12288 = 50,331,648; norm
+** 4096; lm_head 32000 x 4096 = 131,072,000; d2t 32000 (int64) = 424,721,664 parameters;
+** bytes 2 x 424,689,664 + 8 x 32,000 + its rotary cache 2048 x 128 x 2 = 850,159,616 (every
+** tensor a multiple of 2 MiB or under 1 MiB: no allocator tail). KV: 33 layers x 16 tokens
+** x 8 heads x 256 x 2 B = 2,162,688 B per block instead of 32 layers' 2,097,152. */
+#define SPEC_E3 ", speculative = { method = 'eagle3', model = 'yuhuili/EAGLE3-LLaMA3.1-Instruct-8B', num_speculative_tokens = 3 }"
+static void test_spec_eagle3(void **state) {
+  const char *base = "return { model = 'meta-llama/Llama-3.1-8B-Instruct', " V19 " }, " WL ", " H100 " }";
+  const char *spec = "return { model = 'meta-llama/Llama-3.1-8B-Instruct', " V19 SPEC_E3 " }, " WL ", " H100 " }";
+  json_t *b = eval(*state, base), *j = eval(*state, spec);
+  assert_int_equal((long long)fig(j, "draft_weights_bytes"), 850159616LL);
+  assert_int_equal((long long)(fig(j, "weights_bytes") - fig(b, "weights_bytes")), 850159616LL);
+  assert_int_equal((long long)json_integer_value(json_object_get(json_object_get(j, "model"), "params")) -
+                       (long long)json_integer_value(json_object_get(json_object_get(b, "model"), "params")),
+                   424721664LL);
+  assert_int_equal((long long)fig(j, "num_gpu_blocks"), (long long)(fig(j, "kv_cache_bytes") / 2162688.0));
+  assert_int_equal((long long)fig(b, "num_gpu_blocks"), (long long)(fig(b, "kv_cache_bytes") / 2097152.0));
+  assert_true(fig(j, "num_gpu_blocks") < fig(b, "num_gpu_blocks"));
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), (long long)fig(j, "num_gpu_blocks") * 16);
+  near(j, "max_concurrency", fig(j, "kv_cache_tokens") / 8192.0, 1e-12, 0);
+  /* the rejection sampler's bonus-logits copy: 1024 x 128256 x 2 B more than the sampler run */
+  assert_int_equal((long long)(fig(j, "activation_peak_bytes") - fig(b, "activation_peak_bytes")), 262668288LL);
+  assert_int_equal((long long)fig(j, "num_speculative_tokens"), 3);
+  json_decref(b);
+  json_decref(j);
+  /* ngram: no weights, no KV layers; the rejection sampler still runs */
+  j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', " V19
+                   ", speculative = { method = 'ngram', num_speculative_tokens = 4 } }, " WL ", " H100 " }");
+  assert_int_equal((long long)fig(j, "draft_weights_bytes"), 0);
+  assert_int_equal((long long)fig(j, "num_gpu_blocks"), (long long)(fig(j, "kv_cache_bytes") / 2097152.0));
+  json_decref(j);
+}
+
+/* DeepSeek-V3 + MTP: the served model leaves layer 61 out (671,026,419,200 parameters); the
+** drafter adds the MoE layer 11,507,286,272 + enorm, hnorm 14,336 + eh_proj 102,760,448 +
+** shared_head.norm 7,168 = 11,610,068,224 (shared/calibration/models_README.md, less the
+** stored embed/head copies vLLM replaces with the target's), and one MLA layer to the 61. */
+static void test_spec_mtp(void **state) {
+  const char *wl = WL ", parallel = { tp = 8 }, gpu = 'H200' }";
+  char text[1024];
+  snprintf(text, sizeof text, "return { model = 'deepseek-ai/DeepSeek-V3', runtime = { name = 'vllm', version = "
+                              "'0.19.0', speculative = { method = 'mtp' } }, %s", wl);
+  json_t *j = eval(*state, text);
+  assert_int_equal((long long)json_integer_value(json_object_get(json_object_get(j, "model"), "params")),
+                   671026419200LL + 11610068224LL);
+  assert_int_equal((long long)fig(j, "num_speculative_tokens"), 1); /* num_nextn_predict_layers */
+  /* MLA page: 16 tokens x 576 x 2 B = 18,432 B per layer, 62 layers */
+  assert_int_equal((long long)fig(j, "num_gpu_blocks"), (long long)(fig(j, "kv_cache_bytes") / (18432.0 * 62)));
+  json_decref(j);
+}
+
+static void test_spec_errors(void **state) {
+  const char *pre = "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'vllm', speculative = ";
+  char text[512];
+#define SPEC_ERR(sp, msg)                                               \
+  snprintf(text, sizeof text, "%s%s }, " WL " }", pre, sp);            \
+  expect_error(*state, text, msg)
+  SPEC_ERR("{ method = 'medusa', num_speculative_tokens = 2 }",
+           "runtime.speculative.method: expected one of eagle, eagle3, mtp, ngram, draft_model, got 'medusa'");
+  SPEC_ERR("{ method = 'eagle3', num_speculative_tokens = 2 }",
+           "runtime.speculative.model: method eagle3 needs the draft model (a draft id, a config.json path or { arch, config })");
+  SPEC_ERR("{ method = 'eagle', model = 'no/such-head', num_speculative_tokens = 2 }",
+           "runtime.speculative.model: unknown draft model 'no/such-head': not a draft head, a preset or a config.json");
+  SPEC_ERR("{ method = 'ngram' }",
+           "runtime.speculative.num_speculative_tokens: method ngram needs num_speculative_tokens (vLLM has no default for it)");
+  SPEC_ERR("{ method = 'ngram', model = 'x', num_speculative_tokens = 2 }",
+           "runtime.speculative.model: method ngram takes no draft model (it drafts from the prompt)");
+  SPEC_ERR("{ method = 'mtp' }",
+           "runtime.speculative.method: MTP is modelled for DeepSeek-V3/R1 (num_nextn_predict_layers), not for llama");
+  SPEC_ERR("{ method = 'ngram', num_speculative_tokens = 2, n = 1 }",
+           "runtime.speculative: unknown key 'n' (allowed: method, model, num_speculative_tokens)");
+  SPEC_ERR("'eagle'", "runtime.speculative: expected a table, got string");
+#undef SPEC_ERR
+  expect_error(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'vllm', version = "
+                       "'0.12.0', speculative = { method = 'draft_model', model = 'meta-llama/Llama-3.2-1B', "
+                       "num_speculative_tokens = 2 } }, " WL " }",
+               "runtime.speculative.method: draft_model needs vLLM 0.13 or later, got 0.12.0");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_spec_eagle3), cmocka_unit_test(test_spec_mtp), cmocka_unit_test(test_spec_errors),
       cmocka_unit_test(test_llama8b_tp1),    cmocka_unit_test(test_llama8b_tp),  cmocka_unit_test(test_llama8b_pp2),
       cmocka_unit_test(test_llama8b_dtypes), cmocka_unit_test(test_gemma2_hybrid), cmocka_unit_test(test_deepseek_mla),
       cmocka_unit_test(test_moe),            cmocka_unit_test(test_version_eras), cmocka_unit_test(test_a100_v010),

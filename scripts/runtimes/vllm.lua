@@ -234,6 +234,20 @@ local function normalize(n, knobs)
   default(n, knobs, "enforce_eager", false, "CUDA graphs captured")
   -- VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE: off when added (vLLM PR #21761,
   -- 0.10), on by default since PR #29627 (about 0.13). Only Llama 4's chunked layers care.
+  -- speculative decoding: V1 only (EAGLE/EAGLE-3/ngram in the V1 proposer from 0.8; MTP as
+  -- method "mtp" in V1 from 0.9, earlier "deepseek_mtp"; a separate draft model came back
+  -- to V1 in v1/spec_decode/draft_model.py, about 0.13: version bounds from the V1
+  -- spec_decode history, approximate)
+  if knobs.speculative ~= nil then
+    local m = knobs.speculative.method
+    local since = ({ mtp = 9000, draft_model = 13000 })[m] or 8000
+    if not v1 then E.fail("runtime.speculative", "is modelled for vLLM's V1 engine (0.8 and later), not V0") end
+    if code < since then
+      E.fail("runtime.speculative.method", "%s needs vLLM %s or later, got %s", tostring(m),
+        ({ [8000] = "0.8", [9000] = "0.9", [13000] = "0.13" })[since], v)
+    end
+    require("speculative").apply(n, knobs.speculative, "vLLM")
+  end
   local chunked_local = false
   for _, g in ipairs(n.model.desc.kv or {}) do chunked_local = chunked_local or g.kind == "chunked" end
   if chunked_local then
@@ -254,6 +268,7 @@ return runtime {
     memory_profiler_estimate_cudagraphs = "bool",
     chunked_local_attn_hybrid = "bool", flashinfer_sampler = "bool",
     use_v1 = "bool", limit_mm_per_prompt = "string", max_pixels = "int",
+    speculative = "table", -- { method, model, num_speculative_tokens }: scripts/speculative.lua
   },
   modelled = true,
   normalize = normalize,
