@@ -160,6 +160,11 @@ static void fit_launch(const model_desc *m, const scenario *s, const estimate *e
     double f = frac_up(fig(e, "mem_fraction_static_needed"), fig(e, "mem_fraction_static"), 1000);
     snprintf(row->launch, sizeof row->launch, "--tp %llu --context-length %llu --mem-fraction-static %.3f",
              (unsigned long long)tp, (unsigned long long)scn_u64(s, "runtime.context_length", ctx), f);
+  } else if (fig(e, "fit_n_cpu_moe") >= 1 && fig(e, "fit_n_cpu_moe") <= m->layers) {
+    /* a MoE model that fits with its attention, KV and some layers' experts on the GPU:
+    ** every layer offloaded, the experts of the first N on the host */
+    snprintf(row->launch, sizeof row->launch, "-ngl %llu --n-cpu-moe %.0f -c %.0f", (unsigned long long)m->layers + 1,
+             fig(e, "fit_n_cpu_moe"), fig(e, "n_ctx"));
   } else if (fig(e, "fit_n_gpu_layers") > 0) {
     snprintf(row->launch, sizeof row->launch, "-ngl %.0f -c %.0f", fig(e, "fit_n_gpu_layers"), fig(e, "n_ctx"));
   }

@@ -90,6 +90,8 @@ typedef struct lc_graph_spec {
   int n_gpu, n_copies;       /* n_copies: GGML_SCHED_MAX_COPIES with pipeline parallelism, else 1 */
   const int *layer_dev;      /* n_layer + 1 devices (the last: the output layer); -1 the host */
   const int *kv_dev;         /* n_layer devices of the layers' K/V */
+  const int *exps_dev;       /* n_layer devices of the routed experts' weights (--n-cpu-moe:
+                                -1 the host); NULL: the layers' devices */
   bool force_norm;           /* the graph callback pins each layer's "norm" to its device
                              ** (full offload or fewer than 32 tokens) */
   bool op_offload;           /* llama.cpp's op_offload (on unless --no-op-offload) */

@@ -91,7 +91,11 @@ static int lg_w(lg *l, int kind) {
   const lc_graph_spec *sp = l->sp;
   if (!sp->layer_dev) return l->w;
   uint64_t row = l->il >= 0 ? (uint64_t)l->il : sp->n_layer;
-  return gs_ext_sized(l->g, l->wbk, true, sp->wbytes ? sp->wbytes[row * LW_N + (uint64_t)kind] : 0);
+  int bk = l->wbk;
+  int base = kind & ~LW_BIAS;
+  if (sp->exps_dev && l->il >= 0 && (base == LW_GATE_EXPS || base == LW_UP_EXPS || base == LW_DOWN_EXPS))
+    bk = lg_backend(l, sp->exps_dev[l->il]); /* experts kept on the host (--n-cpu-moe) */
+  return gs_ext_sized(l->g, bk, true, sp->wbytes ? sp->wbytes[row * LW_N + (uint64_t)kind] : 0);
 }
 
 /* the graph callback's "norm": pinned to the layer's device */

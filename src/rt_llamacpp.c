@@ -51,6 +51,7 @@ typedef struct lc {
   const scenario *s;
   const model_desc *m;
   uint64_t build, n_layer, n_ctx, n_seq, n_stream, n_ctx_seq, n_ub, ngl;
+  uint64_t n_cpu_moe; /* --n-cpu-moe: the expert weights of layers below it stay on the host */
   bool fa, mmap, cpu, offload_kqv, amx, avx2;
   const ggml_type_info *tk, *tv;
   int n_gpu;
@@ -119,6 +120,7 @@ static void lc_options(lc *l) {
   l->avx2 = l->amx || strcmp(isa, "avx2") == 0;
   l->offload_kqv = !scn_bool(s, "runtime.no_kv_offload", false);
   l->ngl = l->cpu ? 0 : scn_u64(s, "runtime.n_gpu_layers", 999);
+  l->n_cpu_moe = scn_bool(s, "runtime.cpu_moe", false) ? l->n_layer : scn_u64(s, "runtime.n_cpu_moe", 0);
   l->tk = lc_cache_type(l, "runtime.type_k");
   l->tv = lc_cache_type(l, "runtime.type_v");
   if (!l->cpu) lc_split(l);
@@ -149,12 +151,24 @@ static int lc_layer_dev(const lc *l, uint64_t il) {
   return l->n_gpu - 1;
 }
 
+/* --cpu-moe / --n-cpu-moe N (common/arg.cpp): a tensor-buffer override of
+** "blk\\.<i>\\.ffn_(up|down|gate|gate_up)_(ch|)exps" to the CPU buffer type for the layers
+** i < N (all with --cpu-moe): the routed experts' weights and biases, not the shared
+** experts or the router. llama-model-loader.cpp picks the first buffer type of the CPU list
+** that takes the op (the pinned host type of the GPU, which mmap turns into the plain CPU
+** type), so they are host weights like a host layer's: from 32 rows the first GPU runs their
+** MUL_MAT_ID and copies them (ggml_backend_sched_backend_id_from_cur, op_offload). */
+static bool lc_moe_on_host(const lc *l, const inv_tensor *t, uint64_t il) {
+  return t->role == ROLE_EXPERT && il < l->n_cpu_moe;
+}
+
 /* the layer index in a tensor name: blk.N. (GGUF) or the first .N. (Hugging Face);
 ** -1 for none, -2 for a '*' group spread over the layers */
 static long lc_layer_of(const char *name) {
-  if (strchr(name, '*')) return -2;
   for (const char *p = name; *p; p++) {
-    if ((p == name || p[-1] == '.') && isdigit((unsigned char)*p)) {
+    if (p != name && p[-1] != '.') continue;
+    if (*p == '*') return -2; /* a group over the layers (a later '*' is the expert index) */
+    if (isdigit((unsigned char)*p)) {
       char *end;
       long v = strtol(p, &end, 10);
       if (*end == '.') return v;
@@ -270,6 +284,26 @@ static void lc_tied_output(lc *l, const inv_tensor *t, const ggml_type_info *g, 
   lc_add_buffer(l, t, g, b, lc_layer_dev(l, l->n_layer), lc_host_buft(l, t, g, true), 1);
 }
 
+/* The layers a '*' tensor group of a preset spreads over: every layer when its count
+** divides by them; else a first_k_dense_replace model's (DeepSeek, GLM-4.5): the routed
+** and shared experts and routers in the last layers (count / experts per layer of them),
+** the dense FFN in the first. MoE every k-th layer (Llama 4 Maverick) is placed as if
+** its MoE layers were the last ones. */
+static bool lc_group_span(const lc *l, const inv_tensor *t, uint64_t *first, uint64_t *layers, uint64_t *per) {
+  uint64_t L = l->n_layer, n = t->count, E = l->m->block.experts;
+  if (L == 0 || n == 0) return false;
+  if (n % L == 0) {
+    *first = 0, *layers = L, *per = n / L;
+    return true;
+  }
+  bool moe = t->role == ROLE_EXPERT || t->role == ROLE_SHARED_EXPERT || t->role == ROLE_ROUTER;
+  uint64_t unit = t->role == ROLE_EXPERT && E && n % E == 0 ? E : 1;
+  if (n % unit || n / unit >= L) return false;
+  *per = unit, *layers = n / unit;
+  *first = moe ? L - *layers : 0;
+  return true;
+}
+
 static void lc_weights(lc *l) {
   const inventory *inv = &l->m->inv;
   lc_range r = {false, 0, 0, 0};
@@ -281,12 +315,20 @@ static void lc_weights(lc *l) {
     uint64_t b = lc_tensor_bytes(l, t, g);
     long il = lc_layer_of(t->name);
     bool input = t->role == ROLE_EMBED || t->role == ROLE_POS_EMBED;
-    if (il == -2 && t->count % l->n_layer == 0) {
-      for (uint64_t k = 0; k < l->n_layer; k++)
-        lc_place(l, &r, t, g, b, lc_layer_dev(l, k), t->count / l->n_layer);
+    /* a preset's experts, one 2-D tensor per expert, are one 3-D ffn_*_exps tensor per
+    ** layer in a GGUF file: one buffer allocation (its row padding and alignment once) */
+    bool stack = t->role == ROLE_EXPERT && strchr(t->name, '*');
+    uint64_t first, nl, per;
+    if (il == -2 && lc_group_span(l, t, &first, &nl, &per)) {
+      for (uint64_t k = first; k < first + nl; k++)
+        lc_place(l, &r, t, g, stack ? acc_mul(&l->c->acc, b, per) : b, lc_moe_on_host(l, t, k) ? -1 : lc_layer_dev(l, k),
+                 stack ? 1 : per);
     } else {
       uint64_t layer = input ? UINT64_MAX : il >= 0 && (uint64_t)il < l->n_layer ? (uint64_t)il : l->n_layer;
-      lc_place(l, &r, t, g, b, input ? -1 : lc_layer_dev(l, layer), t->count);
+      bool host = input || (layer < l->n_layer && lc_moe_on_host(l, t, layer));
+      bool one = stack && il >= 0;
+      lc_place(l, &r, t, g, one ? acc_mul(&l->c->acc, b, t->count) : b, host ? -1 : lc_layer_dev(l, layer),
+               one ? 1 : t->count);
     }
     if (t->role == ROLE_EMBED && !has_head && l->m->tied_embeddings) lc_tied_output(l, t, g, b);
   }
@@ -372,8 +414,10 @@ static uint64_t *lc_weight_table(lc *l) {
       if (kind == LW_TOKEN_EMBD && !has_head && l->m->tied_embeddings) lc_wadd(l, wb, l->n_layer, LW_OUTPUT, t, g, b, 1);
     } else if (il >= 0 && (uint64_t)il < l->n_layer) {
       lc_wadd(l, wb, (uint64_t)il, kind, t, g, b, t->count);
-    } else if (il < 0 && strchr(t->name, '*') && t->count % l->n_layer == 0) {
-      for (uint64_t k = 0; k < l->n_layer; k++) lc_wadd(l, wb, k, kind, t, g, b, t->count / l->n_layer);
+    } else if (il < 0 && strchr(t->name, '*')) {
+      uint64_t first, nl, per;
+      if (lc_group_span(l, t, &first, &nl, &per))
+        for (uint64_t k = first; k < first + nl; k++) lc_wadd(l, wb, k, kind, t, g, b, per);
     }
   }
   return wb;
@@ -613,9 +657,10 @@ static bool lc_compute_replay(lc *l) {
   lc_graph_shape(l, &sp);
   bool legacy = !lc_newer(l, LC_B_GRAPH_SIM);
   if (legacy && !lc_legacy_shape(l, &sp)) return false;
+  int xd[LC_MAX_LAYERS];
   for (uint64_t il = 0; il <= l->n_layer; il++) dev[il] = lc_layer_dev(l, il);
-  for (uint64_t il = 0; il < l->n_layer; il++) kvd[il] = dev[il];
-  sp.legacy = legacy, sp.n_gpu = l->n_gpu, sp.layer_dev = dev, sp.kv_dev = kvd;
+  for (uint64_t il = 0; il < l->n_layer; il++) kvd[il] = dev[il], xd[il] = il < l->n_cpu_moe ? -1 : dev[il];
+  sp.legacy = legacy, sp.n_gpu = l->n_gpu, sp.layer_dev = dev, sp.kv_dev = kvd, sp.exps_dev = xd;
   sp.n_copies = lc_pipeline(l) ? LC_N_COPIES : 1;
   sp.force_norm = l->ngl > l->n_layer || l->n_ub < 32;
   sp.op_offload = scn_bool(l->s, "runtime.op_offload", true);
@@ -760,6 +805,12 @@ static bool lc_fits(lc *l, uint64_t usable) {
   return true;
 }
 
+static bool lc_has_experts(const lc *l) {
+  for (size_t i = 0; i < l->m->inv.n; i++)
+    if (l->m->inv.t[i].role == ROLE_EXPERT) return true;
+  return false;
+}
+
 /* -ngl: the most layers (output layer counted, as llama.cpp counts it) that fit the first
 ** GPU the estimate runs on (fit puts each catalog GPU there); -c: the largest context (cells,
 ** a multiple of 256) at that -ngl */
@@ -769,10 +820,39 @@ static void lc_fit(lc *l) {
   uint64_t mem = s->gpu_memory ? s->gpu_memory : s->gpus[0].memory;
   uint64_t usable = (uint64_t)((double)mem * (1.0 - s->headroom));
   lc saved = *l;
-  uint64_t ngl = l->n_layer + 1;
-  for (l->ngl = ngl; l->ngl > 0 && !lc_fits(l, usable); l->ngl--) {}
+  /* every layer, else the most below: fewer layers on the GPU never take more of it once
+  ** one layer is on the host (its weights' copies are in the compute buffer from then on),
+  ** so [0, n_layer] is bisected */
+  l->ngl = l->n_layer + 1;
+  if (!lc_fits(l, usable)) {
+    uint64_t lo = 0, hi = l->n_layer;
+    while (lo < hi) {
+      uint64_t mid = lo + (hi - lo + 1) / 2;
+      l->ngl = mid;
+      if (lc_fits(l, usable)) lo = mid; else hi = mid - 1;
+    }
+    l->ngl = lo;
+  }
   est_fig(l->c, "fit_n_gpu_layers", l->ngl);
   *l = saved;
+  if (lc_has_experts(l)) {
+    /* --n-cpu-moe: with every layer on the GPU, the fewest layers whose experts stay on the
+    ** host (n_layer + 1: none fits). Past the first (which adds its weights' copies to the
+    ** compute buffer) each more layer frees GPU memory, so the search bisects from 1. */
+    l->ngl = l->n_layer + 1;
+    l->n_cpu_moe = 0;
+    uint64_t lo = 0, hi = l->n_layer + 1;
+    if (!lc_fits(l, usable)) {
+      lo = 1;
+      while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        l->n_cpu_moe = mid;
+        if (lc_fits(l, usable)) hi = mid; else lo = mid + 1;
+      }
+    }
+    est_fig(l->c, "fit_n_cpu_moe", lo);
+    *l = saved;
+  }
   uint64_t lo = 0, hi = (1ull << 22) / 256;
   while (lo < hi) { /* n_ctx = 256 x mid per sequence */
     uint64_t mid = lo + (hi - lo + 1) / 2;

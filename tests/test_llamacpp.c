@@ -285,6 +285,95 @@ static void test_fit_launch(void **state) {
   json_decref(j);
 }
 
+/* --n-cpu-moe N keeps the routed experts of layers 0..N-1 on the host (common/arg.cpp's
+** "blk\\.<i>\\.ffn_(up|down|gate|gate_up)_(ch|)exps" override to the CPU buffer type).
+** Qwen3-30B-A3B in Q4_K_M: layer 0's ffn_gate_exps and ffn_up_exps are Q4_K, 128 x 768 x
+** 2048 / 256 x 144 = 113,246,208 B each; ffn_down_exps Q6_K (use_more_bits) 128 x 2048 x
+** 768 / 256 x 210 = 165,150,720 B, plus CUDA's row padding of one 768-wide row to 1024
+** (210 B), aligned to 128: 165,150,976 B. From 32 rows the first GPU runs the host experts'
+** MUL_MAT_ID and copies their weights into its compute buffer (ffn_down_exps, the largest,
+** while its matmul runs; ggml-alloc reuses freed activations for it, so the buffer grows by
+** less than the copy); below 32 rows (n_ubatch 16) or with op_offload off they run on the CPU. */
+#define QWEN3_MOE "model = 'Qwen/Qwen3-30B-A3B', quant = 'gguf:Q4_K_M'"
+static json_t *moe(vf_engine *e, const char *rt, const char *gpu) {
+  char text[512];
+  snprintf(text, sizeof text, "return { " QWEN3_MOE ", runtime = { name = 'llamacpp', %s }, workload = { kind ="
+           " 'inference', context = 8192, concurrency = 1 }, gpu = '%s' }", rt, gpu);
+  json_t *j = NULL;
+  if (tu_eval(e, text, &j) != VF_OK) fail_msg("%s: %s", rt, vf_engine_error(e));
+  return j;
+}
+
+static void test_n_cpu_moe(void **state) {
+  json_t *a = moe(*state, "n_ubatch = 512", "H100"), *b = moe(*state, "n_cpu_moe = 1", "H100");
+  long long gpu0 = tu_int(a, "runtime.gpu_model_buffer_bytes"), comp0 = tu_int(a, "runtime.compute_buffer_bytes");
+  assert_int_equal(gpu0 - tu_int(b, "runtime.gpu_model_buffer_bytes"), 113246208ll * 2 + 165150976);
+  assert_true(tu_int(b, "runtime.compute_buffer_bytes") >= 165150976 && tu_int(b, "runtime.compute_buffer_bytes") > comp0);
+  assert_int_equal(tu_category_basis_exact(b, "activations"), 1);
+  json_decref(b);
+  b = moe(*state, "n_cpu_moe = 1, op_offload = false", "H100");
+  assert_true(tu_int(b, "runtime.compute_buffer_bytes") <= comp0);
+  json_decref(b);
+  b = moe(*state, "n_cpu_moe = 1, n_ubatch = 16", "H100");
+  assert_true(tu_int(b, "runtime.compute_buffer_bytes") < 165150976);
+  json_decref(b);
+  /* --cpu-moe is --n-cpu-moe n_layer */
+  json_t *c = moe(*state, "cpu_moe = true", "H100");
+  b = moe(*state, "n_cpu_moe = 48", "H100");
+  assert_int_equal(tu_int(c, "runtime.gpu_model_buffer_bytes"), tu_int(b, "runtime.gpu_model_buffer_bytes"));
+  assert_true(tu_int(c, "runtime.gpu_model_buffer_bytes") < gpu0 / 10);
+  json_decref(b);
+  json_decref(c);
+  /* -ngl 24: half the layers, their experts with them (a layer's experts are one tensor per
+  ** kind in the file: placed with their layer, not with the output layer) */
+  b = moe(*state, "n_gpu_layers = 24", "H100");
+  assert_true(tu_int(b, "runtime.gpu_model_buffer_bytes") > gpu0 * 4 / 10);
+  assert_true(tu_int(b, "runtime.gpu_model_buffer_bytes") < gpu0 * 6 / 10);
+  json_decref(b);
+  json_decref(a);
+  /* DeepSeek-V2-Lite (first_k_dense_replace 1): layer 0 has no routed experts, so
+  ** --n-cpu-moe 1 moves nothing and 2 moves layer 1's 64 experts, 3 x 64 x 1408 x 2048 bf16
+  ** = 1,107,296,256 B */
+  const char *v2 = "return { model = 'deepseek-ai/DeepSeek-V2-Lite', runtime = { name = 'llamacpp'%s },"
+                   " workload = { kind = 'inference', context = 4096 }, gpu = 'H100' }";
+  char text[512];
+  long long g[3];
+  const char *opt[3] = {"", ", n_cpu_moe = 1", ", n_cpu_moe = 2"};
+  for (int i = 0; i < 3; i++) {
+    snprintf(text, sizeof text, v2, opt[i]);
+    json_t *j = NULL;
+    if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+    g[i] = tu_int(j, "runtime.gpu_model_buffer_bytes");
+    json_decref(j);
+  }
+  assert_int_equal(g[1], g[0]);
+  assert_int_equal(g[0] - g[2], 1107296256ll);
+}
+
+/* fit on a GPU the MoE model does not fill whole: every layer offloaded, the experts of the
+** first N layers on the host (the fewest that fit); where it fits whole, no --n-cpu-moe */
+static void test_fit_n_cpu_moe(void **state) {
+  const char *text = "return { " QWEN3_MOE ", runtime = 'llamacpp', workload = { kind = 'inference', context = 16384 } }";
+  json_t *j = NULL;
+  assert_string_equal(fit_launch(*state, text, "L40S", &j), "-ngl 49 -c 16384");
+  json_decref(j);
+  const char *l = fit_launch(*state, text, "RTX-4060Ti-16GB", &j);
+  int ngl = 0, n = 0, ctx = 0;
+  assert_int_equal(sscanf(l, "-ngl %d --n-cpu-moe %d -c %d", &ngl, &n, &ctx), 3);
+  assert_int_equal(ngl, 49);
+  assert_true(n > 0 && n < 48);
+  assert_int_equal(ctx, 16384);
+  json_decref(j);
+  /* one layer fewer on the host does not fit that GPU */
+  char t2[512];
+  snprintf(t2, sizeof t2, "return { " QWEN3_MOE ", runtime = { name = 'llamacpp', n_cpu_moe = %d }, workload = { kind ="
+           " 'inference', context = 16384 }, gpu = 'RTX-4060Ti-16GB' }", n - 1);
+  assert_int_equal(tu_eval(*state, t2, &j), VF_OK);
+  long long need = tu_int(j, "devices.0.total_bytes");
+  assert_true(need > (long long)(16.0 * 1073741824.0 * 0.95));
+  json_decref(j);
+}
+
 static void expect_error(vf_engine *e, const char *rt, const char *msg) {
   char text[512];
   snprintf(text, sizeof text,
@@ -294,6 +383,7 @@ static void expect_error(vf_engine *e, const char *rt, const char *msg) {
 }
 
 static void test_bad_knobs(void **state) {
+  expect_error(*state, "n_cpu_moe = 4", "runtime.n_cpu_moe: model EleutherAI/pythia-2.8b has no MoE expert weights to keep on the host");
   expect_error(*state, "flash_attn = false, type_v = \"q8_0\"", "needs flash_attn = true");
   expect_error(*state, "type_k = \"q3_k\"", "runtime.type_k");
   expect_error(*state, "tensor_split = \"a,b\"", "runtime.tensor_split");
@@ -311,7 +401,7 @@ int main(void) {
       cmocka_unit_test(test_cpu_q8_tied_streams), cmocka_unit_test(test_pythia_b4385),
       cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_gpu_partial_copies),
       cmocka_unit_test(test_bad_knobs),        cmocka_unit_test(test_outputs_max),
-      cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_fit_launch),
+      cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_fit_n_cpu_moe),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -52,6 +52,18 @@ local function normalize(n, knobs)
     note(n, "llama.cpp CPU backend with AVX2 assumed (Q4_0/Q4_K weights repacked; cpu_features = \"amx\" on Sapphire Rapids and later)")
   end
   if knobs.n_ubatch == nil then note(n, "llama.cpp n_ubatch 512 assumed") end
+  -- --cpu-moe / --n-cpu-moe N: the routed experts' weights of all / the first N layers on the host
+  if knobs.n_cpu_moe ~= nil or knobs.cpu_moe then
+    local experts = false
+    for _, t in ipairs(n.model.desc.tensors or {}) do experts = experts or t.role == "expert" end
+    if not experts then
+      E.fail(knobs.cpu_moe and "runtime.cpu_moe" or "runtime.n_cpu_moe",
+             "model %s has no MoE expert weights to keep on the host (llama.cpp's --n-cpu-ffn moves dense FFNs)", n.model.id)
+    end
+    if knobs.device == "cpu" then
+      E.fail(knobs.cpu_moe and "runtime.cpu_moe" or "runtime.n_cpu_moe", "has no effect with device = \"cpu\" (every weight is on the host)")
+    end
+  end
   -- PR #23861 (b9443..b9479): the prompt reserve's logits rows are min(n_ubatch, n_outputs_max)
   if knobs.n_outputs_max == nil and (build == 0 or build >= 9443) then
     note(n, "llama.cpp logits reserved for n_seq_max rows assumed (llama-server's n_outputs_max; " ..
@@ -69,7 +81,7 @@ return runtime {
     flash_attn = "bool", type_k = "string", type_v = "string", split_mode = { "none", "layer", "row" },
     tensor_split = "string", use_mmap = "bool", device = { "gpu", "cpu" }, no_kv_offload = "bool",
     swa_full = "bool", cpu_features = { "avx2", "amx", "none" }, op_offload = "bool",
-    n_outputs_max = "int",
+    n_outputs_max = "int", n_cpu_moe = "int", cpu_moe = "bool",
   },
   normalize = normalize,
   modelled = true,
