@@ -482,6 +482,36 @@ models["mistralai/Mistral-Small-3.1-24B-Instruct-2503"] = { arch = "mistral3", c
     num_attention_heads = 16, head_dim = 64, image_size = 1540, patch_size = 14, num_channels = 3,
     rope_theta = 10000.0, hidden_act = "silu" } } }
 
+-- GLM-4.5 family (architectures/glm4_moe.lua). config.json fields as vendored in public
+-- fixtures of the official configs (the 355B one with every field below; GLM-4.5-Air's in
+-- llm-compressor-style convert scripts) and matching THUDM/slime's Megatron arguments
+-- (scripts/models/glm4.5-355B-A32B.sh, glm4.5-106B-A12B.sh) and Megatron-Bridge's GLM 4.5 page
+-- (131,072-token context for both; GLM-4.5 has q/k norm, Air has none). Air's
+-- num_nextn_predict_layers = 1: its GGUF conversion has 47 blocks for 46 layers (llama.cpp
+-- PR #14939). Air's rope_theta is left out: the copies disagree and no shape depends on it.
+models["zai-org/GLM-4.5"] = { arch = "glm4_moe", config = {
+    architectures = { "Glm4MoeForCausalLM" }, attention_bias = true,
+    eos_token_id = { 151329, 151336, 151338 }, first_k_dense_replace = 3, head_dim = 128,
+    hidden_act = "silu", hidden_size = 5120, intermediate_size = 12288,
+    max_position_embeddings = 131072, model_type = "glm4_moe", moe_intermediate_size = 1536,
+    n_group = 1, n_routed_experts = 160, n_shared_experts = 1, norm_topk_prob = true,
+    num_attention_heads = 96, num_experts_per_tok = 8, num_hidden_layers = 92,
+    num_key_value_heads = 8, num_nextn_predict_layers = 1, partial_rotary_factor = 0.5,
+    rms_norm_eps = 1e-05, rope_theta = 1000000, routed_scaling_factor = 2.5,
+    tie_word_embeddings = false, topk_group = 1, use_qk_norm = true, vocab_size = 151552,
+} }
+models["zai-org/GLM-4.5-Air"] = { arch = "glm4_moe", config = {
+    architectures = { "Glm4MoeForCausalLM" }, attention_bias = true,
+    eos_token_id = { 151329, 151336, 151338 }, first_k_dense_replace = 1, head_dim = 128,
+    hidden_act = "silu", hidden_size = 4096, intermediate_size = 10944,
+    max_position_embeddings = 131072, model_type = "glm4_moe", moe_intermediate_size = 1408,
+    n_group = 1, n_routed_experts = 128, n_shared_experts = 1, norm_topk_prob = true,
+    num_attention_heads = 96, num_experts_per_tok = 8, num_hidden_layers = 46,
+    num_key_value_heads = 8, num_nextn_predict_layers = 1, partial_rotary_factor = 0.5,
+    rms_norm_eps = 1e-05, routed_scaling_factor = 1.0, tie_word_embeddings = false,
+    topk_group = 1, use_qk_norm = false, vocab_size = 151552,
+} }
+
 -- Aliases. Those marked (calibration) are the ones the calibration set resolves this way.
 -- Instruct releases whose config differs from the base model's only in the context they
 -- were published for: Qwen2-7B-Instruct and the Qwen2.5 Instruct models set
@@ -498,6 +528,9 @@ models["Qwen/Qwen2-7B-Instruct"] = variant("Qwen/Qwen2.5-7B", CTX32K)  -- (calib
 models["Qwen/Qwen2.5-7B-Instruct"] = variant("Qwen/Qwen2.5-7B", CTX32K)  -- (calibration)
 models["Qwen/Qwen2.5-14B-Instruct"] = variant("Qwen/Qwen2.5-14B", CTX32K)
 models["Qwen/Qwen2.5-32B-Instruct"] = variant("Qwen/Qwen2.5-32B", CTX32K)
+-- GLM-4.6: GLM-4.5's shapes with a 202,752-token context (its config.json; xinference's
+-- GLM-4.6 spec "Context Length: 202752")
+models["zai-org/GLM-4.6"] = variant("zai-org/GLM-4.5", { max_position_embeddings = 202752 })
 
 -- RedHatAI's llm-compressor checkpoints: the shapes of their base with the compressed-tensors
 -- quantization_config of the scheme they name (compressed-tensors quantization/quant_scheme.py

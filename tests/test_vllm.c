@@ -173,6 +173,24 @@ static void test_deepseek_mla(void **state) {
   json_decref(j);
 }
 
+/* GLM-4.5-Air (architectures/glm4_moe.lua) at tp 2: 106,852,251,264 parameters without the MTP
+** layer vLLM skips. GQA page by hand: 8 KV heads / 2 ranks = 4 heads x 128 x (K + V) x 2 B
+** = 2,048 B per token and layer, 46 layers (not the MTP one): 94,208 B per token and rank,
+** x 16 tokens = 1,507,328 B per block. Weights per rank: the sharded 213,656,543,232 B / 2 +
+** replicated norms and routers 47,970,816 B (bf16 gate, fp32 e_score_correction_bias) +
+** rotary cache 131072 x 128 x 2 B = 106,909,796,864 B, plus allocator block tails. */
+static void test_glm45_air(void **state) {
+  json_t *j = eval(*state, "return { model = 'zai-org/GLM-4.5-Air', " V19 " }, " WL ", parallel = { tp = 2 }, "
+                           "gpu = 'H200' }");
+  assert_int_equal((long long)json_integer_value(json_object_get(json_object_get(j, "model"), "params")),
+                   106852251264LL);
+  assert_int_equal((long long)fig(j, "num_gpu_blocks"), (long long)(fig(j, "kv_cache_bytes") / 1507328.0));
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), (long long)fig(j, "num_gpu_blocks") * 16);
+  double w = fig(j, "weights_bytes");
+  assert_true(w >= 106909796864.0 && w < 106909796864.0 + 64.0 * 1024 * 1024);
+  json_decref(j);
+}
+
 /* llmd-v019-mixtral-8x7b-tp2 and llmd-v019-qwen3-30b-a3b: MoE workspaces. */
 static void test_moe(void **state) {
   expect_figs(*state, "return { model = 'mistralai/Mixtral-8x7B-Instruct-v0.1', " V19 " }, " WL ", " H100
@@ -755,7 +773,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_spec_eagle3), cmocka_unit_test(test_spec_mtp), cmocka_unit_test(test_spec_errors),
       cmocka_unit_test(test_llama8b_tp1),    cmocka_unit_test(test_llama8b_tp),  cmocka_unit_test(test_llama8b_pp2),
-      cmocka_unit_test(test_llama8b_dtypes), cmocka_unit_test(test_gemma2_hybrid), cmocka_unit_test(test_deepseek_mla),
+      cmocka_unit_test(test_llama8b_dtypes), cmocka_unit_test(test_gemma2_hybrid), cmocka_unit_test(test_deepseek_mla), cmocka_unit_test(test_glm45_air),
       cmocka_unit_test(test_moe),            cmocka_unit_test(test_version_eras), cmocka_unit_test(test_a100_v010),
       cmocka_unit_test(test_deficit),        cmocka_unit_test(test_errors),      cmocka_unit_test(test_sglang_pool),
       cmocka_unit_test(test_sglang_mamba), cmocka_unit_test(test_sglang_swa), cmocka_unit_test(test_sglang_mla),

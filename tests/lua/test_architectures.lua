@@ -5,7 +5,7 @@ package.path = "scripts/?.lua;architectures/?.lua;" .. package.path
 arch = require("prelude").arch
 
 local ARCH_FILES = { "llama", "moe", "gemma", "deepseek", "gpt_oss", "gpt_neox", "gpt2",
-                     "falcon", "bloom", "bert", "t5", "llama4", "qwen3_next", "qwen2_vl", "mllama", "mistral3" }
+                     "falcon", "bloom", "bert", "t5", "llama4", "qwen3_next", "qwen2_vl", "mllama", "mistral3", "glm4_moe" }
 
 -- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
 -- models_README.md derives / that public model cards report, as noted).
@@ -48,6 +48,21 @@ local EXPECTED_PARAMS = {
   -- (MoE 512 x 3,145,728 + shared 3,145,728 + gates 1,050,624 + norms) + 622,331,904 (embed,
   -- head, norm); the checkpoint's mtp.* weights are not counted
   ["Qwen/Qwen3-Next-80B-A3B-Instruct"]               = 79674391296,
+  -- GLM-4.5 family, main layers only (the checkpoint's MTP layer left out, as vLLM serves it).
+  -- GLM-4.5: embed + lm_head 2 x 775,946,240 + norm 5,120 + 3 dense layers x 325,083,392 + 89 MoE
+  -- layers x 3,935,625,632 (160 experts x 23,592,960 + shared 23,592,960 + gate 819,200 +
+  -- e_score_correction_bias 160 + attention 136,329,472 with qkv bias and q/k norm + norms
+  -- 10,240). Published "355B total / 32B active" (active here: 33,632,266,144, 32,080,373,664
+  -- without embed and lm_head). The whole checkpoint, with the MTP layer (3,935,625,632 +
+  -- enorm, hnorm, eh_proj, shared_head.norm 52,444,160) and its embed_tokens/shared_head.head
+  -- copies (1,551,892,480), is 358,337,791,296: the Hub's "358B params".
+  ["zai-org/GLM-4.5"]                                = 352797829024,
+  ["zai-org/GLM-4.6"]                                = 352797829024,  -- GLM-4.5's shapes
+  -- GLM-4.5-Air: 2 x 620,756,992 + 4,096 + 1 dense x 243,554,304 + 45 MoE x 2,341,492,864
+  -- (no q/k norm). Published "106B total / 12B active" (active: 13,424,129,664, 12,182,615,680
+  -- without embed and lm_head); with the MTP layer (2,341,492,864 + 33,566,720) and its copies
+  -- (1,241,513,984) 110,468,824,832, the Hub's "110B".
+  ["zai-org/GLM-4.5-Air"]                            = 106852251264,
 }
 
 -- KV-cache bytes per token at 2 bytes/element: sum over groups of layers*kv_heads*(k+v)*2.
@@ -63,6 +78,8 @@ local EXPECTED_KV_BF16 = {
   ["google-bert/bert-large-uncased"] = 0,
   ["Qwen/Qwen3-Next-80B-A3B-Instruct"] = 2 * 12 * 2 * 256 * 2,  -- attention layers only (states apart)
   ["meta-llama/Llama-4-Scout-17B-16E-Instruct"] = 2 * 48 * 8 * 128 * 2,
+  ["zai-org/GLM-4.5"]     = 2 * 92 * 8 * 128 * 2,  -- 376,832: GQA on the 92 main layers, not the MTP one
+  ["zai-org/GLM-4.5-Air"] = 2 * 46 * 8 * 128 * 2,  -- 188,416
 }
 
 -- Expected (window -> layers) splits of the KV groups; "full" = no window.
@@ -121,7 +138,7 @@ end
 local DESC_KEYS = { arch = 1, family = 1, hidden = 1, layers = 1, encoder_layers = 1, vocab = 1,
   heads = 1, kv_heads = 1, head_dim = 1, intermediate = 1, max_position = 1, tied_embeddings = 1,
   tensors = 1, kv = 1, block = 1 }
-local TENSOR_KEYS = { name = 1, shape = 1, count = 1, role = 1 }
+local TENSOR_KEYS = { name = 1, shape = 1, count = 1, role = 1, dtype = 1 }
 local KV_KEYS = { layers = 1, kv_heads = 1, k_dim = 1, v_dim = 1, window = 1, mla = 1, kind = 1, tokens = 1,
   state_elems = 1, conv_elems = 1 }
 local KV_KINDS = { attention = 1, chunked = 1, cross = 1, mamba = 1 }
@@ -248,7 +265,7 @@ end
 for _, mt in ipairs { "llama", "qwen2", "qwen3", "qwen3_moe", "mixtral", "gemma2", "gemma3", "gemma3_text",
                       "gpt_neox", "gpt_oss", "deepseek_v2", "deepseek_v3", "phi3", "gpt2", "falcon",
                       "bert", "t5", "mt5", "bloom", "mistral", "llama4", "llama4_text", "qwen3_next",
-                      "qwen2_5_vl", "mllama", "mistral3" } do
+                      "qwen2_5_vl", "mllama", "mistral3", "glm4_moe" } do
   check(by_type[mt] ~= nil, "no script for model_type " .. mt)
 end
 
@@ -334,6 +351,35 @@ do
   local e = 0
   for _, t in ipairs(m and m.tensors or {}) do if t.role == "expert" then e = e + 1; check(t.count == 32 * 8, "Mixtral expert count") end end
   check(e == 3, "Mixtral: three expert tensors (w1, w3, w2)")
+end
+-- GLM-4.5 family: bf16 weight bytes (e_score_correction_bias stored and held in fp32: 2 more
+-- bytes for each of 89 x 160 / 45 x 128 elements), MoE block, q/k norm only where use_qk_norm,
+-- and the MTP layer = one more MoE decoder layer when num_hidden_layers grows by
+-- num_nextn_predict_layers (what an MTP drafter would add).
+do
+  local function bf16_bytes(d)
+    local b = 0
+    for _, t in ipairs(d.tensors) do
+      local p = t.count or 1
+      for _, s in ipairs(t.shape) do p = p * s end
+      b = b + p * (t.dtype == "fp32" and 4 or 2)
+    end
+    return b
+  end
+  local function has(d, pat) for _, t in ipairs(d.tensors) do if t.name:find(pat) then return true end end return false end
+  local g, a = built["zai-org/GLM-4.5"], built["zai-org/GLM-4.5-Air"]
+  if g and a then
+    check(bf16_bytes(g) == 705595686528, "GLM-4.5 bf16 bytes: " .. bf16_bytes(g))
+    check(bf16_bytes(a) == 213704514048, "GLM-4.5-Air bf16 bytes: " .. bf16_bytes(a))
+    check(g.block.experts == 160 and g.block.experts_per_tok == 8 and g.block.ffn_dim == 9 * 1536, "GLM-4.5 block")
+    check(a.block.experts == 128 and a.block.ffn_dim == 9 * 1408 and a.intermediate == 10944, "GLM-4.5-Air block")
+    check(has(g, "q_norm") and not has(a, "q_norm") and not has(g, "o_proj%.bias") and has(a, "k_proj%.bias"),
+          "GLM q/k norm per use_qk_norm; qkv bias, no o bias")
+    check(#g.kv == 1 and g.kv[1].layers == 92 and g.kv[1].kv_heads == 8 and g.kv[1].k_dim == 128, "GLM-4.5 GQA kv")
+    check(built["zai-org/GLM-4.6"].max_position == 202752, "GLM-4.6 context")
+    local c = cfg_of("zai-org/GLM-4.5"); c.num_hidden_layers = 93
+    check(params(build("glm4_moe", c)) - counts["zai-org/GLM-4.5"] == 3935625632, "GLM-4.5 MTP layer = one MoE layer")
+  end
 end
 -- Tying: Qwen2.5-0.5B has no lm_head; Llama-3.1-8B has one; a llama config without the key is untied.
 do
