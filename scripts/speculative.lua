@@ -200,10 +200,16 @@ local function set_kv(n, i, g)
   n.extra[p .. "window"] = g.window or 0
 end
 
--- apply(n, sp, runtime): validates runtime.speculative and adds the drafter to n.
-function S.apply(n, sp, rt)
+-- apply(n, sp, runtime[, opts]): validates runtime.speculative and adds the drafter to n.
+-- opts (SGLang): keys = more allowed keys of the table (the runtime validates them),
+-- default_tokens(method) = the runtime's own default for num_speculative_tokens. Returns
+-- { method, tokens, config (the draft's config.json fields; nil for mtp and ngram) }.
+function S.apply(n, sp, rt, opts)
+  opts = opts or {}
   local F = "runtime.speculative"
-  E.strict_field(F, sp, { "method", "model", "num_speculative_tokens" })
+  local keys = { "method", "model", "num_speculative_tokens" }
+  for _, k in ipairs(opts.keys or {}) do keys[#keys + 1] = k end
+  E.strict_field(F, sp, keys)
   local method = E.enum_field(sp.method, F .. ".method", S.METHODS)
   local own_model = method == "eagle" or method == "eagle3" or method == "draft_model"
   if own_model and sp.model == nil then
@@ -214,14 +220,16 @@ function S.apply(n, sp, rt)
       method == "mtp" and "its layers come from the target's checkpoint" or "it drafts from the prompt")
   end
   local k = sp.num_speculative_tokens
+  if k == nil and opts.default_tokens then k = opts.default_tokens(method) end
   if k == nil and method ~= "mtp" then
     E.fail(F .. ".num_speculative_tokens", "method %s needs num_speculative_tokens (vLLM has no default for it)", method)
   end
   if k ~= nil then k = E.int_field(k, F .. ".num_speculative_tokens", 1, 64) end
   n.extra["spec.method"] = method
-  local t, kv, draft_id = n.model.desc.tensors, nil, nil
+  local t, kv, draft_id, dcfg = n.model.desc.tensors, nil, nil, nil
   if method == "eagle" or method == "eagle3" then
     local cfg, _, id = draft_config(sp.model, F .. ".model")
+    dcfg = cfg
     draft_id = id
     kv = method == "eagle" and eagle_tensors(t, cfg) or eagle3_tensors(t, cfg, n.model.desc.hidden)
     -- the drafter's rotary cache (get_rope keyed by head size, max_position, base, scaling:
@@ -247,11 +255,11 @@ function S.apply(n, sp, rt)
     n.extra["spec.in_width"] = 2 * n.model.desc.hidden
   elseif method == "draft_model" then
     local cfg, arch, id = draft_config(sp.model, F .. ".model")
-    draft_id = id
+    draft_id, dcfg = id, cfg
     local d = draft_model_tensors(t, cfg, arch, F .. ".model")
     if (d.vocab or 0) ~= (n.model.desc.vocab or 0) then
-      E.fail(F .. ".model", "the draft's vocabulary (%s) differs from the target's (%s): vLLM needs one tokenizer",
-        tostring(d.vocab), tostring(n.model.desc.vocab))
+      E.fail(F .. ".model", "the draft's vocabulary (%s) differs from the target's (%s): %s needs one tokenizer",
+        tostring(d.vocab), tostring(n.model.desc.vocab), rt)
     end
     for i, g in ipairs(d.kv or {}) do
       if g.kind and g.kind ~= "attention" then E.fail(F .. ".model", "a draft with %s layers is not modelled", g.kind) end
@@ -272,6 +280,7 @@ function S.apply(n, sp, rt)
   n.extra["spec.tokens"] = k
   E.note(n, "%s speculative decoding: %s%s, %d speculative token(s)", rt, method,
     draft_id and (" with " .. draft_id) or "", k)
+  return { method = method, tokens = k, config = dcfg }
 end
 
 return S

@@ -18,9 +18,11 @@
 **   gets the remainder, and the running requests are capped at the state slots / 3.
 ** Every pool allocates one padding page (slot) beyond its size. The request-to-token table
 ** ((max_num_reqs + 1) x (context_len + 4) int32) and the activations and CUDA graphs live
-** in the share the fraction leaves. Uses estimate_int.h.
+** in the share the fraction leaves. Speculative decoding (runtime.speculative, see
+** sg_spec below) adds the draft's weights and its own token pool. Uses estimate_int.h.
 */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "estimate_int.h"
@@ -76,6 +78,10 @@ static void fraction(const scenario *s, sg_cfg *g) {
   double r = 512 + 1.5 * (double)(g->chunk > 2048 ? g->chunk : 2048) + 2.0 * (double)g->graph_bs +
              (double)(s->tp * s->pp) / 8.0 * 1024;
   if (g->gpu_mib > 60 * 1024 && r < 10 * 1024) r = 10 * 1024;
+  /* speculative decoding before 0.5.11 (sg_spec): the draft's weights, pool and graphs */
+  const char *spec = scn_str(s, "spec.method", "");
+  if (spec[0] && scn_u64(s, "sglang.version", 999999) < 5011)
+    r += strcmp(spec, "draft_model") == 0 ? 6 * 1024 : strcmp(spec, "ngram") == 0 ? 0 : 2 * 1024;
   g->reserved_mib = r;
   g->fraction = round((g->gpu_mib - r) / g->gpu_mib * 1000) / 1000;
 }
@@ -96,6 +102,86 @@ static void group_kv(ectx *c, const kv_group *g, uint64_t *k, uint64_t *v) {
   uint64_t per = acc_mul(&c->acc, est_kv_heads_rank(g->kv_heads, c->s->tp), bytes_ceildiv(g->layers, c->s->pp));
   *k = acc_add(&c->acc, *k, est_elems_bytes(c, acc_mul(&c->acc, per, g->k_dim), c->s->kv_dtype));
   *v = acc_add(&c->acc, *v, est_elems_bytes(c, acc_mul(&c->acc, per, g->v_dim), c->s->kv_dtype));
+}
+
+/* Speculative decoding (scripts/runtimes/sglang.lua, scripts/speculative.lua: the draft's
+** tensors tagged component "draft", its attention layers as spec.kv<i>.*). What SGLang does,
+** by era (version bounds approximate, from PR merge dates):
+** - the draft is a second ModelRunner that shares the target's req_to_token_pool and
+**   token allocator and allocates its own token_to_kv_pool of the same max_total_num_tokens
+**   (+ the padding page) over its own layers (mem_cache/kv_cache_configurator.py _init_pools,
+**   main at 003fca80); NGRAM has no draft runner;
+** - before 0.5.11: the target profiles its pool alone, then adds headroom for draft and
+**   verify tokens, max_total_num_tokens += reqs x (steps x topk + num_draft_tokens) + 100
+**   (model_runner.py init_memory_pool, draft_runner_cache_size), and the draft's weights,
+**   pool and graphs come out of what mem_fraction_static leaves, for which the 0.5.3 rule
+**   reserves 2 GiB more (EAGLE, EAGLE3, NEXTN) or 6 GiB (STANDALONE) after its 10 GiB floor
+**   (server_args.py _handle_gpu_memory_settings);
+** - from PR #23862 (0.5.11 here): no flat reserve; the target's bytes per token grow by the
+**   draft's layers, cell = int(cell x (1 + draft layers / target layers))
+**   (model_executor/pool_configurator.py DefaultPoolConfigurator; HybridSWAPoolConfigurator
+**   adds full-layer bytes x draft layers), main at 003fca80;
+** - from PR #28855 (0.5.14 here): the draft's weights are loaded before the target's pool is
+**   profiled and count against the fraction, with the draft model's own embedding (and head
+**   for EAGLE / NextN) still resident: they are swapped for the target's after the pool is
+**   sized (EagleDraftWorker.alloc_memory_pool -> init_lm_head; sglang issue #36452).
+** max_running_requests is reset to 48 (server_args.py _handle_speculative_decoding), the
+** request table is context + 4 + num_draft_tokens wide (mem_cache/allocation_sizing.py
+** get_req_to_token_extra_context_len) and CUDA graphs are captured up to the request table's
+** size (cuda_graph_runner.py). No calibration case measures any of it. */
+typedef struct sg_spec {
+  bool on, drafts;      /* drafts: a draft model runs (not ngram) */
+  const char *method;
+  int era;              /* 0: before 0.5.11, 1: cell scaled, 2: draft weights counted too */
+  uint64_t steps, topk, ndraft, layers; /* layers: the draft's attention layers */
+  uint64_t k_tok, v_tok; /* the draft pool's K / V bytes per token on this rank */
+  uint64_t weights, copies; /* draft tensors; duplicate embedding / head at profile time */
+} sg_spec;
+
+static bool is_draft(const inv_tensor *t) { return strcmp(t->component, "draft") == 0; }
+
+static void spec_read(ectx *c, sg_spec *sp) {
+  const scenario *s = c->s;
+  memset(sp, 0, sizeof *sp);
+  sp->method = scn_str(s, "spec.method", "");
+  if (!sp->method[0]) return;
+  sp->on = true;
+  sp->drafts = strcmp(sp->method, "ngram") != 0;
+  uint64_t v = scn_u64(s, "sglang.version", 999999);
+  sp->era = v >= 5014 ? 2 : v >= 5011 ? 1 : 0;
+  sp->steps = scn_u64(s, "spec.tokens", 1);
+  sp->topk = scn_u64(s, "spec.topk", 1);
+  sp->ndraft = scn_u64(s, "spec.draft_tokens", sp->steps + 1);
+  uint64_t n = sp->drafts ? scn_u64(s, "spec.kv_groups", 0) : 0;
+  for (uint64_t i = 1; i <= n && i <= 2; i++) {
+    char key[48];
+    kv_group g;
+    memset(&g, 0, sizeof g);
+#define SPEC_KV(field, name)                                                \
+  snprintf(key, sizeof key, "spec.kv%llu." name, (unsigned long long)i); \
+  g.field = scn_u64(s, key, 0)
+    SPEC_KV(layers, "layers");
+    SPEC_KV(kv_heads, "heads");
+    SPEC_KV(k_dim, "k_dim");
+    SPEC_KV(v_dim, "v_dim");
+#undef SPEC_KV
+    if (!g.layers || !g.kv_heads) continue;
+    sp->layers += g.layers;
+    group_kv(c, &g, &sp->k_tok, &sp->v_tok);
+  }
+  for (size_t i = 0; i < c->m->inv.n; i++) {
+    const inv_tensor *t = &c->m->inv.t[i];
+    uint64_t b = 0;
+    if (!is_draft(t)) continue;
+    if (!inv_tensor_bytes(t, &b)) c->acc.overflow = true;
+    if (s->tp > 1 && est_tp_sharded(t->role)) b = bytes_ceildiv(b, s->tp);
+    sp->weights = acc_add(&c->acc, sp->weights, b);
+  }
+  /* the draft model's embedding / lm_head copies (VocabParallelEmbedding, unquantized, in the
+  ** model dtype, vocabulary padded to 64 and split by tp) */
+  uint64_t rows = scn_u64(s, "spec.copy_rows", 0), copies = scn_u64(s, "spec.copy_count", 0);
+  uint64_t per = acc_mul(&c->acc, bytes_ceildiv((rows + 63) / 64 * 64, s->tp), scn_u64(s, "spec.copy_hidden", 0));
+  if (sp->era == 2) sp->copies = est_elems_bytes(c, acc_mul(&c->acc, per, copies), s->dtype);
 }
 
 /* A recurrent-state group's bytes per request slot (configs/mamba_utils.py
@@ -152,10 +238,29 @@ static void mamba_slots(ectx *c, sg_pool *p, uint64_t *rest) {
   *rest = *rest > state ? *rest - state : 0;
 }
 
-/* max_total_num_tokens and the SWA pool's tokens: rest // cell, the max_total_tokens cap,
-** whole pages; the SWA pool int(full x ratio) in whole pages. */
-static void pool_tokens(ectx *c, sg_pool *p, uint64_t rest, uint64_t page) {
+/* From 0.5.11 the target's bytes per token count the draft's layers (sg_spec): the one
+** pool's cell x (1 + draft layers / target layers) truncated, the hybrid SWA pool's full-layer
+** bytes per layer x draft layers more. */
+static void spec_cell(ectx *c, const sg_spec *sp, sg_pool *p) {
+  if (!sp->drafts || sp->era == 0 || !sp->layers) return;
+  uint64_t full_layers = 0;
+  for (int i = 0; i < c->m->n_kv; i++) {
+    const kv_group *g = &c->m->kv[i];
+    if (g->kind != KV_STATE && g->kind != KV_CROSS && !(p->hybrid && g->window)) full_layers += g->layers;
+  }
+  if (!full_layers) return;
+  if (p->hybrid)
+    p->cell += (double)(p->k_full + p->v_full) / (double)full_layers * (double)sp->layers;
+  else
+    p->cell = floor(p->cell * (1.0 + (double)sp->layers / (double)full_layers));
+}
+
+/* max_total_num_tokens and the SWA pool's tokens: rest // cell (+ extra: the speculative
+** headroom before 0.5.11), the max_total_tokens cap, whole pages; the SWA pool
+** int(full x ratio) in whole pages. */
+static void pool_tokens(ectx *c, sg_pool *p, uint64_t rest, uint64_t page, uint64_t extra) {
   uint64_t t = p->cell > 0 ? (uint64_t)floor((double)rest / p->cell) : 0;
+  if (t) t = acc_add(&c->acc, t, extra);
   uint64_t cap = scn_u64(c->s, "runtime.max_total_tokens", 0);
   if (cap && cap < t) t = cap;
   p->tokens = t / page * page;
@@ -172,7 +277,7 @@ static void pool_tokens(ectx *c, sg_pool *p, uint64_t rest, uint64_t page) {
 static uint64_t max_reqs(ectx *c, const sg_pool *p, uint64_t ctx) {
   const scenario *s = c->s;
   uint64_t tokens = p->hybrid && !p->tokens ? p->swa_tokens : p->tokens;
-  uint64_t reqs = scn_u64(s, "runtime.max_running_requests", 0);
+  uint64_t reqs = scn_u64(s, "runtime.max_running_requests", scn_u64(s, "sglang.spec_max_reqs", 0));
   if (!reqs) {
     double r = floor((double)tokens / (double)ctx * 512);
     reqs = (uint64_t)(r < 2048 ? 2048 : r > 4096 ? 4096 : r);
@@ -185,11 +290,64 @@ static uint64_t max_reqs(ectx *c, const sg_pool *p, uint64_t ctx) {
   return reqs;
 }
 
+/* The request table's row width: context + 4, with speculative decoding + num_draft_tokens,
+** and on pages of more than one token at least the double decode reserve + page - 1
+** (allocation_sizing.py get_req_to_token_extra_context_len, get_alloc_len_per_decode). */
+static uint64_t req_width(const sg_spec *sp, uint64_t ctx, uint64_t page) {
+  if (!sp->on) return ctx + 4;
+  uint64_t extra = 4 + sp->ndraft;
+  uint64_t alloc = sp->steps * sp->topk > sp->ndraft ? sp->steps * sp->topk : sp->ndraft;
+  if (page > 1 && 2 * alloc + page - 1 > extra) extra = 2 * alloc + page - 1;
+  return ctx + extra;
+}
+
+/* The drafter's forward over `tokens` (its own widths, speculative.lua spec.hidden/heads/
+** kv_dim/ffn; a NextN layer is shaped like the target's own, MoE included). */
+static uint64_t drafter_forward(ectx *c, const sg_spec *sp, uint64_t tokens, uint64_t a) {
+  const scenario *s = c->s;
+  if (strcmp(sp->method, "mtp") == 0)
+    return acc_add(&c->acc, est_forward_dense_bytes(c, tokens, a), est_forward_moe_bytes(c, tokens, a));
+  model_desc d = *c->m;
+  d.hidden = scn_u64(s, "spec.hidden", d.hidden);
+  d.block.q_dim = scn_u64(s, "spec.heads", d.block.q_dim);
+  d.block.kv_dim = scn_u64(s, "spec.kv_dim", d.block.kv_dim);
+  d.block.ffn_dim = scn_u64(s, "spec.ffn", d.block.ffn_dim);
+  d.block.experts = 0;
+  d.block.gated = true;
+  ectx dc = *c;
+  dc.m = &d;
+  uint64_t f = est_forward_dense_bytes(&dc, tokens, a);
+  c->acc.overflow = c->acc.overflow || dc.acc.overflow;
+  return f;
+}
+
+/* The decode graphs' pool: one batch's forward and its fp32 logits at the largest captured
+** batch. With speculative decoding the target's graphs verify num_draft_tokens per request
+** (TARGET_VERIFY) and the draft's graphs (eagle_draft_cuda_graph_runner.py,
+** eagle_draft_extend_cuda_graph_runner.py) run up to num_draft_tokens per request through
+** the drafter with logits over its vocabulary; batches are captured up to the request
+** table's size (cuda_graph_runner.py get_batch_sizes_to_capture). */
+static uint64_t graph_bytes(ectx *c, const sg_spec *sp, uint64_t graph_bs, uint64_t reqs, uint64_t a) {
+  if (!sp->on)
+    return acc_add(&c->acc, est_forward_dense_bytes(c, graph_bs, a), acc_mul3(&c->acc, graph_bs, c->m->vocab, 4));
+  uint64_t bs = graph_bs < reqs ? graph_bs : reqs, t = acc_mul(&c->acc, bs, sp->ndraft);
+  uint64_t g = acc_add(&c->acc, est_forward_dense_bytes(c, t, a), acc_mul3(&c->acc, t, c->m->vocab, 4));
+  if (!sp->drafts) return g;
+  uint64_t dv = scn_u64(c->s, "spec.draft_vocab", c->m->vocab);
+  return acc_add(&c->acc, g, acc_add(&c->acc, drafter_forward(c, sp, t, a), acc_mul3(&c->acc, t, dv, 4)));
+}
+
 void sglang_estimate(ectx *c) {
   const scenario *s = c->s;
   budget *b = &c->e->b;
   if (s->gpu_memory == 0) {
     est_fail(c, "sglang: the GPU's memory is unknown");
+    return;
+  }
+  sg_spec sp;
+  spec_read(c, &sp);
+  if (sp.on && s->pp > 1) {
+    est_fail(c, "sglang: speculative decoding with pipeline parallelism is not supported by SGLang");
     return;
   }
   sg_cfg g = {.gpu_mib = (double)s->gpu_memory / MIB};
@@ -202,23 +360,44 @@ void sglang_estimate(ectx *c) {
   g.page = scn_u64(s, "runtime.page_size", 1);
   uint64_t w = 0;
   if (!estimate_device_weights(c->m, s->tp, s->pp, &w)) c->acc.overflow = true;
+  w = w > sp.weights ? w - sp.weights : 0; /* the target's own; the draft's apart */
   /* free memory when the runner starts: the total less the CUDA context */
   uint64_t free0 = s->gpu_memory > s->cuda_context ? s->gpu_memory - s->cuda_context : 0;
   uint64_t share = acc_from_double(&c->acc, g.fraction * (double)free0);
-  uint64_t pool = share > w ? share - w : 0;
+  /* what the share holds when the pool is sized: the target's weights, from 0.5.14 the
+  ** draft's and its embedding / head copies too */
+  uint64_t loaded = sp.era == 2 ? acc_add(&c->acc, acc_add(&c->acc, w, sp.weights), sp.copies) : w;
+  uint64_t pool = share > loaded ? share - loaded : 0;
   /* the pools (scripts/runtimes/sglang.lua sets the scenario's kv_dtype from kv_cache_dtype) */
   sg_pool p = {0};
   pool_cells(c, &p);
+  if (sp.on && (p.conv_req + p.ssm_req)) {
+    est_fail(c, "sglang: speculative decoding with a Mamba state pool is not modelled");
+    return;
+  }
+  double cell_t = p.cell; /* the target's own bytes per token */
+  spec_cell(c, &sp, &p);
   mamba_slots(c, &p, &pool);
-  pool_tokens(c, &p, pool, g.page);
   uint64_t ctx = scn_u64(s, "runtime.context_length", s->context ? s->context : 1);
+  /* before 0.5.11: headroom of the given (or 48) requests' draft and verify tokens + 100 */
+  uint64_t head = 0;
+  if (sp.on && sp.era == 0) {
+    uint64_t r0 = scn_u64(s, "runtime.max_running_requests", scn_u64(s, "sglang.spec_max_reqs", 48));
+    head = acc_add(&c->acc, acc_mul(&c->acc, r0, sp.steps * sp.topk + sp.ndraft), 100);
+  }
+  pool_tokens(c, &p, pool, g.page, head);
   uint64_t reqs = max_reqs(c, &p, ctx);
-  uint64_t req_pool = acc_mul3(&c->acc, reqs + 1, ctx + 4, 4);
+  uint64_t width = req_width(&sp, ctx, g.page);
+  uint64_t req_pool = acc_mul3(&c->acc, reqs + 1, width, 4);
   /* what SGLang allocates: each pool its size plus one padding page */
   uint64_t full_rows = p.tokens + g.page, swa_rows = p.hybrid ? p.swa_tokens + g.page : 0;
   uint64_t k = acc_add(&c->acc, acc_mul(&c->acc, full_rows, p.k_full), acc_mul(&c->acc, swa_rows, p.k_swa));
   uint64_t v = acc_add(&c->acc, acc_mul(&c->acc, full_rows, p.v_full), acc_mul(&c->acc, swa_rows, p.v_swa));
   uint64_t kv = acc_add(&c->acc, k, v);
+  /* the draft's pool: as many rows, its own layers (full attention) */
+  uint64_t dk = sp.drafts ? acc_mul(&c->acc, full_rows, sp.k_tok) : 0;
+  uint64_t dvb = sp.drafts ? acc_mul(&c->acc, full_rows, sp.v_tok) : 0;
+  uint64_t dkv = acc_add(&c->acc, dk, dvb);
   uint64_t per_req = p.conv_req + p.ssm_req;
   uint64_t conv = per_req ? acc_mul(&c->acc, p.mamba + 1, p.conv_req) : 0;
   uint64_t ssm = per_req ? acc_mul(&c->acc, p.mamba + 1, p.ssm_req) : 0;
@@ -226,11 +405,19 @@ void sglang_estimate(ectx *c) {
   /* what the workload needs: its sequences' tokens at the pool's bytes per token, and the
   ** state slots for its requests (3 per request with the radix cache, and the padding slot) */
   uint64_t slots = scn_bool(s, "runtime.disable_radix_cache", false) ? 1 : 3;
-  uint64_t need = acc_add(&c->acc, acc_from_double(&c->acc, (double)s->context * (double)s->concurrency * p.cell),
+  double seq_tokens = (double)s->context * (double)s->concurrency;
+  uint64_t need = acc_add(&c->acc, acc_from_double(&c->acc, seq_tokens * cell_t),
                           per_req ? acc_mul(&c->acc, acc_mul(&c->acc, slots, s->concurrency) + 1, per_req) : 0);
+  uint64_t need_d = sp.drafts ? acc_from_double(&c->acc, seq_tokens * (double)(sp.k_tok + sp.v_tok)) : 0;
   uint64_t pools = acc_add(&c->acc, kv, state);
   budget_add(b, "weights", w, BASIS_EXACT, true, "per rank (tp %llu, pp %llu)", (unsigned long long)s->tp,
              (unsigned long long)s->pp);
+  if (sp.drafts) {
+    budget_item *d = budget_add(b, "weights", sp.weights, BASIS_EXACT, true,
+                                "speculative decoding draft (%s): the tensors SGLang's draft model keeps, embedding / "
+                                "lm_head shared with the target where it shares them", sp.method);
+    if (d) d->component = "draft";
+  }
   if (per_req)
     budget_add(b, "kv_cache", need > pools ? need : pools, BASIS_MODELLED, true,
                "token pool %llu tokens x %.0f B + Mamba state %llu slots x %llu B (mem_fraction_static %.3f "
@@ -245,21 +432,34 @@ void sglang_estimate(ectx *c) {
   else
     budget_add(b, "kv_cache", need > pools ? need : pools, BASIS_MODELLED, true,
                "token pool: %llu tokens x %.0f B (mem_fraction_static %.3f of %.2f GiB free)",
-               (unsigned long long)p.tokens, p.cell, g.fraction, (double)free0 / GIB);
+               (unsigned long long)p.tokens, cell_t, g.fraction, (double)free0 / GIB);
+  if (sp.drafts) {
+    budget_item *d = budget_add(b, "kv_cache", need_d > dkv ? need_d : dkv, BASIS_MODELLED, true,
+                                "draft token pool: %llu tokens x %llu B (%llu draft layer(s)%s)",
+                                (unsigned long long)p.tokens, (unsigned long long)(sp.k_tok + sp.v_tok),
+                                (unsigned long long)sp.layers,
+                                sp.era ? ", budgeted in the target's bytes per token" : ", outside mem_fraction_static");
+    if (d) d->component = "draft";
+  }
   budget_add(b, "workspace", req_pool, BASIS_EXACT, true,
-             "req_to_token table: (%llu requests + 1) x (context %llu + 4) x int32", (unsigned long long)reqs,
-             (unsigned long long)ctx);
+             "req_to_token table: (%llu requests + 1) x (context %llu + %llu) x int32", (unsigned long long)reqs,
+             (unsigned long long)ctx, (unsigned long long)(width - ctx));
   /* what the reserve must hold: one prefill chunk's forward through a layer, and the decode
   ** graphs' pool (the forward of cuda_graph_max_bs tokens and their fp32 logits) */
   uint64_t a = est_bits(s->dtype) / 8;
   uint64_t act = acc_add(&c->acc, est_forward_dense_bytes(c, g.chunk, a), est_forward_moe_bytes(c, g.chunk, a));
-  uint64_t graphs = acc_add(&c->acc, est_forward_dense_bytes(c, g.graph_bs, a),
-                            acc_mul3(&c->acc, g.graph_bs, c->m->vocab, 4));
+  uint64_t graphs = graph_bytes(c, &sp, g.graph_bs, reqs, a);
   budget_add(b, "activations", act, BASIS_MODELLED, true,
              "prefill chunk of %llu tokens through one layer (SGLang's own reserve for it: %.2f GiB)",
              (unsigned long long)g.chunk, 1.5 * (double)(g.chunk > 2048 ? g.chunk : 2048) / 1024);
-  budget_add(b, "cuda_graphs", graphs, BASIS_ASSUMED, true,
-             "decode graphs up to batch %llu: one batch's forward and fp32 logits", (unsigned long long)g.graph_bs);
+  if (sp.on)
+    budget_add(b, "cuda_graphs", graphs, BASIS_ASSUMED, true,
+               "decode graphs up to batch %llu x %llu draft tokens: target verify%s, forward and fp32 logits",
+               (unsigned long long)(g.graph_bs < reqs ? g.graph_bs : reqs), (unsigned long long)sp.ndraft,
+               sp.drafts ? " and draft" : "");
+  else
+    budget_add(b, "cuda_graphs", graphs, BASIS_ASSUMED, true,
+               "decode graphs up to batch %llu: one batch's forward and fp32 logits", (unsigned long long)g.graph_bs);
   if (g.reserved_mib > 0)
     est_fig(c, "reserved_bytes", acc_from_double(&c->acc, g.reserved_mib * MIB));
   est_add_context(c, b, "CUDA context and loaded kernels");
@@ -278,6 +478,19 @@ void sglang_estimate(ectx *c) {
     est_fig(c, "mamba_ssm_state_bytes", ssm);
     est_fig(c, "mamba_state_bytes_per_request", per_req);
   }
+  if (sp.on) {
+    /* the draft worker's own "KV Cache is allocated" line: the same #tokens, its K / V sizes */
+    est_fig(c, "draft_weights_bytes", sp.weights);
+    est_fig(c, "draft_kv_cache_bytes", dkv);
+    est_fig(c, "draft_k_size_bytes", dk);
+    est_fig(c, "draft_v_size_bytes", dvb);
+    est_fig(c, "kv_cell_bytes", (uint64_t)p.cell); /* bytes per token the profile divides by */
+    if (sp.copies) est_fig(c, "draft_embed_copy_bytes", sp.copies);
+    if (head) est_fig(c, "speculative_headroom_tokens", head);
+    est_fig(c, "num_speculative_tokens", sp.steps);
+    est_fig(c, "speculative_eagle_topk", sp.topk);
+    est_fig(c, "speculative_num_draft_tokens", sp.ndraft);
+  }
   est_fig(c, "max_running_requests", reqs);
   est_fig_real(c, "mem_fraction_static", g.fraction);
   est_fig(c, "chunked_prefill_size", g.chunk);
@@ -289,9 +502,11 @@ void sglang_estimate(ectx *c) {
   est_finish(c, b);
   /* SGLang takes mem_fraction_static of the free memory whatever the workload needs; for fit
   ** the workload needs its non-KV memory plus the KV of the requested sequences, and the
-  ** fraction that would give the pool that KV is the launch flag that realises it */
+  ** fraction that would give the pool that KV is the launch flag that realises it (from 0.5.11
+  ** the draft's KV is in the pool's bytes per token; from 0.5.14 its weights in the share) */
   uint64_t kv_all = budget_get(b, "kv_cache"); /* part of total: no underflow */
-  c->e->required = acc_add(&c->acc, c->e->total - kv_all, need);
+  c->e->required = acc_add(&c->acc, c->e->total - kv_all, acc_add(&c->acc, need, need_d));
+  uint64_t need_share = sp.era && sp.drafts ? acc_from_double(&c->acc, seq_tokens * p.cell) : need;
   est_fig_real(c, "mem_fraction_static_needed",
-               free0 ? (double)acc_add(&c->acc, w, need) / (double)free0 : 0.0);
+               free0 ? (double)acc_add(&c->acc, loaded, need_share) / (double)free0 : 0.0);
 }

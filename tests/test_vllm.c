@@ -594,6 +594,122 @@ static void test_sglang_mla(void **state) {
   json_decref(j);
 }
 
+/* SGLang speculative decoding (no calibration case exists: hand arithmetic of SGLang's
+** allocation, src/rt_sglang.c sg_spec). Llama-3.1-8B + EAGLE-3 head (3 steps, topk 1, 4 draft
+** tokens) on the 85,030,227,066 B GPU at mem_fraction_static 0.9, newest SGLang: the share
+** holds the target (16,060,522,496 B), the draft's tensors (2 x 424,689,664 + 8 x 32,000 =
+** 849,635,328 B) and its embedding copy still resident at profile time (128,256 x 4096 x 2 =
+** 1,050,673,152 B); bytes per token 131,072 x (1 + 1 / 32) = 135,168; the draft pool as many
+** rows (+1 padding) x 1 layer x 8 heads x 256 x 2 B = 4096 B; 48 requests; request table
+** (48 + 1) x (8192 + 4 + 4) x int32. */
+#define SG_E3 "speculative = { method = 'eagle3', model = 'yuhuili/EAGLE3-LLaMA3.1-Instruct-8B', num_speculative_tokens = 3, eagle_topk = 1, num_draft_tokens = 4 }"
+static void test_sglang_spec_eagle3(void **state) {
+  json_t *j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'sglang', "
+                           "mem_fraction_static = 0.9, " SG_E3 " }, " WL ", " H100 " }");
+  double free0 = 85030227066.0 - 500.0 * 1048576.0;
+  long long rest = (long long)(0.9 * free0 + 0.5) - 16060522496LL - 849635328LL - 1050673152LL;
+  long long tokens = rest / 135168;
+  assert_int_equal((long long)fig(j, "weights_bytes"), 16060522496LL);
+  assert_int_equal((long long)fig(j, "draft_weights_bytes"), 849635328LL);
+  assert_int_equal((long long)fig(j, "draft_embed_copy_bytes"), 1050673152LL);
+  assert_int_equal((long long)fig(j, "kv_cell_bytes"), 135168);
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), tokens);
+  assert_int_equal((long long)fig(j, "kv_cache_bytes"), (tokens + 1) * 131072);
+  assert_int_equal((long long)fig(j, "draft_kv_cache_bytes"), (tokens + 1) * 4096);
+  assert_int_equal((long long)fig(j, "draft_k_size_bytes"), (tokens + 1) * 2048);
+  assert_int_equal((long long)fig(j, "max_running_requests"), 48);
+  assert_int_equal((long long)fig(j, "speculative_num_draft_tokens"), 4);
+  assert_true((double)tokens / 8192.0 > 48);
+  near(j, "max_concurrency", 48, 0, 0); /* the pool holds 52 sequences; 48 may run */
+  near(j, "mem_fraction_static_needed",
+       (16060522496.0 + 849635328.0 + 1050673152.0 + 8192.0 * 135168.0) / free0, 1e-12, 0);
+  json_t *ws = NULL;
+  json_t *items = json_object_get(json_array_get(json_object_get(j, "devices"), 0), "categories");
+  for (size_t i = 0; i < json_array_size(items); i++) {
+    json_t *it = json_array_get(items, i);
+    if (strcmp(json_string_value(json_object_get(it, "name")), "workspace") == 0) ws = it;
+  }
+  assert_non_null(ws);
+  assert_int_equal((long long)json_integer_value(json_object_get(ws, "bytes")), 49LL * 8200 * 4);
+  json_decref(j);
+  /* before 0.5.11 (0.5.6): the default fraction reserves 2 GiB more, (81,091 - 15,488) / 81,091
+  ** = 0.809; the target profiles alone (131,072 B per token) and adds 48 x (3 x 1 + 4) + 100 = 436
+  ** tokens of headroom; the draft's weights and pool lie outside the share */
+  j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'sglang', "
+                   "version = '0.5.6', " SG_E3 " }, " WL ", " H100 " }");
+  assert_float_equal(fig(j, "mem_fraction_static"), 0.809, 1e-9);
+  assert_int_equal((long long)fig(j, "reserved_bytes"), 15488LL * 1048576);
+  tokens = ((long long)(0.809 * free0 + 0.5) - 16060522496LL) / 131072 + 436;
+  assert_int_equal((long long)fig(j, "speculative_headroom_tokens"), 436);
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), tokens);
+  assert_int_equal((long long)fig(j, "draft_kv_cache_bytes"), (tokens + 1) * 4096);
+  near(j, "mem_fraction_static_needed", (16060522496.0 + 8192.0 * 131072.0) / free0, 1e-12, 0);
+  json_decref(j);
+  /* NGRAM: no draft, the pool as without speculative decoding, 48 requests, rows + 8 */
+  j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'sglang', "
+                   "mem_fraction_static = 0.9, speculative = { method = 'ngram', num_speculative_tokens = 8 } }, "
+                   WL ", " H100 " }");
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), ((long long)(0.9 * free0 + 0.5) - 16060522496LL) / 131072);
+  assert_int_equal((long long)fig(j, "draft_kv_cache_bytes"), 0);
+  assert_int_equal((long long)fig(j, "max_running_requests"), 48);
+  json_decref(j);
+}
+
+/* DeepSeek-V3 (fp8, tp 8, H200) with its NextN layer (NEXTN = EAGLE + MTP): SGLang's
+** defaults for DeepSeek are 3 steps, topk 1, 4 draft tokens; bytes per token 70,272 x
+** (1 + 1 / 61) = 71,424 (the MLA latent of 576 x 2 B for one more layer); the draft pool
+** 1152 B per token (K only). */
+static void test_sglang_spec_mtp(void **state) {
+  json_t *j = eval(*state, "return { model = 'deepseek-ai/DeepSeek-V3', quant = 'fp8', runtime = { name = "
+                           "'sglang', speculative = { method = 'mtp' } }, parallel = { tp = 8 }, " WL
+                           ", gpu = 'H200' }");
+  assert_int_equal((long long)fig(j, "num_speculative_tokens"), 3);
+  assert_int_equal((long long)fig(j, "speculative_eagle_topk"), 1);
+  assert_int_equal((long long)fig(j, "speculative_num_draft_tokens"), 4);
+  assert_int_equal((long long)fig(j, "kv_cell_bytes"), 71424);
+  long long tokens = (long long)fig(j, "kv_cache_tokens");
+  assert_int_equal((long long)fig(j, "kv_cache_bytes"), (tokens + 1) * 70272);
+  assert_int_equal((long long)fig(j, "draft_kv_cache_bytes"), (tokens + 1) * 1152);
+  assert_int_equal((long long)fig(j, "draft_v_size_bytes"), 0);
+  json_decref(j);
+}
+
+static void test_sglang_spec_errors(void **state) {
+  const char *pre = "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'sglang', ";
+  char text[640];
+#define SG_ERR(rt, msg)                                    \
+  snprintf(text, sizeof text, "%s%s }, " WL " }", pre, rt); \
+  expect_error(*state, text, msg)
+  SG_ERR("version = '0.4.6', speculative = { method = 'ngram', num_speculative_tokens = 4 }",
+         "runtime.speculative: is modelled for SGLang 0.5.3 and later, got 0.4.6");
+  SG_ERR("speculative = { method = 'ngram' }",
+         "runtime.speculative.num_speculative_tokens: method ngram needs num_speculative_tokens (NGRAM's "
+         "--speculative-num-draft-tokens; its default from --speculative-ngram-max-match-window-size is not modelled)");
+  SG_ERR("speculative = { method = 'ngram', num_speculative_tokens = 4, eagle_topk = 2 }",
+         "runtime.speculative.eagle_topk: method ngram takes no eagle_topk (num_speculative_tokens is NGRAM's "
+         "--speculative-num-draft-tokens)");
+  SG_ERR("speculative = { method = 'eagle3', model = 'yuhuili/EAGLE3-LLaMA3.1-Instruct-8B', eagle_topk = 2 }",
+         "runtime.speculative.eagle_topk: needs num_speculative_tokens too (SGLang chooses steps, eagle_topk and "
+         "num_draft_tokens together)");
+  SG_ERR("speculative = { method = 'eagle3', model = 'yuhuili/EAGLE3-LLaMA3.1-Instruct-8B', num_speculative_tokens = 3 }",
+         "runtime.speculative.eagle_topk: SGLang needs --speculative-eagle-topk with --speculative-num-steps "
+         "(num_speculative_tokens)");
+  SG_ERR("speculative = { method = 'eagle3', model = 'yuhuili/EAGLE3-LLaMA3.1-Instruct-8B', num_speculative_tokens = 3, "
+         "eagle_topk = 4 }",
+         "runtime.speculative.num_draft_tokens: SGLang needs --speculative-num-draft-tokens with eagle_topk 4");
+  SG_ERR("page_size = 64, speculative = { method = 'eagle3', model = 'yuhuili/EAGLE3-LLaMA3.1-Instruct-8B', "
+         "num_speculative_tokens = 3, eagle_topk = 4, num_draft_tokens = 8 }",
+         "runtime.speculative.eagle_topk: eagle_topk 4 with page_size 64 needs the flashinfer or fa3 attention "
+         "backend, not modelled");
+  SG_ERR("speculative = { method = 'ngram', num_speculative_tokens = 4, n = 1 }",
+         "runtime.speculative: unknown key 'n' (allowed: eagle_topk, method, model, num_draft_tokens, "
+         "num_speculative_tokens)");
+#undef SG_ERR
+  expect_error(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'sglang', "
+                       SG_E3 " }, parallel = { pp = 2 }, " WL " }",
+               "sglang: speculative decoding with pipeline parallelism is not supported by SGLang");
+}
+
 /* Cases whose scenario states no vLLM version, run with the version their source implies
 ** (the engine itself assumes the newest when none is set: see test_version_default).
 ** llmd-emp-llama31-8b: the "v0.11-era" llm-d table (H100 79.18 GiB, util 0.9, block 128):
@@ -777,6 +893,8 @@ int main(void) {
       cmocka_unit_test(test_moe),            cmocka_unit_test(test_version_eras), cmocka_unit_test(test_a100_v010),
       cmocka_unit_test(test_deficit),        cmocka_unit_test(test_errors),      cmocka_unit_test(test_sglang_pool),
       cmocka_unit_test(test_sglang_mamba), cmocka_unit_test(test_sglang_swa), cmocka_unit_test(test_sglang_mla),
+      cmocka_unit_test(test_sglang_spec_eagle3), cmocka_unit_test(test_sglang_spec_mtp),
+      cmocka_unit_test(test_sglang_spec_errors),
       cmocka_unit_test(test_hybrid_mamba),   cmocka_unit_test(test_llama4_chunked), cmocka_unit_test(test_vision_weights),
       cmocka_unit_test(test_mxfp4_padding),  cmocka_unit_test(test_versioned_llmd_emp),
       cmocka_unit_test(test_versioned_v064), cmocka_unit_test(test_versioned_v0_tp2),

@@ -50,6 +50,100 @@ end
 
 local function version_code(v) return E.version_code(v, "an SGLang", "0.5.3") end
 
+-- Speculative decoding (runtime.speculative, scripts/speculative.lua builds the drafter):
+-- SGLang's --speculative-algorithm EAGLE / EAGLE3 / NEXTN (DeepSeek MTP: EAGLE with the
+-- model's own NextN layer) / STANDALONE / NGRAM are methods eagle / eagle3 / mtp /
+-- draft_model / ngram; num_speculative_tokens is --speculative-num-steps (NGRAM:
+-- --speculative-num-draft-tokens), eagle_topk and num_draft_tokens the two other flags.
+-- Defaults and adjustments: server_args.py _handle_speculative_decoding and
+-- auto_choose_speculative_params (sgl-project/sglang, code index copies of the 0.5.x file):
+-- steps, topk, draft tokens (5, 4, 8), (3, 1, 4) for DeepSeek V2/V3; topk 1 forces
+-- num_draft_tokens = steps + 1; max_running_requests reset to 48 unless given. The version
+-- eras (src/rt_sglang.c): before 0.5.11 the draft and its pool live outside
+-- mem_fraction_static (2 / 6 GiB more reserved); PR #23862 (merged 2026-04-27, 0.5.11 here)
+-- scales the pool's bytes per token by the draft's layers; PR #28855 (2026-06-21, 0.5.14
+-- here) counts the draft's weights in the static budget. Release numbers from merge dates
+-- and release dates (v0.5.13 2026-06-17), approximate.
+local SPEC_SINCE = 5003
+local SG_METHOD = { eagle = "EAGLE", eagle3 = "EAGLE3", mtp = "NEXTN", draft_model = "STANDALONE", ngram = "NGRAM" }
+
+local function spec_defaults(n)
+  local cfg = n.model_config or {}
+  local arch = type(cfg.architectures) == "table" and cfg.architectures[1] or ""
+  -- (a preset without architectures: its model_type)
+  if arch == "DeepseekV3ForCausalLM" or arch == "DeepseekV2ForCausalLM" or
+     (arch == "" and (cfg.model_type == "deepseek_v3" or cfg.model_type == "deepseek_v2")) then return 3, 1, 4 end
+  return 5, 4, 8
+end
+
+local function speculative(n, knobs, code)
+  local sp, F = knobs.speculative, "runtime.speculative"
+  if code < SPEC_SINCE then
+    E.fail(F, "is modelled for SGLang 0.5.3 and later, got %s", n.runtime_version)
+  end
+  local steps0, topk0, nd0 = spec_defaults(n)
+  local given = sp.num_speculative_tokens ~= nil
+  if type(sp) == "table" and sp.method == "ngram" and not given then
+    E.fail(F .. ".num_speculative_tokens", "method ngram needs num_speculative_tokens (NGRAM's --speculative-num-draft-tokens; "
+      .. "its default from --speculative-ngram-max-match-window-size is not modelled)")
+  end
+  if type(sp) == "table" and sp.method ~= "ngram" and not given then
+    for _, k in ipairs { "eagle_topk", "num_draft_tokens" } do
+      if sp[k] ~= nil then
+        E.fail(F .. "." .. k, "needs num_speculative_tokens too (SGLang chooses steps, eagle_topk and num_draft_tokens together)")
+      end
+    end
+  end
+  local r = require("speculative").apply(n, sp, "SGLang", { keys = { "eagle_topk", "num_draft_tokens" },
+    default_tokens = function(m) return m ~= "ngram" and steps0 or nil end })
+  local m, steps = r.method, r.tokens
+  if m == "ngram" then
+    for _, k in ipairs { "eagle_topk", "num_draft_tokens" } do
+      if sp[k] ~= nil then
+        E.fail(F .. "." .. k, "method ngram takes no %s (num_speculative_tokens is NGRAM's --speculative-num-draft-tokens)", k)
+      end
+    end
+    n.extra["spec.topk"], n.extra["spec.draft_tokens"] = 1, steps
+  else
+    local topk, nd = topk0, nd0
+    if given then
+      if sp.eagle_topk == nil then
+        E.fail(F .. ".eagle_topk", "SGLang needs --speculative-eagle-topk with --speculative-num-steps (num_speculative_tokens)")
+      end
+      topk = E.int_field(sp.eagle_topk, F .. ".eagle_topk", 1, 64)
+      nd = sp.num_draft_tokens ~= nil and E.int_field(sp.num_draft_tokens, F .. ".num_draft_tokens", 1, 1024) or nil
+      if nd == nil and topk > 1 then
+        E.fail(F .. ".num_draft_tokens", "SGLang needs --speculative-num-draft-tokens with eagle_topk %d", topk)
+      end
+      if topk == 1 and nd ~= nil and nd ~= steps + 1 then
+        note(n, "SGLang sets num_draft_tokens to num_speculative_tokens + 1 = %d with eagle_topk 1", steps + 1)
+      end
+      if topk == 1 then nd = steps + 1 end
+    else
+      note(n, "SGLang speculative defaults: %d steps, eagle_topk %d, %d draft tokens (auto_choose_speculative_params)",
+        steps, topk, nd)
+    end
+    if topk > 1 and (knobs.page_size or 1) > 1 then
+      E.fail(F .. ".eagle_topk", "eagle_topk %d with page_size %d needs the flashinfer or fa3 attention backend, not modelled",
+        topk, knobs.page_size)
+    end
+    n.extra["spec.topk"], n.extra["spec.draft_tokens"] = topk, nd
+  end
+  -- the vocabulary of the draft's logits, and the embedding / lm_head copies SGLang's draft
+  -- model builds before EagleDraftWorker.init_lm_head swaps in the target's (freed after the
+  -- pool is sized, sgl-project/sglang issue #36452): EAGLE embedding + head, EAGLE-3 embedding,
+  -- NextN embedding + shared_head.head; a STANDALONE draft keeps its own
+  local cfg, desc = r.config or {}, n.model.desc
+  n.extra["spec.draft_vocab"] = m == "eagle3" and (cfg.draft_vocab_size or cfg.vocab_size) or desc.vocab
+  n.extra["spec.copy_count"] = ({ eagle = 2, eagle3 = 1, mtp = 2 })[m] or 0
+  n.extra["spec.copy_rows"] = cfg.vocab_size or desc.vocab
+  n.extra["spec.copy_hidden"] = cfg.hidden_size or desc.hidden
+  if knobs.max_running_requests == nil then
+    n.extra["sglang.spec_max_reqs"] = 48
+    note(n, "SGLang resets max_running_requests to 48 for speculative decoding (%s)", SG_METHOD[m])
+  end
+end
+
 local function normalize(n, knobs)
   local f = knobs.mem_fraction_static
   if f ~= nil and (f <= 0 or f >= 1) then
@@ -85,6 +179,7 @@ local function normalize(n, knobs)
     E.fail("runtime.mamba_full_memory_ratio", "expected a positive ratio, got %s", tostring(r))
   end
   pools(n, knobs)
+  if knobs.speculative ~= nil then speculative(n, knobs, code) end
 end
 
 return runtime {
@@ -95,7 +190,9 @@ return runtime {
             kv_cache_dtype = "string", chunked_prefill_size = "int", max_total_tokens = "int",
             page_size = "int", cuda_graph_max_bs = "int", disable_radix_cache = "bool",
             swa_full_tokens_ratio = "number", disable_hybrid_swa_memory = "bool",
-            mamba_full_memory_ratio = "number", max_mamba_cache_size = "int", mamba_ssm_dtype = "string" },
+            mamba_full_memory_ratio = "number", max_mamba_cache_size = "int", mamba_ssm_dtype = "string",
+            -- { method, model, num_speculative_tokens, eagle_topk, num_draft_tokens }: see speculative()
+            speculative = "table" },
   modelled = true,
   normalize = normalize,
 }
