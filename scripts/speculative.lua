@@ -151,13 +151,16 @@ end
 -- target's); their stored bytes and format are the target's tensor of the same name (a
 -- quantized checkpoint quantizes its MTP layer alike). Then DeepSeekMultiTokenPredictorLayer's
 -- enorm, hnorm, eh_proj and shared_head.norm.
-local MTP_ARCHS = { deepseek = "num_nextn_predict_layers" }
+-- GLM-4.5's MTP block (vLLM glm4_moe_mtp.py, SGLang glm4_moe_nextn.py) is DeepSeek's shape:
+-- enorm, hnorm, eh_proj (2h -> h), shared_head.norm and one decoder layer of the model's own
+-- (a MoE layer), embedding and head shared with the target
+local MTP_ARCHS = { deepseek = "num_nextn_predict_layers", glm4_moe = "num_nextn_predict_layers" }
 
 local function mtp_tensors(t, n, field)
   local desc, cfg = n.model.desc, n.model_config
   local key = MTP_ARCHS[desc.arch or ""]
   if not key or type(cfg) ~= "table" then
-    E.fail(field, "MTP is modelled for DeepSeek-V3/R1 (num_nextn_predict_layers), not for %s", tostring(desc.arch))
+    E.fail(field, "MTP is modelled for DeepSeek-V3/R1 and GLM-4.5 (num_nextn_predict_layers), not for %s", tostring(desc.arch))
   end
   local k = nn.int(cfg, key, 0)
   if k < 1 then E.fail(field, "the model's config has no MTP layers (%s is 0 or missing)", key) end

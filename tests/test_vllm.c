@@ -855,6 +855,17 @@ static void test_spec_mtp(void **state) {
   /* MLA page: 16 tokens x 576 x 2 B = 18,432 B per layer, 62 layers */
   assert_int_equal((long long)fig(j, "num_gpu_blocks"), (long long)(fig(j, "kv_cache_bytes") / (18432.0 * 62)));
   json_decref(j);
+  /* GLM-4.5: its MTP block is one more MoE decoder layer (3,935,625,632 parameters) with
+  ** enorm, hnorm, shared_head.norm (3 x 5120) and eh_proj (5120 x 10240 = 52,428,800); its
+  ** attention joins the KV spec: 8 KV heads / tp 8 x 128 x (K, V) x 2 B x 16 tokens = 8,192
+  ** B per layer and block, 93 layers */
+  snprintf(text, sizeof text, "return { model = 'zai-org/GLM-4.5', quant = 'fp8', runtime = { name = 'vllm', version = "
+                              "'0.19.0', speculative = { method = 'mtp' } }, %s", wl);
+  j = eval(*state, text);
+  assert_int_equal((long long)json_integer_value(json_object_get(json_object_get(j, "model"), "params")),
+                   352797829024LL + 3935625632LL + 52428800LL + 3 * 5120LL);
+  assert_int_equal((long long)fig(j, "num_gpu_blocks"), (long long)(fig(j, "kv_cache_bytes") / (8192.0 * 93)));
+  json_decref(j);
 }
 
 static void test_spec_errors(void **state) {
@@ -874,7 +885,7 @@ static void test_spec_errors(void **state) {
   SPEC_ERR("{ method = 'ngram', model = 'x', num_speculative_tokens = 2 }",
            "runtime.speculative.model: method ngram takes no draft model (it drafts from the prompt)");
   SPEC_ERR("{ method = 'mtp' }",
-           "runtime.speculative.method: MTP is modelled for DeepSeek-V3/R1 (num_nextn_predict_layers), not for llama");
+           "runtime.speculative.method: MTP is modelled for DeepSeek-V3/R1 and GLM-4.5 (num_nextn_predict_layers), not for llama");
   SPEC_ERR("{ method = 'ngram', num_speculative_tokens = 2, n = 1 }",
            "runtime.speculative: unknown key 'n' (allowed: method, model, num_speculative_tokens)");
   SPEC_ERR("'eagle'", "runtime.speculative: expected a table, got string");
