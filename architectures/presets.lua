@@ -481,6 +481,17 @@ models["mistralai/Mistral-Small-3.1-24B-Instruct-2503"] = { arch = "mistral3", c
   vision_config = { model_type = "pixtral", hidden_size = 1024, intermediate_size = 4096, num_hidden_layers = 24,
     num_attention_heads = 16, head_dim = 64, image_size = 1540, patch_size = 14, num_channels = 3,
     rope_theta = 10000.0, hidden_act = "silu" } } }
+-- FLUX.2 [dev] (architectures/flux2.lua): transformer/config.json = diffusers
+-- scripts/convert_flux2_to_diffusers.py get_flux2_transformer_config("flux2-dev") (guidance_embeds
+-- absent there and in the repo's config: the class default, true); text_encoder is
+-- Mistral-Small-3.2-24B-Instruct-2506's config (the convert script's text_encoder_id), an alias of
+-- the Mistral Small 3.1 preset above; vae = AutoencoderKLFlux2's defaults (32 latent channels).
+models["black-forest-labs/FLUX.2-dev"] = { arch = "flux2", config = {
+  transformer = { patch_size = 1, in_channels = 128, num_layers = 8, num_single_layers = 48, attention_head_dim = 128,
+    num_attention_heads = 48, joint_attention_dim = 15360, timestep_guidance_channels = 256, mlp_ratio = 3.0,
+    guidance_embeds = true },
+  text_encoder = models["mistralai/Mistral-Small-3.1-24B-Instruct-2503"].config,
+  vae = { block_out_channels = { 128, 256, 512, 512 }, layers_per_block = 2, latent_channels = 32, use_quant_conv = true } } }
 
 -- GLM-4.5 family (architectures/glm4_moe.lua). config.json fields as vendored in public
 -- fixtures of the official configs (the 355B one with every field below; GLM-4.5-Air's in
@@ -577,6 +588,11 @@ local aliases = {
   ["Wan-AI/Wan2.1-T2V-14B-Diffusers"] = "Wan-AI/Wan2.1-T2V-14B",
   ["Wan-AI/Wan2.1-T2V-1.3B-Diffusers"] = "Wan-AI/Wan2.1-T2V-1.3B",
   ["Qwen/Qwen-Image-2512"] = "Qwen/Qwen-Image",  -- the same transformer and encoders, retrained
+  -- flux2: edit models whose checkpoints have their base's shapes (the input image's latent
+  -- tokens they add to the denoiser's sequence are not modelled: docs/ARCHITECTURES.md)
+  ["black-forest-labs/FLUX.1-Kontext-dev"] = "black-forest-labs/FLUX.1-dev",  -- BFL flux util.py: flux-dev-kontext params = flux-dev's
+  ["Qwen/Qwen-Image-Edit"] = "Qwen/Qwen-Image",  -- DiffSynth-Studio model_configs.py: the same DiT key/shape hash
+  ["Qwen/Qwen-Image-Edit-2509"] = "Qwen/Qwen-Image",  -- likewise (loaded as that hash's QwenImageDiT)
   -- --- serve2
   ["meta-llama/Llama-3.2-11B-Vision-Instruct"] = "meta-llama/Llama-3.2-11B-Vision",
   ["meta-llama/Llama-4-Scout-17B-16E"] = "meta-llama/Llama-4-Scout-17B-16E-Instruct",

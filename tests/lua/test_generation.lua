@@ -38,10 +38,34 @@ eq("FLUX.1-dev pipeline", P.params(flux.tensors), 16870599139)
 local qi = build("Qwen/Qwen-Image")
 eq("Qwen-Image transformer", P.params(qi.tensors, "denoiser"), 20430401088)
 eq("Qwen-Image text encoder", P.params(qi.tensors, "text_encoder"), 8292166656)
+-- FLUX.2 [dev]: Flux2Transformer2DModel at convert_flux2_to_diffusers.py's "flux2-dev" config,
+-- 32,223,281,152 parameters (the published "32B"); the whole Mistral-Small-3.2-24B (vision
+-- tower and lm_head: Mistral3ForConditionalGeneration, 24,011,361,280 as the Mistral Small 3.1
+-- preset); AutoencoderKLFlux2 84,046,115 (FLUX.1's AE + 16 more latent channels + quant convs).
+-- The same three figures and 331 / 585 / 248 tensors (+3 BatchNorm buffers: 257 elements) were
+-- read from the black-forest-labs/FLUX.2-dev safetensors headers by the public report "Seven
+-- FLUX Artifacts Under the Microscope" (2026-08-02: denoiser 32,223,281,152, conditioner
+-- 24,011,361,280, VAE 84,046,372 with the buffers, 1,167 tensors).
+local f2 = build("black-forest-labs/FLUX.2-dev")
+local function ntensors(list, comp)
+  local n = 0 for _, x in ipairs(list) do if x.component == comp then n = n + (x.count or 1) end end return n
+end
+eq("FLUX.2-dev transformer", P.params(f2.tensors, "denoiser"), 32223281152)
+eq("FLUX.2-dev text encoder", P.params(f2.tensors, "text_encoder"), 24011361280)
+eq("FLUX.2-dev VAE", P.params(f2.tensors, "vae"), 84046115)
+eq("FLUX.2-dev pipeline", P.params(f2.tensors), 56318688547)
+eq("FLUX.2-dev tensors", ntensors(f2.tensors, "denoiser") + ntensors(f2.tensors, "text_encoder") + ntensors(f2.tensors, "vae") + 3, 1167)
+eq("FLUX.2-dev text hidden (3 stacked layers = joint_attention_dim / 3)", f2.pipeline.text_hidden * 3, 15360)
+eq("FLUX.2-dev guidance-distilled", f2.pipeline.cfg, false)
+-- the edit models that share a preset's shapes resolve to it
+for alias, base in pairs { ["black-forest-labs/FLUX.1-Kontext-dev"] = "black-forest-labs/FLUX.1-dev",
+                           ["Qwen/Qwen-Image-Edit"] = "Qwen/Qwen-Image", ["Qwen/Qwen-Image-Edit-2509"] = "Qwen/Qwen-Image" } do
+  eq(alias .. " alias", presets.aliases[alias], base)
+end
 -- every pipeline preset builds, tags every tensor with a component and has a pipeline table
 for id, p in pairs(presets.models) do
   if ({ stable_diffusion = 1, flux = 1, sd3 = 1, pixart = 1, wan = 1, hunyuanvideo = 1, cogvideox = 1,
-        ltx_video = 1, mochi = 1, opensora = 1, hunyuandit = 1, qwenimage = 1 })[p.arch] then
+        ltx_video = 1, mochi = 1, opensora = 1, hunyuandit = 1, qwenimage = 1, flux2 = 1 })[p.arch] then
     local d = build(id)
     local untagged = 0
     for _, t in ipairs(d.tensors) do if not t.component then untagged = untagged + 1 end end
