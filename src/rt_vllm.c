@@ -22,12 +22,19 @@ typedef struct vmm {
   uint64_t enc_peak, kept, out;  /* encoder peak; kept through the decoder run (of it: encoder outputs) */
 } vmm;
 
+/* Multi-LoRA serving (runtime.lora; scripts/runtimes/vllm.lua sets vllm.lora.*). */
+typedef struct vlora {
+  bool on, sharded, embed, base_vocab;
+  uint64_t loras, rank, eb, extra; /* slots, max rank, bytes per element, extra vocabulary (< 0.12) */
+} vlora;
+
 typedef struct vcfg {
   uint64_t version; /* minor x 1000 + patch (0.19.0 -> 19000) */
   uint64_t requested, mml, bs, seqs, tokens, a, kvb;
   uint64_t fwd_tokens, smp_seqs; /* what the profile's forward and sampler run over */
   bool chunked, eager, nvls, fi_sampler, v0;
   vmm mm;
+  vlora lora;
 } vcfg;
 
 /* One KV-cache spec (layers alike): vLLM's FullAttentionSpec / SlidingWindowSpec /
@@ -45,7 +52,7 @@ typedef struct vgroups {
 
 /* One pipeline stage's rank. */
 typedef struct vrank {
-  uint64_t weights, draft, act, non_torch, kv, blocks; /* weights: target + draft (draft: the drafter's) */
+  uint64_t weights, draft, lora, act, non_torch, kv, blocks; /* weights: target + draft + LoRA slots */
 } vrank;
 
 static uint64_t gib(ectx *c, double g) {
@@ -104,6 +111,24 @@ static void vllm_config(ectx *c, vcfg *v) {
   if (v->bs == 0 || v->mml == 0 || v->seqs == 0 || v->tokens == 0 || v->kvb == 0)
     est_fail(c, "vllm: block_size, max_model_len, max_num_seqs and max_num_batched_tokens must be positive");
   if (s->gpu_memory == 0) est_fail(c, "vllm: the GPU's memory is unknown");
+  v->lora.on = scn_u64(s, "vllm.lora.max_loras", 0) > 0;
+  if (v->lora.on) {
+    v->lora.loras = scn_u64(s, "vllm.lora.max_loras", 1);
+    v->lora.rank = scn_u64(s, "vllm.lora.rank", 16);
+    uint64_t eb = scn_u64(s, "vllm.lora.bytes", 0); /* 0: lora_dtype auto = the model dtype */
+    v->lora.eb = eb ? eb : v->a;
+    v->lora.sharded = scn_bool(s, "vllm.lora.fully_sharded", false);
+    v->lora.embed = scn_bool(s, "vllm.lora.embed", false);
+    v->lora.extra = scn_u64(s, "vllm.lora.extra_vocab", 0);
+    v->lora.base_vocab = scn_bool(s, "vllm.lora.base_vocab", false);
+    /* vllm/distributed/utils.py divide() asserts divisibility (fully sharded A: rank / tp) */
+    if (v->lora.sharded && v->lora.rank % s->tp != 0)
+      est_fail(c, "vllm: fully_sharded_loras needs max_lora_rank (%llu) divisible by the tensor-parallel size (%llu)",
+               (unsigned long long)v->lora.rank, (unsigned long long)s->tp);
+    if (v->lora.embed && c->m->vocab > (v->version >= 12000 ? 258048u : 257024u))
+      est_fail(c, "vllm: LoRA on lm_head needs a vocabulary of at most %u (LogitsProcessorWithLoRA), %s has %llu",
+               v->version >= 12000 ? 258048u : 257024u, c->m->id, (unsigned long long)c->m->vocab);
+  }
   if (!c->failed) mm_profile(c, v);
 }
 
@@ -308,6 +333,173 @@ static uint64_t draft_weights(ectx *c) {
     if (is_draft(&m->inv.t[i])) total = acc_add(&c->acc, total, rank_tensor_bytes(c, &m->inv.t[i]));
   uint64_t rope = est_elems_bytes(c, scn_u64(c->s, "spec.rope_elems", 0), c->s->dtype);
   return acc_add(&c->acc, total, rope);
+}
+
+/* ---------------------------------------------------------------- LoRA slots */
+
+/* Multi-LoRA serving (vllm serve --enable-lora). LoRAModelManager, built in
+** GPUModelRunner.load_model (vllm/v1/worker/lora_model_runner_mixin.py load_lora_model, inside
+** the "Model loading took" scope), wraps every supported module and allocates zeroed stacked
+** buffers for max_loras adapter slots of max_lora_rank in lora_dtype (auto: the model dtype;
+** vllm/config/lora.py verify_with_model_config), one torch.zeros per slice:
+**   column-parallel (vllm/lora/layers/base_linear.py 01235a49, column_parallel_linear.py
+**   0163de2b): lora_a (loras, 1, rank, in), rank / tp with fully_sharded_loras; lora_b
+**   (loras, 1, out / tp, rank). q, k, v are three slices of qkv_proj
+**   (MergedQKVParallelLinearWithLoRA; k/v of num_kv_heads per rank, one replicated head when
+**   tp exceeds them), gate and up two of gate_up_proj (MergedColumnParallelLinearWithLoRA); a
+**   checkpoint's fused qkv_proj / gate_up_proj (Phi-3) is one slice.
+**   row-parallel (row_parallel_linear.py): lora_a (loras, 1, rank, in / tp); lora_b
+**   (loras, 1, out, rank), out / tp with fully_sharded_loras.
+**   embed_tokens (vocal_parallel_embedding.py 0726b06c), when the model class lists it in
+**   embedding_modules (vllm.lua LORA_EMBED): lora_a (loras, vocab + extra, rank), lora_b
+**   (loras, 1, hidden, rank), replicated on every rank; before 0.12 also embeddings_tensors
+**   (loras, lora_extra_vocab_size 256, hidden) in the model dtype.
+**   lm_head through LogitsProcessorWithLoRA (logits_processor.py 01815c62): lora_a (loras, 1,
+**   rank, hidden), lora_b (loras, 1, vocab, rank) over the gathered vocabulary; before 0.12
+**   vocab + 256 padded to 256 and embeddings_tensors (loras, 256, hidden); with tp > 1 the
+**   int64 sharded-to-full index of the padded head (lm_head.get_sharded_to_full_mapping).
+** Each buffer is its own allocation: alloc_slack applies. The Punica metadata
+** (punica_wrapper/punica_base.py, punica_gpu.py a068d90c): token, sampler and padded-sampler
+** indices (max_num_batched_tokens int64 each), embedding indices (2 x tokens int64), and two
+** LoRAKernelMeta (two tokens-long and three (max_loras + 2)-long int32 tensors each).
+** No calibration case in shared/calibration measures LoRA serving: this is vLLM's allocation
+** arithmetic. MoE experts (FusedMoEWithLoRA), MLA and other projection layouts are refused. */
+static uint64_t lora_buf(ectx *c, uint64_t a, uint64_t b, uint64_t d, uint64_t eb) {
+  uint64_t n = acc_mul(&c->acc, acc_mul3(&c->acc, a, b, d), eb);
+  return acc_add(&c->acc, n, alloc_slack(n));
+}
+
+/* The projection name of a weight ("model.layers.*.self_attn.q_proj.weight" -> "q_proj"). */
+static bool proj_name(const char *name, char *out, size_t cap) {
+  const char *end = strstr(name, ".weight");
+  if (!end || end[7] != '\0') return false;
+  const char *start = end;
+  while (start > name && start[-1] != '.') start--;
+  size_t n = (size_t)(end - start);
+  if (n + 1 > cap) return false;
+  memcpy(out, start, n);
+  out[n] = '\0';
+  return true;
+}
+
+static bool name_in(const char *p, const char *const *list) {
+  for (; *list; list++)
+    if (strcmp(p, *list) == 0) return true;
+  return false;
+}
+
+static const char *const LORA_COL[] = {"q_proj", "k_proj", "v_proj", "qkv_proj", "gate_proj", "up_proj", "gate_up_proj", NULL};
+static const char *const LORA_ROW[] = {"o_proj", "down_proj", NULL};
+
+/* Bytes of one layer's LoRA slots for projection tensor t on a rank. */
+static uint64_t lora_proj_bytes(ectx *c, const vcfg *v, const inv_tensor *t, const char *p) {
+  const model_desc *m = c->m;
+  const vlora *l = &v->lora;
+  uint64_t tp = c->s->tp, out = t->shape[0], in = t->shape[1], r = l->rank;
+  if (name_in(p, LORA_ROW)) {
+    uint64_t ob = l->sharded ? out / tp : out;
+    return acc_add(&c->acc, lora_buf(c, l->loras, r, bytes_ceildiv(in, tp), l->eb), lora_buf(c, l->loras, ob, r, l->eb));
+  }
+  uint64_t ob = bytes_ceildiv(out, tp);
+  bool kv = strcmp(p, "k_proj") == 0 || strcmp(p, "v_proj") == 0;
+  if (kv && m->kv_heads && m->kv_heads < tp) ob = out / m->kv_heads;
+  if (strcmp(p, "qkv_proj") == 0 && m->head_dim)
+    ob = acc_add(&c->acc, bytes_ceildiv(m->block.q_dim, tp), 2 * est_kv_heads_rank(m->kv_heads, tp) * m->head_dim);
+  uint64_t ra = l->sharded ? r / tp : r;
+  return acc_add(&c->acc, lora_buf(c, l->loras, ra, in, l->eb), lora_buf(c, l->loras, ob, r, l->eb));
+}
+
+static uint64_t pad_to(uint64_t v, uint64_t a) { return bytes_ceildiv(v, a) * a; }
+
+/* embed_tokens (first stage) and lm_head (last stage) slots, plus before 0.12 the rows
+** LlamaModel / LlamaForCausalLM add to the base embedding (256 x max_loras, padded to 64)
+** and head (256, both parts padded to 256) when LoRA is on (models/llama.py <= 0.11). */
+static uint64_t lora_vocab_bytes(ectx *c, const vcfg *v, bool first, bool last) {
+  const model_desc *m = c->m;
+  const vlora *l = &v->lora;
+  uint64_t V = m->vocab, h = m->hidden, r = l->rank, L = l->loras, x = l->extra, tp = c->s->tp, b = 0;
+  if (l->embed && first) {
+    b = acc_add(&c->acc, b, lora_buf(c, L, V + x, r, l->eb));
+    b = acc_add(&c->acc, b, lora_buf(c, L, h, r, l->eb));
+    if (x) b = acc_add(&c->acc, b, lora_buf(c, L, x, h, v->a));
+  }
+  uint64_t head_rows = x ? pad_to(V, 256) + pad_to(x, 256) : pad_to(V, 64);
+  if (l->embed && last) {
+    b = acc_add(&c->acc, b, lora_buf(c, L, r, h, l->eb));
+    b = acc_add(&c->acc, b, lora_buf(c, L, x ? pad_to(V + x, 256) : V, r, l->eb));
+    if (x) b = acc_add(&c->acc, b, lora_buf(c, L, x, h, v->a));
+    if (tp > 1) b = acc_add(&c->acc, b, lora_buf(c, head_rows, 1, 1, 8));
+  }
+  if (l->base_vocab && x) {
+    uint64_t rows = first ? pad_to(x * L, 64) : 0;
+    if (last && !m->tied_embeddings) rows += head_rows - pad_to(V, 64);
+    b = acc_add(&c->acc, b, bytes_ceildiv(acc_mul3(&c->acc, rows, h, v->a), tp));
+  }
+  return b;
+}
+
+static uint64_t lora_meta_bytes(ectx *c, const vcfg *v) {
+  uint64_t T = v->tokens, small = align_up((v->lora.loras + 2) * 4, 512);
+  uint64_t base = acc_add(&c->acc, acc_mul(&c->acc, 3, align_up(T * 8, 512)), align_up(2 * T * 8, 512));
+  uint64_t meta = acc_add(&c->acc, acc_mul(&c->acc, 2, align_up(T * 4, 512)), acc_mul(&c->acc, 3, small));
+  return acc_add(&c->acc, base, acc_mul(&c->acc, 2, meta));
+}
+
+/* A vision tower's or projector's tensor: vLLM wraps only the language model unless
+** enable_tower_connector_lora (off by default; lora/model_manager.py _maybe_init_mm). */
+static bool vision_tensor(const inv_tensor *t) {
+  static const char *const pre[] = {"visual.", "vision_tower.", "vision_model.", "multi_modal_projector.", NULL};
+  for (const char *const *p = pre; *p; p++)
+    if (strncmp(t->name, *p, strlen(*p)) == 0) return true;
+  return false;
+}
+
+/* LoRA slots of pipeline stage `stage` on one rank (0 without --enable-lora). */
+static uint64_t lora_weights(ectx *c, const vcfg *v, uint64_t stage) {
+  const model_desc *m = c->m;
+  if (!v->lora.on) return 0;
+  uint64_t pp = c->s->pp, share = bytes_ceildiv(m->layers ? m->layers : 1, pp), total = 0;
+  for (size_t i = 0; i < m->inv.n && !c->failed; i++) {
+    const inv_tensor *t = &m->inv.t[i];
+    if (is_draft(t)) continue;
+    if (t->role == ROLE_EXPERT || t->role == ROLE_SHARED_EXPERT || t->role == ROLE_ROUTER) {
+      est_fail(c, "vllm: LoRA on MoE layers (FusedMoEWithLoRA) is not modelled");
+      return 0;
+    }
+    char p[64];
+    if ((t->role != ROLE_ATTN && t->role != ROLE_MLP) || t->ndim != 2 || !proj_name(t->name, p, sizeof p)) continue;
+    if (vision_tensor(t)) continue;
+    if (!name_in(p, LORA_COL) && !name_in(p, LORA_ROW)) {
+      est_fail(c, "vllm: LoRA is modelled for q/k/v/o and gate/up/down projections, not %s", t->name);
+      return 0;
+    }
+    uint64_t n = t->count;
+    if (strchr(t->name, '*') && pp > 1 && m->layers) n = n / m->layers * share;
+    total = acc_add(&c->acc, total, acc_mul(&c->acc, lora_proj_bytes(c, v, t, p), n));
+  }
+  total = acc_add(&c->acc, total, lora_vocab_bytes(c, v, stage == 0, stage + 1 == pp));
+  return acc_add(&c->acc, total, lora_meta_bytes(c, v));
+}
+
+/* The profile run's forward goes through the LoRA layers with the dummy adapters of
+** maybe_dummy_run_with_lora (created on the CPU at rank 8 and copied into the slots: no new
+** GPU memory). Each wrapped linear allocates an fp32 (slices, tokens, max_lora_rank) buffer
+** for the shrink output (punica_gpu.py add_lora_linear); the fully sharded column layers
+** shrink to rank / tp and all-gather it (column_parallel_linear.py _mcp_apply). The largest
+** (qkv_proj: three slices) is live beside the layer's other temporaries. */
+static uint64_t lora_act_bytes(ectx *c, const vcfg *v) {
+  if (!v->lora.on) return 0;
+  uint64_t slices = 1;
+  for (size_t i = 0; i < c->m->inv.n; i++) {
+    char p[64];
+    const inv_tensor *t = &c->m->inv.t[i];
+    if (is_draft(t) || !proj_name(t->name, p, sizeof p)) continue;
+    if (strcmp(p, "q_proj") == 0) slices = 3;
+    if (strcmp(p, "gate_proj") == 0 && slices < 2) slices = 2;
+  }
+  uint64_t tp = c->s->tp, b = acc_mul(&c->acc, acc_mul3(&c->acc, slices, v->fwd_tokens, v->lora.rank), 4);
+  if (v->lora.sharded && tp > 1) b = acc_add(&c->acc, b, b / tp);
+  return b;
 }
 
 /* ---------------------------------------------------------------- profile run */
@@ -541,7 +733,7 @@ static uint64_t drafter_bytes(ectx *c, const vcfg *v) {
 
 static uint64_t activation_peak(ectx *c, const vcfg *v, bool sampler) {
   uint64_t moe = moe_bytes(c, v);
-  uint64_t fwd = acc_add(&c->acc, forward_bytes(c, v), moe);
+  uint64_t fwd = acc_add(&c->acc, acc_add(&c->acc, forward_bytes(c, v), moe), lora_act_bytes(c, v));
   uint64_t drafter = drafter_bytes(c, v);
   if (drafter > fwd) fwd = drafter;
   uint64_t kept = v->version >= 17000 ? moe : 0;
@@ -764,7 +956,8 @@ static void vllm_rank(ectx *c, const vcfg *v, const vgroups *g, bool hybrid, uin
                       vrank *r) {
   bool last = stage + 1 == c->s->pp;
   r->draft = last ? draft_weights(c) : 0; /* the drafter sits with the last stage's head */
-  r->weights = acc_add(&c->acc, stage_weights(c, stage), r->draft);
+  r->lora = lora_weights(c, v, stage);
+  r->weights = acc_add(&c->acc, acc_add(&c->acc, stage_weights(c, stage), r->draft), r->lora);
   r->act = activation_peak(c, v, last && (driver || !v0_driver_samples(c, v)));
   r->non_torch = non_torch(c, v, last);
   uint64_t used = acc_add(&c->acc, acc_add(&c->acc, r->weights, r->act), r->non_torch);
@@ -780,7 +973,7 @@ static void vllm_rank(ectx *c, const vcfg *v, const vgroups *g, bool hybrid, uin
 static void vllm_budget(ectx *c, const vcfg *v, const vrank *r, uint64_t kv_alloc, uint64_t need_kv) {
   budget *b = &c->e->b;
   const scenario *s = c->s;
-  budget_add(b, "weights", r->weights - r->draft, BASIS_EXACT, true,
+  budget_add(b, "weights", r->weights - r->draft - r->lora, BASIS_EXACT, true,
              "per rank (tp %llu, pp %llu): vocabulary padded to 64, rotary cache in the model dtype",
              (unsigned long long)s->tp, (unsigned long long)s->pp);
   if (spec_on(s) && strcmp(scn_str(s, "spec.method", ""), "ngram") != 0) {
@@ -789,6 +982,15 @@ static void vllm_budget(ectx *c, const vcfg *v, const vrank *r, uint64_t kv_allo
                                 "embedding/lm_head shared with the target where vLLM shares them",
                                 scn_str(s, "spec.method", ""), (unsigned long long)scn_u64(s, "spec.tokens", 0));
     if (d) d->component = "draft";
+  }
+  if (v->lora.on) {
+    budget_item *l = budget_add(b, "weights", r->lora, BASIS_EXACT, true,
+                                "LoRA slots: %llu adapter(s) x rank %llu in %llu-byte elements%s%s, stacked per "
+                                "projection as vLLM's LoRA layers allocate them",
+                                (unsigned long long)v->lora.loras, (unsigned long long)v->lora.rank,
+                                (unsigned long long)v->lora.eb, v->lora.sharded ? ", fully sharded" : "",
+                                v->lora.embed ? ", embed_tokens and lm_head included" : "");
+    if (l) l->component = "lora";
   }
   char mm[160] = "";
   if (v->mm.on)
@@ -837,6 +1039,12 @@ static void vllm_figures(ectx *c, const vcfg *v, const vgroups *g, const vrank *
   if (spec_on(c->s)) {
     est_fig(c, "draft_weights_bytes", r->draft);
     est_fig(c, "num_speculative_tokens", scn_u64(c->s, "spec.tokens", 0));
+  }
+  if (v->lora.on) {
+    est_fig(c, "lora_weights_bytes", r->lora);
+    est_fig(c, "lora_activation_bytes", lora_act_bytes(c, v));
+    est_fig(c, "max_loras", v->lora.loras);
+    est_fig(c, "max_lora_rank", v->lora.rank);
   }
   est_fig(c, "activation_peak_bytes", act);
   est_fig(c, "non_torch_bytes", r->non_torch);

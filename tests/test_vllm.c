@@ -896,6 +896,94 @@ static void test_spec_errors(void **state) {
                "runtime.speculative.method: draft_model needs vLLM 0.13 or later, got 0.12.0");
 }
 
+/* Multi-LoRA serving, Llama-3.1-8B (h 4096, q 4096, k/v 1024, ffn 14336, 32 layers, vocab
+** 128256), 4 slots of rank 64 in bf16. Per layer at tp 1: q, k, v slices of qkv_proj with
+** lora_a 4 x 64 x 4096 x 2 = 2 MiB each and lora_b 2 MiB (q), 0.5 MiB (k, v); o_proj 2 + 2 MiB;
+** gate and up 2 + 7 MiB each; down 7 + 2 MiB: 41,943,040 B x 32 = 1,342,177,280. LlamaForCausalLM
+** wraps embed_tokens (lora_a 4 x 128256 x 64 x 2 = 65,667,072, lora_b 2 MiB) and lm_head (the
+** same two): 135,528,448. Punica metadata at 8192 batched tokens: 3 x 65,536 + 131,072 + 2 x
+** (2 x 32,768 + 3 x 512) = 461,824. No buffer leaves an allocator tail (2 and 7 MiB blocks
+** sit in 20 MiB segments; 65,667,072 B leaves 1.38 MiB of its 2 MiB-rounded segment). */
+#define LORA_SCN(ver, lora, extra)                                                                    \
+  "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'vllm', version = '" ver \
+  "', gpu_memory_utilization = 0.9, max_model_len = 8192, lora = " lora " }, " WL ", gpu = 'H100'" extra " }"
+static void test_lora_llama8b(void **state) {
+  json_t *b = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'vllm', version = "
+                           "'0.19.0', gpu_memory_utilization = 0.9, max_model_len = 8192 }, " WL ", gpu = 'H100' }");
+  json_t *j = eval(*state, LORA_SCN("0.19.0", "{ max_loras = 4, max_lora_rank = 64 }", ""));
+  assert_int_equal((long long)fig(j, "lora_weights_bytes"), 1342177280LL + 135528448LL + 461824LL);
+  assert_int_equal((long long)(fig(j, "weights_bytes") - fig(b, "weights_bytes")), 1478167552LL);
+  assert_int_equal(tu_category(j, "weights"), (long long)fig(b, "weights_bytes")); /* the model's line; LoRA its own */
+  /* the qkv shrink buffer: 3 slices x 8192 tokens x 64 x fp32; the sampler run stays the peak */
+  assert_int_equal((long long)fig(j, "lora_activation_bytes"), 6291456LL);
+  assert_int_equal((long long)fig(j, "activation_peak_bytes"), (long long)fig(b, "activation_peak_bytes"));
+  /* the KV budget loses exactly the slots: fewer blocks, tokens, sequences */
+  assert_int_equal((long long)(fig(b, "kv_cache_bytes") - fig(j, "kv_cache_bytes")), 1478167552LL);
+  assert_int_equal((long long)fig(j, "num_gpu_blocks"), (long long)(fig(j, "kv_cache_bytes") / 2097152.0));
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), (long long)fig(j, "num_gpu_blocks") * 16);
+  assert_true(fig(j, "max_concurrency") < fig(b, "max_concurrency"));
+  json_decref(b);
+  json_decref(j);
+  /* tp 2: lora_b of q/k/v/gate/up and lora_a of o/down halve: q 2 + 1, k, v 2 + 0.25, o 1 + 2,
+  ** gate, up 2 + 3.5, down 3.5 + 2 MiB = 28,311,552 x 32 = 905,969,664; embed/lm_head
+  ** replicated (135,528,448) plus the int64 sharded-to-full index of the head, 128256 x 8 */
+  j = eval(*state, LORA_SCN("0.19.0", "{ max_loras = 4, max_lora_rank = 64 }", ", parallel = { tp = 2 }"));
+  assert_int_equal((long long)fig(j, "lora_weights_bytes"), 905969664LL + 135528448LL + 1026048LL + 461824LL);
+  json_decref(j);
+  /* fully sharded: lora_a of the column layers at rank 32 (1 MiB), lora_b of o/down at 2048
+  ** rows (1 MiB): q 2, k, v 1.25, o 2, gate, up, down 4.5 MiB = 20,971,520 x 32 */
+  j = eval(*state, LORA_SCN("0.19.0", "{ max_loras = 4, max_lora_rank = 64, fully_sharded = true }",
+                            ", parallel = { tp = 2 }"));
+  assert_int_equal((long long)fig(j, "lora_weights_bytes"), 671088640LL + 135528448LL + 1026048LL + 461824LL);
+  /* the shrink buffer at rank 32 (3 x 8192 x 32 x 4) beside its all-gather (3 x 8192 x 64 x 4) */
+  assert_int_equal((long long)fig(j, "lora_activation_bytes"), 6291456LL + 3145728LL);
+  json_decref(j);
+  /* 0.11 (lora_extra_vocab_size 256): embed lora_a 128512 rows, embeddings_tensors 4 x 256 x
+  ** 4096 x 2 = 8 MiB for embed and head, head lora_b 128512 rows; the base embedding grows by
+  ** 1024 rows and the head by 256 (x 4096 x 2 = 10,485,760): 163,053,568 for the vocabulary */
+  j = eval(*state, LORA_SCN("0.11.0", "{ max_loras = 4, max_lora_rank = 64 }", ""));
+  assert_int_equal((long long)fig(j, "lora_weights_bytes"), 1342177280LL + 163053568LL + 461824LL);
+  json_decref(j);
+}
+
+/* Qwen3ForCausalLM wraps embed_tokens and lm_head only from about 0.13: at 0.19 the slots gain
+** 2 x (4 x 151936 x 64 x 2 + 4 x 5120 x 64 x 2) = 160,825,344 B over 0.12 */
+static void test_lora_embedding_modules(void **state) {
+  json_t *a = eval(*state, "return { " QWEN3_14B ", runtime = { name = 'vllm', version = '0.12.0', lora = { max_loras "
+                           "= 4, max_lora_rank = 64 } }, " WL ", gpu = 'H100' }");
+  json_t *b = eval(*state, "return { " QWEN3_14B ", runtime = { name = 'vllm', version = '0.19.0', lora = { max_loras "
+                           "= 4, max_lora_rank = 64 } }, " WL ", gpu = 'H100' }");
+  assert_int_equal((long long)(fig(b, "lora_weights_bytes") - fig(a, "lora_weights_bytes")), 160825344LL);
+  json_decref(a);
+  json_decref(b);
+}
+
+static void test_lora_errors(void **state) {
+  expect_error(*state, LORA_SCN("0.19.0", "{ max_loras = 4, max_lora_rank = 48 }", ""),
+               "runtime.lora.max_lora_rank: vLLM 0.19.0 accepts 1, 8, 16, 32, 64, 128, 256, 320 or 512, got 48");
+  expect_error(*state, LORA_SCN("0.10.0", "{ max_lora_rank = 1 }", ""),
+               "runtime.lora.max_lora_rank: vLLM 0.10.0 accepts 8, 16, 32, 64, 128, 256, 320 or 512, got 1");
+  expect_error(*state, LORA_SCN("0.19.0", "{ max_loras = 0 }", ""),
+               "runtime.lora.max_loras: 0 is out of range (1 to 1048576)");
+  expect_error(*state, LORA_SCN("0.19.0", "{ max_loras = 4, max_cpu_loras = 2 }", ""),
+               "runtime.lora.max_cpu_loras: max_cpu_loras (2) must be >= max_loras (4)");
+  expect_error(*state, LORA_SCN("0.19.0", "{ dtype = 'fp8' }", ""),
+               "runtime.lora.dtype: expected one of auto, bfloat16, float16, got 'fp8'");
+  expect_error(*state, LORA_SCN("0.19.0", "{ rank = 8 }", ""),
+               "runtime.lora: unknown key 'rank' (allowed: dtype, fully_sharded, max_cpu_loras, max_lora_rank, max_loras)");
+  expect_error(*state, LORA_SCN("0.19.0", "{ fully_sharded = 'yes' }", ""),
+               "runtime.lora.fully_sharded: expected true or false, got 'yes'");
+  expect_error(*state, LORA_SCN("0.19.0", "64", ""), "runtime.lora: expected a table, got number");
+  expect_error(*state, LORA_SCN("0.19.0", "{ max_lora_rank = 1, fully_sharded = true }", ", parallel = { tp = 2 }"),
+               "vllm: fully_sharded_loras needs max_lora_rank (1) divisible by the tensor-parallel size (2)");
+  expect_error(*state, "return { model = 'mistralai/Mixtral-8x7B-v0.1', runtime = { name = 'vllm', lora = { max_loras = "
+                       "2 } }, " WL ", gpu = 'H200' }",
+               "vllm: LoRA on MoE layers (FusedMoEWithLoRA) is not modelled");
+  expect_error(*state, "return { model = 'meta-llama/Llama-3.2-11B-Vision', runtime = { name = 'vllm', lora = { "
+                       "max_loras = 2 } }, " WL ", gpu = 'H200' }",
+               "runtime.lora: vLLM serves no LoRA on mllama (its model class lacks SupportsLoRA)");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_spec_eagle3), cmocka_unit_test(test_spec_mtp), cmocka_unit_test(test_spec_errors),
@@ -912,6 +1000,7 @@ int main(void) {
       cmocka_unit_test(test_version_default),  cmocka_unit_test(test_fit_launch_flags),  cmocka_unit_test(test_alloc_slack),
       cmocka_unit_test(test_flashinfer_sampler_off), cmocka_unit_test(test_gpt_oss_rope_fp32),
       cmocka_unit_test(test_mm_v0_qwen25vl), cmocka_unit_test(test_mm_v1_items), cmocka_unit_test(test_mm_errors),
+      cmocka_unit_test(test_lora_llama8b), cmocka_unit_test(test_lora_embedding_modules), cmocka_unit_test(test_lora_errors),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

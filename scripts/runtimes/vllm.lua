@@ -152,6 +152,59 @@ local function mm_limits(s)
   return out
 end
 
+-- Multi-LoRA serving (vllm serve --enable-lora): runtime.lora = { max_loras, max_lora_rank,
+-- fully_sharded, dtype, max_cpu_loras }, validated as vllm/config/lora.py LoRAConfig does
+-- (vllm-project/vllm a78dc92f: MaxLoRARanks, max_loras >= 1, LoRADType, max_cpu_loras >=
+-- max_loras). The C side (src/rt_vllm.c lora_*) sizes the stacked adapter buffers.
+local LORA_RANKS = { 1, 8, 16, 32, 64, 128, 256, 320, 512 }
+-- Model classes whose embedding_modules name embed_tokens and lm_head, so that vLLM wraps
+-- them too (VocabParallelEmbeddingWithLoRA, LogitsProcessorWithLoRA; vllm/lora/utils.py
+-- get_supported_lora_modules, 0fd15707): LlamaForCausalLM and its subclasses
+-- (MistralForCausalLM, Phi3ForCausalLM; models/llama.py e06c9ba2) in every version;
+-- Qwen3ForCausalLM from "[Bugfix][Model] Support LoRA on Qwen3 Output Embedding" (after the
+-- extra-vocabulary removal of 0.12: 0.13 assumed, approximate). Qwen2, Gemma and the
+-- others leave embedding_modules empty (models/qwen2.py).
+local LORA_EMBED = { llama = 0, mistral = 0, phi3 = 0, qwen3 = 13000 }
+-- Before 0.12 LlamaModel grew its embedding by lora_extra_vocab_size (256) x max_loras rows
+-- and the lm_head by 256 rows padded to lora_vocab_padding_size 256 (models/llama.py <= 0.11).
+local LORA_EXTRA_VOCAB = { llama = true, mistral = true, phi3 = true }
+
+local function lora(n, lo, code, v)
+  local F = "runtime.lora"
+  E.strict_field(F, lo, { "max_loras", "max_lora_rank", "fully_sharded", "dtype", "max_cpu_loras" })
+  local loras = lo.max_loras == nil and 1 or E.int_field(lo.max_loras, F .. ".max_loras", 1, 1 << 20)
+  local rank = lo.max_lora_rank == nil and 16 or E.int_field(lo.max_lora_rank, F .. ".max_lora_rank", 1, 1 << 20)
+  local ok = false
+  for _, r in ipairs(LORA_RANKS) do ok = ok or r == rank end
+  -- rank 1 joined the allowed ranks with vllm/config/lora.py (about 0.11; earlier
+  -- possible_max_ranks = (8, 16, 32, 64, 128, 256, 320, 512))
+  if not ok or (rank == 1 and code < 11000) then
+    E.fail(F .. ".max_lora_rank", "vLLM %s accepts %s, got %d", v,
+      code < 11000 and "8, 16, 32, 64, 128, 256, 320 or 512" or "1, 8, 16, 32, 64, 128, 256, 320 or 512", rank)
+  end
+  local sharded = false
+  if lo.fully_sharded ~= nil then sharded = E.bool_field(lo.fully_sharded, F .. ".fully_sharded") end
+  local dt = lo.dtype == nil and "auto" or E.enum_field(lo.dtype, F .. ".dtype", { "auto", "bfloat16", "float16" })
+  local cpu = loras
+  if lo.max_cpu_loras ~= nil then
+    cpu = E.int_field(lo.max_cpu_loras, F .. ".max_cpu_loras", 1, 1 << 20)
+    if cpu < loras then E.fail(F .. ".max_cpu_loras", "max_cpu_loras (%d) must be >= max_loras (%d)", cpu, loras) end
+  end
+  local mt = type(n.model_config) == "table" and n.model_config.model_type or n.model.desc.arch
+  local since = LORA_EMBED[mt or ""]
+  local embed = since ~= nil and code >= since
+  n.extra["vllm.lora.max_loras"] = loras
+  n.extra["vllm.lora.rank"] = rank
+  n.extra["vllm.lora.fully_sharded"] = sharded
+  n.extra["vllm.lora.bytes"] = dt == "auto" and 0 or 2
+  n.extra["vllm.lora.embed"] = embed
+  n.extra["vllm.lora.extra_vocab"] = code < 12000 and 256 or 0
+  n.extra["vllm.lora.base_vocab"] = code < 12000 and LORA_EXTRA_VOCAB[mt or ""] == true
+  note(n, "vLLM LoRA: %d adapter slot(s) of rank %d on the GPU (%s), %d in the CPU cache (host memory)%s%s",
+    loras, rank, dt == "auto" and "model dtype" or dt, cpu, sharded and ", fully sharded" or "",
+    embed and "; embed_tokens and lm_head wrapped too" or "")
+end
+
 local function normalize(n, knobs)
   local v = n.runtime_version
   local vis = vision_shape(n.model.desc)
@@ -248,6 +301,11 @@ local function normalize(n, knobs)
     end
     require("speculative").apply(n, knobs.speculative, "vLLM")
   end
+  if knobs.lora ~= nil then
+    -- MllamaForConditionalGeneration does not implement SupportsLoRA (models/mllama.py)
+    if encdec then E.fail("runtime.lora", "vLLM serves no LoRA on %s (its model class lacks SupportsLoRA)", n.model.desc.arch or "the model") end
+    lora(n, knobs.lora, code, v)
+  end
   local chunked_local = false
   for _, g in ipairs(n.model.desc.kv or {}) do chunked_local = chunked_local or g.kind == "chunked" end
   if chunked_local then
@@ -269,6 +327,7 @@ return runtime {
     chunked_local_attn_hybrid = "bool", flashinfer_sampler = "bool",
     use_v1 = "bool", limit_mm_per_prompt = "string", max_pixels = "int",
     speculative = "table", -- { method, model, num_speculative_tokens }: scripts/speculative.lua
+    lora = "table", -- { max_loras, max_lora_rank, fully_sharded, dtype, max_cpu_loras }: --enable-lora
   },
   modelled = true,
   normalize = normalize,
