@@ -132,8 +132,10 @@ end
 local function runtime_part(raw, n)
   local r = raw.runtime
   if r == nil then
-    r = { name = "transformers" }
-    note(n, "runtime transformers assumed")
+    -- an image or video pipeline runs on diffusers, a language model on transformers
+    local kind = type(raw.workload) == "table" and raw.workload.kind
+    r = { name = (kind == "image" or kind == "video") and "diffusers" or "transformers" }
+    note(n, "runtime %s assumed", r.name)
   elseif type(r) == "string" then
     r = { name = r }
   end

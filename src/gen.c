@@ -477,7 +477,8 @@ static void gen_reshape(scenario *s, uint64_t W, uint64_t H, uint64_t F) {
   uint64_t ts = scn_u64(s, "gen.vae_tscale", 1), pt = scn_u64(s, "gen.patch_t", 1);
   uint64_t lf = F == 1 ? 1 : (F - 1) / ts + 1, lw = W / vs, lh = H / vs;
   uint64_t img = ((lf + pt - 1) / pt) * (lh / p) * (lw / p);
-  uint64_t text = scn_u64(s, "gen.tokens", img) - scn_u64(s, "gen.img_tokens", img);
+  uint64_t n_in = scn_u64(s, "gen.input_images", 0); /* conditioning images at the output's size */
+  uint64_t text = scn_u64(s, "gen.tokens", img) - scn_u64(s, "gen.img_tokens", img) * (1 + n_in);
   uint64_t tile = scn_u64(s, "gen.vae_tile", 0), tf = scn_u64(s, "gen.vae_tile_frames", 0);
   uint64_t tile_w = scn_u64(s, "gen.vae_tile_w", tile);
   uint64_t chunk = scn_u64(s, "gen.vae_chunk", 0), f = F;
@@ -490,7 +491,7 @@ static void gen_reshape(scenario *s, uint64_t W, uint64_t H, uint64_t F) {
   gen_set(s, "gen.frames", F);
   gen_set(s, "gen.latent_frames", lf);
   gen_set(s, "gen.img_tokens", img);
-  gen_set(s, "gen.tokens", img + text);
+  gen_set(s, "gen.tokens", img * (1 + n_in) + text);
   gen_set(s, "gen.vae_pixels", pw * ph * f);
   gen_set(s, "gen.latent_elems", lf * lh * lw * scn_u64(s, "gen.latent_channels", 16));
 }

@@ -418,6 +418,21 @@ static void test_flux2(void **state) {
                   "workload.width: 1000 is not a multiple of 16 (VAE factor 8 x patch size 2)");
 }
 
+/* Edit pipelines condition on input images: FLUX.1 Kontext at 1024 x 1024 runs its denoiser
+** over the output's 64 x 64 = 4,096 latent tokens, one input image's 4,096 and T5's 512. */
+static void test_input_images(void **state) {
+  json_t *a = eval(*state, "black-forest-labs/FLUX.1-Kontext-dev", "bf16", "kind = \"image\", width = 1024, height = 1024", NULL);
+  json_t *b = eval(*state, "black-forest-labs/FLUX.1-Kontext-dev", "bf16",
+                   "kind = \"image\", width = 1024, height = 1024, input_images = 1", NULL);
+  assert_int_equal(tu_int(a, "runtime.denoiser_tokens"), 4096 + 512);
+  assert_int_equal(tu_int(b, "runtime.denoiser_tokens"), 2 * 4096 + 512);
+  json_decref(a);
+  json_decref(b);
+  assert_int_not_equal(tu_eval(*state, "return { model = 'Wan-AI/Wan2.1-T2V-1.3B', runtime = 'diffusers', workload = { kind = 'video', width = 832,"
+                                       " height = 480, frames = 81, input_images = 1 } }", NULL), VF_OK);
+  assert_string_equal(vf_engine_error(*state), "t.lua: workload.input_images: image conditioning is modelled for image pipelines only");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_pipeline_counts), cmocka_unit_test(test_video_shape),
@@ -425,7 +440,7 @@ int main(void) {
       cmocka_unit_test(test_calibration),     cmocka_unit_test(test_calibration_wan),
       cmocka_unit_test(test_wan_reference_fp32), cmocka_unit_test(test_calibration_mechanisms),
       cmocka_unit_test(test_gen3_opensora),   cmocka_unit_test(test_gen3_models),
-      cmocka_unit_test(test_cogvideox_vae),   cmocka_unit_test(test_cogvideox_offload_table),
+      cmocka_unit_test(test_cogvideox_vae),   cmocka_unit_test(test_cogvideox_offload_table), cmocka_unit_test(test_input_images),
       cmocka_unit_test(test_cogvideox15_decode_frames), cmocka_unit_test(test_opensora_offload_without_t2i2v),
       cmocka_unit_test(test_flux2),
   };

@@ -11,7 +11,7 @@ local fail, int_field, bool_field, enum_field, strict = E.fail, E.int_field, E.b
 local note = E.note
 
 local KEYS = { "kind", "width", "height", "batch", "num_images_per_prompt", "steps", "cfg", "max_sequence_length",
-               "offload", "vae_tiling", "vae_slicing", "attention", "text_encoders", "t2i2v" }
+               "offload", "vae_tiling", "vae_slicing", "attention", "text_encoders", "t2i2v", "input_images" }
 local MAX_SIDE = 16384
 
 -- Defaults of the pipelines' __call__ (width/height: the denoiser's native size).
@@ -152,7 +152,14 @@ local function normalize_with(w, n, frames, keys)
   local cfg = guidance(w, n, p)
   local steps = int_field(w.steps or 50, "workload.steps", 1, 10000)
   local len = text_part(w, n, p)
-  local tokens = img + (p.joint and len or 0)
+  -- images the pipeline conditions on (FLUX.1 Kontext's and Qwen-Image-Edit's input image,
+  -- FLUX.2's reference images): VAE-encoded and packed like the output's latents, their
+  -- tokens join the denoiser's sequence (taken at the output's size, as the edit pipelines
+  -- resize the input to the output's area)
+  local n_in = int_field(w.input_images or 0, "workload.input_images", 0, 16)
+  if n_in > 0 and frames > 1 then fail("workload.input_images", "image conditioning is modelled for image pipelines only") end
+  set(n, "input_images", n_in)
+  local tokens = img * (1 + n_in) + (p.joint and len or 0)
   -- CFG runs the conditional and unconditional passes as one doubled batch unless the
   -- pipeline runs them one after the other (Wan, HunyuanVideo's true CFG, Mochi)
   -- (cfg_mult: Open-Sora 2.0's I2V denoiser batches text and image guidance: 3 passes)
