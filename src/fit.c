@@ -154,8 +154,13 @@ static void fit_launch(const model_desc *m, const scenario *s, const estimate *e
   if (vl) {
     unsigned long long mml = scn_u64(s, "runtime.max_model_len", ctx);
     double u = frac_up(fig(e, "gpu_memory_utilization_needed"), scn_real(s, "runtime.gpu_memory_utilization", 0.9), 100);
-    snprintf(row->launch, sizeof row->launch, "--tensor-parallel-size %llu --max-model-len %llu --gpu-memory-utilization %.2f",
-             (unsigned long long)tp, mml, u);
+    int k = snprintf(row->launch, sizeof row->launch, "--tensor-parallel-size %llu --max-model-len %llu --gpu-memory-utilization %.2f",
+                     (unsigned long long)tp, mml, u);
+    unsigned long long loras = scn_u64(s, "vllm.lora.max_loras", 0); /* multi-LoRA serving: its flags too */
+    if (loras && k > 0 && (size_t)k < sizeof row->launch)
+      snprintf(row->launch + k, sizeof row->launch - (size_t)k, " --enable-lora --max-loras %llu --max-lora-rank %llu%s", loras,
+               (unsigned long long)scn_u64(s, "vllm.lora.rank", 16),
+               scn_bool(s, "vllm.lora.fully_sharded", false) ? " --fully-sharded-loras" : "");
   } else if (!lc) {
     double f = frac_up(fig(e, "mem_fraction_static_needed"), fig(e, "mem_fraction_static"), 1000);
     snprintf(row->launch, sizeof row->launch, "--tp %llu --context-length %llu --mem-fraction-static %.3f",

@@ -23,7 +23,7 @@ typedef struct fit_row {
   uint64_t max_concurrency, max_context, max_micro_batch, max_seq_len;
   uint64_t max_width, max_height, max_frames; /* image/video, in the least offload that fits */
   char layout[48];          /* how the count is reached: "tp=2", "fsdp dp=4" */
-  char launch[160];         /* inference: the runtime's flags that realise the workload at that
+  char launch[256];         /* inference: the runtime's flags that realise the workload at that
                             ** count ("--tensor-parallel-size 2 --max-model-len 32768 ..."), or "" */
 } fit_row;
 

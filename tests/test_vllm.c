@@ -984,8 +984,24 @@ static void test_lora_errors(void **state) {
                "runtime.lora: vLLM serves no LoRA on mllama (its model class lacks SupportsLoRA)");
 }
 
+/* fit's launch flags carry multi-LoRA serving's own */
+static void test_lora_launch(void **state) {
+  const char *text = "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'vllm', lora = { max_loras = 4,"
+                     " max_lora_rank = 64, fully_sharded = true } }, workload = { kind = 'inference', context = 8192 } }";
+  const char *gpus[] = {"H100"};
+  vf_request req = {NULL, 0, gpus, 1, VF_FORMAT_JSON, 1};
+  const char *out = NULL;
+  if (vf_estimate_string(*state, text, strlen(text), "t.lua", &req, &out) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  json_t *j = json_loads(out, 0, NULL);
+  const char *l = json_string_value(json_object_get(json_array_get(json_object_get(j, "fit"), 0), "launch"));
+  assert_non_null(strstr(l, " --enable-lora --max-loras 4 --max-lora-rank 64 --fully-sharded-loras"));
+  assert_true(strncmp(l, "--tensor-parallel-size 1 --max-model-len 8192 --gpu-memory-utilization ", 71) == 0);
+  json_decref(j);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_lora_launch),
       cmocka_unit_test(test_spec_eagle3), cmocka_unit_test(test_spec_mtp), cmocka_unit_test(test_spec_errors),
       cmocka_unit_test(test_llama8b_tp1),    cmocka_unit_test(test_llama8b_tp),  cmocka_unit_test(test_llama8b_pp2),
       cmocka_unit_test(test_llama8b_dtypes), cmocka_unit_test(test_gemma2_hybrid), cmocka_unit_test(test_deepseek_mla), cmocka_unit_test(test_glm45_air),
