@@ -445,6 +445,52 @@ models["Qwen/Qwen3-Next-80B-A3B-Instruct"] = { arch = "qwen3_next", config = {
   linear_conv_kernel_dim = 4, linear_key_head_dim = 128, linear_value_head_dim = 128, linear_num_key_heads = 16,
   linear_num_value_heads = 32, max_position_embeddings = 262144, partial_rotary_factor = 0.25,
   rope_theta = 10000000, rms_norm_eps = 1e-06, tie_word_embeddings = false, attention_bias = false } }
+-- Qwen3.5 family (architectures/qwen3_5.lua): config.json as vendored verbatim in
+-- ai-dynamo/aiconfigurator src/aiconfigurator/model_configs/Qwen--Qwen3.5-397B-A17B_config.json,
+-- alibaba/InferSim hf_configs/qwen3.5-35B-A3B_config.json, and Qwen3.6-27B's in a published model
+-- report (config.json + the checkpoint's tensor list, 27,781,427,952 parameters with MTP and vision).
+-- layer_types are 3 linear_attention + 1 full_attention repeated (== full_attention_interval 4).
+local function q35_layers(n)
+  local lt = {}
+  for i = 1, n do lt[i] = i % 4 == 0 and "full_attention" or "linear_attention" end
+  return lt
+end
+local function q35_vision(out, mt)
+  return { model_type = mt, depth = 27, hidden_act = "gelu_pytorch_tanh", hidden_size = 1152, in_channels = 3,
+    intermediate_size = 4304, num_heads = 16, num_position_embeddings = 2304, out_hidden_size = out, patch_size = 16,
+    spatial_merge_size = 2, temporal_patch_size = 2 }
+end
+models["Qwen/Qwen3.5-397B-A17B"] = { arch = "qwen3_5", config = {
+  architectures = { "Qwen3_5MoeForConditionalGeneration" }, model_type = "qwen3_5_moe", tie_word_embeddings = false,
+  text_config = { model_type = "qwen3_5_moe_text", attention_bias = false, attn_output_gate = true, head_dim = 256,
+    hidden_size = 4096, num_hidden_layers = 60, num_attention_heads = 32, num_key_value_heads = 2, vocab_size = 248320,
+    full_attention_interval = 4, layer_types = q35_layers(60), linear_conv_kernel_dim = 4, linear_key_head_dim = 128,
+    linear_num_key_heads = 16, linear_num_value_heads = 64, linear_value_head_dim = 128,
+    max_position_embeddings = 262144, mlp_only_layers = {}, moe_intermediate_size = 1024, mtp_num_hidden_layers = 1,
+    num_experts = 512, num_experts_per_tok = 10, shared_expert_intermediate_size = 1024, rms_norm_eps = 1e-06 },
+  vision_config = q35_vision(4096, "qwen3_5_moe") } }
+models["Qwen/Qwen3.5-35B-A3B"] = { arch = "qwen3_5", config = {
+  architectures = { "Qwen3_5MoeForConditionalGeneration" }, model_type = "qwen3_5_moe", tie_word_embeddings = false,
+  text_config = { model_type = "qwen3_5_moe_text", attention_bias = false, attn_output_gate = true, head_dim = 256,
+    hidden_size = 2048, num_hidden_layers = 40, num_attention_heads = 16, num_key_value_heads = 2, vocab_size = 248320,
+    full_attention_interval = 4, layer_types = q35_layers(40), linear_conv_kernel_dim = 4, linear_key_head_dim = 128,
+    linear_num_key_heads = 16, linear_num_value_heads = 32, linear_value_head_dim = 128,
+    max_position_embeddings = 262144, mlp_only_layers = {}, moe_intermediate_size = 512, mtp_num_hidden_layers = 1,
+    num_experts = 256, num_experts_per_tok = 8, shared_expert_intermediate_size = 512, rms_norm_eps = 1e-06,
+    mamba_ssm_dtype = "float32", rope_parameters = { rope_type = "default", rope_theta = 10000000,
+      partial_rotary_factor = 0.25, mrope_interleaved = true, mrope_section = { 11, 11, 10 } } },
+  vision_config = q35_vision(2048, "qwen3_5_moe") } }
+models["Qwen/Qwen3.6-27B"] = { arch = "qwen3_5", config = {
+  architectures = { "Qwen3_5ForConditionalGeneration" }, model_type = "qwen3_5", tie_word_embeddings = false,
+  text_config = { model_type = "qwen3_5_text", attention_bias = false, attn_output_gate = true, head_dim = 256,
+    hidden_size = 5120, intermediate_size = 17408, num_hidden_layers = 64, num_attention_heads = 24,
+    num_key_value_heads = 4, vocab_size = 248320, full_attention_interval = 4, layer_types = q35_layers(64),
+    linear_conv_kernel_dim = 4, linear_key_head_dim = 128, linear_num_key_heads = 16, linear_num_value_heads = 48,
+    linear_value_head_dim = 128, max_position_embeddings = 262144, mtp_num_hidden_layers = 1,
+    output_gate_type = "swish", rms_norm_eps = 1e-06, mamba_ssm_dtype = "float32",
+    rope_parameters = { rope_type = "default", rope_theta = 10000000, partial_rotary_factor = 0.25,
+      mrope_interleaved = true, mrope_section = { 11, 11, 10 } } },
+  vision_config = q35_vision(5120, "qwen3_5_vision") } }
 models["Qwen/Qwen2.5-VL-72B-Instruct"] = { arch = "qwen2_5_vl", config = {
   architectures = { "Qwen2_5_VLForConditionalGeneration" }, model_type = "qwen2_5_vl", hidden_size = 8192,
   intermediate_size = 29568, num_hidden_layers = 80, num_attention_heads = 64, num_key_value_heads = 8,

@@ -261,6 +261,98 @@ function nn.qwen25_vision(list, vc, text_hidden)
   return list
 end
 
+-- The Qwen3-VL / Qwen3.5 vision tower under PREFIX ("model.visual"; transformers
+-- models/qwen3_vl/modeling_qwen3_vl.py Qwen3VLVisionModel): biased Conv3d patches over
+-- temporal_patch_size frames, a learned position table (num_position_embeddings, interpolated),
+-- `depth` blocks (LayerNorm, fused biased qkv, biased GELU MLP linear_fc1/linear_fc2), the merger
+-- (LayerNorm over the patch width, then spatial_merge_size^2 patches -> two linears into the text
+-- width) and one more merger per deepstack_visual_indexes entry (norm after the shuffle; Qwen3.5
+-- configs list none). vc: the vision_config.
+function nn.qwen3_vision(list, prefix, vc, text_hidden)
+  local h, L = nn.need(vc, "hidden_size"), nn.need(vc, "depth")
+  local I, p = nn.need(vc, "intermediate_size"), nn.need(vc, "patch_size")
+  local tp, ch = nn.int(vc, "temporal_patch_size", 2), nn.int(vc, "in_channels", 3)
+  local merge = nn.int(vc, "spatial_merge_size", 2)
+  local m = h * merge * merge
+  local out = nn.int(vc, "out_hidden_size", text_hidden)
+  local lp, mo = prefix .. ".blocks.*", { bias = true, role = "mlp" }
+  nn.param(list, prefix .. ".patch_embed.proj.weight", { h, ch, tp, p, p })
+  nn.param(list, prefix .. ".patch_embed.proj.bias", { h })
+  nn.embed(list, prefix .. ".pos_embed", nn.need(vc, "num_position_embeddings"), h, { role = "pos_embed" })
+  nn.norm(list, lp .. ".norm1", h, { count = L, bias = true })
+  nn.norm(list, lp .. ".norm2", h, { count = L, bias = true })
+  nn.linear(list, lp .. ".attn.qkv", 3 * h, h, { count = L, bias = true })
+  nn.linear(list, lp .. ".attn.proj", h, h, { count = L, bias = true })
+  nn.linear(list, lp .. ".mlp.linear_fc1", I, h, { count = L, bias = true, role = "mlp" })
+  nn.linear(list, lp .. ".mlp.linear_fc2", h, I, { count = L, bias = true, role = "mlp" })
+  nn.norm(list, prefix .. ".merger.norm", h, { bias = true })
+  nn.linear(list, prefix .. ".merger.linear_fc1", m, m, mo)
+  nn.linear(list, prefix .. ".merger.linear_fc2", out, m, mo)
+  local deep = #nn.opt(vc, "deepstack_visual_indexes", {})
+  local dp, dn = prefix .. ".deepstack_merger_list.*", { count = deep, bias = true }
+  nn.norm(list, dp .. ".norm", m, dn)
+  nn.linear(list, dp .. ".linear_fc1", m, m, { count = deep, bias = true, role = "mlp" })
+  nn.linear(list, dp .. ".linear_fc2", out, m, { count = deep, bias = true, role = "mlp" })
+  return list
+end
+
+-- The token mixers of the Qwen3-Next / Qwen3.5 hybrid decoders under PREFIX ("model.layers.*";
+-- transformers models/qwen3_next/modeling_qwen3_next.py, models/qwen3_5/modular_qwen3_5.py).
+-- Full-attention layers (layer_types, else every full_attention_interval-th) have gated
+-- attention: q_proj carries the query and its output gate, q/k RMSNorm. The others have a gated
+-- DeltaNet: Qwen3-Next fuses its input projections (in_proj_qkvz, in_proj_ba), Qwen3.5 stores
+-- them apart (in_proj_qkv, in_proj_z, in_proj_b, in_proj_a: o.split) with the same sizes; then
+-- a depthwise causal conv over q, k, v (no bias), dt_bias, A_log, the gated norm and out_proj.
+-- A DeltaNet layer caches per sequence (kind "mamba") the conv window (kernel - 1) x (2 key dims
+-- + value dim) and the recurrent state value heads x key head dim x value head dim (vLLM
+-- GatedDeltaNet get_state_shape; llama.cpp llama_hparams n_embd_r / n_embd_s); conv_elems names
+-- the conv part (SGLang keeps it in bf16, the recurrent state in fp32).
+-- dims: nn.decoder_dims(cfg). Returns the description's kv groups and the full-attention layers.
+function nn.gated_deltanet_mixers(list, prefix, cfg, dims, o)
+  local h, L, nh, nkv, d = dims.h, dims.L, dims.nh, dims.nkv, dims.d
+  local interval = nn.int(cfg, "full_attention_interval", 4)
+  local full_of = function(i) return (i + 1) % interval == 0 end
+  local lt = cfg.layer_types
+  if type(lt) == "table" then
+    if #lt ~= L then error(("config: field 'layer_types' has %d entries, expected %d"):format(#lt, L), 0) end
+    full_of = function(i) return lt[i + 1] == "full_attention" end
+  end
+  local nfull = nn.count_layers(L, full_of)
+  local fo = { count = nfull }
+  nn.linear(list, prefix .. ".self_attn.q_proj", 2 * nh * d, h, fo)
+  nn.linear(list, prefix .. ".self_attn.k_proj", nkv * d, h, fo)
+  nn.linear(list, prefix .. ".self_attn.v_proj", nkv * d, h, fo)
+  nn.linear(list, prefix .. ".self_attn.o_proj", h, nh * d, fo)
+  nn.norm(list, prefix .. ".self_attn.q_norm", d, fo)
+  nn.norm(list, prefix .. ".self_attn.k_norm", d, fo)
+
+  local n = L - nfull
+  local nk, nv = nn.need(cfg, "linear_num_key_heads"), nn.need(cfg, "linear_num_value_heads")
+  local dk, dv = nn.need(cfg, "linear_key_head_dim"), nn.need(cfg, "linear_value_head_dim")
+  local conv = nn.need(cfg, "linear_conv_kernel_dim")
+  local key, value, la = nk * dk, nv * dv, prefix .. ".linear_attn"
+  local lo = { count = n, role = "attn" }
+  if o and o.split then
+    nn.linear(list, la .. ".in_proj_qkv", 2 * key + value, h, lo)
+    nn.linear(list, la .. ".in_proj_z", value, h, lo)
+    nn.linear(list, la .. ".in_proj_b", nv, h, lo)
+    nn.linear(list, la .. ".in_proj_a", nv, h, lo)
+  else
+    nn.linear(list, la .. ".in_proj_qkvz", 2 * key + 2 * value, h, lo)
+    nn.linear(list, la .. ".in_proj_ba", 2 * nv, h, lo)
+  end
+  nn.param(list, la .. ".conv1d.weight", { 2 * key + value, 1, conv }, lo)
+  nn.param(list, la .. ".dt_bias", { nv }, lo)
+  nn.param(list, la .. ".A_log", { nv }, lo)
+  nn.norm(list, la .. ".norm", dv, { count = n })
+  nn.linear(list, la .. ".out_proj", h, value, lo)
+
+  local conv_state = (conv - 1) * (2 * key + value)
+  local kv = { { layers = nfull, kv_heads = nkv, k_dim = d, v_dim = d } }
+  if n > 0 then kv[2] = { layers = n, kind = "mamba", state_elems = conv_state + nv * dk * dv, conv_elems = conv_state } end
+  return kv, nfull
+end
+
 -- The description's block of a gated RMSNorm decoder: heads, KV heads, head_dim, the
 -- FFN width a token passes through, and for MoE the experts and how many a token uses.
 function nn.rms_block(heads, kv_heads, head_dim, ffn, experts, per_tok)

@@ -11,6 +11,7 @@ local R = {}
 local ATTN = {
   { "query_key_value%.weight$", "attn_qkv" }, { "qkv_proj%.weight$", "attn_qkv" },
   { "c_attn%.weight$", "attn_qkv" }, { "Wqkv%.weight$", "attn_qkv" }, { "kv_b_proj%.weight$", "attn_kv_b" },
+  { "linear_attn%.in_proj_qkv%.weight$", "attn_qkv" },  -- Qwen3.5 DeltaNet (gguf-py tensor_mapping ATTN_QKV)
   { "q_proj%.weight$", "attn_q" }, { "%.query%.weight$", "attn_q" }, { "%.q%.weight$", "attn_q" },
   { "k_proj%.weight$", "attn_k" }, { "%.key%.weight$", "attn_k" }, { "%.k%.weight$", "attn_k" },
   { "v_proj%.weight$", "attn_v" }, { "%.value%.weight$", "attn_v" }, { "%.v%.weight$", "attn_v" },

@@ -5,7 +5,8 @@ package.path = "scripts/?.lua;architectures/?.lua;" .. package.path
 arch = require("prelude").arch
 
 local ARCH_FILES = { "llama", "moe", "gemma", "deepseek", "gpt_oss", "gpt_neox", "gpt2",
-                     "falcon", "bloom", "bert", "t5", "llama4", "qwen3_next", "qwen2_vl", "mllama", "mistral3", "glm4_moe" }
+                     "falcon", "bloom", "bert", "t5", "llama4", "qwen3_next", "qwen2_vl", "mllama", "mistral3", "glm4_moe",
+                     "qwen3_5" }
 
 -- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
 -- models_README.md derives / that public model cards report, as noted).
@@ -63,6 +64,19 @@ local EXPECTED_PARAMS = {
   -- without embed and lm_head); with the MTP layer (2,341,492,864 + 33,566,720) and its copies
   -- (1,241,513,984) 110,468,824,832, the Hub's "110B".
   ["zai-org/GLM-4.5-Air"]                            = 106852251264,
+  -- Qwen3.5 (text + vision tower, the checkpoint's MTP layer left out as vLLM serves it).
+  -- Qwen3.6-27B: text 26,895,998,464 (embed + lm_head 2 x 1,271,398,400, 16 gated-attention layers
+  -- x 120,587,264, 48 DeltaNet layers x 101,877,856 (in_proj_qkv 52,428,800 + z 31,457,280 + b, a
+  -- 2 x 245,760 + conv 40,960 + dt_bias, A_log 96 + norm 128 + out_proj 31,457,280), 64 MLPs x
+  -- 267,386,880, norms) + vision 460,730,096; with the MTP layer (424,699,392) 27,781,427,952, the
+  -- checkpoint total its published tensor list sums to.
+  ["Qwen/Qwen3.6-27B"]                               = 27356728560,
+  -- Qwen3.5-35B-A3B: text 34,660,610,688 (active 3,454,988,928: 8 of 256 experts) + vision
+  -- 446,571,248; with the MTP layer (844,640,768) 35,951,822,704, the "35.95B" reported for it.
+  ["Qwen/Qwen3.5-35B-A3B"]                           = 35107181936,
+  -- Qwen3.5-397B-A17B: text 396,346,350,336 (active 17,349,040,896: 10 of 512 experts) + vision
+  -- 456,010,480 = the published "397B"; with the MTP layer (6,595,568,128) 403,397,928,944.
+  ["Qwen/Qwen3.5-397B-A17B"]                         = 396802360816,
 }
 
 -- KV-cache bytes per token at 2 bytes/element: sum over groups of layers*kv_heads*(k+v)*2.
@@ -80,6 +94,8 @@ local EXPECTED_KV_BF16 = {
   ["meta-llama/Llama-4-Scout-17B-16E-Instruct"] = 2 * 48 * 8 * 128 * 2,
   ["zai-org/GLM-4.5"]     = 2 * 92 * 8 * 128 * 2,  -- 376,832: GQA on the 92 main layers, not the MTP one
   ["zai-org/GLM-4.5-Air"] = 2 * 46 * 8 * 128 * 2,  -- 188,416
+  ["Qwen/Qwen3.5-35B-A3B"] = 2 * 10 * 2 * 256 * 2,     -- 20,480: the 10 full-attention layers
+  ["Qwen/Qwen3.6-27B"]     = 2 * 16 * 4 * 256 * 2,     -- 65,536
 }
 
 -- Expected (window -> layers) splits of the KV groups; "full" = no window.
@@ -94,6 +110,7 @@ local EXPECTED_WINDOWS = {
   ["meta-llama/Llama-4-Scout-17B-16E-Instruct"] = { [8192] = 36, full = 12 },
   ["meta-llama/Llama-4-Maverick-17B-128E-Instruct"] = { [8192] = 36, full = 12 },
   ["Qwen/Qwen3-Next-80B-A3B-Instruct"] = { full = 48 },  -- 12 attention + 36 state layers
+  ["Qwen/Qwen3.5-397B-A17B"] = { full = 60 },  -- 15 attention + 45 state layers
 }
 
 local passed, failed = 0, 0
@@ -265,7 +282,8 @@ end
 for _, mt in ipairs { "llama", "qwen2", "qwen3", "qwen3_moe", "mixtral", "gemma2", "gemma3", "gemma3_text",
                       "gpt_neox", "gpt_oss", "deepseek_v2", "deepseek_v3", "phi3", "gpt2", "falcon",
                       "bert", "t5", "mt5", "bloom", "mistral", "llama4", "llama4_text", "qwen3_next",
-                      "qwen2_5_vl", "mllama", "mistral3", "glm4_moe" } do
+                      "qwen2_5_vl", "mllama", "mistral3", "glm4_moe", "qwen3_5",
+                      "qwen3_5_moe", "qwen3_5_text", "qwen3_5_moe_text" } do
   check(by_type[mt] ~= nil, "no script for model_type " .. mt)
 end
 
@@ -421,6 +439,27 @@ do
           and st.conv_elems == 3 * 8192,
           "Qwen3-Next DeltaNet state group")
     check(q.block.ffn_dim == 10 * 512 + 512 and q.block.experts == 512, "Qwen3-Next block")
+  end
+  -- Qwen3.5-35B-A3B: 30 DeltaNet layers, conv 3 x (2 x 16 x 128 + 32 x 128) + 32 x 128 x 128
+  -- per layer = 548,864 elements; llama.cpp's RS buffer holds them in F32: 30 x 548,864 x 4 =
+  -- 65,863,680 bytes per sequence. Routed experts fused per layer, 40 x 256 of them.
+  local q5 = built["Qwen/Qwen3.5-35B-A3B"]
+  if q5 then
+    local st, e = q5.kv[2], nil
+    check(st.kind == "mamba" and st.layers == 30 and st.state_elems == 548864 and st.conv_elems == 24576
+          and st.layers * st.state_elems * 4 == 65863680, "Qwen3.5-35B-A3B DeltaNet state group")
+    for _, t in ipairs(q5.tensors) do
+      if t.name == "model.language_model.layers.*.mlp.experts.gate_up_proj" then e = t end
+    end
+    check(e ~= nil and e.count == 40 * 256 and e.shape[1] == 1024 and e.shape[2] == 2048 and
+          q5.block.ffn_dim == 8 * 512 + 512 and q5.intermediate == 0, "Qwen3.5-35B-A3B experts and block")
+  end
+  -- the text-only form (Qwen3_5ForCausalLM: flat qwen3_5_text config) drops the tower and nesting
+  local q27 = presets.models["Qwen/Qwen3.6-27B"]
+  if q27 then
+    local ok, d = pcall(build, "qwen3_5", q27.config.text_config)
+    check(ok and params(d) == 26895998464 and d.tensors[1].name:find("^model%.layers%.") ~= nil,
+          "Qwen3.5 text-only config")
   end
   local m = built["meta-llama/Llama-3.2-11B-Vision"]
   if m then
