@@ -52,12 +52,14 @@ typedef struct lc {
   const model_desc *m;
   uint64_t build, n_layer, n_ctx, n_seq, n_stream, n_ctx_seq, n_ub, ngl;
   uint64_t n_cpu_moe; /* --n-cpu-moe: the expert weights of layers below it stay on the host */
+  bool mmproj_on;     /* the vision tower and projector as llama-server --mmproj loads them */
+  uint32_t mmproj;    /* ... in this ggml type (the mmproj file's) */
   bool fa, mmap, cpu, offload_kqv, amx, avx2;
   const ggml_type_info *tk, *tv;
   int n_gpu;
   double cum[LC_MAX_GPU]; /* cumulative tensor_split fractions */
   lc_dev gpu[LC_MAX_GPU];
-  uint64_t host_mapped, host_repack, host_amx, host_kv, host_rs, host_compute, output;
+  uint64_t host_mapped, host_repack, host_amx, host_kv, host_rs, host_compute, output, mmproj_bytes;
   bool replayed;   /* the compute buffers come from the allocator replay */
   bool exact;      /* ... and nothing the replay leaves out applies (see lc_compute_replay) */
   const char *inexact; /* why a replay is not exact */
@@ -121,6 +123,11 @@ static void lc_options(lc *l) {
   l->offload_kqv = !scn_bool(s, "runtime.no_kv_offload", false);
   l->ngl = l->cpu ? 0 : scn_u64(s, "runtime.n_gpu_layers", 999);
   l->n_cpu_moe = scn_bool(s, "runtime.cpu_moe", false) ? l->n_layer : scn_u64(s, "runtime.n_cpu_moe", 0);
+  const char *mp = scn_str(s, "runtime.mmproj", "");
+  const ggml_type_info *mt = mp[0] ? ggml_type_by_name(mp) : NULL;
+  if (mp[0] && !mt) est_fail(l->c, "runtime.mmproj: unknown type '%s' (f16, bf16, f32, q8_0)", mp);
+  l->mmproj_on = mt != NULL;
+  l->mmproj = mt ? mt->id : 0;
   l->tk = lc_cache_type(l, "runtime.type_k");
   l->tv = lc_cache_type(l, "runtime.type_v");
   if (!l->cpu) lc_split(l);
@@ -158,6 +165,16 @@ static int lc_layer_dev(const lc *l, uint64_t il) {
 ** that takes the op (the pinned host type of the GPU, which mmap turns into the plain CPU
 ** type), so they are host weights like a host layer's: from 32 rows the first GPU runs their
 ** MUL_MAT_ID and copies them (ggml_backend_sched_backend_id_from_cur, op_offload). */
+/* A vision tower's or projector's tensor (a multimodal preset's names): llama.cpp keeps them
+** out of the model GGUF, in the mmproj file clip.cpp loads (convert_hf_to_gguf.py --mmproj) */
+static bool lc_vision(const inv_tensor *t) {
+  static const char *const pre[] = {"visual.", "model.visual.", "vision_tower.", "vision_model.", "multi_modal_projector.",
+                                    "model.vision_tower.", "model.multi_modal_projector.", NULL};
+  for (const char *const *p = pre; *p; p++)
+    if (strncmp(t->name, *p, strlen(*p)) == 0) return true;
+  return false;
+}
+
 static bool lc_moe_on_host(const lc *l, const inv_tensor *t, uint64_t il) {
   return t->role == ROLE_EXPERT && il < l->n_cpu_moe;
 }
@@ -311,6 +328,18 @@ static void lc_weights(lc *l) {
   for (size_t i = 0; i < inv->n; i++) has_head = has_head || inv->t[i].role == ROLE_LM_HEAD;
   for (size_t i = 0; i < inv->n; i++) {
     const inv_tensor *t = &inv->t[i];
+    if (lc_vision(t)) {
+      /* the mmproj file's tensors: --mmproj's type for the matrices, F32 vectors (clip.cpp
+      ** loads them into one buffer on the first GPU unless --no-mmproj-offload) */
+      if (l->mmproj_on) {
+        uint64_t n = 0;
+        if (!inv_tensor_elements(t, &n)) l->c->acc.overflow = true;
+        const ggml_type_info *g = t->ndim < 2 ? ggml_type_get(GGML_T_F32) : ggml_type_get(l->mmproj);
+        uint64_t b = acc_mul(&l->c->acc, bytes_ceildiv(n, g->block), g->type_size);
+        l->mmproj_bytes = acc_add(&l->c->acc, l->mmproj_bytes, acc_mul(&l->c->acc, lc_pad(b, LC_CUDA_ALIGN), t->count));
+      }
+      continue;
+    }
     const ggml_type_info *g = lc_tensor_type(t);
     uint64_t b = lc_tensor_bytes(l, t, g);
     long il = lc_layer_of(t->name);
@@ -404,7 +433,7 @@ static uint64_t *lc_weight_table(lc *l) {
   for (size_t i = 0; i < inv->n; i++) has_head = has_head || inv->t[i].role == ROLE_LM_HEAD;
   for (size_t i = 0; i < inv->n; i++) {
     const inv_tensor *t = &inv->t[i];
-    int kind = lc_weight_kind(t);
+    int kind = lc_vision(t) ? -1 : lc_weight_kind(t);
     if (kind < 0 || t->ndim < 1) continue;
     const ggml_type_info *g = lc_tensor_type(t);
     uint64_t b = lc_tensor_bytes(l, t, g);
@@ -721,7 +750,8 @@ static void lc_compute_gpu(lc *l) {
 
 static uint64_t lc_gpu_total(lc *l, int g) {
   const lc_dev *d = &l->gpu[g];
-  return acc_add(&l->c->acc, acc_add(&l->c->acc, d->model, d->kv), d->compute);
+  uint64_t t = acc_add(&l->c->acc, acc_add(&l->c->acc, d->model, d->kv), d->compute);
+  return g == 0 ? acc_add(&l->c->acc, t, l->mmproj_bytes) : t; /* clip.cpp's buffer: the first GPU */
 }
 
 static int lc_heaviest(lc *l) {
@@ -733,7 +763,7 @@ static int lc_heaviest(lc *l) {
 
 static void lc_run(lc *l) {
   memset(l->gpu, 0, sizeof l->gpu);
-  l->host_mapped = l->host_repack = l->host_amx = l->host_kv = l->host_rs = l->host_compute = 0;
+  l->host_mapped = l->host_repack = l->host_amx = l->host_kv = l->host_rs = l->host_compute = l->mmproj_bytes = 0;
   l->replayed = l->exact = false;
   lc_weights(l);
   lc_kv(l);
@@ -758,6 +788,10 @@ static void lc_budget(lc *l) {
   uint64_t act = l->cpu ? l->host_compute : l->gpu[g].compute;
   budget_add(b, "weights", w, BASIS_EXACT, false, "llama.cpp model buffer (%s); %llu of %llu layers offloaded (the output layer counted)",
              where, (unsigned long long)(l->ngl > l->n_layer + 1 ? l->n_layer + 1 : l->ngl), (unsigned long long)(l->n_layer + 1));
+  if (l->mmproj_bytes && (l->cpu || g == 0))
+    budget_add(b, "weights", l->mmproj_bytes, BASIS_MODELLED, false,
+               "mmproj: the vision tower and projector clip.cpp loads (%s matrices, F32 vectors); its compute buffer not modelled",
+               ggml_type_get(l->mmproj)->name);
   budget_add(b, "kv_cache", kv, BASIS_EXACT, false, "KV buffer: %llu cells x %llu streams, K %s, V %s",
              (unsigned long long)l->n_ctx_seq, (unsigned long long)l->n_stream, l->tk->name, l->tv->name);
   if (rs) budget_add(b, "kv_cache", rs, BASIS_EXACT, false, "RS buffer: recurrent conv and SSM states (F32) of %llu sequences",
@@ -785,6 +819,7 @@ static void lc_figures(lc *l) {
   est_fig(l->c, "cpu_model_buffer_bytes", lc_host_weights(l));
   est_fig(l->c, "cpu_repack_buffer_bytes", l->host_repack);
   est_fig(l->c, "cpu_amx_buffer_bytes", l->host_amx);
+  if (l->mmproj_on) est_fig(l->c, "mmproj_buffer_bytes", l->mmproj_bytes);
   est_fig(l->c, "kv_buffer_bytes", kv);
   est_fig(l->c, "rs_buffer_bytes", rs);
   if (!l->cpu) est_fig(l->c, "compute_buffer_bytes", l->n_gpu ? l->gpu[0].compute : 0);

@@ -374,6 +374,29 @@ static void test_fit_n_cpu_moe(void **state) {
   json_decref(j);
 }
 
+/* A multimodal model's vision tower and projector live in the separate mmproj file: the model
+** buffer leaves them out; runtime.mmproj (llama-server --mmproj) puts clip.cpp's buffer on the
+** first GPU beside it, and nothing else moves. */
+static void test_mmproj(void **state) {
+  const char *t = "return { model = 'google/gemma-3-27b-it', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp'%s },"
+                  " workload = { kind = 'inference', context = 8192 }, gpu = 'RTX-4090-24GB' }";
+  char text[512];
+  json_t *a = NULL, *b = NULL;
+  snprintf(text, sizeof text, t, "");
+  assert_int_equal(tu_eval(*state, text, &a), VF_OK);
+  snprintf(text, sizeof text, t, ", mmproj = 'f16'");
+  assert_int_equal(tu_eval(*state, text, &b), VF_OK);
+  long long mm = tu_int(b, "runtime.mmproj_buffer_bytes");
+  assert_true(mm > 700ll * MIB && mm < 900ll * MIB); /* a ~0.42B-parameter SigLIP tower in F16 */
+  assert_int_equal(tu_int(b, "runtime.gpu_model_buffer_bytes"), tu_int(a, "runtime.gpu_model_buffer_bytes"));
+  assert_int_equal(tu_int(b, "devices.0.total_bytes") - tu_int(a, "devices.0.total_bytes"), mm);
+  json_decref(a);
+  json_decref(b);
+  snprintf(text, sizeof text, t, ", mmproj = 'q4_k'");
+  assert_int_not_equal(tu_eval(*state, text, NULL), VF_OK);
+  assert_string_equal(vf_engine_error(*state), "t.lua: runtime.mmproj: expected one of f16, bf16, f32, q8_0, got 'q4_k'");
+}
+
 static void expect_error(vf_engine *e, const char *rt, const char *msg) {
   char text[512];
   snprintf(text, sizeof text,
@@ -384,6 +407,7 @@ static void expect_error(vf_engine *e, const char *rt, const char *msg) {
 
 static void test_bad_knobs(void **state) {
   expect_error(*state, "n_cpu_moe = 4", "runtime.n_cpu_moe: model EleutherAI/pythia-2.8b has no MoE expert weights to keep on the host");
+  expect_error(*state, "mmproj = \"f16\"", "runtime.mmproj: model EleutherAI/pythia-2.8b has no vision tower");
   expect_error(*state, "flash_attn = false, type_v = \"q8_0\"", "needs flash_attn = true");
   expect_error(*state, "type_k = \"q3_k\"", "runtime.type_k");
   expect_error(*state, "tensor_split = \"a,b\"", "runtime.tensor_split");
@@ -401,7 +425,7 @@ int main(void) {
       cmocka_unit_test(test_cpu_q8_tied_streams), cmocka_unit_test(test_pythia_b4385),
       cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_gpu_partial_copies),
       cmocka_unit_test(test_bad_knobs),        cmocka_unit_test(test_outputs_max),
-      cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_fit_n_cpu_moe),
+      cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_fit_n_cpu_moe),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

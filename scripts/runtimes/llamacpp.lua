@@ -52,6 +52,19 @@ local function normalize(n, knobs)
     note(n, "llama.cpp CPU backend with AVX2 assumed (Q4_0/Q4_K weights repacked; cpu_features = \"amx\" on Sapphire Rapids and later)")
   end
   if knobs.n_ubatch == nil then note(n, "llama.cpp n_ubatch 512 assumed") end
+  -- a multimodal model's vision tower and projector live in a separate mmproj file: counted
+  -- only when llama-server loads it (--mmproj; runtime.mmproj = its type)
+  local vision = false
+  for _, t in ipairs(n.model.desc.tensors or {}) do
+    vision = vision or t.name:match("^visual%.") or t.name:match("^model%.visual%.") or t.name:match("^vision_tower%.")
+             or t.name:match("^vision_model%.") or t.name:match("^multi_modal_projector%.")
+  end
+  if knobs.mmproj ~= nil then
+    E.enum_field(knobs.mmproj, "runtime.mmproj", { "f16", "bf16", "f32", "q8_0" })
+    if not vision then E.fail("runtime.mmproj", "model %s has no vision tower", n.model.id) end
+  elseif vision then
+    note(n, "llama.cpp: the vision tower and projector are in a separate mmproj file, not loaded (runtime.mmproj = \"f16\" counts llama-server --mmproj)")
+  end
   -- --cpu-moe / --n-cpu-moe N: the routed experts' weights of all / the first N layers on the host
   if knobs.n_cpu_moe ~= nil or knobs.cpu_moe then
     local experts = false
@@ -81,7 +94,7 @@ return runtime {
     flash_attn = "bool", type_k = "string", type_v = "string", split_mode = { "none", "layer", "row" },
     tensor_split = "string", use_mmap = "bool", device = { "gpu", "cpu" }, no_kv_offload = "bool",
     swa_full = "bool", cpu_features = { "avx2", "amx", "none" }, op_offload = "bool",
-    n_outputs_max = "int", n_cpu_moe = "int", cpu_moe = "bool",
+    n_outputs_max = "int", n_cpu_moe = "int", cpu_moe = "bool", mmproj = "string",
   },
   normalize = normalize,
   modelled = true,
