@@ -448,7 +448,8 @@ static uint64_t lora_meta_bytes(ectx *c, const vcfg *v) {
 /* A vision tower's or projector's tensor: vLLM wraps only the language model unless
 ** enable_tower_connector_lora (off by default; lora/model_manager.py _maybe_init_mm). */
 static bool vision_tensor(const inv_tensor *t) {
-  static const char *const pre[] = {"visual.", "vision_tower.", "vision_model.", "multi_modal_projector.", NULL};
+  static const char *const pre[] = {"visual.", "vision_tower.", "vision_model.", "multi_modal_projector.", "model.visual.",
+                                    NULL};
   for (const char *const *p = pre; *p; p++)
     if (strncmp(t->name, *p, strlen(*p)) == 0) return true;
   return false;
