@@ -52,6 +52,8 @@ local GGUF_ARCH = {
   gptneox = "gpt_neox", qwen2 = "qwen2", qwen3 = "qwen3", qwen3moe = "qwen3_moe",
   gemma2 = "gemma2", gemma3 = "gemma3_text", phi3 = "phi3", gpt2 = "gpt2", bloom = "bloom",
   falcon = "falcon", deepseek2 = "deepseek_v2", ["gpt-oss"] = "gpt_oss", t5 = "t5",
+  glm4moe = "glm4_moe", qwen3next = "qwen3_next", qwen35 = "qwen3_5_text", qwen35moe = "qwen3_5_moe_text",
+  llama4 = "llama4_text",
 }
 
 local GGUF_DTYPE = { F32 = "fp32", F16 = "fp16", BF16 = "bf16", F64 = "fp64", I8 = "int8",
@@ -71,6 +73,90 @@ local function find_tensor(tensors, pattern)
   end
 end
 
+-- The gated DeltaNet hybrids (qwen3next, qwen35, qwen35moe; llama.cpp load_arch_hparams):
+-- ssm.group_count K heads and ssm.time_step_rank V heads of ssm.state_size (K and V alike),
+-- ssm.inner_size = V heads x V head size, ssm.conv_kernel; the recurrent layers from
+-- attention.recurrent_layers, else every full_attention_interval-th layer (default 4) is
+-- full attention. The conv state is (kernel - 1) x (inner + 2 x groups x state) and the
+-- SSM state state x inner per layer (llama-hparams.cpp n_embd_r, n_embd_s), as
+-- nn.gated_deltanet_mixers counts them.
+local function deltanet_config(path, md, cfg, need)
+  local nv, dk = need("ssm.time_step_rank"), need("ssm.state_size")
+  cfg.linear_num_key_heads, cfg.linear_num_value_heads = need("ssm.group_count"), nv
+  cfg.linear_key_head_dim, cfg.linear_conv_kernel_dim = dk, need("ssm.conv_kernel")
+  local inner = need("ssm.inner_size")
+  if inner % nv ~= 0 then fail(path, "ssm.inner_size %d is not a multiple of ssm.time_step_rank %d", inner, nv) end
+  cfg.linear_value_head_dim = inner // nv
+  cfg.full_attention_interval = md.full_attention_interval or 4
+  local rl = md["attention.recurrent_layers"]
+  if type(rl) == "table" then
+    cfg.layer_types = {}
+    for i = 1, cfg.num_hidden_layers do
+      cfg.layer_types[i] = rl[i] == 1 and "linear_attention" or "full_attention"
+    end
+  end
+end
+
+-- per GGUF architecture: the fields of its config.json from the keys its converter writes
+-- (llama.cpp convert_hf_to_gguf.py / conversion/*.py, read back by src/models/<arch>.cpp)
+local GGUF_FIELDS = {
+  -- GLM-4.5/4.6 (conversion/glm.py Glm4MoeModel): the shared experts are expert_shared_count
+  -- x expert_feed_forward_length wide, the first leading_dense_block_count layers dense
+  glm4moe = function(path, md, cfg, need, g)
+    cfg.n_routed_experts = need("expert_count")
+    cfg.n_shared_experts = md.expert_shared_count or 0
+    cfg.first_k_dense_replace = md.leading_dense_block_count or 0
+    cfg.attention_bias = find_tensor(g.tensors, "^blk%.%d+%.attn_q%.bias$") ~= nil
+    cfg.use_qk_norm = find_tensor(g.tensors, "^blk%.%d+%.attn_q_norm%.weight$") ~= nil
+  end,
+  qwen3next = function(path, md, cfg, need)
+    deltanet_config(path, md, cfg, need)
+    cfg.shared_expert_intermediate_size = md.expert_shared_feed_forward_length or cfg.intermediate_size
+  end,
+  qwen35 = function(path, md, cfg, need) deltanet_config(path, md, cfg, need) end,
+  qwen35moe = function(path, md, cfg, need)
+    deltanet_config(path, md, cfg, need)
+    cfg.shared_expert_intermediate_size = md.expert_shared_feed_forward_length or cfg.intermediate_size
+  end,
+  -- Llama 4 (src/models/llama4.cpp): routed and shared experts expert_feed_forward_length
+  -- wide, dense layers feed_forward_length; chunked attention of 8192 tokens (llama.cpp's
+  -- fixed n_swa; attention.sliding_window = 0 turns it off) on 3 of every
+  -- attention.sliding_window_pattern (4) layers
+  llama4 = function(path, md, cfg, need)
+    cfg.intermediate_size, cfg.intermediate_size_mlp = need("expert_feed_forward_length"), cfg.intermediate_size
+    cfg.interleave_moe_layer_step = md.interleave_moe_layer_step or 1
+    cfg.sliding_window = nil
+    if md["attention.sliding_window"] ~= 0 then
+      cfg.attention_chunk_size = 8192
+      cfg.no_rope_layer_interval = scalar(md["attention.sliding_window_pattern"]) or 4
+    end
+  end,
+  -- DeepSeek-V2/V3/R1 (conversion/deepseek.py DeepseekV2Model): MLA as MQA with one KV head of
+  -- key_length = kv_lora_rank + rope dims; key_length_mla / value_length_mla are the
+  -- decompressed q/k and v head sizes. A file without key_length_mla is an older non-MLA
+  -- conversion: K and V of head_count_kv heads (llama-kv-cache.cpp: V only without MLA).
+  deepseek2 = function(path, md, cfg, need)
+    local rope = need("rope.dimension_count")
+    cfg.kv_lora_rank, cfg.q_lora_rank = need("attention.kv_lora_rank"), md["attention.q_lora_rank"]
+    cfg.qk_rope_head_dim = rope
+    local kmla = md["attention.key_length_mla"] or need("attention.key_length")
+    cfg.qk_nope_head_dim = kmla - rope
+    cfg.v_head_dim = md["attention.value_length_mla"] or need("attention.value_length")
+    cfg.n_routed_experts = need("expert_count")
+    cfg.n_shared_experts = md.expert_shared_count or 0
+    cfg.first_k_dense_replace = md.leading_dense_block_count or 0
+    cfg.head_dim = nil
+  end,
+}
+
+-- the KV layout when the file's differs from the architecture's (a non-MLA deepseek2)
+local function gguf_kv(md, cfg, arch)
+  if arch == "deepseek2" and not md["attention.key_length_mla"] then
+    return { { layers = cfg.num_hidden_layers, kv_heads = cfg.num_key_value_heads,
+               k_dim = scalar(md["attention.key_length"]), v_dim = scalar(md["attention.value_length"]) } }
+  end
+end
+
 -- config.json fields the architecture scripts read, from the GGUF metadata
 local function gguf_config(path, g, mt)
   local md = g.metadata
@@ -80,8 +166,11 @@ local function gguf_config(path, g, mt)
     return v
   end
   local h, nh = need("embedding_length"), need("attention.head_count")
+  -- block_count counts the MTP blocks a converter appends (nextn_predict_layers: GLM-4.5,
+  -- Qwen3-Next, Qwen3.5, DeepSeek-V3.2); the model's layers are the trunk before them
+  local nextn = md.nextn_predict_layers or 0
   local cfg = {
-    model_type = mt, hidden_size = h, num_hidden_layers = need("block_count"),
+    model_type = mt, hidden_size = h, num_hidden_layers = need("block_count") - nextn,
     num_attention_heads = nh, num_key_value_heads = scalar(md["attention.head_count_kv"]) or nh,
     intermediate_size = scalar(md.feed_forward_length) or 4 * h,
     vocab_size = md.vocab_size, max_position_embeddings = md.context_length,
@@ -97,10 +186,12 @@ local function gguf_config(path, g, mt)
     cfg.num_local_experts, cfg.num_experts = md.expert_count, md.expert_count
     cfg.num_experts_per_tok = md.expert_used_count or 2
     local ex = find_tensor(g.tensors, "ffn_gate_exps%.weight$") or find_tensor(g.tensors, "ffn_up_exps%.weight$")
-    cfg.moe_intermediate_size = ex and ex.shape[2] or cfg.intermediate_size
+    cfg.moe_intermediate_size = scalar(md.expert_feed_forward_length) or ex and ex.shape[2] or cfg.intermediate_size
   end
   if md["attention.sliding_window"] then cfg.sliding_window = md["attention.sliding_window"] end
   if mt == "gpt_neox" then cfg.use_parallel_residual = true end
+  if nextn > 0 then cfg.num_nextn_predict_layers = nextn end
+  if GGUF_FIELDS[g.arch] then GGUF_FIELDS[g.arch](path, md, cfg, need, g) end
   return cfg
 end
 
@@ -121,10 +212,17 @@ local function from_gguf(path)
     fail(path, "GGUF architecture '%s' is not modelled (known: %s)", g.arch, table.concat(known, ", "))
   end
   local mt = type(map) == "function" and map(g.metadata) or map
+  local cfg = gguf_config(path, g, mt)
+  -- the MTP blocks' tensors (blk.<n>.* from the trunk's n on): llama.cpp creates them with
+  -- TENSOR_SKIP unless MTP drafting loads them (llama-model-loader.cpp: "model has unused
+  -- tensor ... ignoring"), and the architectures leave MTP layers out
   local tensors = {}
-  for i, t in ipairs(g.tensors) do tensors[i] = gguf_tensor(t) end
-  return { id = path, arch = mt, config = gguf_config(path, g, mt), tensors = tensors,
-           file_type = g.file_type }
+  for _, t in ipairs(g.tensors) do
+    local il = tonumber(t.name:match("^blk%.(%d+)%."))
+    if not il or il < cfg.num_hidden_layers then tensors[#tensors + 1] = gguf_tensor(t) end
+  end
+  return { id = path, arch = mt, config = cfg, tensors = tensors, file_type = g.file_type,
+           kv = gguf_kv(g.metadata, cfg, g.arch) }
 end
 
 -- ---------------------------------------------------------------- safetensors

@@ -55,7 +55,13 @@ static const char *const field_keys[GGUF_F_COUNT] = {
     "block_count", "context_length", "embedding_length", "feed_forward_length",
     "attention.head_count", "attention.head_count_kv", "attention.key_length",
     "attention.value_length", "expert_count", "expert_used_count",
-    "attention.sliding_window", "vocab_size"};
+    "attention.sliding_window", "vocab_size",
+    "nextn_predict_layers", "expert_feed_forward_length", "expert_shared_feed_forward_length",
+    "expert_shared_count", "leading_dense_block_count", "interleave_moe_layer_step",
+    "full_attention_interval", "attention.recurrent_layers", "attention.sliding_window_pattern",
+    "attention.q_lora_rank", "attention.kv_lora_rank", "attention.key_length_mla",
+    "attention.value_length_mla", "rope.dimension_count", "ssm.conv_kernel", "ssm.inner_size",
+    "ssm.state_size", "ssm.time_step_rank", "ssm.group_count"};
 
 const char *gguf_field_key(gguf_field_id id) {
   return (unsigned)id < GGUF_F_COUNT ? field_keys[id] : NULL;
@@ -244,8 +250,20 @@ static bool int_at(rd *r, const kv_ent *e, uint32_t type, const uint8_t *p,
   return true;
 }
 
-static bool get_field(rd *r, const kv_ent *e, gguf_field *f) {
+/* bools: a newer field's (attention.recurrent_layers), read as 0/1 */
+static bool get_field(rd *r, const kv_ent *e, gguf_field *f, bool bools) {
   f->present = true;
+  if (bools && (e->type == V_BOOL || (e->type == V_ARR && e->elem_type == V_BOOL))) {
+    uint64_t n = e->type == V_ARR ? e->n : 1;
+    const uint8_t *p = r->buf + e->val_pos;
+    if (e->type != V_ARR) return f->value = p[0] != 0, true;
+    f->arr = malloc(n ? (size_t)n * sizeof *f->arr : 1);
+    if (!f->arr) return oom(r);
+    f->n_arr = (size_t)n;
+    for (uint64_t i = 0; i < n; i++)
+      if ((f->arr[i] = p[i] != 0)) f->value = 1;
+    return true;
+  }
   if (e->type != V_ARR) return int_at(r, e, e->type, r->buf + e->val_pos, &f->value);
   unsigned sz = e->elem_type < V_NTYPES ? vtype_size[e->elem_type] : 0;
   if (sz == 0 || e->elem_type == V_F32 || e->elem_type == V_F64)
@@ -313,11 +331,18 @@ static bool extract_alignment(rd *r, const kv_list *kvs, gguf_info *g) {
   return true;
 }
 
+/* An integer or bool value, or an array of them (the newer fields accept nothing else). */
+static bool int_or_bool(const kv_ent *e) {
+  uint32_t t = e->type == V_ARR ? e->elem_type : e->type;
+  return t < V_NTYPES && t != V_F32 && t != V_F64 && t != V_STR && t != V_ARR;
+}
+
 static bool extract_fields(rd *r, const kv_list *kvs, gguf_info *g) {
   if (!extract_general(r, kvs, g) || !extract_alignment(r, kvs, g)) return false;
   for (int i = 0; g->arch && i < GGUF_F_COUNT; i++) {
     const kv_ent *e = find_kv(r, kvs, g->arch, field_keys[i]);
-    if (e && !get_field(r, e, &g->f[i])) return false;
+    if (e && i > GGUF_F_VOCAB_SIZE && !int_or_bool(e)) continue;
+    if (e && !get_field(r, e, &g->f[i], i > GGUF_F_VOCAB_SIZE)) return false;
   }
   const kv_ent *tok = find_kv(r, kvs, NULL, "tokenizer.ggml.tokens");
   if (tok && tok->type == V_ARR) {

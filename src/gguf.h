@@ -39,6 +39,27 @@ typedef enum gguf_field_id {
   GGUF_F_EXPERT_USED_COUNT,
   GGUF_F_SLIDING_WINDOW,
   GGUF_F_VOCAB_SIZE, /* tokenizer.ggml.tokens length, else <arch>.vocab_size */
+  /* the fields of newer architectures (llama-arch.cpp LLM_KV_NAMES); an entry of another
+  ** type than an integer or a bool (array) is left out rather than refused */
+  GGUF_F_NEXTN_PREDICT_LAYERS, /* MTP blocks appended after the trunk, in block_count */
+  GGUF_F_EXPERT_FF_LENGTH,
+  GGUF_F_EXPERT_SHARED_FF_LENGTH,
+  GGUF_F_EXPERT_SHARED_COUNT,
+  GGUF_F_LEADING_DENSE_BLOCKS,
+  GGUF_F_INTERLEAVE_MOE_STEP,
+  GGUF_F_FULL_ATTENTION_INTERVAL,
+  GGUF_F_RECURRENT_LAYERS, /* a bool per layer */
+  GGUF_F_SLIDING_WINDOW_PATTERN,
+  GGUF_F_Q_LORA_RANK,
+  GGUF_F_KV_LORA_RANK,
+  GGUF_F_KEY_LENGTH_MLA,
+  GGUF_F_VALUE_LENGTH_MLA,
+  GGUF_F_ROPE_DIMENSION_COUNT,
+  GGUF_F_SSM_CONV_KERNEL,
+  GGUF_F_SSM_INNER_SIZE,
+  GGUF_F_SSM_STATE_SIZE,
+  GGUF_F_SSM_TIME_STEP_RANK,
+  GGUF_F_SSM_GROUP_COUNT,
   GGUF_F_COUNT
 } gguf_field_id;
 

@@ -51,6 +51,7 @@ typedef struct lc {
   const scenario *s;
   const model_desc *m;
   uint64_t build, n_layer, n_ctx, n_seq, n_stream, n_ctx_seq, n_ub, ngl;
+  uint64_t n_nextn;   /* a GGUF's MTP blocks after the n_layer trunk (runtime.n_layer_nextn) */
   uint64_t n_cpu_moe; /* --n-cpu-moe: the expert weights of layers below it stay on the host */
   bool mmproj_on;     /* the vision tower and projector as llama-server --mmproj loads them */
   uint32_t mmproj;    /* ... in this ggml type (the mmproj file's) */
@@ -113,6 +114,7 @@ static void lc_options(lc *l) {
   const scenario *s = l->s;
   l->build = scn_u64(s, "runtime.build", 0);
   l->n_layer = l->m->layers;
+  l->n_nextn = scn_u64(s, "runtime.n_layer_nextn", 0);
   l->n_seq = s->concurrency ? s->concurrency : 1;
   l->cpu = strcmp(scn_str(s, "runtime.device", "gpu"), "cpu") == 0;
   l->fa = scn_bool(s, "runtime.flash_attn", lc_newer(l, LC_B_PAD256));
@@ -145,17 +147,24 @@ static void lc_options(lc *l) {
 
 /* ---------------------------------------------------------------- placement */
 
-/* device of layer il (il == n_layer: the output layer): -1 the host, else a GPU
-** (load_tensors: i_gpu_start, act_gpu_layers and the upper bound in the splits) */
-static int lc_layer_dev(const lc *l, uint64_t il) {
+/* device of block il of llama.cpp's n_layer_all (the trunk, then a GGUF's MTP blocks;
+** il == n_layer_all: the output layer): -1 the host, else a GPU (load_tensors:
+** i_gpu_start, act_gpu_layers and the upper bound in the splits, all over n_layer_all) */
+static int lc_block_dev(const lc *l, uint64_t il) {
   if (l->cpu || l->n_gpu == 0) return -1;
-  uint64_t start = l->ngl >= l->n_layer ? 0 : l->n_layer - l->ngl;
-  uint64_t act = l->ngl < l->n_layer + 1 ? l->ngl : l->n_layer + 1;
+  uint64_t all = l->n_layer + l->n_nextn;
+  uint64_t start = l->ngl >= all ? 0 : all - l->ngl;
+  uint64_t act = l->ngl < all + 1 ? l->ngl : all + 1;
   if (il < start || il - start >= act) return -1;
   double x = (double)(il - start) / (double)act;
   for (int g = 0; g < l->n_gpu; g++)
     if (l->cum[g] > x) return g;
   return l->n_gpu - 1;
+}
+
+/* device of trunk layer il (il == n_layer: the output layer) */
+static int lc_layer_dev(const lc *l, uint64_t il) {
+  return lc_block_dev(l, il < l->n_layer ? il : l->n_layer + l->n_nextn);
 }
 
 /* --cpu-moe / --n-cpu-moe N (common/arg.cpp): a tensor-buffer override of
@@ -480,14 +489,18 @@ static uint64_t lc_cells(const lc *l, const kv_group *g) {
 /* The recurrent layers' states (llama_memory_recurrent, "RS buffer"): per layer the conv
 ** state r (n_embd_r) and the SSM state s (n_embd_s), type_r and type_s F32, for
 ** max(1, n_seq_max) sequences, on the layer's device when K/V are offloaded. The model
-** description gives r + s per layer and sequence (state_elems): r and s are each padded to
-** the buffer's alignment, which their sizes (multiples of 32 elements) already meet. */
+** description gives r + s per layer and sequence (state_elems, of which conv_elems is r):
+** r and s are two tensors, each padded to the buffer's alignment
+** (ggml_backend_alloc_ctx_tensors_from_buft); without conv_elems, one. */
 static void lc_rs(lc *l, const kv_group *g) {
-  uint64_t one = acc_mul3(&l->c->acc, g->state_elems, 4, l->n_seq > 1 ? l->n_seq : 1);
+  bytes_acc *a = &l->c->acc;
+  uint64_t rows = l->n_seq > 1 ? l->n_seq : 1;
+  uint64_t r = acc_mul3(a, g->conv_elems, 4, rows), st = acc_mul3(a, g->state_elems - g->conv_elems, 4, rows);
   for (uint64_t i = 0; i < g->layers; i++) {
     uint64_t il = g->layers ? i * l->n_layer / g->layers : 0;
     int dev = l->offload_kqv ? lc_layer_dev(l, il) : -1;
-    uint64_t b = lc_pad(one, dev < 0 ? LC_CPU_ALIGN : LC_CUDA_ALIGN);
+    uint64_t al = dev < 0 ? LC_CPU_ALIGN : LC_CUDA_ALIGN;
+    uint64_t b = acc_add(a, lc_pad(r, al), lc_pad(st, al));
     if (dev < 0)
       l->host_rs = acc_add(&l->c->acc, l->host_rs, b);
     else
@@ -495,9 +508,26 @@ static void lc_rs(lc *l, const kv_group *g) {
   }
 }
 
+/* A GGUF's MTP blocks (nextn_predict_layers) in the KV cache of the main context: the plain
+** llama_kv_cache walks every block of n_layer_all without a layer filter (GLM4_MOE,
+** DEEPSEEK2: llama_model::create_memory, default branch), a full-attention layer each; the
+** hybrid memory of the DeltaNet models filters them out (il < n_layer()). Their tensors are
+** not loaded (TENSOR_SKIP without MTP drafting): scripts/model_files.lua drops them.
+** Source: llama.cpp 80fb11ac73e6 (2026-09, node-llama-cpp 3.21.1); older builds set
+** n_layer_kv_from_start = n_layer - nextn_predict_layers for GLM4_MOE (no KV for them). */
+static const kv_group *lc_nextn_group(const lc *l) {
+  if (l->n_nextn == 0) return NULL;
+  for (int gi = 0; gi < l->m->n_kv; gi++)
+    if (l->m->kv[gi].kind == KV_STATE) return NULL;
+  for (int gi = 0; gi < l->m->n_kv; gi++)
+    if (l->m->kv[gi].kind != KV_CROSS && !l->m->kv[gi].window) return &l->m->kv[gi];
+  return NULL;
+}
+
 static void lc_kv(lc *l) {
-  for (int gi = 0; gi < l->m->n_kv; gi++) {
-    const kv_group *g = &l->m->kv[gi];
+  const kv_group *nx = lc_nextn_group(l);
+  for (int gi = 0; gi < l->m->n_kv + (nx != NULL); gi++) {
+    const kv_group *g = gi < l->m->n_kv ? &l->m->kv[gi] : nx;
     if (g->kind == KV_STATE) {
       lc_rs(l, g);
       continue;
@@ -505,10 +535,11 @@ static void lc_kv(lc *l) {
     uint64_t cells = acc_mul(&l->c->acc, lc_cells(l, g), l->n_stream);
     uint64_t k = acc_mul(&l->c->acc, lc_row(l, l->tk, g->kv_heads * g->k_dim), cells);
     uint64_t v = acc_mul(&l->c->acc, lc_row(l, l->tv, g->kv_heads * g->v_dim), cells);
-    for (uint64_t i = 0; i < g->layers; i++) {
-      /* group layers spread evenly over the model's layers for placement */
-      uint64_t il = g->layers ? i * l->n_layer / g->layers : 0;
-      int dev = l->offload_kqv ? lc_layer_dev(l, il) : -1;
+    uint64_t n = gi < l->m->n_kv ? g->layers : l->n_nextn;
+    for (uint64_t i = 0; i < n; i++) {
+      /* group layers spread evenly over the model's layers for placement; MTP blocks last */
+      uint64_t il = gi == l->m->n_kv ? l->n_layer + i : g->layers ? i * l->n_layer / g->layers : 0;
+      int dev = l->offload_kqv ? lc_block_dev(l, il) : -1;
       uint64_t a = dev < 0 ? LC_CPU_ALIGN : LC_CUDA_ALIGN;
       uint64_t b = acc_add(&l->c->acc, lc_pad(k, a), lc_pad(v, a));
       if (dev < 0)

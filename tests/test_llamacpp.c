@@ -419,6 +419,110 @@ static void test_bad_knobs(void **state) {
   expect_error(*state, "n_outputs_max = -1", "runtime.n_outputs_max");
 }
 
+/* ---- GGUF files of the newer architectures (scripts/model_files.lua GGUF_FIELDS) ---- */
+
+/* 256 embd, 4 heads of 64, 2 KV heads (K/V rows 128), 4096 vocab, F16; MoE: 4 experts
+** (2 used) of 128 */
+static void newer_write(const char *path, const char *arch, unsigned layers, void (*set)(mk_llama *)) {
+  mk_llama o;
+  mk_buf b = {0};
+  char err[256];
+  mk_llama_defaults(&o);
+  o.arch = arch, o.layers = layers, o.embd = 256, o.ff = 512, o.heads = 4, o.heads_kv = 2, o.vocab = 4096;
+  o.experts = 4, o.experts_used = 2, o.expert_ff = 128;
+  if (set) set(&o);
+  if (!mk_gguf_llama_buf(&o, &b, err, sizeof err)) fail_msg("%s: %s", arch, err);
+  assert_true(mk_write_file(path, b.p, b.len, 0, err, sizeof err));
+  mk_buf_free(&b);
+}
+
+static void set_glm(mk_llama *o) { o->shared = 1, o->dense_lead = 1, o->nextn = 1; }
+static void set_q3n(mk_llama *o) {
+  o->head_dim = 64, o->shared = 256, o->nextn = 1, o->ssm_conv = 4, o->ssm_state = 32, o->ssm_groups = 2, o->ssm_vheads = 4;
+}
+static void set_q35(mk_llama *o) { set_q3n(o), o->experts = 0, o->experts_used = 0; }
+static void set_l4(mk_llama *o) { o->experts_used = 1, o->interval = 2; }
+static void set_ds(mk_llama *o) {
+  o->heads_kv = 1, o->head_dim = 48, o->rope = 16, o->q_lora = 64, o->kv_lora = 128, o->shared = 1, o->dense_lead = 1, o->nextn = 1;
+}
+
+#define NEWER_RT "device = \"cpu\", cpu_features = \"none\", use_mmap = false, flash_attn = true, n_outputs_max = 0"
+
+/* Host buffers of the plain CPU backend without mmap: every loaded tensor padded to 32 B.
+** The figures equal the real llama.cpp's (node-llama-cpp 3.21.1 = llama.cpp 80fb11ac73e6 on
+** this CPU, 2048 cells, 1 sequence: measured model/KV/RS exact or within its 64-byte split;
+** the model figure without AMX is its no_alloc simulation's).
+** glm4moe, 3 layers + 1 MTP block, layer 0 dense, 1 shared expert: embd + output 2 x 2 MiB,
+** output_norm 1024; per layer attention q,o 131072, k,v 65536, biases 2048, 2 norms 2048 =
+** 397312; dense FFN 3 x 262144; MoE: router 4096, exp_probs_b 16 (32 padded), experts
+** 3 x 262144, shared 3 x 65536 = 987168: 4194304 + 1024 + 1183744 + 2 x 1384480 = 8148032
+** (blk.3.*, the MTP block, skipped). KV: the plain cache walks n_layer_all, MTP block
+** included: 4 x 2048 x 128 x 2 B x (K, V) = 4 MiB.
+** qwen3next, 4 layers (3 DeltaNet, layer 3 full attention) + 1 MTP block: KV of the one
+** attention layer 1 MiB; RS per DeltaNet layer: conv (4 - 1) x (128 + 2 x 2 x 32) x 4 B =
+** 3072 and state 32 x 128 x 4 B = 16384, x 3 layers = 58368 (x 3 sequences: 175104).
+** deepseek2 (MLA, kv_lora 128 + rope 16, 3 layers + 1 MTP block): K only, 144 x 2 B x 2048
+** x 4 blocks = 2359296 (not measured: the real llama.cpp aborted in ggml_backend_sched on
+** this synthetic file). llama4, 4 layers, MoE every 2nd, chunked attention (llama.cpp's
+** fixed 8192) on 3 of 4 layers: at 16384 cells, 3 x 8704 + 16384 cells x 512 B = 21757952;
+** its weights, all loaded, are the file's 9323520 B. */
+static void test_newer_archs(void **state) {
+  newer_write("/tmp/vf_test_lc_glm.gguf", "glm4moe", 3, set_glm);
+  json_t *j = run(*state, "/tmp/vf_test_lc_glm.gguf", NEWER_RT, 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.cpu_model_buffer_bytes"), 8148032);
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 4 * MIB);
+  assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 0);
+  json_decref(j);
+  /* on one GPU: the same tensors in 128-aligned buffers, the KV of 4 blocks too */
+  j = run(*state, "/tmp/vf_test_lc_glm.gguf", "flash_attn = true", 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 4 * MIB);
+  json_decref(j);
+
+  newer_write("/tmp/vf_test_lc_q3n.gguf", "qwen3next", 4, set_q3n);
+  j = run(*state, "/tmp/vf_test_lc_q3n.gguf", NEWER_RT, 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.cpu_model_buffer_bytes"), 10278976);
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 1 * MIB);
+  assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 58368);
+  json_decref(j);
+  j = run(*state, "/tmp/vf_test_lc_q3n.gguf", NEWER_RT, 2048, 3);
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 3 * MIB);
+  assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 175104);
+  json_decref(j);
+
+  /* qwen35 (dense) and qwen35moe: the same mixers, KV and RS as qwen3next's */
+  newer_write("/tmp/vf_test_lc_q35.gguf", "qwen35", 4, set_q35);
+  j = run(*state, "/tmp/vf_test_lc_q35.gguf", NEWER_RT, 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 1 * MIB);
+  assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 58368);
+  json_decref(j);
+  newer_write("/tmp/vf_test_lc_q35m.gguf", "qwen35moe", 4, set_q3n);
+  j = run(*state, "/tmp/vf_test_lc_q35m.gguf", NEWER_RT, 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.cpu_model_buffer_bytes"), 10278976);
+  assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 58368);
+  json_decref(j);
+
+  newer_write("/tmp/vf_test_lc_ds.gguf", "deepseek2", 3, set_ds);
+  j = run(*state, "/tmp/vf_test_lc_ds.gguf", NEWER_RT, 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 2359296);
+  json_decref(j);
+
+  newer_write("/tmp/vf_test_lc_l4.gguf", "llama4", 4, set_l4);
+  j = run(*state, "/tmp/vf_test_lc_l4.gguf", NEWER_RT, 16384, 1);
+  assert_int_equal(tu_int(j, "runtime.cpu_model_buffer_bytes"), 9323520);
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 21757952);
+  json_decref(j);
+
+  /* an architecture model_files.lua does not map */
+  newer_write("/tmp/vf_test_lc_unknown.gguf", "rwkv7", 2, NULL);
+  assert_int_not_equal(tu_eval(*state,
+      "return { model = \"/tmp/vf_test_lc_unknown.gguf\", runtime = \"llamacpp\","
+      " workload = { kind = \"inference\", context = 512 } }", NULL), VF_OK);
+  const char *msg = "model '/tmp/vf_test_lc_unknown.gguf': GGUF architecture 'rwkv7' is not modelled (known: ";
+  if (!strstr(vf_engine_error(*state), msg)) fail_msg("error '%s' lacks '%s'", vf_engine_error(*state), msg);
+  if (!strstr(vf_engine_error(*state), "glm4moe") || !strstr(vf_engine_error(*state), "qwen3next"))
+    fail_msg("error '%s' lacks the new architectures", vf_engine_error(*state));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_cpu_f16_avx2),     cmocka_unit_test(test_cpu_f16_amx),
@@ -426,6 +530,7 @@ int main(void) {
       cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_gpu_partial_copies),
       cmocka_unit_test(test_bad_knobs),        cmocka_unit_test(test_outputs_max),
       cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_fit_n_cpu_moe),
+      cmocka_unit_test(test_newer_archs),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

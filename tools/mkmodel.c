@@ -1,7 +1,10 @@
 /*
 ** mkmodel.c: writes synthetic model files for tests (built by make, not installed).
 **   mkmodel gguf OUT.gguf [--arch A --layers N --embd N --ff N --heads N --heads-kv N
-**                          --vocab N --ctx N --experts N --experts-used N --ftype T --tied]
+**                          --vocab N --ctx N --experts N --experts-used N --ftype T --tied
+**                          and for the newer architectures (mkmodel_lib.h): --head-dim --nextn
+**                          --expert-ff --shared --dense-lead --interval --ssm-conv --ssm-state
+**                          --ssm-groups --ssm-vheads --q-lora --kv-lora --rope]
 **   mkmodel safetensors OUT.safetensors | safetensors-sharded DIR | gptq DIR | diffusers DIR
 **   mkmodel bad KIND OUT        (KIND: mkmodel bad list)
 ** Uses mkmodel_lib.c; exit status 0 on success, 2 on bad usage or failure.
@@ -24,6 +27,13 @@ static const opt_u uopts[] = {
     {"--heads-kv", offsetof(mk_llama, heads_kv)}, {"--vocab", offsetof(mk_llama, vocab)},
     {"--ctx", offsetof(mk_llama, ctx)},         {"--experts", offsetof(mk_llama, experts)},
     {"--experts-used", offsetof(mk_llama, experts_used)},
+    {"--head-dim", offsetof(mk_llama, head_dim)}, {"--nextn", offsetof(mk_llama, nextn)},
+    {"--expert-ff", offsetof(mk_llama, expert_ff)}, {"--shared", offsetof(mk_llama, shared)},
+    {"--dense-lead", offsetof(mk_llama, dense_lead)}, {"--interval", offsetof(mk_llama, interval)},
+    {"--ssm-conv", offsetof(mk_llama, ssm_conv)}, {"--ssm-state", offsetof(mk_llama, ssm_state)},
+    {"--ssm-groups", offsetof(mk_llama, ssm_groups)}, {"--ssm-vheads", offsetof(mk_llama, ssm_vheads)},
+    {"--q-lora", offsetof(mk_llama, q_lora)}, {"--kv-lora", offsetof(mk_llama, kv_lora)},
+    {"--rope", offsetof(mk_llama, rope)},
 };
 
 static int usage(const char *msg) {

@@ -113,7 +113,7 @@ void mk_tensor_info(mk_buf *b, const char *name, uint32_t ndim, const uint64_t *
 }
 
 void mk_llama_defaults(mk_llama *o) {
-  *o = (mk_llama){"llama", NULL, 2, 64, 128, 4, 2, 256, 2048, 0, 2, GGML_T_F16, 1, false};
+  *o = (mk_llama){"llama", NULL, 2, 64, 128, 4, 2, 256, 2048, 0, 2, GGML_T_F16, 1, false, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 }
 
 typedef struct ftype_opt {
@@ -187,12 +187,140 @@ static void layer_tensors(const mk_llama *o, unsigned i, mk_t *t, size_t *n) {
 #undef L
 }
 
+/* ---- newer architectures: block il's tensors as llama.cpp's load_arch_tensors creates them ---- */
+
+static bool is_arch(const mk_llama *o, const char *a) { return strcmp(o->arch, a) == 0; }
+static bool deltanet(const mk_llama *o) {
+  return is_arch(o, "qwen3next") || is_arch(o, "qwen35") || is_arch(o, "qwen35moe");
+}
+static bool newer_arch(const mk_llama *o) {
+  return is_arch(o, "glm4moe") || deltanet(o) || is_arch(o, "llama4") || is_arch(o, "deepseek2");
+}
+static unsigned head_dim(const mk_llama *o) { return o->head_dim ? o->head_dim : o->embd / o->heads; }
+static unsigned expert_ff(const mk_llama *o) { return o->expert_ff ? o->expert_ff : o->ff; }
+
+/* name "blk.<il>.<s>" (a ".weight" suffix unless s has its own) with ne a x b x c */
+static void blk_t(mk_t *t, size_t *n, unsigned il, const char *s, uint32_t nd, uint64_t a, uint64_t b2,
+                  uint64_t c, uint32_t type) {
+  char nm[64];
+  snprintf(nm, sizeof nm, "blk.%u.%s%s", il, s, strchr(s, '.') || !strcmp(s, "ssm_a") ? "" : ".weight");
+  add_t(t, n, nm, nd, a, b2, c, type);
+}
+
+/* routed experts (router F32), shared experts of width sff (0: none), or a dense FFN */
+static void moe_ffn(const mk_llama *o, unsigned il, bool moe, uint64_t sff, bool probs_b, mk_t *t, size_t *n) {
+  uint64_t e = o->embd, f = expert_ff(o), E = o->experts;
+  if (!moe) {
+    blk_t(t, n, il, "ffn_gate", 2, e, o->ff, 1, o->type);
+    blk_t(t, n, il, "ffn_down", 2, o->ff, e, 1, o->type);
+    blk_t(t, n, il, "ffn_up", 2, e, o->ff, 1, o->type);
+    return;
+  }
+  blk_t(t, n, il, "ffn_gate_inp", 2, e, E, 1, GGML_T_F32);
+  if (probs_b) blk_t(t, n, il, "exp_probs_b.bias", 1, E, 1, 1, GGML_T_F32);
+  blk_t(t, n, il, "ffn_gate_exps", 3, e, f, E, o->type);
+  blk_t(t, n, il, "ffn_down_exps", 3, f, e, E, o->type);
+  blk_t(t, n, il, "ffn_up_exps", 3, e, f, E, o->type);
+  if (!sff) return;
+  if (deltanet(o)) blk_t(t, n, il, "ffn_gate_inp_shexp", 1, e, 1, 1, GGML_T_F32);
+  blk_t(t, n, il, "ffn_gate_shexp", 2, e, sff, 1, o->type);
+  blk_t(t, n, il, "ffn_down_shexp", 2, sff, e, 1, o->type);
+  blk_t(t, n, il, "ffn_up_shexp", 2, e, sff, 1, o->type);
+}
+
+/* q (x2 with the DeltaNet models' output gate), k, v (+ biases), o, q/k norms */
+static void attn_block(const mk_llama *o, unsigned il, uint64_t q, bool bias, bool qk_norm, mk_t *t, size_t *n) {
+  uint64_t e = o->embd, hd = head_dim(o), kv = hd * o->heads_kv;
+  blk_t(t, n, il, "attn_q", 2, e, q, 1, o->type);
+  blk_t(t, n, il, "attn_k", 2, e, kv, 1, o->type);
+  blk_t(t, n, il, "attn_v", 2, e, kv, 1, o->type);
+  if (bias) {
+    blk_t(t, n, il, "attn_q.bias", 1, q, 1, 1, GGML_T_F32);
+    blk_t(t, n, il, "attn_k.bias", 1, kv, 1, 1, GGML_T_F32);
+    blk_t(t, n, il, "attn_v.bias", 1, kv, 1, 1, GGML_T_F32);
+  }
+  blk_t(t, n, il, "attn_output", 2, hd * o->heads, e, 1, o->type);
+  if (qk_norm) {
+    blk_t(t, n, il, "attn_q_norm", 1, hd, 1, 1, GGML_T_F32);
+    blk_t(t, n, il, "attn_k_norm", 1, hd, 1, 1, GGML_T_F32);
+  }
+}
+
+/* the gated DeltaNet mixer (qwen3next: ssm_ba fused; qwen35*: ssm_beta, ssm_alpha) */
+static void deltanet_block(const mk_llama *o, unsigned il, mk_t *t, size_t *n) {
+  uint64_t e = o->embd, key = (uint64_t)o->ssm_state * o->ssm_groups, val = (uint64_t)o->ssm_state * o->ssm_vheads;
+  blk_t(t, n, il, "attn_qkv", 2, e, 2 * key + val, 1, o->type);
+  blk_t(t, n, il, "attn_gate", 2, e, val, 1, o->type);
+  blk_t(t, n, il, "ssm_conv1d", 2, o->ssm_conv, 2 * key + val, 1, GGML_T_F32);
+  blk_t(t, n, il, "ssm_dt.bias", 1, o->ssm_vheads, 1, 1, GGML_T_F32);
+  blk_t(t, n, il, "ssm_a", 1, o->ssm_vheads, 1, 1, GGML_T_F32);
+  if (is_arch(o, "qwen3next")) {
+    blk_t(t, n, il, "ssm_ba", 2, e, 2 * o->ssm_vheads, 1, o->type);
+  } else {
+    blk_t(t, n, il, "ssm_beta", 2, e, o->ssm_vheads, 1, o->type);
+    blk_t(t, n, il, "ssm_alpha", 2, e, o->ssm_vheads, 1, o->type);
+  }
+  blk_t(t, n, il, "ssm_norm", 1, o->ssm_state, 1, 1, GGML_T_F32);
+  blk_t(t, n, il, "ssm_out", 2, val, e, 1, o->type);
+}
+
+/* deepseek2's MLA: q_a/q_b (or q), kv_a_mqa, k_b and v_b per head (3-D), output */
+static void mla_block(const mk_llama *o, unsigned il, mk_t *t, size_t *n) {
+  uint64_t e = o->embd, nh = o->heads, kmla = head_dim(o), nope = kmla - o->rope, vmla = head_dim(o);
+  if (o->q_lora) {
+    blk_t(t, n, il, "attn_q_a_norm", 1, o->q_lora, 1, 1, GGML_T_F32);
+    blk_t(t, n, il, "attn_q_a", 2, e, o->q_lora, 1, o->type);
+    blk_t(t, n, il, "attn_q_b", 2, o->q_lora, nh * kmla, 1, o->type);
+  } else {
+    blk_t(t, n, il, "attn_q", 2, e, nh * kmla, 1, o->type);
+  }
+  blk_t(t, n, il, "attn_kv_a_norm", 1, o->kv_lora, 1, 1, GGML_T_F32);
+  blk_t(t, n, il, "attn_kv_a_mqa", 2, e, o->kv_lora + o->rope, 1, o->type);
+  blk_t(t, n, il, "attn_k_b", 3, nope, o->kv_lora, nh, o->type);
+  blk_t(t, n, il, "attn_v_b", 3, o->kv_lora, vmla, nh, o->type);
+  blk_t(t, n, il, "attn_output", 2, nh * vmla, e, 1, o->type);
+}
+
+static void newer_layer(const mk_llama *o, unsigned il, mk_t *t, size_t *n) {
+  uint64_t e = o->embd, q = (uint64_t)head_dim(o) * o->heads;
+  bool mtp = il >= o->layers, post = is_arch(o, "glm4moe") || deltanet(o);
+  blk_t(t, n, il, "attn_norm", 1, e, 1, 1, GGML_T_F32);
+  if (deltanet(o)) {
+    bool full = mtp || (il + 1) % (o->interval ? o->interval : 4) == 0;
+    if (full) attn_block(o, il, 2 * q, false, true, t, n);
+    else deltanet_block(o, il, t, n);
+    uint64_t sff = o->shared ? o->shared : expert_ff(o);
+    moe_ffn(o, il, !is_arch(o, "qwen35"), sff, false, t, n);
+  } else if (is_arch(o, "glm4moe")) {
+    attn_block(o, il, q, true, false, t, n);
+    moe_ffn(o, il, il >= o->dense_lead, (uint64_t)expert_ff(o) * o->shared, true, t, n);
+  } else if (is_arch(o, "llama4")) {
+    attn_block(o, il, q, false, false, t, n);
+    bool moe = (il + 1) % (o->interval ? o->interval : 1) == 0;
+    blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
+    moe_ffn(o, il, moe, expert_ff(o), false, t, n);
+  } else { /* deepseek2 */
+    mla_block(o, il, t, n);
+    blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
+    moe_ffn(o, il, il >= o->dense_lead, (uint64_t)expert_ff(o) * o->shared, true, t, n);
+  }
+  if (post) blk_t(t, n, il, "post_attention_norm", 1, e, 1, 1, GGML_T_F32);
+  if (mtp) {
+    blk_t(t, n, il, "nextn.eh_proj.weight", 2, 2 * e, e, 1, o->type);
+    blk_t(t, n, il, "nextn.enorm.weight", 1, e, 1, 1, GGML_T_F32);
+    blk_t(t, n, il, "nextn.hnorm.weight", 1, e, 1, 1, GGML_T_F32);
+  }
+}
+
 static size_t model_tensors(const mk_llama *o, mk_t *t) {
   size_t n = 0;
   add_t(t, &n, "token_embd.weight", 2, o->embd, o->vocab, 1, o->type);
   add_t(t, &n, "output_norm.weight", 1, o->embd, 1, 1, GGML_T_F32);
   if (!o->tied) add_t(t, &n, "output.weight", 2, o->embd, o->vocab, 1, o->type);
-  for (unsigned i = 0; i < o->layers; i++) layer_tensors(o, i, t, &n);
+  for (unsigned i = 0; i < o->layers + o->nextn; i++) {
+    if (newer_arch(o)) newer_layer(o, i, t, &n);
+    else layer_tensors(o, i, t, &n);
+  }
   return n;
 }
 
@@ -227,6 +355,53 @@ static void kv_token_arrays(mk_buf *b, unsigned vocab) {
   for (unsigned i = 0; i < vocab; i++) mk_u32(b, i == 0 ? 2 : i < 3 ? 3 : i < 259 ? 6 : 1);
 }
 
+static void mk_kv_arr_u32(mk_buf *b, const char *key, const uint32_t *v, unsigned n) {
+  mk_str(b, key);
+  mk_u32(b, V_ARR);
+  mk_u32(b, V_U32);
+  mk_u64(b, n);
+  for (unsigned i = 0; i < n; i++) mk_u32(b, v[i]);
+}
+
+/* the keys of the newer architectures their load_arch_hparams reads (required ones too) */
+static unsigned newer_metadata(const mk_llama *o, mk_buf *b) {
+  char k[96];
+  unsigned n = 0;
+  const char *a = o->arch;
+#define KU(s, v) (snprintf(k, sizeof k, "%s." s, a), mk_kv_u32(b, k, v), n++)
+  KU("attention.key_length", is_arch(o, "deepseek2") ? o->kv_lora + o->rope : head_dim(o));
+  KU("attention.value_length", is_arch(o, "deepseek2") ? o->kv_lora : head_dim(o));
+  if (o->nextn) KU("nextn_predict_layers", o->nextn);
+  if (o->experts) KU("expert_feed_forward_length", expert_ff(o));
+  if (is_arch(o, "glm4moe") || is_arch(o, "deepseek2")) {
+    KU("expert_shared_count", o->shared);
+    KU("leading_dense_block_count", o->dense_lead);
+  }
+  if (is_arch(o, "deepseek2")) {
+    if (o->q_lora) KU("attention.q_lora_rank", o->q_lora);
+    KU("attention.kv_lora_rank", o->kv_lora);
+    KU("attention.key_length_mla", head_dim(o));
+    KU("attention.value_length_mla", head_dim(o));
+  }
+  if (is_arch(o, "llama4")) KU("interleave_moe_layer_step", o->interval ? o->interval : 1);
+  if (deltanet(o)) {
+    if (o->experts) KU("expert_shared_feed_forward_length", o->shared ? o->shared : expert_ff(o));
+    KU("ssm.conv_kernel", o->ssm_conv);
+    KU("ssm.state_size", o->ssm_state);
+    KU("ssm.group_count", o->ssm_groups);
+    KU("ssm.time_step_rank", o->ssm_vheads);
+    KU("ssm.inner_size", o->ssm_state * o->ssm_vheads);
+    KU("full_attention_interval", o->interval ? o->interval : 4);
+    if (!is_arch(o, "qwen3next")) {
+      uint32_t sec[4] = {head_dim(o) / 8, head_dim(o) / 8, head_dim(o) / 8 - 2, 0};
+      snprintf(k, sizeof k, "%s.rope.dimension_sections", a);
+      mk_kv_arr_u32(b, k, sec, 4), n++;
+    }
+  }
+#undef KU
+  return n;
+}
+
 static unsigned llama_metadata(const mk_llama *o, mk_buf *b) {
   char k[96];
   unsigned n = 0;
@@ -239,11 +414,11 @@ static unsigned llama_metadata(const mk_llama *o, mk_buf *b) {
   mk_kv_u32(b, "general.alignment", 32), n++;
   KU("context_length", o->ctx);
   KU("embedding_length", o->embd);
-  KU("block_count", o->layers);
+  KU("block_count", o->layers + o->nextn);
   KU("feed_forward_length", o->ff);
   KU("attention.head_count", o->heads);
   KU("attention.head_count_kv", o->heads_kv);
-  KU("rope.dimension_count", o->embd / o->heads);
+  KU("rope.dimension_count", o->rope ? o->rope : head_dim(o));
   snprintf(k, sizeof k, "%s.attention.layer_norm_rms_epsilon", a);
   mk_kv_f32(b, k, 1e-5f), n++;
   snprintf(k, sizeof k, "%s.rope.freq_base", a);
@@ -252,6 +427,7 @@ static unsigned llama_metadata(const mk_llama *o, mk_buf *b) {
     KU("expert_count", o->experts);
     KU("expert_used_count", o->experts_used);
   }
+  if (newer_arch(o)) n += newer_metadata(o, b);
 #undef KU
   mk_kv_str(b, "tokenizer.ggml.model", "llama"), n++;
   kv_tokens(b, o->vocab), n++;
@@ -269,14 +445,21 @@ static bool check_llama(const mk_llama *o, char *err, size_t errlen) {
     return fail(err, errlen, "embd must be a multiple of heads, heads of heads-kv");
   /* llama.cpp's SPM vocab looks up "<0x0A>" (token 13 here) when loading */
   if (o->vocab < 16) return fail(err, errlen, "vocab must be at least 16");
-  if (o->layers > 4096) return fail(err, errlen, "at most 4096 layers");
+  if (o->layers > 4096 || o->nextn > 4) return fail(err, errlen, "at most 4096 layers and 4 MTP blocks");
+  if (deltanet(o) && (!o->ssm_conv || !o->ssm_state || !o->ssm_groups || !o->ssm_vheads))
+    return fail(err, errlen, "%s needs the DeltaNet sizes (ssm conv, state, groups, V heads)", o->arch);
+  if (is_arch(o, "deepseek2") && (!o->kv_lora || !o->rope || o->rope >= head_dim(o)))
+    return fail(err, errlen, "deepseek2 needs kv_lora and a rope below head_dim");
+  if ((is_arch(o, "glm4moe") || is_arch(o, "deepseek2") || is_arch(o, "llama4") || is_arch(o, "qwen3next") ||
+       is_arch(o, "qwen35moe")) && !o->experts)
+    return fail(err, errlen, "%s needs experts", o->arch);
   return ggml_type_get(o->type) ? true : fail(err, errlen, "unknown ggml type %u", o->type);
 }
 
 bool mk_gguf_llama(const mk_llama *o, mk_buf *b, uint64_t *data_bytes, uint64_t *params,
                    char *err, size_t errlen) {
   if (!check_llama(o, err, errlen)) return false;
-  mk_t *t = calloc((size_t)o->layers * 10 + 3, sizeof *t);
+  mk_t *t = calloc((size_t)(o->layers + o->nextn) * 32 + 3, sizeof *t);
   mk_buf meta = {0};
   if (!t) return fail(err, errlen, "out of memory");
   size_t n = model_tensors(o, t);

@@ -40,6 +40,17 @@ typedef struct mk_llama {
   uint32_t type;      /* ggml type of the 2-D weights */
   uint32_t file_type; /* general.file_type */
   bool tied;          /* no output.weight */
+  /* Newer architectures (arch "glm4moe", "qwen3next", "qwen35", "qwen35moe", "llama4",
+  ** "deepseek2"): llama.cpp's tensors and keys of each (src/models/<arch>.cpp); 0 = unset */
+  unsigned head_dim;   /* attention.key_length = value_length (0: embd / heads) */
+  unsigned nextn;      /* MTP blocks after the layers (nextn_predict_layers, in block_count) */
+  unsigned expert_ff;  /* expert_feed_forward_length (0: ff) */
+  unsigned shared;     /* glm4moe, deepseek2: expert_shared_count; qwen3next, qwen35moe:
+                       ** expert_shared_feed_forward_length (0: expert_ff) */
+  unsigned dense_lead; /* leading_dense_block_count */
+  unsigned interval;   /* DeltaNet: full_attention_interval; llama4: interleave_moe_layer_step */
+  unsigned ssm_conv, ssm_state, ssm_groups, ssm_vheads; /* DeltaNet kernel, head size, K, V heads */
+  unsigned q_lora, kv_lora, rope; /* deepseek2 MLA ranks, rope dims (qk_rope_head_dim) */
 } mk_llama;
 
 /* 2 layers, 64 embd, 128 ff, 4 heads, 2 kv heads, 256 vocab, F16 */

@@ -52,6 +52,13 @@ local function normalize(n, knobs)
     note(n, "llama.cpp CPU backend with AVX2 assumed (Q4_0/Q4_K weights repacked; cpu_features = \"amx\" on Sapphire Rapids and later)")
   end
   if knobs.n_ubatch == nil then note(n, "llama.cpp n_ubatch 512 assumed") end
+  -- a GGUF's MTP blocks (nextn_predict_layers, scripts/model_files.lua): counted in llama.cpp's
+  -- n_layer_all (layer placement) and, outside the hybrid memory, given KV cells
+  local cfg = n.model_config
+  if type(n.model.id) == "string" and n.model.id:match("%.gguf$") and type(cfg) == "table"
+     and (cfg.num_nextn_predict_layers or 0) > 0 then
+    x["runtime.n_layer_nextn"] = cfg.num_nextn_predict_layers
+  end
   -- a multimodal model's vision tower and projector live in a separate mmproj file: counted
   -- only when llama-server loads it (--mmproj; runtime.mmproj = its type)
   local vision = false
