@@ -153,38 +153,107 @@ end
 -- enorm, hnorm, eh_proj and shared_head.norm.
 -- GLM-4.5's MTP block (vLLM glm4_moe_mtp.py, SGLang glm4_moe_nextn.py) is DeepSeek's shape:
 -- enorm, hnorm, eh_proj (2h -> h), shared_head.norm and one decoder layer of the model's own
--- (a MoE layer), embedding and head shared with the target
-local MTP_ARCHS = { deepseek = "num_nextn_predict_layers", glm4_moe = "num_nextn_predict_layers" }
+-- (a MoE layer), embedding and head shared with the target.
+-- The hybrid Qwen models (vLLM only; vllm-project/vllm qwen3_next_mtp.py 055e47c2,
+-- qwen3_5_mtp.py 01d99805): Qwen3NextMultiTokenPredictor / Qwen3_5MultiTokenPredictor hold
+-- fc = ColumnParallelLinear(2h, h, gather_output) (split over tp), pre_fc_norm_embedding,
+-- pre_fc_norm_hidden, decoder layers built with layer_type="full_attention" (gated attention
+-- and the model's own MoE or dense MLP) and a final norm. Their layer count is what the model
+-- class reads: Qwen3-Next getattr(config, "num_nextn_predict_layers", 1), Qwen3.5
+-- getattr(hf_text_config, "mtp_num_hidden_layers", 1). The embedding and lm_head are the
+-- target's (the checkpoints carry no mtp.embed_tokens: mtp_use_dedicated_embeddings false in
+-- every Qwen3.5 / 3.6 config).
+-- n_predict, the default num_speculative_tokens (vllm/config/speculative.py
+-- hf_config_override 002e77c1): num_nextn_predict_layers for DeepSeek, GLM-4.5 and Qwen3-Next,
+-- mtp_num_hidden_layers (top level, else text_config) for Qwen3.5; None when the config lacks
+-- the key, and then num_speculative_tokens is required. Qwen/Qwen3-Next-80B-A3B-* config.json
+-- has no num_nextn_predict_layers (its field list as transcribed in public test fixtures):
+-- one MTP layer, no default token count.
+local MTP_ARCHS = {
+  deepseek = { key = "num_nextn_predict_layers" },
+  glm4_moe = { key = "num_nextn_predict_layers" },
+  qwen3_next = { key = "num_nextn_predict_layers", layers_default = 1, hybrid = true },
+  qwen3_5 = { key = "mtp_num_hidden_layers", layers_default = 1, hybrid = true, text = true },
+}
+S.MTP_ARCHS = MTP_ARCHS
 
-local function mtp_tensors(t, n, field)
-  local desc, cfg = n.model.desc, n.model_config
-  local key = MTP_ARCHS[desc.arch or ""]
-  if not key or type(cfg) ~= "table" then
-    E.fail(field, "MTP is modelled for DeepSeek-V3/R1 and GLM-4.5 (num_nextn_predict_layers), not for %s", tostring(desc.arch))
+-- The layer_types of a hybrid config with k full-attention layers appended (the MTP layers'
+-- layer_type="full_attention"); a config without the list gets the one its
+-- full_attention_interval implies (nn.gated_deltanet_mixers reads either).
+local function with_mtp_layers(tc, L, k)
+  local lt, src = {}, tc.layer_types
+  local every = nn.int(tc, "full_attention_interval", 4)
+  for i = 1, L do
+    lt[i] = type(src) == "table" and src[i] or (i % every == 0 and "full_attention" or "linear_attention")
   end
-  local k = nn.int(cfg, key, 0)
-  if k < 1 then E.fail(field, "the model's config has no MTP layers (%s is 0 or missing)", key) end
+  for i = L + 1, L + k do lt[i] = "full_attention" end
+  tc.layer_types = lt
+end
+
+local function mtp_tensors(t, n, field, hybrid_ok)
+  local desc, cfg = n.model.desc, n.model_config
+  local m = MTP_ARCHS[desc.arch or ""]
+  if not m or type(cfg) ~= "table" or (m.hybrid and not hybrid_ok) then
+    E.fail(field, "MTP is modelled for %s, not for %s", hybrid_ok and
+      "DeepSeek-V3/R1, GLM-4.5, Qwen3-Next (num_nextn_predict_layers) and Qwen3.5 (mtp_num_hidden_layers)" or
+      "DeepSeek-V3/R1 and GLM-4.5 (num_nextn_predict_layers)", tostring(desc.arch))
+  end
+  local tc = m.text and (nn.sub(cfg, "text_config") or cfg) or cfg
+  local n_predict = nn.count(cfg, m.key, nil) or nn.count(tc, m.key, nil)
+  local k = nn.count(tc, m.key, nil) or m.layers_default or 0
+  if k < 1 then E.fail(field, "the model's config has no MTP layers (%s is 0 or missing)", m.key) end
+  if nn.flag(tc, "mtp_use_dedicated_embeddings", false) then
+    E.fail(field, "an MTP block with its own embedding (mtp_use_dedicated_embeddings) is not modelled")
+  end
   local bigger = copy(cfg)
-  bigger.num_hidden_layers = nn.need(cfg, "num_hidden_layers") + k
+  local btc = m.text and (nn.sub(bigger, "text_config") or bigger) or bigger
+  local L = nn.need(tc, "num_hidden_layers")
+  btc.num_hidden_layers = L + k
+  if m.hybrid then with_mtp_layers(btc, L, k) end
   local d2 = find_arch(desc.arch, field).build(bigger)
   local have = {}
   for _, x in ipairs(desc.tensors) do have[x.name] = x end
   for _, x in ipairs(d2.tensors) do
     local own = have[x.name]
     local extra = x.count - (own and own.count or 0)
-    if extra > 0 and x.name:match("^model%.layers%.") then
+    if extra > 0 and (x.name:match("^model%.layers%.") or x.name:match("^model%.language_model%.layers%.")) then
       t[#t + 1] = { name = "draft." .. x.name, shape = x.shape, count = extra, role = x.role,
                     bytes = own and own.bytes, dtype = own and own.dtype, qtype = own and own.qtype }
     end
   end
   local h = desc.hidden
-  local P = "draft.model.mtp.*"
-  nn.norm(t, P .. ".enorm", h, { count = k })
-  nn.norm(t, P .. ".hnorm", h, { count = k })
-  nn.linear(t, P .. ".eh_proj", h, 2 * h, { count = k, role = "other" })
-  nn.norm(t, P .. ".shared_head.norm", h, { count = k })
+  if m.hybrid then
+    local P = "draft.mtp"
+    nn.linear(t, P .. ".fc", h, 2 * h, { role = "mlp" }) -- ColumnParallelLinear: split over tp
+    nn.norm(t, P .. ".pre_fc_norm_embedding", h)
+    nn.norm(t, P .. ".pre_fc_norm_hidden", h)
+    nn.norm(t, P .. ".norm", h)
+  else
+    local P = "draft.model.mtp.*"
+    nn.norm(t, P .. ".enorm", h, { count = k })
+    nn.norm(t, P .. ".hnorm", h, { count = k })
+    nn.linear(t, P .. ".eh_proj", h, 2 * h, { count = k, role = "other" })
+    nn.norm(t, P .. ".shared_head.norm", h, { count = k })
+  end
   local g = desc.kv[1]
-  return { layers = k, kv_heads = g.kv_heads, k_dim = g.k_dim, v_dim = g.v_dim }, k
+  for _, x in ipairs(desc.kv) do
+    if (x.kind == nil or x.kind == "attention") and not x.window then g = x; break end
+  end
+  return { layers = k, kv_heads = g.kv_heads, k_dim = g.k_dim, v_dim = g.v_dim }, k, n_predict, m.hybrid and tc
+end
+
+-- A hybrid target's gated-DeltaNet state grows with speculative decoding: the conv window
+-- keeps num_speculative_tokens more columns of its q, k, v channels (MambaStateShapeCalculator.
+-- gated_delta_net_state_shape: conv_kernel_size - 1 + num_spec, vllm/model_executor/layers/
+-- mamba/mamba_utils.py), and each request holds 1 + num_speculative_tokens state blocks
+-- (MambaSpec.num_speculative_blocks, vllm/v1/kv_cache_interface.py max_memory_usage_bytes,
+-- mamba_cache_mode "none"). src/rt_vllm.c reads spec.state_conv_extra (elements per layer) and
+-- spec.state_blocks.
+local function hybrid_state(n, tc, tokens)
+  local conv_dim = 2 * nn.need(tc, "linear_num_key_heads") * nn.need(tc, "linear_key_head_dim") +
+    nn.need(tc, "linear_num_value_heads") * nn.need(tc, "linear_value_head_dim")
+  n.extra["spec.state_conv_extra"] = tokens * conv_dim
+  n.extra["spec.state_blocks"] = tokens
 end
 
 local function draft_model_tensors(t, cfg, arch, field)
@@ -205,7 +274,8 @@ end
 
 -- apply(n, sp, runtime[, opts]): validates runtime.speculative and adds the drafter to n.
 -- opts (SGLang): keys = more allowed keys of the table (the runtime validates them),
--- default_tokens(method) = the runtime's own default for num_speculative_tokens. Returns
+-- default_tokens(method) = the runtime's own default for num_speculative_tokens; (vLLM)
+-- mtp_hybrid = the hybrid Qwen models' MTP (MTP_ARCHS .hybrid) is modelled. Returns
 -- { method, tokens, config (the draft's config.json fields; nil for mtp and ngram) }.
 function S.apply(n, sp, rt, opts)
   opts = opts or {}
@@ -250,8 +320,17 @@ function S.apply(n, sp, rt, opts)
     set_kv(n, 1, kv)
     n.extra["spec.kv_groups"] = 1
   elseif method == "mtp" then
-    local g, layers = mtp_tensors(t, n, F .. ".method")
-    k = k or layers
+    local g, layers, n_predict, hybrid_tc = mtp_tensors(t, n, F .. ".method", opts.mtp_hybrid)
+    if k == nil and n_predict == nil then
+      E.fail(F .. ".num_speculative_tokens", "%s's config has no %s (vLLM's n_predict is None): num_speculative_tokens "
+        .. "is required", tostring(n.model.desc.arch), MTP_ARCHS[n.model.desc.arch].key)
+    end
+    -- vllm/config/speculative.py: "num_speculative_tokens ... must be divisible by n_predict"
+    if k ~= nil and n_predict ~= nil and k > n_predict and k % n_predict ~= 0 then
+      E.fail(F .. ".num_speculative_tokens", "%d must be divisible by the %d MTP layers (n_predict)", k, n_predict)
+    end
+    k = k or n_predict
+    if hybrid_tc then hybrid_state(n, hybrid_tc, k) end
     set_kv(n, 1, g)
     n.extra["spec.kv_groups"] = 1
     n.extra["spec.mtp_layers"] = layers

@@ -32,6 +32,7 @@ typedef struct vcfg {
   uint64_t version; /* minor x 1000 + patch (0.19.0 -> 19000) */
   uint64_t requested, mml, bs, seqs, tokens, a, kvb;
   uint64_t fwd_tokens, smp_seqs; /* what the profile's forward and sampler run over */
+  uint64_t state_blocks;         /* extra state blocks a request holds per Mamba group (speculative) */
   bool chunked, eager, nvls, fi_sampler, v0;
   vmm mm;
   vlora lora;
@@ -106,6 +107,7 @@ static void vllm_config(ectx *c, vcfg *v) {
   v->fwd_tokens = v->tokens;
   v->smp_seqs = v->seqs < v->tokens ? v->seqs : v->tokens;
   v->a = est_bits(s->dtype) / 8;
+  v->state_blocks = scn_u64(s, "spec.state_blocks", 0);
   uint64_t kvb = scn_u64(s, "vllm.kv_bytes", 0);
   v->kvb = kvb ? kvb : est_bits(s->kv_dtype) / 8;
   if (v->bs == 0 || v->mml == 0 || v->seqs == 0 || v->tokens == 0 || v->kvb == 0)
@@ -584,7 +586,7 @@ static uint64_t vision_bytes(ectx *c, const vcfg *v) {
 ** (grouped by temporal patch) are images of that size. */
 typedef struct mmc {
   uint64_t tokens, patches, pixels, hidden, inter, tps, images, videos, copies;
-  bool gated, gather;
+  bool gated, gather, interp;
 } mmc;
 
 static uint64_t u64max(uint64_t a, uint64_t b) { return a > b ? a : b; }
@@ -605,6 +607,23 @@ static uint64_t mm_video_tokens(const mmc *m, uint64_t seq_len) {
   return bytes_ceildiv(frames, m->tps) * m->tokens;
 }
 
+/* Qwen3-VL / Qwen3.5 (vllm/model_executor/models/qwen3_vl.py Qwen3_VisionTransformer.forward):
+** before the blocks, fast_pos_embed_interpolate builds each image's position embeddings one
+** image at a time beside the N images' patch embeddings (P patches each, in hidden-wide rows
+** of the model dtype): the four gathered table rows per patch (4P, weighted in place), their
+** sum (P) and its permuted copy (P), kept in a list; the next image's rows are allocated
+** before the previous ones are released (4P + 4P); torch.cat copies the list (NP) while the
+** last image's rows are still referenced. Peak: 7P for one image, else max(3N + 4, 2N + 7) P.
+** Under tensor parallelism it can exceed the blocks' (2h + 2 I / tp + 2h per patch). */
+static uint64_t mm_interp_bytes(ectx *c, const vcfg *v, const mmc *m, uint64_t tok) {
+  uint64_t n = u64max(1, tok / m->tokens), rows;
+  if (n == 1)
+    rows = 7;
+  else
+    rows = u64max(3 * n + 4, 2 * n + 7);
+  return acc_mul3(&c->acc, acc_mul(&c->acc, rows, m->patches), m->hidden, v->a);
+}
+
 /* Peak of the vision encoder over `tok` LLM tokens' worth of items on one rank, beyond
 ** the fp32 pixel_values it was handed (`copies` of them) and their cast to the model
 ** dtype. Per patch, in the model dtype: the block's input and its norm, then either the
@@ -620,6 +639,7 @@ static uint64_t mm_encoder_bytes(ectx *c, const vcfg *v, const mmc *m, uint64_t 
   uint64_t attn = 2 * h + 3 * bytes_ceildiv(h, tp) + (m->gather && tp > 1 ? 6 * h : 0);
   uint64_t mlp = 2 * h + (m->gated ? 3 : 2) * bytes_ceildiv(m->inter, tp) + (tp > 1 ? 2 * h : h);
   uint64_t act = acc_mul3(&c->acc, patches, u64max(attn, mlp), v->a);
+  if (m->interp) act = u64max(act, mm_interp_bytes(c, v, m, tok));
   uint64_t in = acc_add(&c->acc, acc_mul(&c->acc, pixels, m->copies), pixels / 4 * v->a);
   return acc_add(&c->acc, in, act);
 }
@@ -689,6 +709,7 @@ static void mm_profile(ectx *c, vcfg *v) {
       .copies = scn_u64(s, "mm.pixel_copies", 1), .gated = scn_u64(s, "mm.gated", 0) != 0,
       /* Qwen2.5-VL's split_qkv gathers up to 0.11 (qwen2_5_vl.py all_gather_interleave) */
       .gather = scn_u64(s, "mm.gather_qkv", 0) != 0 && v->version < 12000,
+      .interp = scn_u64(s, "mm.pos_interp", 0) != 0,
   };
   memset(&v->mm, 0, sizeof v->mm);
   if (!m.tokens || !m.patches || !m.hidden || (!m.images && !m.videos)) return;
@@ -770,8 +791,11 @@ static uint64_t token_bytes(ectx *c, const vcfg *v, const kv_group *k) {
   return acc_mul3(&c->acc, est_kv_heads_rank(k->kv_heads, c->s->tp), k->k_dim + k->v_dim, v->kvb);
 }
 
+/* With speculative decoding a gated-DeltaNet conv window keeps num_speculative_tokens more
+** columns (scripts/speculative.lua spec.state_conv_extra: MTP of the hybrid Qwen models). */
 static uint64_t state_page(ectx *c, const kv_group *k) {
-  return est_elems_bytes(c, bytes_ceildiv(k->state_elems, c->s->tp), c->s->dtype);
+  uint64_t elems = acc_add(&c->acc, k->state_elems, scn_u64(c->s, "spec.state_conv_extra", 0));
+  return est_elems_bytes(c, bytes_ceildiv(elems, c->s->tp), c->s->dtype);
 }
 
 /* Hybrid attention + Mamba models: the attention block size grows in steps of 16 tokens
@@ -805,7 +829,10 @@ static void vllm_spec_add(ectx *c, vcfg *v, vgroups *g, bool hybrid, const kv_gr
 ** Attention modules of the same forward context, so get_kv_cache_spec lists them beside the
 ** target's (gpu_model_runner.py get_kv_cache_spec: every AttentionLayerBase) and the KV bytes
 ** per token and per block include them: Llama-3.1-8B + EAGLE-3 caches 33 layers, DeepSeek-V3
-** + MTP 62 (scripts/speculative.lua spec.kv<i>.*). */
+** + MTP 62 (scripts/speculative.lua spec.kv<i>.*). A hybrid model's MTP layer is full attention
+** with the target's page (same heads, same enlarged block size): it joins that spec and the
+** group size follows (Qwen3.5-35B-A3B: 10 + 1 attention against 30 DeltaNet layers, groups of
+** 11; kv_cache_utils.py _get_kv_cache_groups_uniform_page_size). */
 static void vllm_draft_specs(ectx *c, vcfg *v, vgroups *g, bool hybrid) {
   uint64_t n = scn_u64(c->s, "spec.kv_groups", 0);
   for (uint64_t i = 1; i <= n && i <= 2; i++) {
@@ -881,12 +908,13 @@ static void vllm_grouping(vgroups *g, bool hybrid) {
 /* Blocks one request of `len` tokens takes in one group of spec t (max_memory_usage_bytes):
 ** full attention cdiv(len, block); sliding window cdiv(min(window - 1 + batched, len),
 ** block) + 1; chunked local attention cdiv(min(chunk + batched, len), block); cross-attention
-** cdiv(encoder tokens, block); a Mamba state one block. */
+** cdiv(encoder tokens, block); a Mamba state one block, plus one per speculative token
+** (MambaSpec.num_speculative_blocks, mamba_cache_mode "none": spec.state_blocks). */
 static uint64_t spec_blocks(const vcfg *v, const vspec *t, uint64_t len) {
   uint64_t w = t->window + v->tokens;
   switch (t->kind) {
     case KV_STATE:
-      return 1;
+      return 1 + v->state_blocks;
     case KV_CROSS:
       return bytes_ceildiv(t->tokens, v->bs);
     case KV_CHUNKED:

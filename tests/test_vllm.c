@@ -457,7 +457,7 @@ static void test_mm_errors(void **state) {
                "runtime.limit_mm_per_prompt: expected \"image=N,video=M\", got \"images:2\"");
   expect_error(*state, "return { model = 'google/gemma-3-27b-it', runtime = { name = 'vllm', max_pixels = 1000000 }, "
                        WL " }",
-               "runtime.max_pixels: applies to Qwen2.5-VL's image processor only");
+               "runtime.max_pixels: applies to the Qwen2.5-VL and Qwen3.5 image processors only");
   expect_error(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'vllm', "
                        "version = '0.19.0', use_v1 = false }, " WL " }",
                "runtime.use_v1: vLLM 0.19.0 runs only the V1 engine");
@@ -885,7 +885,8 @@ static void test_spec_errors(void **state) {
   SPEC_ERR("{ method = 'ngram', model = 'x', num_speculative_tokens = 2 }",
            "runtime.speculative.model: method ngram takes no draft model (it drafts from the prompt)");
   SPEC_ERR("{ method = 'mtp' }",
-           "runtime.speculative.method: MTP is modelled for DeepSeek-V3/R1 and GLM-4.5 (num_nextn_predict_layers), not for llama");
+           "runtime.speculative.method: MTP is modelled for DeepSeek-V3/R1, GLM-4.5, Qwen3-Next (num_nextn_predict_layers) "
+           "and Qwen3.5 (mtp_num_hidden_layers), not for llama");
   SPEC_ERR("{ method = 'ngram', num_speculative_tokens = 2, n = 1 }",
            "runtime.speculative: unknown key 'n' (allowed: method, model, num_speculative_tokens)");
   SPEC_ERR("'eagle'", "runtime.speculative: expected a table, got string");
@@ -999,6 +1000,98 @@ static void test_lora_launch(void **state) {
   json_decref(j);
 }
 
+/* MTP of the hybrid Qwen models (0.19, one H200 of 141 GiB unless noted). Qwen3.5-35B-A3B's
+** block: fc 2048 x 4096 = 8,388,608 + pre_fc_norm_embedding, pre_fc_norm_hidden, norm 3 x 2048
+** + one full-attention layer: q_proj (gate) 8192 x 2048, k/v 512 x 2048, o 2048 x 4096,
+** q/k norm 2 x 256 = 27,263,488; 256 experts x 3 x 512 x 2048 = 805,306,368, router 524,288,
+** shared expert 3,145,728 + gate 2048; 2 x 2048 layer norms: 844,640,768 parameters, 2 B each
+** (every tensor a multiple of 2 MiB or under 1 MiB: no allocator tail). KV: 10 + 1 attention
+** layers against 30 DeltaNet: groups of 11 (1 attention + 3 state groups). The state is
+** 3 x 8192 conv + 32 x 128 x 128 = 548,864 elements, 8192 more per speculative token: 1 token
+** 1,114,112 B -> block_size 16 x ceil(1,114,112 / (16 x 2048)) = 544, page 1,114,112 B;
+** 2 tokens 1,130,496 B -> 560, page 1,146,880 B. A request of 8192 tokens: ceil(8192 / 544) =
+** 16 attention blocks + 3 groups x (1 + 1) state blocks = 22 (base: 16 + 3 = 19, groups of
+** 10); with 2 tokens 15 + 3 x 3 = 24. */
+#define Q35 "model = 'Qwen/Qwen3.5-35B-A3B', " V19
+#define H200 "workload = { kind = 'inference', context = 8192 }, gpu = 'H200'"
+static long long params(json_t *j) {
+  return (long long)json_integer_value(json_object_get(json_object_get(j, "model"), "params"));
+}
+static void test_spec_mtp_hybrid(void **state) {
+  json_t *b = eval(*state, "return { " Q35 " }, " H200 " }");
+  json_t *j = eval(*state, "return { " Q35 ", speculative = { method = 'mtp' } }, " H200 " }");
+  assert_int_equal(params(j) - params(b), 844640768LL);
+  assert_int_equal((long long)fig(j, "draft_weights_bytes"), 2 * 844640768LL);
+  assert_int_equal((long long)fig(j, "num_speculative_tokens"), 1); /* mtp_num_hidden_layers */
+  assert_int_equal((long long)fig(j, "block_size"), 544);
+  assert_int_equal((long long)fig(b, "num_gpu_blocks"), (long long)(fig(b, "kv_cache_bytes") / (1114112.0 * 10)));
+  double blocks = fig(j, "num_gpu_blocks");
+  assert_int_equal((long long)blocks, (long long)(fig(j, "kv_cache_bytes") / (1114112.0 * 11)));
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), (long long)blocks / 4 * 544);
+  near(j, "max_concurrency", blocks / 22, 1e-12, 0);
+  near(b, "max_concurrency", fig(b, "num_gpu_blocks") / 19, 1e-12, 0);
+  json_decref(b);
+  json_decref(j);
+  j = eval(*state, "return { " Q35 ", speculative = { method = 'mtp', num_speculative_tokens = 2 } }, " H200 " }");
+  assert_int_equal((long long)fig(j, "block_size"), 560);
+  blocks = fig(j, "num_gpu_blocks");
+  assert_int_equal((long long)blocks, (long long)(fig(j, "kv_cache_bytes") / (1146880.0 * 11)));
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), (long long)blocks / 4 * 560);
+  near(j, "max_concurrency", blocks / 24, 1e-12, 0);
+  json_decref(j);
+  /* Qwen3.6-27B (dense): 372,255,232 + 52,444,160 = 424,699,392 more parameters, 27,781,427,952
+  ** in all, the checkpoint's tensor total (architectures/presets.lua) */
+  j = eval(*state, "return { model = 'Qwen/Qwen3.6-27B', " V19 ", speculative = { method = 'mtp' } }, " H200 " }");
+  assert_int_equal(params(j), 27781427952LL);
+  json_decref(j);
+  /* Qwen3-Next at tp 2: 1,650,471,424 more parameters, 81,324,862,720 in all, the checkpoint
+  ** index's total_size / 2; 12 + 1 attention layers against 36 DeltaNet (groups of 13), 1 KV
+  ** head x 512 x 2 B = 1024 B per token per rank, state (548,864 + 2 x 8192) / 2 x 2 B =
+  ** 565,248 B -> block_size 560, page 573,440 B; 15 + 3 x 3 blocks per 8192-token request */
+  j = eval(*state, "return { model = 'Qwen/Qwen3-Next-80B-A3B-Instruct', " V19 ", speculative = { method = "
+                   "'mtp', num_speculative_tokens = 2 } }, parallel = { tp = 2 }, " H200 " }");
+  assert_int_equal(params(j), 81324862720LL);
+  assert_int_equal((long long)fig(j, "block_size"), 560);
+  blocks = fig(j, "num_gpu_blocks");
+  assert_int_equal((long long)blocks, (long long)(fig(j, "kv_cache_bytes") / (573440.0 * 13)));
+  near(j, "max_concurrency", blocks / 24, 1e-12, 0);
+  json_decref(j);
+  expect_error(*state, "return { model = 'Qwen/Qwen3-Next-80B-A3B-Instruct', " V19 ", speculative = { method = "
+                       "'mtp' } }, " H200 " }",
+               "runtime.speculative.num_speculative_tokens: qwen3_next's config has no num_nextn_predict_layers "
+               "(vLLM's n_predict is None): num_speculative_tokens is required");
+  expect_error(*state, "return { model = 'Qwen/Qwen3-Next-80B-A3B-Instruct', runtime = { name = 'vllm', version = "
+                       "'0.10.1', speculative = { method = 'mtp', num_speculative_tokens = 2 } }, " H200 " }",
+               "runtime.speculative.method: MTP of qwen3_next needs vLLM 0.10.2 or later, got 0.10.1");
+  expect_error(*state, "return { model = 'Qwen/Qwen3.5-35B-A3B', runtime = { name = 'vllm', version = '0.16.0', "
+                       "speculative = { method = 'mtp' } }, " H200 " }",
+               "runtime.speculative.method: MTP of qwen3_5 needs vLLM 0.17.0 or later, got 0.16.0");
+  expect_error(*state, "return { model = 'Qwen/Qwen3.5-35B-A3B', runtime = { name = 'sglang', speculative = { "
+                       "method = 'mtp' } }, " H200 " }",
+               "runtime.speculative.method: MTP is modelled for DeepSeek-V3/R1 and GLM-4.5 (num_nextn_predict_layers), "
+               "not for qwen3_5");
+}
+
+/* Qwen3.5's vision tower in the V1 profile run (vision_config: 1152 wide, fc1 4304, 16 px
+** patches over 2 frames, 2 x 2 merge). max_pixels 16777216: 16384 tokens a side of 128, 65536
+** patches; on an H200 (8192 batched tokens) one image (budget max(8192, 16384)). Tp 1: the MLP
+** 65536 x (2 x 1152 + 2 x 4304 + 1152) x 2 B = 1,581,252,608 (the position interpolation's
+** 7 x 65536 x 1152 x 2 = 1,056,964,608 is less) + pixels 65536 x 3 x 2 x 16 x 16 x 4 B =
+** 402,653,184 + their bf16 cast 201,326,592 = 2,185,232,384; outputs 16384 x 2048 x 2 B. Tp 8
+** (397B): the MLP 65536 x (2304 + 2 x 538 + 2304) x 2 = 745,013,248 is below the
+** interpolation: 1,056,964,608 + 603,979,776 = 1,660,944,384. max_pixels 1055744: 1031 tokens
+** factor only as 1 x 1031 (ratio over 200), so 1030 = 10 x 103; 8192 // 1030 = 7 images. */
+static void test_mm_qwen35(void **state) {
+  const want q35[] = {{"mm_tokens_per_item", 16384, 0, 0}, {"mm_items_profiled", 1, 0, 0},
+                      {"encoder_peak_bytes", 2185232384.0, 0, 0}, {"encoder_output_bytes", 16384.0 * 2048 * 2, 0, 0},
+                      {NULL}};
+  expect_figs(*state, "return { " Q35 " }, " H200 " }", q35);
+  const want q397[] = {{"mm_tokens_per_item", 16384, 0, 0}, {"encoder_peak_bytes", 1660944384.0, 0, 0}, {NULL}};
+  expect_figs(*state, "return { model = 'Qwen/Qwen3.5-397B-A17B', " V19 " }, parallel = { tp = 8 }, " H200 " }", q397);
+  const want small[] = {{"mm_tokens_per_item", 1030, 0, 0}, {"mm_items_profiled", 7, 0, 0}, {NULL}};
+  expect_figs(*state, "return { " Q35 ", max_pixels = 1055744 }, " H200 " }", small);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_lora_launch),
@@ -1017,6 +1110,7 @@ int main(void) {
       cmocka_unit_test(test_flashinfer_sampler_off), cmocka_unit_test(test_gpt_oss_rope_fp32),
       cmocka_unit_test(test_mm_v0_qwen25vl), cmocka_unit_test(test_mm_v1_items), cmocka_unit_test(test_mm_errors),
       cmocka_unit_test(test_lora_llama8b), cmocka_unit_test(test_lora_embedding_modules), cmocka_unit_test(test_lora_errors),
+      cmocka_unit_test(test_spec_mtp_hybrid), cmocka_unit_test(test_mm_qwen35),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

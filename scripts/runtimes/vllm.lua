@@ -10,6 +10,8 @@ local FP8 = { fp8 = true, fp8_e4m3 = true, fp8_e5m2 = true, fp8_inc = true, fp8_
 local note = E.note
 local ROPE_FP32 = { gpt_oss = true }
 
+local MTP_HYBRID_SINCE = { qwen3_next = { 10002, "0.10.2" }, qwen3_5 = { 17000, "0.17.0" } }
+
 local function version_code(v) return E.version_code(v, "a vLLM", "0.19.0") end
 
 local function default(n, knobs, key, value, why)
@@ -137,7 +139,52 @@ local function mistral3_mm(desc)
            hidden = h, intermediate = up.shape[1], gated = 1, pixel_copies = 1 }
 end
 
-local MM = { qwen2_vl = qwen25_mm, gemma = gemma3_mm, llama4 = llama4_mm, mistral3 = mistral3_mm }
+-- Qwen3.5 / 3.6 (Qwen3_5ProcessingInfo = Qwen3VLProcessingInfo, vllm/model_executor/models/
+-- qwen3_5.py, qwen3_vl.py): the image with the most features is what
+-- Qwen2VLProcessingInfo.get_image_size_with_most_features builds from max_pixels (the image
+-- processor's size["longest_edge"] = 16777216 = 4096^2 in the preprocessor_config.json of the
+-- Qwen3.5 and Qwen3.6 checkpoints): max_pixels // (patch x merge)^2 tokens, factored into the
+-- closest height x width pair whose ratio is at most 200 (fewer tokens until one is), so
+-- 16777216 px -> 128 x 128 tokens of 32 px = 16384 tokens, 256 x 256 = 65536 patches of 16 px.
+-- A video is no larger: the video processor bounds all its frames together by its own
+-- longest_edge 25165824 px (video_smart_resize), at most 25165824 / (32^2 x 2) = 12288 tokens,
+-- so the profile encodes images (videos are not modelled). The tower (Qwen3_VisionTransformer):
+-- LayerNorm blocks with a fused qkv and a GELU MLP linear_fc1 / linear_fc2 (not gated), fp32
+-- pixel_values of channels x temporal_patch x p x p per patch cast once to the model dtype, and
+-- before the blocks the learned position table interpolated per image
+-- (fast_pos_embed_interpolate: four gathered rows per patch: mm.pos_interp, src/rt_vllm.c).
+-- No split_qkv gather (vLLM 0.17+).
+local function closest_pair(n)
+  for d = isqrt(n), 1, -1 do
+    if n % d == 0 then return d, n // d end
+  end
+  return 1, n
+end
+
+local function qwen3_mm(desc, knobs)
+  local t = tensors(desc, { pe = "^model%.visual%.patch_embed%.proj%.weight$",
+    fc1 = "^model%.visual%.blocks%.[%d*]+%.mlp%.linear_fc1%.weight$",
+    m1 = "^model%.visual%.merger%.linear_fc1%.weight$" })
+  if not t then return nil end
+  local pe, fc1, m1 = t.pe, t.fc1, t.m1
+  local h, ch, tps, p = pe.shape[1], pe.shape[2], pe.shape[3], pe.shape[4]
+  local merge = isqrt(m1.shape[2] // h)
+  local unit = p * merge
+  local maxpx = knobs.max_pixels or 16777216
+  local tokens = 0
+  for n = maxpx // (unit * unit), 1, -1 do
+    local a, b = closest_pair(n)
+    if b <= 200 * a then tokens = n; break end
+  end
+  if tokens == 0 then E.fail("runtime.max_pixels", "%d pixels hold no %dx%d token", maxpx, unit, unit) end
+  local patches = tokens * merge * merge
+  return { tokens = tokens, patches = patches, pixel_bytes = patches * ch * tps * p * p * 4, hidden = h,
+           intermediate = fc1.shape[1], gated = 0, pixel_copies = 1, pos_interp = 1 }
+end
+
+local MM = { qwen2_vl = qwen25_mm, gemma = gemma3_mm, llama4 = llama4_mm, mistral3 = mistral3_mm, qwen3_5 = qwen3_mm }
+-- the models whose image processor takes max_pixels (--mm-processor-kwargs)
+local MAX_PIXELS = { qwen2_vl = true, qwen3_5 = true }
 
 -- --limit-mm-per-prompt as vLLM's CLI takes it: "image=1,video=0".
 local function mm_limits(s)
@@ -263,8 +310,8 @@ local function normalize(n, knobs)
   end
   n.extra["vllm.v0"] = not v1
   local mm = (MM[n.model.desc.arch or ""] or function() end)(n.model.desc, knobs)
-  if knobs.max_pixels ~= nil and not (mm and mm.video_tps) then
-    E.fail("runtime.max_pixels", "applies to Qwen2.5-VL's image processor only")
+  if knobs.max_pixels ~= nil and not (mm and MAX_PIXELS[n.model.desc.arch or ""]) then
+    E.fail("runtime.max_pixels", "applies to the Qwen2.5-VL and Qwen3.5 image processors only")
   end
   if mm then
     for k, x in pairs(mm) do n.extra["mm." .. k] = x end
@@ -299,7 +346,14 @@ local function normalize(n, knobs)
       E.fail("runtime.speculative.method", "%s needs vLLM %s or later, got %s", tostring(m),
         ({ [8000] = "0.8", [9000] = "0.9", [13000] = "0.13" })[since], v)
     end
-    require("speculative").apply(n, knobs.speculative, "vLLM")
+    -- MTP of the hybrid Qwen models came with the models: Qwen3-Next (qwen3_next_mtp.py) in
+    -- 0.10.2, Qwen3.5 (qwen3_5_mtp.py) in 0.17.0, the first release that serves
+    -- Qwen3_5MoeForConditionalGeneration (0.16.0 refuses it: runpod-workers/worker-vllm#279)
+    local hyb = MTP_HYBRID_SINCE[n.model.desc.arch or ""]
+    if m == "mtp" and hyb and code < hyb[1] then
+      E.fail("runtime.speculative.method", "MTP of %s needs vLLM %s or later, got %s", n.model.desc.arch, hyb[2], v)
+    end
+    require("speculative").apply(n, knobs.speculative, "vLLM", { mtp_hybrid = true })
   end
   if knobs.lora ~= nil then
     -- MllamaForConditionalGeneration does not implement SupportsLoRA (models/mllama.py)
