@@ -82,6 +82,8 @@ typedef struct lc_graph_spec {
   uint64_t n_out;    /* the reserve's n_outputs: the rows of the last layer's FFN, the output
                      ** norm and the logits (get_rows of inp_out_ids); 0: n_tok */
   uint64_t heads, kv_heads, head_k, head_v, ffn, experts, experts_used;
+  uint64_t dense_lead, dense_ffn; /* MoE models: the leading dense layers and their FFN width */
+  uint64_t shexp_ffn;             /* the shared experts' FFN width (0: none) */
   uint64_t n_kv[2];  /* cells per stream: full-attention cache, sliding-window cache */
   uint64_t n_swa;    /* layers that use the sliding-window cache (the last ones) */
   bool fa, gated, rot_k, rot_v;

@@ -187,11 +187,10 @@ static int lg_moe(lg *l, int x) {
   return out;
 }
 
-/* build_ffn: gate and up, SwiGLU (not in place) or an in-place activation, down */
-static int lg_ffn(lg *l, int x) {
+/* build_ffn of `width`: gate and up, SwiGLU (not in place) or an in-place activation, down */
+static int lg_dense(lg *l, int x, uint64_t width) {
   const lc_graph_spec *sp = l->sp;
-  if (sp->experts) return lg_moe(l, x);
-  uint64_t T = l->T, fb = lg_f32(l, sp->ffn, T);
+  uint64_t T = l->T, fb = lg_f32(l, width, T);
   int act;
   if (sp->gated) {
     int gate = lg_op(l, fb, 0, lg_w(l, LW_GATE), x);
@@ -200,6 +199,19 @@ static int lg_ffn(lg *l, int x) {
     act = lg_op(l, fb, GS_INPLACE, lg_op(l, fb, 0, lg_w(l, LW_UP), x), -1);
   }
   return lg_op(l, lg_f32(l, sp->hidden, T), 0, lg_w(l, LW_DOWN), act);
+}
+
+/* the layer's FFN: dense; or a MoE model's leading dense layers (n_layer_dense_lead), its
+** routed experts and, beside them, the shared experts' FFN added to their output
+** (llama.cpp's deepseek2 / glm4moe builds: cur = ggml_add(moe_out, ffn_shexp)) */
+static int lg_ffn(lg *l, int x) {
+  const lc_graph_spec *sp = l->sp;
+  if (!sp->experts) return lg_dense(l, x, sp->ffn);
+  if (l->il >= 0 && (uint64_t)l->il < sp->dense_lead) return lg_dense(l, x, sp->dense_ffn ? sp->dense_ffn : sp->ffn);
+  int moe = lg_moe(l, x);
+  if (!sp->shexp_ffn) return moe;
+  int sh = lg_dense(l, x, sp->shexp_ffn);
+  return lg_op(l, lg_f32(l, sp->hidden, l->T), 0, moe, sh);
 }
 
 /* RMS norm then the weight, both in place */
