@@ -5,18 +5,6 @@
 local nn = require "nn"
 local P = require "gen_parts"
 
-local function refiner(t, d, inp, n)
-  P.mlp2(t, "context_embedder.time_text_embed.timestep_embedder", 256, d)
-  P.mlp2(t, "context_embedder.time_text_embed.text_embedder", inp, d)
-  P.lin(t, "context_embedder.proj_in", d, inp, { role = "embed" })
-  local b = "context_embedder.token_refiner.refiner_blocks.*."
-  P.gnorm(t, b .. "norm1", d, n)
-  P.attn(t, b .. "attn", d, d, n)
-  P.gnorm(t, b .. "norm2", d, n)
-  P.ff(t, b .. "ff", d, 4 * d, n)
-  P.lin(t, b .. "norm_out.linear", 2 * d, d, { count = n, role = "other" })
-end
-
 local function transformer(c)
   local hd, nh = nn.int(c, "attention_head_dim", 128), nn.int(c, "num_attention_heads", 24)
   local d = hd * nh
@@ -24,7 +12,7 @@ local function transformer(c)
   local inc = nn.int(c, "in_channels", 16)
   local t = {}
   P.conv(t, "x_embedder.proj", d, inc, { 1, 2, 2 }, { role = "embed" })
-  refiner(t, d, nn.int(c, "text_embed_dim", 4096), nn.int(c, "num_refiner_layers", 2))
+  P.token_refiner(t, d, nn.int(c, "text_embed_dim", 4096), nn.int(c, "num_refiner_layers", 2))
   P.mlp2(t, "time_text_embed.timestep_embedder", 256, d)
   if c.guidance_embeds ~= false then P.mlp2(t, "time_text_embed.guidance_embedder", 256, d) end
   P.mlp2(t, "time_text_embed.text_embedder", nn.int(c, "pooled_projection_dim", 768), d)

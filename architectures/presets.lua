@@ -320,6 +320,14 @@ models["Qwen/Qwen3-32B"] = { arch = "qwen3", config = {
     transformers_version = "4.51.0", use_cache = true, use_sliding_window = false,
     vocab_size = 151936,
 } }
+-- Qwen3-4B: config.json as Z-Image-Turbo's text_encoder/config.json carries it (verbatim copies
+-- in public repos); 4,022,468,096 parameters with the tied embedding counted once.
+models["Qwen/Qwen3-4B"] = { arch = "qwen3", config = {
+    architectures = { "Qwen3ForCausalLM" }, attention_bias = false, head_dim = 128, hidden_act = "silu",
+    hidden_size = 2560, intermediate_size = 9728, max_position_embeddings = 40960, model_type = "qwen3",
+    num_attention_heads = 32, num_hidden_layers = 36, num_key_value_heads = 8, rms_norm_eps = 1e-06,
+    rope_theta = 1000000, tie_word_embeddings = true, torch_dtype = "bfloat16", vocab_size = 151936,
+} }
 models["Qwen/Qwen3-8B"] = { arch = "qwen3", config = {
     architectures = { "Qwen3ForCausalLM" }, attention_bias = false, attention_dropout = 0.0,
     bos_token_id = 151643, eos_token_id = 151645, head_dim = 128, hidden_act = "silu",
@@ -539,6 +547,35 @@ models["black-forest-labs/FLUX.2-dev"] = { arch = "flux2", config = {
   text_encoder = models["mistralai/Mistral-Small-3.1-24B-Instruct-2503"].config,
   vae = { block_out_channels = { 128, 256, 512, 512 }, layers_per_block = 2, latent_channels = 32, use_quant_conv = true } } }
 
+-- Z-Image-Turbo (architectures/zimage.lua): transformer/config.json as public copies of the Hub
+-- file quote it; text_encoder is Qwen3-4B (model_index.json: Qwen3Model); vae is FLUX.1's.
+models["Tongyi-MAI/Z-Image-Turbo"] = { arch = "zimage", config = {
+  transformer = { all_patch_size = { 2 }, all_f_patch_size = { 1 }, in_channels = 16, dim = 3840, n_layers = 30,
+    n_refiner_layers = 2, n_heads = 30, n_kv_heads = 30, norm_eps = 1e-05, qk_norm = true, cap_feat_dim = 2560,
+    rope_theta = 256.0, t_scale = 1000.0, axes_dims = { 32, 48, 48 }, axes_lens = { 1536, 512, 512 } },
+  text_encoder = models["Qwen/Qwen3-4B"].config } }
+-- HunyuanVideo-1.5 480p text-to-video, diffusers layout (architectures/hunyuanvideo15.lua):
+-- transformer/config.json as public copies quote it (= the class defaults, target_size 640);
+-- vae/config.json likewise (AutoencoderKLHunyuanVideo15 defaults).
+models["hunyuanvideo-community/HunyuanVideo-1.5-Diffusers-480p_t2v"] = { arch = "hunyuanvideo15", config = {
+  transformer = { in_channels = 65, out_channels = 32, num_attention_heads = 16, attention_head_dim = 128, num_layers = 54,
+    num_refiner_layers = 2, mlp_ratio = 4.0, patch_size = 1, patch_size_t = 1, qk_norm = "rms_norm", text_embed_dim = 3584,
+    text_embed_2_dim = 1472, image_embed_dim = 1152, rope_theta = 256.0, rope_axes_dim = { 16, 56, 56 }, target_size = 640,
+    task_type = "t2v", use_meanflow = false },
+  vae = { block_out_channels = { 128, 256, 512, 1024, 1024 }, latent_channels = 32, layers_per_block = 2,
+    spatial_compression_ratio = 16, temporal_compression_ratio = 4 } } }
+-- the 720p text-to-video checkpoint: the same shapes, target_size 960 (convert script
+-- TRANSFORMER_CONFIGS "720p_t2v"); the CFG-distilled 480p one: guider guidance_scale 1.0
+-- (GUIDANCE_CONFIGS "480p_t2v_distilled"), which turns ClassifierFreeGuidance off
+local HV15 = models["hunyuanvideo-community/HunyuanVideo-1.5-Diffusers-480p_t2v"].config
+local function hv15(target, guidance)
+  local tc = {}
+  for k, v in pairs(HV15.transformer) do tc[k] = v end
+  tc.target_size = target
+  return { arch = "hunyuanvideo15", config = { transformer = tc, vae = HV15.vae, guider = { guidance_scale = guidance } } }
+end
+models["hunyuanvideo-community/HunyuanVideo-1.5-Diffusers-720p_t2v"] = hv15(960, 6.0)
+models["hunyuanvideo-community/HunyuanVideo-1.5-Diffusers-480p_t2v_distilled"] = hv15(640, 1.0)
 -- GLM-4.5 family (architectures/glm4_moe.lua). config.json fields as vendored in public
 -- fixtures of the official configs (the 355B one with every field below; GLM-4.5-Air's in
 -- llm-compressor-style convert scripts) and matching THUDM/slime's Megatron arguments

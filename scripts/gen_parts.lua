@@ -216,6 +216,22 @@ function P.single_blocks(t, d, F, hd, n)
   for _, q in ipairs { "norm_q", "norm_k" } do nn.norm(t, b .. "attn." .. q, hd, { count = n }) end
 end
 
+-- HunyuanVideo's token refiner over the LLM's hidden states (context_embedder): timestep and
+-- pooled-text embedders, proj_in (inp -> d), n refiner blocks (LayerNorms with bias, biased
+-- self-attention, a 4d SiLU feed-forward, an adaLN gate linear d -> 2d). HunyuanVideo-1.5's
+-- HunyuanVideo15TokenRefiner has the same layout.
+function P.token_refiner(t, d, inp, n)
+  P.mlp2(t, "context_embedder.time_text_embed.timestep_embedder", 256, d)
+  P.mlp2(t, "context_embedder.time_text_embed.text_embedder", inp, d)
+  P.lin(t, "context_embedder.proj_in", d, inp, { role = "embed" })
+  local b = "context_embedder.token_refiner.refiner_blocks.*."
+  P.gnorm(t, b .. "norm1", d, n)
+  P.attn(t, b .. "attn", d, d, n)
+  P.gnorm(t, b .. "norm2", d, n)
+  P.ff(t, b .. "ff", d, 4 * d, n)
+  P.lin(t, b .. "norm_out.linear", 2 * d, d, { count = n, role = "other" })
+end
+
 -- FluxTransformer2DModel (also Open-Sora 2.0's MMDiT): returns tensors, hidden, ffn, heads.
 function P.flux_transformer(c)
   local hd, nh = nn.int(c, "attention_head_dim", 128), nn.int(c, "num_attention_heads", 24)

@@ -76,6 +76,10 @@ static const gen_family families[] = {
     ** own); LTX's k0 = 20 above is the same assumption */
     {"mochi", 20.0, 0.0, 4.4, 0.0, false, BASIS_ASSUMED, BASIS_ASSUMED},
     {"opensora", 20.0, 0.0, 4.4, 0.0, false, BASIS_ASSUMED, BASIS_ASSUMED},
+    /* diffusers HunyuanVideo-1.5: its dual-stream blocks are HunyuanVideo's layout, so that row's
+    ** figures are reused, assumed (no HunyuanVideo-1.5 case in shared/calibration); its decoder
+    ** runs every frame at once, vae_pixels counts them all (architectures/hunyuanvideo15.lua) */
+    {"hunyuanvideo15", 20.0, 0.0, 4.4, 0.0, false, BASIS_ASSUMED, BASIS_ASSUMED},
 };
 
 static const gen_family *family_of(const char *name) {
@@ -208,6 +212,22 @@ typedef struct gen_shape {
   uint64_t sp;     /* sequence-parallel GPUs */
 } gen_shape;
 
+/* HunyuanVideo-1.5's attention processor (HunyuanVideo15AttnProcessor2_0, diffusers
+** transformer_hunyuan_video15.py) expands the [B, S] padding mask of the joint sequence into a
+** dense [B, 1, S, S] boolean in every block: self_attn_mask_1 (a .repeat, alive until the call
+** returns) and its & with its transpose, 1 byte each per element. PyTorch's SDPA turns a boolean
+** mask into an additive one of the query's dtype (convert_boolean_attn_mask: zeros_like +
+** masked_fill_), and the memory-efficient kernel pads its last dimension to a multiple of 16
+** (preprocess_mask, pad_bias) when S is not one: a second copy. The flash backends (workload
+** attention "flash") take the boolean mask as it is. Exact arithmetic from the code, unmeasured. */
+static uint64_t gen_dense_mask(ectx *c, uint64_t a) {
+  const scenario *s = c->s;
+  if (!scn_bool(s, "gen.dense_attn_mask", false)) return 0;
+  uint64_t S = scn_u64(s, "gen.tokens", 1), batch = scn_u64(s, "gen.den_batch", 1), per = 2;
+  if (strcmp(scn_str(s, "gen.attention", "sdpa"), "flash") != 0) per += a * (S % 16 ? 2 : 1);
+  return acc_from_double(&c->acc, (double)S * (double)S * (double)batch * (double)per);
+}
+
 static uint64_t gen_act(ectx *c, const gen_family *f, uint64_t a, uint64_t sp) {
   const scenario *s = c->s;
   uint64_t tokens = bytes_ceildiv(scn_u64(s, "gen.tokens", 1), sp);
@@ -221,7 +241,7 @@ static uint64_t gen_act(ectx *c, const gen_family *f, uint64_t a, uint64_t sp) {
     uint64_t sc = acc_mul3(&c->acc, acc_mul(&c->acc, full, full), heads, batch);
     act = acc_add(&c->acc, act, acc_mul(&c->acc, sc, 2 * a));
   }
-  return act;
+  return acc_add(&c->acc, act, gen_dense_mask(c, a));
 }
 
 /* Wan2.2 embeds the timestep per token in fp32 (Wan-Video/Wan2.2 wan/modules/model.py):
@@ -390,10 +410,13 @@ static void gen_report(ectx *c, const gen_family *f, const gen_phase *p, const g
   if (p->weights_aux && (it = budget_add(b, "weights", p->weights_aux, BASIS_EXACT, true,
                                          "face helper models (not offloaded by the pipeline): %.2f GiB", (double)w->aux / GIB)))
     it->component = "image_encoder";
+  uint64_t mask = p->act ? gen_dense_mask(c, est_bits(s->dtype) / 8) : 0;
+  char mask_note[64] = "";
+  if (mask) snprintf(mask_note, sizeof mask_note, ", dense S x S attention mask %.2f GiB", (double)mask / GIB);
   if ((it = budget_add(b, "activations", p->act, f->act_basis, true,
-                       "%s: %llu tokens x batch %llu, %s attention, sequence parallel %llu", p->name,
+                       "%s: %llu tokens x batch %llu, %s attention, sequence parallel %llu%s", p->name,
                        (unsigned long long)scn_u64(s, "gen.tokens", 0), (unsigned long long)scn_u64(s, "gen.den_batch", 1),
-                       scn_str(s, "gen.attention", "sdpa"), (unsigned long long)scn_u64(s, "gen.sp", 1))))
+                       scn_str(s, "gen.attention", "sdpa"), (unsigned long long)scn_u64(s, "gen.sp", 1), mask_note)))
     it->component = "denoiser";
   /* a pipeline whose VAE constant is borrowed from another family says so (gen.vae_assumed) */
   vf_basis vb = scn_bool(s, "gen.vae_assumed", false) ? BASIS_ASSUMED : f->vae_basis;

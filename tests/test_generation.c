@@ -433,6 +433,69 @@ static void test_input_images(void **state) {
   assert_string_equal(vf_engine_error(*state), "t.lua: workload.input_images: image conditioning is modelled for image pipelines only");
 }
 
+/* Z-Image-Turbo (architectures/zimage.lua): transformer 6,154,908,736 + Qwen3-4B 4,022,468,096 +
+** FLUX.1's VAE 83,819,683; (1024/16)^2 image tokens + 512 prompt tokens in one single-stream
+** sequence, one pass per step (distilled). bf16 at 1024 x 1024: 25.8 GB all resident (over a 24 GB
+** RTX 4090), 13.4 GB with enable_model_cpu_offload (the 12.3 GB transformer alone while it runs):
+** the model card's "fits comfortably within 16G VRAM consumer devices" needs an offload here. */
+static void test_zimage(void **state) {
+  const char *w = "kind = \"image\", width = 1024, height = 1024, steps = 8";
+  json_t *j = eval(*state, "Tongyi-MAI/Z-Image-Turbo", "bf16", w, ", gpu = \"RTX-4090-24GB\"");
+  assert_int_equal(tu_int(j, "model.params"), 10261196515LL);
+  assert_int_equal(tu_category(j, "weights"), 2 * 6154908736LL); /* the transformer's line, first */
+  assert_int_equal(tu_int(j, "runtime.denoiser_tokens"), 64 * 64 + 512);
+  long long none = tu_int(j, "devices.0.total_bytes");
+  assert_true(none > 24000000000LL && none < 27000000000LL);
+  assert_false(json_is_true(json_object_get(json_array_get(json_object_get(j, "fit"), 0), "fits")));
+  assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(j, "fit"), 0), "layout")),
+                      "offload=model");
+  json_decref(j);
+  j = eval(*state, "Tongyi-MAI/Z-Image-Turbo", "bf16", "kind = \"image\", width = 1024, height = 1024, offload = \"model\"",
+           ", gpu = \"RTX-4060Ti-16GB\"");
+  long long model = tu_int(j, "devices.0.total_bytes");
+  assert_true(model > 2 * 6154908736LL && model < 14000000000LL);
+  assert_true(json_is_true(json_object_get(json_array_get(json_object_get(j, "fit"), 0), "fits")));
+  json_decref(j);
+  /* CFG on (guidance_scale > 0) doubles the denoiser's batch: the pipeline repeats the latents */
+  j = eval(*state, "Tongyi-MAI/Z-Image-Turbo", "bf16", "kind = \"image\", offload = \"model\"", NULL);
+  json_t *k = eval(*state, "Tongyi-MAI/Z-Image-Turbo", "bf16", "kind = \"image\", offload = \"model\", cfg = true", NULL);
+  assert_true(tu_category(k, "activations") > 19 * tu_category(j, "activations") / 10);
+  json_decref(j);
+  json_decref(k);
+}
+
+/* HunyuanVideo-1.5 480p T2V (architectures/hunyuanvideo15.lua): 16,877,176,355 parameters; the
+** default 848 x 480 x 121 frames is 31 x 30 x 53 = 49,290 latent tokens + 1,985 text slots =
+** 51,275 (the S of tenstorrent/tt-xla#6071); the attention processor's dense [1, 1, S, S] mask
+** costs S^2 x (2 bool + 2 x 2 bf16 additive, padded to a multiple of 16) = 14.7 GiB under SDPA. */
+static void test_hunyuanvideo15(void **state) {
+  const char *m = "hunyuanvideo-community/HunyuanVideo-1.5-Diffusers-480p_t2v";
+  json_t *j = eval(*state, m, "bf16", "kind = \"video\", frames = 121, vae_tiling = true, offload = \"model\"",
+                   ", gpu = \"RTX-4090-24GB\"");
+  assert_int_equal(tu_int(j, "model.params"), 16877176355LL);
+  assert_int_equal(tu_int(j, "runtime.denoiser_tokens"), 31 * 30 * 53 + 1985);
+  assert_int_equal(tu_int(j, "runtime.latent_frames"), 31);
+  long long S = 31 * 30 * 53 + 1985, act = tu_category(j, "activations");
+  assert_true(act > 6 * S * S && act < 6 * S * S + 6000000000LL);
+  /* model offload does not fit 24 GB; group offload (blocks streamed) does */
+  assert_false(json_is_true(json_object_get(json_array_get(json_object_get(j, "fit"), 0), "fits")));
+  assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(j, "fit"), 0), "layout")),
+                      "offload=group");
+  json_decref(j);
+  /* a flash backend takes the boolean mask as is: 2 bytes per element instead of 6 */
+  j = eval(*state, m, "bf16", "kind = \"video\", frames = 121, vae_tiling = true, offload = \"model\", attention = \"flash\"",
+           NULL);
+  long long flash = tu_category(j, "activations");
+  assert_true(act - flash == 4 * S * S);
+  json_decref(j);
+  /* the 720p checkpoint's default is the 1280 x 720 bucket */
+  j = eval(*state, "hunyuanvideo-community/HunyuanVideo-1.5-Diffusers-720p_t2v", "bf16", "kind = \"video\", frames = 121", NULL);
+  assert_int_equal(tu_int(j, "runtime.denoiser_tokens"), 31 * 45 * 80 + 1985);
+  json_decref(j);
+  expect_error_of(*state, m, "diffusers", "kind = \"video\", width = 840, height = 480, frames = 121",
+                  "workload.width: 840 is not a multiple of 16 (VAE factor 16 x patch size 1)");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_pipeline_counts), cmocka_unit_test(test_video_shape),
@@ -442,7 +505,7 @@ int main(void) {
       cmocka_unit_test(test_gen3_opensora),   cmocka_unit_test(test_gen3_models),
       cmocka_unit_test(test_cogvideox_vae),   cmocka_unit_test(test_cogvideox_offload_table), cmocka_unit_test(test_input_images),
       cmocka_unit_test(test_cogvideox15_decode_frames), cmocka_unit_test(test_opensora_offload_without_t2i2v),
-      cmocka_unit_test(test_flux2),
+      cmocka_unit_test(test_flux2), cmocka_unit_test(test_zimage), cmocka_unit_test(test_hunyuanvideo15),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

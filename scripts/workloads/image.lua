@@ -61,7 +61,8 @@ end
 local function shape(w, n, p, frames)
   local def = p.default_side or DEFAULT_SIDE[p.kind] or 1024
   if p.kind == "unet" and p.vae_upcast then def = 1024 end
-  local W, H = side(w, "width", p, def, n), side(w, "height", p, def, n)
+  -- a pipeline whose default is not square (HunyuanVideo-1.5's 16:9 bucket of its target size)
+  local W, H = side(w, "width", p, p.default_width or def, n), side(w, "height", p, p.default_height or def, n)
   local lw, lh = W // p.vae_scale, H // p.vae_scale
   local ts = p.vae_tscale or 1
   local lf = frames == 1 and 1 or (frames - 1) // ts + 1
@@ -75,8 +76,8 @@ end
 
 local function guidance(w, n, p)
   if w.cfg == nil then
-    note(n, "classifier-free guidance %s (the pipeline's default%s)", p.cfg and "on" or "off",
-      p.cfg and "" or ": guidance-distilled")
+    note(n, "classifier-free guidance %s (%s)", p.cfg and "on" or "off",
+      p.cfg_note or ("the pipeline's default" .. (p.cfg and "" or ": guidance-distilled")))
     return p.cfg
   end
   return bool_field(w.cfg, "workload.cfg")
@@ -170,6 +171,9 @@ local function normalize_with(w, n, frames, keys)
   set(n, "ffn", n.model.desc.intermediate or 4 * n.model.desc.hidden)
   set(n, "layers", n.model.desc.layers); set(n, "family", p.act_family or "image")
   set(n, "experts", p.experts or 1)
+  -- the attention processor expands the [B, S] padding mask to a dense [B, 1, S, S] one per
+  -- call (HunyuanVideo-1.5; src/gen.c gen_dense_mask)
+  set(n, "dense_attn_mask", p.dense_attn_mask == true)
   -- the model's own reference scripts (runtime "reference"): what they keep in fp32
   set(n, "ref_fp32", p.ref_fp32 or "never"); set(n, "ref_vae_fp32", p.ref_vae_fp32 == true)
   set(n, "token_timestep", p.token_timestep == true)

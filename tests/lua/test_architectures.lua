@@ -24,6 +24,7 @@ local EXPECTED_PARAMS = {
   ["Qwen/Qwen2.5-14B"]                  = 14770033664,
   ["Qwen/Qwen2.5-72B-Instruct"]         = 72706203648,
   ["Qwen/Qwen3-8B"]                     = 8190735360,
+  ["Qwen/Qwen3-4B"]                     = 4022468096, -- tied embedding counted once (Z-Image's text encoder)
   ["Qwen/Qwen3-30B-A3B"]                = 30532122624,
   ["google/gemma-2-9b-it"]              = 9241705984,
   ["google/gemma-3-27b-it"]             = 27432406640,  -- whole multimodal checkpoint
@@ -271,7 +272,7 @@ if p then
   local listed = {}
   for _, n in ipairs(ARCH_FILES) do listed[n .. ".lua"] = true end
   for _, n in ipairs { "sd", "flux", "sd3", "pixart", "wan", "hunyuanvideo", "cogvideox", "ltx", "mochi", "opensora",
-                       "hunyuandit", "qwenimage", "flux2" } do
+                       "hunyuandit", "qwenimage", "flux2", "zimage", "hunyuanvideo15" } do
     listed[n .. ".lua"] = true -- pipelines: tests/lua/test_generation.lua
   end
   for f in p:lines() do
@@ -295,7 +296,7 @@ local ids = {}
 -- diffusion/video pipelines (multi-component descriptions) are checked by tests/lua/test_generation.lua
 local PIPELINES = { stable_diffusion = true, flux = true, sd3 = true, pixart = true, wan = true, hunyuanvideo = true,
                     cogvideox = true, ltx_video = true, mochi = true, opensora = true, hunyuandit = true,
-                    qwenimage = true, flux2 = true }
+                    qwenimage = true, flux2 = true, zimage = true, hunyuanvideo15 = true }
 for id, m in pairs(presets.models) do
   if not PIPELINES[m.arch] then ids[#ids + 1] = id end
 end

@@ -57,6 +57,33 @@ eq("FLUX.2-dev pipeline", P.params(f2.tensors), 56318688547)
 eq("FLUX.2-dev tensors", ntensors(f2.tensors, "denoiser") + ntensors(f2.tensors, "text_encoder") + ntensors(f2.tensors, "vae") + 3, 1167)
 eq("FLUX.2-dev text hidden (3 stacked layers = joint_attention_dim / 3)", f2.pipeline.text_hidden * 3, 15360)
 eq("FLUX.2-dev guidance-distilled", f2.pipeline.cfg, false)
+-- Z-Image-Turbo (architectures/zimage.lua): ZImageTransformer2DModel at the Hub's
+-- transformer/config.json, 6,154,908,736 parameters (public safetensors-header reads of the
+-- fp32 checkpoint; 453 tensors there with each block's q/k/v fused, 521 in diffusers' layout);
+-- Qwen3-4B 4,022,468,096 (tied embedding once); FLUX.1's VAE
+local zi = build("Tongyi-MAI/Z-Image-Turbo")
+eq("Z-Image-Turbo transformer", P.params(zi.tensors, "denoiser"), 6154908736)
+eq("Z-Image-Turbo transformer tensors, q/k/v fused", ntensors(zi.tensors, "denoiser") - 2 * 34, 453)
+eq("Z-Image-Turbo text encoder (Qwen3-4B)", P.params(zi.tensors, "text_encoder"), 4022468096)
+eq("Qwen3-4B preset", P.params(require("llama").build(presets.models["Qwen/Qwen3-4B"].config).tensors), 4022468096)
+eq("Z-Image-Turbo VAE (FLUX.1's)", P.params(zi.tensors, "vae"), 83819683)
+eq("Z-Image-Turbo pipeline", P.params(zi.tensors), 10261196515)
+eq("Z-Image-Turbo CFG off (distilled), batched when on", tostring(zi.pipeline.cfg) .. tostring(zi.pipeline.cfg_batched), "falsetrue")
+eq("Z-Image-Turbo prompt width = cap_feat_dim", zi.pipeline.text_hidden, 2560)
+-- HunyuanVideo-1.5 (architectures/hunyuanvideo15.lua): DiT 8,326,608,160 (the published 8.3B),
+-- ByT5 219,314,944 and VAE 1,260,634,115 as public checkpoint translators count them;
+-- Qwen2.5-VL-7B's language model without lm_head 7,070,619,136
+local hv = build("hunyuanvideo-community/HunyuanVideo-1.5-Diffusers-480p_t2v")
+eq("HunyuanVideo-1.5 transformer", P.params(hv.tensors, "denoiser"), 8326608160)
+eq("HunyuanVideo-1.5 text encoder", P.params(hv.tensors, "text_encoder"), 7070619136)
+eq("HunyuanVideo-1.5 ByT5", P.params(hv.tensors, "text_encoder_2"), 219314944)
+eq("HunyuanVideo-1.5 VAE", P.params(hv.tensors, "vae"), 1260634115)
+eq("HunyuanVideo-1.5 pipeline", P.params(hv.tensors), 16877176355)
+eq("HunyuanVideo-1.5 default 848 x 480", hv.pipeline.default_width * 10000 + hv.pipeline.default_height, 8480480)
+eq("HunyuanVideo-1.5 720p default 1280 x 720", build("hunyuanvideo-community/HunyuanVideo-1.5-Diffusers-720p_t2v").pipeline.default_width, 1280)
+eq("HunyuanVideo-1.5 CFG (sequential guider)", tostring(hv.pipeline.cfg) .. tostring(hv.pipeline.cfg_batched), "truefalse")
+eq("HunyuanVideo-1.5 cfg-distilled: one pass", build("hunyuanvideo-community/HunyuanVideo-1.5-Diffusers-480p_t2v_distilled").pipeline.cfg, false)
+eq("HunyuanVideo-1.5 text tokens 729 + 256 + 1000", hv.pipeline.text_len, 1985)
 -- the edit models that share a preset's shapes resolve to it
 for alias, base in pairs { ["black-forest-labs/FLUX.1-Kontext-dev"] = "black-forest-labs/FLUX.1-dev",
                            ["Qwen/Qwen-Image-Edit"] = "Qwen/Qwen-Image", ["Qwen/Qwen-Image-Edit-2509"] = "Qwen/Qwen-Image" } do
@@ -65,7 +92,8 @@ end
 -- every pipeline preset builds, tags every tensor with a component and has a pipeline table
 for id, p in pairs(presets.models) do
   if ({ stable_diffusion = 1, flux = 1, sd3 = 1, pixart = 1, wan = 1, hunyuanvideo = 1, cogvideox = 1,
-        ltx_video = 1, mochi = 1, opensora = 1, hunyuandit = 1, qwenimage = 1, flux2 = 1 })[p.arch] then
+        ltx_video = 1, mochi = 1, opensora = 1, hunyuandit = 1, qwenimage = 1, flux2 = 1, zimage = 1,
+        hunyuanvideo15 = 1 })[p.arch] then
     local d = build(id)
     local untagged = 0
     for _, t in ipairs(d.tensors) do if not t.component then untagged = untagged + 1 end end
