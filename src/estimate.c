@@ -162,6 +162,25 @@ uint64_t est_forward_moe_bytes(ectx *c, uint64_t tokens, uint64_t a) {
   return acc_add(&c->acc, ws, acc_mul3(&c->acc, tokens, b->experts, 4));
 }
 
+/* A speculative-decoding drafter's own layer forward over `tokens` (a bytes per element):
+** the target's layer shape with the drafter's widths (scripts/speculative.lua spec.hidden,
+** spec.heads, spec.kv_dim, spec.ffn), a dense gated MLP. vLLM's and SGLang's draft runners. */
+uint64_t est_drafter_forward_bytes(ectx *c, uint64_t tokens, uint64_t a) {
+  const scenario *s = c->s;
+  model_desc d = *c->m;
+  d.hidden = scn_u64(s, "spec.hidden", d.hidden);
+  d.block.q_dim = scn_u64(s, "spec.heads", d.block.q_dim);
+  d.block.kv_dim = scn_u64(s, "spec.kv_dim", d.block.kv_dim);
+  d.block.ffn_dim = scn_u64(s, "spec.ffn", d.block.ffn_dim);
+  d.block.experts = 0;
+  d.block.gated = true;
+  ectx dc = *c;
+  dc.m = &d;
+  uint64_t f = est_forward_dense_bytes(&dc, tokens, a);
+  c->acc.overflow = c->acc.overflow || dc.acc.overflow;
+  return f;
+}
+
 void est_add_common(ectx *c, budget *b) {
   const scenario *s = c->s;
   /* a quantization's runtime buffers (dequantization, repacking workspaces), set by

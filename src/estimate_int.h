@@ -46,6 +46,8 @@ uint64_t est_kv_token_bytes(ectx *c);
 ** dense part and MoE workspaces (estimate.c). */
 uint64_t est_forward_dense_bytes(ectx *c, uint64_t tokens, uint64_t a);
 uint64_t est_forward_moe_bytes(ectx *c, uint64_t tokens, uint64_t a);
+/* A speculative drafter's dense layer forward with its own widths (spec.* extras). */
+uint64_t est_drafter_forward_bytes(ectx *c, uint64_t tokens, uint64_t a);
 void est_add_common(ectx *c, budget *b);
 /* The cuda_context line alone, for runtimes that count their own workspaces (vLLM,
 ** SGLang, llama.cpp). */

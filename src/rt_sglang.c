@@ -304,21 +304,9 @@ static uint64_t req_width(const sg_spec *sp, uint64_t ctx, uint64_t page) {
 /* The drafter's forward over `tokens` (its own widths, speculative.lua spec.hidden/heads/
 ** kv_dim/ffn; a NextN layer is shaped like the target's own, MoE included). */
 static uint64_t drafter_forward(ectx *c, const sg_spec *sp, uint64_t tokens, uint64_t a) {
-  const scenario *s = c->s;
   if (strcmp(sp->method, "mtp") == 0)
     return acc_add(&c->acc, est_forward_dense_bytes(c, tokens, a), est_forward_moe_bytes(c, tokens, a));
-  model_desc d = *c->m;
-  d.hidden = scn_u64(s, "spec.hidden", d.hidden);
-  d.block.q_dim = scn_u64(s, "spec.heads", d.block.q_dim);
-  d.block.kv_dim = scn_u64(s, "spec.kv_dim", d.block.kv_dim);
-  d.block.ffn_dim = scn_u64(s, "spec.ffn", d.block.ffn_dim);
-  d.block.experts = 0;
-  d.block.gated = true;
-  ectx dc = *c;
-  dc.m = &d;
-  uint64_t f = est_forward_dense_bytes(&dc, tokens, a);
-  c->acc.overflow = c->acc.overflow || dc.acc.overflow;
-  return f;
+  return est_drafter_forward_bytes(c, tokens, a);
 }
 
 /* The decode graphs' pool: one batch's forward and its fp32 logits at the largest captured

@@ -739,18 +739,7 @@ static uint64_t drafter_bytes(ectx *c, const vcfg *v) {
   uint64_t kept = acc_mul3(&c->acc, v->fwd_tokens, c->m->hidden + scn_u64(s, "spec.in_width", 0), v->a);
   if (strcmp(method, "mtp") == 0)
     return acc_add(&c->acc, kept, acc_add(&c->acc, forward_bytes(c, v), moe_bytes(c, v)));
-  model_desc d = *c->m;
-  d.hidden = scn_u64(s, "spec.hidden", d.hidden);
-  d.block.q_dim = scn_u64(s, "spec.heads", d.block.q_dim);
-  d.block.kv_dim = scn_u64(s, "spec.kv_dim", d.block.kv_dim);
-  d.block.ffn_dim = scn_u64(s, "spec.ffn", d.block.ffn_dim);
-  d.block.experts = 0;
-  d.block.gated = true;
-  ectx dc = *c;
-  dc.m = &d;
-  uint64_t fwd = est_forward_dense_bytes(&dc, v->fwd_tokens, v->a);
-  c->acc.overflow = c->acc.overflow || dc.acc.overflow;
-  return acc_add(&c->acc, kept, fwd);
+  return acc_add(&c->acc, kept, est_drafter_forward_bytes(c, v->fwd_tokens, v->a));
 }
 
 static uint64_t activation_peak(ectx *c, const vcfg *v, bool sampler) {
