@@ -1,14 +1,16 @@
 -- deepseek.lua: DeepSeek-V2 / V3: multi-head latent attention (MLA) + DeepSeekMoE with shared
 -- experts; the first first_k_dense_replace layers are dense. MTP layers (num_nextn_predict_layers)
 -- are not part of the served model and are left out. formulas: shared/calibration/models_README.md §8
+-- Kimi-K2 (model_type kimi_k2, architectures DeepseekV3ForCausalLM: vLLM and SGLang serve it with
+-- their DeepSeek-V3 model class) is V3's shape with other sizes: built as deepseek_v3.
 local nn = require "nn"
 
 return arch {
   name        = "deepseek",
   summary     = "DeepSeek-V2/V3: MLA attention, DeepSeekMoE (MTP layers excluded)",
-  model_types = { "deepseek_v2", "deepseek_v3" },
+  model_types = { "deepseek_v2", "deepseek_v3", "kimi_k2" },
   build = function(cfg)
-    local v3 = nn.opt(cfg, "model_type", "deepseek_v2") == "deepseek_v3"
+    local v3 = nn.opt(cfg, "model_type", "deepseek_v2") ~= "deepseek_v2"   -- deepseek_v3, kimi_k2
     local h, L = nn.need(cfg, "hidden_size"), nn.need(cfg, "num_hidden_layers")
     local V, nh = nn.need(cfg, "vocab_size"), nn.need(cfg, "num_attention_heads")
     local I, EI = nn.need(cfg, "intermediate_size"), nn.need(cfg, "moe_intermediate_size")

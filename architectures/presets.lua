@@ -606,6 +606,42 @@ models["zai-org/GLM-4.5-Air"] = { arch = "glm4_moe", config = {
     topk_group = 1, use_qk_norm = false, vocab_size = 151552,
 } }
 
+-- Kimi-K2 (architectures/deepseek.lua: model_type kimi_k2 is DeepSeek-V3's shape). Shape fields
+-- as NVIDIA's aiconfigurator vendors the official configs (src/aiconfigurator/model_configs/
+-- moonshotai--Kimi-K2-Instruct_config.json, ...Kimi-K2-Thinking_config.json: identical but for
+-- max_position_embeddings 131072 / 262144); topk_method and num_nextn_predict_layers as the
+-- official config.json has them (vendored Kimi-K2 configs in public test fixtures: noaux_tc
+-- sigmoid routing with e_score_correction_bias, no MTP layer). Kimi-K2-Instruct ships
+-- DeepSeek-V3's block FP8 (e4m3, 128 x 128 weight_scale_inv; KTransformers' Kimi-K2 guide
+-- converts it with DeepSeek-V3's fp8_cast_bf16.py).
+models["moonshotai/Kimi-K2-Instruct"] = { arch = "kimi_k2", config = {
+    architectures = { "DeepseekV3ForCausalLM" }, first_k_dense_replace = 1, hidden_size = 7168,
+    intermediate_size = 18432, kv_lora_rank = 512, max_position_embeddings = 131072,
+    model_type = "kimi_k2", moe_intermediate_size = 2048, moe_layer_freq = 1, n_routed_experts = 384,
+    n_shared_experts = 1, num_attention_heads = 64, num_experts_per_tok = 8, num_hidden_layers = 61,
+    num_key_value_heads = 64, num_nextn_predict_layers = 0, q_lora_rank = 1536, qk_nope_head_dim = 128,
+    qk_rope_head_dim = 64, routed_scaling_factor = 2.827, scoring_func = "sigmoid",
+    quantization_config = { quant_method = "fp8", fmt = "e4m3", activation_scheme = "dynamic", weight_block_size = { 128, 128 } },
+    tie_word_embeddings = false, topk_method = "noaux_tc", torch_dtype = "bfloat16", v_head_dim = 128,
+    vocab_size = 163840,
+} }
+-- MiniMax-M2 (architectures/minimax_m2.lua): its config.json as vendored byte for byte in public
+-- loaders' tests (attn_type_list: 62 ones, left out: all full attention), with the MTP fields
+-- of the same configs (num_mtp_modules 3, not in the served model). Block FP8 with the gate,
+-- e_score_correction_bias and lm_head left unconverted.
+models["MiniMaxAI/MiniMax-M2"] = { arch = "minimax_m2", config = {
+    architectures = { "MiniMaxM2ForCausalLM" }, attention_dropout = 0.0, head_dim = 128,
+    hidden_act = "silu", hidden_size = 3072, intermediate_size = 1536, max_position_embeddings = 196608,
+    model_type = "minimax_m2", mtp_transformer_layers = 1, num_attention_heads = 48,
+    num_experts_per_tok = 8, num_hidden_layers = 62, num_key_value_heads = 8, num_local_experts = 256,
+    num_mtp_modules = 3, partial_rotary_factor = 0.5, qk_norm_type = "per_layer",
+    quantization_config = { activation_scheme = "dynamic", fmt = "float8_e4m3fn", quant_method = "fp8",
+      weight_block_size = { 128, 128 }, modules_to_not_convert = { "gate", "e_score_correction_bias", "lm_head" } },
+    rms_norm_eps = 1e-06, rope_theta = 5000000, rotary_dim = 64, scoring_func = "sigmoid",
+    shared_intermediate_size = 0, tie_word_embeddings = false, use_mtp = true, use_qk_norm = true,
+    use_routing_bias = true, vocab_size = 200064,
+} }
+
 -- Aliases. Those marked (calibration) are the ones the calibration set resolves this way.
 -- Instruct releases whose config differs from the base model's only in the context they
 -- were published for: Qwen2-7B-Instruct and the Qwen2.5 Instruct models set
@@ -625,6 +661,17 @@ models["Qwen/Qwen2.5-32B-Instruct"] = variant("Qwen/Qwen2.5-32B", CTX32K)
 -- GLM-4.6: GLM-4.5's shapes with a 202,752-token context (its config.json; xinference's
 -- GLM-4.6 spec "Context Length: 202752")
 models["zai-org/GLM-4.6"] = variant("zai-org/GLM-4.5", { max_position_embeddings = 202752 })
+-- Kimi-K2-Instruct-0905: K2's shapes with a 262,144-token context. Kimi-K2-Thinking: the same
+-- with native INT4 routed experts (compressed-tensors pack-quantized, symmetric groups of 32,
+-- weights only; attention, shared experts, the dense layer's MLP and lm_head ignored: the
+-- ignore list tensor_cast's tests read from its config.json, the group settings per its README
+-- "Native INT4 Quantization").
+models["moonshotai/Kimi-K2-Instruct-0905"] = variant("moonshotai/Kimi-K2-Instruct", { max_position_embeddings = 262144 })
+models["moonshotai/Kimi-K2-Thinking"] = variant("moonshotai/Kimi-K2-Instruct", { max_position_embeddings = 262144,
+  quantization_config = { quant_method = "compressed-tensors", format = "pack-quantized",
+    ignore = { "lm_head", "re:.*self_attn.*", "re:.*shared_experts.*", "re:.*mlp\\.(gate|up|gate_up|down)_proj.*" },
+    config_groups = { group_0 = { targets = { "Linear" }, weights = { num_bits = 4, type = "int",
+      symmetric = true, strategy = "group", group_size = 32, dynamic = false } } } } })
 
 -- RedHatAI's llm-compressor checkpoints: the shapes of their base with the compressed-tensors
 -- quantization_config of the scheme they name (compressed-tensors quantization/quant_scheme.py
@@ -644,6 +691,9 @@ local aliases = {
   ["bigscience/bloom-7b1"] = "bigscience/bloomz-7b1",
   ["deepseek-ai/DeepSeek-R1-Distill-Qwen-14B"] = "Qwen/Qwen2.5-14B",  -- (calibration)
   ["deepseek-ai/DeepSeek-V2-Lite-Chat"] = "deepseek-ai/DeepSeek-V2-Lite",  -- (calibration)
+  -- DeepSeek-R1's config.json (as vendored in public model notes): V3's DeepseekV3ForCausalLM
+  -- shapes, block FP8, 163,840-token context
+  ["deepseek-ai/DeepSeek-R1"] = "deepseek-ai/DeepSeek-V3",
   ["EleutherAI/pythia-2.8b-deduped"] = "EleutherAI/pythia-2.8b",
   ["google/gemma-2-27b"] = "google/gemma-2-27b-it",
   ["google/gemma-2-9b"] = "google/gemma-2-9b-it",

@@ -295,6 +295,7 @@ local function ct_spec(qc)
   end
   if not group then return nil, "no config_groups entry with weights" end
   local w, ia = group.weights, group.input_activations
+  if type(ia) ~= "table" then ia = nil end   -- JSON null reads as userdata: no activation quantization
   local bits, typ, strat = w.num_bits, w.type, w.strategy
   if typ == "float" and bits == 8 then
     local spec = { name = "fp8", scheme = strat == "channel" and "channel" or strat == "block" and "block" or "tensor",
@@ -310,9 +311,18 @@ local function ct_spec(qc)
   elseif typ == "int" and bits == 8 and type(ia) == "table" then
     return { name = "w8a8", activation_scheme = ia.dynamic == false and "static" or "dynamic" }
   elseif typ == "int" and (bits == 4 or bits == 8) and ia == nil then
+    -- the format's ignore list (compressed-tensors: a module name, or "re:" + a regex that
+    -- re.match()es the module name from its start) as modules_to_not_convert / keep patterns
+    local names, keep = {}, {}
+    for _, i in ipairs(type(qc.ignore) == "table" and qc.ignore or {}) do
+      if type(i) == "string" and i:sub(1, 3) == "re:" then keep[#keep + 1] = "^(?:" .. i:sub(4) .. ")"
+      elseif type(i) == "string" then names[#names + 1] = i end
+    end
+    local act = w.actorder
     return { name = "compressed-tensors-w4a16", bits = bits,
              group_size = strat == "group" and w.group_size or -1, sym = w.symmetric ~= false,
-             actorder = w.actorder ~= nil and w.actorder ~= false and w.actorder ~= "static" }
+             actorder = type(act) ~= "userdata" and act ~= nil and act ~= false and act ~= "static",
+             modules_to_not_convert = #names > 0 and names or nil, keep = #keep > 0 and keep or nil }
   end
   return nil, ("weights of %s bits, type %s"):format(tostring(bits), tostring(typ))
 end

@@ -6,7 +6,7 @@ arch = require("prelude").arch
 
 local ARCH_FILES = { "llama", "moe", "gemma", "deepseek", "gpt_oss", "gpt_neox", "gpt2",
                      "falcon", "bloom", "bert", "t5", "llama4", "qwen3_next", "qwen2_vl", "mllama", "mistral3", "glm4_moe",
-                     "qwen3_5" }
+                     "qwen3_5", "minimax_m2" }
 
 -- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
 -- models_README.md derives / that public model cards report, as noted).
@@ -78,6 +78,22 @@ local EXPECTED_PARAMS = {
   -- Qwen3.5-397B-A17B: text 396,346,350,336 (active 17,349,040,896: 10 of 512 experts) + vision
   -- 456,010,480 = the published "397B"; with the MTP layer (6,595,568,128) 403,397,928,944.
   ["Qwen/Qwen3.5-397B-A17B"]                         = 396802360816,
+  -- Kimi-K2 (DeepSeek-V3 shape, no MTP layer in its checkpoint): embed + lm_head 2 x 1,174,405,120
+  -- + norm 7,168 + 61 layers x (MLA 101,124,096 + norms 14,336) + 1 dense MLP 396,361,728 + 60 MoE
+  -- layers x (384 + 1 shared experts x 44,040,192 + gate 2,752,512 + bias 384) = 1,026,408,232,448:
+  -- the published "1T total" (1.026T; the Hub's 1.03T adds the fp8 weight_scale_inv tensors).
+  -- Active: 32.86B (6.17B attention, 0.40B dense MLP, 60 x 9 experts 23.78B, routers, embed and
+  -- lm_head), the published "32B activated".
+  ["moonshotai/Kimi-K2-Instruct"]                    = 1026408232448,
+  ["moonshotai/Kimi-K2-Instruct-0905"]               = 1026408232448,
+  ["moonshotai/Kimi-K2-Thinking"]                    = 1026408232448,
+  -- MiniMax-M2: embed + lm_head 2 x 614,596,608 + norm 3,072 + 62 layers x (attention 44,040,192
+  -- + q/k norm 7,168 + 256 experts x 14,155,776 + gate 786,432 + bias 256 + norms 6,144) =
+  -- 228,689,764,864; with the fp8 block scales the checkpoint also stores (62 x 223,872
+  -- weight_scale_inv elements: attention 2,688 + experts 256 x 864) 228,703,644,928, the
+  -- safetensors total the Hub's API reports for the MiniMax-M2 architecture ("230B total").
+  -- Active 10.0B: 8 of 256 experts (the published "10B activated").
+  ["MiniMaxAI/MiniMax-M2"]                           = 228689764864,
 }
 
 -- KV-cache bytes per token at 2 bytes/element: sum over groups of layers*kv_heads*(k+v)*2.
@@ -97,6 +113,8 @@ local EXPECTED_KV_BF16 = {
   ["zai-org/GLM-4.5-Air"] = 2 * 46 * 8 * 128 * 2,  -- 188,416
   ["Qwen/Qwen3.5-35B-A3B"] = 2 * 10 * 2 * 256 * 2,     -- 20,480: the 10 full-attention layers
   ["Qwen/Qwen3.6-27B"]     = 2 * 16 * 4 * 256 * 2,     -- 65,536
+  ["moonshotai/Kimi-K2-Instruct"] = 61 * (512 + 64) * 2,  -- 70,272: one MLA latent + rope key per layer
+  ["MiniMaxAI/MiniMax-M2"] = 2 * 62 * 8 * 128 * 2,        -- 253,952: GQA on all 62 layers
 }
 
 -- Expected (window -> layers) splits of the KV groups; "full" = no window.
@@ -284,7 +302,7 @@ for _, mt in ipairs { "llama", "qwen2", "qwen3", "qwen3_moe", "mixtral", "gemma2
                       "gpt_neox", "gpt_oss", "deepseek_v2", "deepseek_v3", "phi3", "gpt2", "falcon",
                       "bert", "t5", "mt5", "bloom", "mistral", "llama4", "llama4_text", "qwen3_next",
                       "qwen2_5_vl", "mllama", "mistral3", "glm4_moe", "qwen3_5",
-                      "qwen3_5_moe", "qwen3_5_text", "qwen3_5_moe_text" } do
+                      "qwen3_5_moe", "qwen3_5_text", "qwen3_5_moe_text", "kimi_k2", "minimax_m2" } do
   check(by_type[mt] ~= nil, "no script for model_type " .. mt)
 end
 
@@ -398,6 +416,22 @@ do
     check(built["zai-org/GLM-4.6"].max_position == 202752, "GLM-4.6 context")
     local c = cfg_of("zai-org/GLM-4.5"); c.num_hidden_layers = 93
     check(params(build("glm4_moe", c)) - counts["zai-org/GLM-4.5"] == 3935625632, "GLM-4.5 MTP layer = one MoE layer")
+  end
+end
+-- Kimi-K2 (kimi_k2 built as deepseek_v3: noaux_tc bias per MoE layer) and MiniMax-M2 (q/k norm
+-- over the whole projection, 256 routed experts and no shared one in every layer).
+do
+  local function shape_of(d, name) for _, t in ipairs(d.tensors) do if t.name == name then return t.shape, t.count end end end
+  local k, m = built["moonshotai/Kimi-K2-Instruct"], built["MiniMaxAI/MiniMax-M2"]
+  if k and m then
+    local s, n = shape_of(k, "model.layers.*.mlp.gate.e_score_correction_bias")
+    check(s and s[1] == 384 and n == 60, "Kimi-K2 e_score_correction_bias on 60 MoE layers")
+    check(k.block.experts == 384 and k.block.ffn_dim == 9 * 2048 and k.kv[1].mla and k.kv[1].k_dim == 576, "Kimi-K2 block / MLA kv")
+    check(built["moonshotai/Kimi-K2-Thinking"].max_position == 262144, "Kimi-K2-Thinking context")
+    check(shape_of(m, "model.layers.*.self_attn.q_norm.weight")[1] == 48 * 128
+          and shape_of(m, "model.layers.*.self_attn.k_norm.weight")[1] == 8 * 128, "MiniMax-M2 per_layer q/k norm")
+    local _, e = shape_of(m, "model.layers.*.block_sparse_moe.experts.*.w1.weight")
+    check(e == 62 * 256 and m.intermediate == 0 and m.block.ffn_dim == 8 * 1536, "MiniMax-M2 experts, no dense FFN")
   end
 end
 -- Tying: Qwen2.5-0.5B has no lm_head; Llama-3.1-8B has one; a llama config without the key is untied.
