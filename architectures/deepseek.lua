@@ -38,17 +38,9 @@ return arch {
     nn.linear(t, lp .. ".self_attn.kv_b_proj", nh * (dn + dv), r_kv, a)
     nn.linear(t, lp .. ".self_attn.o_proj", h, nh * dv, a)
 
-    nn.gated_mlp(t, lp .. ".mlp", { hidden = h, width = I, count = L - moe_L })
-    nn.gated_mlp(t, lp .. ".mlp.experts.*", { hidden = h, width = EI, count = moe_L * E, role = "expert" })
-    if shared > 0 then
-      nn.gated_mlp(t, lp .. ".mlp.shared_experts", { hidden = h, width = shared * EI,
-        count = moe_L, role = "shared_expert" })
-    end
-    nn.param(t, lp .. ".mlp.gate.weight", { E, h }, { count = moe_L, role = "router" })
     -- noaux_tc routing (V3's default) keeps a per-expert score-correction bias
-    if nn.opt(cfg, "topk_method", v3 and "noaux_tc" or "greedy") == "noaux_tc" then
-      nn.param(t, lp .. ".mlp.gate.e_score_correction_bias", { E }, { count = moe_L, role = "router" })
-    end
+    nn.deepseek_moe(t, lp, { h = h, I = I, EI = EI, E = E, shared = shared, L = L, moe_L = moe_L,
+      score_bias = nn.opt(cfg, "topk_method", v3 and "noaux_tc" or "greedy") == "noaux_tc" })
     nn.norm(t, lp .. ".input_layernorm", h, { count = L })
     nn.norm(t, lp .. ".post_attention_layernorm", h, { count = L })
     nn.lm(t, { vocab = V, hidden = h, tied = tied })

@@ -29,20 +29,13 @@ return arch {
     nn.attention(t, lp .. ".self_attn", { hidden = h, heads = nh, kv_heads = nkv, head_dim = d, count = L,
       qkv_bias = nn.flag(cfg, "attention_bias", false), o_bias = false,
       qk_norm = nn.flag(cfg, "use_qk_norm", false) })
-    nn.gated_mlp(t, lp .. ".mlp", { hidden = h, width = I, count = L - moe_L })
-    nn.gated_mlp(t, lp .. ".mlp.experts.*", { hidden = h, width = EI, count = moe_L * E, role = "expert" })
-    if shared > 0 then
-      nn.gated_mlp(t, lp .. ".mlp.shared_experts", { hidden = h, width = shared * EI,
-        count = moe_L, role = "shared_expert" })
-    end
     -- The router: gate.weight in the model dtype as the checkpoint stores it and transformers
     -- and SGLang hold it (recent SGLang also caches an fp32 copy); vLLM's Glm4MoE builds an fp32
     -- nn.Linear and llama.cpp keeps ffn_gate_inp in F32: 2 more bytes per element there, not
     -- modelled. e_score_correction_bias is fp32 everywhere: F32 in the checkpoint (transformers'
     -- _keep_in_fp32_modules_strict), an fp32 Parameter in vLLM and SGLang, exp_probs_b F32 in GGUF.
-    nn.param(t, lp .. ".mlp.gate.weight", { E, h }, { count = moe_L, role = "router" })
-    nn.param(t, lp .. ".mlp.gate.e_score_correction_bias", { E }, { count = moe_L, role = "router" })
-    t[#t].dtype = "fp32"
+    nn.deepseek_moe(t, lp, { h = h, I = I, EI = EI, E = E, shared = shared, L = L, moe_L = moe_L,
+      score_bias = true, bias_fp32 = true })
     nn.norm(t, lp .. ".input_layernorm", h, { count = L })
     nn.norm(t, lp .. ".post_attention_layernorm", h, { count = L })
     nn.lm(t, { vocab = dims.V, hidden = h, tied = tied })

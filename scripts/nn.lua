@@ -212,6 +212,24 @@ function nn.gated_mlp(list, prefix, m)
   return list
 end
 
+-- A DeepSeekMoE feed-forward over L layers (DeepSeek-V2/V3, Kimi-K2, GLM-4.5): the first
+-- L - moe_L layers dense (width I), the rest routed experts (E of width EI) with `shared`
+-- shared experts of EI each and a router (gate.weight {E, h}); score_bias adds the per-expert
+-- e_score_correction_bias of noaux_tc routing, in fp32 with bias_fp32.
+function nn.deepseek_moe(t, lp, o)
+  nn.gated_mlp(t, lp .. ".mlp", { hidden = o.h, width = o.I, count = o.L - o.moe_L })
+  nn.gated_mlp(t, lp .. ".mlp.experts.*", { hidden = o.h, width = o.EI, count = o.moe_L * o.E, role = "expert" })
+  if (o.shared or 0) > 0 then
+    nn.gated_mlp(t, lp .. ".mlp.shared_experts", { hidden = o.h, width = o.shared * o.EI,
+      count = o.moe_L, role = "shared_expert" })
+  end
+  nn.param(t, lp .. ".mlp.gate.weight", { o.E, o.h }, { count = o.moe_L, role = "router" })
+  if o.score_bias then
+    nn.param(t, lp .. ".mlp.gate.e_score_correction_bias", { o.E }, { count = o.moe_L, role = "router" })
+    if o.bias_fp32 then t[#t].dtype = "fp32" end
+  end
+end
+
 -- Embedding, final norm and (unless tied) lm_head, Llama naming by default.
 -- e = { vocab, hidden, tied, embed = "model.embed_tokens", norm = "model.norm",
 --       head = "lm_head", norm_bias = false }
