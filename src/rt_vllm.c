@@ -780,17 +780,30 @@ static uint64_t token_bytes(ectx *c, const vcfg *v, const kv_group *k) {
   return acc_mul3(&c->acc, est_kv_heads_rank(k->kv_heads, c->s->tp), k->k_dim + k->v_dim, v->kvb);
 }
 
-/* With speculative decoding a gated-DeltaNet conv window keeps num_speculative_tokens more
-** columns (scripts/speculative.lua spec.state_conv_extra: MTP of the hybrid Qwen models). */
+/* Elements split by tp in `bytes` each, or in the model dtype when bytes is 0 (auto). */
+static uint64_t state_part(ectx *c, uint64_t elems, uint64_t bytes) {
+  uint64_t rank = bytes_ceildiv(elems, c->s->tp);
+  return bytes ? acc_mul(&c->acc, rank, bytes) : est_elems_bytes(c, rank, c->s->dtype);
+}
+
+/* MambaSpec.page_size_bytes (vllm/v1/kv_cache_interface.py): the sum over the state tensors
+** of elements x their dtype's size. The conv window (conv_elems, plus num_speculative_tokens
+** more columns with speculative decoding: spec.state_conv_extra) in mamba_cache_dtype, the
+** recurrent state (state_elems - conv_elems) in mamba_ssm_cache_dtype, as
+** scripts/runtimes/vllm.lua resolves them (vllm.mamba_conv_bytes / vllm.mamba_ssm_bytes,
+** 0 = the model dtype). A description without conv_elems has its whole state in the SSM
+** dtype. Qwen3.5-35B-A3B at 0.17+: 24,576 x 2 + 524,288 x 4 = 2,146,304 B. */
 static uint64_t state_page(ectx *c, const kv_group *k) {
-  uint64_t elems = acc_add(&c->acc, k->state_elems, scn_u64(c->s, "spec.state_conv_extra", 0));
-  return est_elems_bytes(c, bytes_ceildiv(elems, c->s->tp), c->s->dtype);
+  uint64_t conv = acc_add(&c->acc, k->conv_elems, scn_u64(c->s, "spec.state_conv_extra", 0));
+  uint64_t cb = scn_u64(c->s, "vllm.mamba_conv_bytes", 0), sb = scn_u64(c->s, "vllm.mamba_ssm_bytes", 0);
+  return acc_add(&c->acc, state_part(c, conv, cb), state_part(c, k->state_elems - k->conv_elems, sb));
 }
 
 /* Hybrid attention + Mamba models: the attention block size grows in steps of 16 tokens
 ** until one attention page holds a layer's state, and state pages are padded to that
-** (vllm/model_executor/models/config.py HybridAttentionMambaModelConfig). Qwen3-Next:
-** 2 KV heads x 512 x 2 B = 2 KiB/token, state 1,097,728 B -> block_size 544. */
+** (vllm/model_executor/models/config.py HybridAttentionMambaModelConfig, after the model's
+** own config hook has set the state dtypes). Qwen3-Next: 2 KV heads x 512 x 2 B = 2 KiB/token,
+** state 1,097,728 B in bf16 -> block_size 544; Qwen3.5's fp32 SSM state 2,146,304 B -> 1056. */
 static void mamba_block_size(ectx *c, vcfg *v) {
   uint64_t tok = 0, state = 0;
   for (int i = 0; i < c->m->n_kv; i++) {

@@ -1007,11 +1007,12 @@ static void test_lora_launch(void **state) {
 ** shared expert 3,145,728 + gate 2048; 2 x 2048 layer norms: 844,640,768 parameters, 2 B each
 ** (every tensor a multiple of 2 MiB or under 1 MiB: no allocator tail). KV: 10 + 1 attention
 ** layers against 30 DeltaNet: groups of 11 (1 attention + 3 state groups). The state is
-** 3 x 8192 conv + 32 x 128 x 128 = 548,864 elements, 8192 more per speculative token: 1 token
-** 1,114,112 B -> block_size 16 x ceil(1,114,112 / (16 x 2048)) = 544, page 1,114,112 B;
-** 2 tokens 1,130,496 B -> 560, page 1,146,880 B. A request of 8192 tokens: ceil(8192 / 544) =
-** 16 attention blocks + 3 groups x (1 + 1) state blocks = 22 (base: 16 + 3 = 19, groups of
-** 10); with 2 tokens 15 + 3 x 3 = 24. */
+** 3 x 8192 conv (bf16, 8192 more per speculative token) + 32 x 128 x 128 SSM (fp32: the
+** config's mamba_ssm_dtype): base 49,152 + 2,097,152 = 2,146,304 B -> block_size
+** 16 x ceil(2,146,304 / (16 x 2048)) = 1056, page 2,162,688 B; 1 token 65,536 + 2,097,152 =
+** 2,162,688 B -> 1056, same page; 2 tokens 2,179,072 B -> 1072, page 2,195,456 B. A request
+** of 8192 tokens: ceil(8192 / 1056) = 8 attention blocks + 3 groups x (1 + 1) state blocks =
+** 14 (base: 8 + 3 = 11, groups of 10); with 2 tokens 8 + 3 x 3 = 17. */
 #define Q35 "model = 'Qwen/Qwen3.5-35B-A3B', " V19
 #define H200 "workload = { kind = 'inference', context = 8192 }, gpu = 'H200'"
 static long long params(json_t *j) {
@@ -1023,21 +1024,21 @@ static void test_spec_mtp_hybrid(void **state) {
   assert_int_equal(params(j) - params(b), 844640768LL);
   assert_int_equal((long long)fig(j, "draft_weights_bytes"), 2 * 844640768LL);
   assert_int_equal((long long)fig(j, "num_speculative_tokens"), 1); /* mtp_num_hidden_layers */
-  assert_int_equal((long long)fig(j, "block_size"), 544);
-  assert_int_equal((long long)fig(b, "num_gpu_blocks"), (long long)(fig(b, "kv_cache_bytes") / (1114112.0 * 10)));
+  assert_int_equal((long long)fig(j, "block_size"), 1056);
+  assert_int_equal((long long)fig(b, "num_gpu_blocks"), (long long)(fig(b, "kv_cache_bytes") / (2162688.0 * 10)));
   double blocks = fig(j, "num_gpu_blocks");
-  assert_int_equal((long long)blocks, (long long)(fig(j, "kv_cache_bytes") / (1114112.0 * 11)));
-  assert_int_equal((long long)fig(j, "kv_cache_tokens"), (long long)blocks / 4 * 544);
-  near(j, "max_concurrency", blocks / 22, 1e-12, 0);
-  near(b, "max_concurrency", fig(b, "num_gpu_blocks") / 19, 1e-12, 0);
+  assert_int_equal((long long)blocks, (long long)(fig(j, "kv_cache_bytes") / (2162688.0 * 11)));
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), (long long)blocks / 4 * 1056);
+  near(j, "max_concurrency", blocks / 14, 1e-12, 0);
+  near(b, "max_concurrency", fig(b, "num_gpu_blocks") / 11, 1e-12, 0);
   json_decref(b);
   json_decref(j);
   j = eval(*state, "return { " Q35 ", speculative = { method = 'mtp', num_speculative_tokens = 2 } }, " H200 " }");
-  assert_int_equal((long long)fig(j, "block_size"), 560);
+  assert_int_equal((long long)fig(j, "block_size"), 1072);
   blocks = fig(j, "num_gpu_blocks");
-  assert_int_equal((long long)blocks, (long long)(fig(j, "kv_cache_bytes") / (1146880.0 * 11)));
-  assert_int_equal((long long)fig(j, "kv_cache_tokens"), (long long)blocks / 4 * 560);
-  near(j, "max_concurrency", blocks / 24, 1e-12, 0);
+  assert_int_equal((long long)blocks, (long long)(fig(j, "kv_cache_bytes") / (2195456.0 * 11)));
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), (long long)blocks / 4 * 1072);
+  near(j, "max_concurrency", blocks / 17, 1e-12, 0);
   json_decref(j);
   /* Qwen3.6-27B (dense): 372,255,232 + 52,444,160 = 424,699,392 more parameters, 27,781,427,952
   ** in all, the checkpoint's tensor total (architectures/presets.lua) */
@@ -1092,6 +1093,44 @@ static void test_mm_qwen35(void **state) {
   expect_figs(*state, "return { " Q35 ", max_pixels = 1055744 }, " H200 " }", small);
 }
 
+/* Recurrent state dtypes (0.19, one H200, 8192 tokens). Qwen3-Next and Qwen3.5-35B-A3B share
+** the DeltaNet shape: conv 3 x (2 x 16 x 128 + 32 x 128) = 24,576 elements, SSM 32 x 128 x 128
+** = 524,288; attention 2 x 2 x 256 x 2 B = 2048 B per token; groups of 12 (Qwen3-Next) and 10
+** (Qwen3.5), 4 groups each. Conv bf16 + SSM bf16: 49,152 + 1,048,576 = 1,097,728 B -> block
+** 16 x ceil(1,097,728 / 32,768) = 544, page 1,114,112 B; SSM fp32: 49,152 + 2,097,152 =
+** 2,146,304 B -> 1056, page 2,162,688 B; both fp32 (mamba_cache_dtype): 2,195,456 B -> 1072,
+** page 2,195,456 B (no padding). Qwen3-Next has no config hook (bf16 unless asked); Qwen3.5's
+** mamba_ssm_dtype "float32" sets the SSM state from 0.17 on. Before 0.17 gated DeltaNet ignored
+** mamba_ssm_cache_dtype (vLLM PR #34489). */
+static void state_dtype_case(vf_engine *e, const char *model, const char *rt, long long bs, double page,
+                             double groups) {
+  char text[512];
+  snprintf(text, sizeof text, "return { model = '%s', runtime = { name = 'vllm', %s }, " H200 " }", model, rt);
+  json_t *j = eval(e, text);
+  assert_int_equal((long long)fig(j, "block_size"), bs);
+  double blocks = fig(j, "num_gpu_blocks");
+  assert_int_equal((long long)blocks, (long long)(fig(j, "kv_cache_bytes") / (page * groups)));
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), (long long)blocks / 4 * bs);
+  near(j, "max_concurrency", blocks / (double)((8192 + bs - 1) / bs + 3), 1e-12, 0);
+  json_decref(j);
+}
+static void test_mamba_state_dtypes(void **state) {
+  const char *next = "Qwen/Qwen3-Next-80B-A3B-Instruct", *q35 = "Qwen/Qwen3.5-35B-A3B";
+  state_dtype_case(*state, next, "version = '0.19.0'", 544, 1114112.0, 12);
+  state_dtype_case(*state, next, "version = '0.19.0', mamba_ssm_cache_dtype = 'float32'", 1056, 2162688.0, 12);
+  state_dtype_case(*state, next, "version = '0.16.0', mamba_ssm_cache_dtype = 'float32'", 544, 1114112.0, 12);
+  state_dtype_case(*state, next, "version = '0.19.0', mamba_cache_dtype = 'float32'", 1072, 2195456.0, 12);
+  state_dtype_case(*state, q35, "version = '0.19.0'", 1056, 2162688.0, 10);
+  state_dtype_case(*state, q35, "version = '0.19.0', mamba_ssm_cache_dtype = 'bfloat16'", 544, 1114112.0, 10);
+  state_dtype_case(*state, q35, "version = '0.19.0', mamba_cache_dtype = 'float32'", 1072, 2195456.0, 10);
+  expect_error(*state, "return { model = 'Qwen/Qwen3.5-35B-A3B', runtime = { name = 'vllm', mamba_ssm_cache_dtype "
+                       "= 'fp8' }, " H200 " }",
+               "runtime.mamba_ssm_cache_dtype: expected auto, float32, bfloat16 or float16, got \"fp8\"");
+  expect_error(*state, "return { model = 'Qwen/Qwen3-Next-80B-A3B-Instruct', runtime = { name = 'vllm', "
+                       "mamba_cache_dtype = 'int8' }, " H200 " }",
+               "runtime.mamba_cache_dtype: expected auto, float32, bfloat16 or float16, got \"int8\"");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_lora_launch),
@@ -1111,6 +1150,7 @@ int main(void) {
       cmocka_unit_test(test_mm_v0_qwen25vl), cmocka_unit_test(test_mm_v1_items), cmocka_unit_test(test_mm_errors),
       cmocka_unit_test(test_lora_llama8b), cmocka_unit_test(test_lora_embedding_modules), cmocka_unit_test(test_lora_errors),
       cmocka_unit_test(test_spec_mtp_hybrid), cmocka_unit_test(test_mm_qwen35),
+      cmocka_unit_test(test_mamba_state_dtypes),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -14,6 +14,56 @@ local MTP_HYBRID_SINCE = { qwen3_next = { 10002, "0.10.2" }, qwen3_5 = { 17000, 
 
 local function version_code(v) return E.version_code(v, "a vLLM", "0.19.0") end
 
+-- Recurrent (Mamba-style) state dtypes: --mamba-cache-dtype (conv state, and the SSM state
+-- when the next is auto) and --mamba-ssm-cache-dtype (vllm/config/cache.py MambaDType;
+-- "auto" = the model dtype). MambaStateDtypeCalculator (vllm/model_executor/layers/mamba/
+-- mamba_utils.py, 02d71083): conv = mamba_cache_dtype, temporal = mamba_ssm_cache_dtype,
+-- auto -> the conv dtype. Gated DeltaNet ignored the SSM knob before PR #34489 (merged
+-- 2026-02-13, first in 0.17.0: gated_delta_net_state_dtype returned (state, state)).
+local MAMBA_DTYPES = { auto = 0, float32 = 4, bfloat16 = 2, float16 = 2 }
+local GDN_SSM_KNOB_SINCE = { qwen3_next = 17000, qwen3_5 = 17000 }
+-- Model classes whose config hook copies hf_text_config.mamba_ssm_dtype into an "auto"
+-- mamba_ssm_cache_dtype (vllm/model_executor/models/config.py MODELS_CONFIG_MAP:
+-- Qwen3_5ForConditionalGenerationConfig, PR #34489, 0.17.0); Qwen3NextForCausalLM has none.
+local SSM_DTYPE_HOOK = { Qwen3_5ForConditionalGeneration = 17000, Qwen3_5MoeForConditionalGeneration = 17000 }
+
+local function mamba_dtypes(n, knobs, code, v)
+  local has = false
+  for _, g in ipairs(n.model.desc.kv or {}) do has = has or g.kind == "mamba" end
+  for _, k in ipairs { "mamba_cache_dtype", "mamba_ssm_cache_dtype" } do
+    local v = knobs[k]
+    if v ~= nil and MAMBA_DTYPES[v] == nil then
+      E.fail("runtime." .. k, "expected auto, float32, bfloat16 or float16, got \"%s\"", tostring(v))
+    end
+  end
+  if not has then return end
+  local conv = knobs.mamba_cache_dtype or "auto"
+  local ssm, why = knobs.mamba_ssm_cache_dtype or "auto", nil
+  local cfg = type(n.model_config) == "table" and n.model_config or {}
+  local tc = type(cfg.text_config) == "table" and cfg.text_config or cfg
+  local archs = type(cfg.architectures) == "table" and cfg.architectures or {}
+  local hook = SSM_DTYPE_HOOK[archs[1] or ""]
+  if ssm == "auto" and hook and code >= hook and tc.mamba_ssm_dtype ~= nil then
+    ssm = tc.mamba_ssm_dtype
+    if MAMBA_DTYPES[ssm] == nil or ssm == "auto" then
+      E.fail("runtime.mamba_ssm_cache_dtype", "the config's mamba_ssm_dtype \"%s\" is not float32, bfloat16 or float16", tostring(ssm))
+    end
+    why = "the config's mamba_ssm_dtype"
+  end
+  local since = GDN_SSM_KNOB_SINCE[n.model.desc.arch or ""]
+  if since and code < since then
+    if ssm ~= "auto" then note(n, "vLLM %s keeps the gated-DeltaNet SSM state in mamba_cache_dtype: mamba_ssm_cache_dtype ignored", v) end
+    ssm, why = "auto", "gated DeltaNet before 0.17: both in mamba_cache_dtype"
+  end
+  if ssm == "auto" then ssm = conv end
+  n.extra["vllm.mamba_conv_bytes"] = MAMBA_DTYPES[conv]
+  n.extra["vllm.mamba_ssm_bytes"] = MAMBA_DTYPES[ssm]
+  if knobs.mamba_cache_dtype == nil or knobs.mamba_ssm_cache_dtype == nil then
+    note(n, "vLLM recurrent state: conv in %s, SSM in %s (%s)", conv == "auto" and "the model dtype" or conv,
+      ssm == "auto" and "the model dtype" or ssm, why or "mamba_cache_dtype / mamba_ssm_cache_dtype auto")
+  end
+end
+
 local function default(n, knobs, key, value, why)
   if knobs[key] ~= nil then return knobs[key] end
   knobs[key] = value
@@ -280,6 +330,7 @@ local function normalize(n, knobs)
     E.fail("runtime.kv_cache_dtype", "expected auto, fp8, fp8_e4m3 or fp8_e5m2, got \"%s\"", kvd)
   end
   n.extra["vllm.kv_bytes"] = FP8[kvd] and 1 or (kvd == "auto" and 0 or 2)
+  mamba_dtypes(n, knobs, code, v)
   -- model classes that build their rotary cos/sin cache in fp32 whatever the model dtype
   -- (vllm/model_executor/models/gpt_oss.py: get_rope(..., dtype=torch.float32))
   if ROPE_FP32[n.model.desc.arch or ""] then n.extra["vllm.rope_bytes"] = 4 end
@@ -376,6 +427,7 @@ return runtime {
     gpu_memory_utilization = "number", max_model_len = "int", max_num_seqs = "int",
     max_num_batched_tokens = "int", block_size = "int", kv_cache_dtype = "string",
     enforce_eager = "bool", enable_prefix_caching = "bool", enable_chunked_prefill = "bool",
+    mamba_cache_dtype = "string", mamba_ssm_cache_dtype = "string",
     swap_space = "number", kv_cache_memory_bytes = "bytes", quantization = "string",
     memory_profiler_estimate_cudagraphs = "bool",
     chunked_local_attn_hybrid = "bool", flashinfer_sampler = "bool",
