@@ -431,6 +431,11 @@ static void test_input_images(void **state) {
   assert_int_not_equal(tu_eval(*state, "return { model = 'Wan-AI/Wan2.1-T2V-1.3B', runtime = 'diffusers', workload = { kind = 'video', width = 832,"
                                        " height = 480, frames = 81, input_images = 1 } }", NULL), VF_OK);
   assert_string_equal(vf_engine_error(*state), "t.lua: workload.input_images: image conditioning is modelled for image pipelines only");
+  /* and an image pipeline makes no video */
+  assert_int_not_equal(tu_eval(*state, "return { model = 'black-forest-labs/FLUX.1-dev', workload = { kind = 'video', frames = 81 } }",
+                               NULL), VF_OK);
+  assert_string_equal(vf_engine_error(*state), "t.lua: workload.kind: black-forest-labs/FLUX.1-dev is an image pipeline (its VAE has "
+                                               "no time axis): use kind = \"image\"");
 }
 
 /* Z-Image-Turbo (architectures/zimage.lua): transformer 6,154,908,736 + Qwen3-4B 4,022,468,096 +

@@ -14,6 +14,10 @@ local function normalize(w, n, cfg)
   if type(w) == "table" and w.frames == nil then E.fail("workload.frames", "missing (frames of the video, e.g. 81)") end
   local frames = E.int_field(w.frames, "workload.frames", 1, 100000)
   local ts = type(p) == "table" and p.vae_tscale or 1
+  -- an image pipeline's 2-D VAE has no time axis: it makes images, not videos
+  if type(p) == "table" and ts == 1 then
+    E.fail("workload.kind", "%s is an image pipeline (its VAE has no time axis): use kind = \"image\"", n.model.id)
+  end
   if type(p) == "table" and (frames - 1) % ts ~= 0 then
     E.fail("workload.frames", "%d frames: the VAE compresses time %dx, so frames must be %d k + 1 (e.g. %d)",
       frames, ts, ts, ((frames - 1) // ts) * ts + 1)
