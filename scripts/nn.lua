@@ -378,6 +378,13 @@ function nn.rms_block(heads, kv_heads, head_dim, ffn, experts, per_tok)
            experts = experts or 0, experts_per_tok = per_tok or 0, parallel_residual = false }
 end
 
+-- The block's moe_norm: whether the router's top-k weights are renormalized to sum 1
+-- (config.json norm_topk_prob; GGUF expert_weights_norm; absent: true)
+function nn.moe_norm(block, cfg)
+  block.moe_norm = cfg.norm_topk_prob ~= false
+  return block
+end
+
 ---------------------------------------------------------------------------
 -- Layers and KV groups.
 

@@ -84,6 +84,10 @@ typedef struct lc_graph_spec {
   uint64_t heads, kv_heads, head_k, head_v, ffn, experts, experts_used;
   uint64_t dense_lead, dense_ffn; /* MoE models: the leading dense layers and their FFN width */
   uint64_t shexp_ffn;             /* the shared experts' FFN width (0: none) */
+  bool qkv_bias;                  /* Q, K and V projections with biases (glm4moe) */
+  bool probs_b;                   /* an expert-selection bias (exp_probs_b) added to the router's
+                                  ** probabilities before the top-k (deepseek2, glm4moe) */
+  bool moe_unnorm;                /* the top-k weights not renormalized (norm_w false) */
   uint64_t n_kv[2];  /* cells per stream: full-attention cache, sliding-window cache */
   uint64_t n_swa;    /* layers that use the sliding-window cache (the last ones) */
   bool fa, gated, rot_k, rot_v;

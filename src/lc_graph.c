@@ -122,17 +122,23 @@ static int lg_rot(lg *l, int x, int rot, uint64_t bytes) {
   return lg_view(l, r);
 }
 
+/* build_qkv's projection of a kind, and its bias added in place (glm4moe's attention) */
+static int lg_proj(lg *l, int x, uint64_t bytes, int kind) {
+  int p = lg_op(l, bytes, 0, lg_w(l, kind), x);
+  return l->sp->qkv_bias ? lg_op(l, bytes, GS_INPLACE, p, lg_w(l, kind + LW_BIAS)) : p;
+}
+
 /* Q, K, V projections, RoPE, the cache stores (build_qkv, build_attn's expands) */
 static int lg_qkv(lg *l, int an, int c) {
   const lc_graph_spec *sp = l->sp;
   uint64_t T = sp->n_tok;
   uint64_t qb = lg_f32(l, sp->heads * sp->head_k, T);
   uint64_t kb = lg_f32(l, sp->kv_heads * sp->head_k, T), vb = lg_f32(l, sp->kv_heads * sp->head_v, T);
-  int q = lg_op(l, qb, GS_INPLACE | GS_ROPE, lg_view(l, lg_op(l, qb, 0, lg_w(l, LW_Q), an)), l->pos);
+  int q = lg_op(l, qb, GS_INPLACE | GS_ROPE, lg_view(l, lg_proj(l, an, qb, LW_Q)), l->pos);
   q = lg_rot(l, q, l->k_rot, qb);
-  int v = lg_op(l, vb, 0, lg_w(l, LW_V), an);
+  int v = lg_proj(l, an, vb, LW_V);
   int vr = lg_rot(l, lg_view(l, v), l->v_rot, vb);
-  int k = lg_op(l, kb, GS_INPLACE | GS_ROPE, lg_view(l, lg_op(l, kb, 0, lg_w(l, LW_K), an)), l->pos);
+  int k = lg_op(l, kb, GS_INPLACE | GS_ROPE, lg_view(l, lg_proj(l, an, kb, LW_K)), l->pos);
   k = lg_rot(l, k, l->k_rot, kb);
   lg_store(l, k, l->k_idx[c], l->kc);
   lg_store(l, sp->fa ? vr : lg_view(l, vr), l->v_idx[c], l->vc); /* V is stored transposed without FA */
@@ -156,17 +162,27 @@ static int lg_attn(lg *l, int an, int c) {
   return lg_op(l, lg_f32(l, sp->hidden, T), 0, lg_w(l, LW_O), o);
 }
 
-/* build_moe_ffn: softmax router, top-k, normalized weights, expert matmuls, weighted sum */
+/* build_moe_ffn: the router's logits, softmax or sigmoid in place, the selection bias
+** (exp_probs_b) added beside them, top-k (argsort and its view), the weights got from the
+** probabilities (ffn_moe_probs reshaped) and, with norm_w, divided by their clamped row
+** sums (views, sum_rows, clamp and div in place); then the expert matmuls on x reshaped, the
+** activation, and the weighted sum. ggml_build_forward_expand(gf, weights) comes first, so
+** the graph holds them in the order of that walk */
 static int lg_moe(lg *l, int x) {
   const lc_graph_spec *sp = l->sp;
   uint64_t T = l->T, k = sp->experts_used ? sp->experts_used : 1;
   unsigned no = T < 32 ? GS_NOOFFLOAD : 0; /* MUL_MAT_ID's batch: its rows (ne[2]) */
-  int probs = lg_op(l, lg_f32(l, sp->experts, T), GS_INPLACE, lg_op(l, lg_f32(l, sp->experts, T), 0, lg_w(l, LW_ROUTER), x), -1);
+  uint64_t eb = lg_f32(l, sp->experts, T);
+  int probs = lg_op(l, eb, GS_INPLACE, lg_op(l, eb, 0, lg_w(l, LW_ROUTER), x), -1);
   int pr = lg_view(l, probs);
-  int topk = lg_view_n(l, lg_op(l, lg_f32(l, sp->experts, T), 0, probs, -1), lg_view2(l, k, T, sp->experts * 4));
-  int wts = lg_view(l, lg_op(l, lg_f32(l, k, T), 0, pr, topk));
-  int sum = lg_op(l, lg_f32(l, 1, T), GS_INPLACE, lg_op(l, lg_f32(l, 1, T), 0, wts, -1), -1);
-  int wn = lg_view(l, lg_op(l, lg_f32(l, k, T), GS_INPLACE, wts, sum));
+  int sel = sp->probs_b ? lg_op(l, eb, GS_INPLACE, probs, lg_w(l, LW_ROUTER + LW_BIAS)) : probs;
+  int topk = lg_view_n(l, lg_op(l, eb, 0, sel, -1), lg_view2(l, k, T, sp->experts * 4));
+  int wn = lg_op(l, lg_f32(l, k, T), 0, pr, topk);
+  if (!sp->moe_unnorm) {
+    int wts = lg_view(l, wn);
+    int sum = lg_op(l, lg_f32(l, 1, T), GS_INPLACE, lg_op(l, lg_f32(l, 1, T), 0, wts, -1), -1);
+    wn = lg_view(l, lg_op(l, lg_f32(l, k, T), GS_INPLACE, wts, sum));
+  }
   int xr = lg_view(l, x);
   uint64_t fb = acc_mul(&l->a, lg_f32(l, sp->ffn, T), k);
   int src[3] = {-1, xr, topk};
@@ -211,7 +227,7 @@ static int lg_ffn(lg *l, int x) {
   int moe = lg_moe(l, x);
   if (!sp->shexp_ffn) return moe;
   int sh = lg_dense(l, x, sp->shexp_ffn);
-  return lg_op(l, lg_f32(l, sp->hidden, l->T), 0, moe, sh);
+  return lg_op(l, lg_f32(l, sp->hidden, l->T), GS_INPLACE, moe, sh); /* ADD: in place */
 }
 
 /* RMS norm then the weight, both in place */

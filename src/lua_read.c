@@ -226,6 +226,7 @@ static void rd_block(rd *r, int desc, model_desc *m) {
   b->experts_per_tok = rd_dim(r, -1, "experts_per_tok", false, 0);
   b->gated = rd_bool(r, -1, "gated", false);
   b->parallel_residual = rd_bool(r, -1, "parallel_residual", false);
+  b->moe_unnormalized = !rd_bool(r, -1, "moe_norm", true);
   char norm[16];
   rd_str(r, -1, "norm", norm, sizeof norm, false);
   b->rms = strcmp(norm, "layer") != 0;

@@ -38,6 +38,8 @@ typedef struct block_spec {
   uint64_t q_dim, kv_dim, ffn_dim;
   uint64_t experts, experts_per_tok;
   bool gated, rms, parallel_residual;
+  bool moe_unnormalized; /* MoE: the top-k router weights not renormalized to sum 1
+                         ** (norm_topk_prob / expert_weights_norm false) */
 } block_spec;
 
 typedef enum model_family { FAM_DECODER = 0, FAM_ENCODER, FAM_ENCDEC } model_family;

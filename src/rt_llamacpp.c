@@ -386,7 +386,7 @@ static const lc_wname LC_WNAMES[] = {
     {"attn_qkv", LW_QKV}, {"query_key_value", LW_QKV}, {"qkv_proj", LW_QKV}, {"c_attn", LW_QKV},
     {"attn_q.", LW_Q}, {"q_proj", LW_Q}, {"attn_k.", LW_K}, {"k_proj", LW_K}, {"attn_v.", LW_V}, {"v_proj", LW_V},
     {"attn_output", LW_O}, {"o_proj", LW_O}, {"attention.dense", LW_O}, {"out_proj", LW_O}, {"attn.c_proj", LW_O},
-    {"ffn_gate_inp", LW_ROUTER}, {"ffn_gate_exps", LW_GATE_EXPS}, {"ffn_up_exps", LW_UP_EXPS},
+    {"ffn_gate_inp", LW_ROUTER}, {"exp_probs_b", LW_ROUTER}, {"ffn_gate_exps", LW_GATE_EXPS}, {"ffn_up_exps", LW_UP_EXPS},
     {"ffn_down_exps", LW_DOWN_EXPS}, {"gate_up_proj", LW_UP}, {"ffn_gate.", LW_GATE}, {"gate_proj", LW_GATE},
     {".w1.", LW_GATE}, {"ffn_up.", LW_UP}, {"up_proj", LW_UP}, {"dense_h_to_4h", LW_UP}, {"c_fc", LW_UP},
     {".w3.", LW_UP}, {"ffn_down.", LW_DOWN}, {"down_proj", LW_DOWN}, {"dense_4h_to_h", LW_DOWN},
@@ -650,6 +650,13 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
     if (ew) sp->ffn = ew;
     sp->dense_lead = dw ? lead : 0, sp->dense_ffn = dw;
     sp->shexp_ffn = lc_down_width(l, ROLE_SHARED_EXPERT, NULL);
+    sp->moe_unnorm = b->moe_unnormalized;
+  }
+  /* the tensors the graph's optional ops read: Q/K/V biases, the experts' selection bias */
+  for (size_t i = 0; i < m->inv.n; i++) {
+    const char *nm = m->inv.t[i].name;
+    sp->qkv_bias = sp->qkv_bias || strstr(nm, "attn_q.bias") || strstr(nm, "q_proj.bias");
+    sp->probs_b = sp->probs_b || strstr(nm, "exp_probs_b") || strstr(nm, "e_score_correction_bias");
   }
   sp->n_kv[0] = sp->n_kv[1] = l->n_ctx_seq;
   for (int i = 0; i < m->n_kv; i++)
@@ -659,6 +666,26 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
   sp->rot_k = rot && l->tk->block > 1 && hk % 64 == 0;
   sp->rot_v = rot && l->tv->block > 1 && sp->head_v % 64 == 0;
   sp->rot_k_n = lc_rot_side(hk);
+}
+
+/* why the replayed graph (lc_graph.c: llama's layer, its MoE FFN with the shared experts
+** of glm4moe / deepseek2 beside it) is not the model's, NULL when it is: MLA attention
+** (deepseek2), Llama 4's layers (chunked-attention masks, QK norm, the no-RoPE layers'
+** attention scale, router weights applied before the experts), a gated shared expert
+** (qwen2moe, qwen3next) and recurrent layers are not in it. Measured against the real
+** llama.cpp (node-llama-cpp 3.21.1, llama.cpp 80fb11a, CPU backend) on generated files,
+** tests/test_llamacpp.c: llama4 -7.0%, qwen3next -8.7% */
+static const char *lc_unmodelled(const lc *l) {
+  const model_desc *m = l->m;
+  for (int i = 0; i < m->n_kv; i++) {
+    if (m->kv[i].kind == KV_STATE) return "recurrent layers are not in the replayed graph";
+    if (m->kv[i].kind == KV_CHUNKED) return "Llama 4's layers (chunked attention, QK norm) are not in the replayed graph: low";
+    if (m->kv[i].kind == KV_ATTN && m->kv[i].v_dim == 0) return "MLA attention is not in the replayed graph";
+  }
+  for (size_t i = 0; i < m->inv.n; i++)
+    if (strstr(m->inv.t[i].name, "gate_inp_shexp") || strstr(m->inv.t[i].name, "shared_expert_gate"))
+      return "the shared experts' sigmoid gate is not in the replayed graph";
+  return NULL;
 }
 
 /* the CPU backend's one compute buffer: the graph replayed through ggml-alloc for
@@ -673,7 +700,9 @@ static void lc_compute_cpu(lc *l) {
       return;
     }
     l->host_compute = size;
-    l->replayed = l->exact = true;
+    l->replayed = true;
+    l->inexact = lc_unmodelled(l);
+    l->exact = l->inexact == NULL;
     return;
   }
   lc_phase p = lc_phases(l, l->fa && lc_newer(l, LC_B_PAD256));
@@ -765,17 +794,11 @@ static bool lc_compute_replay(lc *l) {
   ** not place); split_mode row keeps weights in split buffers, which the replay does not
   ** model */
   bool layer_split = l->n_gpu == 1 || strcmp(scn_str(l->s, "runtime.split_mode", "layer"), "layer") == 0;
-  /* the replayed graph is llama's layer (or a plain MoE's): a shared expert's FFN and
-  ** Llama 4's chunked-attention masks are not in it (a generated glm4moe file: -14.5%, a
-  ** llama4 one: -33% against the real llama.cpp's compute buffer, tests/test_llamacpp.c) */
-  bool shexp = false, chunked = false;
-  for (size_t i = 0; i < l->m->inv.n; i++) shexp = shexp || l->m->inv.t[i].role == ROLE_SHARED_EXPERT;
-  for (int i = 0; i < l->m->n_kv; i++) chunked = chunked || l->m->kv[i].kind == KV_CHUNKED;
-  l->exact = unsized == 0 && !unread && layer_split && !shexp && !chunked;
+  const char *graph = lc_unmodelled(l);
+  l->exact = unsized == 0 && !unread && layer_split && !graph;
   l->inexact = !layer_split ? "split_mode row's split buffers not modelled"
                : unread    ? "the host layers' projection biases and their copies left out"
-               : shexp     ? "the shared experts' FFN is not in the replayed graph: low"
-               : chunked   ? "chunked attention's masks are not in the replayed graph: low"
+               : graph     ? graph
                            : "copies of host tensors of unknown size left out";
   return true;
 }
