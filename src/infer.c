@@ -1,20 +1,26 @@
 /*
 ** infer.c: inference with transformers' generate() (and plain PyTorch): weights, the KV
 ** cache as the cache class allocates it (DynamicCache grown by torch.cat, StaticCache and
-** Gemma's HybridCache allocated whole up front), the larger of the prefill's live
+** Gemma's HybridCache allocated whole up front, offloading to pinned CPU memory with two
+** layers on the GPU, QuantizedCache's packed K/V), the larger of the prefill's live
 ** activations and a decode step's transients (repeat_kv, the torch.cat copy), the 4D
 ** attention mask, logits. Version knobs: scripts/runtimes/transformers.lua. Uses
 ** estimate_int.h.
 */
+#include <stdio.h>
 #include <string.h>
 
 #include "estimate_int.h"
 
 #define TF_NEWEST 4057 /* major x 1000 + minor: 4.57 */
 
+/* cache_implementation: DynamicCache, StaticCache, offloading either, QuantizedCache */
+typedef enum tf_cache { TF_DYNAMIC, TF_STATIC, TF_OFFLOADED, TF_OFFLOADED_STATIC, TF_QUANTIZED } tf_cache;
+
 /* How generate() caches, by version (transformers.version) and the cache knob. */
 typedef struct tf_mode {
   uint64_t version;
+  tf_cache cache;
   bool upfront;  /* StaticCache / HybridCache: allocated at max_cache_len before decoding */
   bool windows;  /* sliding-window / chunked layers keep only their window */
   bool gqa_sdpa; /* sdpa gets enable_gqa: no repeat_kv */
@@ -39,10 +45,17 @@ static void tf_mode_init(ectx *c, tf_mode *t) {
   const scenario *s = c->s;
   const char *cache = scn_str(s, "transformers.cache", "default");
   t->version = scn_u64(s, "transformers.version", TF_NEWEST);
+  t->cache = strcmp(cache, "offloaded") == 0          ? TF_OFFLOADED
+             : strcmp(cache, "offloaded_static") == 0 ? TF_OFFLOADED_STATIC
+             : strcmp(cache, "quantized") == 0        ? TF_QUANTIZED
+             : s->static_cache                        ? TF_STATIC
+                                                      : TF_DYNAMIC;
   bool hybrid_default = t->version < 4054 && strcmp(cache, "default") == 0 && tf_windowed_arch(c->m) &&
                         (strcmp(c->m->arch, "gemma") == 0 || strcmp(c->m->arch, "llama4") == 0);
-  t->upfront = s->static_cache || hybrid_default;
-  t->windows = t->version >= 4054 || hybrid_default;
+  t->upfront = s->static_cache || t->cache == TF_OFFLOADED_STATIC || hybrid_default;
+  /* QuantizedCache makes every layer a QuantizedLayer at full length (no sliding layers),
+  ** before and after 4.54; OffloadedStaticCache before 4.54 gave every layer max_cache_len */
+  t->windows = (t->version >= 4054 || hybrid_default) && t->cache != TF_QUANTIZED;
   t->mask = s->attention == ATTN_EAGER || (s->attention == ATTN_SDPA && t->upfront);
   t->gqa_sdpa = s->attention == ATTN_SDPA && t->version >= 4048 && !t->mask;
   t->a = est_bits(s->prec.activations) / 8;
@@ -89,6 +102,9 @@ static uint64_t decode_bytes(ectx *c, const tf_mode *t) {
   const scenario *s = c->s;
   const block_spec *b = &c->m->block;
   uint64_t total = t->upfront ? 0 : layer_kv_bytes(c, t, s->context);
+  /* QuantizedLayer.update: the dequantized K/V beside the torch.cat of dequantized, residual
+  ** and new states, both at full length in the model dtype */
+  if (t->cache == TF_QUANTIZED) total = acc_mul(&c->acc, total, 2);
   if (tf_repeats_kv(c, t)) {
     uint64_t q = bytes_ceildiv(b->q_dim, s->tp);
     uint64_t e = acc_mul3(&c->acc, acc_mul(&c->acc, s->concurrency, s->context), 2 * q, t->a);
@@ -139,13 +155,139 @@ static void add_logits(ectx *c, const tf_mode *t, budget *b, uint64_t prompt, ui
              dtype_get(s->prec.activations)->name);
 }
 
-static void add_kv(ectx *c, const tf_mode *t, budget *b, uint64_t kv) {
+/* Where the cache lives: gpu (kv_cache) and pinned host memory (kv_cache_host_bytes). */
+typedef struct tf_kv {
+  uint64_t gpu, host;
+  uint64_t on_gpu, layers; /* offloading: layers held on the GPU, layers offloaded */
+} tf_kv;
+
+/* One layer of group g on this rank at `tokens` for every sequence, windowed as the whole
+** cache is (est_kv_cache_bytes). */
+static uint64_t group_layer_bytes(ectx *c, const tf_mode *t, const kv_group *g, uint64_t tokens) {
+  uint64_t n = t->windows || g->kind == KV_CROSS ? est_kv_group_tokens(g, tokens) : tokens;
+  uint64_t e = acc_mul3(&c->acc, acc_mul(&c->acc, n, c->s->concurrency), est_kv_heads_rank(g->kv_heads, c->s->tp),
+                        g->k_dim + g->v_dim);
+  return est_elems_bytes(c, e, c->s->kv_dtype);
+}
+
+/* Offloading. Cache.update prefetches layer i+1 on a side stream, updates layer i, then
+** offloads it with .to("cpu", non_blocking=True) (a pinned copy): two layers on the GPU, the
+** computed one and the prefetched next (DynamicCache / StaticCache offloading=True from the
+** 4.54 layer refactor; OffloadedCache's prefetch_layer / evict_previous_layer before).
+** StaticCache keeps its sliding layers on the GPU (offload_only_non_sliding=True), DynamicCache
+** offloads them too. Before 4.54 OffloadedStaticCache allocated layer 0 on the GPU, two
+** device buffers it alternates the others through, and layers 1.. in pinned CPU memory, all
+** at max_cache_len (transformers src/transformers/cache_utils.py, 4.45-4.53 and 4.54+). */
+static void offloaded_kv(ectx *c, const tf_mode *t, uint64_t full, tf_kv *kv) {
+  bool keep_sliding = t->cache == TF_OFFLOADED_STATIC && t->version >= 4054;
+  bool legacy_static = t->cache == TF_OFFLOADED_STATIC && t->version < 4054;
+  uint64_t off = 0, largest = 0;
+  for (int i = 0; i < c->m->n_kv; i++) {
+    const kv_group *g = &c->m->kv[i];
+    if (g->kind == KV_STATE || (keep_sliding && g->window && g->kind != KV_CROSS)) continue;
+    uint64_t lb = group_layer_bytes(c, t, g, c->s->context), nl = bytes_ceildiv(g->layers, c->s->pp);
+    off = acc_add(&c->acc, off, acc_mul(&c->acc, lb, nl));
+    kv->layers += nl;
+    largest = lb > largest ? lb : largest;
+  }
+  uint64_t resident = full > off ? full - off : 0;
+  if (legacy_static) {
+    kv->on_gpu = 3;
+    kv->gpu = acc_add(&c->acc, resident, acc_mul(&c->acc, 3, largest));
+    kv->host = kv->layers ? off - largest : 0;
+    return;
+  }
+  kv->on_gpu = kv->layers < 2 ? kv->layers : 2;
+  uint64_t on = acc_mul(&c->acc, kv->on_gpu, largest);
+  if (on > off) on = off;
+  kv->gpu = acc_add(&c->acc, resident, on);
+  kv->host = off - on;
+}
+
+/* QuantizedCache's knobs (runtime.cache_*: scripts/runtimes/transformers.lua). */
+typedef struct tf_quant {
+  uint64_t nbits, group, residual;
+  bool hqq;
+} tf_quant;
+
+/* One quantized K or V tensor of n elements, axis 0 (the default axis_key/axis_value):
+** n / q_group_size groups, each with a scale and a shift/zero in the model dtype (quanto's
+** MaxOptimizer returns both in the base dtype; HQQ casts scale and zero to compute_dtype).
+** quanto groups to (groups, q_group_size) and packs 8/nbits rows per uint8 (PackedTensor);
+** HQQ groups to (q_group_size, groups) and packs its rows the same way. */
+static uint64_t quant_tensor_bytes(ectx *c, const tf_quant *q, uint64_t n) {
+  uint64_t groups = bytes_ceildiv(n, q->group), per = 8 / q->nbits;
+  uint64_t packed = q->hqq ? acc_mul(&c->acc, bytes_ceildiv(q->group, per), groups)
+                           : acc_mul(&c->acc, bytes_ceildiv(groups, per), q->group);
+  return acc_add(&c->acc, packed, est_elems_bytes(c, acc_mul(&c->acc, 2, groups), c->s->kv_dtype));
+}
+
+/* QuantizedCache (KIVI-style; QuantizedLayer from 4.54, QuantizedCache(DynamicCache) from
+** 4.42): the prefill's K/V are quantized whole; decode tokens gather in a residual in the
+** model dtype until it holds residual_length - 1 and the next update re-quantizes
+** everything. At `context` tokens the cache holds at most min(residual_length - 1, decoded
+** tokens) residual tokens and the rest quantized, every layer at full length. */
+static void quantized_kv(ectx *c, const tf_quant *q, uint64_t prompt, tf_kv *kv) {
   const scenario *s = c->s;
-  budget_add(b, "kv_cache", kv, t->upfront ? BASIS_EXACT : BASIS_MODELLED, true,
-             "%llu tokens x %llu sequences, %s cache%s, %s", (unsigned long long)s->context,
-             (unsigned long long)s->concurrency,
-             s->static_cache ? "static" : t->upfront ? "hybrid (windowed, allocated up front)" : "dynamic",
-             t->windows ? "" : ", sliding layers at full length", dtype_get(s->kv_dtype)->name);
+  uint64_t decoded = s->context - prompt, r = q->residual - 1 < decoded ? q->residual - 1 : decoded;
+  for (int i = 0; i < c->m->n_kv; i++) {
+    const kv_group *g = &c->m->kv[i];
+    if (g->kind == KV_STATE) {
+      est_fail(c, "runtime.cache = \"quantized\": QuantizedCache has no layers for recurrent state (%s)", c->m->arch);
+      return;
+    }
+    uint64_t n = g->kind == KV_CROSS ? g->tokens : s->context, res = r < n ? r : n;
+    uint64_t rows = acc_mul(&c->acc, s->concurrency, est_kv_heads_rank(g->kv_heads, s->tp));
+    uint64_t qk = acc_mul3(&c->acc, rows, n - res, g->k_dim), qv = acc_mul3(&c->acc, rows, n - res, g->v_dim);
+    uint64_t layer = acc_add(&c->acc, quant_tensor_bytes(c, q, qk), quant_tensor_bytes(c, q, qv));
+    layer = acc_add(&c->acc, layer, est_elems_bytes(c, acc_mul3(&c->acc, rows, res, g->k_dim + g->v_dim), s->kv_dtype));
+    kv->gpu = acc_add(&c->acc, kv->gpu, acc_mul(&c->acc, layer, bytes_ceildiv(g->layers, s->pp)));
+  }
+}
+
+static const char *cache_name(const tf_mode *t) {
+  switch (t->cache) {
+  case TF_OFFLOADED: return "offloaded dynamic";
+  case TF_OFFLOADED_STATIC: return "offloaded static";
+  case TF_QUANTIZED: return "quantized";
+  case TF_STATIC: return "static";
+  default: return t->upfront ? "hybrid (windowed, allocated up front)" : "dynamic";
+  }
+}
+
+static void add_kv(ectx *c, const tf_mode *t, budget *b, const tf_kv *kv, const tf_quant *q) {
+  const scenario *s = c->s;
+  char where[200] = "";
+  if (t->cache == TF_OFFLOADED || t->cache == TF_OFFLOADED_STATIC)
+    snprintf(where, sizeof where, "; on the GPU %s%llu of %llu offloaded layers, %llu B in pinned CPU memory",
+             t->cache == TF_OFFLOADED_STATIC && t->version < 4054 ? "layer 0 and 2 device buffers: "
+             : t->cache == TF_OFFLOADED_STATIC && tf_windowed_arch(c->m) ? "the sliding layers and " : "",
+             (unsigned long long)kv->on_gpu, (unsigned long long)kv->layers, (unsigned long long)kv->host);
+  else if (t->cache == TF_QUANTIZED)
+    snprintf(where, sizeof where, "; %s %llu-bit, groups of %llu with scale and shift, residual up to %llu tokens",
+             q->hqq ? "HQQ" : "quanto", (unsigned long long)q->nbits, (unsigned long long)q->group,
+             (unsigned long long)(q->residual - 1));
+  budget_add(b, "kv_cache", kv->gpu, t->upfront ? BASIS_EXACT : BASIS_MODELLED, true,
+             "%llu tokens x %llu sequences, %s cache%s, %s%s", (unsigned long long)s->context,
+             (unsigned long long)s->concurrency, cache_name(t),
+             t->windows || (t->cache >= TF_OFFLOADED && !tf_windowed_arch(c->m)) ? "" : ", sliding layers at full length",
+             dtype_get(s->kv_dtype)->name, where);
+}
+
+/* The cache on the GPU and the host by cache_implementation. */
+static void kv_split(ectx *c, const tf_mode *t, uint64_t prompt, tf_kv *kv, tf_quant *q) {
+  const scenario *s = c->s;
+  uint64_t full = est_kv_cache_bytes(c, s->context, s->concurrency, t->windows);
+  q->nbits = scn_u64(s, "runtime.cache_nbits", 4);
+  q->group = scn_u64(s, "runtime.cache_q_group_size", 64);
+  q->residual = scn_u64(s, "runtime.cache_residual_length", 128);
+  q->hqq = strcmp(scn_str(s, "runtime.cache_backend", "quanto"), "hqq") == 0;
+  if (t->cache == TF_OFFLOADED || t->cache == TF_OFFLOADED_STATIC)
+    offloaded_kv(c, t, full, kv);
+  else if (t->cache == TF_QUANTIZED)
+    quantized_kv(c, q, prompt, kv);
+  else
+    kv->gpu = full;
 }
 
 void infer_transformers(ectx *c) {
@@ -158,9 +300,12 @@ void infer_transformers(ectx *c) {
   if (!estimate_device_weights(m, s->tp, s->pp, &w)) c->acc.overflow = true;
   budget_add(b, "weights", w, BASIS_EXACT, true, "%zu tensor groups; tp %llu, pp %llu", m->inv.n,
              (unsigned long long)s->tp, (unsigned long long)s->pp);
-  uint64_t kv = est_kv_cache_bytes(c, s->context, s->concurrency, t.windows);
-  add_kv(c, &t, b, kv);
   uint64_t prompt = s->prompt_tokens ? s->prompt_tokens : s->context;
+  tf_kv kv = {0};
+  tf_quant q;
+  kv_split(c, &t, prompt, &kv, &q);
+  if (c->failed) return;
+  add_kv(c, &t, b, &kv, &q);
   uint64_t mask = mask_bytes(c, &t, prompt), logits = 0;
   uint64_t pre = acc_add(&c->acc, prefill_bytes(c, &t, prompt), mask), dec = decode_bytes(c, &t);
   uint64_t act = pre > dec ? pre : dec;
@@ -177,6 +322,7 @@ void infer_transformers(ectx *c) {
                 BASIS_MODELLED);
   c->e->peak_phase = pre >= dec ? "prefill" : "decode";
   est_fig(c, "weights_bytes", w);
-  est_fig(c, "kv_cache_bytes", kv);
+  est_fig(c, "kv_cache_bytes", kv.gpu);
+  if (t.cache == TF_OFFLOADED || t.cache == TF_OFFLOADED_STATIC) est_fig(c, "kv_cache_host_bytes", kv.host);
   est_finish(c, b);
 }

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -78,12 +80,77 @@ static void test_decode_repeat_kv(void **state) {
   assert_int_equal(category(*state, LLAMA, ", version = '4.57.0'", wl, "activations"), cat);
 }
 
+/* Llama-3.1-8B at 32768 tokens (1024 prompt, 31744 decoded): 32 layers x 8 KV heads x 128,
+** K + V per layer per token 8 x 256 x 2 B = 4096 B. DynamicCache: 32 layers; offloading: the
+** computed and the prefetched layer on the GPU, 30 in pinned CPU memory. QuantizedCache,
+** quanto 4-bit, groups of 64: per layer the residual holds 127 tokens (residual_length - 1)
+** in bf16, 8 x 127 x 256 x 2 B = 520,192 B; K (and V) quantize 8 x 32641 x 128 = 33,424,384
+** elements: 522,256 groups packed two rows per byte, 261,128 x 64 B = 16,712,192 B, and a
+** bf16 scale and shift per group, 2 x 522,256 x 2 B = 2,089,024 B. */
+static void test_cache_implementations(void **state) {
+  const char *wl = ", context = 32768, prompt_tokens = 1024";
+  long long layer = 32768LL * 4096;
+  assert_int_equal(category(*state, LLAMA, ", cache = 'dynamic'", wl, "kv_cache"), 32 * layer);
+  assert_int_equal(category(*state, LLAMA, ", cache = 'offloaded'", wl, "kv_cache"), 2 * layer);
+  assert_int_equal(category(*state, LLAMA, ", cache = 'offloaded_static'", wl, "kv_cache"), 2 * layer);
+  /* before 4.54 OffloadedStaticCache: layer 0 plus two device buffers */
+  assert_int_equal(category(*state, LLAMA, ", cache = 'offloaded_static', version = '4.50.0'", wl, "kv_cache"),
+                   3 * layer);
+  long long quant = 32LL * (2 * (16712192LL + 2089024LL) + 520192LL);
+  assert_int_equal(quant, 1219923968LL);
+  assert_int_equal(category(*state, LLAMA, ", cache = 'quantized'", wl, "kv_cache"), quant);
+  /* the decode step holds the dequantized K/V and the concatenated K/V of one layer */
+  assert_int_equal(category(*state, LLAMA, ", cache = 'quantized'", wl, "activations"), 2 * layer);
+  /* HQQ 2-bit: four rows of each 64-row group per byte, 16 B per group */
+  long long hqq = 32LL * (2 * (522256LL * 16 + 2089024LL) + 520192LL);
+  assert_int_equal(category(*state, LLAMA, ", cache = 'quantized', cache_backend = 'hqq', cache_nbits = 2", wl,
+                            "kv_cache"), hqq);
+}
+
+/* The offloaded part is reported beside the budget. */
+static void test_offload_host_figure(void **state) {
+  json_t *j = NULL;
+  const char *text = "return { " LLAMA ", runtime = { name = 'transformers', cache = 'offloaded' }, workload = "
+                     "{ kind = 'inference', context = 32768, prompt_tokens = 1024 } }";
+  if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  char *dump = json_dumps(j, JSON_COMPACT);
+  assert_non_null(strstr(dump, "\"kv_cache_host_bytes\":4026531840")); /* 30 x 32768 x 4096 B */
+  free(dump);
+  json_decref(j);
+}
+
+static void expect_error(vf_engine *e, const char *runtime, const char *msg) {
+  char text[600];
+  snprintf(text, sizeof text, "return { %s, runtime = { name = 'transformers'%s }, workload = { kind = "
+                              "'inference', context = 4096 } }", LLAMA, runtime);
+  json_t *j = NULL;
+  if (tu_eval(e, text, &j) == VF_OK) {
+    json_decref(j);
+    fail_msg("accepted: %s", text);
+  }
+  if (!strstr(vf_engine_error(e), msg)) fail_msg("%s\n-> %s", msg, vf_engine_error(e));
+}
+
+static void test_cache_knob_errors(void **state) {
+  expect_error(*state, ", cache = 'quantized', cache_nbits = 3",
+               "runtime.cache_nbits: quanto supports 2 or 4 bits, got 3");
+  expect_error(*state, ", cache = 'quantized', cache_backend = 'hqq', cache_nbits = 3",
+               "runtime.cache_nbits: hqq supports 1, 2, 4 or 8 bits, got 3");
+  expect_error(*state, ", cache = 'offloaded', cache_nbits = 2",
+               "runtime.cache_nbits: only applies with cache = \"quantized\" (got cache = \"offloaded\")");
+  expect_error(*state, ", cache = 'quantized', cache_q_group_size = 0", "runtime.cache_q_group_size: must be at least 1");
+  expect_error(*state, ", cache = 'quantized', cache_backend = 'bnb'", "runtime.cache_backend");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_gemma_cache_by_version),
       cmocka_unit_test(test_logits_by_version),
       cmocka_unit_test(test_eager_mask),
       cmocka_unit_test(test_decode_repeat_kv),
+      cmocka_unit_test(test_cache_implementations),
+      cmocka_unit_test(test_offload_host_figure),
+      cmocka_unit_test(test_cache_knob_errors),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

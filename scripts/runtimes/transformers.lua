@@ -3,8 +3,36 @@
 -- fp32 weights and gradients, 16-bit activations). runtime.version selects generate()'s
 -- version-dependent behaviour (src/infer.c): logits of every prompt position before 4.45,
 -- enable_gqa for sdpa from 4.48, boolean sdpa masks from 4.53, cache layers that follow the
--- config's sliding windows from 4.54.
+-- config's sliding windows from 4.54. cache = "offloaded" / "offloaded_static" keep two layers
+-- on the GPU and the rest in pinned CPU memory; "quantized" is QuantizedCache (cache_backend,
+-- cache_nbits, cache_q_group_size, cache_residual_length: its cache_config).
 local E = require "engine"
+
+-- QuantizedCache's nbits per backend: quanto qint2/qint4; HQQ 1, 2, 4, 8 (its 3-bit
+-- packing into int32 is not modelled). transformers src/transformers/cache_utils.py.
+local NBITS = { quanto = { [2] = true, [4] = true }, hqq = { [1] = true, [2] = true, [4] = true, [8] = true } }
+local QUANT_KNOBS = { "cache_backend", "cache_nbits", "cache_q_group_size", "cache_residual_length" }
+
+local function quant_knobs(n, knobs)
+  if knobs.cache ~= "quantized" then
+    for _, k in ipairs(QUANT_KNOBS) do
+      if knobs[k] ~= nil then E.fail("runtime." .. k, "only applies with cache = \"quantized\" (got cache = \"%s\")", tostring(knobs.cache or "dynamic")) end
+    end
+    return
+  end
+  local backend = knobs.cache_backend or "quanto"
+  local nbits = knobs.cache_nbits or 4
+  if not NBITS[backend][nbits] then
+    E.fail("runtime.cache_nbits", "%s supports %s bits, got %d", backend,
+           backend == "quanto" and "2 or 4" or "1, 2, 4 or 8", nbits)
+  end
+  if knobs.cache_q_group_size == 0 then E.fail("runtime.cache_q_group_size", "must be at least 1") end
+  if knobs.cache_residual_length == 0 then E.fail("runtime.cache_residual_length", "must be at least 1") end
+  n.extra["runtime.cache_backend"], n.extra["runtime.cache_nbits"] = backend, nbits
+  if knobs.cache_backend == nil or knobs.cache_nbits == nil then
+    n.notes[#n.notes + 1] = ("quantized cache: %s backend, %d bits assumed (cache_config defaults)"):format(backend, nbits)
+  end
+end
 
 local NEWEST = "4.57.0"
 
@@ -26,6 +54,7 @@ local function normalize(n, knobs)
   end
   n.extra["transformers.version"] = version_code(v)
   n.extra["transformers.cache"] = knobs.cache or "default"
+  quant_knobs(n, knobs)
 end
 
 return runtime {
@@ -34,7 +63,9 @@ return runtime {
   aliases = { "hf", "accelerate", "trl" },
   kinds = { "inference", "train" },
   -- torch: the PyTorch version under the Trainer (training; workloads/train.lua era_part)
-  knobs = { cache = { "dynamic", "static" }, torch = "string" },
+  knobs = { cache = { "dynamic", "static", "offloaded", "offloaded_static", "quantized" }, torch = "string",
+            cache_backend = { "quanto", "hqq" }, cache_nbits = "int", cache_q_group_size = "int",
+            cache_residual_length = "int" },
   modelled = true,
   normalize = normalize,
 }
