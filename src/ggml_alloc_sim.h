@@ -90,6 +90,19 @@ typedef struct lc_graph_spec {
   bool moe_unnorm;                /* the top-k weights not renormalized (norm_w false) */
   uint64_t n_kv[2];  /* cells per stream: full-attention cache, sliding-window cache */
   uint64_t n_swa;    /* layers that use the sliding-window cache (the last ones) */
+  bool iswa;         /* llama_kv_cache_iswa (a sliding or chunked cache): two sets of KV
+                     ** indices and masks even when both caches hold as many cells, and
+                     ** build_attn expands Q, K, V in that order (Q, V, K with one cache) */
+  uint64_t swa_period; /* hparams.set_swa_pattern(period): layer il uses the sliding cache
+                       ** when il % period < period - 1; 0: the last n_swa layers */
+  /* Llama 4 (src/models/llama4.cpp, build_moe_ffn's weight_before_ffn) */
+  uint64_t nope_step;  /* n_no_rope_layer_step: layers with (il + 1) % step == 0 skip RoPE and
+                       ** multiply Q by the attn_scale input (temperature tuning); 0: none */
+  bool kq_norm;        /* use_kq_norm: Q and K RMS-normed (no weight) after RoPE */
+  uint64_t moe_step;   /* n_moe_layer_step: MoE layers where (il + 1) % step == 0, the others
+                       ** dense (dense_ffn wide); 0: MoE after the dense_lead layers */
+  bool moe_w_before;   /* the top-k taken from the logits, the sigmoid weights applied to x
+                       ** (repeated k times) before the experts, not to their outputs */
   bool fa, gated, rot_k, rot_v;
   uint64_t rot_k_n;  /* side of the K Hadamard rotation (build_input_k_rot) */
   /* GPUs (lc_graph_buffers): backends 0..n_gpu-1, then the host */

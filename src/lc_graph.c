@@ -25,7 +25,7 @@ typedef struct lg {
   long il;                  /* the layer being built; -1 outside the layers */
   uint64_t T;               /* the rows the ops process: n_tok, then n_out from the last
                             ** layer's get_rows of the output rows on */
-  int pos, k_rot, v_rot, out_ids;
+  int pos, k_rot, v_rot, out_ids, attn_scale;
   int k_idx[2], v_idx[2], mask[2];
 } lg;
 
@@ -58,9 +58,16 @@ static int lg_backend(const lg *l, int d) {
   return d < 0 || l->sp->n_gpu == 0 ? l->sp->n_gpu : d;
 }
 
-/* the cache of layer il: 1 the sliding-window one (the last n_swa layers) */
+/* the cache of layer il: 1 the sliding-window one (set_swa_pattern's period, else the last
+** n_swa layers) */
 static int lg_cache_of(const lc_graph_spec *sp, uint64_t il) {
+  if (sp->swa_period) return il % sp->swa_period < sp->swa_period - 1 ? 1 : 0;
   return il >= sp->n_layer - sp->n_swa && sp->n_swa ? 1 : 0;
+}
+
+/* Llama 4's layers without RoPE (n_no_rope_layer_step) */
+static bool lg_nope(const lc_graph_spec *sp, uint64_t il) {
+  return sp->nope_step && (il + 1) % sp->nope_step == 0;
 }
 
 /* layer il's weights and cache (il == n_layer: the output layer); on GPUs the layer's K
@@ -128,18 +135,29 @@ static int lg_proj(lg *l, int x, uint64_t bytes, int kind) {
   return l->sp->qkv_bias ? lg_op(l, bytes, GS_INPLACE, p, lg_w(l, kind + LW_BIAS)) : p;
 }
 
-/* Q, K, V projections, RoPE, the cache stores (build_qkv, build_attn's expands) */
+/* Q or K: the projection reshaped, RoPE in place, then Llama 4's weightless RMS norm; on
+** its no-RoPE layers Q multiplied by the attn_scale input instead and K left as it is */
+static int lg_qk(lg *l, int an, uint64_t bytes, int kind) {
+  const lc_graph_spec *sp = l->sp;
+  int x = lg_view(l, lg_proj(l, an, bytes, kind));
+  if (l->il >= 0 && lg_nope(sp, (uint64_t)l->il))
+    return kind == LW_Q ? lg_op(l, bytes, GS_INPLACE, x, l->attn_scale) : x;
+  x = lg_op(l, bytes, GS_INPLACE | GS_ROPE, x, l->pos);
+  return sp->kq_norm ? lg_op(l, bytes, GS_INPLACE, x, -1) : x;
+}
+
+/* Q, K, V projections, RoPE, the cache stores (build_qkv, build_attn's expands: Q, V, K
+** with one cache, Q, K, V with llama_kv_cache_iswa's) */
 static int lg_qkv(lg *l, int an, int c) {
   const lc_graph_spec *sp = l->sp;
   uint64_t T = sp->n_tok;
   uint64_t qb = lg_f32(l, sp->heads * sp->head_k, T);
   uint64_t kb = lg_f32(l, sp->kv_heads * sp->head_k, T), vb = lg_f32(l, sp->kv_heads * sp->head_v, T);
-  int q = lg_op(l, qb, GS_INPLACE | GS_ROPE, lg_view(l, lg_proj(l, an, qb, LW_Q)), l->pos);
-  q = lg_rot(l, q, l->k_rot, qb);
+  int q = lg_rot(l, lg_qk(l, an, qb, LW_Q), l->k_rot, qb), k = -1;
+  if (sp->iswa) k = lg_rot(l, lg_qk(l, an, kb, LW_K), l->k_rot, kb);
   int v = lg_proj(l, an, vb, LW_V);
   int vr = lg_rot(l, lg_view(l, v), l->v_rot, vb);
-  int k = lg_op(l, kb, GS_INPLACE | GS_ROPE, lg_view(l, lg_proj(l, an, kb, LW_K)), l->pos);
-  k = lg_rot(l, k, l->k_rot, kb);
+  if (!sp->iswa) k = lg_rot(l, lg_qk(l, an, kb, LW_K), l->k_rot, kb);
   lg_store(l, k, l->k_idx[c], l->kc);
   lg_store(l, sp->fa ? vr : lg_view(l, vr), l->v_idx[c], l->vc); /* V is stored transposed without FA */
   return lg_view(l, lg_view(l, q));                       /* Q permuted per head */
@@ -173,17 +191,22 @@ static int lg_moe(lg *l, int x) {
   uint64_t T = l->T, k = sp->experts_used ? sp->experts_used : 1;
   unsigned no = T < 32 ? GS_NOOFFLOAD : 0; /* MUL_MAT_ID's batch: its rows (ne[2]) */
   uint64_t eb = lg_f32(l, sp->experts, T);
-  int probs = lg_op(l, eb, GS_INPLACE, lg_op(l, eb, 0, lg_w(l, LW_ROUTER), x), -1);
+  int logits = lg_op(l, eb, 0, lg_w(l, LW_ROUTER), x);
+  int probs = lg_op(l, eb, GS_INPLACE, logits, -1);
   int pr = lg_view(l, probs);
   int sel = sp->probs_b ? lg_op(l, eb, GS_INPLACE, probs, lg_w(l, LW_ROUTER + LW_BIAS)) : probs;
+  if (sp->moe_w_before) sel = logits; /* llama4: selected by the logits, sigmoid only on the weights */
   int topk = lg_view_n(l, lg_op(l, eb, 0, sel, -1), lg_view2(l, k, T, sp->experts * 4));
   int wn = lg_op(l, lg_f32(l, k, T), 0, pr, topk);
-  if (!sp->moe_unnorm) {
+  if (!sp->moe_unnorm && !sp->moe_w_before) {
     int wts = lg_view(l, wn);
     int sum = lg_op(l, lg_f32(l, 1, T), GS_INPLACE, lg_op(l, lg_f32(l, 1, T), 0, wts, -1), -1);
     wn = lg_view(l, lg_op(l, lg_f32(l, k, T), GS_INPLACE, wts, sum));
   }
   int xr = lg_view(l, x);
+  uint64_t hb = lg_f32(l, sp->hidden, T);
+  if (sp->moe_w_before) /* ggml_repeat_4d of x to k rows per token, times the weights (in place) */
+    xr = lg_op(l, acc_mul(&l->a, hb, k), GS_INPLACE, lg_op(l, acc_mul(&l->a, hb, k), 0, xr, -1), wn);
   uint64_t fb = acc_mul(&l->a, lg_f32(l, sp->ffn, T), k);
   int src[3] = {-1, xr, topk};
   int gate = -1;
@@ -192,9 +215,8 @@ static int lg_moe(lg *l, int x) {
   int up = gs_node(l->g, fb, no, -1, src, 3);
   int act = sp->gated ? lg_op(l, fb, 0, gate, up) : lg_op(l, fb, GS_INPLACE, up, -1);
   int dsrc[3] = {lg_w(l, LW_DOWN_EXPS), act, topk};
-  uint64_t hb = lg_f32(l, sp->hidden, T);
   int down = gs_node(l->g, acc_mul(&l->a, hb, k), no, -1, dsrc, 3);
-  int weighted = lg_op(l, acc_mul(&l->a, hb, k), GS_INPLACE, down, wn);
+  int weighted = sp->moe_w_before ? down : lg_op(l, acc_mul(&l->a, hb, k), GS_INPLACE, down, wn);
   int views[64];
   uint64_t nv = k < 64 ? k : 64;
   for (uint64_t i = 0; i < nv; i++) views[i] = lg_view_n(l, weighted, lg_view2(l, sp->hidden, T, acc_mul(&l->a, hb / T, k)));
@@ -223,7 +245,9 @@ static int lg_dense(lg *l, int x, uint64_t width) {
 static int lg_ffn(lg *l, int x) {
   const lc_graph_spec *sp = l->sp;
   if (!sp->experts) return lg_dense(l, x, sp->ffn);
-  if (l->il >= 0 && (uint64_t)l->il < sp->dense_lead) return lg_dense(l, x, sp->dense_ffn ? sp->dense_ffn : sp->ffn);
+  bool dense = sp->moe_step ? l->il >= 0 && ((uint64_t)l->il + 1) % sp->moe_step != 0 /* llama4's interleave */
+                            : l->il >= 0 && (uint64_t)l->il < sp->dense_lead;
+  if (dense) return lg_dense(l, x, sp->dense_ffn ? sp->dense_ffn : sp->ffn);
   int moe = lg_moe(l, x);
   if (!sp->shexp_ffn) return moe;
   int sh = lg_dense(l, x, sp->shexp_ffn);
@@ -261,12 +285,19 @@ static int lg_inputs(lg *l) {
   l->k_rot = sp->rot_k ? gs_leaf(l->g, lg_f32(l, sp->rot_k_n, sp->rot_k_n)) : -1;
   l->pos = gs_leaf(l->g, acc_mul(&l->a, T, 4));
   l->v_rot = sp->rot_v ? gs_leaf(l->g, lg_f32(l, 64, 64)) : -1;
-  for (int c = 0; c < (sp->n_swa ? 2 : 1); c++) {
+  /* each cache's indices and mask, and Llama 4's attn_scale ([1, 1, n_tokens]), in the order
+  ** the layers first read them (the graph's leaf order) */
+  bool two = sp->n_swa || sp->iswa;
+  l->k_idx[0] = l->k_idx[1] = l->attn_scale = -1;
+  for (uint64_t il = 0; il < sp->n_layer; il++) {
+    if (lg_nope(sp, il) && l->attn_scale < 0) l->attn_scale = gs_leaf(l->g, acc_mul(&l->a, T, 4));
+    int c = two ? lg_cache_of(sp, il) : 0;
+    if (l->k_idx[c] >= 0) continue;
     l->k_idx[c] = gs_leaf(l->g, acc_mul(&l->a, T, 8));
     l->v_idx[c] = gs_leaf(l->g, acc_mul3(&l->a, T, sp->fa ? 1 : kvv, 8));
     l->mask[c] = gs_leaf(l->g, acc_mul3(&l->a, sp->n_kv[c], T, sp->fa ? 2 : 4));
   }
-  if (!sp->n_swa) l->k_idx[1] = l->k_idx[0], l->v_idx[1] = l->v_idx[0], l->mask[1] = l->mask[0];
+  if (!two) l->k_idx[1] = l->k_idx[0], l->v_idx[1] = l->v_idx[0], l->mask[1] = l->mask[0];
   l->out_ids = gs_leaf(l->g, acc_mul(&l->a, sp->n_out ? sp->n_out : T, 4));
   return lg_op(l, lg_f32(l, sp->hidden, T), GS_NOOFFLOAD, lg_w(l, LW_TOKEN_EMBD),
                tokens); /* get_rows from token_embd, a host tensor */
