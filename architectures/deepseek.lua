@@ -50,6 +50,7 @@ return arch {
       hidden = h, layers = L, vocab = V, heads = nh, kv_heads = nn.int(cfg, "num_key_value_heads", nh),
       head_dim = dn + dr, intermediate = I,
       max_position = nn.int(cfg, "max_position_embeddings", nil),
+      rotary_dim = dr, -- RoPE turns only the qk_rope_head_dim part (vLLM: get_rope(qk_rope_head_dim))
       tied_embeddings = tied,
       tensors = t,
       -- MLA caches one compressed latent (+ the shared rope key) per token and layer.

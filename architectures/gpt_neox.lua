@@ -28,6 +28,9 @@ return arch {
       arch = "gpt_neox", family = "decoder",
       hidden = h, layers = L, vocab = V, heads = nh, kv_heads = nh, head_dim = d,
       intermediate = I, max_position = nn.int(cfg, "max_position_embeddings", nil),
+      -- rotary_pct of each head turns (vLLM gpt_neox.py: rotary_dim = int(head_size * rotary_pct))
+      rotary_dim = type(cfg.rotary_pct) == "number" and cfg.rotary_pct > 0 and cfg.rotary_pct < 1
+                   and math.floor(d * cfg.rotary_pct) or d,
       tied_embeddings = tied,
       tensors = t,
       kv = nn.kv_groups(L, nh, d, d),

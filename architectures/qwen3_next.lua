@@ -38,7 +38,7 @@ return arch {
       arch = "qwen3_next", family = "decoder",
       hidden = h, layers = L, vocab = V, heads = nh, kv_heads = nkv, head_dim = d,
       intermediate = moe_L < L and nn.need(cfg, "intermediate_size") or 0,
-      max_position = nn.int(cfg, "max_position_embeddings", nil),
+      max_position = nn.int(cfg, "max_position_embeddings", nil), rotary_dim = nn.rotary_dim(cfg, d),
       tied_embeddings = tied,
       tensors = t,
       kv = kv,

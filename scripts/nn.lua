@@ -89,6 +89,22 @@ function nn.head_dim(cfg, hidden, heads)
   return nn.int(cfg, "head_dim", nil) or nn.div(hidden, heads, "hidden_size / num_attention_heads")
 end
 
+-- rotary_dim: the dimensions of a head RoPE rotates, which size the cos/sin cache vLLM
+-- registers (max_position x rotary_dim: vllm/model_executor/layers/rotary_embedding/
+-- __init__.py get_rope, rotary_dim = int(head_size * partial_rotary_factor)): the config's
+-- rotary_dim (MiniMax-M2), else head_dim x partial_rotary_factor (GLM-4.5 0.5, Qwen3-Next
+-- 0.25; top level or in rope_parameters / rope_scaling), else head_dim.
+function nn.rotary_dim(cfg, d)
+  local rd = nn.int(cfg, "rotary_dim", nil)
+  if rd then return rd end
+  local f = cfg.partial_rotary_factor
+  for _, k in ipairs({ "rope_parameters", "rope_scaling" }) do
+    if f == nil and type(cfg[k]) == "table" then f = cfg[k].partial_rotary_factor end
+  end
+  if type(f) == "number" and f > 0 and f < 1 then return math.floor(d * f) end
+  return d
+end
+
 -- The shape fields every decoder config has: hidden size, layers, vocabulary, FFN
 -- width (nil when the family names it otherwise), heads, KV heads, head_dim.
 function nn.decoder_dims(cfg)
@@ -108,7 +124,7 @@ function nn.decoder_desc(arch, tc, dims, rest)
   local d = {
     arch = arch, family = "decoder", hidden = dims.h, layers = dims.L, vocab = dims.V, heads = dims.nh,
     kv_heads = dims.nkv, head_dim = dims.d, intermediate = dims.I or nn.need(tc, "intermediate_size"),
-    max_position = nn.int(tc, "max_position_embeddings", nil),
+    max_position = nn.int(tc, "max_position_embeddings", nil), rotary_dim = nn.rotary_dim(tc, dims.d),
   }
   for k, v in pairs(rest) do d[k] = v end
   return d

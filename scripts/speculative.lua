@@ -349,7 +349,7 @@ function S.apply(n, sp, rt, opts)
       set_kv(n, i, { layers = g.layers, kv_heads = g.kv_heads, k_dim = g.k_dim, v_dim = g.v_dim, window = g.window })
     end
     n.extra["spec.kv_groups"] = #(d.kv or {})
-    n.extra["spec.rope_elems"] = (d.max_position or 0) * (d.head_dim or 0)
+    n.extra["spec.rope_elems"] = (d.max_position or 0) * (d.rotary_dim or d.head_dim or 0)
     n.extra["spec.draft_model"] = true
     -- the drafter's dummy forward runs over its own widths (src/rt_vllm.c drafter_bytes)
     n.extra["spec.hidden"], n.extra["spec.ffn"] = d.hidden, d.intermediate

@@ -251,6 +251,7 @@ static void rd_model(rd *r, int model, model_desc *m, vf_dtype dt) {
   m->head_dim = rd_dim(r, desc, "head_dim", false, m->heads ? m->hidden / m->heads : 0);
   m->intermediate = rd_dim(r, desc, "intermediate", false, 0);
   m->max_position = rd_dim(r, desc, "max_position", false, 0);
+  m->rotary_dim = rd_dim(r, desc, "rotary_dim", false, m->head_dim);
   m->tied_embeddings = rd_bool(r, desc, "tied_embeddings", false);
   rd_tensors(r, desc, m, dt);
   rd_kv(r, desc, m);

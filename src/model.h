@@ -49,6 +49,7 @@ typedef struct model_desc {
   char arch[48];
   model_family family;
   uint64_t hidden, layers, vocab, heads, kv_heads, head_dim, intermediate, max_position;
+  uint64_t rotary_dim; /* dimensions RoPE rotates per head (partial rotary: < head_dim) */
   bool tied_embeddings;
   inventory inv;
   kv_group kv[MODEL_MAX_KV];

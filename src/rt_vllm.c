@@ -295,11 +295,17 @@ static uint64_t stage_slack(ectx *c, uint64_t stage, bool draft) {
 
 /* Weights of pipeline stage `stage`: its share of the layers, the embeddings on the
 ** first, the final norm and head on the last; plus the rotary cos/sin cache vLLM
-** registers (max_position x head_dim, one per model: get_rope) in the model dtype, or
+** registers (max_position x rotary_dim, one per model: get_rope) in the model dtype, or
 ** in fp32 where the model class asks for it (vllm.rope_bytes: gpt_oss.py); plus the
 ** allocator's block tails (stage_slack).
 ** Llama-3.1-8B: 16,060,522,496 + 131072 x 128 x 2 B = 14.99 GiB as printed
-** (llmd-v019-llama31-8b-tp1-8k). */
+** (llmd-v019-llama31-8b-tp1-8k). rotary_dim is the part of a head RoPE turns: the cache
+** is torch.cat((cos, sin), -1) of max_position x rotary_dim/2 each (vllm/model_executor/
+** layers/rotary_embedding/base.py _compute_cos_sin_cache, commit 072d10a0); get_rope sets
+** rotary_dim = int(head_size x partial_rotary_factor) (GLM-4.5 0.5, Qwen3-Next 0.25), GPT-NeoX
+** int(head_size x rotary_pct), DeepSeek MLA qk_rope_head_dim (deepseek_v2.py; its
+** DeepseekScalingRotaryEmbedding spans original_max_position x factor = 4096 x 40 = 163840
+** = max_position_embeddings, deepseek_scaling_rope.py commit 00d678e1). */
 static uint64_t stage_weights(ectx *c, uint64_t stage) {
   const model_desc *m = c->m;
   uint64_t pp = c->s->pp, total = stage_slack(c, stage, false);
@@ -316,7 +322,8 @@ static uint64_t stage_weights(ectx *c, uint64_t stage) {
     }
     total = acc_add(&c->acc, total, b);
   }
-  uint64_t pos = acc_mul(&c->acc, m->max_position, m->head_dim), rb = scn_u64(c->s, "vllm.rope_bytes", 0);
+  uint64_t rot = m->rotary_dim ? m->rotary_dim : m->head_dim;
+  uint64_t pos = acc_mul(&c->acc, m->max_position, rot), rb = scn_u64(c->s, "vllm.rope_bytes", 0);
   uint64_t rope = rb ? acc_mul(&c->acc, pos, rb) : est_elems_bytes(c, pos, c->s->dtype);
   return acc_add(&c->acc, total, rope);
 }

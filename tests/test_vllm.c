@@ -1131,6 +1131,46 @@ static void test_mamba_state_dtypes(void **state) {
                "runtime.mamba_cache_dtype: expected auto, float32, bfloat16 or float16, got \"int8\"");
 }
 
+/* The rotary cos/sin cache vLLM registers is max_position x rotary_dim (base.py
+** _compute_cos_sin_cache: cos and sin of rotary_dim/2 each), rotary_dim the part of a head
+** RoPE turns. DeepSeek-V2-Lite (MLA, qk_rope_head_dim 64): 31,412,968,448 B of bf16 tensors
+** + 26.5 MiB of block tails (26 shared-expert down_proj 11 -> 12 MiB: 1 MiB each, the dense
+** layer's gate_up 85.5 -> 86 MiB: 0.5 MiB) + 163840 x 64 x 2 B (not x 192, the q/k head).
+** Partial rotary (get_rope: int(head_dim x partial_rotary_factor)): a Qwen3-14B shape with
+** factor 0.5 caches 40960 x 64 x 2 B, 5,242,880 B less than the full 128; 0.25 given in
+** rope_parameters: 40960 x 96 x 2 = 7,864,320 B less. GPT-NeoX rotary_pct 0.25 of 80:
+** 2048 x (80 - 20) x 2 = 245,760 B less than rotary_pct 1. */
+static double rope_weights(vf_engine *e, const char *model) {
+  char text[1024];
+  snprintf(text, sizeof text, "return { model = { %s }, " V19 " }, " WL ", " H100 " }", model);
+  json_t *j = eval(e, text);
+  double w = fig(j, "weights_bytes");
+  json_decref(j);
+  return w;
+}
+static void test_rotary_dim(void **state) {
+  json_t *j = eval(*state, "return { model = 'deepseek-ai/DeepSeek-V2-Lite-Chat', " V19 " }, " WL ", " H100 " }");
+  assert_int_equal((long long)fig(j, "weights_bytes"), 31412968448LL + 53LL * 512 * 1024 + 163840LL * 64 * 2);
+  json_decref(j);
+  const char *q = "arch = 'qwen3', config = { model_type = 'qwen3', hidden_size = 5120, intermediate_size = 17408, "
+                  "num_attention_heads = 40, num_hidden_layers = 40, num_key_value_heads = 8, head_dim = 128, "
+                  "vocab_size = 151936, max_position_embeddings = 40960, tie_word_embeddings = false%s }";
+  char full[512], half[512], quarter[512];
+  snprintf(full, sizeof full, q, "");
+  snprintf(half, sizeof half, q, ", partial_rotary_factor = 0.5");
+  snprintf(quarter, sizeof quarter, q, ", rope_parameters = { rope_theta = 1000000, partial_rotary_factor = 0.25 }");
+  double wf = rope_weights(*state, full);
+  assert_int_equal((long long)(wf - rope_weights(*state, half)), 40960LL * 64 * 2);
+  assert_int_equal((long long)(wf - rope_weights(*state, quarter)), 40960LL * 96 * 2);
+  const char *nx = "arch = 'gpt_neox', config = { model_type = 'gpt_neox', hidden_size = 2560, intermediate_size = "
+                   "10240, num_attention_heads = 32, num_hidden_layers = 32, vocab_size = 50304, "
+                   "max_position_embeddings = 2048, rotary_pct = %s }";
+  char a[512], b[512];
+  snprintf(a, sizeof a, nx, "1.0");
+  snprintf(b, sizeof b, nx, "0.25");
+  assert_int_equal((long long)(rope_weights(*state, a) - rope_weights(*state, b)), 2048LL * 60 * 2);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_lora_launch),
@@ -1151,6 +1191,7 @@ int main(void) {
       cmocka_unit_test(test_lora_llama8b), cmocka_unit_test(test_lora_embedding_modules), cmocka_unit_test(test_lora_errors),
       cmocka_unit_test(test_spec_mtp_hybrid), cmocka_unit_test(test_mm_qwen35),
       cmocka_unit_test(test_mamba_state_dtypes),
+      cmocka_unit_test(test_rotary_dim),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
