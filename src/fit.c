@@ -167,8 +167,10 @@ static void fit_launch(const model_desc *m, const scenario *s, const estimate *e
              (unsigned long long)tp, (unsigned long long)scn_u64(s, "runtime.context_length", ctx), f);
   } else if (fig(e, "fit_n_cpu_moe") >= 1 && fig(e, "fit_n_cpu_moe") <= m->layers) {
     /* a MoE model that fits with its attention, KV and some layers' experts on the GPU:
-    ** every layer offloaded, the experts of the first N on the host */
-    snprintf(row->launch, sizeof row->launch, "-ngl %llu --n-cpu-moe %.0f -c %.0f", (unsigned long long)m->layers + 1,
+    ** every layer offloaded (llama.cpp's -ngl counts a GGUF's MTP blocks, n_layer_nextn, and
+    ** the output layer), the experts of the first N on the host */
+    unsigned long long all = (unsigned long long)m->layers + scn_u64(s, "runtime.n_layer_nextn", 0) + 1;
+    snprintf(row->launch, sizeof row->launch, "-ngl %llu --n-cpu-moe %.0f -c %.0f", all,
              fig(e, "fit_n_cpu_moe"), fig(e, "n_ctx"));
   } else if (fig(e, "fit_n_gpu_layers") > 0) {
     snprintf(row->launch, sizeof row->launch, "-ngl %.0f -c %.0f", fig(e, "fit_n_gpu_layers"), fig(e, "n_ctx"));

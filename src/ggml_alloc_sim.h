@@ -74,7 +74,10 @@ bool gs_plan(gs_graph *g, uint64_t align, uint64_t *size);
 enum {
   LW_ATTN_NORM = 0, LW_Q = 2, LW_K = 4, LW_V = 6, LW_QKV = 8, LW_O = 10, LW_FFN_NORM = 12,
   LW_GATE = 14, LW_UP = 16, LW_DOWN = 18, LW_ROUTER = 20, LW_GATE_EXPS = 22, LW_UP_EXPS = 24,
-  LW_DOWN_EXPS = 26, LW_OUT_NORM = 28, LW_OUTPUT = 30, LW_TOKEN_EMBD = 32, LW_N = 34, LW_BIAS = 1
+  LW_DOWN_EXPS = 26, LW_OUT_NORM = 28, LW_OUTPUT = 30, LW_TOKEN_EMBD = 32,
+  /* MLA (deepseek2): wq_a, attn_q_a_norm, wq_b, wkv_a_mqa, attn_kv_a_norm, wk_b, wv_b */
+  LW_Q_A = 34, LW_Q_A_NORM = 36, LW_Q_B = 38, LW_KV_A = 40, LW_KV_A_NORM = 42, LW_K_B = 44, LW_V_B = 46,
+  LW_N = 48, LW_BIAS = 1
 };
 
 typedef struct lc_graph_spec {
@@ -88,6 +91,12 @@ typedef struct lc_graph_spec {
   bool probs_b;                   /* an expert-selection bias (exp_probs_b) added to the router's
                                   ** probabilities before the top-k (deepseek2, glm4moe) */
   bool moe_unnorm;                /* the top-k weights not renormalized (norm_w false) */
+  /* MLA with k_b / v_b absorbed (deepseek2 with key_length_mla: src/models/deepseek2.cpp,
+  ** llama.cpp 80fb11a): Q from q_lora (0: wq), one latent K row of kv_lora + rope per token,
+  ** V its first kv_lora columns, attention over the latent, then wv_b per head */
+  bool mla;
+  uint64_t mla_q_lora, mla_kv_lora, mla_rope, mla_hk, mla_hv; /* mla_hk: nope + rope per head */
+  uint64_t mla_k_elem; /* bytes of a K cache element (the contiguous V copy without FA) */
   uint64_t n_kv[2];  /* cells per stream: full-attention cache, sliding-window cache */
   uint64_t n_swa;    /* layers that use the sliding-window cache (the last ones) */
   bool iswa;         /* llama_kv_cache_iswa (a sliding or chunked cache): two sets of KV

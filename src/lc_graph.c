@@ -180,6 +180,71 @@ static int lg_attn(lg *l, int an, int c) {
   return lg_op(l, lg_f32(l, sp->hidden, T), 0, lg_w(l, LW_O), o);
 }
 
+/* ggml_nbytes of a 3-D f32 view of ne0 x ne1 x ne2 with row strides nb1, nb2 */
+static uint64_t lg_view3(lg *l, uint64_t ne0, uint64_t ne1, uint64_t ne2, uint64_t nb1, uint64_t nb2) {
+  if (!ne1 || !ne2) return 0;
+  return acc_add(&l->a, acc_add(&l->a, ne0 * 4, acc_mul(&l->a, ne1 - 1, nb1)), acc_mul(&l->a, ne2 - 1, nb2));
+}
+
+/* deepseek2's MLA attention, k_b and v_b absorbed (src/models/deepseek2.cpp and build_attn
+** with llm_graph_input_attn_k, llama.cpp 80fb11a), in the graph's order: build_attn expands
+** Qcur (q_a, its norm, q_b; q_nope permuted times wk_b and permuted back, q_pe roped (a
+** strided view: not in place), concatenated), then Vcur (wkv_a_mqa, the latent's norm,
+** reshaped) and Kcur (the latent and the roped k_pe concatenated); the K store; flash
+** attention over the cache's latent rows (V a view of K's first kv_lora columns), or
+** without it KQ, the softmax in place, the transposed V made contiguous and KQV; then wv_b
+** per head, the heads made contiguous, and wo */
+static int lg_mla(lg *l, int an, int c) {
+  const lc_graph_spec *sp = l->sp;
+  uint64_t T = sp->n_tok, H = sp->heads, dk = sp->mla_hk, dr = sp->mla_rope, dn = dk - dr, r = sp->mla_kv_lora;
+  uint64_t qb = lg_f32(l, H * dk, T), row = acc_mul(&l->a, dk, 4);
+  int q;
+  if (sp->mla_q_lora) {
+    uint64_t ab = lg_f32(l, sp->mla_q_lora, T);
+    q = lg_op(l, ab, 0, lg_w(l, LW_Q_A), an);
+    q = lg_op(l, ab, GS_INPLACE, lg_named_norm(l, lg_op(l, ab, GS_INPLACE, q, -1)), lg_w(l, LW_Q_A_NORM));
+    q = lg_op(l, qb, 0, lg_w(l, LW_Q_B), q);
+  } else {
+    q = lg_op(l, qb, 0, lg_w(l, LW_Q), an);
+  }
+  int q3 = lg_view(l, q);
+  uint64_t nope = lg_view3(l, dn, H, T, row, acc_mul(&l->a, row, H));
+  int qn = lg_view_n(l, lg_view_n(l, q3, nope), nope); /* q_nope, permuted */
+  uint64_t ab = acc_mul(&l->a, lg_f32(l, r, T), H);
+  int qa = lg_view(l, lg_op(l, ab, 0, lg_w(l, LW_K_B), qn)); /* q_nope_absorbed, permuted */
+  int qpe = lg_view_n(l, q3, lg_view3(l, dr, H, T, row, acc_mul(&l->a, row, H)));
+  int qr = lg_op(l, acc_mul(&l->a, lg_f32(l, dr, T), H), GS_ROPE, qpe, l->pos);
+  uint64_t qcb = acc_mul(&l->a, lg_f32(l, r + dr, T), H);
+  int qcur = lg_op(l, qcb, 0, qa, qr); /* CONCAT */
+  uint64_t kvb = lg_f32(l, r + dr, T), kvrow = acc_mul(&l->a, r + dr, 4), rb = lg_f32(l, r, T);
+  int kvpe = lg_op(l, kvb, 0, lg_w(l, LW_KV_A), an);
+  int kv = lg_view_n(l, kvpe, lg_view2(l, r, T, kvrow));
+  kv = lg_op(l, rb, GS_INPLACE, lg_named_norm(l, lg_op(l, rb, 0, kv, -1)), lg_w(l, LW_KV_A_NORM));
+  int vcur = lg_view(l, kv);
+  int kpe = lg_view_n(l, kvpe, lg_view3(l, dr, 1, T, kvrow, kvrow));
+  int kr = lg_op(l, lg_f32(l, dr, T), GS_ROPE, kpe, l->pos);
+  lg_store(l, lg_op(l, kvb, 0, vcur, kr), l->k_idx[c], l->kc); /* Kcur: CONCAT */
+  int qp = lg_view(l, lg_view(l, qcur)); /* Q split per stream, permuted */
+  int k = lg_view(l, l->kc), kp = lg_view(l, k), vp = lg_view(l, lg_view(l, k));
+  uint64_t ob = acc_mul(&l->a, lg_f32(l, r, T), H);
+  int o;
+  if (sp->fa) {
+    int src[4] = {qp, kp, vp, l->mask[c]};
+    o = lg_view(l, gs_node(l->g, ob, 0, -1, src, 4)); /* permuted for wv_b */
+  } else {
+    uint64_t kq = acc_mul(&l->a, lg_f32(l, sp->n_kv[c], T), H);
+    int sm = lg_op(l, kq, GS_INPLACE, lg_op(l, kq, 0, kp, qp), l->mask[c]);
+    uint64_t vc = acc_mul3(&l->a, sp->n_kv[c], r, sp->mla_k_elem ? sp->mla_k_elem : 2);
+    int vt = lg_op(l, vc, 0, lg_view(l, vp), -1); /* ggml_cont(ggml_transpose(v)) */
+    o = lg_op(l, ob, 0, vt, sm);
+  }
+  uint64_t vb = acc_mul(&l->a, lg_f32(l, sp->mla_hv, T), H);
+  int mla = lg_op(l, vb, 0, lg_w(l, LW_V_B), o);
+  int heads = sp->fa ? lg_view(l, lg_op(l, vb, 0, lg_view(l, mla), -1)) /* permute, cont, reshape */
+                     : lg_op(l, vb, 0, lg_view(l, mla), -1);           /* permute, cont_2d */
+  return lg_op(l, lg_f32(l, sp->hidden, T), 0, lg_w(l, LW_O), heads);
+}
+
 /* build_moe_ffn: the router's logits, softmax or sigmoid in place, the selection bias
 ** (exp_probs_b) added beside them, top-k (argsort and its view), the weights got from the
 ** probabilities (ffn_moe_probs reshaped) and, with norm_w, divided by their clamped row
@@ -264,7 +329,8 @@ static int lg_layer(lg *l, int in, uint64_t il) {
   const lc_graph_spec *sp = l->sp;
   lg_at_layer(l, (long)il);
   int c = lg_cache_of(sp, il);
-  int cur = lg_attn(l, lg_norm(l, in, LW_ATTN_NORM), c), sa = in;
+  int an = lg_norm(l, in, LW_ATTN_NORM);
+  int cur = sp->mla ? lg_mla(l, an, c) : lg_attn(l, an, c), sa = in;
   if (il == sp->n_layer - 1) { /* inp_out_ids: the rows that produce outputs, from here on */
     l->T = sp->n_out ? sp->n_out : sp->n_tok;
     uint64_t ho = lg_f32(l, sp->hidden, l->T);
@@ -294,7 +360,7 @@ static int lg_inputs(lg *l) {
     int c = two ? lg_cache_of(sp, il) : 0;
     if (l->k_idx[c] >= 0) continue;
     l->k_idx[c] = gs_leaf(l->g, acc_mul(&l->a, T, 8));
-    l->v_idx[c] = gs_leaf(l->g, acc_mul3(&l->a, T, sp->fa ? 1 : kvv, 8));
+    l->v_idx[c] = sp->mla ? -1 : gs_leaf(l->g, acc_mul3(&l->a, T, sp->fa ? 1 : kvv, 8)); /* MLA: K only */
     l->mask[c] = gs_leaf(l->g, acc_mul3(&l->a, sp->n_kv[c], T, sp->fa ? 2 : 4));
   }
   if (!two) l->k_idx[1] = l->k_idx[0], l->v_idx[1] = l->v_idx[0], l->mask[1] = l->mask[0];

@@ -383,6 +383,9 @@ typedef struct lc_wname {
 } lc_wname;
 
 static const lc_wname LC_WNAMES[] = {
+    {"attn_q_a_norm", LW_Q_A_NORM}, {"q_a_layernorm", LW_Q_A_NORM}, {"attn_q_a.", LW_Q_A}, {"q_a_proj", LW_Q_A},
+    {"attn_q_b.", LW_Q_B}, {"q_b_proj", LW_Q_B}, {"attn_kv_a_norm", LW_KV_A_NORM}, {"kv_a_layernorm", LW_KV_A_NORM},
+    {"attn_kv_a_mqa", LW_KV_A}, {"kv_a_proj_with_mqa", LW_KV_A}, {"attn_k_b.", LW_K_B}, {"attn_v_b.", LW_V_B},
     {"attn_qkv", LW_QKV}, {"query_key_value", LW_QKV}, {"qkv_proj", LW_QKV}, {"c_attn", LW_QKV},
     {"attn_q.", LW_Q}, {"q_proj", LW_Q}, {"attn_k.", LW_K}, {"k_proj", LW_K}, {"attn_v.", LW_V}, {"v_proj", LW_V},
     {"attn_output", LW_O}, {"o_proj", LW_O}, {"attention.dense", LW_O}, {"out_proj", LW_O}, {"attn.c_proj", LW_O},
@@ -447,7 +450,7 @@ static uint64_t *lc_weight_table(lc *l) {
     const ggml_type_info *g = lc_tensor_type(t);
     uint64_t b = lc_tensor_bytes(l, t, g);
     long il = lc_first_index(t->name);
-    if (kind >= LW_OUT_NORM) {
+    if (kind >= LW_OUT_NORM && kind <= LW_TOKEN_EMBD + LW_BIAS) {
       lc_wadd(l, wb, l->n_layer, kind, t, g, b, 1);
       if (kind == LW_TOKEN_EMBD && !has_head && l->m->tied_embeddings) lc_wadd(l, wb, l->n_layer, LW_OUTPUT, t, g, b, 1);
     } else if (il >= 0 && (uint64_t)il < l->n_layer) {
@@ -658,6 +661,24 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
     sp->qkv_bias = sp->qkv_bias || strstr(nm, "attn_q.bias") || strstr(nm, "q_proj.bias");
     sp->probs_b = sp->probs_b || strstr(nm, "exp_probs_b") || strstr(nm, "e_score_correction_bias");
   }
+  if (g0 && g0->kind == KV_ATTN && g0->v_dim == 0) {
+    /* MLA (deepseek2.cpp): the cache row is kv_lora (attn_kv_a_norm's width) + rope; Q
+    ** heads of nope + rope (head_dim); q_lora attn_q_a_norm's width (none: wq); V heads the
+    ** output projection's input over the heads */
+    for (size_t i = 0; i < m->inv.n; i++) {
+      const inv_tensor *t = &m->inv.t[i];
+      int kind = lc_weight_kind(t);
+      uint64_t n = 1;
+      for (int d = 0; d < t->ndim; d++) n *= t->shape[d];
+      if (kind == LW_Q_A_NORM && !sp->mla_q_lora) sp->mla_q_lora = n;
+      if (kind == LW_KV_A_NORM && !sp->mla_kv_lora) sp->mla_kv_lora = n;
+      if (kind == LW_O && !sp->mla_hv && m->hidden) sp->mla_hv = n / m->hidden / heads;
+    }
+    sp->mla_hk = m->head_dim;
+    sp->mla_rope = sp->mla_kv_lora < g0->k_dim ? g0->k_dim - sp->mla_kv_lora : 0;
+    sp->mla = sp->mla_rope && sp->mla_rope < sp->mla_hk && sp->mla_hv;
+    sp->mla_k_elem = l->tk->block == 1 ? l->tk->type_size : 2;
+  }
   sp->n_kv[0] = sp->n_kv[1] = l->n_ctx_seq;
   uint64_t n_chunked = 0;
   for (int i = 0; i < m->n_kv; i++) {
@@ -687,16 +708,20 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
 }
 
 /* why the replayed graph (lc_graph.c: llama's layer, its MoE FFN with the shared experts
-** of glm4moe / deepseek2 beside it, Llama 4's layers) is not the model's, NULL when it is:
-** MLA attention (deepseek2), a gated shared expert (qwen2moe, qwen3next) and recurrent
-** layers are not in it. Measured against the real llama.cpp (node-llama-cpp 3.21.1,
-** llama.cpp 80fb11a, CPU backend) on generated files, tests/test_llamacpp.c: qwen3next
-** -8.7%; llama4 byte-exact (11,298,816 B) */
+** of glm4moe / deepseek2 beside it, Llama 4's layers, deepseek2's MLA) is not the model's,
+** NULL when it is: a gated shared expert (qwen2moe, qwen3next), recurrent layers, MLA in
+** the legacy graph and deepseek2 without MLA (wkv_b decompressed) are not in it. Measured
+** against the real llama.cpp (node-llama-cpp 3.21.1, llama.cpp 80fb11a, CPU backend) on
+** generated files, tests/test_llamacpp.c: qwen3next -8.7%; llama4 byte-exact (11,298,816
+** B); deepseek2 (MLA) within the 64-byte figure with and without flash attention */
 static const char *lc_unmodelled(const lc *l) {
   const model_desc *m = l->m;
+  bool mla = false;
+  for (int i = 0; i < m->n_kv; i++) mla = mla || (m->kv[i].kind == KV_ATTN && m->kv[i].v_dim == 0);
+  if (mla && !lc_newer(l, LC_B_GRAPH_SIM)) return "MLA attention is not in the replayed legacy graph";
+  if (!mla && strcmp(m->arch, "deepseek") == 0) return "deepseek2 without MLA (wkv_b) is not in the replayed graph";
   for (int i = 0; i < m->n_kv; i++) {
     if (m->kv[i].kind == KV_STATE) return "recurrent layers are not in the replayed graph";
-    if (m->kv[i].kind == KV_ATTN && m->kv[i].v_dim == 0) return "MLA attention is not in the replayed graph";
     /* without flash attention and with a chunk cache smaller than the full one the replay
     ** is 1.3% high (a generated llama4 file at 16384 cells: 189,571,072 B replayed,
     ** 187,187,174 real); with flash attention, or equal caches, it is byte-exact */
@@ -950,21 +975,24 @@ static bool lc_has_experts(const lc *l) {
   return false;
 }
 
-/* -ngl: the most layers (output layer counted, as llama.cpp counts it) that fit the first
-** GPU the estimate runs on (fit puts each catalog GPU there); -c: the largest context (cells,
-** a multiple of 256) at that -ngl */
+/* -ngl: the most layers that fit the first GPU the estimate runs on (fit puts each catalog
+** GPU there), counted as llama.cpp counts them: over n_layer_all (the trunk, then a GGUF's
+** MTP blocks, runtime.n_layer_nextn) with the output layer, so all of them is
+** n_layer_all + 1 (lc_block_dev); -c: the largest context (cells, a multiple of 256) at
+** that -ngl */
 static void lc_fit(lc *l) {
   const scenario *s = l->s;
   if (l->cpu || s->n_gpus == 0 || l->n_gpu == 0) return;
   uint64_t mem = s->gpu_memory ? s->gpu_memory : s->gpus[0].memory;
   uint64_t usable = (uint64_t)((double)mem * (1.0 - s->headroom));
+  uint64_t all = l->n_layer + l->n_nextn;
   lc saved = *l;
   /* every layer, else the most below: fewer layers on the GPU never take more of it once
   ** one layer is on the host (its weights' copies are in the compute buffer from then on),
-  ** so [0, n_layer] is bisected */
-  l->ngl = l->n_layer + 1;
+  ** so [0, n_layer_all] is bisected */
+  l->ngl = all + 1;
   if (!lc_fits(l, usable)) {
-    uint64_t lo = 0, hi = l->n_layer;
+    uint64_t lo = 0, hi = all;
     while (lo < hi) {
       uint64_t mid = lo + (hi - lo + 1) / 2;
       l->ngl = mid;
@@ -978,7 +1006,7 @@ static void lc_fit(lc *l) {
     /* --n-cpu-moe: with every layer on the GPU, the fewest layers whose experts stay on the
     ** host (n_layer + 1: none fits). Past the first (which adds its weights' copies to the
     ** compute buffer) each more layer frees GPU memory, so the search bisects from 1. */
-    l->ngl = l->n_layer + 1;
+    l->ngl = all + 1;
     l->n_cpu_moe = 0;
     uint64_t lo = 0, hi = l->n_layer + 1;
     if (!lc_fits(l, usable)) {

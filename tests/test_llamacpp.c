@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -16,6 +17,26 @@
 
 #define MIB (1024ll * 1024ll)
 
+/* the generated files' paths: $TMPDIR (else /tmp)/vf_test_lc_<pid>_<name>.gguf, so that two
+** runs at once do not overwrite each other's files; removed by teardown */
+static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "unknown"};
+#define LC_NFILES (sizeof LC_FILES / sizeof LC_FILES[0])
+static char lc_paths[LC_NFILES][512];
+
+static const char *lcp(const char *name) {
+  for (size_t i = 0; i < LC_NFILES; i++) {
+    if (strcmp(LC_FILES[i], name) != 0) continue;
+    if (!lc_paths[i][0]) {
+      const char *dir = getenv("TMPDIR");
+      snprintf(lc_paths[i], sizeof lc_paths[i], "%s/vf_test_lc_%ld_%s.gguf", dir && *dir ? dir : "/tmp",
+               (long)getpid(), name);
+    }
+    return lc_paths[i];
+  }
+  fail_msg("lcp: unknown test file '%s'", name);
+  return NULL;
+}
+
 static int setup(void **state) {
   *state = tu_engine(0, 0);
   return *state ? 0 : -1;
@@ -23,6 +44,8 @@ static int setup(void **state) {
 
 static int teardown(void **state) {
   vf_engine_free(*state);
+  for (size_t i = 0; i < LC_NFILES; i++)
+    if (lc_paths[i][0]) remove(lc_paths[i]);
   return 0;
 }
 
@@ -36,12 +59,12 @@ static void write_models(void) {
   o.layers = 4, o.embd = 512, o.ff = 1408, o.heads = 8, o.heads_kv = 8, o.vocab = 8192;
   assert_true(mk_llama_ftype(&o, "f16"));
   assert_true(mk_gguf_llama_buf(&o, &b, err, sizeof err));
-  assert_true(mk_write_file("/tmp/vf_test_lc_mha.gguf", b.p, b.len, 0, err, sizeof err));
+  assert_true(mk_write_file(lcp("mha"), b.p, b.len, 0, err, sizeof err));
   mk_buf_free(&b);
   o.embd = 1024, o.ff = 2816, o.heads = 16, o.heads_kv = 4, o.vocab = 32000, o.tied = true;
   assert_true(mk_llama_ftype(&o, "q8_0"));
   assert_true(mk_gguf_llama_buf(&o, &b, err, sizeof err));
-  assert_true(mk_write_file("/tmp/vf_test_lc_gqa.gguf", b.p, b.len, 0, err, sizeof err));
+  assert_true(mk_write_file(lcp("gqa"), b.p, b.len, 0, err, sizeof err));
   mk_buf_free(&b);
 }
 
@@ -81,7 +104,7 @@ static void near(long long got, long long want, double rel, long long abs_tol, c
 ** node-llama-cpp leaves n_outputs_max at 0 (n_batch): logits for all 512 rows. */
 static void test_cpu_f16_avx2(void **state) {
   write_models();
-  json_t *j = run(*state, "/tmp/vf_test_lc_mha.gguf",
+  json_t *j = run(*state, lcp("mha"),
                   "device = \"cpu\", n_batch = 512, n_ubatch = 512, flash_attn = false, n_outputs_max = 0", 2048, 1);
   assert_int_equal(tu_int(j, "runtime.cpu_model_buffer_bytes"), 42485760);
   assert_int_equal(tu_int(j, "runtime.gpu_model_buffer_bytes"), 0);
@@ -101,21 +124,21 @@ static void test_outputs_max(void **state) {
   write_models();
   const char *mha = "device = \"cpu\", n_batch = 512, n_ubatch = 512, flash_attn = false";
   char rt[256];
-  json_t *j = run(*state, "/tmp/vf_test_lc_mha.gguf", mha, 2048, 1);
+  json_t *j = run(*state, lcp("mha"), mha, 2048, 1);
   assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 45099008 - 2016);
   json_decref(j);
   snprintf(rt, sizeof rt, "%s, version = \"b9442\"", mha);
-  j = run(*state, "/tmp/vf_test_lc_mha.gguf", rt, 2048, 1);
+  j = run(*state, lcp("mha"), rt, 2048, 1);
   assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 45099008);
   json_decref(j);
-  j = run(*state, "/tmp/vf_test_lc_gqa.gguf", "device = \"cpu\", flash_attn = true, n_outputs_max = 0", 2048, 1);
+  j = run(*state, lcp("gqa"), "device = \"cpu\", flash_attn = true, n_outputs_max = 0", 2048, 1);
   long long all = tu_int(j, "runtime.host_compute_buffer_bytes");
   json_decref(j);
-  j = run(*state, "/tmp/vf_test_lc_gqa.gguf", "device = \"cpu\", flash_attn = true", 2048, 1);
+  j = run(*state, lcp("gqa"), "device = \"cpu\", flash_attn = true", 2048, 1);
   long long one = tu_int(j, "runtime.host_compute_buffer_bytes");
   json_decref(j);
   if (one >= 32000ll * 512 * 4 || all < 32000ll * 512 * 4) fail_msg("logits: %lld (one row), %lld (all)", one, all);
-  j = run(*state, "/tmp/vf_test_lc_gqa.gguf", "device = \"cpu\", flash_attn = true, n_outputs_max = 1", 2048, 1);
+  j = run(*state, lcp("gqa"), "device = \"cpu\", flash_attn = true, n_outputs_max = 1", 2048, 1);
   assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), one);
   json_decref(j);
 }
@@ -124,7 +147,7 @@ static void test_outputs_max(void **state) {
 ** buffer takes every 2-D F16 matmul weight (4 x 6.125 MiB + output 8 MiB = 34078720) and
 ** the mapping stops before the last layer's gate, down, up (42485760 - 3 x 1441792). */
 static void test_cpu_f16_amx(void **state) {
-  json_t *j = run(*state, "/tmp/vf_test_lc_mha.gguf",
+  json_t *j = run(*state, lcp("mha"),
                   "device = \"cpu\", cpu_features = \"amx\", flash_attn = true", 2048, 1);
   assert_int_equal(tu_int(j, "runtime.cpu_amx_buffer_bytes"), 34078720);
   assert_int_equal(tu_int(j, "runtime.cpu_model_buffer_bytes"), 72239104);
@@ -137,15 +160,15 @@ static void test_cpu_f16_amx(void **state) {
 ** KV streams: 4 sequences x 2048 cells x 4 layers x 256 x 2 B x 2 = 32 MiB; q8_0 KV:
 ** 2048 x 4 x (256/32 x 34) x 2 = 4456448. */
 static void test_cpu_q8_tied_streams(void **state) {
-  json_t *j = run(*state, "/tmp/vf_test_lc_gqa.gguf",
+  json_t *j = run(*state, lcp("gqa"),
                   "device = \"cpu\", cpu_features = \"amx\", use_mmap = false, flash_attn = true", 2048, 1);
   assert_int_equal(tu_int(j, "runtime.cpu_model_buffer_bytes"), 127307776);
   json_decref(j);
-  j = run(*state, "/tmp/vf_test_lc_gqa.gguf", "device = \"cpu\", flash_attn = true, n_seq_max = 4", 2048, 4);
+  j = run(*state, lcp("gqa"), "device = \"cpu\", flash_attn = true, n_seq_max = 4", 2048, 4);
   assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 32 * MIB);
   assert_int_equal(tu_int(j, "runtime.output_buffer_bytes"), 32000 * 4 * 4);
   json_decref(j);
-  j = run(*state, "/tmp/vf_test_lc_gqa.gguf", "device = \"cpu\", flash_attn = true, type_k = \"q8_0\", type_v = \"q8_0\"", 2048, 1);
+  j = run(*state, lcp("gqa"), "device = \"cpu\", flash_attn = true, type_k = \"q8_0\", type_v = \"q8_0\"", 2048, 1);
   assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 4456448);
   json_decref(j);
 }
@@ -225,19 +248,19 @@ static void test_pythia_partial(void **state) {
 ** needs what -ngl 5 does, in 3 splits (the output layer stays on the host). */
 static void test_gpu_partial_copies(void **state) {
   write_models();
-  json_t *j = run(*state, "/tmp/vf_test_lc_gqa.gguf", "n_gpu_layers = 5, n_outputs_max = 0", 2048, 1);
+  json_t *j = run(*state, lcp("gqa"), "n_gpu_layers = 5, n_outputs_max = 0", 2048, 1);
   assert_int_equal(tu_int(j, "runtime.compute_buffer_bytes"), 67633152);
   json_decref(j);
-  j = run(*state, "/tmp/vf_test_lc_gqa.gguf", "n_gpu_layers = 4, n_outputs_max = 0", 2048, 1);
+  j = run(*state, lcp("gqa"), "n_gpu_layers = 4, n_outputs_max = 0", 2048, 1);
   assert_int_equal(tu_int(j, "runtime.compute_buffer_bytes"), 67633152 + 34816000);
   assert_int_equal(tu_int(j, "runtime.graph_splits"), 4);
   assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
   json_decref(j);
-  j = run(*state, "/tmp/vf_test_lc_gqa.gguf", "n_gpu_layers = 5", 2048, 1);
+  j = run(*state, lcp("gqa"), "n_gpu_layers = 5", 2048, 1);
   long long full = tu_int(j, "runtime.compute_buffer_bytes");
   if (full >= 32000ll * 512 * 4) fail_msg("-ngl 5: %lld still holds the logits", full);
   json_decref(j);
-  j = run(*state, "/tmp/vf_test_lc_gqa.gguf", "n_gpu_layers = 4", 2048, 1);
+  j = run(*state, lcp("gqa"), "n_gpu_layers = 4", 2048, 1);
   assert_int_equal(tu_int(j, "runtime.compute_buffer_bytes"), full);
   assert_int_equal(tu_int(j, "runtime.graph_splits"), 3);
   json_decref(j);
@@ -400,8 +423,8 @@ static void test_mmproj(void **state) {
 /* The replayed graph holds a MoE layer's routed experts, the leading dense layers and the
 ** shared experts' FFN added in place, the selection bias (exp_probs_b) and the Q/K/V biases of
 ** glm4moe: byte-exact against the real llama.cpp on a generated glm4moe file
-** (test_newer_archs), so GLM-4.5 is exact, and so is Llama 4 (its layers, test_newer_archs);
-** MLA attention (deepseek2) is not in it, and stays not exact. */
+** (test_newer_archs), so GLM-4.5 is exact, and so are Llama 4 (its layers) and deepseek2's
+** MLA attention (test_newer_archs). */
 static void test_shexp_inexact(void **state) {
   json_t *j = NULL;
   const char *text = "return { model = 'zai-org/GLM-4.5-Air', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp' },"
@@ -412,7 +435,7 @@ static void test_shexp_inexact(void **state) {
   text = "return { model = 'deepseek-ai/DeepSeek-V2-Lite', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp' },"
          " workload = { kind = 'inference', context = 8192 }, gpu = 'H200' }";
   if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
-  assert_int_equal(tu_category_basis_exact(j, "activations"), 0); /* MLA: not replayed as such */
+  assert_int_equal(tu_category_basis_exact(j, "activations"), 1); /* MLA replayed */
   json_decref(j);
   text = "return { model = 'meta-llama/Llama-4-Scout-17B-16E-Instruct', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp' },"
          " workload = { kind = 'inference', context = 8192 }, gpu = 'H200' }";
@@ -496,8 +519,7 @@ static void set_ds(mk_llama *o) {
 ** attention layer 1 MiB; RS per DeltaNet layer: conv (4 - 1) x (128 + 2 x 2 x 32) x 4 B =
 ** 3072 and state 32 x 128 x 4 B = 16384, x 3 layers = 58368 (x 3 sequences: 175104).
 ** deepseek2 (MLA, kv_lora 128 + rope 8, 3 layers + 1 MTP block): K only, 136 x 2 B x 2048
-** x 4 blocks = 2228224 (the real one: 2,228,188, +-64; compute 12,068,900 +-64, 175 graph
-** nodes, against 11,560,960 replayed without MLA: -4.2%, not exact). llama4, 4 layers, MoE every 2nd, chunked attention (llama.cpp's
+** x 4 blocks = 2228224 (the real one: 2,228,188, +-64). llama4, 4 layers, MoE every 2nd, chunked attention (llama.cpp's
 ** fixed 8192) on 3 of 4 layers: at 16384 cells, 3 x 8704 + 16384 cells x 512 B = 21757952;
 ** its weights, all loaded, are the file's 9323520 B.
 ** Compute buffers (CPU backend, 2048 cells, n_ubatch 512, flash attention, n_outputs 512):
@@ -505,8 +527,8 @@ static void set_ds(mk_llama *o) {
 ** (+-64 B: the log's 4-decimal line); qwen3next 12,072,992 B, qwen35 12,079,176 B (+-64),
 ** qwen35moe 11,028,480 B (+-64), all three not replayed as DeltaNet (not exact). */
 static void test_newer_archs(void **state) {
-  newer_write("/tmp/vf_test_lc_glm.gguf", "glm4moe", 3, set_glm);
-  json_t *j = run(*state, "/tmp/vf_test_lc_glm.gguf", NEWER_RT, 2048, 1);
+  newer_write(lcp("glm"), "glm4moe", 3, set_glm);
+  json_t *j = run(*state, lcp("glm"), NEWER_RT, 2048, 1);
   assert_int_equal(tu_int(j, "runtime.cpu_model_buffer_bytes"), 8148032);
   assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 4 * MIB);
   assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 0);
@@ -514,42 +536,59 @@ static void test_newer_archs(void **state) {
   assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
   json_decref(j);
   /* on one GPU: the same tensors in 128-aligned buffers, the KV of 4 blocks too */
-  j = run(*state, "/tmp/vf_test_lc_glm.gguf", "flash_attn = true", 2048, 1);
+  j = run(*state, lcp("glm"), "flash_attn = true", 2048, 1);
   assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 4 * MIB);
   json_decref(j);
+  /* fit's -ngl counts as llama.cpp's does, over n_layer_all (3 layers + the MTP block) and the
+  ** output layer: all of it is -ngl 5 (llama.cpp's -ngl 4 leaves the output on the host) */
+  char fit_text[512];
+  snprintf(fit_text, sizeof fit_text, "return { model = \"%s\", runtime = { name = \"llamacpp\", flash_attn = true },"
+           " workload = { kind = \"inference\", context = 2048 } }", lcp("glm"));
+  assert_string_equal(fit_launch(*state, fit_text, "H100", &j), "-ngl 5 -c 2048");
+  assert_int_equal(tu_int(j, "runtime.fit_n_gpu_layers"), 5);
+  json_decref(j);
 
-  newer_write("/tmp/vf_test_lc_q3n.gguf", "qwen3next", 4, set_q3n);
-  j = run(*state, "/tmp/vf_test_lc_q3n.gguf", NEWER_RT, 2048, 1);
+  newer_write(lcp("q3n"), "qwen3next", 4, set_q3n);
+  j = run(*state, lcp("q3n"), NEWER_RT, 2048, 1);
   assert_int_equal(tu_int(j, "runtime.cpu_model_buffer_bytes"), 10278976);
   assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 1 * MIB);
   assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 58368);
   json_decref(j);
-  j = run(*state, "/tmp/vf_test_lc_q3n.gguf", NEWER_RT, 2048, 3);
+  j = run(*state, lcp("q3n"), NEWER_RT, 2048, 3);
   assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 3 * MIB);
   assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 175104);
   json_decref(j);
 
   /* qwen35 (dense) and qwen35moe: the same mixers, KV and RS as qwen3next's */
-  newer_write("/tmp/vf_test_lc_q35.gguf", "qwen35", 4, set_q35);
-  j = run(*state, "/tmp/vf_test_lc_q35.gguf", NEWER_RT, 2048, 1);
+  newer_write(lcp("q35"), "qwen35", 4, set_q35);
+  j = run(*state, lcp("q35"), NEWER_RT, 2048, 1);
   assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 1 * MIB);
   assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 58368);
   json_decref(j);
-  newer_write("/tmp/vf_test_lc_q35m.gguf", "qwen35moe", 4, set_q3n);
-  j = run(*state, "/tmp/vf_test_lc_q35m.gguf", NEWER_RT, 2048, 1);
+  newer_write(lcp("q35m"), "qwen35moe", 4, set_q3n);
+  j = run(*state, lcp("q35m"), NEWER_RT, 2048, 1);
   assert_int_equal(tu_int(j, "runtime.cpu_model_buffer_bytes"), 10278976);
   assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 58368);
   json_decref(j);
 
-  newer_write("/tmp/vf_test_lc_ds.gguf", "deepseek2", 3, set_ds);
-  j = run(*state, "/tmp/vf_test_lc_ds.gguf", NEWER_RT, 2048, 1);
+  newer_write(lcp("ds"), "deepseek2", 3, set_ds);
+  j = run(*state, lcp("ds"), NEWER_RT, 2048, 1);
   assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 2228224);
-  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 11560960); /* real 12,068,900 */
-  assert_int_equal(tu_category_basis_exact(j, "activations"), 0);            /* MLA not replayed */
+  /* MLA replayed (k_b / v_b absorbed, attention over the latent, wv_b per head): the real
+  ** compute buffer (node-llama-cpp 3.21.1 = llama.cpp 80fb11a, CPU, tests/conformance/
+  ** measure.mjs, +-64 B) is 12,068,900 B with flash attention (175 graph nodes) and
+  ** 25,503,780 without (181 nodes); replayed 12,068,864 and 25,503,744, the same node counts
+  ** (was 11,560,960 without MLA, -4.2%) */
+  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 12068864);
+  assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
+  json_decref(j);
+  j = run(*state, lcp("ds"), "device = \"cpu\", cpu_features = \"none\", use_mmap = false, flash_attn = false, n_outputs_max = 0", 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 25503744);
+  assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
   json_decref(j);
 
-  newer_write("/tmp/vf_test_lc_l4.gguf", "llama4", 4, set_l4);
-  j = run(*state, "/tmp/vf_test_lc_l4.gguf", NEWER_RT, 16384, 1);
+  newer_write(lcp("l4"), "llama4", 4, set_l4);
+  j = run(*state, lcp("l4"), NEWER_RT, 16384, 1);
   assert_int_equal(tu_int(j, "runtime.cpu_model_buffer_bytes"), 9323520);
   assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 21757952);
   json_decref(j);
@@ -559,21 +598,23 @@ static void test_newer_archs(void **state) {
   ** output): the real compute buffer (node-llama-cpp 3.21.1, llama.cpp 80fb11a, CPU, flash
   ** attention, tests/conformance/measure.mjs, +-64 B) is 11,298,816 B at 2048 cells and
   ** 29,908,953 at 16384 (8704 chunk cells), both replayed exactly (was 10,504,192, -7.0%) */
-  j = run(*state, "/tmp/vf_test_lc_l4.gguf", NEWER_RT, 2048, 1);
+  j = run(*state, lcp("l4"), NEWER_RT, 2048, 1);
   assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 11298816);
   assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
   json_decref(j);
-  j = run(*state, "/tmp/vf_test_lc_l4.gguf", NEWER_RT, 16384, 1);
+  j = run(*state, lcp("l4"), NEWER_RT, 16384, 1);
   assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 29908992);
   assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
   json_decref(j);
 
   /* an architecture model_files.lua does not map */
-  newer_write("/tmp/vf_test_lc_unknown.gguf", "rwkv7", 2, NULL);
-  assert_int_not_equal(tu_eval(*state,
-      "return { model = \"/tmp/vf_test_lc_unknown.gguf\", runtime = \"llamacpp\","
-      " workload = { kind = \"inference\", context = 512 } }", NULL), VF_OK);
-  const char *msg = "model '/tmp/vf_test_lc_unknown.gguf': GGUF architecture 'rwkv7' is not modelled (known: ";
+  const char *unk = lcp("unknown");
+  newer_write(unk, "rwkv7", 2, NULL);
+  char text[512], msg[512];
+  snprintf(text, sizeof text, "return { model = \"%s\", runtime = \"llamacpp\","
+           " workload = { kind = \"inference\", context = 512 } }", unk);
+  assert_int_not_equal(tu_eval(*state, text, NULL), VF_OK);
+  snprintf(msg, sizeof msg, "model '%s': GGUF architecture 'rwkv7' is not modelled (known: ", unk);
   if (!strstr(vf_engine_error(*state), msg)) fail_msg("error '%s' lacks '%s'", vf_engine_error(*state), msg);
   if (!strstr(vf_engine_error(*state), "glm4moe") || !strstr(vf_engine_error(*state), "qwen3next"))
     fail_msg("error '%s' lacks the new architectures", vf_engine_error(*state));
