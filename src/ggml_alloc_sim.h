@@ -13,7 +13,7 @@
 
 #include "bytes.h"
 
-#define GS_MAX_SRC 4
+#define GS_MAX_SRC 6 /* GATED_DELTA_NET reads 6 (GGML_MAX_SRC is 10) */
 enum { GS_INPUT = 1, GS_OUTPUT = 2 }; /* GGML_TENSOR_FLAG_INPUT / _OUTPUT */
 /* what the allocator and the scheduler need to know of an op: ggml_op_can_inplace; ROPE
 ** (the scheduler ignores its weights); not offloaded to a GPU from host weights (GET_ROWS,
@@ -112,6 +112,17 @@ typedef struct lc_graph_spec {
                        ** dense (dense_ffn wide); 0: MoE after the dense_lead layers */
   bool moe_w_before;   /* the top-k taken from the logits, the sigmoid weights applied to x
                        ** (repeated k times) before the experts, not to their outputs */
+  /* the gated DeltaNet hybrids (qwen3next, qwen35, qwen35moe: src/models/qwen3next.cpp,
+  ** qwen35.cpp, delta-net-base.cpp of llama.cpp 80fb11a): recurrent layers where
+  ** (il + 1) % dn_period != 0, the others gated attention (Q with its output gate, Q/K RMS
+  ** norms with weights before RoPE), a post-attention norm, the output rows taken after the
+  ** output norm */
+  uint64_t dn_period;  /* 0: not a DeltaNet hybrid */
+  uint64_t dn_seqs;    /* the reserve's ubatch sequences (n_seq_max), each its own state */
+  uint64_t dn_conv, dn_sk, dn_hk, dn_hv, dn_sv; /* conv kernel, K head size, K heads, V heads, V head size */
+  bool dn_split;       /* qwen35: beta and alpha projected apart, Q/K not repeated to the V heads */
+  uint64_t n_pos;      /* positions per token (4 with MRoPE, qwen35); 0: 1 */
+  bool shexp_gate;     /* the shared experts' output scaled by sigmoid(ffn_gate_inp_shexp x) */
   bool fa, gated, rot_k, rot_v;
   uint64_t rot_k_n;  /* side of the K Hadamard rotation (build_input_k_rot) */
   /* GPUs (lc_graph_buffers): backends 0..n_gpu-1, then the host */

@@ -26,6 +26,7 @@ typedef struct lg {
   uint64_t T;               /* the rows the ops process: n_tok, then n_out from the last
                             ** layer's get_rows of the output rows on */
   int pos, k_rot, v_rot, out_ids, attn_scale;
+  int s_copy, s_main, s_extra; /* the recurrent states' row indices and their two views */
   int k_idx[2], v_idx[2], mask[2];
 } lg;
 
@@ -148,11 +149,45 @@ static int lg_qk(lg *l, int an, uint64_t bytes, int kind) {
 
 /* Q, K, V projections, RoPE, the cache stores (build_qkv, build_attn's expands: Q, V, K
 ** with one cache, Q, K, V with llama_kv_cache_iswa's) */
-static int lg_qkv(lg *l, int an, int c) {
+/* ggml_nbytes of a 3-D f32 view of ne0 x ne1 x ne2 with row strides nb1, nb2 */
+static uint64_t lg_view3(lg *l, uint64_t ne0, uint64_t ne1, uint64_t ne2, uint64_t nb1, uint64_t nb2) {
+  if (!ne1 || !ne2) return 0;
+  return acc_add(&l->a, acc_add(&l->a, ne0 * 4, acc_mul(&l->a, ne1 - 1, nb1)), acc_mul(&l->a, ne2 - 1, nb2));
+}
+
+/* the DeltaNet hybrids' gated attention (build_layer_attn of qwen3next.cpp / qwen35.cpp):
+** Q and its gate in one projection of twice the width, Q a strided view of it; Q and K
+** RMS-normed (not in place: a view, or a reshape), times their norms' weights, then RoPE */
+static int lg_qk_gated(lg *l, int an, uint64_t bytes, int kind, int *full) {
+  const lc_graph_spec *sp = l->sp;
+  int p = lg_op(l, kind == LW_Q ? acc_mul(&l->a, bytes, 2) : bytes, 0, lg_w(l, kind), an), x;
+  if (kind == LW_Q) {
+    uint64_t hd = sp->head_k, row = acc_mul(&l->a, 2 * hd, 4);
+    uint64_t vb = lg_view3(l, hd, sp->heads, sp->n_tok, row, acc_mul(&l->a, row, sp->heads));
+    *full = p;
+    x = lg_view_n(l, sp->dn_split ? p : lg_view(l, p), vb); /* qwen3next: reshape_4d, then the view */
+  } else {
+    x = lg_view(l, p);
+  }
+  /* the norm weights (attn_q_norm / attn_k_norm, head_dim wide) stand in as the layer's
+  ** attn_norm: on one device, never copied */
+  x = lg_op(l, bytes, GS_INPLACE, lg_named_norm(l, lg_op(l, bytes, GS_INPLACE, x, -1)), lg_w(l, LW_ATTN_NORM));
+  return lg_op(l, bytes, GS_INPLACE | GS_ROPE, x, l->pos);
+}
+
+static int lg_qkv(lg *l, int an, int c, int *qfull) {
   const lc_graph_spec *sp = l->sp;
   uint64_t T = sp->n_tok;
   uint64_t qb = lg_f32(l, sp->heads * sp->head_k, T);
   uint64_t kb = lg_f32(l, sp->kv_heads * sp->head_k, T), vb = lg_f32(l, sp->kv_heads * sp->head_v, T);
+  if (sp->dn_period) {
+    int q = lg_qk_gated(l, an, qb, LW_Q, qfull);
+    int v = lg_view(l, lg_proj(l, an, vb, LW_V));
+    int k = lg_qk_gated(l, an, kb, LW_K, 0);
+    lg_store(l, k, l->k_idx[c], l->kc);
+    lg_store(l, sp->fa ? v : lg_view(l, v), l->v_idx[c], l->vc);
+    return lg_view(l, lg_view(l, q));
+  }
   int q = lg_rot(l, lg_qk(l, an, qb, LW_Q), l->k_rot, qb), k = -1;
   if (sp->iswa) k = lg_rot(l, lg_qk(l, an, kb, LW_K), l->k_rot, kb);
   int v = lg_proj(l, an, vb, LW_V);
@@ -167,7 +202,7 @@ static int lg_qkv(lg *l, int an, int c) {
 static int lg_attn(lg *l, int an, int c) {
   const lc_graph_spec *sp = l->sp;
   uint64_t T = sp->n_tok, ob = lg_f32(l, sp->heads * sp->head_v, T);
-  int q = lg_qkv(l, an, c), o;
+  int qfull = -1, q = lg_qkv(l, an, c, &qfull), o;
   if (sp->fa) {
     int src[4] = {q, l->kc, l->vc, l->mask[c]};
     o = lg_view(l, gs_node(l->g, ob, 0, -1, src, 4));
@@ -177,13 +212,13 @@ static int lg_attn(lg *l, int an, int c) {
     o = lg_op(l, ob, 0, lg_view(l, lg_op(l, ob, 0, l->vc, sm)), -1);
   }
   o = lg_rot(l, o, l->v_rot, ob);
+  if (qfull >= 0) { /* the output gate: the gate's view made contiguous, sigmoid, times it */
+    uint64_t hd = sp->head_k, row = acc_mul(&l->a, 2 * hd, 4);
+    int gv = lg_view_n(l, qfull, lg_view3(l, hd, sp->heads, T, row, acc_mul(&l->a, row, sp->heads)));
+    int gate = lg_op(l, ob, GS_INPLACE, lg_op(l, ob, 0, gv, -1), -1);
+    o = lg_op(l, ob, GS_INPLACE, o, gate);
+  }
   return lg_op(l, lg_f32(l, sp->hidden, T), 0, lg_w(l, LW_O), o);
-}
-
-/* ggml_nbytes of a 3-D f32 view of ne0 x ne1 x ne2 with row strides nb1, nb2 */
-static uint64_t lg_view3(lg *l, uint64_t ne0, uint64_t ne1, uint64_t ne2, uint64_t nb1, uint64_t nb2) {
-  if (!ne1 || !ne2) return 0;
-  return acc_add(&l->a, acc_add(&l->a, ne0 * 4, acc_mul(&l->a, ne1 - 1, nb1)), acc_mul(&l->a, ne2 - 1, nb2));
 }
 
 /* deepseek2's MLA attention, k_b and v_b absorbed (src/models/deepseek2.cpp and build_attn
@@ -243,6 +278,79 @@ static int lg_mla(lg *l, int an, int c) {
   int heads = sp->fa ? lg_view(l, lg_op(l, vb, 0, lg_view(l, mla), -1)) /* permute, cont, reshape */
                      : lg_op(l, vb, 0, lg_view(l, mla), -1);           /* permute, cont_2d */
   return lg_op(l, lg_f32(l, sp->hidden, T), 0, lg_w(l, LW_O), heads);
+}
+
+/* build_rs (llama-graph.cpp): the cache reshaped to rows of `width`, the cleared row scaled
+** by 0 in place (a view), the rows of the ubatch's sequences got by s_copy_main, the other
+** sequences' rows (none in the reserve: n_rs == n_seqs, 0 bytes) got and copied back */
+static int lg_rs(lg *l, int cache, uint64_t width) {
+  uint64_t ns = l->sp->dn_seqs && l->sp->dn_seqs < l->sp->n_tok ? l->sp->dn_seqs : l->sp->n_tok;
+  int states = lg_view_n(l, cache, 0);
+  lg_view_n(l, lg_view_n(l, states, 0), 0); /* SCALE in place of the state_zero view */
+  if (l->s_main < 0) l->s_main = lg_view_n(l, l->s_copy, 0);
+  int rows = lg_op(l, acc_mul3(&l->a, width, ns, 4), 0, states, l->s_main);
+  if (l->s_extra < 0) l->s_extra = lg_view_n(l, l->s_copy, 0);
+  int src[2] = {lg_op(l, 0, 0, states, l->s_extra), lg_view_n(l, cache, 0)};
+  gs_node(l->g, 0, GS_WRITES, cache, src, 2);
+  return rows;
+}
+
+/* a gated DeltaNet layer (build_layer_attn_linear of qwen3next.cpp / qwen35.cpp with
+** build_conv_state, build_recurrent_attn and the fused GATED_DELTA_NET of
+** delta-net-base.cpp, llama.cpp 80fb11a; the CPU backend takes the fused op for chunks and
+** single tokens: fused_gdn_ch / fused_gdn_ar), in the graph's order: the conv states' rows,
+** the QKV projection transposed and concatenated after them, the last K - 1 columns copied
+** back; the SSM states' rows; then what GATED_DELTA_NET reads: SSM_CONV, SiLU in place, Q and
+** K views L2-normed (and on qwen3next repeated to the V heads), V a view, the decay gate
+** (alpha + dt_bias, softplus, times A, in place) and beta (sigmoid), the state; its output
+** (the tokens' outputs, then the new states) copied to the cache; RMS norm of the output
+** (a view: not in place) times its weight, times SiLU(z), the output projection. The
+** DeltaNet weights are the layer's QKV weight here (on GPUs not exact: lc_unmodelled) */
+static int lg_dn(lg *l, int an) {
+  const lc_graph_spec *sp = l->sp;
+  uint64_t T = sp->n_tok, ns = sp->dn_seqs && sp->dn_seqs < T ? sp->dn_seqs : T, nt = ns ? T / ns : 0;
+  uint64_t S = sp->dn_sk, Hk = sp->dn_hk, Hv = sp->dn_hv, Sv = sp->dn_sv, K = sp->dn_conv;
+  uint64_t C = 2 * S * Hk + Sv * Hv, row = acc_mul(&l->a, C, 4), nss = Sv * Sv * Hv;
+  int w = lg_w(l, LW_QKV);
+  int cs = lg_view(l, lg_rs(l, l->kc, (K - 1) * C)); /* conv_states reshaped */
+  int qkv = lg_op(l, lg_f32(l, C, T), 0, w, an);
+  int ci = lg_op(l, acc_mul3(&l->a, K - 1 + nt, row, ns), 0, cs, lg_view(l, lg_view(l, qkv))); /* CONCAT */
+  int last = lg_view_n(l, ci, lg_view3(l, K - 1, C, ns, acc_mul(&l->a, K - 1 + nt, 4), acc_mul(&l->a, K - 1 + nt, row)));
+  int csrc[2] = {last, lg_view_n(l, l->kc, 0)};
+  gs_node(l->g, 0, GS_WRITES, l->kc, csrc, 2);
+  int st = lg_rs(l, l->vc, nss);
+  int conv = lg_op(l, lg_f32(l, C, T), 0, ci, w); /* SSM_CONV */
+  int x = lg_op(l, lg_f32(l, C, T), GS_INPLACE, conv, -1);
+  uint64_t qkb = lg_view3(l, S, Hk, T, acc_mul(&l->a, S, 4), row);
+  int qk[2];
+  for (int i = 0; i < 2; i++) {
+    qk[i] = lg_op(l, lg_f32(l, S * Hk, T), 0, lg_view_n(l, x, qkb), -1); /* L2_NORM */
+    if (!sp->dn_split && Hk != Hv) qk[i] = lg_view(l, lg_op(l, lg_f32(l, S * Hv, T), 0, lg_view(l, qk[i]), -1));
+  }
+  int v = lg_view_n(l, x, lg_view3(l, Sv, Hv, T, acc_mul(&l->a, Sv, 4), row));
+  uint64_t hb = lg_f32(l, Hv, T);
+  int g, b;
+  if (sp->dn_split) { /* ssm_alpha, ssm_beta */
+    g = lg_view(l, lg_op(l, hb, 0, w, an));
+    g = lg_op(l, hb, GS_INPLACE, lg_op(l, hb, GS_INPLACE, lg_op(l, hb, GS_INPLACE, g, w), -1), w);
+    g = lg_view(l, g);
+    b = lg_op(l, hb, GS_INPLACE, lg_view(l, lg_op(l, hb, 0, w, an)), -1);
+  } else { /* ssm_ba: beta and alpha interleaved per K head, each made contiguous */
+    int ba = lg_view(l, lg_op(l, acc_mul(&l->a, hb, 2), 0, w, an));
+    g = lg_op(l, hb, 0, lg_view_n(l, ba, 0), -1);
+    g = lg_op(l, hb, GS_INPLACE, lg_op(l, hb, GS_INPLACE, lg_op(l, hb, GS_INPLACE, g, w), -1), w);
+    g = lg_view(l, g);
+    b = lg_view(l, lg_op(l, hb, GS_INPLACE, lg_op(l, hb, 0, lg_view_n(l, ba, 0), -1), -1));
+  }
+  uint64_t ob = lg_f32(l, Sv * Hv, T);
+  int src[6] = {qk[0], qk[1], v, g, b, lg_view(l, st)};
+  int gdn = gs_node(l->g, acc_add(&l->a, ob, acc_mul3(&l->a, nss, ns, 4)), 0, -1, src, 6);
+  int ssrc[2] = {lg_view_n(l, gdn, acc_mul3(&l->a, nss, ns, 4)), lg_view_n(l, l->vc, 0)};
+  gs_node(l->g, 0, GS_WRITES, l->vc, ssrc, 2);
+  int o = lg_op(l, ob, GS_INPLACE, lg_named_norm(l, lg_op(l, ob, GS_INPLACE, lg_view_n(l, gdn, ob), -1)), w);
+  int z = lg_op(l, ob, GS_INPLACE, lg_view(l, lg_op(l, ob, 0, w, an)), -1);
+  o = lg_view(l, lg_op(l, ob, GS_INPLACE, o, z));
+  return lg_view(l, lg_op(l, lg_f32(l, sp->hidden, T), 0, lg_w(l, LW_O), o));
 }
 
 /* build_moe_ffn: the router's logits, softmax or sigmoid in place, the selection bias
@@ -316,6 +424,11 @@ static int lg_ffn(lg *l, int x) {
   int moe = lg_moe(l, x);
   if (!sp->shexp_ffn) return moe;
   int sh = lg_dense(l, x, sp->shexp_ffn);
+  if (sp->shexp_gate) { /* qwen3next: times sigmoid(ffn_gate_inp_shexp x), in place */
+    uint64_t gb = lg_f32(l, 1, l->T);
+    int gate = lg_op(l, gb, GS_INPLACE, lg_op(l, gb, 0, lg_w(l, LW_ROUTER), x), -1);
+    sh = lg_op(l, lg_f32(l, sp->hidden, l->T), GS_INPLACE, sh, gate);
+  }
   return lg_op(l, lg_f32(l, sp->hidden, l->T), GS_INPLACE, moe, sh); /* ADD: in place */
 }
 
@@ -330,8 +443,9 @@ static int lg_layer(lg *l, int in, uint64_t il) {
   lg_at_layer(l, (long)il);
   int c = lg_cache_of(sp, il);
   int an = lg_norm(l, in, LW_ATTN_NORM);
-  int cur = sp->mla ? lg_mla(l, an, c) : lg_attn(l, an, c), sa = in;
-  if (il == sp->n_layer - 1) { /* inp_out_ids: the rows that produce outputs, from here on */
+  bool recr = sp->dn_period && (il + 1) % sp->dn_period != 0;
+  int cur = recr ? lg_dn(l, an) : sp->mla ? lg_mla(l, an, c) : lg_attn(l, an, c), sa = in;
+  if (il == sp->n_layer - 1 && !sp->dn_period) { /* the hybrids take the rows after the output norm */ /* inp_out_ids: the rows that produce outputs, from here on */
     l->T = sp->n_out ? sp->n_out : sp->n_tok;
     uint64_t ho = lg_f32(l, sp->hidden, l->T);
     cur = lg_op(l, ho, 0, cur, l->out_ids);
@@ -349,7 +463,9 @@ static int lg_inputs(lg *l) {
   int tokens = gs_leaf(l->g, acc_mul(&l->a, T, 4));
   gs_leaf(l->g, lg_f32(l, sp->hidden, T)); /* inp_embd: selected away, never freed */
   l->k_rot = sp->rot_k ? gs_leaf(l->g, lg_f32(l, sp->rot_k_n, sp->rot_k_n)) : -1;
-  l->pos = gs_leaf(l->g, acc_mul(&l->a, T, 4));
+  l->s_copy = sp->dn_period ? gs_leaf(l->g, acc_mul(&l->a, sp->dn_seqs ? sp->dn_seqs : 1, 4)) : -1; /* n_rs rows */
+  l->s_main = l->s_extra = -1;
+  l->pos = gs_leaf(l->g, acc_mul3(&l->a, T, sp->n_pos ? sp->n_pos : 1, 4));
   l->v_rot = sp->rot_v ? gs_leaf(l->g, lg_f32(l, 64, 64)) : -1;
   /* each cache's indices and mask, and Llama 4's attn_scale ([1, 1, n_tokens]), in the order
   ** the layers first read them (the graph's leaf order) */
@@ -514,6 +630,11 @@ static int lg_build(lg *l) {
   lg_at_layer(l, (long)sp->n_layer);
   int norm = lg_norm(l, cur, LW_OUT_NORM);
   gs_set_output(l->g, norm);
+  if (sp->dn_period) { /* h_nextn, then result_norm: its output rows */
+    l->T = sp->n_out ? sp->n_out : sp->n_tok;
+    norm = lg_op(l, lg_f32(l, sp->hidden, l->T), 0, norm, l->out_ids);
+    gs_set_output(l->g, norm);
+  }
   int out = lg_op(l, lg_f32(l, sp->vocab, l->T), 0, lg_w(l, LW_OUTPUT), norm);
   gs_set_output(l->g, out);
   return out;

@@ -34,6 +34,10 @@
 ** quantized K/V rows (PR #21038, 2026) from LC_B_ATTN_ROT (assumed, not bisected) */
 #define LC_B_GRAPH_SIM LC_B_PAD256
 #define LC_B_ATTN_ROT 8500
+/* the fused GATED_DELTA_NET op (PR #19504, merged 2026-02-11, a week after b7841:
+** https://github.com/ggml-org/llama.cpp/pull/19504; build assumed, not bisected): before it
+** the DeltaNet layers ran the chunked scan's ops, which the replay does not build */
+#define LC_B_FUSED_GDN 8000
 /* PR #23861 (commit de6f727aa, 2026-06-01; tag b9442 = d4c8e2c29 lacks it, b9479 =
 ** 0b7154066 has it: https://github.com/ggml-org/llama.cpp/pull/23861): sched_reserve
 ** reserves the prompt graph for min(n_ubatch, n_outputs_max) output rows instead of every
@@ -701,6 +705,33 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
     uint64_t n_moe = sp->n_layer - sp->dense_lead; /* the dense layers' count */
     if (b->experts && sp->dense_lead && n_moe) sp->moe_step = sp->n_layer / n_moe, sp->dense_lead = 0;
   }
+  for (int i = 0; i < m->n_kv; i++) {
+    const kv_group *g = &m->kv[i];
+    if (g->kind != KV_STATE || !g->layers || g->layers >= sp->n_layer) continue;
+    /* the gated DeltaNet hybrids (qwen3next, qwen35, qwen35moe; llama.cpp 80fb11a): conv1d
+    ** [channels, 1, kernel], dt_bias [V heads], the gated norm [V head size]; K heads of the
+    ** V head size (ssm_d_state serves both); the attention layers every n_layer / n_full-th
+    ** (full_attention_interval); qwen35 (in_proj_b / in_proj_a apart) ropes 4 positions per
+    ** token (IMROPE: n_pos_per_embd 4) */
+    uint64_t ch = 0, kern = 0;
+    for (size_t t = 0; t < m->inv.n; t++) {
+      const inv_tensor *it = &m->inv.t[t];
+      bool hf = strstr(it->name, "linear_attn.") != NULL; /* a config's names, else the GGUF's */
+      if (strstr(it->name, "conv1d.weight") && it->ndim >= 2) ch = it->shape[0], kern = it->shape[it->ndim - 1];
+      if ((hf ? strstr(it->name, ".dt_bias") : strstr(it->name, "ssm_dt.")) && it->ndim >= 1) sp->dn_hv = it->shape[0];
+      if ((hf ? strstr(it->name, "linear_attn.norm") : strstr(it->name, "ssm_norm")) && it->ndim >= 1) sp->dn_sv = it->shape[0];
+      if (strstr(it->name, hf ? "in_proj_b." : "ssm_beta.")) sp->dn_split = true;
+      if (strstr(it->name, "shared_expert_gate") || strstr(it->name, "gate_inp_shexp")) sp->shexp_gate = true;
+    }
+    uint64_t full = sp->n_layer - g->layers, v = sp->dn_sv * sp->dn_hv;
+    if (!ch || !kern || !v || ch <= v || (ch - v) % (2 * sp->dn_sv)) break;
+    sp->dn_conv = kern, sp->dn_sk = sp->dn_sv, sp->dn_hk = (ch - v) / (2 * sp->dn_sv);
+    sp->dn_period = sp->n_layer / full, sp->dn_seqs = l->n_seq > 1 ? l->n_seq : 1;
+    /* graph_reserve rounds the ubatch up to a multiple of its sequences (equal splits) */
+    sp->n_tok = bytes_ceildiv(sp->n_tok, sp->dn_seqs) * sp->dn_seqs;
+    sp->n_pos = strncmp(m->arch, "qwen3_5", 7) == 0 ? 4 : 1;
+    break;
+  }
   bool rot = lc_newer(l, LC_B_ATTN_ROT);
   sp->rot_k = rot && l->tk->block > 1 && hk % 64 == 0;
   sp->rot_v = rot && l->tv->block > 1 && sp->head_v % 64 == 0;
@@ -708,27 +739,30 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
 }
 
 /* why the replayed graph (lc_graph.c: llama's layer, its MoE FFN with the shared experts
-** of glm4moe / deepseek2 beside it, Llama 4's layers, deepseek2's MLA) is not the model's,
-** NULL when it is: a gated shared expert (qwen2moe, qwen3next), recurrent layers, MLA in
-** the legacy graph and deepseek2 without MLA (wkv_b decompressed) are not in it. Measured
-** against the real llama.cpp (node-llama-cpp 3.21.1, llama.cpp 80fb11a, CPU backend) on
-** generated files, tests/test_llamacpp.c: qwen3next -8.7%; llama4 byte-exact (11,298,816
-** B); deepseek2 (MLA) within the 64-byte figure with and without flash attention */
-static const char *lc_unmodelled(const lc *l) {
+** of glm4moe / deepseek2 beside it, Llama 4's layers, deepseek2's MLA, the gated DeltaNet
+** hybrids) is not the model's, NULL when it is: qwen2moe's gated shared expert, other
+** recurrent layers, DeltaNet before the fused op, MLA in the legacy graph and deepseek2
+** without MLA (wkv_b decompressed) are not in it. Measured against the real llama.cpp
+** (node-llama-cpp 3.21.1, llama.cpp 80fb11a, CPU backend) on generated files,
+** tests/test_llamacpp.c: qwen3next, qwen35, qwen35moe, llama4 and deepseek2 (MLA) within
+** the 64-byte figure (qwen3next was -8.7% before its DeltaNet layers were replayed) */
+static const char *lc_unmodelled(const lc *l, const lc_graph_spec *sp) {
   const model_desc *m = l->m;
   bool mla = false;
   for (int i = 0; i < m->n_kv; i++) mla = mla || (m->kv[i].kind == KV_ATTN && m->kv[i].v_dim == 0);
   if (mla && !lc_newer(l, LC_B_GRAPH_SIM)) return "MLA attention is not in the replayed legacy graph";
   if (!mla && strcmp(m->arch, "deepseek") == 0) return "deepseek2 without MLA (wkv_b) is not in the replayed graph";
   for (int i = 0; i < m->n_kv; i++) {
-    if (m->kv[i].kind == KV_STATE) return "recurrent layers are not in the replayed graph";
+    if (m->kv[i].kind == KV_STATE && !sp->dn_period) return "recurrent layers (other than gated DeltaNet) are not in the replayed graph";
+    if (m->kv[i].kind == KV_STATE && !lc_newer(l, LC_B_FUSED_GDN))
+      return "gated DeltaNet before the fused GATED_DELTA_NET op: the chunked scan is not replayed";
     /* without flash attention and with a chunk cache smaller than the full one the replay
     ** is 1.3% high (a generated llama4 file at 16384 cells: 189,571,072 B replayed,
     ** 187,187,174 real); with flash attention, or equal caches, it is byte-exact */
     if (m->kv[i].kind == KV_CHUNKED && !l->fa && lc_cells(l, &m->kv[i]) < l->n_ctx_seq)
       return "chunked attention without flash attention: the replay is about 1% high";
   }
-  for (size_t i = 0; i < m->inv.n; i++)
+  for (size_t i = 0; i < m->inv.n && !sp->dn_period; i++) /* qwen2moe's gate, not replayed */
     if (strstr(m->inv.t[i].name, "gate_inp_shexp") || strstr(m->inv.t[i].name, "shared_expert_gate"))
       return "the shared experts' sigmoid gate is not in the replayed graph";
   return NULL;
@@ -747,7 +781,7 @@ static void lc_compute_cpu(lc *l) {
     }
     l->host_compute = size;
     l->replayed = true;
-    l->inexact = lc_unmodelled(l);
+    l->inexact = lc_unmodelled(l, &sp);
     l->exact = l->inexact == NULL;
     return;
   }
@@ -840,7 +874,7 @@ static bool lc_compute_replay(lc *l) {
   ** not place); split_mode row keeps weights in split buffers, which the replay does not
   ** model */
   bool layer_split = l->n_gpu == 1 || strcmp(scn_str(l->s, "runtime.split_mode", "layer"), "layer") == 0;
-  const char *graph = lc_unmodelled(l);
+  const char *graph = lc_unmodelled(l, &sp);
   l->exact = unsized == 0 && !unread && layer_split && !graph;
   l->inexact = !layer_split ? "split_mode row's split buffers not modelled"
                : unread    ? "the host layers' projection biases and their copies left out"

@@ -524,8 +524,12 @@ static void set_ds(mk_llama *o) {
 ** its weights, all loaded, are the file's 9323520 B.
 ** Compute buffers (CPU backend, 2048 cells, n_ubatch 512, flash attention, n_outputs 512):
 ** glm4moe 11,036,672 B real (142 graph nodes), replayed exactly; llama4 11,298,816 B
-** (+-64 B: the log's 4-decimal line); qwen3next 12,072,992 B, qwen35 12,079,176 B (+-64),
-** qwen35moe 11,028,480 B (+-64), all three not replayed as DeltaNet (not exact). */
+** (+-64 B: the log's 4-decimal line); qwen3next 12,072,989 B (359 nodes), qwen35
+** 12,079,176 B (235), qwen35moe 11,028,503 B (331), all +-64 B and the same with 2
+** sequences: the DeltaNet layers replayed (fused GATED_DELTA_NET, build_rs's state rows,
+** the conv window's concat and copy-back, the gated attention and the shared experts'
+** sigmoid gate) give 12,072,992, 12,079,136 and 11,028,480 (qwen3next was 11,028,480,
+** -8.7%, before). */
 static void test_newer_archs(void **state) {
   newer_write(lcp("glm"), "glm4moe", 3, set_glm);
   json_t *j = run(*state, lcp("glm"), NEWER_RT, 2048, 1);
@@ -553,6 +557,11 @@ static void test_newer_archs(void **state) {
   assert_int_equal(tu_int(j, "runtime.cpu_model_buffer_bytes"), 10278976);
   assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 1 * MIB);
   assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 58368);
+  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 12072992);
+  assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
+  json_decref(j);
+  j = run(*state, lcp("q3n"), NEWER_RT, 2048, 2); /* real: 12,072,989 (+-64), 361 nodes */
+  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 12072992);
   json_decref(j);
   j = run(*state, lcp("q3n"), NEWER_RT, 2048, 3);
   assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 3 * MIB);
@@ -564,11 +573,26 @@ static void test_newer_archs(void **state) {
   j = run(*state, lcp("q35"), NEWER_RT, 2048, 1);
   assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 1 * MIB);
   assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 58368);
+  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 12079136); /* real 12,079,176 +-64 */
+  assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
+  json_decref(j);
+  /* 3 sequences, 4096 cells, n_ubatch 256: graph_reserve rounds the ubatch up to 258 tokens
+  ** (86 per sequence); without flash attention the real one is 22,993,070 B (241 nodes),
+  ** with it 6,573,104 (qwen3next: 22,998,208 and 5,524,528) */
+  j = run(*state, lcp("q35"), "device = \"cpu\", cpu_features = \"none\", use_mmap = false, flash_attn = false,"
+          " n_outputs_max = 0, n_ubatch = 256, n_batch = 256", 4096, 3);
+  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 22993024);
+  json_decref(j);
+  j = run(*state, lcp("q3n"), "device = \"cpu\", cpu_features = \"none\", use_mmap = false, flash_attn = false,"
+          " n_outputs_max = 0, n_ubatch = 256, n_batch = 256", 4096, 3);
+  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 22998208); /* exact */
   json_decref(j);
   newer_write(lcp("q35m"), "qwen35moe", 4, set_q3n);
   j = run(*state, lcp("q35m"), NEWER_RT, 2048, 1);
   assert_int_equal(tu_int(j, "runtime.cpu_model_buffer_bytes"), 10278976);
   assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 58368);
+  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 11028480); /* real 11,028,503 +-64 */
+  assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
   json_decref(j);
 
   newer_write(lcp("ds"), "deepseek2", 3, set_ds);
