@@ -186,6 +186,7 @@ int fit_gpu_from(const model_desc *m, const scenario *s, const estimate *e, cons
   memset(&p, 0, sizeof p);
   p.m = m;
   p.s = *s;
+  p.s.fit_probe = true; /* a probe needs the total, not the runtime's own -ngl / -c search */
   memset(row, 0, sizeof *row);
   row->g = *g;
   row->usable = fit_usable(g, s->headroom);

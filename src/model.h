@@ -117,6 +117,7 @@ typedef struct scenario {
   double headroom;         /* fraction of each GPU kept free */
   /* the GPU this estimate runs on (set by fit_device_scenario; 0 / "" before) */
   uint64_t gpu_memory;     /* bytes the runtime sees as total */
+  bool fit_probe;        /* set by fit on the estimates it bisects with: runtimes skip their own fit search */
   char gpu_arch[16];       /* catalog arch: "hopper", "ampere", ... */
   char gpu_link[64];       /* catalog interconnect ("NVLink 4, 900 GB/s") */
   char gpu_compute[16];    /* catalog compute capability ("9.0"; "" when unknown) */

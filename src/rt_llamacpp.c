@@ -1016,7 +1016,7 @@ static bool lc_has_experts(const lc *l) {
 ** that -ngl */
 static void lc_fit(lc *l) {
   const scenario *s = l->s;
-  if (l->cpu || s->n_gpus == 0 || l->n_gpu == 0) return;
+  if (l->cpu || l->n_gpu == 0 || s->fit_probe || (s->n_gpus == 0 && !s->gpu_memory)) return; /* fit sets gpu_memory per catalog GPU */
   uint64_t mem = s->gpu_memory ? s->gpu_memory : s->gpus[0].memory;
   uint64_t usable = (uint64_t)((double)mem * (1.0 - s->headroom));
   uint64_t all = l->n_layer + l->n_nextn;
