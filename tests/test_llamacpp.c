@@ -294,6 +294,26 @@ static const char *fit_launch(vf_engine *e, const char *text, const char *g, jso
   return json_string_value(json_object_get(json_array_get(json_object_get(*keep, "fit"), 0), "launch"));
 }
 
+/* Over the whole catalog (no GPU named) each row carries its own flags too. */
+static void test_fit_launch_catalog(void **state) {
+  const char *text = "return { model = 'meta-llama/Llama-3.1-70B', quant = 'gguf:Q4_K_M', runtime = 'llamacpp', "
+                     "workload = { kind = 'inference', context = 8192 } }";
+  vf_request req = {NULL, 0, NULL, 0, VF_FORMAT_JSON, 1};
+  const char *out = NULL;
+  if (vf_estimate_string(*state, text, strlen(text), "t.lua", &req, &out) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  json_t *j = json_loads(out, 0, NULL), *row;
+  size_t i;
+  int seen = 0;
+  json_array_foreach(json_object_get(j, "fit"), i, row) {
+    const char *g = json_string_value(json_object_get(row, "gpu"));
+    const char *l = json_string_value(json_object_get(row, "launch"));
+    if (strcmp(g, "H100-SXM-80GB") == 0) assert_string_equal(l, "-ngl 81 -c 8192"), seen++;
+    if (strcmp(g, "RTX-4090-24GB") == 0) assert_true(l && strncmp(l, "-ngl ", 5) == 0 && strcmp(l, "-ngl 81 -c 8192") != 0), seen++;
+  }
+  assert_int_equal(seen, 2);
+  json_decref(j);
+}
+
 static void test_fit_launch(void **state) {
   const char *text = "return { model = 'meta-llama/Llama-3.1-70B', quant = 'gguf:Q4_K_M', runtime = 'llamacpp', "
                      "workload = { kind = 'inference', context = 8192 } }";
@@ -650,7 +670,7 @@ int main(void) {
       cmocka_unit_test(test_cpu_q8_tied_streams), cmocka_unit_test(test_pythia_b4385),
       cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_gpu_partial_copies),
       cmocka_unit_test(test_bad_knobs),        cmocka_unit_test(test_outputs_max),
-      cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_shexp_inexact), cmocka_unit_test(test_fit_n_cpu_moe),
+      cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_fit_launch_catalog), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_shexp_inexact), cmocka_unit_test(test_fit_n_cpu_moe),
       cmocka_unit_test(test_newer_archs),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
