@@ -727,11 +727,13 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
     if (!ch || !kern || !v || ch <= v || (ch - v) % (2 * sp->dn_sv)) break;
     sp->dn_conv = kern, sp->dn_sk = sp->dn_sv, sp->dn_hk = (ch - v) / (2 * sp->dn_sv);
     sp->dn_period = sp->n_layer / full, sp->dn_seqs = l->n_seq > 1 ? l->n_seq : 1;
-    /* graph_reserve rounds the ubatch up to a multiple of its sequences (equal splits) */
-    sp->n_tok = bytes_ceildiv(sp->n_tok, sp->dn_seqs) * sp->dn_seqs;
     sp->n_pos = strncmp(m->arch, "qwen3_5", 7) == 0 ? 4 : 1;
     break;
   }
+  /* graph_reserve rounds the prompt reserve's tokens up to a multiple of n_seq_max (its
+  ** equal-split ubatch; llama-context.cpp at 80fb11a): 513 for 512 tokens and 3 sequences.
+  ** Measured with the real llama.cpp on this CPU (llama-mha-f16, 3 sequences: 18,878,496 B) */
+  if (lc_newer(l, LC_B_GRAPH_SIM) && l->n_seq > 1) sp->n_tok = bytes_ceildiv(sp->n_tok, l->n_seq) * l->n_seq;
   bool rot = lc_newer(l, LC_B_ATTN_ROT);
   sp->rot_k = rot && l->tk->block > 1 && hk % 64 == 0;
   sp->rot_v = rot && l->tv->block > 1 && sp->head_v % 64 == 0;

@@ -114,6 +114,21 @@ static void test_cpu_f16_avx2(void **state) {
   json_decref(j);
 }
 
+/* graph_reserve rounds the prompt reserve's 512 tokens up to a multiple of 3 sequences (513):
+** the real llama.cpp (node-llama-cpp 3.21.1 = llama.cpp 80fb11a, tests/conformance/measure.mjs
+** --seq 3) allocates 18,878,496 B for the mha model (2048 cells per sequence, flash attention)
+** and 154,452,064 B for the gqa model (4096 per sequence, no flash attention). */
+static void test_three_sequences(void **state) {
+  write_models();
+  json_t *j = run(*state, lcp("mha"), "device = \"cpu\", n_ubatch = 512, flash_attn = true, n_outputs_max = 0", 2048, 3);
+  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 18878496);
+  json_decref(j);
+  j = run(*state, lcp("gqa"), "device = \"cpu\", n_ubatch = 512, flash_attn = false, n_outputs_max = 0", 4096, 3);
+  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 154452064);
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 50331648);
+  json_decref(j);
+}
+
 /* PR #23861 (b9443..b9479): the prompt reserve keeps min(n_ubatch, n_outputs_max) output
 ** rows, llama-server's n_outputs_max being n_parallel (server_output_limits). Without
 ** flash attention the mha model's peak is a layer's KQ (8 heads x 2048 x 512 f32 = 32 MiB),
@@ -666,7 +681,7 @@ static void test_newer_archs(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_cpu_f16_avx2),     cmocka_unit_test(test_cpu_f16_amx),
+      cmocka_unit_test(test_cpu_f16_avx2), cmocka_unit_test(test_three_sequences),     cmocka_unit_test(test_cpu_f16_amx),
       cmocka_unit_test(test_cpu_q8_tied_streams), cmocka_unit_test(test_pythia_b4385),
       cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_gpu_partial_copies),
       cmocka_unit_test(test_bad_knobs),        cmocka_unit_test(test_outputs_max),
