@@ -220,6 +220,9 @@ int fit_gpu_from(const model_desc *m, const scenario *s, const estimate *e, cons
   if (s->kind == WL_INFERENCE) {
     uint64_t max_ctx = m->max_position ? m->max_position : 1ull << 30;
     row->max_concurrency = bisect(&p, &p.s.concurrency, 1ull << 24);
+    /* SGLang runs at most max_running_requests at once (48 with speculative decoding) */
+    double reqs = strcmp(s->runtime, "sglang") == 0 ? fig(e, "max_running_requests") : 0;
+    if (reqs >= 1 && (double)row->max_concurrency > reqs) row->max_concurrency = (uint64_t)reqs;
     uint64_t saved_prompt = p.s.prompt_tokens;
     p.s.prompt_tokens = 0;
     row->max_context = bisect(&p, &p.s.context, max_ctx);

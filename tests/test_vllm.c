@@ -1171,8 +1171,23 @@ static void test_rotary_dim(void **state) {
   assert_int_equal((long long)(rope_weights(*state, a) - rope_weights(*state, b)), 2048LL * 60 * 2);
 }
 
+/* fit's "max seqs" for SGLang stops at the requests it runs at once (48 with EAGLE-3), though
+** its pool holds more 8192-token sequences */
+static void test_sglang_fit_cap(void **state) {
+  const char *text = "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'sglang', "
+                     "mem_fraction_static = 0.9, " SG_E3 " }, workload = { kind = 'inference', context = 8192 } }";
+  const char *gpus[] = {"H100"};
+  vf_request req = {NULL, 0, gpus, 1, VF_FORMAT_JSON, 1};
+  const char *out = NULL;
+  if (vf_estimate_string(*state, text, strlen(text), "t.lua", &req, &out) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  json_t *j = json_loads(out, 0, NULL);
+  assert_int_equal(json_integer_value(json_object_get(json_array_get(json_object_get(j, "fit"), 0), "max_concurrency")), 48);
+  json_decref(j);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_sglang_fit_cap),
       cmocka_unit_test(test_lora_launch),
       cmocka_unit_test(test_spec_eagle3), cmocka_unit_test(test_spec_mtp), cmocka_unit_test(test_spec_errors),
       cmocka_unit_test(test_llama8b_tp1),    cmocka_unit_test(test_llama8b_tp),  cmocka_unit_test(test_llama8b_pp2),
