@@ -181,6 +181,21 @@ uint64_t est_drafter_forward_bytes(ectx *c, uint64_t tokens, uint64_t a) {
   return f;
 }
 
+/* The drafter's KV group i (1-based) as scripts/speculative.lua sets it (spec.kv<i>.layers,
+** heads, k_dim, v_dim, window), an attention group; false when it has no layers or heads. */
+bool est_spec_kv_group(const scenario *s, uint64_t i, kv_group *g) {
+  static const char *const names[] = {"layers", "heads", "k_dim", "v_dim", "window"};
+  uint64_t *fields[] = {&g->layers, &g->kv_heads, &g->k_dim, &g->v_dim, &g->window};
+  char key[48];
+  memset(g, 0, sizeof *g);
+  for (size_t f = 0; f < sizeof names / sizeof *names; f++) {
+    snprintf(key, sizeof key, "spec.kv%llu.%s", (unsigned long long)i, names[f]);
+    *fields[f] = scn_u64(s, key, 0);
+  }
+  g->kind = KV_ATTN;
+  return g->layers && g->kv_heads;
+}
+
 void est_add_common(ectx *c, budget *b) {
   const scenario *s = c->s;
   /* a quantization's runtime buffers (dequantization, repacking workspaces), set by

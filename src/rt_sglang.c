@@ -154,18 +154,9 @@ static void spec_read(ectx *c, sg_spec *sp) {
   sp->ndraft = scn_u64(s, "spec.draft_tokens", sp->steps + 1);
   uint64_t n = sp->drafts ? scn_u64(s, "spec.kv_groups", 0) : 0;
   for (uint64_t i = 1; i <= n && i <= 2; i++) {
-    char key[48];
     kv_group g;
-    memset(&g, 0, sizeof g);
-#define SPEC_KV(field, name)                                                \
-  snprintf(key, sizeof key, "spec.kv%llu." name, (unsigned long long)i); \
-  g.field = scn_u64(s, key, 0)
-    SPEC_KV(layers, "layers");
-    SPEC_KV(kv_heads, "heads");
-    SPEC_KV(k_dim, "k_dim");
-    SPEC_KV(v_dim, "v_dim");
-#undef SPEC_KV
-    if (!g.layers || !g.kv_heads) continue;
+    if (!est_spec_kv_group(s, i, &g)) continue;
+    g.window = 0; /* the draft pool has a row per token of the target's pool, window or not */
     sp->layers += g.layers;
     group_kv(c, &g, &sp->k_tok, &sp->v_tok);
   }

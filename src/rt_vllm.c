@@ -845,20 +845,8 @@ static void vllm_spec_add(ectx *c, vcfg *v, vgroups *g, bool hybrid, const kv_gr
 static void vllm_draft_specs(ectx *c, vcfg *v, vgroups *g, bool hybrid) {
   uint64_t n = scn_u64(c->s, "spec.kv_groups", 0);
   for (uint64_t i = 1; i <= n && i <= 2; i++) {
-    char key[48];
     kv_group k;
-    memset(&k, 0, sizeof k);
-#define SPEC_KV(field, name) \
-  snprintf(key, sizeof key, "spec.kv%llu." name, (unsigned long long)i); \
-  k.field = scn_u64(c->s, key, 0)
-    SPEC_KV(layers, "layers");
-    SPEC_KV(kv_heads, "heads");
-    SPEC_KV(k_dim, "k_dim");
-    SPEC_KV(v_dim, "v_dim");
-    SPEC_KV(window, "window");
-#undef SPEC_KV
-    k.kind = KV_ATTN;
-    if (k.layers && k.kv_heads) vllm_spec_add(c, v, g, hybrid, &k);
+    if (est_spec_kv_group(c->s, i, &k)) vllm_spec_add(c, v, g, hybrid, &k);
   }
 }
 
