@@ -181,6 +181,16 @@ uint64_t est_drafter_forward_bytes(ectx *c, uint64_t tokens, uint64_t a) {
   return f;
 }
 
+/* A multimodal model's vision tower or projector tensor, by its name prefix (the prefixes the
+** architecture scripts use): vLLM wraps no LoRA on them, llama.cpp keeps them in the mmproj file. */
+bool est_vision_tensor(const inv_tensor *t) {
+  static const char *const pre[] = {"visual.", "model.visual.", "vision_tower.", "vision_model.", "multi_modal_projector.",
+                                    "model.vision_tower.", "model.multi_modal_projector.", NULL};
+  for (const char *const *p = pre; *p; p++)
+    if (strncmp(t->name, *p, strlen(*p)) == 0) return true;
+  return false;
+}
+
 /* The drafter's KV group i (1-based) as scripts/speculative.lua sets it (spec.kv<i>.layers,
 ** heads, k_dim, v_dim, window), an attention group; false when it has no layers or heads. */
 bool est_spec_kv_group(const scenario *s, uint64_t i, kv_group *g) {

@@ -178,16 +178,6 @@ static int lc_layer_dev(const lc *l, uint64_t il) {
 ** that takes the op (the pinned host type of the GPU, which mmap turns into the plain CPU
 ** type), so they are host weights like a host layer's: from 32 rows the first GPU runs their
 ** MUL_MAT_ID and copies them (ggml_backend_sched_backend_id_from_cur, op_offload). */
-/* A vision tower's or projector's tensor (a multimodal preset's names): llama.cpp keeps them
-** out of the model GGUF, in the mmproj file clip.cpp loads (convert_hf_to_gguf.py --mmproj) */
-static bool lc_vision(const inv_tensor *t) {
-  static const char *const pre[] = {"visual.", "model.visual.", "vision_tower.", "vision_model.", "multi_modal_projector.",
-                                    "model.vision_tower.", "model.multi_modal_projector.", NULL};
-  for (const char *const *p = pre; *p; p++)
-    if (strncmp(t->name, *p, strlen(*p)) == 0) return true;
-  return false;
-}
-
 static bool lc_moe_on_host(const lc *l, const inv_tensor *t, uint64_t il) {
   return t->role == ROLE_EXPERT && il < l->n_cpu_moe;
 }
@@ -341,7 +331,7 @@ static void lc_weights(lc *l) {
   for (size_t i = 0; i < inv->n; i++) has_head = has_head || inv->t[i].role == ROLE_LM_HEAD;
   for (size_t i = 0; i < inv->n; i++) {
     const inv_tensor *t = &inv->t[i];
-    if (lc_vision(t)) {
+    if (est_vision_tensor(t)) {
       /* the mmproj file's tensors: --mmproj's type for the matrices, F32 vectors (clip.cpp
       ** loads them into one buffer on the first GPU unless --no-mmproj-offload) */
       if (l->mmproj_on) {
@@ -449,7 +439,7 @@ static uint64_t *lc_weight_table(lc *l) {
   for (size_t i = 0; i < inv->n; i++) has_head = has_head || inv->t[i].role == ROLE_LM_HEAD;
   for (size_t i = 0; i < inv->n; i++) {
     const inv_tensor *t = &inv->t[i];
-    int kind = lc_vision(t) ? -1 : lc_weight_kind(t);
+    int kind = est_vision_tensor(t) ? -1 : lc_weight_kind(t);
     if (kind < 0 || t->ndim < 1) continue;
     const ggml_type_info *g = lc_tensor_type(t);
     uint64_t b = lc_tensor_bytes(l, t, g);

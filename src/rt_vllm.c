@@ -454,16 +454,6 @@ static uint64_t lora_meta_bytes(ectx *c, const vcfg *v) {
   return acc_add(&c->acc, base, acc_mul(&c->acc, 2, meta));
 }
 
-/* A vision tower's or projector's tensor: vLLM wraps only the language model unless
-** enable_tower_connector_lora (off by default; lora/model_manager.py _maybe_init_mm). */
-static bool vision_tensor(const inv_tensor *t) {
-  static const char *const pre[] = {"visual.", "vision_tower.", "vision_model.", "multi_modal_projector.", "model.visual.",
-                                    NULL};
-  for (const char *const *p = pre; *p; p++)
-    if (strncmp(t->name, *p, strlen(*p)) == 0) return true;
-  return false;
-}
-
 /* LoRA slots of pipeline stage `stage` on one rank (0 without --enable-lora). */
 static uint64_t lora_weights(ectx *c, const vcfg *v, uint64_t stage) {
   const model_desc *m = c->m;
@@ -478,7 +468,7 @@ static uint64_t lora_weights(ectx *c, const vcfg *v, uint64_t stage) {
     }
     char p[64];
     if ((t->role != ROLE_ATTN && t->role != ROLE_MLP) || t->ndim != 2 || !proj_name(t->name, p, sizeof p)) continue;
-    if (vision_tensor(t)) continue;
+    if (est_vision_tensor(t)) continue;
     if (!name_in(p, LORA_COL) && !name_in(p, LORA_ROW)) {
       est_fail(c, "vllm: LoRA is modelled for q/k/v/o and gate/up/down projections, not %s", t->name);
       return 0;
