@@ -495,6 +495,9 @@ static void expect_error(vf_engine *e, const char *rt, const char *msg) {
 static void test_bad_knobs(void **state) {
   expect_error(*state, "n_cpu_moe = 4", "runtime.n_cpu_moe: model EleutherAI/pythia-2.8b has no MoE expert weights to keep on the host");
   expect_error(*state, "mmproj = \"f16\"", "runtime.mmproj: model EleutherAI/pythia-2.8b has no vision tower");
+  assert_int_not_equal(tu_eval(*state, "return { model = 'Qwen/Qwen3-30B-A3B', runtime = { name = 'llamacpp', device = 'cpu',"
+                                        " n_cpu_moe = 4 }, workload = { kind = 'inference', context = 512 } }", NULL), VF_OK);
+  assert_string_equal(vf_engine_error(*state), "t.lua: runtime.n_cpu_moe: has no effect with device = \"cpu\" (every weight is on the host)");
   expect_error(*state, "flash_attn = false, type_v = \"q8_0\"", "needs flash_attn = true");
   expect_error(*state, "type_k = \"q3_k\"", "runtime.type_k");
   expect_error(*state, "tensor_split = \"a,b\"", "runtime.tensor_split");

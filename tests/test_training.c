@@ -93,6 +93,8 @@ static void test_peft_all_linear(void **state) {
   j = eval(state, L32 "method = 'lora', lora = { r = 16, targets = 'all-linear' } } }");
   assert_int_equal(tu_int(j, "model.trainable_params"), 24313856LL);
   json_decref(j);
+  assert_error(state, L32 "method = 'ln-tuning', lora = { targets = 'all-linear' } } }",
+               "workload.lora.targets: \"all-linear\" names Linear layers; ln-tuning trains norms (give their names or a regular expression)");
   assert_error(state, L32 "method = 'lora', lora = { r = 16, targets = 'all-linear' }, modules_to_save = 'all-linear' } }",
                "workload.modules_to_save: \"all-linear\" is a target_modules shorthand; name the modules to save");
 }
