@@ -25,7 +25,7 @@ typedef struct lg {
   long il;                  /* the layer being built; -1 outside the layers */
   uint64_t T;               /* the rows the ops process: n_tok, then n_out from the last
                             ** layer's get_rows of the output rows on */
-  int pos, k_rot, v_rot, out_ids, attn_scale;
+  int pos, k_rot[2], v_rot[2], out_ids, attn_scale; /* rotations per cache (base, SWA) */
   int s_copy, s_main, s_extra; /* the recurrent states' row indices and their two views */
   int k_idx[2], v_idx[2], mask[2];
 } lg;
@@ -180,19 +180,19 @@ static int lg_qkv(lg *l, int an, int c, int *qfull) {
   uint64_t T = sp->n_tok;
   uint64_t qb = lg_f32(l, sp->heads * sp->head_k, T);
   uint64_t kb = lg_f32(l, sp->kv_heads * sp->head_k, T), vb = lg_f32(l, sp->kv_heads * sp->head_v, T);
-  if (sp->dn_period) {
-    int q = lg_qk_gated(l, an, qb, LW_Q, qfull);
-    int v = lg_view(l, lg_proj(l, an, vb, LW_V));
-    int k = lg_qk_gated(l, an, kb, LW_K, 0);
+  if (sp->dn_period) { /* Q, V, K, each rotated for a quantized cache (real graph: node_200/205/213) */
+    int q = lg_rot(l, lg_qk_gated(l, an, qb, LW_Q, qfull), l->k_rot[c], qb);
+    int v = lg_rot(l, lg_view(l, lg_proj(l, an, vb, LW_V)), l->v_rot[c], vb);
+    int k = lg_rot(l, lg_qk_gated(l, an, kb, LW_K, 0), l->k_rot[c], kb);
     lg_store(l, k, l->k_idx[c], l->kc);
     lg_store(l, sp->fa ? v : lg_view(l, v), l->v_idx[c], l->vc);
     return lg_view(l, lg_view(l, q));
   }
-  int q = lg_rot(l, lg_qk(l, an, qb, LW_Q), l->k_rot, qb), k = -1;
-  if (sp->iswa) k = lg_rot(l, lg_qk(l, an, kb, LW_K), l->k_rot, kb);
+  int q = lg_rot(l, lg_qk(l, an, qb, LW_Q), l->k_rot[c], qb), k = -1;
+  if (sp->iswa) k = lg_rot(l, lg_qk(l, an, kb, LW_K), l->k_rot[c], kb);
   int v = lg_proj(l, an, vb, LW_V);
-  int vr = lg_rot(l, lg_view(l, v), l->v_rot, vb);
-  if (!sp->iswa) k = lg_rot(l, lg_qk(l, an, kb, LW_K), l->k_rot, kb);
+  int vr = lg_rot(l, lg_view(l, v), l->v_rot[c], vb);
+  if (!sp->iswa) k = lg_rot(l, lg_qk(l, an, kb, LW_K), l->k_rot[c], kb);
   lg_store(l, k, l->k_idx[c], l->kc);
   lg_store(l, sp->fa ? vr : lg_view(l, vr), l->v_idx[c], l->vc); /* V is stored transposed without FA */
   return lg_view(l, lg_view(l, q));                       /* Q permuted per head */
@@ -211,7 +211,7 @@ static int lg_attn(lg *l, int an, int c) {
     int sm = lg_op(l, kq, GS_INPLACE, lg_op(l, kq, 0, l->kc, q), l->mask[c]);
     o = lg_op(l, ob, 0, lg_view(l, lg_op(l, ob, 0, l->vc, sm)), -1);
   }
-  o = lg_rot(l, o, l->v_rot, ob);
+  o = lg_rot(l, o, l->v_rot[c], ob);
   if (qfull >= 0) { /* the output gate: the gate's view made contiguous, sigmoid, times it */
     uint64_t hd = sp->head_k, row = acc_mul(&l->a, 2 * hd, 4);
     int gv = lg_view_n(l, qfull, lg_view3(l, hd, sp->heads, T, row, acc_mul(&l->a, row, sp->heads)));
@@ -227,7 +227,7 @@ static int lg_attn(lg *l, int an, int c) {
 ** strided view: not in place), concatenated), then Vcur (wkv_a_mqa, the latent's norm,
 ** reshaped) and Kcur (the latent and the roped k_pe concatenated); the K store; flash
 ** attention over the cache's latent rows (V a view of K's first kv_lora columns), or
-** without it KQ, the softmax in place, the transposed V made contiguous and KQV; then wv_b
+** without it the transposed V made contiguous, KQ, the softmax in place and KQV; then wv_b
 ** per head, the heads made contiguous, and wo */
 static int lg_mla(lg *l, int an, int c) {
   const lc_graph_spec *sp = l->sp;
@@ -267,10 +267,15 @@ static int lg_mla(lg *l, int an, int c) {
     int src[4] = {qp, kp, vp, l->mask[c]};
     o = lg_view(l, gs_node(l->g, ob, 0, -1, src, 4)); /* permuted for wv_b */
   } else {
+    /* kqv = mul_mat(v, kq): ggml's depth-first expansion visits src0 first, so the
+    ** contiguous transposed V precedes KQ (real graph, GGML_SCHED_DEBUG=2: v_cont-0 is
+    ** node 29, kq-0 node 33); in the other order the 512-cell reserve planned 11,560,960 B
+    ** against the real 9,963,569 */
+    uint64_t vc = acc_mul3(&l->a, acc_mul(&l->a, sp->n_kv[c], sp->n_stream ? sp->n_stream : 1), r,
+                           sp->mla_k_elem ? sp->mla_k_elem : 2); /* every stream's rows (V's ne[3]) */
+    int vt = lg_op(l, vc, 0, lg_view(l, vp), -1); /* ggml_cont(ggml_transpose(v)) */
     uint64_t kq = acc_mul(&l->a, lg_f32(l, sp->n_kv[c], T), H);
     int sm = lg_op(l, kq, GS_INPLACE, lg_op(l, kq, 0, kp, qp), l->mask[c]);
-    uint64_t vc = acc_mul3(&l->a, sp->n_kv[c], r, sp->mla_k_elem ? sp->mla_k_elem : 2);
-    int vt = lg_op(l, vc, 0, lg_view(l, vp), -1); /* ggml_cont(ggml_transpose(v)) */
     o = lg_op(l, ob, 0, vt, sm);
   }
   uint64_t vb = acc_mul(&l->a, lg_f32(l, sp->mla_hv, T), H);
@@ -462,24 +467,32 @@ static int lg_inputs(lg *l) {
   uint64_t T = sp->n_tok, kvv = sp->kv_heads * sp->head_v;
   int tokens = gs_leaf(l->g, acc_mul(&l->a, T, 4));
   gs_leaf(l->g, lg_f32(l, sp->hidden, T)); /* inp_embd: selected away, never freed */
-  l->k_rot = sp->rot_k ? gs_leaf(l->g, lg_f32(l, sp->rot_k_n, sp->rot_k_n)) : -1;
+  /* the quantized caches' Hadamard rotations (llama_kv_cache::build_input_k_rot / v_rot),
+  ** one pair per cache (llama_kv_cache_iswa: base and SWA); the first layer's pair around
+  ** pos (Q's rotation is reached before its RoPE's positions, V's after), the other cache's
+  ** before its indices */
+  bool two = sp->n_swa || sp->iswa;
+  int c0 = two ? lg_cache_of(sp, 0) : 0;
+  l->k_rot[0] = l->k_rot[1] = l->v_rot[0] = l->v_rot[1] = -1;
+  if (sp->rot_k) l->k_rot[c0] = gs_leaf(l->g, lg_f32(l, sp->rot_k_n, sp->rot_k_n));
   l->s_copy = sp->dn_period ? gs_leaf(l->g, acc_mul(&l->a, sp->dn_seqs ? sp->dn_seqs : 1, 4)) : -1; /* n_rs rows */
   l->s_main = l->s_extra = -1;
   l->pos = gs_leaf(l->g, acc_mul3(&l->a, T, sp->n_pos ? sp->n_pos : 1, 4));
-  l->v_rot = sp->rot_v ? gs_leaf(l->g, lg_f32(l, 64, 64)) : -1;
+  if (sp->rot_v) l->v_rot[c0] = gs_leaf(l->g, lg_f32(l, 64, 64));
   /* each cache's indices and mask, and Llama 4's attn_scale ([1, 1, n_tokens]), in the order
   ** the layers first read them (the graph's leaf order) */
-  bool two = sp->n_swa || sp->iswa;
   l->k_idx[0] = l->k_idx[1] = l->attn_scale = -1;
   for (uint64_t il = 0; il < sp->n_layer; il++) {
     if (lg_nope(sp, il) && l->attn_scale < 0) l->attn_scale = gs_leaf(l->g, acc_mul(&l->a, T, 4));
     int c = two ? lg_cache_of(sp, il) : 0;
     if (l->k_idx[c] >= 0) continue;
+    if (c != c0 && sp->rot_k) l->k_rot[c] = gs_leaf(l->g, lg_f32(l, sp->rot_k_n, sp->rot_k_n));
+    if (c != c0 && sp->rot_v) l->v_rot[c] = gs_leaf(l->g, lg_f32(l, 64, 64));
     l->k_idx[c] = gs_leaf(l->g, acc_mul(&l->a, T, 8));
     l->v_idx[c] = sp->mla ? -1 : gs_leaf(l->g, acc_mul3(&l->a, T, sp->fa ? 1 : kvv, 8)); /* MLA: K only */
     l->mask[c] = gs_leaf(l->g, acc_mul3(&l->a, sp->n_kv[c], T, sp->fa ? 2 : 4));
   }
-  if (!two) l->k_idx[1] = l->k_idx[0], l->v_idx[1] = l->v_idx[0], l->mask[1] = l->mask[0];
+  if (!two) l->k_idx[1] = l->k_idx[0], l->v_idx[1] = l->v_idx[0], l->mask[1] = l->mask[0], l->k_rot[1] = l->k_rot[0], l->v_rot[1] = l->v_rot[0];
   l->out_ids = gs_leaf(l->g, acc_mul(&l->a, sp->n_out ? sp->n_out : T, 4));
   return lg_op(l, lg_f32(l, sp->hidden, T), GS_NOOFFLOAD, lg_w(l, LW_TOKEN_EMBD),
                tokens); /* get_rows from token_embd, a host tensor */

@@ -114,6 +114,37 @@ static void lc_split(lc *l) {
   l->n_gpu = n;
 }
 
+/* The cache types llama_init_from_model refuses (llama-context.cpp, llama.cpp 80fb11a):
+** an MLA model's K and V of different types, and with flash attention a quantized K or V
+** whose block does not divide a layer's head size (conformance: a deepseek2 file with a
+** 136-wide latent row and type_k q8_0, "K cache type q8_0 with block size 32 does not
+** divide n_embd_head_k=136"). The quantized-V-without-flash-attention refusal is
+** scripts/runtimes/llamacpp.lua's. */
+static void lc_cache_refusals(lc *l) {
+  const model_desc *m = l->m;
+  for (int i = 0; i < m->n_kv; i++) {
+    const kv_group *g = &m->kv[i];
+    if (g->kind == KV_STATE || g->kind == KV_CROSS) continue;
+    if (g->kind == KV_ATTN && g->v_dim == 0 && l->tk != l->tv) {
+      est_fail(l->c, "runtime.type_v: llama.cpp gives an MLA model's K and V caches one type (type_k %s, type_v %s)",
+               scn_str(l->s, "runtime.type_k", "f16"), scn_str(l->s, "runtime.type_v", "f16"));
+      return;
+    }
+    if (!l->fa) continue;
+    const ggml_type_info *t[2] = {l->tk, l->tv};
+    const char *name[2] = {scn_str(l->s, "runtime.type_k", "f16"), scn_str(l->s, "runtime.type_v", "f16")};
+    uint64_t dim[2] = {g->k_dim, g->v_dim};
+    for (int j = 0; j < 2; j++) {
+      if (t[j]->block > 1 && dim[j] % t[j]->block) {
+        est_fail(l->c, "runtime.%s: llama.cpp refuses a %s cache of %s: its block of %u does not divide the %s head size %llu",
+                 j ? "type_v" : "type_k", j ? "V" : "K", name[j], (unsigned)t[j]->block, j ? "V" : "K",
+                 (unsigned long long)dim[j]);
+        return;
+      }
+    }
+  }
+}
+
 static void lc_options(lc *l) {
   const scenario *s = l->s;
   l->build = scn_u64(s, "runtime.build", 0);
@@ -136,6 +167,7 @@ static void lc_options(lc *l) {
   l->mmproj = mt ? mt->id : 0;
   l->tk = lc_cache_type(l, "runtime.type_k");
   l->tv = lc_cache_type(l, "runtime.type_v");
+  if (l->tk && l->tv) lc_cache_refusals(l);
   if (!l->cpu) lc_split(l);
   uint64_t n_ctx = acc_mul(&l->c->acc, s->context, l->n_seq);
   uint64_t pad = lc_newer(l, LC_B_PAD256) || l->fa ? 256 : 32;

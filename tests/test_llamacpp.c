@@ -569,6 +569,7 @@ static void set_ds(mk_llama *o) {
 ** sigmoid gate) give 12,072,992, 12,079,136 and 11,028,480 (qwen3next was 11,028,480,
 ** -8.7%, before). */
 static void test_newer_archs(void **state) {
+  char text[512];
   newer_write(lcp("glm"), "glm4moe", 3, set_glm);
   json_t *j = run(*state, lcp("glm"), NEWER_RT, 2048, 1);
   assert_int_equal(tu_int(j, "runtime.cpu_model_buffer_bytes"), 8148032);
@@ -614,6 +615,11 @@ static void test_newer_archs(void **state) {
   assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 12079136); /* real 12,079,176 +-64 */
   assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
   json_decref(j);
+  /* a q8_0 cache: the gated attention's Q, V and K rotated (Hadamard, 64 x 64 here) and the
+  ** output rotated back: real 12,111,892 B (247 nodes; 11.05 MiB, -4.3%, without the rotations) */
+  j = run(*state, lcp("q35"), NEWER_RT ", type_k = \"q8_0\", type_v = \"q8_0\"", 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 12111904);
+  json_decref(j);
   /* 3 sequences, 4096 cells, n_ubatch 256: graph_reserve rounds the ubatch up to 258 tokens
   ** (86 per sequence); without flash attention the real one is 22,993,070 B (241 nodes),
   ** with it 6,573,104 (qwen3next: 22,998,208 and 5,524,528) */
@@ -648,6 +654,29 @@ static void test_newer_archs(void **state) {
   assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 25503744);
   assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
   json_decref(j);
+  /* without flash attention the transposed V (a view of K's latent rows, every stream's) is
+  ** made contiguous before KQ: ggml's depth-first build visits kqv's src0 first (real graph,
+  ** GGML_SCHED_DEBUG=2: v_cont-0 node 29, kq-0 node 33). Real (make conformance): 9,963,569 B
+  ** at 512 cells (181 nodes; 11,560,960 in the other order) and 25,962,532 with 4 sequences
+  ** of 2048 (184 nodes; 25,503,744 with one stream's V), +-64 B */
+  j = run(*state, lcp("ds"), "device = \"cpu\", cpu_features = \"none\", use_mmap = false, flash_attn = false, n_outputs_max = 0", 512, 1);
+  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 9963520);
+  json_decref(j);
+  j = run(*state, lcp("ds"), "device = \"cpu\", cpu_features = \"none\", use_mmap = false, flash_attn = false, n_outputs_max = 0", 2048, 4);
+  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 25962496);
+  json_decref(j);
+  /* llama_init_from_model refuses a q8_0 K cache here: "K cache type q8_0 with block size 32
+  ** does not divide n_embd_head_k=136" (the latent row is kv_lora 128 + rope 8) */
+  snprintf(text, sizeof text, "return { model = \"%s\", runtime = { name = \"llamacpp\", " NEWER_RT ","
+           " type_k = \"q8_0\", type_v = \"q8_0\" }, workload = { kind = \"inference\", context = 512 } }", lcp("ds"));
+  assert_int_not_equal(tu_eval(*state, text, NULL), VF_OK);
+  assert_string_equal(vf_engine_error(*state), "t.lua: runtime.type_k: llama.cpp refuses a K cache of q8_0: its block of 32"
+                                               " does not divide the K head size 136");
+  snprintf(text, sizeof text, "return { model = \"%s\", runtime = { name = \"llamacpp\", " NEWER_RT ","
+           " type_k = \"f16\", type_v = \"q8_0\" }, workload = { kind = \"inference\", context = 512 } }", lcp("ds"));
+  assert_int_not_equal(tu_eval(*state, text, NULL), VF_OK);
+  assert_string_equal(vf_engine_error(*state), "t.lua: runtime.type_v: llama.cpp gives an MLA model's K and V caches one"
+                                               " type (type_k f16, type_v q8_0)");
 
   newer_write(lcp("l4"), "llama4", 4, set_l4);
   j = run(*state, lcp("l4"), NEWER_RT, 16384, 1);
@@ -668,11 +697,16 @@ static void test_newer_archs(void **state) {
   assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 29908992);
   assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
   json_decref(j);
+  /* a q8_0 cache: llama_kv_cache_iswa builds a rotation pair per cache (base and chunked),
+  ** four inputs: real 21,585,881 B at 8192 cells (215 nodes) */
+  j = run(*state, lcp("l4"), NEWER_RT ", type_k = \"q8_0\", type_v = \"q8_0\"", 8192, 1);
+  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 21585920);
+  json_decref(j);
 
   /* an architecture model_files.lua does not map */
   const char *unk = lcp("unknown");
   newer_write(unk, "rwkv7", 2, NULL);
-  char text[512], msg[512];
+  char msg[512];
   snprintf(text, sizeof text, "return { model = \"%s\", runtime = \"llamacpp\","
            " workload = { kind = \"inference\", context = 512 } }", unk);
   assert_int_not_equal(tu_eval(*state, text, NULL), VF_OK);
