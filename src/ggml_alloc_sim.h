@@ -112,6 +112,12 @@ typedef struct lc_graph_spec {
                        ** dense (dense_ffn wide); 0: MoE after the dense_lead layers */
   bool moe_w_before;   /* the top-k taken from the logits, the sigmoid weights applied to x
                        ** (repeated k times) before the experts, not to their outputs */
+  /* gpt-oss (src/models/openai-moe.cpp, llama.cpp 80fb11a) */
+  bool moe_softmax_w;  /* SOFTMAX_WEIGHT gating: the router's bias added to its logits in
+                       ** place, the top-k of the logits, a softmax over the k selected ones
+                       ** (not renormalized); the experts' biases added in place (ADD_ID) */
+  bool rows_late;      /* the output rows (inp_out_ids) taken after the last layer, before the
+                       ** output norm (embeddings_nextn_masked off), not inside the last layer */
   /* the gated DeltaNet hybrids (qwen3next, qwen35, qwen35moe: src/models/qwen3next.cpp,
   ** qwen35.cpp, delta-net-base.cpp of llama.cpp 80fb11a): recurrent layers where
   ** (il + 1) % dn_period != 0, the others gated attention (Q with its output gate, Q/K RMS
@@ -142,6 +148,10 @@ typedef struct lc_graph_spec {
   ** ggml_cpy, an f32 mask of 32-padded rows, inp_out_ids made in the last layer; and the
   ** layer shape of GPT-NeoX (LLM_NORM with bias, wqkv + bqkv, biases, use_par_res, GELU) */
   bool legacy, layer_norm, biases, fused_qkv, par_res;
+  /* phi3 (src/models/phi3.cpp): Q, K and V strided views of one wqkv product (fused_qkv, in
+  ** the graph of llama-graph.cpp too), a fused gate|up of 2 x ffn SwiGLU-split, and the FFN's
+  ** output added as ggml_add(residual, ffn): the residual's buffer kept in place */
+  bool fused_up;
 } lc_graph_spec;
 
 /* the CPU compute buffer of that graph; false on out of memory or overflow */

@@ -180,6 +180,24 @@ static int lg_qkv(lg *l, int an, int c, int *qfull) {
   uint64_t T = sp->n_tok;
   uint64_t qb = lg_f32(l, sp->heads * sp->head_k, T);
   uint64_t kb = lg_f32(l, sp->kv_heads * sp->head_k, T), vb = lg_f32(l, sp->kv_heads * sp->head_v, T);
+  if (sp->fused_qkv) { /* build_qkv's wqkv: Q, K, V strided views of one product */
+    uint64_t all = qb + kb + vb, row = all / T;
+    int qkv = lg_op(l, all, 0, lg_w(l, LW_QKV), an);
+    if (sp->qkv_bias) qkv = lg_op(l, all, GS_INPLACE, qkv, lg_w(l, LW_QKV + LW_BIAS));
+    int q = lg_op(l, qb, GS_INPLACE | GS_ROPE, lg_view_n(l, qkv, lg_view2(l, qb / T / 4, T, row)), l->pos);
+    q = lg_rot(l, q, l->k_rot[c], qb);
+    int kv = lg_view_n(l, qkv, lg_view2(l, kb / T / 4, T, row)), k = -1;
+    if (sp->iswa) k = lg_rot(l, lg_op(l, kb, GS_INPLACE | GS_ROPE, kv, l->pos), l->k_rot[c], kb);
+    int v = lg_view_n(l, qkv, lg_view2(l, vb / T / 4, T, row));
+    /* the strided V made contiguous: for the rotation's mul_mat, or by cpy_v's cont_2d when
+    ** the cache keeps V transposed (no flash attention) */
+    if (l->v_rot[c] >= 0) v = lg_rot(l, lg_op(l, vb, 0, v, -1), l->v_rot[c], vb);
+    else if (!sp->fa) v = lg_op(l, vb, 0, v, -1);
+    if (!sp->iswa) k = lg_rot(l, lg_op(l, kb, GS_INPLACE | GS_ROPE, kv, l->pos), l->k_rot[c], kb);
+    lg_store(l, k, l->k_idx[c], l->kc);
+    lg_store(l, sp->fa ? v : lg_view(l, v), l->v_idx[c], l->vc);
+    return lg_view(l, lg_view(l, q));
+  }
   if (sp->dn_period) { /* Q, V, K, each rotated for a quantized cache (real graph: node_200/205/213) */
     int q = lg_rot(l, lg_qk_gated(l, an, qb, LW_Q, qfull), l->k_rot[c], qb);
     int v = lg_rot(l, lg_view(l, lg_proj(l, an, vb, LW_V)), l->v_rot[c], vb);
@@ -364,12 +382,20 @@ static int lg_dn(lg *l, int an) {
 ** sums (views, sum_rows, clamp and div in place); then the expert matmuls on x reshaped, the
 ** activation, and the weighted sum. ggml_build_forward_expand(gf, weights) comes first, so
 ** the graph holds them in the order of that walk */
+static int lg_experts(lg *l, int x, int topk, int wn);
+
 static int lg_moe(lg *l, int x) {
   const lc_graph_spec *sp = l->sp;
   uint64_t T = l->T, k = sp->experts_used ? sp->experts_used : 1;
-  unsigned no = T < 32 ? GS_NOOFFLOAD : 0; /* MUL_MAT_ID's batch: its rows (ne[2]) */
   uint64_t eb = lg_f32(l, sp->experts, T);
   int logits = lg_op(l, eb, 0, lg_w(l, LW_ROUTER), x);
+  if (sp->moe_softmax_w) { /* the logits (biased in place) select; softmax over the k of them */
+    logits = lg_op(l, eb, GS_INPLACE, logits, lg_w(l, LW_ROUTER + LW_BIAS));
+    int tk = lg_view_n(l, lg_op(l, eb, 0, logits, -1), lg_view2(l, k, T, sp->experts * 4));
+    int w = lg_op(l, lg_f32(l, k, T), 0, lg_view(l, logits), tk);
+    int wsm = lg_view(l, lg_op(l, lg_f32(l, k, T), GS_INPLACE, lg_view(l, w), -1));
+    return lg_experts(l, x, tk, wsm);
+  }
   int probs = lg_op(l, eb, GS_INPLACE, logits, -1);
   int pr = lg_view(l, probs);
   int sel = sp->probs_b ? lg_op(l, eb, GS_INPLACE, probs, lg_w(l, LW_ROUTER + LW_BIAS)) : probs;
@@ -381,6 +407,15 @@ static int lg_moe(lg *l, int x) {
     int sum = lg_op(l, lg_f32(l, 1, T), GS_INPLACE, lg_op(l, lg_f32(l, 1, T), 0, wts, -1), -1);
     wn = lg_view(l, lg_op(l, lg_f32(l, k, T), GS_INPLACE, wts, sum));
   }
+  return lg_experts(l, x, topk, wn);
+}
+
+/* the selected experts over x (MUL_MAT_ID on the top-k ids), weighted by wn, their outputs
+** summed over the k views */
+static int lg_experts(lg *l, int x, int topk, int wn) {
+  const lc_graph_spec *sp = l->sp;
+  uint64_t T = l->T, k = sp->experts_used ? sp->experts_used : 1;
+  unsigned no = T < 32 ? GS_NOOFFLOAD : 0; /* MUL_MAT_ID's batch: its rows (ne[2]) */
   int xr = lg_view(l, x);
   uint64_t hb = lg_f32(l, sp->hidden, T);
   if (sp->moe_w_before) /* ggml_repeat_4d of x to k rows per token, times the weights (in place) */
@@ -408,7 +443,9 @@ static int lg_dense(lg *l, int x, uint64_t width) {
   const lc_graph_spec *sp = l->sp;
   uint64_t T = l->T, fb = lg_f32(l, width, T);
   int act;
-  if (sp->gated) {
+  if (sp->fused_up) { /* one up of 2 x width, SwiGLU over its halves */
+    act = lg_op(l, fb, 0, lg_op(l, acc_mul(&l->a, fb, 2), 0, lg_w(l, LW_UP), x), -1);
+  } else if (sp->gated) {
     int gate = lg_op(l, fb, 0, lg_w(l, LW_GATE), x);
     act = lg_op(l, fb, 0, gate, lg_op(l, fb, 0, lg_w(l, LW_UP), x));
   } else {
@@ -450,7 +487,9 @@ static int lg_layer(lg *l, int in, uint64_t il) {
   int an = lg_norm(l, in, LW_ATTN_NORM);
   bool recr = sp->dn_period && (il + 1) % sp->dn_period != 0;
   int cur = recr ? lg_dn(l, an) : sp->mla ? lg_mla(l, an, c) : lg_attn(l, an, c), sa = in;
-  if (il == sp->n_layer - 1 && !sp->dn_period) { /* the hybrids take the rows after the output norm */ /* inp_out_ids: the rows that produce outputs, from here on */
+  /* inp_out_ids: the rows that produce outputs, from here on (the hybrids take them after the
+  ** output norm, gpt-oss after the last layer) */
+  if (il == sp->n_layer - 1 && !sp->dn_period && !sp->rows_late) {
     l->T = sp->n_out ? sp->n_out : sp->n_tok;
     uint64_t ho = lg_f32(l, sp->hidden, l->T);
     cur = lg_op(l, ho, 0, cur, l->out_ids);
@@ -458,7 +497,8 @@ static int lg_layer(lg *l, int in, uint64_t il) {
   }
   uint64_t hb = lg_f32(l, sp->hidden, l->T);
   int ffn_inp = lg_op(l, hb, GS_INPLACE, cur, sa);
-  return lg_op(l, hb, GS_INPLACE, lg_ffn(l, lg_norm(l, ffn_inp, LW_FFN_NORM)), ffn_inp);
+  int ffn = lg_ffn(l, lg_norm(l, ffn_inp, LW_FFN_NORM));
+  return sp->fused_up ? lg_op(l, hb, GS_INPLACE, ffn_inp, ffn) : lg_op(l, hb, GS_INPLACE, ffn, ffn_inp);
 }
 
 /* the inputs, allocated first in the order the graph reaches them */
@@ -641,6 +681,11 @@ static int lg_build(lg *l) {
   int cur = lg_inputs(l);
   for (uint64_t il = 0; il < sp->n_layer; il++) cur = lg_layer(l, cur, il);
   lg_at_layer(l, (long)sp->n_layer);
+  if (sp->rows_late) { /* the last layer's output is t_h_nextn, a graph output: never freed */
+    gs_set_output(l->g, cur);
+    l->T = sp->n_out ? sp->n_out : sp->n_tok;
+    cur = lg_op(l, lg_f32(l, sp->hidden, l->T), 0, cur, l->out_ids);
+  }
   int norm = lg_norm(l, cur, LW_OUT_NORM);
   gs_set_output(l->g, norm);
   if (sp->dn_period) { /* h_nextn, then result_norm: its output rows */

@@ -661,6 +661,16 @@ static uint64_t lc_down_width(const lc *l, int role, uint64_t *layers) {
   return w;
 }
 
+/* set_swa_pattern's period from the count of full layers (il % period == period - 1):
+** n_layer / full, the largest period with that count. Gemma 2 and gpt-oss 2, Gemma 3 6
+** (26, 34, 48 and 62 layers: 4, 5, 8 and 10 full), Llama 4 4 (48 layers, 12 full); the
+** smallest such period would give 4 for a 6-layer Gemma 3 and misplace the caches (make
+** conformance, gemma3: 42.03 MiB real, 36.01 replayed with period 4) */
+static uint64_t lc_swa_period(uint64_t n_layer, uint64_t full) {
+  uint64_t p = full ? n_layer / full : n_layer;
+  return p < 2 ? 2 : p;
+}
+
 static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
   const model_desc *m = l->m;
   const block_spec *b = &m->block;
@@ -680,6 +690,22 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
     sp->dense_lead = dw ? lead : 0, sp->dense_ffn = dw;
     sp->shexp_ffn = lc_down_width(l, ROLE_SHARED_EXPERT, NULL);
     sp->moe_unnorm = b->moe_unnormalized;
+  }
+  /* gpt-oss (openai-moe.cpp): SOFTMAX_WEIGHT gating with the router's bias, the output rows
+  ** taken after the last layer (make conformance: a generated gpt-oss file, every setting
+  ** within 64 B; -5.3% and -17% before) */
+  sp->moe_softmax_w = sp->rows_late = strcmp(m->arch, "gpt_oss") == 0;
+  /* phi3's fused wqkv (a "qkv" weight of Q + 2 KV rows; not a gated Q of twice the rows, nor
+  ** a DeltaNet mixer's attn_qkv) and fused gate|up (an "up" weight of 2 x the FFN's rows) */
+  uint64_t qkv_rows = (b->q_dim ? b->q_dim : m->hidden) + 2 * (b->kv_dim ? b->kv_dim : m->hidden);
+  bool recurrent = false;
+  for (int i = 0; i < m->n_kv; i++) recurrent = recurrent || m->kv[i].kind == KV_STATE;
+  for (size_t i = 0; i < m->inv.n; i++) {
+    const inv_tensor *t = &m->inv.t[i];
+    if (t->ndim != 2) continue;
+    if (t->role == ROLE_ATTN && !recurrent && t->shape[0] == qkv_rows && strstr(t->name, "qkv")) sp->fused_qkv = true;
+    if (t->role == ROLE_MLP && b->gated && !b->experts && t->shape[0] == 2 * b->ffn_dim && strstr(t->name, "up"))
+      sp->fused_up = true;
   }
   /* the tensors the graph's optional ops read: Q/K/V biases, the experts' selection bias */
   for (size_t i = 0; i < m->inv.n; i++) {
@@ -711,16 +737,22 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
     if (m->kv[i].window && m->kv[i].kind == KV_ATTN) sp->n_kv[1] = lc_cells(l, &m->kv[i]), sp->n_swa += m->kv[i].layers;
     if (m->kv[i].window && m->kv[i].kind == KV_CHUNKED) sp->n_kv[1] = lc_cells(l, &m->kv[i]), n_chunked += m->kv[i].layers;
   }
+  uint64_t n_sliding = sp->n_swa;
   if (sp->n_swa >= sp->n_layer || sp->n_kv[1] == sp->n_kv[0]) sp->n_swa = 0;
+  if (n_sliding && n_sliding < sp->n_layer && lc_newer(l, LC_B_ISWA)) {
+    /* sliding-window layers in a pattern (gemma2/gemma3, gpt-oss: hparams.set_swa_pattern,
+    ** llama.cpp 80fb11a): llama_kv_cache_iswa, layer il sliding unless il % period ==
+    ** period - 1, Q, K, V expanded in that order (whatever the two caches' sizes: each has
+    ** its inputs) */
+    sp->iswa = true, sp->swa_period = lc_swa_period(sp->n_layer, sp->n_layer - n_sliding), sp->n_swa = n_sliding;
+  }
   if (n_chunked && n_chunked < sp->n_layer && lc_newer(l, LC_B_ISWA)) {
     /* Llama 4's chunked attention (src/models/llama4.cpp, llama.cpp 80fb11a): an iSWA cache
     ** whatever its sizes, set_swa_pattern(period) (3 chunked layers, then a full one), the
     ** full layers without RoPE (n_no_rope_layer_step, the same 4), the MoE layers every
     ** n_moe_layer_step-th (the rest dense), QK norm (use_kq_norm) unless 128 experts, and
-    ** build_moe_ffn's weight_before_ffn; the period is the one whose count of full layers,
-    ** n_layer / period, is the model's */
-    uint64_t full = sp->n_layer - n_chunked, p = 2;
-    while (p < sp->n_layer && sp->n_layer / p > full) p++;
+    ** build_moe_ffn's weight_before_ffn */
+    uint64_t p = lc_swa_period(sp->n_layer, sp->n_layer - n_chunked);
     sp->iswa = true, sp->swa_period = sp->nope_step = p;
     sp->kq_norm = sp->experts != 128;
     sp->moe_w_before = sp->experts > 0;
@@ -767,9 +799,11 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
 ** hybrids) is not the model's, NULL when it is: qwen2moe's gated shared expert, other
 ** recurrent layers, DeltaNet before the fused op, MLA in the legacy graph and deepseek2
 ** without MLA (wkv_b decompressed) are not in it. Measured against the real llama.cpp
-** (node-llama-cpp 3.21.1, llama.cpp 80fb11a, CPU backend) on generated files,
-** tests/test_llamacpp.c: qwen3next, qwen35, qwen35moe, llama4 and deepseek2 (MLA) within
-** the 64-byte figure (qwen3next was -8.7% before its DeltaNet layers were replayed) */
+** (node-llama-cpp 3.21.1, llama.cpp 80fb11a, CPU backend) on generated files by make
+** conformance and tests/test_llamacpp.c: llama, qwen2, qwen3, qwen3moe, phi3, gemma2,
+** gemma3, gpt-oss, glm4moe, qwen3next, qwen35, qwen35moe, llama4 and deepseek2 (MLA) within the 64-byte
+** figure in every setting of its matrix (qwen3next was -8.7% before its DeltaNet layers were
+** replayed, gemma3 -15% before its iSWA cache, gpt-oss -17% before its gating) */
 static const char *lc_unmodelled(const lc *l, const lc_graph_spec *sp) {
   const model_desc *m = l->m;
   bool mla = false;

@@ -19,7 +19,7 @@
 
 /* the generated files' paths: $TMPDIR (else /tmp)/vf_test_lc_<pid>_<name>.gguf, so that two
 ** runs at once do not overwrite each other's files; removed by teardown */
-static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "unknown"};
+static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "unknown"};
 #define LC_NFILES (sizeof LC_FILES / sizeof LC_FILES[0])
 static char lc_paths[LC_NFILES][512];
 
@@ -541,6 +541,10 @@ static void set_ds(mk_llama *o) {
   o->heads_kv = 1, o->head_dim = 48, o->rope = 8, o->q_lora = 64, o->kv_lora = 128, o->shared = 1, o->dense_lead = 1, o->nextn = 1;
 }
 
+static void set_g3(mk_llama *o) { o->experts = 0, o->experts_used = 0, o->head_dim = 64, o->swa = 128, o->tied = true; }
+static void set_oss(mk_llama *o) { o->head_dim = 64, o->swa = 128; }
+static void set_p3(mk_llama *o) { o->experts = 0, o->experts_used = 0; }
+
 #define NEWER_RT "device = \"cpu\", cpu_features = \"none\", use_mmap = false, flash_attn = true, n_outputs_max = 0"
 
 /* Host buffers of the plain CPU backend without mmap: every loaded tensor padded to 32 B.
@@ -568,6 +572,67 @@ static void set_ds(mk_llama *o) {
 ** the conv window's concat and copy-back, the gated attention and the shared experts'
 ** sigmoid gate) give 12,072,992, 12,079,136 and 11,028,480 (qwen3next was 11,028,480,
 ** -8.7%, before). */
+/* Sliding-window models in llama.cpp's iSWA cache (set_swa_pattern: gemma3 period 6, gpt-oss
+** 2), against the real llama.cpp (node-llama-cpp 3.21.1 = llama.cpp 80fb11a, CPU, make
+** conformance; node-llama-cpp raises these models' batch to 513 when the context is larger):
+** gemma3, 6 layers (5 sliding, window 128, then 1 full), tied: KV 3,014,705 (+-64) at 2048
+** cells (768 sliding: 128 + 513 padded to 256); compute 13,943,544 B with flash attention at
+** 8192 cells (247 nodes), 24,178,799 without it at 2048 (277), 44,072,908 with a q8_0 cache
+** and ubatch 2048 (319; 36.01 MiB when the period was taken as 4, the smallest period with one
+** full layer in 6). gpt-oss, 4 layers alternating, sinks, biased experts, SOFTMAX_WEIGHT
+** gating, the output rows taken after the last layer (t_h_nextn a graph output): compute
+** 12,367,534 / 26,280,146 / 39,854,067 B in the same settings (213, 233, 261 nodes; -5.3%
+** and -17% before the gating and the late rows were replayed). All +-64 B. */
+static void test_swa_archs(void **state) {
+  newer_write(lcp("g3"), "gemma3", 6, set_g3);
+  json_t *j = run(*state, lcp("g3"), NEWER_RT ", n_ubatch = 513, n_batch = 513", 8192, 1);
+  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 13943520);
+  assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
+  json_decref(j);
+  j = run(*state, lcp("g3"), "device = \"cpu\", cpu_features = \"none\", use_mmap = false, flash_attn = false,"
+          " n_outputs_max = 0, n_ubatch = 513, n_batch = 513", 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 3014656);
+  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 24178848);
+  json_decref(j);
+  j = run(*state, lcp("g3"), NEWER_RT ", type_k = \"q8_0\", type_v = \"q8_0\", n_ubatch = 2048, n_batch = 2048", 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 44072960);
+  json_decref(j);
+
+  newer_write(lcp("oss"), "gpt-oss", 4, set_oss);
+  j = run(*state, lcp("oss"), NEWER_RT ", n_ubatch = 513, n_batch = 513", 8192, 1);
+  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 12367584);
+  assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
+  json_decref(j);
+  j = run(*state, lcp("oss"), "device = \"cpu\", cpu_features = \"none\", use_mmap = false, flash_attn = false,"
+          " n_outputs_max = 0, n_ubatch = 513, n_batch = 513", 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 26280096);
+  json_decref(j);
+  j = run(*state, lcp("oss"), NEWER_RT ", type_k = \"q8_0\", type_v = \"q8_0\", n_ubatch = 2048, n_batch = 2048", 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 39854080);
+  json_decref(j);
+}
+
+/* phi3 (src/models/phi3.cpp): Q, K, V strided views of one wqkv product (V made contiguous
+** for a rotation, or by cpy_v without flash attention), a fused gate|up SwiGLU-split, the
+** FFN added as ggml_add(residual, ffn). The real llama.cpp (make conformance), 3 layers,
+** 2048 cells, byte-exact (the KV formula splits the sum): 9,439,232 B with flash attention
+** (93 nodes; 9.96 MiB, +5.6%, as llama's layer), 23,078,912 without (108), 37,756,928 with
+** a q8_0 cache and ubatch 2048 (129) */
+static void test_fused_archs(void **state) {
+  newer_write(lcp("p3"), "phi3", 3, set_p3);
+  json_t *j = run(*state, lcp("p3"), NEWER_RT, 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 9439232);
+  assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
+  json_decref(j);
+  j = run(*state, lcp("p3"), "device = \"cpu\", cpu_features = \"none\", use_mmap = false, flash_attn = false,"
+          " n_outputs_max = 0", 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 23078912);
+  json_decref(j);
+  j = run(*state, lcp("p3"), NEWER_RT ", type_k = \"q8_0\", type_v = \"q8_0\", n_ubatch = 2048, n_batch = 2048", 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 37756928);
+  json_decref(j);
+}
+
 static void test_newer_archs(void **state) {
   char text[512];
   newer_write(lcp("glm"), "glm4moe", 3, set_glm);
@@ -723,7 +788,8 @@ int main(void) {
       cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_gpu_partial_copies),
       cmocka_unit_test(test_bad_knobs),        cmocka_unit_test(test_outputs_max),
       cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_fit_launch_catalog), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_shexp_inexact), cmocka_unit_test(test_fit_n_cpu_moe),
-      cmocka_unit_test(test_newer_archs),
+      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_swa_archs),
+      cmocka_unit_test(test_fused_archs),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -33,7 +33,7 @@ static const opt_u uopts[] = {
     {"--ssm-conv", offsetof(mk_llama, ssm_conv)}, {"--ssm-state", offsetof(mk_llama, ssm_state)},
     {"--ssm-groups", offsetof(mk_llama, ssm_groups)}, {"--ssm-vheads", offsetof(mk_llama, ssm_vheads)},
     {"--q-lora", offsetof(mk_llama, q_lora)}, {"--kv-lora", offsetof(mk_llama, kv_lora)},
-    {"--rope", offsetof(mk_llama, rope)},
+    {"--rope", offsetof(mk_llama, rope)},       {"--swa", offsetof(mk_llama, swa)},
 };
 
 static int usage(const char *msg) {

@@ -113,7 +113,7 @@ void mk_tensor_info(mk_buf *b, const char *name, uint32_t ndim, const uint64_t *
 }
 
 void mk_llama_defaults(mk_llama *o) {
-  *o = (mk_llama){"llama", NULL, 2, 64, 128, 4, 2, 256, 2048, 0, 2, GGML_T_F16, 1, false, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  *o = (mk_llama){"llama", NULL, 2, 64, 128, 4, 2, 256, 2048, 0, 2, GGML_T_F16, 1, false, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 }
 
 typedef struct ftype_opt {
@@ -193,8 +193,11 @@ static bool is_arch(const mk_llama *o, const char *a) { return strcmp(o->arch, a
 static bool deltanet(const mk_llama *o) {
   return is_arch(o, "qwen3next") || is_arch(o, "qwen35") || is_arch(o, "qwen35moe");
 }
+/* qwen2 (Q/K/V biases), qwen3 and qwen3moe (Q/K RMS norms): llama's layer otherwise */
+static bool qwen_arch(const mk_llama *o) { return is_arch(o, "qwen2") || is_arch(o, "qwen3") || is_arch(o, "qwen3moe"); }
 static bool newer_arch(const mk_llama *o) {
-  return is_arch(o, "glm4moe") || deltanet(o) || is_arch(o, "llama4") || is_arch(o, "deepseek2");
+  return is_arch(o, "glm4moe") || deltanet(o) || is_arch(o, "llama4") || is_arch(o, "deepseek2") || qwen_arch(o) ||
+         is_arch(o, "gemma2") || is_arch(o, "gemma3") || is_arch(o, "gpt-oss") || is_arch(o, "phi3");
 }
 static unsigned head_dim(const mk_llama *o) { return o->head_dim ? o->head_dim : o->embd / o->heads; }
 static unsigned expert_ff(const mk_llama *o) { return o->expert_ff ? o->expert_ff : o->ff; }
@@ -294,6 +297,34 @@ static void newer_layer(const mk_llama *o, unsigned il, mk_t *t, size_t *n) {
   } else if (is_arch(o, "glm4moe")) {
     attn_block(o, il, q, true, false, t, n);
     moe_ffn(o, il, il >= o->dense_lead, (uint64_t)expert_ff(o) * o->shared, true, t, n);
+  } else if (qwen_arch(o)) {
+    attn_block(o, il, q, is_arch(o, "qwen2"), !is_arch(o, "qwen2"), t, n);
+    blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
+    moe_ffn(o, il, is_arch(o, "qwen3moe"), 0, false, t, n);
+  } else if (is_arch(o, "gemma2") || is_arch(o, "gemma3")) { /* gemma3's Q/K norms; post-norms, GELU FFN */
+    attn_block(o, il, q, false, is_arch(o, "gemma3"), t, n);
+    blk_t(t, n, il, "post_attention_norm", 1, e, 1, 1, GGML_T_F32);
+    blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
+    moe_ffn(o, il, false, 0, false, t, n);
+    blk_t(t, n, il, "post_ffw_norm", 1, e, 1, 1, GGML_T_F32);
+  } else if (is_arch(o, "phi3")) { /* fused Q/K/V projection, fused gate|up (2 x ff) */
+    uint64_t kv = (uint64_t)head_dim(o) * o->heads_kv;
+    blk_t(t, n, il, "attn_qkv", 2, e, q + 2 * kv, 1, o->type);
+    blk_t(t, n, il, "attn_output", 2, q, e, 1, o->type);
+    blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
+    blk_t(t, n, il, "ffn_up", 2, e, 2 * (uint64_t)o->ff, 1, o->type);
+    blk_t(t, n, il, "ffn_down", 2, o->ff, e, 1, o->type);
+  } else if (is_arch(o, "gpt-oss")) { /* openai-moe.cpp: biased attention with sinks, biased experts */
+    attn_block(o, il, q, true, false, t, n);
+    blk_t(t, n, il, "attn_output.bias", 1, e, 1, 1, GGML_T_F32);
+    blk_t(t, n, il, "attn_sinks", 1, o->heads, 1, 1, GGML_T_F32);
+    blk_t(t, n, il, "post_attention_norm", 1, e, 1, 1, GGML_T_F32);
+    moe_ffn(o, il, true, 0, false, t, n);
+    blk_t(t, n, il, "ffn_gate_inp.bias", 1, o->experts, 1, 1, GGML_T_F32);
+    blk_t(t, n, il, "ffn_gate_exps.bias", 2, expert_ff(o), o->experts, 1, GGML_T_F32);
+    blk_t(t, n, il, "ffn_down_exps.bias", 2, e, o->experts, 1, GGML_T_F32);
+    blk_t(t, n, il, "ffn_up_exps.bias", 2, expert_ff(o), o->experts, 1, GGML_T_F32);
+    return;
   } else if (is_arch(o, "llama4")) {
     attn_block(o, il, q, false, false, t, n);
     bool moe = (il + 1) % (o->interval ? o->interval : 1) == 0;
@@ -384,6 +415,15 @@ static unsigned newer_metadata(const mk_llama *o, mk_buf *b) {
     KU("attention.value_length_mla", head_dim(o));
   }
   if (is_arch(o, "llama4")) KU("interleave_moe_layer_step", o->interval ? o->interval : 1);
+  if (is_arch(o, "gpt-oss")) KU("attention.sliding_window", o->swa ? o->swa : 128);
+  if (is_arch(o, "gemma2")) { /* logit soft-capping of the attention scores and of the logits */
+    snprintf(k, sizeof k, "%s.attn_logit_softcapping", a), mk_kv_f32(b, k, 50.0f), n++;
+    snprintf(k, sizeof k, "%s.final_logit_softcapping", a), mk_kv_f32(b, k, 30.0f), n++;
+  }
+  if ((is_arch(o, "gemma2") || is_arch(o, "gemma3")) && o->swa) {
+    KU("attention.sliding_window", o->swa);
+    if (o->interval) KU("attention.sliding_window_pattern", o->interval);
+  }
   if (deltanet(o)) {
     if (o->experts) KU("expert_shared_feed_forward_length", o->shared ? o->shared : expert_ff(o));
     KU("ssm.conv_kernel", o->ssm_conv);
@@ -451,7 +491,7 @@ static bool check_llama(const mk_llama *o, char *err, size_t errlen) {
   if (is_arch(o, "deepseek2") && (!o->kv_lora || !o->rope || o->rope >= head_dim(o)))
     return fail(err, errlen, "deepseek2 needs kv_lora and a rope below head_dim");
   if ((is_arch(o, "glm4moe") || is_arch(o, "deepseek2") || is_arch(o, "llama4") || is_arch(o, "qwen3next") ||
-       is_arch(o, "qwen35moe")) && !o->experts)
+       is_arch(o, "qwen35moe") || is_arch(o, "qwen3moe") || is_arch(o, "gpt-oss")) && !o->experts)
     return fail(err, errlen, "%s needs experts", o->arch);
   return ggml_type_get(o->type) ? true : fail(err, errlen, "unknown ggml type %u", o->type);
 }

@@ -41,7 +41,8 @@ typedef struct mk_llama {
   uint32_t file_type; /* general.file_type */
   bool tied;          /* no output.weight */
   /* Newer architectures (arch "glm4moe", "qwen3next", "qwen35", "qwen35moe", "llama4",
-  ** "deepseek2"): llama.cpp's tensors and keys of each (src/models/<arch>.cpp); 0 = unset */
+  ** "deepseek2", "qwen2", "qwen3", "qwen3moe", "gemma3"): llama.cpp's tensors and keys of
+  ** each (src/models/<arch>.cpp); 0 = unset */
   unsigned head_dim;   /* attention.key_length = value_length (0: embd / heads) */
   unsigned nextn;      /* MTP blocks after the layers (nextn_predict_layers, in block_count) */
   unsigned expert_ff;  /* expert_feed_forward_length (0: ff) */
@@ -51,6 +52,7 @@ typedef struct mk_llama {
   unsigned interval;   /* DeltaNet: full_attention_interval; llama4: interleave_moe_layer_step */
   unsigned ssm_conv, ssm_state, ssm_groups, ssm_vheads; /* DeltaNet kernel, head size, K, V heads */
   unsigned q_lora, kv_lora, rope; /* deepseek2 MLA ranks, rope dims (qk_rope_head_dim) */
+  unsigned swa;        /* gemma3, gpt-oss: attention.sliding_window (0: gemma3 none, gpt-oss 128) */
 } mk_llama;
 
 /* 2 layers, 64 embd, 128 ff, 4 heads, 2 kv heads, 256 vocab, F16 */

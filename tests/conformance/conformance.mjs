@@ -34,6 +34,18 @@ const MODELS = [
     ["qwen35moe", `${NEWER} --arch qwen35moe --layers 4 ${DELTANET}`],
     ["deepseek2", `${NEWER} --arch deepseek2 --layers 3 --heads-kv 1 --head-dim 48 --rope 8 --q-lora 64 --kv-lora 128 --shared 1 --dense-lead 1 --nextn 1`],
     ["llama4", `${NEWER} --arch llama4 --layers 4 --experts-used 1 --interval 2`],
+    ["qwen2", `${NEWER} --arch qwen2 --layers 3 --experts 0 --experts-used 0`],
+    ["qwen3", `${NEWER} --arch qwen3 --layers 3 --experts 0 --experts-used 0`],
+    ["qwen3moe", `${NEWER} --arch qwen3moe --layers 3`],
+    // gemma3: 5 sliding-window layers (window 128) to 1 global, tied embeddings
+    // phi3: the fused Q/K/V projection and the fused gate|up of the FFN
+    // (general.name not "phi3": llama-vocab.cpp then looks up "</s>", which the synthetic vocabulary lacks)
+    ["phi3", `${NEWER} --arch phi3 --layers 3 --experts 0 --experts-used 0 --name tiny`],
+    // gemma2: alternating sliding-window (128) and full layers, attention and logit soft-capping
+    ["gemma2", `${NEWER} --arch gemma2 --layers 4 --experts 0 --experts-used 0 --head-dim 64 --swa 128 --tied`],
+    ["gemma3", `${NEWER} --arch gemma3 --layers 6 --experts 0 --experts-used 0 --head-dim 64 --swa 128 --tied`],
+    // gpt-oss: alternating sliding-window (128) and full layers, attention sinks, biased experts
+    ["gpt-oss", `${NEWER} --arch gpt-oss --layers 4 --head-dim 64 --swa 128`],
 ];
 
 // measure.mjs argument sets (comma lists expand to their product)
@@ -79,7 +91,9 @@ function scenario(o, model, r) {
     const s = r.settings;
     const scn = {
         name: path.basename(model), model,
-        runtime: {name: "llamacpp", device: "cpu", n_batch: s.batch, n_ubatch: s.batch, n_seq_max: s.seq,
+        // the batch llama.cpp ran (node-llama-cpp raises a sliding-window model's to 513 / 2049)
+        runtime: {name: "llamacpp", device: "cpu", n_batch: r.actual?.n_batch ?? s.batch,
+            n_ubatch: r.actual?.n_ubatch ?? s.batch, n_seq_max: s.seq,
             flash_attn: s.fa !== "off", type_k: s.kv, type_v: s.kv, use_mmap: s.mmap !== "off",
             cpu_features: cpuFeatures(r), n_outputs_max: 0}, // node-llama-cpp leaves it at 0 (n_batch)
         workload: {kind: "inference", context: s.ctx, concurrency: s.seq},
