@@ -216,6 +216,9 @@ int fit_gpu_from(const model_desc *m, const scenario *s, const estimate *e, cons
     snprintf(row->layout, sizeof row->layout, "%s", "no fp8 support");
     return 0;
   }
+  /* llama.cpp -c 0 under --fit: the probes take the context the estimate resolved on this GPU */
+  if (scn_bool(s, "runtime.fit_ctx", false) && fig(e, "n_ctx") >= 1)
+    p.s.context = (uint64_t)fig(e, "n_ctx") / (s->concurrency ? s->concurrency : 1);
   fit_count(&p, row);
   if (s->kind == WL_INFERENCE) {
     uint64_t max_ctx = m->max_position ? m->max_position : 1ull << 30;

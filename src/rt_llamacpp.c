@@ -971,7 +971,7 @@ static void lc_compute_gpu(lc *l) {
 
 static uint64_t lc_gpu_total(lc *l, int g) {
   const lc_dev *d = &l->gpu[g];
-  uint64_t t = acc_add(&l->c->acc, acc_add(&l->c->acc, d->model, d->kv), d->compute);
+  uint64_t t = acc_add(&l->c->acc, acc_add(&l->c->acc, d->model, acc_add(&l->c->acc, d->kv, d->rs)), d->compute);
   return g == 0 ? acc_add(&l->c->acc, t, l->mmproj_bytes) : t; /* clip.cpp's buffer: the first GPU */
 }
 
@@ -1124,6 +1124,64 @@ static void lc_fit(lc *l) {
   lc_run(l);
 }
 
+/* the cells of n_ctx per sequence (n_ctx_seq) as lc_options sets them, then the graph's */
+static void lc_set_ctx(lc *l, uint64_t n_ctx) {
+  l->n_ctx = n_ctx;
+  l->n_ctx_seq = l->n_stream > 1 ? n_ctx / l->n_stream : n_ctx;
+  uint64_t ub = scn_u64(l->s, "runtime.n_ubatch", 512), b = scn_u64(l->s, "runtime.n_batch", 2048);
+  l->n_ub = ub < b ? ub : b;
+  if (l->n_ub > l->n_ctx) l->n_ub = l->n_ctx;
+}
+
+/* -c 0 under llama.cpp's --fit (on by default; common/fit.cpp common_params_fit_impl, step 2,
+** llama.cpp 80fb11a): the context starts at the trained one for every sequence (n_ctx_train x
+** n_streams); when a GPU would keep less than its margin (--fit-target, 1024 MiB) of its free
+** memory, the context is interpolated linearly between the memory measured there and at the
+** minimum (--fit-ctx, 4096 x n_streams) to use all the free memory less the margins (less
+** (n + 1) half layers, a sixth for MoE, with n > 1 GPUs), rounded down to 256 x n_streams and
+** kept at least the minimum. Measured per GPU: model + KV/RS + compute buffers, as
+** llama_memory_breakdown counts them; free memory is taken as the GPU's total less the CUDA
+** context (assumed: cudaMemGetInfo sees nothing else). Step 3, moving layers or experts off
+** the GPUs when the minimum does not fit, is not modelled: fit_n_gpu_layers and fit_n_cpu_moe
+** answer it with vramfit's own headroom. */
+static void lc_fit_ctx(lc *l) {
+  const scenario *s = l->s;
+  uint64_t mem = s->gpu_memory ? s->gpu_memory : s->n_gpus ? s->gpus[0].memory : 0;
+  /* fit's probes set the context themselves */
+  if (!scn_bool(s, "runtime.fit_ctx", false) || s->fit_probe || l->cpu || l->n_gpu == 0 || !mem) return;
+  int64_t nd = l->n_gpu, margin = (int64_t)scn_u64(s, "runtime.fit_target_mib", 1024) * 1048576;
+  int64_t free_mem = (int64_t)mem - (int64_t)s->cuda_context, sum_free = free_mem * nd;
+  uint64_t n_max = l->n_ctx, n_min = scn_u64(s, "runtime.fit_ctx_min", 4096) * l->n_stream;
+  int64_t used_max = 0, model = 0;
+  bool short_of = false;
+  lc_run(l);
+  for (int g = 0; g < l->n_gpu; g++) {
+    int64_t used = (int64_t)lc_gpu_total(l, g);
+    used_max += used, model += (int64_t)l->gpu[g].model;
+    short_of = short_of || free_mem - used < margin;
+  }
+  est_fig(l->c, "fit_ctx_from", n_max);
+  if (!short_of || n_max <= n_min || sum_free - used_max - nd * margin >= 0) return;
+  int64_t target = sum_free - nd * margin;
+  if (nd > 1) {
+    uint64_t layers = l->ngl < l->n_layer ? l->ngl : l->n_layer;
+    int64_t per_layer = layers ? model / (int64_t)layers : 0;
+    target -= (nd + 1) * per_layer / (lc_has_experts(l) ? 6 : 2);
+  }
+  lc_set_ctx(l, n_min);
+  lc_run(l);
+  int64_t used_min = 0;
+  for (int g = 0; g < l->n_gpu; g++) used_min += (int64_t)lc_gpu_total(l, g);
+  uint64_t n = n_min;
+  if (target > used_min && used_max > used_min) {
+    n += (uint64_t)((int64_t)(n_max - n_min) * (target - used_min) / (used_max - used_min));
+    uint64_t align = 256 * l->n_stream;
+    n -= n % align;
+    if (n < n_min) n = n_min;
+  }
+  lc_set_ctx(l, n);
+}
+
 void llamacpp_estimate(ectx *c) {
   lc l;
   memset(&l, 0, sizeof l);
@@ -1134,6 +1192,7 @@ void llamacpp_estimate(ectx *c) {
   }
   lc_options(&l);
   if (c->failed) return;
+  lc_fit_ctx(&l);
   lc_run(&l);
   lc_budget(&l);
   lc_figures(&l);
@@ -1143,4 +1202,7 @@ void llamacpp_estimate(ectx *c) {
   c->e->allocated_label = "ggml backend buffers on this GPU";
   c->e->reserved_label = "the same: ggml buffers are allocated once";
   est_finish(c, &c->e->b);
+  /* no PyTorch allocator here: both peaks are the ggml buffers (every line but the CUDA
+  ** context), as the labels say */
+  c->e->peak_allocated = c->e->peak_reserved = c->e->total - budget_get(&c->e->b, "cuda_context");
 }

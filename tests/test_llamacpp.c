@@ -410,6 +410,48 @@ static void test_n_cpu_moe(void **state) {
 
 /* fit on a GPU the MoE model does not fill whole: every layer offloaded, the experts of the
 ** first N layers on the host (the fewest that fit); where it fits whole, no --n-cpu-moe */
+static void expect_error(vf_engine *e, const char *rt, const char *msg);
+
+/* the GPU side of one run (model + KV + compute on GPU 0); *ctx_out its n_ctx */
+static long long auto_used(vf_engine *e, const char *rt, long long *ctx_out) {
+  char text[512];
+  snprintf(text, sizeof text, "return { model = 'meta-llama/Llama-3.1-8B', quant = 'gguf:Q4_K_M',"
+           " runtime = { name = 'llamacpp', %s }, workload = { kind = 'inference' }, gpu = 'RTX 4080' }", rt);
+  json_t *j = NULL;
+  if (tu_eval(e, text, &j) != VF_OK) fail_msg("%s: %s", rt, vf_engine_error(e));
+  long long used = tu_int(j, "runtime.gpu_model_buffer_bytes") + tu_int(j, "runtime.kv_buffer_bytes") +
+                   tu_int(j, "runtime.compute_buffer_bytes");
+  if (ctx_out) *ctx_out = tu_int(j, "runtime.n_ctx");
+  json_decref(j);
+  return used;
+}
+
+/* -c 0 under llama.cpp's --fit (common/fit.cpp, step 2): Llama-3.1-8B Q4_K_M on a 16 GiB
+** RTX 4080 keeps 131072 cells only if 1024 MiB stays free; it does not, so the context is
+** interpolated between the memory at 4096 and at 131072 cells to use the free memory (16 GiB
+** less the assumed CUDA context) less the margin, rounded down to 256 */
+static void test_auto_ctx(void **state) {
+  long long n_ctx = 0;
+  long long used_max = auto_used(*state, "n_ctx = 131072", NULL);
+  long long used_min = auto_used(*state, "n_ctx = 4096", NULL);
+  auto_used(*state, "n_ctx = 0", &n_ctx);
+  long long free_mem = 16ll * 1024 * MIB - 500 * MIB; /* 16 GiB less the assumed CUDA context (500 MiB) */
+  long long target = free_mem - 1024 * MIB;
+  long long want = 4096 + (131072 - 4096) * (target - used_min) / (used_max - used_min);
+  want -= want % 256;
+  assert_int_equal(n_ctx, want);
+  assert_int_equal(n_ctx, 81920);
+  /* a margin of 4096 MiB (--fit-target 4096) takes 3 GiB more off the context */
+  auto_used(*state, "n_ctx = 0, fit_target = 4096", &n_ctx);
+  target = free_mem - 4096 * MIB;
+  want = 4096 + (131072 - 4096) * (target - used_min) / (used_max - used_min);
+  assert_int_equal(n_ctx, want - want % 256);
+  /* --fit off: the trained context as it is */
+  auto_used(*state, "n_ctx = 0, fit = false", &n_ctx);
+  assert_int_equal(n_ctx, 131072);
+  expect_error(*state, "n_ctx = -1", "runtime.n_ctx: -1 is out of range (0 to ");
+}
+
 static void test_fit_n_cpu_moe(void **state) {
   const char *text = "return { " QWEN3_MOE ", runtime = 'llamacpp', workload = { kind = 'inference', context = 16384 } }";
   json_t *j = NULL;
@@ -505,7 +547,7 @@ static void test_bad_knobs(void **state) {
   expect_error(*state, "tensor_split = \"0,0\"", "runtime.tensor_split: the proportions sum to zero");
   expect_error(*state, "n_ubatch = 0", "runtime.n_ubatch: must be at least 1");
   expect_error(*state, "n_seq_max = 0", "runtime.n_seq_max: must be at least 1");
-  expect_error(*state, "n_ctx = 0", "runtime.n_ctx: must be at least 1");
+  expect_error(*state, "fit_ctx = 0", "runtime.fit_ctx: must be at least 1");
   expect_error(*state, "n_outputs_max = -1", "runtime.n_outputs_max");
 }
 
@@ -788,7 +830,7 @@ int main(void) {
       cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_gpu_partial_copies),
       cmocka_unit_test(test_bad_knobs),        cmocka_unit_test(test_outputs_max),
       cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_fit_launch_catalog), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_shexp_inexact), cmocka_unit_test(test_fit_n_cpu_moe),
-      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_swa_archs),
+      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx),
       cmocka_unit_test(test_fused_archs),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

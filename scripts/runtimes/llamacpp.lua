@@ -24,16 +24,38 @@ local function normalize(n, knobs)
     if knobs.n_seq_max < 1 then E.fail("runtime.n_seq_max", "must be at least 1") end
     n.concurrency = knobs.n_seq_max
   end
+  local build = x["runtime.build"]
   if knobs.n_ctx then
-    if knobs.n_ctx < 1 then E.fail("runtime.n_ctx", "must be at least 1") end
-    n.context = math.max(1, knobs.n_ctx // n.concurrency)
+    if knobs.n_ctx == 0 then
+      -- -c 0, llama-server's default: the context the model was trained with; --fit (on by
+      -- default since PR #16653, December 2025; the build threshold b7400 is approximate)
+      -- gives every sequence that much, then shrinks it to the GPUs' free memory
+      local train = n.model.desc.max_position
+      if not train then
+        E.fail("runtime.n_ctx", "0 takes the trained context, which model %s does not state (max_position_embeddings / context_length)", n.model.id)
+      end
+      local fit = knobs.fit
+      if fit == nil then fit = build == 0 or build >= 7400 end
+      if fit and knobs.device ~= "cpu" then
+        n.context = train
+        x["runtime.fit_ctx"] = true
+        note(n, "llama.cpp -c 0 with --fit: %d tokens per sequence, reduced to leave %d MiB of each GPU free " ..
+                "(its free memory taken as the total less the CUDA context)", train, knobs.fit_target or 1024)
+      else
+        n.context = math.max(1, train // n.concurrency)
+      end
+    else
+      n.context = math.max(1, knobs.n_ctx // n.concurrency)
+    end
   end
+  if knobs.fit_ctx ~= nil and knobs.fit_ctx < 1 then E.fail("runtime.fit_ctx", "must be at least 1") end
+  if knobs.fit_target then x["runtime.fit_target_mib"] = knobs.fit_target end
+  if knobs.fit_ctx then x["runtime.fit_ctx_min"] = knobs.fit_ctx end
   for _, k in ipairs({ "type_k", "type_v" }) do
     local v = knobs[k] or "f16"
     E.enum_field(v, "runtime." .. k, CACHE_TYPES)
     x["runtime." .. k] = v
   end
-  local build = x["runtime.build"]
   local fa = knobs.flash_attn
   if fa == nil then
     fa = build == 0 or build >= 6500
@@ -102,6 +124,7 @@ return runtime {
     tensor_split = "string", use_mmap = "bool", device = { "gpu", "cpu" }, no_kv_offload = "bool",
     swa_full = "bool", cpu_features = { "avx2", "amx", "none" }, op_offload = "bool",
     n_outputs_max = "int", n_cpu_moe = "int", cpu_moe = "bool", mmproj = "string",
+    fit = "bool", fit_target = "int", fit_ctx = "int",
   },
   normalize = normalize,
   modelled = true,

@@ -12,8 +12,12 @@ local function normalize(w, n, cfg)
   if w.context == nil then
     local ctx = n.knobs.max_model_len or n.knobs.n_ctx
     if not ctx then fail("workload.context", "missing (tokens per sequence)") end
+    if ctx == 0 then -- llama.cpp's -c 0: the runtime sets it (runtimes/llamacpp.lua)
+      ctx = n.model and n.model.desc and n.model.desc.max_position or 1
+    else
+      note(n, "context %d from the runtime's options", ctx)
+    end
     w.context = ctx
-    note(n, "context %d from the runtime's options", ctx)
   end
   n.context = int_field(w.context, "workload.context", 1, MAX_TOKENS)
   if w.concurrency == nil then note(n, "concurrency 1 assumed") end
