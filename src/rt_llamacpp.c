@@ -1164,7 +1164,7 @@ static void lc_fit_ctx(lc *l) {
   if (!short_of || n_max <= n_min || sum_free - used_max - nd * margin >= 0) return;
   int64_t target = sum_free - nd * margin;
   if (nd > 1) {
-    uint64_t layers = l->ngl < l->n_layer ? l->ngl : l->n_layer;
+    uint64_t all = l->n_layer + l->n_nextn, layers = l->ngl < all ? l->ngl : all; /* hp_ngl: MTP blocks in */
     int64_t per_layer = layers ? model / (int64_t)layers : 0;
     target -= (nd + 1) * per_layer / (lc_has_experts(l) ? 6 : 2);
   }
