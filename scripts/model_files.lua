@@ -107,6 +107,7 @@ local GGUF_FIELDS = {
     cfg.n_shared_experts = md.expert_shared_count or 0
     cfg.first_k_dense_replace = md.leading_dense_block_count or 0
     cfg.norm_topk_prob = md.expert_weights_norm == true -- llama.cpp's default: false
+    cfg.routed_scaling_factor = md.expert_weights_scale
     cfg.attention_bias = find_tensor(g.tensors, "^blk%.%d+%.attn_q%.bias$") ~= nil
     cfg.use_qk_norm = find_tensor(g.tensors, "^blk%.%d+%.attn_q_norm%.weight$") ~= nil
   end,
@@ -147,6 +148,7 @@ local GGUF_FIELDS = {
     cfg.n_shared_experts = md.expert_shared_count or 0
     cfg.first_k_dense_replace = md.leading_dense_block_count or 0
     cfg.norm_topk_prob = md.expert_weights_norm == true -- llama.cpp's default: false
+    cfg.routed_scaling_factor = md.expert_weights_scale
     cfg.head_dim = nil
   end,
 }

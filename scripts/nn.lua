@@ -395,9 +395,12 @@ function nn.rms_block(heads, kv_heads, head_dim, ffn, experts, per_tok)
 end
 
 -- The block's moe_norm: whether the router's top-k weights are renormalized to sum 1
--- (config.json norm_topk_prob; GGUF expert_weights_norm; absent: true)
+-- (config.json norm_topk_prob; GGUF expert_weights_norm; absent: true); moe_scaled: whether
+-- they are then multiplied by routed_scaling_factor (GGUF expert_weights_scale) other than 1
 function nn.moe_norm(block, cfg)
   block.moe_norm = cfg.norm_topk_prob ~= false
+  local f = cfg.routed_scaling_factor
+  block.moe_scaled = type(f) == "number" and f ~= 0 and f ~= 1
   return block
 end
 

@@ -91,6 +91,8 @@ typedef struct lc_graph_spec {
   bool probs_b;                   /* an expert-selection bias (exp_probs_b) added to the router's
                                   ** probabilities before the top-k (deepseek2, glm4moe) */
   bool moe_unnorm;                /* the top-k weights not renormalized (norm_w false) */
+  bool moe_scaled;                /* then scaled by expert_weights_scale (ggml_scale of their
+                                  ** reshaped view: a new tensor) */
   /* MLA with k_b / v_b absorbed (deepseek2 with key_length_mla: src/models/deepseek2.cpp,
   ** llama.cpp 80fb11a): Q from q_lora (0: wq), one latent K row of kv_lora + rope per token,
   ** V its first kv_lora columns, attention over the latent, then wv_b per head */

@@ -407,6 +407,7 @@ static int lg_moe(lg *l, int x) {
     int sum = lg_op(l, lg_f32(l, 1, T), GS_INPLACE, lg_op(l, lg_f32(l, 1, T), 0, wts, -1), -1);
     wn = lg_view(l, lg_op(l, lg_f32(l, k, T), GS_INPLACE, wts, sum));
   }
+  if (sp->moe_scaled) wn = lg_op(l, lg_f32(l, k, T), GS_INPLACE, wn, -1); /* w_scale: of a view, not in place */
   return lg_experts(l, x, topk, wn);
 }
 

@@ -40,6 +40,7 @@ typedef struct block_spec {
   bool gated, rms, parallel_residual;
   bool moe_unnormalized; /* MoE: the top-k router weights not renormalized to sum 1
                          ** (norm_topk_prob / expert_weights_norm false) */
+  bool moe_scaled;       /* MoE: the top-k weights scaled by routed_scaling_factor != 1 */
 } block_spec;
 
 typedef enum model_family { FAM_DECODER = 0, FAM_ENCODER, FAM_ENCDEC } model_family;

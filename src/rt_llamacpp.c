@@ -690,6 +690,7 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
     sp->dense_lead = dw ? lead : 0, sp->dense_ffn = dw;
     sp->shexp_ffn = lc_down_width(l, ROLE_SHARED_EXPERT, NULL);
     sp->moe_unnorm = b->moe_unnormalized;
+    sp->moe_scaled = b->moe_scaled;
   }
   /* gpt-oss (openai-moe.cpp): SOFTMAX_WEIGHT gating with the router's bias, the output rows
   ** taken after the last layer (make conformance: a generated gpt-oss file, every setting

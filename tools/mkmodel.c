@@ -34,6 +34,7 @@ static const opt_u uopts[] = {
     {"--ssm-groups", offsetof(mk_llama, ssm_groups)}, {"--ssm-vheads", offsetof(mk_llama, ssm_vheads)},
     {"--q-lora", offsetof(mk_llama, q_lora)}, {"--kv-lora", offsetof(mk_llama, kv_lora)},
     {"--rope", offsetof(mk_llama, rope)},       {"--swa", offsetof(mk_llama, swa)},
+    {"--w-scale", offsetof(mk_llama, w_scale)},
 };
 
 static int usage(const char *msg) {

@@ -95,6 +95,12 @@ void mk_kv_u32(mk_buf *b, const char *key, uint32_t v) {
   mk_u32(b, v);
 }
 
+void mk_kv_bool(mk_buf *b, const char *key, bool v) {
+  mk_str(b, key);
+  mk_u32(b, V_BOOL);
+  mk_put(b, &(uint8_t){v ? 1 : 0}, 1);
+}
+
 void mk_kv_f32(mk_buf *b, const char *key, float v) {
   uint32_t u;
   memcpy(&u, &v, 4);
@@ -113,7 +119,7 @@ void mk_tensor_info(mk_buf *b, const char *name, uint32_t ndim, const uint64_t *
 }
 
 void mk_llama_defaults(mk_llama *o) {
-  *o = (mk_llama){"llama", NULL, 2, 64, 128, 4, 2, 256, 2048, 0, 2, GGML_T_F16, 1, false, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  *o = (mk_llama){"llama", NULL, 2, 64, 128, 4, 2, 256, 2048, 0, 2, GGML_T_F16, 1, false, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 }
 
 typedef struct ftype_opt {
@@ -407,6 +413,13 @@ static unsigned newer_metadata(const mk_llama *o, mk_buf *b) {
   if (is_arch(o, "glm4moe") || is_arch(o, "deepseek2")) {
     KU("expert_shared_count", o->shared);
     KU("leading_dense_block_count", o->dense_lead);
+  }
+  if ((is_arch(o, "glm4moe") || is_arch(o, "deepseek2")) && o->w_scale) {
+    /* DeepSeek-V3 / GLM-4.5 routing: sigmoid gating (LLAMA_EXPERT_GATING_FUNC_TYPE_SIGMOID),
+    ** the top-k renormalized, then scaled */
+    snprintf(k, sizeof k, "%s.expert_weights_scale", a), mk_kv_f32(b, k, (float)o->w_scale / 10.0f), n++;
+    snprintf(k, sizeof k, "%s.expert_weights_norm", a), mk_kv_bool(b, k, true), n++;
+    KU("expert_gating_func", 2);
   }
   if (is_arch(o, "deepseek2")) {
     if (o->q_lora) KU("attention.q_lora_rank", o->q_lora);

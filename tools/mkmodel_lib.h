@@ -31,6 +31,7 @@ void mk_gguf_begin(mk_buf *b, uint32_t version, uint64_t n_tensors, uint64_t n_k
 void mk_kv_str(mk_buf *b, const char *key, const char *val);
 void mk_kv_u32(mk_buf *b, const char *key, uint32_t v);
 void mk_kv_f32(mk_buf *b, const char *key, float v);
+void mk_kv_bool(mk_buf *b, const char *key, bool v);
 void mk_tensor_info(mk_buf *b, const char *name, uint32_t ndim, const uint64_t *ne,
                     uint32_t type, uint64_t offset);
 
@@ -53,6 +54,8 @@ typedef struct mk_llama {
   unsigned ssm_conv, ssm_state, ssm_groups, ssm_vheads; /* DeltaNet kernel, head size, K, V heads */
   unsigned q_lora, kv_lora, rope; /* deepseek2 MLA ranks, rope dims (qk_rope_head_dim) */
   unsigned swa;        /* gemma3, gpt-oss: attention.sliding_window (0: gemma3 none, gpt-oss 128) */
+  unsigned w_scale;    /* glm4moe, deepseek2: expert_weights_scale in tenths (25: DeepSeek-V3's
+                       ** and GLM-4.5's 2.5), with expert_weights_norm and sigmoid gating; 0: none */
 } mk_llama;
 
 /* 2 layers, 64 embd, 128 ff, 4 heads, 2 kv heads, 256 vocab, F16 */

@@ -29,6 +29,9 @@ const MODELS = [
     // the newer architectures mkmodel writes (tests/test_llamacpp.c test_newer_archs): 256 embd,
     // 4 heads of 64, 2 KV heads, 4 experts (2 used) of 128, F16
     ["glm4moe", `${NEWER} --arch glm4moe --layers 3 --shared 1 --dense-lead 1 --nextn 1`],
+    // DeepSeek-V3 / GLM-4.5 routing: sigmoid gating, top-k renormalized then scaled by 2.5
+    ["glm4moe-v3route", `${NEWER} --arch glm4moe --layers 3 --shared 1 --dense-lead 1 --nextn 1 --w-scale 25`],
+    ["deepseek2-v3route", `${NEWER} --arch deepseek2 --layers 3 --heads-kv 1 --head-dim 48 --rope 8 --q-lora 64 --kv-lora 128 --shared 1 --dense-lead 1 --nextn 1 --w-scale 25`],
     ["qwen3next", `${NEWER} --arch qwen3next --layers 4 ${DELTANET}`],
     ["qwen35", `${NEWER} --arch qwen35 --layers 4 ${DELTANET} --experts 0 --experts-used 0`],
     ["qwen35moe", `${NEWER} --arch qwen35moe --layers 4 ${DELTANET}`],
