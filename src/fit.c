@@ -95,12 +95,21 @@ static void fit_count(probe *p, fit_row *row) {
   *field = saved;
 }
 
-uint64_t fit_usable(const gpu *g, double headroom) {
-  return (uint64_t)((double)g->memory * (1.0 - headroom));
+uint64_t fit_usable_bytes(const scenario *s, uint64_t memory) {
+  uint64_t u = (uint64_t)((double)memory * (1.0 - s->headroom));
+  /* llama.cpp's --fit keeps its own margin (--fit-target, 1024 MiB) free on each GPU: a run it
+  ** sized (-c 0 or -ngl auto) is within the runtime's policy when that margin is kept */
+  if (scn_bool(s, "runtime.fit_ctx", false) || scn_bool(s, "runtime.fit_ngl", false)) {
+    uint64_t margin = scn_u64(s, "runtime.fit_target_mib", 1024) * 1048576;
+    if (memory > margin && memory - margin > u) u = memory - margin;
+  }
+  return u;
 }
 
-bool fit_verdict(const estimate *e, const gpu *g, double headroom) {
-  return e->required <= fit_usable(g, headroom);
+uint64_t fit_usable(const scenario *s, const gpu *g) { return fit_usable_bytes(s, g->memory); }
+
+bool fit_verdict(const estimate *e, const scenario *s, const gpu *g) {
+  return e->required <= fit_usable(s, g);
 }
 
 int fit_gpu(const model_desc *m, const scenario *s, const gpu *g, fit_row *row, char *err, size_t errlen) {
@@ -116,6 +125,12 @@ static double fig(const estimate *e, const char *name) {
   for (int i = 0; i < e->n_figs; i++)
     if (strcmp(e->figs[i].name, name) == 0) return e->figs[i].is_real ? e->figs[i].real : (double)e->figs[i].value;
   return 0;
+}
+
+static bool has_fig(const estimate *e, const char *name) {
+  for (int i = 0; i < e->n_figs; i++)
+    if (strcmp(e->figs[i].name, name) == 0) return true;
+  return false;
 }
 
 /* Rounds a memory fraction up to `places` decimals, never below what the scenario set. */
@@ -189,10 +204,10 @@ int fit_gpu_from(const model_desc *m, const scenario *s, const estimate *e, cons
   p.s.fit_probe = true; /* a probe needs the total, not the runtime's own -ngl / -c search */
   memset(row, 0, sizeof *row);
   row->g = *g;
-  row->usable = fit_usable(g, s->headroom);
+  row->usable = fit_usable(s, g);
   p.usable = row->usable;
   row->total = e->total;
-  row->fits = fit_verdict(e, g, s->headroom);
+  row->fits = fit_verdict(e, s, g);
   row->used_fraction = (double)e->total / (double)g->memory;
   if (s->kind == WL_IMAGE || s->kind == WL_VIDEO) {
     /* generation: the least offload mode that fits, then how large and how long */
@@ -216,9 +231,12 @@ int fit_gpu_from(const model_desc *m, const scenario *s, const estimate *e, cons
     snprintf(row->layout, sizeof row->layout, "%s", "no fp8 support");
     return 0;
   }
-  /* llama.cpp -c 0 under --fit: the probes take the context the estimate resolved on this GPU */
+  /* llama.cpp's --fit: the probes take the context (-c 0) and the layers (-ngl auto) the
+  ** estimate resolved on this GPU */
   if (scn_bool(s, "runtime.fit_ctx", false) && fig(e, "n_ctx") >= 1)
     p.s.context = (uint64_t)fig(e, "n_ctx") / (s->concurrency ? s->concurrency : 1);
+  if (scn_bool(s, "runtime.fit_ngl", false) && has_fig(e, "fit_auto_n_gpu_layers"))
+    scn_set_u64(&p.s, "runtime.n_gpu_layers", (uint64_t)fig(e, "fit_auto_n_gpu_layers"));
   fit_count(&p, row);
   if (s->kind == WL_INFERENCE) {
     uint64_t max_ctx = m->max_position ? m->max_position : 1ull << 30;

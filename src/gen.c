@@ -461,26 +461,6 @@ void gen_estimate(ectx *c) {
 
 /* ---------------------------------------------------------------- fit (gen.h) */
 
-static scn_value *gen_slot(scenario *s, const char *key) {
-  for (int i = 0; i < s->n_extra; i++)
-    if (strcmp(s->extra[i].key, key) == 0) return &s->extra[i];
-  if (s->n_extra >= SCN_MAX_EXTRA) return NULL;
-  scn_value *v = &s->extra[s->n_extra++];
-  memset(v, 0, sizeof *v);
-  snprintf(v->key, sizeof v->key, "%s", key);
-  return v;
-}
-
-static void gen_set(scenario *s, const char *key, uint64_t v) {
-  scn_value *x = gen_slot(s, key);
-  if (x) x->type = SCN_INT, x->i = v;
-}
-
-static void gen_set_str(scenario *s, const char *key, const char *v) {
-  scn_value *x = gen_slot(s, key);
-  if (x) x->type = SCN_STR, snprintf(x->s, sizeof x->s, "%s", v);
-}
-
 static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
 /* Frames decoded by the first call of a VAE decoding b latent frames at a time
@@ -509,14 +489,14 @@ static void gen_reshape(scenario *s, uint64_t W, uint64_t H, uint64_t F) {
   if (F > 1 && chunk) f = min_u64(f, chunk);
   if (F > 1) f = min_u64(f, gen_batch_frames(s, F));
   uint64_t pw = tile_w ? min_u64(W, tile_w) : W, ph = tile ? min_u64(H, tile) : H;
-  gen_set(s, "gen.width", W);
-  gen_set(s, "gen.height", H);
-  gen_set(s, "gen.frames", F);
-  gen_set(s, "gen.latent_frames", lf);
-  gen_set(s, "gen.img_tokens", img);
-  gen_set(s, "gen.tokens", img * (1 + n_in) + text);
-  gen_set(s, "gen.vae_pixels", pw * ph * f);
-  gen_set(s, "gen.latent_elems", lf * lh * lw * scn_u64(s, "gen.latent_channels", 16));
+  scn_set_u64(s, "gen.width", W);
+  scn_set_u64(s, "gen.height", H);
+  scn_set_u64(s, "gen.frames", F);
+  scn_set_u64(s, "gen.latent_frames", lf);
+  scn_set_u64(s, "gen.img_tokens", img);
+  scn_set_u64(s, "gen.tokens", img * (1 + n_in) + text);
+  scn_set_u64(s, "gen.vae_pixels", pw * ph * f);
+  scn_set_u64(s, "gen.latent_elems", lf * lh * lw * scn_u64(s, "gen.latent_channels", 16));
 }
 
 static bool gen_fits(const model_desc *m, const scenario *s, uint64_t usable, bool *ok) {
@@ -571,14 +551,14 @@ bool gen_fit_gpu(const model_desc *m, const scenario *s0, uint64_t usable, gen_f
   const char *offered = scn_str(s0, "gen.offload_modes", "none,model,group,sequential");
   for (size_t i = 0; i < sizeof modes / sizeof *modes; i++) {
     if (!gen_offered(offered, modes[i])) continue;
-    gen_set_str(s, "gen.offload", modes[i]);
+    scn_set_str(s, "gen.offload", modes[i]);
     if (!gen_fits(m, s, usable, &ok)) break;
     if (ok) {
       out->offload = modes[i];
       break;
     }
   }
-  if (!out->offload) gen_set_str(s, "gen.offload", scn_str(s0, "gen.offload", "none"));
+  if (!out->offload) scn_set_str(s, "gen.offload", scn_str(s0, "gen.offload", "none"));
   uint64_t unit = scn_u64(s, "gen.vae_scale", 8) * scn_u64(s, "gen.patch", 1);
   uint64_t wu = gen_bisect(m, s, usable, 16384 / unit, 0);
   uint64_t W = scn_u64(s, "gen.width", 1024), H = scn_u64(s, "gen.height", 1024);

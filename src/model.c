@@ -46,6 +46,26 @@ const scn_value *scn_find(const scenario *s, const char *key) {
   return NULL;
 }
 
+scn_value *scn_slot(scenario *s, const char *key) {
+  for (int i = 0; i < s->n_extra; i++)
+    if (strcmp(s->extra[i].key, key) == 0) return &s->extra[i];
+  if (s->n_extra >= SCN_MAX_EXTRA) return NULL;
+  scn_value *v = &s->extra[s->n_extra++];
+  memset(v, 0, sizeof *v);
+  snprintf(v->key, sizeof v->key, "%s", key);
+  return v;
+}
+
+void scn_set_u64(scenario *s, const char *key, uint64_t v) {
+  scn_value *x = scn_slot(s, key);
+  if (x) x->type = SCN_INT, x->i = v;
+}
+
+void scn_set_str(scenario *s, const char *key, const char *v) {
+  scn_value *x = scn_slot(s, key);
+  if (x) x->type = SCN_STR, snprintf(x->s, sizeof x->s, "%s", v);
+}
+
 uint64_t scn_u64(const scenario *s, const char *key, uint64_t dflt) {
   const scn_value *v = scn_find(s, key);
   if (!v) return dflt;

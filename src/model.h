@@ -145,5 +145,10 @@ uint64_t scn_u64(const scenario *s, const char *key, uint64_t dflt);
 double scn_real(const scenario *s, const char *key, double dflt);
 const char *scn_str(const scenario *s, const char *key, const char *dflt);
 bool scn_bool(const scenario *s, const char *key, bool dflt);
+/* An extra of that key, added (zeroed) when absent; NULL when the table is full. The setters
+** replace its value and type. */
+scn_value *scn_slot(scenario *s, const char *key);
+void scn_set_u64(scenario *s, const char *key, uint64_t v);
+void scn_set_str(scenario *s, const char *key, const char *v);
 
 #endif

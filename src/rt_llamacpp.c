@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "estimate_int.h"
+#include "fit.h"
 #include "ggml_alloc_sim.h"
 #include "ggml_types.h"
 
@@ -1077,7 +1078,7 @@ static void lc_fit(lc *l) {
   const scenario *s = l->s;
   if (l->cpu || l->n_gpu == 0 || s->fit_probe || (s->n_gpus == 0 && !s->gpu_memory)) return; /* fit sets gpu_memory per catalog GPU */
   uint64_t mem = s->gpu_memory ? s->gpu_memory : s->gpus[0].memory;
-  uint64_t usable = (uint64_t)((double)mem * (1.0 - s->headroom));
+  uint64_t usable = fit_usable_bytes(s, mem);
   uint64_t all = l->n_layer + l->n_nextn;
   lc saved = *l;
   /* every layer, else the most below: fewer layers on the GPU never take more of it once
@@ -1183,6 +1184,33 @@ static void lc_fit_ctx(lc *l) {
   lc_set_ctx(l, n);
 }
 
+/* -ngl left to --fit (step 3 of common_params_fit_impl, a dense model on one GPU): when every
+** layer does not leave the margin free, layers are given to the GPU back to front (the output
+** layer first) by false position between none and all; with memory growing with each layer
+** that ends at the most layers whose model + KV + compute stay within the free memory less
+** the margin. MoE models (their experts moved to the host first, then partial layers) and
+** several GPUs (tensor_split from the same search) keep every layer here. */
+static void lc_fit_ngl(lc *l) {
+  const scenario *s = l->s;
+  uint64_t mem = s->gpu_memory ? s->gpu_memory : s->n_gpus ? s->gpus[0].memory : 0;
+  if (!scn_bool(s, "runtime.fit_ngl", false) || s->fit_probe || l->cpu || l->n_gpu != 1 || !mem || lc_has_experts(l)) return;
+  int64_t target = (int64_t)mem - (int64_t)s->cuda_context - (int64_t)scn_u64(s, "runtime.fit_target_mib", 1024) * 1048576;
+  uint64_t lo = 0, hi = l->n_layer + l->n_nextn; /* hi + 1: every block and the output layer */
+  lc_run(l);
+  if ((int64_t)lc_gpu_total(l, 0) <= target) {
+    est_fig(l->c, "fit_auto_n_gpu_layers", l->ngl < hi + 1 ? l->ngl : hi + 1);
+    return;
+  }
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo + 1) / 2;
+    l->ngl = mid;
+    lc_run(l);
+    if ((int64_t)lc_gpu_total(l, 0) <= target) lo = mid; else hi = mid - 1;
+  }
+  l->ngl = lo;
+  est_fig(l->c, "fit_auto_n_gpu_layers", lo);
+}
+
 void llamacpp_estimate(ectx *c) {
   lc l;
   memset(&l, 0, sizeof l);
@@ -1194,6 +1222,7 @@ void llamacpp_estimate(ectx *c) {
   lc_options(&l);
   if (c->failed) return;
   lc_fit_ctx(&l);
+  lc_fit_ngl(&l);
   lc_run(&l);
   lc_budget(&l);
   lc_figures(&l);

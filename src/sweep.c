@@ -471,7 +471,7 @@ static void fill_row(vf_batch *b, size_t r, const model_desc *m, const gpu *g) {
                   .gpu = g->name,
                   .memory_bytes = g->memory,
                   .devices = e->devices,
-                  .fits = fit_verdict(e, g, s->headroom),
+                  .fits = fit_verdict(e, s, g),
                   .used_fraction = g->memory ? (double)e->total / (double)g->memory : 0.0,
                   .total_bytes = e->total,
                   .peak_allocated_bytes = e->peak_allocated,

@@ -419,8 +419,7 @@ static long long auto_used(vf_engine *e, const char *rt, long long *ctx_out) {
            " runtime = { name = 'llamacpp', %s }, workload = { kind = 'inference' }, gpu = 'RTX 4080' }", rt);
   json_t *j = NULL;
   if (tu_eval(e, text, &j) != VF_OK) fail_msg("%s: %s", rt, vf_engine_error(e));
-  long long used = tu_int(j, "runtime.gpu_model_buffer_bytes") + tu_int(j, "runtime.kv_buffer_bytes") +
-                   tu_int(j, "runtime.compute_buffer_bytes");
+  long long used = tu_int(j, "runtime.peak_allocated_bytes"); /* the ggml buffers on the GPU */
   if (ctx_out) *ctx_out = tu_int(j, "runtime.n_ctx");
   json_decref(j);
   return used;
@@ -432,8 +431,9 @@ static long long auto_used(vf_engine *e, const char *rt, long long *ctx_out) {
 ** less the assumed CUDA context) less the margin, rounded down to 256 */
 static void test_auto_ctx(void **state) {
   long long n_ctx = 0;
-  long long used_max = auto_used(*state, "n_ctx = 131072", NULL);
-  long long used_min = auto_used(*state, "n_ctx = 4096", NULL);
+  /* step 2 measures with every layer on the GPU (-ngl as given: auto is all at first) */
+  long long used_max = auto_used(*state, "n_ctx = 131072, n_gpu_layers = 999", NULL);
+  long long used_min = auto_used(*state, "n_ctx = 4096, n_gpu_layers = 999", NULL);
   auto_used(*state, "n_ctx = 0", &n_ctx);
   long long free_mem = 16ll * 1024 * MIB - 500 * MIB; /* 16 GiB less the assumed CUDA context (500 MiB) */
   long long target = free_mem - 1024 * MIB;
@@ -450,6 +450,43 @@ static void test_auto_ctx(void **state) {
   auto_used(*state, "n_ctx = 0, fit = false", &n_ctx);
   assert_int_equal(n_ctx, 131072);
   expect_error(*state, "n_ctx = -1", "runtime.n_ctx: -1 is out of range (0 to ");
+}
+
+/* the GPU side (model + KV + compute) of Llama-3.1-70B Q4_K_M, 8192 tokens, on an RTX 4090 */
+static long long ngl_used(vf_engine *e, const char *rt, long long *auto_ngl) {
+  char text[512];
+  snprintf(text, sizeof text, "return { model = 'meta-llama/Llama-3.1-70B', quant = 'gguf:Q4_K_M',"
+           " runtime = { name = 'llamacpp'%s%s }, workload = { kind = 'inference', context = 8192 }, gpu = 'RTX 4090' }",
+           rt[0] ? ", " : "", rt);
+  json_t *j = NULL;
+  if (tu_eval(e, text, &j) != VF_OK) fail_msg("%s: %s", rt, vf_engine_error(e));
+  long long used = tu_int(j, "runtime.peak_allocated_bytes"); /* the ggml buffers on the GPU */
+  if (auto_ngl) *auto_ngl = json_object_get(json_object_get(j, "runtime"), "fit_auto_n_gpu_layers")
+                                ? tu_int(j, "runtime.fit_auto_n_gpu_layers") : -1;
+  json_decref(j);
+  return used;
+}
+
+/* -ngl left to --fit (step 3, a dense model on one GPU): the most layers whose buffers leave
+** 1024 MiB of the 24 GiB RTX 4090's free memory (its total less the 500 MiB CUDA context);
+** one more layer would not */
+static void test_auto_ngl(void **state) {
+  long long n = -1;
+  ngl_used(*state, "", &n);
+  assert_int_equal(n, 42);
+  char rt[64];
+  snprintf(rt, sizeof rt, "n_gpu_layers = %lld", n);
+  long long fits = ngl_used(*state, rt, NULL);
+  snprintf(rt, sizeof rt, "n_gpu_layers = %lld", n + 1);
+  long long over = ngl_used(*state, rt, NULL);
+  long long avail = 25393692672ll - 500 * MIB - 1024 * MIB; /* 23.65 GiB (25,393,692,672 B) less context and margin */
+  assert_true(fits <= avail);
+  assert_true(over > avail);
+  /* --fit off, or -ngl set: every layer as before */
+  ngl_used(*state, "fit = false", &n);
+  assert_int_equal(n, -1);
+  ngl_used(*state, "n_gpu_layers = 999", &n);
+  assert_int_equal(n, -1);
 }
 
 static void test_fit_n_cpu_moe(void **state) {
@@ -830,7 +867,7 @@ int main(void) {
       cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_gpu_partial_copies),
       cmocka_unit_test(test_bad_knobs),        cmocka_unit_test(test_outputs_max),
       cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_fit_launch_catalog), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_shexp_inexact), cmocka_unit_test(test_fit_n_cpu_moe),
-      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx),
+      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl),
       cmocka_unit_test(test_fused_archs),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

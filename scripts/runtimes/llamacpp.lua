@@ -25,18 +25,19 @@ local function normalize(n, knobs)
     n.concurrency = knobs.n_seq_max
   end
   local build = x["runtime.build"]
+  -- --fit, on by default since PR #16653 (December 2025; the build threshold b7400 is approximate)
+  local fit = knobs.fit
+  if fit == nil then fit = build == 0 or build >= 7400 end
+  fit = fit and knobs.device ~= "cpu"
   if knobs.n_ctx then
     if knobs.n_ctx == 0 then
-      -- -c 0, llama-server's default: the context the model was trained with; --fit (on by
-      -- default since PR #16653, December 2025; the build threshold b7400 is approximate)
-      -- gives every sequence that much, then shrinks it to the GPUs' free memory
+      -- -c 0, llama-server's default: the context the model was trained with; --fit gives
+      -- every sequence that much, then shrinks it to the GPUs' free memory
       local train = n.model.desc.max_position
       if not train then
         E.fail("runtime.n_ctx", "0 takes the trained context, which model %s does not state (max_position_embeddings / context_length)", n.model.id)
       end
-      local fit = knobs.fit
-      if fit == nil then fit = build == 0 or build >= 7400 end
-      if fit and knobs.device ~= "cpu" then
+      if fit then
         n.context = train
         x["runtime.fit_ctx"] = true
         note(n, "llama.cpp -c 0 with --fit: %d tokens per sequence, reduced to leave %d MiB of each GPU free " ..
@@ -68,7 +69,16 @@ local function normalize(n, knobs)
   end
   if knobs.device ~= "cpu" and knobs.n_gpu_layers == nil then
     x["runtime.n_gpu_layers"] = 999
-    note(n, "llama.cpp n_gpu_layers 999 assumed (every layer and the output on the GPU)")
+    if fit then
+      -- -ngl auto (-1): --fit keeps every layer when they fit, else (a dense model on one GPU)
+      -- the most layers that leave fit_target MiB free
+      x["runtime.fit_ngl"] = true
+      note(n, "llama.cpp -ngl auto with --fit: every layer and the output on the GPU when they leave %d MiB free, " ..
+              "else as many as do (dense models on one GPU; a MoE model's expert placement is fit_n_cpu_moe's answer)",
+           knobs.fit_target or 1024)
+    else
+      note(n, "llama.cpp n_gpu_layers 999 assumed (every layer and the output on the GPU)")
+    end
   end
   if knobs.device == "cpu" and knobs.cpu_features == nil then
     note(n, "llama.cpp CPU backend with AVX2 assumed (Q4_0/Q4_K weights repacked; cpu_features = \"amx\" on Sapphire Rapids and later)")
