@@ -49,7 +49,7 @@ end
 local GGUF_ARCH = {
   llama = function(md) return (md.expert_count or 0) > 0 and "mixtral" or "llama" end,
   mistral3 = "mistral",
-  gptneox = "gpt_neox", qwen2 = "qwen2", qwen3 = "qwen3", qwen3moe = "qwen3_moe",
+  gptneox = "gpt_neox", qwen2 = "qwen2", qwen2vl = "qwen2", qwen3 = "qwen3", qwen3moe = "qwen3_moe",
   gemma2 = "gemma2", gemma3 = "gemma3_text", phi3 = "phi3", gpt2 = "gpt2", bloom = "bloom",
   falcon = "falcon", deepseek2 = "deepseek_v2", ["gpt-oss"] = "gpt_oss", t5 = "t5",
   glm4moe = "glm4_moe", qwen3next = "qwen3_next", qwen35 = "qwen3_5_text", qwen35moe = "qwen3_5_moe_text",
@@ -100,13 +100,21 @@ end
 -- per GGUF architecture: the fields of its config.json from the keys its converter writes
 -- (llama.cpp convert_hf_to_gguf.py / conversion/*.py, read back by src/models/<arch>.cpp)
 local GGUF_FIELDS = {
+  -- Qwen2-VL / Qwen2.5-VL's language model (llama.cpp qwen2vl.cpp: qwen2's layer with
+  -- ggml_rope_multi over rope.dimension_sections, 4 positions a token); the vision tower is
+  -- the mmproj file's
+  qwen2vl = function(path, md, cfg, need)
+    local sec = md["rope.dimension_sections"]
+    if type(sec) ~= "table" then fail(path, "GGUF metadata has no 'qwen2vl.rope.dimension_sections'") end
+    cfg.rope_scaling = { type = "mrope", mrope_section = sec }
+  end,
   -- GLM-4.5/4.6 (conversion/glm.py Glm4MoeModel): the shared experts are expert_shared_count
   -- x expert_feed_forward_length wide, the first leading_dense_block_count layers dense
   glm4moe = function(path, md, cfg, need, g)
     cfg.n_routed_experts = need("expert_count")
     cfg.n_shared_experts = md.expert_shared_count or 0
     cfg.first_k_dense_replace = md.leading_dense_block_count or 0
-    cfg.norm_topk_prob = md.expert_weights_norm == true -- llama.cpp's default: false
+    cfg.norm_topk_prob = (md.expert_weights_norm or 0) ~= 0 -- a bool read as 0/1; llama.cpp's default: false
     cfg.routed_scaling_factor = md.expert_weights_scale
     cfg.attention_bias = find_tensor(g.tensors, "^blk%.%d+%.attn_q%.bias$") ~= nil
     cfg.use_qk_norm = find_tensor(g.tensors, "^blk%.%d+%.attn_q_norm%.weight$") ~= nil
@@ -147,7 +155,7 @@ local GGUF_FIELDS = {
     cfg.n_routed_experts = need("expert_count")
     cfg.n_shared_experts = md.expert_shared_count or 0
     cfg.first_k_dense_replace = md.leading_dense_block_count or 0
-    cfg.norm_topk_prob = md.expert_weights_norm == true -- llama.cpp's default: false
+    cfg.norm_topk_prob = (md.expert_weights_norm or 0) ~= 0 -- a bool read as 0/1; llama.cpp's default: false
     cfg.routed_scaling_factor = md.expert_weights_scale
     cfg.head_dim = nil
   end,

@@ -125,9 +125,20 @@ function nn.decoder_desc(arch, tc, dims, rest)
     arch = arch, family = "decoder", hidden = dims.h, layers = dims.L, vocab = dims.V, heads = dims.nh,
     kv_heads = dims.nkv, head_dim = dims.d, intermediate = dims.I or nn.need(tc, "intermediate_size"),
     max_position = nn.int(tc, "max_position_embeddings", nil), rotary_dim = nn.rotary_dim(tc, dims.d),
+    rope_positions = nn.rope_positions(tc),
   }
   for k, v in pairs(rest) do d[k] = v end
   return d
+end
+
+-- Positions per token RoPE reads: 4 with multimodal RoPE (rope_scaling / rope_parameters of
+-- type "mrope", or an mrope_section: Qwen2-VL, Qwen2.5-VL; llama.cpp's n_pos_per_embd), else 1
+function nn.rope_positions(tc)
+  for _, key in ipairs({ "rope_scaling", "rope_parameters" }) do
+    local r = tc[key]
+    if type(r) == "table" and (r.type == "mrope" or r.rope_type == "mrope" or r.mrope_section ~= nil) then return 4 end
+  end
+  return 1
 end
 
 -- A nested config table (e.g. text_config), or nil.

@@ -61,7 +61,8 @@ static const char *const field_keys[GGUF_F_COUNT] = {
     "full_attention_interval", "attention.recurrent_layers", "attention.sliding_window_pattern",
     "attention.q_lora_rank", "attention.kv_lora_rank", "attention.key_length_mla",
     "attention.value_length_mla", "rope.dimension_count", "ssm.conv_kernel", "ssm.inner_size",
-    "ssm.state_size", "ssm.time_step_rank", "ssm.group_count"};
+    "ssm.state_size", "ssm.time_step_rank", "ssm.group_count", "expert_weights_scale",
+    "expert_weights_norm", "expert_gating_func", "rope.dimension_sections"};
 
 const char *gguf_field_key(gguf_field_id id) {
   return (unsigned)id < GGUF_F_COUNT ? field_keys[id] : NULL;
@@ -341,13 +342,27 @@ static bool extract_fields(rd *r, const kv_list *kvs, gguf_info *g) {
   if (!extract_general(r, kvs, g) || !extract_alignment(r, kvs, g)) return false;
   for (int i = 0; g->arch && i < GGUF_F_COUNT; i++) {
     const kv_ent *e = find_kv(r, kvs, g->arch, field_keys[i]);
+    if (e && i == GGUF_F_EXPERT_WEIGHTS_SCALE && (e->type == V_F32 || e->type == V_F64)) {
+      uint64_t bits = le(r->buf + e->val_pos, e->type == V_F32 ? 4 : 8);
+      double v;
+      if (e->type == V_F32) {
+        uint32_t b32 = (uint32_t)bits;
+        float f;
+        memcpy(&f, &b32, sizeof f);
+        v = f;
+      } else {
+        memcpy(&v, &bits, sizeof v);
+      }
+      if (v == v) g->f[i] = (gguf_field){.present = true, .is_real = true, .real = v}; /* NaN: left out */
+      continue;
+    }
     if (e && i > GGUF_F_VOCAB_SIZE && !int_or_bool(e)) continue;
     if (e && !get_field(r, e, &g->f[i], i > GGUF_F_VOCAB_SIZE)) return false;
   }
   const kv_ent *tok = find_kv(r, kvs, NULL, "tokenizer.ggml.tokens");
   if (tok && tok->type == V_ARR) {
     free(g->f[GGUF_F_VOCAB_SIZE].arr);
-    g->f[GGUF_F_VOCAB_SIZE] = (gguf_field){true, tok->n, NULL, 0};
+    g->f[GGUF_F_VOCAB_SIZE] = (gguf_field){.present = true, .value = tok->n};
   }
   return true;
 }

@@ -60,6 +60,10 @@ typedef enum gguf_field_id {
   GGUF_F_SSM_STATE_SIZE,
   GGUF_F_SSM_TIME_STEP_RANK,
   GGUF_F_SSM_GROUP_COUNT,
+  GGUF_F_EXPERT_WEIGHTS_SCALE, /* a real (real, is_real): the top-k weights' scale */
+  GGUF_F_EXPERT_WEIGHTS_NORM,  /* a bool, 0/1: the top-k weights renormalized */
+  GGUF_F_EXPERT_GATING_FUNC,   /* 1 softmax, 2 sigmoid, 3 softmax of the selected */
+  GGUF_F_ROPE_DIMENSION_SECTIONS, /* M-RoPE sections, an array */
   GGUF_F_COUNT
 } gguf_field_id;
 
@@ -69,6 +73,8 @@ typedef struct gguf_field {
   uint64_t value;
   uint64_t *arr; /* owned; NULL for a scalar */
   size_t n_arr;
+  bool is_real;  /* a float field (expert_weights_scale): the value is `real` */
+  double real;
 } gguf_field;
 
 typedef struct gguf_tensor {

@@ -53,6 +53,8 @@ static void push_gguf_metadata(lua_State *L, const gguf_info *g) {
     if (!f->present) continue;
     if (f->arr) {
       push_shape(L, f->arr, (int)f->n_arr);
+    } else if (f->is_real) {
+      lua_pushnumber(L, f->real);
     } else {
       lua_pushinteger(L, (lua_Integer)f->value);
     }

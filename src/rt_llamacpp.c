@@ -786,6 +786,8 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
     sp->n_pos = strncmp(m->arch, "qwen3_5", 7) == 0 ? 4 : 1;
     break;
   }
+  /* multimodal RoPE (Qwen2-VL's rope_multi; llama.cpp's n_pos_per_embd): 4 positions a token */
+  if (m->rope_positions > 1) sp->n_pos = m->rope_positions;
   /* graph_reserve rounds the prompt reserve's tokens up to a multiple of n_seq_max (its
   ** equal-split ubatch; llama-context.cpp at 80fb11a): 513 for 512 tokens and 3 sequences.
   ** Measured with the real llama.cpp on this CPU (llama-mha-f16, 3 sequences: 18,878,496 B) */

@@ -19,7 +19,7 @@
 
 /* the generated files' paths: $TMPDIR (else /tmp)/vf_test_lc_<pid>_<name>.gguf, so that two
 ** runs at once do not overwrite each other's files; removed by teardown */
-static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "unknown"};
+static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "unknown"};
 #define LC_NFILES (sizeof LC_FILES / sizeof LC_FILES[0])
 static char lc_paths[LC_NFILES][512];
 
@@ -606,6 +606,7 @@ static void newer_write(const char *path, const char *arch, unsigned layers, voi
 }
 
 static void set_glm(mk_llama *o) { o->shared = 1, o->dense_lead = 1, o->nextn = 1; }
+static void set_glm_v3(mk_llama *o) { set_glm(o), o->w_scale = 25; }
 static void set_q3n(mk_llama *o) {
   o->head_dim = 64, o->shared = 256, o->nextn = 1, o->ssm_conv = 4, o->ssm_state = 32, o->ssm_groups = 2, o->ssm_vheads = 4;
 }
@@ -733,6 +734,22 @@ static void test_newer_archs(void **state) {
            " workload = { kind = \"inference\", context = 2048 } }", lcp("glm"));
   assert_string_equal(fit_launch(*state, fit_text, "H100", &j), "-ngl 5 -c 2048");
   assert_int_equal(tu_int(j, "runtime.fit_n_gpu_layers"), 5);
+  json_decref(j);
+
+  /* DeepSeek-V3 / GLM-4.5 routing read from the file (expert_weights_norm true, sigmoid gating,
+  ** expert_weights_scale 2.5): the renormalization (sum, clamp, div) and the scale join each MoE
+  ** layer's graph. The real llama.cpp's graph grows by 12 nodes (142 -> 154, make conformance,
+  ** 512 cells, flash attention), the replay's too (130 -> 142: views are not counted); the
+  ** compute buffer stays 11,036,672 B, real and replayed */
+  newer_write(lcp("glmv3"), "glm4moe", 3, set_glm_v3);
+  j = run(*state, lcp("glm"), "flash_attn = true", 512, 1);
+  long long nodes = tu_int(j, "runtime.graph_nodes");
+  json_decref(j);
+  j = run(*state, lcp("glmv3"), "flash_attn = true", 512, 1);
+  assert_int_equal(tu_int(j, "runtime.graph_nodes") - nodes, 12);
+  json_decref(j);
+  j = run(*state, lcp("glmv3"), NEWER_RT, 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 11036672);
   json_decref(j);
 
   newer_write(lcp("q3n"), "qwen3next", 4, set_q3n);

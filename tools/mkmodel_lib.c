@@ -200,7 +200,9 @@ static bool deltanet(const mk_llama *o) {
   return is_arch(o, "qwen3next") || is_arch(o, "qwen35") || is_arch(o, "qwen35moe");
 }
 /* qwen2 (Q/K/V biases), qwen3 and qwen3moe (Q/K RMS norms): llama's layer otherwise */
-static bool qwen_arch(const mk_llama *o) { return is_arch(o, "qwen2") || is_arch(o, "qwen3") || is_arch(o, "qwen3moe"); }
+static bool qwen_arch(const mk_llama *o) {
+  return is_arch(o, "qwen2") || is_arch(o, "qwen2vl") || is_arch(o, "qwen3") || is_arch(o, "qwen3moe");
+}
 static bool newer_arch(const mk_llama *o) {
   return is_arch(o, "glm4moe") || deltanet(o) || is_arch(o, "llama4") || is_arch(o, "deepseek2") || qwen_arch(o) ||
          is_arch(o, "gemma2") || is_arch(o, "gemma3") || is_arch(o, "gpt-oss") || is_arch(o, "phi3");
@@ -304,7 +306,8 @@ static void newer_layer(const mk_llama *o, unsigned il, mk_t *t, size_t *n) {
     attn_block(o, il, q, true, false, t, n);
     moe_ffn(o, il, il >= o->dense_lead, (uint64_t)expert_ff(o) * o->shared, true, t, n);
   } else if (qwen_arch(o)) {
-    attn_block(o, il, q, is_arch(o, "qwen2"), !is_arch(o, "qwen2"), t, n);
+    bool q2 = is_arch(o, "qwen2") || is_arch(o, "qwen2vl");
+    attn_block(o, il, q, q2, !q2, t, n);
     blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
     moe_ffn(o, il, is_arch(o, "qwen3moe"), 0, false, t, n);
   } else if (is_arch(o, "gemma2") || is_arch(o, "gemma3")) { /* gemma3's Q/K norms; post-norms, GELU FFN */
@@ -429,6 +432,11 @@ static unsigned newer_metadata(const mk_llama *o, mk_buf *b) {
   }
   if (is_arch(o, "llama4")) KU("interleave_moe_layer_step", o->interval ? o->interval : 1);
   if (is_arch(o, "gpt-oss")) KU("attention.sliding_window", o->swa ? o->swa : 128);
+  if (is_arch(o, "qwen2vl")) { /* M-RoPE sections over half the head (Qwen2-VL: 16, 24, 24 of 64) */
+    uint32_t h = head_dim(o) / 2, sec[4] = {h / 4, h * 3 / 8, h - h / 4 - h * 3 / 8, 0};
+    snprintf(k, sizeof k, "%s.rope.dimension_sections", a);
+    mk_kv_arr_u32(b, k, sec, 4), n++;
+  }
   if (is_arch(o, "gemma2")) { /* logit soft-capping of the attention scores and of the logits */
     snprintf(k, sizeof k, "%s.attn_logit_softcapping", a), mk_kv_f32(b, k, 50.0f), n++;
     snprintf(k, sizeof k, "%s.final_logit_softcapping", a), mk_kv_f32(b, k, 30.0f), n++;

@@ -38,6 +38,7 @@ const MODELS = [
     ["deepseek2", `${NEWER} --arch deepseek2 --layers 3 --heads-kv 1 --head-dim 48 --rope 8 --q-lora 64 --kv-lora 128 --shared 1 --dense-lead 1 --nextn 1`],
     ["llama4", `${NEWER} --arch llama4 --layers 4 --experts-used 1 --interval 2`],
     ["qwen2", `${NEWER} --arch qwen2 --layers 3 --experts 0 --experts-used 0`],
+    ["qwen2vl", `${NEWER} --arch qwen2vl --layers 3 --experts 0 --experts-used 0`],
     ["qwen3", `${NEWER} --arch qwen3 --layers 3 --experts 0 --experts-used 0`],
     ["qwen3moe", `${NEWER} --arch qwen3moe --layers 3`],
     // gemma3: 5 sliding-window layers (window 128) to 1 global, tied embeddings
