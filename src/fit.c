@@ -98,10 +98,10 @@ static void fit_count(probe *p, fit_row *row) {
 uint64_t fit_usable_bytes(const scenario *s, uint64_t memory) {
   uint64_t u = (uint64_t)((double)memory * (1.0 - s->headroom));
   /* llama.cpp's --fit keeps its own margin (--fit-target, 1024 MiB) free on each GPU: a run it
-  ** sized (-c 0 or -ngl auto) is within the runtime's policy when that margin is kept */
+  ** sizes (-c 0 or -ngl auto) is judged, and fit's flags are searched, by that margin */
   if (scn_bool(s, "runtime.fit_ctx", false) || scn_bool(s, "runtime.fit_ngl", false)) {
     uint64_t margin = scn_u64(s, "runtime.fit_target_mib", 1024) * 1048576;
-    if (memory > margin && memory - margin > u) u = memory - margin;
+    if (memory > margin) u = memory - margin;
   }
   return u;
 }
@@ -180,6 +180,15 @@ static void fit_launch(const model_desc *m, const scenario *s, const estimate *e
     double f = frac_up(fig(e, "mem_fraction_static_needed"), fig(e, "mem_fraction_static"), 1000);
     snprintf(row->launch, sizeof row->launch, "--tp %llu --context-length %llu --mem-fraction-static %.3f",
              (unsigned long long)tp, (unsigned long long)scn_u64(s, "runtime.context_length", ctx), f);
+  } else if (has_fig(e, "fit_auto_moe_gpu_layers") && fig(e, "fit_auto_n_gpu_layers") >= 1) {
+    /* --fit placed a MoE model: the flags that give the same memory by hand (--n-cpu-moe moves
+    ** the first layers' experts where --fit moves the last ones'; the layers are alike) */
+    double keep = fig(e, "fit_auto_moe_gpu_layers");
+    if (keep < 1)
+      snprintf(row->launch, sizeof row->launch, "-ngl %.0f --cpu-moe -c %.0f", fig(e, "fit_auto_n_gpu_layers"), fig(e, "n_ctx"));
+    else
+      snprintf(row->launch, sizeof row->launch, "-ngl %.0f --n-cpu-moe %.0f -c %.0f", fig(e, "fit_auto_n_gpu_layers"),
+               (double)m->layers - keep, fig(e, "n_ctx"));
   } else if (fig(e, "fit_n_cpu_moe") >= 1 && fig(e, "fit_n_cpu_moe") <= m->layers) {
     /* a MoE model that fits with its attention, KV and some layers' experts on the GPU:
     ** every layer offloaded (llama.cpp's -ngl counts a GGUF's MTP blocks, n_layer_nextn, and
@@ -237,6 +246,8 @@ int fit_gpu_from(const model_desc *m, const scenario *s, const estimate *e, cons
     p.s.context = (uint64_t)fig(e, "n_ctx") / (s->concurrency ? s->concurrency : 1);
   if (scn_bool(s, "runtime.fit_ngl", false) && has_fig(e, "fit_auto_n_gpu_layers"))
     scn_set_u64(&p.s, "runtime.n_gpu_layers", (uint64_t)fig(e, "fit_auto_n_gpu_layers"));
+  if (scn_bool(s, "runtime.fit_ngl", false) && has_fig(e, "fit_auto_moe_gpu_layers"))
+    scn_set_u64(&p.s, "runtime.moe_host_from", (uint64_t)fig(e, "fit_auto_moe_gpu_layers"));
   fit_count(&p, row);
   if (s->kind == WL_INFERENCE) {
     uint64_t max_ctx = m->max_position ? m->max_position : 1ull << 30;

@@ -41,7 +41,7 @@ int fit_gpu_from(const model_desc *m, const scenario *s, const estimate *e, cons
 /* The bytes of g a workload may use (memory less the headroom), and whether an estimate
 ** fits in them: what it requires (estimate.required), not what the runtime grabs. */
 uint64_t fit_usable(const scenario *s, const gpu *g);
-/* the same for `memory` bytes (llama.cpp's --fit: at least the memory less its margin) */
+/* the same for `memory` bytes (llama.cpp's --fit: the memory less its margin) */
 uint64_t fit_usable_bytes(const scenario *s, uint64_t memory);
 bool fit_verdict(const estimate *e, const scenario *s, const gpu *g);
 

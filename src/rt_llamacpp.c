@@ -58,6 +58,7 @@ typedef struct lc {
   uint64_t build, n_layer, n_ctx, n_seq, n_stream, n_ctx_seq, n_ub, ngl;
   uint64_t n_nextn;   /* a GGUF's MTP blocks after the n_layer trunk (runtime.n_layer_nextn) */
   uint64_t n_cpu_moe; /* --n-cpu-moe: the expert weights of layers below it stay on the host */
+  uint64_t moe_host_from; /* --fit: the expert weights of layers from it on stay on the host */
   bool mmproj_on;     /* the vision tower and projector as llama-server --mmproj loads them */
   uint32_t mmproj;    /* ... in this ggml type (the mmproj file's) */
   bool fa, mmap, cpu, offload_kqv, amx, avx2;
@@ -161,6 +162,7 @@ static void lc_options(lc *l) {
   l->offload_kqv = !scn_bool(s, "runtime.no_kv_offload", false);
   l->ngl = l->cpu ? 0 : scn_u64(s, "runtime.n_gpu_layers", 999);
   l->n_cpu_moe = scn_bool(s, "runtime.cpu_moe", false) ? l->n_layer : scn_u64(s, "runtime.n_cpu_moe", 0);
+  l->moe_host_from = scn_u64(s, "runtime.moe_host_from", UINT64_MAX);
   const char *mp = scn_str(s, "runtime.mmproj", "");
   const ggml_type_info *mt = mp[0] ? ggml_type_by_name(mp) : NULL;
   if (mp[0] && !mt) est_fail(l->c, "runtime.mmproj: unknown type '%s' (f16, bf16, f32, q8_0)", mp);
@@ -212,7 +214,7 @@ static int lc_layer_dev(const lc *l, uint64_t il) {
 ** type), so they are host weights like a host layer's: from 32 rows the first GPU runs their
 ** MUL_MAT_ID and copies them (ggml_backend_sched_backend_id_from_cur, op_offload). */
 static bool lc_moe_on_host(const lc *l, const inv_tensor *t, uint64_t il) {
-  return t->role == ROLE_EXPERT && il < l->n_cpu_moe;
+  return t->role == ROLE_EXPERT && (il < l->n_cpu_moe || il >= l->moe_host_from);
 }
 
 /* the layer index in a tensor name: blk.N. (GGUF) or the first .N. (Hugging Face);
@@ -911,7 +913,7 @@ static bool lc_compute_replay(lc *l) {
   if (legacy && !lc_legacy_shape(l, &sp)) return false;
   int xd[LC_MAX_LAYERS];
   for (uint64_t il = 0; il <= l->n_layer; il++) dev[il] = lc_layer_dev(l, il);
-  for (uint64_t il = 0; il < l->n_layer; il++) kvd[il] = dev[il], xd[il] = il < l->n_cpu_moe ? -1 : dev[il];
+  for (uint64_t il = 0; il < l->n_layer; il++) kvd[il] = dev[il], xd[il] = il < l->n_cpu_moe || il >= l->moe_host_from ? -1 : dev[il];
   sp.legacy = legacy, sp.n_gpu = l->n_gpu, sp.layer_dev = dev, sp.kv_dev = kvd, sp.exps_dev = xd;
   sp.n_copies = lc_pipeline(l) ? LC_N_COPIES : 1;
   sp.force_norm = l->ngl > l->n_layer || l->n_ub < 32;
@@ -1083,6 +1085,9 @@ static void lc_fit(lc *l) {
   uint64_t usable = fit_usable_bytes(s, mem);
   uint64_t all = l->n_layer + l->n_nextn;
   lc saved = *l;
+  /* the flags answer without --fit's own MoE placement: -ngl / --n-cpu-moe set by hand stop
+  ** --fit's layer search, so they must realize the memory themselves */
+  l->moe_host_from = UINT64_MAX;
   /* every layer, else the most below: fewer layers on the GPU never take more of it once
   ** one layer is on the host (its weights' copies are in the compute buffer from then on),
   ** so [0, n_layer_all] is bisected */
@@ -1104,6 +1109,7 @@ static void lc_fit(lc *l) {
     ** compute buffer) each more layer frees GPU memory, so the search bisects from 1. */
     l->ngl = all + 1;
     l->n_cpu_moe = 0;
+    l->moe_host_from = UINT64_MAX;
     uint64_t lo = 0, hi = l->n_layer + 1;
     if (!lc_fits(l, usable)) {
       lo = 1;
@@ -1116,7 +1122,7 @@ static void lc_fit(lc *l) {
     est_fig(l->c, "fit_n_cpu_moe", lo);
     *l = saved;
   }
-  uint64_t lo = 0, hi = (1ull << 22) / 256;
+  uint64_t lo = 0, hi = (1ull << 22) / 256; /* -c at the placement the estimate has */
   while (lo < hi) { /* n_ctx = 256 x mid per sequence */
     uint64_t mid = lo + (hi - lo + 1) / 2;
     l->n_ctx = mid * 256 * l->n_seq;
@@ -1186,16 +1192,52 @@ static void lc_fit_ctx(lc *l) {
   lc_set_ctx(l, n);
 }
 
-/* -ngl left to --fit (step 3 of common_params_fit_impl, a dense model on one GPU): when every
-** layer does not leave the margin free, layers are given to the GPU back to front (the output
-** layer first) by false position between none and all; with memory growing with each layer
-** that ends at the most layers whose model + KV + compute stay within the free memory less
-** the margin. MoE models (their experts moved to the host first, then partial layers) and
-** several GPUs (tensor_split from the same search) keep every layer here. */
+/* -ngl left to --fit (step 3 of common_params_fit_impl, one GPU): when every layer does not
+** leave the margin free, layers are given to the GPU back to front (the output layer first)
+** by false position between none and all; with memory growing with each layer that ends at
+** the most layers whose model + KV + compute stay within the free memory less the margin.
+** MoE models go through lc_fit_moe; several GPUs (tensor_split from the same search) keep
+** every layer here. */
+/* a MoE model under --fit (steps 3 and 4 of common_params_fit_impl, one GPU): every layer with
+** all its experts on the host ("dense-only") when that keeps the margin, else the most such
+** layers (step 3); then the experts of the first layers come back to the GPU, as many as keep
+** the margin (step 4: layers [0, n_full) full, the rest overflowing their experts to the host).
+** llama.cpp's last step, part of one more layer (its up, or up and gate, experts) is not
+** modelled: the GPU may hold up to two thirds of one more layer's experts than this. */
+static bool lc_fit_moe(lc *l, int64_t target) {
+  uint64_t all = l->n_layer + l->n_nextn;
+  l->moe_host_from = 0;
+  lc_run(l);
+  if ((int64_t)lc_gpu_total(l, 0) > target) { /* step 3: fewer dense-only layers */
+    uint64_t lo = 0, hi = all;
+    while (lo < hi) {
+      uint64_t mid = lo + (hi - lo + 1) / 2;
+      l->ngl = mid;
+      lc_run(l);
+      if ((int64_t)lc_gpu_total(l, 0) <= target) lo = mid; else hi = mid - 1;
+    }
+    l->ngl = lo;
+    est_fig(l->c, "fit_auto_n_gpu_layers", lo);
+    est_fig(l->c, "fit_auto_moe_gpu_layers", 0);
+    return true;
+  }
+  uint64_t lo = 0, hi = l->n_layer; /* step 4: the experts of layers [0, n_full) on the GPU */
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo + 1) / 2;
+    l->moe_host_from = mid;
+    lc_run(l);
+    if ((int64_t)lc_gpu_total(l, 0) <= target) lo = mid; else hi = mid - 1;
+  }
+  l->moe_host_from = lo;
+  est_fig(l->c, "fit_auto_n_gpu_layers", l->ngl < all + 1 ? l->ngl : all + 1);
+  est_fig(l->c, "fit_auto_moe_gpu_layers", lo);
+  return true;
+}
+
 static void lc_fit_ngl(lc *l) {
   const scenario *s = l->s;
   uint64_t mem = s->gpu_memory ? s->gpu_memory : s->n_gpus ? s->gpus[0].memory : 0;
-  if (!scn_bool(s, "runtime.fit_ngl", false) || s->fit_probe || l->cpu || l->n_gpu != 1 || !mem || lc_has_experts(l)) return;
+  if (!scn_bool(s, "runtime.fit_ngl", false) || s->fit_probe || l->cpu || l->n_gpu != 1 || !mem) return;
   int64_t target = (int64_t)mem - (int64_t)s->cuda_context - (int64_t)scn_u64(s, "runtime.fit_target_mib", 1024) * 1048576;
   uint64_t lo = 0, hi = l->n_layer + l->n_nextn; /* hi + 1: every block and the output layer */
   lc_run(l);
@@ -1203,6 +1245,7 @@ static void lc_fit_ngl(lc *l) {
     est_fig(l->c, "fit_auto_n_gpu_layers", l->ngl < hi + 1 ? l->ngl : hi + 1);
     return;
   }
+  if (lc_has_experts(l) && l->n_cpu_moe == 0 && lc_fit_moe(l, target)) return;
   while (lo < hi) {
     uint64_t mid = lo + (hi - lo + 1) / 2;
     l->ngl = mid;

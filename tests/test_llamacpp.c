@@ -489,6 +489,31 @@ static void test_auto_ngl(void **state) {
   assert_int_equal(n, -1);
 }
 
+/* a MoE model under --fit (one GPU): Qwen3-30B-A3B Q4_K_M at 16k on a 16 GiB RTX 4060 Ti keeps
+** every layer, the experts of its first 35 layers on the GPU and of the last 13 on the host
+** (what keeps 1024 MiB of the free memory), and fit's flags say the same by hand */
+static void test_auto_moe(void **state) {
+  const char *base = "return { model = 'Qwen/Qwen3-30B-A3B', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp'%s },"
+                     " workload = { kind = 'inference', context = 16384 }, gpu = 'RTX 4060 Ti 16GB' }";
+  char text[512];
+  json_t *j = NULL;
+  long long avail = 16ll * 1024 * MIB - 500 * MIB - 1024 * MIB;
+  snprintf(text, sizeof text, base, "");
+  assert_int_equal(tu_eval(*state, text, &j), VF_OK);
+  assert_int_equal(tu_int(j, "runtime.fit_auto_n_gpu_layers"), 49);
+  assert_int_equal(tu_int(j, "runtime.fit_auto_moe_gpu_layers"), 35);
+  assert_true(tu_int(j, "runtime.peak_allocated_bytes") <= avail);
+  json_decref(j);
+  /* one more layer's experts on the GPU (--n-cpu-moe 12, the layers being alike) does not fit */
+  snprintf(text, sizeof text, base, ", n_gpu_layers = 999, n_cpu_moe = 12");
+  assert_int_equal(tu_eval(*state, text, &j), VF_OK);
+  assert_true(tu_int(j, "runtime.peak_allocated_bytes") > avail);
+  json_decref(j);
+  assert_string_equal(fit_launch(*state, (snprintf(text, sizeof text, base, ""), text), "RTX 4060 Ti 16GB", &j),
+                      "-ngl 49 --n-cpu-moe 13 -c 16384");
+  json_decref(j);
+}
+
 static void test_fit_n_cpu_moe(void **state) {
   const char *text = "return { " QWEN3_MOE ", runtime = 'llamacpp', workload = { kind = 'inference', context = 16384 } }";
   json_t *j = NULL;
@@ -501,13 +526,14 @@ static void test_fit_n_cpu_moe(void **state) {
   assert_true(n > 0 && n < 48);
   assert_int_equal(ctx, 16384);
   json_decref(j);
-  /* one layer fewer on the host does not fit that GPU */
+  /* one layer fewer on the host does not keep --fit's 1024 MiB free on that GPU (--n-cpu-moe
+  ** set by hand stops --fit's own layer search) */
   char t2[512];
   snprintf(t2, sizeof t2, "return { " QWEN3_MOE ", runtime = { name = 'llamacpp', n_cpu_moe = %d }, workload = { kind ="
            " 'inference', context = 16384 }, gpu = 'RTX-4060Ti-16GB' }", n - 1);
   assert_int_equal(tu_eval(*state, t2, &j), VF_OK);
   long long need = tu_int(j, "devices.0.total_bytes");
-  assert_true(need > (long long)(16.0 * 1073741824.0 * 0.95));
+  assert_true(need > 16ll * 1024 * MIB - 1024 * MIB);
   json_decref(j);
 }
 
@@ -885,6 +911,7 @@ int main(void) {
       cmocka_unit_test(test_bad_knobs),        cmocka_unit_test(test_outputs_max),
       cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_fit_launch_catalog), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_shexp_inexact), cmocka_unit_test(test_fit_n_cpu_moe),
       cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl),
+      cmocka_unit_test(test_auto_moe),
       cmocka_unit_test(test_fused_archs),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

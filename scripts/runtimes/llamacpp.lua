@@ -69,12 +69,13 @@ local function normalize(n, knobs)
   end
   if knobs.device ~= "cpu" and knobs.n_gpu_layers == nil then
     x["runtime.n_gpu_layers"] = 999
-    if fit then
-      -- -ngl auto (-1): --fit keeps every layer when they fit, else (a dense model on one GPU)
-      -- the most layers that leave fit_target MiB free
+    if fit and knobs.n_cpu_moe == nil and not knobs.cpu_moe and knobs.tensor_split == nil then
+      -- -ngl auto (-1): --fit keeps every layer when they fit, else the most layers (a MoE
+      -- model's experts first) that leave fit_target MiB free; tensor overrides set by hand
+      -- (--n-cpu-moe) or a tensor_split stop that search (common_params_fit_impl)
       x["runtime.fit_ngl"] = true
       note(n, "llama.cpp -ngl auto with --fit: every layer and the output on the GPU when they leave %d MiB free, " ..
-              "else as many as do (dense models on one GPU; a MoE model's expert placement is fit_n_cpu_moe's answer)",
+              "else as many as do (one GPU; a MoE model's experts of the last layers go to the host first)",
            knobs.fit_target or 1024)
     else
       note(n, "llama.cpp n_gpu_layers 999 assumed (every layer and the output on the GPU)")
