@@ -1198,40 +1198,38 @@ static void lc_fit_ctx(lc *l) {
 ** the most layers whose model + KV + compute stay within the free memory less the margin.
 ** MoE models go through lc_fit_moe; several GPUs (tensor_split from the same search) keep
 ** every layer here. */
+/* the largest value of *knob in [0, hi] whose run keeps the first GPU's buffers within
+** target (memory grows with it); *knob is left there */
+static uint64_t lc_most_within(lc *l, uint64_t *knob, uint64_t hi, int64_t target) {
+  uint64_t lo = 0;
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo + 1) / 2;
+    *knob = mid;
+    lc_run(l);
+    if ((int64_t)lc_gpu_total(l, 0) <= target) lo = mid; else hi = mid - 1;
+  }
+  *knob = lo;
+  return lo;
+}
+
 /* a MoE model under --fit (steps 3 and 4 of common_params_fit_impl, one GPU): every layer with
 ** all its experts on the host ("dense-only") when that keeps the margin, else the most such
 ** layers (step 3); then the experts of the first layers come back to the GPU, as many as keep
 ** the margin (step 4: layers [0, n_full) full, the rest overflowing their experts to the host).
 ** llama.cpp's last step, part of one more layer (its up, or up and gate, experts) is not
 ** modelled: the GPU may hold up to two thirds of one more layer's experts than this. */
-static bool lc_fit_moe(lc *l, int64_t target) {
+static void lc_fit_moe(lc *l, int64_t target) {
   uint64_t all = l->n_layer + l->n_nextn;
   l->moe_host_from = 0;
   lc_run(l);
   if ((int64_t)lc_gpu_total(l, 0) > target) { /* step 3: fewer dense-only layers */
-    uint64_t lo = 0, hi = all;
-    while (lo < hi) {
-      uint64_t mid = lo + (hi - lo + 1) / 2;
-      l->ngl = mid;
-      lc_run(l);
-      if ((int64_t)lc_gpu_total(l, 0) <= target) lo = mid; else hi = mid - 1;
-    }
-    l->ngl = lo;
-    est_fig(l->c, "fit_auto_n_gpu_layers", lo);
+    est_fig(l->c, "fit_auto_n_gpu_layers", lc_most_within(l, &l->ngl, all, target));
     est_fig(l->c, "fit_auto_moe_gpu_layers", 0);
-    return true;
+    return;
   }
-  uint64_t lo = 0, hi = l->n_layer; /* step 4: the experts of layers [0, n_full) on the GPU */
-  while (lo < hi) {
-    uint64_t mid = lo + (hi - lo + 1) / 2;
-    l->moe_host_from = mid;
-    lc_run(l);
-    if ((int64_t)lc_gpu_total(l, 0) <= target) lo = mid; else hi = mid - 1;
-  }
-  l->moe_host_from = lo;
+  /* step 4: the experts of layers [0, n_full) back on the GPU */
+  est_fig(l->c, "fit_auto_moe_gpu_layers", lc_most_within(l, &l->moe_host_from, l->n_layer, target));
   est_fig(l->c, "fit_auto_n_gpu_layers", l->ngl < all + 1 ? l->ngl : all + 1);
-  est_fig(l->c, "fit_auto_moe_gpu_layers", lo);
-  return true;
 }
 
 static void lc_fit_ngl(lc *l) {
@@ -1239,21 +1237,14 @@ static void lc_fit_ngl(lc *l) {
   uint64_t mem = s->gpu_memory ? s->gpu_memory : s->n_gpus ? s->gpus[0].memory : 0;
   if (!scn_bool(s, "runtime.fit_ngl", false) || s->fit_probe || l->cpu || l->n_gpu != 1 || !mem) return;
   int64_t target = (int64_t)mem - (int64_t)s->cuda_context - (int64_t)scn_u64(s, "runtime.fit_target_mib", 1024) * 1048576;
-  uint64_t lo = 0, hi = l->n_layer + l->n_nextn; /* hi + 1: every block and the output layer */
+  uint64_t all = l->n_layer + l->n_nextn; /* all + 1: every block and the output layer */
   lc_run(l);
-  if ((int64_t)lc_gpu_total(l, 0) <= target) {
-    est_fig(l->c, "fit_auto_n_gpu_layers", l->ngl < hi + 1 ? l->ngl : hi + 1);
-    return;
-  }
-  if (lc_has_experts(l) && l->n_cpu_moe == 0 && lc_fit_moe(l, target)) return;
-  while (lo < hi) {
-    uint64_t mid = lo + (hi - lo + 1) / 2;
-    l->ngl = mid;
-    lc_run(l);
-    if ((int64_t)lc_gpu_total(l, 0) <= target) lo = mid; else hi = mid - 1;
-  }
-  l->ngl = lo;
-  est_fig(l->c, "fit_auto_n_gpu_layers", lo);
+  if ((int64_t)lc_gpu_total(l, 0) <= target)
+    est_fig(l->c, "fit_auto_n_gpu_layers", l->ngl < all + 1 ? l->ngl : all + 1);
+  else if (lc_has_experts(l) && l->n_cpu_moe == 0)
+    lc_fit_moe(l, target);
+  else
+    est_fig(l->c, "fit_auto_n_gpu_layers", lc_most_within(l, &l->ngl, all, target));
 }
 
 void llamacpp_estimate(ectx *c) {
