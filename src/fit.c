@@ -248,6 +248,10 @@ int fit_gpu_from(const model_desc *m, const scenario *s, const estimate *e, cons
     scn_set_u64(&p.s, "runtime.n_gpu_layers", (uint64_t)fig(e, "fit_auto_n_gpu_layers"));
   if (scn_bool(s, "runtime.fit_ngl", false) && has_fig(e, "fit_auto_moe_gpu_layers"))
     scn_set_u64(&p.s, "runtime.moe_host_from", (uint64_t)fig(e, "fit_auto_moe_gpu_layers"));
+  if (scn_bool(s, "runtime.fit_ngl", false) && fig(e, "fit_auto_moe_part_host") >= 1) {
+    scn_set_u64(&p.s, "runtime.moe_part_il", (uint64_t)fig(e, "fit_auto_moe_gpu_layers"));
+    scn_set_u64(&p.s, "runtime.moe_part_host", (uint64_t)fig(e, "fit_auto_moe_part_host"));
+  }
   fit_count(&p, row);
   if (s->kind == WL_INFERENCE) {
     uint64_t max_ctx = m->max_position ? m->max_position : 1ull << 30;

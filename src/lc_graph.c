@@ -103,6 +103,14 @@ static int lg_w(lg *l, int kind) {
   int base = kind & ~LW_BIAS;
   if (sp->exps_dev && l->il >= 0 && (base == LW_GATE_EXPS || base == LW_UP_EXPS || base == LW_DOWN_EXPS))
     bk = lg_backend(l, sp->exps_dev[l->il]); /* experts kept on the host (--n-cpu-moe) */
+  if (sp->part_host && l->il >= 0 && l->il == sp->part_il) { /* --fit's partial layer */
+    unsigned cls = base == LW_ROUTER                           ? LC_PART_R
+                   : base == LW_GATE || base == LW_GATE_EXPS ? LC_PART_G
+                   : base == LW_UP || base == LW_UP_EXPS     ? LC_PART_U
+                   : base == LW_DOWN || base == LW_DOWN_EXPS ? LC_PART_D
+                                                             : 0;
+    if (cls) bk = cls & sp->part_host ? lg_backend(l, -1) : l->wbk;
+  }
   return gs_ext_sized(l->g, bk, true, sp->wbytes ? sp->wbytes[row * LW_N + (uint64_t)kind] : 0);
 }
 

@@ -59,6 +59,8 @@ typedef struct lc {
   uint64_t n_nextn;   /* a GGUF's MTP blocks after the n_layer trunk (runtime.n_layer_nextn) */
   uint64_t n_cpu_moe; /* --n-cpu-moe: the expert weights of layers below it stay on the host */
   uint64_t moe_host_from; /* --fit: the expert weights of layers from it on stay on the host */
+  uint64_t part_il;       /* --fit's partial layer (UINT64_MAX: none) and its FFN classes */
+  unsigned part_host;     /* on the host (LC_PART_*) */
   bool mmproj_on;     /* the vision tower and projector as llama-server --mmproj loads them */
   uint32_t mmproj;    /* ... in this ggml type (the mmproj file's) */
   bool fa, mmap, cpu, offload_kqv, amx, avx2;
@@ -163,6 +165,8 @@ static void lc_options(lc *l) {
   l->ngl = l->cpu ? 0 : scn_u64(s, "runtime.n_gpu_layers", 999);
   l->n_cpu_moe = scn_bool(s, "runtime.cpu_moe", false) ? l->n_layer : scn_u64(s, "runtime.n_cpu_moe", 0);
   l->moe_host_from = scn_u64(s, "runtime.moe_host_from", UINT64_MAX);
+  l->part_il = scn_u64(s, "runtime.moe_part_il", UINT64_MAX);
+  l->part_host = (unsigned)scn_u64(s, "runtime.moe_part_host", 0);
   const char *mp = scn_str(s, "runtime.mmproj", "");
   const ggml_type_info *mt = mp[0] ? ggml_type_by_name(mp) : NULL;
   if (mp[0] && !mt) est_fail(l->c, "runtime.mmproj: unknown type '%s' (f16, bf16, f32, q8_0)", mp);
@@ -213,7 +217,23 @@ static int lc_layer_dev(const lc *l, uint64_t il) {
 ** that takes the op (the pinned host type of the GPU, which mmap turns into the plain CPU
 ** type), so they are host weights like a host layer's: from 32 rows the first GPU runs their
 ** MUL_MAT_ID and copies them (ggml_backend_sched_backend_id_from_cur, op_offload). */
+/* the FFN class (LC_PART_*) of a tensor by its role and name, 0 for none: GGUF's ffn_gate*,
+** ffn_up*, ffn_down* (a fused gate_up is a gate: --fit's UP pattern moves it), Hugging
+** Face's gate_proj / up_proj / down_proj (w1 / w3 / w2), a router */
+static unsigned lc_ffn_class(const inv_tensor *t) {
+  if (t->role == ROLE_ROUTER) return LC_PART_R;
+  if (t->role != ROLE_EXPERT && t->role != ROLE_SHARED_EXPERT && t->role != ROLE_MLP) return 0;
+  const char *n = t->name;
+  if (strstr(n, "gate") || strstr(n, ".w1.")) return LC_PART_G;
+  if (strstr(n, "up") || strstr(n, ".w3.")) return LC_PART_U;
+  if (strstr(n, "down") || strstr(n, ".w2.")) return LC_PART_D;
+  return 0;
+}
+
+/* --fit's partial layer (common/fit.cpp get_overflow_pattern of the first overflowing layer)
+** puts the FFN classes in part_host on the host; the other overflowing layers their experts */
 static bool lc_moe_on_host(const lc *l, const inv_tensor *t, uint64_t il) {
+  if (il == l->part_il && l->part_host) return (lc_ffn_class(t) & l->part_host) != 0;
   return t->role == ROLE_EXPERT && (il < l->n_cpu_moe || il >= l->moe_host_from);
 }
 
@@ -915,6 +935,7 @@ static bool lc_compute_replay(lc *l) {
   for (uint64_t il = 0; il <= l->n_layer; il++) dev[il] = lc_layer_dev(l, il);
   for (uint64_t il = 0; il < l->n_layer; il++) kvd[il] = dev[il], xd[il] = il < l->n_cpu_moe || il >= l->moe_host_from ? -1 : dev[il];
   sp.legacy = legacy, sp.n_gpu = l->n_gpu, sp.layer_dev = dev, sp.kv_dev = kvd, sp.exps_dev = xd;
+  sp.part_il = l->part_il < l->n_layer ? (int64_t)l->part_il : -1, sp.part_host = l->part_host;
   sp.n_copies = lc_pipeline(l) ? LC_N_COPIES : 1;
   sp.force_norm = l->ngl > l->n_layer || l->n_ub < 32;
   sp.op_offload = scn_bool(l->s, "runtime.op_offload", true);
@@ -1087,7 +1108,7 @@ static void lc_fit(lc *l) {
   lc saved = *l;
   /* the flags answer without --fit's own MoE placement: -ngl / --n-cpu-moe set by hand stop
   ** --fit's layer search, so they must realize the memory themselves */
-  l->moe_host_from = UINT64_MAX;
+  l->moe_host_from = l->part_il = UINT64_MAX, l->part_host = 0;
   /* every layer, else the most below: fewer layers on the GPU never take more of it once
   ** one layer is on the host (its weights' copies are in the compute buffer from then on),
   ** so [0, n_layer_all] is bisected */
@@ -1109,7 +1130,7 @@ static void lc_fit(lc *l) {
     ** compute buffer) each more layer frees GPU memory, so the search bisects from 1. */
     l->ngl = all + 1;
     l->n_cpu_moe = 0;
-    l->moe_host_from = UINT64_MAX;
+    l->moe_host_from = l->part_il = UINT64_MAX, l->part_host = 0;
     uint64_t lo = 0, hi = l->n_layer + 1;
     if (!lc_fits(l, usable)) {
       lo = 1;
@@ -1216,8 +1237,8 @@ static uint64_t lc_most_within(lc *l, uint64_t *knob, uint64_t hi, int64_t targe
 ** all its experts on the host ("dense-only") when that keeps the margin, else the most such
 ** layers (step 3); then the experts of the first layers come back to the GPU, as many as keep
 ** the margin (step 4: layers [0, n_full) full, the rest overflowing their experts to the host).
-** llama.cpp's last step, part of one more layer (its up, or up and gate, experts) is not
-** modelled: the GPU may hold up to two thirds of one more layer's experts than this. */
+** Then part of the next layer, as llama.cpp tries it: its up experts, then its gate too, else
+** none of its FFN (the classes left on the host are in fit_auto_moe_part_host, LC_PART_*). */
 static void lc_fit_moe(lc *l, int64_t target) {
   uint64_t all = l->n_layer + l->n_nextn;
   l->moe_host_from = 0;
@@ -1228,8 +1249,30 @@ static void lc_fit_moe(lc *l, int64_t target) {
     return;
   }
   /* step 4: the experts of layers [0, n_full) back on the GPU */
-  est_fig(l->c, "fit_auto_moe_gpu_layers", lc_most_within(l, &l->moe_host_from, l->n_layer, target));
+  uint64_t full = lc_most_within(l, &l->moe_host_from, l->n_layer, target);
+  est_fig(l->c, "fit_auto_moe_gpu_layers", full);
   est_fig(l->c, "fit_auto_n_gpu_layers", l->ngl < all + 1 ? l->ngl : all + 1);
+  if (full >= l->n_layer) return;
+  /* then part of the next layer: its up experts (gate, down and the router to the host), and
+  ** if that keeps strictly within, its gate too (only down to the host); failing the first,
+  ** the whole of its FFN to the host (shared experts and router with the experts) */
+  static const unsigned tries[] = {LC_PART_R | LC_PART_G | LC_PART_D, LC_PART_D};
+  unsigned kept = 0;
+  l->part_il = full;
+  for (int i = 0; i < 2; i++) {
+    l->part_host = tries[i];
+    lc_run(l);
+    if ((int64_t)lc_gpu_total(l, 0) >= target) break;
+    kept = tries[i];
+  }
+  if (!kept) {
+    l->part_host = LC_PART_R | LC_PART_G | LC_PART_U | LC_PART_D;
+    lc_run(l);
+    if ((int64_t)lc_gpu_total(l, 0) < target) kept = l->part_host;
+  }
+  l->part_host = kept;
+  if (!kept) l->part_il = UINT64_MAX;
+  est_fig(l->c, "fit_auto_moe_part_host", kept);
 }
 
 static void lc_fit_ngl(lc *l) {

@@ -490,8 +490,10 @@ static void test_auto_ngl(void **state) {
 }
 
 /* a MoE model under --fit (one GPU): Qwen3-30B-A3B Q4_K_M at 16k on a 16 GiB RTX 4060 Ti keeps
-** every layer, the experts of its first 35 layers on the GPU and of the last 13 on the host
-** (what keeps 1024 MiB of the free memory), and fit's flags say the same by hand */
+** every layer, the experts of its first 35 layers on the GPU, of layer 35 the up experts only
+** (its gate, down and router on the host: the UP overflow; gate too would not keep strictly
+** within), and of the last 12 none: what keeps 1024 MiB of the free memory. fit's flags give
+** the nearest by hand (every expert of 13 layers on the host) */
 static void test_auto_moe(void **state) {
   const char *base = "return { model = 'Qwen/Qwen3-30B-A3B', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp'%s },"
                      " workload = { kind = 'inference', context = 16384 }, gpu = 'RTX 4060 Ti 16GB' }";
@@ -502,7 +504,14 @@ static void test_auto_moe(void **state) {
   assert_int_equal(tu_eval(*state, text, &j), VF_OK);
   assert_int_equal(tu_int(j, "runtime.fit_auto_n_gpu_layers"), 49);
   assert_int_equal(tu_int(j, "runtime.fit_auto_moe_gpu_layers"), 35);
-  assert_true(tu_int(j, "runtime.peak_allocated_bytes") <= avail);
+  assert_int_equal(tu_int(j, "runtime.fit_auto_moe_part_host"), 1 | 2 | 8); /* LC_PART_R | _G | _D */
+  long long used = tu_int(j, "runtime.peak_allocated_bytes");
+  assert_true(used < avail);
+  json_decref(j);
+  /* the partial layer holds that layer's up experts: more than 13 layers' experts on the host */
+  snprintf(text, sizeof text, base, ", n_gpu_layers = 999, n_cpu_moe = 13");
+  assert_int_equal(tu_eval(*state, text, &j), VF_OK);
+  assert_true(tu_int(j, "runtime.peak_allocated_bytes") < used);
   json_decref(j);
   /* one more layer's experts on the GPU (--n-cpu-moe 12, the layers being alike) does not fit */
   snprintf(text, sizeof text, base, ", n_gpu_layers = 999, n_cpu_moe = 12");
