@@ -22,7 +22,7 @@ typedef struct est_figure {
   bool is_real;
 } est_figure;
 
-#define EST_MAX_FIGS 32
+#define EST_MAX_FIGS 64
 
 typedef struct estimate {
   budget b;                  /* per device (rank) */

@@ -196,6 +196,19 @@ static void fit_launch(const model_desc *m, const scenario *s, const estimate *e
     unsigned long long all = (unsigned long long)m->layers + scn_u64(s, "runtime.n_layer_nextn", 0) + 1;
     snprintf(row->launch, sizeof row->launch, "-ngl %llu --n-cpu-moe %.0f -c %.0f", all,
              fig(e, "fit_n_cpu_moe"), fig(e, "n_ctx"));
+  } else if (has_fig(e, "fit_auto_split_0")) {
+    /* --fit split a dense model over the GPUs: its -ngl and tensor_split by hand */
+    char split[160] = "";
+    size_t len = 0;
+    for (uint64_t g = 0; g < tp && g < 16 && len < sizeof split; g++) {
+      char name[32];
+      snprintf(name, sizeof name, "fit_auto_split_%llu", (unsigned long long)g);
+      int k = snprintf(split + len, sizeof split - len, "%s%.0f", g ? "," : "", fig(e, name));
+      if (k < 0) break;
+      len += (size_t)k;
+    }
+    snprintf(row->launch, sizeof row->launch, "-ngl %.0f --tensor-split %s -c %.0f", fig(e, "fit_auto_n_gpu_layers"), split,
+             fig(e, "n_ctx"));
   } else if (fig(e, "fit_n_gpu_layers") > 0) {
     snprintf(row->launch, sizeof row->launch, "-ngl %.0f -c %.0f", fig(e, "fit_n_gpu_layers"), fig(e, "n_ctx"));
   }
@@ -244,7 +257,7 @@ int fit_gpu_from(const model_desc *m, const scenario *s, const estimate *e, cons
   ** estimate resolved on this GPU */
   if (scn_bool(s, "runtime.fit_ctx", false) && fig(e, "n_ctx") >= 1)
     p.s.context = (uint64_t)fig(e, "n_ctx") / (s->concurrency ? s->concurrency : 1);
-  if (scn_bool(s, "runtime.fit_ngl", false) && has_fig(e, "fit_auto_n_gpu_layers"))
+  if (scn_bool(s, "runtime.fit_ngl", false) && has_fig(e, "fit_auto_n_gpu_layers")) /* (its split: equal shares) */
     scn_set_u64(&p.s, "runtime.n_gpu_layers", (uint64_t)fig(e, "fit_auto_n_gpu_layers"));
   if (scn_bool(s, "runtime.fit_ngl", false) && has_fig(e, "fit_auto_moe_gpu_layers"))
     scn_set_u64(&p.s, "runtime.moe_host_from", (uint64_t)fig(e, "fit_auto_moe_gpu_layers"));

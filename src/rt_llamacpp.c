@@ -1275,10 +1275,55 @@ static void lc_fit_moe(lc *l, int64_t target) {
   est_fig(l->c, "fit_auto_moe_part_host", kept);
 }
 
+/* the tensor_split --fit writes: the layers of each GPU (llama.cpp places them in order, the
+** last GPU the last layers and the output), -ngl their sum */
+static void lc_set_counts(lc *l, const uint64_t *n) {
+  uint64_t sum = 0;
+  for (int g = 0; g < l->n_gpu; g++) sum += n[g];
+  l->ngl = sum;
+  for (int g = 0, acc = 0; g < l->n_gpu; g++) acc += (int)n[g], l->cum[g] = sum ? (double)acc / (double)sum : 1.0;
+}
+
+/* a dense model on several GPUs under --fit (step 3): from the last GPU back, each gets as many
+** of the layers not yet placed (the output layer first) as keep its own margin, by false
+** position between what it has and all of them; the last ones left stay on the host */
+static void lc_fit_ngl_multi(lc *l, int64_t target) {
+  uint64_t n[LC_MAX_GPU] = {0}, all = l->n_layer + l->n_nextn + 1;
+  for (int id = l->n_gpu - 1; id >= 0; id--) {
+    uint64_t left = all;
+    for (int jd = id + 1; jd < l->n_gpu; jd++) left -= n[jd];
+    uint64_t lo = 0, hi = left;
+    while (lo < hi) { /* the most layers whose run keeps this GPU's buffers within target */
+      uint64_t mid = lo + (hi - lo + 1) / 2;
+      n[id] = mid;
+      lc_set_counts(l, n);
+      lc_run(l);
+      if ((int64_t)lc_gpu_total(l, id) <= target) lo = mid; else hi = mid - 1;
+    }
+    n[id] = lo;
+  }
+  lc_set_counts(l, n);
+  est_fig(l->c, "fit_auto_n_gpu_layers", l->ngl);
+  static const char *const split[LC_MAX_GPU] = {
+      "fit_auto_split_0",  "fit_auto_split_1",  "fit_auto_split_2",  "fit_auto_split_3",
+      "fit_auto_split_4",  "fit_auto_split_5",  "fit_auto_split_6",  "fit_auto_split_7",
+      "fit_auto_split_8",  "fit_auto_split_9",  "fit_auto_split_10", "fit_auto_split_11",
+      "fit_auto_split_12", "fit_auto_split_13", "fit_auto_split_14", "fit_auto_split_15"};
+  for (int g = 0; g < l->n_gpu; g++) est_fig(l->c, split[g], n[g]); /* the tensor_split it writes */
+}
+
 static void lc_fit_ngl(lc *l) {
   const scenario *s = l->s;
   uint64_t mem = s->gpu_memory ? s->gpu_memory : s->n_gpus ? s->gpus[0].memory : 0;
-  if (!scn_bool(s, "runtime.fit_ngl", false) || s->fit_probe || l->cpu || l->n_gpu != 1 || !mem) return;
+  if (!scn_bool(s, "runtime.fit_ngl", false) || s->fit_probe || l->cpu || !mem) return;
+  if (l->n_gpu > 1) {
+    int64_t target = (int64_t)mem - (int64_t)s->cuda_context - (int64_t)scn_u64(s, "runtime.fit_target_mib", 1024) * 1048576;
+    bool short_of = false;
+    lc_run(l);
+    for (int g = 0; g < l->n_gpu; g++) short_of = short_of || (int64_t)lc_gpu_total(l, g) > target;
+    if (short_of && !lc_has_experts(l)) lc_fit_ngl_multi(l, target);
+    return;
+  }
   int64_t target = (int64_t)mem - (int64_t)s->cuda_context - (int64_t)scn_u64(s, "runtime.fit_target_mib", 1024) * 1048576;
   uint64_t all = l->n_layer + l->n_nextn; /* all + 1: every block and the output layer */
   lc_run(l);

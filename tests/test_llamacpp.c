@@ -523,6 +523,24 @@ static void test_auto_moe(void **state) {
   json_decref(j);
 }
 
+/* a dense model on two GPUs under --fit: from the last GPU back, each takes the most of the
+** layers left that keep its margin: Llama-3.1-70B Q4_K_M at 8k on two 12 GiB RTX 3060s holds
+** 19 layers and the output on the second, 20 on the first, the other 42 on the host; fit's
+** flags write that split by hand */
+static void test_auto_ngl_multi(void **state) {
+  const char *text = "return { model = 'meta-llama/Llama-3.1-70B', quant = 'gguf:Q4_K_M', runtime = 'llamacpp',"
+                     " workload = { kind = 'inference', context = 8192 }, parallel = { tp = 2 }, gpu = 'RTX 3060' }";
+  json_t *j = NULL;
+  assert_int_equal(tu_eval(*state, text, &j), VF_OK);
+  assert_int_equal(tu_int(j, "runtime.fit_auto_n_gpu_layers"), 39);
+  assert_int_equal(tu_int(j, "runtime.fit_auto_split_0"), 20);
+  assert_int_equal(tu_int(j, "runtime.fit_auto_split_1"), 19);
+  assert_true(tu_int(j, "devices.0.total_bytes") <= 12ll * 1024 * MIB - 1024 * MIB);
+  json_decref(j);
+  assert_string_equal(fit_launch(*state, text, "RTX 3060", &j), "-ngl 39 --tensor-split 20,19 -c 8192");
+  json_decref(j);
+}
+
 static void test_fit_n_cpu_moe(void **state) {
   const char *text = "return { " QWEN3_MOE ", runtime = 'llamacpp', workload = { kind = 'inference', context = 16384 } }";
   json_t *j = NULL;
@@ -920,7 +938,7 @@ int main(void) {
       cmocka_unit_test(test_bad_knobs),        cmocka_unit_test(test_outputs_max),
       cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_fit_launch_catalog), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_shexp_inexact), cmocka_unit_test(test_fit_n_cpu_moe),
       cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl),
-      cmocka_unit_test(test_auto_moe),
+      cmocka_unit_test(test_auto_moe), cmocka_unit_test(test_auto_ngl_multi),
       cmocka_unit_test(test_fused_archs),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
