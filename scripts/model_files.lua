@@ -100,6 +100,12 @@ end
 -- per GGUF architecture: the fields of its config.json from the keys its converter writes
 -- (llama.cpp convert_hf_to_gguf.py / conversion/*.py, read back by src/models/<arch>.cpp)
 local GGUF_FIELDS = {
+  -- Mistral 3 (llama.cpp mistral3.cpp): llama's layer; a nonzero attention.temperature_scale
+  -- multiplies Q by a per-token temperature input after RoPE on every layer
+  mistral3 = function(path, md, cfg)
+    local t = md["attention.temperature_scale"]
+    if t and t ~= 0 then cfg.attn_temperature_every_layer = true end
+  end,
   -- Qwen2-VL / Qwen2.5-VL's language model (llama.cpp qwen2vl.cpp: qwen2's layer with
   -- ggml_rope_multi over rope.dimension_sections, 4 positions a token); the vision tower is
   -- the mmproj file's

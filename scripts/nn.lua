@@ -126,6 +126,9 @@ function nn.decoder_desc(arch, tc, dims, rest)
     kv_heads = dims.nkv, head_dim = dims.d, intermediate = dims.I or nn.need(tc, "intermediate_size"),
     max_position = nn.int(tc, "max_position_embeddings", nil), rotary_dim = nn.rotary_dim(tc, dims.d),
     rope_positions = nn.rope_positions(tc),
+    -- an attention temperature on every layer (llama.cpp mistral3's attention.temperature_scale,
+    -- read by scripts/model_files.lua into this key)
+    attn_temp = tc.attn_temperature_every_layer == true or nil,
   }
   for k, v in pairs(rest) do d[k] = v end
   return d

@@ -110,6 +110,8 @@ typedef struct lc_graph_spec {
   uint64_t nope_step;  /* n_no_rope_layer_step: layers with (il + 1) % step == 0 skip RoPE and
                        ** multiply Q by the attn_scale input (temperature tuning); 0: none */
   bool kq_norm;        /* use_kq_norm: Q and K RMS-normed (no weight) after RoPE */
+  bool attn_temp;      /* mistral3's attention temperature: Q times the attn_scale input
+                       ** after RoPE on every layer (f_attn_temp_scale != 0) */
   uint64_t moe_step;   /* n_moe_layer_step: MoE layers where (il + 1) % step == 0, the others
                        ** dense (dense_ffn wide); 0: MoE after the dense_lead layers */
   bool moe_w_before;   /* the top-k taken from the logits, the sigmoid weights applied to x

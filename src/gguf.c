@@ -62,7 +62,7 @@ static const char *const field_keys[GGUF_F_COUNT] = {
     "attention.q_lora_rank", "attention.kv_lora_rank", "attention.key_length_mla",
     "attention.value_length_mla", "rope.dimension_count", "ssm.conv_kernel", "ssm.inner_size",
     "ssm.state_size", "ssm.time_step_rank", "ssm.group_count", "expert_weights_scale",
-    "expert_weights_norm", "expert_gating_func", "rope.dimension_sections"};
+    "expert_weights_norm", "expert_gating_func", "rope.dimension_sections", "attention.temperature_scale"};
 
 const char *gguf_field_key(gguf_field_id id) {
   return (unsigned)id < GGUF_F_COUNT ? field_keys[id] : NULL;
@@ -342,7 +342,8 @@ static bool extract_fields(rd *r, const kv_list *kvs, gguf_info *g) {
   if (!extract_general(r, kvs, g) || !extract_alignment(r, kvs, g)) return false;
   for (int i = 0; g->arch && i < GGUF_F_COUNT; i++) {
     const kv_ent *e = find_kv(r, kvs, g->arch, field_keys[i]);
-    if (e && i == GGUF_F_EXPERT_WEIGHTS_SCALE && (e->type == V_F32 || e->type == V_F64)) {
+    bool real = i == GGUF_F_EXPERT_WEIGHTS_SCALE || i == GGUF_F_ATTN_TEMPERATURE_SCALE;
+    if (e && real && (e->type == V_F32 || e->type == V_F64)) {
       uint64_t bits = le(r->buf + e->val_pos, e->type == V_F32 ? 4 : 8);
       double v;
       if (e->type == V_F32) {

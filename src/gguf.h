@@ -64,6 +64,7 @@ typedef enum gguf_field_id {
   GGUF_F_EXPERT_WEIGHTS_NORM,  /* a bool, 0/1: the top-k weights renormalized */
   GGUF_F_EXPERT_GATING_FUNC,   /* 1 softmax, 2 sigmoid, 3 softmax of the selected */
   GGUF_F_ROPE_DIMENSION_SECTIONS, /* M-RoPE sections, an array */
+  GGUF_F_ATTN_TEMPERATURE_SCALE,  /* a real: mistral3's attention temperature */
   GGUF_F_COUNT
 } gguf_field_id;
 

@@ -152,6 +152,7 @@ static int lg_qk(lg *l, int an, uint64_t bytes, int kind) {
   if (l->il >= 0 && lg_nope(sp, (uint64_t)l->il))
     return kind == LW_Q ? lg_op(l, bytes, GS_INPLACE, x, l->attn_scale) : x;
   x = lg_op(l, bytes, GS_INPLACE | GS_ROPE, x, l->pos);
+  if (sp->attn_temp && kind == LW_Q) x = lg_op(l, bytes, GS_INPLACE, x, l->attn_scale);
   return sp->kq_norm ? lg_op(l, bytes, GS_INPLACE, x, -1) : x;
 }
 
@@ -527,10 +528,12 @@ static int lg_inputs(lg *l) {
   l->s_copy = sp->dn_period ? gs_leaf(l->g, acc_mul(&l->a, sp->dn_seqs ? sp->dn_seqs : 1, 4)) : -1; /* n_rs rows */
   l->s_main = l->s_extra = -1;
   l->pos = gs_leaf(l->g, acc_mul3(&l->a, T, sp->n_pos ? sp->n_pos : 1, 4));
+  /* mistral3's attn_scale ([1, 1, n_tokens]): reached by layer 0's Q right after its RoPE */
+  l->attn_scale = sp->attn_temp ? gs_leaf(l->g, acc_mul(&l->a, T, 4)) : -1;
   if (sp->rot_v) l->v_rot[c0] = gs_leaf(l->g, lg_f32(l, 64, 64));
   /* each cache's indices and mask, and Llama 4's attn_scale ([1, 1, n_tokens]), in the order
   ** the layers first read them (the graph's leaf order) */
-  l->k_idx[0] = l->k_idx[1] = l->attn_scale = -1;
+  l->k_idx[0] = l->k_idx[1] = -1;
   for (uint64_t il = 0; il < sp->n_layer; il++) {
     if (lg_nope(sp, il) && l->attn_scale < 0) l->attn_scale = gs_leaf(l->g, acc_mul(&l->a, T, 4));
     int c = two ? lg_cache_of(sp, il) : 0;

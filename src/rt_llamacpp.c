@@ -810,6 +810,7 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
   }
   /* multimodal RoPE (Qwen2-VL's rope_multi; llama.cpp's n_pos_per_embd): 4 positions a token */
   if (m->rope_positions > 1) sp->n_pos = m->rope_positions;
+  sp->attn_temp = m->attn_temp;
   /* graph_reserve rounds the prompt reserve's tokens up to a multiple of n_seq_max (its
   ** equal-split ubatch; llama-context.cpp at 80fb11a): 513 for 512 tokens and 3 sequences.
   ** Measured with the real llama.cpp on this CPU (llama-mha-f16, 3 sequences: 18,878,496 B) */

@@ -205,7 +205,8 @@ static bool qwen_arch(const mk_llama *o) {
 }
 static bool newer_arch(const mk_llama *o) {
   return is_arch(o, "glm4moe") || deltanet(o) || is_arch(o, "llama4") || is_arch(o, "deepseek2") || qwen_arch(o) ||
-         is_arch(o, "gemma2") || is_arch(o, "gemma3") || is_arch(o, "gpt-oss") || is_arch(o, "phi3");
+         is_arch(o, "gemma2") || is_arch(o, "gemma3") || is_arch(o, "gpt-oss") || is_arch(o, "phi3") ||
+         is_arch(o, "mistral3");
 }
 static unsigned head_dim(const mk_llama *o) { return o->head_dim ? o->head_dim : o->embd / o->heads; }
 static unsigned expert_ff(const mk_llama *o) { return o->expert_ff ? o->expert_ff : o->ff; }
@@ -316,6 +317,10 @@ static void newer_layer(const mk_llama *o, unsigned il, mk_t *t, size_t *n) {
     blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
     moe_ffn(o, il, false, 0, false, t, n);
     blk_t(t, n, il, "post_ffw_norm", 1, e, 1, 1, GGML_T_F32);
+  } else if (is_arch(o, "mistral3")) { /* llama's layer */
+    attn_block(o, il, q, false, false, t, n);
+    blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
+    moe_ffn(o, il, false, 0, false, t, n);
   } else if (is_arch(o, "phi3")) { /* fused Q/K/V projection, fused gate|up (2 x ff) */
     uint64_t kv = (uint64_t)head_dim(o) * o->heads_kv;
     blk_t(t, n, il, "attn_qkv", 2, e, q + 2 * kv, 1, o->type);
@@ -432,6 +437,8 @@ static unsigned newer_metadata(const mk_llama *o, mk_buf *b) {
   }
   if (is_arch(o, "llama4")) KU("interleave_moe_layer_step", o->interval ? o->interval : 1);
   if (is_arch(o, "gpt-oss")) KU("attention.sliding_window", o->swa ? o->swa : 128);
+  if (is_arch(o, "mistral3")) /* Ministral 3's attention temperature (llama_4_scaling beta) */
+    snprintf(k, sizeof k, "%s.attention.temperature_scale", a), mk_kv_f32(b, k, 0.1f), n++;
   if (is_arch(o, "qwen2vl")) { /* M-RoPE sections over half the head (Qwen2-VL: 16, 24, 24 of 64) */
     uint32_t h = head_dim(o) / 2, sec[4] = {h / 4, h * 3 / 8, h - h / 4 - h * 3 / 8, 0};
     snprintf(k, sizeof k, "%s.rope.dimension_sections", a);

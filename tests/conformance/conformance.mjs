@@ -39,6 +39,8 @@ const MODELS = [
     ["llama4", `${NEWER} --arch llama4 --layers 4 --experts-used 1 --interval 2`],
     ["qwen2", `${NEWER} --arch qwen2 --layers 3 --experts 0 --experts-used 0`],
     ["qwen2vl", `${NEWER} --arch qwen2vl --layers 3 --experts 0 --experts-used 0`],
+    // mistral3: llama's layer with an attention temperature input (Ministral 3)
+    ["mistral3", `${NEWER} --arch mistral3 --layers 3 --experts 0 --experts-used 0`],
     ["qwen3", `${NEWER} --arch qwen3 --layers 3 --experts 0 --experts-used 0`],
     ["qwen3moe", `${NEWER} --arch qwen3moe --layers 3`],
     // gemma3: 5 sliding-window layers (window 128) to 1 global, tied embeddings
