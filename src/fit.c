@@ -95,15 +95,17 @@ static void fit_count(probe *p, fit_row *row) {
   *field = saved;
 }
 
+uint64_t fit_margin_bytes(const scenario *s) {
+  if (!scn_bool(s, "runtime.fit_ctx", false) && !scn_bool(s, "runtime.fit_ngl", false)) return 0;
+  return scn_u64(s, "runtime.fit_target_mib", 1024) * 1048576; /* --fit-target, common/common.h */
+}
+
 uint64_t fit_usable_bytes(const scenario *s, uint64_t memory) {
-  uint64_t u = (uint64_t)((double)memory * (1.0 - s->headroom));
-  /* llama.cpp's --fit keeps its own margin (--fit-target, 1024 MiB) free on each GPU: a run it
-  ** sizes (-c 0 or -ngl auto) is judged, and fit's flags are searched, by that margin */
-  if (scn_bool(s, "runtime.fit_ctx", false) || scn_bool(s, "runtime.fit_ngl", false)) {
-    uint64_t margin = scn_u64(s, "runtime.fit_target_mib", 1024) * 1048576;
-    if (memory > margin) u = memory - margin;
-  }
-  return u;
+  /* llama.cpp's --fit keeps its own margin free on each GPU: a run it sizes (-c 0 or -ngl
+  ** auto) is judged, and fit's flags are searched, by that margin */
+  uint64_t margin = fit_margin_bytes(s);
+  if (margin && memory > margin) return memory - margin;
+  return (uint64_t)((double)memory * (1.0 - s->headroom));
 }
 
 uint64_t fit_usable(const scenario *s, const gpu *g) { return fit_usable_bytes(s, g->memory); }
@@ -120,18 +122,19 @@ int fit_gpu(const model_desc *m, const scenario *s, const gpu *g, fit_row *row, 
   return fit_gpu_from(m, &dev, &e, g, row, err, errlen);
 }
 
-/* A runtime figure of e by name (0 when absent). */
-static double fig(const estimate *e, const char *name) {
+static const est_figure *fig_find(const estimate *e, const char *name) {
   for (int i = 0; i < e->n_figs; i++)
-    if (strcmp(e->figs[i].name, name) == 0) return e->figs[i].is_real ? e->figs[i].real : (double)e->figs[i].value;
-  return 0;
+    if (strcmp(e->figs[i].name, name) == 0) return &e->figs[i];
+  return NULL;
 }
 
-static bool has_fig(const estimate *e, const char *name) {
-  for (int i = 0; i < e->n_figs; i++)
-    if (strcmp(e->figs[i].name, name) == 0) return true;
-  return false;
+/* A runtime figure of e by name (0 when absent). */
+static double fig(const estimate *e, const char *name) {
+  const est_figure *f = fig_find(e, name);
+  return !f ? 0 : f->is_real ? f->real : (double)f->value;
 }
+
+static bool has_fig(const estimate *e, const char *name) { return fig_find(e, name) != NULL; }
 
 /* Rounds a memory fraction up to `places` decimals, never below what the scenario set. */
 static double frac_up(double need, double set, double scale) {

@@ -43,6 +43,8 @@ int fit_gpu_from(const model_desc *m, const scenario *s, const estimate *e, cons
 uint64_t fit_usable(const scenario *s, const gpu *g);
 /* the same for `memory` bytes (llama.cpp's --fit: the memory less its margin) */
 uint64_t fit_usable_bytes(const scenario *s, uint64_t memory);
+/* the margin llama.cpp's --fit keeps free on each GPU when it sizes the run, else 0 */
+uint64_t fit_margin_bytes(const scenario *s);
 bool fit_verdict(const estimate *e, const scenario *s, const gpu *g);
 
 #endif

@@ -88,6 +88,13 @@ static const ggml_type_info *lc_cache_type(lc *l, const char *key) {
   return t;
 }
 
+/* the GPUs' cumulative fractions of proportions v (sum > 0), llama.cpp's splits */
+static void lc_cum(lc *l, const double *v, int n, double sum) {
+  double acc = 0;
+  for (int i = 0; i < n; i++) l->cum[i] = (acc += v[i]) / sum;
+  l->n_gpu = n;
+}
+
 /* tensor_split "3,1" -> cumulative fractions; the GPU count comes from it, else from
 ** parallel.tp x pp (equal shares: llama.cpp splits by free memory by default) */
 static void lc_split(lc *l) {
@@ -113,9 +120,7 @@ static void lc_split(lc *l) {
     est_fail(l->c, "runtime.tensor_split: the proportions sum to zero");
     return;
   }
-  double acc = 0;
-  for (int i = 0; i < n; i++) l->cum[i] = (acc += v[i]) / sum;
-  l->n_gpu = n;
+  lc_cum(l, v, n, sum);
 }
 
 /* The cache types llama_init_from_model refuses (llama-context.cpp, llama.cpp 80fb11a):
@@ -149,6 +154,16 @@ static void lc_cache_refusals(lc *l) {
   }
 }
 
+/* n_ctx cells in all, their share per stream (n_ctx_seq) and the reserve's ubatch: n_ubatch
+** (at most n_batch) and at most n_ctx */
+static void lc_set_ctx(lc *l, uint64_t n_ctx) {
+  l->n_ctx = n_ctx;
+  l->n_ctx_seq = l->n_stream > 1 ? n_ctx / l->n_stream : n_ctx;
+  uint64_t ub = scn_u64(l->s, "runtime.n_ubatch", 512), b = scn_u64(l->s, "runtime.n_batch", 2048);
+  l->n_ub = ub < b ? ub : b;
+  if (l->n_ub > l->n_ctx) l->n_ub = l->n_ctx;
+}
+
 static void lc_options(lc *l) {
   const scenario *s = l->s;
   l->build = scn_u64(s, "runtime.build", 0);
@@ -178,13 +193,8 @@ static void lc_options(lc *l) {
   if (!l->cpu) lc_split(l);
   uint64_t n_ctx = acc_mul(&l->c->acc, s->context, l->n_seq);
   uint64_t pad = lc_newer(l, LC_B_PAD256) || l->fa ? 256 : 32;
-  l->n_ctx = bytes_ceildiv(n_ctx, pad) * pad;
-  bool streams = lc_newer(l, LC_B_STREAMS);
-  l->n_stream = streams ? l->n_seq : 1;
-  l->n_ctx_seq = streams ? l->n_ctx / l->n_seq : l->n_ctx;
-  uint64_t ub = scn_u64(s, "runtime.n_ubatch", 512), b = scn_u64(s, "runtime.n_batch", 2048);
-  l->n_ub = ub < b ? ub : b;
-  if (l->n_ub > l->n_ctx) l->n_ub = l->n_ctx;
+  l->n_stream = lc_newer(l, LC_B_STREAMS) ? l->n_seq : 1;
+  lc_set_ctx(l, bytes_ceildiv(n_ctx, pad) * pad);
   if (l->n_ub == 0) est_fail(l->c, "runtime.n_ubatch: must be at least 1");
 }
 
@@ -827,9 +837,9 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
 ** recurrent layers, DeltaNet before the fused op, MLA in the legacy graph and deepseek2
 ** without MLA (wkv_b decompressed) are not in it. Measured against the real llama.cpp
 ** (node-llama-cpp 3.21.1, llama.cpp 80fb11a, CPU backend) on generated files by make
-** conformance and tests/test_llamacpp.c: llama, qwen2, qwen3, qwen3moe, phi3, gemma2,
-** gemma3, gpt-oss, glm4moe, qwen3next, qwen35, qwen35moe, llama4 and deepseek2 (MLA) within the 64-byte
-** figure in every setting of its matrix (qwen3next was -8.7% before its DeltaNet layers were
+** conformance and tests/test_llamacpp.c: llama, mistral3, qwen2, qwen2vl, qwen3, qwen3moe,
+** phi3, gemma2, gemma3, gpt-oss, glm4moe, qwen3next, qwen35, qwen35moe, llama4 and deepseek2
+** (MLA) within the 64-byte figure in every setting of its matrix (qwen3next was -8.7% before its DeltaNet layers were
 ** replayed, gemma3 -15% before its iSWA cache, gpt-oss -17% before its gating) */
 static const char *lc_unmodelled(const lc *l, const lc_graph_spec *sp) {
   const model_desc *m = l->m;
@@ -997,6 +1007,18 @@ static void lc_compute_gpu(lc *l) {
 
 /* ---------------------------------------------------------------- report */
 
+/* the memory of the GPU the estimate runs on (fit sets it per catalog GPU), 0 when none */
+static uint64_t lc_gpu_memory(const lc *l) {
+  const scenario *s = l->s;
+  return s->gpu_memory ? s->gpu_memory : s->n_gpus ? s->gpus[0].memory : 0;
+}
+
+/* what --fit lets one GPU's buffers use: its free memory (the total less the assumed CUDA
+** context) less the margin */
+static int64_t lc_fit_target(const lc *l) {
+  return (int64_t)lc_gpu_memory(l) - (int64_t)l->s->cuda_context - (int64_t)fit_margin_bytes(l->s);
+}
+
 static uint64_t lc_gpu_total(lc *l, int g) {
   const lc_dev *d = &l->gpu[g];
   uint64_t t = acc_add(&l->c->acc, acc_add(&l->c->acc, d->model, acc_add(&l->c->acc, d->kv, d->rs)), d->compute);
@@ -1102,8 +1124,8 @@ static bool lc_has_experts(const lc *l) {
 ** that -ngl */
 static void lc_fit(lc *l) {
   const scenario *s = l->s;
-  if (l->cpu || l->n_gpu == 0 || s->fit_probe || (s->n_gpus == 0 && !s->gpu_memory)) return; /* fit sets gpu_memory per catalog GPU */
-  uint64_t mem = s->gpu_memory ? s->gpu_memory : s->gpus[0].memory;
+  uint64_t mem = lc_gpu_memory(l);
+  if (l->cpu || l->n_gpu == 0 || s->fit_probe || !mem) return;
   uint64_t usable = fit_usable_bytes(s, mem);
   uint64_t all = l->n_layer + l->n_nextn;
   lc saved = *l;
@@ -1147,22 +1169,12 @@ static void lc_fit(lc *l) {
   uint64_t lo = 0, hi = (1ull << 22) / 256; /* -c at the placement the estimate has */
   while (lo < hi) { /* n_ctx = 256 x mid per sequence */
     uint64_t mid = lo + (hi - lo + 1) / 2;
-    l->n_ctx = mid * 256 * l->n_seq;
-    l->n_ctx_seq = l->n_stream > 1 ? mid * 256 : l->n_ctx;
+    lc_set_ctx(l, mid * 256 * l->n_seq);
     if (lc_fits(l, usable)) lo = mid; else hi = mid - 1;
   }
   est_fig(l->c, "fit_n_ctx", lo * 256 * l->n_seq);
   *l = saved;
   lc_run(l);
-}
-
-/* the cells of n_ctx per sequence (n_ctx_seq) as lc_options sets them, then the graph's */
-static void lc_set_ctx(lc *l, uint64_t n_ctx) {
-  l->n_ctx = n_ctx;
-  l->n_ctx_seq = l->n_stream > 1 ? n_ctx / l->n_stream : n_ctx;
-  uint64_t ub = scn_u64(l->s, "runtime.n_ubatch", 512), b = scn_u64(l->s, "runtime.n_batch", 2048);
-  l->n_ub = ub < b ? ub : b;
-  if (l->n_ub > l->n_ctx) l->n_ub = l->n_ctx;
 }
 
 /* -c 0 under llama.cpp's --fit (on by default; common/fit.cpp common_params_fit_impl, step 2,
@@ -1173,16 +1185,13 @@ static void lc_set_ctx(lc *l, uint64_t n_ctx) {
 ** (n + 1) half layers, a sixth for MoE, with n > 1 GPUs), rounded down to 256 x n_streams and
 ** kept at least the minimum. Measured per GPU: model + KV/RS + compute buffers, as
 ** llama_memory_breakdown counts them; free memory is taken as the GPU's total less the CUDA
-** context (assumed: cudaMemGetInfo sees nothing else). Step 3, moving layers or experts off
-** the GPUs when the minimum does not fit, is not modelled: fit_n_gpu_layers and fit_n_cpu_moe
-** answer it with vramfit's own headroom. */
-static void lc_fit_ctx(lc *l) {
+** context (assumed: cudaMemGetInfo sees nothing else). Step 3 is lc_fit_ngl's. True when l is
+** left as its last run. */
+static bool lc_fit_ctx(lc *l) {
   const scenario *s = l->s;
-  uint64_t mem = s->gpu_memory ? s->gpu_memory : s->n_gpus ? s->gpus[0].memory : 0;
   /* fit's probes set the context themselves */
-  if (!scn_bool(s, "runtime.fit_ctx", false) || s->fit_probe || l->cpu || l->n_gpu == 0 || !mem) return;
-  int64_t nd = l->n_gpu, margin = (int64_t)scn_u64(s, "runtime.fit_target_mib", 1024) * 1048576;
-  int64_t free_mem = (int64_t)mem - (int64_t)s->cuda_context, sum_free = free_mem * nd;
+  if (!scn_bool(s, "runtime.fit_ctx", false) || s->fit_probe || l->cpu || l->n_gpu == 0 || !lc_gpu_memory(l)) return false;
+  int64_t nd = l->n_gpu, per_gpu = lc_fit_target(l); /* free less margin */
   uint64_t n_max = l->n_ctx, n_min = scn_u64(s, "runtime.fit_ctx_min", 4096) * l->n_stream;
   int64_t used_max = 0, model = 0;
   bool short_of = false;
@@ -1190,11 +1199,11 @@ static void lc_fit_ctx(lc *l) {
   for (int g = 0; g < l->n_gpu; g++) {
     int64_t used = (int64_t)lc_gpu_total(l, g);
     used_max += used, model += (int64_t)l->gpu[g].model;
-    short_of = short_of || free_mem - used < margin;
+    short_of = short_of || used > per_gpu;
   }
   est_fig(l->c, "fit_ctx_from", n_max);
-  if (!short_of || n_max <= n_min || sum_free - used_max - nd * margin >= 0) return;
-  int64_t target = sum_free - nd * margin;
+  int64_t target = per_gpu * nd;
+  if (!short_of || n_max <= n_min || used_max <= target) return true;
   if (nd > 1) {
     uint64_t all = l->n_layer + l->n_nextn, layers = l->ngl < all ? l->ngl : all; /* hp_ngl: MTP blocks in */
     int64_t per_layer = layers ? model / (int64_t)layers : 0;
@@ -1212,25 +1221,33 @@ static void lc_fit_ctx(lc *l) {
     if (n < n_min) n = n_min;
   }
   lc_set_ctx(l, n);
+  return false;
 }
 
-/* -ngl left to --fit (step 3 of common_params_fit_impl, one GPU): when every layer does not
-** leave the margin free, layers are given to the GPU back to front (the output layer first)
-** by false position between none and all; with memory growing with each layer that ends at
-** the most layers whose model + KV + compute stay within the free memory less the margin.
-** MoE models go through lc_fit_moe; several GPUs (tensor_split from the same search) keep
-** every layer here. */
-/* the largest value of *knob in [0, hi] whose run keeps the first GPU's buffers within
-** target (memory grows with it); *knob is left there */
-static uint64_t lc_most_within(lc *l, uint64_t *knob, uint64_t hi, int64_t target) {
+/* the tensor_split --fit writes: the layers of each GPU (llama.cpp places them in order, the
+** last GPU the last layers and the output), -ngl their sum */
+static void lc_set_counts(lc *l, const uint64_t *n) {
+  double v[LC_MAX_GPU], sum = 0;
+  for (int g = 0; g < l->n_gpu; g++) v[g] = (double)n[g], sum += v[g];
+  l->ngl = (uint64_t)sum;
+  if (sum > 0) lc_cum(l, v, l->n_gpu, sum);
+}
+
+/* the largest value of *knob in [0, hi] whose run keeps GPU g's buffers within target (memory
+** grows with it), *knob left there; counts: the per-GPU layer counts *knob is one of, put
+** into the split after each change. --fit's false position between the bounds ends at the
+** same value. */
+static uint64_t lc_most_within(lc *l, uint64_t *knob, uint64_t hi, int64_t target, int g, const uint64_t *counts) {
   uint64_t lo = 0;
   while (lo < hi) {
     uint64_t mid = lo + (hi - lo + 1) / 2;
     *knob = mid;
+    if (counts) lc_set_counts(l, counts);
     lc_run(l);
-    if ((int64_t)lc_gpu_total(l, 0) <= target) lo = mid; else hi = mid - 1;
+    if ((int64_t)lc_gpu_total(l, g) <= target) lo = mid; else hi = mid - 1;
   }
   *knob = lo;
+  if (counts) lc_set_counts(l, counts);
   return lo;
 }
 
@@ -1245,12 +1262,12 @@ static void lc_fit_moe(lc *l, int64_t target) {
   l->moe_host_from = 0;
   lc_run(l);
   if ((int64_t)lc_gpu_total(l, 0) > target) { /* step 3: fewer dense-only layers */
-    est_fig(l->c, "fit_auto_n_gpu_layers", lc_most_within(l, &l->ngl, all, target));
+    est_fig(l->c, "fit_auto_n_gpu_layers", lc_most_within(l, &l->ngl, all, target, 0, NULL));
     est_fig(l->c, "fit_auto_moe_gpu_layers", 0);
     return;
   }
   /* step 4: the experts of layers [0, n_full) back on the GPU */
-  uint64_t full = lc_most_within(l, &l->moe_host_from, l->n_layer, target);
+  uint64_t full = lc_most_within(l, &l->moe_host_from, l->n_layer, target, 0, NULL);
   est_fig(l->c, "fit_auto_moe_gpu_layers", full);
   est_fig(l->c, "fit_auto_n_gpu_layers", l->ngl < all + 1 ? l->ngl : all + 1);
   if (full >= l->n_layer) return;
@@ -1276,34 +1293,12 @@ static void lc_fit_moe(lc *l, int64_t target) {
   est_fig(l->c, "fit_auto_moe_part_host", kept);
 }
 
-/* the tensor_split --fit writes: the layers of each GPU (llama.cpp places them in order, the
-** last GPU the last layers and the output), -ngl their sum */
-static void lc_set_counts(lc *l, const uint64_t *n) {
-  uint64_t sum = 0;
-  for (int g = 0; g < l->n_gpu; g++) sum += n[g];
-  l->ngl = sum;
-  for (int g = 0, acc = 0; g < l->n_gpu; g++) acc += (int)n[g], l->cum[g] = sum ? (double)acc / (double)sum : 1.0;
-}
-
 /* a dense model on several GPUs under --fit (step 3): from the last GPU back, each gets as many
 ** of the layers not yet placed (the output layer first) as keep its own margin, by false
 ** position between what it has and all of them; the last ones left stay on the host */
 static void lc_fit_ngl_multi(lc *l, int64_t target) {
-  uint64_t n[LC_MAX_GPU] = {0}, all = l->n_layer + l->n_nextn + 1;
-  for (int id = l->n_gpu - 1; id >= 0; id--) {
-    uint64_t left = all;
-    for (int jd = id + 1; jd < l->n_gpu; jd++) left -= n[jd];
-    uint64_t lo = 0, hi = left;
-    while (lo < hi) { /* the most layers whose run keeps this GPU's buffers within target */
-      uint64_t mid = lo + (hi - lo + 1) / 2;
-      n[id] = mid;
-      lc_set_counts(l, n);
-      lc_run(l);
-      if ((int64_t)lc_gpu_total(l, id) <= target) lo = mid; else hi = mid - 1;
-    }
-    n[id] = lo;
-  }
-  lc_set_counts(l, n);
+  uint64_t n[LC_MAX_GPU] = {0}, left = l->n_layer + l->n_nextn + 1;
+  for (int id = l->n_gpu - 1; id >= 0; id--) left -= lc_most_within(l, &n[id], left, target, id, n);
   est_fig(l->c, "fit_auto_n_gpu_layers", l->ngl);
   static const char *const split[LC_MAX_GPU] = {
       "fit_auto_split_0",  "fit_auto_split_1",  "fit_auto_split_2",  "fit_auto_split_3",
@@ -1313,27 +1308,32 @@ static void lc_fit_ngl_multi(lc *l, int64_t target) {
   for (int g = 0; g < l->n_gpu; g++) est_fig(l->c, split[g], n[g]); /* the tensor_split it writes */
 }
 
-static void lc_fit_ngl(lc *l) {
+/* -ngl left to --fit (step 3 of common_params_fit_impl): when every layer does not leave the
+** margin free, one GPU gets the most layers, filled back to front (the output layer first),
+** that keep it (a MoE model: lc_fit_moe); several GPUs a dense model's layers by
+** lc_fit_ngl_multi (a MoE model keeps every layer there). current: l is as its last run.
+** True when l is left so. */
+static bool lc_fit_ngl(lc *l, bool current) {
   const scenario *s = l->s;
-  uint64_t mem = s->gpu_memory ? s->gpu_memory : s->n_gpus ? s->gpus[0].memory : 0;
-  if (!scn_bool(s, "runtime.fit_ngl", false) || s->fit_probe || l->cpu || !mem) return;
-  if (l->n_gpu > 1) {
-    int64_t target = (int64_t)mem - (int64_t)s->cuda_context - (int64_t)scn_u64(s, "runtime.fit_target_mib", 1024) * 1048576;
-    bool short_of = false;
-    lc_run(l);
-    for (int g = 0; g < l->n_gpu; g++) short_of = short_of || (int64_t)lc_gpu_total(l, g) > target;
-    if (short_of && !lc_has_experts(l)) lc_fit_ngl_multi(l, target);
-    return;
-  }
-  int64_t target = (int64_t)mem - (int64_t)s->cuda_context - (int64_t)scn_u64(s, "runtime.fit_target_mib", 1024) * 1048576;
+  if (!scn_bool(s, "runtime.fit_ngl", false) || s->fit_probe || l->cpu || !lc_gpu_memory(l)) return current;
+  int64_t target = lc_fit_target(l);
   uint64_t all = l->n_layer + l->n_nextn; /* all + 1: every block and the output layer */
-  lc_run(l);
-  if ((int64_t)lc_gpu_total(l, 0) <= target)
-    est_fig(l->c, "fit_auto_n_gpu_layers", l->ngl < all + 1 ? l->ngl : all + 1);
-  else if (lc_has_experts(l) && l->n_cpu_moe == 0)
+  bool short_of = false;
+  if (!current) lc_run(l);
+  for (int g = 0; g < l->n_gpu; g++) short_of = short_of || (int64_t)lc_gpu_total(l, g) > target;
+  if (!short_of) {
+    if (l->n_gpu == 1) est_fig(l->c, "fit_auto_n_gpu_layers", l->ngl < all + 1 ? l->ngl : all + 1);
+    return true;
+  }
+  if (l->n_gpu > 1) {
+    if (lc_has_experts(l)) return true;
+    lc_fit_ngl_multi(l, target);
+  } else if (lc_has_experts(l) && l->n_cpu_moe == 0) {
     lc_fit_moe(l, target);
-  else
-    est_fig(l->c, "fit_auto_n_gpu_layers", lc_most_within(l, &l->ngl, all, target));
+  } else {
+    est_fig(l->c, "fit_auto_n_gpu_layers", lc_most_within(l, &l->ngl, all, target, 0, NULL));
+  }
+  return false;
 }
 
 void llamacpp_estimate(ectx *c) {
@@ -1346,9 +1346,7 @@ void llamacpp_estimate(ectx *c) {
   }
   lc_options(&l);
   if (c->failed) return;
-  lc_fit_ctx(&l);
-  lc_fit_ngl(&l);
-  lc_run(&l);
+  if (!lc_fit_ngl(&l, lc_fit_ctx(&l))) lc_run(&l);
   lc_budget(&l);
   lc_figures(&l);
   lc_fit(&l);
