@@ -19,7 +19,7 @@
 
 /* the generated files' paths: $TMPDIR (else /tmp)/vf_test_lc_<pid>_<name>.gguf, so that two
 ** runs at once do not overwrite each other's files; removed by teardown */
-static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "unknown"};
+static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "unknown"};
 #define LC_NFILES (sizeof LC_FILES / sizeof LC_FILES[0])
 static char lc_paths[LC_NFILES][512];
 
@@ -745,6 +745,29 @@ static void test_swa_archs(void **state) {
   json_decref(j);
 }
 
+/* a qwen2vl file without rope.dimension_sections, which llama.cpp needs to load it (qwen2vl.cpp
+** load_arch_hparams): refused with the key named */
+static void test_qwen2vl_no_sections(void **state) {
+  mk_llama o;
+  mk_buf b = {0};
+  char err[256], text[512], msg[512];
+  mk_llama_defaults(&o);
+  o.arch = "qwen2vl", o.layers = 2, o.embd = 256, o.ff = 512, o.heads = 4, o.heads_kv = 2, o.vocab = 4096;
+  if (!mk_gguf_llama_buf(&o, &b, err, sizeof err)) fail_msg("%s", err);
+  const char *key = "qwen2vl.rope.dimension_sections";
+  size_t kl = strlen(key), at = 0;
+  while (at + kl <= b.len && memcmp(b.p + at, key, kl) != 0) at++;
+  assert_true(at + kl <= b.len);
+  b.p[at + kl - 1] = 'X'; /* the key renamed: ...sectionX */
+  assert_true(mk_write_file(lcp("q2vl"), b.p, b.len, 0, err, sizeof err));
+  mk_buf_free(&b);
+  snprintf(text, sizeof text, "return { model = \"%s\", runtime = { name = \"llamacpp\", " NEWER_RT " },"
+           " workload = { kind = \"inference\", context = 512 } }", lcp("q2vl"));
+  assert_int_not_equal(tu_eval(*state, text, NULL), VF_OK);
+  snprintf(msg, sizeof msg, "model '%s': GGUF metadata has no 'qwen2vl.rope.dimension_sections'", lcp("q2vl"));
+  if (!strstr(vf_engine_error(*state), msg)) fail_msg("error '%s' lacks '%s'", vf_engine_error(*state), msg);
+}
+
 /* phi3 (src/models/phi3.cpp): Q, K, V strided views of one wqkv product (V made contiguous
 ** for a rotation, or by cpy_v without flash attention), a fused gate|up SwiGLU-split, the
 ** FFN added as ggml_add(residual, ffn). The real llama.cpp (make conformance), 3 layers,
@@ -939,6 +962,7 @@ int main(void) {
       cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_fit_launch_catalog), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_shexp_inexact), cmocka_unit_test(test_fit_n_cpu_moe),
       cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl),
       cmocka_unit_test(test_auto_moe), cmocka_unit_test(test_auto_ngl_multi),
+      cmocka_unit_test(test_qwen2vl_no_sections),
       cmocka_unit_test(test_fused_archs),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
