@@ -408,21 +408,28 @@ static void test_n_cpu_moe(void **state) {
   assert_int_equal(g[0] - g[2], 1107296256ll);
 }
 
-/* fit on a GPU the MoE model does not fill whole: every layer offloaded, the experts of the
-** first N layers on the host (the fewest that fit); where it fits whole, no --n-cpu-moe */
 static void expect_error(vf_engine *e, const char *rt, const char *msg);
 
-/* the GPU side of one run (model + KV + compute on GPU 0); *ctx_out its n_ctx */
-static long long auto_used(vf_engine *e, const char *rt, long long *ctx_out) {
-  char text[512];
-  snprintf(text, sizeof text, "return { model = 'meta-llama/Llama-3.1-8B', quant = 'gguf:Q4_K_M',"
-           " runtime = { name = 'llamacpp', %s }, workload = { kind = 'inference' }, gpu = 'RTX 4080' }", rt);
+/* The ggml buffers on GPU 0 of the scenario `fmt` (its runtime table ending in %s) with the
+** runtime knobs `rt` ("" or "k = v, ..."), and a runtime figure in *out (-1 when absent) */
+static long long gpu_used(vf_engine *e, const char *fmt, const char *rt, const char *fig, long long *out) {
+  char text[512], knobs[160];
+  snprintf(knobs, sizeof knobs, "%s%s", rt[0] ? ", " : "", rt);
+  snprintf(text, sizeof text, fmt, knobs);
   json_t *j = NULL;
   if (tu_eval(e, text, &j) != VF_OK) fail_msg("%s: %s", rt, vf_engine_error(e));
-  long long used = tu_int(j, "runtime.peak_allocated_bytes"); /* the ggml buffers on the GPU */
-  if (ctx_out) *ctx_out = tu_int(j, "runtime.n_ctx");
+  long long used = tu_int(j, "runtime.peak_allocated_bytes");
+  char path[64];
+  snprintf(path, sizeof path, "runtime.%s", fig);
+  if (out) *out = json_object_get(json_object_get(j, "runtime"), fig) ? tu_int(j, path) : -1;
   json_decref(j);
   return used;
+}
+
+/* Llama-3.1-8B Q4_K_M on an RTX 4080, the context as the knobs give it; *ctx_out its n_ctx */
+static long long auto_used(vf_engine *e, const char *rt, long long *ctx_out) {
+  return gpu_used(e, "return { model = 'meta-llama/Llama-3.1-8B', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp'%s },"
+                     " workload = { kind = 'inference' }, gpu = 'RTX 4080' }", rt, "n_ctx", ctx_out);
 }
 
 /* -c 0 under llama.cpp's --fit (common/fit.cpp, step 2): Llama-3.1-8B Q4_K_M on a 16 GiB
@@ -452,19 +459,10 @@ static void test_auto_ctx(void **state) {
   expect_error(*state, "n_ctx = -1", "runtime.n_ctx: -1 is out of range (0 to ");
 }
 
-/* the GPU side (model + KV + compute) of Llama-3.1-70B Q4_K_M, 8192 tokens, on an RTX 4090 */
+/* Llama-3.1-70B Q4_K_M, 8192 tokens, on an RTX 4090; *auto_ngl its fit_auto_n_gpu_layers */
 static long long ngl_used(vf_engine *e, const char *rt, long long *auto_ngl) {
-  char text[512];
-  snprintf(text, sizeof text, "return { model = 'meta-llama/Llama-3.1-70B', quant = 'gguf:Q4_K_M',"
-           " runtime = { name = 'llamacpp'%s%s }, workload = { kind = 'inference', context = 8192 }, gpu = 'RTX 4090' }",
-           rt[0] ? ", " : "", rt);
-  json_t *j = NULL;
-  if (tu_eval(e, text, &j) != VF_OK) fail_msg("%s: %s", rt, vf_engine_error(e));
-  long long used = tu_int(j, "runtime.peak_allocated_bytes"); /* the ggml buffers on the GPU */
-  if (auto_ngl) *auto_ngl = json_object_get(json_object_get(j, "runtime"), "fit_auto_n_gpu_layers")
-                                ? tu_int(j, "runtime.fit_auto_n_gpu_layers") : -1;
-  json_decref(j);
-  return used;
+  return gpu_used(e, "return { model = 'meta-llama/Llama-3.1-70B', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp'%s },"
+                     " workload = { kind = 'inference', context = 8192 }, gpu = 'RTX 4090' }", rt, "fit_auto_n_gpu_layers", auto_ngl);
 }
 
 /* -ngl left to --fit (step 3, a dense model on one GPU): the most layers whose buffers leave
@@ -541,6 +539,8 @@ static void test_auto_ngl_multi(void **state) {
   json_decref(j);
 }
 
+/* fit on a GPU the MoE model does not fill whole: every layer offloaded, the experts of the
+** first N layers on the host (the fewest that fit); where it fits whole, no --n-cpu-moe */
 static void test_fit_n_cpu_moe(void **state) {
   const char *text = "return { " QWEN3_MOE ", runtime = 'llamacpp', workload = { kind = 'inference', context = 16384 } }";
   json_t *j = NULL;
