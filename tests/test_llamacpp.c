@@ -79,6 +79,13 @@ static json_t *run(vf_engine *e, const char *model, const char *rt, int ctx, int
   return j;
 }
 
+/* the host compute buffer of one run */
+static void expect_compute(vf_engine *e, const char *model, const char *rt, int ctx, int seq, long long want) {
+  json_t *j = run(e, model, rt, ctx, seq);
+  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), want);
+  json_decref(j);
+}
+
 /* 1 when the named category of device 0 is exact (the allocator replayed) */
 static int tu_category_basis_exact(json_t *j, const char *name) {
   json_t *cats = json_object_get(json_array_get(json_object_get(j, "devices"), 0), "categories");
@@ -143,9 +150,7 @@ static void test_outputs_max(void **state) {
   assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 45099008 - 2016);
   json_decref(j);
   snprintf(rt, sizeof rt, "%s, version = \"b9442\"", mha);
-  j = run(*state, lcp("mha"), rt, 2048, 1);
-  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 45099008);
-  json_decref(j);
+  expect_compute(*state, lcp("mha"), rt, 2048, 1, 45099008);
   j = run(*state, lcp("gqa"), "device = \"cpu\", flash_attn = true, n_outputs_max = 0", 2048, 1);
   long long all = tu_int(j, "runtime.host_compute_buffer_bytes");
   json_decref(j);
@@ -679,6 +684,8 @@ static void set_oss(mk_llama *o) { o->head_dim = 64, o->swa = 128; }
 static void set_p3(mk_llama *o) { o->experts = 0, o->experts_used = 0; }
 
 #define NEWER_RT "device = \"cpu\", cpu_features = \"none\", use_mmap = false, flash_attn = true, n_outputs_max = 0"
+#define NEWER_NOFA "device = \"cpu\", cpu_features = \"none\", use_mmap = false, flash_attn = false, n_outputs_max = 0"
+#define Q8_CACHE ", type_k = \"q8_0\", type_v = \"q8_0\""
 
 /* Host buffers of the plain CPU backend without mmap: every loaded tensor padded to 32 B.
 ** The figures equal the real llama.cpp's (node-llama-cpp 3.21.1 = llama.cpp 80fb11ac73e6 on
@@ -722,27 +729,19 @@ static void test_swa_archs(void **state) {
   assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 13943520);
   assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
   json_decref(j);
-  j = run(*state, lcp("g3"), "device = \"cpu\", cpu_features = \"none\", use_mmap = false, flash_attn = false,"
-          " n_outputs_max = 0, n_ubatch = 513, n_batch = 513", 2048, 1);
+  j = run(*state, lcp("g3"), NEWER_NOFA ", n_ubatch = 513, n_batch = 513", 2048, 1);
   assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 3014656);
   assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 24178848);
   json_decref(j);
-  j = run(*state, lcp("g3"), NEWER_RT ", type_k = \"q8_0\", type_v = \"q8_0\", n_ubatch = 2048, n_batch = 2048", 2048, 1);
-  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 44072960);
-  json_decref(j);
+  expect_compute(*state, lcp("g3"), NEWER_RT Q8_CACHE ", n_ubatch = 2048, n_batch = 2048", 2048, 1, 44072960);
 
   newer_write(lcp("oss"), "gpt-oss", 4, set_oss);
   j = run(*state, lcp("oss"), NEWER_RT ", n_ubatch = 513, n_batch = 513", 8192, 1);
   assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 12367584);
   assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
   json_decref(j);
-  j = run(*state, lcp("oss"), "device = \"cpu\", cpu_features = \"none\", use_mmap = false, flash_attn = false,"
-          " n_outputs_max = 0, n_ubatch = 513, n_batch = 513", 2048, 1);
-  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 26280096);
-  json_decref(j);
-  j = run(*state, lcp("oss"), NEWER_RT ", type_k = \"q8_0\", type_v = \"q8_0\", n_ubatch = 2048, n_batch = 2048", 2048, 1);
-  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 39854080);
-  json_decref(j);
+  expect_compute(*state, lcp("oss"), NEWER_NOFA ", n_ubatch = 513, n_batch = 513", 2048, 1, 26280096);
+  expect_compute(*state, lcp("oss"), NEWER_RT Q8_CACHE ", n_ubatch = 2048, n_batch = 2048", 2048, 1, 39854080);
 }
 
 /* a qwen2vl file without rope.dimension_sections, which llama.cpp needs to load it (qwen2vl.cpp
@@ -780,13 +779,8 @@ static void test_fused_archs(void **state) {
   assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 9439232);
   assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
   json_decref(j);
-  j = run(*state, lcp("p3"), "device = \"cpu\", cpu_features = \"none\", use_mmap = false, flash_attn = false,"
-          " n_outputs_max = 0", 2048, 1);
-  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 23078912);
-  json_decref(j);
-  j = run(*state, lcp("p3"), NEWER_RT ", type_k = \"q8_0\", type_v = \"q8_0\", n_ubatch = 2048, n_batch = 2048", 2048, 1);
-  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 37756928);
-  json_decref(j);
+  expect_compute(*state, lcp("p3"), NEWER_NOFA, 2048, 1, 23078912);
+  expect_compute(*state, lcp("p3"), NEWER_RT Q8_CACHE ", n_ubatch = 2048, n_batch = 2048", 2048, 1, 37756928);
 }
 
 static void test_newer_archs(void **state) {
@@ -824,9 +818,7 @@ static void test_newer_archs(void **state) {
   j = run(*state, lcp("glmv3"), "flash_attn = true", 512, 1);
   assert_int_equal(tu_int(j, "runtime.graph_nodes") - nodes, 12);
   json_decref(j);
-  j = run(*state, lcp("glmv3"), NEWER_RT, 2048, 1);
-  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 11036672);
-  json_decref(j);
+  expect_compute(*state, lcp("glmv3"), NEWER_RT, 2048, 1, 11036672);
 
   newer_write(lcp("q3n"), "qwen3next", 4, set_q3n);
   j = run(*state, lcp("q3n"), NEWER_RT, 2048, 1);
@@ -854,20 +846,12 @@ static void test_newer_archs(void **state) {
   json_decref(j);
   /* a q8_0 cache: the gated attention's Q, V and K rotated (Hadamard, 64 x 64 here) and the
   ** output rotated back: real 12,111,892 B (247 nodes; 11.05 MiB, -4.3%, without the rotations) */
-  j = run(*state, lcp("q35"), NEWER_RT ", type_k = \"q8_0\", type_v = \"q8_0\"", 2048, 1);
-  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 12111904);
-  json_decref(j);
+  expect_compute(*state, lcp("q35"), NEWER_RT Q8_CACHE, 2048, 1, 12111904);
   /* 3 sequences, 4096 cells, n_ubatch 256: graph_reserve rounds the ubatch up to 258 tokens
   ** (86 per sequence); without flash attention the real one is 22,993,070 B (241 nodes),
   ** with it 6,573,104 (qwen3next: 22,998,208 and 5,524,528) */
-  j = run(*state, lcp("q35"), "device = \"cpu\", cpu_features = \"none\", use_mmap = false, flash_attn = false,"
-          " n_outputs_max = 0, n_ubatch = 256, n_batch = 256", 4096, 3);
-  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 22993024);
-  json_decref(j);
-  j = run(*state, lcp("q3n"), "device = \"cpu\", cpu_features = \"none\", use_mmap = false, flash_attn = false,"
-          " n_outputs_max = 0, n_ubatch = 256, n_batch = 256", 4096, 3);
-  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 22998208); /* exact */
-  json_decref(j);
+  expect_compute(*state, lcp("q35"), NEWER_NOFA ", n_ubatch = 256, n_batch = 256", 4096, 3, 22993024);
+  expect_compute(*state, lcp("q3n"), NEWER_NOFA ", n_ubatch = 256, n_batch = 256", 4096, 3, 22998208); /* exact */
   newer_write(lcp("q35m"), "qwen35moe", 4, set_q3n);
   j = run(*state, lcp("q35m"), NEWER_RT, 2048, 1);
   assert_int_equal(tu_int(j, "runtime.cpu_model_buffer_bytes"), 10278976);
@@ -887,7 +871,7 @@ static void test_newer_archs(void **state) {
   assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 12068864);
   assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
   json_decref(j);
-  j = run(*state, lcp("ds"), "device = \"cpu\", cpu_features = \"none\", use_mmap = false, flash_attn = false, n_outputs_max = 0", 2048, 1);
+  j = run(*state, lcp("ds"), NEWER_NOFA, 2048, 1);
   assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 25503744);
   assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
   json_decref(j);
@@ -896,12 +880,8 @@ static void test_newer_archs(void **state) {
   ** GGML_SCHED_DEBUG=2: v_cont-0 node 29, kq-0 node 33). Real (make conformance): 9,963,569 B
   ** at 512 cells (181 nodes; 11,560,960 in the other order) and 25,962,532 with 4 sequences
   ** of 2048 (184 nodes; 25,503,744 with one stream's V), +-64 B */
-  j = run(*state, lcp("ds"), "device = \"cpu\", cpu_features = \"none\", use_mmap = false, flash_attn = false, n_outputs_max = 0", 512, 1);
-  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 9963520);
-  json_decref(j);
-  j = run(*state, lcp("ds"), "device = \"cpu\", cpu_features = \"none\", use_mmap = false, flash_attn = false, n_outputs_max = 0", 2048, 4);
-  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 25962496);
-  json_decref(j);
+  expect_compute(*state, lcp("ds"), NEWER_NOFA, 512, 1, 9963520);
+  expect_compute(*state, lcp("ds"), NEWER_NOFA, 2048, 4, 25962496);
   /* llama_init_from_model refuses a q8_0 K cache here: "K cache type q8_0 with block size 32
   ** does not divide n_embd_head_k=136" (the latent row is kv_lora 128 + rope 8) */
   snprintf(text, sizeof text, "return { model = \"%s\", runtime = { name = \"llamacpp\", " NEWER_RT ","
@@ -936,9 +916,7 @@ static void test_newer_archs(void **state) {
   json_decref(j);
   /* a q8_0 cache: llama_kv_cache_iswa builds a rotation pair per cache (base and chunked),
   ** four inputs: real 21,585,881 B at 8192 cells (215 nodes) */
-  j = run(*state, lcp("l4"), NEWER_RT ", type_k = \"q8_0\", type_v = \"q8_0\"", 8192, 1);
-  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 21585920);
-  json_decref(j);
+  expect_compute(*state, lcp("l4"), NEWER_RT Q8_CACHE, 8192, 1, 21585920);
 
   /* an architecture model_files.lua does not map */
   const char *unk = lcp("unknown");
