@@ -25,42 +25,39 @@ local function transformer(c)
   local inc, tg = nn.int(c, "in_channels", 128), nn.int(c, "timestep_guidance_channels", 256)
   local p = nn.int(c, "patch_size", 1)
   local t = {}
-  local function lin(name, out, inp, opts)
-    opts = opts or {}
-    return nn.linear(t, name, out, inp, { count = opts.count, role = opts.role or "attn" })
-  end
   for _, e in ipairs(nn.opt(c, "guidance_embeds", true) and { "timestep", "guidance" } or { "timestep" }) do
-    lin("time_guidance_embed." .. e .. "_embedder.linear_1", d, tg, { role = "mlp" })
-    lin("time_guidance_embed." .. e .. "_embedder.linear_2", d, d, { role = "mlp" })
+    nn.linear(t, "time_guidance_embed." .. e .. "_embedder.linear_1", d, tg, { role = "mlp" })
+    nn.linear(t, "time_guidance_embed." .. e .. "_embedder.linear_2", d, d, { role = "mlp" })
   end
-  lin("double_stream_modulation_img.linear", 6 * d, d, { role = "other" })
-  lin("double_stream_modulation_txt.linear", 6 * d, d, { role = "other" })
-  lin("single_stream_modulation.linear", 3 * d, d, { role = "other" })
-  lin("x_embedder", d, inc, { role = "embed" })
-  lin("context_embedder", d, nn.int(c, "joint_attention_dim", 15360), { role = "embed" })
+  nn.linear(t, "double_stream_modulation_img.linear", 6 * d, d, { role = "other" })
+  nn.linear(t, "double_stream_modulation_txt.linear", 6 * d, d, { role = "other" })
+  nn.linear(t, "single_stream_modulation.linear", 3 * d, d, { role = "other" })
+  nn.linear(t, "x_embedder", d, inc, { role = "embed" })
+  nn.linear(t, "context_embedder", d, nn.int(c, "joint_attention_dim", 15360), { role = "embed" })
   local b = "transformer_blocks.*."
   for _, q in ipairs { "to_q", "to_k", "to_v", "add_q_proj", "add_k_proj", "add_v_proj", "to_out.0", "to_add_out" } do
-    lin(b .. "attn." .. q, d, d, { count = L })
+    nn.linear(t, b .. "attn." .. q, d, d, { count = L })
   end
   for _, q in ipairs { "norm_q", "norm_k", "norm_added_q", "norm_added_k" } do nn.norm(t, b .. "attn." .. q, hd, { count = L }) end
   for _, f in ipairs { "ff", "ff_context" } do
-    lin(b .. f .. ".linear_in", 2 * F, d, { count = L, role = "mlp" })
-    lin(b .. f .. ".linear_out", d, F, { count = L, role = "mlp" })
+    nn.linear(t, b .. f .. ".linear_in", 2 * F, d, { count = L, role = "mlp" })
+    nn.linear(t, b .. f .. ".linear_out", d, F, { count = L, role = "mlp" })
   end
   local s = "single_transformer_blocks.*.attn."
-  lin(s .. "to_qkv_mlp_proj", 3 * d + 2 * F, d, { count = S, role = "mlp" })
-  lin(s .. "to_out", d, d + F, { count = S, role = "mlp" })
+  nn.linear(t, s .. "to_qkv_mlp_proj", 3 * d + 2 * F, d, { count = S, role = "mlp" })
+  nn.linear(t, s .. "to_out", d, d + F, { count = S, role = "mlp" })
   for _, q in ipairs { "norm_q", "norm_k" } do nn.norm(t, s .. q, hd, { count = S }) end
-  lin("norm_out.linear", 2 * d, d, { role = "other" })
-  lin("proj_out", p * p * nn.int(c, "out_channels", inc), d, { role = "other" })
+  nn.linear(t, "norm_out.linear", 2 * d, d, { role = "other" })
+  nn.linear(t, "proj_out", p * p * nn.int(c, "out_channels", inc), d, { role = "other" })
   return t, d, F, nh, L + S
 end
 
 -- AutoencoderKLFlux2: FLUX.1's AutoencoderKL layout with 32 latent channels and quant_conv /
 -- post_quant_conv (autoencoder_kl_flux2.py defaults, = FLUX.2-dev's vae/config.json); its
 -- BatchNorm2d over the 2x2-patchified latent (affine=False) holds buffers only.
+local BLOCK_OUT = { 128, 256, 512, 512 }
 local function vae(c)
-  return P.vae_kl { block_out = c.block_out_channels or { 128, 256, 512, 512 }, layers = nn.int(c, "layers_per_block", 2),
+  return P.vae_kl { block_out = c.block_out_channels or BLOCK_OUT, layers = nn.int(c, "layers_per_block", 2),
     latent = nn.int(c, "latent_channels", 32), quant_conv = nn.opt(c, "use_quant_conv", true) }
 end
 
@@ -89,8 +86,8 @@ return arch {
         -- batch; the prompt is padded to max_sequence_length (512) and joins the image
         -- tokens in joint attention. The text encoder runs with output_hidden_states over
         -- its 40 layers. Reference images (image=...) add their own latent tokens to the
-        -- sequence and a VAE encode: not modelled by the image workload.
-        kind = "mmdit", vae_scale = 1 << (#(vc.block_out_channels or { 128, 256, 512, 512 }) - 1), patch = 2,
+        -- sequence: workload.input_images (their VAE encode is not modelled).
+        kind = "mmdit", vae_scale = 1 << (#(vc.block_out_channels or BLOCK_OUT) - 1), patch = 2,
         latent_channels = nn.int(vc, "latent_channels", 32), cfg = false, cfg_batched = false,
         text_len = 512, joint = true, act_family = "image",
         -- the decode peak: FLUX.1's calibrated 256-channel equivalent. The decoder is the same

@@ -145,12 +145,12 @@ return arch {
         -- HunyuanVideo15AttnProcessor2_0 expands the [B, S] padding mask to a dense [B, 1, S, S]
         -- boolean mask (a repeat and an &) in every block's attention (src/gen.c gen_dense_mask)
         dense_attn_mask = true,
-        text_hidden = 3584, te_layers = 28,
+        text_hidden = MLLM.hidden, te_layers = MLLM.layers,
         -- the decoder runs every frame at once (no temporal tiling, no frame cache); enable_tiling
         -- splits it into 256 x 256 pixel tiles (tile_sample_min_height/width, overlap 0.25). The
         -- peak is the full-resolution 128-channel stage; its bytes per element are
         -- HunyuanVideo's calibrated 4.4 (assumed: no HunyuanVideo-1.5 case in shared/calibration)
-        vae_peak_channels = (vc.block_out_channels or { 128 })[1], vae_tile = 256, vae_assumed = true,
+        vae_peak_channels = (vc.block_out_channels or { 128 })[1], vae_tile = 256,
       },
     }
   end,

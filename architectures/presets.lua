@@ -721,8 +721,8 @@ local aliases = {
   ["Wan-AI/Wan2.1-T2V-14B-Diffusers"] = "Wan-AI/Wan2.1-T2V-14B",
   ["Wan-AI/Wan2.1-T2V-1.3B-Diffusers"] = "Wan-AI/Wan2.1-T2V-1.3B",
   ["Qwen/Qwen-Image-2512"] = "Qwen/Qwen-Image",  -- the same transformer and encoders, retrained
-  -- flux2: edit models whose checkpoints have their base's shapes (the input image's latent
-  -- tokens they add to the denoiser's sequence are not modelled: docs/ARCHITECTURES.md)
+  -- edit models whose checkpoints have their base's shapes (the input image's latent tokens
+  -- they add to the denoiser's sequence: workload.input_images, docs/ARCHITECTURES.md)
   ["black-forest-labs/FLUX.1-Kontext-dev"] = "black-forest-labs/FLUX.1-dev",  -- BFL flux util.py: flux-dev-kontext params = flux-dev's
   ["Qwen/Qwen-Image-Edit"] = "Qwen/Qwen-Image",  -- DiffSynth-Studio model_configs.py: the same DiT key/shape hash
   ["Qwen/Qwen-Image-Edit-2509"] = "Qwen/Qwen-Image",  -- likewise (loaded as that hash's QwenImageDiT)

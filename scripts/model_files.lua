@@ -87,7 +87,7 @@ local function deltanet_config(path, md, cfg, need)
   local inner = need("ssm.inner_size")
   if inner % nv ~= 0 then fail(path, "ssm.inner_size %d is not a multiple of ssm.time_step_rank %d", inner, nv) end
   cfg.linear_value_head_dim = inner // nv
-  cfg.full_attention_interval = md.full_attention_interval or 4
+  cfg.full_attention_interval = md.full_attention_interval
   local rl = md["attention.recurrent_layers"]
   if type(rl) == "table" then
     cfg.layer_types = {}
@@ -95,6 +95,23 @@ local function deltanet_config(path, md, cfg, need)
       cfg.layer_types[i] = rl[i] == 1 and "linear_attention" or "full_attention"
     end
   end
+end
+
+-- the DeltaNet hybrids with sparse MoE layers: the shared expert expert_shared_feed_forward_length
+-- wide, else the routed experts' width
+local function deltanet_moe_config(path, md, cfg, need)
+  deltanet_config(path, md, cfg, need)
+  cfg.shared_expert_intermediate_size = md.expert_shared_feed_forward_length or cfg.intermediate_size
+end
+
+-- DeepSeek-style MoE (deepseek2, glm4moe): routed and shared expert counts, the leading dense
+-- layers and the routing's renormalization and scale
+local function deepseek_moe_config(md, cfg, need)
+  cfg.n_routed_experts = need("expert_count")
+  cfg.n_shared_experts = md.expert_shared_count or 0
+  cfg.first_k_dense_replace = md.leading_dense_block_count or 0
+  cfg.norm_topk_prob = (md.expert_weights_norm or 0) ~= 0 -- a bool read as 0/1; llama.cpp's default: false
+  cfg.routed_scaling_factor = md.expert_weights_scale
 end
 
 -- per GGUF architecture: the fields of its config.json from the keys its converter writes
@@ -117,23 +134,13 @@ local GGUF_FIELDS = {
   -- GLM-4.5/4.6 (conversion/glm.py Glm4MoeModel): the shared experts are expert_shared_count
   -- x expert_feed_forward_length wide, the first leading_dense_block_count layers dense
   glm4moe = function(path, md, cfg, need, g)
-    cfg.n_routed_experts = need("expert_count")
-    cfg.n_shared_experts = md.expert_shared_count or 0
-    cfg.first_k_dense_replace = md.leading_dense_block_count or 0
-    cfg.norm_topk_prob = (md.expert_weights_norm or 0) ~= 0 -- a bool read as 0/1; llama.cpp's default: false
-    cfg.routed_scaling_factor = md.expert_weights_scale
+    deepseek_moe_config(md, cfg, need)
     cfg.attention_bias = find_tensor(g.tensors, "^blk%.%d+%.attn_q%.bias$") ~= nil
     cfg.use_qk_norm = find_tensor(g.tensors, "^blk%.%d+%.attn_q_norm%.weight$") ~= nil
   end,
-  qwen3next = function(path, md, cfg, need)
-    deltanet_config(path, md, cfg, need)
-    cfg.shared_expert_intermediate_size = md.expert_shared_feed_forward_length or cfg.intermediate_size
-  end,
-  qwen35 = function(path, md, cfg, need) deltanet_config(path, md, cfg, need) end,
-  qwen35moe = function(path, md, cfg, need)
-    deltanet_config(path, md, cfg, need)
-    cfg.shared_expert_intermediate_size = md.expert_shared_feed_forward_length or cfg.intermediate_size
-  end,
+  qwen3next = deltanet_moe_config,
+  qwen35 = deltanet_config,
+  qwen35moe = deltanet_moe_config,
   -- Llama 4 (src/models/llama4.cpp): routed and shared experts expert_feed_forward_length
   -- wide, dense layers feed_forward_length; chunked attention of 8192 tokens (llama.cpp's
   -- fixed n_swa; attention.sliding_window = 0 turns it off) on 3 of every
@@ -158,11 +165,7 @@ local GGUF_FIELDS = {
     local kmla = md["attention.key_length_mla"] or need("attention.key_length")
     cfg.qk_nope_head_dim = kmla - rope
     cfg.v_head_dim = md["attention.value_length_mla"] or need("attention.value_length")
-    cfg.n_routed_experts = need("expert_count")
-    cfg.n_shared_experts = md.expert_shared_count or 0
-    cfg.first_k_dense_replace = md.leading_dense_block_count or 0
-    cfg.norm_topk_prob = (md.expert_weights_norm or 0) ~= 0 -- a bool read as 0/1; llama.cpp's default: false
-    cfg.routed_scaling_factor = md.expert_weights_scale
+    deepseek_moe_config(md, cfg, need)
     cfg.head_dim = nil
   end,
 }

@@ -210,6 +210,7 @@ typedef struct gen_shape {
   uint64_t vae;    /* VAE decode peak */
   uint64_t lat;    /* latents, noise prediction, text embeddings kept across the loop */
   uint64_t sp;     /* sequence-parallel GPUs */
+  uint64_t mask;   /* the dense attention mask inside act (gen_dense_mask) */
 } gen_shape;
 
 /* HunyuanVideo-1.5's attention processor (HunyuanVideo15AttnProcessor2_0, diffusers
@@ -228,7 +229,7 @@ static uint64_t gen_dense_mask(ectx *c, uint64_t a) {
   return acc_from_double(&c->acc, (double)S * (double)S * (double)batch * (double)per);
 }
 
-static uint64_t gen_act(ectx *c, const gen_family *f, uint64_t a, uint64_t sp) {
+static uint64_t gen_act(ectx *c, const gen_family *f, uint64_t a, uint64_t sp, uint64_t mask) {
   const scenario *s = c->s;
   uint64_t tokens = bytes_ceildiv(scn_u64(s, "gen.tokens", 1), sp);
   uint64_t batch = scn_u64(s, "gen.den_batch", 1), h = scn_u64(s, "gen.hidden", c->m->hidden);
@@ -241,7 +242,7 @@ static uint64_t gen_act(ectx *c, const gen_family *f, uint64_t a, uint64_t sp) {
     uint64_t sc = acc_mul3(&c->acc, acc_mul(&c->acc, full, full), heads, batch);
     act = acc_add(&c->acc, act, acc_mul(&c->acc, sc, 2 * a));
   }
-  return acc_add(&c->acc, act, gen_dense_mask(c, a));
+  return acc_add(&c->acc, act, mask);
 }
 
 /* Wan2.2 embeds the timestep per token in fp32 (Wan-Video/Wan2.2 wan/modules/model.py):
@@ -272,7 +273,8 @@ static void gen_shapes(ectx *c, const gen_family *f, const gen_weights *w, gen_s
   const scenario *s = c->s;
   uint64_t a = est_bits(s->dtype) / 8, split = 0;
   g->sp = scn_u64(s, "gen.sp", 1);
-  g->act = gen_act(c, f, a, g->sp);
+  g->mask = gen_dense_mask(c, a);
+  g->act = gen_act(c, f, a, g->sp, g->mask);
   uint64_t full = gen_token_timestep(c, g->sp, &split);
   g->stale = acc_add(&c->acc, g->act, split);
   g->act = acc_add(&c->acc, acc_add(&c->acc, g->stale, full), gen_fsdp_gather(c, w));
@@ -391,7 +393,7 @@ static void gen_phases(ectx *c, const gen_weights *w, const gen_shape *g, gen_ph
     for (int i = 0; i < 3; i++) ph[i].weights_den = den;
 }
 
-static void gen_report(ectx *c, const gen_family *f, const gen_phase *p, const gen_weights *w) {
+static void gen_report(ectx *c, const gen_family *f, const gen_phase *p, const gen_weights *w, uint64_t dense_mask) {
   budget *b = &c->e->b;
   const scenario *s = c->s;
   const char *off = scn_str(s, "gen.offload", "none");
@@ -410,7 +412,7 @@ static void gen_report(ectx *c, const gen_family *f, const gen_phase *p, const g
   if (p->weights_aux && (it = budget_add(b, "weights", p->weights_aux, BASIS_EXACT, true,
                                          "face helper models (not offloaded by the pipeline): %.2f GiB", (double)w->aux / GIB)))
     it->component = "image_encoder";
-  uint64_t mask = p->act ? gen_dense_mask(c, est_bits(s->dtype) / 8) : 0;
+  uint64_t mask = p->act ? dense_mask : 0;
   char mask_note[64] = "";
   if (mask) snprintf(mask_note, sizeof mask_note, ", dense S x S attention mask %.2f GiB", (double)mask / GIB);
   if ((it = budget_add(b, "activations", p->act, f->act_basis, true,
@@ -443,7 +445,7 @@ void gen_estimate(ectx *c) {
   int top = 0;
   for (int i = 1; i < GEN_PHASES; i++)
     if (phase_total(c, &ph[i]) > phase_total(c, &ph[top])) top = i;
-  gen_report(c, f, &ph[top], &w);
+  gen_report(c, f, &ph[top], &w, g.mask);
   est_add_common(c, &e->b);
   /* caching allocator: transient blocks of all phases stay cached; 10% of the peak
   ** phase's transients as fragmentation (assumed) */
