@@ -260,11 +260,12 @@ int fit_gpu_from(const model_desc *m, const scenario *s, const estimate *e, cons
   ** estimate resolved on this GPU */
   if (scn_bool(s, "runtime.fit_ctx", false) && fig(e, "n_ctx") >= 1)
     p.s.context = (uint64_t)fig(e, "n_ctx") / (s->concurrency ? s->concurrency : 1);
-  if (scn_bool(s, "runtime.fit_ngl", false) && has_fig(e, "fit_auto_n_gpu_layers")) /* (its split: equal shares) */
+  /* (the fit_auto_* figures exist only where runtime.fit_ngl searched: rt_llamacpp.c lc_fit_ngl) */
+  if (has_fig(e, "fit_auto_n_gpu_layers")) /* (its split: equal shares) */
     scn_set_u64(&p.s, "runtime.n_gpu_layers", (uint64_t)fig(e, "fit_auto_n_gpu_layers"));
-  if (scn_bool(s, "runtime.fit_ngl", false) && has_fig(e, "fit_auto_moe_gpu_layers"))
+  if (has_fig(e, "fit_auto_moe_gpu_layers"))
     scn_set_u64(&p.s, "runtime.moe_host_from", (uint64_t)fig(e, "fit_auto_moe_gpu_layers"));
-  if (scn_bool(s, "runtime.fit_ngl", false) && fig(e, "fit_auto_moe_part_host") >= 1) {
+  if (fig(e, "fit_auto_moe_part_host") >= 1) {
     scn_set_u64(&p.s, "runtime.moe_part_il", (uint64_t)fig(e, "fit_auto_moe_gpu_layers"));
     scn_set_u64(&p.s, "runtime.moe_part_host", (uint64_t)fig(e, "fit_auto_moe_part_host"));
   }

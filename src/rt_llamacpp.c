@@ -59,6 +59,7 @@ typedef struct lc {
   uint64_t n_nextn;   /* a GGUF's MTP blocks after the n_layer trunk (runtime.n_layer_nextn) */
   uint64_t n_cpu_moe; /* --n-cpu-moe: the expert weights of layers below it stay on the host */
   uint64_t moe_host_from; /* --fit: the expert weights of layers from it on stay on the host */
+  bool moe;               /* the model has routed experts (ROLE_EXPERT tensors) */
   uint64_t part_il;       /* --fit's partial layer (UINT64_MAX: none) and its FFN classes */
   unsigned part_host;     /* on the host (LC_PART_*) */
   bool mmproj_on;     /* the vision tower and projector as llama-server --mmproj loads them */
@@ -131,17 +132,17 @@ static void lc_split(lc *l) {
 ** scripts/runtimes/llamacpp.lua's. */
 static void lc_cache_refusals(lc *l) {
   const model_desc *m = l->m;
+  const ggml_type_info *t[2] = {l->tk, l->tv};
+  const char *name[2] = {scn_str(l->s, "runtime.type_k", "f16"), scn_str(l->s, "runtime.type_v", "f16")};
   for (int i = 0; i < m->n_kv; i++) {
     const kv_group *g = &m->kv[i];
     if (g->kind == KV_STATE || g->kind == KV_CROSS) continue;
-    if (g->kind == KV_ATTN && g->v_dim == 0 && l->tk != l->tv) {
+    if (g->kind == KV_ATTN && g->v_dim == 0 && t[0] != t[1]) {
       est_fail(l->c, "runtime.type_v: llama.cpp gives an MLA model's K and V caches one type (type_k %s, type_v %s)",
-               scn_str(l->s, "runtime.type_k", "f16"), scn_str(l->s, "runtime.type_v", "f16"));
+               name[0], name[1]);
       return;
     }
     if (!l->fa) continue;
-    const ggml_type_info *t[2] = {l->tk, l->tv};
-    const char *name[2] = {scn_str(l->s, "runtime.type_k", "f16"), scn_str(l->s, "runtime.type_v", "f16")};
     uint64_t dim[2] = {g->k_dim, g->v_dim};
     for (int j = 0; j < 2; j++) {
       if (t[j]->block > 1 && dim[j] % t[j]->block) {
@@ -180,6 +181,7 @@ static void lc_options(lc *l) {
   l->ngl = l->cpu ? 0 : scn_u64(s, "runtime.n_gpu_layers", 999);
   l->n_cpu_moe = scn_bool(s, "runtime.cpu_moe", false) ? l->n_layer : scn_u64(s, "runtime.n_cpu_moe", 0);
   l->moe_host_from = scn_u64(s, "runtime.moe_host_from", UINT64_MAX);
+  for (size_t i = 0; i < l->m->inv.n && !l->moe; i++) l->moe = l->m->inv.t[i].role == ROLE_EXPERT;
   l->part_il = scn_u64(s, "runtime.moe_part_il", UINT64_MAX);
   l->part_host = (unsigned)scn_u64(s, "runtime.moe_part_host", 0);
   const char *mp = scn_str(s, "runtime.mmproj", "");
@@ -242,9 +244,12 @@ static unsigned lc_ffn_class(const inv_tensor *t) {
 
 /* --fit's partial layer (common/fit.cpp get_overflow_pattern of the first overflowing layer)
 ** puts the FFN classes in part_host on the host; the other overflowing layers their experts */
+/* layer il's expert weights stay on the host: --n-cpu-moe's leading layers, --fit's last ones */
+static bool lc_exps_on_host(const lc *l, uint64_t il) { return il < l->n_cpu_moe || il >= l->moe_host_from; }
+
 static bool lc_moe_on_host(const lc *l, const inv_tensor *t, uint64_t il) {
   if (il == l->part_il && l->part_host) return (lc_ffn_class(t) & l->part_host) != 0;
-  return t->role == ROLE_EXPERT && (il < l->n_cpu_moe || il >= l->moe_host_from);
+  return t->role == ROLE_EXPERT && lc_exps_on_host(l, il);
 }
 
 /* the layer index in a tensor name: blk.N. (GGUF) or the first .N. (Hugging Face);
@@ -754,8 +759,8 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
     for (size_t i = 0; i < m->inv.n; i++) {
       const inv_tensor *t = &m->inv.t[i];
       int kind = lc_weight_kind(t);
-      uint64_t n = 1;
-      for (int d = 0; d < t->ndim; d++) n *= t->shape[d];
+      uint64_t n = 0;
+      if (!inv_tensor_elements(t, &n)) l->c->acc.overflow = true;
       if (kind == LW_Q_A_NORM && !sp->mla_q_lora) sp->mla_q_lora = n;
       if (kind == LW_KV_A_NORM && !sp->mla_kv_lora) sp->mla_kv_lora = n;
       if (kind == LW_O && !sp->mla_hv && m->hidden) sp->mla_hv = n / m->hidden / heads;
@@ -944,7 +949,7 @@ static bool lc_compute_replay(lc *l) {
   if (legacy && !lc_legacy_shape(l, &sp)) return false;
   int xd[LC_MAX_LAYERS];
   for (uint64_t il = 0; il <= l->n_layer; il++) dev[il] = lc_layer_dev(l, il);
-  for (uint64_t il = 0; il < l->n_layer; il++) kvd[il] = dev[il], xd[il] = il < l->n_cpu_moe || il >= l->moe_host_from ? -1 : dev[il];
+  for (uint64_t il = 0; il < l->n_layer; il++) kvd[il] = dev[il], xd[il] = lc_exps_on_host(l, il) ? -1 : dev[il];
   sp.legacy = legacy, sp.n_gpu = l->n_gpu, sp.layer_dev = dev, sp.kv_dev = kvd, sp.exps_dev = xd;
   sp.part_il = l->part_il < l->n_layer ? (int64_t)l->part_il : -1, sp.part_host = l->part_host;
   sp.n_copies = lc_pipeline(l) ? LC_N_COPIES : 1;
@@ -1104,17 +1109,16 @@ static void lc_figures(lc *l) {
 
 /* ---------------------------------------------------------------- fit */
 
-static bool lc_fits(lc *l, uint64_t usable) {
-  lc_run(l);
+/* some GPU of the last run holds more than limit bytes */
+static bool lc_over(lc *l, int64_t limit) {
   for (int g = 0; g < l->n_gpu; g++)
-    if (acc_add(&l->c->acc, lc_gpu_total(l, g), l->s->cuda_context) > usable) return false;
-  return true;
+    if ((int64_t)lc_gpu_total(l, g) > limit) return true;
+  return false;
 }
 
-static bool lc_has_experts(const lc *l) {
-  for (size_t i = 0; i < l->m->inv.n; i++)
-    if (l->m->inv.t[i].role == ROLE_EXPERT) return true;
-  return false;
+static bool lc_fits(lc *l, uint64_t usable) {
+  lc_run(l);
+  return !lc_over(l, (int64_t)usable - (int64_t)l->s->cuda_context);
 }
 
 /* -ngl: the most layers that fit the first GPU the estimate runs on (fit puts each catalog
@@ -1147,7 +1151,7 @@ static void lc_fit(lc *l) {
   }
   est_fig(l->c, "fit_n_gpu_layers", l->ngl);
   *l = saved;
-  if (lc_has_experts(l)) {
+  if (l->moe) {
     /* --n-cpu-moe: with every layer on the GPU, the fewest layers whose experts stay on the
     ** host (n_layer + 1: none fits). Past the first (which adds its weights' copies to the
     ** compute buffer) each more layer frees GPU memory, so the search bisects from 1. */
@@ -1207,7 +1211,7 @@ static bool lc_fit_ctx(lc *l) {
   if (nd > 1) {
     uint64_t all = l->n_layer + l->n_nextn, layers = l->ngl < all ? l->ngl : all; /* hp_ngl: MTP blocks in */
     int64_t per_layer = layers ? model / (int64_t)layers : 0;
-    target -= (nd + 1) * per_layer / (lc_has_experts(l) ? 6 : 2);
+    target -= (nd + 1) * per_layer / (l->moe ? 6 : 2);
   }
   lc_set_ctx(l, n_min);
   lc_run(l);
@@ -1318,17 +1322,15 @@ static bool lc_fit_ngl(lc *l, bool current) {
   if (!scn_bool(s, "runtime.fit_ngl", false) || s->fit_probe || l->cpu || !lc_gpu_memory(l)) return current;
   int64_t target = lc_fit_target(l);
   uint64_t all = l->n_layer + l->n_nextn; /* all + 1: every block and the output layer */
-  bool short_of = false;
   if (!current) lc_run(l);
-  for (int g = 0; g < l->n_gpu; g++) short_of = short_of || (int64_t)lc_gpu_total(l, g) > target;
-  if (!short_of) {
+  if (!lc_over(l, target)) {
     if (l->n_gpu == 1) est_fig(l->c, "fit_auto_n_gpu_layers", l->ngl < all + 1 ? l->ngl : all + 1);
     return true;
   }
   if (l->n_gpu > 1) {
-    if (lc_has_experts(l)) return true;
+    if (l->moe) return true;
     lc_fit_ngl_multi(l, target);
-  } else if (lc_has_experts(l) && l->n_cpu_moe == 0) {
+  } else if (l->moe && l->n_cpu_moe == 0) {
     lc_fit_moe(l, target);
   } else {
     est_fig(l->c, "fit_auto_n_gpu_layers", lc_most_within(l, &l->ngl, all, target, 0, NULL));

@@ -16,6 +16,12 @@ local function build_number(v)
   return tonumber(b)
 end
 
+
+-- a multimodal model's vision tower and projector tensors, by name prefix: the list of
+-- src/estimate.c est_vision_tensor (keep the two alike)
+local VISION_PREFIXES = { "visual.", "model.visual.", "vision_tower.", "vision_model.", "multi_modal_projector.",
+                          "model.vision_tower.", "model.multi_modal_projector." }
+
 local function normalize(n, knobs)
   local x = n.extra
   x["runtime.build"] = build_number(n.runtime_version)
@@ -94,10 +100,10 @@ local function normalize(n, knobs)
   end
   -- a multimodal model's vision tower and projector live in a separate mmproj file: counted
   -- only when llama-server loads it (--mmproj; runtime.mmproj = its type)
+  -- (the prefixes of src/estimate.c est_vision_tensor, which places the tensors)
   local vision = false
   for _, t in ipairs(n.model.desc.tensors or {}) do
-    vision = vision or t.name:match("^visual%.") or t.name:match("^model%.visual%.") or t.name:match("^vision_tower%.")
-             or t.name:match("^vision_model%.") or t.name:match("^multi_modal_projector%.")
+    for _, pre in ipairs(VISION_PREFIXES) do vision = vision or t.name:sub(1, #pre) == pre end
   end
   if knobs.mmproj ~= nil then
     E.enum_field(knobs.mmproj, "runtime.mmproj", { "f16", "bf16", "f32", "q8_0" })
