@@ -1,0 +1,1 @@
+return { model = { arch = "minimax_m2", config = { hidden_size = 64, num_hidden_layers = 2, num_attention_heads = 2, num_key_value_heads = 2, head_dim = 32, vocab_size = 100, intermediate_size = 32, num_local_experts = 4, num_experts_per_tok = 2, shared_intermediate_size = 8 } }, workload = { kind = "inference", context = 1024 }, gpu = "H200" }

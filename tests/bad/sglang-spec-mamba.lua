@@ -1,0 +1,1 @@
+return { model = "Qwen/Qwen3-Next-80B-A3B-Instruct", runtime = { name = "sglang", version = "0.5.5", speculative = { method = "ngram", num_speculative_tokens = 4 } }, workload = { kind = "inference", context = 4096 }, gpu = "H200" }

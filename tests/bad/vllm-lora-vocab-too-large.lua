@@ -1,0 +1,1 @@
+return { model = { arch = "llama", config = { hidden_size = 64, num_hidden_layers = 2, num_attention_heads = 2, vocab_size = 300000, intermediate_size = 128 } }, runtime = { name = "vllm", version = "0.19.0", lora = {} }, workload = { kind = "inference", context = 1024 }, gpu = "H200" }

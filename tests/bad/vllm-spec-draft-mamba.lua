@@ -1,0 +1,1 @@
+return { model = "Qwen/Qwen3-Next-80B-A3B-Instruct", runtime = { name = "vllm", version = "0.19.0", speculative = { method = "draft_model", model = "Qwen/Qwen3-Next-80B-A3B-Instruct", num_speculative_tokens = 3 } }, workload = { kind = "inference", context = 4096 }, gpu = "H200" }

@@ -1,0 +1,1 @@
+return { model = "meta-llama/Llama-3.1-8B", runtime = { name = "vllm", version = "0.19.0", speculative = { method = "draft_model", model = { arch = "nope", config = {} }, num_speculative_tokens = 3 } }, workload = { kind = "inference", context = 4096 }, gpu = "H100" }
