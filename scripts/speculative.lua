@@ -333,7 +333,6 @@ function S.apply(n, sp, rt, opts)
     if hybrid_tc then hybrid_state(n, hybrid_tc, k) end
     set_kv(n, 1, g)
     n.extra["spec.kv_groups"] = 1
-    n.extra["spec.mtp_layers"] = layers
     n.extra["spec.in_width"] = 2 * n.model.desc.hidden
   elseif method == "draft_model" then
     local cfg, arch, id = draft_config(sp.model, F .. ".model")
@@ -350,7 +349,6 @@ function S.apply(n, sp, rt, opts)
     end
     n.extra["spec.kv_groups"] = #(d.kv or {})
     n.extra["spec.rope_elems"] = (d.max_position or 0) * (d.rotary_dim or d.head_dim or 0)
-    n.extra["spec.draft_model"] = true
     -- the drafter's dummy forward runs over its own widths (src/rt_vllm.c drafter_bytes)
     n.extra["spec.hidden"], n.extra["spec.ffn"] = d.hidden, d.intermediate
     n.extra["spec.heads"] = (d.heads or 0) * (d.head_dim or 0)

@@ -192,6 +192,8 @@ bool est_vision_tensor(const inv_tensor *t) {
   return false;
 }
 
+bool est_is_draft(const inv_tensor *t) { return strcmp(t->component, "draft") == 0; }
+
 /* The drafter's KV group i (1-based) as scripts/speculative.lua sets it (spec.kv<i>.layers,
 ** heads, k_dim, v_dim, window), an attention group; false when it has no layers or heads. */
 bool est_spec_kv_group(const scenario *s, uint64_t i, kv_group *g) {

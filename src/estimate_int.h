@@ -50,6 +50,8 @@ uint64_t est_forward_moe_bytes(ectx *c, uint64_t tokens, uint64_t a);
 uint64_t est_drafter_forward_bytes(ectx *c, uint64_t tokens, uint64_t a);
 /* A vision tower's or projector's tensor (by name prefix). */
 bool est_vision_tensor(const inv_tensor *t);
+/* A speculative drafter's tensor (component "draft", scripts/speculative.lua). */
+bool est_is_draft(const inv_tensor *t);
 /* A speculative drafter's KV group i (1-based: spec.kv<i>.*); false when empty. */
 bool est_spec_kv_group(const scenario *s, uint64_t i, kv_group *g);
 void est_add_common(ectx *c, budget *b);

@@ -279,6 +279,7 @@ static void kv_split(ectx *c, const tf_mode *t, uint64_t prompt, tf_kv *kv, tf_q
   const scenario *s = c->s;
   uint64_t full = est_kv_cache_bytes(c, s->context, s->concurrency, t->windows);
   q->nbits = scn_u64(s, "runtime.cache_nbits", 4);
+  /* transformers QuantizedCacheConfig defaults: q_group_size 64, residual_length 128 */
   q->group = scn_u64(s, "runtime.cache_q_group_size", 64);
   q->residual = scn_u64(s, "runtime.cache_residual_length", 128);
   q->hqq = strcmp(scn_str(s, "runtime.cache_backend", "quanto"), "hqq") == 0;

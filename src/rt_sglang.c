@@ -138,8 +138,6 @@ typedef struct sg_spec {
   uint64_t weights, copies; /* draft tensors; duplicate embedding / head at profile time */
 } sg_spec;
 
-static bool is_draft(const inv_tensor *t) { return strcmp(t->component, "draft") == 0; }
-
 static void spec_read(ectx *c, sg_spec *sp) {
   const scenario *s = c->s;
   memset(sp, 0, sizeof *sp);
@@ -163,7 +161,7 @@ static void spec_read(ectx *c, sg_spec *sp) {
   for (size_t i = 0; i < c->m->inv.n; i++) {
     const inv_tensor *t = &c->m->inv.t[i];
     uint64_t b = 0;
-    if (!is_draft(t)) continue;
+    if (!est_is_draft(t)) continue;
     if (!inv_tensor_bytes(t, &b)) c->acc.overflow = true;
     if (s->tp > 1 && est_tp_sharded(t->role)) b = bytes_ceildiv(b, s->tp);
     sp->weights = acc_add(&c->acc, sp->weights, b);

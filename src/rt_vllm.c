@@ -127,6 +127,8 @@ static void vllm_config(ectx *c, vcfg *v) {
     if (v->lora.sharded && v->lora.rank % s->tp != 0)
       est_fail(c, "vllm: fully_sharded_loras needs max_lora_rank (%llu) divisible by the tensor-parallel size (%llu)",
                (unsigned long long)v->lora.rank, (unsigned long long)s->tp);
+    /* vllm/lora/layers/logits_processor.py LogitsProcessorWithLoRA.create_lora_weights: the
+    ** vocabulary limit of the LoRA logits kernels, 257024 before 0.12 and 258048 from it */
     if (v->lora.embed && c->m->vocab > (v->version >= 12000 ? 258048u : 257024u))
       est_fail(c, "vllm: LoRA on lm_head needs a vocabulary of at most %u (LogitsProcessorWithLoRA), %s has %llu",
                v->version >= 12000 ? 258048u : 257024u, c->m->id, (unsigned long long)c->m->vocab);
@@ -189,8 +191,6 @@ static bool mxfp4_expert(const inv_tensor *t) {
 ** padded to 64 (vllm/model_executor/layers/vocab_parallel_embedding.py pad_vocab_size),
 ** K/V projections replicated when there are fewer KV heads than ranks
 ** (QKVParallelLinear num_kv_head_replicas), norms and routers replicated. */
-static bool is_draft(const inv_tensor *t) { return strcmp(t->component, "draft") == 0; }
-
 static uint64_t rank_tensor_bytes(ectx *c, const inv_tensor *t) {
   const model_desc *m = c->m;
   uint64_t tp = c->s->tp, b = 0;
@@ -198,7 +198,7 @@ static uint64_t rank_tensor_bytes(ectx *c, const inv_tensor *t) {
   if (!inv_tensor_bytes(t, &b)) c->acc.overflow = true;
   /* a drafter's vocabulary-parallel rows are its own (EAGLE-3's draft_vocab_size lm_head),
   ** its K/V heads those of its own attention (speculative.lua: spec.kv1.heads) */
-  bool draft = is_draft(t);
+  bool draft = est_is_draft(t);
   uint64_t V = draft && t->ndim >= 1 ? t->shape[0] : m->vocab;
   uint64_t kvh = draft ? scn_u64(c->s, "spec.kv1.heads", m->kv_heads) : m->kv_heads;
   bool vocab = (t->role == ROLE_EMBED || t->role == ROLE_LM_HEAD) && t->ndim >= 1 && t->shape[0] == V;
@@ -263,7 +263,7 @@ static uint64_t stage_slack(ectx *c, uint64_t stage, bool draft) {
   int n = 0;
   for (size_t i = 0; i < m->inv.n; i++) {
     const inv_tensor *t = &m->inv.t[i];
-    if (t->qtype[0] || t->count == 0 || is_draft(t) != draft) continue;
+    if (t->qtype[0] || t->count == 0 || est_is_draft(t) != draft) continue;
     uint64_t per = rank_tensor_bytes(c, t) / t->count, cnt = t->count;
     uint64_t E = m->block.experts;
     if (t->role == ROLE_EXPERT && E && cnt % E == 0) per *= E, cnt /= E;
@@ -312,7 +312,7 @@ static uint64_t stage_weights(ectx *c, uint64_t stage) {
   uint64_t share = bytes_ceildiv(m->layers ? m->layers : 1, pp);
   for (size_t i = 0; i < m->inv.n; i++) {
     const inv_tensor *t = &m->inv.t[i];
-    if (is_draft(t)) continue;
+    if (est_is_draft(t)) continue;
     uint64_t b = rank_tensor_bytes(c, t);
     if (strchr(t->name, '*') && pp > 1 && m->layers) {
       b = acc_mul(&c->acc, b / m->layers, share);
@@ -339,7 +339,7 @@ static uint64_t draft_weights(ectx *c) {
   const model_desc *m = c->m;
   uint64_t total = stage_slack(c, 0, true);
   for (size_t i = 0; i < m->inv.n; i++)
-    if (is_draft(&m->inv.t[i])) total = acc_add(&c->acc, total, rank_tensor_bytes(c, &m->inv.t[i]));
+    if (est_is_draft(&m->inv.t[i])) total = acc_add(&c->acc, total, rank_tensor_bytes(c, &m->inv.t[i]));
   uint64_t rope = est_elems_bytes(c, scn_u64(c->s, "spec.rope_elems", 0), c->s->dtype);
   return acc_add(&c->acc, total, rope);
 }
@@ -418,7 +418,6 @@ static uint64_t lora_proj_bytes(ectx *c, const vcfg *v, const inv_tensor *t, con
   return acc_add(&c->acc, lora_buf(c, l->loras, ra, in, l->eb), lora_buf(c, l->loras, ob, r, l->eb));
 }
 
-static uint64_t pad_to(uint64_t v, uint64_t a) { return bytes_ceildiv(v, a) * a; }
 
 /* embed_tokens (first stage) and lm_head (last stage) slots, plus before 0.12 the rows
 ** LlamaModel / LlamaForCausalLM add to the base embedding (256 x max_loras, padded to 64)
@@ -432,16 +431,16 @@ static uint64_t lora_vocab_bytes(ectx *c, const vcfg *v, bool first, bool last) 
     b = acc_add(&c->acc, b, lora_buf(c, L, h, r, l->eb));
     if (x) b = acc_add(&c->acc, b, lora_buf(c, L, x, h, v->a));
   }
-  uint64_t head_rows = x ? pad_to(V, 256) + pad_to(x, 256) : pad_to(V, 64);
+  uint64_t head_rows = x ? align_up(V, 256) + align_up(x, 256) : align_up(V, 64);
   if (l->embed && last) {
     b = acc_add(&c->acc, b, lora_buf(c, L, r, h, l->eb));
-    b = acc_add(&c->acc, b, lora_buf(c, L, x ? pad_to(V + x, 256) : V, r, l->eb));
+    b = acc_add(&c->acc, b, lora_buf(c, L, x ? align_up(V + x, 256) : V, r, l->eb));
     if (x) b = acc_add(&c->acc, b, lora_buf(c, L, x, h, v->a));
     if (tp > 1) b = acc_add(&c->acc, b, lora_buf(c, head_rows, 1, 1, 8));
   }
   if (l->base_vocab && x) {
-    uint64_t rows = first ? pad_to(x * L, 64) : 0;
-    if (last && !m->tied_embeddings) rows += head_rows - pad_to(V, 64);
+    uint64_t rows = first ? align_up(x * L, 64) : 0;
+    if (last && !m->tied_embeddings) rows += head_rows - align_up(V, 64);
     b = acc_add(&c->acc, b, bytes_ceildiv(acc_mul3(&c->acc, rows, h, v->a), tp));
   }
   return b;
@@ -461,7 +460,7 @@ static uint64_t lora_weights(ectx *c, const vcfg *v, uint64_t stage) {
   uint64_t pp = c->s->pp, share = bytes_ceildiv(m->layers ? m->layers : 1, pp), total = 0;
   for (size_t i = 0; i < m->inv.n && !c->failed; i++) {
     const inv_tensor *t = &m->inv.t[i];
-    if (is_draft(t)) continue;
+    if (est_is_draft(t)) continue;
     if (t->role == ROLE_EXPERT || t->role == ROLE_SHARED_EXPERT || t->role == ROLE_ROUTER) {
       est_fail(c, "vllm: LoRA on MoE layers (FusedMoEWithLoRA) is not modelled");
       return 0;
@@ -493,7 +492,7 @@ static uint64_t lora_act_bytes(ectx *c, const vcfg *v) {
   for (size_t i = 0; i < c->m->inv.n; i++) {
     char p[64];
     const inv_tensor *t = &c->m->inv.t[i];
-    if (is_draft(t) || !proj_name(t->name, p, sizeof p)) continue;
+    if (est_is_draft(t) || !proj_name(t->name, p, sizeof p)) continue;
     if (strcmp(p, "q_proj") == 0) slices = 3;
     if (strcmp(p, "gate_proj") == 0 && slices < 2) slices = 2;
   }

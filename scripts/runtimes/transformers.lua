@@ -30,7 +30,7 @@ local function quant_knobs(n, knobs)
   if knobs.cache_residual_length == 0 then E.fail("runtime.cache_residual_length", "must be at least 1") end
   n.extra["runtime.cache_backend"], n.extra["runtime.cache_nbits"] = backend, nbits
   if knobs.cache_backend == nil or knobs.cache_nbits == nil then
-    n.notes[#n.notes + 1] = ("quantized cache: %s backend, %d bits assumed (cache_config defaults)"):format(backend, nbits)
+    E.note(n, "quantized cache: %s backend, %d bits assumed (cache_config defaults)", backend, nbits)
   end
 end
 
