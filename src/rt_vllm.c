@@ -521,6 +521,12 @@ static double sampler_extra(const vcfg *v) {
   return sorts ? 36.9 : 13.4;
 }
 
+/* speculative decoding is on (scripts/speculative.lua sets spec.method) */
+static bool spec_on(const scenario *s) {
+  const char *m = scn_str(s, "spec.method", "");
+  return m[0] != 0;
+}
+
 /* With speculative decoding the dummy sampler run also runs the rejection sampler
 ** (gpu_model_runner.py _dummy_sampler_run), which gathers the bonus logits into a new
 ** tensor (logits[bonus_logits_indices]: "creates a new tensor with separate storage") and
@@ -528,11 +534,6 @@ static double sampler_extra(const vcfg *v) {
 ** 929030): one more seqs x vocab copy in the model dtype beside the sampler's buffers. The
 ** 0.8-0.10 rejection sampler took sampled bonus ids instead (no copy): from 0.11 here,
 ** version approximate; no calibration case. */
-static bool spec_on(const scenario *s) {
-  const char *m = scn_str(s, "spec.method", "");
-  return m[0] != 0;
-}
-
 static uint64_t sampler_bytes(ectx *c, const vcfg *v) {
   double per = (double)v->a + sampler_extra(v);
   if (spec_on(c->s) && v->version >= 11000) per += (double)v->a;
@@ -716,10 +717,6 @@ static void mm_profile(ectx *c, vcfg *v) {
     mm_profile_v1(c, v, &m);
 }
 
-/* The torch peak increase of the profile run on one rank. The forward and the
-** sampler's dummy run do not overlap; from 0.17 the MoE workspace stays allocated
-** through the sampler run (Qwen3-30B-A3B: 2.23 + 0.53 = 2.76 vs 2.68 GiB,
-** llmd-v019-qwen3-30b-a3b; DeepSeek-V2-Lite 2.07 vs 1.93, llmd-v019-deepseek-v2-lite). */
 /* The drafter's dummy run after the target's forward over the same max_num_batched_tokens
 ** (gpu_model_runner.py _dummy_run: self.drafter.dummy_run(num_tokens) for EAGLE, EAGLE-3,
 ** MTP and draft models; none for ngram): the target's hidden states and the drafter's
@@ -728,20 +725,23 @@ static void mm_profile(ectx *c, vcfg *v) {
 ** est_forward_dense_bytes over the drafter's widths (spec.hidden, spec.heads, spec.kv_dim,
 ** spec.ffn); an MTP layer is shaped like the target's own (MoE workspaces included).
 ** Modelled from the source; no calibration case. */
-static uint64_t drafter_bytes(ectx *c, const vcfg *v) {
+static uint64_t drafter_bytes(ectx *c, const vcfg *v, uint64_t target_layer) {
   const scenario *s = c->s;
   const char *method = scn_str(s, "spec.method", "");
   if (!method[0] || strcmp(method, "ngram") == 0) return 0;
   uint64_t kept = acc_mul3(&c->acc, v->fwd_tokens, c->m->hidden + scn_u64(s, "spec.in_width", 0), v->a);
-  if (strcmp(method, "mtp") == 0)
-    return acc_add(&c->acc, kept, acc_add(&c->acc, forward_bytes(c, v), moe_bytes(c, v)));
+  if (strcmp(method, "mtp") == 0) return acc_add(&c->acc, kept, target_layer);
   return acc_add(&c->acc, kept, est_drafter_forward_bytes(c, v->fwd_tokens, v->a));
 }
 
+/* The torch peak increase of the profile run on one rank. The forward and the
+** sampler's dummy run do not overlap; from 0.17 the MoE workspace stays allocated
+** through the sampler run (Qwen3-30B-A3B: 2.23 + 0.53 = 2.76 vs 2.68 GiB,
+** llmd-v019-qwen3-30b-a3b; DeepSeek-V2-Lite 2.07 vs 1.93, llmd-v019-deepseek-v2-lite). */
 static uint64_t activation_peak(ectx *c, const vcfg *v, bool sampler) {
-  uint64_t moe = moe_bytes(c, v);
-  uint64_t fwd = acc_add(&c->acc, acc_add(&c->acc, forward_bytes(c, v), moe), lora_act_bytes(c, v));
-  uint64_t drafter = drafter_bytes(c, v);
+  uint64_t moe = moe_bytes(c, v), layer = acc_add(&c->acc, forward_bytes(c, v), moe);
+  uint64_t fwd = acc_add(&c->acc, layer, lora_act_bytes(c, v));
+  uint64_t drafter = drafter_bytes(c, v, layer);
   if (drafter > fwd) fwd = drafter;
   uint64_t kept = v->version >= 17000 ? moe : 0;
   uint64_t smp = sampler ? acc_add(&c->acc, sampler_bytes(c, v), kept) : 0;
@@ -821,7 +821,25 @@ static void mamba_block_size(ectx *c, vcfg *v) {
 ** allocator (before 0.10, or chunked local attention while it is off) every attention
 ** layer is sized as full attention, cross-attention ones included (V0 mllama:
 ** vllm-pr12126-llama32-11b-vision-eager, 40 layers per block). */
-static void vllm_spec_add(ectx *c, vcfg *v, vgroups *g, bool hybrid, const kv_group *k);
+static void vllm_spec_add(ectx *c, vcfg *v, vgroups *g, bool hybrid, const kv_group *k) {
+  if (g->n == V_MAX_GROUPS) {
+    est_fail(c, "vllm: more than %d kinds of KV-cache layer", V_MAX_GROUPS);
+    return;
+  }
+  bool state = k->kind == KV_STATE;
+  uint64_t page = state ? state_page(c, k) : acc_mul(&c->acc, v->bs, token_bytes(c, v, k));
+  kv_kind kind = hybrid ? k->kind : (state ? KV_STATE : KV_ATTN);
+  uint64_t window = hybrid && !state ? k->window : 0;
+  uint64_t tokens = kind == KV_CROSS ? k->tokens : 0;
+  uint64_t layers = bytes_ceildiv(k->layers, c->s->pp);
+  int j = 0;
+  while (j < g->n && !(g->t[j].page == page && g->t[j].window == window && g->t[j].kind == kind &&
+                       g->t[j].tokens == tokens))
+    j++;
+  if (j == g->n) g->t[g->n++] = (vspec){0, page, window, tokens, kind};
+  g->t[j].layers += layers;
+  if (page > g->page) g->page = page;
+}
 
 /* The drafter's attention layers (EAGLE's decoder layers, MTP layers, a draft model's) are
 ** Attention modules of the same forward context, so get_kv_cache_spec lists them beside the
@@ -845,28 +863,6 @@ static void vllm_specs(ectx *c, vcfg *v, vgroups *g, bool hybrid) {
   if (hybrid) mamba_block_size(c, v);
   for (int i = 0; i < m->n_kv; i++) vllm_spec_add(c, v, g, hybrid, &m->kv[i]);
   vllm_draft_specs(c, v, g, hybrid);
-}
-
-static void vllm_spec_add(ectx *c, vcfg *v, vgroups *g, bool hybrid, const kv_group *k) {
-  {
-    if (g->n == V_MAX_GROUPS) {
-      est_fail(c, "vllm: more than %d kinds of KV-cache layer", V_MAX_GROUPS);
-      return;
-    }
-    bool state = k->kind == KV_STATE;
-    uint64_t page = state ? state_page(c, k) : acc_mul(&c->acc, v->bs, token_bytes(c, v, k));
-    kv_kind kind = hybrid ? k->kind : (state ? KV_STATE : KV_ATTN);
-    uint64_t window = hybrid && !state ? k->window : 0;
-    uint64_t tokens = kind == KV_CROSS ? k->tokens : 0;
-    uint64_t layers = bytes_ceildiv(k->layers, c->s->pp);
-    int j = 0;
-    while (j < g->n && !(g->t[j].page == page && g->t[j].window == window && g->t[j].kind == kind &&
-                         g->t[j].tokens == tokens))
-      j++;
-    if (j == g->n) g->t[g->n++] = (vspec){0, page, window, tokens, kind};
-    g->t[j].layers += layers;
-    if (page > g->page) g->page = page;
-  }
 }
 
 /* vLLM's grouping (kv_cache_utils.py _get_kv_cache_groups_uniform_page_size): layers of
