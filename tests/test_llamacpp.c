@@ -79,13 +79,6 @@ static json_t *run(vf_engine *e, const char *model, const char *rt, int ctx, int
   return j;
 }
 
-/* the host compute buffer of one run */
-static void expect_compute(vf_engine *e, const char *model, const char *rt, int ctx, int seq, long long want) {
-  json_t *j = run(e, model, rt, ctx, seq);
-  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), want);
-  json_decref(j);
-}
-
 /* 1 when the named category of device 0 is exact (the allocator replayed) */
 static int tu_category_basis_exact(json_t *j, const char *name) {
   json_t *cats = json_object_get(json_array_get(json_object_get(j, "devices"), 0), "categories");
@@ -97,6 +90,17 @@ static int tu_category_basis_exact(json_t *j, const char *name) {
   }
   return -1;
 }
+
+/* the host compute buffer of one run; exact: also that its activations were replayed */
+static void expect_compute_of(vf_engine *e, const char *model, const char *rt, int ctx, int seq, long long want,
+                              bool exact) {
+  json_t *j = run(e, model, rt, ctx, seq);
+  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), want);
+  if (exact) assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
+  json_decref(j);
+}
+#define expect_compute(e, model, rt, ctx, seq, want) expect_compute_of(e, model, rt, ctx, seq, want, false)
+#define expect_exact_compute(e, model, rt, ctx, seq, want) expect_compute_of(e, model, rt, ctx, seq, want, true)
 
 static void near(long long got, long long want, double rel, long long abs_tol, const char *what) {
   double d = (double)(got > want ? got - want : want - got);
@@ -736,10 +740,7 @@ static void test_swa_archs(void **state) {
   expect_compute(*state, lcp("g3"), NEWER_RT Q8_CACHE ", n_ubatch = 2048, n_batch = 2048", 2048, 1, 44072960);
 
   newer_write(lcp("oss"), "gpt-oss", 4, set_oss);
-  j = run(*state, lcp("oss"), NEWER_RT ", n_ubatch = 513, n_batch = 513", 8192, 1);
-  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 12367584);
-  assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
-  json_decref(j);
+  expect_exact_compute(*state, lcp("oss"), NEWER_RT ", n_ubatch = 513, n_batch = 513", 8192, 1, 12367584);
   expect_compute(*state, lcp("oss"), NEWER_NOFA ", n_ubatch = 513, n_batch = 513", 2048, 1, 26280096);
   expect_compute(*state, lcp("oss"), NEWER_RT Q8_CACHE ", n_ubatch = 2048, n_batch = 2048", 2048, 1, 39854080);
 }
@@ -871,10 +872,7 @@ static void test_newer_archs(void **state) {
   assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 12068864);
   assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
   json_decref(j);
-  j = run(*state, lcp("ds"), NEWER_NOFA, 2048, 1);
-  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 25503744);
-  assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
-  json_decref(j);
+  expect_exact_compute(*state, lcp("ds"), NEWER_NOFA, 2048, 1, 25503744);
   /* without flash attention the transposed V (a view of K's latent rows, every stream's) is
   ** made contiguous before KQ: ggml's depth-first build visits kqv's src0 first (real graph,
   ** GGML_SCHED_DEBUG=2: v_cont-0 node 29, kq-0 node 33). Real (make conformance): 9,963,569 B
@@ -906,14 +904,8 @@ static void test_newer_archs(void **state) {
   ** output): the real compute buffer (node-llama-cpp 3.21.1, llama.cpp 80fb11a, CPU, flash
   ** attention, tests/conformance/measure.mjs, +-64 B) is 11,298,816 B at 2048 cells and
   ** 29,908,953 at 16384 (8704 chunk cells), both replayed exactly (was 10,504,192, -7.0%) */
-  j = run(*state, lcp("l4"), NEWER_RT, 2048, 1);
-  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 11298816);
-  assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
-  json_decref(j);
-  j = run(*state, lcp("l4"), NEWER_RT, 16384, 1);
-  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 29908992);
-  assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
-  json_decref(j);
+  expect_exact_compute(*state, lcp("l4"), NEWER_RT, 2048, 1, 11298816);
+  expect_exact_compute(*state, lcp("l4"), NEWER_RT, 16384, 1, 29908992);
   /* a q8_0 cache: llama_kv_cache_iswa builds a rotation pair per cache (base and chunked),
   ** four inputs: real 21,585,881 B at 8192 cells (215 nodes) */
   expect_compute(*state, lcp("l4"), NEWER_RT Q8_CACHE, 8192, 1, 21585920);
