@@ -57,6 +57,7 @@ typedef struct lc {
   const model_desc *m;
   uint64_t build, n_layer, n_ctx, n_seq, n_stream, n_ctx_seq, n_ub, ngl;
   uint64_t n_nextn;   /* a GGUF's MTP blocks after the n_layer trunk (runtime.n_layer_nextn) */
+  uint64_t n_layer_all; /* n_layer + n_nextn: the blocks -ngl counts (all + 1 with the output layer) */
   uint64_t n_cpu_moe; /* --n-cpu-moe: the expert weights of layers below it stay on the host */
   uint64_t moe_host_from; /* --fit: the expert weights of layers from it on stay on the host */
   bool moe;               /* the model has routed experts (ROLE_EXPERT tensors) */
@@ -170,6 +171,7 @@ static void lc_options(lc *l) {
   l->build = scn_u64(s, "runtime.build", 0);
   l->n_layer = l->m->layers;
   l->n_nextn = scn_u64(s, "runtime.n_layer_nextn", 0);
+  l->n_layer_all = l->n_layer + l->n_nextn;
   l->n_seq = s->concurrency ? s->concurrency : 1;
   l->cpu = strcmp(scn_str(s, "runtime.device", "gpu"), "cpu") == 0;
   l->fa = scn_bool(s, "runtime.flash_attn", lc_newer(l, LC_B_PAD256));
@@ -207,7 +209,7 @@ static void lc_options(lc *l) {
 ** i_gpu_start, act_gpu_layers and the upper bound in the splits, all over n_layer_all) */
 static int lc_block_dev(const lc *l, uint64_t il) {
   if (l->cpu || l->n_gpu == 0) return -1;
-  uint64_t all = l->n_layer + l->n_nextn;
+  uint64_t all = l->n_layer_all;
   uint64_t start = l->ngl >= all ? 0 : all - l->ngl;
   uint64_t act = l->ngl < all + 1 ? l->ngl : all + 1;
   if (il < start || il - start >= act) return -1;
@@ -219,7 +221,7 @@ static int lc_block_dev(const lc *l, uint64_t il) {
 
 /* device of trunk layer il (il == n_layer: the output layer) */
 static int lc_layer_dev(const lc *l, uint64_t il) {
-  return lc_block_dev(l, il < l->n_layer ? il : l->n_layer + l->n_nextn);
+  return lc_block_dev(l, il < l->n_layer ? il : l->n_layer_all);
 }
 
 /* --cpu-moe / --n-cpu-moe N (common/arg.cpp): a tensor-buffer override of
@@ -1131,7 +1133,7 @@ static void lc_fit(lc *l) {
   uint64_t mem = lc_gpu_memory(l);
   if (l->cpu || l->n_gpu == 0 || s->fit_probe || !mem) return;
   uint64_t usable = fit_usable_bytes(s, mem);
-  uint64_t all = l->n_layer + l->n_nextn;
+  uint64_t all = l->n_layer_all;
   lc saved = *l;
   /* the flags answer without --fit's own MoE placement: -ngl / --n-cpu-moe set by hand stop
   ** --fit's layer search, so they must realize the memory themselves */
@@ -1209,7 +1211,7 @@ static bool lc_fit_ctx(lc *l) {
   int64_t target = per_gpu * nd;
   if (!short_of || n_max <= n_min || used_max <= target) return true;
   if (nd > 1) {
-    uint64_t all = l->n_layer + l->n_nextn, layers = l->ngl < all ? l->ngl : all; /* hp_ngl: MTP blocks in */
+    uint64_t all = l->n_layer_all, layers = l->ngl < all ? l->ngl : all; /* hp_ngl: MTP blocks in */
     int64_t per_layer = layers ? model / (int64_t)layers : 0;
     target -= (nd + 1) * per_layer / (l->moe ? 6 : 2);
   }
@@ -1262,7 +1264,7 @@ static uint64_t lc_most_within(lc *l, uint64_t *knob, uint64_t hi, int64_t targe
 ** Then part of the next layer, as llama.cpp tries it: its up experts, then its gate too, else
 ** none of its FFN (the classes left on the host are in fit_auto_moe_part_host, LC_PART_*). */
 static void lc_fit_moe(lc *l, int64_t target) {
-  uint64_t all = l->n_layer + l->n_nextn;
+  uint64_t all = l->n_layer_all;
   l->moe_host_from = 0;
   lc_run(l);
   if ((int64_t)lc_gpu_total(l, 0) > target) { /* step 3: fewer dense-only layers */
@@ -1301,7 +1303,7 @@ static void lc_fit_moe(lc *l, int64_t target) {
 ** of the layers not yet placed (the output layer first) as keep its own margin, by false
 ** position between what it has and all of them; the last ones left stay on the host */
 static void lc_fit_ngl_multi(lc *l, int64_t target) {
-  uint64_t n[LC_MAX_GPU] = {0}, left = l->n_layer + l->n_nextn + 1;
+  uint64_t n[LC_MAX_GPU] = {0}, left = l->n_layer_all + 1;
   for (int id = l->n_gpu - 1; id >= 0; id--) left -= lc_most_within(l, &n[id], left, target, id, n);
   est_fig(l->c, "fit_auto_n_gpu_layers", l->ngl);
   static const char *const split[LC_MAX_GPU] = {
@@ -1321,7 +1323,7 @@ static bool lc_fit_ngl(lc *l, bool current) {
   const scenario *s = l->s;
   if (!scn_bool(s, "runtime.fit_ngl", false) || s->fit_probe || l->cpu || !lc_gpu_memory(l)) return current;
   int64_t target = lc_fit_target(l);
-  uint64_t all = l->n_layer + l->n_nextn; /* all + 1: every block and the output layer */
+  uint64_t all = l->n_layer_all; /* all + 1: every block and the output layer */
   if (!current) lc_run(l);
   if (!lc_over(l, target)) {
     if (l->n_gpu == 1) est_fig(l->c, "fit_auto_n_gpu_layers", l->ngl < all + 1 ? l->ngl : all + 1);
