@@ -26,6 +26,7 @@ typedef struct vmm {
 typedef struct vlora {
   bool on, sharded, embed, base_vocab;
   uint64_t loras, rank, eb, extra; /* slots, max rank, bytes per element, extra vocabulary (< 0.12) */
+  uint64_t act;                    /* the profile forward's shrink buffer (lora_act_bytes) */
 } vlora;
 
 typedef struct vcfg {
@@ -33,6 +34,7 @@ typedef struct vcfg {
   uint64_t requested, mml, bs, seqs, tokens, a, kvb;
   uint64_t fwd_tokens, smp_seqs; /* what the profile's forward and sampler run over */
   uint64_t state_blocks;         /* extra state blocks a request holds per Mamba group (speculative) */
+  const char *spec;              /* spec.method ("" without speculative decoding) */
   bool chunked, eager, nvls, fi_sampler, v0;
   vmm mm;
   vlora lora;
@@ -80,6 +82,7 @@ static bool has_nvls(const scenario *s) {
 }
 
 static void mm_profile(ectx *c, vcfg *v);
+static uint64_t lora_act_bytes(ectx *c, const vcfg *v);
 
 static void vllm_config(ectx *c, vcfg *v) {
   const scenario *s = c->s;
@@ -108,6 +111,7 @@ static void vllm_config(ectx *c, vcfg *v) {
   v->smp_seqs = v->seqs < v->tokens ? v->seqs : v->tokens;
   v->a = est_bits(s->dtype) / 8;
   v->state_blocks = scn_u64(s, "spec.state_blocks", 0);
+  v->spec = scn_str(s, "spec.method", ""); /* scripts/speculative.lua sets it */
   uint64_t kvb = scn_u64(s, "vllm.kv_bytes", 0);
   v->kvb = kvb ? kvb : est_bits(s->kv_dtype) / 8;
   if (v->bs == 0 || v->mml == 0 || v->seqs == 0 || v->tokens == 0 || v->kvb == 0)
@@ -133,7 +137,10 @@ static void vllm_config(ectx *c, vcfg *v) {
       est_fail(c, "vllm: LoRA on lm_head needs a vocabulary of at most %u (LogitsProcessorWithLoRA), %s has %llu",
                v->version >= 12000 ? 258048u : 257024u, c->m->id, (unsigned long long)c->m->vocab);
   }
-  if (!c->failed) mm_profile(c, v);
+  if (c->failed) return;
+  mm_profile(c, v);
+  /* after mm_profile, which may change fwd_tokens; the inventory is scanned once here */
+  v->lora.act = lora_act_bytes(c, v);
 }
 
 /* ---------------------------------------------------------------- weights */
@@ -521,12 +528,6 @@ static double sampler_extra(const vcfg *v) {
   return sorts ? 36.9 : 13.4;
 }
 
-/* speculative decoding is on (scripts/speculative.lua sets spec.method) */
-static bool spec_on(const scenario *s) {
-  const char *m = scn_str(s, "spec.method", "");
-  return m[0] != 0;
-}
-
 /* With speculative decoding the dummy sampler run also runs the rejection sampler
 ** (gpu_model_runner.py _dummy_sampler_run), which gathers the bonus logits into a new
 ** tensor (logits[bonus_logits_indices]: "creates a new tensor with separate storage") and
@@ -536,7 +537,7 @@ static bool spec_on(const scenario *s) {
 ** version approximate; no calibration case. */
 static uint64_t sampler_bytes(ectx *c, const vcfg *v) {
   double per = (double)v->a + sampler_extra(v);
-  if (spec_on(c->s) && v->version >= 11000) per += (double)v->a;
+  if (v->spec[0] && v->version >= 11000) per += (double)v->a;
   return acc_from_double(&c->acc, (double)v->smp_seqs * (double)c->m->vocab * per);
 }
 
@@ -726,11 +727,9 @@ static void mm_profile(ectx *c, vcfg *v) {
 ** spec.ffn); an MTP layer is shaped like the target's own (MoE workspaces included).
 ** Modelled from the source; no calibration case. */
 static uint64_t drafter_bytes(ectx *c, const vcfg *v, uint64_t target_layer) {
-  const scenario *s = c->s;
-  const char *method = scn_str(s, "spec.method", "");
-  if (!method[0] || strcmp(method, "ngram") == 0) return 0;
-  uint64_t kept = acc_mul3(&c->acc, v->fwd_tokens, c->m->hidden + scn_u64(s, "spec.in_width", 0), v->a);
-  if (strcmp(method, "mtp") == 0) return acc_add(&c->acc, kept, target_layer);
+  if (!v->spec[0] || strcmp(v->spec, "ngram") == 0) return 0;
+  uint64_t kept = acc_mul3(&c->acc, v->fwd_tokens, c->m->hidden + scn_u64(c->s, "spec.in_width", 0), v->a);
+  if (strcmp(v->spec, "mtp") == 0) return acc_add(&c->acc, kept, target_layer);
   return acc_add(&c->acc, kept, est_drafter_forward_bytes(c, v->fwd_tokens, v->a));
 }
 
@@ -740,7 +739,7 @@ static uint64_t drafter_bytes(ectx *c, const vcfg *v, uint64_t target_layer) {
 ** llmd-v019-qwen3-30b-a3b; DeepSeek-V2-Lite 2.07 vs 1.93, llmd-v019-deepseek-v2-lite). */
 static uint64_t activation_peak(ectx *c, const vcfg *v, bool sampler) {
   uint64_t moe = moe_bytes(c, v), layer = acc_add(&c->acc, forward_bytes(c, v), moe);
-  uint64_t fwd = acc_add(&c->acc, layer, lora_act_bytes(c, v));
+  uint64_t fwd = acc_add(&c->acc, layer, v->lora.act);
   uint64_t drafter = drafter_bytes(c, v, layer);
   if (drafter > fwd) fwd = drafter;
   uint64_t kept = v->version >= 17000 ? moe : 0;
@@ -987,11 +986,11 @@ static void vllm_budget(ectx *c, const vcfg *v, const vrank *r, uint64_t kv_allo
   budget_add(b, "weights", r->weights - r->draft - r->lora, BASIS_EXACT, true,
              "per rank (tp %llu, pp %llu): vocabulary padded to 64, rotary cache in the model dtype",
              (unsigned long long)s->tp, (unsigned long long)s->pp);
-  if (spec_on(s) && strcmp(scn_str(s, "spec.method", ""), "ngram") != 0) {
+  if (v->spec[0] && strcmp(v->spec, "ngram") != 0) {
     budget_item *d = budget_add(b, "weights", r->draft, BASIS_EXACT, true,
                                 "speculative decoding drafter (%s, %llu token(s)): the tensors vLLM allocates for it, "
                                 "embedding/lm_head shared with the target where vLLM shares them",
-                                scn_str(s, "spec.method", ""), (unsigned long long)scn_u64(s, "spec.tokens", 0));
+                                v->spec, (unsigned long long)scn_u64(s, "spec.tokens", 0));
     if (d) d->component = "draft";
   }
   if (v->lora.on) {
@@ -1047,13 +1046,13 @@ static void vllm_figures(ectx *c, const vcfg *v, const vgroups *g, const vrank *
   double conc =
       hybrid ? (double)blocks / (double)request_blocks(v, g, v->mml, true) : (double)tokens / (double)v->mml;
   est_fig(c, "weights_bytes", r->weights);
-  if (spec_on(c->s)) {
+  if (v->spec[0]) {
     est_fig(c, "draft_weights_bytes", r->draft);
     est_fig(c, "num_speculative_tokens", scn_u64(c->s, "spec.tokens", 0));
   }
   if (v->lora.on) {
     est_fig(c, "lora_weights_bytes", r->lora);
-    est_fig(c, "lora_activation_bytes", lora_act_bytes(c, v));
+    est_fig(c, "lora_activation_bytes", v->lora.act);
     est_fig(c, "max_loras", v->lora.loras);
     est_fig(c, "max_lora_rank", v->lora.rank);
   }
@@ -1081,7 +1080,7 @@ void vllm_estimate(ectx *c) {
   vcfg v;
   vllm_config(c, &v);
   if (c->failed) return;
-  if (spec_on(s) && s->pp > 1) {
+  if (v.spec[0] && s->pp > 1) {
     est_fail(c, "vllm: speculative decoding with pipeline parallelism is not modelled");
     return;
   }
