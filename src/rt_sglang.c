@@ -61,35 +61,11 @@ static void tier_defaults(const scenario *s, sg_cfg *g) {
   g->graph_bs = scn_u64(s, "runtime.cuda_graph_max_bs", s->tp < 4 ? tier[i].bs_small_tp : tier[i].bs_large_tp);
 }
 
-/* mem_fraction_static: given, or SGLang's default for the version. The reserved-memory
-** rule (MiB): 512 of attention-backend metadata, 1.5 per prefill-chunk token (at least
-** 2048) for activations, 2 per CUDA-graph batch slot, 1024 per 8 ranks (tp x pp), at
-** least 10 GiB on GPUs above 60 GiB; fraction = (gpu - reserved) / gpu rounded to 3
-** decimals. gpu is nvidia-smi's total, about 0.6% above the torch total used here (H100:
-** 81559 vs 81090 MiB, scripts/gpus.lua): the fraction moves by under 0.001. */
-static void fraction(const scenario *s, sg_cfg *g) {
-  g->fraction = scn_real(s, "runtime.mem_fraction_static", 0);
-  g->reserved_mib = 0;
-  if (g->fraction > 0) return;
-  if (scn_u64(s, "sglang.version", 999999) < 5003) {
-    g->fraction = tp_fraction(s->tp);
-    return;
-  }
-  double r = 512 + 1.5 * (double)(g->chunk > 2048 ? g->chunk : 2048) + 2.0 * (double)g->graph_bs +
-             (double)(s->tp * s->pp) / 8.0 * 1024;
-  if (g->gpu_mib > 60 * 1024 && r < 10 * 1024) r = 10 * 1024;
-  /* speculative decoding before 0.5.11 (sg_spec): the draft's weights, pool and graphs */
-  const char *spec = scn_str(s, "spec.method", "");
-  if (spec[0] && scn_u64(s, "sglang.version", 999999) < 5011)
-    r += strcmp(spec, "draft_model") == 0 ? 6 * 1024 : strcmp(spec, "ngram") == 0 ? 0 : 2 * 1024;
-  g->reserved_mib = r;
-  g->fraction = round((g->gpu_mib - r) / g->gpu_mib * 1000) / 1000;
-}
-
 /* The pools SGLang sizes from rest, and what it prints about them. */
 typedef struct sg_pool {
   bool hybrid;          /* hybrid SWA pool */
   uint64_t k_full, v_full, k_swa, v_swa; /* bytes of K / V per token over the layers of each pool */
+  uint64_t full_layers; /* the full pool's attention layers, not split by pp (spec_cell) */
   double ratio;         /* swa_full_tokens_ratio */
   double cell;          /* bytes per token of max_total_num_tokens */
   uint64_t conv_req, ssm_req; /* Mamba state bytes per request slot on this rank */
@@ -173,6 +149,30 @@ static void spec_read(ectx *c, sg_spec *sp) {
   if (sp->era == 2) sp->copies = est_elems_bytes(c, acc_mul(&c->acc, per, copies), s->dtype);
 }
 
+/* mem_fraction_static: given, or SGLang's default for the version. The reserved-memory
+** rule (MiB): 512 of attention-backend metadata, 1.5 per prefill-chunk token (at least
+** 2048) for activations, 2 per CUDA-graph batch slot, 1024 per 8 ranks (tp x pp), at
+** least 10 GiB on GPUs above 60 GiB; fraction = (gpu - reserved) / gpu rounded to 3
+** decimals. gpu is nvidia-smi's total, about 0.6% above the torch total used here (H100:
+** 81559 vs 81090 MiB, scripts/gpus.lua): the fraction moves by under 0.001. */
+static void fraction(const scenario *s, const sg_spec *sp, sg_cfg *g) {
+  g->fraction = scn_real(s, "runtime.mem_fraction_static", 0);
+  g->reserved_mib = 0;
+  if (g->fraction > 0) return;
+  if (scn_u64(s, "sglang.version", 999999) < 5003) {
+    g->fraction = tp_fraction(s->tp);
+    return;
+  }
+  double r = 512 + 1.5 * (double)(g->chunk > 2048 ? g->chunk : 2048) + 2.0 * (double)g->graph_bs +
+             (double)(s->tp * s->pp) / 8.0 * 1024;
+  if (g->gpu_mib > 60 * 1024 && r < 10 * 1024) r = 10 * 1024;
+  /* speculative decoding before 0.5.11 (sg_spec): the draft's weights, pool and graphs */
+  if (sp->on && sp->era == 0)
+    r += strcmp(sp->method, "draft_model") == 0 ? 6 * 1024 : sp->drafts ? 2 * 1024 : 0;
+  g->reserved_mib = r;
+  g->fraction = round((g->gpu_mib - r) / g->gpu_mib * 1000) / 1000;
+}
+
 /* A recurrent-state group's bytes per request slot (configs/mamba_utils.py
 ** mamba_cache_per_req): the conv window in bf16 (SGLANG_MAMBA_CONV_DTYPE default) and the
 ** SSM state in mamba_ssm_dtype, both split by tp. Without conv_elems the whole state is
@@ -197,7 +197,10 @@ static void pool_cells(ectx *c, sg_pool *p) {
     if (g->kind == KV_STATE) group_state(c, g, p);
     else if (g->kind == KV_CROSS) continue;
     else if (p->hybrid && g->window) group_kv(c, g, &p->k_swa, &p->v_swa);
-    else group_kv(c, g, &p->k_full, &p->v_full);
+    else {
+      group_kv(c, g, &p->k_full, &p->v_full);
+      p->full_layers += g->layers;
+    }
   }
   double full = (double)(p->k_full + p->v_full), swa = (double)(p->k_swa + p->v_swa);
   p->cell = !p->hybrid ? full : full > 0 ? full + p->ratio * swa : swa;
@@ -230,18 +233,12 @@ static void mamba_slots(ectx *c, sg_pool *p, uint64_t *rest) {
 /* From 0.5.11 the target's bytes per token count the draft's layers (sg_spec): the one
 ** pool's cell x (1 + draft layers / target layers) truncated, the hybrid SWA pool's full-layer
 ** bytes per layer x draft layers more. */
-static void spec_cell(ectx *c, const sg_spec *sp, sg_pool *p) {
-  if (!sp->drafts || sp->era == 0 || !sp->layers) return;
-  uint64_t full_layers = 0;
-  for (int i = 0; i < c->m->n_kv; i++) {
-    const kv_group *g = &c->m->kv[i];
-    if (g->kind != KV_STATE && g->kind != KV_CROSS && !(p->hybrid && g->window)) full_layers += g->layers;
-  }
-  if (!full_layers) return;
+static void spec_cell(const sg_spec *sp, sg_pool *p) {
+  if (!sp->drafts || sp->era == 0 || !sp->layers || !p->full_layers) return;
   if (p->hybrid)
-    p->cell += (double)(p->k_full + p->v_full) / (double)full_layers * (double)sp->layers;
+    p->cell += (double)(p->k_full + p->v_full) / (double)p->full_layers * (double)sp->layers;
   else
-    p->cell = floor(p->cell * (1.0 + (double)sp->layers / (double)full_layers));
+    p->cell = floor(p->cell * (1.0 + (double)sp->layers / (double)p->full_layers));
 }
 
 /* max_total_num_tokens and the SWA pool's tokens: rest // cell (+ extra: the speculative
@@ -329,21 +326,22 @@ void sglang_estimate(ectx *c) {
   }
   sg_cfg g = {.gpu_mib = (double)s->gpu_memory / MIB};
   tier_defaults(s, &g);
-  fraction(s, &g);
+  fraction(s, &sp, &g);
   if (g.fraction <= 0) {
     est_fail(c, "sglang: the reserved memory (%.0f MiB) exceeds the GPU's %.0f MiB", g.reserved_mib, g.gpu_mib);
     return;
   }
   g.page = scn_u64(s, "runtime.page_size", 1);
-  uint64_t w = 0;
-  if (!estimate_device_weights(c->m, s->tp, s->pp, &w)) c->acc.overflow = true;
-  w = w > sp.weights ? w - sp.weights : 0; /* the target's own; the draft's apart */
+  /* every tensor on a rank, the draft's included (spec_read summed those: sp.weights) */
+  uint64_t all = 0;
+  if (!estimate_device_weights(c->m, s->tp, s->pp, &all)) c->acc.overflow = true;
+  uint64_t w = all > sp.weights ? all - sp.weights : 0; /* the target's own; the draft's apart */
   /* free memory when the runner starts: the total less the CUDA context */
   uint64_t free0 = s->gpu_memory > s->cuda_context ? s->gpu_memory - s->cuda_context : 0;
   uint64_t share = acc_from_double(&c->acc, g.fraction * (double)free0);
   /* what the share holds when the pool is sized: the target's weights, from 0.5.14 the
   ** draft's and its embedding / head copies too */
-  uint64_t loaded = sp.era == 2 ? acc_add(&c->acc, acc_add(&c->acc, w, sp.weights), sp.copies) : w;
+  uint64_t loaded = sp.era == 2 ? acc_add(&c->acc, all, sp.copies) : w;
   uint64_t pool = share > loaded ? share - loaded : 0;
   /* the pools (scripts/runtimes/sglang.lua sets the scenario's kv_dtype from kv_cache_dtype) */
   sg_pool p = {0};
@@ -353,7 +351,7 @@ void sglang_estimate(ectx *c) {
     return;
   }
   double cell_t = p.cell; /* the target's own bytes per token */
-  spec_cell(c, &sp, &p);
+  spec_cell(&sp, &p);
   mamba_slots(c, &p, &pool);
   uint64_t ctx = scn_u64(s, "runtime.context_length", s->context ? s->context : 1);
   /* before 0.5.11: headroom of the given (or 48) requests' draft and verify tokens + 100 */
