@@ -80,16 +80,23 @@ static uint64_t prefill_bytes_per_token(ectx *c, const tf_mode *t) {
   return acc_mul(&c->acc, acc_add(&c->acc, 2 * h, attn > mlp ? attn : mlp), t->a);
 }
 
-/* One attention layer's K + V at `tokens` for every sequence (the largest group). */
+/* One layer of group g on this rank at `tokens` for every sequence, cut to the group's
+** window (or encoder tokens) when `windowed`. */
+static uint64_t group_layer_bytes(ectx *c, const kv_group *g, uint64_t tokens, bool windowed) {
+  uint64_t n = windowed ? est_kv_group_tokens(g, tokens) : tokens;
+  uint64_t e = acc_mul3(&c->acc, acc_mul(&c->acc, n, c->s->concurrency), est_kv_heads_rank(g->kv_heads, c->s->tp),
+                        g->k_dim + g->v_dim);
+  return est_elems_bytes(c, e, c->s->kv_dtype);
+}
+
+/* One attention layer's K + V at `tokens` for every sequence (the largest group), cut to
+** windows only when the cache keeps them (cross-attention too: else at full length). */
 static uint64_t layer_kv_bytes(ectx *c, const tf_mode *t, uint64_t tokens) {
   uint64_t best = 0;
   for (int i = 0; i < c->m->n_kv; i++) {
     const kv_group *g = &c->m->kv[i];
     if (g->kind == KV_STATE) continue;
-    uint64_t n = t->windows ? est_kv_group_tokens(g, tokens) : tokens;
-    uint64_t e = acc_mul3(&c->acc, acc_mul(&c->acc, n, c->s->concurrency),
-                          est_kv_heads_rank(g->kv_heads, c->s->tp), g->k_dim + g->v_dim);
-    uint64_t b = est_elems_bytes(c, e, c->s->kv_dtype);
+    uint64_t b = group_layer_bytes(c, g, tokens, t->windows);
     best = b > best ? b : best;
   }
   return best;
@@ -161,15 +168,6 @@ typedef struct tf_kv {
   uint64_t on_gpu, layers; /* offloading: layers held on the GPU, layers offloaded */
 } tf_kv;
 
-/* One layer of group g on this rank at `tokens` for every sequence, windowed as the whole
-** cache is (est_kv_cache_bytes). */
-static uint64_t group_layer_bytes(ectx *c, const tf_mode *t, const kv_group *g, uint64_t tokens) {
-  uint64_t n = t->windows || g->kind == KV_CROSS ? est_kv_group_tokens(g, tokens) : tokens;
-  uint64_t e = acc_mul3(&c->acc, acc_mul(&c->acc, n, c->s->concurrency), est_kv_heads_rank(g->kv_heads, c->s->tp),
-                        g->k_dim + g->v_dim);
-  return est_elems_bytes(c, e, c->s->kv_dtype);
-}
-
 /* Offloading. Cache.update prefetches layer i+1 on a side stream, updates layer i, then
 ** offloads it with .to("cpu", non_blocking=True) (a pinned copy): two layers on the GPU, the
 ** computed one and the prefetched next (DynamicCache / StaticCache offloading=True from the
@@ -185,7 +183,9 @@ static void offloaded_kv(ectx *c, const tf_mode *t, uint64_t full, tf_kv *kv) {
   for (int i = 0; i < c->m->n_kv; i++) {
     const kv_group *g = &c->m->kv[i];
     if (g->kind == KV_STATE || (keep_sliding && g->window && g->kind != KV_CROSS)) continue;
-    uint64_t lb = group_layer_bytes(c, t, g, c->s->context), nl = bytes_ceildiv(g->layers, c->s->pp);
+    /* windowed as the whole cache is (est_kv_cache_bytes: cross-attention always) */
+    bool windowed = t->windows || g->kind == KV_CROSS;
+    uint64_t lb = group_layer_bytes(c, g, c->s->context, windowed), nl = bytes_ceildiv(g->layers, c->s->pp);
     off = acc_add(&c->acc, off, acc_mul(&c->acc, lb, nl));
     kv->layers += nl;
     largest = lb > largest ? lb : largest;
