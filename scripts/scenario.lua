@@ -33,6 +33,7 @@ local function arch_of_config(cfg, field)
   fail(field, "config has no 'model_type': name the architecture with model = { arch = ..., config = ... }")
 end
 
+-- preset(id) -> base id, preset: a preset or alias id, matched exactly, else ignoring case
 local function preset(id)
   local presets = require "architectures.presets"
   local p = presets.models[id]
@@ -47,6 +48,7 @@ local function preset(id)
     if k:lower() == low then return v, presets.models[v] end
   end
 end
+S.preset = preset -- a draft model's id resolves alike (scripts/speculative.lua)
 
 -- resolve_model(spec, n) -> { id, arch, config, base, tensors }: a preset, an inline
 -- { arch, config }, a config.json or model directory, or a model file (.gguf,

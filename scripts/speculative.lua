@@ -28,6 +28,7 @@
 -- vLLM's allocation arithmetic, not fitted.
 local E = require "engine"
 local nn = require "nn"
+local scenario = require "scenario"
 local S = {}
 
 S.METHODS = { "eagle", "eagle3", "mtp", "ngram", "draft_model" }
@@ -55,8 +56,9 @@ local function find_arch(name, field)
   return a
 end
 
--- The draft's config (and architecture): a draft head above, a model preset, a config.json
--- (or a directory holding one), or an inline { arch, config }.
+-- The draft's config (and architecture): a draft head above, a model preset or alias
+-- (scenario.preset: matched as a scenario's model is, case ignored), a config.json (or a
+-- directory holding one), or an inline { arch, config }.
 local function draft_config(spec, field)
   if type(spec) == "table" then
     E.strict_field(field, spec, { "arch", "config", "id" })
@@ -69,9 +71,8 @@ local function draft_config(spec, field)
   for id, d in pairs(S.drafts) do
     if id:lower() == spec:lower() then return d.config, d.arch, id end
   end
-  local presets = require "architectures.presets"
-  local base = presets.models[spec] and spec or presets.aliases[spec]
-  if base then return presets.models[base].config, presets.models[base].arch, spec end
+  local _, p = scenario.preset(spec)
+  if p then return p.config, p.arch, spec end
   local kind = host.path_kind(spec)
   local path = kind == "dir" and (spec .. "/config.json") or spec
   if host.path_kind(path) == "file" and path:match("%.json$") then
@@ -306,8 +307,12 @@ function S.apply(n, sp, rt, opts)
     draft_id = id
     kv = method == "eagle" and eagle_tensors(t, cfg) or eagle3_tensors(t, cfg, n.model.desc.hidden)
     -- the drafter's rotary cache (get_rope keyed by head size, max_position, base, scaling:
-    -- the head's 2048 positions differ from the target's, so it gets its own)
-    local mp = nn.int(cfg, "max_position_embeddings", 8192)
+    -- the head's 2048 positions differ from the target's, so it gets its own). vLLM reads the
+    -- head's config.json through transformers (the EAGLE heads are model_type llama), so one
+    -- without max_position_embeddings holds LlamaConfig's default 2048 (transformers
+    -- models/llama/configuration_llama.py); the 8192 of vLLM's getattr(config,
+    -- "max_position_embeddings", 8192) (llama.py, llama_eagle3.py) never applies to it.
+    local mp = nn.int(cfg, "max_position_embeddings", 2048)
     local tcfg = n.model_config or {}
     local same = mp == n.model.desc.max_position and kv.head_dim == n.model.desc.head_dim and
       cfg.rope_theta == tcfg.rope_theta

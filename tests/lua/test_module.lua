@@ -77,6 +77,31 @@ check("vramfit.estimate", vramfit.estimate(chat).model.params == 8030261248)
 check("vramfit.list", #vramfit.list("models") > 10)
 check("version", vramfit.version() == vramfit.VERSION and vramfit.VERSION:match("^%d+%.%d+%.%d+$"))
 
+-- a draft model's id resolves as a scenario's model does (scripts/speculative.lua reuses
+-- scenario.preset): presets and aliases, case ignored
+local function spec(model, tokens)
+  return e:estimate({ model = "meta-llama/Llama-3.1-8B-Instruct", gpu = "H100",
+    runtime = { name = "vllm", version = "0.19.0", speculative = { method = tokens and "eagle3" or "draft_model",
+      model = model, num_speculative_tokens = tokens or 4 } },
+    workload = { kind = "inference", context = 8192 } })
+end
+local exact = spec("meta-llama/Llama-3.2-1B")
+check("draft preset", exact.model.params == 8030261248 + 1235814400, exact.model.params)
+for _, id in ipairs({ "meta-llama/llama-3.2-1b", "META-LLAMA/LLAMA-3.2-1B-INSTRUCT" }) do
+  local ok, r = pcall(spec, id)
+  check("draft id " .. id, ok and r.model.params == exact.model.params and
+    r.devices[1].total_bytes == exact.devices[1].total_bytes, ok and r.model.params or r)
+end
+-- an EAGLE-3 head whose config has no max_position_embeddings: vLLM reads it as a
+-- LlamaConfig, whose default is 2048 positions (the rotary cache of the yuhuili head's)
+local cfg = { hidden_size = 4096, intermediate_size = 14336, num_attention_heads = 32, num_key_value_heads = 8,
+              num_hidden_layers = 1, vocab_size = 128256, draft_vocab_size = 32000 }
+local without = spec({ arch = "llama", config = cfg }, 3)
+cfg.max_position_embeddings = 2048
+local with = spec({ arch = "llama", config = cfg }, 3)
+check("draft head max_position default", without.devices[1].total_bytes == with.devices[1].total_bytes,
+  without.devices[1].total_bytes - with.devices[1].total_bytes)
+
 -- close, __close and __gc
 e:close()
 check("closed engine", raises(function() e:estimate(chat) end, "closed"))
