@@ -34,15 +34,10 @@ return arch {
     nn.norm(t, lp .. ".post_attention_layernorm", h, { count = L })
     nn.lm(t, { vocab = V, hidden = h, tied = tied })
 
-    return {
-      arch = "qwen3_next", family = "decoder",
-      hidden = h, layers = L, vocab = V, heads = nh, kv_heads = nkv, head_dim = d,
-      intermediate = moe_L < L and nn.need(cfg, "intermediate_size") or 0,
-      max_position = nn.int(cfg, "max_position_embeddings", nil), rotary_dim = nn.rotary_dim(cfg, d),
-      tied_embeddings = tied,
-      tensors = t,
-      kv = kv,
+    return nn.decoder_desc("qwen3_next", cfg, dims, {
+      intermediate = moe_L < L and nn.need(cfg, "intermediate_size") or 0, -- every layer MoE: 0
+      tied_embeddings = tied, tensors = t, kv = kv,
       block = nn.rms_block(nh, nkv, d, k * EI + SI, E, k),
-    }
+    })
   end,
 }
