@@ -29,8 +29,7 @@ return arch {
       hidden = h, layers = L, vocab = V, heads = nh, kv_heads = nh, head_dim = d,
       intermediate = I, max_position = nn.int(cfg, "max_position_embeddings", nil),
       -- rotary_pct of each head turns (vLLM gpt_neox.py: rotary_dim = int(head_size * rotary_pct))
-      rotary_dim = type(cfg.rotary_pct) == "number" and cfg.rotary_pct > 0 and cfg.rotary_pct < 1
-                   and math.floor(d * cfg.rotary_pct) or d,
+      rotary_dim = nn.rotary_dim(cfg, d, "rotary_pct"),
       tied_embeddings = tied,
       tensors = t,
       kv = nn.kv_groups(L, nh, d, d),

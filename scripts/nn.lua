@@ -93,13 +93,15 @@ end
 -- registers (max_position x rotary_dim: vllm/model_executor/layers/rotary_embedding/
 -- __init__.py get_rope, rotary_dim = int(head_size * partial_rotary_factor)): the config's
 -- rotary_dim (MiniMax-M2), else head_dim x partial_rotary_factor (GLM-4.5 0.5, Qwen3-Next
--- 0.25; top level or in rope_parameters / rope_scaling), else head_dim.
-function nn.rotary_dim(cfg, d)
+-- 0.25; top level or in rope_parameters / rope_scaling), else head_dim. `key` names the
+-- fraction where a family's config calls it otherwise (GPT-NeoX: rotary_pct).
+function nn.rotary_dim(cfg, d, key)
+  key = key or "partial_rotary_factor"
   local rd = nn.int(cfg, "rotary_dim", nil)
   if rd then return rd end
-  local f = cfg.partial_rotary_factor
+  local f = cfg[key]
   for _, k in ipairs({ "rope_parameters", "rope_scaling" }) do
-    if f == nil and type(cfg[k]) == "table" then f = cfg[k].partial_rotary_factor end
+    if f == nil and type(cfg[k]) == "table" then f = cfg[k][key] end
   end
   if type(f) == "number" and f > 0 and f < 1 then return math.floor(d * f) end
   return d
