@@ -47,8 +47,7 @@ return arch {
     -- there, not modelled, as in glm4_moe.lua); the bias is fp32 in vLLM and SGLang.
     nn.linear(t, lp .. ".block_sparse_moe.gate", E, h, { count = L, role = "router" })
     if nn.flag(cfg, "use_routing_bias", true) then
-      nn.param(t, lp .. ".block_sparse_moe.e_score_correction_bias", { E }, { count = L, role = "router" })
-      t[#t].dtype = "fp32"
+      nn.router_bias(t, lp .. ".block_sparse_moe.e_score_correction_bias", E, L, true)
     end
     nn.norm(t, lp .. ".input_layernorm", h, { count = L })
     nn.norm(t, lp .. ".post_attention_layernorm", h, { count = L })

@@ -169,10 +169,14 @@ local function add(list, name, shape, count, role)
   return list
 end
 
--- A raw parameter: name as stored, any shape. count 0 adds nothing.
+-- A raw parameter: name as stored, any shape. count 0 adds nothing. opts.dtype: a storage
+-- dtype of its own (e.g. "fp32" whatever the model dtype).
 function nn.param(list, name, shape, opts)
   opts = opts or {}
-  return add(list, name, shape, opts.count or 1, opts.role or "other")
+  local n = #list
+  add(list, name, shape, opts.count or 1, opts.role or "other")
+  if opts.dtype and #list > n then list[#list].dtype = opts.dtype end
+  return list
 end
 
 -- A Linear: NAME.weight {out, in} and, with opts.bias, NAME.bias {out}.
@@ -256,10 +260,14 @@ function nn.deepseek_moe(t, lp, o)
       count = o.moe_L, role = "shared_expert" })
   end
   nn.param(t, lp .. ".mlp.gate.weight", { o.E, o.h }, { count = o.moe_L, role = "router" })
-  if o.score_bias then
-    nn.param(t, lp .. ".mlp.gate.e_score_correction_bias", { o.E }, { count = o.moe_L, role = "router" })
-    if o.bias_fp32 then t[#t].dtype = "fp32" end
-  end
+  if o.score_bias then nn.router_bias(t, lp .. ".mlp.gate.e_score_correction_bias", o.E, o.moe_L, o.bias_fp32) end
+end
+
+-- The per-expert score-correction bias {experts} of a sigmoid router that picks its top-k
+-- by score + bias (noaux_tc: DeepSeek-V3, Kimi-K2, GLM-4.5, MiniMax-M2), on `count` layers;
+-- fp32: held in fp32 whatever the model dtype.
+function nn.router_bias(list, name, experts, count, fp32)
+  return nn.param(list, name, { experts }, { count = count, role = "router", dtype = fp32 and "fp32" or nil })
 end
 
 -- Embedding, final norm and (unless tied) lm_head, Llama naming by default.
