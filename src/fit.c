@@ -129,12 +129,36 @@ static const est_figure *fig_find(const estimate *e, const char *name) {
 }
 
 /* A runtime figure of e by name (0 when absent). */
+#define LC_LAYOUT_MAX 512 /* 16 GPUs of "n:n:n:n," */
+
 static double fig(const estimate *e, const char *name) {
   const est_figure *f = fig_find(e, name);
   return !f ? 0 : f->is_real ? f->real : (double)f->value;
 }
 
 static bool has_fig(const estimate *e, const char *name) { return fig_find(e, name) != NULL; }
+
+/* llama.cpp's --fit layout in the figures (fit_auto_split_<g>, and for a MoE model
+** fit_auto_part_<g>, _ov_<g>, _ov_next_<g>: rt_llamacpp.c lc_fit_ngl) kept for the probes
+** as runtime.fit_layout, "n_layer:n_part:classes:next" per GPU */
+static void fit_llamacpp_layout(const estimate *e, scenario *s) {
+  char out[LC_LAYOUT_MAX] = "", name[40];
+  size_t len = 0;
+  for (int g = 0; g < 16; g++) {
+    double v[4];
+    static const char *const part[4] = {"split", "part", "ov", "ov_next"};
+    for (int k = 0; k < 4; k++) {
+      snprintf(name, sizeof name, "fit_auto_%s_%d", part[k], g);
+      v[k] = has_fig(e, name) ? fig(e, name) : k == 2 ? 16 : 0; /* LC_PART_X: experts */
+    }
+    snprintf(name, sizeof name, "fit_auto_split_%d", g);
+    if (!has_fig(e, name)) break;
+    int n = snprintf(out + len, sizeof out - len, "%s%.0f:%.0f:%.0f:%.0f", g ? "," : "", v[0], v[1], v[2], v[3]);
+    if (n < 0 || (size_t)n >= sizeof out - len) return;
+    len += (size_t)n;
+  }
+  if (len) scn_set_str(s, "runtime.fit_layout", out);
+}
 
 /* Rounds a memory fraction up to `places` decimals, never below what the scenario set. */
 static double frac_up(double need, double set, double scale) {
@@ -192,6 +216,10 @@ static void fit_launch(const model_desc *m, const scenario *s, const estimate *e
     else
       snprintf(row->launch, sizeof row->launch, "-ngl %.0f --n-cpu-moe %.0f -c %.0f", fig(e, "fit_auto_n_gpu_layers"),
                (double)m->layers - keep, fig(e, "n_ctx"));
+  } else if (tp > 1 && has_fig(e, "fit_auto_part_0")) {
+    /* --fit spread a MoE model's experts over the GPUs and the host, layer by layer: no -ngl,
+    ** --tensor-split or --n-cpu-moe writes that; --fit itself (on by default) does */
+    snprintf(row->launch, sizeof row->launch, "--fit on -c %.0f", fig(e, "n_ctx"));
   } else if (fig(e, "fit_n_cpu_moe") >= 1 && fig(e, "fit_n_cpu_moe") <= m->layers) {
     /* a MoE model that fits with its attention, KV and some layers' experts on the GPU:
     ** every layer offloaded (llama.cpp's -ngl counts a GGUF's MTP blocks, n_layer_nextn, and
@@ -199,7 +227,7 @@ static void fit_launch(const model_desc *m, const scenario *s, const estimate *e
     unsigned long long all = (unsigned long long)m->layers + scn_u64(s, "runtime.n_layer_nextn", 0) + 1;
     snprintf(row->launch, sizeof row->launch, "-ngl %llu --n-cpu-moe %.0f -c %.0f", all,
              fig(e, "fit_n_cpu_moe"), fig(e, "n_ctx"));
-  } else if (has_fig(e, "fit_auto_split_0")) {
+  } else if (tp > 1 && has_fig(e, "fit_auto_split_0")) {
     /* --fit split a dense model over the GPUs: its -ngl and tensor_split by hand */
     char split[160] = "";
     size_t len = 0;
@@ -261,13 +289,9 @@ int fit_gpu_from(const model_desc *m, const scenario *s, const estimate *e, cons
   if (scn_bool(s, "runtime.fit_ctx", false) && fig(e, "n_ctx") >= 1)
     p.s.context = (uint64_t)fig(e, "n_ctx") / (s->concurrency ? s->concurrency : 1);
   /* (the fit_auto_* figures exist only where runtime.fit_ngl searched: rt_llamacpp.c lc_fit_ngl) */
-  if (has_fig(e, "fit_auto_n_gpu_layers")) /* (its split: equal shares) */
+  if (has_fig(e, "fit_auto_n_gpu_layers")) {
     scn_set_u64(&p.s, "runtime.n_gpu_layers", (uint64_t)fig(e, "fit_auto_n_gpu_layers"));
-  if (has_fig(e, "fit_auto_moe_gpu_layers"))
-    scn_set_u64(&p.s, "runtime.moe_host_from", (uint64_t)fig(e, "fit_auto_moe_gpu_layers"));
-  if (fig(e, "fit_auto_moe_part_host") >= 1) {
-    scn_set_u64(&p.s, "runtime.moe_part_il", (uint64_t)fig(e, "fit_auto_moe_gpu_layers"));
-    scn_set_u64(&p.s, "runtime.moe_part_host", (uint64_t)fig(e, "fit_auto_moe_part_host"));
+    fit_llamacpp_layout(e, &p.s);
   }
   fit_count(&p, row);
   if (s->kind == WL_INFERENCE) {

@@ -139,9 +139,9 @@ typedef struct lc_graph_spec {
   int n_gpu, n_copies;       /* n_copies: GGML_SCHED_MAX_COPIES with pipeline parallelism, else 1 */
   const int *layer_dev;      /* n_layer + 1 devices (the last: the output layer); -1 the host */
   const int *kv_dev;         /* n_layer devices of the layers' K/V */
-  int64_t part_il;           /* --fit's partial layer (-1: none): its FFN weights of the classes
-                             ** in part_host (LC_PART_*) on the host, the others on its device */
-  unsigned part_host;
+  const unsigned *part_cls;  /* n_layer: the FFN classes (LC_PART_*) --fit's partial layers move
+                             ** to part_dev (-1 the host, else a GPU); NULL: none */
+  const int *part_dev;
   const int *exps_dev;       /* n_layer devices of the routed experts' weights (--n-cpu-moe:
                                 -1 the host); NULL: the layers' devices */
   bool force_norm;           /* the graph callback pins each layer's "norm" to its device
@@ -161,9 +161,10 @@ typedef struct lc_graph_spec {
   bool fused_up;
 } lc_graph_spec;
 
-/* FFN weight classes of --fit's partial layer: the router, gate, up and down projections
-** (routed, shared or dense) */
-enum { LC_PART_R = 1, LC_PART_G = 2, LC_PART_U = 4, LC_PART_D = 8 };
+/* FFN weight classes of --fit's partial layers: the router, gate, up and down projections
+** (routed, shared or dense); X: the routed experts' weights of every class (its
+** LAYER_FRACTION_MOE pattern, ffn_(up|down|gate_up|gate)_(ch|)exps) */
+enum { LC_PART_R = 1, LC_PART_G = 2, LC_PART_U = 4, LC_PART_D = 8, LC_PART_X = 16 };
 
 /* the CPU compute buffer of that graph; false on out of memory or overflow */
 bool lc_graph_compute_buffer(const lc_graph_spec *sp, uint64_t align, uint64_t *size);

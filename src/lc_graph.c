@@ -101,15 +101,17 @@ static int lg_w(lg *l, int kind) {
   uint64_t row = l->il >= 0 ? (uint64_t)l->il : sp->n_layer;
   int bk = l->wbk;
   int base = kind & ~LW_BIAS;
-  if (sp->exps_dev && l->il >= 0 && (base == LW_GATE_EXPS || base == LW_UP_EXPS || base == LW_DOWN_EXPS))
+  bool exps = base == LW_GATE_EXPS || base == LW_UP_EXPS || base == LW_DOWN_EXPS;
+  if (sp->exps_dev && l->il >= 0 && exps)
     bk = lg_backend(l, sp->exps_dev[l->il]); /* experts kept on the host (--n-cpu-moe) */
-  if (sp->part_host && l->il >= 0 && l->il == sp->part_il) { /* --fit's partial layer */
+  if (sp->part_cls && l->il >= 0 && sp->part_cls[l->il]) { /* --fit's partial layers */
     unsigned cls = base == LW_ROUTER                           ? LC_PART_R
                    : base == LW_GATE || base == LW_GATE_EXPS ? LC_PART_G
                    : base == LW_UP || base == LW_UP_EXPS     ? LC_PART_U
                    : base == LW_DOWN || base == LW_DOWN_EXPS ? LC_PART_D
                                                              : 0;
-    if (cls) bk = cls & sp->part_host ? lg_backend(l, -1) : l->wbk;
+    if (exps) cls |= LC_PART_X;
+    if (cls & sp->part_cls[l->il]) bk = lg_backend(l, sp->part_dev[l->il]);
   }
   return gs_ext_sized(l->g, bk, true, sp->wbytes ? sp->wbytes[row * LW_N + (uint64_t)kind] : 0);
 }

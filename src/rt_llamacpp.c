@@ -7,6 +7,7 @@
 ** Uses estimate_int.h and ggml_types.h.
 */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,20 @@ typedef struct lc_dev {
   uint64_t model, kv, rs, compute;
 } lc_dev;
 
+/* One GPU's share under llama.cpp's --fit (common/fit.cpp ngl_t): n_layer blocks in order
+** (the last GPU's include the output layer), of which the last n_part are partial: the
+** first of them overflows the FFN classes in ov (LC_PART_*) to the next GPU when ov_next,
+** else to the host; the others their routed experts (LC_PART_X) to the host. */
+typedef struct lc_ngl {
+  uint64_t n_layer, n_part;
+  unsigned ov;
+  bool ov_next;
+} lc_ngl;
+
+typedef struct lc_layout {
+  lc_ngl d[LC_MAX_GPU];
+} lc_layout;
+
 typedef struct lc {
   ectx *c;
   const scenario *s;
@@ -59,10 +74,11 @@ typedef struct lc {
   uint64_t n_nextn;   /* a GGUF's MTP blocks after the n_layer trunk (runtime.n_layer_nextn) */
   uint64_t n_layer_all; /* n_layer + n_nextn: the blocks -ngl counts (all + 1 with the output layer) */
   uint64_t n_cpu_moe; /* --n-cpu-moe: the expert weights of layers below it stay on the host */
-  uint64_t moe_host_from; /* --fit: the expert weights of layers from it on stay on the host */
   bool moe;               /* the model has routed experts (ROLE_EXPERT tensors) */
-  uint64_t part_il;       /* --fit's partial layer (UINT64_MAX: none) and its FFN classes */
-  unsigned part_host;     /* on the host (LC_PART_*) */
+  bool laid;              /* --fit's per-GPU layout (lay) places the layers */
+  lc_layout lay;
+  unsigned ov_cls[LC_MAX_LAYERS]; /* per layer: the FFN classes lay moves (LC_PART_*; 0 none) */
+  int ov_dev[LC_MAX_LAYERS];      /* ... to this device (-1 the host) */
   bool mmproj_on;     /* the vision tower and projector as llama-server --mmproj loads them */
   uint32_t mmproj;    /* ... in this ggml type (the mmproj file's) */
   bool fa, mmap, cpu, offload_kqv, amx, avx2;
@@ -95,6 +111,60 @@ static void lc_cum(lc *l, const double *v, int n, double sum) {
   double acc = 0;
   for (int i = 0; i < n; i++) l->cum[i] = (acc += v[i]) / sum;
   l->n_gpu = n;
+}
+
+/* the tensor_split --fit writes: the layers of each GPU (llama.cpp places them in order, the
+** last GPU the last layers and the output), -ngl their sum */
+static void lc_set_counts(lc *l, const uint64_t *n) {
+  double v[LC_MAX_GPU], sum = 0;
+  for (int g = 0; g < l->n_gpu; g++) v[g] = (double)n[g], sum += v[g];
+  l->ngl = (uint64_t)sum;
+  if (sum > 0) lc_cum(l, v, l->n_gpu, sum);
+}
+
+/* --fit's layout applied (common/fit.cpp set_ngl_tensor_split_tbo): -ngl the GPUs' blocks,
+** tensor_split their counts, and the overrides of the partial layers by position: from
+** block n_layer_all + 1 - ngl, each GPU's full blocks, then its partial ones. On the last GPU
+** that range ends at the output layer's index, which has no FFN: one real partial layer
+** fewer than n_part, and with every block on one GPU its first block keeps its experts. */
+static void lc_apply_layout(lc *l) {
+  memset(l->ov_cls, 0, sizeof l->ov_cls);
+  if (!l->laid) return;
+  uint64_t n[LC_MAX_GPU];
+  for (int g = 0; g < l->n_gpu; g++) n[g] = l->lay.d[g].n_layer;
+  lc_set_counts(l, n);
+  uint64_t il = l->n_layer_all + 1 - (l->ngl < l->n_layer_all + 1 ? l->ngl : l->n_layer_all + 1);
+  for (int g = 0; g < l->n_gpu; g++) {
+    const lc_ngl *d = &l->lay.d[g];
+    il += d->n_layer - d->n_part;
+    for (uint64_t k = 0; k < d->n_part; k++, il++) {
+      if (il >= LC_MAX_LAYERS) continue;
+      l->ov_cls[il] = k == 0 ? d->ov : LC_PART_X;
+      l->ov_dev[il] = k == 0 && d->ov_next && g + 1 < l->n_gpu ? g + 1 : -1;
+    }
+  }
+}
+
+/* runtime.fit_layout, how fit's probes keep the layout --fit chose: per GPU
+** "n_layer:n_part:ov:next" (ov LC_PART_* classes, next 1 when they go to the next GPU) */
+static void lc_read_layout(lc *l) {
+  const char *t = scn_str(l->s, "runtime.fit_layout", "");
+  if (!t[0]) return;
+  int g = 0;
+  for (const char *p = t; *p; g++) {
+    unsigned long long nl, np;
+    unsigned ov;
+    int next, len = 0;
+    if (g >= l->n_gpu || sscanf(p, "%llu:%llu:%u:%d%n", &nl, &np, &ov, &next, &len) != 4 || np > nl) {
+      est_fail(l->c, "runtime.fit_layout: expected n_layer:n_part:classes:next for each of %d GPUs, got '%s'", l->n_gpu, t);
+      return;
+    }
+    l->lay.d[g] = (lc_ngl){nl, np, ov, next != 0};
+    p += len;
+    if (*p == ',') p++;
+  }
+  l->laid = g == l->n_gpu;
+  if (!l->laid) est_fail(l->c, "runtime.fit_layout: %d of %d GPUs given in '%s'", g, l->n_gpu, t);
 }
 
 /* tensor_split "3,1" -> cumulative fractions; the GPU count comes from it, else from
@@ -182,10 +252,7 @@ static void lc_options(lc *l) {
   l->offload_kqv = !scn_bool(s, "runtime.no_kv_offload", false);
   l->ngl = l->cpu ? 0 : scn_u64(s, "runtime.n_gpu_layers", 999);
   l->n_cpu_moe = scn_bool(s, "runtime.cpu_moe", false) ? l->n_layer : scn_u64(s, "runtime.n_cpu_moe", 0);
-  l->moe_host_from = scn_u64(s, "runtime.moe_host_from", UINT64_MAX);
   for (size_t i = 0; i < l->m->inv.n && !l->moe; i++) l->moe = l->m->inv.t[i].role == ROLE_EXPERT;
-  l->part_il = scn_u64(s, "runtime.moe_part_il", UINT64_MAX);
-  l->part_host = (unsigned)scn_u64(s, "runtime.moe_part_host", 0);
   const char *mp = scn_str(s, "runtime.mmproj", "");
   const ggml_type_info *mt = mp[0] ? ggml_type_by_name(mp) : NULL;
   if (mp[0] && !mt) est_fail(l->c, "runtime.mmproj: unknown type '%s' (f16, bf16, f32, q8_0)", mp);
@@ -195,6 +262,8 @@ static void lc_options(lc *l) {
   l->tv = lc_cache_type(l, "runtime.type_v");
   if (l->tk && l->tv) lc_cache_refusals(l);
   if (!l->cpu) lc_split(l);
+  if (!l->cpu && !l->c->failed) lc_read_layout(l);
+  lc_apply_layout(l);
   uint64_t n_ctx = acc_mul(&l->c->acc, s->context, l->n_seq);
   uint64_t pad = lc_newer(l, LC_B_PAD256) || l->fa ? 256 : 32;
   l->n_stream = lc_newer(l, LC_B_STREAMS) ? l->n_seq : 1;
@@ -244,14 +313,16 @@ static unsigned lc_ffn_class(const inv_tensor *t) {
   return 0;
 }
 
-/* --fit's partial layer (common/fit.cpp get_overflow_pattern of the first overflowing layer)
-** puts the FFN classes in part_host on the host; the other overflowing layers their experts */
-/* layer il's expert weights stay on the host: --n-cpu-moe's leading layers, --fit's last ones */
-static bool lc_exps_on_host(const lc *l, uint64_t il) { return il < l->n_cpu_moe || il >= l->moe_host_from; }
+/* layer il's routed experts stay on the host: --n-cpu-moe's leading layers */
+static bool lc_exps_on_host(const lc *l, uint64_t il) { return il < l->n_cpu_moe; }
 
-static bool lc_moe_on_host(const lc *l, const inv_tensor *t, uint64_t il) {
-  if (il == l->part_il && l->part_host) return (lc_ffn_class(t) & l->part_host) != 0;
-  return t->role == ROLE_EXPERT && lc_exps_on_host(l, il);
+/* the device of FFN tensor t of layer il, whose layer is on dev: --fit's partial layers move
+** the classes of their pattern (common/fit.cpp get_overflow_pattern) to the host or the next
+** GPU, --n-cpu-moe the routed experts of its layers to the host */
+static int lc_ffn_dev(const lc *l, const inv_tensor *t, uint64_t il, int dev) {
+  unsigned ov = il < LC_MAX_LAYERS ? l->ov_cls[il] : 0;
+  if (ov && ((lc_ffn_class(t) & ov) || (t->role == ROLE_EXPERT && (ov & LC_PART_X)))) return l->ov_dev[il];
+  return t->role == ROLE_EXPERT && lc_exps_on_host(l, il) ? -1 : dev;
 }
 
 /* the layer index in a tensor name: blk.N. (GGUF) or the first .N. (Hugging Face);
@@ -425,14 +496,14 @@ static void lc_weights(lc *l) {
     uint64_t first, nl, per;
     if (il == -2 && lc_group_span(l, t, &first, &nl, &per)) {
       for (uint64_t k = first; k < first + nl; k++)
-        lc_place(l, &r, t, g, stack ? acc_mul(&l->c->acc, b, per) : b, lc_moe_on_host(l, t, k) ? -1 : lc_layer_dev(l, k),
+        lc_place(l, &r, t, g, stack ? acc_mul(&l->c->acc, b, per) : b, lc_ffn_dev(l, t, k, lc_layer_dev(l, k)),
                  stack ? 1 : per);
     } else {
       uint64_t layer = input ? UINT64_MAX : il >= 0 && (uint64_t)il < l->n_layer ? (uint64_t)il : l->n_layer;
-      bool host = input || (layer < l->n_layer && lc_moe_on_host(l, t, layer));
+      int dev = input ? -1 : lc_layer_dev(l, layer);
+      if (!input && layer < l->n_layer) dev = lc_ffn_dev(l, t, layer, dev);
       bool one = stack && il >= 0;
-      lc_place(l, &r, t, g, one ? acc_mul(&l->c->acc, b, t->count) : b, host ? -1 : lc_layer_dev(l, layer),
-               one ? 1 : t->count);
+      lc_place(l, &r, t, g, one ? acc_mul(&l->c->acc, b, t->count) : b, dev, one ? 1 : t->count);
     }
     if (t->role == ROLE_EMBED && !has_head && l->m->tied_embeddings) lc_tied_output(l, t, g, b);
   }
@@ -953,7 +1024,7 @@ static bool lc_compute_replay(lc *l) {
   for (uint64_t il = 0; il <= l->n_layer; il++) dev[il] = lc_layer_dev(l, il);
   for (uint64_t il = 0; il < l->n_layer; il++) kvd[il] = dev[il], xd[il] = lc_exps_on_host(l, il) ? -1 : dev[il];
   sp.legacy = legacy, sp.n_gpu = l->n_gpu, sp.layer_dev = dev, sp.kv_dev = kvd, sp.exps_dev = xd;
-  sp.part_il = l->part_il < l->n_layer ? (int64_t)l->part_il : -1, sp.part_host = l->part_host;
+  sp.part_cls = l->laid ? l->ov_cls : NULL, sp.part_dev = l->ov_dev;
   sp.n_copies = lc_pipeline(l) ? LC_N_COPIES : 1;
   sp.force_norm = l->ngl > l->n_layer || l->n_ub < 32;
   sp.op_offload = scn_bool(l->s, "runtime.op_offload", true);
@@ -1086,8 +1157,16 @@ static void lc_budget(lc *l) {
   if (!l->cpu) est_add_context(l->c, b, "CUDA context and kernels");
 }
 
+/* per-GPU figure names, <prefix><g> for the LC_MAX_GPU GPUs */
+#define LC_FIG16(p) \
+  {p "0", p "1", p "2", p "3", p "4", p "5", p "6", p "7", p "8", p "9", p "10", p "11", p "12", p "13", p "14", p "15"}
+
 static void lc_figures(lc *l) {
+  static const char *const per_gpu[LC_MAX_GPU] = LC_FIG16("gpu_buffers_bytes_");
   uint64_t gm = 0, kv = l->host_kv, rs = l->host_rs;
+  /* several GPUs: each one's buffers (model, KV/RS, compute, mmproj), as
+  ** llama_memory_breakdown prints them per device */
+  for (int g = 0; l->n_gpu > 1 && g < l->n_gpu; g++) est_fig(l->c, per_gpu[g], lc_gpu_total(l, g));
   for (int g = 0; g < l->n_gpu; g++) {
     gm = acc_add(&l->c->acc, gm, l->gpu[g].model);
     kv = acc_add(&l->c->acc, kv, l->gpu[g].kv);
@@ -1135,9 +1214,15 @@ static void lc_fit(lc *l) {
   uint64_t usable = fit_usable_bytes(s, mem);
   uint64_t all = l->n_layer_all;
   lc saved = *l;
-  /* the flags answer without --fit's own MoE placement: -ngl / --n-cpu-moe set by hand stop
-  ** --fit's layer search, so they must realize the memory themselves */
-  l->moe_host_from = l->part_il = UINT64_MAX, l->part_host = 0;
+  /* the flags answer without --fit's own placement: -ngl / --n-cpu-moe set by hand stop
+  ** --fit's layer search, so they must realize the memory themselves (-ngl alone: the
+  ** scenario's split) */
+  if (l->laid) {
+    l->laid = false;
+    lc_split(l);
+    lc_apply_layout(l);
+  }
+  lc saved_flags = *l;
   /* every layer, else the most below: fewer layers on the GPU never take more of it once
   ** one layer is on the host (its weights' copies are in the compute buffer from then on),
   ** so [0, n_layer_all] is bisected */
@@ -1152,14 +1237,13 @@ static void lc_fit(lc *l) {
     l->ngl = lo;
   }
   est_fig(l->c, "fit_n_gpu_layers", l->ngl);
-  *l = saved;
+  *l = saved_flags;
   if (l->moe) {
     /* --n-cpu-moe: with every layer on the GPU, the fewest layers whose experts stay on the
     ** host (n_layer + 1: none fits). Past the first (which adds its weights' copies to the
     ** compute buffer) each more layer frees GPU memory, so the search bisects from 1. */
     l->ngl = all + 1;
     l->n_cpu_moe = 0;
-    l->moe_host_from = l->part_il = UINT64_MAX, l->part_host = 0;
     uint64_t lo = 0, hi = l->n_layer + 1;
     if (!lc_fits(l, usable)) {
       lo = 1;
@@ -1170,8 +1254,9 @@ static void lc_fit(lc *l) {
       }
     }
     est_fig(l->c, "fit_n_cpu_moe", lo);
-    *l = saved;
+    *l = saved_flags;
   }
+  *l = saved;
   uint64_t lo = 0, hi = (1ull << 22) / 256; /* -c at the placement the estimate has */
   while (lo < hi) { /* n_ctx = 256 x mid per sequence */
     uint64_t mid = lo + (hi - lo + 1) / 2;
@@ -1230,95 +1315,140 @@ static bool lc_fit_ctx(lc *l) {
   return false;
 }
 
-/* the tensor_split --fit writes: the layers of each GPU (llama.cpp places them in order, the
-** last GPU the last layers and the output), -ngl their sum */
-static void lc_set_counts(lc *l, const uint64_t *n) {
-  double v[LC_MAX_GPU], sum = 0;
-  for (int g = 0; g < l->n_gpu; g++) v[g] = (double)n[g], sum += v[g];
-  l->ngl = (uint64_t)sum;
-  if (sum > 0) lc_cum(l, v, l->n_gpu, sum);
-}
+/* memory per GPU (model, KV/RS and compute buffers, as llama_memory_breakdown counts them)
+** with layout y: common/fit.cpp get_memory_for_layers */
+typedef struct lc_mem {
+  int64_t b[LC_MAX_GPU];
+} lc_mem;
 
-/* the largest value of *knob in [0, hi] whose run keeps GPU g's buffers within target (memory
-** grows with it), *knob left there; counts: the per-GPU layer counts *knob is one of, put
-** into the split after each change. --fit's false position between the bounds ends at the
-** same value. */
-static uint64_t lc_most_within(lc *l, uint64_t *knob, uint64_t hi, int64_t target, int g, const uint64_t *counts) {
-  uint64_t lo = 0;
-  while (lo < hi) {
-    uint64_t mid = lo + (hi - lo + 1) / 2;
-    *knob = mid;
-    if (counts) lc_set_counts(l, counts);
-    lc_run(l);
-    if ((int64_t)lc_gpu_total(l, g) <= target) lo = mid; else hi = mid - 1;
-  }
-  *knob = lo;
-  if (counts) lc_set_counts(l, counts);
-  return lo;
-}
-
-/* a MoE model under --fit (steps 3 and 4 of common_params_fit_impl, one GPU): every layer with
-** all its experts on the host ("dense-only") when that keeps the margin, else the most such
-** layers (step 3); then the experts of the first layers come back to the GPU, as many as keep
-** the margin (step 4: layers [0, n_full) full, the rest overflowing their experts to the host).
-** Then part of the next layer, as llama.cpp tries it: its up experts, then its gate too, else
-** none of its FFN (the classes left on the host are in fit_auto_moe_part_host, LC_PART_*). */
-static void lc_fit_moe(lc *l, int64_t target) {
-  uint64_t all = l->n_layer_all;
-  l->moe_host_from = 0;
+static lc_mem lc_layout_mem(lc *l, const lc_layout *y) {
+  lc_mem m;
+  l->lay = *y, l->laid = true;
+  lc_apply_layout(l);
   lc_run(l);
-  if ((int64_t)lc_gpu_total(l, 0) > target) { /* step 3: fewer dense-only layers */
-    est_fig(l->c, "fit_auto_n_gpu_layers", lc_most_within(l, &l->ngl, all, target, 0, NULL));
-    est_fig(l->c, "fit_auto_moe_gpu_layers", 0);
-    return;
-  }
-  /* step 4: the experts of layers [0, n_full) back on the GPU */
-  uint64_t full = lc_most_within(l, &l->moe_host_from, l->n_layer, target, 0, NULL);
-  est_fig(l->c, "fit_auto_moe_gpu_layers", full);
-  est_fig(l->c, "fit_auto_n_gpu_layers", l->ngl < all + 1 ? l->ngl : all + 1);
-  if (full >= l->n_layer) return;
-  /* then part of the next layer: its up experts (gate, down and the router to the host), and
-  ** if that keeps strictly within, its gate too (only down to the host); failing the first,
-  ** the whole of its FFN to the host (shared experts and router with the experts) */
-  static const unsigned tries[] = {LC_PART_R | LC_PART_G | LC_PART_D, LC_PART_D};
-  unsigned kept = 0;
-  l->part_il = full;
-  for (int i = 0; i < 2; i++) {
-    l->part_host = tries[i];
-    lc_run(l);
-    if ((int64_t)lc_gpu_total(l, 0) >= target) break;
-    kept = tries[i];
-  }
-  if (!kept) {
-    l->part_host = LC_PART_R | LC_PART_G | LC_PART_U | LC_PART_D;
-    lc_run(l);
-    if ((int64_t)lc_gpu_total(l, 0) < target) kept = l->part_host;
-  }
-  l->part_host = kept;
-  if (!kept) l->part_il = UINT64_MAX;
-  est_fig(l->c, "fit_auto_moe_part_host", kept);
+  for (int g = 0; g < l->n_gpu; g++) m.b[g] = (int64_t)lc_gpu_total(l, g);
+  return m;
 }
 
-/* a dense model on several GPUs under --fit (step 3): from the last GPU back, each gets as many
-** of the layers not yet placed (the output layer first) as keep its own margin, by false
-** position between what it has and all of them; the last ones left stay on the host */
-static void lc_fit_ngl_multi(lc *l, int64_t target) {
-  uint64_t n[LC_MAX_GPU] = {0}, left = l->n_layer_all + 1;
-  for (int id = l->n_gpu - 1; id >= 0; id--) left -= lc_most_within(l, &n[id], left, target, id, n);
-  est_fig(l->c, "fit_auto_n_gpu_layers", l->ngl);
-  static const char *const split[LC_MAX_GPU] = {
-      "fit_auto_split_0",  "fit_auto_split_1",  "fit_auto_split_2",  "fit_auto_split_3",
-      "fit_auto_split_4",  "fit_auto_split_5",  "fit_auto_split_6",  "fit_auto_split_7",
-      "fit_auto_split_8",  "fit_auto_split_9",  "fit_auto_split_10", "fit_auto_split_11",
-      "fit_auto_split_12", "fit_auto_split_13", "fit_auto_split_14", "fit_auto_split_15"};
-  for (int g = 0; g < l->n_gpu; g++) est_fig(l->c, split[g], n[g]); /* the tensor_split it writes */
+static uint64_t lc_full(const lc_ngl *n) { return n->n_layer - n->n_part; }
+
+/* the next guess of the false position between a bound that fits (mem) and one that does not
+** (high), delta layers apart: common/fit.cpp's step_size, its uint32_t conversion included
+** (a low bound already over the target guesses delta - 1) */
+static uint64_t lc_false_position(uint64_t delta, int64_t target, int64_t mem, int64_t high) {
+  uint32_t step = (uint32_t)((int64_t)delta * (target - mem) / (high - mem));
+  uint64_t st = step < 1 ? 1 : step;
+  return st < delta - 1 ? st : delta - 1;
 }
 
-/* -ngl left to --fit (step 3 of common_params_fit_impl): when every layer does not leave the
-** margin free, one GPU gets the most layers, filled back to front (the output layer first),
-** that keep it (a MoE model: lc_fit_moe); several GPUs a dense model's layers by
-** lc_fit_ngl_multi (a MoE model keeps every layer there). current: l is as its last run.
-** True when l is left so. */
+/* step 3 of common_params_fit_impl: from the last GPU back, each GPU gets the most of the
+** blocks not yet placed (the output layer first) that keep it within target, by false
+** position from what it has towards all of them. A MoE model's blocks come "dense-only",
+** their routed experts on the host (n_part: all of a GPU's blocks, on the last all but one). */
+static void lc_fill_dense(lc *l, lc_layout *y, lc_mem *mem, int64_t target) {
+  int nd = l->n_gpu;
+  for (int id = nd - 1; id >= 0; id--) {
+    uint64_t un = l->n_layer_all + 1;
+    for (int jd = id + 1; jd < nd; jd++) un -= y->d[jd].n_layer;
+    lc_layout high = *y;
+    high.d[id].n_layer = un;
+    if (l->moe) high.d[id].n_part = id < nd - 1 ? un : un - 1;
+    if (un == 0) continue;
+    lc_mem mh = lc_layout_mem(l, &high);
+    if (mh.b[id] <= target) {
+      *y = high, *mem = mh;
+      continue;
+    }
+    for (uint64_t delta = un - y->d[id].n_layer; delta > 1; delta = high.d[id].n_layer - y->d[id].n_layer) {
+      uint64_t step = lc_false_position(delta, target, mem->b[id], mh.b[id]);
+      lc_layout t = *y;
+      t.d[id].n_layer += step;
+      if (l->moe) t.d[id].n_part += id == nd - 1 && t.d[id].n_part == 0 ? step - 1 : step;
+      lc_mem mt = lc_layout_mem(l, &t);
+      if (mt.b[id] <= target)
+        *y = t, *mem = mt;
+      else
+        high = t, mh = mt;
+    }
+  }
+}
+
+/* the first n of the partial blocks from GPU *ds on become GPU id's full blocks (a GPU left
+** without partial blocks passes the rest on to the next) */
+static void lc_convert(lc_layout *y, int id, int *ds, int nd, uint64_t n) {
+  for (uint64_t done = 0; *ds < nd; (*ds)++) {
+    lc_ngl *d = &y->d[*ds];
+    uint64_t k = n - done < d->n_part ? n - done : d->n_part;
+    d->n_layer -= k, d->n_part -= k, y->d[id].n_layer += k, done += k;
+    if (d->n_part > 0) break;
+  }
+}
+
+/* a trial layout t of GPU id is taken when it keeps id, and the next GPU it overflows to,
+** strictly within target */
+static bool lc_try(lc *l, const lc_layout *t, int id, int64_t target, lc_layout *y, lc_mem *mem) {
+  lc_mem m = lc_layout_mem(l, t);
+  if (m.b[id] >= target || (id + 1 < l->n_gpu && m.b[id + 1] >= target)) return false;
+  *y = *t, *mem = m;
+  return true;
+}
+
+/* step 4, a MoE model whose dense-only blocks leave memory over: front to back, each GPU
+** turns the most dense-only blocks into full ones that keep it within target (by false
+** position: with them all, then fewer), then tries part of one more block, overflowing to
+** the next GPU (the host on the last): its up experts (the rest of its FFN overflows: UP),
+** then its gate too (only down overflows: GATE), failing UP its whole FFN (ATTN). */
+static void lc_fill_moe(lc *l, lc_layout *y, lc_mem *mem, int64_t target) {
+  int nd = l->n_gpu, ds = nd;
+  for (int id = nd - 1; id >= 0 && y->d[id].n_layer > 0; id--) ds = id;
+  for (int id = 0; id <= ds && ds < nd; id++) {
+    lc_layout high = *y;
+    for (int jd = ds; jd < nd; jd++) {
+      uint64_t mv = jd < nd - 1 ? high.d[jd].n_layer : high.d[jd].n_layer - 1;
+      high.d[id].n_layer += mv, high.d[jd].n_layer -= mv, high.d[jd].n_part = 0;
+    }
+    int ds_high = nd - 1;
+    lc_mem mh = lc_layout_mem(l, &high);
+    if (mh.b[id] <= target) {
+      *y = high, *mem = mh, ds = ds_high;
+    } else {
+      for (uint64_t delta = lc_full(&high.d[id]) - lc_full(&y->d[id]); delta > 1;
+           delta = lc_full(&high.d[id]) - lc_full(&y->d[id])) {
+        lc_layout t = *y;
+        int ds_t = ds;
+        lc_convert(&t, id, &ds_t, nd, lc_false_position(delta, target, mem->b[id], mh.b[id]));
+        lc_mem mt = lc_layout_mem(l, &t);
+        if (mt.b[id] <= target)
+          *y = t, *mem = mt, ds = ds_t;
+        else
+          high = t, mh = mt, ds_high = ds_t;
+      }
+    }
+    if (ds >= nd || y->d[ds].n_layer <= (uint64_t)(id < nd - 1 ? 0 : 1)) continue;
+    lc_layout t = *y;
+    int ds_t = ds;
+    t.d[ds_t].n_layer--, t.d[ds_t].n_part--, t.d[id].n_layer++, t.d[id].n_part++;
+    if (t.d[ds_t].n_part == 0) ds_t++;
+    t.d[id].ov_next = id < nd - 1;
+    t.d[id].ov = LC_PART_R | LC_PART_G | LC_PART_D; /* UP */
+    if (lc_try(l, &t, id, target, y, mem)) {
+      ds = ds_t;
+      t.d[id].ov = LC_PART_D; /* GATE */
+      lc_try(l, &t, id, target, y, mem);
+    } else {
+      t.d[id].ov = LC_PART_R | LC_PART_G | LC_PART_U | LC_PART_D; /* ATTN */
+      if (lc_try(l, &t, id, target, y, mem)) ds = ds_t;
+    }
+  }
+}
+
+/* -ngl left to --fit (steps 3 and 4 of common_params_fit_impl, llama.cpp 80fb11a): when every
+** block on the GPUs does not leave the margin free, lc_fill_dense places the blocks (a MoE
+** model's dense-only), and when a MoE model's dense-only blocks on every GPU at the default
+** split would leave memory over in all, lc_fill_moe brings experts back. The layout is in
+** the figures (fit_auto_split_<g> and, for a MoE model, fit_auto_part_<g>, fit_auto_ov_<g>,
+** fit_auto_ov_next_<g>; one GPU also fit_auto_moe_gpu_layers and fit_auto_moe_part_host).
+** current: l is as its last run. True when l is left so. */
 static bool lc_fit_ngl(lc *l, bool current) {
   const scenario *s = l->s;
   if (!scn_bool(s, "runtime.fit_ngl", false) || s->fit_probe || l->cpu || !lc_gpu_memory(l)) return current;
@@ -1329,13 +1459,37 @@ static bool lc_fit_ngl(lc *l, bool current) {
     if (l->n_gpu == 1) est_fig(l->c, "fit_auto_n_gpu_layers", l->ngl < all + 1 ? l->ngl : all + 1);
     return true;
   }
-  if (l->n_gpu > 1) {
-    if (l->moe) return true;
-    lc_fit_ngl_multi(l, target);
-  } else if (l->moe && l->n_cpu_moe == 0) {
-    lc_fit_moe(l, target);
-  } else {
-    est_fig(l->c, "fit_auto_n_gpu_layers", lc_most_within(l, &l->ngl, all, target, 0, NULL));
+  int nd = l->n_gpu;
+  int64_t surplus = 0;
+  if (l->moe) { /* every routed expert on the host at the default placement (the scenario
+                ** sets no --n-cpu-moe here: scripts/runtimes/llamacpp.lua) */
+    l->n_cpu_moe = l->n_layer;
+    lc_run(l);
+    for (int g = 0; g < nd; g++) surplus += target - (int64_t)lc_gpu_total(l, g);
+    l->n_cpu_moe = 0;
+  }
+  lc_layout y;
+  memset(&y, 0, sizeof y);
+  for (int g = 0; g < nd; g++) y.d[g].ov = LC_PART_X;
+  lc_mem mem = lc_layout_mem(l, &y);
+  lc_fill_dense(l, &y, &mem, target);
+  bool filled = l->moe && surplus > 0;
+  if (filled) lc_fill_moe(l, &y, &mem, target);
+  lc_layout_mem(l, &y);
+  static const char *const fig[4][LC_MAX_GPU] = {LC_FIG16("fit_auto_split_"), LC_FIG16("fit_auto_part_"),
+                                                   LC_FIG16("fit_auto_ov_"), LC_FIG16("fit_auto_ov_next_")};
+  est_fig(l->c, "fit_auto_n_gpu_layers", l->ngl);
+  for (int g = 0; g < nd; g++) {
+    est_fig(l->c, fig[0][g], y.d[g].n_layer);
+    if (!l->moe) continue;
+    est_fig(l->c, fig[1][g], y.d[g].n_part);
+    est_fig(l->c, fig[2][g], y.d[g].ov);
+    est_fig(l->c, fig[3][g], y.d[g].ov_next);
+  }
+  if (nd == 1 && l->moe) {
+    /* the blocks whose experts stay on the GPU: the full ones after step 4, none before */
+    est_fig(l->c, "fit_auto_moe_gpu_layers", filled ? lc_full(&y.d[0]) : 0);
+    est_fig(l->c, "fit_auto_moe_part_host", filled && y.d[0].ov != LC_PART_X ? y.d[0].ov : 0);
   }
   return false;
 }

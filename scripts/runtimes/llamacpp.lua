@@ -81,7 +81,8 @@ local function normalize(n, knobs)
       -- (--n-cpu-moe) or a tensor_split stop that search (common_params_fit_impl)
       x["runtime.fit_ngl"] = true
       note(n, "llama.cpp -ngl auto with --fit: every layer and the output on the GPU when they leave %d MiB free, " ..
-              "else as many as do (one GPU; a MoE model's experts of the last layers go to the host first)",
+              "else as many as do (a MoE model's routed experts of the last layers go to the host first; " ..
+              "several GPUs filled as common/fit.cpp fills them)",
            knobs.fit_target or 1024)
     else
       note(n, "llama.cpp n_gpu_layers 999 assumed (every layer and the output on the GPU)")
