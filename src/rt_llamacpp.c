@@ -962,8 +962,19 @@ static void lc_compute_cpu(lc *l) {
   l->host_compute = acc_add(&l->c->acc, lc_max3(p.attn, p.ffn, p.out), lc_inputs(l));
 }
 
+/* tensor-buffer overrides (llama_model::has_tensor_overrides): --n-cpu-moe / --cpu-moe, or
+** --fit's partial layers (set_ngl_tensor_split_tbo writes a pattern for each, the last GPU's
+** output index included) */
+static bool lc_overrides(const lc *l) {
+  bool parts = false;
+  for (int g = 0; l->laid && g < l->n_gpu; g++) parts = parts || l->lay.d[g].n_part > 0;
+  return l->n_cpu_moe > 0 || parts;
+}
+
+/* pipeline parallelism (llama-context.cpp, llama.cpp 80fb11a): several GPUs hold every block
+** and the output, split by layer, K/V offloaded, no tensor overrides */
 static bool lc_pipeline(const lc *l) {
-  return l->n_gpu > 1 && l->ngl > l->n_layer && l->offload_kqv &&
+  return l->n_gpu > 1 && l->ngl > l->n_layer_all && l->offload_kqv && !lc_overrides(l) &&
          strcmp(scn_str(l->s, "runtime.split_mode", "layer"), "layer") == 0;
 }
 

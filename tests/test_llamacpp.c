@@ -548,6 +548,57 @@ static void test_auto_ngl_multi(void **state) {
   json_decref(j);
 }
 
+/* a MoE model on several GPUs under --fit (common_params_fit_impl steps 3 and 4): gpt-oss-120b
+** MXFP4 at 16k on two 24 GiB RTX 4090s. Dense-only (every routed expert on the host), all 37
+** blocks fit the second GPU (step 3); step 4 brings experts back front to back: the first GPU
+** takes 12 full blocks and a 13th whose down experts overflow to the second GPU (GATE), the
+** second 12 full blocks, then one whose router, gate and down experts go to the host (UP) and
+** 11 with all their experts there, and the output layer. Each GPU keeps --fit's 1024 MiB of
+** its free memory; the overrides turn pipeline parallelism off, so no compute-buffer copies;
+** no -ngl / --tensor-split / --n-cpu-moe writes that by hand: fit's flags leave it to --fit. */
+static void test_auto_moe_multi(void **state) {
+  const char *text = "return { model = 'openai/gpt-oss-120b', quant = 'gguf:MXFP4', runtime = 'llamacpp',"
+                     " workload = { kind = 'inference', context = 16384 }, parallel = { tp = 2 }, gpu = 'RTX 4090' }";
+  json_t *j = NULL;
+  long long avail = 25393692672ll - 500 * MIB - 1024 * MIB;
+  assert_int_equal(tu_eval(*state, text, &j), VF_OK);
+  assert_int_equal(tu_int(j, "runtime.fit_auto_n_gpu_layers"), 37);
+  static const long long want[2][4] = {{13, 1, 8, 1}, {24, 12, 1 | 2 | 8, 0}}; /* n_layer, n_part, classes, next */
+  static const char *const part[4] = {"split", "part", "ov", "ov_next"};
+  for (int g = 0; g < 2; g++) {
+    char path[64];
+    for (int k = 0; k < 4; k++) {
+      snprintf(path, sizeof path, "runtime.fit_auto_%s_%d", part[k], g);
+      assert_int_equal(tu_int(j, path), want[g][k]);
+    }
+    snprintf(path, sizeof path, "runtime.gpu_buffers_bytes_%d", g);
+    assert_true(tu_int(j, path) < avail);
+  }
+  assert_true(tu_int(j, "runtime.compute_buffer_bytes") < 2048 * MIB);
+  json_decref(j);
+  assert_string_equal(fit_launch(*state, text, "RTX 4090", &j), "--fit on -c 16384");
+  json_decref(j);
+}
+
+/* Tensor overrides turn llama.cpp's pipeline parallelism off (llama-context.cpp: no
+** GGML_SCHED_MAX_COPIES copies of the host experts each GPU copies in): gpt-oss-120b with
+** --n-cpu-moe 36 on two GPUs needs the compute buffer of one, not 4 x 36 layers' experts. */
+static void test_overrides_no_pipeline(void **state) {
+  const char *t = "return { model = 'openai/gpt-oss-120b', quant = 'gguf:MXFP4', runtime = { name = 'llamacpp',"
+                  " n_cpu_moe = 36 }, workload = { kind = 'inference', context = 16384 }, parallel = { tp = %d },"
+                  " gpu = 'RTX 4090' }";
+  char text[512];
+  json_t *one = NULL, *two = NULL;
+  snprintf(text, sizeof text, t, 1);
+  assert_int_equal(tu_eval(*state, text, &one), VF_OK);
+  snprintf(text, sizeof text, t, 2);
+  assert_int_equal(tu_eval(*state, text, &two), VF_OK);
+  long long c1 = tu_int(one, "runtime.compute_buffer_bytes"), c2 = tu_int(two, "runtime.compute_buffer_bytes");
+  assert_true(c2 <= c1 && c2 > c1 / 2);
+  json_decref(one);
+  json_decref(two);
+}
+
 /* fit on a GPU the MoE model does not fill whole: every layer offloaded, the experts of the
 ** first N layers on the host (the fewest that fit); where it fits whole, no --n-cpu-moe */
 static void test_fit_n_cpu_moe(void **state) {
@@ -932,6 +983,7 @@ int main(void) {
       cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_fit_launch_catalog), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_shexp_inexact), cmocka_unit_test(test_fit_n_cpu_moe),
       cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl),
       cmocka_unit_test(test_auto_moe), cmocka_unit_test(test_auto_ngl_multi),
+      cmocka_unit_test(test_auto_moe_multi), cmocka_unit_test(test_overrides_no_pipeline),
       cmocka_unit_test(test_qwen2vl_no_sections),
       cmocka_unit_test(test_fused_archs),
   };
