@@ -51,21 +51,58 @@ typedef struct kv_list {
   size_t n, cap;
 } kv_list;
 
-static const char *const field_keys[GGUF_F_COUNT] = {
-    "block_count", "context_length", "embedding_length", "feed_forward_length",
-    "attention.head_count", "attention.head_count_kv", "attention.key_length",
-    "attention.value_length", "expert_count", "expert_used_count",
-    "attention.sliding_window", "vocab_size",
-    "nextn_predict_layers", "expert_feed_forward_length", "expert_shared_feed_forward_length",
-    "expert_shared_count", "leading_dense_block_count", "interleave_moe_layer_step",
-    "full_attention_interval", "attention.recurrent_layers", "attention.sliding_window_pattern",
-    "attention.q_lora_rank", "attention.kv_lora_rank", "attention.key_length_mla",
-    "attention.value_length_mla", "rope.dimension_count", "ssm.conv_kernel", "ssm.inner_size",
-    "ssm.state_size", "ssm.time_step_rank", "ssm.group_count", "expert_weights_scale",
-    "expert_weights_norm", "expert_gating_func", "rope.dimension_sections", "attention.temperature_scale"};
+/* How a field's value is read (gguf.h). A count is an integer or a per-layer array of them;
+** any other type is refused. A newer field also takes bools (0/1) and is left out rather
+** than refused when of another type. A real field takes a float as is, else reads as a
+** newer field. */
+typedef enum field_kind { FK_COUNT, FK_NEWER, FK_REAL } field_kind;
+
+typedef struct field_spec {
+  const char *key; /* after "<arch>." */
+  field_kind kind;
+} field_spec;
+
+static const field_spec fields[GGUF_F_COUNT] = {
+    [GGUF_F_BLOCK_COUNT] = {"block_count", FK_COUNT},
+    [GGUF_F_CONTEXT_LENGTH] = {"context_length", FK_COUNT},
+    [GGUF_F_EMBEDDING_LENGTH] = {"embedding_length", FK_COUNT},
+    [GGUF_F_FEED_FORWARD_LENGTH] = {"feed_forward_length", FK_COUNT},
+    [GGUF_F_HEAD_COUNT] = {"attention.head_count", FK_COUNT},
+    [GGUF_F_HEAD_COUNT_KV] = {"attention.head_count_kv", FK_COUNT},
+    [GGUF_F_KEY_LENGTH] = {"attention.key_length", FK_COUNT},
+    [GGUF_F_VALUE_LENGTH] = {"attention.value_length", FK_COUNT},
+    [GGUF_F_EXPERT_COUNT] = {"expert_count", FK_COUNT},
+    [GGUF_F_EXPERT_USED_COUNT] = {"expert_used_count", FK_COUNT},
+    [GGUF_F_SLIDING_WINDOW] = {"attention.sliding_window", FK_COUNT},
+    [GGUF_F_VOCAB_SIZE] = {"vocab_size", FK_COUNT},
+    [GGUF_F_NEXTN_PREDICT_LAYERS] = {"nextn_predict_layers", FK_NEWER},
+    [GGUF_F_EXPERT_FF_LENGTH] = {"expert_feed_forward_length", FK_NEWER},
+    [GGUF_F_EXPERT_SHARED_FF_LENGTH] = {"expert_shared_feed_forward_length", FK_NEWER},
+    [GGUF_F_EXPERT_SHARED_COUNT] = {"expert_shared_count", FK_NEWER},
+    [GGUF_F_LEADING_DENSE_BLOCKS] = {"leading_dense_block_count", FK_NEWER},
+    [GGUF_F_INTERLEAVE_MOE_STEP] = {"interleave_moe_layer_step", FK_NEWER},
+    [GGUF_F_FULL_ATTENTION_INTERVAL] = {"full_attention_interval", FK_NEWER},
+    [GGUF_F_RECURRENT_LAYERS] = {"attention.recurrent_layers", FK_NEWER},
+    [GGUF_F_SLIDING_WINDOW_PATTERN] = {"attention.sliding_window_pattern", FK_NEWER},
+    [GGUF_F_Q_LORA_RANK] = {"attention.q_lora_rank", FK_NEWER},
+    [GGUF_F_KV_LORA_RANK] = {"attention.kv_lora_rank", FK_NEWER},
+    [GGUF_F_KEY_LENGTH_MLA] = {"attention.key_length_mla", FK_NEWER},
+    [GGUF_F_VALUE_LENGTH_MLA] = {"attention.value_length_mla", FK_NEWER},
+    [GGUF_F_ROPE_DIMENSION_COUNT] = {"rope.dimension_count", FK_NEWER},
+    [GGUF_F_SSM_CONV_KERNEL] = {"ssm.conv_kernel", FK_NEWER},
+    [GGUF_F_SSM_INNER_SIZE] = {"ssm.inner_size", FK_NEWER},
+    [GGUF_F_SSM_STATE_SIZE] = {"ssm.state_size", FK_NEWER},
+    [GGUF_F_SSM_TIME_STEP_RANK] = {"ssm.time_step_rank", FK_NEWER},
+    [GGUF_F_SSM_GROUP_COUNT] = {"ssm.group_count", FK_NEWER},
+    [GGUF_F_EXPERT_WEIGHTS_SCALE] = {"expert_weights_scale", FK_REAL},
+    [GGUF_F_EXPERT_WEIGHTS_NORM] = {"expert_weights_norm", FK_NEWER},
+    [GGUF_F_EXPERT_GATING_FUNC] = {"expert_gating_func", FK_NEWER},
+    [GGUF_F_ROPE_DIMENSION_SECTIONS] = {"rope.dimension_sections", FK_NEWER},
+    [GGUF_F_ATTN_TEMPERATURE_SCALE] = {"attention.temperature_scale", FK_REAL},
+};
 
 const char *gguf_field_key(gguf_field_id id) {
-  return (unsigned)id < GGUF_F_COUNT ? field_keys[id] : NULL;
+  return (unsigned)id < GGUF_F_COUNT ? fields[id].key : NULL;
 }
 
 static bool fail(rd *r, uint64_t at, const char *fmt, ...) {
@@ -234,47 +271,76 @@ static const kv_ent *find_kv(const rd *r, const kv_list *kvs, const char *prefix
   return NULL;
 }
 
-/* An unsigned integer from an integer value of any width at p. */
-static bool int_at(rd *r, const kv_ent *e, uint32_t type, const uint8_t *p,
-                   uint64_t *v) {
+/* An integer of any width and sign: what a count may be stored as. */
+static bool is_int(uint32_t type) {
+  return type < V_NTYPES && type != V_F32 && type != V_F64 && type != V_STR && type != V_BOOL &&
+         type != V_ARR;
+}
+
+/* The error for a count stored as another type (of the value, or of an array's elements). */
+static bool not_int(rd *r, const kv_ent *e, uint32_t type) {
   char key[80];
   show(r, e->key_pos, e->key_len, key, sizeof key);
-  if (type >= V_NTYPES || type == V_F32 || type == V_F64 || type == V_STR ||
-      type == V_BOOL || type == V_ARR)
-    return fail(r, e->val_pos, "key '%s' has type %s, expected an integer", key,
-                type < V_NTYPES ? vtype_names[type] : "?");
+  return fail(r, e->val_pos, "key '%s' has type %s, expected an integer", key,
+              type < V_NTYPES ? vtype_names[type] : "?");
+}
+
+/* An unsigned integer from an integer value of any width at p. */
+static bool int_at(rd *r, const kv_ent *e, uint32_t type, const uint8_t *p, uint64_t *v) {
+  if (!is_int(type)) return not_int(r, e, type);
   unsigned sz = vtype_size[type];
   *v = le(p, sz);
   bool is_signed = type == V_I8 || type == V_I16 || type == V_I32 || type == V_I64;
-  if (is_signed && (*v >> (sz * 8 - 1)) & 1)
+  if (is_signed && (*v >> (sz * 8 - 1)) & 1) {
+    char key[80];
+    show(r, e->key_pos, e->key_len, key, sizeof key);
     return fail(r, e->val_pos, "key '%s' is negative, expected a count", key);
+  }
   return true;
 }
 
-/* bools: a newer field's (attention.recurrent_layers), read as 0/1 */
-static bool get_field(rd *r, const kv_ent *e, gguf_field *f, bool bools) {
-  f->present = true;
-  if (bools && (e->type == V_BOOL || (e->type == V_ARR && e->elem_type == V_BOOL))) {
-    uint64_t n = e->type == V_ARR ? e->n : 1;
-    const uint8_t *p = r->buf + e->val_pos;
-    if (e->type != V_ARR) return f->value = p[0] != 0, true;
-    f->arr = malloc(n ? (size_t)n * sizeof *f->arr : 1);
-    if (!f->arr) return oom(r);
-    f->n_arr = (size_t)n;
-    for (uint64_t i = 0; i < n; i++)
-      if ((f->arr[i] = p[i] != 0)) f->value = 1;
-    return true;
+/* Whether a field of kind k reads a value, or the elements of an array, of this type. */
+static bool takes(field_kind k, uint32_t type) {
+  return is_int(type) || (type == V_BOOL && k != FK_COUNT);
+}
+
+/* One value or array element of a field as a count: a bool reads as 0/1. */
+static bool count_at(rd *r, const kv_ent *e, uint32_t type, const uint8_t *p, uint64_t *v) {
+  if (type == V_BOOL) return *v = p[0] != 0, true;
+  return int_at(r, e, type, p, v);
+}
+
+/* A float field's value; a NaN is left out. */
+static bool get_real(rd *r, const kv_ent *e, gguf_field *f) {
+  const uint8_t *p = r->buf + e->val_pos;
+  double v;
+  if (e->type == V_F32) {
+    uint32_t b32 = (uint32_t)le(p, 4);
+    float x;
+    memcpy(&x, &b32, sizeof x);
+    v = x;
+  } else {
+    uint64_t b64 = le(p, 8);
+    memcpy(&v, &b64, sizeof v);
   }
-  if (e->type != V_ARR) return int_at(r, e, e->type, r->buf + e->val_pos, &f->value);
-  unsigned sz = e->elem_type < V_NTYPES ? vtype_size[e->elem_type] : 0;
-  if (sz == 0 || e->elem_type == V_F32 || e->elem_type == V_F64)
-    return int_at(r, e, e->elem_type, NULL, &f->value);
+  if (v == v) *f = (gguf_field){.present = true, .is_real = true, .real = v};
+  return true;
+}
+
+/* A field's value: a scalar, or a per-layer array whose largest element is the value. */
+static bool get_field(rd *r, const kv_ent *e, field_kind k, gguf_field *f) {
+  bool arr = e->type == V_ARR;
+  uint32_t type = arr ? e->elem_type : e->type;
+  if (k == FK_REAL && (type == V_F32 || type == V_F64) && !arr) return get_real(r, e, f);
+  if (!takes(k, type)) return k == FK_COUNT ? not_int(r, e, type) : true;
+  const uint8_t *p = r->buf + e->val_pos;
+  f->present = true;
+  if (!arr) return count_at(r, e, type, p, &f->value);
   f->arr = malloc(e->n ? (size_t)e->n * sizeof *f->arr : 1);
   if (!f->arr) return oom(r);
   f->n_arr = (size_t)e->n;
   for (uint64_t i = 0; i < e->n; i++) {
-    if (!int_at(r, e, e->elem_type, r->buf + e->val_pos + i * sz, &f->arr[i]))
-      return false;
+    if (!count_at(r, e, type, p + i * vtype_size[type], &f->arr[i])) return false;
     if (f->arr[i] > f->value) f->value = f->arr[i];
   }
   return true;
@@ -332,33 +398,11 @@ static bool extract_alignment(rd *r, const kv_list *kvs, gguf_info *g) {
   return true;
 }
 
-/* An integer or bool value, or an array of them (the newer fields accept nothing else). */
-static bool int_or_bool(const kv_ent *e) {
-  uint32_t t = e->type == V_ARR ? e->elem_type : e->type;
-  return t < V_NTYPES && t != V_F32 && t != V_F64 && t != V_STR && t != V_ARR;
-}
-
 static bool extract_fields(rd *r, const kv_list *kvs, gguf_info *g) {
   if (!extract_general(r, kvs, g) || !extract_alignment(r, kvs, g)) return false;
   for (int i = 0; g->arch && i < GGUF_F_COUNT; i++) {
-    const kv_ent *e = find_kv(r, kvs, g->arch, field_keys[i]);
-    bool real = i == GGUF_F_EXPERT_WEIGHTS_SCALE || i == GGUF_F_ATTN_TEMPERATURE_SCALE;
-    if (e && real && (e->type == V_F32 || e->type == V_F64)) {
-      uint64_t bits = le(r->buf + e->val_pos, e->type == V_F32 ? 4 : 8);
-      double v;
-      if (e->type == V_F32) {
-        uint32_t b32 = (uint32_t)bits;
-        float f;
-        memcpy(&f, &b32, sizeof f);
-        v = f;
-      } else {
-        memcpy(&v, &bits, sizeof v);
-      }
-      if (v == v) g->f[i] = (gguf_field){.present = true, .is_real = true, .real = v}; /* NaN: left out */
-      continue;
-    }
-    if (e && i > GGUF_F_VOCAB_SIZE && !int_or_bool(e)) continue;
-    if (e && !get_field(r, e, &g->f[i], i > GGUF_F_VOCAB_SIZE)) return false;
+    const kv_ent *e = find_kv(r, kvs, g->arch, fields[i].key);
+    if (e && !get_field(r, e, fields[i].kind, &g->f[i])) return false;
   }
   const kv_ent *tok = find_kv(r, kvs, NULL, "tokenizer.ggml.tokens");
   if (tok && tok->type == V_ARR) {

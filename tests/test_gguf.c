@@ -161,6 +161,72 @@ static void test_per_layer_kv(void **state) {
   mk_buf_free(&b);
 }
 
+/* The field table leaves no id without a key: a gap would be a NULL key. */
+static void test_field_keys(void **state) {
+  (void)state;
+  for (int i = 0; i < GGUF_F_COUNT; i++) assert_non_null(gguf_field_key((gguf_field_id)i));
+  assert_string_equal(gguf_field_key(GGUF_F_VOCAB_SIZE), "vocab_size");
+  assert_string_equal(gguf_field_key(GGUF_F_SSM_TIME_STEP_RANK), "ssm.time_step_rank");
+  assert_string_equal(gguf_field_key(GGUF_F_ATTN_TEMPERATURE_SCALE), "attention.temperature_scale");
+  assert_null(gguf_field_key(GGUF_F_COUNT));
+}
+
+static void kv_bools(mk_buf *b, const char *key, const uint8_t *v, uint64_t n) {
+  mk_str(b, key);
+  mk_u32(b, 9); /* array */
+  mk_u32(b, 7); /* of bool */
+  mk_u64(b, n);
+  mk_put(b, v, (size_t)n);
+}
+
+/* Each kind of field: a count takes integers only, a newer field bools too (0/1) and leaves
+** out another type, a real field takes a float as is and an integer as a count. */
+static void test_field_kinds(void **state) {
+  (void)state;
+  mk_buf b = {0};
+  char err[256];
+  gguf_info g;
+  mk_gguf_begin(&b, 3, 0, 7);
+  mk_kv_str(&b, "general.architecture", "qwen35");
+  kv_bools(&b, "qwen35.attention.recurrent_layers", (const uint8_t[]){1, 0, 2}, 3);
+  mk_kv_bool(&b, "qwen35.expert_weights_norm", true);
+  mk_kv_str(&b, "qwen35.ssm.conv_kernel", "4");
+  mk_kv_f32(&b, "qwen35.expert_weights_scale", 2.5f);
+  mk_kv_u32(&b, "qwen35.attention.temperature_scale", 3);
+  mk_str(&b, "qwen35.block_count");
+  mk_u32(&b, 9), mk_u32(&b, 4), mk_u64(&b, 2); /* an array of 2 uint32 */
+  mk_u32(&b, 2), mk_u32(&b, 4);
+  assert_int_equal(gguf_read_buffer(b.p, b.len, &g, err, sizeof err), GGUF_OK);
+  const gguf_field *rl = &g.f[GGUF_F_RECURRENT_LAYERS];
+  assert_int_equal(rl->n_arr, 3);
+  assert_int_equal(rl->arr[0], 1);
+  assert_int_equal(rl->arr[1], 0);
+  assert_int_equal(rl->arr[2], 1); /* any nonzero byte is true */
+  assert_int_equal(rl->value, 1);
+  assert_int_equal(g.f[GGUF_F_EXPERT_WEIGHTS_NORM].value, 1);
+  assert_false(g.f[GGUF_F_SSM_CONV_KERNEL].present);
+  assert_true(g.f[GGUF_F_EXPERT_WEIGHTS_SCALE].is_real);
+  assert_true(g.f[GGUF_F_EXPERT_WEIGHTS_SCALE].real == 2.5);
+  assert_false(g.f[GGUF_F_ATTN_TEMPERATURE_SCALE].is_real);
+  assert_int_equal(g.f[GGUF_F_ATTN_TEMPERATURE_SCALE].value, 3);
+  assert_int_equal(g.f[GGUF_F_BLOCK_COUNT].n_arr, 2);
+  assert_int_equal(g.f[GGUF_F_BLOCK_COUNT].value, 4);
+  gguf_info_free(&g);
+  mk_buf_free(&b);
+
+  /* a count as bools is refused, an empty array of them too: the element type decides */
+  for (uint64_t n = 0; n < 2; n++) {
+    mk_gguf_begin(&b, 3, 0, 2);
+    mk_kv_str(&b, "general.architecture", "qwen35");
+    kv_bools(&b, "qwen35.block_count", (const uint8_t[]){1}, n);
+    assert_int_equal(gguf_read_buffer_named("bad.gguf", b.p, b.len, &g, err, sizeof err),
+                     GGUF_ERR_FORMAT);
+    assert_string_equal(err, "bad.gguf: offset 112: key 'qwen35.block_count' has type bool, "
+                             "expected an integer");
+    mk_buf_free(&b);
+  }
+}
+
 /* gguf_read_file reads the header only: a 3 GiB sparse file of data parses. */
 static void test_file_header_only(void **state) {
   (void)state;
@@ -251,7 +317,8 @@ int main(void) {
       cmocka_unit_test(test_llama_q4_0),    cmocka_unit_test(test_llama_q4_k),
       cmocka_unit_test(test_llama_moe),     cmocka_unit_test(test_per_layer_kv),
       cmocka_unit_test(test_file_header_only), cmocka_unit_test(test_bad_files),
-      cmocka_unit_test(test_every_prefix),
+      cmocka_unit_test(test_every_prefix),  cmocka_unit_test(test_field_keys),
+      cmocka_unit_test(test_field_kinds),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
