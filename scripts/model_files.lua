@@ -115,7 +115,8 @@ local function deepseek_moe_config(md, cfg, need)
 end
 
 -- per GGUF architecture: the fields of its config.json from the keys its converter writes
--- (llama.cpp convert_hf_to_gguf.py / conversion/*.py, read back by src/models/<arch>.cpp)
+-- (llama.cpp convert_hf_to_gguf.py / conversion/*.py, read back by src/models/<arch>.cpp);
+-- a handler returns the file's KV layout when it differs from what the architecture builds
 local GGUF_FIELDS = {
   -- Mistral 3 (llama.cpp mistral3.cpp): llama's layer; a nonzero attention.temperature_scale
   -- multiplies Q by a per-token temperature input after RoPE on every layer
@@ -157,7 +158,8 @@ local GGUF_FIELDS = {
   -- DeepSeek-V2/V3/R1 (conversion/deepseek.py DeepseekV2Model): MLA as MQA with one KV head of
   -- key_length = kv_lora_rank + rope dims; key_length_mla / value_length_mla are the
   -- decompressed q/k and v head sizes. A file without key_length_mla is an older non-MLA
-  -- conversion: K and V of head_count_kv heads (llama-kv-cache.cpp: V only without MLA).
+  -- conversion, whose KV layout (returned) is K and V of head_count_kv heads
+  -- (llama-kv-cache.cpp: V only without MLA).
   deepseek2 = function(path, md, cfg, need)
     local rope = need("rope.dimension_count")
     cfg.kv_lora_rank, cfg.q_lora_rank = need("attention.kv_lora_rank"), md["attention.q_lora_rank"]
@@ -167,18 +169,15 @@ local GGUF_FIELDS = {
     cfg.v_head_dim = md["attention.value_length_mla"] or need("attention.value_length")
     deepseek_moe_config(md, cfg, need)
     cfg.head_dim = nil
+    if not md["attention.key_length_mla"] then
+      return { { layers = cfg.num_hidden_layers, kv_heads = cfg.num_key_value_heads,
+                 k_dim = kmla, v_dim = scalar(md["attention.value_length"]) } }
+    end
   end,
 }
 
--- the KV layout when the file's differs from the architecture's (a non-MLA deepseek2)
-local function gguf_kv(md, cfg, arch)
-  if arch == "deepseek2" and not md["attention.key_length_mla"] then
-    return { { layers = cfg.num_hidden_layers, kv_heads = cfg.num_key_value_heads,
-               k_dim = scalar(md["attention.key_length"]), v_dim = scalar(md["attention.value_length"]) } }
-  end
-end
-
--- config.json fields the architecture scripts read, from the GGUF metadata
+-- config.json fields the architecture scripts read, from the GGUF metadata, and the file's
+-- KV layout where its GGUF_FIELDS handler gives one
 local function gguf_config(path, g, mt)
   local md = g.metadata
   local function need(key)
@@ -212,8 +211,9 @@ local function gguf_config(path, g, mt)
   if md["attention.sliding_window"] then cfg.sliding_window = md["attention.sliding_window"] end
   if mt == "gpt_neox" then cfg.use_parallel_residual = true end
   if nextn > 0 then cfg.num_nextn_predict_layers = nextn end
-  if GGUF_FIELDS[g.arch] then GGUF_FIELDS[g.arch](path, md, cfg, need, g) end
-  return cfg
+  local kv
+  if GGUF_FIELDS[g.arch] then kv = GGUF_FIELDS[g.arch](path, md, cfg, need, g) end
+  return cfg, kv
 end
 
 local function gguf_tensor(t)
@@ -233,7 +233,7 @@ local function from_gguf(path)
     fail(path, "GGUF architecture '%s' is not modelled (known: %s)", g.arch, table.concat(known, ", "))
   end
   local mt = type(map) == "function" and map(g.metadata) or map
-  local cfg = gguf_config(path, g, mt)
+  local cfg, kv = gguf_config(path, g, mt)
   -- the MTP blocks' tensors (blk.<n>.* from the trunk's n on): llama.cpp creates them with
   -- TENSOR_SKIP unless MTP drafting loads them (llama-model-loader.cpp: "model has unused
   -- tensor ... ignoring"), and the architectures leave MTP layers out
@@ -242,8 +242,7 @@ local function from_gguf(path)
     local il = tonumber(t.name:match("^blk%.(%d+)%."))
     if not il or il < cfg.num_hidden_layers then tensors[#tensors + 1] = gguf_tensor(t) end
   end
-  return { id = path, arch = mt, config = cfg, tensors = tensors, file_type = g.file_type,
-           kv = gguf_kv(g.metadata, cfg, g.arch) }
+  return { id = path, arch = mt, config = cfg, tensors = tensors, file_type = g.file_type, kv = kv }
 end
 
 -- ---------------------------------------------------------------- safetensors
