@@ -119,7 +119,8 @@ typedef struct lc_graph_spec {
   /* gpt-oss (src/models/openai-moe.cpp, llama.cpp 80fb11a) */
   bool moe_softmax_w;  /* SOFTMAX_WEIGHT gating: the router's bias added to its logits in
                        ** place, the top-k of the logits, a softmax over the k selected ones
-                       ** (not renormalized); the experts' biases added in place (ADD_ID) */
+                       ** (not renormalized) */
+  bool exps_bias;      /* the experts' up, gate and down outputs biased (ADD_ID, in place) */
   bool rows_late;      /* the output rows (inp_out_ids) taken after the last layer, before the
                        ** output norm (embeddings_nextn_masked off), not inside the last layer */
   /* the gated DeltaNet hybrids (qwen3next, qwen35, qwen35moe: src/models/qwen3next.cpp,

@@ -422,6 +422,12 @@ static int lg_moe(lg *l, int x) {
   return lg_experts(l, x, topk, wn);
 }
 
+/* an expert product biased per selected expert (gpt-oss: ggml_add_id, which ggml-alloc runs in
+** place); its bias read from the weights (a copy where the experts stay on the host) */
+static int lg_exps_bias(lg *l, int x, int kind, uint64_t bytes) {
+  return l->sp->exps_bias ? lg_op(l, bytes, GS_INPLACE, x, lg_w(l, kind + LW_BIAS)) : x;
+}
+
 /* the selected experts over x (MUL_MAT_ID on the top-k ids), weighted by wn, their outputs
 ** summed over the k views */
 static int lg_experts(lg *l, int x, int topk, int wn) {
@@ -435,12 +441,12 @@ static int lg_experts(lg *l, int x, int topk, int wn) {
   uint64_t fb = acc_mul(&l->a, lg_f32(l, sp->ffn, T), k);
   int src[3] = {-1, xr, topk};
   int gate = -1;
-  if (sp->gated) src[0] = lg_w(l, LW_GATE_EXPS), gate = gs_node(l->g, fb, no, -1, src, 3);
+  if (sp->gated) src[0] = lg_w(l, LW_GATE_EXPS), gate = lg_exps_bias(l, gs_node(l->g, fb, no, -1, src, 3), LW_GATE_EXPS, fb);
   src[0] = lg_w(l, LW_UP_EXPS);
-  int up = gs_node(l->g, fb, no, -1, src, 3);
+  int up = lg_exps_bias(l, gs_node(l->g, fb, no, -1, src, 3), LW_UP_EXPS, fb);
   int act = sp->gated ? lg_op(l, fb, 0, gate, up) : lg_op(l, fb, GS_INPLACE, up, -1);
   int dsrc[3] = {lg_w(l, LW_DOWN_EXPS), act, topk};
-  int down = gs_node(l->g, acc_mul(&l->a, hb, k), no, -1, dsrc, 3);
+  int down = lg_exps_bias(l, gs_node(l->g, acc_mul(&l->a, hb, k), no, -1, dsrc, 3), LW_DOWN_EXPS, acc_mul(&l->a, hb, k));
   int weighted = sp->moe_w_before ? down : lg_op(l, acc_mul(&l->a, hb, k), GS_INPLACE, down, wn);
   int views[64];
   uint64_t nv = k < 64 ? k : 64;

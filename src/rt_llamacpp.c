@@ -538,7 +538,9 @@ static const lc_wname LC_WNAMES[] = {
 
 static int lc_weight_kind(const inv_tensor *t) {
   size_t n = strlen(t->name);
-  bool bias = n > 5 && strcmp(t->name + n - 5, ".bias") == 0;
+  /* GGUF's and most Hugging Face biases are "<weight>.bias"; gpt-oss's expert biases
+  ** (gate_up_proj_bias) and DeepSeek-V3's selection bias (e_score_correction_bias) "_bias" */
+  bool bias = n > 5 && (strcmp(t->name + n - 5, ".bias") == 0 || strcmp(t->name + n - 5, "_bias") == 0);
   if (!bias && strstr(t->name, "bias")) return -1;
   int kind = -1;
   if (t->role == ROLE_EMBED) kind = LW_TOKEN_EMBD;
@@ -574,6 +576,12 @@ static void lc_wadd(lc *l, uint64_t *wb, uint64_t row, int kind, const inv_tenso
 /* the bytes of a GPU copy of every weight the graph reads, per layer (row n_layer: the
 ** output layer and token_embd); a tied output is token_embd duplicated (create_tensor
 ** with TENSOR_DUPLICATED). NULL on out of memory. */
+/* a Hugging Face expert gate_up (gpt-oss's [E, h, 2 I] gate_up_proj and its bias), which
+** convert_hf_to_gguf splits into ffn_gate_exps and ffn_up_exps of half each */
+static bool lc_fused_exps(const inv_tensor *t, int kind) {
+  return t->role == ROLE_EXPERT && (kind & ~LW_BIAS) == LW_UP_EXPS && strstr(t->name, "gate_up") != NULL;
+}
+
 static uint64_t *lc_weight_table(lc *l) {
   const inventory *inv = &l->m->inv;
   uint64_t rows = l->n_layer + 1, *wb = calloc((size_t)rows * LW_N, sizeof *wb);
@@ -590,6 +598,9 @@ static uint64_t *lc_weight_table(lc *l) {
     if (kind >= LW_OUT_NORM && kind <= LW_TOKEN_EMBD + LW_BIAS) {
       lc_wadd(l, wb, l->n_layer, kind, t, g, b, 1);
       if (kind == LW_TOKEN_EMBD && !has_head && l->m->tied_embeddings) lc_wadd(l, wb, l->n_layer, LW_OUTPUT, t, g, b, 1);
+    } else if (il >= 0 && (uint64_t)il < l->n_layer && lc_fused_exps(t, kind)) {
+      lc_wadd(l, wb, (uint64_t)il, kind - LW_UP_EXPS + LW_GATE_EXPS, t, g, b / 2, t->count);
+      lc_wadd(l, wb, (uint64_t)il, kind, t, g, b / 2, t->count);
     } else if (il >= 0 && (uint64_t)il < l->n_layer) {
       lc_wadd(l, wb, (uint64_t)il, kind, t, g, b, t->count);
     } else if (il < 0 && strchr(t->name, '*')) {
@@ -824,6 +835,7 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
     const char *nm = m->inv.t[i].name;
     sp->qkv_bias = sp->qkv_bias || strstr(nm, "attn_q.bias") || strstr(nm, "q_proj.bias");
     sp->probs_b = sp->probs_b || strstr(nm, "exp_probs_b") || strstr(nm, "e_score_correction_bias");
+    sp->exps_bias = sp->exps_bias || (m->inv.t[i].role == ROLE_EXPERT && (lc_weight_kind(&m->inv.t[i]) & LW_BIAS));
   }
   if (g0 && g0->kind == KV_ATTN && g0->v_dim == 0) {
     /* MLA (deepseek2.cpp): the cache row is kv_lora (attn_kv_a_norm's width) + rope; Q

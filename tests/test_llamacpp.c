@@ -582,7 +582,9 @@ static void test_auto_moe_multi(void **state) {
 
 /* Tensor overrides turn llama.cpp's pipeline parallelism off (llama-context.cpp: no
 ** GGML_SCHED_MAX_COPIES copies of the host experts each GPU copies in): gpt-oss-120b with
-** --n-cpu-moe 36 on two GPUs needs the compute buffer of one, not 4 x 36 layers' experts. */
+** --n-cpu-moe 36 on two GPUs: the first GPU runs every layer's host experts (op_offload to the
+** first backend), one layer's copies at a time, and the second GPU's layers' activations cross
+** to it; with pipeline copies it held 4 x 36 layers' experts (244 GB). */
 static void test_overrides_no_pipeline(void **state) {
   const char *t = "return { model = 'openai/gpt-oss-120b', quant = 'gguf:MXFP4', runtime = { name = 'llamacpp',"
                   " n_cpu_moe = 36 }, workload = { kind = 'inference', context = 16384 }, parallel = { tp = %d },"
@@ -594,7 +596,7 @@ static void test_overrides_no_pipeline(void **state) {
   snprintf(text, sizeof text, t, 2);
   assert_int_equal(tu_eval(*state, text, &two), VF_OK);
   long long c1 = tu_int(one, "runtime.compute_buffer_bytes"), c2 = tu_int(two, "runtime.compute_buffer_bytes");
-  assert_true(c2 <= c1 && c2 > c1 / 2);
+  assert_true(c1 < c2 && c2 < 2 * c1);
   json_decref(one);
   json_decref(two);
 }
