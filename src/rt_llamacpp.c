@@ -1225,6 +1225,29 @@ static bool lc_fits(lc *l, uint64_t usable) {
   return !lc_over(l, (int64_t)usable - (int64_t)l->s->cuda_context);
 }
 
+/* the knobs fit searches: -ngl, --n-cpu-moe, -c in units of 256 cells per sequence */
+typedef void (*lc_knob)(lc *l, uint64_t v);
+static void lc_knob_ngl(lc *l, uint64_t v) { l->ngl = v; }
+static void lc_knob_cpu_moe(lc *l, uint64_t v) { l->n_cpu_moe = v; }
+static void lc_knob_ctx(lc *l, uint64_t v) { lc_set_ctx(l, v * 256 * l->n_seq); }
+
+/* largest: the largest value in [lo, hi] whose run fits usable (memory grows with the knob;
+** lo when none fits); else the smallest (memory shrinks with it; hi when none fits). The
+** knob is left at the answer. */
+static uint64_t lc_bisect(lc *l, lc_knob set, uint64_t lo, uint64_t hi, bool largest, uint64_t usable) {
+  while (lo < hi) {
+    uint64_t mid = largest ? lo + (hi - lo + 1) / 2 : lo + (hi - lo) / 2;
+    set(l, mid);
+    bool fits = lc_fits(l, usable);
+    if (largest && fits) lo = mid;
+    else if (largest) hi = mid - 1;
+    else if (fits) hi = mid;
+    else lo = mid + 1;
+  }
+  set(l, lo);
+  return lo;
+}
+
 /* -ngl: the most layers that fit the first GPU the estimate runs on (fit puts each catalog
 ** GPU there), counted as llama.cpp counts them: over n_layer_all (the trunk, then a GGUF's
 ** MTP blocks, runtime.n_layer_nextn) with the output layer, so all of them is
@@ -1250,15 +1273,7 @@ static void lc_fit(lc *l) {
   ** one layer is on the host (its weights' copies are in the compute buffer from then on),
   ** so [0, n_layer_all] is bisected */
   l->ngl = all + 1;
-  if (!lc_fits(l, usable)) {
-    uint64_t lo = 0, hi = all;
-    while (lo < hi) {
-      uint64_t mid = lo + (hi - lo + 1) / 2;
-      l->ngl = mid;
-      if (lc_fits(l, usable)) lo = mid; else hi = mid - 1;
-    }
-    l->ngl = lo;
-  }
+  if (!lc_fits(l, usable)) lc_bisect(l, lc_knob_ngl, 0, all, true, usable);
   est_fig(l->c, "fit_n_gpu_layers", l->ngl);
   *l = saved_flags;
   if (l->moe) {
@@ -1267,26 +1282,13 @@ static void lc_fit(lc *l) {
     ** compute buffer) each more layer frees GPU memory, so the search bisects from 1. */
     l->ngl = all + 1;
     l->n_cpu_moe = 0;
-    uint64_t lo = 0, hi = l->n_layer + 1;
-    if (!lc_fits(l, usable)) {
-      lo = 1;
-      while (lo < hi) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        l->n_cpu_moe = mid;
-        if (lc_fits(l, usable)) hi = mid; else lo = mid + 1;
-      }
-    }
-    est_fig(l->c, "fit_n_cpu_moe", lo);
+    uint64_t n = lc_fits(l, usable) ? 0 : lc_bisect(l, lc_knob_cpu_moe, 1, l->n_layer + 1, false, usable);
+    est_fig(l->c, "fit_n_cpu_moe", n);
     *l = saved_flags;
   }
   *l = saved;
-  uint64_t lo = 0, hi = (1ull << 22) / 256; /* -c at the placement the estimate has */
-  while (lo < hi) { /* n_ctx = 256 x mid per sequence */
-    uint64_t mid = lo + (hi - lo + 1) / 2;
-    lc_set_ctx(l, mid * 256 * l->n_seq);
-    if (lc_fits(l, usable)) lo = mid; else hi = mid - 1;
-  }
-  est_fig(l->c, "fit_n_ctx", lo * 256 * l->n_seq);
+  /* -c at the placement the estimate has */
+  est_fig(l->c, "fit_n_ctx", lc_bisect(l, lc_knob_ctx, 0, (1ull << 22) / 256, true, usable) * 256 * l->n_seq);
   *l = saved;
   lc_run(l);
 }
