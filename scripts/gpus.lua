@@ -7,6 +7,11 @@ local GiB = 1073741824 -- 2^30
 -- link_gbs follows vendor spec sheets: bidirectional per GPU (PCIe 3.0 x16 = 32, 4.0 x16 = 64, 5.0 x16 = 128).
 -- Aliases are PCRE2, caseless, unanchored; the engine takes the FIRST entry in file order with a matching alias,
 -- so the patterns for smaller variants must not match a larger variant's name or short name.
+-- Variants that print the same device name ("NVIDIA GeForce RTX 3060" is 8GB or 12GB) share a short name that
+-- lands on one of them; the others get aliases that need their size in the name ("RTX 3060 8GB"). When the entry
+-- that takes the short name comes first (RTX-3080-10GB before RTX-3080-12GB), its alias must exclude the other
+-- sizes. src/catalog.c refuses a name whose stated size differs from the nominal of the entry it resolves to,
+-- unless the alias that matched needs that size itself ("GH200 480GB" counts the Grace CPU's memory).
 
 return {
   { -- torch 'GeForce GTX 1080' printout: total_memory=8118MB (older driver name without the NVIDIA prefix)
@@ -18,16 +23,36 @@ return {
     bf16 = false, fp8 = false, fp4 = false, compute = "6.1",
     aliases = { "GTX ?1080(?! ?Ti)", "^1080$" },
   },
-  { -- spec only; also matches the rarer 12GB RTX 3080, which prints the same name
+  { -- spec only; nvidia-smi prints 'RTX 3060' for it as for the 12GB card, so only a name that says 8GB lands here
+    name = "RTX-3060-8GB", vendor = "nvidia", arch = "ampere",
+    memory = 8 * GiB, memory_basis = "nominal",
+    memory_source = "nominal: 8 GiB label x 2^30 bytes; reserve NOT subtracted. Spec: https://www.nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3060-3060ti/ (RTX 3060 8GB: 128-bit GDDR6 at 15 Gbps)",
+    nominal = "8GB", memory_type = "GDDR6", bandwidth_gbs = 240,
+    interconnect = "PCIe 4.0 x16", link_gbs = 64,
+    bf16 = true, fp8 = false, fp4 = false, compute = "8.6",
+    aliases = { "RTX ?3060(?! ?Ti)(?!.*Laptop).*\\b8 ?G(i?B)?\\b", "^3060[- ]8 ?GB$" },
+  },
+  { -- spec only; nvidia-smi prints 'RTX 4060 Ti' for it as for the 16GB card, so only a name that says 8GB lands here
+    name = "RTX-4060Ti-8GB", vendor = "nvidia", arch = "ada",
+    memory = 8 * GiB, memory_basis = "nominal",
+    memory_source = "nominal: 8 GiB label x 2^30 bytes; reserve NOT subtracted. Spec: https://www.nvidia.com/en-us/geforce/graphics-cards/40-series/rtx-4060-4060ti/ (RTX 4060 Ti 8GB: 128-bit GDDR6, 288 GB/s, PCIe 4.0 x8)",
+    nominal = "8GB", memory_type = "GDDR6", bandwidth_gbs = 288,
+    interconnect = "PCIe 4.0 x8", link_gbs = 32,
+    bf16 = true, fp8 = true, fp4 = false, compute = "8.9",
+    aliases = { "RTX ?4060 ?Ti(?!.*Laptop).*\\b8 ?G(i?B)?\\b", "^4060 ?Ti[- ]8 ?GB$" },
+  },
+  { -- spec only; the rarer 12GB RTX 3080 prints the same name, so a plain 'RTX 3080' lands here; a name that
+    -- says 12GB must not (it goes on to RTX-3080-12GB)
     name = "RTX-3080-10GB", vendor = "nvidia", arch = "ampere",
     memory = 10 * GiB, memory_basis = "nominal",
     memory_source = "nominal: 10 GiB label x 2^30 bytes; driver/context reserve NOT subtracted (real torch total is ~1-2% lower). Spec: https://www.nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3080-3080ti/",
     nominal = "10GB", memory_type = "GDDR6X", bandwidth_gbs = 760,
     interconnect = "PCIe 4.0 x16", link_gbs = 64,
     bf16 = true, fp8 = false, fp4 = false, compute = "8.6",
-    aliases = { "RTX ?3080(?! ?Ti)(?!.*Laptop)", "^3080$" },
+    aliases = { "RTX ?3080(?! ?Ti)(?!.*Laptop)(?!.*\\b12 ?G(i?B)?\\b)", "^3080$" },
   },
-  { -- spec only; the 8GB RTX 3060 prints the same name and will resolve here
+  { -- spec only; the 8GB RTX 3060 prints the same name: a plain 'RTX 3060' lands here (12GB is the common
+    -- card), a name that says 8GB on RTX-3060-8GB above
     name = "RTX-3060-12GB", vendor = "nvidia", arch = "ampere",
     memory = 12 * GiB, memory_basis = "nominal",
     memory_source = "nominal: 12 GiB label x 2^30 bytes; reserve NOT subtracted. Spec: https://www.nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3060-3060ti/",
@@ -35,6 +60,15 @@ return {
     interconnect = "PCIe 4.0 x16", link_gbs = 64,
     bf16 = true, fp8 = false, fp4 = false, compute = "8.6",
     aliases = { "RTX ?3060(?! ?Ti)(?!.*Laptop)", "^3060$" },
+  },
+  { -- spec only; nvidia-smi prints 'RTX 3080' for it as for the 10GB card, so only a name that says 12GB lands here
+    name = "RTX-3080-12GB", vendor = "nvidia", arch = "ampere",
+    memory = 12 * GiB, memory_basis = "nominal",
+    memory_source = "nominal: 12 GiB label x 2^30 bytes; reserve NOT subtracted. Spec: https://www.nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3080-3080ti/ (RTX 3080 12GB: 384-bit GDDR6X at 19 Gbps)",
+    nominal = "12GB", memory_type = "GDDR6X", bandwidth_gbs = 912,
+    interconnect = "PCIe 4.0 x16", link_gbs = 64,
+    bf16 = true, fp8 = false, fp4 = false, compute = "8.6",
+    aliases = { "RTX ?3080(?! ?Ti)(?!.*Laptop).*\\b12 ?G(i?B)?\\b", "^3080[- ]12 ?GB$" },
   },
   { -- torch 'Tesla T4' printouts range 14930-15109MB by driver; 15095MB is the newest-format one (= vLLM "14.74 GiB")
     name = "T4-16GB", vendor = "nvidia", arch = "turing",
@@ -72,7 +106,8 @@ return {
     bf16 = true, fp8 = true, fp4 = true, compute = "12.0",
     aliases = { "RTX ?5080(?!.*Laptop)", "^5080$" },
   },
-  { -- spec only; the 8GB 4060 Ti prints the same name and will resolve here
+  { -- spec only; the 8GB 4060 Ti prints the same name: a plain 'RTX 4060 Ti' lands here, a name that says 8GB
+    -- on RTX-4060Ti-8GB above
     name = "RTX-4060Ti-16GB", vendor = "nvidia", arch = "ada",
     memory = 16 * GiB, memory_basis = "nominal",
     memory_source = "nominal: 16 GiB label x 2^30 bytes; reserve NOT subtracted. Spec: https://www.nvidia.com/en-us/geforce/graphics-cards/40-series/rtx-4060-4060ti/",
