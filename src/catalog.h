@@ -1,7 +1,8 @@
 /*
 ** catalog.h: the GPU catalog (loaded from scripts/gpus.lua by the Lua host) and name
 ** resolution: canonical names first, then PCRE2 aliases in catalog order, so the
-** names nvidia-smi, rocm-smi and torch print resolve to an entry.
+** names nvidia-smi, rocm-smi and torch print resolve to an entry. A name that states a
+** memory size ("RTX 3060 8GB") must agree with the size of the entry it resolves to.
 */
 #ifndef VF_CATALOG_H
 #define VF_CATALOG_H
@@ -31,6 +32,9 @@ typedef struct catalog {
   gpu *v;
   size_t n, cap;
   rules *aliases; /* value = index into v */
+  rules **one;    /* each alias alone, in the order of aliases: asks whether the alias
+                  ** that matched a name still matches it without its stated size */
+  size_t n_one, cap_one;
 } catalog;
 
 /* The GPU figures are computed for when a scenario names none (DESIGN.md). */
@@ -43,13 +47,22 @@ bool catalog_add(catalog *c, const gpu *g);
 /* Adds an alias pattern for entry idx; false with err on a bad pattern. */
 bool catalog_alias(catalog *c, size_t idx, const char *pattern, char *err, size_t errlen);
 /* Resolves a name: exact canonical name (case-insensitive), then the first alias that
-** matches. NULL if none (err says so, listing near names is left to the caller). */
+** matches. NULL if none (err says so, listing near names is left to the caller).
+** A size the name states ("8GB", "24 GB", "141GiB", "144G") that the matching alias
+** does not itself require (nvidia-smi's "GH200 480GB" counts the Grace CPU's memory,
+** and its alias spells it out) must equal the entry's nominal size (or the size its
+** name ends in), else NULL with "unknown GPU 'RTX 4090 48GB': the catalog's RTX 4090 is
+** RTX-4090-24GB (24GB); give its memory: gpu = { name = "RTX 4090 48GB", memory = "48GB" }":
+** the aliases cannot tell variants apart that print the same device name, and a
+** silently different size would be a wrong answer. */
 const gpu *catalog_find(const catalog *c, const char *name, char *err, size_t errlen);
 
 /* A scenario's GPU entry resolved in place: a name alone takes the catalog entry; a
 ** name with its own memory (a MIG slice, a measured total) keeps that memory and, when
-** the name is in the catalog, the entry's architecture and interconnect. False with
-** err ("unknown GPU ...") when a name alone is not found. */
+** the name is in the catalog, the entry's architecture and interconnect (the entry's
+** name too, unless the name states a size that differs from the entry's: then the
+** name as given stays). False with err ("unknown GPU ...") when a name alone is not
+** found or states a size its entry does not have. */
 bool catalog_resolve(const catalog *c, gpu *g, char *err, size_t errlen);
 
 #endif
