@@ -1,6 +1,7 @@
 /*
 ** test_gguf.c: ggml type sizes, GGUF header parsing of synthetic llama models,
-** and every malformed case with its exact message. Uses tools/mkmodel_lib.c.
+** every malformed case with its exact message, and the refusal of metadata the estimate
+** cannot use (through the API and the command's exit status). Uses tools/mkmodel_lib.c.
 */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
@@ -11,11 +12,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "apiutil.h"
 #include "ggml_types.h"
 #include "gguf.h"
 #include "mkmodel_lib.h"
+
+/* The sanitized command beside this test ($(B)/asan/vramfit, which make test builds first);
+** NULL where it is absent (make unit builds the tests alone). */
+static const char *cli_path;
 
 static uint64_t bytes2d(uint32_t type, uint64_t a, uint64_t b) {
   uint64_t ne[2] = {a, b}, n = 0;
@@ -293,6 +300,89 @@ static void test_bad_files(void **state) {
   }
 }
 
+/* Runs the command with args in dir (relative names keep the messages free of it): its exit
+** status, and its stderr in err. */
+static int run_cli(const char *dir, char *const args[], char *err, size_t errlen) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/stderr", dir);
+  fflush(NULL);
+  pid_t pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) {
+    if (chdir(dir) != 0 || !freopen("/dev/null", "w", stdout) || !freopen("stderr", "w", stderr))
+      _exit(127);
+    execv(cli_path, args);
+    _exit(127);
+  }
+  int status = 0;
+  assert_int_equal(waitpid(pid, &status, 0), pid);
+  FILE *f = fopen(path, "r");
+  assert_non_null(f);
+  size_t n = fread(err, 1, errlen - 1, f);
+  err[n] = '\0';
+  fclose(f);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* Sets the uint32 value of key in a GGUF buffer, which must hold `was`. */
+static void patch_u32(mk_buf *b, const char *key, uint32_t was, uint32_t v) {
+  size_t kl = strlen(key), at = 0;
+  while (at + kl <= b->len && memcmp(b->p + at, key, kl) != 0) at++;
+  assert_true(at + kl + 8 <= b->len);
+  uint8_t *p = b->p + at + kl;
+  assert_int_equal(p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24, 4); /* uint32 */
+  assert_int_equal(p[4] | p[5] << 8 | p[6] << 16 | (uint32_t)p[7] << 24, was);
+  for (int i = 0; i < 4; i++) p[4 + i] = (uint8_t)(v >> (8 * i));
+}
+
+/* A gated DeltaNet file's ssm.inner_size is its V heads (ssm.time_step_rank) x the V head
+** size, which scripts/model_files.lua derives: one that is not a multiple has no head size and
+** is refused, exactly, through the API and by the command with exit status 2. */
+static void test_ssm_inner_not_multiple(void **state) {
+  (void)state;
+  mk_llama o;
+  mk_buf b = {0};
+  char dir[] = "/tmp/vf_test_gguf_XXXXXX", path[512], text[768], want[768], err[1024];
+  mk_llama_defaults(&o);
+  o.arch = "qwen35", o.layers = 4, o.embd = 256, o.ff = 512, o.heads = 4, o.heads_kv = 2, o.head_dim = 64;
+  o.ssm_conv = 4, o.ssm_state = 32, o.ssm_groups = 2, o.ssm_vheads = 4;
+  assert_true(mk_gguf_llama_buf(&o, &b, err, sizeof err));
+  patch_u32(&b, "qwen35.ssm.inner_size", 32 * 4, 130);
+  assert_non_null(mkdtemp(dir));
+  snprintf(path, sizeof path, "%s/m.gguf", dir);
+  assert_true(mk_write_file(path, b.p, b.len, 0, err, sizeof err));
+  mk_buf_free(&b);
+
+  vf_engine *e = tu_engine(0, 0);
+  assert_non_null(e);
+  snprintf(text, sizeof text, "return { model = \"%s\", workload = { kind = \"inference\", context = 512 } }",
+           path);
+  assert_int_not_equal(tu_eval(e, text, NULL), VF_OK);
+  snprintf(want, sizeof want, "t.lua: model '%s': ssm.inner_size 130 is not a multiple of "
+           "ssm.time_step_rank 4", path);
+  assert_string_equal(vf_engine_error(e), want);
+  vf_engine_free(e);
+
+  char lua[512];
+  snprintf(lua, sizeof lua, "%s/s.lua", dir);
+  FILE *f = fopen(lua, "w");
+  assert_non_null(f);
+  fputs("return { model = \"m.gguf\", workload = { kind = \"inference\", context = 512 } }\n", f);
+  fclose(f);
+  if (cli_path) {
+    assert_int_equal(run_cli(dir, (char *const[]){"vramfit", "estimate", "s.lua", NULL}, err, sizeof err), 2);
+    assert_string_equal(err, "vramfit: s.lua: model 'm.gguf': ssm.inner_size 130 is not a multiple of "
+                             "ssm.time_step_rank 4\n");
+  }
+  char rm[600];
+  snprintf(rm, sizeof rm, "%s/stderr", dir);
+  unlink(rm), unlink(lua), unlink(path), rmdir(dir);
+  if (!cli_path) {
+    print_message("%s: no vramfit beside the test, the exit status is not checked\n", __func__);
+    skip();
+  }
+}
+
 /* Every prefix of a valid file fails cleanly (no read past the buffer). */
 static void test_every_prefix(void **state) {
   (void)state;
@@ -311,14 +401,25 @@ static void test_every_prefix(void **state) {
   mk_buf_free(&b);
 }
 
-int main(void) {
+/* $(B)/asan/vramfit from argv[0], $(B)/asan/test_gguf, made absolute: run_cli changes directory */
+static void find_cli(const char *argv0) {
+  static char cli[4096];
+  const char *slash = strrchr(argv0, '/');
+  char cwd[2048] = "";
+  if (!slash || (argv0[0] != '/' && !getcwd(cwd, sizeof cwd))) return;
+  int n = snprintf(cli, sizeof cli, "%s%s%.*s/vramfit", cwd, cwd[0] ? "/" : "", (int)(slash - argv0), argv0);
+  if (n > 0 && (size_t)n < sizeof cli && access(cli, X_OK) == 0) cli_path = cli;
+}
+
+int main(int argc, char **argv) {
+  if (argc > 0) find_cli(argv[0]);
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_type_sizes),    cmocka_unit_test(test_ftype_names),
       cmocka_unit_test(test_llama_q4_0),    cmocka_unit_test(test_llama_q4_k),
       cmocka_unit_test(test_llama_moe),     cmocka_unit_test(test_per_layer_kv),
       cmocka_unit_test(test_file_header_only), cmocka_unit_test(test_bad_files),
       cmocka_unit_test(test_every_prefix),  cmocka_unit_test(test_field_keys),
-      cmocka_unit_test(test_field_kinds),
+      cmocka_unit_test(test_field_kinds),   cmocka_unit_test(test_ssm_inner_not_multiple),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
