@@ -85,6 +85,7 @@ local function deltanet_config(path, md, cfg, need)
   cfg.linear_num_key_heads, cfg.linear_num_value_heads = need("ssm.group_count"), nv
   cfg.linear_key_head_dim, cfg.linear_conv_kernel_dim = dk, need("ssm.conv_kernel")
   local inner = need("ssm.inner_size")
+  if nv < 1 then fail(path, "ssm.time_step_rank must be at least 1 (the V heads), got %d", nv) end
   if inner % nv ~= 0 then fail(path, "ssm.inner_size %d is not a multiple of ssm.time_step_rank %d", inner, nv) end
   cfg.linear_value_head_dim = inner // nv
   cfg.full_attention_interval = md.full_attention_interval

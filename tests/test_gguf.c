@@ -335,11 +335,9 @@ static void patch_u32(mk_buf *b, const char *key, uint32_t was, uint32_t v) {
   for (int i = 0; i < 4; i++) p[4 + i] = (uint8_t)(v >> (8 * i));
 }
 
-/* A gated DeltaNet file's ssm.inner_size is its V heads (ssm.time_step_rank) x the V head
-** size, which scripts/model_files.lua derives: one that is not a multiple has no head size and
-** is refused, exactly, through the API and by the command with exit status 2. */
-static void test_ssm_inner_not_multiple(void **state) {
-  (void)state;
+/* A gated DeltaNet file (qwen35) with one u32 field patched from `was` to `now` is refused with
+** `msg`, exactly, through the API and by the command with exit status 2. */
+static void expect_deltanet_refused(const char *key, uint32_t was, uint32_t now, const char *msg) {
   mk_llama o;
   mk_buf b = {0};
   char dir[] = "/tmp/vf_test_gguf_XXXXXX", path[512], text[768], want[768], err[1024];
@@ -347,7 +345,7 @@ static void test_ssm_inner_not_multiple(void **state) {
   o.arch = "qwen35", o.layers = 4, o.embd = 256, o.ff = 512, o.heads = 4, o.heads_kv = 2, o.head_dim = 64;
   o.ssm_conv = 4, o.ssm_state = 32, o.ssm_groups = 2, o.ssm_vheads = 4;
   assert_true(mk_gguf_llama_buf(&o, &b, err, sizeof err));
-  patch_u32(&b, "qwen35.ssm.inner_size", 32 * 4, 130);
+  patch_u32(&b, key, was, now);
   assert_non_null(mkdtemp(dir));
   snprintf(path, sizeof path, "%s/m.gguf", dir);
   assert_true(mk_write_file(path, b.p, b.len, 0, err, sizeof err));
@@ -358,8 +356,7 @@ static void test_ssm_inner_not_multiple(void **state) {
   snprintf(text, sizeof text, "return { model = \"%s\", workload = { kind = \"inference\", context = 512 } }",
            path);
   assert_int_not_equal(tu_eval(e, text, NULL), VF_OK);
-  snprintf(want, sizeof want, "t.lua: model '%s': ssm.inner_size 130 is not a multiple of "
-           "ssm.time_step_rank 4", path);
+  snprintf(want, sizeof want, "t.lua: model '%s': %s", path, msg);
   assert_string_equal(vf_engine_error(e), want);
   vf_engine_free(e);
 
@@ -371,12 +368,22 @@ static void test_ssm_inner_not_multiple(void **state) {
   fclose(f);
   if (cli_path) {
     assert_int_equal(run_cli(dir, (char *const[]){"vramfit", "estimate", "s.lua", NULL}, err, sizeof err), 2);
-    assert_string_equal(err, "vramfit: s.lua: model 'm.gguf': ssm.inner_size 130 is not a multiple of "
-                             "ssm.time_step_rank 4\n");
+    snprintf(want, sizeof want, "vramfit: s.lua: model 'm.gguf': %s\n", msg);
+    assert_string_equal(err, want);
   }
   char rm[600];
   snprintf(rm, sizeof rm, "%s/stderr", dir);
   unlink(rm), unlink(lua), unlink(path), rmdir(dir);
+}
+
+/* ssm.inner_size is the V heads (ssm.time_step_rank) x the V head size, which
+** scripts/model_files.lua derives: one that is not a multiple has no head size; no V heads
+** at all divide nothing. Both are refused. */
+static void test_ssm_inner_not_multiple(void **state) {
+  (void)state;
+  expect_deltanet_refused("qwen35.ssm.inner_size", 32 * 4, 130,
+                          "ssm.inner_size 130 is not a multiple of ssm.time_step_rank 4");
+  expect_deltanet_refused("qwen35.ssm.time_step_rank", 4, 0, "ssm.time_step_rank must be at least 1 (the V heads), got 0");
   if (!cli_path) {
     print_message("%s: no vramfit beside the test, the exit status is not checked\n", __func__);
     skip();
