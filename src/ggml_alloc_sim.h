@@ -77,7 +77,10 @@ enum {
   LW_DOWN_EXPS = 26, LW_OUT_NORM = 28, LW_OUTPUT = 30, LW_TOKEN_EMBD = 32,
   /* MLA (deepseek2): wq_a, attn_q_a_norm, wq_b, wkv_a_mqa, attn_kv_a_norm, wk_b, wv_b */
   LW_Q_A = 34, LW_Q_A_NORM = 36, LW_Q_B = 38, LW_KV_A = 40, LW_KV_A_NORM = 42, LW_K_B = 44, LW_V_B = 46,
-  LW_N = 48, LW_BIAS = 1
+  /* the shared experts' FFN (ffn_{gate,up,down}_shexp) and qwen3next's gate of its output
+  ** (ffn_gate_inp_shexp), apart from the dense FFN's and the router's slots */
+  LW_SH_GATE = 48, LW_SH_UP = 50, LW_SH_DOWN = 52, LW_SH_GATE_INP = 54,
+  LW_N = 56, LW_BIAS = 1
 };
 
 typedef struct lc_graph_spec {

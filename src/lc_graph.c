@@ -105,11 +105,11 @@ static int lg_w(lg *l, int kind) {
   if (sp->exps_dev && l->il >= 0 && exps)
     bk = lg_backend(l, sp->exps_dev[l->il]); /* experts kept on the host (--n-cpu-moe) */
   if (sp->part_cls && l->il >= 0 && sp->part_cls[l->il]) { /* --fit's partial layers */
-    unsigned cls = base == LW_ROUTER                           ? LC_PART_R
-                   : base == LW_GATE || base == LW_GATE_EXPS ? LC_PART_G
-                   : base == LW_UP || base == LW_UP_EXPS     ? LC_PART_U
-                   : base == LW_DOWN || base == LW_DOWN_EXPS ? LC_PART_D
-                                                             : 0;
+    unsigned cls = base == LW_ROUTER || base == LW_SH_GATE_INP                     ? LC_PART_R
+                   : base == LW_GATE || base == LW_GATE_EXPS || base == LW_SH_GATE ? LC_PART_G
+                   : base == LW_UP || base == LW_UP_EXPS || base == LW_SH_UP       ? LC_PART_U
+                   : base == LW_DOWN || base == LW_DOWN_EXPS || base == LW_SH_DOWN ? LC_PART_D
+                                                                                  : 0;
     if (exps) cls |= LC_PART_X;
     if (cls & sp->part_cls[l->il]) bk = lg_backend(l, sp->part_dev[l->il]);
   }
@@ -456,20 +456,23 @@ static int lg_experts(lg *l, int x, int topk, int wn) {
   return out;
 }
 
-/* build_ffn of `width`: gate and up, SwiGLU (not in place) or an in-place activation, down */
-static int lg_dense(lg *l, int x, uint64_t width) {
+/* build_ffn of `width`: gate and up, SwiGLU (not in place) or an in-place activation, down;
+** its weights the dense FFN's (gate LW_GATE) or the shared experts' (LW_SH_GATE), up and down
+** the next two kinds */
+static int lg_dense(lg *l, int x, uint64_t width, int gate_kind) {
+  const int up_kind = gate_kind + 2, down_kind = gate_kind + 4;
   const lc_graph_spec *sp = l->sp;
   uint64_t T = l->T, fb = lg_f32(l, width, T);
   int act;
   if (sp->fused_up) { /* one up of 2 x width, SwiGLU over its halves */
-    act = lg_op(l, fb, 0, lg_op(l, acc_mul(&l->a, fb, 2), 0, lg_w(l, LW_UP), x), -1);
+    act = lg_op(l, fb, 0, lg_op(l, acc_mul(&l->a, fb, 2), 0, lg_w(l, up_kind), x), -1);
   } else if (sp->gated) {
-    int gate = lg_op(l, fb, 0, lg_w(l, LW_GATE), x);
-    act = lg_op(l, fb, 0, gate, lg_op(l, fb, 0, lg_w(l, LW_UP), x));
+    int gate = lg_op(l, fb, 0, lg_w(l, gate_kind), x);
+    act = lg_op(l, fb, 0, gate, lg_op(l, fb, 0, lg_w(l, up_kind), x));
   } else {
-    act = lg_op(l, fb, GS_INPLACE, lg_op(l, fb, 0, lg_w(l, LW_UP), x), -1);
+    act = lg_op(l, fb, GS_INPLACE, lg_op(l, fb, 0, lg_w(l, up_kind), x), -1);
   }
-  return lg_op(l, lg_f32(l, sp->hidden, T), 0, lg_w(l, LW_DOWN), act);
+  return lg_op(l, lg_f32(l, sp->hidden, T), 0, lg_w(l, down_kind), act);
 }
 
 /* the layer's FFN: dense; or a MoE model's leading dense layers (n_layer_dense_lead), its
@@ -477,16 +480,16 @@ static int lg_dense(lg *l, int x, uint64_t width) {
 ** (llama.cpp's deepseek2 / glm4moe builds: cur = ggml_add(moe_out, ffn_shexp)) */
 static int lg_ffn(lg *l, int x) {
   const lc_graph_spec *sp = l->sp;
-  if (!sp->experts) return lg_dense(l, x, sp->ffn);
+  if (!sp->experts) return lg_dense(l, x, sp->ffn, LW_GATE);
   bool dense = sp->moe_step ? l->il >= 0 && ((uint64_t)l->il + 1) % sp->moe_step != 0 /* llama4's interleave */
                             : l->il >= 0 && (uint64_t)l->il < sp->dense_lead;
-  if (dense) return lg_dense(l, x, sp->dense_ffn ? sp->dense_ffn : sp->ffn);
+  if (dense) return lg_dense(l, x, sp->dense_ffn ? sp->dense_ffn : sp->ffn, LW_GATE);
   int moe = lg_moe(l, x);
   if (!sp->shexp_ffn) return moe;
-  int sh = lg_dense(l, x, sp->shexp_ffn);
+  int sh = lg_dense(l, x, sp->shexp_ffn, LW_SH_GATE);
   if (sp->shexp_gate) { /* qwen3next: times sigmoid(ffn_gate_inp_shexp x), in place */
     uint64_t gb = lg_f32(l, 1, l->T);
-    int gate = lg_op(l, gb, GS_INPLACE, lg_op(l, gb, 0, lg_w(l, LW_ROUTER), x), -1);
+    int gate = lg_op(l, gb, GS_INPLACE, lg_op(l, gb, 0, lg_w(l, LW_SH_GATE_INP), x), -1);
     sh = lg_op(l, lg_f32(l, sp->hidden, l->T), GS_INPLACE, sh, gate);
   }
   return lg_op(l, lg_f32(l, sp->hidden, l->T), GS_INPLACE, moe, sh); /* ADD: in place */

@@ -527,6 +527,7 @@ static const lc_wname LC_WNAMES[] = {
     {"attn_q.", LW_Q}, {"q_proj", LW_Q}, {"attn_k.", LW_K}, {"k_proj", LW_K}, {"attn_v.", LW_V}, {"v_proj", LW_V},
     {"attn_output", LW_O}, {"o_proj", LW_O}, {"attention.dense", LW_O}, {"out_proj", LW_O}, {"attn.c_proj", LW_O},
     {"ffn_gate_inp", LW_ROUTER}, {"exp_probs_b", LW_ROUTER}, {"ffn_gate_exps", LW_GATE_EXPS}, {"ffn_up_exps", LW_UP_EXPS},
+    {"ffn_gate_shexp", LW_GATE}, {"ffn_up_shexp", LW_UP}, {"ffn_down_shexp", LW_DOWN},
     {"ffn_down_exps", LW_DOWN_EXPS}, {"gate_up_proj", LW_UP}, {"ffn_gate.", LW_GATE}, {"gate_proj", LW_GATE},
     {".w1.", LW_GATE}, {"ffn_up.", LW_UP}, {"up_proj", LW_UP}, {"dense_h_to_4h", LW_UP}, {"c_fc", LW_UP},
     {".w3.", LW_UP}, {"ffn_down.", LW_DOWN}, {"down_proj", LW_DOWN}, {"dense_4h_to_h", LW_DOWN},
@@ -543,15 +544,20 @@ static int lc_weight_kind(const inv_tensor *t) {
   bool bias = n > 5 && (strcmp(t->name + n - 5, ".bias") == 0 || strcmp(t->name + n - 5, "_bias") == 0);
   if (!bias && strstr(t->name, "bias")) return -1;
   int kind = -1;
+  bool shared = strstr(t->name, "shexp") || strstr(t->name, "shared_expert");
   if (t->role == ROLE_EMBED) kind = LW_TOKEN_EMBD;
   else if (t->role == ROLE_LM_HEAD) kind = LW_OUTPUT;
-  else if (t->role == ROLE_ROUTER) kind = LW_ROUTER;
-  else if (t->role == ROLE_SHARED_EXPERT || t->role == ROLE_POS_EMBED) return -1;
+  else if (t->role == ROLE_ROUTER) kind = shared ? LW_SH_GATE_INP : LW_ROUTER; /* ffn_gate_inp_shexp */
+  else if (t->role == ROLE_POS_EMBED) return -1;
   for (size_t i = 0; kind < 0 && i < sizeof LC_WNAMES / sizeof LC_WNAMES[0]; i++)
     if (strstr(t->name, LC_WNAMES[i].part)) kind = LC_WNAMES[i].kind;
   if (kind < 0) return -1;
   if (t->role == ROLE_EXPERT && (kind == LW_GATE || kind == LW_UP || kind == LW_DOWN))
     kind += LW_GATE_EXPS - LW_GATE; /* per-expert tensors merge into ffn_*_exps */
+  if (t->role == ROLE_SHARED_EXPERT && (kind == LW_GATE || kind == LW_UP || kind == LW_DOWN))
+    kind += LW_SH_GATE - LW_GATE; /* the shared experts' own FFN */
+  else if (t->role == ROLE_SHARED_EXPERT)
+    return -1;
   return bias ? kind + LW_BIAS : kind;
 }
 
@@ -1063,7 +1069,10 @@ static bool lc_compute_replay(lc *l) {
   /* the late-2025 graph has no bias adds: a host layer's biases would be copied too */
   bool unread = false;
   for (uint64_t il = 0; ok && !legacy && sp.op_offload && l->n_ub >= 32 && il < l->n_layer; il++)
-    for (int k = LW_Q; k <= LW_DOWN && dev[il] < 0; k += 2) unread = unread || wb[il * LW_N + (uint64_t)k + LW_BIAS];
+    for (int k = LW_Q; k <= LW_DOWN && dev[il] < 0; k += 2) {
+      bool read = sp.qkv_bias && (k == LW_Q || k == LW_K || k == LW_V || k == LW_QKV); /* build_attn's bias adds */
+      unread = unread || (!read && wb[il * LW_N + (uint64_t)k + LW_BIAS]);
+    }
   free(wb);
   if (!ok) return false;
   l->replayed = true;

@@ -601,6 +601,29 @@ static void test_overrides_no_pipeline(void **state) {
   json_decref(two);
 }
 
+/* Host weights the first GPU copies into its compute buffer are sized from their own tensors:
+** gpt-oss's fused expert gate_up as the ffn_gate_exps / ffn_up_exps halves the GGUF holds
+** (their biases too, for ADD_ID), and the shared experts' FFN and qwen3next's shared-expert
+** gate apart from the dense FFN and the router, so a partial offload of a model with shared
+** experts replays exactly (it left their copies out: "copies of host tensors of unknown size");
+** the host layers' Q/K/V biases the graph adds (GLM's) are not "left out". A DeepSeek preset
+** stays inexact: its kv_b_proj becomes attn_k_b / attn_v_b in a GGUF, quantized by rules of
+** their own that the preset does not carry. */
+static void test_host_copies_sized(void **state) {
+  static const char *const runs[] = {
+      "model = 'openai/gpt-oss-120b', quant = 'gguf:MXFP4', runtime = { name = 'llamacpp', n_cpu_moe = 36 }",
+      "model = 'zai-org/GLM-4.6', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp', n_gpu_layers = 20 }",
+  };
+  for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+    char text[512];
+    json_t *j = NULL;
+    snprintf(text, sizeof text, "return { %s, workload = { kind = 'inference', context = 8192 }, gpu = 'H200' }", runs[i]);
+    assert_int_equal(tu_eval(*state, text, &j), VF_OK);
+    assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
+    json_decref(j);
+  }
+}
+
 /* fit on a GPU the MoE model does not fill whole: every layer offloaded, the experts of the
 ** first N layers on the host (the fewest that fit); where it fits whole, no --n-cpu-moe */
 static void test_fit_n_cpu_moe(void **state) {
@@ -986,6 +1009,7 @@ int main(void) {
       cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl),
       cmocka_unit_test(test_auto_moe), cmocka_unit_test(test_auto_ngl_multi),
       cmocka_unit_test(test_auto_moe_multi), cmocka_unit_test(test_overrides_no_pipeline),
+      cmocka_unit_test(test_host_copies_sized),
       cmocka_unit_test(test_qwen2vl_no_sections),
       cmocka_unit_test(test_fused_archs),
   };
