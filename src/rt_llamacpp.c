@@ -146,25 +146,27 @@ static void lc_apply_layout(lc *l) {
 }
 
 /* runtime.fit_layout, how fit's probes keep the layout --fit chose: per GPU
-** "n_layer:n_part:ov:next" (ov LC_PART_* classes, next 1 when they go to the next GPU) */
+** "n_layer:n_part:ov:next" (ov LC_PART_* classes, next 1 when they go to the next GPU). A
+** layout for another number of GPUs (fit's count search tries fewer) places nothing. */
 static void lc_read_layout(lc *l) {
   const char *t = scn_str(l->s, "runtime.fit_layout", "");
-  if (!t[0]) return;
+  lc_layout y;
+  memset(&y, 0, sizeof y);
   int g = 0;
   for (const char *p = t; *p; g++) {
     unsigned long long nl, np;
     unsigned ov;
     int next, len = 0;
-    if (g >= l->n_gpu || sscanf(p, "%llu:%llu:%u:%d%n", &nl, &np, &ov, &next, &len) != 4 || np > nl) {
-      est_fail(l->c, "runtime.fit_layout: expected n_layer:n_part:classes:next for each of %d GPUs, got '%s'", l->n_gpu, t);
+    if (g >= LC_MAX_GPU || sscanf(p, "%llu:%llu:%u:%d%n", &nl, &np, &ov, &next, &len) != 4 || np > nl) {
+      est_fail(l->c, "runtime.fit_layout: expected n_layer:n_part:classes:next per GPU, got '%s'", t);
       return;
     }
-    l->lay.d[g] = (lc_ngl){nl, np, ov, next != 0};
+    y.d[g] = (lc_ngl){nl, np, ov, next != 0};
     p += len;
     if (*p == ',') p++;
   }
-  l->laid = g == l->n_gpu;
-  if (!l->laid) est_fail(l->c, "runtime.fit_layout: %d of %d GPUs given in '%s'", g, l->n_gpu, t);
+  l->laid = g > 0 && g == l->n_gpu;
+  if (l->laid) l->lay = y;
 }
 
 /* tensor_split "3,1" -> cumulative fractions; the GPU count comes from it, else from
