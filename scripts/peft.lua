@@ -10,13 +10,21 @@ local fail = E.fail
 local elems = require("quant").numel
 local P = {}
 
--- PEFT's default target_modules per architecture (peft/utils/constants.py
--- TRANSFORMERS_MODELS_TO_LORA_TARGET_MODULES_MAPPING), keyed by vramfit architecture.
+-- PEFT's default target_modules by the config's model_type (peft/utils/constants.py
+-- TRANSFORMERS_MODELS_TO_LORA_TARGET_MODULES_MAPPING, huggingface/peft 00073fe): for any
+-- other model_type get_peft_model raises "Please specify `target_modules` in `peft_config`"
+-- (Qwen3-MoE, DeepSeek, gpt-oss, Phi-3, multimodal Gemma 3 "gemma3" among them).
+local QV = { "q_proj", "v_proj" }
 local DEFAULT_TARGETS = {
-  llama = { "q_proj", "v_proj" }, gemma = { "q_proj", "v_proj" }, moe = { "q_proj", "v_proj" },
-  deepseek = { "q_proj", "v_proj" }, gpt_oss = { "q_proj", "v_proj" },
-  t5 = { "q", "v" }, bloom = { "query_key_value" }, falcon = { "query_key_value" },
-  gpt_neox = { "query_key_value" }, gpt2 = { "c_attn" }, bert = { "query", "value" },
+  t5 = { "q", "v" }, mt5 = { "q", "v" }, bart = QV, gpt2 = { "c_attn" }, bloom = { "query_key_value" },
+  ["blip-2"] = { "q", "v", "q_proj", "v_proj" }, opt = QV, gptj = QV, gpt_neox = { "query_key_value" },
+  gpt_neo = QV, bert = { "query", "value" }, roberta = { "query", "value" }, ["xlm-roberta"] = { "query", "value" },
+  electra = { "query", "value" }, ["deberta-v2"] = { "query_proj", "value_proj" }, deberta = { "in_proj" },
+  layoutlm = { "query", "value" }, llama = QV, llama4 = QV, chatglm = { "query_key_value" },
+  gpt_bigcode = { "c_attn" }, mpt = { "Wqkv" }, RefinedWebModel = { "query_key_value" },
+  RefinedWeb = { "query_key_value" }, falcon = { "query_key_value" }, btlm = { "c_proj", "c_attn" },
+  codegen = { "qkv_proj" }, mistral = QV, mixtral = QV, stablelm = QV, phi = { "q_proj", "v_proj", "fc1", "fc2" },
+  gemma = QV, gemma2 = QV, gemma3_text = QV, qwen2 = QV, qwen3 = QV,
 }
 -- IA3 scales the input of these (feedforward) modules instead of the output
 -- (peft/utils/constants.py TRANSFORMERS_MODELS_TO_IA3_FEEDFORWARD_MODULES_MAPPING).
@@ -73,7 +81,7 @@ function P.matcher(targets, field)
   end
 end
 
-function P.default_targets(arch) return DEFAULT_TARGETS[arch] end
+function P.default_targets(model_type) return DEFAULT_TARGETS[model_type] end
 
 -- Tensors a method adds to one targeted Linear {out, in}, each { shape, trainable }.
 local function lora_pair(o, i, r) return { { r, i }, { o, r } } end

@@ -62,7 +62,7 @@ local function resolve_model(spec, n)
   end
   if type(spec) ~= "string" or spec == "" then fail("model", "expected a preset id, a path or { arch, config }") end
   local id, p = preset(spec)
-  if p then return { id = spec, arch = find_arch(p.arch, "model"), config = p.config, base = id } end
+  if p then return { id = spec, arch = find_arch(p.arch, "model"), config = p.config, base = id, model_type = p.arch } end
   local kind = host.path_kind(spec)
   if kind == "file" and spec:match("%.json$") and not spec:match("%.index%.json$") then
     local cfg = host.read_json(spec)
@@ -93,7 +93,9 @@ local function model_part(raw, n)
   desc.arch = desc.arch or a.name
   if r.tensors then desc.tensors = r.tensors end   -- the real file's tensors, exact bytes
   if r.kv then desc.kv = r.kv end                  -- a file's exact KV layout (per-layer heads)
-  n.model = { id = id, arch = a.name, desc = desc }
+  -- config.json's model_type (a preset's arch is one; PEFT's default targets key on it)
+  local mt = r.model_type or cfg.model_type or (type(raw.model) == "table" and raw.model.arch) or nil
+  n.model = { id = id, arch = a.name, desc = desc, model_type = type(mt) == "string" and mt or nil }
   n.model_config = cfg -- for runtime hooks that read fields the description drops (MTP layers)
   -- a checkpoint that stores quantized weights (applied in S.prepare unless the scenario
   -- names a quant); a file's real tensors already hold their stored bytes

@@ -79,6 +79,25 @@ static void test_peft_regex(void **state) {
                    VF_OK);
 }
 
+/* PEFT's default target_modules come from the config's model_type (a preset's arch is one):
+** Llama-3.1-405B's preset config carries none, its preset names "llama": q_proj and v_proj,
+** 126 x 16 x ((16384+16384) + (16384+1024)) = 101,154,816; Llama 4 is in PEFT's table too,
+** Qwen3-MoE (qwen3_moe) is not, and get_peft_model refuses it as vramfit does. */
+static void test_peft_default_targets(void **state) {
+  json_t *j = eval(state, "return { model = 'meta-llama/Llama-3.1-405B', dtype = 'bf16', runtime = 'transformers',"
+                          " workload = { kind = 'train', micro_batch = 1, seq_len = 512, method = 'lora',"
+                          " lora = { r = 16 } } }");
+  assert_int_equal(tu_int(j, "model.trainable_params"), 101154816LL);
+  json_decref(j);
+  j = eval(state, "return { model = 'meta-llama/Llama-4-Scout-17B-16E-Instruct', dtype = 'bf16', runtime = 'transformers',"
+                  " workload = { kind = 'train', micro_batch = 1, seq_len = 512, method = 'lora', lora = { r = 16 } } }");
+  assert_true(tu_int(j, "model.trainable_params") > 0);
+  json_decref(j);
+  assert_error(state, "return { model = 'Qwen/Qwen3-30B-A3B', workload = { kind = 'train', method = 'lora', micro_batch = 1,"
+                      " seq_len = 512 } }",
+               "workload.lora.targets: missing: PEFT has no default target_modules for model_type qwen3_moe (name them, or \"all-linear\")");
+}
+
 /* PEFT's "all-linear": every Linear but the output layer. Llama-3.1-8B r = 16 is the
 ** 41,943,040 trainable parameters print_trainable_parameters() reports: per layer
 ** 16 x ((4096+4096) x 2 + (4096+1024) x 2 + (4096+14336) x 3) = 1,310,720, 32 layers. The
@@ -524,7 +543,7 @@ static void test_fp8_cp_errors(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_peft_trainable),   cmocka_unit_test(test_peft_regex), cmocka_unit_test(test_peft_all_linear),
+      cmocka_unit_test(test_peft_trainable),   cmocka_unit_test(test_peft_regex), cmocka_unit_test(test_peft_all_linear), cmocka_unit_test(test_peft_default_targets),
       cmocka_unit_test(test_adamw8bit_states), cmocka_unit_test(test_calibration_lora),
       cmocka_unit_test(test_deepspeed_estimators), cmocka_unit_test(test_zero3_states),
       cmocka_unit_test(test_errors),           cmocka_unit_test(test_video_lora),

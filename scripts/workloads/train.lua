@@ -145,9 +145,13 @@ local function trainable_set(w, n, method, desc)
   end
   local targets = l.targets
   if targets == nil then
-    targets = method == "ln-tuning" and "(.*norm.*|.*ln.*)" or peft.default_targets(n.model.arch)
-    if not targets then fail("workload.lora.targets", "missing: PEFT has no default target_modules for architecture %s", n.model.arch) end
-    note(n, "%s targets assumed: PEFT's defaults for %s", method, n.model.arch)
+    local mt = n.model.model_type
+    targets = method == "ln-tuning" and "(.*norm.*|.*ln.*)" or peft.default_targets(mt)
+    if not targets then
+      fail("workload.lora.targets", "missing: PEFT has no default target_modules for model_type %s (name them, or \"all-linear\")",
+           tostring(mt or n.model.arch))
+    end
+    note(n, "%s targets assumed: PEFT's defaults for %s", method, mt or n.model.arch)
   end
   if targets == "all-linear" and method == "ln-tuning" then
     fail("workload.lora.targets", "\"all-linear\" names Linear layers; ln-tuning trains norms (give their names or a regular expression)")
