@@ -226,8 +226,22 @@ static vf_status prepare(vf_engine *e, const char *path, size_t i, const vf_requ
   return protect(&s);
 }
 
-/* The GPU the categories are computed for: the scenario's first, else the default. */
+/* llama.cpp on its CPU backend: every buffer in host memory, no GPU taking part */
+static bool host_backend(const scenario *s) {
+  return strcmp(s->runtime, "llamacpp") == 0 && strcmp(scn_str(s, "runtime.device", "gpu"), "cpu") == 0;
+}
+
+/* The GPU the categories are computed for: the scenario's first, else the default; on
+** llama.cpp's CPU backend the host, of runtime.host_memory (0: not given). */
 static vf_status report_gpu(vf_engine *e) {
+  if (host_backend(&e->s)) {
+    memset(&e->g, 0, sizeof e->g);
+    snprintf(e->g.name, sizeof e->g.name, "host");
+    snprintf(e->g.arch, sizeof e->g.arch, "cpu");
+    e->g.memory = scn_u64(&e->s, "runtime.host_memory", 0);
+    if (e->s.n_gpus > 0) scenario_note(&e->s, "CPU backend: the scenario's GPU takes no part");
+    return VF_OK;
+  }
   if (e->s.n_gpus > 0) {
     e->g = e->s.gpus[0];
     return VF_OK;
@@ -246,6 +260,10 @@ static vf_status run_fit(vf_engine *e, bool all, const scenario *dev) {
   const gpu *list = all && e->s.n_gpus == 0 ? e->cat.v : e->s.gpus;
   size_t n = all ? (e->s.n_gpus ? (size_t)e->s.n_gpus : e->cat.n) : 1;
   if (!all) list = &e->g;
+  if (host_backend(&e->s)) { /* the host is the one device, judged when its memory is given */
+    all = false, list = &e->g, n = e->g.memory ? 1 : 0;
+    if (!n) scenario_note(&e->s, "CPU backend: give runtime.host_memory (e.g. \"64GB\") to fit the host");
+  }
   e->rows = calloc(n ? n : 1, sizeof *e->rows);
   if (!e->rows) return fail(e, VF_ENOMEM, "out of memory");
   char err[512];

@@ -41,6 +41,8 @@ typedef struct estimate {
   /* what the peaks are, for the table: NULL means PyTorch's caching allocator
   ** (torch.cuda.max_memory_allocated() / max_memory_reserved()) */
   const char *allocated_label, *reserved_label;
+  const char *total_label;   /* NULL: "what nvidia-smi shows" */
+  bool host_backend;         /* the device is the host (llama.cpp's CPU backend), not a GPU */
   est_figure figs[EST_MAX_FIGS];
   int n_figs;
 } estimate;

@@ -84,7 +84,7 @@ static json_t *json_device(const report_in *in) {
     json_array_append_new(cats, c);
   }
   json_t *d = json_object();
-  json_object_set_new(d, "role", json_string("gpu"));
+  json_object_set_new(d, "role", json_string(in->e->host_backend ? "host" : "gpu"));
   json_object_set_new(d, "gpu", jstr(in->g->name));
   json_object_set_new(d, "memory_bytes", jint(in->g->memory));
   json_object_set_new(d, "count", jint(e->devices));
@@ -164,11 +164,17 @@ static void table_header(sbuf *b, const report_in *in) {
   units_format_si(in->e->weight_bytes, si, sizeof si);
   sbuf_printf(b, "weights   %s B = %s = %s\n", grouped, iec, si);
   units_format_iec(in->g->memory, iec, sizeof iec);
-  sbuf_printf(b, "device    %s (%s), %llu GPU%s, %s on %s, peak in %s\n\n", in->g->name, iec,
-              (unsigned long long)in->e->devices, in->e->devices == 1 ? "" : "s",
-              in->s->kind == WL_TRAIN ? "training" : in->s->kind == WL_IMAGE ? "image generation"
-                                       : in->s->kind == WL_VIDEO ? "video generation" : "inference",
-              in->s->runtime, in->e->peak_phase);
+  const char *kind = in->s->kind == WL_TRAIN   ? "training"
+                     : in->s->kind == WL_IMAGE ? "image generation"
+                     : in->s->kind == WL_VIDEO ? "video generation"
+                                               : "inference";
+  if (in->e->host_backend)
+    sbuf_printf(b, "device    host memory%s%s%s, CPU backend, %s on %s, peak in %s\n\n", in->g->memory ? " (" : "",
+                in->g->memory ? iec : "", in->g->memory ? ")" : "", kind, in->s->runtime, in->e->peak_phase);
+  else
+    sbuf_printf(b, "device    %s (%s), %llu GPU%s, %s on %s, peak in %s\n\n", in->g->name, iec,
+                (unsigned long long)in->e->devices, in->e->devices == 1 ? "" : "s", kind, in->s->runtime,
+                in->e->peak_phase);
 }
 
 static void table_line(sbuf *b, const char *name, uint64_t bytes, const char *basis, const char *detail) {
@@ -177,7 +183,8 @@ static void table_line(sbuf *b, const char *name, uint64_t bytes, const char *ba
 
 static void table_budget(sbuf *b, const report_in *in) {
   const estimate *e = in->e;
-  sbuf_printf(b, "%-18s %9s %9s  %-10s %s\n", "category (per GPU)", "GiB", "GB", "basis", "how");
+  sbuf_printf(b, "%-18s %9s %9s  %-10s %s\n", e->host_backend ? "category (host)" : "category (per GPU)", "GiB", "GB",
+              "basis", "how");
   for (int i = 0; i < e->b.n; i++) {
     const budget_item *it = &e->b.items[i];
     if (it->bytes == 0) continue;
@@ -188,7 +195,7 @@ static void table_budget(sbuf *b, const report_in *in) {
              e->allocated_label ? e->allocated_label : "torch.cuda.max_memory_allocated()");
   table_line(b, "peak reserved", e->peak_reserved, "",
              e->reserved_label ? e->reserved_label : "torch.cuda.max_memory_reserved()");
-  table_line(b, "total", e->total, "", "what nvidia-smi shows");
+  table_line(b, "total", e->total, "", e->total_label ? e->total_label : "what nvidia-smi shows");
 }
 
 /* image/video: whether the scenario as given fits, the least offload mode that fits, and
@@ -210,6 +217,7 @@ static void table_fit_gen(sbuf *b, const report_in *in) {
 }
 
 static void table_fit(sbuf *b, const report_in *in) {
+  if (in->n_rows == 0) return; /* nothing to judge against (a CPU run without its host memory) */
   if (in->s->kind == WL_IMAGE || in->s->kind == WL_VIDEO) {
     table_fit_gen(b, in);
     return;

@@ -87,6 +87,7 @@ typedef struct lc {
   double cum[LC_MAX_GPU]; /* cumulative tensor_split fractions */
   lc_dev gpu[LC_MAX_GPU];
   uint64_t host_mapped, host_repack, host_amx, host_kv, host_rs, host_compute, output, mmproj_bytes;
+  uint64_t host_plain; /* the host tensors read in place (mapped or not), not their mapped range */
   bool replayed;   /* the compute buffers come from the allocator replay */
   bool exact;      /* ... and nothing the replay leaves out applies (see lc_compute_replay) */
   const char *inexact; /* why a replay is not exact */
@@ -438,8 +439,11 @@ static void lc_place(lc *l, lc_range *r, const inv_tensor *t, const ggml_type_in
                      uint64_t b, int dev, uint64_t n) {
   bytes_acc *a = &l->c->acc;
   lc_buft bt = dev < 0 ? lc_host_buft(l, t, g, false) : LC_PLAIN;
-  if (!lc_add_buffer(l, t, g, b, dev, bt, n) && !l->mmap)
-    l->host_mapped = acc_add(a, l->host_mapped, acc_mul(a, lc_pad(b, LC_CPU_ALIGN), n));
+  if (!lc_add_buffer(l, t, g, b, dev, bt, n)) {
+    uint64_t plain = acc_mul(a, lc_pad(b, LC_CPU_ALIGN), n);
+    l->host_plain = acc_add(a, l->host_plain, plain);
+    if (!l->mmap) l->host_mapped = acc_add(a, l->host_mapped, plain);
+  }
   lc_range_add(l, r, b, n, dev < 0 && bt == LC_PLAIN);
 }
 
@@ -1147,6 +1151,7 @@ static int lc_heaviest(lc *l) {
 static void lc_run(lc *l) {
   memset(l->gpu, 0, sizeof l->gpu);
   l->host_mapped = l->host_repack = l->host_amx = l->host_kv = l->host_rs = l->host_compute = l->mmproj_bytes = 0;
+  l->host_plain = 0;
   l->replayed = l->exact = false;
   lc_weights(l);
   lc_kv(l);
@@ -1161,16 +1166,28 @@ static uint64_t lc_host_weights(lc *l) {
   return acc_add(&l->c->acc, acc_add(&l->c->acc, l->host_mapped, l->host_repack), l->host_amx);
 }
 
+/* The host memory the CPU backend's weights hold: the CPU_REPACK / AMX copies and the tensors
+** read in place. With mmap the CPU_Mapped buffer llama.cpp prints is the file's range from
+** the first to the last such tensor; the pages of the repacked tensors in it are read once
+** while loading and stay only as evictable page cache. */
+static uint64_t lc_host_resident(lc *l) {
+  return acc_add(&l->c->acc, acc_add(&l->c->acc, l->host_plain, l->host_repack), l->host_amx);
+}
+
 static void lc_budget(lc *l) {
   budget *b = &l->c->e->b;
-  const char *where = l->cpu ? "host memory, CPU backend" : "first GPU";
   int g = lc_heaviest(l);
-  uint64_t w = l->cpu ? lc_host_weights(l) : l->gpu[g].model;
+  uint64_t w = l->cpu ? lc_host_resident(l) : l->gpu[g].model;
   uint64_t kv = l->cpu ? l->host_kv : l->gpu[g].kv;
   uint64_t rs = l->cpu ? l->host_rs : l->gpu[g].rs;
   uint64_t act = l->cpu ? l->host_compute : l->gpu[g].compute;
-  budget_add(b, "weights", w, BASIS_EXACT, false, "llama.cpp model buffer (%s); %llu of %llu layers offloaded (the output layer counted)",
-             where, (unsigned long long)(l->ngl > l->n_layer + 1 ? l->n_layer + 1 : l->ngl), (unsigned long long)(l->n_layer + 1));
+  if (l->cpu)
+    budget_add(b, "weights", w, BASIS_EXACT, false,
+               "llama.cpp weights in host memory: repacked copies and the tensors read in place (CPU_Mapped prints %.2f GiB%s)",
+               (double)l->host_mapped / 1073741824.0, l->mmap ? ", the mapped range" : "");
+  else
+    budget_add(b, "weights", w, BASIS_EXACT, false, "llama.cpp model buffer (first GPU); %llu of %llu layers offloaded (the output layer counted)",
+               (unsigned long long)(l->ngl > l->n_layer + 1 ? l->n_layer + 1 : l->ngl), (unsigned long long)(l->n_layer + 1));
   if (l->mmproj_bytes && (l->cpu || g == 0))
     budget_add(b, "weights", l->mmproj_bytes, BASIS_MODELLED, false,
                "mmproj: the vision tower and projector clip.cpp loads (%s matrices, F32 vectors); its compute buffer not modelled",
@@ -1209,6 +1226,7 @@ static void lc_figures(lc *l) {
   est_fig(l->c, "gpu_model_buffer_bytes", gm);
   est_fig(l->c, "cpu_model_buffer_bytes", lc_host_weights(l));
   est_fig(l->c, "cpu_repack_buffer_bytes", l->host_repack);
+  if (l->cpu) est_fig(l->c, "host_resident_weights_bytes", lc_host_resident(l));
   est_fig(l->c, "cpu_amx_buffer_bytes", l->host_amx);
   if (l->mmproj_on) est_fig(l->c, "mmproj_buffer_bytes", l->mmproj_bytes);
   est_fig(l->c, "kv_buffer_bytes", kv);
@@ -1546,8 +1564,10 @@ void llamacpp_estimate(ectx *c) {
   lc_fit(&l);
   c->e->peak_phase = "prefill";
   /* llama.cpp allocates ggml backend buffers once, not through PyTorch's allocator */
-  c->e->allocated_label = "ggml backend buffers on this GPU";
+  c->e->allocated_label = l.cpu ? "ggml buffers resident in host memory" : "ggml backend buffers on this GPU";
   c->e->reserved_label = "the same: ggml buffers are allocated once";
+  if (l.cpu) c->e->total_label = "host memory they hold (repacked tensors' mapped pages left to the page cache)";
+  c->e->host_backend = l.cpu;
   est_finish(c, &c->e->b);
   /* no PyTorch allocator here: both peaks are the ggml buffers (every line but the CUDA
   ** context), as the labels say */

@@ -624,6 +624,52 @@ static void test_host_copies_sized(void **state) {
   }
 }
 
+/* The CPU backend holds everything in host memory: the repacked Q4_K copies and the tensors
+** read in place, not the mapped range llama.cpp prints for CPU_Mapped (the repacked tensors'
+** pages in it are read once and left to the page cache). Qwen3-30B-A3B Q4_K_M, every tensor
+** either repacked or read in place: exactly the file's bytes; the total adds the KV, compute
+** and output buffers. runtime.host_memory judges the run; without it there is nothing to fit. */
+static void test_cpu_host_memory(void **state) {
+  const char *t = "return { model = 'Qwen/Qwen3-30B-A3B', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp',"
+                  " device = 'cpu'%s }, workload = { kind = 'inference', context = 16384 } }";
+  char text[512];
+  json_t *j = NULL;
+  snprintf(text, sizeof text, t, "");
+  assert_int_equal(tu_eval(*state, text, &j), VF_OK);
+  long long resident = tu_int(j, "runtime.host_resident_weights_bytes");
+  assert_int_equal(resident, tu_int(j, "model.weight_bytes"));
+  assert_true(tu_int(j, "runtime.cpu_model_buffer_bytes") > resident); /* the range and the copies */
+  assert_int_equal(tu_int(j, "devices.0.total_bytes"), resident + tu_int(j, "runtime.kv_buffer_bytes") +
+                                                           tu_int(j, "runtime.host_compute_buffer_bytes") +
+                                                           tu_int(j, "runtime.output_buffer_bytes"));
+  assert_int_equal(json_array_size(json_object_get(j, "fit")), 0);
+  long long total = tu_int(j, "devices.0.total_bytes");
+  json_decref(j);
+  /* 32 GiB holds its 18.9 GiB, 16 GiB does not */
+  vf_request req = {NULL, 0, NULL, 0, VF_FORMAT_JSON, 1};
+  const char *out = NULL;
+  static const struct { const char *mem; bool fits; } hosts[] = {{"32GiB", true}, {"16GiB", false}};
+  assert_true(total > 16ll * 1024 * MIB && total < 32ll * 1024 * MIB);
+  for (size_t i = 0; i < 2; i++) {
+    char knob[64];
+    snprintf(knob, sizeof knob, ", host_memory = '%s'", hosts[i].mem);
+    snprintf(text, sizeof text, t, knob);
+    assert_int_equal(vf_estimate_string(*state, text, strlen(text), "t.lua", &req, &out), VF_OK);
+    j = json_loads(out, 0, NULL);
+    assert_int_equal(json_array_size(json_object_get(j, "fit")), 1);
+    json_t *row = json_array_get(json_object_get(j, "fit"), 0);
+    assert_string_equal(json_string_value(json_object_get(row, "gpu")), "host");
+    assert_int_equal(json_is_true(json_object_get(row, "fits")), hosts[i].fits);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(j, "devices"), 0), "role")), "host");
+    json_decref(j);
+  }
+  assert_int_not_equal(tu_eval(*state, "return { model = 'Qwen/Qwen3-30B-A3B', quant = 'gguf:Q4_K_M', runtime = { name ="
+                                       " 'llamacpp', host_memory = '64GiB' }, workload = { kind = 'inference', context = 4096 } }",
+                                NULL), VF_OK);
+  assert_string_equal(vf_engine_error(*state), "t.lua: runtime.host_memory: judges a run on llama.cpp's CPU backend (device = "
+                                               "\"cpu\"); GPU runs are judged by their GPUs");
+}
+
 /* fit on a GPU the MoE model does not fill whole: every layer offloaded, the experts of the
 ** first N layers on the host (the fewest that fit); where it fits whole, no --n-cpu-moe */
 static void test_fit_n_cpu_moe(void **state) {
@@ -1009,7 +1055,7 @@ int main(void) {
       cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl),
       cmocka_unit_test(test_auto_moe), cmocka_unit_test(test_auto_ngl_multi),
       cmocka_unit_test(test_auto_moe_multi), cmocka_unit_test(test_overrides_no_pipeline),
-      cmocka_unit_test(test_host_copies_sized),
+      cmocka_unit_test(test_host_copies_sized), cmocka_unit_test(test_cpu_host_memory),
       cmocka_unit_test(test_qwen2vl_no_sections),
       cmocka_unit_test(test_fused_archs),
   };

@@ -88,6 +88,15 @@ local function normalize(n, knobs)
       note(n, "llama.cpp n_gpu_layers 999 assumed (every layer and the output on the GPU)")
     end
   end
+  if knobs.host_memory ~= nil then
+    -- the CPU backend's buffers live in host memory: a run on it is judged against this
+    if knobs.device ~= "cpu" then
+      E.fail("runtime.host_memory", "judges a run on llama.cpp's CPU backend (device = \"cpu\"); GPU runs are judged by their GPUs")
+    end
+    if knobs.host_memory < 1 << 28 then
+      E.fail("runtime.host_memory", "%s is below 256 MiB; give a unit, e.g. \"64GB\"", tostring(knobs.host_memory))
+    end
+  end
   if knobs.device == "cpu" and knobs.cpu_features == nil then
     note(n, "llama.cpp CPU backend with AVX2 assumed (Q4_0/Q4_K weights repacked; cpu_features = \"amx\" on Sapphire Rapids and later)")
   end
@@ -142,7 +151,7 @@ return runtime {
     tensor_split = "string", use_mmap = "bool", device = { "gpu", "cpu" }, no_kv_offload = "bool",
     swa_full = "bool", cpu_features = { "avx2", "amx", "none" }, op_offload = "bool",
     n_outputs_max = "int", n_cpu_moe = "int", cpu_moe = "bool", mmproj = "string",
-    fit = "bool", fit_target = "int", fit_ctx = "int",
+    fit = "bool", fit_target = "int", fit_ctx = "int", host_memory = "bytes",
   },
   normalize = normalize,
   modelled = true,
