@@ -1226,7 +1226,12 @@ static void lc_figures(lc *l) {
   est_fig(l->c, "gpu_model_buffer_bytes", gm);
   est_fig(l->c, "cpu_model_buffer_bytes", lc_host_weights(l));
   est_fig(l->c, "cpu_repack_buffer_bytes", l->host_repack);
-  if (l->cpu) est_fig(l->c, "host_resident_weights_bytes", lc_host_resident(l));
+  /* what the host holds: with GPUs, the weights left there (a MoE model's experts) and the
+  ** host's compute, output and K/V buffers; on the CPU backend everything */
+  bytes_acc *a = &l->c->acc;
+  est_fig(l->c, "host_resident_weights_bytes", lc_host_resident(l));
+  est_fig(l->c, "host_memory_bytes", acc_add(a, acc_add(a, lc_host_resident(l), acc_add(a, l->host_kv, l->host_rs)),
+                                             acc_add(a, l->host_compute, l->output)));
   est_fig(l->c, "cpu_amx_buffer_bytes", l->host_amx);
   if (l->mmproj_on) est_fig(l->c, "mmproj_buffer_bytes", l->mmproj_bytes);
   est_fig(l->c, "kv_buffer_bytes", kv);

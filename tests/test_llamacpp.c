@@ -644,6 +644,7 @@ static void test_cpu_host_memory(void **state) {
                                                            tu_int(j, "runtime.output_buffer_bytes"));
   assert_int_equal(json_array_size(json_object_get(j, "fit")), 0);
   long long total = tu_int(j, "devices.0.total_bytes");
+  assert_int_equal(tu_int(j, "runtime.host_memory_bytes"), total);
   json_decref(j);
   /* 32 GiB holds its 18.9 GiB, 16 GiB does not */
   vf_request req = {NULL, 0, NULL, 0, VF_FORMAT_JSON, 1};
