@@ -1307,16 +1307,20 @@ static void lc_fit(lc *l) {
   ** one layer is on the host (its weights' copies are in the compute buffer from then on),
   ** so [0, n_layer_all] is bisected */
   l->ngl = all + 1;
-  if (!lc_fits(l, usable)) lc_bisect(l, lc_knob_ngl, 0, all, true, usable);
+  bool whole = lc_fits(l, usable);
+  if (!whole) lc_bisect(l, lc_knob_ngl, 0, all, true, usable);
   est_fig(l->c, "fit_n_gpu_layers", l->ngl);
   *l = saved_flags;
   if (l->moe) {
     /* --n-cpu-moe: with every layer on the GPU, the fewest layers whose experts stay on the
     ** host (n_layer + 1: none fits). Past the first (which adds its weights' copies to the
     ** compute buffer) each more layer frees GPU memory, so the search bisects from 1. */
-    l->ngl = all + 1;
-    l->n_cpu_moe = 0;
-    uint64_t n = lc_fits(l, usable) ? 0 : lc_bisect(l, lc_knob_cpu_moe, 1, l->n_layer + 1, false, usable);
+    /* every layer with its experts: the -ngl search's first run, unless that had the
+    ** scenario's own --n-cpu-moe */
+    bool fits = whole, own = l->n_cpu_moe > 0;
+    l->ngl = all + 1, l->n_cpu_moe = 0;
+    if (own) fits = lc_fits(l, usable);
+    uint64_t n = fits ? 0 : lc_bisect(l, lc_knob_cpu_moe, 1, l->n_layer + 1, false, usable);
     est_fig(l->c, "fit_n_cpu_moe", n);
     *l = saved_flags;
   }
