@@ -129,8 +129,6 @@ static const est_figure *fig_find(const estimate *e, const char *name) {
 }
 
 /* A runtime figure of e by name (0 when absent). */
-#define LC_LAYOUT_MAX 512 /* 16 GPUs of "n:n:n:n," */
-
 static double fig(const estimate *e, const char *name) {
   const est_figure *f = fig_find(e, name);
   return !f ? 0 : f->is_real ? f->real : (double)f->value;
@@ -140,19 +138,21 @@ static bool has_fig(const estimate *e, const char *name) { return fig_find(e, na
 
 /* llama.cpp's --fit layout in the figures (fit_auto_split_<g>, and for a MoE model
 ** fit_auto_part_<g>, _ov_<g>, _ov_next_<g>: rt_llamacpp.c lc_fit_ngl) kept for the probes
-** as runtime.fit_layout, "n_layer:n_part:classes:next" per GPU */
+** as runtime.fit_layout, "n_layer:n_part:classes:next" per GPU (a dense model's GPUs have no
+** partial blocks, so their classes do not matter) */
 static void fit_llamacpp_layout(const estimate *e, scenario *s) {
-  char out[LC_LAYOUT_MAX] = "", name[40];
+  enum { MAX_GPUS = 16, PER_GPU = 4 * 21 + 4 }; /* rt_llamacpp.c LC_MAX_GPU; four numbers and separators */
+  char out[MAX_GPUS * PER_GPU] = "", name[40];
   size_t len = 0;
-  for (int g = 0; g < 16; g++) {
+  for (int g = 0; g < MAX_GPUS; g++) {
+    snprintf(name, sizeof name, "fit_auto_split_%d", g);
+    if (!has_fig(e, name)) break;
     double v[4];
     static const char *const part[4] = {"split", "part", "ov", "ov_next"};
     for (int k = 0; k < 4; k++) {
       snprintf(name, sizeof name, "fit_auto_%s_%d", part[k], g);
-      v[k] = has_fig(e, name) ? fig(e, name) : k == 2 ? 16 : 0; /* LC_PART_X: experts */
+      v[k] = fig(e, name);
     }
-    snprintf(name, sizeof name, "fit_auto_split_%d", g);
-    if (!has_fig(e, name)) break;
     int n = snprintf(out + len, sizeof out - len, "%s%.0f:%.0f:%.0f:%.0f", g ? "," : "", v[0], v[1], v[2], v[3]);
     if (n < 0 || (size_t)n >= sizeof out - len) return;
     len += (size_t)n;

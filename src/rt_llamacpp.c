@@ -75,6 +75,7 @@ typedef struct lc {
   uint64_t n_layer_all; /* n_layer + n_nextn: the blocks -ngl counts (all + 1 with the output layer) */
   uint64_t n_cpu_moe; /* --n-cpu-moe: the expert weights of layers below it stay on the host */
   bool moe;               /* the model has routed experts (ROLE_EXPERT tensors) */
+  bool exps_bias;         /* ... with biases (gpt-oss: ADD_ID after each expert product) */
   bool laid;              /* --fit's per-GPU layout (lay) places the layers */
   lc_layout lay;
   unsigned ov_cls[LC_MAX_LAYERS]; /* per layer: the FFN classes lay moves (LC_PART_*; 0 none) */
@@ -127,7 +128,7 @@ static void lc_set_counts(lc *l, const uint64_t *n) {
 ** tensor_split their counts, and the overrides of the partial layers by position: from
 ** block n_layer_all + 1 - ngl, each GPU's full blocks, then its partial ones. On the last GPU
 ** that range ends at the output layer's index, which has no FFN: one real partial layer
-** fewer than n_part, and with every block on one GPU its first block keeps its experts. */
+** fewer than n_part, so a dense-only fill (step 3) leaves that GPU's first block its experts. */
 static void lc_apply_layout(lc *l) {
   memset(l->ov_cls, 0, sizeof l->ov_cls);
   if (!l->laid) return;
@@ -239,6 +240,8 @@ static void lc_set_ctx(lc *l, uint64_t n_ctx) {
   if (l->n_ub > l->n_ctx) l->n_ub = l->n_ctx;
 }
 
+static int lc_weight_kind(const inv_tensor *t);
+
 static void lc_options(lc *l) {
   const scenario *s = l->s;
   l->build = scn_u64(s, "runtime.build", 0);
@@ -255,7 +258,12 @@ static void lc_options(lc *l) {
   l->offload_kqv = !scn_bool(s, "runtime.no_kv_offload", false);
   l->ngl = l->cpu ? 0 : scn_u64(s, "runtime.n_gpu_layers", 999);
   l->n_cpu_moe = scn_bool(s, "runtime.cpu_moe", false) ? l->n_layer : scn_u64(s, "runtime.n_cpu_moe", 0);
-  for (size_t i = 0; i < l->m->inv.n && !l->moe; i++) l->moe = l->m->inv.t[i].role == ROLE_EXPERT;
+  for (size_t i = 0; i < l->m->inv.n; i++) {
+    const inv_tensor *t = &l->m->inv.t[i];
+    int kind = t->role == ROLE_EXPERT ? lc_weight_kind(t) : -1;
+    l->moe = l->moe || t->role == ROLE_EXPERT;
+    l->exps_bias = l->exps_bias || (kind >= 0 && (kind & LW_BIAS));
+  }
   const char *mp = scn_str(s, "runtime.mmproj", "");
   const ggml_type_info *mt = mp[0] ? ggml_type_by_name(mp) : NULL;
   if (mp[0] && !mt) est_fail(l->c, "runtime.mmproj: unknown type '%s' (f16, bf16, f32, q8_0)", mp);
@@ -439,11 +447,8 @@ static void lc_place(lc *l, lc_range *r, const inv_tensor *t, const ggml_type_in
                      uint64_t b, int dev, uint64_t n) {
   bytes_acc *a = &l->c->acc;
   lc_buft bt = dev < 0 ? lc_host_buft(l, t, g, false) : LC_PLAIN;
-  if (!lc_add_buffer(l, t, g, b, dev, bt, n)) {
-    uint64_t plain = acc_mul(a, lc_pad(b, LC_CPU_ALIGN), n);
-    l->host_plain = acc_add(a, l->host_plain, plain);
-    if (!l->mmap) l->host_mapped = acc_add(a, l->host_mapped, plain);
-  }
+  if (!lc_add_buffer(l, t, g, b, dev, bt, n))
+    l->host_plain = acc_add(a, l->host_plain, acc_mul(a, lc_pad(b, LC_CPU_ALIGN), n));
   lc_range_add(l, r, b, n, dev < 0 && bt == LC_PLAIN);
 }
 
@@ -513,7 +518,9 @@ static void lc_weights(lc *l) {
     }
     if (t->role == ROLE_EMBED && !has_head && l->m->tied_embeddings) lc_tied_output(l, t, g, b);
   }
-  if (l->mmap && r.open) l->host_mapped = r.last_end - r.first;
+  /* CPU_Mapped: the file's range from the first to the last tensor read in place; without
+  ** mmap a plain host buffer of those tensors */
+  l->host_mapped = !l->mmap ? l->host_plain : r.open ? r.last_end - r.first : 0;
 }
 
 /* ---------------------------------------------------------------- weight copies */
@@ -830,6 +837,7 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
   ** taken after the last layer (make conformance: a generated gpt-oss file, every setting
   ** within 64 B; -5.3% and -17% before) */
   sp->moe_softmax_w = sp->rows_late = strcmp(m->arch, "gpt_oss") == 0;
+  sp->exps_bias = l->exps_bias;
   /* phi3's fused wqkv (a "qkv" weight of Q + 2 KV rows; not a gated Q of twice the rows, nor
   ** a DeltaNet mixer's attn_qkv) and fused gate|up (an "up" weight of 2 x the FFN's rows) */
   uint64_t qkv_rows = (b->q_dim ? b->q_dim : m->hidden) + 2 * (b->kv_dim ? b->kv_dim : m->hidden);
@@ -847,7 +855,6 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
     const char *nm = m->inv.t[i].name;
     sp->qkv_bias = sp->qkv_bias || strstr(nm, "attn_q.bias") || strstr(nm, "q_proj.bias");
     sp->probs_b = sp->probs_b || strstr(nm, "exp_probs_b") || strstr(nm, "e_score_correction_bias");
-    sp->exps_bias = sp->exps_bias || (m->inv.t[i].role == ROLE_EXPERT && (lc_weight_kind(&m->inv.t[i]) & LW_BIAS));
   }
   if (g0 && g0->kind == KV_ATTN && g0->v_dim == 0) {
     /* MLA (deepseek2.cpp): the cache row is kv_lora (attn_kv_a_norm's width) + rope; Q
@@ -1174,6 +1181,14 @@ static uint64_t lc_host_resident(lc *l) {
   return acc_add(&l->c->acc, acc_add(&l->c->acc, l->host_plain, l->host_repack), l->host_amx);
 }
 
+/* what the host holds: its weights, the mmproj on the CPU backend (clip.cpp's buffer goes to
+** the first GPU otherwise), and the host's K/V, RS, compute and output buffers */
+static uint64_t lc_host_total(lc *l) {
+  bytes_acc *a = &l->c->acc;
+  uint64_t w = acc_add(a, lc_host_resident(l), l->cpu ? l->mmproj_bytes : 0);
+  return acc_add(a, acc_add(a, w, acc_add(a, l->host_kv, l->host_rs)), acc_add(a, l->host_compute, l->output));
+}
+
 static void lc_budget(lc *l) {
   budget *b = &l->c->e->b;
   int g = lc_heaviest(l);
@@ -1228,10 +1243,8 @@ static void lc_figures(lc *l) {
   est_fig(l->c, "cpu_repack_buffer_bytes", l->host_repack);
   /* what the host holds: with GPUs, the weights left there (a MoE model's experts) and the
   ** host's compute, output and K/V buffers; on the CPU backend everything */
-  bytes_acc *a = &l->c->acc;
   est_fig(l->c, "host_resident_weights_bytes", lc_host_resident(l));
-  est_fig(l->c, "host_memory_bytes", acc_add(a, acc_add(a, lc_host_resident(l), acc_add(a, l->host_kv, l->host_rs)),
-                                             acc_add(a, l->host_compute, l->output)));
+  est_fig(l->c, "host_memory_bytes", lc_host_total(l));
   est_fig(l->c, "cpu_amx_buffer_bytes", l->host_amx);
   if (l->mmproj_on) est_fig(l->c, "mmproj_buffer_bytes", l->mmproj_bytes);
   est_fig(l->c, "kv_buffer_bytes", kv);
@@ -1322,7 +1335,6 @@ static void lc_fit(lc *l) {
     if (own) fits = lc_fits(l, usable);
     uint64_t n = fits ? 0 : lc_bisect(l, lc_knob_cpu_moe, 1, l->n_layer + 1, false, usable);
     est_fig(l->c, "fit_n_cpu_moe", n);
-    *l = saved_flags;
   }
   *l = saved;
   /* -c at the placement the estimate has */
@@ -1414,9 +1426,9 @@ static void lc_fill_dense(lc *l, lc_layout *y, lc_mem *mem, int64_t target) {
     uint64_t un = l->n_layer_all + 1;
     for (int jd = id + 1; jd < nd; jd++) un -= y->d[jd].n_layer;
     lc_layout high = *y;
+    if (un == 0) continue;
     high.d[id].n_layer = un;
     if (l->moe) high.d[id].n_part = id < nd - 1 ? un : un - 1;
-    if (un == 0) continue;
     lc_mem mh = lc_layout_mem(l, &high);
     if (mh.b[id] <= target) {
       *y = high, *mem = mh;
@@ -1470,10 +1482,9 @@ static void lc_fill_moe(lc *l, lc_layout *y, lc_mem *mem, int64_t target) {
       uint64_t mv = jd < nd - 1 ? high.d[jd].n_layer : high.d[jd].n_layer - 1;
       high.d[id].n_layer += mv, high.d[jd].n_layer -= mv, high.d[jd].n_part = 0;
     }
-    int ds_high = nd - 1;
     lc_mem mh = lc_layout_mem(l, &high);
     if (mh.b[id] <= target) {
-      *y = high, *mem = mh, ds = ds_high;
+      *y = high, *mem = mh, ds = nd - 1; /* every block but the output moved: the last GPU's is full */
     } else {
       for (uint64_t delta = lc_full(&high.d[id]) - lc_full(&y->d[id]); delta > 1;
            delta = lc_full(&high.d[id]) - lc_full(&y->d[id])) {
@@ -1484,10 +1495,12 @@ static void lc_fill_moe(lc *l, lc_layout *y, lc_mem *mem, int64_t target) {
         if (mt.b[id] <= target)
           *y = t, *mem = mt, ds = ds_t;
         else
-          high = t, mh = mt, ds_high = ds_t;
+          high = t, mh = mt;
       }
     }
-    if (ds >= nd || y->d[ds].n_layer <= (uint64_t)(id < nd - 1 ? 0 : 1)) continue;
+    /* (a GPU after id left with no partial block, e.g. the last with only the output layer,
+    ** has none to give; fit.cpp's uint32_t n_part wraps there and its position loop skips it) */
+    if (ds >= nd || y->d[ds].n_part == 0 || y->d[ds].n_layer <= (uint64_t)(id < nd - 1 ? 0 : 1)) continue;
     lc_layout t = *y;
     int ds_t = ds;
     t.d[ds_t].n_layer--, t.d[ds_t].n_part--, t.d[id].n_layer++, t.d[id].n_part++;
@@ -1515,6 +1528,7 @@ static void lc_fill_moe(lc *l, lc_layout *y, lc_mem *mem, int64_t target) {
 static bool lc_fit_ngl(lc *l, bool current) {
   const scenario *s = l->s;
   if (!scn_bool(s, "runtime.fit_ngl", false) || s->fit_probe || l->cpu || !lc_gpu_memory(l)) return current;
+  /* one target for every GPU: the scenario's GPUs are alike (fit.cpp keeps one per device) */
   int64_t target = lc_fit_target(l);
   uint64_t all = l->n_layer_all; /* all + 1: every block and the output layer */
   if (!current) lc_run(l);
@@ -1526,19 +1540,19 @@ static bool lc_fit_ngl(lc *l, bool current) {
   int64_t surplus = 0;
   if (l->moe) { /* every routed expert on the host at the default placement (the scenario
                 ** sets no --n-cpu-moe here: scripts/runtimes/llamacpp.lua) */
+    uint64_t own = l->n_cpu_moe;
     l->n_cpu_moe = l->n_layer;
     lc_run(l);
     for (int g = 0; g < nd; g++) surplus += target - (int64_t)lc_gpu_total(l, g);
-    l->n_cpu_moe = 0;
+    l->n_cpu_moe = own;
   }
   lc_layout y;
   memset(&y, 0, sizeof y);
   for (int g = 0; g < nd; g++) y.d[g].ov = LC_PART_X;
   lc_mem mem = lc_layout_mem(l, &y);
   lc_fill_dense(l, &y, &mem, target);
-  bool filled = l->moe && surplus > 0;
-  if (filled) lc_fill_moe(l, &y, &mem, target);
-  lc_layout_mem(l, &y);
+  if (l->moe && surplus > 0) lc_fill_moe(l, &y, &mem, target);
+  lc_layout_mem(l, &y); /* l left as the layout's run */
   static const char *const fig[4][LC_MAX_GPU] = {LC_FIG16("fit_auto_split_"), LC_FIG16("fit_auto_part_"),
                                                    LC_FIG16("fit_auto_ov_"), LC_FIG16("fit_auto_ov_next_")};
   est_fig(l->c, "fit_auto_n_gpu_layers", l->ngl);
@@ -1550,11 +1564,12 @@ static bool lc_fit_ngl(lc *l, bool current) {
     est_fig(l->c, fig[3][g], y.d[g].ov_next);
   }
   if (nd == 1 && l->moe) {
-    /* the blocks whose experts stay on the GPU: the full ones after step 4, none before */
-    est_fig(l->c, "fit_auto_moe_gpu_layers", filled ? lc_full(&y.d[0]) : 0);
-    est_fig(l->c, "fit_auto_moe_part_host", filled && y.d[0].ov != LC_PART_X ? y.d[0].ov : 0);
+    /* the blocks whose experts stay on the GPU: the full ones (after step 3 alone, the first
+    ** offloaded block: its partial range ends at the output layer's index) */
+    est_fig(l->c, "fit_auto_moe_gpu_layers", lc_full(&y.d[0]));
+    est_fig(l->c, "fit_auto_moe_part_host", y.d[0].ov != LC_PART_X ? y.d[0].ov : 0);
   }
-  return false;
+  return true;
 }
 
 void llamacpp_estimate(ectx *c) {

@@ -580,6 +580,50 @@ static void test_auto_moe_multi(void **state) {
   json_decref(j);
 }
 
+/* Four GPUs, a long context and a large ubatch: gpt-oss-20b MXFP4 at 4 x 131072 cells, ubatch
+** 8192, on four RTX 4060 Ti 16 GB. Step 4 moves every block but the output forward and can
+** leave the last GPU with no partial block to give (the "one more block" try is skipped there:
+** fit.cpp's uint32_t n_part wraps and its position loop skips it; vramfit's uint64_t hung).
+** It also reproduces a quirk of fit.cpp: each step checks only the GPU it fills, and once no
+** partial block is left the overrides are gone and pipeline parallelism comes back with its
+** compute-buffer copies, so the first two GPUs end over their targets (the split llama.cpp
+** writes, as it writes it). */
+static void test_auto_moe_four_gpus(void **state) {
+  const char *text = "return { model = 'openai/gpt-oss-20b', quant = 'gguf:MXFP4', runtime = { name = 'llamacpp',"
+                     " n_ubatch = 8192, n_batch = 8192 }, workload = { kind = 'inference', context = 131072,"
+                     " concurrency = 4 }, parallel = { tp = 4 }, gpu = 'RTX-4060Ti-16GB' }";
+  json_t *j = NULL;
+  assert_int_equal(tu_eval(*state, text, &j), VF_OK);
+  static const long long split[4] = {11, 11, 2, 1};
+  long long avail = 16ll * 1024 * MIB - 500 * MIB - 1024 * MIB;
+  for (int g = 0; g < 4; g++) {
+    char path[64];
+    snprintf(path, sizeof path, "runtime.fit_auto_split_%d", g);
+    assert_int_equal(tu_int(j, path), split[g]);
+    snprintf(path, sizeof path, "runtime.fit_auto_part_%d", g);
+    assert_int_equal(tu_int(j, path), 0);
+    snprintf(path, sizeof path, "runtime.gpu_buffers_bytes_%d", g);
+    if (g < 2) assert_true(tu_int(j, path) > avail);
+    else assert_true(tu_int(j, path) < avail);
+  }
+  json_decref(j);
+}
+
+/* After step 3 alone (dense-only blocks, experts on the host) the first offloaded block keeps
+** its experts (its GPU's partial range ends at the output layer's index): GLM-4.6 Q4_K_M at
+** 16k on a 12 GB RTX 3060 takes 33 blocks, 32 of them partial; by hand the nearest is every
+** routed expert but one layer's on the host. */
+static void test_auto_moe_dense_only(void **state) {
+  const char *text = "return { model = 'zai-org/GLM-4.6', quant = 'gguf:Q4_K_M', runtime = 'llamacpp',"
+                     " workload = { kind = 'inference', context = 16384 }, gpu = 'RTX 3060' }";
+  json_t *j = NULL;
+  assert_string_equal(fit_launch(*state, text, "RTX 3060", &j), "-ngl 33 --n-cpu-moe 91 -c 16384");
+  assert_int_equal(tu_int(j, "runtime.fit_auto_split_0"), 33);
+  assert_int_equal(tu_int(j, "runtime.fit_auto_part_0"), 32);
+  assert_int_equal(tu_int(j, "runtime.fit_auto_moe_gpu_layers"), 1);
+  json_decref(j);
+}
+
 /* Tensor overrides turn llama.cpp's pipeline parallelism off (llama-context.cpp: no
 ** GGML_SCHED_MAX_COPIES copies of the host experts each GPU copies in): gpt-oss-120b with
 ** --n-cpu-moe 36 on two GPUs: the first GPU runs every layer's host experts (op_offload to the
@@ -645,6 +689,13 @@ static void test_cpu_host_memory(void **state) {
   assert_int_equal(json_array_size(json_object_get(j, "fit")), 0);
   long long total = tu_int(j, "devices.0.total_bytes");
   assert_int_equal(tu_int(j, "runtime.host_memory_bytes"), total);
+  json_decref(j);
+  /* the mmproj (clip.cpp's buffer) is the host's too on the CPU backend */
+  assert_int_equal(tu_eval(*state, "return { model = 'Qwen/Qwen2.5-VL-7B-Instruct', quant = 'gguf:Q4_K_M', runtime = {"
+                                   " name = 'llamacpp', device = 'cpu', mmproj = 'f16' }, workload = { kind = 'inference',"
+                                   " context = 4096 } }", &j), VF_OK);
+  assert_true(tu_int(j, "runtime.mmproj_buffer_bytes") > 0);
+  assert_int_equal(tu_int(j, "runtime.host_memory_bytes"), tu_int(j, "devices.0.total_bytes"));
   json_decref(j);
   /* 32 GiB holds its 18.9 GiB, 16 GiB does not */
   vf_request req = {NULL, 0, NULL, 0, VF_FORMAT_JSON, 1};
@@ -1057,6 +1108,7 @@ int main(void) {
       cmocka_unit_test(test_auto_moe), cmocka_unit_test(test_auto_ngl_multi),
       cmocka_unit_test(test_auto_moe_multi), cmocka_unit_test(test_overrides_no_pipeline),
       cmocka_unit_test(test_host_copies_sized), cmocka_unit_test(test_cpu_host_memory),
+      cmocka_unit_test(test_auto_moe_four_gpus), cmocka_unit_test(test_auto_moe_dense_only),
       cmocka_unit_test(test_qwen2vl_no_sections),
       cmocka_unit_test(test_fused_archs),
   };

@@ -94,7 +94,7 @@ local function normalize(n, knobs)
       E.fail("runtime.host_memory", "judges a run on llama.cpp's CPU backend (device = \"cpu\"); GPU runs are judged by their GPUs")
     end
     if knobs.host_memory < 1 << 28 then
-      E.fail("runtime.host_memory", "%s is below 256 MiB; give a unit, e.g. \"64GB\"", tostring(knobs.host_memory))
+      E.fail("runtime.host_memory", "%d bytes is below 256 MiB; give the machine's RAM, e.g. \"64GiB\"", knobs.host_memory)
     end
   end
   if knobs.device == "cpu" and knobs.cpu_features == nil then
