@@ -19,8 +19,6 @@ bool catalog_init(catalog *c) {
 
 void catalog_free(catalog *c) {
   rules_free(c->aliases);
-  for (size_t i = 0; i < c->n_one; i++) rules_free(c->one[i]);
-  free(c->one);
   free(c->v);
   memset(c, 0, sizeof *c);
 }
@@ -38,30 +36,7 @@ bool catalog_add(catalog *c, const gpu *g) {
 }
 
 bool catalog_alias(catalog *c, size_t idx, const char *pattern, char *err, size_t errlen) {
-  /* the pattern alone first: once it is in the ordered set, its copy must exist too, so
-  ** that alias i of the set is always c->one[i] */
-  if (c->n_one == c->cap_one) {
-    size_t cap = c->cap_one ? c->cap_one * 2 : 128;
-    rules **v = realloc(c->one, cap * sizeof *v);
-    if (!v) {
-      snprintf(err, errlen, "out of memory");
-      return false;
-    }
-    c->one = v;
-    c->cap_one = cap;
-  }
-  rules *one = rules_new();
-  if (!one) {
-    snprintf(err, errlen, "out of memory");
-    return false;
-  }
-  if (!rules_add(one, pattern, (int)idx, RULES_CASELESS, err, errlen) ||
-      !rules_add(c->aliases, pattern, (int)idx, RULES_CASELESS, err, errlen)) {
-    rules_free(one);
-    return false;
-  }
-  c->one[c->n_one++] = one;
-  return true;
+  return rules_add(c->aliases, pattern, (int)idx, RULES_CASELESS, err, errlen);
 }
 
 /* A memory size stated in a GPU name: where it is and what it says. */
@@ -160,7 +135,6 @@ static int size_conflict(const catalog *c, size_t alias, const char *name, const
   double nominal, named;
   entry_sizes(g, &nominal, &named);
   if (nominal == 0 && named == 0) return 0; /* nothing to compare with */
-  if (alias >= c->n_one) return 0;
   size_t n = strlen(name);
   char *rest = NULL;
   int res = 0;
@@ -172,7 +146,7 @@ static int size_conflict(const catalog *c, size_t alias, const char *name, const
     }
     memcpy(rest, name, t->at);
     memcpy(rest + t->at, name + t->at + t->len, n - t->at - t->len + 1);
-    int m = rules_match(c->one[alias], rest, NULL, NULL, err, errlen);
+    int m = rules_match_at(c->aliases, alias, rest, err, errlen);
     res = m < 0 ? -1 : m;
   }
   free(rest);

@@ -31,10 +31,8 @@ typedef struct gpu {
 typedef struct catalog {
   gpu *v;
   size_t n, cap;
-  rules *aliases; /* value = index into v */
-  rules **one;    /* each alias alone, in the order of aliases: asks whether the alias
-                  ** that matched a name still matches it without its stated size */
-  size_t n_one, cap_one;
+  rules *aliases; /* value = index into v; the alias that matched a name is asked alone
+                  ** (rules_match_at) whether it still matches without the stated size */
 } catalog;
 
 /* The GPU figures are computed for when a scenario names none (DESIGN.md). */

@@ -112,6 +112,10 @@ int rules_match(const rules *r, const char *subject, int *value, size_t *index, 
   return 0;
 }
 
+int rules_match_at(const rules *r, size_t index, const char *subject, char *err, size_t errlen) {
+  return index < r->n ? match_one(r, &r->v[index], subject, err, errlen) : 0;
+}
+
 size_t rules_count(const rules *r) {
   return r->n;
 }
