@@ -240,6 +240,9 @@ static void fit_launch(const model_desc *m, const scenario *s, const estimate *e
     }
     snprintf(row->launch, sizeof row->launch, "-ngl %.0f --tensor-split %s -c %.0f", fig(e, "fit_auto_n_gpu_layers"), split,
              fig(e, "n_ctx"));
+  } else if (e->host_backend) {
+    /* llama.cpp's CPU backend: no layer on a GPU (a build with GPUs would offload by default) */
+    snprintf(row->launch, sizeof row->launch, "-ngl 0 -c %.0f", fig(e, "n_ctx"));
   } else if (fig(e, "fit_n_gpu_layers") > 0) {
     snprintf(row->launch, sizeof row->launch, "-ngl %.0f -c %.0f", fig(e, "fit_n_gpu_layers"), fig(e, "n_ctx"));
   }
@@ -294,6 +297,8 @@ int fit_gpu_from(const model_desc *m, const scenario *s, const estimate *e, cons
     fit_llamacpp_layout(e, &p.s);
   }
   fit_count(&p, row);
+  if (e->host_backend) /* llama.cpp's CPU backend: the host, no GPUs to count */
+    snprintf(row->layout, sizeof row->layout, "%s", row->fits ? "CPU backend" : "-");
   if (s->kind == WL_INFERENCE) {
     uint64_t max_ctx = m->max_position ? m->max_position : 1ull << 30;
     row->max_concurrency = bisect(&p, &p.s.concurrency, 1ull << 24);

@@ -712,6 +712,8 @@ static void test_cpu_host_memory(void **state) {
     json_t *row = json_array_get(json_object_get(j, "fit"), 0);
     assert_string_equal(json_string_value(json_object_get(row, "gpu")), "host");
     assert_int_equal(json_is_true(json_object_get(row, "fits")), hosts[i].fits);
+    assert_string_equal(json_string_value(json_object_get(row, "layout")), hosts[i].fits ? "CPU backend" : "-");
+    assert_string_equal(json_string_value(json_object_get(row, "launch")), "-ngl 0 -c 16384");
     assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(j, "devices"), 0), "role")), "host");
     json_decref(j);
   }
