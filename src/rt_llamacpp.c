@@ -76,6 +76,8 @@ typedef struct lc {
   uint64_t n_cpu_moe; /* --n-cpu-moe: the expert weights of layers below it stay on the host */
   bool moe;               /* the model has routed experts (ROLE_EXPERT tensors) */
   bool exps_bias;         /* ... with biases (gpt-oss: ADD_ID after each expert product) */
+  bool qkv_bias, probs_b; /* the other weights the graph's optional ops read: Q/K/V biases, the
+                          ** experts' selection bias */
   bool laid;              /* --fit's per-GPU layout (lay) places the layers */
   lc_layout lay;
   unsigned ov_cls[LC_MAX_LAYERS]; /* per layer: the FFN classes lay moves (LC_PART_*; 0 none) */
@@ -258,11 +260,14 @@ static void lc_options(lc *l) {
   l->offload_kqv = !scn_bool(s, "runtime.no_kv_offload", false);
   l->ngl = l->cpu ? 0 : scn_u64(s, "runtime.n_gpu_layers", 999);
   l->n_cpu_moe = scn_bool(s, "runtime.cpu_moe", false) ? l->n_layer : scn_u64(s, "runtime.n_cpu_moe", 0);
-  for (size_t i = 0; i < l->m->inv.n; i++) {
+  for (size_t i = 0; i < l->m->inv.n; i++) { /* the model's facts the graph's shape reads */
     const inv_tensor *t = &l->m->inv.t[i];
+    const char *nm = t->name;
     int kind = t->role == ROLE_EXPERT ? lc_weight_kind(t) : -1;
     l->moe = l->moe || t->role == ROLE_EXPERT;
     l->exps_bias = l->exps_bias || (kind >= 0 && (kind & LW_BIAS));
+    l->qkv_bias = l->qkv_bias || strstr(nm, "attn_q.bias") || strstr(nm, "q_proj.bias");
+    l->probs_b = l->probs_b || strstr(nm, "exp_probs_b") || strstr(nm, "e_score_correction_bias");
   }
   const char *mp = scn_str(s, "runtime.mmproj", "");
   const ggml_type_info *mt = mp[0] ? ggml_type_by_name(mp) : NULL;
@@ -850,12 +855,7 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
     if (t->role == ROLE_MLP && b->gated && !b->experts && t->shape[0] == 2 * b->ffn_dim && strstr(t->name, "up"))
       sp->fused_up = true;
   }
-  /* the tensors the graph's optional ops read: Q/K/V biases, the experts' selection bias */
-  for (size_t i = 0; i < m->inv.n; i++) {
-    const char *nm = m->inv.t[i].name;
-    sp->qkv_bias = sp->qkv_bias || strstr(nm, "attn_q.bias") || strstr(nm, "q_proj.bias");
-    sp->probs_b = sp->probs_b || strstr(nm, "exp_probs_b") || strstr(nm, "e_score_correction_bias");
-  }
+  sp->qkv_bias = l->qkv_bias, sp->probs_b = l->probs_b;
   if (g0 && g0->kind == KV_ATTN && g0->v_dim == 0) {
     /* MLA (deepseek2.cpp): the cache row is kv_lora (attn_kv_a_norm's width) + rope; Q
     ** heads of nope + rope (head_dim); q_lora attn_q_a_norm's width (none: wq); V heads the
