@@ -37,6 +37,9 @@ typedef struct estimate {
   uint64_t required;         /* what the workload needs on a device, for fit: total, except
                              ** where a runtime takes a fixed share whatever it needs (vLLM's
                              ** gpu_memory_utilization): then the memory it really uses */
+  uint64_t host_required;    /* with GPUs, what the host must hold beside them (llama.cpp's host
+                             ** weights and buffers), for fit; 0: nothing judged */
+  uint64_t host_limit;       /* ... within this much host memory (runtime.host_memory); 0: any */
   const char *peak_phase;    /* "forward", "backward", "optimizer step", "prefill", "decode" */
   /* what the peaks are, for the table: NULL means PyTorch's caching allocator
   ** (torch.cuda.max_memory_allocated() / max_memory_reserved()) */

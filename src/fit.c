@@ -46,11 +46,17 @@ typedef struct probe {
   uint64_t usable;
 } probe;
 
+/* what the host must hold beside the GPUs fits its memory less the headroom (only where the
+** scenario gives it: runtime.host_memory) */
+static bool host_fits(const estimate *e, const scenario *s) {
+  return !e->host_limit || e->host_required <= (uint64_t)((double)e->host_limit * (1.0 - s->headroom));
+}
+
 static bool probe_fits(probe *p) {
   estimate e;
   char err[8];
   if (estimate_run(p->m, &p->s, &e, err, sizeof err) != 0) return false; /* overflow: too big */
-  return e.required <= p->usable; /* fit_verdict with the probe's usable bytes */
+  return e.required <= p->usable && host_fits(&e, &p->s); /* fit_verdict with the probe's usable bytes */
 }
 
 /* Largest v in [1, hi] with fits(v), where *field is the probed quantity; 0 if none. */
@@ -111,7 +117,7 @@ uint64_t fit_usable_bytes(const scenario *s, uint64_t memory) {
 uint64_t fit_usable(const scenario *s, const gpu *g) { return fit_usable_bytes(s, g->memory); }
 
 bool fit_verdict(const estimate *e, const scenario *s, const gpu *g) {
-  return e->required <= fit_usable(s, g);
+  return e->required <= fit_usable(s, g) && host_fits(e, s);
 }
 
 int fit_gpu(const model_desc *m, const scenario *s, const gpu *g, fit_row *row, char *err, size_t errlen) {
@@ -297,6 +303,8 @@ int fit_gpu_from(const model_desc *m, const scenario *s, const estimate *e, cons
     fit_llamacpp_layout(e, &p.s);
   }
   fit_count(&p, row);
+  if (!row->count && !host_fits(e, s)) /* the GPUs would hold it; the host cannot hold the rest */
+    snprintf(row->layout, sizeof row->layout, "%s", "host memory");
   if (e->host_backend) /* llama.cpp's CPU backend: the host, no GPUs to count */
     snprintf(row->layout, sizeof row->layout, "%s", row->fits ? "CPU backend" : "-");
   if (s->kind == WL_INFERENCE) {

@@ -229,7 +229,7 @@ static void table_fit(sbuf *b, const report_in *in) {
     const fit_row *f = &in->rows[i];
     sbuf_printf(b, "%-28s %9.2f %5s %6.1f%% %6llu %-10s %12llu %12llu%s%s\n", f->g.name, units_gib(f->g.memory),
                 f->fits ? "yes" : "no", f->used_fraction * 100.0, (unsigned long long)f->count,
-                f->count ? f->layout : "-", (unsigned long long)(inf ? f->max_concurrency : f->max_micro_batch),
+                f->count || f->layout[0] ? f->layout : "-", (unsigned long long)(inf ? f->max_concurrency : f->max_micro_batch),
                 (unsigned long long)(inf ? f->max_context : f->max_seq_len), f->launch[0] ? "  " : "", f->launch);
   }
 }

@@ -1592,6 +1592,10 @@ void llamacpp_estimate(ectx *c) {
   c->e->reserved_label = "the same: ggml buffers are allocated once";
   if (l.cpu) c->e->total_label = "host memory they hold (repacked tensors' mapped pages left to the page cache)";
   c->e->host_backend = l.cpu;
+  if (!l.cpu) { /* the host is the device on the CPU backend; with GPUs it is judged beside them */
+    c->e->host_required = lc_host_total(&l);
+    c->e->host_limit = scn_u64(l.s, "runtime.host_memory", 0);
+  }
   est_finish(c, &c->e->b);
   /* no PyTorch allocator here: both peaks are the ggml buffers (every line but the CUDA
   ** context), as the labels say */

@@ -717,11 +717,38 @@ static void test_cpu_host_memory(void **state) {
     assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(j, "devices"), 0), "role")), "host");
     json_decref(j);
   }
-  assert_int_not_equal(tu_eval(*state, "return { model = 'Qwen/Qwen3-30B-A3B', quant = 'gguf:Q4_K_M', runtime = { name ="
-                                       " 'llamacpp', host_memory = '64GiB' }, workload = { kind = 'inference', context = 4096 } }",
-                                NULL), VF_OK);
-  assert_string_equal(vf_engine_error(*state), "t.lua: runtime.host_memory: judges a run on llama.cpp's CPU backend (device = "
-                                               "\"cpu\"); GPU runs are judged by their GPUs");
+}
+
+/* With GPUs the host holds what they leave (a MoE model's experts, the host's buffers), and
+** runtime.host_memory judges that too: gpt-oss-120b MXFP4 at 16k on one RTX 4090 under --fit
+** leaves 38.5 GiB on the host, which 64 GiB of RAM hold and 32 GiB do not (four such GPUs
+** would leave little enough). */
+static void test_gpu_host_memory(void **state) {
+  const char *t = "return { model = 'openai/gpt-oss-120b', quant = 'gguf:MXFP4', runtime = { name = 'llamacpp'%s },"
+                  " workload = { kind = 'inference', context = 16384 }, gpu = 'RTX 4090' }";
+  static const struct { const char *knob; bool fits; } runs[] = {
+      {"", true}, {", host_memory = '64GiB'", true}, {", host_memory = '32GiB'", false}};
+  for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+    char text[512];
+    json_t *j = NULL;
+    snprintf(text, sizeof text, t, runs[i].knob);
+    fit_launch(*state, text, "RTX 4090", &j);
+    long long host = tu_int(j, "runtime.host_memory_bytes");
+    assert_true(host > 32ll * 1024 * MIB * 95 / 100 && host < 64ll * 1024 * MIB * 95 / 100);
+    json_t *row = json_array_get(json_object_get(j, "fit"), 0);
+    assert_int_equal(json_is_true(json_object_get(row, "fits")), runs[i].fits);
+    if (!runs[i].fits) assert_string_equal(json_string_value(json_object_get(row, "layout")), "tp=4");
+    json_decref(j);
+  }
+  /* DeepSeek-V3 leaves hundreds of GiB on the host: no number of 24 GB GPUs fits 64 GiB */
+  json_t *j = NULL;
+  fit_launch(*state, "return { model = 'deepseek-ai/DeepSeek-V3', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp',"
+                     " host_memory = '64GiB' }, workload = { kind = 'inference', context = 16384 }, gpu = 'RTX 4090' }",
+             "RTX 4090", &j);
+  json_t *row = json_array_get(json_object_get(j, "fit"), 0);
+  assert_false(json_is_true(json_object_get(row, "fits")));
+  assert_string_equal(json_string_value(json_object_get(row, "layout")), "host memory");
+  json_decref(j);
 }
 
 /* fit on a GPU the MoE model does not fill whole: every layer offloaded, the experts of the
@@ -1109,7 +1136,7 @@ int main(void) {
       cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl),
       cmocka_unit_test(test_auto_moe), cmocka_unit_test(test_auto_ngl_multi),
       cmocka_unit_test(test_auto_moe_multi), cmocka_unit_test(test_overrides_no_pipeline),
-      cmocka_unit_test(test_host_copies_sized), cmocka_unit_test(test_cpu_host_memory),
+      cmocka_unit_test(test_host_copies_sized), cmocka_unit_test(test_cpu_host_memory), cmocka_unit_test(test_gpu_host_memory),
       cmocka_unit_test(test_auto_moe_four_gpus), cmocka_unit_test(test_auto_moe_dense_only),
       cmocka_unit_test(test_qwen2vl_no_sections),
       cmocka_unit_test(test_fused_archs),
