@@ -1411,6 +1411,7 @@ static uint64_t lc_full(const lc_ngl *n) { return n->n_layer - n->n_part; }
 ** (high), delta layers apart: common/fit.cpp's step_size, its uint32_t conversion included
 ** (a low bound already over the target guesses delta - 1) */
 static uint64_t lc_false_position(uint64_t delta, int64_t target, int64_t mem, int64_t high) {
+  if (high == mem) return 1; /* no slope (fit.cpp would divide by zero): one block at a time */
   uint32_t step = (uint32_t)((int64_t)delta * (target - mem) / (high - mem));
   uint64_t st = step < 1 ? 1 : step;
   return st < delta - 1 ? st : delta - 1;
@@ -1425,8 +1426,8 @@ static void lc_fill_dense(lc *l, lc_layout *y, lc_mem *mem, int64_t target) {
   for (int id = nd - 1; id >= 0; id--) {
     uint64_t un = l->n_layer_all + 1;
     for (int jd = id + 1; jd < nd; jd++) un -= y->d[jd].n_layer;
-    lc_layout high = *y;
     if (un == 0) continue;
+    lc_layout high = *y;
     high.d[id].n_layer = un;
     if (l->moe) high.d[id].n_part = id < nd - 1 ? un : un - 1;
     lc_mem mh = lc_layout_mem(l, &high);
