@@ -548,6 +548,13 @@ static void test_auto_ngl_multi(void **state) {
   json_decref(j);
 }
 
+/* a per-GPU runtime figure, runtime.<name>_<g> */
+static long long gpu_fig(json_t *j, const char *name, int g) {
+  char path[80];
+  snprintf(path, sizeof path, "runtime.%s_%d", name, g);
+  return tu_int(j, path);
+}
+
 /* a MoE model on several GPUs under --fit (common_params_fit_impl steps 3 and 4): gpt-oss-120b
 ** MXFP4 at 16k on two 24 GiB RTX 4090s. Dense-only (every routed expert on the host), all 37
 ** blocks fit the second GPU (step 3); step 4 brings experts back front to back: the first GPU
@@ -564,15 +571,10 @@ static void test_auto_moe_multi(void **state) {
   assert_int_equal(tu_eval(*state, text, &j), VF_OK);
   assert_int_equal(tu_int(j, "runtime.fit_auto_n_gpu_layers"), 37);
   static const long long want[2][4] = {{13, 1, 8, 1}, {24, 12, 1 | 2 | 8, 0}}; /* n_layer, n_part, classes, next */
-  static const char *const part[4] = {"split", "part", "ov", "ov_next"};
+  static const char *const part[4] = {"fit_auto_split", "fit_auto_part", "fit_auto_ov", "fit_auto_ov_next"};
   for (int g = 0; g < 2; g++) {
-    char path[64];
-    for (int k = 0; k < 4; k++) {
-      snprintf(path, sizeof path, "runtime.fit_auto_%s_%d", part[k], g);
-      assert_int_equal(tu_int(j, path), want[g][k]);
-    }
-    snprintf(path, sizeof path, "runtime.gpu_buffers_bytes_%d", g);
-    assert_true(tu_int(j, path) < avail);
+    for (int k = 0; k < 4; k++) assert_int_equal(gpu_fig(j, part[k], g), want[g][k]);
+    assert_true(gpu_fig(j, "gpu_buffers_bytes", g) < avail);
   }
   assert_true(tu_int(j, "runtime.compute_buffer_bytes") < 2048 * MIB);
   json_decref(j);
@@ -597,14 +599,10 @@ static void test_auto_moe_four_gpus(void **state) {
   static const long long split[4] = {11, 11, 2, 1};
   long long avail = 16ll * 1024 * MIB - 500 * MIB - 1024 * MIB;
   for (int g = 0; g < 4; g++) {
-    char path[64];
-    snprintf(path, sizeof path, "runtime.fit_auto_split_%d", g);
-    assert_int_equal(tu_int(j, path), split[g]);
-    snprintf(path, sizeof path, "runtime.fit_auto_part_%d", g);
-    assert_int_equal(tu_int(j, path), 0);
-    snprintf(path, sizeof path, "runtime.gpu_buffers_bytes_%d", g);
-    if (g < 2) assert_true(tu_int(j, path) > avail);
-    else assert_true(tu_int(j, path) < avail);
+    assert_int_equal(gpu_fig(j, "fit_auto_split", g), split[g]);
+    assert_int_equal(gpu_fig(j, "fit_auto_part", g), 0);
+    if (g < 2) assert_true(gpu_fig(j, "gpu_buffers_bytes", g) > avail);
+    else assert_true(gpu_fig(j, "gpu_buffers_bytes", g) < avail);
   }
   json_decref(j);
 }

@@ -36,6 +36,14 @@ static json_t *eval(void **state, const char *text) {
   return j;
 }
 
+/* model.trainable_params of a scenario that must evaluate */
+static long long trainable(void **state, const char *text) {
+  json_t *j = eval(state, text);
+  long long n = tu_int(j, "model.trainable_params");
+  json_decref(j);
+  return n;
+}
+
 /* got within want x (1 +- tol): a figure a run printed, with its tolerance */
 static void assert_within(double got, double want, double tol) {
   if (!(got > want * (1 - tol) && got < want * (1 + tol)))
@@ -71,9 +79,7 @@ static void test_peft_trainable(void **state) {
 
 /* A regular expression is matched against the whole module name (re.fullmatch). */
 static void test_peft_regex(void **state) {
-  json_t *j = eval(state, L32 "method = 'lora', lora = { r = 8, targets = '.*\\\\.(q|v)_proj' } } }");
-  assert_int_equal(tu_int(j, "model.trainable_params"), 9175040 / 4);
-  json_decref(j);
+  assert_int_equal(trainable(state, L32 "method = 'lora', lora = { r = 8, targets = '.*\\\\.(q|v)_proj' } } }"), 9175040 / 4);
   /* 'q_proj' as a pattern must match the whole name: it matches nothing */
   assert_int_not_equal(tu_eval(*state, L32 "method = 'lora', lora = { r = 8, targets = 'q_proj' } } }", NULL),
                    VF_OK);
@@ -84,15 +90,13 @@ static void test_peft_regex(void **state) {
 ** 126 x 16 x ((16384+16384) + (16384+1024)) = 101,154,816; Llama 4 is in PEFT's table too,
 ** Qwen3-MoE (qwen3_moe) is not, and get_peft_model refuses it as vramfit does. */
 static void test_peft_default_targets(void **state) {
-  json_t *j = eval(state, "return { model = 'meta-llama/Llama-3.1-405B', dtype = 'bf16', runtime = 'transformers',"
-                          " workload = { kind = 'train', micro_batch = 1, seq_len = 512, method = 'lora',"
-                          " lora = { r = 16 } } }");
-  assert_int_equal(tu_int(j, "model.trainable_params"), 101154816LL);
-  json_decref(j);
-  j = eval(state, "return { model = 'meta-llama/Llama-4-Scout-17B-16E-Instruct', dtype = 'bf16', runtime = 'transformers',"
-                  " workload = { kind = 'train', micro_batch = 1, seq_len = 512, method = 'lora', lora = { r = 16 } } }");
-  assert_true(tu_int(j, "model.trainable_params") > 0);
-  json_decref(j);
+  assert_int_equal(trainable(state, "return { model = 'meta-llama/Llama-3.1-405B', dtype = 'bf16', runtime = 'transformers',"
+                                    " workload = { kind = 'train', micro_batch = 1, seq_len = 512, method = 'lora',"
+                                    " lora = { r = 16 } } }"),
+                   101154816LL);
+  assert_true(trainable(state, "return { model = 'meta-llama/Llama-4-Scout-17B-16E-Instruct', dtype = 'bf16', runtime ="
+                               " 'transformers', workload = { kind = 'train', micro_batch = 1, seq_len = 512, method = 'lora',"
+                               " lora = { r = 16 } } }") > 0);
   assert_error(state, "return { model = 'Qwen/Qwen3-30B-A3B', workload = { kind = 'train', method = 'lora', micro_batch = 1,"
                       " seq_len = 512 } }",
                "workload.lora.targets: missing: PEFT has no default target_modules for model_type qwen3_moe (name them, or \"all-linear\")");
@@ -104,14 +108,11 @@ static void test_peft_default_targets(void **state) {
 ** lm_head (and the embeddings) get no adapter. Llama-3.2-3B: 28 x 16 x ((3072+3072) x 2 +
 ** (3072+1024) x 2 + (3072+8192) x 3) = 24,313,856. */
 static void test_peft_all_linear(void **state) {
-  json_t *j = eval(state, "return { model = 'meta-llama/Llama-3.1-8B', dtype = 'bf16', runtime = 'transformers',"
-                          " workload = { kind = 'train', micro_batch = 1, seq_len = 512, method = 'lora',"
-                          " lora = { r = 16, targets = 'all-linear' } } }");
-  assert_int_equal(tu_int(j, "model.trainable_params"), 41943040LL);
-  json_decref(j);
-  j = eval(state, L32 "method = 'lora', lora = { r = 16, targets = 'all-linear' } } }");
-  assert_int_equal(tu_int(j, "model.trainable_params"), 24313856LL);
-  json_decref(j);
+  assert_int_equal(trainable(state, "return { model = 'meta-llama/Llama-3.1-8B', dtype = 'bf16', runtime = 'transformers',"
+                                    " workload = { kind = 'train', micro_batch = 1, seq_len = 512, method = 'lora',"
+                                    " lora = { r = 16, targets = 'all-linear' } } }"),
+                   41943040LL);
+  assert_int_equal(trainable(state, L32 "method = 'lora', lora = { r = 16, targets = 'all-linear' } } }"), 24313856LL);
   assert_error(state, L32 "method = 'ln-tuning', lora = { targets = 'all-linear' } } }",
                "workload.lora.targets: \"all-linear\" names Linear layers; ln-tuning trains norms (give their names or a regular expression)");
   assert_error(state, L32 "method = 'lora', lora = { r = 16, targets = 'all-linear' }, modules_to_save = 'all-linear' } }",
