@@ -262,7 +262,7 @@ static vf_status run_fit(vf_engine *e, bool all, const scenario *dev) {
   if (!all) list = &e->g;
   if (host_backend(&e->s)) { /* the host is the one device, judged when its memory is given */
     all = false, list = &e->g, n = e->g.memory ? 1 : 0;
-    if (!n) scenario_note(&e->s, "CPU backend: give runtime.host_memory (e.g. \"64GB\") to fit the host");
+    if (!n) scenario_note(&e->s, "CPU backend: give runtime.host_memory (e.g. \"64GiB\") to fit the host");
   }
   e->rows = calloc(n ? n : 1, sizeof *e->rows);
   if (!e->rows) return fail(e, VF_ENOMEM, "out of memory");

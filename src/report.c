@@ -168,10 +168,12 @@ static void table_header(sbuf *b, const report_in *in) {
                      : in->s->kind == WL_IMAGE ? "image generation"
                      : in->s->kind == WL_VIDEO ? "video generation"
                                                : "inference";
-  if (in->e->host_backend)
-    sbuf_printf(b, "device    host memory%s%s%s, CPU backend, %s on %s, peak in %s\n\n", in->g->memory ? " (" : "",
-                in->g->memory ? iec : "", in->g->memory ? ")" : "", kind, in->s->runtime, in->e->peak_phase);
-  else
+  if (in->e->host_backend) {
+    char mem[48] = ""; /* the machine's RAM when the scenario gives it */
+    if (in->g->memory) snprintf(mem, sizeof mem, " (%s)", iec);
+    sbuf_printf(b, "device    host memory%s, CPU backend, %s on %s, peak in %s\n\n", mem, kind, in->s->runtime,
+                in->e->peak_phase);
+  } else
     sbuf_printf(b, "device    %s (%s), %llu GPU%s, %s on %s, peak in %s\n\n", in->g->name, iec,
                 (unsigned long long)in->e->devices, in->e->devices == 1 ? "" : "s", kind, in->s->runtime,
                 in->e->peak_phase);
@@ -229,7 +231,7 @@ static void table_fit(sbuf *b, const report_in *in) {
     const fit_row *f = &in->rows[i];
     sbuf_printf(b, "%-28s %9.2f %5s %6.1f%% %6llu %-10s %12llu %12llu%s%s\n", f->g.name, units_gib(f->g.memory),
                 f->fits ? "yes" : "no", f->used_fraction * 100.0, (unsigned long long)f->count,
-                f->count || f->layout[0] ? f->layout : "-", (unsigned long long)(inf ? f->max_concurrency : f->max_micro_batch),
+                (f->count || f->layout[0]) ? f->layout : "-", (unsigned long long)(inf ? f->max_concurrency : f->max_micro_batch),
                 (unsigned long long)(inf ? f->max_context : f->max_seq_len), f->launch[0] ? "  " : "", f->launch);
   }
 }
