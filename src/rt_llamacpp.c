@@ -541,6 +541,7 @@ static const lc_wname LC_WNAMES[] = {
     {"attn_q_a_norm", LW_Q_A_NORM}, {"q_a_layernorm", LW_Q_A_NORM}, {"attn_q_a.", LW_Q_A}, {"q_a_proj", LW_Q_A},
     {"attn_q_b.", LW_Q_B}, {"q_b_proj", LW_Q_B}, {"attn_kv_a_norm", LW_KV_A_NORM}, {"kv_a_layernorm", LW_KV_A_NORM},
     {"attn_kv_a_mqa", LW_KV_A}, {"kv_a_proj_with_mqa", LW_KV_A}, {"attn_k_b.", LW_K_B}, {"attn_v_b.", LW_V_B},
+    {".k_b_proj.", LW_K_B}, {".v_b_proj.", LW_V_B}, /* a preset's kv_b_proj split as a GGUF holds it */
     {"attn_qkv", LW_QKV}, {"query_key_value", LW_QKV}, {"qkv_proj", LW_QKV}, {"c_attn", LW_QKV},
     {"attn_q.", LW_Q}, {"q_proj", LW_Q}, {"attn_k.", LW_K}, {"k_proj", LW_K}, {"attn_v.", LW_V}, {"v_proj", LW_V},
     {"attn_output", LW_O}, {"o_proj", LW_O}, {"attention.dense", LW_O}, {"out_proj", LW_O}, {"attn.c_proj", LW_O},

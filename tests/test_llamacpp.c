@@ -648,13 +648,13 @@ static void test_overrides_no_pipeline(void **state) {
 ** (their biases too, for ADD_ID), and the shared experts' FFN and qwen3next's shared-expert
 ** gate apart from the dense FFN and the router, so a partial offload of a model with shared
 ** experts replays exactly (it left their copies out: "copies of host tensors of unknown size");
-** the host layers' Q/K/V biases the graph adds (GLM's) are not "left out". A DeepSeek preset
-** stays inexact: its kv_b_proj becomes attn_k_b / attn_v_b in a GGUF, quantized by rules of
-** their own that the preset does not carry. */
+** the host layers' Q/K/V biases the graph adds (GLM's) are not "left out", and a DeepSeek
+** preset's kv_b_proj is the attn_k_b / attn_v_b pair a GGUF holds, which MLA's graph reads. */
 static void test_host_copies_sized(void **state) {
   static const char *const runs[] = {
       "model = 'openai/gpt-oss-120b', quant = 'gguf:MXFP4', runtime = { name = 'llamacpp', n_cpu_moe = 36 }",
       "model = 'zai-org/GLM-4.6', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp', n_gpu_layers = 20 }",
+      "model = 'deepseek-ai/DeepSeek-V3', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp', n_gpu_layers = 20 }",
   };
   for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
     char text[512];

@@ -172,6 +172,22 @@ static bool has_assumption(json_t *j, const char *text) {
   return false;
 }
 
+/* DeepSeek's kv_b_proj is two tensors in a GGUF (convert_hf_to_gguf's DeepseekV2Model splits it
+** per head for MLA), neither of which llama-quantize counts as attn_v-like. DeepSeek-V2-Lite
+** (16 heads, kv_lora_rank 512, qk_nope 128, v_head 128, 27 layers) at Q4_K_M:
+** attn_k_b {128, 512, 16}: a 128-element row that Q4_K's 256 block does not divide, so Q5_0:
+** 8192 rows x 4 x 22 B = 720,896; attn_v_b {512, 128, 16}: Q4_K, 2048 x 2 x 144 = 589,824.
+** 27 x 1,310,720 = 35,389,440 B. As one attn_kv_b {512, 4096} it would be the attn_v ladder,
+** use_more_bits: 13 layers Q6_K (4096 x 2 x 210 = 1,720,320) and 14 Q4_K (1,179,648),
+** 38,879,232 B: 3,489,792 B more. */
+static void test_gguf_deepseek_kv_b(void **state) {
+  json_t *j = eval_quant(*state, "deepseek-ai/DeepSeek-V2-Lite", "'gguf:Q4_K_M'");
+  assert_int_equal(tu_int(j, "model.weight_bytes"), 10363959296LL);
+  assert_true(has_assumption(j, "quant gguf:Q4_K_M: llama-quantize classic rules, tensors 108 F32, 13 Q6_K, 3505 Q4_K, "
+                                "769 Q8_0, 923 Q5_0 (54 tensors fell back: row length not a multiple of the block)"));
+  json_decref(j);
+}
+
 /* A checkpoint stored quantized loads in its stored format (what vLLM and transformers do with
 ** config.json quantization_config): gpt-oss-20b is the checkpoint's total_size without a quant
 ** field; DeepSeek-V3's fp8 with weight_block_size [128, 128] equals the explicit block-fp8 format
@@ -251,7 +267,8 @@ int main(void) {
       cmocka_unit_test(test_gptq),         cmocka_unit_test(test_awq),
       cmocka_unit_test(test_bnb_nf4),      cmocka_unit_test(test_fp8),
       cmocka_unit_test(test_mxfp4_gpt_oss), cmocka_unit_test(test_gguf_pythia),
-      cmocka_unit_test(test_gguf_llama8b), cmocka_unit_test(test_bad_input),
+      cmocka_unit_test(test_gguf_llama8b),
+      cmocka_unit_test(test_gguf_deepseek_kv_b), cmocka_unit_test(test_bad_input),
       cmocka_unit_test(test_checkpoint_quant),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

@@ -41,6 +41,7 @@ end
 local function gguf_base(t)
   local role, name = t.role or "other", t.name
   if #t.shape < 2 or name:find("bias$") or name:find("sinks$") or role == "norm" then return "keep", false end
+  if t.gguf then return t.gguf, true end   -- a part of a split tensor (gguf_parts below)
   if role == "router" then return "ffn_gate_inp", false end
   if role == "pos_embed" or name:find("token_type") then return "position_embd", false end
   if role == "embed" then return "token_embd", true end
@@ -91,11 +92,27 @@ local function copy(t, name, count, layer)
   return x
 end
 
+-- A tensor convert_hf_to_gguf writes as several (t.gguf_split, from the architecture script:
+-- DeepSeek's kv_b_proj as attn_k_b and attn_v_b) becomes its parts, each with its own
+-- shape, GGUF base name and so its own category and type; else the tensor itself.
+local function gguf_parts(t)
+  if not t.gguf_split then return { t } end
+  local out = {}
+  for _, p in ipairs(t.gguf_split) do
+    out[#out + 1] = { name = p.name, shape = p.shape, gguf = p.gguf, count = t.count, role = t.role, component = t.component }
+  end
+  return out
+end
+
 -- The description's tensors (of one component, if given) one per layer, in file order:
 -- token embeddings, layers 0..n-1, the rest. Tensors of other components are kept as they are.
 function R.expand(desc, q, field, component)
   local head, by_layer, tail, others, maxl = {}, {}, {}, {}, -1
+  local list = {}
   for _, t in ipairs(desc.tensors) do
+    for _, p in ipairs((component and t.component ~= component) and { t } or gguf_parts(t)) do list[#list + 1] = p end
+  end
+  for _, t in ipairs(list) do
     if component and t.component ~= component then
       others[#others + 1] = t
     elseif not t.name:find("%*") then

@@ -174,7 +174,7 @@ end
 local DESC_KEYS = { arch = 1, family = 1, hidden = 1, layers = 1, encoder_layers = 1, vocab = 1,
   heads = 1, kv_heads = 1, head_dim = 1, intermediate = 1, max_position = 1, rotary_dim = 1, tied_embeddings = 1,
   tensors = 1, kv = 1, block = 1, rope_positions = 1, attn_temp = 1 }
-local TENSOR_KEYS = { name = 1, shape = 1, count = 1, role = 1, dtype = 1 }
+local TENSOR_KEYS = { name = 1, shape = 1, count = 1, role = 1, dtype = 1, gguf_split = 1 }
 local KV_KEYS = { layers = 1, kv_heads = 1, k_dim = 1, v_dim = 1, window = 1, mla = 1, kind = 1, tokens = 1,
   state_elems = 1, conv_elems = 1 }
 local KV_KINDS = { attention = 1, chunked = 1, cross = 1, mamba = 1 }
@@ -212,6 +212,18 @@ local function validate(id, d)
     need(ROLES[t.role], tag .. ": bad role " .. tostring(t.role))
     need(type(t.shape) == "table" and #t.shape > 0, tag .. ": shape must be a non-empty list")
     for _, s in ipairs(t.shape or {}) do need(posint(s), tag .. ": shape entry " .. tostring(s)) end
+    if t.gguf_split then   -- the parts hold the tensor's elements exactly
+      local whole, parts = 1, 0
+      for _, s in ipairs(t.shape or {}) do whole = whole * s end
+      for _, p in ipairs(t.gguf_split) do
+        local n = 1
+        for _, s in ipairs(p.shape) do n = n * s end
+        parts = parts + n
+        local starred = (p.name:find("%*") ~= nil) == (t.name:find("%*") ~= nil)
+        need(type(p.gguf) == "string" and starred, tag .. ": gguf_split part " .. tostring(p.name))
+      end
+      need(parts == whole, tag .. (": gguf_split parts hold %d elements, the tensor %d"):format(parts, whole))
+    end
     local stars = select(2, t.name:gsub("%*", ""))
     need(stars > 0 or (t.count or 1) == 1, tag .. ": count > 1 without a '*' in the name")
   end
