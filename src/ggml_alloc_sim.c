@@ -21,6 +21,8 @@ typedef struct gs_tensor {
   unsigned how, flags;
   bool ext, leaf, own, weight, fixed, dep;
   int backend, buf;         /* the scheduler's backend; the buffer it was allocated in */
+  int keep_src_of;          /* gs_keep_until: a node whose sources stay allocated until this one ran */
+  int split;                /* gs_relayout: the split the node was laid out in */
   int cp[GS_MAX_BACKENDS];  /* the first of the copies of this tensor in a backend */
   int gcp;                  /* pipeline copies of a graph input in its own backend */
 } gs_tensor;
@@ -77,7 +79,7 @@ static int gs_new_tensor(gs_graph *g, uint64_t bytes) {
   }
   gs_tensor *t = &g->t[g->n];
   memset(t, 0, sizeof *t);
-  t->bytes = bytes, t->view_src = -1, t->backend = -1, t->gcp = -1;
+  t->bytes = bytes, t->view_src = -1, t->backend = -1, t->gcp = -1, t->keep_src_of = -1, t->split = -1;
   for (int b = 0; b < GS_MAX_BACKENDS; b++) t->cp[b] = -1;
   return g->n++;
 }
@@ -134,6 +136,14 @@ int gs_unsized_copies(const gs_graph *g) {
     if (t->bytes == 0 && copied) n++; /* an external tensor or a view left unsized */
   }
   return n;
+}
+
+void gs_keep_until(gs_graph *g, int keep_src_of, int until) {
+  if (keep_src_of < 0 || keep_src_of >= g->n || until < 0 || until >= g->n) {
+    g->failed = true;
+    return;
+  }
+  g->t[until].keep_src_of = keep_src_of;
 }
 
 void gs_set_backend(gs_graph *g, int id, int backend) {
@@ -447,7 +457,24 @@ static void gs_relayout(gs_graph *g, gs_sp *sp, int n_copies) {
       gs_push(g, &order, &n, &cap, dep);
       gs_push(g, &order, &n, &cap, g->t[in].cp[s->backend]);
     }
-    for (int i = s->start; i < s->end; i++) gs_push(g, &order, &n, &cap, g->order[i]);
+    for (int i = s->start; i < s->end; i++) {
+      gs_tensor *t = &g->t[g->order[i]];
+      t->split = k;
+      gs_push(g, &order, &n, &cap, g->order[i]);
+      /* a GPU backend's graph_optimize asked that a node's sources outlive it until this
+      ** node (ggml_backend_graph_optimize_params.add_alloc_dep): a dependency node, op
+      ** NONE, after it reading them; only when both sit in this split, which the backend
+      ** sees whole */
+      int m = t->keep_src_of;
+      if (m < 0 || s->backend == g->n_backends - 1 || g->t[m].split != k) continue;
+      int dep = gs_new_tensor(g, 0);
+      if (dep < 0) break;
+      gs_tensor *d = &g->t[dep], *mt = &g->t[m];
+      d->dep = true, d->nsrc = mt->nsrc, d->backend = s->backend;
+      memcpy(d->src, mt->src, (size_t)mt->nsrc * sizeof(int));
+      d->view_src = g->t[mt->src[0]].view_src >= 0 ? g->t[mt->src[0]].view_src : mt->src[0];
+      gs_push(g, &order, &n, &cap, dep);
+    }
   }
   free(g->order);
   g->order = order, g->n_order = n, g->cap_order = cap;

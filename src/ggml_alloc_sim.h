@@ -46,6 +46,11 @@ int gs_ext_sized(gs_graph *g, int backend, bool weight, uint64_t bytes);
 /* after gs_sched: tensors copied into another backend whose size is unknown (0 bytes:
 ** external tensors and views built without it) */
 int gs_unsized_copies(const gs_graph *g);
+/* the sources of node keep_src_of stay allocated until node `until` has run, when both
+** land in one GPU split (a backend's graph_optimize add_alloc_dep: the CUDA backend's fused
+** MoE weighted reduction keeps the experts' outputs and their weights); no effect on the
+** host */
+void gs_keep_until(gs_graph *g, int keep_src_of, int until);
 /* ggml_backend_sched_set_tensor_backend: a fixed assignment */
 void gs_set_backend(gs_graph *g, int id, int backend);
 /* ggml_backend_sched_split_graph over n_backends (the last one the host): assigns every
@@ -151,6 +156,8 @@ typedef struct lc_graph_spec {
   bool force_norm;           /* the graph callback pins each layer's "norm" to its device
                              ** (full offload or fewer than 32 tokens) */
   bool op_offload;           /* llama.cpp's op_offload (on unless --no-op-offload) */
+  bool moe_reduce_dep;       /* the CUDA backend's fused MoE weighted reduction (PR #25952):
+                             ** the experts' outputs and weights kept until the last add */
   const uint64_t *wbytes;    /* (n_layer + 1) x LW_N bytes of a copy of each weight on the
                              ** first GPU (gs_ext_sized); NULL or 0: unknown */
   uint64_t kv_bytes[2][2];   /* [cache][K, V]: a copy of one layer's K or V view (all cells

@@ -453,6 +453,10 @@ static int lg_experts(lg *l, int x, int topk, int wn) {
   for (uint64_t i = 0; i < nv; i++) views[i] = lg_view_n(l, weighted, lg_view2(l, sp->hidden, T, acc_mul(&l->a, hb / T, k)));
   int out = nv == 1 ? lg_op(l, hb, 0, views[0], -1) : lg_op(l, hb, GS_INPLACE, views[0], views[1]);
   for (uint64_t i = 2; i < nv; i++) out = lg_op(l, hb, GS_INPLACE, out, views[i]);
+  /* ggml_backend_cuda_graph_optimize (llama.cpp 80fb11a) matches MUL, k views, k - 1 adds
+  ** for 2 <= k <= 15 (MOE_WEIGHTED_REDUCTION_MAX_EXPERTS) and keeps the MUL's sources
+  ** until the last add: the MUL no longer takes its experts' buffer in place */
+  if (sp->moe_reduce_dep && !sp->moe_w_before && nv >= 2 && nv <= 15 && k <= 64) gs_keep_until(l->g, weighted, out);
   return out;
 }
 

@@ -47,6 +47,15 @@
 ** n_outputs_max to n_parallel x (1 + draft tokens), n_batch with embeddings or pooling
 ** (server_output_limits). The first tag after b9442 assumed: not bisected. */
 #define LC_B_OUTPUTS_MAX 9443
+/* PR #25952 "cuda: fuse MoE weighted expert reduction" (merged 2026-09-01:
+** https://github.com/ggml-org/llama.cpp/pull/25952): the CUDA backend's graph_optimize keeps
+** a MoE layer's expert outputs and weights allocated until the reduction's last add, so the
+** weighting MUL takes a buffer of its own; a fork's measurement (Qwen3.6-35B-A3B, ubatch
+** 8192: +512.53 MiB of CUDA compute buffer, GGML_CUDA_DISABLE_FUSION=1 restores it,
+** https://github.com/GenerelSchwerz/llama.cpp/issues/80) is the experts' 2048 x 8 x 8192 f32.
+** Build 10621 is of 2026-08-30 (llama.cpp issue #28018): the first build with the PR is
+** assumed, not bisected */
+#define LC_B_MOE_REDUCE 10640
 
 typedef struct lc_dev {
   uint64_t model, kv, rs, compute;
@@ -1071,6 +1080,7 @@ static bool lc_compute_replay(lc *l) {
   sp.n_copies = lc_pipeline(l) ? LC_N_COPIES : 1;
   sp.force_norm = l->ngl > l->n_layer || l->n_ub < 32;
   sp.op_offload = scn_bool(l->s, "runtime.op_offload", true);
+  sp.moe_reduce_dep = lc_newer(l, LC_B_MOE_REDUCE);
   if (legacy) sp.n_kv[0] = sp.n_kv[1] = l->n_ctx; /* the whole cache: kv_self.size */
   for (int c = 0; c < 2; c++) {
     uint64_t cells = acc_mul(&l->c->acc, sp.n_kv[c], legacy ? 1 : sp.n_stream);

@@ -125,6 +125,36 @@ static void test_sched_weight_copies(void **state) {
   }
 }
 
+/* The CUDA backend's fused MoE weighted reduction (gs_keep_until): MUL's sources (the
+** experts' outputs and their weights) kept until the last add. On the GPU: x's copy at 0
+** (256 B), down 256..768, the weights 768..896 (128-aligned), the copy freed; without the
+** dependency the MUL takes down's block in place and the add the copy's hole: 896 B. With
+** it down has a second consumer, so the MUL's 512 B go above: 1408 B. On the host the
+** dependency is not added (no graph_optimize): 512 + 32 + the add's 256 over x. */
+static uint64_t moe_reduce(int n_backends, bool keep) {
+  gs_graph *g = gs_new();
+  int w = gs_ext_at(g, 0, true), x = gs_leaf(g, 256);
+  int s2[2] = {w, x};
+  int down = gs_node(g, 512, 0, -1, s2, 2), wt = gs_node(g, 32, 0, -1, s2, 2);
+  s2[0] = down, s2[1] = wt;
+  int weighted = gs_node(g, 512, GS_INPLACE, -1, s2, 2);
+  s2[0] = gs_node(g, 256, 0, weighted, &weighted, 1), s2[1] = gs_node(g, 256, 0, weighted, &weighted, 1);
+  int out = gs_node(g, 256, GS_INPLACE, -1, s2, 2);
+  if (keep) gs_keep_until(g, weighted, out);
+  assert_true(gs_sched(g, n_backends, 1, false) > 0);
+  uint64_t align[2] = {128, 128}, sizes[2];
+  assert_true(gs_plan_n(g, align, sizes));
+  gs_free(g);
+  return sizes[0];
+}
+
+static void test_keep_until(void **state) {
+  (void)state;
+  assert_int_equal(moe_reduce(2, false), 896);
+  assert_int_equal(moe_reduce(2, true), 1408);
+  assert_int_equal(moe_reduce(1, true), moe_reduce(1, false));
+}
+
 static lc_graph_spec gqa4(uint64_t n_kv, bool fa) {
   /* mkmodel --layers 2 --embd 2048 --ff 5632 --heads 32 --heads-kv 8 --vocab 32768 */
   return (lc_graph_spec){.n_tok = 512, .n_stream = 1, .n_layer = 2, .hidden = 2048, .vocab = 32768,
@@ -172,9 +202,11 @@ static void test_llama_moe(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_inplace),          cmocka_unit_test(test_best_fit_and_outputs),
-      cmocka_unit_test(test_views), cmocka_unit_test(test_sched_copies), cmocka_unit_test(test_sched_weight_copies),            cmocka_unit_test(test_llama_gqa4_no_fa),
-      cmocka_unit_test(test_llama_gqa4_fa),    cmocka_unit_test(test_llama_moe),
+      cmocka_unit_test(test_inplace),       cmocka_unit_test(test_best_fit_and_outputs),
+      cmocka_unit_test(test_views),         cmocka_unit_test(test_sched_copies),
+      cmocka_unit_test(test_sched_weight_copies), cmocka_unit_test(test_keep_until),
+      cmocka_unit_test(test_llama_gqa4_no_fa), cmocka_unit_test(test_llama_gqa4_fa),
+      cmocka_unit_test(test_llama_moe),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -666,6 +666,31 @@ static void test_host_copies_sized(void **state) {
   }
 }
 
+/* From PR #25952 (the first build assumed 10640) the CUDA backend keeps a MoE layer's expert
+** outputs and their weights until the fused reduction's last add, so the weighting MUL no
+** longer takes the experts' buffer in place. DeepSeek-V3 at -ngl 20, ubatch 2048: the
+** experts' outputs are 7168 x 8 x 2048 f32 = 469,762,048 B, more than the freed gate, up and
+** SwiGLU outputs (3 x 2048 x 8 x 2048 x 4 = 402,653,184 B) can hold, so the first GPU's
+** compute buffer grows by 198,180,864 B (189 MiB); the host's is unchanged. The graph and
+** its allocation are checked by tests/test_ggml_alloc_sim.c (test_keep_until). */
+static void test_cuda_moe_reduce(void **state) {
+  static const char *const t = "return { model = 'deepseek-ai/DeepSeek-V3', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp',"
+                               " n_gpu_layers = 20, n_ubatch = 2048, n_batch = 2048, version = '%s' },"
+                               " workload = { kind = 'inference', context = 8192 }, gpu = 'H200' }";
+  long long gpu[2], host[2];
+  for (int i = 0; i < 2; i++) {
+    char text[512];
+    json_t *j = NULL;
+    snprintf(text, sizeof text, t, i ? "b10640" : "b10639");
+    if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+    gpu[i] = tu_int(j, "runtime.compute_buffer_bytes"), host[i] = tu_int(j, "runtime.host_compute_buffer_bytes");
+    json_decref(j);
+  }
+  assert_int_equal(gpu[0], 4069007744LL);
+  assert_int_equal(gpu[1] - gpu[0], 198180864LL);
+  assert_int_equal(host[1], host[0]);
+}
+
 /* The CPU backend holds everything in host memory: the repacked Q4_K copies and the tensors
 ** read in place, not the mapped range llama.cpp prints for CPU_Mapped (the repacked tensors'
 ** pages in it are read once and left to the page cache). Qwen3-30B-A3B Q4_K_M, every tensor
@@ -1134,7 +1159,7 @@ int main(void) {
       cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl),
       cmocka_unit_test(test_auto_moe), cmocka_unit_test(test_auto_ngl_multi),
       cmocka_unit_test(test_auto_moe_multi), cmocka_unit_test(test_overrides_no_pipeline),
-      cmocka_unit_test(test_host_copies_sized), cmocka_unit_test(test_cpu_host_memory), cmocka_unit_test(test_gpu_host_memory),
+      cmocka_unit_test(test_host_copies_sized), cmocka_unit_test(test_cuda_moe_reduce), cmocka_unit_test(test_cpu_host_memory), cmocka_unit_test(test_gpu_host_memory),
       cmocka_unit_test(test_auto_moe_four_gpus), cmocka_unit_test(test_auto_moe_dense_only),
       cmocka_unit_test(test_qwen2vl_no_sections),
       cmocka_unit_test(test_fused_archs),
