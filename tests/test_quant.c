@@ -188,6 +188,17 @@ static void test_gguf_deepseek_kv_b(void **state) {
   json_decref(j);
 }
 
+/* Qwen3.5-35B-A3B as llama.cpp files it: the DeltaNet layers' conv1d kernels ({8192, 1, 4}:
+** rows of 4) stay F32 as the converter writes them and llama-quantize leaves them, so Q8_0,
+** which no 4-element row fits, converts (it failed: "row length 4 is not a multiple of 32");
+** the vision tower and projector go to the mmproj file, not the text model's types. */
+static void test_gguf_hybrid_vision(void **state) {
+  json_t *j = eval_quant(*state, "Qwen/Qwen3.5-35B-A3B", "'gguf:Q8_0'");
+  assert_true(has_assumption(j, "quant gguf:Q8_0: llama-quantize classic rules, tensors 20792 Q8_0, 301 F32; the vision "
+                                "tower and projector (333 tensors) left to the mmproj file, unquantized"));
+  json_decref(j);
+}
+
 /* A checkpoint stored quantized loads in its stored format (what vLLM and transformers do with
 ** config.json quantization_config): gpt-oss-20b is the checkpoint's total_size without a quant
 ** field; DeepSeek-V3's fp8 with weight_block_size [128, 128] equals the explicit block-fp8 format
@@ -268,7 +279,7 @@ int main(void) {
       cmocka_unit_test(test_bnb_nf4),      cmocka_unit_test(test_fp8),
       cmocka_unit_test(test_mxfp4_gpt_oss), cmocka_unit_test(test_gguf_pythia),
       cmocka_unit_test(test_gguf_llama8b),
-      cmocka_unit_test(test_gguf_deepseek_kv_b), cmocka_unit_test(test_bad_input),
+      cmocka_unit_test(test_gguf_deepseek_kv_b), cmocka_unit_test(test_gguf_hybrid_vision), cmocka_unit_test(test_bad_input),
       cmocka_unit_test(test_checkpoint_quant),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

@@ -3,6 +3,7 @@
 -- tensor_allows_quantization; read at commit 007dbbf3). Also the per-layer expansion of a
 -- description's "*" groups and the HF -> GGUF tensor naming (convert_hf_to_gguf's
 -- tensor map) that decides each tensor's category. Helper module, not a format.
+local nn = require "nn"
 local R = {}
 
 -- ---------------------------------------------------------------- names
@@ -42,6 +43,9 @@ local function gguf_base(t)
   local role, name = t.role or "other", t.name
   if #t.shape < 2 or name:find("bias$") or name:find("sinks$") or role == "norm" then return "keep", false end
   if t.gguf then return t.gguf, true end   -- a part of a split tensor (gguf_parts below)
+  -- a recurrent layer's small conv1d kernel (GGUF ssm_conv1d): F32 from the converter
+  -- (SSM_CONV1D in conversion/base.py) and never quantized (tensor_allows_quantization)
+  if name:find("conv1d%.weight$") then return "ssm_conv1d", false end
   if role == "router" then return "ffn_gate_inp", false end
   if role == "pos_embed" or name:find("token_type") then return "position_embd", false end
   if role == "embed" then return "token_embd", true end
@@ -105,15 +109,18 @@ local function gguf_parts(t)
 end
 
 -- The description's tensors (of one component, if given) one per layer, in file order:
--- token embeddings, layers 0..n-1, the rest. Tensors of other components are kept as they are.
+-- token embeddings, layers 0..n-1, the rest. Tensors of other components, and a multimodal
+-- model's vision tower and projector (the mmproj file's, typed by its own conversion), are
+-- kept as they are.
 function R.expand(desc, q, field, component)
   local head, by_layer, tail, others, maxl = {}, {}, {}, {}, -1
   local list = {}
+  local function apart(t) return (component and t.component ~= component) or nn.vision_tensor(t.name) end
   for _, t in ipairs(desc.tensors) do
-    for _, p in ipairs((component and t.component ~= component) and { t } or gguf_parts(t)) do list[#list + 1] = p end
+    for _, p in ipairs(apart(t) and { t } or gguf_parts(t)) do list[#list + 1] = p end
   end
   for _, t in ipairs(list) do
-    if component and t.component ~= component then
+    if apart(t) then
       others[#others + 1] = t
     elseif not t.name:find("%*") then
       local x = copy(t, t.name, t.count or 1, nil)

@@ -11,6 +11,7 @@
 -- b4385 of the pythia calibration cases: attn_qkv has its own rule, Q4_K_M -> Q5_K) or
 -- "current" (attn_qkv is promoted like attn_v).
 local G = require "quant._gguf_rules"
+local nn = require "nn"
 
 -- ggml type -> { elements per block, bytes per block } (ggml-common.h static_asserts)
 local TYPES = {
@@ -78,14 +79,19 @@ local function apply(n, o, ctx)
     x.quantizable, x.cat = nil, nil
     counts[gt] = (counts[gt] or 0) + (x.count or 1)
   end
-  for _, t in ipairs(others) do list[#list + 1] = t end
+  local vision = 0
+  for _, t in ipairs(others) do
+    list[#list + 1] = t
+    if nn.vision_tensor(t.name) then vision = vision + (t.count or 1) end
+  end
   desc.tensors = list
   local parts = {}
   for k, v in pairs(counts) do parts[#parts + 1] = ("%d %s"):format(v, k) end
   table.sort(parts)
-  n.notes[#n.notes + 1] = ("quant gguf:%s: llama-quantize %s rules, tensors %s%s"):format(
+  n.notes[#n.notes + 1] = ("quant gguf:%s: llama-quantize %s rules, tensors %s%s%s"):format(
     ft, o.rules, table.concat(parts, ", "), st.n_fallback > 0 and
-      (" (%d tensors fell back: row length not a multiple of the block)"):format(st.n_fallback) or "")
+      (" (%d tensors fell back: row length not a multiple of the block)"):format(st.n_fallback) or "",
+    vision > 0 and ("; the vision tower and projector (%d tensors) left to the mmproj file, unquantized"):format(vision) or "")
 end
 
 return {

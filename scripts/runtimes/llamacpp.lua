@@ -3,6 +3,7 @@
 -- (src/rt_llamacpp.c). n_ctx counts every sequence's cells (llama.cpp's -c); the scenario's
 -- context is per sequence, so n_ctx = context x n_seq_max.
 local E = require "engine"
+local nn = require "nn"
 
 local CACHE_TYPES = { "f32", "f16", "bf16", "q8_0", "q4_0", "q4_1", "q5_0", "q5_1", "iq4_nl" }
 
@@ -16,11 +17,6 @@ local function build_number(v)
   return tonumber(b)
 end
 
-
--- a multimodal model's vision tower and projector tensors, by name prefix: the list of
--- src/estimate.c est_vision_tensor (keep the two alike)
-local VISION_PREFIXES = { "visual.", "model.visual.", "vision_tower.", "vision_model.", "multi_modal_projector.",
-                          "model.vision_tower.", "model.multi_modal_projector." }
 
 local function normalize(n, knobs)
   local x = n.extra
@@ -111,7 +107,7 @@ local function normalize(n, knobs)
   -- (the prefixes of src/estimate.c est_vision_tensor, which places the tensors)
   local vision = false
   for _, t in ipairs(n.model.desc.tensors or {}) do
-    for _, pre in ipairs(VISION_PREFIXES) do vision = vision or t.name:sub(1, #pre) == pre end
+    vision = vision or nn.vision_tensor(t.name)
   end
   if knobs.mmproj ~= nil then
     E.enum_field(knobs.mmproj, "runtime.mmproj", { "f16", "bf16", "f32", "q8_0" })
