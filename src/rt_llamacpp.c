@@ -1063,13 +1063,30 @@ static bool lc_replay_buffers(lc *l, lc_graph_spec *sp, uint64_t *wb, int *unsiz
   return true;
 }
 
+/* The gated DeltaNet layers on GPUs: the replay is their graph as make conformance checks it
+** on the CPU backend (byte-exact), placed and split as the other layers are; what it does
+** not know is said. A layer left on the host has its conv, SSM and projection weights
+** copied to the GPU by op_offload, which the replay sizes as one QKV weight; the CUDA
+** backend takes SSM_CONV only for a channel count that is a multiple of 128
+** (ggml_backend_cuda_device_supports_op), else the op and its neighbours fall back to the
+** host. With every layer on a GPU the graph is the CPU-checked one with the scheduler's
+** copies; the MoE part of it (CUDA's fused reduction) matches a CUDA measurement to the
+** 0.01 MiB (README), the whole has not been held against a CUDA log. */
+static const char *lc_dn_gpu(const lc_graph_spec *sp, const int *dev) {
+  for (uint64_t il = 0; il < sp->n_layer; il++)
+    if ((il + 1) % sp->dn_period != 0 && dev[il] < 0) return "gated DeltaNet layers on the host: their weight copies not sized";
+  if ((2 * sp->dn_sk * sp->dn_hk + sp->dn_sv * sp->dn_hv) % 128)
+    return "gated DeltaNet conv channels not a multiple of 128: CUDA's SSM_CONV falls back to the host";
+  return "gated DeltaNet on a GPU: the graph checked against llama.cpp on the CPU backend, not a CUDA log";
+}
+
 static bool lc_compute_replay(lc *l) {
   lc_graph_spec sp;
   int dev[LC_MAX_LAYERS + 1], kvd[LC_MAX_LAYERS];
   if (!l->offload_kqv || l->n_layer > LC_MAX_LAYERS || l->n_gpu >= GS_MAX_BACKENDS) return false;
-  for (int i = 0; i < l->m->n_kv; i++)
-    if (l->m->kv[i].kind == KV_STATE) return false;
   lc_graph_shape(l, &sp);
+  for (int i = 0; i < l->m->n_kv; i++)
+    if (l->m->kv[i].kind == KV_STATE && !sp.dn_period) return false; /* recurrent layers other than DeltaNet */
   bool legacy = !lc_newer(l, LC_B_GRAPH_SIM);
   if (legacy && !lc_legacy_shape(l, &sp)) return false;
   int xd[LC_MAX_LAYERS];
@@ -1105,6 +1122,7 @@ static bool lc_compute_replay(lc *l) {
   ** model */
   bool layer_split = l->n_gpu == 1 || strcmp(scn_str(l->s, "runtime.split_mode", "layer"), "layer") == 0;
   const char *graph = lc_unmodelled(l, &sp);
+  if (!graph && sp.dn_period) graph = lc_dn_gpu(&sp, dev);
   l->exact = unsized == 0 && !unread && layer_split && !graph;
   l->inexact = !layer_split ? "split_mode row's split buffers not modelled"
                : unread    ? "the host layers' projection biases and their copies left out"

@@ -91,6 +91,18 @@ static int tu_category_basis_exact(json_t *j, const char *name) {
   return -1;
 }
 
+/* the detail line of the named category of device 0 ("" when absent) */
+static const char *tu_category_detail(json_t *j, const char *name) {
+  json_t *cats = json_object_get(json_array_get(json_object_get(j, "devices"), 0), "categories");
+  size_t i;
+  json_t *c;
+  json_array_foreach(cats, i, c) {
+    if (strcmp(json_string_value(json_object_get(c, "name")), name) == 0)
+      return json_string_value(json_object_get(c, "detail"));
+  }
+  return "";
+}
+
 /* the host compute buffer of one run; exact: also that its activations were replayed */
 static void expect_compute_of(vf_engine *e, const char *model, const char *rt, int ctx, int seq, long long want,
                               bool exact) {
@@ -689,6 +701,48 @@ static void test_cuda_moe_reduce(void **state) {
   assert_int_equal(gpu[0], 4069007744LL);
   assert_int_equal(gpu[1] - gpu[0], 198180864LL);
   assert_int_equal(host[1], host[0]);
+  /* A CUDA measurement of the same change: Qwen3.6-35B-A3B (Qwen3.5-35B-A3B's shapes: hidden
+  ** 2048, 40 layers, 8 of 256 experts of 512) fully offloaded, ctx 65536, ubatch 8192, one
+  ** sequence, F16 K/V: the allocator held 1,678,541,184 B with the fusion and 1,141,113,216
+  ** without (GGML_CUDA_DISABLE_FUSION=1), 537,427,968 B more
+  ** (https://github.com/GenerelSchwerz/llama.cpp/issues/80; a fork, whose base differs by
+  ** the 1 GiB mask copy, so only the difference is held here). The replay of the gated
+  ** DeltaNet hybrid on the GPU gives that difference to the byte. */
+  static const char *const q = "return { model = 'Qwen/Qwen3.5-35B-A3B', quant = 'gguf:Q8_0', runtime = { name = 'llamacpp',"
+                               " n_gpu_layers = 99, n_ubatch = 8192, n_batch = 8192, version = '%s' },"
+                               " workload = { kind = 'inference', context = 65536 }, gpu = 'H200' }";
+  for (int i = 0; i < 2; i++) {
+    char text[512];
+    json_t *j = NULL;
+    snprintf(text, sizeof text, q, i ? "b10640" : "b10639");
+    if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+    gpu[i] = tu_int(j, "runtime.compute_buffer_bytes");
+    json_decref(j);
+  }
+  assert_int_equal(gpu[1] - gpu[0], 537427968LL);
+}
+
+/* A gated DeltaNet hybrid on a GPU is replayed (it had a formula: 304.75 MiB for
+** Qwen3-Next Q4_K_M at ctx 8192 on an H200, where the replay gives 130.05), and says what
+** the replay has not been held against: the graph is checked on the CPU backend, and host
+** DeltaNet layers' weight copies are not sized. */
+static void test_deltanet_gpu(void **state) {
+  static const char *const t = "return { model = 'Qwen/Qwen3-Next-80B-A3B-Instruct', quant = 'gguf:Q4_K_M', runtime = {"
+                               " name = 'llamacpp', n_gpu_layers = %d }, workload = { kind = 'inference', context = 8192 },"
+                               " gpu = 'H200' }";
+  static const int ngl[] = {99, 20};
+  static const char *const why[] = {"gated DeltaNet on a GPU: the graph checked against llama.cpp on the CPU backend, not a CUDA log",
+                                    "gated DeltaNet layers on the host: their weight copies not sized"};
+  for (int i = 0; i < 2; i++) {
+    char text[512];
+    json_t *j = NULL;
+    snprintf(text, sizeof text, t, ngl[i]);
+    if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+    assert_non_null(strstr(tu_category_detail(j, "activations"), why[i]));
+    assert_non_null(strstr(tu_category_detail(j, "activations"), "replayed"));
+    if (i == 0) assert_int_equal(tu_int(j, "runtime.compute_buffer_bytes"), 136368256LL);
+    json_decref(j);
+  }
 }
 
 /* The CPU backend holds everything in host memory: the repacked Q4_K copies and the tensors
@@ -1159,7 +1213,7 @@ int main(void) {
       cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl),
       cmocka_unit_test(test_auto_moe), cmocka_unit_test(test_auto_ngl_multi),
       cmocka_unit_test(test_auto_moe_multi), cmocka_unit_test(test_overrides_no_pipeline),
-      cmocka_unit_test(test_host_copies_sized), cmocka_unit_test(test_cuda_moe_reduce), cmocka_unit_test(test_cpu_host_memory), cmocka_unit_test(test_gpu_host_memory),
+      cmocka_unit_test(test_host_copies_sized), cmocka_unit_test(test_cuda_moe_reduce), cmocka_unit_test(test_deltanet_gpu), cmocka_unit_test(test_cpu_host_memory), cmocka_unit_test(test_gpu_host_memory),
       cmocka_unit_test(test_auto_moe_four_gpus), cmocka_unit_test(test_auto_moe_dense_only),
       cmocka_unit_test(test_qwen2vl_no_sections),
       cmocka_unit_test(test_fused_archs),
