@@ -237,11 +237,22 @@ local function from_gguf(path)
   local cfg, kv = gguf_config(path, g, mt)
   -- the MTP blocks' tensors (blk.<n>.* from the trunk's n on): llama.cpp creates them with
   -- TENSOR_SKIP unless MTP drafting loads them (llama-model-loader.cpp: "model has unused
-  -- tensor ... ignoring"), and the architectures leave MTP layers out
-  local tensors = {}
+  -- tensor ... ignoring"), and the architectures leave MTP layers out. All but a fused
+  -- ffn_gate_up_exps: create_tensor_gate_up_exps (llama-model.cpp, 80fb11a) creates it with
+  -- TENSOR_NOT_REQUIRED alone, not the block's TENSOR_SKIP, so it is loaded (make
+  -- conformance: qwen3next, qwen35moe and deepseek2 files with --gate-up)
+  -- A kept tensor after skipped ones carries their 32-aligned bytes (skipped_before): the
+  -- mapped range llama.cpp prints runs from the first to the last tensor it reads.
+  local tensors, gap = {}, 0
   for _, t in ipairs(g.tensors) do
     local il = tonumber(t.name:match("^blk%.(%d+)%."))
-    if not il or il < cfg.num_hidden_layers then tensors[#tensors + 1] = gguf_tensor(t) end
+    if not il or il < cfg.num_hidden_layers or t.name:find("%.ffn_gate_up_exps%.weight$") then
+      local x = gguf_tensor(t)
+      if gap > 0 then x.skipped_before, gap = gap, 0 end
+      tensors[#tensors + 1] = x
+    else
+      gap = gap + (t.bytes + 31) // 32 * 32
+    end
   end
   return { id = path, arch = mt, config = cfg, tensors = tensors, file_type = g.file_type, kv = kv }
 end

@@ -129,6 +129,8 @@ typedef struct lc_graph_spec {
                        ** place, the top-k of the logits, a softmax over the k selected ones
                        ** (not renormalized) */
   bool exps_bias;      /* the experts' up, gate and down outputs biased (ADD_ID, in place) */
+  bool gate_up_exps;   /* the experts' gate and up in one fused weight (ffn_gate_up_exps, read
+                       ** from LW_GATE_EXPS): one MUL_MAT_ID of 2 x ffn rows, the halves viewed */
   bool rows_late;      /* the output rows (inp_out_ids) taken after the last layer, before the
                        ** output norm (embeddings_nextn_masked off), not inside the last layer */
   /* the gated DeltaNet hybrids (qwen3next, qwen35, qwen35moe: src/models/qwen3next.cpp,

@@ -39,6 +39,8 @@ typedef struct inv_tensor {
   uint64_t stored_bytes;          /* per tensor, when read from a file; 0 = from dtype */
   char qtype[16];                 /* storage format when quantized ("Q4_K", "nf4"), else "" */
   char component[24];             /* pipeline component ("denoiser", "vae"), "" for one model */
+  uint64_t skipped_before;        /* a model file's bytes of tensors not loaded just before this
+                                  ** one (a GGUF's MTP blocks), 32-aligned: within a mapped range */
 } inv_tensor;
 
 typedef struct inventory {

@@ -440,11 +440,18 @@ static int lg_experts(lg *l, int x, int topk, int wn) {
     xr = lg_op(l, acc_mul(&l->a, hb, k), GS_INPLACE, lg_op(l, acc_mul(&l->a, hb, k), 0, xr, -1), wn);
   uint64_t fb = acc_mul(&l->a, lg_f32(l, sp->ffn, T), k);
   int src[3] = {-1, xr, topk};
-  int gate = -1;
-  if (sp->gated) src[0] = lg_w(l, LW_GATE_EXPS), gate = lg_exps_bias(l, gs_node(l->g, fb, no, -1, src, 3), LW_GATE_EXPS, fb);
-  src[0] = lg_w(l, LW_UP_EXPS);
-  int up = lg_exps_bias(l, gs_node(l->g, fb, no, -1, src, 3), LW_UP_EXPS, fb);
-  int act = sp->gated ? lg_op(l, fb, 0, gate, up) : lg_op(l, fb, GS_INPLACE, up, -1);
+  int gate = -1, up;
+  if (sp->gate_up_exps) { /* build_moe_ffn's merged path: gate and up are views of one product */
+    src[0] = lg_w(l, LW_GATE_EXPS);
+    uint64_t fb2 = acc_mul(&l->a, fb, 2);
+    int gu = lg_exps_bias(l, gs_node(l->g, fb2, no, -1, src, 3), LW_GATE_EXPS, fb2);
+    gate = lg_view_n(l, gu, fb), up = lg_view_n(l, gu, fb);
+  } else {
+    if (sp->gated) src[0] = lg_w(l, LW_GATE_EXPS), gate = lg_exps_bias(l, gs_node(l->g, fb, no, -1, src, 3), LW_GATE_EXPS, fb);
+    src[0] = lg_w(l, LW_UP_EXPS);
+    up = lg_exps_bias(l, gs_node(l->g, fb, no, -1, src, 3), LW_UP_EXPS, fb);
+  }
+  int act = sp->gated || sp->gate_up_exps ? lg_op(l, fb, 0, gate, up) : lg_op(l, fb, GS_INPLACE, up, -1);
   int dsrc[3] = {lg_w(l, LW_DOWN_EXPS), act, topk};
   int down = lg_exps_bias(l, gs_node(l->g, acc_mul(&l->a, hb, k), no, -1, dsrc, 3), LW_DOWN_EXPS, acc_mul(&l->a, hb, k));
   int weighted = sp->moe_w_before ? down : lg_op(l, acc_mul(&l->a, hb, k), GS_INPLACE, down, wn);

@@ -151,6 +151,7 @@ static void rd_tensor(rd *r, int t, size_t i, model_desc *m, vf_dtype dt) {
     it->stored_bytes = bytes;
     rd_str(r, t, "qtype", it->qtype, sizeof it->qtype, false);
     rd_str(r, t, "component", it->component, sizeof it->component, false);
+    it->skipped_before = rd_u64(r, t, "skipped_before", false, 0);
   }
 }
 

@@ -87,6 +87,7 @@ typedef struct lc {
   bool exps_bias;         /* ... with biases (gpt-oss: ADD_ID after each expert product) */
   bool qkv_bias, probs_b; /* the other weights the graph's optional ops read: Q/K/V biases, the
                           ** experts' selection bias */
+  bool gate_up_exps;     /* a GGUF's fused ffn_gate_up_exps (one MUL_MAT_ID, then gate and up views) */
   bool laid;              /* --fit's per-GPU layout (lay) places the layers */
   lc_layout lay;
   unsigned ov_cls[LC_MAX_LAYERS]; /* per layer: the FFN classes lay moves (LC_PART_*; 0 none) */
@@ -277,6 +278,7 @@ static void lc_options(lc *l) {
     l->exps_bias = l->exps_bias || (kind >= 0 && (kind & LW_BIAS));
     l->qkv_bias = l->qkv_bias || strstr(nm, "attn_q.bias") || strstr(nm, "q_proj.bias");
     l->probs_b = l->probs_b || strstr(nm, "exp_probs_b") || strstr(nm, "e_score_correction_bias");
+    l->gate_up_exps = l->gate_up_exps || strstr(nm, "ffn_gate_up_exps");
   }
   const char *mp = scn_str(s, "runtime.mmproj", "");
   const ggml_type_info *mt = mp[0] ? ggml_type_by_name(mp) : NULL;
@@ -515,6 +517,7 @@ static void lc_weights(lc *l) {
     uint64_t b = lc_tensor_bytes(l, t, g);
     long il = lc_layer_of(t->name);
     bool input = t->role == ROLE_EMBED || t->role == ROLE_POS_EMBED;
+    r.pos = acc_add(&l->c->acc, r.pos, t->skipped_before); /* unread tensors of the file before it */
     /* a preset's experts, one 2-D tensor per expert, are one 3-D ffn_*_exps tensor per
     ** layer in a GGUF file: one buffer allocation (its row padding and alignment once) */
     bool stack = t->role == ROLE_EXPERT && strchr(t->name, '*');
@@ -526,6 +529,10 @@ static void lc_weights(lc *l) {
     } else {
       uint64_t layer = input ? UINT64_MAX : il >= 0 && (uint64_t)il < l->n_layer ? (uint64_t)il : l->n_layer;
       int dev = input ? -1 : lc_layer_dev(l, layer);
+      /* an MTP block's tensor llama.cpp loads (a fused ffn_gate_up_exps): its block's device,
+      ** the host under --cpu-moe, whose pattern matches every block */
+      if (!input && il >= 0 && (uint64_t)il >= l->n_layer && (uint64_t)il < l->n_layer_all)
+        dev = t->role == ROLE_EXPERT && scn_bool(l->s, "runtime.cpu_moe", false) ? -1 : lc_block_dev(l, (uint64_t)il);
       if (!input && layer < l->n_layer) dev = lc_ffn_dev(l, t, layer, dev);
       bool one = stack && il >= 0;
       lc_place(l, &r, t, g, one ? acc_mul(&l->c->acc, b, t->count) : b, dev, one ? 1 : t->count);
@@ -554,7 +561,8 @@ static const lc_wname LC_WNAMES[] = {
     {"attn_qkv", LW_QKV}, {"query_key_value", LW_QKV}, {"qkv_proj", LW_QKV}, {"c_attn", LW_QKV},
     {"attn_q.", LW_Q}, {"q_proj", LW_Q}, {"attn_k.", LW_K}, {"k_proj", LW_K}, {"attn_v.", LW_V}, {"v_proj", LW_V},
     {"attn_output", LW_O}, {"o_proj", LW_O}, {"attention.dense", LW_O}, {"out_proj", LW_O}, {"attn.c_proj", LW_O},
-    {"ffn_gate_inp", LW_ROUTER}, {"exp_probs_b", LW_ROUTER}, {"ffn_gate_exps", LW_GATE_EXPS}, {"ffn_up_exps", LW_UP_EXPS},
+    {"ffn_gate_inp", LW_ROUTER}, {"exp_probs_b", LW_ROUTER}, {"ffn_gate_up_exps", LW_GATE_EXPS}, /* fused: the gate's slot */
+    {"ffn_gate_exps", LW_GATE_EXPS}, {"ffn_up_exps", LW_UP_EXPS},
     {"ffn_gate_shexp", LW_GATE}, {"ffn_up_shexp", LW_UP}, {"ffn_down_shexp", LW_DOWN},
     {"ffn_down_exps", LW_DOWN_EXPS}, {"gate_up_proj", LW_UP}, {"ffn_gate.", LW_GATE}, {"gate_proj", LW_GATE},
     {".w1.", LW_GATE}, {"ffn_up.", LW_UP}, {"up_proj", LW_UP}, {"dense_h_to_4h", LW_UP}, {"c_fc", LW_UP},
@@ -852,7 +860,7 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
   ** taken after the last layer (make conformance: a generated gpt-oss file, every setting
   ** within 64 B; -5.3% and -17% before) */
   sp->moe_softmax_w = sp->rows_late = strcmp(m->arch, "gpt_oss") == 0;
-  sp->exps_bias = l->exps_bias;
+  sp->exps_bias = l->exps_bias, sp->gate_up_exps = l->gate_up_exps;
   /* phi3's fused wqkv (a "qkv" weight of Q + 2 KV rows; not a gated Q of twice the rows, nor
   ** a DeltaNet mixer's attn_qkv) and fused gate|up (an "up" weight of 2 x the FFN's rows) */
   uint64_t qkv_rows = (b->q_dim ? b->q_dim : m->hidden) + 2 * (b->kv_dim ? b->kv_dim : m->hidden);

@@ -19,7 +19,7 @@
 
 /* the generated files' paths: $TMPDIR (else /tmp)/vf_test_lc_<pid>_<name>.gguf, so that two
 ** runs at once do not overwrite each other's files; removed by teardown */
-static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "unknown"};
+static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "unknown"};
 #define LC_NFILES (sizeof LC_FILES / sizeof LC_FILES[0])
 static char lc_paths[LC_NFILES][512];
 
@@ -953,6 +953,7 @@ static void set_q3n(mk_llama *o) {
   o->head_dim = 64, o->shared = 256, o->nextn = 1, o->ssm_conv = 4, o->ssm_state = 32, o->ssm_groups = 2, o->ssm_vheads = 4;
 }
 static void set_q35(mk_llama *o) { set_q3n(o), o->experts = 0, o->experts_used = 0; }
+static void set_q3n_gu(mk_llama *o) { set_q3n(o), o->gate_up = true; }
 static void set_l4(mk_llama *o) { o->experts_used = 1, o->interval = 2; }
 /* rope 8: k_b's rows (48 - 8 = 40) not a multiple of 16, so that an AMX CPU's llama.cpp keeps
 ** the f16 k_b out of the AMX buffer; with rope 16 (rows of 32) the AMX buffer takes it and
@@ -1115,6 +1116,17 @@ static void test_newer_archs(void **state) {
   j = run(*state, lcp("q3n"), NEWER_RT, 2048, 3);
   assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 3 * MIB);
   assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 175104);
+  json_decref(j);
+  /* the experts' gate and up fused (ffn_gate_up_exps, convert_hf_to_gguf --fuse-gate-up-exps):
+  ** one MUL_MAT_ID, then views; the same compute buffer (real 12,072,989 +-64, make
+  ** conformance), and the MTP block's fused tensor is loaded although its block is skipped
+  ** (create_tensor_gate_up_exps passes TENSOR_NOT_REQUIRED, not the block's TENSOR_SKIP):
+  ** 4 experts x 256 x 256 x 2 B = 524,288 B more than the split file's 10,278,976 */
+  newer_write(lcp("q3ngu"), "qwen3next", 4, set_q3n_gu);
+  j = run(*state, lcp("q3ngu"), NEWER_RT, 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.cpu_model_buffer_bytes"), 10278976 + 524288);
+  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 12072992);
+  assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
   json_decref(j);
 
   /* qwen35 (dense) and qwen35moe: the same mixers, KV and RS as qwen3next's */

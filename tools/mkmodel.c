@@ -1,7 +1,7 @@
 /*
 ** mkmodel.c: writes synthetic model files for tests (built by make, not installed).
 **   mkmodel gguf OUT.gguf [--arch A --layers N --embd N --ff N --heads N --heads-kv N
-**                          --vocab N --ctx N --experts N --experts-used N --ftype T --tied
+**                          --vocab N --ctx N --experts N --experts-used N --ftype T --tied --gate-up
 **                          and for the newer architectures (mkmodel_lib.h): --head-dim --nextn
 **                          --expert-ff --shared --dense-lead --interval --ssm-conv --ssm-state
 **                          --ssm-groups --ssm-vheads --q-lora --kv-lora --rope]
@@ -67,6 +67,10 @@ static int cmd_gguf(int argc, char **argv) {
   for (int i = 3; i < argc; i++) {
     if (!strcmp(argv[i], "--tied")) {
       o.tied = true;
+      continue;
+    }
+    if (!strcmp(argv[i], "--gate-up")) {
+      o.gate_up = true;
       continue;
     }
     if (i + 1 >= argc) return usage("option without a value");

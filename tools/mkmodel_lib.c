@@ -119,7 +119,8 @@ void mk_tensor_info(mk_buf *b, const char *name, uint32_t ndim, const uint64_t *
 }
 
 void mk_llama_defaults(mk_llama *o) {
-  *o = (mk_llama){"llama", NULL, 2, 64, 128, 4, 2, 256, 2048, 0, 2, GGML_T_F16, 1, false, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  *o = (mk_llama){"llama", NULL, 2, 64, 128, 4, 2, 256, 2048, 0, 2, GGML_T_F16, 1, false, false,
+                  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 }
 
 typedef struct ftype_opt {
@@ -230,9 +231,14 @@ static void moe_ffn(const mk_llama *o, unsigned il, bool moe, uint64_t sff, bool
   }
   blk_t(t, n, il, "ffn_gate_inp", 2, e, E, 1, GGML_T_F32);
   if (probs_b) blk_t(t, n, il, "exp_probs_b.bias", 1, E, 1, 1, GGML_T_F32);
-  blk_t(t, n, il, "ffn_gate_exps", 3, e, f, E, o->type);
-  blk_t(t, n, il, "ffn_down_exps", 3, f, e, E, o->type);
-  blk_t(t, n, il, "ffn_up_exps", 3, e, f, E, o->type);
+  if (o->gate_up) {
+    blk_t(t, n, il, "ffn_gate_up_exps", 3, e, 2 * f, E, o->type);
+    blk_t(t, n, il, "ffn_down_exps", 3, f, e, E, o->type);
+  } else {
+    blk_t(t, n, il, "ffn_gate_exps", 3, e, f, E, o->type);
+    blk_t(t, n, il, "ffn_down_exps", 3, f, e, E, o->type);
+    blk_t(t, n, il, "ffn_up_exps", 3, e, f, E, o->type);
+  }
   if (!sff) return;
   if (deltanet(o)) blk_t(t, n, il, "ffn_gate_inp_shexp", 1, e, 1, 1, GGML_T_F32);
   blk_t(t, n, il, "ffn_gate_shexp", 2, e, sff, 1, o->type);
@@ -521,6 +527,8 @@ static bool check_llama(const mk_llama *o, char *err, size_t errlen) {
   if ((is_arch(o, "glm4moe") || is_arch(o, "deepseek2") || is_arch(o, "llama4") || is_arch(o, "qwen3next") ||
        is_arch(o, "qwen35moe") || is_arch(o, "qwen3moe") || is_arch(o, "gpt-oss")) && !o->experts)
     return fail(err, errlen, "%s needs experts", o->arch);
+  if (o->gate_up && !(is_arch(o, "qwen3next") || is_arch(o, "qwen35moe") || is_arch(o, "deepseek2")))
+    return fail(err, errlen, "a fused ffn_gate_up_exps is for qwen3next, qwen35moe and deepseek2, not %s", o->arch);
   return ggml_type_get(o->type) ? true : fail(err, errlen, "unknown ggml type %u", o->type);
 }
 

@@ -41,6 +41,9 @@ typedef struct mk_llama {
   uint32_t type;      /* ggml type of the 2-D weights */
   uint32_t file_type; /* general.file_type */
   bool tied;          /* no output.weight */
+  bool gate_up;       /* the routed experts' gate and up fused in one ffn_gate_up_exps {embd, 2 ff,
+                      ** experts} (convert_hf_to_gguf --fuse-gate-up-exps; qwen3next, qwen35moe,
+                      ** deepseek2 load it) */
   /* Newer architectures (arch "glm4moe", "qwen3next", "qwen35", "qwen35moe", "llama4",
   ** "deepseek2", "qwen2", "qwen3", "qwen3moe", "gemma3"): llama.cpp's tensors and keys of
   ** each (src/models/<arch>.cpp); 0 = unset */

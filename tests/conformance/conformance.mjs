@@ -35,7 +35,12 @@ const MODELS = [
     ["qwen3next", `${NEWER} --arch qwen3next --layers 4 ${DELTANET}`],
     ["qwen35", `${NEWER} --arch qwen35 --layers 4 ${DELTANET} --experts 0 --experts-used 0`],
     ["qwen35moe", `${NEWER} --arch qwen35moe --layers 4 ${DELTANET}`],
+    // the routed experts' gate and up fused in one ffn_gate_up_exps (convert_hf_to_gguf
+    // --fuse-gate-up-exps), which qwen3next, qwen35moe and deepseek2 load
+    ["qwen35moe-gateup", `${NEWER} --arch qwen35moe --layers 4 ${DELTANET} --gate-up`],
+    ["qwen3next-gateup", `${NEWER} --arch qwen3next --layers 4 ${DELTANET} --gate-up`],
     ["deepseek2", `${NEWER} --arch deepseek2 --layers 3 --heads-kv 1 --head-dim 48 --rope 8 --q-lora 64 --kv-lora 128 --shared 1 --dense-lead 1 --nextn 1`],
+    ["deepseek2-gateup", `${NEWER} --arch deepseek2 --layers 3 --heads-kv 1 --head-dim 48 --rope 8 --q-lora 64 --kv-lora 128 --shared 1 --dense-lead 1 --nextn 1 --gate-up`],
     ["llama4", `${NEWER} --arch llama4 --layers 4 --experts-used 1 --interval 2`],
     ["qwen2", `${NEWER} --arch qwen2 --layers 3 --experts 0 --experts-used 0`],
     ["qwen2vl", `${NEWER} --arch qwen2vl --layers 3 --experts 0 --experts-used 0`],
