@@ -9,6 +9,11 @@ local INFER_KEYS = { "kind", "context", "concurrency", "prompt_tokens", "output_
 
 local function normalize(w, n, cfg)
   strict("workload", w, INFER_KEYS)
+  local desc = n.model and n.model.desc
+  if desc and type(desc.pipeline) == "table" then
+    fail("workload.kind", "'inference' serves a language model, and '%s' (architecture %s) is a diffusion pipeline: "
+      .. "use kind = \"image\" or \"video\"", n.model.id, n.model.arch)
+  end
   if w.context == nil then
     local ctx = n.knobs.max_model_len or n.knobs.n_ctx
     if not ctx then fail("workload.context", "missing (tokens per sequence)") end
