@@ -1,0 +1,1 @@
+return { model = 'EleutherAI/pythia-2.8b', runtime = { name = 'diffusers' }, workload = { kind = 'train', seq_len = 1024, micro_batch = 1 }, gpu = 'H200' }
