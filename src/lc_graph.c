@@ -463,7 +463,7 @@ static int lg_experts(lg *l, int x, int topk, int wn) {
   /* ggml_backend_cuda_graph_optimize (llama.cpp 80fb11a) matches MUL, k views, k - 1 adds
   ** for 2 <= k <= 15 (MOE_WEIGHTED_REDUCTION_MAX_EXPERTS) and keeps the MUL's sources
   ** until the last add: the MUL no longer takes its experts' buffer in place */
-  if (sp->moe_reduce_dep && !sp->moe_w_before && nv >= 2 && nv <= 15 && k <= 64) gs_keep_until(l->g, weighted, out);
+  if (sp->moe_reduce_dep && !sp->moe_w_before && nv >= 2 && nv <= 15) gs_keep_until(l->g, weighted, out);
   return out;
 }
 

@@ -50,9 +50,10 @@
 /* PR #25952 "cuda: fuse MoE weighted expert reduction" (merged 2026-09-01:
 ** https://github.com/ggml-org/llama.cpp/pull/25952): the CUDA backend's graph_optimize keeps
 ** a MoE layer's expert outputs and weights allocated until the reduction's last add, so the
-** weighting MUL takes a buffer of its own; a fork's measurement (Qwen3.6-35B-A3B, ubatch
-** 8192: +512.53 MiB of CUDA compute buffer, GGML_CUDA_DISABLE_FUSION=1 restores it,
-** https://github.com/GenerelSchwerz/llama.cpp/issues/80) is the experts' 2048 x 8 x 8192 f32.
+** weighting MUL takes a buffer of its own. A fork's allocator count (Qwen3.6-35B-A3B, ctx
+** 65536, ubatch 8192: +537,427,968 B of CUDA compute buffer, GGML_CUDA_DISABLE_FUSION=1
+** restores it, https://github.com/GenerelSchwerz/llama.cpp/issues/80) is what the replay
+** gives, to the byte (tests/test_llamacpp.c test_cuda_moe_reduce).
 ** Build 10621 is of 2026-08-30 (llama.cpp issue #28018): the first build with the PR is
 ** assumed, not bisected */
 #define LC_B_MOE_REDUCE 10640
@@ -1079,7 +1080,7 @@ static bool lc_replay_buffers(lc *l, lc_graph_spec *sp, uint64_t *wb, int *unsiz
 ** (ggml_backend_cuda_device_supports_op), else the op and its neighbours fall back to the
 ** host. With every layer on a GPU the graph is the CPU-checked one with the scheduler's
 ** copies; the MoE part of it (CUDA's fused reduction) matches a CUDA measurement to the
-** 0.01 MiB (README), the whole has not been held against a CUDA log. */
+** byte (LC_B_MOE_REDUCE), the whole has not been held against a CUDA log. */
 static const char *lc_dn_gpu(const lc_graph_spec *sp, const int *dev) {
   for (uint64_t il = 0; il < sp->n_layer; il++)
     if ((il + 1) % sp->dn_period != 0 && dev[il] < 0) return "gated DeltaNet layers on the host: their weight copies not sized";
