@@ -231,6 +231,33 @@ static void test_version_eras(void **state) {
   }
 }
 
+/* From vLLM 0.21.0 VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS is on by default ("CUDA graph
+** memory profiling is enabled (default since v0.21.0)", vLLM 0.27.1's startup log in
+** gpustack/runner#251): the KV budget loses the CUDA graphs' estimate (the capture figure,
+** cuda_graph_bytes). Not with enforce_eager, nor when the knob turns it off. */
+static void test_cudagraph_profiling_default(void **state) {
+  static const char *const t = "return { " QWEN3_14B ", runtime = { name = 'vllm', version = '%s'%s }, " WL ", " H100 " }";
+  static const struct { const char *v, *knob; bool less; } cases[] = {
+      {"0.21.0", "", true}, {"0.27.1", "", true}, {"0.21.0", ", enforce_eager = true", false},
+      {"0.21.0", ", memory_profiler_estimate_cudagraphs = false", false}};
+  char text[1024];
+  snprintf(text, sizeof text, t, "0.19.0", "");
+  json_t *base = eval(*state, text);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    snprintf(text, sizeof text, t, cases[i].v, cases[i].knob);
+    json_t *j = eval(*state, text);
+    double less = fig(base, "kv_cache_bytes") - fig(j, "kv_cache_bytes");
+    if (cases[i].less) {
+      assert_true(fig(j, "cuda_graph_bytes") > 0);
+      assert_true(less == fig(j, "cuda_graph_bytes"));
+    } else {
+      assert_true(less == 0);
+    }
+    json_decref(j);
+  }
+  json_decref(base);
+}
+
 /* vllm01011-qwen2-7b-a100-80g-util025 / -2xa100-80g-tp2-util025: A100 defaults
 ** (256 sequences, 2048 batched tokens), FlashInfer sampler. */
 static void test_a100_v010(void **state) {
@@ -1192,7 +1219,7 @@ int main(void) {
       cmocka_unit_test(test_spec_eagle3), cmocka_unit_test(test_spec_mtp), cmocka_unit_test(test_spec_errors),
       cmocka_unit_test(test_llama8b_tp1),    cmocka_unit_test(test_llama8b_tp),  cmocka_unit_test(test_llama8b_pp2),
       cmocka_unit_test(test_llama8b_dtypes), cmocka_unit_test(test_gemma2_hybrid), cmocka_unit_test(test_deepseek_mla), cmocka_unit_test(test_glm45_air),
-      cmocka_unit_test(test_moe),            cmocka_unit_test(test_version_eras), cmocka_unit_test(test_a100_v010),
+      cmocka_unit_test(test_moe),            cmocka_unit_test(test_version_eras), cmocka_unit_test(test_cudagraph_profiling_default), cmocka_unit_test(test_a100_v010),
       cmocka_unit_test(test_deficit),        cmocka_unit_test(test_errors),      cmocka_unit_test(test_sglang_pool),
       cmocka_unit_test(test_sglang_mamba), cmocka_unit_test(test_sglang_swa), cmocka_unit_test(test_sglang_mla),
       cmocka_unit_test(test_sglang_spec_eagle3), cmocka_unit_test(test_sglang_spec_mtp),

@@ -318,6 +318,10 @@ local function normalize(n, knobs)
   end
   local code = version_code(v)
   n.extra["vllm.version"] = code
+  if code > version_code(LATEST) then
+    note(n, "vLLM %s is newer than the newest modelled (%s): changes after %s are not modelled beyond the "
+      .. "CUDA-graph memory profiling default of 0.21", v, LATEST, LATEST)
+  end
   local util = default(n, knobs, "gpu_memory_utilization", 0.9, "vLLM's default")
   if util <= 0 or util > 1 then E.fail("runtime.gpu_memory_utilization", "expected a fraction in (0, 1], got %s", tostring(util)) end
   local mp = n.model.desc.max_position
@@ -382,7 +386,15 @@ local function normalize(n, knobs)
   local chunked = not (encdec and not v1) and (v1 or mml > 32768)
   default(n, knobs, "enable_chunked_prefill", chunked, v1 and "V1 engine"
     or (encdec and "V0: never for encoder-decoder models" or "V0: on above 32K context"))
-  default(n, knobs, "enforce_eager", false, "CUDA graphs captured")
+  local eager = default(n, knobs, "enforce_eager", false, "CUDA graphs captured")
+  -- VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS: added off (PR #30515, about 0.14), on by
+  -- default from 0.21.0 (vLLM's own startup line: "CUDA graph memory profiling is enabled
+  -- (default since v0.21.0)"; gpustack/runner#251, vLLM 0.27.1): the KV budget is what is
+  -- left after the graphs' estimate too
+  if code >= 21000 and not eager then
+    default(n, knobs, "memory_profiler_estimate_cudagraphs", true,
+      "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS, on by default since 0.21.0: the CUDA graphs' estimate leaves the KV budget")
+  end
   -- VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE: off when added (vLLM PR #21761,
   -- 0.10), on by default since PR #29627 (about 0.13). Only Llama 4's chunked layers care.
   -- speculative decoding: V1 only (EAGLE/EAGLE-3/ngram in the V1 proposer from 0.8; MTP as
