@@ -17,6 +17,8 @@
 
 typedef struct gs_tensor {
   uint64_t bytes, off;
+  uint64_t gpu_extra;       /* gs_set_gpu_extra: more bytes when allocated in a GPU's buffer */
+  uint64_t asize;           /* the bytes its block took (bytes, plus gpu_extra on a GPU) */
   int src[GS_MAX_SRC], nsrc, view_src, n_children, n_views;
   unsigned how, flags;
   bool ext, leaf, own, weight, fixed, dep;
@@ -138,6 +140,14 @@ int gs_unsized_copies(const gs_graph *g) {
   return n;
 }
 
+void gs_set_gpu_extra(gs_graph *g, int id, uint64_t extra) {
+  if (id < 0 || id >= g->n) {
+    g->failed = true;
+    return;
+  }
+  g->t[id].gpu_extra = extra;
+}
+
 void gs_keep_until(gs_graph *g, int keep_src_of, int until) {
   if (keep_src_of < 0 || keep_src_of >= g->n || until < 0 || until >= g->n) {
     g->failed = true;
@@ -232,18 +242,22 @@ static void gs_allocate(gs_graph *g, int id, int buf) {
     gs_tensor *p = &g->t[t->src[i]];
     if (!p->own || (p->flags & GS_OUTPUT) || p->bytes != t->bytes) continue;
     if (p->n_children == 1 && p->n_views == 0) {
-      t->off = p->off, t->buf = p->buf;
+      t->off = p->off, t->buf = p->buf, t->asize = p->asize;
       p->own = false;
       return;
     }
   }
   t->buf = buf;
-  t->off = gs_alloc(&g->ta[buf], t->bytes);
+  /* ggml_backend_buft_get_alloc_size: a GPU's buffer type may take more (the host is the
+  ** last backend) */
+  bool gpu = g->n_backends > 1 && buf < g->n_backends - 1;
+  t->asize = gpu ? t->bytes + t->gpu_extra : t->bytes;
+  t->off = gs_alloc(&g->ta[buf], t->asize);
 }
 
 static void gs_release_tensor(gs_graph *g, gs_tensor *t) {
   if (t->flags & GS_OUTPUT) return; /* graph outputs are never freed */
-  if (!gs_release(&g->ta[t->buf], t->off, t->bytes)) g->failed = true;
+  if (!gs_release(&g->ta[t->buf], t->off, t->asize)) g->failed = true;
   t->own = false;
 }
 

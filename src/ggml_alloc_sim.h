@@ -46,6 +46,9 @@ int gs_ext_sized(gs_graph *g, int backend, bool weight, uint64_t bytes);
 /* after gs_sched: tensors copied into another backend whose size is unknown (0 bytes:
 ** external tensors and views built without it) */
 int gs_unsized_copies(const gs_graph *g);
+/* node id takes `extra` more bytes when allocated in a GPU's buffer (the CUDA buffer
+** type's get_alloc_size: flash attention's f16 copies of a quantized K/V cache) */
+void gs_set_gpu_extra(gs_graph *g, int id, uint64_t extra);
 /* the sources of node keep_src_of stay allocated until node `until` has run, when both
 ** land in one GPU split (a backend's graph_optimize add_alloc_dep: the CUDA backend's fused
 ** MoE weighted reduction keeps the experts' outputs and their weights); no effect on the
@@ -160,6 +163,11 @@ typedef struct lc_graph_spec {
   bool op_offload;           /* llama.cpp's op_offload (on unless --no-op-offload) */
   bool moe_reduce_dep;       /* the CUDA backend's fused MoE weighted reduction (PR #25952):
                              ** the experts' outputs and weights kept until the last add */
+  bool mask_cast;            /* flash attention reads an f16 cast of the f32 input mask (builds
+                             ** before PR #23764 reserved the mask in f32) */
+  bool fa_f16_k, fa_f16_v;   /* CUDA flash attention's output reserves f16 copies of the whole
+                             ** K / V cache view (PR #23907: a cache type other than f16, the
+                             ** tile and MMA kernels of 3 or more tokens per stream) */
   const uint64_t *wbytes;    /* (n_layer + 1) x LW_N bytes of a copy of each weight on the
                              ** first GPU (gs_ext_sized); NULL or 0: unknown */
   uint64_t kv_bytes[2][2];   /* [cache][K, V]: a copy of one layer's K or V view (all cells

@@ -28,6 +28,7 @@ typedef struct lg {
   int pos, k_rot[2], v_rot[2], out_ids, attn_scale; /* rotations per cache (base, SWA) */
   int s_copy, s_main, s_extra; /* the recurrent states' row indices and their two views */
   int k_idx[2], v_idx[2], mask[2];
+  int mask_f16[2];          /* mask_cast: each cache's f16 cast of its mask, made at its first use */
 } lg;
 
 /* an op; on fewer than 32 rows (the output rows after the last layer's get_rows) the
@@ -227,14 +228,37 @@ static int lg_qkv(lg *l, int an, int c, int *qfull) {
   return lg_view(l, lg_view(l, q));                       /* Q permuted per head */
 }
 
+/* ggml_flash_attn_ext of q over the cache views k and v (kel, vel elements; vel 0: V a view
+** of K) with cache c's mask: before PR #23764 the mask is the f32 input cast to f16 where
+** the first layer reads it (mask_cast); on a GPU the CUDA buffer type gives the output f16
+** copies of a non-f16 K and V (fattn.cu ggml_cuda_flash_attn_ext_get_alloc_size: end of the
+** output, padded to 128, + K's elements x 2, padded, + V's) for the tile and MMA kernels,
+** which take 3 or more tokens per stream */
+static int lg_fa(lg *l, uint64_t ob, int q, int k, int v, int c, uint64_t kel, uint64_t vel) {
+  const lc_graph_spec *sp = l->sp;
+  int mask = l->mask[c];
+  if (sp->mask_cast) { /* one cast per mask (one cache: both indices share it) */
+    int *f16 = &l->mask_f16[c == 1 && l->mask[1] == l->mask[0] ? 0 : c];
+    if (*f16 < 0) *f16 = lg_op(l, acc_mul3(&l->a, sp->n_kv[c], sp->n_tok, 2), 0, mask, -1);
+    mask = *f16;
+  }
+  int src[4] = {q, k, v, mask};
+  int fa = gs_node(l->g, ob, 0, -1, src, 4);
+  uint64_t per = sp->n_tok / (sp->n_stream ? sp->n_stream : 1), end = ob;
+  if (per >= 3 && sp->fa_f16_k) end = acc_add(&l->a, (end + 127) / 128 * 128, acc_mul(&l->a, kel, 2));
+  if (per >= 3 && sp->fa_f16_v && vel) end = acc_add(&l->a, (end + 127) / 128 * 128, acc_mul(&l->a, vel, 2));
+  if (end > ob) gs_set_gpu_extra(l->g, fa, end - ob);
+  return fa;
+}
+
 /* build_attn_mha: flash attention, or KQ = K x Q, softmax in place, KQV, merged heads */
 static int lg_attn(lg *l, int an, int c) {
   const lc_graph_spec *sp = l->sp;
   uint64_t T = sp->n_tok, ob = lg_f32(l, sp->heads * sp->head_v, T);
   int qfull = -1, q = lg_qkv(l, an, c, &qfull), o;
   if (sp->fa) {
-    int src[4] = {q, l->kc, l->vc, l->mask[c]};
-    o = lg_view(l, gs_node(l->g, ob, 0, -1, src, 4));
+    uint64_t cells = acc_mul3(&l->a, sp->n_kv[c], sp->n_stream ? sp->n_stream : 1, sp->kv_heads);
+    o = lg_view(l, lg_fa(l, ob, q, l->kc, l->vc, c, acc_mul(&l->a, cells, sp->head_k), acc_mul(&l->a, cells, sp->head_v)));
   } else {
     uint64_t kq = acc_mul(&l->a, lg_f32(l, sp->n_kv[c], T), sp->heads);
     int sm = lg_op(l, kq, GS_INPLACE, lg_op(l, kq, 0, l->kc, q), l->mask[c]);
@@ -293,8 +317,8 @@ static int lg_mla(lg *l, int an, int c) {
   uint64_t ob = acc_mul(&l->a, lg_f32(l, r, T), H);
   int o;
   if (sp->fa) {
-    int src[4] = {qp, kp, vp, l->mask[c]};
-    o = lg_view(l, gs_node(l->g, ob, 0, -1, src, 4)); /* permuted for wv_b */
+    uint64_t lat = acc_mul3(&l->a, sp->n_kv[c], sp->n_stream ? sp->n_stream : 1, r + dr);
+    o = lg_view(l, lg_fa(l, ob, qp, kp, vp, c, lat, 0)); /* permuted for wv_b; V is K's view */
   } else {
     /* kqv = mul_mat(v, kq): ggml's depth-first expansion visits src0 first, so the
     ** contiguous transposed V precedes KQ (real graph, GGML_SCHED_DEBUG=2: v_cont-0 is
@@ -556,6 +580,7 @@ static int lg_inputs(lg *l) {
   /* each cache's indices and mask, and Llama 4's attn_scale ([1, 1, n_tokens]), in the order
   ** the layers first read them (the graph's leaf order) */
   l->k_idx[0] = l->k_idx[1] = -1;
+  l->mask_f16[0] = l->mask_f16[1] = -1;
   for (uint64_t il = 0; il < sp->n_layer; il++) {
     if (lg_nope(sp, il) && l->attn_scale < 0) l->attn_scale = gs_leaf(l->g, acc_mul(&l->a, T, 4));
     int c = two ? lg_cache_of(sp, il) : 0;
@@ -564,7 +589,7 @@ static int lg_inputs(lg *l) {
     if (c != c0 && sp->rot_v) l->v_rot[c] = gs_leaf(l->g, lg_f32(l, 64, 64));
     l->k_idx[c] = gs_leaf(l->g, acc_mul(&l->a, T, 8));
     l->v_idx[c] = sp->mla ? -1 : gs_leaf(l->g, acc_mul3(&l->a, T, sp->fa ? 1 : kvv, 8)); /* MLA: K only */
-    l->mask[c] = gs_leaf(l->g, acc_mul3(&l->a, sp->n_kv[c], T, sp->fa ? 2 : 4));
+    l->mask[c] = gs_leaf(l->g, acc_mul3(&l->a, sp->n_kv[c], T, sp->fa && !sp->mask_cast ? 2 : 4));
   }
   if (!two) l->k_idx[1] = l->k_idx[0], l->v_idx[1] = l->v_idx[0], l->mask[1] = l->mask[0], l->k_rot[1] = l->k_rot[0], l->v_rot[1] = l->v_rot[0];
   l->out_ids = gs_leaf(l->g, acc_mul(&l->a, sp->n_out ? sp->n_out : T, 4));

@@ -57,6 +57,16 @@
 ** Build 10621 is of 2026-08-30 (llama.cpp issue #28018): the first build with the PR is
 ** assumed, not bisected */
 #define LC_B_MOE_REDUCE 10640
+/* PR #23764 "use f16 mask for FA" (opened 2026-05-27; #23864 of 2026-05-29 builds on it:
+** https://github.com/ggml-org/llama.cpp/pull/23764): before it the graph reserved the KQ
+** mask in f32 and cast it to f16 for flash attention. b9293 (2026-05-22, issue #23546)
+** predates it; the first build with it is assumed, not bisected */
+#define LC_B_F16_MASK 9380
+/* PR #23907 "cuda: reserve space for quantize kv-cache at startup" (f8f0a47a5, one commit
+** after #23861's b9460: https://github.com/ggml-org/llama.cpp/pull/23907, issue #24166): the
+** CUDA flash-attention output reserves f16 copies of a non-f16 K/V cache in the compute
+** buffer; before it they came from the CUDA pool at run time, outside ggml's buffers */
+#define LC_B_FA_F16 9461
 
 typedef struct lc_dev {
   uint64_t model, kv, rs, compute;
@@ -848,7 +858,8 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
                         .kv_heads = m->kv_heads ? m->kv_heads : heads,
                         .head_k = hk, .head_v = g0 && g0->v_dim ? g0->v_dim : hk,
                         .ffn = b->experts ? b->ffn_dim / used : b->ffn_dim, .experts = b->experts,
-                        .experts_used = b->experts ? used : 0, .fa = l->fa, .gated = b->gated};
+                        .experts_used = b->experts ? used : 0, .fa = l->fa, .gated = b->gated,
+                        .mask_cast = l->fa && !lc_newer(l, LC_B_F16_MASK)};
   if (b->experts) {
     uint64_t ew = lc_down_width(l, ROLE_EXPERT, NULL), lead = 0, dw = lc_down_width(l, ROLE_MLP, &lead);
     if (ew) sp->ffn = ew;
@@ -1072,6 +1083,15 @@ static bool lc_replay_buffers(lc *l, lc_graph_spec *sp, uint64_t *wb, int *unsiz
   return true;
 }
 
+/* CUDA flash attention copies cache type t (the other cache being o) to f16 for its tile
+** and MMA kernels: any type but f16 of the ones it runs without GGML_CUDA_FA_ALL_QUANTS
+** (ggml_cuda_fattn_kv_type_supported: f32, q4_0, q8_0, bf16; K and V of one type), else it
+** has no kernel for the pair */
+static bool lc_fa_copies(const ggml_type_info *t, const ggml_type_info *o) {
+  bool ok = t->id == GGML_T_F32 || t->id == GGML_T_Q4_0 || t->id == GGML_T_Q8_0 || t->id == GGML_T_BF16;
+  return ok && t->id == o->id;
+}
+
 /* The gated DeltaNet layers on GPUs: the replay is their graph as make conformance checks it
 ** on the CPU backend (byte-exact), placed and split as the other layers are; what it does
 ** not know is said. A layer left on the host has its conv, SSM and projection weights
@@ -1107,6 +1127,8 @@ static bool lc_compute_replay(lc *l) {
   sp.force_norm = l->ngl > l->n_layer || l->n_ub < 32;
   sp.op_offload = scn_bool(l->s, "runtime.op_offload", true);
   sp.moe_reduce_dep = lc_newer(l, LC_B_MOE_REDUCE);
+  sp.fa_f16_k = sp.fa && lc_newer(l, LC_B_FA_F16) && lc_fa_copies(l->tk, l->tv);
+  sp.fa_f16_v = sp.fa && lc_newer(l, LC_B_FA_F16) && lc_fa_copies(l->tv, l->tk);
   if (legacy) sp.n_kv[0] = sp.n_kv[1] = l->n_ctx; /* the whole cache: kv_self.size */
   for (int c = 0; c < 2; c++) {
     uint64_t cells = acc_mul(&l->c->acc, sp.n_kv[c], legacy ? 1 : sp.n_stream);

@@ -722,6 +722,44 @@ static void test_cuda_moe_reduce(void **state) {
   assert_int_equal(gpu[1] - gpu[0], 537427968LL);
 }
 
+/* Two 2026 changes to the flash-attention reserve, held against CUDA logs of Qwen3.6-27B
+** (unsloth Q4_K_M) on an RTX 3090, every layer offloaded, n_ubatch 512:
+** - before PR #23764 (b9380 assumed) the mask is reserved in f32 and cast to f16 where the
+**   first layer reads it. b9026-a817a22bc, -c 262144 -fa on, q4_0 K/V (n_parallel auto:
+**   4 sequences, kv_unified, one stream over the cells): CUDA0 compute 836 MiB, host 532
+**   (common_memory_breakdown_print; praeclarum/praeclarum.github.io
+**   _posts/2026/2026-05-05-coding-with-local-agents.md). b8946-0f1bb602d, -c 200192, q8_0
+**   K/V: 654.78 and 411.29 MiB (a llama-server log kept as a test fixture in a public
+**   repository's server-status tests).
+** - from PR #23907 (b9461) the CUDA output of flash attention reserves f16 copies of a q8_0
+**   or q4_0 cache: at b10700, -c 200000 q8_0 the 505 MiB of an f16 cache become 1057.78
+**   (K and V: 200192 cells x 4 heads x 256 x 2 B x 2 = 782 MiB), as llama-fit-params prints
+**   for a build of August 2026 (1057 MiB; q4_0 at 262144 cells 1360). q5_1 has no CUDA kernel
+**   without GGML_CUDA_FA_ALL_QUANTS: no copies. */
+static void test_fa_mask_and_copies(void **state) {
+  static const char *const t = "return { model = 'Qwen/Qwen3.6-27B', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp',"
+                               " n_gpu_layers = 99, flash_attn = true, type_k = '%s', type_v = '%s', version = '%s'%s },"
+                               " workload = { kind = 'inference', context = %d }, gpu = 'RTX 3090' }";
+  static const struct { const char *type, *build, *extra; int ctx; long long gpu, host; } runs[] = {
+      {"q4_0", "b9026", "", 262144, 876906496LL, 558141472LL},   /* 836.28, 532.29 MiB */
+      {"q8_0", "b8946", "", 200192, 686589952LL, 431263776LL},   /* 654.78, 411.29 */
+      {"q8_0", "b10700", ", n_outputs_max = 0", 200000, 1109166080LL, -1}, /* 1057.78 */
+      {"q4_0", "b10700", ", n_outputs_max = 0", 262144, 1426360320LL, -1}, /* 1360.28 */
+      {"f16", "b10700", ", n_outputs_max = 0", 200000, 529530880LL, -1},   /* 505 */
+      {"q5_1", "b10700", ", n_outputs_max = 0", 200000, 529530880LL, -1},
+  };
+  for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+    char text[640];
+    json_t *j = NULL;
+    snprintf(text, sizeof text, t, runs[i].type, runs[i].type, runs[i].build, runs[i].extra, runs[i].ctx);
+    if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+    long long gpu = tu_int(j, "runtime.compute_buffer_bytes"), host = tu_int(j, "runtime.host_compute_buffer_bytes");
+    if (gpu != runs[i].gpu || (runs[i].host >= 0 && host != runs[i].host))
+      fail_msg("run %zu: compute %lld host %lld", i, gpu, host);
+    json_decref(j);
+  }
+}
+
 /* A gated DeltaNet hybrid on a GPU is replayed (it had a formula: 304.75 MiB for
 ** Qwen3-Next Q4_K_M at ctx 8192 on an H200, where the replay gives 130.05), and says what
 ** the replay has not been held against: the graph is checked on the CPU backend, and host
@@ -1225,7 +1263,7 @@ int main(void) {
       cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl),
       cmocka_unit_test(test_auto_moe), cmocka_unit_test(test_auto_ngl_multi),
       cmocka_unit_test(test_auto_moe_multi), cmocka_unit_test(test_overrides_no_pipeline),
-      cmocka_unit_test(test_host_copies_sized), cmocka_unit_test(test_cuda_moe_reduce), cmocka_unit_test(test_deltanet_gpu), cmocka_unit_test(test_cpu_host_memory), cmocka_unit_test(test_gpu_host_memory),
+      cmocka_unit_test(test_host_copies_sized), cmocka_unit_test(test_cuda_moe_reduce), cmocka_unit_test(test_deltanet_gpu), cmocka_unit_test(test_fa_mask_and_copies), cmocka_unit_test(test_cpu_host_memory), cmocka_unit_test(test_gpu_host_memory),
       cmocka_unit_test(test_auto_moe_four_gpus), cmocka_unit_test(test_auto_moe_dense_only),
       cmocka_unit_test(test_qwen2vl_no_sections),
       cmocka_unit_test(test_fused_archs),
