@@ -36,10 +36,12 @@ return arch {
     nn.linear(t, lp .. ".self_attn.kv_a_proj_with_mqa", r_kv + dr, h, a)
     nn.norm(t, lp .. ".self_attn.kv_a_layernorm", r_kv, { count = L })
     nn.linear(t, lp .. ".self_attn.kv_b_proj", nh * (dn + dv), r_kv, a)
+    local kv_b = t[#t]
+    assert(kv_b.name == lp .. ".self_attn.kv_b_proj.weight")
     -- convert_hf_to_gguf (DeepseekV2Model.modify_tensors) splits it per head for MLA's absorbed
     -- matmuls: attn_k_b transposed (rows of qk_nope_head_dim, ggml {dn, r_kv, nh}) and attn_v_b
     -- (rows of kv_lora_rank, {r_kv, dv, nh}); llama-quantize types each part by its own row
-    t[#t].gguf_split = {
+    kv_b.gguf_split = {
       { name = lp .. ".self_attn.k_b_proj.weight", gguf = "attn_k_b", shape = { nh * r_kv, dn } },
       { name = lp .. ".self_attn.v_b_proj.weight", gguf = "attn_v_b", shape = { nh * dv, r_kv } },
     }

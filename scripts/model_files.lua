@@ -224,6 +224,10 @@ local function gguf_tensor(t)
            qtype = t.type, dtype = GGUF_DTYPE[t.type] }
 end
 
+-- the GGUF architectures whose MTP blocks create a fused ffn_gate_up_exps through
+-- create_tensor_gate_up_exps (src/models/qwen3next.cpp, qwen35moe.cpp, deepseek2.cpp at 80fb11a)
+local FUSED_MTP = { qwen3next = true, qwen35moe = true, deepseek2 = true }
+
 local function from_gguf(path)
   local g = host.read_gguf(path)
   local map = GGUF_ARCH[g.arch]
@@ -244,9 +248,10 @@ local function from_gguf(path)
   -- A kept tensor after skipped ones carries their 32-aligned bytes (skipped_before): the
   -- mapped range llama.cpp prints runs from the first to the last tensor it reads.
   local tensors, gap = {}, 0
+  local fused_mtp = FUSED_MTP[g.arch]
   for _, t in ipairs(g.tensors) do
     local il = tonumber(t.name:match("^blk%.(%d+)%."))
-    if not il or il < cfg.num_hidden_layers or t.name:find("%.ffn_gate_up_exps%.weight$") then
+    if not il or il < cfg.num_hidden_layers or (fused_mtp and t.name:find("%.ffn_gate_up_exps%.weight$")) then
       local x = gguf_tensor(t)
       if gap > 0 then x.skipped_before, gap = gap, 0 end
       tensors[#tensors + 1] = x

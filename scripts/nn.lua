@@ -476,7 +476,6 @@ function nn.layer_types(cfg, n, window)
   end
 end
 
--- Total parameters of a description: sum of product(shape) * count, as an integer.
 -- A multimodal model's vision tower and projector tensor, by name prefix: what a llama.cpp
 -- converter writes to the mmproj file, not the text model's GGUF (the list of
 -- src/estimate.c est_vision_tensor: keep the two alike).
@@ -490,6 +489,7 @@ function nn.vision_tensor(name)
   return false
 end
 
+-- Total parameters of a description: sum of product(shape) * count, as an integer.
 function nn.params(desc)
   local total = 0
   for _, t in ipairs(desc.tensors) do

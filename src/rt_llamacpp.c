@@ -280,7 +280,8 @@ static void lc_options(lc *l) {
   l->avx2 = l->amx || strcmp(isa, "avx2") == 0;
   l->offload_kqv = !scn_bool(s, "runtime.no_kv_offload", false);
   l->ngl = l->cpu ? 0 : scn_u64(s, "runtime.n_gpu_layers", 999);
-  l->n_cpu_moe = scn_bool(s, "runtime.cpu_moe", false) ? l->n_layer : scn_u64(s, "runtime.n_cpu_moe", 0);
+  /* --cpu-moe's pattern matches every block, a GGUF's MTP blocks too */
+  l->n_cpu_moe = scn_bool(s, "runtime.cpu_moe", false) ? l->n_layer_all : scn_u64(s, "runtime.n_cpu_moe", 0);
   for (size_t i = 0; i < l->m->inv.n; i++) { /* the model's facts the graph's shape reads */
     const inv_tensor *t = &l->m->inv.t[i];
     const char *nm = t->name;
@@ -541,9 +542,9 @@ static void lc_weights(lc *l) {
       uint64_t layer = input ? UINT64_MAX : il >= 0 && (uint64_t)il < l->n_layer ? (uint64_t)il : l->n_layer;
       int dev = input ? -1 : lc_layer_dev(l, layer);
       /* an MTP block's tensor llama.cpp loads (a fused ffn_gate_up_exps): its block's device,
-      ** the host under --cpu-moe, whose pattern matches every block */
+      ** moved as the trunk's experts are (--n-cpu-moe / --cpu-moe, --fit's patterns) */
       if (!input && il >= 0 && (uint64_t)il >= l->n_layer && (uint64_t)il < l->n_layer_all)
-        dev = t->role == ROLE_EXPERT && scn_bool(l->s, "runtime.cpu_moe", false) ? -1 : lc_block_dev(l, (uint64_t)il);
+        dev = lc_ffn_dev(l, t, (uint64_t)il, lc_block_dev(l, (uint64_t)il));
       if (!input && layer < l->n_layer) dev = lc_ffn_dev(l, t, layer, dev);
       bool one = stack && il >= 0;
       lc_place(l, &r, t, g, one ? acc_mul(&l->c->acc, b, t->count) : b, dev, one ? 1 : t->count);
@@ -569,6 +570,7 @@ static const lc_wname LC_WNAMES[] = {
     {"attn_q_b.", LW_Q_B}, {"q_b_proj", LW_Q_B}, {"attn_kv_a_norm", LW_KV_A_NORM}, {"kv_a_layernorm", LW_KV_A_NORM},
     {"attn_kv_a_mqa", LW_KV_A}, {"kv_a_proj_with_mqa", LW_KV_A}, {"attn_k_b.", LW_K_B}, {"attn_v_b.", LW_V_B},
     {".k_b_proj.", LW_K_B}, {".v_b_proj.", LW_V_B}, /* a preset's kv_b_proj split as a GGUF holds it */
+    {".kv_b_proj.", LW_K_B}, /* ... or whole (no gguf: quant): lc_weight_table shares it out */
     {"attn_qkv", LW_QKV}, {"query_key_value", LW_QKV}, {"qkv_proj", LW_QKV}, {"c_attn", LW_QKV},
     {"attn_q.", LW_Q}, {"q_proj", LW_Q}, {"attn_k.", LW_K}, {"k_proj", LW_K}, {"attn_v.", LW_V}, {"v_proj", LW_V},
     {"attn_output", LW_O}, {"o_proj", LW_O}, {"attention.dense", LW_O}, {"out_proj", LW_O}, {"attn.c_proj", LW_O},
@@ -635,6 +637,22 @@ static bool lc_fused_exps(const inv_tensor *t, int kind) {
   return t->role == ROLE_EXPERT && (kind & ~LW_BIAS) == LW_UP_EXPS && strstr(t->name, "gate_up") != NULL;
 }
 
+/* n instances of weight t into slot (row, kind); a DeepSeek preset's whole kv_b_proj {heads x
+** (qk_nope + v_head), kv_lora} (no gguf: quant) into attn_k_b and attn_v_b as convert_hf_to_gguf
+** splits it, qk_nope (head_dim - the rope dims) and v_head rows a head */
+static void lc_wadd_kind(lc *l, uint64_t *wb, uint64_t row, int kind, const inv_tensor *t, const ggml_type_info *g,
+                         uint64_t b, uint64_t n) {
+  const model_desc *m = l->m;
+  uint64_t per = m->heads && t->ndim == 2 ? t->shape[0] / m->heads : 0, nope = m->head_dim - m->rotary_dim;
+  if (kind != LW_K_B || !strstr(t->name, "kv_b_proj") || !per || nope >= per || m->rotary_dim >= m->head_dim) {
+    lc_wadd(l, wb, row, kind, t, g, b, n);
+    return;
+  }
+  uint64_t kb = b / per * nope;
+  lc_wadd(l, wb, row, LW_K_B, t, g, kb, n);
+  lc_wadd(l, wb, row, LW_V_B, t, g, b - kb, n);
+}
+
 static uint64_t *lc_weight_table(lc *l) {
   const inventory *inv = &l->m->inv;
   uint64_t rows = l->n_layer + 1, *wb = calloc((size_t)rows * LW_N, sizeof *wb);
@@ -655,11 +673,11 @@ static uint64_t *lc_weight_table(lc *l) {
       lc_wadd(l, wb, (uint64_t)il, kind - LW_UP_EXPS + LW_GATE_EXPS, t, g, b / 2, t->count);
       lc_wadd(l, wb, (uint64_t)il, kind, t, g, b / 2, t->count);
     } else if (il >= 0 && (uint64_t)il < l->n_layer) {
-      lc_wadd(l, wb, (uint64_t)il, kind, t, g, b, t->count);
+      lc_wadd_kind(l, wb, (uint64_t)il, kind, t, g, b, t->count);
     } else if (il < 0 && strchr(t->name, '*')) {
       uint64_t first, nl, per;
       if (lc_group_span(l, t, &first, &nl, &per))
-        for (uint64_t k = first; k < first + nl; k++) lc_wadd(l, wb, k, kind, t, g, b, per);
+        for (uint64_t k = first; k < first + nl; k++) lc_wadd_kind(l, wb, k, kind, t, g, b, per);
     }
   }
   return wb;
@@ -1101,8 +1119,9 @@ static bool lc_fa_copies(const ggml_type_info *t, const ggml_type_info *o) {
 ** host. With every layer on a GPU the graph is the CPU-checked one with the scheduler's
 ** copies; the MoE part of it (CUDA's fused reduction) matches a CUDA measurement to the
 ** byte (LC_B_MOE_REDUCE), the whole has not been held against a CUDA log. */
-static const char *lc_dn_gpu(const lc_graph_spec *sp, const int *dev) {
-  for (uint64_t il = 0; il < sp->n_layer; il++)
+static const char *lc_dn_gpu(const lc_graph_spec *sp, const int *dev, uint64_t n_ub) {
+  bool copies = sp->op_offload && n_ub >= 32; /* op_offload takes host weights to the prompt's GPU */
+  for (uint64_t il = 0; copies && il < sp->n_layer; il++)
     if ((il + 1) % sp->dn_period != 0 && dev[il] < 0) return "gated DeltaNet layers on the host: their weight copies not sized";
   if ((2 * sp->dn_sk * sp->dn_hk + sp->dn_sv * sp->dn_hv) % 128)
     return "gated DeltaNet conv channels not a multiple of 128: CUDA's SSM_CONV falls back to the host";
@@ -1153,7 +1172,7 @@ static bool lc_compute_replay(lc *l) {
   ** model */
   bool layer_split = l->n_gpu == 1 || strcmp(scn_str(l->s, "runtime.split_mode", "layer"), "layer") == 0;
   const char *graph = lc_unmodelled(l, &sp);
-  if (!graph && sp.dn_period) graph = lc_dn_gpu(&sp, dev);
+  if (!graph && sp.dn_period) graph = lc_dn_gpu(&sp, dev, l->n_ub);
   l->exact = unsized == 0 && !unread && layer_split && !graph;
   l->inexact = !layer_split ? "split_mode row's split buffers not modelled"
                : unread    ? "the host layers' projection biases and their copies left out"
@@ -1602,7 +1621,7 @@ static bool lc_fit_ngl(lc *l, bool current) {
   if (l->moe) { /* every routed expert on the host at the default placement (the scenario
                 ** sets no --n-cpu-moe here: scripts/runtimes/llamacpp.lua) */
     uint64_t own = l->n_cpu_moe;
-    l->n_cpu_moe = l->n_layer;
+    l->n_cpu_moe = l->n_layer_all; /* fit.cpp's pattern_moe_all: every block */
     lc_run(l);
     for (int g = 0; g < nd; g++) surplus += target - (int64_t)lc_gpu_total(l, g);
     l->n_cpu_moe = own;

@@ -661,12 +661,14 @@ static void test_overrides_no_pipeline(void **state) {
 ** gate apart from the dense FFN and the router, so a partial offload of a model with shared
 ** experts replays exactly (it left their copies out: "copies of host tensors of unknown size");
 ** the host layers' Q/K/V biases the graph adds (GLM's) are not "left out", and a DeepSeek
-** preset's kv_b_proj is the attn_k_b / attn_v_b pair a GGUF holds, which MLA's graph reads. */
+** preset's kv_b_proj is the attn_k_b / attn_v_b pair a GGUF holds, which MLA's graph reads
+** (shared out by qk_nope and v_head rows when the preset has no gguf: quant). */
 static void test_host_copies_sized(void **state) {
   static const char *const runs[] = {
       "model = 'openai/gpt-oss-120b', quant = 'gguf:MXFP4', runtime = { name = 'llamacpp', n_cpu_moe = 36 }",
       "model = 'zai-org/GLM-4.6', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp', n_gpu_layers = 20 }",
       "model = 'deepseek-ai/DeepSeek-V3', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp', n_gpu_layers = 20 }",
+      "model = 'deepseek-ai/DeepSeek-V2-Lite', runtime = { name = 'llamacpp', n_gpu_layers = 10 }", /* kv_b_proj whole */
   };
   for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
     char text[512];
@@ -1166,6 +1168,18 @@ static void test_newer_archs(void **state) {
   assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 12072992);
   assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
   json_decref(j);
+  /* on a GPU the MTP block's fused tensor (blk.4) sits with its block, and --n-cpu-moe moves
+  ** it once N reaches it: N = 5 leaves it on the host, as --cpu-moe does */
+  long long gpu_model[3];
+  static const char *const moe_rt[] = {"flash_attn = true, n_cpu_moe = 4", "flash_attn = true, n_cpu_moe = 5",
+                                       "flash_attn = true, cpu_moe = true"};
+  for (int i = 0; i < 3; i++) {
+    j = run(*state, lcp("q3ngu"), moe_rt[i], 2048, 1);
+    gpu_model[i] = tu_int(j, "runtime.gpu_model_buffer_bytes");
+    json_decref(j);
+  }
+  assert_int_equal(gpu_model[0] - gpu_model[1], 524288);
+  assert_int_equal(gpu_model[1], gpu_model[2]);
 
   /* qwen35 (dense) and qwen35moe: the same mixers, KV and RS as qwen3next's */
   newer_write(lcp("q35"), "qwen35", 4, set_q35);

@@ -195,7 +195,7 @@ static void test_gguf_deepseek_kv_b(void **state) {
 static void test_gguf_hybrid_vision(void **state) {
   json_t *j = eval_quant(*state, "Qwen/Qwen3.5-35B-A3B", "'gguf:Q8_0'");
   assert_true(has_assumption(j, "quant gguf:Q8_0: llama-quantize classic rules, tensors 20792 Q8_0, 301 F32; the vision "
-                                "tower and projector (333 tensors) left to the mmproj file, unquantized"));
+                                "tower and projector (333 tensors) left to the mmproj file and its own type"));
   json_decref(j);
 }
 

@@ -528,7 +528,7 @@ static bool check_llama(const mk_llama *o, char *err, size_t errlen) {
        is_arch(o, "qwen35moe") || is_arch(o, "qwen3moe") || is_arch(o, "gpt-oss")) && !o->experts)
     return fail(err, errlen, "%s needs experts", o->arch);
   if (o->gate_up && !(is_arch(o, "qwen3next") || is_arch(o, "qwen35moe") || is_arch(o, "deepseek2")))
-    return fail(err, errlen, "a fused ffn_gate_up_exps is for qwen3next, qwen35moe and deepseek2, not %s", o->arch);
+    return fail(err, errlen, "--gate-up (a fused ffn_gate_up_exps) is for qwen3next, qwen35moe and deepseek2, not %s", o->arch);
   return ggml_type_get(o->type) ? true : fail(err, errlen, "unknown ggml type %u", o->type);
 }
 

@@ -99,11 +99,18 @@ end
 -- A tensor convert_hf_to_gguf writes as several (t.gguf_split, from the architecture script:
 -- DeepSeek's kv_b_proj as attn_k_b and attn_v_b) becomes its parts, each with its own
 -- shape, GGUF base name and so its own category and type; else the tensor itself.
-local function gguf_parts(t)
+local function gguf_parts(t, q, field)
   if not t.gguf_split then return { t } end
-  local out = {}
-  for _, p in ipairs(t.gguf_split) do
+  local out, parts = {}, 0
+  for i, p in ipairs(t.gguf_split) do
+    if type(p) ~= "table" or type(p.name) ~= "string" or type(p.gguf) ~= "string" or type(p.shape) ~= "table" then
+      q.fail(field, "tensor '%s': gguf_split[%d] needs name, gguf and shape", t.name, i)
+    end
+    parts = parts + q.numel(p.shape)
     out[#out + 1] = { name = p.name, shape = p.shape, gguf = p.gguf, count = t.count, role = t.role, component = t.component }
+  end
+  if parts ~= q.numel(t.shape) then
+    q.fail(field, "tensor '%s': its gguf_split parts hold %d elements, the tensor %d", t.name, parts, q.numel(t.shape))
   end
   return out
 end
@@ -117,7 +124,7 @@ function R.expand(desc, q, field, component)
   local list = {}
   local function apart(t) return (component and t.component ~= component) or nn.vision_tensor(t.name) end
   for _, t in ipairs(desc.tensors) do
-    for _, p in ipairs(apart(t) and { t } or gguf_parts(t)) do list[#list + 1] = p end
+    for _, p in ipairs(apart(t) and { t } or gguf_parts(t, q, field)) do list[#list + 1] = p end
   end
   for _, t in ipairs(list) do
     if apart(t) then

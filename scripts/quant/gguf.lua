@@ -91,7 +91,7 @@ local function apply(n, o, ctx)
   n.notes[#n.notes + 1] = ("quant gguf:%s: llama-quantize %s rules, tensors %s%s%s"):format(
     ft, o.rules, table.concat(parts, ", "), st.n_fallback > 0 and
       (" (%d tensors fell back: row length not a multiple of the block)"):format(st.n_fallback) or "",
-    vision > 0 and ("; the vision tower and projector (%d tensors) left to the mmproj file, unquantized"):format(vision) or "")
+    vision > 0 and ("; the vision tower and projector (%d tensors) left to the mmproj file and its own type"):format(vision) or "")
 end
 
 return {
