@@ -305,7 +305,9 @@ static void lc_options(lc *l) {
   lc_apply_layout(l);
   uint64_t n_ctx = acc_mul(&l->c->acc, s->context, l->n_seq);
   uint64_t pad = lc_newer(l, LC_B_PAD256) || l->fa ? 256 : 32;
-  l->n_stream = lc_newer(l, LC_B_STREAMS) ? l->n_seq : 1;
+  /* --kv-unified (llama-server's default with -np auto: 4 sequences): one stream of every
+  ** cell, as all builds before the per-sequence streams */
+  l->n_stream = lc_newer(l, LC_B_STREAMS) && !scn_bool(s, "runtime.kv_unified", false) ? l->n_seq : 1;
   lc_set_ctx(l, bytes_ceildiv(n_ctx, pad) * pad);
   if (l->n_ub == 0) est_fail(l->c, "runtime.n_ubatch: must be at least 1");
 }

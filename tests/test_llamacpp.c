@@ -728,7 +728,8 @@ static void test_cuda_moe_reduce(void **state) {
 ** (unsloth Q4_K_M) on an RTX 3090, every layer offloaded, n_ubatch 512:
 ** - before PR #23764 (b9380 assumed) the mask is reserved in f32 and cast to f16 where the
 **   first layer reads it. b9026-a817a22bc, -c 262144 -fa on, q4_0 K/V (n_parallel auto:
-**   4 sequences, kv_unified, one stream over the cells): CUDA0 compute 836 MiB, host 532
+**   4 sequences, kv_unified, one stream over the cells; one sequence gives the same compute
+**   buffers): CUDA0 compute 836 MiB, host 532
 **   (common_memory_breakdown_print; praeclarum/praeclarum.github.io
 **   _posts/2026/2026-05-05-coding-with-local-agents.md). b8946-0f1bb602d, -c 200192, q8_0
 **   K/V: 654.78 and 411.29 MiB (a llama-server log kept as a test fixture in a public
@@ -760,6 +761,20 @@ static void test_fa_mask_and_copies(void **state) {
       fail_msg("run %zu: compute %lld host %lld", i, gpu, host);
     json_decref(j);
   }
+  /* the b9026 run as llama-server made it: n_parallel auto, 4 sequences with kv_unified (one
+  ** stream of all 262144 cells): the same compute buffers, and its context line of 5206 MiB,
+  ** the KV's 4608 and the 4 sequences' recurrent states, 598.5 */
+  json_t *j = NULL;
+  const char *text = "return { model = 'Qwen/Qwen3.6-27B', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp',"
+                     " n_gpu_layers = 99, flash_attn = true, type_k = 'q4_0', type_v = 'q4_0', version = 'b9026',"
+                     " kv_unified = true }, workload = { kind = 'inference', context = 65536, concurrency = 4 },"
+                     " gpu = 'RTX 3090' }";
+  if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  assert_int_equal(tu_int(j, "runtime.compute_buffer_bytes"), 876906496LL);
+  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 558141472LL);
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 4608 * MIB);
+  assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 5985 * MIB / 10);
+  json_decref(j);
 }
 
 /* A gated DeltaNet hybrid on a GPU is replayed (it had a formula: 304.75 MiB for

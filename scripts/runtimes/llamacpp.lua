@@ -145,7 +145,7 @@ return runtime {
     tensor_split = "string", use_mmap = "bool", device = { "gpu", "cpu" }, no_kv_offload = "bool",
     swa_full = "bool", cpu_features = { "avx2", "amx", "none" }, op_offload = "bool",
     n_outputs_max = "int", n_cpu_moe = "int", cpu_moe = "bool", mmproj = "string",
-    fit = "bool", fit_target = "int", fit_ctx = "int", host_memory = "bytes",
+    fit = "bool", fit_target = "int", fit_ctx = "int", host_memory = "bytes", kv_unified = "bool",
   },
   normalize = normalize,
   modelled = true,
