@@ -1270,6 +1270,24 @@ static uint64_t lc_host_total(lc *l) {
   return acc_add(a, acc_add(a, w, acc_add(a, l->host_kv, l->host_rs)), acc_add(a, l->host_compute, l->output));
 }
 
+/* Builds before PR #23907: CUDA flash attention takes its f16 copies of a quantized (or
+** bf16) cache from the CUDA pool when it runs, outside ggml's buffers; at a full context
+** the pool grows to the largest layer's K and V views (tile and MMA kernels: a prompt's
+** ubatch). 0 when the compute buffer reserves them (later builds) or nothing is copied. */
+static uint64_t lc_fa_pool(const lc *l, int g) {
+  if (l->cpu || !l->fa || lc_newer(l, LC_B_FA_F16) || !l->gpu[g].kv || l->n_ub / l->n_stream < 3) return 0;
+  bool ck = lc_fa_copies(l->tk, l->tv), cv = lc_fa_copies(l->tv, l->tk);
+  uint64_t most = 0;
+  for (int i = 0; (ck || cv) && i < l->m->n_kv; i++) {
+    const kv_group *kg = &l->m->kv[i];
+    if (kg->kind != KV_ATTN && kg->kind != KV_CHUNKED) continue;
+    uint64_t cells = lc_cells(l, kg) * l->n_stream * kg->kv_heads;
+    uint64_t b = (ck ? cells * kg->k_dim : 0) + (cv ? cells * kg->v_dim : 0); /* MLA: V is K's view */
+    if (2 * b > most) most = 2 * b;
+  }
+  return most;
+}
+
 static void lc_budget(lc *l) {
   budget *b = &l->c->e->b;
   int g = lc_heaviest(l);
@@ -1301,6 +1319,11 @@ static void lc_budget(lc *l) {
                (unsigned long long)l->n_ub, l->fa ? "on" : "off",
                l->replayed ? " (replayed; " : "", l->replayed ? l->inexact : "", l->replayed ? ")" : "");
   if (l->cpu) budget_add(b, "logits", l->output, BASIS_EXACT, false, "output buffer: %llu x n_vocab f32 logits", (unsigned long long)l->n_seq);
+  uint64_t pool = lc_fa_pool(l, g);
+  if (pool)
+    budget_add(b, "workspace", pool, BASIS_MODELLED, false,
+               "CUDA pool at a full context: flash attention's f16 copies of the %s cache (builds before PR #23907 "
+               "take them at run time, outside ggml's buffers)", l->tk->name);
   if (!l->cpu) est_add_context(l->c, b, "CUDA context and kernels");
 }
 
@@ -1681,5 +1704,6 @@ void llamacpp_estimate(ectx *c) {
   est_finish(c, &c->e->b);
   /* no PyTorch allocator here: both peaks are the ggml buffers (every line but the CUDA
   ** context), as the labels say */
-  c->e->peak_allocated = c->e->peak_reserved = c->e->total - budget_get(&c->e->b, "cuda_context");
+  c->e->peak_allocated = c->e->peak_reserved =
+      c->e->total - budget_get(&c->e->b, "cuda_context") - budget_get(&c->e->b, "workspace"); /* ggml's buffers */
 }

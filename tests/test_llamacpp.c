@@ -774,6 +774,12 @@ static void test_fa_mask_and_copies(void **state) {
   assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 558141472LL);
   assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 4608 * MIB);
   assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 5985 * MIB / 10);
+  /* that build (before #23907) takes flash attention's f16 copies from the CUDA pool at run
+  ** time: at a full context 262144 cells x 4 heads x 256 x 2 B for K and V, 1 GiB, in the
+  ** total but not in ggml's buffers */
+  assert_int_equal(tu_category(j, "workspace"), 1024 * MIB);
+  assert_int_equal(tu_int(j, "devices.0.total_bytes") - tu_int(j, "devices.0.peak_allocated_bytes"),
+                   1024 * MIB + tu_category(j, "cuda_context"));
   json_decref(j);
 }
 
