@@ -62,10 +62,11 @@
 ** mask in f32 and cast it to f16 for flash attention. b9293 (2026-05-22, issue #23546)
 ** predates it; the first build with it is assumed, not bisected */
 #define LC_B_F16_MASK 9380
-/* PR #23907 "cuda: reserve space for quantize kv-cache at startup" (f8f0a47a5, one commit
-** after #23861's b9460: https://github.com/ggml-org/llama.cpp/pull/23907, issue #24166): the
-** CUDA flash-attention output reserves f16 copies of a non-f16 K/V cache in the compute
-** buffer; before it they came from the CUDA pool at run time, outside ggml's buffers */
+/* PR #23907 "cuda: reserve space for quantize kv-cache at startup" (f8f0a47a5, opened
+** 2026-05-30, its parent 06938ac12; issue #24166 of 2026-06-05 reports it:
+** https://github.com/ggml-org/llama.cpp/pull/23907): the CUDA flash-attention output reserves
+** f16 copies of a non-f16 K/V cache in the compute buffer; before it they came from the CUDA
+** pool at run time, outside ggml's buffers. The first build with it is assumed, not bisected */
 #define LC_B_FA_F16 9461
 
 typedef struct lc_dev {
