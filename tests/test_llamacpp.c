@@ -680,6 +680,17 @@ static void test_host_copies_sized(void **state) {
   }
 }
 
+/* figure `name` of scenario template t (one %s: the llama.cpp build) at `build` */
+static long long fig_at(vf_engine *e, const char *t, const char *build, const char *name) {
+  char text[640];
+  json_t *j = NULL;
+  snprintf(text, sizeof text, t, build);
+  if (tu_eval(e, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(e));
+  long long v = tu_int(j, name);
+  json_decref(j);
+  return v;
+}
+
 /* From PR #25952 (the first build assumed 10640) the CUDA backend keeps a MoE layer's expert
 ** outputs and their weights until the fused reduction's last add, so the weighting MUL no
 ** longer takes the experts' buffer in place. DeepSeek-V3 at -ngl 20, ubatch 2048: the
@@ -691,18 +702,11 @@ static void test_cuda_moe_reduce(void **state) {
   static const char *const t = "return { model = 'deepseek-ai/DeepSeek-V3', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp',"
                                " n_gpu_layers = 20, n_ubatch = 2048, n_batch = 2048, version = '%s' },"
                                " workload = { kind = 'inference', context = 8192 }, gpu = 'H200' }";
-  long long gpu[2], host[2];
-  for (int i = 0; i < 2; i++) {
-    char text[512];
-    json_t *j = NULL;
-    snprintf(text, sizeof text, t, i ? "b10640" : "b10639");
-    if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
-    gpu[i] = tu_int(j, "runtime.compute_buffer_bytes"), host[i] = tu_int(j, "runtime.host_compute_buffer_bytes");
-    json_decref(j);
-  }
-  assert_int_equal(gpu[0], 4069007744LL);
-  assert_int_equal(gpu[1] - gpu[0], 198180864LL);
-  assert_int_equal(host[1], host[0]);
+  long long before = fig_at(*state, t, "b10639", "runtime.compute_buffer_bytes");
+  assert_int_equal(before, 4069007744LL);
+  assert_int_equal(fig_at(*state, t, "b10640", "runtime.compute_buffer_bytes") - before, 198180864LL);
+  assert_int_equal(fig_at(*state, t, "b10640", "runtime.host_compute_buffer_bytes"),
+                   fig_at(*state, t, "b10639", "runtime.host_compute_buffer_bytes"));
   /* A CUDA measurement of the same change: Qwen3.6-35B-A3B (Qwen3.5-35B-A3B's shapes: hidden
   ** 2048, 40 layers, 8 of 256 experts of 512) fully offloaded, ctx 65536, ubatch 8192, one
   ** sequence, F16 K/V: the allocator held 1,678,541,184 B with the fusion and 1,141,113,216
@@ -713,15 +717,9 @@ static void test_cuda_moe_reduce(void **state) {
   static const char *const q = "return { model = 'Qwen/Qwen3.5-35B-A3B', quant = 'gguf:Q8_0', runtime = { name = 'llamacpp',"
                                " n_gpu_layers = 99, n_ubatch = 8192, n_batch = 8192, version = '%s' },"
                                " workload = { kind = 'inference', context = 65536 }, gpu = 'H200' }";
-  for (int i = 0; i < 2; i++) {
-    char text[512];
-    json_t *j = NULL;
-    snprintf(text, sizeof text, q, i ? "b10640" : "b10639");
-    if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
-    gpu[i] = tu_int(j, "runtime.compute_buffer_bytes");
-    json_decref(j);
-  }
-  assert_int_equal(gpu[1] - gpu[0], 537427968LL);
+  assert_int_equal(fig_at(*state, q, "b10640", "runtime.compute_buffer_bytes") -
+                       fig_at(*state, q, "b10639", "runtime.compute_buffer_bytes"),
+                   537427968LL);
 }
 
 /* Two 2026 changes to the flash-attention reserve, held against CUDA logs of Qwen3.6-27B
