@@ -252,6 +252,13 @@ static void fit_launch(const model_desc *m, const scenario *s, const estimate *e
   } else if (fig(e, "fit_n_gpu_layers") > 0) {
     snprintf(row->launch, sizeof row->launch, "-ngl %.0f -c %.0f", fig(e, "fit_n_gpu_layers"), fig(e, "n_ctx"));
   }
+  /* llama-server's -np auto is 4 sequences on one unified cache: the scenario's sequences
+  ** stated (--kv-unified when they share one stream) */
+  size_t used = strlen(row->launch);
+  if (lc && used > 0 && used < sizeof row->launch)
+    snprintf(row->launch + used, sizeof row->launch - used, " -np %llu%s",
+             (unsigned long long)(s->concurrency ? s->concurrency : 1),
+             scn_bool(s, "runtime.kv_unified", false) ? " -kvu" : "");
 done:
   free(at);
   free(e1);

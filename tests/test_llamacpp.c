@@ -343,8 +343,8 @@ static void test_fit_launch_catalog(void **state) {
   json_array_foreach(json_object_get(j, "fit"), i, row) {
     const char *g = json_string_value(json_object_get(row, "gpu"));
     const char *l = json_string_value(json_object_get(row, "launch"));
-    if (strcmp(g, "H100-SXM-80GB") == 0) assert_string_equal(l, "-ngl 81 -c 8192"), seen++;
-    if (strcmp(g, "RTX-4090-24GB") == 0) assert_true(l && strncmp(l, "-ngl ", 5) == 0 && strcmp(l, "-ngl 81 -c 8192") != 0), seen++;
+    if (strcmp(g, "H100-SXM-80GB") == 0) assert_string_equal(l, "-ngl 81 -c 8192 -np 1"), seen++;
+    if (strcmp(g, "RTX-4090-24GB") == 0) assert_true(l && strncmp(l, "-ngl ", 5) == 0 && strcmp(l, "-ngl 81 -c 8192 -np 1") != 0), seen++;
   }
   assert_int_equal(seen, 2);
   json_decref(j);
@@ -354,7 +354,7 @@ static void test_fit_launch(void **state) {
   const char *text = "return { model = 'meta-llama/Llama-3.1-70B', quant = 'gguf:Q4_K_M', runtime = 'llamacpp', "
                      "workload = { kind = 'inference', context = 8192 } }";
   json_t *j = NULL;
-  assert_string_equal(fit_launch(*state, text, "H100", &j), "-ngl 81 -c 8192");
+  assert_string_equal(fit_launch(*state, text, "H100", &j), "-ngl 81 -c 8192 -np 1");
   json_decref(j);
   const char *l = fit_launch(*state, text, "RTX-4090-24GB", &j);
   int ngl = 0, ctx = 0;
@@ -538,7 +538,7 @@ static void test_auto_moe(void **state) {
   assert_true(tu_int(j, "runtime.peak_allocated_bytes") > avail);
   json_decref(j);
   assert_string_equal(fit_launch(*state, (snprintf(text, sizeof text, base, ""), text), "RTX 4060 Ti 16GB", &j),
-                      "-ngl 49 --n-cpu-moe 13 -c 16384");
+                      "-ngl 49 --n-cpu-moe 13 -c 16384 -np 1");
   json_decref(j);
 }
 
@@ -556,7 +556,7 @@ static void test_auto_ngl_multi(void **state) {
   assert_int_equal(tu_int(j, "runtime.fit_auto_split_1"), 19);
   assert_true(tu_int(j, "devices.0.total_bytes") <= 12ll * 1024 * MIB - 1024 * MIB);
   json_decref(j);
-  assert_string_equal(fit_launch(*state, text, "RTX 3060", &j), "-ngl 39 --tensor-split 20,19 -c 8192");
+  assert_string_equal(fit_launch(*state, text, "RTX 3060", &j), "-ngl 39 --tensor-split 20,19 -c 8192 -np 1");
   json_decref(j);
 }
 
@@ -590,7 +590,7 @@ static void test_auto_moe_multi(void **state) {
   }
   assert_true(tu_int(j, "runtime.compute_buffer_bytes") < 2048 * MIB);
   json_decref(j);
-  assert_string_equal(fit_launch(*state, text, "RTX 4090", &j), "--fit on -c 16384");
+  assert_string_equal(fit_launch(*state, text, "RTX 4090", &j), "--fit on -c 16384 -np 1");
   json_decref(j);
 }
 
@@ -627,7 +627,7 @@ static void test_auto_moe_dense_only(void **state) {
   const char *text = "return { model = 'zai-org/GLM-4.6', quant = 'gguf:Q4_K_M', runtime = 'llamacpp',"
                      " workload = { kind = 'inference', context = 16384 }, gpu = 'RTX 3060' }";
   json_t *j = NULL;
-  assert_string_equal(fit_launch(*state, text, "RTX 3060", &j), "-ngl 33 --n-cpu-moe 91 -c 16384");
+  assert_string_equal(fit_launch(*state, text, "RTX 3060", &j), "-ngl 33 --n-cpu-moe 91 -c 16384 -np 1");
   assert_int_equal(tu_int(j, "runtime.fit_auto_split_0"), 33);
   assert_int_equal(tu_int(j, "runtime.fit_auto_part_0"), 32);
   assert_int_equal(tu_int(j, "runtime.fit_auto_moe_gpu_layers"), 1);
@@ -849,7 +849,7 @@ static void test_cpu_host_memory(void **state) {
     assert_string_equal(json_string_value(json_object_get(row, "gpu")), "host");
     assert_int_equal(json_is_true(json_object_get(row, "fits")), hosts[i].fits);
     assert_string_equal(json_string_value(json_object_get(row, "layout")), hosts[i].fits ? "CPU backend" : "-");
-    assert_string_equal(json_string_value(json_object_get(row, "launch")), "-ngl 0 -c 16384");
+    assert_string_equal(json_string_value(json_object_get(row, "launch")), "-ngl 0 -c 16384 -np 1");
     assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(j, "devices"), 0), "role")), "host");
     json_decref(j);
   }
@@ -892,7 +892,7 @@ static void test_gpu_host_memory(void **state) {
 static void test_fit_n_cpu_moe(void **state) {
   const char *text = "return { " QWEN3_MOE ", runtime = 'llamacpp', workload = { kind = 'inference', context = 16384 } }";
   json_t *j = NULL;
-  assert_string_equal(fit_launch(*state, text, "L40S", &j), "-ngl 49 -c 16384");
+  assert_string_equal(fit_launch(*state, text, "L40S", &j), "-ngl 49 -c 16384 -np 1");
   json_decref(j);
   const char *l = fit_launch(*state, text, "RTX-4060Ti-16GB", &j);
   int ngl = 0, n = 0, ctx = 0;
@@ -1143,7 +1143,7 @@ static void test_newer_archs(void **state) {
   char fit_text[512];
   snprintf(fit_text, sizeof fit_text, "return { model = \"%s\", runtime = { name = \"llamacpp\", flash_attn = true },"
            " workload = { kind = \"inference\", context = 2048 } }", lcp("glm"));
-  assert_string_equal(fit_launch(*state, fit_text, "H100", &j), "-ngl 5 -c 2048");
+  assert_string_equal(fit_launch(*state, fit_text, "H100", &j), "-ngl 5 -c 2048 -np 1");
   assert_int_equal(tu_int(j, "runtime.fit_n_gpu_layers"), 5);
   json_decref(j);
 
