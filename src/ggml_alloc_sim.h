@@ -147,6 +147,8 @@ typedef struct lc_graph_spec {
   bool dn_split;       /* qwen35: beta and alpha projected apart, Q/K not repeated to the V heads */
   uint64_t n_pos;      /* positions per token (4 with MRoPE, qwen35); 0: 1 */
   bool shexp_gate;     /* the shared experts' output scaled by sigmoid(ffn_gate_inp_shexp x) */
+  bool nextn_out;      /* the hybrids' output rows taken after the output norm, kept whole
+                       ** (t_h_nextn: builds with MTP support); before, in the last layer */
   bool fa, gated, rot_k, rot_v;
   uint64_t rot_k_n;  /* side of the K Hadamard rotation (build_input_k_rot) */
   /* GPUs (lc_graph_buffers): backends 0..n_gpu-1, then the host */

@@ -545,7 +545,7 @@ static int lg_layer(lg *l, int in, uint64_t il) {
   int cur = recr ? lg_dn(l, an) : sp->mla ? lg_mla(l, an, c) : lg_attn(l, an, c), sa = in;
   /* inp_out_ids: the rows that produce outputs, from here on (the hybrids take them after the
   ** output norm, gpt-oss after the last layer) */
-  if (il == sp->n_layer - 1 && !sp->dn_period && !sp->rows_late) {
+  if (il == sp->n_layer - 1 && (!sp->dn_period || !sp->nextn_out) && !sp->rows_late) {
     l->T = sp->n_out ? sp->n_out : sp->n_tok;
     uint64_t ho = lg_f32(l, sp->hidden, l->T);
     cur = lg_op(l, ho, 0, cur, l->out_ids);
@@ -747,7 +747,7 @@ static int lg_build(lg *l) {
   }
   int norm = lg_norm(l, cur, LW_OUT_NORM);
   gs_set_output(l->g, norm);
-  if (sp->dn_period) { /* h_nextn, then result_norm: its output rows */
+  if (sp->dn_period && sp->nextn_out) { /* h_nextn, then result_norm: its output rows */
     l->T = sp->n_out ? sp->n_out : sp->n_tok;
     norm = lg_op(l, lg_f32(l, sp->hidden, l->T), 0, norm, l->out_ids);
     gs_set_output(l->g, norm);

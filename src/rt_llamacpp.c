@@ -57,6 +57,15 @@
 ** Build 10621 is of 2026-08-30 (llama.cpp issue #28018): the first build with the PR is
 ** assumed, not bisected */
 #define LC_B_MOE_REDUCE 10640
+/* MTP support: the hybrids take their output rows after the output norm, which stays whole
+** as t_h_nextn; before, in the last layer as llama does. Two May 2026 CUDA logs of
+** Qwen3.6-27B at the 512-row logits moment print 495 MiB (one of 2026-05-16 already makes an
+** MTP draft context), 10 MiB (the norm's rows) under the 505 of the later graph (an August
+** 2026 print, and 80fb11a on the CPU). qwen35 / qwen35moe: at b9180, the release that
+** carried the updated MTP support (lmstudio-ai/lmstudio-bug-tracker#1924, 2026-05-17),
+** assumed; qwen3next with its MTP (PR #25589, about 2026-07-12), assumed. Not bisected */
+#define LC_B_MTP_QWEN35 9180
+#define LC_B_MTP_QWEN3NEXT 9900
 /* PR #23764 "use f16 mask for FA" (opened 2026-05-27; #23864 of 2026-05-29 builds on it:
 ** https://github.com/ggml-org/llama.cpp/pull/23764): before it the graph reserved the KQ
 ** mask in f32 and cast it to f16 for flash attention. b9293 (2026-05-22, issue #23546)
@@ -976,6 +985,8 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
     sp->dn_conv = kern, sp->dn_sk = sp->dn_sv, sp->dn_hk = (ch - v) / (2 * sp->dn_sv);
     sp->dn_period = sp->n_layer / full, sp->dn_seqs = l->n_seq > 1 ? l->n_seq : 1;
     sp->n_pos = strncmp(m->arch, "qwen3_5", 7) == 0 ? 4 : 1;
+    /* MTP support: rows after the output norm, t_h_nextn (src/models/qwen35.cpp) */
+    sp->nextn_out = lc_newer(l, sp->n_pos == 4 ? LC_B_MTP_QWEN35 : LC_B_MTP_QWEN3NEXT);
     break;
   }
   /* multimodal RoPE (Qwen2-VL's rope_multi; llama.cpp's n_pos_per_embd): 4 positions a token */

@@ -731,7 +731,8 @@ static void test_cuda_moe_reduce(void **state) {
 **   (common_memory_breakdown_print; praeclarum/praeclarum.github.io
 **   _posts/2026/2026-05-05-coding-with-local-agents.md). b8946-0f1bb602d, -c 200192, q8_0
 **   K/V: 654.78 and 411.29 MiB (a llama-server log kept as a test fixture in a public
-**   repository's server-status tests).
+**   repository's server-status tests). A DGX Spark run of May 2026 at -c 32768, f16 K/V, one
+**   sequence: 495.00 and 84.0196 MiB (an eval suite's CUDA log, chungers/motlie).
 ** - from PR #23907 (b9461) the CUDA output of flash attention reserves f16 copies of a q8_0
 **   or q4_0 cache: at b10700, -c 200000 q8_0 the 505 MiB of an f16 cache become 1057.78
 **   (K and V: 200192 cells x 4 heads x 256 x 2 B x 2 = 782 MiB), as llama-fit-params prints
@@ -744,6 +745,7 @@ static void test_fa_mask_and_copies(void **state) {
   static const struct { const char *type, *build, *extra; int ctx; long long gpu, host; } runs[] = {
       {"q4_0", "b9026", "", 262144, 876906496LL, 558141472LL},   /* 836.28, 532.29 MiB */
       {"q8_0", "b8946", "", 200192, 686589952LL, 431263776LL},   /* 654.78, 411.29 */
+      {"f16", "b9100", "", 32768, 519045120LL, 88100896LL},      /* 495.00, 84.0196 */
       {"q8_0", "b10700", ", n_outputs_max = 0", 200000, 1109166080LL, -1}, /* 1057.78 */
       {"q4_0", "b10700", ", n_outputs_max = 0", 262144, 1426360320LL, -1}, /* 1360.28 */
       {"f16", "b10700", ", n_outputs_max = 0", 200000, 529530880LL, -1},   /* 505 */
@@ -778,6 +780,20 @@ static void test_fa_mask_and_copies(void **state) {
   assert_int_equal(tu_category(j, "workspace"), 1024 * MIB);
   assert_int_equal(tu_int(j, "devices.0.total_bytes") - tu_int(j, "devices.0.peak_allocated_bytes"),
                    1024 * MIB + tu_category(j, "cuda_context"));
+  json_decref(j);
+  /* before MTP's graph (b9180 assumed) the hybrids took their output rows in the last layer,
+  ** as llama does, so the output norm is not kept whole: a May 2026 llama-server log of
+  ** unsloth's Qwen3.6-27B on CUDA, 4 unified sequences of 32768 cells, q8_0 K/V: 495.00 MiB
+  ** CUDA0, 276.29 host, KV 4352, RS 598.5 (the later graph's 505 MiB is the norm's 10 more) */
+  text = "return { model = 'Qwen/Qwen3.6-27B', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp',"
+         " n_gpu_layers = 99, flash_attn = true, type_k = 'q8_0', type_v = 'q8_0', version = 'b9100',"
+         " kv_unified = true }, workload = { kind = 'inference', context = 32768, concurrency = 4 },"
+         " gpu = 'RTX 3090' }";
+  if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  assert_int_equal(tu_int(j, "runtime.compute_buffer_bytes"), 519045120LL);
+  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 289706016LL);
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 4352 * MIB);
+  assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 5985 * MIB / 10);
   json_decref(j);
 }
 
