@@ -722,6 +722,26 @@ static void test_cuda_moe_reduce(void **state) {
                    537427968LL);
 }
 
+/* Qwen3.6-27B Q4_K_M on an RTX 3090, every layer offloaded, as llama-server's -np auto runs it
+** (4 sequences on one unified cache of 4 x ctx cells, RS 598.5 MiB): its buffers checked;
+** the report returned for more */
+static json_t *unified_qwen36(vf_engine *e, const char *type, const char *build, int ctx, long long gpu, long long host,
+                              long long kv) {
+  char text[640];
+  json_t *j = NULL;
+  snprintf(text, sizeof text,
+           "return { model = 'Qwen/Qwen3.6-27B', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp', n_gpu_layers = 99,"
+           " flash_attn = true, type_k = '%s', type_v = '%s', version = '%s', kv_unified = true },"
+           " workload = { kind = 'inference', context = %d, concurrency = 4 }, gpu = 'RTX 3090' }",
+           type, type, build, ctx);
+  if (tu_eval(e, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(e));
+  assert_int_equal(tu_int(j, "runtime.compute_buffer_bytes"), gpu);
+  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), host);
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), kv);
+  assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 5985 * MIB / 10);
+  return j;
+}
+
 /* Two 2026 changes to the flash-attention reserve, held against CUDA logs of Qwen3.6-27B
 ** (unsloth Q4_K_M) on an RTX 3090, every layer offloaded, n_ubatch 512:
 ** - before PR #23764 (b9380 assumed) the mask is reserved in f32 and cast to f16 where the
@@ -764,16 +784,7 @@ static void test_fa_mask_and_copies(void **state) {
   /* the b9026 run as llama-server made it: n_parallel auto, 4 sequences with kv_unified (one
   ** stream of all 262144 cells): the same compute buffers, and its context line of 5206 MiB,
   ** the KV's 4608 and the 4 sequences' recurrent states, 598.5 */
-  json_t *j = NULL;
-  const char *text = "return { model = 'Qwen/Qwen3.6-27B', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp',"
-                     " n_gpu_layers = 99, flash_attn = true, type_k = 'q4_0', type_v = 'q4_0', version = 'b9026',"
-                     " kv_unified = true }, workload = { kind = 'inference', context = 65536, concurrency = 4 },"
-                     " gpu = 'RTX 3090' }";
-  if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
-  assert_int_equal(tu_int(j, "runtime.compute_buffer_bytes"), 876906496LL);
-  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 558141472LL);
-  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 4608 * MIB);
-  assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 5985 * MIB / 10);
+  json_t *j = unified_qwen36(*state, "q4_0", "b9026", 65536, 876906496LL, 558141472LL, 4608 * MIB);
   /* that build (before #23907) takes flash attention's f16 copies from the CUDA pool at run
   ** time: at a full context 262144 cells x 4 heads x 256 x 2 B for K and V, 1 GiB, in the
   ** total but not in ggml's buffers */
@@ -785,16 +796,7 @@ static void test_fa_mask_and_copies(void **state) {
   ** as llama does, so the output norm is not kept whole: a May 2026 llama-server log of
   ** unsloth's Qwen3.6-27B on CUDA, 4 unified sequences of 32768 cells, q8_0 K/V: 495.00 MiB
   ** CUDA0, 276.29 host, KV 4352, RS 598.5 (the later graph's 505 MiB is the norm's 10 more) */
-  text = "return { model = 'Qwen/Qwen3.6-27B', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp',"
-         " n_gpu_layers = 99, flash_attn = true, type_k = 'q8_0', type_v = 'q8_0', version = 'b9100',"
-         " kv_unified = true }, workload = { kind = 'inference', context = 32768, concurrency = 4 },"
-         " gpu = 'RTX 3090' }";
-  if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
-  assert_int_equal(tu_int(j, "runtime.compute_buffer_bytes"), 519045120LL);
-  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 289706016LL);
-  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 4352 * MIB);
-  assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 5985 * MIB / 10);
-  json_decref(j);
+  json_decref(unified_qwen36(*state, "q8_0", "b9100", 32768, 519045120LL, 289706016LL, 4352 * MIB));
 }
 
 /* A gated DeltaNet hybrid on a GPU is replayed (it had a formula: 304.75 MiB for
