@@ -189,6 +189,11 @@ typedef struct lc_graph_spec {
 ** LAYER_FRACTION_MOE pattern, ffn_(up|down|gate_up|gate)_(ch|)exps) */
 enum { LC_PART_R = 1, LC_PART_G = 2, LC_PART_U = 4, LC_PART_D = 8, LC_PART_X = 16 };
 
+/* CUDA flash attention runs its tile or MMA kernel, which takes f16 copies of a non-f16 cache,
+** for 3 or more tokens a stream (fattn.cu ggml_cuda_get_best_fattn_kernel: fewer go to the
+** vector kernel) */
+static inline bool lc_fa_tile(uint64_t n_tok, uint64_t n_stream) { return n_tok / (n_stream ? n_stream : 1) >= 3; }
+
 /* the CPU compute buffer of that graph; false on out of memory or overflow */
 bool lc_graph_compute_buffer(const lc_graph_spec *sp, uint64_t align, uint64_t *size);
 /* the compute buffers of every backend (sizes[0..n_gpu-1] the GPUs', sizes[n_gpu] the

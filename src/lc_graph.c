@@ -244,9 +244,10 @@ static int lg_fa(lg *l, uint64_t ob, int q, int k, int v, int c, uint64_t kel, u
   }
   int src[4] = {q, k, v, mask};
   int fa = gs_node(l->g, ob, 0, -1, src, 4);
-  uint64_t per = sp->n_tok / (sp->n_stream ? sp->n_stream : 1), end = ob;
-  if (per >= 3 && sp->fa_f16_k) end = acc_add(&l->a, (end + 127) / 128 * 128, acc_mul(&l->a, kel, 2));
-  if (per >= 3 && sp->fa_f16_v && vel) end = acc_add(&l->a, (end + 127) / 128 * 128, acc_mul(&l->a, vel, 2));
+  bool tile = lc_fa_tile(sp->n_tok, sp->n_stream);
+  uint64_t end = ob;
+  if (tile && sp->fa_f16_k) end = acc_add(&l->a, (end + 127) / 128 * 128, acc_mul(&l->a, kel, 2));
+  if (tile && sp->fa_f16_v && vel) end = acc_add(&l->a, (end + 127) / 128 * 128, acc_mul(&l->a, vel, 2));
   if (end > ob) gs_set_gpu_extra(l->g, fa, end - ob);
   return fa;
 }
@@ -543,8 +544,8 @@ static int lg_layer(lg *l, int in, uint64_t il) {
   int an = lg_norm(l, in, LW_ATTN_NORM);
   bool recr = sp->dn_period && (il + 1) % sp->dn_period != 0;
   int cur = recr ? lg_dn(l, an) : sp->mla ? lg_mla(l, an, c) : lg_attn(l, an, c), sa = in;
-  /* inp_out_ids: the rows that produce outputs, from here on (the hybrids take them after the
-  ** output norm, gpt-oss after the last layer) */
+  /* inp_out_ids: the rows that produce outputs, from here on (the hybrids of MTP's graph take
+  ** them after the output norm, gpt-oss after the last layer) */
   if (il == sp->n_layer - 1 && (!sp->dn_period || !sp->nextn_out) && !sp->rows_late) {
     l->T = sp->n_out ? sp->n_out : sp->n_tok;
     uint64_t ho = lg_f32(l, sp->hidden, l->T);

@@ -640,21 +640,20 @@ static void lc_wadd(lc *l, uint64_t *wb, uint64_t row, int kind, const inv_tenso
   *slot = acc_add(a, *slot, acc_mul(a, b, n));
 }
 
-/* the bytes of a GPU copy of every weight the graph reads, per layer (row n_layer: the
-** output layer and token_embd); a tied output is token_embd duplicated (create_tensor
-** with TENSOR_DUPLICATED). NULL on out of memory. */
-/* a Hugging Face expert gate_up (gpt-oss's [E, h, 2 I] gate_up_proj and its bias), which
-** convert_hf_to_gguf splits into ffn_gate_exps and ffn_up_exps of half each */
-static bool lc_fused_exps(const inv_tensor *t, int kind) {
-  return t->role == ROLE_EXPERT && (kind & ~LW_BIAS) == LW_UP_EXPS && strstr(t->name, "gate_up") != NULL;
-}
-
-/* n instances of weight t into slot (row, kind); a DeepSeek preset's whole kv_b_proj {heads x
-** (qk_nope + v_head), kv_lora} (no gguf: quant) into attn_k_b and attn_v_b as convert_hf_to_gguf
-** splits it, qk_nope (head_dim - the rope dims) and v_head rows a head */
-static void lc_wadd_kind(lc *l, uint64_t *wb, uint64_t row, int kind, const inv_tensor *t, const ggml_type_info *g,
-                         uint64_t b, uint64_t n) {
+/* n instances of weight t into slot (row, kind), or into the two slots of the GGUF tensors
+** convert_hf_to_gguf splits it into:
+** - a Hugging Face expert gate_up (gpt-oss's [E, h, 2 I] gate_up_proj and its bias):
+**   ffn_gate_exps and ffn_up_exps, half each;
+** - a DeepSeek preset's whole kv_b_proj {heads x (qk_nope + v_head), kv_lora} (no gguf:
+**   quant): attn_k_b and attn_v_b, qk_nope (head_dim - the rope dims) and v_head rows a head */
+static void lc_wadd_split(lc *l, uint64_t *wb, uint64_t row, int kind, const inv_tensor *t, const ggml_type_info *g,
+                          uint64_t b, uint64_t n) {
   const model_desc *m = l->m;
+  if (t->role == ROLE_EXPERT && (kind & ~LW_BIAS) == LW_UP_EXPS && strstr(t->name, "gate_up")) {
+    lc_wadd(l, wb, row, kind - LW_UP_EXPS + LW_GATE_EXPS, t, g, b / 2, n);
+    lc_wadd(l, wb, row, kind, t, g, b / 2, n);
+    return;
+  }
   uint64_t per = m->heads && t->ndim == 2 ? t->shape[0] / m->heads : 0, nope = m->head_dim - m->rotary_dim;
   if (kind != LW_K_B || !strstr(t->name, "kv_b_proj") || !per || nope >= per || m->rotary_dim >= m->head_dim) {
     lc_wadd(l, wb, row, kind, t, g, b, n);
@@ -665,6 +664,9 @@ static void lc_wadd_kind(lc *l, uint64_t *wb, uint64_t row, int kind, const inv_
   lc_wadd(l, wb, row, LW_V_B, t, g, b - kb, n);
 }
 
+/* the bytes of a GPU copy of every weight the graph reads, per layer (row n_layer: the
+** output layer and token_embd); a tied output is token_embd duplicated (create_tensor
+** with TENSOR_DUPLICATED). NULL on out of memory. */
 static uint64_t *lc_weight_table(lc *l) {
   const inventory *inv = &l->m->inv;
   uint64_t rows = l->n_layer + 1, *wb = calloc((size_t)rows * LW_N, sizeof *wb);
@@ -681,15 +683,12 @@ static uint64_t *lc_weight_table(lc *l) {
     if (kind >= LW_OUT_NORM && kind <= LW_TOKEN_EMBD + LW_BIAS) {
       lc_wadd(l, wb, l->n_layer, kind, t, g, b, 1);
       if (kind == LW_TOKEN_EMBD && !has_head && l->m->tied_embeddings) lc_wadd(l, wb, l->n_layer, LW_OUTPUT, t, g, b, 1);
-    } else if (il >= 0 && (uint64_t)il < l->n_layer && lc_fused_exps(t, kind)) {
-      lc_wadd(l, wb, (uint64_t)il, kind - LW_UP_EXPS + LW_GATE_EXPS, t, g, b / 2, t->count);
-      lc_wadd(l, wb, (uint64_t)il, kind, t, g, b / 2, t->count);
     } else if (il >= 0 && (uint64_t)il < l->n_layer) {
-      lc_wadd_kind(l, wb, (uint64_t)il, kind, t, g, b, t->count);
+      lc_wadd_split(l, wb, (uint64_t)il, kind, t, g, b, t->count);
     } else if (il < 0 && strchr(t->name, '*')) {
       uint64_t first, nl, per;
       if (lc_group_span(l, t, &first, &nl, &per))
-        for (uint64_t k = first; k < first + nl; k++) lc_wadd_kind(l, wb, k, kind, t, g, b, per);
+        for (uint64_t k = first; k < first + nl; k++) lc_wadd_split(l, wb, k, kind, t, g, b, per);
     }
   }
   return wb;
@@ -1287,7 +1286,7 @@ static uint64_t lc_host_total(lc *l) {
 ** the pool grows to the largest layer's K and V views (tile and MMA kernels: a prompt's
 ** ubatch). 0 when the compute buffer reserves them (later builds) or nothing is copied. */
 static uint64_t lc_fa_pool(const lc *l, int g) {
-  if (l->cpu || !l->fa || lc_newer(l, LC_B_FA_F16) || !l->gpu[g].kv || l->n_ub / l->n_stream < 3) return 0;
+  if (l->cpu || !l->fa || lc_newer(l, LC_B_FA_F16) || !l->gpu[g].kv || !lc_fa_tile(l->n_ub, l->n_stream)) return 0;
   bool ck = lc_fa_copies(l->tk, l->tv), cv = lc_fa_copies(l->tv, l->tk);
   uint64_t most = 0;
   for (int i = 0; (ck || cv) && i < l->m->n_kv; i++) {

@@ -669,6 +669,8 @@ static void test_host_copies_sized(void **state) {
       "model = 'zai-org/GLM-4.6', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp', n_gpu_layers = 20 }",
       "model = 'deepseek-ai/DeepSeek-V3', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp', n_gpu_layers = 20 }",
       "model = 'deepseek-ai/DeepSeek-V2-Lite', runtime = { name = 'llamacpp', n_gpu_layers = 10 }", /* kv_b_proj whole */
+      /* the checkpoint's own mxfp4, its gate_up_proj a '*' group over the layers: split too */
+      "model = 'openai/gpt-oss-120b', runtime = { name = 'llamacpp', n_cpu_moe = 36 }",
   };
   for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
     char text[512];
