@@ -245,18 +245,19 @@ local function from_gguf(path)
   -- ffn_gate_up_exps: create_tensor_gate_up_exps (llama-model.cpp, 80fb11a) creates it with
   -- TENSOR_NOT_REQUIRED alone, not the block's TENSOR_SKIP, so it is loaded (make
   -- conformance: qwen3next, qwen35moe and deepseek2 files with --gate-up)
-  -- A kept tensor after skipped ones carries their 32-aligned bytes (skipped_before): the
-  -- mapped range llama.cpp prints runs from the first to the last tensor it reads.
-  local tensors, gap = {}, 0
+  -- The mapped range llama.cpp prints runs from the first to the last tensor it reads, by
+  -- their data offsets: a kept tensor carries the file's bytes between it and the kept one
+  -- before (skipped_before: tensors not read, and alignment beyond the 32 bytes a step of
+  -- src/rt_llamacpp.c lc_range_add pads to).
+  local tensors, last_end = {}, nil
   local fused_mtp = FUSED_MTP[g.arch]
   for _, t in ipairs(g.tensors) do
     local il = tonumber(t.name:match("^blk%.(%d+)%."))
     if not il or il < cfg.num_hidden_layers or (fused_mtp and t.name:find("%.ffn_gate_up_exps%.weight$")) then
       local x = gguf_tensor(t)
-      if gap > 0 then x.skipped_before, gap = gap, 0 end
+      if last_end and t.offset > last_end then x.skipped_before = t.offset - last_end end
+      last_end = t.offset + (t.bytes + 31) // 32 * 32
       tensors[#tensors + 1] = x
-    else
-      gap = gap + (t.bytes + 31) // 32 * 32
     end
   end
   return { id = path, arch = mt, config = cfg, tensors = tensors, file_type = g.file_type, kv = kv }

@@ -183,7 +183,7 @@ uint64_t est_drafter_forward_bytes(ectx *c, uint64_t tokens, uint64_t a) {
 
 /* A multimodal model's vision tower or projector tensor, by its name prefix (the prefixes the
 ** architecture scripts use): vLLM wraps no LoRA on them, llama.cpp keeps them in the mmproj file.
-** scripts/runtimes/llamacpp.lua VISION_PREFIXES holds the same list. */
+** scripts/nn.lua nn.vision_tensor holds the same list. */
 bool est_vision_tensor(const inv_tensor *t) {
   static const char *const pre[] = {"visual.", "model.visual.", "vision_tower.", "vision_model.", "multi_modal_projector.",
                                     "model.vision_tower.", "model.multi_modal_projector.", NULL};

@@ -33,13 +33,14 @@ static void set_int(lua_State *L, const char *key, uint64_t v) {
 }
 
 static void push_gguf_tensor(lua_State *L, const gguf_tensor *t) {
-  lua_createtable(L, 0, 5);
+  lua_createtable(L, 0, 6);
   lua_pushstring(L, t->name);
   lua_setfield(L, -2, "name");
   push_shape(L, t->ne, (int)t->ndim);
   lua_setfield(L, -2, "shape");
   set_int(L, "bytes", t->bytes);
   set_int(L, "elements", t->elements);
+  set_int(L, "offset", t->offset);
   const ggml_type_info *ti = ggml_type_get(t->type);
   lua_pushstring(L, ti ? ti->name : "?");
   lua_setfield(L, -2, "type");

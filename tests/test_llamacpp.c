@@ -1207,6 +1207,12 @@ static void test_newer_archs(void **state) {
   assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), 12072992);
   assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
   json_decref(j);
+  /* mmap on: CPU_Mapped is the file's range from the first tensor read to the last, the
+  ** fused tensor of the MTP block (blk.4), whose data ends at 11,333,184 B, the unread tensors
+  ** of blk.4 before it included (skipped_before, from the tensors' data offsets) */
+  j = run(*state, lcp("q3ngu"), "device = \"cpu\", cpu_features = \"none\", use_mmap = true, flash_attn = true", 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.cpu_model_buffer_bytes"), 11333184);
+  json_decref(j);
   /* on a GPU the MTP block's fused tensor (blk.4) sits with its block, and --n-cpu-moe moves
   ** it once N reaches it: N = 5 leaves it on the host, as --cpu-moe does */
   long long gpu_model[3];
