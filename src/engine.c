@@ -255,15 +255,14 @@ static vf_status report_gpu(vf_engine *e) {
 }
 
 /* Fit rows: every requested GPU (or the catalog) with `all`, else the report's GPU, whose
-** estimate (on dev) is reused rather than made again. */
+** estimate (on dev) is reused rather than made again. On llama.cpp's CPU backend (the
+** estimate says so) the host is the one device, judged when its memory is given. */
 static vf_status run_fit(vf_engine *e, bool all, const scenario *dev) {
-  const gpu *list = all && e->s.n_gpus == 0 ? e->cat.v : e->s.gpus;
-  size_t n = all ? (e->s.n_gpus ? (size_t)e->s.n_gpus : e->cat.n) : 1;
-  if (!all) list = &e->g;
-  if (host_backend(&e->s)) { /* the host is the one device, judged when its memory is given */
-    all = false, list = &e->g, n = e->g.memory ? 1 : 0;
-    if (!n) scenario_note(&e->s, "CPU backend: give runtime.host_memory (e.g. \"64GiB\") to fit the host");
-  }
+  bool cpu_host = e->e.host_backend;
+  all = all && !cpu_host;
+  const gpu *list = !all ? &e->g : e->s.n_gpus ? e->s.gpus : e->cat.v;
+  size_t n = cpu_host ? (e->g.memory ? 1 : 0) : !all ? 1 : e->s.n_gpus ? (size_t)e->s.n_gpus : e->cat.n;
+  if (cpu_host && !n) scenario_note(&e->s, "CPU backend: give runtime.host_memory (e.g. \"64GiB\") to fit the host");
   e->rows = calloc(n ? n : 1, sizeof *e->rows);
   if (!e->rows) return fail(e, VF_ENOMEM, "out of memory");
   char err[512];
