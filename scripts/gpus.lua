@@ -5,13 +5,14 @@
 local MiB = 1048576 -- 2^20
 local GiB = 1073741824 -- 2^30
 -- link_gbs follows vendor spec sheets: bidirectional per GPU (PCIe 3.0 x16 = 32, 4.0 x16 = 64, 5.0 x16 = 128).
--- Aliases are PCRE2, caseless, unanchored; the engine takes the FIRST entry in file order with a matching alias,
--- so the patterns for smaller variants must not match a larger variant's name or short name.
+-- Aliases are PCRE2, caseless, unanchored; the engine takes the FIRST entry in file order with a matching alias
+-- whose size agrees with every size the name states (src/catalog.c lookup), so the patterns for smaller variants
+-- must not match a larger variant's short name.
 -- Variants that print the same device name ("NVIDIA GeForce RTX 3060" is 8GB or 12GB) share a short name that
--- lands on one of them; the others get aliases that need their size in the name ("RTX 3060 8GB"). When the entry
--- that takes the short name comes first (RTX-3080-10GB before RTX-3080-12GB), its alias must exclude the other
--- sizes. src/catalog.c refuses a name whose stated size differs from the nominal of the entry it resolves to,
--- unless the alias that matched needs that size itself ("GH200 480GB" counts the Grace CPU's memory).
+-- lands on one of them; the others get aliases that need their size in the name ("RTX 3060 8GB"). A name that
+-- states a size passes over the entries of other sizes its aliases match ("RTX 3080 12GB" over RTX-3080-10GB).
+-- A name whose stated size no matching entry has is refused, unless the alias that matched needs that size
+-- itself ("GH200 480GB" counts the Grace CPU's memory).
 
 return {
   { -- torch 'GeForce GTX 1080' printout: total_memory=8118MB (older driver name without the NVIDIA prefix)
@@ -42,14 +43,14 @@ return {
     aliases = { "RTX ?4060 ?Ti(?!.*Laptop).*\\b8 ?G(i?B)?\\b", "^4060 ?Ti[- ]8 ?GB$" },
   },
   { -- spec only; the rarer 12GB RTX 3080 prints the same name, so a plain 'RTX 3080' lands here; a name that
-    -- says 12GB must not (it goes on to RTX-3080-12GB)
+    -- says 12GB passes over it to RTX-3080-12GB (src/catalog.c lookup)
     name = "RTX-3080-10GB", vendor = "nvidia", arch = "ampere",
     memory = 10 * GiB, memory_basis = "nominal",
     memory_source = "nominal: 10 GiB label x 2^30 bytes; driver/context reserve NOT subtracted (real torch total is ~1-2% lower). Spec: https://www.nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3080-3080ti/",
     nominal = "10GB", memory_type = "GDDR6X", bandwidth_gbs = 760,
     interconnect = "PCIe 4.0 x16", link_gbs = 64,
     bf16 = true, fp8 = false, fp4 = false, compute = "8.6",
-    aliases = { "RTX ?3080(?! ?Ti)(?!.*Laptop)(?!.*\\b12 ?G(i?B)?\\b)", "^3080$" },
+    aliases = { "RTX ?3080(?! ?Ti)(?!.*Laptop)", "^3080$" },
   },
   { -- spec only; the 8GB RTX 3060 prints the same name: a plain 'RTX 3060' lands here (12GB is the common
     -- card), a name that says 8GB on RTX-3060-8GB above

@@ -153,27 +153,37 @@ static int size_conflict(const catalog *c, size_t alias, const char *name, const
   return res;
 }
 
-/* The entry name resolves to, NULL if none (err says why). *differs: the name states a
-** size the entry does not have (err has the message). */
+/* The entry name resolves to, NULL if none (err says why): the first alias in catalog order
+** whose entry has every size the name states. When aliases match only entries of another
+** size, *differs is set, the first of them is returned and err has the message. */
 static const gpu *lookup(const catalog *c, const char *name, bool *differs, char *err, size_t errlen) {
   *differs = false;
   for (size_t i = 0; i < c->n; i++)
     if (strcasecmp(c->v[i].name, name) == 0) return &c->v[i];
-  int idx = -1;
+  const gpu *first = NULL; /* the first entry matched whose size the name contradicts */
+  stated t0;
   size_t alias = 0;
-  int m = rules_match(c->aliases, name, &idx, &alias, err, errlen);
-  if (m == 0) snprintf(err, errlen, "unknown GPU '%s' (see 'vramfit list gpus')", name);
-  if (m != 1 || idx < 0 || (size_t)idx >= c->n) return NULL;
-  const gpu *g = &c->v[idx];
-  stated t;
-  int k = size_conflict(c, alias, name, g, &t, err, errlen);
-  if (k < 0) return NULL;
-  if (k == 0) return g;
+  for (size_t from = 0;; from = alias + 1) {
+    int idx = -1;
+    int m = rules_match_from(c->aliases, from, name, &idx, &alias, err, errlen);
+    if (m < 0) return NULL;
+    if (m == 0 || idx < 0 || (size_t)idx >= c->n) break;
+    const gpu *g = &c->v[idx];
+    stated t;
+    int k = size_conflict(c, alias, name, g, &t, err, errlen);
+    if (k < 0) return NULL;
+    if (k == 0) return g;
+    if (!first) first = g, t0 = t;
+  }
+  if (!first) {
+    snprintf(err, errlen, "unknown GPU '%s' (see 'vramfit list gpus')", name);
+    return NULL;
+  }
   *differs = true;
   double nominal, named;
-  entry_sizes(g, &nominal, &named);
+  entry_sizes(first, &nominal, &named);
   char shortn[128];
-  short_name(name, &t, shortn, sizeof shortn);
+  short_name(name, &t0, shortn, sizeof shortn);
   char whose[160] = "";
   if (shortn[0])
     snprintf(whose, sizeof whose, "the catalog's %s is ", shortn);
@@ -181,8 +191,8 @@ static const gpu *lookup(const catalog *c, const char *name, bool *differs, char
     snprintf(whose, sizeof whose, "it resolves to ");
   snprintf(err, errlen,
            "unknown GPU '%s': %s%s (%gGB); give its memory: gpu = { name = \"%s\", memory = \"%s\" }", name,
-           whose, g->name, named > 0 ? named : nominal, name, t.text);
-  return g;
+           whose, first->name, named > 0 ? named : nominal, name, t0.text);
+  return first;
 }
 
 const gpu *catalog_find(const catalog *c, const char *name, char *err, size_t errlen) {

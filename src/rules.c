@@ -101,7 +101,12 @@ static int match_one(const rules *r, const rule *ru, const char *subject, char *
 
 int rules_match(const rules *r, const char *subject, int *value, size_t *index, char *err,
                 size_t errlen) {
-  for (size_t i = 0; i < r->n; i++) {
+  return rules_match_from(r, 0, subject, value, index, err, errlen);
+}
+
+int rules_match_from(const rules *r, size_t from, const char *subject, int *value, size_t *index, char *err,
+                     size_t errlen) {
+  for (size_t i = from; i < r->n; i++) {
     int m = match_one(r, &r->v[i], subject, err, errlen);
     if (m < 0) return -1;
     if (m == 0) continue;

@@ -24,6 +24,9 @@ bool rules_add(rules *r, const char *pattern, int value, int flags, char *err, s
 ** 0: none matched; -1: a match hit the match or depth limit, or failed (err set). */
 int rules_match(const rules *r, const char *subject, int *value, size_t *index, char *err,
                 size_t errlen);
+/* As rules_match over the rules from position `from` on (the ones after an earlier match). */
+int rules_match_from(const rules *r, size_t from, const char *subject, int *value, size_t *index, char *err,
+                     size_t errlen);
 /* Rule `index` alone against subject: 1, 0 or -1 as rules_match (an index past the last
 ** rule: 0). */
 int rules_match_at(const rules *r, size_t index, const char *subject, char *err, size_t errlen);

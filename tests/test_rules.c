@@ -41,6 +41,17 @@ static void test_first_match_wins(void **state) {
   assert_int_equal(v, -1); /* untouched without a match */
   assert_int_equal(idx, 99);
   assert_int_equal(rules_match(r, "H100", NULL, NULL, err, sizeof err), 1); /* outputs optional */
+  /* the rules after an earlier match: the next one that matches, then none */
+  assert_int_equal(rules_match_from(r, 0, "NVIDIA H100 NVL", &v, &idx, err, sizeof err), 1);
+  assert_int_equal(idx, 0);
+  assert_int_equal(rules_match_from(r, idx + 1, "NVIDIA H100 NVL", &v, &idx, err, sizeof err), 1);
+  assert_int_equal(v, 1);
+  assert_int_equal(idx, 1);
+  assert_int_equal(rules_match_from(r, idx + 1, "NVIDIA H100 NVL", &v, &idx, err, sizeof err), 1);
+  assert_int_equal(v, 2);
+  assert_int_equal(idx, 2);
+  assert_int_equal(rules_match_from(r, idx + 1, "NVIDIA H100 NVL", &v, &idx, err, sizeof err), 0);
+  assert_int_equal(rules_match_from(r, 99, "H100", &v, &idx, err, sizeof err), 0); /* past the last */
   rules_free(r);
   rules_free(NULL);
 }
