@@ -105,16 +105,20 @@ const char *gguf_field_key(gguf_field_id id) {
   return (unsigned)id < GGUF_F_COUNT ? fields[id].key : NULL;
 }
 
-static bool fail(rd *r, uint64_t at, const char *fmt, ...) {
+static bool vfail(rd *r, uint64_t at, const char *key, const char *fmt, va_list ap) {
   if (r->status != GGUF_OK) return false;
   r->status = GGUF_ERR_FORMAT;
-  int k = snprintf(r->err, r->errlen, "%s: offset %llu: ", r->name, (ull)at);
-  if (k >= 0 && (size_t)k < r->errlen) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(r->err + k, r->errlen - (size_t)k, fmt, ap);
-    va_end(ap);
-  }
+  int k = key ? snprintf(r->err, r->errlen, "%s: offset %llu: key '%s' ", r->name, (ull)at, key)
+              : snprintf(r->err, r->errlen, "%s: offset %llu: ", r->name, (ull)at);
+  if (k >= 0 && (size_t)k < r->errlen) vsnprintf(r->err + k, r->errlen - (size_t)k, fmt, ap);
+  return false;
+}
+
+static bool fail(rd *r, uint64_t at, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vfail(r, at, NULL, fmt, ap);
+  va_end(ap);
   return false;
 }
 
@@ -193,6 +197,17 @@ static const char *show(const rd *r, uint64_t at, uint64_t n, char *tmp, size_t 
   }
   tmp[k] = '\0';
   return tmp;
+}
+
+/* An error about a key's value, at the value: "key 'name' <what>". */
+static bool key_fail(rd *r, const kv_ent *e, const char *fmt, ...) {
+  char key[80];
+  show(r, e->key_pos, e->key_len, key, sizeof key);
+  va_list ap;
+  va_start(ap, fmt);
+  vfail(r, e->val_pos, key, fmt, ap);
+  va_end(ap);
+  return false;
 }
 
 /* ---- metadata ---- */
@@ -279,10 +294,7 @@ static bool is_int(uint32_t type) {
 
 /* The error for a count stored as another type (of the value, or of an array's elements). */
 static bool not_int(rd *r, const kv_ent *e, uint32_t type) {
-  char key[80];
-  show(r, e->key_pos, e->key_len, key, sizeof key);
-  return fail(r, e->val_pos, "key '%s' has type %s, expected an integer", key,
-              type < V_NTYPES ? vtype_names[type] : "?");
+  return key_fail(r, e, "has type %s, expected an integer", type < V_NTYPES ? vtype_names[type] : "?");
 }
 
 /* An unsigned integer from an integer value of any width at p. */
@@ -291,11 +303,7 @@ static bool int_at(rd *r, const kv_ent *e, uint32_t type, const uint8_t *p, uint
   unsigned sz = vtype_size[type];
   *v = le(p, sz);
   bool is_signed = type == V_I8 || type == V_I16 || type == V_I32 || type == V_I64;
-  if (is_signed && (*v >> (sz * 8 - 1)) & 1) {
-    char key[80];
-    show(r, e->key_pos, e->key_len, key, sizeof key);
-    return fail(r, e->val_pos, "key '%s' is negative, expected a count", key);
-  }
+  if (is_signed && (*v >> (sz * 8 - 1)) & 1) return key_fail(r, e, "is negative, expected a count");
   return true;
 }
 
@@ -347,20 +355,14 @@ static bool get_field(rd *r, const kv_ent *e, field_kind k, gguf_field *f) {
 }
 
 static bool get_string(rd *r, const kv_ent *e, char **out) {
-  char key[80];
-  show(r, e->key_pos, e->key_len, key, sizeof key);
-  if (e->type != V_STR)
-    return fail(r, e->val_pos, "key '%s' has type %s, expected a string", key,
-                vtype_names[e->type]);
+  if (e->type != V_STR) return key_fail(r, e, "has type %s, expected a string", vtype_names[e->type]);
   *out = dup_bytes(r->buf + e->val_pos + 8, e->n);
   return *out ? true : oom(r);
 }
 
 static bool get_scalar(rd *r, const kv_ent *e, uint64_t *v) {
   if (e->type != V_ARR) return int_at(r, e, e->type, r->buf + e->val_pos, v);
-  char key[80];
-  show(r, e->key_pos, e->key_len, key, sizeof key);
-  return fail(r, e->val_pos, "key '%s' is an array, expected an integer", key);
+  return key_fail(r, e, "is an array, expected an integer");
 }
 
 static bool extract_general(rd *r, const kv_list *kvs, gguf_info *g) {
