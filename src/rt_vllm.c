@@ -35,6 +35,7 @@ typedef struct vcfg {
   uint64_t fwd_tokens, smp_seqs; /* what the profile's forward and sampler run over */
   uint64_t state_blocks;         /* extra state blocks a request holds per Mamba group (speculative) */
   const char *spec;              /* spec.method ("" without speculative decoding) */
+  bool drafter;                  /* a drafter model runs (every method but ngram) */
   bool chunked, eager, nvls, fi_sampler, v0;
   vmm mm;
   vlora lora;
@@ -112,6 +113,7 @@ static void vllm_config(ectx *c, vcfg *v) {
   v->a = est_bits(s->dtype) / 8;
   v->state_blocks = scn_u64(s, "spec.state_blocks", 0);
   v->spec = scn_str(s, "spec.method", ""); /* scripts/speculative.lua sets it */
+  v->drafter = v->spec[0] && strcmp(v->spec, "ngram") != 0;
   uint64_t kvb = scn_u64(s, "vllm.kv_bytes", 0);
   v->kvb = kvb ? kvb : est_bits(s->kv_dtype) / 8;
   if (v->bs == 0 || v->mml == 0 || v->seqs == 0 || v->tokens == 0 || v->kvb == 0)
@@ -727,7 +729,7 @@ static void mm_profile(ectx *c, vcfg *v) {
 ** spec.ffn); an MTP layer is shaped like the target's own (MoE workspaces included).
 ** Modelled from the source; no calibration case. */
 static uint64_t drafter_bytes(ectx *c, const vcfg *v, uint64_t target_layer) {
-  if (!v->spec[0] || strcmp(v->spec, "ngram") == 0) return 0;
+  if (!v->drafter) return 0;
   uint64_t kept = acc_mul3(&c->acc, v->fwd_tokens, c->m->hidden + scn_u64(c->s, "spec.in_width", 0), v->a);
   if (strcmp(v->spec, "mtp") == 0) return acc_add(&c->acc, kept, target_layer);
   return acc_add(&c->acc, kept, est_drafter_forward_bytes(c, v->fwd_tokens, v->a));
@@ -986,7 +988,7 @@ static void vllm_budget(ectx *c, const vcfg *v, const vrank *r, uint64_t kv_allo
   budget_add(b, "weights", r->weights - r->draft - r->lora, BASIS_EXACT, true,
              "per rank (tp %llu, pp %llu): vocabulary padded to 64, rotary cache in the model dtype",
              (unsigned long long)s->tp, (unsigned long long)s->pp);
-  if (v->spec[0] && strcmp(v->spec, "ngram") != 0) {
+  if (v->drafter) {
     budget_item *d = budget_add(b, "weights", r->draft, BASIS_EXACT, true,
                                 "speculative decoding drafter (%s, %llu token(s)): the tensors vLLM allocates for it, "
                                 "embedding/lm_head shared with the target where vLLM shares them",
