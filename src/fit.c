@@ -147,10 +147,10 @@ static bool has_fig(const estimate *e, const char *name) { return fig_find(e, na
 ** as runtime.fit_layout, "n_layer:n_part:classes:next" per GPU (a dense model's GPUs have no
 ** partial blocks, so their classes do not matter) */
 static void fit_llamacpp_layout(const estimate *e, scenario *s) {
-  enum { MAX_GPUS = 16, PER_GPU = 4 * 21 + 4 }; /* rt_llamacpp.c LC_MAX_GPU; four numbers and separators */
-  char out[MAX_GPUS * PER_GPU] = "", name[40];
+  enum { PER_GPU = 4 * 21 + 4 }; /* four numbers and separators */
+  char out[LC_MAX_GPU * PER_GPU] = "", name[40];
   size_t len = 0;
-  for (int g = 0; g < MAX_GPUS; g++) {
+  for (int g = 0; g < LC_MAX_GPU; g++) {
     snprintf(name, sizeof name, "fit_auto_split_%d", g);
     if (!has_fig(e, name)) break;
     double v[4];
@@ -237,7 +237,7 @@ static void fit_launch(const model_desc *m, const scenario *s, const estimate *e
     /* --fit split a dense model over the GPUs: its -ngl and tensor_split by hand */
     char split[160] = "";
     size_t len = 0;
-    for (uint64_t g = 0; g < tp && g < 16 && len < sizeof split; g++) {
+    for (uint64_t g = 0; g < tp && g < LC_MAX_GPU && len < sizeof split; g++) {
       char name[32];
       snprintf(name, sizeof name, "fit_auto_split_%llu", (unsigned long long)g);
       int k = snprintf(split + len, sizeof split - len, "%s%.0f", g ? "," : "", fig(e, name));

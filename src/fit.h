@@ -28,6 +28,8 @@ typedef struct fit_row {
 } fit_row;
 
 #define FIT_MAX_COUNT 1024
+/* GPUs llama.cpp's layout is worked out over (rt_llamacpp.c) and --fit's layout read back (fit.c) */
+#define LC_MAX_GPU 16
 
 /* The scenario as it runs on g: the device facts that depend on the GPU (CUDA
 ** context, cuBLAS workspace) filled in unless the scenario set them. */

@@ -16,7 +16,6 @@
 #include "ggml_alloc_sim.h"
 #include "ggml_types.h"
 
-#define LC_MAX_GPU 16
 #define LC_CPU_ALIGN 32   /* TENSOR_ALIGNMENT of the CPU buffer types (ggml-cpu) */
 #define LC_CUDA_ALIGN 128 /* ggml_backend_cuda_buffer_type_get_alignment */
 #define LC_ROW_PAD 512    /* MATRIX_ROW_PADDING of ggml-cuda (quantized rows) */
