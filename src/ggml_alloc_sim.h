@@ -88,7 +88,12 @@ enum {
   /* the shared experts' FFN (ffn_{gate,up,down}_shexp) and qwen3next's gate of its output
   ** (ffn_gate_inp_shexp), apart from the dense FFN's and the router's slots */
   LW_SH_GATE = 48, LW_SH_UP = 50, LW_SH_DOWN = 52, LW_SH_GATE_INP = 54,
-  LW_N = 56, LW_BIAS = 1
+  /* a gated DeltaNet layer besides its QKV (attn_qkv) and output (ssm_out: LW_O) weights:
+  ** the output gate z (attn_gate), the conv kernel (ssm_conv1d), the decay's projection
+  ** (ssm_alpha, or qwen3next's fused ssm_beta_alpha) with ssm_dt as its bias, ssm_a, beta's
+  ** projection (ssm_beta) and the gated norm (ssm_norm) */
+  LW_DN_Z = 56, LW_DN_CONV = 58, LW_DN_ALPHA = 60, LW_DN_A = 62, LW_DN_BETA = 64, LW_DN_NORM = 66,
+  LW_N = 68, LW_BIAS = 1
 };
 
 typedef struct lc_graph_spec {

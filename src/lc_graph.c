@@ -363,22 +363,21 @@ static int lg_rs(lg *l, int cache, uint64_t width) {
 ** K views L2-normed (and on qwen3next repeated to the V heads), V a view, the decay gate
 ** (alpha + dt_bias, softplus, times A, in place) and beta (sigmoid), the state; its output
 ** (the tokens' outputs, then the new states) copied to the cache; RMS norm of the output
-** (a view: not in place) times its weight, times SiLU(z), the output projection. The
-** DeltaNet weights are the layer's QKV weight here (on GPUs not exact: lc_unmodelled) */
+** (a view: not in place) times its weight, times SiLU(z), the output projection. On GPUs
+** each op reads its own weight (LW_DN_*), so that a host layer's copies are sized */
 static int lg_dn(lg *l, int an) {
   const lc_graph_spec *sp = l->sp;
   uint64_t T = sp->n_tok, ns = sp->dn_seqs && sp->dn_seqs < T ? sp->dn_seqs : T, nt = ns ? T / ns : 0;
   uint64_t S = sp->dn_sk, Hk = sp->dn_hk, Hv = sp->dn_hv, Sv = sp->dn_sv, K = sp->dn_conv;
   uint64_t C = 2 * S * Hk + Sv * Hv, row = acc_mul(&l->a, C, 4), nss = Sv * Sv * Hv;
-  int w = lg_w(l, LW_QKV);
   int cs = lg_view(l, lg_rs(l, l->kc, (K - 1) * C)); /* conv_states reshaped */
-  int qkv = lg_op(l, lg_f32(l, C, T), 0, w, an);
+  int qkv = lg_op(l, lg_f32(l, C, T), 0, lg_w(l, LW_QKV), an);
   int ci = lg_op(l, acc_mul3(&l->a, K - 1 + nt, row, ns), 0, cs, lg_view(l, lg_view(l, qkv))); /* CONCAT */
   int last = lg_view_n(l, ci, lg_view3(l, K - 1, C, ns, acc_mul(&l->a, K - 1 + nt, 4), acc_mul(&l->a, K - 1 + nt, row)));
   int csrc[2] = {last, lg_view_n(l, l->kc, 0)};
   gs_node(l->g, 0, GS_WRITES, l->kc, csrc, 2);
   int st = lg_rs(l, l->vc, nss);
-  int conv = lg_op(l, lg_f32(l, C, T), 0, ci, w); /* SSM_CONV */
+  int conv = lg_op(l, lg_f32(l, C, T), 0, ci, lg_w(l, LW_DN_CONV)); /* SSM_CONV */
   int x = lg_op(l, lg_f32(l, C, T), GS_INPLACE, conv, -1);
   uint64_t qkb = lg_view3(l, S, Hk, T, acc_mul(&l->a, S, 4), row);
   int qk[2];
@@ -390,14 +389,16 @@ static int lg_dn(lg *l, int an) {
   uint64_t hb = lg_f32(l, Hv, T);
   int g, b;
   if (sp->dn_split) { /* ssm_alpha, ssm_beta */
-    g = lg_view(l, lg_op(l, hb, 0, w, an));
-    g = lg_op(l, hb, GS_INPLACE, lg_op(l, hb, GS_INPLACE, lg_op(l, hb, GS_INPLACE, g, w), -1), w);
+    g = lg_view(l, lg_op(l, hb, 0, lg_w(l, LW_DN_ALPHA), an));
+    g = lg_op(l, hb, GS_INPLACE, lg_op(l, hb, GS_INPLACE, lg_op(l, hb, GS_INPLACE, g, lg_w(l, LW_DN_ALPHA + LW_BIAS)), -1),
+              lg_w(l, LW_DN_A));
     g = lg_view(l, g);
-    b = lg_op(l, hb, GS_INPLACE, lg_view(l, lg_op(l, hb, 0, w, an)), -1);
+    b = lg_op(l, hb, GS_INPLACE, lg_view(l, lg_op(l, hb, 0, lg_w(l, LW_DN_BETA), an)), -1);
   } else { /* ssm_ba: beta and alpha interleaved per K head, each made contiguous */
-    int ba = lg_view(l, lg_op(l, acc_mul(&l->a, hb, 2), 0, w, an));
+    int ba = lg_view(l, lg_op(l, acc_mul(&l->a, hb, 2), 0, lg_w(l, LW_DN_ALPHA), an));
     g = lg_op(l, hb, 0, lg_view_n(l, ba, 0), -1);
-    g = lg_op(l, hb, GS_INPLACE, lg_op(l, hb, GS_INPLACE, lg_op(l, hb, GS_INPLACE, g, w), -1), w);
+    g = lg_op(l, hb, GS_INPLACE, lg_op(l, hb, GS_INPLACE, lg_op(l, hb, GS_INPLACE, g, lg_w(l, LW_DN_ALPHA + LW_BIAS)), -1),
+              lg_w(l, LW_DN_A));
     g = lg_view(l, g);
     b = lg_view(l, lg_op(l, hb, GS_INPLACE, lg_op(l, hb, 0, lg_view_n(l, ba, 0), -1), -1));
   }
@@ -406,8 +407,9 @@ static int lg_dn(lg *l, int an) {
   int gdn = gs_node(l->g, acc_add(&l->a, ob, acc_mul3(&l->a, nss, ns, 4)), 0, -1, src, 6);
   int ssrc[2] = {lg_view_n(l, gdn, acc_mul3(&l->a, nss, ns, 4)), lg_view_n(l, l->vc, 0)};
   gs_node(l->g, 0, GS_WRITES, l->vc, ssrc, 2);
-  int o = lg_op(l, ob, GS_INPLACE, lg_named_norm(l, lg_op(l, ob, GS_INPLACE, lg_view_n(l, gdn, ob), -1)), w);
-  int z = lg_op(l, ob, GS_INPLACE, lg_view(l, lg_op(l, ob, 0, w, an)), -1);
+  int o = lg_op(l, ob, GS_INPLACE, lg_named_norm(l, lg_op(l, ob, GS_INPLACE, lg_view_n(l, gdn, ob), -1)),
+                lg_w(l, LW_DN_NORM));
+  int z = lg_op(l, ob, GS_INPLACE, lg_view(l, lg_op(l, ob, 0, lg_w(l, LW_DN_Z), an)), -1);
   o = lg_view(l, lg_op(l, ob, GS_INPLACE, o, z));
   return lg_view(l, lg_op(l, lg_f32(l, sp->hidden, T), 0, lg_w(l, LW_O), o));
 }

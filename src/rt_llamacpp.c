@@ -577,6 +577,13 @@ typedef struct lc_wname {
 } lc_wname;
 
 static const lc_wname LC_WNAMES[] = {
+    /* gated DeltaNet, GGUF then Hugging Face names (a longer name before its prefix) */
+    {"ssm_beta_alpha", LW_DN_ALPHA}, {"in_proj_ba.", LW_DN_ALPHA}, {"ssm_alpha", LW_DN_ALPHA}, {"in_proj_a.", LW_DN_ALPHA},
+    {"ssm_beta", LW_DN_BETA}, {"in_proj_b.", LW_DN_BETA}, {"ssm_a", LW_DN_A}, {"A_log", LW_DN_A},
+    {"ssm_dt", LW_DN_ALPHA}, {"dt_bias", LW_DN_ALPHA}, /* named biases: the decay's */
+    {"conv1d", LW_DN_CONV}, {"ssm_norm", LW_DN_NORM}, {"linear_attn.norm", LW_DN_NORM}, {"attn_gate.", LW_DN_Z},
+    {"in_proj_z", LW_DN_Z}, {"ssm_out", LW_O}, {"in_proj_qkv", LW_QKV}, /* in_proj_qkvz: lc_wadd_split */
+    {"ssm_in.", LW_QKV}, /* the legacy fused qkvz, read whole */
     {"attn_q_a_norm", LW_Q_A_NORM}, {"q_a_layernorm", LW_Q_A_NORM}, {"attn_q_a.", LW_Q_A}, {"q_a_proj", LW_Q_A},
     {"attn_q_b.", LW_Q_B}, {"q_b_proj", LW_Q_B}, {"attn_kv_a_norm", LW_KV_A_NORM}, {"kv_a_layernorm", LW_KV_A_NORM},
     {"attn_kv_a_mqa", LW_KV_A}, {"kv_a_proj_with_mqa", LW_KV_A}, {"attn_k_b.", LW_K_B}, {"attn_v_b.", LW_V_B},
@@ -643,14 +650,22 @@ static void lc_wadd(lc *l, uint64_t *wb, uint64_t row, int kind, const inv_tenso
 ** convert_hf_to_gguf splits it into:
 ** - a Hugging Face expert gate_up (gpt-oss's [E, h, 2 I] gate_up_proj and its bias):
 **   ffn_gate_exps and ffn_up_exps, half each;
+** - Qwen3-Next's in_proj_qkvz {2 key + 2 value, h}: attn_qkv and attn_gate, the gate's
+**   z_rows (value) rows of it;
 ** - a DeepSeek preset's whole kv_b_proj {heads x (qk_nope + v_head), kv_lora} (no gguf:
 **   quant): attn_k_b and attn_v_b, qk_nope (head_dim - the rope dims) and v_head rows a head */
 static void lc_wadd_split(lc *l, uint64_t *wb, uint64_t row, int kind, const inv_tensor *t, const ggml_type_info *g,
-                          uint64_t b, uint64_t n) {
+                          uint64_t b, uint64_t n, uint64_t z_rows) {
   const model_desc *m = l->m;
   if (t->role == ROLE_EXPERT && (kind & ~LW_BIAS) == LW_UP_EXPS && strstr(t->name, "gate_up")) {
     lc_wadd(l, wb, row, kind - LW_UP_EXPS + LW_GATE_EXPS, t, g, b / 2, n);
     lc_wadd(l, wb, row, kind, t, g, b / 2, n);
+    return;
+  }
+  if (kind == LW_QKV && strstr(t->name, "in_proj_qkvz") && t->ndim == 2 && z_rows && z_rows < t->shape[0]) {
+    uint64_t zb = b / t->shape[0] * z_rows;
+    lc_wadd(l, wb, row, LW_DN_Z, t, g, zb, n);
+    lc_wadd(l, wb, row, LW_QKV, t, g, b - zb, n);
     return;
   }
   uint64_t per = m->heads && t->ndim == 2 ? t->shape[0] / m->heads : 0, nope = m->head_dim - m->rotary_dim;
@@ -666,7 +681,8 @@ static void lc_wadd_split(lc *l, uint64_t *wb, uint64_t row, int kind, const inv
 /* the bytes of a GPU copy of every weight the graph reads, per layer (row n_layer: the
 ** output layer and token_embd); a tied output is token_embd duplicated (create_tensor
 ** with TENSOR_DUPLICATED). NULL on out of memory. */
-static uint64_t *lc_weight_table(lc *l) {
+static uint64_t *lc_weight_table(lc *l, const lc_graph_spec *sp) {
+  uint64_t z_rows = sp->dn_sv * sp->dn_hv; /* a DeltaNet layer's value width: its gate's rows */
   const inventory *inv = &l->m->inv;
   uint64_t rows = l->n_layer + 1, *wb = calloc((size_t)rows * LW_N, sizeof *wb);
   if (!wb) return NULL;
@@ -683,11 +699,11 @@ static uint64_t *lc_weight_table(lc *l) {
       lc_wadd(l, wb, l->n_layer, kind, t, g, b, 1);
       if (kind == LW_TOKEN_EMBD && !has_head && l->m->tied_embeddings) lc_wadd(l, wb, l->n_layer, LW_OUTPUT, t, g, b, 1);
     } else if (il >= 0 && (uint64_t)il < l->n_layer) {
-      lc_wadd_split(l, wb, (uint64_t)il, kind, t, g, b, t->count);
+      lc_wadd_split(l, wb, (uint64_t)il, kind, t, g, b, t->count, z_rows);
     } else if (il < 0 && strchr(t->name, '*')) {
       uint64_t first, nl, per;
       if (lc_group_span(l, t, &first, &nl, &per))
-        for (uint64_t k = first; k < first + nl; k++) lc_wadd_split(l, wb, k, kind, t, g, b, per);
+        for (uint64_t k = first; k < first + nl; k++) lc_wadd_split(l, wb, k, kind, t, g, b, per, z_rows);
     }
   }
   return wb;
@@ -1124,17 +1140,14 @@ static bool lc_fa_copies(const ggml_type_info *t, const ggml_type_info *o) {
 
 /* The gated DeltaNet layers on GPUs: the replay is their graph as make conformance checks it
 ** on the CPU backend (byte-exact), placed and split as the other layers are; what it does
-** not know is said. A layer left on the host has its conv, SSM and projection weights
-** copied to the GPU by op_offload, which the replay sizes as one QKV weight; the CUDA
-** backend takes SSM_CONV only for a channel count that is a multiple of 128
-** (ggml_backend_cuda_device_supports_op), else the op and its neighbours fall back to the
-** host. With every layer on a GPU the graph is the CPU-checked one with the scheduler's
+** not know is said. A layer left on the host has each weight an op reads (the projections,
+** conv kernel, decay terms, gated norm: LW_DN_*) copied to the GPU by op_offload, as every
+** op there has 32 rows or more; the CUDA backend takes SSM_CONV only for a channel count
+** that is a multiple of 128 (ggml_backend_cuda_device_supports_op), else the op and its
+** neighbours fall back to the host. The graph is the CPU-checked one with the scheduler's
 ** copies; the MoE part of it (CUDA's fused reduction) matches a CUDA measurement to the
 ** byte (LC_B_MOE_REDUCE), the whole has not been held against a CUDA log. */
-static const char *lc_dn_gpu(const lc_graph_spec *sp, const int *dev, uint64_t n_ub) {
-  bool copies = sp->op_offload && n_ub >= 32; /* op_offload takes host weights to the prompt's GPU */
-  for (uint64_t il = 0; copies && il < sp->n_layer; il++)
-    if ((il + 1) % sp->dn_period != 0 && dev[il] < 0) return "gated DeltaNet layers on the host: their weight copies not sized";
+static const char *lc_dn_gpu(const lc_graph_spec *sp) {
   if ((2 * sp->dn_sk * sp->dn_hk + sp->dn_sv * sp->dn_hv) % 128)
     return "gated DeltaNet conv channels not a multiple of 128: CUDA's SSM_CONV falls back to the host";
   return "gated DeltaNet on a GPU: the graph checked against llama.cpp on the CPU backend, not a CUDA log";
@@ -1166,7 +1179,7 @@ static bool lc_compute_replay(lc *l) {
     sp.kv_bytes[c][0] = lc_kv_copy(l, l->tk, sp.kv_heads, sp.head_k, cells);
     sp.kv_bytes[c][1] = lc_kv_copy(l, l->tv, sp.kv_heads, sp.head_v, cells);
   }
-  uint64_t *wb = lc_weight_table(l);
+  uint64_t *wb = lc_weight_table(l, &sp);
   int unsized = 0;
   bool ok = wb && lc_replay_buffers(l, &sp, wb, &unsized);
   /* the late-2025 graph has no bias adds: a host layer's biases would be copied too */
@@ -1184,7 +1197,7 @@ static bool lc_compute_replay(lc *l) {
   ** model */
   bool layer_split = l->n_gpu == 1 || strcmp(scn_str(l->s, "runtime.split_mode", "layer"), "layer") == 0;
   const char *graph = lc_unmodelled(l, &sp);
-  if (!graph && sp.dn_period) graph = lc_dn_gpu(&sp, dev, l->n_ub);
+  if (!graph && sp.dn_period) graph = lc_dn_gpu(&sp);
   l->exact = unsized == 0 && !unread && layer_split && !graph;
   l->inexact = !layer_split ? "split_mode row's split buffers not modelled"
                : unread    ? "the host layers' projection biases and their copies left out"
