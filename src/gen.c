@@ -22,18 +22,26 @@ typedef struct gen_family {
   double k0, k1;    /* activation elements per token = hidden x (k0 + k1 x ffn / hidden) */
   double vae_bytes; /* VAE decode bytes per (pixel x frame x peak channel) decoded at once */
   double vae_out;   /* copies of the whole decoded video (3 channels) held at the decode's end */
+  double vae_cached; /* bytes per element of the decode's freed maps the caching allocator keeps
+                     ** (reserved, not allocated), beside vae_bytes */
   bool vae_fixed;   /* vae_bytes is per element whatever the VAE dtype (image VAEs: fitted in fp16) */
   vf_basis act_basis, vae_basis; /* calibrated where a case fitted the constant, else assumed */
 } gen_family;
 
 static const gen_family families[] = {
-    /* diffusers image DiTs: the peak is the VAE decode; 16 B per 1024^2 x 256 element =
-    ** 4 GiB at 1024^2 (hf-blog-flux-dev-h100-* peak minus memory after loading, 4.5 GiB;
-    ** hf-blog-sdxl-a100-fp16: 4 images, 15 GiB over the weights) */
+    /* diffusers image DiTs: the peak is the VAE decode of the whole batch (AutoencoderKL's
+    ** use_slicing off). Allocated: 8 B per 1024^2 x 256 element, 2 GiB an image
+    ** (sayakpaul/diffusers-torchao @9b9f238 FLUX.1-dev bf16 on an H100, max_memory_allocated:
+    ** 39.49 / 47.51 / 61.55 GiB at 4 / 8 / 16 images, +2.0 GiB an image, the same over int8
+    ** and fp8 transformers). Reserved: 16 B, 4 GiB at 1024^2 (hf-blog-flux-dev-h100-*,
+    ** max_memory_reserved: peak minus memory after loading, 4.5 GiB), the other 8 B the
+    ** decoder's freed feature maps of each resolution held by the caching allocator.
+    ** hf-blog-sdxl-a100-fp16 (4 images, 15 GiB over the weights, reserved) decodes in fp32:
+    ** "unet" keeps its 16 B, not split (no allocated figure of its own) */
     /* k0, k1 of "image" and "unet": assumed (no case isolates the denoiser's activations:
     ** the image cases above peak in the VAE decode) */
-    {"image", 8.0, 2.0, 16.0, 0.0, true, BASIS_ASSUMED, BASIS_CALIBRATED},
-    {"unet", 24.0, 0.0, 16.0, 0.0, true, BASIS_ASSUMED, BASIS_CALIBRATED},
+    {"image", 8.0, 2.0, 8.0, 0.0, 8.0, true, BASIS_ASSUMED, BASIS_CALIBRATED},
+    {"unet", 24.0, 0.0, 16.0, 0.0, 0.0, true, BASIS_ASSUMED, BASIS_CALIBRATED},
     /* Wan reference scripts (fp32 residual stream and norms, float64 rotary of q and k at the
     ** attention's peak): 40 B per token x dim, 20 bf16 elements. Fitted with the fp32 DiT
     ** weights: wan21-t2v-14b-720p-h20-1gpu (69.1 GiB = 53.2 GiB fp32 DiT + 14.4 GiB at 75,600
@@ -45,11 +53,11 @@ static const gen_family families[] = {
     ** wan21-t2v-1.3b-480p-4090-1gpu (8.19 GiB: DiT offloaded, cache emptied, decode alone);
     ** the Wan2.2 VAE's channel equivalent (architectures/wan.lua) to
     ** wan22-ti2v-5b-*-720p-4090-{1,4,8}gpu (22.6-22.9 GiB whatever the GPU count) */
-    {"wan", 20.0, 0.0, 22.75, 3.0, false, BASIS_CALIBRATED, BASIS_CALIBRATED},
+    {"wan", 20.0, 0.0, 22.75, 3.0, 0.0, false, BASIS_CALIBRATED, BASIS_CALIBRATED},
     /* diffusers HunyuanVideo: hf-blog-videogen-hunyuanvideo-bf16-group-offload-leaf-vae-tiling
     ** (about 5.5 GiB at 47,744 tokens); untiled decode hf-blog-videogen-hunyuanvideo-fp8-upcast
     ** minus ...-fp8-upcast-vae-tiling (about 25 GiB for 121 x 512 x 768 x 128) */
-    {"hunyuanvideo", 20.0, 0.0, 4.4, 0.0, false, BASIS_CALIBRATED, BASIS_CALIBRATED},
+    {"hunyuanvideo", 20.0, 0.0, 4.4, 0.0, 0.0, false, BASIS_CALIBRATED, BASIS_CALIBRATED},
     /* diffusers CogVideoX (2B, 5B, 1.5-5B and ConsisID share AutoencoderKLCogVideoX): with SDPA
     ** a block's peak is its feed-forward (the 4 x hidden input and GELU output: 8 elements per
     ** token x hidden) beside the residual stream, norms and the rotary temporaries of q and k:
@@ -66,20 +74,20 @@ static const gen_family families[] = {
     ** offload, the decode alone) gives 45.8 B, and hf-blog-videogen-cogvideox15-5b-bf16
     ** (121 frames: 31 latent frames once the pipeline drops its patch_t padding, a first call
     ** of 3, 9 frames at 768x512) is 12% under it */
-    {"cogvideox", 20.0, 0.0, 46.0, 0.0, false, BASIS_CALIBRATED, BASIS_CALIBRATED},
+    {"cogvideox", 20.0, 0.0, 46.0, 0.0, 0.0, false, BASIS_CALIBRATED, BASIS_CALIBRATED},
     /* diffusers LTX-Video: the decoder's last stages run all frames at once at 1/4 resolution
     ** with 128 channels (8 per output pixel, architectures/ltx.lua): 12 B per element, about
     ** six bf16 copies of that map (conv input, causal-padded concat, norm, activation, output,
     ** residual). Fitted to hf-blog-videogen-ltx-video-bf16 (17.75 GiB, metric not stated) */
-    {"ltx", 20.0, 0.0, 12.0, 0.0, false, BASIS_ASSUMED, BASIS_CALIBRATED},
+    {"ltx", 20.0, 0.0, 12.0, 0.0, 0.0, false, BASIS_ASSUMED, BASIS_CALIBRATED},
     /* Mochi and Open-Sora: HunyuanVideo's row reused, assumed (not fitted to a case of their
     ** own); LTX's k0 = 20 above is the same assumption */
-    {"mochi", 20.0, 0.0, 4.4, 0.0, false, BASIS_ASSUMED, BASIS_ASSUMED},
-    {"opensora", 20.0, 0.0, 4.4, 0.0, false, BASIS_ASSUMED, BASIS_ASSUMED},
+    {"mochi", 20.0, 0.0, 4.4, 0.0, 0.0, false, BASIS_ASSUMED, BASIS_ASSUMED},
+    {"opensora", 20.0, 0.0, 4.4, 0.0, 0.0, false, BASIS_ASSUMED, BASIS_ASSUMED},
     /* diffusers HunyuanVideo-1.5: its dual-stream blocks are HunyuanVideo's layout, so that row's
     ** figures are reused, assumed (no HunyuanVideo-1.5 case in shared/calibration); its decoder
     ** runs every frame at once, vae_pixels counts them all (architectures/hunyuanvideo15.lua) */
-    {"hunyuanvideo15", 20.0, 0.0, 4.4, 0.0, false, BASIS_ASSUMED, BASIS_ASSUMED},
+    {"hunyuanvideo15", 20.0, 0.0, 4.4, 0.0, 0.0, false, BASIS_ASSUMED, BASIS_ASSUMED},
 };
 
 static const gen_family *family_of(const char *name) {
@@ -208,6 +216,7 @@ typedef struct gen_shape {
   uint64_t stale;  /* the part of act split by sequence parallel: cached blocks left by the loop */
   uint64_t te_act; /* text encoder activations */
   uint64_t vae;    /* VAE decode peak */
+  uint64_t vae_cached; /* the decode's freed blocks kept by the caching allocator */
   uint64_t lat;    /* latents, noise prediction, text embeddings kept across the loop */
   uint64_t sp;     /* sequence-parallel GPUs */
   uint64_t mask;   /* the dense attention mask inside act (gen_dense_mask) */
@@ -282,9 +291,10 @@ static void gen_shapes(ectx *c, const gen_family *f, const gen_weights *w, gen_s
   uint64_t vae_a = vae32 ? 4 : a;
   double per = f->vae_bytes * (double)vae_a / 2.0;
   if (f->vae_fixed) per = f->vae_bytes;
-  g->vae = acc_from_double(&c->acc, per * (double)scn_u64(s, "gen.vae_pixels", 0) *
-                                        (double)scn_u64(s, "gen.vae_channels", 128) *
-                                        (double)scn_u64(s, "gen.vae_images", 1));
+  double elems = (double)scn_u64(s, "gen.vae_pixels", 0) * (double)scn_u64(s, "gen.vae_channels", 128) *
+                 (double)scn_u64(s, "gen.vae_images", 1);
+  g->vae = acc_from_double(&c->acc, per * elems);
+  g->vae_cached = acc_from_double(&c->acc, per / f->vae_bytes * f->vae_cached * elems);
   /* the decoded video, 3 channels in the VAE's dtype, in f->vae_out copies */
   uint64_t out = acc_mul3(&c->acc, scn_u64(s, "gen.out_pixels", 0), 3 * vae_a, scn_u64(s, "gen.vae_images", 1));
   g->vae = acc_add(&c->acc, g->vae, acc_from_double(&c->acc, (double)out * f->vae_out));
@@ -320,6 +330,7 @@ static uint64_t gen_resident(ectx *c, uint64_t all, uint64_t leaf, uint64_t laye
 typedef struct gen_phase {
   const char *name;
   uint64_t weights_te, weights_den, weights_vae, weights_t2i, weights_aux, act, vae;
+  uint64_t cached; /* reserved beside the phase's tensors: the VAE decode's cached blocks */
 } gen_phase;
 
 #define GEN_PHASES 4
@@ -368,6 +379,7 @@ static void gen_phases(ectx *c, const gen_weights *w, const gen_shape *g, gen_ph
   ph[0].act = te_on ? g->te_act : 0;
   ph[1].act = acc_add(&c->acc, g->act, g->lat);
   ph[2].vae = acc_add(&c->acc, g->vae, g->lat);
+  ph[2].cached = g->vae_cached;
   /* sequence parallel (the reference scripts): rank 0 decodes after the loop without
   ** emptying the cache, and the loop's per-rank activation blocks stay reserved beside the
   ** decoder's, which reuses the larger unsplit ones (wan21-t2v-14b-720p-*-{2,4,8}gpu,
@@ -451,6 +463,10 @@ void gen_estimate(ectx *c) {
   ** phase's transients as fragmentation (assumed) */
   uint64_t transient = acc_add(&c->acc, ph[top].act, ph[top].vae);
   est_add_slack(c, &e->b, 0, transient, 0.10, BASIS_ASSUMED);
+  budget_item *it = ph[top].cached ? budget_add(&e->b, "allocator_slack", ph[top].cached, f->vae_basis, true,
+                                                "caching allocator: the VAE decoder's freed feature maps kept reserved")
+                                   : NULL;
+  if (it) it->component = "vae";
   e->peak_phase = ph[top].name;
   if (g.sp > 1) e->devices = g.sp;
   if (s->tp > 1) e->devices = s->tp * (g.sp > 1 ? g.sp : 1);

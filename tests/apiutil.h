@@ -45,16 +45,31 @@ static inline long long tu_int(json_t *j, const char *path) {
   return json_is_integer(j) ? (long long)json_integer_value(j) : -1;
 }
 
-/* The bytes of the named category of device 0; -1 if absent. */
-static inline long long tu_category(json_t *j, const char *name) {
+/* The first item of the named category of device 0 (of that component when component is
+** not NULL); NULL if absent. */
+static inline json_t *tu_category_item(json_t *j, const char *name, const char *component) {
   json_t *cats = json_object_get(json_array_get(json_object_get(j, "devices"), 0), "categories");
   size_t i;
   json_t *c;
   json_array_foreach(cats, i, c) {
-    if (strcmp(json_string_value(json_object_get(c, "name")), name) == 0)
-      return (long long)json_integer_value(json_object_get(c, "bytes"));
+    const char *comp = json_string_value(json_object_get(c, "component"));
+    if (strcmp(json_string_value(json_object_get(c, "name")), name) == 0 &&
+        (!component || (comp && strcmp(comp, component) == 0)))
+      return c;
   }
-  return -1;
+  return NULL;
+}
+
+/* The bytes of the named category of device 0; -1 if absent. */
+static inline long long tu_category(json_t *j, const char *name) {
+  json_t *c = tu_category_item(j, name, NULL);
+  return c ? (long long)json_integer_value(json_object_get(c, "bytes")) : -1;
+}
+
+/* The detail line of the named category of device 0 ("" when absent). */
+static inline const char *tu_category_detail(json_t *j, const char *name) {
+  json_t *c = tu_category_item(j, name, NULL);
+  return c ? json_string_value(json_object_get(c, "detail")) : "";
 }
 
 #endif

@@ -91,17 +91,6 @@ static int tu_category_basis_exact(json_t *j, const char *name) {
   return -1;
 }
 
-/* the detail line of the named category of device 0 ("" when absent) */
-static const char *tu_category_detail(json_t *j, const char *name) {
-  json_t *cats = json_object_get(json_array_get(json_object_get(j, "devices"), 0), "categories");
-  size_t i;
-  json_t *c;
-  json_array_foreach(cats, i, c) {
-    if (strcmp(json_string_value(json_object_get(c, "name")), name) == 0)
-      return json_string_value(json_object_get(c, "detail"));
-  }
-  return "";
-}
 
 /* the host compute buffer of one run; exact: also that its activations were replayed */
 static void expect_compute_of(vf_engine *e, const char *model, const char *rt, int ctx, int seq, long long want,
