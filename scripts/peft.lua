@@ -173,4 +173,55 @@ function P.everything(desc, acc)
   return acc
 end
 
+-- torchtitan's per-op selective activation checkpointing (ac mode "selective",
+-- selective_ac_option "op"; torchtitan parallelize_llama.py _save_list and
+-- _custom_policy at 9dec370, distributed/activation_checkpoint.py at b5bcd76): inside each
+-- checkpointed block the outputs of aten.mm are saved (MUST_SAVE) except every second one,
+-- counted from 1 in forward order with a fresh count per block ("Saves output of all
+-- compute ops, except every second mm"); everything else but SDPA, reduce_scatter and the
+-- fp8 amax is recomputed. nn.Linear reaches aten.mm only without a bias: at::linear runs a
+-- biased Linear as one aten.addmm (aten/src/ATen/native/Linear.cpp linear,
+-- _flatten_nd_linear), which is neither counted nor in the save list. The block's Linears
+-- are the weights repeated once per layer (count = layers) whose shapes fit desc.block, in
+-- the order the architecture declares them: nn.attention and nn.gated_mlp declare q, k, v
+-- (or the fused qkv), o, then gate, up (or gate_up), down, the order the forward calls them
+-- (HF LlamaMLP down_proj(act(gate_proj(x)) * up_proj(x)); torchtitan's w2(silu(w1(x)) * w3(x))).
+-- Returns the saved mm output elements per token and layer, split into column-parallel
+-- outputs (q, k, v, gate, up: sharded over tp) and row-parallel ones (o, down: a full
+-- partial sum on every tp rank), and the names saved; or nil and why the rule does not apply.
+function P.op_sac(desc)
+  if desc.family ~= "decoder" then return nil, "is modelled for decoder-only transformers" end
+  local b = desc.block or {}
+  if (b.experts or 0) > 0 then
+    return nil, "is modelled for dense blocks (a MoE block's experts run grouped GEMMs, not aten.mm)"
+  end
+  local h, q, kv, f = desc.hidden, b.q_dim, b.kv_dim, b.ffn_dim
+  local fits_in = { [h] = true, [q or -1] = true, [f or -1] = true }
+  local fits_out = { [h] = true, [q or -1] = true, [kv or -1] = true, [f or -1] = true }
+  if q and kv then fits_out[q + 2 * kv] = true end
+  if f then fits_out[2 * f] = true end
+  local ms, biased = modules(desc), {}
+  for _, m in ipairs(ms) do
+    if m.param == "bias" then biased[m.module] = true end
+  end
+  local r = { col = 0, row = 0, saved = {}, mms = 0, addmms = 0 }
+  for _, m in ipairs(ms) do
+    local s = m.shape
+    if m.param == "weight" and s and #s == 2 and m.count == desc.layers and (m.role == "attn" or m.role == "mlp")
+       and fits_out[s[1]] and fits_in[s[2]] then
+      if biased[m.module] then
+        r.addmms = r.addmms + 1
+      else
+        r.mms = r.mms + 1
+        if r.mms % 2 == 1 then
+          if QKV[m.short] or UP[m.short] then r.col = r.col + s[1] else r.row = r.row + s[1] end
+          r.saved[#r.saved + 1] = m.short
+        end
+      end
+    end
+  end
+  if r.mms + r.addmms < 4 then return nil, "found no attention and MLP projections in the block description" end
+  return r
+end
+
 return P

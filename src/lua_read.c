@@ -277,7 +277,7 @@ static int rd_enum(rd *r, int t, const char *key, const char *const *names, int 
 #define LREAD_MAX_GPUS (1ull << 20) /* scripts/scenario.lua's MAX_GPUS */
 
 static void rd_training(rd *r, int t, scenario *s) {
-  static const char *const gcs[] = {"none", "full", "selective", NULL};
+  static const char *const gcs[] = {"none", "full", "selective", "op", NULL};
   s->micro_batch = rd_u64(r, t, "micro_batch", false, 1);
   s->seq_len = rd_u64(r, t, "seq_len", false, 0);
   s->grad_accum = rd_u64(r, t, "grad_accum", false, 1);

@@ -62,7 +62,10 @@ typedef struct model_desc {
 
 typedef enum wl_kind { WL_INFERENCE = 0, WL_TRAIN, WL_IMAGE, WL_VIDEO } wl_kind;
 typedef enum attn_kind { ATTN_SDPA = 0, ATTN_FLASH, ATTN_EAGER } attn_kind;
-typedef enum gc_kind { GC_NONE = 0, GC_FULL, GC_SELECTIVE } gc_kind;
+/* activation checkpointing: none; full (layer inputs, each layer recomputed); selective
+** (Megatron: the attention core recomputed); op (torchtitan per-op SAC: layer inputs, SDPA
+** outputs and every second mm output saved, the rest recomputed; scripts/peft.lua op_sac) */
+typedef enum gc_kind { GC_NONE = 0, GC_FULL, GC_SELECTIVE, GC_OP } gc_kind;
 typedef enum strategy_kind {
   STRAT_NONE = 0, STRAT_DDP, STRAT_FSDP, STRAT_ZERO1, STRAT_ZERO2, STRAT_ZERO3
 } strategy_kind;

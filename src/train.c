@@ -42,6 +42,8 @@ void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t) {
   t->mask_elems = scn_u64(s, "train.mask_elems", 0);
   t->weight_saved = scn_u64(s, "train.adapter_saved_elems", 0);
   t->gc_every = scn_u64(s, "train.gc_every", 0);
+  t->op_col = scn_u64(s, "train.op_col_elems", 0);
+  t->op_row = scn_u64(s, "train.op_row_elems", 0);
   t->virtual_tokens = scn_u64(s, "train.virtual_tokens", 0);
   t->layer_extra = scn_u64(s, "train.layer_extra_elems", 0);
   t->encode = scn_u64(s, "train.encode_bytes", 0);
@@ -138,6 +140,35 @@ static uint64_t layer_bytes_per_token(ectx *c, const train_cfg *t, uint64_t a, u
     bytes = acc_add(A, bytes, acc_mul(A, heads, 4)); /* log-sum-exp */
   *split = t->sp ? (t->sp_local ? acc_add(A, rep, lin) : rep) : 0;
   return acc_add(A, bytes, acc_add(A, rep, lin));
+}
+
+/* Bytes per token one checkpointed layer keeps under torchtitan's per-op SAC (ac mode
+** "selective", selective_ac_option "op": parallelize_llama.py _save_list / _custom_policy at
+** 9dec370, github.com/pytorch/torchtitan; distributed/activation_checkpoint.py at b5bcd76):
+** - the block input, which the checkpoint wrapper holds to rerun the block (h x a);
+** - the outputs of every second aten.mm counted from the first in forward order (peft.lua
+**   op_sac: wq, wv, w1, w2 of a Llama block): column-parallel ones (q, v, gate) sharded
+**   over tp, row-parallel ones (o, down) a full partial sum on each tp rank;
+** - SDPA's outputs (_scaled_dot_product_flash/efficient_attention in _save_list): the
+**   attention output (q x a) and the fp32 log-sum-exp per head; eager attention runs
+**   matmul/softmax, none of which the list saves;
+** - with sequence parallelism, the reduce_scatter_tensor outputs of the block's two
+**   row-parallel Linears (o, down), each h/tp x a;
+** - fp8 (torchao): the amax of each cast (aten.max, a 0-d tensor): nothing per token. The
+**   Float8 mm reaches the policy as aten.mm on Float8Tensor arguments (the subclass
+**   dispatches after the mode), so it is counted and its high-precision output saved. */
+static uint64_t op_saved_bytes(ectx *c, const train_cfg *t, uint64_t a) {
+  bytes_acc *A = &c->acc;
+  const scenario *s = c->s;
+  uint64_t tp = s->tp, h = c->m->hidden;
+  uint64_t elems = acc_add(A, t->sp ? bytes_ceildiv(h, tp) : h, acc_add(A, bytes_ceildiv(t->op_col, tp), t->op_row));
+  uint64_t bytes = 0;
+  if (s->attention != ATTN_EAGER) {
+    elems = acc_add(A, elems, bytes_ceildiv(c->m->block.q_dim, tp));
+    bytes = acc_mul(A, bytes_ceildiv(c->m->heads ? c->m->heads : 1, tp), 4);
+  }
+  if (t->sp) elems = acc_add(A, elems, acc_mul(A, 2, bytes_ceildiv(h, tp)));
+  return acc_add(A, bytes, acc_mul(A, elems, a));
 }
 
 static uint64_t shard(uint64_t bytes, uint64_t dp, bool sharded) {
@@ -288,12 +319,14 @@ static void train_model_states(ectx *c, const train_cfg *t, train_parts *p) {
 }
 
 /* What stays on the GPU from forward to backward under a checkpointing policy: every
-** layer (none, selective), layer inputs plus the recomputed layer (full), or a mix when
-** every k-th layer is checkpointed. Offloaded activations keep the working layer and two
-** layer inputs in flight (torchtune OffloadActivations streams). */
+** layer (none, selective), layer inputs plus the recomputed layer (full), each layer's
+** per-op saved set plus the recomputed layer (op: `input` is then that set, op_saved_bytes),
+** or a mix when every k-th layer is checkpointed. Offloaded activations keep the working
+** layer and two layer inputs in flight (torchtune OffloadActivations streams). */
 static uint64_t kept_activations(ectx *c, const train_cfg *t, uint64_t per_layer, uint64_t input) {
   uint64_t layers = bytes_ceildiv(model_layers(c), c->s->pp); /* this rank's */
   if (t->off_act) return acc_add(&c->acc, per_layer, acc_mul(&c->acc, input, 2));
+  if (c->s->gc == GC_OP) return acc_add(&c->acc, acc_mul(&c->acc, input, layers), per_layer);
   if (c->s->gc != GC_FULL) return acc_mul(&c->acc, per_layer, layers);
   uint64_t ckpt = t->gc_every > 1 ? layers / t->gc_every : layers;
   uint64_t kept = acc_add(&c->acc, acc_mul(&c->acc, input, ckpt), acc_mul(&c->acc, per_layer, layers - ckpt));
@@ -457,6 +490,7 @@ static void lm_activations(ectx *c, const train_cfg *t, uint64_t a, train_parts 
   per_layer = acc_add(A, per_layer, te_weight_workspace(c, t));
   uint64_t input = acc_mul3(A, tokens, c->m->hidden, a);
   if (t->sp) input = bytes_ceildiv(input, s->tp);
+  if (s->gc == GC_OP) input = acc_mul(A, tokens, op_saved_bytes(c, t, a));
   p->act_layer = per_layer;
   p->act = kept_activations(c, t, per_layer, input);
   p->act = acc_add(A, p->act, acc_mul(A, bytes_ceildiv(t->weight_saved, model_parallel(c)), a));
@@ -541,7 +575,8 @@ static void train_budget(ectx *c, const train_cfg *t, const train_parts *p, int 
              t->sp ? ", sequence parallel" : "");
   budget_add(b, "activations", act, BASIS_MODELLED, true, "%s: micro-batch %llu x %llu tokens, checkpointing %s%s%s%s",
              PHASES[phase], (unsigned long long)s->micro_batch, (unsigned long long)s->seq_len,
-             s->gc == GC_FULL ? (t->gc_every > 1 ? "every k layers" : "full") : s->gc == GC_SELECTIVE ? "selective" : "off",
+             s->gc == GC_FULL ? (t->gc_every > 1 ? "every k layers" : "full")
+             : s->gc == GC_SELECTIVE ? "selective" : s->gc == GC_OP ? "per-op (torchtitan SAC)" : "off",
              t->off_act ? ", offloaded to host" : "", split,
              t->fp8 == FP8_TE ? ", fp8 Linear inputs and weight copies (Transformer Engine)" : "");
   budget_add(b, "logits", phase == 0 && !enc ? p->logits : 0, BASIS_MODELLED, true, "vocabulary x tokens: %s",

@@ -357,8 +357,16 @@ static void test_workload_errors(void **state) {
       {L32 "optimizer = 'adamx' } }", "workload.optimizer: unknown or not yet modelled optimizer adamx (known: "
                                       "adafactor, adamw, adamw-8bit, adamw-fused, lion, muon, paged-adamw, paged-adamw-8bit, "
                                       "sgd, sgd-momentum)"},
-      {L32 "grad_checkpointing = 'sometimes' } }", "workload.grad_checkpointing: expected true, false, \"selective\" "
-                                                   "or every k layers as an integer, got sometimes"},
+      {L32 "grad_checkpointing = 'sometimes' } }", "workload.grad_checkpointing: expected true, false, \"selective\", "
+                                                   "\"op\" or every k layers as an integer, got sometimes"},
+      {L32 "method = 'lora', grad_checkpointing = 'op' } }",
+       "workload.grad_checkpointing: \"op\" (torchtitan's per-op SAC) is modelled for full or freeze training: lora adds "
+       "its own mm ops to the block's count"},
+      {"return { model = 'Qwen/Qwen3-30B-A3B', workload = { kind = 'train', seq_len = 4096, grad_checkpointing = 'op' } }",
+       "workload.grad_checkpointing: \"op\" (torchtitan's per-op SAC) is modelled for dense blocks"},
+      {SD14_FULL "grad_checkpointing = 'op' } }",
+       "workload.grad_checkpointing: \"op\" (torchtitan's per-op SAC) is modelled for transformer language models, "
+       "not diffusion pipelines"},
       {L32 "precision = 'fp4' } }", "workload.precision: expected one of bf16, bf16-mixed, fp16, fp16-mixed, fp32, fp8, "
                                     "fp8-torchao, fp8-rowwise, fp8-te, got fp4"},
       {L32 "method = 'freeze' } }", "workload.trainable: method freeze needs a PCRE2 rule naming the trainable tensors"},
@@ -542,6 +550,57 @@ static void test_fp8_cp_errors(void **state) {
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) assert_error(state, cases[i].text, cases[i].msg);
 }
 
+/* torchtitan's per-op SAC (grad_checkpointing = "op"; peft.lua op_sac, train.c
+** op_saved_bytes), pure bf16, SGD, 4096 tokens, grad_accum 2 so that the forward peaks.
+** Each layer keeps its input, SDPA's output and fp32 log-sum-exp, and every second aten.mm
+** output counted in forward order; full checkpointing keeps the input alone, and both add
+** the one recomputed layer, so the difference is layers x 4096 x (op - h x 2):
+** - Llama-3.1-8B (h 4096, q 4096, kv 1024, ffn 14336, 32 heads, 32 layers): mms wq, wk,
+**   wv, wo, w1, w3, w2 (q, k, v, o, gate, up, down), saved q, v, gate, down: input 4096
+**   + q 4096 + v 1024 + gate 14336 + down 4096 + SDPA out 4096 = 31,744 x 2 + 32 x 4 =
+**   63,616 B; x 32 x 4096 = 8,338,276,352, + the recomputed layer 4096 x 168,072 =
+**   9,026,699,264; op - full = 32 x 4096 x (63,616 - 8,192) = 7,264,534,528.
+** - the same on tp 2 with sequence parallelism, per rank: input 4096 / 2; column outputs
+**   q 2048, v 512, gate 7168; the row-parallel down output, a full 4096 partial sum; SDPA
+**   2048; the reduce_scatter outputs of o and down 2 x 2048: 22,016 x 2 + 16 x 4 = 44,096 B;
+**   full keeps 2048 x 2: 32 x 4096 x 40,000 = 5,242,880,000.
+** - Qwen2-7B (h 3584, q 3584, kv 512, ffn 18944, 28 heads, 28 layers): q, k, v carry a
+**   bias, so at::linear runs them as aten.addmm, neither counted nor saved; the mms are
+**   o (1, saved), gate (2), up (3, saved), down (4): input 3584 + o 3584 + up 18944 +
+**   SDPA 3584 = 29,696 x 2 + 28 x 4 = 59,504 B; 28 x 4096 x (59,504 - 7,168) =
+**   6,002,311,168. */
+static void test_op_sac(void **state) {
+  static const struct { const char *model, *par; long long diff, op; } cases[] = {
+      {"meta-llama/Llama-3.1-8B", "dp = 8, strategy = 'fsdp'", 7264534528ll, 9026699264ll},
+      {"meta-llama/Llama-3.1-8B", "tp = 2, sequence_parallel = true", 5242880000ll, 0},
+      {"Qwen/Qwen2-7B-Instruct", "dp = 8, strategy = 'fsdp'", 6002311168ll, 0},
+  };
+  char buf[640];
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    long long act[2];
+    for (int k = 0; k < 2; k++) {
+      snprintf(buf, sizeof buf, "return { model = '%s', dtype = 'bf16', gpu = 'H100', runtime = 'pytorch', "
+               "parallel = { %s }, workload = { kind = 'train', micro_batch = 1, seq_len = 4096, grad_accum = 2, "
+               "precision = 'bf16', optimizer = 'sgd', grad_checkpointing = %s } }", cases[i].model, cases[i].par,
+               k ? "true" : "'op'");
+      json_t *j = eval(state, buf);
+      assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(j, "devices"), 0),
+                                                            "peak_phase")), "forward");
+      act[k] = tu_category(j, "activations");
+      json_decref(j);
+    }
+    assert_int_equal(act[0] - act[1], cases[i].diff);
+    if (cases[i].op) assert_int_equal(act[0], cases[i].op);
+  }
+  /* "selective-op" is the same mode; Megatron's "selective" keeps every layer's tensors */
+  json_t *a = eval(state, "return { model = 'meta-llama/Llama-3.1-8B', dtype = 'bf16', gpu = 'H100', runtime = 'pytorch', "
+                          "parallel = { dp = 8, strategy = 'fsdp' }, workload = { kind = 'train', micro_batch = 1, "
+                          "seq_len = 4096, grad_accum = 2, precision = 'bf16', optimizer = 'sgd', "
+                          "grad_checkpointing = 'selective-op' } }");
+  assert_int_equal(tu_category(a, "activations"), 9026699264ll);
+  json_decref(a);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_peft_trainable),   cmocka_unit_test(test_peft_regex), cmocka_unit_test(test_peft_all_linear), cmocka_unit_test(test_peft_default_targets),
@@ -555,6 +614,7 @@ int main(void) {
       cmocka_unit_test(test_muon_states),      cmocka_unit_test(test_fp8_precisions),
       cmocka_unit_test(test_fp8_fsdp_all_gather), cmocka_unit_test(test_context_parallel),
       cmocka_unit_test(test_sequence_parallel), cmocka_unit_test(test_fp8_cp_errors),
+      cmocka_unit_test(test_op_sac),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -77,17 +77,39 @@ local function optimizer_part(name, n)
   return o
 end
 
-local function gc_part(w, n)
+-- grad_checkpointing: false / "none"; true / "full" (each layer keeps its input and is
+-- recomputed in backward); "selective" (Megatron's selective recomputation, Korthikanti et
+-- al. 2022 section 5: only the attention core's scores are recomputed, every other saved
+-- tensor of every layer is kept: with SDPA/flash attention it saves as much as none);
+-- "op" / "selective-op" (torchtitan's per-op SAC, ac mode "selective" with
+-- selective_ac_option "op": each layer keeps its input, the outputs of every second aten.mm
+-- (peft.lua op_sac) and of SDPA; the rest is recomputed in backward); an integer k (every
+-- k-th layer fully checkpointed, torchtune's and torchtitan's selective ac_option k).
+local GC_VALUES = 'true, false, "selective", "op" or every k layers as an integer'
+local function gc_part(w, n, desc, method)
   local gc = w.grad_checkpointing
   if n.knobs.enable_activation_checkpointing ~= nil and gc == nil then gc = n.knobs.enable_activation_checkpointing end
   if gc == nil or gc == false or gc == "none" then n.gc = "none"
   elseif gc == true or gc == "full" then n.gc = "full"
   elseif gc == "selective" then n.gc = "selective"
+  elseif gc == "op" or gc == "selective-op" then
+    if n.extra["train.pipeline"] then
+      fail("workload.grad_checkpointing", "\"op\" (torchtitan's per-op SAC) is modelled for transformer language models, not diffusion pipelines")
+    end
+    if method ~= "full" and method ~= "freeze" then
+      fail("workload.grad_checkpointing", "\"op\" (torchtitan's per-op SAC) is modelled for full or freeze training: %s adds its own mm ops to the block's count", method)
+    end
+    local r, why = peft.op_sac(desc)
+    if not r then fail("workload.grad_checkpointing", "\"op\" (torchtitan's per-op SAC) %s", why) end
+    n.gc = "op"
+    n.extra["train.op_col_elems"], n.extra["train.op_row_elems"] = r.col, r.row
+    note(n, "per-op SAC: each layer keeps its input, SDPA's output and the outputs of %s (every second aten.mm)",
+         #r.saved > 0 and table.concat(r.saved, ", ") or "no mm")
   elseif math.type(gc) == "integer" and gc >= 1 then
     n.gc = "full"   -- every k-th layer checkpointed (torchtune ac_mode selective, ac_option k)
     n.extra["train.gc_every"] = gc
   else
-    fail("workload.grad_checkpointing", "expected true, false, \"selective\" or every k layers as an integer, got %s", tostring(gc))
+    fail("workload.grad_checkpointing", "expected %s, got %s", GC_VALUES, tostring(gc))
   end
 end
 
@@ -406,7 +428,7 @@ local function normalize(w, n, cfg)
     n.seq_len = int_field(w.seq_len, "workload.seq_len", 1, MAX_TOKENS)
   end
   n.grad_accum = int_field(w.grad_accum or 1, "workload.grad_accum", 1, 1 << 20)
-  gc_part(w, n)
+  gc_part(w, n, desc, method)
   if w.optimizer == nil then note(n, "optimizer adamw assumed") end
   local o = optimizer_part(w.optimizer or "adamw", n)
   local master, trained = precision_part(w, n, method)
