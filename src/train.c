@@ -44,6 +44,7 @@ void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t) {
   t->gc_every = scn_u64(s, "train.gc_every", 0);
   t->op_col = scn_u64(s, "train.op_col_elems", 0);
   t->op_row = scn_u64(s, "train.op_row_elems", 0);
+  t->free_logits = scn_bool(s, "runtime.free_logits", false);
   t->virtual_tokens = scn_u64(s, "train.virtual_tokens", 0);
   t->layer_extra = scn_u64(s, "train.layer_extra_elems", 0);
   t->encode = scn_u64(s, "train.encode_bytes", 0);
@@ -335,7 +336,15 @@ static uint64_t kept_activations(ectx *c, const train_cfg *t, uint64_t per_layer
 
 /* Logits and loss, bytes per (token x vocabulary) element: the head output (a), then
 ** the fp32 upcast, log-softmax output kept for backward and its gradient at the loss
-** backward (+12). torchtune's chunked CE keeps the 16-bit chunks and upcasts one of 8
+** backward (+12), when the caller keeps the logits through backward (Hugging Face's
+** model returns them in outputs.logits, alive while loss.backward() runs). A loop that
+** drops them first (runtime.free_logits: torchtitan's train step, `del pred` before
+** loss.backward(), "need to free to before bwd to avoid peaking memory", train.py at
+** 9dec370 l.305-308) holds at most 12: the forward's head output, fp32 copy and
+** log-softmax output (a + 8, the copy absent in fp32), or in backward the log-softmax
+** output, the nll gradient and log_softmax_backward's result (4 + 4 + 4); neither the
+** cast (_to_copy) nor log_softmax saves the logits (log_softmax's backward reads its
+** output). torchtune's chunked CE keeps the 16-bit chunks and upcasts one of 8
 ** chunks at a time (CEWithChunkedOutputLoss, num_output_chunks 8); compiled, the
 ** log-softmax is recomputed instead of saved. A fused linear-CE keeps one chunk. */
 static uint64_t logits_bytes(ectx *c, const train_cfg *t, uint64_t tokens, uint64_t a) {
@@ -347,6 +356,10 @@ static uint64_t logits_bytes(ectx *c, const train_cfg *t, uint64_t tokens, uint6
   case LOSS_FUSED:
     return bytes_ceildiv(acc_mul(&c->acc, elems, 12), 8);
   default:
+    if (t->free_logits) {
+      uint64_t fwd = a + (a < 4 ? 4 : 0) + 4;
+      return acc_mul(&c->acc, elems, fwd > 12 ? fwd : 12);
+    }
     return acc_mul(&c->acc, elems, a + 12);
   }
 }
@@ -581,6 +594,7 @@ static void train_budget(ectx *c, const train_cfg *t, const train_parts *p, int 
              t->fp8 == FP8_TE ? ", fp8 Linear inputs and weight copies (Transformer Engine)" : "");
   budget_add(b, "logits", phase == 0 && !enc ? p->logits : 0, BASIS_MODELLED, true, "vocabulary x tokens: %s",
              t->loss == LOSS_CHUNKED ? "chunked cross-entropy" : t->loss == LOSS_FUSED ? "fused linear cross-entropy"
+                                                                              : t->free_logits ? "fp32 upcast, log-softmax, gradient (head output freed before backward)"
                                                                               : "head output, fp32 upcast, log-softmax, gradient");
   bool step_now = t->oib ? phase == 1 : phase == 2;
   budget_add(b, "optimizer_step", step_now ? p->step_temp : 0, BASIS_MODELLED, true, "temporaries of %s's step()",

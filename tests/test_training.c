@@ -601,6 +601,29 @@ static void test_op_sac(void **state) {
   json_decref(a);
 }
 
+/* The standard loss's logits, Llama-3.1-8B, 4096 tokens x 128,256: a Hugging Face model
+** keeps its bf16 logits through backward, 2 + 12 = 14 B per element (7,354,712,064); a loop
+** that frees them first (runtime.free_logits, torchtitan's `del pred`) holds at most 12
+** (6,304,038,912): bf16 head output + fp32 copy + log-softmax = 10 in forward, log-softmax +
+** nll gradient + its backward's result = 12. In fp32 the upcast is the tensor itself:
+** 8 forward, 12 backward (kept: 4 + 12 = 16, 8,405,385,216). */
+static void test_free_logits(void **state) {
+  static const struct { const char *prec, *free; long long logits; } cases[] = {
+      {"bf16", "false", 7354712064ll}, {"bf16", "true", 6304038912ll},
+      {"fp32", "false", 8405385216ll}, {"fp32", "true", 6304038912ll},
+  };
+  char buf[512];
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    snprintf(buf, sizeof buf, "return { model = 'meta-llama/Llama-3.1-8B', dtype = 'bf16', gpu = 'H100', "
+             "runtime = { name = 'pytorch', free_logits = %s }, parallel = { dp = 8, strategy = 'fsdp' }, "
+             "workload = { kind = 'train', micro_batch = 1, seq_len = 4096, grad_accum = 2, precision = '%s', "
+             "optimizer = 'sgd', grad_checkpointing = true } }", cases[i].free, cases[i].prec);
+    json_t *j = eval(state, buf);
+    assert_int_equal(tu_category(j, "logits"), cases[i].logits);
+    json_decref(j);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_peft_trainable),   cmocka_unit_test(test_peft_regex), cmocka_unit_test(test_peft_all_linear), cmocka_unit_test(test_peft_default_targets),
@@ -614,7 +637,7 @@ int main(void) {
       cmocka_unit_test(test_muon_states),      cmocka_unit_test(test_fp8_precisions),
       cmocka_unit_test(test_fp8_fsdp_all_gather), cmocka_unit_test(test_context_parallel),
       cmocka_unit_test(test_sequence_parallel), cmocka_unit_test(test_fp8_cp_errors),
-      cmocka_unit_test(test_op_sac),
+      cmocka_unit_test(test_op_sac),           cmocka_unit_test(test_free_logits),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

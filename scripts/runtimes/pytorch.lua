@@ -6,6 +6,9 @@ return runtime {
   aliases = { "torch" },
   kinds = { "inference", "train" },
   -- torch: the PyTorch version of a training loop (workloads/train.lua era_part)
-  knobs = { cache = { "dynamic", "static" }, torch = "string" },
+  -- free_logits: the loop drops its reference to the logits before loss.backward(), as
+  -- torchtitan's train step does (`del pred`, train.py at 9dec370; src/train.c logits_bytes);
+  -- a Hugging Face model keeps them in outputs.logits (the default, false)
+  knobs = { cache = { "dynamic", "static" }, torch = "string", free_logits = "bool" },
   modelled = true,
 }
