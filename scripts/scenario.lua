@@ -308,6 +308,17 @@ end
 -- float8.py: "float8 is only supported on SM89 or later"); scripts/gpus.lua records it
 -- per entry as fp8 = true/false. A GPU outside the catalog (a name with its own memory)
 -- is not judged.
+-- FSDP under bf16/fp16 mixed precision: src/train.c fsdp_mixed takes MixedPrecision's
+-- 16-bit param_dtype (torchtitan's and accelerate's setting); say so.
+local function fsdp_mixed_note(n)
+  local p = n.precision
+  if n.kind ~= "train" or n.strategy ~= "fsdp" or not p or n.extra["train.offload_params"] then return end
+  if n.dp * (n.extra["train.cp"] or 1) > 1 and p.weights == "fp32" and p.activations ~= "fp32" then
+    note(n, "FSDP MixedPrecision param_dtype %s assumed (torchtitan's and accelerate's): units gathered in %s, "
+            .. "no autocast copies of the fp32 shards", p.activations, p.activations)
+  end
+end
+
 local function fp8_part(n)
   local policy = n.extra["train.fp8"]
   if not policy then return end
@@ -348,6 +359,7 @@ function S.prepare(raw)
   end
   workload_part(raw, n, rt, cfg)
   parallel_part(raw, n)
+  fsdp_mixed_note(n)
   gpu_part(raw, n)
   fp8_part(n)
   n.headroom = num_field(raw.headroom or 0.05, "headroom", 0, 0.9)

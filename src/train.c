@@ -228,6 +228,18 @@ static uint64_t model_parallel(ectx *c) { return acc_mul(&c->acc, c->s->tp, c->s
 ** optimizer shards over the data-parallel-with-context-parallel group). */
 static uint64_t shard_ranks(ectx *c, const train_cfg *t) { return acc_mul(&c->acc, c->s->dp, t->cp); }
 
+/* FSDP's MixedPrecision policy with a 16-bit param_dtype under an fp32 model and autocast
+** activations: what torchtitan sets (MixedPrecisionPolicy(param_dtype=bf16),
+** torchtitan/distributed/utils.py, mixed_precision_param "bfloat16" by default) and accelerate
+** for mixed_precision "bf16" (FullyShardedDataParallelPlugin: MixedPrecision(param_dtype=
+** bfloat16)). The all-gather yields 16-bit parameters, so the gathered unit is 16-bit and
+** autocast finds no fp32 weight to copy. */
+static bool fsdp_mixed(ectx *c, const train_cfg *t) {
+  const scenario *s = c->s;
+  return t->strategy == STRAT_FSDP && !t->off_par && shard_ranks(c, t) > 1 && est_bits(s->prec.weights) == 32 &&
+         est_bits(s->prec.activations) < 32;
+}
+
 /* Frozen base and adapters per rank; the gathered unit under parameter sharding. */
 static void train_weights(ectx *c, const train_cfg *t, train_parts *p) {
   const scenario *s = c->s;
@@ -245,21 +257,26 @@ static void train_weights(ectx *c, const train_cfg *t, train_parts *p) {
   p->adapters = shard(est_elems_bytes(c, bytes_ceildiv(t->added, mp), t->tdtype), dp, ps && !t->off_par);
   if ((ps || t->off_par) && (dp > 1 || t->off_par)) {
     /* FSDP / ZeRO-3 all-gather one unit (a transformer block) and prefetch the next */
-    uint64_t unit = bytes_ceildiv(w, model_layers(c));
+    uint64_t unit = bytes_ceildiv(w, model_layers(c)), root = 0, big = 0;
+    root_weights(c, &root, &big);
+    vf_dtype gd = s->prec.weights; /* the gathered parameters' dtype */
+    if (fsdp_mixed(c, t)) {
+      gd = s->prec.activations;
+      uint64_t a = est_bits(gd) / 8;
+      unit = bytes_ceildiv(acc_mul(&c->acc, unit, a), 4), root = bytes_ceildiv(acc_mul(&c->acc, root, a), 4);
+    }
     if (t->fp8_all_gather && t->strategy == STRAT_FSDP) {
       /* torchao's float8 all-gather: each converted Linear's shard is cast to fp8 before
       ** the all-gather (WeightWithDynamicFloat8CastTensor.fsdp_pre_all_gather,
       ** torchao/float8/fsdp_utils.py), so the unit holds 1 byte per element of them */
       uint64_t lin = bytes_ceildiv(t->fp8_linear_elems, acc_mul(&c->acc, mp, model_layers(c)));
-      uint64_t hp = est_elems_bytes(c, lin, s->prec.weights);
+      uint64_t hp = est_elems_bytes(c, lin, gd);
       unit = unit > hp ? unit - hp + lin : lin;
     }
     p->gathered = acc_mul(&c->acc, unit, 2);
     /* the root unit (tensors not repeated per layer: embeddings, head, final norm): FSDP
     ** keeps the root unsharded from forward to backward; ZeRO-3 gathers its tensors one
     ** module at a time, the head (or tied embedding) at the loss */
-    uint64_t root = 0, big = 0;
-    root_weights(c, &root, &big);
     p->gathered = acc_add(&c->acc, p->gathered, t->strategy == STRAT_FSDP ? bytes_ceildiv(root, s->tp) : bytes_ceildiv(big, s->tp));
     if (t->off_par && t->strategy != STRAT_FSDP)
       /* ZeRO-3 with offload_param: the partition lives in host memory and the single-tensor
@@ -526,7 +543,7 @@ static void train_activations(ectx *c, const train_cfg *t, train_parts *p) {
   } else {
     lm_activations(c, t, a, p);
   }
-  if (a < 4 && est_bits(s->prec.weights) == 32 && p->weights)
+  if (a < 4 && est_bits(s->prec.weights) == 32 && p->weights && !fsdp_mixed(c, t))
     /* autocast caches a 16-bit copy of each fp32 weight for the forward; autograd keeps
     ** it for the input gradients until that layer's backward (torch.amp autocast) */
     p->act = acc_add(&c->acc, p->act, acc_mul(&c->acc, p->weights / 4, a));

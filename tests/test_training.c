@@ -445,8 +445,9 @@ static void test_fp8_precisions(void **state) {
 }
 
 /* torchao's FSDP2 float8 all-gather: the gathered unit (a layer and the prefetched next)
-** holds the converted Linears in 1 byte instead of their fp32 weights (pytorch runtime,
-** bf16 autocast): per layer 218,103,808 x (4 - 1) B, twice: 1,308,622,848 B fewer. */
+** holds the converted Linears in 1 byte instead of FSDP's bf16 param_dtype (pytorch runtime,
+** fp32 model, bf16 mixed precision: fsdp_mixed in train.c): per layer 218,103,808 x (2 - 1)
+** B, twice: 436,207,616 B fewer. */
 static void test_fp8_fsdp_all_gather(void **state) {
   const char *fmt = "return { model = 'meta-llama/Llama-3.1-8B', dtype = 'bf16', runtime = 'pytorch', gpu = 'H100', "
                     "parallel = { dp = 8, strategy = 'fsdp' }, workload = { kind = 'train', micro_batch = 1, "
@@ -458,8 +459,32 @@ static void test_fp8_fsdp_all_gather(void **state) {
   json_decref(j);
   snprintf(buf, sizeof buf, fmt, "true");
   j = eval(state, buf);
-  assert_int_equal(hp - tu_category(j, "comm_buffers"), 1308622848ll);
+  assert_int_equal(hp - tu_category(j, "comm_buffers"), 436207616ll);
   json_decref(j);
+}
+
+/* FSDP with bf16 mixed precision (pytorch runtime, fp32 model): MixedPrecision's 16-bit
+** param_dtype (torchtitan, accelerate) gathers each unit in bf16 and leaves autocast no fp32
+** weight to copy, so activations and the gathered units are pure bf16's, the units half of
+** fp32's; the shards stay fp32: 32,121,044,992 / 8 = 4,015,130,624 B. */
+static void test_fsdp_mixed_precision(void **state) {
+  const char *fmt = "return { model = 'meta-llama/Llama-3.1-8B', dtype = 'bf16', runtime = 'pytorch', gpu = 'H100', "
+                    "parallel = { dp = 8, strategy = 'fsdp' }, workload = { kind = 'train', micro_batch = 1, "
+                    "seq_len = 4096, precision = '%s' } }";
+  static const char *const prec[] = {"bf16-mixed", "bf16", "fp32"};
+  long long act[3], comm[3], w[3];
+  char buf[512];
+  for (int i = 0; i < 3; i++) {
+    snprintf(buf, sizeof buf, fmt, prec[i]);
+    json_t *j = eval(state, buf);
+    act[i] = tu_category(j, "activations"), comm[i] = tu_category(j, "comm_buffers"), w[i] = tu_category(j, "weights");
+    json_decref(j);
+  }
+  assert_int_equal(act[0], act[1]);
+  assert_int_equal(comm[0], comm[1]);
+  assert_int_equal(2 * comm[0], comm[2]);
+  assert_int_equal(w[0], 4015130624ll);
+  assert_int_equal(w[2], 4015130624ll);
 }
 
 /* Context parallelism: Llama-3.1-8B, 8192 tokens over cp 2 = 4096 per rank, FSDP over
@@ -670,7 +695,7 @@ int main(void) {
       cmocka_unit_test(test_unet_eager_scores), cmocka_unit_test(test_workload_errors),
       cmocka_unit_test(test_fsdp_grad_pool),   cmocka_unit_test(test_video_pools),
       cmocka_unit_test(test_muon_states),      cmocka_unit_test(test_fp8_precisions),
-      cmocka_unit_test(test_fp8_fsdp_all_gather), cmocka_unit_test(test_context_parallel),
+      cmocka_unit_test(test_fp8_fsdp_all_gather), cmocka_unit_test(test_fsdp_mixed_precision), cmocka_unit_test(test_context_parallel),
       cmocka_unit_test(test_sequence_parallel), cmocka_unit_test(test_fp8_cp_errors),
       cmocka_unit_test(test_op_sac),           cmocka_unit_test(test_free_logits),
       cmocka_unit_test(test_torchtitan_published),
