@@ -149,22 +149,46 @@ static void vllm_config(ectx *c, vcfg *v) {
 
 /* MXFP4 MoE experts as vLLM's Mxfp4MoEMethod.create_weights lays them out per rank
 ** (vllm/model_executor/layers/quantization/mxfp4.py): the per-rank intermediate size I and
-** the hidden size H padded for the backend, then uint8 nibbles (K/2 per row) and one E8M0
-** scale per 32 values. Hopper runs the Triton backend: I to 64, and the swizzle of
-** triton_kernels' HopperMXValueLayout pads the packed contraction bytes to 64 and the
-** other dimension to 256 (tensor_details/layout_details/hopper_value.py _padded_shape);
-** biases become fp32. Blackwell (FlashInfer): I and H to 256. Others (Marlin): I to 128,
-** H to 256. gpt-oss-20b on H100: 12.83 -> 13.39 GiB vs 13.47 printed (llmd-emp-gpt-oss-20b);
-** tp 2: 6.43 -> 6.92 vs 7.01 (llmd-v019-gpt-oss-20b-tp2). */
+** the hidden size H padded for the MoE backend, then uint8 nibbles (K/2 per row) and one
+** E8M0 scale per 32 values. Triton (triton_kernels' matmul_ogs): I to 64, and the swizzle
+** of HopperMXValueLayout pads the packed contraction bytes to 64 and the other dimension
+** to 256 (tensor_details/layout_details/hopper_value.py _padded_shape); biases become fp32.
+** Marlin: I to 128, H to 256 ("n % 256 == 0 and k % 128 == 0"), repacked in place by
+** prepare_moe_fp4_layer_for_marlin. FlashInfer TRT-LLM (SM100_FI_MXFP4_BF16 and
+** _MXFP8_TRTLLM): I and H to 256. FlashInfer CUTLASS (SM100_FI_MXFP4_MXFP8_CUTLASS,
+** SM90_FI_MXFP4_BF16): I and H to 128. gpt-oss-20b on H100, Triton: 12.83 -> 13.39 GiB vs
+** 13.47 printed (llmd-emp-gpt-oss-20b); tp 2: 6.43 -> 6.92 vs 7.01
+** (llmd-v019-gpt-oss-20b-tp2). gpt-oss-120b on H100, Marlin: 65.93 vs 65.9651 printed
+** (vllm#23278, 0.10.1). */
 typedef struct mx_layout {
+  const char *name; /* runtime.mxfp4_backend, vLLM's --moe-backend names */
   uint64_t i_align, h_align;
   bool swizzle;
 } mx_layout;
 
+static const mx_layout MX_LAYOUTS[] = {
+    {"triton", 64, 1, true},
+    {"marlin", 128, 256, false},
+    {"flashinfer_trtllm", 256, 256, false},
+    {"flashinfer_cutlass", 128, 128, false},
+};
+
+/* The backend get_mxfp4_backend picks when none is forced (runtime.mxfp4_backend):
+** Blackwell (SM100) with FlashInfer -> FlashInfer TRT-LLM; Hopper -> Triton when the
+** triton_kernels package imports (has_triton_kernels()), else Marlin: vllm.mxfp4_hopper,
+** which scripts/runtimes/vllm.lua sets by version (the wheel bundles triton_kernels from
+** 0.12); other GPUs -> Marlin. A GPU of unknown architecture is taken for Hopper. */
 static mx_layout mx_backend(const scenario *s) {
-  if (strcmp(s->gpu_arch, "hopper") == 0 || !s->gpu_arch[0]) return (mx_layout){64, 1, true};
-  if (strcmp(s->gpu_arch, "blackwell") == 0) return (mx_layout){256, 256, false};
-  return (mx_layout){128, 256, false};
+  const char *name = scn_str(s, "runtime.mxfp4_backend", "");
+  if (!name[0]) {
+    if (strcmp(s->gpu_arch, "hopper") == 0 || !s->gpu_arch[0])
+      name = scn_str(s, "vllm.mxfp4_hopper", "triton");
+    else
+      name = strcmp(s->gpu_arch, "blackwell") == 0 ? "flashinfer_trtllm" : "marlin";
+  }
+  for (size_t i = 0; i < sizeof MX_LAYOUTS / sizeof *MX_LAYOUTS; i++)
+    if (strcmp(MX_LAYOUTS[i].name, name) == 0) return MX_LAYOUTS[i];
+  return MX_LAYOUTS[0]; /* not reached: vllm.lua validates the knob */
 }
 
 static uint64_t align_up(uint64_t v, uint64_t a) {

@@ -302,6 +302,35 @@ local function lora(n, lo, code, v)
     embed and "; embed_tokens and lm_head wrapped too" or "")
 end
 
+-- The MoE backend of MXFP4 experts (gpt-oss) decides their padded layout (src/rt_vllm.c
+-- mx_backend). vLLM's get_mxfp4_backend (model_executor/layers/quantization/mxfp4.py)
+-- runs Hopper on Triton only when has_triton_kernels() finds the triton_kernels package
+-- (and torch >= 2.8, VLLM_MXFP4_USE_MARLIN unset), else on Marlin. A plain pip install
+-- lacked the package until the wheel bundled it as vllm/third_party/triton_kernels (PR
+-- #28788, approved 2025-11-18, after 0.11.1; taken as 0.12.0, the first release cut after
+-- it: 0.11.2 is not confirmed either way). Logs: pip installs of 0.10.1 (vllm#23278) and
+-- 0.11.0 (vllm#27508) print Marlin on H100, 0.14.1 (vllm#33155) Triton. vLLM's images
+-- carried triton_kernels earlier (llmd-emp-gpt-oss-20b, v0.11.0 image: Triton's layout).
+-- The knob forces a backend on any GPU; without it Blackwell and others keep their
+-- defaults in C, and Hopper's is set here.
+local function mxfp4_default(n, knobs, code)
+  local mx = false
+  for _, t in ipairs(n.model.desc.tensors or {}) do mx = mx or t.qtype == "mxfp4" end
+  if not mx and knobs.mxfp4_backend ~= nil then
+    E.fail("runtime.mxfp4_backend", "applies to MXFP4 MoE experts (gpt-oss), and %s has none", n.model.id or "the model")
+  end
+  if not mx or knobs.mxfp4_backend ~= nil then return end
+  local hopper = code >= 12000 and "triton" or "marlin"
+  n.extra["vllm.mxfp4_hopper"] = hopper
+  if hopper == "triton" then
+    note(n, "vLLM mxfp4_backend triton assumed on Hopper: needs the triton_kernels package, bundled since 0.12 "
+      .. "(without it, or with VLLM_MXFP4_USE_MARLIN=1: marlin); Blackwell flashinfer_trtllm, others marlin")
+  else
+    note(n, "vLLM mxfp4_backend marlin assumed on Hopper: a pip install before 0.12 lacks the triton_kernels "
+      .. "package (vLLM's images have it: triton); Blackwell flashinfer_trtllm, others marlin")
+  end
+end
+
 local function normalize(n, knobs)
   local v = n.runtime_version
   local vis = vision_shape(n.model.desc)
@@ -338,6 +367,7 @@ local function normalize(n, knobs)
   -- model classes that build their rotary cos/sin cache in fp32 whatever the model dtype
   -- (vllm/model_executor/models/gpt_oss.py: get_rope(..., dtype=torch.float32))
   if ROPE_FP32[n.model.desc.arch or ""] then n.extra["vllm.rope_bytes"] = 4 end
+  mxfp4_default(n, knobs, code)
   -- 0.8-0.10 sample top-k/top-p with FlashInfer's kernel when it is installed and sort
   -- the whole vocabulary in PyTorch when not (v1/sample/ops/topk_topp_sampler.py: "FlashInfer
   -- is not available. Falling back to the PyTorch-native implementation"); 0.11-0.16 need
@@ -443,6 +473,7 @@ return runtime {
     swap_space = "number", kv_cache_memory_bytes = "bytes", quantization = "string",
     memory_profiler_estimate_cudagraphs = "bool",
     chunked_local_attn_hybrid = "bool", flashinfer_sampler = "bool",
+    mxfp4_backend = { "triton", "marlin", "flashinfer_trtllm", "flashinfer_cutlass" },
     use_v1 = "bool", limit_mm_per_prompt = "string", max_pixels = "int",
     speculative = "table", -- { method, model, num_speculative_tokens }: scripts/speculative.lua
     lora = "table", -- { max_loras, max_lora_rank, fully_sharded, dtype, max_cpu_loras }: --enable-lora
