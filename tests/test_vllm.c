@@ -347,6 +347,10 @@ static void test_errors(void **state) {
   expect_error(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'sglang', "
                        "mem_fraction_static = 1 }, " WL " }",
                "runtime.mem_fraction_static: expected a fraction in (0, 1), got 1");
+  expect_error(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'vllm', "
+                       "mxfp4_backend = 'marlin' }, " WL " }",
+               "runtime.mxfp4_backend: applies to MXFP4 MoE experts (gpt-oss), and meta-llama/Llama-3.1-8B-Instruct "
+               "has none");
 }
 
 /* SGLang: pool = 0.88 x (total - 500 MiB context) - weights; 131072 B per token of
@@ -491,11 +495,90 @@ static void test_mm_errors(void **state) {
 }
 
 /* gpt-oss-20b MXFP4 experts on H100 (Triton backend, swizzled and padded):
-** llmd-emp-gpt-oss-20b printed 13.47 GiB. */
+** llmd-emp-gpt-oss-20b printed 13.47 GiB. That run used the vllm/vllm-openai:v0.11.0
+** image, which has triton_kernels: at 0.11.0 the backend is named (the default there,
+** a pip install's Marlin, would give 13.7 GiB). */
 static void test_mxfp4_padding(void **state) {
   json_t *j = eval(*state, "return { model = 'openai/gpt-oss-20b', quant = 'mxfp4', " V19 " }, " WL ", " H100 " }");
   gib(j, "weights_bytes", 13.47, 0.01);
   json_decref(j);
+  j = eval(*state, "return { model = 'openai/gpt-oss-20b', quant = 'mxfp4', runtime = { name = 'vllm', version = "
+                   "'0.11.0', mxfp4_backend = 'triton', max_model_len = 16000, block_size = 128 }, workload = { "
+                   "kind = 'inference', context = 16000 }, gpu = { name = 'NVIDIA H100 80GB', memory = '79.18GiB' } }");
+  gib(j, "weights_bytes", 13.47, 0.01);
+  json_decref(j);
+}
+
+/* Whether the report's assumptions hold `text` exactly. */
+static bool has_assumption(json_t *j, const char *text) {
+  json_t *a = json_object_get(j, "assumptions");
+  for (size_t i = 0; i < json_array_size(a); i++)
+    if (strcmp(json_string_value(json_array_get(a, i)), text) == 0) return true;
+  return false;
+}
+
+/* Hold-out logs of gpt-oss-120b on one H100 (torch total 79.19 GiB), MXFP4 experts on the
+** Marlin backend: a pip install of vLLM before 0.12 has no triton_kernels package, so
+** get_mxfp4_backend falls back to Marlin (I 2880 -> 2944, H 2880 -> 3072).
+** https://github.com/vllm-project/vllm/issues/23278: 0.10.1, `vllm serve openai/gpt-oss-120b`,
+** the "Weight-only FP4 compression will be used leveraging the Marlin kernel" warning;
+** "Model loading took 65.9651 GiB". */
+#define GPT_OSS_120B "model = 'openai/gpt-oss-120b', quant = 'mxfp4', runtime = { name = 'vllm', "
+#define CTX_128K "workload = { kind = 'inference', context = 131072 }"
+#define MARLIN_NOTE                                                                                       \
+  "vLLM mxfp4_backend marlin assumed on Hopper: a pip install before 0.12 lacks the triton_kernels "     \
+  "package (vLLM's images have it: triton); Blackwell flashinfer_trtllm, others marlin"
+static void test_mxfp4_marlin_v0101(void **state) {
+  json_t *j = eval(*state, "return { " GPT_OSS_120B "version = '0.10.1', gpu_memory_utilization = 0.9, "
+                           "max_model_len = 131072 }, " CTX_128K ", " H100 " }");
+  gib(j, "weights_bytes", 65.9651, 0.01);
+  assert_true(has_assumption(j, MARLIN_NOTE));
+  json_decref(j);
+  /* the same run with triton_kernels installed: the Triton layout, 1.72 GiB less */
+  j = eval(*state, "return { " GPT_OSS_120B "version = '0.10.1', mxfp4_backend = 'triton', max_model_len = "
+                   "131072 }, " CTX_128K ", " H100 " }");
+  assert_true(fig(j, "weights_bytes") < 64.3 * GIB);
+  assert_false(has_assumption(j, MARLIN_NOTE));
+  json_decref(j);
+}
+
+/* https://github.com/vllm-project/vllm/issues/27508 (comment of 2025-10-31): 0.11.0 from
+** conda, `--gpu-memory-utilization 0.95 --max-num-batched-tokens 1024`: "Available KV cache
+** memory: 1.71 GiB" (0.95 x 79.19 - 65.93 Marlin weights - 7.46 sampler peak - 0.13). */
+static void test_mxfp4_marlin_v0110(void **state) {
+  expect_figs(*state, "return { " GPT_OSS_120B "version = '0.11.0', gpu_memory_utilization = 0.95, "
+                      "max_model_len = 131072, max_num_batched_tokens = 1024 }, " CTX_128K ", " H100 " }",
+              (const want[]){{"kv_cache_bytes", 1.71, 0.05, IN_GIB}, {NULL}});
+}
+
+/* https://github.com/vllm-project/vllm/issues/33155: 0.14.1 prints "Using Triton backend"
+** (the wheel bundles triton_kernels since 0.12): "Model loading took 64.38 GiB". */
+static void test_mxfp4_triton_v0141(void **state) {
+  json_t *j = eval(*state, "return { " GPT_OSS_120B "version = '0.14.1', gpu_memory_utilization = 0.97, "
+                           "max_model_len = 5120, max_num_seqs = 1 }, workload = { kind = 'inference', context "
+                           "= 5120 }, " H100 " }");
+  gib(j, "weights_bytes", 64.38, 0.01);
+  json_decref(j);
+}
+
+/* The layouts by hand, gpt-oss-120b (36 layers x 128 experts, H = I = 2880) on one GPU.
+** Marlin, I 2944 and H 3072: gate_up 3072/2 x 5888 + 3072/32 x 5888, down 2944/2 x 3072 +
+** 2944/32 x 3072, bf16 biases 5888 + 3072 values; FlashInfer CUTLASS, I and H 2944: 1564 x
+** 5888 + 1564 x 2944, biases 5888 + 2944. 600,832 B more per expert for Marlin, within a
+** few MiB of allocator tails on the biases. */
+static void test_mxfp4_layouts(void **state) {
+  double w[2];
+  const char *be[] = {"marlin", "flashinfer_cutlass"};
+  for (int i = 0; i < 2; i++) {
+    char text[512];
+    snprintf(text, sizeof text, "return { " GPT_OSS_120B "version = '0.19.0', mxfp4_backend = '%s', max_model_len "
+             "= 8192 }, " WL ", " H100 " }", be[i]);
+    json_t *j = eval(*state, text);
+    w[i] = fig(j, "weights_bytes");
+    json_decref(j);
+  }
+  double extra = 600832.0 * 128 * 36;
+  if (fabs(w[0] - w[1] - extra) > 8.0 * 1048576) fail_msg("marlin - cutlass: %.0f, expected %.0f", w[0] - w[1], extra);
 }
 
 static void test_sglang_pool(void **state) {
@@ -1226,6 +1309,8 @@ int main(void) {
       cmocka_unit_test(test_sglang_spec_errors),
       cmocka_unit_test(test_hybrid_mamba),   cmocka_unit_test(test_llama4_chunked), cmocka_unit_test(test_vision_weights),
       cmocka_unit_test(test_mxfp4_padding),  cmocka_unit_test(test_versioned_llmd_emp),
+      cmocka_unit_test(test_mxfp4_marlin_v0101), cmocka_unit_test(test_mxfp4_marlin_v0110),
+      cmocka_unit_test(test_mxfp4_triton_v0141), cmocka_unit_test(test_mxfp4_layouts),
       cmocka_unit_test(test_versioned_v064), cmocka_unit_test(test_versioned_v0_tp2),
       cmocka_unit_test(test_version_default),  cmocka_unit_test(test_fit_launch_flags),  cmocka_unit_test(test_alloc_slack),
       cmocka_unit_test(test_flashinfer_sampler_off), cmocka_unit_test(test_gpt_oss_rope_fp32),
