@@ -174,17 +174,20 @@ static const mx_layout MX_LAYOUTS[] = {
 };
 
 /* The backend get_mxfp4_backend picks when none is forced (runtime.mxfp4_backend):
-** Blackwell (SM100) with FlashInfer -> FlashInfer TRT-LLM; Hopper -> Triton when the
-** triton_kernels package imports (has_triton_kernels()), else Marlin: vllm.mxfp4_hopper,
-** which scripts/runtimes/vllm.lua sets by version (the wheel bundles triton_kernels from
-** 0.12); other GPUs -> Marlin. A GPU of unknown architecture is taken for Hopper. */
+** datacenter Blackwell (SM100 family: is_device_capability_family(100)) with FlashInfer ->
+** FlashInfer TRT-LLM; Hopper -> Triton when the triton_kernels package imports
+** (has_triton_kernels()), else Marlin: vllm.mxfp4_hopper, which scripts/runtimes/vllm.lua
+** sets by version (the wheel bundles triton_kernels from 0.12); other GPUs, consumer
+** Blackwell (SM120) among them, -> Marlin. A GPU of unknown architecture is taken for
+** Hopper, a Blackwell of unknown compute capability for SM100. */
 static mx_layout mx_backend(const scenario *s) {
   const char *name = scn_str(s, "runtime.mxfp4_backend", "");
   if (!name[0]) {
+    bool sm100 = strcmp(s->gpu_arch, "blackwell") == 0 && (!s->gpu_compute[0] || strncmp(s->gpu_compute, "10.", 3) == 0);
     if (strcmp(s->gpu_arch, "hopper") == 0 || !s->gpu_arch[0])
       name = scn_str(s, "vllm.mxfp4_hopper", "triton");
     else
-      name = strcmp(s->gpu_arch, "blackwell") == 0 ? "flashinfer_trtllm" : "marlin";
+      name = sm100 ? "flashinfer_trtllm" : "marlin";
   }
   for (size_t i = 0; i < sizeof MX_LAYOUTS / sizeof *MX_LAYOUTS; i++)
     if (strcmp(MX_LAYOUTS[i].name, name) == 0) return MX_LAYOUTS[i];

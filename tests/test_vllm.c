@@ -527,7 +527,7 @@ static bool has_assumption(json_t *j, const char *text) {
 #define CTX_128K "workload = { kind = 'inference', context = 131072 }"
 #define MARLIN_NOTE                                                                                       \
   "vLLM mxfp4_backend marlin assumed on Hopper: a pip install before 0.12 lacks the triton_kernels "     \
-  "package (vLLM's images have it: triton); Blackwell flashinfer_trtllm, others marlin"
+  "package (vLLM's images have it: triton); SM100 flashinfer_trtllm, others marlin"
 static void test_mxfp4_marlin_v0101(void **state) {
   json_t *j = eval(*state, "return { " GPT_OSS_120B "version = '0.10.1', gpu_memory_utilization = 0.9, "
                            "max_model_len = 131072 }, " CTX_128K ", " H100 " }");
@@ -579,6 +579,23 @@ static void test_mxfp4_layouts(void **state) {
   }
   double extra = 600832.0 * 128 * 36;
   if (fabs(w[0] - w[1] - extra) > 8.0 * 1048576) fail_msg("marlin - cutlass: %.0f, expected %.0f", w[0] - w[1], extra);
+  /* the default by GPU: B200 (SM100) FlashInfer TRT-LLM, I and H to 256 (more than
+  ** Marlin's 128); RTX PRO 6000 (SM120, not of vLLM's SM100 family) Marlin */
+  const char *fmt = "return { model = 'openai/gpt-oss-120b', quant = 'mxfp4', runtime = { name = 'vllm', version "
+                    "= '0.19.0', max_model_len = 8192%s }, " WL ", gpu = '%s' }";
+  const char *gpu[] = {"B200-SXM-180GB", "RTX-PRO-6000-Blackwell-96GB"};
+  const char *forced[] = {", mxfp4_backend = 'flashinfer_trtllm'", ", mxfp4_backend = 'marlin'"};
+  for (int i = 0; i < 2; i++) {
+    char text[512];
+    snprintf(text, sizeof text, fmt, "", gpu[i]);
+    json_t *j = eval(*state, text);
+    double dflt = fig(j, "weights_bytes");
+    json_decref(j);
+    snprintf(text, sizeof text, fmt, forced[i], gpu[i]);
+    j = eval(*state, text);
+    assert_true(dflt == fig(j, "weights_bytes"));
+    json_decref(j);
+  }
 }
 
 static void test_sglang_pool(void **state) {

@@ -324,10 +324,10 @@ local function mxfp4_default(n, knobs, code)
   n.extra["vllm.mxfp4_hopper"] = hopper
   if hopper == "triton" then
     note(n, "vLLM mxfp4_backend triton assumed on Hopper: needs the triton_kernels package, bundled since 0.12 "
-      .. "(without it, or with VLLM_MXFP4_USE_MARLIN=1: marlin); Blackwell flashinfer_trtllm, others marlin")
+      .. "(without it, or with VLLM_MXFP4_USE_MARLIN=1: marlin); SM100 flashinfer_trtllm, others marlin")
   else
     note(n, "vLLM mxfp4_backend marlin assumed on Hopper: a pip install before 0.12 lacks the triton_kernels "
-      .. "package (vLLM's images have it: triton); Blackwell flashinfer_trtllm, others marlin")
+      .. "package (vLLM's images have it: triton); SM100 flashinfer_trtllm, others marlin")
   end
 end
 
