@@ -76,6 +76,13 @@
 ** f16 copies of a non-f16 K/V cache in the compute buffer; before it they came from the CUDA
 ** pool at run time, outside ggml's buffers. The first build with it is assumed, not bisected */
 #define LC_B_FA_F16 9461
+/* PR #14208 "llama : rework embeddings logic" (opened 2025-06-16, between b5622 of 2025-06-10
+** and b5699 of 2025-06-19: https://github.com/ggml-org/llama.cpp/pull/14208, "Support logits +
+** embeddings output"): llama_context::output_reserve reserves logits always and, with
+** cparams.embeddings, n_embd floats per row as well (has_logits = true, has_embd =
+** cparams.embeddings); before, has_logits = !cparams.embeddings and has_embd =
+** cparams.embeddings && pooling_type == NONE. The first build with it assumed, not bisected */
+#define LC_B_EMBD_LOGITS 5690
 
 typedef struct lc_dev {
   uint64_t model, kv, rs, compute;
@@ -114,7 +121,7 @@ typedef struct lc {
   int ov_dev[LC_MAX_LAYERS];      /* ... to this device (-1 the host) */
   bool mmproj_on;     /* the vision tower and projector as llama-server --mmproj loads them */
   uint32_t mmproj;    /* ... in this ggml type (the mmproj file's) */
-  bool fa, mmap, cpu, offload_kqv, amx, avx2;
+  bool fa, mmap, cpu, offload_kqv, amx, avx2, embeddings;
   const ggml_type_info *tk, *tv;
   int n_gpu;
   double cum[LC_MAX_GPU]; /* cumulative tensor_split fractions */
@@ -288,6 +295,7 @@ static void lc_options(lc *l) {
   l->amx = strcmp(isa, "amx") == 0;
   l->avx2 = l->amx || strcmp(isa, "avx2") == 0;
   l->offload_kqv = !scn_bool(s, "runtime.no_kv_offload", false);
+  l->embeddings = scn_bool(s, "runtime.embeddings", false);
   l->ngl = l->cpu ? 0 : scn_u64(s, "runtime.n_gpu_layers", 999);
   /* --cpu-moe's pattern matches every block, a GGUF's MTP blocks too */
   l->n_cpu_moe = scn_bool(s, "runtime.cpu_moe", false) ? l->n_layer_all : scn_u64(s, "runtime.n_cpu_moe", 0);
@@ -853,6 +861,7 @@ static uint64_t lc_inputs(lc *l) {
 static uint64_t lc_outputs(const lc *l) {
   if (!lc_newer(l, LC_B_OUTPUTS_MAX)) return l->n_ub;
   uint64_t cap = scn_u64(l->s, "runtime.n_outputs_max", UINT64_MAX);
+  if (cap == UINT64_MAX && l->embeddings) cap = 0; /* server_output_limits: n_batch with embeddings */
   if (cap == UINT64_MAX) cap = l->n_seq; /* -b caps it too, but n_ubatch <= n_batch */
   if (cap == 0) return l->n_ub;           /* n_batch, never below n_ubatch */
   return cap < l->n_ub ? cap : l->n_ub;
@@ -1259,6 +1268,18 @@ static int lc_heaviest(lc *l) {
   return best;
 }
 
+/* the host output buffer: llama_context's constructor calls output_reserve(n_seq_max), whose
+** n_outputs_max = max(n_outputs, n_seq_max) rows hold n_vocab f32 logits each and, with
+** cparams.embeddings (runtime.embeddings; ollama 0.20.2's llama/llama.go NewContextParams
+** sets it for every model), n_embd f32 more (src/llama-context.cpp; n_embd_out() in 2026 builds,
+** n_embd for every model vramfit reads). Before LC_B_EMBD_LOGITS embeddings replaced the
+** logits, for a model without pooling (a generative model's pooling type is NONE) */
+static uint64_t lc_output_bytes(const lc *l) {
+  uint64_t row = l->m->vocab;
+  if (l->embeddings) row = lc_newer(l, LC_B_EMBD_LOGITS) ? row + l->m->hidden : l->m->hidden;
+  return acc_mul3(&l->c->acc, row, l->n_seq, 4);
+}
+
 static void lc_run(lc *l) {
   memset(l->gpu, 0, sizeof l->gpu);
   l->host_mapped = l->host_repack = l->host_amx = l->host_kv = l->host_rs = l->host_compute = l->mmproj_bytes = 0;
@@ -1270,7 +1291,7 @@ static void lc_run(lc *l) {
     lc_compute_cpu(l);
   else
     lc_compute_gpu(l);
-  l->output = acc_mul3(&l->c->acc, l->m->vocab, l->n_seq, 4); /* output_reserve: n_seq_max logits */
+  l->output = lc_output_bytes(l);
 }
 
 static uint64_t lc_host_weights(lc *l) {
@@ -1341,7 +1362,10 @@ static void lc_budget(lc *l) {
     budget_add(b, "activations", act, BASIS_CALIBRATED, false, "compute buffer: graph reserve of %llu tokens, flash attention %s%s%s%s",
                (unsigned long long)l->n_ub, l->fa ? "on" : "off",
                l->replayed ? " (replayed; " : "", l->replayed ? l->inexact : "", l->replayed ? ")" : "");
-  if (l->cpu) budget_add(b, "logits", l->output, BASIS_EXACT, false, "output buffer: %llu x n_vocab f32 logits", (unsigned long long)l->n_seq);
+  if (l->cpu)
+    budget_add(b, "logits", l->output, BASIS_EXACT, false, "output buffer: %llu x %s f32 %s", (unsigned long long)l->n_seq,
+               !l->embeddings ? "n_vocab" : lc_newer(l, LC_B_EMBD_LOGITS) ? "(n_vocab + n_embd)" : "n_embd",
+               !l->embeddings ? "logits" : lc_newer(l, LC_B_EMBD_LOGITS) ? "logits and embeddings" : "embeddings");
   uint64_t pool = lc_fa_pool(l, g);
   if (pool)
     budget_add(b, "workspace", pool, BASIS_MODELLED, false,

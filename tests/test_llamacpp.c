@@ -713,6 +713,51 @@ static void test_cuda_moe_reduce(void **state) {
                    537427968LL);
 }
 
+/* a buffer as llama.cpp prints it: MiB with two decimals */
+static void expect_printed_mib(long long bytes, const char *printed, const char *what) {
+  char got[32];
+  snprintf(got, sizeof got, "%.2f", (double)bytes / (double)MIB);
+  if (strcmp(got, printed) != 0) fail_msg("%s: %lld B prints as %s MiB, the log says %s", what, bytes, got, printed);
+}
+
+/* ollama 0.20.2 (its vendored llama.cpp, ec98e2002; no build number printed, b8700 assumed),
+** Qwen2.5-Coder-7B-Instruct Q4_K_M (ollama's blob: f32 141, q4_K 169, q6_K 29, the counts of
+** vramfit's gguf:Q4_K_M of the Qwen2.5-7B shapes), RTX 3060 12GB, KvSize 4096, BatchSize 512,
+** flash attention auto -> on, Parallel 1, 29/29 layers: the log (pasted in a public
+** repository's chat transcript, 2026-05-05) prints CPU_Mapped model 292.36, CUDA0 model
+** 4168.09, KV 224.00, CUDA_Host output 0.59 and CUDA0 compute 304.00 MiB.
+** The output buffer: ollama's llama/llama.go NewContextParams sets params.embeddings = true,
+** and llama_context::output_reserve (ollama's llama/llama.cpp/src/llama-context.cpp) reserves
+** n_outputs_max = max(n_outputs, n_seq_max) = 1 row of n_vocab logits (has_logits = true) and,
+** as cparams.embeddings is set, n_embd floats (has_embd): (152064 + 3584) x 4 = 622,592 B =
+** 0.594 MiB; the logits alone print 0.58. Before PR #14208 (b5690 assumed) embeddings replaced
+** the logits: 3584 x 4 B. The log's CUDA_Host compute (15.01 MiB, vramfit 22.01) is not held. */
+static void test_ollama_embeddings(void **state) {
+  static const char *const t = "return { model = 'Qwen/Qwen2.5-7B-Instruct', quant = 'gguf:Q4_K_M', runtime = {"
+                               " name = 'llamacpp', version = '%s', n_ctx = 4096, n_batch = 512, n_ubatch = 512,"
+                               " n_gpu_layers = 99, flash_attn = true, fit = false, n_outputs_max = 0%s },"
+                               " workload = { kind = 'inference', context = 4096 }, gpu = 'RTX-3060-12GB' }";
+  char text[640];
+  json_t *j = NULL;
+  snprintf(text, sizeof text, t, "b8700", ", embeddings = true");
+  if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  expect_printed_mib(tu_int(j, "runtime.cpu_model_buffer_bytes"), "292.36", "CPU_Mapped model");
+  expect_printed_mib(tu_int(j, "runtime.gpu_model_buffer_bytes"), "4168.09", "CUDA0 model");
+  expect_printed_mib(tu_int(j, "runtime.kv_buffer_bytes"), "224.00", "CUDA0 KV");
+  expect_printed_mib(tu_int(j, "runtime.compute_buffer_bytes"), "304.00", "CUDA0 compute");
+  assert_int_equal(tu_int(j, "runtime.output_buffer_bytes"), (152064 + 3584) * 4);
+  expect_printed_mib(tu_int(j, "runtime.output_buffer_bytes"), "0.59", "CUDA_Host output");
+  json_decref(j);
+  snprintf(text, sizeof text, t, "b8700", "");
+  assert_int_equal(tu_eval(*state, text, &j), VF_OK);
+  assert_int_equal(tu_int(j, "runtime.output_buffer_bytes"), 152064 * 4);
+  json_decref(j);
+  snprintf(text, sizeof text, t, "b5600", ", embeddings = true");
+  assert_int_equal(tu_eval(*state, text, &j), VF_OK);
+  assert_int_equal(tu_int(j, "runtime.output_buffer_bytes"), 3584 * 4);
+  json_decref(j);
+}
+
 /* Qwen3.6-27B Q4_K_M on an RTX 3090, every layer offloaded, as llama-server's -np auto runs it
 ** (4 sequences on one unified cache of 4 x ctx cells, RS 598.5 MiB): its buffers checked;
 ** the report returned for more */
@@ -1320,7 +1365,7 @@ int main(void) {
       cmocka_unit_test(test_host_copies_sized), cmocka_unit_test(test_cuda_moe_reduce), cmocka_unit_test(test_deltanet_gpu), cmocka_unit_test(test_fa_mask_and_copies), cmocka_unit_test(test_cpu_host_memory), cmocka_unit_test(test_gpu_host_memory),
       cmocka_unit_test(test_auto_moe_four_gpus), cmocka_unit_test(test_auto_moe_dense_only),
       cmocka_unit_test(test_qwen2vl_no_sections),
-      cmocka_unit_test(test_fused_archs),
+      cmocka_unit_test(test_fused_archs), cmocka_unit_test(test_ollama_embeddings),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -128,7 +128,8 @@ local function normalize(n, knobs)
     end
   end
   -- PR #23861 (b9443..b9479): the prompt reserve's logits rows are min(n_ubatch, n_outputs_max)
-  if knobs.n_outputs_max == nil and (build == 0 or build >= 9443) then
+  -- (n_batch with embeddings: llama-server's server_output_limits, the library's default 0)
+  if knobs.n_outputs_max == nil and not knobs.embeddings and (build == 0 or build >= 9443) then
     note(n, "llama.cpp logits reserved for n_seq_max rows assumed (llama-server's n_outputs_max; " ..
             "runtime.n_outputs_max = 0 for a library default of n_batch, e.g. node-llama-cpp)")
   end
@@ -146,6 +147,7 @@ return runtime {
     swa_full = "bool", cpu_features = { "avx2", "amx", "none" }, op_offload = "bool",
     n_outputs_max = "int", n_cpu_moe = "int", cpu_moe = "bool", mmproj = "string",
     fit = "bool", fit_target = "int", fit_ctx = "int", host_memory = "bytes", kv_unified = "bool",
+    embeddings = "bool",
   },
   normalize = normalize,
   modelled = true,
