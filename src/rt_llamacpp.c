@@ -525,12 +525,104 @@ static bool lc_group_span(const lc *l, const inv_tensor *t, uint64_t *first, uin
   return true;
 }
 
+/* A built-in model (no .gguf: no data offsets) is laid out as a quantized GGUF is:
+** llama-quantize writes the tensors in the order of llama_model_loader's weights_map, a
+** std::map with weight_name_comparer (src/llama-model-loader.h): by the "blk.%d." layer,
+** the tensors outside the blocks (-1) first, then by name. So output.weight,
+** output_norm.weight and token_embd.weight lead, then blk.0.* ... blk.<n-1>.* in numeric
+** order, each block's tensors sorted by GGUF name (qwen3moe: attn_k, attn_k_norm,
+** attn_norm, attn_output, attn_q, attn_q_norm, attn_v, ffn_down_exps, ffn_gate_exps,
+** ffn_gate_inp, ffn_norm, ffn_up_exps). convert_hf_to_gguf's own order (an F16, BF16 or
+** Q8_0 file written by it directly) is the checkpoint's and is not modelled: the same
+** order is assumed. A preset's Hugging Face names are given their GGUF names here (the
+** common llama / qwen / mistral / deepseek ones; any other keeps its own name, which sorts
+** near, not exactly, where the GGUF name would). */
+static const struct {
+  const char *hf, *gguf;
+} LC_GGUF_NAMES[] = {
+    {"self_attn.q_proj.", "attn_q"}, {"self_attn.k_proj.", "attn_k"}, {"self_attn.v_proj.", "attn_v"},
+    {"self_attn.o_proj.", "attn_output"}, {"self_attn.q_norm.", "attn_q_norm"}, {"self_attn.k_norm.", "attn_k_norm"},
+    {"self_attn.qkv_proj.", "attn_qkv"}, {"self_attn.q_a_proj.", "attn_q_a"}, {"self_attn.q_a_layernorm.", "attn_q_a_norm"},
+    {"self_attn.q_b_proj.", "attn_q_b"}, {"self_attn.kv_a_proj_with_mqa.", "attn_kv_a_mqa"},
+    {"self_attn.kv_a_layernorm.", "attn_kv_a_norm"}, {"self_attn.kv_b_proj.", "attn_kv_b"},
+    {"self_attn.k_b_proj.", "attn_k_b"}, {"self_attn.v_b_proj.", "attn_v_b"},
+    {"input_layernorm.", "attn_norm"}, {"post_attention_layernorm.", "ffn_norm"},
+    {"mlp.experts.*.gate_proj.", "ffn_gate_exps"}, {"mlp.experts.*.up_proj.", "ffn_up_exps"},
+    {"mlp.experts.*.down_proj.", "ffn_down_exps"}, {"mlp.experts.gate_up_proj", "ffn_gate_up_exps"},
+    {"mlp.experts.down_proj", "ffn_down_exps"}, {"mlp.shared_expert.gate_proj.", "ffn_gate_shexp"},
+    {"mlp.shared_expert.up_proj.", "ffn_up_shexp"}, {"mlp.shared_expert.down_proj.", "ffn_down_shexp"},
+    {"mlp.shared_experts.gate_proj.", "ffn_gate_shexp"}, {"mlp.shared_experts.up_proj.", "ffn_up_shexp"},
+    {"mlp.shared_experts.down_proj.", "ffn_down_shexp"}, {"mlp.shared_expert_gate.", "ffn_gate_inp_shexp"},
+    {"mlp.gate.e_score_correction_bias", "exp_probs_b"}, {"mlp.gate.", "ffn_gate_inp"}, {"mlp.router.", "ffn_gate_inp"},
+    {"mlp.gate_proj.", "ffn_gate"}, {"mlp.up_proj.", "ffn_up"}, {"mlp.down_proj.", "ffn_down"},
+};
+
+/* the GGUF name of a preset's tensor after its block prefix ("attn_q.weight"), or the
+** tensors outside the blocks' */
+static void lc_gguf_name(const inv_tensor *t, char *out, size_t cap) {
+  const char *nm = t->name;
+  if (t->role == ROLE_LM_HEAD) { snprintf(out, cap, "output.weight"); return; }
+  if (t->role == ROLE_EMBED) { snprintf(out, cap, "token_embd.weight"); return; }
+  if (t->role == ROLE_POS_EMBED) { snprintf(out, cap, "position_embd.weight"); return; }
+  const char *rest = strstr(nm, "layers.");
+  if (!rest) {
+    snprintf(out, cap, "%s", strstr(nm, "norm") ? "output_norm.weight" : nm);
+    return;
+  }
+  rest = strchr(rest + 7, '.'); /* past the layer index (or '*') */
+  rest = rest ? rest + 1 : nm;
+  const char *suffix = strlen(nm) > 5 && strcmp(nm + strlen(nm) - 5, ".bias") == 0 ? ".bias" : ".weight";
+  for (size_t i = 0; i < sizeof LC_GGUF_NAMES / sizeof LC_GGUF_NAMES[0]; i++)
+    if (strncmp(rest, LC_GGUF_NAMES[i].hf, strlen(LC_GGUF_NAMES[i].hf)) == 0) {
+      snprintf(out, cap, "%s%s", LC_GGUF_NAMES[i].gguf, suffix);
+      return;
+    }
+  snprintf(out, cap, "%s", rest);
+}
+
+/* one placement of lc_weights: n instances of tensor t in block `layer` (-1: outside the
+** blocks) on dev, in the order the mapped range walks them */
+typedef struct lc_inst {
+  const inv_tensor *t;
+  const ggml_type_info *g;
+  uint64_t bytes, n, skip;
+  long layer;
+  int dev;
+  size_t seq;
+  char key[64];
+} lc_inst;
+
+static int lc_inst_cmp(const void *pa, const void *pb) {
+  const lc_inst *a = pa, *b = pb;
+  if (a->layer != b->layer) return a->layer < b->layer ? -1 : 1;
+  int c = strcmp(a->key, b->key);
+  if (c) return c;
+  return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static bool lc_inst_push(lc *l, lc_inst **v, size_t *n, size_t *cap, lc_inst x) {
+  if (*n == *cap) {
+    size_t nc = *cap ? *cap * 2 : 256;
+    lc_inst *p = realloc(*v, nc * sizeof *p);
+    if (!p) {
+      est_fail(l->c, "out of memory");
+      return false;
+    }
+    *v = p, *cap = nc;
+  }
+  x.seq = *n;
+  (*v)[(*n)++] = x;
+  return true;
+}
+
 static void lc_weights(lc *l) {
   const inventory *inv = &l->m->inv;
   lc_range r = {false, 0, 0, 0};
-  bool has_head = false;
+  bool has_head = false, file = scn_bool(l->s, "runtime.gguf_file", false);
+  lc_inst *v = NULL;
+  size_t nv = 0, cap = 0;
   for (size_t i = 0; i < inv->n; i++) has_head = has_head || inv->t[i].role == ROLE_LM_HEAD;
-  for (size_t i = 0; i < inv->n; i++) {
+  for (size_t i = 0; i < inv->n && !l->c->failed; i++) {
     const inv_tensor *t = &inv->t[i];
     if (est_vision_tensor(t)) {
       /* the mmproj file's tensors: --mmproj's type for the matrices, F32 vectors (clip.cpp
@@ -548,15 +640,19 @@ static void lc_weights(lc *l) {
     uint64_t b = lc_tensor_bytes(l, t, g);
     long il = lc_layer_of(t->name);
     bool input = t->role == ROLE_EMBED || t->role == ROLE_POS_EMBED;
-    r.pos = acc_add(&l->c->acc, r.pos, t->skipped_before); /* unread tensors of the file before it */
+    lc_inst x = {.t = t, .g = g, .skip = t->skipped_before, .layer = il >= 0 ? il : -1}; /* unread tensors before it */
+    if (!file) lc_gguf_name(t, x.key, sizeof x.key);
     /* a preset's experts, one 2-D tensor per expert, are one 3-D ffn_*_exps tensor per
     ** layer in a GGUF file: one buffer allocation (its row padding and alignment once) */
     bool stack = t->role == ROLE_EXPERT && strchr(t->name, '*');
     uint64_t first, nl, per;
     if (il == -2 && lc_group_span(l, t, &first, &nl, &per)) {
-      for (uint64_t k = first; k < first + nl; k++)
-        lc_place(l, &r, t, g, stack ? acc_mul(&l->c->acc, b, per) : b, lc_ffn_dev(l, t, k, lc_layer_dev(l, k)),
-                 stack ? 1 : per);
+      for (uint64_t k = first; k < first + nl; k++) {
+        x.bytes = stack ? acc_mul(&l->c->acc, b, per) : b, x.n = stack ? 1 : per;
+        x.dev = lc_ffn_dev(l, t, k, lc_layer_dev(l, k)), x.layer = (long)k;
+        if (!lc_inst_push(l, &v, &nv, &cap, x)) break;
+        x.skip = 0;
+      }
     } else {
       uint64_t layer = input ? UINT64_MAX : il >= 0 && (uint64_t)il < l->n_layer ? (uint64_t)il : l->n_layer;
       int dev = input ? -1 : lc_layer_dev(l, layer);
@@ -566,10 +662,18 @@ static void lc_weights(lc *l) {
         dev = lc_ffn_dev(l, t, (uint64_t)il, lc_block_dev(l, (uint64_t)il));
       if (!input && layer < l->n_layer) dev = lc_ffn_dev(l, t, layer, dev);
       bool one = stack && il >= 0;
-      lc_place(l, &r, t, g, one ? acc_mul(&l->c->acc, b, t->count) : b, dev, one ? 1 : t->count);
+      x.bytes = one ? acc_mul(&l->c->acc, b, t->count) : b, x.n = one ? 1 : t->count, x.dev = dev;
+      lc_inst_push(l, &v, &nv, &cap, x);
     }
     if (t->role == ROLE_EMBED && !has_head && l->m->tied_embeddings) lc_tied_output(l, t, g, b);
   }
+  /* a .gguf's tensors in the file's order; a built-in model's in llama-quantize's */
+  if (!file && nv > 1) qsort(v, nv, sizeof *v, lc_inst_cmp);
+  for (size_t i = 0; i < nv; i++) {
+    r.pos = acc_add(&l->c->acc, r.pos, v[i].skip);
+    lc_place(l, &r, v[i].t, v[i].g, v[i].bytes, v[i].dev, v[i].n);
+  }
+  free(v);
   /* CPU_Mapped: the file's range from the first to the last tensor read in place; without
   ** mmap a plain host buffer of those tensors */
   l->host_mapped = !l->mmap ? l->host_plain : r.open ? r.last_end - r.first : 0;

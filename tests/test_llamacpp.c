@@ -758,6 +758,43 @@ static void test_ollama_embeddings(void **state) {
   json_decref(j);
 }
 
+/* CPU_Mapped of a built-in model with tensors left on the host: the mapped range runs from
+** the first to the last host tensor read in place, in the order of a quantized GGUF
+** (llama-quantize writes llama_model_loader's weights_map, sorted by weight_name_comparer:
+** output, output_norm, token_embd, then blk.0 ... blk.47, each block by name). Two logs of
+** unsloth's Qwen3-30B-A3B Q4_K_M (17.28 GiB):
+** - llama.cpp b5466, -ngl 30, one RTX GPU (https://github.com/ggml-org/llama.cpp/issues/13729):
+**   CUDA0 model 10750.86, CPU_Mapped 6940.48 MiB: output, output_norm, token_embd and blocks
+**   0-17 lead the file, one run (vramfit walked the preset's output last: 17691.34).
+** - b5622 (97340b4c), -ngl 99 -ot ".ffn_.*_exps.=CPU" on an RTX 4090 + RTX 5090 (free 9862 and
+**   31518 MiB; an ikawrakow/ik_llama.cpp issue thread, mtcl, 2025-06-10, mainline run):
+**   CPU_Mapped 17447.91 MiB, from token_embd (always on the host) to blk.47.ffn_up_exps, the
+**   last name of its block; so it spans blk.47's ffn_gate_inp (1 MiB, f32) and its two f32
+**   norms, which a preset's own order (experts gate, up, down, then router and norms) left
+**   out: 17446.89. Exact now, no residual. */
+static void test_preset_mapped_range(void **state) {
+  static const char *const ngl30 = "return { model = 'Qwen/Qwen3-30B-A3B', quant = 'gguf:Q4_K_M', runtime = {"
+                                   " name = 'llamacpp', version = 'b5466', n_ctx = 4096, n_batch = 2048, n_ubatch = 512,"
+                                   " n_gpu_layers = 30, flash_attn = false, fit = false },"
+                                   " workload = { kind = 'inference', context = 4096 }, gpu = 'RTX-4090-24GB' }";
+  json_t *j = NULL;
+  if (tu_eval(*state, ngl30, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  expect_printed_mib(tu_int(j, "runtime.gpu_model_buffer_bytes"), "10750.86", "CUDA0 model");
+  expect_printed_mib(tu_int(j, "runtime.cpu_model_buffer_bytes"), "6940.48", "CPU_Mapped model");
+  assert_int_equal(tu_int(j, "runtime.cpu_model_buffer_bytes"), tu_int(j, "runtime.host_resident_weights_bytes"));
+  json_decref(j);
+  static const char *const ot = "return { model = 'Qwen/Qwen3-30B-A3B', quant = 'gguf:Q4_K_M', runtime = {"
+                                " name = 'llamacpp', version = 'b5622', n_ctx = 16384, n_batch = 2048, n_ubatch = 512,"
+                                " n_gpu_layers = 99, flash_attn = false, cpu_moe = true, fit = false,"
+                                " tensor_split = '9862,31518' }, workload = { kind = 'inference', context = 16384 },"
+                                " gpu = { 'RTX-4090-24GB', 'RTX-5090-32GB' } }";
+  if (tu_eval(*state, ot, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  expect_printed_mib(tu_int(j, "runtime.cpu_model_buffer_bytes"), "17447.91", "CPU_Mapped model");
+  expect_printed_mib(tu_int(j, "runtime.kv_buffer_bytes"), "1536.00", "KV of CUDA0 (384.00) and CUDA1 (1152.00)");
+  expect_printed_mib(tu_int(j, "runtime.host_compute_buffer_bytes"), "36.01", "CUDA_Host compute");
+  json_decref(j);
+}
+
 /* Qwen3.6-27B Q4_K_M on an RTX 3090, every layer offloaded, as llama-server's -np auto runs it
 ** (4 sequences on one unified cache of 4 x ctx cells, RS 598.5 MiB): its buffers checked;
 ** the report returned for more */
@@ -1366,6 +1403,7 @@ int main(void) {
       cmocka_unit_test(test_auto_moe_four_gpus), cmocka_unit_test(test_auto_moe_dense_only),
       cmocka_unit_test(test_qwen2vl_no_sections),
       cmocka_unit_test(test_fused_archs), cmocka_unit_test(test_ollama_embeddings),
+      cmocka_unit_test(test_preset_mapped_range),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

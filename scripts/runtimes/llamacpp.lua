@@ -98,6 +98,9 @@ local function normalize(n, knobs)
   -- a GGUF's MTP blocks (nextn_predict_layers, scripts/model_files.lua): counted in llama.cpp's
   -- n_layer_all (layer placement) and, outside the hybrid memory, given KV cells
   local cfg = n.model_config
+  -- a .gguf file's tensors come in the file's order with their data offsets; a built-in
+  -- model's are put in llama-quantize's order for the mapped range (src/rt_llamacpp.c)
+  if type(n.model.id) == "string" and n.model.id:match("%.gguf$") then x["runtime.gguf_file"] = true end
   if type(n.model.id) == "string" and n.model.id:match("%.gguf$") and type(cfg) == "table"
      and (cfg.num_nextn_predict_layers or 0) > 0 then
     x["runtime.n_layer_nextn"] = cfg.num_nextn_predict_layers
