@@ -1069,11 +1069,20 @@ static uint64_t longest_request(const vcfg *v, const vgroups *g, uint64_t blocks
 
 /* act: the activation peak most ranks print (V0 with tp > 1: a worker's, without the
 ** driver's sampler); the KV figures are the binding rank's. */
+/* The release from which "GPU KV cache size" prints int(max_concurrency x max_model_len)
+** (_report_kv_cache_config in vllm/v1/core/kv_cache_utils.py, PRs #38364 / #40694 of April
+** 2026 for hybrid models; 0.19.0 still printed the blocks a group / the smallest block size:
+** issue #40691). 0.20.0 assumed: the first release after them, not bisected; logs of 0.22.0
+** (Qwen3.5-4B: 137.80 x 1024 = 141,107) and 0.26.0 (issue #50456: 1.16x x 262,144 =
+** 302,945) print the product. */
+#define VLLM_KV_TOKENS_PRODUCT 20000
+
 static void vllm_figures(ectx *c, const vcfg *v, const vgroups *g, const vrank *r, uint64_t act,
                          uint64_t blocks, bool hybrid) {
   uint64_t tokens = hybrid ? blocks / g->n_groups * v->bs : blocks * v->bs;
   double conc =
       hybrid ? (double)blocks / (double)request_blocks(v, g, v->mml, true) : (double)tokens / (double)v->mml;
+  if (v->version >= VLLM_KV_TOKENS_PRODUCT) tokens = (uint64_t)(conc * (double)v->mml);
   est_fig(c, "weights_bytes", r->weights);
   if (v->spec[0]) {
     est_fig(c, "draft_weights_bytes", r->draft);

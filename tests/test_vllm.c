@@ -1200,6 +1200,40 @@ static void test_spec_mtp_hybrid(void **state) {
                "not for qwen3_5");
 }
 
+/* "GPU KV cache size" from 0.20 is int(max_concurrency x max_model_len) (rt_vllm.c
+** VLLM_KV_TOKENS_PRODUCT); before, the blocks a group times the smallest block size. A run
+** of vLLM 0.22.0 (a public fastapi_vllm.py log of 2026-06-04: Qwen3.5-4B, max_model_len 1024,
+** "Available KV cache memory: 11.11 GiB", block size 528) printed "GPU KV cache size: 141,107
+** tokens" and "Maximum concurrency for 1,024 tokens per request: 137.80x": 689 blocks of 8
+** groups (1 attention + 3 state a group), 5 blocks a request (2 attention + 3 state):
+** 689 / 5 = 137.8, x 1024 = 141,107; 0.19.0 printed 689 / 4 x 528 = 90,816 (the SSM state in
+** the config's float32 mamba_ssm_dtype, Qwen3_5ForConditionalGeneration's config hook). */
+#define Q354 "model = { arch = 'qwen3_5', config = { architectures = { 'Qwen3_5ForConditionalGeneration' }, model_type = 'qwen3_5'," \
+  " tie_word_embeddings = true, text_config = {" \
+  " model_type = 'qwen3_5_text', head_dim = 256, hidden_size = 2560, intermediate_size = 9216, num_hidden_layers = 32," \
+  " num_attention_heads = 16, num_key_value_heads = 4, vocab_size = 248320, full_attention_interval = 4," \
+  " linear_conv_kernel_dim = 4, linear_key_head_dim = 128, linear_num_key_heads = 16, linear_num_value_heads = 32," \
+  " linear_value_head_dim = 128, max_position_embeddings = 262144, mamba_ssm_dtype = 'float32'," \
+  " rope_parameters = { rope_theta = 10000000, partial_rotary_factor = 0.25 } }, vision_config = { depth = 24," \
+  " hidden_size = 1024, intermediate_size = 4096, num_heads = 16, num_position_embeddings = 2304," \
+  " out_hidden_size = 2560, patch_size = 16, spatial_merge_size = 2, temporal_patch_size = 2 } } }, "
+static void test_kv_tokens_product(void **state) {
+  static const char *fmt = "return { " Q354 "runtime = { name = 'vllm', version = '%s', gpu_memory_utilization = 0.5,"
+                           " max_model_len = 1024, max_num_batched_tokens = 8192, max_num_seqs = 256,"
+                           " kv_cache_memory_bytes = 11929350471 }, workload = { kind = 'inference', context = 1024 },"
+                           " gpu = 'RTX-PRO-6000-Blackwell-96GB' }";
+  static const struct { const char *version; long long tokens; } rows[] = {{"0.22.0", 141107}, {"0.19.0", 90816}};
+  char text[2048];
+  for (int i = 0; i < 2; i++) {
+    snprintf(text, sizeof text, fmt, rows[i].version);
+    json_t *j = eval(*state, text);
+    assert_int_equal((long long)fig(j, "num_gpu_blocks"), 689);
+    near(j, "max_concurrency", 137.8, 1e-12, 0);
+    assert_int_equal((long long)fig(j, "kv_cache_tokens"), rows[i].tokens);
+    json_decref(j);
+  }
+}
+
 /* Qwen3.5's vision tower in the V1 profile run (vision_config: 1152 wide, fc1 4304, 16 px
 ** patches over 2 frames, 2 x 2 merge). max_pixels 16777216: 16384 tokens a side of 128, 65536
 ** patches; on an H200 (8192 batched tokens) one image (budget max(8192, 16384)). Tp 1: the MLP
@@ -1333,7 +1367,7 @@ int main(void) {
       cmocka_unit_test(test_flashinfer_sampler_off), cmocka_unit_test(test_gpt_oss_rope_fp32),
       cmocka_unit_test(test_mm_v0_qwen25vl), cmocka_unit_test(test_mm_v1_items), cmocka_unit_test(test_mm_errors),
       cmocka_unit_test(test_lora_llama8b), cmocka_unit_test(test_lora_embedding_modules), cmocka_unit_test(test_lora_errors),
-      cmocka_unit_test(test_spec_mtp_hybrid), cmocka_unit_test(test_mm_qwen35),
+      cmocka_unit_test(test_spec_mtp_hybrid), cmocka_unit_test(test_kv_tokens_product), cmocka_unit_test(test_mm_qwen35),
       cmocka_unit_test(test_mamba_state_dtypes),
       cmocka_unit_test(test_rotary_dim),
   };

@@ -348,8 +348,8 @@ local function normalize(n, knobs)
   local code = version_code(v)
   n.extra["vllm.version"] = code
   if code > version_code(LATEST) then
-    note(n, "vLLM %s is newer than the newest modelled (%s): changes after %s are not modelled beyond the "
-      .. "CUDA-graph memory profiling default of 0.21", v, LATEST, LATEST)
+    note(n, "vLLM %s is newer than the newest modelled (%s): changes after %s are not modelled beyond 0.20's "
+      .. "KV-cache-size line and 0.21's CUDA-graph memory profiling default", v, LATEST, LATEST)
   end
   local util = default(n, knobs, "gpu_memory_utilization", 0.9, "vLLM's default")
   if util <= 0 or util > 1 then E.fail("runtime.gpu_memory_utilization", "expected a fraction in (0, 1], got %s", tostring(util)) end
