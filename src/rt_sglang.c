@@ -37,13 +37,28 @@ static double tp_fraction(uint64_t tp) {
   return 0.88;
 }
 
-/* The defaults server_args.py picks by GPU memory (MiB) when not given: chunked prefill
-** size and the largest CUDA-graph batch (PR #10975, 0.5.3 and later; the tiers go back to
-** PR #2044). */
+/* The defaults server_args.py picks by GPU memory (MiB, nvidia-smi's total there, the torch
+** total here) when not given: chunked prefill size and the largest CUDA-graph batch. By
+** release (scripts/runtimes/sglang.lua sglang.release: 0.4.9.post3 is 400903), read in
+** sgl-project/sglang at the version-bump commits:
+** - before 0.4.6 (server_args.py __post_init__, checked at 0.4.3 e0b9a423c and 0.4.5
+**   57f99608f): chunk 2048 below 25,000 MiB, else 8192; graphs to 8 (tp < 4) or 80 below
+**   25,000 MiB, else 160;
+** - 0.4.6 to 0.4.7: server_args leaves the batch unset above 25,000 MiB and
+**   cuda_graph_runner.py get_batch_sizes_to_capture captures [1, 2, 4, 8, 16 .. 160 by 8],
+**   plus 160 .. 256 above 81,920 MiB (dp 1; 0.4.6 84022c0e5), above 96 GiB from 0.4.6.post2
+**   (PR #5893); 0.4.7 (4f723edd3) adds 256 .. 512 above 180,000 MiB and chunk 16384 there;
+** - 0.4.7.post1 to 0.5.2 (PR #7054 server_args.py, PR #7053 cuda_graph_runner.py): chunk
+**   2048 below 35 GiB, 8192 below 160 GiB, else 16384; graphs to 8 / 80 below 35 GiB, else
+**   160, 256 above 90 GiB, 512 above 160,000 MiB;
+** - 0.5.3 and later: the GPU-size table below (_handle_gpu_memory_settings, PRs #10372 and
+**   #10975, merged 2025-09-27 / 29 between 0.5.3rc0 and 0.5.3; as at 0.5.6 7ae368efd). */
 typedef struct sg_cfg {
   double gpu_mib;
   uint64_t chunk, graph_bs, page;
   double fraction, reserved_mib; /* reserved_mib 0 when the fraction was given or tp-based */
+  double vlm;           /* adjust_mem_fraction_for_vlm's factor, 0 when not applied */
+  double piecewise_mib; /* the piecewise CUDA graph reserve */
 } sg_cfg;
 
 static void tier_defaults(const scenario *s, sg_cfg *g) {
@@ -55,10 +70,27 @@ static void tier_defaults(const scenario *s, sg_cfg *g) {
       {160, 8192, 256, 512},   /* H20, H200 */
       {INFINITY, 16384, 512, 512}, /* B200, MI300 */
   };
-  size_t i = 0;
-  while (g->gpu_mib >= tier[i].below_gib * 1024) i++;
-  g->chunk = scn_u64(s, "runtime.chunked_prefill_size", tier[i].chunk);
-  g->graph_bs = scn_u64(s, "runtime.cuda_graph_max_bs", s->tp < 4 ? tier[i].bs_small_tp : tier[i].bs_large_tp);
+  uint64_t rel = scn_u64(s, "sglang.release", 99999999), chunk, bs;
+  double m = g->gpu_mib;
+  uint64_t small = s->tp < 4 ? 8 : 80;
+  if (rel < 400701) {
+    chunk = m < 25000 ? 2048 : 8192;
+    bs = m < 25000 ? small : 160;
+    if (rel >= 400600 && m >= 25000) {
+      if (rel < 400602 ? m > 81920 : m > 96 * 1024) bs = 256;
+      if (rel >= 400700 && m > 180000) chunk = 16384, bs = 512;
+    }
+  } else if (rel < 500300) {
+    chunk = m < 35 * 1024 ? 2048 : m < 160 * 1024 ? 8192 : 16384;
+    bs = m < 35 * 1024 ? small : m > 160000 ? 512 : m > 90 * 1024 ? 256 : 160;
+  } else {
+    size_t i = 0;
+    while (m >= tier[i].below_gib * 1024) i++;
+    chunk = tier[i].chunk;
+    bs = s->tp < 4 ? tier[i].bs_small_tp : tier[i].bs_large_tp;
+  }
+  g->chunk = scn_u64(s, "runtime.chunked_prefill_size", chunk);
+  g->graph_bs = scn_u64(s, "runtime.cuda_graph_max_bs", bs);
 }
 
 /* The pools SGLang sizes from rest, and what it prints about them. */
@@ -159,8 +191,12 @@ static void fraction(const scenario *s, const sg_spec *sp, sg_cfg *g) {
   g->fraction = scn_real(s, "runtime.mem_fraction_static", 0);
   g->reserved_mib = 0;
   if (g->fraction > 0) return;
+  /* a multimodal model's default, scaled after rounding (scripts/runtimes/sglang.lua
+  ** vlm_factor: adjust_mem_fraction_for_vlm, from 0.4.9.post3) */
+  double vlm = scn_real(s, "sglang.vlm_factor", 0);
+  g->vlm = vlm > 0 ? vlm : 0;
   if (scn_u64(s, "sglang.version", 999999) < 5003) {
-    g->fraction = tp_fraction(s->tp);
+    g->fraction = tp_fraction(s->tp) * (vlm > 0 ? vlm : 1);
     return;
   }
   double r = 512 + 1.5 * (double)(g->chunk > 2048 ? g->chunk : 2048) + 2.0 * (double)g->graph_bs +
@@ -169,8 +205,11 @@ static void fraction(const scenario *s, const sg_spec *sp, sg_cfg *g) {
   /* speculative decoding before 0.5.11 (sg_spec): the draft's weights, pool and graphs */
   if (sp->on && sp->era == 0)
     r += strcmp(sp->method, "draft_model") == 0 ? 6 * 1024 : sp->drafts ? 2 * 1024 : 0;
+  /* --enable-piecewise-cuda-graph, 0.5.5.post1 to 0.5.6 (sglang.lua piecewise) */
+  g->piecewise_mib = scn_real(s, "sglang.piecewise_reserve_mib", 0);
+  r += g->piecewise_mib;
   g->reserved_mib = r;
-  g->fraction = round((g->gpu_mib - r) / g->gpu_mib * 1000) / 1000;
+  g->fraction = round((g->gpu_mib - r) / g->gpu_mib * 1000) / 1000 * (vlm > 0 ? vlm : 1);
 }
 
 /* A recurrent-state group's bytes per request slot (configs/mamba_utils.py
@@ -468,6 +507,8 @@ void sglang_estimate(ectx *c) {
   }
   est_fig(c, "max_running_requests", reqs);
   est_fig_real(c, "mem_fraction_static", g.fraction);
+  if (g.vlm > 0) est_fig_real(c, "vlm_mem_fraction_factor", g.vlm);
+  if (g.piecewise_mib > 0) est_fig(c, "piecewise_reserved_bytes", (uint64_t)(g.piecewise_mib * MIB));
   est_fig(c, "chunked_prefill_size", g.chunk);
   est_fig(c, "cuda_graph_max_bs", g.graph_bs);
   double conc = (double)tokens / (double)(s->context ? s->context : 1);

@@ -629,6 +629,95 @@ static void test_sglang_pool(void **state) {
   json_decref(j);
 }
 
+/* SGLang's defaults by release (src/rt_sglang.c tier_defaults, fraction; scripts/runtimes/
+** sglang.lua vlm_factor, piecewise), read in sgl-project/sglang at the version-bump commits. */
+static void test_sglang_release_defaults(void **state) {
+  /* xorbitsai/inference#3481 (SGLang ~0.4.6, Qwen3-14B on one RTX A6000, 48 GB): the log
+  ** captures CUDA graphs [1, 2, 4, 8, 16, 24, ..., 160]. server_args.py at 0.4.6 (84022c0e5,
+  ** __post_init__) sets cuda_graph_max_bs only below 25,000 MiB and chunked_prefill_size
+  ** 2048 there, else 8192; cuda_graph_runner.py get_batch_sizes_to_capture lists batches to
+  ** 160 (to 256 above 81,920 MiB). Not the 0.5.3 table's 4096 / 32 for a 48 GB GPU. */
+  const char *a6000 = "return { model = 'Qwen/Qwen3-14B', runtime = { name = 'sglang', version = '%s' }, " WL
+                      ", gpu = 'RTX-A6000-48GB' }";
+  char buf[512];
+  snprintf(buf, sizeof buf, a6000, "0.4.6");
+  json_t *j = eval(*state, buf);
+  assert_int_equal((long long)fig(j, "cuda_graph_max_bs"), 160);
+  assert_int_equal((long long)fig(j, "chunked_prefill_size"), 8192);
+  assert_float_equal(fig(j, "mem_fraction_static"), 0.88, 1e-12);
+  json_decref(j);
+  /* 0.4.7.post1 to 0.5.2 (PR #7054 / #7053): below 160 GiB chunk 8192, batches to 160 */
+  snprintf(buf, sizeof buf, a6000, "0.5.2");
+  j = eval(*state, buf);
+  assert_int_equal((long long)fig(j, "cuda_graph_max_bs"), 160);
+  assert_int_equal((long long)fig(j, "chunked_prefill_size"), 8192);
+  json_decref(j);
+  /* 0.5.3 and later: the GPU-size table (PR #10975), 4096 and 32 below 60 GiB at tp 1 */
+  snprintf(buf, sizeof buf, a6000, "0.5.3");
+  j = eval(*state, buf);
+  assert_int_equal((long long)fig(j, "cuda_graph_max_bs"), 32);
+  assert_int_equal((long long)fig(j, "chunked_prefill_size"), 4096);
+  json_decref(j);
+  /* before 0.4.6 (0.4.3 e0b9a423c, 0.4.5 57f99608f): graphs to 160 on every GPU of
+  ** 25,000 MiB and more, 8 at tp < 4 below it */
+  j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'sglang', "
+                   "version = '0.4.5' }, " WL ", gpu = 'H200' }");
+  assert_int_equal((long long)fig(j, "cuda_graph_max_bs"), 160);
+  json_decref(j);
+  j = eval(*state, "return { model = 'meta-llama/Llama-3.2-1B', runtime = { name = 'sglang', "
+                   "version = '0.4.5' }, " WL ", gpu = 'RTX 4090' }");
+  assert_int_equal((long long)fig(j, "cuda_graph_max_bs"), 8);
+  assert_int_equal((long long)fig(j, "chunked_prefill_size"), 2048);
+  json_decref(j);
+  /* 0.4.6.post2 to 0.4.7 (PR #5893): to 256 above 96 GiB */
+  j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'sglang', "
+                   "version = '0.4.6.post2' }, " WL ", gpu = 'H200' }");
+  assert_int_equal((long long)fig(j, "cuda_graph_max_bs"), 256);
+  json_decref(j);
+
+  /* sgl-project/sglang PR #11830 (comment 2025-11-30, main between 0.5.5.post3 and 0.5.6):
+  ** Qwen2.5-VL-7B-Instruct on one B200 with --enable-piecewise-cuda-graph prints
+  ** mem_fraction_static=0.7629746875. server_args.py _handle_gpu_memory_settings (0.5.6,
+  ** 7ae368efd): reserved 512 + 1.5 x 16384 + 2 x 512 + 1024 / 8 = 26,240 MiB, + 4096 // 4
+  ** = 1024 for the piecewise graphs (PR #12996) = 27,264; round((182,642 - 27,264) /
+  ** 182,642, 3) = 0.851; then adjust_mem_fraction_for_vlm (PR #6881): the vision_config has
+  ** no num_hidden_layers (Qwen2.5-VL says depth), so 24 layers, hidden 1280: ratio 1.5625,
+  ** 0.95 x (1 - 0.1 x 0.5625) = 0.8965625, and 0.851 x 0.8965625 = 0.7629746875. */
+  const char *vl = "return { model = 'Qwen/Qwen2.5-VL-7B-Instruct', runtime = { name = 'sglang', version = '%s', "
+                   "disable_radix_cache = true%s }, " WL ", gpu = 'B200' }";
+  snprintf(buf, sizeof buf, vl, "0.5.6", ", enable_piecewise_cuda_graph = true");
+  j = eval(*state, buf);
+  assert_float_equal(fig(j, "vlm_mem_fraction_factor"), 0.8965625, 1e-12);
+  assert_int_equal((long long)fig(j, "piecewise_reserved_bytes"), 1024LL * 1048576);
+  assert_int_equal((long long)fig(j, "reserved_bytes"), 27264LL * 1048576);
+  assert_float_equal(fig(j, "mem_fraction_static"), 0.7629746875, 1e-12);
+  json_decref(j);
+  /* without the piecewise graphs: 0.856 x 0.8965625 */
+  snprintf(buf, sizeof buf, vl, "0.5.6", "");
+  j = eval(*state, buf);
+  assert_float_equal(fig(j, "mem_fraction_static"), 0.856 * 0.8965625, 1e-12);
+  json_decref(j);
+  /* 0.5.5 (before PR #12996) reserves nothing for them */
+  snprintf(buf, sizeof buf, vl, "0.5.5", ", enable_piecewise_cuda_graph = true");
+  j = eval(*state, buf);
+  assert_float_equal(fig(j, "mem_fraction_static"), 0.856 * 0.8965625, 1e-12);
+  json_decref(j);
+  /* before 0.4.9.post3 the formula does not apply (0.4.9.post2: tp table only here) */
+  snprintf(buf, sizeof buf, vl, "0.4.9.post2", "");
+  j = eval(*state, buf);
+  assert_float_equal(fig(j, "mem_fraction_static"), 0.88, 1e-12);
+  json_decref(j);
+  snprintf(buf, sizeof buf, vl, "0.4.9.post3", "");
+  j = eval(*state, buf);
+  assert_float_equal(fig(j, "mem_fraction_static"), 0.88 * 0.8965625, 1e-12);
+  json_decref(j);
+  /* a given fraction is kept */
+  j = eval(*state, "return { model = 'Qwen/Qwen2.5-VL-7B-Instruct', runtime = { name = 'sglang', "
+                   "mem_fraction_static = 0.8 }, " WL ", gpu = 'B200' }");
+  assert_float_equal(fig(j, "mem_fraction_static"), 0.8, 1e-12);
+  json_decref(j);
+}
+
 /* SGLang's pools for models that are not plain attention (sgl-project/sglang main at 003fca80,
 ** src/rt_sglang.c), with mem_fraction_static 0.9 on the 85,030,227,066 B GPU: rest = 0.9 x
 ** (total - 500 MiB context) - weights. */
@@ -1354,7 +1443,7 @@ int main(void) {
       cmocka_unit_test(test_llama8b_tp1),    cmocka_unit_test(test_llama8b_tp),  cmocka_unit_test(test_llama8b_pp2),
       cmocka_unit_test(test_llama8b_dtypes), cmocka_unit_test(test_gemma2_hybrid), cmocka_unit_test(test_deepseek_mla), cmocka_unit_test(test_glm45_air),
       cmocka_unit_test(test_moe),            cmocka_unit_test(test_version_eras), cmocka_unit_test(test_cudagraph_profiling_default), cmocka_unit_test(test_a100_v010),
-      cmocka_unit_test(test_deficit),        cmocka_unit_test(test_errors),      cmocka_unit_test(test_sglang_pool),
+      cmocka_unit_test(test_deficit),        cmocka_unit_test(test_errors),      cmocka_unit_test(test_sglang_pool), cmocka_unit_test(test_sglang_release_defaults),
       cmocka_unit_test(test_sglang_mamba), cmocka_unit_test(test_sglang_swa), cmocka_unit_test(test_sglang_mla),
       cmocka_unit_test(test_sglang_spec_eagle3), cmocka_unit_test(test_sglang_spec_mtp),
       cmocka_unit_test(test_sglang_spec_errors),

@@ -4,6 +4,7 @@
 -- the hybrid sliding-window pool (full and SWA sub-pools) for the architectures SGLang lists,
 -- the Mamba state pool beside the token pool for models with recurrent-state layers.
 local E = require "engine"
+local nn = require "nn"
 
 local note = E.note
 
@@ -49,6 +50,41 @@ local function pools(n, knobs)
 end
 
 local function version_code(v) return E.version_code(v, "an SGLang", "0.5.3") end
+
+-- The release as major.minor.patch and .postN in one number (0.4.9.post3: 400903), for the
+-- defaults that changed between post releases; no version: the newest.
+local function release_code(v, code)
+  if not v then return 99999999 end
+  return code * 100 + math.min(tonumber(v:match("%.post(%d+)")) or 0, 99)
+end
+
+-- Multimodal models (sgl-project/sglang server_args.py adjust_mem_fraction_for_vlm, PR #6881,
+-- commit 3964b352c, first released in 0.4.9.post3; unchanged in 0.5.6 _handle_gpu_memory_settings):
+-- when mem_fraction_static is not given, the default is multiplied by 0.95 x
+-- clamp(1 - 0.1 x (L x H^2 / (24 x 1024^2) - 1), 0.8, 1.05), L and H read off the HF
+-- vision_config as getattr(vision_config, "num_hidden_layers", 24) and
+-- getattr(vision_config, "hidden_size", 1024) (Qwen2.5-VL names its depth "depth": 24 applies),
+-- not rounded. SGLang's is_multimodal is an architecture list (configs/model_config.py
+-- is_multimodal_model); here: a vision_config in the config and a vision tower among the
+-- description's tensors. Releases 0.4.9 to 0.4.9.post2 multiply by 0.90 instead (PR #7748),
+-- earlier ones in model_runner.py even when the fraction is given: not modelled.
+local VLM_SINCE = 400903
+
+local function vlm_factor(n)
+  local cfg = type(n.model_config) == "table" and n.model_config or {}
+  local vc = cfg.vision_config
+  if type(vc) ~= "table" then return nil end
+  local vision = false
+  for _, t in ipairs(n.model.desc.tensors or {}) do
+    vision = vision or nn.vision_tensor(t.name)
+  end
+  if not vision then return nil end
+  local layers = tonumber(vc.num_hidden_layers) or 24
+  local hidden = tonumber(vc.hidden_size) or 1024
+  local ratio = layers * hidden * hidden / (24 * 1024 * 1024)
+  local dyn = math.max(0.8, math.min(1.05, 1.0 - 0.1 * (ratio - 1.0)))
+  return 0.95 * dyn, layers, hidden
+end
 
 -- Speculative decoding (runtime.speculative, scripts/speculative.lua builds the drafter):
 -- SGLang's --speculative-algorithm EAGLE / EAGLE3 / NEXTN (DeepSeek MTP: EAGLE with the
@@ -144,6 +180,26 @@ local function speculative(n, knobs, code)
   end
 end
 
+-- --enable-piecewise-cuda-graph (PR #10062) reserves piecewise_cuda_graph_max_tokens // 4 MiB
+-- more when the fraction is not given (server_args.py _handle_gpu_memory_settings, PR #12996,
+-- commit 58b12ccb4, first in 0.5.5.post1; max tokens 4096 by default, as in 0.5.6). PR #15927
+-- (2026-01-10, after 0.5.6.post2; its release not pinned here) reserves 8 MiB per captured
+-- token size instead, and PR #16331 (2026-03-02) turns the graphs on by default: not modelled.
+local PIECEWISE_SINCE, PIECEWISE_UNTIL = 500501, 500700
+
+local function piecewise(n, knobs, rel, f)
+  local mt = knobs.piecewise_cuda_graph_max_tokens
+  if mt ~= nil then E.int_field(mt, "runtime.piecewise_cuda_graph_max_tokens", 1, 1 << 30) end
+  if not knobs.enable_piecewise_cuda_graph or f ~= nil then return end
+  if rel < PIECEWISE_SINCE then
+    note(n, "SGLang %s reserves nothing for piecewise CUDA graphs (from 0.5.5.post1, PR #12996)", n.runtime_version)
+  elseif rel < PIECEWISE_UNTIL then
+    n.extra["sglang.piecewise_reserve_mib"] = (mt or 4096) // 4
+  else
+    note(n, "SGLang piecewise CUDA graph reserve not modelled after 0.5.6 (PR #15927: 8 MiB per captured size); none added")
+  end
+end
+
 local function normalize(n, knobs)
   local f = knobs.mem_fraction_static
   if f ~= nil and (f <= 0 or f >= 1) then
@@ -156,6 +212,17 @@ local function normalize(n, knobs)
   if kvd ~= "auto" then n.kv_dtype = kvd == "fp8_e5m2" and "fp8_e5m2" or "fp8" end
   local code = n.runtime_version and version_code(n.runtime_version) or 999999
   n.extra["sglang.version"] = code
+  local rel = release_code(n.runtime_version, code)
+  n.extra["sglang.release"] = rel
+  if f == nil and rel >= VLM_SINCE then
+    local vf, layers, hidden = vlm_factor(n)
+    if vf then
+      n.extra["sglang.vlm_factor"] = vf
+      note(n, "SGLang multimodal model: default mem_fraction_static x %.7g (adjust_mem_fraction_for_vlm, ViT %d layers x hidden %d%s)",
+        vf, layers, hidden, n.model_config.vision_config.num_hidden_layers == nil and "; num_hidden_layers absent: SGLang's default 24" or "")
+    end
+  end
+  piecewise(n, knobs, rel, f)
   if f == nil then
     if code >= 5003 then
       note(n, "SGLang mem_fraction_static from its reserved-memory rule (0.5.3 and later, PR #10975)%s",
@@ -189,6 +256,7 @@ return runtime {
   knobs = { mem_fraction_static = "number", context_length = "int", max_running_requests = "int",
             kv_cache_dtype = "string", chunked_prefill_size = "int", max_total_tokens = "int",
             page_size = "int", cuda_graph_max_bs = "int", disable_radix_cache = "bool",
+            enable_piecewise_cuda_graph = "bool", piecewise_cuda_graph_max_tokens = "int",
             swa_full_tokens_ratio = "number", disable_hybrid_swa_memory = "bool",
             mamba_full_memory_ratio = "number", max_mamba_cache_size = "int", mamba_ssm_dtype = "string",
             -- { method, model, num_speculative_tokens, eagle_topk, num_draft_tokens }: see speculative()
