@@ -102,13 +102,28 @@ static uint64_t layer_kv_bytes(ectx *c, const tf_mode *t, uint64_t tokens) {
   return best;
 }
 
+/* generate() threads a DynamicCache instance from 4.42 (use_dynamic_cache_by_default: "This
+** will avoid back and forth from legacy format that keeps copying the cache thus using much
+** more memory", generation/utils.py). Before, the legacy tuple of K/V stayed referenced by
+** model_kwargs while each layer's torch.cat built the longer one (4.36-4.41:
+** DynamicCache.from_legacy_cache wraps the same tensors), so at a decode step the whole
+** previous cache lives beside the new. 4.42 assumed (read from the source, not bisected). */
+#define TF_DYNAMIC_INSTANCE 4042
+
+/* A decode step runs (a token after the prompt's) on the legacy tuple cache. */
+static bool legacy_tuple_cache(ectx *c, const tf_mode *t, uint64_t prompt) {
+  return t->cache == TF_DYNAMIC && !t->upfront && t->version < TF_DYNAMIC_INSTANCE && c->s->context > prompt;
+}
+
 /* A decode step at full context: DynamicCache.update's torch.cat holds one layer's old
-** and new K/V together; eager (and sdpa without enable_gqa) repeat_kv expands the whole
-** cached K and V of the layer to all query heads: sequences x context x 2 x q_dim. */
-static uint64_t decode_bytes(ectx *c, const tf_mode *t) {
+** and new K/V together (before TF_DYNAMIC_INSTANCE every layer's: the previous cache whole);
+** eager (and sdpa without enable_gqa) repeat_kv expands the whole cached K and V of the
+** layer to all query heads: sequences x context x 2 x q_dim. */
+static uint64_t decode_bytes(ectx *c, const tf_mode *t, uint64_t prompt) {
   const scenario *s = c->s;
   const block_spec *b = &c->m->block;
   uint64_t total = t->upfront ? 0 : layer_kv_bytes(c, t, s->context);
+  if (legacy_tuple_cache(c, t, prompt)) total = est_kv_cache_bytes(c, s->context - 1, s->concurrency, t->windows);
   /* QuantizedLayer.update: the dequantized K/V beside the torch.cat of dequantized, residual
   ** and new states, both at full length in the model dtype */
   if (t->cache == TF_QUANTIZED) total = acc_mul(&c->acc, total, 2);
@@ -146,20 +161,16 @@ static uint64_t prefill_bytes(ectx *c, const tf_mode *t, uint64_t prompt) {
 /* generate() computes logits for the last position only since 4.45 (logits_to_keep),
 ** then upcasts to fp32 and samples; before, the prefill produced every position's logits
 ** and upcast them all to fp32. */
-static void add_logits(ectx *c, const tf_mode *t, budget *b, uint64_t prompt, uint64_t *out) {
+/* The logits live at the peak. From 4.45 generate() asks the forward for the last position
+** only (num_logits_to_keep): per sequence vocab in the activation dtype, its fp32 copy and the
+** sampling probabilities, beside the phase's activations. Before, the prefill computes all
+** prompt positions' logits and their fp32 copy (LlamaForCausalLM: logits.float()) after the
+** last layer's transient is freed: the prefill peaks at the larger of the two; a decode
+** step's logits are one position per sequence. */
+static uint64_t logits_bytes(ectx *c, const tf_mode *t, uint64_t prompt, bool prefill) {
   const scenario *s = c->s;
-  if (t->version >= 4045) {
-    *out = acc_mul3(&c->acc, s->concurrency, c->m->vocab, t->a + 4 + 4);
-    budget_add(b, "logits", *out, BASIS_MODELLED, true,
-               "last-token logits x %llu sequences: %s, fp32 copy, sampling probabilities",
-               (unsigned long long)s->concurrency, dtype_get(s->prec.activations)->name);
-    return;
-  }
-  *out = acc_mul3(&c->acc, acc_mul(&c->acc, s->concurrency, prompt), c->m->vocab, t->a + 4);
-  budget_add(b, "logits", *out, BASIS_MODELLED, true,
-             "prefill logits of all %llu prompt tokens x %llu sequences in %s and fp32 (before 4.45)",
-             (unsigned long long)prompt, (unsigned long long)s->concurrency,
-             dtype_get(s->prec.activations)->name);
+  if (t->version >= 4045) return acc_mul3(&c->acc, s->concurrency, c->m->vocab, t->a + 4 + 4);
+  return acc_mul3(&c->acc, acc_mul(&c->acc, s->concurrency, prefill ? prompt : 1), c->m->vocab, t->a + 4);
 }
 
 /* Where the cache lives: gpu (kv_cache) and pinned host memory (kv_cache_host_bytes). */
@@ -307,21 +318,39 @@ void infer_transformers(ectx *c) {
   kv_split(c, &t, prompt, &kv, &q);
   if (c->failed) return;
   add_kv(c, &t, b, &kv, &q);
-  uint64_t mask = mask_bytes(c, &t, prompt), logits = 0;
-  uint64_t pre = acc_add(&c->acc, prefill_bytes(c, &t, prompt), mask), dec = decode_bytes(c, &t);
-  uint64_t act = pre > dec ? pre : dec;
+  uint64_t mask = mask_bytes(c, &t, prompt);
+  uint64_t pre = acc_add(&c->acc, prefill_bytes(c, &t, prompt), mask), dec = decode_bytes(c, &t, prompt);
+  uint64_t plog = logits_bytes(c, &t, prompt, true), dlog = logits_bytes(c, &t, prompt, false);
+  bool sequential = t.version < 4045; /* the prefill's logits after its layers' transient */
+  uint64_t pre_peak = sequential ? (pre > plog ? pre : plog) : acc_add(&c->acc, pre, plog);
+  bool prefill = pre_peak >= acc_add(&c->acc, dec, dlog);
+  uint64_t act = prefill ? (sequential && plog > pre ? 0 : pre) : dec;
+  uint64_t logits = prefill ? (sequential && plog <= pre ? 0 : plog) : dlog;
   budget_add(b, "activations", act, BASIS_MODELLED, true,
-             pre >= dec ? "prefill of %llu tokens x %llu sequences, one layer live, %s attention%s"
-                        : "decode step at %llu tokens x %llu sequences: K/V copies, %s attention%s",
-             (unsigned long long)(pre >= dec ? prompt : s->context), (unsigned long long)s->concurrency,
+             prefill ? "prefill of %llu tokens x %llu sequences, one layer live, %s attention%s%s"
+                     : "decode step at %llu tokens x %llu sequences: K/V copies, %s attention%s%s",
+             (unsigned long long)(prefill ? prompt : s->context), (unsigned long long)s->concurrency,
              s->attention == ATTN_EAGER ? "eager" : s->attention == ATTN_FLASH ? "flash" : "sdpa",
-             mask && pre >= dec ? ", 4D causal mask" : "");
-  add_logits(c, &t, b, prompt, &logits);
+             mask && prefill ? ", 4D causal mask" : "",
+             !act                                                ? " (freed before the logits)"
+             : !prefill && legacy_tuple_cache(c, &t, prompt) ? " (legacy tuple cache: the previous cache whole)"
+                                                             : "");
+  if (t.version >= 4045)
+    budget_add(b, "logits", logits, BASIS_MODELLED, true, "last-token logits x %llu sequences: %s, fp32 copy, sampling probabilities",
+               (unsigned long long)s->concurrency, dtype_get(s->prec.activations)->name);
+  else if (prefill)
+    budget_add(b, "logits", logits, BASIS_MODELLED, true,
+               "prefill logits of all %llu prompt tokens x %llu sequences in %s and fp32 (before 4.45)%s",
+               (unsigned long long)prompt, (unsigned long long)s->concurrency, dtype_get(s->prec.activations)->name,
+               logits ? "" : ": smaller than the layers' transient, after it");
+  else
+    budget_add(b, "logits", logits, BASIS_MODELLED, true, "a decode step's logits x %llu sequences in %s and fp32",
+               (unsigned long long)s->concurrency, dtype_get(s->prec.activations)->name);
   est_add_common(c, b);
   uint64_t transient = acc_add(&c->acc, act, logits);
   est_add_slack(c, b, est_weight_rounding(c, budget_get(b, "weights")), transient, s->fragmentation,
                 BASIS_MODELLED);
-  c->e->peak_phase = pre >= dec ? "prefill" : "decode";
+  c->e->peak_phase = prefill ? "prefill" : "decode";
   est_fig(c, "weights_bytes", w);
   est_fig(c, "kv_cache_bytes", kv.gpu);
   if (t.cache == TF_OFFLOADED || t.cache == TF_OFFLOADED_STATIC) est_fig(c, "kv_cache_host_bytes", kv.host);

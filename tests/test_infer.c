@@ -62,6 +62,46 @@ static void test_logits_by_version(void **state) {
   assert_int_equal(category(*state, LLAMA, ", version = '4.46.0'", wl, "logits"), 2LL * 128256 * 10);
 }
 
+/* A decode step on the legacy tuple cache (before 4.42): Llama-3.1-8B, 4 sequences decoding
+** to 8192 tokens from a 16-token prompt. The previous cache whole, 8191 x 4 x 131,072 B
+** (32 layers x 8 KV heads x 128 x K, V x 2 B a token) = 4,294,443,008, where 4.42 holds one
+** layer's old K/V, 4 x 8192 x 2048 x 2 B = 134,217,728; both with sdpa's repeat_kv of one
+** layer, 4 x 8192 x 2 x 4096 x 2 B = 536,870,912. A decode step's logits before 4.45: one
+** position, 4 x 128256 x (2 + 4) B = 3,078,144. The prefill's logits (4 x 16 positions)
+** come after its layers' transient and peak alone when larger (test_logits_by_version). */
+static void test_legacy_tuple_cache(void **state) {
+  const char *wl = ", context = 8192, prompt_tokens = 16, concurrency = 4";
+  long long rep = 536870912LL;
+  assert_int_equal(category(*state, LLAMA, ", version = '4.40.0'", wl, "activations"), 4294443008LL + rep);
+  assert_int_equal(category(*state, LLAMA, ", version = '4.42.0'", wl, "activations"), 134217728LL + rep);
+  assert_int_equal(category(*state, LLAMA, ", version = '4.40.0'", wl, "logits"), 3078144LL);
+  /* no decode step (the prompt fills the context): the prefill alone */
+  const char *pre = ", context = 1000, prompt_tokens = 1000, concurrency = 2";
+  assert_int_equal(category(*state, LLAMA, ", version = '4.40.0'", pre, "logits"), 2LL * 1000 * 128256 * 6);
+  assert_int_equal(category(*state, LLAMA, ", version = '4.40.0'", pre, "activations"), 0);
+}
+
+/* Hold-out (not in shared/calibration): huggingface/optimum's GPTQ benchmark as the HF blog
+** "Overview of natively supported quantization schemes in transformers" quotes it: Llama-2-13B
+** on an A100-80GB, transformers about 4.32, eager attention, prompt 512, batch 16; its figure
+** is the peak allocated plus the memory outside PyTorch: 53,986.51 MB generating 512 tokens,
+** 35,871.88 MB for the prefill alone (1 new token). 10%. */
+static void test_optimum_generate(void **state) {
+  static const struct { int ctx; double mb; } rows[] = {{1024, 53986.51}, {512, 35871.88}};
+  for (int i = 0; i < 2; i++) {
+    char text[512];
+    snprintf(text, sizeof text,
+             "return { model = 'meta-llama/Llama-2-13b-hf', dtype = 'fp16', runtime = { name = 'transformers',"
+             " version = '4.32.0' }, workload = { kind = 'inference', context = %d, prompt_tokens = 512,"
+             " concurrency = 16, attention = 'eager' }, gpu = 'A100-SXM4-80GB' }", rows[i].ctx);
+    json_t *j = NULL;
+    if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+    double got = (double)(tu_int(j, "runtime.peak_allocated_bytes") + tu_category(j, "cuda_context")) / 1e6;
+    if (got < rows[i].mb * 0.9 || got > rows[i].mb * 1.1) fail_msg("ctx %d: %.1f MB, measured %.1f MB", rows[i].ctx, got, rows[i].mb);
+    json_decref(j);
+  }
+}
+
 /* Eager at 4096 tokens: per token (2 x 4096 + max(attention 4096 + 2048 + 8192 + 4096,
 ** MLP 43008)) x 2 B = 102,400 B; scores 4096^2 x 32 heads x (2 + 4 + 2) B; mask 4096^2 x 2 B. */
 static void test_eager_mask(void **state) {
@@ -145,7 +185,7 @@ static void test_cache_knob_errors(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_gemma_cache_by_version),
-      cmocka_unit_test(test_logits_by_version),
+      cmocka_unit_test(test_logits_by_version), cmocka_unit_test(test_legacy_tuple_cache), cmocka_unit_test(test_optimum_generate),
       cmocka_unit_test(test_eager_mask),
       cmocka_unit_test(test_decode_repeat_kv),
       cmocka_unit_test(test_cache_implementations),
