@@ -637,43 +637,30 @@ static void test_sglang_release_defaults(void **state) {
   ** __post_init__) sets cuda_graph_max_bs only below 25,000 MiB and chunked_prefill_size
   ** 2048 there, else 8192; cuda_graph_runner.py get_batch_sizes_to_capture lists batches to
   ** 160 (to 256 above 81,920 MiB). Not the 0.5.3 table's 4096 / 32 for a 48 GB GPU. */
-  const char *a6000 = "return { model = 'Qwen/Qwen3-14B', runtime = { name = 'sglang', version = '%s' }, " WL
-                      ", gpu = 'RTX-A6000-48GB' }";
+  /* then: 0.4.7.post1 to 0.5.2 (PR #7054 / #7053): below 160 GiB chunk 8192, batches to 160;
+  ** 0.5.3 and later: the GPU-size table (PR #10975), 4096 and 32 below 60 GiB at tp 1;
+  ** before 0.4.6 (0.4.3 e0b9a423c, 0.4.5 57f99608f): graphs to 160 on every GPU of 25,000 MiB
+  ** and more, 8 at tp < 4 below it; 0.4.6.post2 to 0.4.7 (PR #5893): to 256 above 96 GiB.
+  ** chunk 0: not checked. */
+  static const struct { const char *model, *version, *gpu; long long max_bs, chunk; } rows[] = {
+      {"Qwen/Qwen3-14B", "0.4.6", "RTX-A6000-48GB", 160, 8192},
+      {"Qwen/Qwen3-14B", "0.5.2", "RTX-A6000-48GB", 160, 8192},
+      {"Qwen/Qwen3-14B", "0.5.3", "RTX-A6000-48GB", 32, 4096},
+      {"meta-llama/Llama-3.1-8B-Instruct", "0.4.5", "H200", 160, 0},
+      {"meta-llama/Llama-3.2-1B", "0.4.5", "RTX 4090", 8, 2048},
+      {"meta-llama/Llama-3.1-8B-Instruct", "0.4.6.post2", "H200", 256, 0},
+  };
   char buf[512];
-  snprintf(buf, sizeof buf, a6000, "0.4.6");
-  json_t *j = eval(*state, buf);
-  assert_int_equal((long long)fig(j, "cuda_graph_max_bs"), 160);
-  assert_int_equal((long long)fig(j, "chunked_prefill_size"), 8192);
-  assert_float_equal(fig(j, "mem_fraction_static"), 0.88, 1e-12);
-  json_decref(j);
-  /* 0.4.7.post1 to 0.5.2 (PR #7054 / #7053): below 160 GiB chunk 8192, batches to 160 */
-  snprintf(buf, sizeof buf, a6000, "0.5.2");
-  j = eval(*state, buf);
-  assert_int_equal((long long)fig(j, "cuda_graph_max_bs"), 160);
-  assert_int_equal((long long)fig(j, "chunked_prefill_size"), 8192);
-  json_decref(j);
-  /* 0.5.3 and later: the GPU-size table (PR #10975), 4096 and 32 below 60 GiB at tp 1 */
-  snprintf(buf, sizeof buf, a6000, "0.5.3");
-  j = eval(*state, buf);
-  assert_int_equal((long long)fig(j, "cuda_graph_max_bs"), 32);
-  assert_int_equal((long long)fig(j, "chunked_prefill_size"), 4096);
-  json_decref(j);
-  /* before 0.4.6 (0.4.3 e0b9a423c, 0.4.5 57f99608f): graphs to 160 on every GPU of
-  ** 25,000 MiB and more, 8 at tp < 4 below it */
-  j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'sglang', "
-                   "version = '0.4.5' }, " WL ", gpu = 'H200' }");
-  assert_int_equal((long long)fig(j, "cuda_graph_max_bs"), 160);
-  json_decref(j);
-  j = eval(*state, "return { model = 'meta-llama/Llama-3.2-1B', runtime = { name = 'sglang', "
-                   "version = '0.4.5' }, " WL ", gpu = 'RTX 4090' }");
-  assert_int_equal((long long)fig(j, "cuda_graph_max_bs"), 8);
-  assert_int_equal((long long)fig(j, "chunked_prefill_size"), 2048);
-  json_decref(j);
-  /* 0.4.6.post2 to 0.4.7 (PR #5893): to 256 above 96 GiB */
-  j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'sglang', "
-                   "version = '0.4.6.post2' }, " WL ", gpu = 'H200' }");
-  assert_int_equal((long long)fig(j, "cuda_graph_max_bs"), 256);
-  json_decref(j);
+  json_t *j;
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    snprintf(buf, sizeof buf, "return { model = '%s', runtime = { name = 'sglang', version = '%s' }, " WL ", gpu = '%s' }",
+             rows[i].model, rows[i].version, rows[i].gpu);
+    j = eval(*state, buf);
+    assert_int_equal((long long)fig(j, "cuda_graph_max_bs"), rows[i].max_bs);
+    if (rows[i].chunk) assert_int_equal((long long)fig(j, "chunked_prefill_size"), rows[i].chunk);
+    if (i == 0) assert_float_equal(fig(j, "mem_fraction_static"), 0.88, 1e-12);
+    json_decref(j);
+  }
 
   /* sgl-project/sglang PR #11830 (comment 2025-11-30, main between 0.5.5.post3 and 0.5.6):
   ** Qwen2.5-VL-7B-Instruct on one B200 with --enable-piecewise-cuda-graph prints
