@@ -679,25 +679,20 @@ static void test_sglang_release_defaults(void **state) {
   assert_int_equal((long long)fig(j, "reserved_bytes"), 27264LL * 1048576);
   assert_float_equal(fig(j, "mem_fraction_static"), 0.7629746875, 1e-12);
   json_decref(j);
-  /* without the piecewise graphs: 0.856 x 0.8965625 */
-  snprintf(buf, sizeof buf, vl, "0.5.6", "");
-  j = eval(*state, buf);
-  assert_float_equal(fig(j, "mem_fraction_static"), 0.856 * 0.8965625, 1e-12);
-  json_decref(j);
-  /* 0.5.5 (before PR #12996) reserves nothing for them */
-  snprintf(buf, sizeof buf, vl, "0.5.5", ", enable_piecewise_cuda_graph = true");
-  j = eval(*state, buf);
-  assert_float_equal(fig(j, "mem_fraction_static"), 0.856 * 0.8965625, 1e-12);
-  json_decref(j);
-  /* before 0.4.9.post3 the formula does not apply (0.4.9.post2: tp table only here) */
-  snprintf(buf, sizeof buf, vl, "0.4.9.post2", "");
-  j = eval(*state, buf);
-  assert_float_equal(fig(j, "mem_fraction_static"), 0.88, 1e-12);
-  json_decref(j);
-  snprintf(buf, sizeof buf, vl, "0.4.9.post3", "");
-  j = eval(*state, buf);
-  assert_float_equal(fig(j, "mem_fraction_static"), 0.88 * 0.8965625, 1e-12);
-  json_decref(j);
+  /* without the piecewise graphs 0.856 x 0.8965625; 0.5.5 (before PR #12996) reserves nothing
+  ** for them; before 0.4.9.post3 the formula does not apply (0.4.9.post2: tp table only) */
+  static const struct { const char *version, *knob; double fraction; } vls[] = {
+      {"0.5.6", "", 0.856 * 0.8965625},
+      {"0.5.5", ", enable_piecewise_cuda_graph = true", 0.856 * 0.8965625},
+      {"0.4.9.post2", "", 0.88},
+      {"0.4.9.post3", "", 0.88 * 0.8965625},
+  };
+  for (size_t i = 0; i < sizeof vls / sizeof vls[0]; i++) {
+    snprintf(buf, sizeof buf, vl, vls[i].version, vls[i].knob);
+    j = eval(*state, buf);
+    assert_float_equal(fig(j, "mem_fraction_static"), vls[i].fraction, 1e-12);
+    json_decref(j);
+  }
   /* a given fraction is kept */
   j = eval(*state, "return { model = 'Qwen/Qwen2.5-VL-7B-Instruct', runtime = { name = 'sglang', "
                    "mem_fraction_static = 0.8 }, " WL ", gpu = 'B200' }");
