@@ -41,12 +41,13 @@ static double tp_fraction(uint64_t tp) {
 ** total here) when not given: chunked prefill size and the largest CUDA-graph batch. By
 ** release (scripts/runtimes/sglang.lua sglang.release: 0.4.9.post3 is 400903), read in
 ** sgl-project/sglang at the version-bump commits:
-** - before 0.4.6 (server_args.py __post_init__, checked at 0.4.3 e0b9a423c and 0.4.5
+** - before 0.4.5.post3 (server_args.py __post_init__, checked at 0.4.3 e0b9a423c and 0.4.5
 **   57f99608f): chunk 2048 below 25,000 MiB, else 8192; graphs to 8 (tp < 4) or 80 below
 **   25,000 MiB, else 160;
-** - 0.4.6 to 0.4.7: server_args leaves the batch unset above 25,000 MiB and
-**   cuda_graph_runner.py get_batch_sizes_to_capture captures [1, 2, 4, 8, 16 .. 160 by 8],
-**   plus 160 .. 256 above 81,920 MiB (dp 1; 0.4.6 84022c0e5), above 96 GiB from 0.4.6.post2
+** - 0.4.5.post3 to 0.4.7: server_args leaves the batch unset above 25,000 MiB (PR #5604,
+**   e69a21907, first in 0.4.5.post3 b9c87e781) and cuda_graph_runner.py
+**   get_batch_sizes_to_capture captures [1, 2, 4, 8, 16 .. 160 by 8], plus 160 .. 256 above
+**   81,920 MiB (0.4.5.post3; dp 1 from 0.4.6 84022c0e5), above 96 GiB from 0.4.6.post2
 **   (PR #5893); 0.4.7 (4f723edd3) adds 256 .. 512 above 180,000 MiB and chunk 16384 there;
 ** - 0.4.7.post1 to 0.5.2 (PR #7054 server_args.py, PR #7053 cuda_graph_runner.py): chunk
 **   2048 below 35 GiB, 8192 below 160 GiB, else 16384; graphs to 8 / 80 below 35 GiB, else
@@ -76,7 +77,7 @@ static void tier_defaults(const scenario *s, sg_cfg *g) {
   if (rel < 400701) {
     chunk = m < 25000 ? 2048 : 8192;
     bs = m < 25000 ? small : 160;
-    if (rel >= 400600 && m >= 25000) {
+    if (rel >= 400503 && m >= 25000) {
       if (rel < 400602 ? m > 81920 : m > 96 * 1024) bs = 256;
       if (rel >= 400700 && m > 180000) chunk = 16384, bs = 512;
     }

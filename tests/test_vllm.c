@@ -640,13 +640,15 @@ static void test_sglang_release_defaults(void **state) {
   /* then: 0.4.7.post1 to 0.5.2 (PR #7054 / #7053): below 160 GiB chunk 8192, batches to 160;
   ** 0.5.3 and later: the GPU-size table (PR #10975), 4096 and 32 below 60 GiB at tp 1;
   ** before 0.4.6 (0.4.3 e0b9a423c, 0.4.5 57f99608f): graphs to 160 on every GPU of 25,000 MiB
-  ** and more, 8 at tp < 4 below it; 0.4.6.post2 to 0.4.7 (PR #5893): to 256 above 96 GiB.
+  ** and more, 8 at tp < 4 below it; 0.4.5.post3 (PR #5604, b9c87e781): to 256 above 81,920
+  ** MiB; 0.4.6.post2 to 0.4.7 (PR #5893): to 256 above 96 GiB.
   ** chunk 0: not checked. */
   static const struct { const char *model, *version, *gpu; long long max_bs, chunk; } rows[] = {
       {"Qwen/Qwen3-14B", "0.4.6", "RTX-A6000-48GB", 160, 8192},
       {"Qwen/Qwen3-14B", "0.5.2", "RTX-A6000-48GB", 160, 8192},
       {"Qwen/Qwen3-14B", "0.5.3", "RTX-A6000-48GB", 32, 4096},
       {"meta-llama/Llama-3.1-8B-Instruct", "0.4.5", "H200", 160, 0},
+      {"meta-llama/Llama-3.1-8B-Instruct", "0.4.5.post3", "H200", 256, 0},
       {"meta-llama/Llama-3.2-1B", "0.4.5", "RTX 4090", 8, 2048},
       {"meta-llama/Llama-3.1-8B-Instruct", "0.4.6.post2", "H200", 256, 0},
   };
