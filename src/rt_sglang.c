@@ -57,8 +57,9 @@ static double tp_fraction(uint64_t tp) {
 typedef struct sg_cfg {
   double gpu_mib;
   uint64_t chunk, graph_bs, page;
-  double fraction, reserved_mib; /* reserved_mib 0 when the fraction was given or tp-based */
-  double vlm;           /* adjust_mem_fraction_for_vlm's factor, 0 when not applied */
+  double fraction, reserved_mib; /* reserved_mib 0 when the fraction was given or flat */
+  double vlm;           /* the multimodal factor (adjust_mem_fraction_for_vlm and before), 0 when not applied */
+  bool vlm_given;       /* before 0.4.9 the factor scales a given fraction too */
   double piecewise_mib; /* the piecewise CUDA graph reserve */
 } sg_cfg;
 
@@ -182,22 +183,71 @@ static void spec_read(ectx *c, sg_spec *sp) {
   if (sp->era == 2) sp->copies = est_elems_bytes(c, acc_mul(&c->acc, per, copies), s->dtype);
 }
 
+/* SGLang's default mem_fraction_static before 0.5.3 (server_args.py __post_init__, by
+** release, sglang.release; gpu is nvidia-smi's total there, the torch total here), read in
+** sgl-project/sglang at the version-bump commits; *reserved_mib: what the formula keeps out
+** (gpu x (1 - fraction)), 0 for a flat fraction:
+** - before 0.4.5.post3: by tp alone (tp_fraction);
+** - 0.4.5.post3 to 0.4.6.post1 (PR #5604, e69a21907; first in 0.4.5.post3 b9c87e781, as at
+**   0.4.6.post1 dcae1fb2c): tp_fraction up to 81,920 MiB, above it (gpu - 13 GiB) / gpu;
+** - 0.4.6.post2 to 0.4.7 (PR #5893 e4b6133b7, first in 0.4.6.post2 9858113c3; PR #5724
+**   11383cec3 makes the table's size tp x pp): tp_fraction(tp x pp) up to 81,920 MiB, else
+**   0.88; above 96 GiB min(f + 48 GiB x (1 - f) / gpu, (gpu - 18 GiB) / gpu); 0.4.7 (PR
+**   #6718 f2bd3515f, first in 0.4.7 4f723edd3): 0.79 above 180,000 MiB on CUDA (is_cuda():
+**   not on ROCm, where the formula stays). Speculative decoding's 20 GiB / x 0.95 (PR #6726)
+**   does not arise: it is modelled from 0.5.3 only;
+** - 0.4.7.post1 to 0.5.2 (PR #7054 6b12d6a8d, first in 0.4.7.post1 f9dc9dd28, as at 0.5.2
+**   b0d25e72c): reserved (2.8 + tp x pp / 10) GiB below 35 GiB, (9.5 + tp x pp / 2) GiB
+**   below 90 GiB, (12 + tp x pp / 2) GiB below 160 GiB, else 32 GiB; fraction = (gpu -
+**   reserved) / gpu rounded to 3 decimals (dp attention's + 4 GiB not modelled). */
+static double fraction_before_053(const scenario *s, double gpu_mib, double *reserved_mib) {
+  uint64_t rel = scn_u64(s, "sglang.release", 99999999), ps = s->tp * s->pp;
+  double f, r;
+  *reserved_mib = 0;
+  if (rel < 400503) return tp_fraction(s->tp);
+  if (rel < 400602) {
+    if (gpu_mib <= 81920) return tp_fraction(s->tp);
+    *reserved_mib = 13 * 1024;
+    return (gpu_mib - 13 * 1024) / gpu_mib;
+  }
+  if (rel < 400701) {
+    f = gpu_mib <= 81920 ? tp_fraction(ps) : 0.88;
+    bool cuda = strncmp(s->gpu_arch, "cdna", 4) != 0 && strncmp(s->gpu_arch, "gaudi", 5) != 0;
+    if (rel >= 400700 && gpu_mib > 180000 && cuda) return 0.79;
+    if (gpu_mib > 96 * 1024) {
+      double a = f + 48 * 1024 * (1 - f) / gpu_mib, b = (gpu_mib - 18 * 1024) / gpu_mib;
+      f = a < b ? a : b;
+      *reserved_mib = gpu_mib * (1 - f);
+    }
+    return f;
+  }
+  r = gpu_mib < 35 * 1024 ? (2.8 + (double)ps / 10) * 1024
+    : gpu_mib < 90 * 1024 ? (9.5 + (double)ps / 2) * 1024
+    : gpu_mib < 160 * 1024 ? (12 + (double)ps / 2) * 1024 : 32 * 1024;
+  *reserved_mib = r;
+  return round((gpu_mib - r) / gpu_mib * 1000) / 1000;
+}
+
 /* mem_fraction_static: given, or SGLang's default for the version. The reserved-memory
-** rule (MiB): 512 of attention-backend metadata, 1.5 per prefill-chunk token (at least
+** rule of 0.5.3 and later (MiB): 512 of attention-backend metadata, 1.5 per prefill-chunk token (at least
 ** 2048) for activations, 2 per CUDA-graph batch slot, 1024 per 8 ranks (tp x pp), at
 ** least 10 GiB on GPUs above 60 GiB; fraction = (gpu - reserved) / gpu rounded to 3
 ** decimals. gpu is nvidia-smi's total, about 0.6% above the torch total used here (H100:
-** 81559 vs 81090 MiB, scripts/gpus.lua): the fraction moves by under 0.001. */
+** 81559 vs 81090 MiB, scripts/gpus.lua): the fraction moves by under 0.001. A multimodal
+** model's factor (scripts/runtimes/sglang.lua vlm_factor) scales the default after rounding;
+** sglang.vlm_given: before 0.4.9 model_runner.py scales the given fraction too. */
 static void fraction(const scenario *s, const sg_spec *sp, sg_cfg *g) {
   g->fraction = scn_real(s, "runtime.mem_fraction_static", 0);
   g->reserved_mib = 0;
-  if (g->fraction > 0) return;
-  /* a multimodal model's default, scaled after rounding (scripts/runtimes/sglang.lua
-  ** vlm_factor: adjust_mem_fraction_for_vlm, from 0.4.9.post3) */
   double vlm = scn_real(s, "sglang.vlm_factor", 0);
   g->vlm = vlm > 0 ? vlm : 0;
+  g->vlm_given = g->vlm > 0 && scn_u64(s, "sglang.release", 99999999) < 400900;
+  if (g->fraction > 0) {
+    if (g->vlm_given) g->fraction *= g->vlm;
+    return;
+  }
   if (scn_u64(s, "sglang.version", 999999) < 5003) {
-    g->fraction = tp_fraction(s->tp) * (vlm > 0 ? vlm : 1);
+    g->fraction = fraction_before_053(s, g->gpu_mib, &g->reserved_mib) * (vlm > 0 ? vlm : 1);
     return;
   }
   double r = 512 + 1.5 * (double)(g->chunk > 2048 ? g->chunk : 2048) + 2.0 * (double)g->graph_bs +

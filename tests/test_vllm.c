@@ -664,6 +664,57 @@ static void test_sglang_release_defaults(void **state) {
     json_decref(j);
   }
 
+  /* The default mem_fraction_static before 0.5.3 (src/rt_sglang.c fraction_before_053),
+  ** server_args.py at the version-bump commits; gpu = the catalog's total in MiB (H100-SXM
+  ** 81,090, H100-NVL 94,849.5, H20 97,285, H200 143,156, B200 182,642, MI300X 196,592,
+  ** MI355X 294,912, RTX 4090 24,217.3); reserved = gpu x (1 - f) where a formula gives it,
+  ** 0: a flat fraction (no reserved_bytes).
+  ** - 0.4.5.post2: the tp table, 0.88 at tp 1 whatever the GPU;
+  ** - 0.4.5.post3 (PR #5604): above 81,920 MiB (gpu - 13,312) / gpu, H200 129,844 / 143,156,
+  **   H100-NVL 81,537.5 / 94,849.5; up to it the tp table (H100 tp 8: 0.81);
+  ** - 0.4.6.post2 (PR #5893): above 81,920 MiB 0.88 (H100-NVL tp 8: 0.88, not above 96 GiB);
+  **   up to it the table by tp x pp (tp 4 x pp 2: 0.81); above 96 GiB min(0.88 + 49,152 x
+  **   0.12 / gpu, (gpu - 18,432) / gpu): H200 min(0.9212, 124,724 / 143,156 = 0.8712), B200
+  **   164,210 / 182,642;
+  ** - 0.4.7 (PR #6718): 0.79 above 180,000 MiB on CUDA (B200); MI300X (ROCm) keeps the
+  **   formula, min(0.9100, 178,160 / 196,592 = 0.9062); MI355X min(0.88 + 5,898.24 / 294,912 =
+  **   0.90, 0.9375) = 0.90, reserved 0.12 x (294,912 - 49,152) = 29,491.2;
+  ** - 0.4.7.post1 to 0.5.2 (PR #7054): reserved (9.5 + tp x pp / 2) GiB below 90 GiB: H100
+  **   tp 1 10,240, round(70,850 / 81,090, 3) = 0.874, tp 2 10,752 -> 0.867; (12 + tp x pp /
+  **   2) GiB below 160 GiB: H20 12,800 -> round(0.86843, 3) = 0.868, H200 tp 8 16,384 ->
+  **   round(0.88555, 3) = 0.886; B200 32,768 -> round(0.82059, 3) = 0.821; RTX 4090 (2.8 +
+  **   0.1) x 1024 = 2,969.6 -> round(0.87738, 3) = 0.877. */
+  static const struct { const char *model, *version, *gpu; int tp, pp; double fraction, reserved_mib; } base[] = {
+      {"meta-llama/Llama-3.1-8B-Instruct", "0.4.5.post2", "H200-SXM-141GB", 1, 1, 0.88, 0},
+      {"meta-llama/Llama-3.1-8B-Instruct", "0.4.5.post3", "H200-SXM-141GB", 1, 1, 129844.0 / 143156, 13312},
+      {"meta-llama/Llama-3.1-8B-Instruct", "0.4.5.post3", "H100-SXM-80GB", 8, 1, 0.81, 0},
+      {"meta-llama/Llama-3.1-8B-Instruct", "0.4.6.post1", "H100-NVL-94GB", 8, 1, 81537.5 / 94849.5, 13312},
+      {"meta-llama/Llama-3.1-8B-Instruct", "0.4.6.post2", "H100-NVL-94GB", 8, 1, 0.88, 0},
+      {"meta-llama/Llama-3.1-8B-Instruct", "0.4.6.post2", "H100-SXM-80GB", 4, 2, 0.81, 0},
+      {"meta-llama/Llama-3.1-8B-Instruct", "0.4.6.post2", "H200-SXM-141GB", 1, 1, 124724.0 / 143156, 18432},
+      {"meta-llama/Llama-3.1-8B-Instruct", "0.4.6.post2", "B200-SXM-180GB", 1, 1, 164210.0 / 182642, 18432},
+      {"meta-llama/Llama-3.1-8B-Instruct", "0.4.7", "B200-SXM-180GB", 1, 1, 0.79, 0},
+      {"meta-llama/Llama-3.1-8B-Instruct", "0.4.7", "MI300X-OAM-192GB", 1, 1, 178160.0 / 196592, 18432},
+      {"meta-llama/Llama-3.1-8B-Instruct", "0.4.7", "MI355X-OAM-288GB", 1, 1, 0.90, 29491.2},
+      {"meta-llama/Llama-3.1-8B-Instruct", "0.4.7.post1", "H100-SXM-80GB", 1, 1, 0.874, 10240},
+      {"meta-llama/Llama-3.1-8B-Instruct", "0.4.7.post1", "H100-SXM-80GB", 2, 1, 0.867, 10752},
+      {"meta-llama/Llama-3.1-8B-Instruct", "0.5.2", "H20-SXM-96GB", 1, 1, 0.868, 12800},
+      {"meta-llama/Llama-3.1-8B-Instruct", "0.5.2", "H200-SXM-141GB", 8, 1, 0.886, 16384},
+      {"meta-llama/Llama-3.1-8B-Instruct", "0.5.2", "B200-SXM-180GB", 1, 1, 0.821, 32768},
+      {"meta-llama/Llama-3.2-1B", "0.5.2", "RTX-4090-24GB", 1, 1, 0.877, 2969.6},
+  };
+  for (size_t i = 0; i < sizeof base / sizeof base[0]; i++) {
+    snprintf(buf, sizeof buf, "return { model = '%s', runtime = { name = 'sglang', version = '%s' }, " WL
+             ", parallel = { tp = %d, pp = %d }, gpu = '%s' }", base[i].model, base[i].version, base[i].tp, base[i].pp, base[i].gpu);
+    j = eval(*state, buf);
+    assert_float_equal(fig(j, "mem_fraction_static"), base[i].fraction, 1e-12);
+    if (base[i].reserved_mib > 0)
+      assert_float_equal(fig(j, "reserved_bytes") / 1048576.0, base[i].reserved_mib, 1e-5);
+    else
+      assert_true(isnan(fig(j, "reserved_bytes")));
+    json_decref(j);
+  }
+
   /* sgl-project/sglang PR #11830 (comment 2025-11-30, main between 0.5.5.post3 and 0.5.6):
   ** Qwen2.5-VL-7B-Instruct on one B200 with --enable-piecewise-cuda-graph prints
   ** mem_fraction_static=0.7629746875. server_args.py _handle_gpu_memory_settings (0.5.6,
@@ -682,12 +733,13 @@ static void test_sglang_release_defaults(void **state) {
   assert_float_equal(fig(j, "mem_fraction_static"), 0.7629746875, 1e-12);
   json_decref(j);
   /* without the piecewise graphs 0.856 x 0.8965625; 0.5.5 (before PR #12996) reserves nothing
-  ** for them; before 0.4.9.post3 the formula does not apply (0.4.9.post2: tp table only) */
+  ** for them; before 0.4.9.post3 the formula does not apply; 0.4.9.x's base on a B200 is PR
+  ** #7054's round((182,642 - 32,768) / 182,642, 3) = 0.821 */
   static const struct { const char *version, *knob; double fraction; } vls[] = {
       {"0.5.6", "", 0.856 * 0.8965625},
       {"0.5.5", ", enable_piecewise_cuda_graph = true", 0.856 * 0.8965625},
-      {"0.4.9.post2", "", 0.88},
-      {"0.4.9.post3", "", 0.88 * 0.8965625},
+      {"0.4.9.post2", "", 0.821},
+      {"0.4.9.post3", "", 0.821 * 0.8965625},
   };
   for (size_t i = 0; i < sizeof vls / sizeof vls[0]; i++) {
     snprintf(buf, sizeof buf, vl, vls[i].version, vls[i].knob);

@@ -200,6 +200,23 @@ local function piecewise(n, knobs, rel, f)
   end
 end
 
+-- The default mem_fraction_static before 0.5.3, by release, for the assumptions (src/rt_sglang.c
+-- fraction_before_053 has the rules and their commits; gpu: the GPU's total in MiB).
+local TP_TABLE = "0.88 on one GPU, 0.87 at 2, 0.85 at 4, 0.81 at 8, 0.79 at 16"
+local function base_rule(rel)
+  if rel < 400503 then return "by tp (" .. TP_TABLE .. ")" end
+  if rel < 400602 then
+    return "by tp (" .. TP_TABLE .. ") up to 81,920 MiB of GPU, above it (gpu - 13 GiB) / gpu (PR #5604, 0.4.5.post3 to 0.4.6.post1)"
+  end
+  if rel < 400701 then
+    return ("by tp x pp (%s) up to 81,920 MiB of GPU, else 0.88; above 96 GiB min(f + 48 GiB x (1 - f) / gpu, " ..
+      "(gpu - 18 GiB) / gpu) (PR #5893, 0.4.6.post2 to 0.4.7)%s"):format(TP_TABLE,
+      rel >= 400700 and "; 0.79 above 180,000 MiB on CUDA GPUs (PR #6718, 0.4.7)" or "")
+  end
+  return "(gpu - reserved) / gpu rounded to 3 decimals, reserved (2.8 + tp x pp / 10) GiB below 35 GiB, " ..
+    "(9.5 + tp x pp / 2) GiB below 90 GiB, (12 + tp x pp / 2) GiB below 160 GiB, else 32 GiB (PR #7054, 0.4.7.post1 to 0.5.2)"
+end
+
 local function normalize(n, knobs)
   local f = knobs.mem_fraction_static
   if f ~= nil and (f <= 0 or f >= 1) then
@@ -228,7 +245,7 @@ local function normalize(n, knobs)
       note(n, "SGLang mem_fraction_static from its reserved-memory rule (0.5.3 and later, PR #10975)%s",
         n.runtime_version and "" or "; runtime.version not given: the newest rule assumed")
     else
-      note(n, "SGLang mem_fraction_static from tensor parallelism (releases before 0.5.3: 0.88 on one GPU, 0.87 tp 2, 0.85 tp 4, 0.81 tp 8)")
+      note(n, "SGLang %s mem_fraction_static: %s", n.runtime_version, base_rule(rel))
     end
   end
   if knobs.context_length == nil then
