@@ -234,8 +234,9 @@ static double fraction_before_053(const scenario *s, double gpu_mib, double *res
 ** least 10 GiB on GPUs above 60 GiB; fraction = (gpu - reserved) / gpu rounded to 3
 ** decimals. gpu is nvidia-smi's total, about 0.6% above the torch total used here (H100:
 ** 81559 vs 81090 MiB, scripts/gpus.lua): the fraction moves by under 0.001. A multimodal
-** model's factor (scripts/runtimes/sglang.lua vlm_factor) scales the default after rounding;
-** sglang.vlm_given: before 0.4.9 model_runner.py scales the given fraction too. */
+** model's factor (scripts/runtimes/sglang.lua vlm_factor: 0.95 from 0.3.5, 0.90 from
+** 0.4.4.post4, adjust_mem_fraction_for_vlm from 0.4.9.post3) scales the default after
+** rounding; before 0.4.9 model_runner.py applies it, to a given fraction too (vlm_given). */
 static void fraction(const scenario *s, const sg_spec *sp, sg_cfg *g) {
   g->fraction = scn_real(s, "runtime.mem_fraction_static", 0);
   g->reserved_mib = 0;

@@ -733,13 +733,27 @@ static void test_sglang_release_defaults(void **state) {
   assert_float_equal(fig(j, "mem_fraction_static"), 0.7629746875, 1e-12);
   json_decref(j);
   /* without the piecewise graphs 0.856 x 0.8965625; 0.5.5 (before PR #12996) reserves nothing
-  ** for them; before 0.4.9.post3 the formula does not apply; 0.4.9.x's base on a B200 is PR
-  ** #7054's round((182,642 - 32,768) / 182,642, 3) = 0.821 */
+  ** for them. Before 0.4.9.post3 a flat factor (scripts/runtimes/sglang.lua VLM_FLAT): 0.90
+  ** on the default only in 0.4.9 to 0.4.9.post2 (server_args.py, PR #7748); 0.90 in
+  ** 0.4.4.post4 to 0.4.8.post1 and 0.95 in 0.3.5 to 0.4.4.post3 in model_runner.py, on a
+  ** given fraction too (PRs #4754, #1839: 0.8 -> 0.72 / 0.76); none before 0.3.5. The base
+  ** on a B200: PR #7054's round((182,642 - 32,768) / 182,642, 3) = 0.821 from 0.4.7.post1,
+  ** the tp table's 0.88 before 0.4.5.post3 */
   static const struct { const char *version, *knob; double fraction; } vls[] = {
       {"0.5.6", "", 0.856 * 0.8965625},
       {"0.5.5", ", enable_piecewise_cuda_graph = true", 0.856 * 0.8965625},
-      {"0.4.9.post2", "", 0.821},
       {"0.4.9.post3", "", 0.821 * 0.8965625},
+      {"0.4.9.post2", "", 0.821 * 0.90},
+      {"0.4.9", "", 0.821 * 0.90},
+      {"0.4.9", ", mem_fraction_static = 0.8", 0.8},
+      {"0.4.8.post1", "", 0.821 * 0.90},
+      {"0.4.8.post1", ", mem_fraction_static = 0.8", 0.8 * 0.90},
+      {"0.4.4.post4", ", mem_fraction_static = 0.8", 0.8 * 0.90},
+      {"0.4.4.post3", "", 0.88 * 0.95},
+      {"0.4.4.post3", ", mem_fraction_static = 0.8", 0.8 * 0.95},
+      {"0.3.5", ", mem_fraction_static = 0.8", 0.8 * 0.95},
+      {"0.3.4", "", 0.88},
+      {"0.3.4", ", mem_fraction_static = 0.8", 0.8},
   };
   for (size_t i = 0; i < sizeof vls / sizeof vls[0]; i++) {
     snprintf(buf, sizeof buf, vl, vls[i].version, vls[i].knob);

@@ -66,11 +66,22 @@ end
 -- getattr(vision_config, "hidden_size", 1024) (Qwen2.5-VL names its depth "depth": 24 applies),
 -- not rounded. SGLang's is_multimodal is an architecture list (configs/model_config.py
 -- is_multimodal_model); here: a vision_config in the config and a vision tower among the
--- description's tensors. Releases 0.4.9 to 0.4.9.post2 multiply by 0.90 instead (PR #7748),
--- earlier ones in model_runner.py even when the fraction is given: not modelled.
+-- description's tensors. Before 0.4.9.post3 the factor is flat (sgl-project/sglang at the
+-- version-bump commits):
+-- - 0.4.9 to 0.4.9.post2: 0.90 on the default only, in server_args.py __post_init__ after
+--   the rounding (PR #7748, 14229ccf8, first in 0.4.9 ec5f9c626);
+-- - 0.4.4.post4 to 0.4.8.post1: 0.90 in ModelRunner.model_specific_adjustment, on the runner's
+--   fraction whether given or default (PR #4754, 5cb552b1d, first in 0.4.4.post4 35e0856b9;
+--   as at 0.4.8.post1 69183f880);
+-- - 0.3.5 to 0.4.4.post3: 0.95 there, likewise (PR #1839, b548801dd, first in 0.3.5 65859754f);
+-- - before 0.3.5 the 0.95 (PR #1247) scales server_args' copy after the runner took its own:
+--   no effect on the pool, none applied here.
 local VLM_SINCE = 400903
+local VLM_FLAT = { { 400900, 0.90, false }, { 400404, 0.90, true }, { 300500, 0.95, true } }
 
-local function vlm_factor(n)
+-- The factor for release rel, whether it scales a given fraction too, and what to say of it;
+-- nil for a model that is not multimodal or a release without one.
+local function vlm_factor(n, rel)
   local cfg = type(n.model_config) == "table" and n.model_config or {}
   local vc = cfg.vision_config
   if type(vc) ~= "table" then return nil end
@@ -79,11 +90,20 @@ local function vlm_factor(n)
     vision = vision or nn.vision_tensor(t.name)
   end
   if not vision then return nil end
+  if rel < VLM_SINCE then
+    for _, e in ipairs(VLM_FLAT) do
+      if rel >= e[1] then
+        return e[2], e[3], ("x %.2f (%s)"):format(e[2], e[3] and "model_runner.py, given or default" or "server_args.py")
+      end
+    end
+    return nil
+  end
   local layers = tonumber(vc.num_hidden_layers) or 24
   local hidden = tonumber(vc.hidden_size) or 1024
   local ratio = layers * hidden * hidden / (24 * 1024 * 1024)
   local dyn = math.max(0.8, math.min(1.05, 1.0 - 0.1 * (ratio - 1.0)))
-  return 0.95 * dyn, layers, hidden
+  return 0.95 * dyn, false, ("x %.7g (adjust_mem_fraction_for_vlm, ViT %d layers x hidden %d%s)"):format(0.95 * dyn,
+    layers, hidden, vc.num_hidden_layers == nil and "; num_hidden_layers absent: SGLang's default 24" or "")
 end
 
 -- Speculative decoding (runtime.speculative, scripts/speculative.lua builds the drafter):
@@ -231,13 +251,10 @@ local function normalize(n, knobs)
   n.extra["sglang.version"] = code
   local rel = release_code(n.runtime_version, code)
   n.extra["sglang.release"] = rel
-  if f == nil and rel >= VLM_SINCE then
-    local vf, layers, hidden = vlm_factor(n)
-    if vf then
-      n.extra["sglang.vlm_factor"] = vf
-      note(n, "SGLang multimodal model: default mem_fraction_static x %.7g (adjust_mem_fraction_for_vlm, ViT %d layers x hidden %d%s)",
-        vf, layers, hidden, n.model_config.vision_config.num_hidden_layers == nil and "; num_hidden_layers absent: SGLang's default 24" or "")
-    end
+  local vf, given_too, how = vlm_factor(n, rel)
+  if vf and (f == nil or given_too) then
+    n.extra["sglang.vlm_factor"] = vf
+    note(n, "SGLang multimodal model: %s mem_fraction_static %s", f == nil and "default" or "given", how)
   end
   piecewise(n, knobs, rel, f)
   if f == nil then
