@@ -152,7 +152,7 @@ static uint64_t layer_bytes_per_token(ectx *c, const train_cfg *t, uint64_t a, u
 **   over tp, row-parallel ones (o, down) a full partial sum on each tp rank;
 ** - SDPA's outputs (_scaled_dot_product_flash/efficient_attention in _save_list): the
 **   attention output (q x a) and the fp32 log-sum-exp per head; eager attention runs
-**   matmul/softmax, none of which the list saves;
+**   matmul/softmax and the flash-attn package its own op, none of which the list saves;
 ** - with sequence parallelism, the reduce_scatter_tensor outputs of the block's two
 **   row-parallel Linears (o, down), each h/tp x a;
 ** - fp8 (torchao): the amax of each cast (aten.max, a 0-d tensor): nothing per token. The
@@ -164,7 +164,7 @@ static uint64_t op_saved_bytes(ectx *c, const train_cfg *t, uint64_t a) {
   uint64_t tp = s->tp, h = c->m->hidden;
   uint64_t elems = acc_add(A, t->sp ? bytes_ceildiv(h, tp) : h, acc_add(A, bytes_ceildiv(t->op_col, tp), t->op_row));
   uint64_t bytes = 0;
-  if (s->attention != ATTN_EAGER) {
+  if (s->attention == ATTN_SDPA) {
     elems = acc_add(A, elems, bytes_ceildiv(c->m->block.q_dim, tp));
     bytes = acc_mul(A, bytes_ceildiv(c->m->heads ? c->m->heads : 1, tp), 4);
   }

@@ -103,7 +103,7 @@ local function gc_part(w, n, desc, method)
     if not r then fail("workload.grad_checkpointing", "\"op\" (torchtitan's per-op SAC) %s", why) end
     n.gc = "op"
     n.extra["train.op_col_elems"], n.extra["train.op_row_elems"] = r.col, r.row
-    note(n, "per-op SAC: each layer keeps its input, SDPA's output and the outputs of %s (every second aten.mm)",
+    note(n, "per-op SAC: each layer keeps its input, the output of PyTorch's SDPA (not eager's or flash-attn's) and of %s (every second aten.mm)",
          #r.saved > 0 and table.concat(r.saved, ", ") or "no mm")
   elseif math.type(gc) == "integer" and gc >= 1 then
     n.gc = "full"   -- every k-th layer checkpointed (torchtune ac_mode selective, ac_option k)
