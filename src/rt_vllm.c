@@ -1082,7 +1082,12 @@ static void vllm_figures(ectx *c, const vcfg *v, const vgroups *g, const vrank *
   uint64_t tokens = hybrid ? blocks / g->n_groups * v->bs : blocks * v->bs;
   double conc =
       hybrid ? (double)blocks / (double)request_blocks(v, g, v->mml, true) : (double)tokens / (double)v->mml;
-  if (v->version >= VLLM_KV_TOKENS_PRODUCT) tokens = (uint64_t)(conc * (double)v->mml);
+  if (v->version >= VLLM_KV_TOKENS_PRODUCT) {
+    /* get_max_concurrency_for_kv_cache_config: the blocks over a request's blocks,
+    ** cdiv(max_model_len, block_size) for full attention alone */
+    if (!hybrid) conc = (double)blocks / (double)bytes_ceildiv(v->mml, v->bs);
+    tokens = (uint64_t)(conc * (double)v->mml);
+  }
   est_fig(c, "weights_bytes", r->weights);
   if (v->spec[0]) {
     est_fig(c, "draft_weights_bytes", r->draft);

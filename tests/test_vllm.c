@@ -1372,6 +1372,15 @@ static void test_kv_tokens_product(void **state) {
     assert_int_equal((long long)fig(j, "kv_cache_tokens"), rows[i].tokens);
     json_decref(j);
   }
+  /* one full-attention group (Llama 4 with the hybrid manager off): the blocks over
+  ** cdiv(8200, 16) = 513 a request, not tokens / max_model_len */
+  json_t *j = eval(*state, "return { model = 'meta-llama/Llama-4-Scout-17B-16E-Instruct', runtime = { name = 'vllm',"
+                           " version = '0.20.0', max_model_len = 8200, chunked_local_attn_hybrid = false },"
+                           " workload = { kind = 'inference', context = 8200 }, parallel = { tp = 2 }, gpu = 'H200' }");
+  double blocks = fig(j, "num_gpu_blocks");
+  near(j, "max_concurrency", blocks / 513, 1e-12, 0);
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), (long long)(blocks / 513 * 8200));
+  json_decref(j);
 }
 
 /* Qwen3.5's vision tower in the V1 profile run (vision_config: 1152 wide, fc1 4304, 16 px
