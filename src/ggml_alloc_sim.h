@@ -170,6 +170,10 @@ typedef struct lc_graph_spec {
   bool op_offload;           /* llama.cpp's op_offload (on unless --no-op-offload) */
   bool moe_reduce_dep;       /* the CUDA backend's fused MoE weighted reduction (PR #25952):
                              ** the experts' outputs and weights kept until the last add */
+  bool no_embd_leaf;         /* the unused f32 embeddings input (inp_embd, n_embd x n_tokens) is
+                             ** not in the graph: builds before PR #18898 built only the
+                             ** ubatch's path (tokens, else embeddings), so the reserve has the
+                             ** tokens' get_rows and no inp_embd leaf */
   bool mask_cast;            /* flash attention reads an f16 cast of the f32 input mask (builds
                              ** before PR #23764 reserved the mask in f32) */
   bool fa_f16_k, fa_f16_v;   /* CUDA flash attention's output reserves f16 copies of the whole

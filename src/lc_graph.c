@@ -565,7 +565,10 @@ static int lg_inputs(lg *l) {
   const lc_graph_spec *sp = l->sp;
   uint64_t T = sp->n_tok, kvv = sp->kv_heads * sp->head_v;
   int tokens = gs_leaf(l->g, acc_mul(&l->a, T, 4));
-  gs_leaf(l->g, lg_f32(l, sp->hidden, T)); /* inp_embd: selected away, never freed */
+  /* inp_embd: since PR #18898 both inputs are in the graph and ggml_build_forward_select
+  ** keeps the tokens' path (build_inp_embd, llama.cpp 80fb11a): an input leaf with no
+  ** consumer, allocated on the host and never freed; before, only the tokens' path */
+  if (!sp->no_embd_leaf) gs_leaf(l->g, lg_f32(l, sp->hidden, T));
   /* the quantized caches' Hadamard rotations (llama_kv_cache::build_input_k_rot / v_rot),
   ** one pair per cache (llama_kv_cache_iswa: base and SWA); the first layer's pair around
   ** pos (Q's rotation is reached before its RoPE's positions, V's after), the other cache's

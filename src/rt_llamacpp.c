@@ -83,6 +83,15 @@
 ** cparams.embeddings); before, has_logits = !cparams.embeddings and has_embd =
 ** cparams.embeddings && pooling_type == NONE. The first build with it assumed, not bisected */
 #define LC_B_EMBD_LOGITS 5690
+/* PR #18898 "graph : utilize ggml_build_forward_select() to avoid reallocations" (opened
+** 2026-01-17, reviewed 2026-01-18: https://github.com/ggml-org/llama.cpp/pull/18898; b7770 is
+** of 2026-01-18, b7779 of 2026-01-20): build_inp_embd (src/llama-graph.cpp) makes both the
+** tokens and the f32 embeddings input (inp_embd, n_embd x n_ubatch) graph inputs and selects
+** the tokens' get_rows with ggml_build_forward_select, so the unused inp_embd is a leaf in the
+** host's compute buffer. Before, it built one path: `if (ubatch.token) { tokens, get_rows }
+** else { inp->embd }` (llama.cpp ec98e2002 of 2025-12-16 as vendored by ollama 0.20.2,
+** llama/llama.cpp/src/llama-graph.cpp). The first build with it is assumed, not bisected */
+#define LC_B_EMBD_SELECT 7775
 
 typedef struct lc_dev {
   uint64_t model, kv, rs, compute;
@@ -1016,7 +1025,8 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
                         .head_k = hk, .head_v = g0 && g0->v_dim ? g0->v_dim : hk,
                         .ffn = b->experts ? b->ffn_dim / used : b->ffn_dim, .experts = b->experts,
                         .experts_used = b->experts ? used : 0, .fa = l->fa, .gated = b->gated,
-                        .mask_cast = l->fa && !lc_newer(l, LC_B_F16_MASK)};
+                        .mask_cast = l->fa && !lc_newer(l, LC_B_F16_MASK),
+                        .no_embd_leaf = !lc_newer(l, LC_B_EMBD_SELECT)};
   if (b->experts) {
     uint64_t ew = lc_down_width(l, ROLE_EXPERT, NULL), lead = 0, dw = lc_down_width(l, ROLE_MLP, &lead);
     if (ew) sp->ffn = ew;

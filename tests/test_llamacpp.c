@@ -720,7 +720,9 @@ static void expect_printed_mib(long long bytes, const char *printed, const char 
   if (strcmp(got, printed) != 0) fail_msg("%s: %lld B prints as %s MiB, the log says %s", what, bytes, got, printed);
 }
 
-/* ollama 0.20.2 (its vendored llama.cpp, ec98e2002; no build number printed, b8700 assumed),
+/* ollama 0.20.2 (its vendored llama.cpp, ec98e2002 of 2025-12-16, ollama's Makefile.sync
+** FETCH_HEAD; no build number printed: b7440 taken, between b7097 of 2025-11-19 and b7770 of
+** 2026-01-18),
 ** Qwen2.5-Coder-7B-Instruct Q4_K_M (ollama's blob: f32 141, q4_K 169, q6_K 29, the counts of
 ** vramfit's gguf:Q4_K_M of the Qwen2.5-7B shapes), RTX 3060 12GB, KvSize 4096, BatchSize 512,
 ** flash attention auto -> on, Parallel 1, 29/29 layers: the log (pasted in a public
@@ -731,7 +733,12 @@ static void expect_printed_mib(long long bytes, const char *printed, const char 
 ** n_outputs_max = max(n_outputs, n_seq_max) = 1 row of n_vocab logits (has_logits = true) and,
 ** as cparams.embeddings is set, n_embd floats (has_embd): (152064 + 3584) x 4 = 622,592 B =
 ** 0.594 MiB; the logits alone print 0.58. Before PR #14208 (b5690 assumed) embeddings replaced
-** the logits: 3584 x 4 B. The log's CUDA_Host compute (15.01 MiB, vramfit 22.01) is not held. */
+** the logits: 3584 x 4 B.
+** CUDA_Host compute 15.01 MiB: inp_embd's get_rows from the host's token_embd (3584 x 512 f32,
+** 7 MiB: CUDA does not take GET_ROWS), the f32 KQ mask (4096 x 512, 8 MiB: before PR #23764)
+** and the small inputs. ec98e2002's build_inp_embd (ollama's llama/llama.cpp/src/llama-graph.cpp)
+** builds the tokens' path only; from PR #18898 (LC_B_EMBD_SELECT) the unused f32 embeddings input
+** is a graph input too, one more 3584 x 512 f32 on the host (22.01 MiB, what b8700 gave). */
 static void test_ollama_embeddings(void **state) {
   static const char *const t = "return { model = 'Qwen/Qwen2.5-7B-Instruct', quant = 'gguf:Q4_K_M', runtime = {"
                                " name = 'llamacpp', version = '%s', n_ctx = 4096, n_batch = 512, n_ubatch = 512,"
@@ -739,14 +746,21 @@ static void test_ollama_embeddings(void **state) {
                                " workload = { kind = 'inference', context = 4096 }, gpu = 'RTX-3060-12GB' }";
   char text[640];
   json_t *j = NULL;
-  snprintf(text, sizeof text, t, "b8700", ", embeddings = true");
+  snprintf(text, sizeof text, t, "b7440", ", embeddings = true");
   if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  expect_printed_mib(tu_int(j, "runtime.host_compute_buffer_bytes"), "15.01", "CUDA_Host compute");
+  long long host = tu_int(j, "runtime.host_compute_buffer_bytes");
   expect_printed_mib(tu_int(j, "runtime.cpu_model_buffer_bytes"), "292.36", "CPU_Mapped model");
   expect_printed_mib(tu_int(j, "runtime.gpu_model_buffer_bytes"), "4168.09", "CUDA0 model");
   expect_printed_mib(tu_int(j, "runtime.kv_buffer_bytes"), "224.00", "CUDA0 KV");
   expect_printed_mib(tu_int(j, "runtime.compute_buffer_bytes"), "304.00", "CUDA0 compute");
   assert_int_equal(tu_int(j, "runtime.output_buffer_bytes"), (152064 + 3584) * 4);
   expect_printed_mib(tu_int(j, "runtime.output_buffer_bytes"), "0.59", "CUDA_Host output");
+  json_decref(j);
+  snprintf(text, sizeof text, t, "b8700", ", embeddings = true"); /* after PR #18898: the inp_embd leaf */
+  assert_int_equal(tu_eval(*state, text, &j), VF_OK);
+  assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), host + 3584LL * 512 * 4);
+  expect_printed_mib(tu_int(j, "runtime.compute_buffer_bytes"), "304.00", "CUDA0 compute");
   json_decref(j);
   snprintf(text, sizeof text, t, "b8700", "");
   assert_int_equal(tu_eval(*state, text, &j), VF_OK);
