@@ -526,8 +526,8 @@ static bool has_assumption(json_t *j, const char *text) {
 #define GPT_OSS_120B "model = 'openai/gpt-oss-120b', quant = 'mxfp4', runtime = { name = 'vllm', "
 #define CTX_128K "workload = { kind = 'inference', context = 131072 }"
 #define MARLIN_NOTE                                                                                       \
-  "vLLM mxfp4_backend marlin assumed on Hopper: a pip install before 0.12 lacks the triton_kernels "     \
-  "package (vLLM's images have it: triton); SM100 flashinfer_trtllm, others marlin"
+  "vLLM mxfp4_backend by GPU assumed: Hopper marlin (a pip install before 0.12 lacks triton_kernels; "   \
+  "vLLM's images: triton), SM100 flashinfer_trtllm, others marlin"
 static void test_mxfp4_marlin_v0101(void **state) {
   json_t *j = eval(*state, "return { " GPT_OSS_120B "version = '0.10.1', gpu_memory_utilization = 0.9, "
                            "max_model_len = 131072 }, " CTX_128K ", " H100 " }");

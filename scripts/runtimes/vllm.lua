@@ -323,11 +323,11 @@ local function mxfp4_default(n, knobs, code)
   local hopper = code >= 12000 and "triton" or "marlin"
   n.extra["vllm.mxfp4_hopper"] = hopper
   if hopper == "triton" then
-    note(n, "vLLM mxfp4_backend triton assumed on Hopper: needs the triton_kernels package, bundled since 0.12 "
-      .. "(without it, or with VLLM_MXFP4_USE_MARLIN=1: marlin); SM100 flashinfer_trtllm, others marlin")
+    note(n, "vLLM mxfp4_backend by GPU assumed: Hopper triton (triton_kernels bundled since 0.12; "
+      .. "VLLM_MXFP4_USE_MARLIN=1: marlin), SM100 flashinfer_trtllm, others marlin")
   else
-    note(n, "vLLM mxfp4_backend marlin assumed on Hopper: a pip install before 0.12 lacks the triton_kernels "
-      .. "package (vLLM's images have it: triton); SM100 flashinfer_trtllm, others marlin")
+    note(n, "vLLM mxfp4_backend by GPU assumed: Hopper marlin (a pip install before 0.12 lacks triton_kernels; "
+      .. "vLLM's images: triton), SM100 flashinfer_trtllm, others marlin")
   end
 end
 
