@@ -1265,7 +1265,8 @@ static bool lc_fa_copies(const ggml_type_info *t, const ggml_type_info *o) {
 ** on the CPU backend (byte-exact), placed and split as the other layers are; what it does
 ** not know is said. A layer left on the host has each weight an op reads (the projections,
 ** conv kernel, decay terms, gated norm: LW_DN_*) copied to the GPU by op_offload, as every
-** op there has 32 rows or more; the CUDA backend takes SSM_CONV only for a channel count
+** op there has 32 rows or more (get_op_batch_size: ggml_nrows, the ubatch's tokens over all
+** its sequences for the per-sequence conv and state ops too); the CUDA backend takes SSM_CONV only for a channel count
 ** that is a multiple of 128 (ggml_backend_cuda_device_supports_op), else the op and its
 ** neighbours fall back to the host. The graph is the CPU-checked one with the scheduler's
 ** copies; the MoE part of it (CUDA's fused reduction) matches a CUDA measurement to the

@@ -892,7 +892,10 @@ static void test_fa_mask_and_copies(void **state) {
 ** CUDA log. With 29 layers on the host (-ngl 20), op_offload copies each weight a host
 ** layer's ops read to the GPU, one at a time: the buffer holds at least a layer's
 ** ffn_down_exps (512 experts x 512 x 2048 in Q6_K, 210 B a 256-block: 440,401,920 B) above
-** the whole-GPU graph's; 1,220,673,536 B is the replay's figure, not a measurement. */
+** the whole-GPU graph's. The replay's figures, not measurements: 780,271,616 B before the
+** fused MoE reduction's dependency (b10639), 1,220,673,536 B with it (the newest build): the
+** reduction's kept sources shift the allocator's placement so that the next layer's
+** ffn_down_exps copy no longer fits the freed one's hole, one such copy more. */
 static void test_deltanet_gpu(void **state) {
   static const char *const t = "return { model = 'Qwen/Qwen3-Next-80B-A3B-Instruct', quant = 'gguf:Q4_K_M', runtime = {"
                                " name = 'llamacpp', n_gpu_layers = %d }, workload = { kind = 'inference', context = 8192 },"
@@ -913,6 +916,14 @@ static void test_deltanet_gpu(void **state) {
   assert_int_equal(buf[0], 136368256LL);
   assert_true(buf[1] >= buf[0] + 440401920LL);
   assert_int_equal(buf[1], 1220673536LL);
+  char text[512];
+  json_t *j = NULL;
+  snprintf(text, sizeof text,
+           "return { model = 'Qwen/Qwen3-Next-80B-A3B-Instruct', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp',"
+           " n_gpu_layers = 20, version = 'b10639' }, workload = { kind = 'inference', context = 8192 }, gpu = 'H200' }");
+  if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  assert_int_equal(tu_int(j, "runtime.compute_buffer_bytes"), 780271616LL);
+  json_decref(j);
 }
 
 /* The CPU backend holds everything in host memory: the repacked Q4_K copies and the tensors
