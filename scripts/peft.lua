@@ -195,6 +195,11 @@ function P.op_sac(desc)
   if (b.experts or 0) > 0 then
     return nil, "is modelled for dense blocks (a MoE block's experts run grouped GEMMs, not aten.mm)"
   end
+  for _, g in ipairs(desc.kv or {}) do
+    if g.kind == "mamba" then
+      return nil, "is modelled for uniform attention layers, and this model mixes recurrent (Mamba / gated DeltaNet) layers in"
+    end
+  end
   local h, q, kv, f = desc.hidden, b.q_dim, b.kv_dim, b.ffn_dim
   local fits_in = { [h] = true, [q or -1] = true, [f or -1] = true }
   local fits_out = { [h] = true, [q or -1] = true, [kv or -1] = true, [f or -1] = true }

@@ -364,6 +364,9 @@ static void test_workload_errors(void **state) {
        "its own mm ops to the block's count"},
       {"return { model = 'Qwen/Qwen3-30B-A3B', workload = { kind = 'train', seq_len = 4096, grad_checkpointing = 'op' } }",
        "workload.grad_checkpointing: \"op\" (torchtitan's per-op SAC) is modelled for dense blocks"},
+      {"return { model = 'Qwen/Qwen3.6-27B', workload = { kind = 'train', seq_len = 4096, grad_checkpointing = 'op' } }",
+       "workload.grad_checkpointing: \"op\" (torchtitan's per-op SAC) is modelled for uniform attention layers, and this "
+       "model mixes recurrent (Mamba / gated DeltaNet) layers in"},
       {SD14_FULL "grad_checkpointing = 'op' } }",
        "workload.grad_checkpointing: \"op\" (torchtitan's per-op SAC) is modelled for transformer language models, "
        "not diffusion pipelines"},
