@@ -325,3 +325,24 @@ int estimate_run(const model_desc *m, const scenario *s, estimate *out, char *er
   }
   return 0;
 }
+
+/* NCCL's NVLink-SHARP (NVLS) buffers exist on NVSwitch systems of Hopper and later
+** (NVLink 4/5 without a bridge). A GPU given only by name and memory has no catalog
+** interconnect: one of 70 GiB or more is assumed to sit on an NVSwitch baseboard (the
+** llm-d H100 runs, "NVIDIA H100 80GB" with 79.19 GiB). */
+bool est_nvls(const scenario *s) {
+  if (!s->gpu_link[0]) return s->gpu_memory >= 70ull * 1024 * 1024 * 1024;
+  bool link = strncmp(s->gpu_link, "NVLink 4", 8) == 0 || strncmp(s->gpu_link, "NVLink 5", 8) == 0;
+  return link && !strstr(s->gpu_link, "bridge");
+}
+
+/* CUDA memory outside PyTorch that tensor parallelism's communicators take on a rank when
+** the distributed group starts (vLLM's non-torch memory; SGLang's free memory is measured
+** after it): on NVSwitch Hopper systems NCCL's NVLS multicast buffers, 1.82 GiB
+** (llmd-v019-llama31-8b-tp2-8k 2.07 GiB non-torch against 0.25 at tp 1, -tp4-8k 2.13,
+** mixtral-8x7b-tp2 2.07, gpt-oss-20b-tp2 2.07); over PCIe or A100 NVLink ring buffers and
+** custom all-reduce, 0.10 GiB (vllm-13061-*: 0.25 at tp 2; vllm-16570-*: 0.34-0.43 at tp 4). */
+double est_tp_comm_gib(const scenario *s) {
+  if (s->tp <= 1) return 0;
+  return est_nvls(s) ? 1.82 : 0.10;
+}

@@ -71,6 +71,11 @@ void est_fig_real(ectx *c, const char *name, double value);
 /* Stops the estimate with a message (an unsupported combination, say). */
 void est_fail(ectx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* NCCL NVLS buffers on this GPU (an NVSwitch system of Hopper or later). */
+bool est_nvls(const scenario *s);
+/* GiB tensor parallelism's communicators take outside PyTorch on a rank (0 at tp 1). */
+double est_tp_comm_gib(const scenario *s);
+
 /* The modules. */
 void infer_transformers(ectx *c);
 /* llama.cpp's backend buffers (rt_llamacpp.c) */

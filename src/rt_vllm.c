@@ -72,16 +72,6 @@ static bool big_gpu(const vcfg *v, const scenario *s) {
   return v->version >= 9000 && s->gpu_memory >= 70ull * 1024 * MIB && strcmp(s->gpu_arch, "ampere") != 0;
 }
 
-/* NCCL's NVLink-SHARP (NVLS) buffers exist on NVSwitch systems of Hopper and later
-** (NVLink 4/5 without a bridge). A GPU given only by name and memory has no catalog
-** interconnect: one of 70 GiB or more is assumed to sit on an NVSwitch baseboard (the
-** llm-d H100 runs, "NVIDIA H100 80GB" with 79.19 GiB). */
-static bool has_nvls(const scenario *s) {
-  if (!s->gpu_link[0]) return s->gpu_memory >= 70ull * 1024 * MIB;
-  bool link = strncmp(s->gpu_link, "NVLink 4", 8) == 0 || strncmp(s->gpu_link, "NVLink 5", 8) == 0;
-  return link && !strstr(s->gpu_link, "bridge");
-}
-
 static void mm_profile(ectx *c, vcfg *v);
 static uint64_t lora_act_bytes(ectx *c, const vcfg *v);
 
@@ -97,7 +87,7 @@ static void vllm_config(ectx *c, vcfg *v) {
   v->bs = scn_u64(s, "runtime.block_size", 16);
   v->chunked = scn_bool(s, "runtime.enable_chunked_prefill", true);
   v->eager = scn_bool(s, "runtime.enforce_eager", false);
-  v->nvls = has_nvls(s);
+  v->nvls = est_nvls(s);
   v->fi_sampler = scn_bool(s, "runtime.flashinfer_sampler", v->version >= 8000 && v->version < 11000);
   v->v0 = scn_bool(s, "vllm.v0", v->version < 8000);
   bool big = big_gpu(v, s);
@@ -786,15 +776,11 @@ static uint64_t activation_peak(ectx *c, const vcfg *v, bool sampler) {
 ** 0.8-0.18 (llmd-emp-*, llmd-sweep-qwen3-14b-v015/v017), 0.25 GiB in 0.19 and V0
 ** (llmd-v019-*-tp1-8k; V0 0.16-0.35: vllm-pr12126-*, vllm-10517-*); a stage without
 ** the sampler 0.07 GiB (llmd-v019-llama31-8b-pp2-8k). Tensor parallelism adds NCCL's
-** buffers: on NVSwitch Hopper systems NVLS multicast buffers, +1.82 GiB per rank
-** (llmd-v019-llama31-8b-tp2-8k 2.07, -tp4-8k 2.13, mixtral-8x7b-tp2 2.07, gpt-oss-20b-tp2
-** 2.07); over PCIe or A100 NVLink ring buffers and custom all-reduce, +0.1 GiB
-** (vllm-13061-*: 0.25 at tp 2; vllm-16570-*: 0.34-0.43 at tp 4). */
+** buffers (est_tp_comm_gib). */
 static uint64_t non_torch(ectx *c, const vcfg *v, bool sampler) {
   double base = !v->v0 && v->version < 19000 ? 0.13 : 0.25;
   if (!sampler) base = 0.07;
-  if (c->s->tp > 1) base += v->nvls ? 1.82 : 0.10;
-  return gib(c, base);
+  return gib(c, base + est_tp_comm_gib(c->s));
 }
 
 /* ---------------------------------------------------------------- KV-cache groups */
