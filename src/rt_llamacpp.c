@@ -92,6 +92,12 @@
 ** else { inp->embd }` (llama.cpp ec98e2002 of 2025-12-16 as vendored by ollama 0.20.2,
 ** llama/llama.cpp/src/llama-graph.cpp). The first build with it is assumed, not bisected */
 #define LC_B_EMBD_SELECT 7775
+/* "llama: offload output layer to GPU first" (PR #18148, merged 2025-12-17): -ngl N puts the
+** output layer and the last N - 1 repeating layers on the GPUs, where it was the last N
+** repeating layers and the output layer only from N > n_layer. b7470 assumed (ollama's pin of
+** 2025-12-16 is b7440), not bisected. A Qwen3.5-27B log of b8586 (-ngl 26) holds every
+** buffer to the printed MiB with it (tests/test_llamacpp.c test_hybrid_partial_offload). */
+#define LC_B_OUTPUT_FIRST 7470
 
 typedef struct lc_dev {
   uint64_t model, kv, rs, compute;
@@ -346,7 +352,10 @@ static void lc_options(lc *l) {
 static int lc_block_dev(const lc *l, uint64_t il) {
   if (l->cpu || l->n_gpu == 0) return -1;
   uint64_t all = l->n_layer_all;
-  uint64_t start = l->ngl >= all ? 0 : all - l->ngl;
+  /* from PR #18148 the output layer is offloaded first: i_gpu_start = n_layer_all + 1 - ngl
+  ** (llama-model.cpp load_tensors), before it n_layer_all - ngl */
+  uint64_t top = lc_newer(l, LC_B_OUTPUT_FIRST) ? all + 1 : all;
+  uint64_t start = l->ngl >= top ? 0 : top - l->ngl;
   uint64_t act = l->ngl < all + 1 ? l->ngl : all + 1;
   if (il < start || il - start >= act) return -1;
   double x = (double)(il - start) / (double)act;
@@ -514,6 +523,37 @@ static void lc_tied_output(lc *l, const inv_tensor *t, const ggml_type_info *g, 
   lc_add_buffer(l, t, g, b, lc_layer_dev(l, l->n_layer), lc_host_buft(l, t, g, true), 1);
 }
 
+/* A gated DeltaNet hybrid (Qwen3-Next, Qwen3.5 / 3.6: full_attention_interval p) has its
+** attention layers (and their KV) at il % p == p - 1 and DeltaNet at the others
+** (hparams.is_recurrent); a description's "*" group of either kind counts only its own
+** layers. p = n_layer / the attention layers; 0 for a model without recurrent layers. */
+static uint64_t lc_hybrid_period(const lc *l, uint64_t *n_state) {
+  for (int gi = 0; gi < l->m->n_kv; gi++) {
+    const kv_group *g = &l->m->kv[gi];
+    if (g->kind == KV_STATE && g->layers && g->layers < l->n_layer && l->n_layer % (l->n_layer - g->layers) == 0) {
+      *n_state = g->layers;
+      return l->n_layer / (l->n_layer - g->layers);
+    }
+  }
+  return 0;
+}
+
+/* The layer of the j-th of a group of n layers: the j-th recurrent or attention layer of a
+** hybrid, dflt otherwise. */
+static uint64_t lc_hybrid_layer(const lc *l, uint64_t n, uint64_t j, uint64_t dflt) {
+  uint64_t ns = 0, p = lc_hybrid_period(l, &ns);
+  if (!p) return dflt;
+  if (n == ns) return (j / (p - 1)) * p + j % (p - 1);
+  if (n == l->n_layer - ns) return j * p + p - 1;
+  return dflt;
+}
+
+/* The layer of the k-th instance of a "*" group spanning layers first .. first + nl - 1
+** (lc_group_span): a hybrid's group of its recurrent or attention layers sits at them. */
+static uint64_t lc_group_layer(const lc *l, uint64_t first, uint64_t nl, uint64_t per, uint64_t k) {
+  return nl < l->n_layer && first == 0 && per == 1 ? lc_hybrid_layer(l, nl, k, k) : k;
+}
+
 /* The layers a '*' tensor group of a preset spreads over: every layer when its count
 ** divides by them; else a first_k_dense_replace model's (DeepSeek, GLM-4.5): the routed
 ** and shared experts and routers in the last layers (count / experts per layer of them),
@@ -656,7 +696,8 @@ static void lc_weights(lc *l) {
     bool stack = t->role == ROLE_EXPERT && strchr(t->name, '*');
     uint64_t first, nl, per;
     if (il == -2 && lc_group_span(l, t, &first, &nl, &per)) {
-      for (uint64_t k = first; k < first + nl; k++) {
+      for (uint64_t k0 = first; k0 < first + nl; k0++) {
+        uint64_t k = lc_group_layer(l, first, nl, per, k0);
         x.bytes = stack ? acc_mul(&l->c->acc, b, per) : b, x.n = stack ? 1 : per;
         x.dev = lc_ffn_dev(l, t, k, lc_layer_dev(l, k)), x.layer = (long)k;
         if (!lc_inst_push(l, &v, &nv, &cap, x)) break;
@@ -824,7 +865,8 @@ static uint64_t *lc_weight_table(lc *l, const lc_graph_spec *sp) {
     } else if (il < 0 && strchr(t->name, '*')) {
       uint64_t first, nl, per;
       if (lc_group_span(l, t, &first, &nl, &per))
-        for (uint64_t k = first; k < first + nl; k++) lc_wadd_split(l, wb, k, kind, t, g, b, per, z_rows);
+        for (uint64_t k = first; k < first + nl; k++)
+          lc_wadd_split(l, wb, lc_group_layer(l, first, nl, per, k), kind, t, g, b, per, z_rows);
     }
   }
   return wb;
@@ -907,7 +949,7 @@ static void lc_kv(lc *l) {
     uint64_t n = gi < l->m->n_kv ? g->layers : l->n_nextn;
     for (uint64_t i = 0; i < n; i++) {
       /* group layers spread evenly over the model's layers for placement; MTP blocks last */
-      uint64_t il = gi == l->m->n_kv ? l->n_layer + i : g->layers ? i * l->n_layer / g->layers : 0;
+      uint64_t il = gi == l->m->n_kv ? l->n_layer + i : g->layers ? lc_hybrid_layer(l, g->layers, i, i * l->n_layer / g->layers) : 0;
       int dev = l->offload_kqv ? lc_block_dev(l, il) : -1;
       uint64_t a = dev < 0 ? LC_CPU_ALIGN : LC_CUDA_ALIGN;
       uint64_t b = acc_add(&l->c->acc, lc_pad(k, a), lc_pad(v, a));

@@ -261,22 +261,21 @@ static void test_pythia_partial(void **state) {
   json_decref(j);
 }
 
-/* The late-2025 graph on a GPU: the Q8_0 gqa model with -ngl 4 keeps the four layers on
-** the GPU and the output layer on the host, where the tied output is token_embd's
-** duplicate (32000 x 1024 Q8_0 = 34816000 B, rows of 1024: no CUDA row padding). Offloaded
-** from the host, the output matmul copies it into CUDA0's compute buffer above the 67633152
-** B the layers need (the -ngl 5 figure): 102449152 B, in 4 splits (get_rows on the host,
-** the layers, the output norm's host weight, the output matmul's); logits of every row
-** (n_outputs_max = 0: 32000 x 512 x 4 + the normed rows 512 x 1024 x 4 = 67633152). With
-** llama-server's one output row the last layer's FFN, the output norm and the logits run
-** on 1 row: below the CUDA backend's 32 rows nothing is taken from the host, so -ngl 4
-** needs what -ngl 5 does, in 3 splits (the output layer stays on the host). */
+/* The late-2025 graph on a GPU: the Q8_0 gqa model with -ngl 4 at b7400 (before PR #18148)
+** keeps the four layers on the GPU and the output layer on the host, where the tied output
+** is token_embd's duplicate (32000 x 1024 Q8_0 = 34816000 B, rows of 1024: no CUDA row
+** padding). Offloaded from the host, the output matmul copies it into CUDA0's compute buffer
+** above the 67633152 B the layers need (the -ngl 5 figure): 102449152 B, in 4 splits
+** (get_rows on the host, the layers, the output norm's host weight, the output matmul's);
+** logits of every row (before b9443 the prompt reserve's outputs are every token: 32000 x
+** 512 x 4 + the normed rows 512 x 1024 x 4 = 67633152). The newest build's -ngl 5 has
+** llama-server's one output row: under the logits. */
 static void test_gpu_partial_copies(void **state) {
   write_models();
-  json_t *j = run(*state, lcp("gqa"), "n_gpu_layers = 5, n_outputs_max = 0", 2048, 1);
+  json_t *j = run(*state, lcp("gqa"), "n_gpu_layers = 5, version = 'b7400'", 2048, 1);
   assert_int_equal(tu_int(j, "runtime.compute_buffer_bytes"), 67633152);
   json_decref(j);
-  j = run(*state, lcp("gqa"), "n_gpu_layers = 4, n_outputs_max = 0", 2048, 1);
+  j = run(*state, lcp("gqa"), "n_gpu_layers = 4, version = 'b7400'", 2048, 1);
   assert_int_equal(tu_int(j, "runtime.compute_buffer_bytes"), 67633152 + 34816000);
   assert_int_equal(tu_int(j, "runtime.graph_splits"), 4);
   assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
@@ -285,9 +284,13 @@ static void test_gpu_partial_copies(void **state) {
   long long full = tu_int(j, "runtime.compute_buffer_bytes");
   if (full >= 32000ll * 512 * 4) fail_msg("-ngl 5: %lld still holds the logits", full);
   json_decref(j);
+  /* from PR #18148 (LC_B_OUTPUT_FIRST) -ngl 4 offloads the output layer first and leaves
+  ** layer 0 on the host: its ops take their weights to the GPU one split each (13 splits),
+  ** above the whole-GPU figure (the replay's, not a measurement) */
   j = run(*state, lcp("gqa"), "n_gpu_layers = 4", 2048, 1);
-  assert_int_equal(tu_int(j, "runtime.compute_buffer_bytes"), full);
-  assert_int_equal(tu_int(j, "runtime.graph_splits"), 3);
+  assert_int_equal(tu_int(j, "runtime.graph_splits"), 13);
+  assert_int_equal(tu_int(j, "runtime.compute_buffer_bytes"), 27772928);
+  assert_true(tu_int(j, "runtime.compute_buffer_bytes") > full);
   json_decref(j);
 }
 
@@ -610,15 +613,15 @@ static void test_auto_moe_four_gpus(void **state) {
 
 /* After step 3 alone (dense-only blocks, experts on the host) the first offloaded block keeps
 ** its experts (its GPU's partial range ends at the output layer's index): GLM-4.6 Q4_K_M at
-** 16k on a 12 GB RTX 3060 takes 33 blocks, 32 of them partial; by hand the nearest is every
-** routed expert but one layer's on the host. */
+** 16k on a 12 GB RTX 3060 takes 43 blocks (the output layer first, PR #18148), 42 of them
+** partial; by hand the nearest is every routed expert but one layer's on the host. */
 static void test_auto_moe_dense_only(void **state) {
   const char *text = "return { model = 'zai-org/GLM-4.6', quant = 'gguf:Q4_K_M', runtime = 'llamacpp',"
                      " workload = { kind = 'inference', context = 16384 }, gpu = 'RTX 3060' }";
   json_t *j = NULL;
-  assert_string_equal(fit_launch(*state, text, "RTX 3060", &j), "-ngl 33 --n-cpu-moe 91 -c 16384 -np 1");
-  assert_int_equal(tu_int(j, "runtime.fit_auto_split_0"), 33);
-  assert_int_equal(tu_int(j, "runtime.fit_auto_part_0"), 32);
+  assert_string_equal(fit_launch(*state, text, "RTX 3060", &j), "-ngl 43 --n-cpu-moe 91 -c 16384 -np 1");
+  assert_int_equal(tu_int(j, "runtime.fit_auto_split_0"), 43);
+  assert_int_equal(tu_int(j, "runtime.fit_auto_part_0"), 42);
   assert_int_equal(tu_int(j, "runtime.fit_auto_moe_gpu_layers"), 1);
   json_decref(j);
 }
@@ -806,6 +809,37 @@ static void test_preset_mapped_range(void **state) {
   expect_printed_mib(tu_int(j, "runtime.cpu_model_buffer_bytes"), "17447.91", "CPU_Mapped model");
   expect_printed_mib(tu_int(j, "runtime.kv_buffer_bytes"), "1536.00", "KV of CUDA0 (384.00) and CUDA1 (1152.00)");
   expect_printed_mib(tu_int(j, "runtime.host_compute_buffer_bytes"), "36.01", "CUDA_Host compute");
+  json_decref(j);
+}
+
+/* A gated DeltaNet hybrid partly offloaded: a llama-server log of b8586 (64ac9ab66) pasted
+** in a public repository, Qwen3.5-27B Q4_K_S (unsloth: f32 353, q4_K 485, q5_K 12, q6_K 1;
+** the Qwen3.6-27B preset has its shapes and gives the same counts) on a 12 GB RTX 4070,
+** -ngl 26 -c 131072 -np 1 -b 1024 -ub 1024, flash attention, f16 K/V. The output layer goes
+** first (PR #18148), then blocks 39-63; attention sits at every fourth block (il % 4 == 3)
+** with its KV, DeltaNet with its states at the others: CUDA0 model 6096.65, CPU_Mapped
+** 8740.26, KV 3584.00 on CUDA0 (7 attention layers) and 4608.00 on the host (9), RS 56.11 on
+** CUDA0 (18 DeltaNet layers) and 93.52 on the host (30), output 0.95 MiB. The run then failed
+** to allocate its CUDA0 compute buffer of 1,469,841,408 B: the replay is within 10% (7.2% over,
+** not explained). */
+static void test_hybrid_partial_offload(void **state) {
+  json_t *j = NULL;
+  const char *text = "return { model = 'Qwen/Qwen3.6-27B', quant = 'gguf:Q4_K_S', runtime = { name = 'llamacpp',"
+                     " version = 'b8586', n_gpu_layers = 26, n_ctx = 131072, n_batch = 1024, n_ubatch = 1024,"
+                     " flash_attn = true, n_seq_max = 1, fit = false }, workload = { kind = 'inference',"
+                     " context = 131072 }, gpu = 'RTX-4060Ti-16GB' }";
+  if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  expect_printed_mib(tu_int(j, "runtime.gpu_model_buffer_bytes"), "6096.65", "CUDA0 model");
+  expect_printed_mib(tu_int(j, "runtime.cpu_model_buffer_bytes"), "8740.26", "CPU_Mapped model");
+  long long kv = tu_int(j, "runtime.kv_buffer_bytes"), rs = tu_int(j, "runtime.rs_buffer_bytes");
+  long long gpu_kv = tu_int(j, "devices.0.categories.1.bytes"), gpu_rs = tu_int(j, "devices.0.categories.2.bytes");
+  expect_printed_mib(gpu_kv, "3584.00", "CUDA0 KV");
+  expect_printed_mib(kv - gpu_kv, "4608.00", "CPU KV");
+  expect_printed_mib(gpu_rs, "56.11", "CUDA0 RS");
+  expect_printed_mib(rs - gpu_rs, "93.52", "CPU RS");
+  expect_printed_mib(tu_int(j, "runtime.output_buffer_bytes"), "0.95", "CUDA_Host output");
+  double c = (double)tu_int(j, "runtime.compute_buffer_bytes");
+  if (c < 1469841408.0 * 0.9 || c > 1469841408.0 * 1.1) fail_msg("CUDA0 compute %.0f B, the log 1469841408", c);
   json_decref(j);
 }
 
@@ -1428,7 +1462,7 @@ int main(void) {
       cmocka_unit_test(test_auto_moe_four_gpus), cmocka_unit_test(test_auto_moe_dense_only),
       cmocka_unit_test(test_qwen2vl_no_sections),
       cmocka_unit_test(test_fused_archs), cmocka_unit_test(test_ollama_embeddings),
-      cmocka_unit_test(test_preset_mapped_range),
+      cmocka_unit_test(test_preset_mapped_range), cmocka_unit_test(test_hybrid_partial_offload),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

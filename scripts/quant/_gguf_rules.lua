@@ -88,6 +88,27 @@ local function span(t, desc, q, field)
   return first, nl, per
 end
 
+-- The layers of a group spanning first .. first + nl - 1; a gated DeltaNet hybrid's group of
+-- its recurrent (kind "mamba") or its attention layers sits at them: attention at
+-- (i + 1) % p == 0, p = layers / attention layers (llama.cpp's hparams.is_recurrent for
+-- qwen3next / qwen35; the same as src/rt_llamacpp.c lc_hybrid_layer), so that a layer-dependent
+-- type choice (use_more_bits) and the file's order see the real layer.
+local function layers_of(desc, first, nl, per)
+  local L, at = desc.layers or 0, {}
+  for _, g in ipairs(desc.kv or {}) do
+    if g.kind == "mamba" and g.layers and g.layers < L and per == 1 and first == 0 and L % (L - g.layers) == 0
+       and (nl == g.layers or nl == L - g.layers) then
+      local p = L // (L - g.layers)
+      for i = 0, L - 1 do
+        if (nl == g.layers) ~= ((i + 1) % p == 0) then at[#at + 1] = i end
+      end
+      return at
+    end
+  end
+  for i = first, first + nl - 1 do at[#at + 1] = i end
+  return at
+end
+
 local function copy(t, name, count, layer)
   local base, quantizable = gguf_base(t)
   local x = { name = name, shape = t.shape, count = count, role = t.role, component = t.component,
@@ -134,7 +155,8 @@ function R.expand(desc, q, field, component)
       if t.role == "embed" then head[#head + 1] = x else tail[#tail + 1] = x end
     else
       local first, nl, per = span(t, desc, q, field)
-      for i = first, first + nl - 1 do
+      local at = layers_of(desc, first, nl, per)
+      for _, i in ipairs(at) do
         by_layer[i] = by_layer[i] or {}
         local l = by_layer[i]
         l[#l + 1] = copy(t, (t.name:gsub("%*", tostring(i), 1)), per, i)
