@@ -957,11 +957,74 @@ static bool vllm_hybrid(ectx *c, const vcfg *v) {
 
 /* ---------------------------------------------------------------- the estimate */
 
-/* CUDA-graph capture, after the KV cache is sized: 0.65-1.79 GiB per rank in the
-** llmd-v019 sweep ("Graph capturing finished ... took", median 0.91 GiB). Calibrated
-** flat; 0 with enforce_eager. */
+/* CUDA graphs, per rank. What vLLM captures (vllm/v1/worker/gpu_model_runner.py
+** capture_model, cudagraph_dispatcher.get_capture_descs):
+** - the capture sizes: [1, 2, 4] + range(8, 256, 8) + range(256, max + 1, 16) with
+**   max_cudagraph_capture_size = min(2 x max_num_seqs, 512), none above
+**   max_num_batched_tokens (51 sizes at 256 sequences, 35 at 128, 5 at 8: "Profiling CUDA
+**   graph memory: PIECEWISE=51 (largest=512), FULL=35 (largest=256)" and the hold-out logs of
+**   0.13-0.22). Before 0.12 (assumed, not bisected) the list stepped by 8 to the same max:
+**   67 sizes at 512.
+** - PIECEWISE: one batch of each size, the model cut at every attention (and mamba/GDN)
+**   layer, so L + 1 graphs a size; from 0.11 (FULL_AND_PIECEWISE) also one FULL decode graph,
+**   all L layers in it, for each size up to max_num_seqs x (1 + speculative tokens).
+**   Before that (0.8-0.10) PIECEWISE only; V0 one whole-model graph a batch size, [1, 2, 4] +
+**   range(8, 257, 8) up to max_num_seqs.
+** All of them share one memory pool, the largest captured first, so the pool holds little
+** more than one forward's intermediates (tens of MiB at 512 tokens); what grows is each
+** instantiated graph's own memory, per layer and per size. vLLM's estimator extrapolates
+** the same way: the first graph of each mode plus the second one's cost x (sizes - 1),
+** "at least 1 MiB per graph for driver overhead" (profile_cudagraph_memory). Hence
+** bytes = unit x layers on the rank x (PIECEWISE sizes + FULL sizes). */
+static void capture_sizes(ectx *c, const vcfg *v, uint64_t *pw, uint64_t *full) {
+  *pw = *full = 0;
+  if (v->eager) return;
+  uint64_t k = v->spec[0] ? scn_u64(c->s, "spec.tokens", 0) : 0;
+  if (v->v0) {
+    for (uint64_t b = 1; b <= 256; b = b < 8 ? b * 2 : b + 8)
+      if (b <= v->seqs) ++*full;
+    return;
+  }
+  uint64_t max = u64min(2 * v->seqs, 512), decode = v->seqs * (1 + k);
+  for (uint64_t b = 1; b <= max; b = b < 8 ? b * 2 : b + (v->version >= 12000 && b >= 256 ? 16 : 8)) {
+    if (b > v->tokens) break;
+    ++*pw;
+    if (v->version >= 11000 && b <= decode) ++*full;
+  }
+}
+
+static uint64_t graph_layers(const ectx *c) {
+  uint64_t l = c->m->layers ? c->m->layers : 1;
+  return bytes_ceildiv(l, c->s->pp);
+}
+
+/* The actual capture ("Graph capturing finished in N secs, took X GiB"): 0.289 MiB a layer
+** and a size, the median of layer x size units over the 14 llmd-v019 H100 runs (0.91 GiB for
+** Llama-3.1-8B at 51 + 51 sizes). Held out, dense: Qwen2-7B 0.10.1 A100 0.53 (0.50
+** printed), Qwen2.5-7B 0.22 0.43 (0.31), Qwen3.5-4B 0.22 0.78 / 0.49 (0.55 / 0.35),
+** Qwen3.5-9B 0.19 0.78 (0.65), Llama-3-70B-AWQ tp 2 0.16 1.94 (1.22). Not modelled: MoE and
+** MLA layers (DeepSeek-V2-Lite 1.57 printed, 0.78 here) and NCCL all-reduces captured with
+** custom all-reduce off (Qwen3-8B-AWQ tp 2: 1.65, 1.04 here). */
+#define VLLM_GRAPH_UNIT_MIB 0.289
+/* vLLM's own estimate (profile_cudagraph_memory, "Estimated CUDA graph memory: X GiB
+** total"): first capture + per-graph x (sizes - 1) for each mode, the larger first capture
+** only; 0.264 MiB a layer and a size, the median over the same 14 runs' estimates. Held out:
+** Qwen2.5-7B 0.22 0.38 (0.37 printed), Qwen3.5-4B 0.22 0.70 / 0.44 (0.64 / 0.40),
+** Qwen3.5-9B 0.19 0.70 (0.78). */
+#define VLLM_GRAPH_EST_UNIT_MIB 0.264
+
 static uint64_t cuda_graphs(ectx *c, const vcfg *v) {
-  return v->eager ? 0 : gib(c, 0.91);
+  uint64_t pw, full;
+  capture_sizes(c, v, &pw, &full);
+  return acc_from_double(&c->acc, VLLM_GRAPH_UNIT_MIB * MIB * (double)graph_layers(c) * (double)(pw + full));
+}
+
+static uint64_t cuda_graph_estimate(ectx *c, const vcfg *v) {
+  uint64_t pw, full;
+  capture_sizes(c, v, &pw, &full);
+  if (pw + full == 0) return 0;
+  return acc_from_double(&c->acc,
+                         VLLM_GRAPH_EST_UNIT_MIB * MIB * (double)graph_layers(c) * (double)(pw + full - 1));
 }
 
 /* The V0 engine gathers the logits to the driver worker (rank 0) alone and samples
@@ -987,7 +1050,7 @@ static void vllm_rank(ectx *c, const vcfg *v, const vgroups *g, bool hybrid, uin
   r->non_torch = non_torch(c, v, last);
   uint64_t used = acc_add(&c->acc, acc_add(&c->acc, r->weights, r->act), r->non_torch);
   if (scn_bool(c->s, "runtime.memory_profiler_estimate_cudagraphs", false))
-    used = acc_add(&c->acc, used, cuda_graphs(c, v));
+    used = acc_add(&c->acc, used, cuda_graph_estimate(c, v));
   r->kv = v->requested > used ? v->requested - used : 0;
   uint64_t fixed = scn_u64(c->s, "runtime.kv_cache_memory_bytes", 0);
   if (fixed) r->kv = fixed;
@@ -1088,6 +1151,11 @@ static void vllm_figures(ectx *c, const vcfg *v, const vgroups *g, const vrank *
   est_fig(c, "activation_peak_bytes", act);
   est_fig(c, "non_torch_bytes", r->non_torch);
   est_fig(c, "cuda_graph_bytes", cuda_graphs(c, v));
+  est_fig(c, "cuda_graph_estimate_bytes", cuda_graph_estimate(c, v));
+  uint64_t pw, full;
+  capture_sizes(c, v, &pw, &full);
+  est_fig(c, "cuda_graph_sizes_piecewise", pw);
+  est_fig(c, "cuda_graph_sizes_full", full);
   est_fig(c, "kv_cache_bytes", r->kv);
   est_fig(c, "num_gpu_blocks", blocks);
   est_fig(c, "kv_cache_tokens", tokens);

@@ -233,8 +233,9 @@ static void test_version_eras(void **state) {
 
 /* From vLLM 0.21.0 VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS is on by default ("CUDA graph
 ** memory profiling is enabled (default since v0.21.0)", vLLM 0.27.1's startup log in
-** gpustack/runner#251): the KV budget loses the CUDA graphs' estimate (the capture figure,
-** cuda_graph_bytes). Not with enforce_eager, nor when the knob turns it off. */
+** gpustack/runner#251): the KV budget loses the CUDA graphs' estimate (vLLM's "Estimated CUDA
+** graph memory", cuda_graph_estimate_bytes). Not with enforce_eager, nor when the knob turns it
+** off. */
 static void test_cudagraph_profiling_default(void **state) {
   static const char *const t = "return { " QWEN3_14B ", runtime = { name = 'vllm', version = '%s'%s }, " WL ", " H100 " }";
   static const struct { const char *v, *knob; bool less; } cases[] = {
@@ -248,8 +249,8 @@ static void test_cudagraph_profiling_default(void **state) {
     json_t *j = eval(*state, text);
     double less = fig(base, "kv_cache_bytes") - fig(j, "kv_cache_bytes");
     if (cases[i].less) {
-      assert_true(fig(j, "cuda_graph_bytes") > 0);
-      assert_true(less == fig(j, "cuda_graph_bytes"));
+      assert_true(fig(j, "cuda_graph_estimate_bytes") > 0);
+      assert_true(less == fig(j, "cuda_graph_estimate_bytes"));
     } else {
       assert_true(less == 0);
     }
@@ -1055,8 +1056,10 @@ static const char *launch_of(json_t *j) {
 static void test_fit_launch_flags(void **state) {
   const char *v = "return { model = 'Qwen/Qwen3-32B', runtime = 'vllm', workload = { kind = 'inference', "
                   "context = 40000 } }";
+  /* one H100 no longer: 64 layers x 102 capture sizes (1024 sequences) take 1.84 GiB of CUDA
+  ** graphs after the KV cache (was the flat 0.91), over the 5 % headroom at 0.94 */
   json_t *j = fit_row(*state, v, "H100");
-  assert_string_equal(launch_of(j), "--tensor-parallel-size 1 --max-model-len 40000 --gpu-memory-utilization 0.94");
+  assert_string_equal(launch_of(j), "--tensor-parallel-size 2 --max-model-len 40000 --gpu-memory-utilization 0.90");
   json_decref(j);
   j = fit_row(*state, v, "H200");
   assert_string_equal(launch_of(j), "--tensor-parallel-size 1 --max-model-len 40000 --gpu-memory-utilization 0.90");
