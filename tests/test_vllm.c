@@ -233,23 +233,19 @@ static void test_version_eras(void **state) {
 
 /* Qwen3.5-4B (hybrid GDN, 32 layers) as the fastapi_vllm.py log (find_string id 55770092662)
 ** ran it: vLLM 0.22.0, max_model_len 1024, util 0.5. */
+#define QWEN35_4B_MODEL "model = { arch = 'qwen3_5', config = { architectures = { 'Qwen3_5ForConditionalGeneration' }, model_type = 'qwen3_5'," \
+  " tie_word_embeddings = true, text_config = {" \
+  " model_type = 'qwen3_5_text', head_dim = 256, hidden_size = 2560, intermediate_size = 9216, num_hidden_layers = 32," \
+  " num_attention_heads = 16, num_key_value_heads = 4, vocab_size = 248320, full_attention_interval = 4," \
+  " linear_conv_kernel_dim = 4, linear_key_head_dim = 128, linear_num_key_heads = 16, linear_num_value_heads = 32," \
+  " linear_value_head_dim = 128, max_position_embeddings = 262144, mamba_ssm_dtype = 'float32'," \
+  " rope_parameters = { rope_theta = 10000000, partial_rotary_factor = 0.25 } }, vision_config = { depth = 24," \
+  " hidden_size = 1024, intermediate_size = 4096, num_heads = 16, num_position_embeddings = 2304," \
+  " out_hidden_size = 2560, patch_size = 16, spatial_merge_size = 2, temporal_patch_size = 2 } } }, "
 #define QWEN35_4B                                                                                           \
-  "local lt = {} for i = 1, 32 do lt[i] = (i % 4 == 0) and 'full_attention' or 'linear_attention' end "    \
-  "return { model = { arch = 'qwen3_5', config = { architectures = { 'Qwen3_5ForConditionalGeneration' }, " \
-  "model_type = 'qwen3_5', tie_word_embeddings = true, text_config = { model_type = 'qwen3_5_text', "       \
-  "attention_bias = false, attn_output_gate = true, head_dim = 256, hidden_size = 2560, "                   \
-  "intermediate_size = 9216, num_hidden_layers = 32, num_attention_heads = 16, num_key_value_heads = 4, "  \
-  "vocab_size = 248320, full_attention_interval = 4, layer_types = lt, linear_conv_kernel_dim = 4, "        \
-  "linear_key_head_dim = 128, linear_num_key_heads = 16, linear_num_value_heads = 32, "                    \
-  "linear_value_head_dim = 128, max_position_embeddings = 262144, mtp_num_hidden_layers = 1, "             \
-  "rms_norm_eps = 1e-06, mamba_ssm_dtype = 'float32', tie_word_embeddings = true, rope_parameters = { "    \
-  "rope_type = 'default', rope_theta = 10000000, partial_rotary_factor = 0.25, mrope_interleaved = true, " \
-  "mrope_section = { 11, 11, 10 } } }, vision_config = { model_type = 'qwen3_5_vision', depth = 24, "      \
-  "hidden_act = 'gelu_pytorch_tanh', hidden_size = 1024, in_channels = 3, intermediate_size = 4096, "      \
-  "num_heads = 16, num_position_embeddings = 2304, out_hidden_size = 2560, patch_size = 16, "              \
-  "spatial_merge_size = 2, temporal_patch_size = 2 } } }, runtime = { name = 'vllm', version = '0.22.0', "  \
-  "gpu_memory_utilization = 0.5, max_model_len = 1024, max_num_batched_tokens = %s, max_num_seqs = %s }, " \
-  "workload = { kind = 'inference', context = 1024 }, gpu = 'RTX-PRO-6000-Blackwell-96GB' }"
+  "return { " QWEN35_4B_MODEL "runtime = { name = 'vllm', version = '0.22.0', gpu_memory_utilization = 0.5, "  \
+  "max_model_len = 1024, max_num_batched_tokens = %s, max_num_seqs = %s }, workload = { kind = 'inference', " \
+  "context = 1024 }, gpu = 'RTX-PRO-6000-Blackwell-96GB' }"
 
 /* The CUDA graphs vLLM captures and what they take, against printed figures ("Profiling CUDA
 ** graph memory: PIECEWISE=n (largest=..), FULL=m", "Estimated CUDA graph memory: X GiB total",
@@ -1425,17 +1421,8 @@ static void test_spec_mtp_hybrid(void **state) {
 ** groups (1 attention + 3 state a group), 5 blocks a request (2 attention + 3 state):
 ** 689 / 5 = 137.8, x 1024 = 141,107; 0.19.0 printed 689 / 4 x 528 = 90,816 (the SSM state in
 ** the config's float32 mamba_ssm_dtype, Qwen3_5ForConditionalGeneration's config hook). */
-#define Q354 "model = { arch = 'qwen3_5', config = { architectures = { 'Qwen3_5ForConditionalGeneration' }, model_type = 'qwen3_5'," \
-  " tie_word_embeddings = true, text_config = {" \
-  " model_type = 'qwen3_5_text', head_dim = 256, hidden_size = 2560, intermediate_size = 9216, num_hidden_layers = 32," \
-  " num_attention_heads = 16, num_key_value_heads = 4, vocab_size = 248320, full_attention_interval = 4," \
-  " linear_conv_kernel_dim = 4, linear_key_head_dim = 128, linear_num_key_heads = 16, linear_num_value_heads = 32," \
-  " linear_value_head_dim = 128, max_position_embeddings = 262144, mamba_ssm_dtype = 'float32'," \
-  " rope_parameters = { rope_theta = 10000000, partial_rotary_factor = 0.25 } }, vision_config = { depth = 24," \
-  " hidden_size = 1024, intermediate_size = 4096, num_heads = 16, num_position_embeddings = 2304," \
-  " out_hidden_size = 2560, patch_size = 16, spatial_merge_size = 2, temporal_patch_size = 2 } } }, "
 static void test_kv_tokens_product(void **state) {
-  static const char *fmt = "return { " Q354 "runtime = { name = 'vllm', version = '%s', gpu_memory_utilization = 0.5,"
+  static const char *fmt = "return { " QWEN35_4B_MODEL "runtime = { name = 'vllm', version = '%s', gpu_memory_utilization = 0.5,"
                            " max_model_len = 1024, max_num_batched_tokens = 8192, max_num_seqs = 256,"
                            " kv_cache_memory_bytes = 11929350471 }, workload = { kind = 'inference', context = 1024 },"
                            " gpu = 'RTX-PRO-6000-Blackwell-96GB' }";
