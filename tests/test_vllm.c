@@ -253,13 +253,18 @@ static void test_version_eras(void **state) {
 ** The per-layer-and-size units come from the llm-d v0.19 sweep (the first case); the others
 ** were not used to derive them. Estimates within 15 %, actual captures with the profile
 ** terms' 25 % or 0.1 GiB. */
+/* The captured sizes exactly; the estimate within 15 %, the capture within 25 % or 0.1 GiB. */
+static void graph_figs(json_t *j, double pw, double full, double est_gib, double actual_gib) {
+  near(j, "cuda_graph_sizes_piecewise", pw, 0, 0);
+  near(j, "cuda_graph_sizes_full", full, 0, 0);
+  near(j, "cuda_graph_estimate_bytes", est_gib * GIB, 0.15, 0.005 * GIB);
+  near(j, "cuda_graph_bytes", actual_gib * GIB, 0.25, 0.1 * GIB);
+}
+
 static void test_cudagraph_memory(void **state) {
   /* llmd-v019-llama31-8b-tp1-8k (H100, 1024 sequences): estimate 0.84, took 0.91 */
   json_t *j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', " V19 " }, " WL ", " H100 " }");
-  near(j, "cuda_graph_sizes_piecewise", 51, 0, 0);
-  near(j, "cuda_graph_sizes_full", 51, 0, 0);
-  near(j, "cuda_graph_estimate_bytes", 0.84 * GIB, 0.15, 0.005 * GIB);
-  near(j, "cuda_graph_bytes", 0.91 * GIB, 0.25, 0.1 * GIB);
+  graph_figs(j, 51, 51, 0.84, 0.91);
   json_decref(j);
   /* test_engine_direct.py (find_string id 67144197265), vLLM 0.22.0, Qwen2.5-7B-Instruct,
   ** 128 sequences, 2048 batched tokens: PIECEWISE=35 (largest=256), FULL=19 (largest=128);
@@ -267,10 +272,7 @@ static void test_cudagraph_memory(void **state) {
   j = eval(*state, "return { model = 'Qwen/Qwen2.5-7B-Instruct', runtime = { name = 'vllm', version = '0.22.0', "
                    "gpu_memory_utilization = 0.95, max_model_len = 4096, max_num_batched_tokens = 2048, "
                    "max_num_seqs = 128 }, workload = { kind = 'inference', context = 4096 }, gpu = 'L40S-48GB' }");
-  near(j, "cuda_graph_sizes_piecewise", 35, 0, 0);
-  near(j, "cuda_graph_sizes_full", 19, 0, 0);
-  near(j, "cuda_graph_estimate_bytes", 0.37 * GIB, 0.15, 0.005 * GIB);
-  near(j, "cuda_graph_bytes", 0.31 * GIB, 0.25, 0.1 * GIB);
+  graph_figs(j, 35, 19, 0.37, 0.31);
   json_decref(j);
   /* Qwen3.5-4B, 0.22.0: 256 sequences (id 55770092662): 51 / 35, estimate 0.64, actual 0.55;
   ** 128 sequences, 2048 batched tokens (id 56036894944): 35 / 19, estimate 0.40, actual 0.35 */
@@ -280,10 +282,7 @@ static void test_cudagraph_memory(void **state) {
   for (size_t i = 0; i < sizeof q / sizeof q[0]; i++) {
     snprintf(text, sizeof text, QWEN35_4B, q[i].mbt, q[i].seqs);
     j = eval(*state, text);
-    near(j, "cuda_graph_sizes_piecewise", q[i].pw, 0, 0);
-    near(j, "cuda_graph_sizes_full", q[i].full, 0, 0);
-    near(j, "cuda_graph_estimate_bytes", q[i].est * GIB, 0.15, 0.005 * GIB);
-    near(j, "cuda_graph_bytes", q[i].actual * GIB, 0.25, 0.1 * GIB);
+    graph_figs(j, q[i].pw, q[i].full, q[i].est, q[i].actual);
     json_decref(j);
   }
   /* docker-compose log (id 33676930891), vLLM 0.13.0, 8 sequences: PIECEWISE 5, FULL 4
