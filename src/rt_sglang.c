@@ -427,8 +427,12 @@ void sglang_estimate(ectx *c) {
   uint64_t all = 0;
   if (!estimate_device_weights(c->m, s->tp, s->pp, &all)) c->acc.overflow = true;
   uint64_t w = all > sp.weights ? all - sp.weights : 0; /* the target's own; the draft's apart */
-  /* free memory when the runner starts: the total less the CUDA context */
-  uint64_t free0 = s->gpu_memory > s->cuda_context ? s->gpu_memory - s->cuda_context : 0;
+  /* free memory when the runner starts: the total less the CUDA context and, at tp > 1, the
+  ** communicators' buffers (ModelRunner measures it after init_torch_distributed:
+  ** est_tp_comm_gib) */
+  uint64_t comm = acc_from_double(&c->acc, est_tp_comm_gib(s) * (double)GIB);
+  uint64_t taken = acc_add(&c->acc, s->cuda_context, comm);
+  uint64_t free0 = s->gpu_memory > taken ? s->gpu_memory - taken : 0;
   uint64_t share = acc_from_double(&c->acc, g.fraction * (double)free0);
   /* what the share holds when the pool is sized: the target's weights, from 0.5.14 the
   ** draft's and its embedding / head copies too */
@@ -528,6 +532,9 @@ void sglang_estimate(ectx *c) {
                "decode graphs up to batch %llu: one batch's forward and fp32 logits", (unsigned long long)g.graph_bs);
   if (g.reserved_mib > 0)
     est_fig(c, "reserved_bytes", acc_from_double(&c->acc, g.reserved_mib * MIB));
+  if (comm)
+    budget_add(b, "comm_buffers", comm, BASIS_CALIBRATED, false, "NCCL%s and custom all-reduce buffers (tp %llu)",
+               est_nvls(s) ? " NVLS" : "", (unsigned long long)s->tp);
   est_add_context(c, b, "CUDA context and loaded kernels");
   est_fig(c, "weights_bytes", w);
   /* "KV Cache is allocated. #tokens: N, K size, V size" (per sub-pool for hybrid SWA) and

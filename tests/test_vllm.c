@@ -697,6 +697,16 @@ static void test_sglang_pool(void **state) {
   assert_int_equal((long long)fig(j, "cuda_graph_max_bs"), 24);
   assert_int_equal((long long)fig(j, "reserved_bytes"), 3760LL * 1048576);
   json_decref(j);
+  /* tp 8 on NVSwitch H200s: the free memory the fraction applies to is measured after the
+  ** communicators start, 1.82 GiB of NVLS buffers less (est_tp_comm_gib). sgl-project/sglang
+  ** PR #11716 (0.5.3, Llama-3.3-70B-Instruct, 8 x H200): "KV Cache is allocated. #tokens:
+  ** 2795207", within 0.2% (1.7% over without the buffers) */
+  j = eval(*state, "return { model = 'meta-llama/Llama-3.3-70B-Instruct', runtime = { name = 'sglang', "
+                   "version = '0.5.3', context_length = 131072 }, parallel = { tp = 8 }, workload = { kind = "
+                   "'inference', context = 131072 }, gpu = 'H200-SXM-141GB' }");
+  near(j, "kv_cache_tokens", 2795207, 0.002, 0);
+  assert_true(llabs(tu_category(j, "comm_buffers") - (long long)(1.82 * 1073741824.0)) <= 1);
+  json_decref(j);
 }
 
 /* SGLang's defaults by release (src/rt_sglang.c tier_defaults, fraction; scripts/runtimes/
@@ -841,9 +851,9 @@ static void test_sglang_release_defaults(void **state) {
 
 /* SGLang's pools for models that are not plain attention (sgl-project/sglang main at 003fca80,
 ** src/rt_sglang.c), with mem_fraction_static 0.9 on the 85,030,227,066 B GPU: rest = 0.9 x
-** (total - 500 MiB context) - weights. */
-static long long sg_rest(json_t *j) {
-  double free0 = 85030227066.0 - 500.0 * 1048576.0;
+** (total - 500 MiB context - at tp > 1 the NVLS buffers, 1.82 GiB) - weights. */
+static long long sg_rest(json_t *j, int tp) {
+  double free0 = 85030227066.0 - 500.0 * 1048576.0 - (tp > 1 ? (double)(long long)(1.82 * 1073741824.0 + 0.5) : 0);
   return (long long)(0.9 * free0 + 0.5) - (long long)fig(j, "weights_bytes");
 }
 
@@ -857,7 +867,7 @@ static long long sg_rest(json_t *j) {
 static void test_sglang_mamba(void **state) {
   json_t *j = eval(*state, "return { model = 'Qwen/Qwen3-Next-80B-A3B-Instruct', runtime = { name = 'sglang', "
                            "mem_fraction_static = 0.9 }, parallel = { tp = 4 }, " WL ", " H100 " }");
-  long long rest = sg_rest(j), per = 36LL * (24576 / 4 * 2 + 524288 / 4 * 4);
+  long long rest = sg_rest(j, 4), per = 36LL * (24576 / 4 * 2 + 524288 / 4 * 4);
   assert_int_equal(per, 19316736);
   assert_int_equal((long long)fig(j, "mamba_state_bytes_per_request"), per);
   long long k = (long long)floor(((double)rest * 0.9 / 1.9 - (double)per) / (double)per);
@@ -879,7 +889,7 @@ static void test_sglang_mamba(void **state) {
                    "max_running_requests = 64 }, parallel = { tp = 4 }, " WL ", " H100 " }");
   per = 36LL * (24576 / 4 * 2 + 524288 / 4 * 2);
   assert_int_equal((long long)fig(j, "max_mamba_cache_size"), 64);
-  assert_int_equal((long long)fig(j, "kv_cache_tokens"), (sg_rest(j) - 65 * per) / 12288);
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), (sg_rest(j, 4) - 65 * per) / 12288);
   assert_int_equal((long long)fig(j, "max_running_requests"), 64);
   json_decref(j);
   expect_error(*state, "return { model = 'Qwen/Qwen3-Next-80B-A3B-Instruct', runtime = { name = 'sglang', "
@@ -894,7 +904,7 @@ static void test_sglang_mamba(void **state) {
 static void test_sglang_swa(void **state) {
   json_t *j = eval(*state, "return { model = 'openai/gpt-oss-20b', quant = 'mxfp4', runtime = { name = 'sglang', "
                            "mem_fraction_static = 0.9 }, " WL ", " H100 " }");
-  long long n = (long long)floor((double)sg_rest(j) / (24576 + 0.8 * 24576));
+  long long n = (long long)floor((double)sg_rest(j, 1) / (24576 + 0.8 * 24576));
   long long swa = (long long)floor((double)n * 0.8);
   assert_int_equal((long long)fig(j, "kv_cache_tokens"), n);
   assert_int_equal((long long)fig(j, "swa_kv_cache_tokens"), swa);
@@ -904,13 +914,13 @@ static void test_sglang_swa(void **state) {
   /* disable_hybrid_swa_memory: one pool, every layer at full length (48 x 1024 B) */
   j = eval(*state, "return { model = 'openai/gpt-oss-20b', quant = 'mxfp4', runtime = { name = 'sglang', "
                    "mem_fraction_static = 0.9, disable_hybrid_swa_memory = true }, " WL ", " H100 " }");
-  assert_int_equal((long long)fig(j, "kv_cache_tokens"), sg_rest(j) / 49152);
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), sg_rest(j, 1) / 49152);
   json_decref(j);
   /* Gemma 3 is not among SGLang's hybrid-SWA architectures: its sliding-window layers take a
   ** full-length slot, 62 layers x 2 x 16 x 128 x 2 B = 507,904 B per token */
   j = eval(*state, "return { model = 'google/gemma-3-27b-it', runtime = { name = 'sglang', "
                    "mem_fraction_static = 0.9 }, " WL ", " H100 " }");
-  assert_int_equal((long long)fig(j, "kv_cache_tokens"), sg_rest(j) / 507904);
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), sg_rest(j, 1) / 507904);
   json_decref(j);
 }
 
