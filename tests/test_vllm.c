@@ -726,7 +726,8 @@ static void test_sglang_release_defaults(void **state) {
   static const struct { const char *model, *version, *gpu; long long max_bs, chunk; } rows[] = {
       {"Qwen/Qwen3-14B", "0.4.6", "RTX-A6000-48GB", 160, 8192},
       {"Qwen/Qwen3-14B", "0.5.2", "RTX-A6000-48GB", 160, 8192},
-      {"Qwen/Qwen3-14B", "0.5.3rc0", "RTX-A6000-48GB", 160, 8192}, /* a release candidate: before the table */
+      {"Qwen/Qwen3-14B", "0.5.3rc0", "RTX-A6000-48GB", 160, 8192}, /* before the table (PR #10975) */
+      {"Qwen/Qwen3-14B", "0.5.3rc2", "RTX-A6000-48GB", 32, 4096},   /* the table's first release */
       {"Qwen/Qwen3-14B", "0.5.3", "RTX-A6000-48GB", 32, 4096},
       {"meta-llama/Llama-3.1-8B-Instruct", "0.4.5", "H200", 160, 0},
       {"meta-llama/Llama-3.1-8B-Instruct", "0.4.5.post3", "H200", 256, 0},

@@ -49,20 +49,22 @@ local function pools(n, knobs)
   end
 end
 
--- A release candidate precedes its release (0.5.3rc0 came before PR #10975's table, which
--- 0.5.3 has): it counts as the last release before, 0.5.3rc0 as 0.5.2 with every post.
-local function is_rc(v) return v:match("^v?%d+%.%d+%.?%d*rc%d*$") ~= nil end
+-- A release candidate counts as its release, which it mostly is, except the candidates known
+-- to come before a change the release has: 0.5.3rc0 precedes PR #10975's GPU-size table
+-- (first in 0.5.3rc2; rc1 not checked) and counts as 0.5.2 with every post.
+local EARLY_RC = { ["0.5.3rc0"] = true }
+local function is_early_rc(v) return EARLY_RC[(v:gsub("^v", ""))] == true end
 
 local function version_code(v)
   local code = E.version_code(v, "an SGLang", "0.5.3")
-  return is_rc(v) and code < 999999 and code - 1 or code
+  return is_early_rc(v) and code - 1 or code
 end
 
 -- The release as major.minor.patch and .postN in one number (0.4.9.post3: 400903), for the
 -- defaults that changed between post releases; no version: the newest.
 local function release_code(v, code)
   if not v then return 99999999 end
-  if is_rc(v) then return code * 100 + 99 end
+  if is_early_rc(v) then return code * 100 + 99 end
   return code * 100 + math.min(tonumber(v:match("%.post(%d+)")) or 0, 99)
 end
 
