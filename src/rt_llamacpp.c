@@ -538,20 +538,23 @@ static uint64_t lc_hybrid_period(const lc *l, uint64_t *n_state) {
   return 0;
 }
 
-/* The layer of the j-th of a group of n layers: the j-th recurrent or attention layer of a
-** hybrid, dflt otherwise. */
-static uint64_t lc_hybrid_layer(const lc *l, uint64_t n, uint64_t j, uint64_t dflt) {
+/* The layer of the j-th of a group of n layers, recurrent (DeltaNet's) or not: the j-th
+** recurrent or attention layer of a hybrid when n is their count, dflt otherwise. */
+static uint64_t lc_hybrid_layer(const lc *l, uint64_t n, uint64_t j, bool recurrent, uint64_t dflt) {
   uint64_t ns = 0, p = lc_hybrid_period(l, &ns);
   if (!p) return dflt;
-  if (n == ns) return (j / (p - 1)) * p + j % (p - 1);
-  if (n == l->n_layer - ns) return j * p + p - 1;
+  if (recurrent && n == ns) return (j / (p - 1)) * p + j % (p - 1);
+  if (!recurrent && n == l->n_layer - ns) return j * p + p - 1;
   return dflt;
 }
 
 /* The layer of the k-th instance of a "*" group spanning layers first .. first + nl - 1
-** (lc_group_span): a hybrid's group of its recurrent or attention layers sits at them. */
-static uint64_t lc_group_layer(const lc *l, uint64_t first, uint64_t nl, uint64_t per, uint64_t k) {
-  return nl < l->n_layer && first == 0 && per == 1 ? lc_hybrid_layer(l, nl, k, k) : k;
+** (lc_group_span): a hybrid's group of its recurrent (a preset's linear_attn.*) or attention
+** layers sits at them. */
+static uint64_t lc_group_layer(const lc *l, const inv_tensor *t, uint64_t first, uint64_t nl, uint64_t per,
+                               uint64_t k) {
+  if (nl >= l->n_layer || first != 0 || per != 1) return k;
+  return lc_hybrid_layer(l, nl, k, strstr(t->name, "linear_attn") != NULL, k);
 }
 
 /* The layers a '*' tensor group of a preset spreads over: every layer when its count
@@ -697,7 +700,7 @@ static void lc_weights(lc *l) {
     uint64_t first, nl, per;
     if (il == -2 && lc_group_span(l, t, &first, &nl, &per)) {
       for (uint64_t k0 = first; k0 < first + nl; k0++) {
-        uint64_t k = lc_group_layer(l, first, nl, per, k0);
+        uint64_t k = lc_group_layer(l, t, first, nl, per, k0);
         x.bytes = stack ? acc_mul(&l->c->acc, b, per) : b, x.n = stack ? 1 : per;
         x.dev = lc_ffn_dev(l, t, k, lc_layer_dev(l, k)), x.layer = (long)k;
         if (!lc_inst_push(l, &v, &nv, &cap, x)) break;
@@ -866,7 +869,7 @@ static uint64_t *lc_weight_table(lc *l, const lc_graph_spec *sp) {
       uint64_t first, nl, per;
       if (lc_group_span(l, t, &first, &nl, &per))
         for (uint64_t k = first; k < first + nl; k++)
-          lc_wadd_split(l, wb, lc_group_layer(l, first, nl, per, k), kind, t, g, b, per, z_rows);
+          lc_wadd_split(l, wb, lc_group_layer(l, t, first, nl, per, k), kind, t, g, b, per, z_rows);
     }
   }
   return wb;
@@ -908,7 +911,7 @@ static void lc_rs(lc *l, const kv_group *g) {
   uint64_t rows = l->n_seq > 1 ? l->n_seq : 1;
   uint64_t r = acc_mul3(a, g->conv_elems, 4, rows), st = acc_mul3(a, g->state_elems - g->conv_elems, 4, rows);
   for (uint64_t i = 0; i < g->layers; i++) {
-    uint64_t il = g->layers ? i * l->n_layer / g->layers : 0;
+    uint64_t il = lc_hybrid_layer(l, g->layers, i, true, i * l->n_layer / g->layers);
     int dev = l->offload_kqv ? lc_layer_dev(l, il) : -1;
     uint64_t al = dev < 0 ? LC_CPU_ALIGN : LC_CUDA_ALIGN;
     uint64_t b = acc_add(a, lc_pad(r, al), lc_pad(st, al));
@@ -949,7 +952,7 @@ static void lc_kv(lc *l) {
     uint64_t n = gi < l->m->n_kv ? g->layers : l->n_nextn;
     for (uint64_t i = 0; i < n; i++) {
       /* group layers spread evenly over the model's layers for placement; MTP blocks last */
-      uint64_t il = gi == l->m->n_kv ? l->n_layer + i : g->layers ? lc_hybrid_layer(l, g->layers, i, i * l->n_layer / g->layers) : 0;
+      uint64_t il = gi == l->m->n_kv ? l->n_layer + i : g->layers ? lc_hybrid_layer(l, g->layers, i, false, i * l->n_layer / g->layers) : 0;
       int dev = l->offload_kqv ? lc_block_dev(l, il) : -1;
       uint64_t a = dev < 0 ? LC_CPU_ALIGN : LC_CUDA_ALIGN;
       uint64_t b = acc_add(&l->c->acc, lc_pad(k, a), lc_pad(v, a));

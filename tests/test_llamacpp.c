@@ -841,6 +841,21 @@ static void test_hybrid_partial_offload(void **state) {
   double c = (double)tu_int(j, "runtime.compute_buffer_bytes");
   if (c < 1469841408.0 * 0.9 || c > 1469841408.0 * 1.1) fail_msg("CUDA0 compute %.0f B, the log 1469841408", c);
   json_decref(j);
+  /* a 1:1 hybrid (full_attention_interval 2, 8 layers): the groups are told apart by kind, not
+  ** count. -ngl 2 offloads the output and block 7, an attention block: its KV, 8192 cells x 4
+  ** KV heads x 256 x K, V x 2 B = 33,554,432 B, on the GPU */
+  text = "local lt = {} for i = 1, 8 do lt[i] = i % 2 == 0 and 'full_attention' or 'linear_attention' end"
+         " return { model = { arch = 'qwen3_5', config = { architectures = { 'Qwen3_5ForCausalLM' },"
+         " model_type = 'qwen3_5', text_config = { model_type = 'qwen3_5_text', head_dim = 256, hidden_size = 2048,"
+         " intermediate_size = 6144, num_hidden_layers = 8, num_attention_heads = 16, num_key_value_heads = 4,"
+         " vocab_size = 32000, full_attention_interval = 2, layer_types = lt, linear_conv_kernel_dim = 4,"
+         " linear_key_head_dim = 128, linear_num_key_heads = 16, linear_num_value_heads = 16,"
+         " linear_value_head_dim = 128, max_position_embeddings = 32768 } } }, quant = 'gguf:Q8_0',"
+         " runtime = { name = 'llamacpp', version = 'b8586', n_gpu_layers = 2, flash_attn = true, n_seq_max = 1,"
+         " fit = false }, workload = { kind = 'inference', context = 8192 }, gpu = 'RTX-4060Ti-16GB' }";
+  if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  assert_int_equal(tu_int(j, "devices.0.categories.1.bytes"), 33554432);
+  json_decref(j);
 }
 
 /* Qwen3.6-27B Q4_K_M on an RTX 3090, every layer offloaded, as llama-server's -np auto runs it

@@ -88,19 +88,20 @@ local function span(t, desc, q, field)
   return first, nl, per
 end
 
--- The layers of a group spanning first .. first + nl - 1; a gated DeltaNet hybrid's group of
--- its recurrent (kind "mamba") or its attention layers sits at them: attention at
--- (i + 1) % p == 0, p = layers / attention layers (llama.cpp's hparams.is_recurrent for
--- qwen3next / qwen35; the same as src/rt_llamacpp.c lc_hybrid_layer), so that a layer-dependent
--- type choice (use_more_bits) and the file's order see the real layer.
-local function layers_of(desc, first, nl, per)
+-- The layers of tensor t's group spanning first .. first + nl - 1; a gated DeltaNet hybrid's
+-- group of its recurrent layers (a preset's linear_attn.*) or of its attention layers sits at
+-- them: attention at (i + 1) % p == 0, p = layers / attention layers (llama.cpp's
+-- hparams.is_recurrent for qwen3next / qwen35; the same as src/rt_llamacpp.c lc_hybrid_layer),
+-- so that a layer-dependent type choice (use_more_bits) and the file's order see the real layer.
+local function layers_of(desc, t, first, nl, per)
   local L, at = desc.layers or 0, {}
+  local recurrent = t.name:find("linear_attn", 1, true) ~= nil
   for _, g in ipairs(desc.kv or {}) do
     if g.kind == "mamba" and g.layers and g.layers < L and per == 1 and first == 0 and L % (L - g.layers) == 0
-       and (nl == g.layers or nl == L - g.layers) then
+       and nl == (recurrent and g.layers or L - g.layers) then
       local p = L // (L - g.layers)
       for i = 0, L - 1 do
-        if (nl == g.layers) ~= ((i + 1) % p == 0) then at[#at + 1] = i end
+        if recurrent ~= ((i + 1) % p == 0) then at[#at + 1] = i end
       end
       return at
     end
@@ -155,7 +156,7 @@ function R.expand(desc, q, field, component)
       if t.role == "embed" then head[#head + 1] = x else tail[#tail + 1] = x end
     else
       local first, nl, per = span(t, desc, q, field)
-      local at = layers_of(desc, first, nl, per)
+      local at = layers_of(desc, t, first, nl, per)
       for _, i in ipairs(at) do
         by_layer[i] = by_layer[i] or {}
         local l = by_layer[i]
