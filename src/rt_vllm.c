@@ -968,8 +968,11 @@ static bool vllm_hybrid(ectx *c, const vcfg *v) {
 ** - PIECEWISE: one batch of each size, the model cut at every attention (and mamba/GDN)
 **   layer, so L + 1 graphs a size; from 0.11 (FULL_AND_PIECEWISE) also one FULL decode graph,
 **   all L layers in it, for each size up to max_num_seqs x (1 + speculative tokens).
-**   Before that (0.8-0.10) PIECEWISE only; V0 one whole-model graph a batch size, [1, 2, 4] +
-**   range(8, 257, 8) up to max_num_seqs.
+**   Before that (0.8-0.10) PIECEWISE only, and before 0.10 (PR #20628) the list ran to 512
+**   whatever max_num_seqs; FULL decode graphs skip the sizes under 1 + the speculative
+**   tokens. V0 one whole-model graph a batch size, [1, 2, 4] + range(8, ..., 8) up to
+**   max_num_seqs rounded up to the next of them, the list ending at 256 before 0.7 and 8192
+**   from it.
 ** All of them share one memory pool, the largest captured first, so the pool holds little
 ** more than one forward's intermediates (tens of MiB at 512 tokens); what grows is each
 ** instantiated graph's own memory, per layer and per size. vLLM's estimator extrapolates
@@ -981,15 +984,15 @@ static void capture_sizes(ectx *c, const vcfg *v, uint64_t *pw, uint64_t *full) 
   if (v->eager) return;
   uint64_t k = v->spec[0] ? scn_u64(c->s, "spec.tokens", 0) : 0;
   if (v->v0) {
-    for (uint64_t b = 1; b <= 256; b = b < 8 ? b * 2 : b + 8)
-      if (b <= v->seqs) ++*full;
+    uint64_t last = v->version >= 7000 ? 8192 : 256;
+    for (uint64_t b = 1, prev = 0; b <= last && prev < v->seqs; prev = b, b = b < 8 ? b * 2 : b + 8) ++*full;
     return;
   }
-  uint64_t max = u64min(2 * v->seqs, 512), decode = v->seqs * (1 + k);
+  uint64_t max = v->version >= 10000 ? u64min(2 * v->seqs, 512) : 512, decode = v->seqs * (1 + k);
   for (uint64_t b = 1; b <= max; b = b < 8 ? b * 2 : b + (v->version >= 12000 && b >= 256 ? 16 : 8)) {
     if (b > v->tokens) break;
     ++*pw;
-    if (v->version >= 11000 && b <= decode) ++*full;
+    if (v->version >= 11000 && b <= decode && b >= 1 + k) ++*full;
   }
 }
 

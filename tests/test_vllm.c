@@ -298,6 +298,28 @@ static void test_cudagraph_memory(void **state) {
                    "gpu = 'L40S-48GB' }");
   assert_true(fig(j, "cuda_graph_bytes") == 0 && fig(j, "cuda_graph_estimate_bytes") == 0);
   json_decref(j);
+  /* the size lists of older engines: V1 before 0.10 to 512 whatever max_num_seqs (PR #20628
+  ** capped it at 2 x max_num_seqs), 3 + 64 sizes; V0 (0.7.3) to max_num_seqs rounded up to a
+  ** size, the list ending at 8192: 3 -> 1, 2, 4; 10 -> to 16, 5; 512 -> 67; 2000 -> 253 */
+  static const struct { const char *version; int seqs; double pw, full; } old[] = {
+      {"0.9.0", 8, 67, 0}, {"0.7.3", 3, 0, 3}, {"0.7.3", 10, 0, 5}, {"0.7.3", 512, 0, 67}, {"0.7.3", 2000, 0, 253}};
+  for (size_t i = 0; i < sizeof old / sizeof old[0]; i++) {
+    snprintf(text, sizeof text, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'vllm', "
+             "version = '%s', max_num_seqs = %d }, workload = { kind = 'inference', context = 4096 }, " H100 " }",
+             old[i].version, old[i].seqs);
+    j = eval(*state, text);
+    near(j, "cuda_graph_sizes_piecewise", old[i].pw, 0, 0);
+    near(j, "cuda_graph_sizes_full", old[i].full, 0, 0);
+    json_decref(j);
+  }
+  /* EAGLE-3 with 3 speculative tokens: a FULL decode graph runs 1 + 3 tokens a request, so
+  ** the sizes 1 and 2 have none: 51 piecewise, 49 full */
+  j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'vllm', version = "
+                   "'0.19.0', speculative = { method = 'eagle3', model = 'yuhuili/EAGLE3-LLaMA3.1-Instruct-8B', "
+                   "num_speculative_tokens = 3 } }, workload = { kind = 'inference', context = 4096 }, " H100 " }");
+  near(j, "cuda_graph_sizes_piecewise", 51, 0, 0);
+  near(j, "cuda_graph_sizes_full", 49, 0, 0);
+  json_decref(j);
 }
 
 /* From vLLM 0.21.0 VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS is on by default ("CUDA graph
