@@ -178,6 +178,8 @@ static void lc_set_counts(lc *l, const uint64_t *n) {
   if (sum > 0) lc_cum(l, v, l->n_gpu, sum);
 }
 
+static uint64_t lc_gpu_start(const lc *l);
+
 /* --fit's layout applied (common/fit.cpp set_ngl_tensor_split_tbo): -ngl the GPUs' blocks,
 ** tensor_split their counts, and the overrides of the partial layers by position: from
 ** block n_layer_all + 1 - ngl, each GPU's full blocks, then its partial ones. On the last GPU
@@ -189,7 +191,7 @@ static void lc_apply_layout(lc *l) {
   uint64_t n[LC_MAX_GPU];
   for (int g = 0; g < l->n_gpu; g++) n[g] = l->lay.d[g].n_layer;
   lc_set_counts(l, n);
-  uint64_t il = l->n_layer_all + 1 - (l->ngl < l->n_layer_all + 1 ? l->ngl : l->n_layer_all + 1);
+  uint64_t il = lc_gpu_start(l);
   for (int g = 0; g < l->n_gpu; g++) {
     const lc_ngl *d = &l->lay.d[g];
     il += d->n_layer - d->n_part;
@@ -349,13 +351,16 @@ static void lc_options(lc *l) {
 /* device of block il of llama.cpp's n_layer_all (the trunk, then a GGUF's MTP blocks;
 ** il == n_layer_all: the output layer): -1 the host, else a GPU (load_tensors:
 ** i_gpu_start, act_gpu_layers and the upper bound in the splits, all over n_layer_all) */
+/* The first block on a GPU: from PR #18148 the output layer is offloaded first, i_gpu_start =
+** n_layer_all + 1 - ngl (llama-model.cpp load_tensors), before it n_layer_all - ngl. */
+static uint64_t lc_gpu_start(const lc *l) {
+  uint64_t top = lc_newer(l, LC_B_OUTPUT_FIRST) ? l->n_layer_all + 1 : l->n_layer_all;
+  return l->ngl >= top ? 0 : top - l->ngl;
+}
+
 static int lc_block_dev(const lc *l, uint64_t il) {
   if (l->cpu || l->n_gpu == 0) return -1;
-  uint64_t all = l->n_layer_all;
-  /* from PR #18148 the output layer is offloaded first: i_gpu_start = n_layer_all + 1 - ngl
-  ** (llama-model.cpp load_tensors), before it n_layer_all - ngl */
-  uint64_t top = lc_newer(l, LC_B_OUTPUT_FIRST) ? all + 1 : all;
-  uint64_t start = l->ngl >= top ? 0 : top - l->ngl;
+  uint64_t all = l->n_layer_all, start = lc_gpu_start(l);
   uint64_t act = l->ngl < all + 1 ? l->ngl : all + 1;
   if (il < start || il - start >= act) return -1;
   double x = (double)(il - start) / (double)act;
