@@ -1342,7 +1342,7 @@ static bool lc_compute_replay(lc *l) {
   sp.legacy = legacy, sp.n_gpu = l->n_gpu, sp.layer_dev = dev, sp.kv_dev = kvd, sp.exps_dev = xd;
   sp.part_cls = l->laid ? l->ov_cls : NULL, sp.part_dev = l->ov_dev;
   sp.n_copies = lc_pipeline(l) ? LC_N_COPIES : 1;
-  sp.force_norm = l->ngl > l->n_layer || l->n_ub < 32;
+  sp.force_norm = l->ngl > l->n_layer_all || l->n_ub < 32; /* full_offload: n_gpu_layers > n_layer_all */
   sp.op_offload = scn_bool(l->s, "runtime.op_offload", true);
   sp.moe_reduce_dep = lc_newer(l, LC_B_MOE_REDUCE);
   sp.fa_f16_k = sp.fa && lc_newer(l, LC_B_FA_F16) && lc_fa_copies(l->tk, l->tv);
@@ -1510,7 +1510,8 @@ static void lc_budget(lc *l) {
                (double)l->host_mapped / 1073741824.0, l->mmap ? ", the mapped range" : "");
   else
     budget_add(b, "weights", w, BASIS_EXACT, false, "llama.cpp model buffer (first GPU); %llu of %llu layers offloaded (the output layer counted)",
-               (unsigned long long)(l->ngl > l->n_layer + 1 ? l->n_layer + 1 : l->ngl), (unsigned long long)(l->n_layer + 1));
+               (unsigned long long)(l->ngl > l->n_layer_all + 1 ? l->n_layer_all + 1 : l->ngl),
+               (unsigned long long)(l->n_layer_all + 1));
   if (l->mmproj_bytes && (l->cpu || g == 0))
     budget_add(b, "weights", l->mmproj_bytes, BASIS_MODELLED, false,
                "mmproj: the vision tower and projector clip.cpp loads (%s matrices, F32 vectors); its compute buffer not modelled",
