@@ -475,14 +475,19 @@ void gen_estimate(ectx *c) {
   ** decode with its cached feature maps after a larger denoising phase) */
   uint64_t top_res = phase_reserved(c, &ph[top]), res = top_res;
   int rtop = top;
-  for (int i = 0; i < GEN_PHASES; i++)
-    if (phase_reserved(c, &ph[i]) > res) res = phase_reserved(c, &ph[i]), rtop = i;
-  uint64_t cached = acc_add(&c->acc, ph[top].cached, res - top_res);
-  budget_item *it = cached ? budget_add(&e->b, "allocator_slack", cached, f->vae_basis, true,
-                                        "caching allocator: the VAE decoder's freed feature maps kept reserved%s",
-                                        rtop != top ? " (the decode reserves more than this peak's phase)" : "")
-                           : NULL;
+  for (int i = 0; i < GEN_PHASES; i++) {
+    uint64_t r = phase_reserved(c, &ph[i]);
+    if (r > res) res = r, rtop = i;
+  }
+  budget_item *it = ph[top].cached ? budget_add(&e->b, "allocator_slack", ph[top].cached, f->vae_basis, true,
+                                                "caching allocator: the VAE decoder's freed feature maps kept reserved")
+                                   : NULL;
   if (it) it->component = "vae";
+  if (rtop != top) {
+    it = budget_add(&e->b, "allocator_slack", res - top_res, rtop == 2 ? f->vae_basis : BASIS_ASSUMED, true,
+                    "caching allocator: the %s phase reserves more than this one, and its blocks stay", ph[rtop].name);
+    if (it && rtop == 2) it->component = "vae";
+  }
   e->peak_phase = ph[top].name;
   if (g.sp > 1) e->devices = g.sp;
   if (s->tp > 1) e->devices = s->tp * (g.sp > 1 ? g.sp : 1);

@@ -187,7 +187,7 @@ static void test_reserved_across_phases(void **state) {
                       "denoising");
   json_t *cached = tu_category_item(j, "allocator_slack", "vae");
   assert_non_null(cached);
-  assert_non_null(strstr(json_string_value(json_object_get(cached, "detail")), "the decode reserves more"));
+  assert_non_null(strstr(json_string_value(json_object_get(cached, "detail")), "the VAE decode phase reserves more than this one"));
   long long reserved = tu_int(j, "runtime.peak_reserved_bytes");
   json_decref(j);
   snprintf(buf, sizeof buf, wl, "sequential");
