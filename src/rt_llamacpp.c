@@ -348,9 +348,6 @@ static void lc_options(lc *l) {
 
 /* ---------------------------------------------------------------- placement */
 
-/* device of block il of llama.cpp's n_layer_all (the trunk, then a GGUF's MTP blocks;
-** il == n_layer_all: the output layer): -1 the host, else a GPU (load_tensors:
-** i_gpu_start, act_gpu_layers and the upper bound in the splits, all over n_layer_all) */
 /* The first block on a GPU: from PR #18148 the output layer is offloaded first, i_gpu_start =
 ** n_layer_all + 1 - ngl (llama-model.cpp load_tensors), before it n_layer_all - ngl. */
 static uint64_t lc_gpu_start(const lc *l) {
@@ -358,6 +355,9 @@ static uint64_t lc_gpu_start(const lc *l) {
   return l->ngl >= top ? 0 : top - l->ngl;
 }
 
+/* device of block il of llama.cpp's n_layer_all (the trunk, then a GGUF's MTP blocks;
+** il == n_layer_all: the output layer): -1 the host, else a GPU (load_tensors:
+** i_gpu_start, act_gpu_layers and the upper bound in the splits, all over n_layer_all) */
 static int lc_block_dev(const lc *l, uint64_t il) {
   if (l->cpu || l->n_gpu == 0) return -1;
   uint64_t all = l->n_layer_all, start = lc_gpu_start(l);
@@ -1316,9 +1316,10 @@ static bool lc_fa_copies(const ggml_type_info *t, const ggml_type_info *o) {
 ** not know is said. A layer left on the host has each weight an op reads (the projections,
 ** conv kernel, decay terms, gated norm: LW_DN_*) copied to the GPU by op_offload, as every
 ** op there has 32 rows or more (get_op_batch_size: ggml_nrows, the ubatch's tokens over all
-** its sequences for the per-sequence conv and state ops too); the CUDA backend takes SSM_CONV only for a channel count
-** that is a multiple of 128 (ggml_backend_cuda_device_supports_op), else the op and its
-** neighbours fall back to the host. The graph is the CPU-checked one with the scheduler's
+** its sequences for the per-sequence conv and state ops too); the CUDA backend takes
+** SSM_CONV only for a channel count that is a multiple of 128
+** (ggml_backend_cuda_device_supports_op), else the op and its neighbours fall back to the
+** host. The graph is the CPU-checked one with the scheduler's
 ** copies; the MoE part of it (CUDA's fused reduction) matches a CUDA measurement to the
 ** byte (LC_B_MOE_REDUCE), the whole has not been held against a CUDA log. */
 static const char *lc_dn_gpu(const lc_graph_spec *sp) {

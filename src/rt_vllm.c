@@ -36,6 +36,7 @@ typedef struct vcfg {
   uint64_t state_blocks;         /* extra state blocks a request holds per Mamba group (speculative) */
   const char *spec;              /* spec.method ("" without speculative decoding) */
   bool drafter;                  /* a drafter model runs (every method but ngram) */
+  uint64_t graph_pw, graph_full; /* CUDA-graph capture sizes, PIECEWISE and FULL (capture_sizes) */
   bool chunked, eager, nvls, fi_sampler, v0;
   vmm mm;
   vlora lora;
@@ -74,6 +75,7 @@ static bool big_gpu(const vcfg *v, const scenario *s) {
 
 static void mm_profile(ectx *c, vcfg *v);
 static uint64_t lora_act_bytes(ectx *c, const vcfg *v);
+static void capture_sizes(ectx *c, const vcfg *v, uint64_t *pw, uint64_t *full);
 
 static void vllm_config(ectx *c, vcfg *v) {
   const scenario *s = c->s;
@@ -133,6 +135,7 @@ static void vllm_config(ectx *c, vcfg *v) {
   mm_profile(c, v);
   /* after mm_profile, which may change fwd_tokens; the inventory is scanned once here */
   v->lora.act = lora_act_bytes(c, v);
+  capture_sizes(c, v, &v->graph_pw, &v->graph_full);
 }
 
 /* ---------------------------------------------------------------- weights */
@@ -1017,17 +1020,13 @@ static uint64_t graph_layers(const ectx *c) {
 #define VLLM_GRAPH_EST_UNIT_MIB 0.264
 
 static uint64_t cuda_graphs(ectx *c, const vcfg *v) {
-  uint64_t pw, full;
-  capture_sizes(c, v, &pw, &full);
-  return acc_from_double(&c->acc, VLLM_GRAPH_UNIT_MIB * MIB * (double)graph_layers(c) * (double)(pw + full));
+  uint64_t n = v->graph_pw + v->graph_full;
+  return acc_from_double(&c->acc, VLLM_GRAPH_UNIT_MIB * MIB * (double)graph_layers(c) * (double)n);
 }
 
 static uint64_t cuda_graph_estimate(ectx *c, const vcfg *v) {
-  uint64_t pw, full;
-  capture_sizes(c, v, &pw, &full);
-  if (pw + full == 0) return 0;
-  return acc_from_double(&c->acc,
-                         VLLM_GRAPH_EST_UNIT_MIB * MIB * (double)graph_layers(c) * (double)(pw + full - 1));
+  uint64_t n = v->graph_pw + v->graph_full;
+  return n ? acc_from_double(&c->acc, VLLM_GRAPH_EST_UNIT_MIB * MIB * (double)graph_layers(c) * (double)(n - 1)) : 0;
 }
 
 /* The V0 engine gathers the logits to the driver worker (rank 0) alone and samples
@@ -1119,8 +1118,6 @@ static uint64_t longest_request(const vcfg *v, const vgroups *g, uint64_t blocks
   return lo;
 }
 
-/* act: the activation peak most ranks print (V0 with tp > 1: a worker's, without the
-** driver's sampler); the KV figures are the binding rank's. */
 /* The release from which "GPU KV cache size" prints int(max_concurrency x max_model_len)
 ** (_report_kv_cache_config in vllm/v1/core/kv_cache_utils.py, PRs #38364 / #40694 of April
 ** 2026 for hybrid models; 0.19.0 still printed the blocks a group / the smallest block size:
@@ -1129,6 +1126,8 @@ static uint64_t longest_request(const vcfg *v, const vgroups *g, uint64_t blocks
 ** 302,945) print the product. */
 #define VLLM_KV_TOKENS_PRODUCT 20000
 
+/* act: the activation peak most ranks print (V0 with tp > 1: a worker's, without the
+** driver's sampler); the KV figures are the binding rank's. */
 static void vllm_figures(ectx *c, const vcfg *v, const vgroups *g, const vrank *r, uint64_t act,
                          uint64_t blocks, bool hybrid) {
   uint64_t tokens = hybrid ? blocks / g->n_groups * v->bs : blocks * v->bs;
@@ -1155,10 +1154,8 @@ static void vllm_figures(ectx *c, const vcfg *v, const vgroups *g, const vrank *
   est_fig(c, "non_torch_bytes", r->non_torch);
   est_fig(c, "cuda_graph_bytes", cuda_graphs(c, v));
   est_fig(c, "cuda_graph_estimate_bytes", cuda_graph_estimate(c, v));
-  uint64_t pw, full;
-  capture_sizes(c, v, &pw, &full);
-  est_fig(c, "cuda_graph_sizes_piecewise", pw);
-  est_fig(c, "cuda_graph_sizes_full", full);
+  est_fig(c, "cuda_graph_sizes_piecewise", v->graph_pw);
+  est_fig(c, "cuda_graph_sizes_full", v->graph_full);
   est_fig(c, "kv_cache_bytes", r->kv);
   est_fig(c, "num_gpu_blocks", blocks);
   est_fig(c, "kv_cache_tokens", tokens);
