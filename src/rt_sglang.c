@@ -59,7 +59,6 @@ typedef struct sg_cfg {
   uint64_t chunk, graph_bs, page;
   double fraction, reserved_mib; /* reserved_mib 0 when the fraction was given or flat */
   double vlm;           /* the multimodal factor (adjust_mem_fraction_for_vlm and before), 0 when not applied */
-  bool vlm_given;       /* before 0.4.9 the factor scales a given fraction too */
   double piecewise_mib; /* the piecewise CUDA graph reserve */
 } sg_cfg;
 
@@ -236,19 +235,20 @@ static double fraction_before_053(const scenario *s, double gpu_mib, double *res
 ** 81559 vs 81090 MiB, scripts/gpus.lua): the fraction moves by under 0.001. A multimodal
 ** model's factor (scripts/runtimes/sglang.lua vlm_factor: 0.95 from 0.3.5, 0.90 from
 ** 0.4.4.post4, adjust_mem_fraction_for_vlm from 0.4.9.post3) scales the default after
-** rounding; before 0.4.9 model_runner.py applies it, to a given fraction too (vlm_given). */
+** rounding; before 0.4.9 model_runner.py applies it, to a given fraction too (sglang.lua
+** sets the factor only where it applies). */
 static void fraction(const scenario *s, const sg_spec *sp, sg_cfg *g) {
   g->fraction = scn_real(s, "runtime.mem_fraction_static", 0);
   g->reserved_mib = 0;
   double vlm = scn_real(s, "sglang.vlm_factor", 0);
   g->vlm = vlm > 0 ? vlm : 0;
-  g->vlm_given = g->vlm > 0 && scn_u64(s, "sglang.release", 99999999) < 400900;
+  double k = g->vlm > 0 ? g->vlm : 1;
   if (g->fraction > 0) {
-    if (g->vlm_given) g->fraction *= g->vlm;
+    g->fraction *= k;
     return;
   }
   if (scn_u64(s, "sglang.version", 999999) < 5003) {
-    g->fraction = fraction_before_053(s, g->gpu_mib, &g->reserved_mib) * (vlm > 0 ? vlm : 1);
+    g->fraction = fraction_before_053(s, g->gpu_mib, &g->reserved_mib) * k;
     return;
   }
   double r = 512 + 1.5 * (double)(g->chunk > 2048 ? g->chunk : 2048) + 2.0 * (double)g->graph_bs +
@@ -261,7 +261,7 @@ static void fraction(const scenario *s, const sg_spec *sp, sg_cfg *g) {
   g->piecewise_mib = scn_real(s, "sglang.piecewise_reserve_mib", 0);
   r += g->piecewise_mib;
   g->reserved_mib = r;
-  g->fraction = round((g->gpu_mib - r) / g->gpu_mib * 1000) / 1000 * (vlm > 0 ? vlm : 1);
+  g->fraction = round((g->gpu_mib - r) / g->gpu_mib * 1000) / 1000 * k;
 }
 
 /* A recurrent-state group's bytes per request slot (configs/mamba_utils.py

@@ -233,7 +233,8 @@ static uint64_t shard_ranks(ectx *c, const train_cfg *t) { return acc_mul(&c->ac
 ** torchtitan/distributed/utils.py, mixed_precision_param "bfloat16" by default) and accelerate
 ** for mixed_precision "bf16" (FullyShardedDataParallelPlugin: MixedPrecision(param_dtype=
 ** bfloat16)). The all-gather yields 16-bit parameters, so the gathered unit is 16-bit and
-** autocast finds no fp32 weight to copy. */
+** autocast finds no fp32 weight to copy. Decided here, on the rank count each fit probe sets;
+** scripts/scenario.lua fsdp_mixed_note says it for the scenario's own. */
 static bool fsdp_mixed(ectx *c, const train_cfg *t) {
   const scenario *s = c->s;
   return t->strategy == STRAT_FSDP && !t->off_par && shard_ranks(c, t) > 1 && est_bits(s->prec.weights) == 32 &&
