@@ -477,16 +477,10 @@ function nn.layer_types(cfg, n, window)
 end
 
 -- A multimodal model's vision tower and projector tensor, by name prefix: what a llama.cpp
--- converter writes to the mmproj file, not the text model's GGUF (the list of
--- src/estimate.c est_vision_tensor: keep the two alike).
-local VISION_PREFIXES = { "visual.", "model.visual.", "vision_tower.", "vision_model.", "multi_modal_projector.",
-                          "model.vision_tower.", "model.multi_modal_projector." }
-
+-- converter writes to the mmproj file, not the text model's GGUF. The list is the engine's
+-- (src/inventory.c inv_vision_name), so the scripts and the C placement agree.
 function nn.vision_tensor(name)
-  for _, pre in ipairs(VISION_PREFIXES) do
-    if name:sub(1, #pre) == pre then return true end
-  end
-  return false
+  return host.vision_tensor(name)
 end
 
 -- Total parameters of a description: sum of product(shape) * count, as an integer.

@@ -181,16 +181,8 @@ uint64_t est_drafter_forward_bytes(ectx *c, uint64_t tokens, uint64_t a) {
   return f;
 }
 
-/* A multimodal model's vision tower or projector tensor, by its name prefix (the prefixes the
-** architecture scripts use): vLLM wraps no LoRA on them, llama.cpp keeps them in the mmproj file.
-** scripts/nn.lua nn.vision_tensor holds the same list. */
-bool est_vision_tensor(const inv_tensor *t) {
-  static const char *const pre[] = {"visual.", "model.visual.", "vision_tower.", "vision_model.", "multi_modal_projector.",
-                                    "model.vision_tower.", "model.multi_modal_projector.", NULL};
-  for (const char *const *p = pre; *p; p++)
-    if (strncmp(t->name, *p, strlen(*p)) == 0) return true;
-  return false;
-}
+/* A multimodal model's vision tower or projector tensor (inv_vision_name). */
+bool est_vision_tensor(const inv_tensor *t) { return inv_vision_name(t->name); }
 
 bool est_is_draft(const inv_tensor *t) { return strcmp(t->component, "draft") == 0; }
 

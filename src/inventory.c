@@ -104,6 +104,14 @@ bool inv_params_role(const inventory *inv, inv_role role, uint64_t *out) {
   return sum_role(inv, role, false, out);
 }
 
+bool inv_vision_name(const char *name) {
+  static const char *const pre[] = {"visual.", "model.visual.", "vision_tower.", "vision_model.", "multi_modal_projector.",
+                                    "model.vision_tower.", "model.multi_modal_projector.", NULL};
+  for (const char *const *p = pre; *p; p++)
+    if (strncmp(name, *p, strlen(*p)) == 0) return true;
+  return false;
+}
+
 bool inv_role_parse(const char *name, inv_role *out) {
   for (int i = 0; i < ROLE_COUNT; i++)
     if (strcmp(role_names[i], name) == 0) {

@@ -65,6 +65,10 @@ bool inv_bytes(const inventory *inv, uint64_t *out);
 bool inv_params_role(const inventory *inv, inv_role role, uint64_t *out);
 bool inv_role_parse(const char *name, inv_role *out);
 const char *inv_role_name(inv_role role);
+/* A multimodal model's vision tower or projector tensor, by its name prefix (the prefixes the
+** architecture scripts use): vLLM wraps no LoRA on them, llama.cpp's converter writes them
+** to the mmproj file. Scripts reach the same list as host.vision_tensor(name). */
+bool inv_vision_name(const char *name);
 /* Sets every tensor's dtype. */
 void inv_set_dtype(inventory *inv, vf_dtype dt);
 

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "embedded.h"
+#include "inventory.h"
 #include "lua_files.h"
 #include "lua_host_int.h"
 #include "lua_json.h"
@@ -237,11 +238,18 @@ static int hostfn_match(lua_State *L) {
   return 1;
 }
 
+/* host.vision_tensor(name): a vision tower or projector tensor's name (inv_vision_name). */
+static int hostfn_vision_tensor(lua_State *L) {
+  lua_pushboolean(L, inv_vision_name(luaL_checkstring(L, 1)));
+  return 1;
+}
+
 static const luaL_Reg host_fns[] = {
     {"match", hostfn_match},
     {"module_exists", hostfn_module_exists},
     {"parse_bytes", hostfn_parse_bytes},
-    {"list", hostfn_list}, {"read_json", hostfn_read_json}, {"path_kind", hostfn_path_kind}, {NULL, NULL}};
+    {"list", hostfn_list}, {"read_json", hostfn_read_json}, {"path_kind", hostfn_path_kind},
+    {"vision_tensor", hostfn_vision_tensor}, {NULL, NULL}};
 
 void host_push_fns(lua_State *L) {
   luaL_newlib(L, host_fns);

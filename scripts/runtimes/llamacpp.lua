@@ -107,7 +107,7 @@ local function normalize(n, knobs)
   end
   -- a multimodal model's vision tower and projector live in a separate mmproj file: counted
   -- only when llama-server loads it (--mmproj; runtime.mmproj = its type)
-  -- (the prefixes of src/estimate.c est_vision_tensor, which places the tensors)
+  -- (nn.vision_tensor: the engine's list, which also places the tensors)
   local vision = false
   for _, t in ipairs(n.model.desc.tensors or {}) do
     vision = vision or nn.vision_tensor(t.name)
