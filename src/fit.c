@@ -210,7 +210,11 @@ static void fit_launch(const model_desc *m, const scenario *s, const estimate *e
                (unsigned long long)scn_u64(s, "vllm.lora.rank", 16),
                scn_bool(s, "vllm.lora.fully_sharded", false) ? " --fully-sharded-loras" : "");
   } else if (!lc) {
-    double f = frac_up(fig(e, "mem_fraction_static_needed"), fig(e, "mem_fraction_static"), 1000);
+    /* before 0.4.9 SGLang's runner multiplies a multimodal model's given fraction by its
+    ** factor too (scripts/runtimes/sglang.lua VLM_FLAT): the flag is the fraction over it */
+    double k = scn_real(s, "sglang.vlm_factor_given", 0);
+    if (!(k > 0)) k = 1;
+    double f = frac_up(fig(e, "mem_fraction_static_needed") / k, fig(e, "mem_fraction_static") / k, 1000);
     snprintf(row->launch, sizeof row->launch, "--tp %llu --context-length %llu --mem-fraction-static %.3f",
              (unsigned long long)tp, (unsigned long long)scn_u64(s, "runtime.context_length", ctx), f);
   } else if (has_fig(e, "fit_auto_moe_gpu_layers") && fig(e, "fit_auto_n_gpu_layers") >= 1) {

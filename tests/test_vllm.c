@@ -1173,6 +1173,17 @@ static void test_fit_launch_flags(void **state) {
   assert_int_equal(sscanf(l, "--tp 1 --context-length 32768 --mem-fraction-static %lf", &f), 1);
   assert_true(f > 0.834 && f < 0.95); /* above the rule's 0.834: the pool must hold 32,768 tokens */
   json_decref(j);
+  /* a multimodal model's default on one H100 before 0.5.3: 0.874 x 0.90 = 0.7866. 0.4.9
+  ** multiplies the default only, so the flag is the fraction itself; 0.4.8.post1's runner
+  ** multiplies a given fraction too (PR #4754), so the flag is 0.7866 / 0.90 = 0.874 */
+  j = fit_row(*state, "return { model = 'Qwen/Qwen2.5-VL-7B-Instruct', runtime = { name = 'sglang', version = "
+                      "'0.4.9' }, workload = { kind = 'inference', context = 32768 } }", "H100");
+  assert_string_equal(launch_of(j), "--tp 1 --context-length 32768 --mem-fraction-static 0.787");
+  json_decref(j);
+  j = fit_row(*state, "return { model = 'Qwen/Qwen2.5-VL-7B-Instruct', runtime = { name = 'sglang', version = "
+                      "'0.4.8.post1' }, workload = { kind = 'inference', context = 32768 } }", "H100");
+  assert_string_equal(launch_of(j), "--tp 1 --context-length 32768 --mem-fraction-static 0.874");
+  json_decref(j);
 }
 
 /* Speculative decoding (no calibration case exists: hand arithmetic of what vLLM allocates,

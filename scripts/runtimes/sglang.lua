@@ -262,6 +262,8 @@ local function normalize(n, knobs)
   local rel = release_code(n.runtime_version, code)
   n.extra["sglang.release"] = rel
   local vf, given_too, how = vlm_factor(n, rel)
+  -- a release that multiplies a given fraction too: fit's --mem-fraction-static divides by it
+  if vf and given_too then n.extra["sglang.vlm_factor_given"] = vf end
   if vf and (f == nil or given_too) then
     n.extra["sglang.vlm_factor"] = vf
     note(n, "SGLang multimodal model: %s mem_fraction_static %s", f == nil and "default" or "given", how)
