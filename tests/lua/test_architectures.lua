@@ -264,15 +264,7 @@ local function validate(id, d)
   return #errs == 0
 end
 
-local function params(d)
-  local total = 0
-  for _, t in ipairs(d.tensors) do
-    local p = t.count or 1
-    for _, s in ipairs(t.shape) do p = p * s end
-    total = total + p
-  end
-  return total
-end
+local params = require("nn").params -- checked against the published counts below
 
 local function kv_bytes(d, bytes)
   local total = 0
