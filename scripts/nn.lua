@@ -24,13 +24,20 @@ local function bad_int(key, v, what)
   error(("config: field '%s' must be a %s integer, got %s"):format(key, what, show(v)), 0)
 end
 
+-- An integer field of at least `min` (`what` names the bound in the error), or `default`
+-- when absent.
+local function int_field(cfg, key, default, min, what)
+  local v = cfg[key]
+  if absent(v) then return default end
+  local i = as_int(v)
+  if not i or i < min then bad_int(key, v, what) end
+  return i
+end
+
 -- A required positive integer field.
 function nn.need(cfg, key)
-  local v = cfg[key]
-  if absent(v) then error(("config: missing field '%s'"):format(key), 0) end
-  local i = as_int(v)
-  if not i or i <= 0 then bad_int(key, v, "positive") end
-  return i
+  if absent(cfg[key]) then error(("config: missing field '%s'"):format(key), 0) end
+  return int_field(cfg, key, nil, 1, "positive")
 end
 
 -- Any field, or `default` when absent (JSON null counts as absent).
@@ -41,22 +48,10 @@ function nn.opt(cfg, key, default)
 end
 
 -- An optional positive integer field (default when absent; default may be nil).
-function nn.int(cfg, key, default)
-  local v = cfg[key]
-  if absent(v) then return default end
-  local i = as_int(v)
-  if not i or i <= 0 then bad_int(key, v, "positive") end
-  return i
-end
+function nn.int(cfg, key, default) return int_field(cfg, key, default, 1, "positive") end
 
 -- An optional non-negative integer field (0 allowed).
-function nn.count(cfg, key, default)
-  local v = cfg[key]
-  if absent(v) then return default end
-  local i = as_int(v)
-  if not i or i < 0 then bad_int(key, v, "non-negative") end
-  return i
-end
+function nn.count(cfg, key, default) return int_field(cfg, key, default, 0, "non-negative") end
 
 -- An optional boolean field.
 function nn.flag(cfg, key, default)
