@@ -117,7 +117,7 @@ end
 
 function P.new_set()
   return { params = 0, trainable = 0, largest = 0, tensors = {}, saved = 0, masks = 0, flags = {}, matched = 0,
-           weight_saved = 0 }
+           weight_saved = 0, dora_out = 0 }
 end
 
 -- adapters(desc, method, opts, acc): a PEFT method's adapters on the targeted Linears.
@@ -134,6 +134,10 @@ function P.adapters(desc, method, opts, acc)
       -- LoHa builds the full delta weight (w1a w1b) * (w2a w2b), which F.linear keeps
       -- for the input gradient (peft/tuners/loha/layer.py)
       if method == "loha" then acc.weight_saved = acc.weight_saved + o * i * m.count end
+      -- DoRA's output (mag_norm_scale - 1) * base_result + mag_norm_scale * lora_result * scaling:
+      -- each product saves its out-sized operand for the magnitude's gradient, the base Linear's
+      -- output and lora_B's output (peft/tuners/lora/dora.py DoraLinearLayer.forward)
+      if method == "dora" then acc.dora_out = acc.dora_out + o * m.count end
       if method ~= "ia3" then acc.saved = acc.saved + opts.r * m.count * (method == "loha" and 2 or 1) end
       if opts.dropout > 0 then acc.saved, acc.masks = acc.saved + i * m.count, acc.masks + i * m.count end
     end

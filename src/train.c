@@ -41,6 +41,7 @@ void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t) {
   t->saved_elems = scn_u64(s, "train.saved_elems", 0);
   t->mask_elems = scn_u64(s, "train.mask_elems", 0);
   t->weight_saved = scn_u64(s, "train.adapter_saved_elems", 0);
+  t->dora_out = scn_u64(s, "train.dora_out_elems", 0);
   t->gc_every = scn_u64(s, "train.gc_every", 0);
   t->op_col = scn_u64(s, "train.op_col_elems", 0);
   t->op_row = scn_u64(s, "train.op_row_elems", 0);
@@ -382,6 +383,19 @@ static uint64_t logits_bytes(ectx *c, const train_cfg *t, uint64_t tokens, uint6
   }
 }
 
+/* What a PEFT method's adapters save per token beyond the base model's tensors, all layers:
+** lora_A outputs and dropout copies (a bytes), 1-byte dropout masks, and DoRA's two
+** out-sized operands of its output products: the base Linear's output (a bytes) and
+** lora_B's output in the adapters' dtype (peft/tuners/lora/dora.py DoraLinearLayer.forward:
+** (mag_norm_scale - 1) * base_result + mag_norm_scale * lora_result * scaling; the
+** magnitude needs a gradient, so each mul keeps its other operand). */
+static uint64_t adapter_extra(ectx *c, const train_cfg *t, uint64_t a) {
+  bytes_acc *A = &c->acc;
+  uint64_t extra = acc_add(A, acc_mul(A, t->saved_elems, a), t->mask_elems);
+  uint64_t dora = acc_mul(A, t->dora_out, a + est_bits(t->tdtype) / 8);
+  return acc_add(A, extra, dora);
+}
+
 /* Backward runs the stages in reverse: entering stage k, the activations of stages 1..k
 ** are still held, the gradients of stages k..n exist, and the backward of stage k's
 ** largest eager attention holds grad_probs and grad_scores (two score tensors) beside
@@ -434,7 +448,7 @@ static void unet_activations(ectx *c, const train_cfg *t, uint64_t a, train_part
   bool kept = (s->grad_accum > 1 || t->keep_grads) && !t->oib;
   p->act_layer = unet_backward(c, t, a, kept ? 0 : p->grads, p->act_layer);
   /* adapters: lora_A outputs and dropout masks, per latent pixel of the first level */
-  uint64_t extra = acc_add(&c->acc, acc_mul(&c->acc, t->saved_elems, a), t->mask_elems);
+  uint64_t extra = adapter_extra(c, t, a);
   p->act = acc_add(&c->acc, p->act, acc_mul3(&c->acc, extra, s->seq_len, mb));
 }
 
@@ -514,7 +528,7 @@ static void lm_activations(ectx *c, const train_cfg *t, uint64_t a, train_parts 
   uint64_t split = 0;
   uint64_t per_tok = layer_bytes_per_token(c, t, a, seq, &split);
   /* adapters: lora_A outputs, dropout copies and masks, spread over the layers */
-  uint64_t extra = acc_add(A, acc_mul(A, t->saved_elems, a), t->mask_elems);
+  uint64_t extra = adapter_extra(c, t, a);
   per_tok = acc_add(A, per_tok, bytes_ceildiv(extra, model_layers(c)));
   uint64_t per_layer = acc_mul(A, tokens, per_tok - split);
   per_layer = acc_add(A, per_layer, bytes_ceildiv(acc_mul(A, tokens, split), s->tp));

@@ -18,6 +18,7 @@ typedef struct train_cfg {
   uint64_t state_bytes, paged_bytes, temp_bytes; /* optimizer, whole model, unsharded */
   uint64_t saved_elems, mask_elems;            /* adapter activations per token, all layers */
   uint64_t weight_saved;                       /* weight-shaped tensors saved (LoHa deltas) */
+  uint64_t dora_out;                           /* DoRA: out-sized outputs saved per token, all layers */
   uint64_t gc_every, virtual_tokens;
   uint64_t op_col, op_row;                     /* per-op SAC: saved mm output elements per token and
                                                ** layer, column- and row-parallel (peft.lua op_sac) */

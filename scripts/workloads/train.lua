@@ -283,6 +283,7 @@ local function set_extras(n, set, method)
   x["train.largest_param"] = set.largest
   x["train.saved_elems"], x["train.mask_elems"] = set.saved, set.masks
   x["train.adapter_saved_elems"] = set.weight_saved
+  x["train.dora_out_elems"] = set.dora_out or 0
   local f = set.flags
   x["train.save_attn_in"], x["train.save_o_in"] = f.attn_in == true, f.o_in == true
   x["train.save_mlp_in"], x["train.save_down_in"] = f.mlp_in == true, f.down_in == true
