@@ -215,6 +215,43 @@ static void root_weights(ectx *c, uint64_t *root, uint64_t *largest) {
   }
 }
 
+/* ZeRO-3 keeps a gathered parameter while the module trace (complete from the second step
+** on) uses it again within stage3_max_reuse_distance elements of parameters (default 1e9,
+** deepspeed/runtime/zero/config.py): PartitionedParameterCoordinator.__params_to_release
+** walks the trace from the current module, summing each module's ds_numel, and keeps every
+** parameter it meets before the sum reaches the distance (deepspeed/runtime/zero/
+** partitioned_param_coordinator.py, v0.8.0). Backward fetches each module again, frozen or
+** not, in reverse order, so at the turn from forward to backward the head is reused at once
+** and the i-th layer from the end of the last stack (the decoder of an encoder-decoder) after
+** the i layers behind it ran forward and backward: it stays gathered while head + 2 i x layer
+** is under the distance. Returns the bytes gathered at the turn (0 when the head alone
+** reaches the distance). */
+static uint64_t zero3_reuse_kept(ectx *c) {
+  bytes_acc *A = &c->acc;
+  uint64_t R = scn_u64(c->s, "runtime.stage3_max_reuse_distance", 1000000000);
+  uint64_t L = c->m->layers ? c->m->layers : 1, tp = c->s->tp ? c->s->tp : 1;
+  uint64_t head_n = 0, head_b = 0, layer_n = 0, layer_b = 0;
+  for (size_t i = 0; i < c->m->inv.n; i++) {
+    const inv_tensor *x = &c->m->inv.t[i];
+    uint64_t n = 0;
+    if (x->component[0] && strcmp(x->component, "denoiser") != 0) continue;
+    if (!inv_tensor_elements(x, &n)) A->overflow = true;
+    uint64_t one = x->stored_bytes ? x->stored_bytes : est_elems_bytes(c, n, x->dtype);
+    if (x->count == 1) {
+      if (one > head_b) head_b = one, head_n = n;
+    } else if (c->m->family != FAM_ENCDEC || strncmp(x->name, "decoder.", 8) == 0) {
+      layer_n = acc_add(A, layer_n, acc_mul(A, n, x->count));
+      layer_b = acc_add(A, layer_b, acc_mul(A, one, x->count));
+    }
+  }
+  head_n = bytes_ceildiv(head_n, tp), head_b = bytes_ceildiv(head_b, tp);
+  layer_n = bytes_ceildiv(layer_n, acc_mul(A, L, tp)), layer_b = bytes_ceildiv(layer_b, acc_mul(A, L, tp));
+  if (head_n >= R) return 0;
+  uint64_t k = 0;
+  while (k < L && acc_add(A, head_n, acc_mul3(A, 2, k, layer_n)) < R) k++;
+  return acc_add(A, head_b, acc_mul(A, k, layer_b));
+}
+
 /* Transformer layers of the model (encoder-decoder: both stacks), at least 1. */
 static uint64_t model_layers(ectx *c) {
   uint64_t layers = c->m->layers ? c->m->layers : 1;
@@ -280,6 +317,11 @@ static void train_weights(ectx *c, const train_cfg *t, train_parts *p) {
     ** keeps the root unsharded from forward to backward; ZeRO-3 gathers its tensors one
     ** module at a time, the head (or tied embedding) at the loss */
     p->gathered = acc_add(&c->acc, p->gathered, t->strategy == STRAT_FSDP ? bytes_ceildiv(root, s->tp) : bytes_ceildiv(big, s->tp));
+    if (t->strategy == STRAT_ZERO3 && !t->pipeline) {
+      /* the layers ZeRO-3's reuse distance keeps gathered from forward into backward */
+      uint64_t kept = zero3_reuse_kept(c);
+      if (kept > p->gathered) p->gathered = kept;
+    }
     if (t->off_par && t->strategy != STRAT_FSDP)
       /* ZeRO-3 with offload_param: the partition lives in host memory and the single-tensor
       ** all-gather copies it to the GPU beside the gathered buffer (ds_tensor.to(device) in

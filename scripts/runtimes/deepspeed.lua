@@ -7,7 +7,7 @@ return runtime {
   kinds = { "train" },
   knobs = { zero_stage = "int", offload_optimizer = "bool", offload_param = "bool",
             reduce_bucket_size = "int", overlap_comm = "bool", stage3_prefetch_bucket_size = "int",
-            stage3_max_live_parameters = "int" },
+            stage3_max_live_parameters = "int", stage3_max_reuse_distance = "int" },
   modelled = true,
   normalize = function(n, knobs)
     local z = knobs.zero_stage
