@@ -47,6 +47,7 @@ typedef struct vcfg {
 typedef struct vspec {
   uint64_t layers, page, window, tokens; /* tokens: cross-attention's encoder tokens */
   kv_kind kind;
+  uint64_t all; /* the model's layers of this spec over every stage (layers: ceil(all / pp)) */
 } vspec;
 
 typedef struct vgroups {
@@ -277,6 +278,20 @@ typedef struct valloc {
   const inv_tensor *first;
 } valloc;
 
+/* Decoder layers of pipeline stage `stage`, as vLLM's get_pp_indices deals them out
+** (vllm/distributed/utils.py: layers // pp each, then `for i in range(2, remaining + 2):
+** partitions[-i] += 1`, so the remainder goes one apiece to the stages before the last, from
+** the second-to-last backwards; VLLM_PP_LAYER_PARTITION overrides it, not modelled).
+** DeepSeek-V2-Lite's 27 layers at pp 2: 14 + 13 (vLLM PR #20665's log: stage 0's 12.13 GiB
+** and stage 1's 11.33 GiB hold 807,792 tokens at 14 x 1152 B and 13 x 1152 B a token);
+** Qwen3-235B's 94 at pp 4: 23, 24, 24, 23. */
+static uint64_t stage_layers(const ectx *c, uint64_t stage) {
+  uint64_t l = c->m->layers ? c->m->layers : 1, pp = c->s->pp ? c->s->pp : 1;
+  uint64_t n = l / pp, rem = l % pp;
+  if (rem && stage + 1 < pp && stage + 1 + rem >= pp) n++;
+  return n;
+}
+
 /* Allocator slack of the unquantized parameters of stage `stage`, fused as vLLM holds
 ** them (FusedMoE: all of a layer's experts in one w13 and one w2). Quantized tensors are
 ** repacked after loading (their temporaries reuse cached blocks): not counted.
@@ -287,7 +302,7 @@ typedef struct valloc {
 ** (vllm01011-qwen2-7b-*: 14.2488 and 7.1217 GiB with its 32768-position rotary cache). */
 static uint64_t stage_slack(ectx *c, uint64_t stage, bool draft) {
   const model_desc *m = c->m;
-  uint64_t pp = c->s->pp, share = bytes_ceildiv(m->layers ? m->layers : 1, pp), total = 0;
+  uint64_t pp = c->s->pp, share = stage_layers(c, stage), total = 0;
   valloc a[V_MAX_ALLOCS];
   int n = 0;
   for (size_t i = 0; i < m->inv.n; i++) {
@@ -338,7 +353,7 @@ static uint64_t stage_slack(ectx *c, uint64_t stage, bool draft) {
 static uint64_t stage_weights(ectx *c, uint64_t stage) {
   const model_desc *m = c->m;
   uint64_t pp = c->s->pp, total = stage_slack(c, stage, false);
-  uint64_t share = bytes_ceildiv(m->layers ? m->layers : 1, pp);
+  uint64_t share = stage_layers(c, stage);
   for (size_t i = 0; i < m->inv.n; i++) {
     const inv_tensor *t = &m->inv.t[i];
     if (est_is_draft(t)) continue;
@@ -486,7 +501,7 @@ static uint64_t lora_meta_bytes(ectx *c, const vcfg *v) {
 static uint64_t lora_weights(ectx *c, const vcfg *v, uint64_t stage) {
   const model_desc *m = c->m;
   if (!v->lora.on) return 0;
-  uint64_t pp = c->s->pp, share = bytes_ceildiv(m->layers ? m->layers : 1, pp), total = 0;
+  uint64_t pp = c->s->pp, share = stage_layers(c, stage), total = 0;
   for (size_t i = 0; i < m->inv.n && !c->failed; i++) {
     const inv_tensor *t = &m->inv.t[i];
     if (est_is_draft(t)) continue;
@@ -853,8 +868,9 @@ static void vllm_spec_add(ectx *c, vcfg *v, vgroups *g, bool hybrid, const kv_gr
   while (j < g->n && !(g->t[j].page == page && g->t[j].window == window && g->t[j].kind == kind &&
                        g->t[j].tokens == tokens))
     j++;
-  if (j == g->n) g->t[g->n++] = (vspec){0, page, window, tokens, kind};
+  if (j == g->n) g->t[g->n++] = (vspec){0, page, window, tokens, kind, 0};
   g->t[j].layers += layers;
+  g->t[j].all += k->layers;
   if (page > g->page) g->page = page;
 }
 
@@ -942,6 +958,19 @@ static uint64_t block_bytes(ectx *c, const vgroups *g, bool hybrid) {
   if (hybrid) return acc_mul(&c->acc, g->page, g->group_size);
   uint64_t b = 0;
   for (int i = 0; i < g->n; i++) b = acc_add(&c->acc, b, acc_mul(&c->acc, g->t[i].page, g->t[i].layers));
+  return b;
+}
+
+/* A block's bytes on stage `stage`: a spec every decoder layer has holds the stage's own
+** layers (stage_layers), one a subset has ceil(layers / pp) as before; a hybrid model's
+** group size stays the ceil (its layers' kinds per stage are not modelled). */
+static uint64_t stage_block_bytes(ectx *c, const vgroups *g, bool hybrid, uint64_t stage) {
+  if (hybrid || c->s->pp <= 1) return block_bytes(c, g, hybrid);
+  uint64_t b = 0;
+  for (int i = 0; i < g->n; i++) {
+    uint64_t n = g->t[i].all == c->m->layers ? stage_layers(c, stage) : g->t[i].layers;
+    b = acc_add(&c->acc, b, acc_mul(&c->acc, g->t[i].page, n));
+  }
   return b;
 }
 
@@ -1056,7 +1085,7 @@ static void vllm_rank(ectx *c, const vcfg *v, const vgroups *g, bool hybrid, uin
   r->kv = v->requested > used ? v->requested - used : 0;
   uint64_t fixed = scn_u64(c->s, "runtime.kv_cache_memory_bytes", 0);
   if (fixed) r->kv = fixed;
-  uint64_t per = block_bytes(c, g, hybrid);
+  uint64_t per = stage_block_bytes(c, g, hybrid, stage);
   r->blocks = per ? r->kv / per : 0;
 }
 
@@ -1188,13 +1217,16 @@ void vllm_estimate(ectx *c) {
   vllm_grouping(&g, hybrid);
   vrank r0, rl, worker;
   vllm_rank(c, &v, &g, hybrid, 0, true, &r0);
-  rl = r0;
-  if (s->pp > 1) vllm_rank(c, &v, &g, hybrid, s->pp - 1, true, &rl);
   worker = r0; /* the ranks of stage 0 without the V0 driver's sampler */
   if (v0_driver_samples(c, &v)) vllm_rank(c, &v, &g, hybrid, 0, false, &worker);
-  /* the engine core takes the smallest KV over all workers (v1/engine/core.py) */
-  uint64_t blocks = r0.blocks < rl.blocks ? r0.blocks : rl.blocks;
-  uint64_t per = block_bytes(c, &g, hybrid);
+  /* the engine core takes the smallest KV over all workers (v1/engine/core.py); stages
+  ** differ in their layers (stage_layers), the first's embeddings and the last's head */
+  uint64_t blocks = r0.blocks;
+  for (uint64_t st = 1; st < s->pp && !c->failed; st++) {
+    vllm_rank(c, &v, &g, hybrid, st, true, &rl);
+    if (rl.blocks < blocks) blocks = rl.blocks;
+  }
+  uint64_t per = stage_block_bytes(c, &g, hybrid, 0);
   uint64_t need = acc_mul(&c->acc, s->concurrency, request_blocks(&v, &g, s->context, hybrid));
   uint64_t one = request_blocks(&v, &g, v.mml, hybrid);
   if (one > need) need = one;

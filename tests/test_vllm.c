@@ -134,6 +134,25 @@ static void test_llama8b_pp2(void **state) {
                              {NULL}});
 }
 
+/* Hold-out (holdout2-moe): vLLM PR #20665's reproducer log (https://github.com/vllm-project/
+** vllm/pull/20665, main of 2025-07-09 after 0.9.2): DeepSeek-V2-Lite, tp 2 x pp 2 on four L4s,
+** --max-model-len 1024 --enforce-eager, util 0.9. get_pp_indices gives stage 0 14 of the 27
+** layers and stage 1 13: printed 12.13 GiB (stage 0) and 11.33 GiB (stage 1), 807,792 tokens =
+** stage 0's blocks (14 x 16 x 1152 B MLA pages), 788.86x for 1,024 tokens. With ceil(27 / 2) = 14
+** layers on both stages vramfit took stage 1's 13-layer KV as 14-layer blocks: 737,360 tokens
+** (-8.7%). L4 total 22.06 GiB (a 23034 MiB L4 as V0 workers print it; not in this log). */
+static void test_dsv2lite_pp2_uneven_layers(void **state) {
+  expect_figs(*state,
+              "return { model = 'deepseek-ai/DeepSeek-V2-Lite', runtime = { name = 'vllm', version = '0.9.2', "
+              "gpu_memory_utilization = 0.9, max_model_len = 1024, enforce_eager = true, flashinfer_sampler = "
+              "false }, workload = { kind = 'inference', context = 1024 }, parallel = { tp = 2, pp = 2 }, "
+              "gpu = { name = 'L4-24GB', memory = '22.06GiB' } }",
+              (const want[]){{"kv_cache_bytes", 12.13, 0.05, IN_GIB},
+                             {"kv_cache_tokens", 807792, 0.05, 0},
+                             {"max_concurrency", 788.86, 0.05, 0.005},
+                             {NULL}});
+}
+
 /* llmd-v019-llama31-8b-kvfp8 (1-byte pages: twice the tokens) and -fp32. */
 static void test_llama8b_dtypes(void **state) {
   expect_figs(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', " V19
@@ -1608,6 +1627,7 @@ int main(void) {
       cmocka_unit_test(test_lora_launch),
       cmocka_unit_test(test_spec_eagle3), cmocka_unit_test(test_spec_mtp), cmocka_unit_test(test_spec_errors),
       cmocka_unit_test(test_llama8b_tp1),    cmocka_unit_test(test_llama8b_tp),  cmocka_unit_test(test_llama8b_pp2),
+      cmocka_unit_test(test_dsv2lite_pp2_uneven_layers),
       cmocka_unit_test(test_llama8b_dtypes), cmocka_unit_test(test_gemma2_hybrid), cmocka_unit_test(test_deepseek_mla), cmocka_unit_test(test_glm45_air),
       cmocka_unit_test(test_moe),            cmocka_unit_test(test_version_eras), cmocka_unit_test(test_cudagraph_profiling_default), cmocka_unit_test(test_cudagraph_memory), cmocka_unit_test(test_a100_v010),
       cmocka_unit_test(test_deficit),        cmocka_unit_test(test_errors),      cmocka_unit_test(test_sglang_pool), cmocka_unit_test(test_sglang_release_defaults),
