@@ -284,10 +284,15 @@ typedef struct valloc {
 ** the second-to-last backwards; VLLM_PP_LAYER_PARTITION overrides it, not modelled).
 ** DeepSeek-V2-Lite's 27 layers at pp 2: 14 + 13 (vLLM PR #20665's log: stage 0's 12.13 GiB
 ** and stage 1's 11.33 GiB hold 807,792 tokens at 14 x 1152 B and 13 x 1152 B a token);
-** Qwen3-235B's 94 at pp 4: 23, 24, 24, 23. */
+** Qwen3-235B's 94 at pp 4: 23, 24, 24, 23. That split is PR #13839 ("Improve pipeline
+** partitioning", merged 2025-02-25, first in 0.8.0); before it the last stage took the whole
+** remainder (end_layer = num_hidden_layers on the last rank: 61 at pp 8 -> 7 x 7 + 12, as
+** SGLang PR #6666 quotes the old rule). */
+#define VLLM_PP_SPREAD 8000
 static uint64_t stage_layers(const ectx *c, uint64_t stage) {
   uint64_t l = c->m->layers ? c->m->layers : 1, pp = c->s->pp ? c->s->pp : 1;
   uint64_t n = l / pp, rem = l % pp;
+  if (scn_u64(c->s, "vllm.version", 19000) < VLLM_PP_SPREAD) return stage + 1 == pp ? n + rem : n;
   if (rem && stage + 1 < pp && stage + 1 + rem >= pp) n++;
   return n;
 }
