@@ -98,6 +98,15 @@
 ** 2025-12-16 is b7440), not bisected. A Qwen3.5-27B log of b8586 (-ngl 26) holds every
 ** buffer to the printed MiB with it (tests/test_llamacpp.c test_hybrid_partial_offload). */
 #define LC_B_OUTPUT_FIRST 7470
+/* PR #19067 "kv-cache : support V-less cache" (ggerganov, merged 2026-01-24:
+** https://github.com/ggml-org/llama.cpp/pull/19067): an MLA model's (deepseek2, glm4moe-lite)
+** cache holds only the K rows (kv_lora_rank + rope) and V is a view of them. Before it, from
+** PR #12801 (MLA in mainline, April 2025), llama_kv_cache allocated a V cache of
+** n_embd_v_gqa = kv_lora_rank (the file's attention.value_length) per cell and layer beside
+** K: DeepSeek-V3-0324 at b5331, 16384 cells, 61 layers prints K (f16) 1098.00 MiB and
+** V (f16) 976.00 MiB (tests/test_llamacpp.c test_mla_v_cache). b7770 is of 2026-01-18 and
+** b7841 of early February: the first build with the PR is assumed, not bisected */
+#define LC_B_VLESS 7810
 
 typedef struct lc_dev {
   uint64_t model, kv, rs, compute;
@@ -943,6 +952,17 @@ static const kv_group *lc_nextn_group(const lc *l) {
   return NULL;
 }
 
+/* the V row of an attention group: an MLA group's (v_dim 0: V is K's view) is kv_lora_rank
+** wide before LC_B_VLESS, the width of its attn_kv_a_norm */
+static uint64_t lc_v_dim(const lc *l, const kv_group *g) {
+  if (g->v_dim || g->kind != KV_ATTN || lc_newer(l, LC_B_VLESS)) return g->v_dim;
+  for (size_t i = 0; i < l->m->inv.n; i++) {
+    uint64_t n = 0;
+    if (lc_weight_kind(&l->m->inv.t[i]) == LW_KV_A_NORM && inv_tensor_elements(&l->m->inv.t[i], &n)) return n;
+  }
+  return 0;
+}
+
 static void lc_kv(lc *l) {
   const kv_group *nx = lc_nextn_group(l);
   for (int gi = 0; gi < l->m->n_kv + (nx != NULL); gi++) {
@@ -953,7 +973,7 @@ static void lc_kv(lc *l) {
     }
     uint64_t cells = acc_mul(&l->c->acc, lc_cells(l, g), l->n_stream);
     uint64_t k = acc_mul(&l->c->acc, lc_row(l, l->tk, g->kv_heads * g->k_dim), cells);
-    uint64_t v = acc_mul(&l->c->acc, lc_row(l, l->tv, g->kv_heads * g->v_dim), cells);
+    uint64_t v = acc_mul(&l->c->acc, lc_row(l, l->tv, g->kv_heads * lc_v_dim(l, g)), cells);
     uint64_t n = gi < l->m->n_kv ? g->layers : l->n_nextn;
     for (uint64_t i = 0; i < n; i++) {
       /* group layers spread evenly over the model's layers for placement; MTP blocks last */
@@ -1492,7 +1512,7 @@ static uint64_t lc_fa_pool(const lc *l, int g) {
     const kv_group *kg = &l->m->kv[i];
     if (kg->kind != KV_ATTN && kg->kind != KV_CHUNKED) continue;
     uint64_t cells = lc_cells(l, kg) * l->n_stream * kg->kv_heads;
-    uint64_t b = (ck ? cells * kg->k_dim : 0) + (cv ? cells * kg->v_dim : 0); /* MLA: V is K's view */
+    uint64_t b = (ck ? cells * kg->k_dim : 0) + (cv ? cells * lc_v_dim(l, kg) : 0); /* MLA: V is K's view from LC_B_VLESS */
     if (2 * b > most) most = 2 * b;
   }
   return most;
@@ -1547,10 +1567,15 @@ static void lc_budget(lc *l) {
 
 static void lc_figures(lc *l) {
   static const char *const per_gpu[LC_MAX_GPU] = LC_FIG16("gpu_buffers_bytes_");
+  static const char *const per_kv[LC_MAX_GPU] = LC_FIG16("gpu_kv_buffer_bytes_");
   uint64_t gm = 0, kv = l->host_kv, rs = l->host_rs;
   /* several GPUs: each one's buffers (model, KV/RS, compute, mmproj), as
-  ** llama_memory_breakdown prints them per device */
-  for (int g = 0; l->n_gpu > 1 && g < l->n_gpu; g++) est_fig(l->c, per_gpu[g], lc_gpu_total(l, g));
+  ** llama_memory_breakdown prints them per device, and each one's KV buffer (the
+  ** "CUDA<g> KV buffer size" line) */
+  for (int g = 0; l->n_gpu > 1 && g < l->n_gpu; g++) {
+    est_fig(l->c, per_gpu[g], lc_gpu_total(l, g));
+    est_fig(l->c, per_kv[g], l->gpu[g].kv);
+  }
   for (int g = 0; g < l->n_gpu; g++) {
     gm = acc_add(&l->c->acc, gm, l->gpu[g].model);
     kv = acc_add(&l->c->acc, kv, l->gpu[g].kv);

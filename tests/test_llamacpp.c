@@ -812,6 +812,41 @@ static void test_preset_mapped_range(void **state) {
   json_decref(j);
 }
 
+/* MLA's V cache before PR #19067 (LC_B_VLESS): a hold-out log of llama.cpp b5331 (33eff402),
+** llama-server, unsloth DeepSeek-V3-0324-UD-Q2_K_XL on four GPUs (RTX 5090, 2 x RTX 4090, RTX
+** A6000, 29249 / 23633 / 23698 / 48280 MiB free, no --tensor-split: layers by free memory),
+** -c 16384 -ngl 99 -fa -ub 1024, experts overridden to the GPUs and the host (-ot), pasted as
+** the mainline reference in an ikawrakow/ik_llama.cpp thread (Panchovix, 2025-05-10; mirrored
+** github-data file). It prints KV 510.00 / 408.00 / 408.00 / 748.00 MiB (15 / 12 / 12 / 22
+** layers), KV self size 2074.00 = K (f16) 1098.00 (576-wide rows) + V (f16) 976.00 (512-wide,
+** kv_lora_rank): vramfit's V-as-K's-view (PR #19067, 2026-01-24) gave 1098.00. The type mix
+** (UD) and the GPU expert overrides are not expressible; the KV does not depend on them. */
+static void test_mla_v_cache(void **state) {
+  static const char *const t = "return { model = 'deepseek-ai/DeepSeek-V3', quant = 'gguf:Q2_K', runtime = {"
+                               " name = 'llamacpp', version = '%s', n_ctx = 16384, n_batch = 2048, n_ubatch = 1024,"
+                               " n_gpu_layers = 99, flash_attn = true, cpu_moe = true, fit = false,"
+                               " tensor_split = '29249,23633,23698,48280' }, workload = { kind = 'inference',"
+                               " context = 16384 }, gpu = { 'RTX-5090-32GB', 'RTX-4090-24GB', 'RTX-4090-24GB',"
+                               " 'RTX-A6000-48GB' } }";
+  char text[640];
+  json_t *j = NULL, *k = NULL;
+  snprintf(text, sizeof text, t, "b5331");
+  if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  expect_printed_mib(tu_int(j, "runtime.kv_buffer_bytes"), "2074.00", "KV self size");
+  expect_printed_mib(tu_int(j, "runtime.output_buffer_bytes"), "0.49", "CUDA_Host output");
+  /* each GPU's KV line: 34 MiB a layer (576 + 512 f16 per cell), 15 / 12 / 12 / 22 layers */
+  static const char *const per_gpu[] = {"runtime.gpu_kv_buffer_bytes_0", "runtime.gpu_kv_buffer_bytes_1",
+                                        "runtime.gpu_kv_buffer_bytes_2", "runtime.gpu_kv_buffer_bytes_3"};
+  static const char *const printed[] = {"510.00", "408.00", "408.00", "748.00"};
+  for (int g = 0; g < 4; g++) expect_printed_mib(tu_int(j, per_gpu[g]), printed[g], "CUDA<g> KV");
+  snprintf(text, sizeof text, t, "b7810"); /* V-less: K only, 18 MiB a layer */
+  assert_int_equal(tu_eval(*state, text, &k), VF_OK);
+  expect_printed_mib(tu_int(k, "runtime.kv_buffer_bytes"), "1098.00", "K (f16)");
+  expect_printed_mib(tu_int(k, "runtime.gpu_kv_buffer_bytes_3"), "396.00", "CUDA3 K");
+  json_decref(j);
+  json_decref(k);
+}
+
 /* A gated DeltaNet hybrid partly offloaded: a llama-server log of b8586 (64ac9ab66) pasted
 ** in a public repository, Qwen3.5-27B Q4_K_S (unsloth: f32 353, q4_K 485, q5_K 12, q6_K 1;
 ** the Qwen3.6-27B preset has its shapes and gives the same counts) on a 12 GB RTX 4070,
@@ -1477,7 +1512,7 @@ int main(void) {
       cmocka_unit_test(test_auto_moe_four_gpus), cmocka_unit_test(test_auto_moe_dense_only),
       cmocka_unit_test(test_qwen2vl_no_sections),
       cmocka_unit_test(test_fused_archs), cmocka_unit_test(test_ollama_embeddings),
-      cmocka_unit_test(test_preset_mapped_range), cmocka_unit_test(test_hybrid_partial_offload),
+      cmocka_unit_test(test_preset_mapped_range), cmocka_unit_test(test_mla_v_cache), cmocka_unit_test(test_hybrid_partial_offload),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
