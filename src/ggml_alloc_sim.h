@@ -187,6 +187,10 @@ typedef struct lc_graph_spec {
   ** ggml_cpy, an f32 mask of 32-padded rows, inp_out_ids made in the last layer; and the
   ** layer shape of GPT-NeoX (LLM_NORM with bias, wqkv + bqkv, biases, use_par_res, GELU) */
   bool legacy, layer_norm, biases, fused_qkv, par_res;
+  /* a sliding-window model before the iSWA cache (PR #13194): one cache, and a second f32
+  ** mask of the same [n_kv, 32-padded n_tokens] (build_inp_KQ_mask_swa; gemma2, gemma3,
+  ** cohere2) read by the sliding layers, il % period < period - 1; 0: none */
+  uint64_t legacy_swa_period;
   /* phi3 (src/models/phi3.cpp): Q, K and V strided views of one wqkv product (fused_qkv, in
   ** the graph of llama-graph.cpp too), a fused gate|up of 2 x ffn SwiGLU-split, and the FFN's
   ** output added as ggml_add(residual, ffn): the residual's buffer kept in place */

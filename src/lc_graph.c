@@ -28,6 +28,7 @@ typedef struct lg {
   int pos, k_rot[2], v_rot[2], out_ids, attn_scale; /* rotations per cache (base, SWA) */
   int s_copy, s_main, s_extra; /* the recurrent states' row indices and their two views */
   int k_idx[2], v_idx[2], mask[2];
+  int mask_swa[2];           /* legacy graph: KQ_mask_swa and its f16 cast (legacy_swa_period) */
   int mask_f16[2];          /* mask_cast: each cache's f16 cast of its mask, made at its first use */
 } lg;
 
@@ -665,16 +666,18 @@ static void lo_store(lg *l, int k, int v) {
 static int lo_kqv(lg *l, int q) {
   const lc_graph_spec *sp = l->sp;
   uint64_t T = sp->n_tok, ob = lg_f32(l, sp->heads * sp->head_v, T);
+  uint64_t p = sp->legacy_swa_period;
+  int *mask = p && l->il >= 0 && (uint64_t)l->il % p < p - 1 ? l->mask_swa : l->mask; /* sliding layer */
   if (sp->fa) {
     int qp = lg_view(l, q), kv = lg_cache_view(l, l->kc, 0), vv = lg_cache_view(l, l->vc, 1);
-    if (l->mask[1] < 0) /* ggml_cast of the f32 mask to f16, reached at the first use */
-      l->mask[1] = lg_op(l, acc_mul3(&l->a, sp->n_kv[0], bytes_ceildiv(T, 32) * 32, 2), 0, l->mask[0], -1);
-    int src[4] = {qp, kv, vv, l->mask[1]};
+    if (mask[1] < 0) /* ggml_cast of the f32 mask to f16, reached at the first use */
+      mask[1] = lg_op(l, acc_mul3(&l->a, sp->n_kv[0], bytes_ceildiv(T, 32) * 32, 2), 0, mask[0], -1);
+    int src[4] = {qp, kv, vv, mask[1]};
     return lg_view(l, gs_node(l->g, ob, 0, -1, src, 4));
   }
   int vv = lg_cache_view(l, l->vc, 1), kv = lg_cache_view(l, l->kc, 0), qp = lg_view(l, q);
   uint64_t kq = acc_mul(&l->a, lg_f32(l, sp->n_kv[0], T), sp->heads);
-  int sm = lg_op(l, kq, GS_INPLACE, lg_op(l, kq, 0, kv, qp), l->mask[0]);
+  int sm = lg_op(l, kq, GS_INPLACE, lg_op(l, kq, 0, kv, qp), mask[0]);
   return lg_op(l, ob, 0, lg_view(l, lg_op(l, ob, 0, vv, sm)), -1);
 }
 
@@ -734,6 +737,9 @@ static int lo_build(lg *l) {
   l->pos = gs_leaf(l->g, acc_mul(&l->a, T, 4));
   l->mask[0] = gs_leaf(l->g, acc_mul3(&l->a, sp->n_kv[0], bytes_ceildiv(T, 32) * 32, 4)); /* GGML_KQ_MASK_PAD 32 */
   l->mask[1] = l->out_ids = -1;
+  /* build_inp_KQ_mask_swa right after it: the same shape, f32 */
+  l->mask_swa[0] = sp->legacy_swa_period ? gs_leaf(l->g, acc_mul3(&l->a, sp->n_kv[0], bytes_ceildiv(T, 32) * 32, 4)) : -1;
+  l->mask_swa[1] = -1;
   for (uint64_t il = 0; il < sp->n_layer; il++) cur = lo_layer(l, cur, il);
   lg_at_layer(l, (long)sp->n_layer);
   return lg_op(l, lg_f32(l, sp->vocab, T), 0, lg_w(l, LW_OUTPUT), lo_norm(l, cur, LW_OUT_NORM));

@@ -1149,6 +1149,8 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
   }
   uint64_t n_sliding = sp->n_swa;
   if (sp->n_swa >= sp->n_layer || sp->n_kv[1] == sp->n_kv[0]) sp->n_swa = 0;
+  if (n_sliding && n_sliding < sp->n_layer && !lc_newer(l, LC_B_ISWA))
+    sp->legacy_swa_period = lc_swa_period(sp->n_layer, sp->n_layer - n_sliding);
   if (n_sliding && n_sliding < sp->n_layer && lc_newer(l, LC_B_ISWA)) {
     /* sliding-window layers in a pattern (gemma2/gemma3, gpt-oss: hparams.set_swa_pattern,
     ** llama.cpp 80fb11a): llama_kv_cache_iswa, layer il sliding unless il % period ==
@@ -1401,6 +1403,14 @@ static bool lc_compute_replay(lc *l) {
   return true;
 }
 
+/* a model with sliding-window layers before the iSWA cache: its second mask */
+static bool lc_legacy_swa(const lc *l) {
+  uint64_t n = 0;
+  for (int i = 0; i < l->m->n_kv; i++)
+    if (l->m->kv[i].window && l->m->kv[i].kind == KV_ATTN) n += l->m->kv[i].layers;
+  return n && n < l->n_layer && !lc_newer(l, LC_B_ISWA);
+}
+
 /* GPU backends: the first GPU runs the first offloaded layers (and the output layer
 ** when it is the only one); inputs (embeddings looked up on the host, the mask) sit in
 ** the host compute buffer and are copied, n_copies times with pipeline parallelism */
@@ -1422,6 +1432,7 @@ static void lc_compute_gpu(lc *l) {
     l->gpu[g].compute = c;
   }
   uint64_t host = acc_add(a, acc_add(a, h_in, mask32), lc_inputs(l));
+  if (lc_legacy_swa(l)) host = acc_add(a, host, mask32); /* KQ_mask_swa: lc_graph_spec.legacy_swa_period */
   if (any_host_layer) host = acc_add(a, host, p.attn > p.ffn ? p.attn : p.ffn);
   if (out_dev < 0) host = acc_add(a, host, p.out);
   l->host_compute = host;

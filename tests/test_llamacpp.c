@@ -847,6 +847,38 @@ static void test_mla_v_cache(void **state) {
   json_decref(k);
 }
 
+/* A sliding-window model before the iSWA cache (PR #13194, LC_B_ISWA): one cache of every
+** cell, and two f32 masks of [n_kv, 32-padded n_ubatch], KQ_mask and KQ_mask_swa
+** (build_inp_KQ_mask_swa, called by build_gemma2 / build_gemma3 / build_cohere2), both graph
+** inputs in the host's compute buffer. A hold-out log of llama.cpp b5050 (23106f94ea), llama-cli
+** -m gemma-3-1b-it-Q4_K_M.gguf --n-gpu-layers 99 on a Jetson Nano (Tegra X1; README of a public
+** meta-jetson-llama-cpp repository): f32 157, q5_0 117, q8_0 14, q4_K 39, q6_K 13 (vramfit's
+** gguf:Q4_K_M gives the same counts), -c 4096, -ub 512, no flash attention: CUDA0 model
+** 762.54, CPU_Mapped 306.00, KV 104.00, CUDA0 compute 514.25, CUDA_Host compute 18.26 MiB =
+** 2 x 8 MiB of masks + inp_embd (1152 x 512 f32) + the small inputs; one mask gave 10.26. */
+static void test_legacy_swa_mask(void **state) {
+  static const char *const t =
+      "return { model = { arch = 'gemma3', config = { architectures = { 'Gemma3ForCausalLM' }, model_type = 'gemma3_text',"
+      " text_config = { model_type = 'gemma3_text', head_dim = 256, hidden_size = 1152, intermediate_size = 6912,"
+      " max_position_embeddings = 32768, num_attention_heads = 4, num_hidden_layers = 26, num_key_value_heads = 1,"
+      " sliding_window = 512, sliding_window_pattern = 6, vocab_size = 262144, query_pre_attn_scalar = 256,"
+      " rope_theta = 1000000.0, rope_local_base_freq = 10000.0, rms_norm_eps = 1e-06 }, tie_word_embeddings = true } },"
+      " quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp', version = '%s', n_ctx = 4096, n_batch = 2048,"
+      " n_ubatch = 512, n_gpu_layers = 99, flash_attn = false, fit = false }, workload = { kind = 'inference',"
+      " context = 4096 }, gpu = 'RTX-3060-8GB' }";
+  char text[1400];
+  json_t *j = NULL;
+  snprintf(text, sizeof text, t, "b5050");
+  if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  expect_printed_mib(tu_int(j, "runtime.gpu_model_buffer_bytes"), "762.54", "CUDA0 model");
+  expect_printed_mib(tu_int(j, "runtime.cpu_model_buffer_bytes"), "306.00", "CPU_Mapped model");
+  expect_printed_mib(tu_int(j, "runtime.kv_buffer_bytes"), "104.00", "CUDA0 KV");
+  expect_printed_mib(tu_int(j, "runtime.output_buffer_bytes"), "1.00", "CUDA_Host output");
+  expect_printed_mib(tu_int(j, "runtime.compute_buffer_bytes"), "514.25", "CUDA0 compute");
+  expect_printed_mib(tu_int(j, "runtime.host_compute_buffer_bytes"), "18.26", "CUDA_Host compute");
+  json_decref(j);
+}
+
 /* A gated DeltaNet hybrid partly offloaded: a llama-server log of b8586 (64ac9ab66) pasted
 ** in a public repository, Qwen3.5-27B Q4_K_S (unsloth: f32 353, q4_K 485, q5_K 12, q6_K 1;
 ** the Qwen3.6-27B preset has its shapes and gives the same counts) on a 12 GB RTX 4070,
@@ -1512,7 +1544,7 @@ int main(void) {
       cmocka_unit_test(test_auto_moe_four_gpus), cmocka_unit_test(test_auto_moe_dense_only),
       cmocka_unit_test(test_qwen2vl_no_sections),
       cmocka_unit_test(test_fused_archs), cmocka_unit_test(test_ollama_embeddings),
-      cmocka_unit_test(test_preset_mapped_range), cmocka_unit_test(test_mla_v_cache), cmocka_unit_test(test_hybrid_partial_offload),
+      cmocka_unit_test(test_preset_mapped_range), cmocka_unit_test(test_mla_v_cache), cmocka_unit_test(test_legacy_swa_mask), cmocka_unit_test(test_hybrid_partial_offload),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
