@@ -42,6 +42,12 @@ return arch {
         kind = "mmdit", vae_scale = 8, vae_tscale = 4, latent_channels = 16, patch = 2, cfg = false,
         text_len = 256, joint = true, vae_peak_channels = 128, vae_chunk = 0, act_family = "hunyuanvideo",
         vae_tile = 256, vae_tile_frames = 64,
+        -- diffusers v0.32.0 and v0.32.1 (HunyuanVideoTransformer3DModel.forward, "3. Attention mask
+        -- preparation", transformer_hunyuan_video.py lines 715-723 at those tags) build a dense
+        -- [B, N, N] boolean mask over the joint sequence and pass it to every attention call;
+        -- #10548 (4a4afd5, in v0.32.2) made it the [B, 1, 1, N] padding mask it is since. Applied
+        -- only when runtime.version names such a release (src/gen.c gen_dense_mask).
+        dense_attn_mask_until = "0.32.1",
         -- sample_video.py --use-cpu-offload: hyvideo/inference.py calls enable_sequential_cpu_offload()
         ref_offload = { "none", "sequential" }, text_hidden = 4096, te_layers = 32,
         -- full-resolution tensors live while encoding a training clip (train_gen.lua): refitted

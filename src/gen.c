@@ -229,11 +229,16 @@ typedef struct gen_shape {
 ** mask into an additive one of the query's dtype (convert_boolean_attn_mask: zeros_like +
 ** masked_fill_), and the memory-efficient kernel pads its last dimension to a multiple of 16
 ** (preprocess_mask, pad_bias) when S is not one: a second copy. The flash backends (workload
-** attention "flash") take the boolean mask as it is. Exact arithmetic from the code, unmeasured. */
+** attention "flash") take the boolean mask as it is. Exact arithmetic from the code, unmeasured.
+** diffusers v0.32.0 and v0.32.1 HunyuanVideo (architectures/hunyuanvideo.lua): one [B, S, S]
+** boolean built once by the transformer's forward (gen.dense_attn_mask_bools = 1), the same
+** additive copy per attention call; Tencent-Hunyuan/HunyuanVideo issue #215 (720 x 1280 x 129,
+** S = 119,056, everything on an A800 80GB: out of memory) needs it. */
 static uint64_t gen_dense_mask(ectx *c, uint64_t a) {
   const scenario *s = c->s;
   if (!scn_bool(s, "gen.dense_attn_mask", false)) return 0;
-  uint64_t S = scn_u64(s, "gen.tokens", 1), batch = scn_u64(s, "gen.den_batch", 1), per = 2;
+  uint64_t S = scn_u64(s, "gen.tokens", 1), batch = scn_u64(s, "gen.den_batch", 1);
+  uint64_t per = scn_u64(s, "gen.dense_attn_mask_bools", 2);
   if (strcmp(scn_str(s, "gen.attention", "sdpa"), "flash") != 0) per += a * (S % 16 ? 2 : 1);
   return acc_from_double(&c->acc, (double)S * (double)S * (double)batch * (double)per);
 }

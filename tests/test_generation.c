@@ -556,6 +556,34 @@ static void test_hunyuanvideo15(void **state) {
                   "workload.width: 840 is not a multiple of 16 (VAE factor 16 x patch size 1)");
 }
 
+/* Hold-out (holdout2-generation, /work/reports/holdout2_generation.md): Tencent-Hunyuan/
+** HunyuanVideo issue #215 ran the diffusers docs' script (transformer bf16, pipeline fp16, VAE
+** tiling, everything on the GPU) at 720 x 1280 x 129 frames on an A800 80GB and ran out of
+** memory. diffusers v0.32.0 and v0.32.1 build a dense [B, S, S] boolean attention mask in
+** HunyuanVideoTransformer3DModel.forward (transformer_hunyuan_video.py lines 715-723 at those
+** tags) and SDPA turns it into an additive bf16 copy per call: 3 bytes per element, S = 33 x 45
+** x 80 + 256 = 119,056 (39.6 GiB); #10548 (v0.32.2) made it a [B, 1, 1, S] padding mask, so
+** 0.32.2 and an unset version (the newest release) predict the run without it. The issue does
+** not state its diffusers release: the OOM is reproduced only for 0.32.0/0.32.1 (assumed). */
+static void test_hunyuanvideo_dense_mask_v032(void **state) {
+  const char *m = "hunyuanvideo-community/HunyuanVideo";
+  const char *w = "kind = \"video\", width = 1280, height = 720, frames = 129, steps = 50, cfg = false, "
+                  "max_sequence_length = 256, vae_tiling = true";
+  json_t *old = eval(*state, m, "bf16", w, ", runtime = { name = \"diffusers\", version = \"0.32.1\" }, gpu = \"A800-SXM4-80GB\"");
+  json_t *fixed = eval(*state, m, "bf16", w, ", runtime = { name = \"diffusers\", version = \"0.32.2\" }, gpu = \"A800-SXM4-80GB\"");
+  json_t *unset = eval(*state, m, "bf16", w, ", gpu = \"A800-SXM4-80GB\"");
+  long long S = 33 * 45 * 80 + 256;
+  assert_int_equal(tu_int(old, "runtime.denoiser_tokens"), S);
+  assert_true(tu_category(old, "activations") - tu_category(fixed, "activations") == 3 * S * S);
+  assert_int_equal(tu_category(fixed, "activations"), tu_category(unset, "activations"));
+  /* the reported OOM: more than the A800's 80 GiB with the v0.32.0/1 mask, room to spare without */
+  assert_true(tu_int(old, "devices.0.total_bytes") > 80 * GIB);
+  assert_true(tu_int(fixed, "devices.0.total_bytes") < 60 * GIB);
+  json_decref(old);
+  json_decref(fixed);
+  json_decref(unset);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_pipeline_counts), cmocka_unit_test(test_video_shape),
@@ -566,6 +594,7 @@ int main(void) {
       cmocka_unit_test(test_cogvideox_vae),   cmocka_unit_test(test_cogvideox_offload_table), cmocka_unit_test(test_input_images),
       cmocka_unit_test(test_cogvideox15_decode_frames), cmocka_unit_test(test_opensora_offload_without_t2i2v),
       cmocka_unit_test(test_flux2), cmocka_unit_test(test_flux_decode_allocated), cmocka_unit_test(test_reserved_across_phases), cmocka_unit_test(test_zimage), cmocka_unit_test(test_hunyuanvideo15),
+      cmocka_unit_test(test_hunyuanvideo_dense_mask_v032),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
