@@ -847,6 +847,70 @@ static void test_mla_v_cache(void **state) {
   json_decref(k);
 }
 
+/* Hold-out logs of the second round that vramfit matched as it stood, kept so they stay
+** matched (not calibration cases: each source is cited here).
+** 1. llama.cpp b6699 (c08002a1) llama-server, ggml-org gpt-oss-20b-mxfp4.gguf (f32 289, q8_0
+**    98, mxfp4 72), RTX 3070 8 GB, -ngl 99 --n-cpu-moe 99 -c 131072 -fa on, -np 1, -b 2048
+**    -ub 512 (ikawrakow/ik_llama.cpp issue #822, 2025-10-10, the mainline log in its
+**    description): CUDA0 model 1242.03, CPU_Mapped 10949.33, output 0.77, KV 3072.00 (131072
+**    cells, 12 layers) + SWA 18.00 (768 cells), CUDA0 compute 456.98, CUDA_Host compute 263.15.
+** 2. ollama (2026-08-30) QwQ-32B Q4_K_M (f32 321, q4_K 385, q6_K 65), RTX 3060 12 GB, KvSize
+**    8192, flash attention, q8_0 K and V, 29 of 65 layers on the GPU (blocks 35-63, the output
+**    layer on the host), no mmap (a server log in a public repository's notes): CPU model
+**    417.66 + 10379.71, CUDA0 model 8128.64, output 0.60, KV 595.00 (host) + 493.00, CUDA0
+**    compute 916.08, CUDA_Host compute 26.01. ollama assigns the layers itself, so a build
+**    before LC_B_OUTPUT_FIRST is given; the model is Qwen2.5-32B's shape.
+** 3. llama.cpp b7445 (4b2a4778f) llama-server on an AVX2 CPU, bartowski gemma-2-2b-it Q4_K_M
+**    (f32 105, q4_K 156, q6_K 27), -c 8192, 4 sequences, unified cache, flash attention (a log
+**    file in a public repository): CPU_Mapped 1623.67, CPU_REPACK 921.38, output 3.91, KV
+**    416.00 + SWA 416.00 (min(8192, 4096 x 4 + 512) cells), CPU compute 509.00. */
+static void test_holdout_round2_exact(void **state) {
+  json_t *j = NULL;
+  if (tu_eval(*state, "return { model = 'openai/gpt-oss-20b', quant = 'gguf:MXFP4_MOE', runtime = { name = 'llamacpp',"
+                      " version = 'b6699', n_ctx = 131072, n_batch = 2048, n_ubatch = 512, n_gpu_layers = 99,"
+                      " n_cpu_moe = 99, n_seq_max = 1, flash_attn = true, fit = false }, workload = { kind = 'inference',"
+                      " context = 131072 }, gpu = 'RTX-3060-8GB' }", &j) != VF_OK)
+    fail_msg("%s", vf_engine_error(*state));
+  expect_printed_mib(tu_int(j, "runtime.gpu_model_buffer_bytes"), "1242.03", "CUDA0 model");
+  expect_printed_mib(tu_int(j, "runtime.cpu_model_buffer_bytes"), "10949.33", "CPU_Mapped model");
+  expect_printed_mib(tu_int(j, "runtime.output_buffer_bytes"), "0.77", "CUDA_Host output");
+  expect_printed_mib(tu_int(j, "runtime.kv_buffer_bytes"), "3090.00", "KV 3072.00 + SWA 18.00");
+  expect_printed_mib(tu_int(j, "runtime.compute_buffer_bytes"), "456.98", "CUDA0 compute");
+  expect_printed_mib(tu_int(j, "runtime.host_compute_buffer_bytes"), "263.15", "CUDA_Host compute");
+  json_decref(j);
+  if (tu_eval(*state, "return { model = 'Qwen/Qwen2.5-32B-Instruct', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp',"
+                      " version = 'b7440', n_ctx = 8192, n_batch = 512, n_ubatch = 512, n_gpu_layers = 29, n_seq_max = 1,"
+                      " flash_attn = true, fit = false, use_mmap = false, type_k = 'q8_0', type_v = 'q8_0',"
+                      " embeddings = true, n_outputs_max = 0 }, workload = { kind = 'inference', context = 8192 },"
+                      " gpu = 'RTX-3060-12GB' }", &j) != VF_OK)
+    fail_msg("%s", vf_engine_error(*state));
+  expect_printed_mib(tu_int(j, "runtime.gpu_model_buffer_bytes"), "8128.64", "CUDA0 model");
+  expect_printed_mib(tu_int(j, "runtime.cpu_model_buffer_bytes"), "10797.36", "CPU model 417.66 + 10379.71");
+  expect_printed_mib(tu_int(j, "runtime.output_buffer_bytes"), "0.60", "CPU output");
+  expect_printed_mib(tu_int(j, "runtime.kv_buffer_bytes"), "1088.00", "KV CPU 595.00 + CUDA0 493.00");
+  expect_printed_mib(tu_int(j, "runtime.compute_buffer_bytes"), "916.08", "CUDA0 compute");
+  expect_printed_mib(tu_int(j, "runtime.host_compute_buffer_bytes"), "26.01", "CUDA_Host compute");
+  json_decref(j);
+  if (tu_eval(*state, "return { model = { arch = 'gemma2', config = { architectures = { 'Gemma2ForCausalLM' },"
+                      " attn_logit_softcapping = 50.0, final_logit_softcapping = 30.0, head_dim = 256,"
+                      " hidden_activation = 'gelu_pytorch_tanh', hidden_size = 2304, intermediate_size = 9216,"
+                      " max_position_embeddings = 8192, model_type = 'gemma2', num_attention_heads = 8,"
+                      " num_hidden_layers = 26, num_key_value_heads = 4, query_pre_attn_scalar = 256, rms_norm_eps = 1e-06,"
+                      " rope_theta = 10000.0, sliding_window = 4096, torch_dtype = 'float32', vocab_size = 256000,"
+                      " tie_word_embeddings = true } }, quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp',"
+                      " version = 'b7445', device = 'cpu', cpu_features = 'avx2', n_ctx = 8192, n_batch = 2048,"
+                      " n_ubatch = 512, n_seq_max = 4, kv_unified = true, flash_attn = true, fit = false },"
+                      " workload = { kind = 'inference', context = 2048, concurrency = 4 }, gpu = 'RTX-3060-8GB' }",
+              &j) != VF_OK)
+    fail_msg("%s", vf_engine_error(*state));
+  expect_printed_mib(tu_int(j, "runtime.host_resident_weights_bytes"), "1623.67", "CPU_Mapped model");
+  expect_printed_mib(tu_int(j, "runtime.cpu_repack_buffer_bytes"), "921.38", "CPU_REPACK model");
+  expect_printed_mib(tu_int(j, "runtime.output_buffer_bytes"), "3.91", "CPU output");
+  expect_printed_mib(tu_int(j, "runtime.kv_buffer_bytes"), "832.00", "KV 416.00 + SWA 416.00");
+  expect_printed_mib(tu_int(j, "runtime.host_compute_buffer_bytes"), "509.00", "CPU compute");
+  json_decref(j);
+}
+
 /* A sliding-window model before the iSWA cache (PR #13194, LC_B_ISWA): one cache of every
 ** cell, and two f32 masks of [n_kv, 32-padded n_ubatch], KQ_mask and KQ_mask_swa
 ** (build_inp_KQ_mask_swa, called by build_gemma2 / build_gemma3 / build_cohere2), both graph
@@ -1544,7 +1608,7 @@ int main(void) {
       cmocka_unit_test(test_auto_moe_four_gpus), cmocka_unit_test(test_auto_moe_dense_only),
       cmocka_unit_test(test_qwen2vl_no_sections),
       cmocka_unit_test(test_fused_archs), cmocka_unit_test(test_ollama_embeddings),
-      cmocka_unit_test(test_preset_mapped_range), cmocka_unit_test(test_mla_v_cache), cmocka_unit_test(test_legacy_swa_mask), cmocka_unit_test(test_hybrid_partial_offload),
+      cmocka_unit_test(test_preset_mapped_range), cmocka_unit_test(test_mla_v_cache), cmocka_unit_test(test_legacy_swa_mask), cmocka_unit_test(test_holdout_round2_exact), cmocka_unit_test(test_hybrid_partial_offload),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
