@@ -153,6 +153,32 @@ static void test_dsv2lite_pp2_uneven_layers(void **state) {
                              {NULL}});
 }
 
+/* Hold-out (not a calibration case), held as vramfit stood: "Hosting Qwen3-235B-A22B-Instruct-
+** 2507-FP8 on 8xL40S", a note in a public repository with its vLLM 0.10.2 log of 2025-09-24:
+** vllm serve --tensor-parallel-size 8 --enable-expert-parallel --gpu-memory-utilization 0.90
+** --max-model-len 32K; block-FP8 [128, 128] weights, bf16 KV, max_num_batched_tokens 2048
+** (printed), no FlashInfer sampler, L40S total 44.42 GiB (printed). Per rank: model loading
+** 27.7183 GiB, available KV 10.68 GiB, 238,208 tokens, 7.27x at 32,768. Expert parallelism
+** deals whole experts (16 of 128 a rank) where tensor parallelism splits each: the same bytes. */
+static void test_qwen3_235b_fp8_tp8_ep(void **state) {
+  expect_figs(*state,
+              "return { model = { arch = 'qwen3_moe', config = { architectures = { 'Qwen3MoeForCausalLM' }, "
+              "model_type = 'qwen3_moe', hidden_size = 4096, intermediate_size = 12288, moe_intermediate_size = 1536, "
+              "num_hidden_layers = 94, num_attention_heads = 64, num_key_value_heads = 4, head_dim = 128, "
+              "num_experts = 128, num_experts_per_tok = 8, vocab_size = 151936, max_position_embeddings = 262144, "
+              "tie_word_embeddings = false, torch_dtype = 'bfloat16', rms_norm_eps = 1e-6, rope_theta = 5000000, "
+              "decoder_sparse_step = 1, norm_topk_prob = true, mlp_only_layers = {} } }, "
+              "quant = { name = 'fp8', scheme = 'block', block_size = 128 }, dtype = 'bf16', "
+              "runtime = { name = 'vllm', version = '0.10.2', max_model_len = 32768, max_num_batched_tokens = 2048, "
+              "flashinfer_sampler = false }, workload = { kind = 'inference', context = 32768 }, "
+              "parallel = { tp = 8 }, gpu = { name = 'L40S-48GB', memory = '44.42GiB' } }",
+              (const want[]){{"weights_bytes", 27.7183, 0.01, IN_GIB},
+                             {"kv_cache_bytes", 10.68, 0.05, IN_GIB},
+                             {"kv_cache_tokens", 238208, 0.05, 0},
+                             {"max_concurrency", 7.27, 0.05, 0.005},
+                             {NULL}});
+}
+
 /* llmd-v019-llama31-8b-kvfp8 (1-byte pages: twice the tokens) and -fp32. */
 static void test_llama8b_dtypes(void **state) {
   expect_figs(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', " V19
@@ -1627,7 +1653,7 @@ int main(void) {
       cmocka_unit_test(test_lora_launch),
       cmocka_unit_test(test_spec_eagle3), cmocka_unit_test(test_spec_mtp), cmocka_unit_test(test_spec_errors),
       cmocka_unit_test(test_llama8b_tp1),    cmocka_unit_test(test_llama8b_tp),  cmocka_unit_test(test_llama8b_pp2),
-      cmocka_unit_test(test_dsv2lite_pp2_uneven_layers),
+      cmocka_unit_test(test_dsv2lite_pp2_uneven_layers), cmocka_unit_test(test_qwen3_235b_fp8_tp8_ep),
       cmocka_unit_test(test_llama8b_dtypes), cmocka_unit_test(test_gemma2_hybrid), cmocka_unit_test(test_deepseek_mla), cmocka_unit_test(test_glm45_air),
       cmocka_unit_test(test_moe),            cmocka_unit_test(test_version_eras), cmocka_unit_test(test_cudagraph_profiling_default), cmocka_unit_test(test_cudagraph_memory), cmocka_unit_test(test_a100_v010),
       cmocka_unit_test(test_deficit),        cmocka_unit_test(test_errors),      cmocka_unit_test(test_sglang_pool), cmocka_unit_test(test_sglang_release_defaults),
