@@ -74,6 +74,68 @@ static bool big_gpu(const vcfg *v, const scenario *s) {
   return v->version >= 9000 && s->gpu_memory >= 70ull * 1024 * MIB && strcmp(s->gpu_arch, "ampere") != 0;
 }
 
+/* ---------------------------------------------------------------- MLA block size */
+
+/* vLLM forces the KV block size of an MLA model (a KV group caching one latent: v_dim 0) to
+** what the MLA attention backend it picks for the GPU accepts (vllm/platforms/cuda.py
+** check_and_update_config; reports/mla_block_size.md has the citations):
+**   < 0.8.0  Triton MLA everywhere: the default 16.
+**   0.8.0    FlashMLA the default where it runs, Hopper (is_flashmla_supported: capability 9.x):
+**            "Forcing kv cache block size to 64 for FlashMLA backend" when block_size != 64
+**            (PR #13747 FlashMLA, PR #14451 default, March 2025; a v0.8.3 log prints it).
+**   0.10.1   CUTLASS_MLA the default on SM100 (is_device_capability(100): 10.0 exactly), 128
+**            when != 128 (PR #21626, merged 2025-07-27, after 0.10.0).
+**   0.11.0   the user's block size is kept when a multiple: FlashMLA % 64, CUTLASS_MLA % 128
+**            (ruff-era cuda.py with is_flashmla_dense_supported; the exact PR is not pinned).
+**   0.15.0   FLASHINFER_MLA the default on the SM100 family (10.x) when qk_nope_head_dim is 128,
+**            64 unless 32 or a multiple of 64; other head sizes CUTLASS_MLA (PR #32615, merged
+**            2026-01-19, after 0.14.0's cut: inferred).
+**   0.18.0   the backend chosen by priority sets the size (PR #35122, merged 2026-03-09; first
+**            release inferred): Hopper FLASH_ATTN_MLA keeps 16 (bf16/fp16 KV only; an fp8 KV goes
+**            to FLASHMLA, 64), SM10x FLASHINFER_MLA its smallest size 32 (qk_nope 64/128/192,
+**            else CUTLASS_MLA 128); a given --block-size is kept (a backend that takes it is
+**            chosen). llmd-v019-deepseek-v2-lite: 94,097 blocks x 16 on H100 (0.19.0).
+** Ampere, Ada, SM120 and non-CUDA GPUs keep 16 (FlashMLA, CUTLASS_MLA and FlashInfer MLA do
+** not run there). A GPU of unknown architecture is taken for Hopper, a Blackwell of unknown
+** compute capability for SM100 (as mx_backend). DeepSeek-V3.2's sparse MLA (64) and decode
+** context parallelism are not modelled. */
+#define VLLM_MLA_FLASHMLA 8000
+#define VLLM_MLA_CUTLASS 10001
+#define VLLM_MLA_MULTIPLE 11000
+#define VLLM_MLA_FLASHINFER 15000
+#define VLLM_MLA_SELECTOR 18000
+
+static bool model_mla(const model_desc *m) {
+  for (int i = 0; i < m->n_kv; i++)
+    if (m->kv[i].kind == KV_ATTN && m->kv[i].v_dim == 0 && m->kv[i].k_dim) return true;
+  return false;
+}
+
+/* block_size for the scenario's GPU: `given` is the user's --block-size (0: not given). */
+static uint64_t mla_block_size(const vcfg *v, const scenario *s, const model_desc *m, uint64_t given) {
+  uint64_t bs = given ? given : 16;
+  if (v->version < VLLM_MLA_FLASHMLA || !model_mla(m)) return bs;
+  bool hopper = strcmp(s->gpu_arch, "hopper") == 0 || !s->gpu_arch[0];
+  bool bw = strcmp(s->gpu_arch, "blackwell") == 0;
+  bool sm100 = bw && (!s->gpu_compute[0] || strcmp(s->gpu_compute, "10.0") == 0);
+  bool sm10x = bw && (!s->gpu_compute[0] || strncmp(s->gpu_compute, "10.", 3) == 0);
+  uint64_t nope = m->head_dim > m->rotary_dim ? m->head_dim - m->rotary_dim : 0;
+  if (v->version >= VLLM_MLA_SELECTOR) {
+    if (given) return given;
+    if (hopper) return v->kvb == 1 ? 64 : 16;
+    if (sm10x) return nope == 64 || nope == 128 || nope == 192 ? 32 : 128;
+    return 16;
+  }
+  bool multiple = v->version >= VLLM_MLA_MULTIPLE;
+  if (hopper) return (multiple ? bs % 64 == 0 : bs == 64) ? bs : 64;
+  if (v->version >= VLLM_MLA_FLASHINFER && sm10x) {
+    if (nope == 128) return bs == 32 || bs % 64 == 0 ? bs : 64;
+    return bs % 128 == 0 ? bs : 128;
+  }
+  if (v->version >= VLLM_MLA_CUTLASS && sm100) return (multiple ? bs % 128 == 0 : bs == 128) ? bs : 128;
+  return bs;
+}
+
 static void mm_profile(ectx *c, vcfg *v);
 static uint64_t lora_act_bytes(ectx *c, const vcfg *v);
 static void capture_sizes(ectx *c, const vcfg *v, uint64_t *pw, uint64_t *full);
@@ -81,13 +143,14 @@ static void capture_sizes(ectx *c, const vcfg *v, uint64_t *pw, uint64_t *full);
 static void vllm_config(ectx *c, vcfg *v) {
   const scenario *s = c->s;
   memset(v, 0, sizeof *v);
-  /* fallbacks only: scripts/runtimes/vllm.lua always sets the version, utilization and
-  ** block size (vLLM's defaults: EngineArgs gpu_memory_utilization 0.9, block_size 16) */
+  /* fallbacks only: scripts/runtimes/vllm.lua always sets the version and utilization
+  ** (vLLM's default: EngineArgs gpu_memory_utilization 0.9); it sets the block size (16)
+  ** except for MLA models, whose size mla_block_size picks for the GPU of this estimate */
   v->version = scn_u64(s, "vllm.version", 19000);
   double util = scn_real(s, "runtime.gpu_memory_utilization", 0.9);
   v->requested = acc_from_double(&c->acc, util * (double)s->gpu_memory);
   v->mml = scn_u64(s, "runtime.max_model_len", s->context);
-  v->bs = scn_u64(s, "runtime.block_size", 16);
+  uint64_t given = scn_u64(s, "runtime.block_size", 0);
   v->chunked = scn_bool(s, "runtime.enable_chunked_prefill", true);
   v->eager = scn_bool(s, "runtime.enforce_eager", false);
   v->nvls = est_nvls(s);
@@ -109,6 +172,7 @@ static void vllm_config(ectx *c, vcfg *v) {
   v->drafter = v->spec[0] && strcmp(v->spec, "ngram") != 0;
   uint64_t kvb = scn_u64(s, "vllm.kv_bytes", 0);
   v->kvb = kvb ? kvb : est_bits(s->kv_dtype) / 8;
+  v->bs = mla_block_size(v, s, c->m, given);
   if (v->bs == 0 || v->mml == 0 || v->seqs == 0 || v->tokens == 0 || v->kvb == 0)
     est_fail(c, "vllm: block_size, max_model_len, max_num_seqs and max_num_batched_tokens must be positive");
   if (s->gpu_memory == 0) est_fail(c, "vllm: the GPU's memory is unknown");

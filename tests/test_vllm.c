@@ -218,6 +218,109 @@ static void test_deepseek_mla(void **state) {
   json_decref(j);
 }
 
+/* MLA block sizes by version and GPU (src/rt_vllm.c mla_block_size; reports/mla_block_size.md).
+** DeepSeek-V2-Lite caches one 576-wide latent per token and layer: 1,152 B in bf16 (576 in fp8)
+** x 27 layers, so a block of b tokens spans b x 1,152 x 27 B and num_gpu_blocks = KV bytes //
+** that; tokens = blocks x b. */
+static json_t *dsv2l(vf_engine *e, const char *ver, const char *knobs, int ctx, const char *gpu) {
+  char text[512];
+  snprintf(text, sizeof text, "return { model = 'deepseek-ai/DeepSeek-V2-Lite', runtime = { name = 'vllm', "
+                              "version = '%s'%s }, workload = { kind = 'inference', context = %d }, gpu = '%s' }",
+           ver, knobs, ctx, gpu);
+  return eval(e, text);
+}
+
+static long long mla_blocks(json_t *j, long long bs, long long latent_bytes) {
+  long long kv = (long long)fig(j, "kv_cache_bytes"), blocks = kv / (bs * latent_bytes * 27);
+  assert_int_equal((long long)fig(j, "block_size"), bs);
+  assert_int_equal((long long)fig(j, "num_gpu_blocks"), blocks);
+  return blocks;
+}
+
+static bool said(json_t *j, const char *needle) {
+  json_t *a = json_object_get(j, "assumptions");
+  for (size_t i = 0; i < json_array_size(a); i++)
+    if (strstr(json_string_value(json_array_get(a, i)), needle)) return true;
+  return false;
+}
+
+static void expect_mla_bs(vf_engine *e, const char *ver, const char *knobs, const char *gpu, long long bs) {
+  json_t *j = dsv2l(e, ver, knobs, 32768, gpu);
+  long long blocks = mla_blocks(j, bs, 1152);
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), blocks * bs);
+  json_decref(j);
+}
+
+static void test_mla_block_size(void **state) {
+  /* 0.8.3 on H100: FlashMLA forces 64 ("Forcing kv cache block size to 64 for FlashMLA
+  ** backend", printed by a v0.8.3 DeepSeek-V2-Lite log); the tokens stay what the KV holds,
+  ** and concurrency (tokens / max_model_len before 0.20) with them */
+  json_t *j = dsv2l(*state, "0.8.3", "", 32768, "H100");
+  long long blocks = mla_blocks(j, 64, 1152);
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), blocks * 64);
+  near(j, "max_concurrency", (double)(blocks * 64) / 32768.0, 1e-9, 0);
+  assert_true(said(j, "vLLM 0.8.3 KV block size for MLA by GPU assumed: Hopper 64"));
+  assert_false(said(j, "vLLM block_size 16 assumed"));
+  json_decref(j);
+  /* FlashMLA runs on Hopper only: A100 and (before CUTLASS_MLA became its default) B200 keep 16 */
+  expect_mla_bs(*state, "0.8.3", "", "A100", 16);
+  expect_mla_bs(*state, "0.8.3", "", "B200", 16);
+  expect_mla_bs(*state, "0.7.3", "", "H100", 16); /* before FlashMLA was the default */
+  expect_mla_bs(*state, "0.8.3", "", "L40S", 16);
+  /* CUTLASS_MLA on SM100 (10.0 exactly) from 0.10.1; FlashInfer MLA (qk_nope_head_dim 128) on
+  ** the SM100 family from 0.15.0; the backend's smallest size (32) from 0.18.0 */
+  expect_mla_bs(*state, "0.10.0", "", "B200", 16);
+  expect_mla_bs(*state, "0.10.1", "", "B200", 128);
+  expect_mla_bs(*state, "0.14.0", "", "B200", 128);
+  expect_mla_bs(*state, "0.14.0", "", "B300", 16);
+  expect_mla_bs(*state, "0.15.0", "", "B200", 64);
+  expect_mla_bs(*state, "0.15.0", "", "B300", 64);
+  expect_mla_bs(*state, "0.17.0", "", "H100", 64);
+  expect_mla_bs(*state, "0.19.0", "", "B200", 32);
+  expect_mla_bs(*state, "0.19.0", "", "H100", 16); /* FLASH_ATTN_MLA (llmd-v019-deepseek-v2-lite) */
+  expect_mla_bs(*state, "0.19.0", "", "RTX-PRO-6000-Blackwell-96GB", 16); /* SM120: Triton MLA */
+  /* 0.19.0 with an fp8 KV cache on Hopper: FLASH_ATTN_MLA takes no fp8, FlashMLA does (64) */
+  j = dsv2l(*state, "0.19.0", ", kv_cache_dtype = 'fp8'", 32768, "H100");
+  mla_blocks(j, 64, 576);
+  json_decref(j);
+  /* a given --block-size: 0.8-0.10 replace anything but 64 on Hopper (block_size != 64) and
+  ** anything but 128 on B200 (!= 128); from 0.11 multiples pass (% 64, % 128); from 0.18 the
+  ** given size is kept; elsewhere it always was */
+  expect_mla_bs(*state, "0.8.3", ", block_size = 128", "H100", 64);
+  expect_mla_bs(*state, "0.8.3", ", block_size = 32", "A100", 32);
+  expect_mla_bs(*state, "0.10.1", ", block_size = 256", "B200", 128);
+  expect_mla_bs(*state, "0.11.0", ", block_size = 128", "H100", 128);
+  expect_mla_bs(*state, "0.11.0", ", block_size = 16", "H100", 64);
+  expect_mla_bs(*state, "0.14.0", ", block_size = 256", "B200", 256);
+  expect_mla_bs(*state, "0.15.0", ", block_size = 32", "B200", 32);
+  expect_mla_bs(*state, "0.15.0", ", block_size = 16", "B200", 64);
+  expect_mla_bs(*state, "0.19.0", ", block_size = 16", "B200", 16);
+  expect_mla_bs(*state, "0.19.0", ", block_size = 64", "H100", 64);
+  j = dsv2l(*state, "0.11.0", ", block_size = 16", 32768, "H100");
+  assert_true(said(j, "may replace --block-size 16 for MLA: Hopper needs a multiple of 64"));
+  json_decref(j);
+  /* the same KV in blocks of 64 and of 16: a quarter as many (the 4x of num_gpu_blocks) */
+  j = dsv2l(*state, "0.19.0", "", 32768, "H100");
+  json_t *k = dsv2l(*state, "0.19.0", ", block_size = 64", 32768, "H100");
+  assert_int_equal((long long)fig(j, "kv_cache_bytes"), (long long)fig(k, "kv_cache_bytes"));
+  assert_int_equal((long long)fig(j, "num_gpu_blocks") / 4, (long long)fig(k, "num_gpu_blocks"));
+  json_decref(j);
+  json_decref(k);
+  /* from 0.20 concurrency is blocks / cdiv(max_model_len, block_size) and the tokens its
+  ** product with max_model_len: 1,000 tokens take cdiv(1000, 32) = 32 blocks of 32 on B200 */
+  j = dsv2l(*state, "0.20.0", "", 1000, "B200");
+  blocks = mla_blocks(j, 32, 1152);
+  near(j, "max_concurrency", (double)blocks / 32.0, 1e-9, 0);
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), (long long)((double)blocks / 32.0 * 1000.0));
+  json_decref(j);
+  /* a model without MLA keeps vLLM's default 16 on Hopper */
+  j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'vllm', version = "
+                   "'0.8.3' }, " WL ", gpu = 'H100' }");
+  assert_int_equal((long long)fig(j, "block_size"), 16);
+  assert_true(said(j, "vLLM block_size 16 assumed"));
+  json_decref(j);
+}
+
 /* GLM-4.5-Air (architectures/glm4_moe.lua) at tp 2: 106,852,251,264 parameters without the MTP
 ** layer vLLM skips. GQA page by hand: 8 KV heads / 2 ranks = 4 heads x 128 x (K + V) x 2 B
 ** = 2,048 B per token and layer, 46 layers (not the MTP one): 94,208 B per token and rank,
@@ -1654,7 +1757,7 @@ int main(void) {
       cmocka_unit_test(test_spec_eagle3), cmocka_unit_test(test_spec_mtp), cmocka_unit_test(test_spec_errors),
       cmocka_unit_test(test_llama8b_tp1),    cmocka_unit_test(test_llama8b_tp),  cmocka_unit_test(test_llama8b_pp2),
       cmocka_unit_test(test_dsv2lite_pp2_uneven_layers), cmocka_unit_test(test_qwen3_235b_fp8_tp8_ep),
-      cmocka_unit_test(test_llama8b_dtypes), cmocka_unit_test(test_gemma2_hybrid), cmocka_unit_test(test_deepseek_mla), cmocka_unit_test(test_glm45_air),
+      cmocka_unit_test(test_llama8b_dtypes), cmocka_unit_test(test_gemma2_hybrid), cmocka_unit_test(test_deepseek_mla), cmocka_unit_test(test_mla_block_size), cmocka_unit_test(test_glm45_air),
       cmocka_unit_test(test_moe),            cmocka_unit_test(test_version_eras), cmocka_unit_test(test_cudagraph_profiling_default), cmocka_unit_test(test_cudagraph_memory), cmocka_unit_test(test_a100_v010),
       cmocka_unit_test(test_deficit),        cmocka_unit_test(test_errors),      cmocka_unit_test(test_sglang_pool), cmocka_unit_test(test_sglang_release_defaults),
       cmocka_unit_test(test_sglang_mamba), cmocka_unit_test(test_sglang_swa), cmocka_unit_test(test_sglang_mla),

@@ -331,6 +331,43 @@ local function mxfp4_default(n, knobs, code)
   end
 end
 
+-- The KV block size. vLLM's default is 16, but for MLA models (DeepSeek-V2/V3/R1, Kimi K2:
+-- a kv group with mla = true) it forces the size its MLA attention backend takes, and that
+-- backend depends on the GPU: src/rt_vllm.c mla_block_size decides per estimate (fit probes
+-- other GPUs), from the given --block-size or none (runtime.block_size left unset). The eras
+-- below mirror its VLLM_MLA_* thresholds; reports/mla_block_size.md has the citations.
+local MLA_ERAS = {
+  { 18000, "Hopper 16 (FLASH_ATTN_MLA; fp8 KV: FlashMLA 64), SM10x 32 (FLASHINFER_MLA), others 16; "
+      .. "the backend's preferred size (PR #35122)" },
+  { 15000, "Hopper 64 (FlashMLA), SM10x 64 (FlashInfer MLA, PR #32615; CUTLASS_MLA 128 if "
+      .. "qk_nope_head_dim != 128), others 16" },
+  { 10001, "Hopper 64 (FlashMLA), SM100 128 (CUTLASS_MLA, PR #21626), others 16" },
+  { 8000, "Hopper 64 (FlashMLA forces it, PR #14451), others 16" },
+}
+
+local function block_size(n, knobs, code, v)
+  local given = knobs.block_size
+  if given ~= nil and given <= 0 then E.fail("runtime.block_size", "expected a positive number of tokens, got %s", tostring(given)) end
+  local mla = false
+  for _, g in ipairs(n.model.desc.kv or {}) do mla = mla or g.mla == true end
+  local era
+  for _, e in ipairs(MLA_ERAS) do
+    if code >= e[1] then era = e; break end
+  end
+  if not mla or not era then
+    default(n, knobs, "block_size", 16, "vLLM's default for CUDA attention backends")
+    return
+  end
+  if given == nil then
+    note(n, "vLLM %s KV block size for MLA by GPU assumed: %s", v, era[2])
+  elseif code < 18000 then
+    note(n, "vLLM %s may replace --block-size %d for MLA: Hopper needs %s (FlashMLA)%s", v, given,
+      code < 11000 and "64" or "a multiple of 64",
+      code >= 15000 and ", SM10x 32 or a multiple of 64 (FlashInfer MLA)"
+        or (code >= 10001 and (code < 11000 and ", SM100 128 (CUTLASS_MLA)" or ", SM100 a multiple of 128 (CUTLASS_MLA)") or ""))
+  end
+end
+
 local function normalize(n, knobs)
   local v = n.runtime_version
   local vis = vision_shape(n.model.desc)
@@ -357,7 +394,7 @@ local function normalize(n, knobs)
   local mml = default(n, knobs, "max_model_len", n.context,
     mp and ("workload.context; vLLM's own default is max_position_embeddings " .. mp) or "workload.context")
   if mp and mml > mp then note(n, "max_model_len %d exceeds max_position_embeddings %d (vLLM needs VLLM_ALLOW_LONG_MAX_MODEL_LEN)", mml, mp) end
-  default(n, knobs, "block_size", 16, "vLLM's default for CUDA attention backends")
+  block_size(n, knobs, code, v)
   local kvd = knobs.kv_cache_dtype or "auto"
   if kvd ~= "auto" and not FP8[kvd] and kvd ~= "bfloat16" and kvd ~= "float16" then
     E.fail("runtime.kv_cache_dtype", "expected auto, fp8, fp8_e4m3 or fp8_e5m2, got \"%s\"", kvd)
