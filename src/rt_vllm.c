@@ -90,8 +90,8 @@ static bool big_gpu(const vcfg *v, const scenario *s) {
 **   0.15.0   FLASHINFER_MLA the default on the SM100 family (10.x) when qk_nope_head_dim is 128,
 **            64 unless 32 or a multiple of 64; other head sizes CUTLASS_MLA (PR #32615, merged
 **            2026-01-19, after 0.14.0's cut: inferred).
-**   0.18.0   the backend chosen by priority sets the size (PR #35122, merged 2026-03-09; first
-**            release inferred): Hopper FLASH_ATTN_MLA keeps 16 (bf16/fp16 KV only; an fp8 KV goes
+**   0.18.0   the backend chosen by priority sets the size (PR #35122, merged 2026-03-09, when
+**            0.17.1 was already out: first in 0.18.0, inferred): Hopper FLASH_ATTN_MLA keeps 16 (bf16/fp16 KV only; an fp8 KV goes
 **            to FLASHMLA, 64), SM10x FLASHINFER_MLA its smallest size 32 (qk_nope 64/128/192,
 **            else CUTLASS_MLA 128); a given --block-size is kept (a backend that takes it is
 **            chosen). llmd-v019-deepseek-v2-lite: 94,097 blocks x 16 on H100 (0.19.0).
