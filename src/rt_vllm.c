@@ -78,7 +78,7 @@ static bool big_gpu(const vcfg *v, const scenario *s) {
 
 /* vLLM forces the KV block size of an MLA model (a KV group caching one latent: v_dim 0) to
 ** what the MLA attention backend it picks for the GPU accepts (vllm/platforms/cuda.py
-** check_and_update_config; reports/mla_block_size.md has the citations):
+** check_and_update_config; the PRs and logs behind each era are named below):
 **   < 0.8.0  Triton MLA everywhere: the default 16.
 **   0.8.0    FlashMLA the default where it runs, Hopper (is_flashmla_supported: capability 9.x):
 **            "Forcing kv cache block size to 64 for FlashMLA backend" when block_size != 64

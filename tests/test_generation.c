@@ -556,7 +556,7 @@ static void test_hunyuanvideo15(void **state) {
                   "workload.width: 840 is not a multiple of 16 (VAE factor 16 x patch size 1)");
 }
 
-/* Hold-out (holdout2-generation, /work/reports/holdout2_generation.md): Tencent-Hunyuan/
+/* Hold-out (not a calibration case): Tencent-Hunyuan/
 ** HunyuanVideo issue #215 ran the diffusers docs' script (transformer bf16, pipeline fp16, VAE
 ** tiling, everything on the GPU) at 720 x 1280 x 129 frames on an A800 80GB and ran out of
 ** memory. diffusers v0.32.0 and v0.32.1 build a dense [B, S, S] boolean attention mask in

@@ -218,7 +218,7 @@ static void test_deepseek_mla(void **state) {
   json_decref(j);
 }
 
-/* MLA block sizes by version and GPU (src/rt_vllm.c mla_block_size; reports/mla_block_size.md).
+/* MLA block sizes by version and GPU (src/rt_vllm.c mla_block_size, which cites the PRs behind each era).
 ** DeepSeek-V2-Lite caches one 576-wide latent per token and layer: 1,152 B in bf16 (576 in fp8)
 ** x 27 layers, so a block of b tokens spans b x 1,152 x 27 B and num_gpu_blocks = KV bytes //
 ** that; tokens = blocks x b. */

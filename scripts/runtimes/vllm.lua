@@ -335,7 +335,7 @@ end
 -- a kv group with mla = true) it forces the size its MLA attention backend takes, and that
 -- backend depends on the GPU: src/rt_vllm.c mla_block_size decides per estimate (fit probes
 -- other GPUs), from the given --block-size or none (runtime.block_size left unset). The eras
--- below mirror its VLLM_MLA_* thresholds; reports/mla_block_size.md has the citations.
+-- below mirror its VLLM_MLA_* thresholds, whose comment cites the PRs behind each era.
 local MLA_ERAS = {
   { 18000, "Hopper 16 (FLASH_ATTN_MLA; fp8 KV: FlashMLA 64), SM10x 32 (FLASHINFER_MLA), others 16; "
       .. "the backend's preferred size (PR #35122)" },
