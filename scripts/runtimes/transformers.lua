@@ -63,7 +63,10 @@ return runtime {
   aliases = { "hf", "accelerate", "trl" },
   kinds = { "inference", "train" },
   -- torch: the PyTorch version under the Trainer (training; workloads/train.lua era_part)
+  -- peft, autocast_adapter_dtype: the PEFT release and get_peft_model's argument, which
+  -- decide the adapters' dtype under pure 16-bit training (workloads/train.lua upcast_adapters)
   knobs = { cache = { "dynamic", "static", "offloaded", "offloaded_static", "quantized" }, torch = "string",
+            peft = "string", autocast_adapter_dtype = "bool",
             cache_backend = { "quanto", "hqq" }, cache_nbits = "int", cache_q_group_size = "int",
             cache_residual_length = "int" },
   modelled = true,

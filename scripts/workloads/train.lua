@@ -113,6 +113,21 @@ local function gc_part(w, n, desc, method)
   end
 end
 
+-- "1.13.1" -> 1013 (major x 1000 + minor); nil when absent.
+local function version_code(v, field)
+  if v == nil then return nil end
+  local major, minor = tostring(v):match("^v?(%d+)%.(%d+)")
+  if not major then fail(field, "expected a version such as \"2.4.0\", got \"%s\"", tostring(v)) end
+  return tonumber(major) * 1000 + math.min(tonumber(minor), 999)
+end
+
+local function quantized(desc)
+  for _, t in ipairs(desc.tensors or {}) do
+    if t.qtype ~= nil then return true end
+  end
+  return false
+end
+
 local precision_apply
 local function precision_part(w, n, method)
   local pname = w.precision
@@ -135,15 +150,44 @@ local function precision_part(w, n, method)
   if not p then fail("workload.precision", "expected one of bf16, bf16-mixed, fp16, fp16-mixed, fp32, fp8, fp8-torchao, fp8-rowwise, fp8-te, got %s", tostring(pname)) end
   return precision_apply(n, method, pname, p)
 end
+-- The adapters' dtype under a pure 16-bit policy in the runtimes that train through PEFT's
+-- get_peft_model (transformers, pytorch). PEFT >= 0.12.0 upcasts fp16/bf16 adapter weights
+-- to fp32 (get_peft_model(..., autocast_adapter_dtype=True), the default since
+-- huggingface/peft ae1ae20b, "Autocast adapter weights if fp16/bf16 (#1706)", first
+-- released in v0.12.0; tuners_utils.py cast_adapter_dtype, called from PeftModel.__init__
+-- when the tuner has _cast_adapter_dtype). LN tuning overrides it with a no-op (its copies
+-- keep the base dtype: ln_tuning/model.py) and prompt learning has no tuner to call it.
+-- Before 0.12 a new adapter took its base layer's float dtype (LoraLayer.update_layer:
+-- self.to(weight.device, dtype=weight.dtype), or _move_adapter_to_device_of_base_layer);
+-- a 4-bit bitsandbytes weight is stored as uint8, so QLoRA adapters stayed in nn.Linear's
+-- fp32 in every release. Knobs: runtime.peft (version; absent: the newest) and
+-- runtime.autocast_adapter_dtype (get_peft_model's argument, default true).
+-- DeepSpeed casts the whole module to bf16/fp16 after PEFT (engine.py
+-- _configure_distributed_model: self.module.bfloat16()); torchtune builds its own
+-- LoRALinear in the model dtype (torchtune/modules/peft/lora.py); diffusers' add_adapter
+-- goes through inject_adapter_in_model, which does not cast: those keep the policy's dtype.
+local PEFT_RUNTIMES = { transformers = true, pytorch = true }
+local NO_ADAPTER_CAST = { ["ln-tuning"] = true, ["prompt-tuning"] = true }
+local function upcast_adapters(n, method, p)
+  if not PEFT_RUNTIMES[n.runtime] or method == "full" or method == "freeze" or p.master16 then return false end
+  if p.weights == "fp32" or NO_ADAPTER_CAST[method] then return false end
+  if quantized(n.model.desc) then return true end
+  local v = version_code(n.knobs.peft, "runtime.peft")
+  return (v == nil or v >= 12) and n.knobs.autocast_adapter_dtype ~= false
+end
+
 precision_apply = function(n, method, pname, p)
   local master = p.master16 ~= nil and MASTER_RUNTIMES[n.runtime] == true
   local trained = master and p.master16 or p.weights
   -- a PEFT method keeps the frozen base in the dtype it was loaded in; adapters and
-  -- trainable copies follow the policy (PEFT autocast_adapter_dtype upcasts them to fp32)
+  -- trainable copies follow the policy (fp32 under autocast), or PEFT's upcast above
   local base = (method == "full" or method == "freeze") and trained or
                (p.master16 and (master and p.master16 or n.dtype) or p.weights)
-  n.precision = { name = pname, weights = base, grads = master and p.master16 or p.grads,
-                  activations = p.activations, master = master, fp8 = p.fp8 }
+  local grads = master and p.master16 or p.grads
+  if upcast_adapters(n, method, p) then trained, grads = "fp32", "fp32" end
+  n.precision = { name = pname, weights = base, grads = grads,
+                  activations = p.activations, master = master, fp8 = p.fp8,
+                  autocast = p.master16 ~= nil and not master }
   n.extra["train.trainable_dtype"] = trained
   return master, trained
 end
@@ -305,14 +349,6 @@ local function dropout_part(n, cfg)
   n.extra["train.attn_dropout"], n.extra["train.hidden_dropout"] = attn > 0, hid > 0
 end
 
--- "1.13.1" -> 1013 (major x 1000 + minor); nil when absent.
-local function version_code(v, field)
-  if v == nil then return nil end
-  local major, minor = tostring(v):match("^v?(%d+)%.(%d+)")
-  if not major then fail(field, "expected a version such as \"2.4.0\", got \"%s\"", tostring(v)) end
-  return tonumber(major) * 1000 + math.min(tonumber(minor), 999)
-end
-
 -- Elements of the largest quantized tensor of the base (0 when none is quantized).
 local function largest_quantized(desc)
   local best = 0
@@ -351,12 +387,6 @@ local function era_part(n, desc)
   end
 end
 
-local function quantized(desc)
-  for _, t in ipairs(desc.tensors or {}) do
-    if t.qtype ~= nil then return true end
-  end
-  return false
-end
 
 -- The Linears an fp8 recipe converts: the weight matrices repeated per layer (the
 -- output head and embeddings stay in high precision: torchtitan's float8 configs pass
