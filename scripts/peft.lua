@@ -117,20 +117,43 @@ end
 
 function P.new_set()
   return { params = 0, trainable = 0, largest = 0, tensors = {}, saved = 0, masks = 0, flags = {}, matched = 0,
-           weight_saved = 0, dora_out = 0 }
+           weight_saved = 0, dora_out = 0, copies = 0 }
 end
 
+-- Methods whose first adapter op is a Linear (or matmul) on the module's input x with a
+-- trainable weight, after PEFT casts x to the adapter's dtype: LoRA, DoRA, QLoRA
+-- (peft/tuners/lora/layer.py Linear.forward `x = self._cast_input_dtype(x, lora_A.weight.dtype)`
+-- since v0.15.0, `x = x.to(lora_A.weight.dtype)` from v0.5.0 to v0.14.0; lora/bnb.py Linear4bit
+-- only outside autocast), AdaLoRA (adalora/layer.py SVDLinear.forward, `dropout(x) @ (lora_A *
+-- lora_E).T`), LoHa (loha/layer.py Linear._get_delta_activations, F.linear(input, delta_weight)).
+-- The op saves its input for the weight gradient. LoRA-FA freezes lora_A
+-- (peft/optimizers/lorafa.py create_lorafa_optimizer: requires_grad_(False) on every lora_A),
+-- so nothing saves its input.
+local SAVES_INPUT = { lora = true, qlora = true, dora = true, adalora = true, loha = true }
+
 -- adapters(desc, method, opts, acc): a PEFT method's adapters on the targeted Linears.
--- opts: r, match, dropout. acc.saved counts elements per token (whole model) autograd
--- keeps besides the base model's (lora_A outputs; with dropout the dropped input),
--- acc.masks the 1-byte dropout masks.
+-- opts: r, match, dropout, cast (PEFT's forward casts x to the adapters' dtype, or autocast
+-- casts it for lora_A: workloads/train.lua adapter_dtypes). acc.saved counts the adapters'
+-- own outputs per token (whole model) that autograd keeps besides the base model's
+-- (lora_A outputs), acc.copies the elements of the inputs each adapted module keeps as its
+-- own tensor, acc.masks the 1-byte dropout masks. lora_A saves what it is given: x itself,
+-- one tensor shared by every adapted module reading the same input (a flag: the Linear
+-- input is kept), unless dropout (nn.Dropout returns a new tensor and saves only its mask)
+-- or a dtype cast (Tensor.to returns a new tensor when the dtype differs; ToCopyBackward
+-- saves no tensor) made a copy for that module alone.
 function P.adapters(desc, method, opts, acc)
   for _, m in ipairs(modules(desc)) do
     if m.param == "weight" and #m.shape == 2 and m.role ~= "embed" and opts.match(m.module, m.role) then
       local o, i = m.shape[1], m.shape[2]
       for _, shape in ipairs(ADD[method](o, i, opts.r, m.short)) do add_tensor(acc, shape, m.count, true, "adapter") end
       acc.matched = acc.matched + m.count
-      mark_saved(acc.flags, m)
+      if method == "lora-fa" then
+        -- lora_A frozen: neither x nor a copy of it is kept
+      elseif SAVES_INPUT[method] and (opts.dropout > 0 or opts.cast) then
+        acc.copies = acc.copies + i * m.count
+      else
+        mark_saved(acc.flags, m)
+      end
       -- LoHa builds the full delta weight (w1a w1b) * (w2a w2b), which F.linear keeps
       -- for the input gradient (peft/tuners/loha/layer.py)
       if method == "loha" then acc.weight_saved = acc.weight_saved + o * i * m.count end
@@ -139,7 +162,7 @@ function P.adapters(desc, method, opts, acc)
       -- output and lora_B's output (peft/tuners/lora/dora.py DoraLinearLayer.forward)
       if method == "dora" then acc.dora_out = acc.dora_out + o * m.count end
       if method ~= "ia3" then acc.saved = acc.saved + opts.r * m.count * (method == "loha" and 2 or 1) end
-      if opts.dropout > 0 then acc.saved, acc.masks = acc.saved + i * m.count, acc.masks + i * m.count end
+      if opts.dropout > 0 then acc.masks = acc.masks + i * m.count end
     end
   end
   return acc

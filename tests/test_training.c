@@ -784,6 +784,57 @@ static void test_zero3_reuse_distance(void **state) {
   json_decref(j);
 }
 
+/* What lora_A saves per adapted module (peft/tuners/lora/layer.py Linear.forward, x =
+** self._cast_input_dtype(x, lora_A.weight.dtype); get_peft_model(autocast_adapter_dtype=True)
+** upcasts bf16 adapters to fp32 since PEFT 0.12.0). Llama-3.2-3B, 4 x 768 = 3072 tokens, 28
+** layers, LoRA r32 on q_proj and v_proj (both 3072 inputs), per token and layer:
+** - pure bf16, adapters bf16 (autocast_adapter_dtype=False, or PEFT 0.11): x shared by q and v,
+**   3072 x 2 B, and the two lora_A outputs, 2 x 32 x 2 B: 6,272 B;
+** - pure bf16, fp32 adapters: an fp32 copy of x per module, 2 x 3072 x 4 B, and fp32 lora_A
+**   outputs, 2 x 32 x 4 B: 24,832 B, 18,560 B more (x 28 x 3072 = 1,596,456,960 B);
+** - bf16-mixed (autocast), fp32 adapters: lora_A's F.linear runs on autocast's bf16 copy of its
+**   input, one per module, 2 x 3072 x 2 B, outputs 2 x 32 x 2 B: 12,416 B, 6,144 B more than
+**   the first (528,482,304 B);
+** - dropout > 0: the dropped copy replaces x (the same size and dtype when cast) plus a 1-byte
+**   mask per input element: 6,144 B more with fp32 adapters; 12,288 B more with bf16 ones,
+**   where q and v no longer share x.
+** Adapter weights 9,175,040 x 4 B in fp32. torchtune's LoRALinear (model dtype) and DeepSpeed
+** (module.bfloat16()) keep bf16 adapters; QLoRA's stay fp32 in every PEFT release (a uint8
+** Params4bit gives no float dtype to follow). LoRA-FA freezes lora_A: no input is kept. */
+static void test_peft_adapter_dtype(void **state) {
+  static const char *fmt = "return { model = 'meta-llama/Llama-3.2-3B', dtype = 'bf16', gpu = 'L40S', "
+                           "runtime = %s, workload = { kind = 'train', method = '%s', micro_batch = 4, "
+                           "seq_len = 768, precision = '%s', attention = 'sdpa', optimizer = 'adamw', "
+                           "lora = { r = 32, alpha = 64, dropout = %s, targets = {'q_proj', 'v_proj'} } } }";
+  static const struct { const char *runtime, *method, *precision, *dropout; long long act_delta, adapter_bytes; } cases[] = {
+      {"{ name = 'transformers', autocast_adapter_dtype = false }", "lora", "bf16", "0", 0, 9175040LL * 2},
+      {"{ name = 'transformers', peft = '0.11.1' }", "lora", "bf16", "0", 0, 9175040LL * 2},
+      {"'torchtune'", "lora", "bf16", "0", 0, 9175040LL * 2},
+      {"'deepspeed'", "lora", "bf16-mixed", "0", 0, 9175040LL * 2},
+      {"'transformers'", "lora", "bf16", "0", 18560LL * 28 * 3072, 9175040LL * 4},
+      {"'pytorch'", "lora", "bf16", "0", 18560LL * 28 * 3072, 9175040LL * 4},
+      {"{ name = 'transformers', peft = '0.11.1' }", "qlora", "bf16", "0", 18560LL * 28 * 3072, 9175040LL * 4},
+      {"'transformers'", "lora", "bf16-mixed", "0", 6144LL * 28 * 3072, 9175040LL * 4},
+      {"'transformers'", "lora", "bf16", "0.1", (18560LL + 6144) * 28 * 3072, 9175040LL * 4},
+      {"'transformers'", "lora", "bf16-mixed", "0.1", (6144LL + 6144) * 28 * 3072, 9175040LL * 4},
+      {"{ name = 'transformers', autocast_adapter_dtype = false }", "lora", "bf16", "0.1", 12288LL * 28 * 3072, 9175040LL * 2},
+      /* LoRA-FA: x not kept (6,144 B less), fp32 lora_A outputs (2 x 32 x 2 = 128 B more) */
+      {"'transformers'", "lora-fa", "bf16", "0", (128LL - 6144) * 28 * 3072, 9175040LL * 4},
+  };
+  char buf[640];
+  snprintf(buf, sizeof buf, fmt, "{ name = 'transformers', autocast_adapter_dtype = false }", "lora", "bf16", "0");
+  json_t *ref = eval(state, buf);
+  long long base = tu_category(ref, "activations");
+  json_decref(ref);
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    snprintf(buf, sizeof buf, fmt, cases[i].runtime, cases[i].method, cases[i].precision, cases[i].dropout);
+    json_t *j = eval(state, buf);
+    assert_int_equal(tu_category(j, "activations") - base, cases[i].act_delta);
+    assert_int_equal(tu_category(j, "adapter_weights"), cases[i].adapter_bytes);
+    json_decref(j);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_peft_trainable),   cmocka_unit_test(test_peft_regex), cmocka_unit_test(test_peft_all_linear), cmocka_unit_test(test_peft_default_targets),
@@ -800,6 +851,7 @@ int main(void) {
       cmocka_unit_test(test_op_sac),           cmocka_unit_test(test_free_logits),
       cmocka_unit_test(test_torchtitan_published),
       cmocka_unit_test(test_dora_saved_outputs), cmocka_unit_test(test_peft_method_comparison_holdout), cmocka_unit_test(test_zero3_reuse_distance),
+      cmocka_unit_test(test_peft_adapter_dtype),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

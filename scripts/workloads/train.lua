@@ -29,6 +29,10 @@ local METHODS = { "full", "freeze", "lora", "qlora", "dora", "lora-fa", "adalora
 -- the gap) and peft-mc-llama32-3b-full-ft (-5% with it); the ConsisID run that prints
 -- both figures (diffusers-doc-consisid-baseline: 37 GB allocated, 44 GB reserved,
 -- mostly VAE activations) shows the same order, 0.2-0.3 of the transient bytes.
+-- That fit predates counting the fp32 input copies PEFT's fp32 adapters keep under pure
+-- bf16 (adapter_cast below: 1,596,456,960 B more activations on peft-mc-llama32-3b-lora-r32,
+-- which the allocated figure above lacks); with them the row lands at +7% and would ask
+-- for about 0.1. The value is left as fitted (not refitted to the same row).
 local FRAGMENTATION = 0.20
 
 -- Precision policies. Autocast (transformers, pytorch) keeps fp32 weights and
@@ -167,6 +171,7 @@ end
 -- LoRALinear in the model dtype (torchtune/modules/peft/lora.py); diffusers' add_adapter
 -- goes through inject_adapter_in_model, which does not cast: those keep the policy's dtype.
 local PEFT_RUNTIMES = { transformers = true, pytorch = true }
+local adapter_cast
 local NO_ADAPTER_CAST = { ["ln-tuning"] = true, ["prompt-tuning"] = true }
 local function upcast_adapters(n, method, p)
   if not PEFT_RUNTIMES[n.runtime] or method == "full" or method == "freeze" or p.master16 then return false end
@@ -190,6 +195,25 @@ precision_apply = function(n, method, pname, p)
                   autocast = p.master16 ~= nil and not master }
   n.extra["train.trainable_dtype"] = trained
   return master, trained
+end
+
+-- What lora_A receives in the PEFT runtimes (peft/tuners/lora/layer.py Linear.forward).
+-- Without autocast: x cast to the adapters' dtype, a new tensor when the dtypes differ
+-- (pure bf16 with fp32 adapters: an fp32 copy per adapted module), saved by lora_A in that
+-- dtype; its output and lora_B's are in that dtype too. Under autocast (the mixed policies):
+-- x cast to fp32 adapters, or the fp32 x of an fp32 model, reaches lora_A's F.linear, which
+-- autocast runs in 16 bits on its own 16-bit copy of the input, the tensor autograd saves
+-- (the fp32 one is freed; ToCopyBackward keeps nothing); the adapters' outputs are 16-bit.
+-- bitsandbytes' Linear4bit skips PEFT's cast under autocast (lora/bnb.py: requires_conversion
+-- = not torch.is_autocast_enabled()) and casts outside it, which comes to the same tensors.
+-- Returns whether each adapted module keeps its own input copy, the copy's bytes per element
+-- and the adapters' output bytes (nil: the C core's defaults, the activation dtype).
+adapter_cast = function(n)
+  if not PEFT_RUNTIMES[n.runtime] then return false end
+  local tb = Q.dtype_bytes(n.extra["train.trainable_dtype"])
+  local a = Q.dtype_bytes(n.precision.activations)
+  local per = n.precision.autocast and a or tb
+  return tb ~= a, per, per
 end
 
 -- The trainable set of the method: a table from scripts/peft.lua.
@@ -230,7 +254,7 @@ local function trainable_set(w, n, method, desc)
     if l.r == nil and method ~= "ia3" then note(n, "LoRA rank 8 assumed (PEFT default)") end
     if l.alpha ~= nil then num_field(l.alpha, "workload.lora.alpha", 0, 1e9) end
     local dropout = num_field(l.dropout or 0, "workload.lora.dropout", 0, 1)
-    peft.adapters(desc, method, { r = r, match = match, dropout = dropout }, set)
+    peft.adapters(desc, method, { r = r, match = match, dropout = dropout, cast = adapter_cast(n) }, set)
     n.extra["train.lora_r"] = r
   end
   if set.matched == 0 then fail("workload.lora.targets", "matches no module of %s", n.model.id) end
@@ -328,6 +352,9 @@ local function set_extras(n, set, method)
   x["train.saved_elems"], x["train.mask_elems"] = set.saved, set.masks
   x["train.adapter_saved_elems"] = set.weight_saved
   x["train.dora_out_elems"] = set.dora_out or 0
+  x["train.copy_elems"] = set.copies or 0
+  local _, copy_bytes, out_bytes = adapter_cast(n)
+  x["train.copy_bytes"], x["train.adapter_out_bytes"] = copy_bytes, out_bytes
   local f = set.flags
   x["train.save_attn_in"], x["train.save_o_in"] = f.attn_in == true, f.o_in == true
   x["train.save_mlp_in"], x["train.save_down_in"] = f.mlp_in == true, f.down_in == true
