@@ -173,6 +173,28 @@ static uint64_t logits_bytes(ectx *c, const tf_mode *t, uint64_t prompt, bool pr
   return acc_mul3(&c->acc, acc_mul(&c->acc, s->concurrency, prefill ? prompt : 1), c->m->vocab, t->a + 4);
 }
 
+/* The GPT-NeoX attention refactor onto the shared attention interface drops _init_bias;
+** 4.48 assumed (read from the source before and after, not bisected). */
+#define TF_NEOX_NO_MASK_BUFFER 4048
+
+/* Non-persistent buffers the model class registers per attention layer and moves to the
+** GPU with the weights (not in the checkpoint, so not in the inventory): the boolean
+** causal mask `bias` of 1 x 1 x max_positions x max_positions. GPT2Attention.__init__
+** registers it in every version (its eager path reads module.bias; modeling_gpt2.py);
+** GPTNeoXAttention._init_bias before the refactor, and _attn regrows it to the key length
+** when longer (modeling_gpt_neox.py, transformers 4.42: "dynamically increase the causal
+** mask with the key length": `keys` at the peak's phase). GPT-2 large: 36 x 1024^2 B =
+** 37.7 MB; Pythia-410M: 24 x 2048^2 B = 100.7 MB. */
+static uint64_t mask_buffer_bytes(ectx *c, const tf_mode *t, uint64_t keys) {
+  const model_desc *m = c->m;
+  uint64_t n = m->max_position;
+  if (strcmp(m->arch, "gpt_neox") == 0 && t->version < TF_NEOX_NO_MASK_BUFFER)
+    n = keys > n ? keys : n;
+  else if (strcmp(m->arch, "gpt2") != 0)
+    return 0;
+  return acc_mul3(&c->acc, n, n, bytes_ceildiv(m->layers, c->s->pp));
+}
+
 /* Where the cache lives: gpu (kv_cache) and pinned host memory (kv_cache_host_bytes). */
 typedef struct tf_kv {
   uint64_t gpu, host;
@@ -346,6 +368,11 @@ void infer_transformers(ectx *c) {
   else
     budget_add(b, "logits", logits, BASIS_MODELLED, true, "a decode step's logits x %llu sequences in %s and fp32",
                (unsigned long long)s->concurrency, dtype_get(s->prec.activations)->name);
+  uint64_t mbuf = mask_buffer_bytes(c, &t, prefill ? prompt : s->context);
+  if (mbuf)
+    budget_add(b, "model_buffers", mbuf, BASIS_EXACT, true,
+               "causal-mask buffers (bool, max_positions^2 per attention layer) the %s attention registers",
+               m->arch);
   est_add_common(c, b);
   uint64_t transient = acc_add(&c->acc, act, logits);
   est_add_slack(c, b, est_weight_rounding(c, budget_get(b, "weights")), transient, s->fragmentation,

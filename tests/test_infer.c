@@ -102,6 +102,56 @@ static void test_optimum_generate(void **state) {
   }
 }
 
+/* Hold-out (not in shared/calibration): the transformers docs' SDPA inference tables,
+** model_doc/gpt_neox.md and model_doc/gpt2.md (PR huggingface/transformers#31031 and the GPT-2
+** SDPA PR, 2024; rtx3080ti-16GB, PyTorch 2.2.1, float16, transformers about 4.42.0.dev0,
+** fxmarty's benchmark: generate with 100 new tokens, torch.cuda.max_memory_allocated x 1e-6).
+** EleutherAI/pythia-410m-deduped batch 4 x 2048 prompt tokens: 4175.5 MB eager, 4165.26 MB
+** sdpa; openai-community/gpt2-large batch 1 x 128: 1685.2 MB eager, batch 4 x 768: 3343.97
+** MB sdpa. Both attention classes register a bool causal mask `bias` of max_positions^2 per
+** layer (not in the checkpoint): 24 x 2048^2 B and 36 x 1024^2 B. 10%. */
+#define PYTHIA "model = { arch = 'gpt_neox', config = { model_type = 'gpt_neox', hidden_size = 1024, " \
+               "num_hidden_layers = 24, num_attention_heads = 16, intermediate_size = 4096, vocab_size = 50304, " \
+               "max_position_embeddings = 2048, rotary_pct = 0.25, tie_word_embeddings = false } }"
+#define GPT2L "model = { arch = 'gpt2', config = { model_type = 'gpt2', n_embd = 1280, n_layer = 36, n_head = 20, " \
+              "n_positions = 1024, vocab_size = 50257 } }"
+
+static void test_sdpa_doc_tables(void **state) {
+  static const struct { const char *model, *attn; int bs, prompt; double mb; long long buffers; } rows[] = {
+      {PYTHIA, "eager", 4, 2048, 4175.5, 24LL * 2048 * 2048},
+      {PYTHIA, "sdpa", 4, 2048, 4165.26, 24LL * 2048 * 2048},
+      {GPT2L, "eager", 1, 128, 1685.2, 36LL * 1024 * 1024},
+      {GPT2L, "sdpa", 4, 768, 3343.97, 36LL * 1024 * 1024},
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+    char text[1200];
+    snprintf(text, sizeof text,
+             "return { %s, dtype = 'fp16', runtime = { name = 'transformers', version = '4.42.0' }, workload = "
+             "{ kind = 'inference', context = %d, prompt_tokens = %d, concurrency = %d, attention = '%s' }, "
+             "gpu = 'T4-16GB' }", rows[i].model, rows[i].prompt + 100, rows[i].prompt, rows[i].bs, rows[i].attn);
+    json_t *j = NULL;
+    if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+    assert_int_equal(tu_category(j, "model_buffers"), rows[i].buffers);
+    double got = (double)tu_int(j, "runtime.peak_allocated_bytes") / 1e6;
+    if (got < rows[i].mb * 0.9 || got > rows[i].mb * 1.1) fail_msg("row %zu: %.1f MB, measured %.1f MB", i, got, rows[i].mb);
+    json_decref(j);
+  }
+  /* GPT-NeoX regrows the mask to the key length past max_positions; the refactor drops it */
+  const char *wl = ", workload = { kind = 'inference', context = 4096, prompt_tokens = 4096 }, gpu = 'T4-16GB' }";
+  char text[1200];
+  json_t *j = NULL;
+  snprintf(text, sizeof text, "return { %s, dtype = 'fp16', runtime = { name = 'transformers', version = '4.42.0' }%s",
+           PYTHIA, wl);
+  if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  assert_int_equal(tu_category(j, "model_buffers"), 24LL * 4096 * 4096);
+  json_decref(j);
+  snprintf(text, sizeof text, "return { %s, dtype = 'fp16', runtime = { name = 'transformers', version = '4.48.0' }%s",
+           PYTHIA, wl);
+  if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  assert_int_equal(tu_category(j, "model_buffers"), -1); /* no such category */
+  json_decref(j);
+}
+
 /* Eager at 4096 tokens: per token (2 x 4096 + max(attention 4096 + 2048 + 8192 + 4096,
 ** MLP 43008)) x 2 B = 102,400 B; scores 4096^2 x 32 heads x (2 + 4 + 2) B; mask 4096^2 x 2 B. */
 static void test_eager_mask(void **state) {
@@ -186,6 +236,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_gemma_cache_by_version),
       cmocka_unit_test(test_logits_by_version), cmocka_unit_test(test_legacy_tuple_cache), cmocka_unit_test(test_optimum_generate),
+      cmocka_unit_test(test_sdpa_doc_tables),
       cmocka_unit_test(test_eager_mask),
       cmocka_unit_test(test_decode_repeat_kv),
       cmocka_unit_test(test_cache_implementations),
