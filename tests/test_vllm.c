@@ -594,7 +594,9 @@ static void test_errors(void **state) {
 }
 
 /* SGLang: pool = 0.88 x (total - 500 MiB context) - weights; 131072 B per token of
-** Llama-3.1-8B (32 layers x 2 x 8 heads x 128 x 2 B). */
+** Llama-3.1-8B (32 layers x 2 x 8 heads x 128 x 2 B). The weights: 16,060,522,496 B of
+** parameters + the fp32 rotary cache, 131072 x 128 x 4 B (src/rt_sglang.c sglang_estimate). */
+#define SG_L8 (16060522496LL + 131072LL * 128 * 4)
 /* Qwen3-Next on tp 1: 12 attention layers at 2 x 2 x 256 x 2 B = 2048 B per token, 36
 ** DeltaNet layers of 548,864 state elements x 2 B = 1,097,728 B: block_size =
 ** 16 x ceil(1,097,728 / (16 x 2048)) = 544, page 544 x 2048 = 1,114,112 B (the state
@@ -843,7 +845,8 @@ static void test_sglang_pool(void **state) {
   json_t *j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'sglang', "
                            "version = '0.4.6' }, " WL ", " H100 " }");
   double free0 = 85030227066.0 - 500.0 * 1048576.0;
-  long long pool = (long long)(0.88 * free0) - 16060522496LL;
+  assert_int_equal((long long)fig(j, "weights_bytes"), SG_L8);
+  long long pool = (long long)(0.88 * free0) - SG_L8;
   assert_int_equal((long long)fig(j, "kv_cache_tokens"), pool / 131072);
   json_decref(j);
   /* 0.5.3 and later: the reserved-memory rule on an 81,091 MiB GPU (chunked prefill 8192,
@@ -853,7 +856,7 @@ static void test_sglang_pool(void **state) {
                    "page_size = 64 }, " WL ", " H100 " }");
   assert_float_equal(fig(j, "mem_fraction_static"), 0.834, 1e-9);
   assert_int_equal((long long)fig(j, "reserved_bytes"), 13440LL * 1048576);
-  pool = (long long)(0.834 * free0) - 16060522496LL;
+  pool = (long long)(0.834 * free0) - SG_L8;
   assert_int_equal((long long)fig(j, "kv_cache_tokens"), pool / 131072 / 64 * 64);
   /* the request table: min(max(tokens / context x 512, 2048), 4096) requests */
   long long reqs = (long long)((double)(pool / 131072 / 64 * 64) / 8192.0 * 512);
@@ -877,6 +880,76 @@ static void test_sglang_pool(void **state) {
   near(j, "kv_cache_tokens", 2795207, 0.002, 0);
   assert_true(llabs(tu_category(j, "comm_buffers") - (long long)(1.82 * 1073741824.0)) <= 1);
   json_decref(j);
+}
+
+/* Hold-out round 3 (SGLang startup logs, not calibration cases; /work/reports/holdout3_sglang.md).
+** SGLang's "Load weight end ... mem usage" includes the rotary cache it keeps in fp32 on CUDA
+** (src/rt_sglang.c sglang_estimate): Llama-3.1-8B 14.96 GiB of parameters + 64 MiB = 15.02 GiB.
+** - SGLang docs "Quick Start: Sending Requests" (https://docs.sglang.ai/start/send_request.html,
+**   notebook output of 2025-01-23, ~0.4.1.post7; 80 GB GPU, H100 assumed): Meta-Llama-3.1-8B-
+**   Instruct defaults, mem_fraction_static=0.88, chunked_prefill_size=8192, cuda_graph_max_bs=160;
+**   K size 27.13 GB, max_total_num_tokens=444500 (444,309 here, -0.04%).
+** - sgl-project/sglang PR #4760 (https://github.com/sgl-project/sglang/pull/4760, log of
+**   2025-03-25, main after 0.4.4.post1, --attention-backend fa3 so Hopper): "mem usage=15.11 GB",
+**   #tokens 442750, K size 27.02 GB (+0.35% / +0.37%).
+** - a Docker Desktop README (log of 2025-07-14, ~0.4.9.post2, one 24 GB GPU that had 22.39 GB free
+**   before loading; given here as 22.39 GiB + the 500 MiB context): "mem usage=15.02 GB" (exact),
+**   #tokens 38141, K size 2.33 GB (-2.8%; the fraction here is taken of the given memory, 0.873,
+**   where SGLang's of the card's nvidia-smi total was 0.879).
+** - jerryzsj/my-deepseek-r1 README (2025-02-04, ~0.4.2, DeepSeek-R1-Distill-Qwen-7B = Qwen2.5-7B
+**   shapes, RTX 3090 under WSL2 with a desktop: 22.76 GB free at start, so cuda_context 840 MiB):
+**   max_total_num_tokens=105531, K size 2.82 GB (+2.6%).
+** - didier-durand/llms-in-clouds docs/sglang.md (2025-03-08, 0.4.3.post4, QwQ-32B = Qwen2.5-32B
+**   shapes, --tp 4 on 4 x L4, L4 at its torch total 22.06 GiB, not gpus.lua's nominal 24 GiB):
+**   mem_fraction_static 0.85, chunk 2048, graphs to 80, #tokens 46611 (+3.0%), K 1.42 GB. */
+static void test_sglang_holdout3(void **state) {
+  expect_figs(*state,
+              "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'sglang', version = "
+              "'0.4.1.post7', context_length = 131072 }, workload = { kind = 'inference', context = 131072 }, "
+              "gpu = 'H100-SXM-80GB' }",
+              (const want[]){{"kv_cache_tokens", 444500, 0.05, 0},
+                             {"k_size_bytes", 27.13, 0.05, IN_GIB},
+                             {"mem_fraction_static", 0.88, 0, 1e-12},
+                             {"chunked_prefill_size", 8192, 0, 0},
+                             {"cuda_graph_max_bs", 160, 0, 0},
+                             {NULL}});
+  expect_figs(*state,
+              "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'sglang', version = "
+              "'0.4.4.post1', context_length = 131072 }, workload = { kind = 'inference', context = 131072 }, "
+              "gpu = 'H100-SXM-80GB' }",
+              (const want[]){{"weights_bytes", 15.11, 0.01, IN_GIB},
+                             {"kv_cache_tokens", 442750, 0.05, 0},
+                             {"k_size_bytes", 27.02, 0.05, IN_GIB},
+                             {NULL}});
+  expect_figs(*state,
+              "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'sglang', version = "
+              "'0.4.9.post2', context_length = 131072 }, workload = { kind = 'inference', context = 131072 }, "
+              "gpu = { name = 'RTX-4090-24GB', memory = '22.88GiB' } }",
+              (const want[]){{"weights_bytes", 15.02, 0.01, IN_GIB},
+                             {"kv_cache_tokens", 38141, 0.05, 0},
+                             {"k_size_bytes", 2.33, 0.05, IN_GIB},
+                             {"cuda_graph_max_bs", 8, 0, 0},
+                             {"chunked_prefill_size", 2048, 0, 0},
+                             {"max_running_requests", 2048, 0, 0},
+                             {NULL}});
+  expect_figs(*state,
+              "return { model = 'Qwen/Qwen2.5-7B', runtime = { name = 'sglang', version = '0.4.2', context_length = "
+              "131072 }, workload = { kind = 'inference', context = 131072 }, gpu = 'RTX-3090-24GB', "
+              "cuda_context = '840MiB' }",
+              (const want[]){{"kv_cache_tokens", 105531, 0.05, 0},
+                             {"k_size_bytes", 2.82, 0.05, IN_GIB},
+                             {"cuda_graph_max_bs", 8, 0, 0},
+                             {NULL}});
+  expect_figs(*state,
+              "return { model = 'Qwen/Qwen2.5-32B', runtime = { name = 'sglang', version = '0.4.3.post4', "
+              "context_length = 131072 }, parallel = { tp = 4 }, workload = { kind = 'inference', context = 131072 }, "
+              "gpu = { name = 'L4-24GB', memory = '22.06GiB' } }",
+              (const want[]){{"kv_cache_tokens", 46611, 0.05, 0},
+                             {"k_size_bytes", 1.42, 0.05, IN_GIB},
+                             {"mem_fraction_static", 0.85, 0, 1e-12},
+                             {"chunked_prefill_size", 2048, 0, 0},
+                             {"cuda_graph_max_bs", 80, 0, 0},
+                             {NULL}});
 }
 
 /* SGLang's defaults by release (src/rt_sglang.c tier_defaults, fraction; scripts/runtimes/
@@ -1125,9 +1198,9 @@ static void test_sglang_spec_eagle3(void **state) {
   json_t *j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'sglang', "
                            "mem_fraction_static = 0.9, " SG_E3 " }, " WL ", " H100 " }");
   double free0 = 85030227066.0 - 500.0 * 1048576.0;
-  long long rest = (long long)(0.9 * free0 + 0.5) - 16060522496LL - 849635328LL - 1050673152LL;
+  long long rest = (long long)(0.9 * free0 + 0.5) - SG_L8 - 849635328LL - 1050673152LL;
   long long tokens = rest / 135168;
-  assert_int_equal((long long)fig(j, "weights_bytes"), 16060522496LL);
+  assert_int_equal((long long)fig(j, "weights_bytes"), SG_L8);
   assert_int_equal((long long)fig(j, "draft_weights_bytes"), 849635328LL);
   assert_int_equal((long long)fig(j, "draft_embed_copy_bytes"), 1050673152LL);
   assert_int_equal((long long)fig(j, "kv_cell_bytes"), 135168);
@@ -1140,7 +1213,7 @@ static void test_sglang_spec_eagle3(void **state) {
   assert_true((double)tokens / 8192.0 > 48);
   near(j, "max_concurrency", 48, 0, 0); /* the pool holds 52 sequences; 48 may run */
   near(j, "mem_fraction_static_needed",
-       (16060522496.0 + 849635328.0 + 1050673152.0 + 8192.0 * 135168.0) / free0, 1e-12, 0);
+       ((double)SG_L8 + 849635328.0 + 1050673152.0 + 8192.0 * 135168.0) / free0, 1e-12, 0);
   json_t *ws = NULL;
   json_t *items = json_object_get(json_array_get(json_object_get(j, "devices"), 0), "categories");
   for (size_t i = 0; i < json_array_size(items); i++) {
@@ -1157,17 +1230,17 @@ static void test_sglang_spec_eagle3(void **state) {
                    "version = '0.5.6', " SG_E3 " }, " WL ", " H100 " }");
   assert_float_equal(fig(j, "mem_fraction_static"), 0.809, 1e-9);
   assert_int_equal((long long)fig(j, "reserved_bytes"), 15488LL * 1048576);
-  tokens = ((long long)(0.809 * free0 + 0.5) - 16060522496LL) / 131072 + 436;
+  tokens = ((long long)(0.809 * free0 + 0.5) - SG_L8) / 131072 + 436;
   assert_int_equal((long long)fig(j, "speculative_headroom_tokens"), 436);
   assert_int_equal((long long)fig(j, "kv_cache_tokens"), tokens);
   assert_int_equal((long long)fig(j, "draft_kv_cache_bytes"), (tokens + 1) * 4096);
-  near(j, "mem_fraction_static_needed", (16060522496.0 + 8192.0 * 131072.0) / free0, 1e-12, 0);
+  near(j, "mem_fraction_static_needed", ((double)SG_L8 + 8192.0 * 131072.0) / free0, 1e-12, 0);
   json_decref(j);
   /* NGRAM: no draft, the pool as without speculative decoding, 48 requests, rows + 8 */
   j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'sglang', "
                    "mem_fraction_static = 0.9, speculative = { method = 'ngram', num_speculative_tokens = 8 } }, "
                    WL ", " H100 " }");
-  assert_int_equal((long long)fig(j, "kv_cache_tokens"), ((long long)(0.9 * free0 + 0.5) - 16060522496LL) / 131072);
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), ((long long)(0.9 * free0 + 0.5) - SG_L8) / 131072);
   assert_int_equal((long long)fig(j, "draft_kv_cache_bytes"), 0);
   assert_int_equal((long long)fig(j, "max_running_requests"), 48);
   json_decref(j);
@@ -1759,7 +1832,7 @@ int main(void) {
       cmocka_unit_test(test_dsv2lite_pp2_uneven_layers), cmocka_unit_test(test_qwen3_235b_fp8_tp8_ep),
       cmocka_unit_test(test_llama8b_dtypes), cmocka_unit_test(test_gemma2_hybrid), cmocka_unit_test(test_deepseek_mla), cmocka_unit_test(test_mla_block_size), cmocka_unit_test(test_glm45_air),
       cmocka_unit_test(test_moe),            cmocka_unit_test(test_version_eras), cmocka_unit_test(test_cudagraph_profiling_default), cmocka_unit_test(test_cudagraph_memory), cmocka_unit_test(test_a100_v010),
-      cmocka_unit_test(test_deficit),        cmocka_unit_test(test_errors),      cmocka_unit_test(test_sglang_pool), cmocka_unit_test(test_sglang_release_defaults),
+      cmocka_unit_test(test_deficit),        cmocka_unit_test(test_errors),      cmocka_unit_test(test_sglang_pool), cmocka_unit_test(test_sglang_release_defaults), cmocka_unit_test(test_sglang_holdout3),
       cmocka_unit_test(test_sglang_mamba), cmocka_unit_test(test_sglang_swa), cmocka_unit_test(test_sglang_mla),
       cmocka_unit_test(test_sglang_spec_eagle3), cmocka_unit_test(test_sglang_spec_mtp),
       cmocka_unit_test(test_sglang_spec_errors),
