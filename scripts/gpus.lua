@@ -126,6 +126,15 @@ return {
     bf16 = true, fp8 = true, fp4 = false, compute = "8.9",
     aliases = { "RTX ?4080(?!.*Laptop)", "^4080$" },
   },
+  { -- torch total 22.03 GiB (PyTorch OOM messages on L4s); nvidia-smi shows 23034MiB (modal-labs/modal-client#2797)
+    name = "L4-24GB", vendor = "nvidia", arch = "ada",
+    memory = 22559 * MiB, memory_basis = "measured",
+    memory_source = "torch OOM messages on L4s in public files: 'GPU 0 has a total capacity of 22.03 GiB' (three independent L4 runs: a GCP g2 deploy note, a FLUX-on-L4 note, a Gemma-4-31B-NVFP4-on-L4 note) -> 22.03 x 1024 = 22559 MiB (2-decimal GiB rounding, +-5 MiB); 476 MiB under nvidia-smi's 23034MiB (https://github.com/modal-labs/modal-client/pull/2797), as the H100's torch total is 469 MiB under its; an SGLang 0.4.3.post4 log on 4 x L4 (didier-durand/llms-in-clouds docs/sglang.md) has 21.63 + 0.13 GB free after the CUDA context. Spec: https://www.nvidia.com/en-us/data-center/l4/",
+    nominal = "24GB", memory_type = "GDDR6", bandwidth_gbs = 300,
+    interconnect = "PCIe 4.0 x16", link_gbs = 64,
+    bf16 = true, fp8 = true, fp4 = false, compute = "8.9",
+    aliases = { "^(NVIDIA )?L4$", "^L4[- ]24GB$" },
+  },
   { -- torch printout total_memory=22587MB (ECC on by default on AWS g5: well under 24 GiB)
     name = "A10G-24GB", vendor = "nvidia", arch = "ampere",
     memory = 22587 * MiB, memory_basis = "measured",
@@ -161,15 +170,6 @@ return {
     interconnect = "PCIe 4.0 x16", link_gbs = 64,
     bf16 = true, fp8 = false, fp4 = false, compute = "8.6",
     aliases = { "^(NVIDIA )?A10$", "^A10[- ]24GB$" },
-  },
-  { -- spec only; nvidia-smi shows 23034MiB (modal-labs/modal-client#2797)
-    name = "L4-24GB", vendor = "nvidia", arch = "ada",
-    memory = 24 * GiB, memory_basis = "nominal",
-    memory_source = "nominal: 24 GiB label x 2^30 bytes; ECC/driver reserve NOT subtracted (nvidia-smi total is 23034MiB per https://github.com/modal-labs/modal-client/pull/2797). Spec: https://www.nvidia.com/en-us/data-center/l4/",
-    nominal = "24GB", memory_type = "GDDR6", bandwidth_gbs = 300,
-    interconnect = "PCIe 4.0 x16", link_gbs = 64,
-    bf16 = true, fp8 = true, fp4 = false, compute = "8.9",
-    aliases = { "^(NVIDIA )?L4$", "^L4[- ]24GB$" },
   },
   { -- spec only
     name = "RTX-3090Ti-24GB", vendor = "nvidia", arch = "ampere",
