@@ -181,6 +181,13 @@ uint64_t est_drafter_forward_bytes(ectx *c, uint64_t tokens, uint64_t a) {
   return f;
 }
 
+uint64_t est_rope_elems(ectx *c) {
+  const model_desc *m = c->m;
+  for (size_t i = 0; i < m->inv.n; i++)
+    if (m->inv.t[i].role == ROLE_POS_EMBED) return 0;
+  return acc_mul(&c->acc, m->max_position, m->rotary_dim ? m->rotary_dim : m->head_dim);
+}
+
 /* A multimodal model's vision tower or projector tensor (inv_vision_name). */
 bool est_vision_tensor(const inv_tensor *t) { return inv_vision_name(t->name); }
 

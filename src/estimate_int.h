@@ -27,6 +27,11 @@ typedef void (*est_fn)(ectx *c);
 uint64_t est_bits(vf_dtype dt);
 /* bytes of n elements of dt, overflow recorded in c */
 uint64_t est_elems_bytes(ectx *c, uint64_t n, vf_dtype dt);
+/* Elements of the rotary cos/sin cache a serving runtime registers once per model (vLLM's
+** get_rope, SGLang's RotaryEmbedding): max_position x rotary_dim (the whole head when no
+** partial factor), torch.cat((cos, sin), -1) of max_position x rotary_dim / 2 each; none for a
+** model with learned position embeddings. */
+uint64_t est_rope_elems(ectx *c);
 /* Roles that tensor parallelism splits (Megatron column/row and vocabulary parallel). */
 bool est_tp_sharded(inv_role r);
 /* KV heads one tensor-parallel rank holds: split when there are at least tp heads,

@@ -426,8 +426,7 @@ void sglang_estimate(ectx *c) {
   /* every tensor on a rank, the draft's included (spec_read summed those: sp.weights) */
   uint64_t all = 0;
   if (!estimate_device_weights(c->m, s->tp, s->pp, &all)) c->acc.overflow = true;
-  /* the rotary cos/sin cache (max_position x rotary_dim, one per model as in rt_vllm.c
-  ** stage_weights): SGLang's RotaryEmbedding keeps it in fp32 on CUDA and casts it to the model
+  /* the rotary cos/sin cache (est_rope_elems, as in rt_vllm.c stage_weights): SGLang's RotaryEmbedding keeps it in fp32 on CUDA and casts it to the model
   ** dtype elsewhere (python/sglang/srt/layers/rotary_embedding.py RotaryEmbedding.__init__:
   ** "NOTE(ByronHsu): cache needs to be in FP32 for numerical stability", `if not _is_cuda:
   ** cache = cache.to(dtype)`). It is registered in load_model, so "Load weight end ... mem
@@ -435,11 +434,9 @@ void sglang_estimate(ectx *c) {
   ** 64 MiB, 15.02 GiB printed with SGLang 0.4.9 against 14.96 GiB of parameters (hold-out
   ** round 3, tests/test_vllm.c test_sglang_holdout3) */
   {
-    const model_desc *m = c->m;
     bool cuda = strncmp(s->gpu_arch, "cdna", 4) != 0 && strncmp(s->gpu_arch, "gaudi", 5) != 0;
-    uint64_t pos = acc_mul(&c->acc, m->max_position, m->rotary_dim ? m->rotary_dim : m->head_dim);
-    uint64_t rope = cuda ? acc_mul(&c->acc, pos, 4) : est_elems_bytes(c, pos, s->dtype);
-    all = acc_add(&c->acc, all, rope);
+    uint64_t pos = est_rope_elems(c);
+    all = acc_add(&c->acc, all, cuda ? acc_mul(&c->acc, pos, 4) : est_elems_bytes(c, pos, s->dtype));
   }
   uint64_t w = all > sp.weights ? all - sp.weights : 0; /* the target's own; the draft's apart */
   /* free memory when the runner starts: the total less the CUDA context and, at tp > 1, the

@@ -435,8 +435,7 @@ static uint64_t stage_weights(ectx *c, uint64_t stage) {
     }
     total = acc_add(&c->acc, total, b);
   }
-  uint64_t rot = m->rotary_dim ? m->rotary_dim : m->head_dim;
-  uint64_t pos = acc_mul(&c->acc, m->max_position, rot), rb = scn_u64(c->s, "vllm.rope_bytes", 0);
+  uint64_t pos = est_rope_elems(c), rb = scn_u64(c->s, "vllm.rope_bytes", 0);
   uint64_t rope = rb ? acc_mul(&c->acc, pos, rb) : est_elems_bytes(c, pos, c->s->dtype);
   return acc_add(&c->acc, total, rope);
 }
