@@ -63,7 +63,21 @@ return arch {
       local_of = g3 and function(i) return (i + 1) % pattern ~= 0 and w end
                      or function(i) return i % 2 == 0 and w end
     end
-    return nn.decoder_desc("gemma", tc, dims, { tied_embeddings = true, tensors = t,
+    -- Gemma 3's sliding layers rotate with their own base (rope_local_base_freq, unscaled) and
+    -- the global layers with rope_theta and rope_scaling (linear x8 on 4B/12B/27B): two get_rope
+    -- keys, two cos/sin caches (vllm/model_executor/models/gemma3.py Gemma3Attention). Transformers
+    -- v5 configs give rope_parameters per layer type. Gemma 2 has one RoPE for every layer.
+    local rows = nn.rope_rows(tc)
+    if g3 and rows then
+      local rp = type(tc.rope_parameters) == "table" and tc.rope_parameters or {}
+      local full, slide = rp.full_attention, rp.sliding_attention
+      if type(full) == "table" or type(slide) == "table" then
+        rows = nn.rope_rows(tc, type(full) == "table" and full or {}) + nn.rope_rows(tc, type(slide) == "table" and slide or {})
+      else
+        rows = rows + nn.rope_rows(tc, {})
+      end
+    end
+    return nn.decoder_desc("gemma", tc, dims, { tied_embeddings = true, tensors = t, rope_rows = rows,
       kv = nn.kv_groups(L, nkv, d, d, local_of), block = nn.rms_block(nh, nkv, d, I) })
   end,
 }

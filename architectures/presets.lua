@@ -86,7 +86,8 @@ models["google/gemma-2-9b-it"] = { arch = "gemma2", config = {
 models["google/gemma-3-27b-it"] = { arch = "gemma3", config = {
     architectures = { "Gemma3ForConditionalGeneration" }, mm_tokens_per_image = 256,
     model_type = "gemma3",
-    text_config = { head_dim = 128, hidden_size = 5376, intermediate_size = 21504, max_position_embeddings = 131072, model_type = "gemma3_text", num_attention_heads = 32, num_hidden_layers = 62, num_key_value_heads = 16, sliding_window = 1024, sliding_window_pattern = 6, vocab_size = 262208 },
+    text_config = { head_dim = 128, hidden_size = 5376, intermediate_size = 21504, max_position_embeddings = 131072, model_type = "gemma3_text", num_attention_heads = 32, num_hidden_layers = 62, num_key_value_heads = 16, sliding_window = 1024, sliding_window_pattern = 6, vocab_size = 262208,
+      rope_local_base_freq = 10000.0, rope_scaling = { factor = 8.0, rope_type = "linear" }, rope_theta = 1000000.0 },
     vision_config = { hidden_size = 1152, image_size = 896, intermediate_size = 4304, model_type = "siglip_vision_model", num_attention_heads = 16, num_hidden_layers = 27, patch_size = 14, vision_use_head = false },
 } }
 models["meta-llama/Llama-2-13b-hf"] = { arch = "llama", config = {

@@ -122,13 +122,34 @@ function nn.decoder_desc(arch, tc, dims, rest)
     arch = arch, family = "decoder", hidden = dims.h, layers = dims.L, vocab = dims.V, heads = dims.nh,
     kv_heads = dims.nkv, head_dim = dims.d, intermediate = dims.I or nn.need(tc, "intermediate_size"),
     max_position = nn.int(tc, "max_position_embeddings", nil), rotary_dim = nn.rotary_dim(tc, dims.d),
-    rope_positions = nn.rope_positions(tc),
+    rope_positions = nn.rope_positions(tc), rope_rows = nn.rope_rows(tc),
     -- an attention temperature on every layer (llama.cpp mistral3's attention.temperature_scale,
     -- read by scripts/model_files.lua into this key)
     attn_temp = tc.attn_temperature_every_layer == true or nil,
   }
   for k, v in pairs(rest) do d[k] = v end
   return d
+end
+
+-- Rows of the cos/sin cache vLLM registers for the config's RoPE (vllm/model_executor/layers/
+-- rotary_embedding: linear_scaling_rope.py LinearScalingRotaryEmbedding and
+-- dynamic_ntk_scaling_rope.py DynamicNTKScalingRotaryEmbedding build max_position x factor rows:
+-- "self.max_position_embeddings is the original maximum length before applying the rope
+-- scaling ... the maximum length after applying the rope scaling is self.max_position_embeddings
+-- * self.scaling_factor"; every other kind max_position rows). nil when max_position is unknown.
+-- `rope` is the rope_scaling / rope_parameters table to read (default: the config's own).
+function nn.rope_rows(tc, rope)
+  local mp = nn.int(tc, "max_position_embeddings", nil)
+  if not mp then return nil end
+  if rope == nil then
+    rope = type(tc.rope_scaling) == "table" and tc.rope_scaling or tc.rope_parameters
+  end
+  if type(rope) ~= "table" then return mp end
+  local kind = rope.rope_type or rope.type
+  if (kind == "linear" or kind == "dynamic") and type(rope.factor) == "number" and rope.factor > 1 then
+    return math.floor(mp * rope.factor)
+  end
+  return mp
 end
 
 -- Positions per token RoPE reads: 4 with multimodal RoPE (rope_scaling / rope_parameters of

@@ -185,7 +185,7 @@ uint64_t est_rope_elems(ectx *c) {
   const model_desc *m = c->m;
   for (size_t i = 0; i < m->inv.n; i++)
     if (m->inv.t[i].role == ROLE_POS_EMBED) return 0;
-  return acc_mul(&c->acc, m->max_position, m->rotary_dim ? m->rotary_dim : m->head_dim);
+  return acc_mul(&c->acc, m->rope_rows, m->rotary_dim ? m->rotary_dim : m->head_dim);
 }
 
 /* A multimodal model's vision tower or projector tensor (inv_vision_name). */

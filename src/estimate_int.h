@@ -28,9 +28,10 @@ uint64_t est_bits(vf_dtype dt);
 /* bytes of n elements of dt, overflow recorded in c */
 uint64_t est_elems_bytes(ectx *c, uint64_t n, vf_dtype dt);
 /* Elements of the rotary cos/sin cache a serving runtime registers once per model (vLLM's
-** get_rope, SGLang's RotaryEmbedding): max_position x rotary_dim (the whole head when no
-** partial factor), torch.cat((cos, sin), -1) of max_position x rotary_dim / 2 each; none for a
-** model with learned position embeddings. */
+** get_rope, SGLang's RotaryEmbedding): the description's rope_rows (max_position, times the
+** factor of linear / dynamic-NTK scaling, and Gemma 3's local cache beside its global one:
+** scripts/nn.lua rope_rows) x rotary_dim (the whole head when no partial factor), torch.cat((cos,
+** sin), -1) of rows x rotary_dim / 2 each; none for a model with learned position embeddings. */
 uint64_t est_rope_elems(ectx *c);
 /* Roles that tensor parallelism splits (Megatron column/row and vocabulary parallel). */
 bool est_tp_sharded(inv_role r);

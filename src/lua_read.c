@@ -255,6 +255,7 @@ static void rd_model(rd *r, int model, model_desc *m, vf_dtype dt) {
   m->max_position = rd_dim(r, desc, "max_position", false, 0);
   m->rotary_dim = rd_dim(r, desc, "rotary_dim", false, m->head_dim);
   m->rope_positions = rd_dim(r, desc, "rope_positions", false, 1);
+  m->rope_rows = rd_dim(r, desc, "rope_rows", false, m->max_position);
   m->attn_temp = rd_bool(r, desc, "attn_temp", false);
   m->tied_embeddings = rd_bool(r, desc, "tied_embeddings", false);
   rd_tensors(r, desc, m, dt);

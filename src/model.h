@@ -52,6 +52,7 @@ typedef struct model_desc {
   uint64_t hidden, layers, vocab, heads, kv_heads, head_dim, intermediate, max_position;
   uint64_t rotary_dim; /* dimensions RoPE rotates per head (partial rotary: < head_dim) */
   uint64_t rope_positions; /* positions per token RoPE reads (4 with multimodal RoPE), else 1 */
+  uint64_t rope_rows;      /* rows of vLLM's cos/sin caches, all get_rope instances (default max_position) */
   bool attn_temp;          /* every layer scales Q by a per-token attention temperature */
   bool tied_embeddings;
   inventory inv;

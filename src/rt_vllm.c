@@ -418,7 +418,12 @@ static uint64_t stage_slack(ectx *c, uint64_t stage, bool draft) {
 ** rotary_dim = int(head_size x partial_rotary_factor) (GLM-4.5 0.5, Qwen3-Next 0.25), GPT-NeoX
 ** int(head_size x rotary_pct), DeepSeek MLA qk_rope_head_dim (deepseek_v2.py; its
 ** DeepseekScalingRotaryEmbedding spans original_max_position x factor = 4096 x 40 = 163840
-** = max_position_embeddings, deepseek_scaling_rope.py commit 00d678e1). */
+** = max_position_embeddings, deepseek_scaling_rope.py commit 00d678e1). Rows: the description's
+** rope_rows, every get_rope instance together: linear / dynamic-NTK scaling caches max_position x
+** factor rows (linear_scaling_rope.py), and Gemma 3 keeps a second, local cache (scripts/nn.lua
+** rope_rows, architectures/gemma.lua). Hold-out (llm-d-planner v0.19.0 logs, google-gemma-3-*-it
+** --h100-80gb--tp1pp1dp1--8192.log): gemma-3-4b-it 8.58 GiB and 12b 23.31 printed, 0.5 GiB above the
+** parameters plus one 131072-row cache: the global cache's 131072 x 8 x 256 x 2 B. */
 static uint64_t stage_weights(ectx *c, uint64_t stage) {
   const model_desc *m = c->m;
   uint64_t pp = c->s->pp, total = stage_slack(c, stage, false);

@@ -153,6 +153,71 @@ static void test_dsv2lite_pp2_uneven_layers(void **state) {
                              {NULL}});
 }
 
+/* Hold-out (holdout3-vllm-mm): the llm-d-planner v0.19.0 logs of Gemma 3 (github.com/llm-d-incubation/
+** llm-d-planner, commit d3121e05, accuracy/results/v0.19.0/logs/google-gemma-3-{4b,12b,27b}-it--h100-80gb
+** --tp1pp1dp1--8192.log; not calibration cases): vllm serve, max_model_len 8192, util 0.95, prefix caching
+** off, one H100 (79.19 GiB printed). Printed: model loading 8.58 / 23.31 / 51.45 GiB; available KV 62.51 /
+** 47.72 / 19.53 GiB; 468,144 / 130,304 / 36,560 tokens; 57.05x / 15.88x / 4.46x; torch peak 3.89 / 3.94 /
+** 3.99 GiB; encoder budget 8192 tokens, 32 images. The weights hold two cos/sin caches: the local layers'
+** (131072 rows) and the global layers' linear x8 cache (LinearScalingRotaryEmbedding: 131072 x 8 rows),
+** 0.5 GiB at head_dim 256 (4B, 12B) and 0.25 GiB at 128 (27B) above one 131072-row cache (the miss before:
+** 8.07 / 22.81 / 51.19 GiB, -5.9% / -2.1% / -0.5%). */
+#define GEMMA3_TEXT(h, i, l, nh, kv)                                                                        \
+  "model = { arch = 'gemma3', config = { architectures = { 'Gemma3ForConditionalGeneration' }, "           \
+  "mm_tokens_per_image = 256, model_type = 'gemma3', text_config = { head_dim = 256, hidden_size = " #h ", " \
+  "intermediate_size = " #i ", max_position_embeddings = 131072, model_type = 'gemma3_text', "             \
+  "num_attention_heads = " #nh ", num_hidden_layers = " #l ", num_key_value_heads = " #kv ", sliding_window " \
+  "= 1024, sliding_window_pattern = 6, vocab_size = 262208, rope_local_base_freq = 10000.0, rope_scaling = " \
+  "{ factor = 8.0, rope_type = 'linear' }, rope_theta = 1000000.0 }, vision_config = { hidden_size = 1152, " \
+  "image_size = 896, intermediate_size = 4304, model_type = 'siglip_vision_model', num_attention_heads = 16, " \
+  "num_hidden_layers = 27, patch_size = 14, vision_use_head = false } } }, dtype = 'bf16'"
+static void test_gemma3_rope_caches(void **state) {
+  expect_figs(*state,
+              "return { " GEMMA3_TEXT(2560, 10240, 34, 8, 4) ", " V19 ", enable_prefix_caching = false }, " WL ", " H100 " }",
+              (const want[]){{"weights_bytes", 8.58, 0.01, IN_GIB},
+                             {"activation_peak_bytes", 3.89, 0.25, IN_GIB},
+                             {"kv_cache_bytes", 62.51, 0.05, IN_GIB},
+                             {"kv_cache_tokens", 468144, 0.05, 0},
+                             {"max_concurrency", 57.05, 0.05, 0.005},
+                             {"mm_items_profiled", 32, 0, 0},
+                             {NULL}});
+  expect_figs(*state,
+              "return { " GEMMA3_TEXT(3840, 15360, 48, 16, 8) ", " V19 ", enable_prefix_caching = false }, " WL ", " H100 " }",
+              (const want[]){{"weights_bytes", 23.31, 0.01, IN_GIB},
+                             {"kv_cache_bytes", 47.72, 0.05, IN_GIB},
+                             {"kv_cache_tokens", 130304, 0.05, 0},
+                             {"max_concurrency", 15.88, 0.05, 0.005},
+                             {NULL}});
+  expect_figs(*state,
+              "return { model = 'google/gemma-3-27b-it', " V19 ", enable_prefix_caching = false }, " WL ", " H100 " }",
+              (const want[]){{"weights_bytes", 51.45, 0.01, IN_GIB},
+                             {"kv_cache_bytes", 19.53, 0.05, IN_GIB},
+                             {"kv_cache_tokens", 36560, 0.05, 0},
+                             {"max_concurrency", 4.46, 0.05, 0.005},
+                             {NULL}});
+  /* the caches by hand: the 4B's two caches (131072 + 1048576 rows) x 256 x 2 B over the one
+  ** 131072-row cache counted before: 1048576 x 256 x 2 = 536870912 B; without rope_scaling
+  ** (Gemma 3 1B) the local and global caches are both max_position rows */
+  json_t *a = eval(*state, "return { " GEMMA3_TEXT(2560, 10240, 34, 8, 4) ", " V19 " }, " WL ", " H100 " }");
+  json_t *b = eval(*state, "return { model = { arch = 'gemma3', config = { architectures = { 'Gemma3ForCausalLM' }, "
+                           "model_type = 'gemma3_text', head_dim = 256, hidden_size = 2560, intermediate_size = 10240, "
+                           "max_position_embeddings = 131072, num_attention_heads = 8, num_hidden_layers = 34, "
+                           "num_key_value_heads = 4, sliding_window = 1024, sliding_window_pattern = 6, vocab_size = "
+                           "262208 } }, dtype = 'bf16', " V19 " }, " WL ", " H100 " }");
+  json_t *c = eval(*state, "return { model = { arch = 'gemma2', config = { architectures = { 'Gemma2ForCausalLM' }, "
+                           "model_type = 'gemma2', head_dim = 256, hidden_size = 2560, intermediate_size = 10240, "
+                           "max_position_embeddings = 131072, num_attention_heads = 8, num_hidden_layers = 34, "
+                           "num_key_value_heads = 4, sliding_window = 1024, vocab_size = 262208 } }, dtype = 'bf16', "
+                           V19 " }, " WL ", " H100 " }");
+  /* b (text-only, unscaled: two 131072-row caches) over c (Gemma 2: one) is one 131072 x 256 x 2 B
+  ** cache, and Gemma 3's q_norm and k_norm (34 layers x 2 x 256 x 2 B) */
+  assert_int_equal((long long)(fig(b, "weights_bytes") - fig(c, "weights_bytes")), 131072ll * 256 * 2 + 34 * 2 * 256 * 2);
+  assert_true(fig(a, "weights_bytes") > fig(b, "weights_bytes") + 1048576.0 * 256 * 2 - 131072.0 * 256 * 2);
+  json_decref(a);
+  json_decref(b);
+  json_decref(c);
+}
+
 /* Hold-out (not a calibration case), held as vramfit stood: "Hosting Qwen3-235B-A22B-Instruct-
 ** 2507-FP8 on 8xL40S", a note in a public repository with its vLLM 0.10.2 log of 2025-09-24:
 ** vllm serve --tensor-parallel-size 8 --enable-expert-parallel --gpu-memory-utilization 0.90
@@ -1849,6 +1914,7 @@ int main(void) {
       cmocka_unit_test(test_spec_mtp_hybrid), cmocka_unit_test(test_kv_tokens_product), cmocka_unit_test(test_mm_qwen35),
       cmocka_unit_test(test_mamba_state_dtypes),
       cmocka_unit_test(test_rotary_dim),
+      cmocka_unit_test(test_gemma3_rope_caches),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

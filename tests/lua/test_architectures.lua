@@ -173,7 +173,7 @@ end
 -- Description validation.
 local DESC_KEYS = { arch = 1, family = 1, hidden = 1, layers = 1, encoder_layers = 1, vocab = 1,
   heads = 1, kv_heads = 1, head_dim = 1, intermediate = 1, max_position = 1, rotary_dim = 1, tied_embeddings = 1,
-  tensors = 1, kv = 1, block = 1, rope_positions = 1, attn_temp = 1 }
+  tensors = 1, kv = 1, block = 1, rope_positions = 1, rope_rows = 1, attn_temp = 1 }
 local TENSOR_KEYS = { name = 1, shape = 1, count = 1, role = 1, dtype = 1, gguf_split = 1 }
 local KV_KEYS = { layers = 1, kv_heads = 1, k_dim = 1, v_dim = 1, window = 1, mla = 1, kind = 1, tokens = 1,
   state_elems = 1, conv_elems = 1 }
