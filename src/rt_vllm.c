@@ -715,6 +715,23 @@ static uint64_t mm_video_tokens(const mmc *m, uint64_t seq_len) {
   return bytes_ceildiv(frames, m->tps) * m->tokens;
 }
 
+/* The V1 per-item maximum of a video from 0.10.2 on (vLLM PR #24312, merged 2025-09-05: "In V1,
+** we no longer require this assumption because of chunked prefill and therefore there's no need
+** to consider image tokens to calculate the max number of frames of videos"): the frames that fit
+** in max_model_len by themselves, one video (vllm/multimodal/encoder_budget.py MultiModalBudget:
+** mm_counts = dict.fromkeys(active_modalities, 1)), at most _MAX_FRAMES_PER_VIDEO = 14 frames
+** (qwen2_vl.py; "for Qwen2 and 2.5VL this number will be 14", PR #25557), an odd count padded to
+** even. Hold-out: Qwen2.5-VL-7B, max_model_len 128000, vLLM 0.23.0 (a public docker-log README,
+** find_string id 55021192520): "Encoder cache will be initialized with a budget of 114688 tokens,
+** and profiled with 1 video items" = 7 groups of 16384; the pre-0.10.2 rule gives the image. */
+static uint64_t mm_video_tokens_v1(const mmc *m, uint64_t seq_len) {
+  if (!m->videos || !m->tps) return 0;
+  uint64_t groups = seq_len / m->tokens, cap = 14 / m->tps;
+  if (groups > cap) groups = cap;
+  if (groups < 1) groups = 1;
+  return groups * m->tokens;
+}
+
 /* Qwen3-VL / Qwen3.5 (vllm/model_executor/models/qwen3_vl.py Qwen3_VisionTransformer.forward):
 ** before the blocks, fast_pos_embed_interpolate builds each image's position embeddings one
 ** image at a time beside the N images' patch embeddings (P patches each, in hidden-wide rows
@@ -759,7 +776,7 @@ static uint64_t mm_encoder_bytes(ectx *c, const vcfg *v, const mmc *m, uint64_t 
 ** prompt); the dummy inputs and the encoder outputs stay referenced while the decoder and
 ** the sampler run (they are dropped after the profile). */
 static void mm_profile_v1(ectx *c, vcfg *v, const mmc *m) {
-  uint64_t vid = m->videos ? mm_video_tokens(m, v->mml) : 0;
+  uint64_t vid = !m->videos ? 0 : v->version >= 10002 ? mm_video_tokens_v1(m, v->mml) : mm_video_tokens(m, v->mml);
   bool video = vid > (m->images ? m->tokens : 0);
   uint64_t T = video ? vid : m->tokens, limit = video ? m->videos : m->images;
   uint64_t bud = u64max(v->tokens, T), items;

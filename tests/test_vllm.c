@@ -218,6 +218,34 @@ static void test_gemma3_rope_caches(void **state) {
   json_decref(c);
 }
 
+/* Hold-out (holdout3-vllm-mm): a docker log of vllm/vllm-openai:v0.23.0 serving Qwen2.5-VL-7B-Instruct
+** on one A100-SXM4-80GB (nvidia-smi in the same file) with --gpu-memory-utilization 0.22 and the default
+** max_model_len 128000 (a public README, find_string id 55021192520): "Encoder cache will be initialized
+** with a budget of 114688 tokens, and profiled with 1 video items"; model loading 15.67 GiB; estimated
+** CUDA graphs 0.53 GiB; "Available KV cache memory: -14.28 GiB". 114688 = 7 x 16384: from 0.10.2 (PR
+** #24312) a video's frames fill max_model_len alone (14 frames, the cap), where vramfit took the frames
+** the images leave (999 images by default: 2 frames, 16384 tokens, a tie the image wins). The budget
+** then leaves 0.22 x 79.2 - 15.67 + 14.28 - 0.53 = 15.50 GiB to activations and non-torch memory
+** (A100 torch total about 79.2 GiB assumed): vramfit 17.07 + 0.25 with the video, 2.44 + 0.25 before. */
+static void test_mm_video_v1_frames(void **state) {
+  const char *fmt = "return { model = 'Qwen/Qwen2.5-VL-7B-Instruct', runtime = { name = 'vllm', version = '%s', "
+                    "gpu_memory_utilization = 0.22, max_model_len = 128000 }, workload = { kind = 'inference', "
+                    "context = 128000 }, gpu = { name = 'A100-SXM4-80GB', memory = '79.2GiB' } }";
+  char text[512];
+  snprintf(text, sizeof text, fmt, "0.23.0");
+  expect_figs(*state, text,
+              (const want[]){{"weights_bytes", 15.67, 0.01, IN_GIB},
+                             {"mm_tokens_per_item", 114688, 0, 0},
+                             {"mm_items_profiled", 1, 0, 0},
+                             {"activation_peak_bytes", 15.50 - 0.25, 0.25, IN_GIB},
+                             {NULL}});
+  /* before 0.10.2 the frames are what the images leave: 999 images leave none (2 frames) */
+  snprintf(text, sizeof text, fmt, "0.10.1");
+  json_t *j = eval(*state, text);
+  assert_int_equal((long long)fig(j, "mm_tokens_per_item"), 16384);
+  json_decref(j);
+}
+
 /* Hold-out (not a calibration case), held as vramfit stood: "Hosting Qwen3-235B-A22B-Instruct-
 ** 2507-FP8 on 8xL40S", a note in a public repository with its vLLM 0.10.2 log of 2025-09-24:
 ** vllm serve --tensor-parallel-size 8 --enable-expert-parallel --gpu-memory-utilization 0.90
@@ -1914,7 +1942,7 @@ int main(void) {
       cmocka_unit_test(test_spec_mtp_hybrid), cmocka_unit_test(test_kv_tokens_product), cmocka_unit_test(test_mm_qwen35),
       cmocka_unit_test(test_mamba_state_dtypes),
       cmocka_unit_test(test_rotary_dim),
-      cmocka_unit_test(test_gemma3_rope_caches),
+      cmocka_unit_test(test_gemma3_rope_caches), cmocka_unit_test(test_mm_video_v1_frames),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
