@@ -184,7 +184,7 @@ uint64_t est_drafter_forward_bytes(ectx *c, uint64_t tokens, uint64_t a) {
 uint64_t est_rope_elems(ectx *c) {
   const model_desc *m = c->m;
   for (size_t i = 0; i < m->inv.n; i++)
-    if (m->inv.t[i].role == ROLE_POS_EMBED) return 0;
+    if (m->inv.t[i].role == ROLE_POS_EMBED && !est_vision_tensor(&m->inv.t[i])) return 0; /* a ViT's are its own */
   return acc_mul(&c->acc, m->rope_rows, m->rotary_dim ? m->rotary_dim : m->head_dim);
 }
 
