@@ -864,51 +864,64 @@ static void test_mla_v_cache(void **state) {
 **    (f32 105, q4_K 156, q6_K 27), -c 8192, 4 sequences, unified cache, flash attention (a log
 **    file in a public repository): CPU_Mapped 1623.67, CPU_REPACK 921.38, output 3.91, KV
 **    416.00 + SWA 416.00 (min(8192, 4096 x 4 + 512) cells), CPU compute 509.00. */
-static void test_holdout_round2_exact(void **state) {
+/* one published log: the scenario and the buffers it printed */
+typedef struct {
+  const char *fig, *printed, *what;
+} printed_fig;
+
+static void expect_log(void **state, const char *text, const printed_fig *figs) {
   json_t *j = NULL;
-  if (tu_eval(*state, "return { model = 'openai/gpt-oss-20b', quant = 'gguf:MXFP4_MOE', runtime = { name = 'llamacpp',"
-                      " version = 'b6699', n_ctx = 131072, n_batch = 2048, n_ubatch = 512, n_gpu_layers = 99,"
-                      " n_cpu_moe = 99, n_seq_max = 1, flash_attn = true, fit = false }, workload = { kind = 'inference',"
-                      " context = 131072 }, gpu = 'RTX-3060-8GB' }", &j) != VF_OK)
-    fail_msg("%s", vf_engine_error(*state));
-  expect_printed_mib(tu_int(j, "runtime.gpu_model_buffer_bytes"), "1242.03", "CUDA0 model");
-  expect_printed_mib(tu_int(j, "runtime.cpu_model_buffer_bytes"), "10949.33", "CPU_Mapped model");
-  expect_printed_mib(tu_int(j, "runtime.output_buffer_bytes"), "0.77", "CUDA_Host output");
-  expect_printed_mib(tu_int(j, "runtime.kv_buffer_bytes"), "3090.00", "KV 3072.00 + SWA 18.00");
-  expect_printed_mib(tu_int(j, "runtime.compute_buffer_bytes"), "456.98", "CUDA0 compute");
-  expect_printed_mib(tu_int(j, "runtime.host_compute_buffer_bytes"), "263.15", "CUDA_Host compute");
+  if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  for (const printed_fig *f = figs; f->fig; f++) expect_printed_mib(tu_int(j, f->fig), f->printed, f->what);
   json_decref(j);
-  if (tu_eval(*state, "return { model = 'Qwen/Qwen2.5-32B-Instruct', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp',"
-                      " version = 'b7440', n_ctx = 8192, n_batch = 512, n_ubatch = 512, n_gpu_layers = 29, n_seq_max = 1,"
-                      " flash_attn = true, fit = false, use_mmap = false, type_k = 'q8_0', type_v = 'q8_0',"
-                      " embeddings = true, n_outputs_max = 0 }, workload = { kind = 'inference', context = 8192 },"
-                      " gpu = 'RTX-3060-12GB' }", &j) != VF_OK)
-    fail_msg("%s", vf_engine_error(*state));
-  expect_printed_mib(tu_int(j, "runtime.gpu_model_buffer_bytes"), "8128.64", "CUDA0 model");
-  expect_printed_mib(tu_int(j, "runtime.cpu_model_buffer_bytes"), "10797.36", "CPU model 417.66 + 10379.71");
-  expect_printed_mib(tu_int(j, "runtime.output_buffer_bytes"), "0.60", "CPU output");
-  expect_printed_mib(tu_int(j, "runtime.kv_buffer_bytes"), "1088.00", "KV CPU 595.00 + CUDA0 493.00");
-  expect_printed_mib(tu_int(j, "runtime.compute_buffer_bytes"), "916.08", "CUDA0 compute");
-  expect_printed_mib(tu_int(j, "runtime.host_compute_buffer_bytes"), "26.01", "CUDA_Host compute");
-  json_decref(j);
-  if (tu_eval(*state, "return { model = { arch = 'gemma2', config = { architectures = { 'Gemma2ForCausalLM' },"
-                      " attn_logit_softcapping = 50.0, final_logit_softcapping = 30.0, head_dim = 256,"
-                      " hidden_activation = 'gelu_pytorch_tanh', hidden_size = 2304, intermediate_size = 9216,"
-                      " max_position_embeddings = 8192, model_type = 'gemma2', num_attention_heads = 8,"
-                      " num_hidden_layers = 26, num_key_value_heads = 4, query_pre_attn_scalar = 256, rms_norm_eps = 1e-06,"
-                      " rope_theta = 10000.0, sliding_window = 4096, torch_dtype = 'float32', vocab_size = 256000,"
-                      " tie_word_embeddings = true } }, quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp',"
-                      " version = 'b7445', device = 'cpu', cpu_features = 'avx2', n_ctx = 8192, n_batch = 2048,"
-                      " n_ubatch = 512, n_seq_max = 4, kv_unified = true, flash_attn = true, fit = false },"
-                      " workload = { kind = 'inference', context = 2048, concurrency = 4 }, gpu = 'RTX-3060-8GB' }",
-              &j) != VF_OK)
-    fail_msg("%s", vf_engine_error(*state));
-  expect_printed_mib(tu_int(j, "runtime.host_resident_weights_bytes"), "1623.67", "CPU_Mapped model");
-  expect_printed_mib(tu_int(j, "runtime.cpu_repack_buffer_bytes"), "921.38", "CPU_REPACK model");
-  expect_printed_mib(tu_int(j, "runtime.output_buffer_bytes"), "3.91", "CPU output");
-  expect_printed_mib(tu_int(j, "runtime.kv_buffer_bytes"), "832.00", "KV 416.00 + SWA 416.00");
-  expect_printed_mib(tu_int(j, "runtime.host_compute_buffer_bytes"), "509.00", "CPU compute");
-  json_decref(j);
+}
+
+static void test_holdout_round2_exact(void **state) {
+  expect_log(state,
+             "return { model = 'openai/gpt-oss-20b', quant = 'gguf:MXFP4_MOE', runtime = { name = 'llamacpp',"
+             " version = 'b6699', n_ctx = 131072, n_batch = 2048, n_ubatch = 512, n_gpu_layers = 99,"
+             " n_cpu_moe = 99, n_seq_max = 1, flash_attn = true, fit = false }, workload = { kind = 'inference',"
+             " context = 131072 }, gpu = 'RTX-3060-8GB' }",
+             (const printed_fig[]){
+                 {"runtime.gpu_model_buffer_bytes", "1242.03", "CUDA0 model"},
+                 {"runtime.cpu_model_buffer_bytes", "10949.33", "CPU_Mapped model"},
+                 {"runtime.output_buffer_bytes", "0.77", "CUDA_Host output"},
+                 {"runtime.kv_buffer_bytes", "3090.00", "KV 3072.00 + SWA 18.00"},
+                 {"runtime.compute_buffer_bytes", "456.98", "CUDA0 compute"},
+                 {"runtime.host_compute_buffer_bytes", "263.15", "CUDA_Host compute"},
+                 {NULL, NULL, NULL}});
+  expect_log(state,
+             "return { model = 'Qwen/Qwen2.5-32B-Instruct', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp',"
+             " version = 'b7440', n_ctx = 8192, n_batch = 512, n_ubatch = 512, n_gpu_layers = 29, n_seq_max = 1,"
+             " flash_attn = true, fit = false, use_mmap = false, type_k = 'q8_0', type_v = 'q8_0',"
+             " embeddings = true, n_outputs_max = 0 }, workload = { kind = 'inference', context = 8192 },"
+             " gpu = 'RTX-3060-12GB' }",
+             (const printed_fig[]){
+                 {"runtime.gpu_model_buffer_bytes", "8128.64", "CUDA0 model"},
+                 {"runtime.cpu_model_buffer_bytes", "10797.36", "CPU model 417.66 + 10379.71"},
+                 {"runtime.output_buffer_bytes", "0.60", "CPU output"},
+                 {"runtime.kv_buffer_bytes", "1088.00", "KV CPU 595.00 + CUDA0 493.00"},
+                 {"runtime.compute_buffer_bytes", "916.08", "CUDA0 compute"},
+                 {"runtime.host_compute_buffer_bytes", "26.01", "CUDA_Host compute"},
+                 {NULL, NULL, NULL}});
+  expect_log(state,
+             "return { model = { arch = 'gemma2', config = { architectures = { 'Gemma2ForCausalLM' },"
+             " attn_logit_softcapping = 50.0, final_logit_softcapping = 30.0, head_dim = 256,"
+             " hidden_activation = 'gelu_pytorch_tanh', hidden_size = 2304, intermediate_size = 9216,"
+             " max_position_embeddings = 8192, model_type = 'gemma2', num_attention_heads = 8,"
+             " num_hidden_layers = 26, num_key_value_heads = 4, query_pre_attn_scalar = 256, rms_norm_eps = 1e-06,"
+             " rope_theta = 10000.0, sliding_window = 4096, torch_dtype = 'float32', vocab_size = 256000,"
+             " tie_word_embeddings = true } }, quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp',"
+             " version = 'b7445', device = 'cpu', cpu_features = 'avx2', n_ctx = 8192, n_batch = 2048,"
+             " n_ubatch = 512, n_seq_max = 4, kv_unified = true, flash_attn = true, fit = false },"
+             " workload = { kind = 'inference', context = 2048, concurrency = 4 }, gpu = 'RTX-3060-8GB' }",
+             (const printed_fig[]){
+                 {"runtime.host_resident_weights_bytes", "1623.67", "CPU_Mapped model"},
+                 {"runtime.cpu_repack_buffer_bytes", "921.38", "CPU_REPACK model"},
+                 {"runtime.output_buffer_bytes", "3.91", "CPU output"},
+                 {"runtime.kv_buffer_bytes", "832.00", "KV 416.00 + SWA 416.00"},
+                 {"runtime.host_compute_buffer_bytes", "509.00", "CPU compute"},
+                 {NULL, NULL, NULL}});
 }
 
 /* A sliding-window model before the iSWA cache (PR #13194, LC_B_ISWA): one cache of every
