@@ -117,11 +117,12 @@ local function gc_part(w, n, desc, method)
   end
 end
 
--- "1.13.1" -> 1013 (major x 1000 + minor); nil when absent.
-local function version_code(v, field)
+-- "1.13.1" -> 1013 (major x 1000 + minor); nil when absent. `example` names a release of
+-- that package for the error (default "2.4.0", a PyTorch one).
+local function version_code(v, field, example)
   if v == nil then return nil end
   local major, minor = tostring(v):match("^v?(%d+)%.(%d+)")
-  if not major then fail(field, "expected a version such as \"2.4.0\", got \"%s\"", tostring(v)) end
+  if not major then fail(field, "expected a version such as \"%s\", got \"%s\"", example or "2.4.0", tostring(v)) end
   return tonumber(major) * 1000 + math.min(tonumber(minor), 999)
 end
 
@@ -177,7 +178,7 @@ local function upcast_adapters(n, method, p)
   if not PEFT_RUNTIMES[n.runtime] or method == "full" or method == "freeze" or p.master16 then return false end
   if p.weights == "fp32" or NO_ADAPTER_CAST[method] then return false end
   if quantized(n.model.desc) then return true end
-  local v = version_code(n.knobs.peft, "runtime.peft")
+  local v = version_code(n.knobs.peft, "runtime.peft", "0.12.0")
   return (v == nil or v >= 12) and n.knobs.autocast_adapter_dtype ~= false
 end
 
