@@ -107,6 +107,7 @@ typedef struct gen_weights {
   uint64_t den_tp;              /* the denoiser's block linears (attention, MLP) that TP splits */
   uint64_t t2i;                 /* Open-Sora's t2i2v image stage (FLUX.1-dev + its AE), bytes */
   uint64_t aux;                 /* helpers outside the pipeline (ConsisID's face models): never offloaded */
+  uint64_t img_kept;            /* an image encoder left on the GPU beside group-offloaded components */
   bool den_pinned;              /* bitsandbytes int8 modules cannot move to the CPU */
   /* the denoiser's block lists (tensor names "list.*.x"): bytes of one block, blocks */
   struct { const char *name; size_t len; uint64_t block, n; } lists[GEN_LISTS];
@@ -157,6 +158,16 @@ static uint64_t gen_group_bytes(ectx *c, const gen_weights *w, uint64_t per) {
   return best;
 }
 
+/* The VAE runs in fp32: SDXL's force_upcast (gen.vae_upcast), the reference scripts' fp32 VAE,
+** or a diffusers pipeline whose VAE was loaded with torch_dtype=torch.float32 beside a bf16
+** pipeline (workload.vae_dtype = "fp32": from_pretrained(..., vae=vae) keeps the component's
+** own dtype; the Wan docs' AutoencoderKLWan.from_pretrained(..., torch_dtype=torch.float32)),
+** its latents cast to vae.dtype before decode (pipeline_wan.py). */
+static bool gen_vae_fp32(const scenario *s) {
+  return scn_bool(s, "gen.vae_upcast", false) || scn_bool(s, "gen.vae_fp32", false) ||
+         (gen_ref(s) && scn_bool(s, "gen.ref_vae_fp32", false));
+}
+
 /* Tensor parallel (Open-Sora's colossalai hybrid plugin, opensora/models/mmdit/distributed.py
 ** MMDiTPolicy): the blocks' q/k/v, attention output and MLP linears are split column/row-wise
 ** over tp ranks; the modulation linears, norms and embedders stay whole on every rank
@@ -173,17 +184,25 @@ static void gen_split_tp(ectx *c, gen_weights *w) {
 static void gen_split(ectx *c, gen_weights *w) {
   uint64_t enc[8] = {0};
   const char *names[8] = {0};
-  bool den32 = gen_den_fp32(c->s), vae32 = gen_ref(c->s) && scn_bool(c->s, "gen.ref_vae_fp32", false);
+  /* the VAE's weights are fp32 when it is loaded so; SDXL's force_upcast casts them only for
+  ** the decode (kept as stored here, as before) */
+  bool den32 = gen_den_fp32(c->s), vae32 = scn_bool(c->s, "gen.vae_fp32", false) ||
+                                          (gen_ref(c->s) && scn_bool(c->s, "gen.ref_vae_fp32", false));
+  bool img32 = scn_bool(c->s, "gen.image_encoder_fp32", false);
+  bool img_kept = scn_bool(c->s, "gen.resident_image_encoder", false);
   memset(w, 0, sizeof *w);
   for (size_t i = 0; i < c->m->inv.n; i++) {
     const inv_tensor *t = &c->m->inv.t[i];
     uint64_t n = 0;
     if (!inv_tensor_elements(t, &n)) c->acc.overflow = true;
     bool vae = strcmp(t->component, "vae") == 0, den = !vae && !is_encoder(t->component);
-    uint64_t one = gen_tensor_bytes(c, t, n, (vae && vae32) || (den && den32));
+    bool img = strcmp(t->component, "image_encoder") == 0;
+    uint64_t one = gen_tensor_bytes(c, t, n, (vae && vae32) || (den && den32) || (img && img32));
     uint64_t all = acc_mul(&c->acc, one, t->count);
     if (strcmp(t->component, "face_encoder") == 0) {
       w->aux = acc_add(&c->acc, w->aux, all);
+    } else if (img && img_kept) {
+      w->img_kept = acc_add(&c->acc, w->img_kept, all);
     } else if (vae) {
       w->vae = acc_add(&c->acc, w->vae, all);
       if (one > w->vae_leaf) w->vae_leaf = one;
@@ -292,8 +311,7 @@ static void gen_shapes(ectx *c, const gen_family *f, const gen_weights *w, gen_s
   uint64_t full = gen_token_timestep(c, g->sp, &split);
   g->stale = acc_add(&c->acc, g->act, split);
   g->act = acc_add(&c->acc, acc_add(&c->acc, g->stale, full), gen_fsdp_gather(c, w));
-  bool vae32 = scn_bool(s, "gen.vae_upcast", false) || (gen_ref(s) && scn_bool(s, "gen.ref_vae_fp32", false));
-  uint64_t vae_a = vae32 ? 4 : a;
+  uint64_t vae_a = gen_vae_fp32(s) ? 4 : a;
   double per = f->vae_bytes * (double)vae_a / 2.0;
   if (f->vae_fixed) per = f->vae_bytes;
   double elems = (double)scn_u64(s, "gen.vae_pixels", 0) * (double)scn_u64(s, "gen.vae_channels", 128) *
@@ -334,7 +352,7 @@ static uint64_t gen_resident(ectx *c, uint64_t all, uint64_t leaf, uint64_t laye
 
 typedef struct gen_phase {
   const char *name;
-  uint64_t weights_te, weights_den, weights_vae, weights_t2i, weights_aux, act, vae;
+  uint64_t weights_te, weights_den, weights_vae, weights_t2i, weights_aux, weights_kept, act, vae;
   uint64_t cached; /* reserved beside the phase's tensors: the VAE decode's cached blocks */
 } gen_phase;
 
@@ -343,6 +361,7 @@ typedef struct gen_phase {
 static uint64_t phase_total(ectx *c, const gen_phase *p) {
   uint64_t t = acc_add(&c->acc, p->weights_te, p->weights_den);
   t = acc_add(&c->acc, acc_add(&c->acc, t, p->weights_vae), acc_add(&c->acc, p->weights_t2i, p->weights_aux));
+  t = acc_add(&c->acc, t, p->weights_kept);
   return acc_add(&c->acc, acc_add(&c->acc, t, p->act), p->vae);
 }
 
@@ -387,7 +406,7 @@ static void gen_phases(ectx *c, const gen_weights *w, const gen_shape *g, gen_ph
   ph[1].name = "denoising";
   ph[2].name = "VAE decode";
   ph[3].name = "t2i2v image stage";
-  for (int i = 0; i < GEN_PHASES; i++) ph[i].weights_aux = w->aux;
+  for (int i = 0; i < GEN_PHASES; i++) ph[i].weights_aux = w->aux, ph[i].weights_kept = w->img_kept;
   ph[0].act = te_on ? g->te_act : 0;
   ph[1].act = acc_add(&c->acc, g->act, g->lat);
   ph[2].vae = acc_add(&c->acc, g->vae, g->lat);
@@ -411,6 +430,12 @@ static void gen_phases(ectx *c, const gen_weights *w, const gen_shape *g, gen_ph
   ph[0].weights_te = gen_resident(c, te1, te_on ? w->te_leaf : 0, te_layers, NULL);
   ph[1].weights_den = gen_resident(c, bytes_ceildiv(den, experts), w->den_leaf, layers, w);
   ph[2].weights_vae = gen_resident(c, w->vae, w->vae_leaf, 1, NULL);
+  /* group offload applied to some components only (diffusers' enable_group_offload /
+  ** apply_group_offloading per module), then pipe.to("cuda"), which moves every module without
+  ** a group-offloading hook: the VAE stays on the GPU through all phases (workload.resident;
+  ** the image encoder's bytes are w->img_kept) */
+  if (scn_bool(s, "gen.resident_vae", false))
+    for (int i = 0; i < 3; i++) ph[i].weights_vae = w->vae;
   /* "8Bit models in bitsandbytes cannot be moved to CPU from GPU" (HF blog video_gen):
   ** an int8 denoiser stays through every phase (hf-blog-videogen-hunyuanvideo-bnb8-cpu-offload*) */
   if (w->den_pinned)
@@ -435,6 +460,10 @@ static void gen_report(ectx *c, const gen_family *f, const gen_phase *p, const g
     it->component = "image_model";
   if (p->weights_aux && (it = budget_add(b, "weights", p->weights_aux, BASIS_EXACT, true,
                                          "face helper models (not offloaded by the pipeline): %.2f GiB", (double)w->aux / GIB)))
+    it->component = "image_encoder";
+  if (p->weights_kept && (it = budget_add(b, "weights", p->weights_kept, BASIS_EXACT, true,
+                                          "image encoder left on the GPU (not group-offloaded): %.2f GiB",
+                                          (double)w->img_kept / GIB)))
     it->component = "image_encoder";
   uint64_t mask = p->act ? dense_mask : 0;
   char mask_note[64] = "";
@@ -464,6 +493,7 @@ void gen_estimate(ectx *c) {
   /* model.weight_bytes: the components as this run stores them (the reference scripts' fp32
   ** DiT and VAE included), so that it agrees with the weights lines */
   e->weight_bytes = acc_add(&c->acc, acc_add(&c->acc, w.te, w.den_all), acc_add(&c->acc, w.vae, w.aux));
+  e->weight_bytes = acc_add(&c->acc, e->weight_bytes, w.img_kept);
   gen_shapes(c, f, &w, &g);
   gen_phases(c, &w, &g, ph);
   int top = 0;

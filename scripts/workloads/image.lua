@@ -11,7 +11,8 @@ local fail, int_field, bool_field, enum_field, strict = E.fail, E.int_field, E.b
 local note = E.note
 
 local KEYS = { "kind", "width", "height", "batch", "num_images_per_prompt", "steps", "cfg", "max_sequence_length",
-               "offload", "vae_tiling", "vae_slicing", "attention", "text_encoders", "t2i2v", "input_images" }
+               "offload", "vae_tiling", "vae_slicing", "attention", "text_encoders", "t2i2v", "input_images",
+               "vae_dtype", "image_encoder_dtype", "resident" }
 local MAX_SIDE = 16384
 
 -- Defaults of the pipelines' __call__ (width/height: the denoiser's native size).
@@ -143,6 +144,45 @@ local function memory_part(w, n, p, frames, W, H)
   set(n, "attention", att)
 end
 
+-- Components loaded apart from the pipeline in another dtype (diffusers: a component passed to
+-- from_pretrained keeps its own torch_dtype; the Wan docs load AutoencoderKLWan and
+-- CLIPVisionModel with torch_dtype=torch.float32 beside a bf16 pipeline), and the components left
+-- on the GPU when group offloading is applied per module: pipe.to("cuda") moves every module
+-- without a group-offloading hook (diffusers pipeline_utils DiffusionPipeline.to skips those),
+-- so the VAE and an image encoder stay resident beside the streamed transformer and text encoder.
+local function component_part(w, n)
+  local function dtype_of(key)
+    if w[key] == nil then return false end
+    local d = enum_field(w[key], "workload." .. key, { "fp32", "bf16", "fp16" })
+    if d ~= "fp32" and d ~= n.dtype then
+      fail("workload." .. key, "%s: only fp32 or the pipeline's dtype (%s) is modelled", d, n.dtype)
+    end
+    if n.runtime ~= "diffusers" then fail("workload." .. key, "is a diffusers loading option (runtime.name = \"diffusers\")") end
+    return d == "fp32" and n.dtype ~= "fp32"
+  end
+  set(n, "vae_fp32", dtype_of("vae_dtype"))
+  local img32 = dtype_of("image_encoder_dtype")
+  local has_img = false
+  for _, t in ipairs(n.model.desc.tensors) do has_img = has_img or t.component == "image_encoder" end
+  if w.image_encoder_dtype ~= nil and not has_img then
+    fail("workload.image_encoder_dtype", "%s has no image encoder", n.model.id)
+  end
+  set(n, "image_encoder_fp32", img32)
+  local kept = { vae = false, image_encoder = false }
+  if w.resident ~= nil then
+    if type(w.resident) ~= "table" then fail("workload.resident", "a list of components: { \"vae\", \"image_encoder\" }") end
+    if n.extra["gen.offload"] ~= "group" then
+      fail("workload.resident", "components left on the GPU beside group-offloaded ones: needs offload = \"group\"")
+    end
+    for i, c in ipairs(w.resident) do
+      local v = enum_field(c, "workload.resident[" .. i .. "]", { "vae", "image_encoder" })
+      if v == "image_encoder" and not has_img then fail("workload.resident", "%s has no image encoder", n.model.id) end
+      kept[v] = true
+    end
+  end
+  set(n, "resident_vae", kept.vae); set(n, "resident_image_encoder", kept.image_encoder)
+end
+
 local function normalize_with(w, n, frames, keys)
   strict("workload", w, keys)
   local p = pipeline_of(n)
@@ -213,6 +253,7 @@ local function normalize_with(w, n, frames, keys)
       n.extra["gen.offload"])
     set(n, "offload", "none")
   end
+  component_part(w, n)
   if w.vae_slicing and batch > 1 then set(n, "vae_pixels", n.extra["gen.vae_pixels"]) end
   set(n, "vae_images", (w.vae_slicing and 1 or batch))
   n.precision = { name = n.dtype, weights = n.dtype, grads = n.dtype, activations = n.dtype, master = false }
