@@ -975,7 +975,7 @@ static void test_sglang_pool(void **state) {
   json_decref(j);
 }
 
-/* Hold-out round 3 (SGLang startup logs, not calibration cases; /work/reports/holdout3_sglang.md).
+/* Hold-out round 3 (SGLang startup logs, not calibration cases).
 ** SGLang's "Load weight end ... mem usage" includes the rotary cache it keeps in fp32 on CUDA
 ** (src/rt_sglang.c sglang_estimate): Llama-3.1-8B 14.96 GiB of parameters + 64 MiB = 15.02 GiB.
 ** - SGLang docs "Quick Start: Sending Requests" (https://docs.sglang.ai/start/send_request.html,
