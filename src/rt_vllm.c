@@ -154,7 +154,15 @@ static void vllm_config(ectx *c, vcfg *v) {
   v->chunked = scn_bool(s, "runtime.enable_chunked_prefill", true);
   v->eager = scn_bool(s, "runtime.enforce_eager", false);
   v->nvls = est_nvls(s);
-  v->fi_sampler = scn_bool(s, "runtime.flashinfer_sampler", v->version >= 8000 && v->version < 11000);
+  /* FlashInfer is a CUDA library: TopKTopPSampler (vllm/v1/sample/ops/topk_topp_sampler.py) takes
+  ** it only under current_platform.is_cuda() and falls to forward_native (the full-vocabulary
+  ** sort) on every other platform, ROCm included (`elif current_platform.is_tpu(): ... else:
+  ** self.forward = self.forward_native`, code index copies 58216982726, 8128228515), whatever
+  ** VLLM_USE_FLASHINFER_SAMPLER says; the rejection sampler is gated the same way (616291271). Hold-out: AMD's ROCm Ray blog
+  ** (vLLM 0.9.2.dev364 on an MI300X, R1-Distill-Qwen-14B tp 2): 7.54 GiB of activation + non-torch
+  ** = 1024 x 152064 x (2 + 36.9) B of sorting sampler + the rest; with FlashInfer's 13.4 B 2.46. */
+  bool rocm = strncmp(s->gpu_arch, "cdna", 4) == 0 || strncmp(s->gpu_arch, "gaudi", 5) == 0;
+  v->fi_sampler = !rocm && scn_bool(s, "runtime.flashinfer_sampler", v->version >= 8000 && v->version < 11000);
   v->v0 = scn_bool(s, "vllm.v0", v->version < 8000);
   bool big = big_gpu(v, s);
   v->seqs = scn_u64(s, "runtime.max_num_seqs", big ? 1024 : 256);

@@ -218,6 +218,40 @@ static void test_gemma3_rope_caches(void **state) {
   json_decref(c);
 }
 
+/* Hold-out (holdout4-rocm): AMD's ROCm blog "Exploring Use Cases for Scalable AI: Implementing Ray with ROCm
+** Support for Efficient ML Workflows" (rocm.blogs.amd.com, 10 Sep 2025; ROCm/rocm-blogs), its vLLM section:
+** rocm/vllm:rocm6.4.1_vllm_0.9.1_20250715 printing "vLLM API server version 0.9.2.dev364+gb432b7a28", `vllm
+** serve deepseek-ai/DeepSeek-R1-Distill-Qwen-14B --max_model 4096 --distributed-executor-backend ray
+** --tensor-parallel-size 2` (V1, util 0.9, 8192 batched tokens). The GPU is not named there; 13.99 + 151.25
+** GiB at util 0.9 on a rank needs an MI300X-class card (inferred). Printed: model loading 13.9902 GiB;
+** available KV 151.25 GiB; 1,652,080 tokens; 403.34x for 4,096. No FlashInfer on ROCm: the 0.9 sampler
+** sorts the vocabulary (1024 x 152064 x 38.9 B = 5.64 GiB); act + non-torch derived 0.9 x 191.98 - 13.99 -
+** 151.25 = 7.54 GiB. With FlashInfer's sampler vramfit gave 2.46 GiB and 156.37 GiB of KV (+3.4%). */
+static void test_rocm_sampler_sorts(void **state) {
+  const char *scn = "return { model = 'deepseek-ai/DeepSeek-R1-Distill-Qwen-14B', runtime = { name = 'vllm', version = "
+                    "'0.9.2', max_model_len = 4096 }, workload = { kind = 'inference', context = 4096 }, parallel = { "
+                    "tp = 2 }, gpu = '%s' }";
+  char text[512];
+  snprintf(text, sizeof text, scn, "MI300X-OAM-192GB");
+  expect_figs(*state, text,
+              (const want[]){{"weights_bytes", 13.9902, 0.01, IN_GIB},
+                             {"kv_cache_bytes", 151.25, 0.05, IN_GIB},
+                             {"kv_cache_tokens", 1652080, 0.05, 0},
+                             {"max_concurrency", 403.34, 0.05, 0.005},
+                             {NULL}});
+  json_t *r = eval(*state, text);
+  double act = fig(r, "activation_peak_bytes") + fig(r, "non_torch_bytes");
+  assert_true(fabs(act / (1024.0 * 1024 * 1024) - 7.54) <= 0.25 * 7.54);
+  /* the sampler's sort: 1024 x 152064 x (2 + 36.9) B is the peak on ROCm ... */
+  assert_true(fig(r, "activation_peak_bytes") >= 1024.0 * 152064 * 38.9 * 0.999);
+  /* ... and the same run on an H100 keeps FlashInfer's 13.4 B (0.8-0.10 default) */
+  snprintf(text, sizeof text, scn, "H100-SXM-80GB");
+  json_t *h = eval(*state, text);
+  assert_true(fig(h, "activation_peak_bytes") < 1024.0 * 152064 * 38.9 * 0.9);
+  json_decref(r);
+  json_decref(h);
+}
+
 /* Hold-out (holdout3-vllm-mm): a docker log of vllm/vllm-openai:v0.23.0 serving Qwen2.5-VL-7B-Instruct
 ** on one A100-SXM4-80GB (nvidia-smi in the same file) with --gpu-memory-utilization 0.22 and the default
 ** max_model_len 128000 (a public README, find_string id 55021192520): "Encoder cache will be initialized
@@ -1943,6 +1977,7 @@ int main(void) {
       cmocka_unit_test(test_mamba_state_dtypes),
       cmocka_unit_test(test_rotary_dim),
       cmocka_unit_test(test_gemma3_rope_caches), cmocka_unit_test(test_mm_video_v1_frames),
+      cmocka_unit_test(test_rocm_sampler_sorts),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -412,7 +412,8 @@ local function normalize(n, knobs)
   local v0_asked = knobs.use_v1 == false and code >= 8000 and code < 11000
   if code >= 8000 and code < 17000 and not v0_asked then
     default(n, knobs, "flashinfer_sampler", code < 11000,
-      code < 11000 and "FlashInfer installed, as in vLLM's images" or "VLLM_USE_FLASHINFER_SAMPLER off by default")
+      code < 11000 and "FlashInfer installed, as in vLLM's images; CUDA only: ROCm samples with the PyTorch sort"
+        or "VLLM_USE_FLASHINFER_SAMPLER off by default")
   end
   -- V0 turned chunked prefill on by itself above 32K context (vllm/engine/arg_utils.py);
   -- the V1 engine (0.8 and later by default) always schedules in chunks.
