@@ -214,6 +214,8 @@ static void fit_launch(const model_desc *m, const scenario *s, const estimate *e
     ** factor too (scripts/runtimes/sglang.lua VLM_FLAT): the flag is the fraction over it */
     double k = scn_real(s, "sglang.vlm_factor_given", 0);
     if (!(k > 0)) k = 1;
+    /* ROCm's aiter backend scales a given fraction by 0.85 above 8192 tokens (rt_sglang.c aiter_derate) */
+    if (has_fig(e, "aiter_mem_fraction_factor")) k *= fig(e, "aiter_mem_fraction_factor");
     double f = frac_up(fig(e, "mem_fraction_static_needed") / k, fig(e, "mem_fraction_static") / k, 1000);
     snprintf(row->launch, sizeof row->launch, "--tp %llu --context-length %llu --mem-fraction-static %.3f",
              (unsigned long long)tp, (unsigned long long)scn_u64(s, "runtime.context_length", ctx), f);

@@ -60,6 +60,7 @@ typedef struct sg_cfg {
   double fraction, reserved_mib; /* reserved_mib 0 when the fraction was given or flat */
   double vlm;           /* the multimodal factor (adjust_mem_fraction_for_vlm and before), 0 when not applied */
   double piecewise_mib; /* the piecewise CUDA graph reserve */
+  bool aiter;           /* the aiter backend's x 0.85 applied (aiter_derate) */
 } sg_cfg;
 
 static void tier_defaults(const scenario *s, sg_cfg *g) {
@@ -237,6 +238,29 @@ static double fraction_before_053(const scenario *s, double gpu_mib, double *res
 ** 0.4.4.post4, adjust_mem_fraction_for_vlm from 0.4.9.post3) scales the default after
 ** rounding; before 0.4.9 model_runner.py applies it, to a given fraction too (sglang.lua
 ** sets the factor only where it applies). */
+/* AMD's aiter attention backend takes 15% off mem_fraction_static, given or default, when the
+** context is longer than 8192 tokens: `if attention_backend == "aiter": if context_len > 8192:
+** mem_fraction_static *= 0.85` (sgl-project/sglang PR #6564 "Fix GPU OOM", merged 2025-05-24, in
+** model_runner.py; server_args.py since the backend selection moved there, PR #12136; PRs #18263
+** and #25199 proposing its removal were not merged). The backend is runtime.attention_backend
+** when given (scripts/runtimes/sglang.lua), else SGLang's default: on a ROCm (CDNA) GPU "aiter" for
+** an MHA model (model_runner.py `elif _is_hip: server_args.attention_backend = "aiter"`, later
+** server_args.py _get_default_attn_backend, quoted in PR #31259), from 0.5.0 here (copies of that
+** model_runner.py in the code index: ids 562710086, 51824532752; the first release with it is not
+** pinned); MLA models keep the knob (their HIP default depends on the head count, PR #11161).
+** Hold-out: SGLang 0.5.17 on an MI355X, Qwen3-Reranker-0.6B (context 40960),
+** --mem-fraction-static 0.5: 1,131,687 tokens, K 60.44 GB = (286.05 - 287.26 x (1 - 0.425)) GiB;
+** at 0.5 it would be 1,333,000 (find_string id 65732309288); its EmbeddingGemma-300m run (context
+** 2048) keeps 0.5 (id 66073951319). */
+static bool aiter_derate(const scenario *s, const model_desc *m, uint64_t ctx) {
+  if (ctx <= 8192) return false;
+  const char *be = scn_str(s, "runtime.attention_backend", "");
+  if (be[0]) return strcmp(be, "aiter") == 0;
+  bool mla = false;
+  for (int i = 0; i < m->n_kv; i++) mla = mla || (m->kv[i].kind == KV_ATTN && m->kv[i].v_dim == 0 && m->kv[i].k_dim);
+  return strncmp(s->gpu_arch, "cdna", 4) == 0 && !mla && scn_u64(s, "sglang.version", 999999) >= 5000;
+}
+
 static void fraction(const scenario *s, const sg_spec *sp, sg_cfg *g) {
   g->fraction = scn_real(s, "runtime.mem_fraction_static", 0);
   g->reserved_mib = 0;
@@ -418,6 +442,8 @@ void sglang_estimate(ectx *c) {
   sg_cfg g = {.gpu_mib = (double)s->gpu_memory / MIB};
   tier_defaults(s, &g);
   fraction(s, &sp, &g);
+  g.aiter = aiter_derate(s, c->m, scn_u64(s, "runtime.context_length", s->context ? s->context : 1));
+  if (g.aiter) g.fraction *= 0.85;
   if (g.fraction <= 0) {
     est_fail(c, "sglang: the reserved memory (%.0f MiB) exceeds the GPU's %.0f MiB", g.reserved_mib, g.gpu_mib);
     return;
@@ -579,6 +605,7 @@ void sglang_estimate(ectx *c) {
   est_fig(c, "max_running_requests", reqs);
   est_fig_real(c, "mem_fraction_static", g.fraction);
   if (g.vlm > 0) est_fig_real(c, "vlm_mem_fraction_factor", g.vlm);
+  if (g.aiter) est_fig_real(c, "aiter_mem_fraction_factor", 0.85);
   if (g.piecewise_mib > 0) est_fig(c, "piecewise_reserved_bytes", (uint64_t)(g.piecewise_mib * MIB));
   est_fig(c, "chunked_prefill_size", g.chunk);
   est_fig(c, "cuda_graph_max_bs", g.graph_bs);

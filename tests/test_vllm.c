@@ -1080,6 +1080,53 @@ static void test_sglang_holdout3(void **state) {
                              {NULL}});
 }
 
+/* Hold-out (holdout4-rocm): SGLang on AMD Instinct GPUs.
+** - A public repository's SGLang reranker README (find_string id 65732309288), SGLang 0.5.17 on torch
+**   2.11.0+rocm7.2, one MI355X (rocm-smi total 309,220,868,096 B), Qwen/Qwen3-Reranker-0.6B (Qwen3-0.6B's
+**   shapes, context 40960), --mem-fraction-static 0.5, the aiter backend by default: "Load weight end ...
+**   avail mem=286.05 GB, mem usage=1.21 GB", "KV Cache is allocated ... #tokens: 1131687, K size: 60.44 GB".
+**   1,131,687 x 57,344 B = 60.44 GiB = 286.05 - 287.26 x (1 - 0.5 x 0.85): server_args.py's `if
+**   attention_backend == "aiter": if context_len > 8192: mem_fraction_static *= 0.85` (PR #6564); at 0.5
+**   vramfit gave 1,335,329 (+18%). The same README's EmbeddingGemma-300m run (context 2048) keeps 0.5.
+** - A Hot Aisle MI300X test log (find_string id 43425326930), SGLang of 2024-10-10 (0.3.3 assumed),
+**   bench_latency of Meta-Llama-3-8B-Instruct, triton attention: max_total_num_tokens=1256440. */
+#define QWEN3_06B                                                                                            \
+  "model = { arch = 'qwen3', config = { architectures = { 'Qwen3ForCausalLM' }, head_dim = 128, hidden_size = " \
+  "1024, intermediate_size = 3072, max_position_embeddings = 40960, model_type = 'qwen3', num_attention_heads = " \
+  "16, num_hidden_layers = 28, num_key_value_heads = 8, rms_norm_eps = 1e-06, rope_theta = 1000000, "          \
+  "tie_word_embeddings = true, vocab_size = 151669 } }, dtype = 'bf16'"
+static void test_sglang_rocm_aiter(void **state) {
+  const char *mi355 = "return { " QWEN3_06B ", runtime = { name = 'sglang', version = '0.5.17', mem_fraction_static = "
+                      "0.5%s }, workload = { kind = 'inference', context = %d }, gpu = { name = '%s', memory = "
+                      "'309220868096B' } }";
+  char text[1024];
+  snprintf(text, sizeof text, mi355, "", 40960, "MI355X-OAM-288GB");
+  expect_figs(*state, text,
+              (const want[]){{"kv_cache_tokens", 1131687, 0.05, 0},
+                             {"k_size_bytes", 60.44, 0.05, IN_GIB},
+                             {"mem_fraction_static", 0.425, 0, 1e-12},
+                             {"aiter_mem_fraction_factor", 0.85, 0, 1e-12},
+                             {NULL}});
+  /* context 8192 or less, the triton backend, or a CUDA GPU: the given 0.5 */
+  const struct { const char *extra; int ctx; const char *gpu; } keep[] = {
+      {"", 8192, "MI355X-OAM-288GB"}, {", attention_backend = 'triton'", 40960, "MI355X-OAM-288GB"},
+      {"", 40960, "B200-SXM-180GB"}};
+  for (size_t i = 0; i < sizeof keep / sizeof *keep; i++) {
+    snprintf(text, sizeof text, mi355, keep[i].extra, keep[i].ctx, keep[i].gpu);
+    json_t *r = eval(*state, text);
+    assert_true(fabs(fig(r, "mem_fraction_static") - 0.5) < 1e-12);
+    json_decref(r);
+  }
+  /* SGLang 0.3.3 on an MI300X (triton then; context 8192 anyway): the tp-1 fraction 0.88 */
+  expect_figs(*state,
+              "return { model = 'meta-llama/Meta-Llama-3-8B-Instruct', runtime = { name = 'sglang', version = '0.3.3', "
+              "context_length = 8192 }, workload = { kind = 'inference', context = 8192 }, gpu = 'MI300X-OAM-192GB' }",
+              (const want[]){{"kv_cache_tokens", 1256440, 0.05, 0},
+                             {"weights_bytes", 15.00, 0.01, IN_GIB},
+                             {"mem_fraction_static", 0.88, 0, 1e-12},
+                             {NULL}});
+}
+
 /* SGLang's defaults by release (src/rt_sglang.c tier_defaults, fraction; scripts/runtimes/
 ** sglang.lua vlm_factor, piecewise), read in sgl-project/sglang at the version-bump commits. */
 static void test_sglang_release_defaults(void **state) {
@@ -1977,7 +2024,7 @@ int main(void) {
       cmocka_unit_test(test_mamba_state_dtypes),
       cmocka_unit_test(test_rotary_dim),
       cmocka_unit_test(test_gemma3_rope_caches), cmocka_unit_test(test_mm_video_v1_frames),
-      cmocka_unit_test(test_rocm_sampler_sorts),
+      cmocka_unit_test(test_rocm_sampler_sorts), cmocka_unit_test(test_sglang_rocm_aiter),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

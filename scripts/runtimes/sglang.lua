@@ -302,7 +302,7 @@ return runtime {
   knobs = { mem_fraction_static = "number", context_length = "int", max_running_requests = "int",
             kv_cache_dtype = "string", chunked_prefill_size = "int", max_total_tokens = "int",
             page_size = "int", cuda_graph_max_bs = "int", disable_radix_cache = "bool",
-            enable_piecewise_cuda_graph = "bool", piecewise_cuda_graph_max_tokens = "int",
+            enable_piecewise_cuda_graph = "bool", attention_backend = "string", piecewise_cuda_graph_max_tokens = "int",
             swa_full_tokens_ratio = "number", disable_hybrid_swa_memory = "bool",
             mamba_full_memory_ratio = "number", max_mamba_cache_size = "int", mamba_ssm_dtype = "string",
             -- { method, model, num_speculative_tokens, eagle_topk, num_draft_tokens }: see speculative()
