@@ -1167,7 +1167,7 @@ static void test_sglang_release_defaults(void **state) {
   /* The default mem_fraction_static before 0.5.3 (src/rt_sglang.c fraction_before_053),
   ** server_args.py at the version-bump commits; gpu = the catalog's total in MiB (H100-SXM
   ** 81,090, H100-NVL 94,849.5, H20 97,285, H200 143,156, B200 182,642, MI300X 196,592,
-  ** MI355X 294,912, RTX 4090 24,217.3); reserved = gpu x (1 - f) where a formula gives it,
+  ** MI355X 294,896, RTX 4090 24,217.3); reserved = gpu x (1 - f) where a formula gives it,
   ** 0: a flat fraction (no reserved_bytes).
   ** - 0.4.5.post2: the tp table, 0.88 at tp 1 whatever the GPU;
   ** - 0.4.5.post3 (PR #5604): above 81,920 MiB (gpu - 13,312) / gpu, H200 129,844 / 143,156,
@@ -1177,8 +1177,8 @@ static void test_sglang_release_defaults(void **state) {
   **   0.12 / gpu, (gpu - 18,432) / gpu): H200 min(0.9212, 124,724 / 143,156 = 0.8712), B200
   **   164,210 / 182,642;
   ** - 0.4.7 (PR #6718): 0.79 above 180,000 MiB on CUDA (B200); MI300X (ROCm) keeps the
-  **   formula, min(0.9100, 178,160 / 196,592 = 0.9062); MI355X min(0.88 + 5,898.24 / 294,912 =
-  **   0.90, 0.9375) = 0.90, reserved 0.12 x (294,912 - 49,152) = 29,491.2;
+  **   formula, min(0.9100, 178,160 / 196,592 = 0.9062); MI355X min(0.88 + 5,898.24 / 294,896 =
+  **   0.90000, 0.9375), reserved 0.12 x 294,896 - 5,898.24 = 29,489.28;
   ** - 0.4.7.post1 to 0.5.2 (PR #7054): reserved (9.5 + tp x pp / 2) GiB below 90 GiB: H100
   **   tp 1 10,240, round(70,850 / 81,090, 3) = 0.874, tp 2 10,752 -> 0.867; (12 + tp x pp /
   **   2) GiB below 160 GiB: H20 12,800 -> round(0.86843, 3) = 0.868, H200 tp 8 16,384 ->
@@ -1195,7 +1195,7 @@ static void test_sglang_release_defaults(void **state) {
       {"meta-llama/Llama-3.1-8B-Instruct", "0.4.6.post2", "B200-SXM-180GB", 1, 1, 164210.0 / 182642, 18432},
       {"meta-llama/Llama-3.1-8B-Instruct", "0.4.7", "B200-SXM-180GB", 1, 1, 0.79, 0},
       {"meta-llama/Llama-3.1-8B-Instruct", "0.4.7", "MI300X-OAM-192GB", 1, 1, 178160.0 / 196592, 18432},
-      {"meta-llama/Llama-3.1-8B-Instruct", "0.4.7", "MI355X-OAM-288GB", 1, 1, 0.90, 29491.2},
+      {"meta-llama/Llama-3.1-8B-Instruct", "0.4.7", "MI355X-OAM-288GB", 1, 1, 0.88 + 5898.24 / 294896, 29489.28},
       {"meta-llama/Llama-3.1-8B-Instruct", "0.4.7.post1", "H100-SXM-80GB", 1, 1, 0.874, 10240},
       {"meta-llama/Llama-3.1-8B-Instruct", "0.4.7.post1", "H100-SXM-80GB", 2, 1, 0.867, 10752},
       {"meta-llama/Llama-3.1-8B-Instruct", "0.5.2", "H20-SXM-96GB", 1, 1, 0.868, 12800},

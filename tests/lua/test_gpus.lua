@@ -134,6 +134,7 @@ anchor("H100-SXM-80GB", 81090 * 1048576, "measured")   -- 79.19 GiB, calibration
 anchor("RTX-4090-24GB", 25393692672, "measured")
 anchor("L4-24GB", 22559 * 1048576, "measured")       -- 22.03 GiB, torch OOM messages (hold-out round 3)
 anchor("MI300X-OAM-192GB", 196592 * 1048576, "measured") -- 191.98 GiB
+anchor("MI355X-OAM-288GB", 309220868096, "measured")     -- 287.98 GiB, rocm-smi and vLLM (hold-out round 4)
 anchor("A100-PCIe-40GB", 40326 * 1048576, "measured")   -- 39.38 GiB, calibration vllm-16570
 anchor("RTX-3090-24GB", 24146 * 1048576, "measured")    -- 23.58 GiB, calibration vllm-10517
 
