@@ -188,6 +188,12 @@ uint64_t est_rope_elems(ectx *c) {
   return acc_mul(&c->acc, m->rope_rows, m->rotary_dim ? m->rotary_dim : m->head_dim);
 }
 
+bool est_model_mla(const model_desc *m) {
+  for (int i = 0; i < m->n_kv; i++)
+    if (m->kv[i].kind == KV_ATTN && m->kv[i].v_dim == 0 && m->kv[i].k_dim) return true;
+  return false;
+}
+
 /* A multimodal model's vision tower or projector tensor (inv_vision_name). */
 bool est_vision_tensor(const inv_tensor *t) { return inv_vision_name(t->name); }
 

@@ -33,6 +33,8 @@ uint64_t est_elems_bytes(ectx *c, uint64_t n, vf_dtype dt);
 ** scripts/nn.lua rope_rows) x rotary_dim (the whole head when no partial factor), torch.cat((cos,
 ** sin), -1) of rows x rotary_dim / 2 each; none for a model with learned position embeddings. */
 uint64_t est_rope_elems(ectx *c);
+/* An MLA model: an attention KV group caching one latent per token (v_dim 0, V a view of K). */
+bool est_model_mla(const model_desc *m);
 /* Roles that tensor parallelism splits (Megatron column/row and vocabulary parallel). */
 bool est_tp_sharded(inv_role r);
 /* KV heads one tensor-parallel rank holds: split when there are at least tp heads,

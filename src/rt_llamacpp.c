@@ -1223,8 +1223,7 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
 ** replayed, gemma3 -15% before its iSWA cache, gpt-oss -17% before its gating) */
 static const char *lc_unmodelled(const lc *l, const lc_graph_spec *sp) {
   const model_desc *m = l->m;
-  bool mla = false;
-  for (int i = 0; i < m->n_kv; i++) mla = mla || (m->kv[i].kind == KV_ATTN && m->kv[i].v_dim == 0);
+  bool mla = est_model_mla(m);
   if (mla && !lc_newer(l, LC_B_GRAPH_SIM)) return "MLA attention is not in the replayed legacy graph";
   if (!mla && strcmp(m->arch, "deepseek") == 0) return "deepseek2 without MLA (wkv_b) is not in the replayed graph";
   for (int i = 0; i < m->n_kv; i++) {

@@ -256,9 +256,7 @@ static bool aiter_derate(const scenario *s, const model_desc *m, uint64_t ctx) {
   if (ctx <= 8192) return false;
   const char *be = scn_str(s, "runtime.attention_backend", "");
   if (be[0]) return strcmp(be, "aiter") == 0;
-  bool mla = false;
-  for (int i = 0; i < m->n_kv; i++) mla = mla || (m->kv[i].kind == KV_ATTN && m->kv[i].v_dim == 0 && m->kv[i].k_dim);
-  return strncmp(s->gpu_arch, "cdna", 4) == 0 && !mla && scn_u64(s, "sglang.version", 999999) >= 5000;
+  return strncmp(s->gpu_arch, "cdna", 4) == 0 && !est_model_mla(m) && scn_u64(s, "sglang.version", 999999) >= 5000;
 }
 
 static void fraction(const scenario *s, const sg_spec *sp, sg_cfg *g) {

@@ -105,16 +105,10 @@ static bool big_gpu(const vcfg *v, const scenario *s) {
 #define VLLM_MLA_FLASHINFER 15000
 #define VLLM_MLA_SELECTOR 18000
 
-static bool model_mla(const model_desc *m) {
-  for (int i = 0; i < m->n_kv; i++)
-    if (m->kv[i].kind == KV_ATTN && m->kv[i].v_dim == 0 && m->kv[i].k_dim) return true;
-  return false;
-}
-
 /* block_size for the scenario's GPU: `given` is the user's --block-size (0: not given). */
 static uint64_t mla_block_size(const vcfg *v, const scenario *s, const model_desc *m, uint64_t given) {
   uint64_t bs = given ? given : 16;
-  if (v->version < VLLM_MLA_FLASHMLA || !model_mla(m)) return bs;
+  if (v->version < VLLM_MLA_FLASHMLA || !est_model_mla(m)) return bs;
   bool hopper = strcmp(s->gpu_arch, "hopper") == 0 || !s->gpu_arch[0];
   bool bw = strcmp(s->gpu_arch, "blackwell") == 0;
   bool sm100 = bw && (!s->gpu_compute[0] || strcmp(s->gpu_compute, "10.0") == 0);
