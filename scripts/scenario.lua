@@ -163,6 +163,7 @@ local function runtime_part(raw, n)
   end
   if r.version ~= nil and type(r.version) ~= "string" then fail("runtime.version", "expected a string such as \"0.19.0\"") end
   n.runtime, n.runtime_version, n.knobs = rt.name, r.version, knobs
+  n.runtime_alias = r.name -- the name the scenario used ("ollama" for the llamacpp runtime)
   for k, v in pairs(knobs) do
     if type(v) ~= "table" then n.extra["runtime." .. k] = v end
   end

@@ -145,7 +145,7 @@ typedef struct lc {
   int ov_dev[LC_MAX_LAYERS];      /* ... to this device (-1 the host) */
   bool mmproj_on;     /* the vision tower and projector as llama-server --mmproj loads them */
   uint32_t mmproj;    /* ... in this ggml type (the mmproj file's) */
-  bool fa, mmap, cpu, offload_kqv, amx, avx2, embeddings;
+  bool fa, mmap, cpu, offload_kqv, amx, avx2, embeddings, ollama;
   const ggml_type_info *tk, *tv;
   int n_gpu;
   double cum[LC_MAX_GPU]; /* cumulative tensor_split fractions */
@@ -322,6 +322,7 @@ static void lc_options(lc *l) {
   l->avx2 = l->amx || strcmp(isa, "avx2") == 0;
   l->offload_kqv = !scn_bool(s, "runtime.no_kv_offload", false);
   l->embeddings = scn_bool(s, "runtime.embeddings", false);
+  l->ollama = scn_bool(s, "runtime.ollama", false);
   l->ngl = l->cpu ? 0 : scn_u64(s, "runtime.n_gpu_layers", 999);
   /* --cpu-moe's pattern matches every block, a GGUF's MTP blocks too */
   l->n_cpu_moe = scn_bool(s, "runtime.cpu_moe", false) ? l->n_layer_all : scn_u64(s, "runtime.n_cpu_moe", 0);
@@ -1469,10 +1470,17 @@ static int lc_heaviest(lc *l) {
 ** cparams.embeddings (runtime.embeddings; ollama 0.20.2's llama/llama.go NewContextParams
 ** sets it for every model), n_embd f32 more (src/llama-context.cpp; n_embd_out() in 2026 builds,
 ** n_embd for every model vramfit reads). Before LC_B_EMBD_LOGITS embeddings replaced the
-** logits, for a model without pooling (a generative model's pooling type is NONE) */
+** logits, for a model without pooling (a generative model's pooling type is NONE), except
+** under ollama, whose "embeddings" patch (llama/patches/0005-embeddings.patch, 2024-09-16)
+** sets has_logits = cparams.causal_attn: both, at every build (Phi-4 Q4_K_M under ollama in
+** January 2025: CPU output 0.40 MiB = (100352 + 5120) x 4 B) */
+static bool lc_logits_with_embd(const lc *l) {
+  return l->ollama || lc_newer(l, LC_B_EMBD_LOGITS);
+}
+
 static uint64_t lc_output_bytes(const lc *l) {
   uint64_t row = l->m->vocab;
-  if (l->embeddings) row = lc_newer(l, LC_B_EMBD_LOGITS) ? row + l->m->hidden : l->m->hidden;
+  if (l->embeddings) row = lc_logits_with_embd(l) ? row + l->m->hidden : l->m->hidden;
   return acc_mul3(&l->c->acc, row, l->n_seq, 4);
 }
 
@@ -1561,8 +1569,8 @@ static void lc_budget(lc *l) {
                l->replayed ? " (replayed; " : "", l->replayed ? l->inexact : "", l->replayed ? ")" : "");
   if (l->cpu)
     budget_add(b, "logits", l->output, BASIS_EXACT, false, "output buffer: %llu x %s f32 %s", (unsigned long long)l->n_seq,
-               !l->embeddings ? "n_vocab" : lc_newer(l, LC_B_EMBD_LOGITS) ? "(n_vocab + n_embd)" : "n_embd",
-               !l->embeddings ? "logits" : lc_newer(l, LC_B_EMBD_LOGITS) ? "logits and embeddings" : "embeddings");
+               !l->embeddings ? "n_vocab" : lc_logits_with_embd(l) ? "(n_vocab + n_embd)" : "n_embd",
+               !l->embeddings ? "logits" : lc_logits_with_embd(l) ? "logits and embeddings" : "embeddings");
   uint64_t pool = lc_fa_pool(l, g);
   if (pool)
     budget_add(b, "workspace", pool, BASIS_MODELLED, false,

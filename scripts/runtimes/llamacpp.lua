@@ -27,6 +27,11 @@ local function normalize(n, knobs)
     n.concurrency = knobs.n_seq_max
   end
   local build = x["runtime.build"]
+  -- ollama's vendored llama.cpp carries its "embeddings" patch (ollama/ollama
+  -- llama/patches/0005-embeddings.patch of 2024-09-16, 0003-embeddings.patch later):
+  -- output_reserve keeps the logits beside the embeddings (has_logits = cparams.causal_attn),
+  -- whatever the build, where mainline replaced them before PR #14208
+  if n.runtime_alias == "ollama" then x["runtime.ollama"] = true end
   -- --fit, on by default since PR #16653 (December 2025; the build threshold b7400 is approximate)
   local fit = knobs.fit
   if fit == nil then fit = build == 0 or build >= 7400 end
