@@ -956,6 +956,49 @@ static void test_legacy_swa_mask(void **state) {
   json_decref(j);
 }
 
+/* ollama keeps the logits beside the embeddings at every build: its vendored llama.cpp
+** carries the "embeddings" patch (ollama/ollama llama/patches/0005-embeddings.patch of
+** 2024-09-16, later 0003-embeddings.patch), which sets output_reserve's has_logits =
+** cparams.causal_attn where mainline had !cparams.embeddings until PR #14208; ollama's Go
+** runner sets cparams.embeddings. Two hold-out logs of builds before PR #14208:
+** - ollama of 2025-01-10 (public notes, jazzwang "snippet"), Phi-4 Q4_K_M (phi3: f32 81, q4_K
+**   101, q5_K 40, q6_K 21, vramfit's gguf:Q4_K_M counts), RTX 4060 Laptop, 29/41 layers, n_ctx
+**   2048, mmap off: CPU model 275.62 (token_embd) + CUDA_Host model 2622.81, CUDA0 model
+**   5731.89, CPU KV 110.00 + CUDA0 KV 290.00, CPU output 0.40 = (100352 + 5120) x 4 B (the
+**   embeddings alone, mainline's rule before PR #14208, print 0.02);
+** - ollama of April 2025 (Setonix "Setup a GenAI environment" notes), deepseek-r1:671b with 4
+**   parallel sequences: ROCm_Host output 2.08 = 4 x (129280 + 7168) x 4 B. */
+static void test_ollama_embd_patch(void **state) {
+  static const char *const t = "return { model = 'microsoft/phi-4', quant = 'gguf:Q4_K_M', runtime = { name = '%s',"
+                               " version = 'b4400', embeddings = true, n_ctx = 2048, n_batch = 512, n_ubatch = 512,"
+                               " n_gpu_layers = 29, flash_attn = false, use_mmap = false, fit = false },"
+                               " workload = { kind = 'inference', context = 2048 }, gpu = 'RTX-4060Ti-8GB' }";
+  char text[640];
+  json_t *j = NULL;
+  snprintf(text, sizeof text, t, "ollama");
+  if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  expect_printed_mib(tu_int(j, "runtime.gpu_model_buffer_bytes"), "5731.89", "CUDA0 model");
+  /* token_embd (q4_K, 100352 x 5120) in CPU, the other host tensors in CUDA_Host */
+  long long embd = 100352LL * 5120 / 256 * 144;
+  expect_printed_mib(embd, "275.62", "CPU model");
+  expect_printed_mib(tu_int(j, "runtime.cpu_model_buffer_bytes") - embd, "2622.81", "CUDA_Host model");
+  expect_printed_mib(tu_int(j, "runtime.kv_buffer_bytes"), "400.00", "KV CPU 110.00 + CUDA0 290.00");
+  assert_int_equal(tu_int(j, "runtime.output_buffer_bytes"), (100352 + 5120) * 4);
+  expect_printed_mib(tu_int(j, "runtime.output_buffer_bytes"), "0.40", "CPU output");
+  json_decref(j);
+  snprintf(text, sizeof text, t, "llamacpp"); /* mainline of that build: the embeddings only */
+  assert_int_equal(tu_eval(*state, text, &j), VF_OK);
+  assert_int_equal(tu_int(j, "runtime.output_buffer_bytes"), 5120 * 4);
+  json_decref(j);
+  if (tu_eval(*state, "return { model = 'deepseek-ai/DeepSeek-R1', quant = 'gguf:Q4_K_M', runtime = { name = 'ollama',"
+                      " version = 'b5100', embeddings = true, n_ctx = 8192, n_seq_max = 4, n_ubatch = 512,"
+                      " flash_attn = false, fit = false, device = 'cpu' }, workload = { kind = 'inference',"
+                      " context = 2048, concurrency = 4 }, gpu = 'RTX-3060-12GB' }", &j) != VF_OK)
+    fail_msg("%s", vf_engine_error(*state));
+  expect_printed_mib(tu_int(j, "runtime.output_buffer_bytes"), "2.08", "ROCm_Host output");
+  json_decref(j);
+}
+
 /* A gated DeltaNet hybrid partly offloaded: a llama-server log of b8586 (64ac9ab66) pasted
 ** in a public repository, Qwen3.5-27B Q4_K_S (unsloth: f32 353, q4_K 485, q5_K 12, q6_K 1;
 ** the Qwen3.6-27B preset has its shapes and gives the same counts) on a 12 GB RTX 4070,
@@ -1622,6 +1665,7 @@ int main(void) {
       cmocka_unit_test(test_qwen2vl_no_sections),
       cmocka_unit_test(test_fused_archs), cmocka_unit_test(test_ollama_embeddings),
       cmocka_unit_test(test_preset_mapped_range), cmocka_unit_test(test_mla_v_cache), cmocka_unit_test(test_legacy_swa_mask), cmocka_unit_test(test_holdout_round2_exact), cmocka_unit_test(test_hybrid_partial_offload),
+      cmocka_unit_test(test_ollama_embd_patch),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
