@@ -999,6 +999,104 @@ static void test_ollama_embd_patch(void **state) {
   json_decref(j);
 }
 
+/* Hold-out logs of round 4 that vramfit matches as it stands, held as regression tests:
+** - llama.cpp b7343 (89219cad, a qvac-fabric-llm.cpp build of it; public "Logic test:
+**   Qwen3-1.7B-Q4_K_M" notes), aarch64 Android CPU (NEON, i8mm, SVE; --device none -ngl 0),
+**   Qwen3-1.7B-Q4_K_M with its own output.weight (311 tensors: f32 113, q4_K 169, q6_K 29),
+**   -c 4096, FA auto -> on: CPU_Mapped 1210.60, CPU_REPACK 645.75 (the q4_K matmul weights),
+**   CPU output 0.58, KV 448.00, CPU compute 304.75;
+** - a December 2025 build (b7400 assumed) on a GB10 with -ngl 0, Devstral-Small-2-24B-Instruct
+**   -2512 in BF16 (mistral3 with attention.temperature_scale; f32 81, bf16 282), n_ctx 256,
+**   n_batch = n_ubatch = 6 (a llama.cpp maintainer's causal-verify-logits run): CPU_Mapped
+**   44961.58, CPU output 0.50, KV 40.00, CUDA_Host compute 3.12;
+** - b5489 (2d38b6e4) on a Jetson Orin, llama-server defaults (-ngl 0), Qwen3-0.6B Q4_K_M
+**   (own output.weight; f32 113, q4_K 169, q6_K 29), FA off: CPU_Mapped 456.11, CPU output
+**   0.58, KV 448.00, CUDA_Host compute 12.01 (CUDA0 compute 422.92 for the 512-token ops on
+**   host weights: vramfit 433.28, +2.4%);
+** - b9665 (e3a74b299) on 2x A40 (lilbee's engine log "GPU readback on 2x A40"), a model the
+**   log does not name whose figures are SmolLM2-135M's (30 layers, 576 wide, vocab 49152,
+**   tied) at Q4_K_M, every layer on the GPUs, 4 sequences in 2048 unified cells: CPU_Mapped
+**   28.69, CUDA0 + CUDA1 model 37.86 + 61.08, KV 24.00 / 21.00, CUDA0 / CUDA1 compute 24.91
+**   (pipeline parallelism's four copies of each split's inputs), CUDA_Host compute 10.30,
+**   CUDA_Host output 0.75. */
+static void test_holdout_round4_exact(void **state) {
+  json_t *j = NULL;
+  if (tu_eval(*state, "return { model = { arch = 'qwen3', config = { architectures = { 'Qwen3ForCausalLM' },"
+                      " model_type = 'qwen3', hidden_size = 2048, intermediate_size = 6144, num_hidden_layers = 28,"
+                      " num_attention_heads = 16, num_key_value_heads = 8, head_dim = 128, vocab_size = 151936,"
+                      " tie_word_embeddings = false, max_position_embeddings = 40960, rope_theta = 1000000.0,"
+                      " rms_norm_eps = 1e-06, torch_dtype = 'bfloat16' } }, quant = 'gguf:Q4_K_M', runtime = {"
+                      " name = 'llamacpp', version = 'b7343', device = 'cpu', cpu_features = 'avx2', n_ctx = 4096,"
+                      " n_batch = 2048, n_ubatch = 512, flash_attn = true, fit = false }, workload = {"
+                      " kind = 'inference', context = 4096 }, gpu = 'RTX-3060-8GB' }",
+              &j) != VF_OK)
+    fail_msg("%s", vf_engine_error(*state));
+  expect_printed_mib(tu_int(j, "runtime.cpu_model_buffer_bytes") - tu_int(j, "runtime.cpu_repack_buffer_bytes"),
+                     "1210.60", "CPU_Mapped model");
+  expect_printed_mib(tu_int(j, "runtime.cpu_repack_buffer_bytes"), "645.75", "CPU_REPACK model");
+  expect_printed_mib(tu_int(j, "runtime.output_buffer_bytes"), "0.58", "CPU output");
+  expect_printed_mib(tu_int(j, "runtime.kv_buffer_bytes"), "448.00", "CPU KV");
+  expect_printed_mib(tu_int(j, "runtime.host_compute_buffer_bytes"), "304.75", "CPU compute");
+  json_decref(j);
+  if (tu_eval(*state, "return { model = { arch = 'mistral3', config = { architectures = {"
+                      " 'Mistral3ForConditionalGeneration' }, model_type = 'mistral3', text_config = {"
+                      " model_type = 'mistral', hidden_size = 5120, intermediate_size = 32768, num_hidden_layers = 40,"
+                      " num_attention_heads = 32, num_key_value_heads = 8, head_dim = 128, vocab_size = 131072,"
+                      " max_position_embeddings = 393216, rms_norm_eps = 1e-05, rope_theta = 100000000.0,"
+                      " tie_word_embeddings = false, attn_temperature_every_layer = true }, vision_config = {"
+                      " model_type = 'pixtral', hidden_size = 1024, intermediate_size = 4096, num_hidden_layers = 24,"
+                      " num_attention_heads = 16, head_dim = 64, image_size = 1540, patch_size = 14, num_channels = 3,"
+                      " rope_theta = 10000.0, hidden_act = 'silu' } } }, quant = 'gguf:BF16', runtime = {"
+                      " name = 'llamacpp', version = 'b7400', n_ctx = 256, n_batch = 6, n_ubatch = 6,"
+                      " n_gpu_layers = 0, flash_attn = true, fit = false }, workload = { kind = 'inference',"
+                      " context = 256 }, gpu = 'RTX-PRO-6000-Blackwell-96GB' }",
+              &j) != VF_OK)
+    fail_msg("%s", vf_engine_error(*state));
+  expect_printed_mib(tu_int(j, "runtime.cpu_model_buffer_bytes"), "44961.58", "CPU_Mapped model");
+  expect_printed_mib(tu_int(j, "runtime.output_buffer_bytes"), "0.50", "CPU output");
+  expect_printed_mib(tu_int(j, "runtime.kv_buffer_bytes"), "40.00", "CPU KV");
+  expect_printed_mib(tu_int(j, "runtime.host_compute_buffer_bytes"), "3.12", "CUDA_Host compute");
+  json_decref(j);
+  if (tu_eval(*state, "return { model = { arch = 'qwen3', config = { architectures = { 'Qwen3ForCausalLM' },"
+                      " model_type = 'qwen3', hidden_size = 1024, intermediate_size = 3072, num_hidden_layers = 28,"
+                      " num_attention_heads = 16, num_key_value_heads = 8, head_dim = 128, vocab_size = 151936,"
+                      " tie_word_embeddings = false, max_position_embeddings = 40960, rope_theta = 1000000.0,"
+                      " rms_norm_eps = 1e-06, torch_dtype = 'bfloat16' } }, quant = 'gguf:Q4_K_M', runtime = {"
+                      " name = 'llamacpp', version = 'b5489', n_ctx = 4096, n_batch = 2048, n_ubatch = 512,"
+                      " n_gpu_layers = 0, flash_attn = false, fit = false }, workload = { kind = 'inference',"
+                      " context = 4096 }, gpu = 'RTX-3060-12GB' }",
+              &j) != VF_OK)
+    fail_msg("%s", vf_engine_error(*state));
+  expect_printed_mib(tu_int(j, "runtime.cpu_model_buffer_bytes"), "456.11", "CPU_Mapped model");
+  expect_printed_mib(tu_int(j, "runtime.output_buffer_bytes"), "0.58", "CPU output");
+  expect_printed_mib(tu_int(j, "runtime.kv_buffer_bytes"), "448.00", "CPU KV");
+  expect_printed_mib(tu_int(j, "runtime.host_compute_buffer_bytes"), "12.01", "CUDA_Host compute");
+  long long c = tu_int(j, "runtime.compute_buffer_bytes"), printed = 443463762LL; /* 422.92 MiB */
+  if (c < printed * 9 / 10 || c > printed * 11 / 10) fail_msg("CUDA0 compute %lld B, the log says 422.92 MiB", c);
+  json_decref(j);
+  if (tu_eval(*state, "return { model = { arch = 'llama', config = { architectures = { 'LlamaForCausalLM' },"
+                      " model_type = 'llama', hidden_size = 576, intermediate_size = 1536, num_hidden_layers = 30,"
+                      " num_attention_heads = 9, num_key_value_heads = 3, vocab_size = 49152,"
+                      " tie_word_embeddings = true, max_position_embeddings = 8192, rope_theta = 100000.0,"
+                      " rms_norm_eps = 1e-05, torch_dtype = 'bfloat16' } }, quant = 'gguf:Q4_K_M', runtime = {"
+                      " name = 'llamacpp', version = 'b9665', n_ctx = 2048, n_seq_max = 4, kv_unified = true,"
+                      " fit = false, tensor_split = '45231,45231' }, workload = { kind = 'inference', context = 512,"
+                      " concurrency = 4 }, gpu = { 'L40S-48GB', 'L40S-48GB' } }",
+              &j) != VF_OK)
+    fail_msg("%s", vf_engine_error(*state));
+  expect_printed_mib(tu_int(j, "runtime.cpu_model_buffer_bytes"), "28.69", "CPU_Mapped model");
+  /* the two GPUs' model buffers: their sum to the printed lines' rounding (37.86 + 61.08; each
+  ** GPU apart is 0.51 MiB off: see docs/CALIBRATION.md, the file's order of layers) */
+  long long both = tu_int(j, "runtime.gpu_model_buffer_bytes"), sum = (3786LL + 6108LL) * MIB / 100;
+  if (both < sum - MIB / 100 || both > sum + MIB / 100) fail_msg("CUDA0 + CUDA1 model %lld B, the log says 37.86 + 61.08 MiB", both);
+  expect_printed_mib(tu_int(j, "runtime.gpu_kv_buffer_bytes_0"), "24.00", "CUDA0 KV");
+  expect_printed_mib(tu_int(j, "runtime.gpu_kv_buffer_bytes_1"), "21.00", "CUDA1 KV");
+  expect_printed_mib(tu_int(j, "runtime.compute_buffer_bytes"), "24.91", "CUDA0 compute");
+  expect_printed_mib(tu_int(j, "runtime.host_compute_buffer_bytes"), "10.30", "CUDA_Host compute");
+  expect_printed_mib(tu_int(j, "runtime.output_buffer_bytes"), "0.75", "CUDA_Host output");
+  json_decref(j);
+}
+
 /* A gated DeltaNet hybrid partly offloaded: a llama-server log of b8586 (64ac9ab66) pasted
 ** in a public repository, Qwen3.5-27B Q4_K_S (unsloth: f32 353, q4_K 485, q5_K 12, q6_K 1;
 ** the Qwen3.6-27B preset has its shapes and gives the same counts) on a 12 GB RTX 4070,
@@ -1665,7 +1763,7 @@ int main(void) {
       cmocka_unit_test(test_qwen2vl_no_sections),
       cmocka_unit_test(test_fused_archs), cmocka_unit_test(test_ollama_embeddings),
       cmocka_unit_test(test_preset_mapped_range), cmocka_unit_test(test_mla_v_cache), cmocka_unit_test(test_legacy_swa_mask), cmocka_unit_test(test_holdout_round2_exact), cmocka_unit_test(test_hybrid_partial_offload),
-      cmocka_unit_test(test_ollama_embd_patch),
+      cmocka_unit_test(test_ollama_embd_patch), cmocka_unit_test(test_holdout_round4_exact),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
