@@ -1054,10 +1054,12 @@ static uint64_t block_bytes(ectx *c, const vgroups *g, bool hybrid) {
 }
 
 /* A block's bytes on stage `stage`: a spec every decoder layer has holds the stage's own
-** layers (stage_layers), one a subset has ceil(layers / pp) as before; a hybrid model's
-** group size stays the ceil (its layers' kinds per stage are not modelled). */
+** layers (stage_layers), one a subset has ceil(layers / pp) as before. Under the hybrid
+** KV-cache manager (0.10 on) a model of one kind of layer is sized the same way (the uniform
+** config divides each worker's memory by its own layers' pages); a model of several kinds
+** keeps the ceil group size (its layers' kinds per stage are not modelled). */
 static uint64_t stage_block_bytes(ectx *c, const vgroups *g, bool hybrid, uint64_t stage) {
-  if (hybrid || c->s->pp <= 1) return block_bytes(c, g, hybrid);
+  if ((hybrid && g->n > 1) || c->s->pp <= 1) return block_bytes(c, g, hybrid);
   uint64_t b = 0;
   for (int i = 0; i < g->n; i++) {
     uint64_t n = g->t[i].all == c->m->layers ? stage_layers(c, stage) : g->t[i].layers;
@@ -1318,11 +1320,17 @@ void vllm_estimate(ectx *c) {
     vllm_rank(c, &v, &g, hybrid, st, true, &rl);
     if (rl.blocks < blocks) blocks = rl.blocks;
   }
-  uint64_t per = stage_block_bytes(c, &g, hybrid, 0);
+  /* the report's KV is stage 0's; what the workload needs is sized on the stage with the
+  ** most layers (get_pp_indices gives middle stages the remainder: 94 at pp 4 is 23, 24, 24, 23) */
+  uint64_t per = stage_block_bytes(c, &g, hybrid, 0), per_max = per;
+  for (uint64_t st = 1; st < s->pp; st++) {
+    uint64_t b = stage_block_bytes(c, &g, hybrid, st);
+    if (b > per_max) per_max = b;
+  }
   uint64_t need = acc_mul(&c->acc, s->concurrency, request_blocks(&v, &g, s->context, hybrid));
   uint64_t one = request_blocks(&v, &g, v.mml, hybrid);
   if (one > need) need = one;
-  uint64_t need_kv = acc_mul(&c->acc, need, per);
+  uint64_t need_kv = acc_mul(&c->acc, need, per_max);
   vllm_budget(c, &v, &r0, acc_mul(&c->acc, blocks, per), need_kv);
   vllm_figures(c, &v, &g, &r0, worker.act, blocks, hybrid);
   if (v0_driver_samples(c, &v)) est_fig(c, "driver_activation_peak_bytes", r0.act);
