@@ -225,10 +225,11 @@ static void root_weights(ectx *c, uint64_t *root, uint64_t *largest) {
 ** parameter it meets before the sum reaches the distance (deepspeed/runtime/zero/
 ** partitioned_param_coordinator.py, v0.8.0). Backward fetches each module again, frozen or
 ** not, in reverse order, so at the turn from forward to backward the head is reused at once
-** and the i-th layer from the end of the last stack (the decoder of an encoder-decoder) after
-** the i layers behind it ran forward and backward: it stays gathered while head + 2 i x layer
-** is under the distance. Returns the bytes gathered at the turn (0 when the head alone
-** reaches the distance). */
+** (kept whenever the distance is above 0) and the i-th layer from the end of the last stack
+** (the decoder of an encoder-decoder) after the i layers behind it, the head's forward and the
+** head's backward fetch (the trace records both), and the same i layers' backward: it stays
+** gathered while 2 x head + 2 i x layer is under the distance. Returns the bytes gathered at
+** the turn. */
 static uint64_t zero3_reuse_kept(ectx *c) {
   bytes_acc *A = &c->acc;
   uint64_t R = scn_u64(c->s, "runtime.stage3_max_reuse_distance", 1000000000);
@@ -249,9 +250,9 @@ static uint64_t zero3_reuse_kept(ectx *c) {
   }
   head_n = bytes_ceildiv(head_n, tp), head_b = bytes_ceildiv(head_b, tp);
   layer_n = bytes_ceildiv(layer_n, acc_mul(A, L, tp)), layer_b = bytes_ceildiv(layer_b, acc_mul(A, L, tp));
-  if (head_n >= R) return 0;
+  if (R == 0) return 0;
   uint64_t k = 0;
-  while (k < L && acc_add(A, head_n, acc_mul3(A, 2, k, layer_n)) < R) k++;
+  while (k < L && acc_add(A, acc_mul(A, 2, head_n), acc_mul3(A, 2, k, layer_n)) < R) k++;
   return acc_add(A, head_b, acc_mul(A, k, layer_b));
 }
 
