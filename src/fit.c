@@ -210,13 +210,12 @@ static void fit_launch(const model_desc *m, const scenario *s, const estimate *e
                (unsigned long long)scn_u64(s, "vllm.lora.rank", 16),
                scn_bool(s, "vllm.lora.fully_sharded", false) ? " --fully-sharded-loras" : "");
   } else if (!lc) {
-    /* before 0.4.9 SGLang's runner multiplies a multimodal model's given fraction by its
-    ** factor too (scripts/runtimes/sglang.lua VLM_FLAT): the flag is the fraction over it */
-    double k = scn_real(s, "sglang.vlm_factor_given", 0);
-    if (!(k > 0)) k = 1;
-    /* ROCm's aiter backend scales a given fraction by 0.85 above 8192 tokens (rt_sglang.c aiter_derate) */
-    if (has_fig(e, "aiter_mem_fraction_factor")) k *= fig(e, "aiter_mem_fraction_factor");
+    /* SGLang multiplies a given fraction by the aiter derate and, before 0.4.9, a multimodal
+    ** model's factor (rt_sglang.c mem_fraction_static_flag_factor): the flag is the fraction
+    ** over it, below 1 (the estimate's required memory made the row need more GPUs otherwise) */
+    double k = has_fig(e, "mem_fraction_static_flag_factor") ? fig(e, "mem_fraction_static_flag_factor") : 1;
     double f = frac_up(fig(e, "mem_fraction_static_needed") / k, fig(e, "mem_fraction_static") / k, 1000);
+    if (f > 0.999) f = 0.999;
     snprintf(row->launch, sizeof row->launch, "--tp %llu --context-length %llu --mem-fraction-static %.3f",
              (unsigned long long)tp, (unsigned long long)scn_u64(s, "runtime.context_length", ctx), f);
   } else if (has_fig(e, "fit_auto_moe_gpu_layers") && fig(e, "fit_auto_n_gpu_layers") >= 1) {

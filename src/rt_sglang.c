@@ -228,6 +228,31 @@ static double fraction_before_053(const scenario *s, double gpu_mib, double *res
   return round((gpu_mib - r) / gpu_mib * 1000) / 1000;
 }
 
+/* AMD's aiter attention backend takes 15% off mem_fraction_static, given or default, when the
+** context is longer than 8192 tokens: `if attention_backend == "aiter": if context_len > 8192:
+** mem_fraction_static *= 0.85` (sgl-project/sglang PR #6564 "Fix GPU OOM", merged 2025-05-24, in
+** model_runner.py; server_args.py since the backend selection moved there, PR #12136; PRs #18263
+** and #25199 proposing its removal were not merged). The backend is runtime.attention_backend
+** when given (scripts/runtimes/sglang.lua), else SGLang's default: on a ROCm (CDNA) GPU "aiter" for
+** an MHA model (model_runner.py `elif _is_hip: server_args.attention_backend = "aiter"`, later
+** server_args.py _get_default_attn_backend, quoted in PR #31259), from 0.5.0 here (copies of that
+** model_runner.py in the code index: ids 562710086, 51824532752; the first release with it is not
+** pinned); an MLA model's HIP default is aiter when its heads per rank are 16 or 128
+** (DeepSeek-V3/R1 at tp 8 or 1; PR #11161), another backend otherwise.
+** Hold-out: SGLang 0.5.17 on an MI355X, Qwen3-Reranker-0.6B (context 40960),
+** --mem-fraction-static 0.5: 1,131,687 tokens, K 60.44 GB = (286.05 - 287.26 x (1 - 0.425)) GiB;
+** at 0.5 it would be 1,333,000 (find_string id 65732309288); its EmbeddingGemma-300m run (context
+** 2048) keeps 0.5 (id 66073951319). */
+static bool aiter_derate(const scenario *s, const model_desc *m, uint64_t ctx) {
+  if (ctx <= 8192) return false;
+  const char *be = scn_str(s, "runtime.attention_backend", "");
+  if (be[0]) return strcmp(be, "aiter") == 0;
+  uint64_t per_rank = m->heads / (s->tp ? s->tp : 1);
+  bool mla_aiter = per_rank == 16 || per_rank == 128;
+  return strncmp(s->gpu_arch, "cdna", 4) == 0 && (!est_model_mla(m) || mla_aiter) &&
+         scn_u64(s, "sglang.version", 999999) >= 5000;
+}
+
 /* mem_fraction_static: given, or SGLang's default for the version. The reserved-memory
 ** rule of 0.5.3 and later (MiB): 512 of attention-backend metadata, 1.5 per prefill-chunk token (at least
 ** 2048) for activations, 2 per CUDA-graph batch slot, 1024 per 8 ranks (tp x pp), at
@@ -238,27 +263,6 @@ static double fraction_before_053(const scenario *s, double gpu_mib, double *res
 ** 0.4.4.post4, adjust_mem_fraction_for_vlm from 0.4.9.post3) scales the default after
 ** rounding; before 0.4.9 model_runner.py applies it, to a given fraction too (sglang.lua
 ** sets the factor only where it applies). */
-/* AMD's aiter attention backend takes 15% off mem_fraction_static, given or default, when the
-** context is longer than 8192 tokens: `if attention_backend == "aiter": if context_len > 8192:
-** mem_fraction_static *= 0.85` (sgl-project/sglang PR #6564 "Fix GPU OOM", merged 2025-05-24, in
-** model_runner.py; server_args.py since the backend selection moved there, PR #12136; PRs #18263
-** and #25199 proposing its removal were not merged). The backend is runtime.attention_backend
-** when given (scripts/runtimes/sglang.lua), else SGLang's default: on a ROCm (CDNA) GPU "aiter" for
-** an MHA model (model_runner.py `elif _is_hip: server_args.attention_backend = "aiter"`, later
-** server_args.py _get_default_attn_backend, quoted in PR #31259), from 0.5.0 here (copies of that
-** model_runner.py in the code index: ids 562710086, 51824532752; the first release with it is not
-** pinned); MLA models keep the knob (their HIP default depends on the head count, PR #11161).
-** Hold-out: SGLang 0.5.17 on an MI355X, Qwen3-Reranker-0.6B (context 40960),
-** --mem-fraction-static 0.5: 1,131,687 tokens, K 60.44 GB = (286.05 - 287.26 x (1 - 0.425)) GiB;
-** at 0.5 it would be 1,333,000 (find_string id 65732309288); its EmbeddingGemma-300m run (context
-** 2048) keeps 0.5 (id 66073951319). */
-static bool aiter_derate(const scenario *s, const model_desc *m, uint64_t ctx) {
-  if (ctx <= 8192) return false;
-  const char *be = scn_str(s, "runtime.attention_backend", "");
-  if (be[0]) return strcmp(be, "aiter") == 0;
-  return strncmp(s->gpu_arch, "cdna", 4) == 0 && !est_model_mla(m) && scn_u64(s, "sglang.version", 999999) >= 5000;
-}
-
 static void fraction(const scenario *s, const sg_spec *sp, sg_cfg *g) {
   g->fraction = scn_real(s, "runtime.mem_fraction_static", 0);
   g->reserved_mib = 0;
@@ -619,6 +623,15 @@ void sglang_estimate(ectx *c) {
   uint64_t kv_all = budget_get(b, "kv_cache"); /* part of total: no underflow */
   c->e->required = acc_add(&c->acc, c->e->total - kv_all, acc_add(&c->acc, need, need_d));
   uint64_t need_share = sp.era && sp.drafts ? acc_from_double(&c->acc, seq_tokens * p.cell) : need;
-  est_fig_real(c, "mem_fraction_static_needed",
-               free0 ? (double)acc_add(&c->acc, loaded, need_share) / (double)free0 : 0.0);
+  uint64_t static_need = acc_add(&c->acc, loaded, need_share);
+  est_fig_real(c, "mem_fraction_static_needed", free0 ? (double)static_need / (double)free0 : 0.0);
+  /* what SGLang multiplies a given --mem-fraction-static by (the aiter derate; before 0.4.9 a
+  ** multimodal model's factor): the launch flag is the needed fraction over it, and a flag
+  ** must stay below 1 (server_args.py), so the static share can reach at most 0.999 x factor of
+  ** the free memory; a workload that needs more needs that much more GPU */
+  double kf = (g.aiter ? 0.85 : 1.0) * (scn_real(s, "sglang.vlm_factor_given", 0) > 0 ? scn_real(s, "sglang.vlm_factor_given", 0) : 1.0);
+  est_fig_real(c, "mem_fraction_static_flag_factor", kf);
+  uint64_t reach = acc_from_double(&c->acc, (double)static_need / (0.999 * kf));
+  uint64_t req = acc_add(&c->acc, reach, s->gpu_memory > free0 ? s->gpu_memory - free0 : 0);
+  if (req > c->e->required) c->e->required = req;
 }

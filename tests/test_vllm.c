@@ -1588,6 +1588,34 @@ static void test_fit_launch_flags(void **state) {
                       "'0.4.8.post1' }, workload = { kind = 'inference', context = 32768 } }", "H100");
   assert_string_equal(launch_of(j), "--tp 1 --context-length 32768 --mem-fraction-static 0.874");
   json_decref(j);
+  /* ROCm's aiter backend multiplies a given fraction by 0.85 above 8192 tokens: ten 131,072-token
+  ** requests of Llama-3.1-8B need more of one MI300X than a flag below 1 can give (the flag
+  ** would be 1.076), so the row takes two GPUs and its flag is the needed fraction over 0.85 */
+  j = fit_row(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'sglang', version = "
+                      "'0.5.17' }, workload = { kind = 'inference', context = 131072, concurrency = 10 } }", "MI300X");
+  l = launch_of(j);
+  assert_int_equal(sscanf(l, "--tp 2 --context-length 131072 --mem-fraction-static %lf", &f), 1);
+  assert_true(f > 0.5 && f < 1.0);
+  json_decref(j);
+}
+
+/* SGLang's HIP default backend for an MLA model is aiter when its heads per rank are 16 or 128
+** (PR #11161): DeepSeek-V3's 128 heads at tp 8 take the 0.85 derate above 8192 tokens, at tp 4
+** (32 a rank) they do not; an MHA model always does (rt_sglang.c aiter_derate). */
+static void test_sglang_aiter_mla(void **state) {
+  static const char *t = "return { model = 'deepseek-ai/DeepSeek-V3', runtime = { name = 'sglang', version = '0.5.17' },"
+                         " parallel = { tp = %d }, workload = { kind = 'inference', context = 32768 }, gpu = 'MI300X' }";
+  char buf[400];
+  snprintf(buf, sizeof buf, t, 8);
+  json_t *j = eval(*state, buf);
+  assert_float_equal(fig(j, "aiter_mem_fraction_factor"), 0.85, 1e-12);
+  assert_float_equal(fig(j, "mem_fraction_static_flag_factor"), 0.85, 1e-12);
+  json_decref(j);
+  snprintf(buf, sizeof buf, t, 4);
+  j = eval(*state, buf);
+  assert_float_equal(fig(j, "mem_fraction_static_flag_factor"), 1.0, 1e-12);
+  assert_null(json_object_get(json_object_get(j, "runtime"), "aiter_mem_fraction_factor"));
+  json_decref(j);
 }
 
 /* Speculative decoding (no calibration case exists: hand arithmetic of what vLLM allocates,
@@ -2024,7 +2052,7 @@ int main(void) {
       cmocka_unit_test(test_mxfp4_marlin_v0101), cmocka_unit_test(test_mxfp4_marlin_v0110),
       cmocka_unit_test(test_mxfp4_triton_v0141), cmocka_unit_test(test_mxfp4_layouts),
       cmocka_unit_test(test_versioned_v064), cmocka_unit_test(test_versioned_v0_tp2),
-      cmocka_unit_test(test_version_default),  cmocka_unit_test(test_fit_launch_flags),  cmocka_unit_test(test_alloc_slack),
+      cmocka_unit_test(test_version_default),  cmocka_unit_test(test_fit_launch_flags), cmocka_unit_test(test_sglang_aiter_mla),  cmocka_unit_test(test_alloc_slack),
       cmocka_unit_test(test_flashinfer_sampler_off), cmocka_unit_test(test_gpt_oss_rope_fp32),
       cmocka_unit_test(test_mm_v0_qwen25vl), cmocka_unit_test(test_mm_v1_items), cmocka_unit_test(test_mm_errors),
       cmocka_unit_test(test_lora_llama8b), cmocka_unit_test(test_lora_embedding_modules), cmocka_unit_test(test_lora_errors),

@@ -302,7 +302,11 @@ return runtime {
   knobs = { mem_fraction_static = "number", context_length = "int", max_running_requests = "int",
             kv_cache_dtype = "string", chunked_prefill_size = "int", max_total_tokens = "int",
             page_size = "int", cuda_graph_max_bs = "int", disable_radix_cache = "bool",
-            enable_piecewise_cuda_graph = "bool", attention_backend = "string", piecewise_cuda_graph_max_tokens = "int",
+            enable_piecewise_cuda_graph = "bool", -- attention_backend: SGLang's --attention-backend choices (server_args.py
+            -- ATTENTION_BACKEND_CHOICES, 0.5.x); only "aiter" changes the memory (rt_sglang.c aiter_derate)
+            attention_backend = { "aiter", "triton", "torch_native", "flex_attention", "flashinfer", "fa3", "fa4",
+                                  "flashmla", "cutlass_mla", "trtllm_mla", "trtllm_mha", "nsa", "wave",
+                                  "dual_chunk_flash_attn", "hybrid_linear_attn", "intel_amx", "intel_xpu", "ascend" }, piecewise_cuda_graph_max_tokens = "int",
             swa_full_tokens_ratio = "number", disable_hybrid_swa_memory = "bool",
             mamba_full_memory_ratio = "number", max_mamba_cache_size = "int", mamba_ssm_dtype = "string",
             -- { method, model, num_speculative_tokens, eagle_topk, num_draft_tokens }: see speculative()
