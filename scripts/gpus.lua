@@ -403,7 +403,7 @@ return {
   { -- torch (ROCm) printout total_memory=196592MB = 191.98 GiB
     name = "MI300X-OAM-192GB", vendor = "amd", arch = "cdna3",
     memory = 196592 * MiB, memory_basis = "measured",
-    memory_source = "https://github.com/ROCm/ROCm/issues/4203 (torch 2.6): _CudaDeviceProperties(name='AMD Instinct MI300X', major=9, minor=4, gcnArchName='gfx942:sramecc+:xnack-', total_memory=196592MB, multi_processor_count=304, ...); same value in a torch 2.3 printout elsewhere; vLLM V0 prints total_gpu_memory=191.98GiB on a Hot Aisle MI300X (find_string id 43801487237). An SR-IOV virtual function (AMD Developer Cloud droplets) reads 196288 MiB = 191.69 GiB instead (vLLM 'Free memory on device (191.36/191.69 GiB)', find_string id 68960951502; rocm-smi 205,822,885,888 B): give gpu.memory = '191.69GiB' there",
+    memory_source = "https://github.com/ROCm/ROCm/issues/4203 (torch 2.6): _CudaDeviceProperties(name='AMD Instinct MI300X', major=9, minor=4, gcnArchName='gfx942:sramecc+:xnack-', total_memory=196592MB, multi_processor_count=304, ...); same value in a torch 2.3 printout elsewhere; vLLM V0 prints total_gpu_memory=191.98GiB on a Hot Aisle MI300X. An SR-IOV virtual function (AMD Developer Cloud droplets) reads 196288 MiB = 191.69 GiB instead (vLLM 'Free memory on device (191.36/191.69 GiB)'; rocm-smi 205,822,885,888 B): give gpu.memory = '191.69GiB' there",
     nominal = "192GB", memory_type = "HBM3", bandwidth_gbs = 5300,
     interconnect = "Infinity Fabric, 7 x 128 GB/s", link_gbs = 896,
     bf16 = true, fp8 = true, fp4 = false, compute = "gfx942",
@@ -421,7 +421,7 @@ return {
   { -- rocm-smi / torch total 294896 MiB = 287.98 GiB; MI350X has the same 288GB and resolves here
     name = "MI355X-OAM-288GB", vendor = "amd", arch = "cdna4",
     memory = 294896 * MiB, memory_basis = "measured",
-    memory_source = "public GitHub files: rocm-smi on 2x MI355X (gfx950, ROCm 7.2.4) prints a card total of 309,220,868,096 B (an SGLang reranker README's TP=2 evidence, find_string id 65732309288); vLLM prints the same torch total, 'Free memory on device cuda:0 (84.11/287.98 GiB) on startup' (several MI355X tool logs, e.g. find_string ids 58642497524, 62154898864). Spec: https://www.amd.com/en/products/accelerators/instinct/mi350/mi355x.html (288GB HBM3E, 8 TB/s)",
+    memory_source = "public GitHub files: rocm-smi on 2x MI355X (gfx950, ROCm 7.2.4) prints a card total of 309,220,868,096 B (an SGLang reranker README's TP=2 evidence); vLLM prints the same torch total, 'Free memory on device cuda:0 (84.11/287.98 GiB) on startup' (several MI355X tool logs). Spec: https://www.amd.com/en/products/accelerators/instinct/mi350/mi355x.html (288GB HBM3E, 8 TB/s)",
     nominal = "288GB", memory_type = "HBM3e", bandwidth_gbs = 8000,
     interconnect = "Infinity Fabric, 7 x 153.6 GB/s", link_gbs = 1075,
     bf16 = true, fp8 = true, fp4 = true, compute = "gfx950",
