@@ -133,7 +133,7 @@ local SAVES_INPUT = { lora = true, qlora = true, dora = true, adalora = true, lo
 
 -- adapters(desc, method, opts, acc): a PEFT method's adapters on the targeted Linears.
 -- opts: r, match, dropout, cast (PEFT's forward casts x to the adapters' dtype, or autocast
--- casts it for lora_A: workloads/train.lua adapter_dtypes). acc.saved counts the adapters'
+-- casts it for lora_A: workloads/train.lua adapter_cast). acc.saved counts the adapters'
 -- own outputs per token (whole model) that autograd keeps besides the base model's
 -- (lora_A outputs), acc.copies the elements of the inputs each adapted module keeps as its
 -- own tensor, acc.masks the 1-byte dropout masks. lora_A saves what it is given: x itself,
