@@ -90,6 +90,9 @@ void infer_transformers(ectx *c);
 void llamacpp_estimate(ectx *c);
 void train_pytorch(ectx *c);
 void vllm_estimate(ectx *c); /* rt_vllm.c */
+/* Bytes the caching allocator keeps reserved beyond the loaded parameters on a rank (segment
+** rounding and 20 MiB segment tails; rt_vllm.c, used for SGLang's weights figure). */
+uint64_t est_reserved_slack(ectx *c);
 void sglang_estimate(ectx *c); /* rt_sglang.c */
 void train_deepspeed(ectx *c);  /* train_ds.c */
 void train_torchtune(ectx *c);  /* train_ds.c */

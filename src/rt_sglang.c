@@ -466,6 +466,12 @@ void sglang_estimate(ectx *c) {
     uint64_t pos = est_rope_elems(c);
     all = acc_add(&c->acc, all, cuda ? acc_mul(&c->acc, pos, 4) : est_elems_bytes(c, pos, s->dtype));
   }
+  /* "mem usage" is the drop in free memory across load_model, after empty_cache(): the caching
+  ** allocator's segment tails count (est_reserved_slack). Hold-out round 5: Qwen3-14B at tp 4
+  ** on 4 x RTX 4090 printed 7.08 GB against 6.90 GiB of parameters and rotary cache (0.178 GiB
+  ** of 2 MiB segment tails), QwQ-32B at tp 4 on L4s 15.54 against 15.32 (0.220 GiB) */
+  uint64_t reserve = est_reserved_slack(c);
+  all = acc_add(&c->acc, all, reserve);
   uint64_t w = all > sp.weights ? all - sp.weights : 0; /* the target's own; the draft's apart */
   /* free memory when the runner starts: the total less the CUDA context and, at tp > 1, the
   ** communicators' buffers (ModelRunner measures it after init_torch_distributed:
@@ -520,8 +526,8 @@ void sglang_estimate(ectx *c) {
                           per_req ? acc_mul(&c->acc, acc_mul(&c->acc, slots, s->concurrency) + 1, per_req) : 0);
   uint64_t need_d = sp.drafts ? acc_from_double(&c->acc, seq_tokens * (double)(sp.k_tok + sp.v_tok)) : 0;
   uint64_t pools = acc_add(&c->acc, kv, state);
-  budget_add(b, "weights", w, BASIS_EXACT, true, "per rank (tp %llu, pp %llu)", (unsigned long long)s->tp,
-             (unsigned long long)s->pp);
+  budget_add(b, "weights", w, BASIS_EXACT, true, "per rank (tp %llu, pp %llu), %.3f GiB of it allocator segment tails",
+             (unsigned long long)s->tp, (unsigned long long)s->pp, (double)reserve / GIB);
   if (sp.drafts) {
     budget_item *d = budget_add(b, "weights", sp.weights, BASIS_EXACT, true,
                                 "speculative decoding draft (%s): the tensors SGLang's draft model keeps, embedding / "
@@ -577,6 +583,7 @@ void sglang_estimate(ectx *c) {
                est_nvls(s) ? " NVLS" : "", (unsigned long long)s->tp);
   est_add_context(c, b, "CUDA context and loaded kernels");
   est_fig(c, "weights_bytes", w);
+  est_fig(c, "weights_reserve_bytes", reserve);
   /* "KV Cache is allocated. #tokens: N, K size, V size" (per sub-pool for hybrid SWA) and
   ** "Mamba Cache is allocated. max_mamba_cache_size: K, conv_state size, ssm_state size" */
   uint64_t tokens = p.hybrid && !p.tokens ? p.swa_tokens : p.tokens;

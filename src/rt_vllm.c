@@ -363,18 +363,11 @@ static uint64_t stage_layers(const ectx *c, uint64_t stage) {
   return n;
 }
 
-/* Allocator slack of the unquantized parameters of stage `stage`, fused as vLLM holds
-** them (FusedMoE: all of a layer's experts in one w13 and one w2). Quantized tensors are
-** repacked after loading (their temporaries reuse cached blocks): not counted.
-** R1-Distill-Qwen-14B at tp 2: qkv 35 MiB, o_proj 25, gate_up 135 and down 67.5 MiB
-** each leave a 1, 1, 1 and 0.5 MiB tail: 48 x 3.5 = 168 MiB, printed 164.1 MiB above the
-** parameters and rotary cache (vllm-13061-r1-distill-qwen14b-2x4090; the rest reuse the
-** rotary cache's fp32 temporaries). Qwen2-7B: tp 1 57 MiB, tp 2 21.5 MiB
-** (vllm01011-qwen2-7b-*: 14.2488 and 7.1217 GiB with its 32768-position rotary cache). */
-static uint64_t stage_slack(ectx *c, uint64_t stage, bool draft) {
+/* The parameters of the model (or of its drafter) as vLLM and SGLang allocate them, fused
+** (q/k/v, gate/up; FusedMoE: all of a layer's experts in one w13 and one w2): bytes on a
+** rank and how many (layers); unquantized only. Returns the count in a (at most V_MAX_ALLOCS). */
+static int fused_allocs(ectx *c, bool draft, valloc *a) {
   const model_desc *m = c->m;
-  uint64_t pp = c->s->pp, share = stage_layers(c, stage), total = 0;
-  valloc a[V_MAX_ALLOCS];
   int n = 0;
   for (size_t i = 0; i < m->inv.n; i++) {
     const inv_tensor *t = &m->inv.t[i];
@@ -394,6 +387,22 @@ static uint64_t stage_slack(ectx *c, uint64_t stage, bool draft) {
     }
     a[j].bytes = acc_add(&c->acc, a[j].bytes, per);
   }
+  return n;
+}
+
+/* Allocator slack of the unquantized parameters of stage `stage`, fused as vLLM holds
+** them (FusedMoE: all of a layer's experts in one w13 and one w2). Quantized tensors are
+** repacked after loading (their temporaries reuse cached blocks): not counted.
+** R1-Distill-Qwen-14B at tp 2: qkv 35 MiB, o_proj 25, gate_up 135 and down 67.5 MiB
+** each leave a 1, 1, 1 and 0.5 MiB tail: 48 x 3.5 = 168 MiB, printed 164.1 MiB above the
+** parameters and rotary cache (vllm-13061-r1-distill-qwen14b-2x4090; the rest reuse the
+** rotary cache's fp32 temporaries). Qwen2-7B: tp 1 57 MiB, tp 2 21.5 MiB
+** (vllm01011-qwen2-7b-*: 14.2488 and 7.1217 GiB with its 32768-position rotary cache). */
+static uint64_t stage_slack(ectx *c, uint64_t stage, bool draft) {
+  const model_desc *m = c->m;
+  uint64_t pp = c->s->pp, share = stage_layers(c, stage), total = 0;
+  valloc a[V_MAX_ALLOCS];
+  int n = fused_allocs(c, draft, a);
   for (int j = 0; j < n; j++) {
     const inv_tensor *t = a[j].first;
     uint64_t k = a[j].n;
@@ -406,6 +415,57 @@ static uint64_t stage_slack(ectx *c, uint64_t stage, bool draft) {
     total = acc_add(&c->acc, total, acc_mul(&c->acc, alloc_slack(a[j].bytes), k));
   }
   return total;
+}
+
+/* What the caching allocator holds beyond the parameters' bytes once they are loaded, as the
+** free memory (torch.cuda.mem_get_info) sees it after empty_cache(): SGLang's "Load weight
+** end ... mem usage" is that drop (model_runner.py load_model: get_available_gpu_memory before
+** and after, empty_cache=True). empty_cache() returns only wholly free segments, so every
+** segment's unused part stays (c10/cuda/CUDACachingAllocator.cpp: requests round up to 512 B;
+** one of 10 MiB or more gets its own segment rounded up to 2 MiB, kRoundLarge; one of more
+** than 1 MiB (kSmallSize) and under 10 MiB (kMinLargeAlloc) is carved best-fit from 20 MiB
+** segments, kLargeBuffer; smaller ones share 2 MiB segments, not counted). The medium ones
+** are placed layer by layer (ceil(layers / pp) layers), the model's own once before them.
+** Qwen3-14B at tp 4: qkv 17.5, o_proj 12.5, gate_up 85 and down 42.5 MiB leave 0.5, 1.5, 1
+** and 1.5 MiB: 40 x 4.5 MiB + 2 x 1.06 MiB of vocabulary rows = 0.178 GiB, printed 7.08 GB
+** against 6.90 GiB of parameters and rotary cache (hold-out round 5). */
+uint64_t est_reserved_slack(ectx *c) {
+  const uint64_t mib = 1024 * 1024, seg = 20 * mib;
+  const model_desc *m = c->m;
+  valloc a[V_MAX_ALLOCS];
+  int n = fused_allocs(c, false, a);
+  uint64_t pp = c->s->pp ? c->s->pp : 1, L = m->layers ? bytes_ceildiv(m->layers, pp) : 1;
+  uint64_t total = 0, used = 0, segs = 0;
+  enum { FREE_MAX = 4096 };
+  uint64_t freeb[FREE_MAX];
+  size_t nf = 0;
+  for (uint64_t l = 0; l <= L; l++) {
+    for (int j = 0; j < n; j++) {
+      const inv_tensor *t = a[j].first;
+      bool layered = strchr(t->name, '*') && m->layers && a[j].n >= m->layers;
+      uint64_t r = align_up(a[j].bytes, 512), k = layered ? a[j].n / m->layers : a[j].n;
+      if (layered != (l > 0) || r == 0) continue; /* round 0: the model's own tensors */
+      if (r >= 10 * mib) {
+        total = acc_add(&c->acc, total, acc_mul(&c->acc, align_up(r, 2 * mib) - a[j].bytes, k));
+        continue;
+      }
+      if (r <= mib) continue;
+      for (uint64_t q = 0; q < k; q++) {
+        size_t best = nf;
+        for (size_t f = 0; f < nf; f++)
+          if (freeb[f] >= r && (best == nf || freeb[f] < freeb[best])) best = f;
+        if (best == nf) {
+          segs++;
+          if (nf < FREE_MAX) freeb[nf++] = seg - r;
+        } else {
+          freeb[best] -= r;
+        }
+        used = acc_add(&c->acc, used, r);
+      }
+    }
+  }
+  uint64_t held = acc_mul(&c->acc, segs, seg);
+  return acc_add(&c->acc, total, held > used ? held - used : 0);
 }
 
 /* Weights of pipeline stage `stage`: its share of the layers, the embeddings on the
