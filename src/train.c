@@ -409,8 +409,16 @@ static uint64_t kept_activations(ectx *c, const train_cfg *t, uint64_t per_layer
 ** log-softmax output (a + 8, the copy absent in fp32), or in backward the log-softmax
 ** output, the nll gradient and log_softmax_backward's result (4 + 4 + 4); neither the
 ** cast (_to_copy) nor log_softmax saves the logits (log_softmax's backward reads its
-** output). torchtune's chunked CE keeps the 16-bit chunks and upcasts one of 8
-** chunks at a time (CEWithChunkedOutputLoss, num_output_chunks 8); compiled, the
+** output). A compiled standard loss (runtime.compile: torchtitan compiles its
+** cross_entropy_loss, `pred.flatten(0, 1).float()` then F.cross_entropy, whenever
+** training.compile is set, components/loss.py build_cross_entropy_loss since bbb1b616e,
+** 2025-04-02, #1033; torchtune's recipes run training.compile_loss) fuses the upcast,
+** log-softmax and nll into reductions over the head output: the graph saves its input,
+** the head output, and an fp32 log-sum-exp per token, and its backward writes the
+** gradient of the head output in the head output's dtype in one kernel, so at most
+** 2 a per element (the saved input and its gradient; the caller's `del pred` does not
+** free the saved input). torchtune's chunked CE keeps the 16-bit chunks and upcasts one
+** of 8 chunks at a time (CEWithChunkedOutputLoss, num_output_chunks 8); compiled, the
 ** log-softmax is recomputed instead of saved. A fused linear-CE keeps one chunk. */
 static uint64_t logits_bytes(ectx *c, const train_cfg *t, uint64_t tokens, uint64_t a) {
   if (c->m->family == FAM_ENCODER) return 0; /* classification heads: a few logits */
@@ -421,6 +429,7 @@ static uint64_t logits_bytes(ectx *c, const train_cfg *t, uint64_t tokens, uint6
   case LOSS_FUSED:
     return bytes_ceildiv(acc_mul(&c->acc, elems, 12), 8);
   default:
+    if (t->compile) return acc_mul(&c->acc, elems, 2 * a);
     if (t->free_logits) {
       uint64_t fwd = a + (a < 4 ? 4 : 0) + 4;
       return acc_mul(&c->acc, elems, fwd > 12 ? fwd : 12);
@@ -678,6 +687,7 @@ static void train_budget(ectx *c, const train_cfg *t, const train_parts *p, int 
              t->fp8 == FP8_TE ? ", fp8 Linear inputs and weight copies (Transformer Engine)" : "");
   budget_add(b, "logits", phase == 0 && !enc ? p->logits : 0, BASIS_MODELLED, true, "vocabulary x tokens: %s",
              t->loss == LOSS_CHUNKED ? "chunked cross-entropy" : t->loss == LOSS_FUSED ? "fused linear cross-entropy"
+                                                                              : t->compile ? "compiled cross-entropy: head output saved, its gradient"
                                                                               : t->free_logits ? "fp32 upcast, log-softmax, gradient (head output freed before backward)"
                                                                               : "head output, fp32 upcast, log-softmax, gradient");
   bool step_now = t->oib ? phase == 1 : phase == 2;

@@ -11,7 +11,12 @@ return runtime {
   -- a Hugging Face model keeps them in outputs.logits (the default, false)
   -- peft, autocast_adapter_dtype: the PEFT release and get_peft_model's argument, which
   -- decide the adapters' dtype under pure 16-bit training (workloads/train.lua upcast_adapters)
+  -- compile: the loss function runs under torch.compile, as torchtitan's training.compile
+  -- does since bbb1b616e (2025-04-02, #1033: components/loss.py build_cross_entropy_loss);
+  -- the compiled standard CE keeps the head output and writes its gradient, 2 bytes of
+  -- the activation dtype per logit each (src/train.c logits_bytes). What the compiler's
+  -- partitioner saves inside the blocks is not modelled (eager semantics).
   knobs = { cache = { "dynamic", "static" }, torch = "string", free_logits = "bool",
-            peft = "string", autocast_adapter_dtype = "bool" },
+            peft = "string", autocast_adapter_dtype = "bool", compile = "bool" },
   modelled = true,
 }
