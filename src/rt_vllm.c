@@ -38,6 +38,7 @@ typedef struct vcfg {
   bool drafter;                  /* a drafter model runs (every method but ngram) */
   uint64_t graph_pw, graph_full; /* CUDA-graph capture sizes, PIECEWISE and FULL (capture_sizes) */
   bool chunked, eager, nvls, fi_sampler, v0;
+  bool v2; /* the V2 model runner (vllm/v1/worker/gpu/model_runner.py; vllm.lua model_runner) */
   vmm mm;
   vlora lora;
 } vcfg;
@@ -158,6 +159,7 @@ static void vllm_config(ectx *c, vcfg *v) {
   bool rocm = strncmp(s->gpu_arch, "cdna", 4) == 0 || strncmp(s->gpu_arch, "gaudi", 5) == 0;
   v->fi_sampler = !rocm && scn_bool(s, "runtime.flashinfer_sampler", v->version >= 8000 && v->version < 11000);
   v->v0 = scn_bool(s, "vllm.v0", v->version < 8000);
+  v->v2 = scn_bool(s, "vllm.v2_runner", false);
   bool big = big_gpu(v, s);
   v->seqs = scn_u64(s, "runtime.max_num_seqs", big ? 1024 : 256);
   uint64_t chunk = big ? 8192 : 2048;
@@ -946,10 +948,13 @@ static uint64_t activation_peak(ectx *c, const vcfg *v, bool sampler) {
 ** 0.8-0.18 (llmd-emp-*, llmd-sweep-qwen3-14b-v015/v017), 0.25 GiB in 0.19 and V0
 ** (llmd-v019-*-tp1-8k; V0 0.16-0.35: vllm-pr12126-*, vllm-10517-*); a stage without
 ** the sampler 0.07 GiB (llmd-v019-llama31-8b-pp2-8k). Tensor parallelism adds NCCL's
-** buffers (est_tp_comm_gib). */
+** buffers (est_tp_comm_gib). The V2 model runner (0.23+) profiles a dummy batch that carries
+** no sampling parameters (InputBatch.make_dummy; the gap vLLM PR #57926 describes: the sampler
+** takes its early exit), so its profile adds what a stage without the sampler does: 0.07 GiB
+** printed by vLLM 0.26.0 on V2 ("0.07 GiB for non-torch memory", Qwen2.5-0.5B, 16 GB GPU). */
 static uint64_t non_torch(ectx *c, const vcfg *v, bool sampler) {
   double base = !v->v0 && v->version < 19000 ? 0.13 : 0.25;
-  if (!sampler) base = 0.07;
+  if (!sampler || v->v2) base = 0.07;
   return gib(c, base + est_tp_comm_gib(c->s));
 }
 
@@ -1234,7 +1239,8 @@ static void vllm_rank(ectx *c, const vcfg *v, const vgroups *g, bool hybrid, uin
   r->act = activation_peak(c, v, last && (driver || !v0_driver_samples(c, v)));
   r->non_torch = non_torch(c, v, last);
   uint64_t used = acc_add(&c->acc, acc_add(&c->acc, r->weights, r->act), r->non_torch);
-  if (scn_bool(c->s, "runtime.memory_profiler_estimate_cudagraphs", false))
+  /* the V2 runner estimates no graphs (vllm.lua model_runner): nothing leaves the budget */
+  if (scn_bool(c->s, "runtime.memory_profiler_estimate_cudagraphs", false) && !v->v2)
     used = acc_add(&c->acc, used, cuda_graph_estimate(c, v));
   r->kv = v->requested > used ? v->requested - used : 0;
   uint64_t fixed = scn_u64(c->s, "runtime.kv_cache_memory_bytes", 0);
@@ -1336,7 +1342,7 @@ static void vllm_figures(ectx *c, const vcfg *v, const vgroups *g, const vrank *
   est_fig(c, "activation_peak_bytes", act);
   est_fig(c, "non_torch_bytes", r->non_torch);
   est_fig(c, "cuda_graph_bytes", cuda_graphs(c, v));
-  est_fig(c, "cuda_graph_estimate_bytes", cuda_graph_estimate(c, v));
+  est_fig(c, "cuda_graph_estimate_bytes", v->v2 ? 0 : cuda_graph_estimate(c, v));
   est_fig(c, "cuda_graph_sizes_piecewise", v->graph_pw);
   est_fig(c, "cuda_graph_sizes_full", v->graph_full);
   est_fig(c, "kv_cache_bytes", r->kv);

@@ -368,6 +368,53 @@ local function block_size(n, knobs, code, v)
   end
 end
 
+-- The model runner (vllm/v1/worker/gpu_worker.py: GPUModelRunner of v1/worker/gpu_model_runner.py,
+-- "V1", or of v1/worker/gpu/model_runner.py, "V2"). From 0.23.0 VllmConfig.use_v2_model_runner
+-- (vllm/config/vllm.py) picks V2 when VLLM_USE_V2_MODEL_RUNNER is unset and the model's class is
+-- in DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES, is neither MoE nor quantized and asks for nothing V2
+-- lacks (ngram speculation among them): LlamaForCausalLM, MistralForCausalLM, Qwen3ForCausalLM at
+-- 0.23.0 (use_v2_model_runner / _is_default_v2_model_runner_model as public v0.23.0
+-- source-reading notes quote vllm/config/vllm.py; a 0.23.0 log of MiniCPM5-1B, a
+-- LlamaForCausalLM, prints model_runner.py). Qwen2ForCausalLM runs on V2 in 0.26.0 ("Using V2 Model Runner",
+-- Qwen/Qwen2.5-0.5B) and 0.27.1 (model_runner.py printing, Qwen2.5-0.5B-Instruct); the release
+-- that added it is not known, 0.26.0 taken. MoE and quantized checkpoints stay on V1 (0.27.1:
+-- Qwen3-235B-A22B-FP8 prints gpu_model_runner.py). Later releases widen the list (vllm#53183 "Use
+-- MRV2 for all models by default", not modelled). runtime.model_runner overrides the oracle.
+local V2_RUNNER_SINCE = { LlamaForCausalLM = 23000, MistralForCausalLM = 23000, Qwen3ForCausalLM = 23000,
+                          Qwen2ForCausalLM = 26000 }
+-- the class of an inline config that names none, by its description's architecture
+local ARCH_CLASS = { llama = "LlamaForCausalLM", mistral = "MistralForCausalLM", qwen3 = "Qwen3ForCausalLM",
+                     qwen2 = "Qwen2ForCausalLM" }
+
+local function model_runner(n, knobs, code, v1)
+  local given = knobs.model_runner
+  if given ~= nil then
+    if given == "v2" and (not v1 or code < 23000) then
+      E.fail("runtime.model_runner", "the V2 model runner is modelled from vLLM 0.23.0 (VLLM_USE_V2_MODEL_RUNNER), got %s", n.runtime_version or "an older release")
+    end
+    n.extra["vllm.v2_runner"] = given == "v2"
+    return
+  end
+  if not v1 or code < 23000 then return end
+  local cfg = type(n.model_config) == "table" and n.model_config or {}
+  local archs = type(cfg.architectures) == "table" and cfg.architectures or { ARCH_CLASS[n.model.desc.arch or ""] }
+  local since = V2_RUNNER_SINCE[archs[1] or ""]
+  local why
+  if not since or code < since then
+    why = (archs[1] or "the model") .. " is not among the V2 runner's default architectures"
+  elseif n.extra["quant.name"] ~= nil then
+    why = "quantized checkpoints stay on V1"
+  elseif knobs.speculative ~= nil and knobs.speculative.method == "ngram" then
+    why = "ngram speculation is not in the V2 runner"
+  end
+  local v2 = why == nil
+  knobs.model_runner = v2 and "v2" or "v1"
+  n.extra["runtime.model_runner"] = knobs.model_runner
+  n.extra["vllm.v2_runner"] = v2
+  note(n, "vLLM model runner %s assumed (%s; VLLM_USE_V2_MODEL_RUNNER unset)", knobs.model_runner,
+    v2 and ("the V2 runner's default for " .. archs[1]) or why)
+end
+
 local function normalize(n, knobs)
   local v = n.runtime_version
   local vis = vision_shape(n.model.desc)
@@ -386,7 +433,8 @@ local function normalize(n, knobs)
   n.extra["vllm.version"] = code
   if code > version_code(LATEST) then
     note(n, "vLLM %s is newer than the newest modelled (%s): changes after %s are not modelled beyond 0.20's "
-      .. "KV-cache-size line and 0.21's CUDA-graph memory profiling default", v, LATEST, LATEST)
+      .. "KV-cache-size line, 0.21's CUDA-graph memory profiling default and the V2 model runner of 0.23 "
+      .. "(its default models, no CUDA-graph estimate, no sampler in the profile's non-torch memory)", v, LATEST, LATEST)
   end
   local util = default(n, knobs, "gpu_memory_utilization", 0.9, "vLLM's default")
   if util <= 0 or util > 1 then E.fail("runtime.gpu_memory_utilization", "expected a fraction in (0, 1], got %s", tostring(util)) end
@@ -455,13 +503,22 @@ local function normalize(n, knobs)
   default(n, knobs, "enable_chunked_prefill", chunked, v1 and "V1 engine"
     or (encdec and "V0: never for encoder-decoder models" or "V0: on above 32K context"))
   local eager = default(n, knobs, "enforce_eager", false, "CUDA graphs captured")
+  model_runner(n, knobs, code, v1)
+  local v2 = n.extra["vllm.v2_runner"] == true
   -- VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS: added off (PR #30515, about 0.14), on by
   -- default from 0.21.0 (vLLM's own startup line: "CUDA graph memory profiling is enabled
   -- (default since v0.21.0)"; gpustack/runner#251, vLLM 0.27.1): the KV budget is what is
   -- left after the graphs' estimate too
-  if code >= 21000 and not eager then
+  -- The V2 runner has no estimate to give: Worker.determine_available_memory asks
+  -- model_runner.profile_cudagraph_memory(), which only the V1 runner measures; V2 logs print
+  -- neither "Estimated CUDA graph memory" nor "CUDA graph memory profiling is enabled", and their
+  -- KV is requested - weights - peak - non-torch to the printed digit (0.26.0, Qwen2.5-0.5B:
+  -- 13.99 - 0.93 - 1.06 - 0.07 = 11.93, 11.94 printed, 0.40 GiB of graphs captured after)
+  if code >= 21000 and not eager and not v2 then
     default(n, knobs, "memory_profiler_estimate_cudagraphs", true,
       "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS, on by default since 0.21.0: the CUDA graphs' estimate leaves the KV budget")
+  elseif v2 and knobs.memory_profiler_estimate_cudagraphs then
+    note(n, "vLLM's V2 model runner estimates no CUDA-graph memory: memory_profiler_estimate_cudagraphs has no effect")
   end
   -- VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE: off when added (vLLM PR #21761,
   -- 0.10), on by default since PR #29627 (about 0.13). Only Llama 4's chunked layers care.
@@ -513,6 +570,7 @@ return runtime {
     chunked_local_attn_hybrid = "bool", flashinfer_sampler = "bool",
     mxfp4_backend = { "triton", "marlin", "flashinfer_trtllm", "flashinfer_cutlass" },
     use_v1 = "bool", limit_mm_per_prompt = "string", max_pixels = "int",
+    model_runner = { "v1", "v2" }, -- VLLM_USE_V2_MODEL_RUNNER (0.23+): the V2 oracle's choice by default
     speculative = "table", -- { method, model, num_speculative_tokens }: scripts/speculative.lua
     lora = "table", -- { max_loras, max_lora_rank, fully_sharded, dtype, max_cpu_loras }: --enable-lora
   },
