@@ -616,7 +616,10 @@ static void test_cudagraph_profiling_default(void **state) {
       {"0.21.0", "", true}, {"0.27.1", ", model_runner = 'v1'", true}, {"0.21.0", ", enforce_eager = true", false},
       {"0.21.0", ", memory_profiler_estimate_cudagraphs = false", false},
       /* a dense Qwen3 runs on the V2 model runner from 0.23.0, which estimates no graphs */
-      {"0.23.0", "", false}, {"0.27.1", "", false}, {"0.22.0", "", true}};
+      {"0.23.0", "", false}, {"0.27.1", "", false}, {"0.22.0", "", true},
+      /* on already in 0.20.0 (the v0.20.0-cu130 image's log prints "CUDA graph memory profiling
+      ** is enabled" and subtracts "Estimated CUDA graph memory: 0.36 GiB") */
+      {"0.20.0", "", true}};
   char text[1024];
   snprintf(text, sizeof text, t, "0.19.0", "");
   json_t *base = eval(*state, text);

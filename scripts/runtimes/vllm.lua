@@ -433,7 +433,7 @@ local function normalize(n, knobs)
   n.extra["vllm.version"] = code
   if code > version_code(LATEST) then
     note(n, "vLLM %s is newer than the newest modelled (%s): changes after %s are not modelled beyond 0.20's "
-      .. "KV-cache-size line, 0.21's CUDA-graph memory profiling default and the V2 model runner of 0.23 "
+      .. "KV-cache-size line and CUDA-graph memory profiling default and the V2 model runner of 0.23 "
       .. "(its default models, no CUDA-graph estimate, no sampler in the profile's non-torch memory)", v, LATEST, LATEST)
   end
   local util = default(n, knobs, "gpu_memory_utilization", 0.9, "vLLM's default")
@@ -506,17 +506,21 @@ local function normalize(n, knobs)
   model_runner(n, knobs, code, v1)
   local v2 = n.extra["vllm.v2_runner"] == true
   -- VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS: added off (PR #30515, about 0.14), on by
-  -- default from 0.21.0 (vLLM's own startup line: "CUDA graph memory profiling is enabled
-  -- (default since v0.21.0)"; gpustack/runner#251, vLLM 0.27.1): the KV budget is what is
-  -- left after the graphs' estimate too
+  -- default from 0.20.0: vLLM's startup line says "CUDA graph memory profiling is enabled
+  -- (default since v0.21.0)" (gpustack/runner#251, vLLM 0.27.1), but the vllm/vllm-openai:
+  -- v0.20.0-cu130-ubuntu2404 image (banner "version 0.20.0") already prints it and subtracts
+  -- its "Estimated CUDA graph memory: 0.36 GiB" (util 0.9 "equivalent to 0.8886 without",
+  -- RedHatAI/Qwen3.6-35B-A3B-NVFP4 under WSL, 2026-05-01; 0.19.0 still printed "In v0.19, CUDA
+  -- graph memory profiling will be enabled by default ... To try it now, set ...=1"): the KV
+  -- budget is what is left after the graphs' estimate too
   -- The V2 runner has no estimate to give: Worker.determine_available_memory asks
   -- model_runner.profile_cudagraph_memory(), which only the V1 runner measures; V2 logs print
   -- neither "Estimated CUDA graph memory" nor "CUDA graph memory profiling is enabled", and their
   -- KV is requested - weights - peak - non-torch to the printed digit (0.26.0, Qwen2.5-0.5B:
   -- 13.99 - 0.93 - 1.06 - 0.07 = 11.93, 11.94 printed, 0.40 GiB of graphs captured after)
-  if code >= 21000 and not eager and not v2 then
+  if code >= 20000 and not eager and not v2 then
     default(n, knobs, "memory_profiler_estimate_cudagraphs", true,
-      "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS, on by default since 0.21.0: the CUDA graphs' estimate leaves the KV budget")
+      "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS, on by default since 0.20.0: the CUDA graphs' estimate leaves the KV budget")
   elseif v2 and knobs.memory_profiler_estimate_cudagraphs then
     note(n, "vLLM's V2 model runner estimates no CUDA-graph memory: memory_profiler_estimate_cudagraphs has no effect")
   end
