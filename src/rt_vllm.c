@@ -1310,10 +1310,12 @@ static uint64_t longest_request(const vcfg *v, const vgroups *g, uint64_t blocks
 /* The release from which "GPU KV cache size" prints int(max_concurrency x max_model_len)
 ** (_report_kv_cache_config in vllm/v1/core/kv_cache_utils.py, PRs #38364 / #40694 of April
 ** 2026 for hybrid models; 0.19.0 still printed the blocks a group / the smallest block size:
-** issue #40691). 0.20.0 assumed: the first release after them, not bisected; logs of 0.22.0
-** (Qwen3.5-4B: 137.80 x 1024 = 141,107) and 0.26.0 (issue #50456: 1.16x x 262,144 =
-** 302,945) print the product. */
-#define VLLM_KV_TOKENS_PRODUCT 20000
+** issue #40691). 0.20.0 still prints the old figure: the vllm/vllm-openai:v0.20.0-cu130 image
+** serving RedHatAI/Qwen3.6-35B-A3B-NVFP4 (2096-token blocks, 65,536 max_model_len) printed
+** "GPU KV cache size: 75,456 tokens" = 36 x 2096 beside "3.87x" (the product would be 253,624).
+** 0.21.0 assumed: the next release, not bisected; logs of 0.22.0 (Qwen3.5-4B: 137.80 x 1024 =
+** 141,107) and 0.26.0 (issue #50456: 1.16x x 262,144 = 302,945) print the product. */
+#define VLLM_KV_TOKENS_PRODUCT 21000
 
 /* act: the activation peak most ranks print (V0 with tp > 1: a worker's, without the
 ** driver's sampler); the KV figures are the binding rank's. */
