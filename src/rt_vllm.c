@@ -948,13 +948,16 @@ static uint64_t activation_peak(ectx *c, const vcfg *v, bool sampler) {
 ** 0.8-0.18 (llmd-emp-*, llmd-sweep-qwen3-14b-v015/v017), 0.25 GiB in 0.19 and V0
 ** (llmd-v019-*-tp1-8k; V0 0.16-0.35: vllm-pr12126-*, vllm-10517-*); a stage without
 ** the sampler 0.07 GiB (llmd-v019-llama31-8b-pp2-8k). Tensor parallelism adds NCCL's
-** buffers (est_tp_comm_gib). The V2 model runner (0.23+) profiles a dummy batch that carries
-** no sampling parameters (InputBatch.make_dummy; the gap vLLM PR #57926 describes: the sampler
-** takes its early exit), so its profile adds what a stage without the sampler does: 0.07 GiB
-** printed by vLLM 0.26.0 on V2 ("0.07 GiB for non-torch memory", Qwen2.5-0.5B, 16 GB GPU). */
+** buffers (est_tp_comm_gib). From 0.26 one GPU prints less: 0.07 GiB on the V2 runner
+** ("0.07 GiB for non-torch memory", Qwen2.5-0.5B, 16 GB GPU, 0.26.0) and 0.16 on V1 (LFM2-1.2B,
+** a 16 GiB sm90 part, 0.26.0; 0.25 in 0.19); the runners reserve the same in eager mode
+** (vllm#50159: Qwen2.5-0.5B on 0.26.0, 6,908,880 tokens on both), so the drop is the
+** release's, not V2's. Which change (0.20-0.26) moved it is not known; 0.26.0 is the first
+** release with a printed figure. */
+#define VLLM_NON_TORCH_LOW 26000
 static uint64_t non_torch(ectx *c, const vcfg *v, bool sampler) {
   double base = !v->v0 && v->version < 19000 ? 0.13 : 0.25;
-  if (!sampler || v->v2) base = 0.07;
+  if (!sampler || (!v->v0 && v->version >= VLLM_NON_TORCH_LOW)) base = 0.07;
   return gib(c, base + est_tp_comm_gib(c->s));
 }
 

@@ -369,22 +369,25 @@ local function block_size(n, knobs, code, v)
 end
 
 -- The model runner (vllm/v1/worker/gpu_worker.py: GPUModelRunner of v1/worker/gpu_model_runner.py,
--- "V1", or of v1/worker/gpu/model_runner.py, "V2"). From 0.23.0 VllmConfig.use_v2_model_runner
--- (vllm/config/vllm.py) picks V2 when VLLM_USE_V2_MODEL_RUNNER is unset and the model's class is
--- in DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES, is neither MoE nor quantized and asks for nothing V2
--- lacks (ngram speculation among them): LlamaForCausalLM, MistralForCausalLM, Qwen3ForCausalLM at
--- 0.23.0 (use_v2_model_runner / _is_default_v2_model_runner_model as public v0.23.0
--- source-reading notes quote vllm/config/vllm.py; a 0.23.0 log of MiniCPM5-1B, a
--- LlamaForCausalLM, prints model_runner.py). Qwen2ForCausalLM runs on V2 in 0.26.0 ("Using V2 Model Runner",
--- Qwen/Qwen2.5-0.5B) and 0.27.1 (model_runner.py printing, Qwen2.5-0.5B-Instruct); the release
--- that added it is not known, 0.26.0 taken. MoE and quantized checkpoints stay on V1 (0.27.1:
--- Qwen3-235B-A22B-FP8 prints gpu_model_runner.py). Later releases widen the list (vllm#53183 "Use
--- MRV2 for all models by default", not modelled). runtime.model_runner overrides the oracle.
-local V2_RUNNER_SINCE = { LlamaForCausalLM = 23000, MistralForCausalLM = 23000, Qwen3ForCausalLM = 23000,
-                          Qwen2ForCausalLM = 26000 }
+-- "V1", or of v1/worker/gpu/model_runner.py, "V2"). VllmConfig.use_v2_model_runner
+-- (vllm/config/vllm.py) picks V2 when VLLM_USE_V2_MODEL_RUNNER is unset:
+-- - from 0.23.0 for the classes in DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES that are neither MoE
+--   nor quantized (_is_default_v2_model_runner_model): LlamaForCausalLM, MistralForCausalLM,
+--   Qwen3ForCausalLM (the oracle as public v0.23.0 source-reading notes quote it; MiniCPM5-1B, a
+--   LlamaForCausalLM, prints model_runner.py on 0.23.0);
+-- - from 0.25.1 for dense models ("Model Runner V2 became the default for dense models in
+--   0.25.1 ... before 0.25.1 dense FP8 models used the legacy runner": vLLM PR #49233 on issue
+--   #49224), quantized ones too (vllm#50159: gemma-4-31B AWQ on V2 in 0.26.0; Qwen2.5-0.5B
+--   prints "Using V2 Model Runner" on 0.26.0). MoE models stay on V1 (Qwen3-235B-A22B-FP8 on
+--   0.27.1 prints gpu_model_runner.py), and so do the hybrids with recurrent state (LFM2 on
+--   0.26.0, Qwen3.6-27B on 0.27.1 print gpu_model_runner.py);
+-- - anything V2 lacks falls back to V1 (_get_v2_model_runner_unsupported_features: ngram
+--   speculation among them).
+-- vllm#53183 ("Use MRV2 for all models by default", first in 0.29.0) widens it again: not
+-- modelled. runtime.model_runner overrides the oracle.
+local V2_RUNNER_CLASSES = { LlamaForCausalLM = true, MistralForCausalLM = true, Qwen3ForCausalLM = true }
 -- the class of an inline config that names none, by its description's architecture
-local ARCH_CLASS = { llama = "LlamaForCausalLM", mistral = "MistralForCausalLM", qwen3 = "Qwen3ForCausalLM",
-                     qwen2 = "Qwen2ForCausalLM" }
+local ARCH_CLASS = { llama = "LlamaForCausalLM", mistral = "MistralForCausalLM", qwen3 = "Qwen3ForCausalLM" }
 
 local function model_runner(n, knobs, code, v1)
   local given = knobs.model_runner
@@ -396,14 +399,21 @@ local function model_runner(n, knobs, code, v1)
     return
   end
   if not v1 or code < 23000 then return end
+  local desc = n.model.desc
   local cfg = type(n.model_config) == "table" and n.model_config or {}
-  local archs = type(cfg.architectures) == "table" and cfg.architectures or { ARCH_CLASS[n.model.desc.arch or ""] }
-  local since = V2_RUNNER_SINCE[archs[1] or ""]
+  local archs = type(cfg.architectures) == "table" and cfg.architectures or { ARCH_CLASS[desc.arch or ""] }
+  local state = false
+  for _, g in ipairs(desc.kv or {}) do state = state or g.kind == "mamba" end
+  local moe = type(desc.block) == "table" and (desc.block.experts or 0) > 0
   local why
-  if not since or code < since then
-    why = (archs[1] or "the model") .. " is not among the V2 runner's default architectures"
-  elseif n.extra["quant.name"] ~= nil then
-    why = "quantized checkpoints stay on V1"
+  if moe then
+    why = "MoE models stay on V1"
+  elseif state then
+    why = "hybrids with recurrent state stay on V1"
+  elseif code < 25001 and not V2_RUNNER_CLASSES[archs[1] or ""] then
+    why = (archs[1] or "the model") .. " is not among 0.23's V2 default classes"
+  elseif code < 25001 and n.extra["quant.name"] ~= nil then
+    why = "quantized checkpoints stay on V1 before 0.25.1"
   elseif knobs.speculative ~= nil and knobs.speculative.method == "ngram" then
     why = "ngram speculation is not in the V2 runner"
   end
@@ -412,7 +422,7 @@ local function model_runner(n, knobs, code, v1)
   n.extra["runtime.model_runner"] = knobs.model_runner
   n.extra["vllm.v2_runner"] = v2
   note(n, "vLLM model runner %s assumed (%s; VLLM_USE_V2_MODEL_RUNNER unset)", knobs.model_runner,
-    v2 and ("the V2 runner's default for " .. archs[1]) or why)
+    v2 and (code < 25001 and ("0.23's V2 default for " .. archs[1]) or "the V2 default for dense models from 0.25.1") or why)
 end
 
 local function normalize(n, knobs)
@@ -514,10 +524,11 @@ local function normalize(n, knobs)
   -- graph memory profiling will be enabled by default ... To try it now, set ...=1"): the KV
   -- budget is what is left after the graphs' estimate too
   -- The V2 runner has no estimate to give: Worker.determine_available_memory asks
-  -- model_runner.profile_cudagraph_memory(), which only the V1 runner measures; V2 logs print
-  -- neither "Estimated CUDA graph memory" nor "CUDA graph memory profiling is enabled", and their
-  -- KV is requested - weights - peak - non-torch to the printed digit (0.26.0, Qwen2.5-0.5B:
-  -- 13.99 - 0.93 - 1.06 - 0.07 = 11.93, 11.94 printed, 0.40 GiB of graphs captured after)
+  -- model_runner.profile_cudagraph_memory(), a placeholder returning 0 in the V2 runner
+  -- (vllm#49224; the fix proposed in PR #49233 was closed unmerged); V2 logs print neither
+  -- "Estimated CUDA graph memory" nor "CUDA graph memory profiling is enabled", and their KV is
+  -- requested - weights - peak - non-torch to the printed digit (0.26.0, Qwen2.5-0.5B: 13.99 -
+  -- 0.93 - 1.06 - 0.07 = 11.93, 11.94 printed, 0.40 GiB of graphs captured after)
   if code >= 20000 and not eager and not v2 then
     default(n, knobs, "memory_profiler_estimate_cudagraphs", true,
       "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS, on by default since 0.20.0: the CUDA graphs' estimate leaves the KV budget")
