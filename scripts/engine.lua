@@ -31,6 +31,18 @@ function E.version_code(v, runtime, example)
   return minor * 1000 + math.min(patch, 999)
 end
 
+-- major_minor_code("1.13.1", "runtime.torch", "2.4.0") -> 1013: major x 1000 + minor (minor
+-- capped at 999), nil when v is nil; anything else fails on `field`, naming `example` (a
+-- release of that package) and, when given, the package (`what`, "a transformers").
+function E.major_minor_code(v, field, example, what)
+  if v == nil then return nil end
+  local major, minor = tostring(v):match("^v?(%d+)%.(%d+)")
+  if not major then
+    fail(field, "expected %s version such as \"%s\", got \"%s\"", what or "a", example, tostring(v))
+  end
+  return tonumber(major) * 1000 + math.min(tonumber(minor), 999)
+end
+
 local function show(v)
   if type(v) == "string" then return ("'%s'"):format(v) end
   if v ~= v then return "nan" end

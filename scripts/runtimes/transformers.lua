@@ -38,13 +38,10 @@ end
 
 local NEWEST = "4.57.0"
 
--- "4.54.1" -> 4054 (major x 1000 + minor); 5.x counts as newest behaviour.
+-- "4.54.1" -> 4054 (major x 1000 + minor: engine.lua major_minor_code); 5.x counts as newest
+-- behaviour.
 local function version_code(v)
-  local major, minor = tostring(v):match("^v?(%d+)%.(%d+)")
-  if not major then E.fail("runtime.version", "expected a transformers version such as \"4.54.0\", got \"%s\"", tostring(v)) end
-  major, minor = tonumber(major), tonumber(minor)
-  if major >= 5 then return 5000 end
-  return major * 1000 + math.min(minor, 999)
+  return math.min(E.major_minor_code(v, "runtime.version", "4.54.0", "a transformers"), 5000)
 end
 
 local function normalize(n, knobs)

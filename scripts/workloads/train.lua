@@ -119,14 +119,9 @@ local function gc_part(w, n, desc, method)
   end
 end
 
--- "1.13.1" -> 1013 (major x 1000 + minor); nil when absent. `example` names a release of
--- that package for the error (default "2.4.0", a PyTorch one).
-local function version_code(v, field, example)
-  if v == nil then return nil end
-  local major, minor = tostring(v):match("^v?(%d+)%.(%d+)")
-  if not major then fail(field, "expected a version such as \"%s\", got \"%s\"", example or "2.4.0", tostring(v)) end
-  return tonumber(major) * 1000 + math.min(tonumber(minor), 999)
-end
+-- "1.13.1" -> 1013 (major x 1000 + minor); nil when absent (engine.lua major_minor_code).
+-- `example` names a release of that package for the error.
+local version_code = E.major_minor_code
 
 local function quantized(desc)
   for _, t in ipairs(desc.tensors or {}) do
@@ -402,14 +397,14 @@ end
 local NF4_UNCHUNKED_BYTES, NF4_CHUNK = 2 + 2 + 64 + 8, 1 << 20
 local function era_part(n, desc)
   local x = n.extra
-  local torch = version_code(n.knobs.torch, "runtime.torch")
+  local torch = version_code(n.knobs.torch, "runtime.torch", "2.4.0")
   if torch and torch < 2000 then
     x["train.keep_grads"], x["train.foreach"] = true, false
     note(n, "torch %s: zero_grad keeps gradients allocated, per-parameter optimizer step", n.knobs.torch)
   end
   local big = largest_quantized(desc)
   if big == 0 then return end
-  local tt = n.runtime == "torchtune" and version_code(n.runtime_version, "runtime.version")
+  local tt = n.runtime == "torchtune" and version_code(n.runtime_version, "runtime.version", "0.5.0", "a torchtune")
   if tt and tt < 2 then
     x["train.load_bytes"] = big * NF4_UNCHUNKED_BYTES
   else
