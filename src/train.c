@@ -43,8 +43,7 @@ void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t) {
   t->weight_saved = scn_u64(s, "train.adapter_saved_elems", 0);
   t->dora_out = scn_u64(s, "train.dora_out_elems", 0);
   t->copy_elems = scn_u64(s, "train.copy_elems", 0);
-  t->copy_bytes = scn_u64(s, "train.copy_bytes", 0);
-  t->out_bytes = scn_u64(s, "train.adapter_out_bytes", 0);
+  t->adapter_bytes = scn_u64(s, "train.adapter_bytes", 0);
   t->gc_every = scn_u64(s, "train.gc_every", 0);
   t->op_col = scn_u64(s, "train.op_col_elems", 0);
   t->op_row = scn_u64(s, "train.op_row_elems", 0);
@@ -439,9 +438,9 @@ static uint64_t logits_bytes(ectx *c, const train_cfg *t, uint64_t tokens, uint6
 }
 
 /* What a PEFT method's adapters save per token beyond the base model's tensors, all layers:
-** lora_A outputs (the adapters' output bytes), each adapted module's own input copy when
-** dropout or a dtype cast gave lora_A a tensor of its own (copy bytes: fp32 for fp32
-** adapters without autocast, 16-bit under autocast, which saves its cast of the input;
+** lora_A outputs and each adapted module's own input copy when dropout or a dtype cast gave
+** lora_A a tensor of its own, both in the adapters' activation dtype (adapter_bytes: fp32 for
+** fp32 adapters without autocast, 16-bit under autocast, which saves its cast of the input;
 ** workloads/train.lua adapter_cast), 1-byte dropout masks, and DoRA's two out-sized
 ** operands of its output products: the base Linear's output (a bytes) and lora_B's output
 ** (peft/tuners/lora/dora.py DoraLinearLayer.forward: (mag_norm_scale - 1) * base_result +
@@ -449,10 +448,10 @@ static uint64_t logits_bytes(ectx *c, const train_cfg *t, uint64_t tokens, uint6
 ** its other operand). */
 static uint64_t adapter_extra(ectx *c, const train_cfg *t, uint64_t a) {
   bytes_acc *A = &c->acc;
-  uint64_t ob = t->out_bytes ? t->out_bytes : a, cb = t->copy_bytes ? t->copy_bytes : a;
-  uint64_t extra = acc_add(A, acc_mul(A, t->saved_elems, ob), t->mask_elems);
-  extra = acc_add(A, extra, acc_mul(A, t->copy_elems, cb));
-  uint64_t dora = acc_mul(A, t->dora_out, a + (t->out_bytes ? t->out_bytes : est_bits(t->tdtype) / 8));
+  uint64_t ab = t->adapter_bytes ? t->adapter_bytes : a;
+  uint64_t extra = acc_add(A, acc_mul(A, t->saved_elems, ab), t->mask_elems);
+  extra = acc_add(A, extra, acc_mul(A, t->copy_elems, ab));
+  uint64_t dora = acc_mul(A, t->dora_out, a + (t->adapter_bytes ? t->adapter_bytes : est_bits(t->tdtype) / 8));
   return acc_add(A, extra, dora);
 }
 
@@ -599,7 +598,7 @@ static void lm_activations(ectx *c, const train_cfg *t, uint64_t a, train_parts 
   p->act_layer = per_layer;
   p->act = kept_activations(c, t, per_layer, input);
   /* LoHa's delta weight, saved by F.linear in the adapters' output dtype */
-  p->act = acc_add(A, p->act, acc_mul(A, bytes_ceildiv(t->weight_saved, model_parallel(c)), t->out_bytes ? t->out_bytes : a));
+  p->act = acc_add(A, p->act, acc_mul(A, bytes_ceildiv(t->weight_saved, model_parallel(c)), t->adapter_bytes ? t->adapter_bytes : a));
   if (s->pp > 1) /* 1F1B: the first stage holds pp micro-batches in flight */
     p->act = acc_mul(A, p->act, s->pp < s->grad_accum ? s->pp : s->grad_accum);
   p->logits = logits_bytes(c, t, tokens, a);

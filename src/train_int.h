@@ -20,8 +20,9 @@ typedef struct train_cfg {
   uint64_t weight_saved;                       /* weight-shaped tensors saved (LoHa deltas) */
   uint64_t dora_out;                           /* DoRA: out-sized outputs saved per token, all layers */
   uint64_t copy_elems;                         /* adapted modules' own input copies per token, all layers */
-  uint64_t copy_bytes, out_bytes;              /* bytes per element of those copies and of the adapters'
-                                               ** outputs (0: the activation dtype; DoRA's the adapters') */
+  uint64_t adapter_bytes;                      /* bytes per element of those copies and of the adapters'
+                                               ** outputs, one dtype (0: the activation dtype; DoRA's the
+                                               ** adapters') */
   uint64_t gc_every, virtual_tokens;
   uint64_t op_col, op_row;                     /* per-op SAC: saved mm output elements per token and
                                                ** layer, column- and row-parallel (peft.lua op_sac) */

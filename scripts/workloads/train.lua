@@ -204,18 +204,18 @@ end
 -- (the fp32 one is freed; ToCopyBackward keeps nothing); the adapters' outputs are 16-bit.
 -- bitsandbytes' Linear4bit skips PEFT's cast under autocast (lora/bnb.py: requires_conversion
 -- = not torch.is_autocast_enabled()) and casts outside it, which comes to the same tensors.
--- Returns whether each adapted module keeps its own input copy, the copy's bytes per element
--- and the adapters' output bytes (nil: the C core's defaults, the activation dtype).
+-- Returns whether each adapted module keeps its own input copy, and the bytes per element of
+-- that copy, which are also the adapters' outputs' (nil: the C core's default, the activation
+-- dtype). Evaluated once per scenario (normalize).
 adapter_cast = function(n)
   if not PEFT_RUNTIMES[n.runtime] then return false end
   local tb = Q.dtype_bytes(n.extra["train.trainable_dtype"])
   local a = Q.dtype_bytes(n.precision.activations)
-  local per = n.precision.autocast and a or tb
-  return tb ~= a, per, per
+  return tb ~= a, n.precision.autocast and a or tb
 end
 
 -- The trainable set of the method: a table from scripts/peft.lua.
-local function trainable_set(w, n, method, desc)
+local function trainable_set(w, n, method, desc, cast)
   local set = peft.new_set()
   if method == "full" then return peft.everything(desc, set) end
   if method == "freeze" then
@@ -252,7 +252,7 @@ local function trainable_set(w, n, method, desc)
     if l.r == nil and method ~= "ia3" then note(n, "LoRA rank 8 assumed (PEFT default)") end
     if l.alpha ~= nil then num_field(l.alpha, "workload.lora.alpha", 0, 1e9) end
     local dropout = num_field(l.dropout or 0, "workload.lora.dropout", 0, 1)
-    peft.adapters(desc, method, { r = r, match = match, dropout = dropout, cast = adapter_cast(n) }, set)
+    peft.adapters(desc, method, { r = r, match = match, dropout = dropout, cast = cast }, set)
     n.extra["train.lora_r"] = r
   end
   if set.matched == 0 then fail("workload.lora.targets", "matches no module of %s", n.model.id) end
@@ -341,7 +341,7 @@ local function offload_part(w, n)
   n.extra["train.compile"] = k.compile == true
 end
 
-local function set_extras(n, set, method)
+local function set_extras(n, set, method, adapter_bytes)
   local x = n.extra
   x["train.method"] = method
   x["train.fragmentation"] = FRAGMENTATION
@@ -351,8 +351,7 @@ local function set_extras(n, set, method)
   x["train.adapter_saved_elems"] = set.weight_saved
   x["train.dora_out_elems"] = set.dora_out or 0
   x["train.copy_elems"] = set.copies or 0
-  local _, copy_bytes, out_bytes = adapter_cast(n)
-  x["train.copy_bytes"], x["train.adapter_out_bytes"] = copy_bytes, out_bytes
+  x["train.adapter_bytes"] = adapter_bytes
   local f = set.flags
   x["train.save_attn_in"], x["train.save_o_in"] = f.attn_in == true, f.o_in == true
   x["train.save_mlp_in"], x["train.save_down_in"] = f.mlp_in == true, f.down_in == true
@@ -488,8 +487,9 @@ local function normalize(w, n, cfg)
   if w.optimizer == nil then note(n, "optimizer adamw assumed") end
   local o = optimizer_part(w.optimizer or "adamw", n)
   local master, trained = precision_part(w, n, method)
-  local set = trainable_set(w, n, method, desc)
-  set_extras(n, set, method)
+  local cast, adapter_bytes = adapter_cast(n)
+  local set = trainable_set(w, n, method, desc, cast)
+  set_extras(n, set, method, adapter_bytes)
   fp8_part(w, n, desc)
   offload_part(w, n)
   era_part(n, desc)
