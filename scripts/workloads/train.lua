@@ -175,7 +175,7 @@ local function upcast_adapters(n, method, p)
   if not PEFT_RUNTIMES[n.runtime] or method == "full" or method == "freeze" or p.master16 then return false end
   if p.weights == "fp32" or NO_ADAPTER_CAST[method] then return false end
   if quantized(n.model.desc) then return true end
-  local v = version_code(n.knobs.peft, "runtime.peft", "0.12.0")
+  local v = n.peft_version
   return (v == nil or v >= 12) and n.knobs.autocast_adapter_dtype ~= false
 end
 
@@ -484,6 +484,9 @@ local function normalize(w, n, cfg)
   end
   n.grad_accum = int_field(w.grad_accum or 1, "workload.grad_accum", 1, 1 << 20)
   gc_part(w, n, desc, method)
+  -- runtime.peft is checked whenever it is given, whatever the method and the base
+  -- (upcast_adapters reads the code)
+  n.peft_version = version_code(n.knobs.peft, "runtime.peft", "0.12.0")
   if w.optimizer == nil then note(n, "optimizer adamw assumed") end
   local o = optimizer_part(w.optimizer or "adamw", n)
   local master, trained = precision_part(w, n, method)
