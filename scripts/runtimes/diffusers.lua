@@ -2,12 +2,37 @@
 -- training of their denoisers.
 local E = require "engine"
 
+-- "0.32.1" -> 32001 (engine.lua version_code), nil when runtime.version is unset
+local function version_code(v)
+  return v and E.version_code(v, "a diffusers", "0.32.2")
+end
+
+-- In the releases up to p.dense_attn_mask_until the transformer's forward builds one dense
+-- [B, S, S] boolean mask for all its blocks (HunyuanVideo in v0.32.0 and v0.32.1), where
+-- later ones pass the [B, S] padding mask (src/gen.c gen_dense_mask; workloads/image.lua sets
+-- the later releases' default).
+local function dense_mask_era(n, code)
+  local p = n.model.desc.pipeline
+  if p.dense_attn_mask == true or not p.dense_attn_mask_until then return end
+  if code == nil then
+    E.note(n, "diffusers: the newest release's attention mask assumed (runtime.version unset; up to %s "
+      .. "the transformer builds a dense S x S mask)", p.dense_attn_mask_until)
+  elseif code <= version_code(p.dense_attn_mask_until) then
+    n.extra["gen.dense_attn_mask"], n.extra["gen.dense_attn_mask_bools"] = true, 1
+    E.note(n, "diffusers %s builds a dense [B, S, S] boolean attention mask (fixed after %s)",
+      n.runtime_version, p.dense_attn_mask_until)
+  end
+end
+
+-- runtime.version is parsed here once, for every workload and model ('latest' is an error);
 -- a language model is not a diffusers pipeline: its training runs under the other runtimes
 local function normalize(n)
+  local code = version_code(n.runtime_version)
   if n.kind == "train" and type(n.model.desc.pipeline) ~= "table" then
     E.fail("runtime.name", "diffusers trains diffusion pipelines, and '%s' (architecture %s) is a language model: "
       .. "use \"pytorch\", \"transformers\", \"deepspeed\" or \"torchtune\"", n.model.id, n.model.arch)
   end
+  if n.kind == "image" or n.kind == "video" then dense_mask_era(n, code) end
 end
 
 return runtime {

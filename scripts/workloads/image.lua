@@ -212,22 +212,10 @@ local function normalize_with(w, n, frames, keys)
   set(n, "layers", n.model.desc.layers); set(n, "family", p.act_family or "image")
   set(n, "experts", p.experts or 1)
   -- the attention processor expands the [B, S] padding mask to a dense [B, 1, S, S] one per
-  -- call (HunyuanVideo-1.5: two boolean copies, a repeat and an &; src/gen.c gen_dense_mask),
-  -- or, in the diffusers releases up to p.dense_attn_mask_until, the transformer's forward builds
-  -- one dense [B, S, S] boolean mask for all its blocks (HunyuanVideo in v0.32.0 and v0.32.1)
-  local dense, bools = p.dense_attn_mask == true, 2
-  if not dense and p.dense_attn_mask_until and n.runtime == "diffusers" then
-    if n.runtime_version == nil then
-      note(n, "diffusers: the newest release's attention mask assumed (runtime.version unset; up to %s "
-        .. "the transformer builds a dense S x S mask)", p.dense_attn_mask_until)
-    elseif E.version_code(n.runtime_version, "a diffusers", "0.32.2")
-        <= E.version_code(p.dense_attn_mask_until, "a diffusers", "0.32.2") then
-      dense, bools = true, 1
-      note(n, "diffusers %s builds a dense [B, S, S] boolean attention mask (fixed after %s)",
-        n.runtime_version, p.dense_attn_mask_until)
-    end
-  end
-  set(n, "dense_attn_mask", dense); set(n, "dense_attn_mask_bools", bools)
+  -- call (HunyuanVideo-1.5: two boolean copies, a repeat and an &; src/gen.c gen_dense_mask);
+  -- the diffusers releases up to p.dense_attn_mask_until build one [B, S, S] mask instead
+  -- (runtimes/diffusers.lua, which reads runtime.version)
+  set(n, "dense_attn_mask", p.dense_attn_mask == true); set(n, "dense_attn_mask_bools", 2)
   -- the model's own reference scripts (runtime "reference"): what they keep in fp32
   set(n, "ref_fp32", p.ref_fp32 or "never"); set(n, "ref_vae_fp32", p.ref_vae_fp32 == true)
   set(n, "token_timestep", p.token_timestep == true)
