@@ -146,6 +146,8 @@ typedef struct lc {
   bool mmproj_on;     /* the vision tower and projector as llama-server --mmproj loads them */
   uint32_t mmproj;    /* ... in this ggml type (the mmproj file's) */
   bool fa, mmap, cpu, offload_kqv, amx, avx2, embeddings, ollama;
+  bool legacy_swa;        /* sliding-window layers before the iSWA cache (LC_B_ISWA): the graph's
+                          ** second mask, KQ_mask_swa (lc_graph_shape, lc_compute_gpu) */
   const ggml_type_info *tk, *tv;
   int n_gpu;
   double cum[LC_MAX_GPU]; /* cumulative tensor_split fractions */
@@ -324,6 +326,10 @@ static void lc_options(lc *l) {
   l->embeddings = scn_bool(s, "runtime.embeddings", false);
   l->ollama = scn_bool(s, "runtime.ollama", false);
   l->ngl = l->cpu ? 0 : scn_u64(s, "runtime.n_gpu_layers", 999);
+  uint64_t n_sliding = 0;
+  for (int i = 0; i < l->m->n_kv; i++)
+    if (l->m->kv[i].window && l->m->kv[i].kind == KV_ATTN) n_sliding += l->m->kv[i].layers;
+  l->legacy_swa = n_sliding && n_sliding < l->n_layer && !lc_newer(l, LC_B_ISWA);
   /* --cpu-moe's pattern matches every block, a GGUF's MTP blocks too */
   l->n_cpu_moe = scn_bool(s, "runtime.cpu_moe", false) ? l->n_layer_all : scn_u64(s, "runtime.n_cpu_moe", 0);
   for (size_t i = 0; i < l->m->inv.n; i++) { /* the model's facts the graph's shape reads */
@@ -1150,8 +1156,7 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
   }
   uint64_t n_sliding = sp->n_swa;
   if (sp->n_swa >= sp->n_layer || sp->n_kv[1] == sp->n_kv[0]) sp->n_swa = 0;
-  if (n_sliding && n_sliding < sp->n_layer && !lc_newer(l, LC_B_ISWA))
-    sp->legacy_swa_period = lc_swa_period(sp->n_layer, sp->n_layer - n_sliding);
+  if (l->legacy_swa) sp->legacy_swa_period = lc_swa_period(sp->n_layer, sp->n_layer - n_sliding);
   if (n_sliding && n_sliding < sp->n_layer && lc_newer(l, LC_B_ISWA)) {
     /* sliding-window layers in a pattern (gemma2/gemma3, gpt-oss: hparams.set_swa_pattern,
     ** llama.cpp 80fb11a): llama_kv_cache_iswa, layer il sliding unless il % period ==
@@ -1403,14 +1408,6 @@ static bool lc_compute_replay(lc *l) {
   return true;
 }
 
-/* a model with sliding-window layers before the iSWA cache: its second mask */
-static bool lc_legacy_swa(const lc *l) {
-  uint64_t n = 0;
-  for (int i = 0; i < l->m->n_kv; i++)
-    if (l->m->kv[i].window && l->m->kv[i].kind == KV_ATTN) n += l->m->kv[i].layers;
-  return n && n < l->n_layer && !lc_newer(l, LC_B_ISWA);
-}
-
 /* GPU backends: the first GPU runs the first offloaded layers (and the output layer
 ** when it is the only one); inputs (embeddings looked up on the host, the mask) sit in
 ** the host compute buffer and are copied, n_copies times with pipeline parallelism */
@@ -1432,7 +1429,7 @@ static void lc_compute_gpu(lc *l) {
     l->gpu[g].compute = c;
   }
   uint64_t host = acc_add(a, acc_add(a, h_in, mask32), lc_inputs(l));
-  if (lc_legacy_swa(l)) host = acc_add(a, host, mask32); /* KQ_mask_swa: lc_graph_spec.legacy_swa_period */
+  if (l->legacy_swa) host = acc_add(a, host, mask32); /* KQ_mask_swa: lc_graph_spec.legacy_swa_period */
   if (any_host_layer) host = acc_add(a, host, p.attn > p.ffn ? p.attn : p.ffn);
   if (out_dev < 0) host = acc_add(a, host, p.out);
   l->host_compute = host;
