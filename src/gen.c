@@ -158,14 +158,19 @@ static uint64_t gen_group_bytes(ectx *c, const gen_weights *w, uint64_t per) {
   return best;
 }
 
-/* The VAE runs in fp32: SDXL's force_upcast (gen.vae_upcast), the reference scripts' fp32 VAE,
-** or a diffusers pipeline whose VAE was loaded with torch_dtype=torch.float32 beside a bf16
-** pipeline (workload.vae_dtype = "fp32": from_pretrained(..., vae=vae) keeps the component's
-** own dtype; the Wan docs' AutoencoderKLWan.from_pretrained(..., torch_dtype=torch.float32)),
-** its latents cast to vae.dtype before decode (pipeline_wan.py). */
+/* The VAE's weights are fp32 as loaded: the reference scripts' fp32 VAE, or a diffusers
+** pipeline whose VAE was loaded with torch_dtype=torch.float32 beside a bf16 pipeline
+** (workload.vae_dtype = "fp32": from_pretrained(..., vae=vae) keeps the component's own dtype;
+** the Wan docs' AutoencoderKLWan.from_pretrained(..., torch_dtype=torch.float32)), its latents
+** cast to vae.dtype before decode (pipeline_wan.py). */
+static bool gen_vae_loaded_fp32(const scenario *s) {
+  return scn_bool(s, "gen.vae_fp32", false) || (gen_ref(s) && scn_bool(s, "gen.ref_vae_fp32", false));
+}
+
+/* The VAE runs in fp32: loaded so (gen_vae_loaded_fp32), or SDXL's force_upcast
+** (gen.vae_upcast), which casts a 16-bit VAE for the decode only. */
 static bool gen_vae_fp32(const scenario *s) {
-  return scn_bool(s, "gen.vae_upcast", false) || scn_bool(s, "gen.vae_fp32", false) ||
-         (gen_ref(s) && scn_bool(s, "gen.ref_vae_fp32", false));
+  return scn_bool(s, "gen.vae_upcast", false) || gen_vae_loaded_fp32(s);
 }
 
 /* Tensor parallel (Open-Sora's colossalai hybrid plugin, opensora/models/mmdit/distributed.py
@@ -186,8 +191,7 @@ static void gen_split(ectx *c, gen_weights *w) {
   const char *names[8] = {0};
   /* the VAE's weights are fp32 when it is loaded so; SDXL's force_upcast casts them only for
   ** the decode (kept as stored here, as before) */
-  bool den32 = gen_den_fp32(c->s), vae32 = scn_bool(c->s, "gen.vae_fp32", false) ||
-                                          (gen_ref(c->s) && scn_bool(c->s, "gen.ref_vae_fp32", false));
+  bool den32 = gen_den_fp32(c->s), vae32 = gen_vae_loaded_fp32(c->s);
   bool img32 = scn_bool(c->s, "gen.image_encoder_fp32", false);
   bool img_kept = scn_bool(c->s, "gen.resident_image_encoder", false);
   memset(w, 0, sizeof *w);
