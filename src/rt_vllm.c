@@ -176,9 +176,10 @@ static void vllm_config(ectx *c, vcfg *v) {
   v->drafter = v->spec[0] && strcmp(v->spec, "ngram") != 0;
   uint64_t kvb = scn_u64(s, "vllm.kv_bytes", 0);
   v->kvb = kvb ? kvb : est_bits(s->kv_dtype) / 8;
+  /* positive: a given size as it is (vllm.lua rejects 0 and below), else 16 or a backend's */
   v->bs = mla_block_size(v, s, c->m, given);
-  if (v->bs == 0 || v->mml == 0 || v->seqs == 0 || v->tokens == 0 || v->kvb == 0)
-    est_fail(c, "vllm: block_size, max_model_len, max_num_seqs and max_num_batched_tokens must be positive");
+  if (v->mml == 0 || v->seqs == 0 || v->tokens == 0 || v->kvb == 0)
+    est_fail(c, "vllm: max_model_len, max_num_seqs and max_num_batched_tokens must be positive");
   if (s->gpu_memory == 0) est_fail(c, "vllm: the GPU's memory is unknown");
   v->lora.on = scn_u64(s, "vllm.lora.max_loras", 0) > 0;
   if (v->lora.on) {
