@@ -789,6 +789,7 @@ static uint64_t mm_video_tokens(const mmc *m, uint64_t seq_len) {
 ** even. Hold-out: Qwen2.5-VL-7B, max_model_len 128000, vLLM 0.23.0 (a public docker-log README,
 ** find_string id 55021192520): "Encoder cache will be initialized with a budget of 114688 tokens,
 ** and profiled with 1 video items" = 7 groups of 16384; the pre-0.10.2 rule gives the image. */
+#define VLLM_V1_VIDEO_FRAMES 10002 /* PR #24312 (2025-09-05), first released in 0.10.2 */
 static uint64_t mm_video_tokens_v1(const mmc *m, uint64_t seq_len) {
   if (!m->videos || !m->tps) return 0;
   uint64_t groups = seq_len / m->tokens, cap = 14 / m->tps;
@@ -841,7 +842,9 @@ static uint64_t mm_encoder_bytes(ectx *c, const vcfg *v, const mmc *m, uint64_t 
 ** prompt); the dummy inputs and the encoder outputs stay referenced while the decoder and
 ** the sampler run (they are dropped after the profile). */
 static void mm_profile_v1(ectx *c, vcfg *v, const mmc *m) {
-  uint64_t vid = !m->videos ? 0 : v->version >= 10002 ? mm_video_tokens_v1(m, v->mml) : mm_video_tokens(m, v->mml);
+  uint64_t vid = !m->videos                          ? 0
+                 : v->version >= VLLM_V1_VIDEO_FRAMES ? mm_video_tokens_v1(m, v->mml)
+                                                      : mm_video_tokens(m, v->mml);
   bool video = vid > (m->images ? m->tokens : 0);
   uint64_t T = video ? vid : m->tokens, limit = video ? m->videos : m->images;
   uint64_t bud = u64max(v->tokens, T), items;
