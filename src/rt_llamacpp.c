@@ -83,6 +83,16 @@
 ** cparams.embeddings); before, has_logits = !cparams.embeddings and has_embd =
 ** cparams.embeddings && pooling_type == NONE. The first build with it assumed, not bisected */
 #define LC_B_EMBD_LOGITS 5690
+/* ollama's "embeddings" patch (output_reserve: has_logits = cparams.causal_attn, where mainline
+** had !cparams.embeddings until LC_B_EMBD_LOGITS) came with ollama/ollama 8f8e736 ("update
+** llama.cpp submodule to `d7fd29f`", PR #5475, 2024-07-05: llm/patches/07-embeddings.diff),
+** whose llama.cpp d7fd29f is b3305 (ggml-org/ci's logs of that commit print "build = 3305
+** (d7fd29ff)"). It stayed through the renames: llm/patches/0006-embeddings.patch (7bd7b02,
+** 2024-09-16, at llama.cpp 8962422 = b3661), llama/patches/05-embeddings.diff when the llama
+** package came back (96efd90, 2024-10-08), 0005-embeddings.patch, 0003-embeddings.patch
+** (527cc97, 2024-12-10), until mainline had both (1a19df1, 2025-08-14). An ollama build before
+** b3305 keeps mainline's rule. */
+#define LC_B_OLLAMA_EMBD 3305
 /* PR #18898 "graph : utilize ggml_build_forward_select() to avoid reallocations" (opened
 ** 2026-01-17, reviewed 2026-01-18: https://github.com/ggml-org/llama.cpp/pull/18898; b7770 is
 ** of 2026-01-18, b7779 of 2026-01-20): build_inp_embd (src/llama-graph.cpp) makes both the
@@ -1468,11 +1478,11 @@ static int lc_heaviest(lc *l) {
 ** sets it for every model), n_embd f32 more (src/llama-context.cpp; n_embd_out() in 2026 builds,
 ** n_embd for every model vramfit reads). Before LC_B_EMBD_LOGITS embeddings replaced the
 ** logits, for a model without pooling (a generative model's pooling type is NONE), except
-** under ollama, whose "embeddings" patch (llama/patches/0005-embeddings.patch, 2024-09-16)
-** sets has_logits = cparams.causal_attn: both, at every build (Phi-4 Q4_K_M under ollama in
-** January 2025: CPU output 0.40 MiB = (100352 + 5120) x 4 B) */
+** under ollama from LC_B_OLLAMA_EMBD, whose "embeddings" patch sets has_logits =
+** cparams.causal_attn: both (Phi-4 Q4_K_M under ollama in January 2025: CPU output 0.40 MiB =
+** (100352 + 5120) x 4 B) */
 static bool lc_logits_with_embd(const lc *l) {
-  return l->ollama || lc_newer(l, LC_B_EMBD_LOGITS);
+  return (l->ollama && lc_newer(l, LC_B_OLLAMA_EMBD)) || lc_newer(l, LC_B_EMBD_LOGITS);
 }
 
 static uint64_t lc_output_bytes(const lc *l) {

@@ -956,11 +956,12 @@ static void test_legacy_swa_mask(void **state) {
   json_decref(j);
 }
 
-/* ollama keeps the logits beside the embeddings at every build: its vendored llama.cpp
-** carries the "embeddings" patch (ollama/ollama llama/patches/0005-embeddings.patch of
-** 2024-09-16, later 0003-embeddings.patch), which sets output_reserve's has_logits =
-** cparams.causal_attn where mainline had !cparams.embeddings until PR #14208; ollama's Go
-** runner sets cparams.embeddings. Two hold-out logs of builds before PR #14208:
+/* ollama keeps the logits beside the embeddings from llama.cpp b3305: its vendored llama.cpp
+** carries the "embeddings" patch from ollama/ollama PR #5475 (2024-07-05, llama.cpp d7fd29f =
+** b3305; later llama/patches/0005-embeddings.patch, then 0003-embeddings.patch), which sets
+** output_reserve's has_logits = cparams.causal_attn where mainline had !cparams.embeddings until
+** PR #14208; ollama's Go runner sets cparams.embeddings. An older build keeps mainline's rule.
+** Two hold-out logs of builds before PR #14208:
 ** - ollama of 2025-01-10 (public notes, jazzwang "snippet"), Phi-4 Q4_K_M (phi3: f32 81, q4_K
 **   101, q5_K 40, q6_K 21, vramfit's gguf:Q4_K_M counts), RTX 4060 Laptop, 29/41 layers, n_ctx
 **   2048, mmap off: CPU model 275.62 (token_embd) + CUDA_Host model 2622.81, CUDA0 model
@@ -970,12 +971,12 @@ static void test_legacy_swa_mask(void **state) {
 **   parallel sequences: ROCm_Host output 2.08 = 4 x (129280 + 7168) x 4 B. */
 static void test_ollama_embd_patch(void **state) {
   static const char *const t = "return { model = 'microsoft/phi-4', quant = 'gguf:Q4_K_M', runtime = { name = '%s',"
-                               " version = 'b4400', embeddings = true, n_ctx = 2048, n_batch = 512, n_ubatch = 512,"
-                               " n_gpu_layers = 29, flash_attn = false, use_mmap = false, fit = false },"
+                               " version = '%s', embeddings = true, n_ctx = 2048, n_batch = 512, n_ubatch = 512,"
+                               " n_gpu_layers = %d, flash_attn = false, use_mmap = false, fit = false },"
                                " workload = { kind = 'inference', context = 2048 }, gpu = 'RTX-4060Ti-8GB' }";
   char text[640];
   json_t *j = NULL;
-  snprintf(text, sizeof text, t, "ollama");
+  snprintf(text, sizeof text, t, "ollama", "b4400", 29);
   if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
   expect_printed_mib(tu_int(j, "runtime.gpu_model_buffer_bytes"), "5731.89", "CUDA0 model");
   /* token_embd (q4_K, 100352 x 5120) in CPU, the other host tensors in CUDA_Host */
@@ -986,9 +987,17 @@ static void test_ollama_embd_patch(void **state) {
   assert_int_equal(tu_int(j, "runtime.output_buffer_bytes"), (100352 + 5120) * 4);
   expect_printed_mib(tu_int(j, "runtime.output_buffer_bytes"), "0.40", "CPU output");
   json_decref(j);
-  snprintf(text, sizeof text, t, "llamacpp"); /* mainline of that build: the embeddings only */
+  snprintf(text, sizeof text, t, "llamacpp", "b4400", 29); /* mainline of that build: the embeddings only */
   assert_int_equal(tu_eval(*state, text, &j), VF_OK);
   assert_int_equal(tu_int(j, "runtime.output_buffer_bytes"), 5120 * 4);
+  json_decref(j);
+  snprintf(text, sizeof text, t, "ollama", "b3304", 29); /* ollama before the patch: mainline's rule */
+  assert_int_equal(tu_eval(*state, text, &j), VF_OK);
+  assert_int_equal(tu_int(j, "runtime.output_buffer_bytes"), 5120 * 4);
+  json_decref(j);
+  snprintf(text, sizeof text, t, "ollama", "b3305", 29); /* the first ollama build with it */
+  assert_int_equal(tu_eval(*state, text, &j), VF_OK);
+  assert_int_equal(tu_int(j, "runtime.output_buffer_bytes"), (100352 + 5120) * 4);
   json_decref(j);
   if (tu_eval(*state, "return { model = 'deepseek-ai/DeepSeek-R1', quant = 'gguf:Q4_K_M', runtime = { name = 'ollama',"
                       " version = 'b5100', embeddings = true, n_ctx = 8192, n_seq_max = 4, n_ubatch = 512,"

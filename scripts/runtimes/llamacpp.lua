@@ -27,10 +27,10 @@ local function normalize(n, knobs)
     n.concurrency = knobs.n_seq_max
   end
   local build = x["runtime.build"]
-  -- ollama's vendored llama.cpp carries its "embeddings" patch (ollama/ollama
-  -- llama/patches/0005-embeddings.patch of 2024-09-16, 0003-embeddings.patch later):
-  -- output_reserve keeps the logits beside the embeddings (has_logits = cparams.causal_attn),
-  -- whatever the build, where mainline replaced them before PR #14208
+  -- ollama's vendored llama.cpp carries its "embeddings" patch (ollama/ollama PR #5475 of
+  -- 2024-07-05, llama.cpp b3305, through llama/patches/0003-embeddings.patch): output_reserve
+  -- keeps the logits beside the embeddings (has_logits = cparams.causal_attn), where mainline
+  -- replaced them before PR #14208 (src/rt_llamacpp.c LC_B_OLLAMA_EMBD)
   if n.runtime_alias == "ollama" then x["runtime.ollama"] = true end
   -- --fit, on by default since PR #16653 (December 2025; the build threshold b7400 is approximate)
   local fit = knobs.fit
