@@ -161,6 +161,34 @@ static void test_dsv2lite_pp2_uneven_layers(void **state) {
               (const want[]){{"kv_cache_tokens", 807792, 0.05, 0}, {NULL}});
 }
 
+/* get_pp_indices before PR #13839 (0.7.3): layers // pp per stage, the last stage the whole
+** remainder, so Llama-3.1-8B's 32 layers at pp 3 are 10 / 10 / 12 (0.8.0 and later: 11 / 11 /
+** 10). Stage 0's weights are the embeddings (128256 x 4096), 10 layers of 218,112,000
+** parameters (q, o 4096 x 4096; k, v 1024 x 4096; gate, up, down 14336 x 4096; two norms) in bf16
+** and the 131072 x 128 x 2 B rotary cache. With the KV memory pinned per stage
+** (kv_cache_memory_bytes, a later vLLM flag, here to give every stage the same 8 GiB), the
+** engine's blocks are the largest stage's: 8 GiB / (12 layers x 16 x 8 x 128 x 2 x 2 B) at
+** 0.7.3, 11 layers at 0.8.0. */
+static void test_pp_stage_layers_pre080(void **state) {
+  static const char *const t = "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'vllm', "
+                               "version = '%s', max_model_len = 8192, enforce_eager = true, kv_cache_memory_bytes = "
+                               "8589934592 }, workload = { kind = 'inference', context = 8192 }, parallel = { pp = 3 }, "
+                               "gpu = 'L4' }";
+  const long long embed = 128256LL * 4096 * 2, layer = 218112000LL * 2, rope = 131072LL * 128 * 2;
+  const long long kv = 8589934592LL, page = 16LL * 8 * 128 * 2 * 2;
+  char text[512];
+  snprintf(text, sizeof text, t, "0.7.3");
+  json_t *j = eval(*state, text);
+  assert_int_equal((long long)fig(j, "weights_bytes"), embed + 10 * layer + rope);
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), kv / (12 * page) * 16);
+  json_decref(j);
+  snprintf(text, sizeof text, t, "0.8.0");
+  j = eval(*state, text);
+  assert_int_equal((long long)fig(j, "weights_bytes"), embed + 11 * layer + rope);
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), kv / (11 * page) * 16);
+  json_decref(j);
+}
+
 /* Hold-out (holdout3-vllm-mm): the llm-d-planner v0.19.0 logs of Gemma 3 (github.com/llm-d-incubation/
 ** llm-d-planner, commit d3121e05, accuracy/results/v0.19.0/logs/google-gemma-3-{4b,12b,27b}-it--h100-80gb
 ** --tp1pp1dp1--8192.log; not calibration cases): vllm serve, max_model_len 8192, util 0.95, prefix caching
@@ -2203,7 +2231,8 @@ int main(void) {
       cmocka_unit_test(test_lora_launch),
       cmocka_unit_test(test_spec_eagle3), cmocka_unit_test(test_spec_mtp), cmocka_unit_test(test_spec_errors),
       cmocka_unit_test(test_llama8b_tp1),    cmocka_unit_test(test_llama8b_tp),  cmocka_unit_test(test_llama8b_pp2),
-      cmocka_unit_test(test_dsv2lite_pp2_uneven_layers), cmocka_unit_test(test_qwen3_235b_fp8_tp8_ep),
+      cmocka_unit_test(test_dsv2lite_pp2_uneven_layers), cmocka_unit_test(test_pp_stage_layers_pre080),
+      cmocka_unit_test(test_qwen3_235b_fp8_tp8_ep),
       cmocka_unit_test(test_llama8b_dtypes), cmocka_unit_test(test_gemma2_hybrid), cmocka_unit_test(test_deepseek_mla), cmocka_unit_test(test_mla_block_size), cmocka_unit_test(test_glm45_air),
       cmocka_unit_test(test_moe),            cmocka_unit_test(test_version_eras), cmocka_unit_test(test_cudagraph_profiling_default), cmocka_unit_test(test_cudagraph_memory), cmocka_unit_test(test_a100_v010),
       cmocka_unit_test(test_deficit),        cmocka_unit_test(test_errors),      cmocka_unit_test(test_sglang_pool), cmocka_unit_test(test_sglang_release_defaults), cmocka_unit_test(test_sglang_holdout3), cmocka_unit_test(test_sglang_holdout5),
