@@ -320,6 +320,18 @@ local function fsdp_mixed_note(n)
   end
 end
 
+-- FlashInfer is a CUDA library: vLLM's sampler takes it only under current_platform.is_cuda()
+-- (src/rt_vllm.c vllm_config), so on a ROCm GPU a flashinfer_sampler the scenario gives or
+-- vLLM 0.8-0.10 assumes is not used. The note is for the scenario's own GPU; fit's probes
+-- decide per GPU in C.
+local function rocm_sampler_note(n)
+  if n.runtime ~= "vllm" or n.extra["runtime.flashinfer_sampler"] ~= true or not n.gpus[1] then return end
+  local e = catalog_entry(n.gpus[1].name)
+  if e and type(e.arch) == "string" and e.arch:find("^cdna") then
+    note(n, "%s is a ROCm GPU: vLLM samples with the PyTorch sort there, flashinfer_sampler has no effect", e.name)
+  end
+end
+
 local function fp8_part(n)
   local policy = n.extra["train.fp8"]
   if not policy then return end
@@ -363,6 +375,7 @@ function S.prepare(raw)
   fsdp_mixed_note(n)
   gpu_part(raw, n)
   fp8_part(n)
+  rocm_sampler_note(n)
   n.headroom = num_field(raw.headroom or 0.05, "headroom", 0, 0.9)
   if raw.headroom == nil then note(n, "headroom 5%% of each GPU kept free") end
   n.cuda_context = raw.cuda_context and host.parse_bytes(raw.cuda_context, "cuda_context") or 0

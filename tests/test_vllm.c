@@ -280,6 +280,12 @@ static void test_rocm_sampler_sorts(void **state) {
   assert_true(fabs(act / (1024.0 * 1024 * 1024) - 7.54) <= 0.25 * 7.54);
   /* the sampler's sort: 1024 x 152064 x (2 + 36.9) B is the peak on ROCm ... */
   assert_true(fig(r, "activation_peak_bytes") >= 1024.0 * 152064 * 38.9 * 0.999);
+  /* the assumptions say so */
+  bool said = false;
+  json_t *notes = json_object_get(r, "assumptions"), *n;
+  size_t i;
+  json_array_foreach(notes, i, n) said = said || strstr(json_string_value(n), "ROCm GPU: vLLM samples with the PyTorch sort");
+  assert_true(said);
   /* ... and the same run on an H100 keeps FlashInfer's 13.4 B (0.8-0.10 default) */
   snprintf(text, sizeof text, scn, "H100-SXM-80GB");
   json_t *h = eval(*state, text);
