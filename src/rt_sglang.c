@@ -636,7 +636,7 @@ void sglang_estimate(ectx *c) {
   ** multimodal model's factor): the launch flag is the needed fraction over it, and a flag
   ** must stay below 1 (server_args.py), so the static share can reach at most 0.999 x factor of
   ** the free memory; a workload that needs more needs that much more GPU */
-  double kf = (g.aiter ? 0.85 : 1.0) * (scn_real(s, "sglang.vlm_factor_given", 0) > 0 ? scn_real(s, "sglang.vlm_factor_given", 0) : 1.0);
+  double vg = scn_real(s, "sglang.vlm_factor_given", 0), kf = (g.aiter ? 0.85 : 1.0) * (vg > 0 ? vg : 1.0);
   est_fig_real(c, "mem_fraction_static_flag_factor", kf);
   uint64_t reach = acc_from_double(&c->acc, (double)static_need / (0.999 * kf));
   uint64_t req = acc_add(&c->acc, reach, s->gpu_memory > free0 ? s->gpu_memory - free0 : 0);
