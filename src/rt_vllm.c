@@ -432,43 +432,65 @@ static uint64_t stage_slack(ectx *c, uint64_t stage, bool draft) {
 ** Qwen3-14B at tp 4: qkv 17.5, o_proj 12.5, gate_up 85 and down 42.5 MiB leave 0.5, 1.5, 1
 ** and 1.5 MiB: 40 x 4.5 MiB + 2 x 1.06 MiB of vocabulary rows = 0.178 GiB, printed 7.08 GB
 ** against 6.90 GiB of parameters and rotary cache (hold-out round 5). */
+/* one medium allocation of r bytes, best fit into the 20 MiB segments' free tails (freeb,
+** nf of them); a tail too small for the smallest medium request (rmin) leaves the list */
+static void slack_place(uint64_t r, uint64_t rmin, uint64_t *freeb, size_t *nf, size_t cap, uint64_t *segs) {
+  const uint64_t seg = 20 * 1024 * 1024;
+  size_t best = *nf;
+  for (size_t f = 0; f < *nf; f++)
+    if (freeb[f] >= r && (best == *nf || freeb[f] < freeb[best])) best = f;
+  if (best == *nf) {
+    (*segs)++;
+    best = *nf < cap ? (*nf)++ : *nf - 1;
+    freeb[best] = seg;
+  }
+  freeb[best] -= r;
+  if (freeb[best] < rmin) freeb[best] = freeb[--*nf];
+}
+
 uint64_t est_reserved_slack(ectx *c) {
   const uint64_t mib = 1024 * 1024, seg = 20 * mib;
   const model_desc *m = c->m;
+  bytes_acc *A = &c->acc;
   valloc a[V_MAX_ALLOCS];
   int n = fused_allocs(c, false, a);
   uint64_t pp = c->s->pp ? c->s->pp : 1, L = m->layers ? bytes_ceildiv(m->layers, pp) : 1;
-  uint64_t total = 0, used = 0, segs = 0;
-  enum { FREE_MAX = 4096 };
+  uint64_t total = 0, used = 0, segs = 0, rmin = UINT64_MAX, per_layer = 0;
+  /* the best-fit walk covers at most MED_SIM of the layers' medium allocations; past that
+  ** (a large or absurd model) the layers' tails scale with their instance count */
+  enum { FREE_MAX = 1024, MED_SIM = 65536 };
   uint64_t freeb[FREE_MAX];
   size_t nf = 0;
-  for (uint64_t l = 0; l <= L; l++) {
-    for (int j = 0; j < n; j++) {
-      const inv_tensor *t = a[j].first;
-      bool layered = strchr(t->name, '*') && m->layers && a[j].n >= m->layers;
-      uint64_t r = align_up(a[j].bytes, 512), k = layered ? a[j].n / m->layers : a[j].n;
-      if (layered != (l > 0) || r == 0) continue; /* round 0: the model's own tensors */
-      if (r >= 10 * mib) {
-        total = acc_add(&c->acc, total, acc_mul(&c->acc, align_up(r, 2 * mib) - a[j].bytes, k));
-        continue;
-      }
-      if (r <= mib) continue;
-      for (uint64_t q = 0; q < k; q++) {
-        size_t best = nf;
-        for (size_t f = 0; f < nf; f++)
-          if (freeb[f] >= r && (best == nf || freeb[f] < freeb[best])) best = f;
-        if (best == nf) {
-          segs++;
-          if (nf < FREE_MAX) freeb[nf++] = seg - r;
-        } else {
-          freeb[best] -= r;
-        }
-        used = acc_add(&c->acc, used, r);
-      }
+  for (int j = 0; j < n; j++) {
+    bool layered = strchr(a[j].first->name, '*') && m->layers && a[j].n >= m->layers;
+    uint64_t r = align_up(a[j].bytes, 512), k = layered ? a[j].n / m->layers : a[j].n;
+    if (r >= 10 * mib) /* its own segment, rounded up to 2 MiB */
+      total = acc_add(A, total, acc_mul3(A, align_up(r, 2 * mib) - a[j].bytes, k, layered ? L : 1));
+    else if (r > mib) {
+      if (r < rmin) rmin = r;
+      if (layered) per_layer = acc_add(A, per_layer, k);
     }
   }
-  uint64_t held = acc_mul(&c->acc, segs, seg);
-  return acc_add(&c->acc, total, held > used ? held - used : 0);
+  for (int j = 0; j < n; j++) { /* round 0: the model's own medium tensors */
+    bool layered = strchr(a[j].first->name, '*') && m->layers && a[j].n >= m->layers;
+    uint64_t r = align_up(a[j].bytes, 512);
+    if (layered || r <= mib || r >= 10 * mib) continue;
+    for (uint64_t q = 0; q < a[j].n && q < MED_SIM; q++, used = acc_add(A, used, r))
+      slack_place(r, rmin, freeb, &nf, FREE_MAX, &segs);
+  }
+  uint64_t w0 = acc_mul(A, segs, seg) - used, sim = 0;
+  for (uint64_t l = 1; l <= L && per_layer && sim < MED_SIM; l++)
+    for (int j = 0; j < n; j++) {
+      bool layered = strchr(a[j].first->name, '*') && m->layers && a[j].n >= m->layers;
+      uint64_t r = align_up(a[j].bytes, 512);
+      if (!layered || r <= mib || r >= 10 * mib) continue;
+      for (uint64_t q = 0; q < a[j].n / m->layers && sim < MED_SIM; q++, sim++, used = acc_add(A, used, r))
+        slack_place(r, rmin, freeb, &nf, FREE_MAX, &segs);
+    }
+  uint64_t held = acc_mul(A, segs, seg), med = held > used ? held - used : 0, all = acc_mul(A, per_layer, L);
+  if (sim && all > sim && med > w0) /* the layers' walked tails, scaled to all their instances */
+    med = acc_add(A, w0, acc_from_double(A, (double)(med - w0) * ((double)all / (double)sim)));
+  return acc_add(A, total, med);
 }
 
 /* Weights of pipeline stage `stage`: its share of the layers, the embeddings on the

@@ -250,8 +250,10 @@ static uint64_t zero3_reuse_kept(ectx *c) {
   head_n = bytes_ceildiv(head_n, tp), head_b = bytes_ceildiv(head_b, tp);
   layer_n = bytes_ceildiv(layer_n, acc_mul(A, L, tp)), layer_b = bytes_ceildiv(layer_b, acc_mul(A, L, tp));
   if (R == 0) return 0;
-  uint64_t k = 0;
-  while (k < L && acc_add(A, acc_mul(A, 2, head_n), acc_mul3(A, 2, k, layer_n)) < R) k++;
+  /* the k >= 0 with 2 head + 2 k layer < R: ceil((R - 2 head) / (2 layer)) of them, at most L */
+  uint64_t h2 = acc_mul(A, 2, head_n), k = 0;
+  if (h2 < R) k = layer_n ? bytes_ceildiv(R - h2, acc_mul(A, 2, layer_n)) : L;
+  if (k > L) k = L;
   return acc_add(A, head_b, acc_mul(A, k, layer_b));
 }
 
