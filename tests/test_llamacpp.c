@@ -944,16 +944,15 @@ static void test_legacy_swa_mask(void **state) {
       " n_ubatch = 512, n_gpu_layers = 99, flash_attn = false, fit = false }, workload = { kind = 'inference',"
       " context = 4096 }, gpu = 'RTX-3060-8GB' }";
   char text[1400];
-  json_t *j = NULL;
   snprintf(text, sizeof text, t, "b5050");
-  if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
-  expect_printed_mib(tu_int(j, "runtime.gpu_model_buffer_bytes"), "762.54", "CUDA0 model");
-  expect_printed_mib(tu_int(j, "runtime.cpu_model_buffer_bytes"), "306.00", "CPU_Mapped model");
-  expect_printed_mib(tu_int(j, "runtime.kv_buffer_bytes"), "104.00", "CUDA0 KV");
-  expect_printed_mib(tu_int(j, "runtime.output_buffer_bytes"), "1.00", "CUDA_Host output");
-  expect_printed_mib(tu_int(j, "runtime.compute_buffer_bytes"), "514.25", "CUDA0 compute");
-  expect_printed_mib(tu_int(j, "runtime.host_compute_buffer_bytes"), "18.26", "CUDA_Host compute");
-  json_decref(j);
+  expect_log(state, text,
+             (const printed_fig[]){{"runtime.gpu_model_buffer_bytes", "762.54", "CUDA0 model"},
+                                   {"runtime.cpu_model_buffer_bytes", "306.00", "CPU_Mapped model"},
+                                   {"runtime.kv_buffer_bytes", "104.00", "CUDA0 KV"},
+                                   {"runtime.output_buffer_bytes", "1.00", "CUDA_Host output"},
+                                   {"runtime.compute_buffer_bytes", "514.25", "CUDA0 compute"},
+                                   {"runtime.host_compute_buffer_bytes", "18.26", "CUDA_Host compute"},
+                                   {NULL, NULL, NULL}});
 }
 
 /* ollama keeps the logits beside the embeddings from llama.cpp b3305: its vendored llama.cpp
@@ -1051,25 +1050,25 @@ static void test_holdout_round4_exact(void **state) {
   expect_printed_mib(tu_int(j, "runtime.kv_buffer_bytes"), "448.00", "CPU KV");
   expect_printed_mib(tu_int(j, "runtime.host_compute_buffer_bytes"), "304.75", "CPU compute");
   json_decref(j);
-  if (tu_eval(*state, "return { model = { arch = 'mistral3', config = { architectures = {"
-                      " 'Mistral3ForConditionalGeneration' }, model_type = 'mistral3', text_config = {"
-                      " model_type = 'mistral', hidden_size = 5120, intermediate_size = 32768, num_hidden_layers = 40,"
-                      " num_attention_heads = 32, num_key_value_heads = 8, head_dim = 128, vocab_size = 131072,"
-                      " max_position_embeddings = 393216, rms_norm_eps = 1e-05, rope_theta = 100000000.0,"
-                      " tie_word_embeddings = false, attn_temperature_every_layer = true }, vision_config = {"
-                      " model_type = 'pixtral', hidden_size = 1024, intermediate_size = 4096, num_hidden_layers = 24,"
-                      " num_attention_heads = 16, head_dim = 64, image_size = 1540, patch_size = 14, num_channels = 3,"
-                      " rope_theta = 10000.0, hidden_act = 'silu' } } }, quant = 'gguf:BF16', runtime = {"
-                      " name = 'llamacpp', version = 'b7400', n_ctx = 256, n_batch = 6, n_ubatch = 6,"
-                      " n_gpu_layers = 0, flash_attn = true, fit = false }, workload = { kind = 'inference',"
-                      " context = 256 }, gpu = 'RTX-PRO-6000-Blackwell-96GB' }",
-              &j) != VF_OK)
-    fail_msg("%s", vf_engine_error(*state));
-  expect_printed_mib(tu_int(j, "runtime.cpu_model_buffer_bytes"), "44961.58", "CPU_Mapped model");
-  expect_printed_mib(tu_int(j, "runtime.output_buffer_bytes"), "0.50", "CPU output");
-  expect_printed_mib(tu_int(j, "runtime.kv_buffer_bytes"), "40.00", "CPU KV");
-  expect_printed_mib(tu_int(j, "runtime.host_compute_buffer_bytes"), "3.12", "CUDA_Host compute");
-  json_decref(j);
+  expect_log(state,
+             "return { model = { arch = 'mistral3', config = { architectures = {"
+             " 'Mistral3ForConditionalGeneration' }, model_type = 'mistral3', text_config = {"
+             " model_type = 'mistral', hidden_size = 5120, intermediate_size = 32768, num_hidden_layers = 40,"
+             " num_attention_heads = 32, num_key_value_heads = 8, head_dim = 128, vocab_size = 131072,"
+             " max_position_embeddings = 393216, rms_norm_eps = 1e-05, rope_theta = 100000000.0,"
+             " tie_word_embeddings = false, attn_temperature_every_layer = true }, vision_config = {"
+             " model_type = 'pixtral', hidden_size = 1024, intermediate_size = 4096, num_hidden_layers = 24,"
+             " num_attention_heads = 16, head_dim = 64, image_size = 1540, patch_size = 14, num_channels = 3,"
+             " rope_theta = 10000.0, hidden_act = 'silu' } } }, quant = 'gguf:BF16', runtime = {"
+             " name = 'llamacpp', version = 'b7400', n_ctx = 256, n_batch = 6, n_ubatch = 6,"
+             " n_gpu_layers = 0, flash_attn = true, fit = false }, workload = { kind = 'inference',"
+             " context = 256 }, gpu = 'RTX-PRO-6000-Blackwell-96GB' }",
+             (const printed_fig[]){
+                 {"runtime.cpu_model_buffer_bytes", "44961.58", "CPU_Mapped model"},
+                 {"runtime.output_buffer_bytes", "0.50", "CPU output"},
+                 {"runtime.kv_buffer_bytes", "40.00", "CPU KV"},
+                 {"runtime.host_compute_buffer_bytes", "3.12", "CUDA_Host compute"},
+                 {NULL, NULL, NULL}});
   if (tu_eval(*state, "return { model = { arch = 'qwen3', config = { architectures = { 'Qwen3ForCausalLM' },"
                       " model_type = 'qwen3', hidden_size = 1024, intermediate_size = 3072, num_hidden_layers = 28,"
                       " num_attention_heads = 16, num_key_value_heads = 8, head_dim = 128, vocab_size = 151936,"
