@@ -1245,7 +1245,9 @@ static void test_sglang_holdout3(void **state) {
 **   the 0.72 GiB this H100 lost before loading).
 ** - sgl-project/sglang .claude/skills/clean-startup-log/SKILL.md (log of 2026-04-27), Qwen3-8B
 **   defaults on a B200 (trtllm_mha, page 64): "mem usage=15.28 GB", "#tokens: 992896, K size:
-**   68.18 GB", chunked_prefill_size=16384.
+**   68.18 GB", chunked_prefill_size=16384. The same file's log of 2026-05-24 (about 0.5.12), the same
+**   command with 275.75 GB free after init: a GB300 (276.62 GiB total; a B300 holds 267.69), "#tokens:
+**   1707904, K size: 117.28 GB" (+0.27%; +5.2% on the nominal 288 GiB the catalog held before).
 ** - a public deployment note, SGLang 0.5.13, Qwen3-30B-A3B --mem-fraction-static 0.90
 **   --max-total-tokens 4096 on an RTX PRO 6000 Blackwell: "mem usage=56.89 GB", 4096 tokens. */
 static void test_sglang_holdout5(void **state) {
@@ -1273,6 +1275,12 @@ static void test_sglang_holdout5(void **state) {
                              {"kv_cache_tokens", 992896, 0.05, 0},
                              {"k_size_bytes", 68.18, 0.05, IN_GIB},
                              {"chunked_prefill_size", 16384, 0, 0},
+                             {NULL}});
+  expect_figs(*state,
+              "return { model = 'Qwen/Qwen3-8B', runtime = { name = 'sglang', version = '0.5.12', page_size = 64, "
+              "context_length = 40960 }, workload = { kind = 'inference', context = 40960 }, gpu = 'NVIDIA GB300' }",
+              (const want[]){{"kv_cache_tokens", 1707904, 0.05, 0},
+                             {"k_size_bytes", 117.28, 0.05, IN_GIB},
                              {NULL}});
   expect_figs(*state,
               "return { model = 'Qwen/Qwen3-30B-A3B', runtime = { name = 'sglang', version = '0.5.13', mem_fraction_static "
