@@ -1228,7 +1228,7 @@ static uint64_t graph_layers(const ectx *c) {
 ** Qwen3.5-9B 0.19 0.78 (0.65), Llama-3-70B-AWQ tp 2 0.16 1.94 (1.22). Not modelled: MoE and
 ** MLA layers (DeepSeek-V2-Lite 1.57 printed, 0.78 here) and NCCL all-reduces captured with
 ** custom all-reduce off (Qwen3-8B-AWQ tp 2: 1.65, 1.04 here). */
-#define VLLM_GRAPH_UNIT_MIB 0.289
+#define VLLM_GRAPH_UNIT_MIB EST_GRAPH_UNIT_MIB /* 0.289, estimate_int.h; rt_sglang.c's piecewise graphs use it too */
 /* vLLM's own estimate (profile_cudagraph_memory, "Estimated CUDA graph memory: X GiB
 ** total"): first capture + per-graph x (sizes - 1) for each mode, the larger first capture
 ** only; 0.264 MiB a layer and a size, the median over the same 14 runs' estimates. Held out:
