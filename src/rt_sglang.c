@@ -428,6 +428,195 @@ static uint64_t graph_bytes(ectx *c, const sg_spec *sp, uint64_t graph_bs, uint6
   return acc_add(&c->acc, g, acc_add(&c->acc, drafter_forward(c, sp, t, a), acc_mul3(&c->acc, t, dv, 4)));
 }
 
+/* ------------------------------------------------------------ CUDA-graph capture */
+
+/* "Capture cuda graph end ... mem usage=X GB" is the drop in free memory (after empty_cache)
+** across CudaGraphRunner(model_runner) (model_runner.py init_cuda_graphs), and "Capture
+** piecewise CUDA graph end ... mem usage" the same across the piecewise runner. What the
+** runners hold, from sgl-project/sglang's python/sglang/srt/model_executor/cuda_graph_runner.py,
+** piecewise_cuda_graph_runner.py and the attention backends' init_cuda_graph_state (layers/attention):
+** - one CUDA-graph memory pool shared by every runner ("Reuse this memory pool across all cuda
+**   graph runners. global_graph_memory_pool"; captures run from the largest size down "to
+**   enable better memory sharing across cuda graphs"): the transient tensors of the largest
+**   capture, i.e. one forward of the largest decode batch with its logits in the model dtype,
+**   or one layer's forward of the largest piecewise token count, whichever is larger;
+** - the captured outputs: each decode graph's fp32 next-token logits (bs x vocab x 4,
+**   output_buffers[bs], the `.float()` in logits_processor.py _get_logits) until PR #8579
+**   (merged 2025-07-30, "save cuda graph memory by using next_token_logits_buffer": GLM-4.5-Air
+**   tp 4 5.16 -> 2.89 GB), from it one max_bs x vocab fp32 buffer that every graph writes;
+** - the attention backend's graph state (init_cuda_graph_state, init_forward_metadata_capture_
+**   cuda_graph): FlashInfer a cuda_graph_kv_indices of max_bs x context_len int32 and, per
+**   captured batch, a BatchDecodeWithPagedKVCacheWrapper whose __init__ allocates an 8 MiB
+**   _int_workspace_buffer (flashinfer/decode.py); the caching allocator serves requests of
+**   1-10 MiB from 20 MiB segments (c10/cuda/CUDACachingAllocator.cpp kLargeBuffer), two such
+**   buffers a segment; triton the same kv_indices plus fp32 split-KV logits and LSE
+**   (max_bs x heads x num_kv_splits (8, server_args.py triton_attention_num_kv_splits) x
+**   v_head_dim); FA3, TRT-LLM MHA and the others a page table of max_bs x
+**   ceil(context_len / page_size) int32;
+** - piecewise graphs: the torch.compile backend splits the model at each attention op and
+**   captures every piece at every token size (compilation/cuda_piecewise_backend.py, adapted
+**   from vLLM's); their graph and static-output memory is taken at vLLM's 0.289 MiB a layer and
+**   a size (EST_GRAPH_UNIT_MIB, the median of 14 vLLM runs, whose piecewise graphs are the same
+**   structure; no SGLang log chose it).
+** Not modelled: NCCL collectives captured into the graphs when custom all-reduce is off (tp > 1
+** on PCIe), the decode graphs' own per-node memory, lazily loaded kernels. */
+
+/* SGLang's default attention backend on NVIDIA GPUs when not given: FA3 on Hopper from 0.4.6
+** (issue #6066 of 2025-05-07 calls it the latest release's default; PR #6379 keeps a model
+** allowlist, not modelled), TRT-LLM MHA on sm_100 from PR #14291 (merged 2025-12-02; taken as
+** 0.5.7 here, inferred from the date; sm_120 keeps FlashInfer, PR #14842), FlashInfer
+** otherwise. On CDNA: aiter (aiter_derate), whose graph state is taken as a page table. */
+static const char *sg_backend(const scenario *s) {
+  const char *be = scn_str(s, "runtime.attention_backend", "");
+  if (be[0]) return be;
+  uint64_t rel = scn_u64(s, "sglang.release", 99999999);
+  if (strncmp(s->gpu_arch, "cdna", 4) == 0) return "aiter";
+  if (strcmp(s->gpu_arch, "hopper") == 0 && rel >= 400600) return "fa3";
+  if (strcmp(s->gpu_arch, "blackwell") == 0 && rel >= 500700 &&
+      (!s->gpu_compute[0] || strncmp(s->gpu_compute, "10.", 3) == 0))
+    return "trtllm_mha";
+  return "flashinfer";
+}
+
+typedef struct sg_graphs {
+  const char *backend;
+  uint64_t n_decode, sum_bs, max_bs; /* decode batches captured, their sum and largest */
+  uint64_t n_pw, pw_max;              /* piecewise token sizes captured and the largest */
+  uint64_t pool, outputs, attn, wrappers, pw_nodes;
+  uint64_t decode, piecewise;         /* what each runner's "mem usage" would show alone */
+} sg_graphs;
+
+/* Captured decode batch sizes from .. to by step (closed form: a huge cuda_graph_max_bs costs
+** nothing), those above the last one taken. */
+static void decode_run(ectx *c, sg_graphs *gr, uint64_t from, uint64_t to, uint64_t step, uint64_t *last) {
+  if (from <= *last) from += ((*last - from) / step + 1) * step;
+  if (from > to) return;
+  uint64_t n = (to - from) / step + 1, hi = from + (n - 1) * step;
+  gr->n_decode += n;
+  /* n x (from + hi) / 2, halving the even factor */
+  uint64_t s2 = from + hi;
+  gr->sum_bs = acc_add(&c->acc, gr->sum_bs, n % 2 == 0 ? acc_mul(&c->acc, n / 2, s2) : acc_mul(&c->acc, n, s2 / 2));
+  gr->max_bs = *last = hi;
+}
+
+/* The decode batch sizes, up to cuda_graph_max_bs and the request table's size (reqs):
+** - before 0.5.3 cuda_graph_runner.py get_batch_sizes_to_capture: [1, 2, 4, 8] + 16 .. 160 by 8
+**   (more above 160 on large GPUs, by 8 here), cut at cuda_graph_max_bs, and when the list
+**   falls short, max .. cuda_graph_max_bs by 16 (as at 0.4.9, 13 sizes to 80);
+** - 0.5.3 and later server_args.py _generate_cuda_graph_batch_sizes: [1, 2, 4, 8, 12] + 16 .. 256
+**   by 8 + 272 .. 496 by 16 + 512 .. max by 32 (52 sizes to 512; taken with the GPU-size table of
+**   PRs #10372 / #10975, which moved the defaults there; inferred). */
+static void decode_sizes(ectx *c, uint64_t graph_bs, uint64_t reqs, sg_graphs *gr) {
+  uint64_t max = graph_bs < reqs ? graph_bs : reqs, last = 0;
+  if (max == 0) return;
+  bool nw = scn_u64(c->s, "sglang.release", 99999999) >= 500300;
+  static const uint64_t head_old[] = {1, 2, 4, 8}, head_new[] = {1, 2, 4, 8, 12};
+  const uint64_t *h = nw ? head_new : head_old;
+  size_t nh = nw ? 5 : 4;
+  for (size_t i = 0; i < nh && h[i] <= max; i++) decode_run(c, gr, h[i], h[i], 1, &last);
+  uint64_t top = nw ? 256 : 160;
+  decode_run(c, gr, 16, max < top ? max : top, 8, &last);
+  if (nw) {
+    decode_run(c, gr, 272, max < 496 ? max : 496, 16, &last);
+    decode_run(c, gr, 512, max, 32, &last);
+  } else {
+    decode_run(c, gr, 168, max < 256 ? max : 256, 8, &last);
+    if (last < max) decode_run(c, gr, last + 16, max, 16, &last);
+  }
+  /* a request table smaller than the list: its size - 1 and its size are added */
+  if (reqs < graph_bs) {
+    if (reqs > 1) decode_run(c, gr, reqs - 1, reqs - 1, 1, &last);
+    decode_run(c, gr, reqs, reqs, 1, &last);
+  }
+}
+
+/* Piecewise (prefill) graphs: on with --enable-piecewise-cuda-graph (PR #10062), on by default
+** from PR #16331 (merged 2026-03-02; taken as 0.5.10 here, the first release known here to
+** capture them by default: the 2026-04-27 clean-startup log), off with
+** --disable-piecewise-cuda-graph. Token sizes (server_args.py _generate_piecewise_cuda_graph_
+** tokens): from PR #15927 (2026-01-10, 0.5.7 here) 4 .. 32 by 4, 48 .. 256 by 16, 288 .. 512 by
+** 32, 576 .. 1024 by 64, 1280 .. 4096 by 256, 4608 .. max by 512 with max = chunked_prefill_size
+** (MLA: 2048); before it 4 .. 32 by 4, 48 .. 256 by 16, 288 .. 512 by 32, 640 .. 4096 by 128,
+** 4352 .. max by 256 with max 4096 (piecewise_cuda_graph_max_tokens). */
+static void piecewise_sizes(ectx *c, uint64_t chunk, sg_graphs *gr) {
+  const scenario *s = c->s;
+  uint64_t rel = scn_u64(s, "sglang.release", 99999999);
+  bool on = scn_bool(s, "runtime.enable_piecewise_cuda_graph", false) || rel >= 501000;
+  if (!on || scn_bool(s, "runtime.disable_piecewise_cuda_graph", false)) return;
+  bool nw = rel >= 500700;
+  uint64_t dflt = nw ? (est_model_mla(c->m) ? 2048 : chunk) : 4096;
+  uint64_t max = scn_u64(s, "runtime.piecewise_cuda_graph_max_tokens", dflt);
+  static const struct { uint64_t from, to, step; } seg_new[] = {
+      {4, 32, 4}, {48, 256, 16}, {288, 512, 32}, {576, 1024, 64}, {1280, 4096, 256}, {4608, UINT64_MAX, 512}};
+  static const struct { uint64_t from, to, step; } seg_old[] = {
+      {4, 32, 4}, {48, 256, 16}, {288, 512, 32}, {640, 4096, 128}, {4352, UINT64_MAX, 256}};
+  size_t n = nw ? 6 : 5;
+  for (size_t i = 0; i < n; i++) {
+    uint64_t from = nw ? seg_new[i].from : seg_old[i].from, to = nw ? seg_new[i].to : seg_old[i].to;
+    uint64_t step = nw ? seg_new[i].step : seg_old[i].step;
+    if (to > max) to = max;
+    if (from > to) break;
+    uint64_t k = (to - from) / step + 1;
+    gr->n_pw += k;
+    gr->pw_max = from + (k - 1) * step;
+  }
+}
+
+/* The attention backend's decode-graph state for the largest batch, and the per-size
+** FlashInfer wrappers' workspaces (see above). */
+static void attn_state(ectx *c, uint64_t ctx, uint64_t page, sg_graphs *gr) {
+  uint64_t bs = gr->max_bs;
+  if (!bs) return;
+  const char *be = gr->backend;
+  uint64_t heads = bytes_ceildiv(c->m->heads ? c->m->heads : 1, c->s->tp);
+  uint64_t vdim = c->m->n_kv ? c->m->kv[0].v_dim : 128;
+  if (strcmp(be, "flashinfer") == 0) {
+    gr->attn = acc_mul3(&c->acc, bs, ctx, 4);
+    gr->wrappers = acc_mul(&c->acc, (gr->n_decode + 1) / 2, 20 * MIB);
+  } else if (strcmp(be, "triton") == 0) {
+    uint64_t kvi = acc_mul3(&c->acc, bs, ctx, 4);
+    uint64_t logits = acc_mul3(&c->acc, acc_mul(&c->acc, bs, heads), 8, acc_mul(&c->acc, vdim + 1, 4));
+    gr->attn = acc_add(&c->acc, kvi, logits);
+  } else {
+    gr->attn = acc_mul3(&c->acc, bs, bytes_ceildiv(ctx, page ? page : 1), 4);
+  }
+}
+
+/* The graphs' memory: the shared pool, the outputs, the backend's state and the piecewise
+** graphs; decode and piecewise are also given apart, each as if captured first. */
+static void sg_graph_bytes(ectx *c, const sg_spec *sp, uint64_t graph_bs, uint64_t reqs, uint64_t chunk,
+                           uint64_t ctx, uint64_t page, uint64_t a, sg_graphs *gr) {
+  const scenario *s = c->s;
+  uint64_t rel = scn_u64(s, "sglang.release", 99999999);
+  gr->backend = sg_backend(s);
+  if (!scn_bool(s, "runtime.disable_cuda_graph", false)) decode_sizes(c, graph_bs, reqs, gr);
+  piecewise_sizes(c, chunk, gr);
+  uint64_t v = c->m->vocab;
+  uint64_t dpool = 0;
+  if (gr->max_bs) {
+    if (sp->on) {
+      dpool = graph_bytes(c, sp, graph_bs, reqs, a); /* speculative: the verify / draft forward */
+    } else {
+      dpool = acc_add(&c->acc, est_forward_dense_bytes(c, gr->max_bs, a), est_forward_moe_bytes(c, gr->max_bs, a));
+      dpool = acc_add(&c->acc, dpool, acc_mul3(&c->acc, gr->max_bs, v, a));
+    }
+    uint64_t rows = rel >= 401001 ? gr->max_bs : gr->sum_bs; /* PR #8579 */
+    if (sp->on) rows = 0; /* counted in graph_bytes' fp32 logits */
+    gr->outputs = acc_mul3(&c->acc, rows, v, 4);
+    attn_state(c, ctx, page, gr);
+  }
+  uint64_t ppool = 0;
+  if (gr->n_pw) {
+    ppool = acc_add(&c->acc, est_forward_dense_bytes(c, gr->pw_max, a), est_forward_moe_bytes(c, gr->pw_max, a));
+    uint64_t layers = bytes_ceildiv(c->m->layers ? c->m->layers : 1, s->pp);
+    gr->pw_nodes = acc_from_double(&c->acc, EST_GRAPH_UNIT_MIB * MIB * (double)layers * (double)gr->n_pw);
+  }
+  gr->pool = dpool > ppool ? dpool : ppool;
+  uint64_t dstate = acc_add(&c->acc, gr->outputs, acc_add(&c->acc, gr->attn, gr->wrappers));
+  gr->decode = gr->max_bs ? acc_add(&c->acc, dpool, dstate) : 0;
+  gr->piecewise = gr->n_pw ? acc_add(&c->acc, ppool, gr->pw_nodes) : 0;
+}
+
 void sglang_estimate(ectx *c) {
   const scenario *s = c->s;
   budget *b = &c->e->b;
@@ -560,22 +749,29 @@ void sglang_estimate(ectx *c) {
   budget_add(b, "workspace", req_pool, BASIS_EXACT, true,
              "req_to_token table: (%llu requests + 1) x (context %llu + %llu) x int32", (unsigned long long)reqs,
              (unsigned long long)ctx, (unsigned long long)(width - ctx));
-  /* what the reserve must hold: one prefill chunk's forward through a layer, and the decode
-  ** graphs' pool (the forward of cuda_graph_max_bs tokens and their fp32 logits) */
+  /* what the reserve must hold: one prefill chunk's forward through a layer, the CUDA graphs
+  ** (sg_graph_bytes) */
   uint64_t a = est_bits(s->dtype) / 8;
   uint64_t act = acc_add(&c->acc, est_forward_dense_bytes(c, g.chunk, a), est_forward_moe_bytes(c, g.chunk, a));
-  uint64_t graphs = graph_bytes(c, &sp, g.graph_bs, reqs, a);
-  budget_add(b, "activations", act, BASIS_MODELLED, true,
-             "prefill chunk of %llu tokens through one layer (SGLang's own reserve for it: %.2f GiB)",
-             (unsigned long long)g.chunk, 1.5 * (double)(g.chunk > 2048 ? g.chunk : 2048) / 1024);
-  if (sp.on)
-    budget_add(b, "cuda_graphs", graphs, BASIS_ASSUMED, true,
-               "decode graphs up to batch %llu x %llu draft tokens: target verify%s, forward and fp32 logits",
-               (unsigned long long)(g.graph_bs < reqs ? g.graph_bs : reqs), (unsigned long long)sp.ndraft,
-               sp.drafts ? " and draft" : "");
-  else
-    budget_add(b, "cuda_graphs", graphs, BASIS_ASSUMED, true,
-               "decode graphs up to batch %llu: one batch's forward and fp32 logits", (unsigned long long)g.graph_bs);
+  sg_graphs gr = {0};
+  sg_graph_bytes(c, &sp, g.graph_bs, reqs, g.chunk, ctx, g.page, a, &gr);
+  uint64_t graphs = acc_add(&c->acc, gr.pool,
+                            acc_add(&c->acc, acc_add(&c->acc, gr.outputs, gr.attn), acc_add(&c->acc, gr.wrappers, gr.pw_nodes)));
+  /* a prefill chunk that the piecewise graphs cover runs in their pool (counted there) */
+  bool in_graphs = gr.n_pw && gr.pw_max >= g.chunk;
+  budget_add(b, "activations", in_graphs ? 0 : act, BASIS_MODELLED, true,
+             "prefill chunk of %llu tokens through one layer%s (SGLang's own reserve for it: %.2f GiB)",
+             (unsigned long long)g.chunk, in_graphs ? ": inside the piecewise CUDA graphs' pool" : "",
+             1.5 * (double)(g.chunk > 2048 ? g.chunk : 2048) / 1024);
+  if (gr.max_bs || gr.n_pw)
+    budget_add(b, "cuda_graphs", graphs, BASIS_MODELLED, true,
+               "%llu decode graph(s) to batch %llu%s, %llu piecewise size(s) to %llu tokens: shared pool %.2f GiB, "
+               "logits outputs %.2f, %s graph state %.2f, piecewise graphs %.2f",
+               (unsigned long long)gr.n_decode, (unsigned long long)gr.max_bs,
+               sp.on ? (sp.drafts ? " (target verify and draft)" : " (target verify)") : "",
+               (unsigned long long)gr.n_pw, (unsigned long long)gr.pw_max, (double)gr.pool / GIB,
+               (double)gr.outputs / GIB, gr.backend, (double)(gr.attn + gr.wrappers) / GIB,
+               (double)gr.pw_nodes / GIB);
   if (g.reserved_mib > 0)
     est_fig(c, "reserved_bytes", acc_from_double(&c->acc, g.reserved_mib * MIB));
   if (comm)
@@ -618,6 +814,13 @@ void sglang_estimate(ectx *c) {
   if (g.piecewise_mib > 0) est_fig(c, "piecewise_reserved_bytes", (uint64_t)(g.piecewise_mib * MIB));
   est_fig(c, "chunked_prefill_size", g.chunk);
   est_fig(c, "cuda_graph_max_bs", g.graph_bs);
+  /* the capture: the two runners' "mem usage" lines, each as if captured first (the second
+  ** one pays only what the shared pool's blocks cannot hold), and the sizes captured */
+  est_fig(c, "cuda_graph_bytes", graphs);
+  est_fig(c, "cuda_graph_decode_bytes", gr.decode);
+  est_fig(c, "cuda_graph_piecewise_bytes", gr.piecewise);
+  est_fig(c, "cuda_graph_decode_sizes", gr.n_decode);
+  est_fig(c, "cuda_graph_piecewise_sizes", gr.n_pw);
   double conc = (double)tokens / (double)(s->context ? s->context : 1);
   est_fig_real(c, "max_concurrency", conc < (double)reqs ? conc : (double)reqs);
   est_fig(c, "context_length_fit", tokens); /* one request of at most the whole pool */

@@ -302,8 +302,12 @@ return runtime {
   knobs = { mem_fraction_static = "number", context_length = "int", max_running_requests = "int",
             kv_cache_dtype = "string", chunked_prefill_size = "int", max_total_tokens = "int",
             page_size = "int", cuda_graph_max_bs = "int", disable_radix_cache = "bool",
+            -- disable_cuda_graph: no decode graphs; disable_piecewise_cuda_graph: no piecewise graphs
+            -- (on by default from 0.5.10 here, src/rt_sglang.c piecewise_sizes)
+            disable_cuda_graph = "bool", disable_piecewise_cuda_graph = "bool",
             enable_piecewise_cuda_graph = "bool", -- attention_backend: SGLang's --attention-backend choices (server_args.py
-            -- ATTENTION_BACKEND_CHOICES, 0.5.x); only "aiter" changes the memory (rt_sglang.c aiter_derate)
+            -- ATTENTION_BACKEND_CHOICES, 0.5.x); "aiter" changes the fraction (rt_sglang.c aiter_derate), every
+            -- backend its CUDA-graph state (rt_sglang.c attn_state)
             attention_backend = { "aiter", "triton", "torch_native", "flex_attention", "flashinfer", "fa3", "fa4",
                                   "flashmla", "cutlass_mla", "trtllm_mla", "trtllm_mha", "nsa", "wave",
                                   "dual_chunk_flash_attn", "hybrid_linear_attn", "intel_amx", "intel_xpu", "ascend" }, piecewise_cuda_graph_max_tokens = "int",
