@@ -1420,6 +1420,18 @@ static void test_sglang_holdout6(void **state) {
   double saved = before - fig(j, "cuda_graph_bytes");
   json_decref(j);
   if (!(fabs(saved - 2.27 * g) <= 0.25 * 2.27 * g)) fail_msg("PR #8579 saving %.3f GiB, expected 2.27", saved / g);
+  /* FlashInfer's 384 MiB global workspace (global_config.py) is outside mem_fraction_static: the
+  ** 24 GB card's token pool is as before (38,141 printed, test_sglang_holdout3); FA3 has none */
+  j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'sglang', version = "
+                   "'0.4.9.post2', context_length = 131072 }, workload = { kind = 'inference', context = 131072 }, "
+                   "gpu = { name = 'RTX-4090-24GB', memory = '22.88GiB' } }");
+  assert_int_equal((long long)fig(j, "attention_workspace_bytes"), 384LL << 20);
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), 37092);
+  json_decref(j);
+  j = eval(*state, "return { model = 'Qwen/Qwen3-32B', runtime = { name = 'sglang', version = '0.5.19', context_length "
+                   "= 8192 }, workload = { kind = 'inference', context = 8192 }, gpu = 'H100-SXM-80GB' }");
+  assert_int_equal((long long)fig(j, "attention_workspace_bytes"), 0);
+  json_decref(j);
   /* the misses: their capture lists (13 batches 1-80; 58 token sizes to 8192, no decode graphs) */
   expect_figs(*state,
               "return { model = 'Qwen/Qwen2.5-32B', runtime = { name = 'sglang', version = '0.4.3.post4', "
