@@ -37,6 +37,8 @@ typedef struct vcfg {
   const char *spec;              /* spec.method ("" without speculative decoding) */
   bool drafter;                  /* a drafter model runs (every method but ngram) */
   uint64_t graph_pw, graph_full; /* CUDA-graph capture sizes, PIECEWISE and FULL (capture_sizes) */
+  uint64_t nccl_pw, nccl_full;   /* of those, the sizes whose all-reduces NCCL runs (nccl_sizes) */
+  const char *car_off;           /* why custom all-reduce is off (custom_ar_off), NULL when on */
   bool chunked, eager, nvls, fi_sampler, v0;
   bool v2; /* the V2 model runner (vllm/v1/worker/gpu/model_runner.py; vllm.lua model_runner) */
   vmm mm;
@@ -134,6 +136,8 @@ static uint64_t mla_block_size(const vcfg *v, const scenario *s, const model_des
 static void mm_profile(ectx *c, vcfg *v);
 static uint64_t lora_act_bytes(ectx *c, const vcfg *v);
 static void capture_sizes(ectx *c, const vcfg *v, uint64_t *pw, uint64_t *full);
+static const char *custom_ar_off(const scenario *s);
+static void nccl_sizes(ectx *c, vcfg *v);
 
 static void vllm_config(ectx *c, vcfg *v) {
   const scenario *s = c->s;
@@ -206,6 +210,8 @@ static void vllm_config(ectx *c, vcfg *v) {
   /* after mm_profile, which may change fwd_tokens; the inventory is scanned once here */
   v->lora.act = lora_act_bytes(c, v);
   capture_sizes(c, v, &v->graph_pw, &v->graph_full);
+  v->car_off = custom_ar_off(s);
+  nccl_sizes(c, v);
 }
 
 /* ---------------------------------------------------------------- weights */
@@ -1199,21 +1205,27 @@ static bool vllm_hybrid(ectx *c, const vcfg *v) {
 ** the same way: the first graph of each mode plus the second one's cost x (sizes - 1),
 ** "at least 1 MiB per graph for driver overhead" (profile_cudagraph_memory). Hence
 ** bytes = unit x layers on the rank x (PIECEWISE sizes + FULL sizes). */
-static void capture_sizes(ectx *c, const vcfg *v, uint64_t *pw, uint64_t *full) {
+/* The sizes of at least `from` tokens (1: all of them). */
+static void capture_sizes_from(ectx *c, const vcfg *v, uint64_t from, uint64_t *pw, uint64_t *full) {
   *pw = *full = 0;
   if (v->eager) return;
   uint64_t k = v->spec[0] ? scn_u64(c->s, "spec.tokens", 0) : 0;
   if (v->v0) {
     uint64_t last = v->version >= 7000 ? 8192 : 256;
-    for (uint64_t b = 1, prev = 0; b <= last && prev < v->seqs; prev = b, b = b < 8 ? b * 2 : b + 8) ++*full;
+    for (uint64_t b = 1, prev = 0; b <= last && prev < v->seqs; prev = b, b = b < 8 ? b * 2 : b + 8) *full += b >= from;
     return;
   }
   uint64_t max = v->version >= 10000 ? u64min(2 * v->seqs, 512) : 512, decode = v->seqs * (1 + k);
   for (uint64_t b = 1; b <= max; b = b < 8 ? b * 2 : b + (v->version >= 12000 && b >= 256 ? 16 : 8)) {
     if (b > v->tokens) break;
+    if (b < from) continue;
     ++*pw;
     if (v->version >= 11000 && b <= decode && b >= 1 + k) ++*full;
   }
+}
+
+static void capture_sizes(ectx *c, const vcfg *v, uint64_t *pw, uint64_t *full) {
+  capture_sizes_from(c, v, 1, pw, full);
 }
 
 static uint64_t graph_layers(const ectx *c) {
@@ -1221,13 +1233,62 @@ static uint64_t graph_layers(const ectx *c) {
   return bytes_ceildiv(l, c->s->pp);
 }
 
+/* Custom all-reduce (vllm/distributed/device_communicators/custom_all_reduce.py,
+** CustomAllreduce.__init__): off with --disable-custom-all-reduce (runtime.disable_custom_all_reduce),
+** for a world size outside _SUPPORTED_WORLD_SIZES = [2, 4, 6, 8] ("unsupported world size"), and
+** above two GPUs that are not fully NVLink-connected ("not supported on more than two PCIe-only
+** GPUs": world_size > 2 and not current_platform.is_fully_connected, NVML's NVLink check); read
+** here from the catalog's interconnect: NVLink without "bridge" is the SXM boards' all-to-all
+** fabric, bridge pairs and PCIe are not. A failed P2P test (_can_p2p: "lacks GPU P2P capability",
+** e.g. two Ada cards in a container without P2P) cannot be seen from the scenario: say
+** disable_custom_all_reduce = true. ROCm and Gaudi keep their own all-reduce paths: not modelled,
+** taken as on. NULL when custom all-reduce runs. */
+static const char *custom_ar_off(const scenario *s) {
+  if (s->tp <= 1) return NULL;
+  if (scn_bool(s, "runtime.disable_custom_all_reduce", false)) return "disable_custom_all_reduce";
+  if (strncmp(s->gpu_arch, "cdna", 4) == 0 || strncmp(s->gpu_arch, "gaudi", 5) == 0) return NULL;
+  if (s->tp != 2 && s->tp != 4 && s->tp != 6 && s->tp != 8) return "a tensor-parallel size outside 2, 4, 6, 8";
+  bool connected = !s->gpu_link[0] || (strncmp(s->gpu_link, "NVLink", 6) == 0 && !strstr(s->gpu_link, "bridge"));
+  if (s->tp > 2 && !connected) return "more than two GPUs without full NVLink";
+  return NULL;
+}
+
+/* The capture sizes whose all-reduces run on NCCL inside the graphs: every size when custom
+** all-reduce is off (CudaCommunicator.all_reduce falls back to pynccl, whose ncclAllReduce is
+** captured on the graph's stream); with it on, the sizes whose hidden-state all-reduce is
+** max_size = 8 MiB or more (should_custom_ar: inp_size < max_size), on GPUs without vLLM's
+** symmetric-memory all-reduce (CUSTOM_ALL_REDUCE_MAX_SIZES lists compute capability 9.0, 10.0
+** and 10.3, whose larger messages go to symm_mem: not modelled as NCCL). */
+static void nccl_sizes(ectx *c, vcfg *v) {
+  const scenario *s = c->s;
+  v->nccl_pw = v->nccl_full = 0;
+  if (s->tp <= 1) return;
+  if (v->car_off) {
+    v->nccl_pw = v->graph_pw;
+    v->nccl_full = v->graph_full;
+    return;
+  }
+  bool symm = strcmp(s->gpu_arch, "hopper") == 0 || strcmp(s->gpu_arch, "blackwell") == 0;
+  if (symm || strncmp(s->gpu_arch, "cdna", 4) == 0 || strncmp(s->gpu_arch, "gaudi", 5) == 0) return;
+  uint64_t row = acc_mul(&c->acc, c->m->hidden ? c->m->hidden : 1, v->a);
+  capture_sizes_from(c, v, bytes_ceildiv(8ull << 20, row), &v->nccl_pw, &v->nccl_full);
+}
+
+/* All-reduces one captured forward runs on a rank: the attention output and the MLP / MoE
+** output of each layer (RowParallelLinear / FusedMoE reduce_results), and the vocabulary-parallel
+** embedding's on the first stage. */
+static uint64_t graph_collectives(const ectx *c) {
+  if (c->s->tp <= 1) return 0;
+  return 2 * graph_layers(c) + 1;
+}
+
 /* The actual capture ("Graph capturing finished in N secs, took X GiB"): 0.289 MiB a layer
 ** and a size, the median of layer x size units over the 14 llmd-v019 H100 runs (0.91 GiB for
 ** Llama-3.1-8B at 51 + 51 sizes). Held out, dense: Qwen2-7B 0.10.1 A100 0.53 (0.50
 ** printed), Qwen2.5-7B 0.22 0.43 (0.31), Qwen3.5-4B 0.22 0.78 / 0.49 (0.55 / 0.35),
 ** Qwen3.5-9B 0.19 0.78 (0.65), Llama-3-70B-AWQ tp 2 0.16 1.94 (1.22). Not modelled: MoE and
-** MLA layers (DeepSeek-V2-Lite 1.57 printed, 0.78 here) and NCCL all-reduces captured with
-** custom all-reduce off (Qwen3-8B-AWQ tp 2: 1.65, 1.04 here). */
+** MLA layers (DeepSeek-V2-Lite 1.57 printed, 0.78 here). NCCL all-reduces captured with custom
+** all-reduce off are a term of their own (VLLM_GRAPH_NCCL_MIB). */
 #define VLLM_GRAPH_UNIT_MIB EST_GRAPH_UNIT_MIB /* 0.289, estimate_int.h; rt_sglang.c's piecewise graphs use it too */
 /* vLLM's own estimate (profile_cudagraph_memory, "Estimated CUDA graph memory: X GiB
 ** total"): first capture + per-graph x (sizes - 1) for each mode, the larger first capture
@@ -1236,14 +1297,40 @@ static uint64_t graph_layers(const ectx *c) {
 ** Qwen3.5-9B 0.19 0.70 (0.78). */
 #define VLLM_GRAPH_EST_UNIT_MIB 0.264
 
-static uint64_t cuda_graphs(ectx *c, const vcfg *v) {
-  uint64_t n = v->graph_pw + v->graph_full;
-  return acc_from_double(&c->acc, VLLM_GRAPH_UNIT_MIB * MIB * (double)graph_layers(c) * (double)n);
+/* NCCL collectives captured in a graph (custom all-reduce off, or messages of 8 MiB and more).
+** NCCL makes a collective enqueued during stream capture a persistent plan (src/enqueue.cc:
+** planner->persistent = ncclCudaGraphValid(capturingGraph)): its work descriptors get a device
+** buffer of their own (ncclCudaMalloc in 2.19-2.21, cudaMallocAsync from the communicator's pool
+** from 2.26: "Persistent cudaMallocAsync work buf") released only when the graph is destroyed
+** (ncclCudaGraphAddDestructor(..., persistentDestructor)), and the kernel node keeps its arguments
+** (up to NCCL's kernel-argument size) in the instantiated graph. What a captured collective costs
+** on the device is therefore the driver's allocation granularity, not a size in the source:
+** vllm#5517 measured the same TP graphs at 3.81 GiB on CUDA 12.2 / 12.3 drivers and 1.14 GiB on
+** 12.4; vLLM sets NCCL_CUMEM_ENABLE=0 because cuMem's rounding made it worse (NVIDIA/nccl#1234,
+** vllm#5091). 0.110 MiB per collective and captured size, the mean of two logs' excess over the
+** per-layer unit: Qwen3-8B-AWQ tp 2 without P2P on 0.17.0 (1.65 GiB for 51 + 51 sizes x 73
+** collectives: 0.084) and Qwen3-235B-A22B-FP8 tp 8 on eight PCIe L40S on 0.10.2 (3.45 GiB for
+** 67 sizes x 189: 0.135). Held out: see tests/test_vllm.c test_graph_nccl_holdout6. */
+#define VLLM_GRAPH_NCCL_MIB 0.110
+
+static uint64_t nccl_graph_bytes(ectx *c, uint64_t sizes) {
+  return acc_from_double(&c->acc, VLLM_GRAPH_NCCL_MIB * MIB * (double)graph_collectives(c) * (double)sizes);
 }
 
+static uint64_t cuda_graphs(ectx *c, const vcfg *v) {
+  uint64_t n = v->graph_pw + v->graph_full;
+  uint64_t layers = acc_from_double(&c->acc, VLLM_GRAPH_UNIT_MIB * MIB * (double)graph_layers(c) * (double)n);
+  return acc_add(&c->acc, layers, nccl_graph_bytes(c, v->nccl_pw + v->nccl_full));
+}
+
+/* vLLM's estimate captures real graphs (the first and second of each mode), so the NCCL
+** collectives in them are measured and extrapolated with the rest: the same term over the
+** NCCL sizes (assumed; no log prints an estimate with custom all-reduce off). */
 static uint64_t cuda_graph_estimate(ectx *c, const vcfg *v) {
   uint64_t n = v->graph_pw + v->graph_full;
-  return n ? acc_from_double(&c->acc, VLLM_GRAPH_EST_UNIT_MIB * MIB * (double)graph_layers(c) * (double)(n - 1)) : 0;
+  if (!n) return 0;
+  uint64_t layers = acc_from_double(&c->acc, VLLM_GRAPH_EST_UNIT_MIB * MIB * (double)graph_layers(c) * (double)(n - 1));
+  return acc_add(&c->acc, layers, nccl_graph_bytes(c, v->nccl_pw + v->nccl_full));
 }
 
 /* The V0 engine gathers the logits to the driver worker (rank 0) alone and samples
@@ -1318,8 +1405,13 @@ static void vllm_budget(ectx *c, const vcfg *v, const vrank *r, uint64_t kv_allo
                  : "gpu_memory_utilization x total - the rest (%llu x %llu tokens need %.2f GiB of it)",
              (unsigned long long)s->concurrency, (unsigned long long)s->context,
              (double)(need_kv > r->kv ? r->kv : need_kv) / GIB);
-  budget_add(b, "cuda_graphs", cuda_graphs(c, v), BASIS_CALIBRATED, true, "captured after KV sizing%s",
-             v->eager ? " (enforce_eager: none)" : "");
+  char nccl[160] = "";
+  if (v->nccl_pw + v->nccl_full)
+    snprintf(nccl, sizeof nccl, "; %llu NCCL all-reduces in each of %llu sizes (%s)",
+             (unsigned long long)graph_collectives(c), (unsigned long long)(v->nccl_pw + v->nccl_full),
+             v->car_off ? v->car_off : "8 MiB and more");
+  budget_add(b, "cuda_graphs", cuda_graphs(c, v), BASIS_CALIBRATED, true, "captured after KV sizing%s%s",
+             v->eager ? " (enforce_eager: none)" : "", nccl);
   est_add_context(c, b, "CUDA context and loaded kernels before vLLM's profiling");
 }
 
@@ -1376,6 +1468,11 @@ static void vllm_figures(ectx *c, const vcfg *v, const vgroups *g, const vrank *
   est_fig(c, "cuda_graph_estimate_bytes", v->v2 ? 0 : cuda_graph_estimate(c, v));
   est_fig(c, "cuda_graph_sizes_piecewise", v->graph_pw);
   est_fig(c, "cuda_graph_sizes_full", v->graph_full);
+  if (c->s->tp > 1) {
+    est_fig(c, "custom_all_reduce", v->car_off ? 0 : 1);
+    est_fig(c, "cuda_graph_nccl_sizes", v->nccl_pw + v->nccl_full);
+    est_fig(c, "cuda_graph_nccl_collectives", graph_collectives(c));
+  }
   est_fig(c, "kv_cache_bytes", r->kv);
   est_fig(c, "num_gpu_blocks", blocks);
   est_fig(c, "kv_cache_tokens", tokens);
