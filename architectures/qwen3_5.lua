@@ -33,7 +33,7 @@ return arch {
     if moe then
       local E, k = nn.need(tc, "num_experts"), nn.need(tc, "num_experts_per_tok")
       local EI, SI = nn.need(tc, "moe_intermediate_size"), nn.count(tc, "shared_expert_intermediate_size", 0)
-      local x = { count = L * E, role = "expert" }
+      local x = { count = L * E, role = "expert", layout = "out_in" }
       nn.param(t, lp .. ".mlp.experts.gate_up_proj", { 2 * EI, h }, x)
       nn.param(t, lp .. ".mlp.experts.down_proj", { h, EI }, x)
       nn.linear(t, lp .. ".mlp.gate", E, h, { count = L, role = "router" })

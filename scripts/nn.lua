@@ -192,6 +192,9 @@ function nn.param(list, name, shape, opts)
   local n = #list
   add(list, name, shape, opts.count or 1, opts.role or "other")
   if opts.dtype and #list > n then list[#list].dtype = opts.dtype end
+  -- layout "out_in": a 2-D parameter stored {out, in} like a Linear although it has no
+  -- ".weight" suffix (Qwen3.5-MoE's fused experts); quant.lua Q.dims reads it
+  if opts.layout and #list > n then list[#list].layout = opts.layout end
   return list
 end
 

@@ -104,6 +104,35 @@ static void test_fp8(void **state) {
                    (218103808LL + (4096 * 2 + 1024 * 2 + 14336 * 2 + 4096) * 4) * 32 + LLAMA8_KEPT);
 }
 
+/* Routed experts held as fused MoE parameters (Qwen3.5-MoE's experts.gate_up_proj {2I, h} and
+** experts.down_proj {h, I}, one expert a tensor, no ".weight" suffix) are quantized by the checkpoint
+** formats like Linears, as vLLM's FusedMoE methods load them (hold-out round 6:
+** Qwen/Qwen3.5-35B-A3B-FP8 loads 34.22 GiB on vLLM 0.18, 63.70 predicted while the experts stayed
+** bf16). Qwen3.5-35B-A3B: 40 layers x 256 experts, h 2048, I 512. Block FP8 per expert: gate_up
+** 1024 x 2048 B + 8 x 16 scales x 4 B = 2,097,664, down 2048 x 512 B + 16 x 4 x 4 B = 1,048,832,
+** against 6,291,456 B in fp16: 3,144,960 B less an expert. Keeping every other tensor isolates them.
+** bitsandbytes (transformers replaces nn.Linear modules only) leaves them alone. */
+static void test_fused_experts(void **state) {
+  const char *m = "Qwen/Qwen3.5-35B-A3B";
+  json_t *j = NULL;
+  if (tu_eval(*state, "return { model = 'Qwen/Qwen3.5-35B-A3B', dtype = 'fp16', workload = { kind = 'inference', "
+                      "context = 2048, concurrency = 1 } }", &j) != VF_OK)
+    fail_msg("%s", vf_engine_error(*state));
+  long long fp16 = tu_int(j, "model.weight_bytes");
+  json_decref(j);
+  long long fp8 = weight_bytes(*state, m, "{ name = 'fp8', scheme = 'block', keep = { '^(?!.*experts\\\\.)' } }");
+  long long w8 = weight_bytes(*state, m, "{ name = 'w8a8', keep = { '^(?!.*experts\\\\.)' } }");
+  assert_int_equal(fp16 - fp8, 40LL * 256 * 3144960);
+  /* w8a8 (int8 + fp32 per row): gate_up 2,097,152 + 1024 x 4, down 1,048,576 + 2048 x 4 */
+  assert_int_equal(w8 - fp8, 40LL * 256 * ((2097152 + 4096 + 1048576 + 8192) - (2097664 + 1048832)));
+  /* bitsandbytes quantizes nn.Linear modules only: with them all kept, nothing is left */
+  j = NULL;
+  assert_int_not_equal(tu_eval(*state, "return { model = 'Qwen/Qwen3.5-35B-A3B', dtype = 'fp16', quant = { name = "
+                                       "'bnb-nf4', keep = { '^(?!.*experts\\\\.)' } }, workload = { kind = "
+                                       "'inference', context = 2048, concurrency = 1 } }", &j), VF_OK);
+  json_decref(j);
+}
+
 /* gpt-oss-20b: experts 24 x 32 x (5760 x 90 + 2880 x 90) blocks x 17 B = 10,152,345,600, the
 ** rest bf16: exactly the checkpoint, model.safetensors.index.json metadata.total_size
 ** 13,761,264,768 (https://huggingface.co/openai/gpt-oss-20b). */
@@ -276,7 +305,7 @@ static void test_bad_input(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_gptq),         cmocka_unit_test(test_awq),
-      cmocka_unit_test(test_bnb_nf4),      cmocka_unit_test(test_fp8),
+      cmocka_unit_test(test_bnb_nf4),      cmocka_unit_test(test_fp8), cmocka_unit_test(test_fused_experts),
       cmocka_unit_test(test_mxfp4_gpt_oss), cmocka_unit_test(test_gguf_pythia),
       cmocka_unit_test(test_gguf_llama8b),
       cmocka_unit_test(test_gguf_deepseek_kv_b), cmocka_unit_test(test_gguf_hybrid_vision), cmocka_unit_test(test_bad_input),

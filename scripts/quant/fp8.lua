@@ -16,7 +16,7 @@ return {
               activation_scheme = { "dynamic", "static" }, block_size = "int" },
   defaults = { scheme = "tensor", activation_scheme = "dynamic", block_size = 128 },
   tensor = function(t, o, ctx)
-    if not ctx.q.is_linear(t) or t.role == "lm_head" then return nil end
+    if not (ctx.q.is_linear(t) or ctx.q.is_fused_expert(t)) or t.role == "lm_head" then return nil end
     local out, inp = ctx.q.dims(t, ctx.desc)
     local scales = 4
     if o.scheme == "channel" then

@@ -11,7 +11,7 @@ return {
   summary = "NVFP4 (16-element blocks: 8 B E2M1 + 1 B E4M3 scale, fp32 global scales)",
   aliases = { "nv-fp4", "modelopt_fp4", "w4a4-nvfp4" },
   tensor = function(t, o, ctx)
-    if not ctx.q.is_linear(t) or t.role == "lm_head" then return nil end
+    if not (ctx.q.is_linear(t) or ctx.q.is_fused_expert(t)) or t.role == "lm_head" then return nil end
     local out, inp = ctx.q.dims(t, ctx.desc)
     if inp % 16 ~= 0 then return nil end
     return { bytes = out * (inp // 16) * 9 + 8, dtype = "fp4", qtype = "nvfp4" }

@@ -12,7 +12,7 @@ return {
   options = { activation_scheme = { "dynamic", "static" } },
   defaults = { activation_scheme = "dynamic" },
   tensor = function(t, o, ctx)
-    if not ctx.q.is_linear(t) or t.role == "lm_head" then return nil end
+    if not (ctx.q.is_linear(t) or ctx.q.is_fused_expert(t)) or t.role == "lm_head" then return nil end
     local out, inp = ctx.q.dims(t, ctx.desc)
     local bytes = out * inp + out * 4 + (o.activation_scheme == "static" and 4 or 0)
     return { bytes = bytes, dtype = "int8", qtype = "w8a8" }
