@@ -7,6 +7,7 @@
 ** Uses estimate_int.h.
 */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "estimate_int.h"
@@ -292,6 +293,39 @@ static bool mxfp4_expert(const inv_tensor *t) {
                                     (strstr(t->name, "_bias") && t->ndim == 1 && t->dtype != DT_FP32));
 }
 
+/* What vLLM's process_weights_after_loading makes of a quantized
+** Linear group beyond its checkpoint bytes (all `count` tensors, before tp sharding).
+**
+** AWQ zero points on Machete. From 0.18.0 (PR #36505: AWQMarlinLinearMethod goes through
+** choose_mp_linear_kernel; dated 2026-03-09, first release inferred from the 0.18.0 log
+** below) an AWQ Linear takes the mixed-precision kernel chooser, which on compute capability
+** 9.0 picks MacheteLinearKernel when it can implement the layer (machete_utils.py: group
+** size -1, 64 or 128 for fp16/bf16, in % 64 and out % 128 per rank). Its
+** process_weights_after_loading (kernels/mixed_precision/machete.py, transform_w_zp)
+** unpacks the int32 qzeros [groups, out/8] and stores -scale x zero in the scales' dtype,
+** [groups, out] x 2 B: 1.5 B more per group and output row. Marlin keeps them packed
+** (marlin_zero_points), GPTQ and compressed-tensors W4A16 (symmetric) have none, an AWQ
+** checkpoint made with zero_point false neither (qtype "-sym").
+** hugging-quants/Meta-Llama-3.1-70B-Instruct-AWQ-INT4 on an H200, vLLM 0.18.0 (Red Hat
+** build): "Using MacheteLinearKernel for AWQMarlinLinearMethod", 37.87 GiB printed, 37.07
+** without this, 37.81 with it (github.com/MarkellR-RedHat/pytorch-quantization-demo
+** @788209dc, bench/raw/2026-09-29-r2/logs/benchmark-int4-predictor-*-startup.txt). */
+static uint64_t vllm_requant_extra(ectx *c, const inv_tensor *t) {
+  uint64_t code = scn_u64(c->s, "vllm.version", 19000), tp = c->s->tp ? c->s->tp : 1;
+  if (t->ndim != 2) return 0;
+  /* MoE experts take the fused-MoE methods (AWQMarlinMoEMethod), not a Linear kernel */
+  if (strncmp(t->qtype, "awq-g", 5) == 0 && !strstr(t->qtype, "-sym") && t->role != ROLE_EXPERT && code >= 18000) {
+    const char *cc = c->s->gpu_compute;
+    bool sm90 = cc[0] ? strcmp(cc, "9.0") == 0 : strcmp(c->s->gpu_arch, "hopper") == 0;
+    uint64_t out = t->shape[0], in = t->shape[1], g = strtoull(t->qtype + 5, NULL, 10);
+    bool row = strstr(t->name, "o_proj") || strstr(t->name, "down_proj");
+    uint64_t in_r = row ? in / tp : in, out_r = row ? out : out / tp;
+    if (!sm90 || !g || in % g || !(g == 64 || g == 128 || g == in) || in_r % 64 || out_r % 128) return 0;
+    return acc_mul(&c->acc, acc_mul(&c->acc, in / g, out) / 2 * 3, t->count);
+  }
+  return 0;
+}
+
 /* Bytes of one tensor group on one rank of a tp group: vocabulary-parallel rows
 ** padded to 64 (vllm/model_executor/layers/vocab_parallel_embedding.py pad_vocab_size),
 ** K/V projections replicated when there are fewer KV heads than ranks
@@ -301,6 +335,7 @@ static uint64_t rank_tensor_bytes(ectx *c, const inv_tensor *t) {
   uint64_t tp = c->s->tp, b = 0;
   if (mxfp4_expert(t) && model_mxfp4(m)) return acc_mul(&c->acc, mxfp4_expert_bytes(c, t), t->count);
   if (!inv_tensor_bytes(t, &b)) c->acc.overflow = true;
+  if (t->qtype[0]) b = acc_add(&c->acc, b, vllm_requant_extra(c, t));
   /* a drafter's vocabulary-parallel rows are its own (EAGLE-3's draft_vocab_size lm_head),
   ** its K/V heads those of its own attention (speculative.lua: spec.kv1.heads) */
   bool draft = est_is_draft(t);

@@ -19,7 +19,9 @@ return {
     local qweight = inp * (out // 8) * 4
     local qzeros = o.zero_point and groups * (out // 8) * 4 or 0
     local scales = groups * out * 2
-    return { bytes = qweight + qzeros + scales, dtype = "int4", qtype = "awq-g" .. g }
+    -- "-sym": no zero points (vLLM's kernels then take the symmetric uint4b8 path)
+    return { bytes = qweight + qzeros + scales, dtype = "int4",
+             qtype = "awq-g" .. g .. (o.zero_point and "" or "-sym") }
   end,
   -- AutoAWQ's GEMM kernel dequantizes the whole weight to fp16 when a call has many
   -- tokens (awq_ext.dequantize_weights_cuda, then a dense matmul): one layer's worth.
