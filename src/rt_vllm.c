@@ -293,7 +293,7 @@ static bool mxfp4_expert(const inv_tensor *t) {
                                     (strstr(t->name, "_bias") && t->ndim == 1 && t->dtype != DT_FP32));
 }
 
-/* What vLLM's process_weights_after_loading makes of a quantized
+/* What vLLM's process_weights_after_loading and its bitsandbytes loader make of a quantized
 ** Linear group beyond its checkpoint bytes (all `count` tensors, before tp sharding).
 **
 ** AWQ zero points on Machete. From 0.18.0 (PR #36505: AWQMarlinLinearMethod goes through
@@ -309,7 +309,15 @@ static bool mxfp4_expert(const inv_tensor *t) {
 ** hugging-quants/Meta-Llama-3.1-70B-Instruct-AWQ-INT4 on an H200, vLLM 0.18.0 (Red Hat
 ** build): "Using MacheteLinearKernel for AWQMarlinLinearMethod", 37.87 GiB printed, 37.07
 ** without this, 37.81 with it (github.com/MarkellR-RedHat/pytorch-quantization-demo
-** @788209dc, bench/raw/2026-09-29-r2/logs/benchmark-int4-predictor-*-startup.txt). */
+** @788209dc, bench/raw/2026-09-29-r2/logs/benchmark-int4-predictor-*-startup.txt).
+**
+** bitsandbytes double quantization. From 0.9.2 (PR #19742, merged 2025-06, first release
+** inferred from the merge date) BitsAndBytesModelLoader.load_weights calls dequantize_dq on
+** every quant state: the uint8 absmax with its nested fp32 absmax (per 256), 256-entry code
+** and offset becomes one fp32 absmax per 64-element block, as without double quantization
+** (in-flight quantization uses quantize_4bit(..., compress_statistics=True), so it always
+** has them). Qwen2.5-3B-Instruct in-flight nf4 on 0.18.0: 2.07 GiB printed, 1.92 without
+** this, 2.04 with it (hold-out round 6). */
 static uint64_t vllm_requant_extra(ectx *c, const inv_tensor *t) {
   uint64_t code = scn_u64(c->s, "vllm.version", 19000), tp = c->s->tp ? c->s->tp : 1;
   if (t->ndim != 2) return 0;
@@ -322,6 +330,12 @@ static uint64_t vllm_requant_extra(ectx *c, const inv_tensor *t) {
     uint64_t in_r = row ? in / tp : in, out_r = row ? out : out / tp;
     if (!sm90 || !g || in % g || !(g == 64 || g == 128 || g == in) || in_r % 64 || out_r % 128) return 0;
     return acc_mul(&c->acc, acc_mul(&c->acc, in / g, out) / 2 * 3, t->count);
+  }
+  if ((strcmp(t->qtype, "nf4-dq") == 0 || strcmp(t->qtype, "fp4-dq") == 0) && code >= 9002) {
+    uint64_t numel = 0;
+    if (!inv_tensor_elements(t, &numel)) return 0;
+    uint64_t nb = bytes_ceildiv(numel, 64), nested = bytes_ceildiv(nb, 256) * 4 + 1024 + 4;
+    return 3 * nb > nested ? acc_mul(&c->acc, 3 * nb - nested, t->count) : 0;
   }
   return 0;
 }
@@ -407,16 +421,31 @@ static uint64_t stage_layers(const ectx *c, uint64_t stage) {
   return n;
 }
 
+/* A bitsandbytes 4-bit Linear's packed weight, one tensor: BitsAndBytesLinearMethod.create_weights
+** (vllm/model_executor/layers/quantization/bitsandbytes.py) allocates it at model init, uint8
+** [in x out / 2, 1] per fused parameter, and the loader fills it in place (its quant states
+** are separate small tensors), so unlike the kernels that repack a checkpoint's tensors after
+** loading it keeps the caching allocator's block tail. 0 for any other tensor. */
+static uint64_t bnb4_packed(const inv_tensor *t) {
+  uint64_t numel = 0;
+  if (strncmp(t->qtype, "nf4", 3) != 0 && strncmp(t->qtype, "fp4", 3) != 0) return 0;
+  if (!inv_tensor_elements(t, &numel)) return 0;
+  return bytes_ceildiv(numel, 2);
+}
+
 /* The parameters of the model (or of its drafter) as vLLM and SGLang allocate them, fused
 ** (q/k/v, gate/up; FusedMoE: all of a layer's experts in one w13 and one w2): bytes on a
-** rank and how many (layers); unquantized only. Returns the count in a (at most V_MAX_ALLOCS). */
+** rank and how many (layers); unquantized, and bitsandbytes 4-bit's packed weights (filled in
+** place, bnb4_packed). Returns the count in a (at most V_MAX_ALLOCS). */
 static int fused_allocs(ectx *c, bool draft, valloc *a) {
   const model_desc *m = c->m;
   int n = 0;
   for (size_t i = 0; i < m->inv.n; i++) {
     const inv_tensor *t = &m->inv.t[i];
-    if (t->qtype[0] || t->count == 0 || est_is_draft(t) != draft) continue;
-    uint64_t per = rank_tensor_bytes(c, t) / t->count, cnt = t->count;
+    uint64_t packed = bnb4_packed(t);
+    if ((t->qtype[0] && !packed) || t->count == 0 || est_is_draft(t) != draft) continue;
+    uint64_t per = packed ? bytes_ceildiv(packed, est_tp_sharded(t->role) ? c->s->tp : 1)
+                          : rank_tensor_bytes(c, t) / t->count, cnt = t->count;
     uint64_t E = m->block.experts;
     if (t->role == ROLE_EXPERT && E && cnt % E == 0) per *= E, cnt /= E;
     char key[256];
@@ -436,7 +465,9 @@ static int fused_allocs(ectx *c, bool draft, valloc *a) {
 
 /* Allocator slack of the unquantized parameters of stage `stage`, fused as vLLM holds
 ** them (FusedMoE: all of a layer's experts in one w13 and one w2). Quantized tensors are
-** repacked after loading (their temporaries reuse cached blocks): not counted.
+** repacked after loading (their temporaries reuse cached blocks): not counted, except
+** bitsandbytes 4-bit weights, loaded in place (bnb4_packed: Qwen2.5-3B in-flight nf4, gate_up
+** 21.5 MiB a layer leaves 0.5 MiB, 36 x 0.5 = 18 MiB of the 2.07 GiB printed on 0.18.0).
 ** R1-Distill-Qwen-14B at tp 2: qkv 35 MiB, o_proj 25, gate_up 135 and down 67.5 MiB
 ** each leave a 1, 1, 1 and 0.5 MiB tail: 48 x 3.5 = 168 MiB, printed 164.1 MiB above the
 ** parameters and rotary cache (vllm-13061-r1-distill-qwen14b-2x4090; the rest reuse the
