@@ -801,6 +801,147 @@ static void test_v2_runner_holdout5(void **state) {
   json_decref(j);
 }
 
+/* Hold-out (holdout6-vllm-quant): three startup logs of Meta-Llama-3.1-70B-Instruct builds on one
+** H200 with vLLM 0.18.0+rhaiv.14 (Red Hat AI's build of 0.18.0), max_model_len 131072, util 0.9,
+** prefix caching on, capture sizes to 512 (github.com/MarkellR-RedHat/pytorch-quantization-demo,
+** bench/raw/2026-09-29-r2/logs/benchmark-int4-predictor-*-startup.txt and benchmark-int4-rh-
+** predictor-*-startup.txt @788209dc, bench/raw/2026-09-29-round2/logs/benchmark-fp8-predictor-*-
+** startup.txt @017bd3dc). The 0.18 budget does not subtract the printed graph estimate.
+** - hugging-quants/Meta-Llama-3.1-70B-Instruct-AWQ-INT4, "Using MacheteLinearKernel for
+**   AWQMarlinLinearMethod": 37.87 GiB loaded, 85.48 GiB KV, 280,112 tokens, 2.14x. Machete stores
+**   the zero points as fp16 [groups, out] (rt_vllm.c vllm_requant_extra): 37.07 -> 37.81 GiB.
+** - RedHatAI/Meta-Llama-3.1-70B-Instruct-quantized.w4a16 (compressed-tensors, gptq_marlin,
+**   Machete): 37.11 GiB, 86.24 GiB, 282,592 tokens, 2.16x (held as vramfit stood: -0.8 %).
+** - RedHatAI/Meta-Llama-3.1-70B-Instruct-FP8 (per-tensor, CutlassFP8ScaledMM): 67.7 GiB,
+**   55.6 GiB, 182,192 tokens, 1.39x (held as vramfit stood). */
+#define RH70 "return { model = 'meta-llama/Llama-3.1-70B-Instruct', dtype = '%s', quant = %s, runtime = { " \
+             "name = 'vllm', version = '%s', gpu_memory_utilization = 0.9, max_model_len = 131072, " \
+             "enable_prefix_caching = true }, workload = { kind = 'inference', context = 131072 }, gpu = '%s' }"
+static void test_quant_70b_h200_holdout6(void **state) {
+  char buf[1024];
+  snprintf(buf, sizeof buf, RH70, "fp16", "{ name = 'awq', group_size = 128 }", "0.18.0", "H200-SXM-141GB");
+  expect_figs(*state, buf,
+              (const want[]){{"weights_bytes", 37.87, 0.01, IN_GIB},
+                             {"kv_cache_bytes", 85.48, 0.05, IN_GIB},
+                             {"kv_cache_tokens", 280112, 0.05, 0},
+                             {"max_concurrency", 2.14, 0.05, 0.005},
+                             {NULL}});
+  snprintf(buf, sizeof buf, RH70, "fp16", "'compressed-tensors-w4a16'", "0.18.0", "H200-SXM-141GB");
+  expect_figs(*state, buf,
+              (const want[]){{"weights_bytes", 37.11, 0.01, IN_GIB},
+                             {"kv_cache_bytes", 86.24, 0.05, IN_GIB},
+                             {"kv_cache_tokens", 282592, 0.05, 0},
+                             {"max_concurrency", 2.16, 0.05, 0.005},
+                             {NULL}});
+  snprintf(buf, sizeof buf, RH70, "bf16", "{ name = 'fp8', scheme = 'tensor' }", "0.18.0", "H200-SXM-141GB");
+  expect_figs(*state, buf,
+              (const want[]){{"weights_bytes", 67.7, 0.01, IN_GIB},
+                             {"kv_cache_bytes", 55.6, 0.05, IN_GIB},
+                             {"kv_cache_tokens", 182192, 0.05, 0},
+                             {"max_concurrency", 1.39, 0.05, 0.005},
+                             {NULL}});
+  /* the mechanism: Machete only on compute 9.0 and from 0.18.0; elsewhere (Marlin) the AWQ
+  ** zero points stay packed, 1.5 B a group and output row less: 80 layers x (64 x 10240 +
+  ** 64 x 8192 + 64 x 57344 + 224 x 8192) x 1.5 = 802,160,640 B */
+  snprintf(buf, sizeof buf, RH70, "fp16", "{ name = 'awq', group_size = 128 }", "0.18.0", "H200-SXM-141GB");
+  json_t *h = eval(*state, buf);
+  snprintf(buf, sizeof buf, RH70, "fp16", "{ name = 'awq', group_size = 128 }", "0.18.0", "A100-SXM4-80GB");
+  json_t *a = eval(*state, buf);
+  snprintf(buf, sizeof buf, RH70, "fp16", "{ name = 'awq', group_size = 128 }", "0.17.0", "H200-SXM-141GB");
+  json_t *o = eval(*state, buf);
+  assert_true(fig(h, "weights_bytes") - fig(a, "weights_bytes") == 802160640.0);
+  assert_true(fig(o, "weights_bytes") == fig(a, "weights_bytes"));
+  json_decref(h), json_decref(a), json_decref(o);
+}
+
+/* Hold-out (holdout6-vllm-quant): bitsandbytes in-flight 4-bit. A public repository's notes with
+** the `kubectl logs` of a vLLM 0.18.0 server under WSL (2026-03-28): Qwen/Qwen2.5-3B-Instruct,
+** --quantization bitsandbytes --load-format bitsandbytes, enforce_eager, util 0.8,
+** max_model_len 4096; "Model loading took 2.07 GiB memory", "Available KV cache memory: 3.75 GiB",
+** "GPU KV cache size: 109,264 tokens", 26.68x (GPU not printed: the KV size is held at 3.75 GiB,
+** which checks the 36,864 B a token). vLLM quantizes with compress_statistics=True and, from
+** 0.9.2 (PR #19742), dequantize_dq turns the double-quantized absmax back into fp32 per 64
+** elements; the packed uint8 weights are allocated at init and filled in place, so gate_up's
+** 21.5 MiB keeps its 0.5 MiB block tail (36 layers): 1.92 -> 2.06 GiB. Before 0.9.2 the
+** double-quantized states stay (0.12 GiB less). */
+#define QWEN3B "return { model = { arch = 'qwen2', config = { model_type = 'qwen2', architectures = { " \
+               "'Qwen2ForCausalLM' }, hidden_size = 2048, intermediate_size = 11008, num_hidden_layers = 36, " \
+               "num_attention_heads = 16, num_key_value_heads = 2, vocab_size = 151936, tie_word_embeddings = " \
+               "true, max_position_embeddings = 32768, rope_theta = 1000000.0, rms_norm_eps = 1e-6 } }, " \
+               "dtype = 'bf16', quant = { name = 'bnb-nf4', double_quant = true }, runtime = { name = 'vllm', " \
+               "version = '%s', gpu_memory_utilization = 0.8, max_model_len = 4096, enforce_eager = true, " \
+               "kv_cache_memory_bytes = '3.75GiB' }, workload = { kind = 'inference', context = 4096 }, " \
+               "gpu = 'RTX-4090-24GB' }"
+static void test_bnb_inflight_holdout6(void **state) {
+  char buf[1024];
+  snprintf(buf, sizeof buf, QWEN3B, "0.18.0");
+  expect_figs(*state, buf,
+              (const want[]){{"weights_bytes", 2.07, 0.01, IN_GIB},
+                             {"kv_cache_tokens", 109264, 0.05, 0},
+                             {"max_concurrency", 26.68, 0.05, 0.005},
+                             {NULL}});
+  json_t *n = eval(*state, buf);
+  snprintf(buf, sizeof buf, QWEN3B, "0.9.1");
+  json_t *o = eval(*state, buf);
+  /* 2,776,629,248 quantized elements in 252 tensors: 3 B a 64-block more, less the nested
+  ** states (4 B per 256 blocks, 1,028 B a tensor) */
+  double d = fig(n, "weights_bytes") - fig(o, "weights_bytes");
+  assert_true(d > 0.11 * GIB && d < 0.13 * GIB);
+  json_decref(n), json_decref(o);
+}
+
+/* Hold-out (holdout6-vllm-quant), held as vramfit stood: GPTQ on Marlin and AWQ on Marlin.
+** - github.com/xinyuwei-david/david-share, Deep-Learning/Phi4 README: vLLM V0 (0.6.5 by its
+**   line numbers; 0.8.0 is the oldest release modelled, and V0 with it), LLM("kaitchup/Phi-4-
+**   AutoRound-GPTQ-4bit", max_model_len=2048, gpu_memory_utilization=0.15), "Using
+**   MarlinLinearKernel for GPTQMarlinLinearMethod", total_gpu_memory 79.25 GiB (an A100 80GB):
+**   weights 8.5107 GiB, non-torch 0.26, activation peak 0.94, KV 2.18, 715 blocks, 5.59x.
+** - a public repository's README with a Windows build of vLLM 0.19.0 loading Qwen2.5-7B-Instruct-AWQ
+**   (awq_marlin, "Using MarlinLinearKernel for AWQMarlinLinearMethod"): "Model loading took
+**   5.2 GiB". */
+static void test_marlin_holdout6(void **state) {
+  expect_figs(*state,
+              "return { model = 'microsoft/phi-4', dtype = 'bf16', quant = { name = 'gptq', group_size = 128 }, "
+              "runtime = { name = 'vllm', version = '0.8.0', use_v1 = false, gpu_memory_utilization = 0.15, "
+              "max_model_len = 2048 }, workload = { kind = 'inference', context = 2048 }, gpu = { name = "
+              "'A100-SXM4-80GB', memory = '79.25GiB' } }",
+              (const want[]){{"weights_bytes", 8.5107, 0.01, IN_GIB},
+                             {"non_torch_bytes", 0.26, 0.25, IN_GIB},
+                             {"activation_peak_bytes", 0.94, 0.25, IN_GIB},
+                             {"kv_cache_bytes", 2.18, 0.05, IN_GIB},
+                             {"num_gpu_blocks", 715, 0.05, 0},
+                             {"max_concurrency", 5.59, 0.05, 0.005},
+                             {NULL}});
+  expect_figs(*state,
+              "return { model = 'Qwen/Qwen2.5-7B-Instruct', dtype = 'fp16', quant = { name = 'awq', group_size = "
+              "128 }, runtime = { name = 'vllm', version = '0.19.0', gpu_memory_utilization = 0.7, max_model_len = "
+              "4096, max_num_batched_tokens = 2048 }, workload = { kind = 'inference', context = 4096 }, gpu = "
+              "'RTX-4090-24GB' }",
+              (const want[]){{"weights_bytes", 5.2, 0.01, IN_GIB}, {NULL}});
+}
+
+/* Hold-out (holdout6-vllm-quant): Qwen/Qwen3.5-35B-A3B-FP8 (block FP8, "Selected
+** CutlassFP8ScaledMMLinearKernel for Fp8LinearMethod", "Using TRITON Fp8 MoE backend") on a GB10
+** with vLLM 0.18.1rc1.dev147 (a docker log of 2026-03-26 in a public repository's notes),
+** max_model_len 262144, util 0.8, prefix caching on: "Model loading took 34.22 GiB", block size
+** 1056, "GPU KV cache size: 729,696 tokens" from 55.72 GiB (held fixed: GB10's torch total is not
+** printed), 10.85x. The routed experts are Qwen3.5-MoE's fused parameters, which no format
+** quantized (63.70 GiB); as per-expert Linears (quant.lua Q.is_fused_expert) 33.71 GiB, 34.12 with
+** the vision tower kept in bf16 (assumed, as for the W8A8 VLM checkpoints of round 3). */
+static void test_fused_experts_fp8_holdout6(void **state) {
+  expect_figs(*state,
+              "return { model = 'Qwen/Qwen3.5-35B-A3B', dtype = 'bf16', quant = { name = 'fp8', scheme = 'block', "
+              "keep = { '^model\\\\.visual\\\\.' } }, runtime = { name = 'vllm', version = '0.18.0', "
+              "gpu_memory_utilization = 0.8, max_model_len = 262144, enable_prefix_caching = true, "
+              "kv_cache_memory_bytes = '55.72GiB' }, workload = { kind = 'inference', context = 262144 }, "
+              "gpu = { name = 'GB10', memory = '119.7GiB' } }",
+              (const want[]){{"weights_bytes", 34.22, 0.01, IN_GIB},
+                             {"block_size", 1056, 0, 0},
+                             {"kv_cache_tokens", 729696, 0.05, 0},
+                             {"max_concurrency", 10.85, 0.05, 0.005},
+                             {NULL}});
+}
+
 /* Hold-out (holdout5-vllm-new): a docker-compose file and its log (find_string id 52377383460),
 ** image vllm/vllm-openai:v0.20.0-cu130-ubuntu2404 ("version 0.20.0"), RedHatAI/Qwen3.6-35B-A3B-NVFP4
 ** (the Qwen3.5-35B-A3B class; its preset stands in), max_model_len 65536, max_num_seqs 1, 8192
@@ -2449,7 +2590,7 @@ int main(void) {
       cmocka_unit_test(test_rotary_dim),
       cmocka_unit_test(test_gemma3_rope_caches), cmocka_unit_test(test_mm_video_v1_frames),
       cmocka_unit_test(test_rocm_sampler_sorts), cmocka_unit_test(test_sglang_rocm_aiter),
-      cmocka_unit_test(test_v2_runner_holdout5), cmocka_unit_test(test_qwen3_235b_fp8_tp4_v0271),
+      cmocka_unit_test(test_v2_runner_holdout5), cmocka_unit_test(test_quant_70b_h200_holdout6), cmocka_unit_test(test_bnb_inflight_holdout6), cmocka_unit_test(test_marlin_holdout6), cmocka_unit_test(test_fused_experts_fp8_holdout6), cmocka_unit_test(test_qwen3_235b_fp8_tp4_v0271),
       cmocka_unit_test(test_v020_hybrid_tokens),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
