@@ -518,11 +518,18 @@ void gen_estimate(ectx *c) {
     uint64_t r = phase_reserved(c, &ph[i]);
     if (r > res) res = r, rtop = i;
   }
+  /* reserved, not required: before it reports an out-of-memory error the caching allocator
+  ** hands its cached, unused segments back to the driver and retries the allocation
+  ** (c10/cuda/CUDACachingAllocator.cpp, DeviceCachingAllocator::malloc: release_cached_blocks,
+  ** then alloc_block again), so the decoder's freed feature maps and the blocks another phase
+  ** left cached fill a large card but do not make a run on a tight one fail */
+  uint64_t releasable = ph[top].cached;
   budget_item *it = ph[top].cached ? budget_add(&e->b, "allocator_slack", ph[top].cached, f->vae_basis, true,
                                                 "caching allocator: the VAE decoder's freed feature maps kept reserved")
                                    : NULL;
   if (it) it->component = "vae";
   if (rtop != top) {
+    releasable = acc_add(&c->acc, releasable, res - top_res);
     it = budget_add(&e->b, "allocator_slack", res - top_res, rtop == 2 ? f->vae_basis : BASIS_ASSUMED, true,
                     "caching allocator: the %s phase reserves more than this one, and its blocks stay", ph[rtop].name);
     if (it && rtop == 2) it->component = "vae";
@@ -531,6 +538,7 @@ void gen_estimate(ectx *c) {
   if (g.sp > 1) e->devices = g.sp;
   if (s->tp > 1) e->devices = s->tp * (g.sp > 1 ? g.sp : 1);
   est_finish(c, &e->b);
+  e->required = e->total > releasable ? e->total - releasable : 0;
   est_fig(c, "peak_allocated_bytes", e->peak_allocated);
   est_fig(c, "peak_reserved_bytes", e->peak_reserved);
   est_fig(c, "denoiser_tokens", scn_u64(s, "gen.tokens", 0));
@@ -581,7 +589,7 @@ static bool gen_fits(const model_desc *m, const scenario *s, uint64_t usable, bo
   estimate e;
   char err[160];
   if (estimate_run(m, s, &e, err, sizeof err) != 0) return false;
-  *ok = e.total <= usable;
+  *ok = e.required <= usable; /* the cached blocks the allocator gives back do not count */
   return true;
 }
 

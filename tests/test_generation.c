@@ -497,7 +497,9 @@ static void test_input_images(void **state) {
 ** FLUX.1's VAE 83,819,683; (1024/16)^2 image tokens + 512 prompt tokens in one single-stream
 ** sequence, one pass per step (distilled). bf16 at 1024 x 1024: 25.8 GB all resident (over a 24 GB
 ** RTX 4090), 13.4 GB with enable_model_cpu_offload (the 12.3 GB transformer alone while it runs):
-** the model card's "fits comfortably within 16G VRAM consumer devices" needs an offload here. */
+** the model card's "fits comfortably within 16G VRAM consumer devices" needs an offload here.
+** All resident it still runs on the 4090: the 2 GiB of the decoder's freed feature maps that
+** push the total over the card are cached blocks the allocator gives back before it fails. */
 static void test_zimage(void **state) {
   const char *w = "kind = \"image\", width = 1024, height = 1024, steps = 8";
   json_t *j = eval(*state, "Tongyi-MAI/Z-Image-Turbo", "bf16", w, ", gpu = \"RTX-4090-24GB\"");
@@ -506,9 +508,10 @@ static void test_zimage(void **state) {
   assert_int_equal(tu_int(j, "runtime.denoiser_tokens"), 64 * 64 + 512);
   long long none = tu_int(j, "devices.0.total_bytes");
   assert_true(none > 24000000000LL && none < 27000000000LL);
-  assert_false(json_is_true(json_object_get(json_array_get(json_object_get(j, "fit"), 0), "fits")));
+  assert_true(none > (long long)(0.95 * 23.65 * GIB)); /* over the 4090 less its 5% headroom ... */
+  assert_true(json_is_true(json_object_get(json_array_get(json_object_get(j, "fit"), 0), "fits"))); /* ... yet it runs */
   assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(j, "fit"), 0), "layout")),
-                      "offload=model");
+                      "offload=none");
   json_decref(j);
   j = eval(*state, "Tongyi-MAI/Z-Image-Turbo", "bf16", "kind = \"image\", width = 1024, height = 1024, offload = \"model\"",
            ", gpu = \"RTX-4060Ti-16GB\"");
@@ -722,6 +725,34 @@ static void test_wan_vae_fp32_decode_holdout(void **state) {
   json_decref(k);
 }
 
+/* Hold-out (THU-MIG/edge-dit.cpp docs/performance-4090.md, commit 2706fe4): three diffusers runs
+** with an Optimum-Quanto qint8 transformer and the whole pipeline on the GPU (FLUX.1-dev, -schnell,
+** Kontext, 1024 x 1024) ran on the RTX 4090, peaking at 23.3 GiB in nvidia-smi, though vramfit's total with the decoder's
+** cached feature maps (25.2 GiB) is over the card. Before it raises an out-of-memory error the
+** caching allocator releases its cached, unused segments and retries (c10/cuda/
+** CUDACachingAllocator.cpp, DeviceCachingAllocator::malloc: release_cached_blocks, then
+** alloc_block): those maps are reserved, not required. With no headroom kept the run fits
+** without offload; it did not before this mechanism (offload=model was offered). */
+static void test_cached_blocks_released_to_fit(void **state) {
+  const char *text = "return { model = \"black-forest-labs/FLUX.1-dev\", dtype = \"bf16\", quant = { denoiser = "
+                     "\"int8-weight-only\" }, runtime = { name = \"diffusers\" }, gpu = \"RTX-4090-24GB\", headroom = 0,"
+                     " workload = { kind = \"image\", width = 1024, height = 1024, steps = 20, cfg = false,"
+                     " max_sequence_length = 512 } }";
+  json_t *j = NULL;
+  if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  json_t *row = json_array_get(json_object_get(j, "fit"), 0);
+  long long total = tu_int(j, "devices.0.total_bytes");
+  long long memory = (long long)json_integer_value(json_object_get(row, "memory_bytes"));
+  json_t *cached = tu_category_item(j, "allocator_slack", "vae");
+  assert_non_null(cached);
+  long long kept = (long long)json_integer_value(json_object_get(cached, "bytes"));
+  assert_true(total > memory);        /* nvidia-smi's total with the cached maps: over the card */
+  assert_true(total - kept <= memory); /* what must be there: under it */
+  assert_true(json_is_true(json_object_get(row, "fits")));
+  assert_string_equal(json_string_value(json_object_get(row, "layout")), "offload=none");
+  json_decref(j);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_pipeline_counts), cmocka_unit_test(test_video_shape),
@@ -734,6 +765,7 @@ int main(void) {
       cmocka_unit_test(test_flux2), cmocka_unit_test(test_flux_decode_allocated), cmocka_unit_test(test_reserved_across_phases), cmocka_unit_test(test_zimage), cmocka_unit_test(test_hunyuanvideo15),
       cmocka_unit_test(test_hunyuanvideo_dense_mask_v032), cmocka_unit_test(test_zimage_recipes_holdout),
       cmocka_unit_test(test_wan_docs_holdout), cmocka_unit_test(test_wan_vae_fp32_decode_holdout),
+      cmocka_unit_test(test_cached_blocks_released_to_fit),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
