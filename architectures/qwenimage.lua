@@ -63,9 +63,15 @@ return arch {
         -- max_sequence_length (512) caps them: the bound used here.
         kind = "mmdit", vae_scale = 8, latent_channels = 16, patch = 2, cfg = true, cfg_batched = false,
         text_len = 512, joint = true, act_family = "image",
-        -- the decode peak of one frame: FLUX's calibrated 256-channel equivalent scaled by
-        -- the VAE's top width, 96 / 128 (assumed: no Qwen-Image case in shared/calibration)
-        vae_peak_channels = 192, vae_assumed = true,
+        -- the decode peak of one frame: AutoencoderKLQwenImage is Wan2.1's causal 3D VAE
+        -- (autoencoder_kl_qwenimage.py: QwenImageCausalConv3d, feat_cache, CACHE_T = 2), so the
+        -- "wan" family's calibrated decode constant (96 channels, a later 4-frame chunk) applies,
+        -- scaled by the elements its first, single-frame chunk holds per output pixel against a
+        -- 4-frame chunk's per pixel x frame (gen_parts.wan_vae_decode_elems: 1632 / 1023):
+        -- its feature caches keep one frame per conv and its convs pad one frame to three
+        vae_family = "wan",
+        vae_peak_channels = math.floor(P.WAN_VAE.block_out[1] * P.wan_vae_decode_elems(P.WAN_VAE, true)
+          / P.wan_vae_decode_elems(P.WAN_VAE, false) + 0.5),
         text_hidden = th, te_layers = tl,
       },
     }

@@ -190,6 +190,46 @@ P.FLUX_VAE = { block_out = { 128, 256, 512, 512 }, latent = 16, quant_conv = fal
 -- AutoencoderKLQwenImage has the same shape.
 P.WAN_VAE = { block_out = { 96, 192, 384, 384 }, latent = 16, k3d = true }
 
+-- Elements per output pixel x frame the Wan 3D causal VAE decoder (Wan2.1's WanVAE, diffusers'
+-- AutoencoderKLWan and AutoencoderKLQwenImage: the same CausalConv3d / feat_cache code) holds at
+-- its peak, the end of the last full-resolution residual block. Every causal 3x3x3 conv keeps
+-- the last CACHE_T = 2 frames of its input in feat_cache until the decode ends (one frame in the
+-- first chunk, which has no earlier frames); the conv in flight holds the block's input (the
+-- shortcut), the activation, the input padded in time and the output; a later chunk first
+-- concatenates the two cached frames ahead of its own (torch.cat, then F.pad: both live). The
+-- decoder runs the mid block and up block 0 at 1/8 resolution, 1 at 1/4, 2 at 1/2 and 3 at full
+-- resolution, num_res_blocks + 1 residual blocks each; upsample3d doubles the frames of a later
+-- chunk (its first chunk keeps one frame: "Rep", no time_conv) and caches 2 frames of its input.
+-- first = true: the first chunk, one latent frame decoded to one frame (Qwen-Image's images);
+-- false: a later chunk, one latent frame decoded to 4 (the Wan video decode the "wan" family's
+-- VAE constant is calibrated on, src/gen.c).
+function P.wan_vae_decode_elems(c, first)
+  local ch, L = c.block_out, (c.layers or 2) + 1
+  local top = ch[#ch]
+  local T = first and 1 or 4 -- output frames of the chunk
+  local cache = first and 1 or 2 -- frames each conv keeps
+  local held, f = 0, 1
+  local function convs(n, cin, cout, area, frames)
+    -- n residual blocks at `area` of the output resolution; the first may change the width
+    local c0 = math.min(cache, frames)
+    held = held + c0 * (cin + cout) * area + (n - 1) * 2 * c0 * cout * area
+  end
+  -- mid block (2 residual blocks) and up block 0 at 1/8, one latent frame
+  convs(2, top, top, 1 / 64, first and 1 or 2) -- a later chunk's 1-frame input caches 2 (cat of the last)
+  convs(L, top, top, 1 / 64, first and 1 or 2)
+  if not first then held = held + 2 * top / 64; f = 2 end -- upsample3d time_conv cache
+  convs(L, top // 2, ch[3], 1 / 16, first and 1 or f)
+  if not first then held = held + 2 * ch[3] / 16; f = 4 end
+  convs(L, ch[3] // 2, ch[2], 1 / 4, first and 1 or f)
+  -- up block 3 at full resolution: all caches but conv_out's exist at its last conv
+  local c1 = ch[1]
+  held = held + (L * 2 - 1) * math.min(cache, T) * c1 + math.min(cache, T) * c1
+  -- the conv in flight: shortcut + activation + the padded input (cat of cache + frames, and
+  -- its padded copy for a later chunk; the frame and its 2 zero frames for the first)
+  local work = first and (T + T + (T + 2) + T) or (T + T + (T + 2) + (T + 2))
+  return (held + work * c1) / T
+end
+
 -- ------------------------------------------------------------------ MMDiT blocks
 
 -- FLUX/HunyuanVideo/Qwen-Image double-stream blocks (separate image and text weights, joint

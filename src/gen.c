@@ -306,7 +306,7 @@ static uint64_t gen_fsdp_gather(ectx *c, const gen_weights *w) {
   return gen_den_fp32(s) ? blk : acc_mul(&c->acc, blk, 2);
 }
 
-static void gen_shapes(ectx *c, const gen_family *f, const gen_weights *w, gen_shape *g) {
+static void gen_shapes(ectx *c, const gen_family *f, const gen_family *fv, const gen_weights *w, gen_shape *g) {
   const scenario *s = c->s;
   uint64_t a = est_bits(s->dtype) / 8, split = 0;
   g->sp = scn_u64(s, "gen.sp", 1);
@@ -316,15 +316,15 @@ static void gen_shapes(ectx *c, const gen_family *f, const gen_weights *w, gen_s
   g->stale = acc_add(&c->acc, g->act, split);
   g->act = acc_add(&c->acc, acc_add(&c->acc, g->stale, full), gen_fsdp_gather(c, w));
   uint64_t vae_a = gen_vae_fp32(s) ? 4 : a;
-  double per = f->vae_bytes * (double)vae_a / 2.0;
-  if (f->vae_fixed) per = f->vae_bytes;
+  double per = fv->vae_bytes * (double)vae_a / 2.0;
+  if (fv->vae_fixed) per = fv->vae_bytes;
   double elems = (double)scn_u64(s, "gen.vae_pixels", 0) * (double)scn_u64(s, "gen.vae_channels", 128) *
                  (double)scn_u64(s, "gen.vae_images", 1);
   g->vae = acc_from_double(&c->acc, per * elems);
-  g->vae_cached = acc_from_double(&c->acc, per / f->vae_bytes * f->vae_cached * elems);
-  /* the decoded video, 3 channels in the VAE's dtype, in f->vae_out copies */
+  g->vae_cached = acc_from_double(&c->acc, per / fv->vae_bytes * fv->vae_cached * elems);
+  /* the decoded video, 3 channels in the VAE's dtype, in fv->vae_out copies */
   uint64_t out = acc_mul3(&c->acc, scn_u64(s, "gen.out_pixels", 0), 3 * vae_a, scn_u64(s, "gen.vae_images", 1));
-  g->vae = acc_add(&c->acc, g->vae, acc_from_double(&c->acc, (double)out * f->vae_out));
+  g->vae = acc_add(&c->acc, g->vae, acc_from_double(&c->acc, (double)out * fv->vae_out));
   /* encoder: hidden states of every layer kept by output_hidden_states, x batch (+CFG);
   ** the 8 extra layer-sized buffers (attention and MLP temporaries) are assumed */
   uint64_t tt = scn_u64(s, "gen.text_tokens", 77), th = scn_u64(s, "gen.text_hidden", 4096);
@@ -446,7 +446,8 @@ static void gen_phases(ectx *c, const gen_weights *w, const gen_shape *g, gen_ph
     for (int i = 0; i < 3; i++) ph[i].weights_den = den;
 }
 
-static void gen_report(ectx *c, const gen_family *f, const gen_phase *p, const gen_weights *w, uint64_t dense_mask) {
+static void gen_report(ectx *c, const gen_family *f, const gen_family *fv, const gen_phase *p, const gen_weights *w,
+                       uint64_t dense_mask) {
   budget *b = &c->e->b;
   const scenario *s = c->s;
   const char *off = scn_str(s, "gen.offload", "none");
@@ -478,7 +479,7 @@ static void gen_report(ectx *c, const gen_family *f, const gen_phase *p, const g
                        scn_str(s, "gen.attention", "sdpa"), (unsigned long long)scn_u64(s, "gen.sp", 1), mask_note)))
     it->component = "denoiser";
   /* a pipeline whose VAE constant is borrowed from another family says so (gen.vae_assumed) */
-  vf_basis vb = scn_bool(s, "gen.vae_assumed", false) ? BASIS_ASSUMED : f->vae_basis;
+  vf_basis vb = scn_bool(s, "gen.vae_assumed", false) ? BASIS_ASSUMED : fv->vae_basis;
   if ((it = budget_add(b, "vae_decode", p->vae, vb, true,
                        "%llu pixels x frames at once x %llu images%s%s", (unsigned long long)scn_u64(s, "gen.vae_pixels", 0),
                        (unsigned long long)scn_u64(s, "gen.vae_images", 1), scn_bool(s, "gen.vae_tiling", false) ? ", tiled" : "",
@@ -493,17 +494,19 @@ void gen_estimate(ectx *c) {
   gen_shape g;
   gen_phase ph[GEN_PHASES];
   const gen_family *f = family_of(scn_str(s, "gen.family", "image"));
+  /* the VAE decode's constants: the pipeline's VAE family (Qwen-Image's Wan VAE), else f's */
+  const gen_family *fv = family_of(scn_str(s, "gen.vae_family", f->name));
   gen_split(c, &w);
   /* model.weight_bytes: the components as this run stores them (the reference scripts' fp32
   ** DiT and VAE included), so that it agrees with the weights lines */
   e->weight_bytes = acc_add(&c->acc, acc_add(&c->acc, w.te, w.den_all), acc_add(&c->acc, w.vae, w.aux));
   e->weight_bytes = acc_add(&c->acc, e->weight_bytes, w.img_kept);
-  gen_shapes(c, f, &w, &g);
+  gen_shapes(c, f, fv, &w, &g);
   gen_phases(c, &w, &g, ph);
   int top = 0;
   for (int i = 1; i < GEN_PHASES; i++)
     if (phase_total(c, &ph[i]) > phase_total(c, &ph[top])) top = i;
-  gen_report(c, f, &ph[top], &w, g.mask);
+  gen_report(c, f, fv, &ph[top], &w, g.mask);
   est_add_common(c, &e->b);
   /* caching allocator: transient blocks of all phases stay cached; 10% of the peak
   ** phase's transients as fragmentation (assumed) */
@@ -524,13 +527,13 @@ void gen_estimate(ectx *c) {
   ** then alloc_block again), so the decoder's freed feature maps and the blocks another phase
   ** left cached fill a large card but do not make a run on a tight one fail */
   uint64_t releasable = ph[top].cached;
-  budget_item *it = ph[top].cached ? budget_add(&e->b, "allocator_slack", ph[top].cached, f->vae_basis, true,
+  budget_item *it = ph[top].cached ? budget_add(&e->b, "allocator_slack", ph[top].cached, fv->vae_basis, true,
                                                 "caching allocator: the VAE decoder's freed feature maps kept reserved")
                                    : NULL;
   if (it) it->component = "vae";
   if (rtop != top) {
     releasable = acc_add(&c->acc, releasable, res - top_res);
-    it = budget_add(&e->b, "allocator_slack", res - top_res, rtop == 2 ? f->vae_basis : BASIS_ASSUMED, true,
+    it = budget_add(&e->b, "allocator_slack", res - top_res, rtop == 2 ? fv->vae_basis : BASIS_ASSUMED, true,
                     "caching allocator: the %s phase reserves more than this one, and its blocks stay", ph[rtop].name);
     if (it && rtop == 2) it->component = "vae";
   }

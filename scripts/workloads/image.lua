@@ -135,6 +135,8 @@ local function memory_part(w, n, p, frames, W, H)
   set(n, "vae_latent_batch", p.vae_latent_batch or 0)
   set(n, "latent_channels", p.latent_channels)
   set(n, "vae_channels", p.vae_peak_channels or 128)
+  -- the family whose VAE decode constants apply (an image pipeline with a video VAE: Qwen-Image)
+  set(n, "vae_family", p.vae_family or p.act_family or "image")
   set(n, "vae_assumed", p.vae_assumed == true) -- its decode constant is not fitted to a case of its own
   set(n, "vae_upcast", p.vae_upcast == true)
   set(n, "out_pixels", W * H * frames)
