@@ -322,6 +322,12 @@ static void gen_shapes(ectx *c, const gen_family *f, const gen_family *fv, const
                  (double)scn_u64(s, "gen.vae_images", 1);
   g->vae = acc_from_double(&c->acc, per * elems);
   g->vae_cached = acc_from_double(&c->acc, per / fv->vae_bytes * fv->vae_cached * elems);
+  /* enable_sequential_cpu_offload: accelerate's AlignDevicesHook.pre_forward moves each leaf's
+  ** weights in with set_module_tensor_to_device, which empties the CUDA cache after every
+  ** tensor it moves (accelerate utils/modeling.py: torch.cuda.empty_cache() since PR #1699,
+  ** v0.21.0; clear_device_cache() since #2857): the decoder's freed feature maps do not stay
+  ** reserved */
+  if (!gen_ref(s) && strcmp(scn_str(s, "gen.offload", "none"), "sequential") == 0) g->vae_cached = 0;
   /* the decoded video, 3 channels in the VAE's dtype, in fv->vae_out copies */
   uint64_t out = acc_mul3(&c->acc, scn_u64(s, "gen.out_pixels", 0), 3 * vae_a, scn_u64(s, "gen.vae_images", 1));
   g->vae = acc_add(&c->acc, g->vae, acc_from_double(&c->acc, (double)out * fv->vae_out));
