@@ -784,6 +784,35 @@ static void test_edgedit_4090_holdout(void **state) {
   }
 }
 
+/* Hold-out (not calibration cases): THU-MIG/edge-dit.cpp docs/performance-H200.md and
+** benchmark/reports/H200-v0.1.0-alpha/summary.json (@0184a4af, suite "readme-main-table", system
+** diffusers): 1024 x 1024, 50 steps, batch 1, everything on an H200, peak_vram_mib of the
+** harness's nvidia-smi monitor (devices[0].total_bytes): FLUX.1-dev bf16 37711 MiB (-1.8% here),
+** SD3-Medium 20283 (-3.8%, CFG), Qwen-Image bf16 with true CFG 60935 (-2.5%; -3.5% before its
+** Wan-VAE decode). The report states neither the diffusers release nor the guidance values:
+** FLUX.1-dev's distilled guidance (no CFG pass) and CFG for SD3 and Qwen-Image assumed. */
+static void test_edgedit_h200_holdout(void **state) {
+  static const struct {
+    const char *model, *workload;
+    double mib;
+  } rows[] = {
+      {"black-forest-labs/FLUX.1-dev", "cfg = false, max_sequence_length = 512", 37711},
+      {"stabilityai/stable-diffusion-3-medium-diffusers", "cfg = true", 20283},
+      {"Qwen/Qwen-Image", "cfg = true", 60935},
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    char text[512];
+    snprintf(text, sizeof text,
+             "return { model = \"%s\", dtype = \"bf16\", runtime = { name = \"diffusers\" }, gpu = \"H200-SXM-141GB\","
+             " workload = { kind = \"image\", width = 1024, height = 1024, steps = 50, %s } }",
+             rows[i].model, rows[i].workload);
+    json_t *j = NULL;
+    if (tu_eval(*state, text, &j) != VF_OK) fail_msg("row %zu: %s", i, vf_engine_error(*state));
+    within(tu_int(j, "devices.0.total_bytes"), rows[i].mib / 1024.0, 0.15, "edge-dit.cpp H200 row");
+    json_decref(j);
+  }
+}
+
 /* Hold-out (THU-MIG/edge-dit.cpp docs/performance-4090.md, commit 2706fe4): three diffusers runs
 ** with an Optimum-Quanto qint8 transformer and the whole pipeline on the GPU (FLUX.1-dev, -schnell,
 ** Kontext, 1024 x 1024) ran on the RTX 4090, peaking at 23.3 GiB in nvidia-smi, though vramfit's total with the decoder's
@@ -896,7 +925,8 @@ int main(void) {
       cmocka_unit_test(test_flux2), cmocka_unit_test(test_flux_decode_allocated), cmocka_unit_test(test_reserved_across_phases), cmocka_unit_test(test_zimage), cmocka_unit_test(test_hunyuanvideo15),
       cmocka_unit_test(test_hunyuanvideo_dense_mask_v032), cmocka_unit_test(test_zimage_recipes_holdout),
       cmocka_unit_test(test_wan_docs_holdout), cmocka_unit_test(test_wan_vae_fp32_decode_holdout),
-      cmocka_unit_test(test_edgedit_4090_holdout), cmocka_unit_test(test_cached_blocks_released_to_fit),
+      cmocka_unit_test(test_edgedit_4090_holdout), cmocka_unit_test(test_edgedit_h200_holdout),
+      cmocka_unit_test(test_cached_blocks_released_to_fit),
       cmocka_unit_test(test_qwenimage_wan_vae_decode_holdout), cmocka_unit_test(test_sequential_offload_empties_cache),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
