@@ -30,10 +30,17 @@
 #define LC_B_STREAMS 5900
 #define LC_B_PAD256 6500
 #define LC_B_REPACK_Q4K 4700 /* the CPU backend repacks Q4_K (Q4_0 since b4300) */
-/* the CPU compute buffer is replayed through ggml-alloc (ggml_alloc_sim.c) for the graph
-** of these builds (the inputs of the late-2025 llama_context); the Hadamard rotation of
-** quantized K/V rows (PR #21038, 2026) from LC_B_ATTN_ROT (assumed, not bisected) */
-#define LC_B_GRAPH_SIM LC_B_PAD256
+/* the compute buffers are replayed through ggml-alloc (ggml_alloc_sim.c) over the late-2025
+** graph (llm_graph_context with the fused GLU ops of PR #14158 "ggml : implement
+** REGLU/GEGLU/SWIGLU ops", reviewed 2025-06-13, its follow-ups #14456 and #14483 of 2025-06-30
+** and 2025-07-01: https://github.com/ggml-org/llama.cpp/pull/14158) from this build; before it
+** the b4385 graph (llama / neox layers) or the formula. A b6168 (092fd845) llama-server log of
+** GLM-4.5-Air (-c 131072 -ub 4096 -fa, one GPU) prints this graph's buffers to the 0.01 MiB
+** (CUDA0 3584.09, CUDA_Host 2112.11; the formula gave 2496.00), while a b5622 log (Qwen3-30B-A3B
+** with its experts on the host) is 2.01 MiB under it on both. The first build assumed, not
+** bisected. The Hadamard rotation of quantized K/V rows (PR #21038, 2026) from LC_B_ATTN_ROT
+** (assumed, not bisected) */
+#define LC_B_GRAPH_SIM 5780
 #define LC_B_ATTN_ROT 8500
 /* the fused GATED_DELTA_NET op (PR #19504, merged 2026-02-11, a week after b7841:
 ** https://github.com/ggml-org/llama.cpp/pull/19504; build assumed, not bisected): before it
@@ -1220,7 +1227,7 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
   /* graph_reserve rounds the prompt reserve's tokens up to a multiple of n_seq_max (its
   ** equal-split ubatch; llama-context.cpp at 80fb11a): 513 for 512 tokens and 3 sequences.
   ** Measured with the real llama.cpp on this CPU (llama-mha-f16, 3 sequences: 18,878,496 B) */
-  if (lc_newer(l, LC_B_GRAPH_SIM) && l->n_seq > 1) sp->n_tok = bytes_ceildiv(sp->n_tok, l->n_seq) * l->n_seq;
+  if (lc_newer(l, LC_B_PAD256) && l->n_seq > 1) sp->n_tok = bytes_ceildiv(sp->n_tok, l->n_seq) * l->n_seq;
   bool rot = lc_newer(l, LC_B_ATTN_ROT);
   sp->rot_k = rot && l->tk->block > 1 && hk % 64 == 0;
   sp->rot_v = rot && l->tv->block > 1 && sp->head_v % 64 == 0;

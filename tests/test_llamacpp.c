@@ -1109,6 +1109,28 @@ static void test_holdout_round4_exact(void **state) {
   json_decref(j);
 }
 
+/* The late-2025 graph's replay from the fused GLU ops (PR #14158, LC_B_GRAPH_SIM): a b6168
+** (092fd845) llama-server log of GLM-4.5-Air (Thireus's custom IQ4_XS/IQ4_NL/Q5_K mix, 47
+** blocks, the last one MTP's and unused) on one RTX PRO 6000 Blackwell, -fa -ctk f16 -c 131072
+** -ngl 99 -b 4096 -ub 4096 --no-mmap (ikawrakow/ik_llama.cpp PR #689, Thireus's mainline run
+** of 2025-08-14): CUDA_Host output 0.58, KV 23552.00 (131072 cells, 46 layers), CUDA0 compute
+** 3584.09 (the 4096 x 151552 logits, the f16 cast of the mask and a layer's MoE), CUDA_Host
+** compute 2112.11 (the f32 mask and the inputs). The formula, used before for builds under
+** b6500, gave 2496.00 for CUDA0. The model buffer is the custom mix's and is not compared. */
+static void test_glm45_air_b6168(void **state) {
+  expect_log(state,
+             "return { model = 'zai-org/GLM-4.5-Air', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp',"
+             " version = 'b6168', n_ctx = 131072, n_batch = 4096, n_ubatch = 4096, n_gpu_layers = 99,"
+             " flash_attn = true, use_mmap = false, fit = false }, workload = { kind = 'inference',"
+             " context = 131072 }, gpu = 'RTX-PRO-6000-Blackwell-96GB' }",
+             (const printed_fig[]){
+                 {"runtime.output_buffer_bytes", "0.58", "CUDA_Host output"},
+                 {"runtime.kv_buffer_bytes", "23552.00", "CUDA0 KV"},
+                 {"runtime.compute_buffer_bytes", "3584.09", "CUDA0 compute"},
+                 {"runtime.host_compute_buffer_bytes", "2112.11", "CUDA_Host compute"},
+                 {NULL, NULL, NULL}});
+}
+
 /* A gated DeltaNet hybrid partly offloaded: a llama-server log of b8586 (64ac9ab66) pasted
 ** in a public repository, Qwen3.5-27B Q4_K_S (unsloth: f32 353, q4_K 485, q5_K 12, q6_K 1;
 ** the Qwen3.6-27B preset has its shapes and gives the same counts) on a 12 GB RTX 4070,
@@ -1776,6 +1798,7 @@ int main(void) {
       cmocka_unit_test(test_fused_archs), cmocka_unit_test(test_ollama_embeddings),
       cmocka_unit_test(test_preset_mapped_range), cmocka_unit_test(test_mla_v_cache), cmocka_unit_test(test_legacy_swa_mask), cmocka_unit_test(test_holdout_round2_exact), cmocka_unit_test(test_hybrid_partial_offload),
       cmocka_unit_test(test_ollama_embd_patch), cmocka_unit_test(test_holdout_round4_exact),
+      cmocka_unit_test(test_glm45_air_b6168),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
