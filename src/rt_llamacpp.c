@@ -987,6 +987,36 @@ static uint64_t lc_v_dim(const lc *l, const kv_group *g) {
   return 0;
 }
 
+/* set_swa_pattern's period from the count of full layers (il % period == period - 1):
+** n_layer / full, the largest period with that count. Gemma 2 and gpt-oss 2, Gemma 3 6
+** (26, 34, 48 and 62 layers: 4, 5, 8 and 10 full), Llama 4 4 (48 layers, 12 full); the
+** smallest such period would give 4 for a 6-layer Gemma 3 and misplace the caches (make
+** conformance, gemma3: 42.03 MiB real, 36.01 replayed with period 4) */
+static uint64_t lc_swa_period(uint64_t n_layer, uint64_t full) {
+  uint64_t p = full ? n_layer / full : n_layer;
+  return p < 2 ? 2 : p;
+}
+
+/* The layer of the j-th of group g's layers in a model with sliding-window (or chunked) and
+** full-attention layers in a pattern: hparams.set_swa_pattern(period) (llama.cpp
+** src/llama-hparams.cpp; gemma2, gemma3, cohere2, gpt-oss, llama4) makes layer il sliding unless
+** il % period == period - 1, so the j-th full layer is j x period + period - 1 and the sliding
+** ones fill the rest. dflt for other models (no pattern, or every layer sliding). The layers'
+** devices place their KV: gpt-oss-20b over 8 devices (4, 3, ..., 3, 2 layers) puts 2 full and 2
+** sliding layers on the first and 1 full and 2 sliding on the second (a b6100-era log on
+** 8 Ascend NPUs: KV 512.00 + 3.00 then 256.00 + 3.00 MiB), where spreading each group evenly
+** gave both groups the even layers (515.00 and 515.00) */
+static uint64_t lc_swa_layer(const lc *l, const kv_group *g, uint64_t j, uint64_t dflt) {
+  uint64_t w = 0;
+  for (int i = 0; i < l->m->n_kv; i++)
+    if (l->m->kv[i].window && (l->m->kv[i].kind == KV_ATTN || l->m->kv[i].kind == KV_CHUNKED)) w += l->m->kv[i].layers;
+  if (!w || w >= l->n_layer || g->kind == KV_STATE || g->kind == KV_CROSS) return dflt;
+  uint64_t p = lc_swa_period(l->n_layer, l->n_layer - w);
+  if (g->window && g->layers == w) return (j / (p - 1)) * p + j % (p - 1);
+  if (!g->window && g->layers == l->n_layer - w) return j * p + p - 1;
+  return dflt;
+}
+
 static void lc_kv(lc *l) {
   const kv_group *nx = lc_nextn_group(l);
   for (int gi = 0; gi < l->m->n_kv + (nx != NULL); gi++) {
@@ -1000,8 +1030,11 @@ static void lc_kv(lc *l) {
     uint64_t v = acc_mul(&l->c->acc, lc_row(l, l->tv, g->kv_heads * lc_v_dim(l, g)), cells);
     uint64_t n = gi < l->m->n_kv ? g->layers : l->n_nextn;
     for (uint64_t i = 0; i < n; i++) {
-      /* group layers spread evenly over the model's layers for placement; MTP blocks last */
-      uint64_t il = gi == l->m->n_kv ? l->n_layer + i : g->layers ? lc_hybrid_layer(l, g->layers, i, false, i * l->n_layer / g->layers) : 0;
+      /* a hybrid's or a sliding-window pattern's layers where they sit, other groups' layers
+      ** spread evenly over the model's layers for placement; MTP blocks last */
+      uint64_t il = gi == l->m->n_kv ? l->n_layer + i
+                    : g->layers      ? lc_hybrid_layer(l, g->layers, i, false, lc_swa_layer(l, g, i, i * l->n_layer / g->layers))
+                                     : 0;
       int dev = l->offload_kqv ? lc_block_dev(l, il) : -1;
       uint64_t a = dev < 0 ? LC_CPU_ALIGN : LC_CUDA_ALIGN;
       uint64_t b = acc_add(&l->c->acc, lc_pad(k, a), lc_pad(v, a));
@@ -1094,16 +1127,6 @@ static uint64_t lc_down_width(const lc *l, int role, uint64_t *layers) {
   }
   if (layers) *layers = n;
   return w;
-}
-
-/* set_swa_pattern's period from the count of full layers (il % period == period - 1):
-** n_layer / full, the largest period with that count. Gemma 2 and gpt-oss 2, Gemma 3 6
-** (26, 34, 48 and 62 layers: 4, 5, 8 and 10 full), Llama 4 4 (48 layers, 12 full); the
-** smallest such period would give 4 for a 6-layer Gemma 3 and misplace the caches (make
-** conformance, gemma3: 42.03 MiB real, 36.01 replayed with period 4) */
-static uint64_t lc_swa_period(uint64_t n_layer, uint64_t full) {
-  uint64_t p = full ? n_layer / full : n_layer;
-  return p < 2 ? 2 : p;
 }
 
 static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {

@@ -1131,6 +1131,44 @@ static void test_glm45_air_b6168(void **state) {
                  {NULL, NULL, NULL}});
 }
 
+/* The KV of a sliding-window pattern's layers sits on their devices (hparams.set_swa_pattern:
+** gpt-oss's full layers are the odd ones). A llama-server log of August 2025 (b6100 assumed:
+** llama_kv_cache_unified_iswa, "kv_unified = false", "flash_attn = 1") of gpt-oss-20b MXFP4
+** (f32 289, q8_0 98, mxfp4 72) on 8 Ascend NPUs, every layer offloaded, -c 131072 (public
+** deployment notes in a repository): the CANN backend takes no MXFP4 MUL_MAT_ID, so the
+** routed experts stay in CPU_Mapped 10949.33 as with --cpu-moe; CANN0..7 model 109.20, 81.90 x 6,
+** 641.43 (layers 4, 3 x 6, 2 and the output); KV 512.00 + 3.00, 256.00 + 3.00, 512.00 + 1.50,
+** 256.00 + 3.00, 512.00 + 1.50, 256.00 + 3.00, 512.00 + 1.50, 256.00 + 1.50 (non-SWA 131072
+** cells + SWA 768 cells, each device's two lines summed here), CANN_Host output 0.77. Spread
+** evenly, both groups took the even layers: 515.00 on CANN1 (259.00 printed). CUDA GPUs stand
+** in for the NPUs: the buffers compared are the same tensors; CANN's compute buffers are not
+** compared. */
+static void test_swa_pattern_devices(void **state) {
+  expect_log(state,
+             "return { model = 'openai/gpt-oss-20b', quant = 'gguf:MXFP4_MOE', runtime = { name = 'llamacpp',"
+             " version = 'b6100', n_ctx = 131072, n_batch = 2048, n_ubatch = 512, n_gpu_layers = 99,"
+             " cpu_moe = true, flash_attn = true, fit = false, tensor_split = '1,1,1,1,1,1,1,1' },"
+             " workload = { kind = 'inference', context = 131072 }, gpu = { 'L40S-48GB', 'L40S-48GB',"
+             " 'L40S-48GB', 'L40S-48GB', 'L40S-48GB', 'L40S-48GB', 'L40S-48GB', 'L40S-48GB' } }",
+             (const printed_fig[]){
+                 {"runtime.cpu_model_buffer_bytes", "10949.33", "CPU_Mapped model"},
+                 {"runtime.gpu_model_buffer_bytes_0", "109.20", "CANN0 model"},
+                 {"runtime.gpu_model_buffer_bytes_1", "81.90", "CANN1 model"},
+                 {"runtime.gpu_model_buffer_bytes_6", "81.90", "CANN6 model"},
+                 {"runtime.gpu_model_buffer_bytes_7", "641.43", "CANN7 model"},
+                 {"runtime.gpu_kv_buffer_bytes_0", "515.00", "CANN0 KV 512.00 + SWA 3.00"},
+                 {"runtime.gpu_kv_buffer_bytes_1", "259.00", "CANN1 KV 256.00 + SWA 3.00"},
+                 {"runtime.gpu_kv_buffer_bytes_2", "513.50", "CANN2 KV 512.00 + SWA 1.50"},
+                 {"runtime.gpu_kv_buffer_bytes_3", "259.00", "CANN3 KV 256.00 + SWA 3.00"},
+                 {"runtime.gpu_kv_buffer_bytes_4", "513.50", "CANN4 KV 512.00 + SWA 1.50"},
+                 {"runtime.gpu_kv_buffer_bytes_5", "259.00", "CANN5 KV 256.00 + SWA 3.00"},
+                 {"runtime.gpu_kv_buffer_bytes_6", "513.50", "CANN6 KV 512.00 + SWA 1.50"},
+                 {"runtime.gpu_kv_buffer_bytes_7", "257.50", "CANN7 KV 256.00 + SWA 1.50"},
+                 {"runtime.kv_buffer_bytes", "3090.00", "KV 3072.00 + SWA 18.00"},
+                 {"runtime.output_buffer_bytes", "0.77", "CANN_Host output"},
+                 {NULL, NULL, NULL}});
+}
+
 /* A gated DeltaNet hybrid partly offloaded: a llama-server log of b8586 (64ac9ab66) pasted
 ** in a public repository, Qwen3.5-27B Q4_K_S (unsloth: f32 353, q4_K 485, q5_K 12, q6_K 1;
 ** the Qwen3.6-27B preset has its shapes and gives the same counts) on a 12 GB RTX 4070,
@@ -1798,7 +1836,7 @@ int main(void) {
       cmocka_unit_test(test_fused_archs), cmocka_unit_test(test_ollama_embeddings),
       cmocka_unit_test(test_preset_mapped_range), cmocka_unit_test(test_mla_v_cache), cmocka_unit_test(test_legacy_swa_mask), cmocka_unit_test(test_holdout_round2_exact), cmocka_unit_test(test_hybrid_partial_offload),
       cmocka_unit_test(test_ollama_embd_patch), cmocka_unit_test(test_holdout_round4_exact),
-      cmocka_unit_test(test_glm45_air_b6168),
+      cmocka_unit_test(test_glm45_air_b6168), cmocka_unit_test(test_swa_pattern_devices),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
