@@ -1169,6 +1169,80 @@ static void test_swa_pattern_devices(void **state) {
                  {NULL, NULL, NULL}});
 }
 
+/* Hold-out logs of round 6 that vramfit matches as it stands, held as regression tests:
+** - a llama-server run of February 2025 (b4600 assumed: llama_model_load_from_file_impl and
+**   print_info, no build printed) of DeepSeek-R1-Distill-Qwen-32B Q4_K_M (qwen2, 64 layers,
+**   18.48 GiB) on 4x RTX 3090, -c 8192 -ngl 65, no --tensor-split, so split by the free
+**   memory each GPU printed (23982, 23982, 23982, 23923 MiB) (public deployment notes in a
+**   repository): CPU_Mapped 417.66, CUDA0..3 model 4844.72 / 4366.53 / 4366.53 / 4930.57;
+** - Docker Model Runner's llama-server (llama.cpp e365e65 of 2026, b8600 taken) on two Vulkan
+**   GPUs (Radeon RX 580 and RX 560, 3169 MiB free each), phi4-mini.gguf = Phi-4-mini-instruct
+**   Q4_K_M (f32 67, q4_K 80, q5_K 32, q6_K 17; tied, so the output layer is token_embd's q6_K
+**   copy), n_parallel auto (4, unified), -c 2048 (a log saved in a public repository,
+**   "gpu2_err.txt"): CPU_Mapped 480.81, Vulkan0 / Vulkan1 model 999.77 / 1368.79, KV 136.00 /
+**   120.00, Vulkan_Host output 3.05. Vulkan's buffers are held by the CUDA layout: the same
+**   tensors, and the log agrees to the printed MiB;
+** - llama.cpp b5261 (cb06a3c3) --split-mode row on 4 CUDA devices (2x Tesla K80), unsloth
+**   Qwen3-30B-A3B Q8_0, n_ctx 30016 (https://github.com/ggml-org/llama.cpp/issues/13661): KV
+**   CUDA2 703.50 and CUDA3 644.88 of 2814.00, CUDA_Host compute 62.63, each GPU's compute
+**   1958.63 (vramfit 1956.62, -0.1%). Each layer device's split buffer ("CUDA<g>_Split") and
+**   its own model buffer are held as their sum (248.62 + 7969.22, 241.50 + 7344.20, 229.50
+**   + 7356.20), which is what vramfit's per-GPU model buffer is: it does not model the split
+**   buffer's rows spread over the four GPUs (docs/CALIBRATION.md, round 6). */
+static void test_holdout_round6_exact(void **state) {
+  expect_log(state,
+             "return { model = 'Qwen/Qwen2.5-32B', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp',"
+             " version = 'b4600', n_ctx = 8192, n_gpu_layers = 65, fit = false,"
+             " tensor_split = '23982,23982,23982,23923' }, workload = { kind = 'inference', context = 8192 },"
+             " gpu = { 'RTX 3090', 'RTX 3090', 'RTX 3090', 'RTX 3090' } }",
+             (const printed_fig[]){
+                 {"runtime.cpu_model_buffer_bytes", "417.66", "CPU_Mapped model"},
+                 {"runtime.gpu_model_buffer_bytes_0", "4844.72", "CUDA0 model"},
+                 {"runtime.gpu_model_buffer_bytes_1", "4366.53", "CUDA1 model"},
+                 {"runtime.gpu_model_buffer_bytes_2", "4366.53", "CUDA2 model"},
+                 {"runtime.gpu_model_buffer_bytes_3", "4930.57", "CUDA3 model"},
+                 {NULL, NULL, NULL}});
+  expect_log(state,
+             "local lf = {} for i = 1, 48 do lf[i] = 1.0 end return { model = { arch = 'phi3', config = {"
+             " architectures = { 'Phi3ForCausalLM' }, model_type = 'phi3', hidden_size = 3072,"
+             " intermediate_size = 8192, num_hidden_layers = 32, num_attention_heads = 24, num_key_value_heads = 8,"
+             " vocab_size = 200064, tie_word_embeddings = true, max_position_embeddings = 131072,"
+             " original_max_position_embeddings = 4096, partial_rotary_factor = 0.75, rms_norm_eps = 1e-05,"
+             " rope_theta = 10000.0, rope_scaling = { type = 'longrope', long_factor = lf, short_factor = lf },"
+             " torch_dtype = 'bfloat16' } }, quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp',"
+             " version = 'b8600', n_ctx = 2048, n_batch = 2048, n_ubatch = 512, n_seq_max = 4, kv_unified = true,"
+             " n_gpu_layers = 99, fit = false, tensor_split = '3169,3169' }, workload = { kind = 'inference',"
+             " context = 512, concurrency = 4 }, gpu = { 'RTX-3060-8GB', 'RTX-3060-8GB' } }",
+             (const printed_fig[]){
+                 {"runtime.cpu_model_buffer_bytes", "480.81", "CPU_Mapped model"},
+                 {"runtime.gpu_model_buffer_bytes_0", "999.77", "Vulkan0 model"},
+                 {"runtime.gpu_model_buffer_bytes_1", "1368.79", "Vulkan1 model"},
+                 {"runtime.gpu_kv_buffer_bytes_0", "136.00", "Vulkan0 KV"},
+                 {"runtime.gpu_kv_buffer_bytes_1", "120.00", "Vulkan1 KV"},
+                 {"runtime.output_buffer_bytes", "3.05", "Vulkan_Host output"},
+                 {NULL, NULL, NULL}});
+  json_t *j = NULL;
+  if (tu_eval(*state, "return { model = 'Qwen/Qwen3-30B-A3B', quant = 'gguf:Q8_0', runtime = { name = 'llamacpp',"
+                      " version = 'b5261', n_ctx = 30016, n_ubatch = 512, n_batch = 2048, n_gpu_layers = 99,"
+                      " flash_attn = false, fit = false, split_mode = 'row', tensor_split = '1,1,1,1' },"
+                      " workload = { kind = 'inference', context = 30016 },"
+                      " gpu = { 'T4-16GB', 'T4-16GB', 'T4-16GB', 'T4-16GB' } }",
+              &j) != VF_OK)
+    fail_msg("%s", vf_engine_error(*state));
+  expect_printed_mib(gpu_fig(j, "gpu_kv_buffer_bytes", 2), "703.50", "CUDA2 KV");
+  expect_printed_mib(gpu_fig(j, "gpu_kv_buffer_bytes", 3), "644.88", "CUDA3 KV");
+  expect_printed_mib(tu_int(j, "runtime.kv_buffer_bytes"), "2814.00", "KV self size");
+  expect_printed_mib(tu_int(j, "runtime.host_compute_buffer_bytes"), "62.63", "CUDA_Host compute");
+  static const long long split_plus_own[3] = {24862 + 796922, 24150 + 734420, 22950 + 735620}; /* 0.01 MiB */
+  for (int g = 0; g < 3; g++) {
+    long long m = gpu_fig(j, "gpu_model_buffer_bytes", g), want = split_plus_own[g] * MIB / 100;
+    if (m < want - MIB / 100 || m > want + MIB / 100) fail_msg("CUDA%d model + CUDA%d_Split: %lld B, the log %lld", g, g, m, want);
+  }
+  long long c = gpu_fig(j, "gpu_compute_buffer_bytes", 0), printed = 195863LL * MIB / 100; /* 1958.63 MiB */
+  if (c < printed * 9 / 10 || c > printed * 11 / 10) fail_msg("CUDA0 compute %lld B, the log says 1958.63 MiB", c);
+  json_decref(j);
+}
+
 /* A gated DeltaNet hybrid partly offloaded: a llama-server log of b8586 (64ac9ab66) pasted
 ** in a public repository, Qwen3.5-27B Q4_K_S (unsloth: f32 353, q4_K 485, q5_K 12, q6_K 1;
 ** the Qwen3.6-27B preset has its shapes and gives the same counts) on a 12 GB RTX 4070,
@@ -1837,6 +1911,7 @@ int main(void) {
       cmocka_unit_test(test_preset_mapped_range), cmocka_unit_test(test_mla_v_cache), cmocka_unit_test(test_legacy_swa_mask), cmocka_unit_test(test_holdout_round2_exact), cmocka_unit_test(test_hybrid_partial_offload),
       cmocka_unit_test(test_ollama_embd_patch), cmocka_unit_test(test_holdout_round4_exact),
       cmocka_unit_test(test_glm45_air_b6168), cmocka_unit_test(test_swa_pattern_devices),
+      cmocka_unit_test(test_holdout_round6_exact),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
