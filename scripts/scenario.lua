@@ -241,6 +241,12 @@ local function train_parallel(p, n)
     n.extra["train.cp_rotate"] = rotate
     if p.cp_rotate == nil then note(n, "context parallel KV exchange by all-gather assumed (torchtitan's default rotate method)") end
   end
+  if n.pp > 1 then
+    -- src/train.c pp_stages: no schedule field; GPipe (every micro-batch in flight on every
+    -- stage) and interleaved 1F1B (virtual stages) are not modelled
+    note(n, "pipeline parallel: a 1F1B schedule of workload.grad_accum micro-batches per step assumed (PyTorch's " ..
+            "Schedule1F1B, torchtitan's default); the heavier of the first and the last stage is reported")
+  end
 end
 
 local function parallel_part(raw, n)

@@ -390,14 +390,15 @@ static void train_model_states(ectx *c, const train_cfg *t, train_parts *p) {
 ** per-op saved set plus the recomputed layer (op: `input` is then that set, op_saved_bytes),
 ** or a mix when every k-th layer is checkpointed. Offloaded activations keep the working
 ** layer and two layer inputs in flight (torchtune OffloadActivations streams). */
-static uint64_t kept_activations(ectx *c, const train_cfg *t, uint64_t per_layer, uint64_t input) {
+static uint64_t kept_activations(ectx *c, const train_cfg *t, uint64_t per_layer, uint64_t input, uint64_t *work) {
   uint64_t layers = bytes_ceildiv(model_layers(c), c->s->pp); /* this rank's */
-  if (t->off_act) return acc_add(&c->acc, per_layer, acc_mul(&c->acc, input, 2));
-  if (c->s->gc == GC_OP) return acc_add(&c->acc, acc_mul(&c->acc, input, layers), per_layer);
+  *work = 0; /* of the result, what is not kept per micro-batch: the layer being recomputed */
+  if (t->off_act) return *work = acc_add(&c->acc, per_layer, acc_mul(&c->acc, input, 2));
+  if (c->s->gc == GC_OP) return acc_add(&c->acc, acc_mul(&c->acc, input, layers), *work = per_layer);
   if (c->s->gc != GC_FULL) return acc_mul(&c->acc, per_layer, layers);
   uint64_t ckpt = t->gc_every > 1 ? layers / t->gc_every : layers;
   uint64_t kept = acc_add(&c->acc, acc_mul(&c->acc, input, ckpt), acc_mul(&c->acc, per_layer, layers - ckpt));
-  return acc_add(&c->acc, kept, per_layer); /* the layer being recomputed */
+  return acc_add(&c->acc, kept, *work = per_layer); /* the layer being recomputed */
 }
 
 /* Logits and loss, bytes per (token x vocabulary) element: the head output (a), then
@@ -421,7 +422,7 @@ static uint64_t kept_activations(ectx *c, const train_cfg *t, uint64_t per_layer
 ** free the saved input). torchtune's chunked CE keeps the 16-bit chunks and upcasts one
 ** of 8 chunks at a time (CEWithChunkedOutputLoss, num_output_chunks 8); compiled, the
 ** log-softmax is recomputed instead of saved. A fused linear-CE keeps one chunk. */
-static uint64_t logits_bytes(ectx *c, const train_cfg *t, uint64_t tokens, uint64_t a) {
+static uint64_t logits_bytes(ectx *c, const train_cfg *t, uint64_t tokens, uint64_t a, bool freed) {
   if (c->m->family == FAM_ENCODER) return 0; /* classification heads: a few logits */
   uint64_t elems = acc_mul(&c->acc, tokens, bytes_ceildiv(c->m->vocab, c->s->tp));
   switch (t->loss) {
@@ -431,7 +432,7 @@ static uint64_t logits_bytes(ectx *c, const train_cfg *t, uint64_t tokens, uint6
     return bytes_ceildiv(acc_mul(&c->acc, elems, 12), 8);
   default:
     if (t->compile) return acc_mul(&c->acc, elems, 2 * a);
-    if (t->free_logits) {
+    if (freed) {
       uint64_t fwd = a + (a < 4 ? 4 : 0) + 4;
       return acc_mul(&c->acc, elems, fwd > 12 ? fwd : 12);
     }
@@ -598,12 +599,28 @@ static void lm_activations(ectx *c, const train_cfg *t, uint64_t a, train_parts 
   if (t->sp) input = bytes_ceildiv(input, s->tp);
   if (s->gc == GC_OP) input = acc_mul(A, tokens, op_saved_bytes(c, t, a));
   p->act_layer = per_layer;
-  p->act = kept_activations(c, t, per_layer, input);
+  uint64_t work = 0;
+  p->act = kept_activations(c, t, per_layer, input, &work);
   /* LoHa's delta weight, saved by F.linear in the adapters' output dtype */
   p->act = acc_add(A, p->act, acc_mul(A, bytes_ceildiv(t->weight_saved, model_parallel(c)), t->adapter_bytes ? t->adapter_bytes : a));
-  if (s->pp > 1) /* 1F1B: the first stage holds pp micro-batches in flight */
-    p->act = acc_mul(A, p->act, s->pp < s->grad_accum ? s->pp : s->grad_accum);
-  p->logits = logits_bytes(c, t, tokens, a);
+  if (s->pp > 1) {
+    /* per micro-batch in flight (pp_stages): what it keeps until its backward, plus the
+    ** stage's output, which the schedule keeps for that backward (torch/distributed/
+    ** pipelining/stage.py forward_one_chunk: fwd_cache[chunk] = (output_tuple, inputs);
+    ** sequence-sharded under sequence parallelism, as the blocks' outputs are) */
+    uint64_t out = acc_mul3(A, tokens, c->m->hidden, a);
+    p->pp_out = t->sp ? bytes_ceildiv(out, s->tp) : out;
+    p->pp_work = work;
+    p->pp_saved = acc_add(A, p->act - work, p->pp_out);
+    /* the last stage's output is the head's; PyTorch's schedules also append it to
+    ** output_chunks (forward_one_chunk) and return them merged after the step
+    ** (_merge_outputs), so every micro-batch's head output lives until the step ends */
+    if (strcmp(s->runtime, "pytorch") == 0 && c->m->family != FAM_ENCODER)
+      p->pp_head = acc_mul3(A, tokens, bytes_ceildiv(c->m->vocab, s->tp), a);
+  }
+  /* under pipelining the schedule, not the training loop, calls the loss and keeps the
+  ** stage output (the head's) until that micro-batch's backward: no `del pred` */
+  p->logits = logits_bytes(c, t, tokens, a, t->free_logits && s->pp < 2);
   /* one layer's backward: its transients beside the layer's saved tensors */
   uint64_t bwd = acc_add(A, ring_backward(c, t, tokens, a), fp8_backward_casts(c, t, tokens));
   if (t->sp && t->sp_local) /* Megatron re-gathers the sequence-sharded Linear input */
@@ -620,17 +637,21 @@ static void train_activations(ectx *c, const train_cfg *t, train_parts *p) {
   } else {
     lm_activations(c, t, a, p);
   }
-  if (a < 4 && est_bits(s->prec.weights) == 32 && p->weights && !fsdp_mixed(c, t))
+  if (a < 4 && est_bits(s->prec.weights) == 32 && p->weights && !fsdp_mixed(c, t)) {
     /* autocast caches a 16-bit copy of each fp32 weight for the forward; autograd keeps
     ** it for the input gradients until that layer's backward (torch.amp autocast) */
-    p->act = acc_add(&c->acc, p->act, acc_mul(&c->acc, p->weights / 4, a));
+    uint64_t cache = acc_mul(&c->acc, p->weights / 4, a);
+    p->act = acc_add(&c->acc, p->act, cache);
+    if (s->pp > 1) p->pp_work = acc_add(&c->acc, p->pp_work, cache); /* once per stage (pp_stages) */
+  }
 }
 
 static const char *const PHASES[] = {"forward", "backward", "optimizer step", "model load"};
 enum { PH_LOAD = 3 };
 
 /* Model states of a phase; at model load only the weights exist. */
-static void budget_states(ectx *c, const train_cfg *t, const train_parts *p, bool grads_live, bool load) {
+static void budget_states(ectx *c, const train_cfg *t, const train_parts *p, bool grads_live, uint64_t grads,
+                          bool load) {
   budget *b = &c->e->b;
   const scenario *s = c->s;
   bool ps = params_sharded(t->strategy) && s->dp * t->cp > 1;
@@ -647,10 +668,10 @@ static void budget_states(ectx *c, const train_cfg *t, const train_parts *p, boo
                (unsigned long long)t->added, dtype_get(t->tdtype)->name);
   budget_add(b, "master_weights", load ? 0 : p->master, BASIS_EXACT, true, "fp32 master copy of trainable weights%s",
              t->off_opt ? " (in host memory)" : "");
-  budget_add(b, "gradients", grads_live ? p->grads : 0, BASIS_EXACT, true, "%s gradients of %llu trainable parameters%s",
+  budget_add(b, "gradients", grads_live ? grads : 0, BASIS_EXACT, true, "%s gradients of %llu trainable parameters%s",
              dtype_get(s->prec.grads)->name, (unsigned long long)t->trainable,
              t->oib ? " (optimizer in backward: one tensor at a time)"
-                    : grads_live ? "" : " (freed by zero_grad before forward)");
+             : grads_live ? "" : " (freed by zero_grad before forward)");
   budget_add(b, "optimizer_states", load ? 0 : p->states, BASIS_EXACT, true, "%s states%s", s->opt.name,
              t->off_opt ? " (offloaded to host memory)" : "");
   if (p->fp8_meta)
@@ -667,7 +688,9 @@ static void train_budget(ectx *c, const train_cfg *t, const train_parts *p, int 
   const scenario *s = c->s;
   bool load = phase == PH_LOAD;
   bool grads_live = !load && (phase > 0 || ((s->grad_accum > 1 || t->keep_grads) && !t->oib));
-  budget_states(c, t, p, grads_live, load);
+  uint64_t grads = p->grads;
+  if (p->pp_stage && phase < 2) grads = phase == 0 ? p->pp_g0 : p->pp_g1, grads_live = !load && grads;
+  budget_states(c, t, p, grads_live, grads, load);
   if (t->load)
     budget_add(b, "load_buffers", load ? t->load : 0, BASIS_MODELLED, true,
                "model load: a 16-bit tensor and its quantization temporaries");
@@ -676,26 +699,36 @@ static void train_budget(ectx *c, const train_cfg *t, const train_parts *p, int 
   if (t->encode) /* ENCODE_TENSORS of scripts/train_gen.lua, fitted to finetrainers-hunyuanvideo-lora-r128-noprecompute */
     budget_add(b, "vae_encode", enc ? t->encode : 0, BASIS_CALIBRATED, true,
                "the VAE encodes each step's clip (no precomputed latents)");
-  char split[64] = "";
-  if (t->cp > 1 || t->sp)
+  char split[160] = "";
+  if (t->cp > 1 || t->sp || p->pp_stage)
     snprintf(split, sizeof split, "%s%s", t->cp > 1 ? ", sequence split over cp ranks" : "",
              t->sp ? ", sequence parallel" : "");
+  if (p->pp_stage) {
+    size_t used = strlen(split);
+    snprintf(split + used, sizeof split - used, ", %s pipeline stage of %llu (1F1B): %llu micro-batch%s in flight",
+             p->pp_stage == 1 ? "first" : "last", (unsigned long long)s->pp, (unsigned long long)p->pp_inflight,
+             p->pp_inflight == 1 ? "" : "es");
+  }
   budget_add(b, "activations", act, BASIS_MODELLED, true, "%s: micro-batch %llu x %llu tokens, checkpointing %s%s%s%s",
              PHASES[phase], (unsigned long long)s->micro_batch, (unsigned long long)s->seq_len,
              s->gc == GC_FULL ? (t->gc_every > 1 ? "every k layers" : "full")
              : s->gc == GC_SELECTIVE ? "selective" : s->gc == GC_OP ? "per-op (torchtitan SAC)" : "off",
              t->off_act ? ", offloaded to host" : "", split,
              t->fp8 == FP8_TE ? ", fp8 Linear inputs and weight copies (Transformer Engine)" : "");
-  budget_add(b, "logits", phase == 0 && !enc ? p->logits : 0, BASIS_MODELLED, true, "vocabulary x tokens: %s",
+  uint64_t logits = phase == 0 && !enc ? p->logits : phase == 1 ? p->pp_logits_bwd : phase == 2 ? p->pp_logits_step : 0;
+  budget_add(b, "logits", logits, BASIS_MODELLED, true, "vocabulary x tokens: %s%s",
              t->loss == LOSS_CHUNKED ? "chunked cross-entropy" : t->loss == LOSS_FUSED ? "fused linear cross-entropy"
                                                                               : t->compile ? "compiled cross-entropy: head output saved, its gradient"
-                                                                              : t->free_logits ? "fp32 upcast, log-softmax, gradient (head output freed before backward)"
-                                                                              : "head output, fp32 upcast, log-softmax, gradient");
+                                                                              : t->free_logits && !p->pp_stage ? "fp32 upcast, log-softmax, gradient (head output freed before backward)"
+                                                                              : "head output, fp32 upcast, log-softmax, gradient",
+             p->pp_head && p->pp_stage == 2 ? "; every micro-batch's head output kept to the step's end (PyTorch pipelining output_chunks)" : "");
   bool step_now = t->oib ? phase == 1 : phase == 2;
   budget_add(b, "optimizer_step", step_now ? p->step_temp : 0, BASIS_MODELLED, true, "temporaries of %s's step()",
              s->opt.name);
-  budget_add(b, "comm_buffers", load ? 0 : p->comm, BASIS_MODELLED, true, "%s",
-             t->strategy == STRAT_DDP ? "DDP gradient buckets" : "all-gathered unit and the prefetched next");
+  budget_add(b, "comm_buffers", load ? 0 : acc_add(&c->acc, p->comm, p->pp_recv), BASIS_MODELLED, true, "%s%s%s",
+             p->pp_recv && !p->comm ? ""
+             : t->strategy == STRAT_DDP ? "DDP gradient buckets" : "all-gathered unit and the prefetched next",
+             p->pp_recv && p->comm ? "; " : "", p->pp_recv ? "the stage's receive buffer per micro-batch (PyTorch pipelining)" : "");
   c->e->peak_phase = PHASES[phase];
 }
 
@@ -712,18 +745,80 @@ static uint64_t grad_stream_pool(const scenario *s, const train_cfg *t, const tr
   return t->strategy == STRAT_FSDP && s->dp * t->cp > 1 && !t->oib && !t->off_opt && !t->off_par ? p->grads : 0;
 }
 
+/* Pipeline parallelism (pp > 1) under a 1F1B schedule, the only one modelled (PyTorch's
+** Schedule1F1B, torchtitan's default pipeline_parallel_schedule at 9dec370; Megatron's and
+** DeepSpeed's TrainSchedule run the same): stage s runs min(pp - s, n) forwards before its
+** first backward (torch/distributed/pipelining/schedules.py Schedule1F1B: warmup
+** min(n_microbatches, num_stages - stage_index)), n = grad_accum micro-batches per step.
+** The first stage therefore holds pp micro-batches' saved activations (layer inputs under
+** full checkpointing) and one layer being recomputed, but no logits; the last stage holds
+** one micro-batch, the logits and, with PyTorch's schedules, every micro-batch's head
+** output (output_chunks). Middle stages hold fewer micro-batches than the first and no
+** logits. Each stage's phases, with its gradients (complete after its first backward):
+** - first stage, forward: k = min(pp, n) micro-batches in flight and the layer its first
+**   backward recomputes, no gradient yet (zero_grad set them to None);
+** - first stage, backward: the gradients beside the micro-batches still in flight once they
+**   are complete: k when n > k (a forward refills the pipeline before each backward), else
+**   k - 1, and the layer being recomputed with its backward's transients;
+** - last stage: the one-micro-batch forward and backward of pp = 1 (activations and logits,
+**   the recomputed layer beside them as there), with the gradients of earlier micro-batches
+**   and the other micro-batches' head outputs.
+** PyTorch's stages also keep a receive buffer per micro-batch from the first step on
+** (stage.py _prepare_forward_infra: args_recv_info[chunk] for every chunk on all but the
+** first stage; _prepare_backward_infra: grad_recv_info[chunk] on all but the last, each
+** _make_tensor_from_meta): the first stage n gradient buffers of its output, the last stage
+** n input buffers, one of them the in-flight micro-batch's first layer input.
+** The stage with the larger peak is reported. Weights are the heavier stage's for both
+** (estimate_device_weights). */
+static void pp_stages(ectx *c, const train_cfg *t, train_parts *p) {
+  const scenario *s = c->s;
+  bytes_acc *A = &c->acc;
+  uint64_t n = s->grad_accum ? s->grad_accum : 1, k = s->pp < n ? s->pp : n, kb = n > k ? k : k - 1;
+  uint64_t keep = t->keep_grads && !t->oib ? p->grads : 0;  /* what zero_grad leaves */
+  uint64_t grads = p->grads;                               /* live once a backward ran */
+  bool torch_pp = strcmp(s->runtime, "pytorch") == 0;
+  /* first stage */
+  uint64_t r1 = torch_pp ? acc_mul(A, p->pp_out, n) : 0;
+  uint64_t f1 = acc_add(A, acc_mul(A, p->pp_saved, k), p->pp_work);
+  uint64_t b1 = acc_add(A, acc_mul(A, p->pp_saved, kb), p->act_layer);
+  uint64_t first = acc_add(A, f1, keep), first_b = acc_add(A, b1, grads);
+  if (first_b > first) first = first_b;
+  first = acc_add(A, first, r1);
+  /* last stage */
+  uint64_t rl = torch_pp ? acc_mul(A, p->pp_out, n - 1) : 0;
+  uint64_t gl = n > 1 ? grads : keep;
+  uint64_t lf = acc_add(A, p->logits, acc_mul(A, p->pp_head, n - 1));
+  uint64_t lb = acc_mul(A, p->pp_head, n);
+  uint64_t last = acc_add(A, acc_add(A, p->act, lf), gl), last_b = acc_add(A, acc_add(A, p->act_layer, lb), grads);
+  if (last_b > last) last = last_b;
+  last = acc_add(A, last, rl);
+  p->pp_g1 = grads;
+  p->pp_logits_step = lb;
+  if (first >= last) {
+    p->pp_stage = 1, p->pp_inflight = k, p->pp_recv = r1;
+    p->act = f1, p->logits = 0, p->act_layer = b1, p->pp_g0 = keep, p->pp_logits_bwd = 0;
+    p->pp_logits_step = 0;
+  } else {
+    p->pp_stage = 2, p->pp_inflight = 1, p->pp_recv = rl;
+    p->logits = lf, p->pp_g0 = gl, p->pp_logits_bwd = lb;
+  }
+}
+
 /* Allocated bytes of each phase; returns the peak phase and its transient bytes. *pooled:
 ** reserved bytes beyond the peak phase's allocation that a phase without live gradients
 ** keeps in the gradients' stream pool (grad_stream_pool), at the worst phase. */
 static int train_peak(ectx *c, const train_cfg *t, const train_parts *p, uint64_t *transient, uint64_t *pooled) {
   bytes_acc *A = &c->acc;
   uint64_t base = acc_add(A, acc_add(A, p->weights, p->adapters), acc_add(A, p->master, acc_add(A, p->states, p->comm)));
-  base = acc_add(A, acc_add(A, base, p->aux), p->fp8_meta);
+  base = acc_add(A, acc_add(A, base, p->aux), acc_add(A, p->fp8_meta, p->pp_recv));
   uint64_t g_fwd = (c->s->grad_accum > 1 || t->keep_grads) && !t->oib ? p->grads : 0;
+  uint64_t g_bwd = p->grads;
+  if (p->pp_stage) g_fwd = p->pp_g0, g_bwd = p->pp_g1;
   uint64_t fwd = acc_add(A, p->act, p->logits);
-  uint64_t tr[3] = {fwd > t->encode ? fwd : t->encode, acc_add(A, p->act_layer, t->oib ? p->step_temp : 0),
-                    t->oib ? 0 : p->step_temp};
-  uint64_t ph[3] = {acc_add(A, base, acc_add(A, g_fwd, tr[0])), acc_add(A, base, acc_add(A, p->grads, tr[1])),
+  uint64_t tr[3] = {fwd > t->encode ? fwd : t->encode,
+                    acc_add(A, acc_add(A, p->act_layer, t->oib ? p->step_temp : 0), p->pp_logits_bwd),
+                    acc_add(A, t->oib ? 0 : p->step_temp, p->pp_logits_step)};
+  uint64_t ph[3] = {acc_add(A, base, acc_add(A, g_fwd, tr[0])), acc_add(A, base, acc_add(A, g_bwd, tr[1])),
                     acc_add(A, base, acc_add(A, p->grads, tr[2]))};
   int peak = 0;
   for (int i = 1; i < 3; i++)
@@ -796,6 +891,7 @@ void train_run(ectx *c, const train_cfg *t) {
   memset(&p, 0, sizeof p);
   train_model_states(c, t, &p);
   train_activations(c, t, &p);
+  if (c->s->pp > 1 && !t->act_elems) pp_stages(c, t, &p);
   uint64_t transient = 0, pooled = 0;
   int peak = train_peak(c, t, &p, &transient, &pooled);
   c->e->trainable_params = t->trainable;

@@ -58,6 +58,16 @@ typedef struct train_parts {
   uint64_t aux, aux_rounding, den_rounding;    /* a pipeline's frozen encoders and VAE */
   uint64_t pool;                               /* their cached segments after they were dropped */
   uint64_t fp8_meta;                           /* TE scaling factors and amax histories */
+  /* pipeline parallelism (pp > 1, src/train.c pp_stages): per micro-batch in flight on the
+  ** first stage, its saved activations and the stage output; the layer being recomputed; the
+  ** last stage's head output per micro-batch the schedule keeps */
+  uint64_t pp_saved, pp_work, pp_head;
+  uint64_t pp_out;                             /* one micro-batch's stage output (or input) */
+  uint64_t pp_recv;                            /* the reported stage's receive buffers */
+  int pp_stage;                                /* the stage reported: 0 none, 1 first, 2 last */
+  uint64_t pp_inflight;                        /* its micro-batches in flight */
+  uint64_t pp_g0, pp_g1;                       /* its gradients live in forward and in backward */
+  uint64_t pp_logits_bwd, pp_logits_step;      /* its head outputs kept in backward and at the step */
 } train_parts;
 
 void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t);

@@ -765,6 +765,49 @@ static void test_torchtitan_published_holdout5(void **state) {
   }
 }
 
+/* Pipeline parallelism under 1F1B (src/train.c pp_stages): stage s runs min(pp - s, n)
+** forwards before its first backward (torch/distributed/pipelining/schedules.py
+** Schedule1F1B; DeepSpeed's TrainSchedule buffers min(stages - stage_id, micro_batches)).
+** - The first stage keeps each in-flight micro-batch's checkpointed layer inputs and its
+**   stage output, and one recomputed layer, no logits. Llama-3.1-405B, TP 8 with sequence
+**   parallelism, PP 8 (16 layers a stage), 4 x 8192 tokens: once the gradients exist it holds
+**   k - 1 micro-batches beside them when n = k = 8, k when n = 16 (a forward refills the
+**   pipeline before each backward): one micro-batch more, 17 x 32768 x 16384 x 2 B / 8 =
+**   2,281,701,376 B (16 layer inputs and the output), not the whole kept set with its
+**   recomputed layer as before.
+** - The last stage holds one micro-batch and the logits; the schedule calls the loss and keeps
+**   the head output until that micro-batch's backward (no `del pred`: 2 + 12 B per logit), and
+**   PyTorch's stages append every micro-batch's head output to output_chunks for the step's
+**   merged result (stage.py forward_one_chunk). Llama-3.2-3B, PP 2, grad_accum 4, 4096 tokens x
+**   128,256: 4096 x 128,256 x (14 + 3 x 2) = 10,506,731,520 B; and three receive buffers
+**   beyond the in-flight input (stage.py _prepare_forward_infra, one per micro-batch): 3 x
+**   4096 x 3072 x 2 = 75,497,472 B. */
+static void test_pipeline_stages(void **state) {
+  static const char *big = "return { model = 'meta-llama/Llama-3.1-405B', dtype = 'bf16', gpu = 'H100-SXM-80GB', "
+                           "runtime = 'deepspeed', parallel = { tp = 8, pp = 8, sequence_parallel = true }, "
+                           "workload = { kind = 'train', method = 'full', micro_batch = 4, seq_len = 8192, grad_accum = %d, "
+                           "grad_checkpointing = true, precision = 'bf16', optimizer = 'adamw', attention = 'sdpa' } }";
+  char buf[640];
+  long long act[2];
+  for (int i = 0; i < 2; i++) {
+    snprintf(buf, sizeof buf, big, i ? 16 : 8);
+    json_t *j = eval(state, buf);
+    assert_non_null(strstr(tu_category_detail(j, "activations"), "first pipeline stage of 8"));
+    assert_int_equal(tu_category(j, "logits"), 0);
+    act[i] = tu_category(j, "activations");
+    json_decref(j);
+  }
+  assert_int_equal(act[1] - act[0], 2281701376ll);
+  json_t *j = eval(state, "return { model = 'meta-llama/Llama-3.2-3B', dtype = 'bf16', gpu = 'H100-SXM-80GB', "
+                          "runtime = { name = 'pytorch', free_logits = true }, parallel = { pp = 2 }, "
+                          "workload = { kind = 'train', method = 'full', micro_batch = 1, seq_len = 4096, grad_accum = 4, "
+                          "grad_checkpointing = true, precision = 'bf16-mixed', optimizer = 'adamw', attention = 'sdpa' } }");
+  assert_non_null(strstr(tu_category_detail(j, "activations"), "last pipeline stage of 2"));
+  assert_int_equal(tu_category(j, "logits"), 10506731520ll);
+  assert_int_equal(tu_category(j, "comm_buffers"), 75497472ll);
+  json_decref(j);
+}
+
 /* Hold-out (not calibration cases): PEFT's method comparison, Llama-3.2-3B DoRA r32 on
 ** q_proj,v_proj (huggingface/peft method_comparison/MetaMathQA/results/
 ** lora--llama-3.2-3B-rank32-dora.json at 5d602fdb: pure bf16, batch 4, max_seq_length 768,
@@ -921,7 +964,7 @@ int main(void) {
       cmocka_unit_test(test_sequence_parallel), cmocka_unit_test(test_fp8_cp_errors),
       cmocka_unit_test(test_op_sac),           cmocka_unit_test(test_free_logits),
       cmocka_unit_test(test_torchtitan_published), cmocka_unit_test(test_compiled_loss),
-      cmocka_unit_test(test_torchtitan_published_holdout5),
+      cmocka_unit_test(test_torchtitan_published_holdout5), cmocka_unit_test(test_pipeline_stages),
       cmocka_unit_test(test_dora_saved_outputs), cmocka_unit_test(test_peft_method_comparison_holdout), cmocka_unit_test(test_zero3_reuse_distance),
       cmocka_unit_test(test_peft_adapter_dtype),
   };
