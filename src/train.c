@@ -284,6 +284,12 @@ static bool fsdp_mixed(ectx *c, const train_cfg *t) {
          est_bits(s->prec.activations) < 32;
 }
 
+/* FSDP2 under pipeline parallelism: the stage keeps its parameters unsharded for the whole
+** step and accumulates unsharded gradients (train_weights, train_model_states). */
+static bool fsdp_pp(ectx *c, const train_cfg *t) {
+  return t->strategy == STRAT_FSDP && c->s->pp > 1 && shard_ranks(c, t) > 1 && !t->off_par && !t->pipeline;
+}
+
 /* Frozen base and adapters per rank; the gathered unit under parameter sharding. */
 static void train_weights(ectx *c, const train_cfg *t, train_parts *p) {
   const scenario *s = c->s;
@@ -300,8 +306,10 @@ static void train_weights(ectx *c, const train_cfg *t, train_parts *p) {
   p->weights = t->off_par ? 0 : shard(w, dp, ps);
   p->adapters = shard(est_elems_bytes(c, bytes_ceildiv(t->added, mp), t->tdtype), dp, ps && !t->off_par);
   if ((ps || t->off_par) && (dp > 1 || t->off_par)) {
-    /* FSDP / ZeRO-3 all-gather one unit (a transformer block) and prefetch the next */
-    uint64_t unit = bytes_ceildiv(w, model_layers(c)), root = 0, big = 0;
+    /* FSDP / ZeRO-3 all-gather one unit (a transformer block) and prefetch the next; w is
+    ** this pipeline stage's, so its layers are the stage's */
+    uint64_t layers = bytes_ceildiv(model_layers(c), s->pp);
+    uint64_t unit = bytes_ceildiv(w, layers), root = 0, big = 0;
     root_weights(c, &root, &big);
     vf_dtype gd = s->prec.weights; /* the gathered parameters' dtype */
     if (fsdp_mixed(c, t)) {
@@ -313,11 +321,19 @@ static void train_weights(ectx *c, const train_cfg *t, train_parts *p) {
       /* torchao's float8 all-gather: each converted Linear's shard is cast to fp8 before
       ** the all-gather (WeightWithDynamicFloat8CastTensor.fsdp_pre_all_gather,
       ** torchao/float8/fsdp_utils.py), so the unit holds 1 byte per element of them */
-      uint64_t lin = bytes_ceildiv(t->fp8_linear_elems, acc_mul(&c->acc, mp, model_layers(c)));
+      uint64_t lin = bytes_ceildiv(t->fp8_linear_elems, acc_mul(&c->acc, s->tp, model_layers(c)));
       uint64_t hp = est_elems_bytes(c, lin, gd);
       unit = unit > hp ? unit - hp + lin : lin;
     }
     p->gathered = acc_mul(&c->acc, unit, 2);
+    if (fsdp_pp(c, t))
+      /* the whole stage gathered, in the gathered dtype (1 B for fp8-gathered Linears): with
+      ** pipelining torchtitan does not reshard after forward (parallelize_llama.py apply_fsdp
+      ** at 9dec370: reshard_after_forward = False if pp_enabled, "to avoid per-microbatch
+      ** all-gathers"; the root module too), and torch/distributed/pipelining/stage.py
+      ** backward_maybe_with_nosync calls set_reshard_after_backward(False) for every
+      ** micro-batch's backward but the last, after which it runs FSDP's post-backward by hand */
+      p->pp_params = acc_mul(&c->acc, unit, layers);
     /* the root unit (tensors not repeated per layer: embeddings, head, final norm): FSDP
     ** keeps the root unsharded from forward to backward; ZeRO-3 gathers its tensors one
     ** module at a time, the head (or tied embedding) at the loss */
@@ -363,6 +379,13 @@ static void train_model_states(ectx *c, const train_cfg *t, train_parts *p) {
   if (t->oib) /* optimizer_in_backward: each gradient is stepped and freed as it lands */
     grads = est_elems_bytes(c, t->largest ? t->largest : T, s->prec.grads);
   p->grads = shard(grads, dp, grads_sharded(st) && !t->oib);
+  if (fsdp_pp(c, t) && !t->oib)
+    /* the same backward_maybe_with_nosync turns gradient sync off (set_requires_gradient_sync
+    ** (False)) until the last micro-batch, so FSDP2 keeps each unsharded gradient and
+    ** accumulates into it, in the reduce dtype when that differs from param_dtype
+    ** (FSDPParam.to_accumulated_grad_if_needed, torch/distributed/fsdp/_fully_shard/
+    ** _fsdp_param.py: unsharded_grad.to(self.reduce_dtype); torchtitan reduces in fp32) */
+    p->pp_grads = grads;
   uint64_t master = s->prec.master ? est_elems_bytes(c, T, s->prec.master_dtype) : 0;
   bool os = states_sharded(st);
   p->master = t->off_opt ? 0 : shard(master, dp, os);
@@ -382,7 +405,7 @@ static void train_model_states(ectx *c, const train_cfg *t, train_parts *p) {
     ** bucket) unless gradient_as_bucket_view=True (torch DistributedDataParallel docs) */
     p->comm = grads;
   else
-    p->comm = p->gathered;
+    p->comm = p->pp_params ? p->pp_params : p->gathered;
 }
 
 /* What stays on the GPU from forward to backward under a checkpointing policy: every
@@ -668,9 +691,11 @@ static void budget_states(ectx *c, const train_cfg *t, const train_parts *p, boo
                (unsigned long long)t->added, dtype_get(t->tdtype)->name);
   budget_add(b, "master_weights", load ? 0 : p->master, BASIS_EXACT, true, "fp32 master copy of trainable weights%s",
              t->off_opt ? " (in host memory)" : "");
+  bool unsharded = p->pp_params && grads != p->grads;
   budget_add(b, "gradients", grads_live ? grads : 0, BASIS_EXACT, true, "%s gradients of %llu trainable parameters%s",
              dtype_get(s->prec.grads)->name, (unsigned long long)t->trainable,
              t->oib ? " (optimizer in backward: one tensor at a time)"
+             : unsharded ? " (the stage's, unsharded: FSDP accumulates them until the last micro-batch under pipelining)"
              : grads_live ? "" : " (freed by zero_grad before forward)");
   budget_add(b, "optimizer_states", load ? 0 : p->states, BASIS_EXACT, true, "%s states%s", s->opt.name,
              t->off_opt ? " (offloaded to host memory)" : "");
@@ -725,9 +750,12 @@ static void train_budget(ectx *c, const train_cfg *t, const train_parts *p, int 
   bool step_now = t->oib ? phase == 1 : phase == 2;
   budget_add(b, "optimizer_step", step_now ? p->step_temp : 0, BASIS_MODELLED, true, "temporaries of %s's step()",
              s->opt.name);
-  budget_add(b, "comm_buffers", load ? 0 : acc_add(&c->acc, p->comm, p->pp_recv), BASIS_MODELLED, true, "%s%s%s",
+  uint64_t comm = load || (p->pp_params && phase == 2) ? 0 : p->comm;
+  budget_add(b, "comm_buffers", load ? 0 : acc_add(&c->acc, comm, p->pp_recv), BASIS_MODELLED, true, "%s%s%s",
              p->pp_recv && !p->comm ? ""
-             : t->strategy == STRAT_DDP ? "DDP gradient buckets" : "all-gathered unit and the prefetched next",
+             : t->strategy == STRAT_DDP ? "DDP gradient buckets"
+             : p->pp_params ? "the pipeline stage's parameters, all-gathered for the whole step (FSDP under pipelining)"
+                            : "all-gathered unit and the prefetched next",
              p->pp_recv && p->comm ? "; " : "", p->pp_recv ? "the stage's receive buffer per micro-batch (PyTorch pipelining)" : "");
   c->e->peak_phase = PHASES[phase];
 }
@@ -775,7 +803,7 @@ static void pp_stages(ectx *c, const train_cfg *t, train_parts *p) {
   bytes_acc *A = &c->acc;
   uint64_t n = s->grad_accum ? s->grad_accum : 1, k = s->pp < n ? s->pp : n, kb = n > k ? k : k - 1;
   uint64_t keep = t->keep_grads && !t->oib ? p->grads : 0;  /* what zero_grad leaves */
-  uint64_t grads = p->grads;                               /* live once a backward ran */
+  uint64_t grads = p->pp_grads ? p->pp_grads : p->grads;   /* live once a backward ran */
   bool torch_pp = strcmp(s->runtime, "pytorch") == 0;
   /* first stage */
   uint64_t r1 = torch_pp ? acc_mul(A, p->pp_out, n) : 0;
@@ -812,19 +840,28 @@ static int train_peak(ectx *c, const train_cfg *t, const train_parts *p, uint64_
   uint64_t base = acc_add(A, acc_add(A, p->weights, p->adapters), acc_add(A, p->master, acc_add(A, p->states, p->comm)));
   base = acc_add(A, acc_add(A, base, p->aux), acc_add(A, p->fp8_meta, p->pp_recv));
   uint64_t g_fwd = (c->s->grad_accum > 1 || t->keep_grads) && !t->oib ? p->grads : 0;
-  uint64_t g_bwd = p->grads;
-  if (p->pp_stage) g_fwd = p->pp_g0, g_bwd = p->pp_g1;
+  uint64_t g_bwd = p->grads, base_step = base;
+  if (p->pp_stage) {
+    g_fwd = p->pp_g0, g_bwd = p->pp_g1;
+    if (p->pp_params) base_step -= p->comm; /* FSDP resharded after the last backward */
+  }
   uint64_t fwd = acc_add(A, p->act, p->logits);
   uint64_t tr[3] = {fwd > t->encode ? fwd : t->encode,
                     acc_add(A, acc_add(A, p->act_layer, t->oib ? p->step_temp : 0), p->pp_logits_bwd),
                     acc_add(A, t->oib ? 0 : p->step_temp, p->pp_logits_step)};
   uint64_t ph[3] = {acc_add(A, base, acc_add(A, g_fwd, tr[0])), acc_add(A, base, acc_add(A, g_bwd, tr[1])),
-                    acc_add(A, base, acc_add(A, p->grads, tr[2]))};
+                    acc_add(A, base_step, acc_add(A, p->grads, tr[2]))};
   int peak = 0;
   for (int i = 1; i < 3; i++)
     if (ph[i] > ph[peak]) peak = i;
   *transient = tr[peak];
   uint64_t pool = g_fwd ? 0 : grad_stream_pool(c->s, t, p), fwd_res = acc_add(A, ph[0], pool);
+  if (p->pp_params) {
+    /* FSDP under pipelining holds no sharded gradient before the step: the pool they were
+    ** freed into stays reserved through forward and backward */
+    pool = grad_stream_pool(c->s, t, p);
+    fwd_res = acc_add(A, ph[0] > ph[1] ? ph[0] : ph[1], pool);
+  }
   *pooled = fwd_res > ph[peak] ? fwd_res - ph[peak] : 0;
   /* model load: the weights as loaded so far and the tensor being quantized */
   uint64_t load = acc_add(A, acc_add(A, p->weights, p->adapters), acc_add(A, p->aux, t->load));

@@ -60,8 +60,9 @@ typedef struct train_parts {
   uint64_t fp8_meta;                           /* TE scaling factors and amax histories */
   /* pipeline parallelism (pp > 1, src/train.c pp_stages): per micro-batch in flight on the
   ** first stage, its saved activations and the stage output; the layer being recomputed; the
-  ** last stage's head output per micro-batch the schedule keeps */
-  uint64_t pp_saved, pp_work, pp_head;
+  ** last stage's head output per micro-batch the schedule keeps; under FSDP the stage's
+  ** unsharded parameters and gradients */
+  uint64_t pp_saved, pp_work, pp_head, pp_params, pp_grads;
   uint64_t pp_out;                             /* one micro-batch's stage output (or input) */
   uint64_t pp_recv;                            /* the reported stage's receive buffers */
   int pp_stage;                                /* the stage reported: 0 none, 1 first, 2 last */

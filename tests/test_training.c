@@ -745,8 +745,7 @@ static void test_compiled_loss(void **state) {
 ** - Table 4, Llama-3.1-70B on 256 GPUs, FSDP 32 x TP 8 (torchtitan's TP plan: sequence-parallel
 **   norms, loss parallel), local batch 16 x 8192 (llama3_70b.toml), full AC, compile, float8
 **   (all-gather flag not stated; the toml leaves it off): 71.9 (-6.1%).
-** Tables 5 and 6 (405B with PP 8) also read within 8%, but by two errors that cancel
-** (docs/CALIBRATION.md): they are left out here. */
+** Tables 5 and 6 (405B with PP 8) are test_fsdp_under_pp_holdout6's. */
 static void test_torchtitan_published_holdout5(void **state) {
   static const struct { const char *model, *par, *work; double gib; } cases[] = {
       {"meta-llama/Llama-3.1-8B", "dp = 2, cp = 4", "micro_batch = 1, seq_len = 131072, fp8 = { fsdp_float8_all_gather = true }", 84.0},
@@ -806,6 +805,52 @@ static void test_pipeline_stages(void **state) {
   assert_int_equal(tu_category(j, "logits"), 10506731520ll);
   assert_int_equal(tu_category(j, "comm_buffers"), 75497472ll);
   json_decref(j);
+}
+
+/* FSDP2 under pipelining keeps the stage unsharded for the whole step: torchtitan does not
+** reshard after forward with PP (parallelize_llama.py apply_fsdp at 9dec370), and
+** torch/distributed/pipelining/stage.py backward_maybe_with_nosync turns resharding after
+** backward and gradient sync off for every micro-batch but the last, so FSDP2 accumulates the
+** stage's unsharded gradients in its fp32 reduce dtype (FSDPParam.to_accumulated_grad_if_needed):
+** Llama-3.1-405B at TP 8 x PP 8, 405,853,388,800 / 64 x 4 B = 25,365,836,800 B in backward
+** where the sharded gradients were (1/8 of it).
+** Hold-out (not calibration cases): pytorch/torchtitan benchmarks/llama3_h100_202412_torchtitan.md
+** at 9dec370ad26b5f8e9a7333a0e36165018262644b (torch 1963fc8; max reserved over all ranks,
+** GiB; llama3_405b.toml: full AC, compile, float8 with its all-gather; 8 micro-batches, the
+** number of stages, config_manager.py):
+** - Table 5, FSDP 8 x TP 8 x PP 8, 1F1B, local batch 32 (8 x 4 x 8192): 82.5, -18.6% here;
+** - Table 6, 1F1B, local batch 8 (8 x 1), FSDP 8 x CP 1 at 32768: 75.3 (-10.8%); FSDP 4 x CP 2
+**   at 65536: 75.9 (-10.9%); FSDP 2 x CP 4 at 131072: 77.1 (-12.2%); FSDP 1 x CP 8 at 262144:
+**   84.9 (-20.2%).
+** Before the per-stage model they read -4.2% to +5.0% by two errors that cancelled. The
+** measured figures vary by 7.2 GiB between Table 5 and Table 6's first row, whose micro-batches
+** hold the same 32768 tokens, and by 9.6 GiB over Table 6's CP sweep, where vramfit's
+** per-token terms move by 0.6: what is missing does not scale with the tokens vramfit counts
+** (docs/CALIBRATION.md). Held here below the figure and within 21%; Table 5's interleaved row
+** (72.7) is left out, the schedule not being modelled. */
+static void test_fsdp_under_pp_holdout6(void **state) {
+  static const struct { const char *par, *work; double gib, tol; } cases[] = {
+      {"dp = 8", "micro_batch = 4, seq_len = 8192", 82.5, 0.21},
+      {"dp = 8", "micro_batch = 1, seq_len = 32768", 75.3, 0.15},
+      {"dp = 4, cp = 2", "micro_batch = 1, seq_len = 65536", 75.9, 0.15},
+      {"dp = 2, cp = 4", "micro_batch = 1, seq_len = 131072", 77.1, 0.15},
+      {"dp = 1, cp = 8", "micro_batch = 1, seq_len = 262144", 84.9, 0.21},
+  };
+  char buf[768];
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    snprintf(buf, sizeof buf, "return { model = 'meta-llama/Llama-3.1-405B', dtype = 'bf16', gpu = 'H100-SXM-80GB', "
+             "runtime = { name = 'pytorch', free_logits = true }, parallel = { %s, tp = 8, pp = 8, "
+             "sequence_parallel = true, strategy = 'fsdp' }, workload = { kind = 'train', method = 'full', %s, "
+             "grad_accum = 8, grad_checkpointing = true, precision = 'fp8', fp8 = { fsdp_float8_all_gather = true }, "
+             "optimizer = 'adamw', attention = 'sdpa' } }", cases[i].par, cases[i].work);
+    json_t *j = eval(state, buf);
+    assert_int_equal(tu_category(j, "gradients"), 25365836800ll);
+    assert_non_null(strstr(tu_category_detail(j, "comm_buffers"), "all-gathered for the whole step"));
+    double got = (double)tu_int(j, "runtime.peak_reserved_bytes"), want = cases[i].gib * 1073741824.0;
+    assert_true(got < want);
+    assert_within(got, want, cases[i].tol);
+    json_decref(j);
+  }
 }
 
 /* Hold-out (not calibration cases): PEFT's method comparison, Llama-3.2-3B DoRA r32 on
@@ -965,6 +1010,7 @@ int main(void) {
       cmocka_unit_test(test_op_sac),           cmocka_unit_test(test_free_logits),
       cmocka_unit_test(test_torchtitan_published), cmocka_unit_test(test_compiled_loss),
       cmocka_unit_test(test_torchtitan_published_holdout5), cmocka_unit_test(test_pipeline_stages),
+      cmocka_unit_test(test_fsdp_under_pp_holdout6),
       cmocka_unit_test(test_dora_saved_outputs), cmocka_unit_test(test_peft_method_comparison_holdout), cmocka_unit_test(test_zero3_reuse_distance),
       cmocka_unit_test(test_peft_adapter_dtype),
   };
