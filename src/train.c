@@ -48,6 +48,7 @@ void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t) {
   t->op_col = scn_u64(s, "train.op_col_elems", 0);
   t->op_row = scn_u64(s, "train.op_row_elems", 0);
   t->free_logits = scn_bool(s, "runtime.free_logits", false);
+  t->pp_outputs = scn_bool(s, "runtime.pp_outputs", true);
   t->virtual_tokens = scn_u64(s, "train.virtual_tokens", 0);
   t->layer_extra = scn_u64(s, "train.layer_extra_elems", 0);
   t->encode = scn_u64(s, "train.encode_bytes", 0);
@@ -637,8 +638,10 @@ static void lm_activations(ectx *c, const train_cfg *t, uint64_t a, train_parts 
     p->pp_saved = acc_add(A, p->act - work, p->pp_out);
     /* the last stage's output is the head's; PyTorch's schedules also append it to
     ** output_chunks (forward_one_chunk) and return them merged after the step
-    ** (_merge_outputs), so every micro-batch's head output lives until the step ends */
-    if (strcmp(s->runtime, "pytorch") == 0 && c->m->family != FAM_ENCODER)
+    ** (_merge_outputs), so every micro-batch's head output lives until the step ends,
+    ** unless step(return_outputs=False) (runtime.pp_outputs false: torchtitan since
+    ** e5ef99aab, #1922) */
+    if (strcmp(s->runtime, "pytorch") == 0 && t->pp_outputs && c->m->family != FAM_ENCODER)
       p->pp_head = acc_mul3(A, tokens, bytes_ceildiv(c->m->vocab, s->tp), a);
   }
   /* under pipelining the schedule, not the training loop, calls the loss and keeps the

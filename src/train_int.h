@@ -27,6 +27,7 @@ typedef struct train_cfg {
   uint64_t op_col, op_row;                     /* per-op SAC: saved mm output elements per token and
                                                ** layer, column- and row-parallel (peft.lua op_sac) */
   bool free_logits;                            /* the loop drops the logits before backward (torchtitan) */
+  bool pp_outputs;                             /* PyTorch pipelining keeps every last-stage output */
   uint64_t encode;                             /* VAE encoding each step (no precomputed latents) */
   uint64_t layer_extra;                        /* elements per token and layer beyond the LLM block (DiTs) */
   uint64_t act_elems, act_ckpt, act_block;     /* a UNet's saved activations per sample (train_gen.lua) */

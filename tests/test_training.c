@@ -805,6 +805,13 @@ static void test_pipeline_stages(void **state) {
   assert_int_equal(tu_category(j, "logits"), 10506731520ll);
   assert_int_equal(tu_category(j, "comm_buffers"), 75497472ll);
   json_decref(j);
+  /* step(return_outputs=False) (torchtitan since e5ef99aab, #1922): the loss's 14 B per logit only */
+  j = eval(state, "return { model = 'meta-llama/Llama-3.2-3B', dtype = 'bf16', gpu = 'H100-SXM-80GB', "
+                  "runtime = { name = 'pytorch', free_logits = true, pp_outputs = false }, parallel = { pp = 2 }, "
+                  "workload = { kind = 'train', method = 'full', micro_batch = 1, seq_len = 4096, grad_accum = 4, "
+                  "grad_checkpointing = true, precision = 'bf16-mixed', optimizer = 'adamw', attention = 'sdpa' } }");
+  assert_int_equal(tu_category(j, "logits"), 7354712064ll);
+  json_decref(j);
 }
 
 /* FSDP2 under pipelining keeps the stage unsharded for the whole step: torchtitan does not

@@ -16,7 +16,12 @@ return runtime {
   -- the compiled standard CE keeps the head output and writes its gradient, 2 bytes of
   -- the activation dtype per logit each (src/train.c logits_bytes). What the compiler's
   -- partitioner saves inside the blocks is not modelled (eager semantics).
+  -- pp_outputs: with pipeline parallelism the schedule's step() keeps every micro-batch's
+  -- last-stage output (the head's) for its merged return value, PyTorch's default
+  -- (stage.py forward_one_chunk output_chunks; true); torchtitan passes return_outputs=False
+  -- since e5ef99aab (2025-10-22, #1922), which this knob set to false models (src/train.c
+  -- lm_activations)
   knobs = { cache = { "dynamic", "static" }, torch = "string", free_logits = "bool",
-            peft = "string", autocast_adapter_dtype = "bool", compile = "bool" },
+            peft = "string", autocast_adapter_dtype = "bool", compile = "bool", pp_outputs = "bool" },
   modelled = true,
 }
