@@ -734,7 +734,7 @@ static void train_budget(ectx *c, const train_cfg *t, const train_parts *p, int 
   if (p->pp_stage) {
     size_t used = strlen(split);
     snprintf(split + used, sizeof split - used, ", %s pipeline stage of %llu (1F1B): %llu micro-batch%s in flight",
-             p->pp_stage == 1 ? "first" : "last", (unsigned long long)s->pp, (unsigned long long)p->pp_inflight,
+             p->pp_stage == 1 ? "first" : p->pp_stage == 3 ? "second" : "last", (unsigned long long)s->pp, (unsigned long long)p->pp_inflight,
              p->pp_inflight == 1 ? "" : "es");
   }
   budget_add(b, "activations", act, BASIS_MODELLED, true, "%s: micro-batch %llu x %llu tokens, checkpointing %s%s%s%s",
@@ -798,8 +798,11 @@ static uint64_t grad_stream_pool(const scenario *s, const train_cfg *t, const tr
 ** (stage.py _prepare_forward_infra: args_recv_info[chunk] for every chunk on all but the
 ** first stage; _prepare_backward_infra: grad_recv_info[chunk] on all but the last, each
 ** _make_tensor_from_meta): the first stage n gradient buffers of its output, the last stage
-** n input buffers, one of them the in-flight micro-batch's first layer input.
-** The stage with the larger peak is reported. Weights are the heavier stage's for both
+** n input buffers, one of them the in-flight micro-batch's first layer input; the second
+** stage, one micro-batch fewer in flight than the first, both (its in-flight micro-batches'
+** first layer inputs among them), which makes it the heaviest once grad_accum exceeds pp by
+** more than the layers of a stage under full checkpointing.
+** The stage with the largest peak is reported. Weights are the heavier stage's for both
 ** (estimate_device_weights). */
 static void pp_stages(ectx *c, const train_cfg *t, train_parts *p) {
   const scenario *s = c->s;
@@ -823,9 +826,26 @@ static void pp_stages(ectx *c, const train_cfg *t, train_parts *p) {
   uint64_t last = acc_add(A, acc_add(A, p->act, lf), gl), last_b = acc_add(A, acc_add(A, p->act_layer, lb), grads);
   if (last_b > last) last = last_b;
   last = acc_add(A, last, rl);
+  /* the second stage, with PyTorch's receive buffers both ways: one micro-batch fewer in
+  ** flight than the first, each one's first layer input being its receive buffer */
+  uint64_t k2 = s->pp - 1 < n ? s->pp - 1 : n, kb2 = n > k2 ? k2 : k2 - 1, second = 0, f2 = 0, b2 = 0, r2 = 0;
+  if (torch_pp && s->pp > 2) {
+    uint64_t own = p->pp_saved > p->pp_out ? p->pp_saved - p->pp_out : 0;
+    r2 = acc_mul3(A, p->pp_out, n, 2);
+    f2 = acc_add(A, acc_mul(A, own, k2), p->pp_work);
+    b2 = acc_add(A, acc_mul(A, own, kb2), p->act_layer);
+    uint64_t second_b = acc_add(A, b2, grads);
+    second = acc_add(A, f2, keep);
+    if (second_b > second) second = second_b;
+    second = acc_add(A, second, r2);
+  }
   p->pp_g1 = grads;
   p->pp_logits_step = lb;
-  if (first >= last) {
+  if (second > first && second > last) {
+    p->pp_stage = 3, p->pp_inflight = k2, p->pp_recv = r2;
+    p->act = f2, p->logits = 0, p->act_layer = b2, p->pp_g0 = keep, p->pp_logits_bwd = 0;
+    p->pp_logits_step = 0;
+  } else if (first >= last) {
     p->pp_stage = 1, p->pp_inflight = k, p->pp_recv = r1;
     p->act = f1, p->logits = 0, p->act_layer = b1, p->pp_g0 = keep, p->pp_logits_bwd = 0;
     p->pp_logits_step = 0;

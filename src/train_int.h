@@ -66,7 +66,7 @@ typedef struct train_parts {
   uint64_t pp_saved, pp_work, pp_head, pp_params, pp_grads;
   uint64_t pp_out;                             /* one micro-batch's stage output (or input) */
   uint64_t pp_recv;                            /* the reported stage's receive buffers */
-  int pp_stage;                                /* the stage reported: 0 none, 1 first, 2 last */
+  int pp_stage;                                /* the stage reported: 0 none, 1 first, 2 last, 3 second */
   uint64_t pp_inflight;                        /* its micro-batches in flight */
   uint64_t pp_g0, pp_g1;                       /* its gradients live in forward and in backward */
   uint64_t pp_logits_bwd, pp_logits_step;      /* its head outputs kept in backward and at the step */

@@ -812,6 +812,24 @@ static void test_pipeline_stages(void **state) {
                   "grad_checkpointing = true, precision = 'bf16-mixed', optimizer = 'adamw', attention = 'sdpa' } }");
   assert_int_equal(tu_category(j, "logits"), 7354712064ll);
   json_decref(j);
+  /* a middle stage receives both ways, one buffer per micro-batch and direction (pytorch
+  ** issue #136380; NVIDIA-NeMo/Automodel PR #3780 measured them above the activations on
+  ** middle stages): the 405B stage at 64 micro-batches holds (2 x 64 - 2 x 8) more than at 8,
+  ** 112 x 134,217,728 B, and the second stage is the heaviest */
+  static const char *mid = "return { model = 'meta-llama/Llama-3.1-405B', dtype = 'bf16', gpu = 'H100-SXM-80GB', "
+                           "runtime = { name = 'pytorch', pp_outputs = false }, parallel = { dp = 8, tp = 8, pp = 8, "
+                           "sequence_parallel = true, strategy = 'fsdp' }, workload = { kind = 'train', method = 'full', "
+                           "micro_batch = 4, seq_len = 8192, grad_accum = %d, grad_checkpointing = true, precision = 'fp8', "
+                           "fp8 = { fsdp_float8_all_gather = true }, optimizer = 'adamw', attention = 'sdpa' } }";
+  long long comm[2];
+  for (int i = 0; i < 2; i++) {
+    snprintf(buf, sizeof buf, mid, i ? 64 : 8);
+    j = eval(state, buf);
+    assert_non_null(strstr(tu_category_detail(j, "activations"), "second pipeline stage of 8"));
+    comm[i] = tu_category(j, "comm_buffers");
+    json_decref(j);
+  }
+  assert_int_equal(comm[1] - comm[0], 15032385536ll);
 }
 
 /* FSDP2 under pipelining keeps the stage unsharded for the whole step: torchtitan does not
@@ -827,7 +845,7 @@ static void test_pipeline_stages(void **state) {
 ** number of stages, config_manager.py):
 ** - Table 5, FSDP 8 x TP 8 x PP 8, 1F1B, local batch 32 (8 x 4 x 8192): 82.5, -18.6% here;
 ** - Table 6, 1F1B, local batch 8 (8 x 1), FSDP 8 x CP 1 at 32768: 75.3 (-10.8%); FSDP 4 x CP 2
-**   at 65536: 75.9 (-10.9%); FSDP 2 x CP 4 at 131072: 77.1 (-12.2%); FSDP 1 x CP 8 at 262144:
+**   at 65536: 75.9 (-10.9%); FSDP 2 x CP 4 at 131072: 77.1 (-12.3%); FSDP 1 x CP 8 at 262144:
 **   84.9 (-20.2%).
 ** Before the per-stage model they read -4.2% to +5.0% by two errors that cancelled. The
 ** measured figures vary by 7.2 GiB between Table 5 and Table 6's first row, whose micro-batches
