@@ -280,6 +280,15 @@ return {
     bf16 = true, fp8 = true, fp4 = false, compute = "9.0",
     aliases = { "H100[- ]PCIe", "^H100[- ]PCIe[- ]80GB$" },
   },
+  { -- mixbench 'Total global mem: 81049 MB' (CUDA 12.3 driver; totalGlobalMem in MiB)
+    name = "A100-PCIe-80GB", vendor = "nvidia", arch = "ampere",
+    memory = 81049 * MiB, memory_basis = "measured",
+    memory_source = "https://github.com/ekondis/mixbench/issues/47 mixbench-cuda on 'NVIDIA A100 80GB PCIe' (CUDA driver version: 12.30): 'Total global mem: 81049 MB' (cudaDeviceProp.totalGlobalMem / 2^20, floored). A cluster-documentation deviceQuery with the 12.4 driver reads 81038 MBytes (84974239744 bytes) on the same card, 11 MiB less. Spec: https://www.nvidia.com/en-us/data-center/a100/",
+    nominal = "80GB", memory_type = "HBM2e", bandwidth_gbs = 1935,
+    interconnect = "PCIe 4.0 x16 (NVLink bridge pairs: 600 GB/s)", link_gbs = 64,
+    bf16 = true, fp8 = false, fp4 = false, compute = "8.0",
+    aliases = { "A100 80GB PCIe", "A100[- ]PCIe[- ]80GB" },
+  },
   { -- torch total_memory=81090MB = 79.19 GiB, the total vLLM prints in our H100 calibration runs; nvidia-smi shows 81559MiB.
     -- Short name "H100" lands here: SXM5 (HGX/DGX) is the H100 most runs and clouds use.
     name = "H100-SXM-80GB", vendor = "nvidia", arch = "hopper",
@@ -290,20 +299,12 @@ return {
     bf16 = true, fp8 = true, fp4 = false, compute = "9.0",
     aliases = { "H100 80GB HBM3", "H100[- ]SXM5?", "^(NVIDIA )?H100$", "^(NVIDIA )?H100[- ]80GB$" },
   },
-  { -- spec only
-    name = "A100-PCIe-80GB", vendor = "nvidia", arch = "ampere",
-    memory = 80 * GiB, memory_basis = "nominal",
-    memory_source = "nominal: 80 GiB label x 2^30 bytes; reserve NOT subtracted (no torch printout found; vLLM logs commonly print 79.15 GiB on A100 80GB, unverified). Spec: https://www.nvidia.com/en-us/data-center/a100/",
-    nominal = "80GB", memory_type = "HBM2e", bandwidth_gbs = 1935,
-    interconnect = "PCIe 4.0 x16 (NVLink bridge pairs: 600 GB/s)", link_gbs = 64,
-    bf16 = true, fp8 = false, fp4 = false, compute = "8.0",
-    aliases = { "A100 80GB PCIe", "A100[- ]PCIe[- ]80GB" },
-  },
-  { -- spec only; nvidia-smi shows 81920MiB. Short name "A100" lands here: SXM4-80GB is the A100 in HGX/DGX
-    -- A100 80GB systems and the one vLLM's CI benchmarks use (vllm-project/vllm#10026).
+  { -- deviceQuery: 'Total amount of global memory: 81158 MBytes (85100068864 bytes)' (CUDA 12.5 driver); nvidia-smi
+    -- 81920MiB. Short name "A100" lands here: SXM4-80GB is the A100 in HGX/DGX A100 80GB systems and the one vLLM's
+    -- CI benchmarks use (vllm-project/vllm#10026).
     name = "A100-SXM4-80GB", vendor = "nvidia", arch = "ampere",
-    memory = 80 * GiB, memory_basis = "nominal",
-    memory_source = "nominal: 80 GiB label x 2^30 bytes (= nvidia-smi 81920MiB per https://github.com/modal-labs/modal-client/pull/2797); reserve NOT subtracted (no trustworthy torch printout found; vLLM logs commonly print 79.15 GiB, unverified). Spec: https://www.nvidia.com/en-us/data-center/a100/",
+    memory = 85100068864, memory_basis = "measured",
+    memory_source = "public GitHub file (thamada/nvidia-smi, gls/A100SXMx4_deviceQuery.py), deviceQuery on 4 x 'NVIDIA A100-SXM4-80GB' (CUDA Driver / Runtime 12.5 / 12.4): 'Total amount of global memory: 81158 MBytes (85100068864 bytes)' (81157.75 MiB); an 8-GPU deviceQuery elsewhere with the 12.2 driver reads 81051 MBytes (84987740160 bytes): drivers differ by ~107 MiB, the newest is kept. nvidia-smi total 81920MiB per https://github.com/modal-labs/modal-client/pull/2797. Spec: https://www.nvidia.com/en-us/data-center/a100/",
     nominal = "80GB", memory_type = "HBM2e", bandwidth_gbs = 2039,
     interconnect = "NVLink 3, 600 GB/s", link_gbs = 600,
     bf16 = true, fp8 = false, fp4 = false, compute = "8.0",

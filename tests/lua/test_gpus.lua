@@ -137,6 +137,8 @@ anchor("MI300X-OAM-192GB", 196592 * 1048576, "measured") -- 191.98 GiB
 anchor("MI355X-OAM-288GB", 309220868096, "measured")     -- 287.98 GiB, rocm-smi and vLLM (hold-out round 4)
 anchor("A100-PCIe-40GB", 40326 * 1048576, "measured")   -- 39.38 GiB, calibration vllm-16570
 anchor("RTX-3090-24GB", 24146 * 1048576, "measured")    -- 23.58 GiB, calibration vllm-10517
+anchor("A100-SXM4-80GB", 85100068864, "measured")     -- deviceQuery 81158 MBytes (driver 12.5)
+anchor("A100-PCIe-80GB", 81049 * 1048576, "measured")  -- mixbench 81049 MB (ekondis/mixbench#47)
 
 -- golden alias table: every line is "<device name>\t<catalog name>" and names a catalog entry
 local f = io.open("tests/golden/gpu_aliases.txt", "r")
