@@ -198,6 +198,16 @@ return {
     bf16 = false, fp8 = false, fp4 = false, compute = "7.0",
     aliases = { "V100S?-PCIE-32GB", "V100S?[- ]PCIe[- ]32GB" },
   },
+  { -- deviceQuery: 'Total amount of global memory: 32511 MBytes (34089926656 bytes)' (CUDA 13.0 driver). Short name
+    -- "V100" lands here: the 32GB SXM2 board is what DGX-1V/DGX-2 and most published V100 training runs used.
+    name = "V100-SXM2-32GB", vendor = "nvidia", arch = "volta",
+    memory = 34089926656, memory_basis = "measured",
+    memory_source = "public GitHub file (sdsc/sdsc-summer-institute-2026, 5.3_gpu_computing_and_programming/README.md), deviceQuery on SDSC Expanse's 'Tesla V100-SXM2-32GB' (CUDA Driver / Runtime 13.0 / 12.2): 'Total amount of global memory: 32511 MBytes (34089926656 bytes)'. Other drivers in public deviceQuery printouts: 32510 MBytes (34089730048 bytes, 11.2 and 11.4), 32494 MBytes (34072559616 bytes, 12.9), 32480 MBytes (10.0); the newest is kept. Spec: https://www.nvidia.com/en-us/data-center/v100/",
+    nominal = "32GB", memory_type = "HBM2", bandwidth_gbs = 900,
+    interconnect = "NVLink 2, 300 GB/s", link_gbs = 300,
+    bf16 = false, fp8 = false, fp4 = false, compute = "7.0",
+    aliases = { "V100-SXM[23]-32GB", "^(NVIDIA |Tesla )?V100$", "^V100[- ]32GB$", "^V100[- ]SXM2?$" },
+  },
   { -- spec only; nvidia-smi reports 32607MiB in public logs
     name = "RTX-5090-32GB", vendor = "nvidia", arch = "blackwell",
     memory = 32 * GiB, memory_basis = "nominal",
@@ -206,16 +216,6 @@ return {
     interconnect = "PCIe 5.0 x16", link_gbs = 128,
     bf16 = true, fp8 = true, fp4 = true, compute = "12.0",
     aliases = { "RTX ?5090(?!.*Laptop)", "^5090$" },
-  },
-  { -- spec only (the PCIe 32GB sibling measures 32510 MiB). Short name "V100" lands here: the 32GB SXM2
-    -- board is what DGX-1V/DGX-2 and most published V100 training runs used.
-    name = "V100-SXM2-32GB", vendor = "nvidia", arch = "volta",
-    memory = 32 * GiB, memory_basis = "nominal",
-    memory_source = "nominal: 32 GiB label x 2^30 bytes; reserve NOT subtracted (V100-PCIE-32GB measures 32510 MiB in torch). Spec: https://www.nvidia.com/en-us/data-center/v100/",
-    nominal = "32GB", memory_type = "HBM2", bandwidth_gbs = 900,
-    interconnect = "NVLink 2, 300 GB/s", link_gbs = 300,
-    bf16 = false, fp8 = false, fp4 = false, compute = "7.0",
-    aliases = { "V100-SXM[23]-32GB", "^(NVIDIA |Tesla )?V100$", "^V100[- ]32GB$", "^V100[- ]SXM2?$" },
   },
   { -- torch printout total_memory=40326MB; matches calibration vllm-16570 'total_gpu_memory (39.38GiB)'
     name = "A100-PCIe-40GB", vendor = "nvidia", arch = "ampere",

@@ -139,6 +139,7 @@ anchor("A100-PCIe-40GB", 40326 * 1048576, "measured")   -- 39.38 GiB, calibratio
 anchor("RTX-3090-24GB", 24146 * 1048576, "measured")    -- 23.58 GiB, calibration vllm-10517
 anchor("A100-SXM4-80GB", 85100068864, "measured")     -- deviceQuery 81158 MBytes (driver 12.5)
 anchor("A100-PCIe-80GB", 81049 * 1048576, "measured")  -- mixbench 81049 MB (ekondis/mixbench#47)
+anchor("V100-SXM2-32GB", 34089926656, "measured")     -- deviceQuery 32511 MBytes (driver 13.0)
 
 -- golden alias table: every line is "<device name>\t<catalog name>" and names a catalog entry
 local f = io.open("tests/golden/gpu_aliases.txt", "r")
