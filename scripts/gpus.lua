@@ -347,6 +347,15 @@ return {
     bf16 = true, fp8 = true, fp4 = true, compute = "12.0",
     aliases = { "RTX PRO 6000", "^PRO 6000$" },
   },
+  { -- OpenCL and deviceQuery both read 97280 MiB (102005473280 bytes) on an 'NVIDIA GH200 480GB'
+    name = "GH200-96GB", vendor = "nvidia", arch = "hopper",
+    memory = 97280 * MiB, memory_basis = "measured",
+    memory_source = "public GitHub file (mredenti/PowerCapping, configuration/OpenCL_benchmark.md), OpenCL-Benchmark on 'NVIDIA GH200 480GB' (driver 555.42.06): 'Memory, Cache | 97280 MB VRAM' (CL_DEVICE_GLOBAL_MEM_SIZE, the same cuDeviceTotalMem figure CUDA reports); a CUDA deviceQuery on the same part elsewhere (CUDA Driver / Runtime 12.2 / 12.4) prints 'Total amount of global memory: 97280 MBytes (102005473280 bytes)' = 95.00 GiB. The 480GB in the name counts the Grace CPU's LPDDR5X. Spec: https://www.nvidia.com/en-us/data-center/grace-hopper-superchip/",
+    nominal = "96GB", memory_type = "HBM3", bandwidth_gbs = 4000,
+    interconnect = "NVLink 4, 900 GB/s (NVLink-C2C 900 GB/s to Grace)", link_gbs = 900,
+    bf16 = true, fp8 = true, fp4 = false, compute = "9.0",
+    aliases = { "GH200 480GB", "^(NVIDIA )?GH200$", "^GH200[- ]96GB$" },
+  },
   { -- torch printout total_memory=97285MB
     name = "H20-SXM-96GB", vendor = "nvidia", arch = "hopper",
     memory = 97285 * MiB, memory_basis = "measured",
@@ -355,15 +364,6 @@ return {
     interconnect = "NVLink 4, 900 GB/s", link_gbs = 900,
     bf16 = true, fp8 = true, fp4 = false, compute = "9.0",
     aliases = { "^(NVIDIA )?H20$", "\\bH20\\b(?![0-9])", "^H20[- ]96GB$" },
-  },
-  { -- spec only; nvidia-smi name 'NVIDIA GH200 480GB' (96GB HBM3 + 480GB LPDDR5X CPU memory)
-    name = "GH200-96GB", vendor = "nvidia", arch = "hopper",
-    memory = 96 * GiB, memory_basis = "nominal",
-    memory_source = "nominal: 96 GiB label x 2^30 bytes; reserve NOT subtracted (OpenCL on a 'NVIDIA GH200 480GB' reports 97280 MB VRAM, mredenti/PowerCapping configuration/OpenCL_benchmark.md). Spec: https://www.nvidia.com/en-us/data-center/grace-hopper-superchip/",
-    nominal = "96GB", memory_type = "HBM3", bandwidth_gbs = 4000,
-    interconnect = "NVLink 4, 900 GB/s (NVLink-C2C 900 GB/s to Grace)", link_gbs = 900,
-    bf16 = true, fp8 = true, fp4 = false, compute = "9.0",
-    aliases = { "GH200 480GB", "^(NVIDIA )?GH200$", "^GH200[- ]96GB$" },
   },
   { -- spec only; hl-smi lists HL-325L (OAM) / HL-338 (PCIe)
     name = "Gaudi3-OAM-128GB", vendor = "intel", arch = "gaudi3",
