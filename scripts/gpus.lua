@@ -126,6 +126,15 @@ return {
     bf16 = true, fp8 = true, fp4 = false, compute = "8.9",
     aliases = { "RTX ?4080(?!.*Laptop)", "^4080$" },
   },
+  { -- cudaGetDeviceProperties totalGlobalMem = 23609475072 bytes (21.99 GiB, CUDA 12.2); nvidia-smi 23028MiB
+    name = "A10-24GB", vendor = "nvidia", arch = "ampere",
+    memory = 23609475072, memory_basis = "measured",
+    memory_source = "public GitHub file (aalanwyr/face2cuda, step2cuda/README.md), device listing from cudaGetDeviceProperties on 'NVIDIA A10' (CUDA Driver / Runtime 12.2 / 12.2): 'Total amount of global memory: 21.99 GBytes (23609475072 bytes)' = 22515.75 MiB; nvidia-smi total 23028MiB per https://github.com/modal-labs/modal-client/pull/2797 (ECC on, like the A10G's 22587 MiB). Spec: https://www.nvidia.com/en-us/data-center/products/a10-gpu/",
+    nominal = "24GB", memory_type = "GDDR6", bandwidth_gbs = 600,
+    interconnect = "PCIe 4.0 x16", link_gbs = 64,
+    bf16 = true, fp8 = false, fp4 = false, compute = "8.6",
+    aliases = { "^(NVIDIA )?A10$", "^A10[- ]24GB$" },
+  },
   { -- torch total 22.03 GiB (PyTorch OOM messages on L4s); nvidia-smi shows 23034MiB (modal-labs/modal-client#2797)
     name = "L4-24GB", vendor = "nvidia", arch = "ada",
     memory = 22559 * MiB, memory_basis = "measured",
@@ -161,15 +170,6 @@ return {
     interconnect = "PCIe 4.0 x16", link_gbs = 64,
     bf16 = true, fp8 = true, fp4 = false, compute = "8.9",
     aliases = { "RTX ?4090(?!.*Laptop)", "^4090( ?D)?$" },
-  },
-  { -- spec only; nvidia-smi shows 23028MiB (modal-labs/modal-client#2797), so torch total is lower still
-    name = "A10-24GB", vendor = "nvidia", arch = "ampere",
-    memory = 24 * GiB, memory_basis = "nominal",
-    memory_source = "nominal: 24 GiB label x 2^30 bytes; ECC/driver reserve NOT subtracted (nvidia-smi total is 23028MiB per https://github.com/modal-labs/modal-client/pull/2797; torch total likely ~22.06 GiB like the A10G). Spec: https://www.nvidia.com/en-us/data-center/products/a10-gpu/",
-    nominal = "24GB", memory_type = "GDDR6", bandwidth_gbs = 600,
-    interconnect = "PCIe 4.0 x16", link_gbs = 64,
-    bf16 = true, fp8 = false, fp4 = false, compute = "8.6",
-    aliases = { "^(NVIDIA )?A10$", "^A10[- ]24GB$" },
   },
   { -- spec only
     name = "RTX-3090Ti-24GB", vendor = "nvidia", arch = "ampere",
