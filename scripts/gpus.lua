@@ -80,6 +80,25 @@ return {
     bf16 = false, fp8 = false, fp4 = false, compute = "7.5",
     aliases = { "^(NVIDIA |Tesla )?T4$", "^T4[- ]16GB$" },
   },
+  { -- torch printout total_memory=16049MB; RTX 4080 SUPER (also 16GB) resolves here too
+    name = "RTX-4080-16GB", vendor = "nvidia", arch = "ada",
+    memory = 16049 * MiB, memory_basis = "measured",
+    memory_source = "public GitHub file (brainglobe/brainglobe.github.io, docs/source/documentation/cellfinder/troubleshooting/speed-up.md), torch printout: _CudaDeviceProperties(name='NVIDIA GeForce RTX 4080', major=8, minor=9, total_memory=16049MB, multi_processor_count=76) (driver not stated); 335 MiB under the 16 GiB label. Spec: https://www.nvidia.com/en-us/geforce/graphics-cards/40-series/rtx-4080-family/",
+    nominal = "16GB", memory_type = "GDDR6X", bandwidth_gbs = 717,
+    interconnect = "PCIe 4.0 x16", link_gbs = 64,
+    bf16 = true, fp8 = true, fp4 = false, compute = "8.9",
+    aliases = { "RTX ?4080(?!.*Laptop)", "^4080$" },
+  },
+  { -- deviceQuery: 'Total amount of global memory: 16076 MBytes (16857038848 bytes)' (CUDA 12.4 driver); the 8GB
+    -- card prints the same name: a plain 'RTX 4060 Ti' lands here, a name that says 8GB on RTX-4060Ti-8GB above
+    name = "RTX-4060Ti-16GB", vendor = "nvidia", arch = "ada",
+    memory = 16857038848, memory_basis = "measured",
+    memory_source = "public GitHub file (thamada/nvidia-smi, package/RTX4060Ti_deviceQuery.py), deviceQuery on 2 x 'NVIDIA GeForce RTX 4060 Ti' (CUDA Driver / Runtime 12.4 / 12.4): 'Total amount of global memory: 16076 MBytes (16857038848 bytes)' (cudaDeviceProp.totalGlobalMem, the field torch reports); 1,004 MiB under the 16 GiB label. Spec: https://www.nvidia.com/en-us/geforce/graphics-cards/40-series/rtx-4060-4060ti/",
+    nominal = "16GB", memory_type = "GDDR6", bandwidth_gbs = 288,
+    interconnect = "PCIe 4.0 x8", link_gbs = 32,
+    bf16 = true, fp8 = true, fp4 = false, compute = "8.9",
+    aliases = { "RTX ?4060 ?Ti(?!.*Laptop)", "^4060 ?Ti$" },
+  },
   { -- torch printout total_memory=16160MB
     name = "V100-PCIe-16GB", vendor = "nvidia", arch = "volta",
     memory = 16160 * MiB, memory_basis = "measured",
@@ -106,25 +125,6 @@ return {
     interconnect = "PCIe 5.0 x16", link_gbs = 128,
     bf16 = true, fp8 = true, fp4 = true, compute = "12.0",
     aliases = { "RTX ?5080(?!.*Laptop)", "^5080$" },
-  },
-  { -- spec only; the 8GB 4060 Ti prints the same name: a plain 'RTX 4060 Ti' lands here, a name that says 8GB
-    -- on RTX-4060Ti-8GB above
-    name = "RTX-4060Ti-16GB", vendor = "nvidia", arch = "ada",
-    memory = 16 * GiB, memory_basis = "nominal",
-    memory_source = "nominal: 16 GiB label x 2^30 bytes; reserve NOT subtracted. Spec: https://www.nvidia.com/en-us/geforce/graphics-cards/40-series/rtx-4060-4060ti/",
-    nominal = "16GB", memory_type = "GDDR6", bandwidth_gbs = 288,
-    interconnect = "PCIe 4.0 x8", link_gbs = 32,
-    bf16 = true, fp8 = true, fp4 = false, compute = "8.9",
-    aliases = { "RTX ?4060 ?Ti(?!.*Laptop)", "^4060 ?Ti$" },
-  },
-  { -- spec only; RTX 4080 SUPER (also 16GB) resolves here too
-    name = "RTX-4080-16GB", vendor = "nvidia", arch = "ada",
-    memory = 16 * GiB, memory_basis = "nominal",
-    memory_source = "nominal: 16 GiB label x 2^30 bytes; reserve NOT subtracted. Spec: https://www.nvidia.com/en-us/geforce/graphics-cards/40-series/rtx-4080-family/",
-    nominal = "16GB", memory_type = "GDDR6X", bandwidth_gbs = 717,
-    interconnect = "PCIe 4.0 x16", link_gbs = 64,
-    bf16 = true, fp8 = true, fp4 = false, compute = "8.9",
-    aliases = { "RTX ?4080(?!.*Laptop)", "^4080$" },
   },
   { -- cudaGetDeviceProperties totalGlobalMem = 23609475072 bytes (21.99 GiB, CUDA 12.2); nvidia-smi 23028MiB
     name = "A10-24GB", vendor = "nvidia", arch = "ampere",

@@ -142,6 +142,8 @@ anchor("A100-PCIe-80GB", 81049 * 1048576, "measured")  -- mixbench 81049 MB (eko
 anchor("V100-SXM2-32GB", 34089926656, "measured")     -- deviceQuery 32511 MBytes (driver 13.0)
 anchor("GH200-96GB", 97280 * 1048576, "measured")      -- OpenCL and deviceQuery: 97280 MB (95.00 GiB)
 anchor("A10-24GB", 23609475072, "measured")           -- cudaGetDeviceProperties 21.99 GiB (driver 12.2)
+anchor("RTX-4060Ti-16GB", 16857038848, "measured")    -- deviceQuery 16076 MBytes (driver 12.4)
+anchor("RTX-4080-16GB", 16049 * 1048576, "measured")   -- torch total_memory=16049MB
 
 -- golden alias table: every line is "<device name>\t<catalog name>" and names a catalog entry
 local f = io.open("tests/golden/gpu_aliases.txt", "r")
