@@ -93,7 +93,7 @@ return {
     -- card prints the same name: a plain 'RTX 4060 Ti' lands here, a name that says 8GB on RTX-4060Ti-8GB above
     name = "RTX-4060Ti-16GB", vendor = "nvidia", arch = "ada",
     memory = 16857038848, memory_basis = "measured",
-    memory_source = "public GitHub file (thamada/nvidia-smi, package/RTX4060Ti_deviceQuery.py), deviceQuery on 2 x 'NVIDIA GeForce RTX 4060 Ti' (CUDA Driver / Runtime 12.4 / 12.4): 'Total amount of global memory: 16076 MBytes (16857038848 bytes)' (cudaDeviceProp.totalGlobalMem, the field torch reports); 1,004 MiB under the 16 GiB label. Spec: https://www.nvidia.com/en-us/geforce/graphics-cards/40-series/rtx-4060-4060ti/",
+    memory_source = "public GitHub file (thamada/nvidia-smi, package/RTX4060Ti_deviceQuery.py), deviceQuery on 2 x 'NVIDIA GeForce RTX 4060 Ti' (CUDA Driver / Runtime 12.4 / 12.4): 'Total amount of global memory: 16076 MBytes (16857038848 bytes)' (cudaDeviceProp.totalGlobalMem, the field torch reports); 308 MiB under the 16 GiB label. Spec: https://www.nvidia.com/en-us/geforce/graphics-cards/40-series/rtx-4060-4060ti/",
     nominal = "16GB", memory_type = "GDDR6", bandwidth_gbs = 288,
     interconnect = "PCIe 4.0 x8", link_gbs = 32,
     bf16 = true, fp8 = true, fp4 = false, compute = "8.9",
