@@ -174,7 +174,7 @@ end
 local DESC_KEYS = { arch = 1, family = 1, hidden = 1, layers = 1, encoder_layers = 1, vocab = 1,
   heads = 1, kv_heads = 1, head_dim = 1, intermediate = 1, max_position = 1, rotary_dim = 1, tied_embeddings = 1,
   tensors = 1, kv = 1, block = 1, rope_positions = 1, rope_rows = 1, attn_temp = 1 }
-local TENSOR_KEYS = { name = 1, shape = 1, count = 1, role = 1, dtype = 1, gguf_split = 1 }
+local TENSOR_KEYS = { name = 1, shape = 1, count = 1, role = 1, dtype = 1, gguf_split = 1, layout = 1 }
 local KV_KEYS = { layers = 1, kv_heads = 1, k_dim = 1, v_dim = 1, window = 1, mla = 1, kind = 1, tokens = 1,
   state_elems = 1, conv_elems = 1 }
 local KV_KINDS = { attention = 1, chunked = 1, cross = 1, mamba = 1 }
@@ -210,6 +210,8 @@ local function validate(id, d)
     need(not names[t.name], tag .. ": duplicate name"); names[t.name or ""] = true
     need(t.count == nil or posint(t.count), tag .. ": count must be a positive integer")
     need(ROLES[t.role], tag .. ": bad role " .. tostring(t.role))
+    -- nn.param's layout: a 2-D parameter stored {out, in} (fused MoE experts, scripts/nn.lua)
+    need(t.layout == nil or (t.layout == "out_in" and #(t.shape or {}) == 2), tag .. ": layout must be \"out_in\" on a 2-D tensor")
     need(type(t.shape) == "table" and #t.shape > 0, tag .. ": shape must be a non-empty list")
     for _, s in ipairs(t.shape or {}) do need(posint(s), tag .. ": shape entry " .. tostring(s)) end
     if t.gguf_split then   -- the parts hold the tensor's elements exactly
