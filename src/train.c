@@ -95,6 +95,13 @@ void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t) {
   uint64_t stage = scn_u64(s, "runtime.zero_stage", 0);
   if (stage >= 1 && stage <= 3 && (t->strategy == STRAT_NONE || t->strategy == STRAT_DDP))
     t->strategy = stage == 1 ? STRAT_ZERO1 : stage == 2 ? STRAT_ZERO2 : STRAT_ZERO3;
+  /* Megatron's distributed optimizer shards the fp32 main parameters and the optimizer
+  ** states over the data-parallel ranks and keeps the whole gradient buffer
+  ** (megatron/core/optimizer/distrib_optimizer.py): ZeRO-1 */
+  if (strcmp(s->runtime, "megatron") == 0 && scn_bool(s, "runtime.use_distributed_optimizer", false) &&
+      (t->strategy == STRAT_NONE || t->strategy == STRAT_DDP))
+    t->strategy = STRAT_ZERO1;
+  t->megatron = strcmp(s->runtime, "megatron") == 0;
 }
 
 /* Saved activations of one transformer layer for backward, bytes per token (a bytes
@@ -401,7 +408,7 @@ static void train_model_states(ectx *c, const train_cfg *t, train_parts *p) {
     uint64_t bucket = est_elems_bytes(c, scn_u64(s, "runtime.reduce_bucket_size", 500000000), s->prec.grads);
     if (st != STRAT_ZERO3 && scn_bool(s, "runtime.overlap_comm", false)) bucket = acc_mul(&c->acc, bucket, 2);
     p->comm = acc_add(&c->acc, p->gathered, bucket);
-  } else if (st == STRAT_DDP && dp > 1 && !scn_bool(s, "runtime.gradient_as_bucket_view", false))
+  } else if (st == STRAT_DDP && dp > 1 && !t->megatron && !scn_bool(s, "runtime.gradient_as_bucket_view", false))
     /* DDP's reducer keeps flat bucket copies of every gradient (bucket_cap_mb 25 per
     ** bucket) unless gradient_as_bucket_view=True (torch DistributedDataParallel docs) */
     p->comm = grads;

@@ -35,6 +35,7 @@ typedef struct train_cfg {
   uint64_t load;                               /* transient bytes of model load (quantizing the base) */
   vf_dtype tdtype;                             /* trainable parameters' dtype */
   bool peft, save_attn_in, save_o_in, save_mlp_in, save_down_in;
+  bool megatron;                               /* runtime megatron: gradient buckets are views of its buffer */
   bool keep_grads;                             /* zero_grad keeps gradients allocated (torch < 2.0) */
   bool oib, off_act, off_opt, off_par, compile, attn_dropout, hidden_dropout;
   bool pipeline, aux_on_gpu;                   /* a diffusion pipeline: train its denoiser */

@@ -64,7 +64,7 @@ local FP8 = {
 }
 -- DelayedScaling.amax_history_len default (transformer_engine/common/recipe/__init__.py)
 local TE_AMAX_HISTORY = 1024
-local MASTER_RUNTIMES = { deepspeed = true }
+local MASTER_RUNTIMES = { deepspeed = true, megatron = true }
 -- Runtimes whose default precision is pure bf16 (torchtune recipes: dtype bf16).
 local PURE_RUNTIMES = { torchtune = true }
 
@@ -150,6 +150,13 @@ local function precision_part(w, n, method)
   end
   local p = PRECISIONS[pname]
   if not p then fail("workload.precision", "expected one of bf16, bf16-mixed, fp16, fp16-mixed, fp32, fp8, fp8-torchao, fp8-rowwise, fp8-te, got %s", tostring(pname)) end
+  if n.runtime == "megatron" and (pname == "bf16" or pname == "fp16") then
+    -- Megatron's --bf16 / --fp16: 16-bit parameters and an fp32 main copy in the optimizer
+    -- (Float16OptimizerWithFloat16Params); it has no pure 16-bit policy
+    note(n, "megatron --%s: %s parameters with fp32 main parameters in the optimizer", pname, pname)
+    pname = pname .. "-mixed"
+    p = PRECISIONS[pname]
+  end
   return precision_apply(n, method, pname, p)
 end
 -- The adapters' dtype under a pure 16-bit policy in the runtimes that train through PEFT's
@@ -187,6 +194,17 @@ precision_apply = function(n, method, pname, p)
   local base = (method == "full" or method == "freeze") and trained or
                (p.master16 and (master and p.master16 or n.dtype) or p.weights)
   local grads = master and p.master16 or p.grads
+  if master and n.runtime == "megatron" then
+    -- the contiguous main-grad buffer (param_and_grad_buffer.py): fp32 with
+    -- accumulate_allreduce_grads_in_fp32, which --bf16 forces on (megatron/training/
+    -- arguments.py) and --fp16 leaves off by default
+    local fp32 = n.knobs.accumulate_allreduce_grads_in_fp32
+    if fp32 == nil then fp32 = p.master16 == "bf16" end
+    if p.master16 == "bf16" and fp32 == false then
+      fail("runtime.accumulate_allreduce_grads_in_fp32", "Megatron forces it on with --bf16 (megatron/training/arguments.py); false applies to fp16 only")
+    end
+    if fp32 then grads = "fp32" end
+  end
   if upcast_adapters(n, method, p) then trained, grads = "fp32", "fp32" end
   n.precision = { name = pname, weights = base, grads = grads,
                   activations = p.activations, master = master, fp8 = p.fp8,
@@ -313,6 +331,9 @@ local function optimizer_bytes(o, set, n, master, trained)
   local scope = o.temp_scope or "group"
   if n.extra["train.optimizer_in_backward"] or n.extra["train.foreach"] == false then scope = "param" end
   local temps = o.step_temps * (scope == "param" and set.largest or set.trainable) * sbytes
+  -- Megatron steps Adam with a fused multi-tensor kernel (TE or apex FusedAdam,
+  -- megatron/core/optimizer/__init__.py): no state-sized temporaries
+  if n.runtime == "megatron" and o.name == "adamw" then temps = 0 end
   n.extra["train.state_bytes"], n.extra["train.paged_state_bytes"] = dev, paged
   n.extra["train.step_temp_bytes"] = temps
   n.extra["train.small_frac"] = small_fraction(o, set, n, trained, sbytes)
@@ -397,6 +418,11 @@ local NF4_UNCHUNKED_BYTES, NF4_CHUNK = 2 + 2 + 64 + 8, 1 << 20
 local function era_part(n, desc)
   local x = n.extra
   local torch = version_code(n.knobs.torch, "runtime.torch", "2.4.0")
+  if n.runtime == "megatron" then
+    -- the main-grad buffer lives from model wrap on and is zeroed in place
+    -- (DistributedDataParallel.zero_grad_buffer), so the forward holds it too
+    x["train.keep_grads"] = true
+  end
   if torch and torch < 2000 then
     x["train.keep_grads"], x["train.foreach"] = true, false
     note(n, "torch %s: zero_grad keeps gradients allocated, per-parameter optimizer step", n.knobs.torch)

@@ -1,0 +1,24 @@
+-- megatron: Megatron-LM / Megatron-Core training (pretrain_gpt.py, NeMo and Megatron-Bridge
+-- recipes). --bf16 / --fp16 keep 16-bit parameters and an fp32 main copy in the optimizer
+-- (megatron/core/optimizer/optimizer.py Float16OptimizerWithFloat16Params); the gradients
+-- accumulate into one contiguous buffer allocated when the model is wrapped and zeroed in
+-- place each step (megatron/core/distributed/param_and_grad_buffer.py, `main_grad` views;
+-- DistributedDataParallel.zero_grad_buffer), in fp32 with
+-- accumulate_allreduce_grads_in_fp32, which --bf16 forces on (megatron/training/
+-- arguments.py: "accumulate and all-reduce gradients in fp32 for bfloat16 data type") and
+-- --fp16 leaves off. use_distributed_optimizer (--use-distributed-optimizer) shards the fp32
+-- main parameters and the Adam states over the data-parallel ranks, not the gradient
+-- buffer (megatron/core/optimizer/distrib_optimizer.py): ZeRO-1. Megatron's Adam is a fused
+-- multi-tensor one (TE or apex FusedAdam, megatron/core/optimizer/__init__.py) and its DDP
+-- buckets are views of the buffer, so neither a foreach temporary nor bucket copies
+-- (src/train.c, workloads/train.lua). Without TE and Apex it falls back to torch's AdamW,
+-- whose foreach temporary over the rank's (sharded) parameters is not counted.
+-- Paths cited from NVIDIA/Megatron-LM d98e8a64.
+return runtime {
+  name = "megatron",
+  summary = "Megatron-LM / Megatron-Core training",
+  aliases = { "megatron-lm", "megatron-core", "mcore" },
+  kinds = { "train" },
+  knobs = { use_distributed_optimizer = "bool", accumulate_allreduce_grads_in_fp32 = "bool" },
+  modelled = true,
+}
