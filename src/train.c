@@ -72,7 +72,8 @@ void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t) {
   t->off_par = scn_bool(s, "train.offload_params", false) || scn_bool(s, "runtime.offload_param", false);
   t->compile = scn_bool(s, "train.compile", false) || scn_bool(s, "runtime.compile", false);
   const char *loss = scn_str(s, "train.loss", "standard");
-  t->loss = strcmp(loss, "chunked") == 0 ? LOSS_CHUNKED : strcmp(loss, "fused") == 0 ? LOSS_FUSED : LOSS_STANDARD;
+  t->loss = strcmp(loss, "chunked") == 0 ? LOSS_CHUNKED : strcmp(loss, "fused") == 0 ? LOSS_FUSED
+          : strcmp(loss, "vocab_parallel") == 0 ? LOSS_VOCAB_PARALLEL : LOSS_STANDARD;
   t->attn_dropout = scn_bool(s, "train.attn_dropout", false);
   t->hidden_dropout = scn_bool(s, "train.hidden_dropout", false);
   /* the calibrated share comes from workloads/train.lua (cited there); a scenario built
@@ -452,7 +453,15 @@ static uint64_t kept_activations(ectx *c, const train_cfg *t, uint64_t per_layer
 ** 2 a per element (the saved input and its gradient; the caller's `del pred` does not
 ** free the saved input). torchtune's chunked CE keeps the 16-bit chunks and upcasts one
 ** of 8 chunks at a time (CEWithChunkedOutputLoss, num_output_chunks 8); compiled, the
-** log-softmax is recomputed instead of saved. A fused linear-CE keeps one chunk. */
+** log-softmax is recomputed instead of saved. A fused linear-CE keeps one chunk.
+** Megatron's vocab-parallel cross-entropy (megatron/core/tensor_parallel/cross_entropy.py
+** _VocabParallelCrossEntropy, and the jit-fused variant of fusions/fused_cross_entropy.py)
+** upcasts the head output once (calculate_logits_max: .float()), then subtracts the max,
+** exponentiates and normalizes that copy in place and saves it as the softmax; backward
+** turns it into the gradient in place, cast back to the head output's dtype. The caller
+** (GPTModel) drops its 16-bit logits when the loss returns: a + 4 per element at either
+** end (the head output beside the fp32 copy, the fp32 gradient beside its 16-bit cast), 4
+** in fp32, where .float() is the tensor itself. */
 static uint64_t logits_bytes(ectx *c, const train_cfg *t, uint64_t tokens, uint64_t a, bool freed) {
   if (c->m->family == FAM_ENCODER) return 0; /* classification heads: a few logits */
   uint64_t elems = acc_mul(&c->acc, tokens, bytes_ceildiv(c->m->vocab, c->s->tp));
@@ -461,6 +470,8 @@ static uint64_t logits_bytes(ectx *c, const train_cfg *t, uint64_t tokens, uint6
     return acc_add(&c->acc, acc_mul(&c->acc, elems, a + (t->compile ? 0 : 4)), bytes_ceildiv(acc_mul(&c->acc, elems, 12), 8));
   case LOSS_FUSED:
     return bytes_ceildiv(acc_mul(&c->acc, elems, 12), 8);
+  case LOSS_VOCAB_PARALLEL:
+    return acc_mul(&c->acc, elems, a < 4 ? a + 4 : 4);
   default:
     if (t->compile) return acc_mul(&c->acc, elems, 2 * a);
     if (freed) {
@@ -753,6 +764,7 @@ static void train_budget(ectx *c, const train_cfg *t, const train_parts *p, int 
   uint64_t logits = phase == 0 && !enc ? p->logits : phase == 1 ? p->pp_logits_bwd : phase == 2 ? p->pp_logits_step : 0;
   budget_add(b, "logits", logits, BASIS_MODELLED, true, "vocabulary x tokens: %s%s",
              t->loss == LOSS_CHUNKED ? "chunked cross-entropy" : t->loss == LOSS_FUSED ? "fused linear cross-entropy"
+             : t->loss == LOSS_VOCAB_PARALLEL ? "Megatron vocab-parallel cross-entropy: head output and one fp32 copy, softmax and gradient in place"
                                                                               : t->compile ? "compiled cross-entropy: head output saved, its gradient"
                                                                               : t->free_logits && !p->pp_stage ? "fp32 upcast, log-softmax, gradient (head output freed before backward)"
                                                                               : "head output, fp32 upcast, log-softmax, gradient",

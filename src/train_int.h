@@ -8,7 +8,7 @@
 
 #include "estimate_int.h"
 
-typedef enum train_loss { LOSS_STANDARD = 0, LOSS_CHUNKED, LOSS_FUSED } train_loss;
+typedef enum train_loss { LOSS_STANDARD = 0, LOSS_CHUNKED, LOSS_FUSED, LOSS_VOCAB_PARALLEL } train_loss;
 /* fp8 GEMMs of the layers' Linears: torchao Float8Linear or Transformer Engine te.Linear */
 typedef enum train_fp8 { FP8_NONE = 0, FP8_TORCHAO, FP8_TE } train_fp8;
 

@@ -358,7 +358,8 @@ local function offload_part(w, n)
   local oib = w.optimizer_in_backward
   if oib == nil then oib = k.optimizer_in_bwd end
   n.extra["train.optimizer_in_backward"] = oib and bool_field(oib, "workload.optimizer_in_backward") or false
-  n.extra["train.loss"] = loss_kind(k.loss)
+  -- Megatron computes its loss in vocab_parallel_cross_entropy (src/train.c logits_bytes)
+  n.extra["train.loss"] = n.runtime == "megatron" and "vocab_parallel" or loss_kind(k.loss)
   n.extra["train.compile"] = k.compile == true
 end
 
