@@ -38,8 +38,9 @@ local METHODS = { "full", "freeze", "lora", "qlora", "dora", "lora-fa", "adalora
 local FRAGMENTATION = 0.20
 
 -- Precision policies. Autocast (transformers, pytorch) keeps fp32 weights and
--- gradients and runs matmuls in 16 bits; DeepSpeed and Megatron keep 16-bit weights
--- and gradients beside an fp32 master copy. Pure bf16/fp16 keep everything in 16 bits.
+-- gradients and runs matmuls in 16 bits; DeepSpeed keeps 16-bit weights and gradients
+-- beside an fp32 master copy, Megatron 16-bit weights, its fp32 main-grad buffer under bf16
+-- (precision_apply) and an fp32 master copy. Pure bf16/fp16 keep everything in 16 bits.
 local PRECISIONS = {
   fp32 = { weights = "fp32", grads = "fp32", activations = "fp32" },
   ["bf16-mixed"] = { weights = "fp32", grads = "fp32", activations = "bf16", master16 = "bf16" },
