@@ -81,6 +81,7 @@ void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t) {
   t->frag = scn_real(s, "train.fragmentation", s->fragmentation);
   t->small_frac = scn_real(s, "train.small_frac", 0.0);
   t->encoder_pool = scn_bool(s, "train.encoder_pool", false);
+  t->dense_mask = t->pipeline && scn_bool(s, "gen.dense_attn_mask", false);
   const char *fp8 = scn_str(s, "train.fp8", "");
   t->fp8 = strcmp(fp8, "torchao") == 0 ? FP8_TORCHAO : strcmp(fp8, "te") == 0 ? FP8_TE : FP8_NONE;
   t->fp8_linear_elems = scn_u64(s, "train.fp8_linear_elems", 0);
@@ -672,6 +673,30 @@ static void lm_activations(ectx *c, const train_cfg *t, uint64_t a, train_parts 
   p->act_layer = acc_add(A, p->act_layer, bwd);
 }
 
+/* A denoiser whose forward builds one dense [B, S, S] boolean attention mask for all its
+** blocks (diffusers v0.32.0 and v0.32.1 HunyuanVideoTransformer3DModel.forward, "3. Attention
+** mask preparation"; the [B, S] padding mask since #10548, v0.32.2; runtimes/diffusers.lua
+** dense_mask_era by runtime.version, as for generation, src/gen.c gen_dense_mask): the boolean
+** (1 B per element) is an input of every checkpointed block, alive from the forward to the
+** end of backward. Each attention call turns it into an additive mask of the query's dtype
+** (PyTorch SDPA convert_boolean_attn_mask: zeros_like + masked_fill_) and the
+** memory-efficient kernel saves that attn_bias for its backward (tools/autograd/
+** derivatives.yaml, _scaled_dot_product_efficient_attention): one copy per layer (one
+** attention call per HunyuanVideo block) without checkpointing, only the recomputed layer's
+** with it. The flash backends (attention "flash") take the boolean as it is. *layer: what
+** one layer's backward holds of it. Exact arithmetic from the code. */
+static uint64_t dense_mask_bytes(ectx *c, const train_cfg *t, uint64_t a, uint64_t *layer) {
+  const scenario *s = c->s;
+  *layer = 0;
+  if (!t->dense_mask || t->act_elems) return 0;
+  bytes_acc *A = &c->acc;
+  uint64_t sq = acc_mul3(A, s->seq_len, s->seq_len, s->micro_batch);
+  uint64_t add = s->attention == ATTN_FLASH ? 0 : acc_mul(A, sq, a);
+  uint64_t copies = s->gc == GC_FULL || t->off_act ? 1 : bytes_ceildiv(model_layers(c), s->pp);
+  *layer = acc_add(A, sq, add);
+  return acc_add(A, sq, acc_mul(A, add, copies));
+}
+
 /* Saved activations (a UNet walked in Lua, or a transformer stack) and autocast's copies. */
 static void train_activations(ectx *c, const train_cfg *t, train_parts *p) {
   const scenario *s = c->s;
@@ -681,6 +706,9 @@ static void train_activations(ectx *c, const train_cfg *t, train_parts *p) {
   } else {
     lm_activations(c, t, a, p);
   }
+  uint64_t mask_layer = 0, mask = dense_mask_bytes(c, t, a, &mask_layer);
+  p->act = acc_add(&c->acc, p->act, mask);
+  p->act_layer = acc_add(&c->acc, p->act_layer, mask_layer);
   if (a < 4 && est_bits(s->prec.weights) == 32 && p->weights && !fsdp_mixed(c, t)) {
     /* autocast caches a 16-bit copy of each fp32 weight for the forward; autograd keeps
     ** it for the input gradients until that layer's backward (torch.amp autocast) */

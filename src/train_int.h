@@ -39,6 +39,8 @@ typedef struct train_cfg {
   bool keep_grads;                             /* zero_grad keeps gradients allocated (torch < 2.0) */
   bool oib, off_act, off_opt, off_par, compile, attn_dropout, hidden_dropout;
   bool pipeline, aux_on_gpu;                   /* a diffusion pipeline: train its denoiser */
+  bool dense_mask;                             /* the denoiser builds a dense [B, S, S] boolean attention
+                                               ** mask (diffusers v0.32.0/v0.32.1 HunyuanVideo) */
   train_loss loss;
   strategy_kind strategy;                      /* parallel.strategy or runtime.zero_stage */
   double frag;

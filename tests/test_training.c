@@ -237,6 +237,46 @@ static void test_video_pools(void **state) {
                "workload.encoders_cached: needs precomputed_embeddings = true");
 }
 
+/* diffusers v0.32.0 and v0.32.1 HunyuanVideo build one dense [B, S, S] boolean attention
+** mask per forward (runtime.version; src/train.c dense_mask_bytes). LoRA r128 on to_q/k/v/
+** to_out.0 at 49 x 512 x 768: 13 x 32 x 48 = 19,968 latent tokens + 256 text tokens, S =
+** 20,224. Under full checkpointing the peak holds the boolean (S^2 B) and the recomputed
+** block's bf16 additive copy (2 S^2 B); without checkpointing each of the 60 blocks keeps its
+** copy; flash attention keeps the boolean only. finetrainers' first HunyuanVideo printout
+** (a-r-r-o-w/finetrainers README at 0db7bf2, 2024-12-21, diffusers main between HunyuanVideo's
+** merge and #10548; conditions and latents precomputed, adamw, bf16): max_memory_allocated
+** 36.357 GiB after epoch 1, within 10%. Its max_memory_reserved, 42.387 GiB, stays 12.8%
+** above the prediction: the allocator held 6.03 GiB over the allocated peak, beyond the 20%
+** transient share (open, not fitted). */
+#define HYV "return { model = 'hunyuanvideo-community/HunyuanVideo', dtype = 'bf16', gpu = 'A100-SXM4-80GB', " \
+            "workload = { kind = 'train', method = 'lora', width = 768, height = 512, frames = 49, " \
+            "precision = 'bf16', lora = { r = 128, targets = {'to_q', 'to_k', 'to_v', 'to_out.0'} }, " \
+            "precomputed_embeddings = true, text_encoders = 'none', "
+static long long activations_of(void **state, const char *text) {
+  json_t *j = eval(state, text);
+  long long a = tu_category(j, "activations");
+  json_decref(j);
+  return a;
+}
+static void test_video_dense_mask(void **state) {
+  const long long S2 = 20224ll * 20224;
+  json_t *j = eval(state, HYV "grad_checkpointing = true }, runtime = { name = 'diffusers', version = '0.32.0' } }");
+  assert_int_equal(tu_int(j, "model.trainable_params"), 163577856ll); /* finetrainers printed it */
+  assert_within((double)tu_int(j, "runtime.peak_allocated_bytes"), 36.357 * 1073741824.0, 0.10);
+  long long masked = tu_category(j, "activations");
+  json_decref(j);
+  long long plain = activations_of(state, HYV "grad_checkpointing = true }, runtime = { name = 'diffusers', version = '0.32.2' } }");
+  assert_int_equal(masked - plain, 3 * S2);
+  /* runtime.version unset: the newest release's padding mask */
+  assert_int_equal(activations_of(state, HYV "grad_checkpointing = true }, runtime = 'diffusers' }"), plain);
+  masked = activations_of(state, HYV "grad_checkpointing = false }, runtime = { name = 'diffusers', version = '0.32.1' } }");
+  plain = activations_of(state, HYV "grad_checkpointing = false }, runtime = { name = 'diffusers', version = '0.32.2' } }");
+  assert_int_equal(masked - plain, S2 + 60 * 2 * S2);
+  masked = activations_of(state, HYV "grad_checkpointing = true, attention = 'flash' }, runtime = { name = 'diffusers', version = '0.32.1' } }");
+  plain = activations_of(state, HYV "grad_checkpointing = true, attention = 'flash' }, runtime = { name = 'diffusers', version = '0.32.2' } }");
+  assert_int_equal(masked - plain, S2);
+}
+
 /* torch < 2.0 (runtime knob torch): zero_grad keeps the fp32 gradients (335,141,888 x 4 B)
 ** allocated through the next forward, and AdamW steps per parameter (no group-wide
 ** temporary). hf-perf-train-gpu-one-bert-large-vanilla printed 14949 MiB and -ga4-bs1-gc
@@ -1143,6 +1183,7 @@ int main(void) {
       cmocka_unit_test(test_oib_step),         cmocka_unit_test(test_zero3_offload_param),
       cmocka_unit_test(test_unet_eager_scores), cmocka_unit_test(test_workload_errors),
       cmocka_unit_test(test_fsdp_grad_pool),   cmocka_unit_test(test_video_pools),
+      cmocka_unit_test(test_video_dense_mask),
       cmocka_unit_test(test_muon_states),      cmocka_unit_test(test_fp8_precisions),
       cmocka_unit_test(test_fp8_fsdp_all_gather), cmocka_unit_test(test_fsdp_mixed_precision), cmocka_unit_test(test_context_parallel),
       cmocka_unit_test(test_sequence_parallel), cmocka_unit_test(test_fp8_cp_errors),

@@ -32,7 +32,8 @@ local function normalize(n)
     E.fail("runtime.name", "diffusers trains diffusion pipelines, and '%s' (architecture %s) is a language model: "
       .. "use \"pytorch\", \"transformers\", \"deepspeed\" or \"torchtune\"", n.model.id, n.model.arch)
   end
-  if n.kind == "image" or n.kind == "video" then dense_mask_era(n, code) end
+  -- training a pipeline's denoiser builds the same mask each forward (src/train.c dense_mask_bytes)
+  if n.kind == "image" or n.kind == "video" or n.kind == "train" then dense_mask_era(n, code) end
 end
 
 return runtime {
