@@ -239,12 +239,53 @@ local function unet_normalize(w, n, method, p, W, H)
   return te
 end
 
+-- Block swap (musubi-tuner and sd-scripts --blocks_to_swap N): N blocks of the denoiser's
+-- block stack keep their weights in host memory and are swapped in place with resident ones
+-- (src/train.c swapped_blocks). The stack is the one holding most of the denoiser's
+-- parameters; a denoiser with two large stacks (FLUX, HunyuanVideo: double and single
+-- blocks, which each trainer splits its own way) is refused, as is a trained base (full
+-- fine-tuning would also move gradients and optimizer states). At most num_blocks - 1
+-- (musubi-tuner enable_block_swap: "Cannot swap more than {num_blocks - 1} blocks").
+function M.block_swap(w, n, method, desc)
+  local nb = int_field(w.block_swap, "workload.block_swap", 0, 100000)
+  if nb == 0 then return end
+  if method == "full" or method == "freeze" then
+    fail("workload.block_swap", "swaps the frozen base's blocks: a %s run trains them (not modelled)", method)
+  end
+  local params, count, total = {}, {}, 0
+  for _, t in ipairs(desc.tensors) do
+    if t.component == "denoiser" then
+      local e = (t.count or 1) * Q.numel(t.shape)
+      total = total + e
+      local stack = (t.count or 1) > 1 and t.name:match("^([%w_.]-%.%*%.)")
+      if stack then params[stack] = (params[stack] or 0) + e; count[stack] = t.count end
+    end
+  end
+  local names = {}
+  for k in pairs(params) do names[#names + 1] = k end
+  table.sort(names, function(a, b) return params[a] > params[b] end)
+  if #names == 0 then fail("workload.block_swap", "%s has no repeated blocks to swap", n.model.id) end
+  if #names > 1 and params[names[2]] * 10 > total then
+    fail("workload.block_swap", "%s has two block stacks (%s and %s), which trainers swap differently: not modelled",
+         n.model.id, names[1]:sub(1, -4), names[2]:sub(1, -4))
+  end
+  local stack = names[1]
+  if nb > count[stack] - 1 then
+    fail("workload.block_swap", "%d blocks: %s has %d, at most %d can be swapped", nb, n.model.id, count[stack], count[stack] - 1)
+  end
+  n.extra["train.block_swap"], n.extra["train.block_swap_stack"] = nb, stack
+  note(n, "block swap: the weights of %d of the %d %s blocks in host memory", nb, count[stack], stack:sub(1, -4))
+end
+
 -- normalize(w, n, method): nil for a language model; else the denoiser's description,
 -- after setting n.seq_len and the extras "train.*" of the pipeline.
 function M.normalize(w, n, method)
   local desc = n.model.desc
   local p = desc.pipeline
-  if type(p) ~= "table" then return nil end
+  if type(p) ~= "table" then
+    if w.block_swap ~= nil then fail("workload.block_swap", "swaps a diffusion denoiser's blocks; %s is a language model", n.model.id) end
+    return nil
+  end
   if w.seq_len ~= nil then fail("workload.seq_len", "derived from width, height and frames for a diffusion pipeline: leave it out") end
   local unet = p.kind == "unet"
   if unet and type(p.unet) ~= "table" then fail("model", "%s describes no UNet levels (pipeline.unet)", n.model.id) end
@@ -280,6 +321,7 @@ function M.normalize(w, n, method)
     end
     x["train.encoder_pool"] = true
   end
+  if w.block_swap ~= nil then M.block_swap(w, n, method, desc) end
   if not unet then x["train.layer_extra_elems"] = block_extra(desc, p, method == "full") end
   if not pre then
     -- the VAE encodes the clip each step, p.vae_chunk frames at a time where it batches frames

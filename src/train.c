@@ -193,6 +193,23 @@ static bool params_sharded(strategy_kind st) { return st == STRAT_FSDP || st == 
 static bool grads_sharded(strategy_kind st) { return params_sharded(st) || st == STRAT_ZERO2; }
 static bool states_sharded(strategy_kind st) { return grads_sharded(st) || st == STRAT_ZERO1; }
 
+/* Block swap (musubi-tuner / sd-scripts --blocks_to_swap N; train_gen.lua checks it and names
+** the stack): the `.weight` tensors of N of the stack's blocks live in host memory. The
+** offloader swaps weights in place: swap_weight_devices_cuda copies the block leaving the GPU
+** to the host and the arriving block's weights into the same CUDA storage
+** (module.weight.data = cuda_data_view), so num_blocks - N blocks' weights stay on the GPU
+** throughout, and only `.weight` moves (weighs_to_device): biases and scales stay
+** (modules/custom_offloading_utils.py, kohya-ss/musubi-tuner 36f3a98). Returns the count of
+** the tensor's blocks on the host. */
+static uint64_t swapped_blocks(const scenario *s, const inv_tensor *x) {
+  uint64_t nb = scn_u64(s, "train.block_swap", 0);
+  const char *stack = scn_str(s, "train.block_swap_stack", "");
+  size_t ls = strlen(stack), ln = strlen(x->name);
+  if (nb == 0 || ls == 0 || strncmp(x->name, stack, ls) != 0 || ln < 7 || strcmp(x->name + ln - 7, ".weight") != 0)
+    return 0;
+  return nb < x->count ? nb : x->count;
+}
+
 /* A pipeline's weights by component: the denoiser (what is trained and sharded) and the
 ** frozen text encoders and VAE; each with PyTorch's per-tensor block rounding. */
 static void pipeline_weights(ectx *c, train_parts *p, uint64_t *den) {
@@ -202,8 +219,9 @@ static void pipeline_weights(ectx *c, train_parts *p, uint64_t *den) {
     uint64_t n = 0;
     if (!inv_tensor_elements(x, &n)) c->acc.overflow = true;
     uint64_t one = x->stored_bytes ? x->stored_bytes : est_elems_bytes(c, n, x->dtype);
-    uint64_t all = acc_mul(&c->acc, one, x->count), rounded = acc_mul(&c->acc, estimate_round_alloc(one), x->count);
     bool is_den = strcmp(x->component, "denoiser") == 0;
+    uint64_t on_gpu = x->count - (is_den ? swapped_blocks(c->s, x) : 0);
+    uint64_t all = acc_mul(&c->acc, one, on_gpu), rounded = acc_mul(&c->acc, estimate_round_alloc(one), on_gpu);
     if (is_den) d = acc_add(&c->acc, d, all), dr = acc_add(&c->acc, dr, rounded);
     else a = acc_add(&c->acc, a, all), ar = acc_add(&c->acc, ar, rounded);
   }

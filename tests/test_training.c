@@ -277,6 +277,53 @@ static void test_video_dense_mask(void **state) {
   assert_int_equal(masked - plain, S2);
 }
 
+/* musubi-tuner --blocks_to_swap N (src/train.c swapped_blocks): N of Qwen-Image's 60
+** transformer_blocks keep their `.weight` tensors in host memory. Qwen-Image LoRA r16 on cached
+** latents and text-encoder outputs, 1024 x 1024, batch 1, bf16, checkpointing; --fp8_base
+** --fp8_scaled as musubi-tuner quantized then (36f3a98: Linear weights of transformer_blocks in
+** fp8, "norm", "_mod" and "time_text_embed" excluded, qwen_image/qwen_image_model.py
+** FP8_OPTIMIZATION_EXCLUDE_KEYS). One block's weights: img_mod/txt_mod 2 x 6d x d in bf16,
+** eight attention projections d x d and two MLPs 2 x 4d x d in fp8, four q/k RMSNorm weights
+** (128, bf16): 452,985,856 B (d = 3072). musubi-tuner docs/qwen_image.md "VRAM Usage Estimates
+** with Memory Saving Options" (36f3a98): no options 42GB, --fp8_base --fp8_scaled 30GB,
+** + --blocks_to_swap 16 24GB, + --blocks_to_swap 45 12GB (rounded, method not stated): each
+** device total within 15%. */
+#define QWI "return { model = 'Qwen/Qwen-Image', dtype = 'bf16', runtime = 'diffusers', gpu = 'A100-SXM4-80GB', " \
+            "workload = { kind = 'train', method = 'lora', width = 1024, height = 1024, precision = 'bf16-mixed', " \
+            "lora = { r = 16, targets = {'to_q', 'to_k', 'to_v', 'to_out.0', 'add_q_proj', 'add_k_proj', " \
+            "'add_v_proj', 'to_add_out', 'img_mlp.net.0.proj', 'img_mlp.net.2', 'txt_mlp.net.0.proj', " \
+            "'txt_mlp.net.2', 'img_mod.1', 'txt_mod.1'} }, grad_checkpointing = true, " \
+            "precomputed_embeddings = true, text_encoders = 'none', "
+#define QWI_FP8 "quant = { denoiser = { name = 'fp8-storage', keep = { '_mod\\\\.' } } } }"
+static void test_block_swap(void **state) {
+  static const struct { const char *swap; double gib; } rows[] = {
+    { "block_swap = 0 }, " QWI_FP8, 30 }, { "block_swap = 16 }, " QWI_FP8, 24 }, { "block_swap = 45 }, " QWI_FP8, 12 },
+  };
+  char text[2048];
+  long long w0 = 0;
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    snprintf(text, sizeof text, "%s%s", QWI, rows[i].swap);
+    json_t *j = eval(state, text);
+    long long w = tu_category(j, "weights");
+    if (i == 0) w0 = w;
+    assert_int_equal(w0 - w, (i == 0 ? 0 : i == 1 ? 16 : 45) * 452985856ll);
+    assert_within((double)tu_int(j, "devices.0.total_bytes"), rows[i].gib * 1073741824.0, 0.15);
+    json_decref(j);
+  }
+  json_t *j = eval(state, QWI "} }");
+  assert_within((double)tu_int(j, "devices.0.total_bytes"), 42 * 1073741824.0, 0.15);
+  json_decref(j);
+  assert_error(state, QWI "block_swap = 60 } }", "workload.block_swap: 60 blocks: Qwen/Qwen-Image has 60, at most 59");
+  assert_error(state, "return { model = 'Qwen/Qwen-Image', runtime = 'diffusers', workload = { kind = 'train', "
+                      "method = 'full', width = 1024, height = 1024, precomputed_embeddings = true, block_swap = 8 } }",
+               "workload.block_swap: swaps the frozen base's blocks: a full run trains them");
+  assert_error(state, "return { model = 'black-forest-labs/FLUX.1-dev', runtime = 'diffusers', workload = { kind = 'train', "
+                      "method = 'lora', lora = { r = 16, targets = {'to_q'} }, width = 1024, height = 1024, "
+                      "precomputed_embeddings = true, block_swap = 8 } }", "has two block stacks");
+  assert_error(state, "return { model = 'EleutherAI/pythia-2.8b', runtime = 'pytorch', workload = { kind = 'train', "
+                      "seq_len = 1024, block_swap = 4 } }", "workload.block_swap: swaps a diffusion denoiser's blocks");
+}
+
 /* torch < 2.0 (runtime knob torch): zero_grad keeps the fp32 gradients (335,141,888 x 4 B)
 ** allocated through the next forward, and AdamW steps per parameter (no group-wide
 ** temporary). hf-perf-train-gpu-one-bert-large-vanilla printed 14949 MiB and -ga4-bs1-gc
@@ -1183,7 +1230,7 @@ int main(void) {
       cmocka_unit_test(test_oib_step),         cmocka_unit_test(test_zero3_offload_param),
       cmocka_unit_test(test_unet_eager_scores), cmocka_unit_test(test_workload_errors),
       cmocka_unit_test(test_fsdp_grad_pool),   cmocka_unit_test(test_video_pools),
-      cmocka_unit_test(test_video_dense_mask),
+      cmocka_unit_test(test_video_dense_mask), cmocka_unit_test(test_block_swap),
       cmocka_unit_test(test_muon_states),      cmocka_unit_test(test_fp8_precisions),
       cmocka_unit_test(test_fp8_fsdp_all_gather), cmocka_unit_test(test_fsdp_mixed_precision), cmocka_unit_test(test_context_parallel),
       cmocka_unit_test(test_sequence_parallel), cmocka_unit_test(test_fp8_cp_errors),

@@ -1,0 +1,1 @@
+return { model = 'black-forest-labs/FLUX.1-dev', dtype = 'bf16', runtime = { name = 'diffusers' }, workload = { kind = 'train', method = 'lora', lora = { r = 16, targets = { 'to_q', 'to_v' } }, width = 1024, height = 1024, grad_checkpointing = true, precomputed_embeddings = true, block_swap = 8 }, gpu = 'H200' }
