@@ -293,6 +293,31 @@ static bool mxfp4_expert(const inv_tensor *t) {
                                     (strstr(t->name, "_bias") && t->ndim == 1 && t->dtype != DT_FP32));
 }
 
+/* GPTQ's qtype (scripts/quant/gptq.lua): "int<bits>-g<size|row>[-act]", "uint..." when
+** asymmetric. Returns the bits (0 if not GPTQ); *g the group size (0 for "row"), *act. */
+static unsigned gptq_qtype(const char *q, uint64_t *g, bool *act) {
+  if (strncmp(q, "int", 3) != 0 || !q[3] || !strchr("2348", q[3]) || strncmp(q + 4, "-g", 2) != 0) return 0;
+  *g = strncmp(q + 6, "row", 3) == 0 ? 0 : strtoull(q + 6, NULL, 10);
+  *act = strstr(q, "-act") != NULL;
+  return (unsigned)(q[3] - '0');
+}
+
+/* Whether a Linear of `t` takes MacheteLinearKernel (kernels/mixed_precision/machete.py
+** can_implement, machete_utils.py): compute capability exactly 9.0, group size -1, 64 or 128
+** for fp16 / bf16 activations, in % 64 and out % 128 per rank, and no act-order when the input
+** is partitioned (row-parallel at tp > 1). g = 0: one group per row. */
+static bool machete_layer(ectx *c, const inv_tensor *t, uint64_t g, bool act) {
+  const char *cc = c->s->gpu_compute;
+  uint64_t tp = c->s->tp ? c->s->tp : 1;
+  bool sm90 = cc[0] ? strcmp(cc, "9.0") == 0 : strcmp(c->s->gpu_arch, "hopper") == 0;
+  uint64_t out = t->shape[0], in = t->shape[1];
+  bool row = strstr(t->name, "o_proj") || strstr(t->name, "down_proj");
+  uint64_t in_r = row ? in / tp : in, out_r = row ? out : out / tp;
+  if (!sm90 || (g && (in % g || !(g == 64 || g == 128 || g == in)))) return false;
+  if (act && row && tp > 1) return false;
+  return in_r % 64 == 0 && out_r % 128 == 0;
+}
+
 /* What vLLM's process_weights_after_loading and its bitsandbytes loader make of a quantized
 ** Linear group beyond its checkpoint bytes (all `count` tensors, before tp sharding).
 **
@@ -317,25 +342,62 @@ static bool mxfp4_expert(const inv_tensor *t) {
 ** and offset becomes one fp32 absmax per 64-element block, as without double quantization
 ** (in-flight quantization uses quantize_4bit(..., compress_statistics=True), so it always
 ** has them). Qwen2.5-3B-Instruct in-flight nf4 on 0.18.0: 2.07 GiB printed, 1.92 without
-** this, 2.04 with it (hold-out round 6). */
-static uint64_t vllm_requant_extra(ectx *c, const inv_tensor *t) {
-  uint64_t code = scn_u64(c->s, "vllm.version", 19000), tp = c->s->tp ? c->s->tp : 1;
+** this, 2.04 with it (hold-out round 6).
+**
+** GPTQ (gptq_marlin: 4 or 8 bits, symmetric; GPTQMarlinLinearMethod passes zero_points=False
+** to choose_mp_linear_kernel). GPTQMarlinLinearMethod.create_weights allocates qweight, g_idx
+** int32 [in], scales and qzeros whatever desc_act; what process_weights_after_loading keeps
+** depends on the kernel:
+** - MarlinLinearKernel (kernels/mixed_precision/marlin.py) replaces qzeros with
+**   marlin_make_empty_g_idx (an empty Parameter: the checkpoint's zero points are freed),
+**   and without act-order g_idx too; with it g_idx becomes the sorted g_idx and
+**   g_idx_sort_indices another int32 [in] (marlin_sort_g_idx). Its workspace is SMs x 4 B
+**   (marlin_make_workspace_new; out / 64 x 16 x 4 B before), a 512 B block: not counted.
+** - MacheteLinearKernel (compute 9.0, machete_layer) repacks qweight and scales and, with
+**   zero_points false, never touches qzeros or g_idx: both stay (unused), and with act-order
+**   perm = argsort(g_idx) int32 [in] is kept by the act_perm closure.
+** A fused module (q/k/v, gate/up) holds one g_idx and one perm. So against the checkpoint
+** bytes (qzeros counted, g_idx per tensor with act-order only): Marlin -qzeros, Machete +in x 4
+** a module; with act-order 2 x in x 4 a module in place of in x 4 a tensor. Asymmetric, 2- and 3-bit checkpoints take
+** GPTQLinearMethod (exllama), which keeps what gptq.lua counts.
+** The Llama-3.1-70B-Instruct "quantized.w4a16" run of the Red Hat log set is such a
+** checkpoint ("quantization=gptq_marlin", "Using MacheteLinearKernel for
+** GPTQMarlinLinearMethod", benchmark-int4-rh-predictor-*-startup.txt): 37.11 GiB printed,
+** 37.08 with qzeros and g_idx (36.82 as compressed-tensors without them). Phi-4 AutoRound
+** GPTQ on an A100 (Marlin, vLLM V0): 8.5107 GiB printed, 8.5144 with the zero points, 8.4648
+** without them, 8.4941 with the repacked weights' block tails (fused_allocs). */
+
+static int64_t vllm_requant_extra(ectx *c, const inv_tensor *t) {
+  uint64_t code = scn_u64(c->s, "vllm.version", 19000);
   if (t->ndim != 2) return 0;
   /* MoE experts take the fused-MoE methods (AWQMarlinMoEMethod), not a Linear kernel */
   if (strncmp(t->qtype, "awq-g", 5) == 0 && !strstr(t->qtype, "-sym") && t->role != ROLE_EXPERT && code >= 18000) {
-    const char *cc = c->s->gpu_compute;
-    bool sm90 = cc[0] ? strcmp(cc, "9.0") == 0 : strcmp(c->s->gpu_arch, "hopper") == 0;
     uint64_t out = t->shape[0], in = t->shape[1], g = strtoull(t->qtype + 5, NULL, 10);
-    bool row = strstr(t->name, "o_proj") || strstr(t->name, "down_proj");
-    uint64_t in_r = row ? in / tp : in, out_r = row ? out : out / tp;
-    if (!sm90 || !g || in % g || !(g == 64 || g == 128 || g == in) || in_r % 64 || out_r % 128) return 0;
-    return acc_mul(&c->acc, acc_mul(&c->acc, in / g, out) / 2 * 3, t->count);
+    if (!g || in % g || !machete_layer(c, t, g, false)) return 0;
+    return (int64_t)acc_mul(&c->acc, acc_mul(&c->acc, in / g, out) / 2 * 3, t->count);
+  }
+  uint64_t g = 0;
+  bool act = false;
+  unsigned bits = gptq_qtype(t->qtype, &g, &act);
+  if ((bits == 4 || bits == 8) && t->role != ROLE_EXPERT) {
+    uint64_t out = t->shape[0], in = t->shape[1], groups = g ? bytes_ceildiv(in, g) : 1;
+    bool machete = machete_layer(c, t, g, act);
+    /* one g_idx per vLLM module: k/v and up load into q's and gate's (QKVParallelLinear,
+    ** MergedColumnParallelLinear; a RowvLLMParameter of [in], each shard writing it whole) */
+    bool follower = strstr(t->name, ".k_proj.") || strstr(t->name, ".v_proj.") ||
+                    strstr(t->name, ".up_proj.") || strstr(t->name, ".w3.");
+    uint64_t kept = follower ? 0 : (machete || act ? (act ? 2 : 1) : 0);
+    int64_t d = (int64_t)acc_mul(&c->acc, in * 4 * kept, t->count) -
+                (act ? (int64_t)acc_mul(&c->acc, in * 4, t->count) : 0);
+    if (!machete) /* Marlin frees the zero points */
+      d -= (int64_t)acc_mul(&c->acc, acc_mul(&c->acc, groups, out * bits / 32 * 4), t->count);
+    return d;
   }
   if ((strcmp(t->qtype, "nf4-dq") == 0 || strcmp(t->qtype, "fp4-dq") == 0) && code >= 9002) {
     uint64_t numel = 0;
     if (!inv_tensor_elements(t, &numel)) return 0;
     uint64_t nb = bytes_ceildiv(numel, 64), nested = bytes_ceildiv(nb, 256) * 4 + 1024 + 4;
-    return 3 * nb > nested ? acc_mul(&c->acc, 3 * nb - nested, t->count) : 0;
+    return 3 * nb > nested ? (int64_t)acc_mul(&c->acc, 3 * nb - nested, t->count) : 0;
   }
   return 0;
 }
@@ -349,7 +411,10 @@ static uint64_t rank_tensor_bytes(ectx *c, const inv_tensor *t) {
   uint64_t tp = c->s->tp, b = 0;
   if (mxfp4_expert(t) && model_mxfp4(m)) return acc_mul(&c->acc, mxfp4_expert_bytes(c, t), t->count);
   if (!inv_tensor_bytes(t, &b)) c->acc.overflow = true;
-  if (t->qtype[0]) b = acc_add(&c->acc, b, vllm_requant_extra(c, t));
+  if (t->qtype[0]) {
+    int64_t d = vllm_requant_extra(c, t);
+    b = d >= 0 ? acc_add(&c->acc, b, (uint64_t)d) : b - (b < (uint64_t)-d ? b : (uint64_t)-d);
+  }
   /* a drafter's vocabulary-parallel rows are its own (EAGLE-3's draft_vocab_size lm_head),
   ** its K/V heads those of its own attention (speculative.lua: spec.kv1.heads) */
   bool draft = est_is_draft(t);
@@ -424,25 +489,35 @@ static uint64_t stage_layers(const ectx *c, uint64_t stage) {
 /* A bitsandbytes 4-bit Linear's packed weight, one tensor: BitsAndBytesLinearMethod.create_weights
 ** (vllm/model_executor/layers/quantization/bitsandbytes.py) allocates it at model init, uint8
 ** [in x out / 2, 1] per fused parameter, and the loader fills it in place (its quant states
-** are separate small tensors), so unlike the kernels that repack a checkpoint's tensors after
-** loading it keeps the caching allocator's block tail. 0 for any other tensor. */
-static uint64_t bnb4_packed(const inv_tensor *t) {
-  uint64_t numel = 0;
-  if (strncmp(t->qtype, "nf4", 3) != 0 && strncmp(t->qtype, "fp4", 3) != 0) return 0;
-  if (!inv_tensor_elements(t, &numel)) return 0;
-  return bytes_ceildiv(numel, 2);
+** are separate small tensors), so it keeps the caching allocator's block tail. The int4 / int8
+** weight-only checkpoints' packed weights (GPTQ, AWQ, compressed-tensors W4A16: in x out x
+** bits / 8 B) keep one as well: Marlin's gptq_marlin_repack / awq_marlin_repack and Machete's
+** machete_prepack_B write a new tensor of the same size, and the original's freed block is
+** the next layer's (the same size, so the same unsplit tail). Phi-4 GPTQ on Marlin: gate_up's
+** 87.5 MiB and down's 43.75 MiB keep 0.5 and 0.25 MiB, 40 x 0.75 = 30 MiB of the 8.5107 GiB
+** printed. Scales and zero points (1-10 MiB, carved from 20 MiB segments) are not counted.
+** 0 for any other tensor. */
+static uint64_t packed_weight(const inv_tensor *t) {
+  uint64_t numel = 0, g = 0;
+  bool act = false;
+  unsigned bits = gptq_qtype(t->qtype[0] == 'u' ? t->qtype + 1 : t->qtype, &g, &act);
+  if (!bits && (strncmp(t->qtype, "awq-g", 5) == 0 || strncmp(t->qtype, "w4a16-g", 7) == 0)) bits = 4;
+  if (!bits && strncmp(t->qtype, "w8a16-g", 7) == 0) bits = 8;
+  if (!bits && (strncmp(t->qtype, "nf4", 3) == 0 || strncmp(t->qtype, "fp4", 3) == 0)) bits = 4;
+  if (!bits || !inv_tensor_elements(t, &numel)) return 0;
+  return bytes_ceildiv(numel * bits, 8);
 }
 
 /* The parameters of the model (or of its drafter) as vLLM and SGLang allocate them, fused
 ** (q/k/v, gate/up; FusedMoE: all of a layer's experts in one w13 and one w2): bytes on a
-** rank and how many (layers); unquantized, and bitsandbytes 4-bit's packed weights (filled in
-** place, bnb4_packed). Returns the count in a (at most V_MAX_ALLOCS). */
+** rank and how many (layers); unquantized, and the packed weights of bitsandbytes 4-bit (filled
+** in place) and of the int4 / int8 weight-only formats (repacked to the same size), packed_weight. Returns the count in a (at most V_MAX_ALLOCS). */
 static int fused_allocs(ectx *c, bool draft, valloc *a) {
   const model_desc *m = c->m;
   int n = 0;
   for (size_t i = 0; i < m->inv.n; i++) {
     const inv_tensor *t = &m->inv.t[i];
-    uint64_t packed = bnb4_packed(t);
+    uint64_t packed = packed_weight(t);
     if ((t->qtype[0] && !packed) || t->count == 0 || est_is_draft(t) != draft) continue;
     uint64_t per = packed ? bytes_ceildiv(packed, est_tp_sharded(t->role) ? c->s->tp : 1)
                           : rank_tensor_bytes(c, t) / t->count, cnt = t->count;
@@ -464,10 +539,11 @@ static int fused_allocs(ectx *c, bool draft, valloc *a) {
 }
 
 /* Allocator slack of the unquantized parameters of stage `stage`, fused as vLLM holds
-** them (FusedMoE: all of a layer's experts in one w13 and one w2). Quantized tensors are
-** repacked after loading (their temporaries reuse cached blocks): not counted, except
-** bitsandbytes 4-bit weights, loaded in place (bnb4_packed: Qwen2.5-3B in-flight nf4, gate_up
-** 21.5 MiB a layer leaves 0.5 MiB, 36 x 0.5 = 18 MiB of the 2.07 GiB printed on 0.18.0).
+** them (FusedMoE: all of a layer's experts in one w13 and one w2). Of the quantized tensors
+** only the packed weights of packed_weight are counted (other formats' tensors are not
+** modelled here): bitsandbytes 4-bit weights, loaded in place (Qwen2.5-3B in-flight nf4, gate_up
+** 21.5 MiB a layer leaves 0.5 MiB, 36 x 0.5 = 18 MiB of the 2.07 GiB printed on 0.18.0), and
+** the int4 / int8 weight-only formats' repacked weights (Phi-4 GPTQ: 30 MiB).
 ** R1-Distill-Qwen-14B at tp 2: qkv 35 MiB, o_proj 25, gate_up 135 and down 67.5 MiB
 ** each leave a 1, 1, 1 and 0.5 MiB tail: 48 x 3.5 = 168 MiB, printed 164.1 MiB above the
 ** parameters and rotary cache (vllm-13061-r1-distill-qwen14b-2x4090; the rest reuse the

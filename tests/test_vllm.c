@@ -942,6 +942,64 @@ static void test_fused_experts_fp8_holdout6(void **state) {
                              {NULL}});
 }
 
+/* Hold-out (holdout7-vllm): GPTQ on Marlin and on Machete. GPTQMarlinLinearMethod.create_weights
+** allocates qweight, g_idx int32 [in], scales and qzeros; MarlinLinearKernel's
+** process_weights_after_loading (kernels/mixed_precision/marlin.py) replaces qzeros and, without
+** act-order, g_idx with empty tensors (marlin_make_empty_g_idx) and writes the repacked weight to
+** a new tensor of the same size; MacheteLinearKernel (compute 9.0, machete.py) transforms the
+** zero points only when zero_points is set, which GPTQ never passes, so qzeros and g_idx stay.
+** - RedHatAI/Meta-Llama-3.1-70B-Instruct-quantized.w4a16 on an H200 with vLLM 0.18.0+rhaiv.14: the
+**   log reads "quantization=gptq_marlin" and "Using MacheteLinearKernel for GPTQMarlinLinearMethod"
+**   (github.com/MarkellR-RedHat/pytorch-quantization-demo @788209dc, bench/raw/2026-09-29-r2/logs/
+**   benchmark-int4-rh-predictor-*-startup.txt): a GPTQ checkpoint, 37.11 GiB loaded, 86.24 GiB KV,
+**   282,592 tokens, 2.16x. Read as compressed-tensors (no zero points) it was 36.82 (-0.8 %); as GPTQ
+**   with qzeros and the kept g_idx 37.08 (desc_act false assumed; true gives 37.10).
+** - kaitchup/Phi-4-AutoRound-GPTQ-4bit on an A100 (Marlin, V0; github.com/xinyuwei-david/david-share
+**   Deep-Learning/Phi4): 8.5107 GiB printed; with the zero points 8.5144, without them 8.4648,
+**   with the repacked gate_up / down weights' block tails (0.5 + 0.25 MiB a layer) 8.4941. */
+#define GPTQ70 "return { model = 'meta-llama/Llama-3.1-70B-Instruct', dtype = 'fp16', quant = { name = 'gptq', " \
+               "group_size = 128%s }, runtime = { name = 'vllm', version = '0.18.0', gpu_memory_utilization = 0.9, " \
+               "max_model_len = 131072, enable_prefix_caching = true }, workload = { kind = 'inference', " \
+               "context = 131072 }, gpu = '%s' }"
+#define PHI4 "return { model = 'microsoft/phi-4', dtype = 'bf16', quant = { name = 'gptq', group_size = 128%s }, " \
+             "runtime = { name = 'vllm', version = '0.8.0', use_v1 = false, gpu_memory_utilization = 0.15, " \
+             "max_model_len = 2048 }, workload = { kind = 'inference', context = 2048 }, gpu = { name = '%s', " \
+             "memory = '79.25GiB' } }"
+static void test_gptq_kernels_holdout7(void **state) {
+  char buf[1024];
+  snprintf(buf, sizeof buf, GPTQ70, "", "H200-SXM-141GB");
+  expect_figs(*state, buf,
+              (const want[]){{"weights_bytes", 37.11, 0.01, IN_GIB},
+                             {"kv_cache_bytes", 86.24, 0.05, IN_GIB},
+                             {"kv_cache_tokens", 282592, 0.05, 0},
+                             {"max_concurrency", 2.16, 0.05, 0.005},
+                             {NULL}});
+  json_t *h = eval(*state, buf);
+  snprintf(buf, sizeof buf, GPTQ70, "", "A100-SXM4-80GB");
+  json_t *a = eval(*state, buf);
+  /* Machete - Marlin: 80 x (qzeros 64 x 10240 / 2 + 64 x 8192 / 2 + 64 x 57344 / 2 + 224 x 8192 / 2
+  ** = 3,342,336 B, g_idx (8192 x 3 + 28672) x 4 = 212,992 B); the 70B's packed weights are whole
+  ** 2 MiB multiples (no block tails) */
+  assert_true(fig(h, "weights_bytes") - fig(a, "weights_bytes") == 80.0 * (3342336 + 212992));
+  json_decref(h), json_decref(a);
+
+  snprintf(buf, sizeof buf, PHI4, "", "A100-SXM4-80GB");
+  expect_figs(*state, buf, (const want[]){{"weights_bytes", 8.5107, 0.01, IN_GIB}, {NULL}});
+  json_t *m = eval(*state, buf);
+  assert_true(fabs(fig(m, "weights_bytes") / GIB - 8.4941) < 0.0005);
+  /* an asymmetric checkpoint takes GPTQLinearMethod (exllama), which keeps its zero points:
+  ** 40 x (40 x 7680 + 40 x 5120 + 40 x 35840 + 140 x 5120) / 2 = 53,248,000 B more */
+  snprintf(buf, sizeof buf, PHI4, ", sym = false", "A100-SXM4-80GB");
+  json_t *z = eval(*state, buf);
+  assert_true(fig(z, "weights_bytes") - fig(m, "weights_bytes") == 53248000.0);
+  /* act-order on Marlin: the sorted g_idx (counted as the checkpoint's) and g_idx_sort_indices,
+  ** 40 x (5120 x 3 + 17920) x 4 = 5,324,800 B each */
+  snprintf(buf, sizeof buf, PHI4, ", desc_act = true", "A100-SXM4-80GB");
+  json_t *act = eval(*state, buf);
+  assert_true(fig(act, "weights_bytes") - fig(m, "weights_bytes") == 2 * 5324800.0);
+  json_decref(m), json_decref(z), json_decref(act);
+}
+
 /* Hold-out (holdout5-vllm-new): a docker-compose file and its log (find_string id 52377383460),
 ** image vllm/vllm-openai:v0.20.0-cu130-ubuntu2404 ("version 0.20.0"), RedHatAI/Qwen3.6-35B-A3B-NVFP4
 ** (the Qwen3.5-35B-A3B class; its preset stands in), max_model_len 65536, max_num_seqs 1, 8192
@@ -2590,7 +2648,7 @@ int main(void) {
       cmocka_unit_test(test_rotary_dim),
       cmocka_unit_test(test_gemma3_rope_caches), cmocka_unit_test(test_mm_video_v1_frames),
       cmocka_unit_test(test_rocm_sampler_sorts), cmocka_unit_test(test_sglang_rocm_aiter),
-      cmocka_unit_test(test_v2_runner_holdout5), cmocka_unit_test(test_quant_70b_h200_holdout6), cmocka_unit_test(test_bnb_inflight_holdout6), cmocka_unit_test(test_marlin_holdout6), cmocka_unit_test(test_fused_experts_fp8_holdout6), cmocka_unit_test(test_qwen3_235b_fp8_tp4_v0271),
+      cmocka_unit_test(test_v2_runner_holdout5), cmocka_unit_test(test_quant_70b_h200_holdout6), cmocka_unit_test(test_bnb_inflight_holdout6), cmocka_unit_test(test_marlin_holdout6), cmocka_unit_test(test_fused_experts_fp8_holdout6), cmocka_unit_test(test_gptq_kernels_holdout7), cmocka_unit_test(test_qwen3_235b_fp8_tp4_v0271),
       cmocka_unit_test(test_v020_hybrid_tokens),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

@@ -26,8 +26,11 @@ return {
     local qzeros = groups * (out * o.bits // 32) * 4
     local scales = groups * out * 2
     local g_idx = o.desc_act and inp * 4 or 0
+    -- "uint" when asymmetric (vLLM's uint4 against the symmetric uint4b8): gptq_marlin takes
+    -- symmetric 4- and 8-bit checkpoints only, and its kernels drop or keep tensors by kernel
+    -- (src/rt_vllm.c vllm_requant_extra)
     return { bytes = qweight + qzeros + scales + g_idx, dtype = o.bits == 8 and "int8" or "int4",
-             qtype = ("int%d-g%s%s"):format(o.bits, o.group_size == -1 and "row" or tostring(g),
+             qtype = ("%sint%d-g%s%s"):format(o.sym and "" or "u", o.bits, o.group_size == -1 and "row" or tostring(g),
                                             o.desc_act and "-act" or "") }
   end,
   -- exllama (transformers/AutoGPTQ) dequantizes a whole layer into an fp16 scratch
