@@ -376,6 +376,18 @@ static int64_t vllm_requant_extra(ectx *c, const inv_tensor *t) {
     if (!g || in % g || !machete_layer(c, t, g, false)) return 0;
     return (int64_t)acc_mul(&c->acc, acc_mul(&c->acc, in / g, out) / 2 * 3, t->count);
   }
+  /* compressed-tensors' asymmetric W4A16 / W8A16 (zero points since PR #14211, merged 2025-04,
+  ** first in 0.8.5 inferred): on Machete the same transform_w_zp, [out / pack, groups] int32 ->
+  ** [groups, out] in the activation dtype (2 B): (2 - bits / 8) B more per group and row */
+  if ((strncmp(t->qtype, "w4a16-g", 7) == 0 || strncmp(t->qtype, "w8a16-g", 7) == 0) &&
+      strstr(t->qtype, "-zp") && t->role != ROLE_EXPERT && code >= 8005) {
+    uint64_t out = t->shape[0], in = t->shape[1], bits = t->qtype[1] == '4' ? 4 : 8;
+    uint64_t gs = strncmp(t->qtype + 7, "row", 3) == 0 ? 0 : strtoull(t->qtype + 7, NULL, 10);
+    uint64_t groups = gs ? bytes_ceildiv(in, gs) : 1;
+    if (!machete_layer(c, t, gs, false)) return 0;
+    uint64_t packed = acc_mul(&c->acc, bytes_ceildiv(out * bits, 32) * 4, groups);
+    return (int64_t)acc_mul(&c->acc, acc_mul(&c->acc, groups, out * 2) - packed, t->count);
+  }
   uint64_t g = 0;
   bool act = false;
   unsigned bits = gptq_qtype(t->qtype, &g, &act);

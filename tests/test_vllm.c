@@ -1000,6 +1000,26 @@ static void test_gptq_kernels_holdout7(void **state) {
   json_decref(m), json_decref(z), json_decref(act);
 }
 
+/* compressed-tensors' asymmetric W4A16 on Machete (no log: from the source). PR #14211 gave
+** CompressedTensorsWNA16 a weight_zero_point int32 [out / 8, groups]; MacheteLinearKernel's
+** transform_w_zp (kernels/mixed_precision/machete.py) stores -scale x zero as [groups, out] in the
+** activation dtype, as for AWQ: Llama-3.1-70B +802,160,640 B on an H200 against an A100 (Marlin
+** keeps them packed, marlin_zero_points), whose zero points are the packed 267,386,880 B. */
+static void test_w4a16_zero_points_machete(void **state) {
+  char buf[1024];
+  json_t *j[4];
+  const char *q[] = {"'compressed-tensors-w4a16'", "{ name = 'compressed-tensors-w4a16', sym = false }"};
+  const char *g[] = {"H200-SXM-141GB", "A100-SXM4-80GB"};
+  for (int i = 0; i < 4; i++) {
+    snprintf(buf, sizeof buf, RH70, "fp16", q[i / 2], "0.18.0", g[i % 2]);
+    j[i] = eval(*state, buf);
+  }
+  assert_true(fig(j[0], "weights_bytes") == fig(j[1], "weights_bytes"));
+  assert_true(fig(j[3], "weights_bytes") - fig(j[1], "weights_bytes") == 267386880.0);
+  assert_true(fig(j[2], "weights_bytes") - fig(j[3], "weights_bytes") == 802160640.0);
+  for (int i = 0; i < 4; i++) json_decref(j[i]);
+}
+
 /* Hold-out (holdout5-vllm-new): a docker-compose file and its log (find_string id 52377383460),
 ** image vllm/vllm-openai:v0.20.0-cu130-ubuntu2404 ("version 0.20.0"), RedHatAI/Qwen3.6-35B-A3B-NVFP4
 ** (the Qwen3.5-35B-A3B class; its preset stands in), max_model_len 65536, max_num_seqs 1, 8192
@@ -2648,7 +2668,7 @@ int main(void) {
       cmocka_unit_test(test_rotary_dim),
       cmocka_unit_test(test_gemma3_rope_caches), cmocka_unit_test(test_mm_video_v1_frames),
       cmocka_unit_test(test_rocm_sampler_sorts), cmocka_unit_test(test_sglang_rocm_aiter),
-      cmocka_unit_test(test_v2_runner_holdout5), cmocka_unit_test(test_quant_70b_h200_holdout6), cmocka_unit_test(test_bnb_inflight_holdout6), cmocka_unit_test(test_marlin_holdout6), cmocka_unit_test(test_fused_experts_fp8_holdout6), cmocka_unit_test(test_gptq_kernels_holdout7), cmocka_unit_test(test_qwen3_235b_fp8_tp4_v0271),
+      cmocka_unit_test(test_v2_runner_holdout5), cmocka_unit_test(test_quant_70b_h200_holdout6), cmocka_unit_test(test_bnb_inflight_holdout6), cmocka_unit_test(test_marlin_holdout6), cmocka_unit_test(test_fused_experts_fp8_holdout6), cmocka_unit_test(test_gptq_kernels_holdout7), cmocka_unit_test(test_w4a16_zero_points_machete), cmocka_unit_test(test_qwen3_235b_fp8_tp4_v0271),
       cmocka_unit_test(test_v020_hybrid_tokens),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

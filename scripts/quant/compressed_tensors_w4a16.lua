@@ -19,7 +19,9 @@ return {
     local bytes = out * (inp * o.bits // 32) * 4 + out * groups * ctx.q.dtype_bytes(ctx.n.dtype) + 16
     if not o.sym then bytes = bytes + (out * o.bits + 31) // 32 * groups * 4 end
     if o.actorder then bytes = bytes + inp * 4 end
+    -- "-zp": asymmetric (vLLM's Machete stores its zero points unpacked, src/rt_vllm.c)
     return { bytes = bytes, dtype = o.bits == 8 and "int8" or "int4",
-             qtype = ("w%da16-g%s"):format(o.bits, o.group_size == -1 and "row" or tostring(g)) }
+             qtype = ("w%da16-g%s%s"):format(o.bits, o.group_size == -1 and "row" or tostring(g),
+                                             o.sym and "" or "-zp") }
   end,
 }
