@@ -1370,7 +1370,16 @@ static void capture_sizes_from(ectx *c, const vcfg *v, uint64_t from, uint64_t *
     return;
   }
   uint64_t max = v->version >= 10000 ? u64min(2 * v->seqs, 512) : 512, decode = v->seqs * (1 + k);
-  for (uint64_t b = 1; b <= max; b = b < 8 ? b * 2 : b + (v->version >= 12000 && b >= 256 ? 16 : 8)) {
+  /* gpt-oss (vllm/model_executor/models/config.py GptOssForCausalLMConfig: "Increase the max
+  ** capture size from 512 to 1024 for performance ... from 67 to 83" graphs) sets its own list,
+  ** [1, 2, 4] + range(8, 256, 8) + range(256, max + 1, 16) whatever max_num_seqs, unless the user
+  ** set the sizes: 1024 from 0.10.1; 992 from PR #25508 (full graphs with FA3, 2025-09: 0.11.0,
+  ** and a 0.11.1rc2 log prints it) until PR #27840 lifted FA3's limit (0.12.0 assumed). The
+  ** llm-d v0.19.0 gpt-oss-20b tp 2 log: "Overriding max cuda graph capture size to 1024",
+  ** "PIECEWISE=83 (largest=1024), FULL=83 (largest=1024)" at 1024 sequences. */
+  bool gptoss = strcmp(c->m->arch, "gpt_oss") == 0 && v->version >= 10001;
+  if (gptoss) max = v->version >= 11000 && v->version < 12000 ? 992 : 1024;
+  for (uint64_t b = 1; b <= max; b = b < 8 ? b * 2 : b + ((v->version >= 12000 || gptoss) && b >= 256 ? 16 : 8)) {
     if (b > v->tokens) break;
     if (b < from) continue;
     ++*pw;
