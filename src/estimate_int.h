@@ -53,8 +53,9 @@ uint64_t est_kv_token_bytes(ectx *c);
 /* One decoder layer's largest forward transient over `tokens` tokens (a bytes per element),
 ** dense part and MoE workspaces (estimate.c). */
 /* MiB of CUDA-graph memory per layer and captured size of a torch.compile piecewise capture:
-** the median of 14 vLLM 0.19 H100 runs (rt_vllm.c VLLM_GRAPH_UNIT_MIB has the runs and the
-** held-out checks); rt_sglang.c applies it to SGLang's piecewise graphs, the same design. */
+** the median of 14 vLLM 0.19 H100 runs, FlashAttention 3's split-KV accumulators included (vLLM
+** itself now holds them apart: rt_vllm.c VLLM_GRAPH_UNIT_MIB, fa3_accum_bytes); rt_sglang.c
+** applies it to SGLang's piecewise graphs, the same design, checked on its own logs. */
 #define EST_GRAPH_UNIT_MIB 0.289
 uint64_t est_forward_dense_bytes(ectx *c, uint64_t tokens, uint64_t a);
 uint64_t est_forward_moe_bytes(ectx *c, uint64_t tokens, uint64_t a);

@@ -1360,8 +1360,11 @@ static bool vllm_hybrid(ectx *c, const vcfg *v) {
 ** "at least 1 MiB per graph for driver overhead" (profile_cudagraph_memory). Hence
 ** bytes = unit x layers on the rank x (PIECEWISE sizes + FULL sizes). */
 /* The sizes of at least `from` tokens (1: all of them). */
-static void capture_sizes_from(ectx *c, const vcfg *v, uint64_t from, uint64_t *pw, uint64_t *full) {
-  *pw = *full = 0;
+static void capture_sizes_upto(ectx *c, const vcfg *v, uint64_t from, uint64_t *pw, uint64_t *full,
+                               uint64_t *largest_full) {
+  uint64_t dummy;
+  if (!largest_full) largest_full = &dummy;
+  *pw = *full = *largest_full = 0;
   if (v->eager) return;
   uint64_t k = v->spec[0] ? scn_u64(c->s, "spec.tokens", 0) : 0;
   if (v->v0) {
@@ -1383,8 +1386,12 @@ static void capture_sizes_from(ectx *c, const vcfg *v, uint64_t from, uint64_t *
     if (b > v->tokens) break;
     if (b < from) continue;
     ++*pw;
-    if (v->version >= 11000 && b <= decode && b >= 1 + k) ++*full;
+    if (v->version >= 11000 && b <= decode && b >= 1 + k) ++*full, *largest_full = b;
   }
+}
+
+static void capture_sizes_from(ectx *c, const vcfg *v, uint64_t from, uint64_t *pw, uint64_t *full) {
+  capture_sizes_upto(c, v, from, pw, full, NULL);
 }
 
 static void capture_sizes(ectx *c, const vcfg *v, uint64_t *pw, uint64_t *full) {
@@ -1445,19 +1452,31 @@ static uint64_t graph_collectives(const ectx *c) {
   return 2 * graph_layers(c) + 1;
 }
 
-/* The actual capture ("Graph capturing finished in N secs, took X GiB"): 0.289 MiB a layer
-** and a size, the median of layer x size units over the 14 llmd-v019 H100 runs (0.91 GiB for
-** Llama-3.1-8B at 51 + 51 sizes). Held out, dense: Qwen2-7B 0.10.1 A100 0.53 (0.50
-** printed), Qwen2.5-7B 0.22 0.43 (0.31), Qwen3.5-4B 0.22 0.78 / 0.49 (0.55 / 0.35),
-** Qwen3.5-9B 0.19 0.78 (0.65), Llama-3-70B-AWQ tp 2 0.16 1.94 (1.22). Not modelled: MoE and
-** MLA layers (DeepSeek-V2-Lite 1.57 printed, 0.78 here). NCCL all-reduces captured with custom
-** all-reduce off are a term of their own (VLLM_GRAPH_NCCL_MIB). */
-#define VLLM_GRAPH_UNIT_MIB EST_GRAPH_UNIT_MIB /* 0.289, estimate_int.h; rt_sglang.c's piecewise graphs use it too */
+/* The actual capture ("Graph capturing finished in N secs, took X GiB"): 0.228 MiB a layer
+** and a size plus FA3's accumulators (fa3_accum_bytes), the median over the 14 llmd-v019 H100
+** runs of (capture - accumulators) / (layers x sizes): 0.19-0.25 on the twelve without MLA or
+** attention sinks (0.21-0.41 a layer and size, median 0.289, before the accumulators were held
+** apart). The 14 runs: 12 within 18 % (three were 29-37 % off), DeepSeek-V2-Lite -29 %, gpt-oss
+** -43 %. Dense logs held out from the earlier rounds, none with FA3's FULL graphs: Qwen2-7B
+** 0.10.1 A100 0.42 (0.50 printed), Qwen2.5-7B 0.22 L40S 0.34 (0.31), Qwen3.5-4B 0.22 RTX PRO 6000
+** 0.61 / 0.38 (0.55 / 0.35); Qwen3.5-9B 0.19 and Llama-3-70B-AWQ tp 2 (0.65 and 1.22 printed)
+** scale by 0.228 / 0.289 to about 0.62 and 1.55. With 0.289 and no accumulators they were 0.53,
+** 0.43, 0.78 / 0.49, 0.78 and 1.94. Not modelled: MLA and
+** gpt-oss layers cost about 0.40 a layer and size (DeepSeek-V2-Lite, gpt-oss-20b tp 2), and so
+** does Qwen1.5-MoE-A2.7B's with its shared expert (the sweep's log: 1.10 GiB, 0.41 after its 129
+** MiB of accumulators; no qwen2_moe architecture here), where Qwen3-30B-A3B and Mixtral stay
+** at 0.24-0.25. NCCL all-reduces captured with
+** custom all-reduce off are a term of their own (VLLM_GRAPH_NCCL_MIB). */
+#define VLLM_GRAPH_UNIT_MIB 0.228
 /* vLLM's own estimate (profile_cudagraph_memory, "Estimated CUDA graph memory: X GiB
 ** total"): first capture + per-graph x (sizes - 1) for each mode, the larger first capture
 ** only; 0.264 MiB a layer and a size, the median over the same 14 runs' estimates. Held out:
 ** Qwen2.5-7B 0.22 0.38 (0.37 printed), Qwen3.5-4B 0.22 0.70 / 0.44 (0.64 / 0.40),
-** Qwen3.5-9B 0.19 0.70 (0.78). */
+** Qwen3.5-9B 0.19 0.70 (0.78). FA3's accumulators are the FULL mode's first capture on Hopper
+** (fa3_accum_bytes) but are not held apart here: with them apart the same 14 runs give 0.193,
+** which puts the non-Hopper estimates above 20 % low (Qwen2.5-7B 0.28 against 0.37), so their
+** first captures hold something else of that size (not read). DeepSeek-V2-Lite's 1.39 printed
+** stays 0.70 here. */
 #define VLLM_GRAPH_EST_UNIT_MIB 0.264
 
 /* NCCL collectives captured in a graph (custom all-reduce off, or messages of 8 MiB and more).
@@ -1480,9 +1499,43 @@ static uint64_t nccl_graph_bytes(ectx *c, uint64_t sizes) {
   return acc_from_double(&c->acc, VLLM_GRAPH_NCCL_MIB * MIB * (double)graph_collectives(c) * (double)sizes);
 }
 
+/* FlashAttention 3's split-KV accumulators in the FULL decode graphs. With full CUDA graphs and
+** FA3's ahead-of-time scheduler (Hopper), vLLM's FlashAttention metadata builder passes
+** max_num_splits = VLLM_FLASH_ATTN_MAX_NUM_SPLITS_FOR_CUDA_GRAPH (32 by default; the env var since
+** PR #25274, attention_config.flash_attn_max_num_splits_for_cuda_graph later) for every batch
+** within the capture sizes (v1/attention/backends/flash_attn.py and mla/flashattn_mla.py), and
+** FA3's varlen forward (hopper/flash_api.cpp) then allocates fp32 out_accum [num_splits, heads,
+** total_q, head_size_v] and softmax_lse_accum [num_splits, heads, total_q] on the capturing stream,
+** inside the graph pool. They are freed after each layer and reused, so the pool keeps one set, at
+** the largest FULL size: splits x heads on the rank x size x (head_size_v + 1) x 4 B, the MLA
+** backend's head_size_v being the latent (kv_lora_rank). vLLM's estimate prints it as the FULL
+** mode's first capture (llm-d v0.19.0 H100 DEBUG logs, "Estimated FULL CUDA graph memory: X MiB
+** first-capture"): Llama-3.1-8B 260 (32 heads x 128: 258 here), tp 2 132 (129), tp 4 70 (65),
+** Gemma-2-9B 262 (16 x 256: 257), Mixtral tp 2 136 (129), Llama-3.3-70B tp 2 268 (258),
+** DeepSeek-V2-Lite (FLASH_ATTN_MLA, 16 x 512) 522 (514), Qwen1.5-MoE-A2.7B 136 (129); fp32 (Triton
+** attention) 4. gpt-oss (attention sinks) prints 8 MiB: none counted for it (why not is not read).
+** Only where FA runs: compute 9.0, fp16 / bf16, FULL graphs; FLASH_ATTN_MLA is the Hopper MLA
+** default in the 0.19.0 log (its choice in earlier releases not read: from 0.19.0 here). */
+static uint64_t fa3_accum_bytes(ectx *c, const vcfg *v) {
+  const scenario *s = c->s;
+  const char *cc = s->gpu_compute;
+  bool sm90 = cc[0] ? strcmp(cc, "9.0") == 0 : strcmp(s->gpu_arch, "hopper") == 0;
+  if (!sm90 || v->v0 || v->eager || v->a != 2 || !v->graph_full || strcmp(c->m->arch, "gpt_oss") == 0) return 0;
+  uint64_t pw, full, largest, tp = s->tp ? s->tp : 1, dv = c->m->head_dim;
+  capture_sizes_upto(c, v, 1, &pw, &full, &largest);
+  if (est_model_mla(c->m)) {
+    if (v->version < 19000) return 0;
+    for (int i = 0; i < c->m->n_kv; i++)
+      if (c->m->kv[i].kind == KV_ATTN && c->m->kv[i].v_dim == 0 && c->m->kv[i].k_dim > 64) dv = c->m->kv[i].k_dim - 64;
+  }
+  uint64_t heads = bytes_ceildiv(c->m->heads ? c->m->heads : 1, tp);
+  return acc_mul(&c->acc, acc_mul(&c->acc, 32 * 4, heads), acc_mul(&c->acc, largest, dv + 1));
+}
+
 static uint64_t cuda_graphs(ectx *c, const vcfg *v) {
   uint64_t n = v->graph_pw + v->graph_full;
   uint64_t layers = acc_from_double(&c->acc, VLLM_GRAPH_UNIT_MIB * MIB * (double)graph_layers(c) * (double)n);
+  layers = acc_add(&c->acc, layers, fa3_accum_bytes(c, v));
   return acc_add(&c->acc, layers, nccl_graph_bytes(c, v->nccl_pw + v->nccl_full));
 }
 
@@ -1629,6 +1682,7 @@ static void vllm_figures(ectx *c, const vcfg *v, const vgroups *g, const vrank *
   est_fig(c, "non_torch_bytes", r->non_torch);
   est_fig(c, "cuda_graph_bytes", cuda_graphs(c, v));
   est_fig(c, "cuda_graph_estimate_bytes", v->v2 ? 0 : cuda_graph_estimate(c, v));
+  est_fig(c, "cuda_graph_attn_accum_bytes", fa3_accum_bytes(c, v));
   est_fig(c, "cuda_graph_sizes_piecewise", v->graph_pw);
   est_fig(c, "cuda_graph_sizes_full", v->graph_full);
   if (c->s->tp > 1) {
