@@ -256,13 +256,19 @@ void est_finish(ectx *c, budget *b) {
 
 void est_fig(ectx *c, const char *name, uint64_t value) {
   estimate *e = c->e;
-  if (e->n_figs >= EST_MAX_FIGS) return;
+  if (e->n_figs >= EST_MAX_FIGS) {
+    est_fail(c, "internal: more than %d runtime figures (figure %s)", EST_MAX_FIGS, name);
+    return;
+  }
   e->figs[e->n_figs++] = (est_figure){name, value, 0.0, false};
 }
 
 void est_fig_real(ectx *c, const char *name, double value) {
   estimate *e = c->e;
-  if (e->n_figs >= EST_MAX_FIGS) return;
+  if (e->n_figs >= EST_MAX_FIGS) {
+    est_fail(c, "internal: more than %d runtime figures (figure %s)", EST_MAX_FIGS, name);
+    return;
+  }
   e->figs[e->n_figs++] = (est_figure){name, 0, value, true};
 }
 

@@ -22,7 +22,11 @@ typedef struct est_figure {
   bool is_real;
 } est_figure;
 
-#define EST_MAX_FIGS 64
+/* Room for every runtime figure of one estimate. llama.cpp's is the largest: four per GPU
+** (gpu_buffers_bytes_<g>, gpu_kv_/model_/compute_buffer_bytes_<g>) and four more per GPU from
+** --fit's layout (fit_auto_*_<g>), 16 GPUs at most (LC_MAX_GPU), beside some 40 others.
+** est_fig fails the estimate rather than drop a figure past it. */
+#define EST_MAX_FIGS 256
 
 typedef struct estimate {
   budget b;                  /* per device (rank) */

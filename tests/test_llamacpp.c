@@ -1152,6 +1152,31 @@ static void test_glm45_air_b6168(void **state) {
                  {NULL, NULL, NULL}});
 }
 
+/* Sixteen GPUs (LC_MAX_GPU): the four per-GPU figures of each (buffers, model, KV, compute)
+** leave the summed figures of the JSON contract in place: gpu_model_buffer_bytes, kv_buffer_bytes
+** and compute_buffer_bytes are reported and kv_buffer_bytes is the sum of the per-GPU KV lines. */
+static void test_sixteen_gpu_figures(void **state) {
+  const char *text = "return { model = 'Qwen/Qwen2.5-7B-Instruct', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp',"
+                     " version = 'b7000', n_ctx = 8192, fit = false, tensor_split = '1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1' },"
+                     " workload = { kind = 'inference', context = 8192 }, gpu = 'RTX-4090-24GB' }";
+  json_t *j = NULL;
+  if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  long long kv = 0;
+  for (int g = 0; g < 16; g++) {
+    char path[64];
+    snprintf(path, sizeof path, "runtime.gpu_kv_buffer_bytes_%d", g);
+    assert_true(tu_int(j, path) >= 0);
+    kv += tu_int(j, path);
+    snprintf(path, sizeof path, "runtime.gpu_compute_buffer_bytes_%d", g);
+    assert_true(tu_int(j, path) >= 0);
+  }
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), kv);
+  assert_true(tu_int(j, "runtime.gpu_model_buffer_bytes") > 0);
+  assert_true(tu_int(j, "runtime.compute_buffer_bytes") > 0);
+  assert_true(tu_int(j, "runtime.n_ctx") == 8192);
+  json_decref(j);
+}
+
 /* The KV of a sliding-window pattern's layers sits on their devices (hparams.set_swa_pattern:
 ** gpt-oss's full layers are the odd ones). A llama-server log of August 2025 (b6100 assumed:
 ** llama_kv_cache_unified_iswa, "kv_unified = false", "flash_attn = 1") of gpt-oss-20b MXFP4
@@ -1932,6 +1957,7 @@ int main(void) {
       cmocka_unit_test(test_preset_mapped_range), cmocka_unit_test(test_mla_v_cache), cmocka_unit_test(test_legacy_swa_mask), cmocka_unit_test(test_holdout_round2_exact), cmocka_unit_test(test_hybrid_partial_offload),
       cmocka_unit_test(test_ollama_embd_patch), cmocka_unit_test(test_holdout_round4_exact),
       cmocka_unit_test(test_glm45_air_b6168), cmocka_unit_test(test_swa_pattern_devices),
+      cmocka_unit_test(test_sixteen_gpu_figures),
       cmocka_unit_test(test_holdout_round6_exact),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
