@@ -374,7 +374,7 @@ static int64_t vllm_requant_extra(ectx *c, const inv_tensor *t) {
   if (strncmp(t->qtype, "awq-g", 5) == 0 && !strstr(t->qtype, "-sym") && t->role != ROLE_EXPERT && code >= 18000) {
     uint64_t out = t->shape[0], in = t->shape[1], g = strtoull(t->qtype + 5, NULL, 10);
     if (!g || in % g || !machete_layer(c, t, g, false)) return 0;
-    return (int64_t)acc_mul(&c->acc, acc_mul(&c->acc, in / g, out) / 2 * 3, t->count);
+    return (int64_t)acc_mul(&c->acc, acc_mul3(&c->acc, in / g, out, 3) / 2, t->count);
   }
   /* compressed-tensors' asymmetric W4A16 / W8A16 (zero points since PR #14211, merged 2025-04,
   ** first in 0.8.5 inferred): on Machete the same transform_w_zp, [out / pack, groups] int32 ->
@@ -1415,7 +1415,7 @@ static uint64_t graph_layers(const ectx *c) {
 ** taken as on. NULL when custom all-reduce runs. */
 static const char *custom_ar_off(const scenario *s) {
   if (s->tp <= 1) return NULL;
-  if (scn_bool(s, "runtime.disable_custom_all_reduce", false)) return "disable_custom_all_reduce";
+  if (scn_bool(s, "runtime.disable_custom_all_reduce", false)) return "disable_custom_all_reduce = true";
   if (strncmp(s->gpu_arch, "cdna", 4) == 0 || strncmp(s->gpu_arch, "gaudi", 5) == 0) return NULL;
   if (s->tp != 2 && s->tp != 4 && s->tp != 6 && s->tp != 8) return "a tensor-parallel size outside 2, 4, 6, 8";
   bool connected = !s->gpu_link[0] || (strncmp(s->gpu_link, "NVLink", 6) == 0 && !strstr(s->gpu_link, "bridge"));
@@ -1438,7 +1438,11 @@ static void nccl_sizes(ectx *c, vcfg *v) {
     v->nccl_full = v->graph_full;
     return;
   }
-  bool symm = strcmp(s->gpu_arch, "hopper") == 0 || strcmp(s->gpu_arch, "blackwell") == 0;
+  /* by compute capability where the catalog gives it: sm_120 Blackwell (RTX 50, RTX PRO) is
+  ** not in those tables and keeps NCCL for the large messages */
+  const char *cc = s->gpu_compute;
+  bool symm = cc[0] ? strcmp(cc, "9.0") == 0 || strcmp(cc, "10.0") == 0 || strcmp(cc, "10.3") == 0
+                    : strcmp(s->gpu_arch, "hopper") == 0 || strcmp(s->gpu_arch, "blackwell") == 0;
   if (symm || strncmp(s->gpu_arch, "cdna", 4) == 0 || strncmp(s->gpu_arch, "gaudi", 5) == 0) return;
   uint64_t row = acc_mul(&c->acc, c->m->hidden ? c->m->hidden : 1, v->a);
   capture_sizes_from(c, v, bytes_ceildiv(8ull << 20, row), &v->nccl_pw, &v->nccl_full);
@@ -1613,7 +1617,7 @@ static void vllm_budget(ectx *c, const vcfg *v, const vrank *r, uint64_t kv_allo
              (unsigned long long)v->fwd_tokens, (unsigned long long)v->smp_seqs, (unsigned long long)c->m->vocab, mm);
   budget_add(b, "comm_buffers", r->non_torch, BASIS_CALIBRATED, false,
              "non-torch memory of the profile run (cuBLAS, kernels%s)",
-             s->tp > 1 ? (v->nvls ? ", NCCL NVLS buffers" : ", NCCL and custom all-reduce") : "");
+             s->tp > 1 ? (v->nvls ? ", NCCL NVLS buffers" : v->car_off ? ", NCCL" : ", NCCL and custom all-reduce") : "");
   uint64_t kv = need_kv > kv_alloc ? need_kv : kv_alloc;
   budget_add(b, "kv_cache", kv, BASIS_MODELLED, true,
              need_kv > r->kv
@@ -1623,8 +1627,9 @@ static void vllm_budget(ectx *c, const vcfg *v, const vrank *r, uint64_t kv_allo
              (double)(need_kv > r->kv ? r->kv : need_kv) / GIB);
   char nccl[160] = "";
   if (v->nccl_pw + v->nccl_full)
-    snprintf(nccl, sizeof nccl, "; %llu NCCL all-reduces in each of %llu sizes (%s)",
+    snprintf(nccl, sizeof nccl, "; %llu NCCL all-reduces in each of %llu sizes (%s%s)",
              (unsigned long long)graph_collectives(c), (unsigned long long)(v->nccl_pw + v->nccl_full),
+             v->car_off ? "custom all-reduce off: " : "custom all-reduce on, messages of ",
              v->car_off ? v->car_off : "8 MiB and more");
   budget_add(b, "cuda_graphs", cuda_graphs(c, v), BASIS_CALIBRATED, true, "captured after KV sizing%s%s",
              v->eager ? " (enforce_eager: none)" : "", nccl);

@@ -793,6 +793,8 @@ static void test_graph_custom_ar_rule(void **state) {
       {GRAPH_TP("A100-SXM4-80GB", "3", ""), 0, 86},  /* world size 3: unsupported */
       {GRAPH_TP("A100-SXM4-80GB", "8", ", disable_custom_all_reduce = true"), 0, 86},
       {GRAPH_TP("H100-SXM-80GB", "2", ""), 1, 0},   /* Hopper: the large message takes symm_mem */
+      /* sm_120 Blackwell is not in CUSTOM_ALL_REDUCE_MAX_SIZES (9.0, 10.0, 10.3): NCCL, as on Ada */
+      {GRAPH_TP("RTX-PRO-6000-Blackwell-96GB", "2", ""), 1, 1},
   };
   for (size_t i = 0; i < sizeof rule / sizeof rule[0]; i++) {
     json_t *j = eval(*state, rule[i].text);
