@@ -465,12 +465,16 @@ static uint64_t graph_bytes(ectx *c, const sg_spec *sp, uint64_t graph_bs, uint6
 ** (issue #6066 of 2025-05-07 calls it the latest release's default; PR #6379 keeps a model
 ** allowlist, not modelled), TRT-LLM MHA on sm_100 from PR #14291 (merged 2025-12-02; taken as
 ** 0.5.7 here, inferred from the date; sm_120 keeps FlashInfer, PR #14842), FlashInfer
-** otherwise. On CDNA: aiter (aiter_derate), whose graph state is taken as a page table. */
+** otherwise. On CDNA: aiter (aiter_derate), whose graph state is taken as a page table; on
+** Gaudi not FlashInfer (no 384 MiB FlashInfer workspace). */
 static const char *sg_backend(const scenario *s) {
   const char *be = scn_str(s, "runtime.attention_backend", "");
   if (be[0]) return be;
   uint64_t rel = scn_u64(s, "sglang.release", 99999999);
   if (strncmp(s->gpu_arch, "cdna", 4) == 0) return "aiter";
+  /* Gaudi: FlashInfer's kernels are CUDA-only; the HPU path's graph state is not modelled and
+  ** taken as a page table, as for the other backends */
+  if (strncmp(s->gpu_arch, "gaudi", 5) == 0) return "torch_native";
   if (strcmp(s->gpu_arch, "hopper") == 0 && rel >= 400600) return "fa3";
   if (strcmp(s->gpu_arch, "blackwell") == 0 && rel >= 500700 &&
       (!s->gpu_compute[0] || strncmp(s->gpu_compute, "10.", 3) == 0))

@@ -130,6 +130,7 @@ static void test_fused_experts(void **state) {
   assert_int_not_equal(tu_eval(*state, "return { model = 'Qwen/Qwen3.5-35B-A3B', dtype = 'fp16', quant = { name = "
                                        "'bnb-nf4', keep = { '^(?!.*experts\\\\.)' } }, workload = { kind = "
                                        "'inference', context = 2048, concurrency = 1 } }", &j), VF_OK);
+  assert_non_null(strstr(vf_engine_error(*state), "quant: format 'bnb-nf4' quantizes no tensor of model Qwen/Qwen3.5-35B-A3B"));
   json_decref(j);
 }
 

@@ -816,7 +816,7 @@ static void test_graph_custom_ar_rule(void **state) {
 **   (51 + 51 sizes): took 1.65 GiB (1.04 before the term);
 ** - "Hosting Qwen3-235B-A22B-Instruct-2507-FP8 on 8xL40S" (vLLM 0.10.2, tp 8 + EP, custom
 **   all-reduce off over PCIe, 67 sizes): took 3.45 GiB (1.78 before).
-** Hold-out (holdout6-vllm-graphs), read after the constant was committed:
+** Hold-out (round 6), read after the constant was committed:
 ** - github.com/gnosia93/eks-agentic-ai lesson log: vLLM 0.19.0, Qwen2.5-72B-Instruct tp 4 on a
 **   g6e.12xlarge (4x L40S), "not supported on more than two PCIe-only GPUs", PIECEWISE=51 FULL=35:
 **   took 2.62 GiB, estimated 2.73; vramfit 3.43 / 3.24 (before: 1.94 / 1.75);
@@ -900,7 +900,7 @@ static void test_v2_runner_holdout5(void **state) {
   json_decref(j);
 }
 
-/* Hold-out (holdout6-vllm-quant): three startup logs of Meta-Llama-3.1-70B-Instruct builds on one
+/* Hold-out (round 6): three startup logs of Meta-Llama-3.1-70B-Instruct builds on one
 ** H200 with vLLM 0.18.0+rhaiv.14 (Red Hat AI's build of 0.18.0), max_model_len 131072, util 0.9,
 ** prefix caching on, capture sizes to 512 (github.com/MarkellR-RedHat/pytorch-quantization-demo,
 ** bench/raw/2026-09-29-r2/logs/benchmark-int4-predictor-*-startup.txt and benchmark-int4-rh-
@@ -953,7 +953,7 @@ static void test_quant_70b_h200_holdout6(void **state) {
   json_decref(h), json_decref(a), json_decref(o);
 }
 
-/* Hold-out (holdout6-vllm-quant): bitsandbytes in-flight 4-bit. A public repository's notes with
+/* Hold-out (round 6): bitsandbytes in-flight 4-bit. A public repository's notes with
 ** the `kubectl logs` of a vLLM 0.18.0 server under WSL (2026-03-28): Qwen/Qwen2.5-3B-Instruct,
 ** --quantization bitsandbytes --load-format bitsandbytes, enforce_eager, util 0.8,
 ** max_model_len 4096; "Model loading took 2.07 GiB memory", "Available KV cache memory: 3.75 GiB",
@@ -989,7 +989,7 @@ static void test_bnb_inflight_holdout6(void **state) {
   json_decref(n), json_decref(o);
 }
 
-/* Hold-out (holdout6-vllm-quant), held as vramfit stood: GPTQ on Marlin and AWQ on Marlin.
+/* Hold-out (round 6), held as vramfit stood: GPTQ on Marlin and AWQ on Marlin.
 ** - github.com/xinyuwei-david/david-share, Deep-Learning/Phi4 README: vLLM V0 (0.6.5 by its
 **   line numbers; 0.8.0 is the oldest release modelled, and V0 with it), LLM("kaitchup/Phi-4-
 **   AutoRound-GPTQ-4bit", max_model_len=2048, gpu_memory_utilization=0.15), "Using
@@ -1019,7 +1019,7 @@ static void test_marlin_holdout6(void **state) {
               (const want[]){{"weights_bytes", 5.2, 0.01, IN_GIB}, {NULL}});
 }
 
-/* Hold-out (holdout6-vllm-quant): Qwen/Qwen3.5-35B-A3B-FP8 (block FP8, "Selected
+/* Hold-out (round 6): Qwen/Qwen3.5-35B-A3B-FP8 (block FP8, "Selected
 ** CutlassFP8ScaledMMLinearKernel for Fp8LinearMethod", "Using TRITON Fp8 MoE backend") on a GB10
 ** with vLLM 0.18.1rc1.dev147 (a docker log of 2026-03-26 in a public repository's notes),
 ** max_model_len 262144, util 0.8, prefix caching on: "Model loading took 34.22 GiB", block size
@@ -1824,6 +1824,11 @@ static void test_sglang_holdout6(void **state) {
   json_decref(j);
   j = eval(*state, "return { model = 'Qwen/Qwen3-32B', runtime = { name = 'sglang', version = '0.5.19', context_length "
                    "= 8192 }, workload = { kind = 'inference', context = 8192 }, gpu = 'H100-SXM-80GB' }");
+  assert_int_equal((long long)fig(j, "attention_workspace_bytes"), 0);
+  json_decref(j);
+  /* FlashInfer is CUDA-only: no FlashInfer workspace on a Gaudi */
+  j = eval(*state, "return { model = 'Qwen/Qwen3-8B', runtime = { name = 'sglang', version = '0.5.10' }, "
+                   "workload = { kind = 'inference', context = 8192 }, gpu = 'Gaudi3' }");
   assert_int_equal((long long)fig(j, "attention_workspace_bytes"), 0);
   json_decref(j);
   /* the misses: their capture lists (13 batches 1-80; 58 token sizes to 8192, no decode graphs) */
