@@ -90,6 +90,13 @@ static const gen_family families[] = {
     {"hunyuanvideo15", 20.0, 0.0, 4.4, 0.0, 0.0, false, BASIS_ASSUMED, BASIS_ASSUMED},
 };
 
+/* The basis of the VAE decode constants: the VAE family's, but a calibrated constant borrowed
+** from another family's VAE and scaled to this pipeline (Qwen-Image's one-frame Wan VAE decode,
+** scripts/gen_parts.lua wan_vae_decode_elems) is modelled, not calibrated on a case of its own */
+static vf_basis vae_basis(const gen_family *f, const gen_family *fv) {
+  return fv != f && fv->vae_basis == BASIS_CALIBRATED ? BASIS_MODELLED : fv->vae_basis;
+}
+
 static const gen_family *family_of(const char *name) {
   for (size_t i = 0; i < sizeof families / sizeof *families; i++)
     if (strcmp(families[i].name, name) == 0) return &families[i];
@@ -485,7 +492,7 @@ static void gen_report(ectx *c, const gen_family *f, const gen_family *fv, const
                        scn_str(s, "gen.attention", "sdpa"), (unsigned long long)scn_u64(s, "gen.sp", 1), mask_note)))
     it->component = "denoiser";
   /* a pipeline whose VAE constant is borrowed from another family says so (gen.vae_assumed) */
-  vf_basis vb = scn_bool(s, "gen.vae_assumed", false) ? BASIS_ASSUMED : fv->vae_basis;
+  vf_basis vb = scn_bool(s, "gen.vae_assumed", false) ? BASIS_ASSUMED : vae_basis(f, fv);
   if ((it = budget_add(b, "vae_decode", p->vae, vb, true,
                        "%llu pixels x frames at once x %llu images%s%s", (unsigned long long)scn_u64(s, "gen.vae_pixels", 0),
                        (unsigned long long)scn_u64(s, "gen.vae_images", 1), scn_bool(s, "gen.vae_tiling", false) ? ", tiled" : "",
@@ -533,13 +540,13 @@ void gen_estimate(ectx *c) {
   ** then alloc_block again), so the decoder's freed feature maps and the blocks another phase
   ** left cached fill a large card but do not make a run on a tight one fail */
   uint64_t releasable = ph[top].cached;
-  budget_item *it = ph[top].cached ? budget_add(&e->b, "allocator_slack", ph[top].cached, fv->vae_basis, true,
+  budget_item *it = ph[top].cached ? budget_add(&e->b, "allocator_slack", ph[top].cached, vae_basis(f, fv), true,
                                                 "caching allocator: the VAE decoder's freed feature maps kept reserved")
                                    : NULL;
   if (it) it->component = "vae";
   if (rtop != top) {
     releasable = acc_add(&c->acc, releasable, res - top_res);
-    it = budget_add(&e->b, "allocator_slack", res - top_res, rtop == 2 ? fv->vae_basis : BASIS_ASSUMED, true,
+    it = budget_add(&e->b, "allocator_slack", res - top_res, rtop == 2 ? vae_basis(f, fv) : BASIS_ASSUMED, true,
                     "caching allocator: the %s phase reserves more than this one, and its blocks stay", ph[rtop].name);
     if (it && rtop == 2) it->component = "vae";
   }
