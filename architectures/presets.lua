@@ -688,6 +688,58 @@ models["RedHatAI/Llama-3.3-70B-Instruct-fp8-dynamic"] = variant("meta-llama/Llam
 models["RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w4a16"] = variant("meta-llama/Llama-3.1-8B", ct_config(  -- (calibration)
   { num_bits = 4, type = "int", strategy = "group", group_size = 128, symmetric = true, dynamic = false }))
 
+-- --- IBM Granite 4.0 (granitemoehybrid). Fields of the published config.json files as public
+-- copies quote them: granite-4.0-h-tiny's in a hardware-simulator test's GRANITE_H_TINY_HF
+-- (hidden 1536, 40 layers, 12/4 heads, 64 experts of 512, top 6, shared 1024, Mamba-2 48 heads
+-- x 64, d_state 128, one group, conv 4, expand 2, vocab 100352, tied, 131072 positions,
+-- attention at layers 5, 15, 25, 35); granite-4.0-h-micro's in an iOS planner's test ("the REAL
+-- published config", 2048 hidden, 32/8 heads, 64 Mamba heads x 64, no experts, shared 8192, the
+-- same layer_types); granite-4.0-h-small's in a capacity planner's worked example (4096 hidden,
+-- 32/8 heads, 72 experts of 768, top 10, shared 1536, d_state 128, conv 4, expand 2, tied,
+-- vocab 100352; 36 mamba + 4 attention layers); granite-4.0-micro's (dense, 2560 hidden, 40/8
+-- heads, 8192 MLP, 40 attention layers, RoPE) in a Granite equivalence-test suite's
+-- GRANITE4_FULLSIZE. mamba_conv_bias true / mamba_proj_bias false as granite-4.0-h-350m's
+-- config.json (an MLX port's test) and the h-tiny parameter test state. Inferred, not read:
+-- h-small's mamba_n_heads 128 x mamba_d_head 64 (= expand 2 x 4096, the family's head width)
+-- and its attention layers at 5, 15, 25, 35 (the -H models' pattern; the source only gives the
+-- 36 / 4 split); h-micro's vocab_size 100352 (the family's).
+local function granite_h_layers()
+  local lt = {}
+  for i = 0, 39 do lt[#lt + 1] = (i % 10 == 5) and "attention" or "mamba" end
+  return lt
+end
+local function granite4(c)
+  local base = {
+    architectures = { "GraniteMoeHybridForCausalLM" }, model_type = "granitemoehybrid", num_hidden_layers = 40,
+    vocab_size = 100352, max_position_embeddings = 131072, tie_word_embeddings = true, attention_bias = false,
+    hidden_act = "silu", rms_norm_eps = 1e-05, mamba_conv_bias = true, mamba_proj_bias = false,
+    mamba_d_conv = 4, mamba_d_state = 128, mamba_expand = 2, mamba_n_groups = 1, mamba_chunk_size = 256,
+    position_embedding_type = "nope", torch_dtype = "bfloat16",
+  }
+  for k, v in pairs(c) do base[k] = v end
+  return { arch = "granitemoehybrid", config = base }
+end
+models["ibm-granite/granite-4.0-h-small"] = granite4 {
+  hidden_size = 4096, num_attention_heads = 32, num_key_value_heads = 8, num_local_experts = 72,
+  num_experts_per_tok = 10, intermediate_size = 768, shared_intermediate_size = 1536, mamba_n_heads = 128,
+  mamba_d_head = 64, layer_types = granite_h_layers() }
+models["ibm-granite/granite-4.0-h-tiny"] = granite4 {
+  hidden_size = 1536, num_attention_heads = 12, num_key_value_heads = 4, num_local_experts = 64,
+  num_experts_per_tok = 6, intermediate_size = 512, shared_intermediate_size = 1024, mamba_n_heads = 48,
+  mamba_d_head = 64, layer_types = granite_h_layers() }
+models["ibm-granite/granite-4.0-h-micro"] = granite4 {
+  hidden_size = 2048, num_attention_heads = 32, num_key_value_heads = 8, num_local_experts = 0,
+  num_experts_per_tok = 0, intermediate_size = 8192, shared_intermediate_size = 8192, mamba_n_heads = 64,
+  mamba_d_head = 64, layer_types = granite_h_layers() }
+models["ibm-granite/granite-4.0-micro"] = granite4 {
+  hidden_size = 2560, num_attention_heads = 40, num_key_value_heads = 8, num_local_experts = 0,
+  num_experts_per_tok = 0, intermediate_size = 8192, shared_intermediate_size = 8192,
+  position_embedding_type = "rope", rope_theta = 10000000, layer_types = (function()
+    local lt = {}
+    for i = 1, 40 do lt[i] = "attention" end
+    return lt
+  end)() }
+
 local aliases = {
   ["bigscience/bloom-7b1"] = "bigscience/bloomz-7b1",
   ["deepseek-ai/DeepSeek-R1-Distill-Qwen-14B"] = "Qwen/Qwen2.5-14B",  -- (calibration)

@@ -430,6 +430,35 @@ function nn.gated_deltanet_mixers(list, prefix, cfg, dims, o)
   return kv, nfull
 end
 
+-- A Mamba-2 mixer (SSD) under PREFIX, `count` layers (transformers Mamba2Mixer and its copies:
+-- GraniteMoeHybridMambaLayer, FalconH1Mixer, BambaMixer). m = { hidden, d_inner (d_ssm: expand x
+-- hidden or the config's own), heads, head_dim, groups, state, conv (kernel), count, conv_bias,
+-- proj_bias, out_bias (default proj_bias), norm (the gated RMSNorm over d_inner, default true),
+-- extra_in (more in_proj rows, default 0) }. in_proj {2 d_inner + 2 groups x state + heads, hidden}
+-- (z, x, B, C, dt); a depthwise conv1d {conv_dim, 1, kernel} over conv_dim = d_inner + 2 groups x
+-- state; dt_bias, A_log and D per head; out_proj {hidden, d_inner}. Returns the per-sequence state
+-- of one layer (kind "mamba"): the conv window (kernel - 1) x conv_dim (vLLM mamba_utils
+-- mamba2_state_shape, llama.cpp n_embd_r) and the SSM state heads x head_dim x state (n_embd_s:
+-- d_state x d_inner), and the conv part alone.
+function nn.mamba2_mixer(list, prefix, m)
+  local di, G, N, H = m.d_inner, m.groups, m.state, m.heads
+  local conv_dim = di + 2 * G * N
+  local o = { count = m.count, role = "attn" }
+  nn.linear(list, prefix .. ".in_proj", 2 * di + 2 * G * N + H + (m.extra_in or 0), m.hidden,
+    { count = m.count, role = "attn", bias = m.proj_bias })
+  nn.param(list, prefix .. ".conv1d.weight", { conv_dim, 1, m.conv }, o)
+  if m.conv_bias then nn.param(list, prefix .. ".conv1d.bias", { conv_dim }, o) end
+  nn.param(list, prefix .. ".dt_bias", { H }, o)
+  nn.param(list, prefix .. ".A_log", { H }, o)
+  nn.param(list, prefix .. ".D", { H }, o)
+  if m.norm ~= false then nn.norm(list, prefix .. ".norm", di, { count = m.count }) end
+  local ob = m.out_bias
+  if ob == nil then ob = m.proj_bias end
+  nn.linear(list, prefix .. ".out_proj", m.hidden, di, { count = m.count, role = "attn", bias = ob })
+  local conv_state = (m.conv - 1) * conv_dim
+  return conv_state + H * m.head_dim * N, conv_state
+end
+
 -- The description's block of a gated RMSNorm decoder: heads, KV heads, head_dim, the
 -- FFN width a token passes through, and for MoE the experts and how many a token uses.
 function nn.rms_block(heads, kv_heads, head_dim, ffn, experts, per_tok)

@@ -1283,6 +1283,23 @@ static void test_hybrid_mamba(void **state) {
   json_decref(j);
 }
 
+/* Granite-4.0-H-Small (GraniteMoeHybridForCausalLM): 4 attention layers at 8 KV heads x 128 x 2 x 2 B
+** = 4096 B per token, 36 Mamba-2 layers of conv 3 x (8192 + 2 x 128) + SSM 128 x 64 x 128 elements in
+** bf16 = 2,147,840 B: block_size 16 x ceil(2,147,840 / 65,536) = 528, the state padded to 528 x 4096
+** = 2,162,688 B (+0.69%). Held against a published vLLM 0.11.1rc6 log of this model (ROCm issue 5590,
+** `vllm serve ibm-granite/granite-4.0-h-small`): "Setting attention block size to 528 tokens" and
+** "Padding mamba page size by 0.69%". Groups of 4 layers: 1 attention + 9 state groups. */
+static void test_hybrid_granite(void **state) {
+  json_t *j = eval(*state, "return { model = 'ibm-granite/granite-4.0-h-small', runtime = { name = 'vllm', "
+                           "version = '0.11.1', max_model_len = 32768 }, workload = { kind = 'inference', "
+                           "context = 32768 }, gpu = { name = 'B200', memory = '180GiB' } }");
+  assert_int_equal((long long)fig(j, "block_size"), 528);
+  double kv = fig(j, "kv_cache_bytes"), blocks = fig(j, "num_gpu_blocks");
+  assert_int_equal((long long)blocks, (long long)(kv / (2162688.0 * 4)));
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), (long long)blocks / 10 * 528);
+  json_decref(j);
+}
+
 /* Llama 4 Scout: 36 chunked (8192) + 12 global layers. Without the hybrid manager (0.12)
 ** every layer pages every token; with it (0.19 default) a request of 131072 tokens takes
 ** 3 x ceil((8192 + 8192) / 16) chunked + ceil(131072 / 16) global blocks per group of 12. */
@@ -2758,7 +2775,7 @@ int main(void) {
       cmocka_unit_test(test_sglang_mamba), cmocka_unit_test(test_sglang_swa), cmocka_unit_test(test_sglang_mla),
       cmocka_unit_test(test_sglang_spec_eagle3), cmocka_unit_test(test_sglang_spec_mtp),
       cmocka_unit_test(test_sglang_spec_errors),
-      cmocka_unit_test(test_hybrid_mamba),   cmocka_unit_test(test_llama4_chunked), cmocka_unit_test(test_vision_weights),
+      cmocka_unit_test(test_hybrid_mamba),   cmocka_unit_test(test_hybrid_granite),   cmocka_unit_test(test_llama4_chunked), cmocka_unit_test(test_vision_weights),
       cmocka_unit_test(test_mxfp4_padding),  cmocka_unit_test(test_versioned_llmd_emp),
       cmocka_unit_test(test_mxfp4_marlin_v0101), cmocka_unit_test(test_mxfp4_marlin_v0110),
       cmocka_unit_test(test_mxfp4_triton_v0141), cmocka_unit_test(test_mxfp4_layouts),

@@ -6,7 +6,7 @@ arch = require("prelude").arch
 
 local ARCH_FILES = { "llama", "moe", "gemma", "deepseek", "gpt_oss", "gpt_neox", "gpt2",
                      "falcon", "bloom", "bert", "t5", "llama4", "qwen3_next", "qwen2_vl", "mllama", "mistral3", "glm4_moe",
-                     "qwen3_5", "minimax_m2" }
+                     "qwen3_5", "minimax_m2", "granitemoehybrid" }
 
 -- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
 -- models_README.md derives / that public model cards report, as noted).
@@ -94,6 +94,19 @@ local EXPECTED_PARAMS = {
   -- safetensors total the Hub's API reports for the MiniMax-M2 architecture ("230B total").
   -- Active 10.0B: 8 of 256 experts (the published "10B activated").
   ["MiniMaxAI/MiniMax-M2"]                           = 228689764864,
+  -- IBM Granite 4.0 (granitemoehybrid; tied embedding counted once). h-small: 4 attention layers
+  -- x 41,943,040 + 36 Mamba-2 layers x 102,806,272 (in_proj {16768, 4096} + conv1d 8448 x 4 + bias
+  -- + dt_bias, A_log, D 3 x 128 + gated norm 8192 + out_proj {4096, 8192}) + 40 x (72 experts x
+  -- 9,437,184 + router 294,912 + shared MLP 18,874,368 + norms 8,192) + embed 411,041,792 + norm:
+  -- llama.cpp's n_params of unsloth's granite-4.0-h-small GGUF (its llama-server /props) and the
+  -- Hub's "32.2B". granite-4.0-micro: the Hub's safetensors.total for it. h-micro: the
+  -- general.parameter_count Ollama reports for its granitehybrid GGUF. h-tiny: no exact published
+  -- count was found; 6,939,037,248 is this inventory's (the Hub's "6.94B" rounds it), same code
+  -- path as the three checked.
+  ["ibm-granite/granite-4.0-h-small"]                = 32207337984,
+  ["ibm-granite/granite-4.0-micro"]                  = 3402836480,
+  ["ibm-granite/granite-4.0-h-micro"]                = 3191396096,
+  ["ibm-granite/granite-4.0-h-tiny"]                 = 6939037248,
 }
 
 -- KV-cache bytes per token at 2 bytes/element: sum over groups of layers*kv_heads*(k+v)*2.
@@ -115,6 +128,8 @@ local EXPECTED_KV_BF16 = {
   ["Qwen/Qwen3.6-27B"]     = 2 * 16 * 4 * 256 * 2,     -- 65,536
   ["moonshotai/Kimi-K2-Instruct"] = 61 * (512 + 64) * 2,  -- 70,272: one MLA latent + rope key per layer
   ["MiniMaxAI/MiniMax-M2"] = 2 * 62 * 8 * 128 * 2,        -- 253,952: GQA on all 62 layers
+  ["ibm-granite/granite-4.0-h-small"] = 2 * 4 * 8 * 128 * 2,  -- 16,384: the 4 attention layers (states apart)
+  ["ibm-granite/granite-4.0-micro"]   = 2 * 40 * 8 * 64 * 2,  -- 81,920: dense, every layer attention
 }
 
 -- Expected (window -> layers) splits of the KV groups; "full" = no window.
@@ -130,6 +145,7 @@ local EXPECTED_WINDOWS = {
   ["meta-llama/Llama-4-Maverick-17B-128E-Instruct"] = { [8192] = 36, full = 12 },
   ["Qwen/Qwen3-Next-80B-A3B-Instruct"] = { full = 48 },  -- 12 attention + 36 state layers
   ["Qwen/Qwen3.5-397B-A17B"] = { full = 60 },  -- 15 attention + 45 state layers
+  ["ibm-granite/granite-4.0-h-tiny"] = { full = 40 },  -- 4 attention + 36 Mamba-2 state layers
 }
 
 local passed, failed = 0, 0
@@ -309,7 +325,8 @@ for _, mt in ipairs { "llama", "qwen2", "qwen3", "qwen3_moe", "mixtral", "gemma2
                       "gpt_neox", "gpt_oss", "deepseek_v2", "deepseek_v3", "phi3", "gpt2", "falcon",
                       "bert", "t5", "mt5", "bloom", "mistral", "llama4", "llama4_text", "qwen3_next",
                       "qwen2_5_vl", "mllama", "mistral3", "glm4_moe", "qwen3_5",
-                      "qwen3_5_moe", "qwen3_5_text", "qwen3_5_moe_text", "kimi_k2", "minimax_m2" } do
+                      "qwen3_5_moe", "qwen3_5_text", "qwen3_5_moe_text", "kimi_k2", "minimax_m2",
+                      "granitemoehybrid" } do
   check(by_type[mt] ~= nil, "no script for model_type " .. mt)
 end
 
@@ -469,6 +486,34 @@ do
   local c = cfg_of("meta-llama/Llama-3.1-8B"); c.hidden_size = 4096.0
   local ok, d = pcall(build, "llama", c)
   check(ok and params(d) == 8030261248, "hidden_size 4096.0 accepted as 4096")
+end
+
+-- Granite 4.0 hybrids: Mamba-2 state per layer = conv (4 - 1) x (d_inner + 2 x groups x d_state)
+-- + heads x head_dim x d_state (vLLM mamba2_state_shape; llama.cpp n_embd_r + n_embd_s).
+do
+  local g = built["ibm-granite/granite-4.0-h-small"]
+  if g then
+    local st = g.kv[2]
+    check(st.kind == "mamba" and st.layers == 36 and st.conv_elems == 3 * (8192 + 256)
+          and st.state_elems == 3 * (8192 + 256) + 128 * 64 * 128, "granite-4.0-h-small Mamba-2 state group")
+    check(g.kv[1].layers == 4 and g.kv[1].kv_heads == 8 and g.kv[1].k_dim == 128, "granite-4.0-h-small attention group")
+    check(g.block.experts == 72 and g.block.experts_per_tok == 10 and g.block.ffn_dim == 10 * 768 + 1536,
+          "granite-4.0-h-small block")
+    local names = {}
+    for _, t in ipairs(g.tensors) do names[t.name] = t end
+    local ip = names["model.layers.*.mamba.in_proj.weight"]
+    check(ip and ip.count == 36 and ip.shape[1] == 2 * 8192 + 2 * 128 + 128 and ip.shape[2] == 4096,
+          "granite-4.0-h-small in_proj {2 d_inner + 2 G N + H, h}")
+    local cw = names["model.layers.*.mamba.conv1d.weight"]
+    check(cw and cw.shape[1] == 8448 and cw.shape[2] == 1 and cw.shape[3] == 4, "granite-4.0-h-small conv1d")
+    check(names["lm_head.weight"] == nil, "granite-4.0-h-small: tied embedding")
+  end
+  local m = built["ibm-granite/granite-4.0-micro"]
+  if m then check(#m.kv == 1 and m.kv[1].layers == 40 and m.block.experts == 0 and m.intermediate == 8192,
+    "granite-4.0-micro: dense, attention only") end
+  local ok, err = pcall(build, "granitemoehybrid", (function()
+    local c = cfg_of("ibm-granite/granite-4.0-h-tiny"); c.layer_types[3] = "conv"; return c end)())
+  check(not ok and tostring(err):match("unknown layer type"), "granitemoehybrid: unknown layer type rejected")
 end
 
 -- serve2: state, cross-attention and chunked groups.
