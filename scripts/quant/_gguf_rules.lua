@@ -19,8 +19,17 @@ local ATTN = {
   { "o_proj%.weight$", "attn_output" }, { "dense%.weight$", "attn_output" }, { "c_proj%.weight$", "attn_output" },
   { "out_proj%.weight$", "attn_output" }, { "%.o%.weight$", "attn_output" },
 }
+-- a recurrent mixer's projections (convert_hf_to_gguf's tensor map: mamba.in_proj -> SSM_IN,
+-- mamba.out_proj -> SSM_OUT, conv.in_proj -> SHORTCONV_INPROJ, conv.out_proj -> SHORTCONV_OUTPROJ)
+local RECURRENT = {
+  { "%.mamba%.in_proj%.weight$", "ssm_in" }, { "%.mamba%.out_proj%.weight$", "ssm_out" },
+  { "%.conv%.in_proj%.weight$", "shortconv_in_proj" }, { "%.conv%.out_proj%.weight$", "shortconv_out_proj" },
+}
 -- HF module name (roles mlp, expert, shared_expert) -> GGUF base name
 local FFN = {
+  -- Granite's fused gate+up (input_linear, split by the converter into ffn_gate / ffn_up) and
+  -- output_linear (ffn_down), for the routed experts and the shared MLP alike
+  { "input_linear%.weight$", "ffn_up" }, { "output_linear%.weight$", "ffn_down" },
   { "gate_up_proj%.weight$", "ffn_up" }, { "gate_up_proj$", "ffn_up" }, { "gate_proj%.weight$", "ffn_gate" },
   { "%.w1%.weight$", "ffn_gate" }, { "up_proj%.weight$", "ffn_up" }, { "%.w3%.weight$", "ffn_up" },
   { "dense_h_to_4h%.weight$", "ffn_up" }, { "c_fc%.weight$", "ffn_up" }, { "fc1%.weight$", "ffn_up" },
@@ -46,6 +55,13 @@ local function gguf_base(t)
   -- a recurrent layer's small conv1d kernel (GGUF ssm_conv1d): F32 from the converter
   -- (SSM_CONV1D in conversion/base.py) and never quantized (tensor_allows_quantization)
   if name:find("conv1d%.weight$") then return "ssm_conv1d", false end
+  -- LFM2's short-conv kernel (GGUF shortconv.conv, F32, excluded by tensor_allows_quantization)
+  if name:find("%.conv%.conv%.weight$") then return "shortconv_conv", false end
+  -- the input / output projections of a Mamba-2 mixer (GGUF ssm_in / ssm_out: Granite 4.0,
+  -- Falcon-H1) and of LFM2's short conv (shortconv.in_proj / out_proj): category "other"
+  for _, m in ipairs(RECURRENT) do
+    if name:find(m[1]) then return m[2], true end
+  end
   if role == "router" then return "ffn_gate_inp", false end
   if role == "pos_embed" or name:find("token_type") then return "position_embd", false end
   if role == "embed" then return "token_embd", true end
