@@ -740,7 +740,44 @@ models["ibm-granite/granite-4.0-micro"] = granite4 {
     return lt
   end)() }
 
+-- --- TII Falcon-H1 (falcon_h1). Falcon-H1-7B's shape fields as a hardware simulator's test quotes
+-- its config.json (FALCON_H1_7B_HF: hidden 3072, 44 layers, 12/2 heads x 128, MLP 12288, vocab
+-- 130048, untied, Mamba-2 24 heads x 128, d_ssm 3072, d_state 256, one group, conv 4, 262144
+-- positions); Falcon-H1-Tiny-90M's from an MLX port's test ("values mirror the real checkpoint":
+-- hidden 512, 24 layers, 8/2 heads x 64, d_ssm 768 = 24 heads x 32, d_state 64, tied) with its
+-- MLP width 768 and max_position 262144 from two other ports' readers of the same config.json.
+-- The bias and norm flags (attention_bias, mlp_bias, mamba_proj_bias, projectors_bias,
+-- mamba_rms_norm false; mamba_conv_bias true) are the Tiny config's and Falcon-H1-0.5B's full
+-- config.json as a Megatron bridge test copies it; for the 7B they are inferred (the family's).
+local function falcon_h1(c)
+  local base = {
+    architectures = { "FalconH1ForCausalLM" }, model_type = "falcon_h1", attention_bias = false, mlp_bias = false,
+    mamba_conv_bias = true, mamba_proj_bias = false, projectors_bias = false, mamba_rms_norm = false,
+    mamba_norm_before_gate = false, mamba_d_conv = 4, mamba_n_groups = 1, mamba_expand = 2, mamba_chunk_size = 128,
+    hidden_act = "silu", rms_norm_eps = 1e-05, rope_theta = 100000000000.0, max_position_embeddings = 262144,
+    torch_dtype = "bfloat16",
+  }
+  for k, v in pairs(c) do base[k] = v end
+  return { arch = "falcon_h1", config = base }
+end
+models["tiiuae/Falcon-H1-7B-Instruct"] = falcon_h1 {
+  hidden_size = 3072, num_hidden_layers = 44, num_attention_heads = 12, num_key_value_heads = 2, head_dim = 128,
+  intermediate_size = 12288, vocab_size = 130048, tie_word_embeddings = false, mamba_d_state = 256,
+  mamba_n_heads = 24, mamba_d_head = 128, mamba_d_ssm = 3072 }
+-- Falcon-H1-1.5B: the shape fields two capacity planners' tests quote (hidden 2048, 24 layers, 8/2
+-- heads x 128, MLP 4608, vocab 65537, Mamba-2 48 heads x 64, d_ssm 3072, d_state 256, conv 4, one
+-- group); tie_word_embeddings not quoted: false assumed (the 7B's and 0.5B's).
+models["tiiuae/Falcon-H1-1.5B-Instruct"] = falcon_h1 {
+  hidden_size = 2048, num_hidden_layers = 24, num_attention_heads = 8, num_key_value_heads = 2, head_dim = 128,
+  intermediate_size = 4608, vocab_size = 65537, tie_word_embeddings = false, mamba_d_state = 256,
+  mamba_n_heads = 48, mamba_d_head = 64, mamba_d_ssm = 3072, max_position_embeddings = 131072 }
+models["tiiuae/Falcon-H1-Tiny-90M-Instruct"] = falcon_h1 {
+  hidden_size = 512, num_hidden_layers = 24, num_attention_heads = 8, num_key_value_heads = 2, head_dim = 64,
+  intermediate_size = 768, vocab_size = 32768, tie_word_embeddings = true, mamba_d_state = 64,
+  mamba_n_heads = 24, mamba_d_head = 32, mamba_d_ssm = 768 }
+
 local aliases = {
+  ["tiiuae/Falcon-H1-7B-Base"] = "tiiuae/Falcon-H1-7B-Instruct",
   ["bigscience/bloom-7b1"] = "bigscience/bloomz-7b1",
   ["deepseek-ai/DeepSeek-R1-Distill-Qwen-14B"] = "Qwen/Qwen2.5-14B",  -- (calibration)
   ["deepseek-ai/DeepSeek-V2-Lite-Chat"] = "deepseek-ai/DeepSeek-V2-Lite",  -- (calibration)

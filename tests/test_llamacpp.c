@@ -313,6 +313,23 @@ static void test_recurrent_states(void **state) {
   json_decref(j);
 }
 
+/* Falcon-H1 runs attention and Mamba-2 heads in parallel in every layer: llama.cpp gives each of
+** the 24 layers of Falcon-H1-1.5B a KV cell row (2 KV heads x 128, K and V in f16) and a recurrent
+** state, conv (4 - 1) x (3072 + 2 x 256) = 10,752 and SSM 256 x 3072 = 786,432 F32 elements.
+** Held against a published CUDA log at 32768 cells, one sequence (GeniePod/genie-claw issue 410):
+** "CUDA0 KV buffer size = 768.00 MiB ( 32768 cells, 24 layers, K 384 + V 384 )" and "CUDA0 RS
+** buffer size = 72.98 MiB ( 1 cells, 24 layers, R 0.98 + S 72.00 )": both exact. */
+static void test_recurrent_parallel(void **state) {
+  json_t *j = NULL;
+  const char *text = "return { model = 'tiiuae/Falcon-H1-1.5B-Instruct', quant = 'gguf:Q8_0', runtime = "
+                     "{ name = 'llamacpp' }, workload = { kind = 'inference', context = 32768 }, gpu = 'H200' }";
+  if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 768ll << 20);
+  assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 24ll * (10752 + 786432) * 4);
+  assert_int_equal((tu_int(j, "runtime.rs_buffer_bytes") * 100 + (1 << 19)) >> 20, 7298); /* 72.98 MiB */
+  json_decref(j);
+}
+
 /* The launch flags fit gives per GPU: Llama-3.1-70B in Q4_K_M with 8192 cells takes all 80
 ** layers and the output on an 80 GB H100 (-ngl 81), part of them on a 24 GB RTX 4090, the rest
 ** staying on the host. */
@@ -1946,7 +1963,7 @@ int main(void) {
       cmocka_unit_test(test_cpu_q8_tied_streams), cmocka_unit_test(test_pythia_b4385),
       cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_gpu_partial_copies),
       cmocka_unit_test(test_bad_knobs),        cmocka_unit_test(test_outputs_max),
-      cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_fit_launch_catalog), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_shexp_inexact), cmocka_unit_test(test_fit_n_cpu_moe),
+      cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_recurrent_parallel), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_fit_launch_catalog), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_shexp_inexact), cmocka_unit_test(test_fit_n_cpu_moe),
       cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl),
       cmocka_unit_test(test_auto_moe), cmocka_unit_test(test_auto_ngl_multi),
       cmocka_unit_test(test_auto_moe_multi), cmocka_unit_test(test_overrides_no_pipeline),

@@ -6,7 +6,7 @@ arch = require("prelude").arch
 
 local ARCH_FILES = { "llama", "moe", "gemma", "deepseek", "gpt_oss", "gpt_neox", "gpt2",
                      "falcon", "bloom", "bert", "t5", "llama4", "qwen3_next", "qwen2_vl", "mllama", "mistral3", "glm4_moe",
-                     "qwen3_5", "minimax_m2", "granitemoehybrid" }
+                     "qwen3_5", "minimax_m2", "granitemoehybrid", "falcon_h1" }
 
 -- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
 -- models_README.md derives / that public model cards report, as noted).
@@ -107,6 +107,15 @@ local EXPECTED_PARAMS = {
   ["ibm-granite/granite-4.0-micro"]                  = 3402836480,
   ["ibm-granite/granite-4.0-h-micro"]                = 3191396096,
   ["ibm-granite/granite-4.0-h-tiny"]                 = 6939037248,
+  -- Falcon-H1 (no exact published count found for either: these are the inventory's, checked by
+  -- hand layer by layer against modeling_falcon_h1.py and consistent with the published "7.59B"
+  -- and "90M"). 7B: embed + lm_head 2 x 399,507,456 + 44 x (attention 11,010,048 + Mamba-2
+  -- 41,390,232: in_proj {9752, 3072} + conv1d 3584 x 4 + bias + dt_bias, A_log, D 3 x 24 + out_proj
+  -- {3072, 3072}, no gated-norm weight (mamba_rms_norm false) + MLP 113,246,208 + norms 6,144)
+  -- + final norm 3,072.
+  ["tiiuae/Falcon-H1-7B-Instruct"]                   = 7585513568,
+  ["tiiuae/Falcon-H1-Tiny-90M-Instruct"]             = 91131072,
+  ["tiiuae/Falcon-H1-1.5B-Instruct"]                 = 1554789760,  -- inventory count, untied assumed
 }
 
 -- KV-cache bytes per token at 2 bytes/element: sum over groups of layers*kv_heads*(k+v)*2.
@@ -130,6 +139,7 @@ local EXPECTED_KV_BF16 = {
   ["MiniMaxAI/MiniMax-M2"] = 2 * 62 * 8 * 128 * 2,        -- 253,952: GQA on all 62 layers
   ["ibm-granite/granite-4.0-h-small"] = 2 * 4 * 8 * 128 * 2,  -- 16,384: the 4 attention layers (states apart)
   ["ibm-granite/granite-4.0-micro"]   = 2 * 40 * 8 * 64 * 2,  -- 81,920: dense, every layer attention
+  ["tiiuae/Falcon-H1-7B-Instruct"]    = 2 * 44 * 2 * 128 * 2, -- 45,056: attention in every layer (states apart)
 }
 
 -- Expected (window -> layers) splits of the KV groups; "full" = no window.
@@ -246,7 +256,7 @@ local function validate(id, d)
     need(stars > 0 or (t.count or 1) == 1, tag .. ": count > 1 without a '*' in the name")
   end
   need(type(d.kv) == "table", "kv must be a list")
-  local kv_layers = 0
+  local kv_layers, state_layers = 0, 0
   for i, g in ipairs(d.kv or {}) do
     local tag = "kv group " .. i
     for k in pairs(g) do need(KV_KEYS[k], tag .. ": unknown key " .. tostring(k)) end
@@ -261,10 +271,15 @@ local function validate(id, d)
     need(g.kind ~= "chunked" or posint(g.window), tag .. ": chunked needs window")
     need(g.window == nil or posint(g.window), tag .. ": window")
     need(g.mla == nil or type(g.mla) == "boolean", tag .. ": mla")
-    kv_layers = kv_layers + (posint(g.layers) and g.layers or 0)
+    local n = posint(g.layers) and g.layers or 0
+    if state then state_layers = state_layers + n else kv_layers = kv_layers + n end
   end
-  need(kv_layers <= (d.layers or 0), "kv groups cover more layers than the model has")
-  need(d.family ~= "decoder" or kv_layers == d.layers, "a decoder caches K/V on every layer")
+  -- the groups partition the layers; a state group may instead sit beside attention groups that
+  -- cover every layer (Falcon-H1: attention and Mamba-2 heads in parallel in each layer)
+  local L = d.layers or 0
+  local parallel = kv_layers == L and state_layers <= L
+  need(kv_layers + state_layers <= L or parallel, "kv groups cover more layers than the model has")
+  need(d.family ~= "decoder" or kv_layers + state_layers == L or parallel, "a decoder caches K/V on every layer")
   need(d.family ~= "encoder" or #(d.kv or {}) == 0, "an encoder has no KV cache")
   local b = d.block
   need(type(b) == "table", "block must be a table")
@@ -326,7 +341,7 @@ for _, mt in ipairs { "llama", "qwen2", "qwen3", "qwen3_moe", "mixtral", "gemma2
                       "bert", "t5", "mt5", "bloom", "mistral", "llama4", "llama4_text", "qwen3_next",
                       "qwen2_5_vl", "mllama", "mistral3", "glm4_moe", "qwen3_5",
                       "qwen3_5_moe", "qwen3_5_text", "qwen3_5_moe_text", "kimi_k2", "minimax_m2",
-                      "granitemoehybrid" } do
+                      "granitemoehybrid", "falcon_h1" } do
   check(by_type[mt] ~= nil, "no script for model_type " .. mt)
 end
 
@@ -514,6 +529,23 @@ do
   local ok, err = pcall(build, "granitemoehybrid", (function()
     local c = cfg_of("ibm-granite/granite-4.0-h-tiny"); c.layer_types[3] = "conv"; return c end)())
   check(not ok and tostring(err):match("unknown layer type"), "granitemoehybrid: unknown layer type rejected")
+end
+
+-- Falcon-H1: attention and Mamba-2 side by side in every layer, so two groups of all 44 layers;
+-- state per layer 3 x (3072 + 2 x 256) + 24 x 128 x 256.
+do
+  local f = built["tiiuae/Falcon-H1-7B-Instruct"]
+  if f then
+    check(#f.kv == 2 and f.kv[1].layers == 44 and f.kv[2].kind == "mamba" and f.kv[2].layers == 44
+          and f.kv[2].conv_elems == 3 * 3584 and f.kv[2].state_elems == 3 * 3584 + 24 * 128 * 256,
+          "Falcon-H1-7B: parallel attention and Mamba-2 state groups")
+    local names = {}
+    for _, t in ipairs(f.tensors) do names[t.name] = t end
+    check(names["model.layers.*.mamba.norm.weight"] == nil and names["model.final_layernorm.weight"] ~= nil
+          and names["model.layers.*.feed_forward.gate_proj.weight"] ~= nil, "Falcon-H1-7B: tensor names")
+    local c = cfg_of("tiiuae/Falcon-H1-7B-Instruct"); c.mamba_rms_norm = true
+    check(params(build("falcon_h1", c)) == 7585513568 + 44 * 3072, "Falcon-H1: mamba_rms_norm adds the gated norm")
+  end
 end
 
 -- serve2: state, cross-attention and chunked groups.
