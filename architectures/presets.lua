@@ -776,6 +776,19 @@ models["tiiuae/Falcon-H1-Tiny-90M-Instruct"] = falcon_h1 {
   intermediate_size = 768, vocab_size = 32768, tie_word_embeddings = true, mamba_d_state = 64,
   mamba_n_heads = 24, mamba_d_head = 32, mamba_d_ssm = 768 }
 
+-- --- Liquid AI LFM2 (lfm2). LFM2-1.2B's config.json as an inference port's test quotes "the REAL
+-- LiquidAI/LFM2-1.2B/config.json, read from the Hub" (hidden 2048, 16 layers, 32/8 heads,
+-- full_attn_idxs 2, 5, 8, 10, 12, 14, block_ff_dim 12288 with block_auto_adjust_ff_dim and
+-- block_multiple_of 256, conv_L_cache 3, no conv bias, vocab 65536, 128000 positions), with
+-- block_ffn_dim_multiplier 1.0 and tie_embedding true from two other verbatim copies of it.
+models["LiquidAI/LFM2-1.2B"] = { arch = "lfm2", config = {
+  architectures = { "Lfm2ForCausalLM" }, model_type = "lfm2", hidden_size = 2048, num_hidden_layers = 16,
+  num_attention_heads = 32, num_key_value_heads = 8, vocab_size = 65536, max_position_embeddings = 128000,
+  block_ff_dim = 12288, block_auto_adjust_ff_dim = true, block_ffn_dim_multiplier = 1.0, block_multiple_of = 256,
+  conv_L_cache = 3, conv_bias = false, full_attn_idxs = { 2, 5, 8, 10, 12, 14 }, norm_eps = 1e-05,
+  rope_theta = 1000000.0, tie_embedding = true, torch_dtype = "bfloat16",
+} }
+
 local aliases = {
   ["tiiuae/Falcon-H1-7B-Base"] = "tiiuae/Falcon-H1-7B-Instruct",
   ["bigscience/bloom-7b1"] = "bigscience/bloomz-7b1",

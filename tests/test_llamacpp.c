@@ -330,6 +330,27 @@ static void test_recurrent_parallel(void **state) {
   json_decref(j);
 }
 
+/* LFM2's short-conv layers keep only a conv window, (conv_L_cache - 1) x hidden F32 elements (r_l;
+** s_l is empty, n_embd_s 0), its 6 attention layers the K/V. LFM2-1.2B's shapes (n_ff 8192, heads
+** kv [0, 0, 8, ...], "model params = 1.17 B"), CPU, 4096 cells, one sequence, Q4_0, as a published
+** llama.cpp log of an LFM2.5 Audio backbone prints them (an Android ARM64 smoke-test note of
+** 2026-06-17): "CPU KV buffer size = 48.00 MiB ( 4096 cells, 6 layers ...)", "CPU RS buffer size =
+** 0.16 MiB ... R (f32): 0.16 MiB, S (f32): 0.00 MiB" and "file size = 661.25 MiB", the tensor
+** bytes (token_embd in Q6_K, the conv kernels and norms in F32): all exact. Not checked: its
+** aarch64 CPU_REPACK split of the Q4_0 weights (555.75 + 652.25 MiB) and the compute buffer
+** (132.00 MiB; the replay does not cover short-conv layers, the fallback gives 208). */
+static void test_recurrent_shortconv(void **state) {
+  json_t *j = NULL;
+  const char *text = "return { model = 'LiquidAI/LFM2-1.2B', quant = 'gguf:Q4_0', runtime = { name = 'llamacpp', "
+                     "n_gpu_layers = 0 }, workload = { kind = 'inference', context = 4096 }, gpu = 'H200' }";
+  if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 48ll << 20);
+  assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 10ll * 2 * 2048 * 4); /* 0.16 MiB */
+  long long model = tu_int(j, "runtime.cpu_model_buffer_bytes") + tu_int(j, "runtime.gpu_model_buffer_bytes");
+  assert_int_equal((model * 100 + (1 << 19)) >> 20, 66125); /* 661.25 MiB to the printed 0.01 */
+  json_decref(j);
+}
+
 /* The launch flags fit gives per GPU: Llama-3.1-70B in Q4_K_M with 8192 cells takes all 80
 ** layers and the output on an 80 GB H100 (-ngl 81), part of them on a 24 GB RTX 4090, the rest
 ** staying on the host. */
@@ -1963,7 +1984,7 @@ int main(void) {
       cmocka_unit_test(test_cpu_q8_tied_streams), cmocka_unit_test(test_pythia_b4385),
       cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_gpu_partial_copies),
       cmocka_unit_test(test_bad_knobs),        cmocka_unit_test(test_outputs_max),
-      cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_recurrent_parallel), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_fit_launch_catalog), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_shexp_inexact), cmocka_unit_test(test_fit_n_cpu_moe),
+      cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_recurrent_parallel), cmocka_unit_test(test_recurrent_shortconv), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_fit_launch_catalog), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_shexp_inexact), cmocka_unit_test(test_fit_n_cpu_moe),
       cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl),
       cmocka_unit_test(test_auto_moe), cmocka_unit_test(test_auto_ngl_multi),
       cmocka_unit_test(test_auto_moe_multi), cmocka_unit_test(test_overrides_no_pipeline),

@@ -6,7 +6,7 @@ arch = require("prelude").arch
 
 local ARCH_FILES = { "llama", "moe", "gemma", "deepseek", "gpt_oss", "gpt_neox", "gpt2",
                      "falcon", "bloom", "bert", "t5", "llama4", "qwen3_next", "qwen2_vl", "mllama", "mistral3", "glm4_moe",
-                     "qwen3_5", "minimax_m2", "granitemoehybrid", "falcon_h1" }
+                     "qwen3_5", "minimax_m2", "granitemoehybrid", "falcon_h1", "lfm2" }
 
 -- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
 -- models_README.md derives / that public model cards report, as noted).
@@ -116,6 +116,11 @@ local EXPECTED_PARAMS = {
   ["tiiuae/Falcon-H1-7B-Instruct"]                   = 7585513568,
   ["tiiuae/Falcon-H1-Tiny-90M-Instruct"]             = 91131072,
   ["tiiuae/Falcon-H1-1.5B-Instruct"]                 = 1554789760,  -- inventory count, untied assumed
+  -- LFM2-1.2B: embed 134,217,728 (tied) + 10 short-conv layers x 16,783,360 + 6 attention layers x
+  -- 10,485,888 + 16 SwiGLU x 50,331,648 (width 12288 -> 8192) + norms: the count transformers'
+  -- sum(p.numel()) gives for Lfm2ForCausalLM (LFM2.5-1.2B-Instruct, the same shapes) and the
+  -- general.parameter_count of its GGUF.
+  ["LiquidAI/LFM2-1.2B"]                             = 1170340608,
 }
 
 -- KV-cache bytes per token at 2 bytes/element: sum over groups of layers*kv_heads*(k+v)*2.
@@ -140,6 +145,7 @@ local EXPECTED_KV_BF16 = {
   ["ibm-granite/granite-4.0-h-small"] = 2 * 4 * 8 * 128 * 2,  -- 16,384: the 4 attention layers (states apart)
   ["ibm-granite/granite-4.0-micro"]   = 2 * 40 * 8 * 64 * 2,  -- 81,920: dense, every layer attention
   ["tiiuae/Falcon-H1-7B-Instruct"]    = 2 * 44 * 2 * 128 * 2, -- 45,056: attention in every layer (states apart)
+  ["LiquidAI/LFM2-1.2B"]              = 2 * 6 * 8 * 64 * 2,   -- 12,288: the 6 attention layers
 }
 
 -- Expected (window -> layers) splits of the KV groups; "full" = no window.
@@ -341,7 +347,7 @@ for _, mt in ipairs { "llama", "qwen2", "qwen3", "qwen3_moe", "mixtral", "gemma2
                       "bert", "t5", "mt5", "bloom", "mistral", "llama4", "llama4_text", "qwen3_next",
                       "qwen2_5_vl", "mllama", "mistral3", "glm4_moe", "qwen3_5",
                       "qwen3_5_moe", "qwen3_5_text", "qwen3_5_moe_text", "kimi_k2", "minimax_m2",
-                      "granitemoehybrid", "falcon_h1" } do
+                      "granitemoehybrid", "falcon_h1", "lfm2" } do
   check(by_type[mt] ~= nil, "no script for model_type " .. mt)
 end
 
@@ -545,6 +551,25 @@ do
           and names["model.layers.*.feed_forward.gate_proj.weight"] ~= nil, "Falcon-H1-7B: tensor names")
     local c = cfg_of("tiiuae/Falcon-H1-7B-Instruct"); c.mamba_rms_norm = true
     check(params(build("falcon_h1", c)) == 7585513568 + 44 * 3072, "Falcon-H1: mamba_rms_norm adds the gated norm")
+  end
+end
+
+-- LFM2: the short-conv state is all conv window, 2 x 2048 per layer; layer_types and the older
+-- full_attn_idxs give the same model; the FFN width is Lfm2MLP's adjusted one.
+do
+  local m = built["LiquidAI/LFM2-1.2B"]
+  if m then
+    local st = m.kv[2]
+    check(st.kind == "mamba" and st.layers == 10 and st.state_elems == 2 * 2048 and st.conv_elems == 2 * 2048,
+          "LFM2-1.2B short-conv state group")
+    check(m.intermediate == 8192 and m.tied_embeddings == true, "LFM2-1.2B: FFN width 8192, tied")
+    local c = cfg_of("LiquidAI/LFM2-1.2B"); c.full_attn_idxs = nil
+    c.layer_types = {}
+    for i = 0, 15 do c.layer_types[i + 1] = ({ [2] = 1, [5] = 1, [8] = 1, [10] = 1, [12] = 1, [14] = 1 })[i]
+      and "full_attention" or "conv" end
+    check(params(build("lfm2", c)) == 1170340608, "LFM2: layer_types spelling")
+    c.block_auto_adjust_ff_dim = false; c.block_ff_dim = nil; c.intermediate_size = 10752
+    check(build("lfm2", c).intermediate == 10752, "LFM2: no auto-adjust keeps intermediate_size")
   end
 end
 
