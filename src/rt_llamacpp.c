@@ -125,8 +125,11 @@
 ** b7841 of early February: the first build with the PR is assumed, not bisected */
 #define LC_B_VLESS 7810
 
+/* model: the device's own model buffer ("CUDA<g> model buffer size"); split: with split_mode
+** row the split buffer of the layers on it ("CUDA<g>_Split model buffer size", whose rows sit on
+** every GPU); split_rows: the rows of every split buffer this GPU holds */
 typedef struct lc_dev {
-  uint64_t model, kv, rs, compute;
+  uint64_t model, split, split_rows, kv, rs, compute;
 } lc_dev;
 
 /* One GPU's share under llama.cpp's --fit (common/fit.cpp ngl_t): n_layer blocks in order
@@ -168,6 +171,10 @@ typedef struct lc {
   const ggml_type_info *tk, *tv;
   int n_gpu;
   double cum[LC_MAX_GPU]; /* cumulative tensor_split fractions */
+  bool row;               /* split_mode row: 2-D matmul weights in the layer device's split buffer */
+  float row_split[LC_MAX_GPU]; /* ... whose rows start at these fractions on each GPU (ggml-cuda's
+                               ** tensor_split array: float, exclusive prefix sums) */
+  int64_t row_round;      /* ... at multiples of this many rows (get_row_rounding) */
   lc_dev gpu[LC_MAX_GPU];
   uint64_t host_mapped, host_repack, host_amx, host_kv, host_rs, host_compute, output, mmproj_bytes;
   uint64_t host_plain; /* the host tensors read in place (mapped or not), not their mapped range */
@@ -283,6 +290,128 @@ static void lc_split(lc *l) {
   lc_cum(l, v, n, sum);
 }
 
+/* ---------------------------------------------------------------- split_mode row */
+
+static uint64_t lc_pad(uint64_t b, uint64_t a);
+
+/* get_mmq_y_host (ggml-cuda/mmq.cuh) of GPU g: 128 rows on NVIDIA from Volta and on AMD but
+** RDNA1, 64 before Volta (Pascal, Kepler) and on RDNA1; by the catalog's compute capability or
+** architecture, 128 when neither is known */
+static int64_t lc_mmq_y(const lc *l, int g) {
+  const scenario *s = l->s;
+  bool own = g < s->n_gpus;
+  const char *arch = own ? s->gpus[g].arch : s->gpu_arch, *cc = own ? s->gpus[g].compute : s->gpu_compute;
+  if (strncmp(arch, "rdna", 4) == 0 || strncmp(arch, "cdna", 4) == 0) return strcmp(arch, "rdna1") == 0 ? 64 : 128;
+  if (cc[0]) return atof(cc) < 7.0 ? 64 : 128;
+  return strcmp(arch, "pascal") == 0 || strcmp(arch, "maxwell") == 0 || strcmp(arch, "kepler") == 0 ? 64 : 128;
+}
+
+/* split_mode row (llama-model.cpp make_gpu_buft_list, b5261): each GPU's list of buffer types
+** starts with ggml_backend_split_buffer_type(its index, tensor_split), so a weight of a layer on
+** GPU g goes to g's split buffer ("CUDA<g>_Split") when the split type takes its op, else to g's
+** own buffer. ggml_backend_cuda_split_buffer_type (ggml-cuda.cu) turns tensor_split into each
+** GPU's first-row fraction: float exclusive prefix sums over their total; all zero (no -ts)
+** takes ggml_cuda_init's default_tensor_split, the GPUs' total memory. Its rows are rounded by
+** get_row_rounding: the largest get_mmq_y_host of the GPUs with a share (runtime.row_rounding
+** overrides it). */
+static void lc_row_setup(lc *l) {
+  const scenario *s = l->s;
+  l->row = !l->cpu && l->n_gpu >= 1 && strcmp(scn_str(s, "runtime.split_mode", "layer"), "row") == 0;
+  if (!l->row) return;
+  float v[LC_MAX_GPU] = {0};
+  const char *ts = scn_str(s, "runtime.tensor_split", "");
+  bool mem = !ts[0] && s->n_gpus >= l->n_gpu;
+  for (int g = 0; mem && g < l->n_gpu; g++) mem = s->gpus[g].memory > 0;
+  for (int g = 0; g < l->n_gpu; g++) v[g] = (float)(l->cum[g] - (g ? l->cum[g - 1] : 0));
+  for (int g = 0; mem && g < l->n_gpu; g++) v[g] = (float)s->gpus[g].memory;
+  float sum = 0.0f;
+  for (int g = 0; g < l->n_gpu; g++) l->row_split[g] = sum, sum += v[g];
+  for (int g = 0; g < l->n_gpu; g++) l->row_split[g] /= sum;
+  l->row_round = (int64_t)scn_u64(s, "runtime.row_rounding", 0);
+  for (int g = 0; l->row_round == 0 && g < l->n_gpu; g++) {
+    float next = g + 1 < l->n_gpu ? l->row_split[g + 1] : 1.0f;
+    if (l->row_split[g] >= next) continue;
+    int64_t y = lc_mmq_y(l, g);
+    if (y > l->row_round) l->row_round = y;
+  }
+  if (l->row_round == 0) l->row_round = 128;
+}
+
+/* get_row_split: GPU id's rows [lo, hi) of a split tensor of nrows rows */
+static void lc_row_range(const lc *l, int64_t nrows, int id, int64_t *lo, int64_t *hi) {
+  int64_t r = l->row_round;
+  *lo = id == 0 ? 0 : (int64_t)((float)nrows * l->row_split[id]);
+  *lo -= *lo % r;
+  if (id == l->n_gpu - 1) {
+    *hi = nrows;
+  } else {
+    *hi = (int64_t)((float)nrows * l->row_split[id + 1]);
+    *hi -= *hi % r;
+  }
+}
+
+/* the types ggml_backend_cuda_device_supports_op runs a MUL_MAT of */
+static bool lc_row_type(uint32_t id) {
+  return id <= GGML_T_Q8_0 ? id != 4 && id != 5 : (id >= GGML_T_Q2_K && id <= GGML_T_IQ4_XS) || id == 29 /* IQ1_M */ ||
+                                                      id == GGML_T_BF16 || id == GGML_T_MXFP4;
+}
+
+static int lc_weight_kind(const inv_tensor *t);
+
+/* a weight llama.cpp creates for a MUL_MAT (llm_tensor_info_mapping: the attention and dense FFN
+** projections, shared experts, routers, MLA's low-rank projections, a DeltaNet layer's
+** projections, the output), not for MUL_MAT_ID (routed experts: ne[2] > 1), ADD (biases,
+** exp_probs_b, ssm_dt), MUL (norms) or GET_ROWS (token_embd) */
+static bool lc_matmul_weight(const inv_tensor *t) {
+  if (t->role == ROLE_EXPERT || t->role == ROLE_EMBED || t->role == ROLE_POS_EMBED || t->ndim > 2) return false;
+  int kind = lc_weight_kind(t);
+  if (kind < 0 || (kind & LW_BIAS)) return false;
+  switch (kind) {
+  case LW_Q: case LW_K: case LW_V: case LW_QKV: case LW_O: case LW_GATE: case LW_UP: case LW_DOWN:
+  case LW_SH_GATE: case LW_SH_UP: case LW_SH_DOWN: case LW_SH_GATE_INP: case LW_Q_A: case LW_Q_B:
+  case LW_KV_A: case LW_OUTPUT: case LW_DN_Z:
+    return true;
+  case LW_K_B: case LW_V_B: /* a 2-D attn_kv_b; attn_k_b / attn_v_b are 3-D */
+    return strstr(t->name, "kv_b") != NULL;
+  case LW_ROUTER:
+    return !strstr(t->name, "exp_probs_b") && !strstr(t->name, "e_score_correction");
+  case LW_DN_ALPHA: case LW_DN_BETA:
+    return !strstr(t->name, "dt");
+  default:
+    return false;
+  }
+}
+
+/* n instances of weight t (b bytes, type g) in GPU dev's split buffer, if llama.cpp puts it
+** there: weight_buft_supported asks ggml_backend_cuda_device_supports_op, which takes a MUL_MAT
+** of a split weight of a supported type with ne[2] = ne[3] = 1 only when dev itself gets rows
+** of it ("for small weight matrices the active device can end up without any rows", PR #10185):
+** so a 128-row router is split on the GPUs whose share holds rows of it. Each GPU with rows
+** cudaMallocs them plus, when ne0 is not a multiple of MATRIX_ROW_PADDING, the row bytes of the
+** padding (ggml_backend_cuda_split_buffer_init_tensor: for every type); the split buffer
+** counts their sum, aligned to 128 (get_alloc_size, ggml_backend_alloc_ctx_tensors_from_buft). */
+static bool lc_row_place(lc *l, const inv_tensor *t, const ggml_type_info *g, uint64_t b, int dev, uint64_t n,
+                         bool output) {
+  if (!l->row || dev < 0 || !(output || lc_matmul_weight(t)) || !lc_row_type(g->id)) return false;
+  uint64_t ne0 = t->shape[t->ndim - 1], el = 0;
+  if (!ne0 || !inv_tensor_elements(t, &el) || el % ne0) return false;
+  int64_t nrows = (int64_t)(el / ne0), lo, hi;
+  lc_row_range(l, nrows, dev, &lo, &hi);
+  if (lo == hi) return false;
+  bytes_acc *a = &l->c->acc;
+  uint64_t rb = b / (uint64_t)nrows, total = 0;
+  uint64_t pad = ne0 % LC_ROW_PAD ? (LC_ROW_PAD - ne0 % LC_ROW_PAD) / g->block * g->type_size : 0;
+  for (int id = 0; id < l->n_gpu; id++) {
+    lc_row_range(l, nrows, id, &lo, &hi);
+    if (lo == hi) continue;
+    uint64_t part = acc_add(a, acc_mul(a, (uint64_t)(hi - lo), rb), pad);
+    l->gpu[id].split_rows = acc_add(a, l->gpu[id].split_rows, acc_mul(a, part, n));
+    total = acc_add(a, total, part);
+  }
+  l->gpu[dev].split = acc_add(a, l->gpu[dev].split, acc_mul(a, lc_pad(total, LC_CUDA_ALIGN), n));
+  return true;
+}
+
 /* The cache types llama_init_from_model refuses (llama-context.cpp, llama.cpp 80fb11a):
 ** an MLA model's K and V of different types, and with flash attention a quantized K or V
 ** whose block does not divide a layer's head size (conformance: a deepseek2 file with a
@@ -370,6 +499,7 @@ static void lc_options(lc *l) {
   if (!l->cpu) lc_split(l);
   if (!l->cpu && !l->c->failed) lc_read_layout(l);
   lc_apply_layout(l);
+  lc_row_setup(l);
   uint64_t n_ctx = acc_mul(&l->c->acc, s->context, l->n_seq);
   uint64_t pad = lc_newer(l, LC_B_PAD256) || l->fa ? 256 : 32;
   /* --kv-unified (llama-server's default with -np auto: 4 sequences): one stream of every
@@ -532,9 +662,11 @@ static void lc_range_add(lc *l, lc_range *r, uint64_t bytes, uint64_t n, bool ma
 /* n instances in a GPU buffer (dev >= 0) or a host AMX/repack buffer; false for the
 ** plain host buffer, which the caller accounts */
 static bool lc_add_buffer(lc *l, const inv_tensor *t, const ggml_type_info *g, uint64_t b, int dev,
-                          lc_buft bt, uint64_t n) {
+                          lc_buft bt, uint64_t n, bool output) {
   bytes_acc *a = &l->c->acc;
-  if (dev >= 0)
+  if (lc_row_place(l, t, g, b, dev, n, output))
+    ;
+  else if (dev >= 0)
     l->gpu[dev].model = acc_add(a, l->gpu[dev].model, acc_mul(a, lc_cuda_size(l, t, g, b), n));
   else if (bt == LC_AMX)
     l->host_amx = acc_add(a, l->host_amx, acc_mul(a, lc_pad(lc_amx_size(l, g, b), LC_CPU_ALIGN), n));
@@ -550,7 +682,7 @@ static void lc_place(lc *l, lc_range *r, const inv_tensor *t, const ggml_type_in
                      uint64_t b, int dev, uint64_t n) {
   bytes_acc *a = &l->c->acc;
   lc_buft bt = dev < 0 ? lc_host_buft(l, t, g, false) : LC_PLAIN;
-  if (!lc_add_buffer(l, t, g, b, dev, bt, n))
+  if (!lc_add_buffer(l, t, g, b, dev, bt, n, t->role == ROLE_LM_HEAD))
     l->host_plain = acc_add(a, l->host_plain, acc_mul(a, lc_pad(b, LC_CPU_ALIGN), n));
   lc_range_add(l, r, b, n, dev < 0 && bt == LC_PLAIN);
 }
@@ -558,7 +690,7 @@ static void lc_place(lc *l, lc_range *r, const inv_tensor *t, const ggml_type_in
 /* a tied output layer: llama.cpp duplicates token_embd as output.weight, and
 ** create_tensor copies it when the output's buffer type differs from the input's */
 static void lc_tied_output(lc *l, const inv_tensor *t, const ggml_type_info *g, uint64_t b) {
-  lc_add_buffer(l, t, g, b, lc_layer_dev(l, l->n_layer), lc_host_buft(l, t, g, true), 1);
+  lc_add_buffer(l, t, g, b, lc_layer_dev(l, l->n_layer), lc_host_buft(l, t, g, true), 1, true);
 }
 
 /* A gated DeltaNet hybrid (Qwen3-Next, Qwen3.5 / 3.6: full_attention_interval p) has its
@@ -1435,13 +1567,15 @@ static bool lc_compute_replay(lc *l) {
   if (!ok) return false;
   l->replayed = true;
   /* exact unless a copy the split needs was left unsized (a weight the tensor names do
-  ** not place); split_mode row keeps weights in split buffers, which the replay does not
-  ** model */
+  ** not place). With split_mode row each GPU's nodes are the same (the scheduler runs a split
+  ** weight's MUL_MAT on its buffer type's device, the layer's), but ggml_cuda_op_mul_mat takes
+  ** every GPU's slice of the input and of the result from that GPU's CUDA pool, outside these
+  ** buffers: not modelled, so not exact */
   bool layer_split = l->n_gpu == 1 || strcmp(scn_str(l->s, "runtime.split_mode", "layer"), "layer") == 0;
   const char *graph = lc_unmodelled(l, &sp);
   if (!graph && sp.dn_period) graph = lc_dn_gpu(&sp);
   l->exact = unsized == 0 && !unread && layer_split && !graph;
-  l->inexact = !layer_split ? "split_mode row's split buffers not modelled"
+  l->inexact = !layer_split ? "split_mode row's per-GPU matmul slices (CUDA pool) not modelled"
                : unread    ? "the host layers' projection biases and their copies left out"
                : graph     ? graph
                            : "copies of host tensors of unknown size left out";
@@ -1491,7 +1625,8 @@ static int64_t lc_fit_target(const lc *l) {
 
 static uint64_t lc_gpu_total(lc *l, int g) {
   const lc_dev *d = &l->gpu[g];
-  uint64_t t = acc_add(&l->c->acc, acc_add(&l->c->acc, d->model, acc_add(&l->c->acc, d->kv, d->rs)), d->compute);
+  uint64_t w = acc_add(&l->c->acc, d->model, d->split_rows); /* its own buffer and its rows of the split ones */
+  uint64_t t = acc_add(&l->c->acc, acc_add(&l->c->acc, w, acc_add(&l->c->acc, d->kv, d->rs)), d->compute);
   return g == 0 ? acc_add(&l->c->acc, t, l->mmproj_bytes) : t; /* clip.cpp's buffer: the first GPU */
 }
 
@@ -1576,7 +1711,7 @@ static uint64_t lc_fa_pool(const lc *l, int g) {
 static void lc_budget(lc *l) {
   budget *b = &l->c->e->b;
   int g = lc_heaviest(l);
-  uint64_t w = l->cpu ? lc_host_resident(l) : l->gpu[g].model;
+  uint64_t w = l->cpu ? lc_host_resident(l) : acc_add(&l->c->acc, l->gpu[g].model, l->gpu[g].split_rows);
   uint64_t kv = l->cpu ? l->host_kv : l->gpu[g].kv;
   uint64_t rs = l->cpu ? l->host_rs : l->gpu[g].rs;
   uint64_t act = l->cpu ? l->host_compute : l->gpu[g].compute;
@@ -1585,7 +1720,8 @@ static void lc_budget(lc *l) {
                "llama.cpp weights in host memory: repacked copies and the tensors read in place (CPU_Mapped prints %.2f GiB%s)",
                (double)l->host_mapped / 1073741824.0, l->mmap ? ", the mapped range" : "");
   else
-    budget_add(b, "weights", w, BASIS_EXACT, false, "llama.cpp model buffer (first GPU); %llu of %llu layers offloaded (the output layer counted)",
+    budget_add(b, "weights", w, BASIS_EXACT, false, "llama.cpp model buffer (first GPU%s); %llu of %llu layers offloaded (the output layer counted)",
+               l->row ? ", with its rows of every GPU's split buffer" : "",
                (unsigned long long)(l->ngl > l->n_layer_all + 1 ? l->n_layer_all + 1 : l->ngl),
                (unsigned long long)(l->n_layer_all + 1));
   if (l->mmproj_bytes && (l->cpu || g == 0))
@@ -1625,7 +1761,9 @@ static void lc_figures(lc *l) {
   static const char *const per_kv[LC_MAX_GPU] = LC_FIG16("gpu_kv_buffer_bytes_");
   static const char *const per_model[LC_MAX_GPU] = LC_FIG16("gpu_model_buffer_bytes_");
   static const char *const per_compute[LC_MAX_GPU] = LC_FIG16("gpu_compute_buffer_bytes_");
-  uint64_t gm = 0, kv = l->host_kv, rs = l->host_rs;
+  static const char *const per_split[LC_MAX_GPU] = LC_FIG16("gpu_split_buffer_bytes_");
+  static const char *const per_rows[LC_MAX_GPU] = LC_FIG16("gpu_split_rows_bytes_");
+  uint64_t gm = 0, gs = 0, kv = l->host_kv, rs = l->host_rs;
   /* several GPUs: each one's buffers (model, KV/RS, compute, mmproj), as
   ** llama_memory_breakdown prints them per device, and each one's "CUDA<g> model buffer
   ** size", "CUDA<g> KV buffer size" and "CUDA<g> compute buffer size" lines */
@@ -1635,12 +1773,20 @@ static void lc_figures(lc *l) {
     est_fig(l->c, per_model[g], l->gpu[g].model);
     est_fig(l->c, per_compute[g], l->gpu[g].compute);
   }
+  /* split_mode row: each GPU's "CUDA<g>_Split model buffer size" (the split buffer of the
+  ** layers on it, whose rows are on every GPU) and the rows of all of them it holds */
+  for (int g = 0; l->row && g < l->n_gpu; g++) {
+    est_fig(l->c, per_split[g], l->gpu[g].split);
+    est_fig(l->c, per_rows[g], l->gpu[g].split_rows);
+  }
   for (int g = 0; g < l->n_gpu; g++) {
+    gs = acc_add(&l->c->acc, gs, l->gpu[g].split);
     gm = acc_add(&l->c->acc, gm, l->gpu[g].model);
     kv = acc_add(&l->c->acc, kv, l->gpu[g].kv);
     rs = acc_add(&l->c->acc, rs, l->gpu[g].rs);
   }
   est_fig(l->c, "gpu_model_buffer_bytes", gm);
+  if (l->row) est_fig(l->c, "gpu_split_buffer_bytes", gs);
   est_fig(l->c, "cpu_model_buffer_bytes", lc_host_weights(l));
   est_fig(l->c, "cpu_repack_buffer_bytes", l->host_repack);
   /* what the host holds: with GPUs, the weights left there (a MoE model's experts) and the
@@ -1766,7 +1912,7 @@ static bool lc_fit_ctx(lc *l) {
   lc_run(l);
   for (int g = 0; g < l->n_gpu; g++) {
     int64_t used = (int64_t)lc_gpu_total(l, g);
-    used_max += used, model += (int64_t)l->gpu[g].model;
+    used_max += used, model += (int64_t)(l->gpu[g].model + l->gpu[g].split);
     short_of = short_of || used > per_gpu;
   }
   est_fig(l->c, "fit_ctx_from", n_max);

@@ -155,7 +155,7 @@ return runtime {
     swa_full = "bool", cpu_features = { "avx2", "amx", "none" }, op_offload = "bool",
     n_outputs_max = "int", n_cpu_moe = "int", cpu_moe = "bool", mmproj = "string",
     fit = "bool", fit_target = "int", fit_ctx = "int", host_memory = "bytes", kv_unified = "bool",
-    embeddings = "bool",
+    embeddings = "bool", row_rounding = "int",
   },
   normalize = normalize,
   modelled = true,
