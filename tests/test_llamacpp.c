@@ -1384,6 +1384,46 @@ static void test_split_row(void **state) {
                                    {NULL, NULL, NULL}});
 }
 
+/* --split-mode row on ROCm, a hold-out for test_split_row's rules: llama.cpp b6886 (dcca0d3ab)
+** on 3 AMD Instinct MI50 (gfx906, 32 GB each), unsloth Qwen3-Coder-30B-A3B-Instruct-1M
+** UD-Q2_K_XL, -c 131072 -ngl 99 -b 512 --flash-attn 1 --split-mode row, no --tensor-split
+** (https://github.com/ggml-org/llama.cpp/issues/16865, 2025-10-30). Equal GPUs: rows and layers
+** split in thirds (17 / 16 / 15 layers). Printed: CPU_Mapped 166.92 (token_embd q4_K),
+** ROCm0 / 1 / 2 model 3638.28 / 3403.27 / 3280.76, ROCm0_Split 182.81, ROCm1_Split 162.00,
+** ROCm2_Split 428.24, ROCm_Host output 0.58, KV 4352.00 / 4096.00 / 3840.00 (the KV follows the
+** layers' GPUs: PR #10026). The file's per-tensor types are not known (a dynamic mix), so its
+** model buffers are not compared; ROCm1_Split is 16 x 10.125 MiB, the q4_K attention of 16
+** layers and no router: AMD's get_mmq_y_host is 128 rows, so GPU 1 (rows 42-85 of the router's
+** 128, rounded down to 0 and 0) gets none and its layers keep the router in ROCm1. With 64-row
+** rounding it would have had 64 rows and 16 routers (178.00). vramfit's Q4_K_M file stands in. */
+static void test_split_row_rocm(void **state) {
+  static const char *const mi50 =
+      "return { model = 'Qwen/Qwen3-30B-A3B', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp',"
+      " version = 'b6886', n_ctx = 131072, n_batch = 512, n_ubatch = 512, n_gpu_layers = 99, flash_attn = true,"
+      " fit = false, split_mode = 'row', tensor_split = '1,1,1'%s }, workload = { kind = 'inference', context = 131072 },"
+      " gpu = { { name = 'MI50', memory = '32GiB' }, { name = 'MI50', memory = '32GiB' }, { name = 'MI50', memory = '32GiB' } } }";
+  char text[1024];
+  snprintf(text, sizeof text, mi50, ", row_rounding = 128");
+  expect_log(state, text,
+             (const printed_fig[]){{"runtime.cpu_model_buffer_bytes", "166.92", "CPU_Mapped model"},
+                                   {"runtime.gpu_kv_buffer_bytes_0", "4352.00", "ROCm0 KV"},
+                                   {"runtime.gpu_kv_buffer_bytes_1", "4096.00", "ROCm1 KV"},
+                                   {"runtime.gpu_kv_buffer_bytes_2", "3840.00", "ROCm2 KV"},
+                                   {"runtime.output_buffer_bytes", "0.58", "ROCm_Host output"},
+                                   {NULL, NULL, NULL}});
+  json_t *a = NULL, *b = NULL;
+  if (tu_eval(*state, text, &a) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  snprintf(text, sizeof text, mi50, ", row_rounding = 64");
+  if (tu_eval(*state, text, &b) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  /* at 128 rows GPU 1's 16 layers keep their 1 MiB routers in ROCm1, at 64 they split them */
+  assert_int_equal(gpu_fig(b, "gpu_split_buffer_bytes", 1) - gpu_fig(a, "gpu_split_buffer_bytes", 1), 16 * MIB);
+  assert_int_equal(gpu_fig(a, "gpu_model_buffer_bytes", 1) - gpu_fig(b, "gpu_model_buffer_bytes", 1), 16 * MIB);
+  /* at 128 all routers are GPU 2's rows (its split buffer holds its 15 layers' routers) */
+  assert_int_equal(gpu_fig(a, "gpu_split_buffer_bytes", 0) - gpu_fig(b, "gpu_split_buffer_bytes", 0), 0);
+  json_decref(a);
+  json_decref(b);
+}
+
 /* A gated DeltaNet hybrid partly offloaded: a llama-server log of b8586 (64ac9ab66) pasted
 ** in a public repository, Qwen3.5-27B Q4_K_S (unsloth: f32 353, q4_K 485, q5_K 12, q6_K 1;
 ** the Qwen3.6-27B preset has its shapes and gives the same counts) on a 12 GB RTX 4070,
@@ -2055,6 +2095,7 @@ int main(void) {
       cmocka_unit_test(test_sixteen_gpu_figures),
       cmocka_unit_test(test_holdout_round6_exact),
       cmocka_unit_test(test_split_row),
+      cmocka_unit_test(test_split_row_rocm),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -100,6 +100,17 @@ local function normalize(n, knobs)
     note(n, "llama.cpp CPU backend with AVX2 assumed (Q4_0/Q4_K weights repacked; cpu_features = \"amx\" on Sapphire Rapids and later)")
   end
   if knobs.n_ubatch == nil then note(n, "llama.cpp n_ubatch 512 assumed") end
+  -- --split-mode row (src/rt_llamacpp.c lc_row_setup): the layout of PR #10026 (October 2024)
+  -- until CUDA's split buffers went away
+  if knobs.split_mode == "row" and build ~= 0 and build < 3990 then
+    note(n, "llama.cpp -sm row before PR #10026 (b3990 assumed) kept every layer's other weights, the KV and " ..
+            "the compute on main_gpu with one split buffer: not modelled, the later per-GPU layout is given")
+  end
+  if knobs.split_mode == "row" and (build == 0 or build >= 9890) then
+    note(n, "llama.cpp -sm row: from b9890 (74976e1) a backend without split buffers refuses it (\"device ... does " ..
+            "not support split buffers\"), as a CUDA build of August 2026 (b10524) does; the layout of the builds " ..
+            "with CUDA's split buffer type is given")
+  end
   -- a GGUF's MTP blocks (nextn_predict_layers, scripts/model_files.lua): counted in llama.cpp's
   -- n_layer_all (layer placement) and, outside the hybrid memory, given KV cells
   local cfg = n.model_config
