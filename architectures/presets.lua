@@ -311,6 +311,32 @@ models["Qwen/Qwen3-30B-A3B"] = { arch = "qwen3_moe", config = {
     torch_dtype = "bfloat16", transformers_version = "4.51.0", use_cache = true,
     use_sliding_window = false, vocab_size = 151936,
 } }
+-- Qwen2-MoE family (architectures/moe.lua, model_type qwen2_moe). Qwen1.5-MoE-A2.7B: config.json
+-- as quoted verbatim in public test fixtures of Qwen2-MoE loaders (max_position_embeddings 8192,
+-- the base model's; the -Chat model's reads 32768); Qwen2-57B-A14B: config.json as NVIDIA
+-- TensorRT-LLM vendors it (tests/unittest/_torch/modeling/test_modeling_qwen_moe.py
+-- QWEN2_57B_A14B_CONFIG).
+models["Qwen/Qwen1.5-MoE-A2.7B"] = { arch = "qwen2_moe", config = {
+    architectures = { "Qwen2MoeForCausalLM" }, attention_dropout = 0.0, bos_token_id = 151643,
+    decoder_sparse_step = 1, eos_token_id = 151643, hidden_act = "silu", hidden_size = 2048,
+    initializer_range = 0.02, intermediate_size = 5632, max_position_embeddings = 8192,
+    max_window_layers = 21, model_type = "qwen2_moe", moe_intermediate_size = 1408,
+    norm_topk_prob = false, num_attention_heads = 16, num_experts = 60, num_experts_per_tok = 4,
+    num_hidden_layers = 24, num_key_value_heads = 16, rms_norm_eps = 1e-06, rope_theta = 1000000.0,
+    shared_expert_intermediate_size = 5632, sliding_window = 32768, tie_word_embeddings = false,
+    torch_dtype = "bfloat16", use_sliding_window = false, vocab_size = 151936,
+} }
+models["Qwen/Qwen2-57B-A14B"] = { arch = "qwen2_moe", config = {
+    architectures = { "Qwen2MoeForCausalLM" }, attention_dropout = 0.0, bos_token_id = 151643,
+    decoder_sparse_step = 1, eos_token_id = 151643, hidden_act = "silu", hidden_size = 3584,
+    initializer_range = 0.02, intermediate_size = 18944, max_position_embeddings = 131072,
+    max_window_layers = 28, model_type = "qwen2_moe", moe_intermediate_size = 2560,
+    norm_topk_prob = false, num_attention_heads = 28, num_experts = 64, num_experts_per_tok = 8,
+    num_hidden_layers = 28, num_key_value_heads = 4, output_router_logits = false, rms_norm_eps = 1e-06,
+    rope_theta = 1000000.0, router_aux_loss_coef = 0.001, shared_expert_intermediate_size = 20480,
+    sliding_window = 131072, tie_word_embeddings = false, torch_dtype = "bfloat16",
+    transformers_version = "4.40.1", use_cache = true, use_sliding_window = false, vocab_size = 151936,
+} }
 models["Qwen/Qwen3-32B"] = { arch = "qwen3", config = {
     architectures = { "Qwen3ForCausalLM" }, attention_bias = false, attention_dropout = 0.0,
     bos_token_id = 151643, eos_token_id = 151645, head_dim = 128, hidden_act = "silu",

@@ -529,6 +529,31 @@ static void test_moe(void **state) {
                              {NULL}});
 }
 
+/* Hold-out (arch-qwen2moe): Qwen1.5-MoE-A2.7B (qwen2_moe: q/k/v biases, 60 routed experts of 1408
+** and a 5632-wide shared expert with its sigmoid gate in each of 24 layers) served by vLLM 0.19.0 on one
+** H100, the llm-d-planner v0.19.0 sweep (github.com/llm-d-incubation/llm-d-planner, commit d3121e05,
+** accuracy/results/v0.19.0/logs/qwen-qwen1-5-moe-a2-7b--h100-80gb--tp1pp1dp1--8192.log; not a
+** calibration case): max_model_len 8192, util 0.95, prefix caching off. Printed: "Model loading took
+** 26.67 GiB", 2.47 GiB peak activation, 0.25 GiB non-torch, "Current kv cache memory in use is
+** 45.83 GiB", num_gpu_blocks 15644 (250,304 tokens), CUDA graphs 1.1 GiB (0.82 estimated).
+** The weights are the 14,315,784,192 parameters in bf16 plus the rotary cache; KV is 24 layers x
+** 2 x 16 heads x 128 x 2 B = 196,608 B a token. The graph pool is not checked here: shared-expert
+** layers cost about 0.40 MiB a layer and size against the 0.228 unit (src/rt_vllm.c), 0.67 GiB
+** predicted against 1.10. */
+static void test_qwen2moe_holdout(void **state) {
+  json_t *j = eval(*state, "return { model = 'Qwen/Qwen1.5-MoE-A2.7B', " V19 ", enable_prefix_caching = false }, " WL
+                           ", " H100 " }");
+  assert_int_equal((long long)fig(j, "num_gpu_blocks"), (long long)(fig(j, "kv_cache_bytes") / (196608.0 * 16)));
+  assert_true(fig(j, "weights_bytes") >= 14315784192.0 * 2);
+  gib(j, "weights_bytes", 26.67, 0.01);
+  gib(j, "activation_peak_bytes", 2.47, 0.25);
+  gib(j, "non_torch_bytes", 0.25, 0.25);
+  gib(j, "kv_cache_bytes", 45.83, 0.05);
+  near(j, "kv_cache_tokens", 250304, 0.05, 0);
+  near(j, "num_gpu_blocks", 15644, 0.05, 0);
+  json_decref(j);
+}
+
 /* llmd-sweep-qwen3-14b-v015 / -v017: the sampler's sort goes away in 0.17. */
 static void test_version_eras(void **state) {
   static const struct { const char *v; double act, kv, tokens; } cases[] = {
@@ -2770,7 +2795,7 @@ int main(void) {
       cmocka_unit_test(test_dsv2lite_pp2_uneven_layers), cmocka_unit_test(test_pp_stage_layers_pre080),
       cmocka_unit_test(test_qwen3_235b_fp8_tp8_ep),
       cmocka_unit_test(test_llama8b_dtypes), cmocka_unit_test(test_gemma2_hybrid), cmocka_unit_test(test_deepseek_mla), cmocka_unit_test(test_mla_block_size), cmocka_unit_test(test_glm45_air),
-      cmocka_unit_test(test_moe),            cmocka_unit_test(test_version_eras), cmocka_unit_test(test_cudagraph_profiling_default), cmocka_unit_test(test_cudagraph_memory), cmocka_unit_test(test_graph_gptoss_sizes), cmocka_unit_test(test_graph_fa3_accum_holdout7), cmocka_unit_test(test_graph_custom_ar_rule), cmocka_unit_test(test_graph_nccl_holdout6), cmocka_unit_test(test_a100_v010),
+      cmocka_unit_test(test_moe),            cmocka_unit_test(test_qwen2moe_holdout), cmocka_unit_test(test_version_eras), cmocka_unit_test(test_cudagraph_profiling_default), cmocka_unit_test(test_cudagraph_memory), cmocka_unit_test(test_graph_gptoss_sizes), cmocka_unit_test(test_graph_fa3_accum_holdout7), cmocka_unit_test(test_graph_custom_ar_rule), cmocka_unit_test(test_graph_nccl_holdout6), cmocka_unit_test(test_a100_v010),
       cmocka_unit_test(test_deficit),        cmocka_unit_test(test_errors),      cmocka_unit_test(test_sglang_pool), cmocka_unit_test(test_sglang_release_defaults), cmocka_unit_test(test_sglang_holdout3), cmocka_unit_test(test_sglang_holdout5), cmocka_unit_test(test_sglang_holdout6),
       cmocka_unit_test(test_sglang_mamba), cmocka_unit_test(test_sglang_swa), cmocka_unit_test(test_sglang_mla),
       cmocka_unit_test(test_sglang_spec_eagle3), cmocka_unit_test(test_sglang_spec_mtp),

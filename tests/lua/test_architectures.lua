@@ -26,6 +26,14 @@ local EXPECTED_PARAMS = {
   ["Qwen/Qwen3-8B"]                     = 8190735360,
   ["Qwen/Qwen3-4B"]                     = 4022468096, -- tied embedding counted once (Z-Image's text encoder)
   ["Qwen/Qwen3-30B-A3B"]                = 30532122624,
+  -- Qwen2-MoE: Qwen1.5-MoE-A2.7B's safetensors total (the Hub's "14.3B"; Keras Hub's
+  -- qwen1.5_moe_2.7b_en preset lists the same params). Qwen2-57B-A14B: no exact published
+  -- figure found (card "57B"); the inventory's count, checked by hand from the config: embed +
+  -- lm_head 2 x 544,538,624 + norm 3,584 + 28 layers x 2,011,413,504 (attention with q/k/v biases
+  -- 29,364,736, 64 experts x 27,525,120, router 229,376, shared expert 220,200,960, its gate
+  -- 3,584, norms 7,168)
+  ["Qwen/Qwen1.5-MoE-A2.7B"]            = 14315784192,
+  ["Qwen/Qwen2-57B-A14B"]               = 57408658944,
   ["google/gemma-2-9b-it"]              = 9241705984,
   ["google/gemma-3-27b-it"]             = 27432406640,  -- whole multimodal checkpoint
   ["microsoft/Phi-3-mini-4k-instruct"]  = 3821079552,
@@ -342,7 +350,7 @@ if p then
   end
   p:close()
 end
-for _, mt in ipairs { "llama", "qwen2", "qwen3", "qwen3_moe", "mixtral", "gemma2", "gemma3", "gemma3_text",
+for _, mt in ipairs { "llama", "qwen2", "qwen3", "qwen3_moe", "qwen2_moe", "mixtral", "gemma2", "gemma3", "gemma3_text",
                       "gpt_neox", "gpt_oss", "deepseek_v2", "deepseek_v3", "phi3", "gpt2", "falcon",
                       "bert", "t5", "mt5", "bloom", "mistral", "llama4", "llama4_text", "qwen3_next",
                       "qwen2_5_vl", "mllama", "mistral3", "glm4_moe", "qwen3_5",
@@ -430,6 +438,21 @@ do
   if m then check(m.block.ffn_dim == 2 * 14336 and m.block.experts == 8, "Mixtral block") end
   local q = built["Qwen/Qwen3-30B-A3B"]
   if q then check(q.block.ffn_dim == 8 * 768 and q.block.experts == 128, "Qwen3-MoE block") end
+  -- Qwen2-MoE: the shared expert runs for every token beside the top-k routed ones; its
+  -- sigmoid gate is a 1 x hidden linear without bias; q/k/v biased, o_proj not, no q/k norm
+  local q2 = built["Qwen/Qwen1.5-MoE-A2.7B"]
+  if q2 then
+    check(q2.block.ffn_dim == 4 * 1408 + 5632 and q2.block.experts == 60, "Qwen2-MoE block")
+    local seen = {}
+    for _, t in ipairs(q2.tensors) do seen[t.name] = t end
+    local g = seen["model.layers.*.mlp.shared_expert_gate.weight"]
+    check(g and g.shape[1] == 1 and g.shape[2] == 2048 and g.count == 24, "Qwen2-MoE shared_expert_gate")
+    check(seen["model.layers.*.mlp.shared_expert_gate.bias"] == nil, "Qwen2-MoE shared_expert_gate has no bias")
+    check(seen["model.layers.*.mlp.shared_expert.gate_proj.weight"].role == "shared_expert", "Qwen2-MoE shared expert role")
+    check(seen["model.layers.*.self_attn.q_proj.bias"] and seen["model.layers.*.self_attn.o_proj.bias"] == nil,
+      "Qwen2-MoE q/k/v bias only")
+    check(seen["model.layers.*.self_attn.q_norm.weight"] == nil, "Qwen2-MoE: no q/k norm")
+  end
   local e = 0
   for _, t in ipairs(m and m.tensors or {}) do if t.role == "expert" then e = e + 1; check(t.count == 32 * 8, "Mixtral expert count") end end
   check(e == 3, "Mixtral: three expert tensors (w1, w3, w2)")
