@@ -293,7 +293,8 @@ end
 
 -- ------------------------------------------------------------------ assembly
 
-local COMPONENTS = { text_encoder = true, text_encoder_2 = true, text_encoder_3 = true, image_encoder = true, face_encoder = true,
+local COMPONENTS = { text_encoder = true, text_encoder_2 = true, text_encoder_3 = true, text_encoder_4 = true,
+                     image_encoder = true, face_encoder = true,
                      denoiser = true, vae = true }
 
 -- pipeline(parts): parts = { { component, folder, tensors }, ... } -> one tensor list

@@ -11,7 +11,7 @@ local Q = {}
 local FORMAT_KEYS = { "name", "summary", "source", "aliases", "options", "defaults", "quantize_routers",
                       "keep", "tensor", "overhead", "apply", "list_name", "data", "keep_fp32" }
 local COMMON_OPTIONS = { modules_to_not_convert = "strings", keep = "strings" }
-local COMPONENTS = { "denoiser", "text_encoder", "text_encoder_2", "text_encoder_3", "vae" }
+local COMPONENTS = { "denoiser", "text_encoder", "text_encoder_2", "text_encoder_3", "text_encoder_4", "vae" }
 local LINEAR_ROLES = { attn = true, mlp = true, expert = true, shared_expert = true, other = true }
 
 local function fail(field, fmt, ...) error(field .. ": " .. fmt:format(...), 0) end

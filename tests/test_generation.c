@@ -528,6 +528,33 @@ static void test_zimage(void **state) {
   json_decref(k);
 }
 
+/* HiDream-I1 (architectures/hidream.lua): transformer 17,105,733,184 + CLIP-L with projection
+** 123,650,304 + OpenCLIP-bigG 694,659,840 + T5-XXL 4,762,310,656 + Llama-3.1-8B-Instruct with lm_head
+** 8,030,261,248 + FLUX.1's VAE 83,819,683 = 30,800,434,915. (1024/16)^2 image tokens + 3 x 128 text
+** slots; Full runs batched CFG, Dev and Fast one pass. Hold-out (weights only, no diffusers inference
+** peak for HiDream was found): huggingface/diffusers PR #11381 (2025-04-23) prints, for
+** train_dreambooth_lora_hidream.py with every component on one GPU in bf16 ("without offloading &
+** caching", before the prompt embeddings are cached), torch.cuda.memory_allocated() 57.77 GiB: the
+** four encoders, the transformer (with its small LoRA adapters) and the VAE; 57.37 GiB here (-0.7%). */
+static void test_hidream(void **state) {
+  json_t *j = eval(*state, "HiDream-ai/HiDream-I1-Full", "bf16", "kind = \"image\", width = 1024, height = 1024", NULL);
+  assert_int_equal(tu_int(j, "model.params"), 30800434915LL);
+  assert_int_equal(tu_int(j, "model.weight_bytes"), 2 * 30800434915LL);
+  assert_int_equal(tu_category(j, "weights"), 2 * 17105733184LL); /* the transformer's line, first */
+  assert_int_equal(tu_int(j, "runtime.denoiser_tokens"), 64 * 64 + 384);
+  within(tu_int(j, "model.weight_bytes"), 57.77, 0.01, "HiDream-I1 components resident (PR #11381)");
+  json_decref(j);
+  /* enable_model_cpu_offload: text encoding holds the largest encoder alone, Llama-3.1-8B (15 GiB);
+  ** the denoising phase the 31.9 GiB transformer, with the CFG batch of 2 (Full) or 1 (Dev) */
+  j = eval(*state, "HiDream-ai/HiDream-I1-Full", "bf16", "kind = \"image\", offload = \"model\"", NULL);
+  json_t *k = eval(*state, "HiDream-ai/HiDream-I1-Dev", "bf16", "kind = \"image\", offload = \"model\"", NULL);
+  long long peak = tu_int(j, "devices.0.total_bytes");
+  assert_true(peak > 2 * 17105733184LL && peak < 2 * 17105733184LL + 8 * (long long)GIB);
+  assert_true(tu_category(j, "activations") > 19 * tu_category(k, "activations") / 10);
+  json_decref(k);
+  json_decref(j);
+}
+
 /* HunyuanVideo-1.5 480p T2V (architectures/hunyuanvideo15.lua): 16,877,176,355 parameters; the
 ** default 848 x 480 x 121 frames is 31 x 30 x 53 = 49,290 latent tokens + 1,985 text slots =
 ** 51,275 (the S of tenstorrent/tt-xla#6071); the attention processor's dense [1, 1, S, S] mask
@@ -924,7 +951,7 @@ int main(void) {
       cmocka_unit_test(test_gen3_opensora),   cmocka_unit_test(test_gen3_models),
       cmocka_unit_test(test_cogvideox_vae),   cmocka_unit_test(test_cogvideox_offload_table), cmocka_unit_test(test_input_images),
       cmocka_unit_test(test_cogvideox15_decode_frames), cmocka_unit_test(test_opensora_offload_without_t2i2v),
-      cmocka_unit_test(test_flux2), cmocka_unit_test(test_flux_decode_allocated), cmocka_unit_test(test_reserved_across_phases), cmocka_unit_test(test_zimage), cmocka_unit_test(test_hunyuanvideo15),
+      cmocka_unit_test(test_flux2), cmocka_unit_test(test_flux_decode_allocated), cmocka_unit_test(test_reserved_across_phases), cmocka_unit_test(test_zimage), cmocka_unit_test(test_hidream), cmocka_unit_test(test_hunyuanvideo15),
       cmocka_unit_test(test_hunyuanvideo_dense_mask_v032), cmocka_unit_test(test_zimage_recipes_holdout),
       cmocka_unit_test(test_wan_docs_holdout), cmocka_unit_test(test_wan_vae_fp32_decode_holdout),
       cmocka_unit_test(test_edgedit_4090_holdout), cmocka_unit_test(test_edgedit_h200_holdout),

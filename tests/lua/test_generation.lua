@@ -84,6 +84,26 @@ eq("HunyuanVideo-1.5 720p default 1280 x 720", build("hunyuanvideo-community/Hun
 eq("HunyuanVideo-1.5 CFG (sequential guider)", tostring(hv.pipeline.cfg) .. tostring(hv.pipeline.cfg_batched), "truefalse")
 eq("HunyuanVideo-1.5 cfg-distilled: one pass", build("hunyuanvideo-community/HunyuanVideo-1.5-Diffusers-480p_t2v_distilled").pipeline.cfg, false)
 eq("HunyuanVideo-1.5 text tokens 729 + 256 + 1000", hv.pipeline.text_len, 1985)
+-- HiDream-I1 (architectures/hidream.lua): HiDreamImageTransformer2DModel 17,105,733,184 (the
+-- checkpoint total public model catalogs list for Full and Dev; by hand: 16 dual-stream blocks x
+-- 424,089,600 + 32 single-stream x 305,438,720 + caption projections 49 x 4096 x 2560 + embedders
+-- and final layer 32,458,304); CLIP-L with projection 123,650,304; OpenCLIP-bigG 694,659,840;
+-- T5-XXL 4,762,310,656; Llama-3.1-8B-Instruct with lm_head 8,030,261,248 (the Llama-3.1-8B preset);
+-- FLUX.1's VAE
+local hi = build("HiDream-ai/HiDream-I1-Full")
+eq("HiDream-I1 transformer", P.params(hi.tensors, "denoiser"), 17105733184)
+eq("HiDream-I1 CLIP-L", P.params(hi.tensors, "text_encoder"), 123650304)
+eq("HiDream-I1 CLIP-G", P.params(hi.tensors, "text_encoder_2"), 694659840)
+eq("HiDream-I1 T5", P.params(hi.tensors, "text_encoder_3"), 4762310656)
+eq("HiDream-I1 Llama-3.1-8B", P.params(hi.tensors, "text_encoder_4"), 8030261248)
+eq("HiDream-I1 VAE", P.params(hi.tensors, "vae"), 83819683)
+eq("HiDream-I1 pipeline", P.params(hi.tensors), 30800434915)
+eq("HiDream-I1 expert width 6912 (int(2/3 x 4d) to 256)", hi.intermediate, 6912)
+eq("HiDream-I1-Full CFG batched, Dev / Fast distilled", tostring(hi.pipeline.cfg) .. tostring(hi.pipeline.cfg_batched)
+  .. tostring(build("HiDream-ai/HiDream-I1-Dev").pipeline.cfg) .. tostring(build("HiDream-ai/HiDream-I1-Fast").pipeline.cfg),
+  "truetruefalsefalse")
+eq("HiDream-I1 Dev = Full transformer", P.params(build("HiDream-ai/HiDream-I1-Dev").tensors, "denoiser"), 17105733184)
+eq("HiDream-I1 joint text slots 3 x 128", hi.pipeline.text_len, 384)
 -- the edit models that share a preset's shapes resolve to it
 for alias, base in pairs { ["black-forest-labs/FLUX.1-Kontext-dev"] = "black-forest-labs/FLUX.1-dev",
                            ["Qwen/Qwen-Image-Edit"] = "Qwen/Qwen-Image", ["Qwen/Qwen-Image-Edit-2509"] = "Qwen/Qwen-Image" } do
@@ -93,7 +113,7 @@ end
 for id, p in pairs(presets.models) do
   if ({ stable_diffusion = 1, flux = 1, sd3 = 1, pixart = 1, wan = 1, hunyuanvideo = 1, cogvideox = 1,
         ltx_video = 1, mochi = 1, opensora = 1, hunyuandit = 1, qwenimage = 1, flux2 = 1, zimage = 1,
-        hunyuanvideo15 = 1 })[p.arch] then
+        hunyuanvideo15 = 1, hidream = 1 })[p.arch] then
     local d = build(id)
     local untagged = 0
     for _, t in ipairs(d.tensors) do if not t.component then untagged = untagged + 1 end end
