@@ -1563,24 +1563,32 @@ static void test_sglang_pool(void **state) {
   json_decref(j);
   /* 0.5.3 and later: the reserved-memory rule on an 81,091 MiB GPU (chunked prefill 8192,
   ** CUDA graphs to batch 256 at tp 1): 512 + 1.5 x 8192 + 2 x 256 + 1024 / 8 = 13,440 MiB,
-  ** (81,091 - 13,440) / 81,091 = 0.834; page_size 64 rounds the pool down to whole pages */
+  ** (81,091 - 13,440) / 81,091 = 0.834 up to 0.5.9; in the newest release the piecewise graphs
+  ** (on by default from 0.5.10 here) add 8 MiB per captured token size (PR #15927): 58 sizes
+  ** to 8192, 13,904 MiB, 0.829; page_size 64 rounds the pool down to whole pages */
   j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'sglang', "
-                   "page_size = 64 }, " WL ", " H100 " }");
+                   "version = '0.5.9', page_size = 64 }, " WL ", " H100 " }");
   assert_float_equal(fig(j, "mem_fraction_static"), 0.834, 1e-9);
   assert_int_equal((long long)fig(j, "reserved_bytes"), 13440LL * 1048576);
-  pool = (long long)(0.834 * free0) - SG_L8;
+  json_decref(j);
+  j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'sglang', "
+                   "page_size = 64 }, " WL ", " H100 " }");
+  assert_float_equal(fig(j, "mem_fraction_static"), 0.829, 1e-9);
+  assert_int_equal((long long)fig(j, "reserved_bytes"), 13904LL * 1048576);
+  pool = (long long)(0.829 * free0) - SG_L8;
   assert_int_equal((long long)fig(j, "kv_cache_tokens"), pool / 131072 / 64 * 64);
   /* the request table: min(max(tokens / context x 512, 2048), 4096) requests */
   long long reqs = (long long)((double)(pool / 131072 / 64 * 64) / 8192.0 * 512);
   reqs = reqs < 2048 ? 2048 : reqs > 4096 ? 4096 : reqs;
   assert_int_equal((long long)fig(j, "max_running_requests"), reqs);
   json_decref(j);
-  /* a 24 GiB GPU at tp 1: chunk 2048, graphs to 24: 512 + 3072 + 48 + 128 = 3760 MiB */
+  /* a 24 GiB GPU at tp 1: chunk 2048, graphs to 24: 512 + 3072 + 48 + 128 = 3760 MiB, and in the
+  ** newest release 8 MiB for each of the 42 piecewise token sizes to 2048: 4096 MiB */
   j = eval(*state, "return { model = 'meta-llama/Llama-3.2-1B', runtime = 'sglang', " WL
                    ", gpu = 'RTX 4090' }");
   assert_int_equal((long long)fig(j, "chunked_prefill_size"), 2048);
   assert_int_equal((long long)fig(j, "cuda_graph_max_bs"), 24);
-  assert_int_equal((long long)fig(j, "reserved_bytes"), 3760LL * 1048576);
+  assert_int_equal((long long)fig(j, "reserved_bytes"), (3760LL + 42 * 8) * 1048576);
   json_decref(j);
   /* tp 8 on NVSwitch H200s: the free memory the fraction applies to is measured after the
   ** communicators start, 1.82 GiB of NVLS buffers less (est_tp_comm_gib). sgl-project/sglang
@@ -1725,6 +1733,32 @@ static void test_sglang_holdout5(void **state) {
               (const want[]){{"weights_bytes", 56.89, 0.01, IN_GIB},
                              {"kv_cache_tokens", 4096, 0, 0},
                              {"k_size_bytes", 0.19, 0.05, IN_GIB},
+                             {NULL}});
+}
+
+/* Hold-out round 8 (SGLang MoE / MLA serving): a public whitepaper's raw-data appendix on CPU MoE
+** expert offloading (measured 2026-08-27 on a node of 8 x H100 80GB HBM3), its GPU-only smoke run:
+** SGLang from source of late August 2026 (newer than 0.5.19, run as 0.5.19), `python -m
+** sglang.launch_server --model-path Qwen/Qwen3-30B-A3B-FP8` with defaults on one H100
+** (attention_backend triton as printed): "mem_fraction_static=0.83", "Load weight end ... quant=fp8
+** ... mem usage=29.15 GB", "KV Cache is allocated ... #tokens: 392920, K size: 17.99 GB", "Capture
+** target prefill CUDA graph end ... mem usage=1.71 GB" (58 token sizes to 8192), "Capture target
+** decode CUDA graph end ... mem usage=0.34 GB", max_running_requests=4096. The default fraction
+** keeps 8 MiB per piecewise token size out (PR #15927, src/rt_sglang.c fraction): 0.834 -> 0.829
+** (0.830 at nvidia-smi's total), KV tokens +1.7% -> +0.6%. */
+static void test_sglang_holdout8(void **state) {
+  expect_figs(*state,
+              "return { model = 'Qwen/Qwen3-30B-A3B', dtype = 'bf16', quant = { name = 'fp8', scheme = 'block', "
+              "block_size = 128 }, runtime = { name = 'sglang', version = '0.5.19', attention_backend = 'triton', "
+              "context_length = 40960 }, workload = { kind = 'inference', context = 40960 }, gpu = 'H100-SXM-80GB' }",
+              (const want[]){{"mem_fraction_static", 0.829, 0, 0.0005},
+                             {"weights_bytes", 29.15, 0.01, IN_GIB},
+                             {"kv_cache_tokens", 392920, 0.02, 0},
+                             {"k_size_bytes", 17.99, 0.02, IN_GIB},
+                             {"max_running_requests", 4096, 0, 0},
+                             {"cuda_graph_piecewise_sizes", 58, 0, 0},
+                             {"cuda_graph_piecewise_bytes", 1.71, 0.25, IN_GIB},
+                             {"cuda_graph_decode_bytes", 0.34, 0.25, IN_GIB},
                              {NULL}});
 }
 
@@ -2796,7 +2830,7 @@ int main(void) {
       cmocka_unit_test(test_qwen3_235b_fp8_tp8_ep),
       cmocka_unit_test(test_llama8b_dtypes), cmocka_unit_test(test_gemma2_hybrid), cmocka_unit_test(test_deepseek_mla), cmocka_unit_test(test_mla_block_size), cmocka_unit_test(test_glm45_air),
       cmocka_unit_test(test_moe),            cmocka_unit_test(test_qwen2moe_holdout), cmocka_unit_test(test_version_eras), cmocka_unit_test(test_cudagraph_profiling_default), cmocka_unit_test(test_cudagraph_memory), cmocka_unit_test(test_graph_gptoss_sizes), cmocka_unit_test(test_graph_fa3_accum_holdout7), cmocka_unit_test(test_graph_custom_ar_rule), cmocka_unit_test(test_graph_nccl_holdout6), cmocka_unit_test(test_a100_v010),
-      cmocka_unit_test(test_deficit),        cmocka_unit_test(test_errors),      cmocka_unit_test(test_sglang_pool), cmocka_unit_test(test_sglang_release_defaults), cmocka_unit_test(test_sglang_holdout3), cmocka_unit_test(test_sglang_holdout5), cmocka_unit_test(test_sglang_holdout6),
+      cmocka_unit_test(test_deficit),        cmocka_unit_test(test_errors),      cmocka_unit_test(test_sglang_pool), cmocka_unit_test(test_sglang_release_defaults), cmocka_unit_test(test_sglang_holdout3), cmocka_unit_test(test_sglang_holdout5), cmocka_unit_test(test_sglang_holdout8), cmocka_unit_test(test_sglang_holdout6),
       cmocka_unit_test(test_sglang_mamba), cmocka_unit_test(test_sglang_swa), cmocka_unit_test(test_sglang_mla),
       cmocka_unit_test(test_sglang_spec_eagle3), cmocka_unit_test(test_sglang_spec_mtp),
       cmocka_unit_test(test_sglang_spec_errors),

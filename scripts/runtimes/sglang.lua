@@ -213,8 +213,9 @@ end
 -- --enable-piecewise-cuda-graph (PR #10062) reserves piecewise_cuda_graph_max_tokens // 4 MiB
 -- more when the fraction is not given (server_args.py _handle_gpu_memory_settings, PR #12996,
 -- commit 58b12ccb4, first in 0.5.5.post1; max tokens 4096 by default, as in 0.5.6). PR #15927
--- (2026-01-10, after 0.5.6.post2; its release not pinned here) reserves 8 MiB per captured
--- token size instead, and PR #16331 (2026-03-02) turns the graphs on by default: not modelled.
+-- (2026-01-10, after 0.5.6.post2; 0.5.7 here) reserves 8 MiB per captured token size instead,
+-- before the 10 GiB floor, and PR #16331 (2026-03-02; 0.5.10 here) turns the graphs on by default:
+-- src/rt_sglang.c fraction counts the sizes (piecewise_sizes).
 local PIECEWISE_SINCE, PIECEWISE_UNTIL = 500501, 500700
 
 local function piecewise(n, knobs, rel, f)
@@ -225,8 +226,6 @@ local function piecewise(n, knobs, rel, f)
     note(n, "SGLang %s reserves nothing for piecewise CUDA graphs (from 0.5.5.post1, PR #12996)", n.runtime_version)
   elseif rel < PIECEWISE_UNTIL then
     n.extra["sglang.piecewise_reserve_mib"] = (mt or 4096) // 4
-  else
-    note(n, "SGLang piecewise CUDA graph reserve not modelled after 0.5.6 (PR #15927: 8 MiB per captured size); none added")
   end
 end
 
