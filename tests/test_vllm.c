@@ -1760,6 +1760,18 @@ static void test_sglang_holdout8(void **state) {
                              {"cuda_graph_piecewise_bytes", 1.71, 0.25, IN_GIB},
                              {"cuda_graph_decode_bytes", 0.34, 0.25, IN_GIB},
                              {NULL}});
+  /* regression: the two default-fraction logs with piecewise graphs of the fifth round
+  ** (sgl-project/sglang .claude/skills/clean-startup-log/SKILL.md, logs of 2026-04-27 and 2026-05-24,
+  ** Qwen3-8B, page 64, 74 piecewise sizes to 16384, 592 MiB): 992,896 and 1,707,904 tokens printed, +0.46% and
+  ** +0.27% without the piecewise reserve, +0.06% and +0.03% with it */
+  expect_figs(*state,
+              "return { model = 'Qwen/Qwen3-8B', runtime = { name = 'sglang', version = '0.5.10', page_size = 64, "
+              "context_length = 40960 }, workload = { kind = 'inference', context = 40960 }, gpu = 'B200-SXM-180GB' }",
+              (const want[]){{"kv_cache_tokens", 992896, 0.002, 0}, {"k_size_bytes", 68.18, 0.002, IN_GIB}, {NULL}});
+  expect_figs(*state,
+              "return { model = 'Qwen/Qwen3-8B', runtime = { name = 'sglang', version = '0.5.12', page_size = 64, "
+              "context_length = 40960 }, workload = { kind = 'inference', context = 40960 }, gpu = 'NVIDIA GB300' }",
+              (const want[]){{"kv_cache_tokens", 1707904, 0.002, 0}, {"k_size_bytes", 117.28, 0.002, IN_GIB}, {NULL}});
 }
 
 /* Hold-out (holdout4-rocm): SGLang on AMD Instinct GPUs.
