@@ -69,6 +69,46 @@ bool estimate_device_weights(const model_desc *m, uint64_t tp, uint64_t pp, uint
   return true;
 }
 
+/* One pipeline stage's weights and parameter elements on one tp rank: `layers` of the
+** model's `all_layers` repeated layers (the per-layer groups' bytes in that proportion),
+** the input embeddings on the first stage, the final norm and head on the last. A tied
+** output head that has no tensor of its own is a second copy of the word embedding on the
+** last stage when that is not the first: Megatron's setup_embeddings_and_output_layer
+** (megatron/core/models/common/language_module/language_module.py) creates the last
+** stage's output_layer.weight, fills it with zeros and all-reduces it with the first
+** stage's embedding over the embedding group, and the module-splitting frameworks
+** (torchtitan's per-stage deep copy with the other stages' modules deleted, DeepSpeed's
+** TiedLayerSpec) keep the shared tensor on every stage that uses it. */
+bool estimate_stage_weights(const model_desc *m, uint64_t tp, uint64_t layers, uint64_t all_layers, bool first,
+                            bool last, uint64_t *bytes, uint64_t *elems) {
+  bytes_acc acc = {0, false};
+  uint64_t lb = 0, le = 0, b_out = 0, e_out = 0, word_b = 0, word_e = 0;
+  bool head = false;
+  if (tp == 0 || all_layers == 0) return false;
+  for (size_t i = 0; i < m->inv.n; i++) {
+    const inv_tensor *t = &m->inv.t[i];
+    uint64_t b, n, one;
+    if (!inv_tensor_bytes(t, &b) || !inv_tensor_elements(t, &one)) return false;
+    n = acc_mul(&acc, one, t->count);
+    if (tp > 1 && est_tp_sharded(t->role)) b = bytes_ceildiv(b, tp), n = bytes_ceildiv(n, tp);
+    if (t->role == ROLE_LM_HEAD) head = true;
+    if (strchr(t->name, '*')) {
+      lb = acc_add(&acc, lb, b), le = acc_add(&acc, le, n);
+      continue;
+    }
+    bool embed = t->role == ROLE_EMBED || t->role == ROLE_POS_EMBED;
+    if (t->role == ROLE_EMBED) word_b = acc_add(&acc, word_b, b), word_e = acc_add(&acc, word_e, n);
+    if (embed ? first : last) b_out = acc_add(&acc, b_out, b), e_out = acc_add(&acc, e_out, n);
+  }
+  if (last && !first && m->tied_embeddings && !head)
+    b_out = acc_add(&acc, b_out, word_b), e_out = acc_add(&acc, e_out, word_e);
+  uint64_t sb = 0, se = 0;
+  if (!bytes_muldiv(lb, layers, all_layers, &sb) || !bytes_muldiv(le, layers, all_layers, &se)) return false;
+  *bytes = acc_add(&acc, sb, b_out);
+  *elems = acc_add(&acc, se, e_out);
+  return !acc.overflow;
+}
+
 static uint64_t est_reserved_weights(ectx *c, uint64_t tp) {
   uint64_t total = 0;
   for (size_t i = 0; i < c->m->inv.n; i++) {

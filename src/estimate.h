@@ -61,5 +61,10 @@ int estimate_run(const model_desc *m, const scenario *s, estimate *out, char *er
 uint64_t estimate_round_alloc(uint64_t bytes);
 /* Weight bytes one device holds under tensor and pipeline parallelism. */
 bool estimate_device_weights(const model_desc *m, uint64_t tp, uint64_t pp, uint64_t *out);
+/* One pipeline stage's weight bytes and parameter elements on a tp rank: `layers` of
+** `all_layers`, the embeddings if first, the final norm and head if last (a tied head's
+** copy of the embedding on a last stage that is not the first). */
+bool estimate_stage_weights(const model_desc *m, uint64_t tp, uint64_t layers, uint64_t all_layers, bool first,
+                            bool last, uint64_t *bytes, uint64_t *elems);
 
 #endif
