@@ -318,25 +318,87 @@ static bool fsdp_pp(ectx *c, const train_cfg *t) {
   return t->strategy == STRAT_FSDP && c->s->pp > 1 && shard_ranks(c, t) > 1 && !t->off_par && !t->pipeline;
 }
 
-/* Frozen base and adapters per rank; the gathered unit under parameter sharding. */
-static void train_weights(ectx *c, const train_cfg *t, train_parts *p) {
+/* Repeated layers of pipeline stage st (0 first, pp - 1 last) of L, as the runtime splits
+** them (vLLM's get_pp_indices, src/rt_vllm.c, is not reused: neither framework deals layers
+** that way).
+** - pytorch (torchtitan): the embeddings and the norm + head each count as one layer
+**   (input_weight = output_weight = 1) and the L + 2 "effective layers" are dealt evenly,
+**   the remainder one apiece to the first stages; the first and last stages then build one
+**   transformer layer fewer (torchtitan/distributed/pipeline_parallel.py
+**   generate_llm_fqn_per_model_part and the generate_split_points before it, which takes
+**   the same weights). The late-2024 generate_split_points (9dec370: base = L / pp on the
+**   first stage, one extra apiece to the middle stages from the second on, the rest on the
+**   last) gives the same split for L = 126 at pp 8 (15, 16 x 6, 15) but not in general;
+**   pipeline_parallel_split_points is not modelled.
+** - megatron: L / pp each (Megatron asserts it divides; megatron/core/transformer/
+**   transformer_block.py get_num_layers_to_build), unless --decoder-first-pipeline-num-layers
+**   / --decoder-last-pipeline-num-layers fix the end stages and the rest divide evenly over
+**   the others, or --account-for-embedding-in-pipeline-split / --account-for-loss-in-
+**   pipeline-split count the embedding / the loss as a layer of the first / last stage
+**   (megatron/core/transformer/transformer_config.py, TransformerConfig; runtime knobs of
+**   the same names).
+** - others (DeepSpeed's PipelineModule balances parameters, partition_method 'parameters';
+**   not modelled): ceil(L / pp) on every stage, as before the per-stage states. */
+static uint64_t pp_stage_layers(ectx *c, uint64_t st) {
+  const scenario *s = c->s;
+  uint64_t L = model_layers(c), pp = s->pp ? s->pp : 1;
+  bool first = st == 0, last = st + 1 == pp;
+  if (pp < 2) return L;
+  if (strcmp(s->runtime, "pytorch") == 0) {
+    uint64_t eff = L + 2, per = eff / pp, n = per + (st < eff % pp ? 1 : 0);
+    if ((first || last) && n > 0) n--;
+    return n;
+  }
+  if (strcmp(s->runtime, "megatron") == 0) {
+    uint64_t f = scn_u64(s, "runtime.decoder_first_pipeline_num_layers", 0);
+    uint64_t l = scn_u64(s, "runtime.decoder_last_pipeline_num_layers", 0);
+    if (f || l) {
+      if (first && f) return f;
+      if (last && l) return l;
+      uint64_t rest = L > f + l ? L - f - l : 0, others = pp - (f ? 1 : 0) - (l ? 1 : 0);
+      return others ? rest / others : 0;
+    }
+    bool emb = scn_bool(s, "runtime.account_for_embedding_in_pipeline_split", false);
+    bool loss = scn_bool(s, "runtime.account_for_loss_in_pipeline_split", false);
+    uint64_t per = (L + emb + loss) / pp;
+    if (first && emb && per) per--;
+    if (last && loss && per) per--;
+    return per;
+  }
+  return bytes_ceildiv(L, pp);
+}
+
+/* Frozen base and adapters per rank; the gathered unit under parameter sharding. With
+** pp > 1, stage st's own (st < 0: the heavier end stage's with an even share of the layers,
+** estimate_device_weights). */
+static void train_weights(ectx *c, const train_cfg *t, train_parts *p, int64_t st) {
   const scenario *s = c->s;
   uint64_t mp = model_parallel(c), dp = shard_ranks(c, t), w = 0;
+  uint64_t layers = bytes_ceildiv(model_layers(c), s->pp);
   if (t->pipeline) {
     pipeline_weights(c, p, &w);
     if (t->encoder_pool) p->pool = acc_add(&c->acc, p->aux, p->aux_rounding);
     if (!t->aux_on_gpu) p->aux = p->aux_rounding = 0;
+  } else if (st >= 0 && s->pp > 1) {
+    layers = pp_stage_layers(c, (uint64_t)st);
+    if (!estimate_stage_weights(c->m, s->tp, layers, model_layers(c), st == 0, (uint64_t)st + 1 == s->pp, &w,
+                                &p->pp_elems))
+      c->acc.overflow = true;
+    p->pp_layers = layers;
   } else if (!estimate_device_weights(c->m, s->tp, s->pp, &w)) {
     c->acc.overflow = true;
   }
   bool ps = params_sharded(t->strategy);
   p->weights_full = w;
   p->weights = t->off_par ? 0 : shard(w, dp, ps);
-  p->adapters = shard(est_elems_bytes(c, bytes_ceildiv(t->added, mp), t->tdtype), dp, ps && !t->off_par);
+  uint64_t added = bytes_ceildiv(t->added, mp);
+  if (p->pp_layers && !bytes_muldiv(t->added, p->pp_layers, acc_mul(&c->acc, model_layers(c), s->tp), &added))
+    c->acc.overflow = true;
+  p->adapters = shard(est_elems_bytes(c, added, t->tdtype), dp, ps && !t->off_par);
   if ((ps || t->off_par) && (dp > 1 || t->off_par)) {
     /* FSDP / ZeRO-3 all-gather one unit (a transformer block) and prefetch the next; w is
     ** this pipeline stage's, so its layers are the stage's */
-    uint64_t layers = bytes_ceildiv(model_layers(c), s->pp);
+    if (layers == 0) layers = 1;
     uint64_t unit = bytes_ceildiv(w, layers), root = 0, big = 0;
     root_weights(c, &root, &big);
     vf_dtype gd = s->prec.weights; /* the gathered parameters' dtype */
@@ -387,22 +449,45 @@ static void train_weights(ectx *c, const train_cfg *t, train_parts *p) {
 ** quantization.py; num_gemms x 3 forward, x 2 backward in module/base.py), each a tensor
 ** of the caching allocator (512-byte blocks). This rank's modules: the converted Linears
 ** of its pipeline stage (tp splits each Linear, every rank keeps the module's state). */
-static uint64_t te_fp8_meta(ectx *c, const train_cfg *t) {
+static uint64_t te_fp8_meta(ectx *c, const train_cfg *t, const train_parts *p) {
   if (t->fp8 != FP8_TE) return 0;
   bytes_acc *A = &c->acc;
   uint64_t len = t->fp8_amax_len, per = 0;
   for (uint64_t n = 3; n >= 2; n--) /* forward, backward */
     per = acc_add(A, per, acc_add(A, estimate_round_alloc(n * 4), estimate_round_alloc(acc_mul3(A, len, n, 4))));
-  return acc_mul(A, per, bytes_ceildiv(t->fp8_linears, c->s->pp));
+  uint64_t lin = bytes_ceildiv(t->fp8_linears, c->s->pp);
+  if (p->pp_layers && !bytes_muldiv(t->fp8_linears, p->pp_layers, model_layers(c), &lin)) A->overflow = true;
+  return acc_mul(A, per, lin);
 }
 
-static void train_model_states(ectx *c, const train_cfg *t, train_parts *p) {
+/* Stage st's share of a whole-model quantity of the trainable parameters (their count,
+** optimizer bytes): ceil(whole / (tp x pp)) for the average share (st < 0, pp = 1); with
+** full training the stage's parameter elements on this rank over the model's, so the first
+** stage's states carry the embedding, the last stage's the final norm, the head or a tied
+** head's copy of the embedding (estimate_stage_weights); with adapters or frozen parts, the
+** stage's share of the layers, where the trainable parameters live. */
+static uint64_t stage_share(ectx *c, const train_cfg *t, const train_parts *p, uint64_t whole) {
+  uint64_t out = 0;
+  if (!p->pp_layers && !p->pp_elems) return bytes_ceildiv(whole, model_parallel(c));
+  uint64_t all = c->e->params;
+  bool ok = !t->peft && all && t->trainable >= all
+              ? bytes_muldiv(whole, p->pp_elems, all, &out)
+              : bytes_muldiv(whole, p->pp_layers, acc_mul(&c->acc, model_layers(c), c->s->tp), &out);
+  if (!ok) c->acc.overflow = true;
+  return out;
+}
+
+/* Weights, gradients, master copy, optimizer states and their buffers on one rank: with
+** pp > 1 and stage >= 0, pipeline stage `stage`'s own (pp_stages compares them per stage),
+** else the average share of the trainable parameters beside the heavier end stage's weights. */
+static void train_model_states(ectx *c, const train_cfg *t, train_parts *p, int64_t stage) {
   const scenario *s = c->s;
-  uint64_t dp = shard_ranks(c, t), mp = model_parallel(c);
-  uint64_t T = bytes_ceildiv(t->trainable, mp);
+  uint64_t dp = shard_ranks(c, t);
   strategy_kind st = t->strategy;
-  train_weights(c, t, p);
-  p->fp8_meta = te_fp8_meta(c, t);
+  p->pp_layers = p->pp_elems = 0;
+  train_weights(c, t, p, stage);
+  uint64_t T = stage_share(c, t, p, t->trainable);
+  p->fp8_meta = te_fp8_meta(c, t, p);
   uint64_t grads = est_elems_bytes(c, T, s->prec.grads);
   if (t->oib) /* optimizer_in_backward: each gradient is stepped and freed as it lands */
     grads = est_elems_bytes(c, t->largest ? t->largest : T, s->prec.grads);
@@ -417,9 +502,9 @@ static void train_model_states(ectx *c, const train_cfg *t, train_parts *p) {
   uint64_t master = s->prec.master ? est_elems_bytes(c, T, s->prec.master_dtype) : 0;
   bool os = states_sharded(st);
   p->master = t->off_opt ? 0 : shard(master, dp, os);
-  p->states = t->off_opt ? 0 : shard(bytes_ceildiv(t->state_bytes, mp), dp, os);
-  p->paged = t->off_opt ? 0 : shard(bytes_ceildiv(t->paged_bytes, mp), dp, os);
-  p->step_temp = t->off_opt ? 0 : shard(bytes_ceildiv(t->temp_bytes, mp), dp, os);
+  p->states = t->off_opt ? 0 : shard(stage_share(c, t, p, t->state_bytes), dp, os);
+  p->paged = t->off_opt ? 0 : shard(stage_share(c, t, p, t->paged_bytes), dp, os);
+  p->step_temp = t->off_opt ? 0 : shard(stage_share(c, t, p, t->temp_bytes), dp, os);
   if (strcmp(s->runtime, "deepspeed") == 0 && st >= STRAT_ZERO1) {
     /* DeepSpeed's contiguous gradient bucket: reduce_bucket_size elements (default 5e8,
     ** deepspeed/runtime/zero/config.py) in the gradient dtype; ZeRO-3 allocates it at init
@@ -441,8 +526,8 @@ static void train_model_states(ectx *c, const train_cfg *t, train_parts *p) {
 ** per-op saved set plus the recomputed layer (op: `input` is then that set, op_saved_bytes),
 ** or a mix when every k-th layer is checkpointed. Offloaded activations keep the working
 ** layer and two layer inputs in flight (torchtune OffloadActivations streams). */
-static uint64_t kept_activations(ectx *c, const train_cfg *t, uint64_t per_layer, uint64_t input, uint64_t *work) {
-  uint64_t layers = bytes_ceildiv(model_layers(c), c->s->pp); /* this rank's */
+static uint64_t kept_activations(ectx *c, const train_cfg *t, uint64_t per_layer, uint64_t input, uint64_t layers,
+                                 uint64_t *work) {
   *work = 0; /* of the result, what is not kept per micro-batch: the layer being recomputed */
   if (t->off_act) return *work = acc_add(&c->acc, per_layer, acc_mul(&c->acc, input, 2));
   if (c->s->gc == GC_OP) return acc_add(&c->acc, acc_mul(&c->acc, input, layers), *work = per_layer);
@@ -661,7 +746,8 @@ static void lm_activations(ectx *c, const train_cfg *t, uint64_t a, train_parts 
   if (s->gc == GC_OP) input = acc_mul(A, tokens, op_saved_bytes(c, t, a));
   p->act_layer = per_layer;
   uint64_t work = 0;
-  p->act = kept_activations(c, t, per_layer, input, &work);
+  p->act = kept_activations(c, t, per_layer, input, bytes_ceildiv(model_layers(c), s->pp), &work);
+  p->pp_kept = p->act, p->pp_per_layer = per_layer, p->pp_input = input;
   /* LoHa's delta weight, saved by F.linear in the adapters' output dtype */
   p->act = acc_add(A, p->act, acc_mul(A, bytes_ceildiv(t->weight_saved, model_parallel(c)), t->adapter_bytes ? t->adapter_bytes : a));
   if (s->pp > 1) {
@@ -747,8 +833,13 @@ static void budget_states(ectx *c, const train_cfg *t, const train_parts *p, boo
   bool ps = params_sharded(t->strategy) && s->dp * t->cp > 1;
   /* a quantized base names its format (scripts/quant.lua sets quant.name), else the dtype */
   const char *q = scn_str(s, "quant.name", NULL);
-  budget_add(b, "weights", p->weights, BASIS_EXACT, true, "%s%s weights%s%s", t->peft ? "frozen " : "",
-             q ? q : dtype_get(s->prec.weights)->name, ps ? ", sharded over dp" : "",
+  char stage[160] = "";
+  if (p->pp_stage && p->pp_layers)
+    snprintf(stage, sizeof stage, ", the %s pipeline stage's own: %llu of %llu layers%s", p->pp_stage == 1 ? "first"
+             : p->pp_stage == 3 ? "second" : "last", (unsigned long long)p->pp_layers, (unsigned long long)model_layers(c),
+             p->pp_stage == 1 ? " and the embeddings" : p->pp_stage == 2 ? (c->m->tied_embeddings ? ", final norm and a copy of the tied embedding" : ", final norm and head") : "");
+  budget_add(b, "weights", p->weights, BASIS_EXACT, true, "%s%s weights%s%s%s", t->peft ? "frozen " : "",
+             q ? q : dtype_get(s->prec.weights)->name, ps ? ", sharded over dp" : "", stage,
              t->off_par ? " (offloaded to host memory)" : "");
   if (t->pipeline)
     budget_add(b, "frozen_components", p->aux, BASIS_EXACT, true, "text encoders and VAE%s",
@@ -841,6 +932,26 @@ static uint64_t grad_stream_pool(const scenario *s, const train_cfg *t, const tr
   return t->strategy == STRAT_FSDP && s->dp * t->cp > 1 && !t->oib && !t->off_opt && !t->off_par ? p->grads : 0;
 }
 
+/* Allocated bytes of each phase (forward, backward, optimizer step) and their transients. */
+static void train_phases(ectx *c, const train_cfg *t, const train_parts *p, uint64_t ph[3], uint64_t tr[3]) {
+  bytes_acc *A = &c->acc;
+  uint64_t base = acc_add(A, acc_add(A, p->weights, p->adapters), acc_add(A, p->master, acc_add(A, p->states, p->comm)));
+  base = acc_add(A, acc_add(A, base, p->aux), acc_add(A, p->fp8_meta, p->pp_recv));
+  uint64_t g_fwd = (c->s->grad_accum > 1 || t->keep_grads) && !t->oib ? p->grads : 0;
+  uint64_t g_bwd = p->grads, base_step = base;
+  if (p->pp_stage) {
+    g_fwd = p->pp_g0, g_bwd = p->pp_g1;
+    if (p->pp_params) base_step -= p->comm; /* FSDP resharded after the last backward */
+  }
+  uint64_t fwd = acc_add(A, p->act, p->logits);
+  tr[0] = fwd > t->encode ? fwd : t->encode;
+  tr[1] = acc_add(A, acc_add(A, p->act_layer, t->oib ? p->step_temp : 0), p->pp_logits_bwd);
+  tr[2] = acc_add(A, t->oib ? 0 : p->step_temp, p->pp_logits_step);
+  ph[0] = acc_add(A, base, acc_add(A, g_fwd, tr[0]));
+  ph[1] = acc_add(A, base, acc_add(A, g_bwd, tr[1]));
+  ph[2] = acc_add(A, base_step, acc_add(A, p->grads, tr[2]));
+}
+
 /* Pipeline parallelism (pp > 1) under a 1F1B schedule, the only one modelled (PyTorch's
 ** Schedule1F1B, torchtitan's default pipeline_parallel_schedule at 9dec370; Megatron's and
 ** DeepSpeed's TrainSchedule run the same): stage s runs min(pp - s, n) forwards before its
@@ -867,57 +978,65 @@ static uint64_t grad_stream_pool(const scenario *s, const train_cfg *t, const tr
 ** stage, one micro-batch fewer in flight than the first, both (its in-flight micro-batches'
 ** first layer inputs among them), which makes it the heaviest once grad_accum exceeds pp by
 ** more than the layers of a stage under full checkpointing.
-** The stage with the largest peak is reported. Weights are the heavier stage's for both
-** (estimate_device_weights). */
-static void pp_stages(ectx *c, const train_cfg *t, train_parts *p) {
+** Each compared stage holds its own layers' share of the model (pp_stage_layers: how the
+** runtime splits them) and its own parameters: its weights, gradients, master copy and
+** optimizer states (train_model_states for that stage: the embeddings on the first stage, the
+** final norm and head on the last, a tied head's copy of the embedding there too), and under
+** FSDP its gathered parameters and unsharded gradients; the stage whose peak allocation is
+** the largest is reported, and the weights and activations lines name it. */
+/* One compared stage's activations, gradients and buffers (kind 1 first, 2 last, 3 second),
+** its model states already its own (train_model_states): the kept set of its own layers in
+** place of ceil(L / pp) layers' (pp_stage_layers), then the 1F1B occupancy above. */
+static void pp_stage_fill(ectx *c, const train_cfg *t, train_parts *p, int kind) {
   const scenario *s = c->s;
   bytes_acc *A = &c->acc;
-  uint64_t n = s->grad_accum ? s->grad_accum : 1, k = s->pp < n ? s->pp : n, kb = n > k ? k : k - 1;
+  uint64_t n = s->grad_accum ? s->grad_accum : 1;
   uint64_t keep = t->keep_grads && !t->oib ? p->grads : 0;  /* what zero_grad leaves */
   uint64_t grads = p->pp_grads ? p->pp_grads : p->grads;   /* live once a backward ran */
   bool torch_pp = strcmp(s->runtime, "pytorch") == 0;
-  /* first stage */
-  uint64_t r1 = torch_pp ? acc_mul(A, p->pp_out, n) : 0;
-  uint64_t f1 = acc_add(A, acc_mul(A, p->pp_saved, k), p->pp_work);
-  uint64_t b1 = acc_add(A, acc_mul(A, p->pp_saved, kb), p->act_layer);
-  uint64_t first = acc_add(A, f1, keep), first_b = acc_add(A, b1, grads);
-  if (first_b > first) first = first_b;
-  first = acc_add(A, first, r1);
-  /* last stage */
-  uint64_t rl = torch_pp ? acc_mul(A, p->pp_out, n - 1) : 0;
-  uint64_t gl = n > 1 ? grads : keep;
-  uint64_t lf = acc_add(A, p->logits, acc_mul(A, p->pp_head, n - 1));
-  uint64_t lb = acc_mul(A, p->pp_head, n);
-  uint64_t last = acc_add(A, acc_add(A, p->act, lf), gl), last_b = acc_add(A, acc_add(A, p->act_layer, lb), grads);
-  if (last_b > last) last = last_b;
-  last = acc_add(A, last, rl);
-  /* the second stage, with PyTorch's receive buffers both ways: one micro-batch fewer in
-  ** flight than the first, each one's first layer input being its receive buffer */
-  uint64_t k2 = s->pp - 1 < n ? s->pp - 1 : n, kb2 = n > k2 ? k2 : k2 - 1, second = 0, f2 = 0, b2 = 0, r2 = 0;
-  if (torch_pp && s->pp > 2) {
-    uint64_t own = p->pp_saved > p->pp_out ? p->pp_saved - p->pp_out : 0;
-    r2 = acc_mul3(A, p->pp_out, n, 2);
-    f2 = acc_add(A, acc_mul(A, own, k2), p->pp_work);
-    b2 = acc_add(A, acc_mul(A, own, kb2), p->act_layer);
-    uint64_t second_b = acc_add(A, b2, grads);
-    second = acc_add(A, f2, keep);
-    if (second_b > second) second = second_b;
-    second = acc_add(A, second, r2);
+  uint64_t work = 0, layers = p->pp_layers ? p->pp_layers : bytes_ceildiv(model_layers(c), s->pp);
+  uint64_t kept = kept_activations(c, t, p->pp_per_layer, p->pp_input, layers, &work);
+  /* kept >= work and pp_saved >= pp_kept - work, act >= pp_kept: no underflow */
+  uint64_t saved = acc_add(A, p->pp_saved, kept) - p->pp_kept, act = acc_add(A, p->act, kept) - p->pp_kept;
+  p->pp_stage = kind, p->pp_g1 = grads;
+  if (kind == 2) { /* last stage */
+    p->pp_recv = torch_pp ? acc_mul(A, p->pp_out, n - 1) : 0;
+    p->pp_g0 = n > 1 ? grads : keep;
+    p->act = act, p->logits = acc_add(A, p->logits, acc_mul(A, p->pp_head, n - 1));
+    p->pp_logits_bwd = p->pp_logits_step = acc_mul(A, p->pp_head, n);
+    p->pp_inflight = 1;
+    return;
   }
-  p->pp_g1 = grads;
-  p->pp_logits_step = lb;
-  if (second > first && second > last) {
-    p->pp_stage = 3, p->pp_inflight = k2, p->pp_recv = r2;
-    p->act = f2, p->logits = 0, p->act_layer = b2, p->pp_g0 = keep, p->pp_logits_bwd = 0;
-    p->pp_logits_step = 0;
-  } else if (first >= last) {
-    p->pp_stage = 1, p->pp_inflight = k, p->pp_recv = r1;
-    p->act = f1, p->logits = 0, p->act_layer = b1, p->pp_g0 = keep, p->pp_logits_bwd = 0;
-    p->pp_logits_step = 0;
-  } else {
-    p->pp_stage = 2, p->pp_inflight = 1, p->pp_recv = rl;
-    p->logits = lf, p->pp_g0 = gl, p->pp_logits_bwd = lb;
+  /* the first stage holds k micro-batches, the second (PyTorch's receive buffers both ways,
+  ** each in-flight micro-batch's first layer input being its receive buffer) one fewer */
+  uint64_t k = kind == 1 ? (s->pp < n ? s->pp : n) : (s->pp - 1 < n ? s->pp - 1 : n), kb = n > k ? k : k - 1;
+  uint64_t own = kind == 1 ? saved : saved > p->pp_out ? saved - p->pp_out : 0;
+  p->pp_recv = !torch_pp ? 0 : kind == 1 ? acc_mul(A, p->pp_out, n) : acc_mul3(A, p->pp_out, n, 2);
+  p->act = acc_add(A, acc_mul(A, own, k), p->pp_work);
+  p->act_layer = acc_add(A, acc_mul(A, own, kb), p->act_layer);
+  p->logits = 0, p->pp_g0 = keep, p->pp_logits_bwd = p->pp_logits_step = 0;
+  p->pp_inflight = k;
+}
+
+static void pp_stages(ectx *c, const train_cfg *t, train_parts *p) {
+  const scenario *s = c->s;
+  bool torch_pp = strcmp(s->runtime, "pytorch") == 0;
+  static const int kinds[3] = {1, 2, 3};
+  uint64_t stage[3] = {0, s->pp - 1, 1};
+  train_parts best = *p;
+  uint64_t best_peak = 0;
+  for (int i = 0; i < 3; i++) {
+    if (kinds[i] == 3 && !(torch_pp && s->pp > 2)) continue;
+    train_parts q = *p;
+    train_model_states(c, t, &q, (int64_t)stage[i]);
+    pp_stage_fill(c, t, &q, kinds[i]);
+    uint64_t ph[3], tr[3], peak = 0;
+    train_phases(c, t, &q, ph, tr);
+    for (int j = 0; j < 3; j++)
+      if (ph[j] > peak) peak = ph[j];
+    if (i == 0 || peak > best_peak) best = q, best_peak = peak;
   }
+  *p = best;
 }
 
 /* Allocated bytes of each phase; returns the peak phase and its transient bytes. *pooled:
@@ -925,20 +1044,10 @@ static void pp_stages(ectx *c, const train_cfg *t, train_parts *p) {
 ** keeps in the gradients' stream pool (grad_stream_pool), at the worst phase. */
 static int train_peak(ectx *c, const train_cfg *t, const train_parts *p, uint64_t *transient, uint64_t *pooled) {
   bytes_acc *A = &c->acc;
-  uint64_t base = acc_add(A, acc_add(A, p->weights, p->adapters), acc_add(A, p->master, acc_add(A, p->states, p->comm)));
-  base = acc_add(A, acc_add(A, base, p->aux), acc_add(A, p->fp8_meta, p->pp_recv));
+  uint64_t ph[3], tr[3];
+  train_phases(c, t, p, ph, tr);
   uint64_t g_fwd = (c->s->grad_accum > 1 || t->keep_grads) && !t->oib ? p->grads : 0;
-  uint64_t g_bwd = p->grads, base_step = base;
-  if (p->pp_stage) {
-    g_fwd = p->pp_g0, g_bwd = p->pp_g1;
-    if (p->pp_params) base_step -= p->comm; /* FSDP resharded after the last backward */
-  }
-  uint64_t fwd = acc_add(A, p->act, p->logits);
-  uint64_t tr[3] = {fwd > t->encode ? fwd : t->encode,
-                    acc_add(A, acc_add(A, p->act_layer, t->oib ? p->step_temp : 0), p->pp_logits_bwd),
-                    acc_add(A, t->oib ? 0 : p->step_temp, p->pp_logits_step)};
-  uint64_t ph[3] = {acc_add(A, base, acc_add(A, g_fwd, tr[0])), acc_add(A, base, acc_add(A, g_bwd, tr[1])),
-                    acc_add(A, base_step, acc_add(A, p->grads, tr[2]))};
+  if (p->pp_stage) g_fwd = p->pp_g0;
   int peak = 0;
   for (int i = 1; i < 3; i++)
     if (ph[i] > ph[peak]) peak = i;
@@ -1014,7 +1123,7 @@ static void train_slack(ectx *c, const train_cfg *t, const train_parts *p, uint6
 void train_run(ectx *c, const train_cfg *t) {
   train_parts p;
   memset(&p, 0, sizeof p);
-  train_model_states(c, t, &p);
+  train_model_states(c, t, &p, -1);
   train_activations(c, t, &p);
   if (c->s->pp > 1 && !t->act_elems) pp_stages(c, t, &p);
   uint64_t transient = 0, pooled = 0;

@@ -19,6 +19,15 @@ return runtime {
   summary = "Megatron-LM / Megatron-Core training",
   aliases = { "megatron-lm", "megatron-core", "mcore" },
   kinds = { "train" },
-  knobs = { use_distributed_optimizer = "bool", accumulate_allreduce_grads_in_fp32 = "bool" },
+  -- decoder_first_pipeline_num_layers / decoder_last_pipeline_num_layers
+  -- (--decoder-first-pipeline-num-layers, --decoder-last-pipeline-num-layers) fix the first /
+  -- last pipeline stage's transformer layers, the rest dividing evenly over the others;
+  -- account_for_embedding_in_pipeline_split / account_for_loss_in_pipeline_split count the
+  -- embedding / the loss as one layer of the first / last stage (megatron/core/transformer/
+  -- transformer_config.py; src/train.c pp_stage_layers). Without them each stage builds
+  -- num_layers / pp layers.
+  knobs = { use_distributed_optimizer = "bool", accumulate_allreduce_grads_in_fp32 = "bool",
+            decoder_first_pipeline_num_layers = "int", decoder_last_pipeline_num_layers = "int",
+            account_for_embedding_in_pipeline_split = "bool", account_for_loss_in_pipeline_split = "bool" },
   modelled = true,
 }
