@@ -157,6 +157,17 @@ static void test_pipeline_parallel(void **state) {
   assert_int_equal(w, 8030265344ull);
   assert_true(estimate_device_weights(&f->m, 1, 1, &w));
   assert_int_equal(w, 16060522496ull);
+  /* one stage's own (training compares stages): the last holds its 16 layers, the final norm
+  ** and lm_head; the first its 16 layers and the embedding (1,050,673,152 B), 2 B elements */
+  uint64_t n = 0;
+  assert_true(estimate_stage_weights(&f->m, 1, 16, 32, false, true, &w, &n));
+  assert_int_equal(w, 8030265344ull);
+  assert_int_equal(n, 8030265344ull / 2);
+  assert_true(estimate_stage_weights(&f->m, 1, 16, 32, true, false, &w, &n));
+  assert_int_equal(w, 6979584000ull + 1050673152ull);
+  /* 15 of the 32 layers (an uneven split): 15 x 436,224,000 B */
+  assert_true(estimate_stage_weights(&f->m, 1, 15, 32, false, false, &w, &n));
+  assert_int_equal(w, 15ull * 436224000ull);
 }
 
 static void test_concurrency_and_prompt(void **state) {
