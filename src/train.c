@@ -335,8 +335,10 @@ static bool fsdp_pp(ectx *c, const train_cfg *t) {
 **   / --decoder-last-pipeline-num-layers fix the end stages and the rest divide evenly over
 **   the others, or --account-for-embedding-in-pipeline-split / --account-for-loss-in-
 **   pipeline-split count the embedding / the loss as a layer of the first / last stage
-**   (megatron/core/transformer/transformer_config.py, TransformerConfig; runtime knobs of
-**   the same names).
+**   (megatron/core/transformer/transformer_config.py, TransformerConfig fields
+**   num_layers_in_first_pipeline_stage / num_layers_in_last_pipeline_stage and
+**   account_for_embedding_in_pipeline_split / account_for_loss_in_pipeline_split; runtime
+**   knobs named after the flags).
 ** - others (DeepSpeed's PipelineModule balances parameters, partition_method 'parameters';
 **   not modelled): ceil(L / pp) on every stage, as before the per-stage states. */
 static uint64_t pp_stage_layers(ectx *c, uint64_t st) {
