@@ -195,6 +195,24 @@ static uint64_t mask_buffer_bytes(ectx *c, const tf_mode *t, uint64_t keys) {
   return acc_mul3(&c->acc, n, n, bytes_ceildiv(m->layers, c->s->pp));
 }
 
+/* The per-layer RoPE cos/sin tables of the Llama-family attention classes before 4.39:
+** LlamaRotaryEmbedding.__init__ (and its "Copied from" Mistral / Qwen2 classes) built
+** cos_cached and sin_cached of max_position_embeddings x rotary dim in the default dtype
+** (from_pretrained sets it to torch_dtype) and registered them as non-persistent buffers,
+** one module per attention layer (modeling_llama.py / modeling_mistral.py, 4.31-4.37:
+** _set_cos_sin_cache; 4.38 kept them as _cos_cached / _sin_cached "for BC"; 4.39 dropped
+** them and computes cos/sin per forward). Mistral-7B (32768 positions, dim 128, 32 layers,
+** fp16): 32 x 2 x 32768 x 128 x 2 B = 536,870,912 B. */
+#define TF_NO_ROPE_CACHE_BUFFERS 4039
+
+static uint64_t rope_buffer_bytes(ectx *c, const tf_mode *t) {
+  const model_desc *m = c->m;
+  if (strcmp(m->arch, "llama") != 0 || t->version >= TF_NO_ROPE_CACHE_BUFFERS) return 0;
+  uint64_t dim = m->rotary_dim ? m->rotary_dim : m->head_dim;
+  uint64_t per_layer = acc_mul3(&c->acc, 2, m->max_position, acc_mul(&c->acc, dim, bytes_ceildiv(dtype_get(c->s->prec.activations)->bits, 8)));
+  return acc_mul(&c->acc, per_layer, bytes_ceildiv(m->layers, c->s->pp));
+}
+
 /* Where the cache lives: gpu (kv_cache) and pinned host memory (kv_cache_host_bytes). */
 typedef struct tf_kv {
   uint64_t gpu, host;
@@ -373,6 +391,11 @@ void infer_transformers(ectx *c) {
     budget_add(b, "model_buffers", mbuf, BASIS_EXACT, true,
                "causal-mask buffers (bool, max_positions^2 per attention layer) the %s attention registers",
                m->arch);
+  uint64_t rbuf = rope_buffer_bytes(c, &t); /* llama arch only: never with mbuf */
+  if (rbuf)
+    budget_add(b, "model_buffers", rbuf, BASIS_EXACT, true,
+               "RoPE cos/sin caches (max_positions x rotary dim, %s) each attention layer registers (before 4.39)",
+               dtype_get(s->prec.activations)->name);
   est_add_common(c, b);
   uint64_t transient = acc_add(&c->acc, act, logits);
   est_add_slack(c, b, est_weight_rounding(c, budget_get(b, "weights")), transient, s->fragmentation,

@@ -4,7 +4,8 @@
 -- version-dependent behaviour (src/infer.c): logits of every prompt position before 4.45,
 -- enable_gqa for sdpa from 4.48, boolean sdpa masks from 4.53, cache layers that follow the
 -- config's sliding windows from 4.54; GPT-2's and (before 4.48) GPT-NeoX's attention register a
--- bool causal-mask buffer of max_positions^2 per layer (model_buffers). cache = "offloaded" /
+-- bool causal-mask buffer of max_positions^2 per layer, and before 4.39 Llama-family attention
+-- layers RoPE cos/sin tables of max_positions x head dim (model_buffers). cache = "offloaded" /
 -- "offloaded_static" keep two layers
 -- on the GPU and the rest in pinned CPU memory; "quantized" is QuantizedCache (cache_backend,
 -- cache_nbits, cache_q_group_size, cache_residual_length: its cache_config).
