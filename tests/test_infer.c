@@ -299,12 +299,59 @@ static void test_optimum_benchmark_mistral(void **state) {
   }
 }
 
+/* Hold-out (not in shared/calibration): huggingface/optimum-benchmark's Llama example
+** (examples/running-llamas at its 2023-11-30 update, artifacts/Llama-7b and Llama-13b
+** full_report.csv): transformers 4.35.2, torch 2.1.1, A100-SXM4-80GB, float16, eager
+** attention, prompt 256, generate with new_tokens 512 (min = max); torch.cuda.max_memory_allocated
+** after empty_cache and reset_peak_memory_stats around one call, MB = 1e6 B. fp16 rows
+** (NousResearch/Llama-2-7b-hf, -13b-hf) and TheBloke/LLaMa-7B-GPTQ / LLaMa-13B-GPTQ (4 bit,
+** group 128, no act-order: inferred from the model cards) on exllama v1 and v2. Every row of
+** the three schemes is within 1.5% here; these rows are held at 10%. exllama v2 was -10% to
+** -16% before its fixed scratch (2048 x 8 fp32 output rows) was counted. */
+#define LLAMA1_7B "model = { arch = 'llama', config = { model_type = 'llama', hidden_size = 4096, num_hidden_layers = 32, " \
+                  "num_attention_heads = 32, intermediate_size = 11008, vocab_size = 32000, max_position_embeddings = 2048 } }"
+#define LLAMA1_13B "model = { arch = 'llama', config = { model_type = 'llama', hidden_size = 5120, num_hidden_layers = 40, " \
+                   "num_attention_heads = 40, intermediate_size = 13824, vocab_size = 32000, max_position_embeddings = 2048 } }"
+
+static void test_optimum_benchmark_llama(void **state) {
+  static const struct { const char *model, *quant; int bs, ctx; double mb; } rows[] = {
+      {"model = 'meta-llama/Llama-2-7b-hf'", "", 1, 768, 14356},
+      {"model = 'meta-llama/Llama-2-7b-hf'", "", 64, 768, 65112},
+      {"model = 'meta-llama/Llama-2-7b-hf'", "", 64, 256, 25422},
+      {"model = 'meta-llama/Llama-2-13b-hf'", "", 1, 768, 27506},
+      {"model = 'meta-llama/Llama-2-13b-hf'", "", 32, 768, 66527},
+      {LLAMA1_7B, ", quant = { name = 'gptq', desc_act = false, kernel = 'exllama' }", 1, 768, 4883},
+      {LLAMA1_7B, ", quant = { name = 'gptq', desc_act = false, kernel = 'exllama' }", 64, 768, 55638},
+      {LLAMA1_13B, ", quant = { name = 'gptq', desc_act = false, kernel = 'exllama' }", 1, 256, 7802},
+      {LLAMA1_7B, ", quant = { name = 'gptq', desc_act = false, kernel = 'exllamav2' }", 1, 256, 4991},
+      {LLAMA1_7B, ", quant = { name = 'gptq', desc_act = false, kernel = 'exllamav2' }", 1, 768, 5609},
+      {LLAMA1_7B, ", quant = { name = 'gptq', desc_act = false, kernel = 'exllamav2' }", 16, 768, 17694},
+      {LLAMA1_13B, ", quant = { name = 'gptq', desc_act = false, kernel = 'exllamav2' }", 1, 256, 8714},
+      {LLAMA1_13B, ", quant = { name = 'gptq', desc_act = false, kernel = 'exllamav2' }", 2, 768, 10965},
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    char text[1024];
+    snprintf(text, sizeof text,
+             "return { %s, dtype = 'fp16'%s, runtime = { name = 'transformers', version = '4.35.2' },"
+             " workload = { kind = 'inference', context = %d, prompt_tokens = 256, concurrency = %d,"
+             " attention = 'eager' }, gpu = 'A100-SXM4-80GB' }",
+             rows[i].model, rows[i].quant, rows[i].ctx, rows[i].bs);
+    json_t *j = NULL;
+    if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+    double got = (double)tu_int(j, "runtime.peak_allocated_bytes") / 1e6;
+    if (got < rows[i].mb * 0.9 || got > rows[i].mb * 1.1)
+      fail_msg("row %zu (bs %d, context %d): %.1f MB, measured %.1f MB", i, rows[i].bs, rows[i].ctx, got, rows[i].mb);
+    json_decref(j);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_gemma_cache_by_version),
       cmocka_unit_test(test_logits_by_version), cmocka_unit_test(test_legacy_tuple_cache), cmocka_unit_test(test_optimum_generate),
       cmocka_unit_test(test_sdpa_doc_tables),
       cmocka_unit_test(test_rope_cache_buffers), cmocka_unit_test(test_optimum_benchmark_mistral),
+      cmocka_unit_test(test_optimum_benchmark_llama),
       cmocka_unit_test(test_eager_mask),
       cmocka_unit_test(test_decode_repeat_kv),
       cmocka_unit_test(test_cache_implementations),

@@ -303,6 +303,20 @@ static void test_bad_input(void **state) {
               "meta-llama/Llama-3.1-8B (its tensors carry no component 'denoiser')");
 }
 
+/* GPTQ's transformers kernels (GPTQConfig exllama_config version): exllama v1 keeps one fp16
+** temp_dq of the largest layer, Llama-2-7B's gate/up 4096 x 11008 x 2 B = 90,177,536;
+** exllama v2 one scratch of the largest layer's scratch_space_fixed (AutoGPTQ 0.5
+** qlinear_exllamav2.py: temp_dq in x out x 2 + 128, temp_fwd out x 2048 x 8 x 4 + 128):
+** 90,177,664 + 721,420,416 = 811,598,080. */
+static void test_gptq_exllama_scratch(void **state) {
+  json_t *j = eval_quant(*state, "meta-llama/Llama-2-7b-hf", "{ name = 'gptq', kernel = 'exllama' }");
+  assert_int_equal(tu_category(j, "quant_overhead"), 90177536LL);
+  json_decref(j);
+  j = eval_quant(*state, "meta-llama/Llama-2-7b-hf", "{ name = 'gptq', kernel = 'exllamav2' }");
+  assert_int_equal(tu_category(j, "quant_overhead"), 811598080LL);
+  json_decref(j);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_gptq),         cmocka_unit_test(test_awq),
@@ -310,7 +324,7 @@ int main(void) {
       cmocka_unit_test(test_mxfp4_gpt_oss), cmocka_unit_test(test_gguf_pythia),
       cmocka_unit_test(test_gguf_llama8b),
       cmocka_unit_test(test_gguf_deepseek_kv_b), cmocka_unit_test(test_gguf_hybrid_vision), cmocka_unit_test(test_bad_input),
-      cmocka_unit_test(test_checkpoint_quant),
+      cmocka_unit_test(test_checkpoint_quant), cmocka_unit_test(test_gptq_exllama_scratch),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

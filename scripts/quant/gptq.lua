@@ -17,8 +17,11 @@ return {
   name = "gptq",
   summary = "GPTQ (AutoGPTQ/GPTQModel int32 packing, fp16 scales, packed zeros, act-order g_idx)",
   aliases = { "gptq-int4", "autogptq", "gptqmodel", "gptq_marlin" },
-  options = { bits = { 2, 3, 4, 8 }, group_size = "group", desc_act = "bool", sym = "bool" },
-  defaults = { bits = 4, group_size = 128, desc_act = false, sym = true },
+  -- kernel: the transformers / optimum backend (GPTQConfig exllama_config version): its
+  -- buffers are the overhead below; vLLM and SGLang pick their own kernels
+  options = { bits = { 2, 3, 4, 8 }, group_size = "group", desc_act = "bool", sym = "bool",
+              kernel = { "exllama", "exllamav2" } },
+  defaults = { bits = 4, group_size = 128, desc_act = false, sym = true, kernel = "exllama" },
   tensor = function(t, o, ctx)
     local out, inp, g, groups = ctx.q.group_linear(t, o, ctx.desc)
     if not out or not packed_ok(inp, o.bits) or not packed_ok(out, o.bits) then return nil end
@@ -35,9 +38,29 @@ return {
   end,
   -- exllama (transformers/AutoGPTQ) dequantizes a whole layer into an fp16 scratch
   -- buffer (temp_dq, sized for the largest layer) for prompts; vLLM's Marlin kernels
-  -- need only a few KiB of lock workspace.
-  overhead = function(n, o, largest)
+  -- need only a few KiB of lock workspace. exllama v2 allocates one scratch per device for
+  -- the largest layer's fixed space: temp_dq (in x out x 2 B + 128) plus temp_fwd for
+  -- max_input_len 2048 x max_batch_size 8 rows of fp32 outputs (out x 2048 x 8 x 4 B + 128)
+  -- (AutoGPTQ auto_gptq/nn_modules/qlinear/qlinear_exllamav2.py scratch_space_fixed and
+  -- modeling/_utils.py autogptq_post_init, 0.5-0.7; LLaMA-7B's gate/up: 811,598,080 B).
+  overhead = function(n, o, largest, ctx)
     if n.runtime == "vllm" or n.runtime == "sglang" then return 0 end
+    if o.kernel == "exllamav2" then
+      local best, desc = 0, nil
+      for _, t in ipairs(ctx.desc.tensors) do
+        local out, inp = nil, nil
+        if t.qtype and (ctx.component == nil or t.component == ctx.component) then
+          out, inp = ctx.q.dims(t, ctx.desc)
+        end
+        if out then
+          local b = inp * out * 2 + 128 + out * 2048 * 8 * 4 + 128
+          if b > best then best, desc = b, ("%d x %d"):format(inp, out) end
+        end
+      end
+      if best > 0 then
+        return best, ("exllama v2 scratch: the largest layer's (%s) temp_dq and temp_fwd for 2048 x 8 input rows"):format(desc)
+      end
+    end
     return largest * 2, ("exllama fp16 dequantization scratch of the largest layer (%d elements x 2 B)"):format(largest)
   end,
 }

@@ -1,0 +1,1 @@
+return { model = "meta-llama/Llama-2-7b-hf", dtype = "fp16", quant = { name = "gptq", kernel = "marlin" }, runtime = { name = "transformers", version = "4.35.2" }, workload = { kind = "inference", context = 768, prompt_tokens = 256 }, gpu = "A100-SXM4-80GB" }
