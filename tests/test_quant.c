@@ -307,10 +307,15 @@ static void test_bad_input(void **state) {
 ** temp_dq of the largest layer, Llama-2-7B's gate/up 4096 x 11008 x 2 B = 90,177,536;
 ** exllama v2 one scratch of the largest layer's scratch_space_fixed (AutoGPTQ 0.5
 ** qlinear_exllamav2.py: temp_dq in x out x 2 + 128, temp_fwd out x 2048 x 8 x 4 + 128):
-** 90,177,664 + 721,420,416 = 811,598,080. */
+** 90,177,664 + 721,420,416 = 811,598,080. With act-order v1 also sizes temp_state for 2048
+** input rows of the largest in / out dimension in fp16 (autogptq_post_init, 0.5). */
 static void test_gptq_exllama_scratch(void **state) {
   json_t *j = eval_quant(*state, "meta-llama/Llama-2-7b-hf", "{ name = 'gptq', kernel = 'exllama' }");
   assert_int_equal(tu_category(j, "quant_overhead"), 90177536LL);
+  json_decref(j);
+  /* act-order adds exllama v1's temp_state: 2048 rows x 11008 (the largest in / out) x 2 B */
+  j = eval_quant(*state, "meta-llama/Llama-2-7b-hf", "{ name = 'gptq', kernel = 'exllama', desc_act = true }");
+  assert_int_equal(tu_category(j, "quant_overhead"), 90177536LL + 2048LL * 11008 * 2);
   json_decref(j);
   j = eval_quant(*state, "meta-llama/Llama-2-7b-hf", "{ name = 'gptq', kernel = 'exllamav2' }");
   assert_int_equal(tu_category(j, "quant_overhead"), 811598080LL);

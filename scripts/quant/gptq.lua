@@ -61,6 +61,22 @@ return {
         return best, ("exllama v2 scratch: the largest layer's (%s) temp_dq and temp_fwd for 2048 x 8 input rows"):format(desc)
       end
     end
+    -- with act-order, exllama v1 also reorders the input rows through temp_state:
+    -- max_input_length (2048 by default, EXLLAMA_DEFAULT_MAX_INPUT_LENGTH) x the largest
+    -- in / out dimension in fp16 (autogptq_post_init; 1 row without act-order)
+    local dim = 0
+    if o.desc_act then
+      for _, t in ipairs(ctx.desc.tensors) do
+        if t.qtype and (ctx.component == nil or t.component == ctx.component) then
+          local out, inp = ctx.q.dims(t, ctx.desc)
+          if out then dim = math.max(dim, out, inp) end
+        end
+      end
+    end
+    if dim > 0 then
+      return largest * 2 + 2048 * dim * 2,
+             ("exllama fp16 dequantization scratch of the largest layer (%d elements x 2 B) and the act-order temp_state (2048 x %d x 2 B)"):format(largest, dim)
+    end
     return largest * 2, ("exllama fp16 dequantization scratch of the largest layer (%d elements x 2 B)"):format(largest)
   end,
 }
