@@ -304,14 +304,17 @@ static void test_optimum_benchmark_mistral(void **state) {
 ** full_report.csv): transformers 4.35.2, torch 2.1.1, A100-SXM4-80GB, float16, eager
 ** attention, prompt 256, generate with new_tokens 512 (min = max); torch.cuda.max_memory_allocated
 ** after empty_cache and reset_peak_memory_stats around one call, MB = 1e6 B. fp16 rows
-** (NousResearch/Llama-2-7b-hf, -13b-hf) and TheBloke/LLaMa-7B-GPTQ / LLaMa-13B-GPTQ (4 bit,
-** group 128, no act-order: inferred from the model cards) on exllama v1 and v2. Every row of
+** (NousResearch/Llama-2-7b-hf, -13b-hf) and TheBloke/LLaMa-7B / 13B / 65B-GPTQ (4 bit,
+** group 128, no act-order for 7B / 13B: inferred) on exllama v1 and v2. Every row of
 ** the three schemes is within 1.5% here; these rows are held at 10%. exllama v2 was -10% to
 ** -16% before its fixed scratch (2048 x 8 fp32 output rows) was counted. */
 #define LLAMA1_7B "model = { arch = 'llama', config = { model_type = 'llama', hidden_size = 4096, num_hidden_layers = 32, " \
                   "num_attention_heads = 32, intermediate_size = 11008, vocab_size = 32000, max_position_embeddings = 2048 } }"
 #define LLAMA1_13B "model = { arch = 'llama', config = { model_type = 'llama', hidden_size = 5120, num_hidden_layers = 40, " \
                    "num_attention_heads = 40, intermediate_size = 13824, vocab_size = 32000, max_position_embeddings = 2048 } }"
+
+#define LLAMA1_65B "model = { arch = 'llama', config = { model_type = 'llama', hidden_size = 8192, num_hidden_layers = 80, " \
+                   "num_attention_heads = 64, intermediate_size = 22016, vocab_size = 32000, max_position_embeddings = 2048 } }"
 
 static void test_optimum_benchmark_llama(void **state) {
   static const struct { const char *model, *quant; int bs, ctx; double mb; } rows[] = {
@@ -328,6 +331,13 @@ static void test_optimum_benchmark_llama(void **state) {
       {LLAMA1_7B, ", quant = { name = 'gptq', desc_act = false, kernel = 'exllamav2' }", 16, 768, 17694},
       {LLAMA1_13B, ", quant = { name = 'gptq', desc_act = false, kernel = 'exllamav2' }", 1, 256, 8714},
       {LLAMA1_13B, ", quant = { name = 'gptq', desc_act = false, kernel = 'exllamav2' }", 2, 768, 10965},
+      /* TheBloke/LLaMa-65B-GPTQ: act-order without groups (inferred; group 128 reads +3.4%);
+      ** exllama v2 - v1 = 1353 MB measured = 22016 x 2048 x 8 x 4 (temp_fwd) - 2048 x 22016 x 2
+      ** (v1's act-order temp_state) */
+      {LLAMA1_65B, ", quant = { name = 'gptq', group_size = -1, desc_act = true, kernel = 'exllama' }", 1, 256, 34753},
+      {LLAMA1_65B, ", quant = { name = 'gptq', group_size = -1, desc_act = true, kernel = 'exllama' }", 8, 768, 66244},
+      {LLAMA1_65B, ", quant = { name = 'gptq', group_size = -1, desc_act = true, kernel = 'exllamav2' }", 1, 256, 36106},
+      {LLAMA1_65B, ", quant = { name = 'gptq', group_size = -1, desc_act = true, kernel = 'exllamav2' }", 8, 768, 67597},
   };
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
     char text[1024];
