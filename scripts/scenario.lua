@@ -237,6 +237,12 @@ local function train_parallel(p, n)
   if p.cp_rotate ~= nil and cp == 1 then fail("parallel.cp_rotate", "applies to context parallelism (parallel.cp > 1)") end
   local rotate = enum_field(p.cp_rotate or "allgather", "parallel.cp_rotate", { "allgather", "alltoall" })
   n.extra["train.cp"], n.extra["train.sp"] = cp, sp
+  -- Megatron-Core's DDP keeps the whole gradient buffer on every rank and its distributed
+  -- optimizer is ZeRO-1 (runtime.use_distributed_optimizer); Megatron-FSDP is not modelled
+  if n.runtime == "megatron" and n.strategy ~= "none" and n.strategy ~= "ddp" and n.strategy ~= "zero1" then
+    fail("parallel.strategy", "\"%s\" is not modelled for megatron (Megatron-FSDP is not): use \"ddp\", and " ..
+         "runtime.use_distributed_optimizer = true for its ZeRO-1", n.strategy)
+  end
   if cp > 1 then
     n.extra["train.cp_rotate"] = rotate
     if p.cp_rotate == nil then note(n, "context parallel KV exchange by all-gather assumed (torchtitan's default rotate method)") end

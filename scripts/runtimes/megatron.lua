@@ -14,6 +14,23 @@
 -- (src/train.c, workloads/train.lua). Without TE and Apex it falls back to torch's AdamW,
 -- whose foreach temporary over the rank's (sharded) parameters is not counted.
 -- Paths cited from NVIDIA/Megatron-LM d98e8a64.
+local E = require "engine"
+
+-- Megatron's --optimizer (megatron/training/arguments.py): adam (AdamW: decoupled weight
+-- decay), sgd, and the emerging-optimizers muon; no bitsandbytes, paged, Lion or Adafactor
+local OPTIMIZERS = { adamw = true, ["adamw-fused"] = true, sgd = true, ["sgd-momentum"] = true, muon = true }
+
+local function normalize(n)
+  if n.extra["train.pipeline"] or type(n.model.desc.pipeline) == "table" then
+    E.fail("runtime.name", "megatron trains language models, and '%s' is a diffusion pipeline: use \"diffusers\"",
+           n.model.id)
+  end
+  local o = n.optimizer and n.optimizer.name
+  if o and not OPTIMIZERS[o] then
+    E.fail("workload.optimizer", "megatron steps adam (\"adamw\"), sgd or muon (--optimizer), not %s", o)
+  end
+end
+
 return runtime {
   name = "megatron",
   summary = "Megatron-LM / Megatron-Core training",
@@ -29,5 +46,6 @@ return runtime {
   knobs = { use_distributed_optimizer = "bool", accumulate_allreduce_grads_in_fp32 = "bool",
             decoder_first_pipeline_num_layers = "int", decoder_last_pipeline_num_layers = "int",
             account_for_embedding_in_pipeline_split = "bool", account_for_loss_in_pipeline_split = "bool" },
+  normalize = normalize,
   modelled = true,
 }
