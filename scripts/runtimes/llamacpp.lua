@@ -100,6 +100,11 @@ local function normalize(n, knobs)
     note(n, "llama.cpp CPU backend with AVX2 assumed (Q4_0/Q4_K weights repacked; cpu_features = \"amx\" on Sapphire Rapids and later)")
   end
   if knobs.n_ubatch == nil then note(n, "llama.cpp n_ubatch 512 assumed") end
+  -- row_rounding rounds the rows of split_mode row's split tensors (lc_row_setup); 0 takes ggml-cuda's
+  if knobs.row_rounding ~= nil and knobs.split_mode ~= "row" then
+    E.fail("runtime.row_rounding", "applies to split_mode = \"row\" only (the rows of its split buffers), and split_mode is \"%s\"",
+           tostring(knobs.split_mode or "layer"))
+  end
   -- --split-mode row (src/rt_llamacpp.c lc_row_setup): the layout of PR #10026 (October 2024)
   -- until CUDA's split buffers went away
   if knobs.split_mode == "row" and build ~= 0 and build < 3990 then
