@@ -23,8 +23,9 @@ typedef struct est_figure {
 } est_figure;
 
 /* Room for every runtime figure of one estimate. llama.cpp's is the largest: four per GPU
-** (gpu_buffers_bytes_<g>, gpu_kv_/model_/compute_buffer_bytes_<g>) and four more per GPU from
-** --fit's layout (fit_auto_*_<g>), 16 GPUs at most (LC_MAX_GPU), beside some 40 others.
+** (gpu_buffers_bytes_<g>, gpu_kv_/model_/compute_buffer_bytes_<g>), two more with split_mode row
+** (gpu_split_buffer_bytes_<g>, gpu_split_rows_bytes_<g>) and four more from --fit's layout
+** (fit_auto_*_<g>), 16 GPUs at most (LC_MAX_GPU): 160, beside some 40 others.
 ** est_fig fails the estimate rather than drop a figure past it. */
 #define EST_MAX_FIGS 256
 

@@ -1720,8 +1720,8 @@ static void lc_budget(lc *l) {
                "llama.cpp weights in host memory: repacked copies and the tensors read in place (CPU_Mapped prints %.2f GiB%s)",
                (double)l->host_mapped / 1073741824.0, l->mmap ? ", the mapped range" : "");
   else
-    budget_add(b, "weights", w, BASIS_EXACT, false, "llama.cpp model buffer (first GPU%s); %llu of %llu layers offloaded (the output layer counted)",
-               l->row ? ", with its rows of every GPU's split buffer" : "",
+    budget_add(b, "weights", w, BASIS_EXACT, false, "llama.cpp model buffer (GPU %d, the fullest%s); %llu of %llu layers offloaded (the output layer counted)",
+               g, l->row ? ", with its rows of every GPU's split buffer" : "",
                (unsigned long long)(l->ngl > l->n_layer_all + 1 ? l->n_layer_all + 1 : l->ngl),
                (unsigned long long)(l->n_layer_all + 1));
   if (l->mmproj_bytes && (l->cpu || g == 0))
@@ -1912,7 +1912,7 @@ static bool lc_fit_ctx(lc *l) {
   lc_run(l);
   for (int g = 0; g < l->n_gpu; g++) {
     int64_t used = (int64_t)lc_gpu_total(l, g);
-    used_max += used, model += (int64_t)(l->gpu[g].model + l->gpu[g].split);
+    used_max += used, model += (int64_t)acc_add(&l->c->acc, l->gpu[g].model, l->gpu[g].split);
     short_of = short_of || used > per_gpu;
   }
   est_fig(l->c, "fit_ctx_from", n_max);

@@ -1460,8 +1460,9 @@ static uint64_t graph_collectives(const ectx *c) {
 ** and a size plus FA3's accumulators (fa3_accum_bytes), the median over the 14 llmd-v019 H100
 ** runs of (capture - accumulators) / (layers x sizes): 0.19-0.25 on the twelve without MLA or
 ** attention sinks (0.21-0.41 a layer and size, median 0.289, before the accumulators were held
-** apart). The 14 runs: 12 within 18 % (three were 29-37 % off), DeepSeek-V2-Lite -29 %, gpt-oss
-** -43 %. Dense logs held out from the earlier rounds, none with FA3's FULL graphs: Qwen2-7B
+** apart). With it those 12 runs are within 18 % (with 0.289 and no accumulators three of them
+** were 29-37 % off), DeepSeek-V2-Lite -29 %, gpt-oss -43 %. Dense logs held out from the earlier
+** rounds, none with FA3's FULL graphs: Qwen2-7B
 ** 0.10.1 A100 0.42 (0.50 printed), Qwen2.5-7B 0.22 L40S 0.34 (0.31), Qwen3.5-4B 0.22 RTX PRO 6000
 ** 0.61 / 0.38 (0.55 / 0.35); Qwen3.5-9B 0.19 and Llama-3-70B-AWQ tp 2 (0.65 and 1.22 printed)
 ** scale by 0.228 / 0.289 to about 0.62 and 1.55. With 0.289 and no accumulators they were 0.53,

@@ -103,7 +103,7 @@ local EXPECTED_PARAMS = {
   -- Active 10.0B: 8 of 256 experts (the published "10B activated").
   ["MiniMaxAI/MiniMax-M2"]                           = 228689764864,
   -- IBM Granite 4.0 (granitemoehybrid; tied embedding counted once). h-small: 4 attention layers
-  -- x 41,943,040 + 36 Mamba-2 layers x 102,806,272 (in_proj {16768, 4096} + conv1d 8448 x 4 + bias
+  -- x 41,943,040 + 36 Mamba-2 layers x 102,286,976 (in_proj {16768, 4096} + conv1d 8448 x 4 + bias
   -- + dt_bias, A_log, D 3 x 128 + gated norm 8192 + out_proj {4096, 8192}) + 40 x (72 experts x
   -- 9,437,184 + router 294,912 + shared MLP 18,874,368 + norms 8,192) + embed 411,041,792 + norm:
   -- llama.cpp's n_params of unsloth's granite-4.0-h-small GGUF (its llama-server /props) and the
@@ -118,7 +118,7 @@ local EXPECTED_PARAMS = {
   -- Falcon-H1 (no exact published count found for either: these are the inventory's, checked by
   -- hand layer by layer against modeling_falcon_h1.py and consistent with the published "7.59B"
   -- and "90M"). 7B: embed + lm_head 2 x 399,507,456 + 44 x (attention 11,010,048 + Mamba-2
-  -- 41,390,232: in_proj {9752, 3072} + conv1d 3584 x 4 + bias + dt_bias, A_log, D 3 x 24 + out_proj
+  -- 29,976,136: in_proj {6680, 3072} + conv1d 3584 x 4 + bias + dt_bias, A_log, D 3 x 24 + out_proj
   -- {3072, 3072}, no gated-norm weight (mamba_rms_norm false) + MLP 113,246,208 + norms 6,144)
   -- + final norm 3,072.
   ["tiiuae/Falcon-H1-7B-Instruct"]                   = 7585513568,
