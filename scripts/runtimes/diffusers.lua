@@ -30,7 +30,7 @@ local function normalize(n)
   local code = version_code(n.runtime_version)
   if n.kind == "train" and type(n.model.desc.pipeline) ~= "table" then
     E.fail("runtime.name", "diffusers trains diffusion pipelines, and '%s' (architecture %s) is a language model: "
-      .. "use \"pytorch\", \"transformers\", \"deepspeed\" or \"torchtune\"", n.model.id, n.model.arch)
+      .. "use \"pytorch\", \"transformers\", \"deepspeed\", \"torchtune\" or \"megatron\"", n.model.id, n.model.arch)
   end
   -- training a pipeline's denoiser builds the same mask each forward (src/train.c dense_mask_bytes)
   if n.kind == "image" or n.kind == "video" or n.kind == "train" then dense_mask_era(n, code) end
