@@ -45,15 +45,19 @@ return arch {
         elseif k ~= "conv" then error(("config: unknown layer type '%s' in 'layer_types' (entry %d)"):format(tostring(k), i), 0) end
       end
     elseif type(cfg.full_attn_idxs) == "table" then
-      for _, i in ipairs(cfg.full_attn_idxs) do attn[i] = true end
+      for j, i in ipairs(cfg.full_attn_idxs) do
+        if math.type(i) ~= "integer" or i < 0 or i >= L then
+          error(("config: field 'full_attn_idxs' entry %d must be a layer index 0 to %d, got %s"):format(j, L - 1, tostring(i)), 0)
+        end
+        attn[i] = true
+      end
     else
       error("config: missing field 'layer_types' (or 'full_attn_idxs')", 0)
     end
     local na = nn.count_layers(L, function(i) return attn[i] == true end)
     local nc = L - na
     local I = ffn_width(cfg)
-    local tied = cfg.tie_embedding
-    if tied == nil then tied = nn.flag(cfg, "tie_word_embeddings", true) end
+    local tied = nn.flag(cfg, "tie_embedding", nn.flag(cfg, "tie_word_embeddings", true))
     local K = nn.int(cfg, "conv_L_cache", 3)
     local cb = nn.flag(cfg, "conv_bias", false)
 

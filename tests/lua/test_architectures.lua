@@ -593,6 +593,14 @@ do
     check(params(build("lfm2", c)) == 1170340608, "LFM2: layer_types spelling")
     c.block_auto_adjust_ff_dim = false; c.block_ff_dim = nil; c.intermediate_size = 10752
     check(build("lfm2", c).intermediate == 10752, "LFM2: no auto-adjust keeps intermediate_size")
+    local bad = cfg_of("LiquidAI/LFM2-1.2B"); bad.full_attn_idxs = { 2, 16 }
+    local ok, err = pcall(build, "lfm2", bad)
+    check(not ok and tostring(err) == "config: field 'full_attn_idxs' entry 2 must be a layer index 0 to 15, got 16",
+          "LFM2: full_attn_idxs out of range rejected")
+    bad = cfg_of("LiquidAI/LFM2-1.2B"); bad.tie_embedding = "yes"
+    ok, err = pcall(build, "lfm2", bad)
+    check(not ok and tostring(err) == "config: field 'tie_embedding' must be true or false, got \"yes\"",
+          "LFM2: tie_embedding must be a boolean")
   end
 end
 
