@@ -250,8 +250,10 @@ local function train_parallel(p, n)
   if n.pp > 1 then
     -- src/train.c pp_stages: no schedule field; GPipe (every micro-batch in flight on every
     -- stage) and interleaved 1F1B (virtual stages) are not modelled
-    note(n, "pipeline parallel: a 1F1B schedule of workload.grad_accum micro-batches per step assumed (PyTorch's " ..
-            "Schedule1F1B, torchtitan's default); the heavier of the first and last stages is reported (with the " ..
+    local sched = n.runtime == "megatron" and "Megatron's forward_backward_pipelining_without_interleaving"
+                  or "PyTorch's Schedule1F1B, torchtitan's default"
+    note(n, "pipeline parallel: a 1F1B schedule of workload.grad_accum micro-batches per step assumed (" .. sched ..
+            "); the heavier of the first and last stages is reported (with the " ..
             "pytorch runtime's receive buffers and pp > 2, also the second stage is compared)")
   end
 end
