@@ -516,7 +516,7 @@ static uint64_t packed_weight(const inv_tensor *t) {
   if (!bits && (strncmp(t->qtype, "awq-g", 5) == 0 || strncmp(t->qtype, "w4a16-g", 7) == 0)) bits = 4;
   if (!bits && strncmp(t->qtype, "w8a16-g", 7) == 0) bits = 8;
   if (!bits && (strncmp(t->qtype, "nf4", 3) == 0 || strncmp(t->qtype, "fp4", 3) == 0)) bits = 4;
-  if (!bits || !inv_tensor_elements(t, &numel)) return 0;
+  if (!bits || !inv_tensor_elements(t, &numel) || numel > UINT64_MAX / bits) return 0; /* Catch numel x bits overflow */
   return bytes_ceildiv(numel * bits, 8);
 }
 
