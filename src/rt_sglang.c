@@ -241,8 +241,8 @@ static double fraction_before_053(const scenario *s, double gpu_mib, double *res
 ** (DeepSeek-V3/R1 at tp 8 or 1; PR #11161), another backend otherwise.
 ** Hold-out: SGLang 0.5.17 on an MI355X, Qwen3-Reranker-0.6B (context 40960),
 ** --mem-fraction-static 0.5: 1,131,687 tokens, K 60.44 GB = (286.05 - 287.26 x (1 - 0.425)) GiB;
-** at 0.5 it would be 1,333,000 (find_string id 65732309288); its EmbeddingGemma-300m run (context
-** 2048) keeps 0.5 (id 66073951319). */
+** at 0.5 it would be 1,333,000; its EmbeddingGemma-300m run (context
+** 2048) keeps 0.5. */
 static bool aiter_derate(const scenario *s, const model_desc *m, uint64_t ctx) {
   if (ctx <= 8192) return false;
   const char *be = scn_str(s, "runtime.attention_backend", "");

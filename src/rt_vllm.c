@@ -968,8 +968,8 @@ static uint64_t mm_video_tokens(const mmc *m, uint64_t seq_len) {
 ** in max_model_len by themselves, one video (vllm/multimodal/encoder_budget.py MultiModalBudget:
 ** mm_counts = dict.fromkeys(active_modalities, 1)), at most _MAX_FRAMES_PER_VIDEO = 14 frames
 ** (qwen2_vl.py; "for Qwen2 and 2.5VL this number will be 14", PR #25557), an odd count padded to
-** even. Hold-out: Qwen2.5-VL-7B, max_model_len 128000, vLLM 0.23.0 (a public docker-log README,
-** find_string id 55021192520): "Encoder cache will be initialized with a budget of 114688 tokens,
+** even. Hold-out: Qwen2.5-VL-7B, max_model_len 128000, vLLM 0.23.0
+** (a public docker-log README): "Encoder cache will be initialized with a budget of 114688 tokens,
 ** and profiled with 1 video items" = 7 groups of 16384; the pre-0.10.2 rule gives the image. */
 #define VLLM_V1_VIDEO_FRAMES 10002 /* PR #24312 (2025-09-05), first released in 0.10.2 */
 static uint64_t mm_video_tokens_v1(const mmc *m, uint64_t seq_len) {

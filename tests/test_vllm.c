@@ -296,7 +296,7 @@ static void test_rocm_sampler_sorts(void **state) {
 
 /* Hold-out (holdout3-vllm-mm): a docker log of vllm/vllm-openai:v0.23.0 serving Qwen2.5-VL-7B-Instruct
 ** on one A100-SXM4-80GB (nvidia-smi in the same file) with --gpu-memory-utilization 0.22 and the default
-** max_model_len 128000 (a public README, find_string id 55021192520): "Encoder cache will be initialized
+** max_model_len 128000 (a public README): "Encoder cache will be initialized
 ** with a budget of 114688 tokens, and profiled with 1 video items"; model loading 15.67 GiB; estimated
 ** CUDA graphs 0.53 GiB; "Available KV cache memory: -14.28 GiB". 114688 = 7 x 16384: from 0.10.2 (PR
 ** #24312) a video's frames fill max_model_len alone (14 frames, the cap), where vramfit took the frames
@@ -574,7 +574,7 @@ static void test_version_eras(void **state) {
   }
 }
 
-/* Qwen3.5-4B (hybrid GDN, 32 layers) as the fastapi_vllm.py log (find_string id 55770092662)
+/* Qwen3.5-4B (hybrid GDN, 32 layers) as the fastapi_vllm.py log
 ** ran it: vLLM 0.22.0, max_model_len 1024, util 0.5. */
 #define QWEN35_4B_MODEL "model = { arch = 'qwen3_5', config = { architectures = { 'Qwen3_5ForConditionalGeneration' }, model_type = 'qwen3_5'," \
   " tie_word_embeddings = true, text_config = {" \
@@ -609,7 +609,7 @@ static void test_cudagraph_memory(void **state) {
   json_t *j = eval(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', " V19 " }, " WL ", " H100 " }");
   graph_figs(j, 51, 51, 0.84, 0.91);
   json_decref(j);
-  /* test_engine_direct.py (find_string id 67144197265), vLLM 0.22.0, Qwen2.5-7B-Instruct,
+  /* test_engine_direct.py, vLLM 0.22.0, Qwen2.5-7B-Instruct,
   ** 128 sequences, 2048 batched tokens: PIECEWISE=35 (largest=256), FULL=19 (largest=128);
   ** estimate 0.37, actual 0.31 */
   j = eval(*state, "return { model = 'Qwen/Qwen2.5-7B-Instruct', runtime = { name = 'vllm', version = '0.22.0', "
@@ -617,8 +617,8 @@ static void test_cudagraph_memory(void **state) {
                    "max_num_seqs = 128 }, workload = { kind = 'inference', context = 4096 }, gpu = 'L40S-48GB' }");
   graph_figs(j, 35, 19, 0.37, 0.31);
   json_decref(j);
-  /* Qwen3.5-4B, 0.22.0: 256 sequences (id 55770092662): 51 / 35, estimate 0.64, actual 0.55;
-  ** 128 sequences, 2048 batched tokens (id 56036894944): 35 / 19, estimate 0.40, actual 0.35 */
+  /* Qwen3.5-4B, 0.22.0: 256 sequences: 51 / 35, estimate 0.64, actual 0.55;
+  ** 128 sequences, 2048 batched tokens: 35 / 19, estimate 0.40, actual 0.35 */
   static const struct { const char *mbt, *seqs; double pw, full, est, actual; } q[] = {
       {"8192", "256", 51, 35, 0.64, 0.55}, {"2048", "128", 35, 19, 0.40, 0.35}};
   char text[4096];
@@ -628,7 +628,7 @@ static void test_cudagraph_memory(void **state) {
     graph_figs(j, q[i].pw, q[i].full, q[i].est, q[i].actual);
     json_decref(j);
   }
-  /* docker-compose log (id 33676930891), vLLM 0.13.0, 8 sequences: PIECEWISE 5, FULL 4
+  /* docker-compose log, vLLM 0.13.0, 8 sequences: PIECEWISE 5, FULL 4
   ** (capture sizes 1, 2, 4, 8, 16); enforce_eager captures none */
   j = eval(*state, "return { model = 'Qwen/Qwen2.5-7B-Instruct', runtime = { name = 'vllm', version = '0.13.0', "
                    "max_model_len = 4096, max_num_seqs = 8 }, workload = { kind = 'inference', context = 4096 }, "
@@ -880,14 +880,14 @@ static void test_graph_nccl_holdout6(void **state) {
 ** default from vLLM 0.23.0 for dense unquantized Llama / Mistral / Qwen3 and from 0.25.1 for dense
 ** models (vllm.lua model_runner). Its profile subtracts no CUDA-graph estimate (vllm#49224); from
 ** 0.26 one GPU's non-torch memory is 0.07 GiB (rt_vllm.c non_torch).
-** - A study note on the orca3/llm-model-inference labs (find_string id 69421856836), vLLM 0.26.0,
+** - A study note on the orca3/llm-model-inference labs, vLLM 0.26.0,
 **   "Using V2 Model Runner", Qwen/Qwen2.5-0.5B in float16, AsyncEngineArgs(gpu_memory_utilization
 **   0.9, max_num_batched_tokens 32768, max_num_seqs 256), max_model_len 32768, a 16 GB GPU of 15.55
 **   GiB (printed): weights 0.93, peak activation 1.06, non-torch 0.07 GiB, CUDA graphs 0.40 GiB
 **   (captured after), KV 11.94 GiB, 1,043,072 tokens, 31.83x. No "Estimated CUDA graph memory"
 **   line: 13.99 - 0.93 - 1.06 - 0.07 = 11.93. vramfit took 0.25 non-torch and a 0.53 GiB graph
 **   estimate before: 11.24 GiB, 982,144 tokens (-5.8 %).
-** - The same labs run on an RTX 4090 (find_string id 61815222665), vLLM 0.27.1, LLM() with
+** - The same labs run on an RTX 4090, vLLM 0.27.1, LLM() with
 **   Qwen/Qwen2.5-0.5B-Instruct, util 0.92 and 8192 batched tokens (printed), 23.99 GiB total:
 **   "1.23 GiB for consumed memory (weights + non-torch), 0.31 GiB for peak activation", KV 20.52
 **   GiB, 1,793,232 tokens (0.27's mem_get_info accounting: consumed holds the profile's persistent
@@ -1144,7 +1144,7 @@ static void test_w4a16_zero_points_machete(void **state) {
   for (int i = 0; i < 4; i++) json_decref(j[i]);
 }
 
-/* Hold-out (holdout5-vllm-new): a docker-compose file and its log (find_string id 52377383460),
+/* Hold-out (holdout5-vllm-new): a docker-compose file and its log,
 ** image vllm/vllm-openai:v0.20.0-cu130-ubuntu2404 ("version 0.20.0"), RedHatAI/Qwen3.6-35B-A3B-NVFP4
 ** (the Qwen3.5-35B-A3B class; its preset stands in), max_model_len 65536, max_num_seqs 1, 8192
 ** batched tokens, fp8_e4m3 KV, util 0.9, max_cudagraph_capture_size 1, GPU about 31.6 GiB. vLLM
@@ -1775,14 +1775,14 @@ static void test_sglang_holdout8(void **state) {
 }
 
 /* Hold-out (holdout4-rocm): SGLang on AMD Instinct GPUs.
-** - A public repository's SGLang reranker README (find_string id 65732309288), SGLang 0.5.17 on torch
+** - A public repository's SGLang reranker README, SGLang 0.5.17 on torch
 **   2.11.0+rocm7.2, one MI355X (rocm-smi total 309,220,868,096 B), Qwen/Qwen3-Reranker-0.6B (Qwen3-0.6B's
 **   shapes, context 40960), --mem-fraction-static 0.5, the aiter backend by default: "Load weight end ...
 **   avail mem=286.05 GB, mem usage=1.21 GB", "KV Cache is allocated ... #tokens: 1131687, K size: 60.44 GB".
 **   1,131,687 x 57,344 B = 60.44 GiB = 286.05 - 287.26 x (1 - 0.5 x 0.85): server_args.py's `if
 **   attention_backend == "aiter": if context_len > 8192: mem_fraction_static *= 0.85` (PR #6564); at 0.5
 **   vramfit gave 1,335,329 (+18%). The same README's EmbeddingGemma-300m run (context 2048) keeps 0.5.
-** - A Hot Aisle MI300X test log (find_string id 43425326930), SGLang of 2024-10-10 (0.3.3 assumed),
+** - A Hot Aisle MI300X test log, SGLang of 2024-10-10 (0.3.3 assumed),
 **   bench_latency of Meta-Llama-3-8B-Instruct, triton attention: max_total_num_tokens=1256440. */
 #define QWEN3_06B                                                                                            \
   "model = { arch = 'qwen3', config = { architectures = { 'Qwen3ForCausalLM' }, head_dim = 128, hidden_size = " \
