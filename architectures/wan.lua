@@ -75,6 +75,10 @@ return arch {
         -- generate.py --offload_model True: one component on the GPU at a time
         ref_offload = { "none", "model" },
         ref_fp32 = v22 and "fsdp" or "always", ref_vae_fp32 = true, token_timestep = v22,
+        -- diffusers passes the timestep per token only for TI2V-5B (scripts/convert_wan_to_diffusers.py
+        -- builds its WanPipeline with expand_timesteps=True; the A14B pipelines keep one timestep a
+        -- sample); see src/gen.c gen_token_timestep
+        diffusers_token_timestep = scale == 16,
       },
     }
   end,

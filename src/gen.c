@@ -293,12 +293,23 @@ static uint64_t gen_act(ectx *c, const gen_family *f, uint64_t a, uint64_t sp, u
 ** e [B, L, dim] and e0 [B, L, 6, dim] live through every block, 28 B per token x dim, and
 ** sp_dit_forward computes them over the whole sequence before chunking (views keep the
 ** storage), so this part is not split; each block's (modulation + e).chunk(6) is a 24 B
-** temporary over the rank's tokens. Returns the unsplit part; *split gets the other. */
+** temporary over the rank's tokens. Returns the unsplit part; *split gets the other.
+** diffusers' Wan2.2 TI2V pipeline (expand_timesteps, pipeline_wan.py since #12004, a6d9f6a1a9)
+** passes the timestep per token too: WanTimeTextImageEmbedding returns temb [B, L, dim] and
+** timestep_proj [B, L, 6 x dim] in the compute dtype (type_as the text states), both live
+** through every block, 7 elements per token x dim; each WanTransformerBlock adds the latter
+** to its scale_shift_table in fp32 (scale_shift_table.unsqueeze(0) + temb.float(): [B, L, 6,
+** dim], 24 B, its six chunks views kept through the block). Under context parallelism the
+** split is assumed to follow the reference's. */
 static uint64_t gen_token_timestep(ectx *c, uint64_t sp, uint64_t *split) {
   const scenario *s = c->s;
   uint64_t tokens = scn_u64(s, "gen.tokens", 1), h = scn_u64(s, "gen.hidden", c->m->hidden);
   uint64_t batch = scn_u64(s, "gen.den_batch", 1);
   *split = 0;
+  if (!gen_ref(s) && scn_bool(s, "gen.diffusers_token_timestep", false)) {
+    *split = acc_mul3(&c->acc, acc_mul(&c->acc, bytes_ceildiv(tokens, sp), h), batch, 24);
+    return acc_mul3(&c->acc, acc_mul(&c->acc, tokens, h), batch, 7 * (est_bits(s->dtype) / 8));
+  }
   if (!scn_bool(s, "gen.token_timestep", false) || !gen_ref(s)) return 0;
   *split = acc_mul3(&c->acc, acc_mul(&c->acc, bytes_ceildiv(tokens, sp), h), batch, 24);
   return acc_mul3(&c->acc, acc_mul(&c->acc, tokens, h), batch, 28);

@@ -902,6 +902,30 @@ static void test_qwenimage_wan_vae_decode_holdout(void **state) {
   }
 }
 
+/* diffusers' Wan2.2 TI2V-5B pipeline passes the timestep per token (expand_timesteps in its
+** model_index.json; pipeline_wan.py and transformer_wan.py since diffusers #12004, a6d9f6a1a9):
+** temb [B, L, dim] and timestep_proj [B, L, 6 x dim] in bf16 through every block, and each block's
+** fp32 scale_shift_table + temb.float() [B, L, 6, dim]: 14 + 24 = 38 B per token x dim beside
+** the family's 20 bf16 elements (40 B). The A14B pipelines keep one timestep a sample. */
+static void test_wan22_diffusers_token_timestep(void **state) {
+  /* 241 frames with a tiled decode, so that the denoising phase is the peak */
+  json_t *j = eval(*state, "Wan-AI/Wan2.2-TI2V-5B", "bf16",
+                   "kind = \"video\", width = 1280, height = 704, frames = 241, vae_tiling = true", NULL);
+  assert_string_equal(json_string_value(json_object_get(json_object_get(j, "runtime"), "peak_phase")), "denoising");
+  long long t = tu_int(j, "runtime.denoiser_tokens"), act = tu_category(j, "activations");
+  assert_int_equal(t, 61 * 22 * 40);
+  long long rest = act - 78LL * t * 3072;
+  assert_true(rest > 0 && rest < 256LL * 1024 * 1024); /* the latents and the noise predictions */
+  json_decref(j);
+  j = eval(*state, "Wan-AI/Wan2.2-T2V-A14B", "bf16",
+           "kind = \"video\", width = 832, height = 480, frames = 81, offload = \"model\"", NULL);
+  assert_string_equal(json_string_value(json_object_get(json_object_get(j, "runtime"), "peak_phase")), "denoising");
+  t = tu_int(j, "runtime.denoiser_tokens");
+  rest = tu_category(j, "activations") - 40LL * t * 5120;
+  assert_true(rest > 0 && rest < 256LL * 1024 * 1024);
+  json_decref(j);
+}
+
 /* Hold-out (not calibration cases), the newer Wan-family pipelines, GPU and metric not stated,
 ** read as GiB against devices[0].total_bytes:
 ** - SkyworkAI/SkyReels-V2 README @abed76f (2025-05-16), text-to-video note: "a 540P video using the
@@ -1025,7 +1049,7 @@ int main(void) {
       cmocka_unit_test(test_edgedit_4090_holdout), cmocka_unit_test(test_edgedit_h200_holdout),
       cmocka_unit_test(test_cached_blocks_released_to_fit),
       cmocka_unit_test(test_qwenimage_wan_vae_decode_holdout), cmocka_unit_test(test_sequential_offload_empties_cache),
-      cmocka_unit_test(test_wan_family_holdout9),
+      cmocka_unit_test(test_wan_family_holdout9), cmocka_unit_test(test_wan22_diffusers_token_timestep),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

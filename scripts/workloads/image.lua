@@ -221,6 +221,7 @@ local function normalize_with(w, n, frames, keys)
   -- the model's own reference scripts (runtime "reference"): what they keep in fp32
   set(n, "ref_fp32", p.ref_fp32 or "never"); set(n, "ref_vae_fp32", p.ref_vae_fp32 == true)
   set(n, "token_timestep", p.token_timestep == true)
+  set(n, "diffusers_token_timestep", p.diffusers_token_timestep == true)
   -- Open-Sora 2.0's text-to-image-to-video flow (configs t2i2v_*.py): an image model makes the
   -- first frame; offload "model" is its --offload True (src/gen.c gen_t2i_phase)
   local t2i2v = w.t2i2v ~= nil and bool_field(w.t2i2v, "workload.t2i2v")
