@@ -201,6 +201,16 @@ local function kept(def, t, o)
 end
 Q.kept = kept
 
+-- Is a module of the served checkpoint named `name` (role `role`) left unquantized by the
+-- quantization applied to n (the user's keep / modules_to_not_convert, the format's own keep)?
+-- Used for tensors that are not in n.model.desc when the quant is applied.
+function Q.keeps(n, name, role)
+  for _, r in ipairs(n.quant_rules or {}) do
+    if r.component == nil and kept(r.def, { name = name, role = role }, r.o) then return true end
+  end
+  return false
+end
+
 local function set_result(t, r, where)
   if math.type(r.bytes) ~= "integer" or r.bytes <= 0 then
     fail(where, "tensor '%s': bytes must be a positive integer, got %s", t.name, tostring(r.bytes))
@@ -242,6 +252,10 @@ end
 
 local function apply_one(spec, n, component, field)
   local def, o = resolve(spec, field)
+  -- the rules stay on n for modules built later from the same checkpoint (an MTP drafter's
+  -- layers, scripts/speculative.lua): Q.keeps answers for them as apply_tensors does here
+  n.quant_rules = n.quant_rules or {}
+  n.quant_rules[#n.quant_rules + 1] = { def = def, o = o, component = component }
   local label = def.name .. (o.type and (":" .. o.type) or "")
   if def.apply then
     def.apply(n, o, { n = n, desc = n.model.desc, q = Q, field = field, component = component })

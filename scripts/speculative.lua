@@ -150,8 +150,16 @@ end
 -- MTP: the decoder layers at indices L .. L + n - 1 are what the target's architecture
 -- builds beyond its own layers (the description with num_hidden_layers + n, less the
 -- target's); their stored bytes and format are the target's tensor of the same name (a
--- quantized checkpoint quantizes its MTP layer alike). Then DeepSeekMultiTokenPredictorLayer's
--- enorm, hnorm, eh_proj and shared_head.norm.
+-- quantized checkpoint quantizes its MTP layer alike), unless the checkpoint's quantization
+-- leaves the MTP modules out under their own names: vLLM builds the drafter with the
+-- target's quant_config (vllm/model_executor/models/qwen3_5_mtp.py, qwen3_next_mtp.py,
+-- deepseek_mtp.py: prefix "mtp" resp. "model.layers.<L + i>"), so an ignore entry such as
+-- compressed-tensors' "re:.*mtp.*" (llm-compressor recipes for Qwen3.5 / 3.6 list it: the
+-- transformers class they calibrate through has no MTP module, and the head ships in bf16)
+-- loads it unquantized ("Using ... Unquantized MoE backend" after "Loading drafter model..."
+-- in a vLLM 0.20.0 log of RedHatAI/Qwen3.6-35B-A3B-NVFP4). The quant's keep and
+-- modules_to_not_convert rules are matched against that checkpoint name (Q.keeps). Then
+-- DeepSeekMultiTokenPredictorLayer's enorm, hnorm, eh_proj and shared_head.norm.
 -- GLM-4.5's MTP block (vLLM glm4_moe_mtp.py, SGLang glm4_moe_nextn.py) is DeepSeek's shape:
 -- enorm, hnorm, eh_proj (2h -> h), shared_head.norm and one decoder layer of the model's own
 -- (a MoE layer), embedding and head shared with the target.
@@ -214,12 +222,19 @@ local function mtp_tensors(t, n, field, hybrid_ok)
   local d2 = find_arch(desc.arch, field).build(bigger)
   local have = {}
   for _, x in ipairs(desc.tensors) do have[x.name] = x end
+  local Q = require "quant"
   for _, x in ipairs(d2.tensors) do
     local own = have[x.name]
     local extra = x.count - (own and own.count or 0)
     if extra > 0 and (x.name:match("^model%.layers%.") or x.name:match("^model%.language_model%.layers%.")) then
-      t[#t + 1] = { name = "draft." .. x.name, shape = x.shape, count = extra, role = x.role,
-                    bytes = own and own.bytes, dtype = own and own.dtype, qtype = own and own.qtype }
+      local d = { name = "draft." .. x.name, shape = x.shape, count = extra, role = x.role,
+                  bytes = own and own.bytes, dtype = own and own.dtype, qtype = own and own.qtype }
+      -- the checkpoint's name of the first MTP layer's module (Qwen3.5 / Qwen3-Next
+      -- "mtp.layers.0.*", DeepSeek / GLM-4.5 "model.layers.<L>.*")
+      local suffix = x.name:match("^model%.language_model%.layers%.[^.]+%.(.*)$") or x.name:match("^model%.layers%.[^.]+%.(.*)$")
+      local ck = suffix and (m.hybrid and ("mtp.layers.0." .. suffix) or ("model.layers." .. L .. "." .. suffix))
+      if d.qtype and ck and Q.keeps(n, ck, x.role) then d.bytes, d.dtype, d.qtype = nil, nil, nil end
+      t[#t + 1] = d
     end
   end
   local h = desc.hidden

@@ -2630,6 +2630,82 @@ static void test_lora_launch(void **state) {
 static long long params(json_t *j) {
   return (long long)json_integer_value(json_object_get(json_object_get(j, "model"), "params"));
 }
+/* Hold-out (holdout9-vllm-spec-lora): speculative-decoding startup logs; the pools are pinned at the
+** printed "Available KV cache memory" (kv_cache_memory_bytes), so tokens, blocks and concurrency test
+** the drafter's KV layers and the page sizes.
+** - A public repository's notes on moving its pinned server from vLLM 0.30.0 to 0.31.0 (RTX 5070 Ti,
+**   Qwen3-8B AWQ, EAGLE-3 with num_spec_tokens 3, max_model_len 16,384): 0.31.0 cold "4.34 GiB, 30,784
+**   tokens, 1.88x", 0.30.0 "3.25 GiB, 23,024 tokens, 1.41x". 37 layers (36 + the head's one) x 4,096
+**   B per token (8 KV heads x 128 x K, V x 2 B): 23,024 x 151,552 = 3.2497 GiB. The head's config
+**   is not in the notes (Qwen3-8B's attention shape assumed).
+** - A docker log of vLLM 0.20.0 on a DGX Spark, RedHatAI/Qwen3.6-35B-A3B-NVFP4, fp8 KV, 262,144
+**   tokens, prefix caching, {"method":"qwen3_next_mtp","num_speculative_tokens":2}: "Setting attention
+**   block size to 2128 tokens", "Available KV cache memory: 66.37 GiB", "GPU KV cache size:
+**   1,581,104 tokens", "Maximum concurrency for 262,144 tokens per request: 21.86x" (Qwen3.5-35B-A3B's
+**   config taken for 3.6's). "Model loading took 23.43 GiB": after "Loading drafter model..." the log
+**   prints "Using FlashInfer CUTLASS Unquantized MoE backend": the checkpoint leaves its MTP head in
+**   bf16 (llm-compressor recipes for Qwen3.5 / 3.6 ignore "re:.*mtp.*"), and vLLM builds the drafter
+**   with the target's quant_config under the module prefix "mtp" (qwen3_5_mtp.py), so the ignore
+**   entry reaches it. A keep rule matching "mtp.layers.0.*" now leaves the drafter in the model dtype
+**   (scripts/speculative.lua mtp_tensors): 844,640,768 parameters x 2 B, where the nvfp4 head was
+**   487,945,272 B. The weights stay short (21.39 GiB, -8.7 %): the rest of the checkpoint's ignore
+**   list is not in the log.
+** - A public repository's second startup log of nvidia/Qwen3.6-27B-NVFP4 with MTP 2 (vLLM
+**   0.23.1rc1.dev531, fp8 KV, 262,144 tokens, 8 sequences): block size 1600, "Available KV cache
+**   memory: 48.6 GiB", "GPU KV cache size: 1,394,129 tokens", "5.32x" (vramfit +1.7 %, +1.7 %). */
+#define QWEN3_8B_E3                                                                                               \
+  "return { model = 'Qwen/Qwen3-8B', quant = 'awq', runtime = { name = 'vllm', version = '%s', "               \
+  "kv_cache_memory_bytes = %lld, max_model_len = 16384, speculative = { method = 'eagle3', "                    \
+  "num_speculative_tokens = 3, model = { arch = 'llama', config = { architectures = { "                         \
+  "'LlamaForCausalLMEagle3' }, hidden_size = 4096, intermediate_size = 12288, num_attention_heads = 32, "        \
+  "num_key_value_heads = 8, head_dim = 128, num_hidden_layers = 1, vocab_size = 151936, draft_vocab_size = "     \
+  "32000, model_type = 'llama', max_position_embeddings = 40960 } } } }, workload = { kind = 'inference', "       \
+  "context = 16384 }, gpu = 'RTX-4090-24GB' }"
+#define Q36_A3B_MTP(keep)                                                                                         \
+  "return { model = 'Qwen/Qwen3.5-35B-A3B', quant = { name = 'nvfp4'" keep " }, runtime = { name = 'vllm', "   \
+  "version = '0.20.0', kv_cache_memory_bytes = 71264244858, kv_cache_dtype = 'fp8', max_model_len = 262144, "   \
+  "max_num_seqs = 8, max_num_batched_tokens = 65536, enable_prefix_caching = true, speculative = { method = "   \
+  "'mtp', num_speculative_tokens = 2 } }, workload = { kind = 'inference', context = 262144 }, gpu = "          \
+  "'GH200-144GB' }"
+static void test_spec_holdout9(void **state) {
+  char text[1024];
+  snprintf(text, sizeof text, QWEN3_8B_E3, "0.31.0", (long long)(4.34 * GIB));
+  json_t *j = eval(*state, text);
+  near(j, "kv_cache_tokens", 30784, 0.05, 0);
+  near(j, "max_concurrency", 1.88, 0.05, 0.005);
+  assert_int_equal((long long)fig(j, "num_gpu_blocks"), (long long)(fig(j, "kv_cache_bytes") / (37 * 65536.0)));
+  json_decref(j);
+  snprintf(text, sizeof text, QWEN3_8B_E3, "0.30.0", (long long)(3.25 * GIB));
+  j = eval(*state, text);
+  near(j, "kv_cache_tokens", 23024, 0.05, 0);
+  near(j, "max_concurrency", 1.41, 0.05, 0.005);
+  json_decref(j);
+  /* 66.37 GiB = 71,264,244,858 B (floor) */
+  json_t *q = eval(*state, Q36_A3B_MTP(""));
+  j = eval(*state, Q36_A3B_MTP(", keep = { '^(?:.*mtp.*)' }"));
+  assert_int_equal((long long)fig(j, "block_size"), 2128);
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), 1581104LL);
+  near(j, "max_concurrency", 21.86, 0.05, 0.005);
+  assert_int_equal((long long)fig(q, "draft_weights_bytes"), 487945272LL);
+  assert_int_equal((long long)fig(j, "draft_weights_bytes"), 2 * 844640768LL);
+  assert_int_equal((long long)(fig(j, "weights_bytes") - fig(q, "weights_bytes")), 2 * 844640768LL - 487945272LL);
+  json_decref(q);
+  json_decref(j);
+  /* a keep rule that names no MTP module leaves the head as the target's layers are stored */
+  j = eval(*state, Q36_A3B_MTP(", keep = { '^(?:.*visual.*)' }"));
+  assert_int_equal((long long)fig(j, "draft_weights_bytes"), 487945272LL);
+  json_decref(j);
+  j = eval(*state, "return { model = 'Qwen/Qwen3.6-27B', quant = 'nvfp4', runtime = { name = 'vllm', version = "
+                   "'0.23.1', kv_cache_memory_bytes = 52183852646, kv_cache_dtype = 'fp8', max_model_len = 262144, "
+                   "max_num_seqs = 8, max_num_batched_tokens = 65536, enable_prefix_caching = true, speculative = { "
+                   "method = 'mtp', num_speculative_tokens = 2 } }, workload = { kind = 'inference', context = "
+                   "262144 }, gpu = 'GH200-144GB' }");
+  assert_int_equal((long long)fig(j, "block_size"), 1600);
+  near(j, "kv_cache_tokens", 1394129, 0.05, 0);
+  near(j, "max_concurrency", 5.32, 0.05, 0.005);
+  json_decref(j);
+}
+
 static void test_spec_mtp_hybrid(void **state) {
   json_t *b = eval(*state, "return { " Q35 " }, " H200 " }");
   json_t *j = eval(*state, "return { " Q35 ", speculative = { method = 'mtp' } }, " H200 " }");
@@ -2855,7 +2931,7 @@ int main(void) {
       cmocka_unit_test(test_flashinfer_sampler_off), cmocka_unit_test(test_gpt_oss_rope_fp32),
       cmocka_unit_test(test_mm_v0_qwen25vl), cmocka_unit_test(test_mm_v1_items), cmocka_unit_test(test_mm_errors),
       cmocka_unit_test(test_lora_llama8b), cmocka_unit_test(test_lora_embedding_modules), cmocka_unit_test(test_lora_errors),
-      cmocka_unit_test(test_spec_mtp_hybrid), cmocka_unit_test(test_kv_tokens_product), cmocka_unit_test(test_mm_qwen35),
+      cmocka_unit_test(test_spec_mtp_hybrid), cmocka_unit_test(test_spec_holdout9), cmocka_unit_test(test_kv_tokens_product), cmocka_unit_test(test_mm_qwen35),
       cmocka_unit_test(test_mamba_state_dtypes),
       cmocka_unit_test(test_rotary_dim),
       cmocka_unit_test(test_gemma3_rope_caches), cmocka_unit_test(test_mm_video_v1_frames),
