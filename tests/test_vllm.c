@@ -2652,7 +2652,12 @@ static long long params(json_t *j) {
 **   list is not in the log.
 ** - A public repository's second startup log of nvidia/Qwen3.6-27B-NVFP4 with MTP 2 (vLLM
 **   0.23.1rc1.dev531, fp8 KV, 262,144 tokens, 8 sequences): block size 1600, "Available KV cache
-**   memory: 48.6 GiB", "GPU KV cache size: 1,394,129 tokens", "5.32x" (vramfit +1.7 %, +1.7 %). */
+**   memory: 48.6 GiB", "GPU KV cache size: 1,394,129 tokens", "5.32x" (vramfit +1.7 %, +1.7 %).
+** - LoRA: a public repository's multi-LoRA serving doc (vllm/vllm-openai:latest, RTX 5070 under WSL2
+**   beside a second engine), Qwen/Qwen2.5-0.5B-Instruct, util 0.30, max_model_len 1024, --enforce-eager
+**   --enable-lora --max-loras 4: "Using PunicaWrapperGPU", "Available KV cache memory: 2.21 GiB", "GPU
+**   KV cache size: 192,944 tokens, Max concurrency: 188.42x" (24 layers x 2 KV heads x 64 x K, V x 2
+**   B = 12,288 B a token; the LoRA slots sit outside the pool). Version and GPU total not printed. */
 #define QWEN3_8B_E3                                                                                               \
   "return { model = 'Qwen/Qwen3-8B', quant = 'awq', runtime = { name = 'vllm', version = '%s', "               \
   "kv_cache_memory_bytes = %lld, max_model_len = 16384, speculative = { method = 'eagle3', "                    \
@@ -2703,6 +2708,14 @@ static void test_spec_holdout9(void **state) {
   assert_int_equal((long long)fig(j, "block_size"), 1600);
   near(j, "kv_cache_tokens", 1394129, 0.05, 0);
   near(j, "max_concurrency", 5.32, 0.05, 0.005);
+  json_decref(j);
+  j = eval(*state, "return { model = 'Qwen/Qwen2.5-0.5B-Instruct', runtime = { name = 'vllm', version = '0.20.0', "
+                   "gpu_memory_utilization = 0.30, max_model_len = 1024, enforce_eager = true, kv_cache_memory_bytes "
+                   "= 2372969431, lora = { max_loras = 4 } }, workload = { kind = 'inference', context = 1024 }, gpu "
+                   "= { name = 'RTX-4090-24GB', memory = '12227MiB' } }");
+  assert_true(fig(j, "lora_weights_bytes") > 0);
+  near(j, "kv_cache_tokens", 192944, 0.05, 0);
+  near(j, "max_concurrency", 188.42, 0.05, 0.005);
   json_decref(j);
 }
 
