@@ -35,6 +35,7 @@ typedef struct vcfg {
   uint64_t requested, mml, bs, seqs, tokens, a, kvb;
   uint64_t fwd_tokens, smp_seqs; /* what the profile's forward and sampler run over */
   uint64_t state_blocks;         /* extra state blocks a request holds per Mamba group (speculative) */
+  uint64_t mamba_align;          /* 1 in mamba_cache_mode "align": the previous state block stays held */
   const char *spec;              /* spec.method ("" without speculative decoding) */
   bool drafter;                  /* a drafter model runs (every method but ngram) */
   uint64_t graph_pw, graph_full; /* CUDA-graph capture sizes, PIECEWISE and FULL (capture_sizes) */
@@ -177,6 +178,7 @@ static void vllm_config(ectx *c, vcfg *v) {
   v->smp_seqs = v->seqs < v->tokens ? v->seqs : v->tokens;
   v->a = est_bits(s->dtype) / 8;
   v->state_blocks = scn_u64(s, "spec.state_blocks", 0);
+  v->mamba_align = scn_u64(s, "vllm.mamba_align", 0);
   v->spec = scn_str(s, "spec.method", ""); /* scripts/speculative.lua sets it */
   v->drafter = v->spec[0] && strcmp(v->spec, "ngram") != 0;
   uint64_t kvb = scn_u64(s, "vllm.kv_bytes", 0);
@@ -1270,12 +1272,13 @@ static void vllm_grouping(vgroups *g, bool hybrid) {
 ** full attention cdiv(len, block); sliding window cdiv(min(window - 1 + batched, len),
 ** block) + 1; chunked local attention cdiv(min(chunk + batched, len), block); cross-attention
 ** cdiv(encoder tokens, block); a Mamba state one block, plus one per speculative token
-** (MambaSpec.num_speculative_blocks, mamba_cache_mode "none": spec.state_blocks). */
+** (MambaSpec.num_speculative_blocks: spec.state_blocks), plus one in mamba_cache_mode "align"
+** (MambaSpec.max_memory_usage_bytes: 2 + num_speculative_blocks; scripts/runtimes/vllm.lua). */
 static uint64_t spec_blocks(const vcfg *v, const vspec *t, uint64_t len) {
   uint64_t w = t->window + v->tokens;
   switch (t->kind) {
     case KV_STATE:
-      return 1 + v->state_blocks;
+      return 1 + v->mamba_align + v->state_blocks;
     case KV_CROSS:
       return bytes_ceildiv(t->tokens, v->bs);
     case KV_CHUNKED:

@@ -1151,17 +1151,36 @@ static void test_w4a16_zero_points_machete(void **state) {
 ** 0.20.0 printed "Setting attention block size to 2096 tokens", "Available KV cache memory: 2.95
 ** GiB", "GPU KV cache size: 75,456 tokens" (36 blocks a group x 2096: the 0.19 formula, not 3.87x x
 ** 65,536) and "CUDA graph memory profiling is enabled" with its 0.36 GiB estimate subtracted. The
-** printed 3.87x is not matched (vramfit 4.20x, +8.5 %: mamba cache mode 'align' with prefix caching,
-** not modelled), so only the block size and the tokens are held. */
+** printed 3.87x was 4.20x (+8.5 %) while vramfit held one state block per DeltaNet group; with
+** --enable-prefix-caching vLLM sets mamba_cache_mode "align" ("Mamba cache mode is set to 'align'
+** ... by default when prefix caching is enabled"), whose MambaSpec.max_memory_usage_bytes is 2 +
+** num_speculative_blocks pages (vllm/v1/kv_cache_interface.py): 147 blocks / (32 + 3 x 2) = 3.868
+** (hold-out 9, scripts/runtimes/vllm.lua mamba_cache_mode). */
 static void test_v020_hybrid_tokens(void **state) {
   json_t *j = eval(*state, "return { model = 'Qwen/Qwen3.5-35B-A3B', runtime = { name = 'vllm', version = '0.20.0', "
                            "gpu_memory_utilization = 0.9, max_model_len = 65536, max_num_seqs = 1, "
                            "max_num_batched_tokens = 8192, kv_cache_dtype = 'fp8_e4m3', kv_cache_memory_bytes = "
-                           "'2.95GiB' }, workload = { kind = 'inference', context = 65536 }, gpu = { name = "
-                           "'RTX-5090-32GB', memory = '31.36GiB' } }");
+                           "'2.95GiB', enable_prefix_caching = true }, workload = { kind = 'inference', context = "
+                           "65536 }, gpu = { name = 'RTX-5090-32GB', memory = '31.36GiB' } }");
   assert_int_equal((long long)fig(j, "block_size"), 2096);
   near(j, "kv_cache_tokens", 75456, 0.05, 0);
+  assert_int_equal((long long)fig(j, "num_gpu_blocks"), 147);
+  near(j, "max_concurrency", 3.87, 0.05, 0.005);
+  near(j, "max_concurrency", 147.0 / 38, 1e-12, 0);
   assert_true(fig(j, "cuda_graph_estimate_bytes") > 0);
+  json_decref(j);
+  /* without prefix caching ("none"): one state block a group, 147 / 35 */
+  j = eval(*state, "return { model = 'Qwen/Qwen3.5-35B-A3B', runtime = { name = 'vllm', version = '0.20.0', "
+                   "max_model_len = 65536, kv_cache_dtype = 'fp8_e4m3', kv_cache_memory_bytes = '2.95GiB' }, "
+                   "workload = { kind = 'inference', context = 65536 }, gpu = 'RTX-5090-32GB' }");
+  near(j, "max_concurrency", 147.0 / 35, 1e-12, 0);
+  json_decref(j);
+  /* given explicitly on 0.19 (no default there) */
+  j = eval(*state, "return { model = 'Qwen/Qwen3.5-35B-A3B', runtime = { name = 'vllm', version = '0.19.0', "
+                   "max_model_len = 65536, kv_cache_dtype = 'fp8_e4m3', kv_cache_memory_bytes = '2.95GiB', "
+                   "enable_prefix_caching = true, mamba_cache_mode = 'align' }, workload = { kind = 'inference', "
+                   "context = 65536 }, gpu = 'RTX-5090-32GB' }");
+  near(j, "max_concurrency", fig(j, "num_gpu_blocks") / (double)(32 + 3 * 2), 1e-12, 0);
   json_decref(j);
 }
 
@@ -2642,7 +2661,8 @@ static long long params(json_t *j) {
 **   tokens, prefix caching, {"method":"qwen3_next_mtp","num_speculative_tokens":2}: "Setting attention
 **   block size to 2128 tokens", "Available KV cache memory: 66.37 GiB", "GPU KV cache size:
 **   1,581,104 tokens", "Maximum concurrency for 262,144 tokens per request: 21.86x" (Qwen3.5-35B-A3B's
-**   config taken for 3.6's). "Model loading took 23.43 GiB": after "Loading drafter model..." the log
+**   config taken for 3.6's). Prefix caching puts the DeltaNet groups in mamba_cache_mode "align": 2 +
+**   2 speculative blocks each, 2973 / (124 + 3 x 4) = 21.860 (was 22.35, +2.3 %, at 1 + 2). "Model loading took 23.43 GiB": after "Loading drafter model..." the log
 **   prints "Using FlashInfer CUTLASS Unquantized MoE backend": the checkpoint leaves its MTP head in
 **   bf16 (llm-compressor recipes for Qwen3.5 / 3.6 ignore "re:.*mtp.*"), and vLLM builds the drafter
 **   with the target's quant_config under the module prefix "mtp" (qwen3_5_mtp.py), so the ignore
@@ -2652,7 +2672,8 @@ static long long params(json_t *j) {
 **   list is not in the log.
 ** - A public repository's second startup log of nvidia/Qwen3.6-27B-NVFP4 with MTP 2 (vLLM
 **   0.23.1rc1.dev531, fp8 KV, 262,144 tokens, 8 sequences): block size 1600, "Available KV cache
-**   memory: 48.6 GiB", "GPU KV cache size: 1,394,129 tokens", "5.32x" (vramfit +1.7 %, +1.7 %).
+**   memory: 48.6 GiB", "GPU KV cache size: 1,394,129 tokens", "5.32x": 936 / (164 + 3 x 4) =
+**   5.3182 in "align", x 262,144 = 1,394,129 (was 1,418,305 and 5.41, +1.7 %, at 1 + 2 blocks).
 ** - LoRA: a public repository's multi-LoRA serving doc (vllm/vllm-openai:latest, RTX 5070 under WSL2
 **   beside a second engine), Qwen/Qwen2.5-0.5B-Instruct, util 0.30, max_model_len 1024, --enforce-eager
 **   --enable-lora --max-loras 4: "Using PunicaWrapperGPU", "Available KV cache memory: 2.21 GiB", "GPU
@@ -2691,6 +2712,8 @@ static void test_spec_holdout9(void **state) {
   assert_int_equal((long long)fig(j, "block_size"), 2128);
   assert_int_equal((long long)fig(j, "kv_cache_tokens"), 1581104LL);
   near(j, "max_concurrency", 21.86, 0.05, 0.005);
+  near(j, "max_concurrency", 2973.0 / 136, 1e-12, 0);
+  assert_int_equal((long long)fig(j, "num_gpu_blocks"), 2973);
   assert_int_equal((long long)fig(q, "draft_weights_bytes"), 487945272LL);
   assert_int_equal((long long)fig(j, "draft_weights_bytes"), 2 * 844640768LL);
   assert_int_equal((long long)(fig(j, "weights_bytes") - fig(q, "weights_bytes")), 2 * 844640768LL - 487945272LL);
@@ -2706,8 +2729,9 @@ static void test_spec_holdout9(void **state) {
                    "method = 'mtp', num_speculative_tokens = 2 } }, workload = { kind = 'inference', context = "
                    "262144 }, gpu = 'GH200-144GB' }");
   assert_int_equal((long long)fig(j, "block_size"), 1600);
-  near(j, "kv_cache_tokens", 1394129, 0.05, 0);
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), 1394129LL);
   near(j, "max_concurrency", 5.32, 0.05, 0.005);
+  near(j, "max_concurrency", 936.0 / 176, 1e-12, 0);
   json_decref(j);
   j = eval(*state, "return { model = 'Qwen/Qwen2.5-0.5B-Instruct', runtime = { name = 'vllm', version = '0.20.0', "
                    "gpu_memory_utilization = 0.30, max_model_len = 1024, enforce_eager = true, kv_cache_memory_bytes "

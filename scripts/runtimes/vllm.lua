@@ -64,6 +64,44 @@ local function mamba_dtypes(n, knobs, code, v)
   end
 end
 
+-- mamba_cache_mode (vllm/config/cache.py): how many recurrent-state blocks a request holds.
+-- MambaSpec.max_memory_usage_bytes (vllm/v1/kv_cache_interface.py): "none" 1 +
+-- num_speculative_blocks, "align" 2 + num_speculative_blocks (the previous block keeps the conv
+-- lookback of the block-aligned prefix cache, PR #30877, merged 2025-12-17: 0.14 assumed the
+-- first release). With --enable-prefix-caching vLLM sets "align" by default for the gated-DeltaNet
+-- hybrids ("Mamba cache mode is set to 'align' for Qwen3_5ForConditionalGeneration by default when
+-- prefix caching is enabled", printed by 0.20.0 and 0.23.1 logs; 0.20 assumed the first default:
+-- no earlier log was found). Three logs print the concurrency it gives: RedHatAI/Qwen3.6-35B-A3B-
+-- NVFP4 at 65,536 tokens, 3.87x = 147 blocks / (32 + 3 x 2) (0.20.0), and with MTP 2, 21.86x =
+-- 2973 / (124 + 3 x 4) (0.20.0); nvidia/Qwen3.6-27B-NVFP4 + MTP 2, 5.32x = 936 / (164 + 3 x 4)
+-- (0.23.1). Other hybrids keep "none" unless mamba_cache_mode is given ("all", a state block per
+-- block of context, is not modelled).
+local MAMBA_ALIGN_SINCE = 14000
+local MAMBA_ALIGN_DEFAULT = { qwen3_next = 20000, qwen3_5 = 20000 }
+local function mamba_cache_mode(n, knobs, code, v)
+  local has = false
+  for _, g in ipairs(n.model.desc.kv or {}) do has = has or g.kind == "mamba" end
+  local m = knobs.mamba_cache_mode
+  if m ~= nil then
+    m = E.enum_field(m, "runtime.mamba_cache_mode", { "none", "align" })
+    if not has then
+      E.fail("runtime.mamba_cache_mode", "applies to models with recurrent (Mamba / DeltaNet) layers, and %s has none",
+        n.model.id or "the model")
+    end
+    if m == "align" and code < MAMBA_ALIGN_SINCE then
+      E.fail("runtime.mamba_cache_mode", "align needs vLLM 0.14 or later (PR #30877), got %s", v)
+    end
+  elseif has and knobs.enable_prefix_caching == true then
+    local since = MAMBA_ALIGN_DEFAULT[n.model.desc.arch or ""]
+    if since and code >= since then
+      m = "align"
+      note(n, "mamba_cache_mode align (vLLM's default with prefix caching for %s): 2 state blocks a request and group",
+        n.model.desc.arch)
+    end
+  end
+  n.extra["vllm.mamba_align"] = m == "align" and 1 or 0
+end
+
 local function default(n, knobs, key, value, why)
   if knobs[key] ~= nil then return knobs[key] end
   knobs[key] = value
@@ -464,6 +502,7 @@ local function normalize(n, knobs)
   end
   n.extra["vllm.kv_bytes"] = FP8[kvd] and 1 or (kvd == "auto" and 0 or 2)
   mamba_dtypes(n, knobs, code, v)
+  mamba_cache_mode(n, knobs, code, v)
   -- model classes that build their rotary cos/sin cache in fp32 whatever the model dtype
   -- (vllm/model_executor/models/gpt_oss.py: get_rope(..., dtype=torch.float32))
   if ROPE_FP32[n.model.desc.arch or ""] then n.extra["vllm.rope_bytes"] = 4 end
@@ -585,6 +624,7 @@ return runtime {
     max_num_batched_tokens = "int", block_size = "int", kv_cache_dtype = "string",
     enforce_eager = "bool", enable_prefix_caching = "bool", enable_chunked_prefill = "bool",
     mamba_cache_dtype = "string", mamba_ssm_cache_dtype = "string",
+    mamba_cache_mode = "string", -- --mamba-cache-mode none | align (default align with prefix caching: see above)
     swap_space = "number", kv_cache_memory_bytes = "bytes", quantization = "string",
     memory_profiler_estimate_cudagraphs = "bool",
     chunked_local_attn_hybrid = "bool", flashinfer_sampler = "bool",

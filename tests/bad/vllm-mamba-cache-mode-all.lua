@@ -1,0 +1,1 @@
+return { model = "Qwen/Qwen3.5-35B-A3B", runtime = { name = "vllm", version = "0.20.0", enable_prefix_caching = true, mamba_cache_mode = "all" }, workload = { kind = "inference", context = 65536 }, gpu = "H100" }

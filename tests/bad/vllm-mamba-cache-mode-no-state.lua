@@ -1,0 +1,1 @@
+return { model = "meta-llama/Llama-3.1-8B-Instruct", runtime = { name = "vllm", version = "0.20.0", enable_prefix_caching = true, mamba_cache_mode = "align" }, workload = { kind = "inference", context = 8192 }, gpu = "H100" }

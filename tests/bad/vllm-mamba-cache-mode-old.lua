@@ -1,0 +1,1 @@
+return { model = "Qwen/Qwen3-Next-80B-A3B-Instruct", runtime = { name = "vllm", version = "0.11.0", enable_prefix_caching = true, mamba_cache_mode = "align" }, workload = { kind = "inference", context = 65536 }, gpu = "H200" }
