@@ -112,8 +112,13 @@ return arch {
         -- (AutoencoderKLCogVideoX tile_sample_min_height/width = sample_height/width // 2)
         act_family = "cogvideox", vae_tile = 240, vae_tile_w = 360, vae_tile_frames = 8,
         text_hidden = 4096, te_layers = 24,
-        -- SAT sample_video.py: model.to("cpu"), empty_cache(), then the VAE alone decodes
-        ref_decode_alone = true,
+        -- SAT sample_video.py (THUDM/CogVideo) from 3430df1 (2024-08-06) through b43951a
+        -- (2024-09-10): model.to("cpu"), empty_cache(), then the VAE alone decodes; from
+        -- 3a9af5b (2024-11-04) decode_first_stage runs with the DiT, T5 and VAE resident
+        -- (workloads/video.lua reads runtime.version as the scripts' date). CogVideoX 2B/5B
+        -- came with the earlier scripts; CogVideoX1.5 (patch_size_t 2) only runs on the later
+        -- ones (its SAT configs arrived with 806a7f6, 2024-11-07)
+        ref_decode_alone = pt == 1, ref_resident_from = "2024-11-04",
       },
     }
   end,

@@ -447,8 +447,10 @@ static void gen_phases(ectx *c, const gen_weights *w, const gen_shape *g, gen_ph
   if (strcmp(off, "none") == 0 || (w->t2i && gen_ref(s))) {
     if (g->sp > 1) ph[2].act = g->stale;
     for (int i = 0; i < 3; i++) ph[i].weights_te = te, ph[i].weights_den = den, ph[i].weights_vae = w->vae;
-    /* CogVideoX's SAT sample_video.py: model.to("cpu") and empty_cache() before the VAE
-    ** alone decodes (cogvideo-readme-cogvideox-2b-sat-fp16) */
+    /* CogVideoX's SAT sample_video.py of 2024-08-06 to 2024-09-10: model.to("cpu") and
+    ** empty_cache() before the VAE alone decodes (cogvideo-readme-cogvideox-2b-sat-fp16); the
+    ** later scripts decode with everything resident (cogvideo-readme-cogvideox15-5b-sat-bf16;
+    ** the date gate is in scripts/workloads/video.lua) */
     if (gen_ref(s) && scn_bool(s, "gen.ref_decode_alone", false)) ph[2].weights_te = ph[2].weights_den = 0;
     gen_t2i_phase(c, w, ph);
     return;

@@ -361,6 +361,37 @@ static long long category_of(json_t *j, const char *name) {
   return sum;
 }
 
+/* CogVideoX's SAT sample_video.py (THUDM/CogVideo) decoded with the VAE alone after
+** model.to("cpu") from 3430df1 (2024-08-06) through b43951a (2024-09-10), and from 3a9af5b
+** (2024-11-04) with the DiT, T5 and VAE resident. CogVideoX1.5 runs only on the later scripts:
+** cogvideo-readme-cogvideox15-5b-sat-bf16 (README fb806ee, 2024-11-09: "SAT BF16: 76GB",
+** 1360 x 768, 81 frames), 15%. runtime.version dates the scripts: the same CogVideoX-2b run
+** keeps the DiT and T5 (model.weight_bytes minus the VAE) through the decode from 2024-11-04. */
+static void test_cogvideox_sat_decode_resident(void **state) {
+  json_t *j = eval(*state, "THUDM/CogVideoX1.5-5B", "bf16", "kind = \"video\", width = 1360, height = 768, frames = 81",
+                   ", runtime = { name = \"reference\" }, gpu = \"A100-SXM4-80GB\"");
+  within(tu_int(j, "runtime.peak_reserved_bytes"), 76.0, 0.15, "cogvideo-readme-cogvideox15-5b-sat-bf16");
+  json_decref(j);
+  const char *w = "kind = \"video\", width = 720, height = 480, frames = 49";
+  json_t *old = eval(*state, "THUDM/CogVideoX-2b", "fp16", w, ", runtime = { name = \"reference\", version = \"2024-09-10\" }");
+  json_t *now = eval(*state, "THUDM/CogVideoX-2b", "fp16", w, ", runtime = { name = \"reference\", version = \"2024-11-04\" }");
+  json_t *dflt = eval(*state, "THUDM/CogVideoX-2b", "fp16", w, ", runtime = { name = \"reference\" }");
+  long long vae = category_of(old, "weights");
+  assert_true(vae > 0 && vae < tu_int(old, "model.weight_bytes") / 10);
+  assert_int_equal(category_of(now, "weights"), tu_int(now, "model.weight_bytes"));
+  assert_int_equal(tu_int(now, "runtime.peak_allocated_bytes") - tu_int(old, "runtime.peak_allocated_bytes"),
+                   tu_int(now, "model.weight_bytes") - vae);
+  assert_int_equal(tu_int(dflt, "runtime.peak_reserved_bytes"), tu_int(old, "runtime.peak_reserved_bytes"));
+  json_decref(old);
+  json_decref(now);
+  json_decref(dflt);
+  assert_int_not_equal(tu_eval(*state, "return { model = \"THUDM/CogVideoX-2b\", runtime = { name = \"reference\", "
+                                       "version = \"0.2\" }, workload = { kind = \"video\", frames = 49 } }", NULL), VF_OK);
+  if (!strstr(vf_engine_error(*state), "runtime.version: expected the date of THUDM/CogVideoX-2b's reference scripts"))
+    fail_msg("error '%s'", vf_engine_error(*state));
+}
+
+
 /* The CogVideoX-2b fp16 720x480 x 49-frame table of diffusers PR #9150 (the source of the
 ** diffusers CogVideoX doc table): no offload 33 GB, model offload 19 GB (the decode alone),
 ** model offload + tiling 11 GB (T5 encoding), sequential offload + tiling < 4 GB ("4GB
@@ -1041,7 +1072,7 @@ int main(void) {
       cmocka_unit_test(test_calibration),     cmocka_unit_test(test_calibration_wan),
       cmocka_unit_test(test_wan_reference_fp32), cmocka_unit_test(test_calibration_mechanisms),
       cmocka_unit_test(test_gen3_opensora),   cmocka_unit_test(test_gen3_models),
-      cmocka_unit_test(test_cogvideox_vae),   cmocka_unit_test(test_cogvideox_offload_table), cmocka_unit_test(test_input_images),
+      cmocka_unit_test(test_cogvideox_vae),   cmocka_unit_test(test_cogvideox_sat_decode_resident),   cmocka_unit_test(test_cogvideox_offload_table), cmocka_unit_test(test_input_images),
       cmocka_unit_test(test_cogvideox15_decode_frames), cmocka_unit_test(test_opensora_offload_without_t2i2v),
       cmocka_unit_test(test_flux2), cmocka_unit_test(test_flux_decode_allocated), cmocka_unit_test(test_reserved_across_phases), cmocka_unit_test(test_zimage), cmocka_unit_test(test_hidream), cmocka_unit_test(test_hunyuanvideo15),
       cmocka_unit_test(test_hunyuanvideo_dense_mask_v032), cmocka_unit_test(test_zimage_recipes_holdout),

@@ -8,6 +8,29 @@ local image = require "workloads.image"
 local KEYS = { "frames" }
 for _, k in ipairs(image.KEYS) do KEYS[#KEYS + 1] = k end
 
+-- The reference scripts' date picks what stays resident during the VAE decode where they
+-- changed it (p.ref_resident_from): CogVideoX's SAT sample_video.py (THUDM/CogVideo) ran
+-- model.to("cpu") and torch.cuda.empty_cache() after sampling and decoded with the VAE
+-- alone from 3430df1 (2024-08-06) through b43951a (2024-09-10); from 3a9af5b (2024-11-04)
+-- it calls model.decode_first_stage with the DiT, T5 and VAE all on the GPU. runtime.version
+-- is that date ("YYYY-MM-DD"); unset, the scripts the model was released with stand
+-- (p.ref_decode_alone, architectures/cogvideox.lua).
+local function ref_scripts_date(n, p)
+  local v = n.runtime_version
+  if v == nil then
+    E.note(n, "%s's reference scripts as released with the model: %s", n.model.id,
+      p.ref_decode_alone and "the DiT and text encoder leave the GPU before the VAE decodes"
+      or "the DiT and text encoder stay on the GPU while the VAE decodes")
+    return
+  end
+  local y, m, d = tostring(v):match("^(%d%d%d%d)%-(%d%d)%-(%d%d)$")
+  if not y then
+    E.fail("runtime.version", "expected the date of %s's reference scripts such as \"2024-08-29\", got \"%s\"",
+      n.model.id, tostring(v))
+  end
+  n.extra["gen.ref_decode_alone"] = ("%s-%s-%s"):format(y, m, d) < p.ref_resident_from
+end
+
 local function normalize(w, n, cfg)
   local _ = cfg
   local p = n.model.desc.pipeline
@@ -25,6 +48,7 @@ local function normalize(w, n, cfg)
   image.normalize_with(w, n, frames, KEYS)
   -- reference scripts that move the DiT and encoders to the CPU before decoding (CogVideoX SAT)
   n.extra["gen.ref_decode_alone"] = type(p) == "table" and p.ref_decode_alone == true
+  if type(p) == "table" and p.ref_resident_from and n.runtime == "reference" then ref_scripts_date(n, p) end
 end
 
 return { kinds = { "video" }, normalize = normalize }
