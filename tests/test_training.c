@@ -162,6 +162,28 @@ static void test_deepspeed_estimators(void **state) {
   assert_int_equal(d.cpu, 48000000000ull); /* P x max(32, 8) x 1.5 */
 }
 
+/* SwissArmyTransformer's FusedEmaAdam (sat/ops/fused_ema_adam.py: exp_avg, exp_avg_sq and
+** the EMA shadow, each like the parameter), as CogVideoX's SAT sft.yaml runs it under ZeRO-2
+** on 8 GPUs (diffusers-doc-cogvideox-5b-sft-bs1's recipe): three fp32 states of the
+** partition, 12 bytes per trainable parameter / 8, half as much again as AdamW's two. */
+static void test_fused_ema_adam(void **state) {
+  const char *fmt = "return { model = 'THUDM/CogVideoX-5b', dtype = 'bf16', runtime = 'deepspeed', workload = { "
+                    "kind = 'train', method = 'full', grad_checkpointing = true, optimizer = '%s', precision = "
+                    "'bf16-mixed', width = 720, height = 480, frames = 49 }, parallel = { dp = 8, strategy = 'zero2' } }";
+  char buf[512];
+  snprintf(buf, sizeof buf, fmt, "sat.ops.FusedEmaAdam");
+  json_t *ema = eval(state, buf);
+  snprintf(buf, sizeof buf, fmt, "adamw");
+  json_t *adam = eval(state, buf);
+  long long P = tu_int(ema, "model.trainable_params");
+  assert_true(P > 5000000000ll);
+  assert_int_equal(tu_category(ema, "optimizer_states"), P * 12 / 8);
+  assert_int_equal(tu_category(adam, "optimizer_states"), P * 8 / 8);
+  assert_int_equal(tu_category(ema, "master_weights"), tu_category(adam, "master_weights"));
+  json_decref(ema);
+  json_decref(adam);
+}
+
 /* ZeRO-3 over 8 GPUs shards weights, gradients, master and states: 16 bytes per parameter
 ** / 8 for bf16 DeepSpeed with AdamW (Rajbhandari et al. 2019, P_os+g+p). */
 static void test_zero3_states(void **state) {
@@ -459,7 +481,7 @@ static void test_errors(void **state) {
 static void test_workload_errors(void **state) {
   static const struct { const char *text, *msg; } cases[] = {
       {L32 "optimizer = 'adamx' } }", "workload.optimizer: unknown or not yet modelled optimizer adamx (known: "
-                                      "adafactor, adamw, adamw-8bit, adamw-fused, lion, muon, paged-adamw, paged-adamw-8bit, "
+                                      "adafactor, adamw, adamw-8bit, adamw-fused, fused-ema-adam, lion, muon, paged-adamw, paged-adamw-8bit, "
                                       "sgd, sgd-momentum)"},
       {L32 "grad_checkpointing = 'sometimes' } }", "workload.grad_checkpointing: expected true, false, \"selective\", "
                                                    "\"op\" or every k layers as an integer, got sometimes"},
@@ -1291,7 +1313,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_peft_trainable),   cmocka_unit_test(test_peft_regex), cmocka_unit_test(test_peft_all_linear), cmocka_unit_test(test_peft_default_targets),
       cmocka_unit_test(test_adamw8bit_states), cmocka_unit_test(test_calibration_lora),
-      cmocka_unit_test(test_deepspeed_estimators), cmocka_unit_test(test_zero3_states),
+      cmocka_unit_test(test_deepspeed_estimators), cmocka_unit_test(test_fused_ema_adam), cmocka_unit_test(test_zero3_states),
       cmocka_unit_test(test_errors),           cmocka_unit_test(test_video_lora),
       cmocka_unit_test(test_era_torch1),       cmocka_unit_test(test_qlora_load),
       cmocka_unit_test(test_oib_step),         cmocka_unit_test(test_zero3_offload_param),
