@@ -205,6 +205,62 @@ local STRATEGIES = { "none", "ddp", "fsdp", "zero1", "zero2", "zero3" }
 -- replaces SDPA's flash/efficient/cuDNN kernels (torch/distributed/tensor/experimental/
 -- _attention.py), so eager attention cannot run under cp. src/train.c reads train.cp,
 -- train.cp_rotate and train.sp.
+-- Layers per pipeline stage as the runtime deals them (src/train.c pp_stage_layers) must
+-- exist: Megatron's TransformerConfig and get_num_layers_to_build refuse a split that does
+-- not divide, a zero-layer end stage, and decoder_first/last_pipeline_num_layers together
+-- with account_for_embedding/loss_in_pipeline_split (megatron/core/transformer/
+-- transformer_config.py); torchtitan's generate_llm_fqn_per_model_part refuses more stages
+-- than layers + 2 (torchtitan/distributed/pipeline_parallel.py).
+local MEG_SPLIT = { "decoder_first_pipeline_num_layers", "decoder_last_pipeline_num_layers",
+                    "account_for_embedding_in_pipeline_split", "account_for_loss_in_pipeline_split" }
+
+local function megatron_split(n, L)
+  local k = n.knobs or {}
+  local f, l = k.decoder_first_pipeline_num_layers, k.decoder_last_pipeline_num_layers
+  local emb, loss = k.account_for_embedding_in_pipeline_split, k.account_for_loss_in_pipeline_split
+  for _, name in ipairs(MEG_SPLIT) do
+    if k[name] ~= nil and n.pp < 2 then
+      fail("runtime." .. name, "splits the layers over pipeline stages: it needs parallel.pp > 1")
+    end
+  end
+  for name, v in pairs { decoder_first_pipeline_num_layers = f, decoder_last_pipeline_num_layers = l } do
+    if v ~= nil and v < 1 then fail("runtime." .. name, "expected a positive number of layers, got %d", v) end
+  end
+  if (f or l) and (emb or loss) then
+    fail(emb and "runtime.account_for_embedding_in_pipeline_split" or "runtime.account_for_loss_in_pipeline_split",
+         "cannot be combined with decoder_first/last_pipeline_num_layers (Megatron refuses both)")
+  end
+  if f or l then
+    local rest, others = L - (f or 0) - (l or 0), n.pp - (f and 1 or 0) - (l and 1 or 0)
+    local field = "runtime." .. (f and "decoder_first_pipeline_num_layers" or "decoder_last_pipeline_num_layers")
+    if rest < 0 or (others == 0 and rest ~= 0) then
+      fail(field, "%d layers on the end stages%s, but the model has %d", L - rest,
+           others == 0 and " (the only stages at parallel.pp = 2)" or "", L)
+    end
+    if others > 0 and rest % others ~= 0 then
+      fail(field, "the model's %d layers less the end stages' %d leave %d, which do not divide over the %d other " ..
+           "pipeline stages", L, L - rest, rest, others)
+    end
+    return
+  end
+  local units = L + (emb and 1 or 0) + (loss and 1 or 0)
+  if units % n.pp ~= 0 then
+    fail("parallel.pp", "megatron builds num_layers / pp layers a stage: the model's %d layers%s do not divide " ..
+         "over %d stages (runtime.decoder_first_pipeline_num_layers / decoder_last_pipeline_num_layers set uneven ends)",
+         L, units ~= L and (" and " .. (units - L) .. " counted by account_for_*_in_pipeline_split") or "", n.pp)
+  end
+end
+
+local function pp_split(n)
+  local L = type(n.model.desc) == "table" and n.model.desc.layers
+  if math.type(L) ~= "integer" or n.extra["train.pipeline"] then return end
+  if n.runtime == "megatron" then return megatron_split(n, L) end
+  if n.runtime == "pytorch" and n.pp > L + 2 then
+    fail("parallel.pp", "torchtitan deals the model's %d layers, the embeddings and the head (%d) over at most " ..
+         "that many pipeline stages, not %d", L, L + 2, n.pp)
+  end
+end
+
 local function train_parallel(p, n)
   local cp = int_field(p.cp or 1, "parallel.cp", 1, MAX_GPUS)
   if n.tp * n.pp * n.dp * cp > MAX_GPUS then
@@ -243,6 +299,7 @@ local function train_parallel(p, n)
     fail("parallel.strategy", "\"%s\" is not modelled for megatron (Megatron-FSDP is not): use \"ddp\", and " ..
          "runtime.use_distributed_optimizer = true for its ZeRO-1", n.strategy)
   end
+  pp_split(n)
   if cp > 1 then
     n.extra["train.cp_rotate"] = rotate
     if p.cp_rotate == nil then note(n, "context parallel KV exchange by all-gather assumed (torchtitan's default rotate method)") end

@@ -1,0 +1,1 @@
+return { model = "meta-llama/Llama-3.2-1B", dtype = "bf16", runtime = { name = "megatron", decoder_first_pipeline_num_layers = 0 }, parallel = { pp = 2 }, workload = { kind = "train", method = "full", micro_batch = 1, seq_len = 1024, grad_accum = 4, precision = "bf16", optimizer = "adamw" } }

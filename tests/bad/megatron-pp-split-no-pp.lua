@@ -1,0 +1,1 @@
+return { model = "meta-llama/Llama-3.2-1B", dtype = "bf16", runtime = { name = "megatron", decoder_last_pipeline_num_layers = 4 }, parallel = { pp = 1 }, workload = { kind = "train", method = "full", micro_batch = 1, seq_len = 1024, grad_accum = 4, precision = "bf16", optimizer = "adamw" } }
