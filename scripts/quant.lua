@@ -264,7 +264,7 @@ local function apply_one(spec, n, component, field)
     n.notes[#n.notes + 1] = ("quant %s%s: %d tensor groups quantized; embeddings, norms, biases%s kept in %s"):format(
       label, component and (" on " .. component) or "", groups,
       def.quantize_routers and "" or ", routers", n.dtype)
-    if def.overhead then add_overhead(n, def.overhead(n, o, largest, { q = Q, desc = n.model.desc, component = component })) end
+    if def.overhead then add_overhead(n, def.overhead(n, o, largest, { q = Q, desc = n.model.desc, component = component, field = field })) end
   end
   return label
 end

@@ -13,15 +13,26 @@
 -- decoder layers' nn.Linear modules).
 local function packed_ok(n, bits) return n % (bits == 3 and 32 or 32 // bits) == 0 end
 
+-- f(out, in) for each quantized Linear of the component being quantized
+local function each_quantized(ctx, f)
+  for _, t in ipairs(ctx.desc.tensors) do
+    if t.qtype and (ctx.component == nil or t.component == ctx.component) then
+      local out, inp = ctx.q.dims(t, ctx.desc)
+      if out then f(out, inp) end
+    end
+  end
+end
+
 return {
   name = "gptq",
   summary = "GPTQ (AutoGPTQ/GPTQModel int32 packing, fp16 scales, packed zeros, act-order g_idx)",
   aliases = { "gptq-int4", "autogptq", "gptqmodel", "gptq_marlin" },
   -- kernel: the transformers / optimum backend (GPTQConfig exllama_config version): its
-  -- buffers are the overhead below; vLLM and SGLang pick their own kernels
+  -- buffers are the overhead below; absent, exllama (version 1). vLLM and SGLang pick their
+  -- own kernels, so giving it there is an error
   options = { bits = { 2, 3, 4, 8 }, group_size = "group", desc_act = "bool", sym = "bool",
               kernel = { "exllama", "exllamav2" } },
-  defaults = { bits = 4, group_size = 128, desc_act = false, sym = true, kernel = "exllama" },
+  defaults = { bits = 4, group_size = 128, desc_act = false, sym = true },
   tensor = function(t, o, ctx)
     local out, inp, g, groups = ctx.q.group_linear(t, o, ctx.desc)
     if not out or not packed_ok(inp, o.bits) or not packed_ok(out, o.bits) then return nil end
@@ -44,19 +55,19 @@ return {
   -- (AutoGPTQ auto_gptq/nn_modules/qlinear/qlinear_exllamav2.py scratch_space_fixed and
   -- modeling/_utils.py autogptq_post_init, 0.5-0.7; LLaMA-7B's gate/up: 811,598,080 B).
   overhead = function(n, o, largest, ctx)
-    if n.runtime == "vllm" or n.runtime == "sglang" then return 0 end
+    if n.runtime == "vllm" or n.runtime == "sglang" then
+      if o.kernel then
+        error(("%s.kernel: selects the transformers / optimum exllama backend; %s picks its own GPTQ kernels"):format(
+          ctx.field or "quant", n.runtime), 0)
+      end
+      return 0
+    end
     if o.kernel == "exllamav2" then
       local best, desc = 0, nil
-      for _, t in ipairs(ctx.desc.tensors) do
-        local out, inp = nil, nil
-        if t.qtype and (ctx.component == nil or t.component == ctx.component) then
-          out, inp = ctx.q.dims(t, ctx.desc)
-        end
-        if out then
-          local b = inp * out * 2 + 128 + out * 2048 * 8 * 4 + 128
-          if b > best then best, desc = b, ("%d x %d"):format(inp, out) end
-        end
-      end
+      each_quantized(ctx, function(out, inp)
+        local b = inp * out * 2 + 128 + out * 2048 * 8 * 4 + 128
+        if b > best then best, desc = b, ("%d x %d"):format(inp, out) end
+      end)
       if best > 0 then
         return best, ("exllama v2 scratch: the largest layer's (%s) temp_dq and temp_fwd for 2048 x 8 input rows"):format(desc)
       end
@@ -65,14 +76,7 @@ return {
     -- max_input_length (2048 by default, EXLLAMA_DEFAULT_MAX_INPUT_LENGTH) x the largest
     -- in / out dimension in fp16 (autogptq_post_init; 1 row without act-order)
     local dim = 0
-    if o.desc_act then
-      for _, t in ipairs(ctx.desc.tensors) do
-        if t.qtype and (ctx.component == nil or t.component == ctx.component) then
-          local out, inp = ctx.q.dims(t, ctx.desc)
-          if out then dim = math.max(dim, out, inp) end
-        end
-      end
-    end
+    if o.desc_act then each_quantized(ctx, function(out, inp) dim = math.max(dim, out, inp) end) end
     if dim > 0 then
       return largest * 2 + 2048 * dim * 2,
              ("exllama fp16 dequantization scratch of the largest layer (%d elements x 2 B) and the act-order temp_state (2048 x %d x 2 B)"):format(largest, dim)

@@ -1,0 +1,1 @@
+return { model = "meta-llama/Llama-2-7b-hf", dtype = "fp16", quant = { name = "gptq", kernel = "exllamav2" }, runtime = { name = "vllm" }, workload = { kind = "inference", context = 4096 }, gpu = "A100-SXM4-80GB" }
