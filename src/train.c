@@ -386,7 +386,7 @@ static void train_weights(ectx *c, const train_cfg *t, train_parts *p, int64_t s
     if (!estimate_stage_weights(c->m, s->tp, layers, model_layers(c), st == 0, (uint64_t)st + 1 == s->pp, &w,
                                 &p->pp_elems))
       c->acc.overflow = true;
-    p->pp_layers = layers;
+    p->pp_layers = layers, p->pp_own = true;
   } else if (!estimate_device_weights(c->m, s->tp, s->pp, &w)) {
     c->acc.overflow = true;
   }
@@ -394,7 +394,7 @@ static void train_weights(ectx *c, const train_cfg *t, train_parts *p, int64_t s
   p->weights_full = w;
   p->weights = t->off_par ? 0 : shard(w, dp, ps);
   uint64_t added = bytes_ceildiv(t->added, mp);
-  if (p->pp_layers && !bytes_muldiv(t->added, p->pp_layers, acc_mul(&c->acc, model_layers(c), s->tp), &added))
+  if (p->pp_own && !bytes_muldiv(t->added, p->pp_layers, acc_mul(&c->acc, model_layers(c), s->tp), &added))
     c->acc.overflow = true;
   p->adapters = shard(est_elems_bytes(c, added, t->tdtype), dp, ps && !t->off_par);
   if ((ps || t->off_par) && (dp > 1 || t->off_par)) {
@@ -458,7 +458,7 @@ static uint64_t te_fp8_meta(ectx *c, const train_cfg *t, const train_parts *p) {
   for (uint64_t n = 3; n >= 2; n--) /* forward, backward */
     per = acc_add(A, per, acc_add(A, estimate_round_alloc(n * 4), estimate_round_alloc(acc_mul3(A, len, n, 4))));
   uint64_t lin = bytes_ceildiv(t->fp8_linears, c->s->pp);
-  if (p->pp_layers && !bytes_muldiv(t->fp8_linears, p->pp_layers, model_layers(c), &lin)) A->overflow = true;
+  if (p->pp_own && !bytes_muldiv(t->fp8_linears, p->pp_layers, model_layers(c), &lin)) A->overflow = true;
   return acc_mul(A, per, lin);
 }
 
@@ -470,7 +470,7 @@ static uint64_t te_fp8_meta(ectx *c, const train_cfg *t, const train_parts *p) {
 ** stage's share of the layers, where the trainable parameters live. */
 static uint64_t stage_share(ectx *c, const train_cfg *t, const train_parts *p, uint64_t whole) {
   uint64_t out = 0;
-  if (!p->pp_layers && !p->pp_elems) return bytes_ceildiv(whole, model_parallel(c));
+  if (!p->pp_own) return bytes_ceildiv(whole, model_parallel(c));
   uint64_t all = c->e->params;
   bool ok = !t->peft && all && t->trainable >= all
               ? bytes_muldiv(whole, p->pp_elems, all, &out)
@@ -486,7 +486,7 @@ static void train_model_states(ectx *c, const train_cfg *t, train_parts *p, int6
   const scenario *s = c->s;
   uint64_t dp = shard_ranks(c, t);
   strategy_kind st = t->strategy;
-  p->pp_layers = p->pp_elems = 0;
+  p->pp_layers = p->pp_elems = 0, p->pp_own = false;
   train_weights(c, t, p, stage);
   uint64_t T = stage_share(c, t, p, t->trainable);
   p->fp8_meta = te_fp8_meta(c, t, p);
@@ -836,7 +836,7 @@ static void budget_states(ectx *c, const train_cfg *t, const train_parts *p, boo
   /* a quantized base names its format (scripts/quant.lua sets quant.name), else the dtype */
   const char *q = scn_str(s, "quant.name", NULL);
   char stage[160] = "";
-  if (p->pp_stage && p->pp_layers)
+  if (p->pp_stage && p->pp_own)
     snprintf(stage, sizeof stage, ", the %s pipeline stage's own: %llu of %llu layers%s", p->pp_stage == 1 ? "first"
              : p->pp_stage == 3 ? "second" : "last", (unsigned long long)p->pp_layers, (unsigned long long)model_layers(c),
              p->pp_stage == 1 ? " and the embeddings" : p->pp_stage == 2 ? (c->m->tied_embeddings ? ", final norm and a copy of the tied embedding" : ", final norm and head") : "");
@@ -996,7 +996,7 @@ static void pp_stage_fill(ectx *c, const train_cfg *t, train_parts *p, int kind)
   uint64_t keep = t->keep_grads && !t->oib ? p->grads : 0;  /* what zero_grad leaves */
   uint64_t grads = p->pp_grads ? p->pp_grads : p->grads;   /* live once a backward ran */
   bool torch_pp = strcmp(s->runtime, "pytorch") == 0;
-  uint64_t work = 0, layers = p->pp_layers ? p->pp_layers : bytes_ceildiv(model_layers(c), s->pp);
+  uint64_t work = 0, layers = p->pp_own ? p->pp_layers : bytes_ceildiv(model_layers(c), s->pp);
   uint64_t kept = kept_activations(c, t, p->pp_per_layer, p->pp_input, layers, &work);
   /* kept >= work and pp_saved >= pp_kept - work, act >= pp_kept: no underflow */
   uint64_t saved = acc_add(A, p->pp_saved, kept) - p->pp_kept, act = acc_add(A, p->act, kept) - p->pp_kept;

@@ -74,7 +74,9 @@ typedef struct train_parts {
   uint64_t pp_g0, pp_g1;                       /* its gradients live in forward and in backward */
   uint64_t pp_logits_bwd, pp_logits_step;      /* its head outputs kept in backward and at the step */
   uint64_t pp_layers, pp_elems;                /* the stage's repeated layers and parameter elements on
-                                               ** this rank (0: the average share, pp = 1) */
+                                               ** this rank, when pp_own */
+  bool pp_own;                                 /* a compared stage's own parameters (false: the average
+                                               ** share, pp = 1); a stage may hold 0 layers */
   uint64_t pp_per_layer, pp_input;             /* one layer's saved set and checkpointed input (pp_stages
                                                ** recounts the kept set for the stage's layers) */
   uint64_t pp_kept;                            /* the kept set for ceil(L / pp) layers, in act */

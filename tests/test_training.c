@@ -997,6 +997,16 @@ static void test_pp_stage_params(void **state) {
   assert_non_null(strstr(tu_category_detail(j, "weights"), "last pipeline stage's own: 10 of 16 layers"));
   assert_int_equal(tu_category(j, "gradients"), 3483541504ll);
   json_decref(j);
+  /* torchtitan at PP 18 (16 + 2 effective layers, one a stage): the end stages hold no
+  ** transformer layer, the last only its norm and the tied embedding's copy, 262,670,336
+  ** parameters, whose fp32 gradients are its own (not the average share's) */
+  j = eval(state, "return { model = 'meta-llama/Llama-3.2-1B', dtype = 'bf16', gpu = 'H100-SXM-80GB', "
+                  "runtime = { name = 'pytorch' }, parallel = { pp = 18 }, workload = { kind = 'train', "
+                  "method = 'full', micro_batch = 1, seq_len = 1024, grad_accum = 4, precision = 'bf16-mixed', "
+                  "optimizer = 'adamw' } }");
+  assert_non_null(strstr(tu_category_detail(j, "weights"), "last pipeline stage's own: 0 of 16 layers"));
+  assert_int_equal(tu_category(j, "gradients"), 262670336ll * 4);
+  json_decref(j);
 }
 
 /* FSDP2 under pipelining keeps the stage unsharded for the whole step: torchtitan does not
