@@ -268,6 +268,8 @@ static bool aiter_derate(const scenario *s, const model_desc *m, uint64_t ctx) {
 ** self.enable_piecewise_cuda_graph: reserved_mem += len(self.piecewise_cuda_graph_tokens) * 8`,
 ** for the graphs' non-torch memory); n_pw is that count (piecewise_sizes), 0 when they are off.
 ** Hold-out round 8: Qwen3-30B-A3B-FP8 on an H100 (chunk 8192, 58 sizes) printed 0.83, not 0.835. */
+#define SG_PIECEWISE_PER_SIZE 500700 /* PR #15927's release here (0.5.7): sizes and their 8 MiB */
+
 static void fraction(const scenario *s, const sg_spec *sp, uint64_t n_pw, sg_cfg *g) {
   g->fraction = scn_real(s, "runtime.mem_fraction_static", 0);
   g->reserved_mib = 0;
@@ -284,7 +286,7 @@ static void fraction(const scenario *s, const sg_spec *sp, uint64_t n_pw, sg_cfg
   }
   double r = 512 + 1.5 * (double)(g->chunk > 2048 ? g->chunk : 2048) + 2.0 * (double)g->graph_bs +
              (double)(s->tp * s->pp) / 8.0 * 1024;
-  if (scn_u64(s, "sglang.release", 99999999) >= 500700) r += 8.0 * (double)n_pw;
+  if (scn_u64(s, "sglang.release", 99999999) >= SG_PIECEWISE_PER_SIZE) r += 8.0 * (double)n_pw;
   if (g->gpu_mib > 60 * 1024 && r < 10 * 1024) r = 10 * 1024;
   /* speculative decoding before 0.5.11 (sg_spec): the draft's weights, pool and graphs */
   if (sp->on && sp->era == 0)
@@ -554,7 +556,7 @@ static void piecewise_sizes(ectx *c, uint64_t chunk, sg_graphs *gr) {
   uint64_t rel = scn_u64(s, "sglang.release", 99999999);
   bool on = scn_bool(s, "runtime.enable_piecewise_cuda_graph", false) || rel >= 501000;
   if (!on || scn_bool(s, "runtime.disable_piecewise_cuda_graph", false)) return;
-  bool nw = rel >= 500700;
+  bool nw = rel >= SG_PIECEWISE_PER_SIZE;
   uint64_t dflt = nw ? (est_model_mla(c->m) ? 2048 : chunk) : 4096;
   uint64_t max = scn_u64(s, "runtime.piecewise_cuda_graph_max_tokens", dflt);
   static const struct { uint64_t from, to, step; } seg_new[] = {
