@@ -76,17 +76,6 @@ local function transformer(c)
   return t, d, nh, L + S
 end
 
--- LlamaForCausalLM (Llama-3.1-8B-Instruct): the whole model with its lm_head, as the pipeline's
--- text_encoder_4 is loaded.
-local LLAMA = { hidden = 4096, layers = 32, heads = 32, kv_heads = 8, ffn = 14336, vocab = 128256 }
-local function llama(c)
-  local t = {}
-  nn.llama_layers(t, "model.layers.*", { hidden = c.hidden, heads = c.heads, kv_heads = c.kv_heads,
-    head_dim = c.hidden // c.heads, width = c.ffn, count = c.layers })
-  nn.lm(t, { vocab = c.vocab, hidden = c.hidden, tied = false })
-  return t
-end
-
 return arch {
   name = "hidream",
   summary = "HiDream-I1: 17B MoE dual/single-stream DiT + CLIP-L + OpenCLIP-bigG + T5-XXL + Llama-3.1-8B + 16-ch VAE",
@@ -94,6 +83,10 @@ return arch {
   build = function(cfg)
     local tc = nn.sub(cfg, "transformer") or {}
     local tens, d, nh, layers = transformer(tc)
+    -- text_encoder_4: the whole LlamaForCausalLM (Llama-3.1-8B-Instruct) with its lm_head, as
+    -- the pipeline loads it, built by the llama architecture from its config.json
+    local lc = nn.sub(cfg, "text_encoder_4") or error("config: missing field 'text_encoder_4' (Llama-3.1-8B-Instruct config.json)", 0)
+    local llama = require("architectures.llama").build(lc)
     local F = swiglu_width(4 * d)
     -- Full runs true CFG (guidance_scale 5.0 by default); Dev and Fast are guidance-distilled
     -- (their model cards' guidance_scale 0.0)
@@ -106,7 +99,7 @@ return arch {
         { "text_encoder", "text_encoder", P.clip_text { hidden = 768, layers = 12, ffn = 3072, proj = 768 } },
         { "text_encoder_2", "text_encoder_2", P.clip_text(P.CLIP_G) },
         { "text_encoder_3", "text_encoder_3", P.t5_encoder {} },
-        { "text_encoder_4", "text_encoder_4", llama(LLAMA) },
+        { "text_encoder_4", "text_encoder_4", llama.tensors },
         { "vae", "vae", P.vae_kl(P.FLUX_VAE) },
       },
       pipeline = {
@@ -117,7 +110,7 @@ return arch {
         kind = "mmdit", vae_scale = 8, latent_channels = 16, patch = 2, cfg = not distilled, cfg_batched = true,
         text_len = 3 * msl, joint = true, vae_peak_channels = 256, act_family = "image",
         -- the largest encoder: Llama-3.1-8B with output_hidden_states (33 hidden states of 4096)
-        text_hidden = LLAMA.hidden, te_layers = LLAMA.layers,
+        text_hidden = llama.hidden, te_layers = llama.layers,
       },
     }
   end,

@@ -584,13 +584,14 @@ models["Tongyi-MAI/Z-Image-Turbo"] = { arch = "zimage", config = {
 -- HiDream-I1 (architectures/hidream.lua): transformer/config.json as diffusers'
 -- scripts/convert_hidream_to_diffusers.py writes it (the Hub's transformer/config.json: the same
 -- transformer for Full, Dev and Fast); Dev and Fast are guidance-distilled (their model cards run
--- guidance_scale 0.0). text_encoder_4 is meta-llama/Llama-3.1-8B-Instruct, loaded separately.
+-- guidance_scale 0.0). text_encoder_4 is meta-llama/Llama-3.1-8B-Instruct, loaded separately
+-- (the shapes of the Llama-3.1-8B preset).
 local HIDREAM = { patch_size = 2, in_channels = 16, out_channels = 16, num_layers = 16, num_single_layers = 32,
   attention_head_dim = 128, num_attention_heads = 20, caption_channels = { 4096, 4096 }, text_emb_dim = 2048,
   num_routed_experts = 4, num_activated_experts = 2, axes_dims_rope = { 64, 32, 32 }, max_resolution = { 128, 128 } }
-models["HiDream-ai/HiDream-I1-Full"] = { arch = "hidream", config = { transformer = HIDREAM } }
-models["HiDream-ai/HiDream-I1-Dev"] = { arch = "hidream", config = { transformer = HIDREAM, guidance_distilled = true } }
-models["HiDream-ai/HiDream-I1-Fast"] = { arch = "hidream", config = { transformer = HIDREAM, guidance_distilled = true } }
+models["HiDream-ai/HiDream-I1-Full"] = { arch = "hidream", config = { transformer = HIDREAM, text_encoder_4 = models["meta-llama/Llama-3.1-8B"].config } }
+models["HiDream-ai/HiDream-I1-Dev"] = { arch = "hidream", config = { transformer = HIDREAM, text_encoder_4 = models["meta-llama/Llama-3.1-8B"].config, guidance_distilled = true } }
+models["HiDream-ai/HiDream-I1-Fast"] = { arch = "hidream", config = { transformer = HIDREAM, text_encoder_4 = models["meta-llama/Llama-3.1-8B"].config, guidance_distilled = true } }
 -- HunyuanVideo-1.5 480p text-to-video, diffusers layout (architectures/hunyuanvideo15.lua):
 -- transformer/config.json as public copies quote it (= the class defaults, target_size 640);
 -- vae/config.json likewise (AutoencoderKLHunyuanVideo15 defaults).
