@@ -1156,6 +1156,7 @@ static void test_w4a16_zero_points_machete(void **state) {
 ** ... by default when prefix caching is enabled"), whose MambaSpec.max_memory_usage_bytes is 2 +
 ** num_speculative_blocks pages (vllm/v1/kv_cache_interface.py): 147 blocks / (32 + 3 x 2) = 3.868
 ** (hold-out 9, scripts/runtimes/vllm.lua mamba_cache_mode). */
+static bool has_assumption(json_t *j, const char *text);
 static void test_v020_hybrid_tokens(void **state) {
   json_t *j = eval(*state, "return { model = 'Qwen/Qwen3.5-35B-A3B', runtime = { name = 'vllm', version = '0.20.0', "
                            "gpu_memory_utilization = 0.9, max_model_len = 65536, max_num_seqs = 1, "
@@ -1174,6 +1175,8 @@ static void test_v020_hybrid_tokens(void **state) {
                    "max_model_len = 65536, kv_cache_dtype = 'fp8_e4m3', kv_cache_memory_bytes = '2.95GiB' }, "
                    "workload = { kind = 'inference', context = 65536 }, gpu = 'RTX-5090-32GB' }");
   near(j, "max_concurrency", 147.0 / 35, 1e-12, 0);
+  assert_true(has_assumption(j, "mamba_cache_mode none assumed (prefix caching not given: 1 state block a request and "
+                                "group; with enable_prefix_caching = true vLLM uses align, 2)"));
   json_decref(j);
   /* given explicitly on 0.19 (no default there) */
   j = eval(*state, "return { model = 'Qwen/Qwen3.5-35B-A3B', runtime = { name = 'vllm', version = '0.19.0', "

@@ -91,12 +91,17 @@ local function mamba_cache_mode(n, knobs, code, v)
     if m == "align" and code < MAMBA_ALIGN_SINCE then
       E.fail("runtime.mamba_cache_mode", "align needs vLLM 0.14 or later (PR #30877), got %s", v)
     end
-  elseif has and knobs.enable_prefix_caching == true then
+  elseif has then
     local since = MAMBA_ALIGN_DEFAULT[n.model.desc.arch or ""]
-    if since and code >= since then
+    if since and code >= since and knobs.enable_prefix_caching == true then
       m = "align"
       note(n, "mamba_cache_mode align (vLLM's default with prefix caching for %s): 2 state blocks a request and group",
         n.model.desc.arch)
+    elseif since and code >= since and knobs.enable_prefix_caching == nil then
+      -- the logs behind the default all passed --enable-prefix-caching; whether vLLM turns it
+      -- on by itself for these hybrids is not pinned, so the choice is said
+      note(n, "mamba_cache_mode none assumed (prefix caching not given: 1 state block a request and group; " ..
+              "with enable_prefix_caching = true vLLM uses align, 2)")
     end
   end
   n.extra["vllm.mamba_align"] = m == "align" and 1 or 0
