@@ -844,11 +844,13 @@ static void test_graph_custom_ar_rule(void **state) {
 ** Hold-out (round 6), read after the constant was committed:
 ** - github.com/gnosia93/eks-agentic-ai lesson log: vLLM 0.19.0, Qwen2.5-72B-Instruct tp 4 on a
 **   g6e.12xlarge (4x L40S), "not supported on more than two PCIe-only GPUs", PIECEWISE=51 FULL=35:
-**   took 2.62 GiB, estimated 2.73; vramfit 3.43 / 3.24 (before: 1.94 / 1.75);
+**   took 2.62 GiB, estimated 2.73; vramfit 3.02 / 3.24 (before the term: 1.94 / 1.75; with it and
+**   the 0.289 unit: 3.43 / 3.24);
 ** - Sipeed NanoKVM-Pro AI-agent docs (2025-10-06): vLLM 0.11.0, Qwen3-VL-30B-A3B-Instruct tp 4 on
 **   four RTX 3090 (the text model's 48 layers: the Qwen3-30B-A3B preset), custom all-reduce off,
-**   67 + 35 sizes: took 1.92 GiB; vramfit 2.44 (before: 1.38).
-** The hold-outs land 27-31 % over (before: 26-28 % under): held within 35 %, as vramfit stands. */
+**   67 + 35 sizes: took 1.92 GiB; vramfit 2.15 (before the term: 1.38; with the 0.289 unit: 2.44).
+** Since the per-layer unit was refit with FA3's accumulators held apart (0.228, round 7) the
+** hold-outs land 12-19 % over: held within the 25 % of vLLM's graph figures. */
 static void test_graph_nccl_holdout6(void **state) {
   json_t *j = eval(*state, "return { model = 'Qwen/Qwen3-8B', runtime = { name = 'vllm', version = '0.17.0', "
                            "gpu_memory_utilization = 0.2, max_model_len = 32768, max_num_batched_tokens = 4096, "
@@ -865,14 +867,14 @@ static void test_graph_nccl_holdout6(void **state) {
   near(j, "cuda_graph_sizes_piecewise", 51, 0, 0);
   near(j, "cuda_graph_sizes_full", 35, 0, 0);
   near(j, "cuda_graph_estimate_bytes", 2.73 * GIB, 0.20, 0);
-  near(j, "cuda_graph_bytes", 2.62 * GIB, 0.35, 0);
+  near(j, "cuda_graph_bytes", 2.62 * GIB, 0.25, 0);
   json_decref(j);
   j = eval(*state, "return { model = 'Qwen/Qwen3-30B-A3B', runtime = { name = 'vllm', version = '0.11.0', "
                    "max_model_len = 65536 }, parallel = { tp = 4 }, "
                    "workload = { kind = 'inference', context = 65536 }, gpu = 'RTX 3090' }");
   near(j, "cuda_graph_sizes_piecewise", 67, 0, 0);
   near(j, "cuda_graph_sizes_full", 35, 0, 0);
-  near(j, "cuda_graph_bytes", 1.92 * GIB, 0.35, 0);
+  near(j, "cuda_graph_bytes", 1.92 * GIB, 0.25, 0);
   json_decref(j);
 }
 
