@@ -397,3 +397,53 @@ double est_tp_comm_gib(const scenario *s) {
   if (s->tp <= 1) return 0;
   return est_nvls(s) ? 1.82 : 0.10;
 }
+
+/* Custom all-reduce, vLLM's (vllm/distributed/device_communicators/custom_all_reduce.py,
+** CustomAllreduce.__init__) and SGLang's (python/sglang/srt/distributed/device_communicators/
+** custom_all_reduce.py, "Adapted from" vLLM v0.6.4.post1, the same checks and messages): off with
+** --disable-custom-all-reduce (runtime.disable_custom_all_reduce, a flag of both), for a world size
+** outside _SUPPORTED_WORLD_SIZES = [2, 4, 6, 8] ("unsupported world size"), and above two GPUs that
+** are not fully NVLink-connected ("not supported on more than two PCIe-only GPUs": world_size > 2
+** and not fully connected, NVML's NVLink check: vLLM's current_platform.is_fully_connected,
+** SGLang's is_full_nvlink); read here from the catalog's interconnect: NVLink without "bridge" is
+** the SXM boards' all-to-all fabric, bridge pairs and PCIe are not. A failed P2P test (_can_p2p:
+** "lacks GPU P2P capability", e.g. two Ada cards in a container without P2P) cannot be seen from
+** the scenario: say disable_custom_all_reduce = true. ROCm and Gaudi keep their own all-reduce
+** paths: not modelled, taken as on. NULL when custom all-reduce runs, else why it is off. */
+const char *est_custom_ar_off(const scenario *s) {
+  if (s->tp <= 1) return NULL;
+  if (scn_bool(s, "runtime.disable_custom_all_reduce", false)) return "disable_custom_all_reduce = true";
+  if (strncmp(s->gpu_arch, "cdna", 4) == 0 || strncmp(s->gpu_arch, "gaudi", 5) == 0) return NULL;
+  if (s->tp != 2 && s->tp != 4 && s->tp != 6 && s->tp != 8) return "a tensor-parallel size outside 2, 4, 6, 8";
+  bool connected = !s->gpu_link[0] || (strncmp(s->gpu_link, "NVLink", 6) == 0 && !strstr(s->gpu_link, "bridge"));
+  if (s->tp > 2 && !connected) return "more than two GPUs without full NVLink";
+  return NULL;
+}
+
+/* All-reduces one captured forward runs on a rank: the attention output and the MLP / MoE
+** output of each of the stage's layers (vLLM's RowParallelLinear / FusedMoE reduce_results,
+** SGLang's the same layers), and the vocabulary-parallel embedding's on the first stage. */
+uint64_t est_graph_collectives(const ectx *c) {
+  if (c->s->tp <= 1) return 0;
+  uint64_t l = c->m->layers ? c->m->layers : 1;
+  return 2 * bytes_ceildiv(l, c->s->pp ? c->s->pp : 1) + 1;
+}
+
+/* NCCL collectives captured in a CUDA graph. NCCL makes a collective enqueued during stream
+** capture a persistent plan (src/enqueue.cc: planner->persistent =
+** ncclCudaGraphValid(capturingGraph)): its work descriptors get a device buffer of their own
+** (ncclCudaMalloc in 2.19-2.21, cudaMallocAsync from the communicator's pool from 2.26:
+** "Persistent cudaMallocAsync work buf") released only when the graph is destroyed
+** (ncclCudaGraphAddDestructor(..., persistentDestructor)), and the kernel node keeps its arguments
+** (up to NCCL's kernel-argument size) in the instantiated graph. What a captured collective costs
+** on the device is therefore the driver's allocation granularity, not a size in the source:
+** vllm#5517 measured the same TP graphs at 3.81 GiB on CUDA 12.2 / 12.3 drivers and 1.14 GiB on
+** 12.4; vLLM sets NCCL_CUMEM_ENABLE=0 because cuMem's rounding made it worse (NVIDIA/nccl#1234,
+** vllm#5091). EST_GRAPH_NCCL_MIB (estimate_int.h), the mean of two vLLM logs' excess over the
+** per-layer unit: Qwen3-8B-AWQ tp 2 without P2P on 0.17.0 (1.65 GiB for 51 + 51 sizes x 73
+** collectives: 0.084) and Qwen3-235B-A22B-FP8 tp 8 on eight PCIe L40S on 0.10.2 (3.45 GiB for
+** 67 sizes x 189: 0.135). The same NCCL under SGLang (its pynccl is vLLM's) is taken at the same
+** cost, not fitted on SGLang's logs. */
+uint64_t est_graph_nccl_bytes(ectx *c, uint64_t sizes) {
+  return acc_from_double(&c->acc, EST_GRAPH_NCCL_MIB * MIB * (double)est_graph_collectives(c) * (double)sizes);
+}

@@ -88,6 +88,17 @@ void est_fail(ectx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)
 bool est_nvls(const scenario *s);
 /* GiB tensor parallelism's communicators take outside PyTorch on a rank (0 at tp 1). */
 double est_tp_comm_gib(const scenario *s);
+/* Why custom all-reduce is off (vLLM's rule, which SGLang's custom_all_reduce.py copies), NULL
+** when it runs: runtime.disable_custom_all_reduce, a world size outside 2/4/6/8, more than two
+** GPUs without full NVLink (estimate.c). */
+const char *est_custom_ar_off(const scenario *s);
+/* All-reduces one captured forward runs on a rank: 2 x the stage's layers + 1 (0 at tp 1). */
+uint64_t est_graph_collectives(const ectx *c);
+/* MiB a captured NCCL collective costs per captured size (NCCL's persistent plans; estimate.c
+** est_graph_nccl_bytes), fitted on two vLLM logs, used by vLLM and SGLang. */
+#define EST_GRAPH_NCCL_MIB 0.110
+/* NCCL's captured all-reduces over `sizes` captured sizes: EST_GRAPH_NCCL_MIB x collectives x sizes. */
+uint64_t est_graph_nccl_bytes(ectx *c, uint64_t sizes);
 
 /* The modules. */
 void infer_transformers(ectx *c);

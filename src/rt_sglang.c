@@ -467,8 +467,16 @@ static uint64_t graph_bytes(ectx *c, const sg_spec *sp, uint64_t graph_bs, uint6
 **   (EST_GRAPH_UNIT_MIB, the median of 14 vLLM runs with FlashAttention 3's accumulators inside,
 **   whose piecewise graphs are the same structure; vLLM's own unit is 0.228 with them apart; no
 **   SGLang log chose it).
-** Not modelled: NCCL collectives captured into the graphs when custom all-reduce is off (tp > 1
-** on PCIe), the decode graphs' own per-node memory, lazily loaded kernels. */
+** - NCCL all-reduces captured into the graphs when custom all-reduce is off (est_custom_ar_off,
+**   vLLM's rule, which SGLang's custom_all_reduce.py copies; --disable-custom-all-reduce is
+**   runtime.disable_custom_all_reduce): GroupCoordinator.all_reduce then falls back to pynccl,
+**   whose ncclAllReduce is captured on the graph's stream, in the decode graphs and in the
+**   piecewise graphs alike (their pieces are split at attention only, so the all-reduces stay
+**   inside); each is an NCCL persistent plan, EST_GRAPH_NCCL_MIB per collective (2 x layers + 1 a
+**   forward, est_graph_collectives) and captured size, vLLM's constant (estimate.c
+**   est_graph_nccl_bytes), not refitted here.
+** Not modelled: with custom all-reduce on, messages of max_size (8 MiB) and more that go to NCCL
+** (should_custom_ar), the decode graphs' own per-node memory, lazily loaded kernels. */
 
 /* SGLang's default attention backend on NVIDIA GPUs when not given: FA3 on Hopper from 0.4.6
 ** (issue #6066 of 2025-05-07 calls it the latest release's default; PR #6379 keeps a model
@@ -496,6 +504,8 @@ typedef struct sg_graphs {
   uint64_t n_decode, sum_bs, max_bs; /* decode batches captured, their sum and largest */
   uint64_t n_pw, pw_max;              /* piecewise token sizes captured and the largest */
   uint64_t pool, outputs, attn, wrappers, pw_nodes;
+  uint64_t nccl_decode, nccl_pw;      /* NCCL all-reduces captured (custom all-reduce off) */
+  const char *car_off;                /* why custom all-reduce is off, NULL when on */
   uint64_t decode, piecewise;         /* what each runner's "mem usage" would show alone */
 } sg_graphs;
 
@@ -624,10 +634,15 @@ static void sg_graph_bytes(ectx *c, const sg_spec *sp, uint64_t graph_bs, uint64
     uint64_t layers = bytes_ceildiv(c->m->layers ? c->m->layers : 1, s->pp);
     gr->pw_nodes = acc_from_double(&c->acc, EST_GRAPH_UNIT_MIB * MIB * (double)layers * (double)gr->n_pw);
   }
+  gr->car_off = est_custom_ar_off(s);
+  if (gr->car_off) {
+    gr->nccl_decode = est_graph_nccl_bytes(c, gr->n_decode);
+    gr->nccl_pw = est_graph_nccl_bytes(c, gr->n_pw);
+  }
   gr->pool = dpool > ppool ? dpool : ppool;
   uint64_t dstate = acc_add(&c->acc, gr->outputs, acc_add(&c->acc, gr->attn, gr->wrappers));
-  gr->decode = gr->max_bs ? acc_add(&c->acc, dpool, dstate) : 0;
-  gr->piecewise = gr->n_pw ? acc_add(&c->acc, ppool, gr->pw_nodes) : 0;
+  gr->decode = gr->max_bs ? acc_add(&c->acc, acc_add(&c->acc, dpool, dstate), gr->nccl_decode) : 0;
+  gr->piecewise = gr->n_pw ? acc_add(&c->acc, acc_add(&c->acc, ppool, gr->pw_nodes), gr->nccl_pw) : 0;
 }
 
 void sglang_estimate(ectx *c) {
@@ -770,23 +785,29 @@ void sglang_estimate(ectx *c) {
   uint64_t act = acc_add(&c->acc, est_forward_dense_bytes(c, g.chunk, a), est_forward_moe_bytes(c, g.chunk, a));
   sg_graphs gr = {0};
   sg_graph_bytes(c, &sp, g.graph_bs, reqs, g.chunk, ctx, g.page, a, &gr);
+  uint64_t nccl = acc_add(&c->acc, gr.nccl_decode, gr.nccl_pw);
   uint64_t graphs = acc_add(&c->acc, gr.pool,
                             acc_add(&c->acc, acc_add(&c->acc, gr.outputs, gr.attn), acc_add(&c->acc, gr.wrappers, gr.pw_nodes)));
+  graphs = acc_add(&c->acc, graphs, nccl);
   /* a prefill chunk that the piecewise graphs cover runs in their pool (counted there) */
   bool in_graphs = gr.n_pw && gr.pw_max >= g.chunk;
   budget_add(b, "activations", in_graphs ? 0 : act, BASIS_MODELLED, true,
              "prefill chunk of %llu tokens through one layer%s (SGLang's own reserve for it: %.2f GiB)",
              (unsigned long long)g.chunk, in_graphs ? ": inside the piecewise CUDA graphs' pool" : "",
              1.5 * (double)(g.chunk > 2048 ? g.chunk : 2048) / 1024);
+  char ncs[192] = "";
+  if (gr.car_off && (gr.max_bs || gr.n_pw))
+    snprintf(ncs, sizeof ncs, ", NCCL all-reduces captured %.2f (%llu a forward; custom all-reduce off: %s)",
+             (double)nccl / GIB, (unsigned long long)est_graph_collectives(c), gr.car_off);
   if (gr.max_bs || gr.n_pw)
     budget_add(b, "cuda_graphs", graphs, BASIS_MODELLED, true,
                "%llu decode graph(s) to batch %llu%s, %llu piecewise size(s) to %llu tokens: shared pool %.2f GiB, "
-               "logits outputs %.2f, %s graph state %.2f, piecewise graphs %.2f",
+               "logits outputs %.2f, %s graph state %.2f, piecewise graphs %.2f%s",
                (unsigned long long)gr.n_decode, (unsigned long long)gr.max_bs,
                sp.on ? (sp.drafts ? " (target verify and draft)" : " (target verify)") : "",
                (unsigned long long)gr.n_pw, (unsigned long long)gr.pw_max, (double)gr.pool / GIB,
                (double)gr.outputs / GIB, gr.backend, (double)(gr.attn + gr.wrappers) / GIB,
-               (double)gr.pw_nodes / GIB);
+               (double)gr.pw_nodes / GIB, ncs);
   /* FlashInfer's global workspace, allocated with the backend after the token pool:
   ** python/sglang/global_config.py flashinfer_workspace_size, 384 MiB unless FLASHINFER_WORKSPACE_SIZE
   ** is set; the backend's own prefill / decode wrappers' 8 MiB int workspaces are not counted.
@@ -846,6 +867,12 @@ void sglang_estimate(ectx *c) {
   est_fig(c, "cuda_graph_piecewise_bytes", gr.piecewise);
   est_fig(c, "cuda_graph_decode_sizes", gr.n_decode);
   est_fig(c, "cuda_graph_piecewise_sizes", gr.n_pw);
+  if (s->tp > 1) {
+    est_fig(c, "custom_all_reduce", gr.car_off ? 0 : 1);
+    /* vLLM's figures: the captured sizes whose all-reduces NCCL runs, and the collectives a forward */
+    est_fig(c, "cuda_graph_nccl_sizes", gr.car_off ? gr.n_decode + gr.n_pw : 0);
+    est_fig(c, "cuda_graph_nccl_collectives", est_graph_collectives(c));
+  }
   double conc = (double)tokens / (double)(s->context ? s->context : 1);
   est_fig_real(c, "max_concurrency", conc < (double)reqs ? conc : (double)reqs);
   est_fig(c, "context_length_fit", tokens); /* one request of at most the whole pool */

@@ -40,7 +40,7 @@ typedef struct vcfg {
   bool drafter;                  /* a drafter model runs (every method but ngram) */
   uint64_t graph_pw, graph_full; /* CUDA-graph capture sizes, PIECEWISE and FULL (capture_sizes) */
   uint64_t nccl_pw, nccl_full;   /* of those, the sizes whose all-reduces NCCL runs (nccl_sizes) */
-  const char *car_off;           /* why custom all-reduce is off (custom_ar_off), NULL when on */
+  const char *car_off;           /* why custom all-reduce is off (est_custom_ar_off), NULL when on */
   bool chunked, eager, nvls, fi_sampler, v0;
   bool v2; /* the V2 model runner (vllm/v1/worker/gpu/model_runner.py; vllm.lua model_runner) */
   vmm mm;
@@ -138,7 +138,6 @@ static uint64_t mla_block_size(const vcfg *v, const scenario *s, const model_des
 static void mm_profile(ectx *c, vcfg *v);
 static uint64_t lora_act_bytes(ectx *c, const vcfg *v);
 static void capture_sizes(ectx *c, const vcfg *v, uint64_t *pw, uint64_t *full);
-static const char *custom_ar_off(const scenario *s);
 static void nccl_sizes(ectx *c, vcfg *v);
 
 static void vllm_config(ectx *c, vcfg *v) {
@@ -213,7 +212,7 @@ static void vllm_config(ectx *c, vcfg *v) {
   /* after mm_profile, which may change fwd_tokens; the inventory is scanned once here */
   v->lora.act = lora_act_bytes(c, v);
   capture_sizes(c, v, &v->graph_pw, &v->graph_full);
-  v->car_off = custom_ar_off(s);
+  v->car_off = est_custom_ar_off(s);
   nccl_sizes(c, v);
 }
 
@@ -1406,26 +1405,6 @@ static uint64_t graph_layers(const ectx *c) {
   return bytes_ceildiv(l, c->s->pp);
 }
 
-/* Custom all-reduce (vllm/distributed/device_communicators/custom_all_reduce.py,
-** CustomAllreduce.__init__): off with --disable-custom-all-reduce (runtime.disable_custom_all_reduce),
-** for a world size outside _SUPPORTED_WORLD_SIZES = [2, 4, 6, 8] ("unsupported world size"), and
-** above two GPUs that are not fully NVLink-connected ("not supported on more than two PCIe-only
-** GPUs": world_size > 2 and not current_platform.is_fully_connected, NVML's NVLink check); read
-** here from the catalog's interconnect: NVLink without "bridge" is the SXM boards' all-to-all
-** fabric, bridge pairs and PCIe are not. A failed P2P test (_can_p2p: "lacks GPU P2P capability",
-** e.g. two Ada cards in a container without P2P) cannot be seen from the scenario: say
-** disable_custom_all_reduce = true. ROCm and Gaudi keep their own all-reduce paths: not modelled,
-** taken as on. NULL when custom all-reduce runs. */
-static const char *custom_ar_off(const scenario *s) {
-  if (s->tp <= 1) return NULL;
-  if (scn_bool(s, "runtime.disable_custom_all_reduce", false)) return "disable_custom_all_reduce = true";
-  if (strncmp(s->gpu_arch, "cdna", 4) == 0 || strncmp(s->gpu_arch, "gaudi", 5) == 0) return NULL;
-  if (s->tp != 2 && s->tp != 4 && s->tp != 6 && s->tp != 8) return "a tensor-parallel size outside 2, 4, 6, 8";
-  bool connected = !s->gpu_link[0] || (strncmp(s->gpu_link, "NVLink", 6) == 0 && !strstr(s->gpu_link, "bridge"));
-  if (s->tp > 2 && !connected) return "more than two GPUs without full NVLink";
-  return NULL;
-}
-
 /* The capture sizes whose all-reduces run on NCCL inside the graphs: every size when custom
 ** all-reduce is off (CudaCommunicator.all_reduce falls back to pynccl, whose ncclAllReduce is
 ** captured on the graph's stream); with it on, the sizes whose hidden-state all-reduce is
@@ -1451,14 +1430,6 @@ static void nccl_sizes(ectx *c, vcfg *v) {
   capture_sizes_from(c, v, bytes_ceildiv(8ull << 20, row), &v->nccl_pw, &v->nccl_full);
 }
 
-/* All-reduces one captured forward runs on a rank: the attention output and the MLP / MoE
-** output of each layer (RowParallelLinear / FusedMoE reduce_results), and the vocabulary-parallel
-** embedding's on the first stage. */
-static uint64_t graph_collectives(const ectx *c) {
-  if (c->s->tp <= 1) return 0;
-  return 2 * graph_layers(c) + 1;
-}
-
 /* The actual capture ("Graph capturing finished in N secs, took X GiB"): 0.228 MiB a layer
 ** and a size plus FA3's accumulators (fa3_accum_bytes), the median over the 14 llmd-v019 H100
 ** runs of (capture - accumulators) / (layers x sizes): 0.19-0.25 on the twelve without MLA or
@@ -1474,7 +1445,7 @@ static uint64_t graph_collectives(const ectx *c) {
 ** does Qwen1.5-MoE-A2.7B's with its shared expert (the sweep's log: 1.10 GiB, 0.41 after its 129
 ** MiB of accumulators; no qwen2_moe architecture here), where Qwen3-30B-A3B and Mixtral stay
 ** at 0.24-0.25. NCCL all-reduces captured with
-** custom all-reduce off are a term of their own (VLLM_GRAPH_NCCL_MIB). */
+** custom all-reduce off are a term of their own (EST_GRAPH_NCCL_MIB). */
 #define VLLM_GRAPH_UNIT_MIB 0.228
 /* vLLM's own estimate (profile_cudagraph_memory, "Estimated CUDA graph memory: X GiB
 ** total"): first capture + per-graph x (sizes - 1) for each mode, the larger first capture
@@ -1487,24 +1458,12 @@ static uint64_t graph_collectives(const ectx *c) {
 ** stays 0.70 here. */
 #define VLLM_GRAPH_EST_UNIT_MIB 0.264
 
-/* NCCL collectives captured in a graph (custom all-reduce off, or messages of 8 MiB and more).
-** NCCL makes a collective enqueued during stream capture a persistent plan (src/enqueue.cc:
-** planner->persistent = ncclCudaGraphValid(capturingGraph)): its work descriptors get a device
-** buffer of their own (ncclCudaMalloc in 2.19-2.21, cudaMallocAsync from the communicator's pool
-** from 2.26: "Persistent cudaMallocAsync work buf") released only when the graph is destroyed
-** (ncclCudaGraphAddDestructor(..., persistentDestructor)), and the kernel node keeps its arguments
-** (up to NCCL's kernel-argument size) in the instantiated graph. What a captured collective costs
-** on the device is therefore the driver's allocation granularity, not a size in the source:
-** vllm#5517 measured the same TP graphs at 3.81 GiB on CUDA 12.2 / 12.3 drivers and 1.14 GiB on
-** 12.4; vLLM sets NCCL_CUMEM_ENABLE=0 because cuMem's rounding made it worse (NVIDIA/nccl#1234,
-** vllm#5091). 0.110 MiB per collective and captured size, the mean of two logs' excess over the
-** per-layer unit: Qwen3-8B-AWQ tp 2 without P2P on 0.17.0 (1.65 GiB for 51 + 51 sizes x 73
-** collectives: 0.084) and Qwen3-235B-A22B-FP8 tp 8 on eight PCIe L40S on 0.10.2 (3.45 GiB for
-** 67 sizes x 189: 0.135). Held out: see tests/test_vllm.c test_graph_nccl_holdout6. */
-#define VLLM_GRAPH_NCCL_MIB 0.110
-
+/* NCCL collectives captured in a graph (custom all-reduce off, or messages of 8 MiB and more):
+** EST_GRAPH_NCCL_MIB per collective and captured size, shared with SGLang (estimate.c
+** est_graph_nccl_bytes, where the constant's two fitting logs are given). Held out: see
+** tests/test_vllm.c test_graph_nccl_holdout6. */
 static uint64_t nccl_graph_bytes(ectx *c, uint64_t sizes) {
-  return acc_from_double(&c->acc, VLLM_GRAPH_NCCL_MIB * MIB * (double)graph_collectives(c) * (double)sizes);
+  return est_graph_nccl_bytes(c, sizes);
 }
 
 /* FlashAttention 3's split-KV accumulators in the FULL decode graphs. With full CUDA graphs and
@@ -1632,7 +1591,7 @@ static void vllm_budget(ectx *c, const vcfg *v, const vrank *r, uint64_t kv_allo
   char nccl[160] = "";
   if (v->nccl_pw + v->nccl_full)
     snprintf(nccl, sizeof nccl, "; %llu NCCL all-reduces in each of %llu sizes (%s%s)",
-             (unsigned long long)graph_collectives(c), (unsigned long long)(v->nccl_pw + v->nccl_full),
+             (unsigned long long)est_graph_collectives(c), (unsigned long long)(v->nccl_pw + v->nccl_full),
              v->car_off ? "custom all-reduce off: " : "custom all-reduce on, messages of ",
              v->car_off ? v->car_off : "8 MiB and more");
   budget_add(b, "cuda_graphs", cuda_graphs(c, v), BASIS_CALIBRATED, true, "captured after KV sizing%s%s",
@@ -1697,7 +1656,7 @@ static void vllm_figures(ectx *c, const vcfg *v, const vgroups *g, const vrank *
   if (c->s->tp > 1) {
     est_fig(c, "custom_all_reduce", v->car_off ? 0 : 1);
     est_fig(c, "cuda_graph_nccl_sizes", v->nccl_pw + v->nccl_full);
-    est_fig(c, "cuda_graph_nccl_collectives", graph_collectives(c));
+    est_fig(c, "cuda_graph_nccl_collectives", est_graph_collectives(c));
   }
   est_fig(c, "kv_cache_bytes", r->kv);
   est_fig(c, "num_gpu_blocks", blocks);

@@ -304,6 +304,9 @@ return runtime {
             -- disable_cuda_graph: no decode graphs; disable_piecewise_cuda_graph: no piecewise graphs
             -- (on by default from 0.5.10 here, src/rt_sglang.c piecewise_sizes)
             disable_cuda_graph = "bool", disable_piecewise_cuda_graph = "bool",
+            -- --disable-custom-all-reduce; off by SGLang's own rule too, vLLM's (src/estimate.c est_custom_ar_off):
+            -- NCCL's all-reduces are then captured into the CUDA graphs
+            disable_custom_all_reduce = "bool",
             enable_piecewise_cuda_graph = "bool", -- attention_backend: SGLang's --attention-backend choices (server_args.py
             -- ATTENTION_BACKEND_CHOICES, 0.5.x); "aiter" changes the fraction (rt_sglang.c aiter_derate), every
             -- backend its CUDA-graph state (rt_sglang.c attn_state)
