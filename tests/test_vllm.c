@@ -798,8 +798,8 @@ static void test_cudagraph_profiling_default(void **state) {
   json_decref(base);
 }
 
-/* NCCL all-reduces captured in the CUDA graphs (src/rt_vllm.c custom_ar_off, nccl_sizes,
-** VLLM_GRAPH_NCCL_MIB). vLLM's rule for custom all-reduce
+/* NCCL all-reduces captured in the CUDA graphs (src/estimate.c est_custom_ar_off, src/rt_vllm.c nccl_sizes,
+** EST_GRAPH_NCCL_MIB). vLLM's rule for custom all-reduce
 ** (vllm/distributed/device_communicators/custom_all_reduce.py): off above two GPUs without full
 ** NVLink, outside world sizes 2/4/6/8, and with --disable-custom-all-reduce; on, messages of
 ** max_size = 8 MiB and more still take NCCL where vLLM has no symmetric-memory all-reduce. */

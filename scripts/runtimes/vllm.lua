@@ -633,7 +633,7 @@ return runtime {
     swap_space = "number", kv_cache_memory_bytes = "bytes", quantization = "string",
     memory_profiler_estimate_cudagraphs = "bool",
     chunked_local_attn_hybrid = "bool", flashinfer_sampler = "bool",
-    disable_custom_all_reduce = "bool", -- --disable-custom-all-reduce; off by vLLM's own rule too (src/rt_vllm.c custom_ar_off)
+    disable_custom_all_reduce = "bool", -- --disable-custom-all-reduce; off by vLLM's own rule too (src/estimate.c est_custom_ar_off)
     mxfp4_backend = { "triton", "marlin", "flashinfer_trtllm", "flashinfer_cutlass" },
     use_v1 = "bool", limit_mm_per_prompt = "string", max_pixels = "int",
     model_runner = { "v1", "v2" }, -- VLLM_USE_V2_MODEL_RUNNER (0.23+): the V2 oracle's choice by default
