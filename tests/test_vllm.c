@@ -1159,6 +1159,22 @@ static void test_w4a16_zero_points_machete(void **state) {
 ** num_speculative_blocks pages (vllm/v1/kv_cache_interface.py): 147 blocks / (32 + 3 x 2) = 3.868
 ** (hold-out 9, scripts/runtimes/vllm.lua mamba_cache_mode). */
 static bool has_assumption(json_t *j, const char *text);
+/* --swap-space is GiB of pinned CPU memory per GPU for the V0 scheduler's swapped-out blocks
+** (vLLM CacheConfig.swap_space); V1 keeps no CPU swap: the knob moves no GPU figure and says so. */
+static void test_swap_space_host_only(void **state) {
+  const char *base = "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'vllm'%s }, workload = "
+                     "{ kind = 'inference', context = 8192 }, gpu = 'H100' }";
+  char text[512];
+  snprintf(text, sizeof text, base, "");
+  json_t *a = eval(*state, text);
+  snprintf(text, sizeof text, base, ", swap_space = 4");
+  json_t *b = eval(*state, text);
+  assert_true(fig(a, "kv_cache_bytes") == fig(b, "kv_cache_bytes"));
+  assert_true(has_assumption(b, "vLLM swap_space 4 GiB is pinned CPU memory (and unused by the V1 engine): no GPU memory"));
+  json_decref(a);
+  json_decref(b);
+}
+
 static void test_v020_hybrid_tokens(void **state) {
   json_t *j = eval(*state, "return { model = 'Qwen/Qwen3.5-35B-A3B', runtime = { name = 'vllm', version = '0.20.0', "
                            "gpu_memory_utilization = 0.9, max_model_len = 65536, max_num_seqs = 1, "
@@ -3000,7 +3016,7 @@ int main(void) {
       cmocka_unit_test(test_gemma3_rope_caches), cmocka_unit_test(test_mm_video_v1_frames),
       cmocka_unit_test(test_rocm_sampler_sorts), cmocka_unit_test(test_sglang_rocm_aiter),
       cmocka_unit_test(test_v2_runner_holdout5), cmocka_unit_test(test_quant_70b_h200_holdout6), cmocka_unit_test(test_bnb_inflight_holdout6), cmocka_unit_test(test_marlin_holdout6), cmocka_unit_test(test_fused_experts_fp8_holdout6), cmocka_unit_test(test_gptq_kernels_holdout7), cmocka_unit_test(test_w4a16_zero_points_machete), cmocka_unit_test(test_qwen3_235b_fp8_tp4_v0271),
-      cmocka_unit_test(test_v020_hybrid_tokens),
+      cmocka_unit_test(test_v020_hybrid_tokens), cmocka_unit_test(test_swap_space_host_only),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

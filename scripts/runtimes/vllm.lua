@@ -562,6 +562,12 @@ local function normalize(n, knobs)
   default(n, knobs, "enable_chunked_prefill", chunked, v1 and "V1 engine"
     or (encdec and "V0: never for encoder-decoder models" or "V0: on above 32K context"))
   local eager = default(n, knobs, "enforce_eager", false, "CUDA graphs captured")
+  -- --swap-space: GiB of pinned CPU memory per GPU for the V0 scheduler's swapped-out blocks
+  -- (CacheConfig.swap_space; V1 has no CPU swap): host memory, nothing on the GPU
+  if knobs.swap_space ~= nil then
+    note(n, "vLLM swap_space %s GiB is pinned CPU memory%s: no GPU memory", knobs.swap_space,
+         v1 and " (and unused by the V1 engine)" or " for swapped-out KV blocks")
+  end
   model_runner(n, knobs, code, v1)
   local v2 = n.extra["vllm.v2_runner"] == true
   -- VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS: added off (PR #30515, about 0.14), on by
