@@ -366,13 +366,16 @@ static uint64_t gen_resident(ectx *c, uint64_t all, uint64_t leaf, uint64_t laye
   if (strcmp(off, "group") == 0) {
     bool leaf_level = strcmp(scn_str(s, "runtime.offload_type", "block_level"), "leaf_level") == 0;
     uint64_t groups = scn_u64(s, "runtime.num_blocks_per_group", 1);
-    /* the group in use and the one prefetched on a side stream */
-    if (leaf_level || !den) return acc_mul(&c->acc, leaf, 2);
+    /* the group in use and, with use_stream, the one prefetched on a side stream (diffusers
+    ** hooks/group_offloading.py; without it each group is onloaded when its forward starts
+    ** and offloaded after: one at a time) */
+    uint64_t in_flight = scn_bool(s, "runtime.use_stream", true) ? 2 : 1;
+    if (leaf_level || !den) return acc_mul(&c->acc, leaf, in_flight);
     /* the largest group of one block list (HunyuanVideo's dual-stream blocks are 2.4x its
     ** single-stream ones: hf-blog-videogen-hunyuanvideo-bf16-group-offload-blocks{1,8}-*) */
     uint64_t r = gen_group_bytes(c, den, groups);
     if (!r) r = acc_mul(&c->acc, bytes_ceildiv(all, layers ? layers : 1), groups);
-    r = acc_mul(&c->acc, r, 2);
+    r = acc_mul(&c->acc, r, in_flight);
     return r < all ? r : all;
   }
   return all;

@@ -1065,6 +1065,40 @@ static void test_sequential_offload_empties_cache(void **state) {
   }
 }
 
+/* Group offload's side stream: enable_group_offload(use_stream=True) onloads the next group while
+** one runs (diffusers hooks/group_offloading.py), so two groups of the denoiser are resident;
+** without the stream one. HunyuanVideo at 8 blocks a group (the calibration's
+** hf-blog-videogen-hunyuanvideo-bf16-group-offload-blocks8-vae-tiling setting): the denoiser's
+** resident weights halve with use_stream = false, and a scenario that leaves use_stream out says
+** it takes the stream. */
+static void test_group_offload_use_stream(void **state) {
+  const char *fmt = "return { model = 'hunyuanvideo-community/HunyuanVideo', dtype = 'bf16', runtime = { name = "
+                    "'diffusers', offload_type = 'block_level', num_blocks_per_group = 8%s }, workload = { kind = "
+                    "'video', width = 768, height = 512, frames = 121, cfg = false, max_sequence_length = 128, "
+                    "offload = 'group', vae_tiling = true }, gpu = 'NVIDIA A100 80GB' }";
+  char text[1024];
+  json_t *on = NULL, *off = NULL, *dflt = NULL;
+  snprintf(text, sizeof text, fmt, ", use_stream = true");
+  assert_int_equal(tu_eval(*state, text, &on), VF_OK);
+  snprintf(text, sizeof text, fmt, ", use_stream = false");
+  assert_int_equal(tu_eval(*state, text, &off), VF_OK);
+  snprintf(text, sizeof text, fmt, "");
+  assert_int_equal(tu_eval(*state, text, &dflt), VF_OK);
+  assert_true(tu_category(off, "weights") > 0);
+  assert_int_equal(tu_category(on, "weights"), 2 * tu_category(off, "weights"));
+  assert_int_equal(tu_category(dflt, "weights"), tu_category(on, "weights"));
+  json_t *a = json_object_get(dflt, "assumptions");
+  int said = 0;
+  for (size_t i = 0; i < json_array_size(a); i++)
+    said = said || strcmp(json_string_value(json_array_get(a, i)),
+                          "diffusers group offload with use_stream assumed: the group in use and the next, prefetched "
+                          "(use_stream = false keeps one group, diffusers' own default)") == 0;
+  assert_true(said);
+  json_decref(on);
+  json_decref(off);
+  json_decref(dflt);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_pipeline_counts), cmocka_unit_test(test_video_shape),
@@ -1080,7 +1114,7 @@ int main(void) {
       cmocka_unit_test(test_edgedit_4090_holdout), cmocka_unit_test(test_edgedit_h200_holdout),
       cmocka_unit_test(test_cached_blocks_released_to_fit),
       cmocka_unit_test(test_qwenimage_wan_vae_decode_holdout), cmocka_unit_test(test_sequential_offload_empties_cache),
-      cmocka_unit_test(test_wan_family_holdout9), cmocka_unit_test(test_wan22_diffusers_token_timestep),
+      cmocka_unit_test(test_wan_family_holdout9), cmocka_unit_test(test_wan22_diffusers_token_timestep), cmocka_unit_test(test_group_offload_use_stream),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1266,6 +1266,22 @@ static void test_zero3_reuse_distance(void **state) {
                   " offload = { optimizer = true, params = true } }, parallel = { strategy = 'zero3' } }");
   assert_true(tu_category(j, "comm_buffers") < kept + part + 2000000000LL);
   json_decref(j);
+  /* the prefetch bucket and live-parameter limits are accepted from a ds_config, move nothing, and
+  ** the report says they are not modelled */
+  j = eval(state, "return { model = 'bigscience/T0_3B', dtype = 'fp32', gpu = 'A100-SXM4-80GB',"
+                  " runtime = { name = 'deepspeed', stage3_prefetch_bucket_size = 50000000 },"
+                  " workload = { kind = 'train', method = 'lora', micro_batch = 8, seq_len = 64,"
+                  " precision = 'fp32', attention = 'eager', lora = { r = 8, alpha = 32, targets = {'q', 'v'}, dropout = 0.1 },"
+                  " offload = { optimizer = true, params = true } }, parallel = { strategy = 'zero3' } }");
+  assert_int_equal(tu_category(j, "comm_buffers"), kept + part + 2000000000LL);
+  json_t *a = json_object_get(j, "assumptions");
+  int said = 0;
+  for (size_t i = 0; i < json_array_size(a); i++)
+    said = said || strcmp(json_string_value(json_array_get(a, i)), "deepspeed stage3_prefetch_bucket_size 50000000 "
+                                                                   "not modelled (a gathered block and the prefetched "
+                                                                   "next assumed)") == 0;
+  assert_true(said);
+  json_decref(j);
 }
 
 /* What lora_A saves per adapted module (peft/tuners/lora/layer.py Linear.forward, x =

@@ -14,5 +14,14 @@ return runtime {
     if z ~= nil and (z < 0 or z > 3) then
       error("runtime.zero_stage: expected 0, 1, 2 or 3, got " .. tostring(z), 0)
     end
+    -- ZeRO-3's prefetch and live-parameter limits bound how much is gathered ahead; vramfit
+    -- gathers a block and prefetches the next (src/train.c) and keeps what the reuse distance
+    -- holds, whatever these say: accepted from a ds_config, and said to be not modelled
+    for _, k in ipairs({ "stage3_prefetch_bucket_size", "stage3_max_live_parameters" }) do
+      if knobs[k] ~= nil then
+        require("engine").note(n, "deepspeed %s %d not modelled (a gathered block and the prefetched next assumed)",
+          k, knobs[k])
+      end
+    end
   end,
 }

@@ -183,6 +183,14 @@ local function component_part(w, n)
     end
   end
   set(n, "resident_vae", kept.vae); set(n, "resident_image_encoder", kept.image_encoder)
+  -- enable_group_offload(use_stream=True) onloads the next group on a side stream while one
+  -- runs (diffusers hooks/group_offloading.py): two groups resident; without the stream one
+  -- (src/gen.c gen_resident). diffusers' own default is use_stream=False; the calibration's
+  -- group-offload runs (HunyuanVideo blog, Wan docs) are read with the stream
+  if n.extra["gen.offload"] == "group" and n.runtime == "diffusers" and (n.knobs or {}).use_stream == nil then
+    note(n, "diffusers group offload with use_stream assumed: the group in use and the next, prefetched "
+      .. "(use_stream = false keeps one group, diffusers' own default)")
+  end
 end
 
 local function normalize_with(w, n, frames, keys)
