@@ -72,4 +72,20 @@ static inline const char *tu_category_detail(json_t *j, const char *name) {
   return c ? json_string_value(json_object_get(c, "detail")) : "";
 }
 
+/* Whether the report's assumptions hold `text` exactly. */
+static inline int tu_assumed(json_t *j, const char *text) {
+  json_t *a = json_object_get(j, "assumptions");
+  for (size_t i = 0; i < json_array_size(a); i++)
+    if (strcmp(json_string_value(json_array_get(a, i)), text) == 0) return 1;
+  return 0;
+}
+
+/* Whether one of the report's assumptions contains `needle`. */
+static inline int tu_assumed_part(json_t *j, const char *needle) {
+  json_t *a = json_object_get(j, "assumptions");
+  for (size_t i = 0; i < json_array_size(a); i++)
+    if (strstr(json_string_value(json_array_get(a, i)), needle)) return 1;
+  return 0;
+}
+
 #endif

@@ -193,15 +193,6 @@ static json_t *eval_plain(vf_engine *e, const char *model) {
   return j;
 }
 
-static bool has_assumption(json_t *j, const char *text) {
-  json_t *a = json_object_get(j, "assumptions"), *v;
-  size_t i;
-  json_array_foreach(a, i, v) {
-    if (strcmp(json_string_value(v), text) == 0) return true;
-  }
-  return false;
-}
-
 /* DeepSeek's kv_b_proj is two tensors in a GGUF (convert_hf_to_gguf's DeepseekV2Model splits it
 ** per head for MLA), neither of which llama-quantize counts as attn_v-like. DeepSeek-V2-Lite
 ** (16 heads, kv_lora_rank 512, qk_nope 128, v_head 128, 27 layers) at Q4_K_M:
@@ -213,7 +204,7 @@ static bool has_assumption(json_t *j, const char *text) {
 static void test_gguf_deepseek_kv_b(void **state) {
   json_t *j = eval_quant(*state, "deepseek-ai/DeepSeek-V2-Lite", "'gguf:Q4_K_M'");
   assert_int_equal(tu_int(j, "model.weight_bytes"), 10363959296LL);
-  assert_true(has_assumption(j, "quant gguf:Q4_K_M: llama-quantize classic rules, tensors 108 F32, 13 Q6_K, 3505 Q4_K, "
+  assert_true(tu_assumed(j, "quant gguf:Q4_K_M: llama-quantize classic rules, tensors 108 F32, 13 Q6_K, 3505 Q4_K, "
                                 "769 Q8_0, 923 Q5_0 (54 tensors fell back: row length not a multiple of the block)"));
   json_decref(j);
 }
@@ -224,7 +215,7 @@ static void test_gguf_deepseek_kv_b(void **state) {
 ** the vision tower and projector go to the mmproj file, not the text model's types. */
 static void test_gguf_hybrid_vision(void **state) {
   json_t *j = eval_quant(*state, "Qwen/Qwen3.5-35B-A3B", "'gguf:Q8_0'");
-  assert_true(has_assumption(j, "quant gguf:Q8_0: llama-quantize classic rules, tensors 20792 Q8_0, 301 F32; the vision "
+  assert_true(tu_assumed(j, "quant gguf:Q8_0: llama-quantize classic rules, tensors 20792 Q8_0, 301 F32; the vision "
                                 "tower and projector (333 tensors) left to the mmproj file and its own type"));
   json_decref(j);
 }
@@ -237,7 +228,7 @@ static void test_gguf_hybrid_vision(void **state) {
 static void test_checkpoint_quant(void **state) {
   json_t *j = eval_plain(*state, "openai/gpt-oss-20b");
   assert_int_equal(tu_int(j, "model.weight_bytes"), 13761264768LL);
-  assert_true(has_assumption(j, "quant mxfp4 from the checkpoint's quantization_config (quant_method mxfp4); set quant to override"));
+  assert_true(tu_assumed(j, "quant mxfp4 from the checkpoint's quantization_config (quant_method mxfp4); set quant to override"));
   json_decref(j);
   char text[512];
   snprintf(text, sizeof text, "return { model = 'deepseek-ai/DeepSeek-V3', dtype = 'bf16', quant = %s,"
@@ -259,7 +250,7 @@ static void test_checkpoint_quant(void **state) {
   json_decref(explicit);
   /* a quant field overrides the checkpoint's */
   j = eval_quant(*state, "openai/gpt-oss-20b", "'mxfp4'");
-  assert_false(has_assumption(j, "quant mxfp4 from the checkpoint's quantization_config (quant_method mxfp4); set quant to override"));
+  assert_false(tu_assumed(j, "quant mxfp4 from the checkpoint's quantization_config (quant_method mxfp4); set quant to override"));
   json_decref(j);
   /* a quantization vramfit has no format for is refused, never read as unquantized */
   assert_int_not_equal(tu_eval(*state,
