@@ -88,7 +88,7 @@ function prelude.optimizer(t)
   return t
 end
 
-local RUNTIME_KEYS = { "name", "summary", "aliases", "kinds", "knobs", "modelled", "normalize" }
+local RUNTIME_KEYS = { "name", "summary", "aliases", "kinds", "knobs", "modelled", "normalize", "quant" }
 
 -- runtime{...}: a runtime script: which workload kinds it runs, the knobs it accepts
 -- (the runtime's own option names) and whether the engine models it yet.
@@ -96,7 +96,9 @@ local RUNTIME_KEYS = { "name", "summary", "aliases", "kinds", "knobs", "modelled
 -- "table" (a nested table the runtime's normalize validates; it does not become an extra).
 -- Knob values reach the C core as extras "runtime.<knob>". normalize(n, knobs), if
 -- given, runs after the workload is validated: it may fill defaults (recording each
--- as an assumption in n.notes) and set more extras.
+-- as an assumption in n.notes) and set more extras. quant(n, knobs), if given, runs when the
+-- scenario names no quant and the checkpoint has no quantization_config: it may return the
+-- format a knob asks the runtime to quantize to at load (vLLM's --quantization fp8).
 function prelude.runtime(t)
   prelude.strict("runtime", t, RUNTIME_KEYS, 2)
   if type(t.name) ~= "string" then error("runtime: 'name' must be a string", 2) end

@@ -426,9 +426,11 @@ function S.prepare(raw)
   local cfg = model_part(raw, n)
   dtype_part(raw, cfg, n)
   local rt = runtime_part(raw, n)
-  -- a quantization format rewrites the tensors' stored bytes (scripts/quant.lua)
-  if raw.quant ~= nil then
-    require("quant").apply(raw.quant, n)
+  -- a quantization format rewrites the tensors' stored bytes (scripts/quant.lua); a runtime
+  -- may quantize an unquantized checkpoint at load (rt.quant: vLLM's --quantization fp8)
+  local loadq = raw.quant == nil and not n.model.qconfig and rt.quant and rt.quant(n, n.knobs)
+  if raw.quant ~= nil or loadq then
+    require("quant").apply(raw.quant or loadq, n)
   elseif n.model.qconfig then
     -- vLLM and transformers load such a checkpoint in its stored format by default
     local Q = require "quant"

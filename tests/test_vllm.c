@@ -983,20 +983,40 @@ static void test_quant_70b_h200_holdout6(void **state) {
                "'Qwen2ForCausalLM' }, hidden_size = 2048, intermediate_size = 11008, num_hidden_layers = 36, " \
                "num_attention_heads = 16, num_key_value_heads = 2, vocab_size = 151936, tie_word_embeddings = " \
                "true, max_position_embeddings = 32768, rope_theta = 1000000.0, rms_norm_eps = 1e-6 } }, " \
-               "dtype = 'bf16', quant = { name = 'bnb-nf4', double_quant = true }, runtime = { name = 'vllm', " \
-               "version = '%s', gpu_memory_utilization = 0.8, max_model_len = 4096, enforce_eager = true, " \
+               "dtype = 'bf16', %sruntime = { name = 'vllm', " \
+               "version = '%s', %sgpu_memory_utilization = 0.8, max_model_len = 4096, enforce_eager = true, " \
                "kv_cache_memory_bytes = '3.75GiB' }, workload = { kind = 'inference', context = 4096 }, " \
                "gpu = 'RTX-4090-24GB' }"
+#define BNB_QUANT "quant = { name = 'bnb-nf4', double_quant = true }, "
 static void test_bnb_inflight_holdout6(void **state) {
   char buf[1024];
-  snprintf(buf, sizeof buf, QWEN3B, "0.18.0");
+  snprintf(buf, sizeof buf, QWEN3B, BNB_QUANT, "0.18.0", "");
   expect_figs(*state, buf,
               (const want[]){{"weights_bytes", 2.07, 0.01, IN_GIB},
                              {"kv_cache_tokens", 109264, 0.05, 0},
                              {"max_concurrency", 26.68, 0.05, 0.005},
                              {NULL}});
   json_t *n = eval(*state, buf);
-  snprintf(buf, sizeof buf, QWEN3B, "0.9.1");
+  /* the log's own flag: --quantization bitsandbytes on the unquantized checkpoint is the
+  ** same nf4 with double quantization (rt.quant in scripts/runtimes/vllm.lua) */
+  snprintf(buf, sizeof buf, QWEN3B, "", "0.18.0", "quantization = 'bitsandbytes', ");
+  json_t *flag = eval(*state, buf);
+  assert_true(fig(flag, "weights_bytes") == fig(n, "weights_bytes"));
+  assert_true(fig(flag, "kv_cache_tokens") == fig(n, "kv_cache_tokens"));
+  json_decref(flag);
+  /* --quantization fp8 on the same bf16 checkpoint: vramfit's fp8 format, one scale a tensor */
+  snprintf(buf, sizeof buf, QWEN3B, "", "0.18.0", "quantization = 'fp8', ");
+  flag = eval(*state, buf);
+  snprintf(buf, sizeof buf, QWEN3B, "quant = 'fp8', ", "0.18.0", "");
+  json_t *fp8 = eval(*state, buf);
+  assert_true(fig(flag, "weights_bytes") == fig(fp8, "weights_bytes"));
+  snprintf(buf, sizeof buf, QWEN3B, "", "0.18.0", "");
+  json_t *bf16 = eval(*state, buf);
+  /* 2.78 G quantized elements at 1 B against 2 B; the tied embedding (311 M) stays bf16 */
+  double r = fig(flag, "weights_bytes") / fig(bf16, "weights_bytes");
+  assert_true(r > 0.53 && r < 0.57);
+  json_decref(flag), json_decref(fp8), json_decref(bf16);
+  snprintf(buf, sizeof buf, QWEN3B, BNB_QUANT, "0.9.1", "");
   json_t *o = eval(*state, buf);
   /* 2,776,629,248 quantized elements in 252 tensors: 3 B a 64-block more, less the nested
   ** states (4 B per 256 blocks, 1,028 B a tensor) */

@@ -473,7 +473,64 @@ local function model_runner(n, knobs, code, v1)
     v2 and (code < 25001 and ("0.23's V2 default for " .. archs[1]) or "the V2 default for dense models from 0.25.1") or why)
 end
 
+-- --quantization METHOD. vLLM reads a pre-quantized checkpoint's method from its
+-- quantization_config, and the flag must agree with it (vllm/config/model.py
+-- _verify_quantization: "Quantization method specified in the model config (...) does not
+-- match the quantization method specified in the `quantization` argument (...)"; the
+-- Marlin, Machete and compressed-tensors overrides take the checkpoint's format). On an
+-- unquantized checkpoint two methods quantize at load: fp8 (Fp8LinearMethod without a
+-- serialized checkpoint: scaled_fp8_quant, one fp32 scale a tensor; Fp8MoEMethod the same
+-- for the experts) and bitsandbytes (the bitsandbytes loader's quantize_4bit, nf4 with
+-- compress_statistics=True); the others need the checkpoint's config ("Cannot find the
+-- config file for <method>"). FLAG_FORMATS: the vramfit formats each method loads.
+local FLAG_FORMATS = {
+  fp8 = { "fp8" }, fbgemm_fp8 = { "fp8" }, modelopt = { "fp8" },
+  awq = { "awq" }, awq_marlin = { "awq" }, gptq = { "gptq" }, gptq_marlin = { "gptq" },
+  ["compressed-tensors"] = { "compressed-tensors-w4a16", "w8a8", "fp8", "nvfp4" },
+  modelopt_fp4 = { "nvfp4" }, mxfp4 = { "mxfp4" }, gguf = { "gguf" },
+  bitsandbytes = { "bnb-nf4", "bnb-fp4", "bnb-int8" },
+}
+local LOAD_QUANT = { fp8 = "fp8", bitsandbytes = { name = "bnb-nf4", double_quant = true } }
+
+local function flag_method(knobs)
+  local m = knobs.quantization
+  if m == nil then return nil end
+  if not FLAG_FORMATS[m] then
+    local names = {}
+    for k in pairs(FLAG_FORMATS) do names[#names + 1] = k end
+    table.sort(names)
+    E.fail("runtime.quantization", "vLLM method '%s' is not modelled (modelled: %s)", m, table.concat(names, ", "))
+  end
+  return m
+end
+
+-- rt.quant: what --quantization makes of an unquantized checkpoint
+local function load_quant(n, knobs)
+  local m = flag_method(knobs)
+  if m == nil then return nil end
+  if not LOAD_QUANT[m] then
+    E.fail("runtime.quantization", "vLLM's %s loads a pre-quantized checkpoint, and %s has no quantization_config " ..
+      "(give the checkpoint's layout as quant, see 'vramfit list quants')", m, n.model.id or "the model")
+  end
+  note(n, "vLLM --quantization %s quantizes the checkpoint at load (quant %s)", m,
+    type(LOAD_QUANT[m]) == "table" and LOAD_QUANT[m].name or LOAD_QUANT[m])
+  return LOAD_QUANT[m]
+end
+
+-- the flag against the format the checkpoint (or the scenario's quant) carries
+local function check_flag(n, knobs)
+  local m = flag_method(knobs)
+  if m == nil then return end
+  local have = (n.extra["quant.name"] or ""):match("^[^:]*")
+  for _, f in ipairs(FLAG_FORMATS[m]) do
+    if f == have then return end
+  end
+  E.fail("runtime.quantization", "vLLM's %s does not load the model's %s weights (vLLM refuses the pair; " ..
+    "drop the flag or give the checkpoint's own method)", m, have)
+end
+
 local function normalize(n, knobs)
+  check_flag(n, knobs)
   local v = n.runtime_version
   local vis = vision_shape(n.model.desc)
   local encdec = vis ~= nil
@@ -648,4 +705,5 @@ return runtime {
   },
   modelled = true,
   normalize = normalize,
+  quant = load_quant,
 }

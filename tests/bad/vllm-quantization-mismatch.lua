@@ -1,0 +1,1 @@
+return { model = "meta-llama/Llama-3.1-8B-Instruct", dtype = "bf16", quant = "awq", runtime = { name = "vllm", quantization = "gptq" }, workload = { kind = "inference", context = 8192 }, gpu = "H100" }
