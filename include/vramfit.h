@@ -146,8 +146,8 @@ vf_status vf_count_scenarios(vf_engine *engine, const char *path, size_t *out);
 /* Evaluates scenario index i (0-based) of a file, as vf_estimate_file does for the first. */
 vf_status vf_estimate_file_at(vf_engine *engine, const char *path, size_t index, const vf_request *req,
                               const char **out);
-/* "models", "gpus", "optimizers", "runtimes", "architectures", "quants": a JSON array
-** of {name, summary}. */
+/* "models", "gpus", "optimizers", "runtimes", "knobs", "architectures", "quants": a JSON
+** array of {name, summary} ("knobs": "<runtime>.<knob>", its type and what it does). */
 vf_status vf_list(vf_engine *engine, const char *kind, const char **json_out);
 
 /* What a model file or directory holds (.gguf, .safetensors, a model directory with

@@ -144,10 +144,23 @@ function E.list(kind)
     return out
   elseif kind == "quants" then
     out = require("quant").list()   -- scripts/quant/*.lua, with their aliases
+  elseif kind == "knobs" then
+    -- every runtime's knobs as "<runtime>.<knob>": the value it takes, then its line
+    local seen = {}
+    for _, def in pairs(runtimes()) do
+      if not seen[def] then
+        seen[def] = true
+        for k, t in pairs(def.knobs) do
+          local ty = type(t) == "table" and table.concat(t, " | ") or t
+          local doc = def.knob_docs[k]
+          out[#out + 1] = { name = def.name .. "." .. k, summary = doc and (ty .. ": " .. doc) or ty }
+        end
+      end
+    end
   else
     local map = ({ architectures = architectures, optimizers = optimizers, runtimes = runtimes })[kind]
     if not map then
-      error(("list: unknown kind '%s' (expected models, gpus, quants, optimizers, runtimes or architectures)"):format(kind), 0)
+      error(("list: unknown kind '%s' (expected models, gpus, quants, optimizers, runtimes, knobs or architectures)"):format(kind), 0)
     end
     local seen = {}
     for _, def in pairs(map()) do

@@ -88,12 +88,14 @@ function prelude.optimizer(t)
   return t
 end
 
-local RUNTIME_KEYS = { "name", "summary", "aliases", "kinds", "knobs", "modelled", "normalize", "quant" }
+local RUNTIME_KEYS = { "name", "summary", "aliases", "kinds", "knobs", "knob_docs", "modelled", "normalize", "quant" }
 
 -- runtime{...}: a runtime script: which workload kinds it runs, the knobs it accepts
 -- (the runtime's own option names) and whether the engine models it yet.
 -- A knob is a list of allowed strings, or one of "int", "number", "bool", "string", "bytes",
 -- "table" (a nested table the runtime's normalize validates; it does not become an extra).
+-- knob_docs gives each knob one line for 'vramfit list knobs': the runtime's own flag and
+-- what the estimate does with it.
 -- Knob values reach the C core as extras "runtime.<knob>". normalize(n, knobs), if
 -- given, runs after the workload is validated: it may fill defaults (recording each
 -- as an assumption in n.notes) and set more extras. quant(n, knobs), if given, runs when the
@@ -103,6 +105,12 @@ function prelude.runtime(t)
   prelude.strict("runtime", t, RUNTIME_KEYS, 2)
   if type(t.name) ~= "string" then error("runtime: 'name' must be a string", 2) end
   t.knobs = t.knobs or {}
+  t.knob_docs = t.knob_docs or {}
+  for k, doc in pairs(t.knob_docs) do
+    if t.knobs[k] == nil or type(doc) ~= "string" then
+      error(("runtime '%s': knob_docs.%s must be a string describing a declared knob"):format(t.name, tostring(k)), 2)
+    end
+  end
   t.kinds = t.kinds or { "inference" }
   t.aliases = t.aliases or {}
   return t

@@ -69,8 +69,9 @@ static const struct {
      "diffusers folder holds: architecture, parameters, bytes per dtype, the quantization\n"
      "detected, and with --tensors every tensor. Prints JSON.\n"},
     {"list",
-     "usage: vramfit list models|gpus|quants|optimizers|runtimes|architectures [--format json]\n\n"
-     "The presets, the GPU catalog, the quantization formats, optimizers, runtimes and\n"
+     "usage: vramfit list models|gpus|quants|optimizers|runtimes|knobs|architectures [--format json]\n\n"
+     "The presets, the GPU catalog, the quantization formats, optimizers, runtimes, every\n"
+     "runtime's knobs (runtime.<knob> in a scenario: the value it takes and what it does) and\n"
      "architecture scripts vramfit knows (user directories in VRAMFIT_PATH included).\n"},
 };
 
@@ -189,7 +190,7 @@ static int cmd_inspect(vf_engine *e, cli *c) {
 }
 
 static int cmd_list(vf_engine *e, cli *c) {
-  if (c->n_files != 1) return usage_error("list: expected models, gpus, quants, optimizers, runtimes or architectures%s", "");
+  if (c->n_files != 1) return usage_error("list: expected models, gpus, quants, optimizers, runtimes, knobs or architectures%s", "");
   const char *out;
   vf_status st = vf_list(e, c->files[0], &out);
   if (st != VF_OK) return fail_engine(e, st);

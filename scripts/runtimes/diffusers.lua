@@ -43,6 +43,12 @@ return runtime {
   -- torch: the PyTorch release of a training run (pre-2.0 zero_grad kept gradients; src/train.c)
   knobs = { offload_type = { "block_level", "leaf_level" }, num_blocks_per_group = "int", use_stream = "bool",
             torch = "string" },
+  knob_docs = {
+    offload_type = "enable_group_offload's offload_type",
+    num_blocks_per_group = "enable_group_offload's num_blocks_per_group",
+    use_stream = "enable_group_offload's use_stream: the next group prefetched on a side stream",
+    torch = "the PyTorch release of a training run (before 2.0 zero_grad kept gradients)",
+  },
   modelled = true,
   normalize = normalize,
 }

@@ -46,6 +46,14 @@ return runtime {
   knobs = { use_distributed_optimizer = "bool", accumulate_allreduce_grads_in_fp32 = "bool",
             decoder_first_pipeline_num_layers = "int", decoder_last_pipeline_num_layers = "int",
             account_for_embedding_in_pipeline_split = "bool", account_for_loss_in_pipeline_split = "bool" },
+  knob_docs = {
+    use_distributed_optimizer = "--use-distributed-optimizer: optimizer states and master weights sharded over data parallel",
+    accumulate_allreduce_grads_in_fp32 = "--accumulate-allreduce-grads-in-fp32 (forced by --bf16): fp32 main gradients",
+    decoder_first_pipeline_num_layers = "--decoder-first-pipeline-num-layers: layers on the first stage",
+    decoder_last_pipeline_num_layers = "--decoder-last-pipeline-num-layers: layers on the last stage",
+    account_for_embedding_in_pipeline_split = "--account-for-embedding-in-pipeline-split: the embedding counts as a layer",
+    account_for_loss_in_pipeline_split = "--account-for-loss-in-pipeline-split: the loss counts as a layer",
+  },
   normalize = normalize,
   modelled = true,
 }

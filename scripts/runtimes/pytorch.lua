@@ -23,5 +23,14 @@ return runtime {
   -- lm_activations)
   knobs = { cache = { "dynamic", "static" }, torch = "string", free_logits = "bool",
             peft = "string", autocast_adapter_dtype = "bool", compile = "bool", pp_outputs = "bool" },
+  knob_docs = {
+    cache = "generate()'s cache (inference)",
+    torch = "the PyTorch release (before 2.0 zero_grad kept gradients, per-parameter optimizer step)",
+    free_logits = "the loop drops the logits before backward (torchtitan's del pred)",
+    peft = "the PEFT release: below 0.12 adapters take the base layer's dtype",
+    autocast_adapter_dtype = "get_peft_model's autocast_adapter_dtype (true: fp32 adapters)",
+    compile = "the loss under torch.compile (torchtitan training.compile)",
+    pp_outputs = "with parallel.pp, step() keeps every micro-batch's output (false: return_outputs=False)",
+  },
   modelled = true,
 }

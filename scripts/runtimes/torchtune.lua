@@ -9,5 +9,12 @@ return runtime {
   kinds = { "train" },
   knobs = { compile = "bool", loss = "string", enable_activation_checkpointing = "bool",
             enable_activation_offloading = "bool", optimizer_in_bwd = "bool" },
+  knob_docs = {
+    compile = "compile: the model and loss under torch.compile",
+    loss = "the loss component (CEWithChunkedOutputLoss: chunked cross-entropy)",
+    enable_activation_checkpointing = "enable_activation_checkpointing: every layer recomputed",
+    enable_activation_offloading = "enable_activation_offloading: saved activations streamed to host memory",
+    optimizer_in_bwd = "optimizer_in_bwd: each parameter stepped and its gradient freed in backward",
+  },
   modelled = true,
 }

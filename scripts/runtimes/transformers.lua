@@ -69,6 +69,16 @@ return runtime {
             peft = "string", autocast_adapter_dtype = "bool",
             cache_backend = { "quanto", "hqq" }, cache_nbits = "int", cache_q_group_size = "int",
             cache_residual_length = "int" },
+  knob_docs = {
+    cache = "generate()'s cache_implementation (offloaded: two layers' K/V on the GPU; quantized: QuantizedCache)",
+    torch = "the PyTorch release under the Trainer (before 2.0 zero_grad kept gradients)",
+    peft = "the PEFT release: below 0.12 adapters take the base layer's dtype",
+    autocast_adapter_dtype = "get_peft_model's autocast_adapter_dtype (true: fp32 adapters)",
+    cache_backend = "QuantizedCache's backend",
+    cache_nbits = "QuantizedCache's nbits",
+    cache_q_group_size = "QuantizedCache's q_group_size (64)",
+    cache_residual_length = "QuantizedCache's residual_length (128): recent tokens kept unquantized",
+  },
   modelled = true,
   normalize = normalize,
 }

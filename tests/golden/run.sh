@@ -57,6 +57,11 @@ has list-h100 'H100-SXM-80GB'
 check list-models 0 "" -- list models
 has list-llama 'meta-llama/Llama-3.1-8B'
 check help-estimate 0 "" -- estimate --help
+check list-knobs 0 "" -- list knobs
+has list-knob-vllm 'vllm.quantization                                string: --quantization: fp8 and bitsandbytes'
+has list-knob-enum 'llamacpp.split_mode                              none | layer | row: -sm: how tensors spread over GPUs'
+# every built-in runtime's knob has its line (knob_docs): "<type>: <doc>"
+if grep -vq ': ' "$T/out"; then echo "FAIL list-knobs-docs: $(grep -v ': ' "$T/out" | head -3)"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
 
 check missing-file 2 "vramfit: $T/none.lua: cannot open: No such file or directory" -- estimate "$T/none.lua"
 check unknown-command 2 "vramfit: unknown command 'estmate'" -- estmate "$T/s.lua"
@@ -104,6 +109,10 @@ printf 'return optimizer { name = "adamw", summary = "overridden", states = 3, s
   >"$T/user2/scripts/optimizers/adamw.lua"
 VRAMFIT_PATH="$T/user2" check user-override 0 "" -- list optimizers
 has user-override-summary 'overridden'
+mkdir -p "$T/user4/scripts/runtimes"
+printf 'return runtime { name = "myrt", knobs = { depth = "int" }, knob_docs = { width = "undeclared" }, modelled = true }\n' \
+  >"$T/user4/scripts/runtimes/myrt.lua"
+VRAMFIT_PATH="$T/user4" check user-knob-docs 2 "runtime 'myrt': knob_docs.width must be a string describing a declared knob" -- list knobs
 
 # ranges in sweep axes: "a..b" doubles, "a..b:step" steps, { range = {...} } in JSON
 cat >"$T/range.json" <<'L'
