@@ -2983,6 +2983,75 @@ static void test_sglang_fit_cap(void **state) {
   json_decref(j);
 }
 
+/* Hold-out (holdout10-vllm): vLLM 0.11-0.19 on Llama 4, GLM-4.6, Gemma 3 and Qwen3-VL, held as
+** vramfit stands (no model change was needed).
+** - Llama 4 Scout on 8 x H200, vllm/vllm-openai:v0.12.0, --tensor-parallel-size 8
+**   --gpu-memory-utilization 0.9 (github.com/fuhengwu2021/coderepo extra/README.md and
+**   extra/HYBRID_KV_CACHE_ANALYSIS.md @07c4f0a5): "Available KV cache memory: 89.71 GiB", "GPU KV
+**   cache size: 3,919,664 tokens" (48 layers x 1 KV head of 128 a rank x K, V x 2 B = 24,576 B a
+**   token), 2.96x at 5,242,880 and 1.86x at 8,388,608 with VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_
+**   HYBRID_KV_CACHE=1 (3 chunked groups of ceil(2 x 8192 / 16) blocks + one full group a request),
+**   0.75x at 5,242,880 without it (0.12's default, PR #21761; on from 0.13, PR #29627).
+** - GLM-4.6 on 8 x H200, vLLM 0.12.0, tp 8 + EP, --enforce-eager --kv-cache-dtype fp8
+**   --gpu-memory-utilization 0.95 --max-num-seqs 1 (github.com/hawkoli1987/mech-util
+**   experiment_plan.md @6c320f2; the probe's "Maximum concurrency" floored): 16k 133, 65k 33, bf16
+**   KV 33, no prefix caching 66, no chunked prefill 64. The plan's 61.44x at 32k first appears in
+**   the commit that moved the runner from 0.11.2 to 0.12 (7515df5), before the max_num_seqs=1
+**   probe existed: with the default max_num_seqs (1024 on an H200) vramfit gives 59.56x (-3.1 %).
+** - Gemma 3 27B on an A100 80GB, vLLM 0.19.0, max_model_len 32768: "Model loading took 51.45 GiB"
+**   (a public KServe deployment guide; the same figure as the H100 log above).
+** - Qwen3-VL-2B-Instruct on an RTX 5070 Ti, max_model_len 2048, max_num_seqs 1, eager, version not
+**   printed: "Available KV cache memory: 8.13 GiB", "GPU KV cache size: 76,144 tokens", "37.18x"
+**   (a public demo README). vramfit has no qwen3_vl architecture; its Qwen3-1.7B-shaped decoder
+**   (28 layers x 8 KV heads x 128) is given inline, so only the KV checks hold. */
+#define SCOUT_H200(len, hyb)                                                                                      \
+  "return { model = 'meta-llama/Llama-4-Scout-17B-16E-Instruct', runtime = { name = 'vllm', version = "       \
+  "'0.12.0', gpu_memory_utilization = 0.9, max_model_len = " len ", chunked_local_attn_hybrid = " hyb ", "      \
+  "kv_cache_memory_bytes = 96325379031 }, workload = { kind = 'inference', context = " len " }, parallel = { " \
+  "tp = 8 }, gpu = 'H200' }"
+#define GLM46_H200(len, kv, pc, cp)                                                                               \
+  "return { model = 'zai-org/GLM-4.6', runtime = { name = 'vllm', version = '0.12.0', "                        \
+  "gpu_memory_utilization = 0.95, max_model_len = " len ", kv_cache_dtype = '" kv "', enforce_eager = true, "   \
+  "max_num_seqs = 1, enable_prefix_caching = " pc ", enable_chunked_prefill = " cp " }, workload = { kind = "  \
+  "'inference', context = " len " }, parallel = { tp = 8 }, gpu = 'H200' }"
+static void test_holdout10_vllm(void **state) {
+  /* 89.71 GiB = 96,325,379,031 B (floor) */
+  json_t *j = eval(*state, SCOUT_H200("5242880", "true"));
+  near(j, "kv_cache_tokens", 3919664, 0.05, 0);
+  near(j, "max_concurrency", 2.96, 0.05, 0.005);
+  json_decref(j);
+  j = eval(*state, SCOUT_H200("8388608", "true"));
+  near(j, "max_concurrency", 1.86, 0.05, 0.005);
+  json_decref(j);
+  j = eval(*state, SCOUT_H200("5242880", "false"));
+  near(j, "max_concurrency", 0.75, 0.05, 0.005);
+  json_decref(j);
+  /* the probes print Y.YYx, the plan keeps floor(Y.YY): hold the middle of [n, n + 1) */
+  const struct { const char *text; double printed; } glm[] = {
+      {GLM46_H200("16384", "fp8", "true", "true"), 133.5}, {GLM46_H200("65536", "fp8", "true", "true"), 33.5},
+      {GLM46_H200("32768", "auto", "true", "true"), 33.5}, {GLM46_H200("32768", "fp8", "false", "true"), 66.5},
+      {GLM46_H200("32768", "fp8", "true", "false"), 64.5}};
+  for (size_t i = 0; i < sizeof glm / sizeof glm[0]; i++) {
+    j = eval(*state, glm[i].text);
+    near(j, "max_concurrency", glm[i].printed, 0.05, 0.5);
+    json_decref(j);
+  }
+  j = eval(*state, "return { model = 'google/gemma-3-27b-it', runtime = { name = 'vllm', version = '0.19.0', "
+                   "max_model_len = 32768 }, workload = { kind = 'inference', context = 32768 }, gpu = 'A100-80GB' }");
+  gib(j, "weights_bytes", 51.45, 0.01);
+  json_decref(j);
+  j = eval(*state, "return { model = { arch = 'qwen3', config = { model_type = 'qwen3', hidden_size = 2048, "
+                   "intermediate_size = 6144, num_hidden_layers = 28, num_attention_heads = 16, num_key_value_heads "
+                   "= 8, head_dim = 128, vocab_size = 151936, tie_word_embeddings = true, max_position_embeddings = "
+                   "262144, torch_dtype = 'bfloat16' } }, runtime = { name = 'vllm', version = '0.11.0', "
+                   "max_model_len = 2048, max_num_seqs = 1, enforce_eager = true, kv_cache_memory_bytes = "
+                   "8729521029 }, workload = { kind = 'inference', context = 2048 }, gpu = { name = 'RTX 5070 Ti', "
+                   "memory = '15.47GiB' } }");
+  near(j, "kv_cache_tokens", 76144, 0.05, 0);
+  near(j, "max_concurrency", 37.18, 0.05, 0.005);
+  json_decref(j);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_sglang_fit_cap),
@@ -3013,6 +3082,7 @@ int main(void) {
       cmocka_unit_test(test_rocm_sampler_sorts), cmocka_unit_test(test_sglang_rocm_aiter),
       cmocka_unit_test(test_v2_runner_holdout5), cmocka_unit_test(test_quant_70b_h200_holdout6), cmocka_unit_test(test_bnb_inflight_holdout6), cmocka_unit_test(test_marlin_holdout6), cmocka_unit_test(test_fused_experts_fp8_holdout6), cmocka_unit_test(test_gptq_kernels_holdout7), cmocka_unit_test(test_w4a16_zero_points_machete), cmocka_unit_test(test_qwen3_235b_fp8_tp4_v0271),
       cmocka_unit_test(test_v020_hybrid_tokens), cmocka_unit_test(test_swap_space_host_only),
+      cmocka_unit_test(test_holdout10_vllm),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
