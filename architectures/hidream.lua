@@ -55,7 +55,15 @@ local function transformer(c)
   local t = {}
   P.mlp2(t, "t_embedder.timestep_embedder", 256, d)
   P.mlp2(t, "p_embedder.pooled_embedder", nn.int(c, "text_emb_dim", 2048), d)
-  P.lin(t, "x_embedder.proj", d, inc * p * p, { role = "embed" })
+  -- x_embedder.proj and the caption projections are nn.Linear modules (transformer_hidream_image.py:
+  -- HiDreamImagePatchEmbed.proj, TextProjection.linear), not embedding tables: diffusers' bitsandbytes
+  -- quantizer replaces every nn.Linear but llm_int8_skip_modules and _keep_in_fp32_modules
+  -- (quantizers/bitsandbytes/bnb_quantizer.py _process_model_before_weight_loading ->
+  -- replace_with_bnb_linear), and layerwise casting's default skip patterns (pos_embed, patch_embed,
+  -- norm, ^proj_in$, ^proj_out$) match neither, so they take the Linear role "other". The 49
+  -- caption projections hold 513,802,240 parameters; README_hidream.md's nf4 transformer reads
+  -- 9.085 GiB (PR #11494), 9.65 with them kept bf16, 8.96 quantized.
+  P.lin(t, "x_embedder.proj", d, inc * p * p, { role = "other" })
   -- dual-stream blocks
   local b = "double_stream_blocks.*.block."
   P.lin(t, b .. "adaLN_modulation.1", 12 * d, d, { count = L, role = "other" })
@@ -71,8 +79,8 @@ local function transformer(c)
   -- caption_channels[1] for T5, last)
   P.lin(t, "final_layer.linear", p * p * nn.int(c, "out_channels", inc), d, { role = "other" })
   P.lin(t, "final_layer.adaLN_modulation.1", 2 * d, d, { role = "other" })
-  nn.linear(t, "caption_projection.*.linear", d, cap[2], { count = L + S, role = "embed" })
-  nn.linear(t, "caption_projection." .. (L + S) .. ".linear", d, cap[1], { role = "embed" })
+  nn.linear(t, "caption_projection.*.linear", d, cap[2], { count = L + S, role = "other" })
+  nn.linear(t, "caption_projection." .. (L + S) .. ".linear", d, cap[1], { role = "other" })
   return t, d, nh, L + S
 end
 

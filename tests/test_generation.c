@@ -586,6 +586,27 @@ static void test_hidream(void **state) {
   json_decref(j);
 }
 
+/* Hold-out, round 10: huggingface/diffusers examples/dreambooth/README_hidream.md ("Using
+** quantization", PR #11494): train_dreambooth_lora_hidream.py with a bitsandbytes nf4 transformer
+** ({"load_in_4bit": true, "bnb_4bit_quant_type": "nf4"}) prints "Memory (before device placement):
+** 9.085089683532715 GB" (torch.cuda.memory_allocated / 1024**3: bnb places the quantized transformer
+** on the GPU at load, nothing else is there) and "(after device placement): 34.596" once the four
+** text encoders and the VAE are moved in bf16. diffusers' bitsandbytes quantizer replaces every
+** nn.Linear (replace_with_bnb_linear), the caption projections and x_embedder.proj included
+** (transformer_hidream_image.py TextProjection.linear, HiDreamImagePatchEmbed.proj): 8.96 GiB
+** (-1.3%; 9.65, +6.2%, when they were held as bf16 embeddings) and 34.47 (-0.4%). */
+static void test_hidream_bnb_linear_holdout(void **state) {
+  json_t *j = eval(*state, "HiDream-ai/HiDream-I1-Full", "bf16", "kind = \"image\", width = 1024, height = 1024",
+                   ", quant = { denoiser = \"bnb-nf4\" }");
+  within(weights_of(j, "denoiser"), 9.085, 0.02, "README_hidream.md nf4 transformer");
+  within(weights_of(j, NULL), 34.596, 0.02, "README_hidream.md nf4 transformer + encoders + VAE");
+  /* the 49 caption projections (48 x 2560 x 4096 + 2560 x 4096) are 4-bit: 0.5625 B a parameter */
+  json_t *b = eval(*state, "HiDream-ai/HiDream-I1-Full", "bf16", "kind = \"image\", width = 1024, height = 1024", NULL);
+  within(weights_of(b, NULL), 57.64, 0.01, "README_hidream.md without quantization");
+  json_decref(b);
+  json_decref(j);
+}
+
 /* HunyuanVideo-1.5 480p T2V (architectures/hunyuanvideo15.lua): 16,877,176,355 parameters; the
 ** default 848 x 480 x 121 frames is 31 x 30 x 53 = 49,290 latent tokens + 1,985 text slots =
 ** 51,275 (the S of tenstorrent/tt-xla#6071); the attention processor's dense [1, 1, S, S] mask
@@ -1173,7 +1194,7 @@ int main(void) {
       cmocka_unit_test(test_cached_blocks_released_to_fit),
       cmocka_unit_test(test_qwenimage_wan_vae_decode_holdout), cmocka_unit_test(test_sequential_offload_empties_cache),
       cmocka_unit_test(test_wan_family_holdout9), cmocka_unit_test(test_wan22_diffusers_token_timestep), cmocka_unit_test(test_group_offload_use_stream),
-      cmocka_unit_test(test_generation_holdout10),
+      cmocka_unit_test(test_generation_holdout10), cmocka_unit_test(test_hidream_bnb_linear_holdout),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
