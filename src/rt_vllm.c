@@ -1382,13 +1382,24 @@ static void capture_sizes_upto(ectx *c, const vcfg *v, uint64_t from, uint64_t *
   ** and a 0.11.1rc2 log prints it) until PR #27840 lifted FA3's limit (0.12.0 assumed). The
   ** llm-d v0.19.0 gpt-oss-20b tp 2 log: "Overriding max cuda graph capture size to 1024",
   ** "PIECEWISE=83 (largest=1024), FULL=83 (largest=1024)" at 1024 sequences. */
+  /* Chunked local attention (Llama 4) runs on a ChunkedLocalAttention_<chunk>_<backend> backend
+  ** whose metadata builder declares no CUDA-graph support (AttentionCGSupport.NEVER), so vLLM
+  ** downgrades FULL_AND_PIECEWISE to PIECEWISE for the whole model: no FULL decode graphs. The
+  ** llm-d v0.19.0 Llama-4-Scout tp 4 H100 log (llm-d-incubation/llm-d-planner @d3121e05,
+  ** accuracy/results/v0.19.0/logs/meta-llama-llama-4-scout--h100-80gb--tp4pp1dp1--8192.log):
+  ** "CUDAGraphMode.FULL_AND_PIECEWISE is not supported with ChunkedLocalAttention_8192_
+  ** FlashAttentionBackend backend (support: AttentionCGSupport.NEVER); setting
+  ** cudagraph_mode=PIECEWISE", "Profiling CUDA graph memory: PIECEWISE=51 (largest=512)". From
+  ** 0.11 (the first release with FULL graphs here; the downgrade before 0.19 assumed). */
+  bool no_full = false;
+  for (int i = 0; i < c->m->n_kv; i++) no_full = no_full || c->m->kv[i].kind == KV_CHUNKED;
   bool gptoss = strcmp(c->m->arch, "gpt_oss") == 0 && v->version >= 10001;
   if (gptoss) max = v->version >= 11000 && v->version < 12000 ? 992 : 1024;
   for (uint64_t b = 1; b <= max; b = b < 8 ? b * 2 : b + ((v->version >= 12000 || gptoss) && b >= 256 ? 16 : 8)) {
     if (b > v->tokens) break;
     if (b < from) continue;
     ++*pw;
-    if (v->version >= 11000 && b <= decode && b >= 1 + k) ++*full, *largest_full = b;
+    if (v->version >= 11000 && !no_full && b <= decode && b >= 1 + k) ++*full, *largest_full = b;
   }
 }
 
