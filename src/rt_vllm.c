@@ -1384,7 +1384,10 @@ static void capture_sizes_upto(ectx *c, const vcfg *v, uint64_t from, uint64_t *
   ** "PIECEWISE=83 (largest=1024), FULL=83 (largest=1024)" at 1024 sequences. */
   /* Chunked local attention (Llama 4) runs on a ChunkedLocalAttention_<chunk>_<backend> backend
   ** whose metadata builder declares no CUDA-graph support (AttentionCGSupport.NEVER), so vLLM
-  ** downgrades FULL_AND_PIECEWISE to PIECEWISE for the whole model: no FULL decode graphs. The
+  ** downgrades FULL_AND_PIECEWISE to PIECEWISE for the whole model: no FULL decode graphs
+  ** (vllm/attention/layers/chunked_local_attention.py, ChunkedLocalAttentionBuilder.
+  ** get_cudagraph_support; vLLM's feature request "Support CUDAGraphMode.FULL with
+  ** ChunkedLocalAttention for Llama4 models" quotes the same error for cudagraph_mode FULL). The
   ** llm-d v0.19.0 Llama-4-Scout tp 4 H100 log (llm-d-incubation/llm-d-planner @d3121e05,
   ** accuracy/results/v0.19.0/logs/meta-llama-llama-4-scout--h100-80gb--tp4pp1dp1--8192.log):
   ** "CUDAGraphMode.FULL_AND_PIECEWISE is not supported with ChunkedLocalAttention_8192_
