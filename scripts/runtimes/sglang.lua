@@ -326,7 +326,7 @@ return runtime {
     max_total_tokens = "--max-total-tokens: a cap on the token pool",
     page_size = "--page-size: tokens a KV page",
     cuda_graph_max_bs = "--cuda-graph-max-bs: the largest decode batch captured",
-    disable_radix_cache = "--disable-radix-cache: Mamba states a request without prefix sharing",
+    disable_radix_cache = "--disable-radix-cache: one recurrent-state slot a request instead of three (hybrid models)",
     disable_cuda_graph = "--disable-cuda-graph: no decode graphs",
     disable_piecewise_cuda_graph = "--disable-piecewise-cuda-graph: no piecewise prefill graphs (default on from 0.5.10)",
     disable_custom_all_reduce = "--disable-custom-all-reduce: NCCL's all-reduces captured into the graphs",
