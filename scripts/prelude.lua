@@ -49,7 +49,7 @@ function prelude.arch(t)
 end
 
 local OPTIMIZER_KEYS = { "name", "summary", "aliases", "states", "state_extra_bits", "step_temps",
-                         "state_dtype", "state_bits", "block", "min_blockwise", "paged", "factored",
+                         "state_dtype", "state_bits", "block", "min_blockwise", "block_divides", "paged", "factored",
                          "temp_scope", "takes", "others" }
 
 -- optimizer{...}: an optimizer script. `states` counts tensors shaped like each
@@ -58,8 +58,10 @@ local OPTIMIZER_KEYS = { "name", "summary", "aliases", "states", "state_extra_bi
 -- parameter (block-wise scales); `step_temps` counts state-sized temporaries of step().
 -- Optional (workloads/train.lua computes exact bytes per trainable tensor from them):
 -- `state_dtype` ("fp32": states kept in fp32 whatever the parameter dtype), `state_bits`
--- (8: quantized states) with one fp32 absmax per `block` elements for tensors of at least
--- `min_blockwise` elements (smaller ones keep fp32 states), `paged` (states of tensors of
+-- (8 or 4: quantized states, 4-bit codes packed two a byte) with one fp32 absmax per `block`
+-- elements for tensors of at least `min_blockwise` elements (smaller ones keep unquantized
+-- states in the state dtype), `block_divides` (only tensors whose size is a multiple of
+-- `block` are quantized: torchao's low-bit optimizers), `paged` (states of tensors of
 -- >= 1e5 elements in CUDA managed memory, outside PyTorch's allocator), `factored`
 -- (Adafactor: a row and a column vector per matrix instead of a full second moment),
 -- `temp_scope` ("group": temporaries span all parameters, the foreach step; "param":

@@ -481,8 +481,8 @@ static void test_errors(void **state) {
 static void test_workload_errors(void **state) {
   static const struct { const char *text, *msg; } cases[] = {
       {L32 "optimizer = 'adamx' } }", "workload.optimizer: unknown or not yet modelled optimizer adamx (known: "
-                                      "adafactor, adamw, adamw-8bit, adamw-fused, fused-ema-adam, lion, muon, paged-adamw, paged-adamw-8bit, "
-                                      "sgd, sgd-momentum)"},
+                                      "adafactor, adamw, adamw-4bit-ao, adamw-8bit, adamw-8bit-ao, adamw-fp8-ao, adamw-fused, fused-ema-adam, "
+                                      "lion, muon, paged-adamw, paged-adamw-8bit, sgd, sgd-momentum)"},
       {L32 "grad_checkpointing = 'sometimes' } }", "workload.grad_checkpointing: expected true, false, \"selective\", "
                                                    "\"op\" or every k layers as an integer, got sometimes"},
       {L32 "method = 'lora', grad_checkpointing = 'op' } }",
@@ -1237,6 +1237,46 @@ static void test_peft_method_comparison_holdout(void **state) {
   }
 }
 
+/* Hold-out (not calibration cases): torchao's low-bit AdamW (pytorch/ao torchao/optim/README.md,
+** the Llama2-7B table of PR #746 as updated by PR #812, 1e7f132e: torchtune 52d1b838, PyTorch
+** 2.4, full BF16, A100, alpaca; "Peak memory allocated (GB)", GiB as the fused row shows):
+** ao 8-bit 39.1, ao 4-bit 33.2 (the PyTorch-fused and bnb rows are older hold-outs). The
+** torchtune recipe settings (batch 2, checkpointing, compile, 1024 tokens) are assumed.
+** torchao quantizes a state when the tensor has >= 4096 elements and a multiple of the block
+** (adam.py _AdamBase._new_buffer): every Llama-2-7B tensor does, so AdamW4bit holds
+** 2 x (n / 2 + 4 n / 128) = 1.0625 n bytes (subclass_4bit.py OptimState4bit.zeros) and
+** AdamW8bit 2 x (n + 4 n / 256) = 2.03125 n (subclass_8bit.py). Before, 4-bit was refused. */
+static void test_torchao_low_bit_adamw_holdout10(void **state) {
+  static const struct { const char *opt; long long states; double gib; } rows[] = {
+      {"adamw-8bit-ao", 13687406720LL, 39.1},
+      {"adamw-4bit-ao", 7159566592LL, 33.2},
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    char buf[512];
+    snprintf(buf, sizeof buf,
+             "return { model = 'meta-llama/Llama-2-7b-hf', dtype = 'bf16', gpu = 'A100-SXM4-80GB', runtime = { name = "
+             "'torchtune', compile = true }, workload = { kind = 'train', method = 'full', micro_batch = 2, seq_len = 1024, "
+             "grad_checkpointing = true, precision = 'bf16', optimizer = '%s' } }",
+             rows[i].opt);
+    json_t *j = eval(state, buf);
+    assert_int_equal(tu_category(j, "optimizer_states"), rows[i].states);
+    assert_within((double)tu_int(j, "runtime.peak_allocated_bytes"), rows[i].gib * 1073741824.0, 0.10);
+    json_decref(j);
+  }
+  /* a tensor under 4096 elements or not a multiple of the block keeps torch.zeros_like(p)
+  ** states, the parameter's dtype (bf16 here), where bitsandbytes keeps fp32 ones: Llama-3.2-1B's
+  ** 33 norms of 2048 elements, 2 states x 2 B less each */
+  json_t *j = eval(state, "return { model = 'meta-llama/Llama-3.2-1B', dtype = 'bf16', runtime = { name = 'torchtune' }, workload = { "
+                          "kind = 'train', method = 'full', micro_batch = 1, seq_len = 128, precision = 'bf16', "
+                          "optimizer = 'adamw-8bit-ao' } }");
+  json_t *k = eval(state, "return { model = 'meta-llama/Llama-3.2-1B', dtype = 'bf16', runtime = { name = 'torchtune' }, workload = { "
+                          "kind = 'train', method = 'full', micro_batch = 1, seq_len = 128, precision = 'bf16', "
+                          "optimizer = 'adamw-8bit' } }");
+  assert_int_equal(tu_category(k, "optimizer_states") - tu_category(j, "optimizer_states"), 33LL * 2048 * 2 * 2);
+  json_decref(j);
+  json_decref(k);
+}
+
 /* Hold-out (not a calibration case): PEFT's T0_3B LoRA under accelerate DeepSpeed ZeRO-3 with
 ** optimizer and parameter offload, 1 GPU (huggingface/peft README at f16750afc, 2022-12-29,
 ** the printout of examples/conditional_generation/pet_lora_seq2seq_accelerate_ds_zero3_offload.py:
@@ -1349,7 +1389,8 @@ int main(void) {
       cmocka_unit_test(test_torchtitan_published), cmocka_unit_test(test_compiled_loss),
       cmocka_unit_test(test_torchtitan_published_holdout5), cmocka_unit_test(test_pipeline_stages),
       cmocka_unit_test(test_fsdp_under_pp_holdout6), cmocka_unit_test(test_pp_stage_params), cmocka_unit_test(test_megatron_holdout7), cmocka_unit_test(test_megatron_vocab_parallel_ce_holdout7),
-      cmocka_unit_test(test_dora_saved_outputs), cmocka_unit_test(test_peft_method_comparison_holdout), cmocka_unit_test(test_zero3_reuse_distance),
+      cmocka_unit_test(test_dora_saved_outputs), cmocka_unit_test(test_peft_method_comparison_holdout),
+      cmocka_unit_test(test_torchao_low_bit_adamw_holdout10), cmocka_unit_test(test_zero3_reuse_distance),
       cmocka_unit_test(test_peft_adapter_dtype),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

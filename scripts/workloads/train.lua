@@ -291,8 +291,10 @@ local function state_bytes(o, set, sbytes)
       per = o.others.states * t.n * sbytes -- the companion optimizer's states (Muon's AdamW)
     elseif o.factored and s and #s >= 2 then
       per = (t.n // s[#s] + t.n // s[#s - 1]) * 4   -- row + column vectors, fp32
-    elseif o.state_bits == 8 and t.n >= o.min_blockwise then
-      per = o.states * (t.n + 4 * ((t.n + o.block - 1) // o.block))
+    elseif o.state_bits and o.state_bits < 16 and t.n >= o.min_blockwise
+           and (not o.block_divides or t.n % o.block == 0) then
+      -- codes (4-bit ones packed two a byte) + one fp32 scale per block
+      per = o.states * ((t.n * o.state_bits + 7) // 8 + 4 * ((t.n + o.block - 1) // o.block))
     else
       per = o.states * t.n * sbytes + (t.n * o.state_extra_bits + 7) // 8
     end
