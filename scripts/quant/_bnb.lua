@@ -28,7 +28,24 @@ end
 
 -- The 4-bit matmul dequantizes the weight to the compute dtype for prompts (batch x seq > 1):
 -- one temporary of the largest layer.
+-- Releases before 0.43.2 kept the input of every 4-bit matmul for backward: MatMul4Bit.forward
+-- set ctx.tensors = (A, B) whenever A or B needs a gradient, although backward only uses B
+-- (bitsandbytes/autograd/_functions.py; PR #1270, commit 9e753741, "fix QLoRA mem bug:
+-- delete useless buffered activation", first released in 0.43.2). Under PEFT the input
+-- of each frozen 4-bit Linear needs no saving otherwise; workloads/train.lua reads
+-- quant.bnb_saves_input and keeps every quantized Linear's input (option `version`, the
+-- bitsandbytes release; absent: the newest).
+local function before_0_43_2(v, field)
+  local major, minor, patch = v:match("^v?(%d+)%.(%d+)%.?(%d*)$")
+  if not major then error(field .. ": expected a bitsandbytes release such as \"0.41.1\", got \"" .. v .. "\"", 0) end
+  major, minor, patch = tonumber(major), tonumber(minor), tonumber(patch) or 0
+  return major == 0 and (minor < 43 or (minor == 43 and patch < 2))
+end
+
 local function overhead(n, o, largest, ctx)
+  if o.version ~= nil and before_0_43_2(o.version, ctx.field .. ".version") then
+    n.extra["quant.bnb_saves_input"] = true
+  end
   local b = ctx.q.dtype_bytes(o.compute_dtype or n.dtype)
   return largest * b, ("bitsandbytes 4-bit dequantization buffer of the largest layer (%d elements x %d B)"):format(largest, b)
 end

@@ -9,7 +9,7 @@ return {
   name = "bnb-fp4",
   summary = "bitsandbytes 4-bit FP4, block 64, optional double quantization",
   aliases = { "bnb_fp4", "bnb-4bit-fp4", "fp4" },
-  options = { double_quant = "bool", compute_dtype = { "fp16", "bf16", "fp32" } },
+  options = { double_quant = "bool", version = "string", compute_dtype = { "fp16", "bf16", "fp32" } },
   defaults = { double_quant = false },
   quantize_routers = true,
   keep_fp32 = true,   -- Bnb4BitHfQuantizer/Bnb8BitHfQuantizer: use_keep_in_fp32_modules = True

@@ -523,6 +523,12 @@ local function normalize(w, n, cfg)
   local cast, adapter_bytes = adapter_cast(n)
   local set = trainable_set(w, n, method, desc, cast)
   set_extras(n, set, method, adapter_bytes)
+  if n.extra["quant.bnb_saves_input"] and method ~= "full" and method ~= "freeze" then
+    -- bitsandbytes < 0.43.2: every 4-bit matmul keeps its input (quant/_bnb.lua), so each
+    -- quantized Linear's input is saved as a trained one's would be
+    local x = n.extra
+    x["train.save_attn_in"], x["train.save_o_in"], x["train.save_mlp_in"], x["train.save_down_in"] = true, true, true, true
+  end
   fp8_part(w, n, desc)
   offload_part(w, n)
   era_part(n, desc)
