@@ -52,11 +52,14 @@ uint64_t est_kv_token_bytes(ectx *c);
 /* cuBLAS workspace and CUDA context categories. */
 /* One decoder layer's largest forward transient over `tokens` tokens (a bytes per element),
 ** dense part and MoE workspaces (estimate.c). */
-/* MiB of CUDA-graph memory per layer and captured size of a torch.compile piecewise capture:
-** the median of 14 vLLM 0.19 H100 runs, FlashAttention 3's split-KV accumulators included (vLLM
-** itself now holds them apart: rt_vllm.c VLLM_GRAPH_UNIT_MIB, fa3_accum_bytes); rt_sglang.c
-** applies it to SGLang's piecewise graphs, the same design, checked on its own logs. */
-#define EST_GRAPH_UNIT_MIB 0.289
+/* MiB of CUDA-graph memory per layer and captured size of a torch.compile piecewise capture,
+** FlashAttention 3's split-KV accumulators held apart: the median over 14 vLLM 0.19 H100 runs of
+** (capture - accumulators) / (layers x sizes), as rt_vllm.c describes (fa3_accum_bytes; the
+** accumulators are the FULL decode graphs' own, sized there). rt_sglang.c applies it to SGLang's
+** piecewise graphs, the same design, where attention is a split op run between the pieces and
+** no FA3 accumulator is captured (python/sglang/srt/compilation/compilation_config.py split_ops);
+** the 0.289 median with the accumulators inside is not the per-piece cost. */
+#define EST_GRAPH_UNIT_MIB 0.228
 uint64_t est_forward_dense_bytes(ectx *c, uint64_t tokens, uint64_t a);
 uint64_t est_forward_moe_bytes(ectx *c, uint64_t tokens, uint64_t a);
 /* A speculative drafter's dense layer forward with its own widths (spec.* extras). */

@@ -463,10 +463,10 @@ static uint64_t graph_bytes(ectx *c, const sg_spec *sp, uint64_t graph_bs, uint6
 **   ceil(context_len / page_size) int32;
 ** - piecewise graphs: the torch.compile backend splits the model at each attention op and
 **   captures every piece at every token size (compilation/cuda_piecewise_backend.py, adapted
-**   from vLLM's); their graph and static-output memory is taken at 0.289 MiB a layer and a size
-**   (EST_GRAPH_UNIT_MIB, the median of 14 vLLM runs with FlashAttention 3's accumulators inside,
-**   whose piecewise graphs are the same structure; vLLM's own unit is 0.228 with them apart; no
-**   SGLang log chose it).
+**   from vLLM's); their graph and static-output memory is taken at 0.228 MiB a layer and a size
+**   (EST_GRAPH_UNIT_MIB, vLLM's unit with FlashAttention 3's split-KV accumulators held apart:
+**   those are vLLM's FULL decode graphs' own, and SGLang's piecewise graphs run attention between
+**   the pieces; no SGLang log chose it).
 ** - NCCL all-reduces captured into the graphs when custom all-reduce is off (est_custom_ar_off,
 **   vLLM's rule, which SGLang's custom_all_reduce.py copies; --disable-custom-all-reduce is
 **   runtime.disable_custom_all_reduce): GroupCoordinator.all_reduce then falls back to pynccl,

@@ -1460,7 +1460,7 @@ static void nccl_sizes(ectx *c, vcfg *v) {
 ** MiB of accumulators; no qwen2_moe architecture here), where Qwen3-30B-A3B and Mixtral stay
 ** at 0.24-0.25. NCCL all-reduces captured with
 ** custom all-reduce off are a term of their own (EST_GRAPH_NCCL_MIB). */
-#define VLLM_GRAPH_UNIT_MIB 0.228
+#define VLLM_GRAPH_UNIT_MIB EST_GRAPH_UNIT_MIB /* 0.228, estimate_int.h */
 /* vLLM's own estimate (profile_cudagraph_memory, "Estimated CUDA graph memory: X GiB
 ** total"): first capture + per-graph x (sizes - 1) for each mode, the larger first capture
 ** only; 0.264 MiB a layer and a size, the median over the same 14 runs' estimates. Held out:
