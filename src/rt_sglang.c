@@ -412,11 +412,40 @@ static uint64_t req_width(const sg_spec *sp, uint64_t ctx, uint64_t page) {
   return ctx + extra;
 }
 
+/* One decoder layer's largest forward transient over `tokens` tokens in SGLang (a bytes per
+** element). Dense models: est_forward_dense_bytes. MoE layers: SGLang's triton fused MoE
+** (python/sglang/srt/layers/moe/fused_moe_triton/fused_moe.py fused_experts_impl) allocates
+** one `cache` of M x topk x max(N, hidden) that intermediate_cache1 (the gate/up output, N =
+** w13's rows on the rank, 2 x the expert width / tp) and intermediate_cache3 (the per-copy
+** down outputs) share, and intermediate_cache2 (the activation, M x topk x N / 2); M is the
+** tokens up to its CHUNK_SIZE of 64 x 1024. Beside them the router logits (tokens x experts,
+** the gate's output in the model dtype) and the top-k weights and ids (fp32, int32). The
+** attention's q/k/v and output are dead by the time the experts run (o_proj has consumed
+** them) and the experts' caches are freed before the next layer's qkv_proj, so the layer's
+** peak is the residual stream plus the larger of the two, not their sum. The expert width is
+** ffn_dim / experts_per_tok (nn.rms_block: k x expert width + shared expert), which counts a
+** shared expert's width in too: slightly over for such models. vLLM's calibrated profile keeps
+** est_forward_moe_bytes (estimate.c). */
+#define SG_FUSED_MOE_CHUNK (64 * 1024) /* fused_moe.py CHUNK_SIZE */
+static uint64_t sg_layer_bytes(ectx *c, uint64_t tokens, uint64_t a) {
+  uint64_t dense = est_forward_dense_bytes(c, tokens, a);
+  const block_spec *b = &c->m->block;
+  if (!b->experts) return dense;
+  uint64_t tp = c->s->tp ? c->s->tp : 1, k = b->experts_per_tok ? b->experts_per_tok : 1;
+  uint64_t attn = acc_mul3(&c->acc, tokens, 2 * bytes_ceildiv(b->q_dim, tp) + 2 * bytes_ceildiv(b->kv_dim, tp), a);
+  uint64_t base = dense > attn ? dense - attn : 0; /* the residual stream (est_forward_dense_bytes) */
+  uint64_t n = bytes_ceildiv(2 * (b->ffn_dim / k), tp), h = c->m->hidden;
+  uint64_t m = tokens < SG_FUSED_MOE_CHUNK ? tokens : SG_FUSED_MOE_CHUNK;
+  uint64_t cache = acc_mul3(&c->acc, acc_mul(&c->acc, m, k), (n > h ? n : h) + n / 2, a);
+  uint64_t router = acc_add(&c->acc, acc_mul3(&c->acc, tokens, b->experts, a), acc_mul3(&c->acc, tokens, k, 8));
+  uint64_t moe = acc_add(&c->acc, cache, router);
+  return acc_add(&c->acc, base, moe > attn ? moe : attn);
+}
+
 /* The drafter's forward over `tokens` (its own widths, speculative.lua spec.hidden/heads/
 ** kv_dim/ffn; a NextN layer is shaped like the target's own, MoE included). */
 static uint64_t drafter_forward(ectx *c, const sg_spec *sp, uint64_t tokens, uint64_t a) {
-  if (strcmp(sp->method, "mtp") == 0)
-    return acc_add(&c->acc, est_forward_dense_bytes(c, tokens, a), est_forward_moe_bytes(c, tokens, a));
+  if (strcmp(sp->method, "mtp") == 0) return sg_layer_bytes(c, tokens, a);
   return est_drafter_forward_bytes(c, tokens, a);
 }
 
@@ -466,7 +495,10 @@ static uint64_t graph_bytes(ectx *c, const sg_spec *sp, uint64_t graph_bs, uint6
 **   from vLLM's); their graph and static-output memory is taken at 0.228 MiB a layer and a size
 **   (EST_GRAPH_UNIT_MIB, vLLM's unit with FlashAttention 3's split-KV accumulators held apart:
 **   those are vLLM's FULL decode graphs' own, and SGLang's piecewise graphs run attention between
-**   the pieces; no SGLang log chose it).
+**   the pieces; no SGLang log chose it). The MoE layer is a custom op inside its piece
+**   (fused_moe_triton/layer.py FusedMoE.forward: moe_forward_piecewise_cuda_graph_impl), a split op
+**   only with the DeepEP / Mooncake all-to-all backends (piecewise_cuda_graph_runner.py
+**   add_split_op), so its workspaces are in the pool (sg_layer_bytes).
 ** - NCCL all-reduces captured into the graphs when custom all-reduce is off (est_custom_ar_off,
 **   vLLM's rule, which SGLang's custom_all_reduce.py copies; --disable-custom-all-reduce is
 **   runtime.disable_custom_all_reduce): GroupCoordinator.all_reduce then falls back to pynccl,
@@ -620,8 +652,7 @@ static void sg_graph_bytes(ectx *c, const sg_spec *sp, uint64_t graph_bs, uint64
     if (sp->on) {
       dpool = graph_bytes(c, sp, graph_bs, reqs, a); /* speculative: the verify / draft forward */
     } else {
-      dpool = acc_add(&c->acc, est_forward_dense_bytes(c, gr->max_bs, a), est_forward_moe_bytes(c, gr->max_bs, a));
-      dpool = acc_add(&c->acc, dpool, acc_mul3(&c->acc, gr->max_bs, v, a));
+      dpool = acc_add(&c->acc, sg_layer_bytes(c, gr->max_bs, a), acc_mul3(&c->acc, gr->max_bs, v, a));
     }
     uint64_t rows = rel >= 401001 ? gr->max_bs : gr->sum_bs; /* PR #8579 */
     if (sp->on) rows = 0; /* counted in graph_bytes' fp32 logits */
@@ -630,7 +661,7 @@ static void sg_graph_bytes(ectx *c, const sg_spec *sp, uint64_t graph_bs, uint64
   }
   uint64_t ppool = 0;
   if (gr->n_pw) {
-    ppool = acc_add(&c->acc, est_forward_dense_bytes(c, gr->pw_max, a), est_forward_moe_bytes(c, gr->pw_max, a));
+    ppool = sg_layer_bytes(c, gr->pw_max, a);
     uint64_t layers = bytes_ceildiv(c->m->layers ? c->m->layers : 1, s->pp);
     gr->pw_nodes = acc_from_double(&c->acc, EST_GRAPH_UNIT_MIB * MIB * (double)layers * (double)gr->n_pw);
   }
@@ -782,7 +813,7 @@ void sglang_estimate(ectx *c) {
   /* what the reserve must hold: one prefill chunk's forward through a layer, the CUDA graphs
   ** (sg_graph_bytes) and, with FlashInfer, its workspace */
   uint64_t a = est_bits(s->dtype) / 8;
-  uint64_t act = acc_add(&c->acc, est_forward_dense_bytes(c, g.chunk, a), est_forward_moe_bytes(c, g.chunk, a));
+  uint64_t act = sg_layer_bytes(c, g.chunk, a);
   sg_graphs gr = {0};
   sg_graph_bytes(c, &sp, g.graph_bs, reqs, g.chunk, ctx, g.page, a, &gr);
   uint64_t nccl = acc_add(&c->acc, gr.nccl_decode, gr.nccl_pw);
