@@ -502,11 +502,14 @@ static uint64_t graph_bytes(ectx *c, const sg_spec *sp, uint64_t graph_bs, uint6
 ** - NCCL all-reduces captured into the graphs when custom all-reduce is off (est_custom_ar_off,
 **   vLLM's rule, which SGLang's custom_all_reduce.py copies; --disable-custom-all-reduce is
 **   runtime.disable_custom_all_reduce): GroupCoordinator.all_reduce then falls back to pynccl,
-**   whose ncclAllReduce is captured on the graph's stream, in the decode graphs and in the
-**   piecewise graphs alike (their pieces are split at attention only, so the all-reduces stay
-**   inside); each is an NCCL persistent plan, EST_GRAPH_NCCL_MIB per collective (2 x layers + 1 a
-**   forward, est_graph_collectives) and captured size, vLLM's constant (estimate.c
-**   est_graph_nccl_bytes), not refitted here.
+**   whose ncclAllReduce is captured on the graph's stream in the decode graphs; each is an NCCL
+**   persistent plan, EST_GRAPH_NCCL_MIB per collective (2 x layers + 1 a forward,
+**   est_graph_collectives) and captured size, vLLM's constant (estimate.c est_graph_nccl_bytes),
+**   not refitted here. Not in the piecewise graphs: compilation/compilation_config.py lists
+**   "sglang.inplace_all_reduce" among the split ops beside the attention op, and
+**   GroupCoordinator.all_reduce (distributed/parallel_state.py) takes that op whenever custom
+**   all-reduce does not, and always under torch.compile (issue #16102), so the pieces end at
+**   each all-reduce and it runs live between them.
 ** Not modelled: with custom all-reduce on, messages of max_size (8 MiB) and more that go to NCCL
 ** (should_custom_ar), the decode graphs' own per-node memory, lazily loaded kernels. */
 
@@ -668,7 +671,9 @@ static void sg_graph_bytes(ectx *c, const sg_spec *sp, uint64_t graph_bs, uint64
   gr->car_off = est_custom_ar_off(s);
   if (gr->car_off) {
     gr->nccl_decode = est_graph_nccl_bytes(c, gr->n_decode);
-    gr->nccl_pw = est_graph_nccl_bytes(c, gr->n_pw);
+    /* none in the piecewise graphs: their all-reduces are torch.ops.sglang.inplace_all_reduce,
+    ** a split op run between the pieces (below) */
+    gr->nccl_pw = 0;
   }
   gr->pool = dpool > ppool ? dpool : ppool;
   uint64_t dstate = acc_add(&c->acc, gr->outputs, acc_add(&c->acc, gr->attn, gr->wrappers));
@@ -901,7 +906,7 @@ void sglang_estimate(ectx *c) {
   if (s->tp > 1) {
     est_fig(c, "custom_all_reduce", gr.car_off ? 0 : 1);
     /* vLLM's figures: the captured sizes whose all-reduces NCCL runs, and the collectives a forward */
-    est_fig(c, "cuda_graph_nccl_sizes", gr.car_off ? gr.n_decode + gr.n_pw : 0);
+    est_fig(c, "cuda_graph_nccl_sizes", gr.car_off ? gr.n_decode : 0); /* none in the piecewise graphs */
     est_fig(c, "cuda_graph_nccl_collectives", est_graph_collectives(c));
   }
   double conc = (double)tokens / (double)(s->context ? s->context : 1);

@@ -2040,7 +2040,12 @@ static void test_sglang_holdout6(void **state) {
 **   attention's 8192 x 9216 x 2 B and the experts' 8192 x 8 x (2048 + 768) x 2 B + router logits
 **   8192 x 128 x 2 B + top-k weights and ids 8192 x 8 x 8 B; the pieces 0.228 MiB x 48 layers x 58
 **   sizes. Round 5's RTX PRO 6000 log (SGLang 0.5.13, triton, "Capture piecewise CUDA graph end ...
-**   mem usage=0.88 GB") is asserted in test_sglang_holdout6. */
+**   mem usage=0.88 GB") is asserted in test_sglang_holdout6.
+** - The all-reduces are not captured in the piecewise graphs: compilation/compilation_config.py lists
+**   "sglang.inplace_all_reduce" among the split ops, and distributed/parallel_state.py
+**   GroupCoordinator.all_reduce takes it whenever custom all-reduce does not (and under torch.compile
+**   always, issue #16102). With custom all-reduce off (tp 4 on PCIe) only the decode graphs hold NCCL
+**   all-reduces. */
 static void test_sglang_graphs2(void **state) {
   json_t *j = eval(*state, "return { model = 'Qwen/Qwen3-30B-A3B', runtime = { name = 'sglang', version = '0.5.13', "
                            "mem_fraction_static = 0.90, max_total_tokens = 4096, attention_backend = 'triton', "
@@ -2051,6 +2056,14 @@ static void test_sglang_graphs2(void **state) {
   double got = fig(j, "cuda_graph_piecewise_bytes");
   if (!(fabs(got - want) < 1024)) fail_msg("MoE piecewise %.0f B, expected %.0f", got, want);
   assert_true(t * 8 * (2048 + 768) * 2 > t * 9216 * 2); /* the experts' workspace is the larger */
+  json_decref(j);
+  /* tp 4 on four PCIe L40S: custom all-reduce off; 52 decode sizes with NCCL, the 58 piecewise without */
+  j = eval(*state, "return { model = 'Qwen/Qwen3-8B', runtime = { name = 'sglang', version = '0.5.10', context_length = "
+                   "40960 }, parallel = { tp = 4 }, workload = { kind = 'inference', context = 40960 }, gpu = 'L40S-48GB' }");
+  assert_int_equal((long long)fig(j, "custom_all_reduce"), 0);
+  long long dec = (long long)fig(j, "cuda_graph_decode_sizes"), pw = (long long)fig(j, "cuda_graph_piecewise_sizes");
+  assert_true(dec > 0 && pw > 0);
+  assert_int_equal((long long)fig(j, "cuda_graph_nccl_sizes"), dec);
   json_decref(j);
 }
 
