@@ -2052,9 +2052,9 @@ static void test_sglang_graphs2(void **state) {
                            "disable_cuda_graph = true, context_length = 40960 }, workload = { kind = 'inference', "
                            "context = 4096 }, gpu = 'RTX-PRO-6000-Blackwell-96GB' }");
   double t = 8192, pool = t * 3 * 2048 * 2 + t * 8 * (2048 + 768) * 2 + t * 128 * 2 + t * 8 * 8;
-  double want = pool + 0.228 * (1 << 20) * 48 * 58;
+  double expect = pool + 0.228 * (1 << 20) * 48 * 58;
   double got = fig(j, "cuda_graph_piecewise_bytes");
-  if (!(fabs(got - want) < 1024)) fail_msg("MoE piecewise %.0f B, expected %.0f", got, want);
+  if (!(fabs(got - expect) < 1024)) fail_msg("MoE piecewise %.0f B, expected %.0f", got, expect);
   assert_true(t * 8 * (2048 + 768) * 2 > t * 9216 * 2); /* the experts' workspace is the larger */
   json_decref(j);
   /* tp 4 on four PCIe L40S: custom all-reduce off; 52 decode sizes with NCCL, the 58 piecewise without */
