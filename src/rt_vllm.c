@@ -1626,6 +1626,31 @@ static uint64_t longest_request(const vcfg *v, const vgroups *g, uint64_t blocks
   return lo;
 }
 
+/* vLLM's check that one request of max_model_len fits (kv_cache_utils.py get_kv_cache_configs ->
+** _check_enough_kv_cache_memory, "To serve at least one request with the models's max seq len (X),
+** (A GiB KV cache is needed ... (B GiB) ... the estimated maximum model length is N") under
+** pipeline parallelism. PR #29431 (`--max-model-len auto`, commit 8ee90c8) made the check use the
+** specs merged over every worker, the whole model's layers, against each worker's own memory;
+** PR #33698 ("Fix PP KV cache sharding memory validation", fixes #32105) projects the groups onto
+** each worker's layers again. In between a stage is refused unless it could hold the whole model's
+** KV for one request: vllm#32105 (0.15.0rc1, zai-org/GLM-4.7-FP8, pp 8: 71.16 GiB needed = 92
+** layers x 4,096 B x 202,752 tokens, 28.57 available, N 81,392) and vllm#34076 (0.15.2rc1.dev93,
+** Qwen3-Coder-30B-A3B-Instruct-FP8, pp 2: 24.0 GiB = 48 layers x 2,048 B x 262,144, N 34,736 from
+** 3.18 GiB). From 0.14.0 (the release PR #33698 names) to before 0.16.0 (assumed: the first release
+** after the fix; the 0.15.2rc1 wheel still refuses); neither boundary is bisected. */
+#define VLLM_PP_WHOLE_CHECK_FROM 14000
+#define VLLM_PP_WHOLE_CHECK_UNTIL 16000
+static bool pp_whole_model_check(const ectx *c, const vcfg *v) {
+  return c->s->pp > 1 && !v->v0 && v->version >= VLLM_PP_WHOLE_CHECK_FROM && v->version < VLLM_PP_WHOLE_CHECK_UNTIL;
+}
+
+/* The groups of the whole model (every stage's layers), as the merged specs of the PP check. */
+static void whole_model_groups(const vgroups *g, bool hybrid, vgroups *w) {
+  *w = *g;
+  for (int i = 0; i < w->n; i++) w->t[i].layers = w->t[i].all;
+  vllm_grouping(w, hybrid);
+}
+
 /* The release from which "GPU KV cache size" prints int(max_concurrency x max_model_len)
 ** (_report_kv_cache_config in vllm/v1/core/kv_cache_utils.py, PRs #38364 / #40694 of April
 ** 2026 for hybrid models; 0.19.0 still printed the blocks a group / the smallest block size:
@@ -1639,7 +1664,7 @@ static uint64_t longest_request(const vcfg *v, const vgroups *g, uint64_t blocks
 /* act: the activation peak most ranks print (V0 with tp > 1: a worker's, without the
 ** driver's sampler); the KV figures are the binding rank's. */
 static void vllm_figures(ectx *c, const vcfg *v, const vgroups *g, const vrank *r, uint64_t act,
-                         uint64_t blocks, bool hybrid) {
+                         uint64_t blocks, bool hybrid, uint64_t fit_len) {
   uint64_t tokens = hybrid ? blocks / g->n_groups * v->bs : blocks * v->bs;
   double conc =
       hybrid ? (double)blocks / (double)request_blocks(v, g, v->mml, true) : (double)tokens / (double)v->mml;
@@ -1676,7 +1701,7 @@ static void vllm_figures(ectx *c, const vcfg *v, const vgroups *g, const vrank *
   est_fig(c, "num_gpu_blocks", blocks);
   est_fig(c, "kv_cache_tokens", tokens);
   est_fig_real(c, "max_concurrency", conc);
-  est_fig(c, "max_model_len_fit", longest_request(v, g, blocks, hybrid));
+  est_fig(c, "max_model_len_fit", fit_len);
   est_fig(c, "max_num_seqs", v->seqs);
   est_fig(c, "max_num_batched_tokens", v->tokens);
   est_fig(c, "block_size", v->bs);
@@ -1708,10 +1733,22 @@ void vllm_estimate(ectx *c) {
   if (v0_driver_samples(c, &v)) vllm_rank(c, &v, &g, hybrid, 0, false, &worker);
   /* the engine core takes the smallest KV over all workers (v1/engine/core.py); stages
   ** differ in their layers (stage_layers), the first's embeddings and the last's head */
-  uint64_t blocks = r0.blocks;
+  uint64_t blocks = r0.blocks, kv_min = r0.kv;
   for (uint64_t st = 1; st < s->pp && !c->failed; st++) {
     vllm_rank(c, &v, &g, hybrid, st, true, &rl);
     if (rl.blocks < blocks) blocks = rl.blocks;
+    if (rl.kv < kv_min) kv_min = rl.kv;
+  }
+  uint64_t fit_len = longest_request(&v, &g, blocks, hybrid);
+  uint64_t whole_need = 0;
+  if (pp_whole_model_check(c, &v)) {
+    /* the check's groups: every layer of the model against the smallest worker's KV memory */
+    vgroups w;
+    whole_model_groups(&g, hybrid, &w);
+    uint64_t wb = block_bytes(c, &w, hybrid);
+    uint64_t wl = longest_request(&v, &w, wb ? kv_min / wb : 0, hybrid);
+    if (wl < fit_len) fit_len = wl;
+    whole_need = acc_mul(&c->acc, request_blocks(&v, &w, v.mml, hybrid), wb);
   }
   /* the report's KV is stage 0's; what the workload needs is sized on the stage with the
   ** most layers (get_pp_indices gives middle stages the remainder: 94 at pp 4 is 23, 24, 24, 23) */
@@ -1724,8 +1761,9 @@ void vllm_estimate(ectx *c) {
   uint64_t one = request_blocks(&v, &g, v.mml, hybrid);
   if (one > need) need = one;
   uint64_t need_kv = acc_mul(&c->acc, need, per_max);
+  if (whole_need > need_kv && whole_need > kv_min) need_kv = whole_need; /* refused: said as needed */
   vllm_budget(c, &v, &r0, acc_mul(&c->acc, blocks, per), need_kv);
-  vllm_figures(c, &v, &g, &r0, worker.act, blocks, hybrid);
+  vllm_figures(c, &v, &g, &r0, worker.act, blocks, hybrid, fit_len);
   if (v0_driver_samples(c, &v)) est_fig(c, "driver_activation_peak_bytes", r0.act);
   c->e->peak_phase = "serving (KV cache filled)";
   est_finish(c, &c->e->b);
