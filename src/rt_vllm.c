@@ -1644,6 +1644,43 @@ static bool pp_whole_model_check(const ectx *c, const vcfg *v) {
   return c->s->pp > 1 && !v->v0 && v->version >= VLLM_PP_WHOLE_CHECK_FROM && v->version < VLLM_PP_WHOLE_CHECK_UNTIL;
 }
 
+/* The arithmetic of vLLM's N ("the estimated maximum model length", a binary search over
+** max_model_len of the KV bytes one request needs against a worker's available KV bytes) by release:
+** - PR #16168 (April 2025, kv_cache_utils.py estimate_max_model_len / check_enough_kv_cache_memory,
+**   called with each worker's specs: the 0.11 traceback of vllm#27508) to 0.13: the sum over the
+**   worker's layers of each layer's spec.max_memory_usage_bytes (cdiv(len, block) pages for full
+**   attention, cdiv(min(window - 1 + batched, len), block) + 1 for a sliding window, a Mamba state's
+**   blocks): no padding layers. With one kind of layer it is cdiv(len, block) <= the worker's blocks.
+** - from 0.14 (PR #29431's _max_memory_usage_bytes_from_groups / _estimate_max_model_len_from_groups;
+**   the release is inferred, see VLLM_PP_WHOLE_CHECK_FROM): group_size x page x the blocks a request
+**   takes in every group, the hybrid grouping's padding layers included, as the blocks themselves
+**   (longest_request). Until PR #36030 (March 2026) that sum took the first group's blocks alone,
+**   which is not modelled (a hybrid's N in the releases before it is not held by any log here).
+** V0 prints num_gpu_blocks x block_size (worker.py raise_if_cache_size_invalid): the blocks. */
+#define VLLM_FIT_GROUPS_FROM 14000
+static uint64_t layers_bytes(ectx *c, const vcfg *v, const vgroups *g, uint64_t len, uint64_t stage) {
+  uint64_t total = 0;
+  for (int i = 0; i < g->n; i++) {
+    const vspec *t = &g->t[i];
+    uint64_t n = c->s->pp > 1 && t->all == c->m->layers ? stage_layers(c, stage) : t->layers;
+    total = acc_add(&c->acc, total, acc_mul3(&c->acc, n, spec_blocks(v, t, len), t->page));
+  }
+  return total;
+}
+
+/* The longest max_model_len whose layers' bytes fit in `avail` (monotone in the length). */
+static uint64_t longest_by_layers(ectx *c, const vcfg *v, const vgroups *g, uint64_t avail, uint64_t stage) {
+  uint64_t lo = 0, hi = 1ull << 30;
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo + 1) / 2;
+    if (layers_bytes(c, v, g, mid, stage) <= avail)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
 /* The groups of the whole model (every stage's layers), as the merged specs of the PP check. */
 static void whole_model_groups(const vgroups *g, bool hybrid, vgroups *w) {
   *w = *g;
@@ -1734,12 +1771,16 @@ void vllm_estimate(ectx *c) {
   /* the engine core takes the smallest KV over all workers (v1/engine/core.py); stages
   ** differ in their layers (stage_layers), the first's embeddings and the last's head */
   uint64_t blocks = r0.blocks, kv_min = r0.kv;
+  bool by_layers = !v.v0 && v.version < VLLM_FIT_GROUPS_FROM;
+  uint64_t fit_len = by_layers ? longest_by_layers(c, &v, &g, r0.kv, 0) : 0;
   for (uint64_t st = 1; st < s->pp && !c->failed; st++) {
     vllm_rank(c, &v, &g, hybrid, st, true, &rl);
     if (rl.blocks < blocks) blocks = rl.blocks;
     if (rl.kv < kv_min) kv_min = rl.kv;
+    uint64_t l = by_layers ? longest_by_layers(c, &v, &g, rl.kv, st) : 0;
+    if (l < fit_len) fit_len = l;
   }
-  uint64_t fit_len = longest_request(&v, &g, blocks, hybrid);
+  if (!by_layers) fit_len = longest_request(&v, &g, blocks, hybrid);
   uint64_t whole_need = 0;
   if (pp_whole_model_check(c, &v)) {
     /* the check's groups: every layer of the model against the smallest worker's KV memory */
