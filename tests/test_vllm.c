@@ -3126,6 +3126,99 @@ static void test_holdout10_vllm(void **state) {
   json_decref(j);
 }
 
+/* Hold-out (holdout10-vllm-fit): vLLM's own refusals, "To serve at least one request with the
+** models's max seq len (X), (A GiB KV cache is needed, which is larger than the available KV cache
+** memory (B GiB). Based on the available memory, the estimated maximum model length is N." Each
+** run's KV pool is pinned at the printed B (floor of B x 2^30); A is the kv_cache line vramfit says
+** is needed, N is max_model_len_fit (5 %). fit's rows size the pool by --gpu-memory-utilization, not
+** the pin: its "fits" is false where no utilization serves the request on the GPU (Scout at 10M on
+** an H200; GLM at pp 8, whose stages would each need the whole model's 71.16 GiB besides 79.69 of
+** weights); the others fit an H200 at a higher utilization.
+** - vllm#19407 (June 2025, V1 before the hybrid allocator), Llama-4-Scout-17B-16E-Instruct tp 8,
+**   max_model_len 10,485,760: A 240.00, B 88.38, N 3,861,424 (48 layers x 512 B a rank and token).
+** - vllm#25350 (September 2025), Qwen3-30B-A3B FP8 with --kv-cache-dtype fp8, 221,000: A 10.12,
+**   B 5.59, N 122,080.
+** - vllm-project/recipes PR #12 (v0.10.1.dev101), Qwen3-Coder-480B-A35B-Instruct-FP8 -dp 8 with
+**   expert parallelism, 262,144: A 62.00, B 48.66 -> N 205,728; at utilization 0.95 B 55.65 ->
+**   N 235,296 (62 layers x 8 KV heads x 128, given inline).
+** - vllm#32105 (0.15.0rc1), zai-org/GLM-4.7-FP8 --pipeline-parallel-size 8, 202,752 (GLM-4.6's
+**   attention stands in): A 71.16, B 28.57, N 81,392; vllm#34076 (0.15.2rc1.dev93),
+**   Qwen3-Coder-30B-A3B-Instruct-FP8 pp 2, 262,144: A 24.0, B 3.18, N 34,736. Both check every
+**   layer of the model against one worker's memory (PR #29431's merged specs, fixed by PR
+**   #33698): per stage the same runs would give 9.28 GiB and 624,112 tokens, 12.00 and 69,456. */
+#define FIT_PINNED(model, ver, len, extra, par, kv)                                                        \
+  "return { model = " model ", runtime = { name = 'vllm', version = '" ver "', max_model_len = " len    \
+  extra ", kv_cache_memory_bytes = " kv " }, workload = { kind = 'inference', context = " len " }, " par \
+  "gpu = 'H200' }"
+#define CODER480                                                                                          \
+  "{ arch = 'qwen3_moe', config = { model_type = 'qwen3_moe', hidden_size = 6144, intermediate_size = "   \
+  "8192, moe_intermediate_size = 2560, num_hidden_layers = 62, num_attention_heads = 96, "                \
+  "num_key_value_heads = 8, head_dim = 128, num_experts = 160, num_experts_per_tok = 8, vocab_size = "     \
+  "151936, max_position_embeddings = 262144, tie_word_embeddings = false, torch_dtype = 'bfloat16' } }"
+static double kv_line(json_t *j) {
+  json_t *items = json_object_get(json_array_get(json_object_get(j, "devices"), 0), "categories");
+  for (size_t i = 0; i < json_array_size(items); i++) {
+    json_t *it = json_array_get(items, i);
+    if (strcmp(json_string_value(json_object_get(it, "name")), "kv_cache") == 0)
+      return json_number_value(json_object_get(it, "bytes"));
+  }
+  return 0.0 / 0.0;
+}
+static bool fit_fits(json_t *j) {
+  return json_is_true(json_object_get(json_array_get(json_object_get(j, "fit"), 0), "fits"));
+}
+static void test_holdout10_vllm_fit(void **state) {
+  const struct { const char *text; double needed_gib, n; bool refused; } runs[] = {
+      {FIT_PINNED("'meta-llama/Llama-4-Scout-17B-16E-Instruct'", "0.9.1", "10485760", "", "parallel = { tp = 8 }, ",
+                  "94897302405"), 240.00, 3861424, true},
+      {FIT_PINNED("'Qwen/Qwen3-30B-A3B'", "0.10.2", "221000", ", kv_cache_dtype = 'fp8'", "", "6002216796"), 10.12,
+       122080, false},
+      {FIT_PINNED(CODER480, "0.10.1", "262144", "", "", "52248277155"), 62.00, 205728, false},
+      {FIT_PINNED(CODER480, "0.10.1", "262144", "", "", "59753732505"), 62.00, 235296, false},
+      {FIT_PINNED("'zai-org/GLM-4.6'", "0.15.0", "202752", ", gpu_memory_utilization = 0.925, max_num_seqs = 128",
+                  "parallel = { pp = 8 }, ", "30676803911"), 71.16, 81392, true},
+      {FIT_PINNED("'Qwen/Qwen3-30B-A3B'", "0.15.2", "262144", "", "parallel = { pp = 2 }, ", "3414499000"), 24.0,
+       34736, false},
+  };
+  for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+    json_t *j = eval(*state, runs[i].text);
+    near(j, "max_model_len_fit", runs[i].n, 0.05, 0);
+    double kv = kv_line(j), need = runs[i].needed_gib * GIB;
+    if (!(kv >= need - 0.005 * GIB && kv < need + 0.005 * GIB)) fail_msg("run %zu: needed %.4g GiB", i, kv / GIB);
+    if (runs[i].refused) assert_false(fit_fits(j));
+    json_decref(j);
+  }
+  /* the same pipeline-parallel refusal is not made before 0.14 or from 0.16: each stage holds its own
+  ** 12 of GLM's 92 layers (9.28 GiB needed) */
+  json_t *j = eval(*state, FIT_PINNED("'zai-org/GLM-4.6'", "0.16.0", "202752", ", max_num_seqs = 128",
+                                      "parallel = { pp = 8 }, ", "30676803911"));
+  near(j, "max_model_len_fit", 624112, 0.01, 0);
+  assert_true(fit_fits(j));
+  json_decref(j);
+}
+
+/* The N arithmetic by release (kv_cache_utils.py): before 0.14 the sum over each layer's
+** max_memory_usage_bytes, from 0.14 (PR #29431's groups) group_size x page x the blocks of every
+** group, padding included. Gemma 3 27B, 52 sliding (window 1024) + 10 full layers, 8,192 batched
+** tokens, a 10 GiB pool of 131,072-B pages: a sliding layer takes cdiv(1,023 + 8,192, 16) + 1 = 577
+** pages; before 0.14 52 x 577 of them leave (81,920 - 30,004) / 10 = 5,191 full blocks (83,056
+** tokens); from 0.14 six padded sliding groups take 3,462 of the 8,192 blocks, 4,730 are left
+** (75,680). Derived from vLLM's source; no published log holds a Gemma 3 N. */
+static void test_fit_len_arithmetic(void **state) {
+  const char *t = "return { model = 'google/gemma-3-27b-it', runtime = { name = 'vllm', version = '%s', "
+                  "max_model_len = 131072, kv_cache_memory_bytes = 10737418240 }, workload = { kind = "
+                  "'inference', context = 131072 }, gpu = 'H100' }";
+  char text[512];
+  snprintf(text, sizeof text, t, "0.12.0");
+  json_t *j = eval(*state, text);
+  assert_int_equal((long long)fig(j, "max_model_len_fit"), 83056);
+  json_decref(j);
+  snprintf(text, sizeof text, t, "0.19.0");
+  j = eval(*state, text);
+  assert_int_equal((long long)fig(j, "max_model_len_fit"), 75680);
+  json_decref(j);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_sglang_fit_cap),
@@ -3156,7 +3249,7 @@ int main(void) {
       cmocka_unit_test(test_rocm_sampler_sorts), cmocka_unit_test(test_sglang_rocm_aiter),
       cmocka_unit_test(test_v2_runner_holdout5), cmocka_unit_test(test_quant_70b_h200_holdout6), cmocka_unit_test(test_bnb_inflight_holdout6), cmocka_unit_test(test_marlin_holdout6), cmocka_unit_test(test_fused_experts_fp8_holdout6), cmocka_unit_test(test_gptq_kernels_holdout7), cmocka_unit_test(test_w4a16_zero_points_machete), cmocka_unit_test(test_qwen3_235b_fp8_tp4_v0271),
       cmocka_unit_test(test_v020_hybrid_tokens), cmocka_unit_test(test_swap_space_host_only),
-      cmocka_unit_test(test_holdout10_vllm),
+      cmocka_unit_test(test_holdout10_vllm), cmocka_unit_test(test_holdout10_vllm_fit), cmocka_unit_test(test_fit_len_arithmetic),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
