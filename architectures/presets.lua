@@ -526,6 +526,52 @@ models["Qwen/Qwen3.6-27B"] = { arch = "qwen3_5", config = {
     rope_parameters = { rope_type = "default", rope_theta = 10000000, partial_rotary_factor = 0.25,
       mrope_interleaved = true, mrope_section = { 11, 11, 10 } } },
   vision_config = q35_vision(5120, "qwen3_5_vision") } }
+-- Qwen3-VL family (architectures/qwen3_vl.lua): the fields of the Qwen/Qwen3-VL-*-Instruct
+-- config.json files (as public copies quote them: the 4B's verbatim in a kohya-ss/musubi-tuner
+-- port, the 30B-A3B text_config in public Qwen3-VL-MoE config dataclasses, the 8B's
+-- text and vision widths beside its model.safetensors.index.json total_size 17,534,247,392 in a
+-- public loader test). Vision: the 2B/4B tower is 24 blocks of 1024 (intermediate 4096,
+-- deepstack after blocks 5, 11, 17); the others 27 blocks of 1152 (4304; 8, 16, 24); all with
+-- 16 px patches over 2 frames, 2x2 merge, 2304 position rows. Text: head_dim 128, vocabulary
+-- 151,936, 262,144 positions, interleaved M-RoPE sections 24/20/20.
+-- Parameter counts (tests/test_catalog.c test_qwen3_vl_presets) against the Hub API's
+-- safetensors totals: 2B 2,127,532,032, 8B 8,767,123,696.
+local function q3vl_vision(out, small)
+  return { model_type = "qwen3_vl", depth = small and 24 or 27, hidden_act = "gelu_pytorch_tanh",
+    hidden_size = small and 1024 or 1152, in_channels = 3, intermediate_size = small and 4096 or 4304,
+    num_heads = 16, num_position_embeddings = 2304, out_hidden_size = out, patch_size = 16,
+    spatial_merge_size = 2, temporal_patch_size = 2,
+    deepstack_visual_indexes = small and { 5, 11, 17 } or { 8, 16, 24 } }
+end
+local function q3vl_text(mt, t)
+  local c = { model_type = mt, attention_bias = false, head_dim = 128, hidden_act = "silu", vocab_size = 151936,
+    max_position_embeddings = 262144, rms_norm_eps = 1e-06, rope_theta = 5000000,
+    rope_scaling = { rope_type = "default", mrope_interleaved = true, mrope_section = { 24, 20, 20 } } }
+  for k, v in pairs(t) do c[k] = v end
+  return c
+end
+local function q3vl(h, I, L, nh, tied, small)
+  return { arch = "qwen3_vl", config = {
+    architectures = { "Qwen3VLForConditionalGeneration" }, model_type = "qwen3_vl", tie_word_embeddings = tied,
+    text_config = q3vl_text("qwen3_vl_text", { hidden_size = h, intermediate_size = I, num_hidden_layers = L,
+      num_attention_heads = nh, num_key_value_heads = 8, tie_word_embeddings = tied }),
+    vision_config = q3vl_vision(h, small) } }
+end
+local function q3vl_moe(h, L, nh, EI)
+  return { arch = "qwen3_vl", config = {
+    architectures = { "Qwen3VLMoeForConditionalGeneration" }, model_type = "qwen3_vl_moe", tie_word_embeddings = false,
+    text_config = q3vl_text("qwen3_vl_moe_text", { hidden_size = h, intermediate_size = 3 * h, num_hidden_layers = L,
+      num_attention_heads = nh, num_key_value_heads = 4, moe_intermediate_size = EI, num_experts = 128,
+      num_experts_per_tok = 8, decoder_sparse_step = 1, mlp_only_layers = {}, norm_topk_prob = true,
+      tie_word_embeddings = false }),
+    vision_config = q3vl_vision(h, false) } }
+end
+models["Qwen/Qwen3-VL-2B-Instruct"] = q3vl(2048, 6144, 28, 16, true, true)
+models["Qwen/Qwen3-VL-4B-Instruct"] = q3vl(2560, 9728, 36, 32, true, true)
+models["Qwen/Qwen3-VL-8B-Instruct"] = q3vl(4096, 12288, 36, 32, false, false)
+models["Qwen/Qwen3-VL-32B-Instruct"] = q3vl(5120, 25600, 64, 64, false, false)
+models["Qwen/Qwen3-VL-30B-A3B-Instruct"] = q3vl_moe(2048, 48, 32, 768)
+models["Qwen/Qwen3-VL-235B-A22B-Instruct"] = q3vl_moe(4096, 94, 64, 1536)
 models["Qwen/Qwen2.5-VL-72B-Instruct"] = { arch = "qwen2_5_vl", config = {
   architectures = { "Qwen2_5_VLForConditionalGeneration" }, model_type = "qwen2_5_vl", hidden_size = 8192,
   intermediate_size = 29568, num_hidden_layers = 80, num_attention_heads = 64, num_key_value_heads = 8,

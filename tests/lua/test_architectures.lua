@@ -6,7 +6,7 @@ arch = require("prelude").arch
 
 local ARCH_FILES = { "llama", "moe", "gemma", "deepseek", "gpt_oss", "gpt_neox", "gpt2",
                      "falcon", "bloom", "bert", "t5", "llama4", "qwen3_next", "qwen2_vl", "mllama", "mistral3", "glm4_moe",
-                     "qwen3_5", "minimax_m2", "granitemoehybrid", "falcon_h1", "lfm2" }
+                     "qwen3_5", "minimax_m2", "granitemoehybrid", "falcon_h1", "lfm2", "qwen3_vl" }
 
 -- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
 -- models_README.md derives / that public model cards report, as noted).
@@ -80,6 +80,18 @@ local EXPECTED_PARAMS = {
   -- 267,386,880, norms) + vision 460,730,096; with the MTP layer (424,699,392) 27,781,427,952, the
   -- checkpoint total its published tensor list sums to.
   ["Qwen/Qwen3.6-27B"]                               = 27356728560,
+  -- Qwen3-VL (text + vision tower with 3 deepstack mergers): the Hub API's safetensors totals
+  -- (huggingface.co/api/models/Qwen/Qwen3-VL-2B-Instruct and -8B-Instruct, as public loaders
+  -- assert them; the 8B's model.safetensors.index.json total_size 17,534,247,392 B = 2 x it), the
+  -- 4B's count transformers prints for Qwen3VLForConditionalGeneration (tied lm_head counted once),
+  -- the 32B's element total of its 1,058 safetensors tensors, and the paramCount of the 30B-A3B
+  -- and 235B-A22B in Fireworks' model catalog (docs.fireworks.ai "Models").
+  ["Qwen/Qwen3-VL-2B-Instruct"]                      = 2127532032,
+  ["Qwen/Qwen3-VL-4B-Instruct"]                      = 4437815808,
+  ["Qwen/Qwen3-VL-8B-Instruct"]                      = 8767123696,
+  ["Qwen/Qwen3-VL-32B-Instruct"]                     = 33357390064,
+  ["Qwen/Qwen3-VL-30B-A3B-Instruct"]                 = 31070754032,
+  ["Qwen/Qwen3-VL-235B-A22B-Instruct"]               = 235670022896,
   -- Qwen3.5-35B-A3B: text 34,660,610,688 (active 3,454,988,928: 8 of 256 experts) + vision
   -- 446,571,248; with the MTP layer (844,640,768) 35,951,822,704, the "35.95B" reported for it.
   ["Qwen/Qwen3.5-35B-A3B"]                           = 35107181936,
@@ -148,6 +160,8 @@ local EXPECTED_KV_BF16 = {
   ["zai-org/GLM-4.5-Air"] = 2 * 46 * 8 * 128 * 2,  -- 188,416
   ["Qwen/Qwen3.5-35B-A3B"] = 2 * 10 * 2 * 256 * 2,     -- 20,480: the 10 full-attention layers
   ["Qwen/Qwen3.6-27B"]     = 2 * 16 * 4 * 256 * 2,     -- 65,536
+  ["Qwen/Qwen3-VL-2B-Instruct"] = 2 * 28 * 8 * 128 * 2,         -- 114,688
+  ["Qwen/Qwen3-VL-30B-A3B-Instruct"] = 2 * 48 * 4 * 128 * 2,    -- 98,304
   ["moonshotai/Kimi-K2-Instruct"] = 61 * (512 + 64) * 2,  -- 70,272: one MLA latent + rope key per layer
   ["MiniMaxAI/MiniMax-M2"] = 2 * 62 * 8 * 128 * 2,        -- 253,952: GQA on all 62 layers
   ["ibm-granite/granite-4.0-h-small"] = 2 * 4 * 8 * 128 * 2,  -- 16,384: the 4 attention layers (states apart)
@@ -189,9 +203,11 @@ local function sandbox_env()
   env.require = function(name)
     if loaded[name] == nil then
       local path
-      for _, dir in ipairs { "scripts/", "architectures/" } do
-        local f = io.open(dir .. name .. ".lua", "r")
-        if f then path = dir .. name .. ".lua"; f:close(); break end
+      -- "architectures.llama": another architecture script, as the engine resolves it
+      local file = name:gsub("%.", "/") .. ".lua"
+      for _, dir in ipairs { "scripts/", "architectures/", "" } do
+        local f = io.open(dir .. file, "r")
+        if f then path = dir .. file; f:close(); break end
       end
       if not path then error("module '" .. name .. "' not found", 2) end
       local f = assert(io.open(path, "r")); local src = f:read("a"); f:close()
@@ -355,7 +371,7 @@ for _, mt in ipairs { "llama", "qwen2", "qwen3", "qwen3_moe", "qwen2_moe", "mixt
                       "bert", "t5", "mt5", "bloom", "mistral", "llama4", "llama4_text", "qwen3_next",
                       "qwen2_5_vl", "mllama", "mistral3", "glm4_moe", "qwen3_5",
                       "qwen3_5_moe", "qwen3_5_text", "qwen3_5_moe_text", "kimi_k2", "minimax_m2",
-                      "granitemoehybrid", "falcon_h1", "lfm2" } do
+                      "granitemoehybrid", "falcon_h1", "lfm2", "qwen3_vl", "qwen3_vl_moe" } do
   check(by_type[mt] ~= nil, "no script for model_type " .. mt)
 end
 
