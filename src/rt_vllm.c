@@ -1540,6 +1540,21 @@ static bool v0_driver_samples(const ectx *c, const vcfg *v) {
   return v->v0 && c->s->tp > 1;
 }
 
+/* Qwen3-VL's deepstack buffers (vllm/model_executor/models/qwen3_vl.py
+** Qwen3VLForConditionalGeneration.__init__, "register buffer for deepstack": already in the file's
+** early form at 002d7b93, which still carries the V0 path, and in 0.11.0, the first release with
+** Qwen3-VL per its release notes; unchanged at 4f5768c7): one
+** torch.zeros(max_num_batched_tokens, text hidden) per deepstack_visual_indexes entry, built in
+** the model dtype on the device inside load_model, so "Model loading took" counts them; full
+** width on every tp / pp rank (not a parallel layer). vllm.deepstack_width = levels x hidden
+** (scripts/runtimes/vllm.lua). Hold-outs: Qwen3-VL-2B on an RTX 5070 Ti prints 4.24 GiB,
+** Qwen3-VL-8B with max_num_batched_tokens 8192 16.78 GiB (tests/test_vllm.c
+** test_qwen3_vl_vllm). */
+static uint64_t deepstack_buffers(ectx *c, const vcfg *v) {
+  uint64_t w = scn_u64(c->s, "vllm.deepstack_width", 0);
+  return w ? est_elems_bytes(c, acc_mul(&c->acc, w, v->tokens), c->s->dtype) : 0;
+}
+
 /* One stage's rank: weights, profile peak, non-torch, KV = requested - the rest
 ** (minus the CUDA-graph estimate when VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS is
 ** set), blocks = KV // bytes per block. */
@@ -1549,6 +1564,7 @@ static void vllm_rank(ectx *c, const vcfg *v, const vgroups *g, bool hybrid, uin
   r->draft = last ? draft_weights(c) : 0; /* the drafter sits with the last stage's head */
   r->lora = lora_weights(c, v, stage);
   r->weights = acc_add(&c->acc, acc_add(&c->acc, stage_weights(c, stage), r->draft), r->lora);
+  r->weights = acc_add(&c->acc, r->weights, deepstack_buffers(c, v));
   r->act = activation_peak(c, v, last && (driver || !v0_driver_samples(c, v)));
   r->non_torch = non_torch(c, v, last);
   uint64_t used = acc_add(&c->acc, acc_add(&c->acc, r->weights, r->act), r->non_torch);

@@ -1514,7 +1514,7 @@ static void test_mm_errors(void **state) {
                "runtime.limit_mm_per_prompt: expected \"image=N,video=M\", got \"images:2\"");
   expect_error(*state, "return { model = 'google/gemma-3-27b-it', runtime = { name = 'vllm', max_pixels = 1000000 }, "
                        WL " }",
-               "runtime.max_pixels: applies to the Qwen2.5-VL and Qwen3.5 image processors only");
+               "runtime.max_pixels: applies to the Qwen2.5-VL, Qwen3-VL and Qwen3.5 image processors only");
   expect_error(*state, "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'vllm', "
                        "version = '0.19.0', use_v1 = false }, " WL " }",
                "runtime.use_v1: vLLM 0.19.0 runs only the V1 engine");
@@ -3219,6 +3219,47 @@ static void test_fit_len_arithmetic(void **state) {
   json_decref(j);
 }
 
+/* Qwen3-VL on vLLM (architectures/qwen3_vl.lua). "Model loading took" = parameters + the
+** MRotaryEmbedding cos/sin cache of 4 x 262,144 rows x 128 (vllm/model_executor/layers/
+** rotary_embedding/mrope.py cache_max_position_num: 256 MiB in bf16) + the deepstack buffers,
+** 3 x max_num_batched_tokens x text hidden in bf16 (qwen3_vl.py Qwen3VLForConditionalGeneration
+** __init__ "register buffer for deepstack"; src/rt_vllm.c deepstack_buffers).
+** - Qwen3-VL-2B-Instruct, LLM(max_model_len=2048, gpu_memory_utilization=0.9, max_num_seqs=1,
+**   enforce_eager=True) on an RTX 5070 Ti 16 GB, a public credit-risk demo README (2026; vLLM
+**   version not printed): "Model loading took 4.24 GiB", "GPU KV cache size: 76,144 tokens",
+**   37.18x. max_num_batched_tokens not printed: vramfit's 2048 on a 16 GB GPU, which is also
+**   min(max_num_seqs x max_model_len) = 2048 of vllm/engine/arg_utils.py's defaults (inferred).
+**   Without the buffer and with a 1 x 262,144-row cache: 4.03 GiB (-5%).
+** - Qwen3-VL-8B-Instruct, vLLM source build v0.1.dev15312+g690e127b1 (Apr 2026), LLM(
+**   max_model_len=4096, gpu_memory_utilization=0.85, max_num_seqs=5, enforce_eager) printing
+**   "Chunked prefill is enabled with max_num_batched_tokens=8192", "Model loading took 16.78 GiB",
+**   "Available KV cache memory: 22.46 GiB", "GPU KV cache size: 163,568 tokens", 39.93x @4096
+**   (a public PD-disaggregation issue report). 16.39 GiB before the two terms. */
+static void test_qwen3_vl_vllm(void **state) {
+  json_t *j = eval(*state, "return { model = 'Qwen/Qwen3-VL-2B-Instruct', runtime = { name = 'vllm', version = "
+                           "'0.11.0', gpu_memory_utilization = 0.9, max_model_len = 2048, max_num_seqs = 1, "
+                           "enforce_eager = true, kv_cache_memory_bytes = '8.13GiB' }, workload = { kind = "
+                           "'inference', context = 2048 }, gpu = { name = 'RTX 5070 Ti', memory = '15.47GiB' } }");
+  gib(j, "weights_bytes", 4.24, 0.01);
+  near(j, "kv_cache_tokens", 76144, 0.05, 0);
+  near(j, "max_concurrency", 37.18, 0.05, 0.005);
+  json_decref(j);
+  j = eval(*state, "return { model = 'Qwen/Qwen3-VL-8B-Instruct', runtime = { name = 'vllm', version = '0.19.0', "
+                   "gpu_memory_utilization = 0.85, max_model_len = 4096, max_num_seqs = 5, enforce_eager = true, "
+                   "max_num_batched_tokens = 8192, kv_cache_memory_bytes = '22.46GiB' }, workload = { kind = "
+                   "'inference', context = 4096 }, gpu = 'H100-SXM-80GB' }");
+  gib(j, "weights_bytes", 16.78, 0.01);
+  near(j, "kv_cache_tokens", 163568, 0.05, 0);
+  near(j, "max_concurrency", 39.93, 0.05, 0.005);
+  json_decref(j);
+  /* the buffers scale with max_num_batched_tokens: 3 x 8192 more tokens x 4096 x 2 B = 0.1875 GiB */
+  j = eval(*state, "return { model = 'Qwen/Qwen3-VL-8B-Instruct', runtime = { name = 'vllm', version = '0.19.0', "
+                   "max_model_len = 4096, enforce_eager = true, max_num_batched_tokens = 16384 }, workload = { kind = "
+                   "'inference', context = 4096 }, gpu = 'H100-SXM-80GB' }");
+  gib(j, "weights_bytes", 16.78 + 0.1875, 0.01);
+  json_decref(j);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_sglang_fit_cap),
@@ -3250,6 +3291,7 @@ int main(void) {
       cmocka_unit_test(test_v2_runner_holdout5), cmocka_unit_test(test_quant_70b_h200_holdout6), cmocka_unit_test(test_bnb_inflight_holdout6), cmocka_unit_test(test_marlin_holdout6), cmocka_unit_test(test_fused_experts_fp8_holdout6), cmocka_unit_test(test_gptq_kernels_holdout7), cmocka_unit_test(test_w4a16_zero_points_machete), cmocka_unit_test(test_qwen3_235b_fp8_tp4_v0271),
       cmocka_unit_test(test_v020_hybrid_tokens), cmocka_unit_test(test_swap_space_host_only),
       cmocka_unit_test(test_holdout10_vllm), cmocka_unit_test(test_holdout10_vllm_fit), cmocka_unit_test(test_fit_len_arithmetic),
+      cmocka_unit_test(test_qwen3_vl_vllm),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

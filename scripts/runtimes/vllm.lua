@@ -275,9 +275,10 @@ local function qwen3_mm(desc, knobs)
            intermediate = fc1.shape[1], gated = 0, pixel_copies = 1, pos_interp = 1 }
 end
 
-local MM = { qwen2_vl = qwen25_mm, gemma = gemma3_mm, llama4 = llama4_mm, mistral3 = mistral3_mm, qwen3_5 = qwen3_mm }
+local MM = { qwen2_vl = qwen25_mm, gemma = gemma3_mm, llama4 = llama4_mm, mistral3 = mistral3_mm, qwen3_5 = qwen3_mm,
+  qwen3_vl = qwen3_mm }
 -- the models whose image processor takes max_pixels (--mm-processor-kwargs)
-local MAX_PIXELS = { qwen2_vl = true, qwen3_5 = true }
+local MAX_PIXELS = { qwen2_vl = true, qwen3_5 = true, qwen3_vl = true }
 
 -- --limit-mm-per-prompt as vLLM's CLI takes it: "image=1,video=0".
 local function mm_limits(s)
@@ -568,6 +569,10 @@ local function normalize(n, knobs)
   -- model classes that build their rotary cos/sin cache in fp32 whatever the model dtype
   -- (vllm/model_executor/models/gpt_oss.py: get_rope(..., dtype=torch.float32))
   if ROPE_FP32[n.model.desc.arch or ""] then n.extra["vllm.rope_bytes"] = 4 end
+  -- Qwen3-VL's deepstack buffers: levels x text hidden per batched token, allocated at model
+  -- init (qwen3_vl.py deepstack_input_embeds; src/rt_vllm.c deepstack_buffers)
+  local ds = tensors(n.model.desc, { fc2 = "^model%.visual%.deepstack_merger_list%.%*%.linear_fc2%.weight$" })
+  if ds then n.extra["vllm.deepstack_width"] = ds.fc2.count * ds.fc2.shape[1] end
   mxfp4_default(n, knobs, code)
   -- 0.8-0.10 sample top-k/top-p with FlashInfer's kernel when it is installed and sort
   -- the whole vocabulary in PyTorch when not (v1/sample/ops/topk_topp_sampler.py: "FlashInfer
@@ -598,7 +603,7 @@ local function normalize(n, knobs)
   n.extra["vllm.v0"] = not v1
   local mm = (MM[n.model.desc.arch or ""] or function() end)(n.model.desc, knobs)
   if knobs.max_pixels ~= nil and not (mm and MAX_PIXELS[n.model.desc.arch or ""]) then
-    E.fail("runtime.max_pixels", "applies to the Qwen2.5-VL and Qwen3.5 image processors only")
+    E.fail("runtime.max_pixels", "applies to the Qwen2.5-VL, Qwen3-VL and Qwen3.5 image processors only")
   end
   if mm then
     for k, x in pairs(mm) do n.extra["mm." .. k] = x end
