@@ -1582,8 +1582,9 @@ static void vllm_budget(ectx *c, const vcfg *v, const vrank *r, uint64_t kv_allo
   budget *b = &c->e->b;
   const scenario *s = c->s;
   budget_add(b, "weights", r->weights - r->draft - r->lora, BASIS_EXACT, true,
-             "per rank (tp %llu, pp %llu): vocabulary padded to 64, rotary cache in the model dtype",
-             (unsigned long long)s->tp, (unsigned long long)s->pp);
+             "per rank (tp %llu, pp %llu): vocabulary padded to 64, rotary cache in the model dtype%s",
+             (unsigned long long)s->tp, (unsigned long long)s->pp,
+             scn_u64(s, "vllm.deepstack_width", 0) ? ", deepstack buffers of max_num_batched_tokens" : "");
   if (v->drafter) {
     budget_item *d = budget_add(b, "weights", r->draft, BASIS_EXACT, true,
                                 "speculative decoding drafter (%s, %llu token(s)): the tensors vLLM allocates for it, "
