@@ -530,7 +530,8 @@ models["Qwen/Qwen3.6-27B"] = { arch = "qwen3_5", config = {
 -- config.json files (as public copies quote them: the 4B's verbatim in a kohya-ss/musubi-tuner
 -- port, the 30B-A3B text_config in public Qwen3-VL-MoE config dataclasses, the 8B's
 -- text and vision widths beside its model.safetensors.index.json total_size 17,534,247,392 in a
--- public loader test). Vision: the 2B/4B tower is 24 blocks of 1024 (intermediate 4096,
+-- public loader test); the 2B, 32B and 235B-A22B fields could not be read from a copy of their
+-- config.json and are confirmed by their exact published parameter totals below. Vision: the 2B/4B tower is 24 blocks of 1024 (intermediate 4096,
 -- deepstack after blocks 5, 11, 17); the others 27 blocks of 1152 (4304; 8, 16, 24); all with
 -- 16 px patches over 2 frames, 2x2 merge, 2304 position rows. Text: head_dim 128, vocabulary
 -- 151,936, 262,144 positions, interleaved M-RoPE sections 24/20/20.
