@@ -578,6 +578,7 @@ models["Qwen/Qwen2.5-VL-72B-Instruct"] = { arch = "qwen2_5_vl", config = {
   intermediate_size = 29568, num_hidden_layers = 80, num_attention_heads = 64, num_key_value_heads = 8,
   vocab_size = 152064, max_position_embeddings = 128000, max_window_layers = 80, rms_norm_eps = 1e-06,
   rope_theta = 1000000.0, sliding_window = 32768, use_sliding_window = false, tie_word_embeddings = false,
+  rope_scaling = { type = "mrope", mrope_section = { 16, 24, 24 } },
   vision_config = { depth = 32, hidden_act = "silu", hidden_size = 1280, intermediate_size = 3456, num_heads = 16,
     in_chans = 3, out_hidden_size = 8192, patch_size = 14, spatial_merge_size = 2, spatial_patch_size = 14,
     window_size = 112, fullatt_block_indexes = { 7, 15, 23, 31 }, tokens_per_second = 2, temporal_patch_size = 2 } } }
@@ -586,6 +587,7 @@ models["Qwen/Qwen2.5-VL-7B-Instruct"] = { arch = "qwen2_5_vl", config = {
   intermediate_size = 18944, num_hidden_layers = 28, num_attention_heads = 28, num_key_value_heads = 4,
   vocab_size = 152064, max_position_embeddings = 128000, max_window_layers = 28, rms_norm_eps = 1e-06,
   rope_theta = 1000000.0, sliding_window = 32768, use_sliding_window = false, tie_word_embeddings = false,
+  rope_scaling = { type = "mrope", mrope_section = { 16, 24, 24 } },
   vision_config = { depth = 32, hidden_act = "silu", hidden_size = 1280, intermediate_size = 3420, num_heads = 16,
     in_chans = 3, out_hidden_size = 3584, patch_size = 14, spatial_merge_size = 2, spatial_patch_size = 14,
     window_size = 112, fullatt_block_indexes = { 7, 15, 23, 31 }, tokens_per_second = 2, temporal_patch_size = 2 } } }

@@ -60,12 +60,8 @@ return arch {
     desc.arch = "qwen3_vl"
     desc.rotary_dim = nn.rotary_dim(tc, desc.head_dim)
     desc.rope_positions = nn.rope_positions(tc)
-    -- vLLM's MRotaryEmbedding caches 4 x max_position rows ("We enlarge max_position_embeddings
-    -- to 4 times to get a larger the cos and sin cache": vllm/model_executor/layers/
-    -- rotary_embedding/mrope.py, cache_max_position_num), 4 x 262144 x 128 in the model dtype =
-    -- 256 MiB here. Qwen2.5-VL and Qwen3.5 build the same class; not applied to them yet.
-    local rows = nn.rope_rows(tc)
-    desc.rope_rows = rows and desc.rope_positions > 1 and 4 * rows or rows
+    -- vLLM's MRotaryEmbedding caches 4 x these rows (src/rt_vllm.c stage_weights)
+    desc.rope_rows = nn.rope_rows(tc)
     return desc
   end,
 }

@@ -671,7 +671,12 @@ uint64_t est_reserved_slack(ectx *c) {
 ** factor rows (linear_scaling_rope.py), and Gemma 3 keeps a second, local cache (scripts/nn.lua
 ** rope_rows, architectures/gemma.lua). Hold-out (llm-d-planner v0.19.0 logs, google-gemma-3-*-it
 ** --h100-80gb--tp1pp1dp1--8192.log): gemma-3-4b-it 8.58 GiB and 12b 23.31 printed, 0.5 GiB above the
-** parameters plus one 131072-row cache: the global cache's 131072 x 8 x 256 x 2 B. */
+** parameters plus one 131072-row cache: the global cache's 131072 x 8 x 256 x 2 B.
+** Multimodal RoPE (rope_positions 4: Qwen2-VL, Qwen2.5-VL, Qwen3-VL, Qwen3.5) builds
+** MRotaryEmbedding, whose cache holds 4 x max_position rows ("We enlarge
+** max_position_embeddings to 4 times to get a larger the cos and sin cache":
+** rotary_embedding/mrope.py cache_max_position_num): Qwen3-VL-8B's 262144 x 4 x 128 x 2 B =
+** 256 MiB (test_qwen3_vl_vllm). */
 static uint64_t stage_weights(ectx *c, uint64_t stage) {
   const model_desc *m = c->m;
   uint64_t pp = c->s->pp, total = stage_slack(c, stage, false);
@@ -689,6 +694,7 @@ static uint64_t stage_weights(ectx *c, uint64_t stage) {
     total = acc_add(&c->acc, total, b);
   }
   uint64_t pos = est_rope_elems(c), rb = scn_u64(c->s, "vllm.rope_bytes", 0);
+  if (m->rope_positions > 1) pos = acc_mul(&c->acc, pos, 4);
   uint64_t rope = rb ? acc_mul(&c->acc, pos, rb) : est_elems_bytes(c, pos, c->s->dtype);
   return acc_add(&c->acc, total, rope);
 }

@@ -3260,6 +3260,17 @@ static void test_qwen3_vl_vllm(void **state) {
   json_decref(j);
 }
 
+/* Qwen2.5-VL builds the same MRotaryEmbedding (4 x 128000 rows x 128 x 2 B = 125 MiB in one
+** rank's weights): the vllm-16570 calibration log (0.8.3, 4 x A100 40GB, tp 4) prints "model
+** weights take 34.43GiB"; 34.34 GiB with one set of rows (-0.27%), 34.43 with four. */
+static void test_qwen25_vl_mrope_cache(void **state) {
+  json_t *j = eval(*state, "return { model = 'Qwen/Qwen2.5-VL-72B-Instruct', runtime = { name = 'vllm', version = "
+                           "'0.8.3' }, workload = { kind = 'inference', context = 4096 }, parallel = { tp = 4 }, "
+                           "gpu = 'A100-SXM4-40GB' }");
+  gib(j, "weights_bytes", 34.43, 0.001);
+  json_decref(j);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_sglang_fit_cap),
@@ -3291,7 +3302,7 @@ int main(void) {
       cmocka_unit_test(test_v2_runner_holdout5), cmocka_unit_test(test_quant_70b_h200_holdout6), cmocka_unit_test(test_bnb_inflight_holdout6), cmocka_unit_test(test_marlin_holdout6), cmocka_unit_test(test_fused_experts_fp8_holdout6), cmocka_unit_test(test_gptq_kernels_holdout7), cmocka_unit_test(test_w4a16_zero_points_machete), cmocka_unit_test(test_qwen3_235b_fp8_tp4_v0271),
       cmocka_unit_test(test_v020_hybrid_tokens), cmocka_unit_test(test_swap_space_host_only),
       cmocka_unit_test(test_holdout10_vllm), cmocka_unit_test(test_holdout10_vllm_fit), cmocka_unit_test(test_fit_len_arithmetic),
-      cmocka_unit_test(test_qwen3_vl_vllm),
+      cmocka_unit_test(test_qwen3_vl_vllm), cmocka_unit_test(test_qwen25_vl_mrope_cache),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
