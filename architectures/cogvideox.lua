@@ -50,11 +50,11 @@ local function transformer(c)
   local outc = nn.int(c, "out_channels", 16)
   local t = {}
   if pt > 1 then
-    P.lin(t, "patch_embed.proj", d, inc * p * p * pt, { role = "embed" })
+    P.lin(t, "patch_embed.proj", d, inc * p * p * pt, { role = "other" })
   else
     P.conv(t, "patch_embed.proj", d, inc, { p, p }, { role = "embed" })
   end
-  P.lin(t, "patch_embed.text_proj", d, nn.int(c, "text_embed_dim", 4096), { role = "embed" })
+  P.lin(t, "patch_embed.text_proj", d, nn.int(c, "text_embed_dim", 4096), { role = "other" })
   P.mlp2(t, "time_embedding", d, te)
   if c.ofs_embed_dim then P.mlp2(t, "ofs_embedding", c.ofs_embed_dim, te) end
   local b = "transformer_blocks.*."

@@ -32,8 +32,8 @@ local function transformer(c)
   nn.linear(t, "double_stream_modulation_img.linear", 6 * d, d, { role = "other" })
   nn.linear(t, "double_stream_modulation_txt.linear", 6 * d, d, { role = "other" })
   nn.linear(t, "single_stream_modulation.linear", 3 * d, d, { role = "other" })
-  nn.linear(t, "x_embedder", d, inc, { role = "embed" })
-  nn.linear(t, "context_embedder", d, nn.int(c, "joint_attention_dim", 15360), { role = "embed" })
+  nn.linear(t, "x_embedder", d, inc, { role = "other" })
+  nn.linear(t, "context_embedder", d, nn.int(c, "joint_attention_dim", 15360), { role = "other" })
   local b = "transformer_blocks.*."
   for _, q in ipairs { "to_q", "to_k", "to_v", "add_q_proj", "add_k_proj", "add_v_proj", "to_out.0", "to_add_out" } do
     nn.linear(t, b .. "attn." .. q, d, d, { count = L })

@@ -10,7 +10,7 @@ local function transformer(c)
   local d, L, inc = nh * hd, nn.int(c, "num_layers", 28), nn.int(c, "in_channels", 128)
   local cross = nn.int(c, "cross_attention_dim", 2048)
   local t = {}
-  P.lin(t, "proj_in", d, inc, { role = "embed" })
+  P.lin(t, "proj_in", d, inc, { role = "other" })
   nn.param(t, "scale_shift_table", { 2, d })
   P.mlp2(t, "time_embed.emb.timestep_embedder", 256, d)
   P.lin(t, "time_embed.linear", 6 * d, d, { role = "other" })

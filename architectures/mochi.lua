@@ -13,7 +13,7 @@ local function transformer(c)
   P.lin(t, "patch_embed.proj", d, nn.int(c, "in_channels", 12) * 4, { role = "embed" })
   P.mlp2(t, "time_embed.timestep_embedder", 256, d)
   nn.param(t, "time_embed.pooler.params", { 4096 * 4096 + 4096 * 2 * 4096 + 4096 * d + d })
-  P.lin(t, "time_embed.caption_proj", dc, nn.int(c, "text_embed_dim", 4096), { role = "embed" })
+  P.lin(t, "time_embed.caption_proj", dc, nn.int(c, "text_embed_dim", 4096), { role = "other" })
   local b = "transformer_blocks.*."
   P.lin(t, b .. "norm1.linear", 4 * d, d, { count = L, role = "other" })
   P.lin(t, b .. "norm1_context.linear", 4 * dc, d, { count = L - 1, role = "other" })

@@ -13,7 +13,7 @@ local function transformer(c)
   P.conv(t, "pos_embed.proj", d, inc, { p, p }, { role = "embed" })
   P.mlp2(t, "time_text_embed.timestep_embedder", 256, d)
   P.mlp2(t, "time_text_embed.text_embedder", nn.int(c, "pooled_projection_dim", 2048), d)
-  P.lin(t, "context_embedder", nn.int(c, "caption_projection_dim", d), nn.int(c, "joint_attention_dim", 4096), { role = "embed" })
+  P.lin(t, "context_embedder", nn.int(c, "caption_projection_dim", d), nn.int(c, "joint_attention_dim", 4096), { role = "other" })
   local b = "transformer_blocks.*."
   P.lin(t, b .. "norm1.linear", 6 * d, d, { count = L, role = "other" })
   P.lin(t, b .. "norm1_context.linear", 6 * d, d, { count = L - 1, role = "other" })

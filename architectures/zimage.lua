@@ -39,7 +39,7 @@ local function transformer(c)
   local t = {}
   for i, p in ipairs(ps) do
     local key, n = ("%d-%d"):format(p, fps[i]), p * p * fps[i] * inc
-    P.lin(t, "all_x_embedder." .. key, d, n, { role = "embed" })
+    P.lin(t, "all_x_embedder." .. key, d, n, { role = "other" })
     P.lin(t, "all_final_layer." .. key .. ".linear", n, d, { role = "other" })
     P.lin(t, "all_final_layer." .. key .. ".adaLN_modulation.1", d, math.min(d, 256), { role = "other" })
   end
@@ -48,7 +48,7 @@ local function transformer(c)
   P.lin(t, "t_embedder.mlp.0", 1024, 256, { role = "mlp" })
   P.lin(t, "t_embedder.mlp.2", math.min(d, 256), 1024, { role = "mlp" })
   nn.norm(t, "cap_embedder.0", cap)
-  P.lin(t, "cap_embedder.1", d, cap, { role = "embed" })
+  P.lin(t, "cap_embedder.1", d, cap, { role = "other" })
   nn.param(t, "x_pad_token", { 1, d }, { role = "other" })
   nn.param(t, "cap_pad_token", { 1, d }, { role = "other" })
   blocks(t, "layers.*.", d, hd, F, L, true)

@@ -263,7 +263,7 @@ end
 function P.token_refiner(t, d, inp, n)
   P.mlp2(t, "context_embedder.time_text_embed.timestep_embedder", 256, d)
   P.mlp2(t, "context_embedder.time_text_embed.text_embedder", inp, d)
-  P.lin(t, "context_embedder.proj_in", d, inp, { role = "embed" })
+  P.lin(t, "context_embedder.proj_in", d, inp, { role = "other" })
   local b = "context_embedder.token_refiner.refiner_blocks.*."
   P.gnorm(t, b .. "norm1", d, n)
   P.attn(t, b .. "attn", d, d, n)
@@ -282,8 +282,11 @@ function P.flux_transformer(c)
   P.mlp2(t, "time_text_embed.timestep_embedder", 256, d)
   if c.guidance_embeds ~= false then P.mlp2(t, "time_text_embed.guidance_embedder", 256, d) end
   P.mlp2(t, "time_text_embed.text_embedder", nn.int(c, "pooled_projection_dim", 768), d)
-  P.lin(t, "context_embedder", d, nn.int(c, "joint_attention_dim", 4096), { role = "embed" })
-  P.lin(t, "x_embedder", d, inc, { role = "embed" })
+  -- context_embedder and x_embedder are nn.Linear (transformer_flux.py), not embedding tables:
+  -- bitsandbytes (replace_with_bnb_linear), torchao (quantize_'s nn.Linear filter) and layerwise
+  -- casting take them, so the Linear role "other" (as HiDream's caption projections)
+  P.lin(t, "context_embedder", d, nn.int(c, "joint_attention_dim", 4096), { role = "other" })
+  P.lin(t, "x_embedder", d, inc, { role = "other" })
   P.double_blocks(t, d, F, hd, nn.int(c, "num_layers", 19))
   P.single_blocks(t, d, F, hd, nn.int(c, "num_single_layers", 38))
   P.lin(t, "norm_out.linear", 2 * d, d, { role = "other" })
