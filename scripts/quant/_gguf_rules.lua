@@ -47,10 +47,31 @@ local function lookup(map, name)
   return nil
 end
 
--- GGUF base name and whether llama-quantize may quantize it (tensor_allows_quantization).
-local function gguf_base(t)
+-- A diffusion transformer's tensors that city96's patched llama-quantize leaves at the
+-- converter's type (city96/ComfyUI-GGUF tools/lcpp.patch@795e451, llama_model_quantize_internal:
+-- for LLM_ARCH_FLUX `quantize &= name.find("txt_in.") == npos` and likewise img_in, time_in,
+-- vector_in, guidance_in, final_layer), here under diffusers' names for the same modules
+-- (convert_flux_to_diffusers.py: txt_in -> context_embedder, img_in -> x_embedder, time_in /
+-- vector_in / guidance_in -> time_text_embed.*, final_layer -> norm_out.linear + proj_out).
+-- tools/convert.py wrote them BF16 from a bf16 checkpoint (F16 otherwise), 1-D ones F32.
+local CONVERTER_KEEP = {
+  flux = { "^transformer%.context_embedder%.", "^transformer%.x_embedder%.", "^transformer%.time_text_embed%.",
+           "^transformer%.norm_out%.", "^transformer%.proj_out%." },
+  -- LLM_ARCH_SD3: final_layer., time_text_embed., context_embedder., t_embedder., y_embedder.,
+  -- x_embedder., name == "proj_out.weight", name == "pos_embed" (diffusers' norm_out.linear is quantized)
+  sd3 = { "^transformer%.context_embedder%.", "^transformer%.time_text_embed%.", "^transformer%.proj_out%.weight$" },
+}
+
+-- GGUF base name and whether llama-quantize may quantize it (tensor_allows_quantization);
+-- a third value true: left at the converter's 2-byte type rather than F32 (CONVERTER_KEEP).
+local function gguf_base(t, arch)
   local role, name = t.role or "other", t.name
   if #t.shape < 2 or name:find("bias$") or name:find("sinks$") or role == "norm" then return "keep", false end
+  if t.component == "denoiser" then
+    for _, p in ipairs(CONVERTER_KEEP[arch] or {}) do
+      if name:find(p) then return "keep", false, true end
+    end
+  end
   if t.gguf then return t.gguf, true end   -- a part of a split tensor (gguf_parts below)
   -- a recurrent layer's small conv1d kernel (GGUF ssm_conv1d): F32 from the converter
   -- (SSM_CONV1D in conversion/base.py) and never quantized (tensor_allows_quantization)
@@ -126,10 +147,10 @@ local function layers_of(desc, t, first, nl, per)
   return at
 end
 
-local function copy(t, name, count, layer)
-  local base, quantizable = gguf_base(t)
+local function copy(t, name, count, layer, arch)
+  local base, quantizable, src = gguf_base(t, arch)
   local x = { name = name, shape = t.shape, count = count, role = t.role, component = t.component,
-              layer = layer, quantizable = quantizable, cat = category(base) }
+              layer = layer, quantizable = quantizable, src = src, cat = category(base) }
   x.gguf = layer and ("blk.%d.%s.weight"):format(layer, base) or (base .. ".weight")
   return x
 end
@@ -168,7 +189,7 @@ function R.expand(desc, q, field, component)
     if apart(t) then
       others[#others + 1] = t
     elseif not t.name:find("%*") then
-      local x = copy(t, t.name, t.count or 1, nil)
+      local x = copy(t, t.name, t.count or 1, nil, desc.arch)
       if t.role == "embed" then head[#head + 1] = x else tail[#tail + 1] = x end
     else
       local first, nl, per = span(t, desc, q, field)
@@ -176,7 +197,7 @@ function R.expand(desc, q, field, component)
       for _, i in ipairs(at) do
         by_layer[i] = by_layer[i] or {}
         local l = by_layer[i]
-        l[#l + 1] = copy(t, (t.name:gsub("%*", tostring(i), 1)), per, i)
+        l[#l + 1] = copy(t, (t.name:gsub("%*", tostring(i), 1)), per, i, desc.arch)
         if i > maxl then maxl = i end
       end
     end
@@ -363,7 +384,7 @@ end
 
 -- The ggml type of one expanded tensor under file type st.ft (default type `default`).
 function R.choose(st, x, default, TYPES, q, desc, field)
-  if not x.quantizable then return "F32" end
+  if not x.quantizable then return x.src and (st.dtype == "bf16" and "BF16" or "F16") or "F32" end
   if TYPES[default][1] == 1 then return default end   -- F32/F16/BF16: not ggml_is_quantized
   local _, ne0 = q.dims(x, desc)
   local t = impl(st, x, default, ne0, TYPES)

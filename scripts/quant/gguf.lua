@@ -72,6 +72,7 @@ local function apply(n, o, ctx)
   end
   local list, others = G.expand(desc, q, ctx.field, ctx.component)
   local st = G.state(desc, list, ft, o, ctx.component)
+  st.dtype = n.dtype   -- the checkpoint's dtype: the 2-byte type a converter keeps (_gguf_rules CONVERTER_KEEP)
   local counts = {}
   for _, x in ipairs(list) do
     local gt = G.choose(st, x, FTYPES[ft], TYPES, q, desc, ctx.field)
