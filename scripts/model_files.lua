@@ -33,11 +33,15 @@ local HF_ROLES = {
   { "self_attn", "attn" }, { "%.attention%.", "attn" }, { "%.attn%.", "attn" },
 }
 
-function M.role(name)
+-- A 2-D tensor is never a norm's weight: a diffusion transformer's adaLN modulations
+-- (norm1.linear, norm_out.linear: diffusers' AdaLayerNormZero / AdaLayerNormContinuous) are
+-- nn.Linear modules under a "norm" name, quantized like any Linear (as in the presets).
+function M.role(name, shape)
   local gguf = name:match("^blk%.") or name:match("^token_embd%.") or name:match("^output[%._]")
                or name:match("^position_embd%.")
+  local matrix = shape ~= nil and #shape >= 2
   for _, r in ipairs(gguf and GGUF_ROLES or HF_ROLES) do
-    if name:find(r[1]) then return r[2] end
+    if name:find(r[1]) and not (matrix and r[2] == "norm") then return r[2] end
   end
   return "other"
 end
@@ -273,7 +277,7 @@ local function st_tensors(st)
   local out = {}
   for i, t in ipairs(st.tensors) do
     out[i] = { name = t.name, shape = #t.shape > 0 and t.shape or { 1 }, count = 1,
-               role = M.role(t.name), bytes = t.bytes, dtype = t.type:lower() }
+               role = M.role(t.name, t.shape), bytes = t.bytes, dtype = t.type:lower() }
   end
   return out
 end

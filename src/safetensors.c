@@ -310,11 +310,20 @@ typedef struct role_rule {
   inv_role role;
 } role_rule;
 
-/* First match wins (names as in transformers' checkpoints). */
+/* First match wins (names as in transformers' checkpoints). The embedding rules name the
+** embedding tables (nn.Embedding: embed_tokens, word_embeddings, GPT-NeoX's embed_in, CLIP's
+** token_embedding, wte), not every module whose name holds "embed": a diffusion transformer's
+** x_embedder, context_embedder, time_text_embed.* and caption projections are nn.Linear
+** (diffusers transformer_flux.py, transformer_sd3.py), replaced by the bitsandbytes and torchao
+** quantizers like any Linear; with the "embed" substring rule a file read from disk kept them
+** unquantized where the architecture preset quantizes them. The norm rules (1-D weights) skip
+** 2-D tensors: adaLN's norm1.linear / norm_out.linear are nn.Linear too. */
 static const role_rule role_rules[] = {
     {"norm", ROLE_NORM},        {"ln_", ROLE_NORM},
     {"embed_positions", ROLE_POS_EMBED}, {"position_embedding", ROLE_POS_EMBED},
-    {"wpe.", ROLE_POS_EMBED},   {"embed", ROLE_EMBED},
+    {"wpe.", ROLE_POS_EMBED},   {"embed_tokens", ROLE_EMBED},
+    {"word_embeddings", ROLE_EMBED}, {"embed_in.", ROLE_EMBED},
+    {"tok_embeddings", ROLE_EMBED}, {"token_embedding", ROLE_EMBED},
     {"wte.", ROLE_EMBED},       {"lm_head", ROLE_LM_HEAD},
     {"shared_expert", ROLE_SHARED_EXPERT}, {".experts.", ROLE_EXPERT},
     {"mlp.gate.", ROLE_ROUTER}, {"router", ROLE_ROUTER},
@@ -323,9 +332,10 @@ static const role_rule role_rules[] = {
     {"feed_forward", ROLE_MLP}, {"ffn", ROLE_MLP},
 };
 
-inv_role st_tensor_role(const char *name) {
+inv_role st_tensor_role(const char *name, int ndim) {
   for (size_t i = 0; i < sizeof role_rules / sizeof role_rules[0]; i++)
-    if (strstr(name, role_rules[i].pattern)) return role_rules[i].role;
+    if (strstr(name, role_rules[i].pattern) && !(role_rules[i].role == ROLE_NORM && ndim >= 2))
+      return role_rules[i].role;
   return ROLE_OTHER;
 }
 
@@ -339,7 +349,7 @@ static st_status finish(st_model *m, const json_t *config, char *err, size_t err
     if (!bytes_add(*p, t->elements, p) || !bytes_add(*b, t->bytes, b))
       return FMT("%s: the tensors' total size overflows 64 bits", m->files[t->file]);
     if (t->elements == 0) continue; /* empty tensors hold nothing */
-    if (!inv_add(&m->inv, t->name, t->shape, t->ndim, 1, aux ? ROLE_OTHER : st_tensor_role(t->name),
+    if (!inv_add(&m->inv, t->name, t->shape, t->ndim, 1, aux ? ROLE_OTHER : st_tensor_role(t->name, (int)t->ndim),
                  t->vdtype))
       return NOMEM(m->files[t->file]);
     m->inv.t[m->inv.n - 1].stored_bytes = t->bytes;

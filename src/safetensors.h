@@ -67,7 +67,8 @@ st_status st_read_buffer(const char *name, const uint8_t *buf, size_t len,
                          const char *config_json, st_model *m, char *err, size_t errlen);
 void st_model_free(st_model *m);
 
-/* Role of a tensor from its Hugging Face name ("model.layers.0.mlp.up_proj.weight"). */
-inv_role st_tensor_role(const char *name);
+/* Role of a tensor from its Hugging Face name ("model.layers.0.mlp.up_proj.weight") and its
+** number of dimensions (a 2-D tensor is never a norm's). */
+inv_role st_tensor_role(const char *name, int ndim);
 
 #endif
