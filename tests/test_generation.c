@@ -607,6 +607,33 @@ static void test_hidream_bnb_linear_holdout(void **state) {
   json_decref(j);
 }
 
+/* FLUX.1's x_embedder and context_embedder (diffusers transformer_flux.py: nn.Linear(in_channels,
+** inner_dim), nn.Linear(joint_attention_dim, inner_dim); 3072 x 64 + 3072 x 4096 = 12,779,520
+** weights) are Linears: the bitsandbytes quantizer replaces them (bnb_quantizer.py,
+** replace_with_bnb_linear), so the nf4 transformer is 12,779,520 x (2 - 0.5625) B smaller than with
+** them held bf16 (6,717,380,096 -> 6,699,009,664; the 128 B left are the two tensors' quant
+** state). torchao's quantize_ filter (nn.Linear) takes them too.
+** Hold-out (gen-linear-roles): city96's FLUX.1-dev GGUF files (huggingface.co/city96/FLUX.1-dev-gguf,
+** file sizes as the hub lists them) keep txt_in / img_in / time_in / vector_in / guidance_in /
+** final_layer at BF16 (city96/ComfyUI-GGUF tools/lcpp.patch, llama_model_quantize_internal):
+** flux1-dev-Q8_0.gguf 12,708,281,504 B, Q4_0 6,791,167,136, Q2_K 4,032,341,280. With them
+** quantized (the embedders as token_embd) the transformer read -0.43%, -1.22%, -2.26%. */
+static void test_flux_linear_projections(void **state) {
+  const char *w = "kind = \"image\", width = 1024, height = 1024";
+  json_t *j = eval(*state, "black-forest-labs/FLUX.1-dev", "bf16", w, ", quant = { denoiser = \"bnb-nf4\" }");
+  assert_int_equal(weights_of(j, "denoiser"), 6699009664LL);
+  json_decref(j);
+  static const struct { const char *type; double file_bytes; } files[] = {
+      {"Q8_0", 12708281504.0}, {"Q4_0", 6791167136.0}, {"Q2_K", 4032341280.0}};
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    char q[64];
+    snprintf(q, sizeof q, ", quant = { denoiser = \"gguf:%s\" }", files[i].type);
+    j = eval(*state, "black-forest-labs/FLUX.1-dev", "bf16", w, q);
+    within(weights_of(j, "denoiser"), files[i].file_bytes / GIB, 0.005, files[i].type);
+    json_decref(j);
+  }
+}
+
 /* HunyuanVideo-1.5 480p T2V (architectures/hunyuanvideo15.lua): 16,877,176,355 parameters; the
 ** default 848 x 480 x 121 frames is 31 x 30 x 53 = 49,290 latent tokens + 1,985 text slots =
 ** 51,275 (the S of tenstorrent/tt-xla#6071); the attention processor's dense [1, 1, S, S] mask
@@ -1195,6 +1222,7 @@ int main(void) {
       cmocka_unit_test(test_qwenimage_wan_vae_decode_holdout), cmocka_unit_test(test_sequential_offload_empties_cache),
       cmocka_unit_test(test_wan_family_holdout9), cmocka_unit_test(test_wan22_diffusers_token_timestep), cmocka_unit_test(test_group_offload_use_stream),
       cmocka_unit_test(test_generation_holdout10), cmocka_unit_test(test_hidream_bnb_linear_holdout),
+      cmocka_unit_test(test_flux_linear_projections),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
