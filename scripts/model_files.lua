@@ -294,10 +294,29 @@ local function config_in(dir, path)
   return cfg
 end
 
+-- A diffusers model folder (transformer/, unet/: config.json with _class_name and no
+-- model_type, e.g. FluxTransformer2DModel): the pipeline architecture the class names, its
+-- config under the folder's key, and the file's tensors as that pipeline's denoiser, which
+-- replace the preset's denoiser only (scripts/scenario.lua model_part).
+local function diffusers_model(path, dir, cfg, kind)
+  local key = dir:match("([^/]+)/*$")
+  if key ~= "transformer" and key ~= "unet" then key = "transformer" end
+  local st = host.read_safetensors(path, kind)
+  return { id = path, arch = cfg._class_name, config = { model_type = cfg._class_name, [key] = cfg },
+           component = { name = "denoiser", tensors = st_tensors(st) } }
+end
+
 local function from_safetensors(path, kind)
   local dir = kind == "dir" and path or dir_of(path)
   if kind == "dir" and host.path_kind(dir .. "/model_index.json") == "file" then
     fail(path, "a diffusers pipeline folder is not an LLM checkpoint; name a component folder")
+  end
+  local cfg_path = dir .. "/config.json"
+  if host.path_kind(cfg_path) == "file" then
+    local c = host.read_json(cfg_path)
+    if type(c) == "table" and c.model_type == nil and type(c._class_name) == "string" then
+      return diffusers_model(path, dir, c, kind)
+    end
   end
   local cfg = config_in(dir, path)
   local text = type(cfg.text_config) == "table" and cfg.hidden_size == nil and cfg.text_config or cfg

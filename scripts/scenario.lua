@@ -92,6 +92,20 @@ local function model_part(raw, n)
   if type(desc) ~= "table" then fail("model", "architecture '%s' returned %s, expected a description table", a.name, type(desc)) end
   desc.arch = desc.arch or a.name
   if r.tensors then desc.tensors = r.tensors end   -- the real file's tensors, exact bytes
+  if r.component then                               -- a diffusers model folder: one component's
+    local keep, prefix = {}, nil
+    for _, t in ipairs(desc.tensors or {}) do
+      if t.component == r.component.name then prefix = prefix or t.name:match("^([^.]+%.)")
+      else keep[#keep + 1] = t end
+    end
+    if not prefix then fail("model", "architecture '%s' has no %s component for %s", a.name, r.component.name, id) end
+    for _, t in ipairs(r.component.tensors) do
+      t.name, t.component = prefix .. t.name, r.component.name
+      keep[#keep + 1] = t
+    end
+    desc.tensors = keep
+    note(n, "%s: the file's tensors replace the %s of %s", id, r.component.name, a.name)
+  end
   if r.kv then desc.kv = r.kv end                  -- a file's exact KV layout (per-layer heads)
   -- config.json's model_type (a preset's arch is one; PEFT's default targets key on it)
   local mt = r.model_type or cfg.model_type or (type(raw.model) == "table" and raw.model.arch) or nil

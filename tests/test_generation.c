@@ -4,15 +4,20 @@
 ** ordering, bad-input messages, and calibration cases within their tolerances
 ** (../shared/calibration/expect/diffusion_video.jsonl ids cited per test).
 */
+#define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "apiutil.h"
+#include "mkmodel_lib.h"
 
 #define GIB 1073741824.0
 
@@ -634,6 +639,108 @@ static void test_flux_linear_projections(void **state) {
   }
 }
 
+/* A diffusers transformer folder read from disk (config.json with _class_name
+** FluxTransformer2DModel, diffusion_pytorch_model.safetensors in diffusers' names) replaces the
+** preset's denoiser and is quantized like it: the same bytes as the inline architecture of the
+** same shapes under every format, as the file's names give the nn.Linear projections (x_embedder,
+** context_embedder, time_text_embed.*) and adaLN's norm*.linear Linear roles. A small FLUX: d 32
+** (2 heads of 16), one double and one single block, ffn 128. */
+#define TINY_FLUX "num_layers = 1, num_single_layers = 1, attention_head_dim = 16, num_attention_heads = 2, " \
+                  "in_channels = 64, joint_attention_dim = 64, pooled_projection_dim = 32, guidance_embeds = true"
+static size_t tiny_flux_lin(mk_st_tensor *t, size_t n, const char *prefix, const char *name, uint64_t out, uint64_t in,
+                            char names[][96]) {
+  snprintf(names[n], 96, "%s%s.weight", prefix, name);
+  t[n] = (mk_st_tensor){names[n], "BF16", 2, {out, in}};
+  n++;
+  snprintf(names[n], 96, "%s%s.bias", prefix, name);
+  t[n] = (mk_st_tensor){names[n], "BF16", 1, {out}};
+  return n + 1;
+}
+
+static void test_flux_file_matches_preset(void **state) {
+  enum { D = 32, F = 128, HD = 16 };
+  static char names[80][96];
+  mk_st_tensor t[80];
+  size_t n = 0;
+  static const char *const emb[] = {"timestep_embedder", "guidance_embedder", "text_embedder"};
+  char p[96];
+  for (int i = 0; i < 3; i++) {
+    snprintf(p, sizeof p, "time_text_embed.%s.", emb[i]);
+    n = tiny_flux_lin(t, n, p, "linear_1", D, i < 2 ? 256 : 32, names);
+    n = tiny_flux_lin(t, n, p, "linear_2", D, D, names);
+  }
+  n = tiny_flux_lin(t, n, "", "context_embedder", D, 64, names);
+  n = tiny_flux_lin(t, n, "", "x_embedder", D, 64, names);
+  const char *b = "transformer_blocks.0.";
+  n = tiny_flux_lin(t, n, b, "norm1.linear", 6 * D, D, names);
+  n = tiny_flux_lin(t, n, b, "norm1_context.linear", 6 * D, D, names);
+  static const char *const qs[] = {"attn.to_q", "attn.to_k", "attn.to_v", "attn.add_q_proj", "attn.add_k_proj",
+                                   "attn.add_v_proj", "attn.to_out.0", "attn.to_add_out"};
+  for (int i = 0; i < 8; i++) n = tiny_flux_lin(t, n, b, qs[i], D, D, names);
+  static const char *const norms[] = {"attn.norm_q", "attn.norm_k", "attn.norm_added_q", "attn.norm_added_k"};
+  for (int i = 0; i < 4; i++) {
+    snprintf(names[n], 96, "%s%s.weight", b, norms[i]);
+    t[n] = (mk_st_tensor){names[n], "BF16", 1, {HD}};
+    n++;
+  }
+  n = tiny_flux_lin(t, n, b, "ff.net.0.proj", F, D, names);
+  n = tiny_flux_lin(t, n, b, "ff.net.2", D, F, names);
+  n = tiny_flux_lin(t, n, b, "ff_context.net.0.proj", F, D, names);
+  n = tiny_flux_lin(t, n, b, "ff_context.net.2", D, F, names);
+  b = "single_transformer_blocks.0.";
+  n = tiny_flux_lin(t, n, b, "norm.linear", 3 * D, D, names);
+  n = tiny_flux_lin(t, n, b, "proj_mlp", F, D, names);
+  n = tiny_flux_lin(t, n, b, "proj_out", D, D + F, names);
+  for (int i = 0; i < 3; i++) n = tiny_flux_lin(t, n, b, qs[i], D, D, names);
+  for (int i = 0; i < 2; i++) {
+    snprintf(names[n], 96, "%s%s.weight", b, norms[i]);
+    t[n] = (mk_st_tensor){names[n], "BF16", 1, {HD}};
+    n++;
+  }
+  n = tiny_flux_lin(t, n, "", "norm_out.linear", 2 * D, D, names);
+  n = tiny_flux_lin(t, n, "", "proj_out", 64, D, names);
+  assert_int_equal(n, 66);
+
+  char dir[] = "/tmp/vf_test_flux_XXXXXX", sub[256], path[320], err[256];
+  assert_non_null(mkdtemp(dir));
+  snprintf(sub, sizeof sub, "%s/transformer", dir);
+  assert_int_equal(mkdir(sub, 0777), 0);
+  mk_buf buf = {0};
+  assert_true(mk_safetensors(&buf, t, n, NULL, err, sizeof err));
+  snprintf(path, sizeof path, "%s/diffusion_pytorch_model.safetensors", sub);
+  assert_true(mk_write_file(path, buf.p, buf.len, 0, err, sizeof err));
+  mk_buf_free(&buf);
+  static const char cfg[] = "{\"_class_name\": \"FluxTransformer2DModel\", \"num_layers\": 1, \"num_single_layers\": 1, "
+                            "\"attention_head_dim\": 16, \"num_attention_heads\": 2, \"in_channels\": 64, "
+                            "\"joint_attention_dim\": 64, \"pooled_projection_dim\": 32, \"guidance_embeds\": true}";
+  snprintf(path, sizeof path, "%s/config.json", sub);
+  assert_true(mk_write_file(path, cfg, sizeof cfg - 1, 0, err, sizeof err));
+
+  static const char *const quants[] = {NULL, "bnb-nf4", "int8-weight-only", "fp8-storage", "gguf:Q8_0"};
+  const char *w = "kind = \"image\", width = 512, height = 512";
+  for (size_t i = 0; i < sizeof quants / sizeof quants[0]; i++) {
+    char q[96] = "";
+    if (quants[i]) snprintf(q, sizeof q, ", quant = { denoiser = \"%s\" }", quants[i]);
+    json_t *file = eval(*state, sub, "bf16", w, q[0] ? q : NULL);
+    char text[1024];
+    snprintf(text, sizeof text,
+             "return { model = { arch = \"flux\", config = { transformer = { " TINY_FLUX " } } }, dtype = \"bf16\", "
+             "runtime = { name = \"diffusers\" }, gpu = \"H100-SXM-80GB\", workload = { %s }%s }", w, q);
+    json_t *preset = NULL;
+    if (tu_eval(*state, text, &preset) != VF_OK) fail_msg("inline flux: %s", vf_engine_error(*state));
+    assert_int_equal(weights_of(file, "denoiser"), weights_of(preset, "denoiser"));
+    assert_int_equal(weights_of(file, NULL), weights_of(preset, NULL));
+    if (!quants[i]) assert_int_equal(weights_of(file, "denoiser"), 165376); /* 82,688 bf16 weights */
+    json_decref(file);
+    json_decref(preset);
+  }
+  remove(path);
+  snprintf(path, sizeof path, "%s/diffusion_pytorch_model.safetensors", sub);
+  remove(path);
+  rmdir(sub);
+  rmdir(dir);
+}
+
 /* HunyuanVideo-1.5 480p T2V (architectures/hunyuanvideo15.lua): 16,877,176,355 parameters; the
 ** default 848 x 480 x 121 frames is 31 x 30 x 53 = 49,290 latent tokens + 1,985 text slots =
 ** 51,275 (the S of tenstorrent/tt-xla#6071); the attention processor's dense [1, 1, S, S] mask
@@ -1222,7 +1329,7 @@ int main(void) {
       cmocka_unit_test(test_qwenimage_wan_vae_decode_holdout), cmocka_unit_test(test_sequential_offload_empties_cache),
       cmocka_unit_test(test_wan_family_holdout9), cmocka_unit_test(test_wan22_diffusers_token_timestep), cmocka_unit_test(test_group_offload_use_stream),
       cmocka_unit_test(test_generation_holdout10), cmocka_unit_test(test_hidream_bnb_linear_holdout),
-      cmocka_unit_test(test_flux_linear_projections),
+      cmocka_unit_test(test_flux_linear_projections), cmocka_unit_test(test_flux_file_matches_preset),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
