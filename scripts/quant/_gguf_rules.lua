@@ -58,8 +58,11 @@ local CONVERTER_KEEP = {
   flux = { "^transformer%.context_embedder%.", "^transformer%.x_embedder%.", "^transformer%.time_text_embed%.",
            "^transformer%.norm_out%.", "^transformer%.proj_out%." },
   -- LLM_ARCH_SD3: final_layer., time_text_embed., context_embedder., t_embedder., y_embedder.,
-  -- x_embedder., name == "proj_out.weight", name == "pos_embed" (diffusers' norm_out.linear is quantized)
-  sd3 = { "^transformer%.context_embedder%.", "^transformer%.time_text_embed%.", "^transformer%.proj_out%.weight$" },
+  -- x_embedder., name == "proj_out.weight", name == "pos_embed"; city96's SD3.5 files are
+  -- converted from the reference checkpoint, whose t_embedder / y_embedder are time_text_embed,
+  -- final_layer norm_out.linear + proj_out and x_embedder.proj the pos_embed.proj conv
+  sd3 = { "^transformer%.context_embedder%.", "^transformer%.time_text_embed%.", "^transformer%.norm_out%.",
+          "^transformer%.proj_out%.", "^transformer%.pos_embed%." },
 }
 
 -- GGUF base name and whether llama-quantize may quantize it (tensor_allows_quantization);
