@@ -57,6 +57,13 @@ end
 local CONVERTER_KEEP = {
   flux = { "^transformer%.context_embedder%.", "^transformer%.x_embedder%.", "^transformer%.time_text_embed%.",
            "^transformer%.norm_out%.", "^transformer%.proj_out%." },
+  -- FLUX.2 (not in that patch; inferred from city96/FLUX.2-dev-gguf's file sizes): the
+  -- embedders, the three shared modulation Linears and the final layer stay BF16, the FLUX.1
+  -- list plus the modulations. flux2-dev-Q8_0.gguf is 35,002,602,464 B: the BF16 file
+  -- (64,446,616,544) less 34.8e9 B of Q8_0 savings on every other matrix, to the byte.
+  flux2 = { "^transformer%.context_embedder%.", "^transformer%.x_embedder%.", "^transformer%.time_guidance_embed%.",
+            "^transformer%.double_stream_modulation_", "^transformer%.single_stream_modulation%.",
+            "^transformer%.norm_out%.", "^transformer%.proj_out%." },
   -- LLM_ARCH_SD3: final_layer., time_text_embed., context_embedder., t_embedder., y_embedder.,
   -- x_embedder., name == "proj_out.weight", name == "pos_embed"; city96's SD3.5 files are
   -- converted from the reference checkpoint, whose t_embedder / y_embedder are time_text_embed,
