@@ -628,6 +628,12 @@ static void test_flux_linear_projections(void **state) {
   json_t *j = eval(*state, "black-forest-labs/FLUX.1-dev", "bf16", w, ", quant = { denoiser = \"bnb-nf4\" }");
   assert_int_equal(weights_of(j, "denoiser"), 6699009664LL);
   json_decref(j);
+  /* layerwise casting (diffusers hooks/layerwise_casting.py): the two embedders (12,785,664
+  ** elements with their biases) are cast to fp8 like any nn.Linear, the top-level proj_out
+  ** (196,672) is skipped by "^proj_out$": 15,161,661,504 - 12,785,664 + 196,672 B. */
+  j = eval(*state, "black-forest-labs/FLUX.1-dev", "bf16", w, ", quant = { denoiser = \"fp8-storage\" }");
+  assert_int_equal(weights_of(j, "denoiser"), 15149072512LL);
+  json_decref(j);
   static const struct { const char *type; double file_bytes; } files[] = {
       {"Q8_0", 12708281504.0}, {"Q4_0", 6791167136.0}, {"Q2_K", 4032341280.0}};
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {

@@ -7,8 +7,8 @@
 -- apply_layerwise_casting). Overhead: the largest layer upcast to the compute dtype.
 -- The patterns are re.search()ed on module names relative to the model the hook is applied to
 -- (the transformer), so "^proj_in$" is its top-level proj_in; a pipeline's tensor names here
--- carry the component folder first ("transformer.proj_in.weight"), hence the optional prefix.
-local SKIP = { "pos_embed", "patch_embed", "norm", "^(?:[^.]+\\.)?proj_in\\.", "^(?:[^.]+\\.)?proj_out\\." }
+-- carry the component folder first ("transformer.proj_in.weight"), hence the folder before them.
+local SKIP = { "pos_embed", "patch_embed", "norm", "^[^.]+\\.proj_in\\.", "^[^.]+\\.proj_out\\." }
 
 return {
   name = "fp8-storage",
