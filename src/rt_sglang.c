@@ -538,7 +538,9 @@ typedef struct sg_graphs {
   const char *backend;
   uint64_t n_decode, sum_bs, max_bs; /* decode batches captured, their sum and largest */
   uint64_t n_pw, pw_max;              /* piecewise token sizes captured and the largest */
+  const char *pf_backend;             /* the prefill graphs' backend (sg_prefill_backend) */
   uint64_t pool, outputs, attn, wrappers, pw_nodes;
+  uint64_t pw_out;                    /* breakable / full: the body's shared output buffer */
   uint64_t nccl_decode, nccl_pw;      /* NCCL all-reduces captured (custom all-reduce off) */
   const char *car_off;                /* why custom all-reduce is off, NULL when on */
   uint64_t decode, piecewise;         /* what each runner's "mem usage" would show alone */
@@ -588,6 +590,28 @@ static void decode_sizes(ectx *c, uint64_t graph_bs, uint64_t reqs, sg_graphs *g
   }
 }
 
+/* The prefill CUDA-graph backend (--cuda-graph-backend-prefill; runtime.cuda_graph_backend_prefill,
+** validated in sglang.lua): "tc_piecewise" is the torch.compile piecewise runner this file first
+** modelled; "breakable" (BreakableCudaGraphBackend, model_executor/cuda_graph_backend/
+** breakable_cudagraph_backend.py, added as the breakable piecewise backend in PR #22218) captures
+** the transformer body as one torch.cuda.CUDAGraph segment per stretch between eager breaks at the
+** attention / mamba ops, without torch.compile; "full" one graph per token size (experimental);
+** "disabled" none. Default: breakable on CUDA from PR #29458 ("Enable Breakable Cuda Graph as
+** Default", merged 2026-06-26, after v0.5.13 of 2026-06-17: 0.5.14 here, inferred from the dates;
+** the breakable backend raises "not supported on ROCm/HIP", so tc_piecewise stays on CDNA), the
+** torch.compile runner from 0.5.10 (PR #16331) or with --enable-piecewise-cuda-graph, else none;
+** --disable-piecewise-cuda-graph turns them off. */
+#define SG_BREAKABLE_DEFAULT 501400
+static const char *sg_prefill_backend(const scenario *s) {
+  if (scn_bool(s, "runtime.disable_piecewise_cuda_graph", false)) return "disabled";
+  const char *be = scn_str(s, "runtime.cuda_graph_backend_prefill", "");
+  if (be[0]) return be;
+  uint64_t rel = scn_u64(s, "sglang.release", 99999999);
+  if (rel >= SG_BREAKABLE_DEFAULT && strncmp(s->gpu_arch, "cdna", 4) != 0) return "breakable";
+  if (rel >= 501000 || scn_bool(s, "runtime.enable_piecewise_cuda_graph", false)) return "tc_piecewise";
+  return "disabled";
+}
+
 /* Piecewise (prefill) graphs: on with --enable-piecewise-cuda-graph (PR #10062), on by default
 ** from PR #16331 (merged 2026-03-02; taken as 0.5.10 here, the first release known here to
 ** capture them by default: the 2026-04-27 clean-startup log), off with
@@ -599,8 +623,7 @@ static void decode_sizes(ectx *c, uint64_t graph_bs, uint64_t reqs, sg_graphs *g
 static void piecewise_sizes(ectx *c, uint64_t chunk, sg_graphs *gr) {
   const scenario *s = c->s;
   uint64_t rel = scn_u64(s, "sglang.release", 99999999);
-  bool on = scn_bool(s, "runtime.enable_piecewise_cuda_graph", false) || rel >= 501000;
-  if (!on || scn_bool(s, "runtime.disable_piecewise_cuda_graph", false)) return;
+  if (strcmp(sg_prefill_backend(s), "disabled") == 0) return;
   bool nw = rel >= SG_PIECEWISE_PER_SIZE;
   uint64_t dflt = nw ? (est_model_mla(c->m) ? 2048 : chunk) : 4096;
   uint64_t max = scn_u64(s, "runtime.piecewise_cuda_graph_max_tokens", dflt);
@@ -648,6 +671,7 @@ static void sg_graph_bytes(ectx *c, const sg_spec *sp, uint64_t graph_bs, uint64
   uint64_t rel = scn_u64(s, "sglang.release", 99999999);
   gr->backend = sg_backend(s);
   if (!scn_bool(s, "runtime.disable_cuda_graph", false)) decode_sizes(c, graph_bs, reqs, gr);
+  gr->pf_backend = sg_prefill_backend(s);
   piecewise_sizes(c, chunk, gr);
   uint64_t v = c->m->vocab;
   uint64_t dpool = 0;
@@ -667,6 +691,17 @@ static void sg_graph_bytes(ectx *c, const sg_spec *sp, uint64_t graph_bs, uint64
     ppool = sg_layer_bytes(c, gr->pw_max, a);
     uint64_t layers = bytes_ceildiv(c->m->layers ? c->m->layers : 1, s->pp);
     gr->pw_nodes = acc_from_double(&c->acc, EST_GRAPH_UNIT_MIB * MIB * (double)layers * (double)gr->n_pw);
+    /* breakable (and full): the runner captures only the transformer body (layer_model.forward;
+    ** the LM head and logits run eagerly after it, runner/prefill_cuda_graph_runner.py) and the
+    ** backend keeps one output buffer of the largest size that every size's capture copies into
+    ** and slices ("One output buffer across capture sizes", SGLang's blog of 2026-08-15; capture_one
+    ** _shared_output_buffer, sized from the warmup output since PR #30834 of 2026-07-11): the final
+    ** hidden states, largest size x hidden in the model dtype. The segments are one a layer and a
+    ** size, as the torch.compile pieces (breaks at each attention op), at the same unit; the
+    ** layer's transients share the one pool (BreakableCUDAGraphCapture: every segment captures
+    ** into the runner's pool, captured largest first), as sg_layer_bytes prices them. */
+    if (strcmp(gr->pf_backend, "tc_piecewise") != 0)
+      gr->pw_out = acc_mul3(&c->acc, gr->pw_max, c->m->hidden, a);
   }
   gr->car_off = est_custom_ar_off(s);
   if (gr->car_off) {
@@ -678,7 +713,9 @@ static void sg_graph_bytes(ectx *c, const sg_spec *sp, uint64_t graph_bs, uint64
   gr->pool = dpool > ppool ? dpool : ppool;
   uint64_t dstate = acc_add(&c->acc, gr->outputs, acc_add(&c->acc, gr->attn, gr->wrappers));
   gr->decode = gr->max_bs ? acc_add(&c->acc, acc_add(&c->acc, dpool, dstate), gr->nccl_decode) : 0;
-  gr->piecewise = gr->n_pw ? acc_add(&c->acc, acc_add(&c->acc, ppool, gr->pw_nodes), gr->nccl_pw) : 0;
+  gr->piecewise = gr->n_pw ? acc_add(&c->acc, acc_add(&c->acc, ppool, acc_add(&c->acc, gr->pw_nodes, gr->pw_out)),
+                                     gr->nccl_pw)
+                           : 0;
 }
 
 void sglang_estimate(ectx *c) {
@@ -824,6 +861,7 @@ void sglang_estimate(ectx *c) {
   uint64_t nccl = acc_add(&c->acc, gr.nccl_decode, gr.nccl_pw);
   uint64_t graphs = acc_add(&c->acc, gr.pool,
                             acc_add(&c->acc, acc_add(&c->acc, gr.outputs, gr.attn), acc_add(&c->acc, gr.wrappers, gr.pw_nodes)));
+  graphs = acc_add(&c->acc, graphs, gr.pw_out);
   graphs = acc_add(&c->acc, graphs, nccl);
   /* a prefill chunk that the piecewise graphs cover runs in their pool (counted there) */
   bool in_graphs = gr.n_pw && gr.pw_max >= g.chunk;
@@ -835,15 +873,17 @@ void sglang_estimate(ectx *c) {
   if (gr.car_off && (gr.max_bs || gr.n_pw))
     snprintf(ncs, sizeof ncs, ", NCCL all-reduces captured %.2f (%llu a forward; custom all-reduce off: %s)",
              (double)nccl / GIB, (unsigned long long)est_graph_collectives(c), gr.car_off);
+  char pws[64] = "";
+  if (gr.pw_out) snprintf(pws, sizeof pws, ", their output buffer %.2f", (double)gr.pw_out / GIB);
   if (gr.max_bs || gr.n_pw)
     budget_add(b, "cuda_graphs", graphs, BASIS_MODELLED, true,
-               "%llu decode graph(s) to batch %llu%s, %llu piecewise size(s) to %llu tokens: shared pool %.2f GiB, "
-               "logits outputs %.2f, %s graph state %.2f, piecewise graphs %.2f%s",
+               "%llu decode graph(s) to batch %llu%s, %llu %s prefill size(s) to %llu tokens: shared pool %.2f GiB, "
+               "logits outputs %.2f, %s graph state %.2f, prefill graphs %.2f%s%s",
                (unsigned long long)gr.n_decode, (unsigned long long)gr.max_bs,
                sp.on ? (sp.drafts ? " (target verify and draft)" : " (target verify)") : "",
-               (unsigned long long)gr.n_pw, (unsigned long long)gr.pw_max, (double)gr.pool / GIB,
+               (unsigned long long)gr.n_pw, gr.pf_backend, (unsigned long long)gr.pw_max, (double)gr.pool / GIB,
                (double)gr.outputs / GIB, gr.backend, (double)(gr.attn + gr.wrappers) / GIB,
-               (double)gr.pw_nodes / GIB, ncs);
+               (double)gr.pw_nodes / GIB, pws, ncs);
   /* FlashInfer's global workspace, allocated with the backend after the token pool:
   ** python/sglang/global_config.py flashinfer_workspace_size, 384 MiB unless FLASHINFER_WORKSPACE_SIZE
   ** is set; the backend's own prefill / decode wrappers' 8 MiB int workspaces are not counted.
@@ -903,6 +943,7 @@ void sglang_estimate(ectx *c) {
   est_fig(c, "cuda_graph_piecewise_bytes", gr.piecewise);
   est_fig(c, "cuda_graph_decode_sizes", gr.n_decode);
   est_fig(c, "cuda_graph_piecewise_sizes", gr.n_pw);
+  est_fig(c, "cuda_graph_prefill_output_bytes", gr.pw_out);
   if (s->tp > 1) {
     est_fig(c, "custom_all_reduce", gr.car_off ? 0 : 1);
     /* vLLM's figures: the captured sizes whose all-reduces NCCL runs, and the collectives a forward */

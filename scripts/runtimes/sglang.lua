@@ -313,6 +313,10 @@ return runtime {
             attention_backend = { "aiter", "triton", "torch_native", "flex_attention", "flashinfer", "fa3", "fa4",
                                   "flashmla", "cutlass_mla", "trtllm_mla", "trtllm_mha", "nsa", "wave",
                                   "dual_chunk_flash_attn", "hybrid_linear_attn", "intel_amx", "intel_xpu", "ascend" }, piecewise_cuda_graph_max_tokens = "int",
+            -- --cuda-graph-backend-prefill (PR #23906's runner / backend split; prefill choices breakable,
+            -- tc_piecewise, full, disabled, model_executor/cuda_graph_mode.py): the default by release and
+            -- what each keeps, src/rt_sglang.c sg_prefill_backend
+            cuda_graph_backend_prefill = { "breakable", "tc_piecewise", "full", "disabled" },
             swa_full_tokens_ratio = "number", disable_hybrid_swa_memory = "bool",
             mamba_full_memory_ratio = "number", max_mamba_cache_size = "int", mamba_ssm_dtype = "string",
             -- { method, model, num_speculative_tokens, eagle_topk, num_draft_tokens }: see speculative()
@@ -333,6 +337,8 @@ return runtime {
     enable_piecewise_cuda_graph = "--enable-piecewise-cuda-graph: piecewise prefill graphs before they were the default",
     attention_backend = "--attention-backend: its CUDA-graph state and workspace; aiter changes the fraction",
     piecewise_cuda_graph_max_tokens = "--piecewise-cuda-graph-max-tokens: the largest piecewise size captured",
+    cuda_graph_backend_prefill = "--cuda-graph-backend-prefill: breakable (default from 0.5.14), tc_piecewise (torch.compile, "
+      .. "default 0.5.10-0.5.13), full (priced as breakable; experimental, unchecked) or disabled",
     swa_full_tokens_ratio = "--swa-full-tokens-ratio: the sliding-window pool against the full one (0.8)",
     disable_hybrid_swa_memory = "--disable-hybrid-swa-memory: one pool for sliding-window and full layers",
     mamba_full_memory_ratio = "--mamba-full-memory-ratio: the recurrent state pool's share of the pool memory (0.9)",
