@@ -1,4 +1,4 @@
--- gemma.lua: Gemma 2 and Gemma 3 (text, and Gemma3ForConditionalGeneration with its SigLIP
+-- gemma.lua: Gemma 1 (model_type "gemma": 2 RMSNorms/layer, GeGLU, tied, no windows), Gemma 2 and Gemma 3 (text, and Gemma3ForConditionalGeneration with its SigLIP
 -- vision tower + projector when vision_config is given): 4 RMSNorms/layer, tied embeddings,
 -- local/global attention. formulas: shared/calibration/models_README.md §4 (+ gemma-3-27b notes)
 local nn = require "nn"
@@ -31,11 +31,13 @@ end
 
 return arch {
   name        = "gemma",
-  summary     = "Gemma 2 / Gemma 3 decoder (Gemma 3 multimodal: text + SigLIP vision tower)",
-  model_types = { "gemma2", "gemma3", "gemma3_text" },
+  summary     = "Gemma 1 / 2 / 3 decoder (Gemma 3 multimodal: text + SigLIP vision tower)",
+  model_types = { "gemma", "gemma2", "gemma3", "gemma3_text" },
   build = function(cfg)
     local tc = nn.sub(cfg, "text_config") or cfg
-    local g3 = nn.opt(cfg, "model_type", tc ~= cfg and "gemma3" or "gemma2") ~= "gemma2"
+    local mt = nn.opt(cfg, "model_type", tc ~= cfg and "gemma3" or "gemma2")
+    local g1 = mt == "gemma"
+    local g3 = not g1 and mt ~= "gemma2"
     local dims = nn.decoder_dims(tc)
     local h, L, V, I = dims.h, dims.L, dims.V, nn.need(tc, "intermediate_size")
     local nh, nkv, d = dims.nh, dims.nkv, dims.d
@@ -47,18 +49,25 @@ return arch {
       count = L, qkv_bias = nn.flag(tc, "attention_bias", false),
       o_bias = nn.flag(tc, "attention_bias", false), qk_norm = g3 })
     nn.gated_mlp(t, lp .. ".mlp", { hidden = h, width = I, count = L })
-    for _, n in ipairs { "input_layernorm", "post_attention_layernorm",
-                         "pre_feedforward_layernorm", "post_feedforward_layernorm" } do
+    -- Gemma 1 (transformers models/gemma/modeling_gemma.py GemmaDecoderLayer): input_layernorm
+    -- and post_attention_layernorm only, the Llama layout; Gemma 2/3 add the two FFN norms.
+    local norms = g1 and { "input_layernorm", "post_attention_layernorm" }
+                      or { "input_layernorm", "post_attention_layernorm",
+                           "pre_feedforward_layernorm", "post_feedforward_layernorm" }
+    for _, n in ipairs(norms) do
       nn.norm(t, lp .. "." .. n, h, { count = L })
     end
     nn.lm(t, { vocab = V, hidden = h, tied = true, embed = lm .. ".embed_tokens", norm = lm .. ".norm" })
     local vc = nn.sub(cfg, "vision_config")
     if vc and tc ~= cfg then vision(t, vc, h) end
 
-    -- Gemma 2: even layers local (window 4096). Gemma 3: every 6th layer global.
+    -- Gemma 1: global attention on every layer. Gemma 2: even layers local (window 4096).
+    -- Gemma 3: every 6th layer global.
     local w = nn.int(tc, "sliding_window", 4096)
-    local local_of = nn.layer_types(tc, L, w)
-    if not local_of then
+    local local_of = not g1 and nn.layer_types(tc, L, w) or nil
+    if g1 then
+      local_of = nil
+    elseif not local_of then
       local pattern = g3 and nn.int(tc, "sliding_window_pattern", 6) or 2
       local_of = g3 and function(i) return (i + 1) % pattern ~= 0 and w end
                      or function(i) return i % 2 == 0 and w end
