@@ -1,5 +1,6 @@
 -- llama.lua: dense decoder-only transformers with RMSNorm, RoPE and a SwiGLU MLP:
--- Llama 2/3.x, Mistral, Qwen2/2.5 (q,k,v bias), Qwen3 (q/k norm), Phi-3/phi-4 (fused qkv, gate_up).
+-- Llama 2/3.x, Mistral, Qwen2/2.5 (q,k,v bias), Qwen3 (q/k norm), Phi-3/phi-4 (fused qkv, gate_up),
+-- IBM Granite 3.x dense (granite), SmolLM3 (smollm3: NoPE layers).
 -- formulas: shared/calibration/models_README.md §1, §2, §3, §5
 local nn = require "nn"
 
@@ -10,6 +11,13 @@ local TYPES = {
   qwen2   = { qkv_bias = true, window = "opt-in" },
   qwen3   = { qk_norm = true, window = "opt-in" },
   phi3    = { fused = true, window = true },
+  -- IBM Granite 3.x dense (GraniteForCausalLM, transformers models/granite/modeling_granite.py):
+  -- Llama's tensors; embedding_multiplier, attention_multiplier, residual_multiplier and
+  -- logits_scaling scale activations only, no stored parameter or cache shape
+  granite = {},
+  -- SmolLM3 (SmolLM3ForCausalLM, models/smollm3/modeling_smollm3.py): Llama's tensors; the NoPE
+  -- layers of no_rope_layers skip RoPE, which changes no parameter or cache shape
+  smollm3 = { window = "opt-in" },
 }
 
 -- Which layers use sliding-window attention, as a function i -> window or false.
@@ -28,8 +36,8 @@ end
 
 return arch {
   name        = "llama",
-  summary     = "dense decoder: Llama 2/3.x, Mistral, Qwen2/2.5, Qwen3, Phi-3/phi-4",
-  model_types = { "llama", "mistral", "qwen2", "qwen3", "phi3" },
+  summary     = "dense decoder: Llama 2/3.x, Mistral, Qwen2/2.5, Qwen3, Phi-3/phi-4, Granite 3, SmolLM3",
+  model_types = { "llama", "mistral", "qwen2", "qwen3", "phi3", "granite", "smollm3" },
   build = function(cfg)
     local mt = nn.opt(cfg, "model_type", "llama")
     local kind = TYPES[mt] or TYPES.llama
