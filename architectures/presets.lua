@@ -875,6 +875,143 @@ models["LiquidAI/LFM2-1.2B"] = { arch = "lfm2", config = {
   rope_theta = 1000000.0, tie_embedding = true, torch_dtype = "bfloat16",
 } }
 
+-- --- architecture families A (Gemma 1, Phi-2, PhiMoE, OLMo 2, OLMoE, Granite 3 dense / MoE,
+-- Cohere Command R / R7B / A, StarCoder2, SmolLM3): the shape fields of each repo's config.json
+-- on the Hugging Face Hub (fields that change no shape left out)
+models["google/gemma-7b"] = { arch = "gemma", config = {
+    architectures = { "GemmaForCausalLM" }, head_dim = 256, hidden_act = "gelu", hidden_size = 3072,
+    intermediate_size = 24576, max_position_embeddings = 8192, model_type = "gemma",
+    num_attention_heads = 16, num_hidden_layers = 28, num_key_value_heads = 16, rope_theta = 10000.0,
+    vocab_size = 256000,
+} }
+models["google/gemma-2b"] = { arch = "gemma", config = {
+    architectures = { "GemmaForCausalLM" }, head_dim = 256, hidden_act = "gelu", hidden_size = 2048,
+    intermediate_size = 16384, max_position_embeddings = 8192, model_type = "gemma",
+    num_attention_heads = 8, num_hidden_layers = 18, num_key_value_heads = 1, rope_theta = 10000.0,
+    vocab_size = 256000,
+} }
+models["microsoft/phi-2"] = { arch = "phi", config = {
+    architectures = { "PhiForCausalLM" }, hidden_act = "gelu_new", hidden_size = 2560,
+    intermediate_size = 10240, layer_norm_eps = 1e-05, max_position_embeddings = 2048, model_type = "phi",
+    num_attention_heads = 32, num_hidden_layers = 32, partial_rotary_factor = 0.4, qk_layernorm = false,
+    rope_theta = 10000.0, tie_word_embeddings = false, vocab_size = 51200,
+} }
+models["microsoft/Phi-3.5-MoE-instruct"] = { arch = "phimoe", config = {
+    architectures = { "PhiMoEForCausalLM" }, attention_bias = true, hidden_size = 4096,
+    intermediate_size = 6400, lm_head_bias = true, max_position_embeddings = 131072, model_type = "phimoe",
+    num_attention_heads = 32, num_experts_per_tok = 2, num_hidden_layers = 32, num_key_value_heads = 8,
+    num_local_experts = 16, original_max_position_embeddings = 4096, sliding_window = 131072,
+    tie_word_embeddings = false, vocab_size = 32064,
+} }
+models["allenai/OLMo-2-1124-7B"] = { arch = "olmo2", config = {
+    architectures = { "Olmo2ForCausalLM" }, attention_bias = false, hidden_size = 4096,
+    intermediate_size = 11008, max_position_embeddings = 4096, model_type = "olmo2",
+    num_attention_heads = 32, num_hidden_layers = 32, num_key_value_heads = 32, rope_theta = 500000,
+    tie_word_embeddings = false, vocab_size = 100352,
+} }
+models["allenai/OLMo-2-1124-13B"] = { arch = "olmo2", config = {
+    architectures = { "Olmo2ForCausalLM" }, attention_bias = false, hidden_size = 5120,
+    intermediate_size = 13824, max_position_embeddings = 4096, model_type = "olmo2",
+    num_attention_heads = 40, num_hidden_layers = 40, num_key_value_heads = 40, rope_theta = 500000,
+    tie_word_embeddings = false, vocab_size = 100352,
+} }
+models["allenai/OLMoE-1B-7B-0924"] = { arch = "olmoe", config = {
+    architectures = { "OlmoeForCausalLM" }, hidden_size = 2048, intermediate_size = 1024,
+    max_position_embeddings = 4096, model_type = "olmoe", norm_topk_prob = false, num_attention_heads = 16,
+    num_experts = 64, num_experts_per_tok = 8, num_hidden_layers = 16, num_key_value_heads = 16,
+    tie_word_embeddings = false, vocab_size = 50304,
+} }
+models["ibm-granite/granite-3.1-8b-instruct"] = { arch = "granite", config = {
+    architectures = { "GraniteForCausalLM" }, attention_bias = false, hidden_size = 4096,
+    intermediate_size = 12800, max_position_embeddings = 131072, mlp_bias = false, model_type = "granite",
+    num_attention_heads = 32, num_hidden_layers = 40, num_key_value_heads = 8, rope_theta = 10000000.0,
+    tie_word_embeddings = true, vocab_size = 49155,
+} }
+models["ibm-granite/granite-3.1-2b-instruct"] = { arch = "granite", config = {
+    architectures = { "GraniteForCausalLM" }, attention_bias = false, hidden_size = 2048,
+    intermediate_size = 8192, max_position_embeddings = 131072, mlp_bias = false, model_type = "granite",
+    num_attention_heads = 32, num_hidden_layers = 40, num_key_value_heads = 8, rope_theta = 5000000.0,
+    tie_word_embeddings = true, vocab_size = 49155,
+} }
+models["ibm-granite/granite-3.1-3b-a800m-instruct"] = { arch = "granitemoe", config = {
+    architectures = { "GraniteMoeForCausalLM" }, attention_bias = false, hidden_size = 1536,
+    intermediate_size = 512, max_position_embeddings = 131072, model_type = "granitemoe",
+    num_attention_heads = 24, num_experts_per_tok = 8, num_hidden_layers = 32, num_key_value_heads = 8,
+    num_local_experts = 40, tie_word_embeddings = true, vocab_size = 49155,
+} }
+models["ibm-granite/granite-3.1-1b-a400m-instruct"] = { arch = "granitemoe", config = {
+    architectures = { "GraniteMoeForCausalLM" }, attention_bias = false, hidden_size = 1024,
+    intermediate_size = 512, max_position_embeddings = 131072, model_type = "granitemoe",
+    num_attention_heads = 16, num_experts_per_tok = 8, num_hidden_layers = 24, num_key_value_heads = 8,
+    num_local_experts = 32, tie_word_embeddings = true, vocab_size = 49155,
+} }
+models["ibm-granite/granite-3.3-8b-instruct"] = { arch = "granite", config = {
+    architectures = { "GraniteForCausalLM" }, attention_bias = false, hidden_size = 4096,
+    intermediate_size = 12800, max_position_embeddings = 131072, mlp_bias = false, model_type = "granite",
+    num_attention_heads = 32, num_hidden_layers = 40, num_key_value_heads = 8, rope_theta = 10000000.0,
+    tie_word_embeddings = true, vocab_size = 49159,
+} }
+models["ibm-granite/granite-3.3-2b-instruct"] = { arch = "granite", config = {
+    architectures = { "GraniteForCausalLM" }, attention_bias = false, hidden_size = 2048,
+    intermediate_size = 8192, max_position_embeddings = 131072, mlp_bias = false, model_type = "granite",
+    num_attention_heads = 32, num_hidden_layers = 40, num_key_value_heads = 8, rope_theta = 10000000.0,
+    tie_word_embeddings = true, vocab_size = 49159,
+} }
+models["CohereForAI/aya-expanse-8b"] = { arch = "cohere", config = {
+    architectures = { "CohereForCausalLM" }, attention_bias = false, hidden_size = 4096,
+    intermediate_size = 14336, max_position_embeddings = 8192, model_type = "cohere",
+    num_attention_heads = 32, num_hidden_layers = 32, num_key_value_heads = 8, use_qk_norm = false,
+    vocab_size = 256000,
+} }
+models["CohereForAI/c4ai-command-r-v01"] = { arch = "cohere", config = {
+    architectures = { "CohereForCausalLM" }, attention_bias = false, hidden_size = 8192,
+    intermediate_size = 22528, max_position_embeddings = 8192, model_type = "cohere",
+    num_attention_heads = 64, num_hidden_layers = 40, num_key_value_heads = 64, use_qk_norm = false,
+    vocab_size = 256000,
+} }
+models["CohereForAI/c4ai-command-r-plus"] = { arch = "cohere", config = {
+    architectures = { "CohereForCausalLM" }, attention_bias = false, hidden_size = 12288,
+    intermediate_size = 33792, max_position_embeddings = 8192, model_type = "cohere",
+    num_attention_heads = 96, num_hidden_layers = 64, num_key_value_heads = 8, use_qk_norm = true,
+    vocab_size = 256000,
+} }
+models["CohereForAI/c4ai-command-r7b-12-2024"] = { arch = "cohere2", config = {
+    architectures = { "Cohere2ForCausalLM" }, attention_bias = false, head_dim = 128, hidden_size = 4096,
+    intermediate_size = 14336, max_position_embeddings = 8192, model_type = "cohere2",
+    num_attention_heads = 32, num_hidden_layers = 32, num_key_value_heads = 8, sliding_window = 4096,
+    sliding_window_pattern = 4, vocab_size = 256000,
+} }
+models["CohereForAI/c4ai-command-a-03-2025"] = { arch = "cohere2", config = {
+    architectures = { "Cohere2ForCausalLM" }, attention_bias = false, head_dim = 128, hidden_size = 12288,
+    intermediate_size = 36864, max_position_embeddings = 131072, model_type = "cohere2",
+    num_attention_heads = 96, num_hidden_layers = 64, num_key_value_heads = 8, sliding_window = 4096,
+    sliding_window_pattern = 4, vocab_size = 256000,
+} }
+models["bigcode/starcoder2-3b"] = { arch = "starcoder2", config = {
+    architectures = { "Starcoder2ForCausalLM" }, hidden_size = 3072, intermediate_size = 12288,
+    max_position_embeddings = 16384, model_type = "starcoder2", num_attention_heads = 24,
+    num_hidden_layers = 30, num_key_value_heads = 2, rope_theta = 999999.4420358813, sliding_window = 4096,
+    use_bias = true, vocab_size = 49152,
+} }
+models["bigcode/starcoder2-7b"] = { arch = "starcoder2", config = {
+    architectures = { "Starcoder2ForCausalLM" }, hidden_size = 4608, intermediate_size = 18432,
+    max_position_embeddings = 16384, model_type = "starcoder2", num_attention_heads = 36,
+    num_hidden_layers = 32, num_key_value_heads = 4, rope_theta = 1000000, sliding_window = 4096,
+    use_bias = true, vocab_size = 49152,
+} }
+models["bigcode/starcoder2-15b"] = { arch = "starcoder2", config = {
+    architectures = { "Starcoder2ForCausalLM" }, hidden_size = 6144, intermediate_size = 24576,
+    max_position_embeddings = 16384, model_type = "starcoder2", num_attention_heads = 48,
+    num_hidden_layers = 40, num_key_value_heads = 4, rope_theta = 100000, sliding_window = 4096,
+    tie_word_embeddings = false, use_bias = true, vocab_size = 49152,
+} }
+models["HuggingFaceTB/SmolLM3-3B"] = { arch = "smollm3", config = {
+    architectures = { "SmolLM3ForCausalLM" }, attention_bias = false, hidden_size = 2048,
+    intermediate_size = 11008, max_position_embeddings = 65536, mlp_bias = false, model_type = "smollm3",
+    no_rope_layer_interval = 4, num_attention_heads = 16, num_hidden_layers = 36, num_key_value_heads = 4,
+    rope_theta = 5000000.0, tie_word_embeddings = true, use_sliding_window = false, vocab_size = 128256,
+} }
+
 local aliases = {
   ["tiiuae/Falcon-H1-7B-Base"] = "tiiuae/Falcon-H1-7B-Instruct",
   ["bigscience/bloom-7b1"] = "bigscience/bloomz-7b1",
@@ -922,6 +1059,17 @@ local aliases = {
   ["mistralai/Mistral-Small-3.1-24B-Base-2503"] = "mistralai/Mistral-Small-3.1-24B-Instruct-2503",
   ["mistralai/Mistral-Small-3.2-24B-Instruct-2506"] = "mistralai/Mistral-Small-3.1-24B-Instruct-2503",
   ["Qwen/Qwen3-Next-80B-A3B-Thinking"] = "Qwen/Qwen3-Next-80B-A3B-Instruct",
+  -- --- architecture families A
+  ["google/gemma-7b-it"] = "google/gemma-7b",
+  ["google/gemma-2b-it"] = "google/gemma-2b",
+  ["allenai/OLMo-2-1124-7B-Instruct"] = "allenai/OLMo-2-1124-7B",
+  ["allenai/OLMo-2-1124-13B-Instruct"] = "allenai/OLMo-2-1124-13B",
+  ["allenai/OLMoE-1B-7B-0924-Instruct"] = "allenai/OLMoE-1B-7B-0924",
+  ["ibm-granite/granite-3.1-8b-base"] = "ibm-granite/granite-3.1-8b-instruct",
+  ["ibm-granite/granite-3.1-2b-base"] = "ibm-granite/granite-3.1-2b-instruct",
+  ["ibm-granite/granite-3.1-3b-a800m-base"] = "ibm-granite/granite-3.1-3b-a800m-instruct",
+  ["ibm-granite/granite-3.1-1b-a400m-base"] = "ibm-granite/granite-3.1-1b-a400m-instruct",
+  ["HuggingFaceTB/SmolLM3-3B-Base"] = "HuggingFaceTB/SmolLM3-3B",
 }
 
 return { models = models, aliases = aliases }

@@ -6,7 +6,9 @@ arch = require("prelude").arch
 
 local ARCH_FILES = { "llama", "moe", "gemma", "deepseek", "gpt_oss", "gpt_neox", "gpt2",
                      "falcon", "bloom", "bert", "t5", "llama4", "qwen3_next", "qwen2_vl", "mllama", "mistral3", "glm4_moe",
-                     "qwen3_5", "minimax_m2", "granitemoehybrid", "falcon_h1", "lfm2", "qwen3_vl" }
+                     "qwen3_5", "minimax_m2", "granitemoehybrid", "falcon_h1", "lfm2", "qwen3_vl",
+                     -- architecture families A
+                     "phi", "cohere", "starcoder2", "olmo" }
 
 -- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
 -- models_README.md derives / that public model cards report, as noted).
@@ -142,6 +144,40 @@ local EXPECTED_PARAMS = {
   -- general.parameter_count of its GGUF.
   ["LiquidAI/LFM2-1.2B"]                             = 1170340608,
 }
+-- --- architecture families A: published exact counts (the Hub's safetensors parameter totals or
+-- model cards, as noted); "inventory" = no exact published figure found, the count checked by hand
+do
+  local A = {
+    ["google/gemma-7b"]                        = 8537680896,   -- Keras Hub gemma_presets.py gemma_7b_en params
+    ["google/gemma-2b"]                        = 2506172416,   -- Keras Hub gemma_2b_en params
+    ["microsoft/phi-2"]                        = 2779683840,   -- Hub safetensors parameters F16
+    -- 32 x (attention with biases 41,953,280 + 16 experts x 78,643,200 + router 65,536 + 2 LayerNorms
+    -- 16,384) + embed 131,334,144 + lm_head 131,334,144 + its bias 32,064 + norm 8,192: the
+    -- 41,873,153,344 reported for Phi-3.5-MoE (feed-forward 40,267,415,552)
+    ["microsoft/Phi-3.5-MoE-instruct"]         = 41873153344,
+    ["allenai/OLMo-2-1124-7B"]                 = 7298617344,   -- Hub safetensors total
+    ["allenai/OLMo-2-1124-13B"]                = 13716198400,  -- Hub safetensors total
+    ["allenai/OLMoE-1B-7B-0924"]               = 6919161856,   -- Hub safetensors total
+    ["ibm-granite/granite-3.3-8b-instruct"]    = 8170864640,   -- Hub safetensors total (tied embedding once)
+    ["ibm-granite/granite-3.3-2b-instruct"]    = 2533539840,   -- Hub safetensors total
+    ["ibm-granite/granite-3.1-8b-instruct"]    = 8170848256,   -- 3.3's less 4 vocabulary rows (49,155 tokens)
+    ["ibm-granite/granite-3.1-2b-instruct"]    = 2533531648,
+    ["ibm-granite/granite-3.1-3b-a800m-instruct"] = 3298793472, -- = granite-guardian-3.2-3b-a800m's Hub total
+    ["ibm-granite/granite-3.1-1b-a400m-instruct"] = 1334628352, -- model.parameters() of the checkpoint
+    ["CohereForAI/aya-expanse-8b"]             = 8028033024,   -- Hub safetensors total (Command R7B's shapes)
+    ["CohereForAI/c4ai-command-r7b-12-2024"]   = 8028033024,
+    -- inventory: 40 x (attention 268,435,456 + MLP 553,648,128 + LayerNorm 8,192) + embed
+    -- 2,097,152,000 + norm 8,192 (the Hub's "35B")
+    ["CohereForAI/c4ai-command-r-v01"]         = 34980831232,
+    ["CohereForAI/c4ai-command-r-plus"]        = 103810674688, -- inventory (the Hub's "104B")
+    ["CohereForAI/c4ai-command-a-03-2025"]     = 111057580032, -- inventory (the Hub's "111B")
+    ["bigcode/starcoder2-3b"]                  = 3030371328,   -- inventory (tied; the Hub's "3.03B")
+    ["bigcode/starcoder2-7b"]                  = 7173923840,   -- inventory (tied; the Hub's "7.17B")
+    ["bigcode/starcoder2-15b"]                 = 15957889024,  -- inventory (untied; the Hub's "16B")
+    ["HuggingFaceTB/SmolLM3-3B"]               = 3075098624,   -- safetensors index total_size / 2
+  }
+  for k, v in pairs(A) do EXPECTED_PARAMS[k] = v end
+end
 
 -- KV-cache bytes per token at 2 bytes/element: sum over groups of layers*kv_heads*(k+v)*2.
 local EXPECTED_KV_BF16 = {
@@ -169,6 +205,24 @@ local EXPECTED_KV_BF16 = {
   ["tiiuae/Falcon-H1-7B-Instruct"]    = 2 * 44 * 2 * 128 * 2, -- 45,056: attention in every layer (states apart)
   ["LiquidAI/LFM2-1.2B"]              = 2 * 6 * 8 * 64 * 2,   -- 12,288: the 6 attention layers
 }
+-- --- architecture families A
+do
+  local A = {
+    ["google/gemma-7b"]                 = 2 * 28 * 16 * 256 * 2,  -- 458,752: MHA, head_dim 256
+    ["google/gemma-2b"]                 = 2 * 18 * 1 * 256 * 2,   -- 18,432: multi-query
+    ["microsoft/phi-2"]                 = 2 * 32 * 32 * 80 * 2,   -- 327,680
+    ["microsoft/Phi-3.5-MoE-instruct"]  = 2 * 32 * 8 * 128 * 2,   -- 131,072
+    ["allenai/OLMo-2-1124-7B"]          = 2 * 32 * 32 * 128 * 2,  -- 524,288
+    ["allenai/OLMoE-1B-7B-0924"]        = 2 * 16 * 16 * 128 * 2,  -- 131,072
+    ["ibm-granite/granite-3.3-8b-instruct"] = 2 * 40 * 8 * 128 * 2, -- 163,840
+    ["ibm-granite/granite-3.1-3b-a800m-instruct"] = 2 * 32 * 8 * 64 * 2, -- 65,536
+    ["CohereForAI/c4ai-command-r-v01"]  = 2 * 40 * 64 * 128 * 2,  -- 1,310,720: MHA
+    ["CohereForAI/c4ai-command-r7b-12-2024"] = 2 * 32 * 8 * 128 * 2, -- 131,072 (24 of the 32 layers windowed)
+    ["bigcode/starcoder2-3b"]           = 2 * 30 * 2 * 128 * 2,   -- 30,720
+    ["HuggingFaceTB/SmolLM3-3B"]        = 2 * 36 * 4 * 128 * 2,   -- 73,728
+  }
+  for k, v in pairs(A) do EXPECTED_KV_BF16[k] = v end
+end
 
 -- Expected (window -> layers) splits of the KV groups; "full" = no window.
 local EXPECTED_WINDOWS = {
@@ -185,6 +239,13 @@ local EXPECTED_WINDOWS = {
   ["Qwen/Qwen3.5-397B-A17B"] = { full = 60 },  -- 15 attention + 45 state layers
   ["ibm-granite/granite-4.0-h-tiny"] = { full = 40 },  -- 4 attention + 36 Mamba-2 state layers
 }
+-- --- architecture families A: Gemma 1 global everywhere; cohere2 three windowed layers in four;
+-- StarCoder2's sliding_window 4096 on every layer
+EXPECTED_WINDOWS["google/gemma-7b"] = { full = 28 }
+EXPECTED_WINDOWS["CohereForAI/c4ai-command-r7b-12-2024"] = { [4096] = 24, full = 8 }
+EXPECTED_WINDOWS["CohereForAI/c4ai-command-a-03-2025"] = { [4096] = 48, full = 16 }
+EXPECTED_WINDOWS["CohereForAI/c4ai-command-r-v01"] = { full = 40 }
+EXPECTED_WINDOWS["bigcode/starcoder2-3b"] = { [4096] = 30 }
 
 local passed, failed = 0, 0
 local function check(ok, msg)
@@ -371,7 +432,10 @@ for _, mt in ipairs { "llama", "qwen2", "qwen3", "qwen3_moe", "qwen2_moe", "mixt
                       "bert", "t5", "mt5", "bloom", "mistral", "llama4", "llama4_text", "qwen3_next",
                       "qwen2_5_vl", "mllama", "mistral3", "glm4_moe", "qwen3_5",
                       "qwen3_5_moe", "qwen3_5_text", "qwen3_5_moe_text", "kimi_k2", "minimax_m2",
-                      "granitemoehybrid", "falcon_h1", "lfm2", "qwen3_vl", "qwen3_vl_moe" } do
+                      "granitemoehybrid", "falcon_h1", "lfm2", "qwen3_vl", "qwen3_vl_moe",
+                      -- architecture families A
+                      "gemma", "phi", "phimoe", "olmo2", "olmoe", "granite", "granitemoe",
+                      "cohere", "cohere2", "starcoder2", "smollm3" } do
   check(by_type[mt] ~= nil, "no script for model_type " .. mt)
 end
 
