@@ -58,6 +58,10 @@ local GGUF_ARCH = {
   falcon = "falcon", deepseek2 = "deepseek_v2", ["gpt-oss"] = "gpt_oss", t5 = "t5",
   glm4moe = "glm4_moe", qwen3next = "qwen3_next", qwen35 = "qwen3_5_text", qwen35moe = "qwen3_5_moe_text",
   llama4 = "llama4_text",
+  -- architecture families A (llama.cpp src/llama-arch.cpp LLM_ARCH_NAMES)
+  gemma = "gemma", phi2 = "phi", phimoe = "phimoe", olmo2 = "olmo2", olmoe = "olmoe",
+  granite = "granite", granitemoe = "granitemoe", ["command-r"] = "cohere", cohere2 = "cohere2",
+  starcoder2 = "starcoder2", smollm3 = "smollm3",
 }
 
 local GGUF_DTYPE = { F32 = "fp32", F16 = "fp16", BF16 = "bf16", F64 = "fp64", I8 = "int8",

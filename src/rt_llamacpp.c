@@ -927,13 +927,14 @@ static const lc_wname LC_WNAMES[] = {
     {"attn_qkv", LW_QKV}, {"query_key_value", LW_QKV}, {"qkv_proj", LW_QKV}, {"c_attn", LW_QKV},
     {"attn_q.", LW_Q}, {"q_proj", LW_Q}, {"attn_k.", LW_K}, {"k_proj", LW_K}, {"attn_v.", LW_V}, {"v_proj", LW_V},
     {"attn_output", LW_O}, {"o_proj", LW_O}, {"attention.dense", LW_O}, {"out_proj", LW_O}, {"attn.c_proj", LW_O},
+    {"self_attn.dense", LW_O}, /* phi2's output projection (transformers PhiAttention.dense) */
     {"ffn_gate_inp", LW_ROUTER}, {"exp_probs_b", LW_ROUTER}, {"ffn_gate_up_exps", LW_GATE_EXPS}, /* fused: the gate's slot */
     {"ffn_gate_exps", LW_GATE_EXPS}, {"ffn_up_exps", LW_UP_EXPS},
     {"ffn_gate_shexp", LW_GATE}, {"ffn_up_shexp", LW_UP}, {"ffn_down_shexp", LW_DOWN},
     {"ffn_down_exps", LW_DOWN_EXPS}, {"gate_up_proj", LW_UP}, {"ffn_gate.", LW_GATE}, {"gate_proj", LW_GATE},
     {".w1.", LW_GATE}, {"ffn_up.", LW_UP}, {"up_proj", LW_UP}, {"dense_h_to_4h", LW_UP}, {"c_fc", LW_UP},
     {".w3.", LW_UP}, {"ffn_down.", LW_DOWN}, {"down_proj", LW_DOWN}, {"dense_4h_to_h", LW_DOWN},
-    {"mlp.c_proj", LW_DOWN}, {".w2.", LW_DOWN}, {"attn_norm", LW_ATTN_NORM}, {"input_layernorm", LW_ATTN_NORM},
+    {"mlp.c_proj", LW_DOWN}, {"mlp.fc1", LW_UP}, {"mlp.fc2", LW_DOWN}, /* phi2's PhiMLP */ {".w2.", LW_DOWN}, {"attn_norm", LW_ATTN_NORM}, {"input_layernorm", LW_ATTN_NORM},
     {"ln_1.", LW_ATTN_NORM}, {"ffn_norm", LW_FFN_NORM}, {"post_attention_layernorm", LW_FFN_NORM},
     {"ln_2.", LW_FFN_NORM}, {"output_norm", LW_OUT_NORM}, {"final_layer_norm", LW_OUT_NORM},
     {"model.norm.", LW_OUT_NORM}, {"ln_f.", LW_OUT_NORM},
