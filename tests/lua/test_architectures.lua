@@ -8,7 +8,7 @@ local ARCH_FILES = { "llama", "moe", "gemma", "deepseek", "gpt_oss", "gpt_neox",
                      "falcon", "bloom", "bert", "t5", "llama4", "qwen3_next", "qwen2_vl", "mllama", "mistral3", "glm4_moe",
                      "qwen3_5", "minimax_m2", "granitemoehybrid", "falcon_h1", "lfm2", "qwen3_vl",
                      -- architecture families A
-                     "phi", "cohere", "starcoder2", "olmo" }
+                     "phi", "cohere", "starcoder2", "olmo", "gemma3n" }
 
 -- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
 -- models_README.md derives / that public model cards report, as noted).
@@ -290,7 +290,7 @@ end
 -- Description validation.
 local DESC_KEYS = { arch = 1, family = 1, hidden = 1, layers = 1, encoder_layers = 1, vocab = 1,
   heads = 1, kv_heads = 1, head_dim = 1, intermediate = 1, max_position = 1, rotary_dim = 1, tied_embeddings = 1,
-  tensors = 1, kv = 1, block = 1, rope_positions = 1, rope_rows = 1, attn_temp = 1 }
+  tensors = 1, kv = 1, block = 1, rope_positions = 1, rope_rows = 1, attn_temp = 1, kv_shared_layers = 1 }
 local TENSOR_KEYS = { name = 1, shape = 1, count = 1, role = 1, dtype = 1, gguf_split = 1, layout = 1 }
 local KV_KEYS = { layers = 1, kv_heads = 1, k_dim = 1, v_dim = 1, window = 1, mla = 1, kind = 1, tokens = 1,
   state_elems = 1, conv_elems = 1 }
@@ -368,6 +368,9 @@ local function validate(id, d)
   -- the groups partition the layers; a state group may instead sit beside attention groups that
   -- cover every layer (Falcon-H1: attention and Mamba-2 heads in parallel in each layer)
   local L = d.layers or 0
+  -- layers that read an earlier layer's K/V and cache none of their own (Gemma 3n)
+  need(d.kv_shared_layers == nil or posint(d.kv_shared_layers), "kv_shared_layers must be a positive integer")
+  kv_layers = kv_layers + (d.kv_shared_layers or 0)
   local parallel = kv_layers == L and state_layers <= L
   need(kv_layers + state_layers <= L or parallel, "kv groups cover more layers than the model has")
   need(d.family ~= "decoder" or kv_layers + state_layers == L or parallel, "a decoder caches K/V on every layer")
@@ -435,7 +438,7 @@ for _, mt in ipairs { "llama", "qwen2", "qwen3", "qwen3_moe", "qwen2_moe", "mixt
                       "granitemoehybrid", "falcon_h1", "lfm2", "qwen3_vl", "qwen3_vl_moe",
                       -- architecture families A
                       "gemma", "phi", "phimoe", "olmo2", "olmoe", "granite", "granitemoe",
-                      "cohere", "cohere2", "starcoder2", "smollm3" } do
+                      "cohere", "cohere2", "starcoder2", "smollm3", "gemma3n", "gemma3n_text" } do
   check(by_type[mt] ~= nil, "no script for model_type " .. mt)
 end
 
@@ -754,6 +757,47 @@ do
   check(err_of(nn.flag, { x = 1 }, "x") == "config: field 'x' must be true or false, got 1", "nn.flag message")
   check(nn.opt({ x = 3 }, "x", 5) == 3 and nn.opt({}, "x", 5) == 5, "nn.opt")
   check(nn.need({ x = 7.0 }, "x") == 7 and math.type(nn.need({ x = 7.0 }, "x")) == "integer", "nn.need converts 7.0")
+end
+
+---------------------------------------------------------------------------
+-- --- architecture families A: Gemma 3n's text decoder, from the text_config of
+-- google/gemma-3n-E4B-it / -E2B-it (no preset: the published checkpoints carry the vision and
+-- audio towers, which are not modelled, and a preset would count them short). The counts:
+-- E4B 6,866,696,688 and E2B 4,456,156,768, the 6.87B / 4.46B Ollama lists for its text-only
+-- gemma3n:e4b / gemma3n:e2b (ollama/ollama#11286; rounded figures: the exact count is the
+-- inventory's, checked by hand: E4B embed 537,395,200 + per-layer embeddings 2,348,810,240 +
+-- per_layer_model_projection 18,350,080 + 6 AltUp projections 25,165,824 + 35 layers x
+-- 112,484,944 + per_layer_projection_norm 256 + norm 2,048). KV: only the first L - num_kv_shared_layers layers cache (16 local of
+-- window 512 + 4 global, 2 KV heads x 256): 2 x 20 x 2 x 256 x 2 = 40,960 bytes per token.
+do
+  local function g3n(L, I, shared)
+    local lt = {}
+    for i = 1, L do lt[i] = (i % 5 == 0) and "full_attention" or "sliding_attention" end
+    return { model_type = "gemma3n_text", hidden_size = 2048, num_hidden_layers = L, intermediate_size = I,
+      num_attention_heads = 8, num_key_value_heads = 2, head_dim = 256, vocab_size = 262400,
+      vocab_size_per_layer_input = 262144, hidden_size_per_layer_input = 256, altup_num_inputs = 4,
+      laurel_rank = 64, num_kv_shared_layers = shared, sliding_window = 512, layer_types = lt,
+      max_position_embeddings = 32768 }
+  end
+  local a = by_type["gemma3n_text"]
+  for _, c in ipairs { { "gemma-3n-E4B text", g3n(35, 16384, 15), 6866696688 },
+                       { "gemma-3n-E2B text", g3n(30, 8192, 10), 4456156768 } } do
+    local ok, d = pcall(a.build, c[2])
+    if check(ok, c[1] .. ": build failed: " .. tostring(d)) and validate(c[1], d) then
+      check(params(d) == c[3], ("%s: %d parameters, expected %d"):format(c[1], params(d), c[3]))
+      check(kv_bytes(d, 2) == 40960, ("%s: KV %d bytes/token, expected 40960"):format(c[1], kv_bytes(d, 2)))
+      local w = {}
+      for _, g in ipairs(d.kv) do w[g.window or "full"] = (w[g.window or "full"] or 0) + g.layers end
+      check(w[512] == 16 and w.full == 4, c[1] .. ": 16 local + 4 global cached layers")
+    end
+  end
+  -- a per-layer width list (intermediate_size as the published config.json gives it)
+  local c = g3n(35, nil, 15); c.intermediate_size = {}
+  for i = 1, 35 do c.intermediate_size[i] = 16384 end
+  local ok, d = pcall(a.build, c)
+  check(ok and params(d) == 6866696688, "gemma-3n-E4B text with a per-layer intermediate_size list")
+  local e = select(2, pcall(a.build, { model_type = "gemma3n", text_config = g3n(35, 16384, 15) }))
+  check(type(e) == "string" and e:find("towers are not modelled", 1, true), "gemma3n (multimodal) refused: " .. tostring(e))
 end
 
 ---------------------------------------------------------------------------
