@@ -61,7 +61,7 @@ return arch {
     nn.lm(t, { vocab = V, hidden = h, tied = tied })
 
     dims.I = E > 0 and 0 or S  -- the dense FFN width: the shared MLP when there are no experts
-    local block = nn.rms_block(nh, nkv, d, k * I + S, E, k)
+    local block = nn.rms_block(nh, nkv, d, k * I + S, E, k, I)
     return nn.decoder_desc("granitemoehybrid", cfg, dims, { tied_embeddings = tied, tensors = t, kv = kv, block = block })
   end,
 }

@@ -90,7 +90,7 @@ return arch {
       tied_embeddings = tied,
       tensors = t,
       kv = kv,
-      block = nn.rms_block(nh, nkv, d, (k + 1) * I, E, k),
+      block = nn.rms_block(nh, nkv, d, (k + 1) * I, E, k, I),
     }
   end,
 }

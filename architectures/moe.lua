@@ -79,7 +79,7 @@ return arch {
     -- (the published Qwen2-MoE configs set it false).
     local w = nn.int(cfg, "sliding_window", nil)
     if qwen and not nn.flag(cfg, "use_sliding_window", false) then w = nil end
-    local block = nn.rms_block(nh, nkv, d, k * EI + SI, E, k)
+    local block = nn.rms_block(nh, nkv, d, k * EI + SI, E, k, EI)
     if phi then block.norm = "layer" end
     return {
       arch = "moe", family = "decoder",

@@ -41,7 +41,7 @@ return arch {
         nn.gated_mlp(t, lp .. ".mlp.shared_expert", { hidden = h, width = SI, count = L, role = "shared_expert" })
         nn.linear(t, lp .. ".mlp.shared_expert_gate", 1, h, { count = L, role = "router" })
       end
-      block = nn.rms_block(nh, nkv, d, k * EI + SI, E, k)
+      block = nn.rms_block(nh, nkv, d, k * EI + SI, E, k, EI)
     else
       local I = nn.need(tc, "intermediate_size")
       nn.gated_mlp(t, lp .. ".mlp", { hidden = h, width = I, count = L })

@@ -37,7 +37,7 @@ return arch {
     return nn.decoder_desc("qwen3_next", cfg, dims, {
       intermediate = moe_L < L and nn.need(cfg, "intermediate_size") or 0, -- every layer MoE: 0
       tied_embeddings = tied, tensors = t, kv = kv,
-      block = nn.rms_block(nh, nkv, d, k * EI + SI, E, k),
+      block = nn.rms_block(nh, nkv, d, k * EI + SI, E, k, EI),
     })
   end,
 }

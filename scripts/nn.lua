@@ -460,10 +460,13 @@ function nn.mamba2_mixer(list, prefix, m)
 end
 
 -- The description's block of a gated RMSNorm decoder: heads, KV heads, head_dim, the
--- FFN width a token passes through, and for MoE the experts and how many a token uses.
-function nn.rms_block(heads, kv_heads, head_dim, ffn, experts, per_tok)
+-- FFN width a token passes through, and for MoE the experts and how many a token uses;
+-- expert_ffn, one routed expert's width, where ffn (k routed experts plus a shared expert) is
+-- not k times it (absent: ffn / per_tok).
+function nn.rms_block(heads, kv_heads, head_dim, ffn, experts, per_tok, expert_ffn)
   return { q_dim = heads * head_dim, kv_dim = kv_heads * head_dim, ffn_dim = ffn, gated = true, norm = "rms",
-           experts = experts or 0, experts_per_tok = per_tok or 0, parallel_residual = false }
+           experts = experts or 0, experts_per_tok = per_tok or 0, expert_ffn = expert_ffn,
+           parallel_residual = false }
 end
 
 -- The block's moe_norm: whether the router's top-k weights are renormalized to sum 1

@@ -422,9 +422,10 @@ static uint64_t req_width(const sg_spec *sp, uint64_t ctx, uint64_t page) {
 ** the gate's output in the model dtype) and the top-k weights and ids (fp32, int32). The
 ** attention's q/k/v and output are dead by the time the experts run (o_proj has consumed
 ** them) and the experts' caches are freed before the next layer's qkv_proj, so the layer's
-** peak is the residual stream plus the larger of the two, not their sum. The expert width is
-** ffn_dim / experts_per_tok (nn.rms_block: k x expert width + shared expert), which counts a
-** shared expert's width in too: slightly over for such models. vLLM's calibrated profile keeps
+** peak is the residual stream plus the larger of the two, not their sum. N is twice one routed
+** expert's width (block expert_ffn: w13 holds the routed experts only, a shared expert is its
+** own MLP beside them, e.g. models/qwen2_moe.py Qwen2MoeSparseMoeBlock.shared_expert); without a
+** shared expert that is ffn_dim / experts_per_tok. vLLM's calibrated profile keeps
 ** est_forward_moe_bytes (estimate.c). */
 #define SG_FUSED_MOE_CHUNK (64 * 1024) /* fused_moe.py CHUNK_SIZE */
 static uint64_t sg_layer_bytes(ectx *c, uint64_t tokens, uint64_t a) {
@@ -434,7 +435,8 @@ static uint64_t sg_layer_bytes(ectx *c, uint64_t tokens, uint64_t a) {
   uint64_t tp = c->s->tp ? c->s->tp : 1, k = b->experts_per_tok ? b->experts_per_tok : 1;
   uint64_t attn = acc_mul3(&c->acc, tokens, 2 * bytes_ceildiv(b->q_dim, tp) + 2 * bytes_ceildiv(b->kv_dim, tp), a);
   uint64_t base = dense > attn ? dense - attn : 0; /* the residual stream (est_forward_dense_bytes) */
-  uint64_t n = bytes_ceildiv(2 * (b->ffn_dim / k), tp), h = c->m->hidden;
+  uint64_t width = b->expert_ffn ? b->expert_ffn : b->ffn_dim / k; /* one routed expert's */
+  uint64_t n = bytes_ceildiv(2 * width, tp), h = c->m->hidden;
   uint64_t m = tokens < SG_FUSED_MOE_CHUNK ? tokens : SG_FUSED_MOE_CHUNK;
   uint64_t cache = acc_mul3(&c->acc, acc_mul(&c->acc, m, k), (n > h ? n : h) + n / 2, a);
   uint64_t router = acc_add(&c->acc, acc_mul3(&c->acc, tokens, b->experts, a), acc_mul3(&c->acc, tokens, k, 8));

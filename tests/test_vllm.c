@@ -2117,6 +2117,29 @@ static void test_sglang_breakable(void **state) {
                "runtime.cuda_graph_backend_prefill: expected one of breakable, tc_piecewise, full, disabled, got 'piecewise'");
 }
 
+/* Review (stop 19): the fused MoE's N is one routed expert's width, not ffn_dim / top_k. SGLang's
+** fused_experts_impl (python/sglang/srt/layers/moe/fused_moe_triton/fused_moe.py) sizes its caches
+** by w13's rows, the routed experts' 2 x moe_intermediate_size / tp; a shared expert is its own MLP
+** (python/sglang/srt/models/qwen2_moe.py Qwen2MoeSparseMoeBlock.shared_expert). Qwen1.5-MoE-A2.7B
+** (hidden 2048, 16 x 128 query and KV dims, 60 experts, top 4, moe_intermediate_size 1408,
+** shared_expert_intermediate_size 5632: ffn_dim 4 x 1408 + 5632, whose quarter is 2816) at 8192
+** tokens: the experts' 8192 x 4 x (max(2816, 2048) + 1408) x 2 B + router logits 8192 x 60 x 2 B +
+** top-k 8192 x 4 x 8 B beside the residual stream; ffn_dim / 4 gave 8192 x 4 x (5632 + 2816) x 2 B,
+** 0.26 GiB more. No published SGLang figure for this model: the arithmetic is the source's. */
+static void test_sglang_moe_shared_expert_width(void **state) {
+  json_t *j = eval(*state, "return { model = 'Qwen/Qwen1.5-MoE-A2.7B', runtime = { name = 'sglang', version = '0.5.13', "
+                           "mem_fraction_static = 0.90, max_total_tokens = 4096, attention_backend = 'triton', "
+                           "disable_cuda_graph = true, context_length = 8192 }, workload = { kind = 'inference', "
+                           "context = 4096 }, gpu = 'RTX-PRO-6000-Blackwell-96GB' }");
+  double t = 8192, sizes = fig(j, "cuda_graph_piecewise_sizes");
+  double pool = t * 3 * 2048 * 2 + t * 4 * (2816 + 1408) * 2 + t * 60 * 2 + t * 4 * 8;
+  double expect = pool + 0.228 * (1 << 20) * 24 * sizes;
+  double got = fig(j, "cuda_graph_piecewise_bytes");
+  assert_true(sizes > 0);
+  if (!(fabs(got - expect) < 1024)) fail_msg("Qwen1.5-MoE piecewise %.0f B, expected %.0f", got, expect);
+  json_decref(j);
+}
+
 /* SGLang's defaults by release (src/rt_sglang.c tier_defaults, fraction; scripts/runtimes/
 ** sglang.lua vlm_factor, piecewise), read in sgl-project/sglang at the version-bump commits. */
 static void test_sglang_release_defaults(void **state) {
@@ -3331,7 +3354,7 @@ int main(void) {
       cmocka_unit_test(test_qwen3_235b_fp8_tp8_ep),
       cmocka_unit_test(test_llama8b_dtypes), cmocka_unit_test(test_gemma2_hybrid), cmocka_unit_test(test_deepseek_mla), cmocka_unit_test(test_mla_block_size), cmocka_unit_test(test_glm45_air),
       cmocka_unit_test(test_moe),            cmocka_unit_test(test_qwen2moe_holdout), cmocka_unit_test(test_version_eras), cmocka_unit_test(test_cudagraph_profiling_default), cmocka_unit_test(test_cudagraph_memory), cmocka_unit_test(test_graph_gptoss_sizes), cmocka_unit_test(test_graph_fa3_accum_holdout7), cmocka_unit_test(test_graph_chunked_piecewise_only), cmocka_unit_test(test_graph_custom_ar_rule), cmocka_unit_test(test_graph_nccl_holdout6), cmocka_unit_test(test_a100_v010),
-      cmocka_unit_test(test_deficit),        cmocka_unit_test(test_errors),      cmocka_unit_test(test_sglang_pool), cmocka_unit_test(test_sglang_release_defaults), cmocka_unit_test(test_sglang_holdout3), cmocka_unit_test(test_sglang_holdout5), cmocka_unit_test(test_sglang_holdout8), cmocka_unit_test(test_sglang_holdout6), cmocka_unit_test(test_sglang_graphs2), cmocka_unit_test(test_sglang_breakable),
+      cmocka_unit_test(test_deficit),        cmocka_unit_test(test_errors),      cmocka_unit_test(test_sglang_pool), cmocka_unit_test(test_sglang_release_defaults), cmocka_unit_test(test_sglang_holdout3), cmocka_unit_test(test_sglang_holdout5), cmocka_unit_test(test_sglang_holdout8), cmocka_unit_test(test_sglang_holdout6), cmocka_unit_test(test_sglang_graphs2), cmocka_unit_test(test_sglang_breakable), cmocka_unit_test(test_sglang_moe_shared_expert_width),
       cmocka_unit_test(test_sglang_mamba), cmocka_unit_test(test_sglang_swa), cmocka_unit_test(test_sglang_mla),
       cmocka_unit_test(test_sglang_spec_eagle3), cmocka_unit_test(test_sglang_spec_mtp),
       cmocka_unit_test(test_sglang_spec_errors),
