@@ -301,12 +301,18 @@ end
 -- A diffusers model folder (transformer/, unet/: config.json with _class_name and no
 -- model_type, e.g. FluxTransformer2DModel): the pipeline architecture the class names, its
 -- config under the folder's key, and the file's tensors as that pipeline's denoiser, which
--- replace the preset's denoiser only (scripts/scenario.lua model_part).
+-- replace the preset's denoiser only (scripts/scenario.lua model_part). The fields are also
+-- given at the top level: the architectures that describe a transformer from a flat config
+-- (ltx, mochi, hunyuanvideo, pixart, cogvideox) read them there, and would otherwise take
+-- their defaults' shapes beside the file's tensors.
 local function diffusers_model(path, dir, cfg, kind)
   local key = dir:match("([^/]+)/*$")
   if key ~= "transformer" and key ~= "unet" then key = "transformer" end
   local st = host.read_safetensors(path, kind)
-  return { id = path, arch = cfg._class_name, config = { model_type = cfg._class_name, [key] = cfg },
+  local config = {}
+  for k, v in pairs(cfg) do config[k] = v end
+  config.model_type, config[key] = cfg._class_name, cfg
+  return { id = path, arch = cfg._class_name, config = config,
            component = { name = "denoiser", tensors = st_tensors(st) } }
 end
 

@@ -761,6 +761,40 @@ static void test_flux_file_matches_preset(void **state) {
   rmdir(dir);
 }
 
+/* Review (stop 19): a diffusers transformer folder of an architecture that reads its transformer
+** from a flat config (pixart.lua, ltx.lua, mochi.lua, hunyuanvideo.lua, cogvideox.lua) takes the
+** folder's config.json fields, not its own defaults beside the file's tensors (PixArt's 28 layers of
+** 16 x 72 had been reported for any PixArtTransformer2DModel folder). A 2-layer, 2 x 16-wide file. */
+static void test_diffusers_folder_flat_config(void **state) {
+  static const char *const cls[] = {"PixArtTransformer2DModel", "LTXVideoTransformer3DModel"};
+  for (size_t i = 0; i < sizeof cls / sizeof cls[0]; i++) {
+    char dir[] = "/tmp/vf_test_flat_XXXXXX", sub[256], path[320], err[256], cfg[320];
+    assert_non_null(mkdtemp(dir));
+    snprintf(sub, sizeof sub, "%s/transformer", dir);
+    assert_int_equal(mkdir(sub, 0777), 0);
+    mk_st_tensor t[] = {{"proj_out.weight", "BF16", 2, {32, 32}}};
+    mk_buf buf = {0};
+    assert_true(mk_safetensors(&buf, t, 1, NULL, err, sizeof err));
+    snprintf(path, sizeof path, "%s/diffusion_pytorch_model.safetensors", sub);
+    assert_true(mk_write_file(path, buf.p, buf.len, 0, err, sizeof err));
+    mk_buf_free(&buf);
+    int len = snprintf(cfg, sizeof cfg, "{\"_class_name\": \"%s\", \"num_layers\": 2, \"num_attention_heads\": 2, "
+                       "\"attention_head_dim\": 16}", cls[i]);
+    snprintf(path, sizeof path, "%s/config.json", sub);
+    assert_true(mk_write_file(path, cfg, (size_t)len, 0, err, sizeof err));
+    json_t *j = eval(*state, sub, "bf16", i ? "kind = \"video\", width = 256, height = 256, frames = 9"
+                                            : "kind = \"image\", width = 256, height = 256", NULL);
+    assert_int_equal(tu_int(j, "model.layers"), 2);
+    assert_int_equal(tu_int(j, "model.hidden"), 32);
+    json_decref(j);
+    remove(path);
+    snprintf(path, sizeof path, "%s/diffusion_pytorch_model.safetensors", sub);
+    remove(path);
+    rmdir(sub);
+    rmdir(dir);
+  }
+}
+
 /* HunyuanVideo-1.5 480p T2V (architectures/hunyuanvideo15.lua): 16,877,176,355 parameters; the
 ** default 848 x 480 x 121 frames is 31 x 30 x 53 = 49,290 latent tokens + 1,985 text slots =
 ** 51,275 (the S of tenstorrent/tt-xla#6071); the attention processor's dense [1, 1, S, S] mask
@@ -1349,7 +1383,7 @@ int main(void) {
       cmocka_unit_test(test_qwenimage_wan_vae_decode_holdout), cmocka_unit_test(test_sequential_offload_empties_cache),
       cmocka_unit_test(test_wan_family_holdout9), cmocka_unit_test(test_wan22_diffusers_token_timestep), cmocka_unit_test(test_group_offload_use_stream),
       cmocka_unit_test(test_generation_holdout10), cmocka_unit_test(test_hidream_bnb_linear_holdout),
-      cmocka_unit_test(test_flux_linear_projections), cmocka_unit_test(test_flux_file_matches_preset),
+      cmocka_unit_test(test_flux_linear_projections), cmocka_unit_test(test_flux_file_matches_preset), cmocka_unit_test(test_diffusers_folder_flat_config),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
