@@ -1307,6 +1307,15 @@ static void test_bnb_saves_input_holdout10(void **state) {
   json_t *fixed = eval(state, buf);
   assert_int_equal(tu_category(fixed, "activations"), 5839583232LL);
   json_decref(fixed);
+  /* pip's version strings with a PEP 440 suffix name the same release (review, stop 19) */
+  snprintf(buf, sizeof buf, fmt, ", version = '0.41.1.post2'");
+  json_t *post = eval(state, buf);
+  snprintf(buf, sizeof buf, fmt, ", version = '0.45.0.dev0'");
+  json_t *dev = eval(state, buf);
+  assert_int_equal(tu_category(post, "activations"), 5839583232LL + 1304LL * 32 * (2 * 4096 + 11008) * 2);
+  assert_int_equal(tu_category(dev, "activations"), 5839583232LL);
+  json_decref(post);
+  json_decref(dev);
 }
 
 /* Hold-out (not a calibration case): PEFT's T0_3B LoRA under accelerate DeepSpeed ZeRO-3 with

@@ -36,7 +36,12 @@ end
 -- quant.bnb_saves_input and keeps every quantized Linear's input (option `version`, the
 -- bitsandbytes release; absent: the newest).
 local function before_0_43_2(v, field)
-  local major, minor, patch = v:match("^v?(%d+)%.(%d+)%.?(%d*)$")
+  -- a PEP 440 suffix (".post1", ".dev0", "rc1", "+cu121", as pip prints a build) does not change
+  -- the release compared: a pre-release counts as its release
+  local major, minor, patch, rest = v:match("^v?(%d+)%.(%d+)%.?(%d*)(.*)$")
+  local tag = rest:match("^[%.%-]?(%a+)%d*$") or rest:match("^[%.%-]?(%a+)%d*%+[%w%.]+$")
+  local PEP440 = { a = true, b = true, rc = true, c = true, alpha = true, beta = true, pre = true, dev = true, post = true }
+  if major and rest ~= "" and not rest:match("^%+[%w%.]+$") and not PEP440[tag or ""] then major = nil end
   if not major then error(field .. ": expected a bitsandbytes release such as \"0.41.1\", got \"" .. v .. "\"", 0) end
   major, minor, patch = tonumber(major), tonumber(minor), tonumber(patch) or 0
   return major == 0 and (minor < 43 or (minor == 43 and patch < 2))
