@@ -731,7 +731,7 @@ return runtime {
     mxfp4_backend = "the MoE backend of MXFP4 experts (gpt-oss), whose padding sets their bytes",
     use_v1 = "VLLM_USE_V1 (0.8-0.10): false runs the V0 engine",
     limit_mm_per_prompt = "--limit-mm-per-prompt image=N,video=M: the multimodal items the profile run encodes",
-    max_pixels = "mm_processor_kwargs max_pixels (Qwen2.5-VL, Qwen3.5): the largest dummy image profiled",
+    max_pixels = "mm_processor_kwargs max_pixels (Qwen2.5-VL, Qwen3-VL, Qwen3.5): the largest dummy image profiled",
     model_runner = "VLLM_USE_V2_MODEL_RUNNER (0.23+): v2 gives no CUDA-graph estimate in the profile",
     speculative = "--speculative-config { method, model, num_speculative_tokens }: the drafter's weights, KV and graphs",
     lora = "--enable-lora { max_loras, max_lora_rank, fully_sharded, dtype, max_cpu_loras }: adapter slots on the GPU",
