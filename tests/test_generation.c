@@ -795,6 +795,32 @@ static void test_diffusers_folder_flat_config(void **state) {
   }
 }
 
+/* Review (stop 19): layerwise casting skips the model class's own _skip_layerwise_casting_patterns
+** beside the defaults (diffusers models/modeling_utils.py ModelMixin.enable_layerwise_casting):
+** HunyuanVideoTransformer3DModel's "context_embedder" (its token refiner, nn.Linear throughout) and
+** WanTransformer3DModel's "condition_embedder" stay in the compute dtype, so keeping them by hand
+** changes nothing; FLUX's class names no such pattern, and its context_embedder is cast. */
+static void test_layerwise_class_skips(void **state) {
+  static const struct { const char *model, *module, *workload; bool skipped; } rows[] = {
+      {"hunyuanvideo-community/HunyuanVideo", "context_embedder", "kind = \"video\", frames = 9", true},
+      {"Wan-AI/Wan2.1-T2V-1.3B", "condition_embedder", "kind = \"video\", frames = 9", true},
+      {"black-forest-labs/FLUX.1-dev", "context_embedder", "kind = \"image\"", false},
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    char q[160];
+    json_t *plain = eval(*state, rows[i].model, "bf16", rows[i].workload, ", quant = { denoiser = \"fp8-storage\" }");
+    snprintf(q, sizeof q, ", quant = { denoiser = { name = \"fp8-storage\", keep = { \"%s\" } } }", rows[i].module);
+    json_t *kept = eval(*state, rows[i].model, "bf16", rows[i].workload, q);
+    long long a = weights_of(plain, "denoiser"), b = weights_of(kept, "denoiser");
+    if (rows[i].skipped)
+      assert_int_equal(a, b);
+    else
+      assert_true(b > a);
+    json_decref(plain);
+    json_decref(kept);
+  }
+}
+
 /* HunyuanVideo-1.5 480p T2V (architectures/hunyuanvideo15.lua): 16,877,176,355 parameters; the
 ** default 848 x 480 x 121 frames is 31 x 30 x 53 = 49,290 latent tokens + 1,985 text slots =
 ** 51,275 (the S of tenstorrent/tt-xla#6071); the attention processor's dense [1, 1, S, S] mask
@@ -1383,7 +1409,7 @@ int main(void) {
       cmocka_unit_test(test_qwenimage_wan_vae_decode_holdout), cmocka_unit_test(test_sequential_offload_empties_cache),
       cmocka_unit_test(test_wan_family_holdout9), cmocka_unit_test(test_wan22_diffusers_token_timestep), cmocka_unit_test(test_group_offload_use_stream),
       cmocka_unit_test(test_generation_holdout10), cmocka_unit_test(test_hidream_bnb_linear_holdout),
-      cmocka_unit_test(test_flux_linear_projections), cmocka_unit_test(test_flux_file_matches_preset), cmocka_unit_test(test_diffusers_folder_flat_config),
+      cmocka_unit_test(test_flux_linear_projections), cmocka_unit_test(test_flux_file_matches_preset), cmocka_unit_test(test_diffusers_folder_flat_config), cmocka_unit_test(test_layerwise_class_skips),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

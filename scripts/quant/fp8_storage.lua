@@ -9,6 +9,18 @@
 -- (the transformer), so "^proj_in$" is its top-level proj_in; a pipeline's tensor names here
 -- carry the component folder first ("transformer.proj_in.weight"), hence the folder before them.
 local SKIP = { "pos_embed", "patch_embed", "norm", "^[^.]+\\.proj_in\\.", "^[^.]+\\.proj_out\\." }
+-- ModelMixin.enable_layerwise_casting adds the model class's own _skip_layerwise_casting_patterns
+-- to the defaults (diffusers models/modeling_utils.py); the classes whose patterns name Linear
+-- modules the defaults miss, searched in the denoiser's names as substrings (re.search):
+-- transformer_wan.py WanTransformer3DModel ["patch_embedding", "condition_embedder", "norm"],
+-- transformer_hunyuan_video.py HunyuanVideoTransformer3DModel and transformer_hunyuan_video15.py
+-- HunyuanVideo15Transformer3DModel ["x_embedder", "context_embedder", "norm"] (the token refiner
+-- and HunyuanVideo-1.5's context_embedder_2 stay in the compute dtype).
+local CLASS_SKIP = {
+  wan = { "patch_embedding", "condition_embedder" },
+  hunyuanvideo = { "x_embedder", "context_embedder" },
+  hunyuanvideo15 = { "x_embedder", "context_embedder" },
+}
 
 return {
   name = "fp8-storage",
@@ -22,6 +34,11 @@ return {
     local linear = { attn = true, mlp = true, expert = true, shared_expert = true, other = true, lm_head = true }
     if not linear[t.role or "other"] or not (t.name:find("%.weight$") or t.name:find("%.bias$")) then return nil end
     if #t.shape == 1 and not t.name:find("%.bias$") then return nil end
+    if t.component == "denoiser" then
+      for _, p in ipairs(CLASS_SKIP[ctx.desc.arch] or {}) do
+        if t.name:find(p, 1, true) then return nil end
+      end
+    end
     return { bytes = ctx.q.numel(t.shape), dtype = o.storage_dtype, qtype = "fp8-store" }
   end,
   overhead = function(n, o, largest, ctx)
