@@ -204,6 +204,9 @@ static void fit_launch(const model_desc *m, const scenario *s, const estimate *e
     double u = frac_up(fig(e, "gpu_memory_utilization_needed"), scn_real(s, "runtime.gpu_memory_utilization", 0.9), 100);
     int k = snprintf(row->launch, sizeof row->launch, "--tensor-parallel-size %llu --max-model-len %llu --gpu-memory-utilization %.2f",
                      (unsigned long long)tp, mml, u);
+    /* the row's count is tp x pp: a pipeline-parallel layout needs its flag too */
+    if (s->pp > 1 && k > 0 && (size_t)k < sizeof row->launch)
+      k += snprintf(row->launch + k, sizeof row->launch - (size_t)k, " --pipeline-parallel-size %llu", (unsigned long long)s->pp);
     unsigned long long loras = scn_u64(s, "vllm.lora.max_loras", 0); /* multi-LoRA serving: its flags too */
     if (loras && k > 0 && (size_t)k < sizeof row->launch)
       snprintf(row->launch + k, sizeof row->launch - (size_t)k, " --enable-lora --max-loras %llu --max-lora-rank %llu%s", loras,

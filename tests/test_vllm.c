@@ -3267,6 +3267,11 @@ static void test_holdout10_vllm_fit(void **state) {
                                       "parallel = { pp = 8 }, ", "30676803911"));
   near(j, "max_model_len_fit", 624112, 0.01, 0);
   assert_true(fit_fits(j));
+  /* the row's launch flags carry the layout's pipeline stages, not tp alone (review, stop 19) */
+  const char *launch = json_string_value(json_object_get(json_array_get(json_object_get(j, "fit"), 0), "launch"));
+  assert_non_null(launch);
+  assert_non_null(strstr(launch, "--tensor-parallel-size 1 "));
+  assert_non_null(strstr(launch, " --pipeline-parallel-size 8"));
   json_decref(j);
 }
 
