@@ -1011,6 +1011,69 @@ models["HuggingFaceTB/SmolLM3-3B"] = { arch = "smollm3", config = {
     no_rope_layer_interval = 4, num_attention_heads = 16, num_hidden_layers = 36, num_key_value_heads = 4,
     rope_theta = 5000000.0, tie_word_embeddings = true, use_sliding_window = false, vocab_size = 128256,
 } }
+-- ---- arch-families-b: InternLM 2.5 / 3, GLM-4-0414, ERNIE 4.5, Hunyuan dense, Seed-OSS, EXAONE 4.0.
+-- config.json fields as public copies quote them: internlm2_5-7b's in an MLX port's checkpoint test
+-- (hidden 4096, 32 layers, 32/8 heads, 14336, vocab 92544, bias false, dynamic RoPE x2, untied);
+-- internlm3-8b-instruct's in mlx-community/internlm3-8b-instruct-4bit's config (48 layers, 32/2 heads,
+-- head_dim 128, 10240, vocab 128512, dynamic RoPE x6); GLM-4-9B-0414 the GLM-4-9B shape fields
+-- (4096, 13696, 40 layers, 32/2 heads, vocab 151552, attention_bias, partial_rotary_factor 0.5);
+-- ERNIE-4.5-0.3B-PT's config.json (1024, 3072, 18 layers, 16/2 heads, head_dim 128, vocab 103424,
+-- tied); Hunyuan-7B's as a capacity planner's fixture quotes it (4096, 32 layers, 32/8, head_dim 128,
+-- 14336, vocab 128167, tied); Seed-OSS-36B-Instruct's in an MLX port's test ("mirrors the real
+-- checkpoint's config.json"); EXAONE-4.0-32B's in TensorRT-LLM's tests/unittest/_torch/modeling/
+-- test_modeling_exaone4.py (sliding window 4096 there noted as 4 for the test, pattern 4).
+models["internlm/internlm2_5-7b-chat"] = { arch = "internlm2", config = {
+    architectures = { "InternLM2ForCausalLM" }, bias = false, hidden_size = 4096, intermediate_size = 14336,
+    max_position_embeddings = 32768, model_type = "internlm2", num_attention_heads = 32,
+    num_hidden_layers = 32, num_key_value_heads = 8, rms_norm_eps = 1e-05,
+    rope_scaling = { factor = 2.0, type = "dynamic" }, rope_theta = 1000000, tie_word_embeddings = false,
+    torch_dtype = "bfloat16", vocab_size = 92544,
+} }
+models["internlm/internlm3-8b-instruct"] = { arch = "internlm3", config = {
+    architectures = { "InternLM3ForCausalLM" }, bias = false, head_dim = 128, hidden_size = 4096,
+    intermediate_size = 10240, max_position_embeddings = 32768, model_type = "internlm3",
+    num_attention_heads = 32, num_hidden_layers = 48, num_key_value_heads = 2, qkv_bias = false,
+    rms_norm_eps = 1e-05, rope_scaling = { factor = 6.0, rope_type = "dynamic" }, rope_theta = 50000000,
+    tie_word_embeddings = false, torch_dtype = "bfloat16", vocab_size = 128512,
+} }
+models["THUDM/GLM-4-9B-0414"] = { arch = "glm4", config = {
+    architectures = { "Glm4ForCausalLM" }, attention_bias = true, head_dim = 128, hidden_size = 4096,
+    intermediate_size = 13696, max_position_embeddings = 32768, model_type = "glm4",
+    num_attention_heads = 32, num_hidden_layers = 40, num_key_value_heads = 2,
+    partial_rotary_factor = 0.5, rms_norm_eps = 1e-05, rope_theta = 10000.0,
+    tie_word_embeddings = false, torch_dtype = "bfloat16", vocab_size = 151552,
+} }
+models["baidu/ERNIE-4.5-0.3B-PT"] = { arch = "ernie4_5", config = {
+    architectures = { "Ernie4_5_ForCausalLM" }, head_dim = 128, hidden_act = "silu", hidden_size = 1024,
+    intermediate_size = 3072, max_position_embeddings = 131072, model_type = "ernie4_5",
+    num_attention_heads = 16, num_hidden_layers = 18, num_key_value_heads = 2, rms_norm_eps = 1e-05,
+    rope_theta = 500000, tie_word_embeddings = true, torch_dtype = "bfloat16", use_bias = false,
+    vocab_size = 103424,
+} }
+models["tencent/Hunyuan-7B-Instruct"] = { arch = "hunyuan_v1_dense", config = {
+    architectures = { "HunYuanDenseV1ForCausalLM" }, attention_bias = false, head_dim = 128,
+    hidden_size = 4096, intermediate_size = 14336, max_position_embeddings = 32768, mlp_bias = false,
+    model_type = "hunyuan_v1_dense", num_attention_heads = 32, num_hidden_layers = 32,
+    num_key_value_heads = 8, rms_norm_eps = 1e-05, rope_theta = 10000, tie_word_embeddings = true,
+    torch_dtype = "bfloat16", use_qk_norm = true, vocab_size = 128167,
+} }
+models["ByteDance-Seed/Seed-OSS-36B-Instruct"] = { arch = "seed_oss", config = {
+    architectures = { "SeedOssForCausalLM" }, attention_bias = true, attention_out_bias = false,
+    head_dim = 128, hidden_size = 5120, intermediate_size = 27648, max_position_embeddings = 524288,
+    mlp_bias = false, model_type = "seed_oss", num_attention_heads = 80, num_hidden_layers = 64,
+    num_key_value_heads = 8, rms_norm_eps = 1e-06, rope_scaling = { rope_type = "default" },
+    rope_theta = 10000000.0, tie_word_embeddings = false, torch_dtype = "bfloat16", vocab_size = 155136,
+} }
+models["LGAI-EXAONE/EXAONE-4.0-32B"] = { arch = "exaone4", config = {
+    architectures = { "Exaone4ForCausalLM" }, head_dim = 128, hidden_act = "silu", hidden_size = 5120,
+    intermediate_size = 27392, max_position_embeddings = 131072, model_type = "exaone4",
+    num_attention_heads = 40, num_hidden_layers = 64, num_key_value_heads = 8, rms_norm_eps = 1e-05,
+    rope_scaling = { factor = 16.0, high_freq_factor = 4.0, low_freq_factor = 1.0,
+                     original_max_position_embeddings = 8192, rope_type = "llama3" },
+    rope_theta = 1000000, sliding_window = 4096, sliding_window_pattern = 4, tie_word_embeddings = false,
+    torch_dtype = "bfloat16", vocab_size = 102400,
+} }
+-- ---- end arch-families-b
 
 local aliases = {
   ["tiiuae/Falcon-H1-7B-Base"] = "tiiuae/Falcon-H1-7B-Instruct",

@@ -9,6 +9,8 @@ local ARCH_FILES = { "llama", "moe", "gemma", "deepseek", "gpt_oss", "gpt_neox",
                      "qwen3_5", "minimax_m2", "granitemoehybrid", "falcon_h1", "lfm2", "qwen3_vl",
                      -- architecture families A
                      "phi", "cohere", "starcoder2", "olmo", "gemma3n" }
+-- arch-families-b
+for _, n in ipairs { "internlm", "glm4", "exaone4", "seed_oss", "hunyuan", "ernie4_5" } do ARCH_FILES[#ARCH_FILES + 1] = n end
 
 -- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
 -- models_README.md derives / that public model cards report, as noted).
@@ -246,6 +248,34 @@ EXPECTED_WINDOWS["CohereForAI/c4ai-command-r7b-12-2024"] = { [4096] = 24, full =
 EXPECTED_WINDOWS["CohereForAI/c4ai-command-a-03-2025"] = { [4096] = 48, full = 16 }
 EXPECTED_WINDOWS["CohereForAI/c4ai-command-r-v01"] = { full = 40 }
 EXPECTED_WINDOWS["bigcode/starcoder2-3b"] = { [4096] = 30 }
+
+-- ---- arch-families-b: InternLM 2.5 / 3, GLM-4-0414, ERNIE 4.5, Hunyuan dense, Seed-OSS, EXAONE 4.0
+-- internlm2_5-7b-chat: 7,737,708,544, the count chatllm.cpp prints for it ("with 7737708544 (7.7B)
+-- parameters", its tool-calling docs). Seed-OSS-36B-Instruct / -Base: 36,151,104,512, the safetensors
+-- index total_size / 2 B a public config snapshot of the three Seed-OSS repos lists. GLM-4-9B-0414:
+-- 9,400,279,040, llama.cpp's n_params of a BF16 glm4 GGUF with these text shapes (GLM-4.6V-Flash's
+-- language model: n_vocab 151552, n_embd 4096, as a llama-server preset lists it). ERNIE-4.5-0.3B:
+-- 360,748,032, the params a published evaluation log prints for it (family ernie, L=18, d=1024).
+-- EXAONE-4.0-32B: no exact total found; the model card's "30.95B parameters (without embeddings)"
+-- is checked below on the non-embedding part. internlm3-8b-instruct (card "8.8B") and Hunyuan-7B
+-- (card "7.5B"): no exact published figure found, the inventory's counts (hand-checked:
+-- internlm3 48 x 161,488,896 + 2 x 526,385,152 + 4,096; Hunyuan 32 x 218,112,256 (q/k norms 256)
+-- + 524,972,032 + 4,096, tied).
+EXPECTED_PARAMS["internlm/internlm2_5-7b-chat"]          = 7737708544
+EXPECTED_PARAMS["ByteDance-Seed/Seed-OSS-36B-Instruct"]  = 36151104512
+EXPECTED_PARAMS["THUDM/GLM-4-9B-0414"]                   = 9400279040
+EXPECTED_PARAMS["baidu/ERNIE-4.5-0.3B-PT"]               = 360748032
+EXPECTED_PARAMS["internlm/internlm3-8b-instruct"]        = 8804241408
+EXPECTED_PARAMS["tencent/Hunyuan-7B-Instruct"]           = 7504568320
+EXPECTED_KV_BF16["internlm/internlm2_5-7b-chat"]         = 2 * 32 * 8 * 128 * 2   -- 131,072
+EXPECTED_KV_BF16["internlm/internlm3-8b-instruct"]       = 2 * 48 * 2 * 128 * 2   -- 49,152
+EXPECTED_KV_BF16["THUDM/GLM-4-9B-0414"]                  = 2 * 40 * 2 * 128 * 2   -- 40,960
+EXPECTED_KV_BF16["baidu/ERNIE-4.5-0.3B-PT"]              = 2 * 18 * 2 * 128 * 2   -- 18,432
+EXPECTED_KV_BF16["tencent/Hunyuan-7B-Instruct"]          = 2 * 32 * 8 * 128 * 2   -- 131,072
+EXPECTED_KV_BF16["ByteDance-Seed/Seed-OSS-36B-Instruct"] = 2 * 64 * 8 * 128 * 2   -- 262,144
+EXPECTED_KV_BF16["LGAI-EXAONE/EXAONE-4.0-32B"]           = 2 * 64 * 8 * 128 * 2   -- 262,144 (16 global, 48 windowed)
+EXPECTED_WINDOWS["LGAI-EXAONE/EXAONE-4.0-32B"]           = { [4096] = 48, full = 16 }  -- "LLLG": every 4th layer global
+-- ---- end arch-families-b
 
 local passed, failed = 0, 0
 local function check(ok, msg)
@@ -798,6 +828,65 @@ do
   check(ok and params(d) == 6866696688, "gemma-3n-E4B text with a per-layer intermediate_size list")
   local e = select(2, pcall(a.build, { model_type = "gemma3n", text_config = g3n(35, 16384, 15) }))
   check(type(e) == "string" and e:find("towers are not modelled", 1, true), "gemma3n (multimodal) refused: " .. tostring(e))
+end
+
+-- arch-families-b: InternLM 2 / 3, GLM-4-0414, ERNIE 4.5, Hunyuan dense, Seed-OSS, EXAONE 4.0.
+for _, mt in ipairs { "internlm2", "internlm3", "glm4", "exaone4", "seed_oss", "hunyuan_v1_dense", "ernie4_5" } do
+  check(by_type[mt] ~= nil, "no script for model_type " .. mt)
+end
+do
+  local function names_of(d) local n = {} for _, t in ipairs(d.tensors) do n[t.name] = t end return n end
+  local i2 = built["internlm/internlm2_5-7b-chat"]
+  if check(i2 ~= nil, "internlm2_5-7b built") then
+    local n = names_of(i2)
+    local w = n["model.layers.*.attention.wqkv.weight"]
+    check(w and w.shape[1] == (32 + 2 * 8) * 128 and w.shape[2] == 4096, "internlm2: fused wqkv {(nh + 2 nkv) d, h}")
+    check(n["model.tok_embeddings.weight"] and n["output.weight"] and n["model.layers.*.feed_forward.w3.weight"],
+          "internlm2: InternLM naming (tok_embeddings, output, feed_forward.w1/w3/w2)")
+    check(n["model.layers.*.attention.wqkv.bias"] == nil, "internlm2_5: bias false")
+  end
+  local g = built["THUDM/GLM-4-9B-0414"]
+  if check(g ~= nil, "GLM-4-9B-0414 built") then
+    local n = names_of(g)
+    check(n["model.layers.*.post_self_attn_layernorm.weight"] and n["model.layers.*.post_mlp_layernorm.weight"],
+          "glm4: the extra post-norms")
+    check(n["model.layers.*.mlp.gate_up_proj.weight"] and n["model.layers.*.mlp.gate_up_proj.weight"].shape[1] == 2 * 13696,
+          "glm4: fused gate_up {2 I, h}")
+    check(n["model.layers.*.self_attn.k_proj.bias"] and n["model.layers.*.self_attn.o_proj.bias"] == nil,
+          "glm4: q/k/v bias, o_proj without")
+    check(g.rotary_dim == 64, "glm4: partial RoPE over half the head")
+  end
+  -- EXAONE-4.0-32B: "Number of Parameters (without embeddings): 30.95B" (the model card)
+  local e = built["LGAI-EXAONE/EXAONE-4.0-32B"]
+  if check(e ~= nil, "EXAONE-4.0-32B built") then
+    local emb = 0
+    for _, t in ipairs(e.tensors) do
+      if t.role == "embed" or t.role == "lm_head" then emb = emb + t.shape[1] * t.shape[2] end
+    end
+    local ne = counts["LGAI-EXAONE/EXAONE-4.0-32B"] - emb
+    check(math.floor(ne / 1e7 + 0.5) == 3095, "EXAONE-4.0-32B: non-embedding params round to 30.95B, got " .. ne)
+    check(names_of(e)["model.layers.*.input_layernorm.weight"] == nil, "exaone4: post-norms only")
+    -- the same split from a "LLLG" pattern string and from layer_types
+    local c = cfg_of("LGAI-EXAONE/EXAONE-4.0-32B"); c.sliding_window_pattern = "LLLG"
+    local d = build("exaone4", c)
+    check(d.kv[1].layers == 16 and d.kv[1].window == nil and d.kv[2].layers == 48 and d.kv[2].window == 4096,
+          "exaone4: 'LLLG' pattern string")
+    c.sliding_window = nil
+    d = build("exaone4", c)
+    check(#d.kv == 1 and d.kv[1].layers == 64 and d.kv[1].window == nil, "exaone4: no sliding_window, all global (1.2B)")
+  end
+  local h = built["tencent/Hunyuan-7B-Instruct"]
+  if check(h ~= nil, "Hunyuan-7B built") then
+    local n = names_of(h)
+    check(n["model.layers.*.self_attn.query_layernorm.weight"] and n["lm_head.weight"] == nil,
+          "hunyuan: query/key_layernorm, tied head")
+  end
+  local so = built["ByteDance-Seed/Seed-OSS-36B-Instruct"]
+  if check(so ~= nil, "Seed-OSS built") then
+    local n = names_of(so)
+    check(n["model.layers.*.self_attn.v_proj.bias"] and n["model.layers.*.self_attn.o_proj.bias"] == nil,
+          "seed_oss: q/k/v bias, attention_out_bias false")
+  end
 end
 
 ---------------------------------------------------------------------------
