@@ -64,6 +64,11 @@ local GGUF_ARCH = {
   starcoder2 = "starcoder2", smollm3 = "smollm3",
 }
 
+-- arch-families-b: llama.cpp's names for them (src/llama-arch.cpp LLM_ARCH_NAMES: "internlm2",
+-- "glm4", "ernie4_5", "hunyuan-dense", "exaone4", "seed_oss"); InternLM3 converts as "llama"
+GGUF_ARCH.internlm2, GGUF_ARCH.glm4, GGUF_ARCH.ernie4_5 = "internlm2", "glm4", "ernie4_5"
+GGUF_ARCH["hunyuan-dense"], GGUF_ARCH.exaone4, GGUF_ARCH.seed_oss = "hunyuan_v1_dense", "exaone4", "seed_oss"
+
 local GGUF_DTYPE = { F32 = "fp32", F16 = "fp16", BF16 = "bf16", F64 = "fp64", I8 = "int8",
                      I16 = "int16", I32 = "int32", I64 = "int64" }
 
@@ -184,6 +189,18 @@ local GGUF_FIELDS = {
     end
   end,
 }
+
+-- EXAONE 4.0 (src/llama-model.cpp load_hparams, LLM_ARCH_EXAONE4): the 64-layer 32B model slides a
+-- 4096-token window (attention.sliding_window overrides it) on 3 of every 4 layers (set_swa_pattern(4):
+-- every 4th layer global); the 30-layer 1.2B model has no window
+GGUF_FIELDS.exaone4 = function(path, md, cfg)
+  if cfg.num_hidden_layers == 64 then
+    cfg.sliding_window = md["attention.sliding_window"] or 4096
+    cfg.sliding_window_pattern = 4
+  else
+    cfg.sliding_window = nil
+  end
+end
 
 -- config.json fields the architecture scripts read, from the GGUF metadata, and the file's
 -- KV layout where its GGUF_FIELDS handler gives one

@@ -16,6 +16,7 @@ local ATTN = {
   { "q_proj%.weight$", "attn_q" }, { "%.query%.weight$", "attn_q" }, { "%.q%.weight$", "attn_q" },
   { "k_proj%.weight$", "attn_k" }, { "%.key%.weight$", "attn_k" }, { "%.k%.weight$", "attn_k" },
   { "v_proj%.weight$", "attn_v" }, { "%.value%.weight$", "attn_v" }, { "%.v%.weight$", "attn_v" },
+  { "%.attention%.wo%.weight$", "attn_output" },  -- InternLM2 (gguf-py tensor_mapping ATTN_OUT: attention.wo)
   { "o_proj%.weight$", "attn_output" }, { "dense%.weight$", "attn_output" }, { "c_proj%.weight$", "attn_output" },
   { "out_proj%.weight$", "attn_output" }, { "%.o%.weight$", "attn_output" },
 }
