@@ -1073,6 +1073,38 @@ models["LGAI-EXAONE/EXAONE-4.0-32B"] = { arch = "exaone4", config = {
     rope_theta = 1000000, sliding_window = 4096, sliding_window_pattern = 4, tie_word_embeddings = false,
     torch_dtype = "bfloat16", vocab_size = 102400,
 } }
+-- dots.llm1.inst's config as an MLX port's test quotes mlx-community/dots.llm1.inst-mixed-4-6bit's
+-- (4096, 62 layers, 32/32 heads, 10944, vocab 152064, 128 experts of 1408, 6 per token, 2 shared,
+-- first layer dense, sigmoid scoring, routed_scaling_factor 2.5); ERNIE-4.5-21B-A3B's as
+-- MindIE's test fixture and a capacity planner's test quote it (2560, 28 layers, 20/4 heads,
+-- head_dim 128, 12288, 64 experts of 1536, 6 per token, 2 shared, sparse layers 1..27, tied);
+-- Bamba-9B's shape fields: hidden 4096, 32 layers, 32 heads, mamba_d_state 128, attention layers
+-- 9, 18, 27 (a capacity planner's fixture), the rest as modeling_bamba.py's BambaConfig defaults
+-- (8 KV heads, 14336, 128 Mamba heads of 64, 1 group, expand 2, d_conv 4, vocab 128256).
+models["rednote-hilab/dots.llm1.inst"] = { arch = "dots1", config = {
+    architectures = { "Dots1ForCausalLM" }, attention_bias = false, first_k_dense_replace = 1,
+    hidden_size = 4096, intermediate_size = 10944, max_position_embeddings = 32768,
+    model_type = "dots1", moe_intermediate_size = 1408, n_routed_experts = 128, n_shared_experts = 2,
+    norm_topk_prob = true, num_attention_heads = 32, num_experts_per_tok = 6, num_hidden_layers = 62,
+    num_key_value_heads = 32, rms_norm_eps = 1e-05, rope_theta = 10000000, routed_scaling_factor = 2.5,
+    scoring_func = "sigmoid", tie_word_embeddings = false, torch_dtype = "bfloat16", vocab_size = 152064,
+} }
+models["baidu/ERNIE-4.5-21B-A3B-PT"] = { arch = "ernie4_5_moe", config = {
+    architectures = { "Ernie4_5_MoeForCausalLM" }, head_dim = 128, hidden_act = "silu", hidden_size = 2560,
+    intermediate_size = 12288, max_position_embeddings = 131072, model_type = "ernie4_5_moe",
+    moe_intermediate_size = 1536, moe_k = 6, moe_layer_end_index = 27, moe_layer_interval = 1,
+    moe_layer_start_index = 1, moe_num_experts = 64, moe_num_shared_experts = 2, num_attention_heads = 20,
+    num_hidden_layers = 28, num_key_value_heads = 4, rms_norm_eps = 1e-05, rope_theta = 500000.0,
+    tie_word_embeddings = true, torch_dtype = "bfloat16", use_bias = false, vocab_size = 103424,
+} }
+models["ibm-ai-platform/Bamba-9B"] = { arch = "bamba", config = {
+    architectures = { "BambaForCausalLM" }, attn_layer_indices = { 9, 18, 27 }, hidden_size = 4096,
+    intermediate_size = 14336, mamba_chunk_size = 256, mamba_conv_bias = true, mamba_d_conv = 4,
+    mamba_d_head = 64, mamba_d_state = 128, mamba_expand = 2, mamba_n_groups = 1, mamba_n_heads = 128,
+    mamba_proj_bias = false, max_position_embeddings = 262144, model_type = "bamba",
+    num_attention_heads = 32, num_hidden_layers = 32, num_key_value_heads = 8, rms_norm_eps = 1e-05,
+    rope_theta = 10000.0, tie_word_embeddings = false, torch_dtype = "bfloat16", vocab_size = 128256,
+} }
 -- ---- end arch-families-b
 
 local aliases = {

@@ -1397,6 +1397,23 @@ static void test_hybrid_granite(void **state) {
   json_decref(j);
 }
 
+/* arch-families-b. Bamba-9B (BambaForCausalLM; vLLM model_executor/models/bamba.py): its Mamba-2 mixer has
+** granite-4.0-h-small's dimensions (d_inner 8192, 128 heads x 64, d_state 128, 1 group, d_conv 4), so
+** vLLM sizes the same page: 3 x 8448 conv + 128 x 64 x 128 SSM elements in bf16 = 2,147,840 B, block_size
+** 16 x ceil(2,147,840 / (8 KV heads x 128 x 2 x 2 B x 16)) = 528, the state padded to 528 x 4096 B, as
+** the granite log above shows. 3 attention layers (9, 18, 27) + 29 Mamba-2 layers: groups of 3, 1
+** attention + ceil(29 / 3) = 10 state groups. Mechanism check: no published Bamba vLLM log found. */
+static void test_hybrid_bamba(void **state) {
+  json_t *j = eval(*state, "return { model = 'ibm-ai-platform/Bamba-9B', runtime = { name = 'vllm', "
+                           "version = '0.11.1', max_model_len = 32768 }, workload = { kind = 'inference', "
+                           "context = 32768 }, " H100 " }");
+  assert_int_equal((long long)fig(j, "block_size"), 528);
+  double kv = fig(j, "kv_cache_bytes"), blocks = fig(j, "num_gpu_blocks");
+  assert_int_equal((long long)blocks, (long long)(kv / (2162688.0 * 3)));
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), (long long)blocks / 11 * 528);
+  json_decref(j);
+}
+
 /* Llama 4 Scout: 36 chunked (8192) + 12 global layers. Without the hybrid manager (0.12)
 ** every layer pages every token; with it (0.19 default) a request of 131072 tokens takes
 ** 3 x ceil((8192 + 8192) / 16) chunked + ceil(131072 / 16) global blocks per group of 12. */
@@ -3363,7 +3380,7 @@ int main(void) {
       cmocka_unit_test(test_sglang_mamba), cmocka_unit_test(test_sglang_swa), cmocka_unit_test(test_sglang_mla),
       cmocka_unit_test(test_sglang_spec_eagle3), cmocka_unit_test(test_sglang_spec_mtp),
       cmocka_unit_test(test_sglang_spec_errors),
-      cmocka_unit_test(test_hybrid_mamba),   cmocka_unit_test(test_hybrid_granite),   cmocka_unit_test(test_llama4_chunked), cmocka_unit_test(test_vision_weights),
+      cmocka_unit_test(test_hybrid_mamba),   cmocka_unit_test(test_hybrid_granite),   cmocka_unit_test(test_hybrid_bamba),   cmocka_unit_test(test_llama4_chunked), cmocka_unit_test(test_vision_weights),
       cmocka_unit_test(test_mxfp4_padding),  cmocka_unit_test(test_versioned_llmd_emp),
       cmocka_unit_test(test_mxfp4_marlin_v0101), cmocka_unit_test(test_mxfp4_marlin_v0110),
       cmocka_unit_test(test_mxfp4_triton_v0141), cmocka_unit_test(test_mxfp4_layouts),

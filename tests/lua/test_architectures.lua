@@ -10,7 +10,7 @@ local ARCH_FILES = { "llama", "moe", "gemma", "deepseek", "gpt_oss", "gpt_neox",
                      -- architecture families A
                      "phi", "cohere", "starcoder2", "olmo", "gemma3n" }
 -- arch-families-b
-for _, n in ipairs { "internlm", "glm4", "exaone4", "seed_oss", "hunyuan", "ernie4_5" } do ARCH_FILES[#ARCH_FILES + 1] = n end
+for _, n in ipairs { "internlm", "glm4", "exaone4", "seed_oss", "hunyuan", "ernie4_5", "ernie4_5_moe", "dots1", "bamba" } do ARCH_FILES[#ARCH_FILES + 1] = n end
 
 -- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
 -- models_README.md derives / that public model cards report, as noted).
@@ -275,6 +275,19 @@ EXPECTED_KV_BF16["tencent/Hunyuan-7B-Instruct"]          = 2 * 32 * 8 * 128 * 2 
 EXPECTED_KV_BF16["ByteDance-Seed/Seed-OSS-36B-Instruct"] = 2 * 64 * 8 * 128 * 2   -- 262,144
 EXPECTED_KV_BF16["LGAI-EXAONE/EXAONE-4.0-32B"]           = 2 * 64 * 8 * 128 * 2   -- 262,144 (16 global, 48 windowed)
 EXPECTED_WINDOWS["LGAI-EXAONE/EXAONE-4.0-32B"]           = { [4096] = 48, full = 16 }  -- "LLLG": every 4th layer global
+-- dots.llm1.inst, ERNIE-4.5-21B-A3B and Bamba-9B: no exact published count found (cards: "142B total",
+-- "21B" / the Hub's 21.8B, "9.78B"); the inventory's counts, consistent with them. dots1: 61 MoE
+-- layers x (128 x 17,301,504 experts + 34,603,008 shared + 524,288 router + fp32 bias 128) + dense
+-- layer 0 (134,479,872) + attention 62 x 134,225,920 (q/k norms 256) + norms + 2 x 622,854,144.
+-- Bamba: 29 Mamba-2 layers x 50,364,928 + 3 attention layers x 41,943,040 + 32 x 176,160,768 SwiGLU
+-- + norms + 2 x 525,336,576.
+EXPECTED_PARAMS["rednote-hilab/dots.llm1.inst"]          = 142774381696
+EXPECTED_PARAMS["baidu/ERNIE-4.5-21B-A3B-PT"]            = 21825437888
+EXPECTED_PARAMS["ibm-ai-platform/Bamba-9B"]              = 9780235392
+EXPECTED_KV_BF16["rednote-hilab/dots.llm1.inst"]         = 2 * 62 * 32 * 128 * 2  -- 1,015,808: MHA on every layer
+EXPECTED_KV_BF16["baidu/ERNIE-4.5-21B-A3B-PT"]           = 2 * 28 * 4 * 128 * 2   -- 57,344
+EXPECTED_KV_BF16["ibm-ai-platform/Bamba-9B"]             = 2 * 3 * 8 * 128 * 2    -- 12,288: the 3 attention layers (states apart)
+EXPECTED_WINDOWS["ibm-ai-platform/Bamba-9B"]             = { full = 32 }  -- 3 attention + 29 Mamba-2 state layers
 -- ---- end arch-families-b
 
 local passed, failed = 0, 0
@@ -831,7 +844,8 @@ do
 end
 
 -- arch-families-b: InternLM 2 / 3, GLM-4-0414, ERNIE 4.5, Hunyuan dense, Seed-OSS, EXAONE 4.0.
-for _, mt in ipairs { "internlm2", "internlm3", "glm4", "exaone4", "seed_oss", "hunyuan_v1_dense", "ernie4_5" } do
+for _, mt in ipairs { "internlm2", "internlm3", "glm4", "exaone4", "seed_oss", "hunyuan_v1_dense", "ernie4_5",
+                      "ernie4_5_moe", "dots1", "bamba" } do
   check(by_type[mt] ~= nil, "no script for model_type " .. mt)
 end
 do
@@ -880,6 +894,29 @@ do
     local n = names_of(h)
     check(n["model.layers.*.self_attn.query_layernorm.weight"] and n["lm_head.weight"] == nil,
           "hunyuan: query/key_layernorm, tied head")
+  end
+  local bm = built["ibm-ai-platform/Bamba-9B"]
+  if check(bm ~= nil, "Bamba-9B built") then
+    local st = bm.kv[2]
+    check(st and st.kind == "mamba" and st.layers == 29 and st.state_elems == 3 * (8192 + 256) + 128 * 64 * 128
+          and st.conv_elems == 3 * (8192 + 256), "Bamba-9B: 29 Mamba-2 state layers, conv 3 x 8448 + SSM 128 x 64 x 128")
+    check(names_of(bm)["model.final_layernorm.weight"] ~= nil, "bamba: model.final_layernorm")
+    local c = cfg_of("ibm-ai-platform/Bamba-9B"); c.attn_layer_indices = { 9, 32 }
+    check(err_of(build, "bamba", c) ~= nil, "bamba: an attention index past the last layer is refused")
+  end
+  local er = built["baidu/ERNIE-4.5-21B-A3B-PT"]
+  if check(er ~= nil, "ERNIE-4.5-21B-A3B built") then
+    local n = names_of(er)
+    check(n["model.layers.*.mlp.experts.*.gate_proj.weight"].count == 27 * 64, "ernie4_5_moe: layers 1..27 sparse")
+    check(n["model.layers.*.mlp.gate_proj.weight"].count == 1, "ernie4_5_moe: layer 0 dense")
+    check(n["model.layers.*.mlp.shared_experts.up_proj.weight"].shape[1] == 2 * 1536, "ernie4_5_moe: 2 shared experts fused")
+    check(n["model.layers.*.mlp.moe_statics.e_score_correction_bias"].dtype == "fp32", "ernie4_5_moe: fp32 routing bias")
+  end
+  local dt = built["rednote-hilab/dots.llm1.inst"]
+  if check(dt ~= nil, "dots.llm1 built") then
+    local n = names_of(dt)
+    check(n["model.layers.*.self_attn.q_norm.weight"] and n["model.layers.*.mlp.experts.*.up_proj.weight"].count == 61 * 128
+          and dt.block.moe_scaled == true, "dots1: q/k norm, 61 sparse layers, routed_scaling_factor 2.5")
   end
   local so = built["ByteDance-Seed/Seed-OSS-36B-Instruct"]
   if check(so ~= nil, "Seed-OSS built") then
