@@ -68,6 +68,7 @@ local GGUF_ARCH = {
 -- "glm4", "ernie4_5", "hunyuan-dense", "exaone4", "seed_oss"); InternLM3 converts as "llama"
 GGUF_ARCH.internlm2, GGUF_ARCH.glm4, GGUF_ARCH.ernie4_5 = "internlm2", "glm4", "ernie4_5"
 GGUF_ARCH["hunyuan-dense"], GGUF_ARCH.exaone4, GGUF_ARCH.seed_oss = "hunyuan_v1_dense", "exaone4", "seed_oss"
+GGUF_ARCH.dots1, GGUF_ARCH["ernie4_5-moe"] = "dots1", "ernie4_5_moe"
 
 local GGUF_DTYPE = { F32 = "fp32", F16 = "fp16", BF16 = "bf16", F64 = "fp64", I8 = "int8",
                      I16 = "int16", I32 = "int32", I64 = "int64" }
@@ -200,6 +201,21 @@ GGUF_FIELDS.exaone4 = function(path, md, cfg)
   else
     cfg.sliding_window = nil
   end
+end
+
+-- dots.llm1 (convert_hf_to_gguf.py Dots1Model): DeepSeek's MoE keys (expert_count,
+-- expert_shared_count, leading_dense_block_count, expert_weights_norm / _scale)
+GGUF_FIELDS.dots1 = function(path, md, cfg, need) deepseek_moe_config(md, cfg, need) end
+-- ERNIE 4.5 MoE (convert_hf_to_gguf.py Ernie4_5MoeModel, src/models/ernie4-5-moe.cpp): the leading
+-- dense layers (leading_dense_block_count = moe_layer_start_index), the sparse step
+-- (interleave_moe_layer_step), and the shared experts' fused width read off ffn_up_shexp
+GGUF_FIELDS["ernie4_5-moe"] = function(path, md, cfg, need, g)
+  cfg.moe_num_experts, cfg.moe_k = need("expert_count"), need("expert_used_count")
+  cfg.moe_layer_start_index = md.leading_dense_block_count or 0
+  cfg.moe_layer_interval = md.interleave_moe_layer_step or 1
+  local sh = find_tensor(g.tensors, "ffn_up_shexp%.weight$")
+  cfg.moe_num_shared_experts = sh and sh.shape[2] // cfg.moe_intermediate_size or 0
+  cfg.use_bias = find_tensor(g.tensors, "^blk%.%d+%.attn_q%.bias$") ~= nil
 end
 
 -- config.json fields the architecture scripts read, from the GGUF metadata, and the file's
