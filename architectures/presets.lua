@@ -1105,6 +1105,29 @@ models["ibm-ai-platform/Bamba-9B"] = { arch = "bamba", config = {
     num_attention_heads = 32, num_hidden_layers = 32, num_key_value_heads = 8, rms_norm_eps = 1e-05,
     rope_theta = 10000.0, tie_word_embeddings = false, torch_dtype = "bfloat16", vocab_size = 128256,
 } }
+-- AI21-Jamba-1.5-Mini's config.json as onnx-diagnostic's model fixture copies it (the same shapes
+-- as Jamba-v0.1: 32 layers, attention every 8th from 4, MoE every 2nd from 1, 16 experts, top 2).
+models["ai21labs/AI21-Jamba-1.5-Mini"] = { arch = "jamba", config = {
+    architectures = { "JambaForCausalLM" }, attn_layer_offset = 4, attn_layer_period = 8,
+    expert_layer_offset = 1, expert_layer_period = 2, hidden_act = "silu", hidden_size = 4096,
+    intermediate_size = 14336, mamba_conv_bias = true, mamba_d_conv = 4, mamba_d_state = 16,
+    mamba_dt_rank = 256, mamba_expand = 2, mamba_proj_bias = false, max_position_embeddings = 262144,
+    model_type = "jamba", num_attention_heads = 32, num_experts = 16, num_experts_per_tok = 2,
+    num_hidden_layers = 32, num_key_value_heads = 8, rms_norm_eps = 1e-06, tie_word_embeddings = false,
+    torch_dtype = "bfloat16", vocab_size = 65536,
+} }
+-- NVIDIA-Nemotron-Nano-9B-v2's config as three public fixtures quote it (TensorRT model-connect's
+-- voicechat thinker config, a memory planner's tests): 4480, 56 layers, 40/8 heads of 128, 15680,
+-- vocab 131072, 128 Mamba heads of 80, 8 groups, state 128, conv 4; 27 Mamba-2, 4 attention, 25 MLP.
+models["nvidia/NVIDIA-Nemotron-Nano-9B-v2"] = { arch = "nemotron_h", config = {
+    architectures = { "NemotronHForCausalLM" }, attention_bias = false, conv_kernel = 4, head_dim = 128,
+    hidden_size = 4480, hybrid_override_pattern = "M-M-M-MM-M-M-M*-M-M-M*-M-M-M-M*-M-M-M-M*-M-MM-M-M-M-M-M-",
+    intermediate_size = 15680, mamba_head_dim = 80, mamba_num_heads = 128, max_position_embeddings = 131072,
+    mlp_bias = false, model_type = "nemotron_h", n_groups = 8, num_attention_heads = 40,
+    num_hidden_layers = 56, num_key_value_heads = 8, rms_norm_eps = 1e-05, ssm_state_size = 128,
+    tie_word_embeddings = false, torch_dtype = "bfloat16", use_bias = false, use_conv_bias = true,
+    vocab_size = 131072,
+} }
 -- ---- end arch-families-b
 
 local aliases = {

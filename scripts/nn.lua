@@ -459,6 +459,34 @@ function nn.mamba2_mixer(list, prefix, m)
   return conv_state + H * m.head_dim * N, conv_state
 end
 
+-- A Mamba-1 mixer under PREFIX, m.count layers (Jamba: transformers models/jamba/modeling_jamba.py
+-- JambaMambaMixer): in_proj {2 d_inner, h} (m.proj_bias), depthwise conv1d {d_inner, 1, conv}
+-- (m.conv_bias), x_proj {dt_rank + 2 d_state, d_inner}, dt_proj {d_inner, dt_rank} with bias,
+-- A_log {d_inner, d_state}, D {d_inner}, out_proj {h, d_inner} (m.proj_bias) and, with m.inner_norms,
+-- the RMSNorms dt_layernorm {dt_rank}, b_layernorm / c_layernorm {d_state}. Returns a layer's
+-- per-sequence state elements (kind "mamba"): the conv window (conv - 1) x d_inner and the SSM state
+-- d_inner x d_state (vLLM mamba_utils mamba1_state_shape; llama.cpp n_embd_r / n_embd_s), and the
+-- conv part alone.
+function nn.mamba1_mixer(list, prefix, m)
+  local di, N, R = m.d_inner, m.state, m.dt_rank
+  local o = { count = m.count, role = "attn" }
+  nn.linear(list, prefix .. ".in_proj", 2 * di, m.hidden, { count = m.count, role = "attn", bias = m.proj_bias })
+  nn.param(list, prefix .. ".conv1d.weight", { di, 1, m.conv }, o)
+  if m.conv_bias then nn.param(list, prefix .. ".conv1d.bias", { di }, o) end
+  nn.linear(list, prefix .. ".x_proj", R + 2 * N, di, o)
+  nn.linear(list, prefix .. ".dt_proj", di, R, { count = m.count, role = "attn", bias = true })
+  nn.param(list, prefix .. ".A_log", { di, N }, o)
+  nn.param(list, prefix .. ".D", { di }, o)
+  nn.linear(list, prefix .. ".out_proj", m.hidden, di, { count = m.count, role = "attn", bias = m.proj_bias })
+  if m.inner_norms then
+    nn.norm(list, prefix .. ".dt_layernorm", R, { count = m.count })
+    nn.norm(list, prefix .. ".b_layernorm", N, { count = m.count })
+    nn.norm(list, prefix .. ".c_layernorm", N, { count = m.count })
+  end
+  local conv_state = (m.conv - 1) * di
+  return conv_state + di * N, conv_state
+end
+
 -- The description's block of a gated RMSNorm decoder: heads, KV heads, head_dim, the
 -- FFN width a token passes through, and for MoE the experts and how many a token uses;
 -- expert_ffn, one routed expert's width, where ffn (k routed experts plus a shared expert) is

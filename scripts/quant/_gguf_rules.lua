@@ -25,6 +25,10 @@ local ATTN = {
 local RECURRENT = {
   { "%.mamba%.in_proj%.weight$", "ssm_in" }, { "%.mamba%.out_proj%.weight$", "ssm_out" },
   { "%.conv%.in_proj%.weight$", "shortconv_in_proj" }, { "%.conv%.out_proj%.weight$", "shortconv_out_proj" },
+  -- Nemotron-H's Mamba-2 mixer is backbone.layers.N.mixer (its attention and MLP mixers have q/k/v/o_proj,
+  -- up/down_proj), Jamba's Mamba-1 adds x_proj -> SSM_X and dt_proj -> SSM_DT (gguf-py tensor_mapping)
+  { "%.mixer%.in_proj%.weight$", "ssm_in" }, { "%.mixer%.out_proj%.weight$", "ssm_out" },
+  { "%.mamba%.x_proj%.weight$", "ssm_x" }, { "%.mamba%.dt_proj%.weight$", "ssm_dt" },
 }
 -- HF module name (roles mlp, expert, shared_expert) -> GGUF base name
 local FFN = {

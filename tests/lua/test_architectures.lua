@@ -10,7 +10,7 @@ local ARCH_FILES = { "llama", "moe", "gemma", "deepseek", "gpt_oss", "gpt_neox",
                      -- architecture families A
                      "phi", "cohere", "starcoder2", "olmo", "gemma3n" }
 -- arch-families-b
-for _, n in ipairs { "internlm", "glm4", "exaone4", "seed_oss", "hunyuan", "ernie4_5", "ernie4_5_moe", "dots1", "bamba" } do ARCH_FILES[#ARCH_FILES + 1] = n end
+for _, n in ipairs { "internlm", "glm4", "exaone4", "seed_oss", "hunyuan", "ernie4_5", "ernie4_5_moe", "dots1", "bamba", "jamba", "nemotron_h" } do ARCH_FILES[#ARCH_FILES + 1] = n end
 
 -- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
 -- models_README.md derives / that public model cards report, as noted).
@@ -288,6 +288,18 @@ EXPECTED_KV_BF16["rednote-hilab/dots.llm1.inst"]         = 2 * 62 * 32 * 128 * 2
 EXPECTED_KV_BF16["baidu/ERNIE-4.5-21B-A3B-PT"]           = 2 * 28 * 4 * 128 * 2   -- 57,344
 EXPECTED_KV_BF16["ibm-ai-platform/Bamba-9B"]             = 2 * 3 * 8 * 128 * 2    -- 12,288: the 3 attention layers (states apart)
 EXPECTED_WINDOWS["ibm-ai-platform/Bamba-9B"]             = { full = 32 }  -- 3 attention + 29 Mamba-2 state layers
+-- NVIDIA-Nemotron-Nano-9B-v2: 8,888,227,328, the total a public model-size fixture table lists for it
+-- (beside granite-4.0-h-small's 32,207,337,984 and GLM-4.5-Air's 110,468,824,832, both asserted above).
+-- AI21-Jamba-1.5-Mini: no exact published count found (the Hub's "51.6B", the card's 52B); the
+-- inventory's: 28 Mamba-1 layers x 134,238,720 (in_proj 67,108,864, conv 40,960 + 8,192, x_proj
+-- 2,359,296, dt_proj 2,105,344, A_log 131,072, D 8,192, out_proj 33,554,432, norms 288) + 4 attention
+-- layers x 41,943,040 + 16 MoE layers x (16 x 176,160,768 + router 65,536) + 16 dense x 176,160,768 +
+-- norms + 2 x 268,435,456.
+EXPECTED_PARAMS["nvidia/NVIDIA-Nemotron-Nano-9B-v2"]     = 8888227328
+EXPECTED_PARAMS["ai21labs/AI21-Jamba-1.5-Mini"]          = 51570323328
+EXPECTED_KV_BF16["nvidia/NVIDIA-Nemotron-Nano-9B-v2"]    = 2 * 4 * 8 * 128 * 2    -- 16,384: 4 attention layers
+EXPECTED_KV_BF16["ai21labs/AI21-Jamba-1.5-Mini"]         = 2 * 4 * 8 * 128 * 2    -- 16,384: layers 4, 12, 20, 28
+EXPECTED_WINDOWS["nvidia/NVIDIA-Nemotron-Nano-9B-v2"]    = { full = 31 }  -- 4 attention + 27 Mamba-2 (25 MLP-only layers cache nothing)
 -- ---- end arch-families-b
 
 local passed, failed = 0, 0
@@ -416,7 +428,9 @@ local function validate(id, d)
   kv_layers = kv_layers + (d.kv_shared_layers or 0)
   local parallel = kv_layers == L and state_layers <= L
   need(kv_layers + state_layers <= L or parallel, "kv groups cover more layers than the model has")
-  need(d.family ~= "decoder" or kv_layers + state_layers == L or parallel, "a decoder caches K/V on every layer")
+  -- a hybrid's layers without a token mixer cache nothing (Nemotron-H's MLP-only '-' layers)
+  local mlp_only = state_layers > 0 and kv_layers + state_layers < L and d.arch == "nemotron_h"
+  need(d.family ~= "decoder" or kv_layers + state_layers == L or parallel or mlp_only, "a decoder caches K/V on every layer")
   need(d.family ~= "encoder" or #(d.kv or {}) == 0, "an encoder has no KV cache")
   local b = d.block
   need(type(b) == "table", "block must be a table")
@@ -845,7 +859,7 @@ end
 
 -- arch-families-b: InternLM 2 / 3, GLM-4-0414, ERNIE 4.5, Hunyuan dense, Seed-OSS, EXAONE 4.0.
 for _, mt in ipairs { "internlm2", "internlm3", "glm4", "exaone4", "seed_oss", "hunyuan_v1_dense", "ernie4_5",
-                      "ernie4_5_moe", "dots1", "bamba" } do
+                      "ernie4_5_moe", "dots1", "bamba", "jamba", "nemotron_h" } do
   check(by_type[mt] ~= nil, "no script for model_type " .. mt)
 end
 do
@@ -917,6 +931,30 @@ do
     local n = names_of(dt)
     check(n["model.layers.*.self_attn.q_norm.weight"] and n["model.layers.*.mlp.experts.*.up_proj.weight"].count == 61 * 128
           and dt.block.moe_scaled == true, "dots1: q/k norm, 61 sparse layers, routed_scaling_factor 2.5")
+  end
+  local nm = built["nvidia/NVIDIA-Nemotron-Nano-9B-v2"]
+  if check(nm ~= nil, "Nemotron-Nano-9B-v2 built") then
+    local st = nm.kv[2]
+    -- d_inner 128 x 80 = 10240, conv_dim 10240 + 2 x 8 x 128 = 12288
+    check(st and st.layers == 27 and st.state_elems == 3 * 12288 + 128 * 80 * 128 and st.conv_elems == 3 * 12288,
+          "nemotron_h: 27 Mamba-2 layers, conv 3 x 12288 + SSM 128 x 80 x 128")
+    local n = names_of(nm)
+    check(n["backbone.layers.*.mixer.up_proj.weight"].count == 25 and n["backbone.layers.*.mixer.gate_proj.weight"] == nil
+          and nm.block.gated == false, "nemotron_h: 25 squared-ReLU MLP layers, no gate")
+    check(n["backbone.layers.*.mixer.in_proj.weight"].shape[1] == 2 * 10240 + 2 * 8 * 128 + 128, "nemotron_h: in_proj rows")
+    local c = cfg_of("nvidia/NVIDIA-Nemotron-Nano-9B-v2"); c.hybrid_override_pattern = c.hybrid_override_pattern:sub(2)
+    check(err_of(build, "nemotron_h", c) ~= nil, "nemotron_h: a pattern of the wrong length is refused")
+  end
+  local jb = built["ai21labs/AI21-Jamba-1.5-Mini"]
+  if check(jb ~= nil, "Jamba-1.5-Mini built") then
+    local st = jb.kv[2]
+    check(st and st.layers == 28 and st.state_elems == 3 * 8192 + 8192 * 16 and st.conv_elems == 3 * 8192,
+          "jamba: 28 Mamba-1 layers, conv 3 x 8192 + SSM 8192 x 16")
+    local n = names_of(jb)
+    check(n["model.layers.*.feed_forward.experts.*.gate_proj.weight"].count == 16 * 16
+          and n["model.layers.*.feed_forward.gate_proj.weight"].count == 16, "jamba: 16 MoE + 16 dense layers")
+    check(n["model.layers.*.mamba.x_proj.weight"].shape[1] == 256 + 2 * 16 and n["model.layers.*.mamba.A_log"].shape[2] == 16,
+          "jamba: x_proj {dt_rank + 2 N, d_inner}, A_log {d_inner, N}")
   end
   local so = built["ByteDance-Seed/Seed-OSS-36B-Instruct"]
   if check(so ~= nil, "Seed-OSS built") then
