@@ -1128,6 +1128,20 @@ models["nvidia/NVIDIA-Nemotron-Nano-9B-v2"] = { arch = "nemotron_h", config = {
     tie_word_embeddings = false, torch_dtype = "bfloat16", use_bias = false, use_conv_bias = true,
     vocab_size = 131072,
 } }
+-- Hunyuan-A13B-Instruct's shape fields as a profiler's test quotes them (4096, 32 layers, 32/8 heads of
+-- 128, intermediate 3072, vocab 128167, 64 experts of 3072, top 8, 1 shared expert, per-layer lists);
+-- tied embedding and q/k norm as the Hunyuan dense family (assumed, not in that copy).
+models["tencent/Hunyuan-A13B-Instruct"] = { arch = "hunyuan_v1_moe", config = {
+    architectures = { "HunYuanMoEV1ForCausalLM" }, attention_bias = false, head_dim = 128, hidden_size = 4096,
+    intermediate_size = 3072, max_position_embeddings = 32768, model_type = "hunyuan_v1_moe",
+    moe_intermediate_size = { 3072, 3072, 3072, 3072, 3072, 3072, 3072, 3072, 3072, 3072, 3072, 3072, 3072, 3072, 3072, 3072,
+                              3072, 3072, 3072, 3072, 3072, 3072, 3072, 3072, 3072, 3072, 3072, 3072, 3072, 3072, 3072, 3072 },
+    moe_topk = { 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8 },
+    num_attention_heads = 32, num_experts = 64, num_hidden_layers = 32, num_key_value_heads = 8,
+    num_shared_expert = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 },
+    rms_norm_eps = 1e-05, tie_word_embeddings = true, torch_dtype = "bfloat16", use_qk_norm = true,
+    vocab_size = 128167,
+} }
 -- ---- end arch-families-b
 
 local aliases = {

@@ -300,6 +300,10 @@ EXPECTED_PARAMS["ai21labs/AI21-Jamba-1.5-Mini"]          = 51570323328
 EXPECTED_KV_BF16["nvidia/NVIDIA-Nemotron-Nano-9B-v2"]    = 2 * 4 * 8 * 128 * 2    -- 16,384: 4 attention layers
 EXPECTED_KV_BF16["ai21labs/AI21-Jamba-1.5-Mini"]         = 2 * 4 * 8 * 128 * 2    -- 16,384: layers 4, 12, 20, 28
 EXPECTED_WINDOWS["nvidia/NVIDIA-Nemotron-Nano-9B-v2"]    = { full = 31 }  -- 4 attention + 27 Mamba-2 (25 MLP-only layers cache nothing)
+-- Hunyuan-A13B-Instruct: 80,393,183,232, the inventory's count; a published transformers trace of the
+-- model (meta device, 2025-06-25 release, 32,768 context) prints "80.39B total, 12.75B active".
+EXPECTED_PARAMS["tencent/Hunyuan-A13B-Instruct"]         = 80393183232
+EXPECTED_KV_BF16["tencent/Hunyuan-A13B-Instruct"]        = 2 * 32 * 8 * 128 * 2   -- 131,072
 -- ---- end arch-families-b
 
 local passed, failed = 0, 0
@@ -859,7 +863,7 @@ end
 
 -- arch-families-b: InternLM 2 / 3, GLM-4-0414, ERNIE 4.5, Hunyuan dense, Seed-OSS, EXAONE 4.0.
 for _, mt in ipairs { "internlm2", "internlm3", "glm4", "exaone4", "seed_oss", "hunyuan_v1_dense", "ernie4_5",
-                      "ernie4_5_moe", "dots1", "bamba", "jamba", "nemotron_h" } do
+                      "ernie4_5_moe", "dots1", "bamba", "jamba", "nemotron_h", "hunyuan_v1_moe" } do
   check(by_type[mt] ~= nil, "no script for model_type " .. mt)
 end
 do
@@ -955,6 +959,14 @@ do
           and n["model.layers.*.feed_forward.gate_proj.weight"].count == 16, "jamba: 16 MoE + 16 dense layers")
     check(n["model.layers.*.mamba.x_proj.weight"].shape[1] == 256 + 2 * 16 and n["model.layers.*.mamba.A_log"].shape[2] == 16,
           "jamba: x_proj {dt_rank + 2 N, d_inner}, A_log {d_inner, N}")
+  end
+  local ha = built["tencent/Hunyuan-A13B-Instruct"]
+  if check(ha ~= nil, "Hunyuan-A13B built") then
+    local n = names_of(ha)
+    check(n["model.layers.*.mlp.gate.wg.weight"] and n["model.layers.*.mlp.shared_mlp.up_proj.weight"].shape[1] == 3072
+          and ha.block.experts_per_tok == 8 and ha.block.ffn_dim == 9 * 3072, "hunyuan_v1_moe: router wg, shared_mlp, top 8")
+    local c = cfg_of("tencent/Hunyuan-A13B-Instruct"); c.moe_topk[3] = 4
+    check(err_of(build, "hunyuan_v1_moe", c) ~= nil, "hunyuan_v1_moe: per-layer top-k that differs is refused")
   end
   local so = built["ByteDance-Seed/Seed-OSS-36B-Instruct"]
   if check(so ~= nil, "Seed-OSS built") then
