@@ -51,6 +51,10 @@ typedef struct estimate {
   const char *allocated_label, *reserved_label;
   const char *total_label;   /* NULL: "what nvidia-smi shows" */
   bool host_backend;         /* the device is the host (llama.cpp's CPU backend), not a GPU */
+  /* why the runtime cannot serve the workload on any GPU, "" when it can: a pool the scenario
+  ** fixes (vLLM's kv_cache_memory_bytes, SGLang's max_total_tokens) below what the requests
+  ** need; fit's rows then do not fit at any count, and the layout column says this */
+  char refused[48];
   est_figure figs[EST_MAX_FIGS];
   int n_figs;
 } estimate;

@@ -56,6 +56,7 @@ static bool probe_fits(probe *p) {
   estimate e;
   char err[8];
   if (estimate_run(p->m, &p->s, &e, err, sizeof err) != 0) return false; /* overflow: too big */
+  if (e.refused[0]) return false; /* a fixed pool no GPU can change */
   return e.required <= p->usable && host_fits(&e, &p->s); /* fit_verdict with the probe's usable bytes */
 }
 
@@ -117,7 +118,7 @@ uint64_t fit_usable_bytes(const scenario *s, uint64_t memory) {
 uint64_t fit_usable(const scenario *s, const gpu *g) { return fit_usable_bytes(s, g->memory); }
 
 bool fit_verdict(const estimate *e, const scenario *s, const gpu *g) {
-  return e->required <= fit_usable(s, g) && host_fits(e, s);
+  return !e->refused[0] && e->required <= fit_usable(s, g) && host_fits(e, s);
 }
 
 int fit_gpu(const model_desc *m, const scenario *s, const gpu *g, fit_row *row, char *err, size_t errlen) {
@@ -201,9 +202,17 @@ static void fit_launch(const model_desc *m, const scenario *s, const estimate *e
   unsigned long long ctx = s->context;
   if (vl) {
     unsigned long long mml = scn_u64(s, "runtime.max_model_len", ctx);
-    double u = frac_up(fig(e, "gpu_memory_utilization_needed"), scn_real(s, "runtime.gpu_memory_utilization", 0.9), 100);
-    int k = snprintf(row->launch, sizeof row->launch, "--tensor-parallel-size %llu --max-model-len %llu --gpu-memory-utilization %.2f",
-                     (unsigned long long)tp, mml, u);
+    unsigned long long pool = scn_u64(s, "runtime.kv_cache_memory_bytes", 0);
+    int k;
+    if (pool) /* the fixed pool: vLLM sizes the KV by it, not by the utilization (gpu_worker.py
+              ** determine_available_memory), so the utilization is no flag of this workload */
+      k = snprintf(row->launch, sizeof row->launch, "--tensor-parallel-size %llu --max-model-len %llu --kv-cache-memory-bytes %llu",
+                   (unsigned long long)tp, mml, pool);
+    else {
+      double u = frac_up(fig(e, "gpu_memory_utilization_needed"), scn_real(s, "runtime.gpu_memory_utilization", 0.9), 100);
+      k = snprintf(row->launch, sizeof row->launch, "--tensor-parallel-size %llu --max-model-len %llu --gpu-memory-utilization %.2f",
+                   (unsigned long long)tp, mml, u);
+    }
     /* the row's count is tp x pp: a pipeline-parallel layout needs its flag too */
     if (s->pp > 1 && k > 0 && (size_t)k < sizeof row->launch)
       k += snprintf(row->launch + k, sizeof row->launch - (size_t)k, " --pipeline-parallel-size %llu", (unsigned long long)s->pp);
@@ -320,6 +329,8 @@ int fit_gpu_from(const model_desc *m, const scenario *s, const estimate *e, cons
   fit_count(&p, row);
   if (!row->count && !host_fits(e, s)) /* the GPUs would hold it; the host cannot hold the rest */
     snprintf(row->layout, sizeof row->layout, "%s", "host memory");
+  if (e->refused[0]) /* the runtime's fixed pool, not the GPU: no count serves it */
+    snprintf(row->layout, sizeof row->layout, "%s", e->refused);
   if (e->host_backend) /* llama.cpp's CPU backend: the host, no GPUs to count */
     snprintf(row->layout, sizeof row->layout, "%s", row->fits ? "CPU backend" : "-");
   if (s->kind == WL_INFERENCE) {

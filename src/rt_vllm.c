@@ -1787,6 +1787,24 @@ void vllm_estimate(ectx *c) {
   vllm_specs(c, &v, &g, hybrid);
   if (c->failed) return;
   vllm_grouping(&g, hybrid);
+  /* --kv-cache-memory-bytes (vllm/v1/worker/gpu_worker.py determine_available_memory: a set
+  ** kv_cache_memory_bytes is returned as the KV memory after the profile run, the utilization
+  ** no longer sizing it). 0 is falsy there (the utilization rule again): said as an error here,
+  ** as is a pool below one block (num_blocks 0: "No available memory for the cache blocks",
+  ** kv_cache_utils.py check_enough_kv_cache_memory) */
+  uint64_t fixed = scn_u64(s, "runtime.kv_cache_memory_bytes", 0);
+  if (scn_find(s, "runtime.kv_cache_memory_bytes") && !fixed) {
+    est_fail(c, "vllm: runtime.kv_cache_memory_bytes must be positive (omit it for the gpu_memory_utilization rule)");
+    return;
+  }
+  for (uint64_t st = 0; fixed && st < (s->pp ? s->pp : 1); st++) {
+    uint64_t b = stage_block_bytes(c, &g, hybrid, st);
+    if (fixed < b) {
+      est_fail(c, "vllm: runtime.kv_cache_memory_bytes (%llu B) is below one KV block (%llu B on stage %llu)",
+               (unsigned long long)fixed, (unsigned long long)b, (unsigned long long)st);
+      return;
+    }
+  }
   vrank r0, rl, worker;
   vllm_rank(c, &v, &g, hybrid, 0, true, &r0);
   worker = r0; /* the ranks of stage 0 without the V0 driver's sampler */
@@ -1835,6 +1853,20 @@ void vllm_estimate(ectx *c) {
   ** workload needs its non-KV memory plus the KV of the requested sequences */
   uint64_t kv_all = budget_get(&c->e->b, "kv_cache"); /* part of total: no underflow */
   c->e->required = acc_add(&c->acc, c->e->total - kv_all, need_kv);
+  if (fixed) {
+    /* a fixed pool is allocated whatever the workload needs, on every GPU alike (each worker
+    ** returns the same bytes): the GPU must hold the rest and the pool. No GPU changes the pool,
+    ** so a workload it cannot hold is refused at any count: one request of max_model_len
+    ** above it stops vLLM at start (kv_cache_utils.py _check_enough_kv_cache_memory, "To serve
+    ** at least one request with the models's max seq len"; vLLM's own estimated maximum model
+    ** length, max_model_len_fit, is that check's arithmetic for the release), more sequences
+    ** than its blocks hold wait in the queue */
+    c->e->required = acc_add(&c->acc, c->e->total - kv_all, fixed);
+    if (fit_len < v.mml)
+      snprintf(c->e->refused, sizeof c->e->refused, "kv pool < 1 request");
+    else if (need > blocks)
+      snprintf(c->e->refused, sizeof c->e->refused, "kv pool < %llu seqs", (unsigned long long)s->concurrency);
+  }
   est_fig_real(c, "gpu_memory_utilization_needed",
                s->gpu_memory ? (double)(c->e->required - s->cuda_context) / (double)s->gpu_memory : 0.0);
 }

@@ -3147,6 +3147,60 @@ static void test_sglang_fit_cap(void **state) {
   json_decref(j);
 }
 
+/* fit with a pool the scenario fixes (fit-fixed-pools round). vLLM's --kv-cache-memory-bytes is the KV
+** memory itself (vllm/v1/worker/gpu_worker.py determine_available_memory returns it after the profile
+** run, the utilization no longer sizing the pool), so a GPU must hold it beside the rest, and no GPU
+** changes it: one max_model_len request above it stops vLLM at start (vllm/v1/core/kv_cache_utils.py
+** _check_enough_kv_cache_memory, "To serve at least one request with the models's max seq len"), more
+** sequences than its blocks wait. Llama-3.1-8B: 128 KiB of KV a token (32 layers x 8 heads x 128 x
+** K, V x 2 B). SGLang's --max-total-tokens caps the pool alike: max_req_len = min(context_len - 1,
+** max_total_num_tokens - 1) (python/sglang/srt/managers/scheduler.py), a longer request refused on
+** arrival ("Input length ... exceeds the maximum allowed length", managers/utils.py
+** validate_input_length); 6 tokens or fewer fail "Memory pool size is too small" at start. */
+#define FP_LLAMA "return { model = 'meta-llama/Llama-3.1-8B-Instruct', "
+static json_t *fit_row_ok(vf_engine *e, const char *text, const char *g, const char *layout, bool fits) {
+  json_t *j = fit_row(e, text, g);
+  json_t *row = json_array_get(json_object_get(j, "fit"), 0);
+  assert_string_equal(json_string_value(json_object_get(row, "layout")), layout);
+  assert_int_equal(json_is_true(json_object_get(row, "fits")), fits);
+  return j;
+}
+static long long fit_int(json_t *j, const char *key) {
+  return json_integer_value(json_object_get(json_array_get(json_object_get(j, "fit"), 0), key));
+}
+
+static void test_fit_fixed_pools(void **state) {
+  /* 1 GiB holds 8,192 tokens: one 131,072-token request (16 GiB) is refused on any GPU */
+  const char *small = FP_LLAMA "runtime = { name = 'vllm', version = '0.19.0', max_model_len = 131072, "
+                      "kv_cache_memory_bytes = '1GiB' }, workload = { kind = 'inference', context = 131072 } }";
+  json_t *j = fit_row_ok(*state, small, "B200", "kv pool < 1 request", false);
+  assert_int_equal(fit_int(j, "count"), 0);
+  assert_null(launch_of(j));
+  json_decref(j);
+  /* 100 GiB does not fit an 80 GB H100 at any utilization; on an H200 it holds exactly 100
+  ** sequences of 8,192 tokens (100 x 2^30 / (8192 x 131072)), and the flags give the pool, not a
+  ** utilization */
+  const char *big = FP_LLAMA "runtime = { name = 'vllm', version = '0.19.0', max_model_len = 8192, "
+                    "kv_cache_memory_bytes = '100GiB' }, workload = { kind = 'inference', context = 8192 } }";
+  j = fit_row_ok(*state, big, "H100", "", false); /* no count of GPUs ("-" in the table) */
+  json_decref(j);
+  j = fit_row_ok(*state, big, "H200", "tp=1", true);
+  assert_int_equal(fit_int(j, "max_concurrency"), 100);
+  assert_string_equal(launch_of(j), "--tensor-parallel-size 1 --max-model-len 8192 --kv-cache-memory-bytes 107374182400");
+  json_decref(j);
+  /* 101 sequences: more than the 100 the pool holds, on any GPU */
+  const char *many = FP_LLAMA "runtime = { name = 'vllm', version = '0.19.0', max_model_len = 8192, "
+                     "kv_cache_memory_bytes = '100GiB' }, workload = { kind = 'inference', context = 8192, "
+                     "concurrency = 101 } }";
+  j = fit_row_ok(*state, many, "B200", "kv pool < 101 seqs", false);
+  json_decref(j);
+  /* bad pools: 0 (vLLM reads it as unset) and one below a block (2 MiB: 16 tokens x 128 KiB) */
+  expect_error(*state, FP_LLAMA "runtime = { name = 'vllm', kv_cache_memory_bytes = 0 }, workload = { kind = "
+                       "'inference', context = 8192 }, " H100 " }", "runtime.kv_cache_memory_bytes must be positive");
+  expect_error(*state, FP_LLAMA "runtime = { name = 'vllm', kv_cache_memory_bytes = 1048576 }, workload = { kind = "
+                       "'inference', context = 8192 }, " H100 " }", "runtime.kv_cache_memory_bytes (1048576 B) is below one KV block");
+}
+
 /* Hold-out (holdout10-vllm): vLLM 0.11-0.19 on Llama 4, GLM-4.6, Gemma 3 and Qwen3-VL, held as
 ** vramfit stands (no model change was needed).
 ** - Llama 4 Scout on 8 x H200, vllm/vllm-openai:v0.12.0, --tensor-parallel-size 8
@@ -3368,7 +3422,7 @@ static void test_qwen25_vl_mrope_cache(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_sglang_fit_cap),
+      cmocka_unit_test(test_sglang_fit_cap), cmocka_unit_test(test_fit_fixed_pools),
       cmocka_unit_test(test_lora_launch),
       cmocka_unit_test(test_spec_eagle3), cmocka_unit_test(test_spec_mtp), cmocka_unit_test(test_spec_errors),
       cmocka_unit_test(test_llama8b_tp1),    cmocka_unit_test(test_llama8b_tp),  cmocka_unit_test(test_llama8b_pp2),
