@@ -228,8 +228,11 @@ static void fit_launch(const model_desc *m, const scenario *s, const estimate *e
     double k = has_fig(e, "mem_fraction_static_flag_factor") ? fig(e, "mem_fraction_static_flag_factor") : 1;
     double f = frac_up(fig(e, "mem_fraction_static_needed") / k, fig(e, "mem_fraction_static") / k, 1000);
     if (f > 0.999) f = 0.999;
-    snprintf(row->launch, sizeof row->launch, "--tp %llu --context-length %llu --mem-fraction-static %.3f",
-             (unsigned long long)tp, (unsigned long long)scn_u64(s, "runtime.context_length", ctx), f);
+    int n = snprintf(row->launch, sizeof row->launch, "--tp %llu --context-length %llu --mem-fraction-static %.3f",
+                     (unsigned long long)tp, (unsigned long long)scn_u64(s, "runtime.context_length", ctx), f);
+    unsigned long long cap = scn_u64(s, "runtime.max_total_tokens", 0); /* the scenario's cap on the pool */
+    if (cap && n > 0 && (size_t)n < sizeof row->launch)
+      snprintf(row->launch + n, sizeof row->launch - (size_t)n, " --max-total-tokens %llu", cap);
   } else if (has_fig(e, "fit_auto_moe_gpu_layers") && fig(e, "fit_auto_n_gpu_layers") >= 1) {
     /* --fit placed a MoE model: the flags that give the same memory by hand (--n-cpu-moe moves
     ** the first layers' experts where --fit moves the last ones'; the layers are alike) */

@@ -745,6 +745,19 @@ void sglang_estimate(ectx *c) {
     return;
   }
   g.page = scn_u64(s, "runtime.page_size", 1);
+  /* --max-total-tokens caps the token pool in whole pages (pool_tokens). A cap below one page
+  ** leaves no tokens: "Not enough memory. Please try to increase --mem-fraction-static"
+  ** (model_runner.py init_memory_pool); one of 6 tokens or fewer fails the scheduler's
+  ** assertion "Memory pool size is too small" (max_req_len = min(context_len - 1,
+  ** max_total_num_tokens - 1), max_req_input_len = max_req_len - 5, both must be positive:
+  ** managers/scheduler.py / tp_worker.py). Both stop SGLang at start: errors here. */
+  uint64_t cap = scn_u64(s, "runtime.max_total_tokens", 0), cap_pool = cap / (g.page ? g.page : 1) * g.page;
+  if (scn_find(s, "runtime.max_total_tokens") && cap_pool <= 6) {
+    est_fail(c, "sglang: runtime.max_total_tokens (%llu) leaves %llu tokens in pages of %llu: SGLang refuses a pool "
+             "of 6 tokens or fewer",
+             (unsigned long long)cap, (unsigned long long)cap_pool, (unsigned long long)g.page);
+    return;
+  }
   /* every tensor on a rank, the draft's included (spec_read summed those: sp.weights) */
   uint64_t all = 0;
   if (!estimate_device_weights(c->m, s->tp, s->pp, &all)) c->acc.overflow = true;
@@ -975,4 +988,12 @@ void sglang_estimate(ectx *c) {
   uint64_t reach = acc_from_double(&c->acc, (double)static_need / (0.999 * kf));
   uint64_t req = acc_add(&c->acc, reach, s->gpu_memory > free0 ? s->gpu_memory - free0 : 0);
   if (req > c->e->required) c->e->required = req;
+  /* the cap holds the same tokens on every GPU: a request longer than max_req_len (the pool's
+  ** tokens - 1, above) is refused when it arrives ("Input length (N tokens) exceeds the maximum
+  ** allowed length", managers/utils.py validate_input_length, unless --allow-auto-truncate cuts
+  ** it), and sequences beyond the pool's tokens wait: no count of GPUs serves them */
+  if (cap_pool && cap_pool - 1 < s->context)
+    snprintf(c->e->refused, sizeof c->e->refused, "token cap < 1 request");
+  else if (cap_pool && seq_tokens > (double)cap_pool)
+    snprintf(c->e->refused, sizeof c->e->refused, "token cap < %llu seqs", (unsigned long long)s->concurrency);
 }

@@ -3199,6 +3199,23 @@ static void test_fit_fixed_pools(void **state) {
                        "'inference', context = 8192 }, " H100 " }", "runtime.kv_cache_memory_bytes must be positive");
   expect_error(*state, FP_LLAMA "runtime = { name = 'vllm', kv_cache_memory_bytes = 1048576 }, workload = { kind = "
                        "'inference', context = 8192 }, " H100 " }", "runtime.kv_cache_memory_bytes (1048576 B) is below one KV block");
+  /* SGLang: a 4,096-token cap under one 32,768-token request; 40,000 holds one but not two */
+  const char *sg = FP_LLAMA "runtime = { name = 'sglang', max_total_tokens = %d }, workload = { kind = "
+                   "'inference', context = 32768, concurrency = %d } }";
+  char buf[400];
+  snprintf(buf, sizeof buf, sg, 4096, 1);
+  j = fit_row_ok(*state, buf, "H100", "token cap < 1 request", false);
+  json_decref(j);
+  snprintf(buf, sizeof buf, sg, 40000, 2);
+  j = fit_row_ok(*state, buf, "H100", "token cap < 2 seqs", false);
+  json_decref(j);
+  snprintf(buf, sizeof buf, sg, 40000, 1);
+  j = fit_row_ok(*state, buf, "H100", "tp=1", true);
+  assert_non_null(strstr(launch_of(j), " --max-total-tokens 40000"));
+  assert_int_equal(fit_int(j, "max_concurrency"), 1);
+  json_decref(j);
+  expect_error(*state, FP_LLAMA "runtime = { name = 'sglang', max_total_tokens = 6 }, workload = { kind = "
+                       "'inference', context = 32768 }, " H100 " }", "runtime.max_total_tokens (6)");
 }
 
 /* Hold-out (holdout10-vllm): vLLM 0.11-0.19 on Llama 4, GLM-4.6, Gemma 3 and Qwen3-VL, held as
