@@ -270,7 +270,10 @@ static void fit_launch(const model_desc *m, const scenario *s, const estimate *e
     /* llama.cpp's CPU backend: no layer on a GPU (a build with GPUs would offload by default) */
     snprintf(row->launch, sizeof row->launch, "-ngl 0 -c %.0f", fig(e, "n_ctx"));
   } else if (fig(e, "fit_n_gpu_layers") > 0) {
-    snprintf(row->launch, sizeof row->launch, "-ngl %.0f -c %.0f", fig(e, "fit_n_gpu_layers"), fig(e, "n_ctx"));
+    /* the scenario's own -ngl where this GPU holds it (the row was judged at it), else the
+    ** most layers that fit (scripts/runtimes/llamacpp.lua leaves 999 where none is given) */
+    double ngl = fig(e, "fit_n_gpu_layers"), given = (double)scn_u64(s, "runtime.n_gpu_layers", 999);
+    snprintf(row->launch, sizeof row->launch, "-ngl %.0f -c %.0f", given < ngl ? given : ngl, fig(e, "n_ctx"));
   }
   /* llama-server's -np auto is 4 sequences on one unified cache: the scenario's sequences
   ** stated (--kv-unified when they share one stream) */

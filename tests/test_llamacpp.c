@@ -395,6 +395,18 @@ static void test_fit_launch(void **state) {
   assert_true(ngl > 0 && ngl < 81);
   assert_int_equal(ctx, 8192);
   json_decref(j);
+  /* the scenario's own -ngl 40 with a fixed -c 16384 (fit-fixed-pools round): the row is judged
+  ** at 40 layers, so where the H100 holds them the flags keep 40 and the -c; on the RTX 4090
+  ** the 40 layers do not fit and the flags give the most that do (fewer than 40) */
+  const char *given = "return { model = 'meta-llama/Llama-3.1-70B', quant = 'gguf:Q4_K_M', runtime = { name = "
+                      "'llamacpp', n_ctx = 16384, n_gpu_layers = 40 }, workload = { kind = 'inference' } }";
+  assert_string_equal(fit_launch(*state, given, "H100", &j), "-ngl 40 -c 16384 -np 1");
+  json_decref(j);
+  l = fit_launch(*state, given, "RTX-4090-24GB", &j);
+  assert_int_equal(sscanf(l, "-ngl %d -c %d", &ngl, &ctx), 2);
+  assert_true(ngl > 0 && ngl < 40);
+  assert_int_equal(ctx, 16384);
+  json_decref(j);
 }
 
 /* --n-cpu-moe N keeps the routed experts of layers 0..N-1 on the host (common/arg.cpp's
