@@ -722,7 +722,7 @@ return runtime {
     mamba_ssm_cache_dtype = "--mamba-ssm-cache-dtype: the recurrent SSM state's dtype",
     mamba_cache_mode = "--mamba-cache-mode (none | align): state blocks a request (align with prefix caching)",
     swap_space = "--swap-space GiB: pinned CPU blocks, no GPU bytes (said in the report)",
-    kv_cache_memory_bytes = "--kv-cache-memory: the KV pool's bytes in place of the utilization rule",
+    kv_cache_memory_bytes = "--kv-cache-memory-bytes: the KV pool's bytes in place of the utilization rule",
     quantization = "--quantization: fp8 and bitsandbytes quantize a bf16 checkpoint at load; the rest must match the checkpoint",
     memory_profiler_estimate_cudagraphs = "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS: the graph estimate left out of the KV budget (0.20+)",
     chunked_local_attn_hybrid = "VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE: Llama 4's chunked layers in the hybrid manager",
