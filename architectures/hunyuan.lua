@@ -42,7 +42,7 @@ return arch {
       nn.linear(t, lp .. ".mlp.gate.wg", E, h, { count = L, role = "router" })
       nn.norm(t, lp .. ".input_layernorm", h, { count = L })
       nn.norm(t, lp .. ".post_attention_layernorm", h, { count = L })
-      block = nn.rms_block(nh, nkv, d, k * EI + S * I, E, k)
+      block = nn.rms_block(nh, nkv, d, k * EI + S * I, E, k, EI)
       dims.I = 0
     else
       nn.llama_layers(t, lp, { hidden = h, heads = nh, kv_heads = nkv, head_dim = d, width = I, count = L,
