@@ -19,8 +19,8 @@ suite() { # suite NAME COMMAND...
   p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
   f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
   if [ -z "$p" ]; then
-    p=$(sed -n 's/.* \([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed.*/\1/p' "$log" | tail -1)
-    f=$(sed -n 's/.* \([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed.*/\2/p' "$log" | tail -1)
+    p=$(sed -n 's/^\(.* \)\{0,1\}\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed.*/\2/p' "$log" | tail -1)
+    f=$(sed -n 's/^\(.* \)\{0,1\}\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed.*/\3/p' "$log" | tail -1)
   fi
   p=${p:-0}
   f=${f:-0}
