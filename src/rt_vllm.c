@@ -681,9 +681,12 @@ static uint64_t stage_weights(ectx *c, uint64_t stage) {
   const model_desc *m = c->m;
   uint64_t pp = c->s->pp, total = stage_slack(c, stage, false);
   uint64_t share = stage_layers(c, stage);
+  /* language-model-only mode (every limit_mm_per_prompt 0; scripts/runtimes/vllm.lua LANG_ONLY,
+  ** vllm-project/vllm PR #22299): the model class builds no vision tower or projector */
+  bool lm_only = scn_bool(c->s, "vllm.language_only", false);
   for (size_t i = 0; i < m->inv.n; i++) {
     const inv_tensor *t = &m->inv.t[i];
-    if (est_is_draft(t)) continue;
+    if (est_is_draft(t) || (lm_only && est_vision_tensor(t))) continue;
     uint64_t b = rank_tensor_bytes(c, t);
     if (strchr(t->name, '*') && pp > 1 && m->layers) {
       b = acc_mul(&c->acc, b / m->layers, share);
@@ -1588,9 +1591,10 @@ static void vllm_budget(ectx *c, const vcfg *v, const vrank *r, uint64_t kv_allo
   budget *b = &c->e->b;
   const scenario *s = c->s;
   budget_add(b, "weights", r->weights - r->draft - r->lora, BASIS_EXACT, true,
-             "per rank (tp %llu, pp %llu): vocabulary padded to 64, rotary cache in the model dtype%s",
+             "per rank (tp %llu, pp %llu): vocabulary padded to 64, rotary cache in the model dtype%s%s",
              (unsigned long long)s->tp, (unsigned long long)s->pp,
-             scn_u64(s, "vllm.deepstack_width", 0) ? ", deepstack buffers of max_num_batched_tokens" : "");
+             scn_u64(s, "vllm.deepstack_width", 0) ? ", deepstack buffers of max_num_batched_tokens" : "",
+             scn_bool(s, "vllm.language_only", false) ? ", no vision tower (language-model-only)" : "");
   if (v->drafter) {
     budget_item *d = budget_add(b, "weights", r->draft, BASIS_EXACT, true,
                                 "speculative decoding drafter (%s, %llu token(s)): the tensors vLLM allocates for it, "

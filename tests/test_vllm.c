@@ -3426,6 +3426,38 @@ static void test_qwen3_vl_vllm(void **state) {
   json_decref(j);
 }
 
+/* Language-model-only mode (vllm-project/vllm PR #22299, first in 0.10.1): with every
+** --limit-mm-per-prompt modality 0 the model class builds no vision tower, so its weights do not
+** load, the profile encodes nothing and Qwen3-VL allocates no deepstack buffers. A mechanism
+** test (no published log with both limits 0 was found): Qwen2.5-VL-7B's tower + merger are
+** 676,550,144 parameters = 1,353,100,288 B in bf16 (visual.* of the checkpoint); before 0.10.1
+** the tower loads whatever the limits. Qwen3-VL-8B skips it from its first release: the tower
+** and the 3 x 8192 x 4096 x 2 B deepstack buffers (0.1875 GiB) drop out. */
+#define LMO(m, v, lim)                                                                                           \
+  "return { model = '" m "', runtime = { name = 'vllm', version = '" v "', max_model_len = 4096, "                \
+  "enforce_eager = true, limit_mm_per_prompt = '" lim "' }, workload = { kind = 'inference', context = 4096 }, " \
+  "gpu = 'H100-SXM-80GB' }"
+static void test_language_model_only(void **state) {
+  json_t *full = eval(*state, LMO("Qwen/Qwen2.5-VL-7B-Instruct", "0.10.1", "image=1,video=0"));
+  json_t *old = eval(*state, LMO("Qwen/Qwen2.5-VL-7B-Instruct", "0.10.0", "image=0,video=0"));
+  json_t *lm = eval(*state, LMO("Qwen/Qwen2.5-VL-7B-Instruct", "0.10.1", "image=0,video=0"));
+  assert_true(fig(old, "weights_bytes") == fig(full, "weights_bytes"));
+  assert_true(fig(full, "weights_bytes") - fig(lm, "weights_bytes") == 1353100288.0);
+  assert_true(isnan(fig(lm, "encoder_peak_bytes")));
+  json_decref(full);
+  json_decref(old);
+  json_decref(lm);
+  full = eval(*state, LMO("Qwen/Qwen3-VL-8B-Instruct", "0.19.0", "image=1,video=0"));
+  lm = eval(*state, LMO("Qwen/Qwen3-VL-8B-Instruct", "0.19.0", "image=0,video=0"));
+  json_t *vid = eval(*state, LMO("Qwen/Qwen3-VL-8B-Instruct", "0.19.0", "image=0,video=1"));
+  assert_true(fig(vid, "weights_bytes") == fig(full, "weights_bytes"));
+  double tower = fig(full, "weights_bytes") - fig(lm, "weights_bytes") - 3.0 * 8192 * 4096 * 2;
+  assert_true(tower > 1.0 * GIB && tower < 1.1 * GIB); /* Qwen3-VL-8B's ViT: about 0.55B parameters */
+  json_decref(full);
+  json_decref(lm);
+  json_decref(vid);
+}
+
 /* Qwen2.5-VL builds the same MRotaryEmbedding (4 x 128000 rows x 128 x 2 B = 125 MiB in one
 ** rank's weights): the vllm-16570 calibration log (0.8.3, 4 x A100 40GB, tp 4) prints "model
 ** weights take 34.43GiB"; 34.34 GiB with one set of rows (-0.27%), 34.43 with four. */
@@ -3469,6 +3501,7 @@ int main(void) {
       cmocka_unit_test(test_v020_hybrid_tokens), cmocka_unit_test(test_swap_space_host_only),
       cmocka_unit_test(test_holdout10_vllm), cmocka_unit_test(test_holdout10_vllm_fit), cmocka_unit_test(test_fit_len_arithmetic),
       cmocka_unit_test(test_qwen3_vl_vllm), cmocka_unit_test(test_qwen25_vl_mrope_cache),
+      cmocka_unit_test(test_language_model_only),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -277,6 +277,17 @@ end
 
 local MM = { qwen2_vl = qwen25_mm, gemma = gemma3_mm, llama4 = llama4_mm, mistral3 = mistral3_mm, qwen3_5 = qwen3_mm,
   qwen3_vl = qwen3_mm }
+-- Language-model-only mode: with --limit-mm-per-prompt giving every modality 0, these model
+-- classes build no vision tower and projector (self.visual / self.vision_tower = None, and
+-- Qwen3-VL no deepstack buffers), so their weights never load and the profile encodes nothing.
+-- "Implicit language-model-only mode via limit-mm-per-prompt" (vllm-project/vllm PR #22299,
+-- merged 2025-08-06, first in 0.10.1) made Qwen2.5-VL, Gemma 3, Llama 4 and Mistral 3 skip the
+-- tower; Qwen3-VL (0.11) and Qwen3.5 skip it from their first release (qwen3_vl.py: the tower
+-- and the deepstack buffers are built only when an image or video limit is non-zero; since PR
+-- #32605 under _mark_tower_model(vllm_config, {"image", "video"})). Value: the first release
+-- (version code) that skips.
+local LANG_ONLY = { qwen2_vl = 10001, gemma = 10001, llama4 = 10001, mistral3 = 10001, qwen3_vl = 0, qwen3_5 = 0 }
+local VIDEO_TOWER = { qwen2_vl = true, qwen3_vl = true, qwen3_5 = true }
 -- the models whose image processor takes max_pixels (--mm-processor-kwargs)
 local MAX_PIXELS = { qwen2_vl = true, qwen3_5 = true, qwen3_vl = true }
 
@@ -617,6 +628,15 @@ local function normalize(n, knobs)
       note(n, "vLLM limit_mm_per_prompt %s assumed (vLLM's default)",
         mm.video_tps and ("image=%d,video=%d"):format(dflt, dflt) or ("image=%d"):format(dflt))
     end
+    local since = LANG_ONLY[n.model.desc.arch or ""]
+    -- the Qwen classes take videos too (a video limit keeps the tower even where the profile
+    -- does not model videos: Qwen3-VL, Qwen3.5); the others check the image limit only
+    local videos = VIDEO_TOWER[n.model.desc.arch or ""] and (lim.video or dflt) or 0
+    if n.extra["mm.images"] == 0 and videos == 0 and since and code >= since then
+      n.extra["vllm.language_only"] = true
+      n.extra["vllm.deepstack_width"] = nil
+      note(n, "vLLM %s with every limit_mm_per_prompt 0: language-model-only, no vision tower loaded", v)
+    end
   elseif knobs.limit_mm_per_prompt then
     E.fail("runtime.limit_mm_per_prompt", "the model has no vision tower vLLM profiles")
   end
@@ -730,7 +750,8 @@ return runtime {
     disable_custom_all_reduce = "--disable-custom-all-reduce: NCCL's all-reduces captured into every CUDA graph",
     mxfp4_backend = "the MoE backend of MXFP4 experts (gpt-oss), whose padding sets their bytes",
     use_v1 = "VLLM_USE_V1 (0.8-0.10): false runs the V0 engine",
-    limit_mm_per_prompt = "--limit-mm-per-prompt image=N,video=M: the multimodal items the profile run encodes",
+    limit_mm_per_prompt = "--limit-mm-per-prompt image=N,video=M: the multimodal items the profile run encodes; all 0 "
+      .. "loads no vision tower (language-model-only, 0.10.1+; Qwen3-VL and Qwen3.5 always)",
     max_pixels = "mm_processor_kwargs max_pixels (Qwen2.5-VL, Qwen3-VL, Qwen3.5): the largest dummy image profiled",
     model_runner = "VLLM_USE_V2_MODEL_RUNNER (0.23+): v2 gives no CUDA-graph estimate in the profile",
     speculative = "--speculative-config { method, model, num_speculative_tokens }: the drafter's weights, KV and graphs",
