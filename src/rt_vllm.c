@@ -676,7 +676,10 @@ uint64_t est_reserved_slack(ectx *c) {
 ** MRotaryEmbedding, whose cache holds 4 x max_position rows ("We enlarge
 ** max_position_embeddings to 4 times to get a larger the cos and sin cache":
 ** rotary_embedding/mrope.py cache_max_position_num): Qwen3-VL-8B's 262144 x 4 x 128 x 2 B =
-** 256 MiB (test_qwen3_vl_vllm). */
+** 256 MiB (test_qwen3_vl_vllm). The enlargement came with Qwen2.5-VL support (vllm-project/vllm
+** PR #12604, merged 2025-02-05, first in 0.7.2: rotary_embedding.py MRotaryEmbedding.__init__
+** gained cache_max_position_num = max_position_embeddings * 4); before, MRotaryEmbedding passed
+** max_position_embeddings unchanged (Qwen2-VL on 0.6.x / 0.7.0-0.7.1: one set of rows). */
 static uint64_t stage_weights(ectx *c, uint64_t stage) {
   const model_desc *m = c->m;
   uint64_t pp = c->s->pp, total = stage_slack(c, stage, false);
@@ -697,7 +700,7 @@ static uint64_t stage_weights(ectx *c, uint64_t stage) {
     total = acc_add(&c->acc, total, b);
   }
   uint64_t pos = est_rope_elems(c), rb = scn_u64(c->s, "vllm.rope_bytes", 0);
-  if (m->rope_positions > 1) pos = acc_mul(&c->acc, pos, 4);
+  if (m->rope_positions > 1 && scn_u64(c->s, "vllm.version", 19000) >= 7002) pos = acc_mul(&c->acc, pos, 4);
   uint64_t rope = rb ? acc_mul(&c->acc, pos, rb) : est_elems_bytes(c, pos, c->s->dtype);
   return acc_add(&c->acc, total, rope);
 }

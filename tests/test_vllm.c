@@ -3467,6 +3467,15 @@ static void test_qwen25_vl_mrope_cache(void **state) {
                            "gpu = 'A100-SXM4-40GB' }");
   gib(j, "weights_bytes", 34.43, 0.001);
   json_decref(j);
+  /* the 4x rows came with Qwen2.5-VL support (vllm-project/vllm PR #12604, first in 0.7.2);
+  ** 0.7.1 builds one set: 3 x 128000 x 128 x 2 B = 98,304,000 B fewer for Qwen2.5-VL-7B */
+  json_t *a = eval(*state, "return { model = 'Qwen/Qwen2.5-VL-7B-Instruct', runtime = { name = 'vllm', version = "
+                           "'0.7.1' }, workload = { kind = 'inference', context = 4096 }, gpu = 'H100-SXM-80GB' }");
+  json_t *b = eval(*state, "return { model = 'Qwen/Qwen2.5-VL-7B-Instruct', runtime = { name = 'vllm', version = "
+                           "'0.7.2' }, workload = { kind = 'inference', context = 4096 }, gpu = 'H100-SXM-80GB' }");
+  assert_true(fig(b, "weights_bytes") - fig(a, "weights_bytes") == 98304000.0);
+  json_decref(a);
+  json_decref(b);
 }
 
 int main(void) {
