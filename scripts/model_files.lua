@@ -24,7 +24,9 @@ local GGUF_ROLES = {
 -- Hugging Face names
 local HF_ROLES = {
   { "embed_tokens%.", "embed" }, { "%.wte%.", "embed" }, { "embed_in%.", "embed" },
-  { "word_embeddings%.", "embed" }, { "%.wpe%.", "pos_embed" }, { "position_embeddings", "pos_embed" },
+  { "word_embeddings%.", "embed" }, { "tok_embeddings%.", "embed" }, { "token_embedding%.", "embed" },
+  { "%.wpe%.", "pos_embed" }, { "position_embedding", "pos_embed" }, { "embed_positions%.", "pos_embed" },
+  { "embeddings%.weight$", "embed" }, -- Mamba / Nemotron-H: backbone.embeddings.weight
   { "^lm_head%.", "lm_head" }, { "^embed_out%.", "lm_head" },
   { "norm[%w_]*%.", "norm" }, { "%.ln_%w+%.", "norm" }, { "layernorm", "norm" },
   { "shared_expert", "shared_expert" }, { "%.experts%.", "expert" },
@@ -44,6 +46,31 @@ function M.role(name, shape)
     if name:find(r[1]) and not (matrix and r[2] == "norm") then return r[2] end
   end
   return "other"
+end
+
+-- The roles of a file's tensors: those of the architecture's description built from the same
+-- config.json (its names, "*" for a layer or expert index), the one role table the estimate
+-- reads, so that a file read from disk and the preset of the same shapes are quantized, split
+-- and adapted alike; M.role above only for a tensor the description does not name (GGUF's
+-- blk.* names, extra tensors). prefix: a diffusers folder's component prefix ("transformer.").
+local function index_key(name) return (name:gsub("%.%d+%f[%.%z]", ".#"):gsub("%.%*%f[%.%z]", ".#")) end
+
+function M.with_arch_roles(tensors, arch_tensors, only_component)
+  local by_key = {}
+  for _, a in ipairs(arch_tensors or {}) do
+    if not only_component or a.component == only_component then
+      local k = index_key(a.name)
+      local pat = "^" .. a.name:gsub("[%^%$%(%)%%%.%[%]%+%-%?]", "%%%0"):gsub("%*", "%%d+") .. "$"
+      by_key[k] = by_key[k] or {}
+      table.insert(by_key[k], { pat = pat, role = a.role or "other" })
+    end
+  end
+  for _, t in ipairs(tensors) do
+    for _, c in ipairs(by_key[index_key(t.name)] or {}) do
+      if t.name:find(c.pat) then t.role = c.role; break end
+    end
+  end
+  return tensors
 end
 
 -- ---------------------------------------------------------------- GGUF

@@ -91,7 +91,8 @@ local function model_part(raw, n)
   if not ok then error(("model %s (architecture %s): %s"):format(id, a.name, tostring(desc)), 0) end
   if type(desc) ~= "table" then fail("model", "architecture '%s' returned %s, expected a description table", a.name, type(desc)) end
   desc.arch = desc.arch or a.name
-  if r.tensors then desc.tensors = r.tensors end   -- the real file's tensors, exact bytes
+  -- the real file's tensors, exact bytes, with the architecture's roles
+  if r.tensors then desc.tensors = require("model_files").with_arch_roles(r.tensors, desc.tensors) end
   if r.component then                               -- a diffusers model folder: one component's
     local keep, prefix = {}, nil
     for _, t in ipairs(desc.tensors or {}) do
@@ -103,6 +104,7 @@ local function model_part(raw, n)
       t.name, t.component = prefix .. t.name, r.component.name
       keep[#keep + 1] = t
     end
+    require("model_files").with_arch_roles(r.component.tensors, desc.tensors, r.component.name)
     desc.tensors = keep
     note(n, "%s: the file's tensors replace the %s of %s", id, r.component.name, a.name)
   end

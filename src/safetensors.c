@@ -303,41 +303,9 @@ static void classify(st_model *m, st_tensor *t) {
     t->flags |= ST_FLAG_QUANT_AUX;
 }
 
-/* ---- roles, totals and the inventory ---- */
-
-typedef struct role_rule {
-  const char *pattern;
-  inv_role role;
-} role_rule;
-
-/* First match wins (names as in transformers' checkpoints). The embedding rules name the
-** embedding tables (nn.Embedding: embed_tokens, word_embeddings, GPT-NeoX's embed_in, CLIP's
-** token_embedding, wte), not every module whose name holds "embed": a diffusion transformer's
-** x_embedder, context_embedder, time_text_embed.* and caption projections are nn.Linear
-** (diffusers transformer_flux.py, transformer_sd3.py), replaced by the bitsandbytes and torchao
-** quantizers like any Linear; with the "embed" substring rule a file read from disk kept them
-** unquantized where the architecture preset quantizes them. The norm rules (1-D weights) skip
-** 2-D tensors: adaLN's norm1.linear / norm_out.linear are nn.Linear too. */
-static const role_rule role_rules[] = {
-    {"norm", ROLE_NORM},        {"ln_", ROLE_NORM},
-    {"embed_positions", ROLE_POS_EMBED}, {"position_embedding", ROLE_POS_EMBED},
-    {"wpe.", ROLE_POS_EMBED},   {"embed_tokens", ROLE_EMBED},
-    {"word_embeddings", ROLE_EMBED}, {"embed_in.", ROLE_EMBED},
-    {"tok_embeddings", ROLE_EMBED}, {"token_embedding", ROLE_EMBED},
-    {"wte.", ROLE_EMBED},       {"lm_head", ROLE_LM_HEAD},
-    {"shared_expert", ROLE_SHARED_EXPERT}, {".experts.", ROLE_EXPERT},
-    {"mlp.gate.", ROLE_ROUTER}, {"router", ROLE_ROUTER},
-    {"block_sparse_moe.gate.", ROLE_ROUTER}, {"attn", ROLE_ATTN},
-    {"attention", ROLE_ATTN},   {"mlp", ROLE_MLP},
-    {"feed_forward", ROLE_MLP}, {"ffn", ROLE_MLP},
-};
-
-inv_role st_tensor_role(const char *name, int ndim) {
-  for (size_t i = 0; i < sizeof role_rules / sizeof role_rules[0]; i++)
-    if (strstr(name, role_rules[i].pattern) && !(role_rules[i].role == ROLE_NORM && ndim >= 2))
-      return role_rules[i].role;
-  return ROLE_OTHER;
-}
+/* ---- totals ----
+** Tensor roles are not assigned here: scripts/model_files.lua gives a file's tensors the roles of
+** its architecture's description (with_arch_roles), the one table the estimate reads. */
 
 static st_status finish(st_model *m, const json_t *config, char *err, size_t errlen) {
   read_quant(m, config);
@@ -348,11 +316,6 @@ static st_status finish(st_model *m, const json_t *config, char *err, size_t err
     uint64_t *p = aux ? &m->aux_params : &m->params, *b = aux ? &m->aux_bytes : &m->bytes;
     if (!bytes_add(*p, t->elements, p) || !bytes_add(*b, t->bytes, b))
       return FMT("%s: the tensors' total size overflows 64 bits", m->files[t->file]);
-    if (t->elements == 0) continue; /* empty tensors hold nothing */
-    if (!inv_add(&m->inv, t->name, t->shape, t->ndim, 1, aux ? ROLE_OTHER : st_tensor_role(t->name, (int)t->ndim),
-                 t->vdtype))
-      return NOMEM(m->files[t->file]);
-    m->inv.t[m->inv.n - 1].stored_bytes = t->bytes;
   }
   return ST_OK;
 }
@@ -361,7 +324,6 @@ static st_status finish(st_model *m, const json_t *config, char *err, size_t err
 
 static void model_init(st_model *m) {
   memset(m, 0, sizeof *m);
-  inv_init(&m->inv);
 }
 
 void st_model_free(st_model *m) {
@@ -370,7 +332,6 @@ void st_model_free(st_model *m) {
   for (size_t i = 0; i < m->n_files; i++) free(m->files[i]);
   free(m->t);
   free(m->files);
-  inv_free(&m->inv);
   model_init(m);
 }
 

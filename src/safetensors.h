@@ -2,7 +2,7 @@
 ** safetensors.h: reader of safetensors headers: one file, a sharded model
 ** (model.safetensors.index.json) or a folder of files, with the quantization
 ** packing of GPTQ/AWQ/bitsandbytes checkpoints told apart from plain weights.
-** Ownership: st_model owns its tensors, names, files and inventory; free it with
+** Ownership: st_model owns its tensors, names and files; free it with
 ** st_model_free (also after a failed read; freeing a zeroed model is a no-op).
 */
 #ifndef VF_SAFETENSORS_H
@@ -52,7 +52,6 @@ typedef struct st_model {
   char note[256];        /* what was assumed, "" if nothing */
   uint64_t params, bytes;          /* parameters and bytes, quant aux excluded */
   uint64_t aux_params, aux_bytes;  /* the QUANT_AUX tensors */
-  inventory inv;         /* every tensor (aux ones as ROLE_OTHER), count 1 */
 } st_model;
 
 /* The file at path; a sibling config.json supplies quantization_config. */
@@ -66,9 +65,5 @@ st_status st_read_index(const char *index_path, st_model *m, char *err, size_t e
 st_status st_read_buffer(const char *name, const uint8_t *buf, size_t len,
                          const char *config_json, st_model *m, char *err, size_t errlen);
 void st_model_free(st_model *m);
-
-/* Role of a tensor from its Hugging Face name ("model.layers.0.mlp.up_proj.weight") and its
-** number of dimensions (a 2-D tensor is never a norm's). */
-inv_role st_tensor_role(const char *name, int ndim);
 
 #endif

@@ -34,10 +34,6 @@ static void test_buffer(void **state) {
   assert_int_equal(m.aux_bytes, 4); /* the scalar scale */
   assert_true(m.t[2].flags & ST_FLAG_QUANT_AUX);
   assert_int_equal(m.t[1].vdtype, DT_FP8_E4M3);
-  assert_int_equal(m.inv.t[0].role, ROLE_EMBED);
-  assert_int_equal(m.inv.t[1].role, ROLE_ATTN);
-  assert_int_equal(m.inv.t[2].role, ROLE_OTHER);
-  assert_int_equal(m.inv.t[3].role, ROLE_NORM);
   assert_string_equal(m.quant.method, "fp8");
   st_model_free(&m);
   mk_buf_free(&b);
@@ -59,26 +55,6 @@ static void check_dir(const char *dir, const mk_hf *o, unsigned shards, size_t f
 
 /* 2 layers, embd 64, ff 128, kv 32, vocab 256 in BF16: 106816 parameters,
 ** 213632 bytes, in one file or three shards. */
-/* A diffusion transformer's Linear projections under "embed" / "norm" names (diffusers
-** transformer_flux.py: x_embedder, context_embedder, time_text_embed.*, norm1.linear,
-** norm_out.linear are nn.Linear) take a Linear role, as in the architecture presets, so a file
-** read from disk is quantized like the preset; embedding tables and 1-D norm weights keep theirs. */
-static void test_diffusers_linear_roles(void **state) {
-  (void)state;
-  assert_int_equal(st_tensor_role("x_embedder.weight", 2), ROLE_OTHER);
-  assert_int_equal(st_tensor_role("context_embedder.weight", 2), ROLE_OTHER);
-  assert_int_equal(st_tensor_role("time_text_embed.timestep_embedder.linear_1.weight", 2), ROLE_OTHER);
-  assert_int_equal(st_tensor_role("transformer_blocks.0.norm1.linear.weight", 2), ROLE_OTHER);
-  assert_int_equal(st_tensor_role("norm_out.linear.weight", 2), ROLE_OTHER);
-  assert_int_equal(st_tensor_role("caption_projection.0.linear.weight", 2), ROLE_OTHER);
-  assert_int_equal(st_tensor_role("transformer_blocks.0.attn.norm_q.weight", 1), ROLE_NORM);
-  assert_int_equal(st_tensor_role("model.embed_tokens.weight", 2), ROLE_EMBED);
-  assert_int_equal(st_tensor_role("text_model.embeddings.token_embedding.weight", 2), ROLE_EMBED);
-  assert_int_equal(st_tensor_role("text_model.embeddings.position_embedding.weight", 2), ROLE_POS_EMBED);
-  assert_int_equal(st_tensor_role("bert.embeddings.word_embeddings.weight", 2), ROLE_EMBED);
-  assert_int_equal(st_tensor_role("transformer.wte.weight", 2), ROLE_EMBED);
-}
-
 static void test_dirs(void **state) {
   (void)state;
   mk_hf o;
@@ -180,7 +156,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_buffer), cmocka_unit_test(test_dirs),
       cmocka_unit_test(test_gptq),   cmocka_unit_test(test_index_errors),
-      cmocka_unit_test(test_bad_files), cmocka_unit_test(test_diffusers_linear_roles),
+      cmocka_unit_test(test_bad_files),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

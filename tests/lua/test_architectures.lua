@@ -977,6 +977,41 @@ do
 end
 
 ---------------------------------------------------------------------------
+-- Review (stop 19): a file read from disk takes its architecture's roles. Every preset's
+-- tensors, under the concrete names a checkpoint stores ("*" -> a layer / expert index) with the
+-- role the name alone gives (model_files.role, what the reader assigned before), come out of
+-- model_files.with_arch_roles with the preset's role: the description is the one role table
+-- (the C reader's own name -> role table, which fed nothing, is gone).
+do
+  local mf = ENV.require("model_files")
+  local bad = {}
+  for _, id in ipairs(ids) do
+    local d = built[id]
+    if d then
+      local file = {}
+      for i, t in ipairs(d.tensors) do
+        local name = t.name:gsub("%*", tostring(i % 7))
+        file[i] = { name = name, shape = t.shape, role = mf.role(name, t.shape) }
+      end
+      mf.with_arch_roles(file, d.tensors)
+      for i, t in ipairs(d.tensors) do
+        if file[i].role ~= (t.role or "other") and #bad < 5 then bad[#bad + 1] = id .. " " .. file[i].name end
+      end
+    end
+  end
+  check(#bad == 0, "file tensors take the preset's roles: " .. table.concat(bad, ", "))
+  -- names the description does not hold fall back to the name rules (Mamba's embedding table,
+  -- InternLM's tok_embeddings, CLIP's token / position tables; a diffusion transformer's
+  -- x_embedder and adaLN norm*.linear are nn.Linear, not embeddings or norms)
+  local R = mf.role
+  check(R("backbone.embeddings.weight", { 8, 8 }) == "embed" and R("model.tok_embeddings.weight", { 8, 8 }) == "embed"
+        and R("text_model.embeddings.token_embedding.weight", { 8, 8 }) == "embed"
+        and R("text_model.embeddings.position_embedding.weight", { 8, 8 }) == "pos_embed"
+        and R("x_embedder.weight", { 8, 8 }) == "other" and R("norm_out.linear.weight", { 8, 8 }) == "other"
+        and R("transformer_blocks.0.attn.norm_q.weight", { 8 }) == "norm", "model_files.role fallback rules")
+end
+
+---------------------------------------------------------------------------
 -- Report every preset's count (for humans), then the summary line.
 if os.getenv("VERBOSE") then
   for _, id in ipairs(ids) do if counts[id] then print(("%-55s %d"):format(id, counts[id])) end end
