@@ -65,7 +65,8 @@ return arch {
       -- MLA caches one compressed latent (+ the shared rope key) per token and layer.
       kv = { { layers = L, kv_heads = 1, k_dim = r_kv + dr, v_dim = 0, mla = true } },
       block = nn.moe_norm({ q_dim = qd, kv_dim = nh * (dn + dr), ffn_dim = (k + shared) * EI, expert_ffn = EI, gated = true,
-                            norm = "rms", experts = E, experts_per_tok = k, parallel_residual = false }, cfg),
+                            norm = "rms", experts = E, experts_per_tok = k, parallel_residual = false,
+                            dense_ffn = moe_L < L and I or nil }, cfg),
     }
   end,
 }

@@ -32,6 +32,6 @@ return arch {
     nn.lm(t, { vocab = dims.V, hidden = h, tied = tied })
     return nn.decoder_desc("dots1", cfg, dims, { tied_embeddings = tied, tensors = t,
       kv = nn.kv_groups(L, nkv, d, d),
-      block = nn.moe_norm(nn.rms_block(nh, nkv, d, (k + shared) * EI, E, k, EI), cfg) })
+      block = nn.moe_norm(nn.dense_layers(nn.rms_block(nh, nkv, d, (k + shared) * EI, E, k, EI), moe_L < L and I), cfg) })
   end,
 }

@@ -42,6 +42,6 @@ return arch {
     nn.lm(t, { vocab = V, hidden = h, tied = tied })
     return nn.decoder_desc("ernie4_5_moe", cfg, dims, {
       intermediate = moe_L < L and I or 0, tied_embeddings = tied, tensors = t,
-      kv = nn.kv_groups(L, nkv, d, d), block = nn.rms_block(nh, nkv, d, (k + S) * EI, E, k, EI) })
+      kv = nn.kv_groups(L, nkv, d, d), block = nn.dense_layers(nn.rms_block(nh, nkv, d, (k + S) * EI, E, k, EI), moe_L < L and I) })
   end,
 }

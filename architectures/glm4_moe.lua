@@ -44,7 +44,7 @@ return arch {
       tied_embeddings = tied, tensors = t,
       -- GQA cache on the main layers only (the MTP layer has none without speculative decoding)
       kv = nn.kv_groups(L, nkv, d, d),
-      block = nn.moe_norm(nn.rms_block(nh, nkv, d, (k + shared) * EI, E, k, EI), cfg),
+      block = nn.moe_norm(nn.dense_layers(nn.rms_block(nh, nkv, d, (k + shared) * EI, E, k, EI), moe_L < L and I), cfg),
     })
   end,
 }

@@ -497,6 +497,14 @@ function nn.rms_block(heads, kv_heads, head_dim, ffn, experts, per_tok, expert_f
            parallel_residual = false }
 end
 
+-- A MoE model's dense layers (DeepSeek / GLM-4.5 / dots.llm1 first_k_dense_replace, ERNIE 4.5's
+-- layers before moe_layer_start_index): block.dense_ffn, their gated MLP's width (intermediate_size),
+-- whose transient a runtime's per-layer peak takes beside the MoE layers' (src/rt_sglang.c)
+function nn.dense_layers(block, width)
+  block.dense_ffn = width or nil
+  return block
+end
+
 -- The block's moe_norm: whether the router's top-k weights are renormalized to sum 1
 -- (config.json norm_topk_prob; GGUF expert_weights_norm; absent: true); moe_scaled: whether
 -- they are then multiplied by routed_scaling_factor (GGUF expert_weights_scale) other than 1

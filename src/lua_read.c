@@ -226,6 +226,7 @@ static void rd_block(rd *r, int desc, model_desc *m) {
   b->experts = rd_dim(r, -1, "experts", false, 0);
   b->experts_per_tok = rd_dim(r, -1, "experts_per_tok", false, 0);
   b->expert_ffn = rd_dim(r, -1, "expert_ffn", false, 0);
+  b->dense_ffn = rd_dim(r, -1, "dense_ffn", false, 0);
   b->gated = rd_bool(r, -1, "gated", false);
   b->parallel_residual = rd_bool(r, -1, "parallel_residual", false);
   b->moe_unnormalized = !rd_bool(r, -1, "moe_norm", true);

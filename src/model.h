@@ -38,6 +38,7 @@ typedef struct block_spec {
   uint64_t q_dim, kv_dim, ffn_dim;
   uint64_t experts, experts_per_tok;
   uint64_t expert_ffn; /* MoE: one routed expert's FFN width (0: ffn_dim / experts_per_tok, no shared expert) */
+  uint64_t dense_ffn;  /* MoE: the gated MLP width of its dense layers (first_k_dense_replace); 0: none */
   bool gated, rms, parallel_residual;
   bool moe_unnormalized; /* MoE: the top-k router weights not renormalized to sum 1
                          ** (norm_topk_prob / expert_weights_norm false) */

@@ -426,12 +426,31 @@ static uint64_t req_width(const sg_spec *sp, uint64_t ctx, uint64_t page) {
 ** expert's width (block expert_ffn: w13 holds the routed experts only, a shared expert is its
 ** own MLP beside them, e.g. models/qwen2_moe.py Qwen2MoeSparseMoeBlock.shared_expert); without a
 ** shared expert that is ffn_dim / experts_per_tok. vLLM's calibrated profile keeps
-** est_forward_moe_bytes (estimate.c). */
+** est_forward_moe_bytes (estimate.c). A MoE model's dense layers (block dense_ffn: DeepSeek's and
+** GLM-4.5's first_k_dense_replace layers, models/deepseek_v2.py DeepseekV2DecoderLayer builds
+** DeepseekV2MLP of intermediate_size there; glm4_moe.py Glm4MoeDecoderLayer likewise) run the
+** dense gated MLP (gate_up output 2 x intermediate / tp, the activation intermediate / tp) in the
+** same forward, so the layer peak is the larger of the two kinds: the dense one is larger where
+** intermediate_size is wide beside top_k x max(hidden, expert width), e.g. DeepSeek-V2-Lite
+** (10944 vs 6 x 2048). */
 #define SG_FUSED_MOE_CHUNK (64 * 1024) /* fused_moe.py CHUNK_SIZE */
+static uint64_t sg_dense_layer_bytes(ectx *c, uint64_t tokens, uint64_t a) {
+  model_desc d = *c->m;
+  d.block.experts = 0;
+  d.block.ffn_dim = c->m->block.dense_ffn;
+  d.block.gated = true;
+  ectx dc = *c;
+  dc.m = &d;
+  uint64_t f = est_forward_dense_bytes(&dc, tokens, a);
+  c->acc.overflow = c->acc.overflow || dc.acc.overflow;
+  return f;
+}
+
 static uint64_t sg_layer_bytes(ectx *c, uint64_t tokens, uint64_t a) {
   uint64_t dense = est_forward_dense_bytes(c, tokens, a);
   const block_spec *b = &c->m->block;
   if (!b->experts) return dense;
+  uint64_t dl = b->dense_ffn ? sg_dense_layer_bytes(c, tokens, a) : 0;
   uint64_t tp = c->s->tp ? c->s->tp : 1, k = b->experts_per_tok ? b->experts_per_tok : 1;
   uint64_t attn = acc_mul3(&c->acc, tokens, 2 * bytes_ceildiv(b->q_dim, tp) + 2 * bytes_ceildiv(b->kv_dim, tp), a);
   uint64_t base = dense > attn ? dense - attn : 0; /* the residual stream (est_forward_dense_bytes) */
@@ -441,7 +460,8 @@ static uint64_t sg_layer_bytes(ectx *c, uint64_t tokens, uint64_t a) {
   uint64_t cache = acc_mul3(&c->acc, acc_mul(&c->acc, m, k), (n > h ? n : h) + n / 2, a);
   uint64_t router = acc_add(&c->acc, acc_mul3(&c->acc, tokens, b->experts, a), acc_mul3(&c->acc, tokens, k, 8));
   uint64_t moe = acc_add(&c->acc, cache, router);
-  return acc_add(&c->acc, base, moe > attn ? moe : attn);
+  uint64_t ml = acc_add(&c->acc, base, moe > attn ? moe : attn);
+  return ml > dl ? ml : dl;
 }
 
 /* The drafter's forward over `tokens` (its own widths, speculative.lua spec.hidden/heads/

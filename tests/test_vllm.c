@@ -2157,6 +2157,29 @@ static void test_sglang_moe_shared_expert_width(void **state) {
   json_decref(j);
 }
 
+/* Review (stop 19): a MoE model's dense layers (first_k_dense_replace) run their dense gated MLP in
+** SGLang's forward (models/deepseek_v2.py DeepseekV2DecoderLayer: DeepseekV2MLP of
+** intermediate_size below first_k_dense_replace), so one layer's peak is the larger of the dense
+** and the MoE layers'. DeepSeek-V2-Lite (hidden 2048, intermediate_size 10944, 64 experts of 1408,
+** top 6, first_k_dense_replace 1), one 8192-token chunk at tp 1 in bf16: the dense layer holds
+** 3 x 2048 + 3 x 10944 elements a token (residual, hidden, norm; gate_up, activation) = 77,952 B,
+** the MoE layer 2 x (3 x 2048 + 6 x (2816 + 1408) + 64 router logits) + 6 x 8 top-k = 63,152 B. A mechanism test of the
+** source's arithmetic: no SGLang log of the model's chunk reserve was found. */
+static void test_sglang_dense_layers(void **state) {
+  json_t *j = eval(*state, "return { model = 'deepseek-ai/DeepSeek-V2-Lite', runtime = { name = 'sglang', version = "
+                           "'0.5.13', chunked_prefill_size = 8192 }, workload = { kind = 'inference', context = 4096 }, "
+                           "gpu = 'H200' }");
+  assert_int_equal(tu_category(j, "activations"), 8192LL * 77952);
+  json_decref(j);
+  /* DeepSeek-V3 (intermediate 18432, top 8 of 2048 at hidden 7168): the MoE layer stays the larger */
+  j = eval(*state, "return { model = 'deepseek-ai/DeepSeek-V3', runtime = { name = 'sglang', version = '0.5.13', "
+                   "chunked_prefill_size = 8192 }, workload = { kind = 'inference', context = 4096 }, "
+                   "parallel = { tp = 8 }, gpu = 'H200' }");
+  long long moe = 8192LL * (2 * (3 * 7168 + 8 * (7168 + 256) + 256) + 8 * 8);
+  assert_int_equal(tu_category(j, "activations"), moe);
+  json_decref(j);
+}
+
 /* SGLang's defaults by release (src/rt_sglang.c tier_defaults, fraction; scripts/runtimes/
 ** sglang.lua vlm_factor, piecewise), read in sgl-project/sglang at the version-bump commits. */
 static void test_sglang_release_defaults(void **state) {
@@ -3488,7 +3511,7 @@ int main(void) {
       cmocka_unit_test(test_qwen3_235b_fp8_tp8_ep),
       cmocka_unit_test(test_llama8b_dtypes), cmocka_unit_test(test_gemma2_hybrid), cmocka_unit_test(test_deepseek_mla), cmocka_unit_test(test_mla_block_size), cmocka_unit_test(test_glm45_air),
       cmocka_unit_test(test_moe),            cmocka_unit_test(test_qwen2moe_holdout), cmocka_unit_test(test_version_eras), cmocka_unit_test(test_cudagraph_profiling_default), cmocka_unit_test(test_cudagraph_memory), cmocka_unit_test(test_graph_gptoss_sizes), cmocka_unit_test(test_graph_fa3_accum_holdout7), cmocka_unit_test(test_graph_chunked_piecewise_only), cmocka_unit_test(test_graph_custom_ar_rule), cmocka_unit_test(test_graph_nccl_holdout6), cmocka_unit_test(test_a100_v010),
-      cmocka_unit_test(test_deficit),        cmocka_unit_test(test_errors),      cmocka_unit_test(test_sglang_pool), cmocka_unit_test(test_sglang_release_defaults), cmocka_unit_test(test_sglang_holdout3), cmocka_unit_test(test_sglang_holdout5), cmocka_unit_test(test_sglang_holdout8), cmocka_unit_test(test_sglang_holdout6), cmocka_unit_test(test_sglang_graphs2), cmocka_unit_test(test_sglang_breakable), cmocka_unit_test(test_sglang_moe_shared_expert_width),
+      cmocka_unit_test(test_deficit),        cmocka_unit_test(test_errors),      cmocka_unit_test(test_sglang_pool), cmocka_unit_test(test_sglang_release_defaults), cmocka_unit_test(test_sglang_holdout3), cmocka_unit_test(test_sglang_holdout5), cmocka_unit_test(test_sglang_holdout8), cmocka_unit_test(test_sglang_holdout6), cmocka_unit_test(test_sglang_graphs2), cmocka_unit_test(test_sglang_breakable), cmocka_unit_test(test_sglang_moe_shared_expert_width), cmocka_unit_test(test_sglang_dense_layers),
       cmocka_unit_test(test_sglang_mamba), cmocka_unit_test(test_sglang_swa), cmocka_unit_test(test_sglang_mla),
       cmocka_unit_test(test_sglang_spec_eagle3), cmocka_unit_test(test_sglang_spec_mtp),
       cmocka_unit_test(test_sglang_spec_errors),

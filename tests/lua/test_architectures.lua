@@ -355,7 +355,7 @@ local KV_KEYS = { layers = 1, kv_heads = 1, k_dim = 1, v_dim = 1, window = 1, ml
   state_elems = 1, conv_elems = 1 }
 local KV_KINDS = { attention = 1, chunked = 1, cross = 1, mamba = 1 }
 local BLOCK_KEYS = { q_dim = 1, kv_dim = 1, ffn_dim = 1, gated = 1, norm = 1, experts = 1,
-  experts_per_tok = 1, expert_ffn = 1, parallel_residual = 1, moe_norm = 1, moe_scaled = 1 }
+  experts_per_tok = 1, expert_ffn = 1, dense_ffn = 1, parallel_residual = 1, moe_norm = 1, moe_scaled = 1 }
 local ROLES = { embed = 1, pos_embed = 1, attn = 1, mlp = 1, expert = 1, shared_expert = 1,
   router = 1, norm = 1, lm_head = 1, other = 1 }
 local FAMILIES = { decoder = 1, encoder = 1, ["encoder-decoder"] = 1 }
