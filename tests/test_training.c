@@ -1300,7 +1300,10 @@ static void test_bnb_saves_input_holdout10(void **state) {
   snprintf(buf, sizeof buf, fmt, ", version = '0.41.1'");
   json_t *old = eval(state, buf);
   assert_int_equal(tu_category(old, "activations") - tu_category(now, "activations"), 1304LL * 32 * (2 * 4096 + 11008) * 2);
-  assert_within((double)tu_int(old, "runtime.peak_allocated_bytes"), 14.14e9, 0.15);
+  /* review (stop 19): 10 % is the bar for a stated configuration and the row misses it (-14.8 %:
+  ** LitGPT's own model code written as torchtune's); the miss is pinned (0.852 x 14.14 GB within
+  ** 1 %) rather than passed at 15 %. The table's unquantized LoRA row is within the bar (below). */
+  assert_within((double)tu_int(old, "runtime.peak_allocated_bytes"), 0.852 * 14.14e9, 0.01);
   json_decref(now);
   json_decref(old);
   snprintf(buf, sizeof buf, fmt, ", version = '0.43.2'");
@@ -1316,6 +1319,15 @@ static void test_bnb_saves_input_holdout10(void **state) {
   assert_int_equal(tu_category(dev, "activations"), 5839583232LL);
   json_decref(post);
   json_decref(dev);
+  /* the same table's Llama 2 7B LoRA row without quantization: "Max GPU RAM" 21.30 GB, at the
+  ** 10 % of a stated configuration (-7.7 %) */
+  json_t *lora = eval(state, "return { model = 'meta-llama/Llama-2-7b-hf', dtype = 'bf16', gpu = 'A100-SXM4-40GB', "
+                             "runtime = { name = 'torchtune', loss = 'CEWithChunkedOutputLoss' }, workload = { kind = "
+                             "'train', method = 'lora', micro_batch = 1, seq_len = 1304, grad_checkpointing = false, "
+                             "precision = 'bf16', optimizer = 'adamw', attention = 'sdpa', lora = { r = 8, alpha = 16, "
+                             "targets = { 'q_proj', 'v_proj' }, dropout = 0.05 } } }");
+  assert_within((double)tu_int(lora, "runtime.peak_allocated_bytes"), 21.30e9, 0.10);
+  json_decref(lora);
 }
 
 /* Hold-out (not a calibration case): PEFT's T0_3B LoRA under accelerate DeepSpeed ZeRO-3 with
