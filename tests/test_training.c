@@ -1273,6 +1273,22 @@ static void test_torchao_low_bit_adamw_holdout10(void **state) {
                           "kind = 'train', method = 'full', micro_batch = 1, seq_len = 128, precision = 'bf16', "
                           "optimizer = 'adamw-8bit' } }");
   assert_int_equal(tu_category(k, "optimizer_states") - tu_category(j, "optimizer_states"), 33LL * 2048 * 2 * 2);
+  /* HF Trainer's optim names for torchao's optimizers (transformers OptimizerNames
+  ** ADAMW_TORCH_4BIT / ADAMW_TORCH_8BIT -> torchao.optim.AdamW4bit / AdamW8bit) are aliases */
+  static const char *const names[][2] = {{"adamw_torch_8bit", "adamw-8bit-ao"}, {"adamw_torch_4bit", "adamw-4bit-ao"}};
+  for (size_t i = 0; i < 2; i++) {
+    char text[512];
+    const char *f = "return { model = 'meta-llama/Llama-3.2-1B', dtype = 'bf16', runtime = { name = 'torchtune' }, "
+                    "workload = { kind = 'train', method = 'full', micro_batch = 1, seq_len = 128, precision = 'bf16', "
+                    "optimizer = '%s' } }";
+    snprintf(text, sizeof text, f, names[i][0]);
+    json_t *a = eval(state, text);
+    snprintf(text, sizeof text, f, names[i][1]);
+    json_t *b = eval(state, text);
+    assert_int_equal(tu_category(a, "optimizer_states"), tu_category(b, "optimizer_states"));
+    json_decref(a);
+    json_decref(b);
+  }
   json_decref(j);
   json_decref(k);
 }

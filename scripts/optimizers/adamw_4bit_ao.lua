@@ -7,7 +7,9 @@
 return optimizer {
   name = "adamw-4bit-ao",
   summary = "torchao AdamW4bit: 2 x 4-bit states + fp32 scale per 128 (tensors >= 4096, block multiples)",
-  aliases = { "adamw_4bit", "adamw4bit", "adam4bit", "torchao-adamw-4bit", "ao-adamw-4bit" },
+  -- adamw_torch_4bit: HF Trainer's optim name for torchao's AdamW4bit (transformers
+  -- training_args.py OptimizerNames.ADAMW_TORCH_4BIT; trainer.py get_optimizer_cls_and_kwargs)
+  aliases = { "adamw_4bit", "adamw4bit", "adam4bit", "torchao-adamw-4bit", "ao-adamw-4bit", "adamw_torch_4bit" },
   states = 2, state_bits = 4, block = 128, min_blockwise = 4096, block_divides = true,
   step_temps = 0, temp_scope = "param",
 }

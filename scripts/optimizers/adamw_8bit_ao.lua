@@ -7,7 +7,9 @@
 return optimizer {
   name = "adamw-8bit-ao",
   summary = "torchao AdamW8bit: 2 x 8-bit states + fp32 scale per 256 (tensors >= 4096, block multiples)",
-  aliases = { "torchao-adamw-8bit", "ao-adamw-8bit" },
+  -- adamw_torch_8bit: HF Trainer's optim name for torchao's AdamW8bit (OptimizerNames.ADAMW_TORCH_8BIT;
+  -- adamw_8bit / adamw_bnb_8bit there are bitsandbytes', scripts/optimizers/adamw_8bit.lua)
+  aliases = { "torchao-adamw-8bit", "ao-adamw-8bit", "adamw_torch_8bit" },
   states = 2, state_bits = 8, block = 256, min_blockwise = 4096, block_divides = true,
   step_temps = 0, temp_scope = "param",
 }
