@@ -1540,6 +1540,30 @@ static void test_mm_errors(void **state) {
                "runtime.use_v1: vLLM 0.19.0 runs only the V1 engine");
 }
 
+/* Review (stop 19): --quantization against a checkpoint's quantization_config. vLLM compares the
+** flag with the checkpoint's quant_method (vllm/config/model.py _verify_quantization; only an
+** override_quantization_method renames it, and ModelOpt's answer only to quant_method "modelopt"),
+** so DeepSeek-V3's FP8 (quant_method "fp8") refuses compressed-tensors and modelopt although both
+** load FP8 weights of their own checkpoints; RedHatAI's compressed-tensors FP8 refuses fp8. The
+** pass side: each checkpoint's own method. */
+#define QFLAG(m, q) "return { model = '" m "', runtime = { name = 'vllm', quantization = '" q "' }, parallel = { tp = 8 }, " \
+                    "workload = { kind = 'inference', context = 4096 }, gpu = 'H200' }"
+static void test_quantization_flag_checkpoint(void **state) {
+  expect_error(*state, QFLAG("deepseek-ai/DeepSeek-V3", "compressed-tensors"),
+               "runtime.quantization: vLLM's compressed-tensors does not match the checkpoint's quantization_config "
+               "quant_method fp8");
+  expect_error(*state, QFLAG("deepseek-ai/DeepSeek-V3", "modelopt"),
+               "runtime.quantization: vLLM's modelopt does not match the checkpoint's quantization_config quant_method fp8");
+  expect_error(*state, QFLAG("RedHatAI/Llama-3.3-70B-Instruct-fp8-dynamic", "fp8"),
+               "runtime.quantization: vLLM's fp8 does not match the checkpoint's quantization_config quant_method "
+               "compressed-tensors");
+  json_t *a = eval(*state, QFLAG("deepseek-ai/DeepSeek-V3", "fp8"));
+  json_t *b = eval(*state, QFLAG("RedHatAI/Llama-3.3-70B-Instruct-fp8-dynamic", "compressed-tensors"));
+  assert_true(fig(a, "weights_bytes") > 0 && fig(b, "weights_bytes") > 0);
+  json_decref(a);
+  json_decref(b);
+}
+
 /* gpt-oss-20b MXFP4 experts on H100 (Triton backend, swizzled and padded):
 ** llmd-emp-gpt-oss-20b printed 13.47 GiB. That run used the vllm/vllm-openai:v0.11.0
 ** image, which has triton_kernels: at 0.11.0 the backend is named (the default there,
@@ -3536,7 +3560,7 @@ int main(void) {
       cmocka_unit_test(test_v020_hybrid_tokens), cmocka_unit_test(test_swap_space_host_only),
       cmocka_unit_test(test_holdout10_vllm), cmocka_unit_test(test_holdout10_vllm_fit), cmocka_unit_test(test_fit_len_arithmetic),
       cmocka_unit_test(test_qwen3_vl_vllm), cmocka_unit_test(test_qwen25_vl_mrope_cache),
-      cmocka_unit_test(test_language_model_only),
+      cmocka_unit_test(test_language_model_only), cmocka_unit_test(test_quantization_flag_checkpoint),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -529,10 +529,30 @@ local function load_quant(n, knobs)
   return LOAD_QUANT[m]
 end
 
+-- A checkpoint's quantization_config names its method, and vLLM compares the flag with that
+-- name, not with the weights' format (vllm/config/model.py _verify_quantization: only a
+-- method's override_quantization_method may rename it: gptq_marlin / awq_marlin take "gptq" /
+-- "awq" checkpoints when the flag is unset or "marlin"; ModelOpt's own configs answer only to a
+-- "modelopt" quant_method). So an FP8 checkpoint of quant_method "fp8" (DeepSeek-V3) refuses
+-- --quantization compressed-tensors or modelopt although FLAG_FORMATS lets those methods load FP8
+-- weights: theirs are compressed-tensors' and ModelOpt's own FP8 checkpoints. Checkpoint
+-- quant_method -> the flags vLLM accepts for it.
+local CKPT_FLAGS = {
+  fp8 = { fp8 = true }, fbgemm_fp8 = { fbgemm_fp8 = true }, ["compressed-tensors"] = { ["compressed-tensors"] = true },
+  modelopt = { modelopt = true, modelopt_fp4 = true }, mxfp4 = { mxfp4 = true }, bitsandbytes = { bitsandbytes = true },
+  gptq = { gptq = true, gptq_marlin = true }, awq = { awq = true, awq_marlin = true },
+}
+
 -- the flag against the format the checkpoint (or the scenario's quant) carries
 local function check_flag(n, knobs)
   local m = flag_method(knobs)
   if m == nil then return end
+  local qc = n.model.qconfig
+  local qm = qc and type(qc.quant_method) == "string" and qc.quant_method:lower()
+  if qm and CKPT_FLAGS[qm] and not CKPT_FLAGS[qm][m] then
+    E.fail("runtime.quantization", "vLLM's %s does not match the checkpoint's quantization_config quant_method %s " ..
+      "(vLLM refuses the pair; drop the flag or give %s)", m, qm, qm)
+  end
   local have = (n.extra["quant.name"] or ""):match("^[^:]*")
   for _, f in ipairs(FLAG_FORMATS[m]) do
     if f == have then return end
