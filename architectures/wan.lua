@@ -7,7 +7,23 @@
 local nn = require "nn"
 local P = require "gen_parts"
 
+-- A diffusers transformer/config.json (WanTransformer3DModel, transformer_wan.py __init__) names
+-- the same shapes num_attention_heads x attention_head_dim, in_channels / out_channels and an
+-- image_dim (1280) for I2V in place of the reference repo's dim, num_heads, in_dim / out_dim and
+-- model_type "i2v".
+local function diffusers_names(c)
+  if c.dim ~= nil or c.num_attention_heads == nil then return c end
+  local o = {}
+  for k, v in pairs(c) do o[k] = v end
+  o.num_heads = nn.need(c, "num_attention_heads")
+  o.dim = o.num_heads * nn.need(c, "attention_head_dim")
+  o.in_dim, o.out_dim = nn.int(c, "in_channels", 16), nn.int(c, "out_channels", 16)
+  if math.type(c.image_dim) == "integer" then o.model_type = "i2v" end
+  return o
+end
+
 local function transformer(c)
+  c = diffusers_names(c)
   local d, F, L = nn.need(c, "dim"), nn.need(c, "ffn_dim"), nn.need(c, "num_layers")
   local nh, inc = nn.need(c, "num_heads"), nn.int(c, "in_dim", 16)
   local outc, i2v = nn.int(c, "out_dim", 16), c.model_type == "i2v"

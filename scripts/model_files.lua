@@ -358,15 +358,39 @@ local function config_in(dir, path)
   return cfg
 end
 
--- A diffusers model folder (transformer/, unet/: config.json with _class_name and no
--- model_type, e.g. FluxTransformer2DModel): the pipeline architecture the class names, its
+-- A diffusers model folder (transformer/: config.json with _class_name and no model_type,
+-- e.g. FluxTransformer2DModel): the pipeline architecture the class names, its
 -- config under the folder's key, and the file's tensors as that pipeline's denoiser, which
 -- replace the preset's denoiser only (scripts/scenario.lua model_part). The fields are also
 -- given at the top level: the architectures that describe a transformer from a flat config
 -- (ltx, mochi, hunyuanvideo, pixart, cogvideox) read them there, and would otherwise take
 -- their defaults' shapes beside the file's tensors.
+-- Only a denoiser class an architecture lists (its model_types: FluxTransformer2DModel, ...) is
+-- read: a vae/ folder (AutoencoderKL*) or a unet/ one (UNet2DConditionModel: Stable Diffusion's UNet
+-- is described by the stable_diffusion pipeline presets, not read from a file) exits 2 naming the
+-- folder and what is expected, not "unknown architecture".
+local function denoiser_classes()
+  local out = {}
+  for k, a in pairs(require("engine").architectures()) do
+    local pipeline = false
+    for _, t in ipairs(a.model_types or {}) do pipeline = pipeline or t:match("Pipeline$") ~= nil end
+    if pipeline and type(k) == "string" and k:match("Model$") then out[#out + 1] = k end
+  end
+  table.sort(out)
+  return out
+end
+
 local function diffusers_model(path, dir, cfg, kind)
   local key = dir:match("([^/]+)/*$")
+  local cls = cfg._class_name
+  if not require("engine").architectures()[cls] then
+    local what = cls:match("^Autoencoder") and "a VAE, not a denoiser"
+      or cls:match("^UNet") and "a UNet, which vramfit describes from the pipeline presets only (e.g. " ..
+        "stabilityai/stable-diffusion-xl-base-1.0), not from its files"
+      or "not a modelled denoiser"
+    fail(path, "%s/config.json: diffusers class %s is %s; expected a transformer/ folder of %s", dir, cls, what,
+         table.concat(denoiser_classes(), ", "))
+  end
   if key ~= "transformer" and key ~= "unet" then key = "transformer" end
   local st = host.read_safetensors(path, kind)
   local config = {}

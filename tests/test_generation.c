@@ -795,6 +795,63 @@ static void test_diffusers_folder_flat_config(void **state) {
   }
 }
 
+/* Review (stop 19): diffusers folders vramfit cannot read as a denoiser exit 2 naming the folder's
+** config.json and what is expected (a vae/ AutoencoderKL is a VAE; a unet/ UNet2DConditionModel is
+** described by the stable_diffusion presets only), not "unknown architecture"; a Wan transformer/
+** folder in diffusers' names (WanTransformer3DModel: num_attention_heads x attention_head_dim,
+** in_channels) is read (it had failed on the reference repo's "dim"). */
+static void write_folder(char *dir, const char *kind, const char *cfg, char *sub, size_t n) {
+  char path[320], err[256];
+  assert_non_null(mkdtemp(dir));
+  snprintf(sub, n, "%s/%s", dir, kind);
+  assert_int_equal(mkdir(sub, 0777), 0);
+  mk_st_tensor t[] = {{"proj_out.weight", "BF16", 2, {64, 32}}};
+  mk_buf buf = {0};
+  assert_true(mk_safetensors(&buf, t, 1, NULL, err, sizeof err));
+  snprintf(path, sizeof path, "%s/diffusion_pytorch_model.safetensors", sub);
+  assert_true(mk_write_file(path, buf.p, buf.len, 0, err, sizeof err));
+  mk_buf_free(&buf);
+  snprintf(path, sizeof path, "%s/config.json", sub);
+  assert_true(mk_write_file(path, cfg, strlen(cfg), 0, err, sizeof err));
+}
+
+static void remove_folder(const char *dir, const char *sub) {
+  char path[320];
+  snprintf(path, sizeof path, "%s/config.json", sub);
+  remove(path);
+  snprintf(path, sizeof path, "%s/diffusion_pytorch_model.safetensors", sub);
+  remove(path);
+  rmdir(sub);
+  rmdir(dir);
+}
+
+static void test_diffusers_folder_kinds(void **state) {
+  static const struct { const char *kind, *cls, *needle; } bad[] = {
+      {"vae", "AutoencoderKL", "diffusers class AutoencoderKL is a VAE, not a denoiser; expected a transformer/ folder of"},
+      {"unet", "UNet2DConditionModel", "diffusers class UNet2DConditionModel is a UNet, which vramfit describes from the "
+                                       "pipeline presets only"}};
+  for (size_t i = 0; i < 2; i++) {
+    char dir[] = "/tmp/vf_test_kind_XXXXXX", sub[256], cfg[128], text[640];
+    snprintf(cfg, sizeof cfg, "{\"_class_name\": \"%s\"}", bad[i].cls);
+    write_folder(dir, bad[i].kind, cfg, sub, sizeof sub);
+    snprintf(text, sizeof text, "return { model = \"%s\", runtime = { name = \"diffusers\" }, gpu = \"H100-SXM-80GB\", "
+             "workload = { kind = \"image\", width = 256, height = 256 } }", sub);
+    assert_int_not_equal(tu_eval(*state, text, NULL), VF_OK);
+    const char *e = vf_engine_error(*state);
+    if (!strstr(e, bad[i].needle) || !strstr(e, sub)) fail_msg("error \"%s\" lacks \"%s\" or the path", e, bad[i].needle);
+    remove_folder(dir, sub);
+  }
+  char dir[] = "/tmp/vf_test_wan_XXXXXX", sub[256];
+  write_folder(dir, "transformer", "{\"_class_name\": \"WanTransformer3DModel\", \"num_attention_heads\": 2, "
+               "\"attention_head_dim\": 16, \"ffn_dim\": 64, \"num_layers\": 2, \"in_channels\": 16, "
+               "\"out_channels\": 16, \"image_dim\": null}", sub, sizeof sub);
+  json_t *j = eval(*state, sub, "bf16", "kind = \"video\", width = 256, height = 256, frames = 9", NULL);
+  assert_int_equal(tu_int(j, "model.layers"), 2);
+  assert_int_equal(tu_int(j, "model.hidden"), 32);
+  json_decref(j);
+  remove_folder(dir, sub);
+}
+
 /* Review (stop 19): layerwise casting skips the model class's own _skip_layerwise_casting_patterns
 ** beside the defaults (diffusers models/modeling_utils.py ModelMixin.enable_layerwise_casting):
 ** HunyuanVideoTransformer3DModel's "context_embedder" (its token refiner, nn.Linear throughout) and
@@ -1409,7 +1466,7 @@ int main(void) {
       cmocka_unit_test(test_qwenimage_wan_vae_decode_holdout), cmocka_unit_test(test_sequential_offload_empties_cache),
       cmocka_unit_test(test_wan_family_holdout9), cmocka_unit_test(test_wan22_diffusers_token_timestep), cmocka_unit_test(test_group_offload_use_stream),
       cmocka_unit_test(test_generation_holdout10), cmocka_unit_test(test_hidream_bnb_linear_holdout),
-      cmocka_unit_test(test_flux_linear_projections), cmocka_unit_test(test_flux_file_matches_preset), cmocka_unit_test(test_diffusers_folder_flat_config), cmocka_unit_test(test_layerwise_class_skips),
+      cmocka_unit_test(test_flux_linear_projections), cmocka_unit_test(test_flux_file_matches_preset), cmocka_unit_test(test_diffusers_folder_flat_config), cmocka_unit_test(test_diffusers_folder_kinds), cmocka_unit_test(test_layerwise_class_skips),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
