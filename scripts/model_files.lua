@@ -14,11 +14,13 @@ end
 
 -- llama.cpp tensor names (llama-arch.cpp LLM_TENSOR_NAMES), first match wins
 local GGUF_ROLES = {
+  { "^token_embd_norm%.", "norm" }, -- lfm2's output norm (LLM_TENSOR_OUTPUT_NORM_LFM2)
   { "^token_embd%.", "embed" }, { "^token_types%.", "embed" }, { "^position_embd%.", "pos_embed" },
   { "^output_norm%.", "norm" }, { "^output%.", "lm_head" },
   { "_norm%.", "norm" }, { "^blk%.%d+%.ln_", "norm" },
   { "%.ffn_gate_inp", "router" }, { "%.ffn_[%a_]*_shexp", "shared_expert" },
   { "%.ffn_[%a_]*_exps", "expert" }, { "%.ffn_", "mlp" }, { "%.attn_", "attn" },
+  { "%.shortconv%.", "attn" }, -- lfm2's short-conv mixer (the HF inventory's role for it)
 }
 
 -- Hugging Face names
@@ -84,7 +86,7 @@ local GGUF_ARCH = {
   gemma2 = "gemma2", gemma3 = "gemma3_text", phi3 = "phi3", gpt2 = "gpt2", bloom = "bloom",
   falcon = "falcon", deepseek2 = "deepseek_v2", ["gpt-oss"] = "gpt_oss", t5 = "t5",
   glm4moe = "glm4_moe", qwen3next = "qwen3_next", qwen35 = "qwen3_5_text", qwen35moe = "qwen3_5_moe_text",
-  llama4 = "llama4_text",
+  llama4 = "llama4_text", lfm2 = "lfm2",
   -- architecture families A (llama.cpp src/llama-arch.cpp LLM_ARCH_NAMES)
   gemma = "gemma", phi2 = "phi", phimoe = "phimoe", olmo2 = "olmo2", olmoe = "olmoe",
   granite = "granite", granitemoe = "granitemoe", ["command-r"] = "cohere", cohere2 = "cohere2",
@@ -180,6 +182,18 @@ local GGUF_FIELDS = {
     deepseek_moe_config(md, cfg, need)
     cfg.attention_bias = find_tensor(g.tensors, "^blk%.%d+%.attn_q%.bias$") ~= nil
     cfg.use_qk_norm = find_tensor(g.tensors, "^blk%.%d+%.attn_q_norm%.weight$") ~= nil
+  end,
+  -- LFM2 (src/models/lfm2.cpp load_arch_hparams): a layer whose attention.head_count_kv entry
+  -- is 0 is a short-conv layer (is_recr) of kernel shortconv.l_cache; feed_forward_length is
+  -- the FFN's width as stored (no Lfm2MLP adjustment)
+  lfm2 = function(path, md, cfg, need)
+    local kvh = md["attention.head_count_kv"]
+    if type(kvh) ~= "table" then fail(path, "GGUF metadata 'lfm2.attention.head_count_kv' is not a per-layer list") end
+    cfg.layer_types = {}
+    for i = 1, cfg.num_hidden_layers do cfg.layer_types[i] = (kvh[i] or 0) == 0 and "conv" or "full_attention" end
+    cfg.conv_L_cache = need("shortconv.l_cache")
+    cfg.block_auto_adjust_ff_dim = false
+    cfg.tie_embedding = cfg.tie_word_embeddings
   end,
   qwen3next = deltanet_moe_config,
   qwen35 = deltanet_config,

@@ -204,8 +204,14 @@ static bool deltanet(const mk_llama *o) {
 static bool qwen_arch(const mk_llama *o) {
   return is_arch(o, "qwen2") || is_arch(o, "qwen2vl") || is_arch(o, "qwen3") || is_arch(o, "qwen3moe");
 }
+/* lfm2: attention every --interval-th layer (default 3), the others a gated short conv of
+** kernel --ssm-conv (shortconv.l_cache) */
+static bool lfm2_attn(const mk_llama *o, unsigned il) {
+  unsigned p = o->interval ? o->interval : 3;
+  return (il + 1) % p == 0;
+}
 static bool newer_arch(const mk_llama *o) {
-  return is_arch(o, "glm4moe") || deltanet(o) || is_arch(o, "llama4") || is_arch(o, "deepseek2") || qwen_arch(o) ||
+  return is_arch(o, "glm4moe") || is_arch(o, "lfm2") || deltanet(o) || is_arch(o, "llama4") || is_arch(o, "deepseek2") || qwen_arch(o) ||
          is_arch(o, "gemma2") || is_arch(o, "gemma3") || is_arch(o, "gpt-oss") || is_arch(o, "phi3") ||
          is_arch(o, "mistral3");
 }
@@ -303,6 +309,18 @@ static void newer_layer(const mk_llama *o, unsigned il, mk_t *t, size_t *n) {
   uint64_t e = o->embd, q = (uint64_t)head_dim(o) * o->heads;
   bool mtp = il >= o->layers, post = is_arch(o, "glm4moe") || deltanet(o);
   blk_t(t, n, il, "attn_norm", 1, e, 1, 1, GGML_T_F32);
+  if (is_arch(o, "lfm2")) { /* src/models/lfm2.cpp load_arch_tensors */
+    blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
+    moe_ffn(o, il, false, 0, false, t, n);
+    if (lfm2_attn(o, il)) {
+      attn_block(o, il, q, false, true, t, n);
+    } else {
+      blk_t(t, n, il, "shortconv.conv.weight", 2, o->ssm_conv, e, 1, GGML_T_F32);
+      blk_t(t, n, il, "shortconv.in_proj.weight", 2, e, 3 * e, 1, o->type);
+      blk_t(t, n, il, "shortconv.out_proj.weight", 2, e, e, 1, o->type);
+    }
+    return;
+  }
   if (deltanet(o)) {
     bool full = mtp || (il + 1) % (o->interval ? o->interval : 4) == 0;
     if (full) attn_block(o, il, 2 * q, false, true, t, n);
@@ -366,7 +384,8 @@ static void newer_layer(const mk_llama *o, unsigned il, mk_t *t, size_t *n) {
 static size_t model_tensors(const mk_llama *o, mk_t *t) {
   size_t n = 0;
   add_t(t, &n, "token_embd.weight", 2, o->embd, o->vocab, 1, o->type);
-  add_t(t, &n, "output_norm.weight", 1, o->embd, 1, 1, GGML_T_F32);
+  /* lfm2's output norm is named token_embd_norm (LLM_TENSOR_OUTPUT_NORM_LFM2) */
+  add_t(t, &n, is_arch(o, "lfm2") ? "token_embd_norm.weight" : "output_norm.weight", 1, o->embd, 1, 1, GGML_T_F32);
   if (!o->tied) add_t(t, &n, "output.weight", 2, o->embd, o->vocab, 1, o->type);
   for (unsigned i = 0; i < o->layers + o->nextn; i++) {
     if (newer_arch(o)) newer_layer(o, i, t, &n);
@@ -491,7 +510,15 @@ static unsigned llama_metadata(const mk_llama *o, mk_buf *b) {
   KU("block_count", o->layers + o->nextn);
   KU("feed_forward_length", o->ff);
   KU("attention.head_count", o->heads);
-  KU("attention.head_count_kv", o->heads_kv);
+  if (is_arch(o, "lfm2")) { /* per layer: 0 on the short-conv layers (is_recr) */
+    uint32_t kvh[4096];
+    for (unsigned i = 0; i < o->layers; i++) kvh[i] = lfm2_attn(o, i) ? o->heads_kv : 0;
+    snprintf(k, sizeof k, "%s.attention.head_count_kv", a);
+    mk_kv_arr_u32(b, k, kvh, o->layers), n++;
+    KU("shortconv.l_cache", o->ssm_conv);
+  } else {
+    KU("attention.head_count_kv", o->heads_kv);
+  }
   KU("rope.dimension_count", o->rope ? o->rope : head_dim(o));
   snprintf(k, sizeof k, "%s.attention.layer_norm_rms_epsilon", a);
   mk_kv_f32(b, k, 1e-5f), n++;
@@ -520,6 +547,8 @@ static bool check_llama(const mk_llama *o, char *err, size_t errlen) {
   /* llama.cpp's SPM vocab looks up "<0x0A>" (token 13 here) when loading */
   if (o->vocab < 16) return fail(err, errlen, "vocab must be at least 16");
   if (o->layers > 4096 || o->nextn > 4) return fail(err, errlen, "at most 4096 layers and 4 MTP blocks");
+  if (is_arch(o, "lfm2") && (o->ssm_conv < 2 || o->nextn || o->experts))
+    return fail(err, errlen, "lfm2 needs --ssm-conv (the short conv's L_cache) of 2 or more, no MTP blocks or experts");
   if (deltanet(o) && (!o->ssm_conv || !o->ssm_state || !o->ssm_groups || !o->ssm_vheads))
     return fail(err, errlen, "%s needs the DeltaNet sizes (ssm conv, state, groups, V heads)", o->arch);
   if (is_arch(o, "deepseek2") && (!o->kv_lora || !o->rope || o->rope >= head_dim(o)))
