@@ -81,7 +81,10 @@ return arch {
 
     local kv = { { layers = na, kv_heads = nkv, k_dim = d, v_dim = d } }
     local conv_state = (K - 1) * h
-    if nc > 0 then kv[2] = { layers = nc, kind = "mamba", state_elems = conv_state, conv_elems = conv_state } end
+    -- layer_ids: the conv layers, whose place llama.cpp's graph follows (src/models/lfm2.cpp)
+    local ids = {}
+    for i = 0, L - 1 do if not attn[i] then ids[#ids + 1] = i end end
+    if nc > 0 then kv[2] = { layers = nc, kind = "mamba", state_elems = conv_state, conv_elems = conv_state, layer_ids = ids } end
     local dims = { h = h, L = L, V = V, I = I, nh = nh, nkv = nkv, d = d }
     return nn.decoder_desc("lfm2", cfg, dims, { tied_embeddings = tied, tensors = t, kv = kv,
       block = nn.rms_block(nh, nkv, d, I) })

@@ -195,6 +195,26 @@ static void rd_kv_group(rd *r, size_t i, kv_group *g) {
   if (!r->failed && g->conv_elems > g->state_elems)
     rd_fail(r, "kv[%zu].conv_elems: %llu exceeds state_elems %llu", i, (unsigned long long)g->conv_elems,
             (unsigned long long)g->state_elems);
+  /* layer_ids: the group's layers (0-based), one per layer, when known */
+  int ty = rd_get(r, -1, "layer_ids");
+  if (ty == LUA_TTABLE && !r->failed) {
+    size_t n = lua_rawlen(r->L, -1);
+    if (!state || n != g->layers) rd_fail(r, "kv[%zu].layer_ids: a mamba group's list of its %llu layers", i, (unsigned long long)g->layers);
+    for (size_t k = 1; k <= n && !r->failed; k++) {
+      lua_rawgeti(r->L, -1, (lua_Integer)k);
+      lua_Integer id = lua_isinteger(r->L, -1) ? lua_tointeger(r->L, -1) : -1;
+      lua_pop(r->L, 1);
+      if (id < 0 || id >= KV_MAX_IDS) {
+        rd_fail(r, "kv[%zu].layer_ids[%zu]: expected a layer index 0 to %d", i, k, KV_MAX_IDS - 1);
+        break;
+      }
+      g->ids[id / 64] |= 1ull << (id % 64);
+    }
+    g->has_ids = !r->failed;
+  } else if (ty != LUA_TNIL) {
+    rd_fail(r, "kv[%zu].layer_ids: expected a list", i);
+  }
+  lua_pop(r->L, 1);
 }
 
 static void rd_kv(rd *r, int desc, model_desc *m) {

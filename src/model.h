@@ -14,6 +14,7 @@
 #include "inventory.h"
 
 #define MODEL_MAX_KV 8
+#define KV_MAX_IDS 1024 /* the layers a kv group's layer_ids may name */
 #define SCN_MAX_GPUS 64
 #define SCN_MAX_NOTES 32
 #define SCN_NOTE 200
@@ -32,6 +33,10 @@ typedef struct kv_group {
   uint64_t state_elems; /* KV_STATE: state elements per sequence per layer (TP splits them) */
   uint64_t conv_elems;  /* KV_STATE: the part of state_elems that is the convolution window
                         ** (SGLang keeps it in bf16, the recurrent rest in fp32); 0: not given */
+  /* KV_STATE: which layers (0-based) the group's are, when the description lists them
+  ** (layer_ids; LFM2's conv layers); has_ids false: not given (the runtimes assume a period) */
+  bool has_ids;
+  uint64_t ids[KV_MAX_IDS / 64];
 } kv_group;
 
 typedef struct block_spec {

@@ -352,7 +352,7 @@ local DESC_KEYS = { arch = 1, family = 1, hidden = 1, layers = 1, encoder_layers
   tensors = 1, kv = 1, block = 1, rope_positions = 1, rope_rows = 1, attn_temp = 1, kv_shared_layers = 1 }
 local TENSOR_KEYS = { name = 1, shape = 1, count = 1, role = 1, dtype = 1, gguf_split = 1, layout = 1 }
 local KV_KEYS = { layers = 1, kv_heads = 1, k_dim = 1, v_dim = 1, window = 1, mla = 1, kind = 1, tokens = 1,
-  state_elems = 1, conv_elems = 1 }
+  state_elems = 1, conv_elems = 1, layer_ids = 1 }
 local KV_KINDS = { attention = 1, chunked = 1, cross = 1, mamba = 1 }
 local BLOCK_KEYS = { q_dim = 1, kv_dim = 1, ffn_dim = 1, gated = 1, norm = 1, experts = 1,
   experts_per_tok = 1, expert_ffn = 1, dense_ffn = 1, parallel_residual = 1, moe_norm = 1, moe_scaled = 1 }
@@ -417,6 +417,11 @@ local function validate(id, d)
     need(state and g.k_dim == nil or posint(g.k_dim), tag .. ": k_dim"); need(g.v_dim == nil or nonneg(g.v_dim), tag .. ": v_dim")
     need(not state or posint(g.state_elems), tag .. ": state_elems")
     need(g.conv_elems == nil or state and posint(g.conv_elems) and g.conv_elems <= g.state_elems, tag .. ": conv_elems")
+    if g.layer_ids ~= nil then
+      local ok = state and type(g.layer_ids) == "table" and #g.layer_ids == g.layers
+      for _, i in ipairs(ok and g.layer_ids or {}) do ok = ok and nonneg(i) and i < (d.layers or 0) end
+      need(ok, tag .. ": layer_ids (a mamba group's layers, 0-based)")
+    end
     need((g.kind == "cross") == posint(g.tokens), tag .. ": tokens iff cross")
     need(g.kind ~= "chunked" or posint(g.window), tag .. ": chunked needs window")
     need(g.window == nil or posint(g.window), tag .. ": window")
