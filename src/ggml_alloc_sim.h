@@ -150,6 +150,15 @@ typedef struct lc_graph_spec {
   uint64_t dn_seqs;    /* the reserve's ubatch sequences (n_seq_max), each its own state */
   uint64_t dn_conv, dn_sk, dn_hk, dn_hv, dn_sv; /* conv kernel, K head size, K heads, V heads, V head size */
   bool dn_split;       /* qwen35: beta and alpha projected apart, Q/K not repeated to the V heads */
+  /* the short-conv hybrids (lfm2: build_shortconv_block of src/models/lfm2.cpp, llama.cpp
+  ** 80fb11a): sc_attn attention layers spread over the layers (layer il attends when
+  ** (il + 1) x sc_attn / n_layer steps up; LFM2-1.2B's 2, 5, 8, 10, 12, 14 would become 2, 5,
+  ** 7, 10, 13, 15) unless sc_ids lists the conv layers, the others a gated short convolution of kernel sc_conv (shortconv.l_cache);
+  ** dn_seqs gives their sequences */
+  uint64_t sc_attn, sc_conv; /* sc_conv 0: not a short-conv hybrid */
+  const uint64_t *sc_ids;    /* the short-conv layers as a bitmap (kv_group.ids), else NULL: spread */
+  bool res_first;      /* the residual adds' first source is the residual (lfm2.cpp:
+                       ** ggml_add(prev_cur, cur), ggml_add(cur, ffn_out)), which they reuse */
   uint64_t n_pos;      /* positions per token (4 with MRoPE, qwen35); 0: 1 */
   bool shexp_gate;     /* the shared experts' output scaled by sigmoid(ffn_gate_inp_shexp x) */
   bool nextn_out;      /* the hybrids' output rows taken after the output norm, kept whole

@@ -27,10 +27,15 @@ typedef struct lg {
                             ** layer's get_rows of the output rows on */
   int pos, k_rot[2], v_rot[2], out_ids, attn_scale; /* rotations per cache (base, SWA) */
   int s_copy, s_main, s_extra; /* the recurrent states' row indices and their two views */
+  int sc_rs;                /* a short-conv layer's state rows, got ahead of its layer (-1: none) */
+  int sa_in, sa_rows;       /* res_first: the layer's input, and the last layer's output rows of it */
   int k_idx[2], v_idx[2], mask[2];
   int mask_swa[2];           /* legacy graph: KQ_mask_swa and its f16 cast (legacy_swa_period) */
   int mask_f16[2];          /* mask_cast: each cache's f16 cast of its mask, made at its first use */
 } lg;
+
+static bool lg_sc_layer(const lc_graph_spec *sp, uint64_t il);
+static void lg_next_rs(lg *l);
 
 /* an op; on fewer than 32 rows (the output rows after the last layer's get_rows) the
 ** CUDA backend does not take it from host weights (get_op_batch_size) */
@@ -266,6 +271,7 @@ static int lg_attn(lg *l, int an, int c) {
     int sm = lg_op(l, kq, GS_INPLACE, lg_op(l, kq, 0, l->kc, q), l->mask[c]);
     o = lg_op(l, ob, 0, lg_view(l, lg_op(l, ob, 0, l->vc, sm)), -1);
   }
+  lg_next_rs(l); /* build_attn expands kqv_out before V's inverse rotation and the output projection */
   o = lg_rot(l, o, l->v_rot[c], ob);
   if (qfull >= 0) { /* the output gate: the gate's view made contiguous, sigmoid, times it */
     uint64_t hd = sp->head_k, row = acc_mul(&l->a, 2 * hd, 4);
@@ -415,6 +421,59 @@ static int lg_dn(lg *l, int an) {
   return lg_view(l, lg_op(l, lg_f32(l, sp->hidden, T), 0, lg_w(l, LW_O), o));
 }
 
+/* is layer il a short-conv layer of an LFM2-style hybrid (attention layers spread evenly) */
+static bool lg_sc_layer(const lc_graph_spec *sp, uint64_t il) {
+  if (!sp->sc_conv) return false;
+  if (sp->sc_ids) return sp->sc_ids[il / 64] >> (il % 64) & 1; /* set for n_layer <= KV_MAX_IDS */
+  return (il + 1) * sp->sc_attn / sp->n_layer == il * sp->sc_attn / sp->n_layer;
+}
+
+/* what comes between a mixer's expanded part and the rest of it (the short conv's SSM_CONV,
+** the attention's output projection), which only the layer's residual add reaches. Of a
+** short-conv hybrid: the next layer's conv state rows when it is a short-conv layer, whose
+** build_rs expands them at once (real graph, GGML_SCHED_DEBUG=2 on a generated lfm2 file:
+** cache_r_l1's SCALE and GET_ROWS are nodes 25-29, layer 0's SSM_CONV node 32); in the last
+** layer, the output rows of the layer input, the residual add's first source there
+** (ggml_add(prev_cur, cur): node 196 GET_ROWS of l_out-4, then 197 the output projection) */
+static void lg_next_rs(lg *l) {
+  const lc_graph_spec *sp = l->sp;
+  if (!sp->sc_conv || l->il < 0) return;
+  uint64_t il = (uint64_t)l->il;
+  if (il + 1 < sp->n_layer && lg_sc_layer(sp, il + 1)) l->sc_rs = lg_rs(l, l->kc, (sp->sc_conv - 1) * sp->hidden);
+  if (il + 1 == sp->n_layer && sp->res_first) {
+    uint64_t n = sp->n_out ? sp->n_out : sp->n_tok;
+    l->sa_rows = lg_op(l, lg_f32(l, sp->hidden, n), 0, l->sa_in, l->out_ids);
+  }
+}
+
+/* a gated short-convolution layer (build_shortconv_block of src/models/lfm2.cpp, llama.cpp
+** 80fb11a), in the graph's order: the conv state's rows (build_rs, got ahead: rs), then
+** what the state write-back pulls in: in_proj (B, C, x: three strided views of one product
+** of 3 x hidden), B x x (not in place: its sources are views of a product with three),
+** transposed and concatenated after the K - 1 state columns; the last K - 1 columns copied
+** back (n_rs_seq 0: one slot); the next layer's state rows; SSM_CONV of the concatenation
+** (hidden x tokens), C times it (in place on the conv output), out_proj */
+static int lg_sc(lg *l, int an, int rs) {
+  const lc_graph_spec *sp = l->sp;
+  uint64_t T = sp->n_tok, ns = sp->dn_seqs && sp->dn_seqs < T ? sp->dn_seqs : T, nt = ns ? T / ns : 0;
+  uint64_t h = sp->hidden, K = sp->sc_conv, hb = lg_f32(l, h, T);
+  int cs = lg_view(l, rs); /* conv_rs reshaped to (K - 1, h, n_seqs) */
+  int bcx = lg_op(l, acc_mul(&l->a, hb, 3), 0, lg_w(l, LW_QKV), lg_view(l, an));
+  uint64_t vb = lg_view3(l, h, nt, ns, acc_mul(&l->a, 3 * h, 4), acc_mul3(&l->a, 3 * h, nt, 4));
+  int b = lg_view_n(l, bcx, vb), x = lg_view_n(l, bcx, vb);
+  int bx = lg_view(l, lg_op(l, hb, 0, b, x)); /* ggml_mul, transposed */
+  uint64_t w = K - 1 + nt;
+  int ci = lg_op(l, acc_mul3(&l->a, w, acc_mul(&l->a, h, 4), ns), 0, cs, bx); /* CONCAT along dim 0 */
+  int last = lg_view_n(l, ci, lg_view3(l, K - 1, h, ns, acc_mul(&l->a, w, 4), acc_mul3(&l->a, w, h, 4)));
+  int csrc[2] = {last, lg_view_n(l, l->kc, 0)};
+  gs_node(l->g, 0, GS_WRITES, l->kc, csrc, 2);
+  lg_next_rs(l);
+  int conv = lg_op(l, hb, 0, ci, lg_w(l, LW_DN_CONV)); /* SSM_CONV */
+  int c = lg_view_n(l, bcx, vb);
+  int y = lg_op(l, hb, GS_INPLACE, c, conv); /* C x conv: in place on the conv output */
+  return lg_view(l, lg_op(l, hb, 0, lg_w(l, LW_O), y));
+}
+
 /* build_moe_ffn: the router's logits, softmax or sigmoid in place, the selection bias
 ** (exp_probs_b) added beside them, top-k (argsort and its view), the weights got from the
 ** probabilities (ffn_moe_probs reshaped) and, with norm_w, divided by their clamped row
@@ -544,21 +603,27 @@ static int lg_layer(lg *l, int in, uint64_t il) {
   const lc_graph_spec *sp = l->sp;
   lg_at_layer(l, (long)il);
   int c = lg_cache_of(sp, il);
+  bool sc = lg_sc_layer(sp, il);
+  int rs = sc ? l->sc_rs : -1;
+  if (sc && rs < 0) rs = lg_rs(l, l->kc, (sp->sc_conv - 1) * sp->hidden); /* the first layer's, before its norm */
+  l->sc_rs = -1;
   int an = lg_norm(l, in, LW_ATTN_NORM);
   bool recr = sp->dn_period && (il + 1) % sp->dn_period != 0;
-  int cur = recr ? lg_dn(l, an) : sp->mla ? lg_mla(l, an, c) : lg_attn(l, an, c), sa = in;
+  l->sa_in = in, l->sa_rows = -1;
+  int cur = recr ? lg_dn(l, an) : sc ? lg_sc(l, an, rs) : sp->mla ? lg_mla(l, an, c) : lg_attn(l, an, c), sa = in;
   /* inp_out_ids: the rows that produce outputs, from here on (the hybrids of MTP's graph take
   ** them after the output norm, gpt-oss after the last layer) */
   if (il == sp->n_layer - 1 && (!sp->dn_period || !sp->nextn_out) && !sp->rows_late) {
     l->T = sp->n_out ? sp->n_out : sp->n_tok;
     uint64_t ho = lg_f32(l, sp->hidden, l->T);
     cur = lg_op(l, ho, 0, cur, l->out_ids);
-    sa = lg_op(l, ho, 0, sa, l->out_ids);
+    sa = l->sa_rows >= 0 ? l->sa_rows : lg_op(l, ho, 0, sa, l->out_ids);
   }
   uint64_t hb = lg_f32(l, sp->hidden, l->T);
-  int ffn_inp = lg_op(l, hb, GS_INPLACE, cur, sa);
+  /* lfm2 adds the branch to the residual (ggml_add(prev_cur, cur)): in place on the residual */
+  int ffn_inp = sp->res_first ? lg_op(l, hb, GS_INPLACE, sa, cur) : lg_op(l, hb, GS_INPLACE, cur, sa);
   int ffn = lg_ffn(l, lg_norm(l, ffn_inp, LW_FFN_NORM));
-  return sp->fused_up ? lg_op(l, hb, GS_INPLACE, ffn_inp, ffn) : lg_op(l, hb, GS_INPLACE, ffn, ffn_inp);
+  return sp->fused_up || sp->res_first ? lg_op(l, hb, GS_INPLACE, ffn_inp, ffn) : lg_op(l, hb, GS_INPLACE, ffn, ffn_inp);
 }
 
 /* the inputs, allocated first in the order the graph reaches them */
@@ -577,9 +642,14 @@ static int lg_inputs(lg *l) {
   bool two = sp->n_swa || sp->iswa;
   int c0 = two ? lg_cache_of(sp, 0) : 0;
   l->k_rot[0] = l->k_rot[1] = l->v_rot[0] = l->v_rot[1] = -1;
+  /* n_rs rows; a short-conv first layer reaches them before any attention input (the leaf
+  ** order ggml_gallocr_alloc_graph_impl allocates in), a DeltaNet one after K's rotation */
+  bool rs_first = sp->sc_conv && lg_sc_layer(sp, 0);
+  uint64_t rs_rows = acc_mul(&l->a, sp->dn_seqs ? sp->dn_seqs : 1, 4);
+  l->s_copy = rs_first ? gs_leaf(l->g, rs_rows) : -1;
   if (sp->rot_k) l->k_rot[c0] = gs_leaf(l->g, lg_f32(l, sp->rot_k_n, sp->rot_k_n));
-  l->s_copy = sp->dn_period ? gs_leaf(l->g, acc_mul(&l->a, sp->dn_seqs ? sp->dn_seqs : 1, 4)) : -1; /* n_rs rows */
-  l->s_main = l->s_extra = -1;
+  if (!rs_first) l->s_copy = sp->dn_period || sp->sc_conv ? gs_leaf(l->g, rs_rows) : -1;
+  l->s_main = l->s_extra = -1, l->sc_rs = -1;
   l->pos = gs_leaf(l->g, acc_mul3(&l->a, T, sp->n_pos ? sp->n_pos : 1, 4));
   /* mistral3's attn_scale ([1, 1, n_tokens]): reached by layer 0's Q right after its RoPE */
   l->attn_scale = sp->attn_temp ? gs_leaf(l->g, acc_mul(&l->a, T, 4)) : -1;

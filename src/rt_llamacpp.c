@@ -1353,6 +1353,22 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
   for (int i = 0; i < m->n_kv; i++) {
     const kv_group *g = &m->kv[i];
     if (g->kind != KV_STATE || !g->layers || g->layers >= sp->n_layer) continue;
+    if (strcmp(m->arch, "lfm2") == 0) {
+      /* LFM2's short-conv layers (src/models/lfm2.cpp, llama.cpp 80fb11a): a depthwise conv
+      ** kernel [hidden, 1, L_cache] (HF conv.conv.weight) or {L_cache, hidden}
+      ** (shortconv.conv); the state's conv window (L_cache - 1) x hidden says it too */
+      uint64_t kern = m->hidden && g->conv_elems % m->hidden == 0 ? g->conv_elems / m->hidden + 1 : 0;
+      for (size_t t = 0; t < m->inv.n; t++) {
+        const inv_tensor *it = &m->inv.t[t];
+        if (strstr(it->name, "conv.conv.weight") && it->ndim >= 2) kern = it->shape[it->ndim - 1];
+        if (strstr(it->name, "shortconv.conv") && it->ndim == 2) kern = it->shape[1];
+      }
+      if (kern < 2) break;
+      sp->sc_conv = kern, sp->sc_attn = sp->n_layer - g->layers, sp->dn_seqs = l->n_seq > 1 ? l->n_seq : 1;
+      sp->res_first = true;
+      sp->sc_ids = g->has_ids && sp->n_layer <= KV_MAX_IDS ? g->ids : NULL;
+      break;
+    }
     /* the gated DeltaNet hybrids (qwen3next, qwen35, qwen35moe; llama.cpp 80fb11a): conv1d
     ** [channels, 1, kernel], dt_bias [V heads], the gated norm [V head size]; K heads of the
     ** V head size (ssm_d_state serves both); the attention layers every n_layer / n_full-th
@@ -1397,17 +1413,19 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
 ** without MLA (wkv_b decompressed) are not in it. Measured against the real llama.cpp
 ** (node-llama-cpp 3.21.1, llama.cpp 80fb11a, CPU backend) on generated files by make
 ** conformance and tests/test_llamacpp.c: llama, mistral3, qwen2, qwen2vl, qwen3, qwen3moe,
-** phi3, gemma2, gemma3, gpt-oss, glm4moe, qwen3next, qwen35, qwen35moe, llama4 and deepseek2
-** (MLA) within the 64-byte figure in every setting of its matrix (qwen3next was -8.7% before its DeltaNet layers were
-** replayed, gemma3 -15% before its iSWA cache, gpt-oss -17% before its gating) */
+** phi3, gemma2, gemma3, gpt-oss, glm4moe, qwen3next, qwen35, qwen35moe, llama4, deepseek2
+** (MLA) and lfm2 within the 64-byte figure in every setting of its matrix (qwen3next was -8.7%
+** before its DeltaNet layers were replayed, gemma3 -15% before its iSWA cache, gpt-oss -17%
+** before its gating) */
 static const char *lc_unmodelled(const lc *l, const lc_graph_spec *sp) {
   const model_desc *m = l->m;
   bool mla = est_model_mla(m);
   if (mla && !lc_newer(l, LC_B_GRAPH_SIM)) return "MLA attention is not in the replayed legacy graph";
   if (!mla && strcmp(m->arch, "deepseek") == 0) return "deepseek2 without MLA (wkv_b) is not in the replayed graph";
   for (int i = 0; i < m->n_kv; i++) {
-    if (m->kv[i].kind == KV_STATE && !sp->dn_period) return "recurrent layers (other than gated DeltaNet) are not in the replayed graph";
-    if (m->kv[i].kind == KV_STATE && !lc_newer(l, LC_B_FUSED_GDN))
+    if (m->kv[i].kind == KV_STATE && !sp->dn_period && !sp->sc_conv)
+      return "recurrent layers (other than gated DeltaNet and LFM2's short conv) are not in the replayed graph";
+    if (m->kv[i].kind == KV_STATE && sp->dn_period && !lc_newer(l, LC_B_FUSED_GDN))
       return "gated DeltaNet before the fused GATED_DELTA_NET op: the chunked scan is not replayed";
     /* without flash attention and with a chunk cache smaller than the full one the replay
     ** is 1.3% high (a generated llama4 file at 16384 cells: 189,571,072 B replayed,

@@ -337,8 +337,15 @@ static void test_recurrent_parallel(void **state) {
 ** 2026-06-17): "CPU KV buffer size = 48.00 MiB ( 4096 cells, 6 layers ...)", "CPU RS buffer size =
 ** 0.16 MiB ... R (f32): 0.16 MiB, S (f32): 0.00 MiB" and "file size = 661.25 MiB", the tensor
 ** bytes (token_embd in Q6_K, the conv kernels and norms in F32): all exact. Not checked: its
-** aarch64 CPU_REPACK split of the Q4_0 weights (555.75 + 652.25 MiB) and the compute buffer
-** (132.00 MiB; the replay does not cover short-conv layers, the fallback gives 208). */
+** aarch64 CPU_REPACK split of the Q4_0 weights (555.75 + 652.25 MiB).
+** Its "CPU compute buffer size = 132.00 MiB" (n_ubatch 512, flash attention auto -> on) is the
+** replayed short-conv graph (lc_graph.c lg_sc, conv layers where the config puts them) to the
+** byte: the f32 logits of all 512 rows (128 MiB) and the output norm (4 MiB). The log names no
+** build; it prints "flash_attn = auto" and "kv_unified" and its figure has no inp_embd leaf
+** (LC_B_EMBD_SELECT), so a build between those is assumed (b7500); the same graph at llama.cpp
+** 80fb11a (make conformance: lfm2, lfm2-convlast) matches the real allocator to the byte. Before,
+** the replay built the conv layers as attention layers (136.00 MiB, +3.0%, reported not exact);
+** the 208 MiB once quoted was the phase fallback of this GPU scenario: test_shortconv_compute. */
 static void test_recurrent_shortconv(void **state) {
   json_t *j = NULL;
   const char *text = "return { model = 'LiquidAI/LFM2-1.2B', quant = 'gguf:Q4_0', runtime = { name = 'llamacpp', "
@@ -945,6 +952,18 @@ static void expect_log(void **state, const char *text, const printed_fig *figs) 
   if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
   for (const printed_fig *f = figs; f->fig; f++) expect_printed_mib(tu_int(j, f->fig), f->printed, f->what);
   json_decref(j);
+}
+
+/* The hold-out log of test_recurrent_shortconv (LFM2-1.2B shapes, Q4_0, CPU, 4096 cells, n_ubatch
+** 512): "CPU compute buffer size = 132.00 MiB", the replayed short-conv hybrid graph. */
+static void test_shortconv_compute(void **state) {
+  expect_log(state,
+             "return { model = 'LiquidAI/LFM2-1.2B', quant = 'gguf:Q4_0', runtime = { name = 'llamacpp',"
+             " device = 'cpu', version = 'b7500', n_gpu_layers = 0 }, workload = { kind = 'inference',"
+             " context = 4096 } }",
+             (const printed_fig[]){{"runtime.host_compute_buffer_bytes", "132.00", "CPU compute"},
+                                   {"runtime.kv_buffer_bytes", "48.00", "CPU KV"},
+                                   {NULL, NULL, NULL}});
 }
 
 static void test_holdout_round2_exact(void **state) {
@@ -2093,7 +2112,7 @@ int main(void) {
       cmocka_unit_test(test_cpu_q8_tied_streams), cmocka_unit_test(test_pythia_b4385),
       cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_gpu_partial_copies),
       cmocka_unit_test(test_bad_knobs),        cmocka_unit_test(test_outputs_max),
-      cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_recurrent_parallel), cmocka_unit_test(test_recurrent_shortconv), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_fit_launch_catalog), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_shexp_inexact), cmocka_unit_test(test_fit_n_cpu_moe),
+      cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_recurrent_parallel), cmocka_unit_test(test_recurrent_shortconv), cmocka_unit_test(test_shortconv_compute), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_fit_launch_catalog), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_shexp_inexact), cmocka_unit_test(test_fit_n_cpu_moe),
       cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl),
       cmocka_unit_test(test_auto_moe), cmocka_unit_test(test_auto_ngl_multi),
       cmocka_unit_test(test_auto_moe_multi), cmocka_unit_test(test_overrides_no_pipeline),

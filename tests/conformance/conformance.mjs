@@ -57,6 +57,10 @@ const MODELS = [
     ["gemma3", `${NEWER} --arch gemma3 --layers 6 --experts 0 --experts-used 0 --head-dim 64 --swa 128 --tied`],
     // gpt-oss: alternating sliding-window (128) and full layers, attention sinks, biased experts
     ["gpt-oss", `${NEWER} --arch gpt-oss --layers 4 --head-dim 64 --swa 128`],
+    // lfm2: gated short-conv layers (kernel 3) with attention every third layer (2 and 5)
+    ["lfm2", `${NEWER} --arch lfm2 --layers 6 --experts 0 --experts-used 0 --ssm-conv 3`],
+    // ... 7 layers: the last one a conv layer, as in the released LFM2 models
+    ["lfm2-convlast", `${NEWER} --arch lfm2 --layers 7 --experts 0 --experts-used 0 --ssm-conv 3`],
 ];
 
 // measure.mjs argument sets (comma lists expand to their product)
