@@ -912,6 +912,9 @@ typedef struct lc_wname {
 } lc_wname;
 
 static const lc_wname LC_WNAMES[] = {
+    /* LFM2's short conv (GGUF shortconv.*, Hugging Face conv.*): in_proj the fused B/C/x product,
+    ** the depthwise kernel SSM_CONV reads, out_proj (matched below) */
+    {"shortconv.in_proj", LW_QKV}, {"conv.in_proj", LW_QKV}, {"shortconv.conv", LW_DN_CONV}, {"conv.conv.", LW_DN_CONV},
     /* gated DeltaNet, GGUF then Hugging Face names (a longer name before its prefix) */
     {"ssm_beta_alpha", LW_DN_ALPHA}, {"in_proj_ba.", LW_DN_ALPHA}, {"ssm_alpha", LW_DN_ALPHA}, {"in_proj_a.", LW_DN_ALPHA},
     {"ssm_beta", LW_DN_BETA}, {"in_proj_b.", LW_DN_BETA}, {"ssm_a", LW_DN_A}, {"A_log", LW_DN_A},
@@ -1552,7 +1555,7 @@ static bool lc_compute_replay(lc *l) {
   if (!l->offload_kqv || l->n_layer > LC_MAX_LAYERS || l->n_gpu >= GS_MAX_BACKENDS) return false;
   lc_graph_shape(l, &sp);
   for (int i = 0; i < l->m->n_kv; i++)
-    if (l->m->kv[i].kind == KV_STATE && !sp.dn_period) return false; /* recurrent layers other than DeltaNet */
+    if (l->m->kv[i].kind == KV_STATE && !sp.dn_period && !sp.sc_conv) return false; /* other recurrent layers */
   bool legacy = !lc_newer(l, LC_B_GRAPH_SIM);
   if (legacy && !lc_legacy_shape(l, &sp)) return false;
   int xd[LC_MAX_LAYERS];
@@ -1593,6 +1596,9 @@ static bool lc_compute_replay(lc *l) {
   bool layer_split = l->n_gpu == 1 || strcmp(scn_str(l->s, "runtime.split_mode", "layer"), "layer") == 0;
   const char *graph = lc_unmodelled(l, &sp);
   if (!graph && sp.dn_period) graph = lc_dn_gpu(&sp);
+  if (!graph && sp.sc_conv) /* CUDA takes SSM_CONV for a multiple of 128 channels (supports_op) */
+    graph = sp.hidden % 128 ? "short conv channels not a multiple of 128: CUDA's SSM_CONV falls back to the host"
+                            : "LFM2's short conv on a GPU: the graph checked against llama.cpp on the CPU backend, not a GPU log";
   l->exact = unsized == 0 && !unread && layer_split && !graph;
   l->inexact = !layer_split ? "split_mode row's per-GPU matmul slices (CUDA pool) not modelled"
                : unread    ? "the host layers' projection biases and their copies left out"
