@@ -43,7 +43,10 @@ return arch {
         head_dim = nn.need(cfg, "mamba_d_head"), groups = nn.int(cfg, "mamba_n_groups", 1),
         state = nn.need(cfg, "mamba_d_state"), conv = nn.int(cfg, "mamba_d_conv", 4), count = n_mamba,
         conv_bias = nn.flag(cfg, "mamba_conv_bias", true), proj_bias = nn.flag(cfg, "mamba_proj_bias", false) })
-      kv[2] = { layers = n_mamba, kind = "mamba", state_elems = state, conv_elems = conv }
+      -- layer_ids: the Mamba layers, whose place llama.cpp's graph follows (granite-hybrid.cpp is_recr)
+      local ids = {}
+      for i, k2 in ipairs(lt) do if k2 == "mamba" then ids[#ids + 1] = i - 1 end end
+      kv[2] = { layers = n_mamba, kind = "mamba", state_elems = state, conv_elems = conv, layer_ids = ids }
     end
     local k, I = 0, 0
     if E > 0 then

@@ -86,7 +86,7 @@ local GGUF_ARCH = {
   gemma2 = "gemma2", gemma3 = "gemma3_text", phi3 = "phi3", gpt2 = "gpt2", bloom = "bloom",
   falcon = "falcon", deepseek2 = "deepseek_v2", ["gpt-oss"] = "gpt_oss", t5 = "t5",
   glm4moe = "glm4_moe", qwen3next = "qwen3_next", qwen35 = "qwen3_5_text", qwen35moe = "qwen3_5_moe_text",
-  llama4 = "llama4_text", lfm2 = "lfm2",
+  llama4 = "llama4_text", lfm2 = "lfm2", granitehybrid = "granitemoehybrid",
   -- architecture families A (llama.cpp src/llama-arch.cpp LLM_ARCH_NAMES)
   gemma = "gemma", phi2 = "phi", phimoe = "phimoe", olmo2 = "olmo2", olmoe = "olmoe",
   granite = "granite", granitemoe = "granitemoe", ["command-r"] = "cohere", cohere2 = "cohere2",
@@ -194,6 +194,23 @@ local GGUF_FIELDS = {
     cfg.conv_L_cache = need("shortconv.l_cache")
     cfg.block_auto_adjust_ff_dim = false
     cfg.tie_embedding = cfg.tie_word_embeddings
+  end,
+  -- Granite 4.0 hybrid (src/models/granite-hybrid.cpp load_arch_hparams): a layer whose
+  -- attention.head_count_kv entry is 0 is a Mamba-2 layer (is_recr) of ssm.time_step_rank heads
+  -- of ssm.inner_size / heads, ssm.group_count groups of ssm.state_size, kernel ssm.conv_kernel;
+  -- the dense FFN (feed_forward_length) is the shared MLP's width, with experts the shared
+  -- experts' (expert_shared_feed_forward_length)
+  granitehybrid = function(path, md, cfg, need)
+    local kvh = md["attention.head_count_kv"]
+    if type(kvh) ~= "table" then fail(path, "GGUF metadata 'granitehybrid.attention.head_count_kv' is not a per-layer list") end
+    cfg.layer_types = {}
+    for i = 1, cfg.num_hidden_layers do cfg.layer_types[i] = (kvh[i] or 0) == 0 and "mamba" or "attention" end
+    local H, inner = need("ssm.time_step_rank"), need("ssm.inner_size")
+    cfg.mamba_n_heads, cfg.mamba_d_head = H, inner // H
+    cfg.mamba_n_groups, cfg.mamba_d_state = need("ssm.group_count"), need("ssm.state_size")
+    cfg.mamba_d_conv, cfg.mamba_expand = need("ssm.conv_kernel"), inner // cfg.hidden_size
+    cfg.shared_intermediate_size = md.expert_shared_feed_forward_length or cfg.intermediate_size
+    cfg.intermediate_size = md.expert_feed_forward_length or cfg.intermediate_size
   end,
   qwen3next = deltanet_moe_config,
   qwen35 = deltanet_config,

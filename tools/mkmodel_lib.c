@@ -210,8 +210,10 @@ static bool lfm2_attn(const mk_llama *o, unsigned il) {
   unsigned p = o->interval ? o->interval : 3;
   return (il + 1) % p == 0;
 }
+/* granitehybrid: Mamba-2 layers but every --interval-th (default 3) an attention layer */
+static bool granite_h(const mk_llama *o) { return is_arch(o, "granitehybrid"); }
 static bool newer_arch(const mk_llama *o) {
-  return is_arch(o, "glm4moe") || is_arch(o, "lfm2") || deltanet(o) || is_arch(o, "llama4") || is_arch(o, "deepseek2") || qwen_arch(o) ||
+  return is_arch(o, "glm4moe") || is_arch(o, "lfm2") || granite_h(o) || deltanet(o) || is_arch(o, "llama4") || is_arch(o, "deepseek2") || qwen_arch(o) ||
          is_arch(o, "gemma2") || is_arch(o, "gemma3") || is_arch(o, "gpt-oss") || is_arch(o, "phi3") ||
          is_arch(o, "mistral3");
 }
@@ -222,7 +224,7 @@ static unsigned expert_ff(const mk_llama *o) { return o->expert_ff ? o->expert_f
 static void blk_t(mk_t *t, size_t *n, unsigned il, const char *s, uint32_t nd, uint64_t a, uint64_t b2,
                   uint64_t c, uint32_t type) {
   char nm[64];
-  snprintf(nm, sizeof nm, "blk.%u.%s%s", il, s, strchr(s, '.') || !strcmp(s, "ssm_a") ? "" : ".weight");
+  snprintf(nm, sizeof nm, "blk.%u.%s%s", il, s, strchr(s, '.') || !strcmp(s, "ssm_a") || !strcmp(s, "ssm_d") ? "" : ".weight");
   add_t(t, n, nm, nd, a, b2, c, type);
 }
 
@@ -309,6 +311,24 @@ static void newer_layer(const mk_llama *o, unsigned il, mk_t *t, size_t *n) {
   uint64_t e = o->embd, q = (uint64_t)head_dim(o) * o->heads;
   bool mtp = il >= o->layers, post = is_arch(o, "glm4moe") || deltanet(o);
   blk_t(t, n, il, "attn_norm", 1, e, 1, 1, GGML_T_F32);
+  if (granite_h(o)) { /* src/models/granite-hybrid.cpp load_arch_tensors, dense FFN */
+    if (lfm2_attn(o, il)) {
+      attn_block(o, il, q, false, false, t, n);
+    } else { /* Mamba-2: d_inner 2 x embd, --ssm-vheads heads, --ssm-groups groups of --ssm-state */
+      uint64_t di = 2 * e, gn = (uint64_t)o->ssm_groups * o->ssm_state, H = o->ssm_vheads;
+      blk_t(t, n, il, "ssm_in", 2, e, 2 * di + 2 * gn + H, 1, o->type);
+      blk_t(t, n, il, "ssm_conv1d", 2, o->ssm_conv, di + 2 * gn, 1, GGML_T_F32);
+      blk_t(t, n, il, "ssm_conv1d.bias", 1, di + 2 * gn, 1, 1, GGML_T_F32);
+      blk_t(t, n, il, "ssm_dt.bias", 1, H, 1, 1, GGML_T_F32);
+      blk_t(t, n, il, "ssm_a", 2, 1, H, 1, GGML_T_F32);
+      blk_t(t, n, il, "ssm_d", 2, 1, H, 1, GGML_T_F32);
+      blk_t(t, n, il, "ssm_norm", 2, di / o->ssm_groups, o->ssm_groups, 1, GGML_T_F32);
+      blk_t(t, n, il, "ssm_out", 2, di, e, 1, o->type);
+    }
+    blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
+    moe_ffn(o, il, false, 0, false, t, n);
+    return;
+  }
   if (is_arch(o, "lfm2")) { /* src/models/lfm2.cpp load_arch_tensors */
     blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
     moe_ffn(o, il, false, 0, false, t, n);
@@ -477,6 +497,13 @@ static unsigned newer_metadata(const mk_llama *o, mk_buf *b) {
     KU("attention.sliding_window", o->swa);
     if (o->interval) KU("attention.sliding_window_pattern", o->interval);
   }
+  if (granite_h(o)) {
+    KU("ssm.conv_kernel", o->ssm_conv);
+    KU("ssm.state_size", o->ssm_state);
+    KU("ssm.group_count", o->ssm_groups);
+    KU("ssm.time_step_rank", o->ssm_vheads);
+    KU("ssm.inner_size", 2 * o->embd);
+  }
   if (deltanet(o)) {
     if (o->experts) KU("expert_shared_feed_forward_length", o->shared ? o->shared : expert_ff(o));
     KU("ssm.conv_kernel", o->ssm_conv);
@@ -510,12 +537,12 @@ static unsigned llama_metadata(const mk_llama *o, mk_buf *b) {
   KU("block_count", o->layers + o->nextn);
   KU("feed_forward_length", o->ff);
   KU("attention.head_count", o->heads);
-  if (is_arch(o, "lfm2")) { /* per layer: 0 on the short-conv layers (is_recr) */
+  if (is_arch(o, "lfm2") || granite_h(o)) { /* per layer: 0 on the recurrent layers (is_recr) */
     uint32_t kvh[4096];
     for (unsigned i = 0; i < o->layers; i++) kvh[i] = lfm2_attn(o, i) ? o->heads_kv : 0;
     snprintf(k, sizeof k, "%s.attention.head_count_kv", a);
     mk_kv_arr_u32(b, k, kvh, o->layers), n++;
-    KU("shortconv.l_cache", o->ssm_conv);
+    if (is_arch(o, "lfm2")) KU("shortconv.l_cache", o->ssm_conv);
   } else {
     KU("attention.head_count_kv", o->heads_kv);
   }
@@ -547,6 +574,9 @@ static bool check_llama(const mk_llama *o, char *err, size_t errlen) {
   /* llama.cpp's SPM vocab looks up "<0x0A>" (token 13 here) when loading */
   if (o->vocab < 16) return fail(err, errlen, "vocab must be at least 16");
   if (o->layers > 4096 || o->nextn > 4) return fail(err, errlen, "at most 4096 layers and 4 MTP blocks");
+  if (granite_h(o) && (!o->ssm_conv || !o->ssm_state || !o->ssm_groups || !o->ssm_vheads || o->experts ||
+                       (2 * o->embd) % o->ssm_vheads || (2 * o->embd) % o->ssm_groups))
+    return fail(err, errlen, "granitehybrid needs the Mamba-2 sizes (--ssm-conv, --ssm-state, --ssm-groups, --ssm-vheads dividing 2 x embd), no experts");
   if (is_arch(o, "lfm2") && (o->ssm_conv < 2 || o->nextn || o->experts))
     return fail(err, errlen, "lfm2 needs --ssm-conv (the short conv's L_cache) of 2 or more, no MTP blocks or experts");
   if (deltanet(o) && (!o->ssm_conv || !o->ssm_state || !o->ssm_groups || !o->ssm_vheads))
