@@ -13,7 +13,7 @@
 
 #include "bytes.h"
 
-#define GS_MAX_SRC 6 /* GATED_DELTA_NET reads 6 (GGML_MAX_SRC is 10) */
+#define GS_MAX_SRC 7 /* SSM_SCAN reads 7, GATED_DELTA_NET 6 (GGML_MAX_SRC is 10) */
 enum { GS_INPUT = 1, GS_OUTPUT = 2 }; /* GGML_TENSOR_FLAG_INPUT / _OUTPUT */
 /* what the allocator and the scheduler need to know of an op: ggml_op_can_inplace; ROPE
 ** (the scheduler ignores its weights); not offloaded to a GPU from host weights (GET_ROWS,
@@ -157,6 +157,10 @@ typedef struct lc_graph_spec {
   ** dn_seqs gives their sequences */
   uint64_t sc_attn, sc_conv; /* sc_conv 0: not a short-conv hybrid */
   const uint64_t *sc_ids;    /* the short-conv layers as a bitmap (kv_group.ids), else NULL: spread */
+  /* Mamba-2 layers in their place (granitehybrid: build_mamba2_layer of src/models/mamba-base.cpp,
+  ** llama.cpp 80fb11a): m2_inner != 0, the recurrent layers (sc_ids / sc_attn) are Mamba-2 mixers
+  ** of m2_heads heads over m2_inner channels, m2_groups groups of m2_state, conv kernel sc_conv */
+  uint64_t m2_inner, m2_heads, m2_groups, m2_state;
   bool res_first;      /* the residual adds' first source is the residual (lfm2.cpp:
                        ** ggml_add(prev_cur, cur), ggml_add(cur, ffn_out)), which they reuse */
   uint64_t n_pos;      /* positions per token (4 with MRoPE, qwen35); 0: 1 */

@@ -36,6 +36,7 @@ typedef struct lg {
 
 static bool lg_sc_layer(const lc_graph_spec *sp, uint64_t il);
 static void lg_next_rs(lg *l);
+static int lg_m2(lg *l, int an, int rs);
 
 /* an op; on fewer than 32 rows (the output rows after the last layer's get_rows) the
 ** CUDA backend does not take it from host weights (get_op_batch_size) */
@@ -435,11 +436,18 @@ static bool lg_sc_layer(const lc_graph_spec *sp, uint64_t il) {
 ** cache_r_l1's SCALE and GET_ROWS are nodes 25-29, layer 0's SSM_CONV node 32); in the last
 ** layer, the output rows of the layer input, the residual add's first source there
 ** (ggml_add(prev_cur, cur): node 196 GET_ROWS of l_out-4, then 197 the output projection) */
+/* the conv state row of a recurrent layer: (K - 1) x its conv channels (LFM2: hidden; Mamba-2:
+** d_inner + 2 x groups x state, llama-hparams.cpp n_embd_r) */
+static uint64_t lg_conv_row(const lc_graph_spec *sp) {
+  uint64_t ch = sp->m2_inner ? sp->m2_inner + 2 * sp->m2_groups * sp->m2_state : sp->hidden;
+  return (sp->sc_conv - 1) * ch;
+}
+
 static void lg_next_rs(lg *l) {
   const lc_graph_spec *sp = l->sp;
   if (!sp->sc_conv || l->il < 0) return;
   uint64_t il = (uint64_t)l->il;
-  if (il + 1 < sp->n_layer && lg_sc_layer(sp, il + 1)) l->sc_rs = lg_rs(l, l->kc, (sp->sc_conv - 1) * sp->hidden);
+  if (il + 1 < sp->n_layer && lg_sc_layer(sp, il + 1)) l->sc_rs = lg_rs(l, l->kc, lg_conv_row(sp));
   if (il + 1 == sp->n_layer && sp->res_first) {
     uint64_t n = sp->n_out ? sp->n_out : sp->n_tok;
     l->sa_rows = lg_op(l, lg_f32(l, sp->hidden, n), 0, l->sa_in, l->out_ids);
@@ -472,6 +480,62 @@ static int lg_sc(lg *l, int an, int rs) {
   int c = lg_view_n(l, bcx, vb);
   int y = lg_op(l, hb, GS_INPLACE, c, conv); /* C x conv: in place on the conv output */
   return lg_view(l, lg_op(l, hb, 0, lg_w(l, LW_O), y));
+}
+
+/* a Mamba-2 layer (build_mamba2_layer of src/models/mamba-base.cpp, llama.cpp 80fb11a), in the
+** graph's order: the conv state's rows (build_rs, got ahead: rs); what the conv state's write-back
+** pulls in: ssm_in's product zxBCdt {2 d_inner + 2 G N + H, T}, xBC (a strided view) transposed
+** and concatenated after the K - 1 state columns; the last K - 1 columns copied back; then the SSM
+** state's build_rs, whose get-rows is SSM_SCAN: its sources in order (the states, x of
+** SSM_CONV + bias + SiLU, dt made contiguous + dt_bias, A, B, C, the row ids), its output the
+** tokens' y (d_inner x T) then the new states (N x d_inner per sequence), the states copied to
+** the cache; the next layer's rows; y + x D, SwiGLU(z made contiguous, y), the grouped RMS norm
+** times its weight, ssm_out */
+static int lg_m2(lg *l, int an, int rs) {
+  const lc_graph_spec *sp = l->sp;
+  uint64_t T = sp->n_tok, ns = sp->dn_seqs && sp->dn_seqs < T ? sp->dn_seqs : T, nt = ns ? T / ns : 0;
+  uint64_t di = sp->m2_inner, H = sp->m2_heads, GN = sp->m2_groups * sp->m2_state, K = sp->sc_conv;
+  uint64_t C = di + 2 * GN, P = 2 * di + 2 * GN + H, prow = acc_mul(&l->a, P, 4);
+  uint64_t db = lg_f32(l, di, T), cb = lg_f32(l, C, T), hb = lg_f32(l, H, T);
+  int cs = lg_view(l, rs); /* conv reshaped to (K - 1, C, n_seqs) */
+  int zx = lg_view(l, lg_op(l, lg_f32(l, P, T), 0, lg_w(l, LW_QKV), an)); /* ssm_in, reshaped 3-D */
+  int xbc = lg_view_n(l, zx, lg_view3(l, C, nt, ns, prow, acc_mul(&l->a, prow, nt)));
+  uint64_t w = K - 1 + nt;
+  int ci = lg_op(l, acc_mul3(&l->a, w, acc_mul(&l->a, C, 4), ns), 0, cs, lg_view(l, xbc)); /* CONCAT */
+  int last = lg_view_n(l, ci, lg_view3(l, K - 1, C, ns, acc_mul(&l->a, w, 4), acc_mul3(&l->a, w, C, 4)));
+  int csrc[2] = {last, lg_view_n(l, l->kc, 0)};
+  gs_node(l->g, 0, GS_WRITES, l->kc, csrc, 2);
+  /* the SSM state's build_rs: the cleared row scaled, then SSM_SCAN as its get-rows */
+  int states = lg_view_n(l, l->vc, 0);
+  lg_view_n(l, lg_view_n(l, states, 0), 0);
+  int ssm = lg_view(l, states);
+  int conv = lg_op(l, cb, 0, ci, lg_w(l, LW_DN_CONV));                     /* SSM_CONV */
+  conv = lg_op(l, cb, GS_INPLACE, conv, lg_w(l, LW_DN_CONV + LW_BIAS));    /* + conv1d bias */
+  conv = lg_op(l, cb, GS_INPLACE, conv, -1);                               /* SiLU */
+  int x = lg_view_n(l, conv, db);
+  int dt = lg_op(l, hb, 0, lg_view_n(l, zx, hb), -1);                      /* cont(dt) */
+  dt = lg_op(l, hb, GS_INPLACE, dt, lg_w(l, LW_DN_ALPHA + LW_BIAS));       /* + dt_bias */
+  int B = lg_view_n(l, conv, 0), Cv = lg_view_n(l, conv, 0);
+  if (l->s_main < 0) l->s_main = lg_view_n(l, l->s_copy, 0);
+  uint64_t sb = acc_mul3(&l->a, acc_mul(&l->a, sp->m2_state, di), ns, 4);
+  int src[7] = {ssm, x, dt, lg_w(l, LW_DN_A), B, Cv, l->s_main};
+  int scan = gs_node(l->g, acc_add(&l->a, db, sb), 0, -1, src, 7);
+  if (l->s_extra < 0) l->s_extra = lg_view_n(l, l->s_copy, 0);
+  int esrc[2] = {lg_op(l, 0, 0, states, l->s_extra), lg_view_n(l, l->vc, 0)};
+  gs_node(l->g, 0, GS_WRITES, l->vc, esrc, 2);
+  int ssrc[2] = {lg_view_n(l, scan, sb), lg_view_n(l, l->vc, 0)};
+  gs_node(l->g, 0, GS_WRITES, l->vc, ssrc, 2);
+  lg_next_rs(l);
+  /* SWIGLU's sources in order: z made contiguous, then y + x D (a view parent is never reused in
+  ** place: ggml-alloc allocates no view, so the add takes x D's block) */
+  int z = lg_op(l, db, 0, lg_view_n(l, zx, db), -1);                       /* cont(z) */
+  int y = lg_view_n(l, scan, db);
+  int xd = lg_op(l, db, 0, x, lg_w(l, LW_DN_A));                           /* x D */
+  y = lg_op(l, db, GS_INPLACE, y, xd);                                     /* y + x D */
+  y = lg_op(l, db, 0, z, y);                                               /* SWIGLU split: not in place */
+  y = lg_view(l, y);                                                       /* reshape to groups */
+  y = lg_op(l, db, GS_INPLACE, lg_named_norm(l, lg_op(l, db, GS_INPLACE, y, -1)), lg_w(l, LW_DN_NORM));
+  return lg_op(l, lg_f32(l, sp->hidden, T), 0, lg_w(l, LW_O), lg_view(l, y));
 }
 
 /* build_moe_ffn: the router's logits, softmax or sigmoid in place, the selection bias
@@ -605,12 +669,12 @@ static int lg_layer(lg *l, int in, uint64_t il) {
   int c = lg_cache_of(sp, il);
   bool sc = lg_sc_layer(sp, il);
   int rs = sc ? l->sc_rs : -1;
-  if (sc && rs < 0) rs = lg_rs(l, l->kc, (sp->sc_conv - 1) * sp->hidden); /* the first layer's, before its norm */
+  if (sc && rs < 0) rs = lg_rs(l, l->kc, lg_conv_row(sp)); /* the first layer's, before its norm */
   l->sc_rs = -1;
   int an = lg_norm(l, in, LW_ATTN_NORM);
   bool recr = sp->dn_period && (il + 1) % sp->dn_period != 0;
   l->sa_in = in, l->sa_rows = -1;
-  int cur = recr ? lg_dn(l, an) : sc ? lg_sc(l, an, rs) : sp->mla ? lg_mla(l, an, c) : lg_attn(l, an, c), sa = in;
+  int cur = recr ? lg_dn(l, an) : sc ? (sp->m2_inner ? lg_m2(l, an, rs) : lg_sc(l, an, rs)) : sp->mla ? lg_mla(l, an, c) : lg_attn(l, an, c), sa = in;
   /* inp_out_ids: the rows that produce outputs, from here on (the hybrids of MTP's graph take
   ** them after the output norm, gpt-oss after the last layer) */
   if (il == sp->n_layer - 1 && (!sp->dn_period || !sp->nextn_out) && !sp->rows_late) {

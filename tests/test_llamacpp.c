@@ -22,7 +22,7 @@
 
 /* the generated files' paths: $TMPDIR (else /tmp)/vf_test_lc_<pid>_<name>.gguf, so that two
 ** runs at once do not overwrite each other's files; removed by teardown */
-static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "unknown"};
+static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "unknown"};
 #define LC_NFILES (sizeof LC_FILES / sizeof LC_FILES[0])
 static char lc_paths[LC_NFILES][512];
 
@@ -1938,6 +1938,38 @@ static void test_fused_archs(void **state) {
   expect_compute(*state, lcp("p3"), NEWER_RT Q8_CACHE ", n_ubatch = 2048, n_batch = 2048", 2048, 1, 37756928);
 }
 
+static void set_lfm2(mk_llama *o) { o->experts = 0, o->experts_used = 0, o->ssm_conv = 3; }
+static void set_granite_h(mk_llama *o) {
+  o->experts = 0, o->experts_used = 0, o->ssm_conv = 4, o->ssm_state = 32, o->ssm_groups = 1, o->ssm_vheads = 8;
+}
+
+/* The recurrent conv layers in the replayed graph: LFM2's short conv (src/models/lfm2.cpp
+** build_shortconv_block) and Granite 4.0-H's Mamba-2 (src/models/mamba-base.cpp
+** build_mamba2_layer), 7 generated layers with attention at 2 and 5 (the last layer a recurrent
+** one, as in the released models). The real llama.cpp (node-llama-cpp 3.21.1, llama.cpp
+** 80fb11a, CPU backend; make conformance lfm2-convlast / granitehybrid, 2048 cells, n_ubatch
+** 512) allocates, to its 64-byte split: lfm2 13,121,565 B with flash attention, 24,127,524
+** without; granitehybrid 10,350,074 and 24,127,524. Before, lfm2 and granitehybrid GGUF files
+** were refused, and their presets' conv / Mamba-2 layers were replayed as attention layers. */
+static void test_recurrent_conv_replay(void **state) {
+  newer_write(lcp("lfm2"), "lfm2", 7, set_lfm2);
+  json_t *j = run(*state, lcp("lfm2"), NEWER_RT, 2048, 1);
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), 13121565, 0, 64, "lfm2 compute, flash attention");
+  assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
+  json_decref(j);
+  j = run(*state, lcp("lfm2"), NEWER_NOFA, 2048, 1);
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), 24127524, 0, 64, "lfm2 compute");
+  json_decref(j);
+  newer_write(lcp("granh"), "granitehybrid", 7, set_granite_h);
+  j = run(*state, lcp("granh"), NEWER_RT, 2048, 1);
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), 10350074, 0, 64, "granitehybrid compute, flash attention");
+  assert_int_equal(tu_category_basis_exact(j, "activations"), 0); /* MoE, NoPE, scales unchecked: said */
+  json_decref(j);
+  j = run(*state, lcp("granh"), NEWER_NOFA, 2048, 1);
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), 24127524, 0, 64, "granitehybrid compute");
+  json_decref(j);
+}
+
 static void test_newer_archs(void **state) {
   char text[512];
   newer_write(lcp("glm"), "glm4moe", 3, set_glm);
@@ -2113,7 +2145,7 @@ int main(void) {
       cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_gpu_partial_copies),
       cmocka_unit_test(test_bad_knobs),        cmocka_unit_test(test_outputs_max),
       cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_recurrent_parallel), cmocka_unit_test(test_recurrent_shortconv), cmocka_unit_test(test_shortconv_compute), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_fit_launch_catalog), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_shexp_inexact), cmocka_unit_test(test_fit_n_cpu_moe),
-      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl),
+      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl),
       cmocka_unit_test(test_auto_moe), cmocka_unit_test(test_auto_ngl_multi),
       cmocka_unit_test(test_auto_moe_multi), cmocka_unit_test(test_overrides_no_pipeline),
       cmocka_unit_test(test_host_copies_sized), cmocka_unit_test(test_cuda_moe_reduce), cmocka_unit_test(test_deltanet_gpu), cmocka_unit_test(test_fa_mask_and_copies), cmocka_unit_test(test_cpu_host_memory), cmocka_unit_test(test_gpu_host_memory),

@@ -61,6 +61,9 @@ const MODELS = [
     ["lfm2", `${NEWER} --arch lfm2 --layers 6 --experts 0 --experts-used 0 --ssm-conv 3`],
     // ... 7 layers: the last one a conv layer, as in the released LFM2 models
     ["lfm2-convlast", `${NEWER} --arch lfm2 --layers 7 --experts 0 --experts-used 0 --ssm-conv 3`],
+    // granitehybrid: Mamba-2 layers (d_inner 512 in 8 heads, 1 group of state 32, kernel 4), attention
+    // at 2 and 5, the last layer a Mamba-2 one as in the released Granite 4.0-H models; dense FFN
+    ["granitehybrid", `${NEWER} --arch granitehybrid --layers 7 --experts 0 --experts-used 0 --ssm-conv 4 --ssm-state 32 --ssm-groups 1 --ssm-vheads 8`],
 ];
 
 // measure.mjs argument sets (comma lists expand to their product)
