@@ -326,7 +326,8 @@ static void newer_layer(const mk_llama *o, unsigned il, mk_t *t, size_t *n) {
       blk_t(t, n, il, "ssm_out", 2, di, e, 1, o->type);
     }
     blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
-    moe_ffn(o, il, false, 0, false, t, n);
+    /* experts of feed_forward_length (granite-hybrid.cpp: n_ff), shared experts of --shared */
+    moe_ffn(o, il, o->experts > 0, o->experts ? o->shared : 0, false, t, n);
     return;
   }
   if (is_arch(o, "lfm2")) { /* src/models/lfm2.cpp load_arch_tensors */
@@ -498,6 +499,7 @@ static unsigned newer_metadata(const mk_llama *o, mk_buf *b) {
     if (o->interval) KU("attention.sliding_window_pattern", o->interval);
   }
   if (granite_h(o)) {
+    if (o->experts && o->shared) KU("expert_shared_feed_forward_length", o->shared);
     KU("ssm.conv_kernel", o->ssm_conv);
     KU("ssm.state_size", o->ssm_state);
     KU("ssm.group_count", o->ssm_groups);
@@ -574,9 +576,9 @@ static bool check_llama(const mk_llama *o, char *err, size_t errlen) {
   /* llama.cpp's SPM vocab looks up "<0x0A>" (token 13 here) when loading */
   if (o->vocab < 16) return fail(err, errlen, "vocab must be at least 16");
   if (o->layers > 4096 || o->nextn > 4) return fail(err, errlen, "at most 4096 layers and 4 MTP blocks");
-  if (granite_h(o) && (!o->ssm_conv || !o->ssm_state || !o->ssm_groups || !o->ssm_vheads || o->experts ||
-                       (2 * o->embd) % o->ssm_vheads || (2 * o->embd) % o->ssm_groups))
-    return fail(err, errlen, "granitehybrid needs the Mamba-2 sizes (--ssm-conv, --ssm-state, --ssm-groups, --ssm-vheads dividing 2 x embd), no experts");
+  if (granite_h(o) && (!o->ssm_conv || !o->ssm_state || !o->ssm_groups || !o->ssm_vheads ||
+                       (o->experts && o->ff != expert_ff(o)) || (2 * o->embd) % o->ssm_vheads || (2 * o->embd) % o->ssm_groups))
+    return fail(err, errlen, "granitehybrid needs the Mamba-2 sizes (--ssm-conv, --ssm-state, --ssm-groups, --ssm-vheads dividing 2 x embd) and, with experts, --expert-ff equal to --ff");
   if (is_arch(o, "lfm2") && (o->ssm_conv < 2 || o->nextn || o->experts))
     return fail(err, errlen, "lfm2 needs --ssm-conv (the short conv's L_cache) of 2 or more, no MTP blocks or experts");
   if (deltanet(o) && (!o->ssm_conv || !o->ssm_state || !o->ssm_groups || !o->ssm_vheads))

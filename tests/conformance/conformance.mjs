@@ -64,6 +64,8 @@ const MODELS = [
     // granitehybrid: Mamba-2 layers (d_inner 512 in 8 heads, 1 group of state 32, kernel 4), attention
     // at 2 and 5, the last layer a Mamba-2 one as in the released Granite 4.0-H models; dense FFN
     ["granitehybrid", `${NEWER} --arch granitehybrid --layers 7 --experts 0 --experts-used 0 --ssm-conv 4 --ssm-state 32 --ssm-groups 1 --ssm-vheads 8`],
+    // ... with Granite 4.0-H's MoE: 4 experts of 128 (top 2, softmax, renormalized) and a shared expert of 256
+    ["granitehybrid-moe", `${NEWER} --arch granitehybrid --layers 7 --ff 128 --shared 256 --ssm-conv 4 --ssm-state 32 --ssm-groups 1 --ssm-vheads 8`],
 ];
 
 // measure.mjs argument sets (comma lists expand to their product)
