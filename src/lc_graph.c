@@ -36,6 +36,7 @@ typedef struct lg {
 
 static bool lg_sc_layer(const lc_graph_spec *sp, uint64_t il);
 static void lg_next_rs(lg *l);
+static void lg_next_rs_at(lg *l, bool after_moe);
 static int lg_m2(lg *l, int an, int rs);
 
 /* an op; on fewer than 32 rows (the output rows after the last layer's get_rows) the
@@ -443,9 +444,16 @@ static uint64_t lg_conv_row(const lc_graph_spec *sp) {
   return (sp->sc_conv - 1) * ch;
 }
 
-static void lg_next_rs(lg *l) {
+static bool lg_moe_layer(const lg *l);
+
+static void lg_next_rs_at(lg *l, bool after_moe) {
   const lc_graph_spec *sp = l->sp;
   if (!sp->sc_conv || l->il < 0) return;
+  /* a MoE layer's build_moe_ffn expands its weights, experts and output at once, pulling the
+  ** mixer's tail in first: the next layer's rows follow the routed experts' output, before the
+  ** shared experts (real graph, granitehybrid-moe: ffn_moe_out node 74, cache_r_l1's SCALE 77,
+  ** ffn_gate of the shared expert 83) */
+  if (lg_moe_layer(l) != after_moe) return;
   uint64_t il = (uint64_t)l->il;
   if (il + 1 < sp->n_layer && lg_sc_layer(sp, il + 1)) l->sc_rs = lg_rs(l, l->kc, lg_conv_row(sp));
   if (il + 1 == sp->n_layer && sp->res_first) {
@@ -453,6 +461,8 @@ static void lg_next_rs(lg *l) {
     l->sa_rows = lg_op(l, lg_f32(l, sp->hidden, n), 0, l->sa_in, l->out_ids);
   }
 }
+
+static void lg_next_rs(lg *l) { lg_next_rs_at(l, false); }
 
 /* a gated short-convolution layer (build_shortconv_block of src/models/lfm2.cpp, llama.cpp
 ** 80fb11a), in the graph's order: the conv state's rows (build_rs, got ahead: rs), then
@@ -640,13 +650,21 @@ static int lg_dense(lg *l, int x, uint64_t width, int gate_kind) {
 /* the layer's FFN: dense; or a MoE model's leading dense layers (n_layer_dense_lead), its
 ** routed experts and, beside them, the shared experts' FFN added to their output
 ** (llama.cpp's deepseek2 / glm4moe builds: cur = ggml_add(moe_out, ffn_shexp)) */
+/* the current layer's FFN is routed experts (not a dense one) */
+static bool lg_moe_layer(const lg *l) {
+  const lc_graph_spec *sp = l->sp;
+  if (!sp->experts) return false;
+  bool dense = sp->moe_step ? l->il >= 0 && ((uint64_t)l->il + 1) % sp->moe_step != 0 /* llama4's interleave */
+                            : l->il >= 0 && (uint64_t)l->il < sp->dense_lead;
+  return !dense;
+}
+
 static int lg_ffn(lg *l, int x) {
   const lc_graph_spec *sp = l->sp;
   if (!sp->experts) return lg_dense(l, x, sp->ffn, LW_GATE);
-  bool dense = sp->moe_step ? l->il >= 0 && ((uint64_t)l->il + 1) % sp->moe_step != 0 /* llama4's interleave */
-                            : l->il >= 0 && (uint64_t)l->il < sp->dense_lead;
-  if (dense) return lg_dense(l, x, sp->dense_ffn ? sp->dense_ffn : sp->ffn, LW_GATE);
+  if (!lg_moe_layer(l)) return lg_dense(l, x, sp->dense_ffn ? sp->dense_ffn : sp->ffn, LW_GATE);
   int moe = lg_moe(l, x);
+  lg_next_rs_at(l, true);
   if (!sp->shexp_ffn) return moe;
   int sh = lg_dense(l, x, sp->shexp_ffn, LW_SH_GATE);
   if (sp->shexp_gate) { /* qwen3next: times sigmoid(ffn_gate_inp_shexp x), in place */

@@ -22,7 +22,7 @@
 
 /* the generated files' paths: $TMPDIR (else /tmp)/vf_test_lc_<pid>_<name>.gguf, so that two
 ** runs at once do not overwrite each other's files; removed by teardown */
-static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "unknown"};
+static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "unknown"};
 #define LC_NFILES (sizeof LC_FILES / sizeof LC_FILES[0])
 static char lc_paths[LC_NFILES][512];
 
@@ -1942,6 +1942,10 @@ static void set_lfm2(mk_llama *o) { o->experts = 0, o->experts_used = 0, o->ssm_
 static void set_granite_h(mk_llama *o) {
   o->experts = 0, o->experts_used = 0, o->ssm_conv = 4, o->ssm_state = 32, o->ssm_groups = 1, o->ssm_vheads = 8;
 }
+/* with Granite 4.0-H's MoE: 4 experts of 128 (top 2), a shared expert of 256 */
+static void set_granite_m(mk_llama *o) {
+  o->ff = 128, o->shared = 256, o->ssm_conv = 4, o->ssm_state = 32, o->ssm_groups = 1, o->ssm_vheads = 8;
+}
 
 /* The recurrent conv layers in the replayed graph: LFM2's short conv (src/models/lfm2.cpp
 ** build_shortconv_block) and Granite 4.0-H's Mamba-2 (src/models/mamba-base.cpp
@@ -1967,6 +1971,17 @@ static void test_recurrent_conv_replay(void **state) {
   json_decref(j);
   j = run(*state, lcp("granh"), NEWER_NOFA, 2048, 1);
   near(tu_int(j, "runtime.host_compute_buffer_bytes"), 24127524, 0, 64, "granitehybrid compute");
+  json_decref(j);
+  /* with MoE: build_moe_ffn expands the routed experts' output at once, so the next Mamba-2
+  ** layer's state rows come after it and before the shared expert; real 11,552,791 B with flash
+  ** attention, 24,668,170 without (make conformance granitehybrid-moe; -2.2% to +3.9% in 4 of
+  ** its 24 settings with the rows before the FFN) */
+  newer_write(lcp("granm"), "granitehybrid", 7, set_granite_m);
+  j = run(*state, lcp("granm"), NEWER_RT, 2048, 1);
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), 11552791, 0, 64, "granitehybrid MoE compute, flash attention");
+  json_decref(j);
+  j = run(*state, lcp("granm"), NEWER_NOFA, 2048, 1);
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), 24668170, 0, 64, "granitehybrid MoE compute");
   json_decref(j);
 }
 
