@@ -151,10 +151,10 @@ typedef struct lc_graph_spec {
   uint64_t dn_conv, dn_sk, dn_hk, dn_hv, dn_sv; /* conv kernel, K head size, K heads, V heads, V head size */
   bool dn_split;       /* qwen35: beta and alpha projected apart, Q/K not repeated to the V heads */
   /* the short-conv hybrids (lfm2: build_shortconv_block of src/models/lfm2.cpp, llama.cpp
-  ** 80fb11a): sc_attn attention layers spread over the layers (layer il attends when
-  ** (il + 1) x sc_attn / n_layer steps up; LFM2-1.2B's 2, 5, 8, 10, 12, 14 would become 2, 5,
-  ** 7, 10, 13, 15) unless sc_ids lists the conv layers, the others a gated short convolution of kernel sc_conv (shortconv.l_cache);
-  ** dn_seqs gives their sequences */
+  ** 80fb11a): the layers sc_ids lists are a gated short convolution of kernel sc_conv
+  ** (shortconv.l_cache), the others attention; without sc_ids, sc_attn attention layers spread
+  ** over the layers (layer il attends when (il + 1) x sc_attn / n_layer steps up: LFM2-1.2B's
+  ** 2, 5, 8, 10, 12, 14 would become 2, 5, 7, 10, 13, 15); dn_seqs gives their sequences */
   uint64_t sc_attn, sc_conv; /* sc_conv 0: not a short-conv hybrid */
   const uint64_t *sc_ids;    /* the short-conv layers as a bitmap (kv_group.ids), else NULL: spread */
   /* Mamba-2 layers in their place (granitehybrid: build_mamba2_layer of src/models/mamba-base.cpp,
