@@ -200,6 +200,10 @@ typedef struct lc_graph_spec {
   ** ggml_cpy, an f32 mask of 32-padded rows, inp_out_ids made in the last layer; and the
   ** layer shape of GPT-NeoX (LLM_NORM with bias, wqkv + bqkv, biases, use_par_res, GELU) */
   bool legacy, layer_norm, biases, fused_qkv, par_res;
+  /* phi2's parallel block (llm_build_context::build_phi2): one LayerNorm output
+  ** (attn_norm_output) feeds both Q/K/V and the FFN, alive across the attention; the block's
+  ** output is (attn + ffn) + inpL */
+  bool shared_norm;
   /* a sliding-window model before the iSWA cache (PR #13194): one cache, and a second f32
   ** mask of the same [n_kv, 32-padded n_tokens] (build_inp_KQ_mask_swa; gemma2, gemma3,
   ** cohere2) read by the sliding layers, il % period < period - 1; 0: none */

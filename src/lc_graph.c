@@ -854,10 +854,16 @@ static int lo_rows(lg *l, int x) {
 }
 
 /* the rest of layer il, as the depth-first walk from its output adds it */
-static int lo_tail(lg *l, int in, int attn, uint64_t il) {
+static int lo_tail(lg *l, int in, int an, int attn, uint64_t il) {
   const lc_graph_spec *sp = l->sp;
   uint64_t hb = lg_f32(l, sp->hidden, sp->n_tok);
   bool last = il == sp->n_layer - 1;
+  if (sp->par_res && sp->shared_norm) { /* (attn(ln(x)) + ffn(ln(x))) + x */
+    int a = lo_bias(l, lg_op(l, hb, 0, lg_w(l, LW_O), attn), hb, LW_O);
+    int x = in, nx = an;
+    if (last) a = lo_rows(l, a), x = lo_rows(l, in), nx = lo_rows(l, an);
+    return lg_op(l, hb, GS_INPLACE, lg_op(l, hb, GS_INPLACE, a, lo_ffn(l, nx)), x);
+  }
   if (sp->par_res) { /* x + attn(ln1(x)) + ffn(ln2(x)) */
     int x = last ? lo_rows(l, in) : in;
     int ffn = lg_op(l, hb, GS_INPLACE, lo_ffn(l, lo_norm(l, x, LW_FFN_NORM)), x);
@@ -875,10 +881,10 @@ static int lo_tail(lg *l, int in, int attn, uint64_t il) {
 
 static int lo_layer(lg *l, int in, uint64_t il) {
   lg_at_layer(l, (long)il);
-  int q, k, v;
-  lo_qkv(l, lo_norm(l, in, LW_ATTN_NORM), &q, &k, &v);
+  int q, k, v, an = lo_norm(l, in, LW_ATTN_NORM);
+  lo_qkv(l, an, &q, &k, &v);
   lo_store(l, k, v);
-  return lo_tail(l, in, lo_kqv(l, q), il);
+  return lo_tail(l, in, an, lo_kqv(l, q), il);
 }
 
 static int lo_build(lg *l) {

@@ -1530,17 +1530,21 @@ static bool lc_legacy_shape(const lc *l, lc_graph_spec *sp) {
   const model_desc *m = l->m;
   const block_spec *b = &m->block;
   uint64_t qkv = (b->q_dim ? b->q_dim : m->hidden) + 2 * (b->kv_dim ? b->kv_dim : m->hidden);
-  bool bias = false, fused = false;
+  bool bias = false, fused = false, ffn_norm = false;
   for (size_t i = 0; i < m->inv.n; i++) {
     const inv_tensor *t = &m->inv.t[i];
     size_t n = strlen(t->name);
+    ffn_norm = ffn_norm || strstr(t->name, "post_attention_layernorm") || strstr(t->name, "ffn_norm");
     if (t->role != ROLE_ATTN) continue;
     bias = bias || (n > 5 && strcmp(t->name + n - 5, ".bias") == 0);
     fused = fused || (t->ndim == 2 && t->shape[0] == qkv);
   }
   sp->layer_norm = !b->rms, sp->biases = bias, sp->fused_qkv = fused, sp->par_res = b->parallel_residual;
+  /* phi2 (build_phi2): GPT-NeoX's layer with separate biased q/k/v (or wqkv) and one
+  ** LayerNorm for the parallel attention and FFN */
+  sp->shared_norm = b->parallel_residual && !ffn_norm;
   bool llama = b->rms && b->gated && !bias && !fused && !b->parallel_residual;
-  bool neox = !b->rms && !b->gated && bias && fused;
+  bool neox = !b->rms && !b->gated && bias && (fused || sp->shared_norm);
   return (llama || neox) && !b->experts && sp->n_swa == 0 && l->n_stream == 1 && !sp->rot_k && !sp->rot_v;
 }
 
