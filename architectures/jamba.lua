@@ -46,7 +46,9 @@ return arch {
     nn.norm(t, lp .. ".input_layernorm", h, { count = L })
     nn.norm(t, lp .. ".pre_ff_layernorm", h, { count = L })
     nn.lm(t, { vocab = V, hidden = h, tied = tied, norm = "model.final_layernorm" })
-    return nn.decoder_desc("jamba", cfg, dims, { tied_embeddings = tied, tensors = t, kv = kv,
+    -- no RoPE: vLLM's JambaAttentionDecoderLayer.self_attention (vllm/model_executor/models/
+    -- jamba.py) runs attn(q, k, v) straight from qkv_proj and builds no get_rope cos/sin cache
+    return nn.decoder_desc("jamba", cfg, dims, { tied_embeddings = tied, tensors = t, kv = kv, rope_rows = 0,
       intermediate = I, block = nn.rms_block(nh, nkv, d, moe_L > 0 and k * I or I, moe_L > 0 and E or 0, moe_L > 0 and k or 0) })
   end,
 }

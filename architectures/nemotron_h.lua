@@ -54,6 +54,9 @@ return arch {
     local block = nn.rms_block(nh, nkv, d, I)
     block.gated = false   -- relu2(up_proj x), one input projection
     dims.I = I
-    return nn.decoder_desc("nemotron_h", cfg, dims, { tied_embeddings = tied, tensors = t, kv = kv, block = block })
+    -- no RoPE: vLLM's NemotronHAttention (vllm/model_executor/models/nemotron_h.py) runs
+    -- attn(q, k, v) straight from qkv_proj and builds no get_rope cos/sin cache
+    return nn.decoder_desc("nemotron_h", cfg, dims, { tied_embeddings = tied, tensors = t, kv = kv, block = block,
+                                                      rope_rows = 0 })
   end,
 }

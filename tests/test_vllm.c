@@ -1417,6 +1417,20 @@ static void test_hybrid_bamba(void **state) {
   json_decref(j);
 }
 
+/* Hold-out round 11: vllm-project/vllm#23230 (2025-08-20), vLLM 0.10.1 (V0), NVIDIA-Nemotron-Nano-9B-v2
+** in bf16 on an L40S: "Model loading took 16.5557 GiB" (8,888,227,328 parameters x 2 B = 16.5556).
+** NemotronHAttention has no RoPE (nemotron_h.py: attn(q, k, v) straight from qkv_proj), so no
+** 131072 x 128 cos/sin cache (32 MiB): 16.6155 (+0.36%) -> 16.5842 GiB (+0.17%, the allocator's
+** block tails). Jamba's attention layers (jamba.py self_attention) have none either. */
+static void test_nemotron_h_no_rope(void **state) {
+  json_t *j = eval(*state, "return { model = 'nvidia/NVIDIA-Nemotron-Nano-9B-v2', dtype = 'bf16', runtime = {"
+                           " name = 'vllm', version = '0.10.1' }, workload = { kind = 'inference', context = 8192 },"
+                           " gpu = 'L40S' }");
+  gib(j, "weights_bytes", 16.5557, 0.01);
+  if (fig(j, "weights_bytes") > 16.5557 * GIB + 32 * 1048576.0) fail_msg("a RoPE cache counted for Nemotron-H");
+  json_decref(j);
+}
+
 /* Llama 4 Scout: 36 chunked (8192) + 12 global layers. Without the hybrid manager (0.12)
 ** every layer pages every token; with it (0.19 default) a request of 131072 tokens takes
 ** 3 x ceil((8192 + 8192) / 16) chunked + ceil(131072 / 16) global blocks per group of 12. */
@@ -3542,7 +3556,7 @@ int main(void) {
       cmocka_unit_test(test_sglang_mamba), cmocka_unit_test(test_sglang_swa), cmocka_unit_test(test_sglang_mla),
       cmocka_unit_test(test_sglang_spec_eagle3), cmocka_unit_test(test_sglang_spec_mtp),
       cmocka_unit_test(test_sglang_spec_errors),
-      cmocka_unit_test(test_hybrid_mamba),   cmocka_unit_test(test_hybrid_granite),   cmocka_unit_test(test_hybrid_bamba),   cmocka_unit_test(test_llama4_chunked), cmocka_unit_test(test_vision_weights),
+      cmocka_unit_test(test_hybrid_mamba),   cmocka_unit_test(test_hybrid_granite),   cmocka_unit_test(test_hybrid_bamba), cmocka_unit_test(test_nemotron_h_no_rope),   cmocka_unit_test(test_llama4_chunked), cmocka_unit_test(test_vision_weights),
       cmocka_unit_test(test_mxfp4_padding),  cmocka_unit_test(test_versioned_llmd_emp),
       cmocka_unit_test(test_mxfp4_marlin_v0101), cmocka_unit_test(test_mxfp4_marlin_v0110),
       cmocka_unit_test(test_mxfp4_triton_v0141), cmocka_unit_test(test_mxfp4_layouts),
