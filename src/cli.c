@@ -39,7 +39,7 @@ static const char *const usage_text =
     "      every scenario of lists and sweeps, one row each (vramfit batch --help)\n"
     "  inspect PATH [--tensors]\n"
     "      what a .gguf, .safetensors, model directory or config.json holds\n"
-    "  list models|gpus|quants|optimizers|runtimes|architectures\n"
+    "  list models|gpus|quants|optimizers|runtimes|knobs|architectures\n"
     "\n"
     "SCENARIO is a .lua or .json file, or - for standard input.\n"
     "VRAMFIT_PATH=dir1:dir2 adds script directories (architectures/, scripts/) that\n"

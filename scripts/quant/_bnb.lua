@@ -39,6 +39,7 @@ local function before_0_43_2(v, field)
   -- a PEP 440 suffix (".post1", ".dev0", "rc1", "+cu121", as pip prints a build) does not change
   -- the release compared: a pre-release counts as its release
   local major, minor, patch, rest = v:match("^v?(%d+)%.(%d+)%.?(%d*)(.*)$")
+  rest = rest or ""
   local tag = rest:match("^[%.%-]?(%a+)%d*$") or rest:match("^[%.%-]?(%a+)%d*%+[%w%.]+$")
   local PEP440 = { a = true, b = true, rc = true, c = true, alpha = true, beta = true, pre = true, dev = true, post = true }
   if major and rest ~= "" and not rest:match("^%+[%w%.]+$") and not PEP440[tag or ""] then major = nil end
