@@ -75,12 +75,77 @@ local CONVERTER_KEEP = {
   -- final_layer norm_out.linear + proj_out and x_embedder.proj the pos_embed.proj conv
   sd3 = { "^transformer%.context_embedder%.", "^transformer%.time_text_embed%.", "^transformer%.norm_out%.",
           "^transformer%.proj_out%.", "^transformer%.pos_embed%." },
+  -- LLM_ARCH_HYVID: txt_in. (the token refiner: context_embedder.*), img_in. (x_embedder),
+  -- time_in. / vector_in. / guidance_in. (time_text_embed.*), final_layer. (norm_out + proj_out)
+  -- (diffusers scripts/convert_hunyuan_video_to_diffusers.py key map)
+  hunyuanvideo = { "^transformer%.context_embedder%.", "^transformer%.x_embedder%.", "^transformer%.time_text_embed%.",
+                   "^transformer%.norm_out%.", "^transformer%.proj_out%." },
+  -- LLM_ARCH_WAN: modulation., patch_embedding., text_embedding., time_projection.,
+  -- time_embedding., img_emb., head. (diffusers scripts/convert_wan_to_diffusers.py:
+  -- text_embedding / time_embedding / time_projection / img_emb -> condition_embedder.*,
+  -- head.head -> proj_out, head.modulation -> scale_shift_table)
+  wan = { "^transformer%.condition_embedder%.", "^transformer%.patch_embedding%.", "^transformer%.proj_out%." },
+  -- LLM_ARCH_LTXV: adaln_single. (time_embed.*), caption_projection., patchify_proj. (proj_in),
+  -- proj_out., scale_shift_table (diffusers scripts/convert_ltx_to_diffusers.py key map)
+  ltx = { "^transformer%.time_embed%.", "^transformer%.caption_projection%.", "^transformer%.proj_in%.",
+          "^transformer%.proj_out%." },
 }
+
+-- city96's img_tensor_get_type (same patch) replaces llama.cpp's per-tensor rules for an
+-- image model: it matches reference-checkpoint names, here the diffusers tensors those were
+-- split into. "v": attn_v / .to_v / .v / w1v / w2v / _attn.v_proj; "qkv": attn_qkv /
+-- attn.qkv / attention.qkv (BFL FLUX's double_blocks.N.{img,txt}_attn.qkv = diffusers
+-- transformer_blocks.N.attn.to_q/k/v and add_q/k/v_proj; SD3's joint_blocks.N.{x,context}_block
+-- .attn.qkv the same; HunyuanVideo's img_attn_qkv / txt_attn_qkv likewise; the single blocks'
+-- fused linear1 matches nothing); "ffn": ffn_down / .ffn.2 / .ff.net.2 / .mlp.layer2 / experts
+-- .w2 / .feed_forward.w2 (FLUX's img_mlp.2 and linear2 match nothing). hiprec: convert.py's
+-- keys_hiprec, written F32 (ModelWan ".modulation", ModelLTXV "scale_shift_table").
+local DOUBLE_QKV = { "^transformer%.transformer_blocks%.%d+%.attn%.to_[qkv]%.weight$",
+                     "^transformer%.transformer_blocks%.%d+%.attn%.add_[qkv]_proj%.weight$" }
+local IMG = {
+  flux = { qkv = DOUBLE_QKV }, flux2 = { qkv = DOUBLE_QKV }, sd3 = { qkv = DOUBLE_QKV },
+  hunyuanvideo = { qkv = DOUBLE_QKV },
+  -- Wan: blocks.N.self_attn.v / cross_attn.v (.v.weight) = attn1 / attn2 .to_v (not the i2v
+  -- v_img = add_v_proj); blocks.N.ffn.2 = ffn.net.2
+  wan = { v = { "^transformer%.blocks%.%d+%.attn[12]%.to_v%.weight$" },
+          ffn = { "^transformer%.blocks%.%d+%.ffn%.net%.2%.weight$" }, hiprec = { "scale_shift_table" } },
+  ltx = { v = { "^transformer%.transformer_blocks%.%d+%.attn[12]%.to_v%.weight$" },
+          ffn = { "^transformer%.transformer_blocks%.%d+%.ff%.net%.2%.weight$" }, hiprec = { "scale_shift_table" } },
+}
+
+local function any_of(list, name)
+  for _, p in ipairs(list or {}) do
+    if name:find(p) then return true end
+  end
+  return false
+end
+
+-- ggml_n_dims of a tensor stored with this (PyTorch-order) shape: leading 1s do not count
+local function ggml_ndims(shape)
+  local i = 1
+  while i < #shape and shape[i] == 1 do i = i + 1 end
+  return #shape - i + 1
+end
+
+-- An image model's denoiser tensor under city96's converter + patch: "keep" and the storage
+-- (F32, or true: the converter's 2-byte type), or "img" (quantized by img_tensor_get_type).
+-- tools/convert.py: 1-D -> F32, keys_hiprec -> F32, more than 4 dims -> set aside and added
+-- back by fix_5d_tensors.py as F32; the patch: only names ending in "weight" (llama.cpp's
+-- `quantize = name.rfind("weight") == name.size() - 6`), only ggml_n_dims == 2, not the
+-- arch's keep list.
+local function img_base(t, arch)
+  local name, img = t.name, IMG[arch]
+  if #t.shape < 2 or #t.shape > 4 or any_of(img.hiprec, name) then return "keep", false end
+  if any_of(CONVERTER_KEEP[arch], name) then return "keep", false, true end
+  if not name:find("weight$") or ggml_ndims(t.shape) ~= 2 then return "keep", false, true end
+  return "img", true
+end
 
 -- GGUF base name and whether llama-quantize may quantize it (tensor_allows_quantization);
 -- a third value true: left at the converter's 2-byte type rather than F32 (CONVERTER_KEEP).
 local function gguf_base(t, arch)
   local role, name = t.role or "other", t.name
+  if t.component == "denoiser" and IMG[arch] then return img_base(t, arch) end
   if #t.shape < 2 or name:find("bias$") or name:find("sinks$") or role == "norm" then return "keep", false end
   if t.component == "denoiser" then
     for _, p in ipairs(CONVERTER_KEEP[arch] or {}) do
@@ -166,6 +231,10 @@ local function copy(t, name, count, layer, arch)
   local base, quantizable, src = gguf_base(t, arch)
   local x = { name = name, shape = t.shape, count = count, role = t.role, component = t.component,
               layer = layer, quantizable = quantizable, src = src, cat = category(base) }
+  if base == "img" then
+    local img = IMG[arch]
+    x.img = (any_of(img.v, name) and "v") or (any_of(img.qkv, name) and "qkv") or (any_of(img.ffn, name) and "ffn") or "other"
+  end
   x.gguf = layer and ("blk.%d.%s.weight"):format(layer, base) or (base .. ".weight")
   return x
 end
@@ -231,7 +300,7 @@ end
 function R.state(desc, list, ft, o, component)
   local st = { component = component, ft = ft, rules = o.rules, imatrix = o.imatrix, arch = desc.arch, n_layer = desc.layers or 0,
                n_expert = desc.block and desc.block.experts or 0, tied = true, n_attention_wv = 0,
-               i_attention_wv = 0, i_ffn_down = 0, i_ffn_gate = 0, i_ffn_up = 0, n_fallback = 0 }
+               i_attention_wv = 0, img_wv = 0, i_ffn_down = 0, i_ffn_gate = 0, i_ffn_up = 0, n_fallback = 0 }
   st.n_gqa = (desc.kv_heads and desc.kv_heads > 0) and (desc.heads or 0) // desc.kv_heads or 1
   -- llama.cpp's LLM_TYPE_70B: the 80-layer Llama-2/3 and Qwen2 70B/72B shapes
   st.is70b = desc.arch == "llama" and st.n_layer == 80
@@ -397,11 +466,42 @@ local function fallback(st, x, t, ne0, TYPES, q, field)
   return ne0 % TYPES[f][1] == 0 and f or "F16"
 end
 
+-- img_tensor_get_type (city96/ComfyUI-GGUF tools/lcpp.patch@795e451): the rules in its order
+-- (to_v, then fused qkv, then ffn down); everything else keeps the file type's default type,
+-- none of llama.cpp's token_embd / output / attn_output / use_more_bits rules apply.
+local K_TYPES = { Q2_K = true, Q3_K = true, Q4_K = true, Q5_K = true, Q6_K = true }
+local function img_type(st, x, t)
+  local ft, c = st.ft, x.img
+  if c == "v" then
+    if ft == "Q2_K" then t = "Q3_K"
+    elseif ft == "Q3_K_M" then t = st.img_wv < 2 and "Q5_K" or "Q4_K"
+    elseif ft == "Q3_K_L" then t = "Q5_K"
+    elseif ft == "Q4_K_M" or ft == "Q5_K_M" then t = "Q6_K"
+    elseif ft == "Q4_K_S" and st.img_wv < 4 then t = "Q5_K" end
+    st.img_wv = st.img_wv + 1
+  elseif c == "qkv" then
+    t = ({ Q3_K_M = "Q4_K", Q3_K_L = "Q4_K", Q4_K_M = "Q5_K", Q5_K_M = "Q6_K" })[ft] or t
+  elseif c == "ffn" then
+    t = ({ Q3_K_M = "Q4_K", Q3_K_L = "Q5_K", Q4_K_S = "Q5_K", Q4_K_M = "Q6_K", Q5_K_M = "Q6_K",
+           Q4_0 = "Q4_1", Q5_0 = "Q5_1" })[ft] or t
+  end
+  return t
+end
+
 -- The ggml type of one expanded tensor under file type st.ft (default type `default`).
 function R.choose(st, x, default, TYPES, q, desc, field)
   if not x.quantizable then return x.src and (st.dtype == "bf16" and "BF16" or "F16") or "F32" end
   if TYPES[default][1] == 1 then return default end   -- F32/F16/BF16: not ggml_is_quantized
   local _, ne0 = q.dims(x, desc)
+  if x.img then
+    local t = img_type(st, x, default)
+    -- the patch's row check: a K type whose block does not divide the row falls back to F16
+    if K_TYPES[t] and ne0 % 256 ~= 0 then
+      st.n_fallback = st.n_fallback + 1
+      return "F16"
+    end
+    return fallback(st, x, t, ne0, TYPES, q, field)
+  end
   local t = impl(st, x, default, ne0, TYPES)
   return fallback(st, x, t, ne0, TYPES, q, field)
 end
