@@ -186,12 +186,15 @@ local function add(list, name, shape, count, role)
 end
 
 -- A raw parameter: name as stored, any shape. count 0 adds nothing. opts.dtype: a storage
--- dtype of its own (e.g. "fp32" whatever the model dtype).
+-- dtype of its own (e.g. "fp32" whatever the model dtype). opts.buffer: a persistent buffer
+-- (register_buffer): stored in the checkpoint and resident, but no parameter (no gradient,
+-- no optimizer state, no adapter; not in nn.params).
 function nn.param(list, name, shape, opts)
   opts = opts or {}
   local n = #list
   add(list, name, shape, opts.count or 1, opts.role or "other")
   if opts.dtype and #list > n then list[#list].dtype = opts.dtype end
+  if opts.buffer and #list > n then list[#list].buffer = true end
   -- layout "out_in": a 2-D parameter stored {out, in} like a Linear although it has no
   -- ".weight" suffix (Qwen3.5-MoE's fused experts); quant.lua Q.dims reads it
   if opts.layout and #list > n then list[#list].layout = opts.layout end
@@ -570,11 +573,12 @@ function nn.vision_tensor(name)
   return host.vision_tensor(name)
 end
 
--- Total parameters of a description: sum of product(shape) * count, as an integer.
+-- Total parameters of a description: sum of product(shape) * count, as an integer
+-- (buffers excluded).
 function nn.params(desc)
   local total = 0
   for _, t in ipairs(desc.tensors) do
-    local p = t.count or 1
+    local p = t.buffer and 0 or t.count or 1
     for _, d in ipairs(t.shape) do p = p * d end
     total = total + p
   end

@@ -40,10 +40,13 @@ local UP = { gate_proj = 1, up_proj = 1, wi = 1, wi_0 = 1, wi_1 = 1, fc1 = 1, de
 local function modules(desc)
   local out = {}
   for _, t in ipairs(desc.tensors or {}) do
-    local name = t.name:gsub("%*", "0")
-    local mod, kind = name:match("^(.-)%.(%w+)$")
-    out[#out + 1] = { module = mod or name, param = kind, shape = t.shape, count = t.count or 1,
-                      role = t.role, name = t.name, short = (mod or name):match("([^%.]+)$") }
+    -- a buffer (nn.param opts.buffer) is no module's weight and is never trained
+    if not t.buffer then
+      local name = t.name:gsub("%*", "0")
+      local mod, kind = name:match("^(.-)%.(%w+)$")
+      out[#out + 1] = { module = mod or name, param = kind, shape = t.shape, count = t.count or 1,
+                        role = t.role, name = t.name, short = (mod or name):match("([^%.]+)$") }
+    end
   end
   return out
 end
