@@ -386,10 +386,12 @@ models["stabilityai/stable-diffusion-xl-base-1.0"] = { arch = "stable_diffusion"
 } }
 models["stabilityai/stable-diffusion-3-medium-diffusers"] = { arch = "sd3", config = { transformer = {
   num_layers = 24, num_attention_heads = 24, attention_head_dim = 64, caption_projection_dim = 1536,
-  joint_attention_dim = 4096, pooled_projection_dim = 2048, in_channels = 16, patch_size = 2 } } }
+  joint_attention_dim = 4096, pooled_projection_dim = 2048, in_channels = 16, patch_size = 2,
+  pos_embed_max_size = 192 } } }   -- transformer/config.json
 models["stabilityai/stable-diffusion-3.5-large"] = { arch = "sd3", config = { transformer = {
   num_layers = 38, num_attention_heads = 38, attention_head_dim = 64, caption_projection_dim = 2432,
-  joint_attention_dim = 4096, pooled_projection_dim = 2048, in_channels = 16, patch_size = 2, qk_norm = "rms_norm" } } }
+  joint_attention_dim = 4096, pooled_projection_dim = 2048, in_channels = 16, patch_size = 2, qk_norm = "rms_norm",
+  pos_embed_max_size = 192 } } }   -- transformer/config.json
 models["black-forest-labs/FLUX.1-dev"] = { arch = "flux", config = { transformer = {
   num_layers = 19, num_single_layers = 38, attention_head_dim = 128, num_attention_heads = 24,
   joint_attention_dim = 4096, pooled_projection_dim = 768, in_channels = 64, guidance_embeds = true } } }

@@ -11,6 +11,13 @@ local function transformer(c)
   local inc, qk = nn.int(c, "in_channels", 16), c.qk_norm ~= nil
   local t = {}
   P.conv(t, "pos_embed.proj", d, inc, { p, p }, { role = "embed" })
+  -- PatchEmbed's sin-cos table over pos_embed_max_size^2 positions (diffusers
+  -- models/embeddings.py PatchEmbed.__init__: register_buffer("pos_embed", ..., persistent =
+  -- True if pos_embed_max_size), cropped per image by cropped_pos_embed): a persistent buffer,
+  -- so stored in the checkpoint (the reference checkpoint's top-level "pos_embed", 1 x 36864 x
+  -- d for 192) and cast with the model. SD3Transformer2DModel's default is 96.
+  local pm = nn.int(c, "pos_embed_max_size", 96)
+  nn.param(t, "pos_embed.pos_embed", { 1, pm * pm, d }, { role = "pos_embed", buffer = true })
   P.mlp2(t, "time_text_embed.timestep_embedder", 256, d)
   P.mlp2(t, "time_text_embed.text_embedder", nn.int(c, "pooled_projection_dim", 2048), d)
   P.lin(t, "context_embedder", nn.int(c, "caption_projection_dim", d), nn.int(c, "joint_attention_dim", 4096), { role = "other" })

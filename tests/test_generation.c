@@ -659,6 +659,52 @@ static void test_flux_linear_projections(void **state) {
   }
 }
 
+/* Hold-out (gguf-diffusion-rules): city96's patched llama-quantize (city96/ComfyUI-GGUF
+** tools/lcpp.patch@795e451) types an image model's tensors with img_tensor_get_type instead of
+** llama.cpp's rules: only to_v (attn_v / .to_v / .v), fused qkv (attn.qkv / attn_qkv) and ffn down
+** (ffn_down / .ff.net.2 / .ffn.2) are promoted, and only in K_M / K_L / Q3_K_M / Q2_K / Q4_K_S
+** files; no token_embd / output / attn_output / use_more_bits rule. BFL FLUX's only match is the
+** double blocks' img_attn.qkv / txt_attn.qkv (diffusers transformer_blocks.N.attn.to_q/k/v and
+** add_q/k/v_proj); its single blocks' linear1 / linear2 and img_mlp.2 match nothing. Published
+** sizes (huggingface.co/city96/FLUX.1-dev-gguf, /FLUX.2-dev-gguf, /stable-diffusion-3.5-large-gguf,
+** as the hub lists them): flux1-dev Q2_K 4,032,341,280 B, Q3_K_S 5,234,255,136, Q4_0 6,791,167,136,
+** Q4_K_S 6,805,988,640, Q5_K_S 8,285,267,232, Q6_K 9,857,000,736, Q8_0 12,708,281,504, F16
+** 23,802,870,944 (all within 0.25%); flux2-dev-Q4_K_S.gguf 19,299,128,288: the file less its
+** 21,472 B header to the byte (+0.10% under llama.cpp's Q4_K_S rules, which promote the first
+** attn_v and ffn_down layers). sd3.5_large-Q4_0.gguf 4,772,054,752: +0.11% with the reference
+** checkpoint's pos_embed table (1 x 192^2 x 2432, kept BF16 by the patch's name == "pos_embed"
+** rule; diffusers PatchEmbed registers it as a persistent buffer), -3.64% without it. */
+static void test_city96_image_rules(void **state) {
+  const char *w = "kind = \"image\", width = 1024, height = 1024";
+  static const struct { const char *model, *type; double file_bytes; } files[] = {
+      {"black-forest-labs/FLUX.1-dev", "Q2_K", 4032341280.0}, {"black-forest-labs/FLUX.1-dev", "Q3_K_S", 5234255136.0},
+      {"black-forest-labs/FLUX.1-dev", "Q4_0", 6791167136.0}, {"black-forest-labs/FLUX.1-dev", "Q4_K_S", 6805988640.0},
+      {"black-forest-labs/FLUX.1-dev", "Q5_K_S", 8285267232.0}, {"black-forest-labs/FLUX.1-dev", "Q6_K", 9857000736.0},
+      {"black-forest-labs/FLUX.1-dev", "Q8_0", 12708281504.0}, {"black-forest-labs/FLUX.1-dev", "F16", 23802870944.0},
+      {"stabilityai/stable-diffusion-3.5-large", "Q4_0", 4772054752.0}};
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    char q[64];
+    snprintf(q, sizeof q, ", quant = { denoiser = \"gguf:%s\" }", files[i].type);
+    json_t *j = eval(*state, files[i].model, "bf16", w, q);
+    within(weights_of(j, "denoiser"), files[i].file_bytes / GIB, 0.005, files[i].type);
+    json_decref(j);
+  }
+  json_t *s = eval(*state, "black-forest-labs/FLUX.2-dev", "bf16", w, ", quant = { denoiser = \"gguf:Q4_K_S\" }");
+  assert_int_equal(weights_of(s, "denoiser"), 19299128288LL - 21472);
+  /* Q4_K_M promotes the 8 double blocks' q, k, v of both streams (48 x 6144^2 weights) from Q4_K
+  ** to Q5_K: + 48 x 6144^2 x 16 / 128 B. (The published flux2-dev-Q4_K_M.gguf, 20,082,414,560 B, is
+  ** 166 x 6144^2 weights promoted one step over Q4_K_S: a rule set newer than this patch; open.) */
+  json_t *m = eval(*state, "black-forest-labs/FLUX.2-dev", "bf16", w, ", quant = { denoiser = \"gguf:Q4_K_M\" }");
+  assert_int_equal(weights_of(m, "denoiser") - weights_of(s, "denoiser"), 48LL * 6144 * 6144 / 8);
+  json_decref(m);
+  json_decref(s);
+  /* the pos_embed buffer is stored and resident (bf16: 1 x 36,864 x 1536 x 2 B on SD3-Medium's
+  ** 2,028,328,000-parameter transformer) but is no parameter */
+  json_t *b = eval(*state, "stabilityai/stable-diffusion-3-medium-diffusers", "bf16", w, NULL);
+  assert_int_equal(weights_of(b, "denoiser"), 2028328000LL * 2 + 36864LL * 1536 * 2);
+  json_decref(b);
+}
+
 /* A diffusers transformer folder read from disk (config.json with _class_name
 ** FluxTransformer2DModel, diffusion_pytorch_model.safetensors in diffusers' names) replaces the
 ** preset's denoiser and is quantized like it: the same bytes as the inline architecture of the
@@ -1466,7 +1512,7 @@ int main(void) {
       cmocka_unit_test(test_qwenimage_wan_vae_decode_holdout), cmocka_unit_test(test_sequential_offload_empties_cache),
       cmocka_unit_test(test_wan_family_holdout9), cmocka_unit_test(test_wan22_diffusers_token_timestep), cmocka_unit_test(test_group_offload_use_stream),
       cmocka_unit_test(test_generation_holdout10), cmocka_unit_test(test_hidream_bnb_linear_holdout),
-      cmocka_unit_test(test_flux_linear_projections), cmocka_unit_test(test_flux_file_matches_preset), cmocka_unit_test(test_diffusers_folder_flat_config), cmocka_unit_test(test_diffusers_folder_kinds), cmocka_unit_test(test_layerwise_class_skips),
+      cmocka_unit_test(test_flux_linear_projections), cmocka_unit_test(test_city96_image_rules), cmocka_unit_test(test_flux_file_matches_preset), cmocka_unit_test(test_diffusers_folder_flat_config), cmocka_unit_test(test_diffusers_folder_kinds), cmocka_unit_test(test_layerwise_class_skips),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
