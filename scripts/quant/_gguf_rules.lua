@@ -87,7 +87,7 @@ local CONVERTER_KEEP = {
   wan = { "^transformer%.condition_embedder%.", "^transformer%.patch_embedding%.", "^transformer%.proj_out%." },
   -- LLM_ARCH_LTXV: adaln_single. (time_embed.*), caption_projection., patchify_proj. (proj_in),
   -- proj_out., scale_shift_table (diffusers scripts/convert_ltx_to_diffusers.py key map)
-  ltx = { "^transformer%.time_embed%.", "^transformer%.caption_projection%.", "^transformer%.proj_in%.",
+  ltx_video = { "^transformer%.time_embed%.", "^transformer%.caption_projection%.", "^transformer%.proj_in%.",
           "^transformer%.proj_out%." },
 }
 
@@ -109,7 +109,7 @@ local IMG = {
   -- v_img = add_v_proj); blocks.N.ffn.2 = ffn.net.2
   wan = { v = { "^transformer%.blocks%.%d+%.attn[12]%.to_v%.weight$" },
           ffn = { "^transformer%.blocks%.%d+%.ffn%.net%.2%.weight$" }, hiprec = { "scale_shift_table" } },
-  ltx = { v = { "^transformer%.transformer_blocks%.%d+%.attn[12]%.to_v%.weight$" },
+  ltx_video = { v = { "^transformer%.transformer_blocks%.%d+%.attn[12]%.to_v%.weight$" },
           ffn = { "^transformer%.transformer_blocks%.%d+%.ff%.net%.2%.weight$" }, hiprec = { "scale_shift_table" } },
 }
 
