@@ -80,6 +80,7 @@ static bool sum_role(const inventory *inv, inv_role role, bool bytes, uint64_t *
   for (size_t i = 0; i < inv->n; i++) {
     const inv_tensor *t = &inv->t[i];
     if (role != ROLE_COUNT && t->role != role) continue;
+    if (!bytes && t->buffer) continue; /* a buffer's bytes count, its elements are no parameters */
     uint64_t v;
     if (bytes) {
       if (!inv_tensor_bytes(t, &v)) return false;

@@ -41,6 +41,8 @@ typedef struct inv_tensor {
   char component[24];             /* pipeline component ("denoiser", "vae"), "" for one model */
   uint64_t skipped_before;        /* a model file's bytes of tensors not loaded just before this
                                   ** one (a GGUF's MTP blocks), 32-aligned: within a mapped range */
+  bool buffer;                    /* a persistent buffer (nn.param opts.buffer: SD3's pos_embed):
+                                  ** stored and resident, no parameter (left out of inv_params) */
 } inv_tensor;
 
 typedef struct inventory {

@@ -152,6 +152,7 @@ static void rd_tensor(rd *r, int t, size_t i, model_desc *m, vf_dtype dt) {
     rd_str(r, t, "qtype", it->qtype, sizeof it->qtype, false);
     rd_str(r, t, "component", it->component, sizeof it->component, false);
     it->skipped_before = rd_u64(r, t, "skipped_before", false, 0);
+    it->buffer = rd_bool(r, t, "buffer", false);
   }
 }
 

@@ -63,6 +63,11 @@ static void test_pipeline_counts(void **state) {
     assert_int_equal(tu_int(j, "model.weight_bytes"), rows[i].bytes);
     json_decref(j);
   }
+  /* SD3.5-large's pos_embed (192^2 positions x 2432, a persistent buffer in the checkpoint) is
+  ** stored and resident, but no parameter: 89,653,248 elements in the bytes, none in the count */
+  json_t *sd = eval(*state, "stabilityai/stable-diffusion-3.5-large", "bf16", "kind = \"image\"", NULL);
+  assert_int_equal(tu_int(sd, "model.weight_bytes") - 2 * tu_int(sd, "model.params"), 2LL * 192 * 192 * 2432);
+  json_decref(sd);
   /* the FLUX transformer alone: 2 x 11,901,408,320 bf16 bytes, reported first */
   json_t *j = eval(*state, "black-forest-labs/FLUX.1-dev", "bf16", "kind = \"image\"", NULL);
   assert_int_equal(tu_category(j, "weights"), 23802816640LL);
