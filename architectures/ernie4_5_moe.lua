@@ -20,7 +20,10 @@ return arch {
     local I, EI = nn.need(cfg, "intermediate_size"), nn.int(cfg, "moe_intermediate_size", nil) or nn.need(cfg, "intermediate_size")
     local E, k = nn.need(cfg, "moe_num_experts"), nn.need(cfg, "moe_k")
     local S = nn.count(cfg, "moe_num_shared_experts", 0)
-    local first, last = nn.count(cfg, "moe_layer_start_index", 0), nn.count(cfg, "moe_layer_end_index", L - 1)
+    -- Ernie4_5_MoeConfig (transformers models/ernie4_5_moe/configuration_ernie4_5_moe.py): the
+    -- start index defaults to 1, and an end index of -1 (its default) is num_hidden_layers - 1
+    local first = nn.count(cfg, "moe_layer_start_index", 1)
+    local last = cfg.moe_layer_end_index == -1 and L - 1 or nn.count(cfg, "moe_layer_end_index", L - 1)
     local step = nn.int(cfg, "moe_layer_interval", 1)
     local moe_L = nn.count_layers(L, function(i) return i >= first and i <= last and (i + 1) % step == 0 end)
     local tied = nn.flag(cfg, "tie_word_embeddings", true)

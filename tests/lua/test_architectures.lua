@@ -934,6 +934,18 @@ do
     check(n["model.layers.*.mlp.gate_proj.weight"].count == 1, "ernie4_5_moe: layer 0 dense")
     check(n["model.layers.*.mlp.shared_experts.up_proj.weight"].shape[1] == 2 * 1536, "ernie4_5_moe: 2 shared experts fused")
     check(n["model.layers.*.mlp.moe_statics.e_score_correction_bias"].dtype == "fp32", "ernie4_5_moe: fp32 routing bias")
+    -- Ernie4_5_MoeConfig (transformers configuration_ernie4_5_moe.py): moe_layer_end_index -1 is
+    -- num_hidden_layers - 1, an absent moe_layer_start_index is 1; both give the released layout
+    local c = cfg_of("baidu/ERNIE-4.5-21B-A3B-PT"); c.moe_layer_end_index = -1
+    local ok, d = pcall(build, "ernie4_5_moe", c)
+    check(ok and names_of(d)["model.layers.*.mlp.experts.*.gate_proj.weight"].count == 27 * 64,
+          "ernie4_5_moe: moe_layer_end_index -1 is the last layer")
+    c = cfg_of("baidu/ERNIE-4.5-21B-A3B-PT"); c.moe_layer_start_index = nil
+    ok, d = pcall(build, "ernie4_5_moe", c)
+    check(ok and names_of(d)["model.layers.*.mlp.gate_proj.weight"].count == 1,
+          "ernie4_5_moe: moe_layer_start_index absent is 1 (layer 0 dense)")
+    c = cfg_of("baidu/ERNIE-4.5-21B-A3B-PT"); c.moe_layer_end_index = -2
+    check(err_of(build, "ernie4_5_moe", c) ~= nil, "ernie4_5_moe: moe_layer_end_index -2 is refused")
   end
   local dt = built["rednote-hilab/dots.llm1.inst"]
   if check(dt ~= nil, "dots.llm1 built") then
