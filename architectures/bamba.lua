@@ -19,7 +19,9 @@ return arch {
     local h, L, V, nh, nkv, d = dims.h, dims.L, dims.V, dims.nh, dims.nkv, dims.d
     local I = nn.need(cfg, "intermediate_size")
     local attn = {}
-    for _, i in ipairs(nn.opt(cfg, "attn_layer_indices", {})) do
+    local ids = nn.opt(cfg, "attn_layer_indices", {})
+    if type(ids) ~= "table" then error("config: field 'attn_layer_indices' must be a list of layer indices", 0) end
+    for _, i in ipairs(ids) do
       if math.type(i) ~= "integer" or i < 0 or i >= L then
         error(("config: 'attn_layer_indices' entry %s is not a layer index below %d"):format(tostring(i), L), 0)
       end

@@ -29,12 +29,17 @@ return arch {
       local function one(key, default)
         local v = cfg[key]
         if type(v) ~= "table" then return nn.count(cfg, key, default) end
+        -- HunYuanMoEV1 indexes the list by layer (config.moe_topk[layer_idx]): one value a layer
+        if #v < L then error(("config: field '%s' must list one value per layer (%d)"):format(key, L), 0) end
         for _, x in ipairs(v) do
           if x ~= v[1] then error(("config: field '%s' differs between layers, not modelled"):format(key), 0) end
         end
         return nn.count({ [key] = v[1] }, key, default)
       end
       local E, k, EI, S = nn.need(cfg, "num_experts"), one("moe_topk", 1), one("moe_intermediate_size", I), one("num_shared_expert", 1)
+      for key, v in pairs { moe_topk = k, moe_intermediate_size = EI } do
+        if v == 0 then error(("config: field '%s' must be a positive integer, got 0"):format(key), 0) end
+      end
       nn.attention(t, lp .. ".self_attn", { hidden = h, heads = nh, kv_heads = nkv, head_dim = d, count = L,
         qkv_bias = ab, o_bias = ab })
       nn.gated_mlp(t, lp .. ".mlp.experts.*", { hidden = h, width = EI, count = L * E, role = "expert" })

@@ -926,6 +926,9 @@ do
     check(names_of(bm)["model.final_layernorm.weight"] ~= nil, "bamba: model.final_layernorm")
     local c = cfg_of("ibm-ai-platform/Bamba-9B"); c.attn_layer_indices = { 9, 32 }
     check(err_of(build, "bamba", c) ~= nil, "bamba: an attention index past the last layer is refused")
+    c = cfg_of("ibm-ai-platform/Bamba-9B"); c.attn_layer_indices = "9,18,27"
+    local e = err_of(build, "bamba", c)
+    check(e ~= nil and e:find("attn_layer_indices", 1, true) ~= nil, "bamba: attn_layer_indices not a list is refused (was read as no attention layer)")
   end
   local er = built["baidu/ERNIE-4.5-21B-A3B-PT"]
   if check(er ~= nil, "ERNIE-4.5-21B-A3B built") then
@@ -984,6 +987,12 @@ do
           and ha.block.experts_per_tok == 8 and ha.block.ffn_dim == 9 * 3072, "hunyuan_v1_moe: router wg, shared_mlp, top 8")
     local c = cfg_of("tencent/Hunyuan-A13B-Instruct"); c.moe_topk[3] = 4
     check(err_of(build, "hunyuan_v1_moe", c) ~= nil, "hunyuan_v1_moe: per-layer top-k that differs is refused")
+    -- an empty per-layer list (HunYuanMoEV1 indexes it by layer) and a top-k of 0 named, not defaulted
+    for _, bad in ipairs { {}, 0 } do
+      c = cfg_of("tencent/Hunyuan-A13B-Instruct"); c.moe_topk = bad
+      local e = err_of(build, "hunyuan_v1_moe", c)
+      check(e ~= nil and e:find("moe_topk", 1, true) ~= nil, "hunyuan_v1_moe: moe_topk " .. (bad == 0 and "0" or "{}") .. " is refused naming the field")
+    end
   end
   local so = built["ByteDance-Seed/Seed-OSS-36B-Instruct"]
   if check(so ~= nil, "Seed-OSS built") then
