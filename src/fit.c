@@ -335,7 +335,11 @@ int fit_gpu_from(const model_desc *m, const scenario *s, const estimate *e, cons
   fit_count(&p, row);
   if (!row->count && !host_fits(e, s)) /* the GPUs would hold it; the host cannot hold the rest */
     snprintf(row->layout, sizeof row->layout, "%s", "host memory");
-  if (e->refused[0]) /* the runtime's fixed pool, not the GPU: no count serves it */
+  /* the runtime's fixed pool, not the GPU, at the scenario's layout: said where no count serves
+  ** it. vLLM's kv_cache_memory_bytes is each worker's pool, so more tensor-parallel ranks (each
+  ** holding kv_heads / tp of every token) can hold what one cannot; fit_count's probes re-estimate
+  ** every count, and a count they found is the row's layout */
+  if (e->refused[0] && !row->count)
     snprintf(row->layout, sizeof row->layout, "%s", e->refused);
   if (e->host_backend) /* llama.cpp's CPU backend: the host, no GPUs to count */
     snprintf(row->layout, sizeof row->layout, "%s", row->fits ? "CPU backend" : "-");

@@ -1863,7 +1863,8 @@ void vllm_estimate(ectx *c) {
   if (fixed) {
     /* a fixed pool is allocated whatever the workload needs, on every GPU alike (each worker
     ** returns the same bytes): the GPU must hold the rest and the pool. No GPU changes the pool,
-    ** so a workload it cannot hold is refused at any count: one request of max_model_len
+    ** so a workload it cannot hold is refused at this layout (fit re-estimates each tensor-
+    ** parallel count, whose ranks hold fewer KV heads a token in the same pool): one request of max_model_len
     ** above it stops vLLM at start (kv_cache_utils.py _check_enough_kv_cache_memory, "To serve
     ** at least one request with the models's max seq len"; vLLM's own estimated maximum model
     ** length, max_model_len_fit, is that check's arithmetic for the release), more sequences

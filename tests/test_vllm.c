@@ -3252,11 +3252,25 @@ static void test_fit_fixed_pools(void **state) {
   assert_int_equal(fit_int(j, "max_concurrency"), 100);
   assert_string_equal(launch_of(j), "--tensor-parallel-size 1 --max-model-len 8192 --kv-cache-memory-bytes 107374182400");
   json_decref(j);
-  /* 101 sequences: more than the 100 the pool holds, on any GPU */
+  /* 101 sequences: more than the 100 the pool holds at tp 1; the pool is each worker's, and at tp 2
+  ** (4 of 8 KV heads a rank) it holds 200, so the row is tp=2 (it said "kv pool < 101 seqs" with a
+  ** count of 2 and tp 2 flags before) */
   const char *many = FP_LLAMA "runtime = { name = 'vllm', version = '0.19.0', max_model_len = 8192, "
                      "kv_cache_memory_bytes = '100GiB' }, workload = { kind = 'inference', context = 8192, "
                      "concurrency = 101 } }";
-  j = fit_row_ok(*state, many, "B200", "kv pool < 101 seqs", false);
+  j = fit_row_ok(*state, many, "B200", "tp=2", false);
+  assert_int_equal(fit_int(j, "count"), 2);
+  json_decref(j);
+  /* the pool is each worker's (gpu_worker.py determine_available_memory returns it per rank): 4 GiB
+  ** holds 32,768 tokens of Llama-3.1-8B's 128 KiB at tp 1, 131,072 at tp 4 (2 of 8 KV heads a rank),
+  ** so 16 x 8,192 tokens are refused at tp 1 but served at tp 4: the row's layout is the count found,
+  ** as its launch flags say, not the tp 1 refusal */
+  const char *split = FP_LLAMA "runtime = { name = 'vllm', version = '0.19.0', max_model_len = 8192, "
+                      "kv_cache_memory_bytes = '4GiB' }, workload = { kind = 'inference', context = 8192, "
+                      "concurrency = 16 } }";
+  j = fit_row_ok(*state, split, "H100", "tp=4", false);
+  assert_int_equal(fit_int(j, "count"), 4);
+  assert_string_equal(launch_of(j), "--tensor-parallel-size 4 --max-model-len 8192 --kv-cache-memory-bytes 4294967296");
   json_decref(j);
   /* bad pools: 0 (vLLM reads it as unset) and one below a block (2 MiB: 16 tokens x 128 KiB) */
   expect_error(*state, FP_LLAMA "runtime = { name = 'vllm', kv_cache_memory_bytes = 0 }, workload = { kind = "
