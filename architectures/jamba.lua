@@ -35,7 +35,8 @@ return arch {
     if n_mamba > 0 then
       local state, conv = nn.mamba1_mixer(t, lp .. ".mamba", { hidden = h, d_inner = di,
         state = nn.int(cfg, "mamba_d_state", 16), conv = nn.int(cfg, "mamba_d_conv", 4),
-        dt_rank = nn.int(cfg, "mamba_dt_rank", nil) or (h + 15) // 16, count = n_mamba,
+        -- JambaConfig: mamba_dt_rank "auto" (its default) is ceil(hidden_size / 16)
+        dt_rank = cfg.mamba_dt_rank ~= "auto" and nn.int(cfg, "mamba_dt_rank", nil) or (h + 15) // 16, count = n_mamba,
         conv_bias = nn.flag(cfg, "mamba_conv_bias", true), proj_bias = nn.flag(cfg, "mamba_proj_bias", false),
         inner_norms = true })
       kv[#kv + 1] = { layers = n_mamba, kind = "mamba", state_elems = state, conv_elems = conv }

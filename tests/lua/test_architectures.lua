@@ -979,6 +979,11 @@ do
           and n["model.layers.*.feed_forward.gate_proj.weight"].count == 16, "jamba: 16 MoE + 16 dense layers")
     check(n["model.layers.*.mamba.x_proj.weight"].shape[1] == 256 + 2 * 16 and n["model.layers.*.mamba.A_log"].shape[2] == 16,
           "jamba: x_proj {dt_rank + 2 N, d_inner}, A_log {d_inner, N}")
+    -- JambaConfig's default mamba_dt_rank "auto" is ceil(hidden_size / 16): 4096 / 16 = 256
+    local c = cfg_of("ai21labs/AI21-Jamba-1.5-Mini"); c.mamba_dt_rank = "auto"
+    local ok, d = pcall(build, "jamba", c)
+    check(ok and names_of(d)["model.layers.*.mamba.x_proj.weight"].shape[1] == 256 + 2 * 16,
+          "jamba: mamba_dt_rank 'auto' is ceil(hidden / 16)")
   end
   local ha = built["tencent/Hunyuan-A13B-Instruct"]
   if check(ha ~= nil, "Hunyuan-A13B built") then
