@@ -34,14 +34,17 @@ return arch {
     local ab = nn.flag(cfg, "attention_bias", false)
     nn.attention(t, lp .. ".self_attn", { hidden = h, heads = nh, kv_heads = nkv, head_dim = d, count = n_attn,
       qkv_bias = ab, o_bias = ab })
+    nn.place(t, 1, nn.layer_list(L, function(i) return attn[i] == true end))
     local kv = {}
     if n_attn > 0 then kv[1] = { layers = n_attn, kv_heads = nkv, k_dim = d, v_dim = d } end
     if n_mamba > 0 then
+      local from = #t + 1
       local state, conv = nn.mamba2_mixer(t, lp .. ".mamba", {
         hidden = h, d_inner = nn.int(cfg, "mamba_expand", 2) * h, heads = nn.need(cfg, "mamba_n_heads"),
         head_dim = nn.need(cfg, "mamba_d_head"), groups = nn.int(cfg, "mamba_n_groups", 1),
         state = nn.need(cfg, "mamba_d_state"), conv = nn.int(cfg, "mamba_d_conv", 4), count = n_mamba,
         conv_bias = nn.flag(cfg, "mamba_conv_bias", true), proj_bias = nn.flag(cfg, "mamba_proj_bias", false) })
+      nn.place(t, from, nn.layer_list(L, function(i) return attn[i] ~= true end))
       kv[#kv + 1] = { layers = n_mamba, kind = "mamba", state_elems = state, conv_elems = conv }
     end
     nn.gated_mlp(t, lp .. ".feed_forward", { hidden = h, width = I, count = L, bias = nn.flag(cfg, "mlp_bias", false) })

@@ -29,21 +29,30 @@ return arch {
     local tied = nn.flag(cfg, "tie_word_embeddings", false)
     local di = nn.int(cfg, "mamba_expand", 2) * h
     local t, lp = {}, "model.layers.*"
+    local function is_attn(i) return i % ap == ao end
+    local function is_moe(i) return moe_L > 0 and i % ep == eo end
     nn.attention(t, lp .. ".self_attn", { hidden = h, heads = nh, kv_heads = nkv, head_dim = d, count = n_attn })
+    nn.place(t, 1, nn.layer_list(L, is_attn))
     local kv = {}
     if n_attn > 0 then kv[1] = { layers = n_attn, kv_heads = nkv, k_dim = d, v_dim = d } end
     if n_mamba > 0 then
+      local from = #t + 1
       local state, conv = nn.mamba1_mixer(t, lp .. ".mamba", { hidden = h, d_inner = di,
         state = nn.int(cfg, "mamba_d_state", 16), conv = nn.int(cfg, "mamba_d_conv", 4),
         -- JambaConfig: mamba_dt_rank "auto" (its default) is ceil(hidden_size / 16)
         dt_rank = cfg.mamba_dt_rank ~= "auto" and nn.int(cfg, "mamba_dt_rank", nil) or (h + 15) // 16, count = n_mamba,
         conv_bias = nn.flag(cfg, "mamba_conv_bias", true), proj_bias = nn.flag(cfg, "mamba_proj_bias", false),
         inner_norms = true })
+      nn.place(t, from, nn.layer_list(L, function(i) return not is_attn(i) end))
       kv[#kv + 1] = { layers = n_mamba, kind = "mamba", state_elems = state, conv_elems = conv }
     end
+    local from = #t + 1
     nn.gated_mlp(t, lp .. ".feed_forward", { hidden = h, width = I, count = L - moe_L })
+    nn.place(t, from, nn.layer_list(L, function(i) return not is_moe(i) end))
+    from = #t + 1
     nn.gated_mlp(t, lp .. ".feed_forward.experts.*", { hidden = h, width = I, count = moe_L * E, role = "expert" })
     nn.linear(t, lp .. ".feed_forward.router", E, h, { count = moe_L, role = "router" })
+    nn.place(t, from, nn.layer_list(L, is_moe))
     nn.norm(t, lp .. ".input_layernorm", h, { count = L })
     nn.norm(t, lp .. ".pre_ff_layernorm", h, { count = L })
     nn.lm(t, { vocab = V, hidden = h, tied = tied, norm = "model.final_layernorm" })

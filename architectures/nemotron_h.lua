@@ -34,21 +34,27 @@ return arch {
     local tied = nn.flag(cfg, "tie_word_embeddings", false)
     local t, lp = {}, "backbone.layers.*"
     local ab = nn.flag(cfg, "attention_bias", false)
+    local function at(c) return nn.layer_list(L, function(i) return pat:sub(i + 1, i + 1) == c end) end
     nn.attention(t, lp .. ".mixer", { hidden = h, heads = nh, kv_heads = nkv, head_dim = d, count = n["*"],
       qkv_bias = ab, o_bias = ab })
+    nn.place(t, 1, at("*"))
     local kv = {}
     if n["*"] > 0 then kv[1] = { layers = n["*"], kv_heads = nkv, k_dim = d, v_dim = d } end
     if n.M > 0 then
+      local from = #t + 1
       local H, P = nn.need(cfg, "mamba_num_heads"), nn.need(cfg, "mamba_head_dim")
       local state, conv = nn.mamba2_mixer(t, lp .. ".mixer", {
         hidden = h, d_inner = H * P, heads = H, head_dim = P, groups = nn.int(cfg, "n_groups", 1),
         state = nn.need(cfg, "ssm_state_size"), conv = nn.int(cfg, "conv_kernel", 4), count = n.M,
         conv_bias = nn.flag(cfg, "use_conv_bias", true), proj_bias = nn.flag(cfg, "use_bias", false) })
+      nn.place(t, from, at("M"))
       kv[#kv + 1] = { layers = n.M, kind = "mamba", state_elems = state, conv_elems = conv }
     end
     local mb = nn.flag(cfg, "mlp_bias", false)
+    local from = #t + 1
     nn.linear(t, lp .. ".mixer.up_proj", I, h, { count = n["-"], role = "mlp", bias = mb })
     nn.linear(t, lp .. ".mixer.down_proj", h, I, { count = n["-"], role = "mlp", bias = mb })
+    nn.place(t, from, at("-"))
     nn.norm(t, lp .. ".norm", h, { count = L })
     nn.lm(t, { vocab = V, hidden = h, tied = tied, embed = "backbone.embeddings", norm = "backbone.norm_f" })
     local block = nn.rms_block(nh, nkv, d, I)

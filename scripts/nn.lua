@@ -185,6 +185,24 @@ local function add(list, name, shape, count, role)
   return list
 end
 
+-- The 0-based layers i of 0 .. n - 1 for which pred(i) holds, ascending.
+function nn.layer_list(n, pred)
+  local ids = {}
+  for i = 0, n - 1 do if pred(i) then ids[#ids + 1] = i end end
+  return ids
+end
+
+-- Places the "*" tensors added to LIST from index FROM on at the layers IDS (0-based, one per
+-- layer of the group, ascending): a hybrid whose kinds of layer follow a pattern rather than
+-- one group in the first or last layers (Nemotron-H's hybrid_override_pattern, Jamba's periods,
+-- Bamba's attn_layer_indices). llama.cpp creates each tensor in its own layer's buffer
+-- (src/llama-model.cpp create_tensor by the layer's dev_layer; -ngl offloads the last layers), so
+-- the GGUF expansion (scripts/quant/_gguf_rules.lua layers_of) names and types it there.
+function nn.place(list, from, ids)
+  for i = from, #list do list[i].layer_ids = ids end
+  return list
+end
+
 -- A raw parameter: name as stored, any shape. count 0 adds nothing. opts.dtype: a storage
 -- dtype of its own (e.g. "fp32" whatever the model dtype). opts.buffer: a persistent buffer
 -- (register_buffer): stored in the checkpoint and resident, but no parameter (no gradient,

@@ -264,6 +264,44 @@ static void test_pythia_partial(void **state) {
   json_decref(j);
 }
 
+/* A patterned hybrid's layers where its config puts them (nn.place), not its groups in the first
+** (or, for experts, the last) layers: llama.cpp creates each tensor in its layer's buffer
+** (src/llama-model.cpp create_tensor, dev_layer) and -ngl N offloads the last N - 1 layers with
+** the output. NVIDIA-Nemotron-Nano-9B-v2's hybrid_override_pattern ends "...M-M-M-M-": layer 55 is
+** an MLP (mixer.up_proj / down_proj, 15680 x 4480 each, Q4_K or wider in Q4_K_M: at least 144 B a
+** 256-block) and layer 54 a Mamba-2 mixer; the MLP group was placed in layers 0..24 before, so
+** layer 55 added only its norm. AI21-Jamba-1.5-Mini: MoE (16 experts) at odd layers, a dense MLP at
+** even ones (expert_layer_period 2, offset 1): layer 31 holds 16 experts, layer 30 one MLP; both
+** were MoE layers before (the 16 MoE layers were placed at 16..31). */
+static long long lc_gpu_weights(vf_engine *e, const char *model, int ngl) {
+  char rt[128];
+  snprintf(rt, sizeof rt, "n_gpu_layers = %d, n_ctx = 4096", ngl);
+  char text[1024];
+  snprintf(text, sizeof text,
+           "return { model = \"%s\", dtype = \"bf16\", quant = \"gguf:Q4_K_M\", gpu = \"H200\", runtime = { name = \"llamacpp\", %s },"
+           " workload = { kind = \"inference\", context = 4096, concurrency = 1 } }",
+           model, rt);
+  json_t *j = NULL;
+  if (tu_eval(e, text, &j) != VF_OK) fail_msg("%s: %s", model, vf_engine_error(e));
+  long long w = tu_int(j, "runtime.gpu_model_buffer_bytes");
+  json_decref(j);
+  return w;
+}
+
+static void test_patterned_hybrid_layers(void **state) {
+  const char *nm = "nvidia/NVIDIA-Nemotron-Nano-9B-v2";
+  long long l55 = lc_gpu_weights(*state, nm, 2) - lc_gpu_weights(*state, nm, 1);
+  assert_true(l55 >= 2ll * 15680 * 4480 / 256 * 144); /* up_proj + down_proj of the MLP layer */
+  long long l54 = lc_gpu_weights(*state, nm, 3) - lc_gpu_weights(*state, nm, 2);
+  /* the Mamba-2 layer: in_proj {2 x 10240 + 2 x 8 x 128 + 128, 4480} and out_proj {4480, 10240} */
+  assert_true(l54 >= (22784ll * 4480 + 4480ll * 10240) / 256 * 144);
+  const char *jb = "ai21labs/AI21-Jamba-1.5-Mini";
+  long long l31 = lc_gpu_weights(*state, jb, 2) - lc_gpu_weights(*state, jb, 1);
+  long long l30 = lc_gpu_weights(*state, jb, 3) - lc_gpu_weights(*state, jb, 2);
+  assert_true(l31 >= 16ll * 3 * 14336 * 4096 / 256 * 144); /* 16 experts' gate / up / down */
+  assert_true(l30 < l31 / 8);                               /* one dense MLP and a Mamba-1 mixer */
+}
+
 /* The late-2025 graph on a GPU: the Q8_0 gqa model with -ngl 4 at b7400 (before PR #18148)
 ** keeps the four layers on the GPU and the output layer on the host, where the tied output
 ** is token_embd's duplicate (32000 x 1024 Q8_0 = 34816000 B, rows of 1024: no CUDA row
@@ -2248,7 +2286,7 @@ int main(void) {
       cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_gpu_partial_copies),
       cmocka_unit_test(test_bad_knobs),        cmocka_unit_test(test_outputs_max),
       cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_recurrent_parallel), cmocka_unit_test(test_recurrent_shortconv), cmocka_unit_test(test_shortconv_compute), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_fit_launch_catalog), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_shexp_inexact), cmocka_unit_test(test_fit_n_cpu_moe),
-      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl),
+      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl),
       cmocka_unit_test(test_auto_moe), cmocka_unit_test(test_auto_ngl_multi),
       cmocka_unit_test(test_auto_moe_multi), cmocka_unit_test(test_overrides_no_pipeline),
       cmocka_unit_test(test_host_copies_sized), cmocka_unit_test(test_cuda_moe_reduce), cmocka_unit_test(test_deltanet_gpu), cmocka_unit_test(test_fa_mask_and_copies), cmocka_unit_test(test_cpu_host_memory), cmocka_unit_test(test_gpu_host_memory),

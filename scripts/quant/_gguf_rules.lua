@@ -202,6 +202,13 @@ local function span(t, desc, q, field)
   -- dense parts in the first ones
   local routed = t.role == "expert" or t.role == "shared_expert" or t.role == "router"
   local first = (nl < L and routed) and L - nl or 0
+  if type(t.layer_ids) == "table" and #t.layer_ids == nl then
+    for _, i in ipairs(t.layer_ids) do
+      if math.type(i) ~= "integer" or i < 0 or i >= L then
+        q.fail(field, "tensor '%s': layer_ids entry %s is not a layer below %d", t.name, tostring(i), L)
+      end
+    end
+  end
   return first, nl, per
 end
 
@@ -212,6 +219,11 @@ end
 -- so that a layer-dependent type choice (use_more_bits) and the file's order see the real layer.
 local function layers_of(desc, t, first, nl, per)
   local L, at = desc.layers or 0, {}
+  -- the architecture's own list of the group's layers (nn.place: a patterned hybrid)
+  if type(t.layer_ids) == "table" and #t.layer_ids == nl then
+    for k, i in ipairs(t.layer_ids) do at[k] = i end
+    return at
+  end
   local recurrent = t.name:find("linear_attn", 1, true) ~= nil
   for _, g in ipairs(desc.kv or {}) do
     if g.kind == "mamba" and g.layers and g.layers < L and per == 1 and first == 0 and L % (L - g.layers) == 0
@@ -250,7 +262,8 @@ local function gguf_parts(t, q, field)
       q.fail(field, "tensor '%s': gguf_split[%d] needs name, gguf and shape", t.name, i)
     end
     parts = parts + q.numel(p.shape)
-    out[#out + 1] = { name = p.name, shape = p.shape, gguf = p.gguf, count = t.count, role = t.role, component = t.component }
+    out[#out + 1] = { name = p.name, shape = p.shape, gguf = p.gguf, count = t.count, role = t.role, component = t.component,
+                      layer_ids = t.layer_ids }
   end
   if parts ~= q.numel(t.shape) then
     q.fail(field, "tensor '%s': its gguf_split parts hold %d elements, the tensor %d", t.name, parts, q.numel(t.shape))

@@ -350,7 +350,7 @@ end
 local DESC_KEYS = { arch = 1, family = 1, hidden = 1, layers = 1, encoder_layers = 1, vocab = 1,
   heads = 1, kv_heads = 1, head_dim = 1, intermediate = 1, max_position = 1, rotary_dim = 1, tied_embeddings = 1,
   tensors = 1, kv = 1, block = 1, rope_positions = 1, rope_rows = 1, attn_temp = 1, kv_shared_layers = 1 }
-local TENSOR_KEYS = { name = 1, shape = 1, count = 1, role = 1, dtype = 1, gguf_split = 1, layout = 1 }
+local TENSOR_KEYS = { name = 1, shape = 1, count = 1, role = 1, dtype = 1, gguf_split = 1, layout = 1, layer_ids = 1 }
 local KV_KEYS = { layers = 1, kv_heads = 1, k_dim = 1, v_dim = 1, window = 1, mla = 1, kind = 1, tokens = 1,
   state_elems = 1, conv_elems = 1, layer_ids = 1 }
 local KV_KINDS = { attention = 1, chunked = 1, cross = 1, mamba = 1 }
@@ -389,6 +389,14 @@ local function validate(id, d)
     -- nn.param's layout: a 2-D parameter stored {out, in} (fused MoE experts, scripts/nn.lua)
     need(t.layout == nil or (t.layout == "out_in" and #(t.shape or {}) == 2), tag .. ": layout must be \"out_in\" on a 2-D tensor")
     need(type(t.shape) == "table" and #t.shape > 0, tag .. ": shape must be a non-empty list")
+    -- nn.place: the group's layers, ascending, below the layer count, dividing its count
+    if t.layer_ids ~= nil then
+      local ids, okids = t.layer_ids, type(t.layer_ids) == "table" and #t.layer_ids > 0
+      for k, i in ipairs(okids and ids or {}) do
+        okids = okids and math.type(i) == "integer" and i >= 0 and i < (d.layers or 0) and (k == 1 or i > ids[k - 1])
+      end
+      need(okids and (t.count or 1) % #ids == 0, tag .. ": layer_ids must list ascending layers dividing the count")
+    end
     for _, s in ipairs(t.shape or {}) do need(posint(s), tag .. ": shape entry " .. tostring(s)) end
     if t.gguf_split then   -- the parts hold the tensor's elements exactly
       local whole, parts = 1, 0
@@ -979,6 +987,9 @@ do
           and n["model.layers.*.feed_forward.gate_proj.weight"].count == 16, "jamba: 16 MoE + 16 dense layers")
     check(n["model.layers.*.mamba.x_proj.weight"].shape[1] == 256 + 2 * 16 and n["model.layers.*.mamba.A_log"].shape[2] == 16,
           "jamba: x_proj {dt_rank + 2 N, d_inner}, A_log {d_inner, N}")
+    check(table.concat(n["model.layers.*.feed_forward.router.weight"].layer_ids, ",", 1, 3) == "1,3,5"
+          and table.concat(n["model.layers.*.self_attn.q_proj.weight"].layer_ids, ",") == "4,12,20,28",
+          "jamba: MoE layers placed at 1, 3, 5, ..., attention at 4, 12, 20, 28 (nn.place)")
     -- JambaConfig's default mamba_dt_rank "auto" is ceil(hidden_size / 16): 4096 / 16 = 256
     local c = cfg_of("ai21labs/AI21-Jamba-1.5-Mini"); c.mamba_dt_rank = "auto"
     local ok, d = pcall(build, "jamba", c)
