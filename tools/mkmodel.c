@@ -4,7 +4,8 @@
 **                          --vocab N --ctx N --experts N --experts-used N --ftype T --tied --gate-up
 **                          and for the newer architectures (mkmodel_lib.h): --head-dim --nextn
 **                          --expert-ff --shared --dense-lead --interval --ssm-conv --ssm-state
-**                          --ssm-groups --ssm-vheads --q-lora --kv-lora --rope]
+**                          --ssm-groups --ssm-vheads --q-lora --kv-lora --rope;
+**                          granitehybrid: --nope --granite-scales]
 **   mkmodel safetensors OUT.safetensors | safetensors-sharded DIR | gptq DIR | diffusers DIR
 **   mkmodel bad KIND OUT        (KIND: mkmodel bad list)
 ** Uses mkmodel_lib.c; exit status 0 on success, 2 on bad usage or failure.
@@ -71,6 +72,14 @@ static int cmd_gguf(int argc, char **argv) {
     }
     if (!strcmp(argv[i], "--gate-up")) {
       o.gate_up = true;
+      continue;
+    }
+    if (!strcmp(argv[i], "--nope")) {
+      o.nope = true;
+      continue;
+    }
+    if (!strcmp(argv[i], "--granite-scales")) {
+      o.granite_scales = true;
       continue;
     }
     if (i + 1 >= argc) return usage("option without a value");

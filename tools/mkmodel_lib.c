@@ -120,7 +120,7 @@ void mk_tensor_info(mk_buf *b, const char *name, uint32_t ndim, const uint64_t *
 
 void mk_llama_defaults(mk_llama *o) {
   *o = (mk_llama){"llama", NULL, 2, 64, 128, 4, 2, 256, 2048, 0, 2, GGML_T_F16, 1, false, false,
-                  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+                  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, false};
 }
 
 typedef struct ftype_opt {
@@ -505,6 +505,16 @@ static unsigned newer_metadata(const mk_llama *o, mk_buf *b) {
     KU("ssm.group_count", o->ssm_groups);
     KU("ssm.time_step_rank", o->ssm_vheads);
     KU("ssm.inner_size", 2 * o->embd);
+    /* granite-hybrid.cpp load_arch_hparams: rope.scaling.finetuned (default true) switches RoPE;
+    ** the scales are optional f32 keys (convert_hf_to_gguf.py GraniteMoeHybridModel writes them
+    ** from embedding_multiplier, residual_multiplier, logits_scaling, attention_multiplier) */
+    if (o->nope) snprintf(k, sizeof k, "%s.rope.scaling.finetuned", a), mk_kv_bool(b, k, false), n++;
+    if (o->granite_scales) {
+      snprintf(k, sizeof k, "%s.embedding_scale", a), mk_kv_f32(b, k, 12.0f), n++;
+      snprintf(k, sizeof k, "%s.residual_scale", a), mk_kv_f32(b, k, 0.22f), n++;
+      snprintf(k, sizeof k, "%s.logit_scale", a), mk_kv_f32(b, k, 6.0f), n++;
+      snprintf(k, sizeof k, "%s.attention.scale", a), mk_kv_f32(b, k, 0.0078125f), n++;
+    }
   }
   if (deltanet(o)) {
     if (o->experts) KU("expert_shared_feed_forward_length", o->shared ? o->shared : expert_ff(o));

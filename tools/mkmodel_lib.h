@@ -59,6 +59,9 @@ typedef struct mk_llama {
   unsigned swa;        /* gemma3, gpt-oss: attention.sliding_window (0: gemma3 none, gpt-oss 128) */
   unsigned w_scale;    /* glm4moe, deepseek2: expert_weights_scale in tenths (25: DeepSeek-V3's
                        ** and GLM-4.5's 2.5), with expert_weights_norm and sigmoid gating; 0: none */
+  bool nope;           /* granitehybrid: rope.scaling.finetuned false, no RoPE (the released -H models) */
+  bool granite_scales; /* granitehybrid: embedding / residual / logit / attention scales, Granite-like
+                       ** values (12, 0.22, 6, 1/128); any non-zero one adds its ggml_scale node */
 } mk_llama;
 
 /* 2 layers, 64 embd, 128 ff, 4 heads, 2 kv heads, 256 vocab, F16 */
