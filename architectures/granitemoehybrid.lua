@@ -65,6 +65,10 @@ return arch {
 
     dims.I = E > 0 and 0 or S  -- the dense FFN width: the shared MLP when there are no experts
     local block = nn.rms_block(nh, nkv, d, k * I + S, E, k, I)
-    return nn.decoder_desc("granitemoehybrid", cfg, dims, { tied_embeddings = tied, tensors = t, kv = kv, block = block })
+    -- position_embedding_type "nope" (the -H models): no RoPE, so llama.cpp builds no positions
+    -- input (granite-hybrid.cpp: inp_pos only if hparams.has_rope)
+    local nope = cfg.position_embedding_type == "nope"
+    return nn.decoder_desc("granitemoehybrid", cfg, dims, { tied_embeddings = tied, tensors = t, kv = kv, block = block,
+      rope_positions = nope and 0 or nil })
   end,
 }

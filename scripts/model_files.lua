@@ -211,6 +211,10 @@ local GGUF_FIELDS = {
     cfg.mamba_d_conv, cfg.mamba_expand = need("ssm.conv_kernel"), inner // cfg.hidden_size
     cfg.shared_intermediate_size = md.expert_shared_feed_forward_length or cfg.intermediate_size
     cfg.intermediate_size = md.expert_feed_forward_length or cfg.intermediate_size
+    -- rope.scaling.finetuned (default true) switches RoPE (load_arch_hparams' rope_pattern); the
+    -- -H models' converter writes false for position_embedding_type "nope"
+    local ft = md["rope.scaling.finetuned"]
+    cfg.position_embedding_type = (ft == false or ft == 0) and "nope" or "rope"
   end,
   qwen3next = deltanet_moe_config,
   qwen35 = deltanet_config,

@@ -125,6 +125,8 @@ typedef struct lc_graph_spec {
   /* Llama 4 (src/models/llama4.cpp, build_moe_ffn's weight_before_ffn) */
   uint64_t nope_step;  /* n_no_rope_layer_step: layers with (il + 1) % step == 0 skip RoPE and
                        ** multiply Q by the attn_scale input (temperature tuning); 0: none */
+  bool no_rope;        /* no RoPE on any layer and no positions input (granite-hybrid.cpp: inp_pos
+                       ** only if hparams.has_rope, rope.scaling.finetuned false in the -H models) */
   bool kq_norm;        /* use_kq_norm: Q and K RMS-normed (no weight) after RoPE */
   bool attn_temp;      /* mistral3's attention temperature: Q times the attn_scale input
                        ** after RoPE on every layer (f_attn_temp_scale != 0) */

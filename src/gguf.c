@@ -100,6 +100,7 @@ static const field_spec fields[GGUF_F_COUNT] = {
     [GGUF_F_ROPE_DIMENSION_SECTIONS] = {"rope.dimension_sections", FK_NEWER},
     [GGUF_F_ATTN_TEMPERATURE_SCALE] = {"attention.temperature_scale", FK_REAL},
     [GGUF_F_SHORTCONV_L_CACHE] = {"shortconv.l_cache", FK_NEWER},
+    [GGUF_F_ROPE_FINETUNED] = {"rope.scaling.finetuned", FK_NEWER},
 };
 
 const char *gguf_field_key(gguf_field_id id) {

@@ -66,6 +66,7 @@ typedef enum gguf_field_id {
   GGUF_F_ROPE_DIMENSION_SECTIONS, /* M-RoPE sections, an array */
   GGUF_F_ATTN_TEMPERATURE_SCALE,  /* a real: mistral3's attention temperature */
   GGUF_F_SHORTCONV_L_CACHE, /* lfm2: the short conv's kernel (llama-arch.cpp LLM_KV_SHORTCONV_L_CACHE) */
+  GGUF_F_ROPE_FINETUNED,    /* granitehybrid: RoPE on (default) or off (llama-arch.cpp LLM_KV_ROPE_SCALING_FINETUNED) */
   GGUF_F_COUNT
 } gguf_field_id;
 

@@ -162,6 +162,7 @@ static int lg_qk(lg *l, int an, uint64_t bytes, int kind) {
   int x = lg_view(l, lg_proj(l, an, bytes, kind));
   if (l->il >= 0 && lg_nope(sp, (uint64_t)l->il))
     return kind == LW_Q ? lg_op(l, bytes, GS_INPLACE, x, l->attn_scale) : x;
+  if (sp->no_rope) return x; /* Granite 4.0-H: Q and K the projections reshaped, nothing more */
   x = lg_op(l, bytes, GS_INPLACE | GS_ROPE, x, l->pos);
   if (sp->attn_temp && kind == LW_Q) x = lg_op(l, bytes, GS_INPLACE, x, l->attn_scale);
   return sp->kq_norm ? lg_op(l, bytes, GS_INPLACE, x, -1) : x;
@@ -732,7 +733,7 @@ static int lg_inputs(lg *l) {
   if (sp->rot_k) l->k_rot[c0] = gs_leaf(l->g, lg_f32(l, sp->rot_k_n, sp->rot_k_n));
   if (!rs_first) l->s_copy = sp->dn_period || sp->sc_conv ? gs_leaf(l->g, rs_rows) : -1;
   l->s_main = l->s_extra = -1, l->sc_rs = -1;
-  l->pos = gs_leaf(l->g, acc_mul3(&l->a, T, sp->n_pos ? sp->n_pos : 1, 4));
+  l->pos = sp->no_rope ? -1 : gs_leaf(l->g, acc_mul3(&l->a, T, sp->n_pos ? sp->n_pos : 1, 4));
   /* mistral3's attn_scale ([1, 1, n_tokens]): reached by layer 0's Q right after its RoPE */
   l->attn_scale = sp->attn_temp ? gs_leaf(l->g, acc_mul(&l->a, T, 4)) : -1;
   if (sp->rot_v) l->v_rot[c0] = gs_leaf(l->g, lg_f32(l, 64, 64));

@@ -1437,6 +1437,10 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
   }
   /* multimodal RoPE (Qwen2-VL's rope_multi; llama.cpp's n_pos_per_embd): 4 positions a token */
   if (m->rope_positions > 1) sp->n_pos = m->rope_positions;
+  /* no positions at all (rope_positions 0): Granite 4.0-H (granite-hybrid.cpp builds inp_pos
+  ** only if hparams.has_rope; its GGUF says rope.scaling.finetuned false). Replayed for
+  ** granitehybrid only, the one architecture checked against llama.cpp without RoPE */
+  sp->no_rope = m->rope_positions == 0 && strcmp(m->arch, "granitemoehybrid") == 0;
   sp->attn_temp = m->attn_temp;
   /* graph_reserve rounds the prompt reserve's tokens up to a multiple of n_seq_max (its
   ** equal-split ubatch; llama-context.cpp at 80fb11a): 513 for 512 tokens and 3 sequences.
@@ -1456,7 +1460,7 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
 ** (node-llama-cpp 3.21.1, llama.cpp 80fb11a, CPU backend) on generated files by make
 ** conformance and tests/test_llamacpp.c: llama, mistral3, qwen2, qwen2vl, qwen3, qwen3moe,
 ** phi3, gemma2, gemma3, gpt-oss, glm4moe, qwen3next, qwen35, qwen35moe, llama4, deepseek2
-** (MLA), lfm2 and granitehybrid within the 64-byte figure in every setting of its matrix (qwen3next was -8.7%
+** (MLA), lfm2 and granitehybrid (with and without RoPE) within the 64-byte figure in every setting of its matrix (qwen3next was -8.7%
 ** before its DeltaNet layers were replayed, gemma3 -15% before its iSWA cache, gpt-oss -17%
 ** before its gating) */
 static const char *lc_unmodelled(const lc *l, const lc_graph_spec *sp) {
@@ -1475,12 +1479,10 @@ static const char *lc_unmodelled(const lc *l, const lc_graph_spec *sp) {
     if (m->kv[i].kind == KV_CHUNKED && !l->fa && lc_cells(l, &m->kv[i]) < l->n_ctx_seq)
       return "chunked attention without flash attention: the replay is about 1% high";
   }
-  /* make conformance checks granitehybrid with RoPE and no Granite scales, dense and with MoE
-  ** (softmax top-k, the shared experts added): 48 of 48 within 64 B. The released -H models'
-  ** NoPE (no positions input) and the ggml_scale nodes of the embedding, residual and logit
-  ** scales (in place) are not held against it: reported not exact */
-  if (sp->m2_inner)
-    return "Granite 4.0-H: the Mamba-2 graph checked on generated files with RoPE; NoPE and scales not held against llama.cpp";
+  /* Granite 4.0-H is held whole: make conformance granitehybrid / granitehybrid-moe (RoPE) and
+  ** granitehybrid-nope / granitehybrid-moe-nope (no RoPE, with the embedding, residual, logit
+  ** and attention scales), 96 of 96 within 64 B. The scales' ggml_scale nodes run in place on a
+  ** tensor with no other reader (ggml-alloc's in-place reuse), so they add no bytes */
   for (size_t i = 0; i < m->inv.n && !sp->dn_period; i++) /* qwen2moe's gate, not replayed */
     if (strstr(m->inv.t[i].name, "gate_inp_shexp") || strstr(m->inv.t[i].name, "shared_expert_gate"))
       return "the shared experts' sigmoid gate is not in the replayed graph";

@@ -66,6 +66,10 @@ const MODELS = [
     ["granitehybrid", `${NEWER} --arch granitehybrid --layers 7 --experts 0 --experts-used 0 --ssm-conv 4 --ssm-state 32 --ssm-groups 1 --ssm-vheads 8`],
     // ... with Granite 4.0-H's MoE: 4 experts of 128 (top 2, softmax, renormalized) and a shared expert of 256
     ["granitehybrid-moe", `${NEWER} --arch granitehybrid --layers 7 --ff 128 --shared 256 --ssm-conv 4 --ssm-state 32 --ssm-groups 1 --ssm-vheads 8`],
+    // ... as the released Granite 4.0-H models: no RoPE (rope.scaling.finetuned false: no positions
+    // input) and the embedding, residual, logit and attention scales (ggml_scale nodes), dense and MoE
+    ["granitehybrid-nope", `${NEWER} --arch granitehybrid --layers 7 --experts 0 --experts-used 0 --ssm-conv 4 --ssm-state 32 --ssm-groups 1 --ssm-vheads 8 --nope --granite-scales`],
+    ["granitehybrid-moe-nope", `${NEWER} --arch granitehybrid --layers 7 --ff 128 --shared 256 --ssm-conv 4 --ssm-state 32 --ssm-groups 1 --ssm-vheads 8 --nope --granite-scales`],
 ];
 
 // measure.mjs argument sets (comma lists expand to their product)
