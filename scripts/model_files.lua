@@ -158,6 +158,15 @@ local function deepseek_moe_config(md, cfg, need)
   cfg.routed_scaling_factor = md.expert_weights_scale
 end
 
+-- A hybrid whose per-layer attention.head_count_kv is 0 on a recurrent layer (llama.cpp's
+-- is_recr: lfm2.cpp, granite-hybrid.cpp): layer_types from it, `recr` or `attn` a layer
+local function recurrent_layer_types(path, md, cfg, arch, recr, attn)
+  local kvh = md["attention.head_count_kv"]
+  if type(kvh) ~= "table" then fail(path, "GGUF metadata '%s.attention.head_count_kv' is not a per-layer list", arch) end
+  cfg.layer_types = {}
+  for i = 1, cfg.num_hidden_layers do cfg.layer_types[i] = (kvh[i] or 0) == 0 and recr or attn end
+end
+
 -- per GGUF architecture: the fields of its config.json from the keys its converter writes
 -- (llama.cpp convert_hf_to_gguf.py / conversion/*.py, read back by src/models/<arch>.cpp);
 -- a handler returns the file's KV layout when it differs from what the architecture builds
@@ -187,10 +196,7 @@ local GGUF_FIELDS = {
   -- is 0 is a short-conv layer (is_recr) of kernel shortconv.l_cache; feed_forward_length is
   -- the FFN's width as stored (no Lfm2MLP adjustment)
   lfm2 = function(path, md, cfg, need)
-    local kvh = md["attention.head_count_kv"]
-    if type(kvh) ~= "table" then fail(path, "GGUF metadata 'lfm2.attention.head_count_kv' is not a per-layer list") end
-    cfg.layer_types = {}
-    for i = 1, cfg.num_hidden_layers do cfg.layer_types[i] = (kvh[i] or 0) == 0 and "conv" or "full_attention" end
+    recurrent_layer_types(path, md, cfg, "lfm2", "conv", "full_attention")
     cfg.conv_L_cache = need("shortconv.l_cache")
     cfg.block_auto_adjust_ff_dim = false
     cfg.tie_embedding = cfg.tie_word_embeddings
@@ -201,10 +207,7 @@ local GGUF_FIELDS = {
   -- the dense FFN (feed_forward_length) is the shared MLP's width, with experts the shared
   -- experts' (expert_shared_feed_forward_length)
   granitehybrid = function(path, md, cfg, need)
-    local kvh = md["attention.head_count_kv"]
-    if type(kvh) ~= "table" then fail(path, "GGUF metadata 'granitehybrid.attention.head_count_kv' is not a per-layer list") end
-    cfg.layer_types = {}
-    for i = 1, cfg.num_hidden_layers do cfg.layer_types[i] = (kvh[i] or 0) == 0 and "mamba" or "attention" end
+    recurrent_layer_types(path, md, cfg, "granitehybrid", "mamba", "attention")
     local H, inner = need("ssm.time_step_rank"), need("ssm.inner_size")
     cfg.mamba_n_heads, cfg.mamba_d_head = H, inner // H
     cfg.mamba_n_groups, cfg.mamba_d_state = need("ssm.group_count"), need("ssm.state_size")

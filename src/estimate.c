@@ -202,6 +202,18 @@ uint64_t est_forward_moe_bytes(ectx *c, uint64_t tokens, uint64_t a) {
   return acc_add(&c->acc, ws, acc_mul3(&c->acc, tokens, b->experts, 4));
 }
 
+/* est_forward_dense_bytes of a layer shaped as `d` (the model's description with other
+** widths) with a dense gated MLP, its overflow carried back into c. */
+uint64_t est_forward_as_dense(ectx *c, model_desc d, uint64_t tokens, uint64_t a) {
+  d.block.experts = 0;
+  d.block.gated = true;
+  ectx dc = *c;
+  dc.m = &d;
+  uint64_t f = est_forward_dense_bytes(&dc, tokens, a);
+  c->acc.overflow = c->acc.overflow || dc.acc.overflow;
+  return f;
+}
+
 /* A speculative-decoding drafter's own layer forward over `tokens` (a bytes per element):
 ** the target's layer shape with the drafter's widths (scripts/speculative.lua spec.hidden,
 ** spec.heads, spec.kv_dim, spec.ffn), a dense gated MLP. vLLM's and SGLang's draft runners. */
@@ -212,13 +224,7 @@ uint64_t est_drafter_forward_bytes(ectx *c, uint64_t tokens, uint64_t a) {
   d.block.q_dim = scn_u64(s, "spec.heads", d.block.q_dim);
   d.block.kv_dim = scn_u64(s, "spec.kv_dim", d.block.kv_dim);
   d.block.ffn_dim = scn_u64(s, "spec.ffn", d.block.ffn_dim);
-  d.block.experts = 0;
-  d.block.gated = true;
-  ectx dc = *c;
-  dc.m = &d;
-  uint64_t f = est_forward_dense_bytes(&dc, tokens, a);
-  c->acc.overflow = c->acc.overflow || dc.acc.overflow;
-  return f;
+  return est_forward_as_dense(c, d, tokens, a);
 }
 
 uint64_t est_rope_elems(ectx *c) {

@@ -61,6 +61,7 @@ uint64_t est_kv_token_bytes(ectx *c);
 ** the 0.289 median with the accumulators inside is not the per-piece cost. */
 #define EST_GRAPH_UNIT_MIB 0.228
 uint64_t est_forward_dense_bytes(ectx *c, uint64_t tokens, uint64_t a);
+uint64_t est_forward_as_dense(ectx *c, model_desc d, uint64_t tokens, uint64_t a);
 uint64_t est_forward_moe_bytes(ectx *c, uint64_t tokens, uint64_t a);
 /* A speculative drafter's dense layer forward with its own widths (spec.* extras). */
 uint64_t est_drafter_forward_bytes(ectx *c, uint64_t tokens, uint64_t a);

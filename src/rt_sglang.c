@@ -436,14 +436,8 @@ static uint64_t req_width(const sg_spec *sp, uint64_t ctx, uint64_t page) {
 #define SG_FUSED_MOE_CHUNK (64 * 1024) /* fused_moe.py CHUNK_SIZE */
 static uint64_t sg_dense_layer_bytes(ectx *c, uint64_t tokens, uint64_t a) {
   model_desc d = *c->m;
-  d.block.experts = 0;
   d.block.ffn_dim = c->m->block.dense_ffn;
-  d.block.gated = true;
-  ectx dc = *c;
-  dc.m = &d;
-  uint64_t f = est_forward_dense_bytes(&dc, tokens, a);
-  c->acc.overflow = c->acc.overflow || dc.acc.overflow;
-  return f;
+  return est_forward_as_dense(c, d, tokens, a);
 }
 
 static uint64_t sg_layer_bytes(ectx *c, uint64_t tokens, uint64_t a) {
