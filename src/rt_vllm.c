@@ -64,6 +64,7 @@ typedef struct vgroups {
 /* One pipeline stage's rank. */
 typedef struct vrank {
   uint64_t weights, draft, lora, act, non_torch, kv, blocks; /* weights: target + draft + LoRA slots */
+  uint64_t mamba; /* before 0.10: the MambaCacheManager's state tensors (mamba_cache_v0) */
 } vrank;
 
 static uint64_t gib(ectx *c, double g) {
@@ -1218,6 +1219,10 @@ static void vllm_spec_add(ectx *c, vcfg *v, vgroups *g, bool hybrid, const kv_gr
     return;
   }
   bool state = k->kind == KV_STATE;
+  /* Before the hybrid manager the recurrent state is not in the blocks: V0's CacheEngine
+  ** allocates blocks for the attention layers only (num_attention_layers =
+  ** get_num_layers_by_block_type(..., LayerBlockType.attention)); mamba_cache_v0 holds the state. */
+  if (state && !hybrid) return;
   uint64_t page = state ? state_page(c, k) : acc_mul(&c->acc, v->bs, token_bytes(c, v, k));
   kv_kind kind = hybrid ? k->kind : (state ? KV_STATE : KV_ATTN);
   uint64_t window = hybrid && !state ? k->window : 0;
@@ -1336,6 +1341,35 @@ static uint64_t stage_block_bytes(ectx *c, const vgroups *g, bool hybrid, uint64
   return b;
 }
 
+/* Before 0.10 a hybrid model's recurrent state sits in the model's own MambaCacheManager
+** (vllm/model_executor/models/mamba_cache.py, V0): conv and temporal state tensors of
+** (mamba layers of the stage, max_batch_size) + the state shape, max_batch_size being
+** max_num_seqs padded to a CUDA-graph capture size (vllm_config.pad_for_cudagraph) unless
+** enforce_eager. jamba.py / bamba.py / nemotron_h.py / granitemoehybrid.py / falcon_h1.py
+** create it in their first forward, the profile run's, so it is part of the peak torch memory
+** that determine_num_available_blocks leaves out of the KV cache. One state a sequence slot,
+** not one a block. The dtype is the model's (lm_head.weight.dtype) unless the mamba dtype
+** knobs say otherwise (state_page). */
+static uint64_t mamba_slots(const vcfg *v) {
+  uint64_t slots = v->seqs;
+  if (!v->eager && slots <= 8192) /* V0 capture sizes [1, 2, 4] + range(8, ..., 8): graph_sizes */
+    slots = slots <= 4 ? (slots <= 1 ? 1 : slots <= 2 ? 2 : 4) : 8 * bytes_ceildiv(slots, 8);
+  return slots;
+}
+
+static uint64_t mamba_cache_v0(ectx *c, const vcfg *v, bool hybrid) {
+  if (hybrid) return 0;
+  uint64_t slots = mamba_slots(v);
+  uint64_t b = 0;
+  for (int i = 0; i < c->m->n_kv; i++) {
+    const kv_group *k = &c->m->kv[i];
+    if (k->kind != KV_STATE) continue;
+    uint64_t layers = bytes_ceildiv(k->layers, c->s->pp);
+    b = acc_add(&c->acc, b, acc_mul3(&c->acc, layers, slots, state_page(c, k)));
+  }
+  return b;
+}
+
 /* The hybrid KV-cache manager (0.10 and later) sizes each kind of layer by what it keeps.
 ** vLLM turns it off for chunked local attention (Llama 4) unless
 ** VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE is set (vllm/config/vllm.py
@@ -1343,7 +1377,7 @@ static uint64_t stage_block_bytes(ectx *c, const vgroups *g, bool hybrid, uint64
 ** runtime.chunked_local_attn_hybrid says which (vllm.lua sets the
 ** default per version). */
 static bool vllm_hybrid(ectx *c, const vcfg *v) {
-  if (v->version < 10000) return false;
+  if (v->version < 10000 || v->v0) return false; /* V0 has no hybrid manager (0.10.x with VLLM_USE_V1=0) */
   bool chunked = false;
   for (int i = 0; i < c->m->n_kv; i++) chunked = chunked || c->m->kv[i].kind == KV_CHUNKED;
   return !chunked || scn_bool(c->s, "runtime.chunked_local_attn_hybrid", false);
@@ -1579,7 +1613,9 @@ static void vllm_rank(ectx *c, const vcfg *v, const vgroups *g, bool hybrid, uin
   r->weights = acc_add(&c->acc, r->weights, deepstack_buffers(c, v));
   r->act = activation_peak(c, v, last && (driver || !v0_driver_samples(c, v)));
   r->non_torch = non_torch(c, v, last);
+  r->mamba = mamba_cache_v0(c, v, hybrid);
   uint64_t used = acc_add(&c->acc, acc_add(&c->acc, r->weights, r->act), r->non_torch);
+  used = acc_add(&c->acc, used, r->mamba);
   /* the V2 runner estimates no graphs (vllm.lua model_runner): nothing leaves the budget */
   if (scn_bool(c->s, "runtime.memory_profiler_estimate_cudagraphs", false) && !v->v2)
     used = acc_add(&c->acc, used, cuda_graph_estimate(c, v));
@@ -1625,6 +1661,11 @@ static void vllm_budget(ectx *c, const vcfg *v, const vrank *r, uint64_t kv_allo
   budget_add(b, "comm_buffers", r->non_torch, BASIS_CALIBRATED, false,
              "non-torch memory of the profile run (cuBLAS, kernels%s)",
              s->tp > 1 ? (v->nvls ? ", NCCL NVLS buffers" : v->car_off ? ", NCCL" : ", NCCL and custom all-reduce") : "");
+  if (r->mamba)
+    budget_add(b, "kv_cache", r->mamba, BASIS_EXACT, true,
+               "recurrent state (MambaCacheManager, before 0.10): %llu sequence slots x the Mamba layers' "
+               "conv + SSM state, allocated in the profile run",
+               (unsigned long long)mamba_slots(v));
   uint64_t kv = need_kv > kv_alloc ? need_kv : kv_alloc;
   budget_add(b, "kv_cache", kv, BASIS_MODELLED, true,
              need_kv > r->kv
@@ -1765,6 +1806,7 @@ static void vllm_figures(ectx *c, const vcfg *v, const vgroups *g, const vrank *
     est_fig(c, "cuda_graph_nccl_collectives", est_graph_collectives(c));
   }
   est_fig(c, "kv_cache_bytes", r->kv);
+  if (r->mamba) est_fig(c, "mamba_cache_bytes", r->mamba);
   est_fig(c, "num_gpu_blocks", blocks);
   est_fig(c, "kv_cache_tokens", tokens);
   est_fig_real(c, "max_concurrency", conc);
@@ -1859,6 +1901,7 @@ void vllm_estimate(ectx *c) {
   /* vLLM takes gpu_memory_utilization x total whatever the workload needs; for fit the
   ** workload needs its non-KV memory plus the KV of the requested sequences */
   uint64_t kv_all = budget_get(&c->e->b, "kv_cache"); /* part of total: no underflow */
+  kv_all -= r0.mamba; /* the V0 recurrent state is allocated whatever the workload: always needed */
   c->e->required = acc_add(&c->acc, c->e->total - kv_all, need_kv);
   if (fixed) {
     /* a fixed pool is allocated whatever the workload needs, on every GPU alike (each worker

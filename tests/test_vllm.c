@@ -1431,6 +1431,55 @@ static void test_nemotron_h_no_rope(void **state) {
   json_decref(j);
 }
 
+/* Before 0.10.2 the Mamba hybrids ran on V0 (SupportsV0Only until PR #20016, then V1 only when
+** VLLM_USE_V1 was set), whose MambaCacheManager (vllm/model_executor/models/mamba_cache.py) holds
+** one conv + temporal state per max_num_seqs slot (padded to a CUDA-graph size), outside the KV
+** blocks, which hold the attention layers only. Hold-out: vllm-project/vllm#23230 (2025-08-20),
+** vLLM 0.10.1 V0, NVIDIA-Nemotron-Nano-9B-v2 bf16 on an L40S (44.40 GiB), `vllm serve ...
+** --mamba_ssm_cache_dtype float32`: "Model loading took 16.5557 GiB", then in profile_run "CUDA out
+** of memory. Tried to allocate 33.75 GiB ... 17.03 GiB is allocated by PyTorch": the temporal state,
+** 27 Mamba-2 layers x 256 slots x 128 heads x 80 x 128 x 4 B = 33.75 GiB, after the bf16 conv state,
+** 27 x 256 x 3 x 12,288 x 2 B = 0.47 GiB (16.56 + 0.47 = 17.03). Before the fix the state was
+** priced per 16-token block: 139 GiB of "KV" for 4 x 8192 tokens on 0.8.5. */
+static void test_v0_mamba_cache(void **state) {
+  json_t *j = eval(*state, "return { model = 'nvidia/NVIDIA-Nemotron-Nano-9B-v2', dtype = 'bf16', runtime = {"
+                           " name = 'vllm', version = '0.10.1', mamba_ssm_cache_dtype = 'float32' },"
+                           " workload = { kind = 'inference', context = 8192 }, gpu = 'L40S' }");
+  assert_int_equal((long long)fig(j, "mamba_cache_bytes"), 27LL * 256 * (3 * 12288 * 2 + 128 * 80 * 128 * 4));
+  assert_true(27.0 * 256 * 128 * 80 * 128 * 4 / GIB == 33.75);
+  assert_true(fig(j, "gpu_memory_utilization_needed") > 1.0); /* the profile run OOMs */
+  json_decref(j);
+  /* 0.8.5, bf16 state, H100: the blocks page the 4 attention layers only (8 KV heads x 128 x 2 x 2 B
+  ** x 16 tokens each); a request of 8192 tokens takes 512 of them */
+  j = eval(*state, "return { model = 'nvidia/NVIDIA-Nemotron-Nano-9B-v2', dtype = 'bf16', runtime = { name = 'vllm',"
+                   " version = '0.8.5', max_model_len = 8192 }, workload = { kind = 'inference', context = 8192,"
+                   " concurrency = 4 }, " H100 " }");
+  assert_int_equal((long long)fig(j, "mamba_cache_bytes"), 27LL * 256 * (3 * 12288 + 128 * 80 * 128) * 2);
+  double blocks = fig(j, "num_gpu_blocks");
+  assert_int_equal((long long)blocks, (long long)(fig(j, "kv_cache_bytes") / (16.0 * 4 * 8 * 128 * 2 * 2)));
+  near(j, "max_concurrency", blocks / 512, 1e-12, 0);
+  json_decref(j);
+  /* max_num_seqs 100: 104 slots with CUDA graphs (V0 capture sizes step by 8), 100 eager */
+  j = eval(*state, "return { model = 'nvidia/NVIDIA-Nemotron-Nano-9B-v2', dtype = 'bf16', runtime = { name = 'vllm',"
+                   " version = '0.9.2', max_num_seqs = 100 }, workload = { kind = 'inference', context = 8192 }, " H100 " }");
+  assert_int_equal((long long)fig(j, "mamba_cache_bytes"), 27LL * 104 * (3 * 12288 + 128 * 80 * 128) * 2);
+  json_decref(j);
+  j = eval(*state, "return { model = 'nvidia/NVIDIA-Nemotron-Nano-9B-v2', dtype = 'bf16', runtime = { name = 'vllm',"
+                   " version = '0.9.2', max_num_seqs = 100, enforce_eager = true }, workload = { kind = 'inference',"
+                   " context = 8192 }, " H100 " }");
+  assert_int_equal((long long)fig(j, "mamba_cache_bytes"), 27LL * 100 * (3 * 12288 + 128 * 80 * 128) * 2);
+  json_decref(j);
+  /* 0.10.2 on: V1's hybrid manager, the state in blocks (MambaSpec), no separate cache */
+  j = eval(*state, "return { model = 'nvidia/NVIDIA-Nemotron-Nano-9B-v2', dtype = 'bf16', runtime = { name = 'vllm',"
+                   " version = '0.11.0' }, workload = { kind = 'inference', context = 8192 }, " H100 " }");
+  assert_true(json_object_get(json_object_get(j, "runtime"), "mamba_cache_bytes") == NULL);
+  json_decref(j);
+  expect_error(*state, "return { model = 'nvidia/NVIDIA-Nemotron-Nano-9B-v2', runtime = { name = 'vllm', version = "
+                       "'0.9.2', use_v1 = true }, workload = { kind = 'inference', context = 8192 }, " H100 " }",
+               "runtime.use_v1: V1 with nemotron_h's Mamba layers is modelled from vLLM 0.10.0 (PR #20016; before it "
+               "the class is SupportsV0Only), got 0.9.2");
+}
+
 /* Llama 4 Scout: 36 chunked (8192) + 12 global layers. Without the hybrid manager (0.12)
 ** every layer pages every token; with it (0.19 default) a request of 131072 tokens takes
 ** 3 x ceil((8192 + 8192) / 16) chunked + ceil(131072 / 16) global blocks per group of 12. */
@@ -3570,7 +3619,7 @@ int main(void) {
       cmocka_unit_test(test_sglang_mamba), cmocka_unit_test(test_sglang_swa), cmocka_unit_test(test_sglang_mla),
       cmocka_unit_test(test_sglang_spec_eagle3), cmocka_unit_test(test_sglang_spec_mtp),
       cmocka_unit_test(test_sglang_spec_errors),
-      cmocka_unit_test(test_hybrid_mamba),   cmocka_unit_test(test_hybrid_granite),   cmocka_unit_test(test_hybrid_bamba), cmocka_unit_test(test_nemotron_h_no_rope),   cmocka_unit_test(test_llama4_chunked), cmocka_unit_test(test_vision_weights),
+      cmocka_unit_test(test_hybrid_mamba),   cmocka_unit_test(test_hybrid_granite),   cmocka_unit_test(test_hybrid_bamba), cmocka_unit_test(test_nemotron_h_no_rope), cmocka_unit_test(test_v0_mamba_cache),   cmocka_unit_test(test_llama4_chunked), cmocka_unit_test(test_vision_weights),
       cmocka_unit_test(test_mxfp4_padding),  cmocka_unit_test(test_versioned_llmd_emp),
       cmocka_unit_test(test_mxfp4_marlin_v0101), cmocka_unit_test(test_mxfp4_marlin_v0110),
       cmocka_unit_test(test_mxfp4_triton_v0141), cmocka_unit_test(test_mxfp4_layouts),

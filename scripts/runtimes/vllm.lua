@@ -10,6 +10,15 @@ local FP8 = { fp8 = true, fp8_e4m3 = true, fp8_e5m2 = true, fp8_inc = true, fp8_
 local note = E.note
 local ROPE_FP32 = { gpt_oss = true }
 
+-- Hybrids whose V0 model class keeps the recurrent state in its own MambaCacheManager
+-- (vllm/model_executor/models/mamba_cache.py; jamba.py, bamba.py, nemotron_h.py,
+-- granitemoehybrid.py, falcon_h1.py: HasInnerState, IsHybrid, SupportsV0Only until PR #20016
+-- "Enable V1 for Hybrid SSM/Attention Models" (2025-06, first in 0.10.0), and still V0 by default
+-- after it: "V1 mamba models are unoptimized" fell back to V0 unless VLLM_USE_V1 was set, as the
+-- vllm#23230 log shows (0.10.1, model_runner.py). V1 by default from 0.10.2 (assumed: the first
+-- release with V1-only hybrids, Qwen3-Next; 0.11.0 removed V0). src/rt_vllm.c mamba_cache_v0.
+local V0_STATE = { jamba = true, bamba = true, nemotron_h = true, granitemoehybrid = true, falcon_h1 = true }
+local V1_STATE_DEFAULT = 10002
 local MTP_HYBRID_SINCE = { qwen3_next = { 10002, "0.10.2" }, qwen3_5 = { 17000, "0.17.0" } }
 
 local function version_code(v) return E.version_code(v, "a vLLM", "0.19.0") end
@@ -622,12 +631,18 @@ local function normalize(n, knobs)
   -- VLLM_USE_V1: the default engine from 0.8; 0.8-0.10 still ran V0 with VLLM_USE_V1=0
   -- (and fell back to it for encoder-decoder models); 0.11 removed V0.
   local v1 = code >= 8000
+  local v0_state = V0_STATE[n.model.desc.arch or ""] and code < V1_STATE_DEFAULT
   if code >= 8000 and code < 11000 then
-    if knobs.use_v1 == nil and not encdec then
+    if knobs.use_v1 == nil and not encdec and not v0_state then
       knobs.use_v1 = true -- the default engine: no assumption worth a note
       n.extra["runtime.use_v1"] = true
     end
-    v1 = default(n, knobs, "use_v1", false, "encoder-decoder models fall back to V0")
+    v1 = default(n, knobs, "use_v1", false, encdec and "encoder-decoder models fall back to V0" or
+      "Mamba hybrids fall back to V0 before 0.10.2 (SupportsV0Only, then V1 opt-in only; vllm#23230 runs V0 on 0.10.1)")
+    if v1 and v0_state and code < 10000 then
+      E.fail("runtime.use_v1", "V1 with %s's Mamba layers is modelled from vLLM 0.10.0 (PR #20016; before it the class is " ..
+        "SupportsV0Only), got %s", n.model.desc.arch, v)
+    end
   elseif knobs.use_v1 ~= nil and knobs.use_v1 ~= v1 then
     E.fail("runtime.use_v1", "vLLM %s runs only the %s engine", v, v1 and "V1" or "V0")
   end
