@@ -77,7 +77,9 @@ static uint64_t gib(ectx *c, double g) {
 ** (vllm/engine/arg_utils.py _set_default_args: >= 70 GiB and "a100" not in the name,
 ** PR #17885); others and older versions 256 / 2048 (OpenAI server defaults). */
 static bool big_gpu(const vcfg *v, const scenario *s) {
-  return v->version >= 9000 && s->gpu_memory >= 70ull * 1024 * MIB && strcmp(s->gpu_arch, "ampere") != 0;
+  /* _set_default_args_v1 only: _set_default_args_v0 keeps 256 ("Set max_num_seqs to 256 for
+  ** VLLM_V0", arg_utils.py 0.9), the V0 engine of a fallback (encoder-decoder, Mamba hybrids) too */
+  return !v->v0 && v->version >= 9000 && s->gpu_memory >= 70ull * 1024 * MIB && strcmp(s->gpu_arch, "ampere") != 0;
 }
 
 /* ---------------------------------------------------------------- MLA block size */

@@ -1459,6 +1459,12 @@ static void test_v0_mamba_cache(void **state) {
   assert_int_equal((long long)blocks, (long long)(fig(j, "kv_cache_bytes") / (16.0 * 4 * 8 * 128 * 2 * 2)));
   near(j, "max_concurrency", blocks / 512, 1e-12, 0);
   json_decref(j);
+  /* V0 keeps max_num_seqs 256 on an H100 in 0.9+ (arg_utils.py _set_default_args_v0: "Set max_num_seqs
+  ** to 256 for VLLM_V0"; the 1024 of big GPUs is _set_default_args_v1's) */
+  j = eval(*state, "return { model = 'nvidia/NVIDIA-Nemotron-Nano-9B-v2', dtype = 'bf16', runtime = { name = 'vllm',"
+                   " version = '0.9.2' }, workload = { kind = 'inference', context = 8192 }, " H100 " }");
+  assert_int_equal((long long)fig(j, "max_num_seqs"), 256);
+  json_decref(j);
   /* max_num_seqs 100: 104 slots with CUDA graphs (V0 capture sizes step by 8), 100 eager */
   j = eval(*state, "return { model = 'nvidia/NVIDIA-Nemotron-Nano-9B-v2', dtype = 'bf16', runtime = { name = 'vllm',"
                    " version = '0.9.2', max_num_seqs = 100 }, workload = { kind = 'inference', context = 8192 }, " H100 " }");
