@@ -1484,6 +1484,9 @@ static void test_v0_mamba_cache(void **state) {
                        "'0.9.2', use_v1 = true }, workload = { kind = 'inference', context = 8192 }, " H100 " }",
                "runtime.use_v1: V1 with nemotron_h's Mamba layers is modelled from vLLM 0.10.0 (PR #20016; before it "
                "the class is SupportsV0Only), got 0.9.2");
+  expect_error(*state, "return { model = 'Qwen/Qwen3-Next-80B-A3B-Instruct', runtime = { name = 'vllm', version = "
+                       "'0.10.1' }, workload = { kind = 'inference', context = 8192 }, " H100 " }",
+               "runtime.version: vLLM 0.10.1 has no model class for qwen3_next (first in 0.10.2)");
 }
 
 /* Llama 4 Scout: 36 chunked (8192) + 12 global layers. Without the hybrid manager (0.12)

@@ -730,6 +730,12 @@ local function normalize(n, knobs)
     end
     require("speculative").apply(n, knobs.speculative, "vLLM", { mtp_hybrid = true })
   end
+  -- Hybrid classes that vLLM only added later (the V1-only Qwen hybrids came with the MTP files
+  -- above: Qwen3NextForCausalLM in 0.10.2, Qwen3.5 in 0.17.0): older releases refuse the model.
+  local cls = MTP_HYBRID_SINCE[n.model.desc.arch or ""]
+  if cls and code < cls[1] then
+    E.fail("runtime.version", "vLLM %s has no model class for %s (first in %s)", v, n.model.desc.arch, cls[2])
+  end
   if knobs.lora ~= nil then
     -- MllamaForConditionalGeneration does not implement SupportsLoRA (models/mllama.py)
     if encdec then E.fail("runtime.lora", "vLLM serves no LoRA on %s (its model class lacks SupportsLoRA)", n.model.desc.arch or "the model") end
