@@ -709,6 +709,22 @@ static void test_city96_image_rules(void **state) {
   json_t *b = eval(*state, "stabilityai/stable-diffusion-3-medium-diffusers", "bf16", w, NULL);
   assert_int_equal(weights_of(b, "denoiser"), 2028328000LL * 2 + 36864LL * 1536 * 2);
   json_decref(b);
+  /* Wan2.2-A14B's two experts (transformer and transformer_2, the Wan2.1-14B shape each) are
+  ** converted one at a time as whole models (city96/ComfyUI-GGUF tools/convert.py, one file per
+  ** expert), so the second is typed by the same keep list and to_v / ffn.net.2 promotions as the
+  ** first: twice Wan2.1-T2V-14B's bytes under every type (Q4_K_M was 1.6 GB short: transformer_2's
+  ** names missed the "^transformer%." rules) */
+  const char *v = "kind = \"video\", width = 832, height = 480, frames = 33, steps = 4";
+  static const char *wan_types[] = {"Q4_K_M", "Q3_K_S", "Q8_0"};
+  for (size_t i = 0; i < sizeof wan_types / sizeof wan_types[0]; i++) {
+    char q[64];
+    snprintf(q, sizeof q, ", quant = { denoiser = \"gguf:%s\" }", wan_types[i]);
+    json_t *one = eval(*state, "Wan-AI/Wan2.1-T2V-14B", "bf16", v, q);
+    json_t *two = eval(*state, "Wan-AI/Wan2.2-T2V-A14B", "bf16", v, q);
+    assert_int_equal(weights_of(two, "denoiser"), 2 * weights_of(one, "denoiser"));
+    json_decref(one);
+    json_decref(two);
+  }
 }
 
 /* A diffusers transformer folder read from disk (config.json with _class_name

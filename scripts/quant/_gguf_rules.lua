@@ -113,7 +113,15 @@ local IMG = {
           ffn = { "^transformer%.transformer_blocks%.%d+%.ff%.net%.2%.weight$" }, hiprec = { "scale_shift_table" } },
 }
 
+-- The lists above name the denoiser "transformer."; a pipeline's second denoiser (Wan2.2
+-- A14B's low-noise expert, diffusers' transformer_2) is converted on its own as a whole model
+-- (one GGUF per expert, the same rules), so its names are read as the first one's.
+local function den_name(name)
+  return (name:gsub("^transformer_%d+%.", "transformer.", 1))
+end
+
 local function any_of(list, name)
+  name = den_name(name)
   for _, p in ipairs(list or {}) do
     if name:find(p) then return true end
   end
@@ -148,9 +156,7 @@ local function gguf_base(t, arch)
   if t.component == "denoiser" and IMG[arch] then return img_base(t, arch) end
   if #t.shape < 2 or name:find("bias$") or name:find("sinks$") or role == "norm" then return "keep", false end
   if t.component == "denoiser" then
-    for _, p in ipairs(CONVERTER_KEEP[arch] or {}) do
-      if name:find(p) then return "keep", false, true end
-    end
+    if any_of(CONVERTER_KEEP[arch], name) then return "keep", false, true end
   end
   if t.gguf then return t.gguf, true end   -- a part of a split tensor (gguf_parts below)
   -- a recurrent layer's small conv1d kernel (GGUF ssm_conv1d): F32 from the converter
