@@ -1400,6 +1400,19 @@ static void test_hybrid_granite(void **state) {
   json_decref(j);
 }
 
+/* Granite 4.0-H has no RoPE (config position_embedding_type "nope"): vLLM's
+** GraniteMoeHybridAttention builds rotary_emb only when it is "rope"
+** (vllm/model_executor/models/granitemoehybrid.py), so the weights hold no cos/sin cache; they
+** held granite-4.0-h-tiny's 131072 x 128 x 2 B = 32 MiB of one before. The parameters and the
+** allocator's block tails are all that remains. */
+static void test_granite_nope_no_rope_cache(void **state) {
+  json_t *j = eval(*state, "return { model = 'ibm-granite/granite-4.0-h-tiny', runtime = { name = 'vllm' }, "
+                           "workload = { kind = 'inference', context = 8192 } }");
+  long long w = tu_category(j, "weights"), p = tu_int(j, "model.weight_bytes");
+  assert_true(w >= p && w - p < (1LL << 20));
+  json_decref(j);
+}
+
 /* arch-families-b. Bamba-9B (BambaForCausalLM; vLLM model_executor/models/bamba.py): its Mamba-2 mixer has
 ** granite-4.0-h-small's dimensions (d_inner 8192, 128 heads x 64, d_state 128, 1 group, d_conv 4), so
 ** vLLM sizes the same page: 3 x 8448 conv + 128 x 64 x 128 SSM elements in bf16 = 2,147,840 B, block_size
@@ -3628,7 +3641,7 @@ int main(void) {
       cmocka_unit_test(test_sglang_mamba), cmocka_unit_test(test_sglang_swa), cmocka_unit_test(test_sglang_mla),
       cmocka_unit_test(test_sglang_spec_eagle3), cmocka_unit_test(test_sglang_spec_mtp),
       cmocka_unit_test(test_sglang_spec_errors),
-      cmocka_unit_test(test_hybrid_mamba),   cmocka_unit_test(test_hybrid_granite),   cmocka_unit_test(test_hybrid_bamba), cmocka_unit_test(test_nemotron_h_no_rope), cmocka_unit_test(test_v0_mamba_cache),   cmocka_unit_test(test_llama4_chunked), cmocka_unit_test(test_vision_weights),
+      cmocka_unit_test(test_hybrid_mamba),   cmocka_unit_test(test_hybrid_granite),   cmocka_unit_test(test_hybrid_bamba), cmocka_unit_test(test_nemotron_h_no_rope), cmocka_unit_test(test_v0_mamba_cache),   cmocka_unit_test(test_llama4_chunked), cmocka_unit_test(test_vision_weights), cmocka_unit_test(test_granite_nope_no_rope_cache),
       cmocka_unit_test(test_mxfp4_padding),  cmocka_unit_test(test_versioned_llmd_emp),
       cmocka_unit_test(test_mxfp4_marlin_v0101), cmocka_unit_test(test_mxfp4_marlin_v0110),
       cmocka_unit_test(test_mxfp4_triton_v0141), cmocka_unit_test(test_mxfp4_layouts),
