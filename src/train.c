@@ -213,7 +213,7 @@ static uint64_t swapped_blocks(const scenario *s, const inv_tensor *x) {
 /* A pipeline's weights by component: the denoiser (what is trained and sharded) and the
 ** frozen text encoders and VAE; each with PyTorch's per-tensor block rounding. */
 static void pipeline_weights(ectx *c, train_parts *p, uint64_t *den) {
-  uint64_t d = 0, dr = 0, a = 0, ar = 0;
+  uint64_t d = 0, dr = 0, a = 0, ar = 0, buf = 0;
   for (size_t i = 0; i < c->m->inv.n; i++) {
     const inv_tensor *x = &c->m->inv.t[i];
     uint64_t n = 0;
@@ -224,8 +224,10 @@ static void pipeline_weights(ectx *c, train_parts *p, uint64_t *den) {
     uint64_t all = acc_mul(&c->acc, one, on_gpu), rounded = acc_mul(&c->acc, estimate_round_alloc(one), on_gpu);
     if (is_den) d = acc_add(&c->acc, d, all), dr = acc_add(&c->acc, dr, rounded);
     else a = acc_add(&c->acc, a, all), ar = acc_add(&c->acc, ar, rounded);
+    if (is_den && x->buffer) buf = acc_add(&c->acc, buf, all);
   }
   *den = d;
+  p->den_buffers = buf;
   p->aux = a;
   p->den_rounding = dr - d;
   p->aux_rounding = ar - a;
@@ -237,7 +239,7 @@ static void root_weights(ectx *c, uint64_t *root, uint64_t *largest) {
   for (size_t i = 0; i < c->m->inv.n; i++) {
     const inv_tensor *x = &c->m->inv.t[i];
     uint64_t n = 0;
-    if (x->count != 1 || (x->component[0] && strcmp(x->component, "denoiser") != 0)) continue;
+    if (x->count != 1 || x->buffer || (x->component[0] && strcmp(x->component, "denoiser") != 0)) continue;
     if (!inv_tensor_elements(x, &n)) c->acc.overflow = true;
     uint64_t one = x->stored_bytes ? x->stored_bytes : est_elems_bytes(c, n, x->dtype);
     *root = acc_add(&c->acc, *root, one);
@@ -265,7 +267,7 @@ static uint64_t zero3_reuse_kept(ectx *c) {
   for (size_t i = 0; i < c->m->inv.n; i++) {
     const inv_tensor *x = &c->m->inv.t[i];
     uint64_t n = 0;
-    if (x->component[0] && strcmp(x->component, "denoiser") != 0) continue;
+    if (x->buffer || (x->component[0] && strcmp(x->component, "denoiser") != 0)) continue;
     if (!inv_tensor_elements(x, &n)) A->overflow = true;
     uint64_t one = x->stored_bytes ? x->stored_bytes : est_elems_bytes(c, n, x->dtype);
     if (x->count == 1) {
@@ -392,7 +394,12 @@ static void train_weights(ectx *c, const train_cfg *t, train_parts *p, int64_t s
   }
   bool ps = params_sharded(t->strategy);
   p->weights_full = w;
-  p->weights = t->off_par ? 0 : shard(w, dp, ps);
+  /* a persistent buffer is no parameter: FSDP flattens and shards parameters only (buffers stay
+  ** whole on every rank, torch/distributed/fsdp), ZeRO-3 partitions parameters only and
+  ** offload_param moves those, so the buffer stays whole and on the GPU */
+  uint64_t buf = t->pipeline ? p->den_buffers : 0;
+  w -= buf;
+  p->weights = acc_add(&c->acc, t->off_par ? 0 : shard(w, dp, ps), buf);
   uint64_t added = bytes_ceildiv(t->added, mp);
   if (p->pp_own && !bytes_muldiv(t->added, p->pp_layers, acc_mul(&c->acc, model_layers(c), s->tp), &added))
     c->acc.overflow = true;

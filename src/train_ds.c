@@ -72,8 +72,8 @@ ds_estimate train_ds_zero3(uint64_t params, uint64_t largest_layer_params, uint6
 ** (the parameters one module holds directly; the embedding for most LLMs). */
 static uint64_t largest_tensor(const model_desc *m) {
   uint64_t best = 0, n = 0;
-  for (size_t i = 0; i < m->inv.n; i++)
-    if (inv_tensor_elements(&m->inv.t[i], &n) && n > best) best = n;
+  for (size_t i = 0; i < m->inv.n; i++) /* parameters only: the estimators walk module.parameters() */
+    if (!m->inv.t[i].buffer && inv_tensor_elements(&m->inv.t[i], &n) && n > best) best = n;
   return best;
 }
 

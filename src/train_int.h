@@ -60,6 +60,7 @@ typedef struct train_parts {
   uint64_t weights, weights_full, adapters, master, grads, states, paged, step_temp;
   uint64_t act, act_layer, logits, comm, gathered;
   uint64_t aux, aux_rounding, den_rounding;    /* a pipeline's frozen encoders and VAE */
+  uint64_t den_buffers;                        /* the denoiser's persistent buffers (SD3's pos_embed) */
   uint64_t pool;                               /* their cached segments after they were dropped */
   uint64_t fp8_meta;                           /* TE scaling factors and amax histories */
   /* pipeline parallelism (pp > 1, src/train.c pp_stages): per micro-batch in flight on the

@@ -221,6 +221,34 @@ static void test_zero3_offload_param(void **state) {
 #define LTX "return { model = 'Lightricks/LTX-Video', dtype = 'bf16', runtime = 'diffusers', gpu = 'A100-SXM4-80GB', " \
             "workload = { kind = 'train', method = 'lora', width = 768, height = 512, precision = 'bf16', " \
             "lora = { r = 128, targets = {'to_q', 'to_k', 'to_v', 'to_out.0'} }, grad_checkpointing = true, "
+/* SD3's pos_embed is a persistent buffer (diffusers PatchEmbed register_buffer, persistent with
+** pos_embed_max_size): no parameter, so FSDP, which flattens and shards parameters only, and
+** ZeRO-3, which partitions parameters only, leave it whole on every rank and gather nothing of
+** it. SD3.5-large full fine-tuning under bf16-mixed (fp32 model): each of 4 ranks holds a quarter
+** of the 8,056,627,520 parameters plus the whole 192^2 x 2432 fp32 table; it was sharded too. */
+static void test_buffer_not_sharded(void **state) {
+  const long long buf = 192LL * 192 * 2432 * 4, params = 8056627520LL;
+  json_t *one = eval(state, "return { model = 'stabilityai/stable-diffusion-3.5-large', dtype = 'bf16', "
+                            "runtime = 'diffusers', gpu = 'H100', workload = { kind = 'train', method = 'full', "
+                            "micro_batch = 1, grad_checkpointing = true, precision = 'bf16-mixed', width = 1024, "
+                            "height = 1024, precomputed_embeddings = true, text_encoders = 'none' } }");
+  assert_int_equal(tu_int(one, "model.trainable_params"), params);
+  assert_int_equal(tu_category(one, "weights"), params * 4 + buf);
+  json_decref(one);
+  static const char *strategies[] = {"fsdp", "zero3"};
+  for (size_t i = 0; i < 2; i++) {
+    char text[1024];
+    snprintf(text, sizeof text,
+             "return { model = 'stabilityai/stable-diffusion-3.5-large', dtype = 'bf16', runtime = 'diffusers', "
+             "gpu = 'H100', parallel = { strategy = '%s', dp = 4 }, workload = { kind = 'train', method = 'full', "
+             "micro_batch = 1, grad_checkpointing = true, precision = 'bf16-mixed', width = 1024, height = 1024, "
+             "precomputed_embeddings = true, text_encoders = 'none' } }", strategies[i]);
+    json_t *j = eval(state, text);
+    assert_int_equal(tu_category(j, "weights"), params * 4 / 4 + buf);
+    json_decref(j);
+  }
+}
+
 static void test_video_lora(void **state) {
   json_t *j = eval(state, LTX "frames = 49, precomputed_embeddings = true, text_encoders = 'none' } }");
   assert_int_equal(tu_int(j, "model.trainable_params"), 117440512);
@@ -1444,7 +1472,7 @@ int main(void) {
       cmocka_unit_test(test_peft_trainable),   cmocka_unit_test(test_peft_regex), cmocka_unit_test(test_peft_all_linear), cmocka_unit_test(test_peft_default_targets),
       cmocka_unit_test(test_adamw8bit_states), cmocka_unit_test(test_calibration_lora),
       cmocka_unit_test(test_deepspeed_estimators), cmocka_unit_test(test_fused_ema_adam), cmocka_unit_test(test_zero3_states),
-      cmocka_unit_test(test_errors),           cmocka_unit_test(test_video_lora),
+      cmocka_unit_test(test_errors),           cmocka_unit_test(test_video_lora), cmocka_unit_test(test_buffer_not_sharded),
       cmocka_unit_test(test_era_torch1),       cmocka_unit_test(test_qlora_load),
       cmocka_unit_test(test_oib_step),         cmocka_unit_test(test_zero3_offload_param),
       cmocka_unit_test(test_unet_eager_scores), cmocka_unit_test(test_workload_errors),
