@@ -26,10 +26,18 @@ bool est_tp_sharded(inv_role r) {
          r == ROLE_EMBED || r == ROLE_LM_HEAD;
 }
 
+/* A long-lived tensor's share of the caching allocator's segments (c10/cuda/
+** CUDACachingAllocator.cpp): a request is rounded to 512 B; one of at most 1 MiB (kSmallSize)
+** is split from the small pool's shared segments; one under 10 MiB (kMinLargeAlloc) is split
+** from a 20 MiB segment (kLargeBuffer, get_allocation_size) that the next requests of its
+** size share (a block splits while the rest is over kSmallSize), so floor(20 MiB / r) of them
+** fill one and each takes that fraction of it; a larger one gets a segment of its own rounded
+** to 2 MiB (kRoundLarge). */
 uint64_t estimate_round_alloc(uint64_t bytes) {
   uint64_t r = bytes;
   if (!bytes_align(bytes, 512, &r)) return bytes;
-  if (r > MIB && !bytes_align(r, 2 * MIB, &r)) return bytes;
+  if (r > MIB && r < 10 * MIB) return bytes_ceildiv(20 * MIB, (20 * MIB) / r);
+  if (r >= 10 * MIB && !bytes_align(r, 2 * MIB, &r)) return bytes;
   return r;
 }
 
