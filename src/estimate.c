@@ -117,15 +117,58 @@ bool estimate_stage_weights(const model_desc *m, uint64_t tp, uint64_t layers, u
   return !acc.overflow;
 }
 
+static bool name_has(const char *name, const char *a, const char *b) {
+  return strstr(name, a) != NULL || strstr(name, b) != NULL;
+}
+
+/* Routed experts as the caching allocator sees them. The inventory lists them per expert
+** (count = MoE layers x E, the checkpoint's and vLLM's / llama.cpp's reading), but a
+** transformers model holds:
+** - a tensor named without an expert index (one '*', the layer) as one 3-D nn.Parameter
+**   per layer in every release: GraniteMoe / GraniteMoeHybrid ParallelExperts
+**   (nn.Parameter(torch.empty(num_experts, output_size, input_size))), GptOssExperts and
+**   Llama4TextExperts (gate_up_proj {E, h, 2I}, down_proj {E, I, h});
+** - per-expert modules (experts.* : nn.ModuleList of nn.Linear, one allocation per expert
+**   matrix) up to 4.x, and from 5.0 (huggingface/transformers 8598421b, the unified MoE
+**   "Experts" classes, e.g. Qwen3MoeExperts, MixtralExperts) one gate_up_proj
+**   {E, 2I, h} (gate and up concatenated) and one down_proj {E, h, I} per layer:
+**   transformers.fused_experts (scripts/runtimes/transformers.lua, runtime.version >= 5);
+**   the pytorch runtime's fused_experts knob for a loop whose model holds them so (the
+**   HF 5.x classes, torchtitan's GroupedExperts w1/w2/w3 {E, ., .}).
+** Returns false for a tensor kept as listed; else *one and *count become the fused
+** parameter's bytes and how many; an up projection adds what concatenating it to its
+** gate (same shape, gated_mlp) adds to the fused tensor, so the pair rounds as one. */
+static bool fused_expert(ectx *c, const inv_tensor *t, uint64_t tp, uint64_t *one, uint64_t *count) {
+  uint64_t E = c->m->block.experts;
+  if (t->role != ROLE_EXPERT || E == 0 || t->count % E != 0) return false;
+  const char *star = strchr(t->name, '*');
+  bool per_expert = star && strchr(star + 1, '*');
+  if (per_expert && scn_u64(c->s, "transformers.fused_experts", 0) == 0 && !scn_bool(c->s, "runtime.fused_experts", false))
+    return false;
+  uint64_t f = acc_mul(&c->acc, *one, E);
+  if (tp > 1 && est_tp_sharded(t->role)) f = bytes_ceildiv(f, tp);
+  *count = t->count / E;
+  if (per_expert && name_has(t->name, ".up_proj.", ".w3.")) {
+    uint64_t pair = estimate_round_alloc(acc_mul(&c->acc, f, 2)), gate = estimate_round_alloc(f);
+    *one = pair > gate ? pair - gate : 0;
+    return true;
+  }
+  *one = estimate_round_alloc(f);
+  return true;
+}
+
 static uint64_t est_reserved_weights(ectx *c, uint64_t tp) {
   uint64_t total = 0;
   for (size_t i = 0; i < c->m->inv.n; i++) {
     const inv_tensor *t = &c->m->inv.t[i];
-    uint64_t one = 0, n = 0;
+    uint64_t one = 0, n = 0, count = t->count;
     if (!inv_tensor_elements(t, &n)) c->acc.overflow = true;
     one = t->stored_bytes ? t->stored_bytes : est_elems_bytes(c, n, t->dtype);
-    if (tp > 1 && est_tp_sharded(t->role)) one = bytes_ceildiv(one, tp);
-    total = acc_add(&c->acc, total, acc_mul(&c->acc, estimate_round_alloc(one), t->count));
+    if (!fused_expert(c, t, tp, &one, &count)) {
+      if (tp > 1 && est_tp_sharded(t->role)) one = bytes_ceildiv(one, tp);
+      one = estimate_round_alloc(one);
+    }
+    total = acc_add(&c->acc, total, acc_mul(&c->acc, one, count));
   }
   return total;
 }

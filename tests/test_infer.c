@@ -355,6 +355,36 @@ static void test_optimum_benchmark_llama(void **state) {
   }
 }
 
+/* The caching allocator's rounding of MoE experts follows transformers' in-memory layout,
+** not the checkpoint's per-expert matrices. Qwen3-30B-A3B (48 layers, 128 experts,
+** h 2048, moe_intermediate_size 768, bf16): up to 4.57 Qwen3MoeSparseMoeBlock.experts is an
+** nn.ModuleList of Qwen3MoeMLP (models/qwen3_moe/modeling_qwen3_moe.py, v4.57.0), three
+** 3 MiB Linears per expert, each a sixth of a 20 MiB segment: 48 x 128 x 3 x
+** (ceil(20 MiB / 6) - 3 MiB) = 18,432 x 349,526 = 6,442,463,232 B of slack; from 5.0
+** (huggingface/transformers 8598421b, Qwen3MoeExperts) one gate_up_proj {128, 1536, 2048}
+** (768 MiB) and one down_proj {128, 2048, 768} (384 MiB) per layer, 2 MiB multiples: none.
+** granite-4.0-h-tiny (40 layers, 64 experts, h 1536, intermediate_size 512) holds
+** GraniteMoeHybridParallelExperts in every release (one nn.Parameter {E, out, in} per
+** layer: 192 and 96 MiB, no slack), where per-expert rounding (3 MiB and 1.5 MiB matrices)
+** would add 40 x 64 x (349,526 + 40,330) = 998,031,360 B; what remains, 126,131,192 B, is
+** its other tensors' rounding, the same in both releases. */
+static void test_fused_experts_rounding(void **state) {
+  const char *wl = ", context = 1024";
+#define QWEN3_MOE "model = 'Qwen/Qwen3-30B-A3B', dtype = 'bf16', gpu = 'H200-141GB'"
+#define GRANITE_H "model = 'ibm-granite/granite-4.0-h-tiny', dtype = 'bf16', gpu = 'H200-141GB'"
+  long long v4 = category(*state, QWEN3_MOE, ", version = '4.57.0'", wl, "allocator_slack");
+  long long v5 = category(*state, QWEN3_MOE, ", version = '5.0.0'", wl, "allocator_slack");
+  assert_int_equal(v4 - v5, 6442463232LL);
+  assert_true(v5 < 2 * 1048576LL); /* the non-expert tensors' rounding */
+  /* unset: the newest modelled, 4.57 */
+  assert_int_equal(category(*state, QWEN3_MOE, "", wl, "allocator_slack"), v4);
+  long long g4 = category(*state, GRANITE_H, ", version = '4.57.0'", wl, "allocator_slack");
+  assert_int_equal(g4, 126131192LL);
+  assert_int_equal(category(*state, GRANITE_H, ", version = '5.0.0'", wl, "allocator_slack"), g4);
+#undef QWEN3_MOE
+#undef GRANITE_H
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_gemma_cache_by_version),
@@ -367,6 +397,7 @@ int main(void) {
       cmocka_unit_test(test_cache_implementations),
       cmocka_unit_test(test_offload_host_figure),
       cmocka_unit_test(test_cache_knob_errors),
+      cmocka_unit_test(test_fused_experts_rounding),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

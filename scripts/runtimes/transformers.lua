@@ -46,8 +46,14 @@ local function version_code(v)
 end
 
 local function normalize(n, knobs)
-  if n.kind ~= "inference" then return end
   local v = n.runtime_version
+  -- from 5.0 the MoE models hold their routed experts as one gate_up_proj and one down_proj
+  -- 3-D parameter per layer instead of a ModuleList of per-expert Linears (huggingface/
+  -- transformers 8598421b, the unified "Experts" classes): the caching allocator rounds
+  -- those instead (src/estimate.c fused_expert); the default, the newest modelled 4.57,
+  -- keeps per-expert modules
+  n.extra["transformers.fused_experts"] = v ~= nil and version_code(v) >= 5000 and 1 or 0
+  if n.kind ~= "inference" then return end
   if v == nil then
     v = NEWEST
     n.notes[#n.notes + 1] = ("transformers version %s assumed (the newest modelled)"):format(NEWEST)
