@@ -1467,6 +1467,30 @@ static void test_peft_adapter_dtype(void **state) {
   }
 }
 
+/* Full training keeps fp32 master weights, so each per-expert Linear of Qwen3-30B-A3B
+** (768 x 2048 x 4 B = 6 MiB) takes a third of a 20 MiB segment under transformers 4.x's
+** nn.ModuleList of experts: 48 layers x 128 experts x 3 x (ceil(20 MiB / 3) - 6 MiB) =
+** 12,884,908,032 B more slack than the 5.0 Experts' gate_up_proj / down_proj per layer
+** (huggingface/transformers 8598421b; 1.5 and 0.75 GiB, 2 MiB multiples). The pytorch
+** runtime's fused_experts knob selects the same layout for a loop whose model has it. */
+static long long slack_of(void **state, const char *runtime) {
+  char text[512];
+  snprintf(text, sizeof text, "return { model = 'Qwen/Qwen3-30B-A3B', dtype = 'bf16', gpu = 'H200-141GB', "
+           "runtime = %s, workload = { kind = 'train', seq_len = 1024, micro_batch = 1 } }", runtime);
+  json_t *j = eval(state, text);
+  long long v = tu_category(j, "allocator_slack");
+  json_decref(j);
+  return v;
+}
+
+static void test_fused_experts_train_rounding(void **state) {
+  long long v4 = slack_of(state, "{ name = 'transformers', version = '4.57.0' }");
+  long long v5 = slack_of(state, "{ name = 'transformers', version = '5.0.0' }");
+  assert_int_equal(v4 - v5, 12884908032LL);
+  assert_int_equal(slack_of(state, "{ name = 'pytorch' }"), v4);
+  assert_int_equal(slack_of(state, "{ name = 'pytorch', fused_experts = true }"), v5);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_peft_trainable),   cmocka_unit_test(test_peft_regex), cmocka_unit_test(test_peft_all_linear), cmocka_unit_test(test_peft_default_targets),
@@ -1489,6 +1513,7 @@ int main(void) {
       cmocka_unit_test(test_dora_saved_outputs), cmocka_unit_test(test_peft_method_comparison_holdout),
       cmocka_unit_test(test_torchao_low_bit_adamw_holdout10), cmocka_unit_test(test_bnb_saves_input_holdout10), cmocka_unit_test(test_zero3_reuse_distance),
       cmocka_unit_test(test_peft_adapter_dtype),
+      cmocka_unit_test(test_fused_experts_train_rounding),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

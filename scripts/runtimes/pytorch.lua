@@ -21,8 +21,14 @@ return runtime {
   -- (stage.py forward_one_chunk output_chunks; true); torchtitan passes return_outputs=False
   -- since e5ef99aab (2025-10-22, #1922), which this knob set to false models (src/train.c
   -- lm_activations)
+  -- fused_experts: the model holds its routed experts as one 3-D parameter per layer and
+  -- matrix (transformers 5.x's Experts classes, torchtitan's GroupedExperts) rather than a
+  -- ModuleList of per-expert Linears (transformers 4.x, the default), which the caching
+  -- allocator rounds differently (src/estimate.c fused_expert); experts the checkpoint
+  -- names per layer (Granite MoE, gpt-oss, Llama 4) are fused either way
   knobs = { cache = { "dynamic", "static" }, torch = "string", free_logits = "bool",
-            peft = "string", autocast_adapter_dtype = "bool", compile = "bool", pp_outputs = "bool" },
+            peft = "string", autocast_adapter_dtype = "bool", compile = "bool", pp_outputs = "bool",
+            fused_experts = "bool" },
   knob_docs = {
     cache = "generate()'s cache (inference)",
     torch = "the PyTorch release (before 2.0 zero_grad kept gradients, per-parameter optimizer step)",
@@ -31,6 +37,7 @@ return runtime {
     autocast_adapter_dtype = "get_peft_model's autocast_adapter_dtype (true: fp32 adapters)",
     compile = "the loss under torch.compile (torchtitan training.compile)",
     pp_outputs = "with parallel.pp, step() keeps every micro-batch's output (false: return_outputs=False)",
+    fused_experts = "routed experts held as one 3-D parameter per layer (transformers 5.x, torchtitan); false: one module per expert",
   },
   modelled = true,
 }
