@@ -209,6 +209,10 @@ static void rd_kv_group(rd *r, size_t i, kv_group *g) {
         rd_fail(r, "kv[%zu].layer_ids[%zu]: expected a layer index 0 to %d", i, k, KV_MAX_IDS - 1);
         break;
       }
+      if (g->ids[id / 64] & (1ull << (id % 64))) {
+        rd_fail(r, "kv[%zu].layer_ids[%zu]: layer %lld listed twice", i, k, (long long)id);
+        break;
+      }
       g->ids[id / 64] |= 1ull << (id % 64);
     }
     g->has_ids = !r->failed;

@@ -104,6 +104,11 @@ L
 VRAMFIT_PATH="$T/user" check user-arch 0 "" -- estimate "$T/tiny.lua" --format json
 has user-arch-params '"params": 39168'
 check user-arch-absent 2 "unknown architecture tiny" -- estimate "$T/tiny.lua"
+# a recurrent group that lists one layer twice is refused by name
+mkdir -p "$T/user5/architectures"
+sed 's/kv = { { layers = L, kv_heads = 1, k_dim = h, v_dim = h } }/kv = { { layers = L, kind = "mamba", state_elems = 64, layer_ids = { 0, 0 } } }/' \
+  "$T/user/architectures/tiny.lua" >"$T/user5/architectures/tiny.lua"
+VRAMFIT_PATH="$T/user5" check user-arch-layer-ids 2 "kv[1].layer_ids[2]: layer 0 listed twice" -- estimate "$T/tiny.lua"
 mkdir -p "$T/user2/scripts/optimizers"
 printf 'return optimizer { name = "adamw", summary = "overridden", states = 3, step_temps = 0 }\n' \
   >"$T/user2/scripts/optimizers/adamw.lua"
