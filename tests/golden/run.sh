@@ -109,6 +109,10 @@ mkdir -p "$T/user5/architectures"
 sed 's/kv = { { layers = L, kv_heads = 1, k_dim = h, v_dim = h } }/kv = { { layers = L, kind = "mamba", state_elems = 64, layer_ids = { 0, 0 } } }/' \
   "$T/user/architectures/tiny.lua" >"$T/user5/architectures/tiny.lua"
 VRAMFIT_PATH="$T/user5" check user-arch-layer-ids 2 "kv[1].layer_ids[2]: layer 0 listed twice" -- estimate "$T/tiny.lua"
+sed -i 's/layer_ids = { 0, 0 }/layer_ids = "0,1"/' "$T/user5/architectures/tiny.lua"
+VRAMFIT_PATH="$T/user5" check user-arch-layer-ids-type 2 "kv[1].layer_ids: expected a list" -- estimate "$T/tiny.lua"
+sed -i 's/layer_ids = "0,1"/layer_ids = { 0 }/' "$T/user5/architectures/tiny.lua"
+VRAMFIT_PATH="$T/user5" check user-arch-layer-ids-count 2 "kv[1].layer_ids: a mamba group's list of its 2 layers" -- estimate "$T/tiny.lua"
 mkdir -p "$T/user2/scripts/optimizers"
 printf 'return optimizer { name = "adamw", summary = "overridden", states = 3, step_temps = 0 }\n' \
   >"$T/user2/scripts/optimizers/adamw.lua"

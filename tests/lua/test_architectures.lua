@@ -1002,12 +1002,15 @@ do
     check(n["model.layers.*.mlp.gate.wg.weight"] and n["model.layers.*.mlp.shared_mlp.up_proj.weight"].shape[1] == 3072
           and ha.block.experts_per_tok == 8 and ha.block.ffn_dim == 9 * 3072, "hunyuan_v1_moe: router wg, shared_mlp, top 8")
     local c = cfg_of("tencent/Hunyuan-A13B-Instruct"); c.moe_topk[3] = 4
-    check(err_of(build, "hunyuan_v1_moe", c) ~= nil, "hunyuan_v1_moe: per-layer top-k that differs is refused")
+    check(err_of(build, "hunyuan_v1_moe", c) == "config: field 'moe_topk' differs between layers, not modelled",
+          "hunyuan_v1_moe: per-layer top-k that differs is refused")
     -- an empty per-layer list (HunYuanMoEV1 indexes it by layer) and a top-k of 0 named, not defaulted
     for _, bad in ipairs { {}, 0 } do
       c = cfg_of("tencent/Hunyuan-A13B-Instruct"); c.moe_topk = bad
       local e = err_of(build, "hunyuan_v1_moe", c)
-      check(e ~= nil and e:find("moe_topk", 1, true) ~= nil, "hunyuan_v1_moe: moe_topk " .. (bad == 0 and "0" or "{}") .. " is refused naming the field")
+      check(e == (bad == 0 and "config: field 'moe_topk' must be a positive integer, got 0"
+                           or "config: field 'moe_topk' must list one value per layer (32)"),
+            "hunyuan_v1_moe: moe_topk " .. (bad == 0 and "0" or "{}") .. " is refused naming the field: " .. tostring(e))
     end
   end
   local so = built["ByteDance-Seed/Seed-OSS-36B-Instruct"]
