@@ -138,13 +138,12 @@ static bool name_has(const char *name, const char *a, const char *b) {
 ** Returns false for a tensor kept as listed; else *one and *count become the fused
 ** parameter's bytes and how many; an up projection adds what concatenating it to its
 ** gate (same shape, gated_mlp) adds to the fused tensor, so the pair rounds as one. */
-static bool fused_expert(ectx *c, const inv_tensor *t, uint64_t tp, uint64_t *one, uint64_t *count) {
+static bool fused_expert(ectx *c, const inv_tensor *t, uint64_t tp, bool fused_layout, uint64_t *one, uint64_t *count) {
   uint64_t E = c->m->block.experts;
   if (t->role != ROLE_EXPERT || E == 0 || t->count % E != 0) return false;
   const char *star = strchr(t->name, '*');
   bool per_expert = star && strchr(star + 1, '*');
-  if (per_expert && scn_u64(c->s, "transformers.fused_experts", 0) == 0 && !scn_bool(c->s, "runtime.fused_experts", false))
-    return false;
+  if (per_expert && !fused_layout) return false;
   uint64_t f = acc_mul(&c->acc, *one, E);
   if (tp > 1 && est_tp_sharded(t->role)) f = bytes_ceildiv(f, tp);
   *count = t->count / E;
@@ -159,12 +158,15 @@ static bool fused_expert(ectx *c, const inv_tensor *t, uint64_t tp, uint64_t *on
 
 static uint64_t est_reserved_weights(ectx *c, uint64_t tp) {
   uint64_t total = 0;
+  /* read once per estimate, not per tensor (this runs for every sweep point) */
+  bool fused_layout = c->m->block.experts && (scn_u64(c->s, "transformers.fused_experts", 0) != 0 ||
+                                              scn_bool(c->s, "runtime.fused_experts", false));
   for (size_t i = 0; i < c->m->inv.n; i++) {
     const inv_tensor *t = &c->m->inv.t[i];
     uint64_t one = 0, n = 0, count = t->count;
     if (!inv_tensor_elements(t, &n)) c->acc.overflow = true;
     one = t->stored_bytes ? t->stored_bytes : est_elems_bytes(c, n, t->dtype);
-    if (!fused_expert(c, t, tp, &one, &count)) {
+    if (!fused_expert(c, t, tp, fused_layout, &one, &count)) {
       if (tp > 1 && est_tp_sharded(t->role)) one = bytes_ceildiv(one, tp);
       one = estimate_round_alloc(one);
     }
