@@ -280,8 +280,13 @@ uint64_t est_drafter_forward_bytes(ectx *c, uint64_t tokens, uint64_t a) {
   return est_forward_as_dense(c, d, tokens, a);
 }
 
+/* The rotary cos/sin cache's elements (vLLM's and SGLang's get_rope): rope_rows x the rotary
+** width. None for a model without RoPE (rope_positions 0: Granite 4.0-H's position_embedding_type
+** "nope", whose attention builds no rotary_emb: vllm/model_executor/models/granitemoehybrid.py
+** GraniteMoeHybridAttention; rope_rows 0 says the same for Jamba and Nemotron-H). */
 uint64_t est_rope_elems(ectx *c) {
   const model_desc *m = c->m;
+  if (m->rope_positions == 0) return 0;
   for (size_t i = 0; i < m->inv.n; i++)
     if (m->inv.t[i].role == ROLE_POS_EMBED && !est_vision_tensor(&m->inv.t[i])) return 0; /* a ViT's are its own */
   return acc_mul(&c->acc, m->rope_rows, m->rotary_dim ? m->rotary_dim : m->head_dim);

@@ -703,10 +703,6 @@ static uint64_t stage_weights(ectx *c, uint64_t stage) {
     total = acc_add(&c->acc, total, b);
   }
   uint64_t pos = est_rope_elems(c), rb = scn_u64(c->s, "vllm.rope_bytes", 0);
-  /* no RoPE at all (rope_positions 0: Granite 4.0-H's position_embedding_type "nope"): the
-  ** model builds no get_rope instance, so no cos/sin cache (vllm/model_executor/models/
-  ** granitemoehybrid.py GraniteMoeHybridAttention: rotary_emb = None unless "rope") */
-  if (m->rope_positions == 0) pos = 0;
   if (m->rope_positions > 1 && scn_u64(c->s, "vllm.version", 19000) >= 7002) pos = acc_mul(&c->acc, pos, 4);
   uint64_t rope = rb ? acc_mul(&c->acc, pos, rb) : est_elems_bytes(c, pos, c->s->dtype);
   return acc_add(&c->acc, total, rope);
