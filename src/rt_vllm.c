@@ -1396,7 +1396,8 @@ static bool vllm_hybrid(ectx *c, const vcfg *v) {
 **   0.13-0.22). Before 0.12 (assumed, not bisected) the list stepped by 8 to the same max:
 **   67 sizes at 512.
 ** - PIECEWISE: one batch of each size, the model cut at every attention (and mamba/GDN)
-**   layer, so L + 1 graphs a size; from 0.11 (FULL_AND_PIECEWISE) also one FULL decode graph,
+**   layer, so L + 1 graphs a size; from 0.11 (FULL_AND_PIECEWISE; hybrid and Mamba models from
+**   0.10.2, see below) also one FULL decode graph,
 **   all L layers in it, for each size up to max_num_seqs x (1 + speculative tokens).
 **   Before that (0.8-0.10) PIECEWISE only, and before 0.10 (PR #20628) the list ran to 512
 **   whatever max_num_seqs; FULL decode graphs skip the sizes under 1 + the speculative
@@ -1444,13 +1445,24 @@ static void capture_sizes_upto(ectx *c, const vcfg *v, uint64_t from, uint64_t *
   ** 0.11 (the first release with FULL graphs here; the downgrade before 0.19 assumed). */
   bool no_full = false;
   for (int i = 0; i < c->m->n_kv; i++) no_full = no_full || c->m->kv[i].kind == KV_CHUNKED;
+  /* Hybrid and Mamba models get FULL decode graphs a release earlier: from 0.10.2 (the first
+  ** release with cudagraph_mode) MambaModelConfig.verify_and_update_config
+  ** (vllm/model_executor/models/config.py; HybridAttentionMambaModelConfig calls it) sets
+  ** FULL_AND_PIECEWISE when the user left cudagraph_mode unset, except for the architectures in
+  ** its FCG_NOT_SUPPORTED_MODELS (Lfm2ForCausalLM, MiniMaxText01ForCausalLM). A vLLM 0.10.2 log
+  ** of Qwen3-Next-80B-A3B-Instruct tp 2 on 2 x H200: "Hybrid or mamba-based model detected:
+  ** setting cudagraph mode to FULL_AND_PIECEWISE", "Capturing CUDA graphs (mixed prefill-decode,
+  ** PIECEWISE): 67/67", "Capturing CUDA graphs (decode, FULL): 67/67". */
+  bool state = false;
+  for (int i = 0; i < c->m->n_kv; i++) state = state || c->m->kv[i].kind == KV_STATE;
+  bool full_from = v->version >= 11000 || (state && v->version >= 10002 && strcmp(c->m->arch, "lfm2") != 0);
   bool gptoss = strcmp(c->m->arch, "gpt_oss") == 0 && v->version >= 10001;
   if (gptoss) max = v->version >= 11000 && v->version < 12000 ? 992 : 1024;
   for (uint64_t b = 1; b <= max; b = b < 8 ? b * 2 : b + ((v->version >= 12000 || gptoss) && b >= 256 ? 16 : 8)) {
     if (b > v->tokens) break;
     if (b < from) continue;
     ++*pw;
-    if (v->version >= 11000 && !no_full && b <= decode && b >= 1 + k) ++*full, *largest_full = b;
+    if (full_from && !no_full && b <= decode && b >= 1 + k) ++*full, *largest_full = b;
   }
 }
 
