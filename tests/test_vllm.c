@@ -3474,6 +3474,118 @@ static void test_graph_hybrid_full_v0102(void **state) {
   json_decref(j);
 }
 
+/* Hold-out (holdout12-vllm): hybrid DeltaNet / Mamba page sizes, MiniMax-M2 and gpt-oss, held as vramfit
+** stands (one mechanism changed: test_graph_hybrid_full_v0102). Pools pinned at the printed "Available KV
+** cache memory" (floor of the printed GiB) unless said.
+** - A public repository's notes file with its docker compose and full startup log (2026-05-01):
+**   vllm/vllm-openai:v0.20.0-cu130-ubuntu2404, sakamakismile/Qwen3.6-27B-Text-NVFP4-MTP, WSL2, one GPU,
+**   --language-model-only --gpu-memory-utilization 0.80 --max-model-len 32768 --kv-cache-dtype fp8
+**   --enable-prefix-caching --enforce-eager (no speculative config): "Model loading took 17.62 GiB",
+**   "Setting attention block size to 1568 tokens", "Available KV cache memory: 6.67 GiB", "GPU KV cache
+**   size: 53,312 tokens", "Maximum concurrency for 32,768 tokens per request: 5.15x".
+** - noonghunna/club-3090 issue #652 (vLLM 0.24.0, RTX 5090, qwen3.6-35b-a3b-nvfp4 as modelopt, fp8 KV,
+**   131,072 tokens, 1 sequence, prefix caching): "6.01 GiB", "569,878 tokens", "4.35x" (Qwen3.5-35B-A3B's
+**   config taken for 3.6's).
+** - noonghunna/club-3090 issue #642 (2 x RTX 3090, tp 2, qwen3.6-27b-autoround-int4, float16, 262,144
+**   tokens; the repo's "dual" compose as its #104 prints it: fp8_e5m2 KV, 2 sequences, prefix caching,
+**   MTP 3, custom all-reduce off; 0.24.0 assumed from the log's source lines): "11.05 GiB", "623,873
+**   tokens", "2.38x" (426 blocks of 17 layers x 1600 tokens x 1,024 B: 11.0504 GiB, so the floor of
+**   the printed 11.05 holds one block fewer, -0.2 %).
+** - A public data-pipeline repository's log of vLLM 0.10.2, Qwen/Qwen3-Next-80B-A3B-Instruct bf16, tp 2
+**   on 2 x H200, all defaults: "Model loading took 74.2812 GiB", "Setting attention block size to 544
+**   tokens", "Available KV cache memory: 44.59 GiB", "973,760 tokens", "14.77x" at 262,144 (unpinned:
+**   43.95 GiB, -1.4 %).
+** - A public model-node repository's docker-compose log of vLLM 0.13.0, Qwen3-Next-80B-A3B-Instruct as a
+**   compressed-tensors W4A16 checkpoint (repo not printed), tp 2 (L40S host), fp8 KV, 32,768 tokens, 8
+**   sequences, prefix caching requested and disabled by vLLM: "Setting attention block size to 1072
+**   tokens", "17.58 GiB", "767,552 tokens", "84.29x".
+** - eugr/spark-vllm-docker issue #396 (2 x DGX Spark, tp 2, vLLM 0.29.1rc1, MiniMax-M2.7 AWQ as MiniMax-M2's
+**   shapes, bf16 KV, 196,608 tokens): at util 0.80 "Available KV cache memory: 22.5 GiB ... the estimated
+**   maximum model length is 190272"; at 0.85 "28.74 GiB KV -> 240,816 tokens, 1.22x" (as reported; the
+**   engine takes the smallest rank's pool, which the printed rank-0 figure may exceed: +0.9 %).
+** - vllm-project/recipes PR #273 (2 x MI300X, vLLM 0.17.1 ROCm wheel, VLLM_ROCM_USE_AITER=1, MiniMax-M2 tp 2,
+**   defaults): "KV cache: 497,600 tokens" (unpinned, +5.0 %: RCCL / custom all-reduce buffers on ROCm are
+**   the open item of the ROCm round).
+** - A public blog's vLLM 0.19.0 log on an A100 (https://myoceane.fr/index.php/ai-vllm-a100-gemma-4/):
+**   openai/gpt-oss-20b, --max-model-len 131072 --gpu-memory-utilization 0.65: "Model loading took 13.72
+**   GiB", "Available KV cache memory: 36.56 GiB" (unpinned). */
+#define HO12(model, quant, rt, tp, ctx, gpu)                                                                      \
+  "return { model = '" model "', quant = " quant ", runtime = { name = 'vllm', " rt " }, parallel = { tp = " tp \
+  " }, workload = { kind = 'inference', context = " ctx " }, gpu = '" gpu "' }"
+static void test_holdout12_vllm(void **state) {
+  json_t *j = eval(*state, HO12("Qwen/Qwen3.6-27B", "'nvfp4'",
+                                "version = '0.20.0', kv_cache_memory_bytes = 7161857966, kv_cache_dtype = 'fp8', "
+                                "max_model_len = 32768, enable_prefix_caching = true, enforce_eager = true, "
+                                "gpu_memory_utilization = 0.8, limit_mm_per_prompt = 'image=0,video=0'",
+                                "1", "32768", "RTX-5090-32GB"));
+  gib(j, "weights_bytes", 17.62, 0.01);
+  assert_int_equal((long long)fig(j, "block_size"), 1568);
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), 53312);
+  near(j, "max_concurrency", 5.15, 0.05, 0.005);
+  json_decref(j);
+  j = eval(*state, HO12("Qwen/Qwen3.5-35B-A3B", "'nvfp4'",
+                        "version = '0.24.0', kv_cache_memory_bytes = 6453188362, kv_cache_dtype = 'fp8', "
+                        "max_model_len = 131072, max_num_seqs = 1, max_num_batched_tokens = 8192, "
+                        "enable_prefix_caching = true",
+                        "1", "131072", "RTX-5090-32GB"));
+  near(j, "kv_cache_tokens", 569878, 0.05, 0);
+  near(j, "max_concurrency", 4.35, 0.05, 0.005);
+  json_decref(j);
+  j = eval(*state, HO12("Qwen/Qwen3.6-27B", "'gptq'",
+                        "version = '0.24.0', kv_cache_memory_bytes = 11864847155, kv_cache_dtype = 'fp8_e5m2', "
+                        "max_model_len = 262144, max_num_seqs = 2, max_num_batched_tokens = 8192, "
+                        "enable_prefix_caching = true, disable_custom_all_reduce = true, speculative = { "
+                        "method = 'mtp', num_speculative_tokens = 3 }",
+                        "2", "262144", "RTX-3090-24GB"));
+  near(j, "kv_cache_tokens", 623873, 0.05, 0);
+  near(j, "max_concurrency", 2.38, 0.05, 0.005);
+  json_decref(j);
+  j = eval(*state, HO12("Qwen/Qwen3-Next-80B-A3B-Instruct", "nil",
+                        "version = '0.10.2', flashinfer_sampler = false, kv_cache_memory_bytes = 47878147932", "2",
+                        "262144", "H200"));
+  gib(j, "weights_bytes", 74.2812, 0.01);
+  assert_int_equal((long long)fig(j, "block_size"), 544);
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), 973760);
+  near(j, "max_concurrency", 14.77, 0.05, 0.005);
+  json_decref(j);
+  j = eval(*state, HO12("Qwen/Qwen3-Next-80B-A3B-Instruct", "nil", "version = '0.10.2', flashinfer_sampler = false",
+                        "2", "262144", "H200"));
+  gib(j, "kv_cache_bytes", 44.59, 0.05);
+  json_decref(j);
+  j = eval(*state, HO12("Qwen/Qwen3-Next-80B-A3B-Instruct", "'compressed-tensors-w4a16'",
+                        "version = '0.13.0', kv_cache_memory_bytes = 18876381265, kv_cache_dtype = 'fp8', "
+                        "max_model_len = 32768, max_num_seqs = 8, max_num_batched_tokens = 8192, "
+                        "enable_prefix_caching = true, disable_custom_all_reduce = true, gpu_memory_utilization = "
+                        "0.92",
+                        "2", "32768", "L40S-48GB"));
+  assert_int_equal((long long)fig(j, "block_size"), 1072);
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), 767552);
+  near(j, "max_concurrency", 84.29, 0.05, 0.005);
+  json_decref(j);
+  j = eval(*state, "return { model = 'MiniMaxAI/MiniMax-M2', quant = 'awq', runtime = { name = 'vllm', version = "
+                   "'0.29.1', kv_cache_memory_bytes = 30859340021, max_model_len = 196608 }, parallel = { tp = 2 }, "
+                   "workload = { kind = 'inference', context = 196608 }, gpu = { name = 'GB10', memory = "
+                   "'119.7GiB' } }");
+  near(j, "kv_cache_tokens", 240816, 0.05, 0);
+  near(j, "max_concurrency", 1.22, 0.05, 0.005);
+  json_decref(j);
+  j = eval(*state, "return { model = 'MiniMaxAI/MiniMax-M2', quant = 'awq', runtime = { name = 'vllm', version = "
+                   "'0.29.1', kv_cache_memory_bytes = 24159191040, max_model_len = 196608 }, parallel = { tp = 2 }, "
+                   "workload = { kind = 'inference', context = 196608 }, gpu = { name = 'GB10', memory = "
+                   "'119.7GiB' } }");
+  near(j, "max_model_len_fit", 190272, 0.05, 0);
+  json_decref(j);
+  j = eval(*state, HO12("MiniMaxAI/MiniMax-M2", "nil", "version = '0.17.1'", "2", "196608", "MI300X"));
+  near(j, "kv_cache_tokens", 497600, 0.05, 0);
+  json_decref(j);
+  j = eval(*state, HO12("openai/gpt-oss-20b", "nil",
+                        "version = '0.19.0', gpu_memory_utilization = 0.65, max_model_len = 131072", "1", "131072",
+                        "A100-80GB"));
+  gib(j, "weights_bytes", 13.72, 0.01);
+  gib(j, "kv_cache_bytes", 36.56, 0.05);
+  json_decref(j);
+}
+
 /* Hold-out (holdout10-vllm-fit): vLLM's own refusals, "To serve at least one request with the
 ** models's max seq len (X), (A GiB KV cache is needed, which is larger than the available KV cache
 ** memory (B GiB). Based on the available memory, the estimated maximum model length is N." Each
@@ -3689,7 +3801,7 @@ int main(void) {
       cmocka_unit_test(test_rocm_sampler_sorts), cmocka_unit_test(test_sglang_rocm_aiter),
       cmocka_unit_test(test_v2_runner_holdout5), cmocka_unit_test(test_quant_70b_h200_holdout6), cmocka_unit_test(test_bnb_inflight_holdout6), cmocka_unit_test(test_marlin_holdout6), cmocka_unit_test(test_fused_experts_fp8_holdout6), cmocka_unit_test(test_gptq_kernels_holdout7), cmocka_unit_test(test_w4a16_zero_points_machete), cmocka_unit_test(test_qwen3_235b_fp8_tp4_v0271),
       cmocka_unit_test(test_v020_hybrid_tokens), cmocka_unit_test(test_swap_space_host_only),
-      cmocka_unit_test(test_holdout10_vllm), cmocka_unit_test(test_graph_hybrid_full_v0102), cmocka_unit_test(test_holdout10_vllm_fit), cmocka_unit_test(test_fit_len_arithmetic),
+      cmocka_unit_test(test_holdout10_vllm), cmocka_unit_test(test_graph_hybrid_full_v0102), cmocka_unit_test(test_holdout12_vllm), cmocka_unit_test(test_holdout10_vllm_fit), cmocka_unit_test(test_fit_len_arithmetic),
       cmocka_unit_test(test_qwen3_vl_vllm), cmocka_unit_test(test_qwen25_vl_mrope_cache),
       cmocka_unit_test(test_language_model_only), cmocka_unit_test(test_quantization_flag_checkpoint),
   };
