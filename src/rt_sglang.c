@@ -618,13 +618,40 @@ static void decode_sizes(ectx *c, uint64_t graph_bs, uint64_t reqs, sg_graphs *g
 ** torch.compile runner from 0.5.10 (PR #16331) or with --enable-piecewise-cuda-graph, else none;
 ** --disable-piecewise-cuda-graph turns them off. */
 #define SG_BREAKABLE_DEFAULT 501400
-static const char *sg_prefill_backend(const scenario *s) {
+#define SG_PIECEWISE_DEFAULT 501000 /* PR #16331's release here (0.5.10): piecewise graphs on by default */
+
+/* A multimodal model: a vision tower or projector among its tensors (est_vision_tensor; SGLang's
+** own test is ModelConfig.is_multimodal, an architecture list, configs/model_config.py
+** multimodal_model_archs). */
+static bool sg_multimodal(const model_desc *m) {
+  for (size_t i = 0; i < m->inv.n; i++)
+    if (est_vision_tensor(&m->inv.t[i])) return true;
+  return false;
+}
+
+/* Piecewise graphs on by default (0.5.10 .. 0.5.13 here): server_args.py
+** _handle_piecewise_cuda_graph turns them off again for a multimodal model ("8. Multimodal / VLM
+** models: if self.get_model_config().is_multimodal: self.disable_piecewise_cuda_graph = True",
+** skipped only under --enforce-piecewise-cuda-graph). Hold-out round 12: Qwen3.5-9B
+** (Qwen3_5ForConditionalGeneration) on SGLang main of 2026-04-14 logs "Disable piecewise CUDA
+** graph because --disable-piecewise-cuda-graph is set" without the flag on its command line and
+** captures decode graphs only. Before the default (PR #11830's Qwen2.5-VL with
+** --enable-piecewise-cuda-graph, Nov 2025) the explicit flag captured them; whether the
+** breakable default (0.5.14 here, CUDA) keeps the gate was not found, so it is applied where
+** the torch.compile runner is the default: 0.5.10 on, except breakable's CUDA default. */
+static bool sg_multimodal_gate(const ectx *c, uint64_t rel) {
+  return rel >= SG_PIECEWISE_DEFAULT && sg_multimodal(c->m);
+}
+
+static const char *sg_prefill_backend(const ectx *c) {
+  const scenario *s = c->s;
   if (scn_bool(s, "runtime.disable_piecewise_cuda_graph", false)) return "disabled";
   const char *be = scn_str(s, "runtime.cuda_graph_backend_prefill", "");
   if (be[0]) return be;
   uint64_t rel = scn_u64(s, "sglang.release", 99999999);
   if (rel >= SG_BREAKABLE_DEFAULT && strncmp(s->gpu_arch, "cdna", 4) != 0) return "breakable";
-  if (rel >= 501000 || scn_bool(s, "runtime.enable_piecewise_cuda_graph", false)) return "tc_piecewise";
+  if (sg_multimodal_gate(c, rel)) return "disabled";
+  if (rel >= SG_PIECEWISE_DEFAULT || scn_bool(s, "runtime.enable_piecewise_cuda_graph", false)) return "tc_piecewise";
   return "disabled";
 }
 
@@ -639,7 +666,7 @@ static const char *sg_prefill_backend(const scenario *s) {
 static void piecewise_sizes(ectx *c, uint64_t chunk, sg_graphs *gr) {
   const scenario *s = c->s;
   uint64_t rel = scn_u64(s, "sglang.release", 99999999);
-  if (strcmp(sg_prefill_backend(s), "disabled") == 0) return;
+  if (strcmp(sg_prefill_backend(c), "disabled") == 0) return;
   bool nw = rel >= SG_PIECEWISE_PER_SIZE;
   uint64_t dflt = nw ? (est_model_mla(c->m) ? 2048 : chunk) : 4096;
   uint64_t max = scn_u64(s, "runtime.piecewise_cuda_graph_max_tokens", dflt);
@@ -687,7 +714,7 @@ static void sg_graph_bytes(ectx *c, const sg_spec *sp, uint64_t graph_bs, uint64
   uint64_t rel = scn_u64(s, "sglang.release", 99999999);
   gr->backend = sg_backend(s);
   if (!scn_bool(s, "runtime.disable_cuda_graph", false)) decode_sizes(c, graph_bs, reqs, gr);
-  gr->pf_backend = sg_prefill_backend(s);
+  gr->pf_backend = sg_prefill_backend(c);
   piecewise_sizes(c, chunk, gr);
   uint64_t v = c->m->vocab;
   uint64_t dpool = 0;
