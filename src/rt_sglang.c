@@ -706,6 +706,39 @@ static void attn_state(ectx *c, uint64_t ctx, uint64_t page, sg_graphs *gr) {
   }
 }
 
+/* SGLang's MLA attention keeps kv_b_proj (the prefill path's up-projection) and, after loading,
+** two more per-rank tensors cut from it for the absorbed decode path:
+** models/deepseek_v2.py DeepseekV2ForCausalLM.post_load_weights splits w = kv_b_proj.weight into
+** w_kc and w_vc and stores `w_kc.transpose(1, 2).contiguous().transpose(1, 2)` and
+** `w_vc.contiguous().transpose(1, 2)`: both new storage, together one more copy of the rank's
+** kv_b_proj slice (its heads split by tp). Their dtype is w's after the dequantization there:
+** the model dtype for an unquantized kv_b_proj; bf16 for block FP8 128 x 128 on CUDA
+** (block_quant_dequant) and for int8 / AWQ weights (dequantized to bf16); FP8 elsewhere
+** (block_quant_to_tensor_quant on ROCm, per-tensor FP8 as stored). The DeepGEMM bmm path
+** (SGL_USE_DEEPGEMM_BMM, off by default) is not modelled. Hold-out round 12 (nvidia
+** DeepSeek-R1-FP4 at tp 4, sgl-project/sglang PR #9162): 0.48 GiB a rank. */
+static uint64_t sg_mla_absorb_bytes(ectx *c) {
+  const model_desc *m = c->m;
+  const scenario *s = c->s;
+  if (!est_model_mla(m)) return 0;
+  bool cuda = strncmp(s->gpu_arch, "cdna", 4) != 0;
+  uint64_t sum = 0;
+  for (size_t i = 0; i < m->inv.n; i++) {
+    const inv_tensor *t = &m->inv.t[i];
+    if (!strstr(t->name, "kv_b_proj") || est_is_draft(t) || t->buffer) continue;
+    uint64_t one = 0;
+    if (!inv_tensor_elements(t, &one)) { c->acc.overflow = true; return 0; }
+    /* a rank's heads (tp) of its stage's layers (pp) */
+    uint64_t n = bytes_ceildiv(acc_mul(&c->acc, one, t->count), acc_mul(&c->acc, s->tp ? s->tp : 1, s->pp ? s->pp : 1));
+    uint64_t b;
+    if (!t->qtype[0]) b = est_elems_bytes(c, n, t->dtype);
+    else if (strncmp(t->qtype, "fp8", 3) == 0 && !(cuda && strcmp(t->qtype, "fp8-b128") == 0)) b = n;
+    else b = acc_mul(&c->acc, n, 2);
+    sum = acc_add(&c->acc, sum, b);
+  }
+  return sum;
+}
+
 /* The graphs' memory: the shared pool, the outputs, the backend's state and the piecewise
 ** graphs; decode and piecewise are also given apart, each as if captured first. */
 static void sg_graph_bytes(ectx *c, const sg_spec *sp, uint64_t graph_bs, uint64_t reqs, uint64_t chunk,
@@ -814,6 +847,10 @@ void sglang_estimate(ectx *c) {
     uint64_t pos = est_rope_elems(c);
     all = acc_add(&c->acc, all, cuda ? acc_mul(&c->acc, pos, 4) : est_elems_bytes(c, pos, s->dtype));
   }
+  /* MLA's absorbed kv_b_proj copies (sg_mla_absorb_bytes): made in load_model's post_load_weights,
+  ** so counted by "mem usage" as the parameters are */
+  uint64_t absorb = sg_mla_absorb_bytes(c);
+  all = acc_add(&c->acc, all, absorb);
   /* "mem usage" is the drop in free memory across load_model, after empty_cache(): the caching
   ** allocator's segment tails count (est_reserved_slack). Hold-out round 5: Qwen3-14B at tp 4
   ** on 4 x RTX 4090 printed 7.08 GB against 6.90 GiB of parameters and rotary cache (0.178 GiB
@@ -958,6 +995,7 @@ void sglang_estimate(ectx *c) {
   est_add_context(c, b, "CUDA context and loaded kernels");
   est_fig(c, "weights_bytes", w);
   est_fig(c, "weights_reserve_bytes", reserve);
+  if (absorb) est_fig(c, "mla_absorbed_copy_bytes", absorb);
   /* "KV Cache is allocated. #tokens: N, K size, V size" (per sub-pool for hybrid SWA) and
   ** "Mamba Cache is allocated. max_mamba_cache_size: K, conv_state size, ssm_state size" */
   uint64_t tokens = p.hybrid && !p.tokens ? p.swa_tokens : p.tokens;
