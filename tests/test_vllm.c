@@ -2157,6 +2157,24 @@ static void test_sglang_rocm_aiter(void **state) {
                              {NULL}});
 }
 
+/* Hold-out round 12 (holdout12-sglang), supplementary: the H100 section (2026-08-22) of the same
+** public reranker README whose MI355X run test_sglang_rocm_aiter holds; a new run: pip sglang 0.5.18,
+** one H100 80GB HBM3, `--model-path Qwen/Qwen3-Reranker-0.6B --disable-radix-cache
+** --mem-fraction-static 0.3`: "mem usage=1.18 GB", "max_total_num_tokens=208651, chunked_prefill_size=8192,
+** ..., max_running_requests=2608, context_len=40960". No aiter derate on CUDA. */
+static void test_sglang_holdout12_h100_reranker(void **state) {
+  expect_figs(*state,
+              "return { " QWEN3_06B ", runtime = { name = 'sglang', version = '0.5.18', mem_fraction_static = 0.3, "
+              "disable_radix_cache = true, context_length = 40960 }, workload = { kind = 'inference', context = "
+              "40960 }, gpu = 'H100-SXM-80GB' }",
+              (const want[]){{"weights_bytes", 1.18, 0.01, IN_GIB},
+                             {"kv_cache_tokens", 208651, 0.05, 0},
+                             {"max_running_requests", 2608, 0.05, 0},
+                             {"chunked_prefill_size", 8192, 0, 0},
+                             {"mem_fraction_static", 0.3, 0, 1e-12},
+                             {NULL}});
+}
+
 /* Hold-out round 6: SGLang's CUDA-graph capture, "Capture cuda graph end ... mem usage" (decode) and
 ** "Capture piecewise CUDA graph end ... mem usage" (rt_sglang.c sg_graph_bytes: one graph pool shared by
 ** both runners, the decode graphs' fp32 logits outputs, the attention backend's graph state, the
@@ -3926,7 +3944,7 @@ int main(void) {
       cmocka_unit_test(test_qwen3_235b_fp8_tp8_ep),
       cmocka_unit_test(test_llama8b_dtypes), cmocka_unit_test(test_gemma2_hybrid), cmocka_unit_test(test_deepseek_mla), cmocka_unit_test(test_mla_block_size), cmocka_unit_test(test_glm45_air),
       cmocka_unit_test(test_moe),            cmocka_unit_test(test_qwen2moe_holdout), cmocka_unit_test(test_version_eras), cmocka_unit_test(test_cudagraph_profiling_default), cmocka_unit_test(test_cudagraph_memory), cmocka_unit_test(test_graph_gptoss_sizes), cmocka_unit_test(test_graph_fa3_accum_holdout7), cmocka_unit_test(test_graph_chunked_piecewise_only), cmocka_unit_test(test_graph_custom_ar_rule), cmocka_unit_test(test_graph_nccl_holdout6), cmocka_unit_test(test_a100_v010),
-      cmocka_unit_test(test_deficit),        cmocka_unit_test(test_errors),      cmocka_unit_test(test_sglang_pool), cmocka_unit_test(test_sglang_release_defaults), cmocka_unit_test(test_sglang_holdout3), cmocka_unit_test(test_sglang_holdout5), cmocka_unit_test(test_sglang_holdout8), cmocka_unit_test(test_sglang_holdout12_vlm_gate), cmocka_unit_test(test_sglang_holdout12_mla), cmocka_unit_test(test_sglang_holdout12_lfm2), cmocka_unit_test(test_sglang_holdout6), cmocka_unit_test(test_sglang_graphs2), cmocka_unit_test(test_sglang_breakable), cmocka_unit_test(test_sglang_moe_shared_expert_width), cmocka_unit_test(test_sglang_dense_layers),
+      cmocka_unit_test(test_deficit),        cmocka_unit_test(test_errors),      cmocka_unit_test(test_sglang_pool), cmocka_unit_test(test_sglang_release_defaults), cmocka_unit_test(test_sglang_holdout3), cmocka_unit_test(test_sglang_holdout5), cmocka_unit_test(test_sglang_holdout8), cmocka_unit_test(test_sglang_holdout12_vlm_gate), cmocka_unit_test(test_sglang_holdout12_mla), cmocka_unit_test(test_sglang_holdout12_lfm2), cmocka_unit_test(test_sglang_holdout12_h100_reranker), cmocka_unit_test(test_sglang_holdout6), cmocka_unit_test(test_sglang_graphs2), cmocka_unit_test(test_sglang_breakable), cmocka_unit_test(test_sglang_moe_shared_expert_width), cmocka_unit_test(test_sglang_dense_layers),
       cmocka_unit_test(test_sglang_mamba), cmocka_unit_test(test_sglang_swa), cmocka_unit_test(test_sglang_mla),
       cmocka_unit_test(test_sglang_spec_eagle3), cmocka_unit_test(test_sglang_spec_mtp),
       cmocka_unit_test(test_sglang_spec_errors),
