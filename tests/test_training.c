@@ -1491,6 +1491,44 @@ static void test_fused_experts_train_rounding(void **state) {
   assert_int_equal(slack_of(state, "{ name = 'pytorch', fused_experts = true }"), v5);
 }
 
+/* torchtune before 0.3.0 quantized only the bases of the Linears LoRA adapts: the LoRA builders
+** passed quantize_base to LoRALinear alone and built the others as bf16 nn.Linear
+** (torchtune/models/llama3_1/_component_builders.py at 3d7ca386); FrozenNF4Linear for them came
+** with #1119 and #1485, first released in v0.3.0. Hold-out (not a calibration case): torchtune
+** issue #1398 (2024-08-23, torchtune main of August 2024, llama3_1/8B_qlora_single_device, rank 8):
+** "Memory stats after model init", peak memory allocation 14.41 GiB with
+** lora_attn_modules [q_proj, v_proj] and apply_lora_to_mlp False, 6.19 GiB with the config's
+** default (q, k, v, output_proj and the MLP). Weights + adapters read 5.62 GiB (-61%) for the
+** first before; now 14.06 (-2.4%); the second 5.65 (-8.7%) either way. The k, o, gate, up and
+** down projections stay bf16: 32 x (1024 + 4096 + 3 x 14336) x 4096 x 2 B = 12,616,466,432 B
+** instead of their 4-bit bytes; 0.3.0 and later quantize every Linear (unchanged). */
+static void test_torchtune_lora_only_nf4_holdout12(void **state) {
+  const char *f = "return { model = 'meta-llama/Llama-3.1-8B-Instruct', dtype = 'bf16', gpu = 'A100-SXM4-80GB', quant = 'bnb-nf4', "
+                  "runtime = { name = 'torchtune'%s }, workload = { kind = 'train', method = 'qlora', micro_batch = 1, "
+                  "seq_len = 512, grad_checkpointing = true, optimizer = 'adamw', precision = 'bf16', "
+                  "lora = { r = 8, alpha = 16, targets = { %s } }, attention = 'sdpa' } }";
+  const char *qv = "'q_proj', 'v_proj'";
+  const char *all = "'q_proj', 'k_proj', 'v_proj', 'o_proj', 'gate_proj', 'up_proj', 'down_proj'";
+  char buf[768];
+  long long w[3];
+  const char *ver[3] = {", version = '0.2.1'", ", version = '0.3.0'", ""};
+  for (int i = 0; i < 3; i++) {
+    snprintf(buf, sizeof buf, f, ver[i], qv);
+    json_t *j = eval(state, buf);
+    w[i] = tu_category(j, "weights");
+    if (i == 0) assert_within((double)(w[0] + tu_category(j, "adapter_weights")), 14.41 * 1073741824.0, 0.10);
+    json_decref(j);
+  }
+  assert_int_equal(w[1], w[2]);
+  /* the five unadapted projections: bf16 bytes less their 4-bit bytes */
+  assert_int_equal(w[0] - w[1], 12616466432LL - 3548391424LL);
+  snprintf(buf, sizeof buf, f, ver[0], all);
+  json_t *j = eval(state, buf);
+  assert_int_equal(tu_category(j, "weights"), w[1]);
+  assert_within((double)(tu_category(j, "weights") + tu_category(j, "adapter_weights")), 6.19 * 1073741824.0, 0.10);
+  json_decref(j);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_peft_trainable),   cmocka_unit_test(test_peft_regex), cmocka_unit_test(test_peft_all_linear), cmocka_unit_test(test_peft_default_targets),
@@ -1511,7 +1549,7 @@ int main(void) {
       cmocka_unit_test(test_torchtitan_published_holdout5), cmocka_unit_test(test_pipeline_stages),
       cmocka_unit_test(test_fsdp_under_pp_holdout6), cmocka_unit_test(test_pp_stage_params), cmocka_unit_test(test_megatron_holdout7), cmocka_unit_test(test_megatron_vocab_parallel_ce_holdout7),
       cmocka_unit_test(test_dora_saved_outputs), cmocka_unit_test(test_peft_method_comparison_holdout),
-      cmocka_unit_test(test_torchao_low_bit_adamw_holdout10), cmocka_unit_test(test_bnb_saves_input_holdout10), cmocka_unit_test(test_zero3_reuse_distance),
+      cmocka_unit_test(test_torchao_low_bit_adamw_holdout10), cmocka_unit_test(test_bnb_saves_input_holdout10), cmocka_unit_test(test_torchtune_lora_only_nf4_holdout12), cmocka_unit_test(test_zero3_reuse_distance),
       cmocka_unit_test(test_peft_adapter_dtype),
       cmocka_unit_test(test_fused_experts_train_rounding),
   };

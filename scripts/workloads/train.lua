@@ -233,6 +233,37 @@ adapter_cast = function(n)
   return tb ~= a, n.precision.autocast and a or tb
 end
 
+-- torchtune before 0.3.0 quantized only the bases of the Linears LoRA adapts: its LoRA
+-- builders passed quantize_base to LoRALinear alone and built every other Linear as a
+-- plain bf16 nn.Linear (torchtune/models/llama3_1/_component_builders.py at 3d7ca386,
+-- 2024-08-22: `else nn.Linear(...)`, `mlp = llama3_mlp(...)` when apply_lora_to_mlp is
+-- off). FrozenNF4Linear for the other Linears came with #1119 (898670f0e, llama2/llama3
+-- builders) and #1485 (cb476cfdc, llama3_1), both first released in v0.3.0. Issue #1398
+-- measured it: Llama-3.1-8B QLoRA on q,v only held 14.41 GiB after model init, against
+-- 6.19 GiB with every Linear adapted. The head stays 16-bit in every release (the quant
+-- keeps it already).
+local function torchtune_lora_only_nf4(n, desc, match)
+  if n.runtime ~= "torchtune" then return end
+  local tt = version_code(n.runtime_version, "runtime.version", "0.5.0", "a torchtune")
+  if not tt or tt >= 3 then return end
+  local kept = 0
+  for _, t in ipairs(desc.tensors or {}) do
+    if t.qtype ~= nil and t.role ~= "embed" then
+      local name = t.name:gsub("%*", "0")
+      local mod = name:match("^(.-)%.%w+$") or name
+      if not match(mod, t.role) then
+        t.bytes = Q.numel(t.shape) * Q.dtype_bytes(n.dtype)
+        t.qtype, t.dtype = nil, n.dtype
+        kept = kept + 1
+      end
+    end
+  end
+  if kept > 0 then
+    note(n, "torchtune %s: %d tensor groups LoRA does not adapt stay %s (quantize_base reaches LoRALinear only before 0.3.0)",
+         n.runtime_version, kept, n.dtype)
+  end
+end
+
 -- The trainable set of the method: a table from scripts/peft.lua.
 local function trainable_set(w, n, method, desc, cast)
   local set = peft.new_set()
@@ -273,6 +304,7 @@ local function trainable_set(w, n, method, desc, cast)
     local dropout = num_field(l.dropout or 0, "workload.lora.dropout", 0, 1)
     peft.adapters(desc, method, { r = r, match = match, dropout = dropout, cast = cast }, set)
     n.extra["train.lora_r"] = r
+    if method == "qlora" then torchtune_lora_only_nf4(n, desc, match) end
   end
   if set.matched == 0 then fail("workload.lora.targets", "matches no module of %s", n.model.id) end
   local mts = w.modules_to_save or l.modules_to_save
