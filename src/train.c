@@ -73,7 +73,9 @@ void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t) {
   t->compile = scn_bool(s, "train.compile", false) || scn_bool(s, "runtime.compile", false);
   const char *loss = scn_str(s, "train.loss", "standard");
   t->loss = strcmp(loss, "chunked") == 0 ? LOSS_CHUNKED : strcmp(loss, "fused") == 0 ? LOSS_FUSED
-          : strcmp(loss, "vocab_parallel") == 0 ? LOSS_VOCAB_PARALLEL : LOSS_STANDARD;
+          : strcmp(loss, "vocab_parallel") == 0 ? LOSS_VOCAB_PARALLEL
+          : strcmp(loss, "titan_chunked") == 0 ? LOSS_TITAN_CHUNKED : LOSS_STANDARD;
+  t->loss_chunk = scn_u64(s, "train.loss_chunk", 8192);
   t->attn_dropout = scn_bool(s, "train.attn_dropout", false);
   t->hidden_dropout = scn_bool(s, "train.hidden_dropout", false);
   /* the calibrated share comes from workloads/train.lua (cited there); a scenario built
@@ -585,6 +587,24 @@ static uint64_t logits_bytes(ectx *c, const train_cfg *t, uint64_t tokens, uint6
     return bytes_ceildiv(acc_mul(&c->acc, elems, 12), 8);
   case LOSS_VOCAB_PARALLEL:
     return acc_mul(&c->acc, elems, a < 4 ? a + 4 : 4);
+  case LOSS_TITAN_CHUNKED: {
+    /* torchtitan's ChunkedLossWrapper (components/loss.py): the final norm's output, made
+    ** Replicate on the TP axis before chunking (tokens x hidden, a), is split into chunks of
+    ** loss_chunk tokens; each runs lm_head and the loss and its backward at once, its
+    ** hidden-state gradient (chunk x hidden, a) added to one fp32 GradAccumulator of
+    ** tokens x hidden, which is cast to the model dtype after the last chunk
+    ** (grad_accumulator.result().to(term_pred.dtype)) and handed to the decoder's backward.
+    ** A chunk's logits follow the standard loss (the head output is not kept: nothing saves
+    ** it, 12 B per element at most; compiled, 2 a), vocabulary sharded under loss parallel. */
+    bytes_acc *A = &c->acc;
+    uint64_t chunk = t->loss_chunk && t->loss_chunk < tokens ? t->loss_chunk : tokens;
+    uint64_t celems = acc_mul(A, chunk, bytes_ceildiv(c->m->vocab, c->s->tp));
+    uint64_t per = t->compile ? 2 * a : (a + (a < 4 ? 4 : 0) + 4 > 12 ? a + (a < 4 ? 4 : 0) + 4 : 12);
+    uint64_t hid = acc_mul(A, tokens, c->m->hidden);
+    uint64_t in_loop = acc_add(A, acc_mul(A, hid, 4), acc_add(A, acc_mul(A, celems, per), acc_mul3(A, chunk, c->m->hidden, a)));
+    uint64_t after = acc_mul(A, hid, 4 + a);
+    return acc_add(A, acc_mul(A, hid, a), in_loop > after ? in_loop : after);
+  }
   default:
     if (t->compile) return acc_mul(&c->acc, elems, 2 * a);
     if (freed) {
@@ -910,6 +930,7 @@ static void train_budget(ectx *c, const train_cfg *t, const train_parts *p, int 
   uint64_t logits = phase == 0 && !enc ? p->logits : phase == 1 ? p->pp_logits_bwd : phase == 2 ? p->pp_logits_step : 0;
   budget_add(b, "logits", logits, BASIS_MODELLED, true, "vocabulary x tokens: %s%s",
              t->loss == LOSS_CHUNKED ? "chunked cross-entropy" : t->loss == LOSS_FUSED ? "fused linear cross-entropy"
+             : t->loss == LOSS_TITAN_CHUNKED ? "torchtitan ChunkedLossWrapper: replicated hidden states, fp32 gradient accumulator, one chunk's logits"
              : t->loss == LOSS_VOCAB_PARALLEL ? "Megatron vocab-parallel cross-entropy: head output and one fp32 copy, softmax and gradient in place"
                                                                               : t->compile ? "compiled cross-entropy: head output saved, its gradient"
                                                                               : t->free_logits && !p->pp_stage ? "fp32 upcast, log-softmax, gradient (head output freed before backward)"

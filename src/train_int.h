@@ -8,7 +8,7 @@
 
 #include "estimate_int.h"
 
-typedef enum train_loss { LOSS_STANDARD = 0, LOSS_CHUNKED, LOSS_FUSED, LOSS_VOCAB_PARALLEL } train_loss;
+typedef enum train_loss { LOSS_STANDARD = 0, LOSS_CHUNKED, LOSS_FUSED, LOSS_VOCAB_PARALLEL, LOSS_TITAN_CHUNKED } train_loss;
 /* fp8 GEMMs of the layers' Linears: torchao Float8Linear or Transformer Engine te.Linear */
 typedef enum train_fp8 { FP8_NONE = 0, FP8_TORCHAO, FP8_TE } train_fp8;
 
@@ -42,6 +42,7 @@ typedef struct train_cfg {
   bool dense_mask;                             /* the denoiser builds a dense [B, S, S] boolean attention
                                                ** mask (diffusers v0.32.0/v0.32.1 HunyuanVideo) */
   train_loss loss;
+  uint64_t loss_chunk;                         /* LOSS_TITAN_CHUNKED: tokens per head + loss chunk */
   strategy_kind strategy;                      /* parallel.strategy or runtime.zero_stage */
   double frag;
   double small_frac;                           /* trainable share in PyTorch's small pool (<= 1 MiB tensors) */

@@ -1529,6 +1529,26 @@ static void test_torchtune_lora_only_nf4_holdout12(void **state) {
   json_decref(j);
 }
 
+/* torchtitan's ChunkedLossWrapper (components/loss.py; runtime knob loss_chunk): the final norm's
+** output made Replicate on the TP axis (tokens x hidden, 2 B), one fp32 GradAccumulator of
+** tokens x hidden, and one chunk's logits (standard loss, 12 B per element, vocabulary sharded by
+** loss parallel) with its hidden-state gradient, instead of all tokens' logits. Hold-out (not a
+** calibration case): pytorch/torchtitan docs/chunked_loss.md @94609ad7, Qwen3-14B, 8 x H100,
+** TP 4, DP 2, 327,680 tokens per DP rank, full AC, chunk_len 8192: "peak active" 83.56 GiB
+** (eager and Inductor, also at 1,024 tokens). Before: no way to say it, the whole logits
+** (139 GiB) and 212 GiB; now 86.2 GiB (+3.2%). Exact: 327,680 x 5,120 x (2 + 4) B +
+** 8,192 x 37,984 x 12 B + 8,192 x 5,120 x 2 B = 13,884,194,816 B. */
+static void test_titan_chunked_loss_holdout12(void **state) {
+  json_t *j = eval(state, "return { model = 'Qwen/Qwen3-14B', dtype = 'bf16', gpu = 'H100-SXM-80GB', "
+                          "runtime = { name = 'pytorch', free_logits = true, loss_chunk = 8192 }, "
+                          "parallel = { tp = 4, dp = 2, strategy = 'fsdp', sequence_parallel = true }, "
+                          "workload = { kind = 'train', method = 'full', micro_batch = 40, seq_len = 8192, grad_checkpointing = true, "
+                          "precision = 'bf16-mixed', optimizer = 'adamw', attention = 'sdpa' } }");
+  assert_int_equal(tu_category(j, "logits"), 13884194816LL);
+  assert_within((double)tu_int(j, "runtime.peak_allocated_bytes"), 83.56 * 1073741824.0, 0.10);
+  json_decref(j);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_peft_trainable),   cmocka_unit_test(test_peft_regex), cmocka_unit_test(test_peft_all_linear), cmocka_unit_test(test_peft_default_targets),
@@ -1549,7 +1569,7 @@ int main(void) {
       cmocka_unit_test(test_torchtitan_published_holdout5), cmocka_unit_test(test_pipeline_stages),
       cmocka_unit_test(test_fsdp_under_pp_holdout6), cmocka_unit_test(test_pp_stage_params), cmocka_unit_test(test_megatron_holdout7), cmocka_unit_test(test_megatron_vocab_parallel_ce_holdout7),
       cmocka_unit_test(test_dora_saved_outputs), cmocka_unit_test(test_peft_method_comparison_holdout),
-      cmocka_unit_test(test_torchao_low_bit_adamw_holdout10), cmocka_unit_test(test_bnb_saves_input_holdout10), cmocka_unit_test(test_torchtune_lora_only_nf4_holdout12), cmocka_unit_test(test_zero3_reuse_distance),
+      cmocka_unit_test(test_torchao_low_bit_adamw_holdout10), cmocka_unit_test(test_bnb_saves_input_holdout10), cmocka_unit_test(test_torchtune_lora_only_nf4_holdout12), cmocka_unit_test(test_titan_chunked_loss_holdout12), cmocka_unit_test(test_zero3_reuse_distance),
       cmocka_unit_test(test_peft_adapter_dtype),
       cmocka_unit_test(test_fused_experts_train_rounding),
   };

@@ -26,9 +26,12 @@ return runtime {
   -- ModuleList of per-expert Linears (transformers 4.x, the default), which the caching
   -- allocator rounds differently (src/estimate.c fused_expert); experts the checkpoint
   -- names per layer (Granite MoE, gpt-oss, Llama 4) are fused either way
+  -- loss_chunk: torchtitan's ChunkedLossWrapper (components/loss.py): the head and the loss
+  -- run on chunks of this many tokens, each chunk's backward at once, the hidden-state
+  -- gradients gathered in one fp32 buffer (src/train.c logits_bytes)
   knobs = { cache = { "dynamic", "static" }, torch = "string", free_logits = "bool",
             peft = "string", autocast_adapter_dtype = "bool", compile = "bool", pp_outputs = "bool",
-            fused_experts = "bool" },
+            fused_experts = "bool", loss_chunk = "int" },
   knob_docs = {
     cache = "generate()'s cache (inference)",
     torch = "the PyTorch release (before 2.0 zero_grad kept gradients, per-parameter optimizer step)",
@@ -37,6 +40,7 @@ return runtime {
     autocast_adapter_dtype = "get_peft_model's autocast_adapter_dtype (true: fp32 adapters)",
     compile = "the loss under torch.compile (torchtitan training.compile)",
     pp_outputs = "with parallel.pp, step() keeps every micro-batch's output (false: return_outputs=False)",
+    loss_chunk = "torchtitan's ChunkedLossWrapper: tokens per head + loss chunk (chunk_len)",
     fused_experts = "routed experts held as one 3-D parameter per layer (transformers 5.x, torchtitan); false: one module per expert",
   },
   modelled = true,

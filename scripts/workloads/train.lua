@@ -395,6 +395,11 @@ local function offload_part(w, n)
   n.extra["train.optimizer_in_backward"] = oib and bool_field(oib, "workload.optimizer_in_backward") or false
   -- Megatron computes its loss in vocab_parallel_cross_entropy (src/train.c logits_bytes)
   n.extra["train.loss"] = n.runtime == "megatron" and "vocab_parallel" or loss_kind(k.loss)
+  if k.loss_chunk ~= nil then
+    -- torchtitan's ChunkedLossWrapper (pytorch runtime knob; src/train.c logits_bytes)
+    n.extra["train.loss"] = "titan_chunked"
+    n.extra["train.loss_chunk"] = int_field(k.loss_chunk, "runtime.loss_chunk", 1, MAX_TOKENS)
+  end
   n.extra["train.compile"] = k.compile == true
 end
 
