@@ -118,6 +118,7 @@ typedef struct gen_weights {
   uint64_t te, den, vae;        /* bytes: text/image encoders, denoiser(s), VAE */
   uint64_t te_max;              /* the largest single encoder */
   uint64_t te_leaf, den_leaf, vae_leaf; /* the largest single tensor of each */
+  uint64_t den_ffn_leaf;        /* the largest feed-forward (mlp role) tensor of the denoiser's blocks */
   uint64_t den_all;             /* the whole denoiser before any TP split */
   uint64_t den_tp;              /* the denoiser's block linears (attention, MLP) that TP splits */
   uint64_t t2i;                 /* Open-Sora's t2i2v image stage (FLUX.1-dev + its AE), bytes */
@@ -239,6 +240,7 @@ static void gen_split(ectx *c, gen_weights *w) {
     } else {
       w->den = acc_add(&c->acc, w->den, all);
       if (one > w->den_leaf) w->den_leaf = one;
+      if (t->count > 1 && t->role == ROLE_MLP && one > w->den_ffn_leaf) w->den_ffn_leaf = one;
       if (strcmp(t->qtype, "int8-row") == 0) w->den_pinned = true;
       if (t->count > 1 && (t->role == ROLE_ATTN || t->role == ROLE_MLP)) w->den_tp = acc_add(&c->acc, w->den_tp, all);
       gen_block_list(w, t, one);
@@ -470,6 +472,26 @@ static void gen_phases(ectx *c, const gen_weights *w, const gen_shape *g, gen_ph
   uint64_t te1 = te_on ? bytes_ceildiv(w->te_max, shard) : 0;
   ph[0].weights_te = gen_resident(c, te1, te_on ? w->te_leaf : 0, te_layers, NULL);
   ph[1].weights_den = gen_resident(c, bytes_ceildiv(den, experts), w->den_leaf, layers, w);
+  /* leaf-level group offload: every Linear / Conv / norm is its own group; a group's
+  ** pre_forward onloads it (or finds it prefetched) and, with use_stream, starts the next
+  ** group's onload; its post_forward offloads it (diffusers hooks/group_offloading.py,
+  ** GroupOffloadingHook.pre_forward / post_forward, _apply_group_offloading_leaf_level). So
+  ** between two Linears - the SDPA core, the GELU between a feed-forward's projections, where
+  ** a block's activations peak - at most the next group is resident: one feed-forward
+  ** projection beside the activation peak, not two of the largest tensor (the adaLN
+  ** modulation Linears, which run at the block's start beside its input only). The largest
+  ** tensor's moment (it and its prefetched neighbour) is kept as a floor with the activations
+  ** assumed spent. diffusers' benchmark (benchmarks/benchmarking_{flux,ltx}.py, PR #11565;
+  ** Hub dataset diffusers/benchmarks, L40S, max_memory_allocated) prints 0.55 GiB for
+  ** FLUX.1-dev and 1.05 for LTX-Video-0.9.7-dev (transformer alone, leaf_level, use_stream),
+  ** 0.47 and 0.93 over the activations of their resident runs */
+  if (strcmp(off, "group") == 0 && w->den_ffn_leaf && !w->den_pinned &&
+      strcmp(scn_str(s, "runtime.offload_type", "block_level"), "leaf_level") == 0) {
+    uint64_t in_flight = scn_bool(s, "runtime.use_stream", true) ? 2 : 1;
+    uint64_t floor = acc_mul(&c->acc, w->den_leaf, in_flight);
+    floor = floor > ph[1].act ? floor - ph[1].act : 0;
+    ph[1].weights_den = w->den_ffn_leaf > floor ? w->den_ffn_leaf : floor;
+  }
   ph[2].weights_vae = gen_resident(c, w->vae, w->vae_leaf, 1, NULL);
   /* group offload applied to some components only (diffusers' enable_group_offload /
   ** apply_group_offloading per module), then pipe.to("cuda"), which moves every module without

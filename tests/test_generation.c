@@ -1543,6 +1543,40 @@ static void test_ltx_transformer_benchmark_holdout(void **state) {
   json_decref(j);
 }
 
+/* Hold-out (round 12): the same diffusers benchmark's leaf-level rows (enable_group_offload with
+** offload_type "leaf_level", use_stream, non_blocking; the transformer alone, max_memory_allocated
+** after a reset): FLUX.1-dev bf16 at 1024^2 (4,096 + 512 tokens) 0.53-0.56 GiB over the runs,
+** LTX-Video-0.9.7-dev at 512 x 704 x 161 1.04-1.05 GiB. Their resident runs put the activations at
+** 0.47 and 0.93 GiB, so about one feed-forward projection is resident beside the activation peak
+** (diffusers hooks/group_offloading.py: a leaf group's post_forward offloads it, its pre_forward
+** prefetches the next), not two of the largest tensor (the adaLN Linears: 0.21 / 0.38 GiB). */
+static void test_leaf_group_offload_benchmark_holdout(void **state) {
+  static const struct {
+    const char *model, *workload;
+    double gib;
+  } rows[] = {
+      {"'black-forest-labs/FLUX.1-dev'", "kind = 'image', width = 1024, height = 1024, steps = 28, max_sequence_length = 512",
+       0.55},
+      {"{ id = 'Lightricks/LTX-Video-0.9.7-dev', arch = 'ltx_video', config = { num_attention_heads = 32,"
+       " attention_head_dim = 128, num_layers = 48, in_channels = 128, out_channels = 128, cross_attention_dim = 4096,"
+       " caption_channels = 4096 } }",
+       "kind = 'video', width = 704, height = 512, frames = 161, steps = 30, max_sequence_length = 256", 1.05},
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    char text[1024];
+    snprintf(text, sizeof text,
+             "return { model = %s, dtype = 'bf16', runtime = { name = 'diffusers', offload_type = 'leaf_level',"
+             " use_stream = true }, gpu = 'L40S-48GB', workload = { %s, offload = 'group', vae_tiling = true,"
+             " text_encoders = 'none', cfg = false } }",
+             rows[i].model, rows[i].workload);
+    json_t *j = NULL;
+    if (tu_eval(*state, text, &j) != VF_OK) fail_msg("leaf row %zu: %s", i, vf_engine_error(*state));
+    assert_string_equal(json_string_value(json_object_get(json_object_get(j, "runtime"), "peak_phase")), "denoising");
+    within(tu_int(j, "runtime.peak_allocated_bytes"), rows[i].gib, 0.10, "diffusers benchmark, leaf-level group offload");
+    json_decref(j);
+  }
+}
+
 /* Round-12 generation hold-outs (regression only; nothing was refitted).
 ** diffusers PR #11682 (2025-06-09) description table "GPU (GB)": base 33.85, model CPU offload
 ** 22.64. The script is collapsed in the PR; FLUX.1-dev bf16 at 1024x1024 is inferred (the base figure
@@ -1584,6 +1618,7 @@ int main(void) {
       cmocka_unit_test(test_wan_family_holdout9), cmocka_unit_test(test_wan22_diffusers_token_timestep), cmocka_unit_test(test_group_offload_use_stream),
       cmocka_unit_test(test_generation_holdout10), cmocka_unit_test(test_hidream_bnb_linear_holdout),
       cmocka_unit_test(test_generation_holdout12), cmocka_unit_test(test_ltx_transformer_benchmark_holdout),
+      cmocka_unit_test(test_leaf_group_offload_benchmark_holdout),
       cmocka_unit_test(test_flux_linear_projections), cmocka_unit_test(test_city96_image_rules), cmocka_unit_test(test_flux_file_matches_preset), cmocka_unit_test(test_diffusers_folder_flat_config), cmocka_unit_test(test_diffusers_folder_kinds), cmocka_unit_test(test_layerwise_class_skips),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
