@@ -166,6 +166,7 @@ typedef struct lc {
   bool mmproj_on;     /* the vision tower and projector as llama-server --mmproj loads them */
   uint32_t mmproj;    /* ... in this ggml type (the mmproj file's) */
   bool fa, mmap, cpu, offload_kqv, amx, avx2, embeddings, ollama;
+  bool metal;             /* runtime.gpu_backend "metal": the GPU's weights are mapped from the file (lc_weights) */
   bool legacy_swa;        /* sliding-window layers before the iSWA cache (LC_B_ISWA): the graph's
                           ** second mask, KQ_mask_swa (lc_graph_shape, lc_compute_gpu) */
   const ggml_type_info *tk, *tv;
@@ -479,6 +480,7 @@ static void lc_options(lc *l) {
   l->cpu = strcmp(scn_str(s, "runtime.device", "gpu"), "cpu") == 0;
   l->fa = scn_bool(s, "runtime.flash_attn", lc_newer(l, LC_B_PAD256));
   l->mmap = scn_bool(s, "runtime.use_mmap", true);
+  l->metal = strcmp(scn_str(s, "runtime.gpu_backend", "cuda"), "metal") == 0;
   const char *isa = scn_str(s, "runtime.cpu_features", "avx2");
   l->amx = strcmp(isa, "amx") == 0;
   l->avx2 = l->amx || strcmp(isa, "avx2") == 0;
@@ -680,8 +682,9 @@ static bool lc_add_buffer(lc *l, const inv_tensor *t, const ggml_type_info *g, u
   bytes_acc *a = &l->c->acc;
   if (lc_row_place(l, t, g, b, dev, n, output))
     ;
-  else if (dev >= 0)
-    l->gpu[dev].model = acc_add(a, l->gpu[dev].model, acc_mul(a, lc_cuda_size(l, t, g, b), n));
+  else if (dev >= 0) /* Metal: ggml_nbytes at its buffer type's 32-byte alignment, no row padding */
+    l->gpu[dev].model = acc_add(a, l->gpu[dev].model,
+                                acc_mul(a, l->metal ? lc_pad(b, LC_CPU_ALIGN) : lc_cuda_size(l, t, g, b), n));
   else if (bt == LC_AMX)
     l->host_amx = acc_add(a, l->host_amx, acc_mul(a, lc_pad(lc_amx_size(l, g, b), LC_CPU_ALIGN), n));
   else if (bt == LC_REPACK)
@@ -691,20 +694,27 @@ static bool lc_add_buffer(lc *l, const inv_tensor *t, const ggml_type_info *g, u
   return true;
 }
 
-/* one tensor instance placed on dev (-1 host): AMX/repack, GPU buffer or mapped/host */
-static void lc_place(lc *l, lc_range *r, const inv_tensor *t, const ggml_type_info *g,
-                     uint64_t b, int dev, uint64_t n) {
+/* one tensor instance placed on dev (-1 host): AMX/repack, GPU buffer or mapped/host; rg the
+** GPU's mapped range on Metal (lc_weights), which the GPU's tensors join instead of a buffer */
+static void lc_place(lc *l, lc_range *r, lc_range *rg, const inv_tensor *t, const ggml_type_info *g,
+                     uint64_t b, int dev, uint64_t n, bool gpu_too) {
   bytes_acc *a = &l->c->acc;
   lc_buft bt = dev < 0 ? lc_host_buft(l, t, g, false) : LC_PLAIN;
-  if (!lc_add_buffer(l, t, g, b, dev, bt, n, t->role == ROLE_LM_HEAD))
+  bool gpu_mapped = l->metal && l->mmap && dev >= 0;
+  if (!gpu_mapped && !lc_add_buffer(l, t, g, b, dev, bt, n, t->role == ROLE_LM_HEAD))
     l->host_plain = acc_add(a, l->host_plain, acc_mul(a, lc_pad(b, LC_CPU_ALIGN), n));
   lc_range_add(l, r, b, n, dev < 0 && bt == LC_PLAIN);
+  lc_range_add(l, rg, b, n, gpu_mapped || gpu_too);
 }
 
 /* a tied output layer: llama.cpp duplicates token_embd as output.weight, and
-** create_tensor copies it when the output's buffer type differs from the input's */
+** create_tensor copies it when the output's buffer type differs from the input's; on Metal
+** with mmap the duplicate (named token_embd.weight, TENSOR_DUPLICATED) is read in place,
+** inside the GPU's mapped range (lc_weights) */
 static void lc_tied_output(lc *l, const inv_tensor *t, const ggml_type_info *g, uint64_t b) {
-  lc_add_buffer(l, t, g, b, lc_layer_dev(l, l->n_layer), lc_host_buft(l, t, g, true), 1, true);
+  int dev = lc_layer_dev(l, l->n_layer);
+  if (l->metal && l->mmap && dev >= 0) return;
+  lc_add_buffer(l, t, g, b, dev, lc_host_buft(l, t, g, true), 1, true);
 }
 
 /* A gated DeltaNet hybrid (Qwen3-Next, Qwen3.5 / 3.6: full_attention_interval p) has its
@@ -853,7 +863,7 @@ static bool lc_inst_push(lc *l, lc_inst **v, size_t *n, size_t *cap, lc_inst x) 
 
 static void lc_weights(lc *l) {
   const inventory *inv = &l->m->inv;
-  lc_range r = {false, 0, 0, 0};
+  lc_range r = {false, 0, 0, 0}, rg = {false, 0, 0, 0};
   bool has_head = false, file = scn_bool(l->s, "runtime.gguf_file", false);
   lc_inst *v = NULL;
   size_t nv = 0, cap = 0;
@@ -906,14 +916,27 @@ static void lc_weights(lc *l) {
   }
   /* a .gguf's tensors in the file's order; a built-in model's in llama-quantize's */
   if (!file && nv > 1) qsort(v, nv, sizeof *v, lc_inst_cmp);
+  /* the tied output's duplicate of token_embd, on a Metal GPU */
+  bool tied_gpu = !has_head && l->m->tied_embeddings && l->metal && l->mmap && lc_layer_dev(l, l->n_layer) >= 0;
   for (size_t i = 0; i < nv; i++) {
     r.pos = acc_add(&l->c->acc, r.pos, v[i].skip);
-    lc_place(l, &r, v[i].t, v[i].g, v[i].bytes, v[i].dev, v[i].n);
+    rg.pos = acc_add(&l->c->acc, rg.pos, v[i].skip);
+    lc_place(l, &r, &rg, v[i].t, v[i].g, v[i].bytes, v[i].dev, v[i].n, tied_gpu && v[i].t->role == ROLE_EMBED);
   }
   free(v);
   /* CPU_Mapped: the file's range from the first to the last tensor read in place; without
   ** mmap a plain host buffer of those tensors */
   l->host_mapped = !l->mmap ? l->host_plain : r.open ? r.last_end - r.first : 0;
+  /* Metal_Mapped (MTL0_Mapped): a device whose buffers can wrap host memory
+  ** (caps.buffer_from_host_ptr: Metal; not CUDA / ROCm / Vulkan) gets, with mmap, one buffer
+  ** per file over the mapped range from its first to its last tensor (src/llama-model.cpp
+  ** load_tensors, ggml_backend_dev_buffer_from_host_ptr over
+  ** llama_model_loader::get_mapping_range), the host tensors between them included: with
+  ** every layer offloaded the whole file but token_embd's place in it. gpt-oss-20b MXFP4 on
+  ** an Apple M5 (b7217) prints 11536.18 MiB; a split file prints a buffer per file (only
+  ** their sum is modelled). One GPU: Metal exposes one device. */
+  if (l->metal && l->mmap && rg.open && l->n_gpu > 0)
+    l->gpu[0].model = acc_add(&l->c->acc, l->gpu[0].model, rg.last_end - rg.first);
 }
 
 /* ---------------------------------------------------------------- weight copies */

@@ -1514,6 +1514,123 @@ static void test_holdout_round11_families(void **state) {
                  {NULL, NULL, NULL}});
 }
 
+/* Hold-out round 12 (llama.cpp logs of 2025-2026 builds, matched as they stand):
+** - unsloth Qwen3-Coder-30B-A3B-Instruct-Q8_0 (qwen3moe, f32 241, q8_0 338; the Qwen3-30B-A3B
+**   shapes), llama-server b7342 (2fbe3b7bb) --ctx-size 65536 on an A100-PCIE-40GB, n_parallel
+**   auto 4 with kv_unified, FA auto -> on (a public llama.cpp docker notes README): every buffer.
+** - Qwen2.5-7B-Instruct-Q4_K_M, llama-server build 10240 -c 16384 -ngl 99 -ctk q8_0 -ctv q8_0,
+**   n_parallel auto 4 with kv_unified (a public test fixture of "REAL llama-server output",
+**   2026-09-16): model, q8_0 KV and compute.
+** - unsloth Qwen2.5-VL-7B-Instruct-UD-Q6_K_XL on a Radeon Pro VII (ROCm, b7972 e06088da0), -c 65536,
+**   q8_0 K/V, n_parallel auto 4, n_batch 512: --fit's 21 of 29 layers (KV 544.00 host + 1360.00
+**   ROCm0, ROCm0 compute 304.00, 114 graph splits) and all 29 (KV 1904.00, compute 422.00), the
+**   ROCm_Host compute 142.02 and output 2.32 of both (a public project's server log). The file's
+**   UD mix (token_embd q8_0: CPU_Mapped 552.23) is no preset's: its model buffers are not held.
+** The Metal ones are test_metal_mapped_range's. */
+static void test_holdout_round12(void **state) {
+  expect_log(state,
+             "return { model = 'Qwen/Qwen3-30B-A3B', quant = 'gguf:Q8_0', runtime = { name = 'llamacpp',"
+             " version = 'b7342', n_ctx = 65536, n_batch = 2048, n_ubatch = 512, n_gpu_layers = 99, n_seq_max = 4,"
+             " kv_unified = true, flash_attn = true, fit = false }, workload = { kind = 'inference',"
+             " context = 16384, concurrency = 4 }, gpu = 'A100-PCIe-40GB' }",
+             (const printed_fig[]){
+                 {"runtime.cpu_model_buffer_bytes", "315.30", "CPU_Mapped model"},
+                 {"runtime.gpu_model_buffer_bytes", "30658.12", "CUDA0 model"},
+                 {"runtime.output_buffer_bytes", "2.32", "CUDA_Host output"},
+                 {"runtime.kv_buffer_bytes", "6144.00", "CUDA0 KV"},
+                 {"runtime.compute_buffer_bytes", "300.75", "CUDA0 compute"},
+                 {"runtime.host_compute_buffer_bytes", "132.01", "CUDA_Host compute"},
+                 {NULL, NULL, NULL}});
+  expect_log(state,
+             "return { model = 'Qwen/Qwen2.5-7B-Instruct', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp',"
+             " version = 'b10240', n_ctx = 16384, n_batch = 2048, n_ubatch = 512, n_gpu_layers = 99, n_seq_max = 4,"
+             " kv_unified = true, flash_attn = true, type_k = 'q8_0', type_v = 'q8_0', fit = false },"
+             " workload = { kind = 'inference', context = 4096, concurrency = 4 }, gpu = 'RTX-5090-32GB' }",
+             (const printed_fig[]){
+                 {"runtime.gpu_model_buffer_bytes", "4168.09", "CUDA0 model"},
+                 {"runtime.kv_buffer_bytes", "476.00", "CUDA0 KV (q8_0)"},
+                 {"runtime.compute_buffer_bytes", "148.09", "CUDA0 compute"},
+                 {NULL, NULL, NULL}});
+  static const char vl[] =
+      "return { model = 'Qwen/Qwen2.5-VL-7B-Instruct', quant = 'gguf:Q6_K', runtime = { name = 'llamacpp',"
+      " version = 'b7972', n_ctx = 65536, n_batch = 512, n_ubatch = 512, n_gpu_layers = %d, n_seq_max = 4,"
+      " kv_unified = true, flash_attn = true, type_k = 'q8_0', type_v = 'q8_0', fit = false },"
+      " workload = { kind = 'inference', context = 16384, concurrency = 4 }, gpu = 'RTX-4060Ti-16GB' }";
+  char text[1024];
+  snprintf(text, sizeof text, vl, 21);
+  json_t *j = NULL;
+  if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  expect_printed_mib(tu_int(j, "runtime.kv_buffer_bytes"), "1904.00", "KV 544.00 CPU + 1360.00 ROCm0");
+  expect_printed_mib(tu_int(j, "runtime.compute_buffer_bytes"), "304.00", "ROCm0 compute (21 layers)");
+  expect_printed_mib(tu_int(j, "runtime.host_compute_buffer_bytes"), "142.02", "ROCm_Host compute");
+  expect_printed_mib(tu_int(j, "runtime.output_buffer_bytes"), "2.32", "ROCm_Host output");
+  assert_int_equal(tu_int(j, "runtime.graph_splits"), 114);
+  expect_printed_mib(tu_category(j, "kv_cache"), "1360.00", "ROCm0 KV");
+  json_decref(j);
+  snprintf(text, sizeof text, vl, 99);
+  expect_log(state, text,
+             (const printed_fig[]){{"runtime.kv_buffer_bytes", "1904.00", "ROCm0 KV (29 layers)"},
+                                   {"runtime.compute_buffer_bytes", "422.00", "ROCm0 compute (29 layers)"},
+                                   {"runtime.host_compute_buffer_bytes", "142.02", "ROCm_Host compute"},
+                                   {NULL, NULL, NULL}});
+}
+
+/* Metal's mapped model buffer (runtime.gpu_backend "metal"): with mmap, a device whose buffers
+** can wrap host memory (Metal's caps.buffer_from_host_ptr) gets one buffer per file over the
+** range from the file's first to its last tensor of that device (src/llama-model.cpp
+** load_tensors: ggml_backend_dev_buffer_from_host_ptr(dev, addr + first, last - first) with
+** llama_model_loader::get_mapping_range), the host's token_embd between them included, and no
+** CUDA row padding. Before, the CUDA layout: 10949.65 against 11536.18.
+** - ggml-org gpt-oss-20b-mxfp4.gguf (f32 289, q8_0 98, mxfp4 72) on an Apple M5, llama-cli b7217
+**   (77334097) -hf ggml-org/gpt-oss-20b-GGUF --ctx-size 0 -ub 2048 -b 2048 (a public repository's
+**   session log): Metal_Mapped 11536.18, CPU_Mapped 586.82, CPU output 0.77, KV 3072.00 + SWA 54.00
+**   (2304 cells), Metal compute 1672.08 and CPU compute 1064.59 (the CUDA replay gives both).
+** - The same file's b8164 Metal run of round 2 prints the same 11536.18.
+** - lmstudio-community gpt-oss-120b-MXFP4-0000{1,2}-of-00002.gguf under LM Studio (llama.cpp Metal
+**   engine 1.44.0, August 2025) on an M4 Max, n_ctx 4096, FA off, full-size SWA cache (a public
+**   LM Studio log): Metal_Mapped 37958.69 + 22479.80 per file (one buffer per file: their sum
+**   60438.49, vramfit 60438.47 for one file; the 0.02 MiB is not placed), CPU_Mapped 586.82,
+**   KV 144.00 + 144.00, CPU compute 25.64. Its Metal compute (819.26, FA off) is not the CUDA
+**   replay's 559.26 and is not held. */
+static void test_metal_mapped_range(void **state) {
+  expect_log(state,
+             "return { model = 'openai/gpt-oss-20b', quant = 'gguf:MXFP4_MOE', runtime = { name = 'llamacpp',"
+             " version = 'b7217', gpu_backend = 'metal', n_ctx = 131072, n_batch = 2048, n_ubatch = 2048,"
+             " n_gpu_layers = 99, n_seq_max = 1, flash_attn = true, fit = false }, workload = { kind = 'inference',"
+             " context = 131072 }, gpu = 'H100-SXM-80GB' }",
+             (const printed_fig[]){
+                 {"runtime.gpu_model_buffer_bytes", "11536.18", "Metal_Mapped model"},
+                 {"runtime.cpu_model_buffer_bytes", "586.82", "CPU_Mapped model"},
+                 {"runtime.output_buffer_bytes", "0.77", "CPU output"},
+                 {"runtime.kv_buffer_bytes", "3126.00", "Metal KV 3072.00 + SWA 54.00"},
+                 {"runtime.compute_buffer_bytes", "1672.08", "Metal compute"},
+                 {"runtime.host_compute_buffer_bytes", "1064.59", "CPU compute"},
+                 {NULL, NULL, NULL}});
+  expect_log(state,
+             "return { model = 'openai/gpt-oss-120b', quant = 'gguf:MXFP4_MOE', runtime = { name = 'llamacpp',"
+             " version = 'b6120', gpu_backend = 'metal', n_ctx = 4096, n_batch = 512, n_ubatch = 512,"
+             " n_gpu_layers = 99, n_seq_max = 1, flash_attn = false, swa_full = true, fit = false },"
+             " workload = { kind = 'inference', context = 4096 }, gpu = 'H100-SXM-80GB' }",
+             (const printed_fig[]){
+                 {"runtime.gpu_model_buffer_bytes", "60438.47", "Metal_Mapped 37958.69 + 22479.80 (one file here)"},
+                 {"runtime.cpu_model_buffer_bytes", "586.82", "CPU_Mapped model"},
+                 {"runtime.output_buffer_bytes", "0.77", "CPU output"},
+                 {"runtime.kv_buffer_bytes", "288.00", "Metal KV 144.00 + SWA 144.00"},
+                 {"runtime.host_compute_buffer_bytes", "25.64", "CPU compute"},
+                 {NULL, NULL, NULL}});
+  /* the CUDA layout of the same run: each tensor at ggml-cuda's alloc size, token_embd left out */
+  json_t *j = NULL;
+  if (tu_eval(*state,
+              "return { model = 'openai/gpt-oss-20b', quant = 'gguf:MXFP4_MOE', runtime = { name = 'llamacpp',"
+              " version = 'b7217', n_ctx = 131072, n_batch = 2048, n_ubatch = 2048, n_gpu_layers = 99,"
+              " n_seq_max = 1, flash_attn = true, fit = false }, workload = { kind = 'inference',"
+              " context = 131072 }, gpu = 'H100-SXM-80GB' }",
+              &j) != VF_OK)
+    fail_msg("%s", vf_engine_error(*state));
+  expect_printed_mib(tu_int(j, "runtime.gpu_model_buffer_bytes"), "10949.65", "CUDA0 model (CUDA layout)");
+  json_decref(j);
+}
+
 /* Gemma 3n's per_layer_token_embd is an input-layer tensor (src/llama-arch.cpp LLM_TENSOR_INFOS:
 ** LLM_TENSOR_PER_LAYER_TOKEN_EMBD, {LLM_TENSOR_LAYER_INPUT, GGML_OP_GET_ROWS}): create_tensor
 ** gives it dev_input's host buffer types like token_embd, whatever -ngl. With every layer
@@ -2331,7 +2448,8 @@ int main(void) {
       cmocka_unit_test(test_holdout_round6_exact),
       cmocka_unit_test(test_split_row),
       cmocka_unit_test(test_split_row_rocm),
-      cmocka_unit_test(test_holdout_round11_families), cmocka_unit_test(test_gemma3n_per_layer_embd_host),
+      cmocka_unit_test(test_holdout_round11_families), cmocka_unit_test(test_holdout_round12),
+      cmocka_unit_test(test_metal_mapped_range), cmocka_unit_test(test_gemma3n_per_layer_embd_host),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -171,7 +171,7 @@ return runtime {
     swa_full = "bool", cpu_features = { "avx2", "amx", "none" }, op_offload = "bool",
     n_outputs_max = "int", n_cpu_moe = "int", cpu_moe = "bool", mmproj = "string",
     fit = "bool", fit_target = "int", fit_ctx = "int", host_memory = "bytes", kv_unified = "bool",
-    embeddings = "bool", row_rounding = "int",
+    embeddings = "bool", row_rounding = "int", gpu_backend = { "cuda", "metal" },
   },
   knob_docs = {
     n_ctx = "-c: KV cells over all sequences (0: the trained context, shrunk by --fit)",
@@ -201,6 +201,7 @@ return runtime {
     kv_unified = "--kv-unified: one KV stream for every sequence",
     embeddings = "--embeddings (cparams.embeddings): n_embd f32 per sequence in the output buffer",
     row_rounding = "the rows a GPU's share is rounded to under split_mode row (ggml-cuda get_row_rounding)",
+    gpu_backend = "metal: the GPU maps its weights from the file (Metal_Mapped, the file's range) instead of CUDA buffers",
   },
   normalize = normalize,
   modelled = true,
