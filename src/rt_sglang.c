@@ -555,6 +555,7 @@ typedef struct sg_graphs {
   uint64_t n_decode, sum_bs, max_bs; /* decode batches captured, their sum and largest */
   uint64_t n_pw, pw_max;              /* piecewise token sizes captured and the largest */
   const char *pf_backend;             /* the prefill graphs' backend (sg_prefill_backend) */
+  const char *pf_off;                 /* why SGLang's auto-disable ladder left none, or NULL */
   uint64_t pool, outputs, attn, wrappers, pw_nodes;
   uint64_t pw_out;                    /* breakable / full: the body's shared output buffer */
   uint64_t nccl_decode, nccl_pw;      /* NCCL all-reduces captured (custom all-reduce off) */
@@ -614,9 +615,10 @@ static void decode_sizes(ectx *c, uint64_t graph_bs, uint64_t reqs, sg_graphs *g
 ** attention / mamba ops, without torch.compile; "full" one graph per token size (experimental);
 ** "disabled" none. Default: breakable on CUDA from PR #29458 ("Enable Breakable Cuda Graph as
 ** Default", merged 2026-06-26, after v0.5.13 of 2026-06-17: 0.5.14 here, inferred from the dates;
-** the breakable backend raises "not supported on ROCm/HIP", so tc_piecewise stays on CDNA), the
-** torch.compile runner from 0.5.10 (PR #16331) or with --enable-piecewise-cuda-graph, else none;
-** --disable-piecewise-cuda-graph turns them off. */
+** elsewhere default_prefill_backend() keeps tc_piecewise, cuda_graph_config.py), the torch.compile
+** runner from 0.5.10 (PR #16331) or with --enable-piecewise-cuda-graph, else none;
+** --disable-piecewise-cuda-graph turns them off, and so does SGLang's auto-disable ladder (below:
+** on AMD Instinct GPUs its non-CUDA rule leaves none by default from 0.5.10). */
 #define SG_BREAKABLE_DEFAULT 501400
 #define SG_PIECEWISE_DEFAULT 501000 /* PR #16331's release here (0.5.10): piecewise graphs on by default */
 
@@ -629,30 +631,109 @@ static bool sg_multimodal(const model_desc *m) {
   return false;
 }
 
-/* Piecewise graphs on by default (0.5.10 .. 0.5.13 here): server_args.py
-** _handle_piecewise_cuda_graph turns them off again for a multimodal model ("8. Multimodal / VLM
-** models: if self.get_model_config().is_multimodal: self.disable_piecewise_cuda_graph = True",
-** skipped only under --enforce-piecewise-cuda-graph). Hold-out round 12: Qwen3.5-9B
-** (Qwen3_5ForConditionalGeneration) on SGLang main of 2026-04-14 logs "Disable piecewise CUDA
-** graph because --disable-piecewise-cuda-graph is set" without the flag on its command line and
-** captures decode graphs only. Before the default (PR #11830's Qwen2.5-VL with
-** --enable-piecewise-cuda-graph, Nov 2025) the explicit flag captured them; whether the
-** breakable default (0.5.14 here, CUDA) keeps the gate was not found, so it is applied where
-** the torch.compile runner is the default: 0.5.10 on, except breakable's CUDA default. */
-static bool sg_multimodal_gate(const ectx *c, uint64_t rel) {
-  return rel >= SG_PIECEWISE_DEFAULT && sg_multimodal(c->m);
+/* The auto-disable ladder (--enforce-piecewise-cuda-graph, runtime.enforce_piecewise_cuda_graph,
+** skips it). PR #16331, which turned the torch.compile runner on by default (0.5.10 here), added
+** server_args.py _handle_piecewise_cuda_graph: `if self.enforce_piecewise_cuda_graph:
+** self.disable_piecewise_cuda_graph = False; return`, then one rule after another sets
+** disable_piecewise_cuda_graph = True. The runner / backend split (PR #23906) and the breakable default
+** (PR #29458, 0.5.14 here) moved it to _apply_cuda_graph_compatibility, which is skipped when the
+** prefill backend is given explicitly (--cuda-graph-backend-prefill, "the old
+** --enforce-piecewise-cuda-graph contract") and runs one list a backend: tc_piecewise keeps the whole
+** ladder (_disable_tc_piecewise_cudagraph_if_incompatible), breakable a short list of its own
+** (_disable_breakable_cudagraph_if_incompatible); sgl-project/sglang server_args.py@001067ff. The
+** rules a scenario can express; the others (DP attention, --enable-torch-compile, the MoE all-to-all
+** backends, LoRA, GGUF, DLLM, CPU offload / hierarchical cache, deterministic inference, PD
+** disaggregation, symmetric memory, EPLB / the expert-distribution recorder, context parallel,
+** --debug-cuda-graph) have no knob here. */
+
+/* Rule 1: the architectures ModelConfig.is_piecewise_cuda_graph_disabled_model lists
+** (configs/model_config.py piecewise_cuda_graph_disabled_model_archs). DeepseekV32ForCausalLM and
+** GlmMoeDsaForCausalLM left it with PR #23351 ("Support piecewise CUDA graph with NSA", merged
+** 2026-05-22, after v0.5.12.post1's branch: 0.5.13 here, inferred from the dates); DeepSeek-V4 was
+** added with its support (model_config.py@001adf56). `until` is the first release without the entry. */
+static const struct { const char *arch; uint64_t until; } SG_PCG_OFF_ARCHS[] = {
+    {"DeepseekV32ForCausalLM", 501300}, {"GlmMoeDsaForCausalLM", 501300}, {"Qwen3NextForCausalLM", UINT64_MAX},
+    {"BailingMoeV2_5ForCausalLM", UINT64_MAX}, {"LLaDAModelLM", UINT64_MAX},
+    {"DeepseekV4ForCausalLM", UINT64_MAX}, {"DeepseekV4ForCausalLMNextN", UINT64_MAX}};
+
+/* The breakable backend's multimodal rule exempts multimodal_breakable_cuda_graph_supported_model_archs:
+** Qwen3.5 dense and MoE from PR #30620 (merged 2026-07-14, after v0.5.15 of about 2026-07-13: 0.5.16
+** here, inferred from the dates). */
+#define SG_BCG_MM_ALLOW 501600
+static const char *const SG_BCG_MM_ARCHS[] = {"Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration"};
+
+/* PR #22128 ("Allow piecewise CUDA graph with speculative decoding", merged 2026-04-17, after v0.5.10 of
+** 2026-04-06: 0.5.11 here) dropped the speculative-decoding rule that PR #16331 had added. */
+#define SG_PCG_SPEC_OK 501100
+
+static bool sg_on_cuda(const scenario *s) {
+  return strncmp(s->gpu_arch, "cdna", 4) != 0 && strncmp(s->gpu_arch, "gaudi", 5) != 0;
+}
+
+/* The tc_piecewise ladder (from 0.5.10): the reason it turns the graphs off, NULL when none does. */
+static const char *sg_tc_ladder(const ectx *c, uint64_t rel) {
+  const scenario *s = c->s;
+  const char *arch = scn_str(s, "sglang.hf_arch", "");
+  for (size_t i = 0; i < sizeof SG_PCG_OFF_ARCHS / sizeof *SG_PCG_OFF_ARCHS; i++)
+    if (strcmp(arch, SG_PCG_OFF_ARCHS[i].arch) == 0 && rel < SG_PCG_OFF_ARCHS[i].until)
+      return "disabled model arch";
+  /* "Speculative decoding", 0.5.10 only (PR #16331 to PR #22128) */
+  if (rel < SG_PCG_SPEC_OK && scn_str(s, "spec.method", "")[0]) return "speculative decoding (0.5.10)";
+  /* "4. Pipeline parallelism: if self.pp_size > 1" */
+  if (s->pp > 1) return "pp_size > 1";
+  /* "5. Non-CUDA hardware": is_hip() or is_npu() ... (HIP/NPU/CPU/MPS/XPU) */
+  if (!sg_on_cuda(s)) return "non-CUDA hardware";
+  /* "8. Multimodal / VLM models: if self.get_model_config().is_multimodal". Hold-out round 12:
+  ** Qwen3.5-9B (Qwen3_5ForConditionalGeneration) on SGLang main of 2026-04-14 logs "Disable piecewise
+  ** CUDA graph because --disable-piecewise-cuda-graph is set" without the flag and captures decode
+  ** graphs only. Before the default (PR #11830's Qwen2.5-VL with --enable-piecewise-cuda-graph, Nov
+  ** 2025) the explicit flag captured them. The architectures on
+  ** multimodal_piecewise_cuda_graph_supported_model_archs (PR #30889 and later: Kimi K2.5, Cohere2
+  ** Vision, MiniMax-M3) are exempt in newer source; none is a model here. */
+  if (sg_multimodal(c->m)) return "multimodal model";
+  return NULL;
+}
+
+/* The breakable backend's own list (from 0.5.14): of DeepSeek-V4, context parallel, decode context
+** parallel, two-batch overlap, an unvalidated all-to-all backend and "multimodal model" only the last
+** two are expressible here (DeepSeek-V4 is not a model here). PR #30620's description: "Since #29458,
+** breakable CUDA graph (BCG) is the default prefill CUDA graph backend on CUDA, but the generic
+** 'multimodal model' rule in _disable_breakable_cudagraph_if_incompatible turns it off for every arch in
+** multimodal_model_archs". */
+static const char *sg_breakable_ladder(const ectx *c, uint64_t rel) {
+  if (!sg_multimodal(c->m)) return NULL;
+  const char *arch = scn_str(c->s, "sglang.hf_arch", "");
+  if (rel >= SG_BCG_MM_ALLOW)
+    for (size_t i = 0; i < sizeof SG_BCG_MM_ARCHS / sizeof *SG_BCG_MM_ARCHS; i++)
+      if (strcmp(arch, SG_BCG_MM_ARCHS[i]) == 0) return NULL;
+  return "multimodal model (breakable)";
+}
+
+/* The prefill backend and, when it is "disabled" by SGLang's own rules, why (*why, else NULL). */
+static const char *sg_prefill_backend_why(const ectx *c, const char **why) {
+  const scenario *s = c->s;
+  *why = NULL;
+  bool enforce = scn_bool(s, "runtime.enforce_piecewise_cuda_graph", false);
+  /* under enforce _handle_piecewise_cuda_graph sets disable_piecewise_cuda_graph = False */
+  if (!enforce && scn_bool(s, "runtime.disable_piecewise_cuda_graph", false)) return "disabled";
+  const char *be = scn_str(s, "runtime.cuda_graph_backend_prefill", "");
+  if (be[0]) return be; /* locked: _apply_cuda_graph_compatibility returns at once */
+  uint64_t rel = scn_u64(s, "sglang.release", 99999999);
+  /* default_prefill_backend(): "BCG (breakable) is the prefill default on CUDA only; other platforms
+  ** (HIP/NPU/...) keep tc_piecewise", which the non-CUDA rule then turns off (cuda_graph_config.py) */
+  if (rel >= SG_BREAKABLE_DEFAULT && sg_on_cuda(s)) be = "breakable";
+  else if (rel >= SG_PIECEWISE_DEFAULT || enforce || scn_bool(s, "runtime.enable_piecewise_cuda_graph", false))
+    be = "tc_piecewise";
+  else return "disabled";
+  /* the ladder came with the default (PR #16331); before it the explicit flag captured them */
+  if (enforce || rel < SG_PIECEWISE_DEFAULT) return be;
+  *why = strcmp(be, "breakable") == 0 ? sg_breakable_ladder(c, rel) : sg_tc_ladder(c, rel);
+  return *why ? "disabled" : be;
 }
 
 static const char *sg_prefill_backend(const ectx *c) {
-  const scenario *s = c->s;
-  if (scn_bool(s, "runtime.disable_piecewise_cuda_graph", false)) return "disabled";
-  const char *be = scn_str(s, "runtime.cuda_graph_backend_prefill", "");
-  if (be[0]) return be;
-  uint64_t rel = scn_u64(s, "sglang.release", 99999999);
-  if (rel >= SG_BREAKABLE_DEFAULT && strncmp(s->gpu_arch, "cdna", 4) != 0) return "breakable";
-  if (sg_multimodal_gate(c, rel)) return "disabled";
-  if (rel >= SG_PIECEWISE_DEFAULT || scn_bool(s, "runtime.enable_piecewise_cuda_graph", false)) return "tc_piecewise";
-  return "disabled";
+  const char *why;
+  return sg_prefill_backend_why(c, &why);
 }
 
 /* Piecewise (prefill) graphs: on with --enable-piecewise-cuda-graph (PR #10062), on by default
@@ -747,7 +828,7 @@ static void sg_graph_bytes(ectx *c, const sg_spec *sp, uint64_t graph_bs, uint64
   uint64_t rel = scn_u64(s, "sglang.release", 99999999);
   gr->backend = sg_backend(s);
   if (!scn_bool(s, "runtime.disable_cuda_graph", false)) decode_sizes(c, graph_bs, reqs, gr);
-  gr->pf_backend = sg_prefill_backend(c);
+  gr->pf_backend = sg_prefill_backend_why(c, &gr->pf_off);
   piecewise_sizes(c, chunk, gr);
   uint64_t v = c->m->vocab;
   uint64_t dpool = 0;
@@ -968,14 +1049,20 @@ void sglang_estimate(ectx *c) {
              (double)nccl / GIB, (unsigned long long)est_graph_collectives(c), gr.car_off);
   char pws[64] = "";
   if (gr.pw_out) snprintf(pws, sizeof pws, ", their output buffer %.2f", (double)gr.pw_out / GIB);
+  char pfs[96];
+  if (gr.n_pw)
+    snprintf(pfs, sizeof pfs, "%llu %s prefill size(s) to %llu tokens", (unsigned long long)gr.n_pw, gr.pf_backend,
+             (unsigned long long)gr.pw_max);
+  else /* sg_prefill_backend_why: the auto-disable rule that fired */
+    snprintf(pfs, sizeof pfs, "no prefill graphs%s%s%s", gr.pf_off ? " (SGLang: " : "", gr.pf_off ? gr.pf_off : "",
+             gr.pf_off ? ")" : "");
   if (gr.max_bs || gr.n_pw)
     budget_add(b, "cuda_graphs", graphs, BASIS_MODELLED, true,
-               "%llu decode graph(s) to batch %llu%s, %llu %s prefill size(s) to %llu tokens: shared pool %.2f GiB, "
+               "%llu decode graph(s) to batch %llu%s, %s: shared pool %.2f GiB, "
                "logits outputs %.2f, %s graph state %.2f, prefill graphs %.2f%s%s",
                (unsigned long long)gr.n_decode, (unsigned long long)gr.max_bs,
-               sp.on ? (sp.drafts ? " (target verify and draft)" : " (target verify)") : "",
-               (unsigned long long)gr.n_pw, gr.pf_backend, (unsigned long long)gr.pw_max, (double)gr.pool / GIB,
-               (double)gr.outputs / GIB, gr.backend, (double)(gr.attn + gr.wrappers) / GIB,
+               sp.on ? (sp.drafts ? " (target verify and draft)" : " (target verify)") : "", pfs,
+               (double)gr.pool / GIB, (double)gr.outputs / GIB, gr.backend, (double)(gr.attn + gr.wrappers) / GIB,
                (double)gr.pw_nodes / GIB, pws, ncs);
   /* FlashInfer's global workspace, allocated with the backend after the token pool:
   ** python/sglang/global_config.py flashinfer_workspace_size, 384 MiB unless FLASHINFER_WORKSPACE_SIZE

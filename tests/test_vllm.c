@@ -2012,8 +2012,10 @@ static void test_sglang_holdout12_vlm_gate(void **state) {
                              /* documented miss: 0.26 GB measured */
                              {"cuda_graph_decode_bytes", 0.136, 0.02, IN_GIB},
                              {NULL}});
-  /* before the default (0.5.9) nothing to gate; the breakable default (0.5.14, CUDA) not gated here */
-  static const struct { const char *v; long long pw; } rows[] = {{"0.5.9", 0}, {"0.5.13", 0}, {"0.5.14", 42}};
+  /* before the default (0.5.9) nothing to gate; the breakable default (0.5.14, CUDA) has a multimodal rule
+  ** of its own, which exempts Qwen3.5 from PR #30620 (0.5.16 here; test_sglang_pcg_ladder) */
+  static const struct { const char *v; long long pw; } rows[] = {
+      {"0.5.9", 0}, {"0.5.13", 0}, {"0.5.14", 0}, {"0.5.15", 0}, {"0.5.16", 42}};
   for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
     snprintf(text, sizeof text, q, rows[i].v);
     json_t *j = eval(*state, text);
@@ -2026,6 +2028,101 @@ static void test_sglang_holdout12_vlm_gate(void **state) {
                            "context_length = 32768 }, workload = { kind = 'inference', context = 32768 }, gpu = "
                            "'H100-SXM-80GB' }");
   assert_true(fig(j, "cuda_graph_piecewise_sizes") > 0);
+  json_decref(j);
+}
+
+/* sglang-pcg-ladder: SGLang's auto-disable ladder for the prefill CUDA graphs (src/rt_sglang.c
+** sg_prefill_backend_why; sgl-project/sglang server_args.py _handle_piecewise_cuda_graph, from PR #16331,
+** and _disable_tc_piecewise_cudagraph_if_incompatible / _disable_breakable_cudagraph_if_incompatible at
+** 001067ff). Each row: a scenario and whether its piecewise graphs are counted (sizes and bytes). */
+static void sg_pw_expect(void **state, const char *text, bool on, long long sizes) {
+  json_t *j = eval(*state, text);
+  double n = fig(j, "cuda_graph_piecewise_sizes"), by = fig(j, "cuda_graph_piecewise_bytes");
+  bool ok = on ? n > 0 && by > 0 && (sizes < 0 || (long long)n == sizes) : n == 0 && by == 0;
+  json_decref(j);
+  if (!ok) fail_msg("%s: %.0f piecewise sizes, %.0f B, want %s", text, n, by, on ? "them" : "none");
+}
+
+/* test_sglang_spec_eagle3's draft */
+#define PCG_E3                                                                                              \
+  "speculative = { method = 'eagle3', model = 'yuhuili/EAGLE3-LLaMA3.1-Instruct-8B', num_speculative_tokens = 3, " \
+  "eagle_topk = 1, num_draft_tokens = 4 }"
+#define PCG_DSA_TOY                                                                                            \
+  "model = { arch = 'llama', config = { architectures = { 'GlmMoeDsaForCausalLM' }, model_type = 'llama', "   \
+  "hidden_size = 2048, intermediate_size = 8192, num_hidden_layers = 16, num_attention_heads = 32, "            \
+  "num_key_value_heads = 8, head_dim = 64, vocab_size = 128256, max_position_embeddings = 131072, "            \
+  "rms_norm_eps = 1e-05, rope_theta = 500000, tie_word_embeddings = true } }, dtype = 'bf16'"
+static void test_sglang_pcg_ladder(void **state) {
+  char t[2048];
+  const char *llama = "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'sglang', version = "
+                      "'%s'%s }, " WL ", parallel = { pp = %d }, gpu = '%s' }";
+  /* 0.5.10 .. 0.5.13: the torch.compile runner for a text model on CUDA (58 sizes to the 8192 chunk) */
+  snprintf(t, sizeof t, llama, "0.5.12", "", 1, "H100-SXM-80GB");
+  sg_pw_expect(state, t, true, 58);
+  /* rule 4, pipeline parallelism: none with pp 2; enforce keeps them; the breakable list has no pp rule */
+  snprintf(t, sizeof t, llama, "0.5.12", "", 2, "H100-SXM-80GB");
+  sg_pw_expect(state, t, false, 0);
+  snprintf(t, sizeof t, llama, "0.5.12", ", enforce_piecewise_cuda_graph = true", 2, "H100-SXM-80GB");
+  sg_pw_expect(state, t, true, 58);
+  snprintf(t, sizeof t, llama, "0.5.14", "", 2, "H100-SXM-80GB");
+  sg_pw_expect(state, t, true, -1);
+  /* rule 5, non-CUDA hardware: an AMD Instinct GPU keeps tc_piecewise as its default
+  ** (default_prefill_backend) and the rule turns it off, before and after the breakable default; an
+  ** explicit backend is locked and skips the ladder, and so does enforce */
+  static const char *const rocm_off[] = {"0.5.10", "0.5.13", "0.5.14", "0.5.17"};
+  for (size_t i = 0; i < sizeof rocm_off / sizeof *rocm_off; i++) {
+    snprintf(t, sizeof t, llama, rocm_off[i], "", 1, "MI300X-OAM-192GB");
+    sg_pw_expect(state, t, false, 0);
+  }
+  /* (74 sizes: the 192 GB card's 16384-token chunk) */
+  snprintf(t, sizeof t, llama, "0.5.17", ", enforce_piecewise_cuda_graph = true", 1, "MI300X-OAM-192GB");
+  sg_pw_expect(state, t, true, 74);
+  snprintf(t, sizeof t, llama, "0.5.17", ", cuda_graph_backend_prefill = 'tc_piecewise'", 1, "MI300X-OAM-192GB");
+  sg_pw_expect(state, t, true, 74);
+  snprintf(t, sizeof t, llama, "0.5.17", "", 1, "H100-SXM-80GB");
+  sg_pw_expect(state, t, true, -1);
+  /* before the default nothing is gated: the explicit flag captured them (0.5.9) */
+  snprintf(t, sizeof t, llama, "0.5.9", ", enable_piecewise_cuda_graph = true", 2, "H100-SXM-80GB");
+  sg_pw_expect(state, t, true, -1);
+  /* speculative decoding: off in 0.5.10 only (PR #16331's rule, dropped by PR #22128 in 0.5.11) */
+  snprintf(t, sizeof t, llama, "0.5.10", ", " PCG_E3, 1, "H100-SXM-80GB");
+  sg_pw_expect(state, t, false, 0);
+  snprintf(t, sizeof t, llama, "0.5.11", ", " PCG_E3, 1, "H100-SXM-80GB");
+  sg_pw_expect(state, t, true, -1);
+  snprintf(t, sizeof t, llama, "0.5.10", ", enforce_piecewise_cuda_graph = true, " PCG_E3, 1, "H100-SXM-80GB");
+  sg_pw_expect(state, t, true, -1);
+  /* rule 1, piecewise_cuda_graph_disabled_model_archs: Qwen3-Next in every torch.compile-default release;
+  ** the breakable backend (0.5.14, CUDA) has no architecture rule for it */
+  const char *qn = "return { model = 'Qwen/Qwen3-Next-80B-A3B-Instruct', runtime = { name = 'sglang', version = "
+                   "'%s'%s }, workload = { kind = 'inference', context = 32768 }, parallel = { tp = 4 }, gpu = "
+                   "'H100-SXM-80GB' }";
+  static const struct { const char *v, *extra; bool on; } qrows[] = {
+      {"0.5.10", "", false}, {"0.5.13", "", false}, {"0.5.13", ", enforce_piecewise_cuda_graph = true", true},
+      {"0.5.13", ", cuda_graph_backend_prefill = 'tc_piecewise'", true}, {"0.5.14", "", true}};
+  for (size_t i = 0; i < sizeof qrows / sizeof *qrows; i++) {
+    snprintf(t, sizeof t, qn, qrows[i].v, qrows[i].extra);
+    sg_pw_expect(state, t, qrows[i].on, -1);
+  }
+  /* GlmMoeDsaForCausalLM (a Llama-shaped stand-in under that name): listed until PR #23351 (0.5.13 here) */
+  const char *dsa = "return { " PCG_DSA_TOY ", runtime = { name = 'sglang', version = '%s' }, " WL ", gpu = "
+                    "'H100-SXM-80GB' }";
+  snprintf(t, sizeof t, dsa, "0.5.12");
+  sg_pw_expect(state, t, false, 0);
+  snprintf(t, sizeof t, dsa, "0.5.13");
+  sg_pw_expect(state, t, true, -1);
+  /* the breakable multimodal rule: a VLM off the allowlist has none from 0.5.14, enforce keeps them */
+  const char *vl = "return { model = 'Qwen/Qwen2.5-VL-7B-Instruct', runtime = { name = 'sglang', version = '%s'%s }, "
+                   WL ", gpu = 'H100-SXM-80GB' }";
+  snprintf(t, sizeof t, vl, "0.5.17", "");
+  sg_pw_expect(state, t, false, 0);
+  snprintf(t, sizeof t, vl, "0.5.17", ", enforce_piecewise_cuda_graph = true");
+  sg_pw_expect(state, t, true, -1);
+  /* a reason in the graphs' budget line */
+  snprintf(t, sizeof t, llama, "0.5.12", "", 2, "H100-SXM-80GB");
+  json_t *j = eval(*state, t);
+  char *dump = json_dumps(j, 0);
+  assert_non_null(strstr(dump, "no prefill graphs (SGLang: pp_size > 1)"));
+  free(dump);
   json_decref(j);
 }
 
@@ -3944,7 +4041,7 @@ int main(void) {
       cmocka_unit_test(test_qwen3_235b_fp8_tp8_ep),
       cmocka_unit_test(test_llama8b_dtypes), cmocka_unit_test(test_gemma2_hybrid), cmocka_unit_test(test_deepseek_mla), cmocka_unit_test(test_mla_block_size), cmocka_unit_test(test_glm45_air),
       cmocka_unit_test(test_moe),            cmocka_unit_test(test_qwen2moe_holdout), cmocka_unit_test(test_version_eras), cmocka_unit_test(test_cudagraph_profiling_default), cmocka_unit_test(test_cudagraph_memory), cmocka_unit_test(test_graph_gptoss_sizes), cmocka_unit_test(test_graph_fa3_accum_holdout7), cmocka_unit_test(test_graph_chunked_piecewise_only), cmocka_unit_test(test_graph_custom_ar_rule), cmocka_unit_test(test_graph_nccl_holdout6), cmocka_unit_test(test_a100_v010),
-      cmocka_unit_test(test_deficit),        cmocka_unit_test(test_errors),      cmocka_unit_test(test_sglang_pool), cmocka_unit_test(test_sglang_release_defaults), cmocka_unit_test(test_sglang_holdout3), cmocka_unit_test(test_sglang_holdout5), cmocka_unit_test(test_sglang_holdout8), cmocka_unit_test(test_sglang_holdout12_vlm_gate), cmocka_unit_test(test_sglang_holdout12_mla), cmocka_unit_test(test_sglang_holdout12_lfm2), cmocka_unit_test(test_sglang_holdout12_h100_reranker), cmocka_unit_test(test_sglang_holdout6), cmocka_unit_test(test_sglang_graphs2), cmocka_unit_test(test_sglang_breakable), cmocka_unit_test(test_sglang_moe_shared_expert_width), cmocka_unit_test(test_sglang_dense_layers),
+      cmocka_unit_test(test_deficit),        cmocka_unit_test(test_errors),      cmocka_unit_test(test_sglang_pool), cmocka_unit_test(test_sglang_release_defaults), cmocka_unit_test(test_sglang_holdout3), cmocka_unit_test(test_sglang_holdout5), cmocka_unit_test(test_sglang_holdout8), cmocka_unit_test(test_sglang_holdout12_vlm_gate), cmocka_unit_test(test_sglang_pcg_ladder), cmocka_unit_test(test_sglang_holdout12_mla), cmocka_unit_test(test_sglang_holdout12_lfm2), cmocka_unit_test(test_sglang_holdout12_h100_reranker), cmocka_unit_test(test_sglang_holdout6), cmocka_unit_test(test_sglang_graphs2), cmocka_unit_test(test_sglang_breakable), cmocka_unit_test(test_sglang_moe_shared_expert_width), cmocka_unit_test(test_sglang_dense_layers),
       cmocka_unit_test(test_sglang_mamba), cmocka_unit_test(test_sglang_swa), cmocka_unit_test(test_sglang_mla),
       cmocka_unit_test(test_sglang_spec_eagle3), cmocka_unit_test(test_sglang_spec_mtp),
       cmocka_unit_test(test_sglang_spec_errors),

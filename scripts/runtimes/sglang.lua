@@ -268,6 +268,14 @@ local function normalize(n, knobs)
     note(n, "SGLang multimodal model: %s mem_fraction_static %s", f == nil and "default" or "given", how)
   end
   piecewise(n, knobs, rel, f)
+  -- The Hugging Face architecture, for SGLang's piecewise auto-disable ladder (src/rt_sglang.c
+  -- sg_prefill_backend_why: piecewise_cuda_graph_disabled_model_archs, the breakable multimodal allowlist)
+  local cfg = n.model_config or {}
+  n.extra["sglang.hf_arch"] = type(cfg.architectures) == "table" and cfg.architectures[1] or ""
+  if knobs.enforce_piecewise_cuda_graph and knobs.disable_piecewise_cuda_graph then
+    note(n, "SGLang's --enforce-piecewise-cuda-graph clears --disable-piecewise-cuda-graph "
+      .. "(server_args.py _handle_piecewise_cuda_graph)")
+  end
   if f == nil then
     if code >= 5003 then
       note(n, "SGLang mem_fraction_static from its reserved-memory rule (0.5.3 and later, PR #10975)%s",
@@ -304,6 +312,8 @@ return runtime {
             -- disable_cuda_graph: no decode graphs; disable_piecewise_cuda_graph: no piecewise graphs
             -- (on by default from 0.5.10 here, src/rt_sglang.c piecewise_sizes)
             disable_cuda_graph = "bool", disable_piecewise_cuda_graph = "bool",
+            -- --enforce-piecewise-cuda-graph: skips SGLang's auto-disable ladder (src/rt_sglang.c)
+            enforce_piecewise_cuda_graph = "bool",
             -- --disable-custom-all-reduce; off by SGLang's own rule too, vLLM's (src/estimate.c est_custom_ar_off):
             -- NCCL's all-reduces are then captured into the CUDA graphs
             disable_custom_all_reduce = "bool",
@@ -332,7 +342,10 @@ return runtime {
     cuda_graph_max_bs = "--cuda-graph-max-bs: the largest decode batch captured",
     disable_radix_cache = "--disable-radix-cache: one recurrent-state slot a request instead of three (hybrid models)",
     disable_cuda_graph = "--disable-cuda-graph: no decode graphs",
-    disable_piecewise_cuda_graph = "--disable-piecewise-cuda-graph: no piecewise prefill graphs (default on from 0.5.10)",
+    disable_piecewise_cuda_graph = "--disable-piecewise-cuda-graph: no piecewise prefill graphs (default on from 0.5.10 on CUDA, "
+      .. "off by SGLang's own ladder for pp > 1, AMD GPUs, multimodal models, Qwen3-Next and others)",
+    enforce_piecewise_cuda_graph = "--enforce-piecewise-cuda-graph: prefill graphs even where SGLang's auto-disable ladder "
+      .. "turns them off (architecture list, speculative decoding in 0.5.10, pp > 1, non-CUDA GPUs, multimodal models)",
     disable_custom_all_reduce = "--disable-custom-all-reduce: NCCL's all-reduces captured into the graphs",
     enable_piecewise_cuda_graph = "--enable-piecewise-cuda-graph: piecewise prefill graphs before they were the default",
     attention_backend = "--attention-backend: its CUDA-graph state and workspace; aiter changes the fraction",
