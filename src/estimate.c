@@ -348,6 +348,29 @@ void est_add_slack(ectx *c, budget *b, uint64_t rounding, uint64_t transient, do
              frag * 100.0);
 }
 
+/* Expandable segments (PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True; c10/cuda/
+** CUDACachingAllocator.cpp Note [Expandable Segments], pytorch/pytorch#96995, torch >= 2.1;
+** read at 001074d2): alloc_block maps the request's own size (round_size, 512 B) into the
+** stream's one large-pool segment (try_allocate_expandable_block) instead of a segment of
+** get_allocation_size (2 / 20 MiB, estimate_round_alloc), in physical pages of kLargeBuffer
+** (20 MiB) at the segment's lowest free address; should_split splits any block leaving
+** kMinBlockSize and free_block merges free neighbours. Reserved is then the allocated peak
+** rounded to a page: no per-tensor rounding and no fragmentation share (holes that no later
+** request fits are not modelled). */
+uint64_t est_add_slack_expandable_kept(ectx *c, budget *b, uint64_t kept, const char *detail) {
+  const uint64_t page = 20 * MIB; /* kLargeBuffer: the large pool's segment_size */
+  uint64_t top = acc_add(&c->acc, budget_total(b, true), kept), mapped = top;
+  if (!bytes_align(top, page, &mapped)) c->acc.overflow = true;
+  uint64_t slack = acc_add(&c->acc, kept, mapped - top);
+  budget_add(b, "allocator_slack", slack, BASIS_MODELLED, true, "%s", detail);
+  return slack;
+}
+
+void est_add_slack_expandable(ectx *c, budget *b) {
+  est_add_slack_expandable_kept(c, b, 0, "caching allocator with expandable segments: the peak rounded to its 20 MiB pages "
+                                         "(no per-tensor rounding, no fragmentation share)");
+}
+
 void est_finish(ectx *c, budget *b) {
   estimate *e = c->e;
   uint64_t all = budget_total(b, false), torch = budget_total(b, true);

@@ -77,6 +77,11 @@ void est_add_common(ectx *c, budget *b);
 void est_add_context(ectx *c, budget *b, const char *detail);
 /* allocator_slack: weight rounding plus the fragmentation share of transient bytes. */
 void est_add_slack(ectx *c, budget *b, uint64_t rounding, uint64_t transient, double frag, vf_basis basis);
+/* allocator_slack under PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: the PyTorch total
+** so far (plus `kept`, reserved bytes the caller already knows beyond it) rounded up to the
+** large pool's 20 MiB pages; returns the slack added (src/estimate.c). */
+uint64_t est_add_slack_expandable_kept(ectx *c, budget *b, uint64_t kept, const char *detail);
+void est_add_slack_expandable(ectx *c, budget *b);
 /* PyTorch's per-tensor rounding of one rank's weights beyond their bytes (512 B blocks,
 ** 2 MiB segments). */
 uint64_t est_weight_rounding(ectx *c, uint64_t weights);

@@ -82,6 +82,7 @@ void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t) {
   ** in C without it keeps its own s->fragmentation */
   t->frag = scn_real(s, "train.fragmentation", s->fragmentation);
   t->small_frac = scn_real(s, "train.small_frac", 0.0);
+  t->expandable = scn_bool(s, "train.expandable_segments", false);
   t->encoder_pool = scn_bool(s, "train.encoder_pool", false);
   t->dense_mask = t->pipeline && scn_bool(s, "gen.dense_attn_mask", false);
   const char *fp8 = scn_str(s, "train.fp8", "");
@@ -1138,8 +1139,37 @@ static uint64_t pool_extra(ectx *c, const train_cfg *t, const train_parts *p, in
   return extra;
 }
 
+/* Reserved beyond the peak's allocation under PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True
+** (c10/cuda/CUDACachingAllocator.cpp, Note [Expandable Segments]; pytorch/pytorch#96995,
+** first released in 2.1; read at 001074d2). alloc_block then calls
+** try_allocate_expandable_block with the request's own size (round_size: 512 B), not
+** get_allocation_size's 2 MiB / 20 MiB segment: each stream's large pool is one segment
+** whose physical pages (kLargeBuffer, 20 MiB; the small pool 2 MiB) are mapped at its
+** lowest free address, extending a free block at its end; should_split splits any block
+** leaving at least kMinBlockSize, and free_block merges a freed block with free
+** neighbours. So neither the weights' per-tensor rounding (estimate_round_alloc) nor the
+** transient share t->frag (blocks of one phase's segments that the next phase's sizes
+** cannot reuse) applies: the large pool's reserved peak is its allocated peak rounded to
+** a 20 MiB page. What stays: the pools remain per stream and per size class
+** (find_expandable_block keys on stream and pool), and a freed page stays mapped until
+** empty_cache or an OOM retry (release_cached_blocks -> unmap_block), so the gradients'
+** stream pool (pooled) and PyTorch's small pool / cached encoders (pool_extra) keep their
+** bytes. Holes left below the segment's top by a freed block that no later request fits
+** are not modelled. */
+static void train_slack_expandable(ectx *c, const train_cfg *t, const train_parts *p, uint64_t pooled, int peak) {
+  uint64_t kept = acc_add(&c->acc, pooled, pool_extra(c, t, p, peak, budget_total(&c->e->b, true), pooled));
+  est_add_slack_expandable_kept(c, &c->e->b, kept,
+                                "caching allocator with expandable segments: the peak rounded to 20 MiB pages, the "
+                                "gradients' stream pool and the small pool's pages (no per-tensor rounding, no "
+                                "transient share)");
+}
+
 static void train_slack(ectx *c, const train_cfg *t, const train_parts *p, uint64_t transient, uint64_t pooled,
                         int peak) {
+  if (t->expandable) {
+    train_slack_expandable(c, t, p, pooled, peak);
+    return;
+  }
   uint64_t rounding = pooled; /* gradients' stream pool (grad_stream_pool) */
   if (t->pipeline)
     rounding = acc_add(&c->acc, rounding, acc_add(&c->acc, p->weights == p->weights_full ? p->den_rounding : 0, p->aux_rounding));

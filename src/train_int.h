@@ -45,6 +45,7 @@ typedef struct train_cfg {
   uint64_t loss_chunk;                         /* LOSS_TITAN_CHUNKED: tokens per head + loss chunk */
   strategy_kind strategy;                      /* parallel.strategy or runtime.zero_stage */
   double frag;
+  bool expandable;                             /* PYTORCH_CUDA_ALLOC_CONF expandable_segments:True (train_slack) */
   double small_frac;                           /* trainable share in PyTorch's small pool (<= 1 MiB tensors) */
   bool encoder_pool;                           /* dropped encoders' weights still cached (in-process precompute) */
   train_fp8 fp8;                               /* workloads/train.lua fp8_part */

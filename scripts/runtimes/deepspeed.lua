@@ -7,7 +7,7 @@ return runtime {
   kinds = { "train" },
   knobs = { zero_stage = "int", offload_optimizer = "bool", offload_param = "bool",
             reduce_bucket_size = "int", overlap_comm = "bool", stage3_prefetch_bucket_size = "int",
-            stage3_max_live_parameters = "int", stage3_max_reuse_distance = "int" },
+            stage3_max_live_parameters = "int", stage3_max_reuse_distance = "int", expandable_segments = "bool" },
   knob_docs = {
     zero_stage = "zero_optimization.stage: 0, 1, 2 or 3",
     offload_optimizer = "offload_optimizer.device cpu: optimizer states and fp32 master in host memory",
@@ -17,6 +17,7 @@ return runtime {
     stage3_prefetch_bucket_size = "accepted from a ds_config, not modelled (a gathered block and the next assumed)",
     stage3_max_live_parameters = "accepted from a ds_config, not modelled (a gathered block and the next assumed)",
     stage3_max_reuse_distance = "stage3_max_reuse_distance: parameters reused within it stay gathered",
+    expandable_segments = "PYTORCH_CUDA_ALLOC_CONF expandable_segments:True: reserved = allocated peak in 20 MiB pages, no fragmentation share",
   },
   modelled = true,
   normalize = function(n, knobs)

@@ -42,12 +42,13 @@ return runtime {
   kinds = { "image", "video", "train" },
   -- torch: the PyTorch release of a training run (pre-2.0 zero_grad kept gradients; src/train.c)
   knobs = { offload_type = { "block_level", "leaf_level" }, num_blocks_per_group = "int", use_stream = "bool",
-            torch = "string" },
+            torch = "string", expandable_segments = "bool" },
   knob_docs = {
     offload_type = "enable_group_offload's offload_type",
     num_blocks_per_group = "enable_group_offload's num_blocks_per_group",
     use_stream = "enable_group_offload's use_stream: the next group prefetched on a side stream",
     torch = "the PyTorch release of a training run (before 2.0 zero_grad kept gradients)",
+    expandable_segments = "PYTORCH_CUDA_ALLOC_CONF expandable_segments:True: reserved = allocated peak in 20 MiB pages, no fragmentation share",
   },
   modelled = true,
   normalize = normalize,

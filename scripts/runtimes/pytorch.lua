@@ -29,9 +29,12 @@ return runtime {
   -- loss_chunk: torchtitan's ChunkedLossWrapper (components/loss.py): the head and the loss
   -- run on chunks of this many tokens, each chunk's backward at once, the hidden-state
   -- gradients gathered in one fp32 buffer (src/train.c logits_bytes)
+  -- expandable_segments: the caching allocator runs with PYTORCH_CUDA_ALLOC_CONF=
+  -- expandable_segments:True, as torchtitan's run_train.sh sets it since a5e57e4a9
+  -- (2024-10-22, #643) (src/train.c train_slack_expandable; workloads/train.lua alloc_part)
   knobs = { cache = { "dynamic", "static" }, torch = "string", free_logits = "bool",
             peft = "string", autocast_adapter_dtype = "bool", compile = "bool", pp_outputs = "bool",
-            fused_experts = "bool", loss_chunk = "int" },
+            fused_experts = "bool", loss_chunk = "int", expandable_segments = "bool" },
   knob_docs = {
     cache = "generate()'s cache (inference)",
     torch = "the PyTorch release (before 2.0 zero_grad kept gradients, per-parameter optimizer step)",
@@ -41,6 +44,7 @@ return runtime {
     compile = "the loss under torch.compile (torchtitan training.compile)",
     pp_outputs = "with parallel.pp, step() keeps every micro-batch's output (false: return_outputs=False)",
     loss_chunk = "torchtitan's ChunkedLossWrapper: tokens per head + loss chunk (chunk_len)",
+    expandable_segments = "PYTORCH_CUDA_ALLOC_CONF expandable_segments:True: reserved = allocated peak in 20 MiB pages, no fragmentation share (torchtitan's run_train.sh sets it)",
     fused_experts = "routed experts held as one 3-D parameter per layer (transformers 5.x, torchtitan); false: one module per expert",
   },
   modelled = true,

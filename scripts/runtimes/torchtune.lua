@@ -8,13 +8,14 @@ return runtime {
   summary = "torchtune recipes (pure bf16)",
   kinds = { "train" },
   knobs = { compile = "bool", loss = "string", enable_activation_checkpointing = "bool",
-            enable_activation_offloading = "bool", optimizer_in_bwd = "bool" },
+            enable_activation_offloading = "bool", optimizer_in_bwd = "bool", expandable_segments = "bool" },
   knob_docs = {
     compile = "compile: the model and loss under torch.compile",
     loss = "the loss component (CEWithChunkedOutputLoss: chunked cross-entropy)",
     enable_activation_checkpointing = "enable_activation_checkpointing: every layer recomputed",
     enable_activation_offloading = "enable_activation_offloading: saved activations streamed to host memory",
     optimizer_in_bwd = "optimizer_in_bwd: each parameter stepped and its gradient freed in backward",
+    expandable_segments = "PYTORCH_CUDA_ALLOC_CONF expandable_segments:True: reserved = allocated peak in 20 MiB pages, no fragmentation share (default true from version 0.7: torchtune/__init__.py sets it)",
   },
   modelled = true,
 }

@@ -71,10 +71,13 @@ return runtime {
   -- torch: the PyTorch version under the Trainer (training; workloads/train.lua era_part)
   -- peft, autocast_adapter_dtype: the PEFT release and get_peft_model's argument, which
   -- decide the adapters' dtype under pure 16-bit training (workloads/train.lua upcast_adapters)
+  -- expandable_segments: a training run under PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True,
+  -- as Unsloth's unsloth/__init__.py sets it since c599ae0f2 (2024-03-17, #249; torch >= 2.2)
+  -- (src/train.c train_slack_expandable)
   knobs = { cache = { "dynamic", "static", "offloaded", "offloaded_static", "quantized" }, torch = "string",
             peft = "string", autocast_adapter_dtype = "bool",
             cache_backend = { "quanto", "hqq" }, cache_nbits = "int", cache_q_group_size = "int",
-            cache_residual_length = "int" },
+            cache_residual_length = "int", expandable_segments = "bool" },
   knob_docs = {
     cache = "generate()'s cache_implementation (offloaded: two layers' K/V on the GPU; quantized: QuantizedCache)",
     torch = "the PyTorch release under the Trainer (before 2.0 zero_grad kept gradients)",
@@ -84,6 +87,7 @@ return runtime {
     cache_nbits = "QuantizedCache's nbits",
     cache_q_group_size = "QuantizedCache's q_group_size (64)",
     cache_residual_length = "QuantizedCache's residual_length (128): recent tokens kept unquantized",
+    expandable_segments = "PYTORCH_CUDA_ALLOC_CONF expandable_segments:True: reserved = allocated peak in 20 MiB pages, no fragmentation share (training; Unsloth and axolotl set it)",
   },
   modelled = true,
   normalize = normalize,

@@ -403,6 +403,32 @@ local function offload_part(w, n)
   n.extra["train.compile"] = k.compile == true
 end
 
+-- PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (src/train.c train_slack_expandable):
+-- the runtime knob expandable_segments, or what the framework sets itself when the knob
+-- is absent. torchtune's torchtune/__init__.py sets it unless PYTORCH_CUDA_ALLOC_CONF is
+-- given since 9d91fe39f (2025-06-20, #2841), on main after v0.6.1 (version.txt 0.7.0); no
+-- release up to 0.6.1 does. torchtitan's run_train.sh (a5e57e4a9, 2024-10-22, #643) and
+-- Unsloth's unsloth/__init__.py (c599ae0f2, 2024-03-17, #249, torch >= 2.2) also set it, but
+-- neither is a runtime here: the scenario says so with the knob. The allocator has it
+-- from torch 2.1 (pytorch/pytorch#96995).
+local function alloc_part(n)
+  local k = n.knobs
+  local es = k.expandable_segments
+  if es == nil and n.runtime == "torchtune" then
+    local tt = version_code(n.runtime_version, "runtime.version", "0.5.0", "a torchtune")
+    if tt and tt >= 7 then
+      es = true
+      note(n, "expandable segments assumed: torchtune %s's __init__ sets PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True", n.runtime_version)
+    end
+  end
+  es = es ~= nil and bool_field(es, "runtime.expandable_segments") or false
+  local torch = version_code(k.torch, "runtime.torch", "2.4.0")
+  if es and torch and torch < 2001 then
+    fail("runtime.expandable_segments", "needs torch 2.1 or later (the allocator gained expandable segments in 2.1), but runtime.torch is %s", k.torch)
+  end
+  n.extra["train.expandable_segments"] = es
+end
+
 local function set_extras(n, set, method, adapter_bytes)
   local x = n.extra
   x["train.method"] = method
@@ -569,6 +595,7 @@ local function normalize(w, n, cfg)
   fp8_part(w, n, desc)
   offload_part(w, n)
   era_part(n, desc)
+  alloc_part(n)
   optimizer_bytes(o, set, n, master, trained)
   dropout_part(n, cfg or {})
   n.attention = enum_field(w.attention or "sdpa", "workload.attention", { "sdpa", "flash", "eager" })
