@@ -406,10 +406,17 @@ static uint64_t phase_total(ectx *c, const gen_phase *p) {
   return acc_add(&c->acc, acc_add(&c->acc, t, p->act), p->vae);
 }
 
-/* What a phase reserves: its tensors, 10% of its transients as fragmentation (assumed, as
+/* The fragmentation share of a phase's transients: 10% (assumed); none under expandable
+** segments, whose freed blocks merge with their neighbours in one segment per stream
+** (src/estimate.c est_add_slack_expandable). */
+static double gen_frag(ectx *c) {
+  return scn_bool(c->s, "runtime.expandable_segments", false) ? 0.0 : 0.10;
+}
+
+/* What a phase reserves: its tensors, the fragmentation share of its transients (gen_frag, as
 ** gen_estimate's slack) and the VAE decode's cached blocks. */
 static uint64_t phase_reserved(ectx *c, const gen_phase *p) {
-  uint64_t frag = acc_from_double(&c->acc, (double)acc_add(&c->acc, p->act, p->vae) * 0.10);
+  uint64_t frag = acc_from_double(&c->acc, (double)acc_add(&c->acc, p->act, p->vae) * gen_frag(c));
   return acc_add(&c->acc, acc_add(&c->acc, phase_total(c, p), frag), p->cached);
 }
 
@@ -568,9 +575,12 @@ void gen_estimate(ectx *c) {
   gen_report(c, f, fv, &ph[top], &w, g.mask);
   est_add_common(c, &e->b);
   /* caching allocator: transient blocks of all phases stay cached; 10% of the peak
-  ** phase's transients as fragmentation (assumed) */
+  ** phase's transients as fragmentation (assumed), or expandable segments' page rounding */
   uint64_t transient = acc_add(&c->acc, ph[top].act, ph[top].vae);
-  est_add_slack(c, &e->b, 0, transient, 0.10, BASIS_ASSUMED);
+  if (gen_frag(c) == 0.0)
+    est_add_slack_expandable(c, &e->b);
+  else
+    est_add_slack(c, &e->b, 0, transient, 0.10, BASIS_ASSUMED);
   /* the allocator never gives blocks back between phases (no empty_cache): reserved is the
   ** most any phase reserves, which may be another phase than the allocated peak's (a VAE
   ** decode with its cached feature maps after a larger denoising phase) */

@@ -398,8 +398,11 @@ void infer_transformers(ectx *c) {
                dtype_get(s->prec.activations)->name);
   est_add_common(c, b);
   uint64_t transient = acc_add(&c->acc, act, logits);
-  est_add_slack(c, b, est_weight_rounding(c, budget_get(b, "weights")), transient, s->fragmentation,
-                BASIS_MODELLED);
+  if (scn_bool(s, "runtime.expandable_segments", false))
+    est_add_slack_expandable(c, b);
+  else
+    est_add_slack(c, b, est_weight_rounding(c, budget_get(b, "weights")), transient, s->fragmentation,
+                  BASIS_MODELLED);
   c->e->peak_phase = prefill ? "prefill" : "decode";
   est_fig(c, "weights_bytes", w);
   est_fig(c, "kv_cache_bytes", kv.gpu);

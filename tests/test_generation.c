@@ -1600,6 +1600,29 @@ static void test_generation_holdout12(void **state) {
   }
 }
 
+/* expandable_segments under diffusers (src/gen.c gen_frag): no 10% fragmentation share of the
+** peak phase's transients, the peak padded to the allocator's 20 MiB pages
+** (c10/cuda/CUDACachingAllocator.cpp, Note [Expandable Segments]); the VAE decode's freed
+** feature maps stay reserved either way (freed pages stay mapped until empty_cache). FLUX.1-dev
+** at 1024 x 1024 on an H100. */
+static void test_expandable_segments_diffusers(void **state) {
+  json_t *r[2];
+  for (int es = 0; es < 2; es++) {
+    char text[512];
+    snprintf(text, sizeof text, "return { model = 'black-forest-labs/FLUX.1-dev', dtype = 'bf16', gpu = 'H100-SXM-80GB', "
+             "runtime = { name = 'diffusers'%s }, workload = { kind = 'image', width = 1024, height = 1024, steps = 28 } }",
+             es ? ", expandable_segments = true" : "");
+    if (tu_eval(*state, text, &r[es]) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  }
+  assert_int_equal(tu_int(r[0], "runtime.peak_allocated_bytes"), tu_int(r[1], "runtime.peak_allocated_bytes"));
+  assert_true(tu_int(r[1], "runtime.peak_reserved_bytes") < tu_int(r[0], "runtime.peak_reserved_bytes"));
+  assert_non_null(strstr(tu_category_detail(r[1], "allocator_slack"), "expandable segments"));
+  json_t *vae = tu_category_item(r[1], "allocator_slack", "vae");
+  assert_non_null(vae); /* the decoder's cached feature maps */
+  json_decref(r[0]);
+  json_decref(r[1]);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_pipeline_counts), cmocka_unit_test(test_video_shape),
@@ -1618,7 +1641,7 @@ int main(void) {
       cmocka_unit_test(test_wan_family_holdout9), cmocka_unit_test(test_wan22_diffusers_token_timestep), cmocka_unit_test(test_group_offload_use_stream),
       cmocka_unit_test(test_generation_holdout10), cmocka_unit_test(test_hidream_bnb_linear_holdout),
       cmocka_unit_test(test_generation_holdout12), cmocka_unit_test(test_ltx_transformer_benchmark_holdout),
-      cmocka_unit_test(test_leaf_group_offload_benchmark_holdout),
+      cmocka_unit_test(test_leaf_group_offload_benchmark_holdout), cmocka_unit_test(test_expandable_segments_diffusers),
       cmocka_unit_test(test_flux_linear_projections), cmocka_unit_test(test_city96_image_rules), cmocka_unit_test(test_flux_file_matches_preset), cmocka_unit_test(test_diffusers_folder_flat_config), cmocka_unit_test(test_diffusers_folder_kinds), cmocka_unit_test(test_layerwise_class_skips),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

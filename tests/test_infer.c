@@ -385,6 +385,26 @@ static void test_fused_experts_rounding(void **state) {
 #undef GRANITE_H
 }
 
+/* expandable_segments (PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True; src/estimate.c
+** est_add_slack_expandable): the allocator maps each request's own size into one segment in
+** 20 MiB pages (c10/cuda/CUDACachingAllocator.cpp try_allocate_expandable_block, at 001074d2),
+** so the weights' per-tensor rounding goes. Llama-3.1-8B in bf16: only k_proj and v_proj
+** (1024 x 4096 x 2 = 8 MiB) round, two to a 20 MiB segment: 2 MiB x 64 = 134,217,728 B; with
+** expandable segments reserved is the allocated peak padded to a whole page. */
+static void test_expandable_segments_inference(void **state) {
+  const char *wl = ", context = 1024";
+  assert_int_equal(category(*state, LLAMA, "", wl, "allocator_slack"), 134217728LL);
+  long long es = category(*state, LLAMA, ", expandable_segments = true", wl, "allocator_slack");
+  assert_true(es >= 0 && es < 20LL * 1048576);
+  json_t *j = NULL;
+  if (tu_eval(*state, "return { " LLAMA ", runtime = { name = 'transformers', expandable_segments = true }, "
+                      "workload = { kind = 'inference', context = 1024 } }", &j) != VF_OK)
+    fail_msg("%s", vf_engine_error(*state));
+  assert_int_equal(tu_int(j, "runtime.peak_reserved_bytes") % (20LL << 20), 0);
+  assert_int_equal(tu_int(j, "runtime.peak_reserved_bytes") - tu_int(j, "runtime.peak_allocated_bytes"), es);
+  json_decref(j);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_gemma_cache_by_version),
@@ -393,7 +413,7 @@ int main(void) {
       cmocka_unit_test(test_rope_cache_buffers), cmocka_unit_test(test_optimum_benchmark_mistral),
       cmocka_unit_test(test_optimum_benchmark_llama),
       cmocka_unit_test(test_eager_mask),
-      cmocka_unit_test(test_decode_repeat_kv),
+      cmocka_unit_test(test_decode_repeat_kv), cmocka_unit_test(test_expandable_segments_inference),
       cmocka_unit_test(test_cache_implementations),
       cmocka_unit_test(test_offload_host_figure),
       cmocka_unit_test(test_cache_knob_errors),
