@@ -87,7 +87,7 @@ return runtime {
     cache_nbits = "QuantizedCache's nbits",
     cache_q_group_size = "QuantizedCache's q_group_size (64)",
     cache_residual_length = "QuantizedCache's residual_length (128): recent tokens kept unquantized",
-    expandable_segments = "PYTORCH_CUDA_ALLOC_CONF expandable_segments:True: reserved = allocated peak in 20 MiB pages, no fragmentation share (training; Unsloth and axolotl set it)",
+    expandable_segments = "PYTORCH_CUDA_ALLOC_CONF expandable_segments:True: reserved = allocated peak in 20 MiB pages, no fragmentation share (Unsloth and axolotl set it for training)",
   },
   modelled = true,
   normalize = normalize,
