@@ -1146,6 +1146,80 @@ models["tencent/Hunyuan-A13B-Instruct"] = { arch = "hunyuan_v1_moe", config = {
 } }
 -- ---- end arch-families-b
 
+-- ---- gemma4: Google Gemma 4 (Gemma4ForConditionalGeneration). Shape fields of the four published
+-- checkpoints as transformers' converter defines them (huggingface/transformers
+-- src/transformers/models/gemma4/convert_gemma4_weights.py _VARIANTS, _ON_DEVICE_VISION_CONFIG,
+-- _LARGE_MODEL_VISION_CONFIG, _DEFAULT_AUDIO_CONFIG; the Gemma4TextConfig defaults fill the rest:
+-- vocab 262,144, head_dim 256, global_head_dim 512, sliding_window 512, 131,072 positions), matching
+-- the config.json copies public projects quote (e.g. gemma-4-31B: 60 layers, 5376 wide, 32 heads,
+-- 16 KV heads / 4 global KV heads with attention_k_eq_v, window 1024, 262,144 positions).
+local function g4_layers(pattern, n)
+  local lt = {}
+  for r = 1, n do
+    for i = 1, pattern do lt[#lt + 1] = i < pattern and "sliding_attention" or "full_attention" end
+  end
+  return lt
+end
+local g4_rope = {
+  full_attention = { partial_rotary_factor = 0.25, rope_theta = 1000000.0, rope_type = "proportional" },
+  sliding_attention = { rope_theta = 10000.0, rope_type = "default" },
+}
+local g4_small_vision = { model_type = "gemma4_vision", hidden_size = 768, intermediate_size = 3072,
+  num_hidden_layers = 16, num_attention_heads = 12, num_key_value_heads = 12, head_dim = 64, patch_size = 16,
+  position_embedding_size = 10240, pooling_kernel_size = 3, use_clipped_linears = true, standardize = false }
+local g4_large_vision = { model_type = "gemma4_vision", hidden_size = 1152, intermediate_size = 4304,
+  num_hidden_layers = 27, num_attention_heads = 16, num_key_value_heads = 16, head_dim = 72, patch_size = 16,
+  position_embedding_size = 10240, pooling_kernel_size = 3, use_clipped_linears = false, standardize = true }
+local g4_audio = { model_type = "gemma4_audio", hidden_size = 1024, num_hidden_layers = 12,
+  num_attention_heads = 8, subsampling_conv_channels = { 128, 32 }, conv_kernel_size = 5,
+  output_proj_dims = 1536, use_clipped_linears = true }
+models["google/gemma-4-E2B-it"] = { arch = "gemma4", config = {
+    architectures = { "Gemma4ForConditionalGeneration" }, model_type = "gemma4", tie_word_embeddings = true,
+    text_config = { model_type = "gemma4_text", hidden_size = 1536, hidden_size_per_layer_input = 256,
+      intermediate_size = 6144, num_hidden_layers = 35, layer_types = g4_layers(5, 7), num_attention_heads = 8,
+      num_key_value_heads = 1, head_dim = 256, global_head_dim = 512, attention_k_eq_v = false,
+      num_kv_shared_layers = 20, use_double_wide_mlp = true, final_logit_softcapping = 30.0,
+      sliding_window = 512, max_position_embeddings = 131072, vocab_size = 262144,
+      vocab_size_per_layer_input = 262144, hidden_activation = "gelu_pytorch_tanh", rms_norm_eps = 1e-06,
+      rope_parameters = g4_rope, tie_word_embeddings = true },
+    vision_config = g4_small_vision, audio_config = g4_audio,
+} }
+models["google/gemma-4-E4B-it"] = { arch = "gemma4", config = {
+    architectures = { "Gemma4ForConditionalGeneration" }, model_type = "gemma4", tie_word_embeddings = true,
+    text_config = { model_type = "gemma4_text", hidden_size = 2560, hidden_size_per_layer_input = 256,
+      intermediate_size = 10240, num_hidden_layers = 42, layer_types = g4_layers(6, 7), num_attention_heads = 8,
+      num_key_value_heads = 2, head_dim = 256, global_head_dim = 512, attention_k_eq_v = false,
+      num_kv_shared_layers = 18, use_double_wide_mlp = false, final_logit_softcapping = 30.0,
+      sliding_window = 512, max_position_embeddings = 131072, vocab_size = 262144,
+      vocab_size_per_layer_input = 262144, hidden_activation = "gelu_pytorch_tanh", rms_norm_eps = 1e-06,
+      rope_parameters = g4_rope, tie_word_embeddings = true },
+    vision_config = g4_small_vision, audio_config = g4_audio,
+} }
+models["google/gemma-4-31B-it"] = { arch = "gemma4", config = {
+    architectures = { "Gemma4ForConditionalGeneration" }, model_type = "gemma4", tie_word_embeddings = true,
+    text_config = { model_type = "gemma4_text", hidden_size = 5376, hidden_size_per_layer_input = 0,
+      intermediate_size = 21504, num_hidden_layers = 60, layer_types = g4_layers(6, 10), num_attention_heads = 32,
+      num_key_value_heads = 16, num_global_key_value_heads = 4, head_dim = 256, global_head_dim = 512,
+      attention_k_eq_v = true, num_kv_shared_layers = 0, use_bidirectional_attention = "vision",
+      enable_moe_block = false, final_logit_softcapping = 30.0, sliding_window = 1024,
+      max_position_embeddings = 262144, vocab_size = 262144, hidden_activation = "gelu_pytorch_tanh",
+      rms_norm_eps = 1e-06, rope_parameters = g4_rope, tie_word_embeddings = true },
+    vision_config = g4_large_vision,
+} }
+models["google/gemma-4-26B-A4B-it"] = { arch = "gemma4", config = {
+    architectures = { "Gemma4ForConditionalGeneration" }, model_type = "gemma4", tie_word_embeddings = true,
+    text_config = { model_type = "gemma4_text", hidden_size = 2816, hidden_size_per_layer_input = 0,
+      intermediate_size = 2112, num_hidden_layers = 30, layer_types = g4_layers(6, 5), num_attention_heads = 16,
+      num_key_value_heads = 8, num_global_key_value_heads = 2, head_dim = 256, global_head_dim = 512,
+      attention_k_eq_v = true, num_kv_shared_layers = 0, use_bidirectional_attention = "vision",
+      enable_moe_block = true, num_experts = 128, top_k_experts = 8, moe_intermediate_size = 704,
+      final_logit_softcapping = 30.0, sliding_window = 1024, max_position_embeddings = 262144,
+      vocab_size = 262144, hidden_activation = "gelu_pytorch_tanh", rms_norm_eps = 1e-06,
+      rope_parameters = g4_rope, tie_word_embeddings = true },
+    vision_config = g4_large_vision,
+} }
+-- ---- end gemma4
+
 local aliases = {
   ["tiiuae/Falcon-H1-7B-Base"] = "tiiuae/Falcon-H1-7B-Instruct",
   ["bigscience/bloom-7b1"] = "bigscience/bloomz-7b1",
@@ -1205,5 +1279,11 @@ local aliases = {
   ["ibm-granite/granite-3.1-1b-a400m-base"] = "ibm-granite/granite-3.1-1b-a400m-instruct",
   ["HuggingFaceTB/SmolLM3-3B-Base"] = "HuggingFaceTB/SmolLM3-3B",
 }
+
+-- ---- gemma4: base checkpoints have the -it shapes
+aliases["google/gemma-4-E2B"] = "google/gemma-4-E2B-it"
+aliases["google/gemma-4-E4B"] = "google/gemma-4-E4B-it"
+aliases["google/gemma-4-31B"] = "google/gemma-4-31B-it"
+aliases["google/gemma-4-26B-A4B"] = "google/gemma-4-26B-A4B-it"
 
 return { models = models, aliases = aliases }

@@ -306,6 +306,32 @@ EXPECTED_PARAMS["tencent/Hunyuan-A13B-Instruct"]         = 80393183232
 EXPECTED_KV_BF16["tencent/Hunyuan-A13B-Instruct"]        = 2 * 32 * 8 * 128 * 2   -- 131,072
 -- ---- end arch-families-b
 
+-- ---- gemma4: Google Gemma 4 (architectures/gemma4.lua). Counts exclude the persistent buffers
+-- (layer_scalar, vision std_bias / std_scale, clip bounds), which the checks below add back to
+-- reach the safetensors bytes. gemma-4-31B: 31,273,086,512 = the tensor payload of
+-- google/gemma-4-31B @5bbc2fb1 (62,546,177,752 B in two shards of 49,784,788,364 + 12,761,549,884 B
+-- less 160,496 B of headers, as a public census of the checkpoint lists) / 2 less 2,364 buffer
+-- elements. gemma-4-26B-A4B: its model.safetensors.index.json total_size 51,611,872,412 / 2 less
+-- 2,334 buffer elements. gemma-4-E2B: 5,104,297,504, transformers' own parameter count of
+-- Gemma4ForConditionalGeneration for google/gemma-4-E2B @3e22461f as a public project asserts it.
+-- gemma-4-E4B: no exact figure found; the inventory's (the card's "8B with embeddings").
+ARCH_FILES[#ARCH_FILES + 1] = "gemma4"
+EXPECTED_PARAMS["google/gemma-4-31B-it"]     = 31273086512
+EXPECTED_PARAMS["google/gemma-4-26B-A4B-it"] = 25805933872
+EXPECTED_PARAMS["google/gemma-4-E2B-it"]     = 5104297504
+EXPECTED_PARAMS["google/gemma-4-E4B-it"]     = 7941100832
+-- KV per token: owning layers only; full layers cache K and V of global_head_dim 512 (31B / 26B:
+-- num_global_key_value_heads with attention_k_eq_v, V being the un-normed K projection)
+EXPECTED_KV_BF16["google/gemma-4-31B-it"]     = 10 * 4 * 1024 * 2 + 50 * 16 * 512 * 2  -- 901,120
+EXPECTED_KV_BF16["google/gemma-4-26B-A4B-it"] = 5 * 2 * 1024 * 2 + 25 * 8 * 512 * 2    -- 225,280
+EXPECTED_KV_BF16["google/gemma-4-E4B-it"]     = 4 * 2 * 1024 * 2 + 20 * 2 * 512 * 2    -- 57,344: 24 of 42 layers cache
+EXPECTED_KV_BF16["google/gemma-4-E2B-it"]     = 3 * 1 * 1024 * 2 + 12 * 1 * 512 * 2    -- 18,432: 15 of 35 layers cache
+EXPECTED_WINDOWS["google/gemma-4-31B-it"]     = { [1024] = 50, full = 10 }
+EXPECTED_WINDOWS["google/gemma-4-26B-A4B-it"] = { [1024] = 25, full = 5 }
+EXPECTED_WINDOWS["google/gemma-4-E4B-it"]     = { [512] = 20, full = 4 }
+EXPECTED_WINDOWS["google/gemma-4-E2B-it"]     = { [512] = 12, full = 3 }
+-- ---- end gemma4
+
 local passed, failed = 0, 0
 local function check(ok, msg)
   if ok then passed = passed + 1 else failed = failed + 1; print("FAIL: " .. msg) end
@@ -350,7 +376,8 @@ end
 local DESC_KEYS = { arch = 1, family = 1, hidden = 1, layers = 1, encoder_layers = 1, vocab = 1,
   heads = 1, kv_heads = 1, head_dim = 1, intermediate = 1, max_position = 1, rotary_dim = 1, tied_embeddings = 1,
   tensors = 1, kv = 1, block = 1, rope_positions = 1, rope_rows = 1, attn_temp = 1, kv_shared_layers = 1 }
-local TENSOR_KEYS = { name = 1, shape = 1, count = 1, role = 1, dtype = 1, gguf_split = 1, layout = 1, layer_ids = 1 }
+local TENSOR_KEYS = { name = 1, shape = 1, count = 1, role = 1, dtype = 1, gguf_split = 1, layout = 1, layer_ids = 1,
+  buffer = 1 }  -- buffer: a persistent buffer (nn.param opts.buffer; gemma4 layer_scalar)
 local KV_KEYS = { layers = 1, kv_heads = 1, k_dim = 1, v_dim = 1, window = 1, mla = 1, kind = 1, tokens = 1,
   state_elems = 1, conv_elems = 1, layer_ids = 1 }
 local KV_KINDS = { attention = 1, chunked = 1, cross = 1, mamba = 1 }
@@ -873,6 +900,62 @@ do
   local e = select(2, pcall(a.build, { model_type = "gemma3n", text_config = g3n(35, 16384, 15) }))
   check(type(e) == "string" and e:find("towers are not modelled", 1, true), "gemma3n (multimodal) refused: " .. tostring(e))
 end
+
+-- ---- gemma4: checkpoint bytes, tensor counts and the layer kinds (architectures/gemma4.lua)
+do
+  local function stored(d)  -- parameters + buffers, tensors (fused experts one per layer)
+    local n, tensors = 0, 0
+    for _, t in ipairs(d.tensors) do
+      local p = t.count or 1
+      for _, x in ipairs(t.shape) do p = p * x end
+      n = n + p
+      tensors = tensors + (t.role == "expert" and (t.count or 1) // 128 or (t.count or 1))
+    end
+    return n, tensors
+  end
+  local d31 = build("gemma4", cfg_of("google/gemma-4-31B-it"))
+  local n, tensors = stored(d31)
+  check(2 * n == 62546177752, "gemma-4-31B: safetensors payload " .. 2 * n .. " B, expected 62,546,177,752")
+  check(tensors == 1188, "gemma-4-31B: " .. tensors .. " tensors, expected 1188 (832 text + 356 vision)")
+  local d26 = build("gemma4", cfg_of("google/gemma-4-26B-A4B-it"))
+  n, tensors = stored(d26)
+  check(2 * n == 51611872412, "gemma-4-26B-A4B: index total_size " .. 2 * n .. ", expected 51,611,872,412")
+  check(tensors == 1013, "gemma-4-26B-A4B: " .. tensors .. " tensors, expected 1013")
+  -- k_eq_v: the 10 full layers have no v_proj; their k_proj is 4 heads x 512
+  local v, kfull = 0, 0
+  for _, t in ipairs(d31.tensors) do
+    if t.name:find("v_proj.weight", 1, true) and t.name:find("language_model", 1, true) then v = v + t.count end
+    if t.name:find("k_proj.weight", 1, true) and t.shape[1] == 2048 then kfull = kfull + t.count end
+  end
+  check(v == 50 and kfull == 10, ("gemma-4-31B: %d v_proj (50 sliding), %d 2048-row k_proj (10 full)"):format(v, kfull))
+  -- E2B: the 20 KV-shared layers have no k/v projections and a double-wide MLP (12,288)
+  local e2 = build("gemma4", cfg_of("google/gemma-4-E2B-it"))
+  local kp, wide = 0, 0
+  for _, t in ipairs(e2.tensors) do
+    if t.name:find("k_proj.weight", 1, true) and t.name:find("language_model", 1, true) then kp = kp + t.count end
+    if t.name:find("gate_proj.weight", 1, true) and t.shape[1] == 12288 then wide = wide + t.count end
+  end
+  check(kp == 15 and wide == 20 and e2.kv_shared_layers == 20, ("gemma-4-E2B: %d k_proj, %d wide MLPs"):format(kp, wide))
+  -- text-only (gemma4_text, Gemma4ForCausalLM): the 31B text count, model.* names
+  local tc = cfg_of("google/gemma-4-31B-it").text_config
+  check(params(build("gemma4_text", tc)) == 30697345280, "gemma4_text 31B text decoder: 30,697,345,280")
+  -- the newer per_layer_config form gives the full layers' shapes
+  local t2 = deep_copy(tc); t2.global_head_dim = nil; t2.num_global_key_value_heads = nil
+  t2.per_layer_config = {}
+  for i = 5, 59, 6 do t2.per_layer_config[tostring(i)] = { head_dim = 512, num_key_value_heads = 4 } end
+  check(params(build("gemma4_text", t2)) == 30697345280, "gemma4_text with per_layer_config")
+  -- bad input names the field
+  local b = deep_copy(tc); b.layer_types = { "sliding_attention" }
+  local e = err_of(build, "gemma4_text", b)
+  check(type(e) == "string" and e:find("'layer_types'", 1, true), "gemma4 layer_types length: " .. tostring(e))
+  b = deep_copy(tc); b.num_kv_shared_layers = 60
+  e = err_of(build, "gemma4_text", b)
+  check(type(e) == "string" and e:find("'num_kv_shared_layers'", 1, true), "gemma4 num_kv_shared_layers: " .. tostring(e))
+  b = deep_copy(tc); b.enable_moe_block = true
+  e = err_of(build, "gemma4_text", b)
+  check(type(e) == "string" and e:find("'num_experts'", 1, true), "gemma4 MoE without num_experts: " .. tostring(e))
+end
+-- ---- end gemma4
 
 -- arch-families-b: InternLM 2 / 3, GLM-4-0414, ERNIE 4.5, Hunyuan dense, Seed-OSS, EXAONE 4.0.
 for _, mt in ipairs { "internlm2", "internlm3", "glm4", "exaone4", "seed_oss", "hunyuan_v1_dense", "ernie4_5",
