@@ -53,6 +53,7 @@ typedef struct vspec {
   uint64_t layers, page, window, tokens; /* tokens: cross-attention's encoder tokens */
   kv_kind kind;
   uint64_t all; /* the model's layers of this spec over every stage (layers: ceil(all / pp)) */
+  uint64_t bs;  /* its block size: block_size, or larger where its page was unified (vllm_unify_pages) */
 } vspec;
 
 typedef struct vgroups {
@@ -1234,7 +1235,7 @@ static void vllm_spec_add(ectx *c, vcfg *v, vgroups *g, bool hybrid, const kv_gr
   while (j < g->n && !(g->t[j].page == page && g->t[j].window == window && g->t[j].kind == kind &&
                        g->t[j].tokens == tokens))
     j++;
-  if (j == g->n) g->t[g->n++] = (vspec){0, page, window, tokens, kind, 0};
+  if (j == g->n) g->t[g->n++] = (vspec){0, page, window, tokens, kind, 0, v->bs};
   g->t[j].layers += layers;
   g->t[j].all += k->layers;
   if (page > g->page) g->page = page;
@@ -1256,12 +1257,30 @@ static void vllm_draft_specs(ectx *c, vcfg *v, vgroups *g, bool hybrid) {
   }
 }
 
+/* Attention specs of different page sizes under the hybrid allocator (Gemma 4: sliding layers of
+** 16 KV heads x 256 against full layers of 4 KV heads x 512 on 31B): vLLM makes every page the
+** largest one by multiplying the block size of the smaller ones (vllm/v1/core/kv_cache_utils.py
+** unify_kv_cache_spec_page_size: block_size x max_page // page when it divides; attention pages
+** that do not divide are padded to the largest, page_size_padded, where the backend allows it).
+** Their requests then take cdiv(len, that larger block) blocks. State pages are padded already
+** (mamba_block_size), and a model whose attention layers share one page is left as it was. */
+static void vllm_unify_pages(vgroups *g, bool hybrid) {
+  if (!hybrid) return;
+  for (int i = 0; i < g->n; i++) {
+    vspec *t = &g->t[i];
+    if (t->kind == KV_STATE || !t->page || t->page >= g->page) continue;
+    if (g->page % t->page == 0) t->bs *= g->page / t->page;
+    t->page = g->page;
+  }
+}
+
 static void vllm_specs(ectx *c, vcfg *v, vgroups *g, bool hybrid) {
   const model_desc *m = c->m;
   memset(g, 0, sizeof *g);
   if (hybrid) mamba_block_size(c, v);
   for (int i = 0; i < m->n_kv; i++) vllm_spec_add(c, v, g, hybrid, &m->kv[i]);
   vllm_draft_specs(c, v, g, hybrid);
+  vllm_unify_pages(g, hybrid);
 }
 
 /* vLLM's grouping (kv_cache_utils.py _get_kv_cache_groups_uniform_page_size): layers of
@@ -1298,15 +1317,15 @@ static uint64_t spec_blocks(const vcfg *v, const vspec *t, uint64_t len) {
     case KV_STATE:
       return 1 + v->mamba_align + v->state_blocks;
     case KV_CROSS:
-      return bytes_ceildiv(t->tokens, v->bs);
+      return bytes_ceildiv(t->tokens, t->bs);
     case KV_CHUNKED:
-      return bytes_ceildiv(w < len ? w : len, v->bs);
+      return bytes_ceildiv(w < len ? w : len, t->bs);
     default:
       break;
   }
-  if (!t->window) return bytes_ceildiv(len, v->bs);
+  if (!t->window) return bytes_ceildiv(len, t->bs);
   w -= 1;
-  return bytes_ceildiv(w < len ? w : len, v->bs) + 1;
+  return bytes_ceildiv(w < len ? w : len, t->bs) + 1;
 }
 
 /* Blocks one request of `len` tokens occupies, summed over groups. Before the hybrid

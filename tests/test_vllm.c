@@ -372,6 +372,20 @@ static void test_gemma2_hybrid(void **state) {
   json_decref(j);
 }
 
+/* Gemma 4 31B (gemma4): 50 sliding layers of 16 KV heads x 256 (page 16 x 16 x 512 x 2 = 262,144 B) and
+** 10 full layers of 4 KV heads x 512 (131,072 B): vLLM doubles the full layers' block size to 32 so
+** that every page is 262,144 B (kv_cache_utils.py unify_kv_cache_spec_page_size). Groups of 10:
+** 5 sliding + 1 full; a block spans 10 pages; a request of 8,192 tokens takes 5 x (8192 / 16 + 1)
+** sliding blocks and 8192 / 32 full ones. */
+static void test_gemma4_page_unify(void **state) {
+  json_t *j = eval(*state, "return { model = 'google/gemma-4-31B-it', " V19 " }, " WL ", " H100 " }");
+  long long blocks = (long long)fig(j, "num_gpu_blocks");
+  assert_int_equal((long long)(fig(j, "kv_cache_bytes") / (262144.0 * 10)), blocks);
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), blocks / 6 * 16);
+  near(j, "max_concurrency", (double)blocks / (5.0 * 513 + 256), 1e-9, 0);
+  json_decref(j);
+}
+
 /* llmd-v019-deepseek-v2-lite: one 576-wide latent per token and layer (page 18432 B). */
 static void test_deepseek_mla(void **state) {
   json_t *j = eval(*state, "return { model = 'deepseek-ai/DeepSeek-V2-Lite-Chat', " V19 " }, " WL ", " H100 " }");
@@ -4039,7 +4053,7 @@ int main(void) {
       cmocka_unit_test(test_llama8b_tp1),    cmocka_unit_test(test_llama8b_tp),  cmocka_unit_test(test_llama8b_pp2),
       cmocka_unit_test(test_dsv2lite_pp2_uneven_layers), cmocka_unit_test(test_pp_stage_layers_pre080),
       cmocka_unit_test(test_qwen3_235b_fp8_tp8_ep),
-      cmocka_unit_test(test_llama8b_dtypes), cmocka_unit_test(test_gemma2_hybrid), cmocka_unit_test(test_deepseek_mla), cmocka_unit_test(test_mla_block_size), cmocka_unit_test(test_glm45_air),
+      cmocka_unit_test(test_llama8b_dtypes), cmocka_unit_test(test_gemma2_hybrid), cmocka_unit_test(test_gemma4_page_unify), cmocka_unit_test(test_deepseek_mla), cmocka_unit_test(test_mla_block_size), cmocka_unit_test(test_glm45_air),
       cmocka_unit_test(test_moe),            cmocka_unit_test(test_qwen2moe_holdout), cmocka_unit_test(test_version_eras), cmocka_unit_test(test_cudagraph_profiling_default), cmocka_unit_test(test_cudagraph_memory), cmocka_unit_test(test_graph_gptoss_sizes), cmocka_unit_test(test_graph_fa3_accum_holdout7), cmocka_unit_test(test_graph_chunked_piecewise_only), cmocka_unit_test(test_graph_custom_ar_rule), cmocka_unit_test(test_graph_nccl_holdout6), cmocka_unit_test(test_a100_v010),
       cmocka_unit_test(test_deficit),        cmocka_unit_test(test_errors),      cmocka_unit_test(test_sglang_pool), cmocka_unit_test(test_sglang_release_defaults), cmocka_unit_test(test_sglang_holdout3), cmocka_unit_test(test_sglang_holdout5), cmocka_unit_test(test_sglang_holdout8), cmocka_unit_test(test_sglang_holdout12_vlm_gate), cmocka_unit_test(test_sglang_pcg_ladder), cmocka_unit_test(test_sglang_holdout12_mla), cmocka_unit_test(test_sglang_holdout12_lfm2), cmocka_unit_test(test_sglang_holdout12_h100_reranker), cmocka_unit_test(test_sglang_holdout6), cmocka_unit_test(test_sglang_graphs2), cmocka_unit_test(test_sglang_breakable), cmocka_unit_test(test_sglang_moe_shared_expert_width), cmocka_unit_test(test_sglang_dense_layers),
       cmocka_unit_test(test_sglang_mamba), cmocka_unit_test(test_sglang_swa), cmocka_unit_test(test_sglang_mla),
