@@ -106,8 +106,12 @@ bool inv_params_role(const inventory *inv, inv_role role, uint64_t *out) {
 }
 
 bool inv_vision_name(const char *name) {
+  /* Gemma 4 (transformers models/gemma4/modeling_gemma4.py Gemma4Model): the audio tower and the
+  ** embed_vision / embed_audio projectors, which llama.cpp's converter writes to the mmproj file
+  ** with the vision tower (ggml-org/llama.cpp convert_hf_to_gguf.py, Gemma4 mmproj: vision and audio) */
   static const char *const pre[] = {"visual.", "model.visual.", "vision_tower.", "vision_model.", "multi_modal_projector.",
-                                    "model.vision_tower.", "model.multi_modal_projector.", NULL};
+                                    "model.vision_tower.", "model.multi_modal_projector.", "model.audio_tower.",
+                                    "model.embed_vision.", "model.embed_audio.", NULL};
   for (const char *const *p = pre; *p; p++)
     if (strncmp(name, *p, strlen(*p)) == 0) return true;
   return false;

@@ -1695,6 +1695,36 @@ static void test_gemma3n_per_layer_embd_host(void **state) {
   json_decref(j);
 }
 
+/* ---- gemma4: Gemma 4's iSWA cache (src/models/gemma4-iswa.cpp, llama_kv_cache_iswa): only the
+** layers that own K/V cache (the last attention.shared_kv_layers reuse earlier ones), the full
+** layers with key_length 512, the sliding ones key_length_swa 256 over pad(min(n_ctx, n_swa +
+** n_ubatch), 256) cells. Hold-out: qualcomm/GenieX PR #1346 (2026-08-14), Gemma-4 E4B q4_0 GGUF,
+** nctx 4096, n_swa 512, swa_full off: "creating SWA KV cache, size = ... 1536" cells (n_swa +
+** n_ubatch, so n_ubatch 1024), "SWA KV buffer ... 60.00 MiB; non-SWA KV buffer unchanged at
+** 64.00 MiB": 4 full layers x 2 KV heads x (512 + 512) x 2 B x 4096 + 20 sliding x 2 x (256 + 256)
+** x 2 B x 1536. The E4B vision / audio towers and their embed_vision / embed_audio projectors
+** stay in the mmproj file. */
+static void test_gemma4_iswa_kv(void **state) {
+  json_t *j = NULL;
+  if (tu_eval(*state, "return { model = 'google/gemma-4-E4B-it', quant = 'gguf:Q4_0', runtime = { name = 'llamacpp',"
+                      " n_ctx = 4096, n_ubatch = 1024, flash_attn = true }, workload = { kind = 'inference',"
+                      " context = 4096 }, gpu = 'RTX-4090-24GB' }",
+              &j) != VF_OK)
+    fail_msg("%s", vf_engine_error(*state));
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 124 * MIB);
+  json_decref(j);
+  /* 31B at 32768: 10 full layers x 4 KV heads x 1024 x 2 B x 32768 (2560 MiB) + 50 sliding x 16 x 512
+  ** x 2 B x pad(1024 + 512, 256) (1200 MiB) */
+  if (tu_eval(*state, "return { model = 'google/gemma-4-31B-it', quant = 'gguf:Q8_0', runtime = { name = 'llamacpp',"
+                      " n_ctx = 32768, flash_attn = true }, workload = { kind = 'inference', context = 32768 },"
+                      " gpu = 'H100-80GB' }",
+              &j) != VF_OK)
+    fail_msg("%s", vf_engine_error(*state));
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 3760 * MIB);
+  json_decref(j);
+}
+/* ---- end gemma4 */
+
 /* --split-mode row on ROCm, a hold-out for test_split_row's rules: llama.cpp b6886 (dcca0d3ab)
 ** on 3 AMD Instinct MI50 (gfx906, 32 GB each), unsloth Qwen3-Coder-30B-A3B-Instruct-1M
 ** UD-Q2_K_XL, -c 131072 -ngl 99 -b 512 --flash-attn 1 --split-mode row, no --tensor-split
@@ -2487,6 +2517,7 @@ int main(void) {
       cmocka_unit_test(test_split_row_rocm),
       cmocka_unit_test(test_holdout_round11_families), cmocka_unit_test(test_holdout_round12),
       cmocka_unit_test(test_metal_mapped_range), cmocka_unit_test(test_gemma3n_per_layer_embd_host),
+      cmocka_unit_test(test_gemma4_iswa_kv),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
