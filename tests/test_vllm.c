@@ -2781,6 +2781,15 @@ static void test_sglang_swa(void **state) {
                    "mem_fraction_static = 0.9 }, " WL ", " H100 " }");
   assert_int_equal((long long)fig(j, "kv_cache_tokens"), sg_rest(j, 1) / 507904);
   json_decref(j);
+  /* gemma4: Gemma4ForConditionalGeneration is hybrid SWA (sglang model_config.py is_hybrid_swa_model):
+  ** 26B-A4B's full pool holds its 5 global layers (2 KV heads x (512 + 512) x 2 B = 20,480 B per
+  ** token), the SWA pool its 25 sliding ones (8 x 512 x 2 B x 25 = 204,800 B) */
+  j = eval(*state, "return { model = 'google/gemma-4-26B-A4B-it', runtime = { name = 'sglang', "
+                   "mem_fraction_static = 0.9 }, " WL ", " H100 " }");
+  n = (long long)floor((double)sg_rest(j, 1) / (20480 + 0.8 * 204800));
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), n);
+  assert_int_equal((long long)fig(j, "swa_kv_cache_tokens"), (long long)floor((double)n * 0.8));
+  json_decref(j);
 }
 
 /* DeepSeek-V3 (MLA): one latent of kv_lora_rank 512 + qk_rope_head_dim 64 = 576 elements per

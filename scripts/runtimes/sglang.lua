@@ -14,6 +14,9 @@ local note = E.note
 -- Laguna). Gemma 2 / 3 and Mistral are not among them: their sliding-window layers get a
 -- full-length slot in the one token pool.
 local HYBRID_SWA = { gpt_oss = true, llama4 = true }
+-- gemma4: Gemma4ForCausalLM / Gemma4ForConditionalGeneration are in that set (the SWA pool holds
+-- the sliding layers' 256-wide heads, the full pool the 512-wide global ones)
+HYBRID_SWA.gemma4 = true
 local SSM_DTYPES = { float32 = 4, bfloat16 = 2, float16 = 2 }
 
 local function has_kind(desc, pred)
