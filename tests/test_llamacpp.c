@@ -1722,6 +1722,20 @@ static void test_gemma4_iswa_kv(void **state) {
     fail_msg("%s", vf_engine_error(*state));
   assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 3760 * MIB);
   json_decref(j);
+  /* Hold-out: lemonade-sdk/llamacpp-rocm issue #81 (llama.cpp build b1232 on ROCm, a
+  ** gemma-4-26B-A4B GGUF, -c 100096 -ub 2048, 31/31 layers offloaded) printed "ROCm0 model
+  ** buffer size = 48150.36 MiB" and "ROCm_Host model buffer size = 1408.00 MiB". The file type is
+  ** not in the excerpt; a BF16 file reproduces both: token_embd 262144 x 2816 x 2 B on the host,
+  ** the tied output duplicated on the GPU with the layers (router ffn_gate_inp and norms in F32). */
+  if (tu_eval(*state, "return { model = 'google/gemma-4-26B-A4B-it', quant = 'gguf:BF16', runtime = {"
+                      " name = 'llamacpp', n_ctx = 100096, n_batch = 2048, n_ubatch = 2048, n_gpu_layers = 99,"
+                      " fit = false, flash_attn = true }, workload = { kind = 'inference', context = 100096 },"
+                      " gpu = { name = 'x', memory = '120GiB' } }",
+              &j) != VF_OK)
+    fail_msg("%s", vf_engine_error(*state));
+  expect_printed_mib(tu_int(j, "runtime.gpu_model_buffer_bytes"), "48150.36", "ROCm0 model");
+  expect_printed_mib(tu_int(j, "runtime.cpu_model_buffer_bytes"), "1408.00", "ROCm_Host model");
+  json_decref(j);
 }
 /* ---- end gemma4 */
 
