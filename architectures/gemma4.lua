@@ -1,8 +1,10 @@
 -- gemma4.lua: Gemma 4 (model_type "gemma4", Gemma4ForConditionalGeneration; "gemma4_text",
 -- Gemma4ForCausalLM). Shapes from transformers models/gemma4/modeling_gemma4.py
 -- (Gemma4TextAttention, Gemma4TextMLP, Gemma4TextRouter, Gemma4TextExperts, Gemma4TextDecoderLayer,
--- Gemma4TextModel, Gemma4VisionModel, Gemma4AudioModel, Gemma4MultimodalEmbedder) and
--- configuration_gemma4.py; the published sizes in convert_gemma4_weights.py _VARIANTS.
+-- Gemma4TextModel, Gemma4VisionModel, Gemma4AudioModel, Gemma4MultimodalEmbedder; read at
+-- huggingface/transformers 0246b4f3) and configuration_gemma4.py (008e5743); the published sizes
+-- in convert_gemma4_weights.py _VARIANTS (0f3f0632). vLLM's loader: vllm/model_executor/models/
+-- gemma4.py (001cabc1); llama.cpp's graph: src/models/gemma4-iswa.cpp (0a40e49d).
 --
 -- Text decoder, per layer_types (default: every 6th layer full_attention, the last one forced full):
 --   * sliding layers: head_dim, num_key_value_heads, window sliding_window;
