@@ -1219,6 +1219,27 @@ models["google/gemma-4-26B-A4B-it"] = { arch = "gemma4", config = {
     vision_config = g4_large_vision,
 } }
 -- ---- end gemma4
+-- --- arch-families-c: Nemotron 3 (nemotron_h with MoE layers)
+-- NVIDIA-Nemotron-3-Nano-30B-A3B-BF16's config.json as public fixtures copy it (Megatron-Bridge's
+-- tests/unit_tests/models/nemotronh test_nemotron_h_bridge.py and its Nemotron3NanoProvider,
+-- model-config parser tests): 2688, 52 layers "MEMEM*EMEMEM*..." (23 Mamba-2, 23 MoE, 6 attention),
+-- 32/2 heads of 128, 64 Mamba heads of 64, 8 groups, state 128, conv 4; 128 routed experts of 1856,
+-- top 6, one shared expert of 3712, routed_scaling_factor 2.5, vocab 131072, untied;
+-- mamba_ssm_cache_dtype "float32" (config.json line 28, as vllm-project/vllm PR #39032 cites it).
+models["nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16"] = { arch = "nemotron_h", config = {
+    architectures = { "NemotronHForCausalLM" }, attention_bias = false, chunk_size = 128, conv_kernel = 4,
+    expand = 2, head_dim = 128, hidden_size = 2688,
+    hybrid_override_pattern = "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME",
+    intermediate_size = 1856, layer_norm_epsilon = 1e-05, mamba_head_dim = 64, mamba_hidden_act = "silu",
+    mamba_num_heads = 64, mamba_proj_bias = false, mamba_ssm_cache_dtype = "float32",
+    max_position_embeddings = 262144, mlp_bias = false,
+    mlp_hidden_act = "relu2", model_type = "nemotron_h", moe_intermediate_size = 1856,
+    moe_shared_expert_intermediate_size = 3712, n_group = 1, n_groups = 8, n_routed_experts = 128,
+    n_shared_experts = 1, norm_topk_prob = true, num_attention_heads = 32, num_experts_per_tok = 6,
+    num_hidden_layers = 52, num_key_value_heads = 2, routed_scaling_factor = 2.5, ssm_state_size = 128,
+    tie_word_embeddings = false, topk_group = 1, torch_dtype = "bfloat16", use_bias = false,
+    use_conv_bias = true, vocab_size = 131072,
+} }
 
 local aliases = {
   ["tiiuae/Falcon-H1-7B-Base"] = "tiiuae/Falcon-H1-7B-Instruct",
@@ -1278,6 +1299,12 @@ local aliases = {
   ["ibm-granite/granite-3.1-3b-a800m-base"] = "ibm-granite/granite-3.1-3b-a800m-instruct",
   ["ibm-granite/granite-3.1-1b-a400m-base"] = "ibm-granite/granite-3.1-1b-a400m-instruct",
   ["HuggingFaceTB/SmolLM3-3B-Base"] = "HuggingFaceTB/SmolLM3-3B",
+  -- --- arch-families-c
+  ["nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B"] = "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16",
+  ["nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-Base-BF16"] = "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16",
+  -- Nemotron-Cascade-2 is post-trained from Nemotron-3-Nano-30B-A3B-Base: llama.cpp reports the same
+  -- n_params (31,577,940,288) and n_embd 2688 for its GGUF as for Nano's
+  ["nvidia/Nemotron-Cascade-2-30B-A3B"] = "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16",
 }
 
 -- ---- gemma4: base checkpoints have the -it shapes

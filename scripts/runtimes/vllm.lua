@@ -35,6 +35,13 @@ local GDN_SSM_KNOB_SINCE = { qwen3_next = 17000, qwen3_5 = 17000 }
 -- mamba_ssm_cache_dtype (vllm/model_executor/models/config.py MODELS_CONFIG_MAP:
 -- Qwen3_5ForConditionalGenerationConfig, PR #34489, 0.17.0); Qwen3NextForCausalLM has none.
 local SSM_DTYPE_HOOK = { Qwen3_5ForConditionalGeneration = 17000, Qwen3_5MoeForConditionalGeneration = 17000 }
+-- NemotronH's hook (vllm/model_executor/models/config.py NemotronHForCausalLMConfig, PR #29978,
+-- merged 2025-12-03: 0.13.0 assumed the first release) reads the config's mamba_ssm_cache_dtype
+-- into an "auto" --mamba-ssm-cache-dtype, float16 when the config has none; PR #39032 (merged
+-- 2026-04-05: 0.20.0 assumed the first release, not verified) made that default float32.
+-- Nemotron 3's configs set "float32" (NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 config.json, as #39032
+-- quotes it); Nemotron-Nano-9B-v2's has none.
+local NEMOTRON_H_SSM_HOOK, NEMOTRON_H_SSM_FP32_DEFAULT = 13000, 20000
 
 local function mamba_dtypes(n, knobs, code, v)
   local has = false
@@ -58,6 +65,14 @@ local function mamba_dtypes(n, knobs, code, v)
       E.fail("runtime.mamba_ssm_cache_dtype", "the config's mamba_ssm_dtype \"%s\" is not float32, bfloat16 or float16", tostring(ssm))
     end
     why = "the config's mamba_ssm_dtype"
+  end
+  if ssm == "auto" and archs[1] == "NemotronHForCausalLM" and code >= NEMOTRON_H_SSM_HOOK then
+    ssm = tc.mamba_ssm_cache_dtype or (code >= NEMOTRON_H_SSM_FP32_DEFAULT and "float32" or "float16")
+    if MAMBA_DTYPES[ssm] == nil or ssm == "auto" then
+      E.fail("runtime.mamba_ssm_cache_dtype", "the config's mamba_ssm_cache_dtype \"%s\" is not float32, bfloat16 or float16", tostring(ssm))
+    end
+    why = tc.mamba_ssm_cache_dtype and "the config's mamba_ssm_cache_dtype (vLLM's NemotronH hook)"
+      or "vLLM's NemotronH hook default"
   end
   local since = GDN_SSM_KNOB_SINCE[n.model.desc.arch or ""]
   if since and code < since then

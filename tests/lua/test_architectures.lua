@@ -305,6 +305,16 @@ EXPECTED_WINDOWS["nvidia/NVIDIA-Nemotron-Nano-9B-v2"]    = { full = 31 }  -- 4 a
 EXPECTED_PARAMS["tencent/Hunyuan-A13B-Instruct"]         = 80393183232
 EXPECTED_KV_BF16["tencent/Hunyuan-A13B-Instruct"]        = 2 * 32 * 8 * 128 * 2   -- 131,072
 -- ---- end arch-families-b
+-- ---- arch-families-c
+-- NVIDIA-Nemotron-3-Nano-30B-A3B: 31,577,940,288, llama.cpp's n_params for its GGUF (llama-bench
+-- "nemotron_h_moe 31B.A3.5B", model_n_params 31577940288; the same for Nemotron-Cascade-2-30B-A3B's);
+-- the Hub's safetensors total, 31,577,937,344, leaves out the 23 x 128 fp32 e_score_correction_bias.
+-- 23 Mamba-2 layers x 38,742,208 + 6 attention x 23,396,352 + 23 MoE x (128 x 2 x 1856 x 2688 +
+-- 2 x 3712 x 2688 + 128 x 2688 + 128) + 52 norms + norm_f + 2 x 131072 x 2688.
+EXPECTED_PARAMS["nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16"]  = 31577940288
+EXPECTED_KV_BF16["nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16"] = 2 * 6 * 2 * 128 * 2  -- 6,144: 6 attention layers
+EXPECTED_WINDOWS["nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16"] = { full = 29 }  -- 6 attention + 23 Mamba-2 (MoE layers cache nothing)
+-- ---- end arch-families-c
 
 -- ---- gemma4: Google Gemma 4 (architectures/gemma4.lua). Counts exclude the persistent buffers
 -- (layer_scalar, vision std_bias / std_scale, clip bounds), which the checks below add back to
@@ -1137,6 +1147,46 @@ do
         and R("text_model.embeddings.position_embedding.weight", { 8, 8 }) == "pos_embed"
         and R("x_embedder.weight", { 8, 8 }) == "other" and R("norm_out.linear.weight", { 8, 8 }) == "other"
         and R("transformer_blocks.0.attn.norm_q.weight", { 8 }) == "norm", "model_files.role fallback rules")
+end
+
+-- ---- arch-families-c: Nemotron 3 ('E' MoE layers of nemotron_h)
+do
+  local id = "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16"
+  local d = build("nemotron_h", cfg_of(id))
+  local st = d.kv[2]
+  -- Mamba-2 state per layer: conv (4 - 1) x (4096 + 2 x 8 x 128) + 64 heads x 64 x 128
+  check(st.kind == "mamba" and st.layers == 23 and st.conv_elems == 3 * 6144
+        and st.state_elems == 3 * 6144 + 64 * 64 * 128, "Nemotron-3-Nano Mamba-2 state group")
+  check(d.block.experts == 128 and d.block.experts_per_tok == 6 and d.block.ffn_dim == 6 * 1856 + 3712
+        and d.block.expert_ffn == 1856 and d.block.gated == false and d.intermediate == 0, "Nemotron-3-Nano block")
+  local names = {}
+  for _, t in ipairs(d.tensors) do names[t.name] = t end
+  local up = names["backbone.layers.*.mixer.experts.*.up_proj.weight"]
+  check(up and up.count == 23 * 128 and up.shape[1] == 1856 and up.shape[2] == 2688 and up.role == "expert",
+        "Nemotron-3-Nano routed experts: non-gated up_proj {1856, 2688}")
+  local b = names["backbone.layers.*.mixer.gate.e_score_correction_bias"]
+  check(b and b.dtype == "fp32" and b.count == 23, "Nemotron-3-Nano router bias in fp32")
+  check(up and up.layer_ids and up.layer_ids[1] == 1 and up.layer_ids[23] == 51, "Nemotron-3-Nano MoE layers placed")
+  -- the list form (transformers layers_block_type, legacy names) builds the same model
+  local c = cfg_of(id)
+  local map = { M = "mamba", E = "moe", ["*"] = "attention" }
+  c.layers_block_type = {}
+  for i = 1, #c.hybrid_override_pattern do c.layers_block_type[i] = map[c.hybrid_override_pattern:sub(i, i)] end
+  c.hybrid_override_pattern = nil
+  check(params(build("nemotron_h", c)) == 31577940288, "Nemotron-3-Nano from layers_block_type")
+  c.layers_block_type[3] = "conv"
+  local ok, err = pcall(build, "nemotron_h", c)
+  check(not ok and tostring(err):find("layers_block_type", 1, true), "bad layers_block_type entry named")
+  c = cfg_of(id); c.n_routed_experts = nil
+  ok, err = pcall(build, "nemotron_h", c)
+  check(not ok and tostring(err):find("n_routed_experts", 1, true), "E layers need n_routed_experts")
+  -- a latent MoE (moe_latent_size: experts at the latent width between fc1/fc2_latent_proj)
+  c = cfg_of(id); c.moe_latent_size = 1024
+  local lat = build("nemotron_h", c)
+  local ln = {}
+  for _, t in ipairs(lat.tensors) do ln[t.name] = t end
+  check(ln["backbone.layers.*.mixer.experts.*.up_proj.weight"].shape[2] == 1024
+        and ln["backbone.layers.*.mixer.fc1_latent_proj.weight"].shape[1] == 1024, "latent MoE widths")
 end
 
 ---------------------------------------------------------------------------
