@@ -85,9 +85,11 @@ return arch {
     end
     local mb = nn.flag(cfg, "mlp_bias", false)
     local from = #t + 1
-    nn.linear(t, lp .. ".mixer.up_proj", I, h, { count = n["-"], role = "mlp", bias = mb })
-    nn.linear(t, lp .. ".mixer.down_proj", h, I, { count = n["-"], role = "mlp", bias = mb })
-    nn.place(t, from, at("-"))
+    if n["-"] > 0 then
+      nn.linear(t, lp .. ".mixer.up_proj", I, h, { count = n["-"], role = "mlp", bias = mb })
+      nn.linear(t, lp .. ".mixer.down_proj", h, I, { count = n["-"], role = "mlp", bias = mb })
+      nn.place(t, from, at("-"))
+    end
     local E, k, EI, SI = 0, 0, 0, 0
     if n.E > 0 then
       E, k, EI = nn.need(cfg, "n_routed_experts"), nn.need(cfg, "num_experts_per_tok"), nn.need(cfg, "moe_intermediate_size")

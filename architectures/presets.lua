@@ -1241,6 +1241,27 @@ models["nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16"] = { arch = "nemotron_h", co
     use_conv_bias = true, vocab_size = 131072,
 } }
 
+-- --- arch-families-c: Kimi Linear
+-- Kimi-Linear-48B-A3B-Instruct's config.json as public fixtures copy it (model-config parser tests
+-- and a config-pinning package quoting the Hub file field by field): 2304, 27 layers (KDA 1-based
+-- 1-3, 5-7, ..., 25-26; MLA 4, 8, 12, 16, 20, 24, 27), 32 heads, MLA kv_lora 512 / nope 128 / rope 64 /
+-- v 128 (no q_lora, mla_use_nope), KDA 32 heads of 128 with a conv of 4; 256 experts of 1024, top 8,
+-- one shared expert, first layer dense (9216), vocab 163840, untied.
+models["moonshotai/Kimi-Linear-48B-A3B-Instruct"] = { arch = "kimi_linear", config = {
+    architectures = { "KimiLinearForCausalLM" }, first_k_dense_replace = 1, head_dim = 72, hidden_act = "silu",
+    hidden_size = 2304, intermediate_size = 9216, kv_lora_rank = 512,
+    linear_attn_config = { full_attn_layers = { 4, 8, 12, 16, 20, 24, 27 }, head_dim = 128,
+      kda_layers = { 1, 2, 3, 5, 6, 7, 9, 10, 11, 13, 14, 15, 17, 18, 19, 21, 22, 23, 25, 26 },
+      num_heads = 32, short_conv_kernel_size = 4 },
+    mla_use_nope = true, model_max_length = 1048576, model_type = "kimi_linear", moe_intermediate_size = 1024,
+    moe_layer_freq = 1, moe_renormalize = true, moe_router_activation_func = "sigmoid", num_attention_heads = 32,
+    num_expert_group = 1, num_experts = 256, num_experts_per_token = 8, num_hidden_layers = 27,
+    num_key_value_heads = 32, num_nextn_predict_layers = 0, num_shared_experts = 1, qk_nope_head_dim = 128,
+    qk_rope_head_dim = 64, rms_norm_eps = 1e-05, rope_theta = 10000.0, routed_scaling_factor = 2.446,
+    tie_word_embeddings = false, topk_group = 1, torch_dtype = "bfloat16", use_grouped_topk = true,
+    v_head_dim = 128, vocab_size = 163840,
+} }
+
 local aliases = {
   ["tiiuae/Falcon-H1-7B-Base"] = "tiiuae/Falcon-H1-7B-Instruct",
   ["bigscience/bloom-7b1"] = "bigscience/bloomz-7b1",
@@ -1305,6 +1326,7 @@ local aliases = {
   -- Nemotron-Cascade-2 is post-trained from Nemotron-3-Nano-30B-A3B-Base: llama.cpp reports the same
   -- n_params (31,577,940,288) and n_embd 2688 for its GGUF as for Nano's
   ["nvidia/Nemotron-Cascade-2-30B-A3B"] = "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16",
+  ["moonshotai/Kimi-Linear-48B-A3B-Base"] = "moonshotai/Kimi-Linear-48B-A3B-Instruct",
 }
 
 -- ---- gemma4: base checkpoints have the -it shapes

@@ -1206,7 +1206,15 @@ static void mamba_block_size(ectx *c, vcfg *v) {
       tok = b > tok ? b : tok;
   }
   if (!state || !tok) return;
-  uint64_t bs = 16 * bytes_ceildiv(state, 16 * tok);
+  /* An MLA hybrid (Kimi Linear) aligns to the MLA kernels' block, not 16: "MLA requires larger
+  ** alignment: CUTLASS_MLA backend: kernel_block_size 128, other MLA backends 64"
+  ** (HybridAttentionMambaModelConfig.verify_and_update_config, 0.11 on; assumed unchanged in the
+  ** later platforms/interface.py get_attn_block_size). vllm-project/vllm#28228 (Kimi-Linear AWQ
+  ** tp 2 on 2 x 3090, Triton MLA): 75,840 tokens from 2.30 GiB = 79 blocks of 960, the 64-aligned
+  ** size (16-aligned: 944, 81 blocks, 76,464 tokens). */
+  uint64_t align = 16;
+  if (est_model_mla(c->m) && v->version >= VLLM_MLA_MULTIPLE) align = v->bs % 128 == 0 ? 128 : 64;
+  uint64_t bs = align * bytes_ceildiv(state, align * tok);
   if (bs > v->bs) v->bs = bs;
 }
 

@@ -3869,6 +3869,78 @@ static void test_holdout12_vllm(void **state) {
   json_decref(j);
 }
 
+/* ---- arch-families-c: Nemotron 3 (nemotron_h with MoE layers) and Kimi Linear under vLLM.
+** NemotronH's SSM-dtype hook (vllm/model_executor/models/config.py NemotronHForCausalLMConfig,
+** PR #29978 from 0.13.0): the config's mamba_ssm_cache_dtype ("float32" for Nemotron 3) replaces
+** an "auto" --mamba-ssm-cache-dtype. Nemotron-3-Nano's state: conv 3 x 6144 x 2 B + 64 x 64 x 128
+** x 4 B = 2,134,016 B against 6 attention layers' 2 x 2 x 128 x 2 B = 1 KiB a token: block 2096
+** (0.12, no hook: the bf16 state 1,085,440 B, block 1072). With an fp8 KV cache: 4176, what every
+** public Nemotron-Cascade-2 NVFP4 log prints ("Setting attention block size to 4176 tokens").
+** Hold-outs (not in the calibration set):
+**  C2 a public agent-session log (2026-04-26): vLLM 0.19.1, chankhavu/Nemotron-Cascade-2-30B-A3B-NVFP4,
+**     fp8 KV, util 0.95, 262,144, 40 seqs, --mamba-ssm-cache-dtype float32, Marlin (no native FP4):
+**     "Available KV cache memory: 68.97 GiB", "GPU KV cache size: 4,819,104 tokens", 86.16x.
+**  C1 a public docker-compose notes file (2026-05-01): 0.20.1rc1.dev91, the same checkpoint, WSL,
+**     fp8_e4m3 KV, util 0.85, 256,000, 128 seqs: 3.72 GiB, 4.71x (its "1,206,303 tokens" is
+**     int(4.7121 x 256,000): that build prints tokens as concurrency x max_model_len for hybrids).
+**  K1 vllm-project/vllm#28228: cyankiwi/Kimi-Linear-48B-A3B-Instruct-AWQ-4bit, tp 2 on 2 x RTX 3090,
+**     util 0.95, 120,000, 8 seqs, prefix caching: 2.30 GiB, 75,840 tokens, 2.48x. */
+static void test_arch_families_c_vllm(void **state) {
+  json_t *j = eval(*state, "return { model = 'nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16', runtime = { name = 'vllm', "
+                           "version = '0.13.0' }, workload = { kind = 'inference', context = 32768 }, gpu = 'H200' }");
+  assert_int_equal((long long)fig(j, "block_size"), 2096);
+  json_decref(j);
+  j = eval(*state, "return { model = 'nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16', runtime = { name = 'vllm', "
+                   "version = '0.12.0' }, workload = { kind = 'inference', context = 32768 }, gpu = 'H200' }");
+  assert_int_equal((long long)fig(j, "block_size"), 1072);
+  json_decref(j);
+  /* a config without the field: float16 from 0.13, float32 from #39032 (0.20.0 assumed) */
+  j = eval(*state, "return { model = 'nvidia/NVIDIA-Nemotron-Nano-9B-v2', runtime = { name = 'vllm', "
+                   "version = '0.19.0' }, workload = { kind = 'inference', context = 32768 }, gpu = 'H200' }");
+  assert_int_equal((long long)fig(j, "block_size"), 672);
+  json_decref(j);
+  j = eval(*state, "return { model = 'nvidia/NVIDIA-Nemotron-Nano-9B-v2', runtime = { name = 'vllm', "
+                   "version = '0.20.0' }, workload = { kind = 'inference', context = 32768 }, gpu = 'H200' }");
+  assert_int_equal((long long)fig(j, "block_size"), 1312);
+  json_decref(j);
+  j = eval(*state, HO12("nvidia/Nemotron-Cascade-2-30B-A3B", "'nvfp4'",
+                        "version = '0.19.1', kv_cache_memory_bytes = 74055973601, kv_cache_dtype = 'fp8', "
+                        "max_model_len = 262144, gpu_memory_utilization = 0.95, max_num_seqs = 40, "
+                        "max_num_batched_tokens = 8192, mamba_ssm_cache_dtype = 'float32'",
+                        "1", "262144", "H100"));
+  assert_int_equal((long long)fig(j, "block_size"), 4176);
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), 4819104);
+  near(j, "max_concurrency", 86.16, 0.05, 0.005);
+  json_decref(j);
+  j = eval(*state, HO12("nvidia/Nemotron-Cascade-2-30B-A3B", "'nvfp4'",
+                        "version = '0.20.1', kv_cache_memory_bytes = 3994319585, kv_cache_dtype = 'fp8', "
+                        "max_model_len = 256000, gpu_memory_utilization = 0.85, max_num_seqs = 128, "
+                        "max_num_batched_tokens = 32768",
+                        "1", "256000", "RTX-5090-32GB"));
+  assert_int_equal((long long)fig(j, "block_size"), 4176);
+  near(j, "max_concurrency", 4.71, 0.05, 0.005);
+  near(j, "max_concurrency", 1206303.0 / 256000, 0.0001, 0);
+  json_decref(j);
+  /* Kimi Linear: 64-aligned MLA-hybrid block (960 at tp 2, not 944) and KDA's float32 recurrent
+  ** state whatever --mamba-ssm-cache-dtype says */
+  const char *k1 = HO12("moonshotai/Kimi-Linear-48B-A3B-Instruct", "'awq'",
+                        "version = '0.11.1', kv_cache_memory_bytes = 2469606195, max_model_len = 120000, "
+                        "gpu_memory_utilization = 0.95, max_num_seqs = 8, max_num_batched_tokens = 64000, "
+                        "enable_prefix_caching = true",
+                        "2", "120000", "RTX-3090-24GB");
+  j = eval(*state, k1);
+  assert_int_equal((long long)fig(j, "block_size"), 960);
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), 75840);
+  near(j, "max_concurrency", 2.48, 0.05, 0.005);
+  json_decref(j);
+  j = eval(*state, HO12("moonshotai/Kimi-Linear-48B-A3B-Instruct", "'awq'",
+                        "version = '0.11.1', kv_cache_memory_bytes = 2469606195, max_model_len = 120000, "
+                        "mamba_ssm_cache_dtype = 'bfloat16', max_num_seqs = 8",
+                        "2", "120000", "RTX-3090-24GB"));
+  assert_int_equal((long long)fig(j, "block_size"), 960);
+  json_decref(j);
+}
+
 /* Hold-out (holdout10-vllm-fit): vLLM's own refusals, "To serve at least one request with the
 ** models's max seq len (X), (A GiB KV cache is needed, which is larger than the available KV cache
 ** memory (B GiB). Based on the available memory, the estimated maximum model length is N." Each
@@ -4084,7 +4156,7 @@ int main(void) {
       cmocka_unit_test(test_rocm_sampler_sorts), cmocka_unit_test(test_sglang_rocm_aiter),
       cmocka_unit_test(test_v2_runner_holdout5), cmocka_unit_test(test_quant_70b_h200_holdout6), cmocka_unit_test(test_bnb_inflight_holdout6), cmocka_unit_test(test_marlin_holdout6), cmocka_unit_test(test_fused_experts_fp8_holdout6), cmocka_unit_test(test_gptq_kernels_holdout7), cmocka_unit_test(test_w4a16_zero_points_machete), cmocka_unit_test(test_qwen3_235b_fp8_tp4_v0271),
       cmocka_unit_test(test_v020_hybrid_tokens), cmocka_unit_test(test_swap_space_host_only),
-      cmocka_unit_test(test_holdout10_vllm), cmocka_unit_test(test_graph_hybrid_full_v0102), cmocka_unit_test(test_holdout12_vllm), cmocka_unit_test(test_holdout10_vllm_fit), cmocka_unit_test(test_fit_len_arithmetic),
+      cmocka_unit_test(test_holdout10_vllm), cmocka_unit_test(test_graph_hybrid_full_v0102), cmocka_unit_test(test_holdout12_vllm), cmocka_unit_test(test_arch_families_c_vllm), cmocka_unit_test(test_holdout10_vllm_fit), cmocka_unit_test(test_fit_len_arithmetic),
       cmocka_unit_test(test_qwen3_vl_vllm), cmocka_unit_test(test_qwen25_vl_mrope_cache),
       cmocka_unit_test(test_language_model_only), cmocka_unit_test(test_quantization_flag_checkpoint),
   };

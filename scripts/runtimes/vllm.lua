@@ -42,6 +42,7 @@ local SSM_DTYPE_HOOK = { Qwen3_5ForConditionalGeneration = 17000, Qwen3_5MoeForC
 -- Nemotron 3's configs set "float32" (NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 config.json, as #39032
 -- quotes it); Nemotron-Nano-9B-v2's has none.
 local NEMOTRON_H_SSM_HOOK, NEMOTRON_H_SSM_FP32_DEFAULT = 13000, 20000
+local KDA_STATE_FP32 = { kimi_linear = true }
 
 local function mamba_dtypes(n, knobs, code, v)
   local has = false
@@ -78,6 +79,15 @@ local function mamba_dtypes(n, knobs, code, v)
   if since and code < since then
     if ssm ~= "auto" then note(n, "vLLM %s keeps the gated-DeltaNet SSM state in mamba_cache_dtype: mamba_ssm_cache_dtype ignored", v) end
     ssm, why = "auto", "gated DeltaNet before 0.17: both in mamba_cache_dtype"
+  end
+  -- Kimi Delta Attention keeps its recurrent state in float32 whatever the knobs
+  -- (mamba_utils.py MambaStateDtypeCalculator.kda_state_dtype: (mamba_cache_dtype or the model
+  -- dtype for the conv windows, torch.float32)); the conv windows follow mamba_cache_dtype
+  if KDA_STATE_FP32[n.model.desc.arch or ""] then
+    if knobs.mamba_ssm_cache_dtype ~= nil and knobs.mamba_ssm_cache_dtype ~= "float32" then
+      note(n, "vLLM keeps Kimi Delta Attention's recurrent state in float32: mamba_ssm_cache_dtype ignored")
+    end
+    ssm, why = "float32", "Kimi Delta Attention: recurrent state always float32"
   end
   if ssm == "auto" then ssm = conv end
   n.extra["vllm.mamba_conv_bytes"] = MAMBA_DTYPES[conv]

@@ -11,6 +11,8 @@ local ARCH_FILES = { "llama", "moe", "gemma", "deepseek", "gpt_oss", "gpt_neox",
                      "phi", "cohere", "starcoder2", "olmo", "gemma3n" }
 -- arch-families-b
 for _, n in ipairs { "internlm", "glm4", "exaone4", "seed_oss", "hunyuan", "ernie4_5", "ernie4_5_moe", "dots1", "bamba", "jamba", "nemotron_h" } do ARCH_FILES[#ARCH_FILES + 1] = n end
+-- arch-families-c
+for _, n in ipairs { "kimi_linear" } do ARCH_FILES[#ARCH_FILES + 1] = n end
 
 -- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
 -- models_README.md derives / that public model cards report, as noted).
@@ -314,6 +316,13 @@ EXPECTED_KV_BF16["tencent/Hunyuan-A13B-Instruct"]        = 2 * 32 * 8 * 128 * 2 
 EXPECTED_PARAMS["nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16"]  = 31577940288
 EXPECTED_KV_BF16["nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16"] = 2 * 6 * 2 * 128 * 2  -- 6,144: 6 attention layers
 EXPECTED_WINDOWS["nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16"] = { full = 29 }  -- 6 attention + 23 Mamba-2 (MoE layers cache nothing)
+-- Kimi-Linear-48B-A3B-Instruct: 49,122,681,728, the checkpoint's safetensors index
+-- metadata.total_parameters (and the Hub API's safetensors.total; llama.cpp's n_params for a GGUF of
+-- it is the same). 20 KDA layers x 39,514,272 + 7 MLA x 29,114,880 + 26 MoE x (256 x 3 x 1024 x 2304
+-- + 3 x 1024 x 2304 + 256 x 2304 + 256) + dense layer 0 (3 x 9216 x 2304) + 55 norms + 2 x 163840 x 2304.
+EXPECTED_PARAMS["moonshotai/Kimi-Linear-48B-A3B-Instruct"]  = 49122681728
+EXPECTED_KV_BF16["moonshotai/Kimi-Linear-48B-A3B-Instruct"] = 7 * (512 + 64) * 2  -- 8,064: the 7 MLA layers' latent
+EXPECTED_WINDOWS["moonshotai/Kimi-Linear-48B-A3B-Instruct"] = { full = 27 }      -- 7 MLA + 20 KDA state layers
 -- ---- end arch-families-c
 
 -- ---- gemma4: Google Gemma 4 (architectures/gemma4.lua). Counts exclude the persistent buffers
@@ -420,7 +429,15 @@ local function validate(id, d)
     local tag = ("tensor %d (%s)"):format(i, tostring(t.name))
     for k in pairs(t) do need(TENSOR_KEYS[k], tag .. ": unknown key " .. tostring(k)) end
     need(type(t.name) == "string" and t.name ~= "", tag .. ": name")
-    need(not names[t.name], tag .. ": duplicate name"); names[t.name or ""] = true
+    -- a name may repeat on disjoint nn.place'd layers (Kimi Linear's self_attn.q_proj / o_proj:
+    -- the KDA layers' and the MLA layers', of other shapes)
+    local prev = names[t.name]
+    local disjoint = prev and type(prev) == "table" and t.layer_ids ~= nil
+    if disjoint then for _, l in ipairs(t.layer_ids) do if prev[l] then disjoint = false end end end
+    need(not prev or disjoint, tag .. ": duplicate name")
+    local ids = type(prev) == "table" and prev or {}
+    if t.layer_ids ~= nil then for _, l in ipairs(t.layer_ids) do ids[l] = true end else ids = true end
+    names[t.name or ""] = prev == true and true or ids
     need(t.count == nil or posint(t.count), tag .. ": count must be a positive integer")
     need(ROLES[t.role], tag .. ": bad role " .. tostring(t.role))
     -- nn.param's layout: a 2-D parameter stored {out, in} (fused MoE experts, scripts/nn.lua)
@@ -1187,6 +1204,37 @@ do
   for _, t in ipairs(lat.tensors) do ln[t.name] = t end
   check(ln["backbone.layers.*.mixer.experts.*.up_proj.weight"].shape[2] == 1024
         and ln["backbone.layers.*.mixer.fc1_latent_proj.weight"].shape[1] == 1024, "latent MoE widths")
+end
+-- ---- arch-families-c: Kimi Linear
+do
+  local id = "moonshotai/Kimi-Linear-48B-A3B-Instruct"
+  local d = build("kimi_linear", cfg_of(id))
+  local st = d.kv[2]
+  -- KDA state per layer: q, k, v conv windows 3 x (4 - 1) x 4096 + the recurrent 32 x 128 x 128
+  check(st.kind == "mamba" and st.layers == 20 and st.conv_elems == 3 * 3 * 4096
+        and st.state_elems == 3 * 3 * 4096 + 32 * 128 * 128, "Kimi-Linear KDA state group")
+  check(d.kv[1].mla and d.kv[1].layers == 7 and d.kv[1].k_dim == 576 and d.kv[1].v_dim == 0, "Kimi-Linear MLA group")
+  check(d.rope_rows == 0 and d.block.experts == 256 and d.block.experts_per_tok == 8 and d.block.ffn_dim == 9 * 1024
+        and d.block.dense_ffn == 9216 and d.block.moe_norm == true, "Kimi-Linear block")
+  local mla_q
+  for _, t in ipairs(d.tensors) do
+    if t.name == "model.layers.*.self_attn.q_proj.weight" and t.shape[1] == 32 * 192 then mla_q = t end
+  end
+  check(mla_q and mla_q.count == 7 and mla_q.layer_ids[1] == 3 and mla_q.layer_ids[7] == 26,
+        "Kimi-Linear MLA layers at 0-based 3, 7, ..., 26 (1-based full_attn_layers)")
+  -- bad layer lists are refused, naming the field
+  local c = cfg_of(id); c.linear_attn_config.kda_layers[1] = 4
+  local ok, err = pcall(build, "kimi_linear", c)
+  check(not ok and tostring(err):find("kda_layers", 1, true), "Kimi-Linear: a layer in both lists")
+  c = cfg_of(id); c.linear_attn_config.full_attn_layers = { 4, 8, 99 }
+  ok, err = pcall(build, "kimi_linear", c)
+  check(not ok and tostring(err):find("full_attn_layers", 1, true), "Kimi-Linear: a layer number out of range")
+  c = cfg_of(id); c.q_lora_rank = 1536
+  ok, err = pcall(build, "kimi_linear", c)
+  check(not ok and tostring(err):find("q_lora_rank", 1, true), "Kimi-Linear: q_lora_rank refused")
+  -- without kda_layers the KDA layers are the others
+  c = cfg_of(id); c.linear_attn_config.kda_layers = nil
+  check(params(build("kimi_linear", c)) == 49122681728, "Kimi-Linear: kda_layers derived from full_attn_layers")
 end
 
 ---------------------------------------------------------------------------
