@@ -302,6 +302,39 @@ static void test_patterned_hybrid_layers(void **state) {
   assert_true(l30 < l31 / 8);                               /* one dense MLP and a Mamba-1 mixer */
 }
 
+/* ---- arch-families-c: Nemotron 3's MoE layers and Kimi Linear through the llama.cpp estimate.
+** Hold-out: a public llama-bench note of unsloth/Nemotron-3-Nano-30B-A3B-GGUF's IQ4_XS (llama.cpp
+** b9453, Vulkan on a Strix Halo) prints "nemotron_h_moe 31B.A3.5B IQ4_XS", model_size
+** 18,161,059,584 B and model_n_params 31,577,940,288; the preset's IQ4_XS inventory is within 1%.
+** The recurrent state is llama.cpp's F32 r / s rows: Nemotron-3-Nano 23 Mamba-2 layers x (3 x 6144
+** + 64 x 64 x 128) x 4 B; Kimi-Linear 20 KDA layers x (3 x 3 x 4096 + 32 x 128 x 128) x 4 B. */
+static void test_arch_families_c_llamacpp(void **state) {
+  json_t *j = NULL;
+  const char *nano = "return { model = 'nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16', quant = 'gguf:IQ4_XS', "
+                     "gpu = 'H200', runtime = { name = 'llamacpp' }, workload = { kind = 'inference', "
+                     "context = 4096, concurrency = 1 } }";
+  if (tu_eval(*state, nano, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  assert_int_equal(tu_int(j, "model.params"), 31577940288ll);
+  double w = (double)tu_int(j, "model.weight_bytes");
+  if (w < 0.99 * 18161059584.0 || w > 1.01 * 18161059584.0) fail_msg("Nemotron-3-Nano IQ4_XS: %.0f B", w);
+  json_decref(j);
+  const char *kimi = "return { model = 'moonshotai/Kimi-Linear-48B-A3B-Instruct', quant = 'gguf:Q4_K_M', "
+                     "gpu = 'H200', runtime = { name = 'llamacpp' }, workload = { kind = 'inference', "
+                     "context = 4096, concurrency = 1 } }";
+  if (tu_eval(*state, kimi, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  assert_int_equal(tu_int(j, "model.params"), 49122681728ll);
+  long long kv = 0;
+  json_t *cats = json_object_get(json_array_get(json_object_get(j, "devices"), 0), "categories");
+  for (size_t i = 0; i < json_array_size(cats); i++) {
+    json_t *c = json_array_get(cats, i);
+    if (strcmp(json_string_value(json_object_get(c, "name")), "kv_cache") == 0)
+      kv += json_integer_value(json_object_get(c, "bytes"));
+  }
+  /* 7 MLA layers x 576 x 2 B x 4096 cells + the KDA states */
+  assert_int_equal(kv, 7ll * 576 * 2 * 4096 + 20ll * (3 * 3 * 4096 + 32 * 128 * 128) * 4);
+  json_decref(j);
+}
+
 /* The late-2025 graph on a GPU: the Q8_0 gqa model with -ngl 4 at b7400 (before PR #18148)
 ** keeps the four layers on the GPU and the output layer on the host, where the tied output
 ** is token_embd's duplicate (32000 x 1024 Q8_0 = 34816000 B, rows of 1024: no CUDA row
@@ -2515,7 +2548,7 @@ int main(void) {
       cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_gpu_partial_copies),
       cmocka_unit_test(test_bad_knobs),        cmocka_unit_test(test_outputs_max),
       cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_recurrent_parallel), cmocka_unit_test(test_recurrent_shortconv), cmocka_unit_test(test_shortconv_compute), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_fit_launch_catalog), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_shexp_inexact), cmocka_unit_test(test_fit_n_cpu_moe),
-      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl), cmocka_unit_test(test_granite_nope_replay),
+      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_arch_families_c_llamacpp), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl), cmocka_unit_test(test_granite_nope_replay),
       cmocka_unit_test(test_auto_moe), cmocka_unit_test(test_auto_ngl_multi),
       cmocka_unit_test(test_auto_moe_multi), cmocka_unit_test(test_overrides_no_pipeline),
       cmocka_unit_test(test_host_copies_sized), cmocka_unit_test(test_cuda_moe_reduce), cmocka_unit_test(test_deltanet_gpu), cmocka_unit_test(test_fa_mask_and_copies), cmocka_unit_test(test_cpu_host_memory), cmocka_unit_test(test_gpu_host_memory),
