@@ -1262,6 +1262,22 @@ models["moonshotai/Kimi-Linear-48B-A3B-Instruct"] = { arch = "kimi_linear", conf
     v_head_dim = 128, vocab_size = 163840,
 } }
 
+-- --- arch-families-c: MiniMax-M1 (lightning attention hybrid)
+-- MiniMax-M1-80k's config.json as a public FastDeploy test copies it "from HuggingFace": 6144,
+-- 80 layers, attn_type_list 7 lightning + 1 softmax repeated 10 times, 64/8 heads of 128, 32 experts
+-- of 9216, top 2, vocab 200064, rope_theta 1e7, max_position_embeddings 10240000, postnorm.
+-- rotary_dim 64 is the MiniMax family's partial RoPE (MiniMax-M2's config and vLLM's
+-- MiniMaxText01Attention read it); assumed here, it sizes only the rotary cache.
+local MINIMAX_ATL = {}
+for i = 1, 80 do MINIMAX_ATL[i] = i % 8 == 0 and 1 or 0 end
+models["MiniMaxAI/MiniMax-M1-80k"] = { arch = "minimax", config = {
+    architectures = { "MiniMaxM1ForCausalLM" }, attn_type_list = MINIMAX_ATL, head_dim = 128, hidden_act = "silu",
+    hidden_size = 6144, intermediate_size = 9216, max_position_embeddings = 10240000, model_type = "minimax_m1",
+    num_attention_heads = 64, num_experts_per_tok = 2, num_hidden_layers = 80, num_key_value_heads = 8,
+    num_local_experts = 32, postnorm = true, rms_norm_eps = 1e-05, rope_theta = 10000000, rotary_dim = 64,
+    tie_word_embeddings = false, torch_dtype = "bfloat16", vocab_size = 200064,
+} }
+
 local aliases = {
   ["tiiuae/Falcon-H1-7B-Base"] = "tiiuae/Falcon-H1-7B-Instruct",
   ["bigscience/bloom-7b1"] = "bigscience/bloomz-7b1",
@@ -1327,6 +1343,9 @@ local aliases = {
   -- n_params (31,577,940,288) and n_embd 2688 for its GGUF as for Nano's
   ["nvidia/Nemotron-Cascade-2-30B-A3B"] = "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16",
   ["moonshotai/Kimi-Linear-48B-A3B-Base"] = "moonshotai/Kimi-Linear-48B-A3B-Instruct",
+  -- MiniMax-M1-40k has the 80k model's shapes (the same 456,089,655,296 total); MiniMax-Text-01 is
+  -- M1's base with the same 456B layout (MiniMax-M1 is "built on MiniMax-Text-01")
+  ["MiniMaxAI/MiniMax-M1-40k"] = "MiniMaxAI/MiniMax-M1-80k",
 }
 
 -- ---- gemma4: base checkpoints have the -it shapes

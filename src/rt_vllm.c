@@ -1482,7 +1482,8 @@ static void capture_sizes_upto(ectx *c, const vcfg *v, uint64_t from, uint64_t *
   ** PIECEWISE): 67/67", "Capturing CUDA graphs (decode, FULL): 67/67". */
   bool state = false;
   for (int i = 0; i < c->m->n_kv; i++) state = state || c->m->kv[i].kind == KV_STATE;
-  bool full_from = v->version >= 11000 || (state && v->version >= 10002 && strcmp(c->m->arch, "lfm2") != 0);
+  bool fcg_no = strcmp(c->m->arch, "lfm2") == 0 || strcmp(c->m->arch, "minimax") == 0; /* MiniMaxText01ForCausalLM */
+  bool full_from = v->version >= 11000 || (state && v->version >= 10002 && !fcg_no);
   bool gptoss = strcmp(c->m->arch, "gpt_oss") == 0 && v->version >= 10001;
   if (gptoss) max = v->version >= 11000 && v->version < 12000 ? 992 : 1024;
   for (uint64_t b = 1; b <= max; b = b < 8 ? b * 2 : b + ((v->version >= 12000 || gptoss) && b >= 256 ? 16 : 8)) {

@@ -3939,6 +3939,16 @@ static void test_arch_families_c_vllm(void **state) {
                         "2", "120000", "RTX-3090-24GB"));
   assert_int_equal((long long)fig(j, "block_size"), 960);
   json_decref(j);
+  /* MiniMax-M1: a lightning layer's state 8 heads x 128 x 128 x 2 B a rank at tp 8 against 1 KV head
+  ** x 256 x 2 B a token: block 512; MiniMaxText01ForCausalLM is in FCG_NOT_SUPPORTED_MODELS, so
+  ** 0.10.2 captures no FULL decode graphs for it; before 0.10.2 it runs on V0 */
+  j = eval(*state, "return { model = 'MiniMaxAI/MiniMax-M1-80k', quant = 'fp8', runtime = { name = 'vllm', "
+                   "version = '0.10.2', max_model_len = 65536 }, parallel = { tp = 8 }, workload = { kind = "
+                   "'inference', context = 65536 }, gpu = 'H200' }");
+  assert_int_equal((long long)fig(j, "block_size"), 512);
+  assert_int_equal((long long)fig(j, "cuda_graph_sizes_full"), 0);
+  assert_true(fig(j, "cuda_graph_sizes_piecewise") > 0);
+  json_decref(j);
 }
 
 /* Hold-out (holdout10-vllm-fit): vLLM's own refusals, "To serve at least one request with the

@@ -18,6 +18,10 @@ local ROPE_FP32 = { gpt_oss = true }
 -- vllm#23230 log shows (0.10.1, model_runner.py). V1 by default from 0.10.2 (assumed: the first
 -- release with V1-only hybrids, Qwen3-Next; 0.11.0 removed V0). src/rt_vllm.c mamba_cache_v0.
 local V0_STATE = { jamba = true, bamba = true, nemotron_h = true, granitemoehybrid = true, falcon_h1 = true }
+-- MiniMax-Text-01 / M1: V0's MinimaxCacheManager (minimax_text_01.py, SupportsV0Only until
+-- vllm-project/vllm PR #22151 "[V1] [Hybrid] Support Minimax-Text-01 in V1", August 2025) holds
+-- (lightning layers, max_num_seqs, heads / tp, d, d) in the default (model) dtype; V1 pages it
+V0_STATE.minimax = true
 local V1_STATE_DEFAULT = 10002
 local MTP_HYBRID_SINCE = { qwen3_next = { 10002, "0.10.2" }, qwen3_5 = { 17000, "0.17.0" } }
 

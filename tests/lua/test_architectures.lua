@@ -12,7 +12,7 @@ local ARCH_FILES = { "llama", "moe", "gemma", "deepseek", "gpt_oss", "gpt_neox",
 -- arch-families-b
 for _, n in ipairs { "internlm", "glm4", "exaone4", "seed_oss", "hunyuan", "ernie4_5", "ernie4_5_moe", "dots1", "bamba", "jamba", "nemotron_h" } do ARCH_FILES[#ARCH_FILES + 1] = n end
 -- arch-families-c
-for _, n in ipairs { "kimi_linear" } do ARCH_FILES[#ARCH_FILES + 1] = n end
+for _, n in ipairs { "kimi_linear", "minimax" } do ARCH_FILES[#ARCH_FILES + 1] = n end
 
 -- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
 -- models_README.md derives / that public model cards report, as noted).
@@ -323,6 +323,13 @@ EXPECTED_WINDOWS["nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16"] = { full = 29 }  
 EXPECTED_PARAMS["moonshotai/Kimi-Linear-48B-A3B-Instruct"]  = 49122681728
 EXPECTED_KV_BF16["moonshotai/Kimi-Linear-48B-A3B-Instruct"] = 7 * (512 + 64) * 2  -- 8,064: the 7 MLA layers' latent
 EXPECTED_WINDOWS["moonshotai/Kimi-Linear-48B-A3B-Instruct"] = { full = 27 }      -- 7 MLA + 20 KDA state layers
+-- MiniMax-M1-80k: 456,089,655,296, the total a public model-metadata table lists for both
+-- MiniMax-M1-80k and -40k (the Hub's "456B"): 70 lightning layers x 251,666,432 (qkv 3 x 8192 x 6144,
+-- output_gate and out_proj 8192 x 6144, norm 8192) + 10 softmax layers x 113,246,208 + 80 MoE layers
+-- x (32 x 3 x 9216 x 6144 + 32 x 6144) + 161 norms + 2 x 200064 x 6144.
+EXPECTED_PARAMS["MiniMaxAI/MiniMax-M1-80k"]  = 456089655296
+EXPECTED_KV_BF16["MiniMaxAI/MiniMax-M1-80k"] = 2 * 10 * 8 * 128 * 2  -- 40,960: the 10 softmax layers
+EXPECTED_WINDOWS["MiniMaxAI/MiniMax-M1-80k"] = { full = 80 }       -- 10 softmax + 70 lightning state layers
 -- ---- end arch-families-c
 
 -- ---- gemma4: Google Gemma 4 (architectures/gemma4.lua). Counts exclude the persistent buffers
@@ -1235,6 +1242,29 @@ do
   -- without kda_layers the KDA layers are the others
   c = cfg_of(id); c.linear_attn_config.kda_layers = nil
   check(params(build("kimi_linear", c)) == 49122681728, "Kimi-Linear: kda_layers derived from full_attn_layers")
+end
+-- ---- arch-families-c: MiniMax lightning attention
+do
+  local id = "MiniMaxAI/MiniMax-M1-80k"
+  local d = build("minimax", cfg_of(id))
+  local st = d.kv[2]
+  -- a lightning layer's state: 64 heads x 128 x 128, all in mamba_cache_dtype (conv_elems = the whole)
+  check(st.kind == "mamba" and st.layers == 70 and st.state_elems == 64 * 128 * 128 and st.conv_elems == st.state_elems,
+        "MiniMax-M1 lightning state group")
+  check(d.kv[1].layers == 10 and d.kv[1].kv_heads == 8 and d.rotary_dim == 64 and d.rope_rows == 0
+        and d.block.experts == 32 and d.block.experts_per_tok == 2, "MiniMax-M1 attention group and block")
+  -- transformers' layer_types form builds the same model
+  local c = cfg_of(id)
+  c.layer_types = {}
+  for i, v in ipairs(c.attn_type_list) do c.layer_types[i] = v == 1 and "full_attention" or "linear_attention" end
+  c.attn_type_list = nil
+  check(params(build("minimax", c)) == 456089655296, "MiniMax-M1 from layer_types")
+  c = cfg_of(id); c.attn_type_list[3] = 2
+  local ok, err = pcall(build, "minimax", c)
+  check(not ok and tostring(err):find("attn_type_list", 1, true), "MiniMax: a bad attn_type_list entry named")
+  c = cfg_of(id); c.shared_intermediate_size = 9216
+  ok, err = pcall(build, "minimax", c)
+  check(not ok and tostring(err):find("shared_intermediate_size", 1, true), "MiniMax: shared experts refused")
 end
 
 ---------------------------------------------------------------------------
