@@ -98,6 +98,8 @@ local GGUF_ARCH = {
 GGUF_ARCH.internlm2, GGUF_ARCH.glm4, GGUF_ARCH.ernie4_5 = "internlm2", "glm4", "ernie4_5"
 GGUF_ARCH["hunyuan-dense"], GGUF_ARCH.exaone4, GGUF_ARCH.seed_oss = "hunyuan_v1_dense", "exaone4", "seed_oss"
 GGUF_ARCH.dots1, GGUF_ARCH["ernie4_5-moe"] = "dots1", "ernie4_5_moe"
+-- Qwen1.5-MoE / Qwen2-57B-A14B (llama.cpp LLM_ARCH_QWEN2MOE, "qwen2moe")
+GGUF_ARCH.qwen2moe = "qwen2_moe"
 
 local GGUF_DTYPE = { F32 = "fp32", F16 = "fp16", BF16 = "bf16", F64 = "fp64", I8 = "int8",
                      I16 = "int16", I32 = "int32", I64 = "int64" }
@@ -271,6 +273,14 @@ end
 -- dots.llm1 (convert_hf_to_gguf.py Dots1Model): DeepSeek's MoE keys (expert_count,
 -- expert_shared_count, leading_dense_block_count, expert_weights_norm / _scale)
 GGUF_FIELDS.dots1 = function(path, md, cfg, need) deepseek_moe_config(md, cfg, need) end
+-- Qwen2-MoE (src/models/qwen2moe.cpp load_arch_hparams / load_arch_tensors): every layer sparse
+-- (the graph has no dense layer), the shared expert expert_shared_feed_forward_length wide, else
+-- feed_forward_length (n_ff_shexp ? n_ff_shexp : n_ff), gated by ffn_gate_inp_shexp
+GGUF_FIELDS.qwen2moe = function(path, md, cfg, need)
+  cfg.num_experts = need("expert_count")
+  cfg.shared_expert_intermediate_size = md.expert_shared_feed_forward_length or cfg.intermediate_size
+  cfg.decoder_sparse_step, cfg.mlp_only_layers = 1, {}
+end
 -- ERNIE 4.5 MoE (convert_hf_to_gguf.py Ernie4_5MoeModel, src/models/ernie4-5-moe.cpp): the leading
 -- dense layers (leading_dense_block_count = moe_layer_start_index), the sparse step
 -- (interleave_moe_layer_step), and the shared experts' fused width read off ffn_up_shexp

@@ -204,6 +204,10 @@ static bool deltanet(const mk_llama *o) {
 static bool qwen_arch(const mk_llama *o) {
   return is_arch(o, "qwen2") || is_arch(o, "qwen2vl") || is_arch(o, "qwen3") || is_arch(o, "qwen3moe");
 }
+/* qwen2moe (Qwen1.5-MoE, Qwen2-57B-A14B; llama.cpp src/models/qwen2moe.cpp): qwen2's biased
+** attention, routed experts and a shared expert (--shared wide, else --expert-ff) gated by
+** ffn_gate_inp_shexp {n_embd} */
+static bool qwen2moe(const mk_llama *o) { return is_arch(o, "qwen2moe"); }
 /* lfm2: attention every --interval-th layer (default 3), the others a gated short conv of
 ** kernel --ssm-conv (shortconv.l_cache) */
 static bool lfm2_attn(const mk_llama *o, unsigned il) {
@@ -214,7 +218,7 @@ static bool lfm2_attn(const mk_llama *o, unsigned il) {
 static bool granite_h(const mk_llama *o) { return is_arch(o, "granitehybrid"); }
 static bool newer_arch(const mk_llama *o) {
   return is_arch(o, "glm4moe") || is_arch(o, "lfm2") || granite_h(o) || deltanet(o) || is_arch(o, "llama4") || is_arch(o, "deepseek2") || qwen_arch(o) ||
-         is_arch(o, "gemma2") || is_arch(o, "gemma3") || is_arch(o, "gpt-oss") || is_arch(o, "phi3") ||
+         qwen2moe(o) || is_arch(o, "gemma2") || is_arch(o, "gemma3") || is_arch(o, "gpt-oss") || is_arch(o, "phi3") ||
          is_arch(o, "mistral3");
 }
 static unsigned head_dim(const mk_llama *o) { return o->head_dim ? o->head_dim : o->embd / o->heads; }
@@ -248,7 +252,7 @@ static void moe_ffn(const mk_llama *o, unsigned il, bool moe, uint64_t sff, bool
     blk_t(t, n, il, "ffn_up_exps", 3, e, f, E, o->type);
   }
   if (!sff) return;
-  if (deltanet(o)) blk_t(t, n, il, "ffn_gate_inp_shexp", 1, e, 1, 1, GGML_T_F32);
+  if (deltanet(o) || qwen2moe(o)) blk_t(t, n, il, "ffn_gate_inp_shexp", 1, e, 1, 1, GGML_T_F32);
   blk_t(t, n, il, "ffn_gate_shexp", 2, e, sff, 1, o->type);
   blk_t(t, n, il, "ffn_down_shexp", 2, sff, e, 1, o->type);
   blk_t(t, n, il, "ffn_up_shexp", 2, e, sff, 1, o->type);
@@ -356,6 +360,10 @@ static void newer_layer(const mk_llama *o, unsigned il, mk_t *t, size_t *n) {
     attn_block(o, il, q, q2, !q2, t, n);
     blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
     moe_ffn(o, il, is_arch(o, "qwen3moe"), 0, false, t, n);
+  } else if (qwen2moe(o)) {
+    attn_block(o, il, q, true, false, t, n);
+    blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
+    moe_ffn(o, il, true, o->shared ? o->shared : expert_ff(o), false, t, n);
   } else if (is_arch(o, "gemma2") || is_arch(o, "gemma3")) { /* gemma3's Q/K norms; post-norms, GELU FFN */
     attn_block(o, il, q, false, is_arch(o, "gemma3"), t, n);
     blk_t(t, n, il, "post_attention_norm", 1, e, 1, 1, GGML_T_F32);
@@ -516,6 +524,7 @@ static unsigned newer_metadata(const mk_llama *o, mk_buf *b) {
       snprintf(k, sizeof k, "%s.attention.scale", a), mk_kv_f32(b, k, 0.0078125f), n++;
     }
   }
+  if (qwen2moe(o)) KU("expert_shared_feed_forward_length", o->shared ? o->shared : expert_ff(o));
   if (deltanet(o)) {
     if (o->experts) KU("expert_shared_feed_forward_length", o->shared ? o->shared : expert_ff(o));
     KU("ssm.conv_kernel", o->ssm_conv);
@@ -596,7 +605,7 @@ static bool check_llama(const mk_llama *o, char *err, size_t errlen) {
   if (is_arch(o, "deepseek2") && (!o->kv_lora || !o->rope || o->rope >= head_dim(o)))
     return fail(err, errlen, "deepseek2 needs kv_lora and a rope below head_dim");
   if ((is_arch(o, "glm4moe") || is_arch(o, "deepseek2") || is_arch(o, "llama4") || is_arch(o, "qwen3next") ||
-       is_arch(o, "qwen35moe") || is_arch(o, "qwen3moe") || is_arch(o, "gpt-oss")) && !o->experts)
+       is_arch(o, "qwen35moe") || is_arch(o, "qwen3moe") || qwen2moe(o) || is_arch(o, "gpt-oss")) && !o->experts)
     return fail(err, errlen, "%s needs experts", o->arch);
   if (o->gate_up && !(is_arch(o, "qwen3next") || is_arch(o, "qwen35moe") || is_arch(o, "deepseek2")))
     return fail(err, errlen, "--gate-up (a fused ffn_gate_up_exps) is for qwen3next, qwen35moe and deepseek2, not %s", o->arch);
