@@ -167,6 +167,8 @@ typedef struct lc_graph_spec {
                        ** ggml_add(prev_cur, cur), ggml_add(cur, ffn_out)), which they reuse */
   uint64_t n_pos;      /* positions per token (4 with MRoPE, qwen35); 0: 1 */
   bool shexp_gate;     /* the shared experts' output scaled by sigmoid(ffn_gate_inp_shexp x) */
+  bool shexp_gate_silu; /* qwen2moe's gate: its sigmoid as ggml_div(ggml_silu(g), g)
+                         ** (src/models/qwen2moe.cpp); else qwen3next's ggml_sigmoid */
   bool nextn_out;      /* the hybrids' output rows taken after the output norm, kept whole
                        ** (t_h_nextn: builds with MTP support); before, in the last layer */
   bool fa, gated, rot_k, rot_v;

@@ -668,7 +668,17 @@ static int lg_ffn(lg *l, int x) {
   lg_next_rs_at(l, true);
   if (!sp->shexp_ffn) return moe;
   int sh = lg_dense(l, x, sp->shexp_ffn, LW_SH_GATE);
-  if (sp->shexp_gate) { /* qwen3next: times sigmoid(ffn_gate_inp_shexp x), in place */
+  if (sp->shexp_gate && sp->shexp_gate_silu) {
+    /* qwen2moe (src/models/qwen2moe.cpp, llama.cpp 80fb11a): g = ffn_gate_inp_shexp x, the gate
+    ** ggml_div(ggml_silu(g), g), then ggml_mul(ffn, gate). Built before the shared FFN in the
+    ** source but reached after it by the graph's depth-first walk from ggml_mul (no
+    ** ggml_build_forward_expand between them). The SILU cannot take g's memory (g has a second
+    ** reader, the DIV); the DIV runs in place on the SILU, the MUL on the FFN's output */
+    uint64_t gb = lg_f32(l, 1, l->T);
+    int g = lg_op(l, gb, 0, lg_w(l, LW_SH_GATE_INP), x);
+    int gate = lg_op(l, gb, GS_INPLACE, lg_op(l, gb, GS_INPLACE, g, -1), g);
+    sh = lg_op(l, lg_f32(l, sp->hidden, l->T), GS_INPLACE, sh, gate);
+  } else if (sp->shexp_gate) { /* qwen3next: times sigmoid(ffn_gate_inp_shexp x), in place */
     uint64_t gb = lg_f32(l, 1, l->T);
     int gate = lg_op(l, gb, GS_INPLACE, lg_op(l, gb, 0, lg_w(l, LW_SH_GATE_INP), x), -1);
     sh = lg_op(l, lg_f32(l, sp->hidden, l->T), GS_INPLACE, sh, gate);

@@ -1331,6 +1331,14 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
   ** taken after the last layer (make conformance: a generated gpt-oss file, every setting
   ** within 64 B; -5.3% and -17% before) */
   sp->moe_softmax_w = sp->rows_late = strcmp(m->arch, "gpt_oss") == 0;
+  /* Qwen2-MoE (src/models/qwen2moe.cpp, llama.cpp 80fb11a; of architectures/moe.lua's model
+  ** types the only one with a gated shared expert): build_moe_ffn(..., LLM_FFN_SILU, false, ...)
+  ** never renormalizes the top-k weights, whatever the config's norm_topk_prob, and gates the
+  ** shared expert by silu(g) / g of g = ffn_gate_inp_shexp x */
+  if (strcmp(m->arch, "moe") == 0 && sp->shexp_ffn)
+    for (size_t t = 0; t < m->inv.n; t++)
+      if (strstr(m->inv.t[t].name, "gate_inp_shexp") || strstr(m->inv.t[t].name, "shared_expert_gate"))
+        sp->shexp_gate = sp->shexp_gate_silu = sp->moe_unnorm = true;
   sp->exps_bias = l->exps_bias, sp->gate_up_exps = l->gate_up_exps;
   /* phi3's fused wqkv (a "qkv" weight of Q + 2 KV rows; not a gated Q of twice the rows, nor
   ** a DeltaNet mixer's attn_qkv) and fused gate|up (an "up" weight of 2 x the FFN's rows) */
@@ -1506,7 +1514,7 @@ static const char *lc_unmodelled(const lc *l, const lc_graph_spec *sp) {
   ** granitehybrid-nope / granitehybrid-moe-nope (no RoPE, with the embedding, residual, logit
   ** and attention scales), 96 of 96 within 64 B. The scales' ggml_scale nodes run in place on a
   ** tensor with no other reader (ggml-alloc's in-place reuse), so they add no bytes */
-  for (size_t i = 0; i < m->inv.n && !sp->dn_period; i++) /* qwen2moe's gate, not replayed */
+  for (size_t i = 0; i < m->inv.n && !sp->dn_period && !sp->shexp_gate_silu; i++) /* a gate elsewhere */
     if (strstr(m->inv.t[i].name, "gate_inp_shexp") || strstr(m->inv.t[i].name, "shared_expert_gate"))
       return "the shared experts' sigmoid gate is not in the replayed graph";
   return NULL;

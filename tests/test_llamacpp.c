@@ -22,7 +22,7 @@
 
 /* the generated files' paths: $TMPDIR (else /tmp)/vf_test_lc_<pid>_<name>.gguf, so that two
 ** runs at once do not overwrite each other's files; removed by teardown */
-static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "granhn", "granmn", "unknown"};
+static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "granhn", "granmn", "q2m", "unknown"};
 #define LC_NFILES (sizeof LC_FILES / sizeof LC_FILES[0])
 static char lc_paths[LC_NFILES][512];
 
@@ -2373,6 +2373,29 @@ static void test_granite_nope_replay(void **state) {
   json_decref(j);
 }
 
+/* qwen2moe (Qwen1.5-MoE; src/models/qwen2moe.cpp, llama.cpp 80fb11a): 3 layers, qwen2's biased
+** attention, 4 experts of 128 (top 2, softmax, build_moe_ffn's norm_w false: no sum / clamp / div)
+** and a shared expert of 256 times ggml_div(ggml_silu(g), g), g = ffn_gate_inp_shexp x, reached
+** after the shared FFN by the graph's walk. The real llama.cpp (node-llama-cpp 3.21.1, CPU, make
+** conformance qwen2moe): 11,032,576 B (2048 cells, flash attention), 24,672,256 B (without),
+** 12,126,208 B (8192 cells, flash attention, q8_0 cache). Before: the GGUF not readable; read,
+** with the weights renormalized and no gate, 11,028,480 (-4,096 B) and 11.06 MiB (-4.4%) */
+static void set_q2m(mk_llama *o) { o->experts = 4, o->experts_used = 2, o->expert_ff = 128, o->shared = 256; }
+static void test_qwen2moe_gate_replay(void **state) {
+  newer_write(lcp("q2m"), "qwen2moe", 3, set_q2m);
+  json_t *j = run(*state, lcp("q2m"), NEWER_RT, 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 3 * MIB); /* 3 x 2048 x 128 x 2 B x (K, V) */
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), 11032576, 0, 64, "qwen2moe compute, flash attention");
+  assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
+  json_decref(j);
+  j = run(*state, lcp("q2m"), NEWER_NOFA, 2048, 1);
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), 24672256, 0, 64, "qwen2moe compute");
+  json_decref(j);
+  j = run(*state, lcp("q2m"), NEWER_RT Q8_CACHE, 8192, 1);
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), 12126208, 0, 64, "qwen2moe compute, 8192 cells, q8_0");
+  json_decref(j);
+}
+
 static void test_newer_archs(void **state) {
   char text[512];
   newer_write(lcp("glm"), "glm4moe", 3, set_glm);
@@ -2548,7 +2571,7 @@ int main(void) {
       cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_gpu_partial_copies),
       cmocka_unit_test(test_bad_knobs),        cmocka_unit_test(test_outputs_max),
       cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_recurrent_parallel), cmocka_unit_test(test_recurrent_shortconv), cmocka_unit_test(test_shortconv_compute), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_fit_launch_catalog), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_shexp_inexact), cmocka_unit_test(test_fit_n_cpu_moe),
-      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_arch_families_c_llamacpp), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl), cmocka_unit_test(test_granite_nope_replay),
+      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_arch_families_c_llamacpp), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl), cmocka_unit_test(test_granite_nope_replay), cmocka_unit_test(test_qwen2moe_gate_replay),
       cmocka_unit_test(test_auto_moe), cmocka_unit_test(test_auto_ngl_multi),
       cmocka_unit_test(test_auto_moe_multi), cmocka_unit_test(test_overrides_no_pipeline),
       cmocka_unit_test(test_host_copies_sized), cmocka_unit_test(test_cuda_moe_reduce), cmocka_unit_test(test_deltanet_gpu), cmocka_unit_test(test_fa_mask_and_copies), cmocka_unit_test(test_cpu_host_memory), cmocka_unit_test(test_gpu_host_memory),

@@ -48,6 +48,9 @@ const MODELS = [
     ["mistral3", `${NEWER} --arch mistral3 --layers 3 --experts 0 --experts-used 0`],
     ["qwen3", `${NEWER} --arch qwen3 --layers 3 --experts 0 --experts-used 0`],
     ["qwen3moe", `${NEWER} --arch qwen3moe --layers 3`],
+    // qwen2moe (Qwen1.5-MoE): qwen2's biased attention, 4 experts of 128 (top 2, softmax, not
+    // renormalized) and a shared expert of 256 scaled by its sigmoid gate (ffn_gate_inp_shexp)
+    ["qwen2moe", `${NEWER} --arch qwen2moe --layers 3 --shared 256`],
     // gemma3: 5 sliding-window layers (window 128) to 1 global, tied embeddings
     // phi3: the fused Q/K/V projection and the fused gate|up of the FFN
     // (general.name not "phi3": llama-vocab.cpp then looks up "</s>", which the synthetic vocabulary lacks)
