@@ -100,6 +100,7 @@ GGUF_ARCH["hunyuan-dense"], GGUF_ARCH.exaone4, GGUF_ARCH.seed_oss = "hunyuan_v1_
 GGUF_ARCH.dots1, GGUF_ARCH["ernie4_5-moe"] = "dots1", "ernie4_5_moe"
 -- Qwen1.5-MoE / Qwen2-57B-A14B (llama.cpp LLM_ARCH_QWEN2MOE, "qwen2moe")
 GGUF_ARCH.qwen2moe = "qwen2_moe"
+GGUF_ARCH.nemotron_h = "nemotron_h"
 
 local GGUF_DTYPE = { F32 = "fp32", F16 = "fp16", BF16 = "bf16", F64 = "fp64", I8 = "int8",
                      I16 = "int16", I32 = "int32", I64 = "int64" }
@@ -280,6 +281,26 @@ GGUF_FIELDS.qwen2moe = function(path, md, cfg, need)
   cfg.num_experts = need("expert_count")
   cfg.shared_expert_intermediate_size = md.expert_shared_feed_forward_length or cfg.intermediate_size
   cfg.decoder_sparse_step, cfg.mlp_only_layers = 1, {}
+end
+-- Nemotron-H (conversion/nemotron.py NemotronHModel, src/models/nemotron-h.cpp load_arch_hparams):
+-- per layer, a nonzero attention.head_count_kv is an attention layer ('*'), a nonzero
+-- feed_forward_length an MLP layer ('-'), both 0 a Mamba-2 layer ('M', is_recr) of
+-- ssm.time_step_rank heads of ssm.inner_size / heads, ssm.group_count groups of ssm.state_size,
+-- kernel ssm.conv_kernel. Dense files only: the MoE ('E') layers of Nemotron 3 are not modelled
+GGUF_FIELDS.nemotron_h = function(path, md, cfg, need)
+  local kvh, ff = md["attention.head_count_kv"], md.feed_forward_length
+  if type(kvh) ~= "table" or type(ff) ~= "table" then
+    fail(path, "GGUF metadata 'nemotron_h.attention.head_count_kv' and 'feed_forward_length' must be per-layer lists")
+  end
+  if md.expert_count and md.expert_count > 0 then fail(path, "nemotron_h with experts (Nemotron 3 MoE) is not modelled") end
+  local pat = {}
+  for i = 1, cfg.num_hidden_layers do
+    pat[i] = (kvh[i] or 0) > 0 and "*" or (ff[i] or 0) > 0 and "-" or "M"
+  end
+  cfg.hybrid_override_pattern = table.concat(pat)
+  local H, inner = need("ssm.time_step_rank"), need("ssm.inner_size")
+  cfg.mamba_num_heads, cfg.mamba_head_dim = H, inner // H
+  cfg.n_groups, cfg.ssm_state_size, cfg.conv_kernel = need("ssm.group_count"), need("ssm.state_size"), need("ssm.conv_kernel")
 end
 -- ERNIE 4.5 MoE (convert_hf_to_gguf.py Ernie4_5MoeModel, src/models/ernie4-5-moe.cpp): the leading
 -- dense layers (leading_dense_block_count = moe_layer_start_index), the sparse step

@@ -216,8 +216,13 @@ static bool lfm2_attn(const mk_llama *o, unsigned il) {
 }
 /* granitehybrid: Mamba-2 layers but every --interval-th (default 3) an attention layer */
 static bool granite_h(const mk_llama *o) { return is_arch(o, "granitehybrid"); }
+/* nemotron_h (src/models/nemotron-h.cpp): one mixer a layer, by hybrid_override_pattern; here
+** even layers Mamba-2 ('M'), odd ones alternately a squared-ReLU MLP ('-', il % 4 == 1) and
+** attention ('*', il % 4 == 3): 7 layers "M-M*M-M" */
+static bool nemo_h(const mk_llama *o) { return is_arch(o, "nemotron_h"); }
+static char nemo_kind(unsigned il) { return il % 2 == 0 ? 'M' : il % 4 == 1 ? '-' : '*'; }
 static bool newer_arch(const mk_llama *o) {
-  return is_arch(o, "glm4moe") || is_arch(o, "lfm2") || granite_h(o) || deltanet(o) || is_arch(o, "llama4") || is_arch(o, "deepseek2") || qwen_arch(o) ||
+  return is_arch(o, "glm4moe") || is_arch(o, "lfm2") || granite_h(o) || nemo_h(o) || deltanet(o) || is_arch(o, "llama4") || is_arch(o, "deepseek2") || qwen_arch(o) ||
          qwen2moe(o) || is_arch(o, "gemma2") || is_arch(o, "gemma3") || is_arch(o, "gpt-oss") || is_arch(o, "phi3") ||
          is_arch(o, "mistral3");
 }
@@ -315,6 +320,26 @@ static void newer_layer(const mk_llama *o, unsigned il, mk_t *t, size_t *n) {
   uint64_t e = o->embd, q = (uint64_t)head_dim(o) * o->heads;
   bool mtp = il >= o->layers, post = is_arch(o, "glm4moe") || deltanet(o);
   blk_t(t, n, il, "attn_norm", 1, e, 1, 1, GGML_T_F32);
+  if (nemo_h(o)) { /* src/models/nemotron-h.cpp load_arch_tensors (dense: no experts) */
+    char c = nemo_kind(il);
+    if (c == '*') {
+      attn_block(o, il, q, false, false, t, n);
+    } else if (c == '-') {
+      blk_t(t, n, il, "ffn_down", 2, o->ff, e, 1, o->type);
+      blk_t(t, n, il, "ffn_up", 2, e, o->ff, 1, o->type);
+    } else {
+      uint64_t di = 2 * e, gn = (uint64_t)o->ssm_groups * o->ssm_state, H = o->ssm_vheads;
+      blk_t(t, n, il, "ssm_in", 2, e, 2 * di + 2 * gn + H, 1, o->type);
+      blk_t(t, n, il, "ssm_conv1d", 2, o->ssm_conv, di + 2 * gn, 1, GGML_T_F32);
+      blk_t(t, n, il, "ssm_conv1d.bias", 1, di + 2 * gn, 1, 1, GGML_T_F32);
+      blk_t(t, n, il, "ssm_dt.bias", 1, H, 1, 1, GGML_T_F32);
+      blk_t(t, n, il, "ssm_a", 2, 1, H, 1, GGML_T_F32);
+      blk_t(t, n, il, "ssm_d", 2, 1, H, 1, GGML_T_F32);
+      blk_t(t, n, il, "ssm_norm", 2, di / o->ssm_groups, o->ssm_groups, 1, GGML_T_F32);
+      blk_t(t, n, il, "ssm_out", 2, di, e, 1, o->type);
+    }
+    return;
+  }
   if (granite_h(o)) { /* src/models/granite-hybrid.cpp load_arch_tensors, dense FFN */
     if (lfm2_attn(o, il)) {
       attn_block(o, il, q, false, false, t, n);
@@ -506,6 +531,14 @@ static unsigned newer_metadata(const mk_llama *o, mk_buf *b) {
     KU("attention.sliding_window", o->swa);
     if (o->interval) KU("attention.sliding_window_pattern", o->interval);
   }
+  if (nemo_h(o)) {
+    KU("ssm.conv_kernel", o->ssm_conv);
+    KU("ssm.state_size", o->ssm_state);
+    KU("ssm.group_count", o->ssm_groups);
+    KU("ssm.time_step_rank", o->ssm_vheads);
+    KU("ssm.inner_size", 2 * o->embd);
+    snprintf(k, sizeof k, "%s.attention.layer_norm_epsilon", a), mk_kv_f32(b, k, 1e-5f), n++;
+  }
   if (granite_h(o)) {
     if (o->experts && o->shared) KU("expert_shared_feed_forward_length", o->shared);
     KU("ssm.conv_kernel", o->ssm_conv);
@@ -556,9 +589,19 @@ static unsigned llama_metadata(const mk_llama *o, mk_buf *b) {
   KU("context_length", o->ctx);
   KU("embedding_length", o->embd);
   KU("block_count", o->layers + o->nextn);
+  if (nemo_h(o)) { /* conversion/nemotron.py NemotronHModel: per layer, 0 off the MLP / attention layers */
+    uint32_t ff[4096], kvh[4096];
+    for (unsigned i = 0; i < o->layers; i++)
+      ff[i] = nemo_kind(i) == '-' ? o->ff : 0, kvh[i] = nemo_kind(i) == '*' ? o->heads_kv : 0;
+    snprintf(k, sizeof k, "%s.feed_forward_length", a), mk_kv_arr_u32(b, k, ff, o->layers), n++;
+    KU("attention.head_count", o->heads);
+    snprintf(k, sizeof k, "%s.attention.head_count_kv", a), mk_kv_arr_u32(b, k, kvh, o->layers), n++;
+  } else {
   KU("feed_forward_length", o->ff);
   KU("attention.head_count", o->heads);
-  if (is_arch(o, "lfm2") || granite_h(o)) { /* per layer: 0 on the recurrent layers (is_recr) */
+  }
+  if (nemo_h(o)) {
+  } else if (is_arch(o, "lfm2") || granite_h(o)) { /* per layer: 0 on the recurrent layers (is_recr) */
     uint32_t kvh[4096];
     for (unsigned i = 0; i < o->layers; i++) kvh[i] = lfm2_attn(o, i) ? o->heads_kv : 0;
     snprintf(k, sizeof k, "%s.attention.head_count_kv", a);
@@ -595,6 +638,9 @@ static bool check_llama(const mk_llama *o, char *err, size_t errlen) {
   /* llama.cpp's SPM vocab looks up "<0x0A>" (token 13 here) when loading */
   if (o->vocab < 16) return fail(err, errlen, "vocab must be at least 16");
   if (o->layers > 4096 || o->nextn > 4) return fail(err, errlen, "at most 4096 layers and 4 MTP blocks");
+  if (nemo_h(o) && (!o->ssm_conv || !o->ssm_state || !o->ssm_groups || !o->ssm_vheads || o->experts || o->nextn ||
+                    (2 * o->embd) % o->ssm_vheads || (2 * o->embd) % o->ssm_groups))
+    return fail(err, errlen, "nemotron_h needs the Mamba-2 sizes (--ssm-conv, --ssm-state, --ssm-groups, --ssm-vheads dividing 2 x embd), no experts or MTP blocks");
   if (granite_h(o) && (!o->ssm_conv || !o->ssm_state || !o->ssm_groups || !o->ssm_vheads ||
                        (o->experts && o->ff != expert_ff(o)) || (2 * o->embd) % o->ssm_vheads || (2 * o->embd) % o->ssm_groups))
     return fail(err, errlen, "granitehybrid needs the Mamba-2 sizes (--ssm-conv, --ssm-state, --ssm-groups, --ssm-vheads dividing 2 x embd) and, with experts, --expert-ff equal to --ff");
