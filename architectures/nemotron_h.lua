@@ -72,7 +72,9 @@ return arch {
       qkv_bias = ab, o_bias = ab })
     nn.place(t, 1, at("*"))
     local kv = {}
-    if n["*"] > 0 then kv[1] = { layers = n["*"], kv_heads = nkv, k_dim = d, v_dim = d } end
+    -- layer_ids: the attention layers (with the Mamba group's, the rest are MLP layers: llama.cpp's
+    -- replay follows their places, src/models/nemotron-h.cpp)
+    if n["*"] > 0 then kv[1] = { layers = n["*"], kv_heads = nkv, k_dim = d, v_dim = d, layer_ids = at("*") } end
     if n.M > 0 then
       local from = #t + 1
       local H, P = nn.need(cfg, "mamba_num_heads"), nn.need(cfg, "mamba_head_dim")
@@ -81,7 +83,8 @@ return arch {
         state = nn.need(cfg, "ssm_state_size"), conv = nn.int(cfg, "conv_kernel", 4), count = n.M,
         conv_bias = nn.flag(cfg, "use_conv_bias", true), proj_bias = nn.flag(cfg, "use_bias", false) })
       nn.place(t, from, at("M"))
-      kv[#kv + 1] = { layers = n.M, kind = "mamba", state_elems = state, conv_elems = conv }
+      -- layer_ids: the Mamba layers, whose place llama.cpp's graph follows (nemotron-h.cpp is_recr)
+      kv[#kv + 1] = { layers = n.M, kind = "mamba", state_elems = state, conv_elems = conv, layer_ids = at("M") }
     end
     local mb = nn.flag(cfg, "mlp_bias", false)
     local from = #t + 1

@@ -200,7 +200,9 @@ static void rd_kv_group(rd *r, size_t i, kv_group *g) {
   int ty = rd_get(r, -1, "layer_ids");
   if (ty == LUA_TTABLE && !r->failed) {
     size_t n = lua_rawlen(r->L, -1);
-    if (!state || n != g->layers) rd_fail(r, "kv[%zu].layer_ids: a mamba group's list of its %llu layers", i, (unsigned long long)g->layers);
+    if (n != g->layers)
+      rd_fail(r, state ? "kv[%zu].layer_ids: a mamba group's list of its %llu layers" : "kv[%zu].layer_ids: a list of the group's %llu layers",
+              i, (unsigned long long)g->layers);
     for (size_t k = 1; k <= n && !r->failed; k++) {
       lua_rawgeti(r->L, -1, (lua_Integer)k);
       lua_Integer id = lua_isinteger(r->L, -1) ? lua_tointeger(r->L, -1) : -1;
