@@ -163,6 +163,12 @@ typedef struct lc_graph_spec {
   ** llama.cpp 80fb11a): m2_inner != 0, the recurrent layers (sc_ids / sc_attn) are Mamba-2 mixers
   ** of m2_heads heads over m2_inner channels, m2_groups groups of m2_state, conv kernel sc_conv */
   uint64_t m2_inner, m2_heads, m2_groups, m2_state;
+  /* Nemotron-H (src/models/nemotron-h.cpp, llama.cpp 80fb11a): one mixer a layer and one
+  ** residual add (cur + inpSA), no FFN block; a layer in mlp_ids (a bitmap of up to 1024 layers)
+  ** is a squared-ReLU MLP (build_ffn, no gate), one in sc_ids a Mamba-2 mixer, the rest
+  ** attention without RoPE; the output rows taken after the output norm */
+  bool nemo;
+  uint64_t mlp_ids[16];
   bool res_first;      /* the residual adds' first source is the residual (lfm2.cpp:
                        ** ggml_add(prev_cur, cur), ggml_add(cur, ffn_out)), which they reuse */
   uint64_t n_pos;      /* positions per token (4 with MRoPE, qwen35); 0: 1 */

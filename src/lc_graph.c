@@ -447,6 +447,11 @@ static uint64_t lg_conv_row(const lc_graph_spec *sp) {
 
 static bool lg_moe_layer(const lg *l);
 
+/* a Nemotron-H MLP layer */
+static bool lg_mlp_layer(const lc_graph_spec *sp, uint64_t il) {
+  return sp->nemo && il < 1024 && (sp->mlp_ids[il / 64] >> (il % 64) & 1);
+}
+
 static void lg_next_rs_at(lg *l, bool after_moe) {
   const lc_graph_spec *sp = l->sp;
   if (!sp->sc_conv || l->il < 0) return;
@@ -455,8 +460,11 @@ static void lg_next_rs_at(lg *l, bool after_moe) {
   ** shared experts (real graph, granitehybrid-moe: ffn_moe_out node 74, cache_r_l1's SCALE 77,
   ** ffn_gate of the shared expert 83) */
   if (lg_moe_layer(l) != after_moe) return;
-  uint64_t il = (uint64_t)l->il;
-  if (il + 1 < sp->n_layer && lg_sc_layer(sp, il + 1)) l->sc_rs = lg_rs(l, l->kc, lg_conv_row(sp));
+  uint64_t il = (uint64_t)l->il, nx = il + 1;
+  /* Nemotron-H's MLP layers expand nothing: the next recurrent layer's build_rs, past them,
+  ** lands here, after this layer's expanded part */
+  while (nx < sp->n_layer && lg_mlp_layer(sp, nx)) nx++;
+  if (nx < sp->n_layer && lg_sc_layer(sp, nx)) l->sc_rs = lg_rs(l, l->kc, lg_conv_row(sp));
   if (il + 1 == sp->n_layer && sp->res_first) {
     uint64_t n = sp->n_out ? sp->n_out : sp->n_tok;
     l->sa_rows = lg_op(l, lg_f32(l, sp->hidden, n), 0, l->sa_in, l->out_ids);
@@ -699,7 +707,12 @@ static int lg_layer(lg *l, int in, uint64_t il) {
   bool sc = lg_sc_layer(sp, il);
   int rs = sc ? l->sc_rs : -1;
   if (sc && rs < 0) rs = lg_rs(l, l->kc, lg_conv_row(sp)); /* the first layer's, before its norm */
-  l->sc_rs = -1;
+  if (sc || !sp->nemo) l->sc_rs = -1; /* Nemotron-H: rows got before MLP layers wait for theirs */
+  if (sp->nemo) { /* nemotron-h.cpp: norm, one mixer, cur + inpSA (in place on cur) */
+    int an = lg_norm(l, in, LW_ATTN_NORM);
+    int cur = sc ? lg_m2(l, an, rs) : lg_mlp_layer(sp, il) ? lg_dense(l, an, sp->ffn, LW_GATE) : lg_attn(l, an, c);
+    return lg_op(l, lg_f32(l, sp->hidden, l->T), GS_INPLACE, cur, in);
+  }
   int an = lg_norm(l, in, LW_ATTN_NORM);
   bool recr = sp->dn_period && (il + 1) % sp->dn_period != 0;
   l->sa_in = in, l->sa_rows = -1;
@@ -928,7 +941,7 @@ static int lg_build(lg *l) {
   }
   int norm = lg_norm(l, cur, LW_OUT_NORM);
   gs_set_output(l->g, norm);
-  if (sp->dn_period && sp->nextn_out) { /* h_nextn, then result_norm: its output rows */
+  if ((sp->dn_period && sp->nextn_out) || sp->nemo) { /* h_nextn, then result_norm: its output rows */
     l->T = sp->n_out ? sp->n_out : sp->n_tok;
     norm = lg_op(l, lg_f32(l, sp->hidden, l->T), 0, norm, l->out_ids);
     gs_set_output(l->g, norm);

@@ -1403,7 +1403,8 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
   for (int i = 0; i < m->n_kv; i++) {
     const kv_group *g = &m->kv[i];
     if (g->kind != KV_STATE || !g->layers || g->layers >= sp->n_layer) continue;
-    if (strcmp(m->arch, "granitemoehybrid") == 0) {
+    bool nemo = strcmp(m->arch, "nemotron_h") == 0;
+    if (strcmp(m->arch, "granitemoehybrid") == 0 || nemo) {
       /* Granite 4.0 hybrid's Mamba-2 layers (src/models/granite-hybrid.cpp, mamba-base.cpp at
       ** 80fb11a): in_proj {2 d_inner + 2 G N + H, h}, conv1d [d_inner + 2 G N, 1, K], dt_bias
       ** [H], the grouped norm [d_inner] (GGUF: ssm_in, ssm_conv1d {K, C}, ssm_dt.bias, ssm_norm
@@ -1415,7 +1416,14 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
         if (strstr(it->name, "conv1d.weight") && it->ndim >= 2)
           ch = it->shape[0], kern = it->shape[it->ndim - 1];
         if ((strstr(it->name, "ssm_dt.bias") || strstr(it->name, ".dt_bias")) && it->ndim >= 1) H = it->shape[0];
-        if ((strstr(it->name, "ssm_norm") || strstr(it->name, "mamba.norm")) && inv_tensor_elements(it, &el)) di = el;
+        if ((strstr(it->name, "ssm_norm") || strstr(it->name, "mamba.norm") || strstr(it->name, "mixer.norm")) &&
+            inv_tensor_elements(it, &el))
+          di = el;
+        /* Nemotron-H's MLP layers: a GGUF's blk.<il>.ffn_up (nemotron-h.cpp: n_ff(il) != 0) */
+        unsigned il;
+        int end = 0;
+        if (nemo && sscanf(it->name, "blk.%u.ffn_up.%n", &il, &end) == 1 && end > 0 && il < 1024)
+          sp->mlp_ids[il / 64] |= 1ull << (il % 64);
       }
       uint64_t gn2 = ch > di ? ch - di : 0, n_s = g->state_elems > g->conv_elems ? g->state_elems - g->conv_elems : 0;
       if (!ch || kern < 2 || !H || !di || gn2 % 2 || n_s % di) break;
@@ -1424,6 +1432,15 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
       sp->sc_conv = kern, sp->m2_inner = di, sp->m2_heads = H, sp->m2_state = N, sp->m2_groups = gn2 / 2 / N;
       sp->sc_attn = sp->n_layer - g->layers, sp->dn_seqs = l->n_seq > 1 ? l->n_seq : 1;
       sp->sc_ids = g->has_ids && sp->n_layer <= KV_MAX_IDS ? g->ids : NULL;
+      sp->nemo = nemo, sp->no_rope = sp->no_rope || nemo; /* build_attention_layer: no RoPE, no positions */
+      /* a description's layers (no blk.<il> names): MLP the layers neither Mamba nor attention */
+      bool named = false;
+      for (int w = 0; w < 16; w++) named = named || sp->mlp_ids[w];
+      const kv_group *ag = NULL;
+      for (int k = 0; k < m->n_kv; k++) if (m->kv[k].kind == KV_ATTN && m->kv[k].has_ids) ag = &m->kv[k];
+      if (nemo && !named && ag && sp->sc_ids)
+        for (uint64_t il = 0; il < sp->n_layer && il < 1024; il++)
+          if (!(g->ids[il / 64] >> (il % 64) & 1) && !(ag->ids[il / 64] >> (il % 64) & 1)) sp->mlp_ids[il / 64] |= 1ull << (il % 64);
       break;
     }
     if (strcmp(m->arch, "lfm2") == 0) {
@@ -1471,7 +1488,7 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
   /* no positions at all (rope_positions 0): Granite 4.0-H (granite-hybrid.cpp builds inp_pos
   ** only if hparams.has_rope; its GGUF says rope.scaling.finetuned false). Replayed for
   ** granitehybrid only, the one architecture checked against llama.cpp without RoPE */
-  sp->no_rope = m->rope_positions == 0 && strcmp(m->arch, "granitemoehybrid") == 0;
+  sp->no_rope = sp->no_rope || (m->rope_positions == 0 && strcmp(m->arch, "granitemoehybrid") == 0);
   sp->attn_temp = m->attn_temp;
   /* graph_reserve rounds the prompt reserve's tokens up to a multiple of n_seq_max (its
   ** equal-split ubatch; llama-context.cpp at 80fb11a): 513 for 512 tokens and 3 sequences.
@@ -1509,6 +1526,13 @@ static const char *lc_unmodelled(const lc *l, const lc_graph_spec *sp) {
     ** 187,187,174 real); with flash attention, or equal caches, it is byte-exact */
     if (m->kv[i].kind == KV_CHUNKED && !l->fa && lc_cells(l, &m->kv[i]) < l->n_ctx_seq)
       return "chunked attention without flash attention: the replay is about 1% high";
+  }
+  if (sp->nemo) { /* each layer's kind known: Mamba-2 (layer_ids), MLP (blk.<il>.ffn_up), attention */
+    uint64_t kinds = 0;
+    for (int w = 0; w < 16; w++) kinds += (uint64_t)__builtin_popcountll(sp->mlp_ids[w]);
+    for (int i = 0; i < m->n_kv; i++) kinds += m->kv[i].layers;
+    if (kinds != sp->n_layer || !sp->sc_ids)
+      return "Nemotron-H: the places of its MLP layers are not known (no layer_ids, no blk.<il> names)";
   }
   /* Granite 4.0-H is held whole: make conformance granitehybrid / granitehybrid-moe (RoPE) and
   ** granitehybrid-nope / granitehybrid-moe-nope (no RoPE, with the embedding, residual, logit

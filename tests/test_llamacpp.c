@@ -22,7 +22,7 @@
 
 /* the generated files' paths: $TMPDIR (else /tmp)/vf_test_lc_<pid>_<name>.gguf, so that two
 ** runs at once do not overwrite each other's files; removed by teardown */
-static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "granhn", "granmn", "q2m", "unknown"};
+static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "granhn", "granmn", "q2m", "nemoh", "unknown"};
 #define LC_NFILES (sizeof LC_FILES / sizeof LC_FILES[0])
 static char lc_paths[LC_NFILES][512];
 
@@ -2396,6 +2396,34 @@ static void test_qwen2moe_gate_replay(void **state) {
   json_decref(j);
 }
 
+/* nemotron_h (NVIDIA Nemotron-H; src/models/nemotron-h.cpp, llama.cpp 80fb11a): 7 layers
+** "M-M*M-M" (Mamba-2 d_inner 512 in 8 heads, 1 group of state 32, kernel 4; squared-ReLU MLPs
+** of 512; one attention layer without RoPE), vocabulary 512. Each layer one mixer and one
+** residual add, the output rows after the output norm; the rows of a Mamba layer after an MLP
+** layer follow the last expanded mixer. The real llama.cpp (node-llama-cpp 3.21.1, CPU, make
+** conformance nemotron_h-v512): 9,421,036 B (2048 cells, flash attention), 24,125,427 B
+** (without), 15,745,312 B (8192 cells, flash attention, q8_0). Its layers built as attention
+** layers with an FFN (the replay before): 5.78 MiB (-35.7%), 23.51 MiB (+2.2%), 11.81 MiB (-21%) */
+static void set_nemoh(mk_llama *o) {
+  o->experts = 0, o->experts_used = 0, o->vocab = 512, o->ssm_conv = 4, o->ssm_state = 32, o->ssm_groups = 1, o->ssm_vheads = 8;
+}
+static void test_nemotron_h_replay(void **state) {
+  newer_write(lcp("nemoh"), "nemotron_h", 7, set_nemoh);
+  json_t *j = run(*state, lcp("nemoh"), NEWER_RT, 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 1 * MIB); /* 1 layer x 2048 x 128 x 2 B x (K, V) */
+  /* 4 Mamba layers x (conv (4 - 1) x (512 + 2 x 32) + state 32 x 512) x 4 B */
+  assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 4 * (3 * 576 + 32 * 512) * 4);
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), 9421036, 0, 64, "nemotron_h compute, flash attention");
+  assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
+  json_decref(j);
+  j = run(*state, lcp("nemoh"), NEWER_NOFA, 2048, 1);
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), 24125427, 0, 64, "nemotron_h compute");
+  json_decref(j);
+  j = run(*state, lcp("nemoh"), NEWER_RT Q8_CACHE, 8192, 1);
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), 15745312, 0, 64, "nemotron_h compute, 8192 cells, q8_0");
+  json_decref(j);
+}
+
 static void test_newer_archs(void **state) {
   char text[512];
   newer_write(lcp("glm"), "glm4moe", 3, set_glm);
@@ -2571,7 +2599,7 @@ int main(void) {
       cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_gpu_partial_copies),
       cmocka_unit_test(test_bad_knobs),        cmocka_unit_test(test_outputs_max),
       cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_recurrent_parallel), cmocka_unit_test(test_recurrent_shortconv), cmocka_unit_test(test_shortconv_compute), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_fit_launch_catalog), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_shexp_inexact), cmocka_unit_test(test_fit_n_cpu_moe),
-      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_arch_families_c_llamacpp), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl), cmocka_unit_test(test_granite_nope_replay), cmocka_unit_test(test_qwen2moe_gate_replay),
+      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_arch_families_c_llamacpp), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl), cmocka_unit_test(test_granite_nope_replay), cmocka_unit_test(test_qwen2moe_gate_replay), cmocka_unit_test(test_nemotron_h_replay),
       cmocka_unit_test(test_auto_moe), cmocka_unit_test(test_auto_ngl_multi),
       cmocka_unit_test(test_auto_moe_multi), cmocka_unit_test(test_overrides_no_pipeline),
       cmocka_unit_test(test_host_copies_sized), cmocka_unit_test(test_cuda_moe_reduce), cmocka_unit_test(test_deltanet_gpu), cmocka_unit_test(test_fa_mask_and_copies), cmocka_unit_test(test_cpu_host_memory), cmocka_unit_test(test_gpu_host_memory),

@@ -73,6 +73,11 @@ const MODELS = [
     // input) and the embedding, residual, logit and attention scales (ggml_scale nodes), dense and MoE
     ["granitehybrid-nope", `${NEWER} --arch granitehybrid --layers 7 --experts 0 --experts-used 0 --ssm-conv 4 --ssm-state 32 --ssm-groups 1 --ssm-vheads 8 --nope --granite-scales`],
     ["granitehybrid-moe-nope", `${NEWER} --arch granitehybrid --layers 7 --ff 128 --shared 256 --ssm-conv 4 --ssm-state 32 --ssm-groups 1 --ssm-vheads 8 --nope --granite-scales`],
+    // nemotron_h: one mixer a layer by hybrid_override_pattern, here "M-M*M-M" (Mamba-2 d_inner 512 in
+    // 8 heads, 1 group of state 32, kernel 4; a squared-ReLU MLP of 512; attention without RoPE)
+    ["nemotron_h", `${NEWER} --arch nemotron_h --layers 7 --experts 0 --experts-used 0 --ssm-conv 4 --ssm-state 32 --ssm-groups 1 --ssm-vheads 8`],
+    // ... with a vocabulary of 512, so that the logits (1 MiB at 512 tokens) do not set the peak alone
+    ["nemotron_h-v512", `${NEWER} --arch nemotron_h --layers 7 --experts 0 --experts-used 0 --ssm-conv 4 --ssm-state 32 --ssm-groups 1 --ssm-vheads 8 --vocab 512`],
 ];
 
 // measure.mjs argument sets (comma lists expand to their product)
