@@ -487,9 +487,9 @@ local function validate(id, d)
     need(not state or posint(g.state_elems), tag .. ": state_elems")
     need(g.conv_elems == nil or state and posint(g.conv_elems) and g.conv_elems <= g.state_elems, tag .. ": conv_elems")
     if g.layer_ids ~= nil then
-      local ok = state and type(g.layer_ids) == "table" and #g.layer_ids == g.layers
+      local ok = type(g.layer_ids) == "table" and #g.layer_ids == g.layers
       for _, i in ipairs(ok and g.layer_ids or {}) do ok = ok and nonneg(i) and i < (d.layers or 0) end
-      need(ok, tag .. ": layer_ids (a mamba group's layers, 0-based)")
+      need(ok, tag .. ": layer_ids (the group's layers, 0-based)")
     end
     need((g.kind == "cross") == posint(g.tokens), tag .. ": tokens iff cross")
     need(g.kind ~= "chunked" or posint(g.window), tag .. ": chunked needs window")
