@@ -101,6 +101,7 @@ GGUF_ARCH.dots1, GGUF_ARCH["ernie4_5-moe"] = "dots1", "ernie4_5_moe"
 -- Qwen1.5-MoE / Qwen2-57B-A14B (llama.cpp LLM_ARCH_QWEN2MOE, "qwen2moe")
 GGUF_ARCH.qwen2moe = "qwen2_moe"
 GGUF_ARCH.nemotron_h = "nemotron_h"
+GGUF_ARCH["falcon-h1"] = "falcon_h1"
 
 local GGUF_DTYPE = { F32 = "fp32", F16 = "fp16", BF16 = "bf16", F64 = "fp64", I8 = "int8",
                      I16 = "int16", I32 = "int32", I64 = "int64" }
@@ -301,6 +302,16 @@ GGUF_FIELDS.nemotron_h = function(path, md, cfg, need)
   local H, inner = need("ssm.time_step_rank"), need("ssm.inner_size")
   cfg.mamba_num_heads, cfg.mamba_head_dim = H, inner // H
   cfg.n_groups, cfg.ssm_state_size, cfg.conv_kernel = need("ssm.group_count"), need("ssm.state_size"), need("ssm.conv_kernel")
+end
+-- Falcon-H1 (conversion/falcon_h1.py FalconH1Model, src/models/falcon-h1.cpp): attention and a
+-- Mamba-2 mixer in every layer, ssm.time_step_rank heads of ssm.inner_size / heads, ssm.group_count
+-- groups of ssm.state_size, kernel ssm.conv_kernel; the grouped norm only where the file has ssm_norm
+GGUF_FIELDS["falcon-h1"] = function(path, md, cfg, need, g)
+  local H, inner = need("ssm.time_step_rank"), need("ssm.inner_size")
+  cfg.mamba_n_heads, cfg.mamba_d_head, cfg.mamba_d_ssm = H, inner // H, inner
+  cfg.mamba_n_groups, cfg.mamba_d_state, cfg.mamba_d_conv = need("ssm.group_count"), need("ssm.state_size"), need("ssm.conv_kernel")
+  cfg.mamba_rms_norm = find_tensor(g.tensors, "^blk%.%d+%.ssm_norm%.weight$") ~= nil
+  cfg.mamba_conv_bias = find_tensor(g.tensors, "^blk%.%d+%.ssm_conv1d%.bias$") ~= nil
 end
 -- ERNIE 4.5 MoE (convert_hf_to_gguf.py Ernie4_5MoeModel, src/models/ernie4-5-moe.cpp): the leading
 -- dense layers (leading_dense_block_count = moe_layer_start_index), the sparse step

@@ -220,9 +220,13 @@ static bool granite_h(const mk_llama *o) { return is_arch(o, "granitehybrid"); }
 ** even layers Mamba-2 ('M'), odd ones alternately a squared-ReLU MLP ('-', il % 4 == 1) and
 ** attention ('*', il % 4 == 3): 7 layers "M-M*M-M" */
 static bool nemo_h(const mk_llama *o) { return is_arch(o, "nemotron_h"); }
+/* falcon-h1 (src/models/falcon-h1.cpp): attention and a Mamba-2 mixer in every layer, then a
+** SwiGLU FFN; no ssm_norm (the released models' mamba_rms_norm false), ffn_norm without a
+** ".weight" suffix (load_arch_tensors: tn(LLM_TENSOR_FFN_NORM, i)) */
+static bool falcon_h(const mk_llama *o) { return is_arch(o, "falcon-h1"); }
 static char nemo_kind(unsigned il) { return il % 2 == 0 ? 'M' : il % 4 == 1 ? '-' : '*'; }
 static bool newer_arch(const mk_llama *o) {
-  return is_arch(o, "glm4moe") || is_arch(o, "lfm2") || granite_h(o) || nemo_h(o) || deltanet(o) || is_arch(o, "llama4") || is_arch(o, "deepseek2") || qwen_arch(o) ||
+  return is_arch(o, "glm4moe") || is_arch(o, "lfm2") || granite_h(o) || nemo_h(o) || falcon_h(o) || deltanet(o) || is_arch(o, "llama4") || is_arch(o, "deepseek2") || qwen_arch(o) ||
          qwen2moe(o) || is_arch(o, "gemma2") || is_arch(o, "gemma3") || is_arch(o, "gpt-oss") || is_arch(o, "phi3") ||
          is_arch(o, "mistral3");
 }
@@ -320,6 +324,22 @@ static void newer_layer(const mk_llama *o, unsigned il, mk_t *t, size_t *n) {
   uint64_t e = o->embd, q = (uint64_t)head_dim(o) * o->heads;
   bool mtp = il >= o->layers, post = is_arch(o, "glm4moe") || deltanet(o);
   blk_t(t, n, il, "attn_norm", 1, e, 1, 1, GGML_T_F32);
+  if (falcon_h(o)) {
+    uint64_t di = 2 * e, gn = (uint64_t)o->ssm_groups * o->ssm_state, H = o->ssm_vheads;
+    blk_t(t, n, il, "ssm_in", 2, e, 2 * di + 2 * gn + H, 1, o->type);
+    blk_t(t, n, il, "ssm_conv1d", 2, o->ssm_conv, di + 2 * gn, 1, GGML_T_F32);
+    blk_t(t, n, il, "ssm_conv1d.bias", 1, di + 2 * gn, 1, 1, GGML_T_F32);
+    blk_t(t, n, il, "ssm_dt.bias", 1, H, 1, 1, GGML_T_F32);
+    blk_t(t, n, il, "ssm_a", 2, 1, H, 1, GGML_T_F32);
+    blk_t(t, n, il, "ssm_d", 2, 1, H, 1, GGML_T_F32);
+    blk_t(t, n, il, "ssm_out", 2, di, e, 1, o->type);
+    attn_block(o, il, q, false, false, t, n);
+    char nm[64];
+    snprintf(nm, sizeof nm, "blk.%u.ffn_norm", il);
+    add_t(t, n, nm, 1, e, 1, 1, GGML_T_F32);
+    moe_ffn(o, il, false, 0, false, t, n);
+    return;
+  }
   if (nemo_h(o)) { /* src/models/nemotron-h.cpp load_arch_tensors (dense: no experts) */
     char c = nemo_kind(il);
     if (c == '*') {
@@ -531,7 +551,7 @@ static unsigned newer_metadata(const mk_llama *o, mk_buf *b) {
     KU("attention.sliding_window", o->swa);
     if (o->interval) KU("attention.sliding_window_pattern", o->interval);
   }
-  if (nemo_h(o)) {
+  if (nemo_h(o) || falcon_h(o)) {
     KU("ssm.conv_kernel", o->ssm_conv);
     KU("ssm.state_size", o->ssm_state);
     KU("ssm.group_count", o->ssm_groups);
@@ -638,6 +658,9 @@ static bool check_llama(const mk_llama *o, char *err, size_t errlen) {
   /* llama.cpp's SPM vocab looks up "<0x0A>" (token 13 here) when loading */
   if (o->vocab < 16) return fail(err, errlen, "vocab must be at least 16");
   if (o->layers > 4096 || o->nextn > 4) return fail(err, errlen, "at most 4096 layers and 4 MTP blocks");
+  if (falcon_h(o) && (!o->ssm_conv || !o->ssm_state || !o->ssm_groups || !o->ssm_vheads || o->experts || o->nextn ||
+                      (2 * o->embd) % o->ssm_vheads || (2 * o->embd) % o->ssm_groups))
+    return fail(err, errlen, "falcon-h1 needs the Mamba-2 sizes (--ssm-conv, --ssm-state, --ssm-groups, --ssm-vheads dividing 2 x embd), no experts or MTP blocks");
   if (nemo_h(o) && (!o->ssm_conv || !o->ssm_state || !o->ssm_groups || !o->ssm_vheads || o->experts || o->nextn ||
                     (2 * o->embd) % o->ssm_vheads || (2 * o->embd) % o->ssm_groups))
     return fail(err, errlen, "nemotron_h needs the Mamba-2 sizes (--ssm-conv, --ssm-state, --ssm-groups, --ssm-vheads dividing 2 x embd), no experts or MTP blocks");
