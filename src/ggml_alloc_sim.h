@@ -169,6 +169,10 @@ typedef struct lc_graph_spec {
   ** attention without RoPE; the output rows taken after the output norm */
   bool nemo;
   uint64_t mlp_ids[16];
+  /* Falcon-H1 (src/models/falcon-h1.cpp): every layer attention and Mamba-2 side by side, then
+  ** the FFN; m2_no_norm: its Mamba-2 without the grouped RMS norm (no ssm_norm: mamba_rms_norm
+  ** false, the released models) */
+  bool falcon, m2_no_norm;
   bool res_first;      /* the residual adds' first source is the residual (lfm2.cpp:
                        ** ggml_add(prev_cur, cur), ggml_add(cur, ffn_out)), which they reuse */
   uint64_t n_pos;      /* positions per token (4 with MRoPE, qwen35); 0: 1 */

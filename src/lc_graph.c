@@ -14,6 +14,9 @@
 */
 #include "ggml_alloc_sim.h"
 
+/* a Mamba-2 mixer's expanded part: in_proj's product, the scan, x */
+typedef struct { int zx, scan, x; } lg_m2_part;
+
 typedef struct lg {
   gs_graph *g;
   const lc_graph_spec *sp;
@@ -28,6 +31,7 @@ typedef struct lg {
   int pos, k_rot[2], v_rot[2], out_ids, attn_scale; /* rotations per cache (base, SWA) */
   int s_copy, s_main, s_extra; /* the recurrent states' row indices and their two views */
   int sc_rs;                /* a short-conv layer's state rows, got ahead of its layer (-1: none) */
+  lg_m2_part fh_m2;         /* Falcon-H1: the layer's Mamba-2 head, built inside its attention */
   int sa_in, sa_rows;       /* res_first: the layer's input, and the last layer's output rows of it */
   int k_idx[2], v_idx[2], mask[2];
   int mask_swa[2];           /* legacy graph: KQ_mask_swa and its f16 cast (legacy_swa_period) */
@@ -38,6 +42,10 @@ static bool lg_sc_layer(const lc_graph_spec *sp, uint64_t il);
 static void lg_next_rs(lg *l);
 static void lg_next_rs_at(lg *l, bool after_moe);
 static int lg_m2(lg *l, int an, int rs);
+static lg_m2_part lg_m2_head(lg *l, int an, int rs);
+static int lg_norm(lg *l, int x, int kind);
+static uint64_t lg_conv_row(const lc_graph_spec *sp);
+static int lg_rs(lg *l, int cache, uint64_t width);
 
 /* an op; on fewer than 32 rows (the output rows after the last layer's get_rows) the
 ** CUDA backend does not take it from host weights (get_op_batch_size) */
@@ -275,6 +283,9 @@ static int lg_attn(lg *l, int an, int c) {
     o = lg_op(l, ob, 0, lg_view(l, lg_op(l, ob, 0, l->vc, sm)), -1);
   }
   lg_next_rs(l); /* build_attn expands kqv_out before V's inverse rotation and the output projection */
+  if (sp->falcon) /* Falcon-H1: the layer's Mamba-2 (its rows, a second norm of the input, its
+                  ** expanded part) comes before the attention's output projection */
+    l->fh_m2 = lg_m2_head(l, lg_norm(l, l->sa_in, LW_ATTN_NORM), lg_rs(l, l->kc, lg_conv_row(sp)));
   o = lg_rot(l, o, l->v_rot[c], ob);
   if (qfull >= 0) { /* the output gate: the gate's view made contiguous, sigmoid, times it */
     uint64_t hd = sp->head_k, row = acc_mul(&l->a, 2 * hd, 4);
@@ -454,7 +465,7 @@ static bool lg_mlp_layer(const lc_graph_spec *sp, uint64_t il) {
 
 static void lg_next_rs_at(lg *l, bool after_moe) {
   const lc_graph_spec *sp = l->sp;
-  if (!sp->sc_conv || l->il < 0) return;
+  if (!sp->sc_conv || l->il < 0 || sp->falcon) return; /* Falcon-H1: each layer gets its own rows */
   /* a MoE layer's build_moe_ffn expands its weights, experts and output at once, pulling the
   ** mixer's tail in first: the next layer's rows follow the routed experts' output, before the
   ** shared experts (real graph, granitehybrid-moe: ffn_moe_out node 74, cache_r_l1's SCALE 77,
@@ -510,7 +521,9 @@ static int lg_sc(lg *l, int an, int rs) {
 ** tokens' y (d_inner x T) then the new states (N x d_inner per sequence), the states copied to
 ** the cache; the next layer's rows; y + x D, SwiGLU(z made contiguous, y), the grouped RMS norm
 ** times its weight, ssm_out */
-static int lg_m2(lg *l, int an, int rs) {
+/* the Mamba-2 layer's state rows and expanded part (to the SSM states' write-back), then its tail */
+
+static lg_m2_part lg_m2_head(lg *l, int an, int rs) {
   const lc_graph_spec *sp = l->sp;
   uint64_t T = sp->n_tok, ns = sp->dn_seqs && sp->dn_seqs < T ? sp->dn_seqs : T, nt = ns ? T / ns : 0;
   uint64_t di = sp->m2_inner, H = sp->m2_heads, GN = sp->m2_groups * sp->m2_state, K = sp->sc_conv;
@@ -544,17 +557,30 @@ static int lg_m2(lg *l, int an, int rs) {
   gs_node(l->g, 0, GS_WRITES, l->vc, esrc, 2);
   int ssrc[2] = {lg_view_n(l, scan, sb), lg_view_n(l, l->vc, 0)};
   gs_node(l->g, 0, GS_WRITES, l->vc, ssrc, 2);
-  lg_next_rs(l);
+  return (lg_m2_part){zx, scan, x};
+}
+
+static int lg_m2_tail(lg *l, lg_m2_part p) {
+  const lc_graph_spec *sp = l->sp;
+  uint64_t T = sp->n_tok, db = lg_f32(l, sp->m2_inner, T);
   /* SWIGLU's sources in order: z made contiguous, then y + x D (a view parent is never reused in
   ** place: ggml-alloc allocates no view, so the add takes x D's block) */
-  int z = lg_op(l, db, 0, lg_view_n(l, zx, db), -1);                       /* cont(z) */
-  int y = lg_view_n(l, scan, db);
-  int xd = lg_op(l, db, 0, x, lg_w(l, LW_DN_A));                           /* x D */
+  int z = lg_op(l, db, 0, lg_view_n(l, p.zx, db), -1);                     /* cont(z) */
+  int y = lg_view_n(l, p.scan, db);
+  int xd = lg_op(l, db, 0, p.x, lg_w(l, LW_DN_A));                         /* x D */
   y = lg_op(l, db, GS_INPLACE, y, xd);                                     /* y + x D */
   y = lg_op(l, db, 0, z, y);                                               /* SWIGLU split: not in place */
-  y = lg_view(l, y);                                                       /* reshape to groups */
-  y = lg_op(l, db, GS_INPLACE, lg_named_norm(l, lg_op(l, db, GS_INPLACE, y, -1)), lg_w(l, LW_DN_NORM));
+  if (!sp->m2_no_norm) {                                                   /* the grouped RMS norm */
+    y = lg_view(l, y);
+    y = lg_op(l, db, GS_INPLACE, lg_named_norm(l, lg_op(l, db, GS_INPLACE, y, -1)), lg_w(l, LW_DN_NORM));
+  }
   return lg_op(l, lg_f32(l, sp->hidden, T), 0, lg_w(l, LW_O), lg_view(l, y));
+}
+
+static int lg_m2(lg *l, int an, int rs) {
+  lg_m2_part p = lg_m2_head(l, an, rs);
+  lg_next_rs(l);
+  return lg_m2_tail(l, p);
 }
 
 /* build_moe_ffn: the router's logits, softmax or sigmoid in place, the selection bias
@@ -704,6 +730,24 @@ static int lg_layer(lg *l, int in, uint64_t il) {
   const lc_graph_spec *sp = l->sp;
   lg_at_layer(l, (long)il);
   int c = lg_cache_of(sp, il);
+  if (sp->falcon) {
+    /* falcon-h1.cpp: attention and Mamba-2 on two norms of the input, attn_out + ssm_out,
+    ** + inpSA; in the last layer only inpSA's rows reach the graph (cur's get_rows is
+    ** overwritten unused); then ffn_norm, the SwiGLU FFN, ffn + inpSA */
+    l->sa_in = in;
+    int an = lg_norm(l, in, LW_ATTN_NORM);
+    int att = lg_attn(l, an, c);
+    int ssm = lg_m2_tail(l, l->fh_m2);
+    uint64_t hb = lg_f32(l, sp->hidden, l->T);
+    int sa = lg_op(l, hb, GS_INPLACE, lg_op(l, hb, GS_INPLACE, att, ssm), in);
+    if (il == sp->n_layer - 1) {
+      l->T = sp->n_out ? sp->n_out : sp->n_tok;
+      sa = lg_op(l, lg_f32(l, sp->hidden, l->T), 0, sa, l->out_ids);
+      hb = lg_f32(l, sp->hidden, l->T);
+    }
+    int ffn = lg_ffn(l, lg_norm(l, sa, LW_FFN_NORM));
+    return lg_op(l, hb, GS_INPLACE, ffn, sa);
+  }
   bool sc = lg_sc_layer(sp, il);
   int rs = sc ? l->sc_rs : -1;
   if (sc && rs < 0) rs = lg_rs(l, l->kc, lg_conv_row(sp)); /* the first layer's, before its norm */
@@ -750,11 +794,11 @@ static int lg_inputs(lg *l) {
   l->k_rot[0] = l->k_rot[1] = l->v_rot[0] = l->v_rot[1] = -1;
   /* n_rs rows; a short-conv first layer reaches them before any attention input (the leaf
   ** order ggml_gallocr_alloc_graph_impl allocates in), a DeltaNet one after K's rotation */
-  bool rs_first = sp->sc_conv && lg_sc_layer(sp, 0);
+  bool rs_first = sp->sc_conv && lg_sc_layer(sp, 0) && !sp->falcon;
   uint64_t rs_rows = acc_mul(&l->a, sp->dn_seqs ? sp->dn_seqs : 1, 4);
   l->s_copy = rs_first ? gs_leaf(l->g, rs_rows) : -1;
   if (sp->rot_k) l->k_rot[c0] = gs_leaf(l->g, lg_f32(l, sp->rot_k_n, sp->rot_k_n));
-  if (!rs_first) l->s_copy = sp->dn_period || sp->sc_conv ? gs_leaf(l->g, rs_rows) : -1;
+  if (!rs_first) l->s_copy = (sp->dn_period || sp->sc_conv) && !sp->falcon ? gs_leaf(l->g, rs_rows) : -1;
   l->s_main = l->s_extra = -1, l->sc_rs = -1;
   l->pos = sp->no_rope ? -1 : gs_leaf(l->g, acc_mul3(&l->a, T, sp->n_pos ? sp->n_pos : 1, 4));
   /* mistral3's attn_scale ([1, 1, n_tokens]): reached by layer 0's Q right after its RoPE */
@@ -775,6 +819,8 @@ static int lg_inputs(lg *l) {
     l->mask[c] = gs_leaf(l->g, acc_mul3(&l->a, sp->n_kv[c], T, sp->fa && !sp->mask_cast ? 2 : 4));
   }
   if (!two) l->k_idx[1] = l->k_idx[0], l->v_idx[1] = l->v_idx[0], l->mask[1] = l->mask[0], l->k_rot[1] = l->k_rot[0], l->v_rot[1] = l->v_rot[0];
+  /* Falcon-H1: the rows' first reader is layer 0's build_rs, after its attention's inputs */
+  if (sp->falcon) l->s_copy = gs_leaf(l->g, rs_rows);
   l->out_ids = gs_leaf(l->g, acc_mul(&l->a, sp->n_out ? sp->n_out : T, 4));
   return lg_op(l, lg_f32(l, sp->hidden, T), GS_NOOFFLOAD, lg_w(l, LW_TOKEN_EMBD),
                tokens); /* get_rows from token_embd, a host tensor */

@@ -1402,14 +1402,15 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
   }
   for (int i = 0; i < m->n_kv; i++) {
     const kv_group *g = &m->kv[i];
-    if (g->kind != KV_STATE || !g->layers || g->layers >= sp->n_layer) continue;
-    bool nemo = strcmp(m->arch, "nemotron_h") == 0;
-    if (strcmp(m->arch, "granitemoehybrid") == 0 || nemo) {
+    /* Falcon-H1's state group covers every layer, beside its attention group */
+    bool nemo = strcmp(m->arch, "nemotron_h") == 0, falcon = strcmp(m->arch, "falcon_h1") == 0;
+    if (g->kind != KV_STATE || !g->layers || (g->layers >= sp->n_layer && !falcon)) continue;
+    if (strcmp(m->arch, "granitemoehybrid") == 0 || nemo || falcon) {
       /* Granite 4.0 hybrid's Mamba-2 layers (src/models/granite-hybrid.cpp, mamba-base.cpp at
       ** 80fb11a): in_proj {2 d_inner + 2 G N + H, h}, conv1d [d_inner + 2 G N, 1, K], dt_bias
       ** [H], the grouped norm [d_inner] (GGUF: ssm_in, ssm_conv1d {K, C}, ssm_dt.bias, ssm_norm
       ** {d_inner / G, G}); G N from the conv channels, N from the SSM state, d_inner x N */
-      uint64_t ch = 0, kern = 0, H = 0, di = 0;
+      uint64_t ch = 0, kern = 0, H = 0, di = 0, di_out = 0;
       for (size_t t = 0; t < m->inv.n; t++) {
         const inv_tensor *it = &m->inv.t[t];
         uint64_t el = 0;
@@ -1420,11 +1421,14 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
             inv_tensor_elements(it, &el))
           di = el;
         /* Nemotron-H's MLP layers: a GGUF's blk.<il>.ffn_up (nemotron-h.cpp: n_ff(il) != 0) */
+        /* without the grouped norm (Falcon-H1's mamba_rms_norm false) d_inner is ssm_out's input */
+        if ((strstr(it->name, "ssm_out") || strstr(it->name, "mamba.out_proj.weight")) && it->ndim == 2) di_out = it->shape[1];
         unsigned il;
         int end = 0;
         if (nemo && sscanf(it->name, "blk.%u.ffn_up.%n", &il, &end) == 1 && end > 0 && il < 1024)
           sp->mlp_ids[il / 64] |= 1ull << (il % 64);
       }
+      if (!di) di = di_out, sp->m2_no_norm = true;
       uint64_t gn2 = ch > di ? ch - di : 0, n_s = g->state_elems > g->conv_elems ? g->state_elems - g->conv_elems : 0;
       if (!ch || kern < 2 || !H || !di || gn2 % 2 || n_s % di) break;
       uint64_t N = n_s / di;
@@ -1432,6 +1436,7 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
       sp->sc_conv = kern, sp->m2_inner = di, sp->m2_heads = H, sp->m2_state = N, sp->m2_groups = gn2 / 2 / N;
       sp->sc_attn = sp->n_layer - g->layers, sp->dn_seqs = l->n_seq > 1 ? l->n_seq : 1;
       sp->sc_ids = g->has_ids && sp->n_layer <= KV_MAX_IDS ? g->ids : NULL;
+      sp->falcon = falcon;
       sp->nemo = nemo, sp->no_rope = sp->no_rope || nemo; /* build_attention_layer: no RoPE, no positions */
       /* a description's layers (no blk.<il> names): MLP the layers neither Mamba nor attention */
       bool named = false;
@@ -1502,13 +1507,13 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
 
 /* why the replayed graph (lc_graph.c: llama's layer, its MoE FFN with the shared experts
 ** of glm4moe / deepseek2 beside it, Llama 4's layers, deepseek2's MLA, the gated DeltaNet
-** hybrids) is not the model's, NULL when it is: qwen2moe's gated shared expert, other
-** recurrent layers, DeltaNet before the fused op, MLA in the legacy graph and deepseek2
+** hybrids, the Mamba-2 of Granite 4.0-H, Nemotron-H and Falcon-H1, qwen2moe's gated shared
+** expert) is not the model's, NULL when it is: other recurrent layers (Jamba, mamba, mamba2), DeltaNet before the fused op, MLA in the legacy graph and deepseek2
 ** without MLA (wkv_b decompressed) are not in it. Measured against the real llama.cpp
 ** (node-llama-cpp 3.21.1, llama.cpp 80fb11a, CPU backend) on generated files by make
 ** conformance and tests/test_llamacpp.c: llama, mistral3, qwen2, qwen2vl, qwen3, qwen3moe,
 ** phi3, gemma2, gemma3, gpt-oss, glm4moe, qwen3next, qwen35, qwen35moe, llama4, deepseek2
-** (MLA), lfm2 and granitehybrid (with and without RoPE) within the 64-byte figure in every setting of its matrix (qwen3next was -8.7%
+** (MLA), lfm2, granitehybrid (with and without RoPE), qwen2moe, nemotron_h and falcon-h1 within the 64-byte figure in every setting of its matrix (qwen3next was -8.7%
 ** before its DeltaNet layers were replayed, gemma3 -15% before its iSWA cache, gpt-oss -17%
 ** before its gating) */
 static const char *lc_unmodelled(const lc *l, const lc_graph_spec *sp) {
@@ -1518,7 +1523,7 @@ static const char *lc_unmodelled(const lc *l, const lc_graph_spec *sp) {
   if (!mla && strcmp(m->arch, "deepseek") == 0) return "deepseek2 without MLA (wkv_b) is not in the replayed graph";
   for (int i = 0; i < m->n_kv; i++) {
     if (m->kv[i].kind == KV_STATE && !sp->dn_period && !sp->sc_conv)
-      return "recurrent layers (other than gated DeltaNet, LFM2's short conv and Granite's Mamba-2) are not in the replayed graph";
+      return "recurrent layers (other than gated DeltaNet, LFM2's short conv and the Mamba-2 of Granite 4.0-H, Nemotron-H and Falcon-H1) are not in the replayed graph";
     if (m->kv[i].kind == KV_STATE && sp->dn_period && !lc_newer(l, LC_B_FUSED_GDN))
       return "gated DeltaNet before the fused GATED_DELTA_NET op: the chunked scan is not replayed";
     /* without flash attention and with a chunk cache smaller than the full one the replay

@@ -22,7 +22,7 @@
 
 /* the generated files' paths: $TMPDIR (else /tmp)/vf_test_lc_<pid>_<name>.gguf, so that two
 ** runs at once do not overwrite each other's files; removed by teardown */
-static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "granhn", "granmn", "q2m", "nemoh", "unknown"};
+static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "granhn", "granmn", "q2m", "nemoh", "falh1", "unknown"};
 #define LC_NFILES (sizeof LC_FILES / sizeof LC_FILES[0])
 static char lc_paths[LC_NFILES][512];
 
@@ -2424,6 +2424,35 @@ static void test_nemotron_h_replay(void **state) {
   json_decref(j);
 }
 
+/* falcon-h1 (TII Falcon-H1; src/models/falcon-h1.cpp, llama.cpp 80fb11a): 4 layers, each attention
+** (RoPE) and a Mamba-2 mixer (d_inner 512 in 8 heads, 1 group of state 32, kernel 4, no grouped
+** norm: ssm_norm absent as in the released models) on two norms of the same input, attn_out +
+** ssm_out + the residual, then the SwiGLU FFN; the Mamba part's rows and expanded nodes come
+** before the attention's output projection; vocabulary 512. The real llama.cpp (node-llama-cpp
+** 3.21.1, CPU, make conformance falcon-h1): 10,392,332 B (2048 cells, flash attention),
+** 24,651,812 B (without), 16,199,241 B (8192 cells, flash attention, q8_0). Its Mamba-2 mixers
+** left out (the replay before, every layer attention and FFN): 6.51 MiB (-34%), 23.01 (-2.1%),
+** 12.54 (-19%) */
+static void set_falh1(mk_llama *o) {
+  o->experts = 0, o->experts_used = 0, o->vocab = 512, o->ssm_conv = 4, o->ssm_state = 32, o->ssm_groups = 1, o->ssm_vheads = 8;
+}
+static void test_falcon_h1_replay(void **state) {
+  newer_write(lcp("falh1"), "falcon-h1", 4, set_falh1);
+  json_t *j = run(*state, lcp("falh1"), NEWER_RT, 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 4 * MIB); /* 4 layers x 2048 x 128 x 2 B x (K, V) */
+  /* every layer a Mamba-2 state too: (conv (4 - 1) x (512 + 2 x 32) + state 32 x 512) x 4 B */
+  assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 4 * (3 * 576 + 32 * 512) * 4);
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), 10392332, 0, 64, "falcon-h1 compute, flash attention");
+  assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
+  json_decref(j);
+  j = run(*state, lcp("falh1"), NEWER_NOFA, 2048, 1);
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), 24651812, 0, 64, "falcon-h1 compute");
+  json_decref(j);
+  j = run(*state, lcp("falh1"), NEWER_RT Q8_CACHE, 8192, 1);
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), 16199241, 0, 64, "falcon-h1 compute, 8192 cells, q8_0");
+  json_decref(j);
+}
+
 static void test_newer_archs(void **state) {
   char text[512];
   newer_write(lcp("glm"), "glm4moe", 3, set_glm);
@@ -2599,7 +2628,7 @@ int main(void) {
       cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_gpu_partial_copies),
       cmocka_unit_test(test_bad_knobs),        cmocka_unit_test(test_outputs_max),
       cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_recurrent_parallel), cmocka_unit_test(test_recurrent_shortconv), cmocka_unit_test(test_shortconv_compute), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_fit_launch_catalog), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_shexp_inexact), cmocka_unit_test(test_fit_n_cpu_moe),
-      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_arch_families_c_llamacpp), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl), cmocka_unit_test(test_granite_nope_replay), cmocka_unit_test(test_qwen2moe_gate_replay), cmocka_unit_test(test_nemotron_h_replay),
+      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_arch_families_c_llamacpp), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl), cmocka_unit_test(test_granite_nope_replay), cmocka_unit_test(test_qwen2moe_gate_replay), cmocka_unit_test(test_nemotron_h_replay), cmocka_unit_test(test_falcon_h1_replay),
       cmocka_unit_test(test_auto_moe), cmocka_unit_test(test_auto_ngl_multi),
       cmocka_unit_test(test_auto_moe_multi), cmocka_unit_test(test_overrides_no_pipeline),
       cmocka_unit_test(test_host_copies_sized), cmocka_unit_test(test_cuda_moe_reduce), cmocka_unit_test(test_deltanet_gpu), cmocka_unit_test(test_fa_mask_and_copies), cmocka_unit_test(test_cpu_host_memory), cmocka_unit_test(test_gpu_host_memory),

@@ -78,6 +78,9 @@ const MODELS = [
     ["nemotron_h", `${NEWER} --arch nemotron_h --layers 7 --experts 0 --experts-used 0 --ssm-conv 4 --ssm-state 32 --ssm-groups 1 --ssm-vheads 8`],
     // ... with a vocabulary of 512, so that the logits (1 MiB at 512 tokens) do not set the peak alone
     ["nemotron_h-v512", `${NEWER} --arch nemotron_h --layers 7 --experts 0 --experts-used 0 --ssm-conv 4 --ssm-state 32 --ssm-groups 1 --ssm-vheads 8 --vocab 512`],
+    // falcon-h1: attention (RoPE) and Mamba-2 (d_inner 512 in 8 heads, 1 group of state 32, kernel 4,
+    // no grouped norm as in the released models) side by side in every layer, then the SwiGLU FFN
+    ["falcon-h1", `${NEWER} --arch falcon-h1 --layers 4 --experts 0 --experts-used 0 --ssm-conv 4 --ssm-state 32 --ssm-groups 1 --ssm-vheads 8 --vocab 512`],
 ];
 
 // measure.mjs argument sets (comma lists expand to their product)
