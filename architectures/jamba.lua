@@ -44,7 +44,9 @@ return arch {
         conv_bias = nn.flag(cfg, "mamba_conv_bias", true), proj_bias = nn.flag(cfg, "mamba_proj_bias", false),
         inner_norms = true })
       nn.place(t, from, nn.layer_list(L, function(i) return not is_attn(i) end))
-      kv[#kv + 1] = { layers = n_mamba, kind = "mamba", state_elems = state, conv_elems = conv }
+      -- layer_ids: the Mamba layers, whose place llama.cpp's graph follows (jamba.cpp: n_head_kv(il) == 0)
+      kv[#kv + 1] = { layers = n_mamba, kind = "mamba", state_elems = state, conv_elems = conv,
+                      layer_ids = nn.layer_list(L, function(i) return not is_attn(i) end) }
     end
     local from = #t + 1
     nn.gated_mlp(t, lp .. ".feed_forward", { hidden = h, width = I, count = L - moe_L })

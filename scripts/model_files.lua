@@ -102,6 +102,7 @@ GGUF_ARCH.dots1, GGUF_ARCH["ernie4_5-moe"] = "dots1", "ernie4_5_moe"
 GGUF_ARCH.qwen2moe = "qwen2_moe"
 GGUF_ARCH.nemotron_h = "nemotron_h"
 GGUF_ARCH["falcon-h1"] = "falcon_h1"
+GGUF_ARCH.jamba = "jamba"
 
 local GGUF_DTYPE = { F32 = "fp32", F16 = "fp16", BF16 = "bf16", F64 = "fp64", I8 = "int8",
                      I16 = "int16", I32 = "int32", I64 = "int64" }
@@ -312,6 +313,35 @@ GGUF_FIELDS["falcon-h1"] = function(path, md, cfg, need, g)
   cfg.mamba_n_groups, cfg.mamba_d_state, cfg.mamba_d_conv = need("ssm.group_count"), need("ssm.state_size"), need("ssm.conv_kernel")
   cfg.mamba_rms_norm = find_tensor(g.tensors, "^blk%.%d+%.ssm_norm%.weight$") ~= nil
   cfg.mamba_conv_bias = find_tensor(g.tensors, "^blk%.%d+%.ssm_conv1d%.bias$") ~= nil
+end
+-- Jamba (conversion/jamba.py JambaModel, src/models/jamba.cpp): a layer whose attention.head_count_kv
+-- entry is 0 is a Mamba-1 layer of ssm.inner_size channels (d_inner = 2 x hidden), ssm.state_size,
+-- ssm.conv_kernel, dt rank ssm.time_step_rank; the attention layers and the routed-expert layers
+-- (blk.<il>.ffn_gate_inp) read back as JambaConfig's period and offset (evenly spaced in the
+-- released models), which jamba.lua builds from
+local function period_of(path, ids, what)
+  if #ids == 0 then return nil end
+  local p = #ids > 1 and ids[2] - ids[1] or ids[1] + 1
+  for i = 2, #ids do
+    if ids[i] - ids[i - 1] ~= p then fail(path, "jamba: the %s layers are not evenly spaced", what) end
+  end
+  return p, ids[1] % p
+end
+GGUF_FIELDS.jamba = function(path, md, cfg, need, g)
+  local kvh = md["attention.head_count_kv"]
+  if type(kvh) ~= "table" then fail(path, "GGUF metadata 'jamba.attention.head_count_kv' is not a per-layer list") end
+  local attn, moe = {}, {}
+  for i = 1, cfg.num_hidden_layers do if (kvh[i] or 0) > 0 then attn[#attn + 1] = i - 1 end end
+  for i = 0, cfg.num_hidden_layers - 1 do
+    if find_tensor(g.tensors, "^blk%." .. i .. "%.ffn_gate_inp%.weight$") then moe[#moe + 1] = i end
+  end
+  cfg.attn_layer_period, cfg.attn_layer_offset = period_of(path, attn, "attention")
+  if #attn == 0 then cfg.attn_layer_period, cfg.attn_layer_offset = cfg.num_hidden_layers + 1, cfg.num_hidden_layers end
+  cfg.expert_layer_period, cfg.expert_layer_offset = period_of(path, moe, "expert")
+  cfg.num_experts = #moe > 0 and need("expert_count") or 1
+  cfg.num_experts_per_tok = md.expert_used_count or 2
+  cfg.mamba_d_state, cfg.mamba_d_conv = need("ssm.state_size"), need("ssm.conv_kernel")
+  cfg.mamba_expand, cfg.mamba_dt_rank = need("ssm.inner_size") // cfg.hidden_size, need("ssm.time_step_rank")
 end
 -- ERNIE 4.5 MoE (convert_hf_to_gguf.py Ernie4_5MoeModel, src/models/ernie4-5-moe.cpp): the leading
 -- dense layers (leading_dense_block_count = moe_layer_start_index), the sparse step

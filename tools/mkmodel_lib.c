@@ -224,9 +224,13 @@ static bool nemo_h(const mk_llama *o) { return is_arch(o, "nemotron_h"); }
 ** SwiGLU FFN; no ssm_norm (the released models' mamba_rms_norm false), ffn_norm without a
 ** ".weight" suffix (load_arch_tensors: tn(LLM_TENSOR_FFN_NORM, i)) */
 static bool falcon_h(const mk_llama *o) { return is_arch(o, "falcon-h1"); }
+/* jamba (src/models/jamba.cpp): Mamba-1 layers (d_inner 2 x embd, dt_rank embd / 16, state
+** --ssm-state, kernel --ssm-conv) but every --interval-th (default 3) an attention layer; the FFN
+** routed on odd layers (expert_layer_period 2, offset 1), dense on even ones */
+static bool jamba(const mk_llama *o) { return is_arch(o, "jamba"); }
 static char nemo_kind(unsigned il) { return il % 2 == 0 ? 'M' : il % 4 == 1 ? '-' : '*'; }
 static bool newer_arch(const mk_llama *o) {
-  return is_arch(o, "glm4moe") || is_arch(o, "lfm2") || granite_h(o) || nemo_h(o) || falcon_h(o) || deltanet(o) || is_arch(o, "llama4") || is_arch(o, "deepseek2") || qwen_arch(o) ||
+  return is_arch(o, "glm4moe") || is_arch(o, "lfm2") || granite_h(o) || nemo_h(o) || falcon_h(o) || jamba(o) || deltanet(o) || is_arch(o, "llama4") || is_arch(o, "deepseek2") || qwen_arch(o) ||
          qwen2moe(o) || is_arch(o, "gemma2") || is_arch(o, "gemma3") || is_arch(o, "gpt-oss") || is_arch(o, "phi3") ||
          is_arch(o, "mistral3");
 }
@@ -324,6 +328,28 @@ static void newer_layer(const mk_llama *o, unsigned il, mk_t *t, size_t *n) {
   uint64_t e = o->embd, q = (uint64_t)head_dim(o) * o->heads;
   bool mtp = il >= o->layers, post = is_arch(o, "glm4moe") || deltanet(o);
   blk_t(t, n, il, "attn_norm", 1, e, 1, 1, GGML_T_F32);
+  if (jamba(o)) { /* src/models/jamba.cpp load_arch_tensors */
+    if (lfm2_attn(o, il)) {
+      attn_block(o, il, q, false, false, t, n);
+    } else {
+      uint64_t di = 2 * e, N = o->ssm_state, R = (e + 15) / 16;
+      blk_t(t, n, il, "ssm_in", 2, e, 2 * di, 1, o->type);
+      blk_t(t, n, il, "ssm_conv1d", 2, o->ssm_conv, di, 1, GGML_T_F32);
+      blk_t(t, n, il, "ssm_conv1d.bias", 1, di, 1, 1, GGML_T_F32);
+      blk_t(t, n, il, "ssm_x", 2, di, R + 2 * N, 1, o->type);
+      blk_t(t, n, il, "ssm_dt_norm", 1, R, 1, 1, GGML_T_F32);
+      blk_t(t, n, il, "ssm_dt", 2, R, di, 1, o->type);
+      blk_t(t, n, il, "ssm_dt.bias", 1, di, 1, 1, GGML_T_F32);
+      blk_t(t, n, il, "ssm_b_norm", 1, N, 1, 1, GGML_T_F32);
+      blk_t(t, n, il, "ssm_c_norm", 1, N, 1, 1, GGML_T_F32);
+      blk_t(t, n, il, "ssm_a", 2, N, di, 1, GGML_T_F32);
+      blk_t(t, n, il, "ssm_d", 1, di, 1, 1, GGML_T_F32);
+      blk_t(t, n, il, "ssm_out", 2, di, e, 1, o->type);
+    }
+    blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
+    moe_ffn(o, il, o->experts > 0 && il % 2 == 1, 0, false, t, n);
+    return;
+  }
   if (falcon_h(o)) {
     uint64_t di = 2 * e, gn = (uint64_t)o->ssm_groups * o->ssm_state, H = o->ssm_vheads;
     blk_t(t, n, il, "ssm_in", 2, e, 2 * di + 2 * gn + H, 1, o->type);
@@ -551,6 +577,12 @@ static unsigned newer_metadata(const mk_llama *o, mk_buf *b) {
     KU("attention.sliding_window", o->swa);
     if (o->interval) KU("attention.sliding_window_pattern", o->interval);
   }
+  if (jamba(o)) {
+    KU("ssm.conv_kernel", o->ssm_conv);
+    KU("ssm.state_size", o->ssm_state);
+    KU("ssm.inner_size", 2 * o->embd);
+    KU("ssm.time_step_rank", (o->embd + 15) / 16);
+  }
   if (nemo_h(o) || falcon_h(o)) {
     KU("ssm.conv_kernel", o->ssm_conv);
     KU("ssm.state_size", o->ssm_state);
@@ -621,7 +653,7 @@ static unsigned llama_metadata(const mk_llama *o, mk_buf *b) {
   KU("attention.head_count", o->heads);
   }
   if (nemo_h(o)) {
-  } else if (is_arch(o, "lfm2") || granite_h(o)) { /* per layer: 0 on the recurrent layers (is_recr) */
+  } else if (is_arch(o, "lfm2") || granite_h(o) || jamba(o)) { /* per layer: 0 on the recurrent layers (is_recr) */
     uint32_t kvh[4096];
     for (unsigned i = 0; i < o->layers; i++) kvh[i] = lfm2_attn(o, i) ? o->heads_kv : 0;
     snprintf(k, sizeof k, "%s.attention.head_count_kv", a);
@@ -658,6 +690,8 @@ static bool check_llama(const mk_llama *o, char *err, size_t errlen) {
   /* llama.cpp's SPM vocab looks up "<0x0A>" (token 13 here) when loading */
   if (o->vocab < 16) return fail(err, errlen, "vocab must be at least 16");
   if (o->layers > 4096 || o->nextn > 4) return fail(err, errlen, "at most 4096 layers and 4 MTP blocks");
+  if (jamba(o) && (!o->ssm_conv || !o->ssm_state || o->nextn || (o->experts && o->ff != expert_ff(o))))
+    return fail(err, errlen, "jamba needs --ssm-conv and --ssm-state, no MTP blocks, with experts --expert-ff equal to --ff");
   if (falcon_h(o) && (!o->ssm_conv || !o->ssm_state || !o->ssm_groups || !o->ssm_vheads || o->experts || o->nextn ||
                       (2 * o->embd) % o->ssm_vheads || (2 * o->embd) % o->ssm_groups))
     return fail(err, errlen, "falcon-h1 needs the Mamba-2 sizes (--ssm-conv, --ssm-state, --ssm-groups, --ssm-vheads dividing 2 x embd), no experts or MTP blocks");
