@@ -173,6 +173,10 @@ typedef struct lc_graph_spec {
   ** the FFN; m2_no_norm: its Mamba-2 without the grouped RMS norm (no ssm_norm: mamba_rms_norm
   ** false, the released models) */
   bool falcon, m2_no_norm;
+  /* Jamba's Mamba-1 layers (build_mamba_layer of src/models/mamba-base.cpp): m1_dt_rank != 0,
+  ** the recurrent layers Mamba-1 mixers of m2_inner channels, state m2_state, with the dt / B / C
+  ** RMS norms; the FFN routed (softmax, not renormalized) on every moe_step-th layer */
+  uint64_t m1_dt_rank;
   bool res_first;      /* the residual adds' first source is the residual (lfm2.cpp:
                        ** ggml_add(prev_cur, cur), ggml_add(cur, ffn_out)), which they reuse */
   uint64_t n_pos;      /* positions per token (4 with MRoPE, qwen35); 0: 1 */

@@ -583,6 +583,60 @@ static int lg_m2(lg *l, int an, int rs) {
   return lg_m2_tail(l, p);
 }
 
+/* a Mamba-1 layer (build_mamba_layer of src/models/mamba-base.cpp, llama.cpp 80fb11a; Jamba), in
+** the graph's order: the conv state's rows (build_rs, got ahead: rs); ssm_in's product xz {2 d_inner,
+** T} of the input reshaped, x (a view) transposed and concatenated after the K - 1 state columns,
+** the last K - 1 columns copied back; SSM_CONV + bias + SiLU; x_db = ssm_x x {dt_rank + 2 N, T};
+** the SSM state's build_rs, whose get-rows is SSM_SCAN: its sources in order (the states, x, dt's
+** RMS norm times its weight then ssm_dt and its bias, A, B's and C's norms), its output y (d_inner
+** x T) then the new states; the states copied to the cache; the next layer's rows; y + x D,
+** SwiGLU(z made contiguous, y), ssm_out */
+static int lg_m1(lg *l, int an, int rs) {
+  const lc_graph_spec *sp = l->sp;
+  uint64_t T = sp->n_tok, ns = sp->dn_seqs && sp->dn_seqs < T ? sp->dn_seqs : T, nt = ns ? T / ns : 0;
+  uint64_t di = sp->m2_inner, N = sp->m2_state, R = sp->m1_dt_rank, K = sp->sc_conv;
+  uint64_t db = lg_f32(l, di, T);
+  int cs = lg_view(l, rs); /* conv reshaped to (K - 1, d_inner, n_seqs) */
+  int xz = lg_op(l, acc_mul(&l->a, db, 2), 0, lg_w(l, LW_QKV), lg_view(l, an)); /* ssm_in */
+  int x = lg_view_n(l, xz, db), z = lg_view_n(l, xz, db);
+  uint64_t w = K - 1 + nt;
+  int ci = lg_op(l, acc_mul3(&l->a, w, acc_mul(&l->a, di, 4), ns), 0, cs, lg_view(l, x)); /* CONCAT */
+  int last = lg_view_n(l, ci, lg_view3(l, K - 1, di, ns, acc_mul(&l->a, w, 4), acc_mul3(&l->a, w, di, 4)));
+  int csrc[2] = {last, lg_view_n(l, l->kc, 0)};
+  gs_node(l->g, 0, GS_WRITES, l->kc, csrc, 2);
+  int conv = lg_op(l, db, 0, ci, lg_w(l, LW_DN_CONV));                     /* SSM_CONV */
+  conv = lg_op(l, db, GS_INPLACE, conv, lg_w(l, LW_DN_CONV + LW_BIAS));    /* + conv1d bias */
+  conv = lg_op(l, db, GS_INPLACE, conv, -1);                               /* SiLU */
+  int xdb = lg_op(l, lg_f32(l, R + 2 * N, T), 0, lg_w(l, LW_DN_Z), conv);  /* ssm_x */
+  /* the SSM state's build_rs: the cleared row scaled, then SSM_SCAN as its get-rows */
+  int states = lg_view_n(l, l->vc, 0);
+  lg_view_n(l, lg_view_n(l, states, 0), 0);
+  int ssm = lg_view(l, states);
+  int xs = lg_view(l, conv);
+  uint64_t rb = lg_f32(l, R, T), nb = lg_f32(l, N, T);
+  int dt = lg_op(l, rb, GS_INPLACE, lg_named_norm(l, lg_op(l, rb, 0, lg_view_n(l, xdb, rb), -1)), lg_w(l, LW_DN_NORM));
+  dt = lg_op(l, db, 0, lg_w(l, LW_DN_ALPHA), dt);                          /* ssm_dt */
+  dt = lg_op(l, db, GS_INPLACE, dt, lg_w(l, LW_DN_ALPHA + LW_BIAS));       /* + its bias */
+  int B = lg_op(l, nb, GS_INPLACE, lg_named_norm(l, lg_op(l, nb, 0, lg_view_n(l, xdb, nb), -1)), lg_w(l, LW_DN_NORM));
+  int Cv = lg_op(l, nb, GS_INPLACE, lg_named_norm(l, lg_op(l, nb, 0, lg_view_n(l, xdb, nb), -1)), lg_w(l, LW_DN_NORM));
+  if (l->s_main < 0) l->s_main = lg_view_n(l, l->s_copy, 0);
+  uint64_t sb = acc_mul3(&l->a, acc_mul(&l->a, N, di), ns, 4);
+  int src[7] = {ssm, xs, dt, lg_w(l, LW_DN_A), B, Cv, l->s_main};
+  int scan = gs_node(l->g, acc_add(&l->a, db, sb), 0, -1, src, 7);
+  if (l->s_extra < 0) l->s_extra = lg_view_n(l, l->s_copy, 0);
+  int esrc[2] = {lg_op(l, 0, 0, states, l->s_extra), lg_view_n(l, l->vc, 0)};
+  gs_node(l->g, 0, GS_WRITES, l->vc, esrc, 2);
+  int ssrc[2] = {lg_view_n(l, scan, sb), lg_view_n(l, l->vc, 0)};
+  gs_node(l->g, 0, GS_WRITES, l->vc, ssrc, 2);
+  lg_next_rs(l);
+  int zc = lg_op(l, db, 0, z, -1);                                         /* cont(z) */
+  int y = lg_view_n(l, scan, db);
+  int xd = lg_op(l, db, 0, conv, lg_w(l, LW_DN_A));                        /* x D */
+  y = lg_op(l, db, GS_INPLACE, y, xd);                                     /* y + x D */
+  y = lg_op(l, db, 0, zc, y);                                              /* SWIGLU split */
+  return lg_view(l, lg_op(l, lg_f32(l, sp->hidden, T), 0, lg_w(l, LW_O), y));
+}
+
 /* build_moe_ffn: the router's logits, softmax or sigmoid in place, the selection bias
 ** (exp_probs_b) added beside them, top-k (argsort and its view), the weights got from the
 ** probabilities (ffn_moe_probs reshaped) and, with norm_w, divided by their clamped row
@@ -760,7 +814,7 @@ static int lg_layer(lg *l, int in, uint64_t il) {
   int an = lg_norm(l, in, LW_ATTN_NORM);
   bool recr = sp->dn_period && (il + 1) % sp->dn_period != 0;
   l->sa_in = in, l->sa_rows = -1;
-  int cur = recr ? lg_dn(l, an) : sc ? (sp->m2_inner ? lg_m2(l, an, rs) : lg_sc(l, an, rs)) : sp->mla ? lg_mla(l, an, c) : lg_attn(l, an, c), sa = in;
+  int cur = recr ? lg_dn(l, an) : sc ? (sp->m1_dt_rank ? lg_m1(l, an, rs) : sp->m2_inner ? lg_m2(l, an, rs) : lg_sc(l, an, rs)) : sp->mla ? lg_mla(l, an, c) : lg_attn(l, an, c), sa = in;
   /* inp_out_ids: the rows that produce outputs, from here on (the hybrids of MTP's graph take
   ** them after the output norm, gpt-oss after the last layer) */
   if (il == sp->n_layer - 1 && (!sp->dn_period || !sp->nextn_out) && !sp->rows_late) {

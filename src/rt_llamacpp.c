@@ -1448,6 +1448,36 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
           if (!(g->ids[il / 64] >> (il % 64) & 1) && !(ag->ids[il / 64] >> (il % 64) & 1)) sp->mlp_ids[il / 64] |= 1ull << (il % 64);
       break;
     }
+    if (strcmp(m->arch, "jamba") == 0) {
+      /* Jamba's Mamba-1 layers (src/models/jamba.cpp, build_mamba_layer of mamba-base.cpp at
+      ** 80fb11a): conv1d [d_inner, 1, K] (GGUF ssm_conv1d {K, d_inner}), x_proj {dt_rank + 2 N,
+      ** d_inner} (ssm_x); N from the SSM state (N x d_inner); attention without RoPE, the
+      ** residual adds residual-first (ggml_add(inpL, cur), ggml_add(ffn_inp, cur)), the routed
+      ** experts softmax-gated and not renormalized (build_moe_ffn's norm_w false) every second
+      ** layer from layer 1 (expert_layer_period 2, offset 1: the released models' layout) */
+      uint64_t ch = 0, kern = 0, xr = 0;
+      bool other = false; /* a GGUF's routed layer off that layout (blk.<even>.ffn_gate_inp): not replayed */
+      for (size_t t = 0; t < m->inv.n; t++) {
+        const inv_tensor *it = &m->inv.t[t];
+        if (strstr(it->name, "conv1d.weight") && it->ndim >= 2) ch = it->shape[0], kern = it->shape[it->ndim - 1];
+        if ((strstr(it->name, "ssm_x.") || strstr(it->name, "x_proj.weight")) && it->ndim == 2) xr = it->shape[0];
+        unsigned il;
+        int end = 0;
+        if (sscanf(it->name, "blk.%u.ffn_gate_inp.%n", &il, &end) == 1 && end > 0 && il % 2 == 0) other = true;
+      }
+      if (other) break;
+      uint64_t n_s = g->state_elems > g->conv_elems ? g->state_elems - g->conv_elems : 0;
+      if (!ch || kern < 2 || !n_s || n_s % ch) break;
+      uint64_t N = n_s / ch;
+      if (xr <= 2 * N) break;
+      sp->sc_conv = kern, sp->m2_inner = sp->m2_heads = ch, sp->m2_state = N, sp->m2_groups = 0;
+      sp->m1_dt_rank = xr - 2 * N;
+      sp->sc_attn = sp->n_layer - g->layers, sp->dn_seqs = l->n_seq > 1 ? l->n_seq : 1;
+      sp->sc_ids = g->has_ids && sp->n_layer <= KV_MAX_IDS ? g->ids : NULL;
+      sp->res_first = sp->no_rope = true;
+      if (sp->experts) sp->moe_unnorm = true, sp->moe_step = 2, sp->dense_lead = 0;
+      break;
+    }
     if (strcmp(m->arch, "lfm2") == 0) {
       /* LFM2's short-conv layers (src/models/lfm2.cpp, llama.cpp 80fb11a): a depthwise conv
       ** kernel [hidden, 1, L_cache] (HF conv.conv.weight) or {L_cache, hidden}

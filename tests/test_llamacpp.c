@@ -22,7 +22,7 @@
 
 /* the generated files' paths: $TMPDIR (else /tmp)/vf_test_lc_<pid>_<name>.gguf, so that two
 ** runs at once do not overwrite each other's files; removed by teardown */
-static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "granhn", "granmn", "q2m", "nemoh", "falh1", "unknown"};
+static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "granhn", "granmn", "q2m", "nemoh", "falh1", "jamba", "unknown"};
 #define LC_NFILES (sizeof LC_FILES / sizeof LC_FILES[0])
 static char lc_paths[LC_NFILES][512];
 
@@ -2453,6 +2453,31 @@ static void test_falcon_h1_replay(void **state) {
   json_decref(j);
 }
 
+/* jamba (AI21 Jamba; src/models/jamba.cpp, build_mamba_layer of mamba-base.cpp, llama.cpp 80fb11a):
+** 7 layers, Mamba-1 (d_inner 512, state 16, kernel 4, dt rank 16, the dt / B / C RMS norms) but
+** attention without RoPE at 2 and 5; 4 experts of 128 (top 2, softmax, not renormalized) on odd
+** layers, a dense FFN of 128 on even ones; residual adds residual-first; vocabulary 512. The real
+** llama.cpp (node-llama-cpp 3.21.1, CPU, make conformance jamba): 8,970,253 B (2048 cells, flash
+** attention), 23,601,139 B (without), 15,294,530 B (8192 cells, flash attention, q8_0). Its
+** layers built as attention layers (the replay before): 5.01 MiB (-41%), 23.01 (+2.2%), 10.79 (-26%) */
+static void set_jamba(mk_llama *o) { o->ff = 128, o->vocab = 512, o->ssm_conv = 4, o->ssm_state = 16; }
+static void test_jamba_replay(void **state) {
+  newer_write(lcp("jamba"), "jamba", 7, set_jamba);
+  json_t *j = run(*state, lcp("jamba"), NEWER_RT, 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 2 * MIB); /* 2 layers x 2048 x 128 x 2 B x (K, V) */
+  /* 5 Mamba layers x (conv (4 - 1) x 512 + state 16 x 512) x 4 B */
+  assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 5 * (3 * 512 + 16 * 512) * 4);
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), 8970253, 0, 64, "jamba compute, flash attention");
+  assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
+  json_decref(j);
+  j = run(*state, lcp("jamba"), NEWER_NOFA, 2048, 1);
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), 23601139, 0, 64, "jamba compute");
+  json_decref(j);
+  j = run(*state, lcp("jamba"), NEWER_RT Q8_CACHE, 8192, 1);
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), 15294530, 0, 64, "jamba compute, 8192 cells, q8_0");
+  json_decref(j);
+}
+
 static void test_newer_archs(void **state) {
   char text[512];
   newer_write(lcp("glm"), "glm4moe", 3, set_glm);
@@ -2628,7 +2653,7 @@ int main(void) {
       cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_gpu_partial_copies),
       cmocka_unit_test(test_bad_knobs),        cmocka_unit_test(test_outputs_max),
       cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_recurrent_parallel), cmocka_unit_test(test_recurrent_shortconv), cmocka_unit_test(test_shortconv_compute), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_fit_launch_catalog), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_shexp_inexact), cmocka_unit_test(test_fit_n_cpu_moe),
-      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_arch_families_c_llamacpp), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl), cmocka_unit_test(test_granite_nope_replay), cmocka_unit_test(test_qwen2moe_gate_replay), cmocka_unit_test(test_nemotron_h_replay), cmocka_unit_test(test_falcon_h1_replay),
+      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_arch_families_c_llamacpp), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl), cmocka_unit_test(test_granite_nope_replay), cmocka_unit_test(test_qwen2moe_gate_replay), cmocka_unit_test(test_nemotron_h_replay), cmocka_unit_test(test_falcon_h1_replay), cmocka_unit_test(test_jamba_replay),
       cmocka_unit_test(test_auto_moe), cmocka_unit_test(test_auto_ngl_multi),
       cmocka_unit_test(test_auto_moe_multi), cmocka_unit_test(test_overrides_no_pipeline),
       cmocka_unit_test(test_host_copies_sized), cmocka_unit_test(test_cuda_moe_reduce), cmocka_unit_test(test_deltanet_gpu), cmocka_unit_test(test_fa_mask_and_copies), cmocka_unit_test(test_cpu_host_memory), cmocka_unit_test(test_gpu_host_memory),

@@ -81,6 +81,9 @@ const MODELS = [
     // falcon-h1: attention (RoPE) and Mamba-2 (d_inner 512 in 8 heads, 1 group of state 32, kernel 4,
     // no grouped norm as in the released models) side by side in every layer, then the SwiGLU FFN
     ["falcon-h1", `${NEWER} --arch falcon-h1 --layers 4 --experts 0 --experts-used 0 --ssm-conv 4 --ssm-state 32 --ssm-groups 1 --ssm-vheads 8 --vocab 512`],
+    // jamba: Mamba-1 layers (d_inner 512, state 16, kernel 4, dt rank 16, the dt / B / C norms) with
+    // attention (no RoPE) at 2 and 5, the last layer Mamba; 4 experts of 128 (top 2) on odd layers, dense FFN of 128 on even ones
+    ["jamba", `${NEWER} --arch jamba --layers 7 --ff 128 --ssm-conv 4 --ssm-state 16 --vocab 512`],
 ];
 
 // measure.mjs argument sets (comma lists expand to their product)
