@@ -1537,13 +1537,13 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
 
 /* why the replayed graph (lc_graph.c: llama's layer, its MoE FFN with the shared experts
 ** of glm4moe / deepseek2 beside it, Llama 4's layers, deepseek2's MLA, the gated DeltaNet
-** hybrids, the Mamba-2 of Granite 4.0-H, Nemotron-H and Falcon-H1, qwen2moe's gated shared
-** expert) is not the model's, NULL when it is: other recurrent layers (Jamba, mamba, mamba2), DeltaNet before the fused op, MLA in the legacy graph and deepseek2
+** hybrids, the Mamba-2 of Granite 4.0-H, Nemotron-H and Falcon-H1, Jamba's Mamba-1, qwen2moe's
+** gated shared expert) is not the model's, NULL when it is: other recurrent layers (mamba, mamba2), DeltaNet before the fused op, MLA in the legacy graph and deepseek2
 ** without MLA (wkv_b decompressed) are not in it. Measured against the real llama.cpp
 ** (node-llama-cpp 3.21.1, llama.cpp 80fb11a, CPU backend) on generated files by make
 ** conformance and tests/test_llamacpp.c: llama, mistral3, qwen2, qwen2vl, qwen3, qwen3moe,
 ** phi3, gemma2, gemma3, gpt-oss, glm4moe, qwen3next, qwen35, qwen35moe, llama4, deepseek2
-** (MLA), lfm2, granitehybrid (with and without RoPE), qwen2moe, nemotron_h and falcon-h1 within the 64-byte figure in every setting of its matrix (qwen3next was -8.7%
+** (MLA), lfm2, granitehybrid (with and without RoPE), qwen2moe, nemotron_h, falcon-h1 and jamba within the 64-byte figure in every setting of its matrix (qwen3next was -8.7%
 ** before its DeltaNet layers were replayed, gemma3 -15% before its iSWA cache, gpt-oss -17%
 ** before its gating) */
 static const char *lc_unmodelled(const lc *l, const lc_graph_spec *sp) {
@@ -1553,7 +1553,7 @@ static const char *lc_unmodelled(const lc *l, const lc_graph_spec *sp) {
   if (!mla && strcmp(m->arch, "deepseek") == 0) return "deepseek2 without MLA (wkv_b) is not in the replayed graph";
   for (int i = 0; i < m->n_kv; i++) {
     if (m->kv[i].kind == KV_STATE && !sp->dn_period && !sp->sc_conv)
-      return "recurrent layers (other than gated DeltaNet, LFM2's short conv and the Mamba-2 of Granite 4.0-H, Nemotron-H and Falcon-H1) are not in the replayed graph";
+      return "recurrent layers (other than gated DeltaNet, LFM2's short conv, the Mamba-2 of Granite 4.0-H, Nemotron-H and Falcon-H1, and Jamba's Mamba-1 with its experts on odd layers) are not in the replayed graph";
     if (m->kv[i].kind == KV_STATE && sp->dn_period && !lc_newer(l, LC_B_FUSED_GDN))
       return "gated DeltaNet before the fused GATED_DELTA_NET op: the chunked scan is not replayed";
     /* without flash attention and with a chunk cache smaller than the full one the replay
