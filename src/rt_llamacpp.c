@@ -1763,7 +1763,7 @@ static bool lc_compute_replay(lc *l) {
   if (!graph && sp.sc_conv) { /* CUDA takes SSM_CONV for a multiple of 128 channels (supports_op) */
     uint64_t ch = sp.m2_inner ? sp.m2_inner + 2 * sp.m2_groups * sp.m2_state : sp.hidden;
     graph = ch % 128 ? "conv channels not a multiple of 128: CUDA's SSM_CONV falls back to the host"
-                     : "short-conv / Mamba-2 layers on a GPU: the graph checked against llama.cpp on the CPU backend, not a GPU log";
+                     : "short-conv / Mamba layers on a GPU: the graph checked against llama.cpp on the CPU backend, not a GPU log";
   }
   l->exact = unsized == 0 && !unread && layer_split && !graph;
   l->inexact = !layer_split ? "split_mode row's per-GPU matmul slices (CUDA pool) not modelled"
