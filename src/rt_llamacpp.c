@@ -1568,6 +1568,9 @@ static const char *lc_unmodelled(const lc *l, const lc_graph_spec *sp) {
     for (int i = 0; i < m->n_kv; i++) kinds += m->kv[i].layers;
     if (kinds != sp->n_layer || !sp->sc_ids)
       return "Nemotron-H: the places of its MLP layers are not known (no layer_ids, no blk.<il> names)";
+    /* Nemotron 3's 'E' (MoE) layers are walked as the dense squared-ReLU MLP layers, the only
+    ** kind checked against llama.cpp (make conformance nemotron_h, nemotron_h-v512) */
+    if (m->block.experts) return "Nemotron 3's MoE layers are replayed as dense MLP layers (not checked against llama.cpp)";
   }
   /* Granite 4.0-H is held whole: make conformance granitehybrid / granitehybrid-moe (RoPE) and
   ** granitehybrid-nope / granitehybrid-moe-nope (no RoPE, with the embedding, residual, logit
