@@ -794,8 +794,12 @@ static void lm_activations(ectx *c, const train_cfg *t, uint64_t a, train_parts 
     ** (_merge_outputs), so every micro-batch's head output lives until the step ends,
     ** unless step(return_outputs=False) (runtime.pp_outputs false: torchtitan since
     ** e5ef99aab, #1922) */
+    /* Under torchtitan's ChunkedLossWrapper the model runs with _skip_lm_head: the last
+    ** stage returns the final norm's output, replicated on the TP axis (logits_bytes), and
+    ** the head runs inside the loss, so what the schedule keeps is tokens x hidden. */
     if (strcmp(s->runtime, "pytorch") == 0 && t->pp_outputs && c->m->family != FAM_ENCODER)
-      p->pp_head = acc_mul3(A, tokens, bytes_ceildiv(c->m->vocab, s->tp), a);
+      p->pp_head = t->loss == LOSS_TITAN_CHUNKED ? acc_mul3(A, tokens, c->m->hidden, a)
+                                                 : acc_mul3(A, tokens, bytes_ceildiv(c->m->vocab, s->tp), a);
   }
   /* under pipelining the schedule, not the training loop, calls the loss and keeps the
   ** stage output (the head's) until that micro-batch's backward: no `del pred` */
@@ -936,7 +940,9 @@ static void train_budget(ectx *c, const train_cfg *t, const train_parts *p, int 
                                                                               : t->compile ? "compiled cross-entropy: head output saved, its gradient"
                                                                               : t->free_logits && !p->pp_stage ? "fp32 upcast, log-softmax, gradient (head output freed before backward)"
                                                                               : "head output, fp32 upcast, log-softmax, gradient",
-             p->pp_head && p->pp_stage == 2 ? "; every micro-batch's head output kept to the step's end (PyTorch pipelining output_chunks)" : "");
+             !p->pp_head || p->pp_stage != 2 ? ""
+             : t->loss == LOSS_TITAN_CHUNKED ? "; every micro-batch's final-norm output kept to the step's end (PyTorch pipelining output_chunks)"
+                                             : "; every micro-batch's head output kept to the step's end (PyTorch pipelining output_chunks)");
   bool step_now = t->oib ? phase == 1 : phase == 2;
   budget_add(b, "optimizer_step", step_now ? p->step_temp : 0, BASIS_MODELLED, true, "temporaries of %s's step()",
              s->opt.name);

@@ -1549,6 +1549,29 @@ static void test_titan_chunked_loss_holdout12(void **state) {
   json_decref(j);
 }
 
+/* ChunkedLossWrapper under pipeline parallelism: the model runs with _skip_lm_head, so the last
+** stage's output, which PyTorch's schedules keep for every micro-batch until the step ends
+** (output_chunks, runtime.pp_outputs), is the final norm's tokens x hidden, not the head's
+** tokens x vocabulary. Qwen2.5-0.5B, pp 2, 8 micro-batches of 2 x 4096 tokens: the forward
+** peak keeps the 7 earlier outputs, 7 x 8192 x 896 x 2 B (7 x 8192 x 151,936 x 2 B before). */
+static void test_titan_chunked_loss_pp_outputs(void **state) {
+  const char *f = "return { model = 'Qwen/Qwen2.5-0.5B', dtype = 'bf16', gpu = 'H100-SXM-80GB', "
+                  "runtime = { name = 'pytorch', free_logits = true, pp_outputs = %s, loss_chunk = 1024 }, "
+                  "parallel = { pp = 2, strategy = 'fsdp' }, workload = { kind = 'train', method = 'full', "
+                  "micro_batch = 2, seq_len = 4096, grad_accum = 8, grad_checkpointing = true, "
+                  "precision = 'bf16-mixed', optimizer = 'adamw', attention = 'sdpa' } }";
+  char buf[640];
+  long long peak[2];
+  for (int i = 0; i < 2; i++) {
+    snprintf(buf, sizeof buf, f, i ? "false" : "true");
+    json_t *j = eval(state, buf);
+    peak[i] = tu_int(j, "runtime.peak_allocated_bytes");
+    if (i == 0) assert_non_null(strstr(tu_category_detail(j, "logits"), "final-norm output kept"));
+    json_decref(j);
+  }
+  assert_int_equal(peak[0] - peak[1], 7LL * 8192 * 896 * 2);
+}
+
 /* PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (runtime knob expandable_segments; src/train.c
 ** train_slack_expandable, src/estimate.c est_add_slack_expandable_kept). The caching allocator
 ** then maps each request's own size (512 B granularity) into one segment per stream and pool,
@@ -1658,7 +1681,7 @@ int main(void) {
       cmocka_unit_test(test_torchtitan_published_holdout5), cmocka_unit_test(test_expandable_segments), cmocka_unit_test(test_pipeline_stages),
       cmocka_unit_test(test_fsdp_under_pp_holdout6), cmocka_unit_test(test_pp_stage_params), cmocka_unit_test(test_megatron_holdout7), cmocka_unit_test(test_megatron_vocab_parallel_ce_holdout7),
       cmocka_unit_test(test_dora_saved_outputs), cmocka_unit_test(test_peft_method_comparison_holdout),
-      cmocka_unit_test(test_torchao_low_bit_adamw_holdout10), cmocka_unit_test(test_bnb_saves_input_holdout10), cmocka_unit_test(test_torchtune_lora_only_nf4_holdout12), cmocka_unit_test(test_titan_chunked_loss_holdout12), cmocka_unit_test(test_zero3_reuse_distance),
+      cmocka_unit_test(test_torchao_low_bit_adamw_holdout10), cmocka_unit_test(test_bnb_saves_input_holdout10), cmocka_unit_test(test_torchtune_lora_only_nf4_holdout12), cmocka_unit_test(test_titan_chunked_loss_holdout12), cmocka_unit_test(test_titan_chunked_loss_pp_outputs), cmocka_unit_test(test_zero3_reuse_distance),
       cmocka_unit_test(test_peft_adapter_dtype),
       cmocka_unit_test(test_fused_experts_train_rounding),
   };
