@@ -513,6 +513,10 @@ static void lc_options(lc *l) {
   l->tv = lc_cache_type(l, "runtime.type_v");
   if (l->tk && l->tv) lc_cache_refusals(l);
   if (!l->cpu) lc_split(l);
+  /* ggml-metal registers one device, and lc_weights maps the whole GPU range onto it */
+  if (l->metal && !l->cpu && l->n_gpu > 1)
+    est_fail(l->c, "runtime.gpu_backend: \"metal\" has one GPU device, but runtime.tensor_split or parallel.tp x pp "
+                   "asks for %d", l->n_gpu);
   if (!l->cpu && !l->c->failed) lc_read_layout(l);
   lc_apply_layout(l);
   lc_row_setup(l);

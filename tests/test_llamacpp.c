@@ -2161,6 +2161,11 @@ static void test_bad_knobs(void **state) {
   expect_error(*state, "tensor_split = \"a,b\"", "runtime.tensor_split");
   expect_error(*state, "version = \"latest\"", "runtime.version");
   expect_error(*state, "tensor_split = \"0,0\"", "runtime.tensor_split: the proportions sum to zero");
+  /* Metal has one device: the mapped model range would land on the first of two (lc_weights) */
+  expect_error(*state, "gpu_backend = \"metal\", tensor_split = \"1,1\"", "runtime.gpu_backend: \"metal\" has one GPU device");
+  expect_error(*state, "gpu_backend = \"metal\", split_mode = \"row\", tensor_split = \"3,1\"", "runtime.gpu_backend");
+  assert_int_equal(tu_eval(*state, "return { " PYTHIA ", runtime = { name = \"llamacpp\", gpu_backend = \"metal\", tensor_split = \"1\" },"
+                                   " workload = { kind = \"inference\", context = 512 } }", NULL), VF_OK);
   expect_error(*state, "n_ubatch = 0", "runtime.n_ubatch: must be at least 1");
   expect_error(*state, "n_seq_max = 0", "runtime.n_seq_max: must be at least 1");
   expect_error(*state, "fit_ctx = 0", "runtime.fit_ctx: must be at least 1");
