@@ -713,16 +713,19 @@ static const char *sg_breakable_ladder(const ectx *c, uint64_t rel) {
 static const char *sg_prefill_backend_why(const ectx *c, const char **why) {
   const scenario *s = c->s;
   *why = NULL;
-  bool enforce = scn_bool(s, "runtime.enforce_piecewise_cuda_graph", false);
+  uint64_t rel = scn_u64(s, "sglang.release", 99999999);
+  /* enforce came with the ladder and the default (PR #16331, 0.5.10 here): before it, it changes
+  ** nothing (scripts/runtimes/sglang.lua notes so) */
+  bool enforce = scn_bool(s, "runtime.enforce_piecewise_cuda_graph", false) && rel >= SG_PIECEWISE_DEFAULT;
   /* under enforce _handle_piecewise_cuda_graph sets disable_piecewise_cuda_graph = False */
   if (!enforce && scn_bool(s, "runtime.disable_piecewise_cuda_graph", false)) return "disabled";
   const char *be = scn_str(s, "runtime.cuda_graph_backend_prefill", "");
   if (be[0]) return be; /* locked: _apply_cuda_graph_compatibility returns at once */
-  uint64_t rel = scn_u64(s, "sglang.release", 99999999);
   /* default_prefill_backend(): "BCG (breakable) is the prefill default on CUDA only; other platforms
   ** (HIP/NPU/...) keep tc_piecewise", which the non-CUDA rule then turns off (cuda_graph_config.py) */
   if (rel >= SG_BREAKABLE_DEFAULT && sg_on_cuda(s)) be = "breakable";
-  else if (rel >= SG_PIECEWISE_DEFAULT || enforce || scn_bool(s, "runtime.enable_piecewise_cuda_graph", false))
+  /* enforce keeps the release's default backend */
+  else if (rel >= SG_PIECEWISE_DEFAULT || scn_bool(s, "runtime.enable_piecewise_cuda_graph", false))
     be = "tc_piecewise";
   else return "disabled";
   /* the ladder came with the default (PR #16331); before it the explicit flag captured them */

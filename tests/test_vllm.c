@@ -2098,6 +2098,16 @@ static void test_sglang_pcg_ladder(void **state) {
   /* before the default nothing is gated: the explicit flag captured them (0.5.9) */
   snprintf(t, sizeof t, llama, "0.5.9", ", enable_piecewise_cuda_graph = true", 2, "H100-SXM-80GB");
   sg_pw_expect(state, t, true, -1);
+  /* enforce came with the ladder (PR #16331): before 0.5.10 it turns nothing on and clears no
+  ** --disable-piecewise-cuda-graph */
+  snprintf(t, sizeof t, llama, "0.5.9", ", enforce_piecewise_cuda_graph = true", 1, "H100-SXM-80GB");
+  sg_pw_expect(state, t, false, 0);
+  snprintf(t, sizeof t, llama, "0.5.9", ", enforce_piecewise_cuda_graph = true, enable_piecewise_cuda_graph = true, "
+           "disable_piecewise_cuda_graph = true", 1, "H100-SXM-80GB");
+  sg_pw_expect(state, t, false, 0);
+  snprintf(t, sizeof t, llama, "0.5.10", ", enforce_piecewise_cuda_graph = true, disable_piecewise_cuda_graph = true", 1,
+           "H100-SXM-80GB");
+  sg_pw_expect(state, t, true, 58);
   /* speculative decoding: off in 0.5.10 only (PR #16331's rule, dropped by PR #22128 in 0.5.11) */
   snprintf(t, sizeof t, llama, "0.5.10", ", " PCG_E3, 1, "H100-SXM-80GB");
   sg_pw_expect(state, t, false, 0);

@@ -275,7 +275,11 @@ local function normalize(n, knobs)
   -- sg_prefill_backend_why: piecewise_cuda_graph_disabled_model_archs, the breakable multimodal allowlist)
   local cfg = n.model_config or {}
   n.extra["sglang.hf_arch"] = type(cfg.architectures) == "table" and cfg.architectures[1] or ""
-  if knobs.enforce_piecewise_cuda_graph and knobs.disable_piecewise_cuda_graph then
+  if knobs.enforce_piecewise_cuda_graph and rel < 501000 then
+    note(n, "SGLang %s: enforce_piecewise_cuda_graph changes nothing before 0.5.10 (no auto-disable ladder, "
+      .. "PR #16331; piecewise graphs only with enable_piecewise_cuda_graph)", n.runtime_version)
+  end
+  if knobs.enforce_piecewise_cuda_graph and knobs.disable_piecewise_cuda_graph and rel >= 501000 then
     note(n, "SGLang's --enforce-piecewise-cuda-graph clears --disable-piecewise-cuda-graph "
       .. "(server_args.py _handle_piecewise_cuda_graph)")
   end
@@ -347,7 +351,7 @@ return runtime {
     disable_cuda_graph = "--disable-cuda-graph: no decode graphs",
     disable_piecewise_cuda_graph = "--disable-piecewise-cuda-graph: no piecewise prefill graphs (default on from 0.5.10 on CUDA, "
       .. "off by SGLang's own ladder for pp > 1, AMD GPUs, multimodal models, Qwen3-Next and others)",
-    enforce_piecewise_cuda_graph = "--enforce-piecewise-cuda-graph: prefill graphs even where SGLang's auto-disable ladder "
+    enforce_piecewise_cuda_graph = "--enforce-piecewise-cuda-graph (0.5.10 and later): prefill graphs even where SGLang's auto-disable ladder "
       .. "turns them off (architecture list, speculative decoding in 0.5.10, pp > 1, non-CUDA GPUs, multimodal models)",
     disable_custom_all_reduce = "--disable-custom-all-reduce: NCCL's all-reduces captured into the graphs",
     enable_piecewise_cuda_graph = "--enable-piecewise-cuda-graph: piecewise prefill graphs before they were the default",
