@@ -201,7 +201,7 @@ return runtime {
     kv_unified = "--kv-unified: one KV stream for every sequence",
     embeddings = "--embeddings (cparams.embeddings): n_embd f32 per sequence in the output buffer",
     row_rounding = "the rows a GPU's share is rounded to under split_mode row (ggml-cuda get_row_rounding)",
-    gpu_backend = "metal: the GPU maps its weights from the file (Metal_Mapped, the file's range) instead of CUDA buffers",
+    gpu_backend = "metal: the GPU maps its weights from the file (Metal_Mapped, the file's range) instead of CUDA buffers; one GPU only",
   },
   normalize = normalize,
   modelled = true,
