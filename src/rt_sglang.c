@@ -183,6 +183,11 @@ static void spec_read(ectx *c, sg_spec *sp) {
   if (sp->era == 2) sp->copies = est_elems_bytes(c, acc_mul(&c->acc, per, copies), s->dtype);
 }
 
+/* a CUDA GPU: not AMD Instinct (ROCm / HIP) nor Intel Gaudi (HPU) */
+static bool sg_on_cuda(const scenario *s) {
+  return strncmp(s->gpu_arch, "cdna", 4) != 0 && strncmp(s->gpu_arch, "gaudi", 5) != 0;
+}
+
 /* SGLang's default mem_fraction_static before 0.5.3 (server_args.py __post_init__, by
 ** release, sglang.release; gpu is nvidia-smi's total there, the torch total here), read in
 ** sgl-project/sglang at the version-bump commits; *reserved_mib: what the formula keeps out
@@ -212,7 +217,7 @@ static double fraction_before_053(const scenario *s, double gpu_mib, double *res
   }
   if (rel < 400701) {
     f = gpu_mib <= 81920 ? tp_fraction(ps) : 0.88;
-    bool cuda = strncmp(s->gpu_arch, "cdna", 4) != 0 && strncmp(s->gpu_arch, "gaudi", 5) != 0;
+    bool cuda = sg_on_cuda(s);
     if (rel >= 400700 && gpu_mib > 180000 && cuda) return 0.79;
     if (gpu_mib > 96 * 1024) {
       double a = f + 48 * 1024 * (1 - f) / gpu_mib, b = (gpu_mib - 18 * 1024) / gpu_mib;
@@ -666,10 +671,6 @@ static const char *const SG_BCG_MM_ARCHS[] = {"Qwen3_5ForConditionalGeneration",
 ** 2026-04-06: 0.5.11 here) dropped the speculative-decoding rule that PR #16331 had added. */
 #define SG_PCG_SPEC_OK 501100
 
-static bool sg_on_cuda(const scenario *s) {
-  return strncmp(s->gpu_arch, "cdna", 4) != 0 && strncmp(s->gpu_arch, "gaudi", 5) != 0;
-}
-
 /* The tc_piecewise ladder (from 0.5.10): the reason it turns the graphs off, NULL when none does. */
 static const char *sg_tc_ladder(const ectx *c, uint64_t rel) {
   const scenario *s = c->s;
@@ -805,7 +806,7 @@ static uint64_t sg_mla_absorb_bytes(ectx *c) {
   const model_desc *m = c->m;
   const scenario *s = c->s;
   if (!est_model_mla(m)) return 0;
-  bool cuda = strncmp(s->gpu_arch, "cdna", 4) != 0;
+  bool cuda = sg_on_cuda(s);
   uint64_t sum = 0;
   for (size_t i = 0; i < m->inv.n; i++) {
     const inv_tensor *t = &m->inv.t[i];
@@ -927,7 +928,7 @@ void sglang_estimate(ectx *c) {
   ** 64 MiB, 15.02 GiB printed with SGLang 0.4.9 against 14.96 GiB of parameters (hold-out
   ** round 3, tests/test_vllm.c test_sglang_holdout3) */
   {
-    bool cuda = strncmp(s->gpu_arch, "cdna", 4) != 0 && strncmp(s->gpu_arch, "gaudi", 5) != 0;
+    bool cuda = sg_on_cuda(s);
     uint64_t pos = est_rope_elems(c);
     all = acc_add(&c->acc, all, cuda ? acc_mul(&c->acc, pos, 4) : est_elems_bytes(c, pos, s->dtype));
   }
