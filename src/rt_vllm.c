@@ -1807,9 +1807,16 @@ static void whole_model_groups(const vgroups *g, bool hybrid, vgroups *w) {
 ** issue #40691). 0.20.0 still prints the old figure: the vllm/vllm-openai:v0.20.0-cu130 image
 ** serving RedHatAI/Qwen3.6-35B-A3B-NVFP4 (2096-token blocks, 65,536 max_model_len) printed
 ** "GPU KV cache size: 75,456 tokens" = 36 x 2096 beside "3.87x" (the product would be 253,624).
-** 0.21.0 assumed: the next release, not bisected; logs of 0.22.0 (Qwen3.5-4B: 137.80 x 1024 =
-** 141,107) and 0.26.0 (issue #50456: 1.16x x 262,144 = 302,945) print the product. */
-#define VLLM_KV_TOKENS_PRODUCT 21000
+** The patch release 0.20.1 is the first to print the product: its release image (engine init
+** "v0.20.1", github.com/noonghunna/club-3090 issue #91, Qwen3.6-27B AutoRound, tp 2, MTP 3)
+** printed "GPU KV cache size: 619,479 tokens" beside "2.36x" at 262,144 (2.3631 x 262,144),
+** while the nightly 0.20.1rc1.dev16+g7a1eb8ac2 (issue #46 of the same repository) still printed
+** "67,728 tokens" beside "1.06x" at 180,000 (the product would be 190,800): the change landed
+** between that nightly and the release (vramfit reads "0.20.1rc1..." as 0.20.1, so such nightly
+** builds get the product too). Later logs agree: 0.20.2rc1.dev9 (issue #104: 619,202 = 2.362 x
+** 262,144), 0.22.0 (Qwen3.5-4B: 137.80 x 1024 = 141,107), 0.26.0 (issue #50456: 1.16x x 262,144
+** = 302,945). */
+#define VLLM_KV_TOKENS_PRODUCT 20001
 
 /* act: the activation peak most ranks print (V0 with tp > 1: a worker's, without the
 ** driver's sampler); the KV figures are the binding rank's. */

@@ -478,7 +478,7 @@ static void test_mla_block_size(void **state) {
   assert_int_equal((long long)fig(j, "num_gpu_blocks") / 4, (long long)fig(k, "num_gpu_blocks"));
   json_decref(j);
   json_decref(k);
-  /* from 0.21 (rt_vllm.c VLLM_KV_TOKENS_PRODUCT) concurrency is blocks / cdiv(max_model_len,
+  /* from 0.20.1 (rt_vllm.c VLLM_KV_TOKENS_PRODUCT) concurrency is blocks / cdiv(max_model_len,
   ** block_size) and the tokens its product with max_model_len: 1,000 tokens take cdiv(1000, 32)
   ** = 32 blocks of 32 on B200 */
   j = dsv2l(*state, "0.21.0", "", 1000, "B200");
@@ -3429,7 +3429,7 @@ static void test_spec_mtp_hybrid(void **state) {
                "not for qwen3_5");
 }
 
-/* "GPU KV cache size" from 0.20 is int(max_concurrency x max_model_len) (rt_vllm.c
+/* "GPU KV cache size" from 0.20.1 is int(max_concurrency x max_model_len) (rt_vllm.c
 ** VLLM_KV_TOKENS_PRODUCT); before, the blocks a group times the smallest block size. A run
 ** of vLLM 0.22.0 (a public fastapi_vllm.py log of 2026-06-04: Qwen3.5-4B, max_model_len 1024,
 ** "Available KV cache memory: 11.11 GiB", block size 528) printed "GPU KV cache size: 141,107
@@ -3443,9 +3443,9 @@ static void test_kv_tokens_product(void **state) {
                            " kv_cache_memory_bytes = 11929350471 }, workload = { kind = 'inference', context = 1024 },"
                            " gpu = 'RTX-PRO-6000-Blackwell-96GB' }";
   static const struct { const char *version; long long tokens; } rows[] = {
-      {"0.22.0", 141107}, {"0.19.0", 90816}, {"0.20.0", 90816}};
+      {"0.22.0", 141107}, {"0.19.0", 90816}, {"0.20.0", 90816}, {"0.20.1", 141107}};
   char text[2048];
-  for (int i = 0; i < 3; i++) {
+  for (int i = 0; i < 4; i++) {
     snprintf(text, sizeof text, fmt, rows[i].version);
     json_t *j = eval(*state, text);
     assert_int_equal((long long)fig(j, "num_gpu_blocks"), 689);
@@ -3879,6 +3879,33 @@ static void test_holdout12_vllm(void **state) {
   json_decref(j);
 }
 
+/* Hold-out (holdout13-vllm): github.com/noonghunna/club-3090 issue #91 (2026-05-06), engine init
+** "v0.20.1": Lorbus/Qwen3.6-27B-int4-AutoRound (auto_round on Marlin; the Qwen3.6-27B preset with
+** gptq stands in), fp16, tp 2 on 2 x RTX 3090, fp8_e5m2 KV, 262,144, 2 seqs, 8192 batched tokens,
+** prefix caching, MTP 3, util 0.92: "Available KV cache memory: 10.98 GiB", "GPU KV cache size:
+** 619,479 tokens", "Maximum concurrency for 262,144 tokens per request: 2.36x". 619,479 is
+** int(2.3631 x 262,144): the 0.20.1 release prints the product (rt_vllm.c VLLM_KV_TOKENS_PRODUCT),
+** where vramfit printed 105 blocks a group x 1600 = 168,000 (-72.9 %) with the gate at 0.21. */
+static void test_holdout13_v0201_tokens(void **state) {
+  static const char *fmt = "return { model = 'Qwen/Qwen3.6-27B', quant = 'gptq', dtype = 'fp16', runtime = { name = "
+                           "'vllm', version = '%s', kv_cache_memory_bytes = 11789685227, kv_cache_dtype = 'fp8_e5m2', "
+                           "max_model_len = 262144, max_num_seqs = 2, max_num_batched_tokens = 8192, "
+                           "enable_prefix_caching = true, gpu_memory_utilization = 0.92, speculative = { method = "
+                           "'mtp', num_speculative_tokens = 3 } }, parallel = { tp = 2 }, workload = { kind = "
+                           "'inference', context = 262144 }, gpu = 'RTX-3090-24GB' }";
+  char text[1024];
+  snprintf(text, sizeof text, fmt, "0.20.1");
+  json_t *j = eval(*state, text);
+  near(j, "max_concurrency", 2.36, 0.05, 0.005);
+  near(j, "kv_cache_tokens", 619479, 0.001, 0);
+  json_decref(j);
+  /* the 0.20.0 release still printed the blocks a group x the block size (rt_vllm.c) */
+  snprintf(text, sizeof text, fmt, "0.20.0");
+  j = eval(*state, text);
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), (long long)fig(j, "block_size") * 105);
+  json_decref(j);
+}
+
 /* ---- arch-families-c: Nemotron 3 (nemotron_h with MoE layers) and Kimi Linear under vLLM.
 ** NemotronH's SSM-dtype hook (vllm/model_executor/models/config.py NemotronHForCausalLMConfig,
 ** PR #29978 from 0.13.0): the config's mamba_ssm_cache_dtype ("float32" for Nemotron 3) replaces
@@ -3930,6 +3957,7 @@ static void test_arch_families_c_vllm(void **state) {
   assert_int_equal((long long)fig(j, "block_size"), 4176);
   near(j, "max_concurrency", 4.71, 0.05, 0.005);
   near(j, "max_concurrency", 1206303.0 / 256000, 0.0001, 0);
+  near(j, "kv_cache_tokens", 1206303, 0.0001, 0); /* the product, printed from 0.20.1 (hold-out 13) */
   json_decref(j);
   /* Kimi Linear: 64-aligned MLA-hybrid block (960 at tp 2, not 944) and KDA's float32 recurrent
   ** state whatever --mamba-ssm-cache-dtype says */
@@ -4176,7 +4204,7 @@ int main(void) {
       cmocka_unit_test(test_rocm_sampler_sorts), cmocka_unit_test(test_sglang_rocm_aiter),
       cmocka_unit_test(test_v2_runner_holdout5), cmocka_unit_test(test_quant_70b_h200_holdout6), cmocka_unit_test(test_bnb_inflight_holdout6), cmocka_unit_test(test_marlin_holdout6), cmocka_unit_test(test_fused_experts_fp8_holdout6), cmocka_unit_test(test_gptq_kernels_holdout7), cmocka_unit_test(test_w4a16_zero_points_machete), cmocka_unit_test(test_qwen3_235b_fp8_tp4_v0271),
       cmocka_unit_test(test_v020_hybrid_tokens), cmocka_unit_test(test_swap_space_host_only),
-      cmocka_unit_test(test_holdout10_vllm), cmocka_unit_test(test_graph_hybrid_full_v0102), cmocka_unit_test(test_holdout12_vllm), cmocka_unit_test(test_arch_families_c_vllm), cmocka_unit_test(test_holdout10_vllm_fit), cmocka_unit_test(test_fit_len_arithmetic),
+      cmocka_unit_test(test_holdout10_vllm), cmocka_unit_test(test_graph_hybrid_full_v0102), cmocka_unit_test(test_holdout12_vllm), cmocka_unit_test(test_holdout13_v0201_tokens), cmocka_unit_test(test_arch_families_c_vllm), cmocka_unit_test(test_holdout10_vllm_fit), cmocka_unit_test(test_fit_len_arithmetic),
       cmocka_unit_test(test_qwen3_vl_vllm), cmocka_unit_test(test_qwen25_vl_mrope_cache),
       cmocka_unit_test(test_language_model_only), cmocka_unit_test(test_quantization_flag_checkpoint),
   };
