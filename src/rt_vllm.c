@@ -1802,20 +1802,25 @@ static void whole_model_groups(const vgroups *g, bool hybrid, vgroups *w) {
 }
 
 /* The release from which "GPU KV cache size" prints int(max_concurrency x max_model_len)
-** (_report_kv_cache_config in vllm/v1/core/kv_cache_utils.py, PRs #38364 / #40694 of April
-** 2026 for hybrid models; 0.19.0 still printed the blocks a group / the smallest block size:
-** issue #40691). 0.20.0 still prints the old figure: the vllm/vllm-openai:v0.20.0-cu130 image
-** serving RedHatAI/Qwen3.6-35B-A3B-NVFP4 (2096-token blocks, 65,536 max_model_len) printed
-** "GPU KV cache size: 75,456 tokens" = 36 x 2096 beside "3.87x" (the product would be 253,624).
-** The patch release 0.20.1 is the first to print the product: its release image (engine init
-** "v0.20.1", github.com/noonghunna/club-3090 issue #91, Qwen3.6-27B AutoRound, tp 2, MTP 3)
-** printed "GPU KV cache size: 619,479 tokens" beside "2.36x" at 262,144 (2.3631 x 262,144),
-** while the nightly 0.20.1rc1.dev16+g7a1eb8ac2 (issue #46 of the same repository) still printed
-** "67,728 tokens" beside "1.06x" at 180,000 (the product would be 190,800): the change landed
-** between that nightly and the release (vramfit reads "0.20.1rc1..." as 0.20.1, so such nightly
-** builds get the product too). Later logs agree: 0.20.2rc1.dev9 (issue #104: 619,202 = 2.362 x
-** 262,144), 0.22.0 (Qwen3.5-4B: 137.80 x 1024 = 141,107), 0.26.0 (issue #50456: 1.16x x 262,144
-** = 302,945). */
+** (report_kv_cache_config in vllm/v1/core/kv_cache_utils.py: "Sourcing this from the
+** concurrency calculation handles hybrid layouts correctly"; the fix asked for in issue #40691,
+** PRs #38364 / #40694 proposed it). Before, num_blocks // len(kv_cache_groups) x the smallest
+** block size. The bounds are logs, not a bisection (no vLLM history could be read):
+** - 0.20.0 prints the old figure: the vllm/vllm-openai:v0.20.0-cu130 image serving
+**   RedHatAI/Qwen3.6-35B-A3B-NVFP4 (2096-token blocks, 65,536) printed "75,456 tokens" = 36 x
+**   2096 beside "3.87x" (the product would be 253,624);
+** - the nightly 0.20.1rc1.dev16+g7a1eb8ac2 (github.com/noonghunna/club-3090 issue #46) still
+**   printed "67,728 tokens" beside "1.06x" at 180,000 (the product would be 190,800);
+** - a later main build, 0.20.1rc1.dev91 (Nemotron-Cascade-2 NVFP4, 256,000), prints 1,206,303 =
+**   int(4.7121 x 256,000), and the 0.20.1 release image (engine init "v0.20.1", club-3090 issue
+**   #91, Qwen3.6-27B AutoRound, tp 2, MTP 3) "619,479 tokens" beside "2.36x" at 262,144;
+** - the 0.20.2 release (RedHatAI/Qwen3.6-35B-A3B-NVFP4, MTP 2, fp8, 262,144, block 2128) prints
+**   "5,747,892 tokens" beside "21.93x": int(2982 / 136 x 262,144), not a multiple of 2128, and
+**   its two log lines are adjacent (kv_cache_utils.py:1708 / 1709), the new function's shape;
+** - 0.22.0 (Qwen3.5-4B: 137.80 x 1024 = 141,107) and 0.26.0 (issue #50456: 1.16x x 262,144 =
+**   302,945) print the product.
+** So from 0.20.1 (version code 20001; vramfit reads every "0.20.1rc1..." nightly as 0.20.1, so
+** the early ones such as dev16 get the product too). */
 #define VLLM_KV_TOKENS_PRODUCT 20001
 
 /* act: the activation peak most ranks print (V0 with tp > 1: a worker's, without the

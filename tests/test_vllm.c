@@ -1254,6 +1254,28 @@ static void test_v020_hybrid_tokens(void **state) {
   json_decref(j);
 }
 
+/* Hold-out: a public docker-compose notes file with its vLLM log (2026-05-14), image
+** vllm/vllm-openai:v0.20.2 ("version 0.20.2"): RedHatAI/Qwen3.6-35B-A3B-NVFP4 (compressed-tensors
+** NVFP4; the Qwen3.5-35B-A3B preset stands in), MTP with 2 speculative tokens, fp8_e4m3 KV,
+** max_model_len 262,144, 8 sequences, 65,536 batched tokens, prefix caching (mamba cache mode
+** 'align'), util 0.85, one GPU of about 96 GiB. It printed "Setting attention block size to 2128
+** tokens", "Available KV cache memory: 66.58 GiB", "GPU KV cache size: 5,747,892 tokens" and
+** "Maximum concurrency for 262,144 tokens per request: 21.93x". 5,747,892 is int(21.9265 x
+** 262,144), not a multiple of 2128: the 0.20.2 release already prints the product (0.20.0's
+** blocks-a-group formula gives 2982 / 4 x 2128 = 1,585,360). */
+static void test_v0202_hybrid_tokens(void **state) {
+  json_t *j = eval(*state, "return { model = 'Qwen/Qwen3.5-35B-A3B', quant = 'nvfp4', runtime = { name = 'vllm', "
+                           "version = '0.20.2', gpu_memory_utilization = 0.85, max_model_len = 262144, max_num_seqs = "
+                           "8, max_num_batched_tokens = 65536, kv_cache_dtype = 'fp8_e4m3', enable_prefix_caching = "
+                           "true, kv_cache_memory_bytes = '66.58GiB', speculative = { method = 'mtp', "
+                           "num_speculative_tokens = 2 } }, workload = { kind = 'inference', context = 262144 }, gpu = "
+                           "'RTX-PRO-6000-Blackwell-96GB' }");
+  assert_int_equal((long long)fig(j, "block_size"), 2128);
+  near(j, "max_concurrency", 21.93, 0.05, 0.005);
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), 5747892);
+  json_decref(j);
+}
+
 /* Hold-out (holdout2-moe M3), held as vramfit stands: the kubesimplify blog "Running a big LLM across
 ** multiple GPUs with vLLM" (2026-08-18; vLLM 0.27.1, PyTorch 2.13, CUDA 13.0): Qwen3-235B-A22B-
 ** Instruct-2507-FP8, --tensor-parallel-size 4 --gpu-memory-utilization 0.90 --max-model-len 32768
@@ -3950,14 +3972,15 @@ static void test_arch_families_c_vllm(void **state) {
   near(j, "max_concurrency", 86.16, 0.05, 0.005);
   json_decref(j);
   j = eval(*state, HO12("nvidia/Nemotron-Cascade-2-30B-A3B", "'nvfp4'",
-                        "version = '0.20.1', kv_cache_memory_bytes = 3994319585, kv_cache_dtype = 'fp8', "
+                        "version = '0.20.1rc1.dev91', kv_cache_memory_bytes = 3994319585, kv_cache_dtype = 'fp8', "
                         "max_model_len = 256000, gpu_memory_utilization = 0.85, max_num_seqs = 128, "
                         "max_num_batched_tokens = 32768",
                         "1", "256000", "RTX-5090-32GB"));
   assert_int_equal((long long)fig(j, "block_size"), 4176);
   near(j, "max_concurrency", 4.71, 0.05, 0.005);
   near(j, "max_concurrency", 1206303.0 / 256000, 0.0001, 0);
-  near(j, "kv_cache_tokens", 1206303, 0.0001, 0); /* the product, printed from 0.20.1 (hold-out 13) */
+  /* the build prints the product (rt_vllm.c VLLM_KV_TOKENS_PRODUCT, from 0.20.1; hold-out 13) */
+  near(j, "kv_cache_tokens", 1206303, 0.0001, 0);
   json_decref(j);
   /* Kimi Linear: 64-aligned MLA-hybrid block (960 at tp 2, not 944) and KDA's float32 recurrent
   ** state whatever --mamba-ssm-cache-dtype says */
@@ -4203,7 +4226,7 @@ int main(void) {
       cmocka_unit_test(test_gemma3_rope_caches), cmocka_unit_test(test_mm_video_v1_frames),
       cmocka_unit_test(test_rocm_sampler_sorts), cmocka_unit_test(test_sglang_rocm_aiter),
       cmocka_unit_test(test_v2_runner_holdout5), cmocka_unit_test(test_quant_70b_h200_holdout6), cmocka_unit_test(test_bnb_inflight_holdout6), cmocka_unit_test(test_marlin_holdout6), cmocka_unit_test(test_fused_experts_fp8_holdout6), cmocka_unit_test(test_gptq_kernels_holdout7), cmocka_unit_test(test_w4a16_zero_points_machete), cmocka_unit_test(test_qwen3_235b_fp8_tp4_v0271),
-      cmocka_unit_test(test_v020_hybrid_tokens), cmocka_unit_test(test_swap_space_host_only),
+      cmocka_unit_test(test_v020_hybrid_tokens), cmocka_unit_test(test_v0202_hybrid_tokens), cmocka_unit_test(test_swap_space_host_only),
       cmocka_unit_test(test_holdout10_vllm), cmocka_unit_test(test_graph_hybrid_full_v0102), cmocka_unit_test(test_holdout12_vllm), cmocka_unit_test(test_holdout13_v0201_tokens), cmocka_unit_test(test_arch_families_c_vllm), cmocka_unit_test(test_holdout10_vllm_fit), cmocka_unit_test(test_fit_len_arithmetic),
       cmocka_unit_test(test_qwen3_vl_vllm), cmocka_unit_test(test_qwen25_vl_mrope_cache),
       cmocka_unit_test(test_language_model_only), cmocka_unit_test(test_quantization_flag_checkpoint),

@@ -618,7 +618,7 @@ local function normalize(n, knobs)
   n.extra["vllm.version"] = code
   if code > version_code(LATEST) then
     note(n, "vLLM %s is newer than the newest modelled (%s): changes after %s are not modelled beyond 0.20's "
-      .. "CUDA-graph memory profiling default, 0.21's KV-cache-size line and the V2 model runner of 0.23 "
+      .. "CUDA-graph memory profiling default, 0.20.1's KV-cache-size line and the V2 model runner of 0.23 "
       .. "(its default models, no CUDA-graph estimate, no sampler in the profile's non-torch memory)", v, LATEST, LATEST)
   end
   local util = default(n, knobs, "gpu_memory_utilization", 0.9, "vLLM's default")
