@@ -1808,7 +1808,8 @@ static void whole_model_groups(const vgroups *g, bool hybrid, vgroups *w) {
 ** block size. The bounds are logs, not a bisection (no vLLM history could be read):
 ** - 0.20.0 prints the old figure: the vllm/vllm-openai:v0.20.0-cu130 image serving
 **   RedHatAI/Qwen3.6-35B-A3B-NVFP4 (2096-token blocks, 65,536) printed "75,456 tokens" = 36 x
-**   2096 beside "3.87x" (the product would be 253,624);
+**   2096 beside "3.87x" (the product would be 253,624), and a v0.20.0 log of the same checkpoint
+**   with MTP 2 at 262,144 (block 2128) "1,581,104 tokens" = 2973 / 4 x 2128 beside "21.86x";
 ** - the nightly 0.20.1rc1.dev16+g7a1eb8ac2 (github.com/noonghunna/club-3090 issue #46) still
 **   printed "67,728 tokens" beside "1.06x" at 180,000 (the product would be 190,800);
 ** - a later main build, 0.20.1rc1.dev91 (Nemotron-Cascade-2 NVFP4, 256,000), prints 1,206,303 =

@@ -1262,18 +1262,28 @@ static void test_v020_hybrid_tokens(void **state) {
 ** tokens", "Available KV cache memory: 66.58 GiB", "GPU KV cache size: 5,747,892 tokens" and
 ** "Maximum concurrency for 262,144 tokens per request: 21.93x". 5,747,892 is int(21.9265 x
 ** 262,144), not a multiple of 2128: the 0.20.2 release already prints the product (0.20.0's
-** blocks-a-group formula gives 2982 / 4 x 2128 = 1,585,360). */
+** blocks-a-group formula gives 2982 / 4 x 2128 = 1,585,360). The same compose file's earlier log
+** (2026-05-03, "Initializing a V1 LLM engine (v0.20.0)", same flags) printed "Available KV cache
+** memory: 66.37 GiB", "GPU KV cache size: 1,581,104 tokens" = 2973 / 4 x 2128 and "21.86x": the old
+** figure, so the change lies between the two releases. */
 static void test_v0202_hybrid_tokens(void **state) {
-  json_t *j = eval(*state, "return { model = 'Qwen/Qwen3.5-35B-A3B', quant = 'nvfp4', runtime = { name = 'vllm', "
-                           "version = '0.20.2', gpu_memory_utilization = 0.85, max_model_len = 262144, max_num_seqs = "
-                           "8, max_num_batched_tokens = 65536, kv_cache_dtype = 'fp8_e4m3', enable_prefix_caching = "
-                           "true, kv_cache_memory_bytes = '66.58GiB', speculative = { method = 'mtp', "
-                           "num_speculative_tokens = 2 } }, workload = { kind = 'inference', context = 262144 }, gpu = "
-                           "'RTX-PRO-6000-Blackwell-96GB' }");
-  assert_int_equal((long long)fig(j, "block_size"), 2128);
-  near(j, "max_concurrency", 21.93, 0.05, 0.005);
-  assert_int_equal((long long)fig(j, "kv_cache_tokens"), 5747892);
-  json_decref(j);
+  static const char *fmt = "return { model = 'Qwen/Qwen3.5-35B-A3B', quant = 'nvfp4', runtime = { name = 'vllm', "
+                           "version = '%s', gpu_memory_utilization = 0.85, max_model_len = 262144, max_num_seqs = 8, "
+                           "max_num_batched_tokens = 65536, kv_cache_dtype = 'fp8_e4m3', enable_prefix_caching = true, "
+                           "kv_cache_memory_bytes = '%s', speculative = { method = 'mtp', num_speculative_tokens = 2 } "
+                           "}, workload = { kind = 'inference', context = 262144 }, gpu = 'RTX-PRO-6000-Blackwell-96GB' }";
+  static const struct { const char *version, *kv; long long blocks, tokens; double conc; } rows[] = {
+      {"0.20.2", "66.58GiB", 2982, 5747892, 21.93}, {"0.20.0", "66.37GiB", 2973, 1581104, 21.86}};
+  char text[1024];
+  for (int i = 0; i < 2; i++) {
+    snprintf(text, sizeof text, fmt, rows[i].version, rows[i].kv);
+    json_t *j = eval(*state, text);
+    assert_int_equal((long long)fig(j, "block_size"), 2128);
+    assert_int_equal((long long)fig(j, "num_gpu_blocks"), rows[i].blocks);
+    near(j, "max_concurrency", rows[i].conc, 0.05, 0.005);
+    assert_int_equal((long long)fig(j, "kv_cache_tokens"), rows[i].tokens);
+    json_decref(j);
+  }
 }
 
 /* Hold-out (holdout2-moe M3), held as vramfit stands: the kubesimplify blog "Running a big LLM across
