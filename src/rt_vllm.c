@@ -42,6 +42,7 @@ typedef struct vcfg {
   uint64_t nccl_pw, nccl_full;   /* of those, the sizes whose all-reduces NCCL runs (nccl_sizes) */
   const char *car_off;           /* why custom all-reduce is off (est_custom_ar_off), NULL when on */
   bool chunked, eager, nvls, fi_sampler, v0;
+  bool fi_attn; /* attention on FlashInfer's native (non-TRT-LLM) kernels: vllm_flashinfer_attn */
   bool v2; /* the V2 model runner (vllm/v1/worker/gpu/model_runner.py; vllm.lua model_runner) */
   vmm mm;
   vlora lora;
@@ -113,6 +114,26 @@ static bool big_gpu(const vcfg *v, const scenario *s) {
 #define VLLM_MLA_MULTIPLE 11000
 #define VLLM_MLA_FLASHINFER 15000
 #define VLLM_MLA_SELECTOR 18000
+
+/* Whether attention runs on FlashInfer's native kernels, in vLLM's own choice (no knob for
+** VLLM_ATTENTION_BACKEND / --attention-backend here). vllm/platforms/cuda.py tries FLASH_ATTN
+** first on every NVIDIA GPU but the SM100 family, and FlashAttention takes an fp8 KV cache only
+** with FA3 (flash_attn_supports_fp8: compute 9.0), so an fp8 cache on Ampere, Ada or SM12x
+** falls to FLASHINFER. The N2 log (vLLM 0.13.0, 2 x L40S, fp8 KV) prints "Using FLASHINFER
+** attention backend out of potential backends: ('FLASHINFER', 'TRITON_ATTN')"; the v0.20.0 /
+** v0.20.2 logs of Qwen3.6-35B-A3B-NVFP4 with an fp8 cache on a Blackwell workstation GPU print
+** "... potential backends: ['FLASHINFER', 'TRITON_ATTN']". The SM100 family (FlashInfer first,
+** its decode on TRT-LLM kernels) and MLA models (their own backends) are left out: not read.
+** V1 from 0.10 (the first release with cudagraph modes; earlier ones not read). */
+static bool vllm_flashinfer_attn(const ectx *c, const vcfg *v) {
+  const scenario *s = c->s;
+  const char *cc = s->gpu_compute, *arch = s->gpu_arch;
+  bool nvidia = strcmp(arch, "ampere") == 0 || strcmp(arch, "ada") == 0 || strcmp(arch, "hopper") == 0 ||
+                strcmp(arch, "blackwell") == 0;
+  bool sm90 = cc[0] ? strcmp(cc, "9.0") == 0 : strcmp(arch, "hopper") == 0;
+  bool sm100 = strcmp(arch, "blackwell") == 0 && (!cc[0] || strncmp(cc, "10.", 3) == 0);
+  return !v->v0 && v->version >= 10000 && nvidia && !sm90 && !sm100 && v->kvb == 1 && !est_model_mla(c->m);
+}
 
 /* block_size for the scenario's GPU: `given` is the user's --block-size (0: not given). */
 static uint64_t mla_block_size(const vcfg *v, const scenario *s, const model_desc *m, uint64_t given) {
@@ -215,6 +236,7 @@ static void vllm_config(ectx *c, vcfg *v) {
   mm_profile(c, v);
   /* after mm_profile, which may change fwd_tokens; the inventory is scanned once here */
   v->lora.act = lora_act_bytes(c, v);
+  v->fi_attn = vllm_flashinfer_attn(c, v);
   capture_sizes(c, v, &v->graph_pw, &v->graph_full);
   v->car_off = est_custom_ar_off(s);
   nccl_sizes(c, v);
@@ -1484,6 +1506,26 @@ static void capture_sizes_upto(ectx *c, const vcfg *v, uint64_t from, uint64_t *
   for (int i = 0; i < c->m->n_kv; i++) state = state || c->m->kv[i].kind == KV_STATE;
   bool fcg_no = strcmp(c->m->arch, "lfm2") == 0 || strcmp(c->m->arch, "minimax") == 0; /* MiniMaxText01ForCausalLM */
   bool full_from = v->version >= 11000 || (state && v->version >= 10002 && !fcg_no);
+  /* Speculative decoding runs FULL decode graphs over uniform batches of 1 + k tokens a request;
+  ** the model runner's cudagraph-mode check (gpu_model_runner.py from 0.10.2, compilation.py
+  ** later: "CUDAGraphMode.FULL_AND_PIECEWISE is not supported with spec-decode for attention
+  ** backend ... setting cudagraph_mode=PIECEWISE") drops them when any attention group's builder
+  ** supports less than AttentionCGSupport.UNIFORM_BATCH. Below it, UNIFORM_SINGLE_TOKEN_DECODE:
+  ** - FlashInfer's native decode (FlashInferMetadataBuilder; UNIFORM_BATCH only with TRT-LLM
+  **   decode, SM100): the v0.20.0 and v0.20.2 logs of Qwen3.6-35B-A3B-NVFP4 with MTP 2 print the
+  **   warning with "(support: AttentionCGSupport.UNIFORM_SINGLE_TOKEN_DECODE)" and capture
+  **   PIECEWISE only;
+  ** - the Mamba1 / Mamba2 / ShortConv builders (BaseMambaAttentionMetadataBuilder
+  **   cudagraph_support, PURE_DECODE_ONLY in the 0.10 naming) until PR #33726 ("Nemotron-H MTP
+  **   and Mamba Speculative Decoding Support", merged 2026-02-24: 0.17.0 inferred) made them
+  **   UNIFORM_BATCH ("Previously, mamba-style speculative decoding support was limited to
+  **   Qwen3-Next"). Gated DeltaNet (GDNAttentionMetadataBuilder) is UNIFORM_BATCH from its first
+  **   release, so Qwen3-Next / Qwen3.5 keep FULL graphs with MTP on FlashAttention. */
+  bool mamba_style = false;
+  static const char *const base_mamba[] = {"nemotron_h", "granitemoehybrid", "falcon_h1", "bamba", "jamba", "lfm2"};
+  for (size_t i = 0; state && i < sizeof base_mamba / sizeof *base_mamba; i++)
+    mamba_style = mamba_style || strcmp(c->m->arch, base_mamba[i]) == 0;
+  if (k > 0 && (v->fi_attn || (mamba_style && v->version < 17000))) full_from = false;
   bool gptoss = strcmp(c->m->arch, "gpt_oss") == 0 && v->version >= 10001;
   if (gptoss) max = v->version >= 11000 && v->version < 12000 ? 992 : 1024;
   for (uint64_t b = 1; b <= max; b = b < 8 ? b * 2 : b + ((v->version >= 12000 || gptoss) && b >= 256 ? 16 : 8)) {

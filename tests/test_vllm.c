@@ -1286,6 +1286,45 @@ static void test_v0202_hybrid_tokens(void **state) {
   }
 }
 
+/* Speculative decoding without UNIFORM_BATCH graph support (rt_vllm.c capture_sizes_upto): vLLM
+** falls back to PIECEWISE. Hold-outs: noonghunna/club-3090 issue #104 (2 x RTX 3090, Qwen3.6-27B
+** AutoRound, fp8_e5m2 KV, MTP, 2 sequences: "FULL_AND_PIECEWISE is not supported with spec-decode
+** for attention backend FlashInferBackend (support: AttentionCGSupport.UNIFORM_SINGLE_TOKEN_DECODE);
+** setting cudagraph_mode=PIECEWISE") and the v0.20.0 / v0.20.2 Qwen3.6-35B-A3B-NVFP4 MTP logs (the
+** same line, PIECEWISE only). With a bf16 cache the 3090 runs FA2 (UNIFORM_BATCH): FULL kept. The
+** Mamba2 builders (Nemotron-H) are UNIFORM_SINGLE_TOKEN_DECODE before PR #33726 (0.17.0 inferred);
+** Qwen3-Next's gated DeltaNet is UNIFORM_BATCH, so MTP keeps FULL graphs on an H200 at 0.10.2. */
+static void test_spec_graph_downgrade(void **state) {
+  static const char *fmt = "return { model = '%s', %s runtime = { name = 'vllm', version = '%s', kv_cache_dtype = '%s', "
+                           "max_model_len = 32768, max_num_seqs = 2, speculative = { method = '%s', "
+                           "num_speculative_tokens = 3 } }, parallel = { tp = %d }, workload = { kind = 'inference', "
+                           "context = 32768 }, gpu = '%s' }";
+  static const struct {
+    const char *model, *quant, *version, *kv, *method;
+    int tp;
+    const char *gpu;
+    bool full;
+  } rows[] = {
+      {"Qwen/Qwen3.6-27B", "quant = 'gptq',", "0.24.0", "fp8_e5m2", "mtp", 2, "RTX-3090-24GB", false},
+      {"Qwen/Qwen3.6-27B", "quant = 'gptq',", "0.24.0", "auto", "mtp", 2, "RTX-3090-24GB", true},
+      {"nvidia/NVIDIA-Nemotron-Nano-9B-v2", "", "0.16.0", "auto", "ngram", 1, "H100", false},
+      {"nvidia/NVIDIA-Nemotron-Nano-9B-v2", "", "0.17.0", "auto", "ngram", 1, "H100", true},
+      {"Qwen/Qwen3-Next-80B-A3B-Instruct", "", "0.10.2", "auto", "mtp", 4, "H200", true},
+  };
+  char text[1024];
+  for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+    snprintf(text, sizeof text, fmt, rows[i].model, rows[i].quant, rows[i].version, rows[i].kv, rows[i].method,
+             rows[i].tp, rows[i].gpu);
+    json_t *j = eval(*state, text);
+    if (rows[i].full)
+      assert_true(fig(j, "cuda_graph_sizes_full") > 0);
+    else
+      assert_int_equal((long long)fig(j, "cuda_graph_sizes_full"), 0);
+    assert_true(fig(j, "cuda_graph_sizes_piecewise") > 0);
+    json_decref(j);
+  }
+}
+
 /* Hold-out (holdout2-moe M3), held as vramfit stands: the kubesimplify blog "Running a big LLM across
 ** multiple GPUs with vLLM" (2026-08-18; vLLM 0.27.1, PyTorch 2.13, CUDA 13.0): Qwen3-235B-A22B-
 ** Instruct-2507-FP8, --tensor-parallel-size 4 --gpu-memory-utilization 0.90 --max-model-len 32768
@@ -4236,7 +4275,7 @@ int main(void) {
       cmocka_unit_test(test_gemma3_rope_caches), cmocka_unit_test(test_mm_video_v1_frames),
       cmocka_unit_test(test_rocm_sampler_sorts), cmocka_unit_test(test_sglang_rocm_aiter),
       cmocka_unit_test(test_v2_runner_holdout5), cmocka_unit_test(test_quant_70b_h200_holdout6), cmocka_unit_test(test_bnb_inflight_holdout6), cmocka_unit_test(test_marlin_holdout6), cmocka_unit_test(test_fused_experts_fp8_holdout6), cmocka_unit_test(test_gptq_kernels_holdout7), cmocka_unit_test(test_w4a16_zero_points_machete), cmocka_unit_test(test_qwen3_235b_fp8_tp4_v0271),
-      cmocka_unit_test(test_v020_hybrid_tokens), cmocka_unit_test(test_v0202_hybrid_tokens), cmocka_unit_test(test_swap_space_host_only),
+      cmocka_unit_test(test_v020_hybrid_tokens), cmocka_unit_test(test_v0202_hybrid_tokens), cmocka_unit_test(test_swap_space_host_only), cmocka_unit_test(test_spec_graph_downgrade),
       cmocka_unit_test(test_holdout10_vllm), cmocka_unit_test(test_graph_hybrid_full_v0102), cmocka_unit_test(test_holdout12_vllm), cmocka_unit_test(test_holdout13_v0201_tokens), cmocka_unit_test(test_arch_families_c_vllm), cmocka_unit_test(test_holdout10_vllm_fit), cmocka_unit_test(test_fit_len_arithmetic),
       cmocka_unit_test(test_qwen3_vl_vllm), cmocka_unit_test(test_qwen25_vl_mrope_cache),
       cmocka_unit_test(test_language_model_only), cmocka_unit_test(test_quantization_flag_checkpoint),
