@@ -1643,10 +1643,38 @@ static uint64_t fa3_accum_bytes(ectx *c, const vcfg *v) {
   return acc_mul(&c->acc, acc_mul(&c->acc, 32 * 4, heads), acc_mul(&c->acc, largest, dv + 1));
 }
 
+/* FlashInfer buffers first allocated inside "Graph capturing took" (capture_model's
+** torch.cuda.mem_get_info delta, gpu_model_runner.py) for a hybrid model:
+** - the float workspace, FlashInferMetadataBuilder._get_workspace_buffer: torch.zeros of
+**   FLASHINFER_WORKSPACE_BUFFER_SIZE = 256 MiB (v1/attention/backends/flashinfer.py; the same
+**   256 MiB default when PR #28269 made it VLLM_FLASHINFER_WORKSPACE_BUFFER_SIZE; later releases
+**   default to 394 MiB, the release of that change not located), lazily on the first build that
+**   needs a wrapper. The profile run builds no attention metadata (_dummy_run without
+**   force_attention), and kernel_warmup's "Warming up FlashInfer attention" dummy run, which
+**   would allocate it before the KV cache, runs only when every attention group is FlashInfer
+**   (model_executor/warmup/kernel_warmup.py: "This should be `any` instead of `all` but other
+**   hybrid attention backends don't support this dummy run"). A Mamba / DeltaNet group fails
+**   that test, so the first FULL decode capture allocates it: the N2 log (0.13.0, Qwen3-Next
+**   W4A16, 2 x L40S, fp8 KV) has no warm-up line between the KV lines and the capture.
+** - one BatchDecodeWithPagedKVCacheWrapper per FULL capture size (_decode_wrappers_cudagraph,
+**   use_cuda_graph=True), each with an 8 MiB device _int_workspace_buffer (flashinfer/decode.py
+**   __init__).
+** From 0.20 vLLM profiles CUDA-graph memory before sizing the KV cache, with FULL captures of
+** its own: where the workspace lands then is not read, so this stops at 0.19. */
+#define VLLM_FI_WORKSPACE_MIB 256
+#define VLLM_FI_DECODE_INT_WORKSPACE_MIB 8
+static uint64_t fi_capture_bytes(const ectx *c, const vcfg *v) {
+  bool state = false;
+  for (int i = 0; i < c->m->n_kv; i++) state = state || c->m->kv[i].kind == KV_STATE;
+  if (!v->fi_attn || !state || !v->graph_full || v->version >= 20000) return 0;
+  return (VLLM_FI_WORKSPACE_MIB + VLLM_FI_DECODE_INT_WORKSPACE_MIB * v->graph_full) * MIB;
+}
+
 static uint64_t cuda_graphs(ectx *c, const vcfg *v) {
   uint64_t n = v->graph_pw + v->graph_full;
   uint64_t layers = acc_from_double(&c->acc, VLLM_GRAPH_UNIT_MIB * MIB * (double)graph_layers(c) * (double)n);
   layers = acc_add(&c->acc, layers, fa3_accum_bytes(c, v));
+  layers = acc_add(&c->acc, layers, fi_capture_bytes(c, v));
   return acc_add(&c->acc, layers, nccl_graph_bytes(c, v->nccl_pw + v->nccl_full));
 }
 
