@@ -210,6 +210,10 @@ uint64_t est_kv_cache_bytes(ectx *c, uint64_t tokens, uint64_t seqs, bool window
       continue;
     }
     uint64_t t = windows || g->kind == KV_CROSS ? est_kv_group_tokens(g, tokens) : tokens;
+    if (g->bytes) { /* bytes a token whatever the KV dtype (DeepSeek-V3.2's indexer keys) */
+      total = acc_add(&c->acc, total, acc_mul3(&c->acc, acc_mul(&c->acc, g->bytes, bytes_ceildiv(g->layers, c->s->pp)), t, seqs));
+      continue;
+    }
     uint64_t elems = acc_mul3(&c->acc, group_token_elems(c, g), t, seqs);
     total = acc_add(&c->acc, total, est_elems_bytes(c, elems, c->s->kv_dtype));
   }
@@ -217,11 +221,16 @@ uint64_t est_kv_cache_bytes(ectx *c, uint64_t tokens, uint64_t seqs, bool window
 }
 
 uint64_t est_kv_token_bytes(ectx *c) {
-  uint64_t elems = 0;
-  for (int i = 0; i < c->m->n_kv; i++)
-    if (c->m->kv[i].kind == KV_ATTN || c->m->kv[i].kind == KV_CHUNKED)
-      elems = acc_add(&c->acc, elems, group_token_elems(c, &c->m->kv[i]));
-  return est_elems_bytes(c, elems, c->s->kv_dtype);
+  uint64_t elems = 0, fixed = 0;
+  for (int i = 0; i < c->m->n_kv; i++) {
+    const kv_group *g = &c->m->kv[i];
+    if (g->kind != KV_ATTN && g->kind != KV_CHUNKED) continue;
+    if (g->bytes)
+      fixed = acc_add(&c->acc, fixed, acc_mul(&c->acc, g->bytes, bytes_ceildiv(g->layers, c->s->pp)));
+    else
+      elems = acc_add(&c->acc, elems, group_token_elems(c, g));
+  }
+  return acc_add(&c->acc, est_elems_bytes(c, elems, c->s->kv_dtype), fixed);
 }
 
 /* The largest transient of one decoder layer's forward over `tokens` tokens on this rank,

@@ -84,6 +84,7 @@ static uint64_t prefill_bytes_per_token(ectx *c, const tf_mode *t) {
 ** window (or encoder tokens) when `windowed`. */
 static uint64_t group_layer_bytes(ectx *c, const kv_group *g, uint64_t tokens, bool windowed) {
   uint64_t n = windowed ? est_kv_group_tokens(g, tokens) : tokens;
+  if (g->bytes) return acc_mul3(&c->acc, n, c->s->concurrency, g->bytes); /* whatever the KV dtype */
   uint64_t e = acc_mul3(&c->acc, acc_mul(&c->acc, n, c->s->concurrency), est_kv_heads_rank(g->kv_heads, c->s->tp),
                         g->k_dim + g->v_dim);
   return est_elems_bytes(c, e, c->s->kv_dtype);

@@ -196,6 +196,10 @@ static void rd_kv_group(rd *r, size_t i, kv_group *g) {
   if (!r->failed && g->conv_elems > g->state_elems)
     rd_fail(r, "kv[%zu].conv_elems: %llu exceeds state_elems %llu", i, (unsigned long long)g->conv_elems,
             (unsigned long long)g->state_elems);
+  g->bytes = rd_dim(r, -1, "bytes", false, 0);
+  g->fp8_bytes = rd_dim(r, -1, "fp8_bytes", false, 0);
+  if (!r->failed && (g->bytes || g->fp8_bytes) && (state || g->kind == KV_CROSS))
+    rd_fail(r, "kv[%zu].bytes / fp8_bytes: only for a group that caches tokens (kind attention or chunked)", i);
   /* layer_ids: the group's layers (0-based), one per layer, when known */
   int ty = rd_get(r, -1, "layer_ids");
   if (ty == LUA_TTABLE && !r->failed) {

@@ -20,16 +20,21 @@ void model_free(model_desc *m) {
 
 bool model_kv_bytes_per_token(const model_desc *m, vf_dtype dt, uint64_t *out) {
   bytes_acc acc = {0, false};
-  uint64_t elems = 0;
+  uint64_t elems = 0, fixed = 0;
   for (int i = 0; i < m->n_kv; i++) {
     const kv_group *g = &m->kv[i];
     /* cross-attention and recurrent state are fixed per sequence, not per token */
     if (g->kind == KV_CROSS || g->kind == KV_STATE) continue;
+    if (g->bytes) { /* whatever the KV dtype (DeepSeek-V3.2's indexer keys) */
+      fixed = acc_add(&acc, fixed, acc_mul(&acc, g->bytes, g->layers));
+      continue;
+    }
     uint64_t per_layer = acc_mul(&acc, g->kv_heads, acc_add(&acc, g->k_dim, g->v_dim));
     elems = acc_add(&acc, elems, acc_mul(&acc, per_layer, g->layers));
   }
   if (acc.overflow || !dtype_bytes(dt, elems, out)) return false;
-  return true;
+  *out = acc_add(&acc, *out, fixed);
+  return !acc.overflow;
 }
 
 void scenario_note(scenario *s, const char *fmt, ...) {

@@ -33,6 +33,12 @@ typedef struct kv_group {
   uint64_t state_elems; /* KV_STATE: state elements per sequence per layer (TP splits them) */
   uint64_t conv_elems;  /* KV_STATE: the part of state_elems that is the convolution window
                         ** (SGLang keeps it in bf16, the recurrent rest in fp32); 0: not given */
+  /* bytes: bytes one token of one layer takes whatever the KV dtype (0: kv_heads x (k_dim +
+  ** v_dim) x the KV dtype's size): DeepSeek-V3.2's indexer keys, 128 fp8 + one fp32 scale = 132
+  ** uint8 (vllm deepseek_v2.py Indexer, SGLang NSATokenToKVPool). fp8_bytes: a token's bytes
+  ** when vLLM stores this MLA latent in 8 bits (0: k_dim x 1): the sparse-MLA "fp8_ds_mla"
+  ** layout, 512 fp8 + 4 fp32 scales + 64 bf16 rope = 656. */
+  uint64_t bytes, fp8_bytes;
   /* KV_STATE: which layers (0-based) the group's are, when the description lists them
   ** (layer_ids; LFM2's conv layers); has_ids false: not given (the runtimes assume a period) */
   bool has_ids;

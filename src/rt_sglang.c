@@ -110,6 +110,15 @@ typedef struct sg_pool {
 /* K (k) and V (v) bytes of one token in a group's layers on this rank (tp, pp split). */
 static void group_kv(ectx *c, const kv_group *g, uint64_t *k, uint64_t *v) {
   uint64_t per = acc_mul(&c->acc, est_kv_heads_rank(g->kv_heads, c->s->tp), bytes_ceildiv(g->layers, c->s->pp));
+  /* DeepSeek-V3.2's indexer keys (description bytes 132): NSATokenToKVPool's
+  ** index_k_with_scale_buffer, uint8 whatever --kv-cache-dtype, and the cell size adds
+  ** index_head_dim + index_head_dim // 128 x 4 a layer (model_runner.py profile_max_num_token,
+  ** "Add indexer KV cache overhead for NSA models"). The MLA latent keeps k_dim x the KV
+  ** dtype in the cell size, fp8 too (the pool's 656-byte fp8 rows are not in it). */
+  if (g->bytes) {
+    *k = acc_add(&c->acc, *k, acc_mul(&c->acc, g->bytes, bytes_ceildiv(g->layers, c->s->pp)));
+    return;
+  }
   *k = acc_add(&c->acc, *k, est_elems_bytes(c, acc_mul(&c->acc, per, g->k_dim), c->s->kv_dtype));
   *v = acc_add(&c->acc, *v, est_elems_bytes(c, acc_mul(&c->acc, per, g->v_dim), c->s->kv_dtype));
 }
