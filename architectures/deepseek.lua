@@ -3,12 +3,23 @@
 -- are not part of the served model and are left out. formulas: shared/calibration/models_README.md §8
 -- Kimi-K2 (model_type kimi_k2, architectures DeepseekV3ForCausalLM: vLLM and SGLang serve it with
 -- their DeepSeek-V3 model class) is V3's shape with other sizes: built as deepseek_v3.
+-- DeepSeek-V3.2 (model_type deepseek_v32, DeepseekV32ForCausalLM: V3.2-Exp, V3.2, V3.2-Speciale) is
+-- V3 plus DeepSeek Sparse Attention: a lightning indexer in every layer (vllm-project/vllm
+-- vllm/model_executor/models/deepseek_v2.py Indexer, from 0.11.0): wq_b {index_n_heads x
+-- index_head_dim, q_lora_rank}, wk {index_head_dim, hidden}, k_norm a LayerNorm with bias
+-- {index_head_dim}, weights_proj {index_n_heads, hidden}, all ReplicatedLinear (whole on every
+-- tensor-parallel rank: role "other"; wq_b and wk fp8 in the checkpoint, weights_proj built with
+-- quant_config None but counted with them here: 0.46M a layer). Its keys are cached per token and
+-- layer as index_head_dim fp8 + one fp32 scale per 128 (quant_block_size) = 132 uint8 whatever the
+-- KV dtype (DeepseekV32IndexerCache; SGLang NSATokenToKVPool.index_k_with_scale_buffer): a second
+-- kv group of fixed bytes. The sparse MLA layers store an 8-bit KV as vLLM's "fp8_ds_mla" (512 fp8
+-- + 4 fp32 scales + 64 bf16 rope = 656 B: kv_cache_interface.py MLAAttentionSpec.page_size_bytes).
 local nn = require "nn"
 
 return arch {
   name        = "deepseek",
   summary     = "DeepSeek-V2/V3: MLA attention, DeepSeekMoE (MTP layers excluded)",
-  model_types = { "deepseek_v2", "deepseek_v3", "kimi_k2" },
+  model_types = { "deepseek_v2", "deepseek_v3", "kimi_k2", "deepseek_v32" },
   build = function(cfg)
     local v3 = nn.opt(cfg, "model_type", "deepseek_v2") ~= "deepseek_v2"   -- deepseek_v3, kimi_k2
     local h, L = nn.need(cfg, "hidden_size"), nn.need(cfg, "num_hidden_layers")
@@ -46,6 +57,19 @@ return arch {
       { name = lp .. ".self_attn.v_b_proj.weight", gguf = "attn_v_b", shape = { nh * dv, r_kv } },
     }
     nn.linear(t, lp .. ".self_attn.o_proj", h, nh * dv, a)
+    local v32 = nn.opt(cfg, "model_type", "") == "deepseek_v32"
+    local ixh, ixd
+    if v32 then
+      ixh, ixd = nn.need(cfg, "index_n_heads"), nn.need(cfg, "index_head_dim")
+      nn.need(cfg, "index_topk")
+      if not r_q then error("config: deepseek_v32 needs 'q_lora_rank' (the indexer's wq_b reads the q latent)", 0) end
+      if ixd % 128 ~= 0 then error(("config: field 'index_head_dim' must be a multiple of 128 (the indexer's fp8 blocks), got %d"):format(ixd), 0) end
+      local ix = { count = L, role = "other" }
+      nn.linear(t, lp .. ".self_attn.indexer.wq_b", ixh * ixd, r_q, ix)
+      nn.linear(t, lp .. ".self_attn.indexer.wk", ixd, h, ix)
+      nn.norm(t, lp .. ".self_attn.indexer.k_norm", ixd, { count = L, bias = true })
+      nn.linear(t, lp .. ".self_attn.indexer.weights_proj", ixh, h, ix)
+    end
 
     -- noaux_tc routing (V3's default) keeps a per-expert score-correction bias
     nn.deepseek_moe(t, lp, { h = h, I = I, EI = EI, E = E, shared = shared, L = L, moe_L = moe_L,
@@ -63,7 +87,11 @@ return arch {
       tied_embeddings = tied,
       tensors = t,
       -- MLA caches one compressed latent (+ the shared rope key) per token and layer.
-      kv = { { layers = L, kv_heads = 1, k_dim = r_kv + dr, v_dim = 0, mla = true } },
+      kv = v32 and {
+        -- fp8_ds_mla: kv_lora_rank fp8 + kv_lora_rank / 128 fp32 scales + the rope part in bf16
+        { layers = L, kv_heads = 1, k_dim = r_kv + dr, v_dim = 0, mla = true, fp8_bytes = r_kv + r_kv // 128 * 4 + 2 * dr },
+        { layers = L, kv_heads = 1, k_dim = ixd, v_dim = 0, bytes = ixd + ixd // 128 * 4 },
+      } or { { layers = L, kv_heads = 1, k_dim = r_kv + dr, v_dim = 0, mla = true } },
       block = nn.moe_norm({ q_dim = qd, kv_dim = nh * (dn + dr), ffn_dim = (k + shared) * EI, expert_ffn = EI, gated = true,
                             norm = "rms", experts = E, experts_per_tok = k, parallel_residual = false,
                             dense_ffn = moe_L < L and I or nil }, cfg),

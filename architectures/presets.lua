@@ -42,6 +42,25 @@ models["deepseek-ai/DeepSeek-V3"] = { arch = "deepseek_v3", config = {
     tie_word_embeddings = false, v_head_dim = 128,
     vocab_size = 129280,
 } }
+-- DeepSeek-V3.2-Exp (architectures/deepseek.lua: V3 plus the sparse-attention indexer): the Hub's
+-- config.json (huggingface.co/deepseek-ai/DeepSeek-V3.2-Exp) is V3's with model_type deepseek_v32,
+-- architectures DeepseekV32ForCausalLM and index_n_heads 64, index_head_dim 128, index_topk 2048
+-- (the values vLLM's and SGLang's DeepSeek-V3.2 code comments and tests quote); DeepSeek-V3.2 and
+-- V3.2-Speciale ship the same shape (aliases below).
+models["deepseek-ai/DeepSeek-V3.2-Exp"] = { arch = "deepseek_v32", config = {
+    architectures = { "DeepseekV32ForCausalLM" },
+    first_k_dense_replace = 3, hidden_size = 7168, index_head_dim = 128, index_n_heads = 64,
+    index_topk = 2048, intermediate_size = 18432, kv_lora_rank = 512,
+    max_position_embeddings = 163840, model_type = "deepseek_v32", moe_intermediate_size = 2048,
+    moe_layer_freq = 1, n_group = 8, n_routed_experts = 256, n_shared_experts = 1,
+    norm_topk_prob = true, num_attention_heads = 128, num_experts_per_tok = 8,
+    num_hidden_layers = 61, num_key_value_heads = 128, num_nextn_predict_layers = 1,
+    q_lora_rank = 1536, qk_nope_head_dim = 128, qk_rope_head_dim = 64,
+    quantization_config = { quant_method = "fp8", fmt = "e4m3", activation_scheme = "dynamic", weight_block_size = { 128, 128 } },
+    rope_scaling = { beta_fast = 32, beta_slow = 1, factor = 40, mscale = 1.0, mscale_all_dim = 1.0, original_max_position_embeddings = 4096, type = "yarn" },
+    rope_theta = 10000, routed_scaling_factor = 2.5, scoring_func = "sigmoid", tie_word_embeddings = false,
+    topk_group = 4, topk_method = "noaux_tc", torch_dtype = "bfloat16", v_head_dim = 128, vocab_size = 129280,
+} }
 models["EleutherAI/pythia-2.8b"] = { arch = "gpt_neox", config = {
     architectures = { "GPTNeoXForCausalLM" }, bos_token_id = 0, eos_token_id = 0,
     hidden_size = 2560, intermediate_size = 10240, layer_norm_eps = 1e-05,
@@ -1286,6 +1305,8 @@ local aliases = {
   -- DeepSeek-R1's config.json (as vendored in public model notes): V3's DeepseekV3ForCausalLM
   -- shapes, block FP8, 163,840-token context
   ["deepseek-ai/DeepSeek-R1"] = "deepseek-ai/DeepSeek-V3",
+  ["deepseek-ai/DeepSeek-V3.2"] = "deepseek-ai/DeepSeek-V3.2-Exp",
+  ["deepseek-ai/DeepSeek-V3.2-Speciale"] = "deepseek-ai/DeepSeek-V3.2-Exp",
   ["EleutherAI/pythia-2.8b-deduped"] = "EleutherAI/pythia-2.8b",
   ["google/gemma-2-27b"] = "google/gemma-2-27b-it",
   ["google/gemma-2-9b"] = "google/gemma-2-9b-it",

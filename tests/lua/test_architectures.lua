@@ -111,6 +111,14 @@ local EXPECTED_PARAMS = {
   -- Active: 32.86B (6.17B attention, 0.40B dense MLP, 60 x 9 experts 23.78B, routers, embed and
   -- lm_head), the published "32B activated".
   ["moonshotai/Kimi-K2-Instruct"]                    = 1026408232448,
+  -- DeepSeek-V3.2-Exp: DeepSeek-V3's 671,026,419,200 (the V3 preset's count: embed + lm_head
+  -- 2 x 926,679,040 + 61 MLA layers + 3 dense MLPs + 58 MoE layers of 256 + 1 experts; the published
+  -- "671B" of the main model, MTP layer excluded) + 61 indexers x 13,959,424 (wq_b 64 x 128 x 1536
+  -- = 12,582,912, wk 128 x 7168 = 917,504, k_norm weight and bias 256, weights_proj 64 x 7168 =
+  -- 458,752; vllm deepseek_v2.py Indexer) = 671,877,944,064. No exact published total was found to
+  -- compare (the Hub's "685B" adds the MTP layer and the fp8 scales).
+  ["deepseek-ai/DeepSeek-V3.2-Exp"]                  = 671877944064,
+  ["deepseek-ai/DeepSeek-V3"]                        = 671026419200,
   ["moonshotai/Kimi-K2-Instruct-0905"]               = 1026408232448,
   ["moonshotai/Kimi-K2-Thinking"]                    = 1026408232448,
   -- MiniMax-M2: embed + lm_head 2 x 614,596,608 + norm 3,072 + 62 layers x (attention 44,040,192
@@ -190,6 +198,8 @@ local EXPECTED_KV_BF16 = {
   ["mistralai/Mistral-7B-v0.1"]    = 2 * 32 * 8 * 128 * 2,
   ["google/gemma-2-9b-it"]         = 2 * 42 * 8 * 256 * 2,
   ["deepseek-ai/DeepSeek-V2-Lite"] = 27 * (512 + 64) * 2,       -- one MLA latent per layer
+  -- V3.2: the MLA latent in bf16 + the indexer's 128 fp8 + 4 B scale, uint8 whatever the KV dtype
+  ["deepseek-ai/DeepSeek-V3.2-Exp"] = 61 * ((512 + 64) * 2 + 132),
   ["openai/gpt-oss-20b"]           = 2 * 24 * 8 * 64 * 2,
   ["tiiuae/falcon-7b"]             = 2 * 32 * 1 * 64 * 2,       -- multi-query
   ["bigscience/T0_3B"]             = 2 * 24 * 32 * 64 * 2,      -- decoder self-attention
@@ -405,7 +415,7 @@ local DESC_KEYS = { arch = 1, family = 1, hidden = 1, layers = 1, encoder_layers
 local TENSOR_KEYS = { name = 1, shape = 1, count = 1, role = 1, dtype = 1, gguf_split = 1, layout = 1, layer_ids = 1,
   buffer = 1 }  -- buffer: a persistent buffer (nn.param opts.buffer; gemma4 layer_scalar)
 local KV_KEYS = { layers = 1, kv_heads = 1, k_dim = 1, v_dim = 1, window = 1, mla = 1, kind = 1, tokens = 1,
-  state_elems = 1, conv_elems = 1, layer_ids = 1 }
+  state_elems = 1, conv_elems = 1, layer_ids = 1, bytes = 1, fp8_bytes = 1 }
 local KV_KINDS = { attention = 1, chunked = 1, cross = 1, mamba = 1 }
 local BLOCK_KEYS = { q_dim = 1, kv_dim = 1, ffn_dim = 1, gated = 1, norm = 1, experts = 1,
   experts_per_tok = 1, expert_ffn = 1, dense_ffn = 1, parallel_residual = 1, moe_norm = 1, moe_scaled = 1 }
@@ -495,7 +505,11 @@ local function validate(id, d)
     need(g.kind ~= "chunked" or posint(g.window), tag .. ": chunked needs window")
     need(g.window == nil or posint(g.window), tag .. ": window")
     need(g.mla == nil or type(g.mla) == "boolean", tag .. ": mla")
+    need(g.bytes == nil or not state and g.kind ~= "cross" and posint(g.bytes), tag .. ": bytes (a token's fixed bytes)")
+    need(g.fp8_bytes == nil or g.mla and posint(g.fp8_bytes), tag .. ": fp8_bytes (an MLA latent's 8-bit layout)")
     local n = posint(g.layers) and g.layers or 0
+    -- a group of fixed bytes (DeepSeek-V3.2's indexer keys) sits beside the attention of its layers
+    if g.bytes then n = 0 end
     if state then state_layers = state_layers + n else kv_layers = kv_layers + n end
   end
   -- the groups partition the layers; a state group may instead sit beside attention groups that
@@ -531,7 +545,8 @@ local params = require("nn").params -- checked against the published counts belo
 local function kv_bytes(d, bytes)
   local total = 0
   for _, g in ipairs(d.kv) do
-    if g.kind ~= "mamba" then total = total + g.layers * g.kv_heads * (g.k_dim + g.v_dim) * bytes end
+    if g.bytes then total = total + g.layers * g.bytes
+    elseif g.kind ~= "mamba" then total = total + g.layers * g.kv_heads * (g.k_dim + g.v_dim) * bytes end
   end
   return total
 end
@@ -1269,6 +1284,33 @@ end
 
 ---------------------------------------------------------------------------
 -- Report every preset's count (for humans), then the summary line.
+-- DeepSeek-V3.2 (deepseek_v32): the indexer per layer, replicated on tensor-parallel ranks (vLLM's
+-- ReplicatedLinear: role "other"), its key cache a kv group of 132 fixed bytes beside the MLA latent
+-- (656 B in vLLM's fp8_ds_mla layout), and errors naming the field.
+do
+  local d = built["deepseek-ai/DeepSeek-V3.2-Exp"]
+  if check(d ~= nil, "DeepSeek-V3.2-Exp built") then
+    local function find(name) for _, t in ipairs(d.tensors) do if t.name == name then return t end end end
+    local q, k = find("model.layers.*.self_attn.indexer.wq_b.weight"), find("model.layers.*.self_attn.indexer.wk.weight")
+    local w, nb = find("model.layers.*.self_attn.indexer.weights_proj.weight"), find("model.layers.*.self_attn.indexer.k_norm.bias")
+    check(q and q.shape[1] == 8192 and q.shape[2] == 1536 and q.count == 61 and q.role == "other", "V3.2 indexer wq_b {8192, 1536} x 61, replicated")
+    check(k and k.shape[1] == 128 and k.shape[2] == 7168 and w and w.shape[1] == 64 and nb and nb.shape[1] == 128, "V3.2 indexer wk, weights_proj, k_norm bias")
+    check(#d.kv == 2 and d.kv[1].mla and d.kv[1].k_dim == 576 and d.kv[1].fp8_bytes == 656
+          and d.kv[2].bytes == 132 and d.kv[2].layers == 61, "V3.2 kv: MLA latent (fp8_ds_mla 656 B) + indexer keys 132 B")
+    check(counts["deepseek-ai/DeepSeek-V3.2-Exp"] - counts["deepseek-ai/DeepSeek-V3"] == 61 * 13959424, "V3.2 = V3 + 61 indexers")
+    check(presets.aliases["deepseek-ai/DeepSeek-V3.2"] == "deepseek-ai/DeepSeek-V3.2-Exp", "DeepSeek-V3.2 alias")
+    local c = cfg_of("deepseek-ai/DeepSeek-V3.2-Exp"); c.index_head_dim = nil
+    local ok, err = pcall(build, "deepseek_v32", c)
+    check(not ok and tostring(err):find("index_head_dim", 1, true), "V3.2 without index_head_dim names the field: " .. tostring(err))
+    c = cfg_of("deepseek-ai/DeepSeek-V3.2-Exp"); c.index_head_dim = 100
+    ok, err = pcall(build, "deepseek_v32", c)
+    check(not ok and tostring(err):find("index_head_dim", 1, true), "V3.2 index_head_dim not a multiple of 128: " .. tostring(err))
+    c = cfg_of("deepseek-ai/DeepSeek-V3.2-Exp"); c.q_lora_rank = nil
+    ok, err = pcall(build, "deepseek_v32", c)
+    check(not ok and tostring(err):find("q_lora_rank", 1, true), "V3.2 without q_lora_rank names the field: " .. tostring(err))
+  end
+end
+
 if os.getenv("VERBOSE") then
   for _, id in ipairs(ids) do if counts[id] then print(("%-55s %d"):format(id, counts[id])) end end
 end
