@@ -61,6 +61,8 @@ typedef struct vgroups {
   vspec t[V_MAX_GROUPS];
   int n;
   uint64_t group_size, n_groups, page;
+  bool uniform_type; /* full-attention specs of one block size and several page sizes: one group
+                     ** (UniformTypeKVCacheSpecs, vllm_uniform_type) */
 } vgroups;
 
 /* One pipeline stage's rank. */
@@ -135,9 +137,21 @@ static bool vllm_flashinfer_attn(const ectx *c, const vcfg *v) {
   return !v->v0 && v->version >= 10000 && nvidia && !sm90 && !sm100 && v->kvb == 1 && !est_model_mla(c->m);
 }
 
-/* block_size for the scenario's GPU: `given` is the user's --block-size (0: not given). */
+/* DeepSeek-V3.2's sparse MLA: a KV group of fixed bytes a token (the indexer's keys). */
+static bool sparse_mla(const model_desc *m) {
+  for (int i = 0; i < m->n_kv; i++)
+    if (m->kv[i].bytes) return true;
+  return false;
+}
+
+/* block_size for the scenario's GPU: `given` is the user's --block-size (0: not given). Sparse MLA
+** (DeepSeek-V3.2) runs FLASHMLA_SPARSE, whose kernels take 64-token pages: "Forcing kv cache block
+** size to 64 for FlashMLASparse backend" (vllm/platforms/cuda.py check_and_update_config, use_sparse,
+** 0.11.0); the later backend selector keeps 64 (FlashMLASparseBackend.get_supported_kernel_block_sizes;
+** a Blackwell default of FLASHINFER_MLA_SPARSE, which also takes 32, is not modelled). */
 static uint64_t mla_block_size(const vcfg *v, const scenario *s, const model_desc *m, uint64_t given) {
   uint64_t bs = given ? given : 16;
+  if (sparse_mla(m)) return 64;
   if (v->version < VLLM_MLA_FLASHMLA || !est_model_mla(m)) return bs;
   bool hopper = strcmp(s->gpu_arch, "hopper") == 0 || !s->gpu_arch[0];
   bool bw = strcmp(s->gpu_arch, "blackwell") == 0;
@@ -1189,7 +1203,14 @@ static uint64_t non_torch(ectx *c, const vcfg *v, bool sampler) {
 /* ---------------------------------------------------------------- KV-cache groups */
 
 /* Bytes of one token of one attention layer on a rank, and of one Mamba-style state. */
+/* DeepSeek-V3.2 (vllm/model_executor/models/deepseek_v2.py): the indexer's DeepseekV32IndexerCache
+** is an MLAAttentionSpec of head_size index_head_dim + index_head_dim // 128 x 4 in uint8 (the
+** description's bytes, 132) whatever --kv-cache-dtype; the sparse MLA layers store an 8-bit KV as
+** "fp8_ds_mla" (kv_cache_interface.py MLAAttentionSpec.page_size_bytes: 656 a token when
+** cache_dtype_str is fp8_ds_mla; the description's fp8_bytes). */
 static uint64_t token_bytes(ectx *c, const vcfg *v, const kv_group *k) {
+  if (k->bytes) return k->bytes;
+  if (k->fp8_bytes && v->kvb == 1) return acc_mul(&c->acc, est_kv_heads_rank(k->kv_heads, c->s->tp), k->fp8_bytes);
   return acc_mul3(&c->acc, est_kv_heads_rank(k->kv_heads, c->s->tp), k->k_dim + k->v_dim, v->kvb);
 }
 
@@ -1304,13 +1325,30 @@ static void vllm_unify_pages(vgroups *g, bool hybrid) {
   }
 }
 
+/* Full-attention specs alike in block size and different in page size (DeepSeek-V3.2: the MLA
+** latent's page, 64 x 656 B in fp8_ds_mla or 64 x 1152 B in bf16, beside the indexer's 64 x 132 B):
+** vLLM keeps them in one group of every layer (vllm/v1/core/kv_cache_utils.py get_kv_cache_groups:
+** UniformTypeKVCacheSpecs.from_specs before unify_kv_cache_spec_page_size; kv_cache_interface.py
+** UniformTypeKVCacheSpecs.page_size_bytes = the sum of the layers' pages), so one block spans a page
+** of each layer and a request takes cdiv(len, block_size) blocks: the arithmetic of one spec
+** without the hybrid allocator. Added with the DeepSeek-V3.2 support of 0.11.0 (vllm-project/vllm
+** PR #25896, merged 2025-09-29; the release is inferred from the date). */
+#define VLLM_UNIFORM_TYPE_FROM 11000
+static bool vllm_uniform_type(const vcfg *v, const vgroups *g) {
+  if (v->version < VLLM_UNIFORM_TYPE_FROM || g->n < 2) return false;
+  for (int i = 0; i < g->n; i++)
+    if (g->t[i].kind != KV_ATTN || g->t[i].window || g->t[i].bs != g->t[0].bs) return false;
+  return true;
+}
+
 static void vllm_specs(ectx *c, vcfg *v, vgroups *g, bool hybrid) {
   const model_desc *m = c->m;
   memset(g, 0, sizeof *g);
   if (hybrid) mamba_block_size(c, v);
   for (int i = 0; i < m->n_kv; i++) vllm_spec_add(c, v, g, hybrid, &m->kv[i]);
   vllm_draft_specs(c, v, g, hybrid);
-  vllm_unify_pages(g, hybrid);
+  g->uniform_type = hybrid && vllm_uniform_type(v, g);
+  if (!g->uniform_type) vllm_unify_pages(g, hybrid);
 }
 
 /* vLLM's grouping (kv_cache_utils.py _get_kv_cache_groups_uniform_page_size): layers of
@@ -1635,7 +1673,7 @@ static uint64_t fa3_accum_bytes(ectx *c, const vcfg *v) {
   uint64_t pw, full, largest, tp = s->tp ? s->tp : 1, dv = c->m->head_dim;
   capture_sizes_upto(c, v, 1, &pw, &full, &largest);
   if (est_model_mla(c->m)) {
-    if (v->version < 19000) return 0;
+    if (v->version < 19000 || sparse_mla(c->m)) return 0; /* sparse MLA runs FLASHMLA_SPARSE, not FA */
     for (int i = 0; i < c->m->n_kv; i++)
       if (c->m->kv[i].kind == KV_ATTN && c->m->kv[i].v_dim == 0 && c->m->kv[i].k_dim > 64) dv = c->m->kv[i].k_dim - 64;
   }
@@ -1960,6 +1998,7 @@ void vllm_estimate(ectx *c) {
   vgroups g;
   vllm_specs(c, &v, &g, hybrid);
   if (c->failed) return;
+  if (g.uniform_type) hybrid = false; /* one group of every layer: sized as without the hybrid allocator */
   vllm_grouping(&g, hybrid);
   /* --kv-cache-memory-bytes (vllm/v1/worker/gpu_worker.py determine_available_memory: a set
   ** kv_cache_memory_bytes is returned as the KV memory after the profile run, the utilization

@@ -633,6 +633,24 @@ local function normalize(n, knobs)
     E.fail("runtime.kv_cache_dtype", "expected auto, fp8, fp8_e4m3 or fp8_e5m2, got \"%s\"", kvd)
   end
   n.extra["vllm.kv_bytes"] = FP8[kvd] and 1 or (kvd == "auto" and 0 or 2)
+  -- DeepSeek-V3.2's sparse attention (a kv group of fixed bytes a token: the indexer's keys,
+  -- architectures/deepseek.lua). DeepseekV32ForCausalLM came in 0.11.0 (vllm-project/vllm PR #25896,
+  -- merged 2025-09-29). An fp8 KV is stored as "fp8_ds_mla" (src/rt_vllm.c token_bytes). 0.11.x
+  -- also turn "auto" into it (model_executor/models/config.py DeepseekV32ForCausalLM
+  -- .verify_and_update_config: `cache_dtype == "auto" or startswith("fp8")` -> "fp8_ds_mla", PR
+  -- #25988); later releases map only an fp8 KV ("a custom fp8 format is used when fp8 kv-cache is
+  -- enabled"), "auto" staying bf16. The release of that change is not pinned: 0.12.0 assumed.
+  local sparse = false
+  for _, g in ipairs(n.model.desc.kv or {}) do sparse = sparse or g.bytes ~= nil end
+  if sparse then
+    if code < 11000 then
+      E.fail("runtime.version", "vLLM %s has no model class for DeepSeek-V3.2's sparse attention (first in 0.11.0)", v)
+    end
+    if kvd == "auto" and code < 12000 then
+      n.extra["vllm.kv_bytes"] = 1
+      note(n, "vLLM %s stores DeepSeek-V3.2's KV as fp8_ds_mla when kv_cache_dtype is auto (656 B a token and layer)", v)
+    end
+  end
   mamba_dtypes(n, knobs, code, v)
   mamba_cache_mode(n, knobs, code, v)
   -- model classes that build their rotary cos/sin cache in fp32 whatever the model dtype
