@@ -987,6 +987,18 @@ void sglang_estimate(ectx *c) {
   /* what SGLang allocates: each pool its size plus one padding page */
   uint64_t full_rows = p.tokens + g.page, swa_rows = p.hybrid ? p.swa_tokens + g.page : 0;
   uint64_t k = acc_add(&c->acc, acc_mul(&c->acc, full_rows, p.k_full), acc_mul(&c->acc, swa_rows, p.k_swa));
+  /* DeepSeek-V3.2 with an fp8 KV: NSATokenToKVPool allocates rows of kv_cache_dim 656 (the
+  ** description's fp8_bytes: model_runner_kv_cache_mixin.py calculate_mla_kv_cache_dim, the
+  ** FlashMLA fp8 layout) while the cell size above divides by kv_lora_rank + rope = 576 a layer:
+  ** the pool takes 80 B a token and layer more than the profile counted. PR #11309's 8 x B200 log
+  ** (V3.2-Exp, fp8_e4m3 by default on Blackwell): "#tokens: 975424, KV size: 43.67 GB" =
+  ** (975,424 + 64) x 61 x (656 + 132) B = 43.67 GiB. */
+  if (est_bits(s->kv_dtype) == 8)
+    for (int i = 0; i < c->m->n_kv; i++) {
+      const kv_group *kg = &c->m->kv[i];
+      if (kg->fp8_bytes > kg->k_dim + kg->v_dim && kg->kind == KV_ATTN)
+        k = acc_add(&c->acc, k, acc_mul3(&c->acc, full_rows, kg->fp8_bytes - kg->k_dim - kg->v_dim, bytes_ceildiv(kg->layers, s->pp)));
+    }
   uint64_t v = acc_add(&c->acc, acc_mul(&c->acc, full_rows, p.v_full), acc_mul(&c->acc, swa_rows, p.v_swa));
   uint64_t kv = acc_add(&c->acc, k, v);
   /* the draft's pool: as many rows, its own layers (full attention) */

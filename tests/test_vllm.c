@@ -4041,6 +4041,52 @@ static void test_holdout13_v0201_tokens(void **state) {
 **     int(4.7121 x 256,000): that build prints tokens as concurrency x max_model_len for hybrids).
 **  K1 vllm-project/vllm#28228: cyankiwi/Kimi-Linear-48B-A3B-Instruct-AWQ-4bit, tp 2 on 2 x RTX 3090,
 **     util 0.95, 120,000, 8 seqs, prefix caching: 2.30 GiB, 75,840 tokens, 2.48x. */
+/* DeepSeek-V3.2 (deepseek_v32): sparse MLA at block 64 (FlashMLASparse), the indexer's keys a second
+** MLAAttentionSpec of 64 x 132 B beside the latent's 64 x 656 B (fp8_ds_mla) or 64 x 1152 B (bf16), one
+** group of every layer (UniformTypeKVCacheSpecs): block bytes 61 x 64 x (656 + 132) = 3,076,352 in fp8,
+** 61 x 64 x (1152 + 132) = 5,012,736 in bf16. A pinned 50 GiB gives 17,451 blocks (1,116,864 tokens,
+** 6.82 requests of 163,840) in fp8 and 10,710 in bf16. 0.11.x store "auto" as fp8_ds_mla (PR #25988),
+** later releases (0.12.0 assumed) as bf16; 0.10.2 has no DeepseekV32ForCausalLM. SGLang: the NSA pool's
+** 656-byte fp8 rows + 132 index bytes a layer and the padding page of 64, checked against
+** sgl-project/sglang PR #11309's 8 x B200 log ("#tokens: 975424, KV size: 43.67 GB"). */
+#define DS32(rt) \
+  "return { model = 'deepseek-ai/DeepSeek-V3.2-Exp', runtime = { name = 'vllm', max_model_len = 163840, " \
+  "kv_cache_memory_bytes = 53687091200, " rt " }, parallel = { tp = 8 }, workload = { kind = 'inference', " \
+  "context = 163840 }, gpu = 'H200' }"
+static void test_deepseek_v32(void **state) {
+  json_t *j = eval(*state, DS32("version = '0.11.0'"));
+  assert_int_equal((long long)fig(j, "block_size"), 64);
+  assert_int_equal((long long)fig(j, "num_gpu_blocks"), 17451);
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), 1116864);
+  near(j, "max_concurrency", 17451.0 / 2560, 1e-9, 0);
+  assert_int_equal((long long)fig(j, "cuda_graph_attn_accum_bytes"), 0);
+  json_decref(j);
+  j = eval(*state, DS32("version = '0.13.0', block_size = 16"));
+  assert_int_equal((long long)fig(j, "block_size"), 64);
+  assert_int_equal((long long)fig(j, "num_gpu_blocks"), 10710);
+  json_decref(j);
+  j = eval(*state, DS32("version = '0.13.0', kv_cache_dtype = 'fp8'"));
+  assert_int_equal((long long)fig(j, "num_gpu_blocks"), 17451);
+  json_decref(j);
+  expect_error(*state, DS32("version = '0.10.2'"), "runtime.version: vLLM 0.10.2 has no model class for DeepSeek-V3.2");
+  /* the indexer (wq_b + wk fp8, whole on each of the 8 ranks) over DeepSeek-V3's weights */
+  j = eval(*state, DS32("version = '0.11.0'"));
+  json_t *v3 = eval(*state, "return { model = 'deepseek-ai/DeepSeek-V3', runtime = { name = 'vllm', version = '0.11.0', "
+                            "max_model_len = 163840, kv_cache_memory_bytes = 53687091200 }, parallel = { tp = 8 }, "
+                            "workload = { kind = 'inference', context = 163840 }, gpu = 'H200' }");
+  double d = fig(j, "weights_bytes") - fig(v3, "weights_bytes");
+  if (!(d > 61.0 * (12582912 + 917504) && d < 61.0 * 13959424 * 1.1)) fail_msg("indexer weights per rank: %.0f", d);
+  json_decref(v3);
+  json_decref(j);
+  j = eval(*state, "return { model = 'deepseek-ai/DeepSeek-V3.2-Exp', runtime = { name = 'sglang', kv_cache_dtype = "
+                   "'fp8_e4m3', max_total_tokens = 975424 }, parallel = { tp = 8 }, workload = { kind = 'inference', "
+                   "context = 163840 }, gpu = 'B200' }");
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), 975424);
+  assert_int_equal((long long)fig(j, "kv_cache_bytes"), 46889757184LL);
+  near(j, "kv_cache_bytes", 43.67 * GIB, 0, 0.005 * GIB);
+  json_decref(j);
+}
+
 static void test_arch_families_c_vllm(void **state) {
   json_t *j = eval(*state, "return { model = 'nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16', runtime = { name = 'vllm', "
                            "version = '0.13.0' }, workload = { kind = 'inference', context = 32768 }, gpu = 'H200' }");
@@ -4324,7 +4370,7 @@ int main(void) {
       cmocka_unit_test(test_rocm_sampler_sorts), cmocka_unit_test(test_sglang_rocm_aiter),
       cmocka_unit_test(test_v2_runner_holdout5), cmocka_unit_test(test_quant_70b_h200_holdout6), cmocka_unit_test(test_bnb_inflight_holdout6), cmocka_unit_test(test_marlin_holdout6), cmocka_unit_test(test_fused_experts_fp8_holdout6), cmocka_unit_test(test_gptq_kernels_holdout7), cmocka_unit_test(test_w4a16_zero_points_machete), cmocka_unit_test(test_qwen3_235b_fp8_tp4_v0271),
       cmocka_unit_test(test_v020_hybrid_tokens), cmocka_unit_test(test_v0202_hybrid_tokens), cmocka_unit_test(test_swap_space_host_only), cmocka_unit_test(test_spec_graph_downgrade), cmocka_unit_test(test_flashinfer_capture_hybrid),
-      cmocka_unit_test(test_holdout10_vllm), cmocka_unit_test(test_graph_hybrid_full_v0102), cmocka_unit_test(test_holdout12_vllm), cmocka_unit_test(test_holdout13_v0201_tokens), cmocka_unit_test(test_arch_families_c_vllm), cmocka_unit_test(test_holdout10_vllm_fit), cmocka_unit_test(test_fit_len_arithmetic),
+      cmocka_unit_test(test_holdout10_vllm), cmocka_unit_test(test_graph_hybrid_full_v0102), cmocka_unit_test(test_holdout12_vllm), cmocka_unit_test(test_holdout13_v0201_tokens), cmocka_unit_test(test_arch_families_c_vllm), cmocka_unit_test(test_holdout10_vllm_fit), cmocka_unit_test(test_fit_len_arithmetic), cmocka_unit_test(test_deepseek_v32),
       cmocka_unit_test(test_qwen3_vl_vllm), cmocka_unit_test(test_qwen25_vl_mrope_cache),
       cmocka_unit_test(test_language_model_only), cmocka_unit_test(test_quantization_flag_checkpoint),
   };

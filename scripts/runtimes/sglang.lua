@@ -297,6 +297,17 @@ local function normalize(n, knobs)
   for _, k in ipairs { "page_size", "max_running_requests", "context_length", "max_mamba_cache_size" } do
     if knobs[k] == 0 then E.fail("runtime." .. k, "expected a positive integer, got 0") end
   end
+  -- DeepSeek-V3.2 (DSA: a kv group of fixed bytes, the indexer's keys; src/rt_sglang.c group_kv):
+  -- server_args.py _handle_model_specific_adjustments sets page_size 64 on CUDA ("Setting page size
+  -- to 64 for DeepSeek NSA/DSA"; 1 on ROCm, not modelled). Its other NSA defaults (DP attention in
+  -- the first releases, fp8_e4m3 KV on Blackwell) are not modelled: set them by hand.
+  local sparse = false
+  for _, g in ipairs(n.model.desc.kv or {}) do sparse = sparse or g.bytes ~= nil end
+  if sparse and knobs.page_size == nil then
+    knobs.page_size = 64
+    n.extra["runtime.page_size"] = 64
+    note(n, "SGLang page_size 64 for DeepSeek's sparse attention (server_args.py: \"Setting page size to 64 for DeepSeek NSA\")")
+  end
   local r = knobs.swa_full_tokens_ratio
   if r ~= nil and (r <= 0 or r > 1) then
     E.fail("runtime.swa_full_tokens_ratio", "expected a ratio in (0, 1], got %s", tostring(r))
