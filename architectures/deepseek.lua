@@ -14,12 +14,14 @@
 -- KV dtype (DeepseekV32IndexerCache; SGLang NSATokenToKVPool.index_k_with_scale_buffer): a second
 -- kv group of fixed bytes. The sparse MLA layers store an 8-bit KV as vLLM's "fp8_ds_mla" (512 fp8
 -- + 4 fp32 scales + 64 bf16 rope = 656 B: kv_cache_interface.py MLAAttentionSpec.page_size_bytes).
+-- GLM-5 (model_type glm_moe_dsa, GlmMoeDsaForCausalLM) is the same mechanism: vLLM registers it to
+-- deepseek_v2.py's GlmMoeDsaForCausalLM(DeepseekV2ForCausalLM), with the same indexer and caches.
 local nn = require "nn"
 
 return arch {
   name        = "deepseek",
-  summary     = "DeepSeek-V2/V3: MLA attention, DeepSeekMoE (MTP layers excluded)",
-  model_types = { "deepseek_v2", "deepseek_v3", "kimi_k2", "deepseek_v32" },
+  summary     = "DeepSeek-V2/V3/V3.2, GLM-5: MLA attention (V3.2/GLM-5: + sparse-attention indexer), DeepSeekMoE (MTP layers excluded)",
+  model_types = { "deepseek_v2", "deepseek_v3", "kimi_k2", "deepseek_v32", "glm_moe_dsa" },
   build = function(cfg)
     local v3 = nn.opt(cfg, "model_type", "deepseek_v2") ~= "deepseek_v2"   -- deepseek_v3, kimi_k2
     local h, L = nn.need(cfg, "hidden_size"), nn.need(cfg, "num_hidden_layers")
@@ -57,7 +59,8 @@ return arch {
       { name = lp .. ".self_attn.v_b_proj.weight", gguf = "attn_v_b", shape = { nh * dv, r_kv } },
     }
     nn.linear(t, lp .. ".self_attn.o_proj", h, nh * dv, a)
-    local v32 = nn.opt(cfg, "model_type", "") == "deepseek_v32"
+    local mt = nn.opt(cfg, "model_type", "")
+    local v32 = mt == "deepseek_v32" or mt == "glm_moe_dsa"
     local ixh, ixd
     if v32 then
       ixh, ixd = nn.need(cfg, "index_n_heads"), nn.need(cfg, "index_head_dim")

@@ -1311,6 +1311,26 @@ do
   end
 end
 
+-- GLM-5 (model_type glm_moe_dsa, GlmMoeDsaForCausalLM): vLLM serves it with deepseek_v2.py's class
+-- (registry "GlmMoeDsaForCausalLM": ("deepseek_v2", "GlmMoeDsaForCausalLM"), a DeepseekV2ForCausalLM
+-- subclass), the same MLA + indexer. Shape as public GLM-5 run scripts quote it (no copy of the Hub
+-- config.json was found, so no preset): 78 layers, hidden 6144, 64 heads, q_lora 2048, qk_nope 192,
+-- v_head_dim 256, index_n_heads 32, vocab 154880. 743,911,218,432 without the MTP layer: the
+-- published "744B" total (rounded; whether it counts the MTP layer is not known).
+do
+  local c = { model_type = "glm_moe_dsa", vocab_size = 154880, hidden_size = 6144, intermediate_size = 12288,
+    moe_intermediate_size = 2048, num_hidden_layers = 78, first_k_dense_replace = 3, num_attention_heads = 64,
+    num_key_value_heads = 64, n_routed_experts = 256, n_shared_experts = 1, num_experts_per_tok = 8,
+    q_lora_rank = 2048, kv_lora_rank = 512, qk_nope_head_dim = 192, qk_rope_head_dim = 64, v_head_dim = 256,
+    index_n_heads = 32, index_head_dim = 128, index_topk = 2048, max_position_embeddings = 202752 }
+  local ok, d = pcall(build, "glm_moe_dsa", c)
+  if check(ok, "GLM-5 builds: " .. tostring(d)) then
+    local n = params(d)
+    check(n == 743911218432 and (n + 500000000) // 1000000000 == 744, "GLM-5 count " .. n .. " (published 744B)")
+    check(#d.kv == 2 and d.kv[1].fp8_bytes == 656 and d.kv[2].bytes == 132 and d.kv[2].layers == 78, "GLM-5 kv: latent + indexer keys")
+  end
+end
+
 if os.getenv("VERBOSE") then
   for _, id in ipairs(ids) do if counts[id] then print(("%-55s %d"):format(id, counts[id])) end end
 end
