@@ -473,6 +473,12 @@ static uint64_t rank_tensor_bytes(ectx *c, const inv_tensor *t) {
   bool draft = est_is_draft(t);
   uint64_t V = draft && t->ndim >= 1 ? t->shape[0] : m->vocab;
   uint64_t kvh = draft ? scn_u64(c->s, "spec.kv1.heads", m->kv_heads) : m->kv_heads;
+  /* MiniMaxText01ForCausalLM casts its untied head to fp32 (self.lm_head.float(), vllm-project/vllm
+  ** PR #19592; scripts/runtimes/vllm.lua minimax_state sets vllm.lm_head_fp32 from 0.9.2) */
+  uint64_t el = 0;
+  if (t->role == ROLE_LM_HEAD && !draft && !t->qtype[0] && scn_bool(c->s, "vllm.lm_head_fp32", false) &&
+      inv_tensor_elements(t, &el))
+    b = acc_mul3(&c->acc, el, t->count, 4);
   bool vocab = (t->role == ROLE_EMBED || t->role == ROLE_LM_HEAD) && t->ndim >= 1 && t->shape[0] == V;
   if (vocab && V) b = acc_mul(&c->acc, b / V, (V + 63) / 64 * 64);
   bool kv_proj = strstr(t->name, "k_proj") || strstr(t->name, "v_proj");

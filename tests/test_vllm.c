@@ -4153,6 +4153,26 @@ static void test_arch_families_c_vllm(void **state) {
   assert_int_equal((long long)fig(j, "cuda_graph_sizes_full"), 0);
   assert_true(fig(j, "cuda_graph_sizes_piecewise") > 0);
   json_decref(j);
+  /* vllm-project/vllm PR #19592 (merged 2025-06-13; 0.9.2 assumed): MiniMaxText01ForCausalLM casts
+  ** its head to fp32 (self.lm_head.float()) and V0's MinimaxCacheManager holds the state in fp32.
+  ** Per rank at tp 8: the head's 200,064 x 6,144 rows (a multiple of 64) x 2 B / 8 = 307,298,304 B
+  ** more, less the 960 KiB allocator tail the bf16 copy kept (293.06 MiB in a 294 MiB segment);
+  ** the V0 state 70 layers x (max_num_seqs + 2) x 8 heads x 128 x 128 doubles */
+#define M1(ver, knobs)                                                                                   \
+  "return { model = 'MiniMaxAI/MiniMax-M1-80k', runtime = { name = 'vllm', version = '" ver "'" knobs " }, " \
+  "parallel = { tp = 8 }, workload = { kind = 'inference', context = 8192 }, gpu = 'H200' }"
+  json_t *a = eval(*state, M1("0.9.1", "")), *b = eval(*state, M1("0.9.2", ""));
+  assert_int_equal((long long)(fig(b, "weights_bytes") - fig(a, "weights_bytes")), 307298304LL - 983040LL);
+  assert_int_equal((long long)fig(b, "mamba_cache_bytes"), 2 * (long long)fig(a, "mamba_cache_bytes"));
+  json_decref(a), json_decref(b);
+  /* V1: one state tensor in mamba_cache_dtype (mamba_utils.py linear_attention_state_dtype), which
+  ** refuses float32; mamba_ssm_cache_dtype changes nothing */
+  a = eval(*state, M1("0.11.0", "")), b = eval(*state, M1("0.11.0", ", mamba_ssm_cache_dtype = 'float32'"));
+  assert_int_equal((long long)fig(b, "block_size"), (long long)fig(a, "block_size"));
+  assert_int_equal((long long)fig(b, "num_gpu_blocks"), (long long)fig(a, "num_gpu_blocks"));
+  json_decref(a), json_decref(b);
+  expect_error(*state, M1("0.11.0", ", mamba_cache_dtype = 'float32'"), "fp32 state for minimax is not yet supported");
+#undef M1
 }
 
 /* Hold-out (holdout10-vllm-fit): vLLM's own refusals, "To serve at least one request with the

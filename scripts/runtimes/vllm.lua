@@ -20,8 +20,16 @@ local ROPE_FP32 = { gpt_oss = true }
 local V0_STATE = { jamba = true, bamba = true, nemotron_h = true, granitemoehybrid = true, falcon_h1 = true }
 -- MiniMax-Text-01 / M1: V0's MinimaxCacheManager (minimax_text_01.py, SupportsV0Only until
 -- vllm-project/vllm PR #22151 "[V1] [Hybrid] Support Minimax-Text-01 in V1", August 2025) holds
--- (lightning layers, max_num_seqs, heads / tp, d, d) in the default (model) dtype; V1 pages it
+-- (lightning layers, max_num_seqs, heads / tp, d, d) in the default (model) dtype; V1 pages it.
+-- vllm-project/vllm PR #19592 ("[Model] Fix minimax model cache & lm_head precision", merged
+-- 2025-06-13, before MiniMax-M1's PR #19677; 0.9.2 assumed the first release) made that cache
+-- MinimaxCacheManager(dtype=torch.float32) and cast the head to fp32 (self.lm_head.float() in
+-- MiniMaxText01ForCausalLM.__init__, still there in V1). V1's state dtype is
+-- MambaStateDtypeCalculator.linear_attention_state_dtype (mamba_utils.py, PR #22928): one tensor
+-- in mamba_cache_dtype (the model dtype for auto), and "fp32 state for minimax is not yet
+-- supported" for float32.
 V0_STATE.minimax = true
+local MINIMAX_FP32 = 9002
 local V1_STATE_DEFAULT = 10002
 local MTP_HYBRID_SINCE = { qwen3_next = { 10002, "0.10.2" }, qwen3_5 = { 17000, "0.17.0" } }
 
@@ -100,6 +108,29 @@ local function mamba_dtypes(n, knobs, code, v)
     note(n, "vLLM recurrent state: conv in %s, SSM in %s (%s)", conv == "auto" and "the model dtype" or conv,
       ssm == "auto" and "the model dtype" or ssm, why or "mamba_cache_dtype / mamba_ssm_cache_dtype auto")
   end
+end
+
+-- MiniMax's lightning-attention state and head (V0_STATE's note above): V0 from PR #19592 keeps
+-- the state in float32 whatever the knobs; V1 keeps it in mamba_cache_dtype alone and refuses
+-- float32. From PR #19592 the untied lm_head is fp32 (src/rt_vllm.c rank_tensor_bytes).
+local function minimax_state(n, knobs, code, v, v1)
+  if code >= MINIMAX_FP32 then n.extra["vllm.lm_head_fp32"] = true end
+  if not v1 then
+    if code >= MINIMAX_FP32 then
+      n.extra["vllm.mamba_conv_bytes"], n.extra["vllm.mamba_ssm_bytes"] = 4, 4
+      note(n, "vLLM %s (V0) keeps MiniMax's lightning-attention state in float32 (MinimaxCacheManager, PR #19592): "
+        .. "mamba_cache_dtype / mamba_ssm_cache_dtype not read", v)
+    end
+    return
+  end
+  if code >= V1_STATE_DEFAULT and knobs.mamba_cache_dtype == "float32" then
+    E.fail("runtime.mamba_cache_dtype", "vLLM %s refuses float32 for MiniMax's lightning-attention state "
+      .. "(MambaStateDtypeCalculator.linear_attention_state_dtype: \"fp32 state for minimax is not yet supported\")", v)
+  end
+  if knobs.mamba_ssm_cache_dtype ~= nil and knobs.mamba_ssm_cache_dtype ~= "auto" then
+    note(n, "vLLM keeps MiniMax's lightning-attention state in one tensor of mamba_cache_dtype: mamba_ssm_cache_dtype not read")
+  end
+  n.extra["vllm.mamba_ssm_bytes"] = n.extra["vllm.mamba_conv_bytes"]
 end
 
 -- mamba_cache_mode (vllm/config/cache.py): how many recurrent-state blocks a request holds.
@@ -694,6 +725,7 @@ local function normalize(n, knobs)
     E.fail("runtime.use_v1", "vLLM %s runs only the %s engine", v, v1 and "V1" or "V0")
   end
   n.extra["vllm.v0"] = not v1
+  if n.model.desc.arch == "minimax" then minimax_state(n, knobs, code, v, v1) end
   local mm = (MM[n.model.desc.arch or ""] or function() end)(n.model.desc, knobs)
   if knobs.max_pixels ~= nil and not (mm and MAX_PIXELS[n.model.desc.arch or ""]) then
     E.fail("runtime.max_pixels", "applies to the Qwen2.5-VL, Qwen3-VL and Qwen3.5 image processors only")
