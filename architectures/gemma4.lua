@@ -41,6 +41,9 @@ local nn = require "nn"
 -- writes {layer: {head_dim, num_key_value_heads}} for every full layer), or nil.
 local function full_override(tc, full_of, L)
   local plc = tc.per_layer_config
+  if plc ~= nil and type(plc) ~= "table" and type(plc) ~= "userdata" then
+    error(("config: field 'per_layer_config' must be a table of layer overrides, got %s"):format(type(plc)), 0)
+  end
   if type(plc) ~= "table" then return nil end
   local found
   for k, o in pairs(plc) do
@@ -159,6 +162,11 @@ return arch {
     -- layer kinds (Gemma4TextConfig.__post_init__: default 5 sliding : 1 full, last layer full)
     local lt = tc.layer_types
     local full_of
+    -- a layer_types that is not a list (nor null) is refused, not read as absent: the default
+    -- 5 : 1 pattern would silently size the wrong layers
+    if lt ~= nil and type(lt) ~= "table" and type(lt) ~= "userdata" then
+      error(("config: field 'layer_types' must be a list of sliding_attention / full_attention, got %s"):format(type(lt)), 0)
+    end
     if type(lt) == "table" then
       nn.layer_types(tc, L, 1)  -- length and names checked
       full_of = function(i) return i == L - 1 or lt[i + 1] == "full_attention" end

@@ -1003,6 +1003,15 @@ do
   b = deep_copy(tc); b.enable_moe_block = true
   e = err_of(build, "gemma4_text", b)
   check(type(e) == "string" and e:find("'num_experts'", 1, true), "gemma4 MoE without num_experts: " .. tostring(e))
+  -- a layer_types of the wrong type is refused (it used to fall back to the default pattern)
+  for _, v in ipairs { "x", 0 } do
+    b = deep_copy(tc); b.layer_types = v
+    e = err_of(build, "gemma4_text", b)
+    check(type(e) == "string" and e:find("'layer_types'", 1, true), "gemma4 layer_types " .. tostring(v) .. ": " .. tostring(e))
+  end
+  b = deep_copy(tc); b.per_layer_config = "x"
+  e = err_of(build, "gemma4_text", b)
+  check(type(e) == "string" and e:find("'per_layer_config'", 1, true), "gemma4 per_layer_config string: " .. tostring(e))
 end
 -- ---- end gemma4
 
