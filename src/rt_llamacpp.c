@@ -1469,7 +1469,9 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
         int end = 0;
         if (sscanf(it->name, "blk.%u.ffn_gate_inp.%n", &il, &end) == 1 && end > 0 && il % 2 == 0) other = true;
       }
-      if (other) break;
+      /* a description's experts off that layout (expert_layer_period / offset other than 2 / 1:
+      ** scripts/runtimes/llamacpp.lua reads the config) are not replayed either */
+      if (other || scn_bool(l->s, "llamacpp.jamba_moe_other", false)) break;
       uint64_t n_s = g->state_elems > g->conv_elems ? g->state_elems - g->conv_elems : 0;
       if (!ch || kern < 2 || !n_s || n_s % ch) break;
       uint64_t N = n_s / ch;

@@ -325,6 +325,23 @@ static void test_arch_families_c_llamacpp(void **state) {
   if (tu_eval(*state, nano_cpu, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
   assert_int_equal(tu_category_basis_exact(j, "activations"), 0);
   json_decref(j);
+  /* Jamba's replay routes every second layer from layer 1 (the released expert_layer_period 2,
+  ** offset 1): a config with its experts elsewhere is not replayed as exact (llamacpp.lua
+  ** llamacpp.jamba_moe_other), one with the released layout is */
+#define JAMBA_CPU(off)                                                                                    \
+  "return { model = { arch = 'jamba', config = { model_type = 'jamba', hidden_size = 256, "               \
+  "num_hidden_layers = 8, vocab_size = 512, num_attention_heads = 4, num_key_value_heads = 2, "           \
+  "intermediate_size = 512, attn_layer_period = 4, attn_layer_offset = 2, expert_layer_period = 2, "      \
+  "expert_layer_offset = " off ", num_experts = 4, num_experts_per_tok = 2, mamba_d_state = 16, "         \
+  "mamba_d_conv = 4, mamba_expand = 2, mamba_dt_rank = 16 } }, runtime = { name = 'llamacpp', "          \
+  "device = 'cpu', n_ctx = 2048 }, workload = { kind = 'inference', context = 2048, concurrency = 1 } }"
+  if (tu_eval(*state, JAMBA_CPU("1"), &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
+  json_decref(j);
+  if (tu_eval(*state, JAMBA_CPU("0"), &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  assert_int_equal(tu_category_basis_exact(j, "activations"), 0);
+  json_decref(j);
+#undef JAMBA_CPU
   const char *kimi = "return { model = 'moonshotai/Kimi-Linear-48B-A3B-Instruct', quant = 'gguf:Q4_K_M', "
                      "gpu = 'H200', runtime = { name = 'llamacpp' }, workload = { kind = 'inference', "
                      "context = 4096, concurrency = 1 } }";

@@ -122,6 +122,14 @@ local function normalize(n, knobs)
   -- a .gguf file's tensors come in the file's order with their data offsets; a built-in
   -- model's are put in llama-quantize's order for the mapped range (src/rt_llamacpp.c)
   if type(n.model.id) == "string" and n.model.id:match("%.gguf$") then x["runtime.gguf_file"] = true end
+  -- Jamba's replayed graph (src/rt_llamacpp.c, lc_graph.c lg_moe_layer) routes every second layer
+  -- from layer 1, the released models' expert_layer_period 2 / offset 1 (JambaConfig's defaults);
+  -- a config with another layout is not replayed (a GGUF's is caught by its blk.<il>.ffn_gate_inp)
+  if n.model.desc.arch == "jamba" and type(cfg) == "table" then
+    local function num(v, d) return type(v) == "number" and v or d end
+    local p, o = num(cfg.expert_layer_period, 2), num(cfg.expert_layer_offset, 1)
+    if num(cfg.num_experts, 16) > 1 and (p ~= 2 or o ~= 1) then x["llamacpp.jamba_moe_other"] = true end
+  end
   if type(n.model.id) == "string" and n.model.id:match("%.gguf$") and type(cfg) == "table"
      and (cfg.num_nextn_predict_layers or 0) > 0 then
     x["runtime.n_layer_nextn"] = cfg.num_nextn_predict_layers
