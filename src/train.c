@@ -578,7 +578,7 @@ static uint64_t kept_activations(ectx *c, const train_cfg *t, uint64_t per_layer
 ** (GPTModel) drops its 16-bit logits when the loss returns: a + 4 per element at either
 ** end (the head output beside the fp32 copy, the fp32 gradient beside its 16-bit cast), 4
 ** in fp32, where .float() is the tensor itself. */
-static uint64_t logits_bytes(ectx *c, const train_cfg *t, uint64_t tokens, uint64_t a, bool freed) {
+static uint64_t logits_bytes(ectx *c, const train_cfg *t, uint64_t tokens, uint64_t a, bool freed, uint64_t work) {
   if (c->m->family == FAM_ENCODER) return 0; /* classification heads: a few logits */
   uint64_t elems = acc_mul(&c->acc, tokens, bytes_ceildiv(c->m->vocab, c->s->tp));
   switch (t->loss) {
@@ -595,16 +595,31 @@ static uint64_t logits_bytes(ectx *c, const train_cfg *t, uint64_t tokens, uint6
     ** hidden-state gradient (chunk x hidden, a) added to one fp32 GradAccumulator of
     ** tokens x hidden, which is cast to the model dtype after the last chunk
     ** (grad_accumulator.result().to(term_pred.dtype)) and handed to the decoder's backward.
-    ** A chunk's logits follow the standard loss (the head output is not kept: nothing saves
-    ** it, 12 B per element at most; compiled, 2 a), vocabulary sharded under loss parallel. */
+    ** A chunk's peak (torchtitan components/loss.py at 94609ad7, docs/chunked_loss.md's
+    ** commit, and b5bcd76c6): the loop's `logits = lm_head(h_chunk)` keeps the head output
+    ** (a) through `chunk_loss.backward()`. Under TP, loss parallel runs
+    ** _LossParallelCrossEntropy (since fec0c175d, #3467) on `pred.float()`: forward saves
+    ** the fp32 log_probs; its backward builds grad_input = zeros_like(log_probs), then
+    ** `(grad_input + torch.exp(log_probs)) * grad_output`, so the exp and the sum are alive
+    ** beside log_probs and grad_input: a + 16 per element (the .float() copy is not saved
+    ** and is gone by then). Without TP, F.cross_entropy(pred.float()): log_softmax saves its
+    ** output, and its backward writes a new tensor beside nll_loss's gradient: a + 12.
+    ** Compiled (the loss only, not the head), 2 a. The loop runs inside the loss call,
+    ** before the decoder's backward: no layer is being recomputed beside a chunk (`work`,
+    ** kept_activations), so the loop's bytes only count above that layer's. After the loop
+    ** the decoder's backward holds the norm output and its bf16 gradient beside the
+    ** recomputed layer, the fp32 accumulator having been freed. */
     bytes_acc *A = &c->acc;
     uint64_t chunk = t->loss_chunk && t->loss_chunk < tokens ? t->loss_chunk : tokens;
     uint64_t celems = acc_mul(A, chunk, bytes_ceildiv(c->m->vocab, c->s->tp));
-    uint64_t per = t->compile ? 2 * a : (a + (a < 4 ? 4 : 0) + 4 > 12 ? a + (a < 4 ? 4 : 0) + 4 : 12);
+    uint64_t per = t->compile ? 2 * a : c->s->tp > 1 ? a + 16 : a + 12;
     uint64_t hid = acc_mul(A, tokens, c->m->hidden);
     uint64_t in_loop = acc_add(A, acc_mul(A, hid, 4), acc_add(A, acc_mul(A, celems, per), acc_mul3(A, chunk, c->m->hidden, a)));
-    uint64_t after = acc_mul(A, hid, 4 + a);
-    return acc_add(A, acc_mul(A, hid, a), in_loop > after ? in_loop : after);
+    uint64_t cast = acc_mul(A, hid, 4 + a); /* the accumulator and its cast, no layer recomputed yet */
+    uint64_t loop = (in_loop > cast ? in_loop : cast);
+    loop = loop > work ? loop - work : 0;
+    uint64_t bwd = acc_mul(A, hid, a); /* the decoder backward's incoming gradient */
+    return acc_add(A, acc_mul(A, hid, a), loop > bwd ? loop : bwd);
   }
   default:
     if (t->compile) return acc_mul(&c->acc, elems, 2 * a);
@@ -803,7 +818,7 @@ static void lm_activations(ectx *c, const train_cfg *t, uint64_t a, train_parts 
   }
   /* under pipelining the schedule, not the training loop, calls the loss and keeps the
   ** stage output (the head's) until that micro-batch's backward: no `del pred` */
-  p->logits = logits_bytes(c, t, tokens, a, t->free_logits && s->pp < 2);
+  p->logits = logits_bytes(c, t, tokens, a, t->free_logits && s->pp < 2, s->pp < 2 ? work : 0);
   /* one layer's backward: its transients beside the layer's saved tensors */
   uint64_t bwd = acc_add(A, ring_backward(c, t, tokens, a), fp8_backward_casts(c, t, tokens));
   if (t->sp && t->sp_local) /* Megatron re-gathers the sequence-sharded Linear input */
