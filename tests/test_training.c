@@ -1529,6 +1529,38 @@ static void test_torchtune_lora_only_nf4_holdout12(void **state) {
   json_decref(j);
 }
 
+/* torchtune's QLoRA base by model family (scripts/workloads/train.lua torchtune_lora_only_nf4):
+** the qwen2 builders (Qwen2 / Qwen2.5) never built FrozenNF4Linear, so the Linears LoRA does not
+** adapt stay bf16 at every torchtune version (torchtune/models/qwen2/_component_builders.py
+** lora_qwen2: `else nn.Linear(...)`, `mlp = qwen2_mlp(...)`, v0.3.0 through v0.6.1 and main at
+** bd2a0fc7c), while mistral's have it from v0.3.0 (#1119, 898670f0e), so a Mistral base is
+** whole nf4 at 0.4.0 whatever LoRA targets. Qwen2.5-7B, LoRA on q,v at 0.4.0: k, o, gate, up and
+** down stay bf16, 28 x (3584 x 512 + 3584 x 3584 + 3 x 3584 x 18,944) x 2 = 12,228,493,312 B in
+** place of their nf4 bytes (3,439,272,704 as bnb-nf4 counts them). */
+static void test_torchtune_lora_only_nf4_family(void **state) {
+  const char *f = "return { model = '%s', dtype = 'bf16', gpu = 'A100-SXM4-80GB', quant = 'bnb-nf4', "
+                  "runtime = { name = 'torchtune', version = '%s' }, workload = { kind = 'train', method = 'qlora', micro_batch = 1, "
+                  "seq_len = 512, grad_checkpointing = true, optimizer = 'adamw', precision = 'bf16', "
+                  "lora = { r = 8, alpha = 16, targets = { %s } }, attention = 'sdpa' } }";
+  const char *qv = "'q_proj', 'v_proj'";
+  const char *all = "'q_proj', 'k_proj', 'v_proj', 'o_proj', 'gate_proj', 'up_proj', 'down_proj'";
+  char buf[768];
+  long long w[4];
+  const char *models[2] = {"Qwen/Qwen2.5-7B-Instruct", "mistralai/Mistral-7B-v0.1"};
+  for (int i = 0; i < 4; i++) {
+    snprintf(buf, sizeof buf, f, models[i / 2], "0.4.0", i % 2 ? all : qv);
+    json_t *j = eval(state, buf);
+    w[i] = tu_category(j, "weights");
+    json_decref(j);
+  }
+  assert_int_equal(w[0] - w[1], 12228493312LL - 3439272704LL);
+  assert_int_equal(w[2], w[3]); /* mistral at 0.4.0: FrozenNF4Linear for the rest */
+  snprintf(buf, sizeof buf, f, models[1], "0.2.1", qv); /* mistral before 0.3.0: the rule holds */
+  json_t *j = eval(state, buf);
+  assert_true(tu_category(j, "weights") > w[3]);
+  json_decref(j);
+}
+
 /* torchtitan's ChunkedLossWrapper (components/loss.py; runtime knob loss_chunk): the final norm's
 ** output made Replicate on the TP axis (tokens x hidden, 2 B), one fp32 GradAccumulator of
 ** tokens x hidden, and one chunk's logits with its hidden-state gradient, instead of all tokens'
@@ -1699,7 +1731,7 @@ int main(void) {
       cmocka_unit_test(test_torchtitan_published_holdout5), cmocka_unit_test(test_expandable_segments), cmocka_unit_test(test_pipeline_stages),
       cmocka_unit_test(test_fsdp_under_pp_holdout6), cmocka_unit_test(test_pp_stage_params), cmocka_unit_test(test_megatron_holdout7), cmocka_unit_test(test_megatron_vocab_parallel_ce_holdout7),
       cmocka_unit_test(test_dora_saved_outputs), cmocka_unit_test(test_peft_method_comparison_holdout),
-      cmocka_unit_test(test_torchao_low_bit_adamw_holdout10), cmocka_unit_test(test_bnb_saves_input_holdout10), cmocka_unit_test(test_torchtune_lora_only_nf4_holdout12), cmocka_unit_test(test_titan_chunked_loss_holdout12), cmocka_unit_test(test_titan_chunked_loss_pp_outputs), cmocka_unit_test(test_zero3_reuse_distance),
+      cmocka_unit_test(test_torchao_low_bit_adamw_holdout10), cmocka_unit_test(test_bnb_saves_input_holdout10), cmocka_unit_test(test_torchtune_lora_only_nf4_holdout12), cmocka_unit_test(test_torchtune_lora_only_nf4_family), cmocka_unit_test(test_titan_chunked_loss_holdout12), cmocka_unit_test(test_titan_chunked_loss_pp_outputs), cmocka_unit_test(test_zero3_reuse_distance),
       cmocka_unit_test(test_peft_adapter_dtype),
       cmocka_unit_test(test_fused_experts_train_rounding),
   };

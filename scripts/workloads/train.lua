@@ -242,10 +242,21 @@ end
 -- measured it: Llama-3.1-8B QLoRA on q,v only held 14.41 GiB after model init, against
 -- 6.19 GiB with every Linear adapted. The head stays 16-bit in every release (the quant
 -- keeps it already).
+-- By family (torchtune/models/*/_component_builders.py, FrozenNF4Linear): llama2, llama3,
+-- mistral, gemma and phi3 have it from #1119, llama3_1 from #1485, so before v0.3.0 only
+-- (v0.2.0 and v0.2.1 have it in no builder); llama3_2 (v0.3.1), gemma2 (v0.5.0) and llama4
+-- have it from their first release. The qwen2 builders (Qwen2 / Qwen2.5, #1143, first in
+-- v0.3.0) and the qwen3 ones never did: lora_qwen2 / lora_qwen3 build the unadapted
+-- projections as nn.Linear and the MLP as qwen2_mlp / qwen3_mlp when apply_lora_to_mlp is
+-- off, with quantize_base reaching LoRALinear alone, at v0.3.0 through v0.6.1 and main at
+-- bd2a0fc7c (2026-04-23), so for them the rule holds in every release.
+local TT_LORA_ONLY_NF4_ALWAYS = { qwen2 = true, qwen3 = true }
+
 local function torchtune_lora_only_nf4(n, desc, match)
   if n.runtime ~= "torchtune" then return end
   local tt = version_code(n.runtime_version, "runtime.version", "0.5.0", "a torchtune")
-  if not tt or tt >= 3 then return end
+  local always = TT_LORA_ONLY_NF4_ALWAYS[n.model.model_type]
+  if not always and (not tt or tt >= 3) then return end
   local kept = 0
   for _, t in ipairs(desc.tensors or {}) do
     if t.qtype ~= nil and t.role ~= "embed" then
@@ -259,8 +270,9 @@ local function torchtune_lora_only_nf4(n, desc, match)
     end
   end
   if kept > 0 then
-    note(n, "torchtune %s: %d tensor groups LoRA does not adapt stay %s (quantize_base reaches LoRALinear only before 0.3.0)",
-         n.runtime_version, kept, n.dtype)
+    note(n, "torchtune %s: %d tensor groups LoRA does not adapt stay %s (quantize_base reaches LoRALinear only%s)",
+         n.runtime_version or "(no version)", kept, n.dtype,
+         always and (" in torchtune's " .. n.model.model_type .. " builders") or " before 0.3.0")
   end
 end
 
