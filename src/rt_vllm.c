@@ -1483,7 +1483,8 @@ static bool vllm_hybrid(ectx *c, const vcfg *v) {
 /* CUDA graphs, per rank. What vLLM captures (vllm/v1/worker/gpu_model_runner.py
 ** capture_model, cudagraph_dispatcher.get_capture_descs):
 ** - the capture sizes: [1, 2, 4] + range(8, 256, 8) + range(256, max + 1, 16) with
-**   max_cudagraph_capture_size = min(2 x max_num_seqs, 512), none above
+**   max_cudagraph_capture_size = min(2 x max_num_seqs, 512) (x (1 + speculative tokens) from
+**   0.13), none above
 **   max_num_batched_tokens (51 sizes at 256 sequences, 35 at 128, 5 at 8: "Profiling CUDA
 **   graph memory: PIECEWISE=51 (largest=512), FULL=35 (largest=256)" and the hold-out logs of
 **   0.13-0.22). Before 0.12 (assumed, not bisected) the list stepped by 8 to the same max:
@@ -1516,7 +1517,19 @@ static void capture_sizes_upto(ectx *c, const vcfg *v, uint64_t from, uint64_t *
     for (uint64_t b = 1, prev = 0; b <= last && prev < v->seqs; prev = b, b = b < 8 ? b * 2 : b + 8) *full += b >= from;
     return;
   }
-  uint64_t max = v->version >= 10000 ? u64min(2 * v->seqs, 512) : 512, decode = v->seqs * (1 + k);
+  /* With speculative decoding the default maximum counts tokens of uniform decode batches:
+  ** VllmConfig._set_cudagraph_sizes (vllm/config/vllm.py) sets decode_query_len = 1 +
+  ** num_speculative_tokens and max_cudagraph_capture_size = min(max_num_seqs x
+  ** decode_query_len x 2, 512), then min(max_num_batched_tokens, that). From PR #30330 ("Fix
+  ** cuda graph sizes when running with speculative decoding", 2025-12-09: 0.13.0 inferred, the
+  ** first release after it; vLLM issue #27325 quotes the plain min(max_num_seqs x 2, 512) in
+  ** October 2025, issue #32324 the new code in January 2026). club-3090 #104 (0.24, 2 sequences,
+  ** MTP 3): "PIECEWISE=5 (largest=16)". Not modelled: the rounding of every size up to a
+  ** multiple of 1 + k when decode graphs are FULL (CompilationConfig.
+  ** adjust_cudagraph_sizes_for_spec_decode), and the uniform-decode sizes PR #50488 (merged
+  ** 2026-07-30) appends, kept under the platform ceiling by PR #54418. */
+  uint64_t q = v->version >= 13000 ? 1 + k : 1;
+  uint64_t max = v->version >= 10000 ? u64min(2 * v->seqs * q, 512) : 512, decode = v->seqs * (1 + k);
   /* gpt-oss (vllm/model_executor/models/config.py GptOssForCausalLMConfig: "Increase the max
   ** capture size from 512 to 1024 for performance ... from 67 to 83" graphs) sets its own list,
   ** [1, 2, 4] + range(8, 256, 8) + range(256, max + 1, 16) whatever max_num_seqs, unless the user

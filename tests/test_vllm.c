@@ -1373,6 +1373,48 @@ static void test_spec_graph_downgrade(void **state) {
   }
 }
 
+/* Speculative decoding widens vLLM's default capture list (rt_vllm.c capture_sizes_upto): from
+** 0.13 (PR #30330, inferred from its date) max_cudagraph_capture_size = min(max_num_seqs x (1 +
+** num_speculative_tokens) x 2, 512) (vllm/config/vllm.py _set_cudagraph_sizes). Hold-outs, not
+** calibration cases: noonghunna/club-3090 issue #104 (2 x RTX 3090, Qwen3.6-27B AutoRound, fp8_e5m2
+** KV, 2 sequences, MTP 3, PIECEWISE only on FlashInfer): "Profiling CUDA graph memory:
+** PIECEWISE=5 (largest=16)", an estimate of 0.13 GiB (vramfit 3 sizes and 0.075 GiB before);
+** #747 (MTP 5, 2 sequences assumed): 6 sizes, largest 24. Before 0.13: min(2 x 2, 512) = 4, 3 sizes
+** ([1, 2, 4]); from it [1, 2, 4, 8, 16]. */
+static void test_spec_capture_sizes(void **state) {
+  static const char *fmt = "return { model = 'Qwen/Qwen3.6-27B', quant = 'gptq', dtype = 'fp16', runtime = { name = "
+                           "'vllm', version = '%s', kv_cache_memory_bytes = 11864847155, kv_cache_dtype = 'fp8_e5m2', "
+                           "max_model_len = 262144, max_num_seqs = 2, max_num_batched_tokens = 8192, "
+                           "enable_prefix_caching = true, disable_custom_all_reduce = true, speculative = { method = "
+                           "'mtp', num_speculative_tokens = %d } }, parallel = { tp = 2 }, workload = { kind = "
+                           "'inference', context = 262144 }, gpu = 'RTX-3090-24GB' }";
+  static const struct {
+    const char *version;
+    int k;
+    long long pw;
+  } rows[] = {{"0.24.0", 3, 5}, {"0.24.0", 5, 6}};
+  char text[1024];
+  for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+    snprintf(text, sizeof text, fmt, rows[i].version, rows[i].k);
+    json_t *j = eval(*state, text);
+    assert_int_equal((long long)fig(j, "cuda_graph_sizes_piecewise"), rows[i].pw);
+    assert_int_equal((long long)fig(j, "cuda_graph_sizes_full"), 0);
+    if (i == 0) near(j, "cuda_graph_estimate_bytes", 0.13 * 1073741824.0, 0.10, 0);
+    json_decref(j);
+  }
+  /* the version gate, on a model vLLM 0.12 runs (n-gram drafts, 2 sequences, 3 tokens) */
+  static const char *ng = "return { model = 'Qwen/Qwen3-8B', runtime = { name = 'vllm', version = '%s', max_model_len "
+                          "= 32768, max_num_seqs = 2, speculative = { method = 'ngram', num_speculative_tokens = 3 } }, "
+                          "workload = { kind = 'inference', context = 32768 }, gpu = 'H100' }";
+  const char *ver[2] = {"0.12.0", "0.13.0"};
+  for (int i = 0; i < 2; i++) {
+    snprintf(text, sizeof text, ng, ver[i]);
+    json_t *j = eval(*state, text);
+    assert_int_equal((long long)fig(j, "cuda_graph_sizes_piecewise"), i ? 5 : 3);
+    json_decref(j);
+  }
+}
+
 /* Hold-out (holdout2-moe M3), held as vramfit stands: the kubesimplify blog "Running a big LLM across
 ** multiple GPUs with vLLM" (2026-08-18; vLLM 0.27.1, PyTorch 2.13, CUDA 13.0): Qwen3-235B-A22B-
 ** Instruct-2507-FP8, --tensor-parallel-size 4 --gpu-memory-utilization 0.90 --max-model-len 32768
@@ -4389,7 +4431,7 @@ int main(void) {
       cmocka_unit_test(test_gemma3_rope_caches), cmocka_unit_test(test_mm_video_v1_frames),
       cmocka_unit_test(test_rocm_sampler_sorts), cmocka_unit_test(test_sglang_rocm_aiter),
       cmocka_unit_test(test_v2_runner_holdout5), cmocka_unit_test(test_quant_70b_h200_holdout6), cmocka_unit_test(test_bnb_inflight_holdout6), cmocka_unit_test(test_marlin_holdout6), cmocka_unit_test(test_fused_experts_fp8_holdout6), cmocka_unit_test(test_gptq_kernels_holdout7), cmocka_unit_test(test_w4a16_zero_points_machete), cmocka_unit_test(test_qwen3_235b_fp8_tp4_v0271),
-      cmocka_unit_test(test_v020_hybrid_tokens), cmocka_unit_test(test_v0202_hybrid_tokens), cmocka_unit_test(test_swap_space_host_only), cmocka_unit_test(test_spec_graph_downgrade), cmocka_unit_test(test_flashinfer_capture_hybrid),
+      cmocka_unit_test(test_v020_hybrid_tokens), cmocka_unit_test(test_v0202_hybrid_tokens), cmocka_unit_test(test_swap_space_host_only), cmocka_unit_test(test_spec_graph_downgrade), cmocka_unit_test(test_flashinfer_capture_hybrid), cmocka_unit_test(test_spec_capture_sizes),
       cmocka_unit_test(test_holdout10_vllm), cmocka_unit_test(test_graph_hybrid_full_v0102), cmocka_unit_test(test_holdout12_vllm), cmocka_unit_test(test_holdout13_v0201_tokens), cmocka_unit_test(test_arch_families_c_vllm), cmocka_unit_test(test_holdout10_vllm_fit), cmocka_unit_test(test_fit_len_arithmetic), cmocka_unit_test(test_deepseek_v32),
       cmocka_unit_test(test_qwen3_vl_vllm), cmocka_unit_test(test_qwen25_vl_mrope_cache),
       cmocka_unit_test(test_language_model_only), cmocka_unit_test(test_quantization_flag_checkpoint),
