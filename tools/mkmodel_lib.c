@@ -219,7 +219,14 @@ static bool granite_h(const mk_llama *o) { return is_arch(o, "granitehybrid"); }
 /* nemotron_h (src/models/nemotron-h.cpp): one mixer a layer, by hybrid_override_pattern; here
 ** even layers Mamba-2 ('M'), odd ones alternately a squared-ReLU MLP ('-', il % 4 == 1) and
 ** attention ('*', il % 4 == 3): 7 layers "M-M*M-M" */
-static bool nemo_h(const mk_llama *o) { return is_arch(o, "nemotron_h"); }
+static bool nemo_h(const mk_llama *o) { return is_arch(o, "nemotron_h") || is_arch(o, "nemotron_h_moe"); }
+/* nemotron_h_moe (Nemotron 3; conversion/nemotron.py NemotronHModel with num_experts_per_tok):
+** nemotron_h's layers with MoE ('E') layers where the dense one has MLP ('-') layers */
+static bool nemo_moe(const mk_llama *o) { return is_arch(o, "nemotron_h_moe"); }
+/* hunyuan-moe (Hunyuan-A13B; src/models/hunyuan-moe.cpp): q/k norms, routed experts of
+** feed_forward_length (load_arch_tensors creates ffn_*_exps with n_ff) and a shared expert of
+** expert_shared_feed_forward_length in every layer */
+static bool hunyuan_moe(const mk_llama *o) { return is_arch(o, "hunyuan-moe"); }
 /* falcon-h1 (src/models/falcon-h1.cpp): attention and a Mamba-2 mixer in every layer, then a
 ** SwiGLU FFN; no ssm_norm (the released models' mamba_rms_norm false), ffn_norm without a
 ** ".weight" suffix (load_arch_tensors: tn(LLM_TENSOR_FFN_NORM, i)) */
@@ -230,7 +237,7 @@ static bool falcon_h(const mk_llama *o) { return is_arch(o, "falcon-h1"); }
 static bool jamba(const mk_llama *o) { return is_arch(o, "jamba"); }
 static char nemo_kind(unsigned il) { return il % 2 == 0 ? 'M' : il % 4 == 1 ? '-' : '*'; }
 static bool newer_arch(const mk_llama *o) {
-  return is_arch(o, "glm4moe") || is_arch(o, "lfm2") || granite_h(o) || nemo_h(o) || falcon_h(o) || jamba(o) || deltanet(o) || is_arch(o, "llama4") || is_arch(o, "deepseek2") || qwen_arch(o) ||
+  return is_arch(o, "glm4moe") || is_arch(o, "lfm2") || granite_h(o) || hunyuan_moe(o) || nemo_h(o) || falcon_h(o) || jamba(o) || deltanet(o) || is_arch(o, "llama4") || is_arch(o, "deepseek2") || qwen_arch(o) ||
          qwen2moe(o) || is_arch(o, "gemma2") || is_arch(o, "gemma3") || is_arch(o, "gpt-oss") || is_arch(o, "phi3") ||
          is_arch(o, "mistral3");
 }
@@ -366,10 +373,18 @@ static void newer_layer(const mk_llama *o, unsigned il, mk_t *t, size_t *n) {
     moe_ffn(o, il, false, 0, false, t, n);
     return;
   }
-  if (nemo_h(o)) { /* src/models/nemotron-h.cpp load_arch_tensors (dense: no experts) */
+  if (nemo_h(o)) { /* src/models/nemotron-h.cpp load_arch_tensors (nemotron_h_moe: experts on the '-' layers) */
     char c = nemo_kind(il);
     if (c == '*') {
       attn_block(o, il, q, false, false, t, n);
+    } else if (c == '-' && nemo_moe(o)) { /* nemotron-h.cpp load_arch_tensors, n_expert != 0: no gates */
+      uint64_t f = expert_ff(o), E = o->experts, sff = o->shared ? o->shared : f;
+      blk_t(t, n, il, "ffn_gate_inp", 2, e, E, 1, GGML_T_F32);
+      blk_t(t, n, il, "exp_probs_b.bias", 1, E, 1, 1, GGML_T_F32);
+      blk_t(t, n, il, "ffn_down_exps", 3, f, e, E, o->type);
+      blk_t(t, n, il, "ffn_up_exps", 3, e, f, E, o->type);
+      blk_t(t, n, il, "ffn_down_shexp", 2, sff, e, 1, o->type);
+      blk_t(t, n, il, "ffn_up_shexp", 2, e, sff, 1, o->type);
     } else if (c == '-') {
       blk_t(t, n, il, "ffn_down", 2, o->ff, e, 1, o->type);
       blk_t(t, n, il, "ffn_up", 2, e, o->ff, 1, o->type);
@@ -431,6 +446,10 @@ static void newer_layer(const mk_llama *o, unsigned il, mk_t *t, size_t *n) {
     attn_block(o, il, q, q2, !q2, t, n);
     blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
     moe_ffn(o, il, is_arch(o, "qwen3moe"), 0, false, t, n);
+  } else if (hunyuan_moe(o)) {
+    attn_block(o, il, q, false, true, t, n);
+    blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
+    moe_ffn(o, il, true, o->shared ? o->shared : o->ff, false, t, n);
   } else if (qwen2moe(o)) {
     attn_block(o, il, q, true, false, t, n);
     blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
@@ -610,6 +629,17 @@ static unsigned newer_metadata(const mk_llama *o, mk_buf *b) {
     }
   }
   if (qwen2moe(o)) KU("expert_shared_feed_forward_length", o->shared ? o->shared : expert_ff(o));
+  if (hunyuan_moe(o)) { /* conversion/hunyuan.py HunYuanMoEModel: the shared width and count */
+    KU("expert_shared_feed_forward_length", o->shared ? o->shared : o->ff);
+    KU("expert_shared_count", 1);
+  }
+  if (nemo_moe(o)) { /* conversion/nemotron.py NemotronHModel.set_gguf_parameters, is_moe */
+    KU("expert_shared_feed_forward_length", o->shared ? o->shared : expert_ff(o));
+    KU("expert_shared_count", 1);
+    KU("expert_group_count", 1);
+    snprintf(k, sizeof k, "%s.expert_weights_norm", a), mk_kv_bool(b, k, true), n++;
+    snprintf(k, sizeof k, "%s.expert_weights_scale", a), mk_kv_f32(b, k, 2.5f), n++;
+  }
   if (deltanet(o)) {
     if (o->experts) KU("expert_shared_feed_forward_length", o->shared ? o->shared : expert_ff(o));
     KU("ssm.conv_kernel", o->ssm_conv);
@@ -644,7 +674,7 @@ static unsigned llama_metadata(const mk_llama *o, mk_buf *b) {
   if (nemo_h(o)) { /* conversion/nemotron.py NemotronHModel: per layer, 0 off the MLP / attention layers */
     uint32_t ff[4096], kvh[4096];
     for (unsigned i = 0; i < o->layers; i++)
-      ff[i] = nemo_kind(i) == '-' ? o->ff : 0, kvh[i] = nemo_kind(i) == '*' ? o->heads_kv : 0;
+      ff[i] = nemo_kind(i) == '-' ? (nemo_moe(o) ? expert_ff(o) : o->ff) : 0, kvh[i] = nemo_kind(i) == '*' ? o->heads_kv : 0;
     snprintf(k, sizeof k, "%s.feed_forward_length", a), mk_kv_arr_u32(b, k, ff, o->layers), n++;
     KU("attention.head_count", o->heads);
     snprintf(k, sizeof k, "%s.attention.head_count_kv", a), mk_kv_arr_u32(b, k, kvh, o->layers), n++;
@@ -695,9 +725,11 @@ static bool check_llama(const mk_llama *o, char *err, size_t errlen) {
   if (falcon_h(o) && (!o->ssm_conv || !o->ssm_state || !o->ssm_groups || !o->ssm_vheads || o->experts || o->nextn ||
                       (2 * o->embd) % o->ssm_vheads || (2 * o->embd) % o->ssm_groups))
     return fail(err, errlen, "falcon-h1 needs the Mamba-2 sizes (--ssm-conv, --ssm-state, --ssm-groups, --ssm-vheads dividing 2 x embd), no experts or MTP blocks");
-  if (nemo_h(o) && (!o->ssm_conv || !o->ssm_state || !o->ssm_groups || !o->ssm_vheads || o->experts || o->nextn ||
+  if (nemo_h(o) && (!o->ssm_conv || !o->ssm_state || !o->ssm_groups || !o->ssm_vheads || !o->experts != !nemo_moe(o) || o->nextn ||
                     (2 * o->embd) % o->ssm_vheads || (2 * o->embd) % o->ssm_groups))
-    return fail(err, errlen, "nemotron_h needs the Mamba-2 sizes (--ssm-conv, --ssm-state, --ssm-groups, --ssm-vheads dividing 2 x embd), no experts or MTP blocks");
+    return fail(err, errlen, "%s needs the Mamba-2 sizes (--ssm-conv, --ssm-state, --ssm-groups, --ssm-vheads dividing 2 x embd), no MTP blocks, and experts for nemotron_h_moe only", o->arch);
+  if (hunyuan_moe(o) && (!o->experts || o->nextn || o->ff != expert_ff(o)))
+    return fail(err, errlen, "hunyuan-moe needs experts, --expert-ff equal to --ff (llama.cpp sizes the experts by feed_forward_length), no MTP blocks");
   if (granite_h(o) && (!o->ssm_conv || !o->ssm_state || !o->ssm_groups || !o->ssm_vheads ||
                        (o->experts && o->ff != expert_ff(o)) || (2 * o->embd) % o->ssm_vheads || (2 * o->embd) % o->ssm_groups))
     return fail(err, errlen, "granitehybrid needs the Mamba-2 sizes (--ssm-conv, --ssm-state, --ssm-groups, --ssm-vheads dividing 2 x embd) and, with experts, --expert-ff equal to --ff");

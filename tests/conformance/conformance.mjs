@@ -84,6 +84,12 @@ const MODELS = [
     // jamba: Mamba-1 layers (d_inner 512, state 16, kernel 4, dt rank 16, the dt / B / C norms) with
     // attention (no RoPE) at 2 and 5, the last layer Mamba; 4 experts of 128 (top 2) on odd layers, dense FFN of 128 on even ones
     ["jamba", `${NEWER} --arch jamba --layers 7 --ff 128 --ssm-conv 4 --ssm-state 16 --vocab 512`],
+    // nemotron_h_moe (Nemotron 3): "MEM*MEM", the MoE layers 4 experts of 128 (top 2, sigmoid with
+    // exp_probs_b, renormalized, scaled 2.5; squared-ReLU, no gate) and a shared expert of 192
+    ["nemotron_h_moe", `${NEWER} --arch nemotron_h_moe --layers 7 --shared 192 --ssm-conv 4 --ssm-state 32 --ssm-groups 1 --ssm-vheads 8 --vocab 512`],
+    // hunyuan-moe (Hunyuan-A13B): q/k norms after RoPE, 4 experts of 128 (top 2) sized by
+    // feed_forward_length, and a shared expert of 192 beside them in every layer
+    ["hunyuan-moe", `${NEWER} --arch hunyuan-moe --layers 3 --ff 128 --shared 192`],
 ];
 
 // measure.mjs argument sets (comma lists expand to their product)
