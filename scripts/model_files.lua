@@ -101,6 +101,11 @@ GGUF_ARCH.dots1, GGUF_ARCH["ernie4_5-moe"] = "dots1", "ernie4_5_moe"
 -- Qwen1.5-MoE / Qwen2-57B-A14B (llama.cpp LLM_ARCH_QWEN2MOE, "qwen2moe")
 GGUF_ARCH.qwen2moe = "qwen2_moe"
 GGUF_ARCH.nemotron_h = "nemotron_h"
+-- Nemotron 3 (llama.cpp LLM_ARCH_NEMOTRON_H_MOE, "nemotron_h_moe": conversion/nemotron.py picks it
+-- when config.json has num_experts_per_tok) is nemotron_h.lua's 'E' layers
+GGUF_ARCH.nemotron_h_moe = "nemotron_h"
+-- Hunyuan-A13B (LLM_ARCH_HUNYUAN_MOE, "hunyuan-moe")
+GGUF_ARCH["hunyuan-moe"] = "hunyuan_v1_moe"
 GGUF_ARCH["falcon-h1"] = "falcon_h1"
 GGUF_ARCH.jamba = "jamba"
 
@@ -288,21 +293,57 @@ end
 -- per layer, a nonzero attention.head_count_kv is an attention layer ('*'), a nonzero
 -- feed_forward_length an MLP layer ('-'), both 0 a Mamba-2 layer ('M', is_recr) of
 -- ssm.time_step_rank heads of ssm.inner_size / heads, ssm.group_count groups of ssm.state_size,
--- kernel ssm.conv_kernel. Dense files only: the MoE ('E') layers of Nemotron 3 are not modelled
-GGUF_FIELDS.nemotron_h = function(path, md, cfg, need)
+-- kernel ssm.conv_kernel. nemotron_h_moe (Nemotron 3): the converter writes
+-- feed_forward_length = moe_intermediate_size on the MoE layers ('E'), and
+-- load_arch_tensors (n_expert != 0) creates there the router, exp_probs_b (the score
+-- correction bias), ffn_up/down_exps of expert_feed_forward_length (per layer, else n_ff /
+-- n_expert_used) and one shared expert ffn_up/down_shexp of expert_shared_feed_forward_length;
+-- moe_latent_size (Nemotron 3 Super) puts the experts on the latent width
+GGUF_FIELDS.nemotron_h = function(path, md, cfg, need, g)
   local kvh, ff = md["attention.head_count_kv"], md.feed_forward_length
   if type(kvh) ~= "table" or type(ff) ~= "table" then
-    fail(path, "GGUF metadata 'nemotron_h.attention.head_count_kv' and 'feed_forward_length' must be per-layer lists")
+    fail(path, "GGUF metadata '%s.attention.head_count_kv' and 'feed_forward_length' must be per-layer lists", g.arch)
   end
-  if md.expert_count and md.expert_count > 0 then fail(path, "nemotron_h with experts (Nemotron 3 MoE) is not modelled") end
+  local moe = g.arch == "nemotron_h_moe"
+  if not moe and md.expert_count and md.expert_count > 0 then
+    fail(path, "GGUF metadata 'nemotron_h.expert_count' is set: a file with experts is nemotron_h_moe")
+  end
   local pat = {}
   for i = 1, cfg.num_hidden_layers do
-    pat[i] = (kvh[i] or 0) > 0 and "*" or (ff[i] or 0) > 0 and "-" or "M"
+    pat[i] = (kvh[i] or 0) > 0 and "*" or (ff[i] or 0) > 0 and (moe and "E" or "-") or "M"
   end
   cfg.hybrid_override_pattern = table.concat(pat)
   local H, inner = need("ssm.time_step_rank"), need("ssm.inner_size")
   cfg.mamba_num_heads, cfg.mamba_head_dim = H, inner // H
   cfg.n_groups, cfg.ssm_state_size, cfg.conv_kernel = need("ssm.group_count"), need("ssm.state_size"), need("ssm.conv_kernel")
+  if moe then
+    cfg.n_routed_experts, cfg.num_experts_per_tok = need("expert_count"), need("expert_used_count")
+    cfg.moe_intermediate_size = md.expert_feed_forward_length and scalar(md.expert_feed_forward_length)
+      or cfg.intermediate_size // cfg.num_experts_per_tok
+    -- one shared expert of the stored width (load_arch_tensors reads n_ff_shexp alone)
+    local sh = find_tensor(g.tensors, "^blk%.%d+%.ffn_up_shexp%.weight$")
+    cfg.n_shared_experts = sh and 1 or 0
+    cfg.moe_shared_expert_intermediate_size = sh and sh.shape[2] or 0
+    cfg.moe_latent_size = (md.moe_latent_size or 0) > 0 and md.moe_latent_size or nil
+    cfg.norm_topk_prob = (md.expert_weights_norm or 0) ~= 0 and md.expert_weights_norm ~= false
+    cfg.routed_scaling_factor = md.expert_weights_scale
+    cfg.num_experts, cfg.num_local_experts = nil, nil
+  end
+end
+GGUF_FIELDS.nemotron_h_moe = GGUF_FIELDS.nemotron_h
+-- Hunyuan-A13B (conversion/hunyuan.py HunYuanMoEModel, src/models/hunyuan-moe.cpp): every layer
+-- MoE (expert_count of expert_feed_forward_length, top expert_used_count, softmax, renormalized)
+-- plus one shared expert of expert_shared_feed_forward_length (the converter writes
+-- intermediate_size; load_arch_tensors creates ffn_*_shexp of n_ff_shexp, one of them whatever
+-- expert_shared_count says), q/k norms
+GGUF_FIELDS["hunyuan-moe"] = function(path, md, cfg, need, g)
+  cfg.num_experts, cfg.moe_topk = need("expert_count"), need("expert_used_count")
+  cfg.moe_intermediate_size = scalar(md.expert_feed_forward_length) or cfg.intermediate_size
+  local sh = find_tensor(g.tensors, "^blk%.%d+%.ffn_up_shexp%.weight$")
+  cfg.num_shared_expert = sh and 1 or 0
+  cfg.intermediate_size = sh and sh.shape[2] or md.expert_shared_feed_forward_length or cfg.intermediate_size
+  cfg.use_qk_norm = find_tensor(g.tensors, "^blk%.%d+%.attn_q_norm%.weight$") ~= nil
+  cfg.attention_bias = find_tensor(g.tensors, "^blk%.%d+%.attn_q%.bias$") ~= nil
 end
 -- Falcon-H1 (conversion/falcon_h1.py FalconH1Model, src/models/falcon-h1.cpp): attention and a
 -- Mamba-2 mixer in every layer, ssm.time_step_rank heads of ssm.inner_size / heads, ssm.group_count

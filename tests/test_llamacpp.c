@@ -22,7 +22,7 @@
 
 /* the generated files' paths: $TMPDIR (else /tmp)/vf_test_lc_<pid>_<name>.gguf, so that two
 ** runs at once do not overwrite each other's files; removed by teardown */
-static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "granhn", "granmn", "q2m", "nemoh", "falh1", "jamba", "unknown"};
+static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "granhn", "granmn", "q2m", "nemoh", "falh1", "jamba", "nemom", "hym", "unknown"};
 #define LC_NFILES (sizeof LC_FILES / sizeof LC_FILES[0])
 static char lc_paths[LC_NFILES][512];
 
@@ -2482,6 +2482,71 @@ static void test_falcon_h1_replay(void **state) {
   json_decref(j);
 }
 
+/* GGUF files of nemotron_h_moe (Nemotron 3) and hunyuan-moe (Hunyuan-A13B) read into the description
+** the same small config.json gives (scripts/model_files.lua GGUF_FIELDS): the same parameters, KV and
+** recurrent-state bytes, and the same layer places (the replayed compute buffer follows them). The
+** real llama.cpp 80fb11a (node-llama-cpp 3.21.1, CPU, make conformance nemotron_h_moe / hunyuan-moe)
+** loads both files: model and KV buffers equal vramfit's in all 24 settings of each; compute
+** 11,028,480 B (hunyuan-moe, 2048 cells, flash attention), 24,668,160 B (without) */
+static void set_nemom(mk_llama *o) {
+  o->vocab = 512, o->shared = 192, o->ssm_conv = 4, o->ssm_state = 32, o->ssm_groups = 1, o->ssm_vheads = 8;
+}
+static void set_hym(mk_llama *o) { o->ff = 128, o->shared = 192; }
+static void same_as_config(vf_engine *e, const char *file, const char *cfg, long long params) {
+  char text[2048];
+  json_t *a = run(e, file, NEWER_RT, 2048, 1), *b = NULL;
+  snprintf(text, sizeof text, "return { model = { config = { %s } }, runtime = { name = \"llamacpp\", " NEWER_RT " },"
+           " workload = { kind = \"inference\", context = 2048, concurrency = 1 } }", cfg);
+  if (tu_eval(e, text, &b) != VF_OK) fail_msg("%s", vf_engine_error(e));
+  assert_int_equal(tu_int(a, "model.params"), params);
+  assert_int_equal(tu_int(b, "model.params"), params);
+  static const char *const same[] = {"runtime.kv_buffer_bytes", "runtime.rs_buffer_bytes",
+                                     "runtime.host_compute_buffer_bytes", "model.layers", "model.kv_bytes_per_token"};
+  for (size_t i = 0; i < sizeof same / sizeof same[0]; i++)
+    if (tu_int(a, same[i]) != tu_int(b, same[i]))
+      fail_msg("%s: %s %lld from the file, %lld from config.json", file, same[i], tu_int(a, same[i]), tu_int(b, same[i]));
+  json_decref(a);
+  json_decref(b);
+}
+static void test_gguf_new_archs(void **state) {
+  /* nemotron_h_moe: "MEM*MEM", Mamba-2 d_inner 512 in 8 heads of 64, 1 group of state 32; the MoE
+  ** layers 4 experts of 128 (top 2) and one shared expert of 192 (squared ReLU, no gates) */
+  newer_write(lcp("nemom"), "nemotron_h_moe", 7, set_nemom);
+  same_as_config(*state, lcp("nemom"),
+                 "model_type = 'nemotron_h', hidden_size = 256, num_hidden_layers = 7, num_attention_heads = 4, "
+                 "num_key_value_heads = 2, head_dim = 64, vocab_size = 512, hybrid_override_pattern = 'MEM*MEM', "
+                 "mamba_num_heads = 8, mamba_head_dim = 64, n_groups = 1, ssm_state_size = 32, conv_kernel = 4, "
+                 "n_routed_experts = 4, num_experts_per_tok = 2, moe_intermediate_size = 128, n_shared_experts = 1, "
+                 "moe_shared_expert_intermediate_size = 192, tie_word_embeddings = false",
+                 2844008);
+  json_t *j = run(*state, lcp("nemom"), NEWER_RT, 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.cpu_model_buffer_bytes"), 5723584); /* the file's tensor data, 32-byte aligned */
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 1 * MIB);         /* 1 layer x 2048 x 128 x 2 B x (K, V) */
+  assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 4 * (3 * 576 + 32 * 512) * 4);
+  /* its MoE layers walked as dense MLP layers: make conformance nemotron_h_moe (AMX CPU) within 64 B
+  ** in its 19 flash-attention settings, 0.6-2.2% high in the 5 without; still reported not exact */
+  assert_int_equal(tu_category_basis_exact(j, "activations"), 0);
+  json_decref(j);
+
+  /* hunyuan-moe: 3 layers, q/k norms, 4 experts of 128 (top 2), a shared expert of 192 */
+  newer_write(lcp("hym"), "hunyuan-moe", 3, set_hym);
+  same_as_config(*state, lcp("hym"),
+                 "model_type = 'hunyuan_v1_moe', hidden_size = 256, num_hidden_layers = 3, num_attention_heads = 4, "
+                 "num_key_value_heads = 2, head_dim = 64, vocab_size = 4096, num_experts = 4, moe_topk = 2, "
+                 "moe_intermediate_size = 128, num_shared_expert = 1, intermediate_size = 192, use_qk_norm = true, "
+                 "tie_word_embeddings = false",
+                 4314240);
+  j = run(*state, lcp("hym"), NEWER_RT, 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.cpu_model_buffer_bytes"), 8638976);
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 3 * MIB); /* 3 layers x 2048 x 128 x 2 B x (K, V) */
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), 11028480, 0, 64, "hunyuan-moe compute, flash attention");
+  assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
+  json_decref(j);
+  j = run(*state, lcp("hym"), NEWER_NOFA, 2048, 1);
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), 24668160, 0, 64, "hunyuan-moe compute");
+  json_decref(j);
+}
+
 /* jamba (AI21 Jamba; src/models/jamba.cpp, build_mamba_layer of mamba-base.cpp, llama.cpp 80fb11a):
 ** 7 layers, Mamba-1 (d_inner 512, state 16, kernel 4, dt rank 16, the dt / B / C RMS norms) but
 ** attention without RoPE at 2 and 5; 4 experts of 128 (top 2, softmax, not renormalized) on odd
@@ -2701,7 +2766,7 @@ int main(void) {
       cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_gpu_partial_copies),
       cmocka_unit_test(test_bad_knobs),        cmocka_unit_test(test_outputs_max),
       cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_recurrent_parallel), cmocka_unit_test(test_recurrent_shortconv), cmocka_unit_test(test_shortconv_compute), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_fit_launch_catalog), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_shexp_inexact), cmocka_unit_test(test_fit_n_cpu_moe),
-      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_arch_families_c_llamacpp), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl), cmocka_unit_test(test_granite_nope_replay), cmocka_unit_test(test_qwen2moe_gate_replay), cmocka_unit_test(test_nemotron_h_replay), cmocka_unit_test(test_falcon_h1_replay), cmocka_unit_test(test_jamba_replay), cmocka_unit_test(test_chunked_nofa_exact),
+      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_arch_families_c_llamacpp), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl), cmocka_unit_test(test_granite_nope_replay), cmocka_unit_test(test_qwen2moe_gate_replay), cmocka_unit_test(test_nemotron_h_replay), cmocka_unit_test(test_falcon_h1_replay), cmocka_unit_test(test_jamba_replay), cmocka_unit_test(test_gguf_new_archs), cmocka_unit_test(test_chunked_nofa_exact),
       cmocka_unit_test(test_auto_moe), cmocka_unit_test(test_auto_ngl_multi),
       cmocka_unit_test(test_auto_moe_multi), cmocka_unit_test(test_overrides_no_pipeline),
       cmocka_unit_test(test_host_copies_sized), cmocka_unit_test(test_cuda_moe_reduce), cmocka_unit_test(test_deltanet_gpu), cmocka_unit_test(test_fa_mask_and_copies), cmocka_unit_test(test_cpu_host_memory), cmocka_unit_test(test_gpu_host_memory),
