@@ -101,6 +101,10 @@ static const field_spec fields[GGUF_F_COUNT] = {
     [GGUF_F_ATTN_TEMPERATURE_SCALE] = {"attention.temperature_scale", FK_REAL},
     [GGUF_F_SHORTCONV_L_CACHE] = {"shortconv.l_cache", FK_NEWER},
     [GGUF_F_ROPE_FINETUNED] = {"rope.scaling.finetuned", FK_NEWER},
+    [GGUF_F_MOE_LATENT_SIZE] = {"moe_latent_size", FK_NEWER},
+    [GGUF_F_SHARED_KV_LAYERS] = {"attention.shared_kv_layers", FK_NEWER},
+    [GGUF_F_KEY_LENGTH_SWA] = {"attention.key_length_swa", FK_NEWER},
+    [GGUF_F_EMBD_PER_LAYER] = {"embedding_length_per_layer_input", FK_NEWER},
 };
 
 const char *gguf_field_key(gguf_field_id id) {

@@ -67,6 +67,10 @@ typedef enum gguf_field_id {
   GGUF_F_ATTN_TEMPERATURE_SCALE,  /* a real: mistral3's attention temperature */
   GGUF_F_SHORTCONV_L_CACHE, /* lfm2: the short conv's kernel (llama-arch.cpp LLM_KV_SHORTCONV_L_CACHE) */
   GGUF_F_ROPE_FINETUNED,    /* granitehybrid: RoPE on (default) or off (llama-arch.cpp LLM_KV_ROPE_SCALING_FINETUNED) */
+  GGUF_F_MOE_LATENT_SIZE,   /* nemotron_h_moe: the experts' latent width (LLM_KV_MOE_LATENT_SIZE, Nemotron 3 Super) */
+  GGUF_F_SHARED_KV_LAYERS,  /* gemma4: the trailing layers that reuse an earlier cache (LLM_KV_ATTENTION_SHARED_KV_LAYERS) */
+  GGUF_F_KEY_LENGTH_SWA,    /* gemma4: the sliding layers' head size (LLM_KV_ATTENTION_KEY_LENGTH_SWA) */
+  GGUF_F_EMBD_PER_LAYER,    /* gemma4: the per-layer embedding width (LLM_KV_EMBEDDING_LENGTH_PER_LAYER) */
   GGUF_F_COUNT
 } gguf_field_id;
 
