@@ -5,7 +5,9 @@
 **                          and for the newer architectures (mkmodel_lib.h): --head-dim --nextn
 **                          --expert-ff --shared --dense-lead --interval --ssm-conv --ssm-state
 **                          --ssm-groups --ssm-vheads --q-lora --kv-lora --rope;
-**                          granitehybrid: --nope --granite-scales]
+**                          granitehybrid: --nope --granite-scales;
+**                          gemma4: --global-head-dim --global-heads-kv --kv-shared --ple --k-eq-v 0|1
+**                          --double-wide 0|1]
 **   mkmodel safetensors OUT.safetensors | safetensors-sharded DIR | gptq DIR | diffusers DIR
 **   mkmodel bad KIND OUT        (KIND: mkmodel bad list)
 ** Uses mkmodel_lib.c; exit status 0 on success, 2 on bad usage or failure.
@@ -36,6 +38,9 @@ static const opt_u uopts[] = {
     {"--q-lora", offsetof(mk_llama, q_lora)}, {"--kv-lora", offsetof(mk_llama, kv_lora)},
     {"--rope", offsetof(mk_llama, rope)},       {"--swa", offsetof(mk_llama, swa)},
     {"--w-scale", offsetof(mk_llama, w_scale)},
+    {"--global-head-dim", offsetof(mk_llama, g_head_dim)}, {"--global-heads-kv", offsetof(mk_llama, g_heads_kv)},
+    {"--kv-shared", offsetof(mk_llama, kv_shared)}, {"--ple", offsetof(mk_llama, ple)},
+    {"--k-eq-v", offsetof(mk_llama, k_eq_v)},   {"--double-wide", offsetof(mk_llama, double_wide)},
 };
 
 static int usage(const char *msg) {

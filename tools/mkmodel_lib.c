@@ -119,8 +119,8 @@ void mk_tensor_info(mk_buf *b, const char *name, uint32_t ndim, const uint64_t *
 }
 
 void mk_llama_defaults(mk_llama *o) {
-  *o = (mk_llama){"llama", NULL, 2, 64, 128, 4, 2, 256, 2048, 0, 2, GGML_T_F16, 1, false, false,
-                  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, false};
+  *o = (mk_llama){.arch = "llama", .layers = 2, .embd = 64, .ff = 128, .heads = 4, .heads_kv = 2, .vocab = 256,
+                  .ctx = 2048, .experts_used = 2, .type = GGML_T_F16, .file_type = 1};
 }
 
 typedef struct ftype_opt {
@@ -227,6 +227,20 @@ static bool nemo_moe(const mk_llama *o) { return is_arch(o, "nemotron_h_moe"); }
 ** feed_forward_length (load_arch_tensors creates ffn_*_exps with n_ff) and a shared expert of
 ** expert_shared_feed_forward_length in every layer */
 static bool hunyuan_moe(const mk_llama *o) { return is_arch(o, "hunyuan-moe"); }
+/* gemma4 (src/models/gemma4.cpp load_arch_hparams / load_arch_tensors) */
+static bool gemma4(const mk_llama *o) { return is_arch(o, "gemma4"); }
+static bool g4_full(const mk_llama *o, unsigned il) {
+  return il == o->layers - 1 || (il + 1) % (o->interval ? o->interval : 6) == 0;
+}
+static unsigned g4_hd(const mk_llama *o, unsigned il) {
+  return g4_full(o, il) ? (o->g_head_dim ? o->g_head_dim : 2 * o->head_dim) : o->head_dim;
+}
+static unsigned g4_kvh(const mk_llama *o, unsigned il) {
+  return g4_full(o, il) && o->g_heads_kv ? o->g_heads_kv : o->heads_kv;
+}
+static unsigned g4_ff(const mk_llama *o, unsigned il) {
+  return o->double_wide && il >= o->layers - o->kv_shared ? 2 * o->ff : o->ff;
+}
 /* falcon-h1 (src/models/falcon-h1.cpp): attention and a Mamba-2 mixer in every layer, then a
 ** SwiGLU FFN; no ssm_norm (the released models' mamba_rms_norm false), ffn_norm without a
 ** ".weight" suffix (load_arch_tensors: tn(LLM_TENSOR_FFN_NORM, i)) */
@@ -237,7 +251,7 @@ static bool falcon_h(const mk_llama *o) { return is_arch(o, "falcon-h1"); }
 static bool jamba(const mk_llama *o) { return is_arch(o, "jamba"); }
 static char nemo_kind(unsigned il) { return il % 2 == 0 ? 'M' : il % 4 == 1 ? '-' : '*'; }
 static bool newer_arch(const mk_llama *o) {
-  return is_arch(o, "glm4moe") || is_arch(o, "lfm2") || granite_h(o) || hunyuan_moe(o) || nemo_h(o) || falcon_h(o) || jamba(o) || deltanet(o) || is_arch(o, "llama4") || is_arch(o, "deepseek2") || qwen_arch(o) ||
+  return is_arch(o, "glm4moe") || is_arch(o, "lfm2") || granite_h(o) || hunyuan_moe(o) || gemma4(o) || nemo_h(o) || falcon_h(o) || jamba(o) || deltanet(o) || is_arch(o, "llama4") || is_arch(o, "deepseek2") || qwen_arch(o) ||
          qwen2moe(o) || is_arch(o, "gemma2") || is_arch(o, "gemma3") || is_arch(o, "gpt-oss") || is_arch(o, "phi3") ||
          is_arch(o, "mistral3");
 }
@@ -373,6 +387,41 @@ static void newer_layer(const mk_llama *o, unsigned il, mk_t *t, size_t *n) {
     moe_ffn(o, il, false, 0, false, t, n);
     return;
   }
+  if (gemma4(o)) { /* gemma4.cpp load_arch_tensors */
+    uint64_t hd = g4_hd(o, il), kv = hd * g4_kvh(o, il), f = g4_ff(o, il), p = o->ple;
+    bool has_kv = il < o->layers - o->kv_shared;
+    blk_t(t, n, il, "attn_q", 2, e, hd * o->heads, 1, o->type);
+    if (has_kv) blk_t(t, n, il, "attn_k", 2, e, kv, 1, o->type);
+    if (has_kv && !(o->k_eq_v && g4_full(o, il))) blk_t(t, n, il, "attn_v", 2, e, kv, 1, o->type);
+    blk_t(t, n, il, "attn_output", 2, hd * o->heads, e, 1, o->type);
+    blk_t(t, n, il, "attn_q_norm", 1, hd, 1, 1, GGML_T_F32);
+    if (has_kv) blk_t(t, n, il, "attn_k_norm", 1, hd, 1, 1, GGML_T_F32);
+    blk_t(t, n, il, "post_attention_norm", 1, e, 1, 1, GGML_T_F32);
+    blk_t(t, n, il, "layer_output_scale", 1, 1, 1, 1, GGML_T_F32);
+    blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
+    blk_t(t, n, il, "ffn_gate", 2, e, f, 1, o->type);
+    blk_t(t, n, il, "ffn_up", 2, e, f, 1, o->type);
+    blk_t(t, n, il, "ffn_down", 2, f, e, 1, o->type);
+    blk_t(t, n, il, "post_ffw_norm", 1, e, 1, 1, GGML_T_F32);
+    if (o->experts) { /* conversion/gemma.py Gemma4Model: router.scale -> ffn_gate_inp.scale,
+                      ** per_expert_scale -> ffn_down_exps.scale, the fused gate_up_proj */
+      uint64_t E = o->experts, x = expert_ff(o);
+      blk_t(t, n, il, "ffn_gate_inp", 2, e, E, 1, GGML_T_F32);
+      blk_t(t, n, il, "ffn_gate_inp.scale", 1, e, 1, 1, GGML_T_F32);
+      blk_t(t, n, il, "pre_ffw_norm_2", 1, e, 1, 1, GGML_T_F32);
+      blk_t(t, n, il, "post_ffw_norm_1", 1, e, 1, 1, GGML_T_F32);
+      blk_t(t, n, il, "post_ffw_norm_2", 1, e, 1, 1, GGML_T_F32);
+      blk_t(t, n, il, "ffn_gate_up_exps", 3, e, 2 * x, E, o->type);
+      blk_t(t, n, il, "ffn_down_exps", 3, x, e, E, o->type);
+      blk_t(t, n, il, "ffn_down_exps.scale", 1, E, 1, 1, GGML_T_F32);
+    }
+    if (p) {
+      blk_t(t, n, il, "inp_gate", 2, e, p, 1, o->type);
+      blk_t(t, n, il, "proj", 2, p, e, 1, o->type);
+      blk_t(t, n, il, "post_norm", 1, e, 1, 1, GGML_T_F32);
+    }
+    return;
+  }
   if (nemo_h(o)) { /* src/models/nemotron-h.cpp load_arch_tensors (nemotron_h_moe: experts on the '-' layers) */
     char c = nemo_kind(il);
     if (c == '*') {
@@ -506,6 +555,18 @@ static size_t model_tensors(const mk_llama *o, mk_t *t) {
   /* lfm2's output norm is named token_embd_norm (LLM_TENSOR_OUTPUT_NORM_LFM2) */
   add_t(t, &n, is_arch(o, "lfm2") ? "token_embd_norm.weight" : "output_norm.weight", 1, o->embd, 1, 1, GGML_T_F32);
   if (!o->tied) add_t(t, &n, "output.weight", 2, o->embd, o->vocab, 1, o->type);
+  if (gemma4(o)) { /* the full layers' proportional-RoPE factors (Gemma4Model.generate_extra_tensors), the PLE tables */
+    for (unsigned i = 0; i < o->layers; i++)
+      if (g4_full(o, i)) {
+        add_t(t, &n, "rope_freqs.weight", 1, g4_hd(o, i) / 2, 1, 1, GGML_T_F32);
+        break;
+      }
+    if (o->ple) {
+      add_t(t, &n, "per_layer_token_embd.weight", 2, (uint64_t)o->ple * o->layers, o->vocab, 1, o->type);
+      add_t(t, &n, "per_layer_model_proj.weight", 2, o->embd, (uint64_t)o->ple * o->layers, 1, o->type);
+      add_t(t, &n, "per_layer_proj_norm.weight", 1, o->ple, 1, 1, GGML_T_F32);
+    }
+  }
   for (unsigned i = 0; i < o->layers + o->nextn; i++) {
     if (newer_arch(o)) newer_layer(o, i, t, &n);
     else layer_tensors(o, i, t, &n);
@@ -552,14 +613,37 @@ static void mk_kv_arr_u32(mk_buf *b, const char *key, const uint32_t *v, unsigne
   for (unsigned i = 0; i < n; i++) mk_u32(b, v[i]);
 }
 
+static void mk_kv_arr_bool(mk_buf *b, const char *key, const uint32_t *v, unsigned n) {
+  mk_str(b, key);
+  mk_u32(b, V_ARR);
+  mk_u32(b, V_BOOL);
+  mk_u64(b, n);
+  for (unsigned i = 0; i < n; i++) {
+    uint8_t x = v[i] != 0;
+    mk_put(b, &x, 1);
+  }
+}
+
 /* the keys of the newer architectures their load_arch_hparams reads (required ones too) */
 static unsigned newer_metadata(const mk_llama *o, mk_buf *b) {
   char k[96];
   unsigned n = 0;
   const char *a = o->arch;
 #define KU(s, v) (snprintf(k, sizeof k, "%s." s, a), mk_kv_u32(b, k, v), n++)
-  KU("attention.key_length", is_arch(o, "deepseek2") ? o->kv_lora + o->rope : head_dim(o));
-  KU("attention.value_length", is_arch(o, "deepseek2") ? o->kv_lora : head_dim(o));
+  KU("attention.key_length", is_arch(o, "deepseek2") ? o->kv_lora + o->rope : gemma4(o) ? g4_hd(o, o->layers - 1) : head_dim(o));
+  KU("attention.value_length", is_arch(o, "deepseek2") ? o->kv_lora : gemma4(o) ? g4_hd(o, o->layers - 1) : head_dim(o));
+  if (gemma4(o)) { /* conversion/gemma.py Gemma4Model.set_gguf_parameters */
+    uint32_t swa[4096];
+    for (unsigned i = 0; i < o->layers; i++) swa[i] = !g4_full(o, i);
+    KU("attention.key_length_swa", o->head_dim);
+    KU("attention.value_length_swa", o->head_dim);
+    KU("attention.shared_kv_layers", o->kv_shared);
+    KU("embedding_length_per_layer_input", o->ple);
+    KU("attention.sliding_window", o->swa ? o->swa : 128);
+    KU("rope.dimension_count_swa", o->head_dim);
+    snprintf(k, sizeof k, "%s.attention.sliding_window_pattern", a), mk_kv_arr_bool(b, k, swa, o->layers), n++;
+    snprintf(k, sizeof k, "%s.final_logit_softcapping", a), mk_kv_f32(b, k, 30.0f), n++;
+  }
   if (o->nextn) KU("nextn_predict_layers", o->nextn);
   if (o->experts) KU("expert_feed_forward_length", expert_ff(o));
   if (is_arch(o, "glm4moe") || is_arch(o, "deepseek2")) {
@@ -678,11 +762,21 @@ static unsigned llama_metadata(const mk_llama *o, mk_buf *b) {
     snprintf(k, sizeof k, "%s.feed_forward_length", a), mk_kv_arr_u32(b, k, ff, o->layers), n++;
     KU("attention.head_count", o->heads);
     snprintf(k, sizeof k, "%s.attention.head_count_kv", a), mk_kv_arr_u32(b, k, kvh, o->layers), n++;
+  } else if (gemma4(o) && o->double_wide) { /* use_double_wide_mlp: 2 x ff on the KV-shared layers */
+    uint32_t ff[4096];
+    for (unsigned i = 0; i < o->layers; i++) ff[i] = g4_ff(o, i);
+    snprintf(k, sizeof k, "%s.feed_forward_length", a), mk_kv_arr_u32(b, k, ff, o->layers), n++;
+    KU("attention.head_count", o->heads);
   } else {
   KU("feed_forward_length", o->ff);
   KU("attention.head_count", o->heads);
   }
   if (nemo_h(o)) {
+  } else if (gemma4(o)) { /* per layer: the full layers' KV heads (num_global_key_value_heads) */
+    uint32_t kvh[4096];
+    for (unsigned i = 0; i < o->layers; i++) kvh[i] = g4_kvh(o, i);
+    snprintf(k, sizeof k, "%s.attention.head_count_kv", a);
+    mk_kv_arr_u32(b, k, kvh, o->layers), n++;
   } else if (is_arch(o, "lfm2") || granite_h(o) || jamba(o)) { /* per layer: 0 on the recurrent layers (is_recr) */
     uint32_t kvh[4096];
     for (unsigned i = 0; i < o->layers; i++) kvh[i] = lfm2_attn(o, i) ? o->heads_kv : 0;
@@ -692,7 +786,7 @@ static unsigned llama_metadata(const mk_llama *o, mk_buf *b) {
   } else {
     KU("attention.head_count_kv", o->heads_kv);
   }
-  KU("rope.dimension_count", o->rope ? o->rope : head_dim(o));
+  KU("rope.dimension_count", o->rope ? o->rope : gemma4(o) ? g4_hd(o, o->layers - 1) : head_dim(o));
   snprintf(k, sizeof k, "%s.attention.layer_norm_rms_epsilon", a);
   mk_kv_f32(b, k, 1e-5f), n++;
   snprintf(k, sizeof k, "%s.rope.freq_base", a);
@@ -728,6 +822,8 @@ static bool check_llama(const mk_llama *o, char *err, size_t errlen) {
   if (nemo_h(o) && (!o->ssm_conv || !o->ssm_state || !o->ssm_groups || !o->ssm_vheads || !o->experts != !nemo_moe(o) || o->nextn ||
                     (2 * o->embd) % o->ssm_vheads || (2 * o->embd) % o->ssm_groups))
     return fail(err, errlen, "%s needs the Mamba-2 sizes (--ssm-conv, --ssm-state, --ssm-groups, --ssm-vheads dividing 2 x embd), no MTP blocks, and experts for nemotron_h_moe only", o->arch);
+  if (gemma4(o) && (!o->head_dim || o->kv_shared >= o->layers || o->nextn || (o->ple && o->ple > 4096)))
+    return fail(err, errlen, "gemma4 needs --head-dim (the sliding layers'), fewer --kv-shared than layers, no MTP blocks");
   if (hunyuan_moe(o) && (!o->experts || o->nextn || o->ff != expert_ff(o)))
     return fail(err, errlen, "hunyuan-moe needs experts, --expert-ff equal to --ff (llama.cpp sizes the experts by feed_forward_length), no MTP blocks");
   if (granite_h(o) && (!o->ssm_conv || !o->ssm_state || !o->ssm_groups || !o->ssm_vheads ||

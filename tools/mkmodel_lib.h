@@ -60,6 +60,12 @@ typedef struct mk_llama {
   unsigned w_scale;    /* glm4moe, deepseek2: expert_weights_scale in tenths (25: DeepSeek-V3's
                        ** and GLM-4.5's 2.5), with expert_weights_norm and sigmoid gating; 0: none */
   bool nope;           /* granitehybrid: rope.scaling.finetuned false, no RoPE (the released -H models) */
+  /* gemma4 (src/models/gemma4.cpp): a full-attention layer every --interval (default 6) and the
+  ** last; sliding layers of head_dim x heads_kv, full ones of g_head_dim (0: 2 x head_dim) x
+  ** g_heads_kv (0: heads_kv), without attn_v when k_eq_v; the last kv_shared layers without K/V;
+  ** ple: per-layer embedding width; double_wide: the shared layers' FFN 2 x ff; --experts: the
+  ** MoE block (fused ffn_gate_up_exps) beside the dense FFN */
+  unsigned g_head_dim, g_heads_kv, kv_shared, ple, k_eq_v, double_wide;
   bool granite_scales; /* granitehybrid: embedding / residual / logit / attention scales, Granite-like
                        ** values (12, 0.22, 6, 1/128); any non-zero one adds its ggml_scale node */
 } mk_llama;
