@@ -106,6 +106,8 @@ GGUF_ARCH.nemotron_h = "nemotron_h"
 GGUF_ARCH.nemotron_h_moe = "nemotron_h"
 -- Hunyuan-A13B (LLM_ARCH_HUNYUAN_MOE, "hunyuan-moe")
 GGUF_ARCH["hunyuan-moe"] = "hunyuan_v1_moe"
+-- Gemma 4 (LLM_ARCH_GEMMA4, "gemma4"): the text model (the towers are the mmproj file's)
+GGUF_ARCH.gemma4 = "gemma4_text"
 GGUF_ARCH["falcon-h1"] = "falcon_h1"
 GGUF_ARCH.jamba = "jamba"
 
@@ -394,6 +396,59 @@ GGUF_FIELDS["ernie4_5-moe"] = function(path, md, cfg, need, g)
   local sh = find_tensor(g.tensors, "ffn_up_shexp%.weight$")
   cfg.moe_num_shared_experts = sh and sh.shape[2] // cfg.moe_intermediate_size or 0
   cfg.use_bias = find_tensor(g.tensors, "^blk%.%d+%.attn_q%.bias$") ~= nil
+end
+
+-- Gemma 4 (conversion/gemma.py Gemma4Model.set_gguf_parameters, src/models/gemma4.cpp
+-- load_arch_hparams / load_arch_tensors): attention.sliding_window_pattern one bool a layer
+-- (layer_types), key_length / key_length_swa the full and sliding head sizes (global_head_dim,
+-- head_dim), head_count_kv per layer (the full layers' num_global_key_value_heads), the last
+-- attention.shared_kv_layers layers without K/V (n_layer_kv_from_start), a full layer that owns
+-- its K/V but has no attn_v uses K as V (attention_k_eq_v), feed_forward_length per layer twice
+-- as wide on the shared layers (use_double_wide_mlp), embedding_length_per_layer_input the PLE
+-- width, expert_count the MoE block beside the dense FFN; the embedding is tied
+GGUF_FIELDS.gemma4 = function(path, md, cfg, need, g)
+  local L = cfg.num_hidden_layers
+  local pat = md["attention.sliding_window_pattern"]
+  if type(pat) ~= "table" or #pat < L then
+    fail(path, "GGUF metadata 'gemma4.attention.sliding_window_pattern' must list one bool per layer (%d)", L)
+  end
+  local shared = md["attention.shared_kv_layers"] or 0
+  if shared >= L then fail(path, "GGUF metadata 'gemma4.attention.shared_kv_layers' (%d) must be below block_count (%d)", shared, L) end
+  local kvh, ff = md["attention.head_count_kv"], md.feed_forward_length
+  local function at(v, i) return type(v) == "table" and v[i] or v end
+  cfg.layer_types = {}
+  local first_full, first_swa
+  for i = 1, L do
+    local swa = pat[i] == true or pat[i] == 1
+    cfg.layer_types[i] = swa and "sliding_attention" or "full_attention"
+    if swa then first_swa = first_swa or i else first_full = first_full or i end
+  end
+  cfg.head_dim, cfg.global_head_dim = need("attention.key_length_swa"), need("attention.key_length")
+  cfg.num_key_value_heads = at(kvh, first_swa or 1) or cfg.num_attention_heads
+  local nkv_g = first_full and at(kvh, first_full) or cfg.num_key_value_heads
+  cfg.num_kv_shared_layers = shared
+  -- K as V: a full layer owning its cache (il < L - shared) without blk.<il>.attn_v
+  cfg.attention_k_eq_v = first_full ~= nil and first_full <= L - shared
+    and find_tensor(g.tensors, "^blk%." .. (first_full - 1) .. "%.attn_v%.weight$") == nil
+  if cfg.attention_k_eq_v then
+    cfg.num_global_key_value_heads = nkv_g
+  elseif first_full and nkv_g ~= cfg.num_key_value_heads then
+    cfg.per_layer_config = { [tostring(first_full - 1)] = { head_dim = cfg.global_head_dim, num_key_value_heads = nkv_g } }
+  end
+  cfg.intermediate_size = at(ff, 1)
+  cfg.use_double_wide_mlp = shared > 0 and at(ff, L) == 2 * at(ff, 1)
+  cfg.sliding_window = need("attention.sliding_window")
+  local p = md.embedding_length_per_layer_input or 0
+  cfg.hidden_size_per_layer_input = p
+  if p > 0 then
+    local pe = find_tensor(g.tensors, "^per_layer_token_embd%.weight$")
+    if pe then cfg.vocab_size_per_layer_input = pe.shape[2] end
+  end
+  if (md.expert_count or 0) > 0 then
+    cfg.enable_moe_block, cfg.num_experts, cfg.top_k_experts = true, md.expert_count, need("expert_used_count")
+    cfg.moe_intermediate_size = need("expert_feed_forward_length")
+  end
+  cfg.tie_word_embeddings = true
 end
 
 -- config.json fields the architecture scripts read, from the GGUF metadata, and the file's

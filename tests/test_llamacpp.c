@@ -22,7 +22,7 @@
 
 /* the generated files' paths: $TMPDIR (else /tmp)/vf_test_lc_<pid>_<name>.gguf, so that two
 ** runs at once do not overwrite each other's files; removed by teardown */
-static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "granhn", "granmn", "q2m", "nemoh", "falh1", "jamba", "nemom", "hym", "unknown"};
+static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "granhn", "granmn", "q2m", "nemoh", "falh1", "jamba", "nemom", "hym", "g4", "g4p", "g4m", "unknown"};
 #define LC_NFILES (sizeof LC_FILES / sizeof LC_FILES[0])
 static char lc_paths[LC_NFILES][512];
 
@@ -2547,6 +2547,54 @@ static void test_gguf_new_archs(void **state) {
   json_decref(j);
 }
 
+/* gemma4 (Gemma 4; conversion/gemma.py Gemma4Model, src/models/gemma4.cpp): 6 layers, full attention
+** at 2 and 5 (head 128), sliding (window 128) head 64 x 2 KV heads, tied. g4: the full layers 1 KV
+** head, K as V (no attn_v: 31B / 26B-A4B); g4p: the last 3 layers share the caches of layers 1 and 2,
+** their FFN twice as wide, per-layer embeddings of 32 (E2B / E4B); g4m: g4 with the MoE block (4
+** experts of 128, top 2) beside the dense FFN (26B-A4B). The file counts two tensors more than the
+** config.json description: rope_freqs {64} (the full layers' proportional RoPE, written by the
+** converter) and layer_output_scale {1} a layer (Hugging Face's layer_scalar buffer). llama.cpp
+** 80fb11a loads all three (make conformance gemma4, gemma4-ple, gemma4-moe): model buffers equal
+** vramfit's, KV too (3.50 MiB g4 / g4m, 2.75 MiB g4p at 2048 cells, flash attention) */
+static void set_g4(mk_llama *o) {
+  o->experts = 0, o->experts_used = 0, o->head_dim = 64, o->g_head_dim = 128, o->g_heads_kv = 1, o->k_eq_v = 1;
+  o->interval = 3, o->swa = 128, o->tied = true;
+}
+static void set_g4p(mk_llama *o) {
+  set_g4(o), o->g_heads_kv = 0, o->k_eq_v = 0, o->kv_shared = 3, o->double_wide = 1, o->ple = 32;
+}
+static void set_g4m(mk_llama *o) { set_g4(o), o->experts = 4, o->experts_used = 2; }
+#define G4_CFG "model_type = 'gemma4_text', hidden_size = 256, num_hidden_layers = 6, num_attention_heads = 4, " \
+  "num_key_value_heads = 2, head_dim = 64, global_head_dim = 128, vocab_size = 4096, intermediate_size = 512, " \
+  "sliding_window = 128, layer_types = { 'sliding_attention', 'sliding_attention', 'full_attention', " \
+  "'sliding_attention', 'sliding_attention', 'full_attention' }"
+static void gemma4_case(vf_engine *e, const char *name, void (*set)(mk_llama *), const char *cfg, long long params,
+                        long long kv) {
+  char text[2048];
+  newer_write(lcp(name), "gemma4", 6, set);
+  json_t *a = run(e, lcp(name), NEWER_RT, 2048, 1), *b = NULL;
+  snprintf(text, sizeof text, "return { model = { config = { " G4_CFG ", %s } }, runtime = { name = \"llamacpp\", "
+           NEWER_RT " }, workload = { kind = \"inference\", context = 2048, concurrency = 1 } }", cfg);
+  if (tu_eval(e, text, &b) != VF_OK) fail_msg("%s", vf_engine_error(e));
+  assert_int_equal(tu_int(a, "model.params"), params + 64 + 6);
+  assert_int_equal(tu_int(b, "model.params"), params);
+  assert_int_equal(tu_int(a, "runtime.kv_buffer_bytes"), kv);
+  assert_int_equal(tu_int(b, "runtime.kv_buffer_bytes"), kv);
+  assert_int_equal(tu_int(a, "model.kv_bytes_per_token"), tu_int(b, "model.kv_bytes_per_token"));
+  assert_int_equal(tu_int(a, "runtime.host_compute_buffer_bytes"), tu_int(b, "runtime.host_compute_buffer_bytes"));
+  /* Gemma 4's graph is not replayed: -17% to +11% against llama.cpp on these files */
+  assert_int_equal(tu_category_basis_exact(a, "activations"), 0);
+  json_decref(a);
+  json_decref(b);
+}
+static void test_gguf_gemma4(void **state) {
+  gemma4_case(*state, "g4", set_g4, "attention_k_eq_v = true, num_global_key_value_heads = 1", 4791552, 3670016);
+  gemma4_case(*state, "g4p", set_g4p, "num_kv_shared_layers = 3, use_double_wide_mlp = true, hidden_size_per_layer_input = 32",
+              6840864, 2883584);
+  gemma4_case(*state, "g4m", set_g4m, "attention_k_eq_v = true, num_global_key_value_heads = 1, enable_moe_block = true, "
+              "num_experts = 4, top_k_experts = 2, moe_intermediate_size = 128", 7163160, 3670016);
+}
+
 /* jamba (AI21 Jamba; src/models/jamba.cpp, build_mamba_layer of mamba-base.cpp, llama.cpp 80fb11a):
 ** 7 layers, Mamba-1 (d_inner 512, state 16, kernel 4, dt rank 16, the dt / B / C RMS norms) but
 ** attention without RoPE at 2 and 5; 4 experts of 128 (top 2, softmax, not renormalized) on odd
@@ -2766,7 +2814,7 @@ int main(void) {
       cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_gpu_partial_copies),
       cmocka_unit_test(test_bad_knobs),        cmocka_unit_test(test_outputs_max),
       cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_recurrent_parallel), cmocka_unit_test(test_recurrent_shortconv), cmocka_unit_test(test_shortconv_compute), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_fit_launch_catalog), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_shexp_inexact), cmocka_unit_test(test_fit_n_cpu_moe),
-      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_arch_families_c_llamacpp), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl), cmocka_unit_test(test_granite_nope_replay), cmocka_unit_test(test_qwen2moe_gate_replay), cmocka_unit_test(test_nemotron_h_replay), cmocka_unit_test(test_falcon_h1_replay), cmocka_unit_test(test_jamba_replay), cmocka_unit_test(test_gguf_new_archs), cmocka_unit_test(test_chunked_nofa_exact),
+      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_arch_families_c_llamacpp), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl), cmocka_unit_test(test_granite_nope_replay), cmocka_unit_test(test_qwen2moe_gate_replay), cmocka_unit_test(test_nemotron_h_replay), cmocka_unit_test(test_falcon_h1_replay), cmocka_unit_test(test_jamba_replay), cmocka_unit_test(test_gguf_new_archs), cmocka_unit_test(test_gguf_gemma4), cmocka_unit_test(test_chunked_nofa_exact),
       cmocka_unit_test(test_auto_moe), cmocka_unit_test(test_auto_ngl_multi),
       cmocka_unit_test(test_auto_moe_multi), cmocka_unit_test(test_overrides_no_pipeline),
       cmocka_unit_test(test_host_copies_sized), cmocka_unit_test(test_cuda_moe_reduce), cmocka_unit_test(test_deltanet_gpu), cmocka_unit_test(test_fa_mask_and_copies), cmocka_unit_test(test_cpu_host_memory), cmocka_unit_test(test_gpu_host_memory),
