@@ -108,6 +108,8 @@ GGUF_ARCH.nemotron_h_moe = "nemotron_h"
 GGUF_ARCH["hunyuan-moe"] = "hunyuan_v1_moe"
 -- Gemma 4 (LLM_ARCH_GEMMA4, "gemma4"): the text model (the towers are the mmproj file's)
 GGUF_ARCH.gemma4 = "gemma4_text"
+-- Kimi Linear (LLM_ARCH_KIMI_LINEAR, "kimi-linear")
+GGUF_ARCH["kimi-linear"] = "kimi_linear"
 GGUF_ARCH["falcon-h1"] = "falcon_h1"
 GGUF_ARCH.jamba = "jamba"
 
@@ -449,6 +451,35 @@ GGUF_FIELDS.gemma4 = function(path, md, cfg, need, g)
     cfg.moe_intermediate_size = need("expert_feed_forward_length")
   end
   cfg.tie_word_embeddings = true
+end
+
+-- Kimi Linear (conversion/kimi_linear.py KimiLinearModel.set_gguf_parameters, src/models/kimi-linear.cpp):
+-- attention.head_count_kv per layer, 0 on a KDA layer (is_recr) and 1 on an MLA one (MLA as MQA:
+-- the converter sets num_key_value_heads 1); the KDA layers head_count heads of kda.head_dim with
+-- a short conv of ssm.conv_kernel; MLA of kv_lora_rank, rope.dimension_count (qk_rope_head_dim),
+-- key_length_mla = nope + rope, value_length_mla, q_lora_rank when Q is compressed; experts of
+-- expert_feed_forward_length, expert_shared_count shared ones, the first leading_dense_block_count
+-- layers dense (feed_forward_length)
+GGUF_FIELDS["kimi-linear"] = function(path, md, cfg, need, g)
+  local kvh = md["attention.head_count_kv"]
+  if type(kvh) ~= "table" then fail(path, "GGUF metadata 'kimi-linear.attention.head_count_kv' is not a per-layer list") end
+  local full, kda = {}, {}
+  for i = 1, cfg.num_hidden_layers do
+    if (kvh[i] or 0) > 0 then full[#full + 1] = i else kda[#kda + 1] = i end
+  end
+  cfg.linear_attn_config = { num_heads = cfg.num_attention_heads, head_dim = need("kda.head_dim"),
+                             short_conv_kernel_size = need("ssm.conv_kernel"), full_attn_layers = full, kda_layers = kda }
+  cfg.num_key_value_heads = cfg.num_attention_heads
+  local rope = need("rope.dimension_count")
+  cfg.kv_lora_rank, cfg.q_lora_rank, cfg.qk_rope_head_dim = need("attention.kv_lora_rank"), md["attention.q_lora_rank"], rope
+  cfg.qk_nope_head_dim = need("attention.key_length_mla") - rope
+  cfg.v_head_dim = need("attention.value_length_mla")
+  cfg.head_dim = nil
+  cfg.num_experts, cfg.num_experts_per_token = need("expert_count"), need("expert_used_count")
+  cfg.num_shared_experts = md.expert_shared_count or 0
+  cfg.first_k_dense_replace = md.leading_dense_block_count or 0
+  cfg.routed_scaling_factor = md.expert_weights_scale
+  cfg.num_local_experts = nil
 end
 
 -- config.json fields the architecture scripts read, from the GGUF metadata, and the file's

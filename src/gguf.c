@@ -105,6 +105,7 @@ static const field_spec fields[GGUF_F_COUNT] = {
     [GGUF_F_SHARED_KV_LAYERS] = {"attention.shared_kv_layers", FK_NEWER},
     [GGUF_F_KEY_LENGTH_SWA] = {"attention.key_length_swa", FK_NEWER},
     [GGUF_F_EMBD_PER_LAYER] = {"embedding_length_per_layer_input", FK_NEWER},
+    [GGUF_F_KDA_HEAD_DIM] = {"kda.head_dim", FK_NEWER},
 };
 
 const char *gguf_field_key(gguf_field_id id) {

@@ -71,6 +71,7 @@ typedef enum gguf_field_id {
   GGUF_F_SHARED_KV_LAYERS,  /* gemma4: the trailing layers that reuse an earlier cache (LLM_KV_ATTENTION_SHARED_KV_LAYERS) */
   GGUF_F_KEY_LENGTH_SWA,    /* gemma4: the sliding layers' head size (LLM_KV_ATTENTION_KEY_LENGTH_SWA) */
   GGUF_F_EMBD_PER_LAYER,    /* gemma4: the per-layer embedding width (LLM_KV_EMBEDDING_LENGTH_PER_LAYER) */
+  GGUF_F_KDA_HEAD_DIM,      /* kimi-linear: the KDA head size (LLM_KV_KDA_HEAD_DIM) */
   GGUF_F_COUNT
 } gguf_field_id;
 

@@ -22,7 +22,7 @@
 
 /* the generated files' paths: $TMPDIR (else /tmp)/vf_test_lc_<pid>_<name>.gguf, so that two
 ** runs at once do not overwrite each other's files; removed by teardown */
-static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "granhn", "granmn", "q2m", "nemoh", "falh1", "jamba", "nemom", "hym", "g4", "g4p", "g4m", "unknown"};
+static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "granhn", "granmn", "q2m", "nemoh", "falh1", "jamba", "nemom", "hym", "g4", "g4p", "g4m", "kl", "unknown"};
 #define LC_NFILES (sizeof LC_FILES / sizeof LC_FILES[0])
 static char lc_paths[LC_NFILES][512];
 
@@ -2547,6 +2547,33 @@ static void test_gguf_new_archs(void **state) {
   json_decref(j);
 }
 
+/* kimi-linear (Kimi Linear; conversion/kimi_linear.py, src/models/kimi-linear.cpp): 4 layers, KDA at 0-2
+** (4 heads of 32, conv 4), MLA at 3 (kv_lora 64, rope 16, q/k head 48, no q_lora; K / V split as
+** attn_k_b / attn_v_b); layer 0 dense (512), the others 4 experts of 128 (top 2) and one shared.
+** The real llama.cpp 80fb11a (node-llama-cpp 3.21.1) loads this file's tensors but aborts in
+** ggml_backend_sched (GGML_ASSERT(*cur_backend_id != -1)) before measuring, so only the
+** config.json description is checked here: KV 1 MLA layer x (64 + 16) x 2 B x 2048 cells,
+** recurrent state 3 KDA layers x (conv 3 x 3 x 128 + 4 x 32 x 32) x 4 B */
+static void set_kl(mk_llama *o) {
+  o->shared = 1, o->dense_lead = 1, o->head_dim = 48, o->rope = 16, o->kv_lora = 64, o->ssm_state = 32, o->ssm_conv = 4;
+}
+static void test_gguf_kimi_linear(void **state) {
+  newer_write(lcp("kl"), "kimi-linear", 4, set_kl);
+  same_as_config(*state, lcp("kl"),
+                 "model_type = 'kimi_linear', hidden_size = 256, num_hidden_layers = 4, num_attention_heads = 4, "
+                 "num_key_value_heads = 4, vocab_size = 4096, intermediate_size = 512, moe_intermediate_size = 128, "
+                 "kv_lora_rank = 64, qk_nope_head_dim = 32, qk_rope_head_dim = 16, v_head_dim = 48, num_experts = 4, "
+                 "num_experts_per_token = 2, num_shared_experts = 1, first_k_dense_replace = 1, linear_attn_config = "
+                 "{ num_heads = 4, head_dim = 32, short_conv_kernel_size = 4, full_attn_layers = { 4 }, "
+                 "kda_layers = { 1, 2, 3 } }, tie_word_embeddings = false",
+                 4584760);
+  json_t *j = run(*state, lcp("kl"), NEWER_RT, 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 80 * 2 * 2048);
+  assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 3 * (3 * 3 * 128 + 4 * 32 * 32) * 4);
+  assert_int_equal(tu_category_basis_exact(j, "activations"), 0); /* KDA is not replayed */
+  json_decref(j);
+}
+
 /* gemma4 (Gemma 4; conversion/gemma.py Gemma4Model, src/models/gemma4.cpp): 6 layers, full attention
 ** at 2 and 5 (head 128), sliding (window 128) head 64 x 2 KV heads, tied. g4: the full layers 1 KV
 ** head, K as V (no attn_v: 31B / 26B-A4B); g4p: the last 3 layers share the caches of layers 1 and 2,
@@ -2814,7 +2841,7 @@ int main(void) {
       cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_gpu_partial_copies),
       cmocka_unit_test(test_bad_knobs),        cmocka_unit_test(test_outputs_max),
       cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_recurrent_parallel), cmocka_unit_test(test_recurrent_shortconv), cmocka_unit_test(test_shortconv_compute), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_fit_launch_catalog), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_shexp_inexact), cmocka_unit_test(test_fit_n_cpu_moe),
-      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_arch_families_c_llamacpp), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl), cmocka_unit_test(test_granite_nope_replay), cmocka_unit_test(test_qwen2moe_gate_replay), cmocka_unit_test(test_nemotron_h_replay), cmocka_unit_test(test_falcon_h1_replay), cmocka_unit_test(test_jamba_replay), cmocka_unit_test(test_gguf_new_archs), cmocka_unit_test(test_gguf_gemma4), cmocka_unit_test(test_chunked_nofa_exact),
+      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_arch_families_c_llamacpp), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl), cmocka_unit_test(test_granite_nope_replay), cmocka_unit_test(test_qwen2moe_gate_replay), cmocka_unit_test(test_nemotron_h_replay), cmocka_unit_test(test_falcon_h1_replay), cmocka_unit_test(test_jamba_replay), cmocka_unit_test(test_gguf_new_archs), cmocka_unit_test(test_gguf_gemma4), cmocka_unit_test(test_gguf_kimi_linear), cmocka_unit_test(test_chunked_nofa_exact),
       cmocka_unit_test(test_auto_moe), cmocka_unit_test(test_auto_ngl_multi),
       cmocka_unit_test(test_auto_moe_multi), cmocka_unit_test(test_overrides_no_pipeline),
       cmocka_unit_test(test_host_copies_sized), cmocka_unit_test(test_cuda_moe_reduce), cmocka_unit_test(test_deltanet_gpu), cmocka_unit_test(test_fa_mask_and_copies), cmocka_unit_test(test_cpu_host_memory), cmocka_unit_test(test_gpu_host_memory),

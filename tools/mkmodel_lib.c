@@ -227,6 +227,14 @@ static bool nemo_moe(const mk_llama *o) { return is_arch(o, "nemotron_h_moe"); }
 ** feed_forward_length (load_arch_tensors creates ffn_*_exps with n_ff) and a shared expert of
 ** expert_shared_feed_forward_length in every layer */
 static bool hunyuan_moe(const mk_llama *o) { return is_arch(o, "hunyuan-moe"); }
+/* kimi-linear (Kimi Linear; src/models/kimi-linear.cpp): KDA layers (--ssm-state the KDA head size,
+** --heads heads, kernel --ssm-conv) with MLA (--kv-lora, --rope, --head-dim the MLA q/k head, no
+** q_lora) every --interval-th layer and the last; the first --dense-lead layers a dense FFN, the
+** others 4 experts (top 2) of --expert-ff and --shared shared experts */
+static bool kimi_lin(const mk_llama *o) { return is_arch(o, "kimi-linear"); }
+static bool kimi_mla(const mk_llama *o, unsigned il) {
+  return il == o->layers - 1 || (il + 1) % (o->interval ? o->interval : 4) == 0;
+}
 /* gemma4 (src/models/gemma4.cpp load_arch_hparams / load_arch_tensors) */
 static bool gemma4(const mk_llama *o) { return is_arch(o, "gemma4"); }
 static bool g4_full(const mk_llama *o, unsigned il) {
@@ -251,7 +259,7 @@ static bool falcon_h(const mk_llama *o) { return is_arch(o, "falcon-h1"); }
 static bool jamba(const mk_llama *o) { return is_arch(o, "jamba"); }
 static char nemo_kind(unsigned il) { return il % 2 == 0 ? 'M' : il % 4 == 1 ? '-' : '*'; }
 static bool newer_arch(const mk_llama *o) {
-  return is_arch(o, "glm4moe") || is_arch(o, "lfm2") || granite_h(o) || hunyuan_moe(o) || gemma4(o) || nemo_h(o) || falcon_h(o) || jamba(o) || deltanet(o) || is_arch(o, "llama4") || is_arch(o, "deepseek2") || qwen_arch(o) ||
+  return is_arch(o, "glm4moe") || is_arch(o, "lfm2") || granite_h(o) || hunyuan_moe(o) || gemma4(o) || kimi_lin(o) || nemo_h(o) || falcon_h(o) || jamba(o) || deltanet(o) || is_arch(o, "llama4") || is_arch(o, "deepseek2") || qwen_arch(o) ||
          qwen2moe(o) || is_arch(o, "gemma2") || is_arch(o, "gemma3") || is_arch(o, "gpt-oss") || is_arch(o, "phi3") ||
          is_arch(o, "mistral3");
 }
@@ -385,6 +393,37 @@ static void newer_layer(const mk_llama *o, unsigned il, mk_t *t, size_t *n) {
     snprintf(nm, sizeof nm, "blk.%u.ffn_norm", il);
     add_t(t, n, nm, 1, e, 1, 1, GGML_T_F32);
     moe_ffn(o, il, false, 0, false, t, n);
+    return;
+  }
+  if (kimi_lin(o)) { /* kimi-linear.cpp load_arch_tensors */
+    uint64_t H = o->heads, d = o->ssm_state, dH = d * H, K = o->ssm_conv;
+    if (!kimi_mla(o, il)) {
+      blk_t(t, n, il, "ssm_conv1d_q", 3, K, 1, dH, GGML_T_F32);
+      blk_t(t, n, il, "ssm_conv1d_k", 3, K, 1, dH, GGML_T_F32);
+      blk_t(t, n, il, "ssm_conv1d_v", 3, K, 1, dH, GGML_T_F32);
+      blk_t(t, n, il, "attn_q", 2, e, dH, 1, o->type);
+      blk_t(t, n, il, "attn_k", 2, e, dH, 1, o->type);
+      blk_t(t, n, il, "attn_v", 2, e, dH, 1, o->type);
+      blk_t(t, n, il, "ssm_f_a", 2, e, d, 1, o->type);
+      blk_t(t, n, il, "ssm_f_b", 2, d, dH, 1, o->type);
+      blk_t(t, n, il, "ssm_beta", 2, e, H, 1, o->type);
+      blk_t(t, n, il, "ssm_a", 2, 1, H, 1, GGML_T_F32);
+      blk_t(t, n, il, "ssm_dt.bias", 1, dH, 1, 1, GGML_T_F32);
+      blk_t(t, n, il, "ssm_g_a", 2, e, d, 1, o->type);
+      blk_t(t, n, il, "ssm_g_b", 2, d, dH, 1, o->type);
+      blk_t(t, n, il, "ssm_norm", 1, d, 1, 1, GGML_T_F32);
+      blk_t(t, n, il, "attn_output", 2, dH, e, 1, o->type);
+    } else { /* MLA without q_lora, wkv_b split (attn_k_b / attn_v_b: the MLA KV cache) */
+      uint64_t dk = head_dim(o), nope = dk - o->rope;
+      blk_t(t, n, il, "attn_kv_a_norm", 1, o->kv_lora, 1, 1, GGML_T_F32);
+      blk_t(t, n, il, "attn_q", 2, e, H * dk, 1, o->type);
+      blk_t(t, n, il, "attn_kv_a_mqa", 2, e, o->kv_lora + o->rope, 1, o->type);
+      blk_t(t, n, il, "attn_k_b", 3, nope, o->kv_lora, H, o->type);
+      blk_t(t, n, il, "attn_v_b", 3, o->kv_lora, dk, H, o->type);
+      blk_t(t, n, il, "attn_output", 2, H * dk, e, 1, o->type);
+    }
+    blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
+    moe_ffn(o, il, il >= o->dense_lead, (uint64_t)expert_ff(o) * (o->shared ? o->shared : 1), true, t, n);
     return;
   }
   if (gemma4(o)) { /* gemma4.cpp load_arch_tensors */
@@ -630,8 +669,19 @@ static unsigned newer_metadata(const mk_llama *o, mk_buf *b) {
   unsigned n = 0;
   const char *a = o->arch;
 #define KU(s, v) (snprintf(k, sizeof k, "%s." s, a), mk_kv_u32(b, k, v), n++)
-  KU("attention.key_length", is_arch(o, "deepseek2") ? o->kv_lora + o->rope : gemma4(o) ? g4_hd(o, o->layers - 1) : head_dim(o));
-  KU("attention.value_length", is_arch(o, "deepseek2") ? o->kv_lora : gemma4(o) ? g4_hd(o, o->layers - 1) : head_dim(o));
+  KU("attention.key_length", is_arch(o, "deepseek2") || kimi_lin(o) ? o->kv_lora + o->rope : gemma4(o) ? g4_hd(o, o->layers - 1) : head_dim(o));
+  KU("attention.value_length", is_arch(o, "deepseek2") || kimi_lin(o) ? o->kv_lora : gemma4(o) ? g4_hd(o, o->layers - 1) : head_dim(o));
+  if (kimi_lin(o)) { /* conversion/kimi_linear.py KimiLinearModel.set_gguf_parameters */
+    KU("ssm.conv_kernel", o->ssm_conv);
+    KU("kda.head_dim", o->ssm_state);
+    KU("attention.kv_lora_rank", o->kv_lora);
+    KU("attention.key_length_mla", head_dim(o));
+    KU("attention.value_length_mla", head_dim(o));
+    KU("expert_shared_count", o->shared ? o->shared : 1);
+    KU("leading_dense_block_count", o->dense_lead);
+    KU("expert_gating_func", 2);
+    snprintf(k, sizeof k, "%s.expert_weights_scale", a), mk_kv_f32(b, k, 2.446f), n++;
+  }
   if (gemma4(o)) { /* conversion/gemma.py Gemma4Model.set_gguf_parameters */
     uint32_t swa[4096];
     for (unsigned i = 0; i < o->layers; i++) swa[i] = !g4_full(o, i);
@@ -772,6 +822,11 @@ static unsigned llama_metadata(const mk_llama *o, mk_buf *b) {
   KU("attention.head_count", o->heads);
   }
   if (nemo_h(o)) {
+  } else if (kimi_lin(o)) { /* per layer: 1 on the MLA layers (MQA), 0 on the KDA ones (is_recr) */
+    uint32_t kvh[4096];
+    for (unsigned i = 0; i < o->layers; i++) kvh[i] = kimi_mla(o, i) ? 1 : 0;
+    snprintf(k, sizeof k, "%s.attention.head_count_kv", a);
+    mk_kv_arr_u32(b, k, kvh, o->layers), n++;
   } else if (gemma4(o)) { /* per layer: the full layers' KV heads (num_global_key_value_heads) */
     uint32_t kvh[4096];
     for (unsigned i = 0; i < o->layers; i++) kvh[i] = g4_kvh(o, i);
@@ -822,6 +877,8 @@ static bool check_llama(const mk_llama *o, char *err, size_t errlen) {
   if (nemo_h(o) && (!o->ssm_conv || !o->ssm_state || !o->ssm_groups || !o->ssm_vheads || !o->experts != !nemo_moe(o) || o->nextn ||
                     (2 * o->embd) % o->ssm_vheads || (2 * o->embd) % o->ssm_groups))
     return fail(err, errlen, "%s needs the Mamba-2 sizes (--ssm-conv, --ssm-state, --ssm-groups, --ssm-vheads dividing 2 x embd), no MTP blocks, and experts for nemotron_h_moe only", o->arch);
+  if (kimi_lin(o) && (!o->ssm_conv || !o->ssm_state || !o->kv_lora || !o->rope || o->rope >= head_dim(o) || !o->experts || o->nextn || o->tied))
+    return fail(err, errlen, "kimi-linear needs --ssm-conv, --ssm-state (the KDA head), --kv-lora, a --rope below the head, experts, an output tensor, no MTP blocks");
   if (gemma4(o) && (!o->head_dim || o->kv_shared >= o->layers || o->nextn || (o->ple && o->ple > 4096)))
     return fail(err, errlen, "gemma4 needs --head-dim (the sliding layers'), fewer --kv-shared than layers, no MTP blocks");
   if (hunyuan_moe(o) && (!o->experts || o->nextn || o->ff != expert_ff(o)))
