@@ -22,7 +22,7 @@
 
 /* the generated files' paths: $TMPDIR (else /tmp)/vf_test_lc_<pid>_<name>.gguf, so that two
 ** runs at once do not overwrite each other's files; removed by teardown */
-static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "granhn", "granmn", "q2m", "nemoh", "falh1", "jamba", "nemom", "hym", "g4", "g4p", "g4m", "kl", "unknown"};
+static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "granhn", "granmn", "q2m", "nemoh", "falh1", "jamba", "nemom", "hym", "g4", "g4p", "g4m", "kl", "lfm2kv", "unknown"};
 #define LC_NFILES (sizeof LC_FILES / sizeof LC_FILES[0])
 static char lc_paths[LC_NFILES][512];
 
@@ -2344,6 +2344,22 @@ static void set_granite_mn(mk_llama *o) { set_granite_m(o), o->nope = true, o->g
 ** 512) allocates, to its 64-byte split: lfm2 13,121,565 B with flash attention, 24,127,524
 ** without; granitehybrid 10,350,074 and 24,127,524. Before, lfm2 and granitehybrid GGUF files
 ** were refused, and their presets' conv / Mamba-2 layers were replayed as attention layers. */
+/* A hybrid's GGUF whose attention.head_count_kv is one number, not the per-layer list llama.cpp's
+** converter writes (conversion/lfm2.py: 0 on the conv layers, is_recr): the layers' kinds cannot be
+** told, so the file is refused naming the key (scripts/model_files.lua recurrent_layer_types). */
+static void set_lfm2_kv_scalar(mk_llama *o) { set_lfm2(o), o->kv_scalar = true; }
+static void test_hybrid_kv_not_list(void **state) {
+  newer_write(lcp("lfm2kv"), "lfm2", 7, set_lfm2_kv_scalar);
+  char text[1024], want[1200];
+  snprintf(text, sizeof text,
+           "return { model = \"%s\", runtime = { name = \"llamacpp\", " NEWER_RT " },"
+           " workload = { kind = \"inference\", context = 2048, concurrency = 1 } }", lcp("lfm2kv"));
+  json_t *j = NULL;
+  assert_int_not_equal(tu_eval(*state, text, &j), VF_OK);
+  snprintf(want, sizeof want, "t.lua: model '%s': GGUF metadata 'lfm2.attention.head_count_kv' is not a per-layer list", lcp("lfm2kv"));
+  assert_string_equal(vf_engine_error(*state), want);
+}
+
 static void test_recurrent_conv_replay(void **state) {
   newer_write(lcp("lfm2"), "lfm2", 7, set_lfm2);
   json_t *j = run(*state, lcp("lfm2"), NEWER_RT, 2048, 1);
@@ -2841,7 +2857,7 @@ int main(void) {
       cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_gpu_partial_copies),
       cmocka_unit_test(test_bad_knobs),        cmocka_unit_test(test_outputs_max),
       cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_recurrent_parallel), cmocka_unit_test(test_recurrent_shortconv), cmocka_unit_test(test_shortconv_compute), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_fit_launch_catalog), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_shexp_inexact), cmocka_unit_test(test_fit_n_cpu_moe),
-      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_arch_families_c_llamacpp), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl), cmocka_unit_test(test_granite_nope_replay), cmocka_unit_test(test_qwen2moe_gate_replay), cmocka_unit_test(test_nemotron_h_replay), cmocka_unit_test(test_falcon_h1_replay), cmocka_unit_test(test_jamba_replay), cmocka_unit_test(test_gguf_new_archs), cmocka_unit_test(test_gguf_gemma4), cmocka_unit_test(test_gguf_kimi_linear), cmocka_unit_test(test_chunked_nofa_exact),
+      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_hybrid_kv_not_list), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_arch_families_c_llamacpp), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl), cmocka_unit_test(test_granite_nope_replay), cmocka_unit_test(test_qwen2moe_gate_replay), cmocka_unit_test(test_nemotron_h_replay), cmocka_unit_test(test_falcon_h1_replay), cmocka_unit_test(test_jamba_replay), cmocka_unit_test(test_gguf_new_archs), cmocka_unit_test(test_gguf_gemma4), cmocka_unit_test(test_gguf_kimi_linear), cmocka_unit_test(test_chunked_nofa_exact),
       cmocka_unit_test(test_auto_moe), cmocka_unit_test(test_auto_ngl_multi),
       cmocka_unit_test(test_auto_moe_multi), cmocka_unit_test(test_overrides_no_pipeline),
       cmocka_unit_test(test_host_copies_sized), cmocka_unit_test(test_cuda_moe_reduce), cmocka_unit_test(test_deltanet_gpu), cmocka_unit_test(test_fa_mask_and_copies), cmocka_unit_test(test_cpu_host_memory), cmocka_unit_test(test_gpu_host_memory),

@@ -832,7 +832,7 @@ static unsigned llama_metadata(const mk_llama *o, mk_buf *b) {
     for (unsigned i = 0; i < o->layers; i++) kvh[i] = g4_kvh(o, i);
     snprintf(k, sizeof k, "%s.attention.head_count_kv", a);
     mk_kv_arr_u32(b, k, kvh, o->layers), n++;
-  } else if (is_arch(o, "lfm2") || granite_h(o) || jamba(o)) { /* per layer: 0 on the recurrent layers (is_recr) */
+  } else if ((is_arch(o, "lfm2") || granite_h(o) || jamba(o)) && !o->kv_scalar) { /* per layer: 0 on the recurrent layers (is_recr) */
     uint32_t kvh[4096];
     for (unsigned i = 0; i < o->layers; i++) kvh[i] = lfm2_attn(o, i) ? o->heads_kv : 0;
     snprintf(k, sizeof k, "%s.attention.head_count_kv", a);

@@ -66,6 +66,8 @@ typedef struct mk_llama {
   ** ple: per-layer embedding width; double_wide: the shared layers' FFN 2 x ff; --experts: the
   ** MoE block (fused ffn_gate_up_exps) beside the dense FFN */
   unsigned g_head_dim, g_heads_kv, kv_shared, ple, k_eq_v, double_wide;
+  bool kv_scalar;      /* lfm2 / granitehybrid / jamba: attention.head_count_kv as one number, not the
+                       ** per-layer list their converters write (a malformed file, for the readers' error) */
   bool granite_scales; /* granitehybrid: embedding / residual / logit / attention scales, Granite-like
                        ** values (12, 0.22, 6, 1/128); any non-zero one adds its ggml_scale node */
 } mk_llama;
