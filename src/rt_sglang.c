@@ -105,6 +105,7 @@ typedef struct sg_pool {
   uint64_t conv_req, ssm_req; /* Mamba state bytes per request slot on this rank */
   uint64_t mamba;       /* max_mamba_cache_size (state slots, the padding slot not counted) */
   uint64_t tokens, swa_tokens;
+  uint64_t window;      /* the SWA layers' window (their largest; SGLang has one sliding_window_size) */
 } sg_pool;
 
 /* K (k) and V (v) bytes of one token in a group's layers on this rank (tp, pp split). */
@@ -335,8 +336,10 @@ static void pool_cells(ectx *c, sg_pool *p) {
     const kv_group *g = &c->m->kv[i];
     if (g->kind == KV_STATE) group_state(c, g, p);
     else if (g->kind == KV_CROSS) continue;
-    else if (p->hybrid && g->window) group_kv(c, g, &p->k_swa, &p->v_swa);
-    else {
+    else if (p->hybrid && g->window) {
+      group_kv(c, g, &p->k_swa, &p->v_swa);
+      if (g->window > p->window) p->window = g->window;
+    } else {
       group_kv(c, g, &p->k_full, &p->v_full);
       p->full_layers += g->layers;
     }
@@ -393,6 +396,32 @@ static void pool_tokens(ectx *c, sg_pool *p, uint64_t rest, uint64_t page, uint6
   bool full = p->k_full + p->v_full > 0;
   p->swa_tokens = full ? (uint64_t)floor((double)p->tokens * p->ratio) / page * page : p->tokens;
   if (!full) p->tokens = 0;
+}
+
+/* What the workload needs of each hybrid-SWA pool, in tokens. The full pool keeps every token of
+** every request: context x concurrency (all-SWA models: none). The SWA pool keeps, a request,
+** only what SGLang has not yet freed behind the window (sgl-project/sglang, main 2026,
+** python/sglang/srt/managers/schedule_batch.py ScheduleBatch.maybe_evict_swa and
+** mem_cache/common.py, the out-of-window free): a request's SWA slots below
+** pre_len - sliding_window_size - page_size are freed, in decode only every
+** sliding_window_size x SGLANG_SWA_EVICTION_INTERVAL_MULTIPLIER (default 1.0) steps
+** (decode_batch_idx % interval == 1), so a decoding request holds up to window + page +
+** window tokens before the next free; in chunked prefill the overlap scheduler allocates chunk
+** N + 1 while chunk N still runs (maybe_evict_swa subtracts chunked_prefill_size from pre_len
+** under enable_overlap; schedule_policy.py _swa_budget_for_req: "chunk N + window + chunk
+** N + 1"), so the one request mid-prefill holds up to window + page + 2 x chunk. Each capped by
+** the context. Need = concurrency x decode hold + the prefilling request's excess over it
+** (one chunked request at a time: Scheduler.chunked_req). */
+static void swa_need(ectx *c, const sg_pool *p, uint64_t chunk, uint64_t page, uint64_t *full_t, uint64_t *swa_t) {
+  const scenario *s = c->s;
+  uint64_t ctx = s->context, n = s->concurrency;
+  *full_t = p->k_full + p->v_full > 0 ? acc_mul(&c->acc, ctx, n) : 0;
+  uint64_t w = p->window;
+  uint64_t dec = acc_add(&c->acc, acc_mul(&c->acc, w, 2), page);
+  uint64_t pre = acc_add(&c->acc, acc_add(&c->acc, w, page), acc_mul(&c->acc, chunk, 2));
+  if (dec > ctx) dec = ctx;
+  if (pre > ctx) pre = ctx;
+  *swa_t = acc_add(&c->acc, acc_mul(&c->acc, dec, n), n && pre > dec ? pre - dec : 0);
 }
 
 /* max_running_requests (resolve_max_num_reqs): given, or min(max(tokens / context x 512,
@@ -1017,6 +1046,19 @@ void sglang_estimate(ectx *c) {
                           per_req ? acc_mul(&c->acc, acc_mul(&c->acc, slots, s->concurrency) + 1, per_req) : 0);
   uint64_t need_d = sp.drafts ? acc_from_double(&c->acc, seq_tokens * (double)(sp.k_tok + sp.v_tok)) : 0;
   uint64_t pools = acc_add(&c->acc, kv, state);
+  /* hybrid SWA: each pool against its own need (swa_need). SGLang sizes the SWA pool at
+  ** int(ratio x N) for a full pool of N (pool_tokens), so the pools that hold the workload are
+  ** N = max(full need, SWA need / ratio) tokens of cell_t bytes (all-SWA models: the SWA need) */
+  uint64_t full_need_t = 0, swa_need_t = 0;
+  if (p.hybrid) {
+    swa_need(c, &p, g.chunk, g.page, &full_need_t, &swa_need_t);
+    double nt = (double)swa_need_t;
+    if (full_need_t) {
+      nt = p.ratio > 0 ? ceil((double)swa_need_t / p.ratio) : (double)full_need_t;
+      if (nt < (double)full_need_t) nt = (double)full_need_t;
+    }
+    need = acc_from_double(&c->acc, nt * cell_t);
+  }
   budget_add(b, "weights", w, BASIS_EXACT, true, "per rank (tp %llu, pp %llu), %.3f GiB of it allocator segment tails",
              (unsigned long long)s->tp, (unsigned long long)s->pp, (double)reserve / GIB);
   if (sp.drafts) {
@@ -1115,7 +1157,13 @@ void sglang_estimate(ectx *c) {
   est_fig(c, "k_size_bytes", k);
   est_fig(c, "v_size_bytes", v);
   est_fig(c, "kv_cache_tokens", tokens);
-  if (p.hybrid) est_fig(c, "swa_kv_cache_tokens", p.swa_tokens);
+  if (p.hybrid) {
+    est_fig(c, "swa_kv_cache_tokens", p.swa_tokens);
+    est_fig(c, "kv_tokens_needed", full_need_t);
+    est_fig(c, "swa_kv_tokens_needed", swa_need_t);
+    /* the --swa-full-tokens-ratio whose SWA pool just holds the SWA need beside the full need */
+    if (full_need_t) est_fig_real(c, "swa_full_tokens_ratio_needed", (double)swa_need_t / (double)full_need_t);
+  }
   if (per_req) {
     est_fig(c, "max_mamba_cache_size", p.mamba);
     est_fig(c, "mamba_conv_state_bytes", conv);

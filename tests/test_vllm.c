@@ -2961,6 +2961,33 @@ static void test_sglang_swa(void **state) {
   assert_int_equal((long long)fig(j, "kv_cache_tokens"), n);
   assert_int_equal((long long)fig(j, "swa_kv_cache_tokens"), (long long)floor((double)n * 0.8));
   json_decref(j);
+  /* each pool against its own need (src/rt_sglang.c swa_need). Gemma 4 31B: 10 full layers x 4 KV
+  ** heads x (512 + 512) x 2 B = 81,920 B a token, 50 sliding ones x 16 x (256 + 256) x 2 B = 819,200 B,
+  ** window 1024, page 1, chunk 8192 on an H200. 4 x 32,768: the full pool needs 131,072 tokens; the
+  ** SWA pool 4 x (1024 + 1 + 1024) held in decode (freed below seqlen - window - page every window
+  ** steps, ScheduleBatch.maybe_evict_swa) + the one prefilling request's 1024 + 1 + 2 x 8192 - 2049
+  ** (chunk N + 1 allocated while chunk N runs under the overlap scheduler) = 23,556. At ratio 0.8
+  ** the full pool binds: 131,072 x (81,920 + 0.8 x 819,200) B, the figure before the split too. */
+  j = eval(*state, "return { model = 'google/gemma-4-31B-it', runtime = { name = 'sglang' }, workload = { kind = "
+                   "'inference', context = 32768, concurrency = 4 }, gpu = 'H200' }");
+  assert_int_equal((long long)fig(j, "kv_tokens_needed"), 131072);
+  assert_int_equal((long long)fig(j, "swa_kv_tokens_needed"), 23556);
+  assert_int_equal(tu_category(j, "kv_cache"), 131072LL * 737280);
+  json_decref(j);
+  /* 32 x 2,048: every token stays in the SWA pool too (2,048 < 2 x 1024 + 1), 65,536 tokens that the
+  ** SWA pool of 0.8 x N holds only from N = 81,920: the SWA pool binds, 81,920 x 737,280 B (the
+  ** single-pool need, 65,536 x 737,280, sized a pool whose SWA part held 52,428 of them) */
+  j = eval(*state, "return { model = 'google/gemma-4-31B-it', runtime = { name = 'sglang' }, workload = { kind = "
+                   "'inference', context = 2048, concurrency = 32 }, gpu = 'H200' }");
+  assert_int_equal((long long)fig(j, "kv_tokens_needed"), 65536);
+  assert_int_equal((long long)fig(j, "swa_kv_tokens_needed"), 65536);
+  assert_int_equal(tu_category(j, "kv_cache"), 81920LL * 737280);
+  json_decref(j);
+  /* gpt-oss-20b (window 128) at 8,192 x 4: SWA need 4 x 257 + (min(8,192, 129 + 2 x 8,192) - 257) = 8,963 */
+  j = eval(*state, "return { model = 'openai/gpt-oss-20b', quant = 'mxfp4', runtime = { name = 'sglang' }, "
+                   "workload = { kind = 'inference', context = 8192, concurrency = 4 }, gpu = 'H200' }");
+  assert_int_equal((long long)fig(j, "swa_kv_tokens_needed"), 8963);
+  json_decref(j);
 }
 
 /* DeepSeek-V3 (MLA): one latent of kv_lora_rank 512 + qk_rope_head_dim 64 = 576 elements per
