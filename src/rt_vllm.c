@@ -1551,17 +1551,28 @@ static void capture_sizes_upto(ectx *c, const vcfg *v, uint64_t from, uint64_t *
   ** 0.11 (the first release with FULL graphs here; the downgrade before 0.19 assumed). */
   bool no_full = false;
   for (int i = 0; i < c->m->n_kv; i++) no_full = no_full || c->m->kv[i].kind == KV_CHUNKED;
+  /* MiniMax (Text-01, M1): the lightning layers' LinearAttentionMetadataBuilder
+  ** (vllm/v1/attention/backends/linear_attn.py) declared no CUDA-graph support, so it kept the
+  ** base AttentionMetadataBuilder's AttentionCGSupport.NEVER and FULL_AND_PIECEWISE falls back to
+  ** PIECEWISE the same way, until vllm-project/vllm PR #28934 ("add `_cudagraph_support` for
+  ** linear attention": UNIFORM_SINGLE_TOKEN_DECODE, merged 2025-11-18, after the 0.11.1 cut:
+  ** 0.12.0 inferred). This, not FCG_NOT_SUPPORTED_MODELS below, is what keeps MiniMax-M1 off
+  ** FULL graphs: its architecture, MiniMaxM1ForCausalLM, is its own registry entry (an alias
+  ** onto the MiniMaxText01ForCausalLM class, PR #19677), and model_config.architecture is that
+  ** name, which the list does not hold. */
+  no_full = no_full || (strcmp(c->m->arch, "minimax") == 0 && v->version < 12000);
   /* Hybrid and Mamba models get FULL decode graphs a release earlier: from 0.10.2 (the first
   ** release with cudagraph_mode) MambaModelConfig.verify_and_update_config
   ** (vllm/model_executor/models/config.py; HybridAttentionMambaModelConfig calls it) sets
   ** FULL_AND_PIECEWISE when the user left cudagraph_mode unset, except for the architectures in
-  ** its FCG_NOT_SUPPORTED_MODELS (Lfm2ForCausalLM, MiniMaxText01ForCausalLM). A vLLM 0.10.2 log
+  ** its FCG_NOT_SUPPORTED_MODELS (Lfm2ForCausalLM, MiniMaxText01ForCausalLM: MiniMax is kept off
+  ** FULL graphs by its builder above, Text-01 and M1 alike). A vLLM 0.10.2 log
   ** of Qwen3-Next-80B-A3B-Instruct tp 2 on 2 x H200: "Hybrid or mamba-based model detected:
   ** setting cudagraph mode to FULL_AND_PIECEWISE", "Capturing CUDA graphs (mixed prefill-decode,
   ** PIECEWISE): 67/67", "Capturing CUDA graphs (decode, FULL): 67/67". */
   bool state = false;
   for (int i = 0; i < c->m->n_kv; i++) state = state || c->m->kv[i].kind == KV_STATE;
-  bool fcg_no = strcmp(c->m->arch, "lfm2") == 0 || strcmp(c->m->arch, "minimax") == 0; /* MiniMaxText01ForCausalLM */
+  bool fcg_no = strcmp(c->m->arch, "lfm2") == 0; /* Lfm2ForCausalLM */
   bool full_from = v->version >= 11000 || (state && v->version >= 10002 && !fcg_no);
   /* Speculative decoding runs FULL decode graphs over uniform batches of 1 + k tokens a request;
   ** the model runner's cudagraph-mode check (gpu_model_runner.py from 0.10.2, compilation.py

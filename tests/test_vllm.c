@@ -4213,14 +4213,26 @@ static void test_arch_families_c_vllm(void **state) {
   assert_int_equal((long long)fig(j, "block_size"), 960);
   json_decref(j);
   /* MiniMax-M1: a lightning layer's state 8 heads x 128 x 128 x 2 B a rank at tp 8 against 1 KV head
-  ** x 256 x 2 B a token: block 512; MiniMaxText01ForCausalLM is in FCG_NOT_SUPPORTED_MODELS, so
-  ** 0.10.2 captures no FULL decode graphs for it; before 0.10.2 it runs on V0 */
+  ** x 256 x 2 B a token: block 512. No FULL decode graphs at 0.10.2: its MiniMaxM1ForCausalLM is not
+  ** in FCG_NOT_SUPPORTED_MODELS (only MiniMaxText01ForCausalLM is), but the lightning layers'
+  ** LinearAttentionMetadataBuilder had AttentionCGSupport.NEVER until PR #28934 (0.12.0 inferred),
+  ** so FULL_AND_PIECEWISE falls back to PIECEWISE, at 0.11 too; before 0.10.2 it runs on V0 */
   j = eval(*state, "return { model = 'MiniMaxAI/MiniMax-M1-80k', quant = 'fp8', runtime = { name = 'vllm', "
                    "version = '0.10.2', max_model_len = 65536 }, parallel = { tp = 8 }, workload = { kind = "
                    "'inference', context = 65536 }, gpu = 'H200' }");
   assert_int_equal((long long)fig(j, "block_size"), 512);
   assert_int_equal((long long)fig(j, "cuda_graph_sizes_full"), 0);
   assert_true(fig(j, "cuda_graph_sizes_piecewise") > 0);
+  json_decref(j);
+  j = eval(*state, "return { model = 'MiniMaxAI/MiniMax-M1-80k', quant = 'fp8', runtime = { name = 'vllm', "
+                   "version = '0.11.0', max_model_len = 65536 }, parallel = { tp = 8 }, workload = { kind = "
+                   "'inference', context = 65536 }, gpu = 'H200' }");
+  assert_int_equal((long long)fig(j, "cuda_graph_sizes_full"), 0);
+  json_decref(j);
+  j = eval(*state, "return { model = 'MiniMaxAI/MiniMax-M1-80k', quant = 'fp8', runtime = { name = 'vllm', "
+                   "version = '0.12.0', max_model_len = 65536 }, parallel = { tp = 8 }, workload = { kind = "
+                   "'inference', context = 65536 }, gpu = 'H200' }");
+  assert_true(fig(j, "cuda_graph_sizes_full") > 0);
   json_decref(j);
   /* vllm-project/vllm PR #19592 (merged 2025-06-13; 0.9.2 assumed): MiniMaxText01ForCausalLM casts
   ** its head to fp32 (self.lm_head.float()) and V0's MinimaxCacheManager holds the state in fp32.
