@@ -1317,16 +1317,30 @@ static void vllm_draft_specs(ectx *c, vcfg *v, vgroups *g, bool hybrid) {
 /* Attention specs of different page sizes under the hybrid allocator (Gemma 4: sliding layers of
 ** 16 KV heads x 256 against full layers of 4 KV heads x 512 on 31B): vLLM makes every page the
 ** largest one by multiplying the block size of the smaller ones (vllm/v1/core/kv_cache_utils.py
-** unify_kv_cache_spec_page_size: block_size x max_page // page when it divides; attention pages
-** that do not divide are padded to the largest, page_size_padded, where the backend allows it).
-** Their requests then take cdiv(len, that larger block) blocks. State pages are padded already
-** (mamba_block_size), and a model whose attention layers share one page is left as it was. */
-static void vllm_unify_pages(vgroups *g, bool hybrid) {
+** unify_kv_cache_spec_page_size: block_size x max_page // page when it divides). Their requests
+** then take cdiv(len, that larger block) blocks. State pages are padded already
+** (mamba_block_size), and a model whose attention layers share one page is left as it was. A
+** page that does not divide the largest is refused: unify_kv_cache_spec_page_size raises
+** NotImplementedError("The page size of the layer is not divisible by the maximum page size.
+** Cannot unify by adjusting block_size."), and the users' reports of it run to the 0.20 releases
+** (Gemma 4 with a per-token-head int8 KV, Qwen3.5 AutoRound). Later releases pad such a page to
+** the largest (page_size_padded) only for an attention backend whose
+** indexes_kv_by_block_stride() is true, and raise otherwise; which backends do and from which
+** release is not modelled, so the refusal stands for every release and says so. */
+static void vllm_unify_pages(ectx *c, vgroups *g, bool hybrid) {
   if (!hybrid) return;
   for (int i = 0; i < g->n; i++) {
     vspec *t = &g->t[i];
     if (t->kind == KV_STATE || !t->page || t->page >= g->page) continue;
-    if (g->page % t->page == 0) t->bs *= g->page / t->page;
+    if (g->page % t->page) {
+      est_fail(c, "vllm: the KV page sizes do not divide (%llu B a block against the largest, %llu B): vLLM raises "
+                  "\"NotImplementedError: The page size of the layer is not divisible by the maximum page size. "
+                  "Cannot unify by adjusting block_size.\" (kv_cache_utils.py unify_kv_cache_spec_page_size; "
+                  "newer releases pad such pages only on attention backends that index KV by block stride, "
+                  "not modelled)", (unsigned long long)t->page, (unsigned long long)g->page);
+      return;
+    }
+    t->bs *= g->page / t->page;
     t->page = g->page;
   }
 }
@@ -1354,7 +1368,7 @@ static void vllm_specs(ectx *c, vcfg *v, vgroups *g, bool hybrid) {
   for (int i = 0; i < m->n_kv; i++) vllm_spec_add(c, v, g, hybrid, &m->kv[i]);
   vllm_draft_specs(c, v, g, hybrid);
   g->uniform_type = hybrid && vllm_uniform_type(v, g);
-  if (!g->uniform_type) vllm_unify_pages(g, hybrid);
+  if (!g->uniform_type) vllm_unify_pages(c, g, hybrid);
 }
 
 /* vLLM's grouping (kv_cache_utils.py _get_kv_cache_groups_uniform_page_size): layers of
