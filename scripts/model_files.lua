@@ -363,15 +363,29 @@ end
 -- entry is 0 is a Mamba-1 layer of ssm.inner_size channels (d_inner = 2 x hidden), ssm.state_size,
 -- ssm.conv_kernel, dt rank ssm.time_step_rank; the attention layers and the routed-expert layers
 -- (blk.<il>.ffn_gate_inp) read back as JambaConfig's period and offset (evenly spaced in the
--- released models), which jamba.lua builds from
-local function period_of(path, ids, what)
+-- released models), which jamba.lua builds from: layer i is one of them when i % period == offset
+-- (transformers JambaConfig.layers_block_type / layers_num_experts). period_of(path, ids, L, what)
+-- gives the period and offset that select exactly the layers ids of 0 .. L - 1 (one layer: period
+-- L, offset its index), and refuses a set no period and offset reproduces (uneven spacing, or a
+-- first layer at or past the spacing, e.g. 3, 5, 7, which period 2 / offset 1 would extend to 1)
+local function period_of(path, ids, L, what)
   if #ids == 0 then return nil end
-  local p = #ids > 1 and ids[2] - ids[1] or ids[1] + 1
-  for i = 2, #ids do
-    if ids[i] - ids[i - 1] ~= p then fail(path, "jamba: the %s layers are not evenly spaced", what) end
+  local p = #ids > 1 and ids[2] - ids[1] or L
+  local off = ids[1] % p
+  local set = {}
+  for _, i in ipairs(ids) do set[i] = true end
+  for i = 0, L - 1 do
+    if (i % p == off) ~= (set[i] == true) then
+      local got = {}
+      for _, j in ipairs(ids) do got[#got + 1] = tostring(j) end
+      fail(path, "jamba: the %s layers (%s of %d) are not every %d-th layer from %d, the only layout JambaConfig's "
+        .. "%s_layer_period / %s_layer_offset describe", what, table.concat(got, ", "), L, p, off,
+        what == "attention" and "attn" or "expert", what == "attention" and "attn" or "expert")
+    end
   end
-  return p, ids[1] % p
+  return p, off
 end
+M.period_of = period_of -- for the tests
 GGUF_FIELDS.jamba = function(path, md, cfg, need, g)
   local kvh = md["attention.head_count_kv"]
   if type(kvh) ~= "table" then fail(path, "GGUF metadata 'jamba.attention.head_count_kv' is not a per-layer list") end
@@ -380,9 +394,9 @@ GGUF_FIELDS.jamba = function(path, md, cfg, need, g)
   for i = 0, cfg.num_hidden_layers - 1 do
     if find_tensor(g.tensors, "^blk%." .. i .. "%.ffn_gate_inp%.weight$") then moe[#moe + 1] = i end
   end
-  cfg.attn_layer_period, cfg.attn_layer_offset = period_of(path, attn, "attention")
+  cfg.attn_layer_period, cfg.attn_layer_offset = period_of(path, attn, cfg.num_hidden_layers, "attention")
   if #attn == 0 then cfg.attn_layer_period, cfg.attn_layer_offset = cfg.num_hidden_layers + 1, cfg.num_hidden_layers end
-  cfg.expert_layer_period, cfg.expert_layer_offset = period_of(path, moe, "expert")
+  cfg.expert_layer_period, cfg.expert_layer_offset = period_of(path, moe, cfg.num_hidden_layers, "expert")
   cfg.num_experts = #moe > 0 and need("expert_count") or 1
   cfg.num_experts_per_tok = md.expert_used_count or 2
   cfg.mamba_d_state, cfg.mamba_d_conv = need("ssm.state_size"), need("ssm.conv_kernel")

@@ -1197,6 +1197,30 @@ do
         and R("transformer_blocks.0.attn.norm_q.weight", { 8 }) == "norm", "model_files.role fallback rules")
 end
 
+-- Review 2 (stop 20): the Jamba GGUF reader's period and offset select exactly the layers the file
+-- has (layer i when i % period == offset, transformers JambaConfig): Jamba-1.5-Mini's 32 layers, attention
+-- at 4, 12, 20, 28 (period 8, offset 4) and experts on the odd layers (2 / 1); one attention layer is
+-- period L (ids {4} of 16 is not 4, 9, 14); a set no period / offset gives is an error naming it
+do
+  local mf = ENV.require("model_files")
+  local p, o = mf.period_of("f.gguf", { 4, 12, 20, 28 }, 32, "attention")
+  check(p == 8 and o == 4, "jamba reader: Jamba-1.5-Mini's attention layers read as period 8, offset 4")
+  local odd = {}
+  for i = 1, 31, 2 do odd[#odd + 1] = i end
+  p, o = mf.period_of("f.gguf", odd, 32, "expert")
+  check(p == 2 and o == 1, "jamba reader: the odd expert layers read as period 2, offset 1")
+  p, o = mf.period_of("f.gguf", { 4 }, 16, "attention")
+  check(p == 16 and o == 4, "jamba reader: one attention layer of 16 is period 16, offset 4 (not 5 / 4: 4, 9, 14)")
+  local ok, err = pcall(mf.period_of, "f.gguf", { 3, 5, 7 }, 8, "expert")
+  check(not ok and tostring(err):find("the expert layers (3, 5, 7 of 8) are not every 2-th layer from 1", 1, true) ~= nil,
+    "jamba reader: experts on 3, 5, 7 of 8 (period 2 / offset 1 would route layer 1 too) are refused: " .. tostring(err))
+  ok, err = pcall(mf.period_of, "f.gguf", { 1, 3, 6 }, 8, "attention")
+  check(not ok and tostring(err):find("attn_layer_period", 1, true) ~= nil, "jamba reader: uneven attention layers are refused")
+  -- 4, 12, 20, 28 of 40 layers: period 8 / offset 4 would make layer 36 attention too
+  ok = pcall(mf.period_of, "f.gguf", { 4, 12, 20, 28 }, 40, "attention")
+  check(not ok, "jamba reader: attention on 4, 12, 20, 28 of 40 layers (not 36) is refused")
+end
+
 -- ---- arch-families-c: Nemotron 3 ('E' MoE layers of nemotron_h)
 do
   local id = "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16"
