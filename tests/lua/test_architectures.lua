@@ -350,12 +350,16 @@ EXPECTED_WINDOWS["MiniMaxAI/MiniMax-M1-80k"] = { full = 80 }       -- 10 softmax
 -- elements. gemma-4-26B-A4B: its model.safetensors.index.json total_size 51,611,872,412 / 2 less
 -- 2,334 buffer elements. gemma-4-E2B: 5,104,297,504, transformers' own parameter count of
 -- Gemma4ForConditionalGeneration for google/gemma-4-E2B @3e22461f as a public project asserts it.
--- gemma-4-E4B: no exact figure found; the inventory's (the card's "8B with embeddings").
+-- gemma-4-E4B: no exact figure is asserted. No published exact count, safetensors total_size or
+-- tensor census of google/gemma-4-E4B was found (its card and model tables say only "8B with
+-- Per-Layer Embeddings", 4.5B effective; e.g. https://apxml.com/models/gemma-4-e4b), and the
+-- inventory's own 7,941,100,832 would be a test that cannot fail. Checked instead (below, after the
+-- exact counts): the count rounds to the published 8B, 7.5e9 <= n < 8.5e9, a coarse but independent
+-- bound; replace it with the exact figure when one is published.
 ARCH_FILES[#ARCH_FILES + 1] = "gemma4"
 EXPECTED_PARAMS["google/gemma-4-31B-it"]     = 31273086512
 EXPECTED_PARAMS["google/gemma-4-26B-A4B-it"] = 25805933872
 EXPECTED_PARAMS["google/gemma-4-E2B-it"]     = 5104297504
-EXPECTED_PARAMS["google/gemma-4-E4B-it"]     = 7941100832
 -- KV per token: owning layers only; full layers cache K and V of global_head_dim 512 (31B / 26B:
 -- num_global_key_value_heads with attention_k_eq_v, V being the un-normed K projection)
 EXPECTED_KV_BF16["google/gemma-4-31B-it"]     = 10 * 4 * 1024 * 2 + 50 * 16 * 512 * 2  -- 901,120
@@ -624,6 +628,10 @@ for id, want in pairs(EXPECTED_PARAMS) do
     check(counts[id] == want, ("%s: %d parameters, expected %d (diff %d)"):format(id, counts[id], want, counts[id] - want))
   end
 end
+-- gemma-4-E4B: the published "8B" (see the gemma4 block above), to the nearest billion
+check(counts["google/gemma-4-E4B-it"] ~= nil and counts["google/gemma-4-E4B-it"] >= 7.5e9
+      and counts["google/gemma-4-E4B-it"] < 8.5e9, ("google/gemma-4-E4B-it: %s parameters, published 8B")
+      :format(tostring(counts["google/gemma-4-E4B-it"])))
 for id, want in pairs(EXPECTED_KV_BF16) do
   if check(built[id] ~= nil, id .. ": preset missing for KV check") then
     local got = kv_bytes(built[id], 2)
