@@ -569,9 +569,14 @@ function nn.kv_groups(n, kv_heads, k_dim, v_dim, window_of)
 end
 
 -- A window function from config.layer_types ("sliding_attention" / "full_attention"),
--- or nil when the config has no layer_types. Errors when the list length is wrong.
+-- or nil when the config has no layer_types (absent or JSON null). Errors when the list length
+-- is wrong, or when the field is not a list: read as absent, a string or a number would size
+-- every layer by the architecture's default pattern without a word.
 function nn.layer_types(cfg, n, window)
   local lt = cfg.layer_types
+  if lt ~= nil and type(lt) ~= "table" and type(lt) ~= "userdata" then
+    error(("config: field 'layer_types' must be a list of sliding_attention / full_attention, got %s"):format(type(lt)), 0)
+  end
   if type(lt) ~= "table" then return nil end
   if #lt ~= n then
     error(("config: field 'layer_types' has %d entries, expected %d"):format(#lt, n), 0)

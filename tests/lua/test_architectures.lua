@@ -1022,6 +1022,18 @@ do
   check(type(e) == "string" and e:find("'per_layer_config'", 1, true), "gemma4 per_layer_config string: " .. tostring(e))
 end
 -- ---- end gemma4
+-- nn.layer_types, for every architecture that reads it (gpt-oss, Gemma 2 / 3, Cohere 2, EXAONE 4,
+-- Llama-style sliding windows): a layer_types that is not a list is refused, not read as absent
+do
+  for _, v in ipairs { "x", 0, 1.5 } do
+    local c = cfg_of("openai/gpt-oss-20b"); c.layer_types = v
+    local e = err_of(build, "gpt_oss", c)
+    check(type(e) == "string" and e:find("field 'layer_types' must be a list", 1, true) ~= nil,
+      "gpt-oss layer_types " .. tostring(v) .. ": " .. tostring(e))
+  end
+  local c = cfg_of("openai/gpt-oss-20b"); c.layer_types = nil
+  check(err_of(build, "gpt_oss", c) == nil, "gpt-oss without layer_types keeps its alternating default")
+end
 
 -- arch-families-b: InternLM 2 / 3, GLM-4-0414, ERNIE 4.5, Hunyuan dense, Seed-OSS, EXAONE 4.0.
 for _, mt in ipairs { "internlm2", "internlm3", "glm4", "exaone4", "seed_oss", "hunyuan_v1_dense", "ernie4_5",
