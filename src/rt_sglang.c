@@ -412,16 +412,22 @@ static void pool_tokens(ectx *c, sg_pool *p, uint64_t rest, uint64_t page, uint6
 ** N + 1"), so the one request mid-prefill holds up to window + page + 2 x chunk. Each capped by
 ** the context. Need = concurrency x decode hold + the prefilling request's excess over it
 ** (one chunked request at a time: Scheduler.chunked_req). */
+static void swa_hold(ectx *c, const sg_pool *p, uint64_t chunk, uint64_t page, uint64_t *dec, uint64_t *excess) {
+  uint64_t ctx = c->s->context, w = p->window;
+  uint64_t d = acc_add(&c->acc, acc_mul(&c->acc, w, 2), page);
+  uint64_t pre = acc_add(&c->acc, acc_add(&c->acc, w, page), acc_mul(&c->acc, chunk, 2));
+  if (d > ctx) d = ctx;
+  if (pre > ctx) pre = ctx;
+  *dec = d;
+  *excess = pre > d ? pre - d : 0;
+}
+
 static void swa_need(ectx *c, const sg_pool *p, uint64_t chunk, uint64_t page, uint64_t *full_t, uint64_t *swa_t) {
   const scenario *s = c->s;
-  uint64_t ctx = s->context, n = s->concurrency;
-  *full_t = p->k_full + p->v_full > 0 ? acc_mul(&c->acc, ctx, n) : 0;
-  uint64_t w = p->window;
-  uint64_t dec = acc_add(&c->acc, acc_mul(&c->acc, w, 2), page);
-  uint64_t pre = acc_add(&c->acc, acc_add(&c->acc, w, page), acc_mul(&c->acc, chunk, 2));
-  if (dec > ctx) dec = ctx;
-  if (pre > ctx) pre = ctx;
-  *swa_t = acc_add(&c->acc, acc_mul(&c->acc, dec, n), n && pre > dec ? pre - dec : 0);
+  uint64_t n = s->concurrency, dec, excess;
+  *full_t = p->k_full + p->v_full > 0 ? acc_mul(&c->acc, s->context, n) : 0;
+  swa_hold(c, p, chunk, page, &dec, &excess);
+  *swa_t = acc_add(&c->acc, acc_mul(&c->acc, dec, n), n ? excess : 0);
 }
 
 /* max_running_requests (resolve_max_num_reqs): given, or min(max(tokens / context x 512,
@@ -1205,6 +1211,12 @@ void sglang_estimate(ectx *c) {
     est_fig(c, "cuda_graph_nccl_collectives", est_graph_collectives(c));
   }
   double conc = (double)tokens / (double)(s->context ? s->context : 1);
+  if (p.hybrid && p.tokens) { /* the SWA pool holds (its tokens - the prefill excess) / the decode hold requests */
+    uint64_t dec, excess;
+    swa_hold(c, &p, g.chunk, g.page, &dec, &excess);
+    double cs = dec && p.swa_tokens > excess ? (double)(p.swa_tokens - excess) / (double)dec : 0.0;
+    if (cs < conc) conc = cs;
+  }
   est_fig_real(c, "max_concurrency", conc < (double)reqs ? conc : (double)reqs);
   est_fig(c, "context_length_fit", tokens); /* one request of at most the whole pool */
   c->e->peak_phase = "serving (token pool filled)";

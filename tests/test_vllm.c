@@ -2996,6 +2996,10 @@ static void test_sglang_swa(void **state) {
   assert_int_equal((long long)fig(j, "kv_tokens_needed"), 65536);
   assert_int_equal((long long)fig(j, "swa_kv_tokens_needed"), 65536);
   assert_int_equal(tu_category(j, "kv_cache"), 81920LL * 737280);
+  /* and the requests the pools serve at once: the SWA pool's tokens / 2,048 a request (31.8), fewer
+  ** than the full pool's tokens / 2,048 (39.7) */
+  near(j, "max_concurrency", fig(j, "swa_kv_cache_tokens") / 2048.0, 1e-9, 0);
+  assert_true(fig(j, "max_concurrency") < fig(j, "kv_cache_tokens") / 2048.0);
   json_decref(j);
   /* gpt-oss-20b (window 128) at 8,192 x 4: SWA need 4 x 257 + (min(8,192, 129 + 2 x 8,192) - 257) = 8,963 */
   j = eval(*state, "return { model = 'openai/gpt-oss-20b', quant = 'mxfp4', runtime = { name = 'sglang' }, "
