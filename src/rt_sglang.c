@@ -400,18 +400,21 @@ static void pool_tokens(ectx *c, sg_pool *p, uint64_t rest, uint64_t page, uint6
 
 /* What the workload needs of each hybrid-SWA pool, in tokens. The full pool keeps every token of
 ** every request: context x concurrency (all-SWA models: none). The SWA pool keeps, a request,
-** only what SGLang has not yet freed behind the window (sgl-project/sglang, main 2026,
-** python/sglang/srt/managers/schedule_batch.py ScheduleBatch.maybe_evict_swa and
-** mem_cache/common.py, the out-of-window free): a request's SWA slots below
-** pre_len - sliding_window_size - page_size are freed, in decode only every
-** sliding_window_size x SGLANG_SWA_EVICTION_INTERVAL_MULTIPLIER (default 1.0) steps
-** (decode_batch_idx % interval == 1), so a decoding request holds up to window + page +
-** window tokens before the next free; in chunked prefill the overlap scheduler allocates chunk
-** N + 1 while chunk N still runs (maybe_evict_swa subtracts chunked_prefill_size from pre_len
-** under enable_overlap; schedule_policy.py _swa_budget_for_req: "chunk N + window + chunk
-** N + 1"), so the one request mid-prefill holds up to window + page + 2 x chunk. Each capped by
-** the context. Need = concurrency x decode hold + the prefilling request's excess over it
-** (one chunked request at a time: Scheduler.chunked_req). */
+** only what SGLang has not yet freed behind the window (sgl-project/sglang
+** python/sglang/srt/managers/schedule_batch.py ScheduleBatch.maybe_evict_swa / _evict_swa and
+** mem_cache/common.py, the out-of-window free, as on main in 2026): a request's SWA slots below
+** pre_len - sliding_window_size - page_size are freed (the page margin: PR #22469), in decode
+** only every sliding_window_size x SGLANG_SWA_EVICTION_INTERVAL_MULTIPLIER (default 1.0) steps
+** (decode_batch_idx % interval == 1; PR #17220 moved the decode eviction there, PR #22645 added
+** the knob: "between evictions, each request holds up to 2 * sliding_window_size SWA tokens"),
+** so a decoding request holds up to 2 x window + page; in chunked prefill the overlap scheduler
+** allocates chunk N + 1 while chunk N still runs (maybe_evict_swa subtracts
+** chunked_prefill_size from pre_len under enable_overlap; schedule_policy.py
+** _swa_budget_for_req: chunk N + window + chunk N + 1), so the one request mid-prefill holds up
+** to window + page + 2 x chunk. Each capped by the context. Need = concurrency x decode hold +
+** the prefilling request's excess over it (one chunked request at a time: Scheduler.chunked_req).
+** Releases before PR #17220 (merged 2026-01-16) with the radix cache on kept a request's decoded
+** tokens in the SWA pool until it finished: not modelled by release (Gemma 4 postdates it). */
 static void swa_hold(ectx *c, const sg_pool *p, uint64_t chunk, uint64_t page, uint64_t *dec, uint64_t *excess) {
   uint64_t ctx = c->s->context, w = p->window;
   uint64_t d = acc_add(&c->acc, acc_mul(&c->acc, w, 2), page);
