@@ -1375,4 +1375,34 @@ aliases["google/gemma-4-E4B"] = "google/gemma-4-E4B-it"
 aliases["google/gemma-4-31B"] = "google/gemma-4-31B-it"
 aliases["google/gemma-4-26B-A4B"] = "google/gemma-4-26B-A4B-it"
 
+-- ---- arch-mamba: attention-free Mamba-1 / Mamba-2 (architectures/mamba.lua)
+-- state-spaces/mamba-2.8b-hf: its config.json as the model's README quotes it (hidden 2560, 64 layers,
+-- intermediate 5120, state 16, time_step_rank 160, conv 4, vocab 50280, no bias / conv bias, float32,
+-- tied: MambaConfig's default). 2,768,345,600 parameters: "Number of parameters: 2768345600", AMD's
+-- ROCm blog "Mamba on AMD GPUs with ROCm" (rocm.blogs.amd.com, 2024), loading state-spaces/mamba-2.8b.
+models["state-spaces/mamba-2.8b-hf"] = { arch = "mamba", config = {
+  architectures = { "MambaForCausalLM" }, model_type = "mamba", hidden_size = 2560, num_hidden_layers = 64,
+  intermediate_size = 5120, expand = 2, state_size = 16, conv_kernel = 4, time_step_rank = 160,
+  vocab_size = 50280, use_bias = false, use_conv_bias = true, layer_norm_epsilon = 1e-05,
+  residual_in_fp32 = true, torch_dtype = "float32" } }
+-- tiiuae/falcon-mamba-7b: its config.json as transformers' own benchmark and two model-export test
+-- suites copy it (hidden 4096, 64 layers, "expand": 16 but "intermediate_size": 8192, which is what
+-- loads: FalconMambaConfig keeps the stored field, and the checkpoint's in_proj is {16384, 4096};
+-- state 16, time_step_rank 256, conv 4, vocab 65024, untied, bfloat16). The card's "7.27B".
+models["tiiuae/falcon-mamba-7b"] = { arch = "mamba", config = {
+  architectures = { "FalconMambaForCausalLM" }, model_type = "falcon_mamba", hidden_size = 4096,
+  num_hidden_layers = 64, intermediate_size = 8192, expand = 16, state_size = 16, conv_kernel = 4,
+  time_step_rank = 256, vocab_size = 65024, use_bias = false, use_conv_bias = true, tie_word_embeddings = false,
+  layer_norm_epsilon = 1e-05, residual_in_fp32 = true, torch_dtype = "bfloat16" } }
+-- mistralai/Mamba-Codestral-7B-v0.1 (Mamba2ForCausalLM): hidden 4096, 64 layers, 128 heads x 64
+-- (intermediate 8192, expand 2), n_groups 8, state 128, conv 4, vocab 32768, untied, no bias / conv
+-- bias, bfloat16, chunk_size 256. Mistral's announcement (mistral.ai/news/codestral-mamba, 2024-07-16):
+-- "an instructed model, with 7,285,403,648 parameters" -- which this inventory reproduces exactly.
+models["mistralai/Mamba-Codestral-7B-v0.1"] = { arch = "mamba", config = {
+  architectures = { "Mamba2ForCausalLM" }, model_type = "mamba2", hidden_size = 4096, num_hidden_layers = 64,
+  num_heads = 128, head_dim = 64, intermediate_size = 8192, expand = 2, n_groups = 8, state_size = 128,
+  conv_kernel = 4, chunk_size = 256, vocab_size = 32768, use_bias = false, use_conv_bias = true,
+  tie_word_embeddings = false, layer_norm_epsilon = 1e-05, residual_in_fp32 = true, torch_dtype = "bfloat16" } }
+aliases["tiiuae/falcon-mamba-7b-instruct"] = "tiiuae/falcon-mamba-7b"
+
 return { models = models, aliases = aliases }
