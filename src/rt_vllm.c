@@ -1980,7 +1980,16 @@ static void whole_model_groups(const vgroups *g, bool hybrid, vgroups *w) {
 ** driver's sampler); the KV figures are the binding rank's. */
 static void vllm_figures(ectx *c, const vcfg *v, const vgroups *g, const vrank *r, uint64_t act,
                          uint64_t blocks, bool hybrid, uint64_t fit_len) {
-  uint64_t tokens = hybrid ? blocks / g->n_groups * v->bs : blocks * v->bs;
+  /* arch-mamba: an attention-free model (Mamba / Mamba2 / FalconMamba: one MambaSpec group and
+  ** nothing else) has one block a request whose block_size is mamba_block_size = max_model_len
+  ** (vllm/model_executor/models/config.py MambaModelConfig.verify_and_update_config, prefix
+  ** caching off), the smallest block size of its groups, so "GPU KV cache size" prints
+  ** num_blocks x max_model_len and the reported block size is max_model_len, not the 16 of the
+  ** attention backends. */
+  bool state_only = hybrid && c->m->n_kv > 0;
+  for (int i = 0; i < c->m->n_kv; i++) state_only = state_only && c->m->kv[i].kind == KV_STATE;
+  uint64_t rep_bs = state_only ? v->mml : v->bs;
+  uint64_t tokens = hybrid ? acc_mul(&c->acc, blocks / g->n_groups, rep_bs) : blocks * v->bs;
   double conc =
       hybrid ? (double)blocks / (double)request_blocks(v, g, v->mml, true) : (double)tokens / (double)v->mml;
   if (v->version >= VLLM_KV_TOKENS_PRODUCT) {
@@ -2020,7 +2029,7 @@ static void vllm_figures(ectx *c, const vcfg *v, const vgroups *g, const vrank *
   est_fig(c, "max_model_len_fit", fit_len);
   est_fig(c, "max_num_seqs", v->seqs);
   est_fig(c, "max_num_batched_tokens", v->tokens);
-  est_fig(c, "block_size", v->bs);
+  est_fig(c, "block_size", rep_bs);
   if (!v->mm.on) return;
   est_fig(c, "mm_tokens_per_item", v->mm.tokens);
   est_fig(c, "mm_items_profiled", v->mm.items);

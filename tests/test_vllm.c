@@ -4459,6 +4459,32 @@ static void test_qwen25_vl_mrope_cache(void **state) {
   json_decref(b);
 }
 
+/* arch-mamba: an attention-free model in vLLM V1 (Mamba-Codestral-7B-v0.1, Mamba2ForCausalLM). One
+** MambaSpec group of all 64 layers, no attention. Its page is a layer's state in bf16: conv window
+** (4 - 1) x (8192 + 2 x 8 x 128) = 30,720 plus the SSM state 128 heads x 64 x 128 = 1,048,576
+** elements, 2,158,592 B (vllm/v1/kv_cache_interface.py MambaSpec.page_size_bytes; mamba_utils
+** mamba2_state_shape). One block a request, its block_size max_model_len (MambaModelConfig.
+** verify_and_update_config: mamba_block_size = max_model_len), so the blocks are the KV bytes over
+** 64 pages, the concurrency the blocks and "GPU KV cache size" blocks x max_model_len. Before this
+** the token figure was blocks x 16. */
+static void test_mamba_attention_free(void **state) {
+  json_t *j = eval(*state, "return { model = 'mistralai/Mamba-Codestral-7B-v0.1', " V19 " }, " WL ", " H100 " }");
+  const double page = 64.0 * (30720 + 1048576) * 2;
+  double kv = fig(j, "kv_cache_bytes"), blocks = fig(j, "num_gpu_blocks");
+  assert_true(kv > 0 && blocks > 0);
+  assert_int_equal((long long)blocks, (long long)(kv / page));
+  assert_int_equal((long long)fig(j, "block_size"), 8192);
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), (long long)blocks * 8192);
+  assert_true(fig(j, "max_concurrency") == blocks);
+  json_decref(j);
+  /* Mamba-1 (falcon-mamba-7b): page 64 x ((4 - 1) x 8192 + 8192 x 16) x 2 B */
+  j = eval(*state, "return { model = 'tiiuae/falcon-mamba-7b', " V19 " }, " WL ", " H100 " }");
+  kv = fig(j, "kv_cache_bytes"), blocks = fig(j, "num_gpu_blocks");
+  assert_int_equal((long long)blocks, (long long)(kv / (64.0 * (3 * 8192 + 8192 * 16) * 2)));
+  assert_int_equal((long long)fig(j, "kv_cache_tokens"), (long long)blocks * 8192);
+  json_decref(j);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_sglang_fit_cap), cmocka_unit_test(test_fit_fixed_pools),
@@ -4492,6 +4518,7 @@ int main(void) {
       cmocka_unit_test(test_holdout10_vllm), cmocka_unit_test(test_graph_hybrid_full_v0102), cmocka_unit_test(test_holdout12_vllm), cmocka_unit_test(test_holdout13_v0201_tokens), cmocka_unit_test(test_arch_families_c_vllm), cmocka_unit_test(test_holdout10_vllm_fit), cmocka_unit_test(test_fit_len_arithmetic), cmocka_unit_test(test_deepseek_v32),
       cmocka_unit_test(test_qwen3_vl_vllm), cmocka_unit_test(test_qwen25_vl_mrope_cache),
       cmocka_unit_test(test_language_model_only), cmocka_unit_test(test_quantization_flag_checkpoint),
+      cmocka_unit_test(test_mamba_attention_free),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
