@@ -13,6 +13,8 @@ local ARCH_FILES = { "llama", "moe", "gemma", "deepseek", "gpt_oss", "gpt_neox",
 for _, n in ipairs { "internlm", "glm4", "exaone4", "seed_oss", "hunyuan", "ernie4_5", "ernie4_5_moe", "dots1", "bamba", "jamba", "nemotron_h" } do ARCH_FILES[#ARCH_FILES + 1] = n end
 -- arch-families-c
 for _, n in ipairs { "kimi_linear", "minimax" } do ARCH_FILES[#ARCH_FILES + 1] = n end
+-- arch-mamba
+ARCH_FILES[#ARCH_FILES + 1] = "mamba"
 
 -- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
 -- models_README.md derives / that public model cards report, as noted).
@@ -342,6 +344,25 @@ EXPECTED_KV_BF16["MiniMaxAI/MiniMax-M1-80k"] = 2 * 10 * 8 * 128 * 2  -- 40,960: 
 EXPECTED_WINDOWS["MiniMaxAI/MiniMax-M1-80k"] = { full = 80 }       -- 10 softmax + 70 lightning state layers
 -- ---- end arch-families-c
 
+-- ---- arch-mamba: attention-free Mamba-1 / Mamba-2 (architectures/mamba.lua)
+-- mamba-2.8b: 2,768,345,600, "Number of parameters: 2768345600" printed on loading
+-- state-spaces/mamba-2.8b in AMD's ROCm blog "Mamba on AMD GPUs with ROCm" (rocm.blogs.amd.com):
+-- 64 layers x 41,244,160 (in_proj 26,214,400, conv 20,480 + 5,120, x_proj 983,040, dt_proj 819,200 +
+-- 5,120, A_log 81,920, D 5,120, out_proj 13,107,200, norm 2,560) + norm_f + tied 50280 x 2560.
+-- Mamba-Codestral-7B-v0.1: 7,285,403,648, "an instructed model, with 7,285,403,648 parameters"
+-- (mistral.ai/news/codestral-mamba): 64 x 109,640,064 (in_proj 18560 x 4096, conv 10240 x 4 + 10240,
+-- dt_bias / A_log / D 3 x 128, gated norm 8192, out_proj 4096 x 8192, norm 4096) + norm_f + 2 x
+-- 32768 x 4096. falcon-mamba-7b: no exact published count found (the card's "7.27B"); the
+-- inventory's 7,272,665,088 = 64 x 105,312,256 (Jamba's Mamba-1 layer without its dt / B / C norm
+-- weights and with a 4096 norm) + norm_f + 2 x 65024 x 4096.
+EXPECTED_PARAMS["state-spaces/mamba-2.8b-hf"]        = 2768345600
+EXPECTED_PARAMS["mistralai/Mamba-Codestral-7B-v0.1"] = 7285403648
+EXPECTED_PARAMS["tiiuae/falcon-mamba-7b"]            = 7272665088
+EXPECTED_KV_BF16["state-spaces/mamba-2.8b-hf"]        = 0   -- no attention: nothing grows with the tokens
+EXPECTED_KV_BF16["mistralai/Mamba-Codestral-7B-v0.1"] = 0
+EXPECTED_KV_BF16["tiiuae/falcon-mamba-7b"]            = 0
+-- ---- end arch-mamba
+
 -- ---- gemma4: Google Gemma 4 (architectures/gemma4.lua). Counts exclude the persistent buffers
 -- (layer_scalar, vision std_bias / std_scale, clip bounds), which the checks below add back to
 -- reach the safetensors bytes. gemma-4-31B: 31,273,086,512 = the tensor payload of
@@ -436,8 +457,20 @@ local function validate(id, d)
   for k in pairs(d) do need(DESC_KEYS[k], "unknown description key '" .. tostring(k) .. "'") end
   need(type(d.arch) == "string", "arch must be a string")
   need(FAMILIES[d.family], "bad family " .. tostring(d.family))
+  -- an attention-free description (architectures/mamba.lua) has heads, kv_heads and head_dim 0
+  -- and only recurrent state groups
+  local attn_free = d.heads == 0
   for _, k in ipairs { "hidden", "layers", "vocab", "heads", "kv_heads", "head_dim" } do
-    need(posint(d[k]), k .. " must be a positive integer, got " .. tostring(d[k]))
+    if attn_free and (k == "heads" or k == "kv_heads" or k == "head_dim") then
+      need(d[k] == 0, k .. " must be 0 beside heads 0, got " .. tostring(d[k]))
+    else
+      need(posint(d[k]), k .. " must be a positive integer, got " .. tostring(d[k]))
+    end
+  end
+  if attn_free then
+    local only_state = type(d.kv) == "table" and #d.kv > 0
+    for _, g in ipairs(type(d.kv) == "table" and d.kv or {}) do only_state = only_state and g.kind == "mamba" end
+    need(only_state, "heads 0: every kv group must be a mamba state group")
   end
   need(nonneg(d.intermediate), "intermediate must be a non-negative integer")
   need(d.max_position == nil or posint(d.max_position), "max_position must be a positive integer")
@@ -532,7 +565,10 @@ local function validate(id, d)
   need(type(b) == "table", "block must be a table")
   if type(b) == "table" then
     for k in pairs(b) do need(BLOCK_KEYS[k], "block: unknown key " .. tostring(k)) end
-    for _, k in ipairs { "q_dim", "kv_dim", "ffn_dim" } do need(posint(b[k]), "block." .. k) end
+    for _, k in ipairs { "q_dim", "kv_dim", "ffn_dim" } do
+      -- attention-free (heads 0): no attention, and a Mamba layer has no MLP either
+      if attn_free then need(b[k] == 0, "block." .. k .. " must be 0 beside heads 0") else need(posint(b[k]), "block." .. k) end
+    end
     need(type(b.gated) == "boolean", "block.gated"); need(b.norm == "rms" or b.norm == "layer", "block.norm")
     need(nonneg(b.experts) and nonneg(b.experts_per_tok), "block.experts / experts_per_tok")
     need((b.experts_per_tok or 0) <= (b.experts or 0), "experts_per_tok > experts")
@@ -1333,6 +1369,41 @@ do
   c = cfg_of(id); c.shared_intermediate_size = 9216
   ok, err = pcall(build, "minimax", c)
   check(not ok and tostring(err):find("shared_intermediate_size", 1, true), "MiniMax: shared experts refused")
+end
+
+-- ---- arch-mamba: the state groups and bad configs
+do
+  local cb = built["mistralai/Mamba-Codestral-7B-v0.1"]
+  if check(cb ~= nil, "Mamba-Codestral built") then
+    check(cb.heads == 0 and cb.kv_heads == 0 and cb.head_dim == 0 and #cb.kv == 1, "mamba2: attention-free, one kv group")
+    local g = cb.kv[1]
+    -- conv window (4 - 1) x (8192 + 2 x 8 x 128) + SSM 128 heads x 64 x 128 (vLLM mamba2_state_shape)
+    check(g.kind == "mamba" and g.layers == 64 and g.conv_elems == 30720 and g.state_elems == 30720 + 1048576,
+          "mamba2: state group of 64 layers, 30,720 + 1,048,576 elements")
+  end
+  local fm = built["tiiuae/falcon-mamba-7b"]
+  if check(fm ~= nil, "falcon-mamba built") then
+    local g = fm.kv[1]
+    check(g.layers == 64 and g.conv_elems == 3 * 8192 and g.state_elems == 3 * 8192 + 8192 * 16,
+          "falcon_mamba: d_inner 8192 (intermediate_size, not expand 16 x 4096), state 16")
+  end
+  local function refused(id, edit, field)
+    local c = cfg_of(id); edit(c)
+    local ok, err = pcall(build, "mamba", c)
+    check(not ok and tostring(err):find(field, 1, true), id .. ": a bad config names '" .. field .. "' (" .. tostring(err) .. ")")
+  end
+  refused("mistralai/Mamba-Codestral-7B-v0.1", function(c) c.state_size = nil end, "state_size")
+  refused("mistralai/Mamba-Codestral-7B-v0.1", function(c) c.num_heads = nil end, "num_heads")
+  refused("mistralai/Mamba-Codestral-7B-v0.1", function(c) c.num_hidden_layers = 0 end, "num_hidden_layers")
+  refused("state-spaces/mamba-2.8b-hf", function(c) c.state_size = nil end, "state_size")
+  refused("state-spaces/mamba-2.8b-hf", function(c) c.time_step_rank = 0 end, "time_step_rank")
+  refused("tiiuae/falcon-mamba-7b", function(c) c.num_hidden_layers = 0 end, "num_hidden_layers")
+  -- time_step_rank "auto" is ceil(hidden / 16) (MambaConfig): 160 for hidden 2560, the stored value
+  local c = cfg_of("state-spaces/mamba-2.8b-hf"); c.time_step_rank = "auto"
+  check(params(build("mamba", c)) == 2768345600, "mamba: time_step_rank auto = ceil(2560 / 16)")
+  -- without intermediate_size, expand x hidden
+  c = cfg_of("state-spaces/mamba-2.8b-hf"); c.intermediate_size = nil
+  check(params(build("mamba", c)) == 2768345600, "mamba: d_inner = expand x hidden without intermediate_size")
 end
 
 ---------------------------------------------------------------------------
