@@ -386,6 +386,22 @@ local function period_of(path, ids, L, what)
   return p, off
 end
 M.period_of = period_of -- for the tests
+-- arch-mamba: attention-free Mamba-1 / Mamba-2 (llama.cpp conversion/mamba.py MambaModel /
+-- Mamba2Model, src/llama-model.cpp LLM_ARCH_MAMBA / LLM_ARCH_MAMBA2): attention.head_count 0,
+-- feed_forward_length 0, context_length 2^20; d_inner ssm.inner_size, ssm.state_size,
+-- ssm.conv_kernel, and ssm.time_step_rank (Mamba-1: the dt rank; Mamba-2: the head count, of
+-- inner / heads each) with ssm.group_count groups on Mamba-2. architectures/mamba.lua builds them.
+GGUF_ARCH.mamba, GGUF_ARCH.mamba2 = "mamba", "mamba2"
+GGUF_FIELDS.mamba = function(path, md, cfg, need)
+  cfg.intermediate_size, cfg.state_size = need("ssm.inner_size"), need("ssm.state_size")
+  cfg.conv_kernel, cfg.time_step_rank = need("ssm.conv_kernel"), need("ssm.time_step_rank")
+end
+GGUF_FIELDS.mamba2 = function(path, md, cfg, need)
+  local H, inner = need("ssm.time_step_rank"), need("ssm.inner_size")
+  if H <= 0 or inner % H ~= 0 then fail(path, "GGUF metadata 'mamba2.ssm.inner_size' %d is not a multiple of 'mamba2.ssm.time_step_rank' %d", inner, H) end
+  cfg.intermediate_size, cfg.num_heads, cfg.head_dim = inner, H, inner // H
+  cfg.state_size, cfg.conv_kernel, cfg.n_groups = need("ssm.state_size"), need("ssm.conv_kernel"), need("ssm.group_count")
+end
 GGUF_FIELDS.jamba = function(path, md, cfg, need, g)
   local kvh = md["attention.head_count_kv"]
   if type(kvh) ~= "table" then fail(path, "GGUF metadata 'jamba.attention.head_count_kv' is not a per-layer list") end

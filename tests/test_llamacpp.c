@@ -22,7 +22,7 @@
 
 /* the generated files' paths: $TMPDIR (else /tmp)/vf_test_lc_<pid>_<name>.gguf, so that two
 ** runs at once do not overwrite each other's files; removed by teardown */
-static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "granhn", "granmn", "q2m", "nemoh", "falh1", "jamba", "nemom", "hym", "g4", "g4p", "g4m", "kl", "lfm2kv", "unknown"};
+static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "granhn", "granmn", "q2m", "nemoh", "falh1", "jamba", "nemom", "hym", "g4", "g4p", "g4m", "kl", "lfm2kv", "mamba", "mamba2", "unknown"};
 #define LC_NFILES (sizeof LC_FILES / sizeof LC_FILES[0])
 static char lc_paths[LC_NFILES][512];
 
@@ -2850,9 +2850,98 @@ static void test_newer_archs(void **state) {
     fail_msg("error '%s' lacks the new architectures", vf_engine_error(*state));
 }
 
+/* arch-mamba: attention-free GGUF files as llama.cpp's conversion/mamba.py writes them (MambaModel /
+** Mamba2Model: attention.head_count 0, feed_forward_length 0, context_length 2^20, ssm.* sizes;
+** Mamba2Model's ssm.time_step_rank is the head count), written here from the GGUF primitives with
+** zero data: per layer attn_norm and the mixer's tensors of src/llama-model.cpp LLM_ARCH_MAMBA /
+** LLM_ARCH_MAMBA2. The RS buffer (llama_memory_recurrent) holds, per layer and sequence, n_embd_r =
+** (d_conv - 1) x (d_inner + 2 x n_group x d_state) and n_embd_s = d_state x d_inner F32 elements
+** (src/llama-hparams.cpp; n_group 0 on Mamba-1); nothing grows with the context (no KV buffer). */
+static void put_t(mk_buf *b, const char *name, uint64_t n0, uint64_t n1, uint32_t type, uint64_t *off) {
+  uint64_t ne[2] = {n0, n1};
+  mk_tensor_info(b, name, n1 > 1 ? 2 : 1, ne, type, *off);
+  *off += (n0 * n1 * (type == 1 ? 2 : 4) + 31) / 32 * 32;
+}
+static void write_mamba(const char *path, bool two, unsigned L, unsigned E, unsigned V, unsigned di, unsigned N,
+                        unsigned R, unsigned G, unsigned H) {
+  mk_buf b = {0};
+  char err[256], k[96], nm[64];
+  const char *a = two ? "mamba2" : "mamba";
+  unsigned per = two ? 9 : 10;
+  mk_gguf_begin(&b, 3, 2 + (uint64_t)L * per + (two ? 1 : 0), two ? 14 : 13);
+  mk_kv_str(&b, "general.architecture", a);
+  mk_kv_u32(&b, "general.file_type", 1);
+  mk_kv_u32(&b, "general.alignment", 32);
+#define KU(s, v) (snprintf(k, sizeof k, "%s." s, a), mk_kv_u32(&b, k, v))
+  KU("context_length", 1u << 20);
+  KU("embedding_length", E);
+  KU("feed_forward_length", 0);
+  KU("attention.head_count", 0);
+  KU("block_count", L);
+  KU("ssm.conv_kernel", 4);
+  KU("ssm.inner_size", di);
+  KU("ssm.state_size", N);
+  KU("ssm.time_step_rank", two ? H : R);
+  if (two) KU("ssm.group_count", G);
+#undef KU
+  snprintf(k, sizeof k, "%s.attention.layer_norm_rms_epsilon", a), mk_kv_f32(&b, k, 1e-5f);
+  uint64_t off = 0, cd = di + 2ull * G * N;
+  put_t(&b, "token_embd.weight", E, V, 1, &off);
+  put_t(&b, "output_norm.weight", E, 1, 0, &off);
+  if (two) put_t(&b, "output.weight", E, V, 1, &off);
+  for (unsigned il = 0; il < L; il++) {
+#define T(s, n0, n1, ty) (snprintf(nm, sizeof nm, "blk.%u." s, il), put_t(&b, nm, n0, n1, ty, &off))
+    T("attn_norm.weight", E, 1, 0);
+    T("ssm_out.weight", di, E, 1);
+    T("ssm_conv1d.bias", two ? cd : di, 1, 0);
+    if (two) {
+      T("ssm_in.weight", E, 2ull * di + 2ull * G * N + H, 1);
+      T("ssm_conv1d.weight", 4, cd, 0);
+      T("ssm_dt.bias", H, 1, 0);
+      T("ssm_a", 1, H, 0);
+      T("ssm_d", 1, H, 0);
+      T("ssm_norm.weight", di / G, G, 0);
+    } else {
+      T("ssm_in.weight", E, 2ull * di, 1);
+      T("ssm_conv1d.weight", 4, di, 0);
+      T("ssm_x.weight", di, R + 2ull * N, 1);
+      T("ssm_dt.weight", R, di, 1);
+      T("ssm_dt.bias", di, 1, 0);
+      T("ssm_a", N, di, 0);
+      T("ssm_d", di, 1, 0);
+    }
+#undef T
+  }
+  mk_pad(&b, 32);
+  assert_false(b.oom);
+  assert_true(mk_write_file(path, b.p, b.len, off, err, sizeof err));
+  mk_buf_free(&b);
+}
+static void test_mamba_attention_free(void **state) {
+  /* Mamba-1: 4 layers, embd 256, d_inner 512, state 16, dt rank 16, vocab 1024, tied */
+  write_mamba(lcp("mamba"), false, 4, 256, 1024, 512, 16, 16, 0, 0);
+  json_t *j = run(*state, lcp("mamba"), NEWER_RT, 8192, 3);
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 0);
+  assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 4LL * 3 * (3 * 512 + 16 * 512) * 4);
+  /* per layer: norm 256, in_proj 1024 x 256, conv 4 x 512 + 512, x_proj 48 x 512, dt 16 x 512 + 512,
+  ** A 16 x 512, D 512, out 256 x 512; + norm_f + tied embeddings 1024 x 256 */
+  assert_int_equal(tu_int(j, "model.params"), 4LL * (256 + 262144 + 2560 + 24576 + 8704 + 8192 + 512 + 131072) + 256 + 262144);
+  json_decref(j);
+  /* Mamba-2: 4 layers, embd 256, d_inner 512 in 8 heads of 64, 2 groups of state 32, untied */
+  write_mamba(lcp("mamba2"), true, 4, 256, 1024, 512, 32, 0, 2, 8);
+  j = run(*state, lcp("mamba2"), NEWER_RT, 8192, 2);
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 0);
+  assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 4LL * 2 * (3 * (512 + 2 * 2 * 32) + 32 * 512) * 4);
+  json_decref(j);
+  /* the same file at another context: nothing changes */
+  j = run(*state, lcp("mamba2"), NEWER_RT, 65536, 2);
+  assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 4LL * 2 * (3 * (512 + 2 * 2 * 32) + 32 * 512) * 4);
+  json_decref(j);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_cpu_f16_avx2), cmocka_unit_test(test_three_sequences),     cmocka_unit_test(test_cpu_f16_amx),
+      cmocka_unit_test(test_cpu_f16_avx2), cmocka_unit_test(test_mamba_attention_free), cmocka_unit_test(test_three_sequences),     cmocka_unit_test(test_cpu_f16_amx),
       cmocka_unit_test(test_cpu_q8_tied_streams), cmocka_unit_test(test_pythia_b4385),
       cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_gpu_partial_copies),
       cmocka_unit_test(test_bad_knobs),        cmocka_unit_test(test_outputs_max),
