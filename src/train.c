@@ -127,7 +127,10 @@ static uint64_t layer_bytes_per_token(ectx *c, const train_cfg *t, uint64_t a, u
   const block_spec *b = &c->m->block;
   const scenario *s = c->s;
   uint64_t tp = s->tp, h = c->m->hidden;
-  uint64_t heads = bytes_ceildiv(c->m->heads ? c->m->heads : 1, tp);
+  /* an attention-free model (heads 0: architectures/mamba.lua) has no scores, probabilities or
+  ** log-sum-exp; any other description without heads counts one */
+  bool attn_free = c->m->heads == 0 && c->m->block.q_dim == 0;
+  uint64_t heads = attn_free ? 0 : bytes_ceildiv(c->m->heads ? c->m->heads : 1, tp);
   uint64_t q = bytes_ceildiv(b->q_dim, tp), kv = bytes_ceildiv(b->kv_dim, tp);
   uint64_t ffn = bytes_ceildiv(b->ffn_dim, tp);
   bool eager = s->attention == ATTN_EAGER;
@@ -180,7 +183,7 @@ static uint64_t op_saved_bytes(ectx *c, const train_cfg *t, uint64_t a) {
   uint64_t tp = s->tp, h = c->m->hidden;
   uint64_t elems = acc_add(A, t->sp ? bytes_ceildiv(h, tp) : h, acc_add(A, bytes_ceildiv(t->op_col, tp), t->op_row));
   uint64_t bytes = 0;
-  if (s->attention == ATTN_SDPA) {
+  if (s->attention == ATTN_SDPA && (c->m->heads || c->m->block.q_dim)) { /* none: attention-free */
     elems = acc_add(A, elems, bytes_ceildiv(c->m->block.q_dim, tp));
     bytes = acc_mul(A, bytes_ceildiv(c->m->heads ? c->m->heads : 1, tp), 4);
   }

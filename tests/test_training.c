@@ -1711,9 +1711,36 @@ static void test_expandable_segments(void **state) {
                "runtime.expandable_segments");
 }
 
+/* arch-mamba: an attention-free model (falcon-mamba-7b: heads 0, every layer a Mamba-1 mixer) has no
+** attention scores, probabilities or log-sum-exp, so the attention backend changes nothing (before,
+** eager attention counted one phantom head's fp32 scores, seq_len x 6 B a token and layer: 6.0 GiB
+** here), and the report says the mixer's own saved tensors are not modelled. */
+static void test_mamba_attention_free(void **state) {
+  static const char *const t = "return { model = 'tiiuae/falcon-mamba-7b', dtype = 'bf16', runtime = 'transformers', "
+                               "gpu = 'H100-80GB', workload = { kind = 'train', method = 'lora', lora = { r = 16, "
+                               "targets = 'all-linear' }, micro_batch = 1, seq_len = 4096, attention = '%s' } }";
+  char text[512];
+  long long act[3];
+  const char *const attn[3] = {"sdpa", "eager", "flash"};
+  for (int i = 0; i < 3; i++) {
+    snprintf(text, sizeof text, t, attn[i]);
+    json_t *j = eval(state, text);
+    act[i] = tu_category(j, "activations");
+    assert_true(act[i] > 0);
+    bool noted = false;
+    size_t k;
+    json_t *a;
+    json_array_foreach(json_object_get(j, "assumptions"), k, a) noted = noted || strstr(json_string_value(a), "attention-free") != NULL;
+    assert_true(noted);
+    json_decref(j);
+  }
+  assert_int_equal(act[1], act[0]);
+  assert_int_equal(act[2], act[0]);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_peft_trainable),   cmocka_unit_test(test_peft_regex), cmocka_unit_test(test_peft_all_linear), cmocka_unit_test(test_peft_default_targets),
+      cmocka_unit_test(test_peft_trainable),   cmocka_unit_test(test_mamba_attention_free), cmocka_unit_test(test_peft_regex), cmocka_unit_test(test_peft_all_linear), cmocka_unit_test(test_peft_default_targets),
       cmocka_unit_test(test_adamw8bit_states), cmocka_unit_test(test_calibration_lora),
       cmocka_unit_test(test_deepspeed_estimators), cmocka_unit_test(test_fused_ema_adam), cmocka_unit_test(test_zero3_states),
       cmocka_unit_test(test_errors),           cmocka_unit_test(test_video_lora), cmocka_unit_test(test_buffer_not_sharded),

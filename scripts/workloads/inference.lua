@@ -33,7 +33,9 @@ local function normalize(w, n, cfg)
     if n.prompt_tokens == 0 then n.prompt_tokens = math.max(1, n.context - out) end
   end
   n.attention = enum_field(w.attention or "sdpa", "workload.attention", { "sdpa", "flash", "eager" })
-  if w.attention == nil then note(n, "attention sdpa assumed") end
+  -- arch-mamba: an attention-free model (heads 0) runs no attention, so no backend is assumed
+  local attn_free = n.model and n.model.desc and n.model.desc.heads == 0
+  if w.attention == nil and not attn_free then note(n, "attention sdpa assumed") end
   n.static_cache = n.knobs.cache == "static"
   n.precision = { name = n.dtype, weights = n.dtype, grads = n.dtype, activations = n.dtype, master = false }
   n.optimizer = { name = "none", states = 0, state_extra_bits = 0, step_temps = 0 }

@@ -611,6 +611,12 @@ local function normalize(w, n, cfg)
   optimizer_bytes(o, set, n, master, trained)
   dropout_part(n, cfg or {})
   n.attention = enum_field(w.attention or "sdpa", "workload.attention", { "sdpa", "flash", "eager" })
+  if desc and desc.heads == 0 then
+    -- arch-mamba: an attention-free model (architectures/mamba.lua) has no attention terms; what its
+    -- Mamba mixers save for backward (transformers' mamba_inner_fn / mamba_split_conv1d_scan_combined
+    -- with the mamba-ssm kernels, or the far larger eager scan without them) is not modelled
+    note(n, "attention-free model: each layer counts its norm and residual and the inputs of its trained Linears; the Mamba mixer's own saved tensors (in_proj output, conv and scan states) are not modelled")
+  end
   n.context, n.concurrency, n.prompt_tokens, n.static_cache = 0, 0, 0, false
 end
 
