@@ -1008,6 +1008,16 @@ void sglang_estimate(ectx *c) {
     est_fail(c, "sglang: speculative decoding with a Mamba state pool is not modelled");
     return;
   }
+  /* arch-mamba: an attention-free model (python/sglang/srt/models/mamba.py, mamba2.py,
+  ** falcon_mamba.py: every layer a Mamba mixer) has no token pool to size: the pool arithmetic here
+  ** (rest // bytes per token of the full-attention layers, max_running_requests at most tokens / 2)
+  ** would give it 0 requests. How SGLang sizes its state pool and request limit without any
+  ** attention layer was not read, so it is refused rather than guessed. */
+  if (p.conv_req + p.ssm_req && !p.full_layers && p.k_swa + p.v_swa == 0) {
+    est_fail(c, "sglang: an attention-free model (%s: Mamba layers only, no attention layer) is not modelled; "
+                "use runtime vllm, llamacpp or transformers", c->m->arch);
+    return;
+  }
   double cell_t = p.cell; /* the target's own bytes per token */
   spec_cell(&sp, &p);
   mamba_slots(c, &p, &pool);

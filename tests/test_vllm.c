@@ -4483,6 +4483,10 @@ static void test_mamba_attention_free(void **state) {
   assert_int_equal((long long)blocks, (long long)(kv / (64.0 * (3 * 8192 + 8192 * 16) * 2)));
   assert_int_equal((long long)fig(j, "kv_cache_tokens"), (long long)blocks * 8192);
   json_decref(j);
+  /* SGLang: its pool arithmetic has no token pool to size for an attention-free model; refused
+  ** (exit 2) rather than reporting 0 requests */
+  assert_int_not_equal(tu_eval(*state, "return { model = 'mistralai/Mamba-Codestral-7B-v0.1', runtime = 'sglang', " WL ", " H100 " }", NULL), VF_OK);
+  assert_non_null(strstr(vf_engine_error(*state), "attention-free"));
 }
 
 int main(void) {
