@@ -349,6 +349,12 @@ int fit_gpu_from(const model_desc *m, const scenario *s, const estimate *e, cons
     /* SGLang runs at most max_running_requests at once (48 with speculative decoding) */
     double reqs = strcmp(s->runtime, "sglang") == 0 ? fig(e, "max_running_requests") : 0;
     if (reqs >= 1 && (double)row->max_concurrency > reqs) row->max_concurrency = (uint64_t)reqs;
+    /* arch-mamba: vLLM before the hybrid allocator (V0) with an attention-free model caches no
+    ** blocks (CacheEngine: 0 attention layers, 0 blocks) and holds the state of max_num_seqs slots in
+    ** its MambaCacheManager whatever the load, so memory bounds nothing: at most max_num_seqs run */
+    double v0_seqs = strcmp(s->runtime, "vllm") == 0 && has_fig(e, "mamba_cache_bytes") && fig(e, "num_gpu_blocks") == 0
+                         ? fig(e, "max_num_seqs") : 0;
+    if (v0_seqs >= 1 && (double)row->max_concurrency > v0_seqs) row->max_concurrency = (uint64_t)v0_seqs;
     uint64_t saved_prompt = p.s.prompt_tokens;
     p.s.prompt_tokens = 0;
     row->max_context = bisect(&p, &p.s.context, max_ctx);

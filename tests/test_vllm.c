@@ -4483,6 +4483,15 @@ static void test_mamba_attention_free(void **state) {
   assert_int_equal((long long)blocks, (long long)(kv / (64.0 * (3 * 8192 + 8192 * 16) * 2)));
   assert_int_equal((long long)fig(j, "kv_cache_tokens"), (long long)blocks * 8192);
   json_decref(j);
+  /* V0 (0.8.5, before the hybrid allocator): no attention layer, so no KV blocks; the
+  ** MambaCacheManager holds 256 slots (max_num_seqs, already a capture size) of 64 x (3 x 5120 +
+  ** 5120 x 16) bf16 elements (mamba-2.8b), and the fit runs at most those 256 at once */
+  j = eval(*state, "return { model = 'state-spaces/mamba-2.8b-hf', dtype = 'bf16', runtime = { name = 'vllm', "
+                   "version = '0.8.5' }, " WL ", " H100 " }");
+  assert_int_equal((long long)fig(j, "num_gpu_blocks"), 0);
+  assert_int_equal((long long)fig(j, "mamba_cache_bytes"), 256LL * 64 * (3 * 5120 + 5120 * 16) * 2);
+  assert_int_equal(tu_int(j, "fit.0.max_concurrency"), 256);
+  json_decref(j);
   /* SGLang: its pool arithmetic has no token pool to size for an attention-free model; refused
   ** (exit 2) rather than reporting 0 requests */
   assert_int_not_equal(tu_eval(*state, "return { model = 'mistralai/Mamba-Codestral-7B-v0.1', runtime = 'sglang', " WL ", " H100 " }", NULL), VF_OK);
