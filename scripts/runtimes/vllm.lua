@@ -30,6 +30,12 @@ local V0_STATE = { jamba = true, bamba = true, nemotron_h = true, granitemoehybr
 -- supported" for float32.
 V0_STATE.minimax = true
 local MINIMAX_FP32 = 9002
+-- arch-mamba: the attention-free MambaForCausalLM (vllm-project/vllm PR #6484, 0.6.3),
+-- FalconMambaForCausalLM (PR #9325) and Mamba2ForCausalLM: V0 classes with the same
+-- MambaCacheManager (V1's oracle: "No Mamba or Encoder-Decoder so far"); V1 came with PR #20016's
+-- hybrid allocator for Mamba2 and PR #21249 ("[v1] - Mamba1 Attention Metadata", 2025-07) for Mamba1,
+-- behind the same "unoptimized" V0 fallback until 0.10.2 (assumed, as for the hybrids)
+V0_STATE.mamba = true
 local V1_STATE_DEFAULT = 10002
 local MTP_HYBRID_SINCE = { qwen3_next = { 10002, "0.10.2" }, qwen3_5 = { 17000, "0.17.0" } }
 
@@ -716,7 +722,7 @@ local function normalize(n, knobs)
       n.extra["runtime.use_v1"] = true
     end
     v1 = default(n, knobs, "use_v1", false, encdec and "encoder-decoder models fall back to V0" or
-      "Mamba hybrids fall back to V0 before 0.10.2 (SupportsV0Only, then V1 opt-in only; vllm#23230 runs V0 on 0.10.1)")
+      "Mamba models and hybrids fall back to V0 before 0.10.2 (SupportsV0Only, then V1 opt-in only; vllm#23230 runs V0 on 0.10.1)")
     if v1 and v0_state and code < 10000 then
       E.fail("runtime.use_v1", "V1 with %s's Mamba layers is modelled from vLLM 0.10.0 (PR #20016; before it the class is " ..
         "SupportsV0Only), got %s", n.model.desc.arch, v)
