@@ -2933,6 +2933,13 @@ static void test_mamba_attention_free(void **state) {
   assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 0);
   assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 4LL * 2 * (3 * (512 + 2 * 2 * 32) + 32 * 512) * 4);
   json_decref(j);
+  /* Hold-out: ggml-org/llama.cpp PR #5328 ("llama : support Mamba Selective State Space Models",
+  ** compilade, 2024-02-05): "For Mamba 3B, each KV slot takes 23.75 MiB", state-spaces/mamba-2.8b's
+  ** recurrent state of one sequence: 64 x (3 x 5120 + 16 x 5120) x 4 B = 24,903,680 B, exactly */
+  j = run(*state, "state-spaces/mamba-2.8b-hf", NEWER_RT, 4096, 1);
+  assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 24903680);
+  assert_int_equal(24903680, (long long)(23.75 * 1048576));
+  json_decref(j);
   /* the same file at another context: nothing changes */
   j = run(*state, lcp("mamba2"), NEWER_RT, 65536, 2);
   assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 4LL * 2 * (3 * (512 + 2 * 2 * 32) + 32 * 512) * 4);
