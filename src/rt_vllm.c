@@ -1988,7 +1988,8 @@ static void vllm_figures(ectx *c, const vcfg *v, const vgroups *g, const vrank *
   ** attention backends. */
   bool state_only = hybrid && c->m->n_kv > 0;
   for (int i = 0; i < c->m->n_kv; i++) state_only = state_only && c->m->kv[i].kind == KV_STATE;
-  uint64_t rep_bs = state_only ? v->mml : v->bs;
+  /* (mamba_cache_mode "align", prefix caching on: mamba_block_size = block_size instead) */
+  uint64_t rep_bs = state_only && !v->mamba_align ? v->mml : v->bs;
   uint64_t tokens = hybrid ? acc_mul(&c->acc, blocks / g->n_groups, rep_bs) : blocks * v->bs;
   double conc =
       hybrid ? (double)blocks / (double)request_blocks(v, g, v->mml, true) : (double)tokens / (double)v->mml;
