@@ -162,5 +162,16 @@ VRAMFIT_PATH="$T/user3" check runtime-unmodelled 2 "runtime.name: runtime 'tgi' 
 printf 'return { model = "meta-llama/Llama-3.1-8B", runtime = "vllm", workload = { kind = "train", seq_len = 8 } }' >"$T/vtrain.lua"
 check runtime-kind 2 "runtime.name: runtime 'vllm' does not run train workloads" -- estimate "$T/vtrain.lua"
 
+# arch-mamba: an attention-free model missing a state size, or with no layers, is refused naming the field
+printf 'return { model = { arch = "mamba", config = { model_type = "mamba2", hidden_size = 256, num_hidden_layers = 2, vocab_size = 1000, num_heads = 8, head_dim = 64 } }, workload = { kind = "inference", context = 8 } }' >"$T/m2.lua"
+check mamba-missing-state 2 "config: missing field 'state_size'" -- estimate "$T/m2.lua"
+printf 'return { model = { arch = "mamba", config = { model_type = "mamba", hidden_size = 256, num_hidden_layers = 0, vocab_size = 1000, state_size = 16 } }, workload = { kind = "inference", context = 8 } }' >"$T/m1.lua"
+check mamba-zero-layers 2 "config: field 'num_hidden_layers' must be a positive integer, got 0" -- estimate "$T/m1.lua"
+printf 'return { model = "mistralai/Mamba-Codestral-7B-v0.1", runtime = "sglang", gpu = "H100-80GB", workload = { kind = "inference", context = 8 } }' >"$T/msg.lua"
+check mamba-sglang 2 "sglang: an attention-free model (mamba: Mamba layers only, no attention layer) is not modelled" -- estimate "$T/msg.lua"
+printf 'return { model = "mistralai/Mamba-Codestral-7B-v0.1", runtime = "vllm", gpu = "H100-80GB", workload = { kind = "inference", context = 8192 } }' >"$T/mv.lua"
+check mamba-vllm-csv 0 "" -- estimate "$T/mv.lua" --format csv
+if grep -qiwE 'nan|-?inf' "$T/out"; then echo "FAIL mamba-vllm-csv: nan or inf in the output"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
+
 echo "golden ($V): $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
