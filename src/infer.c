@@ -319,6 +319,14 @@ static void add_kv(ectx *c, const tf_mode *t, budget *b, const tf_kv *kv, const 
     snprintf(where, sizeof where, "; %s %llu-bit, groups of %llu with scale and shift, residual up to %llu tokens",
              q->hqq ? "HQQ" : "quanto", (unsigned long long)q->nbits, (unsigned long long)q->group,
              (unsigned long long)(q->residual - 1));
+  if (c->m->heads == 0 && c->m->block.q_dim == 0) { /* attention-free (architectures/mamba.lua) */
+    /* transformers MambaCache / Mamba2Cache (models/mamba/modeling_mamba.py, models/mamba2/
+    ** modeling_mamba2.py): conv and SSM states of every layer per sequence, whatever the context */
+    budget_add(b, "kv_cache", kv->gpu, BASIS_MODELLED, true,
+               "recurrent state (conv window + SSM state of every layer) of %llu sequences, constant in the context, %s%s",
+               (unsigned long long)s->concurrency, dtype_get(s->dtype)->name, where);
+    return;
+  }
   budget_add(b, "kv_cache", kv->gpu, t->upfront ? BASIS_EXACT : BASIS_MODELLED, true,
              "%llu tokens x %llu sequences, %s cache%s, %s%s", (unsigned long long)s->context,
              (unsigned long long)s->concurrency, cache_name(t),
@@ -371,7 +379,8 @@ void infer_transformers(ectx *c) {
              prefill ? "prefill of %llu tokens x %llu sequences, one layer live, %s attention%s%s"
                      : "decode step at %llu tokens x %llu sequences: K/V copies, %s attention%s%s",
              (unsigned long long)(prefill ? prompt : s->context), (unsigned long long)s->concurrency,
-             s->attention == ATTN_EAGER ? "eager" : s->attention == ATTN_FLASH ? "flash" : "sdpa",
+             c->m->heads == 0 && c->m->block.q_dim == 0 ? "no" /* attention-free */
+             : s->attention == ATTN_EAGER ? "eager" : s->attention == ATTN_FLASH ? "flash" : "sdpa",
              mask && prefill ? ", 4D causal mask" : "",
              !act                                                ? " (freed before the logits)"
              : !prefill && legacy_tuple_cache(c, &t, prompt) ? " (legacy tuple cache: the previous cache whole)"

@@ -405,9 +405,22 @@ static void test_expandable_segments_inference(void **state) {
   json_decref(j);
 }
 
+
+/* arch-mamba: transformers generate with an attention-free model holds a constant state per
+** sequence whatever the context (Mamba2Cache: conv and SSM states of every layer). Mamba-Codestral
+** bf16, 3 sequences: 64 layers x (3 x 10240 conv + 128 x 64 x 128 SSM) x 2 B each, at 1024 and at
+** 65536 tokens alike. (transformers' Mamba2Cache keeps conv_kernel = 4 conv columns where vLLM and
+** llama.cpp keep 3: 64 x 10240 x 2 B = 1.25 MiB a sequence more, not modelled.) */
+static void test_mamba_state_cache(void **state) {
+  const char *m = "model = 'mistralai/Mamba-Codestral-7B-v0.1', dtype = 'bf16', gpu = 'H100-SXM-80GB'";
+  const long long per = 64LL * (3 * 10240 + 128 * 64 * 128) * 2;
+  assert_int_equal(category(*state, m, "", ", context = 1024, concurrency = 3", "kv_cache"), 3 * per);
+  assert_int_equal(category(*state, m, "", ", context = 65536, concurrency = 3", "kv_cache"), 3 * per);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_gemma_cache_by_version),
+      cmocka_unit_test(test_gemma_cache_by_version), cmocka_unit_test(test_mamba_state_cache),
       cmocka_unit_test(test_logits_by_version), cmocka_unit_test(test_legacy_tuple_cache), cmocka_unit_test(test_optimum_generate),
       cmocka_unit_test(test_sdpa_doc_tables),
       cmocka_unit_test(test_rope_cache_buffers), cmocka_unit_test(test_optimum_benchmark_mistral),

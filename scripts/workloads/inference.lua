@@ -36,6 +36,9 @@ local function normalize(w, n, cfg)
   -- arch-mamba: an attention-free model (heads 0) runs no attention, so no backend is assumed
   local attn_free = n.model and n.model.desc and n.model.desc.heads == 0
   if w.attention == nil and not attn_free then note(n, "attention sdpa assumed") end
+  if attn_free then
+    note(n, "attention-free model: a constant recurrent state per sequence; the Mamba mixers' own prefill transients (in_proj output, chunked-scan states) are not modelled")
+  end
   n.static_cache = n.knobs.cache == "static"
   n.precision = { name = n.dtype, weights = n.dtype, grads = n.dtype, activations = n.dtype, master = false }
   n.optimizer = { name = "none", states = 0, state_extra_bits = 0, step_temps = 0 }
