@@ -1604,7 +1604,10 @@ static void capture_sizes_upto(ectx *c, const vcfg *v, uint64_t from, uint64_t *
   **   Qwen3-Next"). Gated DeltaNet (GDNAttentionMetadataBuilder) is UNIFORM_BATCH from its first
   **   release, so Qwen3-Next / Qwen3.5 keep FULL graphs with MTP on FlashAttention. */
   bool mamba_style = false;
-  static const char *const base_mamba[] = {"nemotron_h", "granitemoehybrid", "falcon_h1", "bamba", "jamba", "lfm2"};
+  /* (the attention-free "mamba" arch runs the same Mamba1AttentionMetadataBuilder /
+  ** Mamba2AttentionMetadataBuilder, subclasses of BaseMambaAttentionMetadataBuilder) */
+  static const char *const base_mamba[] = {"nemotron_h", "granitemoehybrid", "falcon_h1", "bamba", "jamba", "lfm2",
+                                           "mamba"};
   for (size_t i = 0; state && i < sizeof base_mamba / sizeof *base_mamba; i++)
     mamba_style = mamba_style || strcmp(c->m->arch, base_mamba[i]) == 0;
   if (k > 0 && (v->fi_attn || (mamba_style && v->version < 17000))) full_from = false;

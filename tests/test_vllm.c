@@ -1340,7 +1340,8 @@ static void test_flashinfer_capture_hybrid(void **state) {
 ** for attention backend FlashInferBackend (support: AttentionCGSupport.UNIFORM_SINGLE_TOKEN_DECODE);
 ** setting cudagraph_mode=PIECEWISE") and the v0.20.0 / v0.20.2 Qwen3.6-35B-A3B-NVFP4 MTP logs (the
 ** same line, PIECEWISE only). With a bf16 cache the 3090 runs FA2 (UNIFORM_BATCH): FULL kept. The
-** Mamba2 builders (Nemotron-H) are UNIFORM_SINGLE_TOKEN_DECODE before PR #33726 (0.17.0 inferred);
+** Mamba1 / Mamba2 builders (Nemotron-H, and the attention-free Mamba-1 / Mamba-2 models) are
+** UNIFORM_SINGLE_TOKEN_DECODE before PR #33726 (0.17.0 inferred);
 ** Qwen3-Next's gated DeltaNet is UNIFORM_BATCH, so MTP keeps FULL graphs on an H200 at 0.10.2. */
 static void test_spec_graph_downgrade(void **state) {
   static const char *fmt = "return { model = '%s', %s runtime = { name = 'vllm', version = '%s', kv_cache_dtype = '%s', "
@@ -1357,6 +1358,10 @@ static void test_spec_graph_downgrade(void **state) {
       {"Qwen/Qwen3.6-27B", "quant = 'gptq',", "0.24.0", "auto", "mtp", 2, "RTX-3090-24GB", true},
       {"nvidia/NVIDIA-Nemotron-Nano-9B-v2", "", "0.16.0", "auto", "ngram", 1, "H100", false},
       {"nvidia/NVIDIA-Nemotron-Nano-9B-v2", "", "0.17.0", "auto", "ngram", 1, "H100", true},
+      /* attention-free Mamba-2 and Mamba-1: the same BaseMambaAttentionMetadataBuilder */
+      {"mistralai/Mamba-Codestral-7B-v0.1", "", "0.16.0", "auto", "ngram", 1, "H100", false},
+      {"mistralai/Mamba-Codestral-7B-v0.1", "", "0.17.0", "auto", "ngram", 1, "H100", true},
+      {"state-spaces/mamba-2.8b-hf", "", "0.16.0", "auto", "ngram", 1, "H100", false},
       {"Qwen/Qwen3-Next-80B-A3B-Instruct", "", "0.10.2", "auto", "mtp", 4, "H200", true},
   };
   char text[1024];
