@@ -134,7 +134,11 @@ static bool vllm_flashinfer_attn(const ectx *c, const vcfg *v) {
                 strcmp(arch, "blackwell") == 0;
   bool sm90 = cc[0] ? strcmp(cc, "9.0") == 0 : strcmp(arch, "hopper") == 0;
   bool sm100 = strcmp(arch, "blackwell") == 0 && (!cc[0] || strncmp(cc, "10.", 3) == 0);
-  return !v->v0 && v->version >= 10000 && nvidia && !sm90 && !sm100 && v->kvb == 1 && !est_model_mla(c->m);
+  /* an attention-free model (architectures/mamba.lua: Mamba layers only) builds no attention
+  ** backend at all, so kv_cache_dtype picks none: no FlashInfer builder, workspace or downgrade */
+  bool attn = false;
+  for (int i = 0; i < c->m->n_kv; i++) attn = attn || c->m->kv[i].kind != KV_STATE;
+  return attn && !v->v0 && v->version >= 10000 && nvidia && !sm90 && !sm100 && v->kvb == 1 && !est_model_mla(c->m);
 }
 
 /* DeepSeek-V3.2's sparse MLA: a KV group of fixed bytes a token (the indexer's keys). */
