@@ -257,9 +257,12 @@ static bool falcon_h(const mk_llama *o) { return is_arch(o, "falcon-h1"); }
 ** --ssm-state, kernel --ssm-conv) but every --interval-th (default 3) an attention layer; the FFN
 ** routed on odd layers (expert_layer_period 2, offset 1), dense on even ones */
 static bool jamba(const mk_llama *o) { return is_arch(o, "jamba"); }
+/* attention-free mamba / mamba2 (src/models/mamba.cpp, mamba2.cpp load_arch_tensors; conversion/mamba.py
+** MambaModel / Mamba2Model: feed_forward_length 0, attention.head_count 0, d_inner 2 x embd) */
+static bool mamba_pure(const mk_llama *o) { return is_arch(o, "mamba") || is_arch(o, "mamba2"); }
 static char nemo_kind(unsigned il) { return il % 2 == 0 ? 'M' : il % 4 == 1 ? '-' : '*'; }
 static bool newer_arch(const mk_llama *o) {
-  return is_arch(o, "glm4moe") || is_arch(o, "lfm2") || granite_h(o) || hunyuan_moe(o) || gemma4(o) || kimi_lin(o) || nemo_h(o) || falcon_h(o) || jamba(o) || deltanet(o) || is_arch(o, "llama4") || is_arch(o, "deepseek2") || qwen_arch(o) ||
+  return is_arch(o, "glm4moe") || is_arch(o, "lfm2") || granite_h(o) || hunyuan_moe(o) || gemma4(o) || kimi_lin(o) || nemo_h(o) || falcon_h(o) || jamba(o) || mamba_pure(o) || deltanet(o) || is_arch(o, "llama4") || is_arch(o, "deepseek2") || qwen_arch(o) ||
          qwen2moe(o) || is_arch(o, "gemma2") || is_arch(o, "gemma3") || is_arch(o, "gpt-oss") || is_arch(o, "phi3") ||
          is_arch(o, "mistral3");
 }
@@ -357,6 +360,31 @@ static void newer_layer(const mk_llama *o, unsigned il, mk_t *t, size_t *n) {
   uint64_t e = o->embd, q = (uint64_t)head_dim(o) * o->heads;
   bool mtp = il >= o->layers, post = is_arch(o, "glm4moe") || deltanet(o);
   blk_t(t, n, il, "attn_norm", 1, e, 1, 1, GGML_T_F32);
+  if (mamba_pure(o)) { /* mamba.cpp / mamba2.cpp load_arch_tensors (llama.cpp 80fb11a) */
+    uint64_t di = 2 * e, N = o->ssm_state, K = o->ssm_conv;
+    if (is_arch(o, "mamba")) { /* Mamba-1: dt_rank ceil(embd / 16) (MambaModel's "auto") */
+      uint64_t R = (e + 15) / 16;
+      blk_t(t, n, il, "ssm_in", 2, e, 2 * di, 1, o->type);
+      blk_t(t, n, il, "ssm_conv1d", 2, K, di, 1, GGML_T_F32);
+      blk_t(t, n, il, "ssm_conv1d.bias", 1, di, 1, 1, GGML_T_F32);
+      blk_t(t, n, il, "ssm_x", 2, di, R + 2 * N, 1, o->type);
+      blk_t(t, n, il, "ssm_dt", 2, R, di, 1, o->type);
+      blk_t(t, n, il, "ssm_dt.bias", 1, di, 1, 1, GGML_T_F32);
+      blk_t(t, n, il, "ssm_a", 2, N, di, 1, GGML_T_F32);
+      blk_t(t, n, il, "ssm_d", 1, di, 1, 1, GGML_T_F32);
+    } else { /* Mamba-2: in_proj {embd, 2 d_inner + 2 G N + H}, ssm_norm {d_inner / G, G} */
+      uint64_t gn = (uint64_t)o->ssm_groups * N, H = o->ssm_vheads;
+      blk_t(t, n, il, "ssm_in", 2, e, 2 * di + 2 * gn + H, 1, o->type);
+      blk_t(t, n, il, "ssm_conv1d", 2, K, di + 2 * gn, 1, GGML_T_F32);
+      blk_t(t, n, il, "ssm_conv1d.bias", 1, di + 2 * gn, 1, 1, GGML_T_F32);
+      blk_t(t, n, il, "ssm_dt.bias", 1, H, 1, 1, GGML_T_F32);
+      blk_t(t, n, il, "ssm_a", 2, 1, H, 1, GGML_T_F32);
+      blk_t(t, n, il, "ssm_d", 2, 1, H, 1, GGML_T_F32);
+      blk_t(t, n, il, "ssm_norm", 2, di / o->ssm_groups, o->ssm_groups, 1, GGML_T_F32);
+    }
+    blk_t(t, n, il, "ssm_out", 2, di, e, 1, o->type);
+    return;
+  }
   if (jamba(o)) { /* src/models/jamba.cpp load_arch_tensors */
     if (lfm2_attn(o, il)) {
       attn_block(o, il, q, false, false, t, n);
@@ -669,6 +697,14 @@ static unsigned newer_metadata(const mk_llama *o, mk_buf *b) {
   unsigned n = 0;
   const char *a = o->arch;
 #define KU(s, v) (snprintf(k, sizeof k, "%s." s, a), mk_kv_u32(b, k, v), n++)
+  if (mamba_pure(o)) { /* conversion/mamba.py set_gguf_parameters: no attention keys */
+    KU("ssm.conv_kernel", o->ssm_conv);
+    KU("ssm.inner_size", 2 * o->embd);
+    KU("ssm.state_size", o->ssm_state);
+    KU("ssm.time_step_rank", is_arch(o, "mamba") ? (o->embd + 15) / 16 : o->ssm_vheads);
+    if (is_arch(o, "mamba2")) KU("ssm.group_count", o->ssm_groups);
+    return n;
+  }
   KU("attention.key_length", is_arch(o, "deepseek2") || kimi_lin(o) ? o->kv_lora + o->rope : gemma4(o) ? g4_hd(o, o->layers - 1) : head_dim(o));
   KU("attention.value_length", is_arch(o, "deepseek2") || kimi_lin(o) ? o->kv_lora : gemma4(o) ? g4_hd(o, o->layers - 1) : head_dim(o));
   if (kimi_lin(o)) { /* conversion/kimi_linear.py KimiLinearModel.set_gguf_parameters */
@@ -817,11 +853,14 @@ static unsigned llama_metadata(const mk_llama *o, mk_buf *b) {
     for (unsigned i = 0; i < o->layers; i++) ff[i] = g4_ff(o, i);
     snprintf(k, sizeof k, "%s.feed_forward_length", a), mk_kv_arr_u32(b, k, ff, o->layers), n++;
     KU("attention.head_count", o->heads);
+  } else if (mamba_pure(o)) { /* conversion/mamba.py: "unused, but seemingly required when loading" */
+    KU("feed_forward_length", 0);
+    KU("attention.head_count", 0);
   } else {
   KU("feed_forward_length", o->ff);
   KU("attention.head_count", o->heads);
   }
-  if (nemo_h(o)) {
+  if (nemo_h(o) || mamba_pure(o)) {
   } else if (kimi_lin(o)) { /* per layer: 1 on the MLA layers (MQA), 0 on the KDA ones (is_recr) */
     uint32_t kvh[4096];
     for (unsigned i = 0; i < o->layers; i++) kvh[i] = kimi_mla(o, i) ? 1 : 0;
@@ -841,7 +880,7 @@ static unsigned llama_metadata(const mk_llama *o, mk_buf *b) {
   } else {
     KU("attention.head_count_kv", o->heads_kv);
   }
-  KU("rope.dimension_count", o->rope ? o->rope : gemma4(o) ? g4_hd(o, o->layers - 1) : head_dim(o));
+  if (!mamba_pure(o)) KU("rope.dimension_count", o->rope ? o->rope : gemma4(o) ? g4_hd(o, o->layers - 1) : head_dim(o));
   snprintf(k, sizeof k, "%s.attention.layer_norm_rms_epsilon", a);
   mk_kv_f32(b, k, 1e-5f), n++;
   snprintf(k, sizeof k, "%s.rope.freq_base", a);
@@ -869,6 +908,11 @@ static bool check_llama(const mk_llama *o, char *err, size_t errlen) {
   /* llama.cpp's SPM vocab looks up "<0x0A>" (token 13 here) when loading */
   if (o->vocab < 16) return fail(err, errlen, "vocab must be at least 16");
   if (o->layers > 4096 || o->nextn > 4) return fail(err, errlen, "at most 4096 layers and 4 MTP blocks");
+  if (is_arch(o, "mamba") && (!o->ssm_conv || !o->ssm_state || o->nextn || o->experts))
+    return fail(err, errlen, "mamba needs --ssm-conv and --ssm-state, no experts or MTP blocks");
+  if (is_arch(o, "mamba2") && (!o->ssm_conv || !o->ssm_state || !o->ssm_groups || !o->ssm_vheads || o->experts || o->nextn ||
+                               (2 * o->embd) % o->ssm_vheads || (2 * o->embd) % o->ssm_groups))
+    return fail(err, errlen, "mamba2 needs the Mamba-2 sizes (--ssm-conv, --ssm-state, --ssm-groups, --ssm-vheads dividing 2 x embd), no experts or MTP blocks");
   if (jamba(o) && (!o->ssm_conv || !o->ssm_state || o->nextn || (o->experts && o->ff != expert_ff(o))))
     return fail(err, errlen, "jamba needs --ssm-conv and --ssm-state, no MTP blocks, with experts --expert-ff equal to --ff");
   if (falcon_h(o) && (!o->ssm_conv || !o->ssm_state || !o->ssm_groups || !o->ssm_vheads || o->experts || o->nextn ||
