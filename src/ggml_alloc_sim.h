@@ -230,6 +230,14 @@ typedef struct lc_graph_spec {
   ** the graph of llama-graph.cpp too), a fused gate|up of 2 x ffn SwiGLU-split, and the FFN's
   ** output added as ggml_add(residual, ffn): the residual's buffer kept in place */
   bool fused_up;
+  /* attention-free mamba / mamba2 (src/models/mamba.cpp llama_model_mamba::graph, llama.cpp
+  ** 80fb11a): inputs tokens, inp_embd, s_copy and out_ids only (no positions, KV indices or
+  ** KQ mask); per layer attn_norm, build_mamba_layer / build_mamba2_layer, cur + inpL */
+  bool ssm_only;
+  /* build_mamba_layer's dt / B / C RMS norms: 0 with their weights (Jamba's ssm_dt_norm,
+  ** ssm_b_norm, ssm_c_norm), 1 none (Mamba-1), 2 without weights (FalconMamba's
+  ** ssm_dt_b_c_rms: build_norm with a NULL weight) */
+  int m1_norms;
 } lc_graph_spec;
 
 /* FFN weight classes of --fit's partial layers: the router, gate, up and down projections

@@ -591,6 +591,15 @@ static int lg_m2(lg *l, int an, int rs) {
 ** RMS norm times its weight then ssm_dt and its bias, A, B's and C's norms), its output y (d_inner
 ** x T) then the new states; the states copied to the cache; the next layer's rows; y + x D,
 ** SwiGLU(z made contiguous, y), ssm_out */
+/* build_mamba_layer's RMS norm of dt, B or C (a view of x_db: the norm is not in place), times
+** its weight in place (Jamba); FalconMamba's ssm_dt_b_c_rms: the norm alone; plain Mamba-1
+** (neither): the view itself (mamba-base.cpp, llama.cpp 80fb11a) */
+static int lg_m1_norm(lg *l, int v, uint64_t bytes) {
+  if (l->sp->m1_norms == 1) return v;
+  int n = lg_named_norm(l, lg_op(l, bytes, 0, v, -1));
+  return l->sp->m1_norms == 2 ? n : lg_op(l, bytes, GS_INPLACE, n, lg_w(l, LW_DN_NORM));
+}
+
 static int lg_m1(lg *l, int an, int rs) {
   const lc_graph_spec *sp = l->sp;
   uint64_t T = sp->n_tok, ns = sp->dn_seqs && sp->dn_seqs < T ? sp->dn_seqs : T, nt = ns ? T / ns : 0;
@@ -614,11 +623,11 @@ static int lg_m1(lg *l, int an, int rs) {
   int ssm = lg_view(l, states);
   int xs = lg_view(l, conv);
   uint64_t rb = lg_f32(l, R, T), nb = lg_f32(l, N, T);
-  int dt = lg_op(l, rb, GS_INPLACE, lg_named_norm(l, lg_op(l, rb, 0, lg_view_n(l, xdb, rb), -1)), lg_w(l, LW_DN_NORM));
+  int dt = lg_m1_norm(l, lg_view_n(l, xdb, rb), rb);
   dt = lg_op(l, db, 0, lg_w(l, LW_DN_ALPHA), dt);                          /* ssm_dt */
   dt = lg_op(l, db, GS_INPLACE, dt, lg_w(l, LW_DN_ALPHA + LW_BIAS));       /* + its bias */
-  int B = lg_op(l, nb, GS_INPLACE, lg_named_norm(l, lg_op(l, nb, 0, lg_view_n(l, xdb, nb), -1)), lg_w(l, LW_DN_NORM));
-  int Cv = lg_op(l, nb, GS_INPLACE, lg_named_norm(l, lg_op(l, nb, 0, lg_view_n(l, xdb, nb), -1)), lg_w(l, LW_DN_NORM));
+  int B = lg_m1_norm(l, lg_view_n(l, xdb, nb), nb);
+  int Cv = lg_m1_norm(l, lg_view_n(l, xdb, nb), nb);
   if (l->s_main < 0) l->s_main = lg_view_n(l, l->s_copy, 0);
   uint64_t sb = acc_mul3(&l->a, acc_mul(&l->a, N, di), ns, 4);
   int src[7] = {ssm, xs, dt, lg_w(l, LW_DN_A), B, Cv, l->s_main};
@@ -780,9 +789,30 @@ static int lg_norm(lg *l, int x, int kind) {
   return lg_op(l, b, GS_INPLACE, lg_named_norm(l, lg_op(l, b, GS_INPLACE, x, -1)), lg_w(l, kind));
 }
 
+/* an attention-free mamba / mamba2 layer (llama_model_mamba::graph, src/models/mamba.cpp at
+** llama.cpp 80fb11a): the conv state's rows (build_rs expands them at once: layer 0's here,
+** before its norm, the others' inside the layer before, lg_next_rs), attn_norm, the mixer; in
+** the last layer the output rows of cur, then of inpL (ggml_get_rows each, cur's first: the
+** add's first source); cur + inpL, in place on cur. No FFN */
+static int lg_ssm_layer(lg *l, int in, uint64_t il) {
+  const lc_graph_spec *sp = l->sp;
+  int rs = l->sc_rs >= 0 ? l->sc_rs : lg_rs(l, l->kc, lg_conv_row(sp));
+  l->sc_rs = -1;
+  int an = lg_norm(l, in, LW_ATTN_NORM);
+  int cur = sp->m1_dt_rank ? lg_m1(l, an, rs) : lg_m2(l, an, rs);
+  if (il == sp->n_layer - 1) {
+    l->T = sp->n_out ? sp->n_out : sp->n_tok;
+    uint64_t ho = lg_f32(l, sp->hidden, l->T);
+    cur = lg_op(l, ho, 0, cur, l->out_ids);
+    in = lg_op(l, ho, 0, in, l->out_ids);
+  }
+  return lg_op(l, lg_f32(l, sp->hidden, l->T), GS_INPLACE, cur, in);
+}
+
 static int lg_layer(lg *l, int in, uint64_t il) {
   const lc_graph_spec *sp = l->sp;
   lg_at_layer(l, (long)il);
+  if (sp->ssm_only) return lg_ssm_layer(l, in, il);
   int c = lg_cache_of(sp, il);
   if (sp->falcon) {
     /* falcon-h1.cpp: attention and Mamba-2 on two norms of the input, attn_out + ssm_out,
@@ -839,6 +869,12 @@ static int lg_inputs(lg *l) {
   ** keeps the tokens' path (build_inp_embd, llama.cpp 80fb11a): an input leaf with no
   ** consumer, allocated on the host and never freed; before, only the tokens' path */
   if (!sp->no_embd_leaf) gs_leaf(l->g, lg_f32(l, sp->hidden, T));
+  if (sp->ssm_only) { /* mamba.cpp: build_inp_embd, build_rs_inp (s_copy, n_rs rows), build_inp_out_ids */
+    l->s_copy = gs_leaf(l->g, acc_mul(&l->a, sp->dn_seqs ? sp->dn_seqs : 1, 4));
+    l->s_main = l->s_extra = l->sc_rs = -1, l->pos = l->attn_scale = -1;
+    l->out_ids = gs_leaf(l->g, acc_mul(&l->a, sp->n_out ? sp->n_out : T, 4));
+    return lg_op(l, lg_f32(l, sp->hidden, T), GS_NOOFFLOAD, lg_w(l, LW_TOKEN_EMBD), tokens);
+  }
   /* the quantized caches' Hadamard rotations (llama_kv_cache::build_input_k_rot / v_rot),
   ** one pair per cache (llama_kv_cache_iswa: base and SWA); the first layer's pair around
   ** pos (Q's rotation is reached before its RoPE's positions, V's after), the other cache's

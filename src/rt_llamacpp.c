@@ -1308,6 +1308,42 @@ static uint64_t lc_down_width(const lc *l, int role, uint64_t *layers) {
   return w;
 }
 
+/* attention-free mamba / mamba2 (architectures/mamba.lua: one state group over every layer):
+** src/models/mamba.cpp llama_model_mamba::graph with build_mamba_layer / build_mamba2_layer of
+** mamba-base.cpp (llama.cpp 80fb11a). Mamba-1 when the inventory has x_proj (GGUF ssm_x
+** {d_inner, dt_rank + 2 N}): conv1d [d_inner, 1, K], N from the SSM state (N x d_inner); no dt /
+** B / C norms unless ssm_dt_b_c_rms (FalconMamba: the norms without weights, set by
+** scripts/runtimes/llamacpp.lua). Mamba-2: conv1d [d_inner + 2 G N, 1, K], dt_bias [H], the
+** grouped norm [d_inner] (mamba2.cpp load_arch_tensors: ssm_norm {d_inner / G, G}, required) */
+static void lc_mamba_shape(const lc *l, const kv_group *g, lc_graph_spec *sp) {
+  const model_desc *m = l->m;
+  uint64_t ch = 0, kern = 0, xr = 0, H = 0, di = 0;
+  for (size_t t = 0; t < m->inv.n; t++) {
+    const inv_tensor *it = &m->inv.t[t];
+    uint64_t el = 0;
+    if (strstr(it->name, "conv1d.weight") && it->ndim >= 2) ch = it->shape[0], kern = it->shape[it->ndim - 1];
+    if ((strstr(it->name, "ssm_x.") || strstr(it->name, "x_proj.weight")) && it->ndim == 2) xr = it->shape[0];
+    if ((strstr(it->name, "ssm_dt.bias") || strstr(it->name, ".dt_bias")) && it->ndim >= 1) H = it->shape[0];
+    if ((strstr(it->name, "ssm_norm") || strstr(it->name, "mixer.norm")) && inv_tensor_elements(it, &el)) di = el;
+  }
+  uint64_t n_s = g->state_elems > g->conv_elems ? g->state_elems - g->conv_elems : 0;
+  if (!ch || kern < 2 || !n_s) return;
+  if (xr) { /* Mamba-1: d_inner = the conv channels */
+    uint64_t N = n_s % ch ? 0 : n_s / ch;
+    if (!N || xr <= 2 * N) return;
+    sp->m2_inner = sp->m2_heads = ch, sp->m2_state = N, sp->m2_groups = 0, sp->m1_dt_rank = xr - 2 * N;
+    sp->m1_norms = scn_bool(l->s, "llamacpp.mamba_dt_b_c_rms", false) ? 2 : 1;
+  } else { /* Mamba-2 */
+    uint64_t gn2 = ch > di ? ch - di : 0;
+    if (!H || !di || gn2 % 2 || n_s % di) return;
+    uint64_t N = n_s / di;
+    if (!N || (gn2 / 2) % N) return;
+    sp->m2_inner = di, sp->m2_heads = H, sp->m2_state = N, sp->m2_groups = gn2 / 2 / N;
+  }
+  sp->sc_conv = kern, sp->sc_attn = 0, sp->dn_seqs = l->n_seq > 1 ? l->n_seq : 1;
+  sp->ssm_only = sp->no_rope = true;
+}
+
 static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
   const model_desc *m = l->m;
   const block_spec *b = &m->block;
@@ -1408,6 +1444,10 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
     const kv_group *g = &m->kv[i];
     /* Falcon-H1's state group covers every layer, beside its attention group */
     bool nemo = strcmp(m->arch, "nemotron_h") == 0, falcon = strcmp(m->arch, "falcon_h1") == 0;
+    if (g->kind == KV_STATE && strcmp(m->arch, "mamba") == 0 && g->layers >= sp->n_layer) {
+      lc_mamba_shape(l, g, sp);
+      break;
+    }
     if (g->kind != KV_STATE || !g->layers || (g->layers >= sp->n_layer && !falcon)) continue;
     if (strcmp(m->arch, "granitemoehybrid") == 0 || nemo || falcon) {
       /* Granite 4.0 hybrid's Mamba-2 layers (src/models/granite-hybrid.cpp, mamba-base.cpp at
@@ -1568,6 +1608,10 @@ static const char *lc_unmodelled(const lc *l, const lc_graph_spec *sp) {
     ** 2048-token ubatches (tests/test_llamacpp.c test_chunked_nofa_exact). It was reported about
     ** 1% high (189,571,072 B replayed at 16384 cells when that note was written) */
   }
+  /* attention-free mamba / mamba2: replayed whole (make conformance mamba, mamba2). FalconMamba's
+  ** weightless dt / B / C norms are replayed but were not checked against llama.cpp */
+  if (strcmp(m->arch, "mamba") == 0 && !sp->ssm_only) return "this Mamba model's mixer shape is not in the replayed graph";
+  if (sp->ssm_only && sp->m1_norms == 2) return "FalconMamba's dt / B / C norms (ssm_dt_b_c_rms) are replayed but not checked against llama.cpp";
   if (sp->nemo) { /* each layer's kind known: Mamba-2 (layer_ids), MLP (blk.<il>.ffn_up), attention */
     uint64_t kinds = 0;
     for (int w = 0; w < 16; w++) kinds += (uint64_t)__builtin_popcountll(sp->mlp_ids[w]);
