@@ -87,6 +87,11 @@ const MODELS = [
     // nemotron_h_moe (Nemotron 3): "MEM*MEM", the MoE layers 4 experts of 128 (top 2, sigmoid with
     // exp_probs_b, renormalized, scaled 2.5; squared-ReLU, no gate) and a shared expert of 192
     ["nemotron_h_moe", `${NEWER} --arch nemotron_h_moe --layers 7 --shared 192 --ssm-conv 4 --ssm-state 32 --ssm-groups 1 --ssm-vheads 8 --vocab 512`],
+    // attention-free mamba (Mamba-1: d_inner 512, state 16, kernel 4, dt rank 16, no dt / B / C norms;
+    // F32: the peer's F16 Mamba-1 file aborts in ggml-backend's scheduler) and mamba2 (d_inner 512 in 8
+    // heads, 2 groups of state 32, the grouped norm), vocab 512
+    ["mamba", `${NEWER} --arch mamba --layers 4 --experts 0 --experts-used 0 --ssm-conv 4 --ssm-state 16 --vocab 512 --ftype f32`],
+    ["mamba2", `${NEWER} --arch mamba2 --layers 4 --experts 0 --experts-used 0 --ssm-conv 4 --ssm-state 32 --ssm-groups 2 --ssm-vheads 8 --vocab 512`],
     // hunyuan-moe (Hunyuan-A13B): q/k norms after RoPE, 4 experts of 128 (top 2) sized by
     // feed_forward_length, and a shared expert of 192 beside them in every layer
     ["hunyuan-moe", `${NEWER} --arch hunyuan-moe --layers 3 --ff 128 --shared 192`],
