@@ -474,7 +474,9 @@ static void lg_next_rs_at(lg *l, bool after_moe) {
   uint64_t il = (uint64_t)l->il, nx = il + 1;
   /* Nemotron-H's MLP layers expand nothing: the next recurrent layer's build_rs, past them,
   ** lands here, after this layer's expanded part */
-  while (nx < sp->n_layer && lg_mlp_layer(sp, nx)) nx++;
+  /* (Nemotron 3's MoE layers do expand: build_moe_ffn's weights, experts and sum; their next
+  ** recurrent layer's rows come after their routed experts, lg_ffn's lg_next_rs_at) */
+  while (nx < sp->n_layer && lg_mlp_layer(sp, nx) && !sp->experts) nx++;
   if (nx < sp->n_layer && lg_sc_layer(sp, nx)) l->sc_rs = lg_rs(l, l->kc, lg_conv_row(sp));
   if (il + 1 == sp->n_layer && sp->res_first) {
     uint64_t n = sp->n_out ? sp->n_out : sp->n_tok;
@@ -752,6 +754,9 @@ static int lg_dense(lg *l, int x, uint64_t width, int gate_kind) {
 static bool lg_moe_layer(const lg *l) {
   const lc_graph_spec *sp = l->sp;
   if (!sp->experts) return false;
+  /* Nemotron 3 (nemotron_h_moe): its 'E' layers, the MLP places (nemotron-h.cpp build_ffn_layer
+  ** with ffn_gate_inp) */
+  if (sp->nemo) return l->il >= 0 && lg_mlp_layer(sp, (uint64_t)l->il);
   bool dense = sp->moe_step ? l->il >= 0 && ((uint64_t)l->il + 1) % sp->moe_step != 0 /* llama4's interleave */
                             : l->il >= 0 && (uint64_t)l->il < sp->dense_lead;
   return !dense;
@@ -838,7 +843,10 @@ static int lg_layer(lg *l, int in, uint64_t il) {
   if (sc || !sp->nemo) l->sc_rs = -1; /* Nemotron-H: rows got before MLP layers wait for theirs */
   if (sp->nemo) { /* nemotron-h.cpp: norm, one mixer, cur + inpSA (in place on cur) */
     int an = lg_norm(l, in, LW_ATTN_NORM);
-    int cur = sc ? lg_m2(l, an, rs) : lg_mlp_layer(sp, il) ? lg_dense(l, an, sp->ffn, LW_GATE) : lg_attn(l, an, c);
+    /* an MLP layer: the squared-ReLU MLP; Nemotron 3's MoE layer (build_ffn_layer with
+    ** ffn_gate_inp): the router's logits, build_moe_ffn (sigmoid, exp_probs_b, up experts only,
+    ** squared ReLU), the shared squared-ReLU expert beside it, moe_out + ffn_shexp (lg_ffn) */
+    int cur = sc ? lg_m2(l, an, rs) : lg_mlp_layer(sp, il) ? (sp->experts ? lg_ffn(l, an) : lg_dense(l, an, sp->ffn, LW_GATE)) : lg_attn(l, an, c);
     return lg_op(l, lg_f32(l, sp->hidden, l->T), GS_INPLACE, cur, in);
   }
   int an = lg_norm(l, in, LW_ATTN_NORM);

@@ -1584,12 +1584,13 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
 /* why the replayed graph (lc_graph.c: llama's layer, its MoE FFN with the shared experts
 ** of glm4moe / deepseek2 beside it, Llama 4's layers, deepseek2's MLA, the gated DeltaNet
 ** hybrids, the Mamba-2 of Granite 4.0-H, Nemotron-H and Falcon-H1, Jamba's Mamba-1, qwen2moe's
-** gated shared expert) is not the model's, NULL when it is: other recurrent layers (mamba, mamba2), DeltaNet before the fused op, MLA in the legacy graph and deepseek2
+** gated shared expert) is not the model's, NULL when it is: other recurrent layers, DeltaNet before the fused op, MLA in the legacy graph and deepseek2
 ** without MLA (wkv_b decompressed) are not in it. Measured against the real llama.cpp
 ** (node-llama-cpp 3.21.1, llama.cpp 80fb11a, CPU backend) on generated files by make
 ** conformance and tests/test_llamacpp.c: llama, mistral3, qwen2, qwen2vl, qwen3, qwen3moe,
 ** phi3, gemma2, gemma3, gpt-oss, glm4moe, qwen3next, qwen35, qwen35moe, llama4, deepseek2
-** (MLA), lfm2, granitehybrid (with and without RoPE), qwen2moe, nemotron_h, falcon-h1, jamba and hunyuan-moe within the 64-byte figure in every setting of its matrix (qwen3next was -8.7%
+** (MLA), lfm2, granitehybrid (with and without RoPE), qwen2moe, nemotron_h, nemotron_h_moe, falcon-h1, jamba,
+** mamba, mamba2 and hunyuan-moe within the 64-byte figure in every setting of its matrix (qwen3next was -8.7%
 ** before its DeltaNet layers were replayed, gemma3 -15% before its iSWA cache, gpt-oss -17%
 ** before its gating) */
 static const char *lc_unmodelled(const lc *l, const lc_graph_spec *sp) {
@@ -1599,7 +1600,7 @@ static const char *lc_unmodelled(const lc *l, const lc_graph_spec *sp) {
   if (!mla && strcmp(m->arch, "deepseek") == 0) return "deepseek2 without MLA (wkv_b) is not in the replayed graph";
   for (int i = 0; i < m->n_kv; i++) {
     if (m->kv[i].kind == KV_STATE && !sp->dn_period && !sp->sc_conv)
-      return "recurrent layers (other than gated DeltaNet, LFM2's short conv, the Mamba-2 of Granite 4.0-H, Nemotron-H and Falcon-H1, and Jamba's Mamba-1 with its experts on odd layers) are not in the replayed graph";
+      return "recurrent layers (other than gated DeltaNet, LFM2's short conv, the Mamba-2 of Granite 4.0-H, Nemotron-H and Falcon-H1, Jamba's Mamba-1 with its experts on odd layers, and attention-free Mamba / Mamba-2) are not in the replayed graph";
     if (m->kv[i].kind == KV_STATE && sp->dn_period && !lc_newer(l, LC_B_FUSED_GDN))
       return "gated DeltaNet before the fused GATED_DELTA_NET op: the chunked scan is not replayed";
     /* chunked attention without flash attention and a chunk cache smaller than the full one is
@@ -1618,10 +1619,15 @@ static const char *lc_unmodelled(const lc *l, const lc_graph_spec *sp) {
     for (int i = 0; i < m->n_kv; i++) kinds += m->kv[i].layers;
     if (kinds != sp->n_layer || !sp->sc_ids)
       return "Nemotron-H: the places of its MLP layers are not known (no layer_ids, no blk.<il> names)";
-    /* Nemotron 3's 'E' (MoE) layers are walked as the dense squared-ReLU MLP layers. Against
-    ** llama.cpp 80fb11a (make conformance nemotron_h_moe, a generated nemotron_h_moe file) that is
-    ** within 64 B with flash attention (19 of 19 settings) but 0.6-2.2% high without (0 of 5): not exact */
-    if (m->block.experts) return "Nemotron 3's MoE layers are replayed as dense MLP layers (within 64 B of llama.cpp with flash attention, up to 2.2% high without)";
+    /* Nemotron 3's 'E' (MoE) layers are replayed as build_ffn_layer's MoE branch (nemotron-h.cpp,
+    ** llama.cpp 80fb11a): make conformance nemotron_h_moe, 24 of 24 settings within 64 B. Walked
+    ** as dense MLP layers before, it was within 64 B with flash attention but 0.6-2.2% high without
+    ** (one hidden-wide activation too many at the attention's peak). Nemotron 3 Super's latent
+    ** projections around the experts (moe_latent_size: ffn_latent_down / ffn_latent_up, two more
+    ** matmuls) are not in it */
+    for (size_t i = 0; i < m->inv.n && m->block.experts; i++)
+      if (strstr(m->inv.t[i].name, "latent_proj") || strstr(m->inv.t[i].name, "ffn_latent_"))
+        return "Nemotron 3's latent MoE projections (moe_latent_size) are not in the replayed graph";
   }
   /* Gemma 4 (src/models/gemma4.cpp): the replay walks gemma3's layer, without the per-layer
   ** embeddings, the two head sizes, K as V and the MoE block beside the dense FFN. Against llama.cpp
