@@ -395,6 +395,7 @@ GGUF_ARCH.mamba, GGUF_ARCH.mamba2 = "mamba", "mamba2"
 GGUF_FIELDS.mamba = function(path, md, cfg, need)
   cfg.intermediate_size, cfg.state_size = need("ssm.inner_size"), need("ssm.state_size")
   cfg.conv_kernel, cfg.time_step_rank = need("ssm.conv_kernel"), need("ssm.time_step_rank")
+  cfg.mamba_dt_b_c_rms = md["ssm.dt_b_c_rms"] == true -- FalconMamba (conversion/mamba.py add_ssm_dt_b_c_rms)
 end
 GGUF_FIELDS.mamba2 = function(path, md, cfg, need)
   local H, inner = need("ssm.time_step_rank"), need("ssm.inner_size")

@@ -130,6 +130,13 @@ local function normalize(n, knobs)
     local p, o = num(cfg.expert_layer_period, 2), num(cfg.expert_layer_offset, 1)
     if num(cfg.num_experts, 16) > 1 and (p ~= 2 or o ~= 1) then x["llamacpp.jamba_moe_other"] = true end
   end
+  -- FalconMamba's dt / B / C RMS norms without weights (src/models/mamba-base.cpp build_mamba_layer:
+  -- ssm_dt_b_c_rms, the GGUF key mamba.ssm.dt_b_c_rms that conversion/mamba.py writes for
+  -- falcon_mamba): the replayed graph (src/lc_graph.c lg_m1_norm) takes them from here
+  if n.model.desc.arch == "mamba" and type(cfg) == "table"
+     and (cfg.model_type == "falcon_mamba" or cfg.mamba_dt_b_c_rms == true) then
+    x["llamacpp.mamba_dt_b_c_rms"] = true
+  end
   if type(n.model.id) == "string" and n.model.id:match("%.gguf$") and type(cfg) == "table"
      and (cfg.num_nextn_predict_layers or 0) > 0 then
     x["runtime.n_layer_nextn"] = cfg.num_nextn_predict_layers
