@@ -318,11 +318,25 @@ static void test_arch_families_c_llamacpp(void **state) {
   double w = (double)tu_int(j, "model.weight_bytes");
   if (w < 0.99 * 18161059584.0 || w > 1.01 * 18161059584.0) fail_msg("Nemotron-3-Nano IQ4_XS: %.0f B", w);
   json_decref(j);
-  /* on the CPU its compute is replayed, but its MoE ('E') layers as dense MLP layers: not exact */
+  /* on the CPU its compute is replayed, its MoE ('E') layers as nemotron-h.cpp's build_ffn_layer MoE
+  ** branch (make conformance nemotron_h_moe: 24 of 24 within 64 B): exact. Walked as dense MLP
+  ** layers before, reported not exact; with moe_latent_size (Nemotron 3 Super's latent
+  ** projections, not replayed) still not exact */
   const char *nano_cpu = "return { model = 'nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16', quant = 'gguf:IQ4_XS', "
                          "runtime = { name = 'llamacpp', device = 'cpu' }, workload = { kind = 'inference', "
                          "context = 4096, concurrency = 1 } }";
   if (tu_eval(*state, nano_cpu, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
+  json_decref(j);
+  const char *latent = "return { model = { arch = 'nemotron_h', config = { model_type = 'nemotron_h', hidden_size = 256, "
+                       "num_hidden_layers = 4, vocab_size = 512, num_attention_heads = 4, num_key_value_heads = 2, "
+                       "head_dim = 64, hybrid_override_pattern = 'ME*E', mamba_num_heads = 8, mamba_head_dim = 64, "
+                       "n_groups = 1, ssm_state_size = 32, conv_kernel = 4, n_routed_experts = 4, "
+                       "num_experts_per_tok = 2, moe_intermediate_size = 128, n_shared_experts = 1, "
+                       "moe_shared_expert_intermediate_size = 192, moe_latent_size = 128 } }, "
+                       "runtime = { name = 'llamacpp', device = 'cpu' }, workload = { kind = 'inference', "
+                       "context = 2048, concurrency = 1 } }";
+  if (tu_eval(*state, latent, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
   assert_int_equal(tu_category_basis_exact(j, "activations"), 0);
   json_decref(j);
   /* Jamba's replay routes every second layer from layer 1 (the released expert_layer_period 2,
@@ -2539,9 +2553,21 @@ static void test_gguf_new_archs(void **state) {
   assert_int_equal(tu_int(j, "runtime.cpu_model_buffer_bytes"), 5723584); /* the file's tensor data, 32-byte aligned */
   assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 1 * MIB);         /* 1 layer x 2048 x 128 x 2 B x (K, V) */
   assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 4 * (3 * 576 + 32 * 512) * 4);
-  /* its MoE layers walked as dense MLP layers: make conformance nemotron_h_moe (AMX CPU) within 64 B
-  ** in its 19 flash-attention settings, 0.6-2.2% high in the 5 without; still reported not exact */
-  assert_int_equal(tu_category_basis_exact(j, "activations"), 0);
+  /* its MoE layers replayed as nemotron-h.cpp build_ffn_layer's MoE branch (build_moe_ffn: sigmoid,
+  ** exp_probs_b, up experts, squared ReLU; the shared expert beside it): make conformance
+  ** nemotron_h_moe (the real llama.cpp 80fb11a, CPU) 24 of 24 within 64 B. Walked as dense MLP
+  ** layers before: within 64 B with flash attention, 0.6-2.2% high without (24,125,427 B here) */
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), 9348684, 0, 64, "nemotron_h_moe compute, flash attention");
+  assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
+  json_decref(j);
+  j = run(*state, lcp("nemom"), NEWER_NOFA, 2048, 1);
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), 23601139, 0, 64, "nemotron_h_moe compute");
+  json_decref(j);
+  j = run(*state, lcp("nemom"), NEWER_NOFA, 8192, 1);
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), 86515699, 0, 64, "nemotron_h_moe compute, 8192 cells");
+  json_decref(j);
+  j = run(*state, lcp("nemom"), NEWER_NOFA ", n_batch = 2048, n_ubatch = 2048", 2048, 1);
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), 94404660, 0, 64, "nemotron_h_moe compute, ubatch 2048");
   json_decref(j);
 
   /* hunyuan-moe: 3 layers, q/k norms, 4 experts of 128 (top 2), a shared expert of 192 */
@@ -2645,6 +2671,47 @@ static void test_gguf_gemma4(void **state) {
 ** llama.cpp (node-llama-cpp 3.21.1, CPU, make conformance jamba): 8,970,253 B (2048 cells, flash
 ** attention), 23,601,139 B (without), 15,294,530 B (8192 cells, flash attention, q8_0). Its
 ** layers built as attention layers (the replay before): 5.01 MiB (-41%), 23.01 (+2.2%), 10.79 (-26%) */
+/* attention-free mamba / mamba2 (src/models/mamba.cpp llama_model_mamba::graph with build_mamba_layer /
+** build_mamba2_layer of mamba-base.cpp, llama.cpp 80fb11a): no positions, KV indices or KQ mask; per
+** layer attn_norm, the mixer, cur + inpL; the files of make conformance mamba / mamba2 (4 layers, embd
+** 256, d_inner 512, vocab 512; Mamba-1 state 16, dt rank 16, F32; Mamba-2 8 heads, 2 groups of state
+** 32). The real llama.cpp (node-llama-cpp 3.21.1, CPU): 6,864,922 B (mamba) and 7,638,037 B (mamba2)
+** at 512-token ubatches whatever the context and flash attention, 27,318,341 / 30,498,357 at 2048,
+** 7,000,084 / 7,962,676 with 4 sequences. Replayed as attention layers before: -34% to +442% */
+static void set_mamba1(mk_llama *o) {
+  o->experts = 0, o->experts_used = 0, o->vocab = 512, o->ssm_conv = 4, o->ssm_state = 16;
+  assert_true(mk_llama_ftype(o, "f32"));
+}
+static void set_mamba2(mk_llama *o) {
+  o->experts = 0, o->experts_used = 0, o->vocab = 512, o->ssm_conv = 4, o->ssm_state = 32, o->ssm_groups = 2, o->ssm_vheads = 8;
+}
+static void test_mamba_replay(void **state) {
+  static const struct { const char *arch; void (*set)(mk_llama *); long long rs1, c512, c2048, c4seq; } k[] = {
+      /* RS per layer and sequence: conv (4 - 1) x channels + state x d_inner, f32 */
+      {"mamba", set_mamba1, 4LL * (3 * 512 + 16 * 512) * 4, 6864922, 27318341, 7000084},
+      {"mamba2", set_mamba2, 4LL * (3 * (512 + 2 * 2 * 32) + 32 * 512) * 4, 7638037, 30498357, 7962676},
+  };
+  for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+    newer_write(lcp(k[i].arch), k[i].arch, 4, k[i].set);
+    json_t *j = run(*state, lcp(k[i].arch), NEWER_RT, 2048, 1);
+    assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 0);
+    assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), k[i].rs1);
+    near(tu_int(j, "runtime.host_compute_buffer_bytes"), k[i].c512, 0, 64, k[i].arch);
+    assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
+    json_decref(j);
+    j = run(*state, lcp(k[i].arch), NEWER_NOFA, 8192, 1); /* no attention: the same */
+    near(tu_int(j, "runtime.host_compute_buffer_bytes"), k[i].c512, 0, 64, k[i].arch);
+    json_decref(j);
+    j = run(*state, lcp(k[i].arch), NEWER_RT ", n_batch = 2048, n_ubatch = 2048", 2048, 1);
+    near(tu_int(j, "runtime.host_compute_buffer_bytes"), k[i].c2048, 0, 64, k[i].arch);
+    json_decref(j);
+    j = run(*state, lcp(k[i].arch), NEWER_NOFA, 2048, 4);
+    assert_int_equal(tu_int(j, "runtime.rs_buffer_bytes"), 4 * k[i].rs1);
+    near(tu_int(j, "runtime.host_compute_buffer_bytes"), k[i].c4seq, 0, 64, k[i].arch);
+    json_decref(j);
+  }
+}
+
 static void set_jamba(mk_llama *o) { o->ff = 128, o->vocab = 512, o->ssm_conv = 4, o->ssm_state = 16; }
 static void test_jamba_replay(void **state) {
   newer_write(lcp("jamba"), "jamba", 7, set_jamba);
@@ -2953,7 +3020,7 @@ int main(void) {
       cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_gpu_partial_copies),
       cmocka_unit_test(test_bad_knobs),        cmocka_unit_test(test_outputs_max),
       cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_recurrent_parallel), cmocka_unit_test(test_recurrent_shortconv), cmocka_unit_test(test_shortconv_compute), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_fit_launch_catalog), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_shexp_inexact), cmocka_unit_test(test_fit_n_cpu_moe),
-      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_hybrid_kv_not_list), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_arch_families_c_llamacpp), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl), cmocka_unit_test(test_granite_nope_replay), cmocka_unit_test(test_qwen2moe_gate_replay), cmocka_unit_test(test_nemotron_h_replay), cmocka_unit_test(test_falcon_h1_replay), cmocka_unit_test(test_jamba_replay), cmocka_unit_test(test_gguf_new_archs), cmocka_unit_test(test_gguf_gemma4), cmocka_unit_test(test_gguf_kimi_linear), cmocka_unit_test(test_chunked_nofa_exact),
+      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_hybrid_kv_not_list), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_arch_families_c_llamacpp), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl), cmocka_unit_test(test_granite_nope_replay), cmocka_unit_test(test_qwen2moe_gate_replay), cmocka_unit_test(test_nemotron_h_replay), cmocka_unit_test(test_falcon_h1_replay), cmocka_unit_test(test_jamba_replay), cmocka_unit_test(test_mamba_replay), cmocka_unit_test(test_gguf_new_archs), cmocka_unit_test(test_gguf_gemma4), cmocka_unit_test(test_gguf_kimi_linear), cmocka_unit_test(test_chunked_nofa_exact),
       cmocka_unit_test(test_auto_moe), cmocka_unit_test(test_auto_ngl_multi),
       cmocka_unit_test(test_auto_moe_multi), cmocka_unit_test(test_overrides_no_pipeline),
       cmocka_unit_test(test_host_copies_sized), cmocka_unit_test(test_cuda_moe_reduce), cmocka_unit_test(test_deltanet_gpu), cmocka_unit_test(test_fa_mask_and_copies), cmocka_unit_test(test_cpu_host_memory), cmocka_unit_test(test_gpu_host_memory),
