@@ -220,6 +220,21 @@ static void test_gguf_hybrid_vision(void **state) {
   json_decref(j);
 }
 
+/* Mamba-1's A_log {d_inner, d_state} is 2-D with rows of 16, which no Q8_0 block fits; llama.cpp
+** files it as ssm_a (-exp(A_log)) and D as ssm_d, without a ".weight" suffix, F32 from the
+** converter (MambaModel / JambaModel tensor_force_quant), and llama-quantize quantizes only names
+** ending in "weight" (llama-quant.cpp), so Q8_0 converts: it failed with "row length 16 is not a
+** multiple of 32". state-spaces/mamba-2.8b-hf (64 layers, tied head): Q8_0 the 4 projections a layer
+** (in_proj, x_proj, dt_proj, out_proj) and token_embd = 257; F32 A_log, D, conv1d weight and bias,
+** dt_proj bias and the norm a layer, and norm_f = 6 x 64 + 1 = 385. */
+static void test_gguf_mamba_ssm_a(void **state) {
+  json_t *j = eval_quant(*state, "state-spaces/mamba-2.8b-hf", "'gguf:Q8_0'");
+  assert_true(tu_assumed(j, "quant gguf:Q8_0: llama-quantize classic rules, tensors 257 Q8_0, 385 F32"));
+  json_decref(j);
+  j = eval_quant(*state, "ai21labs/AI21-Jamba-1.5-Mini", "'gguf:Q8_0'");
+  json_decref(j);
+}
+
 /* A checkpoint stored quantized loads in its stored format (what vLLM and transformers do with
 ** config.json quantization_config): gpt-oss-20b is the checkpoint's total_size without a quant
 ** field; DeepSeek-V3's fp8 with weight_block_size [128, 128] equals the explicit block-fp8 format
@@ -319,7 +334,7 @@ int main(void) {
       cmocka_unit_test(test_bnb_nf4),      cmocka_unit_test(test_fp8), cmocka_unit_test(test_fused_experts),
       cmocka_unit_test(test_mxfp4_gpt_oss), cmocka_unit_test(test_gguf_pythia),
       cmocka_unit_test(test_gguf_llama8b),
-      cmocka_unit_test(test_gguf_deepseek_kv_b), cmocka_unit_test(test_gguf_hybrid_vision), cmocka_unit_test(test_bad_input),
+      cmocka_unit_test(test_gguf_deepseek_kv_b), cmocka_unit_test(test_gguf_hybrid_vision), cmocka_unit_test(test_gguf_mamba_ssm_a), cmocka_unit_test(test_bad_input),
       cmocka_unit_test(test_checkpoint_quant), cmocka_unit_test(test_gptq_exllama_scratch),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

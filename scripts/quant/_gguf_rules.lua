@@ -162,6 +162,12 @@ local function gguf_base(t, arch)
   -- a recurrent layer's small conv1d kernel (GGUF ssm_conv1d): F32 from the converter
   -- (SSM_CONV1D in conversion/base.py) and never quantized (tensor_allows_quantization)
   if name:find("conv1d%.weight$") then return "ssm_conv1d", false end
+  -- a Mamba mixer's A_log and D (GGUF ssm_a = -exp(A_log), ssm_d: named without ".weight",
+  -- MODEL_TENSOR.SSM_A / SSM_D in gguf-py's tensor names) are forced to F32 by the converter
+  -- (MambaModel / JambaModel tensor_force_quant) and left by llama-quantize, which quantizes
+  -- only names ending in "weight" (llama-quant.cpp: name.rfind("weight") == name.size() - 6);
+  -- Mamba-1's A_log {d_inner, d_state} is 2-D with rows of 16
+  if name:find("%.A_log$") or name:find("%.D$") then return "ssm_a_d", false end
   -- LFM2's short-conv kernel (GGUF shortconv.conv, F32, excluded by tensor_allows_quantization)
   if name:find("%.conv%.conv%.weight$") then return "shortconv_conv", false end
   -- the input / output projections of a Mamba-2 mixer (GGUF ssm_in / ssm_out: Granite 4.0,
