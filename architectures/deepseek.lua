@@ -90,11 +90,19 @@ return arch {
       tied_embeddings = tied,
       tensors = t,
       -- MLA caches one compressed latent (+ the shared rope key) per token and layer.
+      -- transformers caches the up-projected K and V instead (expanded_*: DeepseekV2Attention /
+      -- DeepseekV3Attention / GlmMoeDsaAttention.forward pass past_key_values.update key_states
+      -- of num_heads x (qk_nope + qk_rope), k_rot expanded to every head, and value_states of
+      -- num_heads x v_head_dim; models/deepseek_v3/modeling_deepseek_v3.py at 00b676f8), and
+      -- GLM-5's indexer keeps its keys in the model dtype (GlmMoeDsaIndexer._cached_keys)
       kv = v32 and {
         -- fp8_ds_mla: kv_lora_rank fp8 + kv_lora_rank / 128 fp32 scales + the rope part in bf16
-        { layers = L, kv_heads = 1, k_dim = r_kv + dr, v_dim = 0, mla = true, fp8_bytes = r_kv + r_kv // 128 * 4 + 2 * dr },
-        { layers = L, kv_heads = 1, k_dim = ixd, v_dim = 0, bytes = ixd + ixd // 128 * 4 },
-      } or { { layers = L, kv_heads = 1, k_dim = r_kv + dr, v_dim = 0, mla = true } },
+        { layers = L, kv_heads = 1, k_dim = r_kv + dr, v_dim = 0, mla = true, fp8_bytes = r_kv + r_kv // 128 * 4 + 2 * dr,
+          expanded_heads = nh, expanded_k_dim = dn + dr, expanded_v_dim = dv },
+        { layers = L, kv_heads = 1, k_dim = ixd, v_dim = 0, bytes = ixd + ixd // 128 * 4,
+          expanded_heads = 1, expanded_k_dim = ixd, expanded_v_dim = 0 },
+      } or { { layers = L, kv_heads = 1, k_dim = r_kv + dr, v_dim = 0, mla = true,
+               expanded_heads = nh, expanded_k_dim = dn + dr, expanded_v_dim = dv } },
       block = nn.moe_norm({ q_dim = qd, kv_dim = nh * (dn + dr), ffn_dim = (k + shared) * EI, expert_ffn = EI, gated = true,
                             norm = "rms", experts = E, experts_per_tok = k, parallel_residual = false,
                             dense_ffn = moe_L < L and I or nil }, cfg),

@@ -351,7 +351,38 @@ static void kv_split(ectx *c, const tf_mode *t, uint64_t prompt, tf_kv *kv, tf_q
     kv->gpu = full;
 }
 
+/* The cache layout transformers keeps where a kv group gives one (expanded_heads: model.h).
+** MLA models: DeepseekV2Attention / DeepseekV3Attention.forward (transformers models/deepseek_v2,
+** models/deepseek_v3/modeling_deepseek_v3.py, e.g. 00b676f8) and GlmMoeDsaAttention.forward
+** (models/glm_moe_dsa) up-project the latent through kv_b_proj, expand k_rot to every head, and
+** pass past_key_values.update key_states {batch, num_heads, seq, qk_nope + qk_rope} and
+** value_states {batch, num_heads, seq, v_head_dim} (flash_attention_2 pads V to qk_head_dim only
+** after the update: not cached). GLM-5's indexer keeps its keys {batch, seq, index_head_dim} in
+** the model dtype (GlmMoeDsaIndexer._cached_keys), not vLLM's 132-byte fp8 rows. KimiLinearAttention
+** caches the latent (kv_nope, k_rot) itself: no expanded layout. vLLM, SGLang and llama.cpp keep
+** the group as it is. */
+static void tf_cache_layout(const model_desc *in, model_desc *out) {
+  *out = *in;
+  for (int i = 0; i < out->n_kv; i++) {
+    kv_group *g = &out->kv[i];
+    if (!g->expanded_heads) continue;
+    g->kv_heads = g->expanded_heads, g->k_dim = g->expanded_k_dim, g->v_dim = g->expanded_v_dim;
+    g->bytes = g->fp8_bytes = 0; /* in the KV dtype */
+  }
+}
+
+static void tf_infer(ectx *c);
+
 void infer_transformers(ectx *c) {
+  const model_desc *m = c->m;
+  model_desc tf;
+  tf_cache_layout(m, &tf);
+  c->m = &tf;
+  tf_infer(c);
+  c->m = m;
+}
+
+static void tf_infer(ectx *c) {
   const scenario *s = c->s;
   const model_desc *m = c->m;
   budget *b = &c->e->b;

@@ -200,6 +200,17 @@ static void rd_kv_group(rd *r, size_t i, kv_group *g) {
   g->fp8_bytes = rd_dim(r, -1, "fp8_bytes", false, 0);
   if (!r->failed && (g->bytes || g->fp8_bytes) && (state || g->kind == KV_CROSS))
     rd_fail(r, "kv[%zu].bytes / fp8_bytes: only for a group that caches tokens (kind attention or chunked)", i);
+  /* expanded_*: the K/V layout transformers caches (model.h); heads and k_dim go together */
+  g->expanded_heads = rd_dim(r, -1, "expanded_heads", false, 0);
+  g->expanded_k_dim = rd_dim(r, -1, "expanded_k_dim", false, 0);
+  g->expanded_v_dim = rd_dim(r, -1, "expanded_v_dim", false, 0);
+  bool expanded = g->expanded_heads || g->expanded_k_dim || g->expanded_v_dim;
+  if (!r->failed && expanded && (state || g->kind == KV_CROSS))
+    rd_fail(r, "kv[%zu].expanded_heads: only for a group that caches tokens (kind attention or chunked)", i);
+  if (!r->failed && expanded && !g->expanded_heads)
+    rd_fail(r, "kv[%zu].expanded_heads: needed with expanded_k_dim / expanded_v_dim (the heads transformers caches)", i);
+  if (!r->failed && expanded && !g->expanded_k_dim)
+    rd_fail(r, "kv[%zu].expanded_k_dim: needed with expanded_heads (the per-head key width transformers caches)", i);
   /* layer_ids: the group's layers (0-based), one per layer, when known */
   int ty = rd_get(r, -1, "layer_ids");
   if (ty == LUA_TTABLE && !r->failed) {

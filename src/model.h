@@ -39,6 +39,13 @@ typedef struct kv_group {
   ** when vLLM stores this MLA latent in 8 bits (0: k_dim x 1): the sparse-MLA "fp8_ds_mla"
   ** layout, 512 fp8 + 4 fp32 scales + 64 bf16 rope = 656. */
   uint64_t bytes, fp8_bytes;
+  /* expanded_heads / expanded_k_dim / expanded_v_dim: the per-head K and V that transformers'
+  ** attention caches for this group when it differs from what the serving engines store (0: the
+  ** group's own kv_heads / k_dim / v_dim). DeepseekV3Attention.forward (transformers
+  ** models/deepseek_v3/modeling_deepseek_v3.py) up-projects the MLA latent through kv_b_proj and
+  ** passes past_key_values.update key_states of num_heads x (qk_nope + qk_rope) and value_states
+  ** of num_heads x v_head_dim, in the KV dtype; only src/infer.c reads them. */
+  uint64_t expanded_heads, expanded_k_dim, expanded_v_dim;
   /* KV_STATE: which layers (0-based) the group's are, when the description lists them
   ** (layer_ids; LFM2's conv layers); has_ids false: not given (the runtimes assume a period) */
   bool has_ids;

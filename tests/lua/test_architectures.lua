@@ -440,7 +440,8 @@ local DESC_KEYS = { arch = 1, family = 1, hidden = 1, layers = 1, encoder_layers
 local TENSOR_KEYS = { name = 1, shape = 1, count = 1, role = 1, dtype = 1, gguf_split = 1, layout = 1, layer_ids = 1,
   buffer = 1 }  -- buffer: a persistent buffer (nn.param opts.buffer; gemma4 layer_scalar)
 local KV_KEYS = { layers = 1, kv_heads = 1, k_dim = 1, v_dim = 1, window = 1, mla = 1, kind = 1, tokens = 1,
-  state_elems = 1, conv_elems = 1, layer_ids = 1, bytes = 1, fp8_bytes = 1 }
+  state_elems = 1, conv_elems = 1, layer_ids = 1, bytes = 1, fp8_bytes = 1,
+  expanded_heads = 1, expanded_k_dim = 1, expanded_v_dim = 1 }  -- expanded_*: what transformers caches
 local KV_KINDS = { attention = 1, chunked = 1, cross = 1, mamba = 1 }
 local BLOCK_KEYS = { q_dim = 1, kv_dim = 1, ffn_dim = 1, gated = 1, norm = 1, experts = 1,
   experts_per_tok = 1, expert_ffn = 1, dense_ffn = 1, parallel_residual = 1, moe_norm = 1, moe_scaled = 1 }
@@ -544,6 +545,9 @@ local function validate(id, d)
     need(g.mla == nil or type(g.mla) == "boolean", tag .. ": mla")
     need(g.bytes == nil or not state and g.kind ~= "cross" and posint(g.bytes), tag .. ": bytes (a token's fixed bytes)")
     need(g.fp8_bytes == nil or g.mla and posint(g.fp8_bytes), tag .. ": fp8_bytes (an MLA latent's 8-bit layout)")
+    need(g.expanded_heads == nil or not state and g.kind ~= "cross" and posint(g.expanded_heads) and posint(g.expanded_k_dim)
+         and (g.expanded_v_dim == nil or nonneg(g.expanded_v_dim)), tag .. ": expanded_heads / k_dim / v_dim (transformers' cached layout)")
+    need(g.expanded_k_dim == nil and g.expanded_v_dim == nil or g.expanded_heads ~= nil, tag .. ": expanded_k_dim / v_dim need expanded_heads")
     local n = posint(g.layers) and g.layers or 0
     -- a group of fixed bytes (DeepSeek-V3.2's indexer keys) sits beside the attention of its layers
     if g.bytes then n = 0 end
@@ -1452,6 +1456,31 @@ do
     local n = params(d)
     check(n == 743911218432 and (n + 500000000) // 1000000000 == 744, "GLM-5 count " .. n .. " (published 744B)")
     check(#d.kv == 2 and d.kv[1].fp8_bytes == 656 and d.kv[2].bytes == 132 and d.kv[2].layers == 78, "GLM-5 kv: latent + indexer keys")
+    -- transformers (GlmMoeDsaAttention.forward) caches K 64 heads x (192 + 64), V 64 x 256, and
+    -- the indexer's keys {seq, 128} in the model dtype (GlmMoeDsaIndexer._cached_keys)
+    check(d.kv[1].expanded_heads == 64 and d.kv[1].expanded_k_dim == 256 and d.kv[1].expanded_v_dim == 256
+          and d.kv[2].expanded_heads == 1 and d.kv[2].expanded_k_dim == 128 and d.kv[2].expanded_v_dim == 0,
+          "GLM-5 transformers cache layout: expanded K/V per head, indexer keys 128 wide")
+  end
+end
+
+-- transformers' DeepSeek-V2 / V3 attention caches up-projected K/V per head (src/infer.c
+-- tf_cache_layout): DeepSeek-V2-Lite (16 heads, qk_nope 128, rope 64, v 128) and DeepSeek-V3
+-- (128 heads, same head widths); Kimi Linear's MLA layers cache the latent itself in transformers
+-- (KimiLinearAttention: past_key_values.update(kv_nope, k_rot)), so no expanded layout
+do
+  for id, heads in pairs({ ["deepseek-ai/DeepSeek-V2-Lite"] = 16, ["deepseek-ai/DeepSeek-V3"] = 128 }) do
+    local d = built[id]
+    if check(d ~= nil, id .. " built") then
+      local g = d.kv[1]
+      check(#d.kv == 1 and g.k_dim == 576 and g.expanded_heads == heads and g.expanded_k_dim == 192 and g.expanded_v_dim == 128,
+            id .. ": latent 576 for the engines, " .. heads .. " x (192 + 128) for transformers")
+    end
+  end
+  for id, d in pairs(built) do
+    if d.arch == "kimi_linear" then
+      for _, g in ipairs(d.kv) do check(g.expanded_heads == nil, id .. ": Kimi Linear keeps the latent under transformers") end
+    end
   end
 end
 
