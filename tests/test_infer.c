@@ -418,6 +418,56 @@ static void test_mamba_state_cache(void **state) {
   assert_int_equal(category(*state, m, "", ", context = 65536, concurrency = 3", "kv_cache"), 3 * per);
 }
 
+/* MLA under transformers: DeepseekV2Attention / DeepseekV3Attention.forward (huggingface/transformers
+** models/deepseek_v3/modeling_deepseek_v3.py at 00b676f8; deepseek_v2 the same) up-project the
+** latent through kv_b_proj, expand k_rot to every head and call past_key_values.update with
+** key_states {batch, num_heads, seq, qk_nope_head_dim + qk_rope_head_dim} and value_states
+** {batch, num_heads, seq, v_head_dim}; flash_attention_2 pads V only after the update. Configs
+** (config.json on the Hub): DeepSeek-V2-Lite 27 layers, 16 heads, qk_nope 128, qk_rope 64, v 128,
+** kv_lora_rank 512; DeepSeek-V3 61 layers, 128 heads, the same head widths. bf16, a token and layer:
+** V2-Lite 16 x (192 + 128) x 2 = 10,240 B (the latent would be 576 x 2 = 1,152 B), V3 128 x 320 x 2 =
+** 81,920 B. V2-Lite at 4,096 tokens x 2 sequences: 27 x 10,240 x 8,192 = 2,264,924,160 B; V3 at 8,192
+** tokens x 1: 61 x 81,920 x 8,192 = 40,936,407,040 B (the latent: 575,668,224). vLLM keeps the latent:
+** its blocks hold 27 x 1,152 = 31,104 B a token. */
+static void test_mla_expanded_cache(void **state) {
+  const char *v2l = "model = 'deepseek-ai/DeepSeek-V2-Lite', dtype = 'bf16', gpu = 'H100-SXM-80GB'";
+  const char *v3 = "model = 'deepseek-ai/DeepSeek-V3', dtype = 'bf16', gpu = 'H200'";
+  assert_int_equal(category(*state, v2l, "", ", context = 4096, concurrency = 2", "kv_cache"), 27LL * 16 * 320 * 2 * 8192);
+  assert_int_equal(category(*state, v2l, "", ", context = 4096, concurrency = 2", "kv_cache"), 2264924160LL);
+  assert_int_equal(category(*state, v3, "", ", context = 8192", "kv_cache"), 40936407040LL);
+  /* every cache class sees the expanded layout: StaticCache allocates it whole */
+  assert_int_equal(category(*state, v2l, ", cache = 'static'", ", context = 4096, concurrency = 2", "kv_cache"), 2264924160LL);
+  /* vLLM: the latent, unchanged (block_size x 31,104 B a block) */
+  json_t *j = NULL;
+  const char *text = "return { model = 'deepseek-ai/DeepSeek-V2-Lite', dtype = 'bf16', gpu = 'H100-SXM-80GB', runtime = "
+                     "{ name = 'vllm', version = '0.10.2' }, workload = { kind = 'inference', context = 32768 } }";
+  if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s\n-> %s", text, vf_engine_error(*state));
+  assert_int_equal(tu_int(j, "model.kv_bytes_per_token"), 31104);
+  long long kv = tu_int(j, "runtime.kv_cache_bytes"), bs = tu_int(j, "runtime.block_size");
+  assert_true(kv > 0 && bs > 0);
+  assert_int_equal(tu_int(j, "runtime.num_gpu_blocks"), kv / (bs * 31104));
+  json_decref(j);
+}
+
+/* DeepSeek-V3.2 (DeepseekV32ForCausalLM) and GLM-5 (GlmMoeDsaForCausalLM) are in no transformers 4.x
+** release (their model_doc pages: contributed 2026-06-10 and 2026-02-09): refused below 5.0, the
+** default 4.57 included. From 5.0: the expanded MLA K/V plus the indexer's keys, 128 wide in bf16
+** (GlmMoeDsaIndexer._cached_keys): 61 x (128 x 320 x 2 + 128 x 2) x 8,192 = 41,064,333,312 B. */
+static void test_sparse_mla_versions(void **state) {
+  const char *v32 = "model = 'deepseek-ai/DeepSeek-V3.2-Exp', dtype = 'bf16', gpu = 'H200'";
+  char text[600];
+  snprintf(text, sizeof text, "return { %s, runtime = { name = 'transformers' }, workload = { kind = 'inference', "
+                              "context = 8192 } }", v32);
+  json_t *j = NULL;
+  if (tu_eval(*state, text, &j) == VF_OK) {
+    json_decref(j);
+    fail_msg("accepted: %s", text);
+  }
+  if (!strstr(vf_engine_error(*state), "runtime.version: DeepSeek-V3.2 (DeepseekV32ForCausalLM) is in no transformers 4.x release"))
+    fail_msg("%s", vf_engine_error(*state));
+  assert_int_equal(category(*state, v32, ", version = '5.2.0'", ", context = 8192", "kv_cache"), 41064333312LL);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_gemma_cache_by_version), cmocka_unit_test(test_mamba_state_cache),
@@ -431,6 +481,7 @@ int main(void) {
       cmocka_unit_test(test_offload_host_figure),
       cmocka_unit_test(test_cache_knob_errors),
       cmocka_unit_test(test_fused_experts_rounding),
+      cmocka_unit_test(test_mla_expanded_cache), cmocka_unit_test(test_sparse_mla_versions),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

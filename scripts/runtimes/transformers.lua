@@ -47,6 +47,7 @@ end
 
 local function normalize(n, knobs)
   local v = n.runtime_version
+  local given = v ~= nil
   -- from 5.0 the MoE models hold their routed experts as one gate_up_proj and one down_proj
   -- 3-D parameter per layer instead of a ModuleList of per-expert Linears (huggingface/
   -- transformers 8598421b, the unified "Experts" classes): the caching allocator rounds
@@ -59,6 +60,16 @@ local function normalize(n, knobs)
     n.notes[#n.notes + 1] = ("transformers version %s assumed (the newest modelled)"):format(NEWEST)
   end
   n.extra["transformers.version"] = version_code(v)
+  -- sparse-attention MLA models reached transformers only in the 5.x line: GlmMoeDsaForCausalLM
+  -- (GLM-5, model_doc/glm_moe_dsa.md: "contributed to Hugging Face Transformers on 2026-02-09")
+  -- and DeepseekV32ForCausalLM (model_doc/deepseek_v32.md: "on 2026-06-10"); no 4.x release has
+  -- either class (the first 5.x release with each is not pinned here)
+  local mt = type(n.model_config) == "table" and n.model_config.model_type or nil
+  local SPARSE_MLA = { deepseek_v32 = "DeepSeek-V3.2 (DeepseekV32ForCausalLM)", glm_moe_dsa = "GLM-5 (GlmMoeDsaForCausalLM)" }
+  if SPARSE_MLA[mt] and version_code(v) < 5000 then
+    E.fail("runtime.version", "%s is in no transformers 4.x release (model_type %s reached transformers in the 5.x line); "
+           .. "got %s%s: set runtime.version to the 5.x release you run", SPARSE_MLA[mt], mt, v, given and "" or " (assumed)")
+  end
   n.extra["transformers.cache"] = knobs.cache or "default"
   quant_knobs(n, knobs)
 end

@@ -113,6 +113,16 @@ sed -i 's/layer_ids = { 0, 0 }/layer_ids = "0,1"/' "$T/user5/architectures/tiny.
 VRAMFIT_PATH="$T/user5" check user-arch-layer-ids-type 2 "kv[1].layer_ids: expected a list" -- estimate "$T/tiny.lua"
 sed -i 's/layer_ids = "0,1"/layer_ids = { 0 }/' "$T/user5/architectures/tiny.lua"
 VRAMFIT_PATH="$T/user5" check user-arch-layer-ids-count 2 "kv[1].layer_ids: a mamba group's list of its 2 layers" -- estimate "$T/tiny.lua"
+# the layout transformers caches (expanded_heads / expanded_k_dim / expanded_v_dim) goes together
+# and only on a group that caches tokens
+mkdir -p "$T/user6/architectures"
+sed 's/kv = { { layers = L, kv_heads = 1, k_dim = h, v_dim = h } }/kv = { { layers = L, kv_heads = 1, k_dim = h, v_dim = 0, expanded_k_dim = 8 } }/' \
+  "$T/user/architectures/tiny.lua" >"$T/user6/architectures/tiny.lua"
+VRAMFIT_PATH="$T/user6" check user-arch-expanded-heads 2 "kv[1].expanded_heads: needed with expanded_k_dim / expanded_v_dim" -- estimate "$T/tiny.lua"
+sed -i 's/expanded_k_dim = 8/expanded_heads = 4/' "$T/user6/architectures/tiny.lua"
+VRAMFIT_PATH="$T/user6" check user-arch-expanded-k 2 "kv[1].expanded_k_dim: needed with expanded_heads" -- estimate "$T/tiny.lua"
+sed -i 's/kv_heads = 1, k_dim = h, v_dim = 0, expanded_heads = 4/kind = "mamba", state_elems = 64, expanded_heads = 4, expanded_k_dim = 8/' "$T/user6/architectures/tiny.lua"
+VRAMFIT_PATH="$T/user6" check user-arch-expanded-state 2 "kv[1].expanded_heads: only for a group that caches tokens" -- estimate "$T/tiny.lua"
 mkdir -p "$T/user2/scripts/optimizers"
 printf 'return optimizer { name = "adamw", summary = "overridden", states = 3, step_temps = 0 }\n' \
   >"$T/user2/scripts/optimizers/adamw.lua"
