@@ -2201,6 +2201,13 @@ static void test_bad_knobs(void **state) {
   expect_error(*state, "n_seq_max = 0", "runtime.n_seq_max: must be at least 1");
   expect_error(*state, "fit_ctx = 0", "runtime.fit_ctx: must be at least 1");
   expect_error(*state, "n_outputs_max = -1", "runtime.n_outputs_max");
+  /* DeepSeek-V3.2 reached llama.cpp with PR #23346 (b9411): older builds are refused by name */
+  assert_int_not_equal(tu_eval(*state, "return { model = 'deepseek-ai/DeepSeek-V3.2-Exp', runtime = { name = 'llamacpp', "
+                                        "version = 'b9410' }, workload = { kind = 'inference', context = 512 } }", NULL), VF_OK);
+  assert_string_equal(vf_engine_error(*state), "t.lua: runtime.version: DeepSeek-V3.2 (deepseek_v32) needs llama.cpp b9411 or "
+                                               "later (PR #23346 added DeepseekV32ForCausalLM), got b9410");
+  assert_int_equal(tu_eval(*state, "return { model = 'deepseek-ai/DeepSeek-V3.2-Exp', runtime = { name = 'llamacpp', "
+                                   "version = 'b9411' }, workload = { kind = 'inference', context = 512 } }", NULL), VF_OK);
 }
 
 /* ---- GGUF files of the newer architectures (scripts/model_files.lua GGUF_FIELDS) ---- */

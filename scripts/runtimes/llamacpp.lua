@@ -27,6 +27,16 @@ local function normalize(n, knobs)
     n.concurrency = knobs.n_seq_max
   end
   local build = x["runtime.build"]
+  -- DeepSeek-V3.2 (DeepseekV32ForCausalLM): llama.cpp reads it from ggml-org/llama.cpp PR #23346
+  -- ("Support for DeepseekV32ForCausalLM with generic DeepSeek Sparse Attention (DSA)
+  -- implementation", merged 2026-05); build b9411 as review notes quote a public changelog (not
+  -- read from the release page; it fits the build cadence: b7770 of 2026-01-18, b10621 of
+  -- 2026-08-30). The earlier PRs #18849 (dense only) and #21149 were closed unmerged.
+  local mt = type(n.model_config) == "table" and n.model_config.model_type or nil
+  if mt == "deepseek_v32" and build ~= 0 and build < 9411 then
+    E.fail("runtime.version", "DeepSeek-V3.2 (deepseek_v32) needs llama.cpp b9411 or later (PR #23346 added "
+           .. "DeepseekV32ForCausalLM), got b%d", build)
+  end
   -- ollama's vendored llama.cpp carries its "embeddings" patch (ollama/ollama PR #5475 of
   -- 2024-07-05, llama.cpp b3305, through llama/patches/0003-embeddings.patch): output_reserve
   -- keeps the logits beside the embeddings (has_logits = cparams.causal_attn), where mainline
