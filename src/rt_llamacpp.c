@@ -1198,6 +1198,16 @@ static uint64_t lc_swa_layer(const lc *l, const kv_group *g, uint64_t j, uint64_
 
 static void lc_kv(lc *l) {
   const kv_group *nx = lc_nextn_group(l);
+  /* without flash attention (V stored transposed) a model whose layers' V widths differ pads
+  ** every layer's V cache to n_embd_v_gqa_max() ([TAG_V_CACHE_VARIABLE], llama_kv_cache's
+  ** constructor, llama-kv-cache.cpp at 80fb11a: "padding V cache"). Applied to Gemma 4, where
+  ** it was measured (make conformance gemma4-ple: sliding 2 x 64, full 2 x 128, 1.25 MiB of KV
+  ** at 512 cells where the unpadded rows give 1.00) */
+  uint64_t v_pad = 0;
+  if (!l->fa && strcmp(l->m->arch, "gemma4") == 0)
+    for (int gi = 0; gi < l->m->n_kv; gi++)
+      if (l->m->kv[gi].kind == KV_ATTN && l->m->kv[gi].kv_heads * lc_v_dim(l, &l->m->kv[gi]) > v_pad)
+        v_pad = l->m->kv[gi].kv_heads * lc_v_dim(l, &l->m->kv[gi]);
   for (int gi = 0; gi < l->m->n_kv + (nx != NULL); gi++) {
     const kv_group *g = gi < l->m->n_kv ? &l->m->kv[gi] : nx;
     if (g->kind == KV_STATE) {
@@ -1206,7 +1216,7 @@ static void lc_kv(lc *l) {
     }
     uint64_t cells = acc_mul(&l->c->acc, lc_cells(l, g), l->n_stream);
     uint64_t k = acc_mul(&l->c->acc, lc_row(l, l->tk, g->kv_heads * g->k_dim), cells);
-    uint64_t v = acc_mul(&l->c->acc, lc_row(l, l->tv, g->kv_heads * lc_v_dim(l, g)), cells);
+    uint64_t v = acc_mul(&l->c->acc, lc_row(l, l->tv, v_pad && g->kind == KV_ATTN ? v_pad : g->kv_heads * lc_v_dim(l, g)), cells);
     uint64_t n = gi < l->m->n_kv ? g->layers : l->n_nextn;
     for (uint64_t i = 0; i < n; i++) {
       /* a hybrid's or a sliding-window pattern's layers where they sit, other groups' layers
