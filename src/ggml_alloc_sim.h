@@ -238,6 +238,18 @@ typedef struct lc_graph_spec {
   ** ssm_b_norm, ssm_c_norm), 1 none (Mamba-1), 2 without weights (FalconMamba's
   ** ssm_dt_b_c_rms: build_norm with a NULL weight) */
   int m1_norms;
+  /* Gemma 4 (src/models/gemma4.cpp of llama.cpp 80fb11a; lc_graph.c lg_g4_*): sliding and full
+  ** layers with their own head size and KV heads, per cache (0 full, 1 sliding); the layers from
+  ** g4_kv_layers on (n_layer_kv_from_start) project Q only and attend over an earlier layer's
+  ** cache; K's projection is V where a full layer has no attn_v (g4_k_eq_v); Q, K and V RMS-normed
+  ** (V without a weight); post-attention and post-FFN norms; the MoE block (experts != 0) beside
+  ** the dense GELU FFN of g4_ffn (g4_ffn_shared on the KV-shared layers: use_double_wide_mlp);
+  ** the per-layer embeddings of g4_ple (0: none); the output rows taken after the output norm */
+  bool g4, g4_k_eq_v;
+  uint64_t g4_hk[2], g4_kvh[2], g4_rot_n[2];
+  uint64_t g4_kv_layers, g4_ffn, g4_ffn_shared, g4_ple;
+  uint64_t g4_vmax; /* hparams.n_embd_v_gqa_max(): the V rows without flash attention (v_idxs, the
+                    ** padded V store of TAG_V_CACHE_VARIABLE) */
 } lc_graph_spec;
 
 /* FFN weight classes of --fit's partial layers: the router, gate, up and down projections

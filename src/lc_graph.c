@@ -36,6 +36,7 @@ typedef struct lg {
   int k_idx[2], v_idx[2], mask[2];
   int mask_swa[2];           /* legacy graph: KQ_mask_swa and its f16 cast (legacy_swa_period) */
   int mask_f16[2];          /* mask_cast: each cache's f16 cast of its mask, made at its first use */
+  int g4_tok;               /* Gemma 4: build_inp_per_layer's own tokens input (-1: none) */
 } lg;
 
 static bool lg_sc_layer(const lc_graph_spec *sp, uint64_t il);
@@ -883,6 +884,10 @@ static int lg_inputs(lg *l) {
     l->out_ids = gs_leaf(l->g, acc_mul(&l->a, sp->n_out ? sp->n_out : T, 4));
     return lg_op(l, lg_f32(l, sp->hidden, T), GS_NOOFFLOAD, lg_w(l, LW_TOKEN_EMBD), tokens);
   }
+  /* Gemma 4's per-layer embeddings: their tokens, reached next (build_inp_per_layer is expanded
+  ** before the layers) */
+  l->g4_tok = sp->g4 && sp->g4_ple ? gs_leaf(l->g, acc_mul(&l->a, T, 4)) : -1;
+  if (sp->g4) kvv = sp->g4_vmax; /* v_idxs without flash attention: n_embd_v_gqa_max() rows */
   /* the quantized caches' Hadamard rotations (llama_kv_cache::build_input_k_rot / v_rot),
   ** one pair per cache (llama_kv_cache_iswa: base and SWA); the first layer's pair around
   ** pos (Q's rotation is reached before its RoPE's positions, V's after), the other cache's
@@ -895,7 +900,9 @@ static int lg_inputs(lg *l) {
   bool rs_first = sp->sc_conv && lg_sc_layer(sp, 0) && !sp->falcon;
   uint64_t rs_rows = acc_mul(&l->a, sp->dn_seqs ? sp->dn_seqs : 1, 4);
   l->s_copy = rs_first ? gs_leaf(l->g, rs_rows) : -1;
-  if (sp->rot_k) l->k_rot[c0] = gs_leaf(l->g, lg_f32(l, sp->rot_k_n, sp->rot_k_n));
+  /* the rotation's side per cache: Gemma 4's caches have their own head size (n_embd_head_k_all) */
+#define LG_ROT_N(c) (sp->g4 ? sp->g4_rot_n[c] : sp->rot_k_n)
+  if (sp->rot_k) l->k_rot[c0] = gs_leaf(l->g, lg_f32(l, LG_ROT_N(c0), LG_ROT_N(c0)));
   if (!rs_first) l->s_copy = (sp->dn_period || sp->sc_conv) && !sp->falcon ? gs_leaf(l->g, rs_rows) : -1;
   l->s_main = l->s_extra = -1, l->sc_rs = -1;
   l->pos = sp->no_rope ? -1 : gs_leaf(l->g, acc_mul3(&l->a, T, sp->n_pos ? sp->n_pos : 1, 4));
@@ -910,18 +917,196 @@ static int lg_inputs(lg *l) {
     if (lg_nope(sp, il) && l->attn_scale < 0) l->attn_scale = gs_leaf(l->g, acc_mul(&l->a, T, 4));
     int c = two ? lg_cache_of(sp, il) : 0;
     if (l->k_idx[c] >= 0) continue;
-    if (c != c0 && sp->rot_k) l->k_rot[c] = gs_leaf(l->g, lg_f32(l, sp->rot_k_n, sp->rot_k_n));
+    if (c != c0 && sp->rot_k) l->k_rot[c] = gs_leaf(l->g, lg_f32(l, LG_ROT_N(c), LG_ROT_N(c)));
     if (c != c0 && sp->rot_v) l->v_rot[c] = gs_leaf(l->g, lg_f32(l, 64, 64));
     l->k_idx[c] = gs_leaf(l->g, acc_mul(&l->a, T, 8));
     l->v_idx[c] = sp->mla ? -1 : gs_leaf(l->g, acc_mul3(&l->a, T, sp->fa ? 1 : kvv, 8)); /* MLA: K only */
     l->mask[c] = gs_leaf(l->g, acc_mul3(&l->a, sp->n_kv[c], T, sp->fa && !sp->mask_cast ? 2 : 4));
   }
+#undef LG_ROT_N
   if (!two) l->k_idx[1] = l->k_idx[0], l->v_idx[1] = l->v_idx[0], l->mask[1] = l->mask[0], l->k_rot[1] = l->k_rot[0], l->v_rot[1] = l->v_rot[0];
   /* Falcon-H1: the rows' first reader is layer 0's build_rs, after its attention's inputs */
   if (sp->falcon) l->s_copy = gs_leaf(l->g, rs_rows);
   l->out_ids = gs_leaf(l->g, acc_mul(&l->a, sp->n_out ? sp->n_out : T, 4));
   return lg_op(l, lg_f32(l, sp->hidden, T), GS_NOOFFLOAD, lg_w(l, LW_TOKEN_EMBD),
                tokens); /* get_rows from token_embd, a host tensor */
+}
+
+/* ---------------------------------------------------------------- Gemma 4 */
+
+/* Gemma 4's graph (llama_model_gemma4::graph::graph, src/models/gemma4.cpp; build_attn with
+** llm_graph_input_attn_kv_iswa, build_ffn and build_moe_ffn of src/llama-graph.cpp; llama.cpp
+** 80fb11a), in the order ggml_build_forward_expand leaves it. embeddings_nextn_masked is off by
+** default (llama-context.cpp), so no layer takes the output rows: they are taken after the output
+** norm (t_h_nextn, an output), then the logits (soft-capping: scale, tanh, scale in place). On the
+** CPU one external tensor stands for every weight; the weights LW_* has no kind for (the norms
+** after attention and FFN, the router's scale, the per-layer embeddings' tensors) take spare
+** kinds (LW_* + LW_BIAS), which a GPU split does not size: reported not exact on a GPU.
+** Measured against the real llama.cpp 80fb11a (CPU, make conformance gemma4, gemma4-ple,
+** gemma4-moe): 72 of 72 settings within 64 B */
+
+/* an RMS norm with no weight (ggml_rms_norm: Vcur, the router's input), then the weighted one
+** (build_norm: ggml_rms_norm, ggml_mul) of `bytes` */
+static int lg_g4_rms(lg *l, int x, uint64_t bytes) {
+  return lg_named_norm(l, lg_op(l, bytes, GS_INPLACE, x, -1));
+}
+
+static int lg_g4_norm(lg *l, int x, uint64_t bytes, int kind) {
+  return lg_op(l, bytes, GS_INPLACE, lg_g4_rms(l, x, bytes), lg_w(l, kind));
+}
+
+/* project_per_layer_inputs, reached by layer 0's ggml_mul(cur, inp_this_layer): mul_mat of
+** per_layer_model_proj over the scaled embeddings (ggml_scale in place), reshaped, RMS-normed
+** (a new tensor: its source is a view), times per_layer_proj_norm, + inp_per_layer (in place),
+** scaled, permuted and made contiguous: [n_embd_per_layer, n_tokens, n_layer], read per layer
+** through 2-D views until the last layer */
+static int lg_g4_ple_project(lg *l, int embd, int sel) {
+  const lc_graph_spec *sp = l->sp;
+  uint64_t pb = acc_mul(&l->a, lg_f32(l, sp->g4_ple, sp->n_tok), sp->n_layer);
+  int p = lg_op(l, pb, GS_INPLACE, lg_op(l, pb, 0, lg_w(l, LW_UP), embd), -1);
+  int n = lg_g4_norm(l, lg_view(l, p), pb, LW_FFN_NORM);
+  n = lg_op(l, pb, GS_INPLACE, lg_op(l, pb, GS_INPLACE, n, sel), -1);
+  return lg_op(l, pb, 0, lg_view(l, n), -1); /* ggml_cont of the permute */
+}
+
+/* the layer's attention: Q (projection, its norm, RoPE), and on a layer that holds KV, K (the
+** same) and V (its projection, or K's where the layer has no attn_v, normed without a weight),
+** expanded Q, K, V with their cache stores; the attention over the layer's cache (a KV-shared
+** layer's: an earlier layer's), the output projection */
+static int lg_g4_attn(lg *l, int an, uint64_t il) {
+  const lc_graph_spec *sp = l->sp;
+  int c = lg_cache_of(sp, il);
+  uint64_t T = sp->n_tok, hk = sp->g4_hk[c], kvh = sp->g4_kvh[c];
+  uint64_t qb = lg_f32(l, sp->heads * hk, T), kb = lg_f32(l, kvh * hk, T), ob = qb;
+  int q = lg_op(l, qb, 0, lg_w(l, LW_Q), an);
+  q = lg_op(l, qb, GS_INPLACE | GS_ROPE, lg_g4_norm(l, lg_view(l, q), qb, LW_ATTN_NORM), l->pos);
+  q = lg_rot(l, q, l->k_rot[c], qb);
+  if (il < sp->g4_kv_layers) {
+    int kp = lg_op(l, kb, 0, lg_w(l, LW_K), an);
+    int kv = lg_view(l, kp);
+    int k = lg_op(l, kb, GS_INPLACE | GS_ROPE, lg_g4_norm(l, kv, kb, LW_ATTN_NORM), l->pos);
+    k = lg_rot(l, k, l->k_rot[c], kb);
+    int vp = c == 0 && sp->g4_k_eq_v ? kp : lg_op(l, kb, 0, lg_w(l, LW_V), an);
+    int v = lg_rot(l, lg_g4_rms(l, lg_view(l, vp), kb), l->v_rot[c], kb);
+    lg_store(l, k, l->k_idx[c], l->kc);
+    if (sp->fa) {
+      lg_store(l, v, l->v_idx[c], l->vc);
+    } else {
+      /* cpy_v: the V rows reshaped, padded to n_embd_v_gqa_max when the layers' V widths differ
+      ** ([TAG_V_CACHE_VARIABLE], llama-kv-cache.cpp), stored transposed */
+      int vr = lg_view(l, v);
+      if (kvh * hk < sp->g4_vmax) vr = lg_op(l, lg_f32(l, sp->g4_vmax, T), 0, vr, -1);
+      lg_store(l, lg_view(l, vr), l->v_idx[c], l->vc);
+    }
+  }
+  int o;
+  q = lg_view(l, lg_view(l, q));
+  if (sp->fa) {
+    uint64_t cells = acc_mul3(&l->a, sp->n_kv[c], sp->n_stream ? sp->n_stream : 1, kvh);
+    o = lg_view(l, lg_fa(l, ob, q, l->kc, l->vc, c, acc_mul(&l->a, cells, hk), acc_mul(&l->a, cells, hk)));
+  } else {
+    uint64_t kq = acc_mul(&l->a, lg_f32(l, sp->n_kv[c], T), sp->heads);
+    int sm = lg_op(l, kq, GS_INPLACE, lg_op(l, kq, 0, l->kc, q), l->mask[c]);
+    o = lg_op(l, ob, 0, lg_view(l, lg_op(l, ob, 0, l->vc, sm)), -1);
+  }
+  o = lg_rot(l, o, l->v_rot[c], ob);
+  return lg_op(l, lg_f32(l, sp->hidden, T), 0, lg_w(l, LW_O), o);
+}
+
+/* the MoE block's router and experts, expanded inside build_moe_ffn (the weights, then the
+** experts) before the dense FFN beside them: the router's input RMS-normed from attn_out (no
+** weight), scaled and times ffn_gate_inp.scale (in place), its logits, softmax, top-k, the
+** weights renormalized (norm_w true); the experts (GELU, gate and up fused or not) on
+** ffn_pre_norm_2 of attn_out, their down product times the per-expert scale
+** (ffn_down_exps.scale: reshaped, ggml_repeat_4d over the tokens, get_rows of the selected),
+** times the weights, summed over the k views */
+static int lg_g4_moe(lg *l, int attn_out) {
+  const lc_graph_spec *sp = l->sp;
+  uint64_t T = sp->n_tok, k = sp->experts_used ? sp->experts_used : 1, E = sp->experts;
+  uint64_t hb = lg_f32(l, sp->hidden, T), eb = lg_f32(l, E, T), kb = lg_f32(l, k, T);
+  int tmp = lg_op(l, hb, GS_INPLACE, lg_op(l, hb, GS_INPLACE, lg_g4_rms(l, attn_out, hb), -1), lg_w(l, LW_ROUTER + LW_BIAS));
+  int logits = lg_op(l, eb, 0, lg_w(l, LW_ROUTER), tmp);
+  int probs = lg_op(l, eb, GS_INPLACE, logits, -1);
+  int pr = lg_view(l, probs);
+  int topk = lg_view_n(l, lg_op(l, eb, 0, probs, -1), lg_view2(l, k, T, E * 4));
+  int wts = lg_view(l, lg_op(l, kb, 0, pr, topk));
+  int sum = lg_op(l, lg_f32(l, 1, T), GS_INPLACE, lg_op(l, lg_f32(l, 1, T), 0, wts, -1), -1);
+  int wn = lg_view(l, lg_op(l, kb, GS_INPLACE, wts, sum));
+  int x = lg_view(l, lg_norm(l, attn_out, LW_FFN_NORM + LW_BIAS));
+  uint64_t fb = acc_mul(&l->a, lg_f32(l, sp->ffn, T), k);
+  int src[3] = {-1, x, topk}, gate, up;
+  if (sp->gate_up_exps) {
+    src[0] = lg_w(l, LW_GATE_EXPS);
+    int gu = gs_node(l->g, acc_mul(&l->a, fb, 2), 0, -1, src, 3);
+    gate = lg_view_n(l, gu, fb), up = lg_view_n(l, gu, fb);
+  } else {
+    src[0] = lg_w(l, LW_GATE_EXPS); /* ggml_geglu_split(gate, up): the walk reaches gate first */
+    gate = gs_node(l->g, fb, 0, -1, src, 3);
+    src[0] = lg_w(l, LW_UP_EXPS);
+    up = gs_node(l->g, fb, 0, -1, src, 3);
+  }
+  int act = lg_op(l, fb, 0, gate, up); /* ggml_geglu_split */
+  int dsrc[3] = {lg_w(l, LW_DOWN_EXPS), act, topk};
+  uint64_t db = acc_mul(&l->a, hb, k);
+  int down = gs_node(l->g, db, 0, -1, dsrc, 3);
+  int rep = lg_op(l, eb, 0, lg_view(l, lg_w(l, LW_DOWN_EXPS + LW_BIAS)), -1);
+  int s = lg_op(l, kb, 0, rep, topk);
+  down = lg_op(l, db, GS_INPLACE, down, s);
+  int weighted = lg_op(l, db, GS_INPLACE, down, wn);
+  int views[64];
+  uint64_t nv = k < 64 ? k : 64;
+  for (uint64_t i = 0; i < nv; i++) views[i] = lg_view_n(l, weighted, lg_view2(l, sp->hidden, T, acc_mul(&l->a, hb / T, k)));
+  int out = nv == 1 ? lg_op(l, hb, 0, views[0], -1) : lg_op(l, hb, GS_INPLACE, views[0], views[1]);
+  for (uint64_t i = 2; i < nv; i++) out = lg_op(l, hb, GS_INPLACE, out, views[i]);
+  return out;
+}
+
+static int lg_g4_layer(lg *l, int in, uint64_t il, int ple_sel, int *ple) {
+  const lc_graph_spec *sp = l->sp;
+  lg_at_layer(l, (long)il);
+  uint64_t T = sp->n_tok, hb = lg_f32(l, sp->hidden, T);
+  int an = lg_norm(l, in, LW_ATTN_NORM);
+  int cur = lg_g4_norm(l, lg_g4_attn(l, an, il), hb, LW_O + LW_BIAS); /* attn_post_norm */
+  int attn_out = lg_op(l, hb, GS_INPLACE, cur, in);
+  uint64_t width = il >= sp->g4_kv_layers && sp->g4_ffn_shared ? sp->g4_ffn_shared : sp->g4_ffn;
+  int moe = sp->experts ? lg_g4_moe(l, attn_out) : -1;
+  cur = lg_dense(l, lg_norm(l, attn_out, LW_FFN_NORM), width, LW_GATE);
+  if (moe >= 0) { /* ffn_post_norm_1 of the dense FFN, + ffn_post_norm_2 of the experts' */
+    cur = lg_g4_norm(l, cur, hb, LW_SH_GATE);
+    cur = lg_op(l, hb, GS_INPLACE, cur, lg_g4_norm(l, moe, hb, LW_SH_UP));
+  }
+  cur = lg_op(l, hb, GS_INPLACE, lg_g4_norm(l, cur, hb, LW_SH_DOWN), attn_out); /* ffn_post_norm, + attn_out */
+  if (sp->g4_ple) { /* the per-layer embedding: gate (GELU in place) times this layer's slice, projected, normed, + pe_in */
+    uint64_t pb = lg_f32(l, sp->g4_ple, T);
+    int g = lg_op(l, pb, GS_INPLACE, lg_op(l, pb, 0, lg_w(l, LW_GATE + LW_BIAS), cur), -1);
+    if (*ple < 0) *ple = lg_g4_ple_project(l, in, ple_sel);
+    g = lg_op(l, pb, GS_INPLACE, g, lg_view_n(l, *ple, pb));
+    int pe = lg_g4_norm(l, lg_op(l, hb, 0, lg_w(l, LW_DOWN + LW_BIAS), g), hb, LW_UP + LW_BIAS);
+    cur = lg_op(l, hb, GS_INPLACE, cur, pe);
+  }
+  return lg_op(l, hb, GS_INPLACE, cur, lg_w(l, LW_ATTN_NORM + LW_BIAS)); /* layer_output_scale */
+}
+
+/* build_inp_per_layer, expanded before the layers: get_rows of per_layer_token_embd by the
+** tokens (an input of its own), reshaped and scaled (a new tensor: its source is a view) */
+static int lg_g4_build(lg *l) {
+  const lc_graph_spec *sp = l->sp;
+  int cur = lg_inputs(l), ple_sel = -1, ple = -1;
+  if (sp->g4_ple) {
+    uint64_t pb = acc_mul(&l->a, lg_f32(l, sp->g4_ple, sp->n_tok), sp->n_layer);
+    int rows = lg_op(l, pb, GS_NOOFFLOAD, lg_w(l, LW_DOWN), l->g4_tok);
+    ple_sel = lg_op(l, pb, GS_INPLACE, lg_view(l, rows), -1);
+  }
+  for (uint64_t il = 0; il < sp->n_layer; il++) cur = lg_g4_layer(l, cur, il, ple_sel, &ple);
+  lg_at_layer(l, (long)sp->n_layer);
+  int norm = lg_norm(l, cur, LW_OUT_NORM);
+  gs_set_output(l->g, norm); /* t_h_nextn, then t_embd: its output rows */
+  l->T = sp->n_out ? sp->n_out : sp->n_tok;
+  norm = lg_op(l, lg_f32(l, sp->hidden, l->T), 0, norm, l->out_ids);
+  gs_set_output(l->g, norm);
+  int out = lg_op(l, lg_f32(l, sp->vocab, l->T), 0, lg_w(l, LW_OUTPUT), norm);
+  gs_set_output(l->g, out);
+  return out;
 }
 
 /* ---------------------------------------------------------------- legacy graph */
@@ -1075,6 +1260,7 @@ static int lo_build(lg *l) {
 
 static int lg_build(lg *l) {
   const lc_graph_spec *sp = l->sp;
+  if (sp->g4) return lg_g4_build(l);
   int cur = lg_inputs(l);
   for (uint64_t il = 0; il < sp->n_layer; il++) cur = lg_layer(l, cur, il);
   lg_at_layer(l, (long)sp->n_layer);
