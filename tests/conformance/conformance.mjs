@@ -95,6 +95,13 @@ const MODELS = [
     // hunyuan-moe (Hunyuan-A13B): q/k norms after RoPE, 4 experts of 128 (top 2) sized by
     // feed_forward_length, and a shared expert of 192 beside them in every layer
     ["hunyuan-moe", `${NEWER} --arch hunyuan-moe --layers 3 --ff 128 --shared 192`],
+    // gemma4 (Gemma 4; lc_graph.c lg_g4_build): 6 layers, full at 2 and 5 (head 128, 1 KV head, K as V: no attn_v), sliding
+    // (window 128) head 64 x 2 KV heads; tied embedding
+    ["gemma4", `${NEWER} --arch gemma4 --layers 6 --experts 0 --experts-used 0 --head-dim 64 --global-head-dim 128 --global-heads-kv 1 --k-eq-v 1 --interval 3 --swa 128 --tied`],
+    // ... E2B-like: the last 3 layers share the KV of layers 1 and 2 (llama.cpp reuses n_layer_kv_from_start - 1 / - 2), their FFN twice as wide, per-layer embeddings of 32
+    ["gemma4-ple", `${NEWER} --arch gemma4 --layers 6 --experts 0 --experts-used 0 --head-dim 64 --global-head-dim 128 --interval 3 --swa 128 --kv-shared 3 --double-wide 1 --ple 32 --tied`],
+    // ... 26B-A4B-like: the MoE block (4 experts of 128, top 2, fused gate_up) beside the dense FFN
+    ["gemma4-moe", `${NEWER} --arch gemma4 --layers 6 --head-dim 64 --global-head-dim 128 --global-heads-kv 1 --k-eq-v 1 --interval 3 --swa 128 --tied`],
 ];
 
 // measure.mjs argument sets (comma lists expand to their product)
