@@ -356,66 +356,63 @@ static void mla_block(const mk_llama *o, unsigned il, mk_t *t, size_t *n) {
   blk_t(t, n, il, "attn_output", 2, nh * vmla, e, 1, o->type);
 }
 
+/* A Mamba-2 mixer (mamba-base.cpp build_mamba2_layer's tensors, llama.cpp 80fb11a): in_proj
+** {embd, 2 d_inner + 2 G N + H}, the conv1d kernel and bias, dt_bias, A and D per head, the
+** grouped norm {d_inner / G, G} (absent in Falcon-H1's released models), out_proj */
+static void mamba2_mixer(const mk_llama *o, unsigned il, uint64_t di, bool norm, mk_t *t, size_t *n) {
+  uint64_t e = o->embd, gn = (uint64_t)o->ssm_groups * o->ssm_state, H = o->ssm_vheads;
+  blk_t(t, n, il, "ssm_in", 2, e, 2 * di + 2 * gn + H, 1, o->type);
+  blk_t(t, n, il, "ssm_conv1d", 2, o->ssm_conv, di + 2 * gn, 1, GGML_T_F32);
+  blk_t(t, n, il, "ssm_conv1d.bias", 1, di + 2 * gn, 1, 1, GGML_T_F32);
+  blk_t(t, n, il, "ssm_dt.bias", 1, H, 1, 1, GGML_T_F32);
+  blk_t(t, n, il, "ssm_a", 2, 1, H, 1, GGML_T_F32);
+  blk_t(t, n, il, "ssm_d", 2, 1, H, 1, GGML_T_F32);
+  if (norm) blk_t(t, n, il, "ssm_norm", 2, di / o->ssm_groups, o->ssm_groups, 1, GGML_T_F32);
+  blk_t(t, n, il, "ssm_out", 2, di, e, 1, o->type);
+}
+
+/* A Mamba-1 mixer (build_mamba_layer's tensors): in_proj {embd, 2 d_inner}, the conv1d kernel and
+** bias, x_proj {d_inner, dt_rank + 2 N}, dt_proj and its bias, A {N, d_inner}, D, out_proj; with
+** norms (Jamba) the dt / B / C RMS norms' weights */
+static void mamba1_mixer(const mk_llama *o, unsigned il, uint64_t di, bool norms, mk_t *t, size_t *n) {
+  uint64_t e = o->embd, N = o->ssm_state, R = (e + 15) / 16; /* dt_rank ceil(embd / 16): "auto" */
+  blk_t(t, n, il, "ssm_in", 2, e, 2 * di, 1, o->type);
+  blk_t(t, n, il, "ssm_conv1d", 2, o->ssm_conv, di, 1, GGML_T_F32);
+  blk_t(t, n, il, "ssm_conv1d.bias", 1, di, 1, 1, GGML_T_F32);
+  blk_t(t, n, il, "ssm_x", 2, di, R + 2 * N, 1, o->type);
+  if (norms) blk_t(t, n, il, "ssm_dt_norm", 1, R, 1, 1, GGML_T_F32);
+  blk_t(t, n, il, "ssm_dt", 2, R, di, 1, o->type);
+  blk_t(t, n, il, "ssm_dt.bias", 1, di, 1, 1, GGML_T_F32);
+  if (norms) {
+    blk_t(t, n, il, "ssm_b_norm", 1, N, 1, 1, GGML_T_F32);
+    blk_t(t, n, il, "ssm_c_norm", 1, N, 1, 1, GGML_T_F32);
+  }
+  blk_t(t, n, il, "ssm_a", 2, N, di, 1, GGML_T_F32);
+  blk_t(t, n, il, "ssm_d", 1, di, 1, 1, GGML_T_F32);
+  blk_t(t, n, il, "ssm_out", 2, di, e, 1, o->type);
+}
+
 static void newer_layer(const mk_llama *o, unsigned il, mk_t *t, size_t *n) {
   uint64_t e = o->embd, q = (uint64_t)head_dim(o) * o->heads;
   bool mtp = il >= o->layers, post = is_arch(o, "glm4moe") || deltanet(o);
   blk_t(t, n, il, "attn_norm", 1, e, 1, 1, GGML_T_F32);
-  if (mamba_pure(o)) { /* mamba.cpp / mamba2.cpp load_arch_tensors (llama.cpp 80fb11a) */
-    uint64_t di = 2 * e, N = o->ssm_state, K = o->ssm_conv;
-    if (is_arch(o, "mamba")) { /* Mamba-1: dt_rank ceil(embd / 16) (MambaModel's "auto") */
-      uint64_t R = (e + 15) / 16;
-      blk_t(t, n, il, "ssm_in", 2, e, 2 * di, 1, o->type);
-      blk_t(t, n, il, "ssm_conv1d", 2, K, di, 1, GGML_T_F32);
-      blk_t(t, n, il, "ssm_conv1d.bias", 1, di, 1, 1, GGML_T_F32);
-      blk_t(t, n, il, "ssm_x", 2, di, R + 2 * N, 1, o->type);
-      blk_t(t, n, il, "ssm_dt", 2, R, di, 1, o->type);
-      blk_t(t, n, il, "ssm_dt.bias", 1, di, 1, 1, GGML_T_F32);
-      blk_t(t, n, il, "ssm_a", 2, N, di, 1, GGML_T_F32);
-      blk_t(t, n, il, "ssm_d", 1, di, 1, 1, GGML_T_F32);
-    } else { /* Mamba-2: in_proj {embd, 2 d_inner + 2 G N + H}, ssm_norm {d_inner / G, G} */
-      uint64_t gn = (uint64_t)o->ssm_groups * N, H = o->ssm_vheads;
-      blk_t(t, n, il, "ssm_in", 2, e, 2 * di + 2 * gn + H, 1, o->type);
-      blk_t(t, n, il, "ssm_conv1d", 2, K, di + 2 * gn, 1, GGML_T_F32);
-      blk_t(t, n, il, "ssm_conv1d.bias", 1, di + 2 * gn, 1, 1, GGML_T_F32);
-      blk_t(t, n, il, "ssm_dt.bias", 1, H, 1, 1, GGML_T_F32);
-      blk_t(t, n, il, "ssm_a", 2, 1, H, 1, GGML_T_F32);
-      blk_t(t, n, il, "ssm_d", 2, 1, H, 1, GGML_T_F32);
-      blk_t(t, n, il, "ssm_norm", 2, di / o->ssm_groups, o->ssm_groups, 1, GGML_T_F32);
-    }
-    blk_t(t, n, il, "ssm_out", 2, di, e, 1, o->type);
+  if (mamba_pure(o)) { /* mamba.cpp / mamba2.cpp load_arch_tensors (llama.cpp 80fb11a): d_inner 2 x embd */
+    if (is_arch(o, "mamba")) mamba1_mixer(o, il, 2 * e, false, t, n);
+    else mamba2_mixer(o, il, 2 * e, true, t, n);
     return;
   }
   if (jamba(o)) { /* src/models/jamba.cpp load_arch_tensors */
     if (lfm2_attn(o, il)) {
       attn_block(o, il, q, false, false, t, n);
     } else {
-      uint64_t di = 2 * e, N = o->ssm_state, R = (e + 15) / 16;
-      blk_t(t, n, il, "ssm_in", 2, e, 2 * di, 1, o->type);
-      blk_t(t, n, il, "ssm_conv1d", 2, o->ssm_conv, di, 1, GGML_T_F32);
-      blk_t(t, n, il, "ssm_conv1d.bias", 1, di, 1, 1, GGML_T_F32);
-      blk_t(t, n, il, "ssm_x", 2, di, R + 2 * N, 1, o->type);
-      blk_t(t, n, il, "ssm_dt_norm", 1, R, 1, 1, GGML_T_F32);
-      blk_t(t, n, il, "ssm_dt", 2, R, di, 1, o->type);
-      blk_t(t, n, il, "ssm_dt.bias", 1, di, 1, 1, GGML_T_F32);
-      blk_t(t, n, il, "ssm_b_norm", 1, N, 1, 1, GGML_T_F32);
-      blk_t(t, n, il, "ssm_c_norm", 1, N, 1, 1, GGML_T_F32);
-      blk_t(t, n, il, "ssm_a", 2, N, di, 1, GGML_T_F32);
-      blk_t(t, n, il, "ssm_d", 1, di, 1, 1, GGML_T_F32);
-      blk_t(t, n, il, "ssm_out", 2, di, e, 1, o->type);
+      mamba1_mixer(o, il, 2 * e, true, t, n);
     }
     blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
     moe_ffn(o, il, o->experts > 0 && il % 2 == 1, 0, false, t, n);
     return;
   }
   if (falcon_h(o)) {
-    uint64_t di = 2 * e, gn = (uint64_t)o->ssm_groups * o->ssm_state, H = o->ssm_vheads;
-    blk_t(t, n, il, "ssm_in", 2, e, 2 * di + 2 * gn + H, 1, o->type);
-    blk_t(t, n, il, "ssm_conv1d", 2, o->ssm_conv, di + 2 * gn, 1, GGML_T_F32);
-    blk_t(t, n, il, "ssm_conv1d.bias", 1, di + 2 * gn, 1, 1, GGML_T_F32);
-    blk_t(t, n, il, "ssm_dt.bias", 1, H, 1, 1, GGML_T_F32);
-    blk_t(t, n, il, "ssm_a", 2, 1, H, 1, GGML_T_F32);
-    blk_t(t, n, il, "ssm_d", 2, 1, H, 1, GGML_T_F32);
-    blk_t(t, n, il, "ssm_out", 2, di, e, 1, o->type);
+    mamba2_mixer(o, il, 2 * e, false, t, n); /* Falcon-H1: no grouped norm */
     attn_block(o, il, q, false, false, t, n);
     char nm[64];
     snprintf(nm, sizeof nm, "blk.%u.ffn_norm", il);
@@ -505,15 +502,7 @@ static void newer_layer(const mk_llama *o, unsigned il, mk_t *t, size_t *n) {
       blk_t(t, n, il, "ffn_down", 2, o->ff, e, 1, o->type);
       blk_t(t, n, il, "ffn_up", 2, e, o->ff, 1, o->type);
     } else {
-      uint64_t di = 2 * e, gn = (uint64_t)o->ssm_groups * o->ssm_state, H = o->ssm_vheads;
-      blk_t(t, n, il, "ssm_in", 2, e, 2 * di + 2 * gn + H, 1, o->type);
-      blk_t(t, n, il, "ssm_conv1d", 2, o->ssm_conv, di + 2 * gn, 1, GGML_T_F32);
-      blk_t(t, n, il, "ssm_conv1d.bias", 1, di + 2 * gn, 1, 1, GGML_T_F32);
-      blk_t(t, n, il, "ssm_dt.bias", 1, H, 1, 1, GGML_T_F32);
-      blk_t(t, n, il, "ssm_a", 2, 1, H, 1, GGML_T_F32);
-      blk_t(t, n, il, "ssm_d", 2, 1, H, 1, GGML_T_F32);
-      blk_t(t, n, il, "ssm_norm", 2, di / o->ssm_groups, o->ssm_groups, 1, GGML_T_F32);
-      blk_t(t, n, il, "ssm_out", 2, di, e, 1, o->type);
+      mamba2_mixer(o, il, 2 * e, true, t, n);
     }
     return;
   }
@@ -521,15 +510,7 @@ static void newer_layer(const mk_llama *o, unsigned il, mk_t *t, size_t *n) {
     if (lfm2_attn(o, il)) {
       attn_block(o, il, q, false, false, t, n);
     } else { /* Mamba-2: d_inner 2 x embd, --ssm-vheads heads, --ssm-groups groups of --ssm-state */
-      uint64_t di = 2 * e, gn = (uint64_t)o->ssm_groups * o->ssm_state, H = o->ssm_vheads;
-      blk_t(t, n, il, "ssm_in", 2, e, 2 * di + 2 * gn + H, 1, o->type);
-      blk_t(t, n, il, "ssm_conv1d", 2, o->ssm_conv, di + 2 * gn, 1, GGML_T_F32);
-      blk_t(t, n, il, "ssm_conv1d.bias", 1, di + 2 * gn, 1, 1, GGML_T_F32);
-      blk_t(t, n, il, "ssm_dt.bias", 1, H, 1, 1, GGML_T_F32);
-      blk_t(t, n, il, "ssm_a", 2, 1, H, 1, GGML_T_F32);
-      blk_t(t, n, il, "ssm_d", 2, 1, H, 1, GGML_T_F32);
-      blk_t(t, n, il, "ssm_norm", 2, di / o->ssm_groups, o->ssm_groups, 1, GGML_T_F32);
-      blk_t(t, n, il, "ssm_out", 2, di, e, 1, o->type);
+      mamba2_mixer(o, il, 2 * e, true, t, n);
     }
     blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
     /* experts of feed_forward_length (granite-hybrid.cpp: n_ff), shared experts of --shared */
