@@ -526,6 +526,24 @@ static int lg_sc(lg *l, int an, int rs) {
 ** times its weight, ssm_out */
 /* the Mamba-2 layer's state rows and expanded part (to the SSM states' write-back), then its tail */
 
+/* SSM_SCAN as the SSM state's get-rows (build_rs) and the states' write-back: its sources in
+** order (the states, x, dt, A, B, C, the row ids), its output the tokens' y (db bytes) then the new
+** states (N x d_inner per sequence, f32), those copied to the cache after the cleared extra rows;
+** shared by the Mamba-1 and Mamba-2 layers (mamba-base.cpp build_mamba_layer / build_mamba2_layer) */
+static int lg_ssm_scan(lg *l, int states, int ssm, int x, int dt, int B, int Cv, uint64_t db, uint64_t N,
+                       uint64_t di, uint64_t ns) {
+  if (l->s_main < 0) l->s_main = lg_view_n(l, l->s_copy, 0);
+  uint64_t sb = acc_mul3(&l->a, acc_mul(&l->a, N, di), ns, 4);
+  int src[7] = {ssm, x, dt, lg_w(l, LW_DN_A), B, Cv, l->s_main};
+  int scan = gs_node(l->g, acc_add(&l->a, db, sb), 0, -1, src, 7);
+  if (l->s_extra < 0) l->s_extra = lg_view_n(l, l->s_copy, 0);
+  int esrc[2] = {lg_op(l, 0, 0, states, l->s_extra), lg_view_n(l, l->vc, 0)};
+  gs_node(l->g, 0, GS_WRITES, l->vc, esrc, 2);
+  int ssrc[2] = {lg_view_n(l, scan, sb), lg_view_n(l, l->vc, 0)};
+  gs_node(l->g, 0, GS_WRITES, l->vc, ssrc, 2);
+  return scan;
+}
+
 static lg_m2_part lg_m2_head(lg *l, int an, int rs) {
   const lc_graph_spec *sp = l->sp;
   uint64_t T = sp->n_tok, ns = sp->dn_seqs && sp->dn_seqs < T ? sp->dn_seqs : T, nt = ns ? T / ns : 0;
@@ -551,15 +569,7 @@ static lg_m2_part lg_m2_head(lg *l, int an, int rs) {
   int dt = lg_op(l, hb, 0, lg_view_n(l, zx, hb), -1);                      /* cont(dt) */
   dt = lg_op(l, hb, GS_INPLACE, dt, lg_w(l, LW_DN_ALPHA + LW_BIAS));       /* + dt_bias */
   int B = lg_view_n(l, conv, 0), Cv = lg_view_n(l, conv, 0);
-  if (l->s_main < 0) l->s_main = lg_view_n(l, l->s_copy, 0);
-  uint64_t sb = acc_mul3(&l->a, acc_mul(&l->a, sp->m2_state, di), ns, 4);
-  int src[7] = {ssm, x, dt, lg_w(l, LW_DN_A), B, Cv, l->s_main};
-  int scan = gs_node(l->g, acc_add(&l->a, db, sb), 0, -1, src, 7);
-  if (l->s_extra < 0) l->s_extra = lg_view_n(l, l->s_copy, 0);
-  int esrc[2] = {lg_op(l, 0, 0, states, l->s_extra), lg_view_n(l, l->vc, 0)};
-  gs_node(l->g, 0, GS_WRITES, l->vc, esrc, 2);
-  int ssrc[2] = {lg_view_n(l, scan, sb), lg_view_n(l, l->vc, 0)};
-  gs_node(l->g, 0, GS_WRITES, l->vc, ssrc, 2);
+  int scan = lg_ssm_scan(l, states, ssm, x, dt, B, Cv, db, sp->m2_state, di, ns);
   return (lg_m2_part){zx, scan, x};
 }
 
@@ -631,15 +641,7 @@ static int lg_m1(lg *l, int an, int rs) {
   dt = lg_op(l, db, GS_INPLACE, dt, lg_w(l, LW_DN_ALPHA + LW_BIAS));       /* + its bias */
   int B = lg_m1_norm(l, lg_view_n(l, xdb, nb), nb);
   int Cv = lg_m1_norm(l, lg_view_n(l, xdb, nb), nb);
-  if (l->s_main < 0) l->s_main = lg_view_n(l, l->s_copy, 0);
-  uint64_t sb = acc_mul3(&l->a, acc_mul(&l->a, N, di), ns, 4);
-  int src[7] = {ssm, xs, dt, lg_w(l, LW_DN_A), B, Cv, l->s_main};
-  int scan = gs_node(l->g, acc_add(&l->a, db, sb), 0, -1, src, 7);
-  if (l->s_extra < 0) l->s_extra = lg_view_n(l, l->s_copy, 0);
-  int esrc[2] = {lg_op(l, 0, 0, states, l->s_extra), lg_view_n(l, l->vc, 0)};
-  gs_node(l->g, 0, GS_WRITES, l->vc, esrc, 2);
-  int ssrc[2] = {lg_view_n(l, scan, sb), lg_view_n(l, l->vc, 0)};
-  gs_node(l->g, 0, GS_WRITES, l->vc, ssrc, 2);
+  int scan = lg_ssm_scan(l, states, ssm, xs, dt, B, Cv, db, N, di, ns);
   lg_next_rs(l);
   int zc = lg_op(l, db, 0, z, -1);                                         /* cont(z) */
   int y = lg_view_n(l, scan, db);
