@@ -1089,6 +1089,23 @@ static int lg_g4_layer(lg *l, int in, uint64_t il, int ple_sel, int *ple) {
   return lg_op(l, hb, GS_INPLACE, cur, lg_w(l, LW_ATTN_NORM + LW_BIAS)); /* layer_output_scale */
 }
 
+/* the output norm and head: the norm an output of the graph; with rows_after (a graph whose output
+** rows are taken after the norm: the MTP hybrids' h_nextn, Nemotron-H, Gemma 4) the rows of
+** out_ids taken from it, also an output; then the logits */
+static int lg_head(lg *l, int cur, bool rows_after) {
+  const lc_graph_spec *sp = l->sp;
+  int norm = lg_norm(l, cur, LW_OUT_NORM);
+  gs_set_output(l->g, norm);
+  if (rows_after) {
+    l->T = sp->n_out ? sp->n_out : sp->n_tok;
+    norm = lg_op(l, lg_f32(l, sp->hidden, l->T), 0, norm, l->out_ids);
+    gs_set_output(l->g, norm);
+  }
+  int out = lg_op(l, lg_f32(l, sp->vocab, l->T), 0, lg_w(l, LW_OUTPUT), norm);
+  gs_set_output(l->g, out);
+  return out;
+}
+
 /* build_inp_per_layer, expanded before the layers: get_rows of per_layer_token_embd by the
 ** tokens (an input of its own), reshaped and scaled (a new tensor: its source is a view) */
 static int lg_g4_build(lg *l) {
@@ -1101,14 +1118,7 @@ static int lg_g4_build(lg *l) {
   }
   for (uint64_t il = 0; il < sp->n_layer; il++) cur = lg_g4_layer(l, cur, il, ple_sel, &ple);
   lg_at_layer(l, (long)sp->n_layer);
-  int norm = lg_norm(l, cur, LW_OUT_NORM);
-  gs_set_output(l->g, norm); /* t_h_nextn, then t_embd: its output rows */
-  l->T = sp->n_out ? sp->n_out : sp->n_tok;
-  norm = lg_op(l, lg_f32(l, sp->hidden, l->T), 0, norm, l->out_ids);
-  gs_set_output(l->g, norm);
-  int out = lg_op(l, lg_f32(l, sp->vocab, l->T), 0, lg_w(l, LW_OUTPUT), norm);
-  gs_set_output(l->g, out);
-  return out;
+  return lg_head(l, cur, true); /* t_h_nextn, then t_embd: its output rows */
 }
 
 /* ---------------------------------------------------------------- legacy graph */
@@ -1271,16 +1281,8 @@ static int lg_build(lg *l) {
     l->T = sp->n_out ? sp->n_out : sp->n_tok;
     cur = lg_op(l, lg_f32(l, sp->hidden, l->T), 0, cur, l->out_ids);
   }
-  int norm = lg_norm(l, cur, LW_OUT_NORM);
-  gs_set_output(l->g, norm);
-  if ((sp->dn_period && sp->nextn_out) || sp->nemo) { /* h_nextn, then result_norm: its output rows */
-    l->T = sp->n_out ? sp->n_out : sp->n_tok;
-    norm = lg_op(l, lg_f32(l, sp->hidden, l->T), 0, norm, l->out_ids);
-    gs_set_output(l->g, norm);
-  }
-  int out = lg_op(l, lg_f32(l, sp->vocab, l->T), 0, lg_w(l, LW_OUTPUT), norm);
-  gs_set_output(l->g, out);
-  return out;
+  /* h_nextn, then result_norm: its output rows */
+  return lg_head(l, cur, (sp->dn_period && sp->nextn_out) || sp->nemo);
 }
 
 bool lc_graph_buffers(const lc_graph_spec *sp, uint64_t gpu_align, uint64_t cpu_align, uint64_t *sizes,
