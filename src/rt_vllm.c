@@ -1830,9 +1830,13 @@ static void vllm_rank(ectx *c, const vcfg *v, const vgroups *g, bool hybrid, uin
 static void vllm_budget(ectx *c, const vcfg *v, const vrank *r, uint64_t kv_alloc, uint64_t need_kv) {
   budget *b = &c->e->b;
   const scenario *s = c->s;
+  /* the rotary cache as rank_weights sizes it: none without RoPE (Mamba, Jamba, Nemotron-H,
+  ** Granite 4.0-H), vllm.rope_bytes a row element where the model sets it (gpt-oss: fp32) */
+  uint64_t rb = scn_u64(s, "vllm.rope_bytes", 0);
+  const char *rope = !est_rope_elems(c) ? "no rotary cache" : rb == 4 ? "rotary cache in fp32" : "rotary cache in the model dtype";
   budget_add(b, "weights", r->weights - r->draft - r->lora, BASIS_EXACT, true,
-             "per rank (tp %llu, pp %llu): vocabulary padded to 64, rotary cache in the model dtype%s%s",
-             (unsigned long long)s->tp, (unsigned long long)s->pp,
+             "per rank (tp %llu, pp %llu): vocabulary padded to 64, %s%s%s",
+             (unsigned long long)s->tp, (unsigned long long)s->pp, rope,
              scn_u64(s, "vllm.deepstack_width", 0) ? ", deepstack buffers of max_num_batched_tokens" : "",
              scn_bool(s, "vllm.language_only", false) ? ", no vision tower (language-model-only)" : "");
   if (v->drafter) {

@@ -4486,6 +4486,8 @@ static void test_mamba_attention_free(void **state) {
   assert_int_equal((long long)fig(j, "block_size"), 8192);
   assert_int_equal((long long)fig(j, "kv_cache_tokens"), (long long)blocks * 8192);
   assert_true(fig(j, "max_concurrency") == blocks);
+  /* no RoPE, so no rotary cache in the weights (est_rope_elems 0) nor in their detail line */
+  assert_non_null(strstr(tu_category_detail(j, "weights"), "vocabulary padded to 64, no rotary cache"));
   json_decref(j);
   /* Mamba-1 (falcon-mamba-7b): page 64 x ((4 - 1) x 8192 + 8192 x 16) x 2 B */
   j = eval(*state, "return { model = 'tiiuae/falcon-mamba-7b', " V19 " }, " WL ", " H100 " }");
