@@ -123,6 +123,9 @@ sed -i 's/expanded_k_dim = 8/expanded_heads = 4/' "$T/user6/architectures/tiny.l
 VRAMFIT_PATH="$T/user6" check user-arch-expanded-k 2 "kv[1].expanded_k_dim: needed with expanded_heads" -- estimate "$T/tiny.lua"
 sed -i 's/kv_heads = 1, k_dim = h, v_dim = 0, expanded_heads = 4/kind = "mamba", state_elems = 64, expanded_heads = 4, expanded_k_dim = 8/' "$T/user6/architectures/tiny.lua"
 VRAMFIT_PATH="$T/user6" check user-arch-expanded-state 2 "kv[1].expanded_heads: only for a group that caches tokens" -- estimate "$T/tiny.lua"
+# a token's fixed bytes (DeepSeek-V3.2's indexer keys) only on a group that caches tokens
+sed -i 's/expanded_heads = 4, expanded_k_dim = 8/bytes = 132/' "$T/user6/architectures/tiny.lua"
+VRAMFIT_PATH="$T/user6" check user-arch-bytes-state 2 "kv[1].bytes / fp8_bytes: only for a group that caches tokens (kind attention or chunked)" -- estimate "$T/tiny.lua"
 mkdir -p "$T/user2/scripts/optimizers"
 printf 'return optimizer { name = "adamw", summary = "overridden", states = 3, step_temps = 0 }\n' \
   >"$T/user2/scripts/optimizers/adamw.lua"
