@@ -307,6 +307,18 @@ bool est_model_mla(const model_desc *m) {
   return false;
 }
 
+bool est_model_recurrent(const model_desc *m) {
+  for (int i = 0; i < m->n_kv; i++)
+    if (m->kv[i].kind == KV_STATE) return true;
+  return false;
+}
+
+bool est_model_attention_free(const model_desc *m) {
+  for (int i = 0; i < m->n_kv; i++)
+    if (m->kv[i].kind != KV_STATE) return false;
+  return m->n_kv > 0;
+}
+
 /* A multimodal model's vision tower or projector tensor (inv_vision_name). */
 bool est_vision_tensor(const inv_tensor *t) { return inv_vision_name(t->name); }
 

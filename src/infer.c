@@ -319,7 +319,7 @@ static void add_kv(ectx *c, const tf_mode *t, budget *b, const tf_kv *kv, const 
     snprintf(where, sizeof where, "; %s %llu-bit, groups of %llu with scale and shift, residual up to %llu tokens",
              q->hqq ? "HQQ" : "quanto", (unsigned long long)q->nbits, (unsigned long long)q->group,
              (unsigned long long)(q->residual - 1));
-  if (c->m->heads == 0 && c->m->block.q_dim == 0) { /* attention-free (architectures/mamba.lua) */
+  if (est_model_attention_free(c->m)) { /* attention-free (architectures/mamba.lua) */
     /* transformers MambaCache / Mamba2Cache (models/mamba/modeling_mamba.py, models/mamba2/
     ** modeling_mamba2.py): conv and SSM states of every layer per sequence, whatever the context */
     budget_add(b, "kv_cache", kv->gpu, BASIS_MODELLED, true,
@@ -410,7 +410,7 @@ static void tf_infer(ectx *c) {
              prefill ? "prefill of %llu tokens x %llu sequences, one layer live, %s attention%s%s"
                      : "decode step at %llu tokens x %llu sequences: K/V copies, %s attention%s%s",
              (unsigned long long)(prefill ? prompt : s->context), (unsigned long long)s->concurrency,
-             c->m->heads == 0 && c->m->block.q_dim == 0 ? "no" /* attention-free */
+             est_model_attention_free(c->m) ? "no" /* attention-free */
              : s->attention == ATTN_EAGER ? "eager" : s->attention == ATTN_FLASH ? "flash" : "sdpa",
              mask && prefill ? ", 4D causal mask" : "",
              !act                                                ? " (freed before the logits)"

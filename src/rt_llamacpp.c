@@ -1458,8 +1458,7 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
   /* phi3's fused wqkv (a "qkv" weight of Q + 2 KV rows; not a gated Q of twice the rows, nor
   ** a DeltaNet mixer's attn_qkv) and fused gate|up (an "up" weight of 2 x the FFN's rows) */
   uint64_t qkv_rows = (b->q_dim ? b->q_dim : m->hidden) + 2 * (b->kv_dim ? b->kv_dim : m->hidden);
-  bool recurrent = false;
-  for (int i = 0; i < m->n_kv; i++) recurrent = recurrent || m->kv[i].kind == KV_STATE;
+  bool recurrent = est_model_recurrent(m);
   for (size_t i = 0; i < m->inv.n; i++) {
     const inv_tensor *t = &m->inv.t[i];
     if (t->ndim != 2) continue;

@@ -1013,7 +1013,7 @@ void sglang_estimate(ectx *c) {
   ** (rest // bytes per token of the full-attention layers, max_running_requests at most tokens / 2)
   ** would give it 0 requests. How SGLang sizes its state pool and request limit without any
   ** attention layer was not read, so it is refused rather than guessed. */
-  if (p.conv_req + p.ssm_req && !p.full_layers && p.k_swa + p.v_swa == 0) {
+  if (est_model_attention_free(c->m)) {
     est_fail(c, "sglang: an attention-free model (%s: Mamba layers only, no attention layer) is not modelled; "
                 "use runtime vllm, llamacpp or transformers", c->m->arch);
     return;

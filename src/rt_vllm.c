@@ -136,9 +136,7 @@ static bool vllm_flashinfer_attn(const ectx *c, const vcfg *v) {
   bool sm100 = strcmp(arch, "blackwell") == 0 && (!cc[0] || strncmp(cc, "10.", 3) == 0);
   /* an attention-free model (architectures/mamba.lua: Mamba layers only) builds no attention
   ** backend at all, so kv_cache_dtype picks none: no FlashInfer builder, workspace or downgrade */
-  bool attn = false;
-  for (int i = 0; i < c->m->n_kv; i++) attn = attn || c->m->kv[i].kind != KV_STATE;
-  return attn && !v->v0 && v->version >= 10000 && nvidia && !sm90 && !sm100 && v->kvb == 1 && !est_model_mla(c->m);
+  return !est_model_attention_free(c->m) && !v->v0 && v->version >= 10000 && nvidia && !sm90 && !sm100 && v->kvb == 1 && !est_model_mla(c->m);
 }
 
 /* DeepSeek-V3.2's sparse MLA: a KV group of fixed bytes a token (the indexer's keys). */
@@ -1588,8 +1586,7 @@ static void capture_sizes_upto(ectx *c, const vcfg *v, uint64_t from, uint64_t *
   ** of Qwen3-Next-80B-A3B-Instruct tp 2 on 2 x H200: "Hybrid or mamba-based model detected:
   ** setting cudagraph mode to FULL_AND_PIECEWISE", "Capturing CUDA graphs (mixed prefill-decode,
   ** PIECEWISE): 67/67", "Capturing CUDA graphs (decode, FULL): 67/67". */
-  bool state = false;
-  for (int i = 0; i < c->m->n_kv; i++) state = state || c->m->kv[i].kind == KV_STATE;
+  bool state = est_model_recurrent(c->m);
   bool fcg_no = strcmp(c->m->arch, "lfm2") == 0; /* Lfm2ForCausalLM */
   bool full_from = v->version >= 11000 || (state && v->version >= 10002 && !fcg_no);
   /* Speculative decoding runs FULL decode graphs over uniform batches of 1 + k tokens a request;
@@ -1753,9 +1750,7 @@ static uint64_t fa3_accum_bytes(ectx *c, const vcfg *v) {
 #define VLLM_FI_WORKSPACE_MIB 256
 #define VLLM_FI_DECODE_INT_WORKSPACE_MIB 8
 static uint64_t fi_capture_bytes(const ectx *c, const vcfg *v) {
-  bool state = false;
-  for (int i = 0; i < c->m->n_kv; i++) state = state || c->m->kv[i].kind == KV_STATE;
-  if (!v->fi_attn || !state || !v->graph_full || v->version >= 20000) return 0;
+  if (!v->fi_attn || !est_model_recurrent(c->m) || !v->graph_full || v->version >= 20000) return 0;
   return (VLLM_FI_WORKSPACE_MIB + VLLM_FI_DECODE_INT_WORKSPACE_MIB * v->graph_full) * MIB;
 }
 
@@ -1997,8 +1992,7 @@ static void vllm_figures(ectx *c, const vcfg *v, const vgroups *g, const vrank *
   ** caching off), the smallest block size of its groups, so "GPU KV cache size" prints
   ** num_blocks x max_model_len and the reported block size is max_model_len, not the 16 of the
   ** attention backends. */
-  bool state_only = hybrid && c->m->n_kv > 0;
-  for (int i = 0; i < c->m->n_kv; i++) state_only = state_only && c->m->kv[i].kind == KV_STATE;
+  bool state_only = hybrid && est_model_attention_free(c->m);
   /* (mamba_cache_mode "align", prefix caching on: mamba_block_size = block_size instead) */
   uint64_t rep_bs = state_only && !v->mamba_align ? v->mml : v->bs;
   uint64_t tokens = hybrid ? acc_mul(&c->acc, blocks / g->n_groups, rep_bs) : blocks * v->bs;

@@ -129,7 +129,7 @@ static uint64_t layer_bytes_per_token(ectx *c, const train_cfg *t, uint64_t a, u
   uint64_t tp = s->tp, h = c->m->hidden;
   /* an attention-free model (heads 0: architectures/mamba.lua) has no scores, probabilities or
   ** log-sum-exp; any other description without heads counts one */
-  bool attn_free = c->m->heads == 0 && c->m->block.q_dim == 0;
+  bool attn_free = est_model_attention_free(c->m);
   uint64_t heads = attn_free ? 0 : bytes_ceildiv(c->m->heads ? c->m->heads : 1, tp);
   uint64_t q = bytes_ceildiv(b->q_dim, tp), kv = bytes_ceildiv(b->kv_dim, tp);
   uint64_t ffn = bytes_ceildiv(b->ffn_dim, tp);
