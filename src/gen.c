@@ -577,10 +577,10 @@ void gen_estimate(ectx *c) {
   /* caching allocator: transient blocks of all phases stay cached; 10% of the peak
   ** phase's transients as fragmentation (assumed), or expandable segments' page rounding */
   uint64_t transient = acc_add(&c->acc, ph[top].act, ph[top].vae);
-  if (gen_frag(c) == 0.0)
+  if (scn_bool(c->s, "runtime.expandable_segments", false))
     est_add_slack_expandable(c, &e->b);
   else
-    est_add_slack(c, &e->b, 0, transient, 0.10, BASIS_ASSUMED);
+    est_add_slack(c, &e->b, 0, transient, gen_frag(c), BASIS_ASSUMED);
   /* the allocator never gives blocks back between phases (no empty_cache): reserved is the
   ** most any phase reserves, which may be another phase than the allocated peak's (a VAE
   ** decode with its cached feature maps after a larger denoising phase) */
