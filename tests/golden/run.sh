@@ -123,6 +123,13 @@ sed -i 's/expanded_k_dim = 8/expanded_heads = 4/' "$T/user6/architectures/tiny.l
 VRAMFIT_PATH="$T/user6" check user-arch-expanded-k 2 "kv[1].expanded_k_dim: needed with expanded_heads" -- estimate "$T/tiny.lua"
 sed -i 's/kv_heads = 1, k_dim = h, v_dim = 0, expanded_heads = 4/kind = "mamba", state_elems = 64, expanded_heads = 4, expanded_k_dim = 8/' "$T/user6/architectures/tiny.lua"
 VRAMFIT_PATH="$T/user6" check user-arch-expanded-state 2 "kv[1].expanded_heads: only for a group that caches tokens" -- estimate "$T/tiny.lua"
+# vLLM's hybrid allocator: attention pages that do not divide the largest (64-wide full layers, a
+# 48-wide sliding one: 4096 against 3072 B a block) are refused as vLLM refuses them
+mkdir -p "$T/user7/architectures"
+sed 's/kv = { { layers = L, kv_heads = 1, k_dim = h, v_dim = h } }/kv = { { layers = 1, kv_heads = 1, k_dim = h, v_dim = h }, { layers = 1, kv_heads = 1, k_dim = 48, v_dim = 48, window = 8 } }/' \
+  "$T/user/architectures/tiny.lua" >"$T/user7/architectures/tiny.lua"
+printf 'return { model = { arch = "tiny", config = { hidden_size = 64, num_hidden_layers = 2, vocab_size = 100 } },\n  runtime = { name = "vllm" }, gpu = "H100", workload = { kind = "inference", context = 16 } }\n' >"$T/tiny-vllm.lua"
+VRAMFIT_PATH="$T/user7" check user-arch-vllm-pages 2 "vllm: the KV page sizes do not divide (3072 B a block against the largest, 4096 B)" -- estimate "$T/tiny-vllm.lua"
 # a token's fixed bytes (DeepSeek-V3.2's indexer keys) only on a group that caches tokens
 sed -i 's/expanded_heads = 4, expanded_k_dim = 8/bytes = 132/' "$T/user6/architectures/tiny.lua"
 VRAMFIT_PATH="$T/user6" check user-arch-bytes-state 2 "kv[1].bytes / fp8_bytes: only for a group that caches tokens (kind attention or chunked)" -- estimate "$T/tiny.lua"
