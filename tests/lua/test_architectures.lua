@@ -1351,6 +1351,14 @@ do
   c = cfg_of(id); c.linear_attn_config.kda_layers = nil
   check(params(build("kimi_linear", c)) == 49122681728, "Kimi-Linear: kda_layers derived from full_attn_layers")
 end
+-- ---- gemma4: a malformed audio tower config is refused, naming the field
+do
+  local c = cfg_of("google/gemma-4-E2B-it")
+  c.audio_config = deep_copy(c.audio_config); c.audio_config.subsampling_conv_channels = { 128 }
+  local ok, err = pcall(build, "gemma4", c)
+  check(not ok and tostring(err):find("audio_config.subsampling_conv_channels", 1, true),
+        "Gemma 4: subsampling_conv_channels of one entry names the field: " .. tostring(err))
+end
 -- ---- arch-families-c: MiniMax lightning attention
 do
   local id = "MiniMaxAI/MiniMax-M1-80k"
