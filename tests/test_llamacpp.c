@@ -22,7 +22,7 @@
 
 /* the generated files' paths: $TMPDIR (else /tmp)/vf_test_lc_<pid>_<name>.gguf, so that two
 ** runs at once do not overwrite each other's files; removed by teardown */
-static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "granhn", "granmn", "q2m", "nemoh", "falh1", "jamba", "nemom", "hym", "g4", "g4p", "g4m", "kl", "lfm2kv", "mamba", "mamba2", "unknown"};
+static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "granhn", "granmn", "q2m", "nemoh", "falh1", "jamba", "nemom", "hym", "g4", "g4p", "g4m", "kl", "lfm2kv", "mamba", "mamba2", "g4kvs", "mamba2r", "unknown"};
 #define LC_NFILES (sizeof LC_FILES / sizeof LC_FILES[0])
 static char lc_paths[LC_NFILES][512];
 
@@ -2369,16 +2369,24 @@ static void set_granite_mn(mk_llama *o) { set_granite_m(o), o->nope = true, o->g
 ** converter writes (conversion/lfm2.py: 0 on the conv layers, is_recr): the layers' kinds cannot be
 ** told, so the file is refused naming the key (scripts/model_files.lua recurrent_layer_types). */
 static void set_lfm2_kv_scalar(mk_llama *o) { set_lfm2(o), o->kv_scalar = true; }
-static void test_hybrid_kv_not_list(void **state) {
-  newer_write(lcp("lfm2kv"), "lfm2", 7, set_lfm2_kv_scalar);
+
+/* a generated file of `arch` (NULL: already written) the reader refuses: the message names the file and `what` */
+static void gguf_refused(vf_engine *e, const char *name, const char *arch, unsigned layers, void (*set)(mk_llama *),
+                         const char *what) {
+  if (arch) newer_write(lcp(name), arch, layers, set); /* else the test wrote the file */
   char text[1024], want[1200];
   snprintf(text, sizeof text,
            "return { model = \"%s\", runtime = { name = \"llamacpp\", " NEWER_RT " },"
-           " workload = { kind = \"inference\", context = 2048, concurrency = 1 } }", lcp("lfm2kv"));
+           " workload = { kind = \"inference\", context = 2048, concurrency = 1 } }", lcp(name));
   json_t *j = NULL;
-  assert_int_not_equal(tu_eval(*state, text, &j), VF_OK);
-  snprintf(want, sizeof want, "t.lua: model '%s': GGUF metadata 'lfm2.attention.head_count_kv' is not a per-layer list", lcp("lfm2kv"));
-  assert_string_equal(vf_engine_error(*state), want);
+  assert_int_not_equal(tu_eval(e, text, &j), VF_OK);
+  snprintf(want, sizeof want, "t.lua: model '%s': %s", lcp(name), what);
+  assert_string_equal(vf_engine_error(e), want);
+}
+
+static void test_hybrid_kv_not_list(void **state) {
+  gguf_refused(*state, "lfm2kv", "lfm2", 7, set_lfm2_kv_scalar,
+               "GGUF metadata 'lfm2.attention.head_count_kv' is not a per-layer list");
 }
 
 static void test_recurrent_conv_replay(void **state) {
@@ -2757,6 +2765,41 @@ static void test_mamba_replay(void **state) {
   }
 }
 
+/* GGUF metadata the reader cannot take (scripts/model_files.lua), each refused naming the key. mkmodel
+** refuses to write such files, so a valid one has one uint32 value changed in its bytes (a KV is the
+** key, its type, the value): Gemma 4's shared_kv_layers raised to its 6 blocks (no layer would own a
+** cache), and a Mamba-2 d_inner of 512 in 3 heads (llama.cpp's head_dim = d_inner / n_head:
+** mamba-base.cpp) */
+static void patched_write(const char *name, const char *arch, unsigned layers, void (*set)(mk_llama *),
+                          const char *key, uint8_t from, uint8_t to) {
+  mk_llama o;
+  mk_buf b = {0};
+  char err[256];
+  size_t n = strlen(key);
+  mk_llama_defaults(&o);
+  o.arch = arch, o.layers = layers, o.embd = 256, o.ff = 512, o.heads = 4, o.heads_kv = 2, o.vocab = 4096;
+  o.experts = 4, o.experts_used = 2, o.expert_ff = 128;
+  set(&o);
+  if (!mk_gguf_llama_buf(&o, &b, err, sizeof err)) fail_msg("%s: %s", arch, err);
+  uint8_t *at = NULL;
+  for (size_t i = 0; !at && i + n + 8 <= b.len; i++)
+    if (memcmp(b.p + i, key, n) == 0) at = b.p + i + n + 4;
+  assert_non_null(at);
+  assert_true(at[0] == from && !at[1] && !at[2] && !at[3]);
+  at[0] = to;
+  assert_true(mk_write_file(lcp(name), b.p, b.len, 0, err, sizeof err));
+  mk_buf_free(&b);
+}
+
+static void test_gguf_metadata_refused(void **state) {
+  patched_write("g4kvs", "gemma4", 6, set_g4p, "gemma4.attention.shared_kv_layers", 3, 6);
+  gguf_refused(*state, "g4kvs", NULL, 0, NULL,
+               "GGUF metadata 'gemma4.attention.shared_kv_layers' (6) must be below block_count (6)");
+  patched_write("mamba2r", "mamba2", 4, set_mamba2, "mamba2.ssm.time_step_rank", 8, 3);
+  gguf_refused(*state, "mamba2r", NULL, 0, NULL,
+               "GGUF metadata 'mamba2.ssm.inner_size' 512 is not a multiple of 'mamba2.ssm.time_step_rank' 3");
+}
+
 static void set_jamba(mk_llama *o) { o->ff = 128, o->vocab = 512, o->ssm_conv = 4, o->ssm_state = 16; }
 static void test_jamba_replay(void **state) {
   newer_write(lcp("jamba"), "jamba", 7, set_jamba);
@@ -3065,7 +3108,7 @@ int main(void) {
       cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_gpu_partial_copies),
       cmocka_unit_test(test_bad_knobs),        cmocka_unit_test(test_outputs_max),
       cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_recurrent_parallel), cmocka_unit_test(test_recurrent_shortconv), cmocka_unit_test(test_shortconv_compute), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_fit_launch_catalog), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_shexp_inexact), cmocka_unit_test(test_fit_n_cpu_moe),
-      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_hybrid_kv_not_list), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_arch_families_c_llamacpp), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl), cmocka_unit_test(test_granite_nope_replay), cmocka_unit_test(test_qwen2moe_gate_replay), cmocka_unit_test(test_nemotron_h_replay), cmocka_unit_test(test_falcon_h1_replay), cmocka_unit_test(test_jamba_replay), cmocka_unit_test(test_mamba_replay), cmocka_unit_test(test_gguf_new_archs), cmocka_unit_test(test_gguf_gemma4), cmocka_unit_test(test_gguf_kimi_linear), cmocka_unit_test(test_chunked_nofa_exact),
+      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_hybrid_kv_not_list), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_arch_families_c_llamacpp), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl), cmocka_unit_test(test_granite_nope_replay), cmocka_unit_test(test_qwen2moe_gate_replay), cmocka_unit_test(test_nemotron_h_replay), cmocka_unit_test(test_falcon_h1_replay), cmocka_unit_test(test_jamba_replay), cmocka_unit_test(test_mamba_replay), cmocka_unit_test(test_gguf_metadata_refused), cmocka_unit_test(test_gguf_new_archs), cmocka_unit_test(test_gguf_gemma4), cmocka_unit_test(test_gguf_kimi_linear), cmocka_unit_test(test_chunked_nofa_exact),
       cmocka_unit_test(test_auto_moe), cmocka_unit_test(test_auto_ngl_multi),
       cmocka_unit_test(test_auto_moe_multi), cmocka_unit_test(test_overrides_no_pipeline),
       cmocka_unit_test(test_host_copies_sized), cmocka_unit_test(test_cuda_moe_reduce), cmocka_unit_test(test_deltanet_gpu), cmocka_unit_test(test_fa_mask_and_copies), cmocka_unit_test(test_cpu_host_memory), cmocka_unit_test(test_gpu_host_memory),
