@@ -46,8 +46,9 @@ return arch {
     local E, k = nn.need(tc, "num_local_experts"), nn.int(tc, "num_experts_per_tok", 1)
     local I, dense_I = nn.need(tc, "intermediate_size"), nn.need(tc, "intermediate_size_mlp")
     local step = nn.int(tc, "interleave_moe_layer_step", 1)
-    -- moe_layers: step-1, 2*step-1, ... (Llama4TextConfig)
-    local moe_L = nn.count_layers(L, function(i) return (i + 1) % step == 0 end)
+    -- moe_layers: step-1, 2*step-1, ... (Llama4TextConfig); Maverick's every other layer
+    local function is_moe(i) return (i + 1) % step == 0 end
+    local moe_L = nn.count_layers(L, is_moe)
     local tied = nn.flag(cfg, "tie_word_embeddings", nn.flag(tc, "tie_word_embeddings", false))
     local lm = mm and "language_model.model" or "model"
     local lp = lm .. ".layers.*"
@@ -55,13 +56,21 @@ return arch {
     local t = {}
     nn.attention(t, lp .. ".self_attn", { hidden = h, heads = nh, kv_heads = nkv, head_dim = d,
       count = L, qkv_bias = nn.flag(tc, "attention_bias", false), o_bias = nn.flag(tc, "attention_bias", false) })
+    local from = #t + 1
     local x = { count = moe_L * E, role = "expert" }
     nn.param(t, lp .. ".feed_forward.experts.gate_up_proj", { h, 2 * I }, x)
     nn.param(t, lp .. ".feed_forward.experts.down_proj", { I, h }, x)
     nn.linear(t, lp .. ".feed_forward.router", E, h, { count = moe_L, role = "router" })
     nn.gated_mlp(t, lp .. ".feed_forward.shared_expert", { hidden = h, width = I, count = moe_L,
       role = "shared_expert" })
+    -- layer_ids: interleaved MoE and dense layers sit where the config says, so a partial offload
+    -- (llama.cpp -ngl: the last layers) takes the MoE layers among them, not the last moe_L
+    if step > 1 then
+      nn.place(t, from, nn.layer_list(L, is_moe))
+      from = #t + 1
+    end
     nn.gated_mlp(t, lp .. ".feed_forward", { hidden = h, width = dense_I, count = L - moe_L })
+    if step > 1 then nn.place(t, from, nn.layer_list(L, function(i) return not is_moe(i) end)) end
     nn.norm(t, lp .. ".input_layernorm", h, { count = L })
     nn.norm(t, lp .. ".post_attention_layernorm", h, { count = L })
     nn.lm(t, { vocab = V, hidden = h, tied = tied, embed = lm .. ".embed_tokens", norm = lm .. ".norm",

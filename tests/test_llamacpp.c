@@ -300,6 +300,13 @@ static void test_patterned_hybrid_layers(void **state) {
   long long l30 = lc_gpu_weights(*state, jb, 3) - lc_gpu_weights(*state, jb, 2);
   assert_true(l31 >= 16ll * 3 * 14336 * 4096 / 256 * 144); /* 16 experts' gate / up / down */
   assert_true(l30 < l31 / 8);                               /* one dense MLP and a Mamba-1 mixer */
+  /* Llama 4 Maverick: interleave_moe_layer_step 2, the odd layers MoE (Llama4TextConfig moe_layers;
+  ** llama.cpp's n_moe_layer_step): layer 47 holds 128 experts, layer 46 one dense MLP */
+  const char *mv = "meta-llama/Llama-4-Maverick-17B-128E-Instruct";
+  long long l47 = lc_gpu_weights(*state, mv, 2) - lc_gpu_weights(*state, mv, 1);
+  long long l46 = lc_gpu_weights(*state, mv, 3) - lc_gpu_weights(*state, mv, 2);
+  assert_true(l47 >= 128ll * 3 * 8192 * 5120 / 256 * 144);
+  assert_true(l46 < l47 / 8);
 }
 
 /* ---- arch-families-c: Nemotron 3's MoE layers and Kimi Linear through the llama.cpp estimate.

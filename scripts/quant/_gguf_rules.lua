@@ -207,6 +207,8 @@ local function span(t, desc, q, field)
   if stars >= 2 then
     if E <= 0 or count % E ~= 0 then q.fail(field, "tensor '%s': count %d is not layers x %d experts", t.name, count, E) end
     per, nl = E, count // E
+  elseif type(t.layer_ids) == "table" and #t.layer_ids > 0 and count % #t.layer_ids == 0 then
+    per, nl = count // #t.layer_ids, #t.layer_ids -- the architecture's places (Llama 4's interleaved MoE)
   elseif L > 0 and count > L and count % L == 0 then
     per, nl = count // L, L      -- e.g. gpt-oss experts listed per expert under one "*"
   end
