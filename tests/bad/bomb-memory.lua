@@ -1,1 +1,1 @@
-local t = {} for i = 1, 1e9 do t[i] = string.rep("x", 100) .. i end
+local t = {} for i = 1, 1e9 do t[i] = string.rep("x", 65536) .. i end
