@@ -10,15 +10,21 @@ local function vision(t, vc, text_hidden)
   local side = nn.div(nn.need(vc, "image_size"), p, "image_size / patch_size")
   local ch = nn.int(vc, "num_channels", 3)
   local pre, lp = "vision_tower.vision_model", "vision_tower.vision_model.encoder.layers.*"
-  local o = { count = L, role = "other", bias = true }
+  -- The encoder layers' projections are tensor-parallel in vLLM (vllm/model_executor/models/siglip.py:
+  -- SiglipAttention's QKVParallelLinear / RowParallelLinear, SiglipMLP's ColumnParallelLinear /
+  -- RowParallelLinear), so they carry the attn / mlp roles that shard by tp; the patch and position
+  -- embeddings, the norms and the projector stay whole on every rank. gemma-3-27b-it at tp 4 prints
+  -- "Model loading took 13.1664 GB" (vllm-project/vllm#16378, V0) and 13.1665 (#15676, 0.8.2 V1):
+  -- 13.19 GiB sharded, 13.76 with the tower replicated, 13.39 with the MLP alone sharded.
+  local attn, mlp = { count = L, role = "attn", bias = true }, { count = L, role = "mlp", bias = true }
   nn.param(t, pre .. ".embeddings.patch_embedding.weight", { h, ch, p, p })
   nn.param(t, pre .. ".embeddings.patch_embedding.bias", { h })
   nn.embed(t, pre .. ".embeddings.position_embedding", side * side, h, { role = "pos_embed" })
   for _, n in ipairs { "q_proj", "k_proj", "v_proj", "out_proj" } do
-    nn.linear(t, lp .. ".self_attn." .. n, h, h, o)
+    nn.linear(t, lp .. ".self_attn." .. n, h, h, attn)
   end
-  nn.linear(t, lp .. ".mlp.fc1", I, h, o)
-  nn.linear(t, lp .. ".mlp.fc2", h, I, o)
+  nn.linear(t, lp .. ".mlp.fc1", I, h, mlp)
+  nn.linear(t, lp .. ".mlp.fc2", h, I, mlp)
   nn.norm(t, lp .. ".layer_norm1", h, { count = L, bias = true })
   nn.norm(t, lp .. ".layer_norm2", h, { count = L, bias = true })
   nn.norm(t, pre .. ".post_layernorm", h, { bias = true })

@@ -4122,6 +4122,40 @@ static void test_holdout13_v0201_tokens(void **state) {
   json_decref(j);
 }
 
+/* Hold-out (holdout14-serving), predicted before any change:
+** - vllm-project/vllm#16378 (2025-04-10, V0 model_runner.py, 0.8.3 assumed from the date) and #15676
+**   (vLLM 0.8.2, V1 gpu_model_runner.py): google/gemma-3-27b-it, tp 4: "Model loading took 13.1664 GB"
+**   and "13.1665 GB" on every rank (GiB as vLLM computes them). vramfit gave 13.76 GiB (+4.5 %): it held
+**   the 27-layer SigLIP tower whole on every rank, where vLLM shards its projections
+**   (vllm/model_executor/models/siglip.py: SiglipAttention's QKVParallelLinear / RowParallelLinear,
+**   SiglipMLP's ColumnParallelLinear / RowParallelLinear); 13.19 with them sharded (+0.16 %).
+** - vllm-project/vllm#17469 (vLLM 0.8.5, Qwen/Qwen3-30B-A3B bf16, tp 4 on 4 x A10, max-model-len 1024,
+**   max-num-seqs 1): "Model loading took 14.2474 GiB" (14.2453 here, -0.01 %).
+** - myoceane.fr "vLLM ... A100" post, its Gemma-4-26B-A4B run (vLLM 0.19.0, A100 80GB, --max-model-len
+**   131072 --enforce-eager --gpu-memory-utilization 0.9; the same page's gpt-oss-20b run is round 12's):
+**   "Model loading took 48.5 GiB", "Available KV cache memory: 21.5 GiB" (48.34, -0.3 %; 21.60, +0.5 %). */
+#define HO14(model, rt, tp, ctx, gpu)                                                                        \
+  "return { model = '" model "', runtime = { name = 'vllm', " rt " }, parallel = { tp = " tp " }, workload = " \
+  "{ kind = 'inference', context = " ctx " }, gpu = '" gpu "' }"
+static void test_holdout14_vllm(void **state) {
+  json_t *j = eval(*state, HO14("google/gemma-3-27b-it", "version = '0.8.3'", "4", "8192", "A100-80GB"));
+  gib(j, "weights_bytes", 13.1664, 0.01);
+  json_decref(j);
+  j = eval(*state, HO14("google/gemma-3-27b-it", "version = '0.8.2'", "4", "8192", "A100-80GB"));
+  gib(j, "weights_bytes", 13.1665, 0.01);
+  json_decref(j);
+  j = eval(*state, HO14("Qwen/Qwen3-30B-A3B", "version = '0.8.5', max_model_len = 1024, max_num_seqs = 1", "4", "1024",
+                        "A10-24GB"));
+  gib(j, "weights_bytes", 14.2474, 0.01);
+  json_decref(j);
+  j = eval(*state, HO14("google/gemma-4-26B-A4B-it",
+                        "version = '0.19.0', max_model_len = 131072, enforce_eager = true, gpu_memory_utilization = 0.9",
+                        "1", "131072", "A100-80GB"));
+  gib(j, "weights_bytes", 48.5, 0.01);
+  gib(j, "kv_cache_bytes", 21.5, 0.05);
+  json_decref(j);
+}
+
 /* ---- arch-families-c: Nemotron 3 (nemotron_h with MoE layers) and Kimi Linear under vLLM.
 ** NemotronH's SSM-dtype hook (vllm/model_executor/models/config.py NemotronHForCausalLMConfig,
 ** PR #29978 from 0.13.0): the config's mamba_ssm_cache_dtype ("float32" for Nemotron 3) replaces
@@ -4540,7 +4574,7 @@ int main(void) {
       cmocka_unit_test(test_rocm_sampler_sorts), cmocka_unit_test(test_sglang_rocm_aiter),
       cmocka_unit_test(test_v2_runner_holdout5), cmocka_unit_test(test_quant_70b_h200_holdout6), cmocka_unit_test(test_bnb_inflight_holdout6), cmocka_unit_test(test_marlin_holdout6), cmocka_unit_test(test_fused_experts_fp8_holdout6), cmocka_unit_test(test_gptq_kernels_holdout7), cmocka_unit_test(test_w4a16_zero_points_machete), cmocka_unit_test(test_qwen3_235b_fp8_tp4_v0271),
       cmocka_unit_test(test_v020_hybrid_tokens), cmocka_unit_test(test_v0202_hybrid_tokens), cmocka_unit_test(test_swap_space_host_only), cmocka_unit_test(test_spec_graph_downgrade), cmocka_unit_test(test_flashinfer_capture_hybrid), cmocka_unit_test(test_spec_capture_sizes),
-      cmocka_unit_test(test_holdout10_vllm), cmocka_unit_test(test_graph_hybrid_full_v0102), cmocka_unit_test(test_holdout12_vllm), cmocka_unit_test(test_holdout13_v0201_tokens), cmocka_unit_test(test_arch_families_c_vllm), cmocka_unit_test(test_holdout10_vllm_fit), cmocka_unit_test(test_fit_len_arithmetic), cmocka_unit_test(test_deepseek_v32),
+      cmocka_unit_test(test_holdout10_vllm), cmocka_unit_test(test_graph_hybrid_full_v0102), cmocka_unit_test(test_holdout12_vllm), cmocka_unit_test(test_holdout13_v0201_tokens), cmocka_unit_test(test_holdout14_vllm), cmocka_unit_test(test_arch_families_c_vllm), cmocka_unit_test(test_holdout10_vllm_fit), cmocka_unit_test(test_fit_len_arithmetic), cmocka_unit_test(test_deepseek_v32),
       cmocka_unit_test(test_qwen3_vl_vllm), cmocka_unit_test(test_qwen25_vl_mrope_cache),
       cmocka_unit_test(test_language_model_only), cmocka_unit_test(test_quantization_flag_checkpoint),
       cmocka_unit_test(test_mamba_attention_free),
