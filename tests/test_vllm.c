@@ -4133,7 +4133,17 @@ static void test_holdout13_v0201_tokens(void **state) {
 **   max-num-seqs 1): "Model loading took 14.2474 GiB" (14.2453 here, -0.01 %).
 ** - myoceane.fr "vLLM ... A100" post, its Gemma-4-26B-A4B run (vLLM 0.19.0, A100 80GB, --max-model-len
 **   131072 --enforce-eager --gpu-memory-utilization 0.9; the same page's gpt-oss-20b run is round 12's):
-**   "Model loading took 48.5 GiB", "Available KV cache memory: 21.5 GiB" (48.34, -0.3 %; 21.60, +0.5 %). */
+**   "Model loading took 48.5 GiB", "Available KV cache memory: 21.5 GiB" (48.34, -0.3 %; 21.60, +0.5 %).
+** - vllm-project/vllm#25350 (2025-09-21, 0.10.2 assumed from the date; the model is not named: 29.09 GiB
+**   of weights and 49,152 B a token in fp8 are Qwen3-30B-A3B-FP8's 48 layers x 2 x 4 KV heads x 128,
+**   block-FP8 128; the GPU is not printed, and these figures do not depend on it), --kv-cache-dtype fp8
+**   --max-model-len 100000: "Model loading took 29.09", "Available KV cache memory: 10.55 GiB", "GPU KV
+**   cache size: 230,528 tokens", "Maximum concurrency for 100,000 tokens per request: 2.31x" (pinned at
+**   10.55 GiB: 29.04, -0.16 %; 230,464 tokens, 14,404 blocks of 786,432 B, -0.03 %, the printed 10.55
+**   rounding 14,408 blocks; 2.3046x).
+** - sgl-project/sglang PR #18263 (2026-07-15, AMD, AITER attention; Qwen/Qwen3-30B-A3B-Instruct-2507 bf16,
+**   the Qwen3-30B-A3B shapes, on one MI355X): "Load weight end. ... mem usage=56.98 GB" (GiB as SGLang
+**   computes them; 56.88, -0.17 %). Its "#tokens: 1669816" comes from the PR's own budget, not scored. */
 #define HO14(model, rt, tp, ctx, gpu)                                                                        \
   "return { model = '" model "', runtime = { name = 'vllm', " rt " }, parallel = { tp = " tp " }, workload = " \
   "{ kind = 'inference', context = " ctx " }, gpu = '" gpu "' }"
@@ -4153,6 +4163,18 @@ static void test_holdout14_vllm(void **state) {
                         "1", "131072", "A100-80GB"));
   gib(j, "weights_bytes", 48.5, 0.01);
   gib(j, "kv_cache_bytes", 21.5, 0.05);
+  json_decref(j);
+  j = eval(*state, "return { model = 'Qwen/Qwen3-30B-A3B', quant = { name = 'fp8', scheme = 'block', block_size = 128 }, "
+                   "runtime = { name = 'vllm', version = '0.10.2', kv_cache_dtype = 'fp8', max_model_len = 100000, "
+                   "kv_cache_memory_bytes = 11327976243 }, workload = { kind = 'inference', context = 100000 }, "
+                   "gpu = 'H100' }");
+  gib(j, "weights_bytes", 29.09, 0.01);
+  near(j, "kv_cache_tokens", 230528, 0.001, 0);
+  near(j, "max_concurrency", 2.31, 0.005, 0.005);
+  json_decref(j);
+  j = eval(*state, "return { model = 'Qwen/Qwen3-30B-A3B', runtime = { name = 'sglang', version = '0.5.19' }, "
+                   "workload = { kind = 'inference', context = 40960 }, gpu = 'MI355X' }");
+  gib(j, "weights_bytes", 56.98, 0.01);
   json_decref(j);
 }
 
