@@ -651,6 +651,32 @@ models["Tongyi-MAI/Z-Image-Turbo"] = { arch = "zimage", config = {
     n_refiner_layers = 2, n_heads = 30, n_kv_heads = 30, norm_eps = 1e-05, qk_norm = true, cap_feat_dim = 2560,
     rope_theta = 256.0, t_scale = 1000.0, axes_dims = { 32, 48, 48 }, axes_lens = { 1536, 512, 512 } },
   text_encoder = models["Qwen/Qwen3-4B"].config } }
+-- SANA (architectures/sana.lua): transformer/config.json of Efficient-Large-Model/Sana_1600M_1024px_diffusers
+-- and Sana_600M_1024px_diffusers (their values are the convert script's, diffusers
+-- scripts/convert_sana_to_diffusers.py: 1600M = 70 heads x 32, 20 layers, cross 20 x 112; 600M = 36 x 32,
+-- 28 layers, cross 16 x 72); text_encoder/config.json is google/gemma-2-2b-it's (loaded as Gemma2Model).
+local GEMMA2_2B = {
+    architectures = { "Gemma2Model" }, attention_bias = false, attention_dropout = 0.0,
+    attn_logit_softcapping = 50.0, bos_token_id = 2, cache_implementation = "hybrid",
+    eos_token_id = 1, final_logit_softcapping = 30.0, head_dim = 256,
+    hidden_act = "gelu_pytorch_tanh", hidden_activation = "gelu_pytorch_tanh", hidden_size = 2304,
+    initializer_range = 0.02, intermediate_size = 9216, max_position_embeddings = 8192,
+    model_type = "gemma2", num_attention_heads = 8, num_hidden_layers = 26,
+    num_key_value_heads = 4, pad_token_id = 0, query_pre_attn_scalar = 256, rms_norm_eps = 1e-06,
+    rope_theta = 10000.0, sliding_window = 4096, torch_dtype = "bfloat16", vocab_size = 256000,
+}
+models["Efficient-Large-Model/Sana_1600M_1024px_diffusers"] = { arch = "sana", config = {
+  transformer = { in_channels = 32, out_channels = 32, num_attention_heads = 70, attention_head_dim = 32, num_layers = 20,
+    num_cross_attention_heads = 20, cross_attention_head_dim = 112, cross_attention_dim = 2240, caption_channels = 2304,
+    mlp_ratio = 2.5, attention_bias = false, sample_size = 32, patch_size = 1, norm_elementwise_affine = false,
+    norm_eps = 1e-06 },
+  text_encoder = GEMMA2_2B } }
+models["Efficient-Large-Model/Sana_600M_1024px_diffusers"] = { arch = "sana", config = {
+  transformer = { in_channels = 32, out_channels = 32, num_attention_heads = 36, attention_head_dim = 32, num_layers = 28,
+    num_cross_attention_heads = 16, cross_attention_head_dim = 72, cross_attention_dim = 1152, caption_channels = 2304,
+    mlp_ratio = 2.5, attention_bias = false, sample_size = 32, patch_size = 1, norm_elementwise_affine = false,
+    norm_eps = 1e-06 },
+  text_encoder = GEMMA2_2B } }
 -- HiDream-I1 (architectures/hidream.lua): transformer/config.json as diffusers'
 -- scripts/convert_hidream_to_diffusers.py writes it (the Hub's transformer/config.json: the same
 -- transformer for Full, Dev and Fast); Dev and Fast are guidance-distilled (their model cards run

@@ -569,6 +569,45 @@ static void test_zimage(void **state) {
   json_decref(k);
 }
 
+/* SANA (architectures/sana.lua): SanaTransformer2DModel 1,604,462,752 + Gemma-2-2B 2,614,341,888 +
+** AutoencoderDC 312,250,275 = 4,531,054,915. The DC-AE compresses 32x with 32 channels and the DiT
+** patch is 1: (1024/32)^2 = 1024 image tokens; the 300 prompt tokens reach the transformer through
+** cross-attention only. Hold-out, not fitted: NVlabs/Sana README "Hardware requirement": "9GB VRAM
+** is required for 0.6B model and 12GB VRAM for 1.6B model" (A100, Sana's own scripts, metric not
+** stated): bf16 at 1024 x 1024 all resident, torch.cuda.max_memory_allocated 11.2 GB (-6.5%) and
+** 9.2 GB (+2%) here; what nvidia-smi would show is 14.1 and 12.1 GB. */
+static void test_sana(void **state) {
+  json_t *j = eval(*state, "Efficient-Large-Model/Sana_1600M_1024px_diffusers", "bf16",
+                   "kind = \"image\", width = 1024, height = 1024, steps = 20", NULL);
+  assert_int_equal(tu_int(j, "model.params"), 4531054915LL);
+  assert_int_equal(tu_category(j, "weights"), 2 * 1604462752LL); /* the transformer's line, first */
+  assert_int_equal(tu_int(j, "runtime.denoiser_tokens"), 32 * 32);
+  within(tu_int(j, "runtime.peak_allocated_bytes"), 12e9 / GIB, 0.10, "Sana 1.6B (README 12GB)");
+  json_decref(j);
+  j = eval(*state, "Efficient-Large-Model/Sana_600M_1024px_diffusers", "bf16",
+           "kind = \"image\", width = 1024, height = 1024, steps = 20", NULL);
+  assert_int_equal(tu_category(j, "weights"), 2 * 591747872LL);
+  within(tu_int(j, "runtime.peak_allocated_bytes"), 9e9 / GIB, 0.10, "Sana 0.6B (README 9GB)");
+  json_decref(j);
+  /* enable_model_cpu_offload: Gemma-2-2B (4.9 GiB) alone in text encoding is the peak; the
+  ** transformer and the DC-AE decode come later, one at a time */
+  j = eval(*state, "Efficient-Large-Model/Sana_1600M_1024px_diffusers", "bf16",
+           "kind = \"image\", width = 1024, height = 1024, offload = \"model\"", NULL);
+  long long model = tu_int(j, "runtime.peak_allocated_bytes");
+  assert_true(model > 2 * 2614341888LL && model < 2 * 2614341888LL + (long long)GIB);
+  json_decref(j);
+  /* 4096 x 4096: 16,384 tokens, linear attention; the untiled decode grows with the pixels, and
+  ** AutoencoderDC's tiling (512 x 512 tiles) bounds it */
+  j = eval(*state, "Efficient-Large-Model/Sana_1600M_1024px_diffusers", "bf16",
+           "kind = \"image\", width = 4096, height = 4096", NULL);
+  json_t *k = eval(*state, "Efficient-Large-Model/Sana_1600M_1024px_diffusers", "bf16",
+                   "kind = \"image\", width = 4096, height = 4096, vae_tiling = true", NULL);
+  assert_int_equal(tu_int(j, "runtime.denoiser_tokens"), 128 * 128);
+  assert_true(tu_int(k, "runtime.peak_allocated_bytes") < tu_int(j, "runtime.peak_allocated_bytes") - 20 * (long long)GIB);
+  json_decref(k);
+  json_decref(j);
+}
+
 /* HiDream-I1 (architectures/hidream.lua): transformer 17,105,733,184 + CLIP-L with projection
 ** 123,650,304 + OpenCLIP-bigG 694,659,840 + T5-XXL 4,762,310,656 + Llama-3.1-8B-Instruct with lm_head
 ** 8,030,261,248 + FLUX.1's VAE 83,819,683 = 30,800,434,915. (1024/16)^2 image tokens + 3 x 128 text
@@ -1632,7 +1671,7 @@ int main(void) {
       cmocka_unit_test(test_gen3_opensora),   cmocka_unit_test(test_gen3_models),
       cmocka_unit_test(test_cogvideox_vae),   cmocka_unit_test(test_cogvideox_sat_decode_resident),   cmocka_unit_test(test_cogvideox_offload_table), cmocka_unit_test(test_input_images),
       cmocka_unit_test(test_cogvideox15_decode_frames), cmocka_unit_test(test_opensora_offload_without_t2i2v),
-      cmocka_unit_test(test_flux2), cmocka_unit_test(test_flux_decode_allocated), cmocka_unit_test(test_reserved_across_phases), cmocka_unit_test(test_zimage), cmocka_unit_test(test_hidream), cmocka_unit_test(test_hunyuanvideo15),
+      cmocka_unit_test(test_flux2), cmocka_unit_test(test_flux_decode_allocated), cmocka_unit_test(test_reserved_across_phases), cmocka_unit_test(test_zimage), cmocka_unit_test(test_sana), cmocka_unit_test(test_hidream), cmocka_unit_test(test_hunyuanvideo15),
       cmocka_unit_test(test_hunyuanvideo_dense_mask_v032), cmocka_unit_test(test_zimage_recipes_holdout),
       cmocka_unit_test(test_wan_docs_holdout), cmocka_unit_test(test_wan_vae_fp32_decode_holdout),
       cmocka_unit_test(test_edgedit_4090_holdout), cmocka_unit_test(test_edgedit_h200_holdout),

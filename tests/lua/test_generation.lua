@@ -70,6 +70,23 @@ eq("Z-Image-Turbo VAE (FLUX.1's)", P.params(zi.tensors, "vae"), 83819683)
 eq("Z-Image-Turbo pipeline", P.params(zi.tensors), 10261196515)
 eq("Z-Image-Turbo CFG off (distilled), batched when on", tostring(zi.pipeline.cfg) .. tostring(zi.pipeline.cfg_batched), "falsetrue")
 eq("Z-Image-Turbo prompt width = cap_feat_dim", zi.pipeline.text_hidden, 2560)
+-- SANA (architectures/sana.lua): SanaTransformer2DModel 1,604,462,752 (Sana_1600M) and 591,747,872
+-- (Sana_600M) by the diffusers layout (the paper's configuration table rounds them to 1604M and
+-- 590M; by hand, 1600M: 20 blocks x 77,920,640 + embedders, caption projection, final layer
+-- 46,049,952); Gemma-2-2B 2,614,341,888 (the count of google/gemma-2-2b's GGUF metadata and of
+-- sum(p.numel()) in public loaders); AutoencoderDC dc-ae-f32c32-sana-1.0 312,250,275 (its
+-- layout's count; no published figure was found to check it against)
+local sana = build("Efficient-Large-Model/Sana_1600M_1024px_diffusers")
+eq("Sana 1600M transformer", P.params(sana.tensors, "denoiser"), 1604462752)
+eq("Sana 1600M transformer rounds to the paper's 1604M", math.floor(P.params(sana.tensors, "denoiser") / 1e6 + 0.5), 1604)
+eq("Sana text encoder (Gemma-2-2B)", P.params(sana.tensors, "text_encoder"), 2614341888)
+eq("Sana DC-AE f32c32", P.params(sana.tensors, "vae"), 312250275)
+eq("Sana 1600M pipeline", P.params(sana.tensors), 4531054915)
+eq("Sana 600M transformer", P.params(build("Efficient-Large-Model/Sana_600M_1024px_diffusers").tensors, "denoiser"), 591747872)
+eq("Sana Mix-FFN width int(2.5 x 2240)", sana.intermediate, 5600)
+eq("Sana 32x VAE, patch 1, 32 latent channels", sana.pipeline.vae_scale * 100 + sana.pipeline.patch * 10 + sana.pipeline.latent_channels // 32, 3211)
+eq("Sana CFG batched, cross-attention (not joint)", tostring(sana.pipeline.cfg) .. tostring(sana.pipeline.cfg_batched) .. tostring(sana.pipeline.joint), "truetruefalse")
+eq("Sana prompt width = caption_channels", sana.pipeline.text_hidden, 2304)
 -- HunyuanVideo-1.5 (architectures/hunyuanvideo15.lua): DiT 8,326,608,160 (the published 8.3B),
 -- ByT5 219,314,944 and VAE 1,260,634,115 as public checkpoint translators count them;
 -- Qwen2.5-VL-7B's language model without lm_head 7,070,619,136
@@ -113,7 +130,7 @@ end
 for id, p in pairs(presets.models) do
   if ({ stable_diffusion = 1, flux = 1, sd3 = 1, pixart = 1, wan = 1, hunyuanvideo = 1, cogvideox = 1,
         ltx_video = 1, mochi = 1, opensora = 1, hunyuandit = 1, qwenimage = 1, flux2 = 1, zimage = 1,
-        hunyuanvideo15 = 1, hidream = 1 })[p.arch] then
+        hunyuanvideo15 = 1, hidream = 1, sana = 1 })[p.arch] then
     local d = build(id)
     local untagged = 0
     for _, t in ipairs(d.tensors) do if not t.component then untagged = untagged + 1 end end
