@@ -677,6 +677,12 @@ models["Efficient-Large-Model/Sana_600M_1024px_diffusers"] = { arch = "sana", co
     mlp_ratio = 2.5, attention_bias = false, sample_size = 32, patch_size = 1, norm_elementwise_affine = false,
     norm_eps = 1e-06 },
   text_encoder = GEMMA2_2B } }
+-- Chroma1-HD (architectures/chroma.lua): transformer/config.json of lodestones/Chroma1-HD (the
+-- ChromaTransformer2DModel defaults); text_encoder is T5-v1.1-XXL, vae FLUX.1's.
+models["lodestones/Chroma1-HD"] = { arch = "chroma", config = {
+  transformer = { patch_size = 1, in_channels = 64, num_layers = 19, num_single_layers = 38, attention_head_dim = 128,
+    num_attention_heads = 24, joint_attention_dim = 4096, axes_dims_rope = { 16, 56, 56 }, approximator_num_channels = 64,
+    approximator_hidden_dim = 5120, approximator_layers = 5 } } }
 -- HiDream-I1 (architectures/hidream.lua): transformer/config.json as diffusers'
 -- scripts/convert_hidream_to_diffusers.py writes it (the Hub's transformer/config.json: the same
 -- transformer for Full, Dev and Fast); Dev and Fast are guidance-distilled (their model cards run

@@ -273,13 +273,18 @@ typedef struct gen_shape {
 ** diffusers v0.32.0 and v0.32.1 HunyuanVideo (architectures/hunyuanvideo.lua): one [B, S, S]
 ** boolean built once by the transformer's forward (gen.dense_attn_mask_bools = 1), the same
 ** additive copy per attention call; Tencent-Hunyuan/HunyuanVideo issue #215 (720 x 1280 x 129,
-** S = 119,056, everything on an A800 80GB: out of memory) needs it. */
+** S = 119,056, everything on an A800 80GB: out of memory) needs it. diffusers Chroma
+** (ChromaTransformerBlock / ChromaSingleTransformerBlock, transformer_chroma.py) multiplies the
+** [B, S] padding mask, already in the latents' dtype, with its transpose: one [B, 1, S, S] mask of
+** the compute dtype and no boolean (gen.dense_attn_mask_bools 0, gen.dense_attn_mask_float), which
+** SDPA takes without a conversion and which exists whatever the attention backend. */
 static uint64_t gen_dense_mask(ectx *c, uint64_t a) {
   const scenario *s = c->s;
   if (!scn_bool(s, "gen.dense_attn_mask", false)) return 0;
   uint64_t S = scn_u64(s, "gen.tokens", 1), batch = scn_u64(s, "gen.den_batch", 1);
   uint64_t per = scn_u64(s, "gen.dense_attn_mask_bools", 2);
-  if (strcmp(scn_str(s, "gen.attention", "sdpa"), "flash") != 0) per += a * (S % 16 ? 2 : 1);
+  if (scn_bool(s, "gen.dense_attn_mask_float", false) || strcmp(scn_str(s, "gen.attention", "sdpa"), "flash") != 0)
+    per += a * (S % 16 ? 2 : 1);
   return acc_from_double(&c->acc, (double)S * (double)S * (double)batch * (double)per);
 }
 

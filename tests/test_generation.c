@@ -608,6 +608,39 @@ static void test_sana(void **state) {
   json_decref(j);
 }
 
+/* Chroma1-HD (architectures/chroma.lua): ChromaTransformer2DModel 8,899,983,424 + T5-XXL encoder
+** 4,762,310,656 + FLUX.1's VAE 83,819,683 = 13,746,113,763; the transformer in bf16 is the 17.8 GB
+** single-file checkpoint public recipes quote for the HF Files tab. (1024/16)^2 image tokens + 512
+** prompt tokens in joint attention; CFG (guidance 3.5 > 1) runs a second transformer call, so the
+** denoiser's batch stays 1; each block's dense float mask is S^2 elements of the compute dtype:
+** 4608^2 x 2 B. With enable_model_cpu_offload (the diffusers docs' example) the transformer alone
+** (16.6 GiB) and its activations are the peak. */
+static void test_chroma(void **state) {
+  json_t *j = eval(*state, "lodestones/Chroma1-HD", "bf16", "kind = \"image\", width = 1024, height = 1024, steps = 40", NULL);
+  assert_int_equal(tu_int(j, "model.params"), 13746113763LL);
+  assert_int_equal(tu_category(j, "weights"), 2 * 8899983424LL); /* the transformer's line, first */
+  assert_int_equal(tu_int(j, "runtime.denoiser_tokens"), 64 * 64 + 512);
+  json_decref(j);
+  j = eval(*state, "lodestones/Chroma1-HD", "bf16", "kind = \"image\", width = 1024, height = 1024, offload = \"model\"", NULL);
+  json_t *k = eval(*state, "lodestones/Chroma1-HD", "bf16",
+                   "kind = \"image\", width = 1024, height = 1024, offload = \"model\", cfg = false", NULL);
+  long long peak = tu_int(j, "runtime.peak_allocated_bytes");
+  assert_true(peak > 2 * 8899983424LL && peak < 2 * 8899983424LL + (long long)GIB);
+  /* the unconditional pass is a second call, not a doubled batch: the same activations */
+  assert_int_equal(tu_category(j, "activations"), tu_category(k, "activations"));
+  json_decref(k);
+  /* the dense mask, S^2 x 2 B beside the image family's 8 + 2 x ffn/hidden = 16 elements per token
+  ** x hidden and the 4 fp32 latent-sized tensors (128 x 128 x 16): exactly, and the same under
+  ** attention "flash" (the float mask is built anyway) */
+  long long S = 64 * 64 + 512, act = tu_category(j, "activations");
+  assert_int_equal(act, 2 * S * S + 2 * 16 * 3072 * S + 128 * 128 * 16 * 16);
+  k = eval(*state, "lodestones/Chroma1-HD", "bf16",
+           "kind = \"image\", width = 1024, height = 1024, offload = \"model\", attention = \"flash\"", NULL);
+  assert_int_equal(tu_category(k, "activations"), act);
+  json_decref(k);
+  json_decref(j);
+}
+
 /* HiDream-I1 (architectures/hidream.lua): transformer 17,105,733,184 + CLIP-L with projection
 ** 123,650,304 + OpenCLIP-bigG 694,659,840 + T5-XXL 4,762,310,656 + Llama-3.1-8B-Instruct with lm_head
 ** 8,030,261,248 + FLUX.1's VAE 83,819,683 = 30,800,434,915. (1024/16)^2 image tokens + 3 x 128 text
@@ -1671,7 +1704,7 @@ int main(void) {
       cmocka_unit_test(test_gen3_opensora),   cmocka_unit_test(test_gen3_models),
       cmocka_unit_test(test_cogvideox_vae),   cmocka_unit_test(test_cogvideox_sat_decode_resident),   cmocka_unit_test(test_cogvideox_offload_table), cmocka_unit_test(test_input_images),
       cmocka_unit_test(test_cogvideox15_decode_frames), cmocka_unit_test(test_opensora_offload_without_t2i2v),
-      cmocka_unit_test(test_flux2), cmocka_unit_test(test_flux_decode_allocated), cmocka_unit_test(test_reserved_across_phases), cmocka_unit_test(test_zimage), cmocka_unit_test(test_sana), cmocka_unit_test(test_hidream), cmocka_unit_test(test_hunyuanvideo15),
+      cmocka_unit_test(test_flux2), cmocka_unit_test(test_flux_decode_allocated), cmocka_unit_test(test_reserved_across_phases), cmocka_unit_test(test_zimage), cmocka_unit_test(test_sana), cmocka_unit_test(test_chroma), cmocka_unit_test(test_hidream), cmocka_unit_test(test_hunyuanvideo15),
       cmocka_unit_test(test_hunyuanvideo_dense_mask_v032), cmocka_unit_test(test_zimage_recipes_holdout),
       cmocka_unit_test(test_wan_docs_holdout), cmocka_unit_test(test_wan_vae_fp32_decode_holdout),
       cmocka_unit_test(test_edgedit_4090_holdout), cmocka_unit_test(test_edgedit_h200_holdout),

@@ -224,8 +224,11 @@ local function normalize_with(w, n, frames, keys)
   -- the attention processor expands the [B, S] padding mask to a dense [B, 1, S, S] one per
   -- call (HunyuanVideo-1.5: two boolean copies, a repeat and an &; src/gen.c gen_dense_mask);
   -- the diffusers releases up to p.dense_attn_mask_until build one [B, S, S] mask instead
-  -- (runtimes/diffusers.lua, which reads runtime.version)
-  set(n, "dense_attn_mask", p.dense_attn_mask == true); set(n, "dense_attn_mask_bools", 2)
+  -- (runtimes/diffusers.lua, which reads runtime.version); Chroma's blocks multiply a padding
+  -- mask of the latents' dtype with its transpose: no boolean copy, one mask of the compute
+  -- dtype that SDPA takes as it is (dense_attn_mask_float)
+  set(n, "dense_attn_mask", p.dense_attn_mask == true); set(n, "dense_attn_mask_bools", p.dense_attn_mask_bools or 2)
+  set(n, "dense_attn_mask_float", p.dense_attn_mask_float == true)
   -- the model's own reference scripts (runtime "reference"): what they keep in fp32
   set(n, "ref_fp32", p.ref_fp32 or "never"); set(n, "ref_vae_fp32", p.ref_vae_fp32 == true)
   set(n, "token_timestep", p.token_timestep == true)

@@ -87,6 +87,20 @@ eq("Sana Mix-FFN width int(2.5 x 2240)", sana.intermediate, 5600)
 eq("Sana 32x VAE, patch 1, 32 latent channels", sana.pipeline.vae_scale * 100 + sana.pipeline.patch * 10 + sana.pipeline.latent_channels // 32, 3211)
 eq("Sana CFG batched, cross-attention (not joint)", tostring(sana.pipeline.cfg) .. tostring(sana.pipeline.cfg_batched) .. tostring(sana.pipeline.joint), "truetruefalse")
 eq("Sana prompt width = caption_channels", sana.pipeline.text_hidden, 2304)
+-- Chroma1-HD (architectures/chroma.lua): ChromaTransformer2DModel 8,899,983,424 = FLUX.1's
+-- transformer (11,901,408,320) less its 19 x 2 + 38 modulation Linears, norm_out's Linear and the
+-- time / guidance / pooled-text embedders (3,279,710,208: the card's "3.3B") plus the
+-- distilled_guidance_layer (278,285,312: the card's "250M"); the card's "8.9 billion"; T5-XXL and
+-- FLUX.1's VAE as above
+local chroma = build("lodestones/Chroma1-HD")
+eq("Chroma1-HD transformer", P.params(chroma.tensors, "denoiser"), 8899983424)
+eq("Chroma1-HD = FLUX.1-dev transformer - modulation + approximator",
+  P.params(flux.tensors, "denoiser") - 3279710208 + 278285312, 8899983424)
+eq("Chroma1-HD T5-XXL", P.params(chroma.tensors, "text_encoder"), 4762310656)
+eq("Chroma1-HD VAE (FLUX.1's)", P.params(chroma.tensors, "vae"), 83819683)
+eq("Chroma1-HD pipeline", P.params(chroma.tensors), 13746113763)
+eq("Chroma1-HD CFG on, sequential passes", tostring(chroma.pipeline.cfg) .. tostring(chroma.pipeline.cfg_batched), "truefalse")
+eq("Chroma1-HD dense float mask, no boolean copy", tostring(chroma.pipeline.dense_attn_mask_float) .. chroma.pipeline.dense_attn_mask_bools, "true0")
 -- HunyuanVideo-1.5 (architectures/hunyuanvideo15.lua): DiT 8,326,608,160 (the published 8.3B),
 -- ByT5 219,314,944 and VAE 1,260,634,115 as public checkpoint translators count them;
 -- Qwen2.5-VL-7B's language model without lm_head 7,070,619,136
@@ -130,7 +144,7 @@ end
 for id, p in pairs(presets.models) do
   if ({ stable_diffusion = 1, flux = 1, sd3 = 1, pixart = 1, wan = 1, hunyuanvideo = 1, cogvideox = 1,
         ltx_video = 1, mochi = 1, opensora = 1, hunyuandit = 1, qwenimage = 1, flux2 = 1, zimage = 1,
-        hunyuanvideo15 = 1, hidream = 1, sana = 1 })[p.arch] then
+        hunyuanvideo15 = 1, hidream = 1, sana = 1, chroma = 1 })[p.arch] then
     local d = build(id)
     local untagged = 0
     for _, t in ipairs(d.tensors) do if not t.component then untagged = untagged + 1 end end
