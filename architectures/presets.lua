@@ -683,6 +683,14 @@ models["lodestones/Chroma1-HD"] = { arch = "chroma", config = {
   transformer = { patch_size = 1, in_channels = 64, num_layers = 19, num_single_layers = 38, attention_head_dim = 128,
     num_attention_heads = 24, joint_attention_dim = 4096, axes_dims_rope = { 16, 56, 56 }, approximator_num_channels = 64,
     approximator_hidden_dim = 5120, approximator_layers = 5 } } }
+-- Lumina-Image 2.0 (architectures/lumina2.lua): transformer/config.json of Alpha-VLLM/Lumina-Image-2.0
+-- (the Lumina2Transformer2DModel defaults with cap_feat_dim 2304); text_encoder is gemma-2-2b's
+-- config (Gemma2Model, as SANA's); vae FLUX.1's.
+models["Alpha-VLLM/Lumina-Image-2.0"] = { arch = "lumina2", config = {
+  transformer = { sample_size = 128, patch_size = 2, in_channels = 16, hidden_size = 2304, num_layers = 26,
+    num_refiner_layers = 2, num_attention_heads = 24, num_kv_heads = 8, multiple_of = 256, norm_eps = 1e-05,
+    scaling_factor = 1.0, axes_dim_rope = { 32, 32, 32 }, axes_lens = { 300, 512, 512 }, cap_feat_dim = 2304 },
+  text_encoder = GEMMA2_2B } }
 -- HiDream-I1 (architectures/hidream.lua): transformer/config.json as diffusers'
 -- scripts/convert_hidream_to_diffusers.py writes it (the Hub's transformer/config.json: the same
 -- transformer for Full, Dev and Fast); Dev and Fast are guidance-distilled (their model cards run

@@ -641,6 +641,31 @@ static void test_chroma(void **state) {
   json_decref(j);
 }
 
+/* Lumina-Image 2.0 (architectures/lumina2.lua): Lumina2Transformer2DModel 2,609,769,152 + Gemma-2-2B
+** 2,614,341,888 + FLUX.1's VAE 83,819,683 = 5,307,930,723. (1024/16)^2 image tokens + at most 256
+** prompt tokens in one sequence; CFG (guidance 4.0) is a second transformer call; Gemma runs with
+** output_hidden_states (26 layers' states in the text-encoding phase). With model offload the
+** transformer (4.9 GiB) and its activations are the peak, the decode below them. */
+static void test_lumina2(void **state) {
+  json_t *j = eval(*state, "Alpha-VLLM/Lumina-Image-2.0", "bf16", "kind = \"image\", width = 1024, height = 1024, steps = 30", NULL);
+  assert_int_equal(tu_int(j, "model.params"), 5307930723LL);
+  assert_int_equal(tu_category(j, "weights"), 2 * 2609769152LL); /* the transformer's line, first */
+  assert_int_equal(tu_int(j, "runtime.denoiser_tokens"), 64 * 64 + 256);
+  json_decref(j);
+  j = eval(*state, "Alpha-VLLM/Lumina-Image-2.0", "bf16", "kind = \"image\", width = 1024, height = 1024, offload = \"model\"", NULL);
+  json_t *k = eval(*state, "Alpha-VLLM/Lumina-Image-2.0", "bf16",
+                   "kind = \"image\", width = 1024, height = 1024, offload = \"model\", cfg = false", NULL);
+  /* 16 elements per token x hidden (the image family) and the 4 fp32 latent-sized tensors; the
+  ** unconditional pass adds nothing (a second call) */
+  long long S = 64 * 64 + 256;
+  assert_int_equal(tu_category(j, "activations"), 2 * 16 * 2304 * S + 128 * 128 * 16 * 16);
+  assert_int_equal(tu_category(k, "activations"), tu_category(j, "activations"));
+  long long peak = tu_int(j, "runtime.peak_allocated_bytes");
+  assert_true(peak > 2 * 2614341888LL && peak < 2 * 2614341888LL + (long long)GIB);
+  json_decref(k);
+  json_decref(j);
+}
+
 /* HiDream-I1 (architectures/hidream.lua): transformer 17,105,733,184 + CLIP-L with projection
 ** 123,650,304 + OpenCLIP-bigG 694,659,840 + T5-XXL 4,762,310,656 + Llama-3.1-8B-Instruct with lm_head
 ** 8,030,261,248 + FLUX.1's VAE 83,819,683 = 30,800,434,915. (1024/16)^2 image tokens + 3 x 128 text
@@ -1704,7 +1729,7 @@ int main(void) {
       cmocka_unit_test(test_gen3_opensora),   cmocka_unit_test(test_gen3_models),
       cmocka_unit_test(test_cogvideox_vae),   cmocka_unit_test(test_cogvideox_sat_decode_resident),   cmocka_unit_test(test_cogvideox_offload_table), cmocka_unit_test(test_input_images),
       cmocka_unit_test(test_cogvideox15_decode_frames), cmocka_unit_test(test_opensora_offload_without_t2i2v),
-      cmocka_unit_test(test_flux2), cmocka_unit_test(test_flux_decode_allocated), cmocka_unit_test(test_reserved_across_phases), cmocka_unit_test(test_zimage), cmocka_unit_test(test_sana), cmocka_unit_test(test_chroma), cmocka_unit_test(test_hidream), cmocka_unit_test(test_hunyuanvideo15),
+      cmocka_unit_test(test_flux2), cmocka_unit_test(test_flux_decode_allocated), cmocka_unit_test(test_reserved_across_phases), cmocka_unit_test(test_zimage), cmocka_unit_test(test_sana), cmocka_unit_test(test_chroma), cmocka_unit_test(test_lumina2), cmocka_unit_test(test_hidream), cmocka_unit_test(test_hunyuanvideo15),
       cmocka_unit_test(test_hunyuanvideo_dense_mask_v032), cmocka_unit_test(test_zimage_recipes_holdout),
       cmocka_unit_test(test_wan_docs_holdout), cmocka_unit_test(test_wan_vae_fp32_decode_holdout),
       cmocka_unit_test(test_edgedit_4090_holdout), cmocka_unit_test(test_edgedit_h200_holdout),

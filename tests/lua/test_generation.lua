@@ -101,6 +101,17 @@ eq("Chroma1-HD VAE (FLUX.1's)", P.params(chroma.tensors, "vae"), 83819683)
 eq("Chroma1-HD pipeline", P.params(chroma.tensors), 13746113763)
 eq("Chroma1-HD CFG on, sequential passes", tostring(chroma.pipeline.cfg) .. tostring(chroma.pipeline.cfg_batched), "truefalse")
 eq("Chroma1-HD dense float mask, no boolean copy", tostring(chroma.pipeline.dense_attn_mask_float) .. chroma.pipeline.dense_attn_mask_bools, "true0")
+-- Lumina-Image 2.0 (architectures/lumina2.lua): Lumina2Transformer2DModel 2,609,769,152 (the
+-- checkpoint total the Unsloth Studio diffusion catalog lists for Alpha-VLLM/Lumina-Image-2.0; by
+-- hand: 28 modulated blocks x 87,312,576 + 2 context refiners x 77,866,176 + embedders and final
+-- layer 9,284,672); Gemma-2-2B as SANA's; FLUX.1's VAE
+local lu = build("Alpha-VLLM/Lumina-Image-2.0")
+eq("Lumina-Image-2.0 transformer", P.params(lu.tensors, "denoiser"), 2609769152)
+eq("Lumina-Image-2.0 text encoder (Gemma-2-2B)", P.params(lu.tensors, "text_encoder"), 2614341888)
+eq("Lumina-Image-2.0 VAE (FLUX.1's)", P.params(lu.tensors, "vae"), 83819683)
+eq("Lumina-Image-2.0 pipeline", P.params(lu.tensors), 5307930723)
+eq("Lumina-Image-2.0 SwiGLU width 4 d rounded to 256", lu.intermediate, 9216)
+eq("Lumina-Image-2.0 CFG sequential, every Gemma layer's states", tostring(lu.pipeline.cfg) .. tostring(lu.pipeline.cfg_batched) .. lu.pipeline.te_layers, "truefalse26")
 -- HunyuanVideo-1.5 (architectures/hunyuanvideo15.lua): DiT 8,326,608,160 (the published 8.3B),
 -- ByT5 219,314,944 and VAE 1,260,634,115 as public checkpoint translators count them;
 -- Qwen2.5-VL-7B's language model without lm_head 7,070,619,136
@@ -144,7 +155,7 @@ end
 for id, p in pairs(presets.models) do
   if ({ stable_diffusion = 1, flux = 1, sd3 = 1, pixart = 1, wan = 1, hunyuanvideo = 1, cogvideox = 1,
         ltx_video = 1, mochi = 1, opensora = 1, hunyuandit = 1, qwenimage = 1, flux2 = 1, zimage = 1,
-        hunyuanvideo15 = 1, hidream = 1, sana = 1, chroma = 1 })[p.arch] then
+        hunyuanvideo15 = 1, hidream = 1, sana = 1, chroma = 1, lumina2 = 1 })[p.arch] then
     local d = build(id)
     local untagged = 0
     for _, t in ipairs(d.tensors) do if not t.component then untagged = untagged + 1 end end
