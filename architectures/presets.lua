@@ -691,6 +691,16 @@ models["Alpha-VLLM/Lumina-Image-2.0"] = { arch = "lumina2", config = {
     num_refiner_layers = 2, num_attention_heads = 24, num_kv_heads = 8, multiple_of = 256, norm_eps = 1e-05,
     scaling_factor = 1.0, axes_dim_rope = { 32, 32, 32 }, axes_lens = { 300, 512, 512 }, cap_feat_dim = 2304 },
   text_encoder = GEMMA2_2B } }
+-- HunyuanImage-2.1 (architectures/hunyuanimage.lua): transformer/config.json and vae/config.json as
+-- diffusers' scripts/convert_hunyuan_image_to_diffusers.py writes them for "hunyuanimage2.1";
+-- text_encoder is Qwen2.5-VL-7B-Instruct's config; the guider's guidance_scale 3.5.
+models["hunyuanvideo-community/HunyuanImage-2.1-Diffusers"] = { arch = "hunyuanimage", config = {
+  transformer = { in_channels = 64, out_channels = 64, num_attention_heads = 28, attention_head_dim = 128, num_layers = 20,
+    num_single_layers = 40, num_refiner_layers = 2, patch_size = { 1, 1 }, qk_norm = "rms_norm", guidance_embeds = false,
+    text_embed_dim = 3584, text_embed_2_dim = 1472, rope_theta = 256.0, rope_axes_dim = { 64, 64 } },
+  vae = { in_channels = 3, out_channels = 3, latent_channels = 64, block_out_channels = { 128, 256, 512, 512, 1024, 1024 },
+    layers_per_block = 2, spatial_compression_ratio = 32, sample_size = 384, scaling_factor = 0.75289 },
+  text_encoder = models["Qwen/Qwen2.5-VL-7B-Instruct"].config, guider = { guidance_scale = 3.5 } } }
 -- HiDream-I1 (architectures/hidream.lua): transformer/config.json as diffusers'
 -- scripts/convert_hidream_to_diffusers.py writes it (the Hub's transformer/config.json: the same
 -- transformer for Full, Dev and Fast); Dev and Fast are guidance-distilled (their model cards run

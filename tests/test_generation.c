@@ -666,6 +666,28 @@ static void test_lumina2(void **state) {
   json_decref(j);
 }
 
+/* HunyuanImage-2.1 (architectures/hunyuanimage.lua): transformer 17,425,795,520 + Qwen2.5-VL-7B
+** 8,292,166,656 + ByT5 219,314,944 + AutoencoderKLHunyuanImage 405,575,491 = 26,342,852,611. The
+** default 2048 x 2048 through the 32x VAE and patch 1: 64 x 64 image tokens + 1,128 text slots; the
+** guider's unconditional pass is a second call. The untiled decode of 2048^2 pixels at 128 channels
+** is the all-resident peak; with model offload the 32.5 GiB transformer is. */
+static void test_hunyuanimage(void **state) {
+  const char *m = "hunyuanvideo-community/HunyuanImage-2.1-Diffusers";
+  json_t *j = eval(*state, m, "bf16", "kind = \"image\"", NULL);
+  assert_int_equal(tu_int(j, "model.params"), 26342852611LL);
+  assert_int_equal(tu_category(j, "weights"), 2 * 17425795520LL); /* the transformer's line, first */
+  assert_int_equal(tu_int(j, "runtime.denoiser_tokens"), 64 * 64 + 1128);
+  /* 8 B per pixel x channel (the image family's constant) and the 4 fp32 latent-sized tensors */
+  assert_int_equal(tu_category(j, "vae_decode"), 8LL * 2048 * 2048 * 128 + 64 * 64 * 64 * 16);
+  json_decref(j);
+  j = eval(*state, m, "bf16", "kind = \"image\", offload = \"model\"", NULL);
+  long long peak = tu_int(j, "runtime.peak_allocated_bytes");
+  assert_true(peak > 2 * 17425795520LL && peak < 2 * 17425795520LL + (long long)GIB);
+  json_decref(j);
+  expect_error_of(*state, m, "diffusers", "kind = \"image\", width = 2000, height = 2048",
+                  "workload.width: 2000 is not a multiple of 32 (VAE factor 32 x patch size 1)");
+}
+
 /* HiDream-I1 (architectures/hidream.lua): transformer 17,105,733,184 + CLIP-L with projection
 ** 123,650,304 + OpenCLIP-bigG 694,659,840 + T5-XXL 4,762,310,656 + Llama-3.1-8B-Instruct with lm_head
 ** 8,030,261,248 + FLUX.1's VAE 83,819,683 = 30,800,434,915. (1024/16)^2 image tokens + 3 x 128 text
@@ -1729,7 +1751,7 @@ int main(void) {
       cmocka_unit_test(test_gen3_opensora),   cmocka_unit_test(test_gen3_models),
       cmocka_unit_test(test_cogvideox_vae),   cmocka_unit_test(test_cogvideox_sat_decode_resident),   cmocka_unit_test(test_cogvideox_offload_table), cmocka_unit_test(test_input_images),
       cmocka_unit_test(test_cogvideox15_decode_frames), cmocka_unit_test(test_opensora_offload_without_t2i2v),
-      cmocka_unit_test(test_flux2), cmocka_unit_test(test_flux_decode_allocated), cmocka_unit_test(test_reserved_across_phases), cmocka_unit_test(test_zimage), cmocka_unit_test(test_sana), cmocka_unit_test(test_chroma), cmocka_unit_test(test_lumina2), cmocka_unit_test(test_hidream), cmocka_unit_test(test_hunyuanvideo15),
+      cmocka_unit_test(test_flux2), cmocka_unit_test(test_flux_decode_allocated), cmocka_unit_test(test_reserved_across_phases), cmocka_unit_test(test_zimage), cmocka_unit_test(test_sana), cmocka_unit_test(test_chroma), cmocka_unit_test(test_lumina2), cmocka_unit_test(test_hunyuanimage), cmocka_unit_test(test_hidream), cmocka_unit_test(test_hunyuanvideo15),
       cmocka_unit_test(test_hunyuanvideo_dense_mask_v032), cmocka_unit_test(test_zimage_recipes_holdout),
       cmocka_unit_test(test_wan_docs_holdout), cmocka_unit_test(test_wan_vae_fp32_decode_holdout),
       cmocka_unit_test(test_edgedit_4090_holdout), cmocka_unit_test(test_edgedit_h200_holdout),

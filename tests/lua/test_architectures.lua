@@ -616,7 +616,7 @@ if p then
   local listed = {}
   for _, n in ipairs(ARCH_FILES) do listed[n .. ".lua"] = true end
   for _, n in ipairs { "sd", "flux", "sd3", "pixart", "wan", "hunyuanvideo", "cogvideox", "ltx", "mochi", "opensora",
-                       "hunyuandit", "qwenimage", "flux2", "zimage", "hunyuanvideo15", "hidream", "sana", "chroma", "lumina2" } do
+                       "hunyuandit", "qwenimage", "flux2", "zimage", "hunyuanvideo15", "hidream", "sana", "chroma", "lumina2", "hunyuanimage" } do
     listed[n .. ".lua"] = true -- pipelines: tests/lua/test_generation.lua
   end
   for f in p:lines() do
@@ -644,7 +644,7 @@ local ids = {}
 -- diffusion/video pipelines (multi-component descriptions) are checked by tests/lua/test_generation.lua
 local PIPELINES = { stable_diffusion = true, flux = true, sd3 = true, pixart = true, wan = true, hunyuanvideo = true,
                     cogvideox = true, ltx_video = true, mochi = true, opensora = true, hunyuandit = true,
-                    qwenimage = true, flux2 = true, zimage = true, hunyuanvideo15 = true, hidream = true, sana = true, chroma = true, lumina2 = true }
+                    qwenimage = true, flux2 = true, zimage = true, hunyuanvideo15 = true, hidream = true, sana = true, chroma = true, lumina2 = true, hunyuanimage = true }
 for id, m in pairs(presets.models) do
   if not PIPELINES[m.arch] then ids[#ids + 1] = id end
 end

@@ -112,6 +112,20 @@ eq("Lumina-Image-2.0 VAE (FLUX.1's)", P.params(lu.tensors, "vae"), 83819683)
 eq("Lumina-Image-2.0 pipeline", P.params(lu.tensors), 5307930723)
 eq("Lumina-Image-2.0 SwiGLU width 4 d rounded to 256", lu.intermediate, 9216)
 eq("Lumina-Image-2.0 CFG sequential, every Gemma layer's states", tostring(lu.pipeline.cfg) .. tostring(lu.pipeline.cfg_batched) .. lu.pipeline.te_layers, "truefalse26")
+-- HunyuanImage-2.1 (architectures/hunyuanimage.lua): HunyuanImageTransformer2DModel 17,425,795,520
+-- (the checkpoint total the Unsloth Studio diffusion catalog lists for
+-- hunyuanvideo-community/HunyuanImage-2.1-Diffusers); Qwen2.5-VL-7B-Instruct whole, 8,292,166,656
+-- (its preset, as Qwen-Image's); the glyph ByT5 219,314,944 (as HunyuanVideo-1.5's);
+-- AutoencoderKLHunyuanImage 405,575,491 (its layout's count; no published figure found)
+local hyi = build("hunyuanvideo-community/HunyuanImage-2.1-Diffusers")
+eq("HunyuanImage-2.1 transformer", P.params(hyi.tensors, "denoiser"), 17425795520)
+eq("HunyuanImage-2.1 text encoder (Qwen2.5-VL-7B)", P.params(hyi.tensors, "text_encoder"), 8292166656)
+eq("HunyuanImage-2.1 ByT5", P.params(hyi.tensors, "text_encoder_2"), 219314944)
+eq("HunyuanImage-2.1 VAE", P.params(hyi.tensors, "vae"), 405575491)
+eq("HunyuanImage-2.1 pipeline", P.params(hyi.tensors), 26342852611)
+eq("HunyuanImage-2.1 32x VAE, 64 channels, 2048 default", hyi.pipeline.vae_scale * 100000 + hyi.pipeline.latent_channels * 10000 + hyi.pipeline.default_side, 3200000 + 640000 + 2048)
+eq("HunyuanImage-2.1 guider: sequential CFG", tostring(hyi.pipeline.cfg) .. tostring(hyi.pipeline.cfg_batched), "truefalse")
+eq("HunyuanImage-2.1 text slots 1000 + 128", hyi.pipeline.text_len, 1128)
 -- HunyuanVideo-1.5 (architectures/hunyuanvideo15.lua): DiT 8,326,608,160 (the published 8.3B),
 -- ByT5 219,314,944 and VAE 1,260,634,115 as public checkpoint translators count them;
 -- Qwen2.5-VL-7B's language model without lm_head 7,070,619,136
@@ -155,7 +169,7 @@ end
 for id, p in pairs(presets.models) do
   if ({ stable_diffusion = 1, flux = 1, sd3 = 1, pixart = 1, wan = 1, hunyuanvideo = 1, cogvideox = 1,
         ltx_video = 1, mochi = 1, opensora = 1, hunyuandit = 1, qwenimage = 1, flux2 = 1, zimage = 1,
-        hunyuanvideo15 = 1, hidream = 1, sana = 1, chroma = 1, lumina2 = 1 })[p.arch] then
+        hunyuanvideo15 = 1, hidream = 1, sana = 1, chroma = 1, lumina2 = 1, hunyuanimage = 1 })[p.arch] then
     local d = build(id)
     local untagged = 0
     for _, t in ipairs(d.tensors) do if not t.component then untagged = untagged + 1 end end
