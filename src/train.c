@@ -49,6 +49,7 @@ void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t) {
   t->op_row = scn_u64(s, "train.op_row_elems", 0);
   t->free_logits = scn_bool(s, "runtime.free_logits", false);
   t->pp_outputs = scn_bool(s, "runtime.pp_outputs", true);
+  t->kbit_stream = scn_bool(s, "train.kbit_stream", false);
   t->virtual_tokens = scn_u64(s, "train.virtual_tokens", 0);
   t->layer_extra = scn_u64(s, "train.layer_extra_elems", 0);
   t->encode = scn_u64(s, "train.encode_bytes", 0);
@@ -812,6 +813,13 @@ static void lm_activations(ectx *c, const train_cfg *t, uint64_t a, train_parts 
   uint64_t work = 0;
   p->act = kept_activations(c, t, per_layer, input, bytes_ceildiv(model_layers(c), s->pp), &work);
   p->pp_kept = p->act, p->pp_per_layer = per_layer, p->pp_input = input;
+  /* runtime.kbit_prepare (workloads/train.lua kbit_part): fp32 norms turn the residual stream
+  ** fp32 from the first block's MLP on (a bitsandbytes Linear4bit returns its input's dtype),
+  ** so the inputs of the later blocks and the final norm's are 4 B, not a, per element */
+  if (t->kbit_stream && a < 4) {
+    uint64_t blocks = bytes_ceildiv(model_layers(c), s->pp);
+    p->act = acc_add(A, p->act, acc_mul(A, acc_mul3(A, tokens, c->m->hidden, 4 - a), blocks));
+  }
   /* LoHa's delta weight, saved by F.linear in the adapters' output dtype */
   p->act = acc_add(A, p->act, acc_mul(A, bytes_ceildiv(t->weight_saved, model_parallel(c)), t->adapter_bytes ? t->adapter_bytes : a));
   if (s->pp > 1) {

@@ -28,6 +28,8 @@ typedef struct train_cfg {
                                                ** layer, column- and row-parallel (peft.lua op_sac) */
   bool free_logits;                            /* the loop drops the logits before backward (torchtitan) */
   bool pp_outputs;                             /* PyTorch pipelining keeps every last-stage output */
+  bool kbit_stream;                            /* fp32 residual stream after the first block (PEFT's
+                                               ** prepare_model_for_kbit_training under TRL) */
   uint64_t encode;                             /* VAE encoding each step (no precomputed latents) */
   uint64_t layer_extra;                        /* elements per token and layer beyond the LLM block (DiTs) */
   uint64_t act_elems, act_ckpt, act_block;     /* a UNet's saved activations per sample (train_gen.lua) */

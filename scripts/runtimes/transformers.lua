@@ -85,10 +85,11 @@ return runtime {
   -- expandable_segments: a training run under PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True,
   -- as Unsloth's unsloth/__init__.py sets it since c599ae0f2 (2024-03-17, #249; torch >= 2.2)
   -- (src/train.c train_slack_expandable)
+  -- kbit_prepare: PEFT's prepare_model_for_kbit_training under TRL (workloads/train.lua kbit_part)
   knobs = { cache = { "dynamic", "static", "offloaded", "offloaded_static", "quantized" }, torch = "string",
             peft = "string", autocast_adapter_dtype = "bool",
             cache_backend = { "quanto", "hqq" }, cache_nbits = "int", cache_q_group_size = "int",
-            cache_residual_length = "int", expandable_segments = "bool" },
+            cache_residual_length = "int", expandable_segments = "bool", kbit_prepare = "bool" },
   knob_docs = {
     cache = "generate()'s cache_implementation (offloaded: two layers' K/V on the GPU; quantized: QuantizedCache)",
     torch = "the PyTorch release under the Trainer (before 2.0 zero_grad kept gradients)",
@@ -99,6 +100,7 @@ return runtime {
     cache_q_group_size = "QuantizedCache's q_group_size (64)",
     cache_residual_length = "QuantizedCache's residual_length (128): recent tokens kept unquantized",
     expandable_segments = "PYTORCH_CUDA_ALLOC_CONF expandable_segments:True: reserved = allocated peak in 20 MiB pages, no fragmentation share (Unsloth and axolotl set it for training)",
+    kbit_prepare = "QLoRA base prepared by PEFT's prepare_model_for_kbit_training as TRL's SFTTrainer runs it: fp32 norms, so an fp32 residual stream after the first block",
   },
   modelled = true,
   normalize = normalize,

@@ -570,6 +570,31 @@ local function fp8_part(w, n, desc)
   end
 end
 
+-- runtime.kbit_prepare (transformers): the 4-bit base made ready as TRL's SFTTrainer does it
+-- for a bitsandbytes model given a peft_config (trl 0.13 sft_trainer.py): PEFT's
+-- prepare_model_for_kbit_training casts every fp16 / bf16 parameter to fp32 ("cast all non
+-- INT8 parameters to fp32", peft/utils/other.py), then with bf16 peft_module_casting_to_bf16
+-- (trl/trainer/utils.py) takes lm_head / embed_tokens back to bf16 and keeps every module
+-- named "norm" in fp32. A norm's output is then fp32, and a bitsandbytes Linear4bit returns
+-- its input's dtype (bnb/nn/modules.py Linear4bit.forward: out.to(inp_dtype)), so the first
+-- block's MLP (its gate / up / down projections fed by the fp32 post-attention norm) adds an
+-- fp32 tensor to the bf16 residual: the residual stream, and the input every later block
+-- checkpoints, is fp32 from the second block on (src/train.c train_activations). The
+-- recomputed block's own fp32 intermediates are not modelled. fms-acceleration keeps it out
+-- of its accelerated QLoRA ("the stock one in peft will introduce extraneous casting",
+-- plugins/accelerated-peft framework_plugin_bnb.py at 24bdadb): its a100_80gb.csv rows give
+-- the difference, 4,295,499,776 B at 4 x 4096 tokens (31 fp32 block inputs and the final
+-- norm's: 32 x 16,384 x 4,096 x 2 B = 4,294,967,296).
+local function kbit_part(n, method)
+  local k = n.knobs.kbit_prepare
+  if k == nil then return end
+  k = bool_field(k, "runtime.kbit_prepare")
+  if k and method ~= "qlora" then
+    fail("runtime.kbit_prepare", "prepares a 4-bit base (method qlora), got method %s", method)
+  end
+  n.extra["train.kbit_stream"] = k
+end
+
 local function normalize(w, n, cfg)
   strict("workload", w, TRAIN_KEYS)
   local method = enum_field(w.method or "full", "workload.method", METHODS)
@@ -604,6 +629,7 @@ local function normalize(w, n, cfg)
     local x = n.extra
     x["train.save_attn_in"], x["train.save_o_in"], x["train.save_mlp_in"], x["train.save_down_in"] = true, true, true, true
   end
+  kbit_part(n, method)
   fp8_part(w, n, desc)
   offload_part(w, n)
   era_part(n, desc)
