@@ -1455,4 +1455,36 @@ models["mistralai/Mamba-Codestral-7B-v0.1"] = { arch = "mamba", config = {
   tie_word_embeddings = false, layer_norm_epsilon = 1e-05, residual_in_fp32 = true, torch_dtype = "bfloat16" } }
 aliases["tiiuae/falcon-mamba-7b-instruct"] = "tiiuae/falcon-mamba-7b"
 
+-- ---- arch-dense: OLMo 3, ...
+-- OLMo 3 (olmo3): the config.json fields as public copies quote them. Olmo-3-1125-32B: hidden 5120,
+-- 64 layers, 40/8 heads (head_dim 128), 27648, vocab 100278, max_position 65536, rope_theta 500000 with
+-- YaRN x8 over 8192 on the full layers, sliding_window 4096, layer_types 3 sliding + 1 full repeated
+-- (a TT-Metal bring-up note "from config.json"); Olmo-3-1025-7B: hidden 4096, 32 layers, 32/32 heads,
+-- 11008, the same vocabulary, window and RoPE (a model card summary, an inference engine's config test
+-- of the 7B's shapes). Untied lm_head on both.
+local function olmo3_layer_types(n)
+  local lt = {}
+  for i = 1, n do lt[i] = i % 4 == 0 and "full_attention" or "sliding_attention" end
+  return lt
+end
+local OLMO3_ROPE = { attention_factor = 1.2079441541679836, beta_fast = 32.0, beta_slow = 1.0, factor = 8.0,
+                     original_max_position_embeddings = 8192, rope_type = "yarn" }
+models["allenai/Olmo-3-1025-7B"] = { arch = "olmo3", config = {
+  architectures = { "Olmo3ForCausalLM" }, attention_bias = false, hidden_act = "silu", hidden_size = 4096,
+  intermediate_size = 11008, layer_types = olmo3_layer_types(32), max_position_embeddings = 65536,
+  model_type = "olmo3", num_attention_heads = 32, num_hidden_layers = 32, num_key_value_heads = 32,
+  rope_scaling = OLMO3_ROPE, rope_theta = 500000, sliding_window = 4096,
+  tie_word_embeddings = false, torch_dtype = "bfloat16", vocab_size = 100278 } }
+models["allenai/Olmo-3-1125-32B"] = { arch = "olmo3", config = {
+  architectures = { "Olmo3ForCausalLM" }, attention_bias = false, hidden_act = "silu", hidden_size = 5120,
+  intermediate_size = 27648, layer_types = olmo3_layer_types(64), max_position_embeddings = 65536,
+  model_type = "olmo3", num_attention_heads = 40, num_hidden_layers = 64, num_key_value_heads = 8,
+  rope_scaling = OLMO3_ROPE, rope_theta = 500000, sliding_window = 4096,
+  tie_word_embeddings = false, torch_dtype = "bfloat16", vocab_size = 100278 } }
+aliases["allenai/Olmo-3-7B-Instruct"] = "allenai/Olmo-3-1025-7B"
+aliases["allenai/Olmo-3-7B-Think"] = "allenai/Olmo-3-1025-7B"
+aliases["allenai/Olmo-3-32B-Think"] = "allenai/Olmo-3-1125-32B"
+aliases["allenai/Olmo-3.1-32B-Instruct"] = "allenai/Olmo-3-1125-32B"
+aliases["allenai/Olmo-3.1-32B-Think"] = "allenai/Olmo-3-1125-32B"
+
 return { models = models, aliases = aliases }

@@ -112,6 +112,11 @@ GGUF_ARCH.gemma4 = "gemma4_text"
 GGUF_ARCH["kimi-linear"] = "kimi_linear"
 GGUF_ARCH["falcon-h1"] = "falcon_h1"
 GGUF_ARCH.jamba = "jamba"
+-- OLMo 3 converts as "olmo2" (convert_hf_to_gguf.py registers Olmo3ForCausalLM with Olmo2Model) and
+-- writes attention.sliding_window; llama.cpp's olmo2 load_hparams then slides that window on 3 layers
+-- in 4 (set_swa_pattern(4): every 4th layer global), Olmo3Config's default pattern, which olmo3 builds
+-- when layer_types is absent
+GGUF_ARCH.olmo2 = function(md) return (md["attention.sliding_window"] or 0) > 0 and "olmo3" or "olmo2" end
 
 local GGUF_DTYPE = { F32 = "fp32", F16 = "fp16", BF16 = "bf16", F64 = "fp64", I8 = "int8",
                      I16 = "int16", I32 = "int32", I64 = "int64" }
@@ -386,6 +391,7 @@ local function period_of(path, ids, L, what)
   return p, off
 end
 M.period_of = period_of -- for the tests
+M.gguf_arch = GGUF_ARCH -- for the tests: general.architecture -> model_type
 -- arch-mamba: attention-free Mamba-1 / Mamba-2 (llama.cpp conversion/mamba.py MambaModel /
 -- Mamba2Model, src/llama-model.cpp LLM_ARCH_MAMBA / LLM_ARCH_MAMBA2): attention.head_count 0,
 -- feed_forward_length 0, context_length 2^20; d_inner ssm.inner_size, ssm.state_size,

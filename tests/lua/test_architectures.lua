@@ -392,6 +392,18 @@ EXPECTED_WINDOWS["google/gemma-4-26B-A4B-it"] = { [1024] = 25, full = 5 }
 EXPECTED_WINDOWS["google/gemma-4-E4B-it"]     = { [512] = 20, full = 4 }
 EXPECTED_WINDOWS["google/gemma-4-E2B-it"]     = { [512] = 12, full = 3 }
 -- ---- end gemma4
+-- ---- arch-dense: OLMo 3, ...
+-- OLMo 3: Olmo-3-1025-7B 7,298,011,136 (the parameter count the Hub lists for its fine-tunes, e.g.
+-- farhatkevin/olmo3-7b-mt-chicken_all_100b "7.298.011.136 parametros", and an MFU callback's logged
+-- num_params=7298011136 for an Olmo 3 7B SFT run); Olmo-3-1125-32B 32,233,522,176 (a study's model-size
+-- table: olmo3_32b_bits = 32233522176 * 16 beside the 7B's 7298011136). Hand-check, 7B: 32 x (attention
+-- 67,108,864 + q/k norms 8,192 + MLP 135,266,304 + post-norms 8,192) + 2 x 410,738,688 + 4,096.
+EXPECTED_PARAMS["allenai/Olmo-3-1025-7B"]   = 7298011136
+EXPECTED_PARAMS["allenai/Olmo-3-1125-32B"]  = 32233522176
+EXPECTED_KV_BF16["allenai/Olmo-3-1025-7B"]  = 2 * 32 * 32 * 128 * 2  -- 524,288 (24 of the 32 layers windowed)
+EXPECTED_KV_BF16["allenai/Olmo-3-1125-32B"] = 2 * 64 * 8 * 128 * 2   -- 262,144
+EXPECTED_WINDOWS["allenai/Olmo-3-1025-7B"]  = { [4096] = 24, full = 8 }
+EXPECTED_WINDOWS["allenai/Olmo-3-1125-32B"] = { [4096] = 48, full = 16 }
 
 local passed, failed = 0, 0
 local function check(ok, msg)
@@ -1490,6 +1502,37 @@ do
       for _, g in ipairs(d.kv) do check(g.expanded_heads == nil, id .. ": Kimi Linear keeps the latent under transformers") end
     end
   end
+end
+
+-- arch-dense: OLMo 3 is OLMo 2's tensors with Olmo3Config's sliding layers
+do
+  local d = built["allenai/Olmo-3-1025-7B"]
+  if check(d ~= nil, "Olmo-3-1025-7B built") then
+    local n = {}
+    for _, t in ipairs(d.tensors) do n[t.name] = t end
+    check(n["model.layers.*.self_attn.q_norm.weight"].shape[1] == 32 * 128 and n["model.layers.*.input_layernorm.weight"] == nil
+          and n["model.layers.*.post_feedforward_layernorm.weight"] ~= nil, "olmo3: whole-projection q norm, post-norms only")
+    -- without layer_types, Olmo3Config.__post_init__'s default: layer i global when (i + 1) % 4 == 0
+    local c = cfg_of("allenai/Olmo-3-1125-32B"); c.layer_types = nil
+    local k = build("olmo3", c).kv
+    check(#k == 2 and k[1].window == nil and k[1].layers == 16 and k[2].window == 4096 and k[2].layers == 48,
+          "olmo3: default 3:1 pattern without layer_types")
+    -- without sliding_window, Olmo3Config's default 4096
+    c.sliding_window = nil
+    k = build("olmo3", c).kv
+    check(k[2] and k[2].window == 4096, "olmo3: sliding_window defaults to 4096")
+    c = cfg_of("allenai/Olmo-3-1125-32B"); c.layer_types[64] = nil
+    check(err_of(build, "olmo3", c) == "config: field 'layer_types' has 63 entries, expected 64",
+          "olmo3: a short layer_types is refused naming the field")
+    -- OLMo 2 stays global everywhere whatever sliding_window says
+    c = cfg_of("allenai/OLMo-2-1124-7B"); c.sliding_window = 4096
+    k = build("olmo2", c).kv
+    check(#k == 1 and k[1].window == nil, "olmo2: no sliding window")
+  end
+  -- an "olmo2" GGUF with attention.sliding_window is an OLMo 3 (llama.cpp's olmo2 hparams: pattern 4)
+  local ga = ENV.require("model_files").gguf_arch.olmo2
+  check(ga({ ["attention.sliding_window"] = 4096 }) == "olmo3" and ga({}) == "olmo2"
+        and ga({ ["attention.sliding_window"] = 0 }) == "olmo2", "gguf: olmo2 with a window reads as olmo3")
 end
 
 if os.getenv("VERBOSE") then
