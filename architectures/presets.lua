@@ -1455,7 +1455,7 @@ models["mistralai/Mamba-Codestral-7B-v0.1"] = { arch = "mamba", config = {
   tie_word_embeddings = false, layer_norm_epsilon = 1e-05, residual_in_fp32 = true, torch_dtype = "bfloat16" } }
 aliases["tiiuae/falcon-mamba-7b-instruct"] = "tiiuae/falcon-mamba-7b"
 
--- ---- arch-dense: OLMo 3, ...
+-- ---- arch-dense: OLMo 3, Apertus, ...
 -- OLMo 3 (olmo3): the config.json fields as public copies quote them. Olmo-3-1125-32B: hidden 5120,
 -- 64 layers, 40/8 heads (head_dim 128), 27648, vocab 100278, max_position 65536, rope_theta 500000 with
 -- YaRN x8 over 8192 on the full layers, sliding_window 4096, layer_types 3 sliding + 1 full repeated
@@ -1486,5 +1486,27 @@ aliases["allenai/Olmo-3-7B-Think"] = "allenai/Olmo-3-1025-7B"
 aliases["allenai/Olmo-3-32B-Think"] = "allenai/Olmo-3-1125-32B"
 aliases["allenai/Olmo-3.1-32B-Instruct"] = "allenai/Olmo-3-1125-32B"
 aliases["allenai/Olmo-3.1-32B-Think"] = "allenai/Olmo-3-1125-32B"
+
+-- Apertus (apertus): Apertus-8B-2509's config.json as an Ollama MLX-runner test quotes it (hidden 4096,
+-- 21504, 32 layers, 32/8 heads, vocab 131072, max_position 65536, rope_theta 12,000,000 with llama3
+-- scaling x8 over 8192, xielu, qk_norm, no biases, untied, bfloat16). Apertus-70B-2509: hidden 8192,
+-- 43008, 80 layers, 64/8 heads, the same vocabulary and RoPE (the 70B dimensions the same test suite
+-- checks; their count is llama.cpp's n_params of an Apertus 70B GGUF, see the tests).
+local APERTUS_ROPE = { factor = 8.0, high_freq_factor = 4.0, low_freq_factor = 1.0,
+                       original_max_position_embeddings = 8192, rope_type = "llama3" }
+models["swiss-ai/Apertus-8B-2509"] = { arch = "apertus", config = {
+  architectures = { "ApertusForCausalLM" }, attention_bias = false, hidden_act = "xielu", hidden_size = 4096,
+  intermediate_size = 21504, max_position_embeddings = 65536, mlp_bias = false, model_type = "apertus",
+  num_attention_heads = 32, num_hidden_layers = 32, num_key_value_heads = 8, rms_norm_eps = 1e-05,
+  rope_scaling = APERTUS_ROPE, rope_theta = 12000000, tie_word_embeddings = false, torch_dtype = "bfloat16",
+  vocab_size = 131072 } }
+models["swiss-ai/Apertus-70B-2509"] = { arch = "apertus", config = {
+  architectures = { "ApertusForCausalLM" }, attention_bias = false, hidden_act = "xielu", hidden_size = 8192,
+  intermediate_size = 43008, max_position_embeddings = 65536, mlp_bias = false, model_type = "apertus",
+  num_attention_heads = 64, num_hidden_layers = 80, num_key_value_heads = 8, rms_norm_eps = 1e-05,
+  rope_scaling = APERTUS_ROPE, rope_theta = 12000000, tie_word_embeddings = false, torch_dtype = "bfloat16",
+  vocab_size = 131072 } }
+aliases["swiss-ai/Apertus-8B-Instruct-2509"] = "swiss-ai/Apertus-8B-2509"
+aliases["swiss-ai/Apertus-70B-Instruct-2509"] = "swiss-ai/Apertus-70B-2509"
 
 return { models = models, aliases = aliases }

@@ -116,6 +116,8 @@ GGUF_ARCH.jamba = "jamba"
 -- writes attention.sliding_window; llama.cpp's olmo2 load_hparams then slides that window on 3 layers
 -- in 4 (set_swa_pattern(4): every 4th layer global), Olmo3Config's default pattern, which olmo3 builds
 -- when layer_types is absent
+-- arch-dense: Apertus (LLM_ARCH_APERTUS, "apertus": its xIELU scalars are metadata arrays, no tensors)
+GGUF_ARCH.apertus = "apertus"
 GGUF_ARCH.olmo2 = function(md) return (md["attention.sliding_window"] or 0) > 0 and "olmo3" or "olmo2" end
 
 local GGUF_DTYPE = { F32 = "fp32", F16 = "fp16", BF16 = "bf16", F64 = "fp64", I8 = "int8",

@@ -15,6 +15,8 @@ for _, n in ipairs { "internlm", "glm4", "exaone4", "seed_oss", "hunyuan", "erni
 for _, n in ipairs { "kimi_linear", "minimax" } do ARCH_FILES[#ARCH_FILES + 1] = n end
 -- arch-mamba
 ARCH_FILES[#ARCH_FILES + 1] = "mamba"
+-- arch-dense
+for _, n in ipairs { "apertus" } do ARCH_FILES[#ARCH_FILES + 1] = n end
 
 -- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
 -- models_README.md derives / that public model cards report, as noted).
@@ -392,7 +394,7 @@ EXPECTED_WINDOWS["google/gemma-4-26B-A4B-it"] = { [1024] = 25, full = 5 }
 EXPECTED_WINDOWS["google/gemma-4-E4B-it"]     = { [512] = 20, full = 4 }
 EXPECTED_WINDOWS["google/gemma-4-E2B-it"]     = { [512] = 12, full = 3 }
 -- ---- end gemma4
--- ---- arch-dense: OLMo 3, ...
+-- ---- arch-dense: OLMo 3, Apertus, ...
 -- OLMo 3: Olmo-3-1025-7B 7,298,011,136 (the parameter count the Hub lists for its fine-tunes, e.g.
 -- farhatkevin/olmo3-7b-mt-chicken_all_100b "7.298.011.136 parametros", and an MFU callback's logged
 -- num_params=7298011136 for an Olmo 3 7B SFT run); Olmo-3-1125-32B 32,233,522,176 (a study's model-size
@@ -404,6 +406,17 @@ EXPECTED_KV_BF16["allenai/Olmo-3-1025-7B"]  = 2 * 32 * 32 * 128 * 2  -- 524,288 
 EXPECTED_KV_BF16["allenai/Olmo-3-1125-32B"] = 2 * 64 * 8 * 128 * 2   -- 262,144
 EXPECTED_WINDOWS["allenai/Olmo-3-1025-7B"]  = { [4096] = 24, full = 8 }
 EXPECTED_WINDOWS["allenai/Olmo-3-1125-32B"] = { [4096] = 48, full = 16 }
+-- Apertus-8B-2509: 8,053,338,176 parameters, the count a published A40 analysis of Apertus-8B-Instruct-2509
+-- prints ("Parameters: 8,053,338,176 (8.05 Billion)"), model.parameters(): the xIELU alpha_p / alpha_n
+-- {1} of each layer in, its beta / eps buffers out; with those 64 buffers the checkpoint holds
+-- 8,053,338,240 BF16 values, as a vLLM integration note on the 2509 checkpoint gives it (checked below).
+-- Apertus 70B: a llama.cpp server of an Apertus 70B GGUF reports 70,599,864,384 parameters: this
+-- inventory's 70,599,864,480, less the 2 x 80 xIELU scalars the GGUF keeps as metadata, plus llama.cpp's
+-- rope_freqs {64} of llama3 RoPE scaling (checked below).
+EXPECTED_PARAMS["swiss-ai/Apertus-8B-2509"]   = 8053338176
+EXPECTED_PARAMS["swiss-ai/Apertus-70B-2509"]  = 70599864480
+EXPECTED_KV_BF16["swiss-ai/Apertus-8B-2509"]  = 2 * 32 * 8 * 128 * 2  -- 131,072
+EXPECTED_KV_BF16["swiss-ai/Apertus-70B-2509"] = 2 * 80 * 8 * 128 * 2  -- 327,680
 
 local passed, failed = 0, 0
 local function check(ok, msg)
@@ -1533,6 +1546,30 @@ do
   local ga = ENV.require("model_files").gguf_arch.olmo2
   check(ga({ ["attention.sliding_window"] = 4096 }) == "olmo3" and ga({}) == "olmo2"
         and ga({ ["attention.sliding_window"] = 0 }) == "olmo2", "gguf: olmo2 with a window reads as olmo3")
+end
+
+-- arch-dense: Apertus's non-gated xIELU MLP and its stored scalars
+do
+  local d = built["swiss-ai/Apertus-8B-2509"]
+  if check(d ~= nil, "Apertus-8B built") then
+    local n, stored = {}, 0
+    for _, t in ipairs(d.tensors) do
+      n[t.name] = t
+      local e = t.count or 1
+      for _, x in ipairs(t.shape) do e = e * x end
+      stored = stored + e
+    end
+    check(stored == 8053338240, "apertus: the checkpoint's 8,053,338,240 stored values (buffers in), got " .. stored)
+    check(n["model.layers.*.mlp.gate_proj.weight"] == nil and n["model.layers.*.mlp.up_proj.weight"].shape[1] == 21504
+          and d.block.gated == false and d.block.ffn_dim == 21504, "apertus: up/down only, not gated")
+    check(n["model.layers.*.self_attn.q_norm.weight"].shape[1] == 128 and n["model.layers.*.attention_layernorm.weight"]
+          and n["model.layers.*.mlp.act_fn.beta"].buffer == true, "apertus: per-head q norm, renamed norms, beta a buffer")
+    -- llama.cpp's count of the 70B GGUF: no xIELU tensors, one rope_freqs {64}
+    check(counts["swiss-ai/Apertus-70B-2509"] - 2 * 80 + 64 == 70599864384, "apertus 70B: llama.cpp's n_params")
+    local c = cfg_of("swiss-ai/Apertus-8B-2509"); c.intermediate_size = nil
+    check(err_of(build, "apertus", c) == "config: missing field 'intermediate_size'",
+          "apertus: a missing intermediate_size is refused naming the field: " .. tostring(err_of(build, "apertus", c)))
+  end
 end
 
 if os.getenv("VERBOSE") then
