@@ -1455,7 +1455,7 @@ models["mistralai/Mamba-Codestral-7B-v0.1"] = { arch = "mamba", config = {
   tie_word_embeddings = false, layer_norm_epsilon = 1e-05, residual_in_fp32 = true, torch_dtype = "bfloat16" } }
 aliases["tiiuae/falcon-mamba-7b-instruct"] = "tiiuae/falcon-mamba-7b"
 
--- ---- arch-dense: OLMo 3, Apertus, ...
+-- ---- arch-dense: OLMo 3, Apertus, Arcee AFM, ...
 -- OLMo 3 (olmo3): the config.json fields as public copies quote them. Olmo-3-1125-32B: hidden 5120,
 -- 64 layers, 40/8 heads (head_dim 128), 27648, vocab 100278, max_position 65536, rope_theta 500000 with
 -- YaRN x8 over 8192 on the full layers, sliding_window 4096, layer_types 3 sliding + 1 full repeated
@@ -1508,5 +1508,16 @@ models["swiss-ai/Apertus-70B-2509"] = { arch = "apertus", config = {
   vocab_size = 131072 } }
 aliases["swiss-ai/Apertus-8B-Instruct-2509"] = "swiss-ai/Apertus-8B-2509"
 aliases["swiss-ai/Apertus-70B-Instruct-2509"] = "swiss-ai/Apertus-70B-2509"
+
+-- Arcee AFM (arcee): AFM-4.5B's config.json as AWS Neuron's NxD Inference port of it quotes it (hidden
+-- 2560, 36 layers, 20/4 heads, head_dim 128, 18432, vocab 128004, max_position 65536, rope_theta 10000
+-- with YaRN x20 over 4096, relu2, no biases, untied).
+models["arcee-ai/AFM-4.5B"] = { arch = "arcee", config = {
+  architectures = { "ArceeForCausalLM" }, attention_bias = false, head_dim = 128, hidden_act = "relu2",
+  hidden_size = 2560, intermediate_size = 18432, max_position_embeddings = 65536, mlp_bias = false,
+  model_type = "arcee", num_attention_heads = 20, num_hidden_layers = 36, num_key_value_heads = 4,
+  rms_norm_eps = 1e-05, rope_scaling = { factor = 20.0, original_max_position_embeddings = 4096, rope_type = "yarn" },
+  rope_theta = 10000.0, tie_word_embeddings = false, torch_dtype = "bfloat16", vocab_size = 128004 } }
+aliases["arcee-ai/AFM-4.5B-Base"] = "arcee-ai/AFM-4.5B"
 
 return { models = models, aliases = aliases }

@@ -118,6 +118,8 @@ GGUF_ARCH.jamba = "jamba"
 -- when layer_types is absent
 -- arch-dense: Apertus (LLM_ARCH_APERTUS, "apertus": its xIELU scalars are metadata arrays, no tensors)
 GGUF_ARCH.apertus = "apertus"
+-- Arcee AFM (LLM_ARCH_ARCEE, "arcee": ffn_up / ffn_down, no gate)
+GGUF_ARCH.arcee = "arcee"
 GGUF_ARCH.olmo2 = function(md) return (md["attention.sliding_window"] or 0) > 0 and "olmo3" or "olmo2" end
 
 local GGUF_DTYPE = { F32 = "fp32", F16 = "fp16", BF16 = "bf16", F64 = "fp64", I8 = "int8",

@@ -16,7 +16,7 @@ for _, n in ipairs { "kimi_linear", "minimax" } do ARCH_FILES[#ARCH_FILES + 1] =
 -- arch-mamba
 ARCH_FILES[#ARCH_FILES + 1] = "mamba"
 -- arch-dense
-for _, n in ipairs { "apertus" } do ARCH_FILES[#ARCH_FILES + 1] = n end
+for _, n in ipairs { "apertus", "arcee" } do ARCH_FILES[#ARCH_FILES + 1] = n end
 
 -- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
 -- models_README.md derives / that public model cards report, as noted).
@@ -394,7 +394,7 @@ EXPECTED_WINDOWS["google/gemma-4-26B-A4B-it"] = { [1024] = 25, full = 5 }
 EXPECTED_WINDOWS["google/gemma-4-E4B-it"]     = { [512] = 20, full = 4 }
 EXPECTED_WINDOWS["google/gemma-4-E2B-it"]     = { [512] = 12, full = 3 }
 -- ---- end gemma4
--- ---- arch-dense: OLMo 3, Apertus, ...
+-- ---- arch-dense: OLMo 3, Apertus, Arcee AFM, ...
 -- OLMo 3: Olmo-3-1025-7B 7,298,011,136 (the parameter count the Hub lists for its fine-tunes, e.g.
 -- farhatkevin/olmo3-7b-mt-chicken_all_100b "7.298.011.136 parametros", and an MFU callback's logged
 -- num_params=7298011136 for an Olmo 3 7B SFT run); Olmo-3-1125-32B 32,233,522,176 (a study's model-size
@@ -417,6 +417,10 @@ EXPECTED_PARAMS["swiss-ai/Apertus-8B-2509"]   = 8053338176
 EXPECTED_PARAMS["swiss-ai/Apertus-70B-2509"]  = 70599864480
 EXPECTED_KV_BF16["swiss-ai/Apertus-8B-2509"]  = 2 * 32 * 8 * 128 * 2  -- 131,072
 EXPECTED_KV_BF16["swiss-ai/Apertus-70B-2509"] = 2 * 80 * 8 * 128 * 2  -- 327,680
+-- AFM-4.5B: no exact published count found (the Hub's "4.6B"); the inventory's, by hand: 36 x (attention
+-- 15,728,640 + up/down 94,371,840 + norms 5,120) + 2 x 327,690,240 (untied) + 2,560.
+EXPECTED_PARAMS["arcee-ai/AFM-4.5B"]  = 4619184640
+EXPECTED_KV_BF16["arcee-ai/AFM-4.5B"] = 2 * 36 * 4 * 128 * 2  -- 73,728
 
 local passed, failed = 0, 0
 local function check(ok, msg)
@@ -1569,6 +1573,21 @@ do
     local c = cfg_of("swiss-ai/Apertus-8B-2509"); c.intermediate_size = nil
     check(err_of(build, "apertus", c) == "config: missing field 'intermediate_size'",
           "apertus: a missing intermediate_size is refused naming the field: " .. tostring(err_of(build, "apertus", c)))
+  end
+end
+
+-- arch-dense: Arcee AFM's ReLU^2 MLP has no gate
+do
+  local d = built["arcee-ai/AFM-4.5B"]
+  if check(d ~= nil, "AFM-4.5B built") then
+    local n = {}
+    for _, t in ipairs(d.tensors) do n[t.name] = t end
+    check(n["model.layers.*.mlp.gate_proj.weight"] == nil and n["model.layers.*.mlp.down_proj.weight"].shape[2] == 18432
+          and d.block.gated == false and n["model.layers.*.self_attn.q_proj.weight"].shape[1] == 20 * 128,
+          "arcee: up/down only, head_dim 128 x 20 heads")
+    local c = cfg_of("arcee-ai/AFM-4.5B"); c.num_hidden_layers = "36"
+    local e = err_of(build, "arcee", c)
+    check(type(e) == "string" and e:find("'num_hidden_layers'", 1, true) ~= nil, "arcee: a string layer count is refused naming the field: " .. tostring(e))
   end
 end
 
