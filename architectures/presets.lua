@@ -1455,7 +1455,7 @@ models["mistralai/Mamba-Codestral-7B-v0.1"] = { arch = "mamba", config = {
   tie_word_embeddings = false, layer_norm_epsilon = 1e-05, residual_in_fp32 = true, torch_dtype = "bfloat16" } }
 aliases["tiiuae/falcon-mamba-7b-instruct"] = "tiiuae/falcon-mamba-7b"
 
--- ---- arch-dense: OLMo 3, Apertus, Arcee AFM, ...
+-- ---- arch-dense: OLMo 3, Apertus, Arcee AFM, Nemotron-4 / Minitron
 -- OLMo 3 (olmo3): the config.json fields as public copies quote them. Olmo-3-1125-32B: hidden 5120,
 -- 64 layers, 40/8 heads (head_dim 128), 27648, vocab 100278, max_position 65536, rope_theta 500000 with
 -- YaRN x8 over 8192 on the full layers, sliding_window 4096, layer_types 3 sliding + 1 full repeated
@@ -1519,5 +1519,16 @@ models["arcee-ai/AFM-4.5B"] = { arch = "arcee", config = {
   rms_norm_eps = 1e-05, rope_scaling = { factor = 20.0, original_max_position_embeddings = 4096, rope_type = "yarn" },
   rope_theta = 10000.0, tie_word_embeddings = false, torch_dtype = "bfloat16", vocab_size = 128004 } }
 aliases["arcee-ai/AFM-4.5B-Base"] = "arcee-ai/AFM-4.5B"
+
+-- Nemotron-4 / Minitron (nemotron): the 4B Minitron's config.json as TensorRT-LLM's
+-- tests/unittest/_torch/modeling/test_modeling_nemotron.py quotes it (Nemotron_4_4B_CONFIG: hidden 3072,
+-- 9216, 32 layers, 24/8 heads, kv_channels 128, vocab 256000, max_position 4096, partial_rotary_factor
+-- 0.5, relu2, untied, bfloat16).
+models["nvidia/Minitron-4B-Base"] = { arch = "nemotron", config = {
+  architectures = { "NemotronForCausalLM" }, hidden_act = "relu2", hidden_size = 3072, intermediate_size = 9216,
+  max_position_embeddings = 4096, model_type = "nemotron", norm_eps = 1e-05, num_attention_heads = 24,
+  num_hidden_layers = 32, num_key_value_heads = 8, partial_rotary_factor = 0.5, rope_theta = 10000,
+  tie_word_embeddings = false, torch_dtype = "bfloat16", vocab_size = 256000 } }
+aliases["nvidia/Nemotron-Mini-4B-Instruct"] = "nvidia/Minitron-4B-Base"
 
 return { models = models, aliases = aliases }

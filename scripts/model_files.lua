@@ -120,6 +120,8 @@ GGUF_ARCH.jamba = "jamba"
 GGUF_ARCH.apertus = "apertus"
 -- Arcee AFM (LLM_ARCH_ARCEE, "arcee": ffn_up / ffn_down, no gate)
 GGUF_ARCH.arcee = "arcee"
+-- Nemotron-4 / Minitron (LLM_ARCH_NEMOTRON, "nemotron")
+GGUF_ARCH.nemotron = "nemotron"
 GGUF_ARCH.olmo2 = function(md) return (md["attention.sliding_window"] or 0) > 0 and "olmo3" or "olmo2" end
 
 local GGUF_DTYPE = { F32 = "fp32", F16 = "fp16", BF16 = "bf16", F64 = "fp64", I8 = "int8",
@@ -289,6 +291,13 @@ GGUF_FIELDS.exaone4 = function(path, md, cfg)
   else
     cfg.sliding_window = nil
   end
+end
+
+-- Nemotron-4 / Minitron (convert_hf_to_gguf.py NemotronModel): the partial RoPE's rotated dimensions
+-- as rope.dimension_count (head_dim x partial_rotary_factor)
+GGUF_FIELDS.nemotron = function(path, md, cfg)
+  local rd = scalar(md["rope.dimension_count"])
+  if rd then cfg.rotary_dim = rd end
 end
 
 -- dots.llm1 (convert_hf_to_gguf.py Dots1Model): DeepSeek's MoE keys (expert_count,

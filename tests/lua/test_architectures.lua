@@ -16,7 +16,7 @@ for _, n in ipairs { "kimi_linear", "minimax" } do ARCH_FILES[#ARCH_FILES + 1] =
 -- arch-mamba
 ARCH_FILES[#ARCH_FILES + 1] = "mamba"
 -- arch-dense
-for _, n in ipairs { "apertus", "arcee" } do ARCH_FILES[#ARCH_FILES + 1] = n end
+for _, n in ipairs { "apertus", "arcee", "nemotron" } do ARCH_FILES[#ARCH_FILES + 1] = n end
 
 -- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
 -- models_README.md derives / that public model cards report, as noted).
@@ -394,7 +394,7 @@ EXPECTED_WINDOWS["google/gemma-4-26B-A4B-it"] = { [1024] = 25, full = 5 }
 EXPECTED_WINDOWS["google/gemma-4-E4B-it"]     = { [512] = 20, full = 4 }
 EXPECTED_WINDOWS["google/gemma-4-E2B-it"]     = { [512] = 12, full = 3 }
 -- ---- end gemma4
--- ---- arch-dense: OLMo 3, Apertus, Arcee AFM, ...
+-- ---- arch-dense: OLMo 3, Apertus, Arcee AFM, Nemotron-4 / Minitron
 -- OLMo 3: Olmo-3-1025-7B 7,298,011,136 (the parameter count the Hub lists for its fine-tunes, e.g.
 -- farhatkevin/olmo3-7b-mt-chicken_all_100b "7.298.011.136 parametros", and an MFU callback's logged
 -- num_params=7298011136 for an Olmo 3 7B SFT run); Olmo-3-1125-32B 32,233,522,176 (a study's model-size
@@ -421,6 +421,10 @@ EXPECTED_KV_BF16["swiss-ai/Apertus-70B-2509"] = 2 * 80 * 8 * 128 * 2  -- 327,680
 -- 15,728,640 + up/down 94,371,840 + norms 5,120) + 2 x 327,690,240 (untied) + 2,560.
 EXPECTED_PARAMS["arcee-ai/AFM-4.5B"]  = 4619184640
 EXPECTED_KV_BF16["arcee-ai/AFM-4.5B"] = 2 * 36 * 4 * 128 * 2  -- 73,728
+-- Minitron-4B-Base: no exact published count found (the Hub's "4.19B"); the inventory's, by hand: 32 x
+-- (attention 25,165,824 + up/down 56,623,104 + two LayerNorm1P with bias 12,288) + 2 x 786,432,000 + 6,144.
+EXPECTED_PARAMS["nvidia/Minitron-4B-Base"]  = 4190509056
+EXPECTED_KV_BF16["nvidia/Minitron-4B-Base"] = 2 * 32 * 8 * 128 * 2  -- 131,072
 
 local passed, failed = 0, 0
 local function check(ok, msg)
@@ -1588,6 +1592,28 @@ do
     local c = cfg_of("arcee-ai/AFM-4.5B"); c.num_hidden_layers = "36"
     local e = err_of(build, "arcee", c)
     check(type(e) == "string" and e:find("'num_hidden_layers'", 1, true) ~= nil, "arcee: a string layer count is refused naming the field: " .. tostring(e))
+  end
+end
+
+-- arch-dense: Nemotron's LayerNorm1P with bias, no gate, partial RoPE (default 0.5), head_dim apart from hidden
+do
+  local d = built["nvidia/Minitron-4B-Base"]
+  if check(d ~= nil, "Minitron-4B built") then
+    local n = {}
+    for _, t in ipairs(d.tensors) do n[t.name] = t end
+    check(n["model.layers.*.input_layernorm.bias"] and n["model.norm.bias"] and n["model.layers.*.mlp.gate_proj.weight"] == nil
+          and d.block.norm == "layer" and d.block.gated == false, "nemotron: LayerNorm1P with bias, up/down only")
+    check(d.rotary_dim == 64, "nemotron: partial_rotary_factor 0.5 of head_dim 128")
+    local c = cfg_of("nvidia/Minitron-4B-Base"); c.partial_rotary_factor = nil
+    check(build("nemotron", c).rotary_dim == 64, "nemotron: partial_rotary_factor defaults to 0.5 (NemotronConfig)")
+    -- Minitron-8B's shape: 48 heads of 128 on a 4096-wide model, o_proj {4096, 6144}
+    c = cfg_of("nvidia/Minitron-4B-Base"); c.hidden_size, c.num_attention_heads, c.head_dim = 4096, 48, 128
+    local o = nil
+    for _, t in ipairs(build("nemotron", c).tensors) do if t.name == "model.layers.*.self_attn.o_proj.weight" then o = t end end
+    check(o and o.shape[1] == 4096 and o.shape[2] == 6144, "nemotron: o_proj {hidden, heads x head_dim}")
+    c = cfg_of("nvidia/Minitron-4B-Base"); c.partial_rotary_factor = "half"
+    check(err_of(build, "nemotron", c) == "config: field 'partial_rotary_factor' must be a number in (0, 1], got half",
+          "nemotron: a non-numeric partial_rotary_factor is refused naming the field")
   end
 end
 
