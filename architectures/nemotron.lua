@@ -23,7 +23,7 @@ return arch {
     local bias, mlp_bias = nn.flag(cfg, "attention_bias", false), nn.flag(cfg, "mlp_bias", false)
     local pf = cfg.partial_rotary_factor
     if pf ~= nil and (type(pf) ~= "number" or pf <= 0 or pf > 1) then
-      error(("config: field 'partial_rotary_factor' must be a number in (0, 1], got %s"):format(tostring(pf)), 0)
+      error(("config: field 'partial_rotary_factor' must be a number in (0, 1], got %s %s"):format(type(pf), tostring(pf)), 0)
     end
     local t, lp = {}, "model.layers.*"
     nn.attention(t, lp .. ".self_attn", { hidden = h, heads = nh, kv_heads = nkv, head_dim = d, count = L,

@@ -1612,7 +1612,7 @@ do
     for _, t in ipairs(build("nemotron", c).tensors) do if t.name == "model.layers.*.self_attn.o_proj.weight" then o = t end end
     check(o and o.shape[1] == 4096 and o.shape[2] == 6144, "nemotron: o_proj {hidden, heads x head_dim}")
     c = cfg_of("nvidia/Minitron-4B-Base"); c.partial_rotary_factor = "half"
-    check(err_of(build, "nemotron", c) == "config: field 'partial_rotary_factor' must be a number in (0, 1], got half",
+    check(err_of(build, "nemotron", c) == "config: field 'partial_rotary_factor' must be a number in (0, 1], got string half",
           "nemotron: a non-numeric partial_rotary_factor is refused naming the field")
   end
 end
