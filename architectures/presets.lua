@@ -1455,7 +1455,7 @@ models["mistralai/Mamba-Codestral-7B-v0.1"] = { arch = "mamba", config = {
   tie_word_embeddings = false, layer_norm_epsilon = 1e-05, residual_in_fp32 = true, torch_dtype = "bfloat16" } }
 aliases["tiiuae/falcon-mamba-7b-instruct"] = "tiiuae/falcon-mamba-7b"
 
--- ---- arch-dense: OLMo 3, Apertus, Arcee AFM, Nemotron-4 / Minitron
+-- ---- arch-dense: OLMo 3, Apertus, Arcee AFM, Nemotron-4 / Minitron, StableLM
 -- OLMo 3 (olmo3): the config.json fields as public copies quote them. Olmo-3-1125-32B: hidden 5120,
 -- 64 layers, 40/8 heads (head_dim 128), 27648, vocab 100278, max_position 65536, rope_theta 500000 with
 -- YaRN x8 over 8192 on the full layers, sliding_window 4096, layer_types 3 sliding + 1 full repeated
@@ -1530,5 +1530,23 @@ models["nvidia/Minitron-4B-Base"] = { arch = "nemotron", config = {
   num_hidden_layers = 32, num_key_value_heads = 8, partial_rotary_factor = 0.5, rope_theta = 10000,
   tie_word_embeddings = false, torch_dtype = "bfloat16", vocab_size = 256000 } }
 aliases["nvidia/Nemotron-Mini-4B-Instruct"] = "nvidia/Minitron-4B-Base"
+
+-- StableLM (stablelm): stablelm-3b-4e1t (hidden 2560, 32 layers, 32 heads, 4096 positions, RoPE on 25% of
+-- the head: its model card's table; 6912, vocab 50304, no q/k/v bias, untied) and stablelm-2-1_6b (hidden
+-- 2048, 5632, 24 layers, 32 heads, vocab 100352, q/k/v bias, partial_rotary_factor 0.25, untied); both
+-- counts below reproduce the published totals exactly.
+models["stabilityai/stablelm-3b-4e1t"] = { arch = "stablelm", config = {
+  architectures = { "StableLmForCausalLM" }, hidden_act = "silu", hidden_size = 2560, intermediate_size = 6912,
+  layer_norm_eps = 1e-05, max_position_embeddings = 4096, model_type = "stablelm", num_attention_heads = 32,
+  num_hidden_layers = 32, num_key_value_heads = 32, partial_rotary_factor = 0.25, rope_theta = 10000,
+  tie_word_embeddings = false, torch_dtype = "bfloat16", use_qkv_bias = false, vocab_size = 50304 } }
+models["stabilityai/stablelm-2-1_6b"] = { arch = "stablelm", config = {
+  architectures = { "StableLmForCausalLM" }, hidden_act = "silu", hidden_size = 2048, intermediate_size = 5632,
+  layer_norm_eps = 1e-05, max_position_embeddings = 4096, model_type = "stablelm", num_attention_heads = 32,
+  num_hidden_layers = 24, num_key_value_heads = 32, partial_rotary_factor = 0.25, rope_theta = 10000,
+  tie_word_embeddings = false, torch_dtype = "float16", use_qkv_bias = true, vocab_size = 100352 } }
+aliases["stabilityai/stablelm-zephyr-3b"] = "stabilityai/stablelm-3b-4e1t"
+aliases["stabilityai/stablelm-2-zephyr-1_6b"] = "stabilityai/stablelm-2-1_6b"
+aliases["stabilityai/stablelm-2-1_6b-chat"] = "stabilityai/stablelm-2-1_6b"
 
 return { models = models, aliases = aliases }

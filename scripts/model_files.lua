@@ -122,6 +122,8 @@ GGUF_ARCH.apertus = "apertus"
 GGUF_ARCH.arcee = "arcee"
 -- Nemotron-4 / Minitron (LLM_ARCH_NEMOTRON, "nemotron")
 GGUF_ARCH.nemotron = "nemotron"
+-- StableLM (LLM_ARCH_STABLELM, "stablelm")
+GGUF_ARCH.stablelm = "stablelm"
 GGUF_ARCH.olmo2 = function(md) return (md["attention.sliding_window"] or 0) > 0 and "olmo3" or "olmo2" end
 
 local GGUF_DTYPE = { F32 = "fp32", F16 = "fp16", BF16 = "bf16", F64 = "fp64", I8 = "int8",
@@ -298,6 +300,17 @@ end
 GGUF_FIELDS.nemotron = function(path, md, cfg)
   local rd = scalar(md["rope.dimension_count"])
   if rd then cfg.rotary_dim = rd end
+end
+
+-- StableLM (convert_hf_to_gguf.py StableLMModel): rope.dimension_count the rotated dimensions,
+-- use_parallel_residual, q/k/v biases and the per-head q/k LayerNorms (stacked {head_dim, heads} as
+-- attn_q_norm / attn_k_norm) as tensors
+GGUF_FIELDS.stablelm = function(path, md, cfg, need, g)
+  local rd = scalar(md["rope.dimension_count"])
+  if rd then cfg.rotary_dim = rd end
+  cfg.use_parallel_residual = md.use_parallel_residual == true or md.use_parallel_residual == 1
+  cfg.use_qkv_bias = find_tensor(g.tensors, "^blk%.%d+%.attn_q%.bias$") ~= nil
+  cfg.qk_layernorm = find_tensor(g.tensors, "^blk%.%d+%.attn_q_norm%.weight$") ~= nil
 end
 
 -- dots.llm1 (convert_hf_to_gguf.py Dots1Model): DeepSeek's MoE keys (expert_count,

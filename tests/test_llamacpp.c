@@ -22,7 +22,7 @@
 
 /* the generated files' paths: $TMPDIR (else /tmp)/vf_test_lc_<pid>_<name>.gguf, so that two
 ** runs at once do not overwrite each other's files; removed by teardown */
-static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "granhn", "granmn", "q2m", "nemoh", "falh1", "jamba", "nemom", "hym", "g4", "g4p", "g4m", "kl", "lfm2kv", "mamba", "mamba2", "g4kvs", "mamba2r", "unknown"};
+static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "granhn", "granmn", "q2m", "nemoh", "falh1", "jamba", "nemom", "hym", "g4", "g4p", "g4m", "kl", "lfm2kv", "mamba", "mamba2", "g4kvs", "mamba2r", "arcee", "apertus", "nemo", "olmo3", "unknown"};
 #define LC_NFILES (sizeof LC_FILES / sizeof LC_FILES[0])
 static char lc_paths[LC_NFILES][512];
 
@@ -2638,6 +2638,47 @@ static void test_gguf_kimi_linear(void **state) {
   json_decref(j);
 }
 
+/* arch-dense: GGUF files of the non-gated dense families and of OLMo 3 (written as llama.cpp's
+** converter writes them: arcee / apertus / nemotron with ffn_up and ffn_down only, nemotron's norms
+** with bias and rope.dimension_count half the head, apertus's per-head Q/K norms and its four xIELU
+** scalars as per-layer metadata arrays, OLMo 3 as an "olmo2" file with attention.sliding_window) read
+** into the description the matching config.json gives: the same parameters (apertus: the config's
+** 2 x 3 xIELU alpha_p / alpha_n less, which the file keeps as metadata), KV and compute buffers. Not
+** checked against the real llama.cpp on these files (no make conformance run in this round). */
+static void set_dense(mk_llama *o) { o->experts = 0, o->experts_used = 0, o->head_dim = 64; }
+static void set_olmo3(mk_llama *o) { set_dense(o), o->swa = 128; }
+#define DENSE_CFG "hidden_size = 256, num_hidden_layers = 3, num_attention_heads = 4, num_key_value_heads = 2, " \
+  "head_dim = 64, vocab_size = 4096, intermediate_size = 512, tie_word_embeddings = false"
+static void test_gguf_dense_archs(void **state) {
+  newer_write(lcp("arcee"), "arcee", 3, set_dense);
+  /* 3 x (attention 196,608 + up/down 262,144 + norms 512) + 2 x 1,048,576 + 256 */
+  same_as_config(*state, lcp("arcee"), "model_type = 'arcee', " DENSE_CFG, 3475200);
+  newer_write(lcp("nemo"), "nemotron", 3, set_dense);
+  /* arcee's + the LayerNorm biases: 3 x 512 + 256 */
+  same_as_config(*state, lcp("nemo"), "model_type = 'nemotron', " DENSE_CFG, 3476992);
+  /* apertus: the config also holds alpha_p / alpha_n {1} a layer (6 parameters), the file not */
+  newer_write(lcp("apertus"), "apertus", 3, set_dense);
+  char text[2048];
+  json_t *a = run(*state, lcp("apertus"), NEWER_RT, 2048, 1), *b = NULL;
+  snprintf(text, sizeof text, "return { model = { config = { model_type = 'apertus', " DENSE_CFG " } }, runtime = "
+           "{ name = \"llamacpp\", " NEWER_RT " }, workload = { kind = \"inference\", context = 2048, concurrency = 1 } }");
+  if (tu_eval(*state, text, &b) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  assert_int_equal(tu_int(a, "model.params"), 3475200 + 3 * 2 * 64);      /* arcee's + per-head q/k norms */
+  assert_int_equal(tu_int(b, "model.params"), 3475200 + 3 * 2 * 64 + 6);
+  assert_int_equal(tu_int(a, "runtime.kv_buffer_bytes"), tu_int(b, "runtime.kv_buffer_bytes"));
+  assert_int_equal(tu_int(a, "model.kv_bytes_per_token"), tu_int(b, "model.kv_bytes_per_token"));
+  json_decref(a);
+  json_decref(b);
+  /* OLMo 3: an olmo2 file with a 128-token window reads as olmo3, llama.cpp's pattern 4 (layer 3 of
+  ** 4 global): KV 3 windowed layers of min(2048, 128 + ubatch) cells and 1 full one */
+  newer_write(lcp("olmo3"), "olmo2", 4, set_olmo3);
+  same_as_config(*state, lcp("olmo3"),
+                 "model_type = 'olmo3', hidden_size = 256, num_hidden_layers = 4, num_attention_heads = 4, "
+                 "num_key_value_heads = 2, head_dim = 64, vocab_size = 4096, intermediate_size = 512, "
+                 "sliding_window = 128, tie_word_embeddings = false",
+                 4 * (196608 + 393216 + 256 + 128 + 512) + 2 * 1048576 + 256);
+}
+
 /* gemma4 (Gemma 4; conversion/gemma.py Gemma4Model, src/models/gemma4.cpp): 6 layers, full attention
 ** at 2 and 5 (head 128), sliding (window 128) head 64 x 2 KV heads, tied. g4: the full layers 1 KV
 ** head, K as V (no attn_v: 31B / 26B-A4B); g4p: the last 3 layers share the caches of layers 1 and 2,
@@ -3115,7 +3156,7 @@ int main(void) {
       cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_gpu_partial_copies),
       cmocka_unit_test(test_bad_knobs),        cmocka_unit_test(test_outputs_max),
       cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_recurrent_parallel), cmocka_unit_test(test_recurrent_shortconv), cmocka_unit_test(test_shortconv_compute), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_fit_launch_catalog), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_shexp_inexact), cmocka_unit_test(test_fit_n_cpu_moe),
-      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_hybrid_kv_not_list), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_arch_families_c_llamacpp), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl), cmocka_unit_test(test_granite_nope_replay), cmocka_unit_test(test_qwen2moe_gate_replay), cmocka_unit_test(test_nemotron_h_replay), cmocka_unit_test(test_falcon_h1_replay), cmocka_unit_test(test_jamba_replay), cmocka_unit_test(test_mamba_replay), cmocka_unit_test(test_gguf_metadata_refused), cmocka_unit_test(test_gguf_new_archs), cmocka_unit_test(test_gguf_gemma4), cmocka_unit_test(test_gguf_kimi_linear), cmocka_unit_test(test_chunked_nofa_exact),
+      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_hybrid_kv_not_list), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_arch_families_c_llamacpp), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl), cmocka_unit_test(test_granite_nope_replay), cmocka_unit_test(test_qwen2moe_gate_replay), cmocka_unit_test(test_nemotron_h_replay), cmocka_unit_test(test_falcon_h1_replay), cmocka_unit_test(test_jamba_replay), cmocka_unit_test(test_mamba_replay), cmocka_unit_test(test_gguf_metadata_refused), cmocka_unit_test(test_gguf_new_archs), cmocka_unit_test(test_gguf_gemma4), cmocka_unit_test(test_gguf_kimi_linear), cmocka_unit_test(test_chunked_nofa_exact), cmocka_unit_test(test_gguf_dense_archs),
       cmocka_unit_test(test_auto_moe), cmocka_unit_test(test_auto_ngl_multi),
       cmocka_unit_test(test_auto_moe_multi), cmocka_unit_test(test_overrides_no_pipeline),
       cmocka_unit_test(test_host_copies_sized), cmocka_unit_test(test_cuda_moe_reduce), cmocka_unit_test(test_deltanet_gpu), cmocka_unit_test(test_fa_mask_and_copies), cmocka_unit_test(test_cpu_host_memory), cmocka_unit_test(test_gpu_host_memory),

@@ -261,10 +261,15 @@ static bool jamba(const mk_llama *o) { return is_arch(o, "jamba"); }
 ** MambaModel / Mamba2Model: feed_forward_length 0, attention.head_count 0, d_inner 2 x embd) */
 static bool mamba_pure(const mk_llama *o) { return is_arch(o, "mamba") || is_arch(o, "mamba2"); }
 static char nemo_kind(unsigned il) { return il % 2 == 0 ? 'M' : il % 4 == 1 ? '-' : '*'; }
+/* arch-dense: llama.cpp's non-gated dense families (up / down FFN): arcee (ReLU^2), apertus (xIELU,
+** per-head Q/K norms, its four scalars as per-layer metadata arrays), nemotron (LayerNorm with bias) */
+static bool dense_nogate(const mk_llama *o) {
+  return is_arch(o, "arcee") || is_arch(o, "apertus") || is_arch(o, "nemotron");
+}
 static bool newer_arch(const mk_llama *o) {
   return is_arch(o, "glm4moe") || is_arch(o, "lfm2") || granite_h(o) || hunyuan_moe(o) || gemma4(o) || kimi_lin(o) || nemo_h(o) || falcon_h(o) || jamba(o) || mamba_pure(o) || deltanet(o) || is_arch(o, "llama4") || is_arch(o, "deepseek2") || qwen_arch(o) ||
          qwen2moe(o) || is_arch(o, "gemma2") || is_arch(o, "gemma3") || is_arch(o, "gpt-oss") || is_arch(o, "phi3") ||
-         is_arch(o, "mistral3");
+         is_arch(o, "mistral3") || dense_nogate(o) || is_arch(o, "olmo2");
 }
 static unsigned head_dim(const mk_llama *o) { return o->head_dim ? o->head_dim : o->embd / o->heads; }
 static unsigned expert_ff(const mk_llama *o) { return o->expert_ff ? o->expert_ff : o->ff; }
@@ -395,7 +400,7 @@ static void mamba1_mixer(const mk_llama *o, unsigned il, uint64_t di, bool norms
 static void newer_layer(const mk_llama *o, unsigned il, mk_t *t, size_t *n) {
   uint64_t e = o->embd, q = (uint64_t)head_dim(o) * o->heads;
   bool mtp = il >= o->layers, post = is_arch(o, "glm4moe") || deltanet(o);
-  blk_t(t, n, il, "attn_norm", 1, e, 1, 1, GGML_T_F32);
+  if (!is_arch(o, "olmo2")) blk_t(t, n, il, "attn_norm", 1, e, 1, 1, GGML_T_F32); /* olmo2: post-norms only */
   if (mamba_pure(o)) { /* mamba.cpp / mamba2.cpp load_arch_tensors (llama.cpp 80fb11a): d_inner 2 x embd */
     if (is_arch(o, "mamba")) mamba1_mixer(o, il, 2 * e, false, t, n);
     else mamba2_mixer(o, il, 2 * e, true, t, n);
@@ -557,6 +562,27 @@ static void newer_layer(const mk_llama *o, unsigned il, mk_t *t, size_t *n) {
     blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
     moe_ffn(o, il, false, 0, false, t, n);
     blk_t(t, n, il, "post_ffw_norm", 1, e, 1, 1, GGML_T_F32);
+  } else if (dense_nogate(o)) { /* arcee.cpp / apertus.cpp / nemotron.cpp load_arch_tensors */
+    bool nb = is_arch(o, "nemotron");
+    if (nb) blk_t(t, n, il, "attn_norm.bias", 1, e, 1, 1, GGML_T_F32);
+    attn_block(o, il, q, false, is_arch(o, "apertus"), t, n);
+    blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
+    if (nb) blk_t(t, n, il, "ffn_norm.bias", 1, e, 1, 1, GGML_T_F32);
+    blk_t(t, n, il, "ffn_down", 2, o->ff, e, 1, o->type);
+    blk_t(t, n, il, "ffn_up", 2, e, o->ff, 1, o->type);
+    return;
+  } else if (is_arch(o, "olmo2")) { /* olmo2.cpp: Q/K norms over the whole projection, post-norms only */
+    uint64_t kv = (uint64_t)head_dim(o) * o->heads_kv;
+    blk_t(t, n, il, "attn_q", 2, e, q, 1, o->type);
+    blk_t(t, n, il, "attn_k", 2, e, kv, 1, o->type);
+    blk_t(t, n, il, "attn_v", 2, e, kv, 1, o->type);
+    blk_t(t, n, il, "attn_output", 2, q, e, 1, o->type);
+    blk_t(t, n, il, "attn_q_norm", 1, q, 1, 1, GGML_T_F32);
+    blk_t(t, n, il, "attn_k_norm", 1, kv, 1, 1, GGML_T_F32);
+    blk_t(t, n, il, "post_attention_norm", 1, e, 1, 1, GGML_T_F32);
+    moe_ffn(o, il, false, 0, false, t, n);
+    blk_t(t, n, il, "post_ffw_norm", 1, e, 1, 1, GGML_T_F32);
+    return;
   } else if (is_arch(o, "mistral3")) { /* llama's layer */
     attn_block(o, il, q, false, false, t, n);
     blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
@@ -602,6 +628,7 @@ static size_t model_tensors(const mk_llama *o, mk_t *t) {
   add_t(t, &n, "token_embd.weight", 2, o->embd, o->vocab, 1, o->type);
   /* lfm2's output norm is named token_embd_norm (LLM_TENSOR_OUTPUT_NORM_LFM2) */
   add_t(t, &n, is_arch(o, "lfm2") ? "token_embd_norm.weight" : "output_norm.weight", 1, o->embd, 1, 1, GGML_T_F32);
+  if (is_arch(o, "nemotron")) add_t(t, &n, "output_norm.bias", 1, o->embd, 1, 1, GGML_T_F32); /* LayerNorm1P */
   if (!o->tied) add_t(t, &n, "output.weight", 2, o->embd, o->vocab, 1, o->type);
   if (gemma4(o)) { /* the full layers' proportional-RoPE factors (Gemma4Model.generate_extra_tensors), the PLE tables */
     for (unsigned i = 0; i < o->layers; i++)
@@ -732,6 +759,22 @@ static unsigned newer_metadata(const mk_llama *o, mk_buf *b) {
   }
   if (is_arch(o, "llama4")) KU("interleave_moe_layer_step", o->interval ? o->interval : 1);
   if (is_arch(o, "gpt-oss")) KU("attention.sliding_window", o->swa ? o->swa : 128);
+  if (is_arch(o, "olmo2") && o->swa) KU("attention.sliding_window", o->swa); /* OLMo 3 (Olmo2Model) */
+  if (is_arch(o, "nemotron")) KU("rope.dimension_count", head_dim(o) / 2); /* partial_rotary_factor 0.5 */
+  if (is_arch(o, "apertus")) { /* ApertusModel.set_gguf_parameters: xielu.alpha_p / alpha_n / beta / eps a layer */
+    static const char *const xk[4] = {"alpha_p", "alpha_n", "beta", "eps"};
+    for (unsigned j = 0; j < 4; j++) {
+      snprintf(k, sizeof k, "xielu.%s", xk[j]);
+      mk_str(b, k), mk_u32(b, V_ARR), mk_u32(b, V_F32), mk_u64(b, o->layers);
+      for (unsigned i = 0; i < o->layers; i++) {
+        float f = j == 3 ? -1e-6f : j == 2 ? 0.5f : 0.8f;
+        uint32_t u;
+        memcpy(&u, &f, 4);
+        mk_u32(b, u);
+      }
+      n++;
+    }
+  }
   if (is_arch(o, "mistral3")) /* Ministral 3's attention temperature (llama_4_scaling beta) */
     snprintf(k, sizeof k, "%s.attention.temperature_scale", a), mk_kv_f32(b, k, 0.1f), n++;
   if (is_arch(o, "qwen2vl")) { /* M-RoPE sections over half the head (Qwen2-VL: 16, 24, 24 of 64) */

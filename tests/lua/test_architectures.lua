@@ -16,7 +16,7 @@ for _, n in ipairs { "kimi_linear", "minimax" } do ARCH_FILES[#ARCH_FILES + 1] =
 -- arch-mamba
 ARCH_FILES[#ARCH_FILES + 1] = "mamba"
 -- arch-dense
-for _, n in ipairs { "apertus", "arcee", "nemotron" } do ARCH_FILES[#ARCH_FILES + 1] = n end
+for _, n in ipairs { "apertus", "arcee", "nemotron", "stablelm" } do ARCH_FILES[#ARCH_FILES + 1] = n end
 
 -- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
 -- models_README.md derives / that public model cards report, as noted).
@@ -394,7 +394,7 @@ EXPECTED_WINDOWS["google/gemma-4-26B-A4B-it"] = { [1024] = 25, full = 5 }
 EXPECTED_WINDOWS["google/gemma-4-E4B-it"]     = { [512] = 20, full = 4 }
 EXPECTED_WINDOWS["google/gemma-4-E2B-it"]     = { [512] = 12, full = 3 }
 -- ---- end gemma4
--- ---- arch-dense: OLMo 3, Apertus, Arcee AFM, Nemotron-4 / Minitron
+-- ---- arch-dense: OLMo 3, Apertus, Arcee AFM, Nemotron-4 / Minitron, StableLM
 -- OLMo 3: Olmo-3-1025-7B 7,298,011,136 (the parameter count the Hub lists for its fine-tunes, e.g.
 -- farhatkevin/olmo3-7b-mt-chicken_all_100b "7.298.011.136 parametros", and an MFU callback's logged
 -- num_params=7298011136 for an Olmo 3 7B SFT run); Olmo-3-1125-32B 32,233,522,176 (a study's model-size
@@ -425,6 +425,13 @@ EXPECTED_KV_BF16["arcee-ai/AFM-4.5B"] = 2 * 36 * 4 * 128 * 2  -- 73,728
 -- (attention 25,165,824 + up/down 56,623,104 + two LayerNorm1P with bias 12,288) + 2 x 786,432,000 + 6,144.
 EXPECTED_PARAMS["nvidia/Minitron-4B-Base"]  = 4190509056
 EXPECTED_KV_BF16["nvidia/Minitron-4B-Base"] = 2 * 32 * 8 * 128 * 2  -- 131,072
+-- StableLM: stablelm-3b-4e1t 2,795,443,200 (its model card's parameter table); stablelm-2-1_6b
+-- 1,644,515,328 (the safetensors metadata total of stablelm-2-1_6b-chat, as public model-index pages and
+-- a published candidate table list it).
+EXPECTED_PARAMS["stabilityai/stablelm-3b-4e1t"]  = 2795443200
+EXPECTED_PARAMS["stabilityai/stablelm-2-1_6b"]   = 1644515328
+EXPECTED_KV_BF16["stabilityai/stablelm-3b-4e1t"] = 2 * 32 * 32 * 80 * 2  -- 327,680: MHA, head_dim 80
+EXPECTED_KV_BF16["stabilityai/stablelm-2-1_6b"]  = 2 * 24 * 32 * 64 * 2  -- 196,608
 
 local passed, failed = 0, 0
 local function check(ok, msg)
@@ -1614,6 +1621,28 @@ do
     c = cfg_of("nvidia/Minitron-4B-Base"); c.partial_rotary_factor = "half"
     check(err_of(build, "nemotron", c) == "config: field 'partial_rotary_factor' must be a number in (0, 1], got string half",
           "nemotron: a non-numeric partial_rotary_factor is refused naming the field")
+  end
+end
+
+-- arch-dense: StableLM's partial RoPE, LayerNorm with bias, per-head q/k LayerNorms, parallel residual
+do
+  local d = built["stabilityai/stablelm-2-1_6b"]
+  if check(d ~= nil, "stablelm-2-1_6b built") then
+    local n = {}
+    for _, t in ipairs(d.tensors) do n[t.name] = t end
+    check(n["model.layers.*.self_attn.q_proj.bias"] and n["model.layers.*.self_attn.o_proj.bias"] == nil
+          and n["model.norm.bias"] and d.rotary_dim == 16 and d.block.norm == "layer",
+          "stablelm: q/k/v bias only, LayerNorm with bias, RoPE on 16 of 64")
+    -- StableLM 2 12B's layout: per-head q/k LayerNorms, parallel residual without post_attention_layernorm
+    local c = cfg_of("stabilityai/stablelm-2-1_6b"); c.qk_layernorm, c.use_parallel_residual = true, true
+    c.num_key_value_heads, c.partial_rotary_factor = 8, nil
+    local e = build("stablelm", c)
+    local m = {}
+    for _, t in ipairs(e.tensors) do m[t.name] = t end
+    check(m["model.layers.*.self_attn.q_layernorm.norms.*.weight"].count == 24 * 32
+          and m["model.layers.*.self_attn.k_layernorm.norms.*.weight"].count == 24 * 8
+          and m["model.layers.*.post_attention_layernorm.weight"] == nil and e.block.parallel_residual == true
+          and e.rotary_dim == 16, "stablelm: per-head q/k norms, parallel residual, partial_rotary_factor default 0.25")
   end
 end
 
