@@ -1455,7 +1455,7 @@ models["mistralai/Mamba-Codestral-7B-v0.1"] = { arch = "mamba", config = {
   tie_word_embeddings = false, layer_norm_epsilon = 1e-05, residual_in_fp32 = true, torch_dtype = "bfloat16" } }
 aliases["tiiuae/falcon-mamba-7b-instruct"] = "tiiuae/falcon-mamba-7b"
 
--- ---- arch-dense: OLMo 3, Apertus, Arcee AFM, Nemotron-4 / Minitron, StableLM
+-- ---- arch-dense: OLMo 3, Apertus, Arcee AFM, Nemotron-4 / Minitron, StableLM, GPTBigCode
 -- OLMo 3 (olmo3): the config.json fields as public copies quote them. Olmo-3-1125-32B: hidden 5120,
 -- 64 layers, 40/8 heads (head_dim 128), 27648, vocab 100278, max_position 65536, rope_theta 500000 with
 -- YaRN x8 over 8192 on the full layers, sliding_window 4096, layer_types 3 sliding + 1 full repeated
@@ -1548,5 +1548,19 @@ models["stabilityai/stablelm-2-1_6b"] = { arch = "stablelm", config = {
 aliases["stabilityai/stablelm-zephyr-3b"] = "stabilityai/stablelm-3b-4e1t"
 aliases["stabilityai/stablelm-2-zephyr-1_6b"] = "stabilityai/stablelm-2-1_6b"
 aliases["stabilityai/stablelm-2-1_6b-chat"] = "stabilityai/stablelm-2-1_6b"
+
+-- GPTBigCode (gpt_bigcode): StarCoderBase's config.json fields (n_embd 6144, 40 layers, 48 heads,
+-- multi_query, n_inner 24576, n_positions 8192, vocab 49152, tied) and StarCoderBase-1B's (2048, 24
+-- layers, 16 heads, 8192 inner); their counts reproduce the 15,517,456,384 / 1,137,207,296 a published
+-- model-size table gives their fine-tunes (MultiPL-T StarCoder 15B / 1B).
+models["bigcode/starcoderbase"] = { arch = "gpt_bigcode", config = {
+  activation_function = "gelu_pytorch_tanh", architectures = { "GPTBigCodeForCausalLM" }, model_type = "gpt_bigcode",
+  multi_query = true, n_embd = 6144, n_head = 48, n_inner = 24576, n_layer = 40, n_positions = 8192,
+  torch_dtype = "float32", vocab_size = 49152 } }
+models["bigcode/starcoderbase-1b"] = { arch = "gpt_bigcode", config = {
+  activation_function = "gelu_pytorch_tanh", architectures = { "GPTBigCodeForCausalLM" }, model_type = "gpt_bigcode",
+  multi_query = true, n_embd = 2048, n_head = 16, n_inner = 8192, n_layer = 24, n_positions = 8192,
+  torch_dtype = "float32", vocab_size = 49152 } }
+aliases["bigcode/starcoder"] = "bigcode/starcoderbase"
 
 return { models = models, aliases = aliases }

@@ -124,6 +124,8 @@ GGUF_ARCH.arcee = "arcee"
 GGUF_ARCH.nemotron = "nemotron"
 -- StableLM (LLM_ARCH_STABLELM, "stablelm")
 GGUF_ARCH.stablelm = "stablelm"
+-- StarCoder / GPTBigCode (LLM_ARCH_STARCODER, "starcoder")
+GGUF_ARCH.starcoder = "gpt_bigcode"
 GGUF_ARCH.olmo2 = function(md) return (md["attention.sliding_window"] or 0) > 0 and "olmo3" or "olmo2" end
 
 local GGUF_DTYPE = { F32 = "fp32", F16 = "fp16", BF16 = "bf16", F64 = "fp64", I8 = "int8",
@@ -311,6 +313,13 @@ GGUF_FIELDS.stablelm = function(path, md, cfg, need, g)
   cfg.use_parallel_residual = md.use_parallel_residual == true or md.use_parallel_residual == 1
   cfg.use_qkv_bias = find_tensor(g.tensors, "^blk%.%d+%.attn_q%.bias$") ~= nil
   cfg.qk_layernorm = find_tensor(g.tensors, "^blk%.%d+%.attn_q_norm%.weight$") ~= nil
+end
+
+-- StarCoder (convert_hf_to_gguf.py StarCoderModel): head_count_kv 1 under multi_query, the MLP
+-- feed_forward_length wide
+GGUF_FIELDS.starcoder = function(path, md, cfg)
+  cfg.multi_query = cfg.num_key_value_heads == 1
+  cfg.n_inner = cfg.intermediate_size
 end
 
 -- dots.llm1 (convert_hf_to_gguf.py Dots1Model): DeepSeek's MoE keys (expert_count,

@@ -16,7 +16,7 @@ for _, n in ipairs { "kimi_linear", "minimax" } do ARCH_FILES[#ARCH_FILES + 1] =
 -- arch-mamba
 ARCH_FILES[#ARCH_FILES + 1] = "mamba"
 -- arch-dense
-for _, n in ipairs { "apertus", "arcee", "nemotron", "stablelm" } do ARCH_FILES[#ARCH_FILES + 1] = n end
+for _, n in ipairs { "apertus", "arcee", "nemotron", "stablelm", "gpt_bigcode" } do ARCH_FILES[#ARCH_FILES + 1] = n end
 
 -- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
 -- models_README.md derives / that public model cards report, as noted).
@@ -394,7 +394,7 @@ EXPECTED_WINDOWS["google/gemma-4-26B-A4B-it"] = { [1024] = 25, full = 5 }
 EXPECTED_WINDOWS["google/gemma-4-E4B-it"]     = { [512] = 20, full = 4 }
 EXPECTED_WINDOWS["google/gemma-4-E2B-it"]     = { [512] = 12, full = 3 }
 -- ---- end gemma4
--- ---- arch-dense: OLMo 3, Apertus, Arcee AFM, Nemotron-4 / Minitron, StableLM
+-- ---- arch-dense: OLMo 3, Apertus, Arcee AFM, Nemotron-4 / Minitron, StableLM, GPTBigCode
 -- OLMo 3: Olmo-3-1025-7B 7,298,011,136 (the parameter count the Hub lists for its fine-tunes, e.g.
 -- farhatkevin/olmo3-7b-mt-chicken_all_100b "7.298.011.136 parametros", and an MFU callback's logged
 -- num_params=7298011136 for an Olmo 3 7B SFT run); Olmo-3-1125-32B 32,233,522,176 (a study's model-size
@@ -432,6 +432,12 @@ EXPECTED_PARAMS["stabilityai/stablelm-3b-4e1t"]  = 2795443200
 EXPECTED_PARAMS["stabilityai/stablelm-2-1_6b"]   = 1644515328
 EXPECTED_KV_BF16["stabilityai/stablelm-3b-4e1t"] = 2 * 32 * 32 * 80 * 2  -- 327,680: MHA, head_dim 80
 EXPECTED_KV_BF16["stabilityai/stablelm-2-1_6b"]  = 2 * 24 * 32 * 64 * 2  -- 196,608
+-- StarCoderBase 15.5B / 1B (gpt_bigcode): 15,517,456,384 and 1,137,207,296, the counts a published model-size
+-- table gives MultiPL-T's StarCoder-15B / -1B fine-tunes (same shapes).
+EXPECTED_PARAMS["bigcode/starcoderbase"]     = 15517456384
+EXPECTED_PARAMS["bigcode/starcoderbase-1b"]  = 1137207296
+EXPECTED_KV_BF16["bigcode/starcoderbase"]    = 2 * 40 * 1 * 128 * 2  -- 20,480: multi-query
+EXPECTED_KV_BF16["bigcode/starcoderbase-1b"] = 2 * 24 * 1 * 128 * 2  -- 12,288
 
 local passed, failed = 0, 0
 local function check(ok, msg)
@@ -1643,6 +1649,26 @@ do
           and m["model.layers.*.self_attn.k_layernorm.norms.*.weight"].count == 24 * 8
           and m["model.layers.*.post_attention_layernorm.weight"] == nil and e.block.parallel_residual == true
           and e.rotary_dim == 16, "stablelm: per-head q/k norms, parallel residual, partial_rotary_factor default 0.25")
+  end
+end
+
+-- arch-dense: GPTBigCode's fused multi-query c_attn and learned positions
+do
+  local d = built["bigcode/starcoderbase-1b"]
+  if check(d ~= nil, "starcoderbase-1b built") then
+    local n = {}
+    for _, t in ipairs(d.tensors) do n[t.name] = t end
+    check(n["transformer.h.*.attn.c_attn.weight"].shape[1] == 2048 + 2 * 128 and n["transformer.h.*.attn.c_attn.bias"]
+          and n["transformer.wpe.weight"].role == "pos_embed" and n["lm_head.weight"] == nil and d.rope_rows == 0
+          and d.kv_heads == 1, "gpt_bigcode: c_attn {h + 2 d, h}, learned positions, tied, no RoPE cache, one K/V head")
+    local c = cfg_of("bigcode/starcoderbase-1b"); c.multi_query = false
+    local e = build("gpt_bigcode", c)
+    local ca = nil
+    for _, t in ipairs(e.tensors) do if t.name == "transformer.h.*.attn.c_attn.weight" then ca = t end end
+    check(e.kv[1].kv_heads == 16 and ca.shape[1] == 3 * 2048, "gpt_bigcode: multi_query false is MHA, c_attn {3 h, h}")
+    c = cfg_of("bigcode/starcoderbase-1b"); c.n_head = 15
+    check(err_of(build, "gpt_bigcode", c) ~= nil and err_of(build, "gpt_bigcode", c):find("n_embd / n_head", 1, true) ~= nil,
+          "gpt_bigcode: a head count that does not divide n_embd is refused naming the fields")
   end
 end
 
