@@ -1455,7 +1455,7 @@ models["mistralai/Mamba-Codestral-7B-v0.1"] = { arch = "mamba", config = {
   tie_word_embeddings = false, layer_norm_epsilon = 1e-05, residual_in_fp32 = true, torch_dtype = "bfloat16" } }
 aliases["tiiuae/falcon-mamba-7b-instruct"] = "tiiuae/falcon-mamba-7b"
 
--- ---- arch-dense: OLMo 3, Apertus, Arcee AFM, Nemotron-4 / Minitron, StableLM, GPTBigCode
+-- ---- arch-dense: OLMo 3, Apertus, Arcee AFM, Nemotron-4 / Minitron, StableLM, GPTBigCode, EXAONE 3.5
 -- OLMo 3 (olmo3): the config.json fields as public copies quote them. Olmo-3-1125-32B: hidden 5120,
 -- 64 layers, 40/8 heads (head_dim 128), 27648, vocab 100278, max_position 65536, rope_theta 500000 with
 -- YaRN x8 over 8192 on the full layers, sliding_window 4096, layer_types 3 sliding + 1 full repeated
@@ -1562,5 +1562,16 @@ models["bigcode/starcoderbase-1b"] = { arch = "gpt_bigcode", config = {
   multi_query = true, n_embd = 2048, n_head = 16, n_inner = 8192, n_layer = 24, n_positions = 8192,
   torch_dtype = "float32", vocab_size = 49152 } }
 aliases["bigcode/starcoder"] = "bigcode/starcoderbase"
+
+-- EXAONE 3.5 (exaone): EXAONE-3.5-7.8B-Instruct's config.json fields (hidden 4096, num_layers 32, 32/8
+-- heads, head_dim 128, 14336, vocab 102400, max_position 32768, rope_theta 1,000,000 with llama3 scaling
+-- x8 over 8192, untied); its count reproduces the 7,818,448,896 an MLX port of the checkpoint reports.
+models["LGAI-EXAONE/EXAONE-3.5-7.8B-Instruct"] = { arch = "exaone", config = {
+  activation_function = "silu", architectures = { "ExaoneForCausalLM" }, head_dim = 128, hidden_size = 4096,
+  intermediate_size = 14336, layer_norm_epsilon = 1e-05, max_position_embeddings = 32768, model_type = "exaone",
+  num_attention_heads = 32, num_key_value_heads = 8, num_layers = 32,
+  rope_scaling = { factor = 8.0, high_freq_factor = 4.0, low_freq_factor = 1.0,
+                   original_max_position_embeddings = 8192, rope_type = "llama3" },
+  rope_theta = 1000000.0, tie_word_embeddings = false, torch_dtype = "bfloat16", vocab_size = 102400 } }
 
 return { models = models, aliases = aliases }

@@ -126,6 +126,8 @@ GGUF_ARCH.nemotron = "nemotron"
 GGUF_ARCH.stablelm = "stablelm"
 -- StarCoder / GPTBigCode (LLM_ARCH_STARCODER, "starcoder")
 GGUF_ARCH.starcoder = "gpt_bigcode"
+-- EXAONE 3.0 / 3.5 (LLM_ARCH_EXAONE, "exaone")
+GGUF_ARCH.exaone = "exaone"
 GGUF_ARCH.olmo2 = function(md) return (md["attention.sliding_window"] or 0) > 0 and "olmo3" or "olmo2" end
 
 local GGUF_DTYPE = { F32 = "fp32", F16 = "fp16", BF16 = "bf16", F64 = "fp64", I8 = "int8",

@@ -16,7 +16,7 @@ for _, n in ipairs { "kimi_linear", "minimax" } do ARCH_FILES[#ARCH_FILES + 1] =
 -- arch-mamba
 ARCH_FILES[#ARCH_FILES + 1] = "mamba"
 -- arch-dense
-for _, n in ipairs { "apertus", "arcee", "nemotron", "stablelm", "gpt_bigcode" } do ARCH_FILES[#ARCH_FILES + 1] = n end
+for _, n in ipairs { "apertus", "arcee", "nemotron", "stablelm", "gpt_bigcode", "exaone" } do ARCH_FILES[#ARCH_FILES + 1] = n end
 
 -- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
 -- models_README.md derives / that public model cards report, as noted).
@@ -394,7 +394,7 @@ EXPECTED_WINDOWS["google/gemma-4-26B-A4B-it"] = { [1024] = 25, full = 5 }
 EXPECTED_WINDOWS["google/gemma-4-E4B-it"]     = { [512] = 20, full = 4 }
 EXPECTED_WINDOWS["google/gemma-4-E2B-it"]     = { [512] = 12, full = 3 }
 -- ---- end gemma4
--- ---- arch-dense: OLMo 3, Apertus, Arcee AFM, Nemotron-4 / Minitron, StableLM, GPTBigCode
+-- ---- arch-dense: OLMo 3, Apertus, Arcee AFM, Nemotron-4 / Minitron, StableLM, GPTBigCode, EXAONE 3.5
 -- OLMo 3: Olmo-3-1025-7B 7,298,011,136 (the parameter count the Hub lists for its fine-tunes, e.g.
 -- farhatkevin/olmo3-7b-mt-chicken_all_100b "7.298.011.136 parametros", and an MFU callback's logged
 -- num_params=7298011136 for an Olmo 3 7B SFT run); Olmo-3-1125-32B 32,233,522,176 (a study's model-size
@@ -438,6 +438,10 @@ EXPECTED_PARAMS["bigcode/starcoderbase"]     = 15517456384
 EXPECTED_PARAMS["bigcode/starcoderbase-1b"]  = 1137207296
 EXPECTED_KV_BF16["bigcode/starcoderbase"]    = 2 * 40 * 1 * 128 * 2  -- 20,480: multi-query
 EXPECTED_KV_BF16["bigcode/starcoderbase-1b"] = 2 * 24 * 1 * 128 * 2  -- 12,288
+-- EXAONE-3.5-7.8B-Instruct: 7,818,448,896, the exact model parameters an MLX port of the checkpoint
+-- (mlx-community/EXAONE-3.5-7.8B-Instruct-4bit) reports.
+EXPECTED_PARAMS["LGAI-EXAONE/EXAONE-3.5-7.8B-Instruct"]  = 7818448896
+EXPECTED_KV_BF16["LGAI-EXAONE/EXAONE-3.5-7.8B-Instruct"] = 2 * 32 * 8 * 128 * 2  -- 131,072
 
 local passed, failed = 0, 0
 local function check(ok, msg)
@@ -1669,6 +1673,20 @@ do
     c = cfg_of("bigcode/starcoderbase-1b"); c.n_head = 15
     check(err_of(build, "gpt_bigcode", c) ~= nil and err_of(build, "gpt_bigcode", c):find("n_embd / n_head", 1, true) ~= nil,
           "gpt_bigcode: a head count that does not divide n_embd is refused naming the fields")
+  end
+end
+
+-- arch-dense: EXAONE 3.5's names and its num_layers field
+do
+  local d = built["LGAI-EXAONE/EXAONE-3.5-7.8B-Instruct"]
+  if check(d ~= nil, "EXAONE-3.5-7.8B built") then
+    local n = {}
+    for _, t in ipairs(d.tensors) do n[t.name] = t end
+    check(n["transformer.h.*.attn.attention.out_proj.weight"] and n["transformer.h.*.attn.attention.o_proj.weight"] == nil
+          and n["transformer.h.*.mlp.c_fc_0.weight"].shape[1] == 14336 and n["transformer.ln_f.weight"] and d.layers == 32,
+          "exaone: out_proj, c_fc_0 / c_fc_1 / c_proj, ln_f, num_layers 32")
+    local c = cfg_of("LGAI-EXAONE/EXAONE-3.5-7.8B-Instruct"); c.num_layers = nil
+    check(err_of(build, "exaone", c) == "config: missing field 'num_layers'", "exaone: no layer count is refused naming num_layers")
   end
 end
 
