@@ -982,7 +982,9 @@ static const lc_wname LC_WNAMES[] = {
     {"c_fc_0", LW_GATE}, {"c_fc_1", LW_UP}, /* EXAONE 3.x's gate and up (ExaoneGatedMLP) */ {"c_fc", LW_UP},
     {".w3.", LW_UP}, {"ffn_down.", LW_DOWN}, {"down_proj", LW_DOWN}, {"dense_4h_to_h", LW_DOWN},
     {"mlp.c_proj", LW_DOWN}, {"mlp.fc1", LW_UP}, {"mlp.fc2", LW_DOWN}, /* phi2's PhiMLP */ {".w2.", LW_DOWN}, {"attn_norm", LW_ATTN_NORM}, {"input_layernorm", LW_ATTN_NORM},
-    {"attention_layernorm", LW_ATTN_NORM}, {"feedforward_layernorm", LW_FFN_NORM}, /* Apertus's pre-norms */
+    /* Apertus's pre-norms (the leading dot keeps post_attention_layernorm and Gemma's / OLMo 2's
+    ** pre_ / post_feedforward_layernorm out) */
+    {".attention_layernorm", LW_ATTN_NORM}, {".feedforward_layernorm", LW_FFN_NORM},
     {"ln_1.", LW_ATTN_NORM}, {"ffn_norm", LW_FFN_NORM}, {"post_attention_layernorm", LW_FFN_NORM},
     {"ln_2.", LW_FFN_NORM}, {"output_norm", LW_OUT_NORM}, {"final_layer_norm", LW_OUT_NORM},
     {"model.norm.", LW_OUT_NORM}, {"ln_f.", LW_OUT_NORM},
