@@ -1068,8 +1068,11 @@ static uint64_t mm_interp_bytes(ectx *c, const vcfg *v, const mmc *m, uint64_t t
 ** flash / memory-efficient in every vLLM ViT path: no patch x patch matrix. */
 static uint64_t mm_encoder_bytes(ectx *c, const vcfg *v, const mmc *m, uint64_t tok) {
   uint64_t tp = c->s->tp, h = m->hidden;
-  uint64_t patches = acc_mul(&c->acc, tok, m->patches / m->tokens);
-  uint64_t pixels = acc_mul(&c->acc, tok, m->pixels / m->tokens);
+  /* multiplied before dividing: an item may have fewer encoder patches than LLM tokens
+  ** (LLaVA-NeXT: 5 x 577 patches, 2928 tokens with the row newlines) or a ratio that is no
+  ** integer (Pixtral: 12100 patches, 3080 tokens) */
+  uint64_t patches = acc_mul(&c->acc, tok, m->patches) / m->tokens;
+  uint64_t pixels = acc_mul(&c->acc, tok, m->pixels) / m->tokens;
   uint64_t attn = 2 * h + 3 * bytes_ceildiv(h, tp) + (m->gather && tp > 1 ? 6 * h : 0);
   uint64_t mlp = 2 * h + (m->gated ? 3 : 2) * bytes_ceildiv(m->inter, tp) + (tp > 1 ? 2 * h : h);
   uint64_t act = acc_mul3(&c->acc, patches, u64max(attn, mlp), v->a);
@@ -1102,7 +1105,7 @@ static void mm_profile_v1(ectx *c, vcfg *v, const mmc *m) {
   v->mm.items = items;
   v->mm.enc_peak = mm_encoder_bytes(c, v, m, tok);
   v->mm.out = acc_mul3(&c->acc, tok, c->m->hidden, v->a);
-  v->mm.kept = acc_add(&c->acc, acc_mul(&c->acc, tok, m->pixels / m->tokens), v->mm.out);
+  v->mm.kept = acc_add(&c->acc, acc_mul(&c->acc, tok, m->pixels) / m->tokens, v->mm.out);
 }
 
 /* V0 (vllm/worker/model_runner.py profile_run): max_num_seqs drops to max_num_batched_tokens
@@ -1127,11 +1130,11 @@ static void mm_profile_v0(ectx *c, vcfg *v, const mmc *m) {
   v->mm.tokens = u64max(img ? m->tokens : 0, m->videos ? vid / m->videos : 0);
   uint64_t enc = u64max(mm_encoder_bytes(c, v, m, acc_mul(&c->acc, seqs, img ? m->tokens : 0)),
                         mm_encoder_bytes(c, v, m, acc_mul(&c->acc, seqs, vid)));
-  uint64_t pixels = acc_mul3(&c->acc, seqs, per, m->pixels / m->tokens);
+  uint64_t pixels = acc_mul3(&c->acc, seqs, per, m->pixels) / m->tokens;
   v->mm.kept = acc_mul(&c->acc, pixels, m->copies);
   v->mm.out = 0;
   /* the other modality's pixels are on the device while one is encoded */
-  uint64_t other = acc_mul3(&c->acc, seqs, u64min(img, vid), m->pixels / m->tokens * m->copies);
+  uint64_t other = acc_mul(&c->acc, acc_mul3(&c->acc, seqs, u64min(img, vid), m->pixels) / m->tokens, m->copies);
   v->mm.enc_peak = acc_add(&c->acc, enc, other);
 }
 
