@@ -632,6 +632,26 @@ models["mistralai/Mistral-Small-3.1-24B-Instruct-2503"] = { arch = "mistral3", c
   vision_config = { model_type = "pixtral", hidden_size = 1024, intermediate_size = 4096, num_hidden_layers = 24,
     num_attention_heads = 16, head_dim = 64, image_size = 1540, patch_size = 14, num_channels = 3,
     rope_theta = 10000.0, hidden_act = "silu" } } }
+-- LLaVA (architectures/llava.lua): the llava-hf config.json files as published (transformers
+-- 4.36 / 4.39 conversions): text_config gives only what differs from LlamaConfig / MistralConfig
+-- (the script fills the class defaults); JSON null fields (sliding_window) left out.
+local LLAVA_CLIP = { model_type = "clip_vision_model", hidden_size = 1024, image_size = 336, intermediate_size = 4096,
+  num_attention_heads = 16, num_hidden_layers = 24, patch_size = 14, projection_dim = 768, vocab_size = 32000 }
+models["llava-hf/llava-1.5-7b-hf"] = { arch = "llava", config = {
+  architectures = { "LlavaForConditionalGeneration" }, model_type = "llava", ignore_index = -100,
+  image_token_index = 32000, pad_token_id = 32001, projector_hidden_act = "gelu", tie_word_embeddings = false,
+  text_config = { architectures = { "LlamaForCausalLM" }, max_position_embeddings = 4096, model_type = "llama",
+    rms_norm_eps = 1e-05, vocab_size = 32064 },
+  vision_config = LLAVA_CLIP, vision_feature_layer = -2, vision_feature_select_strategy = "default",
+  vocab_size = 32064 } }
+models["llava-hf/llava-v1.6-mistral-7b-hf"] = { arch = "llava_next", config = {
+  architectures = { "LlavaNextForConditionalGeneration" }, model_type = "llava_next", ignore_index = -100,
+  image_grid_pinpoints = { { 336, 672 }, { 672, 336 }, { 672, 672 }, { 1008, 336 }, { 336, 1008 } },
+  image_token_index = 32000, projector_hidden_act = "gelu", use_image_newline_parameter = true,
+  text_config = { architectures = { "MistralForCausalLM" }, intermediate_size = 14336, max_position_embeddings = 32768,
+    model_type = "mistral", num_key_value_heads = 8, rms_norm_eps = 1e-05, rope_theta = 1000000.0, vocab_size = 32064 },
+  vision_config = LLAVA_CLIP, vision_feature_layer = -2, vision_feature_select_strategy = "default",
+  vocab_size = 32064 } }
 -- FLUX.2 [dev] (architectures/flux2.lua): transformer/config.json = diffusers
 -- scripts/convert_flux2_to_diffusers.py get_flux2_transformer_config("flux2-dev") (guidance_embeds
 -- absent there and in the repo's config: the class default, true); text_encoder is

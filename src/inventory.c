@@ -111,7 +111,10 @@ bool inv_vision_name(const char *name) {
   ** with the vision tower (ggml-org/llama.cpp convert_hf_to_gguf.py, Gemma4 mmproj: vision and audio) */
   static const char *const pre[] = {"visual.", "model.visual.", "vision_tower.", "vision_model.", "multi_modal_projector.",
                                     "model.vision_tower.", "model.multi_modal_projector.", "model.audio_tower.",
-                                    "model.embed_vision.", "model.embed_audio.", NULL};
+                                    "model.embed_vision.", "model.embed_audio.",
+                                    /* LLaVA-NeXT's row separator, which llama.cpp loads from the mmproj file
+                                    ** with the tower (tools/mtmd/clip.cpp TN_IMAGE_NEWLINE "model.image_newline") */
+                                    "image_newline", NULL};
   for (const char *const *p = pre; *p; p++)
     if (strncmp(name, *p, strlen(*p)) == 0) return true;
   return false;

@@ -1807,6 +1807,14 @@ static void test_mm_v1_items(void **state) {
   const want pixtral[] = {{"mm_tokens_per_item", 3080, 0, 0}, {"mm_items_profiled", 2, 0, 0}, {NULL}};
   expect_figs(*state, "return { model = 'mistralai/Mistral-Small-3.1-24B-Instruct-2503', " V19 " }, " WL ", " H100
                       " }", pixtral);
+  /* LLaVA-1.5: one 336 px CLIP crop, 24 x 24 = 576 tokens (the class token dropped), 8192 // 576
+  ** = 14 images. LLaVA-NeXT (llava-v1.6-mistral-7b-hf's pinpoints): 672 x 672 is the image with
+  ** the most features, 576 + 48 x 48 + 48 newlines = 2928 tokens, 2 images of 5 crops each. */
+  const want llava[] = {{"mm_tokens_per_item", 576, 0, 0}, {"mm_items_profiled", 14, 0, 0},
+                        {"encoder_output_bytes", 14.0 * 576 * 4096 * 2, 0, 0}, {NULL}};
+  expect_figs(*state, "return { model = 'llava-hf/llava-1.5-7b-hf', " V19 " }, " WL ", " H100 " }", llava);
+  const want next[] = {{"mm_tokens_per_item", 2928, 0, 0}, {"mm_items_profiled", 2, 0, 0}, {NULL}};
+  expect_figs(*state, "return { model = 'llava-hf/llava-v1.6-mistral-7b-hf', " V19 " }, " WL ", " H100 " }", next);
 }
 
 /* The multimodal knobs: text models and engines that do not take them. */

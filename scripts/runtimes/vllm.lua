@@ -307,6 +307,52 @@ local function mistral3_mm(desc)
            hidden = h, intermediate = up.shape[1], gated = 1, pixel_copies = 1 }
 end
 
+-- LLaVA-1.5 / LLaVA-NeXT (vllm/model_executor/models/llava.py LlavaProcessingInfo, llava_next.py
+-- LlavaNextProcessingInfo): the CLIP tower sees image_size px crops of (image_size / patch)^2
+-- patches + the class token; vision_feature_select_strategy "default" drops the class token from
+-- the LLM tokens ("full" keeps it). LLaVA-1.5: one crop, 576 tokens at 336 px. LLaVA-NeXT: the
+-- image with the most features is one of image_grid_pinpoints (get_image_size_with_most_features);
+-- at a pinpoint of rows x cols crops (get_anyres_image_grid_shape: the pinpoint itself is the best
+-- resolution) the tokens are the base crop's, the grid's (npatches x rows) x (npatches x cols)
+-- features less the unpadding (_get_num_unpadded_features: none when the aspect ratios agree)
+-- and one image_newline per feature row; the encoder runs 1 + rows x cols crops. llava-v1.6's
+-- pinpoints: 672 x 672 -> 576 + 48 x 48 + 48 = 2928 tokens, 5 crops of 577 patches.
+local function llava_mm(desc, knobs, cfg)
+  local t = tensors(desc, { pos = "^vision_tower%.vision_model%.embeddings%.position_embedding%.weight$",
+    pe = "^vision_tower%.vision_model%.embeddings%.patch_embedding%.weight$",
+    fc1 = "^vision_tower%.vision_model%.encoder%.layers%.[%d*]+%.mlp%.fc1%.weight$" })
+  if not t then return nil end
+  local per, h, ch, p = t.pos.shape[1], t.pe.shape[1], t.pe.shape[2], t.pe.shape[3]
+  local npatch = isqrt(per - 1)
+  local size = npatch * p
+  cfg = type(cfg) == "table" and cfg or {}
+  local base = cfg.vision_feature_select_strategy == "full" and per or per - 1
+  local tokens, crops = base, 1
+  local pins = cfg.image_grid_pinpoints
+  if cfg.model_type == "llava_next" and type(pins) == "table" then
+    for _, pin in ipairs(pins) do
+      pin = type(pin) == "table" and pin or {}
+      local ph, pw = math.tointeger(pin[1]), math.tointeger(pin[2])
+      if not ph or not pw or ph < size or pw < size then
+        E.fail("model.config.image_grid_pinpoints", "expected [height, width] pairs of at least %d px (the CLIP crop), got [%s, %s]",
+          size, tostring(pin[1]), tostring(pin[2]))
+      end
+      local rows, cols = ph // size, pw // size
+      local ch_, cw = npatch * rows, npatch * cols
+      -- original aspect pw / ph against the grid's cw / ch_, compared as integers
+      if pw * ch_ > cw * ph then
+        ch_ = ch_ - 2 * ((ch_ - ph * cw // pw) // 2)
+      else
+        cw = cw - 2 * ((cw - pw * ch_ // ph) // 2)
+      end
+      local n = base + ch_ * cw + ch_
+      if n > tokens then tokens, crops = n, 1 + rows * cols end
+    end
+  end
+  return { tokens = tokens, patches = crops * per, pixel_bytes = crops * ch * size * size * 4, hidden = h,
+           intermediate = t.fc1.shape[1], gated = 0, pixel_copies = 1 }
+end
+
 -- Qwen3.5 / 3.6 (Qwen3_5ProcessingInfo = Qwen3VLProcessingInfo, vllm/model_executor/models/
 -- qwen3_5.py, qwen3_vl.py): the image with the most features is what
 -- Qwen2VLProcessingInfo.get_image_size_with_most_features builds from max_pixels (the image
@@ -351,7 +397,7 @@ local function qwen3_mm(desc, knobs)
 end
 
 local MM = { qwen2_vl = qwen25_mm, gemma = gemma3_mm, llama4 = llama4_mm, mistral3 = mistral3_mm, qwen3_5 = qwen3_mm,
-  qwen3_vl = qwen3_mm }
+  qwen3_vl = qwen3_mm, llava = llava_mm }
 -- Language-model-only mode: with --limit-mm-per-prompt giving every modality 0, these model
 -- classes build no vision tower and projector (self.visual / self.vision_tower = None, and
 -- Qwen3-VL no deepstack buffers), so their weights never load and the profile encodes nothing.
@@ -361,6 +407,8 @@ local MM = { qwen2_vl = qwen25_mm, gemma = gemma3_mm, llama4 = llama4_mm, mistra
 -- and the deepstack buffers are built only when an image or video limit is non-zero; since PR
 -- #32605 under _mark_tower_model(vllm_config, {"image", "video"})). Value: the first release
 -- (version code) that skips.
+-- LLaVA is not listed: its class builds the tower whatever the limits until the _mark_tower_model
+-- refactor (PR #32605), whose release is not pinned here, so its weights are always counted.
 local LANG_ONLY = { qwen2_vl = 10001, gemma = 10001, llama4 = 10001, mistral3 = 10001, qwen3_vl = 0, qwen3_5 = 0 }
 local VIDEO_TOWER = { qwen2_vl = true, qwen3_vl = true, qwen3_5 = true }
 -- the models whose image processor takes max_pixels (--mm-processor-kwargs)
@@ -732,7 +780,7 @@ local function normalize(n, knobs)
   end
   n.extra["vllm.v0"] = not v1
   if n.model.desc.arch == "minimax" then minimax_state(n, knobs, code, v, v1) end
-  local mm = (MM[n.model.desc.arch or ""] or function() end)(n.model.desc, knobs)
+  local mm = (MM[n.model.desc.arch or ""] or function() end)(n.model.desc, knobs, n.model_config)
   if knobs.max_pixels ~= nil and not (mm and MAX_PIXELS[n.model.desc.arch or ""]) then
     E.fail("runtime.max_pixels", "applies to the Qwen2.5-VL, Qwen3-VL and Qwen3.5 image processors only")
   end

@@ -17,6 +17,8 @@ for _, n in ipairs { "kimi_linear", "minimax" } do ARCH_FILES[#ARCH_FILES + 1] =
 ARCH_FILES[#ARCH_FILES + 1] = "mamba"
 -- arch-dense
 for _, n in ipairs { "apertus", "arcee", "nemotron", "stablelm", "gpt_bigcode", "exaone" } do ARCH_FILES[#ARCH_FILES + 1] = n end
+-- arch-vlm
+ARCH_FILES[#ARCH_FILES + 1] = "llava"
 
 -- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
 -- models_README.md derives / that public model cards report, as noted).
@@ -60,6 +62,14 @@ local EXPECTED_PARAMS = {
   ["meta-llama/Llama-4-Maverick-17B-128E-Instruct"]  = 401583781376,
   ["mistralai/Mistral-Small-3.1-24B-Instruct-2503"]  = 24011361280,
   ["meta-llama/Llama-3.2-11B-Vision"]                = 10670220835,
+  -- LLaVA-1.5-7B: sum(p.numel() for p in LlavaForConditionalGeneration.from_pretrained(
+  -- "llava-hf/llava-1.5-7b-hf").parameters()) = 7,063,427,072, as public scripts print it:
+  -- Vicuna-7B with 32,064 rows 6,738,939,904 + CLIP ViT-L/14-336 303,507,456 (all 24 layers and
+  -- post_layernorm) + projector 20,979,712. LLaVA-NeXT-Mistral-7B: no exact published figure
+  -- found (the Hub's "7.57B"): Mistral-7B with 32,064 rows 7,242,256,384 + the same tower and
+  -- projector + image_newline 4,096, the inventory's count.
+  ["llava-hf/llava-1.5-7b-hf"]                       = 7063427072,
+  ["llava-hf/llava-v1.6-mistral-7b-hf"]              = 7566747648,
   -- Qwen2.5-72B's 72,706,203,648 + ViT 704,573,696 (patch 1,505,280 + 32 x 19,840,512
   -- + merger 68,172,032), the safetensors total of the model page
   ["Qwen/Qwen2.5-VL-72B-Instruct"]                   = 73410777344,
@@ -200,6 +210,8 @@ local EXPECTED_KV_BF16 = {
   ["meta-llama/Llama-3.1-8B"]      = 2 * 32 * 8 * 128 * 2,      -- 131,072
   ["meta-llama/Llama-2-7b-hf"]     = 2 * 32 * 32 * 128 * 2,     -- 524,288
   ["mistralai/Mistral-7B-v0.1"]    = 2 * 32 * 8 * 128 * 2,
+  ["llava-hf/llava-1.5-7b-hf"]     = 2 * 32 * 32 * 128 * 2,     -- Vicuna-7B (LlamaConfig defaults)
+  ["llava-hf/llava-v1.6-mistral-7b-hf"] = 2 * 32 * 8 * 128 * 2,
   ["google/gemma-2-9b-it"]         = 2 * 42 * 8 * 256 * 2,
   ["deepseek-ai/DeepSeek-V2-Lite"] = 27 * (512 + 64) * 2,       -- one MLA latent per layer
   -- V3.2: the MLA latent in bf16 + the indexer's 128 fp8 + 4 B scale, uint8 whatever the KV dtype
@@ -682,7 +694,9 @@ for _, mt in ipairs { "llama", "qwen2", "qwen3", "qwen3_moe", "qwen2_moe", "mixt
                       "granitemoehybrid", "falcon_h1", "lfm2", "qwen3_vl", "qwen3_vl_moe",
                       -- architecture families A
                       "gemma", "phi", "phimoe", "olmo2", "olmoe", "granite", "granitemoe",
-                      "cohere", "cohere2", "starcoder2", "smollm3", "gemma3n", "gemma3n_text" } do
+                      "cohere", "cohere2", "starcoder2", "smollm3", "gemma3n", "gemma3n_text",
+                      -- arch-vlm
+                      "llava", "llava_next" } do
   check(by_type[mt] ~= nil, "no script for model_type " .. mt)
 end
 
@@ -756,6 +770,35 @@ do
   check(params(build("gemma3", c)) == 27009346304, "gemma-3-27b text-only count")
   local t = deep_copy(c.text_config)
   check(params(build("gemma3_text", t)) == 27009346304, "gemma3_text top-level config count")
+end
+-- LLaVA: the CLIP tower's 577 positions (24 x 24 patches + the class token), the text model
+-- filled from LlamaConfig's defaults, names as the llava-hf checkpoints store them; a list of
+-- vision_feature_layer concatenates the states (linear_1 takes 1024 x n); refused fields.
+do
+  local d = built["llava-hf/llava-1.5-7b-hf"]
+  if d then
+    local by = {}
+    for _, x in ipairs(d.tensors) do by[x.name] = x end
+    local pos = by["vision_tower.vision_model.embeddings.position_embedding.weight"]
+    check(pos and pos.shape[1] == 577 and pos.shape[2] == 1024, "llava-1.5 CLIP position table 577 x 1024")
+    check(by["language_model.lm_head.weight"] and by["language_model.lm_head.weight"].shape[1] == 32064,
+          "llava-1.5 lm_head 32064 rows under language_model")
+    check(d.layers == 32 and d.hidden == 4096 and d.intermediate == 11008 and d.max_position == 4096,
+          "llava-1.5 text shapes from LlamaConfig defaults")
+    check(by["image_newline"] == nil, "llava-1.5 has no image_newline")
+  end
+  local n = built["llava-hf/llava-v1.6-mistral-7b-hf"]
+  check(n and n.kv[1].window == nil and n.kv_heads == 8, "llava-next mistral: 8 KV heads, no window (sliding_window null)")
+  local c = cfg_of("llava-hf/llava-1.5-7b-hf"); c.vision_feature_layer = { -24, -20, -12, -1 }
+  check(params(build("llava", c)) == 7063427072 + 3 * 1024 * 4096, "llava: 4 feature layers widen linear_1")
+  c = cfg_of("llava-hf/llava-1.5-7b-hf"); c.text_config.model_type = "gemma"
+  local ok, err = pcall(build, "llava", c)
+  check(not ok and err == 'config: field \'text_config.model_type\' "gemma" is not supported (llama, mistral, qwen2)',
+        "llava: unsupported text model named: " .. tostring(err))
+  c = cfg_of("llava-hf/llava-1.5-7b-hf"); c.vision_config.model_type = "siglip_vision_model"
+  ok, err = pcall(build, "llava", c)
+  check(not ok and err == 'config: field \'vision_config.model_type\' "siglip_vision_model" is not supported (clip_vision_model)',
+        "llava: unsupported tower named: " .. tostring(err))
 end
 -- DeepSeek-V2-Lite MoE routing fields; Mixtral block.
 do
