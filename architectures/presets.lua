@@ -652,6 +652,24 @@ models["llava-hf/llava-v1.6-mistral-7b-hf"] = { arch = "llava_next", config = {
     model_type = "mistral", num_key_value_heads = 8, rms_norm_eps = 1e-05, rope_theta = 1000000.0, vocab_size = 32064 },
   vision_config = LLAVA_CLIP, vision_feature_layer = -2, vision_feature_select_strategy = "default",
   vocab_size = 32064 } }
+-- InternVL3-8B in transformers' format (architectures/internvl.lua): InternViT-300M-448px-V2.5
+-- (the vision_config transformers' InternVL conversion writes for the 300M tower: 24 layers of
+-- 1024, biased attention, LayerNorm, mean pooling) and Qwen2.5-7B's text model with InternVL's
+-- 151,674-token vocabulary (llm_config of OpenGVLab/InternVL3-8B; the -hf config.json as
+-- vllm-project/vllm#17634 quotes it: downsample_ratio 0.5, image_seq_length 256, sliding_window null).
+models["OpenGVLab/InternVL3-8B-hf"] = { arch = "internvl", config = {
+  architectures = { "InternVLForConditionalGeneration" }, model_type = "internvl", downsample_ratio = 0.5,
+  image_seq_length = 256, image_token_id = 151667, projector_hidden_act = "gelu", vision_feature_layer = -1,
+  vision_feature_select_strategy = "default",
+  text_config = { architectures = { "Qwen2ForCausalLM" }, model_type = "qwen2", hidden_size = 3584,
+    intermediate_size = 18944, num_hidden_layers = 28, num_attention_heads = 28, num_key_value_heads = 4,
+    vocab_size = 151674, max_position_embeddings = 32768, rms_norm_eps = 1e-06, rope_theta = 1000000.0,
+    use_sliding_window = false, tie_word_embeddings = false },
+  vision_config = { model_type = "internvl_vision", hidden_size = 1024, intermediate_size = 4096, num_hidden_layers = 24,
+    num_attention_heads = 16, image_size = { 448, 448 }, patch_size = { 14, 14 }, num_channels = 3,
+    attention_bias = true, norm_type = "layer_norm", layer_norm_eps = 1e-06, layer_scale_init_value = 0.1,
+    use_absolute_position_embeddings = true, use_mask_token = false, use_mean_pooling = true, use_qk_norm = false,
+    hidden_act = "gelu" } } }
 -- FLUX.2 [dev] (architectures/flux2.lua): transformer/config.json = diffusers
 -- scripts/convert_flux2_to_diffusers.py get_flux2_transformer_config("flux2-dev") (guidance_embeds
 -- absent there and in the repo's config: the class default, true); text_encoder is

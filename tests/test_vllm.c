@@ -1815,6 +1815,11 @@ static void test_mm_v1_items(void **state) {
   expect_figs(*state, "return { model = 'llava-hf/llava-1.5-7b-hf', " V19 " }, " WL ", " H100 " }", llava);
   const want next[] = {{"mm_tokens_per_item", 2928, 0, 0}, {"mm_items_profiled", 2, 0, 0}, {NULL}};
   expect_figs(*state, "return { model = 'llava-hf/llava-v1.6-mistral-7b-hf', " V19 " }, " WL ", " H100 " }", next);
+  /* InternVL3-8B-hf: 12 tiles + the thumbnail, 1025 patches each pixel-shuffled to 256 tokens:
+  ** 3328 (vllm-project/vllm PR #6514's "13 x 256 = 3328"), 8192 // 3328 = 2 images */
+  const want internvl[] = {{"mm_tokens_per_item", 3328, 0, 0}, {"mm_items_profiled", 2, 0, 0},
+                           {"encoder_output_bytes", 2.0 * 3328 * 3584 * 2, 0, 0}, {NULL}};
+  expect_figs(*state, "return { model = 'OpenGVLab/InternVL3-8B-hf', " V19 " }, " WL ", " H100 " }", internvl);
 }
 
 /* The multimodal knobs: text models and engines that do not take them. */

@@ -353,6 +353,28 @@ local function llava_mm(desc, knobs, cfg)
            intermediate = t.fc1.shape[1], gated = 0, pixel_copies = 1 }
 end
 
+-- InternVL in transformers' format (vllm/model_executor/models/interns1.py, which serves
+-- InternVLForConditionalGeneration): an image is cut into 448 px tiles, each encoded with its
+-- class token ((448 / 14)^2 + 1 = 1025 patches) and pixel-shuffled into (1 / downsample_ratio)^-2
+-- as many tokens (256: image_seq_length). The image with the most features
+-- (InternS1ProcessingInfo.get_image_size_with_most_features over get_interns1_target_ratios) has
+-- max_patches tiles plus the thumbnail: GotOcr2ImageProcessor's max_patches 12 and InternVLProcessor's
+-- crop_to_patches (its images_kwargs default) assumed, 13 tiles = 3328 tokens (the count vLLM's
+-- InternVL2 logs print: "13 x 256 = 3328 multimodal tokens", vllm-project/vllm PR #6514).
+local function internvl_mm(desc)
+  local t = tensors(desc, { pos = "^model%.vision_tower%.embeddings%.position_embeddings$",
+    pe = "^model%.vision_tower%.embeddings%.patch_embeddings%.projection%.weight$",
+    fc1 = "^model%.vision_tower%.encoder%.layer%.[%d*]+%.mlp%.fc1%.weight$",
+    ln = "^model%.multi_modal_projector%.layer_norm%.weight$" })
+  if not t then return nil end
+  local per, h, ch, ph, pw = t.pos.shape[2], t.pe.shape[1], t.pe.shape[2], t.pe.shape[3], t.pe.shape[4]
+  local shuffle = t.ln.shape[1] // h
+  local tiles = 12 + 1
+  return { tokens = tiles * ((per - 1) // shuffle), patches = tiles * per,
+           pixel_bytes = tiles * ch * (per - 1) * ph * pw * 4, hidden = h, intermediate = t.fc1.shape[1], gated = 0,
+           pixel_copies = 1 }
+end
+
 -- Qwen3.5 / 3.6 (Qwen3_5ProcessingInfo = Qwen3VLProcessingInfo, vllm/model_executor/models/
 -- qwen3_5.py, qwen3_vl.py): the image with the most features is what
 -- Qwen2VLProcessingInfo.get_image_size_with_most_features builds from max_pixels (the image
@@ -397,7 +419,7 @@ local function qwen3_mm(desc, knobs)
 end
 
 local MM = { qwen2_vl = qwen25_mm, gemma = gemma3_mm, llama4 = llama4_mm, mistral3 = mistral3_mm, qwen3_5 = qwen3_mm,
-  qwen3_vl = qwen3_mm, llava = llava_mm }
+  qwen3_vl = qwen3_mm, llava = llava_mm, internvl = internvl_mm }
 -- Language-model-only mode: with --limit-mm-per-prompt giving every modality 0, these model
 -- classes build no vision tower and projector (self.visual / self.vision_tower = None, and
 -- Qwen3-VL no deepstack buffers), so their weights never load and the profile encodes nothing.

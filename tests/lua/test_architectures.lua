@@ -19,6 +19,7 @@ ARCH_FILES[#ARCH_FILES + 1] = "mamba"
 for _, n in ipairs { "apertus", "arcee", "nemotron", "stablelm", "gpt_bigcode", "exaone" } do ARCH_FILES[#ARCH_FILES + 1] = n end
 -- arch-vlm
 ARCH_FILES[#ARCH_FILES + 1] = "llava"
+ARCH_FILES[#ARCH_FILES + 1] = "internvl"
 
 -- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
 -- models_README.md derives / that public model cards report, as noted).
@@ -70,6 +71,13 @@ local EXPECTED_PARAMS = {
   -- projector + image_newline 4,096, the inventory's count.
   ["llava-hf/llava-1.5-7b-hf"]                       = 7063427072,
   ["llava-hf/llava-v1.6-mistral-7b-hf"]              = 7566747648,
+  -- InternVL3-8B-hf: no exact published figure found (the Hub's "7.94B"); the inventory's, checked
+  -- by hand: Qwen2.5-7B 7,615,616,512 less 390 vocabulary rows x 3584 x 2 = 7,612,820,992 +
+  -- InternViT-300M 304,012,288 (cls 1,024, biased 14 x 14 patch conv 603,136, 1025 positions
+  -- 1,049,600, 24 layers x 12,598,272: biased q/k/v/projection 4,198,400, fc1 + fc2 8,393,728, two
+  -- LayerNorms 4,096, lambda_1 / lambda_2 2,048; no final norm under use_mean_pooling) + projector
+  -- 27,540,480 (LayerNorm over 4096, linear_1 4096 -> 3584, linear_2 3584 -> 3584, biased)
+  ["OpenGVLab/InternVL3-8B-hf"]                      = 7944373760,
   -- Qwen2.5-72B's 72,706,203,648 + ViT 704,573,696 (patch 1,505,280 + 32 x 19,840,512
   -- + merger 68,172,032), the safetensors total of the model page
   ["Qwen/Qwen2.5-VL-72B-Instruct"]                   = 73410777344,
@@ -212,6 +220,7 @@ local EXPECTED_KV_BF16 = {
   ["mistralai/Mistral-7B-v0.1"]    = 2 * 32 * 8 * 128 * 2,
   ["llava-hf/llava-1.5-7b-hf"]     = 2 * 32 * 32 * 128 * 2,     -- Vicuna-7B (LlamaConfig defaults)
   ["llava-hf/llava-v1.6-mistral-7b-hf"] = 2 * 32 * 8 * 128 * 2,
+  ["OpenGVLab/InternVL3-8B-hf"]    = 2 * 28 * 4 * 128 * 2,      -- Qwen2.5-7B: 57,344
   ["google/gemma-2-9b-it"]         = 2 * 42 * 8 * 256 * 2,
   ["deepseek-ai/DeepSeek-V2-Lite"] = 27 * (512 + 64) * 2,       -- one MLA latent per layer
   -- V3.2: the MLA latent in bf16 + the indexer's 128 fp8 + 4 B scale, uint8 whatever the KV dtype
@@ -696,7 +705,7 @@ for _, mt in ipairs { "llama", "qwen2", "qwen3", "qwen3_moe", "qwen2_moe", "mixt
                       "gemma", "phi", "phimoe", "olmo2", "olmoe", "granite", "granitemoe",
                       "cohere", "cohere2", "starcoder2", "smollm3", "gemma3n", "gemma3n_text",
                       -- arch-vlm
-                      "llava", "llava_next" } do
+                      "llava", "llava_next", "internvl" } do
   check(by_type[mt] ~= nil, "no script for model_type " .. mt)
 end
 
@@ -799,6 +808,33 @@ do
   ok, err = pcall(build, "llava", c)
   check(not ok and err == 'config: field \'vision_config.model_type\' "siglip_vision_model" is not supported (clip_vision_model)',
         "llava: unsupported tower named: " .. tostring(err))
+end
+-- InternVL: the tower's [448, 448] / [14, 14] pairs give 1025 positions; the 6B tower's options
+-- (RMSNorm layers, whole-width q/k norms, no attention bias) change the per-layer tensors; the
+-- projector's LayerNorm spans the shuffled width (1 / downsample_ratio)^2 x 1024; refused fields.
+do
+  local d = built["OpenGVLab/InternVL3-8B-hf"]
+  if d then
+    local by = {}
+    for _, x in ipairs(d.tensors) do by[x.name] = x end
+    local pos = by["model.vision_tower.embeddings.position_embeddings"]
+    check(pos and pos.shape[2] == 1025 and pos.shape[3] == 1024, "internvl: 1 x 1025 x 1024 positions")
+    local ln = by["model.multi_modal_projector.layer_norm.weight"]
+    check(ln and ln.shape[1] == 4096, "internvl: projector LayerNorm over 4 x 1024")
+    check(by["lm_head.weight"] and by["model.language_model.embed_tokens.weight"], "internvl: -hf names")
+  end
+  local c = cfg_of("OpenGVLab/InternVL3-8B-hf")
+  c.vision_config.norm_type = "rms_norm"; c.vision_config.use_qk_norm = true; c.vision_config.attention_bias = false
+  -- each of 24 layers: - 2 LayerNorm biases (2,048) - 3 q/k/v biases (3,072) + q/k norms (2,048)
+  check(params(build("internvl", c)) == 7944373760 + 24 * (-2048 - 3072 + 2048), "internvl: 6B-style tower options")
+  c = cfg_of("OpenGVLab/InternVL3-8B-hf"); c.vision_config.norm_type = "batch_norm"
+  local ok, err = pcall(build, "internvl", c)
+  check(not ok and err == 'config: field \'vision_config.norm_type\' "batch_norm" is not supported (layer_norm, rms_norm)',
+        "internvl: unknown norm_type named: " .. tostring(err))
+  c = cfg_of("OpenGVLab/InternVL3-8B-hf"); c.vision_config.image_size = { 448 }
+  ok, err = pcall(build, "internvl", c)
+  check(not ok and err == "config: field 'vision_config.image_size' must be a positive integer or a [height, width] pair",
+        "internvl: bad image_size named: " .. tostring(err))
 end
 -- DeepSeek-V2-Lite MoE routing fields; Mixtral block.
 do
