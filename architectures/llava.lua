@@ -15,21 +15,6 @@
 -- init_vision_tower_for_llava), which is not modelled (12.6 M parameters, 0.2% of 7B).
 local nn = require "nn"
 
--- Text-config defaults of the transformers config classes (configuration_llama.py LlamaConfig,
--- configuration_mistral.py MistralConfig, configuration_qwen2.py Qwen2Config): the llava-hf
--- configs give only the fields that differ (llava-1.5-7b-hf's text_config has no hidden_size,
--- num_hidden_layers, ...: LlamaConfig's defaults are Vicuna-7B's shapes). LlavaConfig builds a
--- text_config without model_type as "llama". Not filled: MistralConfig's sliding_window default
--- (4096), since a JSON null there (llava-v1.6-mistral-7b-hf) reads as absent.
-local TEXT_DEFAULTS = {
-  llama   = { vocab_size = 32000, hidden_size = 4096, intermediate_size = 11008, num_hidden_layers = 32,
-              num_attention_heads = 32, max_position_embeddings = 2048 },
-  mistral = { vocab_size = 32000, hidden_size = 4096, intermediate_size = 14336, num_hidden_layers = 32,
-              num_attention_heads = 32, num_key_value_heads = 8, max_position_embeddings = 131072 },
-  qwen2   = { vocab_size = 151936, hidden_size = 4096, intermediate_size = 22016, num_hidden_layers = 32,
-              num_attention_heads = 32, num_key_value_heads = 32, max_position_embeddings = 32768 },
-}
-
 -- CLIPVisionConfig's defaults that LlavaConfig substitutes when vision_config is absent
 -- (configuration_llava.py: hidden 1024, intermediate 4096, 24 layers, patch 14, image 336).
 local CLIP_DEFAULTS = { hidden_size = 1024, intermediate_size = 4096, num_hidden_layers = 24,
@@ -71,13 +56,12 @@ return arch {
   model_types = { "llava", "llava_next" },
   build = function(cfg)
     local tc = nn.sub(cfg, "text_config") or error("config: missing field 'text_config'", 0)
-    local mt = nn.opt(tc, "model_type", "llama")
-    local dflt = TEXT_DEFAULTS[mt]
-    if not dflt then
+    -- LlavaConfig builds a text_config without model_type as "llama"; its fields left out take
+    -- the config class's defaults (nn.text_defaults)
+    local c, mt = nn.text_defaults(tc, "llama")
+    if not c then
       error(("config: field 'text_config.model_type' %q is not supported (llama, mistral, qwen2)"):format(tostring(mt)), 0)
     end
-    local c = filled(tc, dflt)
-    c.model_type = mt
     c.tie_word_embeddings = nn.flag(cfg, "tie_word_embeddings", nn.flag(tc, "tie_word_embeddings", false))
     local desc = require("architectures.llama").build(c)
     local t = {}

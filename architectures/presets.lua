@@ -670,6 +670,19 @@ models["OpenGVLab/InternVL3-8B-hf"] = { arch = "internvl", config = {
     attention_bias = true, norm_type = "layer_norm", layer_norm_eps = 1e-06, layer_scale_init_value = 0.1,
     use_absolute_position_embeddings = true, use_mask_token = false, use_mean_pooling = true, use_qk_norm = false,
     hidden_act = "gelu" } } }
+-- SmolVLM-256M (architectures/idefics3.lua; Idefics3ForConditionalGeneration): SmolLM2-135M's
+-- Llama shapes with a 49,280-token vocabulary and an untied lm_head, a SigLIP-B/16 tower at 512 px,
+-- scale_factor 4 (64 tokens a 512 px tile); the shapes HuggingFaceTB/SmolVLM-256M-Instruct's
+-- config.json gives (SmolDocling-256M-preview has the same).
+models["HuggingFaceTB/SmolVLM-256M-Instruct"] = { arch = "idefics3", config = {
+  architectures = { "Idefics3ForConditionalGeneration" }, model_type = "idefics3", image_token_id = 49190,
+  scale_factor = 4, tie_word_embeddings = false, vocab_size = 49280,
+  text_config = { architectures = { "LlamaForCausalLM" }, model_type = "llama", hidden_size = 576,
+    intermediate_size = 1536, num_hidden_layers = 30, num_attention_heads = 9, num_key_value_heads = 3, head_dim = 64,
+    vocab_size = 49280, max_position_embeddings = 8192, rms_norm_eps = 1e-05, rope_theta = 100000.0,
+    tie_word_embeddings = false },
+  vision_config = { model_type = "idefics3_vision", hidden_size = 768, intermediate_size = 3072, num_hidden_layers = 12,
+    num_attention_heads = 12, image_size = 512, patch_size = 16, num_channels = 3, layer_norm_eps = 1e-06 } } }
 -- FLUX.2 [dev] (architectures/flux2.lua): transformer/config.json = diffusers
 -- scripts/convert_flux2_to_diffusers.py get_flux2_transformer_config("flux2-dev") (guidance_embeds
 -- absent there and in the repo's config: the class default, true); text_encoder is

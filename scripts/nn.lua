@@ -162,6 +162,32 @@ function nn.rope_positions(tc)
   return 1
 end
 
+-- A multimodal config's text_config with the shape defaults of its transformers config class filled
+-- in (configuration_llama.py LlamaConfig, configuration_mistral.py MistralConfig,
+-- configuration_qwen2.py Qwen2Config): LLaVA's and Idefics3's configs give only the fields that
+-- differ (llava-1.5-7b-hf's text_config has no hidden_size, num_hidden_layers, ...: LlamaConfig's
+-- defaults are Vicuna-7B's shapes). Not filled: MistralConfig's sliding_window (4096), since a
+-- JSON null there reads as absent. Returns a copy with model_type set (default `dflt_type`), or
+-- nil and the model_type when the class is not one of these.
+local TEXT_DEFAULTS = {
+  llama   = { vocab_size = 32000, hidden_size = 4096, intermediate_size = 11008, num_hidden_layers = 32,
+              num_attention_heads = 32, max_position_embeddings = 2048 },
+  mistral = { vocab_size = 32000, hidden_size = 4096, intermediate_size = 14336, num_hidden_layers = 32,
+              num_attention_heads = 32, num_key_value_heads = 8, max_position_embeddings = 131072 },
+  qwen2   = { vocab_size = 151936, hidden_size = 4096, intermediate_size = 22016, num_hidden_layers = 32,
+              num_attention_heads = 32, num_key_value_heads = 32, max_position_embeddings = 32768 },
+}
+function nn.text_defaults(tc, dflt_type)
+  local mt = nn.opt(tc, "model_type", dflt_type)
+  local d = TEXT_DEFAULTS[mt]
+  if not d then return nil, mt end
+  local c = {}
+  for k, v in pairs(d) do c[k] = v end
+  for k, v in pairs(tc) do if not absent(v) then c[k] = v end end
+  c.model_type = mt
+  return c
+end
+
 -- A nested config table (e.g. text_config), or nil.
 function nn.sub(cfg, key)
   local v = cfg[key]

@@ -114,7 +114,10 @@ bool inv_vision_name(const char *name) {
                                     "model.embed_vision.", "model.embed_audio.",
                                     /* LLaVA-NeXT's row separator, which llama.cpp loads from the mmproj file
                                     ** with the tower (tools/mtmd/clip.cpp TN_IMAGE_NEWLINE "model.image_newline") */
-                                    "image_newline", NULL};
+                                    "image_newline",
+                                    /* Idefics3 / SmolVLM (transformers models/idefics3/modeling_idefics3.py
+                                    ** Idefics3Model: vision_model, connector) */
+                                    "model.vision_model.", "model.connector.", NULL};
   for (const char *const *p = pre; *p; p++)
     if (strncmp(name, *p, strlen(*p)) == 0) return true;
   return false;

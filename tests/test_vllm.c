@@ -1820,6 +1820,10 @@ static void test_mm_v1_items(void **state) {
   const want internvl[] = {{"mm_tokens_per_item", 3328, 0, 0}, {"mm_items_profiled", 2, 0, 0},
                            {"encoder_output_bytes", 2.0 * 3328 * 3584 * 2, 0, 0}, {NULL}};
   expect_figs(*state, "return { model = 'OpenGVLab/InternVL3-8B-hf', " V19 " }, " WL ", " H100 " }", internvl);
+  /* SmolVLM-256M: 2048 px = 4 x 4 tiles of 512 px + the global image, 1024 patches each shuffled
+  ** by 4^2 into 64 tokens: 17 x 64 = 1088, 8192 // 1088 = 7 images */
+  const want smol[] = {{"mm_tokens_per_item", 1088, 0, 0}, {"mm_items_profiled", 7, 0, 0}, {NULL}};
+  expect_figs(*state, "return { model = 'HuggingFaceTB/SmolVLM-256M-Instruct', " V19 " }, " WL ", " H100 " }", smol);
 }
 
 /* The multimodal knobs: text models and engines that do not take them. */

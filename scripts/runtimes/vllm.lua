@@ -375,6 +375,27 @@ local function internvl_mm(desc)
            pixel_copies = 1 }
 end
 
+-- Idefics3 / SmolVLM (vllm/model_executor/models/idefics3.py Idefics3ProcessingInfo, smolvlm.py):
+-- the image with the most features is a square of the image processor's size["longest_edge"],
+-- cut into ceil(longest_edge / max_image_size) tiles a side plus the global image, each tile
+-- encoded at image_size ((image_size / patch)^2 patches, no class token) and pixel-shuffled by
+-- scale_factor^2 into image_seq_len tokens: (grid_w x grid_h + 1) x image_seq_len. The processor
+-- sizes are not in config.json; max_image_size = vision image_size and longest_edge = 4 x that
+-- (Idefics3ImageProcessor's default 4 x 364; SmolVLM's preprocessor_config.json 2048 = 4 x 512)
+-- are assumed: 17 tiles, SmolVLM-256M 17 x 64 = 1088 tokens, Idefics3-8B 17 x 169 = 2873.
+local function idefics3_mm(desc)
+  local t = tensors(desc, { pos = "^model%.vision_model%.embeddings%.position_embedding%.weight$",
+    pe = "^model%.vision_model%.embeddings%.patch_embedding%.weight$",
+    fc1 = "^model%.vision_model%.encoder%.layers%.[%d*]+%.mlp%.fc1%.weight$",
+    proj = "^model%.connector%.modality_projection%.proj%.weight$" })
+  if not t then return nil end
+  local per, h, ch, p = t.pos.shape[1], t.pe.shape[1], t.pe.shape[2], t.pe.shape[3]
+  local shuffle = t.proj.shape[2] // h
+  local tiles = 4 * 4 + 1
+  return { tokens = tiles * (per // shuffle), patches = tiles * per, pixel_bytes = tiles * ch * per * p * p * 4,
+           hidden = h, intermediate = t.fc1.shape[1], gated = 0, pixel_copies = 1 }
+end
+
 -- Qwen3.5 / 3.6 (Qwen3_5ProcessingInfo = Qwen3VLProcessingInfo, vllm/model_executor/models/
 -- qwen3_5.py, qwen3_vl.py): the image with the most features is what
 -- Qwen2VLProcessingInfo.get_image_size_with_most_features builds from max_pixels (the image
@@ -419,7 +440,7 @@ local function qwen3_mm(desc, knobs)
 end
 
 local MM = { qwen2_vl = qwen25_mm, gemma = gemma3_mm, llama4 = llama4_mm, mistral3 = mistral3_mm, qwen3_5 = qwen3_mm,
-  qwen3_vl = qwen3_mm, llava = llava_mm, internvl = internvl_mm }
+  qwen3_vl = qwen3_mm, llava = llava_mm, internvl = internvl_mm, idefics3 = idefics3_mm }
 -- Language-model-only mode: with --limit-mm-per-prompt giving every modality 0, these model
 -- classes build no vision tower and projector (self.visual / self.vision_tower = None, and
 -- Qwen3-VL no deepstack buffers), so their weights never load and the profile encodes nothing.

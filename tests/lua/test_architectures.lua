@@ -20,6 +20,7 @@ for _, n in ipairs { "apertus", "arcee", "nemotron", "stablelm", "gpt_bigcode", 
 -- arch-vlm
 ARCH_FILES[#ARCH_FILES + 1] = "llava"
 ARCH_FILES[#ARCH_FILES + 1] = "internvl"
+ARCH_FILES[#ARCH_FILES + 1] = "idefics3"
 
 -- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
 -- models_README.md derives / that public model cards report, as noted).
@@ -78,6 +79,11 @@ local EXPECTED_PARAMS = {
   -- LayerNorms 4,096, lambda_1 / lambda_2 2,048; no final norm under use_mean_pooling) + projector
   -- 27,540,480 (LayerNorm over 4096, linear_1 4096 -> 3584, linear_2 3584 -> 3584, biased)
   ["OpenGVLab/InternVL3-8B-hf"]                      = 7944373760,
+  -- SmolVLM-256M: 256,484,928, the parameter count published for SmolVLM-256M-Instruct runs and for
+  -- docling-project/SmolDocling-256M-preview (the same Idefics3 shapes; 513,028,808 B of bf16
+  -- safetensors with the header): text 134,588,736 + lm_head 28,385,280 + SigLIP-B/16 at 512 px
+  -- 86,433,024 + connector 12,288 x 576
+  ["HuggingFaceTB/SmolVLM-256M-Instruct"]            = 256484928,
   -- Qwen2.5-72B's 72,706,203,648 + ViT 704,573,696 (patch 1,505,280 + 32 x 19,840,512
   -- + merger 68,172,032), the safetensors total of the model page
   ["Qwen/Qwen2.5-VL-72B-Instruct"]                   = 73410777344,
@@ -221,6 +227,7 @@ local EXPECTED_KV_BF16 = {
   ["llava-hf/llava-1.5-7b-hf"]     = 2 * 32 * 32 * 128 * 2,     -- Vicuna-7B (LlamaConfig defaults)
   ["llava-hf/llava-v1.6-mistral-7b-hf"] = 2 * 32 * 8 * 128 * 2,
   ["OpenGVLab/InternVL3-8B-hf"]    = 2 * 28 * 4 * 128 * 2,      -- Qwen2.5-7B: 57,344
+  ["HuggingFaceTB/SmolVLM-256M-Instruct"] = 2 * 30 * 3 * 64 * 2,  -- 23,040
   ["google/gemma-2-9b-it"]         = 2 * 42 * 8 * 256 * 2,
   ["deepseek-ai/DeepSeek-V2-Lite"] = 27 * (512 + 64) * 2,       -- one MLA latent per layer
   -- V3.2: the MLA latent in bf16 + the indexer's 128 fp8 + 4 B scale, uint8 whatever the KV dtype
@@ -705,7 +712,7 @@ for _, mt in ipairs { "llama", "qwen2", "qwen3", "qwen3_moe", "qwen2_moe", "mixt
                       "gemma", "phi", "phimoe", "olmo2", "olmoe", "granite", "granitemoe",
                       "cohere", "cohere2", "starcoder2", "smollm3", "gemma3n", "gemma3n_text",
                       -- arch-vlm
-                      "llava", "llava_next", "internvl" } do
+                      "llava", "llava_next", "internvl", "idefics3", "smolvlm" } do
   check(by_type[mt] ~= nil, "no script for model_type " .. mt)
 end
 
@@ -835,6 +842,29 @@ do
   ok, err = pcall(build, "internvl", c)
   check(not ok and err == "config: field 'vision_config.image_size' must be a positive integer or a [height, width] pair",
         "internvl: bad image_size named: " .. tostring(err))
+end
+-- Idefics3 / SmolVLM: 1024 positions without a class token at 512 px / 16, the connector over
+-- 768 x 4^2; SmolVLM2's model_type builds the same modules; a tied lm_head drops 28,385,280; a
+-- scale_factor that does not tile the patch grid is refused.
+do
+  local d = built["HuggingFaceTB/SmolVLM-256M-Instruct"]
+  if d then
+    local by = {}
+    for _, x in ipairs(d.tensors) do by[x.name] = x end
+    local pos = by["model.vision_model.embeddings.position_embedding.weight"]
+    check(pos and pos.shape[1] == 1024 and pos.shape[2] == 768, "smolvlm: 1024 x 768 positions")
+    local pr = by["model.connector.modality_projection.proj.weight"]
+    check(pr and pr.shape[1] == 576 and pr.shape[2] == 12288 and by["model.connector.modality_projection.proj.bias"] == nil,
+          "smolvlm: bias-free connector 12288 -> 576")
+  end
+  local c = cfg_of("HuggingFaceTB/SmolVLM-256M-Instruct"); c.model_type = "smolvlm"
+  check(params(build("smolvlm", c)) == 256484928, "smolvlm model_type: same modules")
+  c.tie_word_embeddings = true; c.text_config.tie_word_embeddings = true
+  check(params(build("smolvlm", c)) == 256484928 - 49280 * 576, "smolvlm: tied lm_head")
+  c = cfg_of("HuggingFaceTB/SmolVLM-256M-Instruct"); c.scale_factor = 3
+  local ok, err = pcall(build, "idefics3", c)
+  check(not ok and err == "config: field 'scale_factor' 3 does not divide the tower's 1024 patches into 3 x 3 groups",
+        "idefics3: bad scale_factor named: " .. tostring(err))
 end
 -- DeepSeek-V2-Lite MoE routing fields; Mixtral block.
 do
