@@ -683,6 +683,20 @@ models["HuggingFaceTB/SmolVLM-256M-Instruct"] = { arch = "idefics3", config = {
     tie_word_embeddings = false },
   vision_config = { model_type = "idefics3_vision", hidden_size = 768, intermediate_size = 3072, num_hidden_layers = 12,
     num_attention_heads = 12, image_size = 512, patch_size = 16, num_channels = 3, layer_norm_eps = 1e-06 } } }
+-- GLM-4.6V-Flash (architectures/glm4v.lua; Glm4vForConditionalGeneration): GLM-4.1V-9B's shapes
+-- (transformers' Glm4vTextConfig / Glm4vVisionConfig defaults: GLM-4-9B-0414's decoder, a 24-block
+-- 1536-wide tower merging into 4096) with the 128K context of its card; M-RoPE over half of each
+-- 128-wide head (mrope_section 8 + 12 + 12 = 32 frequency pairs).
+models["zai-org/GLM-4.6V-Flash"] = { arch = "glm4v", config = {
+  architectures = { "Glm4vForConditionalGeneration" }, model_type = "glm4v", image_token_id = 151363,
+  text_config = { model_type = "glm4v_text", vocab_size = 151552, hidden_size = 4096, intermediate_size = 13696,
+    num_hidden_layers = 40, num_attention_heads = 32, num_key_value_heads = 2, max_position_embeddings = 131072,
+    partial_rotary_factor = 0.5, rms_norm_eps = 1e-05, attention_bias = true, tie_word_embeddings = false,
+    rope_scaling = { rope_type = "default", mrope_section = { 8, 12, 12 } } },
+  vision_config = { model_type = "glm4v", depth = 24, hidden_size = 1536, intermediate_size = 13696,
+    out_hidden_size = 4096, num_heads = 12, image_size = 336, patch_size = 14, in_channels = 3,
+    spatial_merge_size = 2, temporal_patch_size = 2, attention_bias = false, rms_norm_eps = 1e-05,
+    hidden_act = "silu" } } }
 -- FLUX.2 [dev] (architectures/flux2.lua): transformer/config.json = diffusers
 -- scripts/convert_flux2_to_diffusers.py get_flux2_transformer_config("flux2-dev") (guidance_embeds
 -- absent there and in the repo's config: the class default, true); text_encoder is

@@ -21,6 +21,7 @@ for _, n in ipairs { "apertus", "arcee", "nemotron", "stablelm", "gpt_bigcode", 
 ARCH_FILES[#ARCH_FILES + 1] = "llava"
 ARCH_FILES[#ARCH_FILES + 1] = "internvl"
 ARCH_FILES[#ARCH_FILES + 1] = "idefics3"
+ARCH_FILES[#ARCH_FILES + 1] = "glm4v"
 
 -- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
 -- models_README.md derives / that public model cards report, as noted).
@@ -84,6 +85,10 @@ local EXPECTED_PARAMS = {
   -- safetensors with the header): text 134,588,736 + lm_head 28,385,280 + SigLIP-B/16 at 512 px
   -- 86,433,024 + connector 12,288 x 576
   ["HuggingFaceTB/SmolVLM-256M-Instruct"]            = 256484928,
+  -- GLM-4.6V-Flash: 10,292,777,472, the count published for its 20.6 GB bf16 checkpoint (and a
+  -- LoRA training log's "all params 10,327,562,752" less its 34,785,280 adapter parameters): the
+  -- GLM-4-9B-0414 decoder 9,400,279,040 + the vision tower and merger 892,498,432
+  ["zai-org/GLM-4.6V-Flash"]                         = 10292777472,
   -- Qwen2.5-72B's 72,706,203,648 + ViT 704,573,696 (patch 1,505,280 + 32 x 19,840,512
   -- + merger 68,172,032), the safetensors total of the model page
   ["Qwen/Qwen2.5-VL-72B-Instruct"]                   = 73410777344,
@@ -228,6 +233,7 @@ local EXPECTED_KV_BF16 = {
   ["llava-hf/llava-v1.6-mistral-7b-hf"] = 2 * 32 * 8 * 128 * 2,
   ["OpenGVLab/InternVL3-8B-hf"]    = 2 * 28 * 4 * 128 * 2,      -- Qwen2.5-7B: 57,344
   ["HuggingFaceTB/SmolVLM-256M-Instruct"] = 2 * 30 * 3 * 64 * 2,  -- 23,040
+  ["zai-org/GLM-4.6V-Flash"]       = 2 * 40 * 2 * 128 * 2,      -- 40,960
   ["google/gemma-2-9b-it"]         = 2 * 42 * 8 * 256 * 2,
   ["deepseek-ai/DeepSeek-V2-Lite"] = 27 * (512 + 64) * 2,       -- one MLA latent per layer
   -- V3.2: the MLA latent in bf16 + the indexer's 128 fp8 + 4 B scale, uint8 whatever the KV dtype
@@ -712,7 +718,7 @@ for _, mt in ipairs { "llama", "qwen2", "qwen3", "qwen3_moe", "qwen2_moe", "mixt
                       "gemma", "phi", "phimoe", "olmo2", "olmoe", "granite", "granitemoe",
                       "cohere", "cohere2", "starcoder2", "smollm3", "gemma3n", "gemma3n_text",
                       -- arch-vlm
-                      "llava", "llava_next", "internvl", "idefics3", "smolvlm" } do
+                      "llava", "llava_next", "internvl", "idefics3", "smolvlm", "glm4v" } do
   check(by_type[mt] ~= nil, "no script for model_type " .. mt)
 end
 
@@ -865,6 +871,26 @@ do
   local ok, err = pcall(build, "idefics3", c)
   check(not ok and err == "config: field 'scale_factor' 3 does not divide the tower's 1024 patches into 3 x 3 groups",
         "idefics3: bad scale_factor named: " .. tostring(err))
+end
+-- GLM-4.1V / 4.6V-Flash: an empty glm4v config builds transformers' defaults (the same count); the
+-- tower's SwiGLU is out_hidden_size wide and the merger's intermediate_size; M-RoPE over 64 of 128
+-- dims; a merger that does not feed the decoder's width is refused.
+do
+  check(params(build("glm4v", { model_type = "glm4v" })) == 10292777472, "glm4v: Glm4vConfig defaults = GLM-4.6V-Flash")
+  local d = built["zai-org/GLM-4.6V-Flash"]
+  if d then
+    local by = {}
+    for _, x in ipairs(d.tensors) do by[x.name] = x end
+    local g = by["model.visual.blocks.*.mlp.gate_proj.weight"]
+    check(g and g.shape[1] == 4096 and g.shape[2] == 1536 and g.count == 24, "glm4v: tower MLP 1536 -> 4096")
+    local m = by["model.visual.merger.gate_proj.weight"]
+    check(m and m.shape[1] == 13696 and m.shape[2] == 4096, "glm4v: merger MLP 4096 -> 13696")
+    check(d.rope_positions == 4 and d.rotary_dim == 64, "glm4v: M-RoPE over half the head")
+  end
+  local c = cfg_of("zai-org/GLM-4.6V-Flash"); c.vision_config.out_hidden_size = 3584
+  local ok, err = pcall(build, "glm4v", c)
+  check(not ok and err == "config: field 'vision_config.out_hidden_size' 3584 must equal text_config.hidden_size 4096 "
+        .. "(the merger feeds the decoder)", "glm4v: mismatched merger width named: " .. tostring(err))
 end
 -- DeepSeek-V2-Lite MoE routing fields; Mixtral block.
 do
