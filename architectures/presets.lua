@@ -1638,5 +1638,18 @@ models["LGAI-EXAONE/EXAONE-3.5-7.8B-Instruct"] = { arch = "exaone", config = {
   rope_scaling = { factor = 8.0, high_freq_factor = 4.0, low_freq_factor = 1.0,
                    original_max_position_embeddings = 8192, rope_type = "llama3" },
   rope_theta = 1000000.0, tie_word_embeddings = false, torch_dtype = "bfloat16", vocab_size = 102400 } }
+-- arch-moe: databricks/dbrx-instruct's config.json as a Rust DBRX port's fixture copies it (mlx-community's
+-- 4-bit conversion of it: d_model 6144, 40 layers, 48 heads, attn_config kv_n_heads 8, clip_qkv 8,
+-- rope_theta 500000; ffn_config ffn_hidden_size 10752, 16 experts, top 4, moe_normalize_expert_weights
+-- 1, silu; max_seq_len 32768, vocab 100352, untied, bfloat16); the quantization block left out.
+-- dbrx-base has the same shapes.
+models["databricks/dbrx-instruct"] = { arch = "dbrx", config = {
+  architectures = { "DbrxForCausalLM" }, model_type = "dbrx", d_model = 6144, n_heads = 48, n_layers = 40,
+  attn_config = { attn_pdrop = 0, clip_qkv = 8, kv_n_heads = 8, rope_theta = 500000 },
+  ffn_config = { ffn_act_fn = { name = "silu" }, ffn_hidden_size = 10752, moe_jitter_eps = 0, moe_loss_weight = 0.05,
+                 moe_normalize_expert_weights = 1, moe_num_experts = 16, moe_top_k = 4, uniform_expert_assignment = false },
+  emb_pdrop = 0.0, max_seq_len = 32768, resid_pdrop = 0.0, router_aux_loss_coef = 0.05,
+  tie_word_embeddings = false, torch_dtype = "bfloat16", vocab_size = 100352 } }
+aliases["databricks/dbrx-base"] = "databricks/dbrx-instruct"
 
 return { models = models, aliases = aliases }

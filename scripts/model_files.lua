@@ -129,6 +129,8 @@ GGUF_ARCH.starcoder = "gpt_bigcode"
 -- EXAONE 3.0 / 3.5 (LLM_ARCH_EXAONE, "exaone")
 GGUF_ARCH.exaone = "exaone"
 GGUF_ARCH.olmo2 = function(md) return (md["attention.sliding_window"] or 0) > 0 and "olmo3" or "olmo2" end
+-- arch-moe: DBRX (LLM_ARCH_DBRX, "dbrx")
+GGUF_ARCH.dbrx = "dbrx"
 
 local GGUF_DTYPE = { F32 = "fp32", F16 = "fp16", BF16 = "bf16", F64 = "fp64", I8 = "int8",
                      I16 = "int16", I32 = "int32", I64 = "int64" }
@@ -554,6 +556,19 @@ GGUF_FIELDS["kimi-linear"] = function(path, md, cfg, need, g)
   cfg.first_k_dense_replace = md.leading_dense_block_count or 0
   cfg.routed_scaling_factor = md.expert_weights_scale
   cfg.num_local_experts = nil
+end
+
+-- DBRX (convert_hf_to_gguf.py DbrxModel.set_gguf_parameters, src/models/dbrx.cpp): config.json nests
+-- its sizes (architectures/dbrx.lua); the converter writes block_count n_layers, context_length
+-- max_seq_len, embedding_length d_model, feed_forward_length ffn_config.ffn_hidden_size, head_count
+-- n_heads, head_count_kv attn_config.kv_n_heads, attention.clamp_kqv clip_qkv, expert_count and
+-- expert_used_count; the graph renormalizes the top-k weights (build_moe_ffn norm_w true)
+GGUF_FIELDS.dbrx = function(path, md, cfg, need)
+  cfg.d_model, cfg.n_layers, cfg.n_heads = cfg.hidden_size, cfg.num_hidden_layers, cfg.num_attention_heads
+  cfg.max_seq_len = cfg.max_position_embeddings
+  cfg.attn_config = { kv_n_heads = cfg.num_key_value_heads, clip_qkv = md["attention.clamp_kqv"] }
+  cfg.ffn_config = { ffn_hidden_size = need("feed_forward_length"), moe_num_experts = need("expert_count"),
+                     moe_top_k = need("expert_used_count"), moe_normalize_expert_weights = 1 }
 end
 
 -- config.json fields the architecture scripts read, from the GGUF metadata, and the file's

@@ -240,7 +240,8 @@ function nn.param(list, name, shape, opts)
   if opts.dtype and #list > n then list[#list].dtype = opts.dtype end
   if opts.buffer and #list > n then list[#list].buffer = true end
   -- layout "out_in": a 2-D parameter stored {out, in} like a Linear although it has no
-  -- ".weight" suffix (Qwen3.5-MoE's fused experts); quant.lua Q.dims reads it
+  -- ".weight" suffix (Qwen3.5-MoE's fused experts); "in_out": stored {in, out} (DBRX's stacked
+  -- down projection w2); quant.lua Q.dims reads it
   if opts.layout and #list > n then list[#list].layout = opts.layout end
   return list
 end

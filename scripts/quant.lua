@@ -34,11 +34,13 @@ end
 
 -- out, in of a weight as a matmul sees it. Linear stores {out, in}; GPT-2's Conv1D and
 -- gpt-oss's and Llama 4's fused expert parameters (no ".weight" suffix) store {in, out};
--- a parameter the architecture marks layout "out_in" (Qwen3.5-MoE's experts) {out, in}.
+-- a parameter the architecture marks layout "out_in" (Qwen3.5-MoE's experts) {out, in}, one
+-- marked "in_out" (DBRX's stacked down projection ffn.experts.mlp.w2) {in, out}.
 function Q.dims(t, desc)
   local s = t.shape
   if #s < 2 then return nil end
   if t.layout == "out_in" then return s[1], s[2] end
+  if t.layout == "in_out" then return s[2], s[1] end
   local conv1d = desc and desc.arch == "gpt2" and t.name:find("%.c_[%a]+%.weight$")
   if conv1d or t.name:find("experts%.[%w_]+_proj$") then return s[2], s[1] end
   local inner = 1
@@ -52,13 +54,15 @@ function Q.is_linear(t)
 end
 
 -- One routed expert's projection held as a fused MoE parameter (experts.gate_up_proj,
--- experts.down_proj: no ".weight" suffix; gpt-oss, Llama 4, Qwen3.5-MoE), one expert a
+-- experts.down_proj: no ".weight" suffix; gpt-oss, Llama 4, Qwen3.5-MoE; DBRX's experts.mlp.w1 /
+-- v1 / w2, which the architecture marks with a layout), one expert a
 -- tensor. Checkpoint formats store it quantized like a Linear (per expert, as vLLM's FusedMoE
 -- methods load it: Fp8MoEMethod, CompressedTensorsWNA16MoEMethod, the Marlin/WNA16 MoE
 -- methods of GPTQ and AWQ, ModelOpt NVFP4); bitsandbytes and torchao's transformers paths
 -- replace nn.Linear modules only, so their formats keep using Q.is_linear.
 function Q.is_fused_expert(t)
-  return #t.shape == 2 and t.role == "expert" and t.name:find("experts%.[%w_]+_proj$") ~= nil
+  return #t.shape == 2 and t.role == "expert" and (t.name:find("experts%.[%w_]+_proj$") ~= nil
+    or (t.layout ~= nil and t.name:find("%.weight$") == nil))
 end
 
 -- A Linear that a group-wise integer format packs (GPTQ, AWQ, compressed-tensors): nil when

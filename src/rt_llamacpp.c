@@ -804,6 +804,11 @@ static const struct {
     {"mlp.shared_experts.gate_proj.", "ffn_gate_shexp"}, {"mlp.shared_experts.up_proj.", "ffn_up_shexp"},
     {"mlp.shared_experts.down_proj.", "ffn_down_shexp"}, {"mlp.shared_expert_gate.", "ffn_gate_inp_shexp"},
     {"mlp.gate.e_score_correction_bias", "exp_probs_b"}, {"mlp.gate.", "ffn_gate_inp"}, {"mlp.router.", "ffn_gate_inp"},
+    /* DBRX (transformer.blocks.N: norm_attn_norm.*, ffn.router.layer, ffn.experts.mlp.w1 / v1 / w2) */
+    {"norm_attn_norm.attn.Wqkv.", "attn_qkv"}, {"norm_attn_norm.attn.out_proj.", "attn_output"},
+    {"norm_attn_norm.norm_1.", "attn_norm"}, {"norm_attn_norm.norm_2.", "attn_output_norm"},
+    {"ffn.router.layer.", "ffn_gate_inp"}, {"ffn.experts.mlp.w1", "ffn_gate_exps"},
+    {"ffn.experts.mlp.v1", "ffn_up_exps"}, {"ffn.experts.mlp.w2", "ffn_down_exps"},
     {"mlp.gate_proj.", "ffn_gate"}, {"mlp.up_proj.", "ffn_up"}, {"mlp.down_proj.", "ffn_down"},
 };
 
@@ -815,6 +820,7 @@ static void lc_gguf_name(const inv_tensor *t, char *out, size_t cap) {
   if (t->role == ROLE_EMBED) { snprintf(out, cap, "token_embd.weight"); return; }
   if (t->role == ROLE_POS_EMBED) { snprintf(out, cap, "position_embd.weight"); return; }
   const char *rest = strstr(nm, "layers.");
+  if (!rest) rest = strstr(nm, "blocks."); /* DBRX's transformer.blocks.N */
   if (!rest) {
     snprintf(out, cap, "%s", strstr(nm, "norm") ? "output_norm.weight" : nm);
     return;
@@ -971,6 +977,9 @@ static const lc_wname LC_WNAMES[] = {
     {".k_b_proj.", LW_K_B}, {".v_b_proj.", LW_V_B}, /* a preset's kv_b_proj split as a GGUF holds it */
     {".kv_b_proj.", LW_K_B}, /* ... or whole (no gguf: quant): lc_weight_table shares it out */
     {"attn_qkv", LW_QKV}, {"query_key_value", LW_QKV}, {"qkv_proj", LW_QKV}, {"c_attn", LW_QKV},
+    {"attn.Wqkv", LW_QKV}, /* DBRX's fused projection (norm_attn_norm.attn.Wqkv) */
+    /* DBRX's norms: norm_1 (GGUF attn_norm) and norm_2 before the MoE (GGUF attn_output_norm, not attn_output) */
+    {"attn_output_norm", LW_FFN_NORM}, {"norm_attn_norm.norm_1", LW_ATTN_NORM}, {"norm_attn_norm.norm_2", LW_FFN_NORM},
     {"attn_q.", LW_Q}, {"q_proj", LW_Q}, {"attn_k.", LW_K}, {"k_proj", LW_K}, {"attn_v.", LW_V}, {"v_proj", LW_V},
     {"attn_output", LW_O}, {"o_proj", LW_O}, {"attention.dense", LW_O}, {"out_proj", LW_O}, {"attn.c_proj", LW_O},
     {"self_attn.dense", LW_O}, /* phi2's output projection (transformers PhiAttention.dense) */
@@ -978,7 +987,8 @@ static const lc_wname LC_WNAMES[] = {
     {"ffn_gate_exps", LW_GATE_EXPS}, {"ffn_up_exps", LW_UP_EXPS},
     {"ffn_gate_shexp", LW_GATE}, {"ffn_up_shexp", LW_UP}, {"ffn_down_shexp", LW_DOWN},
     {"ffn_down_exps", LW_DOWN_EXPS}, {"gate_up_proj", LW_UP}, {"ffn_gate.", LW_GATE}, {"gate_proj", LW_GATE},
-    {".w1.", LW_GATE}, {"ffn_up.", LW_UP}, {"up_proj", LW_UP}, {"dense_h_to_4h", LW_UP},
+    {".w1.", LW_GATE}, {"experts.mlp.w1", LW_GATE}, {"experts.mlp.v1", LW_UP}, {"experts.mlp.w2", LW_DOWN}, /* DBRX */
+    {"ffn_up.", LW_UP}, {"up_proj", LW_UP}, {"dense_h_to_4h", LW_UP},
     {"c_fc_0", LW_GATE}, {"c_fc_1", LW_UP}, /* EXAONE 3.x's gate and up (ExaoneGatedMLP) */ {"c_fc", LW_UP},
     {".w3.", LW_UP}, {"ffn_down.", LW_DOWN}, {"down_proj", LW_DOWN}, {"dense_4h_to_h", LW_DOWN},
     {"mlp.c_proj", LW_DOWN}, {"mlp.fc1", LW_UP}, {"mlp.fc2", LW_DOWN}, /* phi2's PhiMLP */ {".w2.", LW_DOWN}, {"attn_norm", LW_ATTN_NORM}, {"input_layernorm", LW_ATTN_NORM},

@@ -260,6 +260,9 @@ static bool jamba(const mk_llama *o) { return is_arch(o, "jamba"); }
 /* attention-free mamba / mamba2 (src/models/mamba.cpp, mamba2.cpp load_arch_tensors; conversion/mamba.py
 ** MambaModel / Mamba2Model: feed_forward_length 0, attention.head_count 0, d_inner 2 x embd) */
 static bool mamba_pure(const mk_llama *o) { return is_arch(o, "mamba") || is_arch(o, "mamba2"); }
+/* dbrx (src/models/dbrx.cpp load_arch_tensors): LayerNorm without bias (attn_norm), fused attn_qkv, attn_output,
+** attn_output_norm before the MoE, experts of feed_forward_length (ffn_*_exps with n_ff) in every layer */
+static bool dbrx(const mk_llama *o) { return is_arch(o, "dbrx"); }
 static char nemo_kind(unsigned il) { return il % 2 == 0 ? 'M' : il % 4 == 1 ? '-' : '*'; }
 /* arch-dense: llama.cpp's non-gated dense families (up / down FFN): arcee (ReLU^2), apertus (xIELU,
 ** per-head Q/K norms, its four scalars as per-layer metadata arrays), nemotron (LayerNorm with bias) */
@@ -267,7 +270,7 @@ static bool dense_nogate(const mk_llama *o) {
   return is_arch(o, "arcee") || is_arch(o, "apertus") || is_arch(o, "nemotron");
 }
 static bool newer_arch(const mk_llama *o) {
-  return is_arch(o, "glm4moe") || is_arch(o, "lfm2") || granite_h(o) || hunyuan_moe(o) || gemma4(o) || kimi_lin(o) || nemo_h(o) || falcon_h(o) || jamba(o) || mamba_pure(o) || deltanet(o) || is_arch(o, "llama4") || is_arch(o, "deepseek2") || qwen_arch(o) ||
+  return is_arch(o, "glm4moe") || is_arch(o, "lfm2") || granite_h(o) || hunyuan_moe(o) || dbrx(o) || gemma4(o) || kimi_lin(o) || nemo_h(o) || falcon_h(o) || jamba(o) || mamba_pure(o) || deltanet(o) || is_arch(o, "llama4") || is_arch(o, "deepseek2") || qwen_arch(o) ||
          qwen2moe(o) || is_arch(o, "gemma2") || is_arch(o, "gemma3") || is_arch(o, "gpt-oss") || is_arch(o, "phi3") ||
          is_arch(o, "mistral3") || dense_nogate(o) || is_arch(o, "olmo2") || is_arch(o, "stablelm") ||
          is_arch(o, "starcoder") || is_arch(o, "exaone");
@@ -415,6 +418,13 @@ static void newer_layer(const mk_llama *o, unsigned il, mk_t *t, size_t *n) {
     }
     blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
     moe_ffn(o, il, o->experts > 0 && il % 2 == 1, 0, false, t, n);
+    return;
+  }
+  if (dbrx(o)) {
+    blk_t(t, n, il, "attn_qkv", 2, e, q + 2 * (uint64_t)head_dim(o) * o->heads_kv, 1, o->type);
+    blk_t(t, n, il, "attn_output", 2, q, e, 1, o->type);
+    blk_t(t, n, il, "attn_output_norm", 1, e, 1, 1, GGML_T_F32);
+    moe_ffn(o, il, true, 0, false, t, n);
     return;
   }
   if (falcon_h(o)) {
@@ -784,6 +794,10 @@ static unsigned newer_metadata(const mk_llama *o, mk_buf *b) {
     KU("attention.key_length_mla", head_dim(o));
     KU("attention.value_length_mla", head_dim(o));
   }
+  if (dbrx(o)) { /* convert_hf_to_gguf.py DbrxModel.set_gguf_parameters: clip_qkv, LayerNorm epsilon */
+    snprintf(k, sizeof k, "%s.attention.clamp_kqv", a), mk_kv_f32(b, k, 8.0f), n++;
+    snprintf(k, sizeof k, "%s.attention.layer_norm_epsilon", a), mk_kv_f32(b, k, 1e-5f), n++;
+  }
   if (is_arch(o, "llama4")) KU("interleave_moe_layer_step", o->interval ? o->interval : 1);
   if (is_arch(o, "gpt-oss")) KU("attention.sliding_window", o->swa ? o->swa : 128);
   if (is_arch(o, "olmo2") && o->swa) KU("attention.sliding_window", o->swa); /* OLMo 3 (Olmo2Model) */
@@ -977,6 +991,8 @@ static bool check_llama(const mk_llama *o, char *err, size_t errlen) {
     return fail(err, errlen, "kimi-linear needs --ssm-conv, --ssm-state (the KDA head), --kv-lora, a --rope below the head, experts, an output tensor, no MTP blocks");
   if (gemma4(o) && (!o->head_dim || o->kv_shared >= o->layers || o->nextn || (o->ple && o->ple > 4096)))
     return fail(err, errlen, "gemma4 needs --head-dim (the sliding layers'), fewer --kv-shared than layers, no MTP blocks");
+  if (dbrx(o) && (!o->experts || o->nextn || o->ff != expert_ff(o) || o->tied))
+    return fail(err, errlen, "dbrx needs experts, --expert-ff equal to --ff (llama.cpp sizes the experts by feed_forward_length), an output tensor, no MTP blocks");
   if (hunyuan_moe(o) && (!o->experts || o->nextn || o->ff != expert_ff(o)))
     return fail(err, errlen, "hunyuan-moe needs experts, --expert-ff equal to --ff (llama.cpp sizes the experts by feed_forward_length), no MTP blocks");
   if (granite_h(o) && (!o->ssm_conv || !o->ssm_state || !o->ssm_groups || !o->ssm_vheads ||

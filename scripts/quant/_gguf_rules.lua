@@ -35,6 +35,9 @@ local FFN = {
   -- Granite's fused gate+up (input_linear, split by the converter into ffn_gate / ffn_up) and
   -- output_linear (ffn_down), for the routed experts and the shared MLP alike
   { "input_linear%.weight$", "ffn_up" }, { "output_linear%.weight$", "ffn_down" },
+  -- DBRX's stacked experts (gguf-py tensor_mapping: ffn.experts.mlp.w1 / v1 / w2 -> FFN_GATE_EXP /
+  -- FFN_UP_EXP / FFN_DOWN_EXP)
+  { "%.experts%.mlp%.w1$", "ffn_gate" }, { "%.experts%.mlp%.v1$", "ffn_up" }, { "%.experts%.mlp%.w2$", "ffn_down" },
   { "gate_up_proj%.weight$", "ffn_up" }, { "gate_up_proj$", "ffn_up" }, { "gate_proj%.weight$", "ffn_gate" },
   { "%.w1%.weight$", "ffn_gate" }, { "up_proj%.weight$", "ffn_up" }, { "%.w3%.weight$", "ffn_up" },
   { "dense_h_to_4h%.weight$", "ffn_up" }, { "c_fc%.weight$", "ffn_up" }, { "fc1%.weight$", "ffn_up" },

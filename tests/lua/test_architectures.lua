@@ -22,6 +22,8 @@ ARCH_FILES[#ARCH_FILES + 1] = "llava"
 ARCH_FILES[#ARCH_FILES + 1] = "internvl"
 ARCH_FILES[#ARCH_FILES + 1] = "idefics3"
 ARCH_FILES[#ARCH_FILES + 1] = "glm4v"
+-- arch-moe
+for _, n in ipairs { "dbrx" } do ARCH_FILES[#ARCH_FILES + 1] = n end
 
 -- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
 -- models_README.md derives / that public model cards report, as noted).
@@ -379,6 +381,16 @@ EXPECTED_PARAMS["MiniMaxAI/MiniMax-M1-80k"]  = 456089655296
 EXPECTED_KV_BF16["MiniMaxAI/MiniMax-M1-80k"] = 2 * 10 * 8 * 128 * 2  -- 40,960: the 10 softmax layers
 EXPECTED_WINDOWS["MiniMaxAI/MiniMax-M1-80k"] = { full = 80 }       -- 10 softmax + 70 lightning state layers
 -- ---- end arch-families-c
+-- ---- arch-moe
+-- DBRX (dbrx-instruct / dbrx-base): no exact published count found (the model card: "132B total
+-- parameters of which 36B parameters are active"); the inventory's 131,596,523,520, checked by hand
+-- from the config: 40 layers x 3,259,084,800 (Wqkv (6144 + 2 x 8 x 128) x 6144 = 50,331,648,
+-- out_proj 37,748,736, two bias-free LayerNorms 12,288, router 16 x 6144 = 98,304, experts
+-- 3 x 16 x 10752 x 6144 = 3,170,893,824) + wte and lm_head 2 x 100352 x 6144 + norm_f 6144. Active
+-- (4 of 16 experts) 36,469,708,800: the card's "36B".
+EXPECTED_PARAMS["databricks/dbrx-instruct"]  = 131596523520
+EXPECTED_KV_BF16["databricks/dbrx-instruct"] = 2 * 40 * 8 * 128 * 2  -- 163,840: GQA 8 KV heads on 40 layers
+-- ---- end arch-moe
 
 -- ---- arch-mamba: attention-free Mamba-1 / Mamba-2 (architectures/mamba.lua)
 -- mamba-2.8b: 2,768,345,600, "Number of parameters: 2768345600" printed on loading
@@ -579,8 +591,9 @@ local function validate(id, d)
     names[t.name or ""] = prev == true and true or ids
     need(t.count == nil or posint(t.count), tag .. ": count must be a positive integer")
     need(ROLES[t.role], tag .. ": bad role " .. tostring(t.role))
-    -- nn.param's layout: a 2-D parameter stored {out, in} (fused MoE experts, scripts/nn.lua)
-    need(t.layout == nil or (t.layout == "out_in" and #(t.shape or {}) == 2), tag .. ": layout must be \"out_in\" on a 2-D tensor")
+    -- nn.param's layout: a 2-D parameter stored {out, in} or {in, out} (fused MoE experts, scripts/nn.lua)
+    need(t.layout == nil or ((t.layout == "out_in" or t.layout == "in_out") and #(t.shape or {}) == 2),
+         tag .. ": layout must be \"out_in\" or \"in_out\" on a 2-D tensor")
     need(type(t.shape) == "table" and #t.shape > 0, tag .. ": shape must be a non-empty list")
     -- nn.place: the group's layers, ascending, below the layer count, dividing its count
     if t.layer_ids ~= nil then
@@ -1566,6 +1579,55 @@ do
   c = cfg_of(id); c.shared_intermediate_size = 9216
   ok, err = pcall(build, "minimax", c)
   check(not ok and tostring(err):find("shared_intermediate_size", 1, true), "MiniMax: shared experts refused")
+end
+
+-- ---- arch-moe: DBRX's nested config, stacked experts and refused fields
+do
+  local id = "databricks/dbrx-instruct"
+  local d = built[id]
+  if check(d ~= nil, "dbrx-instruct built") then
+    local n = {}
+    for _, t in ipairs(d.tensors) do n[t.name] = t end
+    local qkv = n["transformer.blocks.*.norm_attn_norm.attn.Wqkv.weight"]
+    check(qkv and qkv.shape[1] == 6144 + 2 * 8 * 128 and qkv.shape[2] == 6144 and qkv.count == 40
+          and n["transformer.blocks.*.norm_attn_norm.attn.Wqkv.bias"] == nil, "dbrx: fused Wqkv {8192, 6144}, no bias")
+    check(n["transformer.blocks.*.norm_attn_norm.norm_1.bias"] == nil and n["transformer.norm_f.weight"] ~= nil
+          and d.block.norm == "layer", "dbrx: LayerNorms without bias")
+    local w1, w2 = n["transformer.blocks.*.ffn.experts.mlp.w1"], n["transformer.blocks.*.ffn.experts.mlp.w2"]
+    check(w1 and w1.count == 40 * 16 and w1.shape[1] == 10752 and w1.shape[2] == 6144 and w1.role == "expert"
+          and w1.layout == "out_in" and w2 and w2.layout == "in_out" and w2.shape[1] == 10752,
+          "dbrx: experts stacked per layer, listed per expert {10752, 6144}")
+    check(d.block.experts == 16 and d.block.experts_per_tok == 4 and d.block.ffn_dim == 4 * 10752
+          and d.block.moe_norm == true and d.max_position == 32768 and d.heads == 48 and d.kv_heads == 8
+          and d.head_dim == 128, "dbrx: block and shape")
+    -- active parameters: everything but 12 of the 16 experts (the card's "36B active")
+    local active = 0
+    for _, t in ipairs(d.tensors) do
+      local p = t.count or 1
+      for _, x in ipairs(t.shape) do p = p * x end
+      if t.role == "expert" then p = p // 16 * 4 end
+      active = active + p
+    end
+    check(active == 36469708800, "dbrx: 36,469,708,800 active parameters, got " .. active)
+    -- quantization reads w1 / v1 {out, in} and w2 {in, out}; all three are fused experts
+    local Q = ENV.require("quant")
+    local o1, i1 = Q.dims(w1, d)
+    local o2, i2 = Q.dims(w2, d)
+    check(o1 == 10752 and i1 == 6144 and o2 == 6144 and i2 == 10752 and Q.is_fused_expert(w1) and Q.is_fused_expert(w2),
+          "dbrx: expert matrices' out / in for quantization")
+  end
+  -- bad configs name the nested field
+  local c = cfg_of(id); c.ffn_config.moe_top_k = nil
+  check(err_of(build, "dbrx", c) == "config: missing field 'ffn_config.moe_top_k'", "dbrx: missing moe_top_k named")
+  c = cfg_of(id); c.attn_config = nil
+  check(err_of(build, "dbrx", c) == "config: missing field 'attn_config' (DBRX nests its sizes there)", "dbrx: missing attn_config")
+  c = cfg_of(id); c.attn_config.kv_n_heads = 7
+  check(err_of(build, "dbrx", c) == "config: field 'attn_config.kv_n_heads' (7) must divide n_heads (48)", "dbrx: kv heads not dividing")
+  c = cfg_of(id); c.ffn_config.moe_num_experts = "16"
+  check(err_of(build, "dbrx", c) == "config: field 'ffn_config.moe_num_experts' must be a positive integer, got \"16\"",
+        "dbrx: a string expert count named: " .. tostring(err_of(build, "dbrx", c)))
+  c = cfg_of(id); c.ffn_config.moe_normalize_expert_weights = nil
+  check(build("dbrx", c).block.moe_norm == true, "dbrx: moe_normalize_expert_weights absent is DbrxFFNConfig's 1")
 end
 
 -- ---- arch-mamba: the state groups and bad configs

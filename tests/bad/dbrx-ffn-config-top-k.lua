@@ -1,0 +1,1 @@
+return { model = { arch = "dbrx", config = { d_model = 64, n_layers = 2, n_heads = 2, vocab_size = 100, max_seq_len = 1024, attn_config = { kv_n_heads = 1, clip_qkv = 8 }, ffn_config = { ffn_hidden_size = 32, moe_num_experts = 4 } } }, workload = { kind = "inference", context = 1024 }, gpu = "H200" }
