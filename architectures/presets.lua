@@ -1651,5 +1651,32 @@ models["databricks/dbrx-instruct"] = { arch = "dbrx", config = {
   emb_pdrop = 0.0, max_seq_len = 32768, resid_pdrop = 0.0, router_aux_loss_coef = 0.05,
   tie_word_embeddings = false, torch_dtype = "bfloat16", vocab_size = 100352 } }
 aliases["databricks/dbrx-base"] = "databricks/dbrx-instruct"
+-- arch-moe: Ling 2.0 (architectures/bailing_moe.lua). Ling-mini-2.0's shape fields as a public LLaDA2.0-mini
+-- config fixture quotes them (the same backbone: 2048, 20 layers, 16 / 4 heads of 128, dense 5120, 256 experts
+-- of 512, 8 per token, 1 shared expert, first layer dense, sigmoid routing in 8 groups (top 4) with the expert
+-- bias, routed_scaling_factor 2.5, half RoPE, q/k norm, vocab 157184, untied), which a public recount of the
+-- released Ling-mini-2.0 config.json reproduces to its Hub safetensors total; Ling-flash-2.0: 4096, 32 layers,
+-- 32 / 4 heads of 128, dense 9216, 256 experts of 1024, the rest as Ling-mini's (the shapes whose count is the
+-- published 102,889,705,216). The Ring-*-2.0 reasoning models share the shapes.
+models["inclusionAI/Ling-mini-2.0"] = { arch = "bailing_moe_v2", config = {
+  architectures = { "BailingMoeV2ForCausalLM" }, model_type = "bailing_moe_v2", hidden_size = 2048,
+  num_hidden_layers = 20, num_attention_heads = 16, num_key_value_heads = 4, head_dim = 128,
+  intermediate_size = 5120, moe_intermediate_size = 512, num_experts = 256, num_experts_per_tok = 8,
+  num_shared_experts = 1, first_k_dense_replace = 1, n_group = 8, topk_group = 4, score_function = "sigmoid",
+  moe_router_enable_expert_bias = true, routed_scaling_factor = 2.5, norm_topk_prob = true,
+  partial_rotary_factor = 0.5, rope_theta = 600000, use_qk_norm = true, use_qkv_bias = false, use_bias = false,
+  max_position_embeddings = 32768, rms_norm_eps = 1e-06, tie_word_embeddings = false, vocab_size = 157184,
+  torch_dtype = "bfloat16" } }
+models["inclusionAI/Ling-flash-2.0"] = { arch = "bailing_moe_v2", config = {
+  architectures = { "BailingMoeV2ForCausalLM" }, model_type = "bailing_moe_v2", hidden_size = 4096,
+  num_hidden_layers = 32, num_attention_heads = 32, num_key_value_heads = 4, head_dim = 128,
+  intermediate_size = 9216, moe_intermediate_size = 1024, num_experts = 256, num_experts_per_tok = 8,
+  num_shared_experts = 1, first_k_dense_replace = 1, n_group = 8, topk_group = 4, score_function = "sigmoid",
+  moe_router_enable_expert_bias = true, routed_scaling_factor = 2.5, norm_topk_prob = true,
+  partial_rotary_factor = 0.5, rope_theta = 600000, use_qk_norm = true, use_qkv_bias = false, use_bias = false,
+  max_position_embeddings = 32768, rms_norm_eps = 1e-06, tie_word_embeddings = false, vocab_size = 157184,
+  torch_dtype = "bfloat16" } }
+aliases["inclusionAI/Ring-mini-2.0"] = "inclusionAI/Ling-mini-2.0"
+aliases["inclusionAI/Ring-flash-2.0"] = "inclusionAI/Ling-flash-2.0"
 
 return { models = models, aliases = aliases }

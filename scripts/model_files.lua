@@ -571,6 +571,29 @@ GGUF_FIELDS.dbrx = function(path, md, cfg, need)
                      moe_top_k = need("expert_used_count"), moe_normalize_expert_weights = 1 }
 end
 
+-- Ling 2.0 (convert_hf_to_gguf.py BailingMoeV2Model, src/models/bailingmoe2.cpp): the first
+-- leading_dense_block_count layers dense (feed_forward_length), the others expert_count experts of
+-- expert_feed_forward_length (top expert_used_count) with expert_shared_count shared ones
+-- expert_shared_feed_forward_length wide in all, exp_probs_b the expert bias, the top-k weights
+-- renormalized per expert_weights_norm and scaled by expert_weights_scale; rope.dimension_count the
+-- rotated part of the head (partial_rotary_factor); q/k norms and a qkv bias as the file has them
+GGUF_ARCH.bailingmoe2 = "bailing_moe_v2"
+GGUF_FIELDS.bailingmoe2 = function(path, md, cfg, need, g)
+  cfg.num_experts, cfg.num_experts_per_tok = need("expert_count"), need("expert_used_count")
+  cfg.moe_intermediate_size = need("expert_feed_forward_length")
+  cfg.first_k_dense_replace = md.leading_dense_block_count or 0
+  cfg.num_shared_experts = md.expert_shared_count or 0
+  cfg.moe_shared_expert_intermediate_size = md.expert_shared_feed_forward_length
+  cfg.norm_topk_prob = (md.expert_weights_norm or 0) ~= 0 and md.expert_weights_norm ~= false
+  cfg.routed_scaling_factor = md.expert_weights_scale
+  cfg.use_qk_norm = find_tensor(g.tensors, "^blk%.%d+%.attn_q_norm%.weight$") ~= nil
+  cfg.use_qkv_bias = find_tensor(g.tensors, "^blk%.%d+%.attn_qkv%.bias$") ~= nil
+  cfg.moe_router_enable_expert_bias = find_tensor(g.tensors, "^blk%.%d+%.exp_probs_b%.bias$") ~= nil
+  local d, rope = cfg.head_dim or cfg.hidden_size // cfg.num_attention_heads, md["rope.dimension_count"]
+  if rope and rope < d then cfg.partial_rotary_factor = rope / d end
+  cfg.num_local_experts = nil
+end
+
 -- config.json fields the architecture scripts read, from the GGUF metadata, and the file's
 -- KV layout where its GGUF_FIELDS handler gives one
 local function gguf_config(path, g, mt)

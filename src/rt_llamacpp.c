@@ -389,7 +389,7 @@ static bool lc_matmul_weight(const inv_tensor *t) {
   case LW_K_B: case LW_V_B: /* a 2-D attn_kv_b; attn_k_b / attn_v_b are 3-D */
     return strstr(t->name, "kv_b") != NULL;
   case LW_ROUTER:
-    return !strstr(t->name, "exp_probs_b") && !strstr(t->name, "e_score_correction");
+    return !strstr(t->name, "exp_probs_b") && !strstr(t->name, "e_score_correction") && !strstr(t->name, "expert_bias");
   case LW_DN_ALPHA: case LW_DN_BETA:
     return !strstr(t->name, "dt");
   default:
@@ -501,7 +501,8 @@ static void lc_options(lc *l) {
     l->moe = l->moe || t->role == ROLE_EXPERT;
     l->exps_bias = l->exps_bias || (kind >= 0 && (kind & LW_BIAS));
     l->qkv_bias = l->qkv_bias || strstr(nm, "attn_q.bias") || strstr(nm, "q_proj.bias");
-    l->probs_b = l->probs_b || strstr(nm, "exp_probs_b") || strstr(nm, "e_score_correction_bias");
+    l->probs_b = l->probs_b || strstr(nm, "exp_probs_b") || strstr(nm, "e_score_correction_bias") ||
+                 strstr(nm, "gate.expert_bias"); /* Ling 2.0's selection bias (bailingmoe2: exp_probs_b) */
     l->gate_up_exps = l->gate_up_exps || strstr(nm, "ffn_gate_up_exps");
   }
   const char *mp = scn_str(s, "runtime.mmproj", "");
@@ -803,7 +804,11 @@ static const struct {
     {"mlp.shared_expert.up_proj.", "ffn_up_shexp"}, {"mlp.shared_expert.down_proj.", "ffn_down_shexp"},
     {"mlp.shared_experts.gate_proj.", "ffn_gate_shexp"}, {"mlp.shared_experts.up_proj.", "ffn_up_shexp"},
     {"mlp.shared_experts.down_proj.", "ffn_down_shexp"}, {"mlp.shared_expert_gate.", "ffn_gate_inp_shexp"},
-    {"mlp.gate.e_score_correction_bias", "exp_probs_b"}, {"mlp.gate.", "ffn_gate_inp"}, {"mlp.router.", "ffn_gate_inp"},
+    {"mlp.gate.e_score_correction_bias", "exp_probs_b"}, {"mlp.gate.expert_bias", "exp_probs_b"},
+    {"mlp.gate.", "ffn_gate_inp"}, {"mlp.router.", "ffn_gate_inp"},
+    /* Ling 2.0 (bailingmoe2: attention.query_key_value / dense / query_layernorm / key_layernorm) */
+    {"attention.query_key_value.", "attn_qkv"}, {"attention.dense.", "attn_output"},
+    {"attention.query_layernorm.", "attn_q_norm"}, {"attention.key_layernorm.", "attn_k_norm"},
     /* DBRX (transformer.blocks.N: norm_attn_norm.*, ffn.router.layer, ffn.experts.mlp.w1 / v1 / w2) */
     {"norm_attn_norm.attn.Wqkv.", "attn_qkv"}, {"norm_attn_norm.attn.out_proj.", "attn_output"},
     {"norm_attn_norm.norm_1.", "attn_norm"}, {"norm_attn_norm.norm_2.", "attn_output_norm"},
@@ -1476,7 +1481,8 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
   for (size_t i = 0; i < m->inv.n; i++) {
     const inv_tensor *t = &m->inv.t[i];
     if (t->ndim != 2) continue;
-    if (t->role == ROLE_ATTN && !recurrent && t->shape[0] == qkv_rows && strstr(t->name, "qkv")) sp->fused_qkv = true;
+    if (t->role == ROLE_ATTN && !recurrent && t->shape[0] == qkv_rows && (strstr(t->name, "qkv") || strstr(t->name, "query_key_value")))
+      sp->fused_qkv = true;
     if (t->role == ROLE_MLP && b->gated && !b->experts && t->shape[0] == 2 * b->ffn_dim && strstr(t->name, "up"))
       sp->fused_up = true;
   }

@@ -22,7 +22,7 @@
 
 /* the generated files' paths: $TMPDIR (else /tmp)/vf_test_lc_<pid>_<name>.gguf, so that two
 ** runs at once do not overwrite each other's files; removed by teardown */
-static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "granhn", "granmn", "q2m", "nemoh", "falh1", "jamba", "nemom", "hym", "g4", "g4p", "g4m", "kl", "lfm2kv", "mamba", "mamba2", "g4kvs", "mamba2r", "arcee", "apertus", "nemo", "olmo3", "stablelm", "exaone", "starcoder", "dbrx", "unknown"};
+static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "granhn", "granmn", "q2m", "nemoh", "falh1", "jamba", "nemom", "hym", "g4", "g4p", "g4m", "kl", "lfm2kv", "mamba", "mamba2", "g4kvs", "mamba2r", "arcee", "apertus", "nemo", "olmo3", "stablelm", "exaone", "starcoder", "dbrx", "ling2", "unknown"};
 #define LC_NFILES (sizeof LC_FILES / sizeof LC_FILES[0])
 static char lc_paths[LC_NFILES][512];
 
@@ -2617,7 +2617,13 @@ static void test_gguf_new_archs(void **state) {
 ** both ways = 3 layers x 591,360 (norms 2 x 256, qkv 131,072, output 65,536, router 1,024, experts
 ** 3 x 4 x 128 x 256) + token_embd and output 2 x 1,048,576 + output_norm 256 */
 static void set_dbrx(mk_llama *o) { o->ff = 128; }
-static void test_gguf_dbrx(void **state) {
+/* bailingmoe2 (Ling 2.0; convert_hf_to_gguf.py BailingMoeV2Model, src/models/bailingmoe2.cpp): 3 layers, fused
+** attn_qkv with q/k norms, half RoPE (32 of 64), layer 0 dense (512), then 4 experts of 128 (top 2) with
+** exp_probs_b and one shared expert of 128, sigmoid routing renormalized and scaled by 2.5. 4,067,464
+** parameters both ways = 3 x 197,248 (attention and norms) + 393,216 (dense FFN) + 2 x 492,548 (router
+** 1,024, exp_probs_b 4, experts 393,216, shared expert 98,304) + 2 x 1,048,576 + 256 */
+static void set_bailing2(mk_llama *o) { o->dense_lead = 1, o->shared = 1, o->rope = 32, o->w_scale = 25; }
+static void test_gguf_dbrx_ling(void **state) {
   newer_write(lcp("dbrx"), "dbrx", 3, set_dbrx);
   same_as_config(*state, lcp("dbrx"),
                  "model_type = 'dbrx', d_model = 256, n_layers = 3, n_heads = 4, vocab_size = 4096, max_seq_len = 4096, "
@@ -2627,6 +2633,20 @@ static void test_gguf_dbrx(void **state) {
   json_t *j = run(*state, lcp("dbrx"), NEWER_RT, 2048, 1);
   assert_string_equal(json_string_value(json_object_get(json_object_get(j, "model"), "arch")), "dbrx");
   assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 3 * MIB); /* 3 layers x 2048 x 128 x 2 B x (K, V) */
+  assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
+  json_decref(j);
+  /* Ling 2.0 */
+  newer_write(lcp("ling2"), "bailingmoe2", 3, set_bailing2);
+  same_as_config(*state, lcp("ling2"),
+                 "model_type = 'bailing_moe_v2', hidden_size = 256, num_hidden_layers = 3, num_attention_heads = 4, "
+                 "num_key_value_heads = 2, head_dim = 64, vocab_size = 4096, intermediate_size = 512, "
+                 "moe_intermediate_size = 128, num_experts = 4, num_experts_per_tok = 2, num_shared_experts = 1, "
+                 "first_k_dense_replace = 1, use_qk_norm = true, partial_rotary_factor = 0.5, routed_scaling_factor = 2.5, "
+                 "norm_topk_prob = true, tie_word_embeddings = false",
+                 4067464);
+  j = run(*state, lcp("ling2"), NEWER_RT, 2048, 1);
+  assert_string_equal(json_string_value(json_object_get(json_object_get(j, "model"), "arch")), "bailing_moe");
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 3 * MIB);
   assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
   json_decref(j);
 }
@@ -3203,7 +3223,7 @@ int main(void) {
       cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_gpu_partial_copies),
       cmocka_unit_test(test_bad_knobs),        cmocka_unit_test(test_outputs_max),
       cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_recurrent_parallel), cmocka_unit_test(test_recurrent_shortconv), cmocka_unit_test(test_shortconv_compute), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_fit_launch_catalog), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_shexp_inexact), cmocka_unit_test(test_fit_n_cpu_moe),
-      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_hybrid_kv_not_list), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_arch_families_c_llamacpp), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl), cmocka_unit_test(test_granite_nope_replay), cmocka_unit_test(test_qwen2moe_gate_replay), cmocka_unit_test(test_nemotron_h_replay), cmocka_unit_test(test_falcon_h1_replay), cmocka_unit_test(test_jamba_replay), cmocka_unit_test(test_mamba_replay), cmocka_unit_test(test_gguf_metadata_refused), cmocka_unit_test(test_gguf_new_archs), cmocka_unit_test(test_gguf_gemma4), cmocka_unit_test(test_gguf_kimi_linear), cmocka_unit_test(test_chunked_nofa_exact), cmocka_unit_test(test_gguf_dense_archs), cmocka_unit_test(test_gguf_dbrx),
+      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_hybrid_kv_not_list), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_arch_families_c_llamacpp), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl), cmocka_unit_test(test_granite_nope_replay), cmocka_unit_test(test_qwen2moe_gate_replay), cmocka_unit_test(test_nemotron_h_replay), cmocka_unit_test(test_falcon_h1_replay), cmocka_unit_test(test_jamba_replay), cmocka_unit_test(test_mamba_replay), cmocka_unit_test(test_gguf_metadata_refused), cmocka_unit_test(test_gguf_new_archs), cmocka_unit_test(test_gguf_gemma4), cmocka_unit_test(test_gguf_kimi_linear), cmocka_unit_test(test_chunked_nofa_exact), cmocka_unit_test(test_gguf_dense_archs), cmocka_unit_test(test_gguf_dbrx), cmocka_unit_test(test_gguf_dbrx_ling),
       cmocka_unit_test(test_auto_moe), cmocka_unit_test(test_auto_ngl_multi),
       cmocka_unit_test(test_auto_moe_multi), cmocka_unit_test(test_overrides_no_pipeline),
       cmocka_unit_test(test_host_copies_sized), cmocka_unit_test(test_cuda_moe_reduce), cmocka_unit_test(test_deltanet_gpu), cmocka_unit_test(test_fa_mask_and_copies), cmocka_unit_test(test_cpu_host_memory), cmocka_unit_test(test_gpu_host_memory),

@@ -263,6 +263,10 @@ static bool mamba_pure(const mk_llama *o) { return is_arch(o, "mamba") || is_arc
 /* dbrx (src/models/dbrx.cpp load_arch_tensors): LayerNorm without bias (attn_norm), fused attn_qkv, attn_output,
 ** attn_output_norm before the MoE, experts of feed_forward_length (ffn_*_exps with n_ff) in every layer */
 static bool dbrx(const mk_llama *o) { return is_arch(o, "dbrx"); }
+/* bailingmoe2 (Ling 2.0; src/models/bailingmoe2.cpp load_arch_tensors): fused attn_qkv, q/k norms, the first
+** --dense-lead layers a dense FFN, the others experts of --expert-ff with exp_probs_b and --shared shared
+** experts of --expert-ff each (n_ff_shexp = n_ff_exp x n_expert_shared) */
+static bool bailing2(const mk_llama *o) { return is_arch(o, "bailingmoe2"); }
 static char nemo_kind(unsigned il) { return il % 2 == 0 ? 'M' : il % 4 == 1 ? '-' : '*'; }
 /* arch-dense: llama.cpp's non-gated dense families (up / down FFN): arcee (ReLU^2), apertus (xIELU,
 ** per-head Q/K norms, its four scalars as per-layer metadata arrays), nemotron (LayerNorm with bias) */
@@ -270,7 +274,7 @@ static bool dense_nogate(const mk_llama *o) {
   return is_arch(o, "arcee") || is_arch(o, "apertus") || is_arch(o, "nemotron");
 }
 static bool newer_arch(const mk_llama *o) {
-  return is_arch(o, "glm4moe") || is_arch(o, "lfm2") || granite_h(o) || hunyuan_moe(o) || dbrx(o) || gemma4(o) || kimi_lin(o) || nemo_h(o) || falcon_h(o) || jamba(o) || mamba_pure(o) || deltanet(o) || is_arch(o, "llama4") || is_arch(o, "deepseek2") || qwen_arch(o) ||
+  return is_arch(o, "glm4moe") || is_arch(o, "lfm2") || granite_h(o) || hunyuan_moe(o) || dbrx(o) || bailing2(o) || gemma4(o) || kimi_lin(o) || nemo_h(o) || falcon_h(o) || jamba(o) || mamba_pure(o) || deltanet(o) || is_arch(o, "llama4") || is_arch(o, "deepseek2") || qwen_arch(o) ||
          qwen2moe(o) || is_arch(o, "gemma2") || is_arch(o, "gemma3") || is_arch(o, "gpt-oss") || is_arch(o, "phi3") ||
          is_arch(o, "mistral3") || dense_nogate(o) || is_arch(o, "olmo2") || is_arch(o, "stablelm") ||
          is_arch(o, "starcoder") || is_arch(o, "exaone");
@@ -418,6 +422,15 @@ static void newer_layer(const mk_llama *o, unsigned il, mk_t *t, size_t *n) {
     }
     blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
     moe_ffn(o, il, o->experts > 0 && il % 2 == 1, 0, false, t, n);
+    return;
+  }
+  if (bailing2(o)) {
+    blk_t(t, n, il, "attn_qkv", 2, e, q + 2 * (uint64_t)head_dim(o) * o->heads_kv, 1, o->type);
+    blk_t(t, n, il, "attn_q_norm", 1, head_dim(o), 1, 1, GGML_T_F32);
+    blk_t(t, n, il, "attn_k_norm", 1, head_dim(o), 1, 1, GGML_T_F32);
+    blk_t(t, n, il, "attn_output", 2, q, e, 1, o->type);
+    blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
+    moe_ffn(o, il, il >= o->dense_lead, (uint64_t)expert_ff(o) * o->shared, true, t, n);
     return;
   }
   if (dbrx(o)) {
@@ -777,11 +790,12 @@ static unsigned newer_metadata(const mk_llama *o, mk_buf *b) {
   }
   if (o->nextn) KU("nextn_predict_layers", o->nextn);
   if (o->experts) KU("expert_feed_forward_length", expert_ff(o));
-  if (is_arch(o, "glm4moe") || is_arch(o, "deepseek2")) {
+  if (is_arch(o, "glm4moe") || is_arch(o, "deepseek2") || bailing2(o)) {
     KU("expert_shared_count", o->shared);
     KU("leading_dense_block_count", o->dense_lead);
   }
-  if ((is_arch(o, "glm4moe") || is_arch(o, "deepseek2")) && o->w_scale) {
+  if (bailing2(o)) KU("expert_shared_feed_forward_length", expert_ff(o) * o->shared);
+  if ((is_arch(o, "glm4moe") || is_arch(o, "deepseek2") || bailing2(o)) && o->w_scale) {
     /* DeepSeek-V3 / GLM-4.5 routing: sigmoid gating (LLAMA_EXPERT_GATING_FUNC_TYPE_SIGMOID),
     ** the top-k renormalized, then scaled */
     snprintf(k, sizeof k, "%s.expert_weights_scale", a), mk_kv_f32(b, k, (float)o->w_scale / 10.0f), n++;
@@ -991,6 +1005,8 @@ static bool check_llama(const mk_llama *o, char *err, size_t errlen) {
     return fail(err, errlen, "kimi-linear needs --ssm-conv, --ssm-state (the KDA head), --kv-lora, a --rope below the head, experts, an output tensor, no MTP blocks");
   if (gemma4(o) && (!o->head_dim || o->kv_shared >= o->layers || o->nextn || (o->ple && o->ple > 4096)))
     return fail(err, errlen, "gemma4 needs --head-dim (the sliding layers'), fewer --kv-shared than layers, no MTP blocks");
+  if (bailing2(o) && (!o->experts || o->dense_lead >= o->layers))
+    return fail(err, errlen, "bailingmoe2 needs experts and fewer --dense-lead layers than layers");
   if (dbrx(o) && (!o->experts || o->nextn || o->ff != expert_ff(o) || o->tied))
     return fail(err, errlen, "dbrx needs experts, --expert-ff equal to --ff (llama.cpp sizes the experts by feed_forward_length), an output tensor, no MTP blocks");
   if (hunyuan_moe(o) && (!o->experts || o->nextn || o->ff != expert_ff(o)))

@@ -23,7 +23,7 @@ ARCH_FILES[#ARCH_FILES + 1] = "internvl"
 ARCH_FILES[#ARCH_FILES + 1] = "idefics3"
 ARCH_FILES[#ARCH_FILES + 1] = "glm4v"
 -- arch-moe
-for _, n in ipairs { "dbrx" } do ARCH_FILES[#ARCH_FILES + 1] = n end
+for _, n in ipairs { "dbrx", "bailing_moe" } do ARCH_FILES[#ARCH_FILES + 1] = n end
 
 -- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
 -- models_README.md derives / that public model cards report, as noted).
@@ -390,6 +390,17 @@ EXPECTED_WINDOWS["MiniMaxAI/MiniMax-M1-80k"] = { full = 80 }       -- 10 softmax
 -- (4 of 16 experts) 36,469,708,800: the card's "36B".
 EXPECTED_PARAMS["databricks/dbrx-instruct"]  = 131596523520
 EXPECTED_KV_BF16["databricks/dbrx-instruct"] = 2 * 40 * 8 * 128 * 2  -- 163,840: GQA 8 KV heads on 40 layers
+-- Ling 2.0: the Hugging Face safetensors totals, 16,255,643,392 for Ling-mini-2.0 (the Hub's count, quoted
+-- as "hf_safetensors_total" by a public recount of the released config) and 102,889,705,216 for
+-- Ling-flash-2.0 (a public model-metadata table's total_params); the MTP layer not in either count.
+-- Ling-mini: 20 layers x attention 10,490,112 (query_key_value 3072 x 2048, dense 2048 x 2048, q/k norms
+-- 256, layer norms 4096) + dense layer 0 3 x 5120 x 2048 + 19 MoE layers x (257 x 3 x 512 x 2048 + router
+-- 256 x 2048 + expert_bias 256) + 2 x 157184 x 2048 + norm 2048. Active: 1,432,973,056 (8 routed + the
+-- shared expert), 789,147,392 without embedding and head: the card's "1.4B activated (non-embedding 789M)".
+EXPECTED_PARAMS["inclusionAI/Ling-mini-2.0"]   = 16255643392
+EXPECTED_PARAMS["inclusionAI/Ling-flash-2.0"]  = 102889705216
+EXPECTED_KV_BF16["inclusionAI/Ling-mini-2.0"]  = 2 * 20 * 4 * 128 * 2   -- 40,960
+EXPECTED_KV_BF16["inclusionAI/Ling-flash-2.0"] = 2 * 32 * 4 * 128 * 2   -- 65,536
 -- ---- end arch-moe
 
 -- ---- arch-mamba: attention-free Mamba-1 / Mamba-2 (architectures/mamba.lua)
@@ -1628,6 +1639,48 @@ do
         "dbrx: a string expert count named: " .. tostring(err_of(build, "dbrx", c)))
   c = cfg_of(id); c.ffn_config.moe_normalize_expert_weights = nil
   check(build("dbrx", c).block.moe_norm == true, "dbrx: moe_normalize_expert_weights absent is DbrxFFNConfig's 1")
+end
+
+-- ---- arch-moe: Ling 2.0's layout, active parameters and refused fields
+do
+  local id = "inclusionAI/Ling-mini-2.0"
+  local d = built[id]
+  if check(d ~= nil, "Ling-mini-2.0 built") then
+    local n = {}
+    for _, t in ipairs(d.tensors) do n[t.name] = t end
+    local qkv = n["model.layers.*.attention.query_key_value.weight"]
+    check(qkv and qkv.shape[1] == (16 + 2 * 4) * 128 and qkv.shape[2] == 2048 and qkv.count == 20
+          and n["model.layers.*.attention.query_layernorm.weight"].shape[1] == 128
+          and n["model.word_embeddings.weight"] ~= nil, "bailing_moe: fused query_key_value, q/k norms, word_embeddings")
+    check(n["model.layers.*.mlp.gate_proj.weight"].count == 1 and n["model.layers.*.mlp.experts.*.up_proj.weight"].count == 19 * 256
+          and n["model.layers.*.mlp.shared_experts.up_proj.weight"].shape[1] == 512
+          and n["model.layers.*.mlp.gate.expert_bias"].count == 19, "bailing_moe: layer 0 dense, 19 MoE layers, one shared expert, expert_bias")
+    check(d.rotary_dim == 64 and d.block.experts == 256 and d.block.experts_per_tok == 8 and d.block.ffn_dim == 9 * 512
+          and d.block.expert_ffn == 512 and d.block.dense_ffn == 5120 and d.block.moe_norm and d.block.moe_scaled,
+          "bailing_moe: half RoPE, block, routed_scaling_factor 2.5")
+    local active, embed = 0, 0
+    for _, t in ipairs(d.tensors) do
+      local p = t.count or 1
+      for _, x in ipairs(t.shape) do p = p * x end
+      if t.role == "expert" then p = p // 256 * 8 end
+      if t.role == "embed" or t.role == "lm_head" then embed = embed + p end
+      active = active + p
+    end
+    check(active == 1432973056 and active - embed == 789147392,
+          ("Ling-mini-2.0: 1.43B active, 789M without embeddings (got %d, %d)"):format(active, active - embed))
+  end
+  -- the shared experts' own width, when the config gives it
+  local c = cfg_of(id); c.moe_shared_expert_intermediate_size = 1024
+  local n = {}
+  for _, t in ipairs(build("bailing_moe_v2", c).tensors) do n[t.name] = t end
+  check(n["model.layers.*.mlp.shared_experts.up_proj.weight"].shape[1] == 1024, "bailing_moe: moe_shared_expert_intermediate_size")
+  c = cfg_of(id); c.num_experts = nil
+  check(err_of(build, "bailing_moe_v2", c) == "config: missing field 'num_experts'", "bailing_moe: missing num_experts named")
+  c = cfg_of(id); c.n_group = 7
+  check(err_of(build, "bailing_moe_v2", c) == "config: field 'n_group' (7) must divide num_experts (256)", "bailing_moe: n_group not dividing")
+  c = cfg_of(id); c.first_k_dense_replace = 21
+  check(err_of(build, "bailing_moe_v2", c) == "config: field 'first_k_dense_replace' (21) exceeds num_hidden_layers (20)",
+        "bailing_moe: too many dense layers")
 end
 
 -- ---- arch-mamba: the state groups and bad configs
