@@ -592,6 +592,13 @@ local function kbit_part(n, method)
   if k and method ~= "qlora" then
     fail("runtime.kbit_prepare", "prepares a 4-bit base (method qlora), got method %s", method)
   end
+  -- TRL calls peft_module_casting_to_bf16 only under args.bf16 (sft_trainer.py: `if args.bf16
+  -- and getattr(model, "is_loaded_in_4bit", False)`): under fp16 the embeddings and lm_head
+  -- PEFT cast to fp32 stay fp32 and the embedding's output, the first block's input, is fp32
+  -- too, which the fp32 stream below does not count
+  if k and n.precision.activations == "fp16" then
+    fail("runtime.kbit_prepare", "modelled under bf16 (TRL takes lm_head and the embeddings back to bf16 only with args.bf16; under fp16 they stay fp32), got precision %s", n.precision.name)
+  end
   n.extra["train.kbit_stream"] = k
 end
 
