@@ -50,7 +50,7 @@ local function transformer(c)
   local F = 4 * d
   if mult ~= nil then
     if type(mult) ~= "number" or mult <= 0 then
-      error(("config: field 'ffn_dim_multiplier' must be a positive number, got %s"):format(tostring(mult)), 0)
+      error(("config: field 'ffn_dim_multiplier' must be a positive number, got %s %s"):format(type(mult), tostring(mult)), 0)
     end
     F = math.floor(mult * F)
   end

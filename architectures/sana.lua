@@ -28,7 +28,7 @@ local function transformer(c)
   local cross = nn.int(c, "cross_attention_dim", d)
   local ratio = nn.opt(c, "mlp_ratio", 2.5)
   if type(ratio) ~= "number" or ratio <= 0 then
-    error(("config: field 'mlp_ratio' must be a positive number, got %s"):format(tostring(ratio)), 0)
+    error(("config: field 'mlp_ratio' must be a positive number, got %s %s"):format(type(ratio), tostring(ratio)), 0)
   end
   local F = math.floor(ratio * d)
   local qk = nn.opt(c, "qk_norm", nil)
