@@ -1,0 +1,1 @@
+return { model = { arch = "apertus", config = { architectures = { "ApertusForCausalLM" }, model_type = "apertus", hidden_size = 4096, intermediate_size = 21504, num_hidden_layers = 32, num_attention_heads = 32, num_key_value_heads = 8, vocab_size = 131072, max_position_embeddings = 65536, hidden_act = 1 } }, workload = { kind = "inference", context = 1024 }, gpu = "H200" }
