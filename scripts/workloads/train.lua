@@ -596,6 +596,16 @@ local function kbit_part(n, method)
   -- and getattr(model, "is_loaded_in_4bit", False)`): under fp16 the embeddings and lm_head
   -- PEFT cast to fp32 stay fp32 and the embedding's output, the first block's input, is fp32
   -- too, which the fp32 stream below does not count
+  -- TRL runs it on a model transformers marks is_loaded_in_4bit (bitsandbytes only: a GPTQ or
+  -- AWQ base is not prepared), and the fp32 stream is bitsandbytes' Linear4bit returning its
+  -- input's dtype
+  if k then
+    for _, t in ipairs(n.model.desc.tensors) do
+      if t.qtype and not (t.qtype:find("^nf4") or t.qtype:find("^fp4")) then
+        fail("runtime.kbit_prepare", "TRL prepares a bitsandbytes 4-bit base (is_loaded_in_4bit), got quant %s", tostring(n.extra["quant.name"]))
+      end
+    end
+  end
   if k and n.precision.activations == "fp16" then
     fail("runtime.kbit_prepare", "modelled under bf16 (TRL takes lm_head and the embeddings back to bf16 only with args.bf16; under fp16 they stay fp32), got precision %s", n.precision.name)
   end

@@ -1,0 +1,1 @@
+return { model = 'mistralai/Mistral-7B-v0.1', quant = { name = 'gptq', bits = 4 }, runtime = { name = 'transformers', kbit_prepare = true }, workload = { kind = 'train', method = 'qlora', seq_len = 1024, micro_batch = 1 }, gpu = 'A100-SXM4-80GB' }
