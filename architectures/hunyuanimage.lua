@@ -21,12 +21,19 @@ local P = require "gen_parts"
 local function transformer(c)
   local hd, nh = nn.int(c, "attention_head_dim", 128), nn.int(c, "num_attention_heads", 28)
   local d = hd * nh
-  local F = math.floor(d * (c.mlp_ratio or 4.0))
+  local ratio = nn.opt(c, "mlp_ratio", 4.0)
+  if type(ratio) ~= "number" or ratio <= 0 then
+    error(("config: field 'mlp_ratio' must be a positive number, got %s %s"):format(type(ratio), tostring(ratio)), 0)
+  end
+  local F = math.floor(d * ratio)
   local te, te2 = nn.int(c, "text_embed_dim", 3584), nn.int(c, "text_embed_2_dim", 1472)
   local L, S = nn.int(c, "num_layers", 20), nn.int(c, "num_single_layers", 40)
   local ps = c.patch_size or { 1, 1 }
   if type(ps) ~= "table" or #ps ~= 2 then error("config: field 'patch_size' must be a list of 2 sizes (the 2D model)", 0) end
   local p = ps[1]
+  if math.type(p) ~= "integer" or p < 1 or ps[2] ~= p then
+    error(("config: field 'patch_size' must be two equal positive integers, got %s, %s"):format(tostring(ps[1]), tostring(ps[2])), 0)
+  end
   local t = {}
   P.conv(t, "x_embedder.proj", d, nn.int(c, "in_channels", 64), { p, p }, { role = "embed" })
   P.token_refiner(t, d, te, nn.int(c, "num_refiner_layers", 2))
