@@ -815,8 +815,8 @@ static unsigned newer_metadata(const mk_llama *o, mk_buf *b) {
   if (is_arch(o, "llama4")) KU("interleave_moe_layer_step", o->interval ? o->interval : 1);
   if (is_arch(o, "gpt-oss")) KU("attention.sliding_window", o->swa ? o->swa : 128);
   if (is_arch(o, "olmo2") && o->swa) KU("attention.sliding_window", o->swa); /* OLMo 3 (Olmo2Model) */
-  if (is_arch(o, "nemotron")) KU("rope.dimension_count", head_dim(o) / 2); /* partial_rotary_factor 0.5 */
-  if (is_arch(o, "stablelm")) KU("rope.dimension_count", head_dim(o) / 4); /* partial_rotary_factor 0.25 */
+  if (is_arch(o, "nemotron") || is_arch(o, "stablelm") || is_arch(o, "starcoder")) /* LayerNorm: llama.cpp requires its eps */
+    snprintf(k, sizeof k, "%s.attention.layer_norm_epsilon", a), mk_kv_f32(b, k, 1e-5f), n++;
   if (is_arch(o, "apertus")) { /* ApertusModel.set_gguf_parameters: xielu.alpha_p / alpha_n / beta / eps a layer */
     static const char *const xk[4] = {"alpha_p", "alpha_n", "beta", "eps"};
     for (unsigned j = 0; j < 4; j++) {
@@ -960,7 +960,13 @@ static unsigned llama_metadata(const mk_llama *o, mk_buf *b) {
   } else {
     KU("attention.head_count_kv", o->heads_kv);
   }
-  if (!mamba_pure(o)) KU("rope.dimension_count", o->rope ? o->rope : gemma4(o) ? g4_hd(o, o->layers - 1) : head_dim(o));
+  /* nemotron: partial_rotary_factor 0.5; stablelm: 0.25 (one key: llama.cpp's gguf reader refuses a duplicate) */
+  if (!mamba_pure(o))
+    KU("rope.dimension_count", o->rope                   ? o->rope
+                               : gemma4(o)               ? g4_hd(o, o->layers - 1)
+                               : is_arch(o, "nemotron")  ? head_dim(o) / 2
+                               : is_arch(o, "stablelm")  ? head_dim(o) / 4
+                                                         : head_dim(o));
   snprintf(k, sizeof k, "%s.attention.layer_norm_rms_epsilon", a);
   mk_kv_f32(b, k, 1e-5f), n++;
   snprintf(k, sizeof k, "%s.rope.freq_base", a);

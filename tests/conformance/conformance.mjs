@@ -102,6 +102,19 @@ const MODELS = [
     ["gemma4-ple", `${NEWER} --arch gemma4 --layers 6 --experts 0 --experts-used 0 --head-dim 64 --global-head-dim 128 --interval 3 --swa 128 --kv-shared 3 --double-wide 1 --ple 32 --tied`],
     // ... 26B-A4B-like: the MoE block (4 experts of 128, top 2, fused gate_up) beside the dense FFN
     ["gemma4-moe", `${NEWER} --arch gemma4 --layers 6 --head-dim 64 --global-head-dim 128 --global-heads-kv 1 --k-eq-v 1 --interval 3 --swa 128 --tied`],
+    // the dense families (tests/test_llamacpp.c test_gguf_dense_archs): 3 layers of 256 embd, 4 heads of 64,
+    // 2 KV heads, FFN 512, F16. arcee (ReLU^2 up / down), apertus (xIELU, per-head q/k norms), nemotron
+    // (LayerNorm with bias, squared ReLU, partial RoPE 0.5)
+    ["arcee", `${NEWER} --arch arcee --layers 3 --experts 0 --experts-used 0 --head-dim 64`],
+    ["apertus", `${NEWER} --arch apertus --layers 3 --experts 0 --experts-used 0 --head-dim 64`],
+    ["nemotron", `${NEWER} --arch nemotron --layers 3 --experts 0 --experts-used 0 --head-dim 64`],
+    // olmo3: an olmo2 file with attention.sliding_window 128, 4 layers (llama.cpp's pattern 4: layer 3 global)
+    ["olmo3", `${NEWER} --arch olmo2 --layers 4 --experts 0 --experts-used 0 --head-dim 64 --swa 128`],
+    // stablelm (q/k/v biases, LayerNorm with bias, RoPE over a quarter of the head); exaone (llama's layer)
+    ["stablelm", `${NEWER} --arch stablelm --layers 3 --experts 0 --experts-used 0 --head-dim 64`],
+    ["exaone", `${NEWER} --arch exaone --layers 3 --experts 0 --experts-used 0 --head-dim 64`],
+    // starcoder (GPTBigCode): one K/V head, fused biased attn_qkv, learned positions of 2048 rows
+    ["starcoder", `${NEWER} --arch starcoder --layers 3 --experts 0 --experts-used 0 --head-dim 64 --heads-kv 1 --ctx 2048`],
 ];
 
 // measure.mjs argument sets (comma lists expand to their product)
