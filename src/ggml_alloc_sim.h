@@ -127,6 +127,12 @@ typedef struct lc_graph_spec {
                        ** multiply Q by the attn_scale input (temperature tuning); 0: none */
   bool no_rope;        /* no RoPE on any layer and no positions input (granite-hybrid.cpp: inp_pos
                        ** only if hparams.has_rope, rope.scaling.finetuned false in the -H models) */
+  bool learned_pos;    /* learned positions (starcoder.cpp, gpt2.cpp): after the attention inputs
+                       ** get_rows of pos_embd by inp_pos, added to the embeddings (in place);
+                       ** no RoPE: Q, K and V views of the fused wqkv product */
+  bool post_norms;     /* OLMo 2 / 3 (olmo2.cpp): no pre-norms; the attention and the FFN read the
+                       ** residual itself, their outputs RMS-normed in place (attn_post_norm,
+                       ** ffn_post_norm); Q and K normed in place before RoPE */
   bool kq_norm;        /* use_kq_norm: Q and K RMS-normed (no weight) after RoPE */
   bool attn_temp;      /* mistral3's attention temperature: Q times the attn_scale input
                        ** after RoPE on every layer (f_attn_temp_scale != 0) */
@@ -216,7 +222,8 @@ typedef struct lc_graph_spec {
                              ** of every stream) on a GPU; 0: unknown */
   /* the llm_build_context graph of builds before llama-graph.cpp (b4385): K/V stored with
   ** ggml_cpy, an f32 mask of 32-padded rows, inp_out_ids made in the last layer; and the
-  ** layer shape of GPT-NeoX (LLM_NORM with bias, wqkv + bqkv, biases, use_par_res, GELU) */
+  ** layer shape of GPT-NeoX (LLM_NORM with bias, wqkv + bqkv, biases, use_par_res, GELU).
+  ** layer_norm holds in the later graph too: its norms are ggml_norm, never in place */
   bool legacy, layer_norm, biases, fused_qkv, par_res;
   /* phi2's parallel block (llm_build_context::build_phi2): one LayerNorm output
   ** (attn_norm_output) feeds both Q/K/V and the FFN, alive across the attention; the block's

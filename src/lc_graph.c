@@ -171,7 +171,7 @@ static int lg_qk(lg *l, int an, uint64_t bytes, int kind) {
   int x = lg_view(l, lg_proj(l, an, bytes, kind));
   if (l->il >= 0 && lg_nope(sp, (uint64_t)l->il))
     return kind == LW_Q ? lg_op(l, bytes, GS_INPLACE, x, l->attn_scale) : x;
-  if (sp->no_rope) return x; /* Granite 4.0-H: Q and K the projections reshaped, nothing more */
+  if (sp->no_rope || sp->learned_pos) return x; /* Granite 4.0-H, learned positions: Q and K the projections reshaped */
   x = lg_op(l, bytes, GS_INPLACE | GS_ROPE, x, l->pos);
   if (sp->attn_temp && kind == LW_Q) x = lg_op(l, bytes, GS_INPLACE, x, l->attn_scale);
   return sp->kq_norm ? lg_op(l, bytes, GS_INPLACE, x, -1) : x;
@@ -214,16 +214,19 @@ static int lg_qkv(lg *l, int an, int c, int *qfull) {
     uint64_t all = qb + kb + vb, row = all / T;
     int qkv = lg_op(l, all, 0, lg_w(l, LW_QKV), an);
     if (sp->qkv_bias) qkv = lg_op(l, all, GS_INPLACE, qkv, lg_w(l, LW_QKV + LW_BIAS));
-    int q = lg_op(l, qb, GS_INPLACE | GS_ROPE, lg_view_n(l, qkv, lg_view2(l, qb / T / 4, T, row)), l->pos);
+    int q = lg_view_n(l, qkv, lg_view2(l, qb / T / 4, T, row));
+    if (!sp->learned_pos) q = lg_op(l, qb, GS_INPLACE | GS_ROPE, q, l->pos);
+    else if (l->k_rot[c] >= 0) q = lg_op(l, qb, 0, q, -1); /* ggml_mul_mat_aux: ggml_cont_2d of a strided view */
     q = lg_rot(l, q, l->k_rot[c], qb);
     int kv = lg_view_n(l, qkv, lg_view2(l, kb / T / 4, T, row)), k = -1;
-    if (sp->iswa) k = lg_rot(l, lg_op(l, kb, GS_INPLACE | GS_ROPE, kv, l->pos), l->k_rot[c], kb);
+    if (sp->learned_pos) k = lg_rot(l, l->k_rot[c] >= 0 ? lg_op(l, kb, 0, kv, -1) : kv, l->k_rot[c], kb);
+    else if (sp->iswa) k = lg_rot(l, lg_op(l, kb, GS_INPLACE | GS_ROPE, kv, l->pos), l->k_rot[c], kb);
     int v = lg_view_n(l, qkv, lg_view2(l, vb / T / 4, T, row));
     /* the strided V made contiguous: for the rotation's mul_mat, or by cpy_v's cont_2d when
     ** the cache keeps V transposed (no flash attention) */
     if (l->v_rot[c] >= 0) v = lg_rot(l, lg_op(l, vb, 0, v, -1), l->v_rot[c], vb);
     else if (!sp->fa) v = lg_op(l, vb, 0, v, -1);
-    if (!sp->iswa) k = lg_rot(l, lg_op(l, kb, GS_INPLACE | GS_ROPE, kv, l->pos), l->k_rot[c], kb);
+    if (!sp->iswa && !sp->learned_pos) k = lg_rot(l, lg_op(l, kb, GS_INPLACE | GS_ROPE, kv, l->pos), l->k_rot[c], kb);
     lg_store(l, k, l->k_idx[c], l->kc);
     lg_store(l, sp->fa ? v : lg_view(l, v), l->v_idx[c], l->vc);
     return lg_view(l, lg_view(l, q));
@@ -791,10 +794,13 @@ static int lg_ffn(lg *l, int x) {
   return lg_op(l, lg_f32(l, sp->hidden, l->T), GS_INPLACE, moe, sh); /* ADD: in place */
 }
 
-/* RMS norm then the weight, both in place */
+/* build_norm: RMS norm, or LLM_NORM's ggml_norm (a LayerNorm: GGML_OP_NORM is not among
+** ggml-alloc's ggml_op_can_inplace ops, so never in place), then the weight (and a LayerNorm's
+** bias) in place */
 static int lg_norm(lg *l, int x, int kind) {
   uint64_t b = lg_f32(l, l->sp->hidden, l->T);
-  return lg_op(l, b, GS_INPLACE, lg_named_norm(l, lg_op(l, b, GS_INPLACE, x, -1)), lg_w(l, kind));
+  int n = lg_named_norm(l, lg_op(l, b, l->sp->layer_norm ? 0 : GS_INPLACE, x, -1));
+  return lg_op(l, b, GS_INPLACE, n, lg_w(l, kind));
 }
 
 /* an attention-free mamba / mamba2 layer (llama_model_mamba::graph, src/models/mamba.cpp at
@@ -852,7 +858,7 @@ static int lg_layer(lg *l, int in, uint64_t il) {
     int cur = sc ? lg_m2(l, an, rs) : lg_mlp_layer(sp, il) ? (sp->experts ? lg_ffn(l, an) : lg_dense(l, an, sp->ffn, LW_GATE)) : lg_attn(l, an, c);
     return lg_op(l, lg_f32(l, sp->hidden, l->T), GS_INPLACE, cur, in);
   }
-  int an = lg_norm(l, in, LW_ATTN_NORM);
+  int an = sp->post_norms ? in : lg_norm(l, in, LW_ATTN_NORM);
   bool recr = sp->dn_period && (il + 1) % sp->dn_period != 0;
   l->sa_in = in, l->sa_rows = -1;
   int cur = recr ? lg_dn(l, an) : sc ? (sp->m1_dt_rank ? lg_m1(l, an, rs) : sp->m2_inner ? lg_m2(l, an, rs) : lg_sc(l, an, rs)) : sp->mla ? lg_mla(l, an, c) : lg_attn(l, an, c), sa = in;
@@ -865,6 +871,10 @@ static int lg_layer(lg *l, int in, uint64_t il) {
     sa = l->sa_rows >= 0 ? l->sa_rows : lg_op(l, ho, 0, sa, l->out_ids);
   }
   uint64_t hb = lg_f32(l, sp->hidden, l->T);
+  if (sp->post_norms) { /* olmo2.cpp: attn_post_norm, + inpSA, the FFN on that sum, ffn_post_norm, + the sum */
+    int fi = lg_op(l, hb, GS_INPLACE, lg_norm(l, cur, LW_ATTN_NORM), sa);
+    return lg_op(l, hb, GS_INPLACE, lg_norm(l, lg_ffn(l, fi), LW_FFN_NORM), fi);
+  }
   /* lfm2 adds the branch to the residual (ggml_add(prev_cur, cur)): in place on the residual */
   int ffn_inp = sp->res_first ? lg_op(l, hb, GS_INPLACE, sa, cur) : lg_op(l, hb, GS_INPLACE, cur, sa);
   int ffn = lg_ffn(l, lg_norm(l, ffn_inp, LW_FFN_NORM));
@@ -930,8 +940,12 @@ static int lg_inputs(lg *l) {
   /* Falcon-H1: the rows' first reader is layer 0's build_rs, after its attention's inputs */
   if (sp->falcon) l->s_copy = gs_leaf(l->g, rs_rows);
   l->out_ids = gs_leaf(l->g, acc_mul(&l->a, sp->n_out ? sp->n_out : T, 4));
-  return lg_op(l, lg_f32(l, sp->hidden, T), GS_NOOFFLOAD, lg_w(l, LW_TOKEN_EMBD),
-               tokens); /* get_rows from token_embd, a host tensor */
+  int embd = lg_op(l, lg_f32(l, sp->hidden, T), GS_NOOFFLOAD, lg_w(l, LW_TOKEN_EMBD),
+                   tokens); /* get_rows from token_embd, a host tensor */
+  if (!sp->learned_pos) return embd;
+  /* starcoder.cpp: pos = get_rows(pos_embd, inp_pos), then inpL + pos (in place on inpL) */
+  int pos = lg_op(l, lg_f32(l, sp->hidden, T), GS_NOOFFLOAD, lg_w(l, LW_TOKEN_EMBD), l->pos);
+  return lg_op(l, lg_f32(l, sp->hidden, T), GS_INPLACE, embd, pos);
 }
 
 /* ---------------------------------------------------------------- Gemma 4 */

@@ -1451,6 +1451,7 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
                         .head_k = hk, .head_v = g0 && g0->v_dim ? g0->v_dim : hk,
                         .ffn = b->experts ? b->ffn_dim / used : b->ffn_dim, .experts = b->experts,
                         .experts_used = b->experts ? used : 0, .fa = l->fa, .gated = b->gated,
+                        .layer_norm = !b->rms,
                         .mask_cast = l->fa && !lc_newer(l, LC_B_F16_MASK),
                         .no_embd_leaf = !lc_newer(l, LC_B_EMBD_SELECT)};
   if (b->experts) {
@@ -1481,12 +1482,18 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
   for (size_t i = 0; i < m->inv.n; i++) {
     const inv_tensor *t = &m->inv.t[i];
     if (t->ndim != 2) continue;
-    if (t->role == ROLE_ATTN && !recurrent && t->shape[0] == qkv_rows && (strstr(t->name, "qkv") || strstr(t->name, "query_key_value")))
+    /* (GPT-2 / GPTBigCode's c_attn, Ling 2.0's query_key_value: llama.cpp's wqkv) */
+    if (t->role == ROLE_ATTN && !recurrent && t->shape[0] == qkv_rows &&
+        (strstr(t->name, "qkv") || strstr(t->name, "c_attn") || strstr(t->name, "query_key_value")))
       sp->fused_qkv = true;
     if (t->role == ROLE_MLP && b->gated && !b->experts && t->shape[0] == 2 * b->ffn_dim && strstr(t->name, "up"))
       sp->fused_up = true;
   }
   sp->qkv_bias = l->qkv_bias, sp->probs_b = l->probs_b;
+  for (size_t i = 0; i < m->inv.n; i++) /* the decoder's own (not a vision tower's: the mmproj file's) */
+    sp->learned_pos = sp->learned_pos || (m->inv.t[i].role == ROLE_POS_EMBED && !inv_vision_name(m->inv.t[i].name) &&
+                                          !strstr(m->inv.t[i].name, "audio"));
+  sp->post_norms = strcmp(m->arch, "olmo") == 0 && !b->experts; /* OLMo 2 / 3, not OLMoE */
   if (g0 && g0->kind == KV_ATTN && g0->v_dim == 0) {
     /* MLA (deepseek2.cpp): the cache row is kv_lora (attn_kv_a_norm's width) + rope; Q
     ** heads of nope + rope (head_dim); q_lora attn_q_a_norm's width (none: wq); V heads the

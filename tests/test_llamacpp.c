@@ -2728,8 +2728,8 @@ static void test_gguf_dense_archs(void **state) {
   same_as_config(*state, lcp("exaone"), "model_type = 'exaone', num_layers = 3, " DENSE_CFG,
                  3 * (196608 + 393216 + 512) + 2 * 1048576 + 256);
   /* starcoder (GPTBigCode): one K/V head, fused biased attn_qkv, learned positions of 2048 rows. The
-  ** parameters and KV agree; the replayed compute buffer does not (the file's is one 256 x 512 F32
-  ** tensor, 524,288 B, larger than the config's: not traced, not asserted) */
+  ** parameters, KV and the replayed compute agree (the config's c_attn is llama.cpp's fused wqkv as
+  ** the file's attn_qkv is; before, 524,288 B apart: test_dense_archs_replay) */
   newer_write(lcp("starcoder"), "starcoder", 3, set_starcoder);
   json_t *f = run(*state, lcp("starcoder"), NEWER_RT, 2048, 1), *c = NULL;
   snprintf(text, sizeof text, "return { model = { config = { model_type = 'gpt_bigcode', n_embd = 256, n_layer = 3, "
@@ -2742,8 +2742,48 @@ static void test_gguf_dense_archs(void **state) {
   assert_int_equal(tu_int(c, "model.params"), sc);
   assert_int_equal(tu_int(f, "runtime.kv_buffer_bytes"), 3 * 2048 * 2 * 64 * 2); /* one K/V head of 64 */
   assert_int_equal(tu_int(c, "runtime.kv_buffer_bytes"), 3 * 2048 * 2 * 64 * 2);
+  assert_int_equal(tu_int(f, "runtime.host_compute_buffer_bytes"), tu_int(c, "runtime.host_compute_buffer_bytes"));
   json_decref(f);
   json_decref(c);
+}
+
+/* the dense families' replayed compute buffers against the real llama.cpp 80fb11a (node-llama-cpp
+** 3.21.1, CPU, make conformance nemotron, stablelm, starcoder, olmo3; the files of
+** test_gguf_dense_archs, ubatch 512, olmo3's raised to 513 by node-llama-cpp for its window).
+** nemotron / stablelm / starcoder: build_norm's LLM_NORM is ggml_norm, which ggml-alloc never runs in
+** place (GGML_OP_NORM is not among ggml_op_can_inplace's ops), unlike ggml_rms_norm; the replay
+** before normed in place: nemotron 9,439,232 (-5.3%, flash attention, 2048 cells), stablelm
+** 11,024,384 (+17%, 512 cells). starcoder (starcoder.cpp): pos = get_rows(pos_embd, inp_pos) after
+** the attention inputs, added to the embeddings; no RoPE: Q, K, V strided views of wqkv's product,
+** which a quantized cache's rotation (ggml_mul_mat_aux) first makes contiguous; before 22,816,768
+** (-3.3%, without flash attention), 9,963,520 (+5.6%, q8_0). olmo3 (olmo2.cpp, 3 sliding layers of
+** 128 then a global one): no pre-norms, the attention and the FFN read the residual, their
+** outputs normed in place; before 9,457,696 (-14%, q8_0). The iSWA split carries +-64 B */
+#define UB512 ", n_batch = 512, n_ubatch = 512"
+#define UB513 ", n_batch = 513, n_ubatch = 513"
+static void dense_compute(vf_engine *e, const char *file, const char *rt, int ctx, long long want, long long tol,
+                          const char *what) {
+  json_t *j = run(e, file, rt, ctx, 1);
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), want, 0, tol, what);
+  json_decref(j);
+}
+static void test_dense_archs_replay(void **state) {
+  newer_write(lcp("nemo"), "nemotron", 3, set_dense);
+  dense_compute(*state, lcp("nemo"), NEWER_RT UB512, 2048, 9963520, 0, "nemotron, flash attention");
+  dense_compute(*state, lcp("nemo"), NEWER_RT UB512 Q8_CACHE, 2048, 9439232, 0, "nemotron, q8_0");
+  dense_compute(*state, lcp("nemo"), NEWER_NOFA UB512, 512, 9439232, 0, "nemotron, 512 cells");
+  newer_write(lcp("stablelm"), "stablelm", 3, set_dense);
+  dense_compute(*state, lcp("stablelm"), NEWER_RT UB512, 512, 9439232, 0, "stablelm, 512 cells");
+  dense_compute(*state, lcp("stablelm"), NEWER_RT UB512, 8192, 13121536, 0, "stablelm, 8192 cells");
+  newer_write(lcp("starcoder"), "starcoder", 3, set_starcoder);
+  dense_compute(*state, lcp("starcoder"), NEWER_NOFA UB512, 2048, 23603200, 0, "starcoder");
+  dense_compute(*state, lcp("starcoder"), NEWER_RT UB512, 8192, 11548672, 0, "starcoder, 8192 cells");
+  dense_compute(*state, lcp("starcoder"), NEWER_RT UB512 Q8_CACHE, 2048, 9439232, 0, "starcoder, q8_0");
+  newer_write(lcp("olmo3"), "olmo2", 4, set_olmo3);
+  dense_compute(*state, lcp("olmo3"), NEWER_RT UB513 Q8_CACHE, 2048, 11052096, 64, "olmo3, q8_0");
+  dense_compute(*state, lcp("olmo3"), NEWER_RT UB513, 2048, 9982968, 64, "olmo3, flash attention");
+  dense_compute(*state, lcp("olmo3"), NEWER_NOFA UB513, 2048, 24178799, 64, "olmo3");
+  dense_compute(*state, lcp("olmo3"), NEWER_RT UB513, 8192, 13418208, 64, "olmo3, 8192 cells");
 }
 
 /* gemma4 (Gemma 4; conversion/gemma.py Gemma4Model, src/models/gemma4.cpp): 6 layers, full attention
@@ -3223,7 +3263,7 @@ int main(void) {
       cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_gpu_partial_copies),
       cmocka_unit_test(test_bad_knobs),        cmocka_unit_test(test_outputs_max),
       cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_recurrent_parallel), cmocka_unit_test(test_recurrent_shortconv), cmocka_unit_test(test_shortconv_compute), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_fit_launch_catalog), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_shexp_inexact), cmocka_unit_test(test_fit_n_cpu_moe),
-      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_hybrid_kv_not_list), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_arch_families_c_llamacpp), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl), cmocka_unit_test(test_granite_nope_replay), cmocka_unit_test(test_qwen2moe_gate_replay), cmocka_unit_test(test_nemotron_h_replay), cmocka_unit_test(test_falcon_h1_replay), cmocka_unit_test(test_jamba_replay), cmocka_unit_test(test_mamba_replay), cmocka_unit_test(test_gguf_metadata_refused), cmocka_unit_test(test_gguf_new_archs), cmocka_unit_test(test_gguf_gemma4), cmocka_unit_test(test_gguf_kimi_linear), cmocka_unit_test(test_chunked_nofa_exact), cmocka_unit_test(test_gguf_dense_archs), cmocka_unit_test(test_gguf_dbrx_ling),
+      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_hybrid_kv_not_list), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_arch_families_c_llamacpp), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl), cmocka_unit_test(test_granite_nope_replay), cmocka_unit_test(test_qwen2moe_gate_replay), cmocka_unit_test(test_nemotron_h_replay), cmocka_unit_test(test_falcon_h1_replay), cmocka_unit_test(test_jamba_replay), cmocka_unit_test(test_mamba_replay), cmocka_unit_test(test_gguf_metadata_refused), cmocka_unit_test(test_gguf_new_archs), cmocka_unit_test(test_gguf_gemma4), cmocka_unit_test(test_gguf_kimi_linear), cmocka_unit_test(test_chunked_nofa_exact), cmocka_unit_test(test_gguf_dense_archs), cmocka_unit_test(test_gguf_dbrx_ling), cmocka_unit_test(test_dense_archs_replay),
       cmocka_unit_test(test_auto_moe), cmocka_unit_test(test_auto_ngl_multi),
       cmocka_unit_test(test_auto_moe_multi), cmocka_unit_test(test_overrides_no_pipeline),
       cmocka_unit_test(test_host_copies_sized), cmocka_unit_test(test_cuda_moe_reduce), cmocka_unit_test(test_deltanet_gpu), cmocka_unit_test(test_fa_mask_and_copies), cmocka_unit_test(test_cpu_host_memory), cmocka_unit_test(test_gpu_host_memory),
