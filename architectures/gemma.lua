@@ -16,17 +16,10 @@ local function vision(t, vc, text_hidden)
   -- embeddings, the norms and the projector stay whole on every rank. gemma-3-27b-it at tp 4 prints
   -- "Model loading took 13.1664 GB" (vllm-project/vllm#16378, V0) and 13.1665 (#15676, 0.8.2 V1):
   -- 13.19 GiB sharded, 13.76 with the tower replicated, 13.39 with the MLP alone sharded.
-  local attn, mlp = { count = L, role = "attn", bias = true }, { count = L, role = "mlp", bias = true }
   nn.param(t, pre .. ".embeddings.patch_embedding.weight", { h, ch, p, p })
   nn.param(t, pre .. ".embeddings.patch_embedding.bias", { h })
   nn.embed(t, pre .. ".embeddings.position_embedding", side * side, h, { role = "pos_embed" })
-  for _, n in ipairs { "q_proj", "k_proj", "v_proj", "out_proj" } do
-    nn.linear(t, lp .. ".self_attn." .. n, h, h, attn)
-  end
-  nn.linear(t, lp .. ".mlp.fc1", I, h, mlp)
-  nn.linear(t, lp .. ".mlp.fc2", h, I, mlp)
-  nn.norm(t, lp .. ".layer_norm1", h, { count = L, bias = true })
-  nn.norm(t, lp .. ".layer_norm2", h, { count = L, bias = true })
+  nn.vit_layers(t, lp, h, I, L)
   nn.norm(t, pre .. ".post_layernorm", h, { bias = true })
   if nn.flag(vc, "vision_use_head", false) then
     error("config: vision_config.vision_use_head = true is not supported", 0)

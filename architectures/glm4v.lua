@@ -18,13 +18,6 @@ local VISION_DEFAULTS = { depth = 24, hidden_size = 1536, intermediate_size = 13
                           image_size = 336, patch_size = 14, in_channels = 3, spatial_merge_size = 2,
                           temporal_patch_size = 2 }
 
-local function filled(tbl, defaults)
-  local c = {}
-  for k, v in pairs(defaults) do c[k] = v end
-  for k, v in pairs(tbl or {}) do if type(v) ~= "userdata" then c[k] = v end end
-  return c
-end
-
 local function tower(t, vc)
   local h, L, I = nn.need(vc, "hidden_size"), nn.need(vc, "depth"), nn.need(vc, "intermediate_size")
   local out, p = nn.need(vc, "out_hidden_size"), nn.need(vc, "patch_size")
@@ -53,7 +46,7 @@ return arch {
   summary     = "GLM-4.1V (GLM-4-0414 decoder + vision tower with Conv2d downsample and SwiGLU merger)",
   model_types = { "glm4v" },
   build = function(cfg)
-    local c = filled(nn.sub(cfg, "text_config"), TEXT_DEFAULTS)
+    local c = nn.filled(nn.sub(cfg, "text_config"), TEXT_DEFAULTS)
     c.model_type = "glm4"
     c.attention_bias = true  -- Glm4vTextAttention: q/k/v bias=True whatever the config
     c.tie_word_embeddings = nn.flag(cfg, "tie_word_embeddings", nn.flag(c, "tie_word_embeddings", false))
@@ -63,7 +56,7 @@ return arch {
       x.name = x.name:gsub("^model%.", "model.language_model.")
       t[#t + 1] = x
     end
-    local vc = filled(nn.sub(cfg, "vision_config"), VISION_DEFAULTS)
+    local vc = nn.filled(nn.sub(cfg, "vision_config"), VISION_DEFAULTS)
     if nn.need(vc, "out_hidden_size") ~= desc.hidden then
       error(("config: field 'vision_config.out_hidden_size' %d must equal text_config.hidden_size %d (the merger "
         .. "feeds the decoder)"):format(vc.out_hidden_size, desc.hidden), 0)

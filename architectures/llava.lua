@@ -20,13 +20,6 @@ local nn = require "nn"
 local CLIP_DEFAULTS = { hidden_size = 1024, intermediate_size = 4096, num_hidden_layers = 24,
                         patch_size = 14, image_size = 336 }
 
-local function filled(tbl, defaults)
-  local c = {}
-  for k, v in pairs(defaults) do c[k] = v end
-  for k, v in pairs(tbl) do if type(v) ~= "userdata" then c[k] = v end end
-  return c
-end
-
 -- The CLIP vision tower under vision_tower.vision_model (CLIPVisionTransformer).
 local function clip_tower(t, vc)
   local h, L = nn.need(vc, "hidden_size"), nn.need(vc, "num_hidden_layers")
@@ -34,18 +27,11 @@ local function clip_tower(t, vc)
   local side = nn.div(nn.need(vc, "image_size"), p, "vision_config.image_size / patch_size")
   local ch = nn.int(vc, "num_channels", 3)
   local pre, lp = "vision_tower.vision_model", "vision_tower.vision_model.encoder.layers.*"
-  local o = { count = L, role = "other", bias = true }
   nn.param(t, pre .. ".embeddings.class_embedding", { h })
   nn.param(t, pre .. ".embeddings.patch_embedding.weight", { h, ch, p, p })
   nn.embed(t, pre .. ".embeddings.position_embedding", side * side + 1, h, { role = "pos_embed" })
   nn.norm(t, pre .. ".pre_layrnorm", h, { bias = true })
-  for _, n in ipairs { "q_proj", "k_proj", "v_proj", "out_proj" } do
-    nn.linear(t, lp .. ".self_attn." .. n, h, h, o)
-  end
-  nn.linear(t, lp .. ".mlp.fc1", I, h, o)
-  nn.linear(t, lp .. ".mlp.fc2", h, I, o)
-  nn.norm(t, lp .. ".layer_norm1", h, { count = L, bias = true })
-  nn.norm(t, lp .. ".layer_norm2", h, { count = L, bias = true })
+  nn.vit_layers(t, lp, h, I, L)
   nn.norm(t, pre .. ".post_layernorm", h, { bias = true })
   return h
 end
@@ -70,7 +56,7 @@ return arch {
       t[#t + 1] = x
     end
 
-    local vc = filled(nn.sub(cfg, "vision_config") or {}, CLIP_DEFAULTS)
+    local vc = nn.filled(nn.sub(cfg, "vision_config") or {}, CLIP_DEFAULTS)
     local vt = nn.opt(vc, "model_type", "clip_vision_model")
     if vt ~= "clip_vision_model" then
       error(("config: field 'vision_config.model_type' %q is not supported (clip_vision_model)"):format(tostring(vt)), 0)

@@ -177,15 +177,38 @@ local TEXT_DEFAULTS = {
   qwen2   = { vocab_size = 151936, hidden_size = 4096, intermediate_size = 22016, num_hidden_layers = 32,
               num_attention_heads = 32, num_key_value_heads = 32, max_position_embeddings = 32768 },
 }
+-- A copy of config table TBL (nil: none) over DEFAULTS: its config class's defaults for the fields
+-- a config.json leaves out (a JSON null reads as absent).
+function nn.filled(tbl, defaults)
+  local c = {}
+  for k, v in pairs(defaults) do c[k] = v end
+  for k, v in pairs(tbl or {}) do if not absent(v) then c[k] = v end end
+  return c
+end
+
 function nn.text_defaults(tc, dflt_type)
   local mt = nn.opt(tc, "model_type", dflt_type)
   local d = TEXT_DEFAULTS[mt]
   if not d then return nil, mt end
-  local c = {}
-  for k, v in pairs(d) do c[k] = v end
-  for k, v in pairs(tc) do if not absent(v) then c[k] = v end end
+  local c = nn.filled(tc, d)
   c.model_type = mt
   return c
+end
+
+-- The L encoder layers of a CLIP / SigLIP vision tower under LP ("...encoder.layers.*"): biased
+-- q / k / v / out_proj of H, GELU fc1 / fc2 of I, LayerNorms layer_norm1 / layer_norm2 with bias.
+-- The projections carry the attn / mlp roles that shard by tensor parallelism: vLLM builds these
+-- towers from parallel linears (vllm/model_executor/models/siglip.py, clip.py,
+-- idefics2_vision_model.py: QKVParallelLinear, Column- / RowParallelLinear).
+function nn.vit_layers(t, lp, h, I, L)
+  local attn, mlp = { count = L, role = "attn", bias = true }, { count = L, role = "mlp", bias = true }
+  for _, n in ipairs { "q_proj", "k_proj", "v_proj", "out_proj" } do
+    nn.linear(t, lp .. ".self_attn." .. n, h, h, attn)
+  end
+  nn.linear(t, lp .. ".mlp.fc1", I, h, mlp)
+  nn.linear(t, lp .. ".mlp.fc2", h, I, mlp)
+  nn.norm(t, lp .. ".layer_norm1", h, { count = L, bias = true })
+  nn.norm(t, lp .. ".layer_norm2", h, { count = L, bias = true })
 end
 
 -- A nested config table (e.g. text_config), or nil.
