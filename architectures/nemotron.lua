@@ -21,10 +21,7 @@ return arch {
     local I = nn.need(cfg, "intermediate_size")
     local tied = nn.flag(cfg, "tie_word_embeddings", false)
     local bias, mlp_bias = nn.flag(cfg, "attention_bias", false), nn.flag(cfg, "mlp_bias", false)
-    local pf = cfg.partial_rotary_factor
-    if pf ~= nil and (type(pf) ~= "number" or pf <= 0 or pf > 1) then
-      error(("config: field 'partial_rotary_factor' must be a number in (0, 1], got %s %s"):format(type(pf), tostring(pf)), 0)
-    end
+    local rd = nn.default_rotary_dim(cfg, d, 0.5) -- NemotronConfig's default factor
     local t, lp = {}, "model.layers.*"
     nn.attention(t, lp .. ".self_attn", { hidden = h, heads = nh, kv_heads = nkv, head_dim = d, count = L,
       qkv_bias = bias, o_bias = bias })
@@ -37,8 +34,7 @@ return arch {
       kv = nn.kv_groups(L, nkv, d, d),
       block = { q_dim = nh * d, kv_dim = nkv * d, ffn_dim = I, gated = false, norm = "layer",
                 experts = 0, experts_per_tok = 0, parallel_residual = false } })
-    -- NemotronConfig's partial_rotary_factor defaults to 0.5 where the config leaves it out
-    if pf == nil and cfg.rotary_dim == nil then desc.rotary_dim = math.floor(d * 0.5) end
+    if rd then desc.rotary_dim = rd end
     return desc
   end,
 }

@@ -31,16 +31,12 @@ return arch {
     nn.norm(t, lp .. ".input_layernorm", h, { count = L, bias = true })
     if not parallel then nn.norm(t, lp .. ".post_attention_layernorm", h, { count = L, bias = true }) end
     nn.lm(t, { vocab = V, hidden = h, tied = tied, norm_bias = true })
-    local pf = cfg.partial_rotary_factor
-    if pf ~= nil and (type(pf) ~= "number" or pf <= 0 or pf > 1) then
-      error(("config: field 'partial_rotary_factor' must be a number in (0, 1], got %s %s"):format(type(pf), tostring(pf)), 0)
-    end
+    local rd = nn.default_rotary_dim(cfg, d, 0.25) -- StableLmConfig's default factor
     local block = nn.rms_block(nh, nkv, d, I)
     block.norm, block.parallel_residual = "layer", parallel
     local desc = nn.decoder_desc("stablelm", cfg, dims, { tied_embeddings = tied, tensors = t,
       kv = nn.kv_groups(L, nkv, d, d), block = block })
-    -- StableLmConfig's partial_rotary_factor defaults to 0.25 where the config leaves it out
-    if pf == nil and cfg.rotary_dim == nil then desc.rotary_dim = math.floor(d * 0.25) end
+    if rd then desc.rotary_dim = rd end
     return desc
   end,
 }

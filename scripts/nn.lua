@@ -102,6 +102,18 @@ function nn.rotary_dim(cfg, d, key)
   return d
 end
 
+-- A family whose config class gives partial_rotary_factor a default (NemotronConfig 0.5,
+-- StableLmConfig 0.25): the config's factor checked (a number in (0, 1]), and the rotary dims of
+-- DEFAULT where the config gives neither it nor rotary_dim (else nil: nn.rotary_dim reads them).
+function nn.default_rotary_dim(cfg, d, default)
+  local pf = cfg.partial_rotary_factor
+  if pf ~= nil and (type(pf) ~= "number" or pf <= 0 or pf > 1) then
+    error(("config: field 'partial_rotary_factor' must be a number in (0, 1], got %s %s"):format(type(pf), tostring(pf)), 0)
+  end
+  if pf == nil and cfg.rotary_dim == nil then return math.floor(d * default) end
+  return nil
+end
+
 -- The shape fields every decoder config has: hidden size, layers, vocabulary, FFN
 -- width (nil when the family names it otherwise), heads, KV heads, head_dim.
 function nn.decoder_dims(cfg)
