@@ -119,6 +119,24 @@ local function load_kind(kind, dir)
 end
 
 local function architectures() return load_kind("arch", "architectures") end
+
+-- One architecture by its script's name, without compiling the other scripts while the
+-- registry is not built (a preset names its script: a cold start loads one file, not all
+-- of them); nil when no script has that name and declares it. The registry gives a
+-- script's own name precedence over every model_types alias (load_kind), so the answer is
+-- the one the registry would give.
+local function architecture_named(name)
+  if registry.arch then return registry.arch[name] end
+  if type(name) ~= "string" or name == "presets" or not name:match("^[%w_]+$") then return nil end
+  for _, n in ipairs(host.list("architectures")) do
+    if n == name then
+      local def = require("architectures." .. name)
+      if type(def) == "table" and (def.name or name) == name then return def end
+      return nil
+    end
+  end
+  return nil
+end
 local function optimizers() return load_kind("optimizer", "scripts/optimizers") end
 local function runtimes() return load_kind("runtime", "scripts/runtimes") end
 
@@ -177,6 +195,7 @@ end
 function E.catalog() return require "gpus" end
 E.int_field, E.num_field, E.bool_field, E.enum_field, E.fail = int_field, num_field, bool_field, enum_field, fail
 E.architectures, E.optimizers, E.runtimes = architectures, optimizers, runtimes
+E.architecture_named = architecture_named
 
 -- ---------------------------------------------------------------- many scenarios
 

@@ -16,8 +16,10 @@ local TORCH_DTYPE = { float32 = "fp32", float16 = "fp16", bfloat16 = "bf16", flo
 -- ---------------------------------------------------------------- model
 
 local function find_arch(name, field)
+  local a = E.architecture_named(name)
+  if a then return a end
   local archs = E.architectures()
-  local a = archs[name]
+  a = archs[name]
   if not a and type(name) == "string" then a = archs[name:lower()] end
   if not a then
     local known = {}
