@@ -7,11 +7,7 @@ return arch {
   summary     = "GPT-2 decoder (learned positions, tied lm_head)",
   model_types = { "gpt2" },
   build = function(cfg)
-    local h, L = nn.need_any(cfg, { "n_embd", "hidden_size" }), nn.need_any(cfg, { "n_layer", "num_hidden_layers" })
-    local V, nh = nn.need(cfg, "vocab_size"), nn.need_any(cfg, { "n_head", "num_attention_heads" })
-    local P = nn.need_any(cfg, { "n_positions", "max_position_embeddings" })
-    local I = nn.int(cfg, "n_inner", 4 * h)
-    local d = nn.div(h, nh, "n_embd / n_head")
+    local h, L, V, nh, P, I, d = nn.gpt2_dims(cfg)
     local tied = nn.flag(cfg, "tie_word_embeddings", true)
 
     local t, lp = {}, "transformer.h.*"

@@ -14,11 +14,7 @@ return arch {
   summary     = "GPTBigCode / StarCoder decoder (learned positions, multi-query fused c_attn, GELU MLP, tied)",
   model_types = { "gpt_bigcode" },
   build = function(cfg)
-    local h, L = nn.need_any(cfg, { "n_embd", "hidden_size" }), nn.need_any(cfg, { "n_layer", "num_hidden_layers" })
-    local V, nh = nn.need(cfg, "vocab_size"), nn.need_any(cfg, { "n_head", "num_attention_heads" })
-    local P = nn.need_any(cfg, { "n_positions", "max_position_embeddings" })
-    local I = nn.int(cfg, "n_inner", 4 * h)
-    local d = nn.div(h, nh, "n_embd / n_head")
+    local h, L, V, nh, P, I, d = nn.gpt2_dims(cfg)
     local mq = nn.flag(cfg, "multi_query", true)
     local nkv = mq and 1 or nh
     local tied = nn.flag(cfg, "tie_word_embeddings", true)

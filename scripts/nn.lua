@@ -114,6 +114,15 @@ function nn.default_rotary_dim(cfg, d, default)
   return nil
 end
 
+-- GPT-2's config names (GPT2Config, GPTBigCodeConfig; the generic names accepted too): hidden,
+-- layers, vocabulary, heads, learned positions, FFN width (n_inner, default 4 x hidden), head size.
+function nn.gpt2_dims(cfg)
+  local h, L = nn.need_any(cfg, { "n_embd", "hidden_size" }), nn.need_any(cfg, { "n_layer", "num_hidden_layers" })
+  local V, nh = nn.need(cfg, "vocab_size"), nn.need_any(cfg, { "n_head", "num_attention_heads" })
+  local P = nn.need_any(cfg, { "n_positions", "max_position_embeddings" })
+  return h, L, V, nh, P, nn.int(cfg, "n_inner", 4 * h), nn.div(h, nh, "n_embd / n_head")
+end
+
 -- The shape fields every decoder config has: hidden size, layers, vocabulary, FFN
 -- width (nil when the family names it otherwise), heads, KV heads, head_dim.
 function nn.decoder_dims(cfg)
