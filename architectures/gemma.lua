@@ -5,22 +5,13 @@ local nn = require "nn"
 
 -- SigLIP vision encoder (no pooling head) + Gemma 3 multi-modal projector.
 local function vision(t, vc, text_hidden)
-  local h, L = nn.need(vc, "hidden_size"), nn.need(vc, "num_hidden_layers")
-  local I, p = nn.need(vc, "intermediate_size"), nn.need(vc, "patch_size")
-  local side = nn.div(nn.need(vc, "image_size"), p, "image_size / patch_size")
-  local ch = nn.int(vc, "num_channels", 3)
-  local pre, lp = "vision_tower.vision_model", "vision_tower.vision_model.encoder.layers.*"
   -- The encoder layers' projections are tensor-parallel in vLLM (vllm/model_executor/models/siglip.py:
   -- SiglipAttention's QKVParallelLinear / RowParallelLinear, SiglipMLP's ColumnParallelLinear /
   -- RowParallelLinear), so they carry the attn / mlp roles that shard by tp; the patch and position
   -- embeddings, the norms and the projector stay whole on every rank. gemma-3-27b-it at tp 4 prints
   -- "Model loading took 13.1664 GB" (vllm-project/vllm#16378, V0) and 13.1665 (#15676, 0.8.2 V1):
   -- 13.19 GiB sharded, 13.76 with the tower replicated, 13.39 with the MLP alone sharded.
-  nn.param(t, pre .. ".embeddings.patch_embedding.weight", { h, ch, p, p })
-  nn.param(t, pre .. ".embeddings.patch_embedding.bias", { h })
-  nn.embed(t, pre .. ".embeddings.position_embedding", side * side, h, { role = "pos_embed" })
-  nn.vit_layers(t, lp, h, I, L)
-  nn.norm(t, pre .. ".post_layernorm", h, { bias = true })
+  local h = nn.siglip_tower(t, vc, "vision_tower.vision_model")
   if nn.flag(vc, "vision_use_head", false) then
     error("config: vision_config.vision_use_head = true is not supported", 0)
   end

@@ -15,18 +15,7 @@ local VISION_DEFAULTS = { hidden_size = 1152, intermediate_size = 3072, num_hidd
                           image_size = 224, patch_size = 32 }
 
 local function tower(t, vc)
-  local c = nn.filled(vc, VISION_DEFAULTS)
-  local h, L = nn.need(c, "hidden_size"), nn.need(c, "num_hidden_layers")
-  local I, p = nn.need(c, "intermediate_size"), nn.need(c, "patch_size")
-  local side = nn.div(nn.need(c, "image_size"), p, "vision_config.image_size / patch_size")
-  local ch = nn.int(c, "num_channels", 3)
-  local pre, lp = "model.vision_model", "model.vision_model.encoder.layers.*"
-  nn.param(t, pre .. ".embeddings.patch_embedding.weight", { h, ch, p, p })
-  nn.param(t, pre .. ".embeddings.patch_embedding.bias", { h })
-  nn.embed(t, pre .. ".embeddings.position_embedding", side * side, h, { role = "pos_embed" })
-  nn.vit_layers(t, lp, h, I, L)
-  nn.norm(t, pre .. ".post_layernorm", h, { bias = true })
-  return h, side * side
+  return nn.siglip_tower(t, nn.filled(vc, VISION_DEFAULTS), "model.vision_model")
 end
 
 return arch {

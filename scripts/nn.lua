@@ -216,6 +216,23 @@ function nn.text_defaults(tc, dflt_type)
   return c
 end
 
+-- A SigLIP vision tower without pooling head under PRE (Gemma 3's vision_tower.vision_model,
+-- Idefics3's model.vision_model): a biased patch Conv2d, (image_size / patch_size)^2 learned
+-- positions, the encoder layers (nn.vit_layers) and post_layernorm; returns hidden and the patches
+-- an image gives.
+function nn.siglip_tower(t, vc, pre)
+  local h, L = nn.need(vc, "hidden_size"), nn.need(vc, "num_hidden_layers")
+  local I, p = nn.need(vc, "intermediate_size"), nn.need(vc, "patch_size")
+  local side = nn.div(nn.need(vc, "image_size"), p, "vision_config.image_size / patch_size")
+  local ch = nn.int(vc, "num_channels", 3)
+  nn.param(t, pre .. ".embeddings.patch_embedding.weight", { h, ch, p, p })
+  nn.param(t, pre .. ".embeddings.patch_embedding.bias", { h })
+  nn.embed(t, pre .. ".embeddings.position_embedding", side * side, h, { role = "pos_embed" })
+  nn.vit_layers(t, pre .. ".encoder.layers.*", h, I, L)
+  nn.norm(t, pre .. ".post_layernorm", h, { bias = true })
+  return h, side * side
+end
+
 -- The L encoder layers of a CLIP / SigLIP vision tower under LP ("...encoder.layers.*"): biased
 -- q / k / v / out_proj of H, GELU fc1 / fc2 of I, LayerNorms layer_norm1 / layer_norm2 with bias.
 -- The projections carry the attn / mlp roles that shard by tensor parallelism: vLLM builds these
