@@ -3,7 +3,7 @@
 ** tools/mkmodel_lib.c: .gguf, .safetensors, sharded folder, GPTQ folder, bare
 ** config.json, diffusers folder, and a bad file.
 */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +15,19 @@
 
 #include "inspect.h"
 #include "mkmodel_lib.h"
+#include "tmpdir.h"
+
+/* this run's folder (tmpdir.h), made by the group setup and removed by its teardown */
+static char base[256];
+
+/* base + "/" + name */
+static const char *at(const char *name) {
+  static char path[4][320];
+  static unsigned k;
+  char *p = path[k++ % 4];
+  snprintf(p, sizeof path[0], "%s/%s", base, name);
+  return p;
+}
 
 static json_int_t geti(const json_t *o, const char *path1, const char *path2) {
   const json_t *v = json_object_get(o, path1);
@@ -41,9 +54,9 @@ static void test_gguf(void **state) {
   mk_llama_ftype(&l, "q4_k");
   l.embd = 256, l.ff = 512;
   assert_true(mk_gguf_llama_buf(&l, &b, err, sizeof err));
-  assert_true(mk_write_file("/tmp/vf_test_inspect.gguf", b.p, b.len, 0, err, sizeof err));
+  assert_true(mk_write_file(at("m.gguf"), b.p, b.len, 0, err, sizeof err));
   mk_buf_free(&b);
-  json_t *o = inspect_ok("/tmp/vf_test_inspect.gguf", true);
+  json_t *o = inspect_ok(at("m.gguf"), true);
   assert_string_equal(json_string_value(json_object_get(o, "format")), "gguf");
   assert_string_equal(json_string_value(json_object_get(o, "arch")), "llama");
   assert_int_equal(geti(o, "params", NULL), 1312000);
@@ -67,8 +80,8 @@ static void test_safetensors(void **state) {
   mk_hf h;
   char err[256];
   mk_hf_defaults(&h);
-  assert_true(mk_hf_dir("/tmp/vf_test_inspect_hf", &h, 2, err, sizeof err));
-  json_t *o = inspect_ok("/tmp/vf_test_inspect_hf", false);
+  assert_true(mk_hf_dir(at("hf"), &h, 2, err, sizeof err));
+  json_t *o = inspect_ok(at("hf"), false);
   assert_string_equal(json_string_value(json_object_get(o, "format")), "safetensors");
   assert_string_equal(json_string_value(json_object_get(o, "arch")), "llama");
   assert_int_equal(geti(o, "params", NULL), 106816);
@@ -77,7 +90,7 @@ static void test_safetensors(void **state) {
   assert_true(json_is_null(json_object_get(o, "quantization")));
   assert_null(json_object_get(o, "tensors"));
   json_decref(o);
-  o = inspect_ok("/tmp/vf_test_inspect_hf/config.json", false);
+  o = inspect_ok(at("hf/config.json"), false);
   assert_string_equal(json_string_value(json_object_get(o, "format")), "config");
   assert_string_equal(json_string_value(json_object_get(o, "arch")), "llama");
   assert_true(json_is_null(json_object_get(o, "params")));
@@ -90,8 +103,8 @@ static void test_gptq(void **state) {
   char err[256];
   mk_hf_defaults(&h);
   h.gptq_bits = 4;
-  assert_true(mk_hf_dir("/tmp/vf_test_inspect_gptq", &h, 1, err, sizeof err));
-  json_t *o = inspect_ok("/tmp/vf_test_inspect_gptq/model.safetensors", true);
+  assert_true(mk_hf_dir(at("gptq"), &h, 1, err, sizeof err));
+  json_t *o = inspect_ok(at("gptq/model.safetensors"), true);
   uint64_t p, b, a;
   mk_hf_totals(&h, &p, &b, &a);
   assert_int_equal(geti(o, "params", NULL), (json_int_t)p);
@@ -105,8 +118,8 @@ static void test_gptq(void **state) {
 static void test_diffusers(void **state) {
   (void)state;
   char err[256];
-  assert_true(mk_diffusers_dir("/tmp/vf_test_inspect_diff", err, sizeof err));
-  json_t *o = inspect_ok("/tmp/vf_test_inspect_diff", false);
+  assert_true(mk_diffusers_dir(at("diff"), err, sizeof err));
+  json_t *o = inspect_ok(at("diff"), false);
   assert_string_equal(json_string_value(json_object_get(o, "format")), "diffusers");
   assert_string_equal(json_string_value(json_object_get(o, "arch")), "FluxPipeline");
   json_t *c = json_object_get(o, "components");
@@ -126,12 +139,25 @@ static void test_errors(void **state) {
   assert_int_equal(inspect_path("/nonexistent/m.gguf", false, &o, err, sizeof err), INSPECT_ERR_IO);
   assert_string_equal(err, "/nonexistent/m.gguf: no such file or directory");
   assert_true(mk_bad("st-not-object", &b, err, sizeof err));
-  assert_true(mk_write_file("/tmp/vf_test_inspect_bad.safetensors", b.p, b.len, 0, err, sizeof err));
+  assert_true(mk_write_file(at("bad.safetensors"), b.p, b.len, 0, err, sizeof err));
   mk_buf_free(&b);
-  assert_int_equal(inspect_path("/tmp/vf_test_inspect_bad.safetensors", false, &o, err, sizeof err),
+  assert_int_equal(inspect_path(at("bad.safetensors"), false, &o, err, sizeof err),
                    INSPECT_ERR_FORMAT);
-  assert_string_equal(err, "/tmp/vf_test_inspect_bad.safetensors: offset 8: the header is not a JSON object");
+  char want[400];
+  snprintf(want, sizeof want, "%s: offset 8: the header is not a JSON object", at("bad.safetensors"));
+  assert_string_equal(err, want);
   assert_null(o);
+}
+
+static int group_setup(void **state) {
+  (void)state;
+  return tu_tmpdir(base, sizeof base, "inspect") ? 0 : -1;
+}
+
+static int group_teardown(void **state) {
+  (void)state;
+  tu_rmtree(base);
+  return 0;
 }
 
 int main(void) {
@@ -140,5 +166,5 @@ int main(void) {
       cmocka_unit_test(test_gptq), cmocka_unit_test(test_diffusers),
       cmocka_unit_test(test_errors),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

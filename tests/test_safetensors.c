@@ -2,7 +2,7 @@
 ** test_safetensors.c: safetensors headers of single, sharded and GPTQ models,
 ** and every malformed case with its exact message. Uses tools/mkmodel_lib.c.
 */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +14,19 @@
 
 #include "mkmodel_lib.h"
 #include "safetensors.h"
+#include "tmpdir.h"
+
+/* this run's folder (tmpdir.h), made by the group setup and removed by its teardown */
+static char base[256];
+
+/* base + "/" + name */
+static const char *at(const char *name) {
+  static char path[4][320];
+  static unsigned k;
+  char *p = path[k++ % 4];
+  snprintf(p, sizeof path[0], "%s/%s", base, name);
+  return p;
+}
 
 static void test_buffer(void **state) {
   (void)state;
@@ -59,8 +72,8 @@ static void test_dirs(void **state) {
   (void)state;
   mk_hf o;
   mk_hf_defaults(&o);
-  check_dir("/tmp/vf_test_st_one", &o, 1, 1);
-  check_dir("/tmp/vf_test_st_sharded", &o, 3, 3);
+  check_dir(at("one"), &o, 1, 1);
+  check_dir(at("sharded"), &o, 3, 3);
   uint64_t p, b, a;
   mk_hf_totals(&o, &p, &b, &a);
   assert_int_equal(p, 106816);
@@ -76,8 +89,8 @@ static void test_gptq(void **state) {
   st_model m;
   mk_hf_defaults(&o);
   o.gptq_bits = 4;
-  check_dir("/tmp/vf_test_st_gptq", &o, 1, 1);
-  assert_int_equal(st_read_dir("/tmp/vf_test_st_gptq", &m, err, sizeof err), ST_OK);
+  check_dir(at("gptq"), &o, 1, 1);
+  assert_int_equal(st_read_dir(at("gptq"), &m, err, sizeof err), ST_OK);
   assert_int_equal(m.params, 106816);
   assert_string_equal(m.quant.method, "gptq");
   assert_int_equal(m.quant.bits, 4);
@@ -92,8 +105,8 @@ static void test_gptq(void **state) {
   assert_string_equal(m.note, "");
   st_model_free(&m);
   o.no_bits = true;
-  assert_true(mk_hf_dir("/tmp/vf_test_st_gptq", &o, 1, err, sizeof err));
-  assert_int_equal(st_read_file("/tmp/vf_test_st_gptq/model.safetensors", &m, err, sizeof err), ST_OK);
+  assert_true(mk_hf_dir(at("gptq"), &o, 1, err, sizeof err));
+  assert_int_equal(st_read_file(at("gptq/model.safetensors"), &m, err, sizeof err), ST_OK);
   assert_true(m.quant.bits_assumed);
   assert_string_equal(m.note, "no quantization_config.bits found: packed int32 tensors "
                               "(qweight, qzeros) assumed to hold 4-bit values");
@@ -105,20 +118,23 @@ static void test_index_errors(void **state) {
   (void)state;
   char err[512];
   st_model m;
-  FILE *f = fopen("/tmp/vf_test_st_sharded/model.safetensors.index.json", "w");
+  FILE *f = fopen(at("sharded/model.safetensors.index.json"), "w");
   assert_non_null(f);
   fputs("{\"weight_map\":{\"lm_head.weight\":\"model-00003-of-00003.safetensors\","
         "\"x\":\"model-00001-of-00003.safetensors\"}}", f);
   fclose(f);
-  assert_int_equal(st_read_dir("/tmp/vf_test_st_sharded", &m, err, sizeof err), ST_ERR_FORMAT);
-  assert_string_equal(err, "/tmp/vf_test_st_sharded/model.safetensors.index.json: tensor 'x' "
-                           "is mapped to 'model-00001-of-00003.safetensors', which does not hold it");
-  f = fopen("/tmp/vf_test_st_sharded/model.safetensors.index.json", "w");
+  assert_int_equal(st_read_dir(at("sharded"), &m, err, sizeof err), ST_ERR_FORMAT);
+  char want[512];
+  snprintf(want, sizeof want, "%s: tensor 'x' is mapped to 'model-00001-of-00003.safetensors', which does not hold it",
+           at("sharded/model.safetensors.index.json"));
+  assert_string_equal(err, want);
+  f = fopen(at("sharded/model.safetensors.index.json"), "w");
   fputs("{\"weight_map\":{\"x\":\"../etc/passwd\"}}", f);
   fclose(f);
-  assert_int_equal(st_read_dir("/tmp/vf_test_st_sharded", &m, err, sizeof err), ST_ERR_FORMAT);
-  assert_string_equal(err, "/tmp/vf_test_st_sharded/model.safetensors.index.json: "
-                           "weight_map['x'] must name a file in the same folder");
+  assert_int_equal(st_read_dir(at("sharded"), &m, err, sizeof err), ST_ERR_FORMAT);
+  snprintf(want, sizeof want, "%s: weight_map['x'] must name a file in the same folder",
+           at("sharded/model.safetensors.index.json"));
+  assert_string_equal(err, want);
 }
 
 typedef struct bad_case {
@@ -152,11 +168,22 @@ static void test_bad_files(void **state) {
   }
 }
 
+static int group_setup(void **state) {
+  (void)state;
+  return tu_tmpdir(base, sizeof base, "st") ? 0 : -1;
+}
+
+static int group_teardown(void **state) {
+  (void)state;
+  tu_rmtree(base);
+  return 0;
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_buffer), cmocka_unit_test(test_dirs),
       cmocka_unit_test(test_gptq),   cmocka_unit_test(test_index_errors),
       cmocka_unit_test(test_bad_files),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
