@@ -99,6 +99,9 @@ return arch {
         kind = "unet", vae_scale = 8, latent_channels = u.in_channels or 4, patch = 1 << (lvl - 1), cfg = true,
         cfg_batched = true, text_len = 77, joint = false, vae_upcast = cfg.vae_force_upcast == true,
         vae_peak_channels = 256, act_family = "unet", text_hidden = te[#te].hidden, te_layers = te[#te].layers,
+        -- encode_prompt (pipeline_stable_diffusion_xl.py): the prompt through every encoder, then
+        -- the negative prompt through them again in the same order under CFG (one encoder: no effect)
+        te_cfg_reentry = true,
         -- the UNet's shape per resolution level, for the saved activations of training
         -- (scripts/train_gen.lua): channels, resnets per block, attention per level
         unet = { channels = u.block_out_channels, layers = L_of(u), attn = u.down_attn, in_channels = u.in_channels or 4,

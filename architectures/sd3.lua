@@ -58,6 +58,9 @@ return arch {
         kind = "mmdit", vae_scale = 8, latent_channels = 16, patch = 2, cfg = true, cfg_batched = true,
         text_len = 333, joint = true, vae_peak_channels = 256, act_family = "image",
         text_hidden = 4096, te_layers = 24,
+        -- encode_prompt (pipeline_stable_diffusion_3.py, v0.29.0 on): CLIP-L, CLIP-G and T5
+        -- for the prompt, then the same three again for the negative prompt under CFG
+        te_cfg_reentry = true,
       },
     }
   end,

@@ -117,6 +117,7 @@ static const gen_family *family_of(const char *name) {
 typedef struct gen_weights {
   uint64_t te, den, vae;        /* bytes: text/image encoders, denoiser(s), VAE */
   uint64_t te_max;              /* the largest single encoder */
+  uint64_t te_reentry;          /* the last text encoder of the offload chain + the largest earlier one */
   uint64_t te_leaf, den_leaf, vae_leaf; /* the largest single tensor of each */
   uint64_t den_ffn_leaf;        /* the largest feed-forward (mlp role) tensor of the denoiser's blocks */
   uint64_t den_all;             /* the whole denoiser before any TP split */
@@ -245,6 +246,21 @@ static void gen_split(ectx *c, gen_weights *w) {
       if (t->count > 1 && (t->role == ROLE_ATTN || t->role == ROLE_MLP)) w->den_tp = acc_add(&c->acc, w->den_tp, all);
       gen_block_list(w, t, one);
     }
+  }
+  /* diffusers' model_cpu_offload_seq orders the text encoders text_encoder, text_encoder_2,
+  ** ...: the last of them, and beside it the largest earlier one, is what a second pass
+  ** through the chain holds (gen_phases) */
+  int last = -1, n_te = 0;
+  for (int k = 0; k < 8 && names[k]; k++) {
+    if (strncmp(names[k], "text_encoder", 12) != 0) continue;
+    n_te++;
+    if (last < 0 || strcmp(names[k], names[last]) > 0) last = k;
+  }
+  if (n_te > 1) {
+    uint64_t other = 0;
+    for (int k = 0; k < 8 && names[k]; k++)
+      if (k != last && strncmp(names[k], "text_encoder", 12) == 0 && enc[k] > other) other = enc[k];
+    w->te_reentry = acc_add(&c->acc, enc[last], other);
   }
   gen_split_tp(c, w);
   w->t2i = est_elems_bytes(c, scn_u64(c->s, "gen.t2i_params", 0), c->s->dtype);
@@ -482,6 +498,16 @@ static void gen_phases(ectx *c, const gen_weights *w, const gen_shape *g, gen_ph
   }
   /* one component (one expert) at a time; the sequential and group modes stream layers */
   uint64_t te1 = te_on ? bytes_ceildiv(w->te_max, shard) : 0;
+  /* model offload chains the components with accelerate's cpu_offload_with_hook: a module's
+  ** pre_forward offloads only the module before it in model_cpu_offload_seq (accelerate
+  ** hooks.py CpuOffload; diffusers enable_model_cpu_offload). Under CFG, SD3's and SDXL's
+  ** encode_prompt runs the negative prompt through text_encoder, text_encoder_2, ... again
+  ** after the prompt's pass: text_encoder has no module before it, so the last encoder (T5-XXL
+  ** in SD3) stays on the GPU while each earlier one runs beside it. The HF SD3 blog (sd3.md,
+  ** SD3-Medium fp16, A100, "Offloading": 12.0645 GB) against T5 alone (10.75 GiB with its fp32
+  ** wo) and T5 + CLIP-G (12.04) */
+  if (te_on && strcmp(off, "model") == 0 && scn_bool(s, "gen.te_cfg_reentry", false) && w->te_reentry > w->te_max)
+    te1 = bytes_ceildiv(w->te_reentry, shard);
   ph[0].weights_te = gen_resident(c, te1, te_on ? w->te_leaf : 0, te_layers, NULL);
   ph[1].weights_den = gen_resident(c, bytes_ceildiv(den, experts), w->den_leaf, layers, w);
   /* leaf-level group offload: every Linear / Conv / norm is its own group; a group's
