@@ -1736,7 +1736,8 @@ static void test_generation_holdout12(void **state) {
 **   prompt embeddings, pipe.to("cuda"), 768 x 768, 50 steps, output latents (decoded after the
 **   measurement): before_inference_memory 22.364, after_inference_max_memory 22.633 GiB
 **   (max_memory_allocated / 1024**3); CogVideoX1.5-5b loaded the same way, before_inference_memory
-**   10.824 (its generation arguments are not in the PR's text as read, so only the weights).
+**   10.824 (its generation arguments are not in the PR's text as read, so only the weights);
+**   FLUX.1-dev int4wo (torchao int4 weight-only) before_inference_memory 6.219.
 ** - huggingface/diffusers PR #10503 ("Module Group Offloading") table: cogvideox-1.0 (CogVideoX-5b)
 **   offloading none, model_memory 19.697 GiB: every component on the GPU.
 ** - huggingface/blog video_gen.md: HunyuanVideo bf16, 121 x 512 x 768, 50 steps,
@@ -1789,6 +1790,14 @@ static void test_generation_holdout15(void **state) {
   if (tu_eval(*state, text, &j) != VF_OK) fail_msg("flux model: %s", vf_engine_error(*state));
   assert_string_equal(json_string_value(json_object_get(json_object_get(j, "runtime"), "peak_phase")), "denoising");
   within(tu_int(j, "runtime.peak_allocated_bytes") + vae, 22.633, 0.01, "diffusers #10009 FLUX.1-dev after_inference_max_memory");
+  within(tu_int(j, "runtime.peak_reserved_bytes") + vae, 23.018, 0.02, "diffusers #10009 FLUX.1-dev max reserved");
+  json_decref(j);
+  /* its int4wo row: torchao int4 weight-only transformer + bf16 VAE, before_inference_memory 6.219 */
+  if (tu_eval(*state, "return { model = 'black-forest-labs/FLUX.1-dev', dtype = 'bf16', quant = { denoiser = 'int4wo' },"
+                     " runtime = { name = 'diffusers' }, gpu = 'H100-SXM-80GB', workload = { kind = 'image', width = 768,"
+                     " height = 768, steps = 50, max_sequence_length = 512, text_encoders = 'none' } }", &j) != VF_OK)
+    fail_msg("flux int4wo: %s", vf_engine_error(*state));
+  within(weights_of(j, "denoiser") + weights_of(j, "vae"), 6.219, 0.03, "diffusers #10009 FLUX.1-dev int4wo weights");
   json_decref(j);
   /* PR #10009 CogVideoX1.5-5b transformer + VAE; PR #10503 CogVideoX-5b, every component */
   j = eval(*state, "THUDM/CogVideoX1.5-5B", "bf16", "kind = \"video\", width = 1360, height = 768, frames = 81",
