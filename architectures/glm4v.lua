@@ -10,6 +10,13 @@
 -- bias-free SwiGLU of width intermediate_size).
 -- Shapes: transformers models/glm4v/modeling_glm4v.py; defaults configuration_glm4v.py (Glm4vTextConfig
 -- / Glm4vVisionConfig, "a similar configuration to that of GLM-4.1V-9B-Thinking").
+-- GLM-4.5V (Glm4vMoeForConditionalGeneration, model_type glm4v_moe): the same tower and merger
+-- (Glm4vMoeVisionModel) over GLM-4.5-Air's MoE decoder (Glm4vMoeTextModel, built by glm4_moe.lua from
+-- text_config: q/k/v biased per attention_bias, default true, two RMSNorms a layer, the first
+-- first_k_dense_replace layers dense, the rest sigmoid-routed experts with a shared expert and an fp32
+-- e_score_correction_bias). Its checkpoint holds no MTP layer (18,106 tensors, every one of them built
+-- here). Shapes: transformers models/glm4v_moe/modeling_glm4v_moe.py; defaults
+-- configuration_glm4v_moe.py (Glm4vMoeTextConfig: "a similar configuration to that of GLM-4.5V").
 local nn = require "nn"
 
 local TEXT_DEFAULTS = { vocab_size = 151552, hidden_size = 4096, intermediate_size = 13696, num_hidden_layers = 40,
@@ -17,6 +24,13 @@ local TEXT_DEFAULTS = { vocab_size = 151552, hidden_size = 4096, intermediate_si
 local VISION_DEFAULTS = { depth = 24, hidden_size = 1536, intermediate_size = 13696, out_hidden_size = 4096,
                           image_size = 336, patch_size = 14, in_channels = 3, spatial_merge_size = 2,
                           temporal_patch_size = 2 }
+-- Glm4vMoeTextConfig's defaults (no head_dim: the class leaves it to hidden / heads, and
+-- GLM-4.5V's config.json gives 128)
+local MOE_TEXT_DEFAULTS = { vocab_size = 151424, hidden_size = 4096, intermediate_size = 10944, num_hidden_layers = 46,
+                            num_attention_heads = 96, num_key_value_heads = 8, max_position_embeddings = 65536,
+                            attention_bias = true, moe_intermediate_size = 1408, num_experts_per_tok = 8,
+                            n_shared_experts = 1, n_routed_experts = 128, first_k_dense_replace = 1,
+                            partial_rotary_factor = 0.5 }
 
 local function tower(t, vc)
   local h, L, I = nn.need(vc, "hidden_size"), nn.need(vc, "depth"), nn.need(vc, "intermediate_size")
@@ -43,14 +57,19 @@ end
 
 return arch {
   name        = "glm4v",
-  summary     = "GLM-4.1V (GLM-4-0414 decoder + vision tower with Conv2d downsample and SwiGLU merger)",
-  model_types = { "glm4v" },
+  summary     = "GLM-4.1V / GLM-4.5V (GLM-4-0414 or GLM-4.5-Air MoE decoder + vision tower with Conv2d downsample and SwiGLU merger)",
+  model_types = { "glm4v", "glm4v_moe" },
   build = function(cfg)
-    local c = nn.filled(nn.sub(cfg, "text_config"), TEXT_DEFAULTS)
-    c.model_type = "glm4"
-    c.attention_bias = true  -- Glm4vTextAttention: q/k/v bias=True whatever the config
+    local moe = cfg.model_type == "glm4v_moe"
+    local c = nn.filled(nn.sub(cfg, "text_config"), moe and MOE_TEXT_DEFAULTS or TEXT_DEFAULTS)
+    if moe then
+      c.model_type = "glm4_moe"
+    else
+      c.model_type = "glm4"
+      c.attention_bias = true  -- Glm4vTextAttention: q/k/v bias=True whatever the config
+    end
     c.tie_word_embeddings = nn.flag(cfg, "tie_word_embeddings", nn.flag(c, "tie_word_embeddings", false))
-    local desc = require("architectures.glm4").build(c)
+    local desc = require(moe and "architectures.glm4_moe" or "architectures.glm4").build(c)
     local t = {}
     for _, x in ipairs(desc.tensors) do
       x.name = x.name:gsub("^model%.", "model.language_model.")

@@ -697,6 +697,25 @@ models["zai-org/GLM-4.6V-Flash"] = { arch = "glm4v", config = {
     out_hidden_size = 4096, num_heads = 12, image_size = 336, patch_size = 14, in_channels = 3,
     spatial_merge_size = 2, temporal_patch_size = 2, attention_bias = false, rms_norm_eps = 1e-05,
     hidden_act = "silu" } } }
+-- GLM-4.5V (architectures/glm4v.lua, model_type glm4v_moe; Glm4vMoeForConditionalGeneration):
+-- GLM-4.5-Air's MoE decoder (46 layers, the first dense, 128 experts of 1408 and a shared one,
+-- 8 per token, head_dim 128, q/k/v biased, no q/k norm) with a 64K context and the GLM-4.1V tower
+-- whose merger is 10944 wide; the config.json fields as a public dump of the checkpoint's
+-- Glm4vMoeConfig prints them (M-RoPE sections 8 + 12 + 12 over half of each head).
+models["zai-org/GLM-4.5V"] = { arch = "glm4v_moe", config = {
+  architectures = { "Glm4vMoeForConditionalGeneration" }, model_type = "glm4v_moe", image_token_id = 151363,
+  image_start_token_id = 151339, image_end_token_id = 151340, video_token_id = 151364, tie_word_embeddings = false,
+  text_config = { model_type = "glm4v_moe_text", vocab_size = 151552, hidden_size = 4096, intermediate_size = 10944,
+    num_hidden_layers = 46, num_attention_heads = 96, num_key_value_heads = 8, head_dim = 128,
+    max_position_embeddings = 65536, partial_rotary_factor = 0.5, rms_norm_eps = 1e-05, attention_bias = true,
+    moe_intermediate_size = 1408, n_routed_experts = 128, n_shared_experts = 1, num_experts_per_tok = 8,
+    first_k_dense_replace = 1, n_group = 1, topk_group = 1, norm_topk_prob = true, routed_scaling_factor = 1.0,
+    use_qk_norm = false, tie_word_embeddings = false,
+    rope_scaling = { rope_type = "default", mrope_section = { 8, 12, 12 } } },
+  vision_config = { model_type = "glm4v_moe", depth = 24, hidden_size = 1536, intermediate_size = 10944,
+    out_hidden_size = 4096, num_heads = 12, image_size = 336, patch_size = 14, in_channels = 3,
+    spatial_merge_size = 2, temporal_patch_size = 2, attention_bias = false, rms_norm_eps = 1e-05,
+    hidden_act = "silu" } } }
 -- FLUX.2 [dev] (architectures/flux2.lua): transformer/config.json = diffusers
 -- scripts/convert_flux2_to_diffusers.py get_flux2_transformer_config("flux2-dev") (guidance_embeds
 -- absent there and in the repo's config: the class default, true); text_encoder is

@@ -91,6 +91,11 @@ local EXPECTED_PARAMS = {
   -- LoRA training log's "all params 10,327,562,752" less its 34,785,280 adapter parameters): the
   -- GLM-4-9B-0414 decoder 9,400,279,040 + the vision tower and merger 892,498,432
   ["zai-org/GLM-4.6V-Flash"]                         = 10292777472,
+  -- GLM-4.5V: 107,710,933,120, the parameter total a public inventory of the checkpoint prints (46
+  -- safetensors files, 18,106 tensors, no MTP layer): GLM-4.5-Air's main layers 106,852,251,264 +
+  -- the tower and merger 858,681,856 (GLM-4.6V-Flash's 892,498,432 less a 10944- instead of
+  -- 13696-wide merger SwiGLU, 3 x 4096 x 2752)
+  ["zai-org/GLM-4.5V"]                               = 107710933120,
   -- Qwen2.5-72B's 72,706,203,648 + ViT 704,573,696 (patch 1,505,280 + 32 x 19,840,512
   -- + merger 68,172,032), the safetensors total of the model page
   ["Qwen/Qwen2.5-VL-72B-Instruct"]                   = 73410777344,
@@ -236,6 +241,7 @@ local EXPECTED_KV_BF16 = {
   ["OpenGVLab/InternVL3-8B-hf"]    = 2 * 28 * 4 * 128 * 2,      -- Qwen2.5-7B: 57,344
   ["HuggingFaceTB/SmolVLM-256M-Instruct"] = 2 * 30 * 3 * 64 * 2,  -- 23,040
   ["zai-org/GLM-4.6V-Flash"]       = 2 * 40 * 2 * 128 * 2,      -- 40,960
+  ["zai-org/GLM-4.5V"]             = 2 * 46 * 8 * 128 * 2,      -- 188,416: GLM-4.5-Air's
   ["google/gemma-2-9b-it"]         = 2 * 42 * 8 * 256 * 2,
   ["deepseek-ai/DeepSeek-V2-Lite"] = 27 * (512 + 64) * 2,       -- one MLA latent per layer
   -- V3.2: the MLA latent in bf16 + the indexer's 128 fp8 + 4 B scale, uint8 whatever the KV dtype
@@ -742,7 +748,9 @@ for _, mt in ipairs { "llama", "qwen2", "qwen3", "qwen3_moe", "qwen2_moe", "mixt
                       "gemma", "phi", "phimoe", "olmo2", "olmoe", "granite", "granitemoe",
                       "cohere", "cohere2", "starcoder2", "smollm3", "gemma3n", "gemma3n_text",
                       -- arch-vlm
-                      "llava", "llava_next", "internvl", "idefics3", "smolvlm", "glm4v" } do
+                      "llava", "llava_next", "internvl", "idefics3", "smolvlm", "glm4v",
+                      -- arch-vlm2
+                      "glm4v_moe" } do
   check(by_type[mt] ~= nil, "no script for model_type " .. mt)
 end
 
@@ -915,6 +923,24 @@ do
   local ok, err = pcall(build, "glm4v", c)
   check(not ok and err == "config: field 'vision_config.out_hidden_size' 3584 must equal text_config.hidden_size 4096 "
         .. "(the merger feeds the decoder)", "glm4v: mismatched merger width named: " .. tostring(err))
+end
+-- GLM-4.5V: GLM-4.5-Air's MoE decoder renamed under model.language_model, the GLM-4.1V tower with a
+-- 10944-wide merger; the checkpoint's 18,106 tensors (46 x 8 attention + 46 x 2 norms + 3 dense MLP +
+-- 45 x (128 x 3 experts + 3 shared + gate + bias) + embed, norm, lm_head + 24 x 7 tower blocks + 15
+-- tower and merger tensors).
+do
+  local d = built["zai-org/GLM-4.5V"]
+  if d then
+    local by, n = {}, 0
+    for _, x in ipairs(d.tensors) do by[x.name] = x; n = n + x.count end
+    check(n == 18106, "GLM-4.5V: 18,106 checkpoint tensors, got " .. n)
+    local e = by["model.language_model.layers.*.mlp.experts.*.gate_proj.weight"]
+    check(e and e.shape[1] == 1408 and e.count == 45 * 128, "GLM-4.5V: 45 x 128 experts of 1408")
+    local m = by["model.visual.merger.gate_proj.weight"]
+    check(m and m.shape[1] == 10944 and m.shape[2] == 4096, "GLM-4.5V: merger MLP 4096 -> 10944")
+    check(d.block.experts == 128 and d.block.experts_per_tok == 8, "GLM-4.5V: 8 of 128 experts")
+    check(d.rope_positions == 4 and d.rotary_dim == 64, "GLM-4.5V: M-RoPE over half the head")
+  end
 end
 -- DeepSeek-V2-Lite MoE routing fields; Mixtral block.
 do
