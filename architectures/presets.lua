@@ -670,6 +670,19 @@ models["OpenGVLab/InternVL3-8B-hf"] = { arch = "internvl", config = {
     attention_bias = true, norm_type = "layer_norm", layer_norm_eps = 1e-06, layer_scale_init_value = 0.1,
     use_absolute_position_embeddings = true, use_mask_token = false, use_mean_pooling = true, use_qk_norm = false,
     hidden_act = "gelu" } } }
+-- InternVL3.5-8B in transformers' format (architectures/internvl.lua): the same InternViT-300M tower
+-- and pixel-shuffle projector over Qwen3-8B's text model (q/k RMSNorms, head_dim 128, 151,936-token
+-- vocabulary, untied; InternVL3.5's llm_config is Qwen3-8B's config). The -hf conversion writes the
+-- tower's vision_config as for InternVL3-8B-hf.
+models["OpenGVLab/InternVL3_5-8B-HF"] = { arch = "internvl", config = {
+  architectures = { "InternVLForConditionalGeneration" }, model_type = "internvl", downsample_ratio = 0.5,
+  image_seq_length = 256, projector_hidden_act = "gelu", vision_feature_layer = -1,
+  vision_feature_select_strategy = "default",
+  text_config = { architectures = { "Qwen3ForCausalLM" }, model_type = "qwen3", hidden_size = 4096,
+    intermediate_size = 12288, num_hidden_layers = 36, num_attention_heads = 32, num_key_value_heads = 8,
+    head_dim = 128, vocab_size = 151936, max_position_embeddings = 40960, rms_norm_eps = 1e-06,
+    rope_theta = 1000000, attention_bias = false, use_sliding_window = false, tie_word_embeddings = false },
+  vision_config = models["OpenGVLab/InternVL3-8B-hf"].config.vision_config } }
 -- SmolVLM-256M (architectures/idefics3.lua; Idefics3ForConditionalGeneration): SmolLM2-135M's
 -- Llama shapes with a 49,280-token vocabulary and an untied lm_head, a SigLIP-B/16 tower at 512 px,
 -- scale_factor 4 (64 tokens a 512 px tile); the shapes HuggingFaceTB/SmolVLM-256M-Instruct's

@@ -82,6 +82,12 @@ local EXPECTED_PARAMS = {
   -- LayerNorms 4,096, lambda_1 / lambda_2 2,048; no final norm under use_mean_pooling) + projector
   -- 27,540,480 (LayerNorm over 4096, linear_1 4096 -> 3584, linear_2 3584 -> 3584, biased)
   ["OpenGVLab/InternVL3-8B-hf"]                      = 7944373760,
+  -- InternVL3.5-8B-HF: 8,528,318,464, the BF16 parameter total of the Hub's metadata
+  -- (huggingface.co/api/models/OpenGVLab/InternVL3_5-8B-HF, as a public deployment note quotes it; a
+  -- conversion of the original checkpoint to the -HF keys loads the same count from 841 tensors):
+  -- Qwen3-8B 8,190,735,360 + InternViT-300M 304,012,288 + projector 33,570,816 (LayerNorm over 4096,
+  -- linear_1 and linear_2 4096 -> 4096, biased)
+  ["OpenGVLab/InternVL3_5-8B-HF"]                    = 8528318464,
   -- SmolVLM-256M: 256,484,928, the parameter count published for SmolVLM-256M-Instruct runs and for
   -- docling-project/SmolDocling-256M-preview (the same Idefics3 shapes; 513,028,808 B of bf16
   -- safetensors with the header): text 134,588,736 + lm_head 28,385,280 + SigLIP-B/16 at 512 px
@@ -239,6 +245,7 @@ local EXPECTED_KV_BF16 = {
   ["llava-hf/llava-1.5-7b-hf"]     = 2 * 32 * 32 * 128 * 2,     -- Vicuna-7B (LlamaConfig defaults)
   ["llava-hf/llava-v1.6-mistral-7b-hf"] = 2 * 32 * 8 * 128 * 2,
   ["OpenGVLab/InternVL3-8B-hf"]    = 2 * 28 * 4 * 128 * 2,      -- Qwen2.5-7B: 57,344
+  ["OpenGVLab/InternVL3_5-8B-HF"]  = 2 * 36 * 8 * 128 * 2,      -- Qwen3-8B: 147,456
   ["HuggingFaceTB/SmolVLM-256M-Instruct"] = 2 * 30 * 3 * 64 * 2,  -- 23,040
   ["zai-org/GLM-4.6V-Flash"]       = 2 * 40 * 2 * 128 * 2,      -- 40,960
   ["zai-org/GLM-4.5V"]             = 2 * 46 * 8 * 128 * 2,      -- 188,416: GLM-4.5-Air's
@@ -923,6 +930,20 @@ do
   local ok, err = pcall(build, "glm4v", c)
   check(not ok and err == "config: field 'vision_config.out_hidden_size' 3584 must equal text_config.hidden_size 4096 "
         .. "(the merger feeds the decoder)", "glm4v: mismatched merger width named: " .. tostring(err))
+end
+-- InternVL3.5-8B-HF: the Qwen3 decoder's q/k norms under model.language_model; the checkpoint's 841
+-- tensors (Qwen3-8B 399, InternViT-300M 436, projector 6).
+do
+  local d = built["OpenGVLab/InternVL3_5-8B-HF"]
+  if d then
+    local by, n = {}, 0
+    for _, x in ipairs(d.tensors) do by[x.name] = x; n = n + x.count end
+    check(n == 841, "InternVL3.5-8B-HF: 841 checkpoint tensors, got " .. n)
+    local q = by["model.language_model.layers.*.self_attn.q_norm.weight"]
+    check(q and q.shape[1] == 128 and q.count == 36, "InternVL3.5-8B-HF: Qwen3 q_norm {128} x 36")
+    local l1 = by["model.multi_modal_projector.linear_1.weight"]
+    check(l1 and l1.shape[1] == 4096 and l1.shape[2] == 4096, "InternVL3.5-8B-HF: projector 4096 -> 4096")
+  end
 end
 -- GLM-4.5V: GLM-4.5-Air's MoE decoder renamed under model.language_model, the GLM-4.1V tower with a
 -- 10944-wide merger; the checkpoint's 18,106 tensors (46 x 8 attention + 46 x 2 norms + 3 dense MLP +
