@@ -652,6 +652,24 @@ models["llava-hf/llava-v1.6-mistral-7b-hf"] = { arch = "llava_next", config = {
     model_type = "mistral", num_key_value_heads = 8, rms_norm_eps = 1e-05, rope_theta = 1000000.0, vocab_size = 32064 },
   vision_config = LLAVA_CLIP, vision_feature_layer = -2, vision_feature_select_strategy = "default",
   vocab_size = 32064 } }
+-- LLaVA-OneVision-Qwen2-7B (architectures/llava.lua, llava_onevision): SigLIP-so400m-patch14-384
+-- with 26 layers and no head, Qwen2-7B-Instruct's text model with its vocabulary grown by <image>
+-- and <video> and padded to a multiple of 64 (152,064 + 2 -> 152,128 rows, embedding and lm_head),
+-- the 36 pinpoints 384..2304 px, anyres_max_9: what transformers' convert_llava_onevision_weights_to_hf.py
+-- writes for lmms-lab/llava-onevision-qwen2-7b-ov.
+models["llava-hf/llava-onevision-qwen2-7b-ov-hf"] = { arch = "llava_onevision", config = {
+  architectures = { "LlavaOnevisionForConditionalGeneration" }, model_type = "llava_onevision",
+  image_token_index = 151646, video_token_index = 151647, projector_hidden_act = "gelu",
+  use_image_newline_parameter = true, tie_word_embeddings = false, vision_aspect_ratio = "anyres_max_9",
+  vision_feature_layer = -1, vision_feature_select_strategy = "full",
+  image_grid_pinpoints = { { 384, 384 }, { 384, 768 }, { 384, 1152 }, { 384, 1536 }, { 384, 1920 }, { 384, 2304 }, { 768, 384 }, { 768, 768 }, { 768, 1152 }, { 768, 1536 }, { 768, 1920 }, { 768, 2304 }, { 1152, 384 }, { 1152, 768 }, { 1152, 1152 }, { 1152, 1536 }, { 1152, 1920 }, { 1152, 2304 }, { 1536, 384 }, { 1536, 768 }, { 1536, 1152 }, { 1536, 1536 }, { 1536, 1920 }, { 1536, 2304 }, { 1920, 384 }, { 1920, 768 }, { 1920, 1152 }, { 1920, 1536 }, { 1920, 1920 }, { 1920, 2304 }, { 2304, 384 }, { 2304, 768 }, { 2304, 1152 }, { 2304, 1536 }, { 2304, 1920 }, { 2304, 2304 } },
+  text_config = { architectures = { "Qwen2ForCausalLM" }, model_type = "qwen2", hidden_size = 3584,
+    intermediate_size = 18944, num_hidden_layers = 28, num_attention_heads = 28, num_key_value_heads = 4,
+    vocab_size = 152128, max_position_embeddings = 32768, rms_norm_eps = 1e-06, rope_theta = 1000000.0,
+    use_sliding_window = false, tie_word_embeddings = false },
+  vision_config = { model_type = "siglip_vision_model", hidden_size = 1152, intermediate_size = 4304,
+    num_hidden_layers = 26, num_attention_heads = 16, image_size = 384, patch_size = 14, num_channels = 3,
+    layer_norm_eps = 1e-06, vision_use_head = false } } }
 -- InternVL3-8B in transformers' format (architectures/internvl.lua): InternViT-300M-448px-V2.5
 -- (the vision_config transformers' InternVL conversion writes for the 300M tower: 24 layers of
 -- 1024, biased attention, LayerNorm, mean pooling) and Qwen2.5-7B's text model with InternVL's

@@ -219,11 +219,18 @@ end
 -- A SigLIP vision tower without pooling head under PRE (Gemma 3's vision_tower.vision_model,
 -- Idefics3's model.vision_model): a biased patch Conv2d, (image_size / patch_size)^2 learned
 -- positions, the encoder layers (nn.vit_layers) and post_layernorm; returns hidden and the patches
--- an image gives.
-function nn.siglip_tower(t, vc, pre)
+-- an image gives. With FLOOR the side is image_size // patch_size, as SiglipVisionEmbeddings
+-- computes it (transformers models/siglip/modeling_siglip.py: num_patches = (image_size //
+-- patch_size) ** 2; the stride-p convolution drops the remainder: SigLIP-so400m-patch14-384 has
+-- 27 x 27 = 729 patches); without it a non-dividing image_size is refused, naming the field.
+function nn.siglip_tower(t, vc, pre, floor)
   local h, L = nn.need(vc, "hidden_size"), nn.need(vc, "num_hidden_layers")
   local I, p = nn.need(vc, "intermediate_size"), nn.need(vc, "patch_size")
-  local side = nn.div(nn.need(vc, "image_size"), p, "vision_config.image_size / patch_size")
+  local side = floor and nn.need(vc, "image_size") // p
+    or nn.div(nn.need(vc, "image_size"), p, "vision_config.image_size / patch_size")
+  if side == 0 then
+    error(("config: field 'vision_config.image_size' %d is smaller than patch_size %d"):format(vc.image_size, p), 0)
+  end
   local ch = nn.int(vc, "num_channels", 3)
   nn.param(t, pre .. ".embeddings.patch_embedding.weight", { h, ch, p, p })
   nn.param(t, pre .. ".embeddings.patch_embedding.bias", { h })

@@ -1824,6 +1824,13 @@ static void test_mm_v1_items(void **state) {
   ** by 4^2 into 64 tokens: 17 x 64 = 1088, 8192 // 1088 = 7 images */
   const want smol[] = {{"mm_tokens_per_item", 1088, 0, 0}, {"mm_items_profiled", 7, 0, 0}, {NULL}};
   expect_figs(*state, "return { model = 'HuggingFaceTB/SmolVLM-256M-Instruct', " V19 " }, " WL ", " H100 " }", smol);
+  /* LLaVA-OneVision-Qwen2-7B: vLLM's hardcoded 1153 x 944 px image (llava_onevision.py
+  ** get_image_size_with_most_features) takes the 1152 x 1536 pinpoint, 3 x 4 crops of 384 px:
+  ** 81 x 98 unpadded features (ratio sqrt(7938 / 6561) = 1.0999, not pooled) + 81 newlines + 729
+  ** = 8748 tokens, more than the 8192-token batch: 1 image of 13 crops */
+  const want ov[] = {{"mm_tokens_per_item", 8748, 0, 0}, {"mm_items_profiled", 1, 0, 0},
+                     {"encoder_output_bytes", 8748.0 * 3584 * 2, 0, 0}, {NULL}};
+  expect_figs(*state, "return { model = 'llava-hf/llava-onevision-qwen2-7b-ov-hf', " V19 " }, " WL ", " H100 " }", ov);
 }
 
 /* The multimodal knobs: text models and engines that do not take them. */

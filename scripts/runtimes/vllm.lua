@@ -309,44 +309,91 @@ end
 
 -- LLaVA-1.5 / LLaVA-NeXT (vllm/model_executor/models/llava.py LlavaProcessingInfo, llava_next.py
 -- LlavaNextProcessingInfo): the CLIP tower sees image_size px crops of (image_size / patch)^2
--- patches + the class token; vision_feature_select_strategy "default" drops the class token from
+-- patches + the class token; vision_feature_select_strategy "default" drops one token from
 -- the LLM tokens ("full" keeps it). LLaVA-1.5: one crop, 576 tokens at 336 px. LLaVA-NeXT: the
 -- image with the most features is one of image_grid_pinpoints (get_image_size_with_most_features);
--- at a pinpoint of rows x cols crops (get_anyres_image_grid_shape: the pinpoint itself is the best
--- resolution) the tokens are the base crop's, the grid's (npatches x rows) x (npatches x cols)
--- features less the unpadding (_get_num_unpadded_features: none when the aspect ratios agree)
--- and one image_newline per feature row; the encoder runs 1 + rows x cols crops. llava-v1.6's
--- pinpoints: 672 x 672 -> 576 + 48 x 48 + 48 = 2928 tokens, 5 crops of 577 patches.
+-- an image of h x w px is cut by the pinpoint select_best_resolution picks (the most of the image
+-- kept, then the least padding; a pinpoint picks itself) into rows x cols crops
+-- (get_anyres_image_grid_shape), and the tokens are the base crop's, the grid's (npatches x rows)
+-- x (npatches x cols) features less the unpadding (_get_num_unpadded_features: none when the
+-- aspect ratios agree) and one image_newline per feature row; the encoder runs 1 + rows x cols
+-- crops. llava-v1.6's pinpoints: 672 x 672 -> 576 + 48 x 48 + 48 = 2928 tokens, 5 crops of 577
+-- patches.
+-- LLaVA-OneVision (llava_onevision.py LlavaOnevisionProcessingInfo): the SigLIP tower has no class
+-- token ((384 // 14)^2 = 729 patches, "full": 729 base tokens); the unpadded grid is pooled back
+-- when it exceeds 9 crops' worth by more than 10% (ratio = sqrt(h x w / (9 x npatches^2)) > 1.1:
+-- int(h // ratio) x int(w // ratio) features and as many newlines as rows; vLLM hardcodes the 9
+-- of anyres_max_9), and the image with the most features is vLLM's hardcoded 1153 x 944 px
+-- ("found via processor tests"): pinpoint 1152 x 1536, 3 x 4 crops, 81 x 98 unpadded (ratio
+-- 1.0999, not pooled) + 81 newlines + 729 = 8748 tokens from 13 crops of 384 px. Videos (pooled
+-- frames of 196 tokens) are not modelled.
+local function llava_best(oh, ow, pins, size)
+  local best, eff_best, waste_best
+  for _, pin in ipairs(pins) do
+    pin = type(pin) == "table" and pin or {}
+    local ph, pw = math.tointeger(pin[1]), math.tointeger(pin[2])
+    if not ph or not pw or ph < size or pw < size then
+      E.fail("model.config.image_grid_pinpoints", "expected [height, width] pairs of at least %d px (the vision crop), got [%s, %s]",
+        size, tostring(pin[1]), tostring(pin[2]))
+    end
+    -- select_best_resolution (vllm/model_executor/models/llava_next.py, transformers image_processing_utils)
+    local scale = math.min(pw / ow, ph / oh)
+    local eff = math.min(math.floor(ow * scale) * math.floor(oh * scale), ow * oh)
+    local waste = ph * pw - eff
+    if not best or eff > eff_best or (eff == eff_best and waste < waste_best) then
+      best, eff_best, waste_best = { ph, pw }, eff, waste
+    end
+  end
+  return best[1] // size, best[2] // size
+end
+
+local function llava_tokens(oh, ow, pins, size, npatch, base, pool)
+  local rows, cols = llava_best(oh, ow, pins, size)
+  local ch_, cw = npatch * rows, npatch * cols
+  -- original aspect ow / oh against the grid's cw / ch_, compared as integers
+  if ow * ch_ > cw * oh then
+    ch_ = ch_ - 2 * ((ch_ - oh * cw // ow) // 2)
+  else
+    cw = cw - 2 * ((cw - ow * ch_ // oh) // 2)
+  end
+  local feats, newlines = ch_ * cw, ch_
+  if pool then
+    local ratio = math.sqrt(ch_ * cw / (9 * npatch * npatch))
+    if ratio > 1.1 then
+      local hf, wf = math.floor(ch_ / ratio), math.floor(cw / ratio)
+      feats, newlines = hf * wf, hf
+    end
+  end
+  return base + feats + newlines, 1 + rows * cols
+end
+
 local function llava_mm(desc, knobs, cfg)
   local t = tensors(desc, { pos = "^vision_tower%.vision_model%.embeddings%.position_embedding%.weight$",
     pe = "^vision_tower%.vision_model%.embeddings%.patch_embedding%.weight$",
     fc1 = "^vision_tower%.vision_model%.encoder%.layers%.[%d*]+%.mlp%.fc1%.weight$" })
   if not t then return nil end
+  local cls = tensors(desc, { c = "^vision_tower%.vision_model%.embeddings%.class_embedding$" }) and 1 or 0
   local per, h, ch, p = t.pos.shape[1], t.pe.shape[1], t.pe.shape[2], t.pe.shape[3]
-  local npatch = isqrt(per - 1)
-  local size = npatch * p
+  local npatch = isqrt(per - cls)
   cfg = type(cfg) == "table" and cfg or {}
+  -- the crop: image_size px (SigLIP-384/14: 384 px, 27 patches a side and 6 px dropped)
+  local vc = type(cfg.vision_config) == "table" and cfg.vision_config or {}
+  local size = math.tointeger(vc.image_size) or npatch * p
   local base = cfg.vision_feature_select_strategy == "full" and per or per - 1
   local tokens, crops = base, 1
   local pins = cfg.image_grid_pinpoints
-  if cfg.model_type == "llava_next" and type(pins) == "table" then
+  if cfg.model_type == "llava_onevision" and type(pins) == "table" then
+    tokens, crops = llava_tokens(944, 1153, pins, size, npatch, base, true)
+  elseif cfg.model_type == "llava_next" and type(pins) == "table" then
     for _, pin in ipairs(pins) do
       pin = type(pin) == "table" and pin or {}
       local ph, pw = math.tointeger(pin[1]), math.tointeger(pin[2])
       if not ph or not pw or ph < size or pw < size then
-        E.fail("model.config.image_grid_pinpoints", "expected [height, width] pairs of at least %d px (the CLIP crop), got [%s, %s]",
+        E.fail("model.config.image_grid_pinpoints", "expected [height, width] pairs of at least %d px (the vision crop), got [%s, %s]",
           size, tostring(pin[1]), tostring(pin[2]))
       end
-      local rows, cols = ph // size, pw // size
-      local ch_, cw = npatch * rows, npatch * cols
-      -- original aspect pw / ph against the grid's cw / ch_, compared as integers
-      if pw * ch_ > cw * ph then
-        ch_ = ch_ - 2 * ((ch_ - ph * cw // pw) // 2)
-      else
-        cw = cw - 2 * ((cw - pw * ch_ // ph) // 2)
-      end
-      local n = base + ch_ * cw + ch_
-      if n > tokens then tokens, crops = n, 1 + rows * cols end
+      local n, c = llava_tokens(ph, pw, pins, size, npatch, base, false)
+      if n > tokens then tokens, crops = n, c end
     end
   end
   return { tokens = tokens, patches = crops * per, pixel_bytes = crops * ch * size * size * 4, hidden = h,

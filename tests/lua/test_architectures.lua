@@ -75,6 +75,11 @@ local EXPECTED_PARAMS = {
   -- projector + image_newline 4,096, the inventory's count.
   ["llava-hf/llava-1.5-7b-hf"]                       = 7063427072,
   ["llava-hf/llava-v1.6-mistral-7b-hf"]              = 7566747648,
+  -- LLaVA-OneVision-Qwen2-7B: no exact published figure found (the Hub's "8.03B"); the inventory's,
+  -- checked by hand: Qwen2-7B with 152,128 rows 7,616,075,264 + SigLIP-so400m with 26 layers, no
+  -- head 397,747,744 (patch conv 678,528, 729 positions 839,808, 26 x 15,239,504, post_layernorm
+  -- 2,304) + projector 16,980,992 (1152 -> 3584 -> 3584, biased) + image_newline 3,584
+  ["llava-hf/llava-onevision-qwen2-7b-ov-hf"]        = 8030807584,
   -- InternVL3-8B-hf: no exact published figure found (the Hub's "7.94B"); the inventory's, checked
   -- by hand: Qwen2.5-7B 7,615,616,512 less 390 vocabulary rows x 3584 x 2 = 7,612,820,992 +
   -- InternViT-300M 304,012,288 (cls 1,024, biased 14 x 14 patch conv 603,136, 1025 positions
@@ -246,6 +251,7 @@ local EXPECTED_KV_BF16 = {
   ["llava-hf/llava-v1.6-mistral-7b-hf"] = 2 * 32 * 8 * 128 * 2,
   ["OpenGVLab/InternVL3-8B-hf"]    = 2 * 28 * 4 * 128 * 2,      -- Qwen2.5-7B: 57,344
   ["OpenGVLab/InternVL3_5-8B-HF"]  = 2 * 36 * 8 * 128 * 2,      -- Qwen3-8B: 147,456
+  ["llava-hf/llava-onevision-qwen2-7b-ov-hf"] = 2 * 28 * 4 * 128 * 2, -- Qwen2-7B: 57,344
   ["HuggingFaceTB/SmolVLM-256M-Instruct"] = 2 * 30 * 3 * 64 * 2,  -- 23,040
   ["zai-org/GLM-4.6V-Flash"]       = 2 * 40 * 2 * 128 * 2,      -- 40,960
   ["zai-org/GLM-4.5V"]             = 2 * 46 * 8 * 128 * 2,      -- 188,416: GLM-4.5-Air's
@@ -757,7 +763,7 @@ for _, mt in ipairs { "llama", "qwen2", "qwen3", "qwen3_moe", "qwen2_moe", "mixt
                       -- arch-vlm
                       "llava", "llava_next", "internvl", "idefics3", "smolvlm", "glm4v",
                       -- arch-vlm2
-                      "glm4v_moe" } do
+                      "glm4v_moe", "llava_onevision" } do
   check(by_type[mt] ~= nil, "no script for model_type " .. mt)
 end
 
@@ -856,9 +862,9 @@ do
   local ok, err = pcall(build, "llava", c)
   check(not ok and err == 'config: field \'text_config.model_type\' "gemma" is not supported (llama, mistral, qwen2)',
         "llava: unsupported text model named: " .. tostring(err))
-  c = cfg_of("llava-hf/llava-1.5-7b-hf"); c.vision_config.model_type = "siglip_vision_model"
+  c = cfg_of("llava-hf/llava-1.5-7b-hf"); c.vision_config.model_type = "pixtral"
   ok, err = pcall(build, "llava", c)
-  check(not ok and err == 'config: field \'vision_config.model_type\' "siglip_vision_model" is not supported (clip_vision_model)',
+  check(not ok and err == 'config: field \'vision_config.model_type\' "pixtral" is not supported (clip_vision_model, siglip_vision_model)',
         "llava: unsupported tower named: " .. tostring(err))
 end
 -- InternVL: the tower's [448, 448] / [14, 14] pairs give 1025 positions; the 6B tower's options
@@ -910,6 +916,30 @@ do
   local ok, err = pcall(build, "idefics3", c)
   check(not ok and err == "config: field 'scale_factor' 3 does not divide the tower's 1024 patches into 3 x 3 groups",
         "idefics3: bad scale_factor named: " .. tostring(err))
+end
+-- LLaVA-OneVision: SigLIP-so400m at 384 px has 27 x 27 = 729 positions and no class token (384 // 14,
+-- the convolution dropping the remainder); image_newline; an absent vision_config is
+-- LlavaOnevisionConfig's 26-layer headless SigLIP; vision_use_head adds the pooling head's
+-- probe, packed in_proj, out_proj, LayerNorm and MLP.
+do
+  local d = built["llava-hf/llava-onevision-qwen2-7b-ov-hf"]
+  if d then
+    local by = {}
+    for _, x in ipairs(d.tensors) do by[x.name] = x end
+    local pos = by["vision_tower.vision_model.embeddings.position_embedding.weight"]
+    check(pos and pos.shape[1] == 729 and pos.shape[2] == 1152, "llava-onevision: 729 SigLIP positions")
+    check(by["vision_tower.vision_model.embeddings.class_embedding"] == nil, "llava-onevision: no class token")
+    check(by["vision_tower.vision_model.embeddings.patch_embedding.bias"] ~= nil, "llava-onevision: biased patch conv")
+    local l1 = by["multi_modal_projector.linear_1.weight"]
+    check(l1 and l1.shape[1] == 3584 and l1.shape[2] == 1152, "llava-onevision: projector 1152 -> 3584")
+    check(by["image_newline"] ~= nil and by["language_model.lm_head.weight"].shape[1] == 152128,
+          "llava-onevision: image_newline, 152,128-row lm_head")
+  end
+  local c = cfg_of("llava-hf/llava-onevision-qwen2-7b-ov-hf"); c.vision_config = nil
+  check(params(build("llava", c)) == 8030807584, "llava-onevision: default vision_config = the preset's tower")
+  c = cfg_of("llava-hf/llava-onevision-qwen2-7b-ov-hf"); c.vision_config.vision_use_head = true
+  local head = 1152 + 3 * 1152 * 1152 + 3 * 1152 + 1152 * 1152 + 1152 + 2 * 1152 + 2 * 1152 * 4304 + 4304 + 1152
+  check(params(build("llava", c)) == 8030807584 + head, "llava-onevision: vision_use_head adds the pooling head")
 end
 -- GLM-4.1V / 4.6V-Flash: an empty glm4v config builds transformers' defaults (the same count); the
 -- tower's SwiGLU is out_hidden_size wide and the merger's intermediate_size; M-RoPE over 64 of 128
