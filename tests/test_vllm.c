@@ -1831,6 +1831,18 @@ static void test_mm_v1_items(void **state) {
   const want ov[] = {{"mm_tokens_per_item", 8748, 0, 0}, {"mm_items_profiled", 1, 0, 0},
                      {"encoder_output_bytes", 8748.0 * 3584 * 2, 0, 0}, {NULL}};
   expect_figs(*state, "return { model = 'llava-hf/llava-onevision-qwen2-7b-ov-hf', " V19 " }, " WL ", " H100 " }", ov);
+  /* GLM-4.6V-Flash / GLM-4.5V (glm4_1v.py): the dummy image is smart_resize(16 frames, 9999999 px
+  ** square, max 28 x 28 x 2 x 30000) = 1708 px, which the image processor keeps: 122 x 122 = 14884
+  ** patches merged 2 x 2 into 3721 tokens, 8192 // 3721 = 2 images; the merger's outputs are the
+  ** text width (4096). Encoder peak: 29768 patches x the SwiGLU step (2 x 1536 + 3 x 4096 + 1536)
+  ** x 2 B + fp32 pixels 29768 x 1176 x 4 B and their bf16 cast. */
+  const want glm[] = {{"mm_tokens_per_item", 3721, 0, 0}, {"mm_items_profiled", 2, 0, 0},
+                      {"encoder_output_bytes", 2.0 * 3721 * 4096 * 2, 0, 0},
+                      {"encoder_peak_bytes", 29768.0 * 16896 * 2 + 29768.0 * 1176 * 4 + 29768.0 * 1176 * 2, 0, 0},
+                      {NULL}};
+  expect_figs(*state, "return { model = 'zai-org/GLM-4.6V-Flash', " V19 " }, " WL ", " H100 " }", glm);
+  const want glm45[] = {{"mm_tokens_per_item", 3721, 0, 0}, {"mm_items_profiled", 2, 0, 0}, {NULL}};
+  expect_figs(*state, "return { model = 'zai-org/GLM-4.5V', " V19 " }, " WL ", " H100 " }", glm45);
 }
 
 /* The multimodal knobs: text models and engines that do not take them. */

@@ -443,6 +443,54 @@ local function idefics3_mm(desc)
            hidden = h, intermediate = t.fc1.shape[1], gated = 0, pixel_copies = 1 }
 end
 
+-- GLM-4.1V / GLM-4.6V-Flash / GLM-4.5V (vllm/model_executor/models/glm4_1v.py Glm4vProcessingInfo,
+-- Glm4vDummyInputsBuilder; GLM-4.5V's class is the same module): the dummy image is
+-- get_image_size_with_most_features, _get_vision_info over a 9999999 px square with num_frames 16
+-- and max_image_pixels 28 x 28 x 2 x 30000, i.e. transformers' glm4v smart_resize (num_frames,
+-- height, width, factor = patch x merge, max_pixels): beta = sqrt(16 x 9999999^2 / 47040000),
+-- floor(9999999 / beta / 28) x 28 = 61 x 28 = 1708 px. The image processor (Glm4vImageProcessor.resize:
+-- smart_resize with num_frames = temporal_patch_size and max_pixels = size["longest_edge"], the
+-- class's 28 x 28 x 15000 assumed: the checkpoints' preprocessor_config.json was not read; any
+-- longest_edge of at least 2 x 1708^2 = 5834528 keeps the image) leaves 1708 x 1708: 122 x 122 =
+-- 14884 patches of temporal_patch_size x 14 x 14 px (an image is its frame repeated), merged
+-- 2 x 2 into 3721 tokens, the placeholder vLLM counts (no get_mm_max_tokens_per_item: the budget
+-- is the processed dummy's; get_max_image_tokens' 5832 is not it). The tower: RMSNorm blocks with a
+-- fused qkv and a SwiGLU MLP out_hidden_size wide (gate_up 2 x 4096). Not modelled: the
+-- bicubic interpolation of the position table per image (Glm4vVisionEmbeddings) and videos (the
+-- profile's dummy video of up to _MAX_FRAMES_PER_VIDEO = 600 frames at 1708 px, bounded by the
+-- same 47040000 px-frames, can hold more tokens than the image at a long max_model_len).
+local function pyround(x)  -- Python's round(): halves to even
+  local f = math.floor(x)
+  local d = x - f
+  if d > 0.5 or (d == 0.5 and f % 2 == 1) then f = f + 1 end
+  return math.tointeger(f) or f
+end
+
+-- transformers models/glm4v/image_processing_glm4v.py smart_resize, the height it returns for a
+-- square (min_pixels 112 x 112 never binds here)
+local function glm4v_resize(frames, side, factor, max_px, tf)
+  local bar = pyround(side / factor) * factor
+  local t_bar = pyround(frames / tf) * tf
+  if t_bar * bar * bar > max_px then
+    local beta = math.sqrt(frames * side * side / max_px)
+    bar = math.max(factor, math.floor(side / beta / factor) * factor)
+  end
+  return math.tointeger(bar) or bar
+end
+
+local function glm4v_mm(desc)
+  local t = tensors(desc, { pe = "^model%.visual%.patch_embed%.proj%.weight$",
+    up = "^model%.visual%.blocks%.[%d*]+%.mlp%.up_proj%.weight$", ds = "^model%.visual%.downsample%.weight$" })
+  if not t then return nil end
+  local h, ch, tps, p = t.pe.shape[1], t.pe.shape[2], t.pe.shape[3], t.pe.shape[4]
+  local merge = t.ds.shape[3]
+  local side = glm4v_resize(16, 9999999, p * merge, 28 * 28 * 2 * 30000, tps)
+  side = glm4v_resize(tps, side, p * merge, 28 * 28 * 15000, tps)
+  local patches = (side // p) * (side // p)
+  return { tokens = patches // (merge * merge), patches = patches, pixel_bytes = patches * ch * tps * p * p * 4,
+           hidden = h, intermediate = t.up.shape[1], gated = 1, pixel_copies = 1 }
+end
+
 -- Qwen3.5 / 3.6 (Qwen3_5ProcessingInfo = Qwen3VLProcessingInfo, vllm/model_executor/models/
 -- qwen3_5.py, qwen3_vl.py): the image with the most features is what
 -- Qwen2VLProcessingInfo.get_image_size_with_most_features builds from max_pixels (the image
@@ -487,7 +535,7 @@ local function qwen3_mm(desc, knobs)
 end
 
 local MM = { qwen2_vl = qwen25_mm, gemma = gemma3_mm, llama4 = llama4_mm, mistral3 = mistral3_mm, qwen3_5 = qwen3_mm,
-  qwen3_vl = qwen3_mm, llava = llava_mm, internvl = internvl_mm, idefics3 = idefics3_mm }
+  qwen3_vl = qwen3_mm, llava = llava_mm, internvl = internvl_mm, idefics3 = idefics3_mm, glm4v = glm4v_mm }
 -- Language-model-only mode: with --limit-mm-per-prompt giving every modality 0, these model
 -- classes build no vision tower and projector (self.visual / self.vision_tower = None, and
 -- Qwen3-VL no deepstack buffers), so their weights never load and the profile encodes nothing.
