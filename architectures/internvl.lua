@@ -6,7 +6,8 @@
 -- the layer scales lambda_1 / lambda_2, a GELU fc1 / fc2; a final LayerNorm only without
 -- use_mean_pooling), the pixel-shuffle projector (InternVLMultiModalProjector: LayerNorm over
 -- the shuffled width h x (1 / downsample_ratio)^2, linear_1 into the text width, GELU, linear_2)
--- and a Qwen2 / Qwen3 / Llama decoder built by llama.lua from text_config.
+-- and a Qwen2 / Qwen3 / Llama decoder built by llama.lua from text_config, or InternVL3.5's Qwen3-MoE
+-- (moe.lua: 30B-A3B, 241B-A28B) and GPT-OSS (gpt_oss.lua: 20B-A4B) decoders.
 -- Shapes: transformers models/internvl/modeling_internvl.py, configuration_internvl.py. Names as
 -- the -hf checkpoints store them (vLLM's interns1.py hf_to_vllm_mapper reads model.language_model.,
 -- model.vision_tower., model.multi_modal_projector. and lm_head.).
@@ -68,23 +69,25 @@ local function intern_vit(t, prefix, vc)
   return h
 end
 
-local TEXT = { qwen2 = true, qwen3 = true, llama = true }
+-- text_config.model_type -> the script that builds it
+local TEXT = { qwen2 = "llama", qwen3 = "llama", llama = "llama", qwen3_moe = "moe", gpt_oss = "gpt_oss" }
 
 return arch {
   name        = "internvl",
-  summary     = "InternVL 2.5 / 3 / 3.5, transformers format (InternViT tower + pixel-shuffle projector + Qwen2 / Qwen3 / Llama decoder)",
+  summary     = "InternVL 2.5 / 3 / 3.5, transformers format (InternViT tower + pixel-shuffle projector + Qwen2 / Qwen3 / Qwen3-MoE / GPT-OSS / Llama decoder)",
   model_types = { "internvl" },
   build = function(cfg)
     local tc = nn.sub(cfg, "text_config") or error("config: missing field 'text_config'", 0)
     local mt = nn.opt(tc, "model_type", "qwen2")  -- InternVLConfig's default text model
     if not TEXT[mt] then
-      error(("config: field 'text_config.model_type' %q is not supported (qwen2, qwen3, llama)"):format(tostring(mt)), 0)
+      error(("config: field 'text_config.model_type' %q is not supported (qwen2, qwen3, qwen3_moe, gpt_oss, llama)")
+        :format(tostring(mt)), 0)
     end
     local c = {}
     for k, v in pairs(tc) do c[k] = v end
     c.model_type = mt
     c.tie_word_embeddings = nn.flag(tc, "tie_word_embeddings", nn.flag(cfg, "tie_word_embeddings", false))
-    local desc = require("architectures.llama").build(c)
+    local desc = require("architectures." .. TEXT[mt]).build(c)
     local t = {}
     for _, x in ipairs(desc.tensors) do
       x.name = x.name:gsub("^model%.", "model.language_model.")

@@ -701,6 +701,18 @@ models["OpenGVLab/InternVL3_5-8B-HF"] = { arch = "internvl", config = {
     head_dim = 128, vocab_size = 151936, max_position_embeddings = 40960, rms_norm_eps = 1e-06,
     rope_theta = 1000000, attention_bias = false, use_sliding_window = false, tie_word_embeddings = false },
   vision_config = models["OpenGVLab/InternVL3-8B-hf"].config.vision_config } }
+-- InternVL3.5-1B in transformers' format: the same tower and projector over Qwen3-0.6B's shapes with an
+-- untied lm_head (InternVL3.5's language model unties it: the checkpoint's 1,060,897,792 parameters
+-- hold both matrices; tied they would be 905,315,328).
+models["OpenGVLab/InternVL3_5-1B-HF"] = { arch = "internvl", config = {
+  architectures = { "InternVLForConditionalGeneration" }, model_type = "internvl", downsample_ratio = 0.5,
+  image_seq_length = 256, projector_hidden_act = "gelu", vision_feature_layer = -1,
+  vision_feature_select_strategy = "default",
+  text_config = { architectures = { "Qwen3ForCausalLM" }, model_type = "qwen3", hidden_size = 1024,
+    intermediate_size = 3072, num_hidden_layers = 28, num_attention_heads = 16, num_key_value_heads = 8,
+    head_dim = 128, vocab_size = 151936, max_position_embeddings = 40960, rms_norm_eps = 1e-06,
+    rope_theta = 1000000, attention_bias = false, use_sliding_window = false, tie_word_embeddings = false },
+  vision_config = models["OpenGVLab/InternVL3-8B-hf"].config.vision_config } }
 -- SmolVLM-256M (architectures/idefics3.lua; Idefics3ForConditionalGeneration): SmolLM2-135M's
 -- Llama shapes with a 49,280-token vocabulary and an untied lm_head, a SigLIP-B/16 tower at 512 px,
 -- scale_factor 4 (64 tokens a 512 px tile); the shapes HuggingFaceTB/SmolVLM-256M-Instruct's

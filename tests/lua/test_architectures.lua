@@ -93,6 +93,10 @@ local EXPECTED_PARAMS = {
   -- Qwen3-8B 8,190,735,360 + InternViT-300M 304,012,288 + projector 33,570,816 (LayerNorm over 4096,
   -- linear_1 and linear_2 4096 -> 4096, biased)
   ["OpenGVLab/InternVL3_5-8B-HF"]                    = 8528318464,
+  -- InternVL3.5-1B-HF: 1,060,897,792 "unique parameters", as public reports pinning the checkpoint
+  -- (revision 9191dbcc) count them: Qwen3-0.6B's shapes untied 751,632,384 + InternViT-300M
+  -- 304,012,288 + projector 5,253,120 (4096 -> 1024 -> 1024)
+  ["OpenGVLab/InternVL3_5-1B-HF"]                    = 1060897792,
   -- SmolVLM-256M: 256,484,928, the parameter count published for SmolVLM-256M-Instruct runs and for
   -- docling-project/SmolDocling-256M-preview (the same Idefics3 shapes; 513,028,808 B of bf16
   -- safetensors with the header): text 134,588,736 + lm_head 28,385,280 + SigLIP-B/16 at 512 px
@@ -251,6 +255,7 @@ local EXPECTED_KV_BF16 = {
   ["llava-hf/llava-v1.6-mistral-7b-hf"] = 2 * 32 * 8 * 128 * 2,
   ["OpenGVLab/InternVL3-8B-hf"]    = 2 * 28 * 4 * 128 * 2,      -- Qwen2.5-7B: 57,344
   ["OpenGVLab/InternVL3_5-8B-HF"]  = 2 * 36 * 8 * 128 * 2,      -- Qwen3-8B: 147,456
+  ["OpenGVLab/InternVL3_5-1B-HF"]  = 2 * 28 * 8 * 128 * 2,      -- Qwen3-0.6B: 114,688
   ["llava-hf/llava-onevision-qwen2-7b-ov-hf"] = 2 * 28 * 4 * 128 * 2, -- Qwen2-7B: 57,344
   ["HuggingFaceTB/SmolVLM-256M-Instruct"] = 2 * 30 * 3 * 64 * 2,  -- 23,040
   ["zai-org/GLM-4.6V-Flash"]       = 2 * 40 * 2 * 128 * 2,      -- 40,960
@@ -974,6 +979,23 @@ do
     local l1 = by["model.multi_modal_projector.linear_1.weight"]
     check(l1 and l1.shape[1] == 4096 and l1.shape[2] == 4096, "InternVL3.5-8B-HF: projector 4096 -> 4096")
   end
+end
+-- InternVL3.5's MoE backbones (30B-A3B: Qwen3-30B-A3B; 20B-A4B: gpt-oss-20b) build through moe.lua and
+-- gpt_oss.lua: no exact published total was found for either -HF checkpoint, so these sums are vramfit's
+-- own, held to the text models' asserted counts + InternViT-300M 304,012,288 + the projector
+-- (LayerNorm 4096, linear_1 4096 -> hidden, linear_2 hidden -> hidden, biased).
+do
+  local function proj(h) return 2 * 4096 + 4096 * h + h + h * h + h end
+  local c = cfg_of("OpenGVLab/InternVL3_5-8B-HF"); c.text_config = cfg_of("Qwen/Qwen3-30B-A3B")
+  local d = build("internvl", c)
+  check(params(d) == 30532122624 + 304012288 + proj(2048), "InternVL3.5-30B-A3B: " .. params(d))
+  check(d.block.experts == 128 and d.block.experts_per_tok == 8, "InternVL3.5-30B-A3B: 8 of 128 experts")
+  c = cfg_of("OpenGVLab/InternVL3_5-8B-HF"); c.text_config = cfg_of("openai/gpt-oss-20b")
+  check(params(build("internvl", c)) == 20914757184 + 304012288 + proj(2880), "InternVL3.5-GPT-OSS-20B-A4B")
+  c = cfg_of("OpenGVLab/InternVL3_5-8B-HF"); c.text_config.model_type = "gemma2"
+  local ok, err = pcall(build, "internvl", c)
+  check(not ok and err == 'config: field \'text_config.model_type\' "gemma2" is not supported (qwen2, qwen3, qwen3_moe, gpt_oss, llama)',
+        "internvl: unsupported text model named: " .. tostring(err))
 end
 -- GLM-4.5V: GLM-4.5-Air's MoE decoder renamed under model.language_model, the GLM-4.1V tower with a
 -- 10944-wide merger; the checkpoint's 18,106 tensors (46 x 8 attention + 46 x 2 norms + 3 dense MLP +
