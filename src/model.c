@@ -41,8 +41,15 @@ void scenario_note(scenario *s, const char *fmt, ...) {
   if (s->n_notes >= SCN_MAX_NOTES) return;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(s->notes[s->n_notes++], SCN_NOTE, fmt, ap);
+  char *note = s->notes[s->n_notes++];
+  int len = vsnprintf(note, SCN_NOTE, fmt, ap);
   va_end(ap);
+  /* a note longer than its slot says it was cut, rather than ending mid-word */
+  if (len >= SCN_NOTE) {
+    size_t cut = SCN_NOTE - 4;
+    while (cut > 0 && ((unsigned char)note[cut] & 0xC0) == 0x80) cut--; /* not inside a UTF-8 sequence */
+    memcpy(note + cut, "...", 4);
+  }
 }
 
 const scn_value *scn_find(const scenario *s, const char *key) {

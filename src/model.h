@@ -17,7 +17,7 @@
 #define KV_MAX_IDS 1024 /* the layers a kv group's layer_ids may name */
 #define SCN_MAX_GPUS 64
 #define SCN_MAX_NOTES 32
-#define SCN_NOTE 200
+#define SCN_NOTE 400 /* the longest note (vLLM's newer-release one) is about 320 characters */
 
 /* What a group of layers caches per sequence: K/V per token (full attention, a sliding
 ** window, or chunked local attention whose window is the chunk), K/V of a fixed number of

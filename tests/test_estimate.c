@@ -60,6 +60,26 @@ static void test_round_alloc(void **state) {
   assert_int_equal(estimate_round_alloc(525336576), 526385152); /* 250.5 x 2 MiB -> 251 */
 }
 
+/* an assumption longer than the old 200-byte slot is kept whole (the llama.cpp --fit note is
+** 238 characters, vLLM's newer-release note about 320); one longer than the slot ends in "..."
+** and never inside a UTF-8 sequence */
+static void test_note_length(void **state) {
+  (void)state;
+  static scenario s;
+  memset(&s, 0, sizeof s);
+  char long_note[SCN_NOTE + 100];
+  memset(long_note, 'a', sizeof long_note - 1);
+  long_note[sizeof long_note - 1] = 0;
+  long_note[320] = 0;
+  scenario_note(&s, "%s", long_note);
+  assert_int_equal(strlen(s.notes[0]), 320);
+  long_note[320] = 'a';
+  memcpy(long_note + SCN_NOTE - 5, "\xc3\xa9", 2); /* U+00E9 across the cut */
+  scenario_note(&s, "%s", long_note);
+  assert_int_equal(strlen(s.notes[1]), SCN_NOTE - 2);
+  assert_string_equal(s.notes[1] + SCN_NOTE - 5, "...");
+}
+
 static void test_inference_8b(void **state) {
   fixture *f = *state;
   f->s.fragmentation = 0.25;
@@ -356,6 +376,7 @@ static void test_training_zero1_ddp(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_round_alloc),
+      cmocka_unit_test(test_note_length),
       T(test_inference_8b),
       T(test_unknown_runtime),
       T(test_tensor_parallel),

@@ -164,6 +164,11 @@ has sglang-bf16-tokens '"kv_cache_tokens": 411428'
 check sglang-fp8 0 "" -- estimate "$T/sg.lua" --format json --set runtime.kv_cache_dtype=fp8
 has sglang-fp8-tokens '"kv_cache_tokens": 822857'
 
+# an assumption longer than 200 characters is printed whole (llama.cpp's --fit note, 238)
+printf 'return { model = "Qwen/Qwen3-30B-A3B", quant = "gguf:Q4_K_M", runtime = "llamacpp", workload = { kind = "inference", context = 32768 }, gpu = "RTX 4090" }' >"$T/lc.lua"
+check long-note 0 "" -- estimate "$T/lc.lua"
+has long-note-whole 'several GPUs filled as common/fit.cpp fills them)'
+
 # a batch row's verdict is fit's: vLLM takes gpu_memory_utilization x total (above the
 # 5% headroom here) but needs far less for one 8,192-token sequence, so it fits
 printf 'return { model = "meta-llama/Llama-3.1-8B", runtime = { name = "vllm", gpu_memory_utilization = 0.95 }, workload = { kind = "inference", context = 8192 }, gpu = "H100" }' >"$T/vl.lua"
