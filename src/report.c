@@ -179,25 +179,33 @@ static void table_header(sbuf *b, const report_in *in) {
                 in->e->peak_phase);
 }
 
-static void table_line(sbuf *b, const char *name, uint64_t bytes, const char *basis, const char *detail) {
-  sbuf_printf(b, "%-18s %9.2f %9.2f  %-10s %s\n", name, units_gib(bytes), units_gb(bytes), basis, detail);
+static void table_line(sbuf *b, int width, const char *name, uint64_t bytes, const char *basis, const char *detail) {
+  sbuf_printf(b, "%-*s %9.2f %9.2f  %-10s %s\n", width, name, units_gib(bytes), units_gb(bytes), basis, detail);
 }
 
 static void table_budget(sbuf *b, const report_in *in) {
   const estimate *e = in->e;
-  sbuf_printf(b, "%-18s %9s %9s  %-10s %s\n", e->host_backend ? "category (host)" : "category (per GPU)", "GiB", "GB",
-              "basis", "how");
+  /* the name column is 18 wide, or as wide as the longest category shown
+  ** (paged_optimizer_states is 22), so the figures stay in their columns */
+  int width = 18;
+  for (int i = 0; i < e->b.n; i++) {
+    size_t len = strlen(e->b.items[i].name);
+    if (e->b.items[i].bytes && len > (size_t)width && len < 64) width = (int)len;
+  }
+  sbuf_printf(b, "%-*s %9s %9s  %-10s %s\n", width, e->host_backend ? "category (host)" : "category (per GPU)", "GiB",
+              "GB", "basis", "how");
   for (int i = 0; i < e->b.n; i++) {
     const budget_item *it = &e->b.items[i];
     if (it->bytes == 0) continue;
-    table_line(b, it->name, it->bytes, basis_name(it->basis), it->detail);
+    table_line(b, width, it->name, it->bytes, basis_name(it->basis), it->detail);
   }
-  sbuf_printf(b, "%.*s\n", 72, "------------------------------------------------------------------------");
-  table_line(b, "peak allocated", e->peak_allocated, "",
+  for (int i = 0; i < 72 + width - 18; i++) sbuf_printf(b, "-");
+  sbuf_printf(b, "\n");
+  table_line(b, width, "peak allocated", e->peak_allocated, "",
              e->allocated_label ? e->allocated_label : "torch.cuda.max_memory_allocated()");
-  table_line(b, "peak reserved", e->peak_reserved, "",
+  table_line(b, width, "peak reserved", e->peak_reserved, "",
              e->reserved_label ? e->reserved_label : "torch.cuda.max_memory_reserved()");
-  table_line(b, "total", e->total, "", e->total_label ? e->total_label : "what nvidia-smi shows");
+  table_line(b, width, "total", e->total, "", e->total_label ? e->total_label : "what nvidia-smi shows");
 }
 
 /* image/video: whether the scenario as given fits, the least offload mode that fits, and
