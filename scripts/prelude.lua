@@ -90,7 +90,8 @@ function prelude.optimizer(t)
   return t
 end
 
-local RUNTIME_KEYS = { "name", "summary", "aliases", "kinds", "knobs", "knob_docs", "modelled", "normalize", "quant" }
+local RUNTIME_KEYS = { "name", "summary", "aliases", "kinds", "knobs", "knob_docs", "modelled", "normalize", "quant",
+                       "own_attention" }
 
 -- runtime{...}: a runtime script: which workload kinds it runs, the knobs it accepts
 -- (the runtime's own option names) and whether the engine models it yet.
@@ -103,9 +104,15 @@ local RUNTIME_KEYS = { "name", "summary", "aliases", "kinds", "knobs", "knob_doc
 -- as an assumption in n.notes) and set more extras. quant(n, knobs), if given, runs when the
 -- scenario names no quant and the checkpoint has no quantization_config: it may return the
 -- format a knob asks the runtime to quantize to at load (vLLM's --quantization fp8).
+-- own_attention, if given, says in a few words how the runtime picks its attention kernels
+-- itself: workload.attention (PyTorch's sdpa / flash / eager) is then not assumed, and a
+-- given one is said to change nothing.
 function prelude.runtime(t)
   prelude.strict("runtime", t, RUNTIME_KEYS, 2)
   if type(t.name) ~= "string" then error("runtime: 'name' must be a string", 2) end
+  if t.own_attention ~= nil and type(t.own_attention) ~= "string" then
+    error(("runtime '%s': own_attention must be a string"):format(t.name), 2)
+  end
   t.knobs = t.knobs or {}
   t.knob_docs = t.knob_docs or {}
   for k, doc in pairs(t.knob_docs) do

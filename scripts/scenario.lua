@@ -209,7 +209,7 @@ local function workload_part(raw, n, rt, cfg)
     fail("runtime.name", "runtime '%s' is not modelled yet (modelled: %s)", rt.name, table.concat(names, ", "))
   end
   n.kind = kind
-  require("workloads." .. kind).normalize(w, n, cfg)
+  require("workloads." .. kind).normalize(w, n, cfg, rt)
   if rt.normalize then rt.normalize(n, n.knobs) end
 end
 

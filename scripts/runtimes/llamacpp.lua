@@ -187,6 +187,7 @@ end
 return runtime {
   name = "llamacpp",
   summary = "llama.cpp (llama-server, llama-cli)",
+  own_attention = "runtime.flash_attn (-fa) sets llama.cpp's",
   aliases = { "llama.cpp", "llama-cpp", "ollama" },
   kinds = { "inference" },
   knobs = {

@@ -323,6 +323,7 @@ end
 return runtime {
   name = "sglang",
   summary = "SGLang serving (token pool)",
+  own_attention = "its attention backend (FlashInfer, FlashAttention 3, ...)",
   kinds = { "inference" },
   knobs = { mem_fraction_static = "number", context_length = "int", max_running_requests = "int",
             kv_cache_dtype = "string", chunked_prefill_size = "int", max_total_tokens = "int",

@@ -1023,6 +1023,7 @@ end
 return runtime {
   name = "vllm",
   summary = "vLLM serving (paged KV cache)",
+  own_attention = "its attention backend (FlashAttention, FlashInfer, FlashMLA, ...)",
   kinds = { "inference" },
   knobs = {
     gpu_memory_utilization = "number", max_model_len = "int", max_num_seqs = "int",

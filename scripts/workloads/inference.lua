@@ -7,7 +7,7 @@ local MAX_TOKENS, MAX_SEQS = E.MAX_TOKENS, E.MAX_SEQS
 
 local INFER_KEYS = { "kind", "context", "concurrency", "prompt_tokens", "output_tokens", "attention" }
 
-local function normalize(w, n, cfg)
+local function normalize(w, n, cfg, rt)
   strict("workload", w, INFER_KEYS)
   local desc = n.model and n.model.desc
   if desc and type(desc.pipeline) == "table" then
@@ -35,7 +35,13 @@ local function normalize(w, n, cfg)
   n.attention = enum_field(w.attention or "sdpa", "workload.attention", { "sdpa", "flash", "eager" })
   -- arch-mamba: an attention-free model (heads 0) runs no attention, so no backend is assumed
   local attn_free = n.model and n.model.desc and n.model.desc.heads == 0
-  if w.attention == nil and not attn_free then note(n, "attention sdpa assumed") end
+  -- a serving runtime picks its own attention kernels (runtime own_attention): PyTorch's
+  -- sdpa / flash / eager choice is not assumed there, and a given one changes nothing
+  local own = rt and rt.own_attention
+  if w.attention == nil and not attn_free and not own then note(n, "attention sdpa assumed") end
+  if w.attention ~= nil and own then
+    note(n, "workload.attention '%s' changes nothing on %s: %s", w.attention, rt.name, own)
+  end
   if attn_free then
     note(n, "attention-free model: a constant recurrent state per sequence; the Mamba mixers' own prefill transients (in_proj output, chunked-scan states) are not modelled")
   end

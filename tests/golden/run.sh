@@ -164,6 +164,18 @@ has sglang-bf16-tokens '"kv_cache_tokens": 411428'
 check sglang-fp8 0 "" -- estimate "$T/sg.lua" --format json --set runtime.kv_cache_dtype=fp8
 has sglang-fp8-tokens '"kv_cache_tokens": 822857'
 
+# workload.attention is PyTorch's sdpa / flash / eager: a serving runtime picks its own
+# kernels, so none is assumed there, and one given is said to change nothing
+lacks() { # lacks NAME STRING: the last command's stdout does not hold STRING
+  if grep -qF -- "$2" "$T/out"; then echo "FAIL $1: stdout holds: $2"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
+}
+check sglang-no-sdpa 0 "" -- estimate "$T/sg.lua"
+lacks sglang-no-sdpa-note 'attention sdpa assumed'
+check sglang-attention-given 0 "" -- estimate "$T/sg.lua" --set workload.attention=eager
+has sglang-attention-note "workload.attention 'eager' changes nothing on sglang: its attention backend"
+check transformers-sdpa 0 "" -- estimate "$T/s.lua"
+has transformers-sdpa-note 'attention sdpa assumed'
+
 # an assumption longer than 200 characters is printed whole (llama.cpp's --fit note, 238)
 printf 'return { model = "Qwen/Qwen3-30B-A3B", quant = "gguf:Q4_K_M", runtime = "llamacpp", workload = { kind = "inference", context = 32768 }, gpu = "RTX 4090" }' >"$T/lc.lua"
 check long-note 0 "" -- estimate "$T/lc.lua"
