@@ -1086,20 +1086,26 @@ void sglang_estimate(ectx *c) {
                                 "lm_head shared with the target where it shares them", sp.method);
     if (d) d->component = "draft";
   }
+  /* the row holds the workload's need where it is more than the pool SGLang allocates: said
+  ** first, as vLLM's row says it, since the pool's tokens x bytes that follow are less */
+  char needed[96] = "";
+  if (need > pools)
+    snprintf(needed, sizeof needed, "needed by %llu sequences x %llu tokens, more than the ",
+             (unsigned long long)s->concurrency, (unsigned long long)s->context);
   if (per_req)
     budget_add(b, "kv_cache", need > pools ? need : pools, BASIS_MODELLED, true,
-               "token pool %llu tokens x %.0f B + Mamba state %llu slots x %llu B (mem_fraction_static %.3f "
-               "of %.2f GiB free)", (unsigned long long)p.tokens, p.cell, (unsigned long long)p.mamba + 1,
+               "%stoken pool %llu tokens x %.0f B + Mamba state %llu slots x %llu B (mem_fraction_static %.3f "
+               "of %.2f GiB free)", needed, (unsigned long long)p.tokens, p.cell, (unsigned long long)p.mamba + 1,
                (unsigned long long)per_req, g.fraction, (double)free0 / GIB);
   else if (p.hybrid)
     budget_add(b, "kv_cache", need > pools ? need : pools, BASIS_MODELLED, true,
-               "full pool %llu tokens x %llu B + SWA pool %llu tokens x %llu B (mem_fraction_static %.3f of "
-               "%.2f GiB free)", (unsigned long long)p.tokens, (unsigned long long)(p.k_full + p.v_full),
+               "%sfull pool %llu tokens x %llu B + SWA pool %llu tokens x %llu B (mem_fraction_static %.3f of "
+               "%.2f GiB free)", needed, (unsigned long long)p.tokens, (unsigned long long)(p.k_full + p.v_full),
                (unsigned long long)p.swa_tokens, (unsigned long long)(p.k_swa + p.v_swa), g.fraction,
                (double)free0 / GIB);
   else
     budget_add(b, "kv_cache", need > pools ? need : pools, BASIS_MODELLED, true,
-               "token pool: %llu tokens x %.0f B (mem_fraction_static %.3f of %.2f GiB free)",
+               "%stoken pool: %llu tokens x %.0f B (mem_fraction_static %.3f of %.2f GiB free)", needed,
                (unsigned long long)p.tokens, cell_t, g.fraction, (double)free0 / GIB);
   if (sp.drafts) {
     budget_item *d = budget_add(b, "kv_cache", need_d > dkv ? need_d : dkv, BASIS_MODELLED, true,

@@ -164,6 +164,11 @@ has sglang-bf16-tokens '"kv_cache_tokens": 411428'
 check sglang-fp8 0 "" -- estimate "$T/sg.lua" --format json --set runtime.kv_cache_dtype=fp8
 has sglang-fp8-tokens '"kv_cache_tokens": 822857'
 
+# a workload beyond SGLang's pool: the kv_cache row holds what the sequences need, and its
+# text says so before naming the smaller pool SGLang allocates (it named only the pool)
+check sglang-needed 0 "" -- estimate "$T/sg.lua" --set workload.concurrency=200
+has sglang-needed-text 'needed by 200 sequences x 4096 tokens, more than the token pool: 411428 tokens x 131072 B'
+
 # workload.attention is PyTorch's sdpa / flash / eager: a serving runtime picks its own
 # kernels, so none is assumed there, and one given is said to change nothing
 lacks() { # lacks NAME STRING: the last command's stdout does not hold STRING
