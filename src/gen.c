@@ -555,7 +555,10 @@ static void gen_report(ectx *c, const gen_family *f, const gen_family *fv, const
   if ((it = budget_add(b, "weights", p->weights_te, BASIS_EXACT, true, "text encoders: %.2f GiB stored, %s",
                        (double)w->te / GIB, scn_str(s, "gen.text_encoders", "gpu"))))
     it->component = "text_encoder";
-  if ((it = budget_add(b, "weights", p->weights_vae, BASIS_EXACT, true, "VAE: %.2f GiB stored", (double)w->vae / GIB)))
+  /* the offload mode named where the VAE's resident bytes are fewer than it stores (group
+  ** offload keeps its onloaded groups only), as the denoiser's row names it */
+  if ((it = budget_add(b, "weights", p->weights_vae, BASIS_EXACT, true, "VAE: %.2f GiB stored%s%s", (double)w->vae / GIB,
+                       p->weights_vae < w->vae ? ", offload " : "", p->weights_vae < w->vae ? off : "")))
     it->component = "vae";
   if (p->weights_t2i && (it = budget_add(b, "weights", p->weights_t2i, BASIS_EXACT, true,
                                          "t2i2v image stage (FLUX.1-dev + AE): %.2f GiB stored", (double)w->t2i / GIB)))

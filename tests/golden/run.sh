@@ -193,6 +193,12 @@ has wide-category-paged 'paged_optimizer_states      0.04      0.04  exact'
 has wide-category-weights 'weights                     5.61      6.03  exact'
 has wide-category-total 'total                      11.45     12.29'
 
+# under group offload the VAE keeps only its onloaded groups on the GPU: its weights row names
+# the mode, as the denoiser's does (it read 'VAE: 0.16 GiB stored' beside 0.01 GiB)
+printf 'return { model = "black-forest-labs/FLUX.1-dev", runtime = "diffusers", dtype = "bf16", workload = { kind = "image", width = 1024, height = 1024, steps = 28, offload = "group" }, gpu = "RTX 3060" }' >"$T/fg.lua"
+check vae-group 0 "" -- estimate "$T/fg.lua"
+has vae-group-row 'weights                 0.01      0.01  exact      VAE: 0.16 GiB stored, offload group'
+
 # a batch row's verdict is fit's: vLLM takes gpu_memory_utilization x total (above the
 # 5% headroom here) but needs far less for one 8,192-token sequence, so it fits
 printf 'return { model = "meta-llama/Llama-3.1-8B", runtime = { name = "vllm", gpu_memory_utilization = 0.95 }, workload = { kind = "inference", context = 8192 }, gpu = "H100" }' >"$T/vl.lua"
