@@ -55,7 +55,7 @@ static const struct {
      "first --gpu, or H100-SXM-80GB), category by category with its basis, the peaks PyTorch\n"
      "would print and what nvidia-smi would show.\n\n"
      "  --gpu NAME        a catalog name or alias (\"NVIDIA H100 80GB HBM3\", \"4090\")\n"
-     "  --format F        table (default), json (DESIGN.md's report) or csv\n"
+     "  --format F        table (default), json (docs/API.md: the JSON report) or csv\n"
      "  --set KEY=VALUE   override a field by dotted path: --set workload.context=32768\n"},
     {"fit",
      "usage: vramfit fit SCENARIO [--gpu NAME]... [--format table|json|csv] [--set KEY=VALUE]...\n\n"
