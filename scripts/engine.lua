@@ -217,11 +217,16 @@ local function split_path(path)
   return parts
 end
 
+-- runtime = "vllm" and quant = "gptq" are short for { name = ... }: a path into them
+-- (--set runtime.max_model_len=8192 on runtime = "vllm") takes the table form
+local NAMED = { runtime = true, quant = true }
+
 local function set_path(t, path, value)
   local parts = split_path(path)
   for i = 1, #parts - 1 do
     local k = parts[i]
     if t[k] == nil then t[k] = {} end
+    if i == 1 and NAMED[k] and type(t[k]) == "string" then t[k] = { name = t[k] } end
     if type(t[k]) ~= "table" then
       error(("%s: cannot set a field inside %s, which is a %s"):format(path, parts[i], type(t[k])), 0)
     end

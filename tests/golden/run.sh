@@ -199,6 +199,14 @@ printf 'return { model = "black-forest-labs/FLUX.1-dev", runtime = "diffusers", 
 check vae-group 0 "" -- estimate "$T/fg.lua"
 has vae-group-row 'weights                 0.01      0.01  exact      VAE: 0.16 GiB stored, offload group'
 
+# runtime = "vllm" is short for { name = "vllm" }: --set reaches into it (it was refused,
+# "cannot set a field inside runtime, which is a string"), as into quant = "awq"; a preset
+# model id is no table
+printf 'return { model = "meta-llama/Llama-3.1-8B", runtime = "vllm", workload = { kind = "inference", context = 8192 }, gpu = "H100" }' >"$T/vs.lua"
+check set-into-runtime 0 "" -- estimate "$T/vs.lua" --format json --set runtime.max_model_len=4096
+has set-into-runtime-len '"max_model_len_fit"'
+check set-into-model 2 "model.x: cannot set a field inside model, which is a string" -- estimate "$T/vs.lua" --set model.x=1
+
 # a batch row's verdict is fit's: vLLM takes gpu_memory_utilization x total (above the
 # 5% headroom here) but needs far less for one 8,192-token sequence, so it fits
 printf 'return { model = "meta-llama/Llama-3.1-8B", runtime = { name = "vllm", gpu_memory_utilization = 0.95 }, workload = { kind = "inference", context = 8192 }, gpu = "H100" }' >"$T/vl.lua"
