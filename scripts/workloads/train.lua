@@ -407,6 +407,12 @@ local function offload_part(w, n)
   n.extra["train.optimizer_in_backward"] = oib and bool_field(oib, "workload.optimizer_in_backward") or false
   -- Megatron computes its loss in vocab_parallel_cross_entropy (src/train.c logits_bytes)
   n.extra["train.loss"] = n.runtime == "megatron" and "vocab_parallel" or loss_kind(k.loss)
+  -- a torchtune recipe instantiates the config's loss component, which every shipped config
+  -- names; the standard cross-entropy vramfit takes without one is said, not silent
+  if n.runtime == "torchtune" and k.loss == nil and k.loss_chunk == nil then
+    note(n, "torchtune loss: a standard cross-entropy assumed (runtime.loss not given; the recipes' configs "
+      .. "name torchtune.modules.loss.CEWithChunkedOutputLoss since 0.3, chunked: set runtime.loss)")
+  end
   if k.loss_chunk ~= nil then
     -- torchtitan's ChunkedLossWrapper (pytorch runtime knob; src/train.c logits_bytes)
     n.extra["train.loss"] = "titan_chunked"

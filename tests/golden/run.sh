@@ -207,6 +207,14 @@ check set-into-runtime 0 "" -- estimate "$T/vs.lua" --format json --set runtime.
 has set-into-runtime-len '"max_model_len_fit"'
 check set-into-model 2 "model.x: cannot set a field inside model, which is a string" -- estimate "$T/vs.lua" --set model.x=1
 
+# torchtune without runtime.loss: the standard cross-entropy vramfit takes is an assumption
+printf 'return { model = "meta-llama/Llama-3.1-8B", runtime = "torchtune", gpu = "A100-SXM4-40GB", workload = { kind = "train", method = "lora", micro_batch = 2, seq_len = 4096, grad_checkpointing = true, precision = "bf16", lora = { r = 8, alpha = 16, targets = { "q_proj", "v_proj" } } } }' >"$T/tt.lua"
+check torchtune-loss-note 0 "" -- estimate "$T/tt.lua"
+has torchtune-loss-assumed 'torchtune loss: a standard cross-entropy assumed (runtime.loss not given;'
+check torchtune-loss-chunked 0 "" -- estimate "$T/tt.lua" --set runtime.loss=torchtune.modules.loss.CEWithChunkedOutputLoss
+has torchtune-loss-chunked-row 'logits                  7.34      7.88  modelled   vocabulary x tokens: chunked cross-entropy'
+lacks torchtune-loss-given 'torchtune loss: a standard'
+
 # a batch row's verdict is fit's: vLLM takes gpu_memory_utilization x total (above the
 # 5% headroom here) but needs far less for one 8,192-token sequence, so it fits
 printf 'return { model = "meta-llama/Llama-3.1-8B", runtime = { name = "vllm", gpu_memory_utilization = 0.95 }, workload = { kind = "inference", context = 8192 }, gpu = "H100" }' >"$T/vl.lua"
