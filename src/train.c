@@ -528,6 +528,7 @@ static void train_model_states(ectx *c, const train_cfg *t, train_parts *p, int6
     ** overlap_comm (stage_1_and_2.py ipg_buffer) */
     uint64_t bucket = est_elems_bytes(c, scn_u64(s, "runtime.reduce_bucket_size", 500000000), s->prec.grads);
     if (st != STRAT_ZERO3 && scn_bool(s, "runtime.overlap_comm", false)) bucket = acc_mul(&c->acc, bucket, 2);
+    p->ds_bucket = bucket;
     p->comm = acc_add(&c->acc, p->gathered, bucket);
   } else if (st == STRAT_DDP && dp > 1 && !t->megatron && !scn_bool(s, "runtime.gradient_as_bucket_view", false))
     /* DDP's reducer keeps flat bucket copies of every gradient (bucket_cap_mb 25 per
@@ -993,6 +994,9 @@ static void train_budget(ectx *c, const train_cfg *t, const train_parts *p, int 
              p->pp_recv && !p->comm ? ""
              : t->strategy == STRAT_DDP ? "DDP gradient buckets"
              : p->pp_params ? "the pipeline stage's parameters, all-gathered for the whole step (FSDP under pipelining)"
+             /* ZeRO-1/2 gather no parameters: the row is DeepSpeed's reduce bucket alone */
+             : p->ds_bucket && !p->gathered ? "DeepSpeed's gradient reduce bucket (reduce_bucket_size elements)"
+             : p->ds_bucket ? "all-gathered unit and the prefetched next, and DeepSpeed's gradient reduce bucket"
                             : "all-gathered unit and the prefetched next",
              p->pp_recv && p->comm ? "; " : "", p->pp_recv ? "the stage's receive buffer per micro-batch (PyTorch pipelining)" : "");
   c->e->peak_phase = PHASES[phase];

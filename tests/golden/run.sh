@@ -215,6 +215,12 @@ check torchtune-loss-chunked 0 "" -- estimate "$T/tt.lua" --set runtime.loss=tor
 has torchtune-loss-chunked-row 'logits                  7.34      7.88  modelled   vocabulary x tokens: chunked cross-entropy'
 lacks torchtune-loss-given 'torchtune loss: a standard'
 
+# ZeRO-2 gathers no parameters: its comm_buffers row is DeepSpeed's reduce bucket (5e8 bf16
+# elements, 1.00 GB) and says so (it read "all-gathered unit and the prefetched next")
+printf 'return { model = "Qwen/Qwen3-8B", runtime = "deepspeed", gpu = "A100-SXM4-80GB", workload = { kind = "train", method = "full", micro_batch = 4, seq_len = 4096, grad_checkpointing = true, optimizer = "adamw-fused", precision = "bf16-mixed", offload = { optimizer = true } }, parallel = { dp = 4, strategy = "zero2" } }' >"$T/z2.lua"
+check zero2-bucket 0 "" -- estimate "$T/z2.lua"
+has zero2-bucket-row 'comm_buffers            0.93      1.00  modelled   DeepSpeed'"'"'s gradient reduce bucket (reduce_bucket_size elements)'
+
 # a batch row's verdict is fit's: vLLM takes gpu_memory_utilization x total (above the
 # 5% headroom here) but needs far less for one 8,192-token sequence, so it fits
 printf 'return { model = "meta-llama/Llama-3.1-8B", runtime = { name = "vllm", gpu_memory_utilization = 0.95 }, workload = { kind = "inference", context = 8192 }, gpu = "H100" }' >"$T/vl.lua"
