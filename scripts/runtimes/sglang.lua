@@ -293,6 +293,10 @@ local function normalize(n, knobs)
   end
   if knobs.context_length == nil then
     note(n, "SGLang context_length = workload.context %d (SGLang's own default is the model's maximum)", n.context)
+  elseif math.type(knobs.context_length) == "integer" and knobs.context_length > 0 and n.context > knobs.context_length then
+    -- a request longer than --context-length is refused (SGLang's "longer than the model's context length")
+    E.fail("workload.context", "%d tokens is more than runtime.context_length %d: SGLang refuses a longer request "
+      .. "(raise context_length, or leave it out to serve the context)", n.context, knobs.context_length)
   end
   for _, k in ipairs { "page_size", "max_running_requests", "context_length", "max_mamba_cache_size" } do
     if knobs[k] == 0 then E.fail("runtime." .. k, "expected a positive integer, got 0") end

@@ -847,6 +847,12 @@ local function normalize(n, knobs)
   local util = default(n, knobs, "gpu_memory_utilization", 0.9, "vLLM's default")
   if util <= 0 or util > 1 then E.fail("runtime.gpu_memory_utilization", "expected a fraction in (0, 1], got %s", tostring(util)) end
   local mp = n.model.desc.max_position
+  -- a request longer than --max-model-len is refused (vLLM's "maximum context length" error):
+  -- a workload of longer sequences does not run under the scenario's own flag
+  if knobs.max_model_len ~= nil and math.type(knobs.max_model_len) == "integer" and n.context > knobs.max_model_len then
+    E.fail("workload.context", "%d tokens is more than runtime.max_model_len %d: vLLM refuses a longer request "
+      .. "(raise max_model_len, or leave it out to serve the context)", n.context, knobs.max_model_len)
+  end
   local mml = default(n, knobs, "max_model_len", n.context,
     mp and ("workload.context; vLLM's own default is max_position_embeddings " .. mp) or "workload.context")
   if mp and mml > mp then note(n, "max_model_len %d exceeds max_position_embeddings %d (vLLM needs VLLM_ALLOW_LONG_MAX_MODEL_LEN)", mml, mp) end

@@ -203,7 +203,7 @@ has vae-group-row 'weights                 0.01      0.01  exact      VAE: 0.16 
 # "cannot set a field inside runtime, which is a string"), as into quant = "awq"; a preset
 # model id is no table
 printf 'return { model = "meta-llama/Llama-3.1-8B", runtime = "vllm", workload = { kind = "inference", context = 8192 }, gpu = "H100" }' >"$T/vs.lua"
-check set-into-runtime 0 "" -- estimate "$T/vs.lua" --format json --set runtime.max_model_len=4096
+check set-into-runtime 0 "" -- estimate "$T/vs.lua" --format json --set runtime.max_model_len=16384
 has set-into-runtime-len '"max_model_len_fit"'
 check set-into-model 2 "model.x: cannot set a field inside model, which is a string" -- estimate "$T/vs.lua" --set model.x=1
 

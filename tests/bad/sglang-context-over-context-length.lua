@@ -1,0 +1,2 @@
+return { model = "meta-llama/Llama-3.1-8B", runtime = { name = "sglang", context_length = 4096 },
+  workload = { kind = "inference", context = 8192 }, gpu = "H100" }
