@@ -26,9 +26,20 @@ local function prepare_at(list, i, sets, gpus)
   return S.prepare(raw)
 end
 
+-- name_at(list, i): the name a report gives scenario i (its name, else its model id), read
+-- off the raw point so that a scenario that fails validation still has one in its error row
+local function name_at(list, i)
+  local ok, raw = pcall(function() return list[i] end)
+  if not ok or type(raw) ~= "table" then return nil end
+  if type(raw.name) == "string" then return raw.name end
+  if type(raw.model) == "string" then return raw.model end
+  return nil
+end
+
 return {
   expand = E.expand,
   prepare_at = prepare_at,
+  name_at = name_at,
   list = E.list,
   catalog = E.catalog,
 }

@@ -261,3 +261,31 @@ bool lsweep_prepare(host *h, int ref, size_t index, const char *const *sets, siz
   model_init(m);
   return protect(h, prepare_unprotected, &a, err, errlen) && a.ok;
 }
+
+typedef struct name_args {
+  host *h;
+  int ref;
+  size_t index;
+  char *name;
+  size_t len;
+} name_args;
+
+static int name_unprotected(lua_State *L) {
+  name_args *a = lua_touserdata(L, 1);
+  lua_pop(L, 1);
+  if (!host_push_driver_fn(a->h, "name_at")) return 0;
+  lua_rawgeti(L, LUA_REGISTRYINDEX, a->ref);
+  lua_pushinteger(L, (lua_Integer)a->index + 1);
+  char err[256];
+  if (!host_pcall(a->h, 2, 1, err, sizeof err)) return 0;
+  if (lua_type(L, -1) == LUA_TSTRING) snprintf(a->name, a->len, "%s", lua_tostring(L, -1));
+  lua_pop(L, 1);
+  return 0;
+}
+
+void lsweep_name(host *h, int ref, size_t index, char *name, size_t len) {
+  name_args a = {h, ref, index, name, len};
+  char err[256];
+  if (len) name[0] = '\0';
+  if (!protect(h, name_unprotected, &a, err, sizeof err) && len) name[0] = '\0';
+}

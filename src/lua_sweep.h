@@ -56,5 +56,8 @@ void lsweep_plan_free(sw_plan *p);
 bool lsweep_prepare(host *h, int ref, size_t index, const char *const *sets, size_t n_sets,
                     const char *const *gpus, size_t n_gpus, scenario *s, model_desc *m, char *err,
                     size_t errlen);
+/* The name scenario index (0-based) of the list at ref goes by, read off the raw point (its
+** name, else its model id), for a point that fails to normalize; "" when it has neither. */
+void lsweep_name(host *h, int ref, size_t index, char *name, size_t len);
 
 #endif

@@ -252,6 +252,8 @@ static bool prepare(vf_batch *b, size_t index, scenario *s, model_desc *m) {
   if (lsweep_prepare(b->h, b->ref, index, (const char *const *)b->sets, b->n_sets,
                      (const char *const *)b->gpus, b->n_gpus, s, m, msg, sizeof msg))
     return true;
+  /* the error row keeps the scenario's name (or model id), read off the raw point */
+  lsweep_name(b->h, b->ref, index, b->name, sizeof b->name);
   if (b->plan.total > 1)
     bfail(b, script_status(msg), "%s: scenario %zu: %s", where(b), index + 1, msg);
   else

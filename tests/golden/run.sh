@@ -221,6 +221,13 @@ printf 'return { model = "Qwen/Qwen3-8B", runtime = "deepspeed", gpu = "A100-SXM
 check zero2-bucket 0 "" -- estimate "$T/z2.lua"
 has zero2-bucket-row 'comm_buffers            0.93      1.00  modelled   DeepSpeed'"'"'s gradient reduce bucket (reduce_bucket_size elements)'
 
+# a scenario that fails validation keeps its name (or model id) in its error row, as docs/BATCH.md
+# says (the scenario column was empty)
+printf 'return { { name = "typo", model = "Qwen/Qwen3-8B", workload = { kind = "inference", contxt = 4096 } }, { model = "Qwen/Qwen3-8B", workload = { kind = "inference", context = 0 } } }' >"$T/errs.lua"
+check batch-error-names 2 "" -- batch "$T/errs.lua" --format csv
+has batch-error-name-given ',1,typo,'
+has batch-error-name-model ',2,Qwen/Qwen3-8B,'
+
 # a batch row's verdict is fit's: vLLM takes gpu_memory_utilization x total (above the
 # 5% headroom here) but needs far less for one 8,192-token sequence, so it fits
 printf 'return { model = "meta-llama/Llama-3.1-8B", runtime = { name = "vllm", gpu_memory_utilization = 0.95 }, workload = { kind = "inference", context = 8192 }, gpu = "H100" }' >"$T/vl.lua"
