@@ -91,7 +91,7 @@ function prelude.optimizer(t)
 end
 
 local RUNTIME_KEYS = { "name", "summary", "aliases", "kinds", "knobs", "knob_docs", "modelled", "normalize", "quant",
-                       "own_attention" }
+                       "own_attention", "dtypes" }
 
 -- runtime{...}: a runtime script: which workload kinds it runs, the knobs it accepts
 -- (the runtime's own option names) and whether the engine models it yet.
@@ -107,6 +107,9 @@ local RUNTIME_KEYS = { "name", "summary", "aliases", "kinds", "knobs", "knob_doc
 -- own_attention, if given, says in a few words how the runtime picks its attention kernels
 -- itself: workload.attention (PyTorch's sdpa / flash / eager) is then not assumed, and a
 -- given one is said to change nothing.
+-- dtypes, if given, is { default = "bf16", why = "...", refused = { fp16 = "why" } }: the dtype
+-- the runtime loads in when the scenario gives none (the checkpoint's torch_dtype not used),
+-- and the dtypes it refuses (an error naming the field).
 function prelude.runtime(t)
   prelude.strict("runtime", t, RUNTIME_KEYS, 2)
   if type(t.name) ~= "string" then error("runtime: 'name' must be a string", 2) end

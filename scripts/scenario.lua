@@ -123,9 +123,18 @@ end
 
 -- ---------------------------------------------------------------- fields
 
-local function dtype_part(raw, cfg, n)
+local function dtype_part(raw, cfg, n, rt)
+  -- a runtime that loads in its own dtype whatever the checkpoint stores (rt.dtypes: torchtune's
+  -- recipes take cfg.dtype, bf16 in every shipped config) and refuses some (fp16 there)
+  local own = rt.dtypes
   if raw.dtype ~= nil then
     n.dtype = enum_field(raw.dtype, "dtype", { "fp32", "fp16", "bf16" })
+    if own and own.refused and own.refused[n.dtype] then
+      fail("dtype", "%s is refused by %s: %s", n.dtype, rt.name, own.refused[n.dtype])
+    end
+  elseif own and own.default then
+    n.dtype = own.default
+    note(n, "dtype %s assumed (%s)", n.dtype, own.why)
   elseif type(cfg.torch_dtype) == "string" and TORCH_DTYPE[cfg.torch_dtype] then
     n.dtype = TORCH_DTYPE[cfg.torch_dtype]
     note(n, "dtype %s from config.json torch_dtype %s", n.dtype, cfg.torch_dtype)
@@ -442,8 +451,8 @@ function S.prepare(raw)
   if raw.name ~= nil and type(raw.name) ~= "string" then fail("name", "expected a string") end
   n.name = raw.name or (type(raw.model) == "string" and raw.model) or "scenario"
   local cfg = model_part(raw, n)
-  dtype_part(raw, cfg, n)
   local rt = runtime_part(raw, n)
+  dtype_part(raw, cfg, n, rt)
   -- a quantization format rewrites the tensors' stored bytes (scripts/quant.lua); a runtime
   -- may quantize an unquantized checkpoint at load (rt.quant: vLLM's --quantization fp8)
   local loadq = raw.quant == nil and not n.model.qconfig and rt.quant and rt.quant(n, n.knobs)

@@ -6,6 +6,12 @@
 return runtime {
   name = "torchtune",
   summary = "torchtune recipes (pure bf16)",
+  -- the recipe loads the model in cfg.dtype (training.get_dtype), bf16 in every shipped config,
+  -- whatever config.json's torch_dtype says, and its recipes raise on fp16
+  -- (recipes/full_finetune_single_device.py, lora_finetune_single_device.py: "full fp16 training
+  -- is not supported with this recipe. Please use bf16 or fp32 instead.")
+  dtypes = { default = "bf16", why = "the recipe's dtype, bf16 in torchtune's configs; the checkpoint's torch_dtype is not used",
+             refused = { fp16 = "its recipes raise 'full fp16 training is not supported with this recipe. Please use bf16 or fp32 instead.'" } },
   kinds = { "train" },
   knobs = { compile = "bool", loss = "string", enable_activation_checkpointing = "bool",
             enable_activation_offloading = "bool", optimizer_in_bwd = "bool", expandable_segments = "bool" },

@@ -228,6 +228,13 @@ check batch-error-names 2 "" -- batch "$T/errs.lua" --format csv
 has batch-error-name-given ',1,typo,'
 has batch-error-name-model ',2,Qwen/Qwen3-8B,'
 
+# torchtune loads in its recipe's dtype (bf16), not config.json's torch_dtype: Llama-2-7b-hf's
+# float16 made the QLoRA adapters fp16 and the precision fp16, which its recipes refuse
+printf 'return { model = "meta-llama/Llama-2-7b-hf", quant = "bnb-nf4", runtime = "torchtune", gpu = "RTX 4090", workload = { kind = "train", method = "qlora", micro_batch = 2, seq_len = 512, grad_checkpointing = true, lora = { r = 8, alpha = 16, targets = { "q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj" } } } }' >"$T/ttq.lua"
+check torchtune-dtype 0 "" -- estimate "$T/ttq.lua"
+has torchtune-dtype-note 'dtype bf16 assumed (the recipe'"'"'s dtype, bf16 in torchtune'"'"'s configs; the checkpoint'"'"'s torch_dtype is not used)'
+has torchtune-dtype-adapters 'adapter_weights         0.04      0.04  exact      19988480 added parameters in bf16'
+
 # a batch row's verdict is fit's: vLLM takes gpu_memory_utilization x total (above the
 # 5% headroom here) but needs far less for one 8,192-token sequence, so it fits
 printf 'return { model = "meta-llama/Llama-3.1-8B", runtime = { name = "vllm", gpu_memory_utilization = 0.95 }, workload = { kind = "inference", context = 8192 }, gpu = "H100" }' >"$T/vl.lua"
