@@ -233,12 +233,19 @@ static void table_fit(sbuf *b, const report_in *in) {
     return;
   }
   bool inf = in->s->kind == WL_INFERENCE;
-  sbuf_printf(b, "\n%-28s %9s %5s %7s %6s %-10s %12s %12s\n", "fit (headroom kept free)", "GiB", "fits", "used",
-              "count", "layout", inf ? "max seqs" : "max batch", inf ? "max context" : "max seq_len");
+  /* the layout column is 10 wide, or as wide as its longest entry ("needs a sharded strategy",
+  ** "kv pool < 1 request"), so the figures after it stay in their columns */
+  int width = 10;
+  for (size_t i = 0; i < in->n_rows; i++) {
+    size_t len = strlen(in->rows[i].layout);
+    if (len > (size_t)width && len < sizeof in->rows[i].layout) width = (int)len;
+  }
+  sbuf_printf(b, "\n%-28s %9s %5s %7s %6s %-*s %12s %12s\n", "fit (headroom kept free)", "GiB", "fits", "used",
+              "count", width, "layout", inf ? "max seqs" : "max batch", inf ? "max context" : "max seq_len");
   for (size_t i = 0; i < in->n_rows; i++) {
     const fit_row *f = &in->rows[i];
-    sbuf_printf(b, "%-28s %9.2f %5s %6.1f%% %6llu %-10s %12llu %12llu%s%s\n", f->g.name, units_gib(f->g.memory),
-                f->fits ? "yes" : "no", f->used_fraction * 100.0, (unsigned long long)f->count,
+    sbuf_printf(b, "%-28s %9.2f %5s %6.1f%% %6llu %-*s %12llu %12llu%s%s\n", f->g.name, units_gib(f->g.memory),
+                f->fits ? "yes" : "no", f->used_fraction * 100.0, (unsigned long long)f->count, width,
                 (f->count || f->layout[0]) ? f->layout : "-", (unsigned long long)(inf ? f->max_concurrency : f->max_micro_batch),
                 (unsigned long long)(inf ? f->max_context : f->max_seq_len), f->launch[0] ? "  " : "", f->launch);
   }

@@ -235,6 +235,13 @@ check torchtune-dtype 0 "" -- estimate "$T/ttq.lua"
 has torchtune-dtype-note 'dtype bf16 assumed (the recipe'"'"'s dtype, bf16 in torchtune'"'"'s configs; the checkpoint'"'"'s torch_dtype is not used)'
 has torchtune-dtype-adapters 'adapter_weights         0.04      0.04  exact      19988480 added parameters in bf16'
 
+# a fit layout wider than its 10-character column widens it ("needs a sharded strategy":
+# Llama-3.2-1B full fine-tuning on a 4090 without sharding), so max batch / max seq_len stay aligned
+printf 'return { model = "meta-llama/Llama-3.2-1B", runtime = "transformers", gpu = "RTX 4090", workload = { kind = "train", method = "full", micro_batch = 8, seq_len = 2048, optimizer = "adamw", precision = "bf16-mixed" } }' >"$T/wide-layout.lua"
+check wide-layout 0 "" -- estimate "$T/wide-layout.lua"
+has wide-layout-header 'count layout                      max batch  max seq_len'
+has wide-layout-row '      0 needs a sharded strategy            0            0'
+
 # a batch row's verdict is fit's: vLLM takes gpu_memory_utilization x total (above the
 # 5% headroom here) but needs far less for one 8,192-token sequence, so it fits
 printf 'return { model = "meta-llama/Llama-3.1-8B", runtime = { name = "vllm", gpu_memory_utilization = 0.95 }, workload = { kind = "inference", context = 8192 }, gpu = "H100" }' >"$T/vl.lua"
