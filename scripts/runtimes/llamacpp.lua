@@ -57,8 +57,10 @@ local function normalize(n, knobs)
       if fit then
         n.context = train
         x["runtime.fit_ctx"] = true
-        note(n, "llama.cpp -c 0 with --fit: %d tokens per sequence, reduced to leave %d MiB of each GPU free " ..
-                "(its free memory taken as the total less the CUDA context)", train, knobs.fit_target or 1024)
+        -- said before the GPU is known: whether --fit shrinks it is the kv_cache row's cells
+        note(n, "llama.cpp -c 0 with --fit: the trained %d tokens per sequence, reduced only where a GPU would not " ..
+                "keep %d MiB free (its free memory taken as the total less the CUDA context; the KV buffer's cells " ..
+                "are the result)", train, knobs.fit_target or 1024)
       else
         n.context = math.max(1, train // n.concurrency)
       end

@@ -242,6 +242,13 @@ check wide-layout 0 "" -- estimate "$T/wide-layout.lua"
 has wide-layout-header 'count layout                      max batch  max seq_len'
 has wide-layout-row '      0 needs a sharded strategy            0            0'
 
+# llama-server's -c 0 keeps the trained context where the GPU holds it: the note no longer says
+# "reduced" before the GPU is known (Qwen3-8B Q8_0 on a 16 GB card keeps all 40960)
+printf 'return { model = "Qwen/Qwen3-8B", quant = "gguf:Q8_0", runtime = { name = "llamacpp", n_ctx = 0 }, workload = { kind = "inference" }, gpu = "RTX 4060 Ti 16GB" }' >"$T/c0.lua"
+check ctx0-note 0 "" -- estimate "$T/c0.lua"
+has ctx0-note-text 'llama.cpp -c 0 with --fit: the trained 40960 tokens per sequence, reduced only where a GPU would not keep 1024 MiB free'
+has ctx0-kv 'KV buffer: 40960 cells x 1 streams'
+
 # a batch row's verdict is fit's: vLLM takes gpu_memory_utilization x total (above the
 # 5% headroom here) but needs far less for one 8,192-token sequence, so it fits
 printf 'return { model = "meta-llama/Llama-3.1-8B", runtime = { name = "vllm", gpu_memory_utilization = 0.95 }, workload = { kind = "inference", context = 8192 }, gpu = "H100" }' >"$T/vl.lua"
