@@ -48,6 +48,7 @@ void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t) {
   t->op_col = scn_u64(s, "train.op_col_elems", 0);
   t->op_row = scn_u64(s, "train.op_row_elems", 0);
   t->free_logits = scn_bool(s, "runtime.free_logits", false);
+  t->model_upcast = scn_bool(s, "train.model_upcast", false);
   t->pp_outputs = scn_bool(s, "runtime.pp_outputs", true);
   t->kbit_stream = scn_bool(s, "train.kbit_stream", false);
   t->virtual_tokens = scn_u64(s, "train.virtual_tokens", 0);
@@ -628,6 +629,24 @@ static uint64_t logits_bytes(ectx *c, const train_cfg *t, uint64_t tokens, uint6
   }
   default: {
     if (t->compile) return acc_mul(&c->acc, elems, 2 * a);
+    /* Before transformers 4.46 the causal-LM forward itself upcast its head output and
+    ** computed the loss (LlamaForCausalLM and the classes copied from it, Granite, Mistral,
+    ** Qwen2...: `logits = logits.float()`, then `shift_logits = logits[..., :-1,
+    ** :].contiguous()` and CrossEntropyLoss): the reassignment frees the 16-bit head output,
+    ** which nothing saves, so the forward holds the fp32 logits, the shifted copy and the
+    ** log-softmax output (12 per element) and the backward the log-softmax output, the nll
+    ** gradient and log_softmax_backward's result (12); the fp32 logits go back in
+    ** outputs.logits, which the Trainer's compute_loss drops with the outputs. From 4.46
+    ** (huggingface/transformers PR #34191, self.loss_function / ForCausalLMLoss) the model's
+    ** `logits` still holds the head output while the loss upcasts a copy: a + 12 below.
+    ** Hold-out: fms-acceleration a100_80gb_granite.csv (transformers 4.45.0, ibm/PowerLM-3b
+    ** LoRA r16, 4 and 8 x 4096 tokens: 20.19 / 33.18 GB max allocated, 12.4 B a logit above
+    ** the 40 checkpoints; +6.3% / +7.8% with a + 12). */
+    if (t->model_upcast && a <= 4) {
+      uint64_t legacy = acc_mul(&c->acc, elems, 12);
+      if (!work || strcmp(c->s->runtime, "transformers") != 0) return legacy;
+      return legacy > work ? legacy - work : 0;
+    }
     uint64_t fwd = a + (a < 4 ? 4 : 0) + 4;
     uint64_t loss = freed ? acc_mul(&c->acc, elems, fwd > 12 ? fwd : 12) : acc_mul(&c->acc, elems, a + 12);
     /* Under checkpointing (work: the layer being recomputed, kept_activations) the loss's

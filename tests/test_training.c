@@ -1650,6 +1650,81 @@ static void test_fms_acceleration_holdout14(void **state) {
   json_decref(j);
 }
 
+/* Hold-out round 15 (not calibration cases), predicted before any change:
+** foundation-model-stack/fms-acceleration scripts/benchmarks/refs/a100_80gb_granite.csv @426a4a50
+** (requirements_granite.txt: torch 2.4.1, transformers 4.45.0, peft 0.12.0, accelerate @4305033f,
+** bitsandbytes 0.43.3, flash-attn 2.6.3; scenarios-granite.yaml: ibm/PowerLM-3b, torch_dtype
+** bfloat16 with bf16 True, LoRA r16 alpha 16 dropout 0.1 on q, k, v, o; defaults.yaml: gradient
+** checkpointing, flash attention, AdamW; 4096-token packed samples (train_tokens_per_second x
+** train_runtime = 80 x 20,480); 2 GPUs under FSDP FULL_SHARD; "mem_peak_torch_mem_alloc_in_bytes",
+** the HF Trainer memory tracker's max allocated). PowerLM-3b as the PowerLM paper's Table 4 gives
+** it (2304 wide, 40 layers, 36 / 36 heads, MLP 9216), vocabulary 49,152, tied: 3,510,819,072
+** parameters, 6 B each (bf16 weights, bf16 AdamW states) = 21,064,914,432 against the csv's
+** 21,089,537,536 allocated after training.
+** Before: LoRA +6.3% / +9.6% / +7.8% / +9.7%, baseline-peft-bnb +7.2% / +9.7% / +7.7% / +9.9%
+** (a + 12 = 14 B a logit: the model's logits held beside the upcast copy, as from 4.46). Measured
+** above the 40 checkpoints: 12.4 B a logit at 4 and at 8 x 4096 tokens. Before 4.46 the model's
+** forward upcast its own logits (`logits = logits.float()`, reassigned, so the 16-bit head output
+** is freed) and took the loss on a shifted copy: 12 (train.c logits_bytes, runtime.version).
+** Now -1.7% / +1.8% / -1.9% / +0.1% and -1.6% / -0.6% / -1.7% / -1.4%.
+** Full fine-tunes: one GPU at 4 x 4096 peaks in AdamW's foreach step (-0.1%; +0.7% in the
+** forward before), 8 x 4096 in the forward (-1.3%; +5.5% before). Under FSDP the csv's allocated
+** memory after training is 28,135,299,584 B a rank, 8 B a parameter (3,510,819,072 x 16 / 2 =
+** 28,086,552,576): accelerate's prepare_model upcasts a 16-bit model's trainable FSDP flat
+** parameters to fp32 when mixed precision is on ("Upcasted low precision parameters in ...
+** because mixed precision turned on in FSDP", accelerator.py), so the bf16 True rows on 2 GPUs
+** are fp32 sharded weights, gradients and states under bf16 compute: precision 'bf16-mixed'
+** (35.69 GB against 35.20 / 35.17, +1.4% / +1.5%; as pure bf16 -48% / -32%). The LoRA rows keep
+** their frozen bf16 base (3,625,665,536 B a rank, half the single GPU's), which the upcast skips.
+** From a100_80gb_update_cross_entropy_and_deps.csv @bfdef09c (transformers 4.48.1, PEFT 0.13.2,
+** TRL 0.13.0): Llama-2-70B accelerated-peft-bnb (nf4, the plugin's own loading, no PEFT cast) on
+** one A100 at 4 x 4096: 68,126,381,056 B, -2.5%. */
+static void test_fms_acceleration_holdout15(void **state) {
+  const char *powerlm = "{ arch = 'granite', config = { architectures = { 'GraniteForCausalLM' }, model_type = 'granite', "
+                        "hidden_size = 2304, intermediate_size = 9216, num_attention_heads = 36, num_key_value_heads = 36, "
+                        "num_hidden_layers = 40, vocab_size = 49152, tie_word_embeddings = true, max_position_embeddings = 4096 } }";
+  const char *f = "return { model = %s, dtype = 'bf16', gpu = 'A100-SXM4-80GB'%s, runtime = { name = 'transformers', "
+                  "version = '%s', peft = '%s'%s }, parallel = { dp = %d, strategy = '%s' }, workload = { kind = 'train', "
+                  "method = '%s', micro_batch = %d, seq_len = 4096, grad_checkpointing = true, precision = '%s', "
+                  "optimizer = 'adamw', attention = 'flash'%s } }";
+  const char *lora = ", lora = { r = 16, alpha = 16, dropout = 0.1, targets = { 'q_proj', 'k_proj', 'v_proj', 'o_proj' } }";
+  const char *nf4 = ", quant = { name = 'bnb-nf4', double_quant = true, version = '0.43.3' }";
+  static const struct { const char *method, *prec; int gpus, bs; long long meas; } rows[] = {
+      {"full", "bf16", 1, 4, 35134836736LL},        {"full", "bf16", 1, 8, 47059390976LL},
+      {"full", "bf16-mixed", 2, 2, 35198512128LL},  {"full", "bf16-mixed", 2, 4, 35169178112LL},
+      {"lora", "bf16", 1, 4, 20193463808LL},        {"lora", "bf16", 2, 2, 10322532864LL},
+      {"lora", "bf16", 1, 8, 33176473088LL},        {"lora", "bf16", 2, 4, 16835885568LL},
+      {"qlora", "bf16-mixed", 1, 4, 18174161920LL}, {"qlora", "bf16-mixed", 2, 2, 7826759168LL},
+      {"qlora", "bf16-mixed", 1, 8, 34177070080LL}, {"qlora", "bf16-mixed", 2, 4, 14319836672LL},
+  };
+  char buf[1400];
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    bool q = strcmp(rows[i].method, "qlora") == 0, l = q || strcmp(rows[i].method, "lora") == 0;
+    /* TRL prepares an unsharded 4-bit base only (round 14, runtime.kbit_prepare) */
+    snprintf(buf, sizeof buf, f, powerlm, q ? nf4 : "", "4.45.0", "0.12.0", q && rows[i].gpus == 1 ? ", kbit_prepare = true" : "",
+             rows[i].gpus, rows[i].gpus > 1 ? "fsdp" : "none", rows[i].method, rows[i].bs, rows[i].prec, l ? lora : "");
+    json_t *j = eval(state, buf);
+    assert_within((double)tu_int(j, "runtime.peak_allocated_bytes"), (double)rows[i].meas, 0.05);
+    json_decref(j);
+  }
+  /* the mechanism, LoRA at 4 x 4096 on one GPU: 12 B a logit at 4.45, a + 12 = 14 from 4.46, each
+  ** less the recomputed layer it never meets (the 40 checkpoints are 40 x 16,384 x 2304 x 2 B) */
+  const long long elems = 16384LL * 49152;
+  static const struct { const char *v; long long per; } ver[] = {{"4.45.0", 12}, {"4.46.0", 14}};
+  for (size_t i = 0; i < 2; i++) {
+    snprintf(buf, sizeof buf, f, powerlm, "", ver[i].v, "0.12.0", "", 1, "none", "lora", 4, "bf16", lora);
+    json_t *j = eval(state, buf);
+    long long work = tu_category(j, "activations") - 40LL * 16384 * 2304 * 2;
+    assert_true(work > 0 && work < elems * 12);
+    assert_int_equal(tu_category(j, "logits"), elems * ver[i].per - work);
+    json_decref(j);
+  }
+  snprintf(buf, sizeof buf, f, "'meta-llama/Llama-2-70b-hf'", nf4, "4.48.1", "0.13.2", "", 1, "none", "qlora", 4, "bf16-mixed", lora);
+  json_t *j = eval(state, buf);
+  assert_within((double)tu_int(j, "runtime.peak_allocated_bytes"), 68126381056.0, 0.05);
+  json_decref(j);
+}
+
 /* torchtitan's ChunkedLossWrapper (components/loss.py; runtime knob loss_chunk): the final norm's
 ** output made Replicate on the TP axis (tokens x hidden, 2 B), one fp32 GradAccumulator of
 ** tokens x hidden, and one chunk's logits with its hidden-state gradient, instead of all tokens'
@@ -1847,7 +1922,7 @@ int main(void) {
       cmocka_unit_test(test_torchtitan_published_holdout5), cmocka_unit_test(test_expandable_segments), cmocka_unit_test(test_pipeline_stages),
       cmocka_unit_test(test_fsdp_under_pp_holdout6), cmocka_unit_test(test_pp_stage_params), cmocka_unit_test(test_megatron_holdout7), cmocka_unit_test(test_megatron_vocab_parallel_ce_holdout7),
       cmocka_unit_test(test_dora_saved_outputs), cmocka_unit_test(test_peft_method_comparison_holdout),
-      cmocka_unit_test(test_torchao_low_bit_adamw_holdout10), cmocka_unit_test(test_bnb_saves_input_holdout10), cmocka_unit_test(test_torchtune_lora_only_nf4_holdout12), cmocka_unit_test(test_torchtune_lora_only_nf4_family), cmocka_unit_test(test_titan_chunked_loss_holdout12), cmocka_unit_test(test_fms_acceleration_holdout14), cmocka_unit_test(test_titan_chunked_loss_pp_outputs), cmocka_unit_test(test_zero3_reuse_distance),
+      cmocka_unit_test(test_torchao_low_bit_adamw_holdout10), cmocka_unit_test(test_bnb_saves_input_holdout10), cmocka_unit_test(test_torchtune_lora_only_nf4_holdout12), cmocka_unit_test(test_torchtune_lora_only_nf4_family), cmocka_unit_test(test_titan_chunked_loss_holdout12), cmocka_unit_test(test_fms_acceleration_holdout14), cmocka_unit_test(test_fms_acceleration_holdout15), cmocka_unit_test(test_titan_chunked_loss_pp_outputs), cmocka_unit_test(test_zero3_reuse_distance),
       cmocka_unit_test(test_peft_adapter_dtype),
       cmocka_unit_test(test_fused_experts_train_rounding),
   };

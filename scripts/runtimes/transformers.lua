@@ -54,6 +54,10 @@ local function normalize(n, knobs)
   -- those instead (src/estimate.c fused_expert); the default, the newest modelled 4.57,
   -- keeps per-expert modules
   n.extra["transformers.fused_experts"] = v ~= nil and version_code(v) >= 5000 and 1 or 0
+  -- before 4.46 the causal-LM forward upcasts its own logits (`logits = logits.float()`) and
+  -- computes the loss on a shifted copy; 4.46 moved it to self.loss_function (huggingface/
+  -- transformers PR #34191): src/train.c logits_bytes
+  if n.kind == "train" and v ~= nil and version_code(v) < 4046 then n.extra["train.model_upcast"] = true end
   if n.kind ~= "inference" then return end
   if v == nil then
     v = NEWEST
