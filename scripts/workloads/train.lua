@@ -591,9 +591,43 @@ end
 -- plugins/accelerated-peft framework_plugin_bnb.py at 24bdadb): its a100_80gb.csv rows give
 -- the difference, 4,295,499,776 B at 4 x 4096 tokens (31 fp32 block inputs and the final
 -- norm's: 32 x 16,384 x 4,096 x 2 B = 4,294,967,296).
+-- The same fp32 stream without PEFT's cast: under autocast F.layer_norm is one of the ops that
+-- autocast to float32 (PyTorch's autocast op reference, "CUDA Ops that can autocast to
+-- float32": layer_norm), so an nn.LayerNorm block's norms return fp32 and a bitsandbytes
+-- Linear4bit fed by the MLP's norm returns fp32 too (out.to(inp_dtype)): a QLoRA base of a
+-- LayerNorm family (block.norm "layer") trained under bf16 / fp16 autocast carries an fp32
+-- residual stream from the first block's MLP on, as kbit_prepare does. Not for GPT-2, whose
+-- Conv1D projections are no Linear for bitsandbytes to replace (nor Linear4bit to return fp32),
+-- nor Nemotron, whose NemotronLayerNorm1P runs F.layer_norm with autocast disabled (its input's
+-- dtype); Llama-style RMSNorms return their input's dtype. Hold-out: fms-acceleration's
+-- a100_80gb_update_cross_entropy_and_deps.csv (@bfdef09c), bigcode/gpt_bigcode-santacoder
+-- accelerated-peft-bnb (no PEFT cast) under bf16 autocast, 4 x 2048 tokens: 9.15 GB max
+-- allocated, -20.7% with a bf16 stream, -11.9% with it (tests/test_training.c
+-- test_fms_acceleration_holdout15).
+local AUTOCAST_LN_EXEMPT = { gpt2 = true, nemotron = true }
+local function autocast_ln_stream(n, method)
+  local desc = n.model.desc
+  if method ~= "qlora" or not PEFT_RUNTIMES[n.runtime] or not (n.precision and n.precision.autocast) then return false end
+  if not (desc.block and desc.block.norm == "layer") or AUTOCAST_LN_EXEMPT[desc.arch] then return false end
+  local bnb = false
+  for _, t in ipairs(desc.tensors) do
+    if t.qtype then
+      if not (t.qtype:find("^nf4") or t.qtype:find("^fp4")) then return false end
+      bnb = true
+    end
+  end
+  return bnb
+end
+
 local function kbit_part(n, method)
   local k = n.knobs.kbit_prepare
-  if k == nil then return end
+  if k == nil then
+    if autocast_ln_stream(n, method) then
+      n.extra["train.kbit_stream"] = true
+      note(n, "fp32 residual stream: nn.LayerNorm autocasts to fp32 and a bitsandbytes Linear4bit returns its input's dtype")
+    end
+    return
+  end
   k = bool_field(k, "runtime.kbit_prepare")
   if k and method ~= "qlora" then
     fail("runtime.kbit_prepare", "prepares a 4-bit base (method qlora), got method %s", method)
@@ -615,7 +649,7 @@ local function kbit_part(n, method)
   if k and n.precision.activations == "fp16" then
     fail("runtime.kbit_prepare", "modelled under bf16 (TRL takes lm_head and the embeddings back to bf16 only with args.bf16; under fp16 they stay fp32), got precision %s", n.precision.name)
   end
-  n.extra["train.kbit_stream"] = k
+  n.extra["train.kbit_stream"] = k or autocast_ln_stream(n, method)
 end
 
 local function normalize(w, n, cfg)
