@@ -1746,11 +1746,12 @@ static void test_fms_acceleration_holdout15(void **state) {
     json_decref(j);
   }
   /* the rule: the LayerNorm model's stream is fp32 with or without kbit_prepare; a Llama-family
-  ** QLoRA (RMSNorm returns its input's dtype) only with it, by 32 x 16,384 x 4,096 x 2 B */
-  long long act[4];
-  const char *models[2] = {santa, "'mistralai/Mistral-7B-v0.1'"};
-  const char *tg[2] = {"{ 'c_attn' }", "{ 'q_proj', 'v_proj' }"};
-  for (int i = 0; i < 4; i++) {
+  ** QLoRA (RMSNorm returns its input's dtype) only with it, by 32 x 16,384 x 4,096 x 2 B, and so
+  ** a Cohere one (CohereLayerNorm returns its input's dtype: no F.layer_norm to autocast) */
+  long long act[6];
+  const char *models[3] = {santa, "'mistralai/Mistral-7B-v0.1'", "'CohereForAI/c4ai-command-r7b-12-2024'"};
+  const char *tg[3] = {"{ 'c_attn' }", "{ 'q_proj', 'v_proj' }", "{ 'q_proj', 'v_proj' }"};
+  for (int i = 0; i < 6; i++) {
     snprintf(buf, sizeof buf, sf, models[i / 2], i % 2 ? ", kbit_prepare = true" : "", 1, "none", 8, 2048,
              tg[i / 2]);
     j = eval(state, buf);
@@ -1759,6 +1760,7 @@ static void test_fms_acceleration_holdout15(void **state) {
   }
   assert_int_equal(act[0], act[1]);
   assert_int_equal(act[3] - act[2], 32LL * 16384 * 4096 * 2);
+  assert_int_equal(act[5] - act[4], 32LL * 16384 * 4096 * 2); /* command-r7b: 32 layers, hidden 4096 */
 }
 
 /* Hold-out round 15 (not a calibration case): pytorch/torchtune PR #961 ("Update README table",

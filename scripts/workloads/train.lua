@@ -599,12 +599,14 @@ end
 -- residual stream from the first block's MLP on, as kbit_prepare does. Not for GPT-2, whose
 -- Conv1D projections are no Linear for bitsandbytes to replace (nor Linear4bit to return fp32),
 -- nor Nemotron, whose NemotronLayerNorm1P runs F.layer_norm with autocast disabled (its input's
--- dtype); Llama-style RMSNorms return their input's dtype. Hold-out: fms-acceleration's
+-- dtype), nor Cohere / Cohere2, whose CohereLayerNorm computes in fp32 by hand (no F.layer_norm)
+-- and returns hidden_states.to(input_dtype) (transformers models/cohere/modeling_cohere.py);
+-- Llama-style RMSNorms return their input's dtype. Hold-out: fms-acceleration's
 -- a100_80gb_update_cross_entropy_and_deps.csv (@bfdef09c), bigcode/gpt_bigcode-santacoder
 -- accelerated-peft-bnb (no PEFT cast) under bf16 autocast, 4 x 2048 tokens: 9.15 GB max
 -- allocated, -20.7% with a bf16 stream, -11.9% with it (tests/test_training.c
 -- test_fms_acceleration_holdout15).
-local AUTOCAST_LN_EXEMPT = { gpt2 = true, nemotron = true }
+local AUTOCAST_LN_EXEMPT = { gpt2 = true, nemotron = true, cohere = true }
 local function autocast_ln_stream(n, method)
   local desc = n.model.desc
   if method ~= "qlora" or not PEFT_RUNTIMES[n.runtime] or not (n.precision and n.precision.autocast) then return false end
