@@ -4214,6 +4214,100 @@ static void test_holdout14_vllm(void **state) {
   json_decref(j);
 }
 
+/* Hold-out (holdout15-serving), predicted before any change; none of these sources is in an
+** earlier round or in ../shared/calibration:
+** - a public IBM Cloud Code Engine fleet README (vLLM "Initializing a V1 LLM engine (v0.11.0)",
+**   2025-11-14, profile gx3-24x120x1l40s: one L40S; offline LLM(): max_num_batched_tokens 8192 and
+**   max_num_seqs 256, vLLM's LLM-class defaults under 70 GiB; FlashInfer not installed),
+**   ibm-granite/granite-4.0-micro with quantization=fp8 (in flight), max_seq_len 131072: "Model
+**   loading took 3.4244 GiB", "Available KV cache memory: 35.34 GiB", "GPU KV cache size: 463,136
+**   tokens", 3.53x (3.4242, 35.58, 466,400, 3.56: -0.01 % / +0.7 % / +0.7 % / +0.8 %). Its "Graph
+**   capturing finished ... took 0.72 GiB" (67 PIECEWISE + 35 FULL) is 0.91 here (+26 %): not held.
+** - a public vLLM benchmark note (a 0.1.dev8168+g475c1a0 build of 2025-08-01, run as 0.10.1; `vllm
+**   serve meta-llama/Llama-3.2-1B`, max_num_batched_tokens 2048 printed, prefix caching; the GPU is
+**   not named: an L40S fits its 37.10 GiB, a 48 GB RTX A6000 would give 39.86), "Model loading took
+**   2.3185 GiB", 37.10 GiB, 1,215,552 tokens, 9.27x, num_gpu_blocks 75972, "took 0.31 GiB" for 67
+**   PIECEWISE sizes (2.3185 exact; 37.15 GiB, 76,081 blocks, +0.14 %; graphs 0.24, -23 %).
+** - a public Run:ai Model Streamer article (vLLM 0.9.0.1 on a Google Colab A100 40GB, `vllm serve
+**   deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B`: Qwen2 shapes, untied head, 131,072; FlashInfer not
+**   available): 3.3466 GiB, 1,131,008 tokens, 8.63x, 70,688 blocks, graphs 0.45 GiB (3.3430, -0.1 %;
+**   71,556 blocks, +1.2 %; 0.42, -7 %).
+** - AMD's ROCm blog on Ray (rocm/vllm:rocm6.4.1_vllm_0.9.1_20250715, "v0.9.2.dev364"): DeepSeek-R1-
+**   Distill-Qwen-14B, --max_model 4096 --tensor-parallel-size 2 on MI300X, max_num_batched_tokens
+**   8192: 13.9902 GiB a rank, 151.25 GiB, 1,652,080 tokens, 403.34x, 103,255 blocks (13.9514,
+**   -0.28 %; 152.96 GiB, +1.1 %). Its graphs, 0.28 GiB for 67 full-model captures (full_cuda_graph
+**   true, splitting_ops []), are 0.72 here (+156 %): not held, no ROCm capture is modelled apart.
+** - ovg-project/kvcached PR #448 (review comment of 2026-08-19: A100, enforce_eager, util 0.92,
+**   36.33 GiB requested; vLLM release not stated, 0.27.1 assumed from the date): Qwen2.5-0.5B
+**   weights_memory 0.93, torch_peak_increase 0.59, non_torch_increase 0.11, KV 34.70 GiB (0.9245,
+**   0.56, 0.07, 34.69); Qwen3.5-4B 8.61, 1.70, 0.11, 25.90 (8.5176 -1.1 %, not held at 1 %; 1.94
+**   +14 %; 0.07; 25.72 -0.7 %). */
+#define R1_QWEN(h, i, l, a, kv, v, mp) \
+  "model = { arch = 'qwen2', config = { model_type = 'qwen2', architectures = { 'Qwen2ForCausalLM' }, " \
+  "hidden_size = " h ", intermediate_size = " i ", num_hidden_layers = " l ", num_attention_heads = " a ", " \
+  "num_key_value_heads = " kv ", vocab_size = " v ", tie_word_embeddings = false, max_position_embeddings = " mp ", " \
+  "rope_theta = 10000, rms_norm_eps = 1e-6, torch_dtype = 'bfloat16' } }, dtype = 'bf16', "
+static void test_holdout15_vllm(void **state) {
+  expect_figs(*state,
+              "return { model = 'ibm-granite/granite-4.0-micro', quant = 'fp8', runtime = { name = 'vllm', version = "
+              "'0.11.0', max_model_len = 131072, max_num_batched_tokens = 8192, max_num_seqs = 256, "
+              "flashinfer_sampler = false }, workload = { kind = 'inference', context = 131072 }, gpu = 'L40S-48GB' }",
+              (const want[]){{"weights_bytes", 3.4244, 0.01, IN_GIB},
+                             {"kv_cache_bytes", 35.34, 0.05, IN_GIB},
+                             {"kv_cache_tokens", 463136, 0.05, 0},
+                             {"max_concurrency", 3.53, 0.05, 0.005},
+                             {NULL}});
+  expect_figs(*state,
+              "return { model = 'meta-llama/Llama-3.2-1B', runtime = { name = 'vllm', version = '0.10.1', max_model_len "
+              "= 131072, max_num_batched_tokens = 2048, enable_prefix_caching = true }, workload = { kind = "
+              "'inference', context = 131072 }, gpu = 'L40S-48GB' }",
+              (const want[]){{"weights_bytes", 2.3185, 0.01, IN_GIB},
+                             {"kv_cache_bytes", 37.10, 0.05, IN_GIB},
+                             {"num_gpu_blocks", 75972, 0.05, 0},
+                             {"kv_cache_tokens", 1215552, 0.05, 0},
+                             {"max_concurrency", 9.27, 0.05, 0.005},
+                             {"cuda_graph_bytes", 0.31, 0.25, IN_GIB},
+                             {NULL}});
+  expect_figs(*state,
+              "return { " R1_QWEN("1536", "8960", "28", "12", "2", "151936", "131072") "runtime = { name = 'vllm', "
+              "version = '0.9.0', max_model_len = 131072, max_num_batched_tokens = 2048, enable_prefix_caching = true, "
+              "flashinfer_sampler = false }, workload = { kind = 'inference', context = 131072 }, gpu = "
+              "'A100-SXM4-40GB' }",
+              (const want[]){{"weights_bytes", 3.3466, 0.01, IN_GIB},
+                             {"num_gpu_blocks", 70688, 0.05, 0},
+                             {"kv_cache_tokens", 1131008, 0.05, 0},
+                             {"max_concurrency", 8.63, 0.05, 0.005},
+                             {"cuda_graph_bytes", 0.45, 0.25, IN_GIB},
+                             {NULL}});
+  expect_figs(*state,
+              "return { " R1_QWEN("5120", "13824", "48", "40", "8", "152064", "131072") "runtime = { name = 'vllm', "
+              "version = '0.9.2', max_model_len = 4096, max_num_batched_tokens = 8192 }, parallel = { tp = 2 }, "
+              "workload = { kind = 'inference', context = 4096 }, gpu = 'MI300X' }",
+              (const want[]){{"weights_bytes", 13.9902, 0.01, IN_GIB},
+                             {"kv_cache_bytes", 151.25, 0.05, IN_GIB},
+                             {"num_gpu_blocks", 103255, 0.05, 0},
+                             {"kv_cache_tokens", 1652080, 0.05, 0},
+                             {"max_concurrency", 403.34, 0.05, 0.005},
+                             {NULL}});
+  expect_figs(*state,
+              "return { model = 'Qwen/Qwen2.5-0.5B-Instruct', runtime = { name = 'vllm', version = '0.27.1', "
+              "enforce_eager = true, gpu_memory_utilization = 0.92 }, workload = { kind = 'inference', context = "
+              "32768 }, gpu = 'A100-SXM4-40GB' }",
+              (const want[]){{"weights_bytes", 0.93, 0.01, IN_GIB},
+                             {"activation_peak_bytes", 0.59, 0.25, IN_GIB},
+                             {"non_torch_bytes", 0.11, 0.25, IN_GIB},
+                             {"kv_cache_bytes", 34.70, 0.05, IN_GIB},
+                             {NULL}});
+  expect_figs(*state,
+              "return { " QWEN35_4B_MODEL "runtime = { name = 'vllm', version = '0.27.1', enforce_eager = true, "
+              "gpu_memory_utilization = 0.92 }, workload = { kind = 'inference', context = 262144 }, gpu = "
+              "'A100-SXM4-40GB' }",
+              (const want[]){{"activation_peak_bytes", 1.70, 0.25, IN_GIB},
+                             {"non_torch_bytes", 0.11, 0.25, IN_GIB},
+                             {"kv_cache_bytes", 25.90, 0.05, IN_GIB},
+                             {NULL}});
+}
+
 /* ---- arch-families-c: Nemotron 3 (nemotron_h with MoE layers) and Kimi Linear under vLLM.
 ** NemotronH's SSM-dtype hook (vllm/model_executor/models/config.py NemotronHForCausalLMConfig,
 ** PR #29978 from 0.13.0): the config's mamba_ssm_cache_dtype ("float32" for Nemotron 3) replaces
@@ -4632,7 +4726,7 @@ int main(void) {
       cmocka_unit_test(test_rocm_sampler_sorts), cmocka_unit_test(test_sglang_rocm_aiter),
       cmocka_unit_test(test_v2_runner_holdout5), cmocka_unit_test(test_quant_70b_h200_holdout6), cmocka_unit_test(test_bnb_inflight_holdout6), cmocka_unit_test(test_marlin_holdout6), cmocka_unit_test(test_fused_experts_fp8_holdout6), cmocka_unit_test(test_gptq_kernels_holdout7), cmocka_unit_test(test_w4a16_zero_points_machete), cmocka_unit_test(test_qwen3_235b_fp8_tp4_v0271),
       cmocka_unit_test(test_v020_hybrid_tokens), cmocka_unit_test(test_v0202_hybrid_tokens), cmocka_unit_test(test_swap_space_host_only), cmocka_unit_test(test_spec_graph_downgrade), cmocka_unit_test(test_flashinfer_capture_hybrid), cmocka_unit_test(test_spec_capture_sizes),
-      cmocka_unit_test(test_holdout10_vllm), cmocka_unit_test(test_graph_hybrid_full_v0102), cmocka_unit_test(test_holdout12_vllm), cmocka_unit_test(test_holdout13_v0201_tokens), cmocka_unit_test(test_holdout14_vllm), cmocka_unit_test(test_arch_families_c_vllm), cmocka_unit_test(test_holdout10_vllm_fit), cmocka_unit_test(test_fit_len_arithmetic), cmocka_unit_test(test_deepseek_v32),
+      cmocka_unit_test(test_holdout10_vllm), cmocka_unit_test(test_graph_hybrid_full_v0102), cmocka_unit_test(test_holdout12_vllm), cmocka_unit_test(test_holdout13_v0201_tokens), cmocka_unit_test(test_holdout14_vllm), cmocka_unit_test(test_holdout15_vllm), cmocka_unit_test(test_arch_families_c_vllm), cmocka_unit_test(test_holdout10_vllm_fit), cmocka_unit_test(test_fit_len_arithmetic), cmocka_unit_test(test_deepseek_v32),
       cmocka_unit_test(test_qwen3_vl_vllm), cmocka_unit_test(test_qwen25_vl_mrope_cache),
       cmocka_unit_test(test_language_model_only), cmocka_unit_test(test_quantization_flag_checkpoint),
       cmocka_unit_test(test_mamba_attention_free),
