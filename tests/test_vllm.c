@@ -4308,6 +4308,36 @@ static void test_holdout15_vllm(void **state) {
                              {NULL}});
 }
 
+/* Hold-out round 15 (SGLang startup logs, predicted before any change; not in an earlier round):
+** - a public SGLang Model Gateway write-up (2026-04-14; SGLang 0.5.8, WSL2, one RTX 4070 Ti SUPER
+**   16GB, 14.70 GB free at "Load weight begin": given here as 14.70 GiB + the 500 MiB context on a
+**   16 GB Ada card of the catalog), Qwen2.5-0.5B-Instruct --mem-fraction-static 0.15 --context-length
+**   2048 as a prefill server: "mem usage=0.98 GB", "#tokens: 107319, K size: 0.61 GB",
+**   chunked_prefill_size=2048, max_running_requests=4096 (0.977 GiB -0.3 %; 107,353 tokens +0.03 %).
+** - a public MI300X notes file (2024-10-10, `python -m sglang.bench_latency --model-path
+**   meta-llama/Meta-Llama-3-8B-Instruct`, about 0.3.3, defaults): "Load weight begin. avail
+**   mem=191.33 GB", "Load weight end ... avail mem=176.33 GB" (15.00 GiB), max_total_num_tokens=1256440
+**   (14.96 GiB -0.3 %; 1,257,939 tokens +0.12 %). */
+static void test_sglang_holdout15(void **state) {
+  expect_figs(*state,
+              "return { model = 'Qwen/Qwen2.5-0.5B-Instruct', runtime = { name = 'sglang', version = '0.5.8', "
+              "mem_fraction_static = 0.15, context_length = 2048 }, workload = { kind = 'inference', context = 2048 }, "
+              "gpu = { name = 'RTX-4080-16GB', memory = '15.19GiB' } }",
+              (const want[]){{"weights_bytes", 0.98, 0.01, IN_GIB},
+                             {"kv_cache_tokens", 107319, 0.05, 0},
+                             {"k_size_bytes", 0.61, 0.05, IN_GIB},
+                             {"chunked_prefill_size", 2048, 0, 0},
+                             {"max_running_requests", 4096, 0, 0},
+                             {NULL}});
+  expect_figs(*state,
+              "return { model = 'meta-llama/Meta-Llama-3-8B-Instruct', runtime = { name = 'sglang', version = '0.3.3', "
+              "context_length = 8192 }, workload = { kind = 'inference', context = 8192 }, gpu = 'MI300X' }",
+              (const want[]){{"weights_bytes", 15.00, 0.01, IN_GIB},
+                             {"kv_cache_tokens", 1256440, 0.05, 0},
+                             {"mem_fraction_static", 0.88, 0, 1e-12},
+                             {NULL}});
+}
+
 /* ---- arch-families-c: Nemotron 3 (nemotron_h with MoE layers) and Kimi Linear under vLLM.
 ** NemotronH's SSM-dtype hook (vllm/model_executor/models/config.py NemotronHForCausalLMConfig,
 ** PR #29978 from 0.13.0): the config's mamba_ssm_cache_dtype ("float32" for Nemotron 3) replaces
@@ -4726,7 +4756,7 @@ int main(void) {
       cmocka_unit_test(test_rocm_sampler_sorts), cmocka_unit_test(test_sglang_rocm_aiter),
       cmocka_unit_test(test_v2_runner_holdout5), cmocka_unit_test(test_quant_70b_h200_holdout6), cmocka_unit_test(test_bnb_inflight_holdout6), cmocka_unit_test(test_marlin_holdout6), cmocka_unit_test(test_fused_experts_fp8_holdout6), cmocka_unit_test(test_gptq_kernels_holdout7), cmocka_unit_test(test_w4a16_zero_points_machete), cmocka_unit_test(test_qwen3_235b_fp8_tp4_v0271),
       cmocka_unit_test(test_v020_hybrid_tokens), cmocka_unit_test(test_v0202_hybrid_tokens), cmocka_unit_test(test_swap_space_host_only), cmocka_unit_test(test_spec_graph_downgrade), cmocka_unit_test(test_flashinfer_capture_hybrid), cmocka_unit_test(test_spec_capture_sizes),
-      cmocka_unit_test(test_holdout10_vllm), cmocka_unit_test(test_graph_hybrid_full_v0102), cmocka_unit_test(test_holdout12_vllm), cmocka_unit_test(test_holdout13_v0201_tokens), cmocka_unit_test(test_holdout14_vllm), cmocka_unit_test(test_holdout15_vllm), cmocka_unit_test(test_arch_families_c_vllm), cmocka_unit_test(test_holdout10_vllm_fit), cmocka_unit_test(test_fit_len_arithmetic), cmocka_unit_test(test_deepseek_v32),
+      cmocka_unit_test(test_holdout10_vllm), cmocka_unit_test(test_graph_hybrid_full_v0102), cmocka_unit_test(test_holdout12_vllm), cmocka_unit_test(test_holdout13_v0201_tokens), cmocka_unit_test(test_holdout14_vllm), cmocka_unit_test(test_holdout15_vllm), cmocka_unit_test(test_sglang_holdout15), cmocka_unit_test(test_arch_families_c_vllm), cmocka_unit_test(test_holdout10_vllm_fit), cmocka_unit_test(test_fit_len_arithmetic), cmocka_unit_test(test_deepseek_v32),
       cmocka_unit_test(test_qwen3_vl_vllm), cmocka_unit_test(test_qwen25_vl_mrope_cache),
       cmocka_unit_test(test_language_model_only), cmocka_unit_test(test_quantization_flag_checkpoint),
       cmocka_unit_test(test_mamba_attention_free),
