@@ -273,11 +273,17 @@ static char nemo_kind(unsigned il) { return il % 2 == 0 ? 'M' : il % 4 == 1 ? '-
 static bool dense_nogate(const mk_llama *o) {
   return is_arch(o, "arcee") || is_arch(o, "apertus") || is_arch(o, "nemotron");
 }
+/* the LayerNorm families llama.cpp builds with LLM_NORM and biases (gpt2.cpp, gptneox.cpp, phi2.cpp,
+** bloom.cpp, falcon.cpp, starcoder2.cpp load_arch_tensors) */
+static bool ln_family(const mk_llama *o) {
+  return is_arch(o, "gpt2") || is_arch(o, "gptneox") || is_arch(o, "phi2") || is_arch(o, "bloom") ||
+         is_arch(o, "falcon") || is_arch(o, "starcoder2");
+}
 static bool newer_arch(const mk_llama *o) {
   return is_arch(o, "glm4moe") || is_arch(o, "lfm2") || granite_h(o) || hunyuan_moe(o) || dbrx(o) || bailing2(o) || gemma4(o) || kimi_lin(o) || nemo_h(o) || falcon_h(o) || jamba(o) || mamba_pure(o) || deltanet(o) || is_arch(o, "llama4") || is_arch(o, "deepseek2") || qwen_arch(o) ||
          qwen2moe(o) || is_arch(o, "gemma2") || is_arch(o, "gemma3") || is_arch(o, "gpt-oss") || is_arch(o, "phi3") ||
          is_arch(o, "mistral3") || dense_nogate(o) || is_arch(o, "olmo2") || is_arch(o, "stablelm") ||
-         is_arch(o, "starcoder") || is_arch(o, "exaone");
+         is_arch(o, "starcoder") || is_arch(o, "exaone") || ln_family(o);
 }
 static unsigned head_dim(const mk_llama *o) { return o->head_dim ? o->head_dim : o->embd / o->heads; }
 static unsigned expert_ff(const mk_llama *o) { return o->expert_ff ? o->expert_ff : o->ff; }
@@ -619,6 +625,29 @@ static void newer_layer(const mk_llama *o, unsigned il, mk_t *t, size_t *n) {
     blk_t(t, n, il, "ffn_down", 2, o->ff, e, 1, o->type);
     blk_t(t, n, il, "ffn_down.bias", 1, e, 1, 1, GGML_T_F32);
     return;
+  } else if (ln_family(o)) { /* LayerNorm with bias everywhere; falcon: no biases, no ffn_norm (the FFN reads
+                             ** attn_norm); phi2: no ffn_norm; phi2 / starcoder2: separate biased q/k/v
+                             ** (create_tensor_qkv), the others one attn_qkv (falcon's unbiased) */
+    uint64_t kv = (uint64_t)head_dim(o) * o->heads_kv;
+    bool fa = is_arch(o, "falcon"), sep = is_arch(o, "phi2") || is_arch(o, "starcoder2");
+    blk_t(t, n, il, "attn_norm.bias", 1, e, 1, 1, GGML_T_F32);
+    if (sep) {
+      attn_block(o, il, q, true, false, t, n);
+    } else {
+      blk_t(t, n, il, "attn_qkv", 2, e, q + 2 * kv, 1, o->type);
+      if (!fa) blk_t(t, n, il, "attn_qkv.bias", 1, q + 2 * kv, 1, 1, GGML_T_F32);
+      blk_t(t, n, il, "attn_output", 2, q, e, 1, o->type);
+    }
+    if (!fa) blk_t(t, n, il, "attn_output.bias", 1, e, 1, 1, GGML_T_F32);
+    if (!fa && !is_arch(o, "phi2")) {
+      blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
+      blk_t(t, n, il, "ffn_norm.bias", 1, e, 1, 1, GGML_T_F32);
+    }
+    blk_t(t, n, il, "ffn_up", 2, e, o->ff, 1, o->type);
+    if (!fa) blk_t(t, n, il, "ffn_up.bias", 1, o->ff, 1, 1, GGML_T_F32);
+    blk_t(t, n, il, "ffn_down", 2, o->ff, e, 1, o->type);
+    if (!fa) blk_t(t, n, il, "ffn_down.bias", 1, e, 1, 1, GGML_T_F32);
+    return;
   } else if (is_arch(o, "olmo2")) { /* olmo2.cpp: Q/K norms over the whole projection, post-norms only */
     uint64_t kv = (uint64_t)head_dim(o) * o->heads_kv;
     blk_t(t, n, il, "attn_q", 2, e, q, 1, o->type);
@@ -676,10 +705,16 @@ static size_t model_tensors(const mk_llama *o, mk_t *t) {
   add_t(t, &n, "token_embd.weight", 2, o->embd, o->vocab, 1, o->type);
   /* lfm2's output norm is named token_embd_norm (LLM_TENSOR_OUTPUT_NORM_LFM2) */
   add_t(t, &n, is_arch(o, "lfm2") ? "token_embd_norm.weight" : "output_norm.weight", 1, o->embd, 1, 1, GGML_T_F32);
-  if (is_arch(o, "nemotron") || is_arch(o, "stablelm") || is_arch(o, "starcoder")) /* LayerNorm with bias */
+  if (is_arch(o, "nemotron") || is_arch(o, "stablelm") || is_arch(o, "starcoder") || ln_family(o)) /* LayerNorm with bias */
     add_t(t, &n, "output_norm.bias", 1, o->embd, 1, 1, GGML_T_F32);
-  if (is_arch(o, "starcoder")) add_t(t, &n, "position_embd.weight", 2, o->embd, o->ctx, 1, o->type); /* learned positions */
+  if (is_arch(o, "starcoder") || is_arch(o, "gpt2")) /* learned positions */
+    add_t(t, &n, "position_embd.weight", 2, o->embd, o->ctx, 1, o->type);
+  if (is_arch(o, "bloom")) { /* bloom.cpp: word_embeddings_layernorm (tok_norm, tok_norm_b) */
+    add_t(t, &n, "token_embd_norm.weight", 1, o->embd, 1, 1, GGML_T_F32);
+    add_t(t, &n, "token_embd_norm.bias", 1, o->embd, 1, 1, GGML_T_F32);
+  }
   if (!o->tied) add_t(t, &n, "output.weight", 2, o->embd, o->vocab, 1, o->type);
+  if (!o->tied && is_arch(o, "phi2")) add_t(t, &n, "output.bias", 1, o->vocab, 1, 1, GGML_T_F32); /* phi2.cpp: output_b */
   if (gemma4(o)) { /* the full layers' proportional-RoPE factors (Gemma4Model.generate_extra_tensors), the PLE tables */
     for (unsigned i = 0; i < o->layers; i++)
       if (g4_full(o, i)) {
@@ -815,8 +850,10 @@ static unsigned newer_metadata(const mk_llama *o, mk_buf *b) {
   if (is_arch(o, "llama4")) KU("interleave_moe_layer_step", o->interval ? o->interval : 1);
   if (is_arch(o, "gpt-oss")) KU("attention.sliding_window", o->swa ? o->swa : 128);
   if (is_arch(o, "olmo2") && o->swa) KU("attention.sliding_window", o->swa); /* OLMo 3 (Olmo2Model) */
-  if (is_arch(o, "nemotron") || is_arch(o, "stablelm") || is_arch(o, "starcoder")) /* LayerNorm: llama.cpp requires its eps */
+  if (is_arch(o, "nemotron") || is_arch(o, "stablelm") || is_arch(o, "starcoder") || ln_family(o)) /* LayerNorm: llama.cpp requires its eps */
     snprintf(k, sizeof k, "%s.attention.layer_norm_epsilon", a), mk_kv_f32(b, k, 1e-5f), n++;
+  if (is_arch(o, "gptneox")) /* GPTNeoXModel.set_gguf_parameters: use_parallel_residual (Pythia: true) */
+    snprintf(k, sizeof k, "%s.use_parallel_residual", a), mk_kv_bool(b, k, true), n++;
   if (is_arch(o, "apertus")) { /* ApertusModel.set_gguf_parameters: xielu.alpha_p / alpha_n / beta / eps a layer */
     static const char *const xk[4] = {"alpha_p", "alpha_n", "beta", "eps"};
     for (unsigned j = 0; j < 4; j++) {
@@ -965,7 +1002,7 @@ static unsigned llama_metadata(const mk_llama *o, mk_buf *b) {
     KU("rope.dimension_count", o->rope                   ? o->rope
                                : gemma4(o)               ? g4_hd(o, o->layers - 1)
                                : is_arch(o, "nemotron")  ? head_dim(o) / 2
-                               : is_arch(o, "stablelm")  ? head_dim(o) / 4
+                               : is_arch(o, "stablelm") || is_arch(o, "gptneox") ? head_dim(o) / 4 /* Pythia's rotary_pct 0.25 */
                                                          : head_dim(o));
   snprintf(k, sizeof k, "%s.attention.layer_norm_rms_epsilon", a);
   mk_kv_f32(b, k, 1e-5f), n++;

@@ -115,6 +115,17 @@ const MODELS = [
     ["exaone", `${NEWER} --arch exaone --layers 3 --experts 0 --experts-used 0 --head-dim 64`],
     // starcoder (GPTBigCode): one K/V head, fused biased attn_qkv, learned positions of 2048 rows
     ["starcoder", `${NEWER} --arch starcoder --layers 3 --experts 0 --experts-used 0 --head-dim 64 --heads-kv 1 --ctx 2048`],
+    // the LayerNorm families (tests/test_llamacpp.c test_gguf_ln_archs): 3 layers of 256 embd, 4 heads of 64, FFN 512,
+    // F16, every norm LLM_NORM with bias. gpt2 (learned positions of 2048 rows, fused biased attn_qkv, tied), gptneox
+    // (parallel residual, RoPE over a quarter of the head), phi2 (one norm for attention and FFN, biased q/k/v and
+    // output), bloom (ALiBi, the embeddings' LayerNorm, tied), falcon (Falcon-7B: one K/V head, unbiased attn_qkv,
+    // the FFN on the attention's norm, tied), starcoder2 (2 K/V heads, biased q/k/v, tied)
+    ["gpt2", `${NEWER} --arch gpt2 --layers 3 --experts 0 --experts-used 0 --head-dim 64 --heads-kv 4 --ctx 2048 --tied`],
+    ["gptneox", `${NEWER} --arch gptneox --layers 3 --experts 0 --experts-used 0 --head-dim 64 --heads-kv 4`],
+    ["phi2", `${NEWER} --arch phi2 --layers 3 --experts 0 --experts-used 0 --head-dim 64 --heads-kv 4`],
+    ["bloom", `${NEWER} --arch bloom --layers 3 --experts 0 --experts-used 0 --head-dim 64 --heads-kv 4 --tied`],
+    ["falcon", `${NEWER} --arch falcon --layers 3 --experts 0 --experts-used 0 --head-dim 64 --heads-kv 1 --tied`],
+    ["starcoder2", `${NEWER} --arch starcoder2 --layers 3 --experts 0 --experts-used 0 --head-dim 64 --tied`],
 ];
 
 // measure.mjs argument sets (comma lists expand to their product)
