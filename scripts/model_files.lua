@@ -326,6 +326,18 @@ GGUF_FIELDS.starcoder = function(path, md, cfg)
   cfg.n_inner = cfg.intermediate_size
 end
 
+-- GPT-2, BLOOM, Falcon (convert_hf_to_gguf.py GPT2Model, BloomModel, FalconModel): the MLP width
+-- the architecture script reads (gpt2.lua's and bloom.lua's n_inner, falcon.lua's ffn_hidden_size,
+-- 4 x hidden when absent) is the file's feed_forward_length, llama.cpp's n_ff; without it the
+-- replayed FFN was 4 x hidden wide whatever the file's (make conformance gpt2, falcon: +1 MiB)
+GGUF_FIELDS.gpt2 = function(path, md, cfg)
+  cfg.n_inner = cfg.intermediate_size
+end
+GGUF_FIELDS.bloom = GGUF_FIELDS.gpt2
+GGUF_FIELDS.falcon = function(path, md, cfg)
+  cfg.ffn_hidden_size = cfg.intermediate_size
+end
+
 -- dots.llm1 (convert_hf_to_gguf.py Dots1Model): DeepSeek's MoE keys (expert_count,
 -- expert_shared_count, leading_dense_block_count, expert_weights_norm / _scale)
 GGUF_FIELDS.dots1 = function(path, md, cfg, need) deepseek_moe_config(md, cfg, need) end

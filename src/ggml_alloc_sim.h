@@ -229,6 +229,10 @@ typedef struct lc_graph_spec {
   ** (attn_norm_output) feeds both Q/K/V and the FFN, alive across the attention; the block's
   ** output is (attn + ffn) + inpL */
   bool shared_norm;
+  /* ... in the later graph too (phi2.cpp, falcon.cpp: no ffn_norm; lc_graph.c lg_shared_norm_layer);
+  ** ffn_first: falcon's ggml_add(ffn_out, attn_out), the FFN reached before the output projection */
+  bool ffn_first;
+  bool embd_norm; /* bloom.cpp: the embeddings' LayerNorm (tok_norm) before the first layer */
   /* a sliding-window model before the iSWA cache (PR #13194): one cache, and a second f32
   ** mask of the same [n_kv, 32-padded n_tokens] (build_inp_KQ_mask_swa; gemma2, gemma3,
   ** cohere2) read by the sliding layers, il % period < period - 1; 0: none */

@@ -33,6 +33,7 @@ typedef struct lg {
   int sc_rs;                /* a short-conv layer's state rows, got ahead of its layer (-1: none) */
   lg_m2_part fh_m2;         /* Falcon-H1: the layer's Mamba-2 head, built inside its attention */
   int sa_in, sa_rows;       /* res_first: the layer's input, and the last layer's output rows of it */
+  bool defer_wo;            /* lg_attn returns kqv_out, the caller applies the output projection */
   int k_idx[2], v_idx[2], mask[2];
   int mask_swa[2];           /* legacy graph: KQ_mask_swa and its f16 cast (legacy_swa_period) */
   int mask_f16[2];          /* mask_cast: each cache's f16 cast of its mask, made at its first use */
@@ -214,19 +215,21 @@ static int lg_qkv(lg *l, int an, int c, int *qfull) {
     uint64_t all = qb + kb + vb, row = all / T;
     int qkv = lg_op(l, all, 0, lg_w(l, LW_QKV), an);
     if (sp->qkv_bias) qkv = lg_op(l, all, GS_INPLACE, qkv, lg_w(l, LW_QKV + LW_BIAS));
+    /* no RoPE: learned positions (starcoder.cpp, gpt2.cpp) or ALiBi (bloom.cpp) */
+    bool rope = !sp->learned_pos && !sp->no_rope;
     int q = lg_view_n(l, qkv, lg_view2(l, qb / T / 4, T, row));
-    if (!sp->learned_pos) q = lg_op(l, qb, GS_INPLACE | GS_ROPE, q, l->pos);
+    if (rope) q = lg_op(l, qb, GS_INPLACE | GS_ROPE, q, l->pos);
     else if (l->k_rot[c] >= 0) q = lg_op(l, qb, 0, q, -1); /* ggml_mul_mat_aux: ggml_cont_2d of a strided view */
     q = lg_rot(l, q, l->k_rot[c], qb);
     int kv = lg_view_n(l, qkv, lg_view2(l, kb / T / 4, T, row)), k = -1;
-    if (sp->learned_pos) k = lg_rot(l, l->k_rot[c] >= 0 ? lg_op(l, kb, 0, kv, -1) : kv, l->k_rot[c], kb);
+    if (!rope) k = lg_rot(l, l->k_rot[c] >= 0 ? lg_op(l, kb, 0, kv, -1) : kv, l->k_rot[c], kb);
     else if (sp->iswa) k = lg_rot(l, lg_op(l, kb, GS_INPLACE | GS_ROPE, kv, l->pos), l->k_rot[c], kb);
     int v = lg_view_n(l, qkv, lg_view2(l, vb / T / 4, T, row));
     /* the strided V made contiguous: for the rotation's mul_mat, or by cpy_v's cont_2d when
     ** the cache keeps V transposed (no flash attention) */
     if (l->v_rot[c] >= 0) v = lg_rot(l, lg_op(l, vb, 0, v, -1), l->v_rot[c], vb);
     else if (!sp->fa) v = lg_op(l, vb, 0, v, -1);
-    if (!sp->iswa && !sp->learned_pos) k = lg_rot(l, lg_op(l, kb, GS_INPLACE | GS_ROPE, kv, l->pos), l->k_rot[c], kb);
+    if (!sp->iswa && rope) k = lg_rot(l, lg_op(l, kb, GS_INPLACE | GS_ROPE, kv, l->pos), l->k_rot[c], kb);
     lg_store(l, k, l->k_idx[c], l->kc);
     lg_store(l, sp->fa ? v : lg_view(l, v), l->v_idx[c], l->vc);
     return lg_view(l, lg_view(l, q));
@@ -297,7 +300,7 @@ static int lg_attn(lg *l, int an, int c) {
     int gate = lg_op(l, ob, GS_INPLACE, lg_op(l, ob, 0, gv, -1), -1);
     o = lg_op(l, ob, GS_INPLACE, o, gate);
   }
-  return lg_op(l, lg_f32(l, sp->hidden, T), 0, lg_w(l, LW_O), o);
+  return l->defer_wo ? o : lg_op(l, lg_f32(l, sp->hidden, T), 0, lg_w(l, LW_O), o);
 }
 
 /* deepseek2's MLA attention, k_b and v_b absorbed (src/models/deepseek2.cpp and build_attn
@@ -823,6 +826,33 @@ static int lg_ssm_layer(lg *l, int in, uint64_t il) {
   return lg_op(l, lg_f32(l, sp->hidden, l->T), GS_INPLACE, cur, in);
 }
 
+/* one LayerNorm output feeding the attention and the FFN (phi2.cpp, falcon.cpp: no ffn_norm), alive
+** across the attention; the layer's output (attn + ffn) + inpL. phi2 adds ggml_add(cur, ffn_output):
+** the depth-first walk reaches the output projection (and the last layer's rows of it), then the
+** norm's rows and the FFN; falcon adds ggml_add(ffn_out, attn_out): the FFN first, the output
+** projection of kqv_out (expanded by build_attn) after it. Then the rows of inpL, + inpL */
+static int lg_shared_norm_layer(lg *l, int in, int an, int c, uint64_t il) {
+  const lc_graph_spec *sp = l->sp;
+  uint64_t T0 = l->T;
+  l->defer_wo = sp->ffn_first;
+  int att = lg_attn(l, an, c), cur;
+  l->defer_wo = false;
+  bool last = il == sp->n_layer - 1;
+  if (last) l->T = sp->n_out ? sp->n_out : sp->n_tok;
+  uint64_t hb = lg_f32(l, sp->hidden, l->T);
+  if (!sp->ffn_first) {
+    cur = last ? lg_op(l, hb, 0, att, l->out_ids) : att;
+    int ffn = lg_ffn(l, last ? lg_op(l, hb, 0, an, l->out_ids) : an);
+    cur = lg_op(l, hb, GS_INPLACE, cur, ffn);
+  } else {
+    int ffn = lg_ffn(l, last ? lg_op(l, hb, 0, an, l->out_ids) : an);
+    cur = lg_op(l, lg_f32(l, sp->hidden, T0), 0, lg_w(l, LW_O), att);
+    if (last) cur = lg_op(l, hb, 0, cur, l->out_ids);
+    cur = lg_op(l, hb, GS_INPLACE, ffn, cur);
+  }
+  return lg_op(l, hb, GS_INPLACE, cur, last ? lg_op(l, hb, 0, in, l->out_ids) : in);
+}
+
 static int lg_layer(lg *l, int in, uint64_t il) {
   const lc_graph_spec *sp = l->sp;
   lg_at_layer(l, (long)il);
@@ -859,6 +889,7 @@ static int lg_layer(lg *l, int in, uint64_t il) {
     return lg_op(l, lg_f32(l, sp->hidden, l->T), GS_INPLACE, cur, in);
   }
   int an = sp->post_norms ? in : lg_norm(l, in, LW_ATTN_NORM);
+  if (sp->shared_norm) return lg_shared_norm_layer(l, in, an, c, il);
   bool recr = sp->dn_period && (il + 1) % sp->dn_period != 0;
   l->sa_in = in, l->sa_rows = -1;
   int cur = recr ? lg_dn(l, an) : sc ? (sp->m1_dt_rank ? lg_m1(l, an, rs) : sp->m2_inner ? lg_m2(l, an, rs) : lg_sc(l, an, rs)) : sp->mla ? lg_mla(l, an, c) : lg_attn(l, an, c), sa = in;
@@ -942,6 +973,8 @@ static int lg_inputs(lg *l) {
   l->out_ids = gs_leaf(l->g, acc_mul(&l->a, sp->n_out ? sp->n_out : T, 4));
   int embd = lg_op(l, lg_f32(l, sp->hidden, T), GS_NOOFFLOAD, lg_w(l, LW_TOKEN_EMBD),
                    tokens); /* get_rows from token_embd, a host tensor */
+  /* bloom.cpp: the embeddings' LayerNorm (tok_norm, tok_norm_b), reached first by layer 0 */
+  if (sp->embd_norm) return lg_norm(l, embd, LW_TOKEN_EMBD);
   if (!sp->learned_pos) return embd;
   /* starcoder.cpp: pos = get_rows(pos_embd, inp_pos), then inpL + pos (in place on inpL) */
   int pos = lg_op(l, lg_f32(l, sp->hidden, T), GS_NOOFFLOAD, lg_w(l, LW_TOKEN_EMBD), l->pos);

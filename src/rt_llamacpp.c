@@ -1482,8 +1482,10 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
   for (size_t i = 0; i < m->inv.n; i++) {
     const inv_tensor *t = &m->inv.t[i];
     if (t->ndim != 2) continue;
-    /* (GPT-2 / GPTBigCode's c_attn, Ling 2.0's query_key_value: llama.cpp's wqkv) */
-    if (t->role == ROLE_ATTN && !recurrent && t->shape[0] == qkv_rows &&
+    /* (GPT-2 / GPTBigCode's c_attn, Ling 2.0's query_key_value: llama.cpp's wqkv; GPT-2's c_attn is a
+    ** Conv1D, stored {in, out}: its output rows are shape[1], which llama.cpp's converter transposes) */
+    bool conv1d = strstr(t->name, "c_attn") && t->shape[0] == m->hidden && t->shape[1] == qkv_rows;
+    if (t->role == ROLE_ATTN && !recurrent && (t->shape[0] == qkv_rows || conv1d) &&
         (strstr(t->name, "qkv") || strstr(t->name, "c_attn") || strstr(t->name, "query_key_value")))
       sp->fused_qkv = true;
     if (t->role == ROLE_MLP && b->gated && !b->experts && t->shape[0] == 2 * b->ffn_dim && strstr(t->name, "up"))
@@ -1494,6 +1496,17 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
     sp->learned_pos = sp->learned_pos || (m->inv.t[i].role == ROLE_POS_EMBED && !inv_vision_name(m->inv.t[i].name) &&
                                           !strstr(m->inv.t[i].name, "audio"));
   sp->post_norms = strcmp(m->arch, "olmo") == 0 && !b->experts; /* OLMo 2 / 3, not OLMoE */
+  /* phi2.cpp, falcon.cpp (Falcon-7B: one input_layernorm): the parallel attention and FFN read one
+  ** LayerNorm output; falcon's FFN is reached first (ggml_add(ffn_out, attn_out)) */
+  bool ffn_norm = false;
+  for (size_t i = 0; i < m->inv.n; i++)
+    ffn_norm = ffn_norm || lc_weight_kind(&m->inv.t[i]) == LW_FFN_NORM;
+  sp->shared_norm = b->parallel_residual && !b->rms && !ffn_norm && !b->experts && !recurrent;
+  sp->ffn_first = sp->shared_norm && strcmp(m->arch, "falcon") == 0;
+  /* bloom.cpp: ALiBi (no RoPE, no positions input: the bias is flash attention's / the softmax's
+  ** max_bias) and the embeddings' LayerNorm */
+  sp->embd_norm = strcmp(m->arch, "bloom") == 0;
+  sp->no_rope = sp->no_rope || sp->embd_norm;
   if (g0 && g0->kind == KV_ATTN && g0->v_dim == 0) {
     /* MLA (deepseek2.cpp): the cache row is kv_lora (attn_kv_a_norm's width) + rope; Q
     ** heads of nope + rope (head_dim); q_lora attn_q_a_norm's width (none: wq); V heads the
