@@ -22,7 +22,7 @@
 
 /* the generated files' paths: $TMPDIR (else /tmp)/vf_test_lc_<pid>_<name>.gguf, so that two
 ** runs at once do not overwrite each other's files; removed by teardown */
-static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "granhn", "granmn", "q2m", "nemoh", "falh1", "jamba", "nemom", "hym", "g4", "g4p", "g4m", "kl", "lfm2kv", "mamba", "mamba2", "g4kvs", "mamba2r", "arcee", "apertus", "nemo", "olmo3", "stablelm", "exaone", "starcoder", "dbrx", "ling2", "unknown"};
+static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "granhn", "granmn", "q2m", "nemoh", "falh1", "jamba", "nemom", "hym", "g4", "g4p", "g4m", "kl", "lfm2kv", "mamba", "mamba2", "g4kvs", "mamba2r", "arcee", "apertus", "nemo", "olmo3", "stablelm", "exaone", "starcoder", "dbrx", "ling2", "gpt2", "gptneox", "phi2", "bloom", "falcon", "sc2", "unknown"};
 #define LC_NFILES (sizeof LC_FILES / sizeof LC_FILES[0])
 static char lc_paths[LC_NFILES][512];
 
@@ -2786,6 +2786,93 @@ static void test_dense_archs_replay(void **state) {
   dense_compute(*state, lcp("olmo3"), NEWER_RT UB513, 8192, 13418208, 64, "olmo3, 8192 cells");
 }
 
+/* the LayerNorm families (make conformance gpt2, gptneox, phi2, bloom, falcon, starcoder2: 3 layers of
+** 256 embd, 4 heads of 64, FFN 512, F16, every norm LLM_NORM with bias) read into the description their
+** config.json gives: the parameters as llama.cpp's load_arch_tensors creates them, the same KV and the
+** same replayed compute. gpt2 / bloom / falcon name their MLP width n_inner / ffn_hidden_size (4 x
+** hidden when absent): the file's is feed_forward_length (model_files.lua GGUF_FIELDS) */
+static void set_mha(mk_llama *o) { set_dense(o), o->heads_kv = 4; }
+static void set_gpt2(mk_llama *o) { set_mha(o), o->ctx = 2048, o->tied = true; }
+static void set_bloom(mk_llama *o) { set_mha(o), o->tied = true; }
+static void set_falcon(mk_llama *o) { set_dense(o), o->heads_kv = 1, o->tied = true; }
+static void set_sc2(mk_llama *o) { set_dense(o), o->tied = true; }
+#define LN_CFG "hidden_size = 256, num_hidden_layers = 3, num_attention_heads = 4, vocab_size = 4096"
+/* a layer of gpt2 / gptneox / bloom: 2 norms 2 x 512, wqkv + bias 197,376, wo + bias 65,792, up + bias
+** 131,584, down + bias 131,328 */
+#define LN_LAYER (1024 + 197376 + 65792 + 131584 + 131328)
+static void test_gguf_ln_archs(void **state) {
+  newer_write(lcp("gpt2"), "gpt2", 3, set_gpt2); /* + learned positions 2048 x 256, tied */
+  same_as_config(*state, lcp("gpt2"), "model_type = 'gpt2', n_embd = 256, n_layer = 3, n_head = 4, n_inner = 512, "
+                 "n_positions = 2048, vocab_size = 4096", 3 * LN_LAYER + 1048576 + 524288 + 512);
+  newer_write(lcp("gptneox"), "gptneox", 3, set_mha); /* untied */
+  same_as_config(*state, lcp("gptneox"), "model_type = 'gpt_neox', intermediate_size = 512, rotary_pct = 0.25, "
+                 "max_position_embeddings = 2048, " LN_CFG, 3 * LN_LAYER + 2 * 1048576 + 512);
+  /* phi2: separate biased q/k/v (3 x 65,792), no ffn_norm, output with a bias of 4096 */
+  newer_write(lcp("phi2"), "phi2", 3, set_mha);
+  same_as_config(*state, lcp("phi2"), "model_type = 'phi', intermediate_size = 512, " LN_CFG,
+                 3 * (LN_LAYER - 512) + 2 * 1048576 + 4096 + 512);
+  newer_write(lcp("bloom"), "bloom", 3, set_bloom); /* + the embeddings' LayerNorm 512, tied */
+  same_as_config(*state, lcp("bloom"), "model_type = 'bloom', n_layer = 3, n_head = 4, n_inner = 512, hidden_size = 256, "
+                 "vocab_size = 4096", 3 * LN_LAYER + 1048576 + 512 + 512);
+  /* falcon (Falcon-7B): one norm, unbiased wqkv of one K/V head 98,304, wo 65,536, up / down 131,072 */
+  newer_write(lcp("falcon"), "falcon", 3, set_falcon);
+  same_as_config(*state, lcp("falcon"), "model_type = 'falcon', ffn_hidden_size = 512, multi_query = true, " LN_CFG,
+                 3 * (512 + 98304 + 65536 + 2 * 131072) + 1048576 + 512);
+  /* starcoder2: 2 K/V heads, biased q / k / v / o 65,792 + 2 x 32,896 + 65,792, tied */
+  newer_write(lcp("sc2"), "starcoder2", 3, set_sc2);
+  same_as_config(*state, lcp("sc2"), "model_type = 'starcoder2', num_key_value_heads = 2, intermediate_size = 512, " LN_CFG,
+                 3 * (1024 + 2 * 65792 + 2 * 32896 + 131584 + 131328) + 1048576 + 512);
+}
+
+/* a config.json's replayed compute buffer (the CPU backend) */
+static void cfg_compute(vf_engine *e, const char *cfg, const char *rt, int ctx, long long want, const char *what) {
+  char text[2048];
+  json_t *j = NULL;
+  snprintf(text, sizeof text, "return { model = { config = { %s } }, runtime = { name = \"llamacpp\", %s },"
+           " workload = { kind = \"inference\", context = %d, concurrency = 1 } }", cfg, rt, ctx);
+  if (tu_eval(e, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(e));
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), want, 0, 0, what);
+  json_decref(j);
+}
+
+/* the LayerNorm families' replayed compute buffers against the real llama.cpp 80fb11a (node-llama-cpp
+** 3.21.1, CPU, make conformance gpt2, gptneox, phi2, bloom, falcon, starcoder2; the files of
+** test_gguf_ln_archs, ubatch 512; every figure the log's). The replay before:
+** - gpt2 / falcon: the MLP width of the file's feed_forward_length, not 4 x hidden (gpt2 8192 cells
+**   12,597,248, +9.1%; GPT-2's config.json: its Conv1D c_attn, stored {in, out}, is llama.cpp's fused
+**   wqkv as GPTBigCode's c_attn is: Q, K, V strided views of one product, no RoPE);
+** - phi2 (phi2.cpp) / falcon (falcon.cpp): one LayerNorm output feeds the attention and the FFN,
+**   alive across the attention, the layer's output (attn + ffn) + inpL; falcon's ggml_add(ffn_out,
+**   attn_out) reaches the FFN before the output projection (phi2 before: 512 cells 9,963,520,
+**   +5.6%; falcon without flash attention 22,816,768, -5.4%);
+** - bloom (bloom.cpp): the embeddings' LayerNorm before layer 0 (GGML_OP_NORM: not in place), ALiBi:
+**   no positions input, Q and K the plain views of wqkv (before 9,439,232, -5.3%, flash attention;
+**   23,603,200 without, -6.2%) */
+static void test_ln_archs_replay(void **state) {
+  newer_write(lcp("gpt2"), "gpt2", 3, set_gpt2);
+  dense_compute(*state, lcp("gpt2"), NEWER_RT UB512, 8192, 11548672, 0, "gpt2, 8192 cells");
+  dense_compute(*state, lcp("gpt2"), NEWER_NOFA UB512, 2048, 25176064, 0, "gpt2");
+  cfg_compute(*state, "model_type = 'gpt2', n_embd = 256, n_layer = 3, n_head = 4, n_inner = 512, n_positions = 2048, "
+              "vocab_size = 4096", NEWER_RT UB512, 8192, 11548672, "gpt2's config.json, 8192 cells");
+  newer_write(lcp("gptneox"), "gptneox", 3, set_mha);
+  dense_compute(*state, lcp("gptneox"), NEWER_NOFA UB512, 2048, 23603200, 0, "gptneox");
+  dense_compute(*state, lcp("gptneox"), NEWER_RT UB512 Q8_CACHE, 8192, 12630016, 0, "gptneox, q8_0, 8192 cells");
+  newer_write(lcp("phi2"), "phi2", 3, set_mha);
+  dense_compute(*state, lcp("phi2"), NEWER_RT UB512, 512, 9439232, 0, "phi2, 512 cells");
+  dense_compute(*state, lcp("phi2"), NEWER_RT UB512, 8192, 12072960, 0, "phi2, 8192 cells");
+  dense_compute(*state, lcp("phi2"), NEWER_NOFA UB512, 2048, 24651776, 0, "phi2");
+  newer_write(lcp("bloom"), "bloom", 3, set_bloom);
+  dense_compute(*state, lcp("bloom"), NEWER_RT UB512, 2048, 9963520, 0, "bloom, flash attention");
+  dense_compute(*state, lcp("bloom"), NEWER_RT UB512, 8192, 11546624, 0, "bloom, 8192 cells");
+  dense_compute(*state, lcp("bloom"), NEWER_NOFA UB512, 2048, 25174016, 0, "bloom");
+  newer_write(lcp("falcon"), "falcon", 3, set_falcon);
+  dense_compute(*state, lcp("falcon"), NEWER_NOFA UB512, 2048, 24127488, 0, "falcon");
+  dense_compute(*state, lcp("falcon"), NEWER_RT UB512, 8192, 11548672, 0, "falcon, 8192 cells");
+  newer_write(lcp("sc2"), "starcoder2", 3, set_sc2);
+  dense_compute(*state, lcp("sc2"), NEWER_NOFA UB512, 2048, 24127488, 0, "starcoder2");
+  dense_compute(*state, lcp("sc2"), NEWER_RT UB512 Q8_CACHE, 8192, 11057152, 0, "starcoder2, q8_0, 8192 cells");
+}
+
 /* gemma4 (Gemma 4; conversion/gemma.py Gemma4Model, src/models/gemma4.cpp): 6 layers, full attention
 ** at 2 and 5 (head 128), sliding (window 128) head 64 x 2 KV heads, tied. g4: the full layers 1 KV
 ** head, K as V (no attn_v: 31B / 26B-A4B); g4p: the last 3 layers share the caches of layers 1 and 2,
@@ -3263,7 +3350,7 @@ int main(void) {
       cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_gpu_partial_copies),
       cmocka_unit_test(test_bad_knobs),        cmocka_unit_test(test_outputs_max),
       cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_recurrent_parallel), cmocka_unit_test(test_recurrent_shortconv), cmocka_unit_test(test_shortconv_compute), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_fit_launch_catalog), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_shexp_inexact), cmocka_unit_test(test_fit_n_cpu_moe),
-      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_hybrid_kv_not_list), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_arch_families_c_llamacpp), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl), cmocka_unit_test(test_granite_nope_replay), cmocka_unit_test(test_qwen2moe_gate_replay), cmocka_unit_test(test_nemotron_h_replay), cmocka_unit_test(test_falcon_h1_replay), cmocka_unit_test(test_jamba_replay), cmocka_unit_test(test_mamba_replay), cmocka_unit_test(test_gguf_metadata_refused), cmocka_unit_test(test_gguf_new_archs), cmocka_unit_test(test_gguf_gemma4), cmocka_unit_test(test_gguf_kimi_linear), cmocka_unit_test(test_chunked_nofa_exact), cmocka_unit_test(test_gguf_dense_archs), cmocka_unit_test(test_gguf_dbrx_ling), cmocka_unit_test(test_dense_archs_replay),
+      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_hybrid_kv_not_list), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_arch_families_c_llamacpp), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl), cmocka_unit_test(test_granite_nope_replay), cmocka_unit_test(test_qwen2moe_gate_replay), cmocka_unit_test(test_nemotron_h_replay), cmocka_unit_test(test_falcon_h1_replay), cmocka_unit_test(test_jamba_replay), cmocka_unit_test(test_mamba_replay), cmocka_unit_test(test_gguf_metadata_refused), cmocka_unit_test(test_gguf_new_archs), cmocka_unit_test(test_gguf_gemma4), cmocka_unit_test(test_gguf_kimi_linear), cmocka_unit_test(test_chunked_nofa_exact), cmocka_unit_test(test_gguf_dense_archs), cmocka_unit_test(test_gguf_dbrx_ling), cmocka_unit_test(test_dense_archs_replay), cmocka_unit_test(test_gguf_ln_archs), cmocka_unit_test(test_ln_archs_replay),
       cmocka_unit_test(test_auto_moe), cmocka_unit_test(test_auto_ngl_multi),
       cmocka_unit_test(test_auto_moe_multi), cmocka_unit_test(test_overrides_no_pipeline),
       cmocka_unit_test(test_host_copies_sized), cmocka_unit_test(test_cuda_moe_reduce), cmocka_unit_test(test_deltanet_gpu), cmocka_unit_test(test_fa_mask_and_copies), cmocka_unit_test(test_cpu_host_memory), cmocka_unit_test(test_gpu_host_memory),
