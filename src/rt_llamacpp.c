@@ -719,7 +719,15 @@ static void lc_place(lc *l, lc_range *r, lc_range *rg, const inv_tensor *t, cons
 static void lc_tied_output(lc *l, const inv_tensor *t, const ggml_type_info *g, uint64_t b) {
   int dev = lc_layer_dev(l, l->n_layer);
   if (l->metal && l->mmap && dev >= 0) return;
-  lc_add_buffer(l, t, g, b, dev, lc_host_buft(l, t, g, true), 1, true);
+  if (lc_add_buffer(l, t, g, b, dev, lc_host_buft(l, t, g, true), 1, true)) return;
+  /* the output in token_embd's (host, plain) buffer type: create_tensor's TENSOR_DUPLICATED returns
+  ** token_embd itself when ggml_get_tensor finds it in that context already, but Gemma 4's
+  ** load_arch_tensors (src/models/gemma4.cpp, 80fb11a) creates the output before tok_embd, so the
+  ** output is a tensor of its own and tok_embd a second one of the same name: without mmap both are
+  ** allocated in the CPU buffer (make conformance gemma4 with mmap off: 2.00 MiB, the 4096 x 256 F16
+  ** token_embd, above vramfit before); with mmap both are views of the mapping */
+  if (!l->mmap && strcmp(l->m->arch, "gemma4") == 0)
+    l->host_plain = acc_add(&l->c->acc, l->host_plain, lc_pad(b, LC_CPU_ALIGN));
 }
 
 /* A gated DeltaNet hybrid (Qwen3-Next, Qwen3.5 / 3.6: full_attention_interval p) has its

@@ -22,7 +22,7 @@
 
 /* the generated files' paths: $TMPDIR (else /tmp)/vf_test_lc_<pid>_<name>.gguf, so that two
 ** runs at once do not overwrite each other's files; removed by teardown */
-static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "granhn", "granmn", "q2m", "nemoh", "falh1", "jamba", "nemom", "hym", "g4", "g4p", "g4m", "kl", "lfm2kv", "mamba", "mamba2", "g4kvs", "mamba2r", "arcee", "apertus", "nemo", "olmo3", "stablelm", "exaone", "starcoder", "dbrx", "ling2", "gpt2", "gptneox", "phi2", "bloom", "falcon", "sc2", "unknown"};
+static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "granhn", "granmn", "q2m", "nemoh", "falh1", "jamba", "nemom", "hym", "g4", "g4p", "g4m", "kl", "lfm2kv", "mamba", "mamba2", "g4kvs", "mamba2r", "arcee", "apertus", "nemo", "olmo3", "stablelm", "exaone", "starcoder", "dbrx", "ling2", "gpt2", "gptneox", "phi2", "bloom", "falcon", "sc2", "g4t", "unknown"};
 #define LC_NFILES (sizeof LC_FILES / sizeof LC_FILES[0])
 static char lc_paths[LC_NFILES][512];
 
@@ -2890,6 +2890,7 @@ static void set_g4p(mk_llama *o) {
   set_g4(o), o->g_heads_kv = 0, o->k_eq_v = 0, o->kv_shared = 3, o->double_wide = 1, o->ple = 32;
 }
 static void set_g4m(mk_llama *o) { set_g4(o), o->experts = 4, o->experts_used = 2; }
+static void set_g4t(mk_llama *o) { o->experts = 0, o->experts_used = 0, o->head_dim = 64, o->swa = 128, o->tied = true; }
 #define G4_CFG "model_type = 'gemma4_text', hidden_size = 256, num_hidden_layers = 6, num_attention_heads = 4, " \
   "num_key_value_heads = 2, head_dim = 64, global_head_dim = 128, vocab_size = 4096, intermediate_size = 512, " \
   "sliding_window = 128, layer_types = { 'sliding_attention', 'sliding_attention', 'full_attention', " \
@@ -2942,6 +2943,23 @@ static void test_gguf_gemma4(void **state) {
               6840864, 2883584);
   gemma4_case(e, "g4m", set_g4m, "attention_k_eq_v = true, num_global_key_value_heads = 1, enable_moe_block = true, "
               "num_experts = 4, top_k_experts = 2, moe_intermediate_size = 128", 7163160, 3670016);
+  /* the tied output without mmap: Gemma 4's load_arch_tensors creates the output (TENSOR_DUPLICATED)
+  ** before tok_embd, so create_tensor finds no token_embd to return and token_embd is a second tensor
+  ** of the CPU context: llama.cpp 80fb11a's CPU model buffer holds the 4096 x 256 F16 table twice
+  ** (make conformance gemma4: 11,695,552 B with mmap off, 9,598,400 with it; vramfit gave 9,598,400
+  ** for both before) */
+  json_t *m = run(e, lcp("g4"), NEWER_RT, 2048, 1);
+  assert_int_equal(tu_int(m, "runtime.cpu_model_buffer_bytes"), 11695552);
+  json_decref(m);
+  m = run(e, lcp("g4"), "device = \"cpu\", cpu_features = \"none\", use_mmap = true, flash_attn = true", 2048, 1);
+  assert_int_equal(tu_int(m, "runtime.cpu_model_buffer_bytes"), 9598400);
+  json_decref(m);
+  newer_write(lcp("g4t"), "gemma3", 6, set_g4t); /* gemma3 creates tok_embd first: the output is that tensor */
+  m = run(e, lcp("g4t"), NEWER_RT, 2048, 1);
+  json_t *m2 = run(e, lcp("g4t"), "device = \"cpu\", cpu_features = \"none\", use_mmap = true, flash_attn = true", 2048, 1);
+  assert_int_equal(tu_int(m, "runtime.cpu_model_buffer_bytes"), tu_int(m2, "runtime.cpu_model_buffer_bytes"));
+  json_decref(m);
+  json_decref(m2);
   /* two head sizes (sliding 2 x 64, full 1 x 128), K as V on the full layers */
   g4_near(e, "g4", NEWER_RT G4_UB, 2048, 9982968, 0, "gemma4, 2048 cells");
   g4_near(e, "g4", NEWER_NOFA G4_UB, 2048, 27330714, 0, "gemma4, 2048 cells, no flash attention");
