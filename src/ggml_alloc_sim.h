@@ -93,7 +93,10 @@ enum {
   ** (ssm_alpha, or qwen3next's fused ssm_beta_alpha) with ssm_dt as its bias, ssm_a, beta's
   ** projection (ssm_beta) and the gated norm (ssm_norm) */
   LW_DN_Z = 56, LW_DN_CONV = 58, LW_DN_ALPHA = 60, LW_DN_A = 62, LW_DN_BETA = 64, LW_DN_NORM = 66,
-  LW_N = 68, LW_BIAS = 1
+  /* the embeddings' norm (bloom's tok_norm, GGUF token_embd_norm, Hugging Face
+  ** word_embeddings_layernorm): an input-layer (host) tensor of the output layer's row */
+  LW_TOK_NORM = 68,
+  LW_N = 70, LW_BIAS = 1
 };
 
 typedef struct lc_graph_spec {

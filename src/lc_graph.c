@@ -973,8 +973,10 @@ static int lg_inputs(lg *l) {
   l->out_ids = gs_leaf(l->g, acc_mul(&l->a, sp->n_out ? sp->n_out : T, 4));
   int embd = lg_op(l, lg_f32(l, sp->hidden, T), GS_NOOFFLOAD, lg_w(l, LW_TOKEN_EMBD),
                    tokens); /* get_rows from token_embd, a host tensor */
-  /* bloom.cpp: the embeddings' LayerNorm (tok_norm, tok_norm_b), reached first by layer 0 */
-  if (sp->embd_norm) return lg_norm(l, embd, LW_TOKEN_EMBD);
+  /* bloom.cpp: the embeddings' LayerNorm (tok_norm, tok_norm_b: input-layer tensors, on the host
+  ** with token_embd; its MUL is offloaded to the first GPU, which copies tok_norm, not token_embd),
+  ** reached first by layer 0 */
+  if (sp->embd_norm) return lg_norm(l, embd, LW_TOK_NORM);
   if (!sp->learned_pos) return embd;
   /* starcoder.cpp: pos = get_rows(pos_embd, inp_pos), then inpL + pos (in place on inpL) */
   int pos = lg_op(l, lg_f32(l, sp->hidden, T), GS_NOOFFLOAD, lg_w(l, LW_TOKEN_EMBD), l->pos);

@@ -1010,6 +1010,7 @@ static const lc_wname LC_WNAMES[] = {
     {".attention_layernorm", LW_ATTN_NORM}, {".feedforward_layernorm", LW_FFN_NORM},
     {"ln_1.", LW_ATTN_NORM}, {"ffn_norm", LW_FFN_NORM}, {"post_attention_layernorm", LW_FFN_NORM},
     {"ln_2.", LW_FFN_NORM}, {"output_norm", LW_OUT_NORM}, {"final_layer_norm", LW_OUT_NORM},
+    {"word_embeddings_layernorm", LW_TOK_NORM}, {"token_embd_norm", LW_TOK_NORM},
     {"model.norm.", LW_OUT_NORM}, {"ln_f.", LW_OUT_NORM},
 };
 
@@ -1104,7 +1105,7 @@ static uint64_t *lc_weight_table(lc *l, const lc_graph_spec *sp) {
     const ggml_type_info *g = lc_tensor_type(t);
     uint64_t b = lc_tensor_bytes(l, t, g);
     long il = lc_first_index(t->name);
-    if (kind >= LW_OUT_NORM && kind <= LW_TOKEN_EMBD + LW_BIAS) {
+    if ((kind >= LW_OUT_NORM && kind <= LW_TOKEN_EMBD + LW_BIAS) || (kind & ~LW_BIAS) == LW_TOK_NORM) {
       lc_wadd(l, wb, l->n_layer, kind, t, g, b, 1);
       if (kind == LW_TOKEN_EMBD && !has_head && l->m->tied_embeddings) lc_wadd(l, wb, l->n_layer, LW_OUTPUT, t, g, b, 1);
     } else if (il >= 0 && (uint64_t)il < l->n_layer) {

@@ -2873,6 +2873,29 @@ static void test_ln_archs_replay(void **state) {
   dense_compute(*state, lcp("sc2"), NEWER_RT UB512 Q8_CACHE, 8192, 11057152, 0, "starcoder2, q8_0, 8192 cells");
 }
 
+/* bloom's embeddings' LayerNorm on a GPU: tok_norm and tok_norm_b are input-layer tensors (llama.cpp
+** bloom's load_arch_tensors creates them beside tok_embd, on the host); the first GPU takes the norm's
+** MUL (ggml_backend_offload_op: 512 rows) and copies tok_norm, {hidden} f32, into its compute buffer,
+** not token_embd. A BLOOM at vocab V and at 2 V (the output on the GPU, 4 output rows) differs in the
+** GPU's compute buffer by at most the 4 rows of logits V x 4 x 4 B, aligned; with token_embd copied
+** it differed by V x hidden at the weight's type (Q4_K_M's Q6_K), +0.75 GiB on bloomz-7b1 */
+static void test_bloom_tok_norm_gpu(void **state) {
+  long long cb[2];
+  for (int i = 0; i < 2; i++) {
+    char text[640];
+    json_t *j = NULL;
+    snprintf(text, sizeof text, "return { model = { arch = 'bloom', config = { model_type = 'bloom', hidden_size = 4096, "
+             "n_head = 32, n_layer = 30, vocab_size = %d } }, dtype = 'fp16', quant = 'gguf:Q4_K_M', gpu = 'H200', "
+             "runtime = { name = 'llamacpp' }, workload = { kind = 'inference', context = 4096, concurrency = 4 } }",
+             250880 * (i + 1));
+    assert_int_equal(tu_eval(*state, text, &j), VF_OK);
+    assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
+    cb[i] = tu_int(j, "runtime.compute_buffer_bytes");
+    json_decref(j);
+  }
+  assert_true(cb[1] >= cb[0] && cb[1] - cb[0] <= 250880LL * 4 * 4 + 256);
+}
+
 /* gemma4 (Gemma 4; conversion/gemma.py Gemma4Model, src/models/gemma4.cpp): 6 layers, full attention
 ** at 2 and 5 (head 128), sliding (window 128) head 64 x 2 KV heads, tied. g4: the full layers 1 KV
 ** head, K as V (no attn_v: 31B / 26B-A4B); g4p: the last 3 layers share the caches of layers 1 and 2,
@@ -3368,7 +3391,7 @@ int main(void) {
       cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_gpu_partial_copies),
       cmocka_unit_test(test_bad_knobs),        cmocka_unit_test(test_outputs_max),
       cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_recurrent_parallel), cmocka_unit_test(test_recurrent_shortconv), cmocka_unit_test(test_shortconv_compute), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_fit_launch_catalog), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_shexp_inexact), cmocka_unit_test(test_fit_n_cpu_moe),
-      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_hybrid_kv_not_list), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_arch_families_c_llamacpp), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl), cmocka_unit_test(test_granite_nope_replay), cmocka_unit_test(test_qwen2moe_gate_replay), cmocka_unit_test(test_nemotron_h_replay), cmocka_unit_test(test_falcon_h1_replay), cmocka_unit_test(test_jamba_replay), cmocka_unit_test(test_mamba_replay), cmocka_unit_test(test_gguf_metadata_refused), cmocka_unit_test(test_gguf_new_archs), cmocka_unit_test(test_gguf_gemma4), cmocka_unit_test(test_gguf_kimi_linear), cmocka_unit_test(test_chunked_nofa_exact), cmocka_unit_test(test_gguf_dense_archs), cmocka_unit_test(test_gguf_dbrx_ling), cmocka_unit_test(test_dense_archs_replay), cmocka_unit_test(test_gguf_ln_archs), cmocka_unit_test(test_ln_archs_replay),
+      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_hybrid_kv_not_list), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_arch_families_c_llamacpp), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl), cmocka_unit_test(test_granite_nope_replay), cmocka_unit_test(test_qwen2moe_gate_replay), cmocka_unit_test(test_nemotron_h_replay), cmocka_unit_test(test_falcon_h1_replay), cmocka_unit_test(test_jamba_replay), cmocka_unit_test(test_mamba_replay), cmocka_unit_test(test_gguf_metadata_refused), cmocka_unit_test(test_gguf_new_archs), cmocka_unit_test(test_gguf_gemma4), cmocka_unit_test(test_gguf_kimi_linear), cmocka_unit_test(test_chunked_nofa_exact), cmocka_unit_test(test_gguf_dense_archs), cmocka_unit_test(test_gguf_dbrx_ling), cmocka_unit_test(test_dense_archs_replay), cmocka_unit_test(test_gguf_ln_archs), cmocka_unit_test(test_ln_archs_replay), cmocka_unit_test(test_bloom_tok_norm_gpu),
       cmocka_unit_test(test_auto_moe), cmocka_unit_test(test_auto_ngl_multi),
       cmocka_unit_test(test_auto_moe_multi), cmocka_unit_test(test_overrides_no_pipeline),
       cmocka_unit_test(test_host_copies_sized), cmocka_unit_test(test_cuda_moe_reduce), cmocka_unit_test(test_deltanet_gpu), cmocka_unit_test(test_fa_mask_and_copies), cmocka_unit_test(test_cpu_host_memory), cmocka_unit_test(test_gpu_host_memory),
