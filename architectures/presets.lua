@@ -1741,4 +1741,17 @@ models["inclusionAI/Ling-flash-2.0"] = { arch = "bailing_moe_v2", config = {
 aliases["inclusionAI/Ring-mini-2.0"] = "inclusionAI/Ling-mini-2.0"
 aliases["inclusionAI/Ring-flash-2.0"] = "inclusionAI/Ling-flash-2.0"
 
+-- --- arch-moe2: MiniCPM3 (minicpm3). MiniCPM3-4B's config.json fields as transformers' MiniCPM3Config
+-- carries them as its defaults ("Defaults match the openbmb/MiniCPM3-4B checkpoint",
+-- models/minicpm3/configuration_minicpm3.py) and vLLM's test fixtures quote them: hidden 2560, 62 layers,
+-- 40 heads (40 KV heads), 6400, vocab 73448, q_lora 768, kv_lora 256, qk_nope 64, qk_rope 32 (v_head_dim
+-- absent: hidden / heads = 64), 32768 positions, scale_emb 12, scale_depth 1.4, dim_model_base 256,
+-- tied. Its longrope rope_scaling (short / long factors over 32 rotary dims) is left out: no shape.
+models["openbmb/MiniCPM3-4B"] = { arch = "minicpm3", config = {
+  architectures = { "MiniCPM3ForCausalLM" }, model_type = "minicpm3", hidden_size = 2560,
+  num_hidden_layers = 62, num_attention_heads = 40, num_key_value_heads = 40, intermediate_size = 6400,
+  vocab_size = 73448, q_lora_rank = 768, kv_lora_rank = 256, qk_nope_head_dim = 64, qk_rope_head_dim = 32,
+  max_position_embeddings = 32768, rms_norm_eps = 1e-05, rope_theta = 10000.0, scale_emb = 12,
+  scale_depth = 1.4, dim_model_base = 256, tie_word_embeddings = true, torch_dtype = "bfloat16" } }
+
 return { models = models, aliases = aliases }

@@ -454,7 +454,35 @@ static est_fn find_module(const scenario *s) {
   return NULL;
 }
 
+/* The KV layout a serving runtime caches where a kv group names it in expanded_by (model.h):
+** the group's expanded per-head K and V in place of its own (transformers always takes them:
+** src/infer.c tf_cache_layout). MiniCPM3: llama.cpp's minicpm3 graph (src/llama-model.cpp
+** LLM_ARCH_MINICPM3) stores K of n_embd_head_k = qk_nope + qk_rope and V of n_embd / n_head per
+** head; vLLM's minicpm3.py builds Attention(num_heads, qk_head_dim, num_kv_heads=num_heads), one
+** head size for K and V, and pads V to qk_head_dim (F.pad before self.attn): its V is the K width.
+** SGLang's minicpm3.py caches the latent (RadixAttention with num_kv_heads 1, kv_lora_rank +
+** qk_rope_head_dim), the group's own layout. Returns whether out differs from in. */
+static bool est_runtime_layout(const model_desc *in, const char *runtime, model_desc *out) {
+  unsigned bit = strcmp(runtime, "vllm") == 0 ? KV_BY_VLLM
+                 : strcmp(runtime, "sglang") == 0 ? KV_BY_SGLANG
+                 : strcmp(runtime, "llamacpp") == 0 ? KV_BY_LLAMACPP : 0;
+  bool any = false;
+  for (int i = 0; i < in->n_kv && bit; i++) any = any || (in->kv[i].expanded_by & bit);
+  if (!any) return false;
+  *out = *in;
+  for (int i = 0; i < out->n_kv; i++) {
+    kv_group *g = &out->kv[i];
+    if (!(g->expanded_by & bit)) continue;
+    g->kv_heads = g->expanded_heads, g->k_dim = g->expanded_k_dim, g->v_dim = g->expanded_v_dim;
+    if (bit == KV_BY_VLLM && g->v_dim && g->v_dim < g->k_dim) g->v_dim = g->k_dim;
+    g->bytes = g->fp8_bytes = 0; /* in the KV dtype */
+  }
+  return true;
+}
+
 int estimate_run(const model_desc *m, const scenario *s, estimate *out, char *err, size_t errlen) {
+  model_desc served; /* on the stack, as infer_transformers keeps its layout */
+  if (s->kind == WL_INFERENCE && est_runtime_layout(m, s->runtime, &served)) m = &served;
   ectx c = {m, s, out, {0, false}, err, errlen, false};
   memset(out, 0, sizeof *out);
   budget_init(&out->b);

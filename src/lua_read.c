@@ -211,6 +211,29 @@ static void rd_kv_group(rd *r, size_t i, kv_group *g) {
     rd_fail(r, "kv[%zu].expanded_heads: needed with expanded_k_dim / expanded_v_dim (the heads transformers caches)", i);
   if (!r->failed && expanded && !g->expanded_k_dim)
     rd_fail(r, "kv[%zu].expanded_k_dim: needed with expanded_heads (the per-head key width transformers caches)", i);
+  /* expanded_by: the serving runtimes that cache the expanded layout as transformers does */
+  g->expanded_by = 0;
+  int eb = rd_get(r, -1, "expanded_by");
+  if (eb == LUA_TTABLE && !r->failed) {
+    static const struct { const char *name; unsigned bit; } by[] = {
+        {"vllm", KV_BY_VLLM}, {"sglang", KV_BY_SGLANG}, {"llamacpp", KV_BY_LLAMACPP}};
+    size_t n = lua_rawlen(r->L, -1);
+    for (size_t k = 1; k <= n && !r->failed; k++) {
+      lua_rawgeti(r->L, -1, (lua_Integer)k);
+      const char *nm = lua_type(r->L, -1) == LUA_TSTRING ? lua_tostring(r->L, -1) : NULL;
+      unsigned bit = 0;
+      for (size_t j = 0; nm && j < sizeof by / sizeof *by; j++)
+        if (strcmp(nm, by[j].name) == 0) bit = by[j].bit;
+      lua_pop(r->L, 1);
+      if (!bit) rd_fail(r, "kv[%zu].expanded_by[%zu]: expected \"vllm\", \"sglang\" or \"llamacpp\"", i, k);
+      g->expanded_by |= bit;
+    }
+  } else if (eb != LUA_TNIL && !r->failed) {
+    rd_fail(r, "kv[%zu].expanded_by: expected a list of runtime names", i);
+  }
+  lua_pop(r->L, 1);
+  if (!r->failed && g->expanded_by && !g->expanded_heads)
+    rd_fail(r, "kv[%zu].expanded_by: needs expanded_heads / expanded_k_dim (the layout those runtimes cache)", i);
   /* layer_ids: the group's layers (0-based), one per layer, when known */
   int ty = rd_get(r, -1, "layer_ids");
   if (ty == LUA_TTABLE && !r->failed) {

@@ -25,6 +25,8 @@
 ** gated DeltaNet: conv + SSM state, in the model dtype). */
 typedef enum kv_kind { KV_ATTN = 0, KV_CHUNKED, KV_CROSS, KV_STATE } kv_kind;
 
+enum { KV_BY_VLLM = 1, KV_BY_SGLANG = 2, KV_BY_LLAMACPP = 4 };
+
 typedef struct kv_group {
   uint64_t layers, kv_heads, k_dim, v_dim;
   uint64_t window; /* 0: full attention; else tokens a sliding-window layer keeps */
@@ -44,8 +46,13 @@ typedef struct kv_group {
   ** group's own kv_heads / k_dim / v_dim). DeepseekV3Attention.forward (transformers
   ** models/deepseek_v3/modeling_deepseek_v3.py) up-projects the MLA latent through kv_b_proj and
   ** passes past_key_values.update key_states of num_heads x (qk_nope + qk_rope) and value_states
-  ** of num_heads x v_head_dim, in the KV dtype; only src/infer.c reads them. */
+  ** of num_heads x v_head_dim, in the KV dtype; src/infer.c reads them (and src/estimate.c for
+  ** the runtimes expanded_by names). */
   uint64_t expanded_heads, expanded_k_dim, expanded_v_dim;
+  /* expanded_by: the serving runtimes (KV_BY_* bits) that cache the expanded layout too, in place
+  ** of the group's own (MiniCPM3: vLLM's minicpm3.py and llama.cpp's minicpm3 graph keep per-head
+  ** K and V, SGLang the latent); 0: transformers alone. src/estimate.c est_runtime_layout. */
+  unsigned expanded_by;
   /* KV_STATE: which layers (0-based) the group's are, when the description lists them
   ** (layer_ids; LFM2's conv layers); has_ids false: not given (the runtimes assume a period) */
   bool has_ids;

@@ -449,6 +449,37 @@ static void test_mla_expanded_cache(void **state) {
   json_decref(j);
 }
 
+/* MiniCPM3-4B (62 layers, 40 heads, kv_lora_rank 256, qk_nope 64, qk_rope 32, V hidden / heads = 64)
+** caches a token and layer as each runtime's source stores it (architectures/minicpm3.lua,
+** src/estimate.c est_runtime_layout), bf16: SGLang the latent (minicpm3.py RadixAttention, one head of
+** 256 + 32): 62 x 288 x 2 = 35,712 B; vLLM per-head K and V padded to qk_head_dim (minicpm3.py
+** Attention(num_heads, 96), F.pad of V): 62 x 40 x (96 + 96) x 2 = 952,320 B, in plain 16-token blocks
+** (no MLA backend); llama.cpp per-head K 96 and V 64 (n_embd_head_v = n_embd / n_head): 62 x 40 x 160
+** x 2 = 793,600 B, 32768 cells 26,004,684,800 B; transformers (remote code: the up-projected K and V)
+** the same, 4096 tokens x 2 sequences: 6,501,171,200 B. */
+static void test_minicpm3_cache_by_runtime(void **state) {
+  const char *m = "model = 'openbmb/MiniCPM3-4B', dtype = 'bf16', gpu = 'H100-SXM-80GB'";
+  assert_int_equal(category(*state, m, "", ", context = 4096, concurrency = 2", "kv_cache"), 62LL * 40 * 160 * 2 * 8192);
+  assert_int_equal(category(*state, m, "", ", context = 4096, concurrency = 2", "kv_cache"), 6501171200LL);
+  static const struct { const char *rt; long long per_token; } want[] = {
+      {"sglang", 35712}, {"vllm", 952320}, {"llamacpp", 793600}};
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+    char text[600];
+    snprintf(text, sizeof text, "return { %s, runtime = { name = '%s' }, workload = { kind = 'inference', "
+                                "context = 32768 } }", m, want[i].rt);
+    json_t *j = NULL;
+    if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s\n-> %s", text, vf_engine_error(*state));
+    assert_int_equal(tu_int(j, "model.kv_bytes_per_token"), want[i].per_token);
+    if (strcmp(want[i].rt, "vllm") == 0) {
+      long long kv = tu_int(j, "runtime.kv_cache_bytes"), bs = tu_int(j, "runtime.block_size");
+      assert_int_equal(bs, 16);
+      assert_int_equal(tu_int(j, "runtime.num_gpu_blocks"), kv / (bs * 952320));
+    }
+    if (strcmp(want[i].rt, "llamacpp") == 0) assert_int_equal(tu_category(j, "kv_cache"), 26004684800LL);
+    json_decref(j);
+  }
+}
+
 /* DeepSeek-V3.2 (DeepseekV32ForCausalLM) and GLM-5 (GlmMoeDsaForCausalLM) are in no transformers 4.x
 ** release (their model_doc pages: contributed 2026-06-10 and 2026-02-09): refused below 5.0, the
 ** default 4.57 included. From 5.0: the expanded MLA K/V plus the indexer's keys, 128 wide in bf16
@@ -482,6 +513,7 @@ int main(void) {
       cmocka_unit_test(test_cache_knob_errors),
       cmocka_unit_test(test_fused_experts_rounding),
       cmocka_unit_test(test_mla_expanded_cache), cmocka_unit_test(test_sparse_mla_versions),
+      cmocka_unit_test(test_minicpm3_cache_by_runtime),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -665,11 +665,14 @@ local function block_size(n, knobs, code, v)
   local given = knobs.block_size
   if given ~= nil and given <= 0 then E.fail("runtime.block_size", "expected a positive number of tokens, got %s", tostring(given)) end
   -- an MLA model as the C core tells one (src/estimate.c est_model_mla): an attention group
-  -- caching one latent per token, v_dim 0 or absent
+  -- caching one latent per token, v_dim 0 or absent; not a group vLLM caches expanded
+  -- (expanded_by: MiniCPM3's per-head K/V, src/estimate.c est_runtime_layout)
   local mla = false
   for _, g in ipairs(n.model.desc.kv or {}) do
     local attn = g.kind == nil or g.kind == "attention"
-    mla = mla or (attn and (g.v_dim or 0) == 0 and (g.k_dim or 0) > 0)
+    local expanded = false
+    for _, r in ipairs(g.expanded_by or {}) do expanded = expanded or r == "vllm" end
+    mla = mla or (attn and not expanded and (g.v_dim or 0) == 0 and (g.k_dim or 0) > 0)
   end
   local era
   for _, e in ipairs(MLA_ERAS) do

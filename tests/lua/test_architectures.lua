@@ -24,6 +24,8 @@ ARCH_FILES[#ARCH_FILES + 1] = "idefics3"
 ARCH_FILES[#ARCH_FILES + 1] = "glm4v"
 -- arch-moe
 for _, n in ipairs { "dbrx", "bailing_moe" } do ARCH_FILES[#ARCH_FILES + 1] = n end
+-- arch-moe2
+ARCH_FILES[#ARCH_FILES + 1] = "minicpm3"
 
 -- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
 -- models_README.md derives / that public model cards report, as noted).
@@ -523,6 +525,11 @@ EXPECTED_KV_BF16["bigcode/starcoderbase-1b"] = 2 * 24 * 1 * 128 * 2  -- 12,288
 -- (mlx-community/EXAONE-3.5-7.8B-Instruct-4bit) reports.
 EXPECTED_PARAMS["LGAI-EXAONE/EXAONE-3.5-7.8B-Instruct"]  = 7818448896
 EXPECTED_KV_BF16["LGAI-EXAONE/EXAONE-3.5-7.8B-Instruct"] = 2 * 32 * 8 * 128 * 2  -- 131,072
+-- MiniCPM3-4B: no exact published count found (the Hub's and the card's "4B"); the inventory's, by hand:
+-- 62 x (q_a 1,966,080 + q_a norm 768 + q_b 2,949,120 + kv_a 737,280 + kv_a norm 256 + kv_b 1,310,720
+-- + o 6,553,600 + MLP 49,152,000 + norms 5,120 = 62,674,944) + 188,026,880 (tied) + 2,560.
+EXPECTED_PARAMS["openbmb/MiniCPM3-4B"]  = 4073875968
+EXPECTED_KV_BF16["openbmb/MiniCPM3-4B"] = 62 * (256 + 32) * 2  -- 35,712: the latent, as SGLang caches it
 
 local passed, failed = 0, 0
 local function check(ok, msg)
@@ -572,7 +579,8 @@ local TENSOR_KEYS = { name = 1, shape = 1, count = 1, role = 1, dtype = 1, gguf_
   buffer = 1 }  -- buffer: a persistent buffer (nn.param opts.buffer; gemma4 layer_scalar)
 local KV_KEYS = { layers = 1, kv_heads = 1, k_dim = 1, v_dim = 1, window = 1, mla = 1, kind = 1, tokens = 1,
   state_elems = 1, conv_elems = 1, layer_ids = 1, bytes = 1, fp8_bytes = 1,
-  expanded_heads = 1, expanded_k_dim = 1, expanded_v_dim = 1 }  -- expanded_*: what transformers caches
+  expanded_heads = 1, expanded_k_dim = 1, expanded_v_dim = 1,  -- expanded_*: what transformers caches
+  expanded_by = 1 }  -- the serving runtimes that cache it too (MiniCPM3: vllm, llamacpp)
 local KV_KINDS = { attention = 1, chunked = 1, cross = 1, mamba = 1 }
 local BLOCK_KEYS = { q_dim = 1, kv_dim = 1, ffn_dim = 1, gated = 1, norm = 1, experts = 1,
   experts_per_tok = 1, expert_ffn = 1, dense_ffn = 1, parallel_residual = 1, moe_norm = 1, moe_scaled = 1 }
@@ -680,6 +688,11 @@ local function validate(id, d)
     need(g.expanded_heads == nil or not state and g.kind ~= "cross" and posint(g.expanded_heads) and posint(g.expanded_k_dim)
          and (g.expanded_v_dim == nil or nonneg(g.expanded_v_dim)), tag .. ": expanded_heads / k_dim / v_dim (transformers' cached layout)")
     need(g.expanded_k_dim == nil and g.expanded_v_dim == nil or g.expanded_heads ~= nil, tag .. ": expanded_k_dim / v_dim need expanded_heads")
+    local by_ok = g.expanded_by == nil or type(g.expanded_by) == "table" and g.expanded_heads ~= nil
+    for _, r in ipairs(by_ok and g.expanded_by or {}) do
+      by_ok = by_ok and (r == "vllm" or r == "sglang" or r == "llamacpp")
+    end
+    need(by_ok, tag .. ": expanded_by (vllm / sglang / llamacpp, with expanded_heads)")
     local n = posint(g.layers) and g.layers or 0
     -- a group of fixed bytes (DeepSeek-V3.2's indexer keys) sits beside the attention of its layers
     if g.bytes then n = 0 end
@@ -1658,6 +1671,29 @@ do
   -- without kda_layers the KDA layers are the others
   c = cfg_of(id); c.linear_attn_config.kda_layers = nil
   check(params(build("kimi_linear", c)) == 49122681728, "Kimi-Linear: kda_layers derived from full_attn_layers")
+end
+-- ---- arch-moe2: MiniCPM3's per-runtime layouts and its refusals
+do
+  local id = "openbmb/MiniCPM3-4B"
+  local d = build("minicpm3", cfg_of(id))
+  local g = d.kv[1]
+  check(g.mla and g.kv_heads == 1 and g.k_dim == 288 and g.v_dim == 0, "MiniCPM3: latent group (SGLang)")
+  check(g.expanded_heads == 40 and g.expanded_k_dim == 96 and g.expanded_v_dim == 64
+        and #g.expanded_by == 2 and g.expanded_by[1] == "vllm" and g.expanded_by[2] == "llamacpp",
+        "MiniCPM3: per-head K 96 / V 64 for transformers, vLLM and llama.cpp")
+  local names = {}
+  for _, t in ipairs(d.tensors) do names[t.name] = t end
+  check(names["model.layers.*.self_attn.kv_b_proj.weight"].shape[1] == 40 * 128
+        and names["model.layers.*.self_attn.o_proj.weight"].shape[2] == 40 * 64 and names["lm_head.weight"] == nil,
+        "MiniCPM3: kv_b_proj {40 x (64 + 64), 256}, o_proj {2560, 40 x 64}, tied")
+  local c = cfg_of(id); c.tie_word_embeddings = false
+  check(params(build("minicpm3", c)) == 4073875968 + 73448 * 2560, "MiniCPM3: an untied lm_head")
+  c = cfg_of(id); c.kv_lora_rank = nil
+  local ok, err = pcall(build, "minicpm3", c)
+  check(not ok and tostring(err):find("kv_lora_rank", 1, true), "MiniCPM3: a missing kv_lora_rank names the field")
+  c = cfg_of(id); c.num_attention_heads = 48
+  ok, err = pcall(build, "minicpm3", c)
+  check(not ok and tostring(err):find("v_head_dim", 1, true), "MiniCPM3: hidden not divisible by heads needs v_head_dim")
 end
 -- ---- gemma4: a malformed audio tower config is refused, naming the field
 do

@@ -1,0 +1,1 @@
+return { model = { arch = "minicpm3", config = { architectures = { "MiniCPM3ForCausalLM" }, model_type = "minicpm3", hidden_size = 2560, num_hidden_layers = 62, num_attention_heads = 40, intermediate_size = 6400, vocab_size = 73448, q_lora_rank = 768, qk_nope_head_dim = 64, qk_rope_head_dim = 32 } }, workload = { kind = "inference", context = 1024 }, gpu = "H200" }
