@@ -1754,4 +1754,33 @@ models["openbmb/MiniCPM3-4B"] = { arch = "minicpm3", config = {
   max_position_embeddings = 32768, rms_norm_eps = 1e-05, rope_theta = 10000.0, scale_emb = 12,
   scale_depth = 1.4, dim_model_base = 256, tie_word_embeddings = true, torch_dtype = "bfloat16" } }
 
+-- --- arch-moe2: Arcee AFMoE (afmoe). Trinity-Nano-Preview's config.json as AWS Neuron's NxD Inference port
+-- quotes it field by field ("matches arcee-ai/Trinity-Nano-Preview/config.json": hidden 1024, 56 layers, 8/2
+-- heads of 128, 3072, moe 256, 128 experts top 8, one shared, 2 dense layers, sliding_window 2048, a global
+-- layer every 4th, 131072 positions, vocab 200192, route_scale 2.826, sigmoid, untied), and Trinity-Mini's
+-- as its overrides (hidden 2048, 32 layers, 32/4 heads, 6144, moe 1024) and a public config-parsing test
+-- quote them (layer_types "sliding x 3, full" x 8).
+local function trinity(o)
+  local c = { architectures = { "AfmoeForCausalLM" }, model_type = "afmoe", head_dim = 128, hidden_act = "silu",
+    global_attn_every_n_layers = 4, max_position_embeddings = 131072, mup_enabled = true, n_group = 1,
+    num_expert_groups = 1, num_experts = 128, num_experts_per_tok = 8, num_limited_groups = 1,
+    num_shared_experts = 1, num_dense_layers = 2, rms_norm_eps = 1e-05, rope_theta = 10000, route_norm = true,
+    route_scale = 2.826, score_func = "sigmoid", sliding_window = 2048, tie_word_embeddings = false,
+    topk_group = 1, vocab_size = 200192, torch_dtype = "bfloat16" }
+  for k, v in pairs(o) do c[k] = v end
+  return c
+end
+models["arcee-ai/Trinity-Nano-Preview"] = { arch = "afmoe", config = trinity {
+  hidden_size = 1024, intermediate_size = 3072, moe_intermediate_size = 256, num_attention_heads = 8,
+  num_key_value_heads = 2, num_hidden_layers = 56 } }
+models["arcee-ai/Trinity-Mini"] = { arch = "afmoe", config = trinity {
+  hidden_size = 2048, intermediate_size = 6144, moe_intermediate_size = 1024, num_attention_heads = 32,
+  num_key_value_heads = 4, num_hidden_layers = 32, layer_types = (function()
+    local lt = {}
+    for i = 1, 32 do lt[i] = i % 4 == 0 and "full_attention" or "sliding_attention" end
+    return lt
+  end)() } }
+aliases["arcee-ai/Trinity-Nano-Base"] = "arcee-ai/Trinity-Nano-Preview"
+aliases["arcee-ai/Trinity-Mini-Base"] = "arcee-ai/Trinity-Mini"
+
 return { models = models, aliases = aliases }

@@ -26,6 +26,7 @@ ARCH_FILES[#ARCH_FILES + 1] = "glm4v"
 for _, n in ipairs { "dbrx", "bailing_moe" } do ARCH_FILES[#ARCH_FILES + 1] = n end
 -- arch-moe2
 ARCH_FILES[#ARCH_FILES + 1] = "minicpm3"
+ARCH_FILES[#ARCH_FILES + 1] = "afmoe"
 
 -- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
 -- models_README.md derives / that public model cards report, as noted).
@@ -530,6 +531,17 @@ EXPECTED_KV_BF16["LGAI-EXAONE/EXAONE-3.5-7.8B-Instruct"] = 2 * 32 * 8 * 128 * 2 
 -- + o 6,553,600 + MLP 49,152,000 + norms 5,120 = 62,674,944) + 188,026,880 (tied) + 2,560.
 EXPECTED_PARAMS["openbmb/MiniCPM3-4B"]  = 4073875968
 EXPECTED_KV_BF16["openbmb/MiniCPM3-4B"] = 62 * (256 + 32) * 2  -- 35,712: the latent, as SGLang caches it
+-- Trinity-Nano-Preview: 6,120,003,328, the total a public model-manifest test pins for the repo
+-- ("total_params == 6120003328", "6.120B"): 56 x attention (q, k, v, o, gate_proj, q/k norms) + 2 dense
+-- SwiGLU layers of 3072 + 54 MoE layers (router {128, 1024}, one 256-wide shared expert, 128 experts of
+-- 256, fp32 expert_bias {128}) + four norms a layer + 2 x 200192 x 1024 (untied) + 1024.
+-- Trinity-Mini: no exact published count found (the card's "26B"); the inventory's, the same formula.
+EXPECTED_PARAMS["arcee-ai/Trinity-Nano-Preview"]  = 6120003328
+EXPECTED_PARAMS["arcee-ai/Trinity-Mini"]          = 26123974400
+EXPECTED_KV_BF16["arcee-ai/Trinity-Nano-Preview"] = 2 * 56 * 2 * 128 * 2  -- 57,344 (42 of the 56 layers windowed)
+EXPECTED_KV_BF16["arcee-ai/Trinity-Mini"]         = 2 * 32 * 4 * 128 * 2  -- 65,536 (24 of the 32 windowed)
+EXPECTED_WINDOWS["arcee-ai/Trinity-Nano-Preview"] = { [2048] = 42, full = 14 }
+EXPECTED_WINDOWS["arcee-ai/Trinity-Mini"]         = { [2048] = 24, full = 8 }
 
 local passed, failed = 0, 0
 local function check(ok, msg)
@@ -1694,6 +1706,32 @@ do
   c = cfg_of(id); c.num_attention_heads = 48
   ok, err = pcall(build, "minicpm3", c)
   check(not ok and tostring(err):find("v_head_dim", 1, true), "MiniCPM3: hidden not divisible by heads needs v_head_dim")
+end
+-- ---- arch-moe2: AFMoE (Trinity)
+do
+  local id = "arcee-ai/Trinity-Mini"
+  local d = build("afmoe", cfg_of(id))
+  local names = {}
+  for _, t in ipairs(d.tensors) do names[t.name] = t end
+  check(names["model.layers.*.self_attn.gate_proj.weight"].shape[1] == 32 * 128
+        and names["model.layers.*.self_attn.gate_proj.weight"].count == 32, "AFMoE: the attention output gate")
+  check(names["model.layers.*.mlp.gate_proj.weight"].count == 2 and names["model.layers.*.mlp.router.gate.weight"].count == 30
+        and names["model.layers.*.mlp.experts.*.up_proj.weight"].count == 30 * 128
+        and names["model.layers.*.mlp.shared_experts.down_proj.weight"].shape[2] == 1024
+        and names["model.layers.*.mlp.expert_bias"].dtype == "fp32", "AFMoE: 2 dense layers, 30 MoE layers")
+  check(d.block.experts == 128 and d.block.experts_per_tok == 8 and d.block.ffn_dim == 9 * 1024
+        and d.block.dense_ffn == 6144 and d.block.moe_norm == true and d.block.moe_scaled == true, "AFMoE block")
+  -- without layer_types: every 4th layer global (global_attn_every_n_layers), as AfmoeConfig derives them
+  local c = cfg_of(id); c.layer_types = nil
+  local w = {}
+  for _, g in ipairs(build("afmoe", c).kv) do w[g.window or "full"] = g.layers end
+  check(w[2048] == 24 and w.full == 8, "AFMoE: layer types from global_attn_every_n_layers")
+  c = cfg_of(id); c.sliding_window = nil
+  local ok, err = pcall(build, "afmoe", c)
+  check(not ok and tostring(err):find("sliding_window", 1, true), "AFMoE: a missing sliding_window names the field")
+  c = cfg_of(id); c.num_dense_layers = 40
+  ok, err = pcall(build, "afmoe", c)
+  check(not ok and tostring(err):find("num_dense_layers", 1, true), "AFMoE: num_dense_layers beyond the layers")
 end
 -- ---- gemma4: a malformed audio tower config is refused, naming the field
 do
