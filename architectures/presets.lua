@@ -1783,4 +1783,19 @@ models["arcee-ai/Trinity-Mini"] = { arch = "afmoe", config = trinity {
 aliases["arcee-ai/Trinity-Nano-Base"] = "arcee-ai/Trinity-Nano-Preview"
 aliases["arcee-ai/Trinity-Mini-Base"] = "arcee-ai/Trinity-Mini"
 
+-- --- arch-moe2: LongCat-Flash (longcat_flash). LongCat-Flash-Chat's config.json fields as transformers'
+-- LongcatFlashConfig carries them as its defaults (checkpoint meituan-longcat/LongCat-Flash-Chat) and public
+-- expert-resharding notes quote them: hidden 6144, 28 layers (56 MLA blocks), 64 heads, q_lora 1536,
+-- kv_lora 512, qk_nope 128, qk_rope 64, v 128, ffn 12288, 512 experts of 2048 + 256 zero (identity)
+-- experts, top 12, routed_scaling_factor 6.0, vocab 131072, 131072 positions, untied; the router in
+-- float32 (vLLM FlashConfig's router_dtype).
+models["meituan-longcat/LongCat-Flash-Chat"] = { arch = "longcat_flash", config = {
+  architectures = { "LongcatFlashForCausalLM" }, model_type = "longcat_flash", hidden_size = 6144,
+  num_layers = 28, num_attention_heads = 64, q_lora_rank = 1536, kv_lora_rank = 512, qk_nope_head_dim = 128,
+  qk_rope_head_dim = 64, v_head_dim = 128, ffn_hidden_size = 12288, expert_ffn_hidden_size = 2048,
+  n_routed_experts = 512, zero_expert_num = 256, zero_expert_type = "identity", moe_topk = 12,
+  routed_scaling_factor = 6.0, router_dtype = "float32", mla_scale_q_lora = true, mla_scale_kv_lora = true,
+  vocab_size = 131072, max_position_embeddings = 131072, rope_theta = 10000000.0, rms_norm_eps = 1e-05,
+  tie_word_embeddings = false, torch_dtype = "bfloat16" } }
+
 return { models = models, aliases = aliases }

@@ -27,6 +27,7 @@ for _, n in ipairs { "dbrx", "bailing_moe" } do ARCH_FILES[#ARCH_FILES + 1] = n 
 -- arch-moe2
 ARCH_FILES[#ARCH_FILES + 1] = "minicpm3"
 ARCH_FILES[#ARCH_FILES + 1] = "afmoe"
+ARCH_FILES[#ARCH_FILES + 1] = "longcat_flash"
 
 -- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
 -- models_README.md derives / that public model cards report, as noted).
@@ -542,6 +543,13 @@ EXPECTED_KV_BF16["arcee-ai/Trinity-Nano-Preview"] = 2 * 56 * 2 * 128 * 2  -- 57,
 EXPECTED_KV_BF16["arcee-ai/Trinity-Mini"]         = 2 * 32 * 4 * 128 * 2  -- 65,536 (24 of the 32 windowed)
 EXPECTED_WINDOWS["arcee-ai/Trinity-Nano-Preview"] = { [2048] = 42, full = 14 }
 EXPECTED_WINDOWS["arcee-ai/Trinity-Mini"]         = { [2048] = 24, full = 8 }
+-- LongCat-Flash-Chat: no exact published count found (the card's "560 billion total parameters"); the
+-- inventory's: 28 x (2 MLA blocks 2 x 90,572,800 + 2 dense MLPs 2 x 226,492,416 + 4 norms 24,576 + router
+-- 768 x 6144 fp32 + 768 bias) + 28 x 512 experts x 37,748,736 + 2 x 131072 x 6144 (untied) + 6144, with
+-- the 256 zero experts holding no weights. Its non-expert part less the input embedding, 18,693,794,816,
+-- and that plus 12 experts a layer, 31,377,370,112, truncate to the card's activated "18.6B ~ 31.3B".
+EXPECTED_PARAMS["meituan-longcat/LongCat-Flash-Chat"]  = 560664980480
+EXPECTED_KV_BF16["meituan-longcat/LongCat-Flash-Chat"] = 56 * (512 + 64) * 2  -- 64,512: a latent per MLA block
 
 local passed, failed = 0, 0
 local function check(ok, msg)
@@ -1732,6 +1740,31 @@ do
   c = cfg_of(id); c.num_dense_layers = 40
   ok, err = pcall(build, "afmoe", c)
   check(not ok and tostring(err):find("num_dense_layers", 1, true), "AFMoE: num_dense_layers beyond the layers")
+end
+-- ---- arch-moe2: LongCat-Flash
+do
+  local id = "meituan-longcat/LongCat-Flash-Chat"
+  local d = build("longcat_flash", cfg_of(id))
+  local names = {}
+  for _, t in ipairs(d.tensors) do names[t.name] = t end
+  check(d.layers == 56 and d.kv[1].layers == 56 and d.kv[1].k_dim == 576 and d.kv[1].expanded_heads == 64,
+        "LongCat-Flash: two MLA blocks a layer, 56 caches")
+  local r = names["model.layers.*.mlp.router.classifier.weight"]
+  check(r.shape[1] == 768 and r.dtype == "fp32" and r.count == 28, "LongCat-Flash: router over 512 + 256 zero experts, fp32")
+  check(names["model.layers.*.mlp.experts.*.gate_proj.weight"].count == 28 * 512, "LongCat-Flash: zero experts hold no weights")
+  local a1 = names["model.layers.*.self_attn.1.kv_b_proj.weight"]
+  check(a1.layer_ids[1] == 1 and a1.layer_ids[28] == 55 and r.layer_ids[2] == 2, "LongCat-Flash: block 2i + b placement")
+  local experts, dense = 0, 0
+  for _, t in ipairs(d.tensors) do
+    local n = t.count or 1
+    for _, x in ipairs(t.shape) do n = n * x end
+    if t.role == "expert" then experts = experts + n end
+  end
+  dense = params(d) - experts - 131072 * 6144
+  check(dense == 18693794816 and dense + 28 * 12 * 3 * 6144 * 2048 == 31377370112, "LongCat-Flash: activated range")
+  local c = cfg_of(id); c.expert_ffn_hidden_size = nil
+  local ok, err = pcall(build, "longcat_flash", c)
+  check(not ok and tostring(err):find("expert_ffn_hidden_size", 1, true), "LongCat-Flash: a missing expert_ffn_hidden_size names the field")
 end
 -- ---- gemma4: a malformed audio tower config is refused, naming the field
 do
