@@ -15,19 +15,8 @@
 
 #include "inspect.h"
 #include "mkmodel_lib.h"
+#define TU_TMPDIR_TAG "inspect"
 #include "tmpdir.h"
-
-/* this run's folder (tmpdir.h), made by the group setup and removed by its teardown */
-static char base[256];
-
-/* base + "/" + name */
-static const char *at(const char *name) {
-  static char path[4][320];
-  static unsigned k;
-  char *p = path[k++ % 4];
-  snprintf(p, sizeof path[0], "%s/%s", base, name);
-  return p;
-}
 
 static json_int_t geti(const json_t *o, const char *path1, const char *path2) {
   const json_t *v = json_object_get(o, path1);
@@ -149,22 +138,11 @@ static void test_errors(void **state) {
   assert_null(o);
 }
 
-static int group_setup(void **state) {
-  (void)state;
-  return tu_tmpdir(base, sizeof base, "inspect") ? 0 : -1;
-}
-
-static int group_teardown(void **state) {
-  (void)state;
-  tu_rmtree(base);
-  return 0;
-}
-
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_gguf), cmocka_unit_test(test_safetensors),
       cmocka_unit_test(test_gptq), cmocka_unit_test(test_diffusers),
       cmocka_unit_test(test_errors),
   };
-  return cmocka_run_group_tests(tests, group_setup, group_teardown);
+  return cmocka_run_group_tests(tests, tu_tmp_setup, tu_tmp_teardown);
 }

@@ -14,19 +14,8 @@
 
 #include "mkmodel_lib.h"
 #include "safetensors.h"
+#define TU_TMPDIR_TAG "st"
 #include "tmpdir.h"
-
-/* this run's folder (tmpdir.h), made by the group setup and removed by its teardown */
-static char base[256];
-
-/* base + "/" + name */
-static const char *at(const char *name) {
-  static char path[4][320];
-  static unsigned k;
-  char *p = path[k++ % 4];
-  snprintf(p, sizeof path[0], "%s/%s", base, name);
-  return p;
-}
 
 static void test_buffer(void **state) {
   (void)state;
@@ -168,22 +157,11 @@ static void test_bad_files(void **state) {
   }
 }
 
-static int group_setup(void **state) {
-  (void)state;
-  return tu_tmpdir(base, sizeof base, "st") ? 0 : -1;
-}
-
-static int group_teardown(void **state) {
-  (void)state;
-  tu_rmtree(base);
-  return 0;
-}
-
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_buffer), cmocka_unit_test(test_dirs),
       cmocka_unit_test(test_gptq),   cmocka_unit_test(test_index_errors),
       cmocka_unit_test(test_bad_files),
   };
-  return cmocka_run_group_tests(tests, group_setup, group_teardown);
+  return cmocka_run_group_tests(tests, tu_tmp_setup, tu_tmp_teardown);
 }
