@@ -327,15 +327,21 @@ end
 -- ("found via processor tests"): pinpoint 1152 x 1536, 3 x 4 crops, 81 x 98 unpadded (ratio
 -- 1.0999, not pooled) + 81 newlines + 729 = 8748 tokens from 13 crops of 384 px. Videos (pooled
 -- frames of 196 tokens) are not modelled.
+-- a pinpoint's height and width, each at least the vision crop
+local function llava_pin(pin, size)
+  pin = type(pin) == "table" and pin or {}
+  local ph, pw = math.tointeger(pin[1]), math.tointeger(pin[2])
+  if not ph or not pw or ph < size or pw < size then
+    E.fail("model.config.image_grid_pinpoints", "expected [height, width] pairs of at least %d px (the vision crop), got [%s, %s]",
+      size, tostring(pin[1]), tostring(pin[2]))
+  end
+  return ph, pw
+end
+
 local function llava_best(oh, ow, pins, size)
   local best, eff_best, waste_best
   for _, pin in ipairs(pins) do
-    pin = type(pin) == "table" and pin or {}
-    local ph, pw = math.tointeger(pin[1]), math.tointeger(pin[2])
-    if not ph or not pw or ph < size or pw < size then
-      E.fail("model.config.image_grid_pinpoints", "expected [height, width] pairs of at least %d px (the vision crop), got [%s, %s]",
-        size, tostring(pin[1]), tostring(pin[2]))
-    end
+    local ph, pw = llava_pin(pin, size)
     -- select_best_resolution (vllm/model_executor/models/llava_next.py, transformers image_processing_utils)
     local scale = math.min(pw / ow, ph / oh)
     local eff = math.min(math.floor(ow * scale) * math.floor(oh * scale), ow * oh)
@@ -386,12 +392,7 @@ local function llava_mm(desc, knobs, cfg)
     tokens, crops = llava_tokens(944, 1153, pins, size, npatch, base, true)
   elseif cfg.model_type == "llava_next" and type(pins) == "table" then
     for _, pin in ipairs(pins) do
-      pin = type(pin) == "table" and pin or {}
-      local ph, pw = math.tointeger(pin[1]), math.tointeger(pin[2])
-      if not ph or not pw or ph < size or pw < size then
-        E.fail("model.config.image_grid_pinpoints", "expected [height, width] pairs of at least %d px (the vision crop), got [%s, %s]",
-          size, tostring(pin[1]), tostring(pin[2]))
-      end
+      local ph, pw = llava_pin(pin, size)
       local n, c = llava_tokens(ph, pw, pins, size, npatch, base, false)
       if n > tokens then tokens, crops = n, c end
     end
