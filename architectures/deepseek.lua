@@ -38,18 +38,9 @@ return arch {
     local moe_L = nn.count_layers(L, function(i) return i >= first_dense and i % freq == 0 end)
 
     local t, lp = {}, "model.layers.*"
-    local a, qd = { count = L, role = "attn" }, nh * (dn + dr)
-    if r_q then
-      nn.linear(t, lp .. ".self_attn.q_a_proj", r_q, h, a)
-      nn.norm(t, lp .. ".self_attn.q_a_layernorm", r_q, { count = L })
-      nn.linear(t, lp .. ".self_attn.q_b_proj", qd, r_q, a)
-    else
-      nn.linear(t, lp .. ".self_attn.q_proj", qd, h, a)
-    end
-    nn.linear(t, lp .. ".self_attn.kv_a_proj_with_mqa", r_kv + dr, h, a)
-    nn.norm(t, lp .. ".self_attn.kv_a_layernorm", r_kv, { count = L })
-    nn.linear(t, lp .. ".self_attn.kv_b_proj", nh * (dn + dv), r_kv, a)
-    local kv_b = t[#t]
+    local qd = nh * (dn + dr)
+    local kv_b = nn.mla_proj(t, lp .. ".self_attn", { hidden = h, heads = nh, q_lora = r_q, kv_lora = r_kv, nope = dn,
+                                                       rope = dr, v = dv, count = L })
     assert(kv_b.name == lp .. ".self_attn.kv_b_proj.weight")
     -- convert_hf_to_gguf (DeepseekV2Model.modify_tensors) splits it per head for MLA's absorbed
     -- matmuls: attn_k_b transposed (rows of qk_nope_head_dim, ggml {dn, r_kv, nh}) and attn_v_b
@@ -58,7 +49,6 @@ return arch {
       { name = lp .. ".self_attn.k_b_proj.weight", gguf = "attn_k_b", shape = { nh * r_kv, dn } },
       { name = lp .. ".self_attn.v_b_proj.weight", gguf = "attn_v_b", shape = { nh * dv, r_kv } },
     }
-    nn.linear(t, lp .. ".self_attn.o_proj", h, nh * dv, a)
     local mt = nn.opt(cfg, "model_type", "")
     local v32 = mt == "deepseek_v32" or mt == "glm_moe_dsa"
     local ixh, ixd

@@ -84,13 +84,9 @@ return arch {
     nn.linear(t, sa .. ".o_proj", h, P, a)
     nn.place(t, from, kda_ids)
     -- MLA layers
-    from, a = #t + 1, { count = nm, role = "attn" }
+    from = #t + 1
     local qd = nh * (dn + dr)
-    nn.linear(t, sa .. ".q_proj", qd, h, a)
-    nn.linear(t, sa .. ".kv_a_proj_with_mqa", r_kv + dr, h, a)
-    nn.norm(t, sa .. ".kv_a_layernorm", r_kv, { count = nm })
-    nn.linear(t, sa .. ".kv_b_proj", nh * (dn + dv), r_kv, a)
-    nn.linear(t, sa .. ".o_proj", h, nh * dv, a)
+    nn.mla_proj(t, sa, { hidden = h, heads = nh, kv_lora = r_kv, nope = dn, rope = dr, v = dv, count = nm })
     nn.place(t, from, mla_ids)
     -- feed-forward: dense layers, then the MoE ones
     local mp = lp .. ".block_sparse_moe"

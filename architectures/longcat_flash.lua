@@ -44,18 +44,7 @@ return arch {
     for b = 0, 1 do
       local from = #t + 1
       local ap = lp .. ".self_attn." .. b
-      local a = { count = L, role = "attn" }
-      if r_q then
-        nn.linear(t, ap .. ".q_a_proj", r_q, h, a)
-        nn.norm(t, ap .. ".q_a_layernorm", r_q, { count = L })
-        nn.linear(t, ap .. ".q_b_proj", nh * (dn + dr), r_q, a)
-      else
-        nn.linear(t, ap .. ".q_proj", nh * (dn + dr), h, a)
-      end
-      nn.linear(t, ap .. ".kv_a_proj_with_mqa", r_kv + dr, h, a)
-      nn.norm(t, ap .. ".kv_a_layernorm", r_kv, { count = L })
-      nn.linear(t, ap .. ".kv_b_proj", nh * (dn + dv), r_kv, a)
-      nn.linear(t, ap .. ".o_proj", h, nh * dv, a)
+      nn.mla_proj(t, ap, { hidden = h, heads = nh, q_lora = r_q, kv_lora = r_kv, nope = dn, rope = dr, v = dv, count = L })
       nn.gated_mlp(t, lp .. ".mlps." .. b, { hidden = h, width = I, count = L })
       nn.norm(t, lp .. ".input_layernorm." .. b, h, { count = L })
       nn.norm(t, lp .. ".post_attention_layernorm." .. b, h, { count = L })

@@ -40,18 +40,9 @@ return arch {
     local tied = nn.flag(cfg, "tie_word_embeddings", true)
 
     local t, lp = {}, "model.layers.*"
-    local a, qd = { count = L, role = "attn" }, nh * (dn + dr)
-    if r_q then
-      nn.linear(t, lp .. ".self_attn.q_a_proj", r_q, h, a)
-      nn.norm(t, lp .. ".self_attn.q_a_layernorm", r_q, { count = L })
-      nn.linear(t, lp .. ".self_attn.q_b_proj", qd, r_q, a)
-    else
-      nn.linear(t, lp .. ".self_attn.q_proj", qd, h, a)
-    end
-    nn.linear(t, lp .. ".self_attn.kv_a_proj_with_mqa", r_kv + dr, h, a)
-    nn.norm(t, lp .. ".self_attn.kv_a_layernorm", r_kv, { count = L })
-    nn.linear(t, lp .. ".self_attn.kv_b_proj", nh * (dn + dv), r_kv, a)
-    nn.linear(t, lp .. ".self_attn.o_proj", h, nh * dv, a)
+    local qd = nh * (dn + dr)
+    nn.mla_proj(t, lp .. ".self_attn", { hidden = h, heads = nh, q_lora = r_q, kv_lora = r_kv, nope = dn, rope = dr,
+                                         v = dv, count = L })
     local m = { count = L, role = "mlp" }
     nn.linear(t, lp .. ".mlp.gate_proj", I, h, m)
     nn.linear(t, lp .. ".mlp.up_proj", I, h, m)

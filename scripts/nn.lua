@@ -368,6 +368,30 @@ function nn.attention(list, prefix, a)
   return list
 end
 
+-- Multi-head latent attention's projections under PREFIX (DeepSeek-V2's DeepseekV2Attention and
+-- the families that took it): q_a_proj {q_lora, h} + q_a_layernorm + q_b_proj {heads x (nope +
+-- rope), q_lora}, or q_proj {heads x (nope + rope), h} without q_lora; kv_a_proj_with_mqa {kv_lora +
+-- rope, h} + kv_a_layernorm; kv_b_proj {heads x (nope + v), kv_lora}; o_proj {h, heads x v}; no
+-- biases. m = { hidden, heads, q_lora (nil: none), kv_lora, nope, rope, v, count }; returns the
+-- kv_b_proj entry (DeepSeek's GGUF split).
+function nn.mla_proj(list, prefix, m)
+  local h, nh, n = m.hidden, m.heads, m.count
+  local a, qd = { count = n, role = "attn" }, nh * (m.nope + m.rope)
+  if m.q_lora then
+    nn.linear(list, prefix .. ".q_a_proj", m.q_lora, h, a)
+    nn.norm(list, prefix .. ".q_a_layernorm", m.q_lora, { count = n })
+    nn.linear(list, prefix .. ".q_b_proj", qd, m.q_lora, a)
+  else
+    nn.linear(list, prefix .. ".q_proj", qd, h, a)
+  end
+  nn.linear(list, prefix .. ".kv_a_proj_with_mqa", m.kv_lora + m.rope, h, a)
+  nn.norm(list, prefix .. ".kv_a_layernorm", m.kv_lora, { count = n })
+  nn.linear(list, prefix .. ".kv_b_proj", nh * (m.nope + m.v), m.kv_lora, a)
+  local kv_b = list[#list]
+  nn.linear(list, prefix .. ".o_proj", h, nh * m.v, a)
+  return kv_b
+end
+
 -- A SwiGLU/GeGLU MLP under PREFIX: gate_proj, up_proj {width, hidden}, down_proj {hidden, width}.
 -- m = { hidden, width, count, role, bias, fused (gate_up_proj), names = {gate, up, down} }
 function nn.gated_mlp(list, prefix, m)
