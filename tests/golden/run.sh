@@ -123,6 +123,16 @@ sed -i 's/expanded_k_dim = 8/expanded_heads = 4/' "$T/user6/architectures/tiny.l
 VRAMFIT_PATH="$T/user6" check user-arch-expanded-k 2 "kv[1].expanded_k_dim: needed with expanded_heads" -- estimate "$T/tiny.lua"
 sed -i 's/kv_heads = 1, k_dim = h, v_dim = 0, expanded_heads = 4/kind = "mamba", state_elems = 64, expanded_heads = 4, expanded_k_dim = 8/' "$T/user6/architectures/tiny.lua"
 VRAMFIT_PATH="$T/user6" check user-arch-expanded-state 2 "kv[1].expanded_heads: only for a group that caches tokens" -- estimate "$T/tiny.lua"
+# expanded_by (the serving runtimes that cache the expanded layout too: MiniCPM3) names runtimes, in a
+# list, and needs the expanded layout it switches to
+mkdir -p "$T/user8/architectures"
+sed 's/kv = { { layers = L, kv_heads = 1, k_dim = h, v_dim = h } }/kv = { { layers = L, kv_heads = 1, k_dim = h, v_dim = 0, expanded_by = { "vllm" } } }/' \
+  "$T/user/architectures/tiny.lua" >"$T/user8/architectures/tiny.lua"
+VRAMFIT_PATH="$T/user8" check user-arch-expanded-by-layout 2 "kv[1].expanded_by: needs expanded_heads / expanded_k_dim (the layout those runtimes cache)" -- estimate "$T/tiny.lua"
+sed -i 's/expanded_by = { "vllm" }/expanded_heads = 4, expanded_k_dim = 8, expanded_by = { "tgi" }/' "$T/user8/architectures/tiny.lua"
+VRAMFIT_PATH="$T/user8" check user-arch-expanded-by-name 2 'kv[1].expanded_by[1]: expected "vllm", "sglang" or "llamacpp"' -- estimate "$T/tiny.lua"
+sed -i 's/expanded_by = { "tgi" }/expanded_by = "vllm"/' "$T/user8/architectures/tiny.lua"
+VRAMFIT_PATH="$T/user8" check user-arch-expanded-by-list 2 "kv[1].expanded_by: expected a list of runtime names" -- estimate "$T/tiny.lua"
 # vLLM's hybrid allocator: attention pages that do not divide the largest (64-wide full layers, a
 # 48-wide sliding one: 4096 against 3072 B a block) are refused as vLLM refuses them
 mkdir -p "$T/user7/architectures"
