@@ -140,8 +140,21 @@ vf_status vf_batch_open(const vf_options *opt, const char *path, const vf_reques
   if (!opt) vf_options_init(&dflt), opt = &dflt;
   static const vf_request none = {NULL, 0, NULL, 0, VF_FORMAT_CSV, 0};
   if (!req) req = &none;
+  char own[1024]; /* err may be NULL (errlen 0): the status and opt->message still say */
+  if (!err || errlen == 0) err = own, errlen = sizeof own;
+  err[0] = '\0';
+  if (!out || !path) {
+    snprintf(err, errlen, "vf_batch_open: a required argument is NULL");
+    if (out) *out = NULL;
+    return VF_EINVAL;
+  }
   *out = NULL;
-  if (errlen) err[0] = '\0';
+  for (size_t i = 0; i < req->n_sets; i++)
+    if (!req->sets || !req->sets[i])
+      return snprintf(err, errlen, "vf_request.sets[%zu]: NULL (n_sets is %zu)", i, req->n_sets), VF_EINVAL;
+  for (size_t i = 0; i < req->n_gpus; i++)
+    if (!req->gpus || !req->gpus[i])
+      return snprintf(err, errlen, "vf_request.gpus[%zu]: NULL (n_gpus is %zu)", i, req->n_gpus), VF_EINVAL;
   vf_batch *b = calloc(1, sizeof *b);
   if (!b) return VF_ENOMEM;
   bool ok = true;

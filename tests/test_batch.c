@@ -170,6 +170,27 @@ static void test_error_rows(void **state) {
   unlink(p);
 }
 
+/* vf_batch_open's failures with no error buffer, or a NULL path or output, are a status,
+** not a crash (err NULL with errlen 0 read a NULL string; a NULL path was strdup'ed). */
+static void test_open_bad_arguments(void **state) {
+  (void)state;
+  vf_batch *b = (vf_batch *)&b;
+  assert_int_equal(vf_batch_open(NULL, "/nonexistent/x.lua", NULL, &b, NULL, 0), VF_EINVAL);
+  assert_null(b);
+  char err[256] = "stale";
+  assert_int_equal(vf_batch_open(NULL, NULL, NULL, &b, err, sizeof err), VF_EINVAL);
+  assert_string_equal(err, "vf_batch_open: a required argument is NULL");
+  assert_null(b);
+  assert_int_equal(vf_batch_open(NULL, "/nonexistent/x.lua", NULL, NULL, err, sizeof err), VF_EINVAL);
+  assert_string_equal(err, "vf_batch_open: a required argument is NULL");
+  assert_int_equal(vf_batch_open(NULL, "/nonexistent/x.lua", NULL, &b, err, sizeof err), VF_EINVAL);
+  assert_string_equal(err, "/nonexistent/x.lua: cannot open: No such file or directory");
+  vf_request req = {NULL, 2, NULL, 0, VF_FORMAT_CSV, 0};
+  assert_int_equal(vf_batch_open(NULL, "/nonexistent/x.lua", &req, &b, err, sizeof err), VF_EINVAL);
+  assert_string_equal(err, "vf_request.sets[0]: NULL (n_sets is 2)");
+  assert_null(b);
+}
+
 /* A million-point sweep is counted and indexed without being built. */
 static void test_lazy_million(void **state) {
   (void)state;
@@ -256,6 +277,7 @@ int main(void) {
       cmocka_unit_test(test_derived_field_falls_back),
       cmocka_unit_test(test_rows_and_names),
       cmocka_unit_test(test_error_rows),
+      cmocka_unit_test(test_open_bad_arguments),
       cmocka_unit_test(test_lazy_million),
       cmocka_unit_test(test_svg_report),
   };
