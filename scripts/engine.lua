@@ -235,6 +235,13 @@ local function set_path(t, path, value)
   t[parts[#parts]] = value
 end
 
+-- P.range's values; its error names the axis, not a line of this script ("0..64:0").
+local function checked_range(path, a, b, step)
+  local ok, out = pcall(P.range, a, b, step)
+  if not ok then error(("sweep: axis '%s': %s"):format(path, tostring(out):gsub("^.-:%d+: ", "")), 0) end
+  return out
+end
+
 -- An axis given as a range: the string "1024..131072" (doubling), "0..64:8" (a step),
 -- or { range = { a, b, "double" | step } } (JSON sweeps have no range() function).
 local function axis_values(path, v)
@@ -244,16 +251,14 @@ local function axis_values(path, v)
       error(("sweep: axis '%s': %s is not a list or a range such as \"1024..131072\" or \"0..64:8\""):format(path, show(v)), 0)
     end
     a, b = math.tointeger(tonumber(a)), math.tointeger(tonumber(b))
-    return P.range(a, b, step ~= "" and math.tointeger(tonumber(step)) or "double")
+    return checked_range(path, a, b, step ~= "" and math.tointeger(tonumber(step)) or "double")
   end
   if type(v) == "table" and v.range ~= nil then
     local r = v.range
     if type(r) ~= "table" or type(r[1]) ~= "number" or type(r[2]) ~= "number" then
       error(("sweep: axis '%s': range must be { first, last [, \"double\" | step] }"):format(path), 0)
     end
-    local ok, out = pcall(P.range, r[1], r[2], r[3])
-    if not ok then error(("sweep: axis '%s': %s"):format(path, tostring(out):gsub("^.-:%d+: ", "")), 0) end
-    return out
+    return checked_range(path, r[1], r[2], r[3])
   end
   return v
 end
@@ -340,12 +345,23 @@ function E.expand(value)
   if type(value) ~= "table" then
     error(("scenario: the file must return a table, got %s"):format(type(value)), 0)
   end
+  if next(value) == nil then
+    error("scenario: no scenario (the file returns an empty list or table)", 0)
+  end
   local plan, n = {}, 0
   local function one(v, where)
     if type(v) ~= "table" then error(("%s: expected a scenario table, got %s"):format(where, type(v)), 0) end
     local seg
     if v.sweep ~= nil then
-      P.strict("sweep", v.sweep, { "base", "axes", "order" })
+      -- a key beside sweep (JSON's {"sweep": ..., "gpu": ...}, or s.gpu = ... set on what
+      -- sweep{} returned) would be dropped without a word: it belongs in the base
+      for k in pairs(v) do
+        if k ~= "sweep" then
+          error(("%s: unknown key '%s' beside 'sweep' (a sweep's scenario fields go in its base)")
+            :format(where, tostring(k)), 0)
+        end
+      end
+      P.strict("sweep", v.sweep, { "base", "axes", "order" }, -1) -- level 0: no line of this script
       if type(v.sweep.base) ~= "table" then error("sweep: 'base' must be a scenario table", 0) end
       if type(v.sweep.axes) ~= "table" then error("sweep: 'axes' must be a table of lists", 0) end
       seg = sweep_segment(v.sweep)

@@ -339,13 +339,26 @@ static bool begin(vf_engine *e, bool args_ok, const char *fn) {
 
 static const vf_request default_request = {NULL, 0, NULL, 0, VF_FORMAT_JSON, 0};
 
+/* A request's format is one of vf_format, and its arrays hold what their counts say
+** (an unknown format printed JSON; a NULL entry was read as a string). */
+static vf_status check_request(vf_engine *e, const vf_request *req) {
+  if ((unsigned)req->format > VF_FORMAT_CSV)
+    return fail(e, VF_EINVAL, "vf_request.format: %d is not VF_FORMAT_JSON, VF_FORMAT_TABLE or VF_FORMAT_CSV",
+                (int)req->format);
+  for (size_t i = 0; i < req->n_sets; i++)
+    if (!req->sets || !req->sets[i]) return fail(e, VF_EINVAL, "vf_request.sets[%zu]: NULL (n_sets is %zu)", i, req->n_sets);
+  for (size_t i = 0; i < req->n_gpus; i++)
+    if (!req->gpus || !req->gpus[i]) return fail(e, VF_EINVAL, "vf_request.gpus[%zu]: NULL (n_gpus is %zu)", i, req->n_gpus);
+  return VF_OK;
+}
+
 vf_status vf_estimate_file_at(vf_engine *e, const char *path, size_t index, const vf_request *req,
                               const char **out) {
   if (!begin(e, path && out, "vf_estimate_file_at")) return VF_EINVAL;
   if (!req) req = &default_request;
   engine_clear_result(e);
-  vf_status st = expand_file(e, path, NULL, 0);
-  if (st != VF_OK) return st;
+  vf_status st = check_request(e, req);
+  if (st != VF_OK || (st = expand_file(e, path, NULL, 0)) != VF_OK) return st;
   if (index >= e->cached_n)
     return fail(e, VF_EINVAL, "%s: scenario %zu: the file has %zu scenarios", path, index + 1, e->cached_n);
   return evaluate(e, path, index, req, out);
@@ -361,8 +374,8 @@ vf_status vf_estimate_string(vf_engine *e, const char *text, size_t len, const c
   if (!req) req = &default_request;
   if (!chunkname) chunkname = "<string>";
   engine_clear_result(e);
-  vf_status st = expand_file(e, chunkname, text, len);
-  if (st != VF_OK) return st;
+  vf_status st = check_request(e, req);
+  if (st != VF_OK || (st = expand_file(e, chunkname, text, len)) != VF_OK) return st;
   if (e->cached_n == 0) return fail(e, VF_EINVAL, "%s: no scenario", chunkname);
   return evaluate(e, chunkname, 0, req, out);
 }

@@ -120,12 +120,43 @@ static void test_json_scenarios(void **state) {
   expect_error(e, "{\"model\": \"a\", \"model\": \"b\"}", VF_EINVAL, "t.lua:1:22: duplicate object key near '\"model\"'");
 }
 
+/* What an embedder can get wrong in a request, and files that hold no scenario or keys
+** that a sweep would drop: each is VF_EINVAL naming the field, never a silent default. */
+static void test_request_and_file_shape(void **state) {
+  vf_engine *e = *state;
+  const char *out = NULL;
+  vf_request req = {NULL, 0, NULL, 0, (vf_format)7, 0};
+  assert_int_equal(vf_estimate_string(e, OK_SCENARIO, strlen(OK_SCENARIO), "t.lua", &req, &out), VF_EINVAL);
+  assert_string_equal(vf_engine_error(e),
+                      "vf_request.format: 7 is not VF_FORMAT_JSON, VF_FORMAT_TABLE or VF_FORMAT_CSV");
+  assert_null(out);
+  const char *gpus[] = {"H100", NULL};
+  req = (vf_request){NULL, 0, gpus, 2, VF_FORMAT_JSON, 0};
+  assert_int_equal(vf_estimate_string(e, OK_SCENARIO, strlen(OK_SCENARIO), "t.lua", &req, &out), VF_EINVAL);
+  assert_string_equal(vf_engine_error(e), "vf_request.gpus[1]: NULL (n_gpus is 2)");
+  expect_error(e, "[]", VF_EINVAL, "t.lua: scenario: no scenario (the file returns an empty list or table)");
+  expect_error(e, "return {}", VF_EINVAL, "t.lua: scenario: no scenario (the file returns an empty list or table)");
+  expect_error(e,
+               "{\"sweep\": {\"base\": {\"model\": \"meta-llama/Llama-3.2-1B\"}, \"axes\": {\"workload.context\": [64]}},"
+               " \"gpu\": \"Voodoo2\"}",
+               VF_EINVAL, "t.lua: scenario: unknown key 'gpu' beside 'sweep' (a sweep's scenario fields go in its base)");
+  expect_error(e,
+               "local s = sweep { base = { model = 'meta-llama/Llama-3.2-1B' }, axes = { ['workload.context'] = {64} } }\n"
+               "s.headroom = 0.5\nreturn { s }",
+               VF_EINVAL,
+               "t.lua: scenario 1: unknown key 'headroom' beside 'sweep' (a sweep's scenario fields go in its base)");
+  expect_error(e, "{\"sweep\": {\"base\": {}, \"axes\": {}, \"extra\": 1}}", VF_EINVAL,
+               "t.lua: sweep: unknown key 'extra' (allowed: axes, base, order)");
+  expect_error(e, "{\"sweep\": {\"base\": {}, \"axes\": {\"workload.context\": \"0..64:0\"}}}", VF_EINVAL,
+               "t.lua: sweep: axis 'workload.context': range: step must be a positive number or \"double\"");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_escapes),          cmocka_unit_test(test_isolation),
       cmocka_unit_test(test_budget),           cmocka_unit_test(test_memory),
       cmocka_unit_test(test_hostile_error_objects), cmocka_unit_test(test_field_errors),
-      cmocka_unit_test(test_json_scenarios),
+      cmocka_unit_test(test_json_scenarios),   cmocka_unit_test(test_request_and_file_shape),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
