@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include <lauxlib.h>
 #include <lua.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,13 +53,36 @@ static int engine_tostring(lua_State *L) {
   return 1;
 }
 
+/* An options table holds only the keys a call reads: a misspelt one ({ fits = true },
+** { gpus = ... }) raises instead of being ignored. allowed is NULL-terminated. */
+static void check_opts(lua_State *L, int opts, const char *what, const char *const *allowed) {
+  lua_pushnil(L);
+  while (lua_next(L, opts)) {
+    lua_pop(L, 1);
+    const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+    size_t i = 0;
+    while (k && allowed[i] && strcmp(k, allowed[i]) != 0) i++;
+    if (!k || !allowed[i]) {
+      const char *name = luaL_tolstring(L, -1, NULL);
+      luaL_Buffer b;
+      luaL_buffinit(L, &b);
+      for (i = 0; allowed[i]; i++) {
+        if (i) luaL_addstring(&b, ", ");
+        luaL_addstring(&b, allowed[i]);
+      }
+      luaL_pushresult(&b);
+      luaL_error(L, "%s: unknown option '%s' (allowed: %s)", what, name, lua_tostring(L, -1));
+    }
+  }
+}
+
 /* Reads opts.script_dirs, a list of strings, into a NULL-terminated array kept alive
 ** as a userdata at the top of the stack. [-0, +1, e] */
 static const char **opt_dirs(lua_State *L, int opts) {
   lua_getfield(L, opts, "script_dirs");
   int t = lua_gettop(L);
   if (lua_isnil(L, t)) return NULL;
-  luaL_argexpected(L, lua_istable(L, t), opts, "script_dirs: a list of directories");
+  if (!lua_istable(L, t)) luaL_error(L, "vramfit.new: script_dirs: expected a list of directories, got %s", luaL_typename(L, t));
   size_t n = lua_rawlen(L, t);
   const char **dirs = lua_newuserdatauv(L, (n + 1) * sizeof *dirs, 0);
   for (size_t i = 0; i < n; i++) {
@@ -92,6 +116,8 @@ static int l_new(lua_State *L) {
   *box = NULL;
   luaL_setmetatable(L, ENGINE_MT);
   if (has_opts) {
+    static const char *const keys[] = {"script_dirs", "data_dir", "instruction_limit", "memory_limit", NULL};
+    check_opts(L, 1, "vramfit.new", keys);
     opt.script_dirs = opt_dirs(L, 1);
     lua_getfield(L, 1, "data_dir");
     opt.data_dir = lua_isnil(L, -1) ? NULL : luaL_checkstring(L, -1);
@@ -140,6 +166,9 @@ static void fill_json(lua_State *L, int idx, json_t *c, int depth);
 /* Adds the value at idx to parent (under key, or appended) before filling it, so that
 ** a raise part-way leaves every node owned by the root. */
 static void put_json(lua_State *L, json_t *parent, const char *key, int idx, int depth) {
+  if (lua_type(L, idx) == LUA_TNUMBER && !lua_isinteger(L, idx) && !isfinite(lua_tonumber(L, idx)))
+    luaL_error(L, "vramfit: scenario table: field %s: %s is not a finite number", key ? key : "(list item)",
+               luaL_tolstring(L, idx, NULL)); /* json_real refuses it: it read as "out of memory" */
   json_t *v = new_json(L, idx);
   if (!v) luaL_error(L, "vramfit: out of memory");
   int rc = key ? json_object_set_new(parent, key, v) : json_array_append_new(parent, v);
@@ -288,6 +317,8 @@ static int build_request(lua_State *L, int opts, vf_request *req, size_t *index)
   *index = 0;
   if (lua_isnoneornil(L, opts)) return 0;
   luaL_checktype(L, opts, LUA_TTABLE);
+  static const char *const keys[] = {"gpu", "set", "fit", "index", "format", NULL};
+  check_opts(L, opts, "vramfit: estimate", keys);
   req_gpus(L, opts, req);
   req_sets(L, opts, req);
   lua_getfield(L, opts, "fit");
@@ -328,9 +359,11 @@ static int m_estimate(lua_State *L) {
   }
   size_t len;
   const char *src = lua_tolstring(L, -1, &len);
-  vf_status st = lua_istable(L, 2) || looks_like_text(src)
-                     ? vf_estimate_string(e, src, len, name, &req, &out)
-                     : vf_estimate_file_at(e, src, index, &req, &out);
+  bool text = lua_istable(L, 2) || looks_like_text(src);
+  if (text && index > 0) /* vf_estimate_string evaluates the first: index would be ignored */
+    luaL_error(L, "vramfit: opts.index: picks a scenario of a file; a table or scenario text gives its first");
+  vf_status st = text ? vf_estimate_string(e, src, len, name, &req, &out)
+                      : vf_estimate_file_at(e, src, index, &req, &out);
   if (st != VF_OK) return engine_raise(L, e, st);
   if (as_text)
     lua_pushstring(L, out);

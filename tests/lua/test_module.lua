@@ -70,6 +70,23 @@ check("bad field", raises(function() e:estimate({ model = "meta-llama/Llama-3.1-
 check("bad value type", raises(function() e:estimate({ model = print }) end, "function value"))
 check("bad format", raises(function() e:estimate(chat, { format = "xml" }) end, "opts.format"))
 check("missing file", raises(function() e:estimate("nope.lua") end, "nope.lua"))
+-- an integrator's slips raise naming the option or field, never a silent default or a
+-- wrong message: NaN read as "out of memory", a misspelt option was ignored, and an
+-- index on a table evaluated its first scenario
+check("nan field", raises(function()
+  e:estimate({ model = chat.model, workload = { kind = "inference", context = 0 / 0 } })
+end, "vramfit: scenario table: field context: " .. tostring(0 / 0) .. " is not a finite number"))
+check("inf field", raises(function()
+  e:estimate({ model = chat.model, workload = { kind = "inference", context = math.huge } })
+end, "vramfit: scenario table: field context: inf is not a finite number"))
+check("unknown option", raises(function() e:estimate(chat, { fits = true }) end,
+  "vramfit: estimate: unknown option 'fits' (allowed: gpu, set, fit, index, format)"))
+check("unknown new option", raises(function() vramfit.new({ scripts_dir = { "x" } }) end,
+  "vramfit.new: unknown option 'scripts_dir' (allowed: script_dirs, data_dir, instruction_limit, memory_limit)"))
+check("script_dirs type", raises(function() vramfit.new({ script_dirs = "x" }) end,
+  "vramfit.new: script_dirs: expected a list of directories, got string"))
+check("index on a table", raises(function() e:estimate({ chat, chat }, { index = 2 }) end,
+  "vramfit: opts.index: picks a scenario of a file; a table or scenario text gives its first"))
 check("still works after errors", e:estimate(chat).model.params == 8030261248)
 
 -- the module-level functions use a default engine
