@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "engine_int.h"
 #include "estimate.h"
@@ -32,6 +33,7 @@ struct vf_engine {
   char err[2048];
   char *out;
   char *cached_path; /* the file whose expanded list is cached */
+  struct stat cached_st; /* its identity, size and times when it was read */
   int cached_ref;
   size_t cached_n;
   model_desc m;
@@ -148,11 +150,21 @@ static vf_status resolve_gpus(vf_engine *e, scenario *s, const char *where) {
   return VF_OK;
 }
 
-/* Loads and expands a file once; later calls on the same path reuse the list. */
+static bool same_file(const struct stat *a, const struct stat *b) {
+  return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+         a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+         a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+/* Loads and expands a file once; later calls on the same, unchanged file reuse the list. */
 static vf_status expand_file_unprotected(vf_engine *e, const char *path, const char *text, size_t len) {
   lua_State *L = host_state(e->h);
   char err[2048];
-  if (!text && e->cached_path && strcmp(e->cached_path, path) == 0 && strcmp(path, "-") != 0) return VF_OK;
+  /* reused only while the file is the same one, unchanged: a service that rewrites a
+  ** scenario at one path (or a mkstemp name reused after unlink) got the old figures */
+  struct stat st;
+  bool have_st = !text && strcmp(path, "-") != 0 && stat(path, &st) == 0;
+  if (have_st && e->cached_path && strcmp(e->cached_path, path) == 0 && same_file(&st, &e->cached_st)) return VF_OK;
   free(e->cached_path);
   e->cached_path = NULL;
   luaL_unref(L, LUA_REGISTRYINDEX, e->cached_ref);
@@ -164,7 +176,9 @@ static vf_status expand_file_unprotected(vf_engine *e, const char *path, const c
   lua_pushliteral(L, "__n");
   e->cached_n = lua_rawget(L, -2) == LUA_TNUMBER ? (size_t)lua_tointeger(L, -1) : lua_rawlen(L, -2);
   lua_pop(L, 2);
-  if (!text && !(e->cached_path = strdup(path))) return fail(e, VF_ENOMEM, "out of memory");
+  if (!have_st) return VF_OK; /* text, standard input or a file stat could not see: not cached */
+  if (!(e->cached_path = strdup(path))) return fail(e, VF_ENOMEM, "out of memory");
+  e->cached_st = st;
   return VF_OK;
 }
 

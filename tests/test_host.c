@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include <unistd.h>
+
 #include "apiutil.h"
 
 #define OK_SCENARIO "return { model = 'meta-llama/Llama-3.2-1B', workload = { kind = 'inference', context = 128 } }"
@@ -151,12 +153,35 @@ static void test_request_and_file_shape(void **state) {
                "t.lua: sweep: axis 'workload.context': range: step must be a positive number or \"double\"");
 }
 
+/* A file rewritten at the same path is read again: the cached expansion (which
+** vf_count_scenarios and vf_estimate_file_at share) gave the old scenarios. */
+static void test_rewritten_file(void **state) {
+  vf_engine *e = *state;
+  char path[] = "/tmp/vf_test_host_XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  close(fd);
+  FILE *f = fopen(path, "w");
+  fputs(OK_SCENARIO, f);
+  fclose(f);
+  size_t n = 0;
+  assert_int_equal(vf_count_scenarios(e, path, &n), VF_OK);
+  assert_int_equal(n, 1);
+  f = fopen(path, "w"); /* the same scenario twice, as a list ("+ 7": after "return ") */
+  fprintf(f, "return { %s, %s }", OK_SCENARIO + 7, OK_SCENARIO + 7);
+  fclose(f);
+  assert_int_equal(vf_count_scenarios(e, path, &n), VF_OK);
+  assert_int_equal(n, 2);
+  unlink(path);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_escapes),          cmocka_unit_test(test_isolation),
       cmocka_unit_test(test_budget),           cmocka_unit_test(test_memory),
       cmocka_unit_test(test_hostile_error_objects), cmocka_unit_test(test_field_errors),
       cmocka_unit_test(test_json_scenarios),   cmocka_unit_test(test_request_and_file_shape),
+      cmocka_unit_test(test_rewritten_file),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
