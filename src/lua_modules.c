@@ -79,6 +79,19 @@ static void module_load(lua_State *L, host *h, const char *name, const char *rel
   if (luaL_loadbufferx(L, f->data, f->size, chunk, "t") != LUA_OK) lua_error(L);
 }
 
+/* __close of a require's guard {loaded =, name =, done =}: a load that raised (a syntax
+** error in a user script, a limit, out of memory) takes back its "loading" mark, so the
+** next require reports that error again instead of "requires itself". */
+static int require_guard_close(lua_State *L) {
+  if (lua_getfield(L, 1, "done") == LUA_TNIL) {
+    lua_getfield(L, 1, "loaded");
+    lua_getfield(L, 1, "name");
+    lua_pushnil(L);
+    lua_rawset(L, -3);
+  }
+  return 0;
+}
+
 int host_require(lua_State *L) {
   host *h = host_of(L);
   const char *name = luaL_checkstring(L, 1);
@@ -90,6 +103,18 @@ int host_require(lua_State *L) {
     if (lua_islightuserdata(L, -1)) return luaL_error(L, "require: module '%s' requires itself", name);
     return 1;
   }
+  lua_createtable(L, 0, 3); /* the guard, closed when this call returns or raises */
+  lua_pushvalue(L, loaded);
+  lua_setfield(L, -2, "loaded");
+  lua_pushvalue(L, 1);
+  lua_setfield(L, -2, "name");
+  if (luaL_newmetatable(L, "vramfit.require_guard")) {
+    lua_pushcfunction(L, require_guard_close);
+    lua_setfield(L, -2, "__close");
+  }
+  lua_setmetatable(L, -2);
+  lua_toclose(L, -1);
+  int guard = lua_gettop(L);
   lua_pushlightuserdata(L, h);
   lua_setfield(L, loaded, name); /* loading in progress */
   module_load(L, h, name, relpath);
@@ -103,6 +128,8 @@ int host_require(lua_State *L) {
   }
   lua_pushvalue(L, -1);
   lua_setfield(L, loaded, name);
+  lua_pushboolean(L, 1);
+  lua_setfield(L, guard, "done");
   return 1;
 }
 

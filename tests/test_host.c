@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "apiutil.h"
@@ -175,6 +176,38 @@ static void test_rewritten_file(void **state) {
   unlink(path);
 }
 
+/* A user script that fails to load fails the same way on the engine's next call: the
+** module's "loading" mark was left behind, and every later require of it raised
+** "require: module 'gpus' requires itself" as VF_EINVAL. */
+static void test_broken_user_script_again(void **state) {
+  (void)state;
+  char dir[] = "/tmp/vf_test_host_XXXXXX", sub[64], file[80];
+  assert_non_null(mkdtemp(dir));
+  snprintf(sub, sizeof sub, "%s/scripts", dir);
+  assert_int_equal(mkdir(sub, 0700), 0);
+  snprintf(file, sizeof file, "%s/gpus.lua", sub);
+  FILE *f = fopen(file, "w");
+  fputs("return {\n  oops\n", f);
+  fclose(f);
+  const char *dirs[] = {dir, NULL};
+  vf_options opt;
+  vf_options_init(&opt);
+  opt.script_dirs = dirs;
+  vf_engine *e = NULL;
+  assert_int_equal(vf_engine_new(&opt, &e), VF_OK);
+  char want[160];
+  snprintf(want, sizeof want, "%s:3: '}' expected (to close '{' at line 1) near <eof>", file);
+  const char *out;
+  for (int i = 0; i < 2; i++) {
+    assert_int_equal(vf_estimate_string(e, OK_SCENARIO, strlen(OK_SCENARIO), "t.lua", NULL, &out), VF_ESCRIPT);
+    assert_string_equal(vf_engine_error(e), want);
+  }
+  vf_engine_free(e);
+  unlink(file);
+  rmdir(sub);
+  rmdir(dir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_escapes),          cmocka_unit_test(test_isolation),
@@ -182,6 +215,7 @@ int main(void) {
       cmocka_unit_test(test_hostile_error_objects), cmocka_unit_test(test_field_errors),
       cmocka_unit_test(test_json_scenarios),   cmocka_unit_test(test_request_and_file_shape),
       cmocka_unit_test(test_rewritten_file),
+      cmocka_unit_test(test_broken_user_script_again),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
