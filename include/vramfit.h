@@ -58,7 +58,9 @@ typedef struct vf_options {
   /* Allocator for the Lua heap, lua_Alloc-shaped; NULL: realloc/free. */
   void *(*alloc)(void *ud, void *ptr, size_t osize, size_t nsize);
   void *alloc_ud;
-  /* Called with each assumption and warning as it is made; may be NULL. */
+  /* Called with kind "error" and the message when vf_engine_new or vf_batch_open fails
+  ** (there is no engine to hold it); may be NULL. Assumptions and warnings are in the
+  ** JSON report, not passed here. */
   void (*message)(void *ud, const char *kind, const char *text);
   void *message_ud;
   /* Limits for every script call: instructions (0: 200 million) and Lua heap bytes

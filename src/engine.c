@@ -415,7 +415,9 @@ vf_status vf_list(vf_engine *e, const char *kind, const char **json_out) {
   char err[1024];
   if (!host_push_driver_fn(e->h, "list")) return fail(e, VF_ESCRIPT, "driver: no list function");
   lua_pushstring(L, kind);
-  if (!host_pcall(e->h, 1, 1, err, sizeof err)) return fail(e, VF_EINVAL, "%s", err);
+  if (!host_pcall(e->h, 1, 1, err, sizeof err)) /* an unknown kind is the caller's; the rest a script's */
+    return fail(e, strncmp(err, "list: unknown kind", 18) == 0 ? VF_EINVAL
+                   : script_status(err) == VF_EINVAL ? VF_ESCRIPT : script_status(err), "%s", err);
   json_t *arr = json_array();
   size_t n = lua_rawlen(L, -1);
   for (size_t i = 1; i <= n; i++) {

@@ -201,7 +201,10 @@ static void test_broken_user_script_again(void **state) {
   for (int i = 0; i < 2; i++) {
     assert_int_equal(vf_estimate_string(e, OK_SCENARIO, strlen(OK_SCENARIO), "t.lua", NULL, &out), VF_ESCRIPT);
     assert_string_equal(vf_engine_error(e), want);
+    assert_int_equal(vf_list(e, "gpus", &out), VF_ESCRIPT); /* the script's fault, not the caller's */
+    assert_string_equal(vf_engine_error(e), want);
   }
+  assert_int_equal(vf_list(e, "gpu", &out), VF_EINVAL);
   vf_engine_free(e);
   unlink(file);
   rmdir(sub);
