@@ -272,6 +272,9 @@ static void csv_field(sbuf *b, const char *s) {
   sbuf_printf(b, "\"");
 }
 
+/* The peaks and category columns are the estimate's, made on the report's GPU: a fit row
+** for another GPU leaves them empty rather than repeat that GPU's figures beside its own
+** total (vLLM's KV cache grows with the GPU; `vramfit batch` gives every row its own). */
 char *report_csv(const report_in *in) {
   sbuf b = {0};
   const estimate *e = in->e;
@@ -280,15 +283,23 @@ char *report_csv(const report_in *in) {
                   "max_context,max_micro_batch,max_seq_len\n");
   for (size_t i = 0; i < in->n_rows; i++) {
     const fit_row *f = &in->rows[i];
+    bool own = strcmp(f->g.name, in->g->name) == 0 && f->g.memory == in->g->memory;
     csv_field(&b, in->s->name);
     sbuf_printf(&b, ",");
     csv_field(&b, in->m->id);
-    sbuf_printf(&b, ",%s,%llu,%llu,%s,%llu,%s,%llu,%.4f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
-                in->m->arch, (unsigned long long)e->params, (unsigned long long)e->weight_bytes, f->g.name,
-                (unsigned long long)f->g.memory, f->fits ? "true" : "false", (unsigned long long)f->count,
-                f->used_fraction, (unsigned long long)f->total, (unsigned long long)e->peak_allocated,
-                (unsigned long long)e->peak_reserved, (unsigned long long)budget_get(&e->b, "kv_cache"),
-                (unsigned long long)budget_get(&e->b, "activations"), (unsigned long long)f->max_concurrency,
+    sbuf_printf(&b, ",");
+    csv_field(&b, in->m->arch);
+    sbuf_printf(&b, ",%llu,%llu,", (unsigned long long)e->params, (unsigned long long)e->weight_bytes);
+    csv_field(&b, f->g.name);
+    sbuf_printf(&b, ",%llu,%s,%llu,%.4f,%llu,", (unsigned long long)f->g.memory, f->fits ? "true" : "false",
+                (unsigned long long)f->count, f->used_fraction, (unsigned long long)f->total);
+    if (own)
+      sbuf_printf(&b, "%llu,%llu,%llu,%llu", (unsigned long long)e->peak_allocated,
+                  (unsigned long long)e->peak_reserved, (unsigned long long)budget_get(&e->b, "kv_cache"),
+                  (unsigned long long)budget_get(&e->b, "activations"));
+    else
+      sbuf_printf(&b, ",,,");
+    sbuf_printf(&b, ",%llu,%llu,%llu,%llu\n", (unsigned long long)f->max_concurrency,
                 (unsigned long long)f->max_context, (unsigned long long)f->max_micro_batch,
                 (unsigned long long)f->max_seq_len);
   }

@@ -264,6 +264,16 @@ has ctx0-kv 'KV buffer: 40960 cells x 1 streams'
 printf 'return { model = "meta-llama/Llama-3.1-8B", runtime = { name = "vllm", gpu_memory_utilization = 0.95 }, workload = { kind = "inference", context = 8192 }, gpu = "H100" }' >"$T/vl.lua"
 check vllm-fit 0 "" -- fit "$T/vl.lua" --format csv
 has vllm-fit-yes ',H100-SXM-80GB,85029027840,true,'
+# fit's CSV: the peaks and categories are the report GPU's (the first), so another GPU's row
+# leaves them empty instead of repeating the L40S's 26,153,582,592 B KV cache beside the
+# H100's own total; an inline GPU's name with a comma and a quote is quoted (it split the row)
+printf 'return { name = "c", model = "meta-llama/Llama-3.1-8B-Instruct", runtime = { name = "vllm" }, workload = { kind = "inference", context = 8192, concurrency = 4 }, gpu = { "L40S", "H100" } }' >"$T/vl2.lua"
+check fit-csv-rows 0 "" -- fit "$T/vl2.lua" --format csv
+has fit-csv-own ',L40S-48GB,47803531264,true,1,0.9247,44203954733,43411231277,43411231277,26153582592,505636454,25,52176,0,0'
+has fit-csv-other ',H100-SXM-80GB,85029027840,true,1,0.9185,78099565577,,,,,56,115984,0,0'
+printf 'return { name = "q", model = "meta-llama/Llama-3.1-8B-Instruct", workload = { kind = "inference", context = 1024 }, gpu = { { name = "my,gpu \\"x\\"", memory = "40GiB" } } }' >"$T/ig.lua"
+check csv-quoted-gpu 0 "" -- estimate "$T/ig.lua" --format csv
+has csv-quoted-gpu-name ',16060522496,"my,gpu ""x""",42949672960,true,'
 check vllm-batch 0 "" -- batch "$T/vl.lua" --format jsonl
 has vllm-batch-fits '"fits":true'
 
