@@ -17,12 +17,25 @@ local function prepare_at(list, i, sets, gpus)
   local raw = list[i]
   if raw == nil then error(("scenario %d: the file has only %d scenarios"):format(i, #list), 0) end
   raw = copy(raw, 0)
+  -- an override of a field a sweep varies would evaluate every point at one value while
+  -- its name and axes still claim the axis value: refused, naming both
+  local axes = E.axis_paths(list, i)
   for _, kv in ipairs(sets) do
     local key, value = kv:match("^([^=]+)=(.*)$")
     if not key then error(("--set %s: expected KEY=VALUE"):format(kv), 0) end
+    for _, path in ipairs(axes) do
+      if key == path or key:sub(1, #path + 1) == path .. "." or path:sub(1, #key + 1) == key .. "." then
+        error(("--set %s: the sweep's axis '%s' sets this field (drop the --set, or the axis)"):format(key, path), 0)
+      end
+    end
     E.apply_set(raw, key, value)
   end
-  if #gpus > 0 then raw.gpu = gpus end
+  if #gpus > 0 then
+    for _, path in ipairs(axes) do
+      if path == "gpu" then error("--gpu: the sweep's axis 'gpu' sets the GPU (drop --gpu, or the axis)", 0) end
+    end
+    raw.gpu = gpus
+  end
   return S.prepare(raw)
 end
 

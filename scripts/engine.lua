@@ -327,17 +327,28 @@ end
 -- both without running Lua (src/engine.c, src/sweep.c).
 local List = {}
 List.__len = function(t) return rawget(t, "__n") end
-List.__index = function(t, i)
-  if math.type(i) ~= "integer" or i < 1 or i > rawget(t, "__n") then return nil end
+local function seg_at(t, i)
   local plan = rawget(t, "__plan")
   local lo, hi = 1, #plan
   while lo < hi do   -- the last segment whose first index is <= i
     local mid = (lo + hi + 1) // 2
     if plan[mid].first <= i then lo = mid else hi = mid - 1 end
   end
-  local seg = plan[lo]
+  return plan[lo]
+end
+List.__index = function(t, i)
+  if math.type(i) ~= "integer" or i < 1 or i > rawget(t, "__n") then return nil end
+  local seg = seg_at(t, i)
   if seg.axes then return sweep_point(seg, i - seg.first) end
   return seg.scenario
+end
+
+-- The axis paths of the sweep that point i of an expanded list belongs to ({} outside sweeps).
+function E.axis_paths(t, i)
+  local out = {}
+  if rawget(t, "__plan") == nil or math.type(i) ~= "integer" or i < 1 or i > rawget(t, "__n") then return out end
+  for k, ax in ipairs(seg_at(t, i).axes or {}) do out[k] = ax.path end
+  return out
 end
 
 -- A file returns one scenario, a list of scenarios, or a sweep.

@@ -191,6 +191,49 @@ static void test_open_bad_arguments(void **state) {
   assert_null(b);
 }
 
+/* --set or --gpu over a field a sweep varies: every point evaluated at the one value while
+** its name and axes claimed the axis value (8 rows, 4 pairs of identical figures with
+** different labels); refused per point naming both, while a field no axis sets still applies. */
+static void test_override_of_an_axis(void **state) {
+  (void)state;
+  const char *p = write_tmp("return sweep { base = { name = 's', model = '" LLAMA "',\n"
+                            "  workload = { kind = 'inference', context = 4096 } },\n"
+                            "  axes = { ['workload.context'] = {1024, 2048}, gpu = {'L40S', 'H100'} } }\n");
+  const char *ctx[] = {"workload.context=99"}, *wl[] = {"workload={}"}, *conc[] = {"workload.concurrency=2"};
+  const char *gpu[] = {"H200"};
+  struct { vf_request req; const char *want; } cases[] = {
+      {{ctx, 1, NULL, 0, VF_FORMAT_CSV, 0},
+       "scenario 1: --set workload.context: the sweep's axis 'workload.context' sets this field (drop the --set, or the axis)"},
+      {{wl, 1, NULL, 0, VF_FORMAT_CSV, 0},
+       "scenario 1: --set workload: the sweep's axis 'workload.context' sets this field (drop the --set, or the axis)"},
+      {{NULL, 0, gpu, 1, VF_FORMAT_CSV, 0}, "scenario 1: --gpu: the sweep's axis 'gpu' sets the GPU (drop --gpu, or the axis)"},
+  };
+  const vf_point *rows;
+  size_t nr;
+  char want[256];
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    vf_batch *b = open_batch(p, &cases[c].req);
+    assert_int_equal(vf_batch_eval(b, 0, &rows, &nr), VF_EINVAL);
+    snprintf(want, sizeof want, "%s: %s", p, cases[c].want);
+    assert_string_equal(rows[0].error, want);
+    vf_batch_free(b);
+  }
+  vf_request ok = {conc, 1, NULL, 0, VF_FORMAT_CSV, 0};
+  vf_batch *b = open_batch(p, &ok);
+  assert_int_equal(vf_batch_eval(b, 3, &rows, &nr), VF_OK);
+  assert_int_equal(rows[0].concurrency, 2);
+  assert_int_equal(rows[0].context, 2048);
+  assert_string_equal(rows[0].gpu, "H100-SXM-80GB");
+  vf_batch_free(b);
+  vf_engine *e = tu_engine(0, 0);
+  const char *out;
+  assert_int_equal(vf_estimate_file_at(e, p, 1, &cases[0].req, &out), VF_EINVAL);
+  snprintf(want, sizeof want, "%s: scenario 2: --set workload.context: the sweep's axis 'workload.context' sets this field (drop the --set, or the axis)", p);
+  assert_string_equal(vf_engine_error(e), want);
+  vf_engine_free(e);
+  unlink(p);
+}
+
 /* A million-point sweep is counted and indexed without being built. */
 static void test_lazy_million(void **state) {
   (void)state;
@@ -278,6 +321,7 @@ int main(void) {
       cmocka_unit_test(test_rows_and_names),
       cmocka_unit_test(test_error_rows),
       cmocka_unit_test(test_open_bad_arguments),
+      cmocka_unit_test(test_override_of_an_axis),
       cmocka_unit_test(test_lazy_million),
       cmocka_unit_test(test_svg_report),
   };
