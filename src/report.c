@@ -109,7 +109,9 @@ static json_t *json_runtime(const report_in *in) {
   return r;
 }
 
-static json_t *json_fit_row(const fit_row *f) {
+/* The max_* keys follow the workload's kind, not which figures are non-zero: a row where
+** nothing fits (all 0) said max_micro_batch / max_seq_len for inference and video too. */
+static json_t *json_fit_row(const fit_row *f, wl_kind kind) {
   json_t *o = json_object();
   json_object_set_new(o, "gpu", jstr(f->g.name));
   json_object_set_new(o, "memory_bytes", jint(f->g.memory));
@@ -120,11 +122,11 @@ static json_t *json_fit_row(const fit_row *f) {
   json_object_set_new(o, "used_fraction", json_real(f->used_fraction));
   json_object_set_new(o, "total_bytes", jint(f->total));
   if (f->launch[0]) json_object_set_new(o, "launch", jstr(f->launch));
-  if (f->max_width) {
+  if (kind == WL_IMAGE || kind == WL_VIDEO) {
     json_object_set_new(o, "max_width", jint(f->max_width));
     json_object_set_new(o, "max_height", jint(f->max_height));
-    if (f->max_frames) json_object_set_new(o, "max_frames", jint(f->max_frames));
-  } else if (f->max_concurrency || f->max_context) {
+    if (kind == WL_VIDEO) json_object_set_new(o, "max_frames", jint(f->max_frames));
+  } else if (kind == WL_INFERENCE) {
     json_object_set_new(o, "max_concurrency", jint(f->max_concurrency));
     json_object_set_new(o, "max_context", jint(f->max_context));
   } else {
@@ -145,7 +147,7 @@ json_t *report_json(const report_in *in) {
   json_object_set_new(o, "devices", devs);
   json_object_set_new(o, "runtime", json_runtime(in));
   json_t *fit = json_array();
-  for (size_t i = 0; i < in->n_rows; i++) json_array_append_new(fit, json_fit_row(&in->rows[i]));
+  for (size_t i = 0; i < in->n_rows; i++) json_array_append_new(fit, json_fit_row(&in->rows[i], in->s->kind));
   json_object_set_new(o, "fit", fit);
   json_t *notes = json_array();
   for (int i = 0; i < in->s->n_notes; i++) json_array_append_new(notes, jstr(in->s->notes[i]));

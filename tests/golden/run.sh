@@ -274,6 +274,12 @@ has fit-csv-other ',H100-SXM-80GB,85029027840,true,1,0.9185,78099565577,,,,,56,1
 printf 'return { name = "q", model = "meta-llama/Llama-3.1-8B-Instruct", workload = { kind = "inference", context = 1024 }, gpu = { { name = "my,gpu \\"x\\"", memory = "40GiB" } } }' >"$T/ig.lua"
 check csv-quoted-gpu 0 "" -- estimate "$T/ig.lua" --format csv
 has csv-quoted-gpu-name ',16060522496,"my,gpu ""x""",42949672960,true,'
+# a fit row's max_* keys follow the workload's kind: Llama-3.1-70B on RTX 4090s fits nowhere
+# at tp 1, and its row said max_micro_batch / max_seq_len (training's) with 0, 0
+printf 'return { model = "meta-llama/Llama-3.1-70B-Instruct", workload = { kind = "inference", context = 8192 }, gpu = "RTX-4090-24GB" }' >"$T/70.lua"
+check fit-keys-none 1 "" -- fit "$T/70.lua" --format json
+has fit-keys-inference '"max_concurrency": 0,'
+if grep -q 'max_micro_batch' "$T/out"; then echo "FAIL fit-keys-none: a training key in an inference row"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
 check vllm-batch 0 "" -- batch "$T/vl.lua" --format jsonl
 has vllm-batch-fits '"fits":true'
 
