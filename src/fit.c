@@ -36,6 +36,7 @@ void fit_device_scenario(const scenario *s, const gpu *g, scenario *out) {
   if (!s->workspace) out->workspace = workspace_for(g);
   out->gpu_memory = g->memory;
   snprintf(out->gpu_arch, sizeof out->gpu_arch, "%s", g->arch);
+  snprintf(out->gpu_name, sizeof out->gpu_name, "%s", g->name);
   snprintf(out->gpu_link, sizeof out->gpu_link, "%s", g->interconnect);
   snprintf(out->gpu_compute, sizeof out->gpu_compute, "%s", g->compute);
 }

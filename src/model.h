@@ -153,6 +153,7 @@ typedef struct scenario {
   uint64_t gpu_memory;     /* bytes the runtime sees as total */
   bool fit_probe;        /* set by fit on the estimates it bisects with: runtimes skip their own fit search */
   char gpu_arch[16];       /* catalog arch: "hopper", "ampere", ... */
+  char gpu_name[48];       /* catalog name ("H100-SXM-80GB"): runtimes that match device names */
   char gpu_link[64];       /* catalog interconnect ("NVLink 4, 900 GB/s") */
   char gpu_compute[16];    /* catalog compute capability ("9.0"; "" when unknown) */
   /* GPUs asked for; n_gpus == 0: the whole catalog */

@@ -77,13 +77,36 @@ static uint64_t gib(ectx *c, double g) {
 
 /* ---------------------------------------------------------------- configuration */
 
-/* Big non-A100 GPUs get 1024 sequences and 8192 batched tokens from 0.9 on
-** (vllm/engine/arg_utils.py _set_default_args: >= 70 GiB and "a100" not in the name,
-** PR #17885); others and older versions 256 / 2048 (OpenAI server defaults). */
+/* The V1 engine's defaults for the OpenAI server (vllm/engine/arg_utils.py
+** _set_default_args_v1), by release:
+**   0.8.0-0.8.3  8192 batched tokens on an H100 / H200, matched by device name ("h100" or
+**                "h200" in it, PR #12369, merged 2025-01-24), 2048 elsewhere; max_num_seqs
+**                1024 on every GPU (V1's own default, which PR #16158 "[V1] Revert the default
+**                max_num_seqs to V0 values for most hardware", merged 2025-04-07 after 0.8.3,
+**                cut to 256 except on H100 / H200);
+**   0.8.4-0.8.5  1024 / 8192 on an H100 / H200, 256 / 2048 elsewhere (PR #17073, which
+**                widened it to every GPU of 80 GB and more, is not placed in a release: left out);
+**   0.9 on       1024 / 8192 on every GPU of >= 70 GiB whose name has no "a100" (PR #17885).
+** The V0 engine (and a V1 release's V0 fallback: encoder-decoder, Mamba hybrids) keeps 256 /
+** 2048 ("Set max_num_seqs to 256 for VLLM_V0", arg_utils.py 0.9). Hold-out: QwenLM/Qwen3-VL
+** issue 1057 (vLLM 0.8.2 on an H100 80GB, Qwen2.5-VL-7B-Instruct, 128,000): "GPU KV cache
+** size: 905,648 tokens" needs the 1024-sequence sampler of the profile run. */
+static bool h100_h200_name(const scenario *s) {
+  char low[sizeof s->gpu_name];
+  size_t i = 0;
+  for (; s->gpu_name[i] && i + 1 < sizeof low; i++) low[i] = (char)((s->gpu_name[i] >= 'A' && s->gpu_name[i] <= 'Z') ? s->gpu_name[i] + 32 : s->gpu_name[i]);
+  low[i] = 0;
+  return strstr(low, "h100") != NULL || strstr(low, "h200") != NULL;
+}
 static bool big_gpu(const vcfg *v, const scenario *s) {
-  /* _set_default_args_v1 only: _set_default_args_v0 keeps 256 ("Set max_num_seqs to 256 for
-  ** VLLM_V0", arg_utils.py 0.9), the V0 engine of a fallback (encoder-decoder, Mamba hybrids) too */
-  return !v->v0 && v->version >= 9000 && s->gpu_memory >= 70ull * 1024 * MIB && strcmp(s->gpu_arch, "ampere") != 0;
+  if (v->v0 || v->version < 8000) return false;
+  if (v->version < 9000) return h100_h200_name(s);
+  return s->gpu_memory >= 70ull * 1024 * MIB && strcmp(s->gpu_arch, "ampere") != 0;
+}
+/* V1 0.8.0-0.8.3: 1024 sequences on every GPU (see big_gpu) */
+static uint64_t default_seqs(const vcfg *v, const scenario *s) {
+  if (big_gpu(v, s) || (!v->v0 && v->version >= 8000 && v->version < 8004)) return 1024;
+  return 256;
 }
 
 /* ---------------------------------------------------------------- MLA block size */
@@ -207,7 +230,7 @@ static void vllm_config(ectx *c, vcfg *v) {
   v->v0 = scn_bool(s, "vllm.v0", v->version < 8000);
   v->v2 = scn_bool(s, "vllm.v2_runner", false);
   bool big = big_gpu(v, s);
-  v->seqs = scn_u64(s, "runtime.max_num_seqs", big ? 1024 : 256);
+  v->seqs = scn_u64(s, "runtime.max_num_seqs", default_seqs(v, s));
   uint64_t chunk = big ? 8192 : 2048;
   uint64_t dflt = v->chunked ? chunk : (v->mml > chunk ? v->mml : chunk);
   /* V0 raises a multimodal model's default to _MULTIMODAL_MODEL_MAX_NUM_BATCHED_TOKENS =

@@ -4338,6 +4338,118 @@ static void test_sglang_holdout15(void **state) {
                              {NULL}});
 }
 
+/* The V1 engine's scheduler defaults by release (src/rt_vllm.c big_gpu / default_seqs;
+** vllm/engine/arg_utils.py _set_default_args_v1): vLLM PR #12369 (merged 2025-01-24, "[V1]
+** Increase default batch size for H100/H200": 8192 batched tokens for the OpenAI server when
+** "h100" or "h200" is in the device name), PR #16158 (merged 2025-04-07, after 0.8.3: "reverts
+** the default max_num_seqs from 1024 to 256 for hardware other than H100/200"), PR #17885 (0.9:
+** every GPU of >= 70 GiB but the A100). Before this round vramfit applied only the 0.9 rule, so
+** an 0.8.x V1 run took 256 sequences and 2048 tokens everywhere. */
+#define V1D(ver, gpu) \
+  "return { model = 'Qwen/Qwen2.5-7B-Instruct', runtime = { name = 'vllm', version = '" ver "' }, " \
+  "workload = { kind = 'inference', context = 8192 }, gpu = '" gpu "' }"
+static void test_v1_08_defaults(void **state) {
+  static const struct {
+    const char *text;
+    long long seqs, tokens;
+  } c[] = {
+      {V1D("0.8.2", "H100-SXM-80GB"), 1024, 8192},  /* PR #12369 by name, V1's own 1024 */
+      {V1D("0.8.2", "A100-SXM4-80GB"), 1024, 2048}, /* 1024 on every GPU before PR #16158 */
+      {V1D("0.8.3", "L40S-48GB"), 1024, 2048},
+      {V1D("0.8.2", "H800-SXM-80GB"), 1024, 2048},  /* "h800": no name match */
+      {V1D("0.8.2", "GH200-96GB"), 1024, 8192},     /* "gh200" holds "h200" */
+      {V1D("0.8.4", "A100-SXM4-80GB"), 256, 2048},  /* after PR #16158 */
+      {V1D("0.8.4", "H200-SXM-141GB"), 1024, 8192},
+      {V1D("0.8.5", "H20-SXM-96GB"), 256, 2048},
+      {V1D("0.9.0", "H20-SXM-96GB"), 1024, 8192},   /* PR #17885: >= 70 GiB, not an A100 */
+      {V1D("0.9.0", "A100-SXM4-80GB"), 256, 2048},
+      {V1D("0.7.3", "H100-SXM-80GB"), 256, 8192},   /* V0: 256; chunked prefill off, max_model_len */
+  };
+  for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+    json_t *j = eval(*state, c[i].text);
+    assert_int_equal((long long)fig(j, "max_num_seqs"), c[i].seqs);
+    assert_int_equal((long long)fig(j, "max_num_batched_tokens"), c[i].tokens);
+    json_decref(j);
+  }
+}
+
+/* Hold-out round 16 (serving, predicted before any change; none of these sources is in an
+** earlier round, ../shared/calibration or tests/calibration):
+** - QwenLM/Qwen3-VL issue 1057 (2025-04-03): vLLM 0.8.2 (V1) on an H100-SXM-80GB, the README's
+**   offline LLM() of Qwen2.5-VL-7B-Instruct with limit_mm_per_prompt image 10 / video 10 (its
+**   "327680 > 131072" tokenizer warning is the 20 dummy items of 16384 tokens), max_model_len
+**   128000, LLM-class batched tokens 16384 on an H100; torch 2.6.0 / vllm / transformers /
+**   accelerate listed, no FlashInfer (the sorting sampler): "Model loading took 15.6271 GB",
+**   "GPU KV cache size: 905,648 tokens", "Maximum concurrency for 128,000 tokens per request:
+**   7.08x". Before: 993,472 tokens, 7.76x (+9.7 %: 256 sequences in the profile's sampler);
+**   with V1's 1024 sequences of 0.8.0-0.8.3: 926,464, 7.24x (+2.3 %). "Graph capturing
+**   finished in 18 secs, took 0.63 GiB" is not scored here (0.42 GiB: the graph round's).
+** - vllm-project/vllm#15136 (vLLM 0.8.0, Qwen2.5-VL-7B-Instruct tp 4): "Model loading took
+**   3.9972 GB" on every rank (3.9862, -0.28 %).
+** - vllm-project/vllm PR #12569 (2025-01-30, VLLM_USE_V1=1 on a 0.7.1 dev build, neuralmagic/
+**   Meta-Llama-3.1-70B-Instruct-quantized.w8a8, --max-model-len 2048 --gpu-memory-utilization
+**   0.98): "Loading model weights took 67.7229 GB" (67.7228). Its "# GPU blocks: 1381" (10.79x)
+**   is the V1 alpha of 0.7.x, not modelled (vramfit's V1 starts at 0.8), and the GPU is not named.
+** - vllm-project/vllm#15815 (vLLM 0.7.1, V0, Qwen2.5-32B-Instruct tp 2 on 2 x L40S, max_seq_len
+**   10000): 30.71 GiB, non_torch 0.30, activation 1.26, KV 7.71 GiB, 3947 blocks (30.7097 exact,
+**   0.35 +17 %, 1.06 -16 %, 7.60 -1.4 %, 3890 -1.4 %).
+** - vllm-project/vllm#13882 (v0.7.3.dev233, V0, unsloth Qwen2.5-7B-Instruct-bnb-4bit on an RTX
+**   4060 of 8.00 GiB, util 0.70, max_seq_len 4096): weights 5.2032, activation 1.42, KV -1.05
+**   GiB: no blocks (5.1749 -0.5 %, 1.41 -0.7 %; non_torch 0.25 against 0.03, not held; 0 blocks).
+** - vllm-project/vllm#33263 (2026-01-28, Qwen/Qwen3-1.7B, max_num_seqs 1, max_model_len 1024,
+**   "24 GB GPU"): "Available KV cache memory: 18.78 GiB", "GPU KV cache size: 175,856 tokens"
+**   (pinned: 175,824, -0.02 %; 18.78 GiB beside 3.22 GiB of weights exceeds 0.9 of any 24 GB
+**   card, so the GPU budget is not scored). */
+#define QWEN3_17B \
+  "model = { arch = 'qwen3', config = { model_type = 'qwen3', architectures = { 'Qwen3ForCausalLM' }, " \
+  "hidden_size = 2048, intermediate_size = 6144, num_hidden_layers = 28, num_attention_heads = 16, " \
+  "num_key_value_heads = 8, head_dim = 128, vocab_size = 151936, tie_word_embeddings = true, " \
+  "max_position_embeddings = 40960, rope_theta = 1000000, rms_norm_eps = 1e-6, torch_dtype = 'bfloat16' } }, "
+static void test_holdout16_vllm(void **state) {
+  expect_figs(*state,
+              "return { model = 'Qwen/Qwen2.5-VL-7B-Instruct', runtime = { name = 'vllm', version = '0.8.2', "
+              "max_model_len = 128000, max_num_batched_tokens = 16384, limit_mm_per_prompt = 'image=10,video=10', "
+              "flashinfer_sampler = false }, workload = { kind = 'inference', context = 128000 }, gpu = "
+              "'H100-SXM-80GB' }",
+              (const want[]){{"weights_bytes", 15.6271, 0.01, IN_GIB},
+                             {"max_num_seqs", 1024, 0, 0},
+                             {"kv_cache_tokens", 905648, 0.05, 0},
+                             {"max_concurrency", 7.08, 0.05, 0.005},
+                             {NULL}});
+  expect_figs(*state,
+              "return { model = 'Qwen/Qwen2.5-VL-7B-Instruct', runtime = { name = 'vllm', version = '0.8.0' }, "
+              "parallel = { tp = 4 }, workload = { kind = 'inference', context = 8192 }, gpu = 'H100-SXM-80GB' }",
+              (const want[]){{"weights_bytes", 3.9972, 0.01, IN_GIB}, {NULL}});
+  expect_figs(*state,
+              "return { model = 'meta-llama/Llama-3.1-70B-Instruct', quant = 'w8a8', runtime = { name = 'vllm', "
+              "version = '0.7.1', max_model_len = 2048, gpu_memory_utilization = 0.98 }, workload = { kind = "
+              "'inference', context = 2048 }, gpu = 'H100-SXM-80GB' }",
+              (const want[]){{"weights_bytes", 67.7229, 0.01, IN_GIB}, {NULL}});
+  expect_figs(*state,
+              "return { model = 'Qwen/Qwen2.5-32B-Instruct', runtime = { name = 'vllm', version = '0.7.1', "
+              "max_model_len = 10000 }, parallel = { tp = 2 }, workload = { kind = 'inference', context = 10000 }, "
+              "gpu = 'L40S-48GB' }",
+              (const want[]){{"weights_bytes", 30.7098, 0.01, IN_GIB},
+                             {"activation_peak_bytes", 1.26, 0.25, IN_GIB},
+                             {"non_torch_bytes", 0.30, 0.25, IN_GIB},
+                             {"kv_cache_bytes", 7.71, 0.05, IN_GIB},
+                             {"num_gpu_blocks", 3947, 0.05, 0},
+                             {NULL}});
+  expect_figs(*state,
+              "return { model = 'Qwen/Qwen2.5-7B-Instruct', quant = { name = 'bnb-nf4', double_quant = true }, "
+              "runtime = { name = 'vllm', version = '0.7.3', max_model_len = 4096, gpu_memory_utilization = 0.70 }, "
+              "workload = { kind = 'inference', context = 4096 }, gpu = { name = 'RTX-4060-8GB', memory = '8.00GiB' } }",
+              (const want[]){{"weights_bytes", 5.2032, 0.01, IN_GIB},
+                             {"activation_peak_bytes", 1.42, 0.25, IN_GIB},
+                             {"num_gpu_blocks", 0, 0, 0},
+                             {NULL}});
+  expect_figs(*state,
+              "return { " QWEN3_17B "runtime = { name = 'vllm', version = '0.14.1', max_model_len = 1024, "
+              "max_num_seqs = 1, kv_cache_memory_bytes = 20164871454 }, workload = { kind = 'inference', "
+              "context = 1024 }, gpu = 'RTX-4090-24GB' }",
+              (const want[]){{"kv_cache_tokens", 175856, 0.001, 0}, {NULL}});
+}
+
 /* ---- arch-families-c: Nemotron 3 (nemotron_h with MoE layers) and Kimi Linear under vLLM.
 ** NemotronH's SSM-dtype hook (vllm/model_executor/models/config.py NemotronHForCausalLMConfig,
 ** PR #29978 from 0.13.0): the config's mamba_ssm_cache_dtype ("float32" for Nemotron 3) replaces
@@ -4756,7 +4868,7 @@ int main(void) {
       cmocka_unit_test(test_rocm_sampler_sorts), cmocka_unit_test(test_sglang_rocm_aiter),
       cmocka_unit_test(test_v2_runner_holdout5), cmocka_unit_test(test_quant_70b_h200_holdout6), cmocka_unit_test(test_bnb_inflight_holdout6), cmocka_unit_test(test_marlin_holdout6), cmocka_unit_test(test_fused_experts_fp8_holdout6), cmocka_unit_test(test_gptq_kernels_holdout7), cmocka_unit_test(test_w4a16_zero_points_machete), cmocka_unit_test(test_qwen3_235b_fp8_tp4_v0271),
       cmocka_unit_test(test_v020_hybrid_tokens), cmocka_unit_test(test_v0202_hybrid_tokens), cmocka_unit_test(test_swap_space_host_only), cmocka_unit_test(test_spec_graph_downgrade), cmocka_unit_test(test_flashinfer_capture_hybrid), cmocka_unit_test(test_spec_capture_sizes),
-      cmocka_unit_test(test_holdout10_vllm), cmocka_unit_test(test_graph_hybrid_full_v0102), cmocka_unit_test(test_holdout12_vllm), cmocka_unit_test(test_holdout13_v0201_tokens), cmocka_unit_test(test_holdout14_vllm), cmocka_unit_test(test_holdout15_vllm), cmocka_unit_test(test_sglang_holdout15), cmocka_unit_test(test_arch_families_c_vllm), cmocka_unit_test(test_holdout10_vllm_fit), cmocka_unit_test(test_fit_len_arithmetic), cmocka_unit_test(test_deepseek_v32),
+      cmocka_unit_test(test_holdout10_vllm), cmocka_unit_test(test_graph_hybrid_full_v0102), cmocka_unit_test(test_holdout12_vllm), cmocka_unit_test(test_holdout13_v0201_tokens), cmocka_unit_test(test_holdout14_vllm), cmocka_unit_test(test_holdout15_vllm), cmocka_unit_test(test_sglang_holdout15), cmocka_unit_test(test_v1_08_defaults), cmocka_unit_test(test_holdout16_vllm), cmocka_unit_test(test_arch_families_c_vllm), cmocka_unit_test(test_holdout10_vllm_fit), cmocka_unit_test(test_fit_len_arithmetic), cmocka_unit_test(test_deepseek_v32),
       cmocka_unit_test(test_qwen3_vl_vllm), cmocka_unit_test(test_qwen25_vl_mrope_cache),
       cmocka_unit_test(test_language_model_only), cmocka_unit_test(test_quantization_flag_checkpoint),
       cmocka_unit_test(test_mamba_attention_free),
