@@ -4399,7 +4399,14 @@ static void test_v1_08_defaults(void **state) {
 ** - vllm-project/vllm#33263 (2026-01-28, Qwen/Qwen3-1.7B, max_num_seqs 1, max_model_len 1024,
 **   "24 GB GPU"): "Available KV cache memory: 18.78 GiB", "GPU KV cache size: 175,856 tokens"
 **   (pinned: 175,824, -0.02 %; 18.78 GiB beside 3.22 GiB of weights exceeds 0.9 of any 24 GB
-**   card, so the GPU budget is not scored). */
+**   card, so the GPU budget is not scored).
+** - vllm-project/vllm#17327 (the Qwen3 usage guide, 2025-05-07): VLLM_USE_V1=0 (0.8.5 assumed from
+**   the date) nytopop Qwen3-30B-A3B w4a16 on an RTX 3090 (23.56 GiB), util 0.9, --max-num-seqs 8,
+**   40960: "Model loading took 15.6841 GiB", non_torch 0.06, activation 0.12, KV 5.34 GiB (15.5510
+**   -0.85 %; 0.25 and 0.19 not held; 5.21 GiB -2.4 %).
+** - generative-computing/mellea PR #416 (2026-02-11, a V0 log, release and flags not shown): the
+**   Qwen3-0.6B shapes (1.12 GiB, 114,688 B a token) on an H100 at util 0.80, 8192: "model weights take
+**   1.12GiB" (1.1200); its activation 0.23 GiB depends on flags the log does not print. */
 #define QWEN3_17B \
   "model = { arch = 'qwen3', config = { model_type = 'qwen3', architectures = { 'Qwen3ForCausalLM' }, " \
   "hidden_size = 2048, intermediate_size = 6144, num_hidden_layers = 28, num_attention_heads = 16, " \
@@ -4448,6 +4455,19 @@ static void test_holdout16_vllm(void **state) {
               "max_num_seqs = 1, kv_cache_memory_bytes = 20164871454 }, workload = { kind = 'inference', "
               "context = 1024 }, gpu = 'RTX-4090-24GB' }",
               (const want[]){{"kv_cache_tokens", 175856, 0.001, 0}, {NULL}});
+  expect_figs(*state,
+              "return { model = 'Qwen/Qwen3-30B-A3B', quant = 'w4a16', runtime = { name = 'vllm', version = '0.8.5', "
+              "use_v1 = false, max_num_seqs = 8, gpu_memory_utilization = 0.90 }, workload = { kind = 'inference', "
+              "context = 40960 }, gpu = { name = 'RTX-3090-24GB', memory = '23.56GiB' } }",
+              (const want[]){{"weights_bytes", 15.6841, 0.01, IN_GIB}, {"kv_cache_bytes", 5.34, 0.05, IN_GIB}, {NULL}});
+  expect_figs(*state,
+              "return { model = { arch = 'qwen3', config = { model_type = 'qwen3', architectures = { 'Qwen3ForCausalLM' }, "
+              "hidden_size = 1024, intermediate_size = 3072, num_hidden_layers = 28, num_attention_heads = 16, "
+              "num_key_value_heads = 8, head_dim = 128, vocab_size = 151936, tie_word_embeddings = true, "
+              "max_position_embeddings = 40960, rope_theta = 1000000, rms_norm_eps = 1e-6, torch_dtype = 'bfloat16' } }, "
+              "runtime = { name = 'vllm', version = '0.10.0', use_v1 = false, max_model_len = 8192, "
+              "gpu_memory_utilization = 0.80 }, workload = { kind = 'inference', context = 8192 }, gpu = 'H100-SXM-80GB' }",
+              (const want[]){{"weights_bytes", 1.12, 0.01, IN_GIB}, {NULL}});
 }
 
 /* ---- arch-families-c: Nemotron 3 (nemotron_h with MoE layers) and Kimi Linear under vLLM.
