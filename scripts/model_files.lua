@@ -131,6 +131,15 @@ GGUF_ARCH.exaone = "exaone"
 GGUF_ARCH.olmo2 = function(md) return (md["attention.sliding_window"] or 0) > 0 and "olmo3" or "olmo2" end
 -- arch-moe: DBRX (LLM_ARCH_DBRX, "dbrx")
 GGUF_ARCH.dbrx = "dbrx"
+-- gguf-new: MiniCPM3 (LLM_ARCH_MINICPM3, "minicpm3") and Arcee AFMoE / Trinity (LLM_ARCH_AFMOE,
+-- "afmoe"), both in llama.cpp 80fb11a and 00395eb (src/llama-arch.cpp)
+GGUF_ARCH.minicpm3, GGUF_ARCH.afmoe = "minicpm3", "afmoe"
+
+-- families vramfit describes from safetensors that llama.cpp does not load: no LLM_ARCH of theirs
+-- in src/llama-arch.cpp (ggml-org/llama.cpp 00395eb, 2026; nor 80fb11a, the conformance build), so
+-- no llama.cpp graph or KV cache to model; a GGUF that names one is refused, naming it (by the
+-- safetensors model_type and the hyphenated spelling llama.cpp gives its other names)
+local GGUF_NOT_IN_LLAMACPP = { longcat_flash = "LongCat-Flash", ["longcat-flash"] = "LongCat-Flash" }
 
 local GGUF_DTYPE = { F32 = "fp32", F16 = "fp16", BF16 = "bf16", F64 = "fp64", I8 = "int8",
                      I16 = "int16", I32 = "int32", I64 = "int64" }
@@ -391,6 +400,46 @@ GGUF_FIELDS.nemotron_h = function(path, md, cfg, need, g)
   end
 end
 GGUF_FIELDS.nemotron_h_moe = GGUF_FIELDS.nemotron_h
+-- MiniCPM3 (conversion/minicpm.py MiniCPM3Model, src/models/minicpm3.cpp): attention.q_lora_rank
+-- (optional), attention.kv_lora_rank, key_length = qk_nope + qk_rope, rope.dimension_count = qk_rope,
+-- no value_length: llama.cpp's V head is embedding_length / head_count (minicpm3.lua's v_head_dim
+-- default), and its cache the expanded per-head K and V (minicpm3.lua expanded_by llamacpp). The
+-- rope_factors_long / _short tensors (rope_scaling long_factor / short_factor) are the file's, counted
+GGUF_FIELDS.minicpm3 = function(path, md, cfg, need)
+  local rope, kl = need("rope.dimension_count"), need("attention.key_length")
+  if rope >= kl then fail(path, "GGUF metadata 'minicpm3.rope.dimension_count' %d must be below attention.key_length %d", rope, kl) end
+  cfg.q_lora_rank, cfg.kv_lora_rank = md["attention.q_lora_rank"], need("attention.kv_lora_rank")
+  cfg.qk_rope_head_dim, cfg.qk_nope_head_dim = rope, kl - rope
+  cfg.v_head_dim = md["attention.value_length"]
+  cfg.head_dim = nil
+end
+-- Arcee AFMoE / Trinity (conversion/afmoe.py AfmoeModel, src/models/afmoe.cpp load_arch_hparams):
+-- expert_feed_forward_length (moe_intermediate_size), expert_shared_count, leading_dense_block_count
+-- (num_dense_layers), expert_weights_norm / _scale (route_norm / route_scale), sigmoid gating;
+-- attention.sliding_window on il % period < period - 1 (set_swa_pattern(period)), the period
+-- attention.sliding_window_pattern, else 4: afmoe.lua's global_attn_every_n_layers. Without a window
+-- (n_swa 0) llama.cpp attends every layer in full
+GGUF_FIELDS.afmoe = function(path, md, cfg, need)
+  cfg.num_experts, cfg.num_experts_per_tok = need("expert_count"), need("expert_used_count")
+  cfg.moe_intermediate_size = need("expert_feed_forward_length")
+  cfg.num_shared_experts = md.expert_shared_count or 0
+  cfg.num_dense_layers = md.leading_dense_block_count or 0
+  cfg.route_norm = (md.expert_weights_norm or 0) ~= 0 and md.expert_weights_norm ~= false
+  cfg.route_scale = md.expert_weights_scale
+  cfg.num_local_experts = nil
+  local pat = md["attention.sliding_window_pattern"]
+  if (cfg.sliding_window or 0) == 0 then
+    cfg.sliding_window, cfg.layer_types = 0, {}
+    for i = 1, cfg.num_hidden_layers do cfg.layer_types[i] = "full_attention" end
+  elseif type(pat) == "table" then -- per layer: true where the layer slides
+    cfg.layer_types = {}
+    for i = 1, cfg.num_hidden_layers do
+      cfg.layer_types[i] = (pat[i] == true or pat[i] == 1) and "sliding_attention" or "full_attention"
+    end
+  else
+    cfg.global_attn_every_n_layers = pat or 4
+  end
+end
 -- Hunyuan-A13B (conversion/hunyuan.py HunYuanMoEModel, src/models/hunyuan-moe.cpp): every layer
 -- MoE (expert_count of expert_feed_forward_length, top expert_used_count, softmax, renormalized)
 -- plus one shared expert of expert_shared_feed_forward_length (the converter writes
@@ -660,6 +709,10 @@ local FUSED_MTP = { qwen3next = true, qwen35moe = true, deepseek2 = true }
 local function from_gguf(path)
   local g = host.read_gguf(path)
   local map = GGUF_ARCH[g.arch]
+  if map == nil and GGUF_NOT_IN_LLAMACPP[g.arch] then
+    fail(path, "GGUF architecture '%s' (%s) is not one llama.cpp loads (no LLM_ARCH for it in src/llama-arch.cpp); vramfit models %s from its safetensors checkpoint",
+      g.arch, GGUF_NOT_IN_LLAMACPP[g.arch], GGUF_NOT_IN_LLAMACPP[g.arch])
+  end
   if map == nil then
     local known = {}
     for k in pairs(GGUF_ARCH) do known[#known + 1] = k end

@@ -267,6 +267,16 @@ static bool dbrx(const mk_llama *o) { return is_arch(o, "dbrx"); }
 ** --dense-lead layers a dense FFN, the others experts of --expert-ff with exp_probs_b and --shared shared
 ** experts of --expert-ff each (n_ff_shexp = n_ff_exp x n_expert_shared) */
 static bool bailing2(const mk_llama *o) { return is_arch(o, "bailingmoe2"); }
+/* minicpm3 (MiniCPM3; src/models/minicpm3.cpp load_arch_tensors): MLA projections with wkv_b whole
+** (attn_kv_b {kv_lora, heads x (nope + v)}, the per-head K and V decompressed), q_lora required, V
+** heads embd / heads wide (conversion/minicpm.py writes no value_length), a dense SwiGLU FFN; the
+** rope_factors_long / _short of --rope / 2 (the converter's rope_scaling long / short factors) */
+static bool minicpm3(const mk_llama *o) { return is_arch(o, "minicpm3"); }
+/* afmoe (Arcee AFMoE / Trinity; src/models/afmoe.cpp load_arch_tensors): q/k norms, attn_gate {embd,
+** heads x head}, post-attention and post-FFN norms, the first --dense-lead layers a dense FFN, the others
+** experts of --expert-ff with exp_probs_b and --shared shared experts (n_ff_exp x n_expert_shared wide);
+** --swa (default 128) the window of 3 layers in 4 */
+static bool afmoe(const mk_llama *o) { return is_arch(o, "afmoe"); }
 static char nemo_kind(unsigned il) { return il % 2 == 0 ? 'M' : il % 4 == 1 ? '-' : '*'; }
 /* arch-dense: llama.cpp's non-gated dense families (up / down FFN): arcee (ReLU^2), apertus (xIELU,
 ** per-head Q/K norms, its four scalars as per-layer metadata arrays), nemotron (LayerNorm with bias) */
@@ -283,7 +293,7 @@ static bool newer_arch(const mk_llama *o) {
   return is_arch(o, "glm4moe") || is_arch(o, "lfm2") || granite_h(o) || hunyuan_moe(o) || dbrx(o) || bailing2(o) || gemma4(o) || kimi_lin(o) || nemo_h(o) || falcon_h(o) || jamba(o) || mamba_pure(o) || deltanet(o) || is_arch(o, "llama4") || is_arch(o, "deepseek2") || qwen_arch(o) ||
          qwen2moe(o) || is_arch(o, "gemma2") || is_arch(o, "gemma3") || is_arch(o, "gpt-oss") || is_arch(o, "phi3") ||
          is_arch(o, "mistral3") || dense_nogate(o) || is_arch(o, "olmo2") || is_arch(o, "stablelm") ||
-         is_arch(o, "starcoder") || is_arch(o, "exaone") || ln_family(o);
+         is_arch(o, "starcoder") || is_arch(o, "exaone") || ln_family(o) || minicpm3(o) || afmoe(o);
 }
 static unsigned head_dim(const mk_llama *o) { return o->head_dim ? o->head_dim : o->embd / o->heads; }
 static unsigned expert_ff(const mk_llama *o) { return o->expert_ff ? o->expert_ff : o->ff; }
@@ -687,6 +697,26 @@ static void newer_layer(const mk_llama *o, unsigned il, mk_t *t, size_t *n) {
     bool moe = (il + 1) % (o->interval ? o->interval : 1) == 0;
     blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
     moe_ffn(o, il, moe, expert_ff(o), false, t, n);
+  } else if (minicpm3(o)) { /* minicpm3.cpp load_arch_tensors */
+    uint64_t nh = o->heads, kd = head_dim(o), nope = kd - o->rope, vd = e / nh;
+    blk_t(t, n, il, "attn_q_a_norm", 1, o->q_lora, 1, 1, GGML_T_F32);
+    blk_t(t, n, il, "attn_kv_a_norm", 1, o->kv_lora, 1, 1, GGML_T_F32);
+    blk_t(t, n, il, "attn_q_a", 2, e, o->q_lora, 1, o->type);
+    blk_t(t, n, il, "attn_q_b", 2, o->q_lora, nh * kd, 1, o->type);
+    blk_t(t, n, il, "attn_kv_a_mqa", 2, e, o->kv_lora + o->rope, 1, o->type);
+    blk_t(t, n, il, "attn_kv_b", 2, o->kv_lora, nh * (nope + vd), 1, o->type);
+    blk_t(t, n, il, "attn_output", 2, nh * vd, e, 1, o->type);
+    blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
+    moe_ffn(o, il, false, 0, false, t, n);
+    return;
+  } else if (afmoe(o)) { /* afmoe.cpp load_arch_tensors */
+    attn_block(o, il, q, false, true, t, n);
+    blk_t(t, n, il, "attn_gate", 2, e, q, 1, o->type);
+    blk_t(t, n, il, "post_attention_norm", 1, e, 1, 1, GGML_T_F32);
+    blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
+    blk_t(t, n, il, "post_ffw_norm", 1, e, 1, 1, GGML_T_F32);
+    moe_ffn(o, il, il >= o->dense_lead, (uint64_t)expert_ff(o) * o->shared, true, t, n);
+    return;
   } else { /* deepseek2 */
     mla_block(o, il, t, n);
     blk_t(t, n, il, "ffn_norm", 1, e, 1, 1, GGML_T_F32);
@@ -714,6 +744,10 @@ static size_t model_tensors(const mk_llama *o, mk_t *t) {
     add_t(t, &n, "token_embd_norm.bias", 1, o->embd, 1, 1, GGML_T_F32);
   }
   if (!o->tied) add_t(t, &n, "output.weight", 2, o->embd, o->vocab, 1, o->type);
+  if (minicpm3(o)) { /* MiniCPM3Model.generate_extra_tensors: the LongRoPE factors, --rope / 2 each */
+    add_t(t, &n, "rope_factors_long.weight", 1, o->rope / 2, 1, 1, GGML_T_F32);
+    add_t(t, &n, "rope_factors_short.weight", 1, o->rope / 2, 1, 1, GGML_T_F32);
+  }
   if (!o->tied && is_arch(o, "phi2")) add_t(t, &n, "output.bias", 1, o->vocab, 1, 1, GGML_T_F32); /* phi2.cpp: output_b */
   if (gemma4(o)) { /* the full layers' proportional-RoPE factors (Gemma4Model.generate_extra_tensors), the PLE tables */
     for (unsigned i = 0; i < o->layers; i++)
@@ -799,7 +833,19 @@ static unsigned newer_metadata(const mk_llama *o, mk_buf *b) {
     return n;
   }
   KU("attention.key_length", is_arch(o, "deepseek2") || kimi_lin(o) ? o->kv_lora + o->rope : gemma4(o) ? g4_hd(o, o->layers - 1) : head_dim(o));
-  KU("attention.value_length", is_arch(o, "deepseek2") || kimi_lin(o) ? o->kv_lora : gemma4(o) ? g4_hd(o, o->layers - 1) : head_dim(o));
+  if (!minicpm3(o)) /* MiniCPM3Model writes key_length alone: llama.cpp's V head is embd / heads */
+    KU("attention.value_length", is_arch(o, "deepseek2") || kimi_lin(o) ? o->kv_lora : gemma4(o) ? g4_hd(o, o->layers - 1) : head_dim(o));
+  if (minicpm3(o)) { /* conversion/minicpm.py MiniCPM3Model.set_gguf_parameters */
+    KU("attention.q_lora_rank", o->q_lora);
+    KU("attention.kv_lora_rank", o->kv_lora);
+  }
+  if (afmoe(o)) { /* conversion/afmoe.py AfmoeModel.set_gguf_parameters (no expert_gating_func: sigmoid) */
+    KU("expert_shared_count", o->shared);
+    KU("leading_dense_block_count", o->dense_lead);
+    snprintf(k, sizeof k, "%s.expert_weights_norm", a), mk_kv_bool(b, k, true), n++;
+    snprintf(k, sizeof k, "%s.expert_weights_scale", a), mk_kv_f32(b, k, o->w_scale ? (float)o->w_scale / 10.0f : 2.826f), n++;
+    KU("attention.sliding_window", o->swa ? o->swa : 128);
+  }
   if (kimi_lin(o)) { /* conversion/kimi_linear.py KimiLinearModel.set_gguf_parameters */
     KU("ssm.conv_kernel", o->ssm_conv);
     KU("kda.head_dim", o->ssm_state);
@@ -1061,6 +1107,10 @@ static bool check_llama(const mk_llama *o, char *err, size_t errlen) {
     return fail(err, errlen, "lfm2 needs --ssm-conv (the short conv's L_cache) of 2 or more, no MTP blocks or experts");
   if (deltanet(o) && (!o->ssm_conv || !o->ssm_state || !o->ssm_groups || !o->ssm_vheads))
     return fail(err, errlen, "%s needs the DeltaNet sizes (ssm conv, state, groups, V heads)", o->arch);
+  if (minicpm3(o) && (!o->q_lora || !o->kv_lora || !o->rope || o->rope >= head_dim(o) || o->rope % 2 || o->experts || o->nextn))
+    return fail(err, errlen, "minicpm3 needs --q-lora, --kv-lora, an even --rope below head_dim, no experts or MTP blocks");
+  if (afmoe(o) && (!o->experts || o->dense_lead >= o->layers || o->nextn))
+    return fail(err, errlen, "afmoe needs experts, fewer --dense-lead layers than layers, no MTP blocks");
   if (is_arch(o, "deepseek2") && (!o->kv_lora || !o->rope || o->rope >= head_dim(o)))
     return fail(err, errlen, "deepseek2 needs kv_lora and a rope below head_dim");
   if ((is_arch(o, "glm4moe") || is_arch(o, "deepseek2") || is_arch(o, "llama4") || is_arch(o, "qwen3next") ||

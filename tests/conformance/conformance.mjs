@@ -126,6 +126,12 @@ const MODELS = [
     ["bloom", `${NEWER} --arch bloom --layers 3 --experts 0 --experts-used 0 --head-dim 64 --heads-kv 4 --tied`],
     ["falcon", `${NEWER} --arch falcon --layers 3 --experts 0 --experts-used 0 --head-dim 64 --heads-kv 1 --tied`],
     ["starcoder2", `${NEWER} --arch starcoder2 --layers 3 --experts 0 --experts-used 0 --head-dim 64 --tied`],
+    // minicpm3 (MiniCPM3): MLA projections with wkv_b whole, q_lora 64, kv_lora 128, K heads of 96 (64 nope +
+    // 32 rope), V heads of 64 (embd / heads: no value_length), 4 KV heads (the expanded per-head cache), the
+    // LongRoPE factor tensors, tied; afmoe (Arcee Trinity): q/k norms, the sigmoid output gate, post-norms, 1 dense
+    // layer then 4 experts of 128 (top 2, exp_probs_b) and a shared expert, window 128 on 3 layers in 4
+    ["minicpm3", `${NEWER} --arch minicpm3 --layers 3 --experts 0 --experts-used 0 --heads-kv 4 --head-dim 96 --rope 32 --q-lora 64 --kv-lora 128 --tied`],
+    ["afmoe", `${NEWER} --arch afmoe --layers 5 --head-dim 64 --shared 1 --dense-lead 1 --swa 128`],
 ];
 
 // measure.mjs argument sets (comma lists expand to their product)
