@@ -244,6 +244,10 @@ typedef struct lc_graph_spec {
   ** the graph of llama-graph.cpp too), a fused gate|up of 2 x ffn SwiGLU-split, and the FFN's
   ** output added as ggml_add(residual, ffn): the residual's buffer kept in place */
   bool fused_up;
+  bool attn_out_gate; /* Arcee AFMoE (src/models/afmoe.cpp, llama.cpp 80fb11a): the attention's output
+                      ** times sigmoid(attn_gate x) before wo, x the attention's normed input, which
+                      ** the gate's matmul reads after the attention (the graph reaches it from the
+                      ** MUL): x stays allocated across the attention */
   /* attention-free mamba / mamba2 (src/models/mamba.cpp llama_model_mamba::graph, llama.cpp
   ** 80fb11a): inputs tokens, inp_embd, s_copy and out_ids only (no positions, KV indices or
   ** KQ mask); per layer attn_norm, build_mamba_layer / build_mamba2_layer, cur + inpL */

@@ -300,6 +300,10 @@ static int lg_attn(lg *l, int an, int c) {
     int gate = lg_op(l, ob, GS_INPLACE, lg_op(l, ob, 0, gv, -1), -1);
     o = lg_op(l, ob, GS_INPLACE, o, gate);
   }
+  if (sp->attn_out_gate) { /* afmoe.cpp: gate = attn_gate x (x the attention's input), sigmoid, cur x gate */
+    int gate = lg_op(l, ob, GS_INPLACE, lg_op(l, ob, 0, lg_w(l, LW_DN_Z), an), -1);
+    o = lg_op(l, ob, GS_INPLACE, o, gate);
+  }
   return l->defer_wo ? o : lg_op(l, lg_f32(l, sp->hidden, T), 0, lg_w(l, LW_O), o);
 }
 

@@ -982,6 +982,7 @@ static const lc_wname LC_WNAMES[] = {
     {"ssm_beta", LW_DN_BETA}, {"in_proj_b.", LW_DN_BETA}, {"ssm_a", LW_DN_A}, {"A_log", LW_DN_A},
     {"ssm_dt", LW_DN_ALPHA}, {"dt_bias", LW_DN_ALPHA}, /* named biases: the decay's */
     {"conv1d", LW_DN_CONV}, {"ssm_norm", LW_DN_NORM}, {"linear_attn.norm", LW_DN_NORM}, {"attn_gate.", LW_DN_Z},
+    {"self_attn.gate_proj", LW_DN_Z}, /* AFMoE's attention output gate (GGUF attn_gate) */
     {"in_proj_z", LW_DN_Z}, {"ssm_out", LW_O}, {"in_proj_qkv", LW_QKV}, /* in_proj_qkvz: lc_wadd_split */
     {"ssm_in.", LW_QKV}, /* the legacy fused qkvz, read whole */
     {"attn_q_a_norm", LW_Q_A_NORM}, {"q_a_layernorm", LW_Q_A_NORM}, {"attn_q_a.", LW_Q_A}, {"q_a_proj", LW_Q_A},
@@ -1501,6 +1502,10 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
       sp->fused_up = true;
   }
   sp->qkv_bias = l->qkv_bias, sp->probs_b = l->probs_b;
+  /* an attention output gate of its own projection (AFMoE's attn_gate / self_attn.gate_proj) in a
+  ** model without recurrent layers (the DeltaNet hybrids' attn_gate is their mixer's z) */
+  for (size_t i = 0; i < m->inv.n && !recurrent; i++)
+    sp->attn_out_gate = sp->attn_out_gate || lc_weight_kind(&m->inv.t[i]) == LW_DN_Z;
   for (size_t i = 0; i < m->inv.n; i++) /* the decoder's own (not a vision tower's: the mmproj file's) */
     sp->learned_pos = sp->learned_pos || (m->inv.t[i].role == ROLE_POS_EMBED && !inv_vision_name(m->inv.t[i].name) &&
                                           !strstr(m->inv.t[i].name, "audio"));
