@@ -68,7 +68,13 @@ return arch {
     local scale = cfg.route_scale
     block.moe_scaled = moe_L > 0 and type(scale) == "number" and scale ~= 1 or nil
     if moe_L == 0 then block.ffn_dim = I end
-    return nn.decoder_desc("afmoe", cfg, dims, { tied_embeddings = tied, tensors = t,
-      kv = nn.kv_groups(L, nkv, d, d, windows(cfg, L)), block = block })
+    -- layer_ids: each group's layers, so a runtime reads the pattern's period from where the full
+    -- layers sit (5 layers of the 3:1 pattern: full at 3, period 4), not from the counts (5 / 1)
+    local win = windows(cfg, L)
+    local kv = nn.kv_groups(L, nkv, d, d, win)
+    for _, g in ipairs(kv) do
+      g.layer_ids = nn.layer_list(L, function(i) return (win(i) or nil) == g.window end)
+    end
+    return nn.decoder_desc("afmoe", cfg, dims, { tied_embeddings = tied, tensors = t, kv = kv, block = block })
   end,
 }

@@ -244,6 +244,9 @@ typedef struct lc_graph_spec {
   ** the graph of llama-graph.cpp too), a fused gate|up of 2 x ffn SwiGLU-split, and the FFN's
   ** output added as ggml_add(residual, ffn): the residual's buffer kept in place */
   bool fused_up;
+  uint64_t nope_plain; /* afmoe.cpp: layers with (il + 1) % step == 0 without RoPE (use_rope: llama.cpp's
+                       ** default n_no_rope_layer_step 4, which load_arch_hparams leaves), nothing in
+                       ** its place; 0: none */
   bool attn_out_gate; /* Arcee AFMoE (src/models/afmoe.cpp, llama.cpp 80fb11a): the attention's output
                       ** times sigmoid(attn_gate x) before wo, x the attention's normed input, which
                       ** the gate's matmul reads after the attention (the graph reaches it from the

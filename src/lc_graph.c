@@ -172,7 +172,8 @@ static int lg_qk(lg *l, int an, uint64_t bytes, int kind) {
   int x = lg_view(l, lg_proj(l, an, bytes, kind));
   if (l->il >= 0 && lg_nope(sp, (uint64_t)l->il))
     return kind == LW_Q ? lg_op(l, bytes, GS_INPLACE, x, l->attn_scale) : x;
-  if (sp->no_rope || sp->learned_pos) return x; /* Granite 4.0-H, learned positions: Q and K the projections reshaped */
+  if (sp->no_rope || sp->learned_pos) return x;
+  if (l->il >= 0 && sp->nope_plain && ((uint64_t)l->il + 1) % sp->nope_plain == 0) return x; /* afmoe: Q, K normed (in place) */ /* Granite 4.0-H, learned positions: Q and K the projections reshaped */
   x = lg_op(l, bytes, GS_INPLACE | GS_ROPE, x, l->pos);
   if (sp->attn_temp && kind == LW_Q) x = lg_op(l, bytes, GS_INPLACE, x, l->attn_scale);
   return sp->kq_norm ? lg_op(l, bytes, GS_INPLACE, x, -1) : x;

@@ -1205,6 +1205,25 @@ static uint64_t lc_swa_period(uint64_t n_layer, uint64_t full) {
   return p < 2 ? 2 : p;
 }
 
+/* lc_swa_period, but from where the full-attention layers sit when the description lists them
+** (a KV_ATTN group without a window, with layer_ids) and they follow set_swa_pattern(p): layer il
+** full exactly when il % p == p - 1, p the first full layer + 1. A count that p does not divide
+** needs it: AFMoE's 3:1 pattern over 5 layers has its full layer at 3 (period 4), where 5 / 1
+** gave 5 (make conformance afmoe: 0.5-6 MiB low at a 513-token ubatch before) */
+static uint64_t lc_swa_period_of(const model_desc *m, uint64_t n_layer, uint64_t full) {
+  for (int i = 0; i < m->n_kv && full && n_layer <= KV_MAX_IDS; i++) {
+    const kv_group *g = &m->kv[i];
+    if (g->kind != KV_ATTN || g->window || !g->has_ids || g->layers != full) continue;
+    uint64_t p = 0;
+    for (uint64_t il = 0; il < n_layer && !p; il++) if (g->ids[il / 64] >> (il % 64) & 1) p = il + 1;
+    bool fits = p >= 2;
+    for (uint64_t il = 0; il < n_layer && fits; il++)
+      fits = (bool)(g->ids[il / 64] >> (il % 64) & 1) == (il % p == p - 1);
+    if (fits) return p;
+  }
+  return lc_swa_period(n_layer, full);
+}
+
 /* The layer of the j-th of group g's layers in a model with sliding-window (or chunked) and
 ** full-attention layers in a pattern: hparams.set_swa_pattern(period) (llama.cpp
 ** src/llama-hparams.cpp; gemma2, gemma3, cohere2, gpt-oss, llama4) makes layer il sliding unless
@@ -1219,7 +1238,7 @@ static uint64_t lc_swa_layer(const lc *l, const kv_group *g, uint64_t j, uint64_
   for (int i = 0; i < l->m->n_kv; i++)
     if (l->m->kv[i].window && (l->m->kv[i].kind == KV_ATTN || l->m->kv[i].kind == KV_CHUNKED)) w += l->m->kv[i].layers;
   if (!w || w >= l->n_layer || g->kind == KV_STATE || g->kind == KV_CROSS) return dflt;
-  uint64_t p = lc_swa_period(l->n_layer, l->n_layer - w);
+  uint64_t p = lc_swa_period_of(l->m, l->n_layer, l->n_layer - w);
   if (g->window && g->layers == w) return (j / (p - 1)) * p + j % (p - 1);
   if (!g->window && g->layers == l->n_layer - w) return j * p + p - 1;
   return dflt;
@@ -1506,6 +1525,10 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
   ** model without recurrent layers (the DeltaNet hybrids' attn_gate is their mixer's z) */
   for (size_t i = 0; i < m->inv.n && !recurrent; i++)
     sp->attn_out_gate = sp->attn_out_gate || lc_weight_kind(&m->inv.t[i]) == LW_DN_Z;
+  /* Arcee AFMoE (src/models/afmoe.cpp, llama.cpp 80fb11a): use_rope is n_no_rope_layer_step > 0 &&
+  ** (il + 1) % step != 0, a step load_arch_hparams never reads: llama-hparams.h's default 4 (the
+  ** global layers of the released 3:1 pattern; no ROPE node there, GGML_SCHED_DEBUG=2) */
+  if (strcmp(m->arch, "afmoe") == 0) sp->nope_plain = 4;
   for (size_t i = 0; i < m->inv.n; i++) /* the decoder's own (not a vision tower's: the mmproj file's) */
     sp->learned_pos = sp->learned_pos || (m->inv.t[i].role == ROLE_POS_EMBED && !inv_vision_name(m->inv.t[i].name) &&
                                           !strstr(m->inv.t[i].name, "audio"));
@@ -1547,13 +1570,13 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
   }
   uint64_t n_sliding = sp->n_swa;
   if (sp->n_swa >= sp->n_layer || sp->n_kv[1] == sp->n_kv[0]) sp->n_swa = 0;
-  if (l->legacy_swa) sp->legacy_swa_period = lc_swa_period(sp->n_layer, sp->n_layer - n_sliding);
+  if (l->legacy_swa) sp->legacy_swa_period = lc_swa_period_of(m, sp->n_layer, sp->n_layer - n_sliding);
   if (n_sliding && n_sliding < sp->n_layer && lc_newer(l, LC_B_ISWA)) {
     /* sliding-window layers in a pattern (gemma2/gemma3, gpt-oss: hparams.set_swa_pattern,
     ** llama.cpp 80fb11a): llama_kv_cache_iswa, layer il sliding unless il % period ==
     ** period - 1, Q, K, V expanded in that order (whatever the two caches' sizes: each has
     ** its inputs) */
-    sp->iswa = true, sp->swa_period = lc_swa_period(sp->n_layer, sp->n_layer - n_sliding), sp->n_swa = n_sliding;
+    sp->iswa = true, sp->swa_period = lc_swa_period_of(m, sp->n_layer, sp->n_layer - n_sliding), sp->n_swa = n_sliding;
   }
   if (n_chunked && n_chunked < sp->n_layer && lc_newer(l, LC_B_ISWA)) {
     /* Llama 4's chunked attention (src/models/llama4.cpp, llama.cpp 80fb11a): an iSWA cache
