@@ -118,6 +118,14 @@ typedef struct lc_graph_spec {
   bool mla;
   uint64_t mla_q_lora, mla_kv_lora, mla_rope, mla_hk, mla_hv; /* mla_hk: nope + rope per head */
   uint64_t mla_k_elem; /* bytes of a K cache element (the contiguous V copy without FA) */
+  /* MLA with wkv_b whole and the expanded per-head cache (MiniCPM3: src/models/minicpm3.cpp, llama.cpp
+  ** 80fb11a): Q from q_a, its norm and q_b, RoPE over the whole Q; V the contiguous copy of kv's
+  ** per-head V columns (kv = wkv_b x the normed latent); K the concat of kv's nope columns and the
+  ** roped k_pe repeated to every head; a plain build_attn over heads x head_k / head_v. Its sizes in
+  ** mla_q_lora, mla_kv_lora, mla_rope */
+  bool mla_expanded;
+  bool head_scale; /* minicpm3.cpp lmhead_scaling: the output norm (an output, t_embd) scaled into a new
+                   ** tensor before lm_head */
   uint64_t n_kv[2];  /* cells per stream: full-attention cache, sliding-window cache */
   uint64_t n_swa;    /* layers that use the sliding-window cache (the last ones) */
   bool iswa;         /* llama_kv_cache_iswa (a sliding or chunked cache): two sets of KV

@@ -235,6 +235,32 @@ static int lg_qkv(lg *l, int an, int c, int *qfull) {
     lg_store(l, sp->fa ? v : lg_view(l, v), l->v_idx[c], l->vc);
     return lg_view(l, lg_view(l, q));
   }
+  if (sp->mla_expanded) { /* minicpm3.cpp: Q, V, K in build_attn's order (GGML_SCHED_DEBUG=2 on a generated file) */
+    uint64_t H = sp->heads, dk = sp->head_k, dv = sp->head_v, dr = sp->mla_rope, dn = dk - dr, r = sp->mla_kv_lora;
+    uint64_t ab = lg_f32(l, sp->mla_q_lora, T);
+    int q = lg_op(l, ab, 0, lg_w(l, LW_Q_A), an);
+    q = lg_op(l, ab, GS_INPLACE, lg_named_norm(l, lg_op(l, ab, GS_INPLACE, q, -1)), lg_w(l, LW_Q_A_NORM));
+    q = lg_op(l, qb, 0, lg_w(l, LW_Q_B), q);
+    q = lg_rot(l, lg_op(l, qb, GS_INPLACE | GS_ROPE, lg_view(l, q), l->pos), l->k_rot[c], qb);
+    /* kv_pe = wkv_a_mqa x; the latent's view RMS-normed into a new tensor (kv_pe has a second
+    ** view, k_pe), times its weight; kv = wkv_b x latent; V its per-head columns made contiguous */
+    uint64_t kvrow = acc_mul(&l->a, r + dr, 4), rb = lg_f32(l, r, T);
+    int kvpe = lg_op(l, lg_f32(l, r + dr, T), 0, lg_w(l, LW_KV_A), an);
+    int lat = lg_view_n(l, kvpe, lg_view2(l, r, T, kvrow));
+    lat = lg_op(l, rb, GS_INPLACE, lg_named_norm(l, lg_op(l, rb, 0, lat, -1)), lg_w(l, LW_KV_A_NORM));
+    uint64_t row = acc_mul(&l->a, dn + dv, 4);
+    int kv = lg_op(l, lg_f32(l, acc_mul(&l->a, H, dn + dv), T), 0, lg_w(l, LW_K_B), lat);
+    int v = lg_op(l, vb, 0, lg_view_n(l, kv, lg_view3(l, dv, H, T, row, acc_mul(&l->a, row, H))), -1);
+    int vr = lg_rot(l, v, l->v_rot[c], vb);
+    /* K: k_nope (a view of kv) and k_pe (a view of kv_pe, roped into a new tensor, repeated) */
+    int kn = lg_view_n(l, kv, lg_view3(l, dn, H, T, row, acc_mul(&l->a, row, H)));
+    int kr = lg_op(l, lg_f32(l, dr, T), GS_ROPE, lg_view_n(l, kvpe, lg_view3(l, dr, 1, T, kvrow, kvrow)), l->pos);
+    int k = lg_op(l, kb, 0, kn, lg_op(l, lg_f32(l, acc_mul(&l->a, H, dr), T), 0, kr, -1));
+    k = lg_rot(l, k, l->k_rot[c], kb);
+    lg_store(l, k, l->k_idx[c], l->kc);
+    lg_store(l, sp->fa ? vr : lg_view(l, vr), l->v_idx[c], l->vc);
+    return lg_view(l, lg_view(l, q));
+  }
   if (sp->dn_period) { /* Q, V, K, each rotated for a quantized cache (real graph: node_200/205/213) */
     int q = lg_rot(l, lg_qk_gated(l, an, qb, LW_Q, qfull), l->k_rot[c], qb);
     int v = lg_rot(l, lg_view(l, lg_proj(l, an, vb, LW_V)), l->v_rot[c], vb);
@@ -1155,6 +1181,7 @@ static int lg_head(lg *l, int cur, bool rows_after) {
     norm = lg_op(l, lg_f32(l, sp->hidden, l->T), 0, norm, l->out_ids);
     gs_set_output(l->g, norm);
   }
+  if (sp->head_scale) norm = lg_op(l, lg_f32(l, sp->hidden, l->T), GS_INPLACE, norm, -1); /* not in place: an output */
   int out = lg_op(l, lg_f32(l, sp->vocab, l->T), 0, lg_w(l, LW_OUTPUT), norm);
   gs_set_output(l->g, out);
   return out;

@@ -989,6 +989,7 @@ static const lc_wname LC_WNAMES[] = {
     {"attn_q_b.", LW_Q_B}, {"q_b_proj", LW_Q_B}, {"attn_kv_a_norm", LW_KV_A_NORM}, {"kv_a_layernorm", LW_KV_A_NORM},
     {"attn_kv_a_mqa", LW_KV_A}, {"kv_a_proj_with_mqa", LW_KV_A}, {"attn_k_b.", LW_K_B}, {"attn_v_b.", LW_V_B},
     {".k_b_proj.", LW_K_B}, {".v_b_proj.", LW_V_B}, /* a preset's kv_b_proj split as a GGUF holds it */
+    {"attn_kv_b.", LW_K_B}, /* MiniCPM3's wkv_b, whole (minicpm3.cpp) */
     {".kv_b_proj.", LW_K_B}, /* ... or whole (no gguf: quant): lc_weight_table shares it out */
     {"attn_qkv", LW_QKV}, {"query_key_value", LW_QKV}, {"qkv_proj", LW_QKV}, {"c_attn", LW_QKV},
     {"attn.Wqkv", LW_QKV}, /* DBRX's fused projection (norm_attn_norm.attn.Wqkv) */
@@ -1561,6 +1562,24 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
     sp->mla_rope = sp->mla_kv_lora < g0->k_dim ? g0->k_dim - sp->mla_kv_lora : 0;
     sp->mla = sp->mla_rope && sp->mla_rope < sp->mla_hk && sp->mla_hv;
     sp->mla_k_elem = l->tk->block == 1 ? l->tk->type_size : 2;
+  }
+  if (g0 && g0->kind == KV_ATTN && g0->v_dim && !sp->mla && strcmp(m->arch, "minicpm3") == 0) {
+    /* MiniCPM3 (src/models/minicpm3.cpp, llama.cpp 80fb11a): its MLA projections before a plain
+    ** per-head cache; q_lora attn_q_a_norm's width, kv_lora attn_kv_a_norm's, the rope columns
+    ** wkv_a_mqa's rows beyond kv_lora; and the lm-head scaling of the output norm */
+    uint64_t kva = 0;
+    for (size_t i = 0; i < m->inv.n; i++) {
+      const inv_tensor *t = &m->inv.t[i];
+      int kind = lc_weight_kind(t);
+      uint64_t n = 0;
+      if (!inv_tensor_elements(t, &n)) l->c->acc.overflow = true;
+      if (kind == LW_Q_A_NORM && !sp->mla_q_lora) sp->mla_q_lora = n;
+      if (kind == LW_KV_A_NORM && !sp->mla_kv_lora) sp->mla_kv_lora = n;
+      if (kind == LW_KV_A && !kva && t->ndim == 2) kva = t->shape[0];
+    }
+    sp->mla_rope = kva > sp->mla_kv_lora ? kva - sp->mla_kv_lora : 0;
+    sp->mla_expanded = sp->mla_q_lora && sp->mla_kv_lora && sp->mla_rope && sp->mla_rope < sp->head_k;
+    sp->head_scale = true;
   }
   sp->n_kv[0] = sp->n_kv[1] = l->n_ctx_seq;
   uint64_t n_chunked = 0;
