@@ -1474,7 +1474,8 @@ static void bad_gguf_header(const char *kind, mk_buf *b) {
 static void bad_gguf_meta(const char *kind, mk_buf *b) {
   static const uint64_t n8[] = {8};
   mk_gguf_begin(b, 3, 2, 2);
-  mk_kv_str(b, "general.architecture", "llama");
+  /* gguf-arch-longcat: a well-formed file of an architecture llama.cpp has no LLM_ARCH for */
+  mk_kv_str(b, "general.architecture", !strcmp(kind, "gguf-arch-longcat") ? "longcat_flash" : "llama");
   if (!strcmp(kind, "gguf-array-length")) {
     mk_str(b, "tokenizer.ggml.tokens");
     mk_u32(b, V_ARR);
@@ -1530,13 +1531,15 @@ const char *const mk_bad_kinds[] = {
     "gguf-not-multiple", "gguf-misaligned", "gguf-offset-past-end", "gguf-too-many-dims",
     "gguf-alignment", "gguf-duplicate", "st-truncated", "st-not-object",
     "st-header-past-eof", "st-header-cap", "st-bad-json", "st-offsets-mismatch",
-    "st-offsets-past-end", "st-unknown-dtype", "st-shape-overflow", NULL};
+    "st-offsets-past-end", "st-unknown-dtype", "st-shape-overflow", "gguf-arch-longcat", NULL};
 
 bool mk_bad(const char *kind, mk_buf *b, char *err, size_t errlen) {
   size_t i = 0;
   while (mk_bad_kinds[i] && strcmp(mk_bad_kinds[i], kind) != 0) i++;
   if (!mk_bad_kinds[i]) return fail(err, errlen, "unknown bad kind '%s'", kind);
-  if (i < 5)
+  if (!strcmp(kind, "gguf-arch-longcat"))
+    bad_gguf_meta(kind, b);
+  else if (i < 5)
     bad_gguf_header(kind, b);
   else if (i == 5 || i == 12 || i == 13)
     bad_gguf_meta(kind, b);

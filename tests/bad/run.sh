@@ -73,6 +73,8 @@ done
 # generated cases run in $T with relative names: messages do not depend on its path
 printf 'return { model = "gguf-offset-past-end.gguf", workload = { kind = "inference", context = 512 } }\n' >"$T/lying-gguf.lua"
 printf 'return { model = "st-offsets-past-end.safetensors", workload = { kind = "inference", context = 512 } }\n' >"$T/lying-st.lua"
+# a GGUF of LongCat-Flash, which llama.cpp does not load (no LLM_ARCH in src/llama-arch.cpp): refused naming it
+printf 'return { model = "gguf-arch-longcat.gguf", runtime = "llamacpp", workload = { kind = "inference", context = 512 } }\n' >"$T/longcat-gguf.lua"
 cd "$T" || exit 1
 while IFS='	' read -r name line; do
   case $name in '#'* | '') continue ;; esac
