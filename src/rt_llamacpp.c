@@ -1761,8 +1761,8 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
 ** conformance and tests/test_llamacpp.c: llama, mistral3, qwen2, qwen2vl, qwen3, qwen3moe,
 ** phi3, gemma2, gemma3, gpt-oss, glm4moe, qwen3next, qwen35, qwen35moe, llama4, deepseek2
 ** (MLA), lfm2, granitehybrid (with and without RoPE), qwen2moe, nemotron_h, nemotron_h_moe, falcon-h1, jamba,
-** mamba, mamba2, hunyuan-moe and gemma4 (two head sizes, K as V, KV-shared layers, per-layer embeddings, the MoE
-** block: lg_g4_build) within the 64-byte figure in every setting of its matrix (qwen3next was -8.7%
+** mamba, mamba2, hunyuan-moe, gemma4 (two head sizes, K as V, KV-shared layers, per-layer embeddings, the MoE
+** block: lg_g4_build), minicpm3 (MLA with wkv_b whole) and afmoe (its output gate) within the 64-byte figure in every setting of its matrix (qwen3next was -8.7%
 ** before its DeltaNet layers were replayed, gemma3 -15% before its iSWA cache, gpt-oss -17%
 ** before its gating, gemma4 -17% to +11% walked as gemma3's layer) */
 static const char *lc_unmodelled(const lc *l, const lc_graph_spec *sp) {
