@@ -320,6 +320,8 @@ static int lg_attn(lg *l, int an, int c) {
   if (sp->falcon) /* Falcon-H1: the layer's Mamba-2 (its rows, a second norm of the input, its
                   ** expanded part) comes before the attention's output projection */
     l->fh_m2 = lg_m2_head(l, lg_norm(l, l->sa_in, LW_ATTN_NORM), lg_rs(l, l->kc, lg_conv_row(sp)));
+  /* falcon (ffn_first): V's inverse rotation and wo are reached after the FFN (lg_shared_norm_layer) */
+  if (l->defer_wo) return o;
   o = lg_rot(l, o, l->v_rot[c], ob);
   if (qfull >= 0) { /* the output gate: the gate's view made contiguous, sigmoid, times it */
     uint64_t hd = sp->head_k, row = acc_mul(&l->a, 2 * hd, 4);
@@ -331,7 +333,7 @@ static int lg_attn(lg *l, int an, int c) {
     int gate = lg_op(l, ob, GS_INPLACE, lg_op(l, ob, 0, lg_w(l, LW_DN_Z), an), -1);
     o = lg_op(l, ob, GS_INPLACE, o, gate);
   }
-  return l->defer_wo ? o : lg_op(l, lg_f32(l, sp->hidden, T), 0, lg_w(l, LW_O), o);
+  return lg_op(l, lg_f32(l, sp->hidden, T), 0, lg_w(l, LW_O), o);
 }
 
 /* deepseek2's MLA attention, k_b and v_b absorbed (src/models/deepseek2.cpp and build_attn
@@ -877,6 +879,12 @@ static int lg_shared_norm_layer(lg *l, int in, int an, int c, uint64_t il) {
     cur = lg_op(l, hb, GS_INPLACE, cur, ffn);
   } else {
     int ffn = lg_ffn(l, last ? lg_op(l, hb, 0, an, l->out_ids) : an);
+    /* the deferred attention output: a quantized cache's inverse V rotation (build_attn's
+    ** llama_mul_mat_hadamard), then wo, both after the FFN (real graph, GGML_SCHED_DEBUG=2 on the
+    ** falcon file at 8192 q8_0 cells: the rotation's matmul is node 35, after ffn_out at 33). Taken
+    ** before the FFN, the rotated copy moved the FFN's up product above the attention's peak:
+    ** +262,144 B at 512-token ubatches, +1,048,576 at 2048 */
+    att = lg_rot(l, att, l->v_rot[c], lg_f32(l, sp->heads * sp->head_v, T0));
     cur = lg_op(l, lg_f32(l, sp->hidden, T0), 0, lg_w(l, LW_O), att);
     if (last) cur = lg_op(l, hb, 0, cur, l->out_ids);
     cur = lg_op(l, hb, GS_INPLACE, ffn, cur);

@@ -2611,6 +2611,95 @@ static void test_gguf_new_archs(void **state) {
   json_decref(j);
 }
 
+/* GGUF files of minicpm3 (MiniCPM3) and afmoe (Arcee AFMoE / Trinity), the families llama.cpp 80fb11a
+** loads (src/models/minicpm3.cpp, afmoe.cpp), read into the description their config.json gives
+** (scripts/model_files.lua GGUF_FIELDS), against the real llama.cpp (node-llama-cpp 3.21.1, CPU, make
+** conformance minicpm3 / afmoe: model and KV buffers equal in all 24 settings of each, compute within 64 B).
+** minicpm3, 3 layers, q_lora 64, kv_lora 128, K heads of 96 (64 nope + 32 rope), V heads of 64 (256 / 4:
+** the converter writes no value_length), 4 KV heads, tied: 2,869,600 parameters = token_embd 1,048,576 +
+** output_norm 256 + rope_factors_long / _short 2 x 16 + 3 x 606,912 (attn_norm 256, q_a_norm 64, kv_a_norm
+** 128, q_a 16,384, q_b 24,576, kv_a_mqa 40,960, kv_b 65,536, output 65,536, ffn_norm 256, FFN 393,216); its
+** config.json gives 32 fewer (the LongRoPE factors are config values, GGUF tensors). KV: 3 layers x 2048 x
+** 4 x (96 + 64) x 2 B. Compute: 9,963,569 B (flash attention, 2048 cells), 25,307,172 (without),
+** 88,221,732 (without, 8192 cells), 54,059,021 (with, 8192 cells, ubatch 2048); 9.00, 24.01, 84.01 and
+** 51.05 MiB before its attention and lm-head scaling were replayed (walked as llama's layer).
+** afmoe, 5 layers (window 128 on 3 of 4: layers 0-2 and 4), q/k norms, the attention output gate, layer 0
+** dense (512), then 4 experts of 128 (top 2, exp_probs_b) and a shared expert of 128: 5,777,296 parameters =
+** 2 x 1,048,576 + 256 + 5 x 263,296 (attention 196,608, q/k norms 128, attn_gate 65,536, four norms 1,024)
+** + 393,216 + 4 x 492,548 (router 1,024, exp_probs_b 4, experts 393,216, shared 98,304). KV at 2048 cells
+** and a 513-token ubatch (node-llama-cpp raises a sliding-window model's): 1 full layer x 2048 + 4 x 768
+** cells, x 2 x 64 x 2 B x (K, V) = 2,621,440. Compute 11,583,619 B (flash attention), 26,805,377
+** (without), 13,943,544 (8192 cells); 10.55, 23.56 and 12.80 MiB walked as llama's layer, before the
+** output gate and the period from the layers' places (5 layers with one full one taken as period 5) */
+static void set_mc3(mk_llama *o) {
+  o->experts = 0, o->experts_used = 0, o->heads_kv = 4, o->head_dim = 96, o->rope = 32, o->q_lora = 64, o->kv_lora = 128;
+  o->tied = true;
+}
+static void set_afm(mk_llama *o) { o->head_dim = 64, o->shared = 1, o->dense_lead = 1, o->swa = 128; }
+static void same_compute(vf_engine *e, const char *file, const char *rt, const char *cfg, uint64_t cells,
+                         long long params_file, long long params_cfg) {
+  char text[2048];
+  json_t *a = run(e, file, rt, cells, 1), *b = NULL;
+  snprintf(text, sizeof text, "return { model = { config = { %s } }, runtime = { name = \"llamacpp\", %s },"
+           " workload = { kind = \"inference\", context = %llu, concurrency = 1 } }", cfg, rt, (unsigned long long)cells);
+  if (tu_eval(e, text, &b) != VF_OK) fail_msg("%s", vf_engine_error(e));
+  assert_int_equal(tu_int(a, "model.params"), params_file);
+  assert_int_equal(tu_int(b, "model.params"), params_cfg);
+  static const char *const same[] = {"runtime.kv_buffer_bytes", "runtime.host_compute_buffer_bytes", "model.layers",
+                                     "model.kv_bytes_per_token"};
+  for (size_t i = 0; i < sizeof same / sizeof same[0]; i++)
+    if (tu_int(a, same[i]) != tu_int(b, same[i]))
+      fail_msg("%s: %s %lld from the file, %lld from config.json", file, same[i], tu_int(a, same[i]), tu_int(b, same[i]));
+  json_decref(a);
+  json_decref(b);
+}
+static void test_gguf_minicpm3_afmoe(void **state) {
+  static const char *const mc3 = "model_type = 'minicpm3', hidden_size = 256, num_hidden_layers = 3, num_attention_heads = 4, "
+                                 "num_key_value_heads = 4, vocab_size = 4096, intermediate_size = 512, q_lora_rank = 64, "
+                                 "kv_lora_rank = 128, qk_nope_head_dim = 64, qk_rope_head_dim = 32, tie_word_embeddings = true";
+  newer_write(lcp("mc3"), "minicpm3", 3, set_mc3);
+  same_compute(*state, lcp("mc3"), NEWER_RT, mc3, 2048, 2869600, 2869568);
+  same_compute(*state, lcp("mc3"), NEWER_NOFA, mc3, 8192, 2869600, 2869568);
+  json_t *j = run(*state, lcp("mc3"), NEWER_RT, 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.cpu_model_buffer_bytes"), 5744000); /* the file's tensor data, 32-byte aligned */
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), 3 * 2048 * 4 * (96 + 64) * 2);
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), 9963569, 0, 64, "minicpm3 compute, flash attention");
+  assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
+  json_decref(j);
+  j = run(*state, lcp("mc3"), NEWER_NOFA, 2048, 1);
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), 25307172, 0, 64, "minicpm3 compute");
+  json_decref(j);
+  j = run(*state, lcp("mc3"), NEWER_NOFA, 8192, 1);
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), 88221732, 0, 64, "minicpm3 compute, 8192 cells");
+  json_decref(j);
+  j = run(*state, lcp("mc3"), NEWER_RT ", n_batch = 2048, n_ubatch = 2048", 8192, 1);
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), 54059021, 0, 64, "minicpm3 compute, 8192 cells, ubatch 2048");
+  json_decref(j);
+
+  static const char *const afm = "model_type = 'afmoe', hidden_size = 256, num_hidden_layers = 5, num_attention_heads = 4, "
+                                 "num_key_value_heads = 2, head_dim = 64, vocab_size = 4096, intermediate_size = 512, "
+                                 "moe_intermediate_size = 128, num_experts = 4, num_experts_per_tok = 2, num_shared_experts = 1, "
+                                 "num_dense_layers = 1, sliding_window = 128, route_norm = true, route_scale = 2.826, "
+                                 "tie_word_embeddings = false";
+  newer_write(lcp("afm"), "afmoe", 5, set_afm);
+#define AFM_UB ", n_ubatch = 513, n_batch = 513"
+  same_compute(*state, lcp("afm"), NEWER_RT AFM_UB, afm, 2048, 5777296, 5777296);
+  same_compute(*state, lcp("afm"), NEWER_NOFA AFM_UB, afm, 2048, 5777296, 5777296);
+  j = run(*state, lcp("afm"), NEWER_RT AFM_UB, 2048, 1);
+  assert_int_equal(tu_int(j, "runtime.cpu_model_buffer_bytes"), 11574912);
+  assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes"), (2048 + 4 * 768) * 2 * 64 * 2 * 2);
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), 11583619, 0, 64, "afmoe compute, flash attention");
+  assert_int_equal(tu_category_basis_exact(j, "activations"), 1);
+  json_decref(j);
+  j = run(*state, lcp("afm"), NEWER_NOFA AFM_UB, 2048, 1);
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), 26805377, 0, 64, "afmoe compute");
+  json_decref(j);
+  j = run(*state, lcp("afm"), NEWER_RT AFM_UB, 8192, 1);
+  near(tu_int(j, "runtime.host_compute_buffer_bytes"), 13943544, 0, 64, "afmoe compute, 8192 cells");
+  json_decref(j);
+#undef AFM_UB
+}
+
 /* dbrx (DBRX; convert_hf_to_gguf.py DbrxModel, src/models/dbrx.cpp): 3 layers, fused attn_qkv {256 + 2 x 128,
 ** 256}, attn_output_norm, 4 experts of feed_forward_length 128 (top 2) in every layer. The file reads back
 ** into the nested config.json architectures/dbrx.lua builds from (GGUF_FIELDS.dbrx): 3,871,488 parameters
@@ -2868,6 +2957,9 @@ static void test_ln_archs_replay(void **state) {
   newer_write(lcp("falcon"), "falcon", 3, set_falcon);
   dense_compute(*state, lcp("falcon"), NEWER_NOFA UB512, 2048, 24127488, 0, "falcon");
   dense_compute(*state, lcp("falcon"), NEWER_RT UB512, 8192, 11548672, 0, "falcon, 8192 cells");
+  /* a q8_0 cache (K and V rotated): the inverse V rotation and wo after the FFN, as falcon.cpp's graph
+  ** reaches them; taken before the FFN the replay gave 12,105,728 (+262,144) */
+  dense_compute(*state, lcp("falcon"), NEWER_RT UB512 Q8_CACHE, 8192, 11843584, 0, "falcon, q8_0, 8192 cells");
   newer_write(lcp("sc2"), "starcoder2", 3, set_sc2);
   dense_compute(*state, lcp("sc2"), NEWER_NOFA UB512, 2048, 24127488, 0, "starcoder2");
   dense_compute(*state, lcp("sc2"), NEWER_RT UB512 Q8_CACHE, 8192, 11057152, 0, "starcoder2, q8_0, 8192 cells");
@@ -3391,7 +3483,7 @@ int main(void) {
       cmocka_unit_test(test_pythia_partial),   cmocka_unit_test(test_gpu_partial_copies),
       cmocka_unit_test(test_bad_knobs),        cmocka_unit_test(test_outputs_max),
       cmocka_unit_test(test_recurrent_states), cmocka_unit_test(test_recurrent_parallel), cmocka_unit_test(test_recurrent_shortconv), cmocka_unit_test(test_shortconv_compute), cmocka_unit_test(test_fit_launch), cmocka_unit_test(test_fit_launch_catalog), cmocka_unit_test(test_n_cpu_moe), cmocka_unit_test(test_mmproj), cmocka_unit_test(test_shexp_inexact), cmocka_unit_test(test_fit_n_cpu_moe),
-      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_hybrid_kv_not_list), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_arch_families_c_llamacpp), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl), cmocka_unit_test(test_granite_nope_replay), cmocka_unit_test(test_qwen2moe_gate_replay), cmocka_unit_test(test_nemotron_h_replay), cmocka_unit_test(test_falcon_h1_replay), cmocka_unit_test(test_jamba_replay), cmocka_unit_test(test_mamba_replay), cmocka_unit_test(test_gguf_metadata_refused), cmocka_unit_test(test_gguf_new_archs), cmocka_unit_test(test_gguf_gemma4), cmocka_unit_test(test_gguf_kimi_linear), cmocka_unit_test(test_chunked_nofa_exact), cmocka_unit_test(test_gguf_dense_archs), cmocka_unit_test(test_gguf_dbrx_ling), cmocka_unit_test(test_dense_archs_replay), cmocka_unit_test(test_gguf_ln_archs), cmocka_unit_test(test_ln_archs_replay), cmocka_unit_test(test_bloom_tok_norm_gpu),
+      cmocka_unit_test(test_newer_archs), cmocka_unit_test(test_recurrent_conv_replay), cmocka_unit_test(test_hybrid_kv_not_list), cmocka_unit_test(test_patterned_hybrid_layers), cmocka_unit_test(test_arch_families_c_llamacpp), cmocka_unit_test(test_swa_archs), cmocka_unit_test(test_auto_ctx), cmocka_unit_test(test_auto_ngl), cmocka_unit_test(test_granite_nope_replay), cmocka_unit_test(test_qwen2moe_gate_replay), cmocka_unit_test(test_nemotron_h_replay), cmocka_unit_test(test_falcon_h1_replay), cmocka_unit_test(test_jamba_replay), cmocka_unit_test(test_mamba_replay), cmocka_unit_test(test_gguf_metadata_refused), cmocka_unit_test(test_gguf_new_archs), cmocka_unit_test(test_gguf_minicpm3_afmoe), cmocka_unit_test(test_gguf_gemma4), cmocka_unit_test(test_gguf_kimi_linear), cmocka_unit_test(test_chunked_nofa_exact), cmocka_unit_test(test_gguf_dense_archs), cmocka_unit_test(test_gguf_dbrx_ling), cmocka_unit_test(test_dense_archs_replay), cmocka_unit_test(test_gguf_ln_archs), cmocka_unit_test(test_ln_archs_replay), cmocka_unit_test(test_bloom_tok_norm_gpu),
       cmocka_unit_test(test_auto_moe), cmocka_unit_test(test_auto_ngl_multi),
       cmocka_unit_test(test_auto_moe_multi), cmocka_unit_test(test_overrides_no_pipeline),
       cmocka_unit_test(test_host_copies_sized), cmocka_unit_test(test_cuda_moe_reduce), cmocka_unit_test(test_deltanet_gpu), cmocka_unit_test(test_fa_mask_and_copies), cmocka_unit_test(test_cpu_host_memory), cmocka_unit_test(test_gpu_host_memory),
