@@ -502,7 +502,8 @@ static void lc_options(lc *l) {
     l->exps_bias = l->exps_bias || (kind >= 0 && (kind & LW_BIAS));
     l->qkv_bias = l->qkv_bias || strstr(nm, "attn_q.bias") || strstr(nm, "q_proj.bias");
     l->probs_b = l->probs_b || strstr(nm, "exp_probs_b") || strstr(nm, "e_score_correction_bias") ||
-                 strstr(nm, "gate.expert_bias"); /* Ling 2.0's selection bias (bailingmoe2: exp_probs_b) */
+                 strstr(nm, "gate.expert_bias") || /* Ling 2.0's selection bias (bailingmoe2: exp_probs_b) */
+                 strstr(nm, "mlp.expert_bias"); /* AFMoE's (afmoe: exp_probs_b) */
     l->gate_up_exps = l->gate_up_exps || strstr(nm, "ffn_gate_up_exps");
   }
   const char *mp = scn_str(s, "runtime.mmproj", "");

@@ -22,7 +22,7 @@
 
 /* the generated files' paths: $TMPDIR (else /tmp)/vf_test_lc_<pid>_<name>.gguf, so that two
 ** runs at once do not overwrite each other's files; removed by teardown */
-static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "granhn", "granmn", "q2m", "nemoh", "falh1", "jamba", "nemom", "hym", "g4", "g4p", "g4m", "kl", "lfm2kv", "mamba", "mamba2", "g4kvs", "mamba2r", "arcee", "apertus", "nemo", "olmo3", "stablelm", "exaone", "starcoder", "dbrx", "ling2", "gpt2", "gptneox", "phi2", "bloom", "falcon", "sc2", "g4t", "unknown"};
+static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "granhn", "granmn", "q2m", "nemoh", "falh1", "jamba", "nemom", "hym", "g4", "g4p", "g4m", "kl", "lfm2kv", "mamba", "mamba2", "g4kvs", "mamba2r", "arcee", "apertus", "nemo", "olmo3", "stablelm", "exaone", "starcoder", "dbrx", "ling2", "gpt2", "gptneox", "phi2", "bloom", "falcon", "sc2", "g4t", "mc3", "afm", "unknown"};
 #define LC_NFILES (sizeof LC_FILES / sizeof LC_FILES[0])
 static char lc_paths[LC_NFILES][512];
 
