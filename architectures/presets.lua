@@ -1798,4 +1798,49 @@ models["meituan-longcat/LongCat-Flash-Chat"] = { arch = "longcat_flash", config 
   vocab_size = 131072, max_position_embeddings = 131072, rope_theta = 10000000.0, rms_norm_eps = 1e-05,
   tie_word_embeddings = false, torch_dtype = "bfloat16" } }
 
+-- --- arch-new3: Zamba2 (zamba2). Zamba2-1.2B's config.json (revision 6b05bf29, as a public meta-device
+-- trace of it prints its fields): hidden 2048, 38 layers, hybrid layers 5, 11, ..., 35, 32 heads of
+-- 2 x 2048 / 32 = 128, MLP 8192, vocab 32000, 64 Mamba heads of 64, 1 group, state 128, conv 4, one
+-- shared block with attention and MLP adapters of rank 128, RoPE, tied. Zamba2-7B's (as a public
+-- benchmark's copy and a layer extractor "verified from config.json" quote it): hidden 3584, 81 layers,
+-- hybrid 6, 11, 17, ..., 77, 32 heads of 224, MLP 14336, 112 Mamba heads of 64, 2 groups, state 64, two
+-- shared blocks, MLP adapters only (use_shared_block_lora, not use_shared_attention_lora), RoPE.
+-- Zamba2-2.7B's: Zamba2Config's defaults ("a Zamba2-2.7B style configuration": hidden 2560, 54 layers,
+-- its layers_block_type) with 80 Mamba heads of 64 (mamba_headdim 64 as in the others), two shared
+-- blocks, MLP adapters only (the Zyphra/Zamba2 README: "a LoRA projector to each shared MLP block"), no
+-- RoPE; not checked against the checkpoint's config.json.
+local function zamba2_types(n, ids)
+  local lt, hy = {}, {}
+  for _, i in ipairs(ids) do hy[i] = true end
+  for i = 0, n - 1 do lt[i + 1] = hy[i] and "hybrid" or "mamba" end
+  return lt
+end
+local function zamba2(c)
+  local base = { architectures = { "Zamba2ForCausalLM" }, model_type = "zamba2", adapter_rank = 128,
+    add_bias_linear = false, hidden_act = "gelu", mamba_d_conv = 4, mamba_expand = 2,
+    max_position_embeddings = 4096, rms_norm_eps = 1e-05, rope_theta = 10000, torch_dtype = "bfloat16",
+    use_conv_bias = true, vocab_size = 32000 }
+  for k, v in pairs(c) do base[k] = v end
+  return base
+end
+models["Zyphra/Zamba2-1.2B"] = { arch = "zamba2", config = zamba2 {
+  hidden_size = 2048, num_hidden_layers = 38, num_attention_heads = 32, num_key_value_heads = 32,
+  intermediate_size = 8192, n_mamba_heads = 64, mamba_ngroups = 1, mamba_d_state = 128, num_mem_blocks = 1,
+  use_shared_attention_adapter = true, use_shared_mlp_adapter = true, use_mem_rope = true,
+  layers_block_type = zamba2_types(38, { 5, 11, 17, 23, 29, 35 }) } }
+models["Zyphra/Zamba2-2.7B"] = { arch = "zamba2", config = zamba2 {
+  hidden_size = 2560, num_hidden_layers = 54, num_attention_heads = 32, num_key_value_heads = 32,
+  intermediate_size = 10240, n_mamba_heads = 80, mamba_ngroups = 1, mamba_d_state = 64, num_mem_blocks = 2,
+  use_shared_attention_adapter = false, use_shared_mlp_adapter = true, use_mem_rope = false,
+  layers_block_type = zamba2_types(54, { 6, 12, 18, 24, 30, 36, 42, 47, 51 }) } }
+models["Zyphra/Zamba2-7B"] = { arch = "zamba2", config = zamba2 {
+  hidden_size = 3584, num_hidden_layers = 81, num_attention_heads = 32, num_key_value_heads = 32,
+  intermediate_size = 14336, n_mamba_heads = 112, mamba_ngroups = 2, mamba_d_state = 64, num_mem_blocks = 2,
+  use_shared_attention_adapter = false, use_shared_mlp_adapter = true, use_mem_rope = true,
+  layers_block_type = zamba2_types(81, { 6, 11, 17, 23, 29, 35, 41, 47, 53, 59, 65, 71, 77 }) } }
+aliases["Zyphra/Zamba2-1.2B-Instruct"] = "Zyphra/Zamba2-1.2B"
+aliases["Zyphra/Zamba2-1.2B-Instruct-v2"] = "Zyphra/Zamba2-1.2B"
+aliases["Zyphra/Zamba2-2.7B-Instruct"] = "Zyphra/Zamba2-2.7B"
+aliases["Zyphra/Zamba2-7B-Instruct"] = "Zyphra/Zamba2-7B"
+
 return { models = models, aliases = aliases }

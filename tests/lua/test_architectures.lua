@@ -28,6 +28,8 @@ for _, n in ipairs { "dbrx", "bailing_moe" } do ARCH_FILES[#ARCH_FILES + 1] = n 
 ARCH_FILES[#ARCH_FILES + 1] = "minicpm3"
 ARCH_FILES[#ARCH_FILES + 1] = "afmoe"
 ARCH_FILES[#ARCH_FILES + 1] = "longcat_flash"
+-- arch-new3
+ARCH_FILES[#ARCH_FILES + 1] = "zamba2"
 
 -- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
 -- models_README.md derives / that public model cards report, as noted).
@@ -450,6 +452,31 @@ EXPECTED_KV_BF16["mistralai/Mamba-Codestral-7B-v0.1"] = 0
 EXPECTED_KV_BF16["tiiuae/falcon-mamba-7b"]            = 0
 -- ---- end arch-mamba
 
+-- ---- arch-new3: Zamba2 (architectures/zamba2.lua)
+-- Zamba2-1.2B (-Instruct-v2, the same shapes): 1,215,064,704, the parameter count a public evaluation
+-- records for Zyphra/Zamba2-1.2B-Instruct-v2 ("model_freeze": "parameters": 1215064704). By hand: 38
+-- Mamba-2 layers x 25,849,280 (in_proj 8512 x 2048, conv 4352 x 4 + 4352, dt_bias / A_log / D 3 x 64,
+-- gated norm 4096, out_proj 2048 x 4096, input_layernorm 2048) + 6 hybrid Linear 2048 x 2048 + one
+-- shared block 109,058,048 (norm 4096, q/k/v 3 x 4096 x 4096, o 2048 x 4096, pre_ff norm 2048,
+-- gate_up 16384 x 2048, down 2048 x 8192) + 6 applications x 5,505,024 adapters (MLP 2048 x 128 + 128 x
+-- 16384, q/k/v 3 x (4096 x 128 + 128 x 4096)) + final norm + the tied 32000 x 2048 embedding.
+-- Zamba2-2.7B and Zamba2-7B: no exact published figure found (the paper's "2.7B" / "7.4B", the Hub's
+-- rounding); counted by vramfit only, checked by hand: 2.7B = 54 x 39,888,240 + 9 x 6,553,600 + 2 shared
+-- blocks x 170,401,280 + 9 x 2,949,120 MLP adapters + 2560 + 32000 x 2560 (tied); 7B = 81 x 78,437,456
+-- (2 groups: in_proj 14704 x 3584, conv 7424 wide) + 13 x 12,845,056 + 2 x 333,982,208 + 13 x 4,128,768
+-- + 3584 + 32000 x 3584 (tied).
+EXPECTED_PARAMS["Zyphra/Zamba2-1.2B"] = 1215064704
+EXPECTED_PARAMS["Zyphra/Zamba2-2.7B"] = 2662214560
+EXPECTED_PARAMS["Zyphra/Zamba2-7B"]   = 7356749648
+-- K/V: one cache per application of a shared block (6 / 9 / 13 hybrid layers, MHA of 2h / heads);
+-- the Mamba-2 state of all layers is per sequence, not per token
+EXPECTED_KV_BF16["Zyphra/Zamba2-1.2B"] = 2 * 6 * 32 * 128 * 2    -- 98,304 ("96.0 KiB over 6 attn layers", the public trace)
+EXPECTED_KV_BF16["Zyphra/Zamba2-2.7B"] = 2 * 9 * 32 * 160 * 2    -- 184,320
+EXPECTED_KV_BF16["Zyphra/Zamba2-7B"]   = 2 * 13 * 32 * 224 * 2   -- 372,736
+EXPECTED_WINDOWS["Zyphra/Zamba2-1.2B"] = { full = 6 + 38 }       -- 6 attention + 38 Mamba-2 state layers
+EXPECTED_WINDOWS["Zyphra/Zamba2-7B"]   = { full = 13 + 81 }
+-- ---- end arch-new3
+
 -- ---- gemma4: Google Gemma 4 (architectures/gemma4.lua). Counts exclude the persistent buffers
 -- (layer_scalar, vision std_bias / std_scale, clip bounds), which the checks below add back to
 -- reach the safetensors bytes. gemma-4-31B: 31,273,086,512 = the tensor payload of
@@ -724,7 +751,9 @@ local function validate(id, d)
   -- layers that read an earlier layer's K/V and cache none of their own (Gemma 3n)
   need(d.kv_shared_layers == nil or posint(d.kv_shared_layers), "kv_shared_layers must be a positive integer")
   kv_layers = kv_layers + (d.kv_shared_layers or 0)
-  local parallel = kv_layers == L and state_layers <= L
+  -- or the state group covers every layer and attention groups some of them (Zamba2: a Mamba-2 mixer
+  -- in each layer, a shared attention block's K/V in the hybrid ones)
+  local parallel = kv_layers == L and state_layers <= L or state_layers == L and kv_layers <= L
   need(kv_layers + state_layers <= L or parallel, "kv groups cover more layers than the model has")
   -- a hybrid's layers without a token mixer cache nothing (Nemotron-H's MLP-only '-' layers)
   local mlp_only = state_layers > 0 and kv_layers + state_layers < L and d.arch == "nemotron_h"
@@ -2144,6 +2173,55 @@ do
     local c = cfg_of("LGAI-EXAONE/EXAONE-3.5-7.8B-Instruct"); c.num_layers = nil
     check(err_of(build, "exaone", c) == "config: missing field 'num_layers'", "exaone: no layer count is refused naming num_layers")
   end
+end
+
+-- arch-new3: Zamba2's shared blocks, adapters, states and config errors
+do
+  local function names_of(d) local n = {} for _, t in ipairs(d.tensors) do n[t.name] = t end return n end
+  local z = built["Zyphra/Zamba2-7B"]
+  if check(z ~= nil, "Zamba2-7B built") then
+    local n = names_of(z)
+    local sp = "model.layers.*.shared_transformer."
+    check(n[sp .. "self_attn.q_proj.weight"].count == 2 and n[sp .. "self_attn.q_proj.weight"].shape[1] == 7168
+          and n[sp .. "self_attn.q_proj.weight"].shape[2] == 7168, "zamba2: 2 shared blocks, q_proj {2h, 2h}")
+    check(n[sp .. "self_attn.o_proj.weight"].shape[1] == 3584 and n[sp .. "self_attn.o_proj.weight"].shape[2] == 7168,
+          "zamba2: o_proj {h, heads x 2h / heads}")
+    check(n[sp .. "feed_forward.gate_up_proj_adapter_list.*.1.weight"].count == 13
+          and n[sp .. "feed_forward.gate_up_proj_adapter_list.*.1.weight"].shape[1] == 2 * 14336,
+          "zamba2: one MLP adapter per hybrid application (13)")
+    check(n[sp .. "self_attn.linear_q_adapter_list.*.0.weight"] == nil, "zamba2-7B: no attention adapters")
+    check(n["model.layers.*.linear.weight"].count == 13 and n["lm_head.weight"] == nil, "zamba2: 13 hybrid Linears, tied head")
+    local st = z.kv[2]
+    -- conv window 3 x (7168 + 2 x 2 x 64) + SSM 112 heads x 64 x 64, in all 81 layers
+    check(st.kind == "mamba" and st.layers == 81 and st.conv_elems == 3 * 7424 and st.state_elems == 3 * 7424 + 112 * 64 * 64,
+          "Zamba2-7B: 81 Mamba-2 state layers, conv 3 x 7424 + SSM 112 x 64 x 64")
+    check(z.kv[1].layers == 13 and z.kv[1].k_dim == 224 and z.kv[1].layer_ids[1] == 6 and z.kv[1].layer_ids[13] == 77,
+          "Zamba2-7B: K/V in the 13 hybrid layers 6 .. 77, head_dim 224")
+  end
+  local s = built["Zyphra/Zamba2-1.2B"]
+  if check(s ~= nil, "Zamba2-1.2B built") then
+    local n = names_of(s)
+    check(n["model.layers.*.shared_transformer.self_attn.linear_v_adapter_list.*.1.weight"].count == 6,
+          "zamba2-1.2B: attention adapters in the 6 applications")
+    check(s.rope_rows ~= 0 and built["Zyphra/Zamba2-2.7B"].rope_rows == 0, "zamba2: RoPE cache only with use_mem_rope")
+  end
+  local c = cfg_of("Zyphra/Zamba2-7B"); c.layers_block_type = nil
+  check(err_of(build, "zamba2", c) == "config: missing field 'layers_block_type'", "zamba2: no layers_block_type is refused")
+  c = cfg_of("Zyphra/Zamba2-7B"); table.remove(c.layers_block_type)
+  local e = err_of(build, "zamba2", c)
+  check(e == "config: field 'layers_block_type' must be a list of 81 entries (num_hidden_layers)", "zamba2: short layers_block_type: " .. tostring(e))
+  c = cfg_of("Zyphra/Zamba2-7B"); c.layers_block_type[7] = "attention"
+  e = err_of(build, "zamba2", c)
+  check(e == "config: entry 6 of 'layers_block_type' (attention) is not mamba or hybrid", "zamba2: unknown block type: " .. tostring(e))
+  c = cfg_of("Zyphra/Zamba2-7B"); c.n_mamba_heads = nil
+  check(err_of(build, "zamba2", c) == "config: missing field 'n_mamba_heads'", "zamba2: no n_mamba_heads is refused")
+  c = cfg_of("Zyphra/Zamba2-7B"); c.n_mamba_heads = 100
+  e = err_of(build, "zamba2", c)
+  check(e ~= nil and e:find("n_mamba_heads", 1, true) ~= nil, "zamba2: heads that do not divide d_inner are refused: " .. tostring(e))
+  c = cfg_of("Zyphra/Zamba2-1.2B"); c.use_shared_attention_adapter = false
+  check(params(build("zamba2", c)) == 1215064704 - 6 * 3 * 2 * 4096 * 128, "zamba2: attention adapters are 6 x 3 x 2 x 4096 x 128")
+  c = cfg_of("Zyphra/Zamba2-1.2B"); c.tie_word_embeddings = false
+  check(params(build("zamba2", c)) == 1215064704 + 32000 * 2048, "zamba2: an untied head adds 32000 x 2048")
 end
 
 if os.getenv("VERBOSE") then

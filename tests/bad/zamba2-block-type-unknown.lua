@@ -1,0 +1,1 @@
+return { model = { arch = "zamba2", config = { architectures = { "Zamba2ForCausalLM" }, model_type = "zamba2", hidden_size = 2048, num_hidden_layers = 4, num_attention_heads = 32, n_mamba_heads = 64, mamba_d_state = 128, vocab_size = 32000, layers_block_type = { "mamba", "hybrid", "mamba", "attention" } } }, workload = { kind = "inference", context = 1024 }, gpu = "H200" }
