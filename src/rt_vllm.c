@@ -1634,7 +1634,7 @@ static void capture_sizes_upto(ectx *c, const vcfg *v, uint64_t from, uint64_t *
   /* (the attention-free "mamba" arch runs the same Mamba1AttentionMetadataBuilder /
   ** Mamba2AttentionMetadataBuilder, subclasses of BaseMambaAttentionMetadataBuilder) */
   static const char *const base_mamba[] = {"nemotron_h", "granitemoehybrid", "falcon_h1", "bamba", "jamba", "lfm2",
-                                           "mamba"};
+                                           "mamba", "zamba2"};
   for (size_t i = 0; state && i < sizeof base_mamba / sizeof *base_mamba; i++)
     mamba_style = mamba_style || strcmp(c->m->arch, base_mamba[i]) == 0;
   if (k > 0 && (v->fi_attn || (mamba_style && v->version < 17000))) full_from = false;

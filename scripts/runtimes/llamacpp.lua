@@ -19,6 +19,11 @@ end
 
 
 local function normalize(n, knobs)
+  -- Zamba2: llama.cpp has no zamba2 architecture (src/llama-arch.cpp names none; convert_hf_to_gguf.py
+  -- registers no Zamba2ForCausalLM), so no GGUF of it loads
+  if n.model.desc.arch == "zamba2" then
+    E.fail("runtime.name", "llama.cpp has no Zamba2 architecture (zamba2: %s); use runtime vllm or transformers", n.model.id)
+  end
   local x = n.extra
   x["runtime.build"] = build_number(n.runtime_version)
   if n.runtime_version == nil then note(n, "llama.cpp: the newest build's behaviour assumed (runtime.version unset)") end

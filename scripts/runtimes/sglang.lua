@@ -250,6 +250,11 @@ local function base_rule(rel)
 end
 
 local function normalize(n, knobs)
+  -- Zamba2 (Zamba2ForCausalLM): SGLang has no model class for it (python/sglang/srt/models has no
+  -- zamba2.py), so it cannot serve it
+  if n.model.desc.arch == "zamba2" then
+    E.fail("runtime.name", "SGLang has no Zamba2 model class (zamba2: %s); use runtime vllm or transformers", n.model.id)
+  end
   local f = knobs.mem_fraction_static
   if f ~= nil and (f <= 0 or f >= 1) then
     E.fail("runtime.mem_fraction_static", "expected a fraction in (0, 1), got %s", tostring(f))

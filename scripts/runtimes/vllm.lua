@@ -36,6 +36,12 @@ local MINIMAX_FP32 = 9002
 -- hybrid allocator for Mamba2 and PR #21249 ("[v1] - Mamba1 Attention Metadata", 2025-07) for Mamba1,
 -- behind the same "unoptimized" V0 fallback until 0.10.2 (assumed, as for the hybrids)
 V0_STATE.mamba = true
+-- Zamba2 (vllm/model_executor/models/zamba2.py, vllm-project/vllm PR #13185 "Add support for Zamba2
+-- models", merged 2025-02: 0.8.0 assumed the first release, not read from the release notes): a V0
+-- class with the same MambaCacheManager, taken to reach V1 with the other Mamba-2 hybrids (PR #20016's
+-- era; assumed, not verified for zamba2.py)
+V0_STATE.zamba2 = true
+local ZAMBA2_SINCE = 8000
 local V1_STATE_DEFAULT = 10002
 local MTP_HYBRID_SINCE = { qwen3_next = { 10002, "0.10.2" }, qwen3_5 = { 17000, "0.17.0" } }
 
@@ -911,6 +917,9 @@ local function normalize(n, knobs)
   -- VLLM_USE_V1: the default engine from 0.8; 0.8-0.10 still ran V0 with VLLM_USE_V1=0
   -- (and fell back to it for encoder-decoder models); 0.11 removed V0.
   local v1 = code >= 8000
+  if n.model.desc.arch == "zamba2" and code < ZAMBA2_SINCE then
+    E.fail("runtime.version", "Zamba2 (zamba2) is served by vLLM 0.8.0 and later (PR #13185 added Zamba2ForCausalLM), got %s", v)
+  end
   local v0_state = V0_STATE[n.model.desc.arch or ""] and code < V1_STATE_DEFAULT
   if code >= 8000 and code < 11000 then
     if knobs.use_v1 == nil and not encdec and not v0_state then
