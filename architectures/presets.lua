@@ -1843,4 +1843,28 @@ aliases["Zyphra/Zamba2-1.2B-Instruct-v2"] = "Zyphra/Zamba2-1.2B"
 aliases["Zyphra/Zamba2-2.7B-Instruct"] = "Zyphra/Zamba2-2.7B"
 aliases["Zyphra/Zamba2-7B-Instruct"] = "Zyphra/Zamba2-7B"
 
+-- --- arch-new3: Kimi-VL (kimi_vl). Kimi-VL-A3B-Instruct's config.json: text_config the Moonlight-16B-A3B
+-- shapes (as a public loader test quotes Moonlight's config: hidden 2048, 27 layers, 16 heads, MLA
+-- kv_lora 512 without q_lora, nope 128 / rope 64 / v 128, MLP 11264, first layer dense, 64 experts of
+-- 1408, 6 per token, 2 shared, sigmoid noaux_tc, routed_scaling_factor 2.446, vocab 163840, untied) with
+-- the 131,072-token context of the Kimi-VL card and the rope_theta 800000 a public Kimi-VL loader fixture
+-- sets; vision_config moonshotai/MoonViT-SO-400M's (hidden 1152, 27 layers, 16 heads, 4304, patch 14,
+-- 64 x 64 position table, 2 x 2 merge), as public copies quote it.
+models["moonshotai/Kimi-VL-A3B-Instruct"] = { arch = "kimi_vl", config = {
+  architectures = { "KimiVLForConditionalGeneration" }, model_type = "kimi_vl", media_placeholder_token_id = 163605,
+  torch_dtype = "bfloat16",
+  text_config = { model_type = "deepseek_v3", first_k_dense_replace = 1, hidden_size = 2048,
+    intermediate_size = 11264, kv_lora_rank = 512, max_position_embeddings = 131072, moe_intermediate_size = 1408,
+    moe_layer_freq = 1, n_group = 1, n_routed_experts = 64, n_shared_experts = 2, norm_topk_prob = true,
+    num_attention_heads = 16, num_experts_per_tok = 6, num_hidden_layers = 27, num_key_value_heads = 16,
+    num_nextn_predict_layers = 0, q_lora_rank = nil, qk_nope_head_dim = 128, qk_rope_head_dim = 64,
+    rms_norm_eps = 1e-05, rope_theta = 800000.0, routed_scaling_factor = 2.446, scoring_func = "sigmoid",
+    tie_word_embeddings = false, topk_group = 1, topk_method = "noaux_tc", torch_dtype = "bfloat16",
+    v_head_dim = 128, vocab_size = 163840 },
+  vision_config = { model_type = "moonvit", hidden_size = 1152, num_hidden_layers = 27, num_attention_heads = 16,
+    intermediate_size = 4304, patch_size = 14, init_pos_emb_height = 64, init_pos_emb_width = 64,
+    merge_kernel_size = { 2, 2 } } } }
+aliases["moonshotai/Kimi-VL-A3B-Thinking"] = "moonshotai/Kimi-VL-A3B-Instruct"
+aliases["moonshotai/Kimi-VL-A3B-Thinking-2506"] = "moonshotai/Kimi-VL-A3B-Instruct"
+
 return { models = models, aliases = aliases }

@@ -30,6 +30,7 @@ ARCH_FILES[#ARCH_FILES + 1] = "afmoe"
 ARCH_FILES[#ARCH_FILES + 1] = "longcat_flash"
 -- arch-new3
 ARCH_FILES[#ARCH_FILES + 1] = "zamba2"
+ARCH_FILES[#ARCH_FILES + 1] = "kimi_vl"
 
 -- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
 -- models_README.md derives / that public model cards report, as noted).
@@ -475,6 +476,15 @@ EXPECTED_KV_BF16["Zyphra/Zamba2-2.7B"] = 2 * 9 * 32 * 160 * 2    -- 184,320
 EXPECTED_KV_BF16["Zyphra/Zamba2-7B"]   = 2 * 13 * 32 * 224 * 2   -- 372,736
 EXPECTED_WINDOWS["Zyphra/Zamba2-1.2B"] = { full = 6 + 38 }       -- 6 attention + 38 Mamba-2 state layers
 EXPECTED_WINDOWS["Zyphra/Zamba2-7B"]   = { full = 13 + 81 }
+-- Kimi-VL-A3B-Instruct (-Thinking, -Thinking-2506: the same shapes): no exact published figure found
+-- (the card's "16B total", the Hub's 16.4B); counted by vramfit only, checked by hand: the Moonlight-16B-A3B
+-- text model 15,960,110,208 (deepseek.lua's DeepSeek-V3 count with these shapes) + MoonViT 416,866,032
+-- (patch conv 1152 x 3 x 14 x 14 + 1152, position table 64 x 64 x 1152, 27 blocks x 15,239,504: two
+-- biased LayerNorms 4608, wqkv 3 x 1152^2 + 3456, wo 1152^2 + 1152, fc0 / fc1 2 x 1152 x 4304 + 5456;
+-- final LayerNorm 2304) + projector 30,679,808 (LayerNorm 2304, linear_1 4608^2 + 4608, linear_2
+-- 2048 x 4608 + 2048).
+EXPECTED_PARAMS["moonshotai/Kimi-VL-A3B-Instruct"]   = 16407656048
+EXPECTED_KV_BF16["moonshotai/Kimi-VL-A3B-Instruct"]  = 27 * (512 + 64) * 2  -- 31,104: one MLA latent + rope key a layer
 -- ---- end arch-new3
 
 -- ---- gemma4: Google Gemma 4 (architectures/gemma4.lua). Counts exclude the persistent buffers
@@ -2222,6 +2232,35 @@ do
   check(params(build("zamba2", c)) == 1215064704 - 6 * 3 * 2 * 4096 * 128, "zamba2: attention adapters are 6 x 3 x 2 x 4096 x 128")
   c = cfg_of("Zyphra/Zamba2-1.2B"); c.tie_word_embeddings = false
   check(params(build("zamba2", c)) == 1215064704 + 32000 * 2048, "zamba2: an untied head adds 32000 x 2048")
+end
+
+-- arch-new3: Kimi-VL's names, projector and config errors
+do
+  local function names_of(d) local n = {} for _, t in ipairs(d.tensors) do n[t.name] = t end return n end
+  local k = built["moonshotai/Kimi-VL-A3B-Instruct"]
+  if check(k ~= nil, "Kimi-VL-A3B built") then
+    local n = names_of(k)
+    check(n["language_model.lm_head.weight"] and n["language_model.model.embed_tokens.weight"]
+          and n["language_model.model.layers.*.self_attn.kv_a_proj_with_mqa.weight"],
+          "kimi_vl: the DeepSeek-V3 decoder under language_model")
+    local pe = n["vision_tower.patch_embed.pos_emb.weight"]
+    check(pe and pe.shape[1] == 64 and pe.shape[2] == 64 and pe.shape[3] == 1152, "kimi_vl: pos_emb {64, 64, 1152}")
+    check(n["vision_tower.encoder.blocks.*.wqkv.bias"].count == 27, "kimi_vl: 27 MoonViT blocks, biased wqkv")
+    local l1 = n["multi_modal_projector.linear_1.weight"]
+    check(l1.shape[1] == 4608 and l1.shape[2] == 4608 and n["multi_modal_projector.linear_2.weight"].shape[1] == 2048,
+          "kimi_vl: projector over 2 x 2 merged patches (4608) to the text hidden 2048")
+    check(k.kv[1].layers == 27 and k.arch == "kimi_vl", "kimi_vl: MLA cache on the 27 text layers")
+  end
+  local c = cfg_of("moonshotai/Kimi-VL-A3B-Instruct"); c.text_config = nil
+  check(err_of(build, "kimi_vl", c) == "config: missing field 'text_config'", "kimi_vl: no text_config is refused")
+  c = cfg_of("moonshotai/Kimi-VL-A3B-Instruct"); c.text_config.kv_lora_rank = nil
+  check(err_of(build, "kimi_vl", c) == "config: missing field 'kv_lora_rank'", "kimi_vl: text_config without kv_lora_rank")
+  c = cfg_of("moonshotai/Kimi-VL-A3B-Instruct"); c.vision_config.merge_kernel_size = 2
+  check(err_of(build, "kimi_vl", c) == "config: field 'vision_config.merge_kernel_size' must be a list of two positive integers",
+        "kimi_vl: a scalar merge_kernel_size is refused")
+  c = cfg_of("moonshotai/Kimi-VL-A3B-Instruct"); c.vision_config.merge_kernel_size = { 1, 1 }
+  check(params(build("kimi_vl", c)) == 16407656048 - (4608 * 4608 + 4608 + 2048 * 4608) + (1152 * 1152 + 1152 + 2048 * 1152),
+        "kimi_vl: the projector width follows merge_kernel_size")
 end
 
 if os.getenv("VERBOSE") then

@@ -1,0 +1,1 @@
+return { model = { arch = "kimi_vl", config = { architectures = { "KimiVLForConditionalGeneration" }, model_type = "kimi_vl", vision_config = { hidden_size = 1152 } } }, workload = { kind = "inference", context = 1024 }, gpu = "H200" }
