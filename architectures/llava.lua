@@ -33,21 +33,8 @@ local CLIP_DEFAULTS = { hidden_size = 1024, intermediate_size = 4096, num_hidden
 local OV_SIGLIP = { model_type = "siglip_vision_model", hidden_size = 1152, intermediate_size = 4304,
                     num_hidden_layers = 26, patch_size = 14, image_size = 384, vision_use_head = false }
 
--- The CLIP vision tower under vision_tower.vision_model (CLIPVisionTransformer).
-local function clip_tower(t, vc)
-  local h, L = nn.need(vc, "hidden_size"), nn.need(vc, "num_hidden_layers")
-  local I, p = nn.need(vc, "intermediate_size"), nn.need(vc, "patch_size")
-  local side = nn.div(nn.need(vc, "image_size"), p, "vision_config.image_size / patch_size")
-  local ch = nn.int(vc, "num_channels", 3)
-  local pre, lp = "vision_tower.vision_model", "vision_tower.vision_model.encoder.layers.*"
-  nn.param(t, pre .. ".embeddings.class_embedding", { h })
-  nn.param(t, pre .. ".embeddings.patch_embedding.weight", { h, ch, p, p })
-  nn.embed(t, pre .. ".embeddings.position_embedding", side * side + 1, h, { role = "pos_embed" })
-  nn.norm(t, pre .. ".pre_layrnorm", h, { bias = true })
-  nn.vit_layers(t, lp, h, I, L)
-  nn.norm(t, pre .. ".post_layernorm", h, { bias = true })
-  return h
-end
+-- The CLIP vision tower under vision_tower.vision_model (CLIPVisionTransformer: nn.clip_tower).
+local function clip_tower(t, vc) return nn.clip_tower(t, vc, "vision_tower.vision_model") end
 
 -- SiglipVisionConfig's defaults (configuration_siglip.py: hidden 768, intermediate 3072, 12 layers,
 -- image 224, patch 16, vision_use_head true)

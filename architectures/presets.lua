@@ -1867,4 +1867,22 @@ models["moonshotai/Kimi-VL-A3B-Instruct"] = { arch = "kimi_vl", config = {
 aliases["moonshotai/Kimi-VL-A3B-Thinking"] = "moonshotai/Kimi-VL-A3B-Instruct"
 aliases["moonshotai/Kimi-VL-A3B-Thinking-2506"] = "moonshotai/Kimi-VL-A3B-Instruct"
 
+-- --- arch-new3: Phi-3.5-vision (phi3_v). microsoft/Phi-3.5-vision-instruct's config.json shape fields:
+-- Phi-3-mini's (hidden 3072, 32 layers, 32 heads, 8192, vocab 32064, untied), 131,072 positions
+-- (original 4096), img_processor CLIP ViT-L/14-336 (image_dim_out 1024, 144 image tokens a crop),
+-- embd_layer projection_cls "mlp" with use_hd_transform; its LongRoPE factor lists and sliding_window
+-- (262144, above the context) left out.
+models["microsoft/Phi-3.5-vision-instruct"] = { arch = "phi3_v", config = {
+    architectures = { "Phi3VForCausalLM" }, model_type = "phi3_v", attention_dropout = 0.0,
+    embd_layer = { embedding_cls = "image", hd_transform_order = "sub_glb", projection_cls = "mlp",
+                   use_hd_transform = true, with_learnable_separator = true },
+    hidden_act = "silu", hidden_size = 3072, intermediate_size = 8192,
+    img_processor = { image_dim_out = 1024, model_name = "openai/clip-vit-large-patch14-336",
+                      name = "clip_vision_model", num_img_tokens = 144 },
+    max_position_embeddings = 131072, num_attention_heads = 32, num_hidden_layers = 32, num_key_value_heads = 32,
+    original_max_position_embeddings = 4096, rms_norm_eps = 1e-05, rope_theta = 10000.0,
+    tie_word_embeddings = false, torch_dtype = "bfloat16", vocab_size = 32064,
+} }
+aliases["microsoft/Phi-3-vision-128k-instruct"] = "microsoft/Phi-3.5-vision-instruct"
+
 return { models = models, aliases = aliases }

@@ -240,6 +240,24 @@ function nn.siglip_tower(t, vc, pre, floor)
   return h, side * side
 end
 
+-- A CLIP vision tower under PRE (CLIPVisionTransformer, transformers models/clip/modeling_clip.py: LLaVA's
+-- vision_tower.vision_model, Phi-3-vision's model.vision_embed_tokens.img_processor.vision_model): the
+-- class embedding, a bias-free patch conv, (image_size / patch)^2 + 1 learned positions, pre_layrnorm, the
+-- encoder layers (nn.vit_layers) and post_layernorm. Returns the hidden size.
+function nn.clip_tower(t, vc, pre)
+  local h, L = nn.need(vc, "hidden_size"), nn.need(vc, "num_hidden_layers")
+  local I, p = nn.need(vc, "intermediate_size"), nn.need(vc, "patch_size")
+  local side = nn.div(nn.need(vc, "image_size"), p, "vision_config.image_size / patch_size")
+  local ch = nn.int(vc, "num_channels", 3)
+  nn.param(t, pre .. ".embeddings.class_embedding", { h })
+  nn.param(t, pre .. ".embeddings.patch_embedding.weight", { h, ch, p, p })
+  nn.embed(t, pre .. ".embeddings.position_embedding", side * side + 1, h, { role = "pos_embed" })
+  nn.norm(t, pre .. ".pre_layrnorm", h, { bias = true })
+  nn.vit_layers(t, pre .. ".encoder.layers.*", h, I, L)
+  nn.norm(t, pre .. ".post_layernorm", h, { bias = true })
+  return h
+end
+
 -- The L encoder layers of a CLIP / SigLIP vision tower under LP ("...encoder.layers.*"): biased
 -- q / k / v / out_proj of H, GELU fc1 / fc2 of I, LayerNorms layer_norm1 / layer_norm2 with bias.
 -- The projections carry the attn / mlp roles that shard by tensor parallelism: vLLM builds these

@@ -117,7 +117,10 @@ bool inv_vision_name(const char *name) {
                                     "image_newline",
                                     /* Idefics3 / SmolVLM (transformers models/idefics3/modeling_idefics3.py
                                     ** Idefics3Model: vision_model, connector) */
-                                    "model.vision_model.", "model.connector.", NULL};
+                                    "model.vision_model.", "model.connector.",
+                                    /* Phi-3-vision (modeling_phi3_v.py Phi3ImageEmbedding: the CLIP
+                                    ** img_processor, glb_GN / sub_GN and img_projection) */
+                                    "model.vision_embed_tokens.", NULL};
   for (const char *const *p = pre; *p; p++)
     if (strncmp(name, *p, strlen(*p)) == 0) return true;
   return false;

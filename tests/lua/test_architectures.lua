@@ -31,6 +31,7 @@ ARCH_FILES[#ARCH_FILES + 1] = "longcat_flash"
 -- arch-new3
 ARCH_FILES[#ARCH_FILES + 1] = "zamba2"
 ARCH_FILES[#ARCH_FILES + 1] = "kimi_vl"
+ARCH_FILES[#ARCH_FILES + 1] = "phi3_v"
 
 -- Published exact counts (shared/calibration/models.jsonl param_count, or the exact values
 -- models_README.md derives / that public model cards report, as noted).
@@ -485,6 +486,13 @@ EXPECTED_WINDOWS["Zyphra/Zamba2-7B"]   = { full = 13 + 81 }
 -- 2048 x 4608 + 2048).
 EXPECTED_PARAMS["moonshotai/Kimi-VL-A3B-Instruct"]   = 16407656048
 EXPECTED_KV_BF16["moonshotai/Kimi-VL-A3B-Instruct"]  = 27 * (512 + 64) * 2  -- 31,104: one MLA latent + rope key a layer
+-- Phi-3.5-vision-instruct: 4,146,621,440, the n_parameters a public embedding benchmark lists for
+-- TIGER-Lab/VLM2Vec-Full (Phi-3.5-vision's shapes) and a public model-size table for
+-- microsoft/phi-3.5-vision-instruct: Phi-3-mini 3,821,079,552 + CLIP ViT-L/14-336 303,507,456 (all 24
+-- layers and post_layernorm) + glb_GN / sub_GN 2 x 4096 + img_projection 22,026,240 (4096 -> 3072 -> 3072,
+-- biased). Phi-3-vision-128k-instruct has the same shapes.
+EXPECTED_PARAMS["microsoft/Phi-3.5-vision-instruct"]  = 4146621440
+EXPECTED_KV_BF16["microsoft/Phi-3.5-vision-instruct"] = 2 * 32 * 32 * 96 * 2   -- 393,216: Phi-3-mini's MHA
 -- ---- end arch-new3
 
 -- ---- gemma4: Google Gemma 4 (architectures/gemma4.lua). Counts exclude the persistent buffers
@@ -2261,6 +2269,30 @@ do
   c = cfg_of("moonshotai/Kimi-VL-A3B-Instruct"); c.vision_config.merge_kernel_size = { 1, 1 }
   check(params(build("kimi_vl", c)) == 16407656048 - (4608 * 4608 + 4608 + 2048 * 4608) + (1152 * 1152 + 1152 + 2048 * 1152),
         "kimi_vl: the projector width follows merge_kernel_size")
+end
+
+-- arch-new3: Phi-3.5-vision's image embedding and its config errors
+do
+  local function names_of(d) local n = {} for _, t in ipairs(d.tensors) do n[t.name] = t end return n end
+  local p = built["microsoft/Phi-3.5-vision-instruct"]
+  if check(p ~= nil, "Phi-3.5-vision built") then
+    local n = names_of(p)
+    local pre = "model.vision_embed_tokens."
+    check(n[pre .. "img_processor.vision_model.embeddings.position_embedding.weight"].shape[1] == 577
+          and n[pre .. "img_processor.vision_model.encoder.layers.*.mlp.fc1.weight"].count == 24,
+          "phi3_v: CLIP ViT-L/14-336, 577 positions, 24 layers")
+    check(n[pre .. "sub_GN"].shape[4] == 4096 and n[pre .. "img_projection.0.weight"].shape[2] == 4096
+          and n[pre .. "img_projection.2.weight"].shape[1] == 3072, "phi3_v: HD separators and the 4096 -> 3072 projection")
+    check(n["model.layers.*.self_attn.qkv_proj.weight"] ~= nil and p.arch == "phi3_v", "phi3_v: Phi-3's fused qkv_proj")
+  end
+  local c = cfg_of("microsoft/Phi-3.5-vision-instruct"); c.img_processor = nil
+  check(err_of(build, "phi3_v", c) == "config: missing field 'img_processor'", "phi3_v: no img_processor is refused")
+  c = cfg_of("microsoft/Phi-3.5-vision-instruct"); c.img_processor.image_dim_out = 768
+  local e = err_of(build, "phi3_v", c)
+  check(e ~= nil and e:find("img_processor.image_dim_out", 1, true) ~= nil, "phi3_v: another tower width is refused: " .. tostring(e))
+  c = cfg_of("microsoft/Phi-3.5-vision-instruct"); c.embd_layer.projection_cls = "linear"
+  e = err_of(build, "phi3_v", c)
+  check(e ~= nil and e:find("embd_layer", 1, true) ~= nil, "phi3_v: a linear projection is refused: " .. tostring(e))
 end
 
 if os.getenv("VERBOSE") then
