@@ -1548,15 +1548,17 @@ static bool vllm_hybrid(ectx *c, const vcfg *v) {
 ** bytes = unit x layers on the rank x (PIECEWISE sizes + FULL sizes). */
 /* The sizes of at least `from` tokens (1: all of them). */
 static void capture_sizes_upto(ectx *c, const vcfg *v, uint64_t from, uint64_t *pw, uint64_t *full,
-                               uint64_t *largest_full) {
-  uint64_t dummy;
+                               uint64_t *largest_full, uint64_t *largest_pw) {
+  uint64_t dummy, dummy_pw;
   if (!largest_full) largest_full = &dummy;
-  *pw = *full = *largest_full = 0;
+  if (!largest_pw) largest_pw = &dummy_pw;
+  *pw = *full = *largest_full = *largest_pw = 0;
   if (v->eager) return;
   uint64_t k = v->spec[0] ? scn_u64(c->s, "spec.tokens", 0) : 0;
   if (v->v0) {
     uint64_t last = v->version >= 7000 ? 8192 : 256;
-    for (uint64_t b = 1, prev = 0; b <= last && prev < v->seqs; prev = b, b = b < 8 ? b * 2 : b + 8) *full += b >= from;
+    for (uint64_t b = 1, prev = 0; b <= last && prev < v->seqs; prev = b, b = b < 8 ? b * 2 : b + 8)
+      if (b >= from) ++*full, *largest_full = b;
     return;
   }
   /* With speculative decoding the default maximum counts tokens of uniform decode batches:
@@ -1643,13 +1645,13 @@ static void capture_sizes_upto(ectx *c, const vcfg *v, uint64_t from, uint64_t *
   for (uint64_t b = 1; b <= max; b = b < 8 ? b * 2 : b + ((v->version >= 12000 || gptoss) && b >= 256 ? 16 : 8)) {
     if (b > v->tokens) break;
     if (b < from) continue;
-    ++*pw;
+    ++*pw, *largest_pw = b;
     if (full_from && !no_full && b <= decode && b >= 1 + k) ++*full, *largest_full = b;
   }
 }
 
 static void capture_sizes_from(ectx *c, const vcfg *v, uint64_t from, uint64_t *pw, uint64_t *full) {
-  capture_sizes_upto(c, v, from, pw, full, NULL);
+  capture_sizes_upto(c, v, from, pw, full, NULL, NULL);
 }
 
 static void capture_sizes(ectx *c, const vcfg *v, uint64_t *pw, uint64_t *full) {
@@ -1686,33 +1688,39 @@ static void nccl_sizes(ectx *c, vcfg *v) {
   capture_sizes_from(c, v, bytes_ceildiv(8ull << 20, row), &v->nccl_pw, &v->nccl_full);
 }
 
-/* The actual capture ("Graph capturing finished in N secs, took X GiB"): 0.228 MiB a layer
-** and a size plus FA3's accumulators (fa3_accum_bytes), the median over the 14 llmd-v019 H100
-** runs of (capture - accumulators) / (layers x sizes): 0.19-0.25 on the twelve without MLA or
-** attention sinks (0.21-0.41 a layer and size, median 0.289, before the accumulators were held
-** apart). With it those 12 runs are within 18 % (with 0.289 and no accumulators three of them
-** were 29-37 % off), DeepSeek-V2-Lite -29 %, gpt-oss -43 %. Dense logs held out from the earlier
-** rounds, none with FA3's FULL graphs: Qwen2-7B
-** 0.10.1 A100 0.42 (0.50 printed), Qwen2.5-7B 0.22 L40S 0.34 (0.31), Qwen3.5-4B 0.22 RTX PRO 6000
-** 0.61 / 0.38 (0.55 / 0.35); Qwen3.5-9B 0.19 and Llama-3-70B-AWQ tp 2 (0.65 and 1.22 printed)
-** scale by 0.228 / 0.289 to about 0.62 and 1.55. With 0.289 and no accumulators they were 0.53,
-** 0.43, 0.78 / 0.49, 0.78 and 1.94. Not modelled: MLA and
-** gpt-oss layers cost about 0.40 a layer and size (DeepSeek-V2-Lite, gpt-oss-20b tp 2), and so
-** does Qwen1.5-MoE-A2.7B's with its shared expert (the sweep's log: 1.10 GiB, 0.41 after its 129
-** MiB of accumulators; no qwen2_moe architecture here), where Qwen3-30B-A3B and Mixtral stay
-** at 0.24-0.25. NCCL all-reduces captured with
-** custom all-reduce off are a term of their own (EST_GRAPH_NCCL_MIB). */
-#define VLLM_GRAPH_UNIT_MIB EST_GRAPH_UNIT_MIB /* 0.228, estimate_int.h */
-/* vLLM's own estimate (profile_cudagraph_memory, "Estimated CUDA graph memory: X GiB
-** total"): first capture + per-graph x (sizes - 1) for each mode, the larger first capture
-** only; 0.264 MiB a layer and a size, the median over the same 14 runs' estimates. Held out:
-** Qwen2.5-7B 0.22 0.38 (0.37 printed), Qwen3.5-4B 0.22 0.70 / 0.44 (0.64 / 0.40),
-** Qwen3.5-9B 0.19 0.70 (0.78). FA3's accumulators are the FULL mode's first capture on Hopper
-** (fa3_accum_bytes) but are not held apart here: with them apart the same 14 runs give 0.193,
-** which puts the non-Hopper estimates above 20 % low (Qwen2.5-7B 0.28 against 0.37), so their
-** first captures hold something else of that size (not read). DeepSeek-V2-Lite's 1.39 printed
-** stays 0.70 here. */
-#define VLLM_GRAPH_EST_UNIT_MIB 0.264
+/* The graphs' memory, per rank, as vLLM's own estimator splits it (profile_cudagraph_memory,
+** vllm/v1/worker/gpu_model_runner.py, 0.19-0.22: each mode's first capture mem_samples[0], the
+** second capture's cost mem_samples[1] x (len(descs) - 1), and "FULL and PIECEWISE graphs share
+** the global pool ... Take the max" of the first captures):
+** - the first capture of a mode: the shared pool's working set plus one-time allocations.
+**   PIECEWISE: the largest capture size's MLP intermediates (gate_up's output and the activation
+**   beside it, 3 x ffn / tp a token, 2 x for an ungated MLP) plus VLLM_GRAPH_FIRST_MIB; FULL: FA3's
+**   split-KV accumulators (fa3_accum_bytes) where they run, a few MiB elsewhere (the llm-d v0.19.0
+**   sweep prints 4 MiB for the fp32 and Gemma 3 runs without them).
+** - every further graph (capture size of a mode): its instantiated graphs' own memory, the same
+**   kernels whether the layers are cut at attention (L + 1 PIECEWISE graphs) or not (one FULL
+**   graph), so VLLM_GRAPH_PER_MIB a layer on the rank.
+** "Graph capturing finished ... took X GiB" (capture_model's mem_get_info delta) is then
+** max(first captures) + per graph x (sizes - 1). From 0.20 the CUDA-graph profile runs before the
+** KV cache is sized (test_cudagraph_profiling_default) and its first capture has made the one-time
+** allocations already, so the capture itself holds the working set without them: the 0.22.0
+** Qwen3.5-4B pair (51 + 35 and 35 + 19 sizes, 0.55 and 0.35 GiB) differ by 0.20 MiB a layer and
+** size and leave 13 MiB beside the per-graph cost, and the 0.22 estimates they print exceed the
+** captures by 0.05-0.09 GiB (0.37 / 0.31, 0.64 / 0.55, 0.40 / 0.35): the one-time part, which
+** the estimate's own first capture still measures. Which allocations they are (the capture
+** stream's cuBLAS workspaces are the likely part) is not read from the source.
+** V0: one whole-model graph a batch size, the first at the largest. */
+/* MiB a layer and captured size beyond the first: the median over the 26 dense llm-d v0.19.0 H100
+** runs (llm-d-incubation/llm-d-planner @d3121e05, accuracy/results/v0.19.0/logs/, no MLA, MoE,
+** attention sinks or chunked attention) of (took - the larger printed first capture, "Estimated
+** PIECEWISE / FULL CUDA graph memory: A MiB first-capture") / (layers x (sizes - 1)): 0.16-0.25,
+** median 0.194. Held out: Llama-3.2-1B 0.10.1, R1-Distill-Qwen-1.5B 0.9.0, granite-4.0-micro
+** 0.11.0, the 0.22 and NCCL logs (tests/test_vllm.c test_graph_first_capture). */
+#define VLLM_GRAPH_PER_MIB 0.194
+/* MiB of the PIECEWISE first capture beyond the MLP working set: the median over 24 of the same
+** runs of the printed PIECEWISE first capture - 512 x 3 x ffn / tp x dtype bytes (73-140, median
+** 95: Llama-3.1-8B 138 - 42, Gemma-2-27B 212 - 108, Llama-3.1-8B tp 4 84 - 10.5). */
+#define VLLM_GRAPH_FIRST_MIB 95
 
 /* NCCL collectives captured in a graph (custom all-reduce off, or messages of 8 MiB and more):
 ** EST_GRAPH_NCCL_MIB per collective and captured size, shared with SGLang (estimate.c
@@ -1745,7 +1753,7 @@ static uint64_t fa3_accum_bytes(ectx *c, const vcfg *v) {
   bool sm90 = cc[0] ? strcmp(cc, "9.0") == 0 : strcmp(s->gpu_arch, "hopper") == 0;
   if (!sm90 || v->v0 || v->eager || v->a != 2 || !v->graph_full || strcmp(c->m->arch, "gpt_oss") == 0) return 0;
   uint64_t pw, full, largest, tp = s->tp ? s->tp : 1, dv = c->m->head_dim;
-  capture_sizes_upto(c, v, 1, &pw, &full, &largest);
+  capture_sizes_upto(c, v, 1, &pw, &full, &largest, NULL);
   if (est_model_mla(c->m)) {
     if (v->version < 19000 || sparse_mla(c->m)) return 0; /* sparse MLA runs FLASHMLA_SPARSE, not FA */
     for (int i = 0; i < c->m->n_kv; i++)
@@ -1780,22 +1788,61 @@ static uint64_t fi_capture_bytes(const ectx *c, const vcfg *v) {
   return (VLLM_FI_WORKSPACE_MIB + VLLM_FI_DECODE_INT_WORKSPACE_MIB * v->graph_full) * MIB;
 }
 
+/* The MLP's intermediates at `tokens` tokens on a rank: gate_up's output and the activation's
+** (3 x ffn), or fc1's and the activation's (2 x ffn) for an ungated MLP; a MoE's ffn_dim is the
+** active experts' width (model.h block_spec). */
+static uint64_t graph_working_set(ectx *c, const vcfg *v, uint64_t tokens) {
+  uint64_t ffn = c->m->block.ffn_dim ? c->m->block.ffn_dim : c->m->intermediate;
+  uint64_t tp = c->s->tp ? c->s->tp : 1;
+  return acc_mul3(&c->acc, tokens, acc_mul(&c->acc, bytes_ceildiv(ffn, tp), c->m->block.gated ? 3 : 2), v->a);
+}
+
+/* The larger of the modes' first captures; one_time: with the one-time allocations. */
+static uint64_t graph_first_capture(ectx *c, const vcfg *v, bool one_time) {
+  uint64_t pw, full, largest_full, largest_pw;
+  capture_sizes_upto(c, v, 1, &pw, &full, &largest_full, &largest_pw);
+  uint64_t top = v->v0 ? largest_full : largest_pw;
+  uint64_t first = top ? graph_working_set(c, v, top) : 0;
+  if (top && one_time) first = acc_add(&c->acc, first, VLLM_GRAPH_FIRST_MIB * MIB);
+  return u64max(first, fa3_accum_bytes(c, v));
+}
+
+/* MoE layers with a shared expert (block ffn_dim wider than the routed experts': DeepSeek, Llama 4,
+** Qwen2-MoE, Qwen3-Next / Qwen3.5 MoE) cost about twice a dense layer a graph: their per-layer-size
+** cost over the dense VLLM_GRAPH_PER_MIB in the llm-d v0.19.0 sweep, (took - the larger printed first
+** capture) / (layers x (sizes - 1)): Qwen1.5-MoE-A2.7B 0.408 (2.10 x), Llama-4-Scout tp 4 0.435 (2.24 x),
+** DeepSeek-V2-Lite 0.398 (2.05 x); median 2.10. What holds the extra memory (the shared expert's own
+** MLP kernels and its gate, the routed path's) is not read from the source. MoE layers without a
+** shared expert (Mixtral 0.253, Qwen3-30B-A3B 0.243) stay at the dense cost: the Qwen3-30B-A3B
+** tp 4 RTX 3090 hold-out (0.11.0, 1.92 GiB) is +8 % with it and would be +22 % at 1.28 x.
+** Held out: Qwen3-Next-80B-A3B tp 2 on H200 (0.10.2, 2.37 GiB; test_graph_hybrid_full_v0102). */
+#define VLLM_GRAPH_SHARED_MOE 2.10
+static uint64_t graph_per_size(ectx *c, uint64_t sizes) {
+  const block_spec *b = &c->m->block;
+  bool shared = b->experts > 0 && b->expert_ffn > 0 && b->ffn_dim > b->experts_per_tok * b->expert_ffn;
+  double unit = VLLM_GRAPH_PER_MIB * (shared ? VLLM_GRAPH_SHARED_MOE : 1.0);
+  return acc_from_double(&c->acc, unit * MIB * (double)graph_layers(c) * (double)sizes);
+}
+
 static uint64_t cuda_graphs(ectx *c, const vcfg *v) {
   uint64_t n = v->graph_pw + v->graph_full;
-  uint64_t layers = acc_from_double(&c->acc, VLLM_GRAPH_UNIT_MIB * MIB * (double)graph_layers(c) * (double)n);
-  layers = acc_add(&c->acc, layers, fa3_accum_bytes(c, v));
-  layers = acc_add(&c->acc, layers, fi_capture_bytes(c, v));
-  return acc_add(&c->acc, layers, nccl_graph_bytes(c, v->nccl_pw + v->nccl_full));
+  if (!n) return 0;
+  uint64_t b = graph_first_capture(c, v, v->v0 || v->version < 20000);
+  b = acc_add(&c->acc, b, graph_per_size(c, n - 1));
+  b = acc_add(&c->acc, b, fi_capture_bytes(c, v));
+  return acc_add(&c->acc, b, nccl_graph_bytes(c, v->nccl_pw + v->nccl_full));
 }
 
 /* vLLM's estimate captures real graphs (the first and second of each mode), so the NCCL
 ** collectives in them are measured and extrapolated with the rest: the same term over the
-** NCCL sizes (assumed; no log prints an estimate with custom all-reduce off). */
+** NCCL sizes (assumed; no log prints an estimate with custom all-reduce off). Each mode's
+** first capture is left out of the per-graph count, the one-time allocations counted. */
 static uint64_t cuda_graph_estimate(ectx *c, const vcfg *v) {
   uint64_t n = v->graph_pw + v->graph_full;
   if (!n) return 0;
-  uint64_t layers = acc_from_double(&c->acc, VLLM_GRAPH_EST_UNIT_MIB * MIB * (double)graph_layers(c) * (double)(n - 1));
-  return acc_add(&c->acc, layers, nccl_graph_bytes(c, v->nccl_pw + v->nccl_full));
+  uint64_t modes = (v->graph_pw > 0) + (v->graph_full > 0);
+  uint64_t b = acc_add(&c->acc, graph_first_capture(c, v, true), graph_per_size(c, n - modes));
+  return acc_add(&c->acc, b, nccl_graph_bytes(c, v->nccl_pw + v->nccl_full));
 }
 
 /* The V0 engine gathers the logits to the driver worker (rank 0) alone and samples
