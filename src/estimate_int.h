@@ -56,7 +56,9 @@ uint64_t est_kv_token_bytes(ectx *c);
 /* cuBLAS workspace and CUDA context categories. */
 /* One decoder layer's largest forward transient over `tokens` tokens (a bytes per element),
 ** dense part and MoE workspaces (estimate.c). */
-/* MiB of CUDA-graph memory per layer and captured size of a torch.compile piecewise capture,
+/* SGLang's MiB of CUDA-graph memory per layer and captured size (vLLM's flat unit until the cudagraph
+** round; rt_vllm.c now splits vLLM's capture into a first capture + VLLM_GRAPH_PER_MIB a graph). Of a
+** torch.compile piecewise capture,
 ** FlashAttention 3's split-KV accumulators held apart: the median over 14 vLLM 0.19 H100 runs of
 ** (capture - accumulators) / (layers x sizes), as rt_vllm.c describes (fa3_accum_bytes; the
 ** accumulators are the FULL decode graphs' own, sized there). rt_sglang.c applies it to SGLang's

@@ -849,7 +849,8 @@ static void test_graph_fa3_accum_holdout7(void **state) {
 ** sizes and the absent FA3 accumulators are exact; the capture itself is 0.55 GiB here (1.17 with
 ** the 51 FULL sizes counted before), -52 %: its 48 MoE layers with a shared expert cost about
 ** 0.41 MiB a layer and PIECEWISE size (vLLM's own per-graph sample, 20 MiB / 48), the dense unit
-** 0.228 (not modelled: see rt_vllm.c VLLM_GRAPH_UNIT_MIB). Held as vramfit stands. */
+** 0.228 then; since the cudagraph round shared-expert MoE layers cost VLLM_GRAPH_SHARED_MOE x the
+** dense VLLM_GRAPH_PER_MIB (rt_vllm.c graph_per_size). */
 static void test_graph_chunked_piecewise_only(void **state) {
   json_t *j = eval(*state, "return { model = 'meta-llama/Llama-4-Scout-17B-16E-Instruct', " V19 " }, parallel = "
                            "{ tp = 4 }, " WL ", " H100 " }");
