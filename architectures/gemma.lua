@@ -47,7 +47,11 @@ return arch {
     for _, n in ipairs(norms) do
       nn.norm(t, lp .. "." .. n, h, { count = L })
     end
-    nn.lm(t, { vocab = V, hidden = h, tied = true, embed = lm .. ".embed_tokens", norm = lm .. ".norm" })
+    -- tied unless the config says otherwise: GemmaConfig / Gemma2Config / Gemma3TextConfig default
+    -- tie_word_embeddings to True and PreTrainedModel.tie_weights ties only when it is set; a
+    -- LitGPT conversion (convert_hf_checkpoint.py copies embed_tokens into its own lm_head) is untied
+    local tied = nn.flag(tc, "tie_word_embeddings", true)
+    nn.lm(t, { vocab = V, hidden = h, tied = tied, embed = lm .. ".embed_tokens", norm = lm .. ".norm" })
     local vc = nn.sub(cfg, "vision_config")
     if vc and tc ~= cfg then vision(t, vc, h) end
 
@@ -76,7 +80,7 @@ return arch {
         rows = rows + nn.rope_rows(tc, {})
       end
     end
-    return nn.decoder_desc("gemma", tc, dims, { tied_embeddings = true, tensors = t, rope_rows = rows,
+    return nn.decoder_desc("gemma", tc, dims, { tied_embeddings = tied, tensors = t, rope_rows = rows,
       kv = nn.kv_groups(L, nkv, d, d, local_of), block = nn.rms_block(nh, nkv, d, I) })
   end,
 }

@@ -1784,6 +1784,119 @@ static void test_torchtune_low_memory_holdout15(void **state) {
   json_decref(j);
 }
 
+/* Gemma's tie follows the config (GemmaConfig / Gemma2Config / Gemma3TextConfig default
+** tie_word_embeddings to True; PreTrainedModel.tie_weights ties only when it is set). LitGPT holds
+** its own lm_head: Lightning-AI/litgpt litgpt/scripts/convert_hf_checkpoint.py at 5895df10 copies
+** transformer.wte.weight into lm_head.weight when the checkpoint has none, so a LitGPT Gemma is
+** untied: google/gemma-2b 2,506,172,416 parameters tied, + 256,000 x 2,048 untied. */
+static void test_gemma_untied_config(void **state) {
+  static const char *fmt = "return { model = { arch = 'gemma', config = { architectures = { 'GemmaForCausalLM' }, "
+                           "head_dim = 256, hidden_act = 'gelu', hidden_size = 2048, intermediate_size = 16384, "
+                           "max_position_embeddings = 8192, model_type = 'gemma', num_attention_heads = 8, "
+                           "num_hidden_layers = 18, num_key_value_heads = 1, rope_theta = 10000.0, vocab_size = 256000%s } }, "
+                           "dtype = 'bf16', runtime = { name = 'torchtune' }, workload = { kind = 'train', method = 'full', "
+                           "micro_batch = 1, seq_len = 128, precision = 'bf16', optimizer = 'adamw' } }";
+  char buf[768];
+  snprintf(buf, sizeof buf, fmt, "");
+  json_t *tied = eval(state, buf);
+  snprintf(buf, sizeof buf, fmt, ", tie_word_embeddings = true");
+  json_t *same = eval(state, buf);
+  snprintf(buf, sizeof buf, fmt, ", tie_word_embeddings = false");
+  json_t *untied = eval(state, buf);
+  assert_int_equal(tu_int(tied, "model.params"), 2506172416LL);
+  assert_int_equal(tu_int(same, "model.params"), 2506172416LL);
+  assert_int_equal(tu_int(untied, "model.params"), 2506172416LL + 256000LL * 2048);
+  json_decref(tied);
+  json_decref(same);
+  json_decref(untied);
+}
+
+/* Hold-out round 16 (not calibration cases), predicted before any change: Lightning-AI/litgpt
+** config_hub/finetune/README.md, the automated benchmark table of 5895df10 (2024-04-26; the
+** QLoRA rows re-run for e5493986, Phi-3's added by f247be87, 2024-07-05, Llama 3.1's by
+** fd71063c): each config file of that commit (bf16-true, Alpaca2k, max_seq_length 512, torch
+** AdamW, no activation checkpointing, finetune/lora.py's lm_head_chunk_size 128 with
+** chunked_cross_entropy, bitsandbytes 0.42.0 through Fabric's BitsandbytesPrecision), one
+** A10G; "Peak memory" is the finetune scripts' torch.cuda.max_memory_allocated() / 1e9. Written as
+** torchtune (no LitGPT runtime), grad_accum = global_batch_size / micro_batch_size, the
+** Alpaca2k batch padded to 512 tokens. Round 10 took this table's Llama 2 / Llama 3 / Llama 3.2
+** rows; these are the others. Each row's prediction is pinned (ratio to the printed figure
+** within 1 %); the 12 rows within 15 % are also asserted so. Gemma is untied as LitGPT holds it
+** (test_gemma_untied_config): gemma-2b LoRA 10.79 -> 11.86 GB (-14.5 % -> -6.0 %). Misses left
+** open: every QLoRA row (-10 % to -33 %, round 10's open item: about 3-4 FFN widths of bf16 a
+** layer and token that no mechanism here explains; LitGPT also quantizes lm_head, which the
+** untied Gemma rows hold in bf16, so their -14 % / -15 % is not claimed: the ratio only). */
+static void test_litgpt_config_hub_holdout16(void **state) {
+#define LG_TINY "{ arch = 'llama', config = { model_type = 'llama', architectures = { 'LlamaForCausalLM' }, " \
+                "hidden_size = 2048, intermediate_size = 5632, num_hidden_layers = 22, num_attention_heads = 32, " \
+                "num_key_value_heads = 4, vocab_size = 32000, max_position_embeddings = 2048, rms_norm_eps = 1e-5, " \
+                "rope_theta = 10000.0, tie_word_embeddings = false, hidden_act = 'silu' } }"
+#define LG_NEOX "{ arch = 'gpt_neox', config = { model_type = 'gpt_neox', architectures = { 'GPTNeoXForCausalLM' }, " \
+                "hidden_size = 4096, intermediate_size = 16384, num_hidden_layers = 16, num_attention_heads = 32, " \
+                "vocab_size = 50688, max_position_embeddings = 4096, rotary_pct = 0.25, rotary_emb_base = 10000, " \
+                "layer_norm_eps = 1e-5, use_parallel_residual = true, tie_word_embeddings = false, hidden_act = 'gelu' } }"
+#define LG_GEMMA(h, I, L, nh, nkv) "{ arch = 'gemma', config = { architectures = { 'GemmaForCausalLM' }, head_dim = 256, " \
+                "hidden_act = 'gelu', hidden_size = " h ", intermediate_size = " I ", max_position_embeddings = 8192, " \
+                "model_type = 'gemma', num_attention_heads = " nh ", num_hidden_layers = " L ", num_key_value_heads = " nkv ", " \
+                "rope_theta = 10000.0, vocab_size = 256000, tie_word_embeddings = false } }"
+#define LG_ALL "{ 'q_proj', 'k_proj', 'v_proj', 'o_proj', 'gate_proj', 'up_proj', 'down_proj', 'lm_head' }"
+#define LG_QV "{ 'q_proj', 'v_proj' }"
+  static const struct {
+    const char *model, *method;
+    int mb, ga, r, alpha;
+    const char *dropout, *targets;
+    double measured, ratio;
+  } rows[] = {
+      {"'tiiuae/falcon-7b'", "lora", 1, 8, 32, 16, "0.05", "{ 'query_key_value' }", 16.69, 0.9348},
+      {"'tiiuae/falcon-7b'", "qlora", 1, 8, 32, 16, "0.05", "{ 'query_key_value' }", 9.44, 0.7559},
+      {LG_GEMMA("2048", "16384", "18", "8", "1"), "lora", 2, 3, 8, 16, "0.1", LG_ALL, 12.62, 0.9396},
+      {LG_GEMMA("2048", "16384", "18", "8", "1"), "qlora", 2, 3, 16, 16, "0.1", LG_ALL, 11.58, 0.8574},
+      {LG_GEMMA("3072", "24576", "28", "16", "16"), "qlora", 1, 6, 16, 16, "0.1", LG_ALL, 17.18, 0.8513},
+      {"'google/gemma-2-9b'", "qlora", 1, 6, 16, 16, "0.1", LG_ALL, 20.92, 0.6696},
+      {"'mistralai/Mistral-7B-v0.1'", "lora", 2, 4, 32, 16, "0.05", LG_QV, 20.66, 0.9529},
+      {"'mistralai/Mistral-7B-v0.1'", "qlora", 2, 4, 32, 16, "0.05", LG_QV, 14.29, 0.7871},
+      {"'meta-llama/Llama-3.1-8B'", "lora", 1, 8, 32, 16, "0.05", LG_QV, 19.73, 0.9676},
+      {"'meta-llama/Llama-3.1-8B'", "qlora", 2, 4, 32, 16, "0.05", LG_QV, 17.41, 0.7791},
+      {"'microsoft/phi-2'", "lora", 4, 2, 8, 16, "0.05", "{ 'q_proj', 'k_proj', 'v_proj', 'dense', 'fc1', 'fc2', 'lm_head' }", 13.98, 1.0278},
+      {"'microsoft/phi-2'", "qlora", 4, 2, 8, 16, "0.05", "{ 'q_proj', 'k_proj', 'v_proj', 'dense', 'fc1', 'fc2', 'lm_head' }", 14.27, 0.8982},
+      {"'microsoft/Phi-3-mini-4k-instruct'", "lora", 4, 2, 8, 16, "0.05", "{ 'qkv_proj', 'o_proj', 'gate_up_proj', 'down_proj', 'lm_head' }", 19.75, 0.8779},
+      {"'microsoft/Phi-3-mini-4k-instruct'", "qlora", 4, 2, 8, 16, "0.05", "{ 'qkv_proj', 'o_proj', 'gate_up_proj', 'down_proj', 'lm_head' }", 19.13, 0.7375},
+      {LG_NEOX, "lora", 1, 8, 32, 16, "0.05", "{ 'query_key_value' }", 8.58, 0.9695},
+      {LG_NEOX, "qlora", 1, 8, 32, 16, "0.05", "{ 'query_key_value' }", 5.24, 0.8062},
+      {LG_TINY, "lora", 8, 1, 32, 16, "0.05", LG_ALL, 13.50, 0.9545},
+      {LG_TINY, "qlora", 8, 1, 32, 16, "0.05", LG_ALL, 16.24, 0.8171},
+      {LG_TINY, "full", 4, 8, 0, 0, NULL, NULL, 14.10, 0.8858},
+  };
+  int within = 0;
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    char lora[256] = "", text[2048];
+    if (rows[i].targets)
+      snprintf(lora, sizeof lora, ", lora = { r = %d, alpha = %d, targets = %s, dropout = %s }", rows[i].r,
+               rows[i].alpha, rows[i].targets, rows[i].dropout);
+    int q = strcmp(rows[i].method, "qlora") == 0;
+    snprintf(text, sizeof text,
+             "return { model = %s, dtype = 'bf16', gpu = 'A10G-24GB'%s, runtime = { name = 'torchtune', loss = "
+             "'CEWithChunkedOutputLoss' }, workload = { kind = 'train', method = '%s', micro_batch = %d, grad_accum = %d, "
+             "seq_len = 512, grad_checkpointing = false, precision = 'bf16', optimizer = 'adamw', attention = 'sdpa'%s } }",
+             rows[i].model, q ? ", quant = { name = 'bnb-nf4', version = '0.42.0' }" : "", rows[i].method, rows[i].mb,
+             rows[i].ga, lora);
+    json_t *j = eval(state, text);
+    double peak = (double)tu_int(j, "runtime.peak_allocated_bytes");
+    assert_within(peak, rows[i].ratio * rows[i].measured * 1e9, 0.01);
+    if (rows[i].ratio > 0.85 && rows[i].ratio < 1.15) {
+      assert_within(peak, rows[i].measured * 1e9, 0.15);
+      within++;
+    }
+    json_decref(j);
+  }
+  assert_int_equal(within, 12);
+#undef LG_TINY
+#undef LG_NEOX
+#undef LG_GEMMA
+#undef LG_ALL
+#undef LG_QV
+}
+
 /* torchtitan's ChunkedLossWrapper (components/loss.py; runtime knob loss_chunk): the final norm's
 ** output made Replicate on the TP axis (tokens x hidden, 2 B), one fp32 GradAccumulator of
 ** tokens x hidden, and one chunk's logits with its hidden-state gradient, instead of all tokens'
@@ -1981,7 +2094,7 @@ int main(void) {
       cmocka_unit_test(test_torchtitan_published_holdout5), cmocka_unit_test(test_expandable_segments), cmocka_unit_test(test_pipeline_stages),
       cmocka_unit_test(test_fsdp_under_pp_holdout6), cmocka_unit_test(test_pp_stage_params), cmocka_unit_test(test_megatron_holdout7), cmocka_unit_test(test_megatron_vocab_parallel_ce_holdout7),
       cmocka_unit_test(test_dora_saved_outputs), cmocka_unit_test(test_peft_method_comparison_holdout),
-      cmocka_unit_test(test_torchao_low_bit_adamw_holdout10), cmocka_unit_test(test_bnb_saves_input_holdout10), cmocka_unit_test(test_torchtune_lora_only_nf4_holdout12), cmocka_unit_test(test_torchtune_lora_only_nf4_family), cmocka_unit_test(test_titan_chunked_loss_holdout12), cmocka_unit_test(test_fms_acceleration_holdout14), cmocka_unit_test(test_fms_acceleration_holdout15), cmocka_unit_test(test_torchtune_low_memory_holdout15), cmocka_unit_test(test_titan_chunked_loss_pp_outputs), cmocka_unit_test(test_zero3_reuse_distance),
+      cmocka_unit_test(test_torchao_low_bit_adamw_holdout10), cmocka_unit_test(test_bnb_saves_input_holdout10), cmocka_unit_test(test_torchtune_lora_only_nf4_holdout12), cmocka_unit_test(test_torchtune_lora_only_nf4_family), cmocka_unit_test(test_titan_chunked_loss_holdout12), cmocka_unit_test(test_fms_acceleration_holdout14), cmocka_unit_test(test_fms_acceleration_holdout15), cmocka_unit_test(test_torchtune_low_memory_holdout15), cmocka_unit_test(test_gemma_untied_config), cmocka_unit_test(test_litgpt_config_hub_holdout16), cmocka_unit_test(test_titan_chunked_loss_pp_outputs), cmocka_unit_test(test_zero3_reuse_distance),
       cmocka_unit_test(test_peft_adapter_dtype),
       cmocka_unit_test(test_fused_experts_train_rounding),
   };
