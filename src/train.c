@@ -407,7 +407,14 @@ static void train_weights(ectx *c, const train_cfg *t, train_parts *p, int64_t s
   ** offload_param moves those, so the buffer stays whole and on the GPU */
   uint64_t buf = t->pipeline ? p->den_buffers : 0;
   w -= buf;
-  p->weights = acc_add(&c->acc, t->off_par ? 0 : shard(w, dp, ps), buf);
+  /* torchtune's rotary embedding (torchtune/modules/position_embeddings.py RotaryPositionalEmbeddings,
+  ** models/llama3_1/_position_embeddings.py Llama3ScaledRoPE; one instance shared by every layer of
+  ** a builder) registers a non-persistent buffer `cache` of [max_seq_len, dim // 2, 2] built from
+  ** .float() angles: max_seq_len x the rotary width x 4 B on the GPU, whole on every rank (a
+  ** buffer). Llama 3.1 / 3.2 builders: 131,072 x 128 x 4 B = 64 MiB. */
+  p->rope = !t->pipeline && strcmp(s->runtime, "torchtune") == 0 ? acc_mul(&c->acc, est_rope_elems(c), 4) : 0;
+  p->weights_full = acc_add(&c->acc, p->weights_full, p->rope);
+  p->weights = acc_add(&c->acc, acc_add(&c->acc, t->off_par ? 0 : shard(w, dp, ps), buf), p->rope);
   uint64_t added = bytes_ceildiv(t->added, mp);
   if (p->pp_own && !bytes_muldiv(t->added, p->pp_layers, acc_mul(&c->acc, model_layers(c), s->tp), &added))
     c->acc.overflow = true;
@@ -934,9 +941,9 @@ static void budget_states(ectx *c, const train_cfg *t, const train_parts *p, boo
     snprintf(stage, sizeof stage, ", the %s pipeline stage's own: %llu of %llu layers%s", p->pp_stage == 1 ? "first"
              : p->pp_stage == 3 ? "second" : "last", (unsigned long long)p->pp_layers, (unsigned long long)model_layers(c),
              p->pp_stage == 1 ? " and the embeddings" : p->pp_stage == 2 ? (c->m->tied_embeddings ? ", final norm and a copy of the tied embedding" : ", final norm and head") : "");
-  budget_add(b, "weights", p->weights, BASIS_EXACT, true, "%s%s weights%s%s%s", t->peft ? "frozen " : "",
+  budget_add(b, "weights", p->weights, BASIS_EXACT, true, "%s%s weights%s%s%s%s", t->peft ? "frozen " : "",
              q ? q : dtype_get(s->prec.weights)->name, ps ? ", sharded over dp" : "", stage,
-             t->off_par ? " (offloaded to host memory)" : "");
+             t->off_par ? " (offloaded to host memory)" : "", p->rope ? " and the fp32 RoPE cache" : "");
   if (t->pipeline)
     budget_add(b, "frozen_components", p->aux, BASIS_EXACT, true, "text encoders and VAE%s",
                t->aux_on_gpu ? ", frozen in the load dtype" : ": not on the GPU (precomputed embeddings and latents)");

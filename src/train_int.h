@@ -67,6 +67,7 @@ typedef struct train_parts {
   uint64_t ds_bucket; /* of comm: DeepSpeed's contiguous gradient reduce bucket (ZeRO-1..3) */
   uint64_t aux, aux_rounding, den_rounding;    /* a pipeline's frozen encoders and VAE */
   uint64_t den_buffers;                        /* the denoiser's persistent buffers (SD3's pos_embed) */
+  uint64_t rope;                               /* torchtune's fp32 RoPE cache, in weights (train_weights) */
   uint64_t pool;                               /* their cached segments after they were dropped */
   uint64_t fp8_meta;                           /* TE scaling factors and amax histories */
   /* pipeline parallelism (pp > 1, src/train.c pp_stages): per micro-batch in flight on the
