@@ -41,7 +41,15 @@ return arch {
       pipeline = {
         kind = "mmdit", vae_scale = 8, vae_tscale = 4, latent_channels = 16, patch = 2, cfg = false,
         text_len = 256, joint = true, vae_peak_channels = 128, vae_chunk = 0, act_family = "hunyuanvideo",
-        vae_tile = 256, vae_tile_frames = 64,
+        -- frames a decoder call takes. diffusers (AutoencoderKLHunyuanVideo, every release since
+        -- 0.32.0): use_framewise_decoding is on by default, so _decode hands any latent longer
+        -- than tile_sample_min_num_frames // 4 = 4 frames to _temporal_tiled_decode, which decodes
+        -- z[:, :, i : i + 4 + 1] (17 frames) per call, tiled or not. Tencent's
+        -- AutoencoderKLCausal3D (hyvideo/vae/autoencoder_kl_causal_3d.py) decodes every frame at
+        -- once unless tiling is on (sample_video.py's --vae-tiling, default True), then
+        -- z[:, :, i : i + 16 + 1] (sample_tsize 64 // 4 + 1 latent frames = 65 frames) per call
+        -- (64 until 2026-12-01). The decode's bytes per element are src/gen.c's "hunyuanvideo" row.
+        vae_tile = 256, vae_tile_frames = 65, vae_chunk_by_runtime = { diffusers = 17 },
         -- diffusers v0.32.0 and v0.32.1 (HunyuanVideoTransformer3DModel.forward, "3. Attention mask
         -- preparation", transformer_hunyuan_video.py lines 715-723 at those tags) build a dense
         -- [B, N, N] boolean mask over the joint sequence and pass it to every attention call;

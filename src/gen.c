@@ -55,9 +55,19 @@ static const gen_family families[] = {
     ** wan22-ti2v-5b-*-720p-4090-{1,4,8}gpu (22.6-22.9 GiB whatever the GPU count) */
     {"wan", 20.0, 0.0, 22.75, 3.0, 0.0, false, BASIS_CALIBRATED, BASIS_CALIBRATED},
     /* diffusers HunyuanVideo: hf-blog-videogen-hunyuanvideo-bf16-group-offload-leaf-vae-tiling
-    ** (about 5.5 GiB at 47,744 tokens); untiled decode hf-blog-videogen-hunyuanvideo-fp8-upcast
-    ** minus ...-fp8-upcast-vae-tiling (about 25 GiB for 121 x 512 x 768 x 128) */
-    {"hunyuanvideo", 20.0, 0.0, 4.4, 0.0, 0.0, false, BASIS_CALIBRATED, BASIS_CALIBRATED},
+    ** (about 5.5 GiB at 47,744 tokens). VAE decode: 24 B per pixel x frame x channel of the
+    ** frames one decoder call takes, fitted to hf-blog-videogen-hunyuanvideo-fp8-upcast (51.70
+    ** GiB reserved, untiled, the decode its peak: 19.2 GiB for a 17-frame 512 x 768 call, 12
+    ** bf16 copies of a 128-channel full-resolution map). diffusers decodes 17 frames a call
+    ** whatever the length (architectures/hunyuanvideo.lua vae_chunk_by_runtime), Tencent's
+    ** scripts 65 with their default tiling, all frames without it; until 2026-12-01 this row
+    ** held 4.4 B fitted as if all 121 frames were decoded at once (+12% to +14% on every
+    ** untiled blog row). Both decoders keep every decoded temporal tile in a list and blend
+    ** and cat them after the last: tiles of 17 frames every 12 (diffusers
+    ** tile_sample_stride_num_frames) or 65 every 48 (Tencent, tile_overlap_factor 0.25), 4/3
+    ** of the decoded video held beside the last call (a one-call decode holds none: not told
+    ** apart, under 1% of its maps) */
+    {"hunyuanvideo", 20.0, 0.0, 24.0, 4.0 / 3.0, 0.0, false, BASIS_CALIBRATED, BASIS_CALIBRATED},
     /* diffusers CogVideoX (2B, 5B, 1.5-5B and ConsisID share AutoencoderKLCogVideoX): with SDPA
     ** a block's peak is its feed-forward (the 4 x hidden input and GELU output: 8 elements per
     ** token x hidden) beside the residual stream, norms and the rotary temporaries of q and k:
@@ -88,12 +98,13 @@ static const gen_family families[] = {
     ** give 0.90 (k0 = 20 gave 1.14, +23%); the same benchmark's FLUX.1-dev row (22.64 GiB, 0.47
     ** over the weights) checks the "image" row at 0.43 */
     {"ltx", 8.0, 2.0, 12.0, 0.0, 0.0, false, BASIS_ASSUMED, BASIS_CALIBRATED},
-    /* Mochi and Open-Sora: HunyuanVideo's row reused, assumed (not fitted to a case of their
-    ** own) */
+    /* Mochi and Open-Sora: HunyuanVideo's former row (4.4 B per element over every frame
+    ** decoded at once, before its decode was per call) kept, assumed (not fitted to a case of
+    ** their own) */
     {"mochi", 20.0, 0.0, 4.4, 0.0, 0.0, false, BASIS_ASSUMED, BASIS_ASSUMED},
     {"opensora", 20.0, 0.0, 4.4, 0.0, 0.0, false, BASIS_ASSUMED, BASIS_ASSUMED},
     /* diffusers HunyuanVideo-1.5: its dual-stream blocks are HunyuanVideo's layout, so that row's
-    ** figures are reused, assumed (no HunyuanVideo-1.5 case in shared/calibration); its decoder
+    ** former figures are reused, assumed (no HunyuanVideo-1.5 case in shared/calibration); its decoder
     ** runs every frame at once, vae_pixels counts them all (architectures/hunyuanvideo15.lua) */
     {"hunyuanvideo15", 20.0, 0.0, 4.4, 0.0, 0.0, false, BASIS_ASSUMED, BASIS_ASSUMED},
 };

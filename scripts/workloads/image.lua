@@ -121,9 +121,12 @@ local function memory_part(w, n, p, frames, W, H)
   local pw, ph = W, H
   if tiling then pw, ph = math.min(W, tile_w), math.min(H, tile) end
   local f = frames
+  -- frames one decoder call takes: the VAE's own chunk, or the runtime's where its decoder
+  -- chunks frames whatever the tiling (vae_chunk_by_runtime, e.g. diffusers' framewise decode)
+  local chunk = (p.vae_chunk_by_runtime or {})[n.runtime] or p.vae_chunk or 0
   if frames > 1 then
     if tiling and p.vae_tile_frames then f = math.min(frames, p.vae_tile_frames) end
-    if (p.vae_chunk or 0) > 0 then f = math.min(f, p.vae_chunk) end
+    if chunk > 0 then f = math.min(f, chunk) end
     if (p.vae_latent_batch or 0) > 0 then f = math.min(f, M.batch_frames(frames, p)) end
   end
   set(n, "vae_pixels", pw * ph * f)
@@ -131,7 +134,7 @@ local function memory_part(w, n, p, frames, W, H)
   set(n, "vae_scale", p.vae_scale); set(n, "patch", p.patch or 1); set(n, "vae_tscale", p.vae_tscale or 1)
   set(n, "patch_t", p.patch_t or 1); set(n, "vae_tile", tiling and tile or 0)
   set(n, "vae_tile_w", tiling and tile_w or 0)
-  set(n, "vae_tile_frames", (tiling and p.vae_tile_frames) or 0); set(n, "vae_chunk", p.vae_chunk or 0)
+  set(n, "vae_tile_frames", (tiling and p.vae_tile_frames) or 0); set(n, "vae_chunk", chunk)
   set(n, "vae_latent_batch", p.vae_latent_batch or 0)
   set(n, "latent_channels", p.latent_channels)
   set(n, "vae_channels", p.vae_peak_channels or 128)
