@@ -58,7 +58,9 @@ static const gen_family families[] = {
     ** (about 5.5 GiB at 47,744 tokens). VAE decode: 24 B per pixel x frame x channel of the
     ** frames one decoder call takes, fitted to hf-blog-videogen-hunyuanvideo-fp8-upcast (51.70
     ** GiB reserved, untiled, the decode its peak: 19.2 GiB for a 17-frame 512 x 768 call, 12
-    ** bf16 copies of a 128-channel full-resolution map). diffusers decodes 17 frames a call
+    ** bf16 copies of a 128-channel full-resolution map; fitted and checked on reserved figures
+    ** only: diffusers PR #10295's "~8 GB" for a 16-frame tile at 768 x 512, of unstated kind,
+    ** would leave half of it allocator reserve). diffusers decodes 17 frames a call
     ** whatever the length (architectures/hunyuanvideo.lua vae_chunk_by_runtime), Tencent's
     ** scripts 65 with their default tiling, all frames without it; until 2026-12-01 this row
     ** held 4.4 B fitted as if all 121 frames were decoded at once (+12% to +14% on every
