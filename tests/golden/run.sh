@@ -269,8 +269,8 @@ has vllm-fit-yes ',H100-SXM-80GB,85029027840,true,'
 # H100's own total; an inline GPU's name with a comma and a quote is quoted (it split the row)
 printf 'return { name = "c", model = "meta-llama/Llama-3.1-8B-Instruct", runtime = { name = "vllm" }, workload = { kind = "inference", context = 8192, concurrency = 4 }, gpu = { "L40S", "H100" } }' >"$T/vl2.lua"
 check fit-csv-rows 0 "" -- fit "$T/vl2.lua" --format csv
-has fit-csv-own ',L40S-48GB,47803531264,true,1,0.9247,44203954733,43411231277,43411231277,26153582592,505636454,25,52176,0,0'
-has fit-csv-other ',H100-SXM-80GB,85029027840,true,1,0.9185,78099565577,,,,,56,115984,0,0'
+has fit-csv-own ',L40S-48GB,47803531264,true,1,0.9255,44242986926,43450263470,43450263470,26153582592,505636454,25,52112,0,0'
+has fit-csv-other ',H100-SXM-80GB,85029027840,true,1,0.9171,77976689247,,,,,56,116224,0,0'
 printf 'return { name = "q", model = "meta-llama/Llama-3.1-8B-Instruct", workload = { kind = "inference", context = 1024 }, gpu = { { name = "my,gpu \\"x\\"", memory = "40GiB" } } }' >"$T/ig.lua"
 check csv-quoted-gpu 0 "" -- estimate "$T/ig.lua" --format csv
 has csv-quoted-gpu-name ',16060522496,"my,gpu ""x""",42949672960,true,'
