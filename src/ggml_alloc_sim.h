@@ -134,8 +134,9 @@ typedef struct lc_graph_spec {
   uint64_t swa_period; /* hparams.set_swa_pattern(period): layer il uses the sliding cache
                        ** when il % period < period - 1; 0: the last n_swa layers */
   /* Llama 4 (src/models/llama4.cpp, build_moe_ffn's weight_before_ffn) */
-  uint64_t nope_step;  /* n_no_rope_layer_step: layers with (il + 1) % step == 0 skip RoPE and
-                       ** multiply Q by the attn_scale input (temperature tuning); 0: none */
+  uint64_t nope_step;  /* n_no_rope_layer_step: layers with (il + 1) % step == 0 skip RoPE (Llama 4,
+                       ** AFMoE: afmoe.cpp use_rope, llama-hparams.h's default step 4); 0: none */
+  bool nope_scale;     /* Llama 4: those layers multiply Q by the attn_scale input (temperature tuning) */
   bool no_rope;        /* no RoPE on any layer and no positions input (granite-hybrid.cpp: inp_pos
                        ** only if hparams.has_rope, rope.scaling.finetuned false in the -H models) */
   bool learned_pos;    /* learned positions (starcoder.cpp, gpt2.cpp): after the attention inputs
@@ -252,9 +253,6 @@ typedef struct lc_graph_spec {
   ** the graph of llama-graph.cpp too), a fused gate|up of 2 x ffn SwiGLU-split, and the FFN's
   ** output added as ggml_add(residual, ffn): the residual's buffer kept in place */
   bool fused_up;
-  uint64_t nope_plain; /* afmoe.cpp: layers with (il + 1) % step == 0 without RoPE (use_rope: llama.cpp's
-                       ** default n_no_rope_layer_step 4, which load_arch_hparams leaves), nothing in
-                       ** its place; 0: none */
   bool attn_out_gate; /* Arcee AFMoE (src/models/afmoe.cpp, llama.cpp 80fb11a): the attention's output
                       ** times sigmoid(attn_gate x) before wo, x the attention's normed input, which
                       ** the gate's matmul reads after the attention (the graph reaches it from the

@@ -165,15 +165,15 @@ static int lg_proj(lg *l, int x, uint64_t bytes, int kind) {
   return l->sp->qkv_bias ? lg_op(l, bytes, GS_INPLACE, p, lg_w(l, kind + LW_BIAS)) : p;
 }
 
-/* Q or K: the projection reshaped, RoPE in place, then Llama 4's weightless RMS norm; on
-** its no-RoPE layers Q multiplied by the attn_scale input instead and K left as it is */
+/* Q or K: the projection reshaped, RoPE in place, then Llama 4's weightless RMS norm; on the
+** no-RoPE layers (nope_step) Q multiplied by the attn_scale input instead (Llama 4: nope_scale)
+** and K left as it is */
 static int lg_qk(lg *l, int an, uint64_t bytes, int kind) {
   const lc_graph_spec *sp = l->sp;
   int x = lg_view(l, lg_proj(l, an, bytes, kind));
-  if (l->il >= 0 && lg_nope(sp, (uint64_t)l->il))
-    return kind == LW_Q ? lg_op(l, bytes, GS_INPLACE, x, l->attn_scale) : x;
-  if (sp->no_rope || sp->learned_pos) return x;
-  if (l->il >= 0 && sp->nope_plain && ((uint64_t)l->il + 1) % sp->nope_plain == 0) return x; /* afmoe: Q, K normed (in place) */ /* Granite 4.0-H, learned positions: Q and K the projections reshaped */
+  if (l->il >= 0 && lg_nope(sp, (uint64_t)l->il)) /* AFMoE: Q and K as they are (normed in place before) */
+    return kind == LW_Q && sp->nope_scale ? lg_op(l, bytes, GS_INPLACE, x, l->attn_scale) : x;
+  if (sp->no_rope || sp->learned_pos) return x; /* Granite 4.0-H, learned positions: Q and K the projections reshaped */
   x = lg_op(l, bytes, GS_INPLACE | GS_ROPE, x, l->pos);
   if (sp->attn_temp && kind == LW_Q) x = lg_op(l, bytes, GS_INPLACE, x, l->attn_scale);
   return sp->kq_norm ? lg_op(l, bytes, GS_INPLACE, x, -1) : x;
@@ -996,7 +996,7 @@ static int lg_inputs(lg *l) {
   l->k_idx[0] = l->k_idx[1] = -1;
   l->mask_f16[0] = l->mask_f16[1] = -1;
   for (uint64_t il = 0; il < sp->n_layer; il++) {
-    if (lg_nope(sp, il) && l->attn_scale < 0) l->attn_scale = gs_leaf(l->g, acc_mul(&l->a, T, 4));
+    if (sp->nope_scale && lg_nope(sp, il) && l->attn_scale < 0) l->attn_scale = gs_leaf(l->g, acc_mul(&l->a, T, 4));
     int c = two ? lg_cache_of(sp, il) : 0;
     if (l->k_idx[c] >= 0) continue;
     if (c != c0 && sp->rot_k) l->k_rot[c] = gs_leaf(l->g, lg_f32(l, LG_ROT_N(c), LG_ROT_N(c)));

@@ -1469,6 +1469,23 @@ static void lc_g4_shape(const lc *l, lc_graph_spec *sp) {
   sp->g4_rot_n[0] = lc_rot_side(sp->g4_hk[0]), sp->g4_rot_n[1] = lc_rot_side(sp->g4_hk[1]);
 }
 
+/* MLA's widths off the weights (deepseek2.cpp, minicpm3.cpp): q_lora attn_q_a_norm's, kv_lora
+** attn_kv_a_norm's; with heads, V heads the output projection's input over the heads (mla_hv);
+** with kva, wkv_a_mqa's rows (kv_lora + the rope columns) */
+static void lc_mla_widths(const lc *l, lc_graph_spec *sp, uint64_t heads, uint64_t *kva) {
+  const model_desc *m = l->m;
+  for (size_t i = 0; i < m->inv.n; i++) {
+    const inv_tensor *t = &m->inv.t[i];
+    int kind = lc_weight_kind(t);
+    uint64_t n = 0;
+    if (!inv_tensor_elements(t, &n)) l->c->acc.overflow = true;
+    if (kind == LW_Q_A_NORM && !sp->mla_q_lora) sp->mla_q_lora = n;
+    if (kind == LW_KV_A_NORM && !sp->mla_kv_lora) sp->mla_kv_lora = n;
+    if (heads && kind == LW_O && !sp->mla_hv && m->hidden) sp->mla_hv = n / m->hidden / heads;
+    if (kva && kind == LW_KV_A && !*kva && t->ndim == 2) *kva = t->shape[0];
+  }
+}
+
 static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
   const model_desc *m = l->m;
   const block_spec *b = &m->block;
@@ -1530,7 +1547,7 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
   /* Arcee AFMoE (src/models/afmoe.cpp, llama.cpp 80fb11a): use_rope is n_no_rope_layer_step > 0 &&
   ** (il + 1) % step != 0, a step load_arch_hparams never reads: llama-hparams.h's default 4 (the
   ** global layers of the released 3:1 pattern; no ROPE node there, GGML_SCHED_DEBUG=2) */
-  if (strcmp(m->arch, "afmoe") == 0) sp->nope_plain = 4;
+  if (strcmp(m->arch, "afmoe") == 0) sp->nope_step = 4;
   for (size_t i = 0; i < m->inv.n; i++) /* the decoder's own (not a vision tower's: the mmproj file's) */
     sp->learned_pos = sp->learned_pos || (m->inv.t[i].role == ROLE_POS_EMBED && !inv_vision_name(m->inv.t[i].name) &&
                                           !strstr(m->inv.t[i].name, "audio"));
@@ -1550,15 +1567,7 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
     /* MLA (deepseek2.cpp): the cache row is kv_lora (attn_kv_a_norm's width) + rope; Q
     ** heads of nope + rope (head_dim); q_lora attn_q_a_norm's width (none: wq); V heads the
     ** output projection's input over the heads */
-    for (size_t i = 0; i < m->inv.n; i++) {
-      const inv_tensor *t = &m->inv.t[i];
-      int kind = lc_weight_kind(t);
-      uint64_t n = 0;
-      if (!inv_tensor_elements(t, &n)) l->c->acc.overflow = true;
-      if (kind == LW_Q_A_NORM && !sp->mla_q_lora) sp->mla_q_lora = n;
-      if (kind == LW_KV_A_NORM && !sp->mla_kv_lora) sp->mla_kv_lora = n;
-      if (kind == LW_O && !sp->mla_hv && m->hidden) sp->mla_hv = n / m->hidden / heads;
-    }
+    lc_mla_widths(l, sp, heads, NULL);
     sp->mla_hk = m->head_dim;
     sp->mla_rope = sp->mla_kv_lora < g0->k_dim ? g0->k_dim - sp->mla_kv_lora : 0;
     sp->mla = sp->mla_rope && sp->mla_rope < sp->mla_hk && sp->mla_hv;
@@ -1569,15 +1578,7 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
     ** per-head cache; q_lora attn_q_a_norm's width, kv_lora attn_kv_a_norm's, the rope columns
     ** wkv_a_mqa's rows beyond kv_lora; and the lm-head scaling of the output norm */
     uint64_t kva = 0;
-    for (size_t i = 0; i < m->inv.n; i++) {
-      const inv_tensor *t = &m->inv.t[i];
-      int kind = lc_weight_kind(t);
-      uint64_t n = 0;
-      if (!inv_tensor_elements(t, &n)) l->c->acc.overflow = true;
-      if (kind == LW_Q_A_NORM && !sp->mla_q_lora) sp->mla_q_lora = n;
-      if (kind == LW_KV_A_NORM && !sp->mla_kv_lora) sp->mla_kv_lora = n;
-      if (kind == LW_KV_A && !kva && t->ndim == 2) kva = t->shape[0];
-    }
+    lc_mla_widths(l, sp, 0, &kva);
     sp->mla_rope = kva > sp->mla_kv_lora ? kva - sp->mla_kv_lora : 0;
     sp->mla_expanded = sp->mla_q_lora && sp->mla_kv_lora && sp->mla_rope && sp->mla_rope < sp->head_k;
     sp->head_scale = true;
@@ -1605,7 +1606,7 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
     ** n_moe_layer_step-th (the rest dense), QK norm (use_kq_norm) unless 128 experts, and
     ** build_moe_ffn's weight_before_ffn */
     uint64_t p = lc_swa_period(sp->n_layer, sp->n_layer - n_chunked);
-    sp->iswa = true, sp->swa_period = sp->nope_step = p;
+    sp->iswa = true, sp->swa_period = sp->nope_step = p, sp->nope_scale = true;
     sp->kq_norm = sp->experts != 128;
     sp->moe_w_before = sp->experts > 0;
     uint64_t n_moe = sp->n_layer - sp->dense_lead; /* the dense layers' count */
