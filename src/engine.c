@@ -355,15 +355,22 @@ static const vf_request default_request = {NULL, 0, NULL, 0, VF_FORMAT_JSON, 0};
 
 /* A request's format is one of vf_format, and its arrays hold what their counts say
 ** (an unknown format printed JSON; a NULL entry was read as a string). */
+bool request_lists_ok(const vf_request *req, char *err, size_t errlen) {
+  for (size_t i = 0; i < req->n_sets; i++)
+    if (!req->sets || !req->sets[i])
+      return snprintf(err, errlen, "vf_request.sets[%zu]: NULL (n_sets is %zu)", i, req->n_sets), false;
+  for (size_t i = 0; i < req->n_gpus; i++)
+    if (!req->gpus || !req->gpus[i])
+      return snprintf(err, errlen, "vf_request.gpus[%zu]: NULL (n_gpus is %zu)", i, req->n_gpus), false;
+  return true;
+}
+
 static vf_status check_request(vf_engine *e, const vf_request *req) {
+  char err[128];
   if ((unsigned)req->format > VF_FORMAT_CSV)
     return fail(e, VF_EINVAL, "vf_request.format: %d is not VF_FORMAT_JSON, VF_FORMAT_TABLE or VF_FORMAT_CSV",
                 (int)req->format);
-  for (size_t i = 0; i < req->n_sets; i++)
-    if (!req->sets || !req->sets[i]) return fail(e, VF_EINVAL, "vf_request.sets[%zu]: NULL (n_sets is %zu)", i, req->n_sets);
-  for (size_t i = 0; i < req->n_gpus; i++)
-    if (!req->gpus || !req->gpus[i]) return fail(e, VF_EINVAL, "vf_request.gpus[%zu]: NULL (n_gpus is %zu)", i, req->n_gpus);
-  return VF_OK;
+  return request_lists_ok(req, err, sizeof err) ? VF_OK : fail(e, VF_EINVAL, "%s", err);
 }
 
 vf_status vf_estimate_file_at(vf_engine *e, const char *path, size_t index, const vf_request *req,

@@ -6,6 +6,7 @@
 ** V0 (< 0.8), V1 0.8-0.10 (FlashInfer sampler), 0.11-0.16 (sorting sampler), 0.17+.
 ** Uses estimate_int.h.
 */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,7 +95,7 @@ static uint64_t gib(ectx *c, double g) {
 static bool h100_h200_name(const scenario *s) {
   char low[sizeof s->gpu_name];
   size_t i = 0;
-  for (; s->gpu_name[i] && i + 1 < sizeof low; i++) low[i] = (char)((s->gpu_name[i] >= 'A' && s->gpu_name[i] <= 'Z') ? s->gpu_name[i] + 32 : s->gpu_name[i]);
+  for (; s->gpu_name[i] && i + 1 < sizeof low; i++) low[i] = (char)tolower((unsigned char)s->gpu_name[i]);
   low[i] = 0;
   return strstr(low, "h100") != NULL || strstr(low, "h200") != NULL;
 }

@@ -149,12 +149,7 @@ vf_status vf_batch_open(const vf_options *opt, const char *path, const vf_reques
     return VF_EINVAL;
   }
   *out = NULL;
-  for (size_t i = 0; i < req->n_sets; i++)
-    if (!req->sets || !req->sets[i])
-      return snprintf(err, errlen, "vf_request.sets[%zu]: NULL (n_sets is %zu)", i, req->n_sets), VF_EINVAL;
-  for (size_t i = 0; i < req->n_gpus; i++)
-    if (!req->gpus || !req->gpus[i])
-      return snprintf(err, errlen, "vf_request.gpus[%zu]: NULL (n_gpus is %zu)", i, req->n_gpus), VF_EINVAL;
+  if (!request_lists_ok(req, err, errlen)) return VF_EINVAL;
   vf_batch *b = calloc(1, sizeof *b);
   if (!b) return VF_ENOMEM;
   bool ok = true;
