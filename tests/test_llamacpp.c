@@ -22,7 +22,7 @@
 
 /* the generated files' paths: $TMPDIR (else /tmp)/vf_test_lc_<pid>_<name>.gguf, so that two
 ** runs at once do not overwrite each other's files; removed by teardown */
-static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "granhn", "granmn", "q2m", "nemoh", "falh1", "jamba", "nemom", "hym", "g4", "g4p", "g4m", "kl", "lfm2kv", "mamba", "mamba2", "g4kvs", "mamba2r", "arcee", "apertus", "nemo", "olmo3", "stablelm", "exaone", "starcoder", "dbrx", "ling2", "gpt2", "gptneox", "phi2", "bloom", "falcon", "sc2", "g4t", "mc3", "afm", "unknown"};
+static const char *const LC_FILES[] = {"mha", "gqa", "glm", "q3n", "q35", "q35m", "ds", "l4", "g3", "oss", "p3", "glmv3", "q2vl", "q3ngu", "lfm2", "granh", "granm", "granhn", "granmn", "q2m", "nemoh", "falh1", "jamba", "nemom", "hym", "g4", "g4p", "g4m", "kl", "lfm2kv", "mamba", "mamba2", "g4kvs", "mamba2r", "mc3r", "arcee", "apertus", "nemo", "olmo3", "stablelm", "exaone", "starcoder", "dbrx", "ling2", "gpt2", "gptneox", "phi2", "bloom", "falcon", "sc2", "g4t", "mc3", "afm", "unknown"};
 #define LC_NFILES (sizeof LC_FILES / sizeof LC_FILES[0])
 static char lc_paths[LC_NFILES][512];
 
@@ -3173,6 +3173,11 @@ static void test_gguf_metadata_refused(void **state) {
   patched_write("mamba2r", "mamba2", 4, set_mamba2, "mamba2.ssm.time_step_rank", 8, 3);
   gguf_refused(*state, "mamba2r", NULL, 0, NULL,
                "GGUF metadata 'mamba2.ssm.inner_size' 512 is not a multiple of 'mamba2.ssm.time_step_rank' 3");
+  /* MiniCPM3's rope columns as wide as its whole K head: no nope columns left (minicpm3.cpp splits
+  ** key_length into qk_nope + rope.dimension_count) */
+  patched_write("mc3r", "minicpm3", 3, set_mc3, "minicpm3.rope.dimension_count", 32, 96);
+  gguf_refused(*state, "mc3r", NULL, 0, NULL,
+               "GGUF metadata 'minicpm3.rope.dimension_count' 96 must be below attention.key_length 96");
 }
 
 static void set_jamba(mk_llama *o) { o->ff = 128, o->vocab = 512, o->ssm_conv = 4, o->ssm_state = 16; }

@@ -1,0 +1,1 @@
+return { model = { arch = "phi3_v", config = { architectures = { "Phi3VForCausalLM" }, model_type = "phi3_v", hidden_size = 3072, intermediate_size = 8192, num_hidden_layers = 32, num_attention_heads = 32, vocab_size = 32064, max_position_embeddings = 131072, img_processor = { image_dim_out = 1152 } } }, workload = { kind = "inference", context = 1024 }, gpu = "H200" }
