@@ -10,7 +10,7 @@ local Q = {}
 
 local FORMAT_KEYS = { "name", "summary", "source", "aliases", "options", "defaults", "quantize_routers",
                       "keep", "tensor", "overhead", "apply", "list_name", "data", "keep_fp32" }
-local COMMON_OPTIONS = { modules_to_not_convert = "strings", keep = "strings" }
+local COMMON_OPTIONS = { modules_to_not_convert = "strings", keep = "strings", ignore = "strings" }
 local COMPONENTS = { "denoiser", "text_encoder", "text_encoder_2", "text_encoder_3", "text_encoder_4", "vae" }
 local LINEAR_ROLES = { attn = true, mlp = true, expert = true, shared_expert = true, other = true }
 
@@ -190,10 +190,47 @@ Q.resolve = resolve
 
 local function module_name(t) return (t.name:gsub("%.weight$", "")) end
 
+-- Does the module name m fall under the checkpoint's ignore entry e? vLLM's is_layer_skipped
+-- (vllm/model_executor/layers/quantization/utils/quant_utils.py) compares the layer prefix with
+-- the list (compressed-tensors' ignore, Fp8Config's ignored_layers, FBGEMMFp8Config's
+-- modules_to_not_convert, ModelOpt's exclude_modules): the entry is the module itself, a short
+-- name the prefix ends with ("lm_head" for "language_model.lm_head"), or a parent module whose
+-- submodules it covers ("vision_model"), on dot boundaries (so "gate" is not "gate_proj", as
+-- sgl-project/sglang PR #23467 matches it).
+-- The entries are held as a set and each run of whole dot-separated parts of the name looked up
+-- (a checkpoint may list hundreds of per-layer names).
+local function under(m, set)
+  local parts = {}
+  for p in m:gmatch("[^.]+") do parts[#parts + 1] = p end
+  for i = 1, #parts do
+    local s = parts[i]
+    if set[s] then return true end
+    for j = i + 1, #parts do
+      s = s .. "." .. parts[j]
+      if set[s] then return true end
+    end
+  end
+  return false
+end
+
+local SETS = setmetatable({}, { __mode = "k" })
+local function ignore_set(o)
+  local set = SETS[o.ignore]
+  if not set then
+    set = {}
+    for _, e in ipairs(o.ignore) do set[e] = true end
+    SETS[o.ignore] = set
+  end
+  return set
+end
+
 -- Is tensor t left unquantized by the user's or the format's rules?
 local function kept(def, t, o)
   for _, m in ipairs(o.modules_to_not_convert or {}) do
     if module_name(t):find(m, 1, true) then return true end
+  end
+  if o.ignore then
+    if under((module_name(t):gsub("%.bias$", "")), ignore_set(o)) then return true end
   end
   for _, p in ipairs(o.keep or {}) do
     if host.match(p, t.name) then return true end
@@ -222,11 +259,48 @@ local function set_result(t, r, where)
   t.bytes, t.qtype, t.dtype = r.bytes, r.qtype, r.dtype
 end
 
+-- A checkpoint's ignore list names modules per layer ("language_model.model.layers.3.self_attn
+-- .q_proj": Meta's Llama 4 FP8 checkpoints, llm-compressor recipes that skip some layers), while a
+-- description holds one "layers.*" group for all of them. A group whose layers the rules keep in
+-- part is split in two: the kept layers (left in the compute dtype) and the rest. Returns the
+-- tensors to walk (t itself when the rules treat every layer alike) and the kept ones.
+local function split_kept(def, t, o, desc, field)
+  local per_layer = o.ignore or o.modules_to_not_convert or o.keep
+  if not (per_layer and t.name:find("*", 1, true) and (t.count or 1) > 1) then
+    return { t }, kept(def, t, o) and { [t] = true } or {}
+  end
+  local G = require "quant._gguf_rules"
+  local ok, ids, per = pcall(G.group_layers, t, desc, Q, field)
+  if not ok then return { t }, kept(def, t, o) and { [t] = true } or {} end -- layers not known
+  local hit, miss = {}, {}
+  for _, i in ipairs(ids) do
+    local c = { name = (t.name:gsub("%*", tostring(i), 1)), role = t.role }
+    if kept(def, c, o) then hit[#hit + 1] = i else miss[#miss + 1] = i end
+  end
+  if #miss == 0 then return { t }, { [t] = true } end
+  if #hit == 0 then return { t }, {} end
+  local a, b = {}, {}
+  for k, v in pairs(t) do a[k], b[k] = v, v end
+  a.count, a.layer_ids = #hit * per, hit
+  b.count, b.layer_ids = #miss * per, miss
+  return { a, b }, { [a] = true }
+end
+
 -- The generic path: one decision per tensor group. Returns quantized groups, largest numel.
 local function apply_tensors(def, o, n, component, field)
   local desc, groups, largest = n.model.desc, 0, 0
   local ctx = { n = n, desc = desc, q = Q, field = field }
+  local walk, keep = {}, {}
   for _, t in ipairs(desc.tensors) do
+    if component == nil or t.component == component then
+      local parts, k = split_kept(def, t, o, desc, field)
+      for _, p in ipairs(parts) do walk[#walk + 1] = p; keep[p] = k[p] end
+    else
+      walk[#walk + 1] = t
+    end
+  end
+  desc.tensors = walk
+  for _, t in ipairs(walk) do
     if component == nil or t.component == component then
       if t.qtype and t.qtype ~= "" then
         fail(field, "model %s is already quantized (tensor '%s' is %s)", n.model.id, t.name, t.qtype)
@@ -235,7 +309,7 @@ local function apply_tensors(def, o, n, component, field)
       -- model's _keep_in_fp32_modules (T5's 'wo', flagged keep_fp32) unquantized in fp32
       local fp32 = def.keep_fp32 and t.keep_fp32
       if fp32 then t.dtype = "fp32" end
-      local r = not fp32 and not kept(def, t, o) and def.tensor(t, o, ctx) or nil
+      local r = not fp32 and not keep[t] and def.tensor(t, o, ctx) or nil
       if r then
         set_result(t, r, "scripts/quant/" .. def.name .. ".lua")
         groups = groups + 1
@@ -341,24 +415,68 @@ local function ct_spec(qc)
   elseif typ == "int" and bits == 8 and type(ia) == "table" then
     return { name = "w8a8", activation_scheme = ia.dynamic == false and "static" or "dynamic" }
   elseif typ == "int" and (bits == 4 or bits == 8) and ia == nil then
-    -- the format's ignore list (compressed-tensors: a module name, or "re:" + a regex that
-    -- re.match()es the module name from its start) as modules_to_not_convert / keep patterns
-    local names, keep = {}, {}
-    for _, i in ipairs(type(qc.ignore) == "table" and qc.ignore or {}) do
-      if type(i) == "string" and i:sub(1, 3) == "re:" then keep[#keep + 1] = "^(?:" .. i:sub(4) .. ")"
-      elseif type(i) == "string" then names[#names + 1] = i end
-    end
     local act = w.actorder
     return { name = "compressed-tensors-w4a16", bits = bits,
              group_size = strat == "group" and w.group_size or -1, sym = w.symmetric ~= false,
-             actorder = type(act) ~= "userdata" and act ~= nil and act ~= false and act ~= "static",
-             modules_to_not_convert = #names > 0 and names or nil, keep = #keep > 0 and keep or nil }
+             actorder = type(act) ~= "userdata" and act ~= nil and act ~= false and act ~= "static" }
   end
   return nil, ("weights of %s bits, type %s"):format(tostring(bits), tostring(typ))
 end
 
+-- The modules a checkpoint leaves unquantized, by the key its format's vLLM config reads:
+-- compressed-tensors `ignore` (CompressedTensorsConfig: a module name, or "re:" + a regex that
+-- re.match()es the prefix from its start), Fp8Config `ignored_layers` (else the transformers
+-- FineGrainedFP8Config / FbgemmFp8Config `modules_to_not_convert`), FBGEMMFp8Config
+-- `modules_to_not_convert`, ModelOpt `exclude_modules` (fnmatch wildcards; top level or under
+-- `quantization` in hf_quant_config.json), all matched as module names (Q.kept: `ignore`);
+-- AWQ's `modules_to_not_convert`, which vLLM's is_layer_skipped_awq tests as a substring of the
+-- prefix (`module_name in prefix`); GPTQ's `dynamic` rules "-:<regex>" (GPTQConfig: the layers
+-- re.match()ing the regex are skipped). Each as the option of the same meaning.
+local IGNORE_KEYS = {
+  ["compressed-tensors"] = { "ignore" }, fp8 = { "ignored_layers", "modules_to_not_convert" },
+  fbgemm_fp8 = { "modules_to_not_convert" }, modelopt = { "exclude_modules" }, mxfp4 = { "modules_to_not_convert" },
+}
+local function glob_re(g)
+  return "^(?:" .. g:gsub("[%.%+%?%^%$%(%)%[%]%{%}|\\]", "\\%0"):gsub("%*", ".*") .. ")$"
+end
+local function with_ignores(spec, qc, m)
+  if not spec then return spec end
+  local names, keep = {}, {}
+  local function add(list, glob)
+    for _, i in ipairs(type(list) == "table" and list or {}) do
+      if type(i) ~= "string" then
+      elseif i:sub(1, 3) == "re:" then keep[#keep + 1] = "^(?:" .. i:sub(4) .. ")"
+      elseif glob and i:find("[*?]") then keep[#keep + 1] = glob_re(i)
+      else names[#names + 1] = i end
+    end
+  end
+  for _, k in ipairs(IGNORE_KEYS[m] or {}) do
+    if type(qc[k]) == "table" and #names == 0 and #keep == 0 then add(qc[k], m == "modelopt") end
+  end
+  if m == "modelopt" and type(qc.quantization) == "table" then add(qc.quantization.exclude_modules, true) end
+  if (m == "gptq" or m == "gptq_marlin") and type(qc.dynamic) == "table" then
+    for r in pairs(qc.dynamic) do
+      if type(r) == "string" and r:sub(1, 2) == "-:" then keep[#keep + 1] = "^(?:" .. r:sub(3) .. ")" end
+    end
+    table.sort(keep)
+  end
+  if (m == "awq" or m == "awq_marlin") and type(qc.modules_to_not_convert) == "table" then
+    spec.modules_to_not_convert = qc.modules_to_not_convert
+  end
+  spec.ignore = #names > 0 and names or nil
+  spec.keep = #keep > 0 and keep or nil
+  return spec
+end
+
+local from_config
+
 function Q.from_config(qc)
   local m = type(qc.quant_method) == "string" and qc.quant_method:lower() or nil
+  local spec, why = from_config(qc, m)
+  return with_ignores(spec, qc, m), why
+end
+
+from_config = function(qc, m)
   if m == "fp8" or m == "fbgemm_fp8" then
     local b = qc.weight_block_size
     if b ~= nil then

@@ -296,7 +296,7 @@ static void test_bad_input(void **state) {
   check_error(*state, "{ name = 'gptq', group_size = 0 }",
               "t.lua: quant.group_size: expected -1 (one group per row) or a positive integer, got 0");
   check_error(*state, "{ name = 'awq', bitz = 4 }",
-              "t.lua: quant: unknown key 'bitz' (allowed: bits, group_size, keep, modules_to_not_convert, name, "
+              "t.lua: quant: unknown key 'bitz' (allowed: bits, group_size, ignore, keep, modules_to_not_convert, name, "
               "version, zero_point)");
   check_error(*state, "'awq:Q4'", "t.lua: quant: format 'awq' takes no ':<TYPE>' suffix");
   check_error(*state, "{ name = 'gguf:Q4_K_M', type = 'Q8_0' }",

@@ -256,6 +256,14 @@ local function layers_of(desc, t, first, nl, per)
   return at
 end
 
+-- The layers (0-based, ascending) a "layers.*" tensor group of count tensors spans and how many
+-- tensors each holds (experts): what scripts/quant.lua needs to apply a checkpoint's per-layer
+-- ignore list (e.g. "model.layers.3.self_attn.q_proj") to one group.
+function R.group_layers(t, desc, q, field)
+  local first, nl, per = span(t, desc, q, field)
+  return layers_of(desc, t, first, nl, per), per
+end
+
 local function copy(t, name, count, layer, arch)
   local base, quantizable, src = gguf_base(t, arch)
   local x = { name = name, shape = t.shape, count = count, role = t.role, component = t.component,
