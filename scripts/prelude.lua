@@ -91,7 +91,7 @@ function prelude.optimizer(t)
 end
 
 local RUNTIME_KEYS = { "name", "summary", "aliases", "kinds", "knobs", "knob_docs", "modelled", "normalize", "quant",
-                       "own_attention", "dtypes" }
+                       "quant_keep", "own_attention", "dtypes" }
 
 -- runtime{...}: a runtime script: which workload kinds it runs, the knobs it accepts
 -- (the runtime's own option names) and whether the engine models it yet.
@@ -104,6 +104,9 @@ local RUNTIME_KEYS = { "name", "summary", "aliases", "kinds", "knobs", "knob_doc
 -- as an assumption in n.notes) and set more extras. quant(n, knobs), if given, runs when the
 -- scenario names no quant and the checkpoint has no quantization_config: it may return the
 -- format a knob asks the runtime to quantize to at load (vLLM's --quantization fp8).
+-- quant_keep(n, spec), if given, runs before a quantization is applied: it may return a list of
+-- PCRE2 patterns of tensor names the runtime's model class builds without the quantization
+-- config whatever the format (vLLM's Gemma 4 towers under FP8), kept in the model dtype.
 -- own_attention, if given, says in a few words how the runtime picks its attention kernels
 -- itself: workload.attention (PyTorch's sdpa / flash / eager) is then not assumed, and a
 -- given one is said to change nothing.

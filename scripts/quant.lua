@@ -328,8 +328,16 @@ local function add_overhead(n, bytes, detail)
   n.extra["quant.overhead_detail"] = d and (d .. "; " .. detail) or detail
 end
 
-local function apply_one(spec, n, component, field)
+local function apply_one(spec, n, component, field, runtime_keep)
   local def, o = resolve(spec, field)
+  -- modules the runtime's model class builds without the quantization config whatever the
+  -- checkpoint says (rt.quant_keep: PCRE patterns on tensor names)
+  if runtime_keep and #runtime_keep > 0 and component == nil then
+    local k = {}
+    for _, p in ipairs(o.keep or {}) do k[#k + 1] = p end
+    for _, p in ipairs(runtime_keep) do k[#k + 1] = p end
+    o.keep = k
+  end
   -- the rules stay on n for modules built later from the same checkpoint (an MTP drafter's
   -- layers, scripts/speculative.lua): Q.keeps answers for them as apply_tensors does here
   n.quant_rules = n.quant_rules or {}
@@ -352,8 +360,9 @@ local function is_component_map(spec)
   return next(spec) ~= nil
 end
 
--- apply(spec, n): rewrites n.model.desc.tensors' bytes/qtype/dtype; sets quant.* extras.
-function Q.apply(spec, n)
+-- apply(spec, n, runtime_keep): rewrites n.model.desc.tensors' bytes/qtype/dtype; sets quant.*
+-- extras. runtime_keep: optional patterns of tensors the runtime leaves unquantized.
+function Q.apply(spec, n, runtime_keep)
   if not is_component_map(spec) then
     -- a pipeline quantizes its denoiser (what diffusers' quantization_config targets)
     local denoiser = nil
@@ -361,7 +370,7 @@ function Q.apply(spec, n)
       if t.component then denoiser = "denoiser" end
     end
     if denoiser then n.notes[#n.notes + 1] = "quant applied to the denoiser only (name components to quantize others)" end
-    local label = apply_one(spec, n, denoiser, "quant")
+    local label = apply_one(spec, n, denoiser, "quant", runtime_keep)
     n.extra["quant.name"] = denoiser and ("denoiser=" .. label) or label
     return
   end
@@ -466,6 +475,19 @@ local function with_ignores(spec, qc, m)
   spec.ignore = #names > 0 and names or nil
   spec.keep = #keep > 0 and keep or nil
   return spec
+end
+
+-- The vLLM / transformers quantization method a spec loads through (what a model class compares
+-- its quant_config's get_name() with): the checkpoint's quant_method when it has one.
+local METHOD_OF = { ["bnb-nf4"] = "bitsandbytes", ["bnb-fp4"] = "bitsandbytes", ["bnb-int8"] = "bitsandbytes",
+  ["int4-weight-only"] = "torchao", ["int8-weight-only"] = "torchao",
+  ["compressed-tensors-w4a16"] = "compressed-tensors", nvfp4 = "modelopt_fp4" }
+function Q.method(spec, qc)
+  if type(qc) == "table" and type(qc.quant_method) == "string" then return qc.quant_method:lower() end
+  local name = type(spec) == "table" and spec.name or spec
+  if type(name) ~= "string" then return nil end
+  local def = resolve(name, "quant")
+  return METHOD_OF[def.name] or def.name
 end
 
 local from_config

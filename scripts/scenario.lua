@@ -456,8 +456,10 @@ function S.prepare(raw)
   -- a quantization format rewrites the tensors' stored bytes (scripts/quant.lua); a runtime
   -- may quantize an unquantized checkpoint at load (rt.quant: vLLM's --quantization fp8)
   local loadq = raw.quant == nil and not n.model.qconfig and rt.quant and rt.quant(n, n.knobs)
+  -- modules the runtime's model class keeps unquantized for this format (rt.quant_keep)
+  local function rt_keep(spec) return rt.quant_keep and rt.quant_keep(n, spec) or nil end
   if raw.quant ~= nil or loadq then
-    require("quant").apply(raw.quant or loadq, n)
+    require("quant").apply(raw.quant or loadq, n, rt_keep(raw.quant or loadq))
   elseif n.model.qconfig then
     -- vLLM and transformers load such a checkpoint in its stored format by default
     local Q = require "quant"
@@ -467,7 +469,7 @@ function S.prepare(raw)
       fail("model", "%s: config.json quantization_config (quant_method %s) is not modelled: %s; give quant explicitly (vramfit list quants)",
            n.model.id, tostring(qc.quant_method), why)
     end
-    Q.apply(spec, n)
+    Q.apply(spec, n, rt_keep(spec))
     note(n, "quant %s from the checkpoint's quantization_config (quant_method %s); set quant to override",
          n.extra["quant.name"] or spec.name, tostring(qc.quant_method))
   end

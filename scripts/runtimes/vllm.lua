@@ -787,6 +787,29 @@ local function flag_method(knobs)
   return m
 end
 
+-- rt.quant_keep: vLLM's Gemma 4 (vllm/model_executor/models/gemma4_mm.py,
+-- Gemma4ForConditionalGeneration.__init__, "Only quantize towers when the quant method supports
+-- their dimensions", mgoin's TODO on kernel padding) builds the vision and audio towers and their
+-- embedders (embed_vision, embed_audio) with the model's quant_config only for bitsandbytes,
+-- torchao and compressed-tensors, or when the vision tower's hidden and intermediate sizes are
+-- multiples of 64 (the Marlin and FP8 kernels' requirement). The 26B-A4B and 31B tower (1152
+-- wide, FFN 4304) so stays in the model dtype under fp8 (online or checkpoint), fbgemm_fp8, AWQ,
+-- GPTQ, ModelOpt; E2B's and E4B's (768, 3072) is quantized with the rest. Applied to every
+-- release that runs Gemma 4 (the block's first release is not traced).
+local TOWER_QUANT_ANY = { bitsandbytes = true, torchao = true, ["compressed-tensors"] = true }
+local GEMMA4_TOWERS = { "^model\\.(vision_tower|embed_vision|audio_tower|embed_audio)\\." }
+local function quant_keep(n, spec)
+  if n.model.arch ~= "gemma4" then return nil end
+  local vc = type(n.model_config) == "table" and n.model_config.vision_config
+  if type(vc) ~= "table" then return nil end
+  if TOWER_QUANT_ANY[require("quant").method(spec, n.model.qconfig)] then return nil end
+  local h, I = math.tointeger(vc.hidden_size), math.tointeger(vc.intermediate_size)
+  if h and I and h % 64 == 0 and I % 64 == 0 then return nil end
+  note(n, "vLLM's Gemma 4 keeps its vision / audio towers unquantized (vision %s x %s: not multiples of 64)",
+    tostring(vc.hidden_size), tostring(vc.intermediate_size))
+  return GEMMA4_TOWERS
+end
+
 -- rt.quant: what --quantization makes of an unquantized checkpoint
 local function load_quant(n, knobs)
   local m = flag_method(knobs)
@@ -1092,4 +1115,5 @@ return runtime {
   modelled = true,
   normalize = normalize,
   quant = load_quant,
+  quant_keep = quant_keep,
 }
