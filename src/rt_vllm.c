@@ -385,6 +385,19 @@ static bool machete_layer(ectx *c, const inv_tensor *t, uint64_t g, bool act) {
   return in_r % 64 == 0 && out_r % 128 == 0;
 }
 
+/* GPTQ on vLLM's exllama kernel (GPTQLinearMethod, vllm/model_executor/layers/quantization/
+** gptq.py) rather than gptq_marlin: when the launch names --quantization gptq (GPTQMarlinConfig.
+** override_quantization_method returns None for user_quant "gptq": "Detected that the model can
+** run with gptq_marlin, however you specified quantization=gptq explicitly, so forcing gptq"),
+** or on a GPU below compute capability 8.0 (GPTQMarlinConfig.get_min_capability 80). Its
+** process_weights_after_loading keeps qzeros and, with act-order, replaces g_idx by its argsort
+** (one [in] int32 per vLLM module); without act-order g_idx becomes an empty tensor. */
+static bool gptq_exllama(ectx *c) {
+  const char *cc = c->s->gpu_compute;
+  if (strcmp(scn_str(c->s, "runtime.quantization", ""), "gptq") == 0) return true;
+  return cc[0] && strtod(cc, NULL) < 8.0;
+}
+
 /* What vLLM's process_weights_after_loading and its bitsandbytes loader make of a quantized
 ** Linear group beyond its checkpoint bytes (all `count` tensors, before tp sharding).
 **
@@ -460,11 +473,14 @@ static int64_t vllm_requant_extra(ectx *c, const inv_tensor *t) {
   unsigned bits = gptq_qtype(t->qtype, &g, &act);
   if ((bits == 4 || bits == 8) && t->role != ROLE_EXPERT) {
     uint64_t out = t->shape[0], in = t->shape[1], groups = g ? bytes_ceildiv(in, g) : 1;
-    bool machete = machete_layer(c, t, g, act);
     /* one g_idx per vLLM module: k/v and up load into q's and gate's (QKVParallelLinear,
     ** MergedColumnParallelLinear; a RowvLLMParameter of [in], each shard writing it whole) */
     bool follower = strstr(t->name, ".k_proj.") || strstr(t->name, ".v_proj.") ||
                     strstr(t->name, ".up_proj.") || strstr(t->name, ".w3.");
+    if (gptq_exllama(c)) { /* zero points kept; with act-order g_idx becomes its argsort in place */
+      return act && follower ? -(int64_t)acc_mul(&c->acc, in * 4, t->count) : 0;
+    }
+    bool machete = machete_layer(c, t, g, act);
     uint64_t kept = follower ? 0 : (machete || act ? (act ? 2 : 1) : 0);
     int64_t d = (int64_t)acc_mul(&c->acc, in * 4 * kept, t->count) -
                 (act ? (int64_t)acc_mul(&c->acc, in * 4, t->count) : 0);
