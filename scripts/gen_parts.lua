@@ -60,6 +60,20 @@ end
 
 -- ------------------------------------------------------------------ text encoders
 
+-- transformers' T5EncoderModel (children shared, encoder) and CLIPTextModel(WithProjection)
+-- (text_model[, text_projection]) hold their layers one module down (encoder.block,
+-- text_model.encoder.layers), no ModuleList among their direct children. diffusers' block-level
+-- group offload groups only the direct ModuleList / Sequential children of the module it is
+-- given (hooks/group_offloading.py _apply_group_offloading_block_level; the named block_modules
+-- recursion of PR #12692 reads diffusers' own _group_offload_block_modules, which transformers'
+-- classes lack): everything else joins one "unmatched" group onloaded for the module's forward,
+-- so apply_group_offloading(text_encoder, offload_type="block_level") onloads the whole encoder
+-- (src/gen.c gen_phases). Tagged per tensor; scripts/workloads/image.lua reads the tag per component.
+local function whole_under_block_level(t)
+  for _, x in ipairs(t) do x.group_whole = true end
+  return t
+end
+
 -- CLIPTextModel (proj = nil) or CLIPTextModelWithProjection (proj = width).
 function P.clip_text(c)
   local t, d, L, F = {}, c.hidden, c.layers, c.ffn
@@ -73,7 +87,7 @@ function P.clip_text(c)
   P.gnorm(t, b .. "layer_norm2", d, L)
   P.gnorm(t, "text_model.final_layer_norm", d)
   if c.proj then nn.linear(t, "text_projection", c.proj, d, { role = "other" }) end
-  return t
+  return whole_under_block_level(t)
 end
 
 P.CLIP_L = { hidden = 768, layers = 12, ffn = 3072 }
@@ -98,7 +112,7 @@ function P.t5_encoder(c)
   t[#t].keep_fp32 = true
   nn.norm(t, b .. "1.layer_norm", d, { count = L })
   nn.norm(t, "encoder.final_layer_norm", d)
-  return t
+  return whole_under_block_level(t)
 end
 
 

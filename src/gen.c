@@ -131,6 +131,7 @@ typedef struct gen_weights {
   uint64_t te, den, vae;        /* bytes: text/image encoders, denoiser(s), VAE */
   uint64_t te_max;              /* the largest single encoder */
   uint64_t te_reentry;          /* the last text encoder of the offload chain + the largest earlier one */
+  uint64_t te_whole;            /* the largest encoder block-level group offload onloads whole */
   uint64_t te_leaf, den_leaf, vae_leaf; /* the largest single tensor of each */
   uint64_t den_ffn_leaf;        /* the largest feed-forward (mlp role) tensor of the denoiser's blocks */
   uint64_t den_all;             /* the whole denoiser before any TP split */
@@ -216,6 +217,19 @@ static void gen_split_tp(ectx *c, gen_weights *w) {
   w->den_tp = bytes_ceildiv(w->den_tp, tp);
 }
 
+/* The largest encoder that diffusers' block-level group offload onloads as one group: a
+** transformers class with no ModuleList among its direct children (T5EncoderModel, CLIPTextModel:
+** scripts/gen_parts.lua whole_under_block_level) goes whole into the "unmatched" group that
+** _apply_group_offloading_block_level hooks on the module itself (hooks/group_offloading.py),
+** whatever num_blocks_per_group says. */
+static void gen_whole_encoders(const scenario *s, const char *const names[8], const uint64_t enc[8], gen_weights *w) {
+  char key[96];
+  for (int k = 0; k < 8 && names[k]; k++) {
+    snprintf(key, sizeof key, "gen.group_whole.%s", names[k]);
+    if (scn_bool(s, key, false) && enc[k] > w->te_whole) w->te_whole = enc[k];
+  }
+}
+
 static void gen_split(ectx *c, gen_weights *w) {
   uint64_t enc[8] = {0};
   const char *names[8] = {0};
@@ -269,6 +283,7 @@ static void gen_split(ectx *c, gen_weights *w) {
     n_te++;
     if (last < 0 || strcmp(names[k], names[last]) > 0) last = k;
   }
+  gen_whole_encoders(c->s, names, enc, w);
   if (n_te > 1) {
     uint64_t other = 0;
     for (int k = 0; k < 8 && names[k]; k++)
@@ -522,6 +537,16 @@ static void gen_phases(ectx *c, const gen_weights *w, const gen_shape *g, gen_ph
   if (te_on && strcmp(off, "model") == 0 && scn_bool(s, "gen.te_cfg_reentry", false) && w->te_reentry > w->te_max)
     te1 = bytes_ceildiv(w->te_reentry, shard);
   ph[0].weights_te = gen_resident(c, te1, te_on ? w->te_leaf : 0, te_layers, NULL);
+  /* block-level group offload of an encoder whose layers sit one module down: the whole
+  ** encoder is one group, resident for its forward (gen_whole_encoders). The LTX-Video docs'
+  ** apply_group_offloading(pipeline.text_encoder, offload_type="block_level",
+  ** num_blocks_per_group=2) onloads all of T5-XXL, 8.87 GiB in bf16: that run's peak
+  ** (diffusers-doc-ltx-video-fp8-cast-group-offload, "~10GB") */
+  if (te_on && strcmp(off, "group") == 0 && w->te_whole &&
+      strcmp(scn_str(s, "runtime.offload_type", "block_level"), "block_level") == 0) {
+    uint64_t whole = bytes_ceildiv(w->te_whole, shard);
+    if (whole > ph[0].weights_te) ph[0].weights_te = whole;
+  }
   ph[1].weights_den = gen_resident(c, bytes_ceildiv(den, experts), w->den_leaf, layers, w);
   /* leaf-level group offload: every Linear / Conv / norm is its own group; a group's
   ** pre_forward onloads it (or finds it prefetched) and, with use_stream, starts the next

@@ -1696,6 +1696,44 @@ static void test_leaf_group_offload_benchmark_holdout(void **state) {
   }
 }
 
+/* Block-level group offload of T5EncoderModel: its 24 blocks sit in encoder.block, one module
+** down, so diffusers' _apply_group_offloading_block_level (hooks/group_offloading.py) finds no
+** ModuleList among its children and onloads the whole encoder as the "unmatched" group for its
+** forward, whatever num_blocks_per_group says: the LTX-Video docs' memory example
+** (apply_group_offloading(pipeline.text_encoder, offload_type="block_level", num_blocks_per_group=2))
+** holds all of T5-v1.1-XXL, 4,762,310,656 parameters x 2 B = 9,524,621,312 B in bf16, and that is
+** the run's peak (diffusers-doc-ltx-video-fp8-cast-group-offload, "~10GB"). Leaf-level offload
+** streams the encoder tensor by tensor, and without a text encoder on the GPU the phase is gone:
+** the peak is then the VAE decode. */
+static void test_group_offload_whole_encoder(void **state) {
+  static const char *const fmt =
+      "return { model = 'Lightricks/LTX-Video', dtype = 'bf16', quant = 'fp8-storage', runtime = { name = 'diffusers',"
+      " offload_type = '%s', num_blocks_per_group = 2, use_stream = false }, gpu = 'H100-SXM-80GB', workload = {"
+      " kind = 'video', width = 768, height = 512, frames = 161, steps = 50, cfg = true, offload = 'group',"
+      " text_encoders = '%s' } }";
+  static const struct {
+    const char *type, *te, *phase;
+    long long te_bytes; /* the text encoders' weights line of the peak phase; -1: not asserted */
+  } rows[] = {
+      {"block_level", "gpu", "text encoding", 2LL * 4762310656LL},
+      {"leaf_level", "gpu", "VAE decode", -1},
+      {"block_level", "none", "VAE decode", -1},
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    char text[768];
+    snprintf(text, sizeof text, fmt, rows[i].type, rows[i].te);
+    json_t *j = NULL;
+    if (tu_eval(*state, text, &j) != VF_OK) fail_msg("row %zu: %s", i, vf_engine_error(*state));
+    assert_string_equal(json_string_value(json_object_get(json_object_get(j, "runtime"), "peak_phase")), rows[i].phase);
+    if (rows[i].te_bytes >= 0) {
+      json_t *c = tu_category_item(j, "weights", "text_encoder");
+      assert_non_null(c);
+      assert_int_equal(json_integer_value(json_object_get(c, "bytes")), rows[i].te_bytes);
+    }
+    json_decref(j);
+  }
+}
+
 /* Round-12 generation hold-outs (regression only; nothing was refitted).
 ** diffusers PR #11682 (2025-06-09) description table "GPU (GB)": base 33.85, model CPU offload
 ** 22.64. The script is collapsed in the PR; FLUX.1-dev bf16 at 1024x1024 is inferred (the base figure
@@ -1958,7 +1996,7 @@ int main(void) {
       cmocka_unit_test(test_generation_holdout10), cmocka_unit_test(test_hidream_bnb_linear_holdout),
       cmocka_unit_test(test_generation_holdout12), cmocka_unit_test(test_ltx_transformer_benchmark_holdout),
       cmocka_unit_test(test_generation_holdout15), cmocka_unit_test(test_hunyuanvideo_decode_per_runtime), cmocka_unit_test(test_generation_holdout16),
-      cmocka_unit_test(test_leaf_group_offload_benchmark_holdout), cmocka_unit_test(test_expandable_segments_diffusers),
+      cmocka_unit_test(test_leaf_group_offload_benchmark_holdout), cmocka_unit_test(test_group_offload_whole_encoder), cmocka_unit_test(test_expandable_segments_diffusers),
       cmocka_unit_test(test_flux_linear_projections), cmocka_unit_test(test_city96_image_rules), cmocka_unit_test(test_flux_file_matches_preset), cmocka_unit_test(test_diffusers_folder_flat_config), cmocka_unit_test(test_diffusers_folder_kinds), cmocka_unit_test(test_layerwise_class_skips),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

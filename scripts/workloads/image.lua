@@ -186,6 +186,11 @@ local function component_part(w, n)
     end
   end
   set(n, "resident_vae", kept.vae); set(n, "resident_image_encoder", kept.image_encoder)
+  -- the encoders that block-level group offload onloads whole (scripts/gen_parts.lua
+  -- whole_under_block_level: no ModuleList among the top module's children), per component
+  for _, t in ipairs(n.model.desc.tensors) do
+    if t.group_whole and t.component then set(n, "group_whole." .. t.component, true) end
+  end
   -- enable_group_offload(use_stream=True) onloads the next group on a side stream while one
   -- runs (diffusers hooks/group_offloading.py): two groups resident; without the stream one
   -- (src/gen.c gen_resident). diffusers' own default is use_stream=False; the calibration's

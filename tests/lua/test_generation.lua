@@ -21,6 +21,14 @@ end
 eq("CLIP-L text", count(P.clip_text(P.CLIP_L)), 123060480)
 eq("OpenCLIP-bigG text + projection", count(P.clip_text(P.CLIP_G)), 694659840)
 eq("T5-v1.1-XXL encoder", count(P.t5_encoder {}), 4762310656)
+-- block-level group offload onloads T5EncoderModel and CLIPTextModel whole (no ModuleList among
+-- their children); the Llama-layout LLM encoder keeps its per-block groups: every tensor tagged or none
+local function whole(list) local n = 0 for _, x in ipairs(list) do if x.group_whole then n = n + 1 end end return n, #list end
+local function all_or_none(list) local n, total = whole(list) return n == total and "all" or n == 0 and "none" or "some" end
+eq("T5 whole under block level", all_or_none(P.t5_encoder {}), "all")
+eq("CLIP whole under block level", all_or_none(P.clip_text(P.CLIP_L)), "all")
+eq("LLM encoder grouped per block", all_or_none(P.llm_encoder { hidden = 4096, layers = 32, heads = 32, kv_heads = 8,
+  ffn = 14336, vocab = 128320 }), "none")
 eq("SD VAE", count(P.vae_kl(P.SD_VAE)), 83653863)
 eq("FLUX VAE", count(P.vae_kl(P.FLUX_VAE)), 83819683)
 local sd15 = build("stable-diffusion-v1-5/stable-diffusion-v1-5")
