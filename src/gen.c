@@ -575,6 +575,18 @@ static void gen_phases(ectx *c, const gen_weights *w, const gen_shape *g, gen_ph
   ** the image encoder's bytes are w->img_kept) */
   if (scn_bool(s, "gen.resident_vae", false))
     for (int i = 0; i < 3; i++) ph[i].weights_vae = w->vae;
+  /* pipe.to("cuda") with model offload enabled (workload.pipe_to_gpu): diffusers'
+  ** DiffusionPipeline.to only warns and moves every component, hooks and all (pipeline_utils.py,
+  ** "memory gains from offloading are likely to be lost"). accelerate's CpuOffload.pre_forward
+  ** offloads only the module before it in model_cpu_offload_seq, so the first call starts with the
+  ** whole pipeline resident; the transformer's hook sends the last encoder back (each earlier one
+  ** went as its successor ran), the VAE, last in the chain, stays through the denoising, and the
+  ** VAE's hook sends the (last) transformer back before the decode. Later calls start offloaded
+  ** (maybe_free_model_hooks): this is the first call's peak. */
+  if (strcmp(off, "model") == 0 && scn_bool(s, "gen.pipe_to_gpu", false)) {
+    ph[0].weights_te = te, ph[0].weights_den = den, ph[0].weights_vae = w->vae;
+    ph[1].weights_den = den, ph[1].weights_vae = w->vae;
+  }
   /* "8Bit models in bitsandbytes cannot be moved to CPU from GPU" (HF blog video_gen):
   ** an int8 denoiser stays through every phase (hf-blog-videogen-hunyuanvideo-bnb8-cpu-offload*) */
   if (w->den_pinned)

@@ -12,7 +12,7 @@ local note = E.note
 
 local KEYS = { "kind", "width", "height", "batch", "num_images_per_prompt", "steps", "cfg", "max_sequence_length",
                "offload", "vae_tiling", "vae_slicing", "attention", "text_encoders", "t2i2v", "input_images",
-               "vae_dtype", "image_encoder_dtype", "resident" }
+               "vae_dtype", "image_encoder_dtype", "resident", "pipe_to_gpu" }
 local MAX_SIDE = 16384
 
 -- Defaults of the pipelines' __call__ (width/height: the denoiser's native size).
@@ -186,6 +186,18 @@ local function component_part(w, n)
     end
   end
   set(n, "resident_vae", kept.vae); set(n, "resident_image_encoder", kept.image_encoder)
+  -- pipe.to("cuda") beside enable_model_cpu_offload (the docs' examples load with pipe.to("cuda")):
+  -- DiffusionPipeline.to only warns ("memory gains from offloading are likely to be lost") and
+  -- moves every component; the offload chain then sends each one back as its successor runs
+  -- (src/gen.c gen_phases). After enable_sequential_cpu_offload diffusers raises instead, and
+  -- under group offload the modules it moves are workload.resident.
+  local to_gpu = w.pipe_to_gpu ~= nil and bool_field(w.pipe_to_gpu, "workload.pipe_to_gpu") or false
+  if to_gpu and n.runtime ~= "diffusers" then fail("workload.pipe_to_gpu", "is a diffusers call (runtime.name = \"diffusers\")") end
+  if to_gpu and n.extra["gen.offload"] ~= "model" then
+    fail("workload.pipe_to_gpu", "pipe.to(\"cuda\") beside enable_model_cpu_offload: needs offload = \"model\" "
+      .. "(diffusers raises after enable_sequential_cpu_offload; under group offload name the kept modules in workload.resident)")
+  end
+  set(n, "pipe_to_gpu", to_gpu)
   -- the encoders that block-level group offload onloads whole (scripts/gen_parts.lua
   -- whole_under_block_level: no ModuleList among the top module's children), per component
   for _, t in ipairs(n.model.desc.tensors) do
