@@ -222,7 +222,8 @@ static void gen_split_tp(ectx *c, gen_weights *w) {
 ** scripts/gen_parts.lua whole_under_block_level) goes whole into the "unmatched" group that
 ** _apply_group_offloading_block_level hooks on the module itself (hooks/group_offloading.py),
 ** whatever num_blocks_per_group says. */
-static void gen_whole_encoders(const scenario *s, const char *const names[8], const uint64_t enc[8], gen_weights *w) {
+static void gen_whole_encoders(const scenario *s, const char *const names[8], const uint64_t enc[8],
+                               gen_weights *w) {
   char key[96];
   for (int k = 0; k < 8 && names[k]; k++) {
     snprintf(key, sizeof key, "gen.group_whole.%s", names[k]);

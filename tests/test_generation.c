@@ -1760,10 +1760,12 @@ static void test_model_offload_pipe_to_gpu(void **state) {
   assert_string_equal(json_string_value(json_object_get(json_object_get(plain, "runtime"), "peak_phase")), "VAE decode");
   static const char *const comps[] = {"text_encoder", "denoiser", "vae", "image_encoder"};
   for (size_t i = 0; i < sizeof comps / sizeof comps[0]; i++) {
-    json_t *a = tu_category_item(moved, "weights", comps[i]), *b = tu_category_item(none, "weights", comps[i]);
+    json_t *a = tu_category_item(moved, "weights", comps[i]);
+    json_t *b = tu_category_item(none, "weights", comps[i]);
     assert_non_null(a);
     assert_non_null(b);
-    assert_int_equal(json_integer_value(json_object_get(a, "bytes")), json_integer_value(json_object_get(b, "bytes")));
+    assert_int_equal(json_integer_value(json_object_get(a, "bytes")),
+                     json_integer_value(json_object_get(b, "bytes")));
   }
   json_t *te = tu_category_item(moved, "weights", "text_encoder");
   assert_int_equal(json_integer_value(json_object_get(te, "bytes")), 2LL * 4762310656LL);
@@ -1773,7 +1775,8 @@ static void test_model_offload_pipe_to_gpu(void **state) {
   json_decref(moved);
   json_decref(plain);
   expect_error_of(*state, "BestWishYsh/ConsisID-preview", "diffusers",
-                  "kind = \"video\", width = 720, height = 480, frames = 49, offload = \"sequential\", pipe_to_gpu = true",
+                  "kind = \"video\", width = 720, height = 480, frames = 49, offload = \"sequential\", "
+                  "pipe_to_gpu = true",
                   "workload.pipe_to_gpu: pipe.to(\"cuda\") beside enable_model_cpu_offload: needs offload = \"model\"");
   expect_error_of(*state, "BestWishYsh/ConsisID-preview", "reference",
                   "kind = \"video\", width = 720, height = 480, frames = 49, pipe_to_gpu = true",
