@@ -119,6 +119,9 @@ return arch {
         -- came with the earlier scripts; CogVideoX1.5 (patch_size_t 2) only runs on the later
         -- ones (its SAT configs arrived with 806a7f6, 2024-11-07)
         ref_decode_alone = pt == 1, ref_resident_from = "2024-11-04",
+        -- fine-tuned by SAT too (sat/train_video.py, configs/sft.yaml; workload.trainer "sat",
+        -- scripts/train_gen.lua sat_encode_bytes): the same 3D VAE, its first level 128 channels
+        sat = true,
       },
     }
   end,

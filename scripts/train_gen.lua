@@ -23,6 +23,38 @@ local ENCODE_TENSORS = 4
 -- Channels of the encoder's first level when the pipeline does not say: assumed, the 128
 -- of the HunyuanVideo VAE (block_out_channels[1]) that ENCODE_TENSORS was fitted with.
 local VAE_PEAK_CHANNELS = 128
+
+-- SAT (THUDM/CogVideo sat/, the CogVideoX fine-tuning recipe of 6d7f6e86): shared_step
+-- (sat/diffusion_video.py lines 136-151) encodes the whole clip at once through
+-- VideoAutoencoderInferenceWrapper (no frame batches: en_and_decode_n_samples_a_time unset in
+-- the configs), then runs gc.collect(); torch.cuda.empty_cache() before the DiT's forward.
+-- Every 3D conv of its encoder is a ContextParallelCausalConv3d (sat/vae_modules/
+-- cp_enc_dec.py lines 384-430): the input gets two leading copies of its first frame
+-- (torch.cat over the transposed time axis, then .contiguous(): two copies of T + 2 frames
+-- alive at once), then F.pad's spatial copy, then SafeConv3d (sat/vae_modules/utils.py lines
+-- 72-91): when the padded input's numel x 2 / 2^30 exceeds 2 it is cut along time by
+-- torch.chunk into floor(that / 2) + 1 parts, every part after the first copied with the 2
+-- frames before it, every part's output kept in a list and torch.cat'ed at the end. The peak
+-- is a full-resolution resnet block's conv (cp_enc_dec.py lines 676-713): the block input x
+-- and the activation h stay referenced by the caller while the padded copy, the chunk
+-- copies, the outputs and their concatenation are alive. Bytes, at the VAE's dtype.
+local SAFE_CONV_GIB = 2 -- SafeConv3d's threshold, utils.py line 76: memory_count > 2
+function M.sat_encode_bytes(B, C, T, H, W, e)
+  local plane, pplane = B * C * H * W * e, B * C * (H + 2) * (W + 2) * e
+  local U, Ucat, Upad = plane * T, plane * (T + 2), pplane * (T + 2)
+  local peak = 2 * U + 2 * Ucat                 -- x, h, the cat and its contiguous copy
+  peak = math.max(peak, 2 * U + Ucat + Upad)    -- F.pad beside the contiguous input
+  local mc = B * C * (T + 2) * (H + 2) * (W + 2) * 2 / 2 ^ 30
+  if mc <= SAFE_CONV_GIB then return math.max(peak, 3 * U + Upad) end -- one conv, its output
+  local n = math.floor(mc / 2) + 1
+  local cs = -(-(T + 2) // n)                   -- torch.chunk: parts of ceil(len / n)
+  local copies, left = 0, T + 2 - cs
+  while left > 0 do                             -- parts 2.. with their 2 leading frames
+    copies = copies + (math.min(cs, left) + 2) * pplane
+    left = left - cs
+  end
+  return math.max(peak, 2 * U + Upad + copies + 2 * U) -- + the outputs (T frames) and their cat
+end
 local Q = require "quant"
 
 local note = E.note
@@ -286,6 +318,7 @@ function M.normalize(w, n, method)
   local p = desc.pipeline
   if type(p) ~= "table" then
     if w.block_swap ~= nil then fail("workload.block_swap", "swaps a diffusion denoiser's blocks; %s is a language model", n.model.id) end
+    if w.trainer ~= nil then fail("workload.trainer", "names a diffusion pipeline's trainer; %s is a language model", n.model.id) end
     return nil
   end
   if w.seq_len ~= nil then fail("workload.seq_len", "derived from width, height and frames for a diffusion pipeline: leave it out") end
@@ -325,7 +358,19 @@ function M.normalize(w, n, method)
   end
   if w.block_swap ~= nil then M.block_swap(w, n, method, desc) end
   if not unet then x["train.layer_extra_elems"] = block_extra(desc, p, method == "full") end
-  if not pre then
+  local trainer = enum_field(w.trainer or "diffusers", "workload.trainer", { "diffusers", "sat" })
+  if trainer == "sat" and not p.sat then
+    fail("workload.trainer", "sat: %s has no SwissArmyTransformer training recipe (CogVideoX's sat/ only)", n.model.id)
+  end
+  if not pre and trainer == "sat" then
+    -- SAT's whole-clip encode through SafeConv3d (M.sat_encode_bytes); its empty_cache sits
+    -- between the encode and the forward, so the training step's cached segments are still
+    -- reserved when the next step encodes (src/train.c step_cache)
+    x["train.encode_bytes"] = M.sat_encode_bytes(n.micro_batch, p.vae_peak_channels or VAE_PEAK_CHANNELS, frames, H, W,
+                                                 Q.dtype_bytes(n.dtype))
+    x["train.encode_after_step"] = true
+    note(n, "SAT trainer: the VAE encodes all %d frames at once (SafeConv3d chunks), the cache is emptied only before the forward", frames)
+  elseif not pre then
     -- the VAE encodes the clip each step, p.vae_chunk frames at a time where it batches frames
     local f = (p.vae_chunk or 0) > 0 and math.min(frames, p.vae_chunk) or frames
     x["train.encode_bytes"] = W * H * f * (p.vae_peak_channels or VAE_PEAK_CHANNELS) * (p.vae_encode_tensors or ENCODE_TENSORS)

@@ -86,6 +86,7 @@ void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t) {
   t->small_frac = scn_real(s, "train.small_frac", 0.0);
   t->expandable = scn_bool(s, "train.expandable_segments", false);
   t->encoder_pool = scn_bool(s, "train.encoder_pool", false);
+  t->encode_after_step = t->encode && scn_bool(s, "train.encode_after_step", false);
   t->dense_mask = t->pipeline && scn_bool(s, "gen.dense_attn_mask", false);
   const char *fp8 = scn_str(s, "train.fp8", "");
   t->fp8 = strcmp(fp8, "torchao") == 0 ? FP8_TORCHAO : strcmp(fp8, "te") == 0 ? FP8_TE : FP8_NONE;
@@ -1148,12 +1149,30 @@ static void pp_stages(ectx *c, const train_cfg *t, train_parts *p) {
   *p = best;
 }
 
-/* Allocated bytes of each phase; returns the peak phase and its transient bytes. *pooled:
-** reserved bytes beyond the peak phase's allocation that a phase without live gradients
-** keeps in the gradients' stream pool (grad_stream_pool), at the worst phase. */
-static int train_peak(ectx *c, const train_cfg *t, const train_parts *p, uint64_t *transient, uint64_t *pooled) {
+/* A script that empties the cache between the VAE encode and the forward, and nowhere else
+** (SAT's shared_step: encode_first_stage, gc.collect(), torch.cuda.empty_cache(), then the
+** loss; THUDM/CogVideo sat/diffusion_video.py lines 144-150 at 6d7f6e86), returns the encode's
+** segments to the driver but keeps the forward's, backward's and step's: the caching
+** allocator frees cached blocks only on empty_cache or an OOM retry (release_cached_blocks),
+** so they are still reserved when the next step encodes. The encode's full-resolution
+** tensors (GiB each) cannot be carved from them and take new segments (and the other way
+** round when the training step is the larger: the encode's are gone by then, but the step's
+** from before are not). Reserved beyond the peak phase's allocation: the other side's
+** transient bytes with their fragmentation share, as that phase alone would reserve them. */
+static uint64_t step_cache(ectx *c, const train_cfg *t, const train_parts *p, const uint64_t tr[3], int peak) {
+  if (!t->encode_after_step) return 0;
+  uint64_t fwd = acc_add(&c->acc, p->act, p->logits), step = fwd;
+  for (int i = 1; i < 3; i++)
+    if (tr[i] > step) step = tr[i];
+  bool enc_peak = peak == 0 && t->encode > fwd;
+  uint64_t other = enc_peak ? step : t->encode;
+  return acc_add(&c->acc, other, acc_from_double(&c->acc, (double)other * t->frag));
+}
+
+/* The phases of train_peak, ph and tr as train_phases fills them. */
+static int train_peak_phases(ectx *c, const train_cfg *t, const train_parts *p, uint64_t *transient,
+                             uint64_t *pooled, uint64_t ph[3], uint64_t tr[3]) {
   bytes_acc *A = &c->acc;
-  uint64_t ph[3], tr[3];
   train_phases(c, t, p, ph, tr);
   uint64_t g_fwd = (c->s->grad_accum > 1 || t->keep_grads) && !t->oib ? p->grads : 0;
   if (p->pp_stage) g_fwd = p->pp_g0;
@@ -1176,6 +1195,17 @@ static int train_peak(ectx *c, const train_cfg *t, const train_parts *p, uint64_
     *pooled = 0;
     return PH_LOAD;
   }
+  return peak;
+}
+
+/* Allocated bytes of each phase; returns the peak phase and its transient bytes. *pooled:
+** reserved bytes beyond the peak phase's allocation that a phase without live gradients
+** keeps in the gradients' stream pool (grad_stream_pool), at the worst phase, and the cache
+** a SAT step leaves under the next encode (step_cache). */
+static int train_peak(ectx *c, const train_cfg *t, const train_parts *p, uint64_t *transient, uint64_t *pooled) {
+  uint64_t ph[3], tr[3];
+  int peak = train_peak_phases(c, t, p, transient, pooled, ph, tr);
+  if (peak != PH_LOAD) *pooled = acc_add(&c->acc, *pooled, step_cache(c, t, p, tr, peak));
   return peak;
 }
 

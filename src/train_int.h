@@ -51,6 +51,7 @@ typedef struct train_cfg {
   bool expandable;                             /* PYTORCH_CUDA_ALLOC_CONF expandable_segments:True (train_slack) */
   double small_frac;                           /* trainable share in PyTorch's small pool (<= 1 MiB tensors) */
   bool encoder_pool;                           /* dropped encoders' weights still cached (in-process precompute) */
+  bool encode_after_step;                      /* empty_cache between encode and forward only (SAT) */
   train_fp8 fp8;                               /* workloads/train.lua fp8_part */
   uint64_t fp8_linear_elems, fp8_linears;      /* the converted Linears: elements, count (whole model) */
   uint64_t fp8_amax_len;                       /* TE DelayedScaling amax_history_len */

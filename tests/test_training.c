@@ -184,6 +184,63 @@ static void test_fused_ema_adam(void **state) {
   json_decref(adam);
 }
 
+/* CogVideoX fine-tuned by SAT (THUDM/CogVideo sat/ at 6d7f6e86, workload.trainer "sat"). The
+** encode of one 49 x 480 x 720 clip in fp16 peaks in a full-resolution resnet block's conv
+** (128 channels; U = 128 x 49 x 480 x 720 x 2 = 4,335,206,400 B): the block input and the
+** activation (2U), the padded input (128 x 51 x 482 x 722 x 2 = 4,543,540,224 B), SafeConv3d's
+** copies of parts 2 and 3 of torch.chunk(51 frames, 3) with their 2 leading frames (2 x 19
+** frames x 89,089,024 B = 3,385,382,912 B), the parts' outputs (U) and their torch.cat (U):
+** 25,269,748,736 B. Batch 2: 4.23 x 2 GiB of padded input -> 5 parts of 11 frames (the last 7),
+** copies 13 + 13 + 13 + 9 frames of 178,178,048 B: 4U + 9,087,080,448 + 8,552,546,304 =
+** 52,321,277,952 B. At 9 x 256 x 256 (0.17 GiB padded) SafeConv3d does not chunk: the peak
+** is F.pad's copy beside the contiguous time-padded input, 2U + 11 x 16,777,216 + 11 x
+** 17,040,384 = 673,983,488 B (U = 150,994,944). */
+#define COGX2B_SAT "return { model = 'THUDM/CogVideoX-2b', dtype = 'fp16', runtime = 'deepspeed', gpu = 'H100-SXM-80GB', " \
+  "workload = { kind = 'train', method = 'lora', lora = { r = 128, targets = { 'to_q', 'to_k', 'to_v', 'to_out.0' } }, " \
+  "grad_checkpointing = true, optimizer = 'fused-ema-adam', precision = 'fp16-mixed', trainer = 'sat', "
+#define COGX_ZERO2 " }, parallel = { dp = 8, strategy = 'zero2' } }"
+static void test_sat_encode(void **state) {
+  json_t *j = eval(state, COGX2B_SAT "width = 720, height = 480, frames = 49" COGX_ZERO2);
+  assert_int_equal(tu_category(j, "vae_encode"), 25269748736ll);
+  json_decref(j);
+  j = eval(state, COGX2B_SAT "width = 720, height = 480, frames = 49, micro_batch = 2" COGX_ZERO2);
+  assert_int_equal(tu_category(j, "vae_encode"), 52321277952ll);
+  json_decref(j);
+  j = eval(state, COGX2B_SAT "width = 256, height = 256, frames = 9" COGX_ZERO2);
+  assert_int_equal(tu_category(j, "vae_encode"), 673983488ll);
+  json_decref(j);
+  assert_error(state, "return { model = 'Lightricks/LTX-Video', dtype = 'bf16', runtime = 'diffusers', workload = { "
+                      "kind = 'train', method = 'lora', width = 768, height = 512, frames = 49, trainer = 'sat' } }",
+               "workload.trainer: sat: Lightricks/LTX-Video has no SwissArmyTransformer training recipe");
+  assert_error(state, "return { model = 'meta-llama/Llama-3.2-1B', dtype = 'bf16', workload = { kind = 'train', "
+                      "seq_len = 512, trainer = 'sat' } }",
+               "workload.trainer: names a diffusion pipeline's trainer; meta-llama/Llama-3.2-1B is a language model");
+}
+
+/* SAT empties the cache between the encode and the forward only (sat/diffusion_video.py
+** lines 144-150), so the training step's segments are still reserved under the next step's
+** encode: with the encode the peak, the allocator slack is the run's without the encode
+** (precomputed latents, same resident set: rounding + 20% of the forward's transient T) plus
+** 20% of the encode E plus T with its own 20%: slack(sat) - slack(latents) = 0.2 E + T, to
+** the byte. Allocated is untouched (weights, encoders, states and E). The CogVideo README's
+** row measured that way, "47 GB (bs=1, LORA)" per GPU on 8 x H100 under ZeRO-2
+** (diffusers-doc-cogvideox-2b-lora-bs1), lands within its 15%. */
+static void test_sat_step_cache(void **state) {
+  json_t *sat = eval(state, COGX2B_SAT "width = 720, height = 480, frames = 49" COGX_ZERO2);
+  json_t *pre = eval(state, COGX2B_SAT "width = 720, height = 480, frames = 49, precomputed_embeddings = true, "
+                                       "text_encoders = 'gpu'" COGX_ZERO2);
+  long long E = tu_category(sat, "vae_encode"), T = tu_category(pre, "activations");
+  assert_true(T > 2000000000ll);
+  long long want = tu_category(pre, "allocator_slack") + (long long)((double)E * 0.20) + T;
+  long long got = tu_category(sat, "allocator_slack");
+  assert_true(got >= want - 2 && got <= want + 2);
+  assert_int_equal(tu_int(sat, "runtime.peak_allocated_bytes") - tu_int(pre, "runtime.peak_allocated_bytes"),
+                   E - T);
+  assert_within((double)tu_int(sat, "runtime.peak_reserved_bytes"), 47.0 * 1073741824.0, 0.15);
+  json_decref(sat);
+  json_decref(pre);
+}
+
 /* ZeRO-3 over 8 GPUs shards weights, gradients, master and states: 16 bytes per parameter
 ** / 8 for bf16 DeepSpeed with AdamW (Rajbhandari et al. 2019, P_os+g+p). */
 static void test_zero3_states(void **state) {
@@ -2170,6 +2227,7 @@ int main(void) {
       cmocka_unit_test(test_peft_trainable),   cmocka_unit_test(test_mamba_attention_free), cmocka_unit_test(test_peft_regex), cmocka_unit_test(test_peft_all_linear), cmocka_unit_test(test_peft_default_targets),
       cmocka_unit_test(test_adamw8bit_states), cmocka_unit_test(test_calibration_lora),
       cmocka_unit_test(test_deepspeed_estimators), cmocka_unit_test(test_fused_ema_adam), cmocka_unit_test(test_zero3_states),
+      cmocka_unit_test(test_sat_encode), cmocka_unit_test(test_sat_step_cache),
       cmocka_unit_test(test_errors),           cmocka_unit_test(test_video_lora), cmocka_unit_test(test_buffer_not_sharded),
       cmocka_unit_test(test_era_torch1),       cmocka_unit_test(test_qlora_load),
       cmocka_unit_test(test_oib_step),         cmocka_unit_test(test_zero3_offload_param),
