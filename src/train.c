@@ -535,8 +535,23 @@ static void train_model_states(ectx *c, const train_cfg *t, train_parts *p, int6
     ** deepspeed/runtime/zero/config.py) in the gradient dtype; ZeRO-3 allocates it at init
     ** (stage3.py __ipg_bucket_flat_buffer), ZeRO-1/2 at each backward, twice with
     ** overlap_comm (stage_1_and_2.py ipg_buffer) */
-    uint64_t bucket = est_elems_bytes(c, scn_u64(s, "runtime.reduce_bucket_size", 500000000), s->prec.grads);
-    if (st != STRAT_ZERO3 && scn_bool(s, "runtime.overlap_comm", false)) bucket = acc_mul(&c->acc, bucket, 2);
+    uint64_t elems = scn_u64(s, "runtime.reduce_bucket_size", 500000000);
+    uint64_t bucket = est_elems_bytes(c, elems, s->prec.grads);
+    if (st != STRAT_ZERO3 && !scn_bool(s, "runtime.contiguous_gradients", true)) {
+      /* contiguous_gradients false (ZeRO-1/2): backward allocates no ipg_buffer; each
+      ** parameter's .grad joins the bucket until reduce_bucket_size elements, and
+      ** reduce_ipg_grads -> buffered_reduce_fallback -> allreduce_and_copy flattens the
+      ** bucket (allreduce_bucket: self.flatten(bucket)) and copies it back. With
+      ** overlap_comm the other partitions' grads of a reduced bucket are cleared only at the
+      ** next reduction (previous_reduced_grads), so a full bucket waits beside the next:
+      ** at most two buckets' worth, or the trainable set and its flat copy when it is the
+      ** smaller (stage_1_and_2.py reduce_ipg_grads, allreduce_and_copy, DeepSpeed 8ac42ed,
+      ** 2024-08). Backward only: nothing is held in forward, the encode or the step. */
+      uint64_t n = t->trainable < elems ? t->trainable : elems;
+      p->comm_bwd = est_elems_bytes(c, acc_mul(&c->acc, n, 2), s->prec.grads);
+      bucket = 0;
+    } else if (st != STRAT_ZERO3 && scn_bool(s, "runtime.overlap_comm", false))
+      bucket = acc_mul(&c->acc, bucket, 2);
     p->ds_bucket = bucket;
     p->comm = acc_add(&c->acc, p->gathered, bucket);
   } else if (st == STRAT_DDP && dp > 1 && !t->megatron && !scn_bool(s, "runtime.gradient_as_bucket_view", false))
@@ -1017,8 +1032,10 @@ static void train_budget(ectx *c, const train_cfg *t, const train_parts *p, int 
   budget_add(b, "optimizer_step", step_now ? p->step_temp : 0, BASIS_MODELLED, true, "temporaries of %s's step()",
              s->opt.name);
   uint64_t comm = load || (p->pp_params && phase == 2) ? 0 : p->comm;
+  if (phase == 1 && !t->oib) comm = acc_add(&c->acc, comm, p->comm_bwd);
   budget_add(b, "comm_buffers", load ? 0 : acc_add(&c->acc, comm, p->pp_recv), BASIS_MODELLED, true, "%s%s%s",
              p->pp_recv && !p->comm ? ""
+             : p->comm_bwd ? "DeepSpeed's gradient buckets without contiguous_gradients: up to two buckets of .grad tensors, or the trainable set and its flattened copy (backward)"
              : t->strategy == STRAT_DDP ? "DDP gradient buckets"
              : p->pp_params ? "the pipeline stage's parameters, all-gathered for the whole step (FSDP under pipelining)"
              /* ZeRO-1/2 gather no parameters: the row is DeepSpeed's reduce bucket alone */
@@ -1056,6 +1073,7 @@ static void train_phases(ectx *c, const train_cfg *t, const train_parts *p, uint
   uint64_t fwd = acc_add(A, p->act, p->logits);
   tr[0] = fwd > t->encode ? fwd : t->encode;
   tr[1] = acc_add(A, acc_add(A, p->act_layer, t->oib ? p->step_temp : 0), p->pp_logits_bwd);
+  if (!t->oib) tr[1] = acc_add(A, tr[1], p->comm_bwd);
   tr[2] = acc_add(A, t->oib ? 0 : p->step_temp, p->pp_logits_step);
   ph[0] = acc_add(A, base, acc_add(A, g_fwd, tr[0]));
   ph[1] = acc_add(A, base, acc_add(A, g_bwd, tr[1]));

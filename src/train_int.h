@@ -66,6 +66,7 @@ typedef struct train_parts {
   uint64_t weights, weights_full, adapters, master, grads, states, paged, step_temp;
   uint64_t act, act_layer, logits, comm, gathered;
   uint64_t ds_bucket; /* of comm: DeepSpeed's contiguous gradient reduce bucket (ZeRO-1..3) */
+  uint64_t comm_bwd;  /* ZeRO-1/2 without contiguous_gradients: bucketed gradients in backward */
   uint64_t aux, aux_rounding, den_rounding;    /* a pipeline's frozen encoders and VAE */
   uint64_t den_buffers;                        /* the denoiser's persistent buffers (SD3's pos_embed) */
   uint64_t rope;                               /* torchtune's fp32 RoPE cache, in weights (train_weights) */

@@ -195,7 +195,8 @@ static void test_fused_ema_adam(void **state) {
 ** 52,321,277,952 B. At 9 x 256 x 256 (0.17 GiB padded) SafeConv3d does not chunk: the peak
 ** is F.pad's copy beside the contiguous time-padded input, 2U + 11 x 16,777,216 + 11 x
 ** 17,040,384 = 673,983,488 B (U = 150,994,944). */
-#define COGX2B_SAT "return { model = 'THUDM/CogVideoX-2b', dtype = 'fp16', runtime = 'deepspeed', gpu = 'H100-SXM-80GB', " \
+#define COGX2B_SAT "return { model = 'THUDM/CogVideoX-2b', dtype = 'fp16', gpu = 'H100-SXM-80GB', runtime = { name = " \
+  "'deepspeed', contiguous_gradients = false, overlap_comm = true, reduce_bucket_size = 1000000000 }, " \
   "workload = { kind = 'train', method = 'lora', lora = { r = 128, targets = { 'to_q', 'to_k', 'to_v', 'to_out.0' } }, " \
   "grad_checkpointing = true, optimizer = 'fused-ema-adam', precision = 'fp16-mixed', trainer = 'sat', "
 #define COGX_ZERO2 " }, parallel = { dp = 8, strategy = 'zero2' } }"
@@ -239,6 +240,36 @@ static void test_sat_step_cache(void **state) {
   assert_within((double)tu_int(sat, "runtime.peak_reserved_bytes"), 47.0 * 1073741824.0, 0.15);
   json_decref(sat);
   json_decref(pre);
+}
+
+/* DeepSpeed ZeRO-1/2 with contiguous_gradients false (CogVideoX SAT's sft.yaml line 39):
+** backward allocates no ipg_buffer (stage_1_and_2.py backward), so forward holds no bucket:
+** Llama-3.2-1B full under ZeRO-2 allocates exactly the default 5e8-element bf16 bucket
+** (1,000,000,000 B) less at its forward peak. The bucket is the parameters' own .grad tensors,
+** flattened for the all-reduce; with overlap_comm a reduced bucket's grads wait for the next
+** reduction: two buckets at most, or, with a bucket larger than the 1,235,814,400 trainable
+** parameters, all their bf16 gradients and the flat copy: 2 x 1,235,814,400 x 2 =
+** 4,943,257,600 B in backward, which becomes the peak. */
+static void test_ds_noncontiguous_grads(void **state) {
+  const char *fmt = "return { model = 'meta-llama/Llama-3.2-1B', dtype = 'bf16', gpu = 'H100-SXM-80GB', runtime = "
+                    "{ name = 'deepspeed'%s }, workload = { kind = 'train', method = 'full', seq_len = 512, "
+                    "grad_checkpointing = true, precision = 'bf16-mixed' }, parallel = { dp = 8, strategy = 'zero2' } }";
+  char buf[512];
+  snprintf(buf, sizeof buf, fmt, "");
+  json_t *dflt = eval(state, buf);
+  snprintf(buf, sizeof buf, fmt, ", contiguous_gradients = false, reduce_bucket_size = 100000000, overlap_comm = true");
+  json_t *small = eval(state, buf);
+  snprintf(buf, sizeof buf, fmt, ", contiguous_gradients = false, reduce_bucket_size = 5000000000, overlap_comm = true");
+  json_t *large = eval(state, buf);
+  assert_int_equal(tu_category(dflt, "comm_buffers"), 1000000000ll);
+  assert_int_equal(tu_category(small, "comm_buffers"), 0);
+  assert_int_equal(tu_int(dflt, "runtime.peak_allocated_bytes") - tu_int(small, "runtime.peak_allocated_bytes"),
+                   1000000000ll);
+  assert_string_equal(json_string_value(json_object_get(json_object_get(large, "runtime"), "peak_phase")), "backward");
+  assert_int_equal(tu_category(large, "comm_buffers"), 4943257600ll);
+  json_decref(dflt);
+  json_decref(small);
+  json_decref(large);
 }
 
 /* ZeRO-3 over 8 GPUs shards weights, gradients, master and states: 16 bytes per parameter
@@ -2228,6 +2259,7 @@ int main(void) {
       cmocka_unit_test(test_adamw8bit_states), cmocka_unit_test(test_calibration_lora),
       cmocka_unit_test(test_deepspeed_estimators), cmocka_unit_test(test_fused_ema_adam), cmocka_unit_test(test_zero3_states),
       cmocka_unit_test(test_sat_encode), cmocka_unit_test(test_sat_step_cache),
+      cmocka_unit_test(test_ds_noncontiguous_grads),
       cmocka_unit_test(test_errors),           cmocka_unit_test(test_video_lora), cmocka_unit_test(test_buffer_not_sharded),
       cmocka_unit_test(test_era_torch1),       cmocka_unit_test(test_qlora_load),
       cmocka_unit_test(test_oib_step),         cmocka_unit_test(test_zero3_offload_param),

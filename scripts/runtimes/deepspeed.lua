@@ -6,7 +6,7 @@ return runtime {
   summary = "DeepSpeed ZeRO training",
   kinds = { "train" },
   knobs = { zero_stage = "int", offload_optimizer = "bool", offload_param = "bool",
-            reduce_bucket_size = "int", overlap_comm = "bool", stage3_prefetch_bucket_size = "int",
+            reduce_bucket_size = "int", overlap_comm = "bool", contiguous_gradients = "bool", stage3_prefetch_bucket_size = "int",
             stage3_max_live_parameters = "int", stage3_max_reuse_distance = "int", expandable_segments = "bool" },
   knob_docs = {
     zero_stage = "zero_optimization.stage: 0, 1, 2 or 3",
@@ -14,6 +14,7 @@ return runtime {
     offload_param = "offload_param.device cpu (ZeRO-3): parameters in host memory",
     reduce_bucket_size = "reduce_bucket_size: the gradient bucket's elements (5e8)",
     overlap_comm = "overlap_comm: a second gradient bucket under ZeRO-1/2",
+    contiguous_gradients = "contiguous_gradients (default true): false under ZeRO-1/2 keeps no bucket buffer; backward holds up to two buckets of .grad tensors or the trainable set and its flattened copy",
     stage3_prefetch_bucket_size = "accepted from a ds_config, not modelled (a gathered block and the next assumed)",
     stage3_max_live_parameters = "accepted from a ds_config, not modelled (a gathered block and the next assumed)",
     stage3_max_reuse_distance = "stage3_max_reuse_distance: parameters reused within it stay gathered",
