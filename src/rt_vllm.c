@@ -1025,12 +1025,17 @@ static uint64_t forward_bytes(ectx *c, const vcfg *v) { return est_forward_dense
 ** 307,274,711 B an image; the floor the source holds at the last local layer's MLP is
 ** 376,301,568 B an image (mask 6432^2 x 2 = 82,741,248; the batched pixel kwargs and
 ** _parse_and_validate_image_input's out_images, both fp32 4 x 3 x 560^2 x 4 = 2 x 15,052,800;
-** fc1 and GELU 2 x 65,863,680; 8 hidden of 16,465,920), 18 % above the print, and the global
+** fc1 and GELU 2 x 65,863,680; 8 hidden of 16,465,920), 22 % above the print, and the global
 ** layers hold the local tuple and its torch.stack besides (more still). The decoder's
 ** cross-attention layers (qkv_proj over 128 x 6404 encoder tokens, k_norm's fp32 copies) stay
-** below it (about 214 MB an image). So the build that printed 36.63 held less than the
-** source read here (vllm-project/vllm mllama.py 005ad95 and a Dec 2024 copy; the Jan 2025
-** file was not found): nothing to model from. EncoderDecoderModelRunner.profile_run does run
+** below it (about 214 MB an image). The vision tower's code is the same in every copy read
+** (vllm-project/vllm mllama.py 005ad95 of late 2024, a Dec 2024 copy and a mid-2025 one with
+** MllamaMultiModalProcessor), so the Jan 2025 build ran it too. The print sits 1.0 % under the
+** last local layer's attention phase (mask + 5 kept + input + norm + qkv 3 + SDPA output +
+** o_proj output = 12 hidden, + the pixels: 39,736,049,664 B) and 18 % under its MLP phase, which
+** the source cannot make smaller than the attention's (fc1 and GELU are out of place): which
+** of the tensors counted here the run did not hold is not found, so nothing is refitted.
+** EncoderDecoderModelRunner.profile_run does run
 ** max_num_seqs sequences with one image each (no clamp by multimodal tokens, unlike the
 ** decoder-only runner), and the KV page counts all 40 decoder layers (14.65 GiB / 6001 blocks
 ** = 2,621,440 B = 40 x 16 x 8 x 128 x 2 x 2 B): the case's KV miss is its activation's. */
