@@ -103,6 +103,33 @@ static void test_flux_bf16_after_loading(void **state) {
   json_decref(j);
 }
 
+/* The quantized rows' "Memory after loading": reserved after the quantized pipeline is moved to
+** the GPU, so the weights vramfit counts cannot exceed it (+ half the printed digit), and held
+** within the round's 10 %. Predicted before any change: torchao float8wo 16.045 against 17.016
+** (-5.7 %), quanto FP8 16.030 against 16.395 (-2.2 %), GGUF Q4_1 16.275 against 16.838 (-3.3 %).
+** The quantized rows sit 0.4-1.3 GiB over their weights where BF16 and bnb nf4 (12.518 against
+** 12.584) sit 0.02-0.07 over: the reserve a quantizing load leaves cached is not modelled (the
+** table's int8 rows, torchao 17.020 and quanto 17.330 after loading, are calibration cases'
+** runs and show the same). */
+static void test_flux_quant_after_loading(void **state) {
+  static const struct {
+    const char *quant, *what;
+    double gib;
+  } rows[] = {
+      {", quant = { denoiser = { name = 'fp8', scheme = 'channel' }, text_encoder_2 = { name = 'fp8', scheme = 'channel' } }",
+       "torchao float8_weight_only after loading", 17.016},
+      {", quant = { denoiser = 'fp8', text_encoder_2 = 'fp8' }", "quanto FP8 after loading", 16.395},
+      {", quant = 'gguf:Q4_1'", "GGUF Q4_1 after loading", 16.838},
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    json_t *j = flux(*state, rows[i].quant);
+    long long w = tu_int(j, "model.weight_bytes");
+    if ((double)w > (rows[i].gib + 0.0005) * GIB) fail_msg("%s: weights %.3f GiB over the reserved figure", rows[i].what, (double)w / GIB);
+    within(w, rows[i].gib, 0.10, rows[i].what);
+    json_decref(j);
+  }
+}
+
 /* quanto INT4, a documented miss pinned at its known error: 13.05 GiB against 16.139
 ** (-19.1 %); after loading 8.82 GiB of weights against 12.254 reserved (-28 %). vramfit holds
 ** quanto's qint4 as torchao's tinygemm layout (optimum-quanto nn/qmodule.py: group size 128,
@@ -127,6 +154,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_flux_quant_blog_peaks),
       cmocka_unit_test(test_flux_bf16_after_loading),
+      cmocka_unit_test(test_flux_quant_after_loading),
       cmocka_unit_test(test_flux_quanto_int4_pinned),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
