@@ -34,6 +34,9 @@ void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t) {
   t->added = scn_u64(s, "train.added_params", 0);
   t->largest = scn_u64(s, "train.largest_param", 0);
   t->tdtype = dtype_or(scn_str(s, "train.trainable_dtype", NULL), s->prec.weights);
+  t->cdtype = dtype_or(scn_str(s, "train.copy_dtype", NULL), t->tdtype);
+  t->copy_params = scn_u64(s, "train.copy_params", 0);
+  if (t->copy_params > t->added) t->copy_params = t->added;
   uint64_t sb = bits_bytes(t->trainable, s->opt.state_bits, &t->overflow);
   t->state_bytes = scn_u64(s, "train.state_bytes", sb);
   t->paged_bytes = scn_u64(s, "train.paged_state_bytes", 0);
@@ -419,7 +422,11 @@ static void train_weights(ectx *c, const train_cfg *t, train_parts *p, int64_t s
   uint64_t added = bytes_ceildiv(t->added, mp);
   if (p->pp_own && !bytes_muldiv(t->added, p->pp_layers, acc_mul(&c->acc, model_layers(c), s->tp), &added))
     c->acc.overflow = true;
-  p->adapters = shard(est_elems_bytes(c, added, t->tdtype), dp, ps && !t->off_par);
+  /* PEFT's modules_to_save copies stay in the base dtype beside upcast adapters
+  ** (scripts/workloads/train.lua precision_apply): their share of `added` in cdtype */
+  uint64_t kcopy = t->copy_params ? bytes_ceildiv(acc_mul(&c->acc, t->copy_params, added), t->added) : 0;
+  p->adapters = shard(acc_add(&c->acc, est_elems_bytes(c, added - kcopy, t->tdtype), est_elems_bytes(c, kcopy, t->cdtype)),
+                      dp, ps && !t->off_par);
   if ((ps || t->off_par) && (dp > 1 || t->off_par)) {
     /* FSDP / ZeRO-3 all-gather one unit (a transformer block) and prefetch the next; w is
     ** this pipeline stage's, so its layers are the stage's */
@@ -513,7 +520,10 @@ static void train_model_states(ectx *c, const train_cfg *t, train_parts *p, int6
   train_weights(c, t, p, stage);
   uint64_t T = stage_share(c, t, p, t->trainable);
   p->fp8_meta = te_fp8_meta(c, t, p);
-  uint64_t grads = est_elems_bytes(c, T, s->prec.grads);
+  /* the modules_to_save copies' gradients in their own (base) dtype, as their tensors */
+  uint64_t Tk = t->copy_params && t->trainable ? bytes_ceildiv(acc_mul(&c->acc, t->copy_params, T), t->trainable) : 0;
+  if (Tk > T) Tk = T;
+  uint64_t grads = acc_add(&c->acc, est_elems_bytes(c, T - Tk, s->prec.grads), est_elems_bytes(c, Tk, t->cdtype));
   if (t->oib) /* optimizer_in_backward: each gradient is stepped and freed as it lands */
     grads = est_elems_bytes(c, t->largest ? t->largest : T, s->prec.grads);
   p->grads = shard(grads, dp, grads_sharded(st) && !t->oib);
@@ -964,8 +974,10 @@ static void budget_states(ectx *c, const train_cfg *t, const train_parts *p, boo
     budget_add(b, "frozen_components", p->aux, BASIS_EXACT, true, "text encoders and VAE%s",
                t->aux_on_gpu ? ", frozen in the load dtype" : ": not on the GPU (precomputed embeddings and latents)");
   if (t->added)
-    budget_add(b, "adapter_weights", p->adapters, BASIS_EXACT, true, "%llu added parameters in %s",
-               (unsigned long long)t->added, dtype_get(t->tdtype)->name);
+    budget_add(b, "adapter_weights", p->adapters, BASIS_EXACT, true, "%llu added parameters in %s%s%s%s",
+               (unsigned long long)t->added, dtype_get(t->tdtype)->name,
+               t->copy_params ? " (modules_to_save copies in " : "", t->copy_params ? dtype_get(t->cdtype)->name : "",
+               t->copy_params ? ")" : "");
   budget_add(b, "master_weights", load ? 0 : p->master, BASIS_EXACT, true, "fp32 master copy of trainable weights%s",
              t->off_opt ? " (in host memory)" : "");
   bool unsharded = p->pp_params && grads != p->grads;

@@ -37,6 +37,8 @@ typedef struct train_cfg {
   uint64_t act_fwd, act_scores;                /* its forward peak and largest eager score tensor */
   uint64_t load;                               /* transient bytes of model load (quantizing the base) */
   vf_dtype tdtype;                             /* trainable parameters' dtype */
+  uint64_t copy_params;                        /* of them, PEFT's modules_to_save copies kept in cdtype */
+  vf_dtype cdtype;                             /* their dtype: the base's (PEFT upcasts adapters only) */
   bool peft, save_attn_in, save_o_in, save_mlp_in, save_down_in;
   bool megatron;                               /* runtime megatron: gradient buckets are views of its buffer */
   bool keep_grads;                             /* zero_grad keeps gradients allocated (torch < 2.0) */

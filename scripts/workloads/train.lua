@@ -179,11 +179,19 @@ end
 local PEFT_RUNTIMES = { transformers = true, pytorch = true }
 local adapter_cast
 local NO_ADAPTER_CAST = { ["ln-tuning"] = true, ["prompt-tuning"] = true }
+-- Before v0.6.0 no tuner cast its adapters at all: LoRA's update_layer built lora_A / lora_B
+-- as nn.Linear (fp32 under the default dtype) and moved them with self.to(self.weight.device),
+-- device only, and _replace_module likewise; AdaLoRA's and IA3's nn.Parameter(torch.randn(...))
+-- the same (peft v0.5.0 src/peft/tuners/lora.py update_layer, _replace_module; adalora.py,
+-- ia3.py). The base layer's dtype came with "ENH speed up init emb conv2d" (#915, b786b884f,
+-- 2023-09-12: self.to(weight.device, dtype=weight.dtype)), first released in v0.6.0, so a
+-- pure 16-bit model under peft 0.5.x trains fp32 adapters as under >= 0.12.
 local function upcast_adapters(n, method, p)
   if not PEFT_RUNTIMES[n.runtime] or method == "full" or method == "freeze" or p.master16 then return false end
   if p.weights == "fp32" or NO_ADAPTER_CAST[method] then return false end
   if quantized(n.model.desc) then return true end
   local v = n.peft_version
+  if v ~= nil and v < 6 then return true end
   return (v == nil or v >= 12) and n.knobs.autocast_adapter_dtype ~= false
 end
 
@@ -206,7 +214,16 @@ precision_apply = function(n, method, pname, p)
     end
     if fp32 then grads = "fp32" end
   end
-  if upcast_adapters(n, method, p) then trained, grads = "fp32", "fp32" end
+  if upcast_adapters(n, method, p) then
+    trained, grads = "fp32", "fp32"
+    -- modules_to_save keeps PEFT's deep copy of each named module in the dtype the base was
+    -- loaded in: the upcast (tuners_utils.py _cast_adapter_dtype / cast_adapter_dtype, v0.12.0
+    -- to 5d602fdb) walks BaseTunerLayer modules only, and ModulesToSaveWrapper (utils/other.py;
+    -- an AuxiliaryTrainingWrapper, a plain nn.Module, on main) is none; before 0.6.0 nothing was
+    -- cast. The copies, their gradients and their optimizer states stay in `base`
+    -- (trainable_set marks them, optimizer_bytes and src/train.c count them apart).
+    n.extra["train.copy_dtype"] = base
+  end
   n.precision = { name = pname, weights = base, grads = grads,
                   activations = p.activations, master = master, fp8 = p.fp8,
                   autocast = p.master16 ~= nil and not master }
@@ -321,16 +338,26 @@ local function trainable_set(w, n, method, desc, cast)
   if set.matched == 0 then fail("workload.lora.targets", "matches no module of %s", n.model.id) end
   local mts = w.modules_to_save or l.modules_to_save
   if mts == "all-linear" then fail("workload.modules_to_save", "\"all-linear\" is a target_modules shorthand; name the modules to save") end
-  if mts ~= nil then peft.copies(desc, peft.matcher(mts, "workload.modules_to_save"), set) end
+  if mts ~= nil then
+    local p0, first = set.params, #set.tensors + 1
+    peft.copies(desc, peft.matcher(mts, "workload.modules_to_save"), set)
+    -- the copies keep the base dtype when PEFT upcasts the adapters (precision_apply)
+    if n.extra["train.copy_dtype"] then
+      for i = first, #set.tensors do set.tensors[i].kept = true end
+      set.kept = set.params - p0
+      n.extra["train.copy_params"] = set.kept
+    end
+  end
   return set
 end
 
 -- Exact optimizer-state bytes over the trainable tensors (unsharded, whole model).
-local function state_bytes(o, set, sbytes)
+local function state_bytes(o, set, sbytes, kbytes)
   local dev, paged = 0, 0
   for _, t in ipairs(set.tensors) do
     local per
     local s = t.shape
+    local sbytes = t.kept and kbytes or sbytes
     if o.takes and not o.takes(s or { t.n }, t.role) then
       per = o.others.states * t.n * sbytes -- the companion optimizer's states (Muon's AdamW)
     elseif o.factored and s and #s >= 2 then
@@ -374,10 +401,23 @@ end
 -- so foreach sees a single tensor: the largest one bounds the temporary).
 local function optimizer_bytes(o, set, n, master, trained)
   local sbytes = (o.state_dtype == "fp32" or master) and 4 or Q.dtype_bytes(trained)
-  local dev, paged = state_bytes(o, set, sbytes)
+  -- modules_to_save copies kept in the base dtype (precision_apply): states like their tensors
+  local kd = n.extra["train.copy_dtype"]
+  local kbytes = kd and not (o.state_dtype == "fp32" or master) and Q.dtype_bytes(kd) or sbytes
+  local dev, paged = state_bytes(o, set, sbytes, kbytes)
   local scope = o.temp_scope or "group"
   if n.extra["train.optimizer_in_backward"] or n.extra["train.foreach"] == false then scope = "param" end
-  local temps = o.step_temps * (scope == "param" and set.largest or set.trainable) * sbytes
+  local kept = set.kept or 0
+  -- torch 2.0's foreach Adam / AdamW (_multi_tensor_adam, _multi_tensor_adamw) kept two
+  -- group-sized temporaries to the end of the step: exp_avg_sq_sqrt = _foreach_sqrt(...), then
+  -- denom = _foreach_add(exp_avg_sq_sqrt, eps), both alive at _foreach_addcdiv_. "Minimize
+  -- intermediates to save peak memory" (pytorch/pytorch #104780 Adam, #104898 AdamW, merged
+  -- 2023-07-10, issue #97712) adds eps in place, one temporary, from torch 2.1.0.
+  local steps = o.step_temps
+  local tv = version_code(n.knobs.torch, "runtime.torch", "2.4.0")
+  if o.name == "adamw" and scope == "group" and tv and tv >= 2000 and tv < 2001 then steps = 2 end
+  local temps = scope == "param" and steps * set.largest * sbytes
+                or steps * ((set.trainable - kept) * sbytes + kept * kbytes)
   -- Megatron steps Adam with a fused multi-tensor kernel (TE or apex FusedAdam,
   -- megatron/core/optimizer/__init__.py): no state-sized temporaries
   if n.runtime == "megatron" and o.name == "adamw" then temps = 0 end
