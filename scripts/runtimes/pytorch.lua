@@ -37,9 +37,9 @@ return runtime {
             fused_experts = "bool", loss_chunk = "int", expandable_segments = "bool" },
   knob_docs = {
     cache = "generate()'s cache (inference)",
-    torch = "the PyTorch release (before 2.0 zero_grad kept gradients, per-parameter optimizer step)",
+    torch = "the PyTorch release (before 2.0 zero_grad kept gradients, per-parameter optimizer step; 2.0's foreach AdamW two step temporaries)",
     free_logits = "the loop drops the logits before backward (torchtitan's del pred)",
-    peft = "the PEFT release: below 0.12 adapters take the base layer's dtype",
+    peft = "the PEFT release: 0.6 to 0.11 adapters take the base layer's dtype, below 0.6 fp32",
     autocast_adapter_dtype = "get_peft_model's autocast_adapter_dtype (true: fp32 adapters)",
     compile = "the loss under torch.compile (torchtitan training.compile)",
     pp_outputs = "with parallel.pp, step() keeps every micro-batch's output (false: return_outputs=False)",

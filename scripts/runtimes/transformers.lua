@@ -96,8 +96,8 @@ return runtime {
             cache_residual_length = "int", expandable_segments = "bool", kbit_prepare = "bool" },
   knob_docs = {
     cache = "generate()'s cache_implementation (offloaded: two layers' K/V on the GPU; quantized: QuantizedCache)",
-    torch = "the PyTorch release under the Trainer (before 2.0 zero_grad kept gradients)",
-    peft = "the PEFT release: below 0.12 adapters take the base layer's dtype",
+    torch = "the PyTorch release under the Trainer (before 2.0 zero_grad kept gradients; 2.0's foreach AdamW two step temporaries)",
+    peft = "the PEFT release: 0.6 to 0.11 adapters take the base layer's dtype, below 0.6 fp32",
     autocast_adapter_dtype = "get_peft_model's autocast_adapter_dtype (true: fp32 adapters)",
     cache_backend = "QuantizedCache's backend",
     cache_nbits = "QuantizedCache's nbits",
