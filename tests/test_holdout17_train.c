@@ -57,7 +57,9 @@ static void assert_within(double got, double want, double tol) {
 ** --bf16 True --gradient_checkpointing, no DeepSpeed; the model loads without torch_dtype and
 ** modeling_qwen.py's autoset precision casts it to bf16 (pure bf16 under the Trainer's autocast).
 ** Versions as the sources say: requirements.txt at e8e1596 pins transformers==4.32.0; README line
-** 420 pairs torch>=2.0,<2.1 with peft>=0.5.0,<0.6.0 (written as torch 2.0.1, peft 0.5.0).
+** 420 pairs torch>=2.0,<2.1 with peft>=0.5.0,<0.6.0 (written as torch 2.0.1, peft 0.5.0; the 7B
+** rows predate peft v0.6.0, 2023-11-02; the 1.8B / 14B rows of 2023-11-30 could have run 0.6.x,
+** bf16 adapters: 1.8B LoRA 256 would read -21.9 %, 14B LoRA 256 -8.8 %).
 ** vramfit has no Qwen (v1) architecture: each model is written as its Qwen2 shapes (hidden,
 ** 2 x 11008-style MLP halves as intermediate_size, 32 / 16 / 40 full heads, q,k,v bias, untied
 ** 151,936 / 152,064 vocabulary), giving the published totals 1,836,828,672 / 7,721,324,544 /
