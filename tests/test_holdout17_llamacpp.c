@@ -1,0 +1,230 @@
+/*
+** test_holdout17_llamacpp.c: llama.cpp startup buffers held out of shared/calibration (round 17,
+** 2026-12-02), predicted by vramfit through the public API before any change, and the one
+** mechanism the round changed: --fit's starting context with one unified KV stream
+** (scripts/runtimes/llamacpp.lua). Tolerances as the brief's: model, KV and output buffers to the
+** printed MiB, GPU compute within 10 %, host compute within 25 %. A figure vramfit cannot
+** rebuild from the log's inputs is pinned at vramfit's value with the reason beside it.
+*/
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "apiutil.h"
+
+#define MIB (1024ll * 1024ll)
+
+static int setup(void **state) {
+  *state = tu_engine(0, 0);
+  return *state ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  vf_engine_free(*state);
+  return 0;
+}
+
+static json_t *eval(vf_engine *e, const char *text) {
+  json_t *j = NULL;
+  if (tu_eval(e, text, &j) != VF_OK) fail_msg("%s\n-> %s", text, vf_engine_error(e));
+  return j;
+}
+
+/* a buffer as llama.cpp prints it: MiB with two decimals */
+static void printed_mib(json_t *j, const char *fig, const char *printed, const char *what) {
+  long long bytes = tu_int(j, fig);
+  char got[32];
+  snprintf(got, sizeof got, "%.2f", (double)bytes / (double)MIB);
+  if (strcmp(got, printed) != 0) fail_msg("%s: %lld B prints as %s MiB, the log says %s", what, bytes, got, printed);
+}
+
+/* a buffer within rel of the printed MiB (compute 10 %, host compute 25 %) */
+static void within(json_t *j, const char *fig, double printed_mib_value, double rel, const char *what) {
+  double got = (double)tu_int(j, fig) / (double)MIB;
+  double d = got > printed_mib_value ? got - printed_mib_value : printed_mib_value - got;
+  if (d > rel * printed_mib_value)
+    fail_msg("%s: %.2f MiB, the log says %.2f (+-%.0f%%)", what, got, printed_mib_value, rel * 100);
+}
+
+/* ---- ROCm/ROCm#6227 (2026-05-11, https://github.com/ROCm/ROCm/issues/6227): llama.cpp b9106
+** (dd9280a66) llama-server -m granite-4.1-8b-UD-Q8_K_XL.gguf -ngl 99 --no-mmap -dev ROCm1 on an
+** RX 9070 XT (16304 MiB, 16140 free), n_parallel auto -> 4 with kv_unified, flash attention auto
+** -> on, n_ubatch 512. --fit: "context size reduced from 131072 to 31488" (its first
+** breakdown: context 20480 MiB = 131072 cells x 40 layers x 1024 x 2 x 2 B). Printed: ROCm1
+** model 9938.39, ROCm_Host model 784.00, ROCm_Host output 1.53, ROCm1 KV 4920.00 (31488 cells,
+** 40 layers, 4/1 seqs), ROCm1 compute 204.00, ROCm_Host compute 77.51.
+** Predicted before the change: KV, output, compute and host compute exact at the fitted
+** context; --fit started from 524,288 cells (131072 per sequence x 4) where llama.cpp starts
+** from 131072 for the one unified stream (common/fit.cpp common_params_fit_impl: n_streams =
+** kv_unified ? 1 : n_seq_max, n_ctx_max = n_ctx_train x n_streams).
+** The granite config: 40 layers of 4096, 32 / 8 heads of 128, FFN 12800, vocabulary 100352, as
+** the log's print_info gives it; the output is the file's own (363 tensors: 81 norms, 280 layer
+** matrices, token_embd and output), so untied. */
+#define GRANITE41                                                                                       \
+  "return { model = { arch = 'granite', config = { architectures = { 'GraniteForCausalLM' },"          \
+  " attention_bias = false, hidden_size = 4096, intermediate_size = 12800,"                            \
+  " max_position_embeddings = 131072, mlp_bias = false, model_type = 'granite',"                       \
+  " num_attention_heads = 32, num_hidden_layers = 40, num_key_value_heads = 8, rope_theta = 10000000.0," \
+  " tie_word_embeddings = false, vocab_size = 100352, embedding_multiplier = 12.0,"                    \
+  " residual_multiplier = 0.22, logits_scaling = 16.0, attention_multiplier = 0.0078125 } },"          \
+  " quant = 'gguf:Q8_0', runtime = { name = 'llamacpp', version = 'b9106', n_ctx = %d, n_batch = 2048," \
+  " n_ubatch = 512, n_gpu_layers = 99, n_seq_max = 4, kv_unified = %s, flash_attn = true,"            \
+  " use_mmap = false, fit = %s }, workload = { kind = 'inference', context = 4096, concurrency = 4 },"  \
+  " gpu = { name = 'AMD Radeon RX 9070 XT', memory = '16304MiB' } }"
+
+static json_t *granite(vf_engine *e, int n_ctx, const char *unified, const char *fit) {
+  char text[2048];
+  snprintf(text, sizeof text, GRANITE41, n_ctx, unified, fit);
+  return eval(e, text);
+}
+
+static void test_holdout17_granite41_rocm(void **state) {
+  json_t *j = granite(*state, 31488, "true", "false"); /* the context --fit chose */
+  printed_mib(j, "runtime.kv_buffer_bytes", "4920.00", "ROCm1 KV");
+  printed_mib(j, "runtime.output_buffer_bytes", "1.53", "ROCm_Host output");
+  within(j, "runtime.compute_buffer_bytes", 204.00, 0.10, "ROCm1 compute"); /* 204.00, exact */
+  within(j, "runtime.host_compute_buffer_bytes", 77.51, 0.25, "ROCm_Host compute"); /* 77.51, exact */
+  /* pinned, not the log's: the UD-Q8_K_XL file keeps 102 tensors in F16 (token_embd among them:
+  ** the host's 784.00 = 100352 x 4096 x 2 B) where llama-quantize's Q8_0 rules give Q8_0; the
+  ** file's per-tensor types are not published, so its 9938.39 / 784.00 are not rebuilt */
+  printed_mib(j, "runtime.gpu_model_buffer_bytes", "8492.77", "ROCm1 model (Q8_0 rules; the UD file 9938.39)");
+  printed_mib(j, "runtime.cpu_model_buffer_bytes", "416.50", "host token_embd Q8_0 (the UD file's F16 784.00)");
+  json_decref(j);
+}
+
+/* --fit with -c 0: one unified stream starts from the trained context in total, separate streams
+** from the trained context each (common_params_fit_impl, the mechanism the round changed) */
+static void test_holdout17_fit_unified_start(void **state) {
+  json_t *j = granite(*state, 0, "true", "true");
+  assert_int_equal(tu_int(j, "runtime.fit_ctx_from"), 131072); /* "reduced from 131072" */
+  /* pinned: 38400 cells against the log's 31488 (+22 %). The Q8_0 rules' model is 1445.62 MiB
+  ** under the UD file's (9252 cells at 0.15625 MiB a cell), and the free memory is taken as the
+  ** total less an assumed context where the card reported 16140 MiB free */
+  assert_int_equal(tu_int(j, "runtime.n_ctx"), 38400);
+  json_decref(j);
+  j = granite(*state, 0, "false", "true"); /* four streams of 131072 each */
+  assert_int_equal(tu_int(j, "runtime.fit_ctx_from"), 4 * 131072);
+  json_decref(j);
+}
+
+/* ---- a public eval report of chungers/motlie (gemma4_e4b_gguf__tool_use_weather_cel_smoke__smoke
+** __gguf_q4_k_m, run curated-v2-smoke-postfix-1781146615 of 2026-06-11, git_sha 167f5d89): Gemma 4
+** E4B Q4_K_M on a DGX Spark (aarch64, CUDA), every layer offloaded, 32768 cells, one sequence,
+** n_ubatch 512, flash attention auto -> on, the sliding-window cache at all 32768 cells (its SWA
+** cache "size = 32768 cells": --swa-full; without it 1024). The log tail prints CUDA0 KV 512.00
+** (32768 cells, 4 full-attention layers of 2 x 512, f16) and 1280.00 (20 sliding layers of 2 x
+** 256; the other 18 share earlier layers' caches), CUDA0 compute 569.01, CUDA_Host compute 159.02.
+** The same run's Qwen3.6-27B report (tests/test_llamacpp.c test_fa_mask_and_copies) prints
+** 84.0196 MiB of host compute, the f32 mask of builds before PR #23764: the same binary, b9100
+** taken. Predicted: KV and host compute exact, GPU compute 522.00 (-8.3 %: Gemma 4's replay is
+** held to llama.cpp's CPU backend only, docs/CALIBRATION.md; the 47 MiB not traced). */
+#define GEMMA4_E4B                                                                                        \
+  "return { model = 'google/gemma-4-E4B-it', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp',"     \
+  " version = 'b9100', n_ctx = 32768, n_batch = 2048, n_ubatch = 512, n_gpu_layers = 99, n_seq_max = 1," \
+  " flash_attn = true, swa_full = %s, fit = false }, workload = { kind = 'inference', context = 32768 },"  \
+  " gpu = { name = 'NVIDIA GB10', memory = '119.7GiB' } }"
+
+static void test_holdout17_gemma4_e4b_swa_full(void **state) {
+  char text[1024];
+  snprintf(text, sizeof text, GEMMA4_E4B, "true");
+  json_t *j = eval(*state, text);
+  printed_mib(j, "runtime.kv_buffer_bytes", "1792.00", "CUDA0 KV 512.00 + SWA 1280.00");
+  within(j, "runtime.compute_buffer_bytes", 569.01, 0.10, "CUDA0 compute");
+  within(j, "runtime.host_compute_buffer_bytes", 159.02, 0.25, "CUDA_Host compute"); /* 159.02, exact */
+  json_decref(j);
+  /* the SWA cache's share: without --swa-full it is min(32768, 512 + 512) = 1024 cells,
+  ** 20 layers x 1024 x 512 x 2 x 2 B = 40 MiB, so the printed 1280.00 is all 32768 cells */
+  snprintf(text, sizeof text, GEMMA4_E4B, "false");
+  j = eval(*state, text);
+  printed_mib(j, "runtime.kv_buffer_bytes", "552.00", "CUDA0 KV 512.00 + SWA 40.00");
+  json_decref(j);
+}
+
+/* ---- a public repository's localharness tests (test_placement_from_real_log_with_lv4: "Log real
+** de llama.cpp b11379 con -lv 4", the 4B on a GTX 1060 6GB, device CUDA1), the server started as
+** its serve_command does: Qwen3.5-4B-Q4_K_M, -c 4096 -ngl 99 -dev CUDA1, n_parallel auto (4,
+** kv_unified; the 3.79 MiB output is 4 x 248320 x 4 B). Printed: offloaded 34/34 layers,
+** CPU_Mapped 497.31, CUDA1 model 2740.75, CUDA_Host output 3.79, CUDA1 KV 128.00 (8 full
+** layers x 4096 cells x 1024 x 2 x 2 B), CUDA1 compute 68.02. Predicted: the token_embd range
+** (q6_K: tied, quantized as the output), output, KV and compute exact with flash attention on.
+** The GTX 1060 is not in the catalog: a GTX 1080 (Pascal) stands in; fit is off. */
+#define QWEN35_4B                                                                                         \
+  "return { model = { arch = 'qwen3_5', config = { architectures = { 'Qwen3_5ForConditionalGeneration' }," \
+  " model_type = 'qwen3_5', tie_word_embeddings = true, text_config = { model_type = 'qwen3_5_text',"    \
+  " head_dim = 256, hidden_size = 2560, intermediate_size = 9216, num_hidden_layers = 32,"              \
+  " num_attention_heads = 16, num_key_value_heads = 4, vocab_size = 248320, full_attention_interval = 4," \
+  " linear_conv_kernel_dim = 4, linear_key_head_dim = 128, linear_num_key_heads = 16,"                  \
+  " linear_num_value_heads = 32, linear_value_head_dim = 128, max_position_embeddings = 262144,"        \
+  " mamba_ssm_dtype = 'float32', rope_parameters = { rope_theta = 10000000,"                            \
+  " partial_rotary_factor = 0.25 } } } }, quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp',"       \
+  " version = 'b11379', n_ctx = 4096, n_batch = 2048, n_ubatch = 512, n_gpu_layers = 99, n_seq_max = 4," \
+  " kv_unified = true, flash_attn = true, fit = false }, workload = { kind = 'inference',"              \
+  " context = 1024, concurrency = 4 }, gpu = 'GTX-1080-8GB' }"
+
+static void test_holdout17_qwen35_4b_gtx1060(void **state) {
+  json_t *j = eval(*state, QWEN35_4B);
+  printed_mib(j, "runtime.cpu_model_buffer_bytes", "497.31", "CPU_Mapped model");
+  printed_mib(j, "runtime.output_buffer_bytes", "3.79", "CUDA_Host output");
+  printed_mib(j, "runtime.kv_buffer_bytes", "128.00", "CUDA1 KV");
+  within(j, "runtime.compute_buffer_bytes", 68.02, 0.10, "CUDA1 compute"); /* 68.02, exact */
+  /* pinned: 2570.98 against the printed 2740.75 (-6.2 %). "offloaded 34/34" is 32 layers, the
+  ** output and one more block: the file carries an MTP block (nextn_predict_layers 1), which
+  ** vramfit counts only from a .gguf file's header (runtime.n_layer_nextn); its 169.77 MiB is
+  ** 1.48 B a parameter of a decoder layer with its eh_proj (about 120.6 M), so its types are
+  ** not llama-quantize's Q4_K_M rules either, and are not published */
+  printed_mib(j, "runtime.gpu_model_buffer_bytes", "2570.98", "CUDA1 model without the MTP block (2740.75)");
+  json_decref(j);
+}
+
+/* ---- a public benchmark report (2026-04-20, "Qwen3.5-122B-A10B C-3 Phase S-eval-cross-session",
+** its section 9): unsloth Qwen3.5-122B-A10B-Q4_K_M on 4 x Tesla P100-PCIE-16GB, llama-server
+** -ngl 999 -fa 1 -c 32768, f16 K/V, n_parallel auto (4, kv_unified), -ub 1586, experts of
+** layers 0-13, 20-24, 31-47 overridden to the CPU (-ot). Printed: CUDA0..3 KV 192.00 each (12
+** full-attention layers of 2 x 256 at 32768 cells, three a card), model 1301.21 / 9550.77 /
+** 9550.77 / 1693.13, compute 980.36 / 452.31 / 452.31 / 1558.12, CUDA_Host compute 235.48.
+** Four identical cards: the layers split evenly (tensor_split 1,1,1,1 is llama.cpp's split by
+** their equal free memory); a V100-PCIe-16GB stands in for the P100. The text config from the
+** Qwen3.5 family's published shapes (48 layers of 3072, 256 experts of 1024, 2 KV heads of 256).
+** Only the KV lines are held: an -ot regex placing the experts of non-contiguous layers on the
+** host is not a vramfit knob (n_cpu_moe / cpu_moe are the first N / all layers), and both the
+** model and the compute buffers (op offload of host experts at 1586-token ubatches) follow it. */
+static void test_holdout17_qwen35_122b_four_gpus(void **state) {
+  json_t *j = eval(*state,
+                   "local lt = {} for i = 1, 48 do lt[i] = i % 4 == 0 and 'full_attention' or 'linear_attention' end"
+                   " return { model = { arch = 'qwen3_5', config = { architectures = {"
+                   " 'Qwen3_5MoeForConditionalGeneration' }, model_type = 'qwen3_5_moe', tie_word_embeddings = false,"
+                   " text_config = { model_type = 'qwen3_5_moe_text', attention_bias = false, attn_output_gate = true,"
+                   " head_dim = 256, hidden_size = 3072, num_hidden_layers = 48, num_attention_heads = 32,"
+                   " num_key_value_heads = 2, vocab_size = 248320, full_attention_interval = 4, layer_types = lt,"
+                   " linear_conv_kernel_dim = 4, linear_key_head_dim = 128, linear_num_key_heads = 16,"
+                   " linear_num_value_heads = 64, linear_value_head_dim = 128, max_position_embeddings = 262144,"
+                   " mlp_only_layers = {}, moe_intermediate_size = 1024, num_experts = 256, num_experts_per_tok = 8,"
+                   " shared_expert_intermediate_size = 1024, rms_norm_eps = 1e-06, mamba_ssm_dtype = 'float32' } } },"
+                   " quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp', version = 'b8800', n_ctx = 32768,"
+                   " n_batch = 2048, n_ubatch = 1586, n_gpu_layers = 999, n_seq_max = 4, kv_unified = true,"
+                   " flash_attn = true, fit = false, tensor_split = '1,1,1,1' }, workload = { kind = 'inference',"
+                   " context = 8192, concurrency = 4 }, gpu = { 'V100-PCIe-16GB', 'V100-PCIe-16GB',"
+                   " 'V100-PCIe-16GB', 'V100-PCIe-16GB' } }");
+  static const char *const per_gpu[] = {"runtime.gpu_kv_buffer_bytes_0", "runtime.gpu_kv_buffer_bytes_1",
+                                        "runtime.gpu_kv_buffer_bytes_2", "runtime.gpu_kv_buffer_bytes_3"};
+  for (int g = 0; g < 4; g++) printed_mib(j, per_gpu[g], "192.00", "CUDA<g> KV");
+  printed_mib(j, "runtime.kv_buffer_bytes", "768.00", "KV of the four cards");
+  json_decref(j);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_holdout17_granite41_rocm),
+      cmocka_unit_test(test_holdout17_fit_unified_start),
+      cmocka_unit_test(test_holdout17_gemma4_e4b_swa_full),
+      cmocka_unit_test(test_holdout17_qwen35_4b_gtx1060),
+      cmocka_unit_test(test_holdout17_qwen35_122b_four_gpus),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
