@@ -54,18 +54,26 @@ local function normalize(n, knobs)
   if knobs.n_ctx then
     if knobs.n_ctx == 0 then
       -- -c 0, llama-server's default: the context the model was trained with; --fit gives
-      -- every sequence that much, then shrinks it to the GPUs' free memory
+      -- every KV stream that much, then shrinks it to the GPUs' free memory
       local train = n.model.desc.max_position
       if not train then
         E.fail("runtime.n_ctx", "0 takes the trained context, which model %s does not state (max_position_embeddings / context_length)", n.model.id)
       end
       if fit then
-        n.context = train
+        -- common_params_fit_impl (common/fit.cpp, ggml-org/llama.cpp 08033df0): n_ctx 0 becomes
+        -- n_ctx_train x n_streams, n_streams = kv_unified ? 1 : n_seq_max ("llama_context would
+        -- use only hp_nct in total for n_ctx == 0"): one unified stream (llama-server's -np auto,
+        -- 4 sequences with kv_unified) starts from the trained context in total, not per
+        -- sequence. ROCm/ROCm#6227 (b9106): "context size reduced from 131072 to 31488" for
+        -- granite-4.1-8b with n_parallel 4 and kv_unified
+        local streams = knobs.kv_unified and 1 or n.concurrency
+        n.context = math.max(1, train * streams // n.concurrency)
         x["runtime.fit_ctx"] = true
         -- said before the GPU is known: whether --fit shrinks it is the kv_cache row's cells
-        note(n, "llama.cpp -c 0 with --fit: the trained %d tokens per sequence, reduced only where a GPU would not " ..
+        note(n, "llama.cpp -c 0 with --fit: the trained %d tokens %s, reduced only where a GPU would not " ..
                 "keep %d MiB free (its free memory taken as the total less the CUDA context; the KV buffer's cells " ..
-                "are the result)", train, knobs.fit_target or 1024)
+                "are the result)", train, streams == 1 and n.concurrency > 1 and "in total (one unified KV stream)"
+                or "per sequence", knobs.fit_target or 1024)
       else
         n.context = math.max(1, train // n.concurrency)
       end
