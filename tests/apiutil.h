@@ -88,4 +88,39 @@ static inline int tu_assumed_part(json_t *j, const char *needle) {
   return 0;
 }
 
+#ifdef cmocka_unit_test
+/* cmocka group fixtures: one engine with the default limits in *state. */
+static inline int tu_engine_setup(void **state) {
+  *state = tu_engine(0, 0);
+  return *state ? 0 : -1;
+}
+
+static inline int tu_engine_teardown(void **state) {
+  vf_engine_free(*state);
+  return 0;
+}
+
+/* Evaluates scenario text that must succeed: the parsed report, or the test fails with the
+** engine's error. */
+static inline json_t *tu_eval_ok(vf_engine *e, const char *text) {
+  json_t *j = NULL;
+  if (tu_eval(e, text, &j) != VF_OK) fail_msg("%s\n-> %s", text, vf_engine_error(e));
+  return j;
+}
+
+/* A runtime figure (integer or real); NAN when absent. */
+static inline double tu_runtime_fig(json_t *j, const char *name) {
+  json_t *v = json_object_get(json_object_get(j, "runtime"), name);
+  return json_is_number(v) ? json_number_value(v) : 0.0 / 0.0;
+}
+
+/* |predicted - expected| <= abs + rel x expected, as calibrate checks a runtime figure. */
+static inline void tu_near_fig(json_t *j, const char *name, double expected, double rel, double abs) {
+  double p = tu_runtime_fig(j, name);
+  double d = p > expected ? p - expected : expected - p;
+  if (!(d <= abs + rel * expected))
+    fail_msg("%s: %.6g, expected %.6g (+-%.1f%%)", name, p, expected, rel * 100);
+}
+#endif
+
 #endif

@@ -21,16 +21,6 @@
 
 #define GIB 1073741824.0
 
-static int setup(void **state) {
-  *state = tu_engine(0, 0);
-  return *state ? 0 : -1;
-}
-
-static int teardown(void **state) {
-  vf_engine_free(*state);
-  return 0;
-}
-
 static json_t *eval(vf_engine *e, const char *model, const char *dtype, const char *workload, const char *extra) {
   char text[1024];
   snprintf(text, sizeof text,
@@ -2048,5 +2038,5 @@ int main(void) {
       cmocka_unit_test(test_leaf_group_offload_benchmark_holdout), cmocka_unit_test(test_group_offload_whole_encoder), cmocka_unit_test(test_model_offload_pipe_to_gpu), cmocka_unit_test(test_expandable_segments_diffusers),
       cmocka_unit_test(test_flux_linear_projections), cmocka_unit_test(test_city96_image_rules), cmocka_unit_test(test_flux_file_matches_preset), cmocka_unit_test(test_diffusers_folder_flat_config), cmocka_unit_test(test_diffusers_folder_kinds), cmocka_unit_test(test_layerwise_class_skips),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, tu_engine_setup, tu_engine_teardown);
 }

@@ -12,16 +12,6 @@
 
 #include "apiutil.h"
 
-static int setup(void **state) {
-  *state = tu_engine(0, 0);
-  return *state ? 0 : -1;
-}
-
-static int teardown(void **state) {
-  vf_engine_free(*state);
-  return 0;
-}
-
 static void check_preset(vf_engine *e, const char *id, const char *dtype, long long params, long long bytes) {
   char text[512];
   snprintf(text, sizeof text,
@@ -101,5 +91,5 @@ int main(void) {
       cmocka_unit_test(test_llama31_8b_kv),
       cmocka_unit_test(test_report_contract),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, tu_engine_setup, tu_engine_teardown);
 }

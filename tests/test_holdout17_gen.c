@@ -34,16 +34,6 @@
 
 #define GIB 1073741824.0
 
-static int setup(void **state) {
-  *state = tu_engine(0, 0);
-  return *state ? 0 : -1;
-}
-
-static int teardown(void **state) {
-  vf_engine_free(*state);
-  return 0;
-}
-
 /* FLUX.1-dev as the blog runs it, with the given `quant` field (may be empty). */
 static json_t *flux(vf_engine *e, const char *quant) {
   char text[1024];
@@ -157,5 +147,5 @@ int main(void) {
       cmocka_unit_test(test_flux_quant_after_loading),
       cmocka_unit_test(test_flux_quanto_int4_pinned),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, tu_engine_setup, tu_engine_teardown);
 }

@@ -20,22 +20,6 @@
 
 #define MIB (1024ll * 1024ll)
 
-static int setup(void **state) {
-  *state = tu_engine(0, 0);
-  return *state ? 0 : -1;
-}
-
-static int teardown(void **state) {
-  vf_engine_free(*state);
-  return 0;
-}
-
-static json_t *eval(vf_engine *e, const char *text) {
-  json_t *j = NULL;
-  if (tu_eval(e, text, &j) != VF_OK) fail_msg("%s\n-> %s", text, vf_engine_error(e));
-  return j;
-}
-
 /* a buffer as llama.cpp prints it: MiB with two decimals */
 static void printed_mib(json_t *j, const char *fig, const char *printed, const char *what) {
   long long bytes = tu_int(j, fig);
@@ -81,7 +65,7 @@ static void within(json_t *j, const char *fig, double printed_mib_value, double 
 static json_t *granite(vf_engine *e, int n_ctx, const char *unified, const char *fit) {
   char text[2048];
   snprintf(text, sizeof text, GRANITE41, n_ctx, unified, fit);
-  return eval(e, text);
+  return tu_eval_ok(e, text);
 }
 
 static void test_holdout17_granite41_rocm(void **state) {
@@ -133,7 +117,7 @@ static void test_holdout17_fit_unified_start(void **state) {
 static void test_holdout17_gemma4_e4b_swa_full(void **state) {
   char text[1024];
   snprintf(text, sizeof text, GEMMA4_E4B, "true");
-  json_t *j = eval(*state, text);
+  json_t *j = tu_eval_ok(*state, text);
   printed_mib(j, "runtime.kv_buffer_bytes", "1792.00", "CUDA0 KV 512.00 + SWA 1280.00");
   within(j, "runtime.compute_buffer_bytes", 569.01, 0.10, "CUDA0 compute");
   within(j, "runtime.host_compute_buffer_bytes", 159.02, 0.25, "CUDA_Host compute"); /* 159.02, exact */
@@ -141,7 +125,7 @@ static void test_holdout17_gemma4_e4b_swa_full(void **state) {
   /* the SWA cache's share: without --swa-full it is min(32768, 512 + 512) = 1024 cells,
   ** 20 layers x 1024 x 512 x 2 x 2 B = 40 MiB, so the printed 1280.00 is all 32768 cells */
   snprintf(text, sizeof text, GEMMA4_E4B, "false");
-  j = eval(*state, text);
+  j = tu_eval_ok(*state, text);
   printed_mib(j, "runtime.kv_buffer_bytes", "552.00", "CUDA0 KV 512.00 + SWA 40.00");
   json_decref(j);
 }
@@ -168,7 +152,7 @@ static void test_holdout17_gemma4_e4b_swa_full(void **state) {
   " context = 1024, concurrency = 4 }, gpu = 'GTX-1080-8GB' }"
 
 static void test_holdout17_qwen35_4b_gtx1060(void **state) {
-  json_t *j = eval(*state, QWEN35_4B);
+  json_t *j = tu_eval_ok(*state, QWEN35_4B);
   printed_mib(j, "runtime.cpu_model_buffer_bytes", "497.31", "CPU_Mapped model");
   printed_mib(j, "runtime.output_buffer_bytes", "3.79", "CUDA_Host output");
   printed_mib(j, "runtime.kv_buffer_bytes", "128.00", "CUDA1 KV");
@@ -195,22 +179,23 @@ static void test_holdout17_qwen35_4b_gtx1060(void **state) {
 ** host is not a vramfit knob (n_cpu_moe / cpu_moe are the first N / all layers), and both the
 ** model and the compute buffers (op offload of host experts at 1586-token ubatches) follow it. */
 static void test_holdout17_qwen35_122b_four_gpus(void **state) {
-  json_t *j = eval(*state,
-                   "local lt = {} for i = 1, 48 do lt[i] = i % 4 == 0 and 'full_attention' or 'linear_attention' end"
-                   " return { model = { arch = 'qwen3_5', config = { architectures = {"
-                   " 'Qwen3_5MoeForConditionalGeneration' }, model_type = 'qwen3_5_moe', tie_word_embeddings = false,"
-                   " text_config = { model_type = 'qwen3_5_moe_text', attention_bias = false, attn_output_gate = true,"
-                   " head_dim = 256, hidden_size = 3072, num_hidden_layers = 48, num_attention_heads = 32,"
-                   " num_key_value_heads = 2, vocab_size = 248320, full_attention_interval = 4, layer_types = lt,"
-                   " linear_conv_kernel_dim = 4, linear_key_head_dim = 128, linear_num_key_heads = 16,"
-                   " linear_num_value_heads = 64, linear_value_head_dim = 128, max_position_embeddings = 262144,"
-                   " mlp_only_layers = {}, moe_intermediate_size = 1024, num_experts = 256, num_experts_per_tok = 8,"
-                   " shared_expert_intermediate_size = 1024, rms_norm_eps = 1e-06, mamba_ssm_dtype = 'float32' } } },"
-                   " quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp', version = 'b8800', n_ctx = 32768,"
-                   " n_batch = 2048, n_ubatch = 1586, n_gpu_layers = 999, n_seq_max = 4, kv_unified = true,"
-                   " flash_attn = true, fit = false, tensor_split = '1,1,1,1' }, workload = { kind = 'inference',"
-                   " context = 8192, concurrency = 4 }, gpu = { 'V100-PCIe-16GB', 'V100-PCIe-16GB',"
-                   " 'V100-PCIe-16GB', 'V100-PCIe-16GB' } }");
+  json_t *j = tu_eval_ok(
+      *state,
+      "local lt = {} for i = 1, 48 do lt[i] = i % 4 == 0 and 'full_attention' or 'linear_attention' end"
+      " return { model = { arch = 'qwen3_5', config = { architectures = {"
+      " 'Qwen3_5MoeForConditionalGeneration' }, model_type = 'qwen3_5_moe', tie_word_embeddings = false,"
+      " text_config = { model_type = 'qwen3_5_moe_text', attention_bias = false, attn_output_gate = true,"
+      " head_dim = 256, hidden_size = 3072, num_hidden_layers = 48, num_attention_heads = 32,"
+      " num_key_value_heads = 2, vocab_size = 248320, full_attention_interval = 4, layer_types = lt,"
+      " linear_conv_kernel_dim = 4, linear_key_head_dim = 128, linear_num_key_heads = 16,"
+      " linear_num_value_heads = 64, linear_value_head_dim = 128, max_position_embeddings = 262144,"
+      " mlp_only_layers = {}, moe_intermediate_size = 1024, num_experts = 256, num_experts_per_tok = 8,"
+      " shared_expert_intermediate_size = 1024, rms_norm_eps = 1e-06, mamba_ssm_dtype = 'float32' } } },"
+      " quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp', version = 'b8800', n_ctx = 32768,"
+      " n_batch = 2048, n_ubatch = 1586, n_gpu_layers = 999, n_seq_max = 4, kv_unified = true,"
+      " flash_attn = true, fit = false, tensor_split = '1,1,1,1' }, workload = { kind = 'inference',"
+      " context = 8192, concurrency = 4 }, gpu = { 'V100-PCIe-16GB', 'V100-PCIe-16GB',"
+      " 'V100-PCIe-16GB', 'V100-PCIe-16GB' } }");
   static const char *const per_gpu[] = {"runtime.gpu_kv_buffer_bytes_0", "runtime.gpu_kv_buffer_bytes_1",
                                         "runtime.gpu_kv_buffer_bytes_2", "runtime.gpu_kv_buffer_bytes_3"};
   for (int g = 0; g < 4; g++) printed_mib(j, per_gpu[g], "192.00", "CUDA<g> KV");
@@ -226,5 +211,5 @@ int main(void) {
       cmocka_unit_test(test_holdout17_qwen35_4b_gtx1060),
       cmocka_unit_test(test_holdout17_qwen35_122b_four_gpus),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, tu_engine_setup, tu_engine_teardown);
 }

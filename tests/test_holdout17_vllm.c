@@ -21,42 +21,13 @@
 
 #define GIB 1073741824.0
 
-static int setup(void **state) {
-  *state = tu_engine(0, 0);
-  return *state ? 0 : -1;
-}
-
-static int teardown(void **state) {
-  vf_engine_free(*state);
-  return 0;
-}
-
-static json_t *eval(vf_engine *e, const char *text) {
-  json_t *j = NULL;
-  if (tu_eval(e, text, &j) != VF_OK) fail_msg("%s\n-> %s", text, vf_engine_error(e));
-  return j;
-}
-
-/* A runtime figure (integer or real); NAN when absent. */
-static double fig(json_t *j, const char *name) {
-  json_t *v = json_object_get(json_object_get(j, "runtime"), name);
-  return json_is_number(v) ? json_number_value(v) : 0.0 / 0.0;
-}
-
-/* |predicted - expected| <= abs + rel x expected, as calibrate checks it. */
-static void near(json_t *j, const char *name, double expected, double rel, double abs) {
-  double p = fig(j, name);
-  double d = p > expected ? p - expected : expected - p;
-  if (!(d <= abs + rel * expected)) fail_msg("%s: %.6g, expected %.6g (+-%.1f%%)", name, p, expected, rel * 100);
-}
-
 /* A printed GiB figure: abs half its last printed digit. */
 static void gib(json_t *j, const char *name, double printed, double rel, double half_digit) {
-  near(j, name, printed * GIB, rel, half_digit * GIB);
+  tu_near_fig(j, name, printed * GIB, rel, half_digit * GIB);
 }
 
 static long long model_bytes(vf_engine *e, const char *text) {
-  json_t *j = eval(e, text);
+  json_t *j = tu_eval_ok(e, text);
   long long b = tu_int(j, "model.weight_bytes");
   json_decref(j);
   return b;
@@ -166,14 +137,14 @@ static void test_ignore_lists_per_layer(void **state) {
 static void test_holdout17_maverick_fp8(void **state) {
   char buf[4096];
   snprintf(buf, sizeof buf, MAVERICK, "skip");
-  json_t *j = eval(*state, buf);
+  json_t *j = tu_eval_ok(*state, buf);
   gib(j, "weights_bytes", 48.8682, 0.01, 0.00005);
-  double kept = fig(j, "weights_bytes");
+  double kept = tu_runtime_fig(j, "weights_bytes");
   json_decref(j);
   /* the mechanism: the same checkpoint read without its list quantizes every Linear */
   snprintf(buf, sizeof buf, MAVERICK, "{}");
-  j = eval(*state, buf);
-  double all = fig(j, "weights_bytes");
+  j = tu_eval_ok(*state, buf);
+  double all = tu_runtime_fig(j, "weights_bytes");
   assert_true(all < 0.97 * 48.8682 * GIB && kept > all + 1.5 * GIB);
   json_decref(j);
 }
@@ -188,34 +159,39 @@ static void test_holdout17_maverick_fp8(void **state) {
 ** bf16: 25.01 GiB (-2.6 %) with the tower in fp8, 25.52 (-0.6 %) without. The issue text read
 ** here stops before the CUDA-graph and KV lines: only the weights are held. */
 static void test_holdout17_gemma4_26b_fp8(void **state) {
-  json_t *j = eval(*state,
-                   "return { model = 'google/gemma-4-26B-A4B-it', runtime = { name = 'vllm', version = '0.20.1', "
-                   "quantization = 'fp8', kv_cache_dtype = 'fp8', max_model_len = 262144, max_num_batched_tokens = "
-                   "8192, gpu_memory_utilization = 0.7, enable_prefix_caching = true }, workload = { kind = "
-                   "'inference', context = 262144 }, gpu = { name = 'GB10', memory = '119.7GiB' } }");
+  json_t *j = tu_eval_ok(
+      *state,
+      "return { model = 'google/gemma-4-26B-A4B-it', runtime = { name = 'vllm', version = '0.20.1', "
+      "quantization = 'fp8', kv_cache_dtype = 'fp8', max_model_len = 262144, max_num_batched_tokens = "
+      "8192, gpu_memory_utilization = 0.7, enable_prefix_caching = true }, workload = { kind = "
+      "'inference', context = 262144 }, gpu = { name = 'GB10', memory = '119.7GiB' } }");
   gib(j, "weights_bytes", 25.67, 0.01, 0.005);
   assert_true(tu_assumed_part(j, "keeps its vision / audio towers unquantized (vision 1152 x 4304"));
   json_decref(j);
   /* E4B's tower (768 x 3072) takes the quantization: no such note */
-  j = eval(*state, "return { model = 'google/gemma-4-E4B-it', runtime = { name = 'vllm', version = '0.20.1', "
-                   "quantization = 'fp8', max_model_len = 8192 }, workload = { kind = 'inference', context = 8192 }, "
-                   "gpu = 'L40S-48GB' }");
+  j = tu_eval_ok(
+      *state,
+      "return { model = 'google/gemma-4-E4B-it', runtime = { name = 'vllm', version = '0.20.1', "
+      "quantization = 'fp8', max_model_len = 8192 }, workload = { kind = 'inference', context = 8192 }, "
+      "gpu = 'L40S-48GB' }");
   assert_false(tu_assumed_part(j, "towers unquantized"));
   json_decref(j);
   /* compressed-tensors quantizes the towers whatever their widths */
-  j = eval(*state, "return { model = { arch = 'gemma4', config = { architectures = { 'Gemma4ForConditionalGeneration' }, "
-                   "model_type = 'gemma4', tie_word_embeddings = true, text_config = { model_type = 'gemma4_text', "
-                   "hidden_size = 2816, intermediate_size = 2112, num_hidden_layers = 6, layer_types = { "
-                   "'sliding_attention', 'sliding_attention', 'sliding_attention', 'sliding_attention', "
-                   "'sliding_attention', 'full_attention' }, num_attention_heads = 16, num_key_value_heads = 8, "
-                   "num_global_key_value_heads = 2, head_dim = 256, global_head_dim = 512, attention_k_eq_v = true, "
-                   "sliding_window = 1024, max_position_embeddings = 8192, vocab_size = 262144 }, vision_config = { "
-                   "model_type = 'gemma4_vision', hidden_size = 1152, intermediate_size = 4304, num_hidden_layers = 2, "
-                   "num_attention_heads = 16, patch_size = 16 }, quantization_config = { quant_method = "
-                   "'compressed-tensors', ignore = { 'lm_head' }, config_groups = { group_0 = { targets = { 'Linear' }, "
-                   "weights = { num_bits = 8, type = 'float', strategy = 'channel', symmetric = true, dynamic = false "
-                   "} } } } } }, runtime = { name = 'vllm', version = '0.20.1', max_model_len = 8192 }, workload = { "
-                   "kind = 'inference', context = 8192 }, gpu = 'L40S-48GB' }");
+  j = tu_eval_ok(
+      *state,
+      "return { model = { arch = 'gemma4', config = { architectures = { 'Gemma4ForConditionalGeneration' }, "
+      "model_type = 'gemma4', tie_word_embeddings = true, text_config = { model_type = 'gemma4_text', "
+      "hidden_size = 2816, intermediate_size = 2112, num_hidden_layers = 6, layer_types = { "
+      "'sliding_attention', 'sliding_attention', 'sliding_attention', 'sliding_attention', "
+      "'sliding_attention', 'full_attention' }, num_attention_heads = 16, num_key_value_heads = 8, "
+      "num_global_key_value_heads = 2, head_dim = 256, global_head_dim = 512, attention_k_eq_v = true, "
+      "sliding_window = 1024, max_position_embeddings = 8192, vocab_size = 262144 }, vision_config = { "
+      "model_type = 'gemma4_vision', hidden_size = 1152, intermediate_size = 4304, num_hidden_layers = 2, "
+      "num_attention_heads = 16, patch_size = 16 }, quantization_config = { quant_method = "
+      "'compressed-tensors', ignore = { 'lm_head' }, config_groups = { group_0 = { targets = { 'Linear' }, "
+      "weights = { num_bits = 8, type = 'float', strategy = 'channel', symmetric = true, dynamic = false "
+      "} } } } } }, runtime = { name = 'vllm', version = '0.20.1', max_model_len = 8192 }, workload = { "
+      "kind = 'inference', context = 8192 }, gpu = 'L40S-48GB' }");
   assert_false(tu_assumed_part(j, "towers unquantized"));
   json_decref(j);
 }
@@ -248,8 +224,8 @@ static void test_holdout17_gemma4_26b_fp8(void **state) {
 static double mistral_weights(vf_engine *e, const char *flag, const char *gpu) {
   char buf[2048];
   snprintf(buf, sizeof buf, MISTRAL_GPTQ, flag, gpu);
-  json_t *j = eval(e, buf);
-  double w = fig(j, "weights_bytes");
+  json_t *j = tu_eval_ok(e, buf);
+  double w = tu_runtime_fig(j, "weights_bytes");
   json_decref(j);
   return w;
 }
@@ -257,12 +233,12 @@ static double mistral_weights(vf_engine *e, const char *flag, const char *gpu) {
 static void test_holdout17_mistral_gptq_exllama(void **state) {
   char buf[2048];
   snprintf(buf, sizeof buf, MISTRAL_GPTQ, "quantization = 'gptq', ", GB10);
-  json_t *j = eval(*state, buf);
+  json_t *j = tu_eval_ok(*state, buf);
   gib(j, "weights_bytes", 3.8844, 0.01, 0.00005);
   gib(j, "kv_cache_bytes", 102.56, 0.05, 0.005);
-  near(j, "num_gpu_blocks", 52510, 0.05, 0);
-  near(j, "kv_cache_tokens", 840160, 0.05, 0);
-  near(j, "max_concurrency", 25.64, 0.05, 0.005);
+  tu_near_fig(j, "num_gpu_blocks", 52510, 0.05, 0);
+  tu_near_fig(j, "kv_cache_tokens", 840160, 0.05, 0);
+  tu_near_fig(j, "max_concurrency", 25.64, 0.05, 0.005);
   json_decref(j);
   /* exllama against Marlin, exact: the zero points (32 layers x groups x out / 8 x 4 B:
   ** 27,262,976 B) less Marlin's second [in] int32 of q, o, gate and down (32 x 4 x 26,624) */
@@ -280,5 +256,5 @@ int main(void) {
       cmocka_unit_test(test_holdout17_gemma4_26b_fp8),
       cmocka_unit_test(test_holdout17_mistral_gptq_exllama),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, tu_engine_setup, tu_engine_teardown);
 }

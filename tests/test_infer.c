@@ -20,16 +20,6 @@
 #define GEMMA "model = 'google/gemma-2-9b-it', dtype = 'bf16', gpu = 'H100-SXM-80GB'"
 #define LLAMA "model = 'meta-llama/Llama-3.1-8B', dtype = 'bf16', gpu = 'H100-SXM-80GB'"
 
-static int setup(void **state) {
-  *state = tu_engine(0, 0);
-  return *state ? 0 : -1;
-}
-
-static int teardown(void **state) {
-  vf_engine_free(*state);
-  return 0;
-}
-
 static long long category(vf_engine *e, const char *model, const char *runtime, const char *workload,
                           const char *name) {
   char text[600];
@@ -515,5 +505,5 @@ int main(void) {
       cmocka_unit_test(test_mla_expanded_cache), cmocka_unit_test(test_sparse_mla_versions),
       cmocka_unit_test(test_minicpm3_cache_by_runtime),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, tu_engine_setup, tu_engine_teardown);
 }

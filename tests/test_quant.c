@@ -19,16 +19,6 @@
 /* half of the 0.01 MiB llama.cpp prints (calibration abs_tol 5243 B) */
 #define PRINTED_MIB_TOL 5243LL
 
-static int setup(void **state) {
-  *state = tu_engine(0, 0);
-  return *state ? 0 : -1;
-}
-
-static int teardown(void **state) {
-  vf_engine_free(*state);
-  return 0;
-}
-
 /* The report of `model` with `quant` (Lua source of the field); fails the test on error. */
 static json_t *eval_quant(vf_engine *e, const char *model, const char *quant) {
   char text[512];
@@ -337,5 +327,5 @@ int main(void) {
       cmocka_unit_test(test_gguf_deepseek_kv_b), cmocka_unit_test(test_gguf_hybrid_vision), cmocka_unit_test(test_gguf_mamba_ssm_a), cmocka_unit_test(test_bad_input),
       cmocka_unit_test(test_checkpoint_quant), cmocka_unit_test(test_gptq_exllama_scratch),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, tu_engine_setup, tu_engine_teardown);
 }

@@ -15,16 +15,6 @@
 #include "apiutil.h"
 #include "train_int.h"
 
-static int setup(void **state) {
-  *state = tu_engine(0, 0);
-  return *state ? 0 : -1;
-}
-
-static int teardown(void **state) {
-  vf_engine_free(*state);
-  return 0;
-}
-
 #define L32 "return { model = 'meta-llama/Llama-3.2-3B', dtype = 'bf16', runtime = 'transformers', " \
             "gpu = 'L40S', workload = { kind = 'train', micro_batch = 4, seq_len = 768, precision = 'bf16', "
 
@@ -2279,5 +2269,5 @@ int main(void) {
       cmocka_unit_test(test_peft_adapter_dtype),
       cmocka_unit_test(test_fused_experts_train_rounding),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, tu_engine_setup, tu_engine_teardown);
 }
