@@ -1,0 +1,163 @@
+/*
+** test_holdout18_train.c: training peak-memory figures held out of shared/calibration (round 18,
+** 2026-12-02: FSDP QLoRA at scale), predicted by vramfit through the public API before any
+** change. Source: AnswerDotAI/fsdp_qlora benchmarks_03_2024.md (created 4cd6923, 2024-05-03;
+** "These benchmarks were done in February and March 2024"), the dual RTX 3090 and dual RTX
+** 4090 case studies: train.py on dummy data (every sample exactly context_length tokens),
+** 2 GPUs, FSDP FULL_SHARD (or NO_SHARD, the table's "DDP"), use_gradient_checkpointing and
+** reentrant_checkpointing True, the blog's template command. "Peak Memory (GiB)" is
+** torch.cuda.max_memory_reserved(local_rank) / 2**30 on rank 0 after the fourth step (train.py
+** from 50efa1e, 2024-03-26, "memory/reserved_peak"; the text's NB: "the reported peak reserved
+** memory for both 512 and 2048 context length is roughly the same, the peak allocated memory is
+** 8.28 GiB vs 9.16 GiB"): the kind is stated, tolerance 10 %.
+** train.py defaults at 50efa1e: precision "bf16" (the model loaded in bf16, no MixedPrecision,
+** no autocast; Linear4bit nf4 with compute_dtype and quant_storage bf16, the lm_head and
+** embeddings bf16), PEFT LoRA r 64, alpha 16, dropout 0.1 on k,q,v,up,down,gate (o_proj not
+** adapted: lora_target_modules "all"), torch.optim.AdamW (lr 1e-5, wd 0.1), use_orig_params
+** False, limit_all_gathers True, the default BACKWARD_PRE prefetch, CPUOffload(offload_params)
+** where the table says "CPU Offload". Versions are not printed: written as the README's
+** "Pytorch >= 2.2" (2.2.1), bitsandbytes >= 0.43.0, PEFT 0.10.0 (the first with FSDP QLoRA,
+** 2024-03-21) and transformers 4.39.0 (March 2024; before 4.46 the model upcasts its own logits).
+** Yi-34B and Mistral-7B-v0.2 are written inline from their config.json.
+*/
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "apiutil.h"
+
+static int setup(void **state) {
+  *state = tu_engine(0, 0);
+  return *state ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  vf_engine_free(*state);
+  return 0;
+}
+
+static json_t *eval(void **state, const char *text) {
+  json_t *j = NULL;
+  if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s\n-> %s", text, vf_engine_error(*state));
+  return j;
+}
+
+/* got within want x (1 +- tol) */
+static void assert_within(double got, double want, double tol) {
+  if (!(got > want * (1 - tol) && got < want * (1 + tol)))
+    fail_msg("%.0f not within %.1f%% of %.0f", got, tol * 100, want);
+}
+
+#define L7 "'meta-llama/Llama-2-7b-hf'"
+#define L70 "'meta-llama/Llama-2-70b-hf'"
+#define YI                                                                                                  \
+  "{ arch = 'llama', config = { model_type = 'llama', architectures = { 'LlamaForCausalLM' }, hidden_size " \
+  "= 7168, intermediate_size = 20480, num_hidden_layers = 60, num_attention_heads = 56, "                 \
+  "num_key_value_heads = 8, vocab_size = 64000, max_position_embeddings = 4096, rms_norm_eps = 1e-5, "    \
+  "rope_theta = 5000000.0, tie_word_embeddings = false, hidden_act = 'silu' } }"
+#define MI                                                                                                  \
+  "{ arch = 'llama', config = { model_type = 'mistral', architectures = { 'MistralForCausalLM' }, "        \
+  "hidden_size = 4096, intermediate_size = 14336, num_hidden_layers = 32, num_attention_heads = 32, "     \
+  "num_key_value_heads = 8, vocab_size = 32000, max_position_embeddings = 32768, rms_norm_eps = 1e-5, "  \
+  "rope_theta = 1000000.0, tie_word_embeddings = false, hidden_act = 'silu' } }"
+
+static const char *const SCN =
+    "return { model = %s, dtype = 'bf16', %s gpu = '%s', runtime = { name = 'transformers', version = "
+    "'4.39.0', peft = '0.10.0', torch = '2.2.1'%s }, workload = { kind = 'train', method = '%s', "
+    "micro_batch = %d, seq_len = %d, grad_accum = 1, grad_checkpointing = true, precision = 'bf16', "
+    "optimizer = 'adamw', attention = 'sdpa', lora = { r = 64, alpha = 16, dropout = 0.1, targets = { "
+    "'k_proj', 'q_proj', 'v_proj', 'up_proj', 'down_proj', 'gate_proj' } } }, parallel = { dp = 2, "
+    "strategy = '%s', offload_params = %s } }";
+
+/* rows within 10 % (the rest are pinned misses) */
+#define WITHIN18 5
+
+typedef struct {
+  const char *model, *method;
+  int mb, seq;
+  const char *strategy, *offload, *gpu;
+  double measured; /* GiB, max_memory_reserved */
+  double ratio;    /* vramfit / measured, pinned within 1 % */
+} fq_row;
+
+#define G3 "RTX-3090-24GB"
+#define G4 "RTX-4090-24GB"
+/* Before this round (predicted with the same inputs, no change): -15.8 / +7.3 / -16.0 / -5.0 /
+** -10.6 / -9.9 / -12.4 / -19.9 / -10.2 / -10.1 / -26.2 / -11.0 / -0.3 / -9.4 / +11.5 / -11.4 /
+** -11.4 % (5 of 17 within 10 %). */
+static const fq_row ROWS[] = {
+    /* dual 3090, Llama-2 7B, batch 1 */
+    {L7, "qlora", 1, 512, "fsdp", "false", G3, 4.98, 0.8414},
+    {L7, "qlora", 1, 2048, "fsdp", "false", G3, 5.21, 1.0729},
+    {L7, "lora", 1, 512, "fsdp", "false", G3, 10.24, 0.8398},
+    {L7, "lora", 1, 2048, "fsdp", "false", G3, 10.22, 0.9501},
+    /* dual 3090, Llama-2 7B at 2048 tokens, larger batches */
+    {L7, "qlora", 4, 2048, "fsdp", "false", G3, 11.22, 0.8939},
+    {L7, "qlora", 10, 2048, "fsdp", "false", G3, 20.97, 0.9013},
+    {L7, "lora", 4, 2048, "fsdp", "false", G3, 16.14, 0.8767},
+    {L7, "lora", 6, 2048, "fsdp", "false", G3, 21.35, 0.8009},
+    {L7, "qlora", 8, 2048, "ddp", "false", G3, 20.94, 0.8973}, /* sharding_strategy "ddp": NO_SHARD */
+    {L7, "lora", 4, 2048, "ddp", "false", G3, 22.04, 0.8993},
+    /* dual 4090, Llama-2 7B with CPU offload */
+    {L7, "lora", 10, 2048, "fsdp", "true", G4, 22.69, 0.7378},
+    {L7, "qlora", 12, 2048, "fsdp", "true", G4, 22.38, 0.8901},
+    /* Yi 34B at 2048 tokens (3090 and 4090 rows print the same figures) */
+    {YI, "qlora", 2, 2048, "fsdp", "false", G3, 23.05, 0.9974},
+    {YI, "qlora", 4, 2048, "fsdp", "true", G3, 22.98, 0.9060},
+    /* Llama-2 70B at 2048 tokens, CPU offload */
+    {L70, "qlora", 2, 2048, "fsdp", "true", G3, 14.92, 1.1153},
+    /* Mistral 7B v0.2 Base, CPU offload, 12 x 2048 and 1 x 24,576 tokens */
+    {MI, "qlora", 12, 2048, "fsdp", "true", G4, 22.54, 0.8860},
+    {MI, "qlora", 1, 24576, "fsdp", "true", G4, 22.54, 0.8860},
+};
+
+static json_t *fq_eval(void **state, const fq_row *r, const char *knobs) {
+  char text[4096];
+  int q = strcmp(r->method, "qlora") == 0;
+  snprintf(text, sizeof text, SCN, r->model, q ? "quant = 'bnb-nf4'," : "", r->gpu, knobs, r->method, r->mb,
+           r->seq, r->strategy, r->offload);
+  return eval(state, text);
+}
+
+/* Each prediction pinned (ratio within 1 %); a row within 10 % is asserted so, a row outside is a
+** documented miss (its error in the ratio column and docs/CALIBRATION.md's round-18 row). */
+static void test_holdout18_fsdp_qlora_benchmarks(void **state) {
+  int within = 0;
+  for (size_t i = 0; i < sizeof ROWS / sizeof ROWS[0]; i++) {
+    json_t *j = fq_eval(state, &ROWS[i], "");
+    double resv = (double)tu_int(j, "runtime.peak_reserved_bytes");
+    double want = ROWS[i].measured * 1073741824.0;
+    assert_within(resv, ROWS[i].ratio * want, 0.01);
+    if (ROWS[i].ratio > 0.90 && ROWS[i].ratio < 1.10) {
+      assert_within(resv, want, 0.10);
+      within++;
+    }
+    json_decref(j);
+  }
+  assert_int_equal(within, WITHIN18);
+}
+
+/* The text's NB: the LoRA rows at 1 x 512 and 1 x 2048 tokens (10.24 / 10.22 GiB reserved) peak at
+** 8.28 / 9.16 GiB allocated (max_memory_allocated, the same run's "memory/allocated_peak"). Before
+** this round: 8.26 / 9.19 (-0.3 % / +0.3 %). */
+static void test_holdout18_lora_allocated(void **state) {
+  static const double alloc[] = {8.28, 9.16};
+  for (int i = 0; i < 2; i++) {
+    json_t *j = fq_eval(state, &ROWS[2 + i], "");
+    assert_within((double)tu_int(j, "runtime.peak_allocated_bytes"), alloc[i] * 1073741824.0, 0.01);
+    json_decref(j);
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_holdout18_fsdp_qlora_benchmarks),
+      cmocka_unit_test(test_holdout18_lora_allocated),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
