@@ -52,6 +52,7 @@ void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t) {
   t->op_row = scn_u64(s, "train.op_row_elems", 0);
   t->free_logits = scn_bool(s, "runtime.free_logits", false);
   t->model_upcast = scn_bool(s, "train.model_upcast", false);
+  t->keep_outputs = scn_bool(s, "runtime.keep_outputs", false);
   t->pp_outputs = scn_bool(s, "runtime.pp_outputs", true);
   t->kbit_stream = scn_bool(s, "train.kbit_stream", false);
   t->virtual_tokens = scn_u64(s, "train.virtual_tokens", 0);
@@ -676,9 +677,17 @@ static uint64_t logits_bytes(ectx *c, const train_cfg *t, uint64_t tokens, uint6
     ** LoRA r16, 4 and 8 x 4096 tokens: 20.19 / 33.18 GB max allocated, 12.4 B a logit above
     ** the 40 checkpoints; +6.3% / +7.8% with a + 12). */
     if (t->model_upcast && a <= 4) {
-      uint64_t legacy = acc_mul(&c->acc, elems, 12);
+      /* A loop of its own that keeps the outputs through loss.backward() and the step
+      ** (runtime.keep_outputs: AnswerDotAI/fsdp_qlora train.py, `output = model(...)`,
+      ** `loss = output.loss`, `output = None` only after optimizer.step(), 50efa1e) keeps the
+      ** fp32 outputs.logits (4 per element) beside the backward's three (16), and beside the
+      ** last checkpointed block's recomputation. Hold-out: fsdp_qlora benchmarks_03_2024.md,
+      ** Llama-2 7B LoRA 10 x 2048 with CPU offload, 22.69 GiB reserved (test_holdout18_train). */
+      uint64_t legacy = acc_mul(&c->acc, elems, t->keep_outputs ? 16 : 12);
+      uint64_t held = t->keep_outputs ? acc_mul(&c->acc, elems, 4) : 0;
       if (!work || strcmp(c->s->runtime, "transformers") != 0) return legacy;
-      return legacy > work ? legacy - work : 0;
+      uint64_t above = legacy > work ? legacy - work : 0;
+      return above > held ? above : held;
     }
     uint64_t fwd = a + (a < 4 ? 4 : 0) + 4;
     uint64_t loss = freed ? acc_mul(&c->acc, elems, fwd > 12 ? fwd : 12) : acc_mul(&c->acc, elems, a + 12);
@@ -1036,6 +1045,7 @@ static void train_budget(ectx *c, const train_cfg *t, const train_parts *p, int 
              : t->loss == LOSS_VOCAB_PARALLEL ? "Megatron vocab-parallel cross-entropy: head output and one fp32 copy, softmax and gradient in place"
                                                                               : t->compile ? "compiled cross-entropy: head output saved, its gradient"
                                                                               : t->free_logits && !p->pp_stage ? "fp32 upcast, log-softmax, gradient (head output freed before backward)"
+                                                                              : t->model_upcast && t->keep_outputs ? "fp32 upcast kept in the outputs to the step's end, shifted copy, log-softmax, gradient"
                                                                               : "head output, fp32 upcast, log-softmax, gradient",
              !p->pp_head || p->pp_stage != 2 ? ""
              : t->loss == LOSS_TITAN_CHUNKED ? "; every micro-batch's final-norm output kept to the step's end (PyTorch pipelining output_chunks)"

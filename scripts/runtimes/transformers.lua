@@ -89,11 +89,15 @@ return runtime {
   -- expandable_segments: a training run under PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True,
   -- as Unsloth's unsloth/__init__.py sets it since c599ae0f2 (2024-03-17, #249; torch >= 2.2)
   -- (src/train.c train_slack_expandable)
+  -- keep_outputs: the training loop is not the Trainer and keeps `output` to the step's end
+  -- (AnswerDotAI/fsdp_qlora train.py 50efa1e: `output = None` after optimizer.step()) (src/train.c logits_bytes)
+  -- bnb_4bit_quant_storage: Params4bit's storage dtype (workloads/train.lua float_quant_storage)
   -- kbit_prepare: PEFT's prepare_model_for_kbit_training under TRL (workloads/train.lua kbit_part)
   knobs = { cache = { "dynamic", "static", "offloaded", "offloaded_static", "quantized" }, torch = "string",
             peft = "string", autocast_adapter_dtype = "bool",
             cache_backend = { "quanto", "hqq" }, cache_nbits = "int", cache_q_group_size = "int",
-            cache_residual_length = "int", expandable_segments = "bool", kbit_prepare = "bool" },
+            cache_residual_length = "int", expandable_segments = "bool", kbit_prepare = "bool",
+            keep_outputs = "bool", bnb_4bit_quant_storage = { "uint8", "bf16", "fp16", "fp32" } },
   knob_docs = {
     cache = "generate()'s cache_implementation (offloaded: two layers' K/V on the GPU; quantized: QuantizedCache)",
     torch = "the PyTorch release under the Trainer (before 2.0 zero_grad kept gradients; 2.0's foreach AdamW two step temporaries)",
@@ -104,6 +108,8 @@ return runtime {
     cache_q_group_size = "QuantizedCache's q_group_size (64)",
     cache_residual_length = "QuantizedCache's residual_length (128): recent tokens kept unquantized",
     expandable_segments = "PYTORCH_CUDA_ALLOC_CONF expandable_segments:True: reserved = allocated peak in 20 MiB pages, no fragmentation share (Unsloth and axolotl set it for training)",
+    keep_outputs = "a training loop of its own that holds the model's outputs (the fp32 logits before 4.46) through backward and the step, as AnswerDotAI/fsdp_qlora's train.py (the Trainer drops them)",
+    bnb_4bit_quant_storage = "bitsandbytes 4-bit storage dtype (FSDP QLoRA: the policy's 16-bit dtype); a float storage gives PEFT 0.6-0.11 adapters that dtype",
     kbit_prepare = "QLoRA base prepared by PEFT's prepare_model_for_kbit_training as TRL's SFTTrainer runs it: fp32 norms, so an fp32 residual stream after the first block",
   },
   modelled = true,

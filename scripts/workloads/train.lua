@@ -186,10 +186,22 @@ local NO_ADAPTER_CAST = { ["ln-tuning"] = true, ["prompt-tuning"] = true }
 -- ia3.py). The base layer's dtype came with "ENH speed up init emb conv2d" (#915, b786b884f,
 -- 2023-09-12: self.to(weight.device, dtype=weight.dtype)), first released in v0.6.0, so a
 -- pure 16-bit model under peft 0.5.x trains fp32 adapters as under >= 0.12.
+-- bitsandbytes' Linear4bit / Params4bit(quant_storage=...) (bitsandbytes >= 0.43.0, the
+-- BitsAndBytesConfig field bnb_4bit_quant_storage): the packed 4-bit bytes held as a float
+-- tensor (same bytes, dtype of the storage) so that FSDP can flatten them with the 16-bit
+-- parameters (AnswerDotAI/fsdp_qlora train.py 50efa1e: replace_linear(..., quant_storage=
+-- torch_dtype); PEFT's docs/source/accelerate/fsdp.md). The base weight's dtype is then a
+-- float, which update_layer's `weight.dtype.is_floating_point` cast gives the adapters (PEFT
+-- 0.6 to 0.11), as for a 16-bit base; "fp32" storage gives fp32 adapters.
+local function float_quant_storage(n)
+  local qs = n.knobs.bnb_4bit_quant_storage
+  return qs ~= nil and qs ~= "uint8" and qs ~= "fp32"
+end
+
 local function upcast_adapters(n, method, p)
   if not PEFT_RUNTIMES[n.runtime] or method == "full" or method == "freeze" or p.master16 then return false end
   if p.weights == "fp32" or NO_ADAPTER_CAST[method] then return false end
-  if quantized(n.model.desc) then return true end
+  if quantized(n.model.desc) and not float_quant_storage(n) then return true end
   local v = n.peft_version
   if v ~= nil and v < 6 then return true end
   return (v == nil or v >= 12) and n.knobs.autocast_adapter_dtype ~= false
@@ -662,6 +674,15 @@ local function autocast_ln_stream(n, method)
 end
 
 local function kbit_part(n, method)
+  if n.knobs.bnb_4bit_quant_storage ~= nil then
+    local bnb4 = false
+    for _, t in ipairs(n.model.desc.tensors or {}) do
+      if t.qtype and (t.qtype:find("^nf4") or t.qtype:find("^fp4")) then bnb4 = true end
+    end
+    if not bnb4 then
+      fail("runtime.bnb_4bit_quant_storage", "applies to a bitsandbytes 4-bit base (quant bnb-nf4 or bnb-fp4), got quant %s", tostring(n.extra["quant.name"] or "none"))
+    end
+  end
   local k = n.knobs.kbit_prepare
   if k == nil then
     if autocast_ln_stream(n, method) then
