@@ -60,18 +60,19 @@ static void assert_within(double got, double want, double tol) {
 #define L70 "'meta-llama/Llama-2-70b-hf'"
 #define YI                                                                                                  \
   "{ arch = 'llama', config = { model_type = 'llama', architectures = { 'LlamaForCausalLM' }, hidden_size " \
-  "= 7168, intermediate_size = 20480, num_hidden_layers = 60, num_attention_heads = 56, "                 \
-  "num_key_value_heads = 8, vocab_size = 64000, max_position_embeddings = 4096, rms_norm_eps = 1e-5, "    \
+  "= 7168, intermediate_size = 20480, num_hidden_layers = 60, num_attention_heads = 56, "                   \
+  "num_key_value_heads = 8, vocab_size = 64000, max_position_embeddings = 4096, rms_norm_eps = 1e-5, "      \
   "rope_theta = 5000000.0, tie_word_embeddings = false, hidden_act = 'silu' } }"
-#define MI                                                                                                  \
-  "{ arch = 'llama', config = { model_type = 'mistral', architectures = { 'MistralForCausalLM' }, "        \
-  "hidden_size = 4096, intermediate_size = 14336, num_hidden_layers = 32, num_attention_heads = 32, "     \
-  "num_key_value_heads = 8, vocab_size = 32000, max_position_embeddings = 32768, rms_norm_eps = 1e-5, "  \
+#define MI                                                                                              \
+  "{ arch = 'llama', config = { model_type = 'mistral', architectures = { 'MistralForCausalLM' }, "     \
+  "hidden_size = 4096, intermediate_size = 14336, num_hidden_layers = 32, num_attention_heads = 32, "   \
+  "num_key_value_heads = 8, vocab_size = 32000, max_position_embeddings = 32768, rms_norm_eps = 1e-5, " \
   "rope_theta = 1000000.0, tie_word_embeddings = false, hidden_act = 'silu' } }"
 
 static const char *const SCN =
     "return { model = %s, dtype = 'bf16', %s gpu = '%s', runtime = { name = 'transformers', version = "
-    "'4.39.0', peft = '0.10.0', torch = '2.2.1', keep_outputs = true%s%s }, workload = { kind = 'train', method = '%s', "
+    "'4.39.0', peft = '0.10.0', torch = '2.2.1', keep_outputs = true%s%s }, workload = { kind = 'train', "
+    "method = '%s', "
     "micro_batch = %d, seq_len = %d, grad_accum = 1, grad_checkpointing = true, precision = 'bf16', "
     "optimizer = 'adamw', attention = 'sdpa', lora = { r = 64, alpha = 16, dropout = 0.1, targets = { "
     "'k_proj', 'q_proj', 'v_proj', 'up_proj', 'down_proj', 'gate_proj' } } }, parallel = { dp = 2, "
@@ -123,8 +124,8 @@ static json_t *fq_eval(void **state, const fq_row *r, const char *knobs) {
   char text[4096];
   int q = strcmp(r->method, "qlora") == 0;
   snprintf(text, sizeof text, SCN, r->model, q ? "quant = 'bnb-nf4'," : "", r->gpu,
-           q ? ", bnb_4bit_quant_storage = 'bf16'" : "", knobs, r->method, r->mb,
-           r->seq, r->strategy, r->offload);
+           q ? ", bnb_4bit_quant_storage = 'bf16'" : "", knobs, r->method, r->mb, r->seq, r->strategy,
+           r->offload);
   return eval(state, text);
 }
 
@@ -168,7 +169,8 @@ static void test_holdout18_lora_allocated(void **state) {
 ** outputs.logits holds is already counted, so the knob changes nothing. */
 static void test_keep_outputs_logits(void **state) {
   static const char *const t =
-      "return { model = 'meta-llama/Llama-2-7b-hf', dtype = 'bf16', gpu = 'RTX-3090-24GB', runtime = { name = "
+      "return { model = 'meta-llama/Llama-2-7b-hf', dtype = 'bf16', gpu = 'RTX-3090-24GB', runtime = { name "
+      "= "
       "'transformers', version = '%s'%s }, workload = { kind = 'train', method = 'lora', micro_batch = 10, "
       "seq_len = 2048, grad_checkpointing = true, precision = 'bf16', optimizer = 'adamw', lora = { r = 64, "
       "targets = { 'q_proj', 'v_proj' } } }, parallel = { dp = 2, strategy = 'fsdp' } }";
@@ -195,7 +197,8 @@ static void test_keep_outputs_logits(void **state) {
 ** 143,130,624 adapter parameters, one GPU. */
 static void test_bnb_quant_storage_adapter_dtype(void **state) {
   static const char *const t =
-      "return { model = 'meta-llama/Llama-2-7b-hf', dtype = 'bf16', quant = 'bnb-nf4', gpu = 'RTX-3090-24GB', "
+      "return { model = 'meta-llama/Llama-2-7b-hf', dtype = 'bf16', quant = 'bnb-nf4', gpu = "
+      "'RTX-3090-24GB', "
       "runtime = { name = 'transformers', version = '4.39.0', peft = '%s'%s }, workload = { kind = 'train', "
       "method = 'qlora', micro_batch = 1, seq_len = 512, grad_checkpointing = true, precision = 'bf16', "
       "optimizer = 'adamw', lora = { r = 64, targets = { 'k_proj', 'q_proj', 'v_proj', 'up_proj', "
@@ -219,15 +222,17 @@ static void test_bnb_quant_storage_adapter_dtype(void **state) {
     assert_int_equal(tu_category(j, "adapter_weights"), 143130624LL * rows[i].bytes);
     json_decref(j);
   }
-  assert_int_not_equal(tu_eval(*state,
-                               "return { model = 'meta-llama/Llama-2-7b-hf', dtype = 'bf16', runtime = { name = "
-                               "'transformers', bnb_4bit_quant_storage = 'bf16' }, workload = { kind = 'train', "
-                               "method = 'lora', micro_batch = 1, seq_len = 512 } }",
-                               NULL),
-                       VF_OK);
-  assert_string_equal(strstr(vf_engine_error(*state), "runtime.bnb_4bit_quant_storage"),
-                      "runtime.bnb_4bit_quant_storage: applies to a bitsandbytes 4-bit base (quant bnb-nf4 or "
-                      "bnb-fp4), got quant none");
+  assert_int_not_equal(
+      tu_eval(*state,
+              "return { model = 'meta-llama/Llama-2-7b-hf', dtype = 'bf16', runtime = { name = "
+              "'transformers', bnb_4bit_quant_storage = 'bf16' }, workload = { kind = 'train', "
+              "method = 'lora', micro_batch = 1, seq_len = 512 } }",
+              NULL),
+      VF_OK);
+  assert_string_equal(
+      strstr(vf_engine_error(*state), "runtime.bnb_4bit_quant_storage"),
+      "runtime.bnb_4bit_quant_storage: applies to a bitsandbytes 4-bit base (quant bnb-nf4 or "
+      "bnb-fp4), got quant none");
 }
 
 int main(void) {
