@@ -34,16 +34,6 @@
 
 #include "apiutil.h"
 
-static int setup(void **state) {
-  *state = tu_engine(0, 0);
-  return *state ? 0 : -1;
-}
-
-static int teardown(void **state) {
-  vf_engine_free(*state);
-  return 0;
-}
-
 static json_t *eval(void **state, const char *text) {
   json_t *j = NULL;
   if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s\n-> %s", text, vf_engine_error(*state));
@@ -242,5 +232,5 @@ int main(void) {
       cmocka_unit_test(test_keep_outputs_logits),
       cmocka_unit_test(test_bnb_quant_storage_adapter_dtype),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, tu_engine_setup, tu_engine_teardown);
 }
