@@ -103,6 +103,9 @@ return arch {
       pipeline = {
         kind = "mmdit", vae_scale = 8, vae_tscale = 4, latent_channels = 16, patch = 2, patch_t = pt,
         cfg = true, cfg_batched = true, text_len = 226, joint = true,
+        -- the image-to-video transformers (CogVideoX-5b-I2V, ConsisID: in_channels 32) take the
+        -- VAE-encoded conditioning image beside the noise latents (scripts/workloads/video.lua i2v)
+        image_latent_input = nn.int(cfg, "in_channels", 16) > nn.int(cfg, "out_channels", 16),
         -- AutoencoderKLCogVideoX decodes 2 latent frames a time (the first call takes the
         -- remainder: 9 frames for 13 latent frames) at full resolution with block_out[1]
         -- channels; the bytes per element are the VAE's (src/gen.c "cogvideox"), the same

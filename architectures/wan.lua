@@ -80,6 +80,10 @@ return arch {
       pipeline = {
         kind = "dit", vae_scale = scale, vae_tscale = 4, latent_channels = nn.int(cfg, "out_dim", 16),
         patch = 2, cfg = true, cfg_batched = false, text_len = 512, joint = false, experts = experts,
+        -- the I2V DiTs (Wan2.1-I2V-14B, Wan2.2-I2V-A14B: in_dim 36 = 16 noise + 4 mask + 16
+        -- image latent channels) take the VAE-encoded conditioning frame (WanImageToVideoPipeline;
+        -- scripts/workloads/video.lua i2v); TI2V-5B's in_dim equals its out_dim
+        image_latent_input = nn.int(cfg, "in_dim", 16) > nn.int(cfg, "out_dim", 16),
         -- Wan2.2's VAE decodes to 1/2 resolution and unpatchifies 2x2 (wan22-ti2v-5b-t2v-720p-4090-1gpu)
         -- (the peak channels are calibrated: see src/gen.c, family "wan")
         vae_peak_channels = scale == 16 and 104 or 96, vae_chunk = 4, act_family = "wan",

@@ -576,6 +576,14 @@ static void gen_phases(ectx *c, const gen_weights *w, const gen_shape *g, gen_ph
   ** the image encoder's bytes are w->img_kept) */
   if (scn_bool(s, "gen.resident_vae", false))
     for (int i = 0; i < 3; i++) ph[i].weights_vae = w->vae;
+  /* an image-to-video pipeline under model offload (workload.i2v): prepare_latents runs
+  ** self.vae.encode on the conditioning image before the denoising loop, and the VAE is last in
+  ** model_cpu_offload_seq, so no hook offloads it until the decode: accelerate's
+  ** CpuOffload.pre_forward offloads only the module before the one it onloads (the transformer's
+  ** offloads the last encoder, transformer_2's the transformer). The VAE is resident beside the
+  ** transformer through the denoising (ConsisID, CogVideoX / Wan / LTX / HunyuanVideo I2V:
+  ** scripts/workloads/video.lua) */
+  if (strcmp(off, "model") == 0 && !gen_ref(s) && scn_bool(s, "gen.i2v", false)) ph[1].weights_vae = w->vae;
   /* pipe.to("cuda") with model offload enabled (workload.pipe_to_gpu): diffusers'
   ** DiffusionPipeline.to only warns and moves every component, hooks and all (pipeline_utils.py,
   ** "memory gains from offloading are likely to be lost"). accelerate's CpuOffload.pre_forward

@@ -1773,6 +1773,62 @@ static void test_model_offload_pipe_to_gpu(void **state) {
                   "workload.pipe_to_gpu: is a diffusers call");
 }
 
+/* An image-to-video pipeline under enable_model_cpu_offload keeps its VAE through the denoising:
+** prepare_latents VAE-encodes the conditioning image after encode_prompt, and the VAE, last in
+** model_cpu_offload_seq, is offloaded by no hook before the decode (accelerate CpuOffload offloads
+** only the module before the one it onloads; diffusers @58eb52c0 pipeline_consisid.py,
+** pipeline_cogvideox_image2video.py, pipeline_wan_i2v.py, pipeline_ltx_image2video.py,
+** pipeline_hunyuan_video_image2video.py). Tiled, so that the denoising is the peak. */
+static void test_i2v_vae_resident_model_offload(void **state) {
+  static const char *const fmt =
+      "return { model = '%s', dtype = 'bf16', runtime = { name = 'diffusers' }, gpu = 'H100-SXM-80GB', workload = { "
+      "kind = 'video', width = %d, height = %d, frames = %d, steps = 50, cfg = true, offload = '%s', vae_tiling = "
+      "true%s } }";
+  char text[640];
+  json_t *i2v = NULL, *t2v = NULL, *none = NULL;
+  /* ConsisID (in_channels 32: image-to-video by its transformer) against CogVideoX-5b (T2V) */
+  snprintf(text, sizeof text, fmt, "BestWishYsh/ConsisID-preview", 720, 480, 49, "model", "");
+  if (tu_eval(*state, text, &i2v) != VF_OK) fail_msg("consisid: %s", vf_engine_error(*state));
+  snprintf(text, sizeof text, fmt, "BestWishYsh/ConsisID-preview", 720, 480, 49, "none", "");
+  if (tu_eval(*state, text, &none) != VF_OK) fail_msg("consisid none: %s", vf_engine_error(*state));
+  snprintf(text, sizeof text, fmt, "THUDM/CogVideoX-5b", 720, 480, 49, "model", "");
+  if (tu_eval(*state, text, &t2v) != VF_OK) fail_msg("cogvideox: %s", vf_engine_error(*state));
+  assert_string_equal(json_string_value(json_object_get(json_object_get(i2v, "runtime"), "peak_phase")), "denoising");
+  assert_string_equal(json_string_value(json_object_get(json_object_get(t2v, "runtime"), "peak_phase")), "denoising");
+  /* the whole VAE (AutoencoderKLCogVideoX, bf16) beside the transformer: 365,536,582 B */
+  assert_int_equal(weights_of(i2v, "vae"), 365536582LL);
+  assert_int_equal(weights_of(i2v, "vae"), weights_of(none, "vae"));
+  assert_int_equal(weights_of(t2v, "vae"), 0);
+  json_decref(i2v);
+  json_decref(t2v);
+  json_decref(none);
+  /* LTX-Video's I2V pipeline shares the T2V checkpoint: workload.i2v declares it, and the
+  ** denoising peak grows by exactly the VAE's bytes */
+  json_t *on = NULL, *off = NULL;
+  snprintf(text, sizeof text, fmt, "Lightricks/LTX-Video", 1216, 704, 257, "model",
+           ", text_encoders = 'none', i2v = true");
+  if (tu_eval(*state, text, &on) != VF_OK) fail_msg("ltx i2v: %s", vf_engine_error(*state));
+  snprintf(text, sizeof text, fmt, "Lightricks/LTX-Video", 1216, 704, 257, "none", ", text_encoders = 'none'");
+  if (tu_eval(*state, text, &none) != VF_OK) fail_msg("ltx none: %s", vf_engine_error(*state));
+  snprintf(text, sizeof text, fmt, "Lightricks/LTX-Video", 1216, 704, 257, "model", ", text_encoders = 'none'");
+  if (tu_eval(*state, text, &off) != VF_OK) fail_msg("ltx t2v: %s", vf_engine_error(*state));
+  assert_string_equal(json_string_value(json_object_get(json_object_get(on, "runtime"), "peak_phase")), "denoising");
+  assert_int_equal(weights_of(on, "vae"), weights_of(none, "vae"));
+  assert_true(weights_of(on, "vae") > 0);
+  assert_int_equal(weights_of(off, "vae"), 0);
+  assert_int_equal(tu_int(on, "runtime.peak_allocated_bytes") - tu_int(off, "runtime.peak_allocated_bytes"),
+                   weights_of(on, "vae"));
+  json_decref(on);
+  json_decref(off);
+  json_decref(none);
+  expect_error_of(*state, "BestWishYsh/ConsisID-preview", "diffusers",
+                  "kind = \"video\", width = 720, height = 480, frames = 49, offload = \"model\", i2v = false",
+                  "workload.i2v: BestWishYsh/ConsisID-preview is an image-to-video model");
+  expect_error_of(*state, "Lightricks/LTX-Video", "diffusers",
+                  "kind = \"video\", width = 768, height = 512, frames = 161, i2v = 1",
+                  "workload.i2v: expected true or false, got 1");
+}
+
 /* Round-12 generation hold-outs (regression only; nothing was refitted).
 ** diffusers PR #11682 (2025-06-09) description table "GPU (GB)": base 33.85, model CPU offload
 ** 22.64. The script is collapsed in the PR; FLUX.1-dev bf16 at 1024x1024 is inferred (the base figure
@@ -2035,7 +2091,7 @@ int main(void) {
       cmocka_unit_test(test_generation_holdout10), cmocka_unit_test(test_hidream_bnb_linear_holdout),
       cmocka_unit_test(test_generation_holdout12), cmocka_unit_test(test_ltx_transformer_benchmark_holdout),
       cmocka_unit_test(test_generation_holdout15), cmocka_unit_test(test_hunyuanvideo_decode_per_runtime), cmocka_unit_test(test_generation_holdout16),
-      cmocka_unit_test(test_leaf_group_offload_benchmark_holdout), cmocka_unit_test(test_group_offload_whole_encoder), cmocka_unit_test(test_model_offload_pipe_to_gpu), cmocka_unit_test(test_expandable_segments_diffusers),
+      cmocka_unit_test(test_leaf_group_offload_benchmark_holdout), cmocka_unit_test(test_group_offload_whole_encoder), cmocka_unit_test(test_model_offload_pipe_to_gpu), cmocka_unit_test(test_i2v_vae_resident_model_offload), cmocka_unit_test(test_expandable_segments_diffusers),
       cmocka_unit_test(test_flux_linear_projections), cmocka_unit_test(test_city96_image_rules), cmocka_unit_test(test_flux_file_matches_preset), cmocka_unit_test(test_diffusers_folder_flat_config), cmocka_unit_test(test_diffusers_folder_kinds), cmocka_unit_test(test_layerwise_class_skips),
   };
   return cmocka_run_group_tests(tests, tu_engine_setup, tu_engine_teardown);

@@ -5,7 +5,7 @@
 local E = require "engine"
 local image = require "workloads.image"
 
-local KEYS = { "frames" }
+local KEYS = { "frames", "i2v" }
 for _, k in ipairs(image.KEYS) do KEYS[#KEYS + 1] = k end
 
 -- The reference scripts' date picks what stays resident during the VAE decode where they
@@ -46,6 +46,27 @@ local function normalize(w, n, cfg)
       frames, ts, ts, ((frames - 1) // ts) * ts + 1)
   end
   image.normalize_with(w, n, frames, KEYS)
+  -- An image-to-video pipeline VAE-encodes its conditioning image in prepare_latents, after
+  -- encode_prompt and before the denoising loop (diffusers @58eb52c0: pipeline_wan_i2v.py,
+  -- pipeline_cogvideox_image2video.py, pipeline_consisid.py, pipeline_ltx_image2video.py,
+  -- pipeline_hunyuan_video_image2video.py, each `self.vae.encode(...)` in prepare_latents), with
+  -- the VAE last in model_cpu_offload_seq ("text_encoder->transformer->vae",
+  -- "text_encoder->image_encoder->transformer->transformer_2->vae",
+  -- "text_encoder->text_encoder_2->transformer->vae"). Under enable_model_cpu_offload the
+  -- transformer's hook offloads only its predecessor in that chain, so the VAE stays on the GPU
+  -- through the denoising (src/gen.c gen_phases). Transformers that take the image latents as
+  -- input channels (p.image_latent_input) are image-to-video; LTX-Video's and others' I2V
+  -- pipelines share the T2V checkpoint, so i2v = true declares them.
+  local i2v = type(p) == "table" and p.image_latent_input == true
+  if w.i2v ~= nil then
+    local v = E.bool_field(w.i2v, "workload.i2v")
+    if not v and i2v then
+      E.fail("workload.i2v", "%s is an image-to-video model: its transformer takes the conditioning image's "
+        .. "latents as input channels", n.model.id)
+    end
+    i2v = v
+  end
+  n.extra["gen.i2v"] = i2v
   -- reference scripts that move the DiT and encoders to the CPU before decoding (CogVideoX SAT)
   n.extra["gen.ref_decode_alone"] = type(p) == "table" and p.ref_decode_alone == true
   if type(p) == "table" and p.ref_resident_from and n.runtime == "reference" then ref_scripts_date(n, p) end
