@@ -131,7 +131,6 @@ typedef struct gen_weights {
   uint64_t te, den, vae;        /* bytes: text/image encoders, denoiser(s), VAE */
   uint64_t te_max;              /* the largest single encoder */
   uint64_t te_reentry;          /* the last text encoder of the offload chain + the largest earlier one */
-  uint64_t te_whole;            /* the largest encoder block-level group offload onloads whole */
   uint64_t te_leaf, den_leaf, vae_leaf; /* the largest single tensor of each */
   uint64_t den_ffn_leaf;        /* the largest feed-forward (mlp role) tensor of the denoiser's blocks */
   uint64_t den_all;             /* the whole denoiser before any TP split */
@@ -140,6 +139,9 @@ typedef struct gen_weights {
   uint64_t aux;                 /* helpers outside the pipeline (ConsisID's face models): never offloaded */
   uint64_t img_kept;            /* an image encoder left on the GPU beside group-offloaded components */
   bool den_pinned;              /* bitsandbytes int8 modules cannot move to the CPU */
+  /* each encoder (text_encoder, text_encoder_2, image_encoder ...): name, bytes, largest tensor */
+  const char *enc_name[8];
+  uint64_t enc[8], enc_leaf[8];
   /* the denoiser's block lists (tensor names "list.*.x"): bytes of one block, blocks */
   struct { const char *name; size_t len; uint64_t block, n; } lists[GEN_LISTS];
 } gen_weights;
@@ -217,20 +219,6 @@ static void gen_split_tp(ectx *c, gen_weights *w) {
   w->den_tp = bytes_ceildiv(w->den_tp, tp);
 }
 
-/* The largest encoder that diffusers' block-level group offload onloads as one group: a
-** transformers class with no ModuleList among its direct children (T5EncoderModel, CLIPTextModel:
-** scripts/gen_parts.lua whole_under_block_level) goes whole into the "unmatched" group that
-** _apply_group_offloading_block_level hooks on the module itself (hooks/group_offloading.py),
-** whatever num_blocks_per_group says. */
-static void gen_whole_encoders(const scenario *s, const char *const names[8], const uint64_t enc[8],
-                               gen_weights *w) {
-  char key[96];
-  for (int k = 0; k < 8 && names[k]; k++) {
-    snprintf(key, sizeof key, "gen.group_whole.%s", names[k]);
-    if (scn_bool(s, key, false) && enc[k] > w->te_whole) w->te_whole = enc[k];
-  }
-}
-
 static void gen_split(ectx *c, gen_weights *w) {
   uint64_t enc[8] = {0};
   const char *names[8] = {0};
@@ -263,6 +251,7 @@ static void gen_split(ectx *c, gen_weights *w) {
           names[k] = t->component;
           enc[k] = acc_add(&c->acc, enc[k], all);
           if (enc[k] > w->te_max) w->te_max = enc[k];
+          if (one > w->enc_leaf[k]) w->enc_leaf[k] = one;
           break;
         }
       }
@@ -284,7 +273,7 @@ static void gen_split(ectx *c, gen_weights *w) {
     n_te++;
     if (last < 0 || strcmp(names[k], names[last]) > 0) last = k;
   }
-  gen_whole_encoders(c->s, names, enc, w);
+  for (int k = 0; k < 8; k++) w->enc_name[k] = names[k], w->enc[k] = enc[k];
   if (n_te > 1) {
     uint64_t other = 0;
     for (int k = 0; k < 8 && names[k]; k++)
@@ -418,24 +407,55 @@ static void gen_shapes(ectx *c, const gen_family *f, const gen_family *fv, const
   g->lat = acc_mul3(&c->acc, scn_u64(s, "gen.latent_elems", 0), scn_u64(s, "gen.den_batch", 1), 4 * 4);
 }
 
-/* Bytes of a component resident while it runs, under the offload mode. */
-static uint64_t gen_resident(ectx *c, uint64_t all, uint64_t leaf, uint64_t layers, const gen_weights *den) {
+/* One component's group offload settings: its own (workload.offload_by_component, scripts/
+** workloads/image.lua: gen.group.<den|vae|encoder>.*, whose omitted arguments took
+** apply_group_offloading's defaults), else the runtime knobs that apply to every component
+** (runtime.offload_type, num_blocks_per_group, use_stream; the stream assumed on). */
+typedef struct gen_group {
+  bool kept;          /* "none": no hook, left on the GPU by pipe.to("cuda") */
+  bool leaf;          /* offload_type leaf_level */
+  uint64_t per;       /* num_blocks_per_group */
+  uint64_t in_flight; /* groups resident: 2 with use_stream (the next prefetched), else 1 */
+} gen_group;
+
+static gen_group gen_group_of(const scenario *s, const char *comp) {
+  char key[96];
+  gen_group g = {false, false, 1, 1};
+  snprintf(key, sizeof key, "gen.group.%s.offload_type", comp);
+  const char *type = scn_str(s, key, NULL);
+  if (!type) {
+    g.leaf = strcmp(scn_str(s, "runtime.offload_type", "block_level"), "leaf_level") == 0;
+    g.per = scn_u64(s, "runtime.num_blocks_per_group", 1);
+    g.in_flight = scn_bool(s, "runtime.use_stream", true) ? 2 : 1;
+    return g;
+  }
+  g.kept = strcmp(type, "none") == 0;
+  g.leaf = strcmp(type, "leaf_level") == 0;
+  snprintf(key, sizeof key, "gen.group.%s.num_blocks_per_group", comp);
+  g.per = scn_u64(s, key, 1);
+  snprintf(key, sizeof key, "gen.group.%s.use_stream", comp);
+  g.in_flight = scn_bool(s, key, false) ? 2 : 1;
+  return g;
+}
+
+/* Bytes of a component resident while it runs, under the offload mode (g: its group offload
+** settings, used under offload "group"). */
+static uint64_t gen_resident(ectx *c, uint64_t all, uint64_t leaf, uint64_t layers, const gen_weights *den,
+                             const gen_group *g) {
   const scenario *s = c->s;
   const char *off = scn_str(s, "gen.offload", "none");
   if (strcmp(off, "sequential") == 0) return leaf;
   if (strcmp(off, "group") == 0) {
-    bool leaf_level = strcmp(scn_str(s, "runtime.offload_type", "block_level"), "leaf_level") == 0;
-    uint64_t groups = scn_u64(s, "runtime.num_blocks_per_group", 1);
+    if (g->kept) return all;
     /* the group in use and, with use_stream, the one prefetched on a side stream (diffusers
     ** hooks/group_offloading.py; without it each group is onloaded when its forward starts
     ** and offloaded after: one at a time) */
-    uint64_t in_flight = scn_bool(s, "runtime.use_stream", true) ? 2 : 1;
-    if (leaf_level || !den) return acc_mul(&c->acc, leaf, in_flight);
+    if (g->leaf || !den) return acc_mul(&c->acc, leaf, g->in_flight);
     /* the largest group of one block list (HunyuanVideo's dual-stream blocks are 2.4x its
     ** single-stream ones: hf-blog-videogen-hunyuanvideo-bf16-group-offload-blocks{1,8}-*) */
-    uint64_t r = gen_group_bytes(c, den, groups);
-    if (!r) r = acc_mul(&c->acc, bytes_ceildiv(all, layers ? layers : 1), groups);
-    r = acc_mul(&c->acc, r, in_flight);
+    uint64_t r = gen_group_bytes(c, den, g->per);
+    if (!r) r = acc_mul(&c->acc, bytes_ceildiv(all, layers ? layers : 1), g->per);
+    r = acc_mul(&c->acc, r, g->in_flight);
     return r < all ? r : all;
   }
   return all;
@@ -537,18 +557,38 @@ static void gen_phases(ectx *c, const gen_weights *w, const gen_shape *g, gen_ph
   ** wo) and T5 + CLIP-G (12.04) */
   if (te_on && strcmp(off, "model") == 0 && scn_bool(s, "gen.te_cfg_reentry", false) && w->te_reentry > w->te_max)
     te1 = bytes_ceildiv(w->te_reentry, shard);
-  ph[0].weights_te = gen_resident(c, te1, te_on ? w->te_leaf : 0, te_layers, NULL);
-  /* block-level group offload of an encoder whose layers sit one module down: the whole
-  ** encoder is one group, resident for its forward (gen_whole_encoders). The LTX-Video docs'
-  ** apply_group_offloading(pipeline.text_encoder, offload_type="block_level",
-  ** num_blocks_per_group=2) onloads all of T5-XXL, 8.87 GiB in bf16: that run's peak
-  ** (diffusers-doc-ltx-video-fp8-cast-group-offload, "~10GB") */
-  if (te_on && strcmp(off, "group") == 0 && w->te_whole &&
-      strcmp(scn_str(s, "runtime.offload_type", "block_level"), "block_level") == 0) {
-    uint64_t whole = bytes_ceildiv(w->te_whole, shard);
-    if (whole > ph[0].weights_te) ph[0].weights_te = whole;
+  bool group = strcmp(off, "group") == 0;
+  gen_group gd = gen_group_of(s, "den"), gv = gen_group_of(s, "vae");
+  ph[0].weights_te = gen_resident(c, te1, te_on ? w->te_leaf : 0, te_layers, NULL, &gd);
+  if (group && te_on) {
+    /* group offload: each encoder under its own settings (gen_group_of), one running at a time;
+    ** an encoder left without a hook ("none") stays on the GPU through every phase. Block-level
+    ** group offload of an encoder whose layers sit one module down (a transformers class with no
+    ** ModuleList among its direct children: T5EncoderModel, CLIPTextModel, scripts/gen_parts.lua
+    ** whole_under_block_level, gen.group_whole.<encoder>) onloads the whole encoder as the
+    ** "unmatched" group _apply_group_offloading_block_level hooks on the module itself
+    ** (hooks/group_offloading.py), whatever num_blocks_per_group says. The LTX-Video docs'
+    ** apply_group_offloading(pipeline.text_encoder, offload_type="block_level",
+    ** num_blocks_per_group=2) onloads all of T5-XXL, 8.87 GiB in bf16: that run's peak
+    ** (diffusers-doc-ltx-video-fp8-cast-group-offload, "~10GB") */
+    uint64_t kept = 0, run = 0;
+    char key[96];
+    for (int k = 0; k < 8 && w->enc_name[k]; k++) {
+      gen_group ge = gen_group_of(s, w->enc_name[k]);
+      uint64_t all = bytes_ceildiv(w->enc[k], shard);
+      if (ge.kept) {
+        kept = acc_add(&c->acc, kept, all);
+        continue;
+      }
+      uint64_t r = gen_resident(c, all, w->enc_leaf[k], te_layers, NULL, &ge);
+      snprintf(key, sizeof key, "gen.group_whole.%s", w->enc_name[k]);
+      if (!ge.leaf && scn_bool(s, key, false) && all > r) r = all;
+      if (r > run) run = r;
+    }
+    ph[0].weights_te = acc_add(&c->acc, kept, run);
+    ph[1].weights_te = ph[2].weights_te = kept;
   }
-  ph[1].weights_den = gen_resident(c, bytes_ceildiv(den, experts), w->den_leaf, layers, w);
+  ph[1].weights_den = gen_resident(c, bytes_ceildiv(den, experts), w->den_leaf, layers, w, &gd);
   /* leaf-level group offload: every Linear / Conv / norm is its own group; a group's
   ** pre_forward onloads it (or finds it prefetched) and, with use_stream, starts the next
   ** group's onload; its post_forward offloads it (diffusers hooks/group_offloading.py,
@@ -562,14 +602,15 @@ static void gen_phases(ectx *c, const gen_weights *w, const gen_shape *g, gen_ph
   ** Hub dataset diffusers/benchmarks, L40S, max_memory_allocated) prints 0.55 GiB for
   ** FLUX.1-dev and 1.05 for LTX-Video-0.9.7-dev (transformer alone, leaf_level, use_stream),
   ** 0.47 and 0.93 over the activations of their resident runs */
-  if (strcmp(off, "group") == 0 && w->den_ffn_leaf && !w->den_pinned &&
-      strcmp(scn_str(s, "runtime.offload_type", "block_level"), "leaf_level") == 0) {
-    uint64_t in_flight = scn_bool(s, "runtime.use_stream", true) ? 2 : 1;
-    uint64_t floor = acc_mul(&c->acc, w->den_leaf, in_flight);
+  if (group && w->den_ffn_leaf && !w->den_pinned && gd.leaf) {
+    uint64_t floor = acc_mul(&c->acc, w->den_leaf, gd.in_flight);
     floor = floor > ph[1].act ? floor - ph[1].act : 0;
     ph[1].weights_den = w->den_ffn_leaf > floor ? w->den_ffn_leaf : floor;
   }
-  ph[2].weights_vae = gen_resident(c, w->vae, w->vae_leaf, 1, NULL);
+  /* a denoiser left without a group-offloading hook stays on the GPU through every phase */
+  if (group && gd.kept)
+    for (int i = 0; i < 3; i++) ph[i].weights_den = den;
+  ph[2].weights_vae = gen_resident(c, w->vae, w->vae_leaf, 1, NULL, &gv);
   /* group offload applied to some components only (diffusers' enable_group_offload /
   ** apply_group_offloading per module), then pipe.to("cuda"), which moves every module without
   ** a group-offloading hook: the VAE stays on the GPU through all phases (workload.resident;

@@ -1829,6 +1829,132 @@ static void test_i2v_vae_resident_model_offload(void **state) {
                   "workload.i2v: expected true or false, got 1");
 }
 
+/* Group offload set per component (workload.offload_by_component): each module keeps the
+** arguments of its own enable_group_offload / apply_group_offloading call, omitted ones at
+** diffusers' defaults (use_stream False). The LTX-Video docs' memory example (ltx_video.md
+** @58eb52c0 lines 63-65: transformer leaf_level + use_stream, text encoder block_level with 2
+** blocks a group, VAE leaf_level), at the docs' 768 x 512 x 161 in fp8 storage. */
+static void gen_ltx_group(vf_engine *e, const char *runtime, const char *extra, json_t **j) {
+  char text[900];
+  snprintf(text, sizeof text,
+           "return { model = 'Lightricks/LTX-Video', dtype = 'bf16', quant = 'fp8-storage', runtime = %s, gpu = "
+           "'H100-SXM-80GB', workload = { kind = 'video', width = 768, height = 512, frames = 161, steps = 50, cfg = "
+           "true, offload = 'group'%s } }",
+           runtime, extra);
+  if (tu_eval(e, text, j) != VF_OK) fail_msg("%s: %s", extra, vf_engine_error(e));
+}
+
+static const char *peak_phase_of(json_t *j) {
+  return json_string_value(json_object_get(json_object_get(j, "runtime"), "peak_phase"));
+}
+
+static void test_group_offload_by_component(void **state) {
+  static const char *const D = "{ name = 'diffusers' }";
+  json_t *a = NULL, *b = NULL;
+  /* the docs' settings: T5-XXL (no ModuleList child) onloaded whole by its block_level call */
+  gen_ltx_group(*state, D,
+                ", offload_by_component = { transformer = { offload_type = 'leaf_level', use_stream = true }, "
+                "text_encoder = { offload_type = 'block_level', num_blocks_per_group = 2 }, vae = { offload_type = "
+                "'leaf_level' } }",
+                &a);
+  assert_string_equal(peak_phase_of(a), "text encoding");
+  assert_int_equal(weights_of(a, "text_encoder"), 2LL * 4762310656LL);
+  assert_int_equal(tu_int(a, "runtime.peak_allocated_bytes"), 9675616256LL);
+  json_decref(a);
+  /* the text encoder leaf by leaf: T5 no longer the peak */
+  gen_ltx_group(*state, D, ", offload_by_component = { text_encoder = { offload_type = 'leaf_level' } }", &a);
+  assert_string_equal(peak_phase_of(a), "VAE decode");
+  assert_int_equal(weights_of(a, "text_encoder"), 0);
+  json_decref(a);
+  /* the VAE's leaf_level call without use_stream holds one leaf, half the runtime knobs' two
+  ** (stream assumed); "none" leaves it whole on the GPU, as workload.resident */
+  gen_ltx_group(*state, D, ", text_encoders = 'none', offload_by_component = { vae = { offload_type = 'leaf_level' } }",
+                &a);
+  gen_ltx_group(*state, D,
+                ", text_encoders = 'none', offload_by_component = { vae = { offload_type = 'leaf_level', use_stream = "
+                "true } }",
+                &b);
+  assert_int_equal(weights_of(a, "vae"), 113246208LL);
+  assert_int_equal(weights_of(b, "vae"), 2LL * 113246208LL);
+  json_decref(a);
+  json_decref(b);
+  gen_ltx_group(*state, D, ", text_encoders = 'none', offload_by_component = { vae = 'none' }", &a);
+  gen_ltx_group(*state, D, ", text_encoders = 'none', resident = { 'vae' }", &b);
+  assert_int_equal(weights_of(a, "vae"), 838387298LL);
+  assert_int_equal(tu_int(a, "runtime.peak_allocated_bytes"), tu_int(b, "runtime.peak_allocated_bytes"));
+  json_decref(a);
+  json_decref(b);
+  /* a text encoder or transformer without a hook stays through the VAE decode */
+  gen_ltx_group(*state, D, ", offload_by_component = { text_encoder = 'none' }", &a);
+  assert_string_equal(peak_phase_of(a), "VAE decode");
+  assert_int_equal(weights_of(a, "text_encoder"), 2LL * 4762310656LL);
+  json_decref(a);
+  gen_ltx_group(*state, D,
+                ", offload_by_component = { transformer = 'none', text_encoder = { offload_type = 'leaf_level' } }", &a);
+  assert_string_equal(peak_phase_of(a), "VAE decode");
+  assert_int_equal(weights_of(a, "denoiser"), 1924489472LL);
+  json_decref(a);
+  /* the denoiser: a per-component leaf_level + stream equals the runtime knobs' (the floor of
+  ** two fp8 leaves); block_level 2 without the stream holds two blocks, as 1 with it */
+  gen_ltx_group(*state, "{ name = 'diffusers', offload_type = 'leaf_level', use_stream = true }",
+                ", vae_tiling = true, text_encoders = 'none'", &a);
+  gen_ltx_group(*state, D,
+                ", vae_tiling = true, text_encoders = 'none', offload_by_component = { transformer = { offload_type = "
+                "'leaf_level', use_stream = true } }",
+                &b);
+  assert_string_equal(peak_phase_of(b), "denoising");
+  assert_int_equal(weights_of(b, "denoiser"), 16777216LL);
+  assert_int_equal(weights_of(a, "denoiser"), weights_of(b, "denoiser"));
+  json_decref(a);
+  json_decref(b);
+  gen_ltx_group(*state, D,
+                ", vae_tiling = true, text_encoders = 'none', offload_by_component = { transformer = { offload_type = "
+                "'block_level', num_blocks_per_group = 1 } }",
+                &a);
+  gen_ltx_group(*state, D,
+                ", vae_tiling = true, text_encoders = 'none', offload_by_component = { transformer = { offload_type = "
+                "'block_level', num_blocks_per_group = 2 } }",
+                &b);
+  assert_int_equal(weights_of(a, "denoiser"), 67176448LL);
+  assert_int_equal(weights_of(b, "denoiser"), 2LL * 67176448LL);
+  json_decref(a);
+  json_decref(b);
+  static const struct {
+    const char *model, *runtime, *workload, *needle;
+  } bad[] = {
+      {"Lightricks/LTX-Video", "diffusers", "offload = \"model\", offload_by_component = { vae = \"none\" }",
+       "workload.offload_by_component: group offload settings per component: needs offload = \"group\""},
+      {"Lightricks/LTX-Video", "diffusers", "offload = \"group\", offload_by_component = { unet = \"none\" }",
+       "workload.offload_by_component: 'unet' is not a component of Lightricks/LTX-Video (it has: transformer, "
+       "text_encoder, vae)"},
+      {"Lightricks/LTX-Video", "diffusers",
+       "offload = \"group\", offload_by_component = { text_encoder = { offload_type = \"block_level\" } }",
+       "workload.offload_by_component.text_encoder.num_blocks_per_group: missing"},
+      {"Lightricks/LTX-Video", "diffusers",
+       "offload = \"group\", offload_by_component = { vae = { offload_type = \"leaf_level\", num_blocks_per_group = 2 } "
+       "}",
+       "workload.offload_by_component.vae.num_blocks_per_group: applies to offload_type \"block_level\" only"},
+      {"Lightricks/LTX-Video", "diffusers", "offload = \"group\", offload_by_component = { vae = \"leaf_level\" }",
+       "workload.offload_by_component.vae: \"none\" or a table"},
+      {"Lightricks/LTX-Video", "diffusers", "offload = \"group\", offload_by_component = { vae = { type = \"leaf_level\" } }",
+       "workload.offload_by_component.vae: unknown key 'type'"},
+      {"Lightricks/LTX-Video", "diffusers",
+       "offload = \"group\", offload_by_component = { vae = { offload_type = \"leaf_level\", use_stream = 1 } }",
+       "workload.offload_by_component.vae.use_stream: expected true or false"},
+      {"Wan-AI/Wan2.2-T2V-A14B", "diffusers",
+       "offload = \"group\", offload_by_component = { transformer = { offload_type = \"leaf_level\" }, transformer_2 = "
+       "\"none\" }",
+       "workload.offload_by_component.transformer_2: the denoisers of Wan-AI/Wan2.2-T2V-A14B are modelled with one"},
+      {"Wan-AI/Wan2.1-T2V-1.3B", "reference", "offload_by_component = { vae = \"none\" }",
+       "workload.offload_by_component: is diffusers' per-module group offloading"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    char w[400];
+    snprintf(w, sizeof w, "kind = \"video\", width = 768, height = 512, frames = 161, %s", bad[i].workload);
+    expect_error_of(*state, bad[i].model, bad[i].runtime, w, bad[i].needle);
+  }
+}
+
 /* Round-12 generation hold-outs (regression only; nothing was refitted).
 ** diffusers PR #11682 (2025-06-09) description table "GPU (GB)": base 33.85, model CPU offload
 ** 22.64. The script is collapsed in the PR; FLUX.1-dev bf16 at 1024x1024 is inferred (the base figure
@@ -2091,7 +2217,7 @@ int main(void) {
       cmocka_unit_test(test_generation_holdout10), cmocka_unit_test(test_hidream_bnb_linear_holdout),
       cmocka_unit_test(test_generation_holdout12), cmocka_unit_test(test_ltx_transformer_benchmark_holdout),
       cmocka_unit_test(test_generation_holdout15), cmocka_unit_test(test_hunyuanvideo_decode_per_runtime), cmocka_unit_test(test_generation_holdout16),
-      cmocka_unit_test(test_leaf_group_offload_benchmark_holdout), cmocka_unit_test(test_group_offload_whole_encoder), cmocka_unit_test(test_model_offload_pipe_to_gpu), cmocka_unit_test(test_i2v_vae_resident_model_offload), cmocka_unit_test(test_expandable_segments_diffusers),
+      cmocka_unit_test(test_leaf_group_offload_benchmark_holdout), cmocka_unit_test(test_group_offload_whole_encoder), cmocka_unit_test(test_model_offload_pipe_to_gpu), cmocka_unit_test(test_i2v_vae_resident_model_offload), cmocka_unit_test(test_group_offload_by_component), cmocka_unit_test(test_expandable_segments_diffusers),
       cmocka_unit_test(test_flux_linear_projections), cmocka_unit_test(test_city96_image_rules), cmocka_unit_test(test_flux_file_matches_preset), cmocka_unit_test(test_diffusers_folder_flat_config), cmocka_unit_test(test_diffusers_folder_kinds), cmocka_unit_test(test_layerwise_class_skips),
   };
   return cmocka_run_group_tests(tests, tu_engine_setup, tu_engine_teardown);

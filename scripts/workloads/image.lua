@@ -12,7 +12,7 @@ local note = E.note
 
 local KEYS = { "kind", "width", "height", "batch", "num_images_per_prompt", "steps", "cfg", "max_sequence_length",
                "offload", "vae_tiling", "vae_slicing", "attention", "text_encoders", "t2i2v", "input_images",
-               "vae_dtype", "image_encoder_dtype", "resident", "pipe_to_gpu" }
+               "vae_dtype", "image_encoder_dtype", "resident", "pipe_to_gpu", "offload_by_component" }
 local MAX_SIDE = 16384
 
 -- Defaults of the pipelines' __call__ (width/height: the denoiser's native size).
@@ -155,6 +155,87 @@ end
 -- on the GPU when group offloading is applied per module: pipe.to("cuda") moves every module
 -- without a group-offloading hook (diffusers pipeline_utils DiffusionPipeline.to skips those),
 -- so the VAE and an image encoder stay resident beside the streamed transformer and text encoder.
+-- Group offload set per component (workload.offload_by_component): diffusers applies it module
+-- by module, each call with its own arguments (the LTX-Video docs' memory example,
+-- docs/source/en/api/pipelines/ltx_video.md @58eb52c0 lines 63-65: the transformer's
+-- enable_group_offload(offload_type="leaf_level", use_stream=True), the text encoder's
+-- apply_group_offloading(offload_type="block_level", num_blocks_per_group=2), the VAE's
+-- apply_group_offloading(offload_type="leaf_level")). Keys: the pipeline's attribute names
+-- (the tensors' folders: transformer, text_encoder, text_encoder_2, image_encoder, vae, ...);
+-- values: "none" (no hook: pipe.to("cuda") keeps it on the GPU, as workload.resident) or a
+-- table of that call's arguments under the runtime knobs' names - offload_type, num_blocks_per_group,
+-- use_stream - whose omitted ones take apply_group_offloading's defaults (hooks/group_offloading.py:
+-- offload_type "block_level", use_stream False; num_blocks_per_group has none and block_level
+-- raises without it). A component not named keeps the runtime knobs (runtime.offload_type, ...).
+-- Sets gen.group.<den|vae|encoder name>.* for src/gen.c gen_group_of.
+function M.offload_by_component(w, n, kept, has_img)
+  local by = w.offload_by_component
+  if by == nil then return end
+  local F = "workload.offload_by_component"
+  if type(by) ~= "table" then
+    fail(F, "a table of the pipeline's components, e.g. { transformer = { offload_type = \"leaf_level\", "
+      .. "use_stream = true }, text_encoder = { offload_type = \"block_level\", num_blocks_per_group = 2 }, vae = \"none\" }")
+  end
+  if n.runtime ~= "diffusers" then fail(F, "is diffusers' per-module group offloading (runtime.name = \"diffusers\")") end
+  if n.extra["gen.offload"] ~= "group" then fail(F, "group offload settings per component: needs offload = \"group\"") end
+  -- the pipeline's attributes: each tensor's folder and its component
+  local comp_of, names = {}, {}
+  for _, t in ipairs(n.model.desc.tensors) do
+    local folder = t.component and t.name:match("^([^.]+)%.")
+    if folder and t.component ~= "face_encoder" and not comp_of[folder] then
+      comp_of[folder] = t.component
+      names[#names + 1] = folder
+    end
+  end
+  local keys = {}
+  for k in pairs(by) do keys[#keys + 1] = k end
+  table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+  local den_first
+  for _, k in ipairs(keys) do
+    local comp, v = comp_of[k], by[k]
+    local f = F .. "." .. tostring(k)
+    if comp == nil then
+      fail(F, "'%s' is not a component of %s (it has: %s)", tostring(k), n.model.id, table.concat(names, ", "))
+    end
+    local key = comp == "denoiser" and "den" or comp
+    local set_to
+    if v == "none" then
+      set_to = { offload_type = "none" }
+    elseif type(v) == "table" then
+      strict(f, v, { "offload_type", "num_blocks_per_group", "use_stream" })
+      local ty = enum_field(v.offload_type or "block_level", f .. ".offload_type", { "block_level", "leaf_level" })
+      local per = 1
+      if ty == "block_level" then
+        if v.num_blocks_per_group == nil then
+          fail(f .. ".num_blocks_per_group", "missing: diffusers' block_level offload needs num_blocks_per_group "
+            .. "(apply_group_offloading raises without it)")
+        end
+        per = int_field(v.num_blocks_per_group, f .. ".num_blocks_per_group", 1, 100000)
+      elseif v.num_blocks_per_group ~= nil then
+        fail(f .. ".num_blocks_per_group", "applies to offload_type \"block_level\" only")
+      end
+      local stream = v.use_stream ~= nil and bool_field(v.use_stream, f .. ".use_stream") or false
+      set_to = { offload_type = ty, num_blocks_per_group = per, use_stream = stream }
+    else
+      fail(f, "\"none\" or a table { offload_type = ..., num_blocks_per_group = ..., use_stream = ... }, got %s",
+        type(v) == "string" and ("\"" .. v .. "\"") or type(v))
+    end
+    -- a two-expert pipeline's transformer and transformer_2 are modelled with one setting
+    if key == "den" then
+      local sig = ("%s/%s/%s"):format(set_to.offload_type, tostring(set_to.num_blocks_per_group), tostring(set_to.use_stream))
+      if den_first and den_first ~= sig then
+        fail(f, "the denoisers of %s are modelled with one group offload setting: give each the same", n.model.id)
+      end
+      den_first = sig
+    end
+    if set_to.offload_type == "none" then
+      if comp == "vae" then kept.vae = true
+      elseif comp == "image_encoder" and has_img then kept.image_encoder = true end
+    end
+    for name, val in pairs(set_to) do set(n, "group." .. key .. "." .. name, val) end
+  end
+end
+
 local function component_part(w, n)
   local function dtype_of(key)
     if w[key] == nil then return false end
@@ -185,6 +266,7 @@ local function component_part(w, n)
       kept[v] = true
     end
   end
+  M.offload_by_component(w, n, kept, has_img)
   set(n, "resident_vae", kept.vae); set(n, "resident_image_encoder", kept.image_encoder)
   -- pipe.to("cuda") beside enable_model_cpu_offload (the docs' examples load with pipe.to("cuda")):
   -- DiffusionPipeline.to only warns ("memory gains from offloading are likely to be lost") and
