@@ -142,6 +142,11 @@ typedef struct gen_weights {
   /* each encoder (text_encoder, text_encoder_2, image_encoder ...): name, bytes, largest tensor */
   const char *enc_name[8];
   uint64_t enc[8], enc_leaf[8];
+  /* the VAE decoder's up_blocks (bytes of each, n_up of them) and the rest of the decoder
+  ** (conv_in, mid_block, conv_norm_out, conv_out): the groups of block-level group offload
+  ** through _group_offload_block_modules (gen_vae_groups) */
+  uint64_t vae_up[16], vae_dec_rest;
+  int n_up;
   /* the denoiser's block lists (tensor names "list.*.x"): bytes of one block, blocks */
   struct { const char *name; size_t len; uint64_t block, n; } lists[GEN_LISTS];
 } gen_weights;
@@ -219,6 +224,22 @@ static void gen_split_tp(ectx *c, gen_weights *w) {
   w->den_tp = bytes_ceildiv(w->den_tp, tp);
 }
 
+/* A VAE tensor's bytes to its decoder group: "vae.decoder.up_blocks.<i>." to up block i, any
+** other "vae.decoder." tensor to the decoder's own group (gen_vae_groups). */
+static void gen_vae_block(ectx *c, gen_weights *w, const char *name, uint64_t all) {
+  static const char up[] = "vae.decoder.up_blocks.", dec[] = "vae.decoder.";
+  if (strncmp(name, up, sizeof up - 1) == 0) {
+    char *end = NULL;
+    long i = strtol(name + sizeof up - 1, &end, 10);
+    if (end && *end == '.' && i >= 0 && i < 16) {
+      w->vae_up[i] = acc_add(&c->acc, w->vae_up[i], all);
+      if ((int)i + 1 > w->n_up) w->n_up = (int)i + 1;
+      return;
+    }
+  }
+  if (strncmp(name, dec, sizeof dec - 1) == 0) w->vae_dec_rest = acc_add(&c->acc, w->vae_dec_rest, all);
+}
+
 static void gen_split(ectx *c, gen_weights *w) {
   uint64_t enc[8] = {0};
   const char *names[8] = {0};
@@ -243,6 +264,7 @@ static void gen_split(ectx *c, gen_weights *w) {
     } else if (vae) {
       w->vae = acc_add(&c->acc, w->vae, all);
       if (one > w->vae_leaf) w->vae_leaf = one;
+      gen_vae_block(c, w, t->name, all);
     } else if (is_encoder(t->component)) {
       w->te = acc_add(&c->acc, w->te, all);
       if (one > w->te_leaf) w->te_leaf = one;
@@ -461,6 +483,26 @@ static uint64_t gen_resident(ectx *c, uint64_t all, uint64_t leaf, uint64_t laye
   return all;
 }
 
+/* The VAE's bytes resident for its decode under block-level group offload. A VAE class with
+** _group_offload_block_modules (AutoencoderKL, AutoencoderKLWan from diffusers v0.36.0, #12692:
+** gen.vae_block_modules, scripts/workloads/image.lua) is grouped through its decoder:
+** _apply_group_offloading_block_level recurses into `decoder`, whose up_blocks ModuleList goes in
+** groups of num_blocks_per_group and whose other children (conv_in, mid_block, conv_norm_out,
+** conv_out) form the decoder's "unmatched" group, onloaded by the decoder's forward and held until
+** it returns. So the decode holds that group beside the largest run of in_flight consecutive
+** up-block groups. Before v0.36.0, and for the VAE classes without the list (their direct
+** children encoder / decoder are no ModuleList), the whole VAE is the module's one group. */
+static uint64_t gen_vae_groups(ectx *c, const gen_weights *w, const gen_group *g) {
+  if (!scn_bool(c->s, "gen.vae_block_modules", false) || !w->n_up) return w->vae;
+  uint64_t run = g->per * g->in_flight, best = 0;
+  for (int i = 0; i < w->n_up; i++) {
+    uint64_t sum = 0;
+    for (int j = i; j < w->n_up && (uint64_t)(j - i) < run; j++) sum = acc_add(&c->acc, sum, w->vae_up[j]);
+    if (sum > best) best = sum;
+  }
+  return acc_add(&c->acc, w->vae_dec_rest, best);
+}
+
 typedef struct gen_phase {
   const char *name;
   uint64_t weights_te, weights_den, weights_vae, weights_t2i, weights_aux, weights_kept, act, vae;
@@ -610,7 +652,10 @@ static void gen_phases(ectx *c, const gen_weights *w, const gen_shape *g, gen_ph
   /* a denoiser left without a group-offloading hook stays on the GPU through every phase */
   if (group && gd.kept)
     for (int i = 0; i < 3; i++) ph[i].weights_den = den;
-  ph[2].weights_vae = gen_resident(c, w->vae, w->vae_leaf, 1, NULL, &gv);
+  /* block-level group offload of the VAE: its decoder's groups from diffusers v0.36.0 for the
+  ** classes that name them, else the whole VAE (gen_vae_groups) */
+  ph[2].weights_vae = group && !gv.leaf && !gv.kept ? gen_vae_groups(c, w, &gv)
+                                                    : gen_resident(c, w->vae, w->vae_leaf, 1, NULL, &gv);
   /* group offload applied to some components only (diffusers' enable_group_offload /
   ** apply_group_offloading per module), then pipe.to("cuda"), which moves every module without
   ** a group-offloading hook: the VAE stays on the GPU through all phases (workload.resident;

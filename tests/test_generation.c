@@ -1895,12 +1895,14 @@ static void test_group_offload_by_component(void **state) {
   assert_int_equal(weights_of(a, "denoiser"), 1924489472LL);
   json_decref(a);
   /* the denoiser: a per-component leaf_level + stream equals the runtime knobs' (the floor of
-  ** two fp8 leaves); block_level 2 without the stream holds two blocks, as 1 with it */
+  ** two fp8 leaves); block_level 2 without the stream holds two blocks, as 1 with it. The VAE
+  ** goes leaf by leaf: block-level, LTX's VAE is onloaded whole and its tiled decode would be
+  ** the peak */
   gen_ltx_group(*state, "{ name = 'diffusers', offload_type = 'leaf_level', use_stream = true }",
                 ", vae_tiling = true, text_encoders = 'none'", &a);
   gen_ltx_group(*state, D,
                 ", vae_tiling = true, text_encoders = 'none', offload_by_component = { transformer = { offload_type = "
-                "'leaf_level', use_stream = true } }",
+                "'leaf_level', use_stream = true }, vae = { offload_type = 'leaf_level', use_stream = true } }",
                 &b);
   assert_string_equal(peak_phase_of(b), "denoising");
   assert_int_equal(weights_of(b, "denoiser"), 16777216LL);
@@ -1909,12 +1911,13 @@ static void test_group_offload_by_component(void **state) {
   json_decref(b);
   gen_ltx_group(*state, D,
                 ", vae_tiling = true, text_encoders = 'none', offload_by_component = { transformer = { offload_type = "
-                "'block_level', num_blocks_per_group = 1 } }",
+                "'block_level', num_blocks_per_group = 1 }, vae = { offload_type = 'leaf_level' } }",
                 &a);
   gen_ltx_group(*state, D,
                 ", vae_tiling = true, text_encoders = 'none', offload_by_component = { transformer = { offload_type = "
-                "'block_level', num_blocks_per_group = 2 } }",
+                "'block_level', num_blocks_per_group = 2 }, vae = { offload_type = 'leaf_level' } }",
                 &b);
+  assert_string_equal(peak_phase_of(a), "denoising");
   assert_int_equal(weights_of(a, "denoiser"), 67176448LL);
   assert_int_equal(weights_of(b, "denoiser"), 2LL * 67176448LL);
   json_decref(a);
@@ -1953,6 +1956,59 @@ static void test_group_offload_by_component(void **state) {
     snprintf(w, sizeof w, "kind = \"video\", width = 768, height = 512, frames = 161, %s", bad[i].workload);
     expect_error_of(*state, bad[i].model, bad[i].runtime, w, bad[i].needle);
   }
+}
+
+/* Block-level group offload of a VAE, by diffusers release. AutoencoderKL (FLUX.1-dev's, bf16):
+** from v0.36.0 (#12692, _group_offload_block_modules) the grouping recurses into the decoder -
+** its own group (conv_in 16->512, the mid block at 512, conv_norm_out 128, conv_out 128->3:
+** 10,572,931 elements) beside two up blocks with the stream (the largest two in a row: up 0 and
+** 1, 16,524,800 elements each) = 43,622,531 elements, 87,245,062 B; up to v0.35 the whole VAE is
+** one group. LTX-Video's VAE class names no blocks: whole in every release. */
+static void gen_vae_group(vf_engine *e, const char *model, const char *version, json_t **j) {
+  char text[700];
+  snprintf(text, sizeof text,
+           "return { model = '%s', dtype = 'bf16', runtime = { name = 'diffusers'%s }, gpu = 'H100-SXM-80GB', "
+           "workload = { kind = 'image', width = 1024, height = 1024, steps = 28, offload = 'group', text_encoders = "
+           "'none' } }",
+           model, version);
+  if (tu_eval(e, text, j) != VF_OK) fail_msg("%s%s: %s", model, version, vf_engine_error(e));
+}
+
+static void test_vae_group_offload_by_release(void **state) {
+  json_t *newest = NULL, *v36 = NULL, *v35 = NULL, *none = NULL;
+  gen_vae_group(*state, "black-forest-labs/FLUX.1-dev", "", &newest);
+  gen_vae_group(*state, "black-forest-labs/FLUX.1-dev", ", version = '0.36.0'", &v36);
+  gen_vae_group(*state, "black-forest-labs/FLUX.1-dev", ", version = '0.35.2'", &v35);
+  assert_string_equal(peak_phase_of(newest), "VAE decode");
+  assert_int_equal(weights_of(newest, "vae"), 87245062LL);
+  assert_int_equal(weights_of(v36, "vae"), 87245062LL);
+  /* FLUX's VAE stored: 83,819,683 elements in bf16 */
+  assert_int_equal(weights_of(v35, "vae"), 167639366LL);
+  assert_int_equal(tu_int(v35, "runtime.peak_allocated_bytes") - tu_int(newest, "runtime.peak_allocated_bytes"),
+                   167639366LL - 87245062LL);
+  json_decref(newest);
+  json_decref(v36);
+  json_decref(v35);
+  /* a VAE class without _group_offload_block_modules: the whole VAE, whatever the release */
+  static const char *const ltx =
+      "return { model = 'Lightricks/LTX-Video', dtype = 'bf16', runtime = { name = 'diffusers'%s }, gpu = "
+      "'H100-SXM-80GB', workload = { kind = 'video', width = 768, height = 512, frames = 161, offload = '%s', "
+      "text_encoders = 'none' } }";
+  char text[600];
+  snprintf(text, sizeof text, ltx, "", "group");
+  if (tu_eval(*state, text, &newest) != VF_OK) fail_msg("ltx: %s", vf_engine_error(*state));
+  snprintf(text, sizeof text, ltx, ", version = '0.32.2'", "group");
+  if (tu_eval(*state, text, &v35) != VF_OK) fail_msg("ltx 0.32: %s", vf_engine_error(*state));
+  snprintf(text, sizeof text, ltx, "", "none");
+  if (tu_eval(*state, text, &none) != VF_OK) fail_msg("ltx none: %s", vf_engine_error(*state));
+  assert_int_equal(weights_of(newest, "vae"), 838387298LL);
+  assert_int_equal(weights_of(v35, "vae"), 838387298LL);
+  assert_int_equal(weights_of(none, "vae"), 838387298LL);
+  json_decref(newest);
+  json_decref(v35);
+  json_decref(none);
+  expect_error_of(*state, "black-forest-labs/FLUX.1-dev", "diffusers\", version = \"latest",
+                  "kind = \"image\", offload = \"group\"", "runtime.version: expected a diffusers version");
 }
 
 /* Round-12 generation hold-outs (regression only; nothing was refitted).
@@ -2217,7 +2273,7 @@ int main(void) {
       cmocka_unit_test(test_generation_holdout10), cmocka_unit_test(test_hidream_bnb_linear_holdout),
       cmocka_unit_test(test_generation_holdout12), cmocka_unit_test(test_ltx_transformer_benchmark_holdout),
       cmocka_unit_test(test_generation_holdout15), cmocka_unit_test(test_hunyuanvideo_decode_per_runtime), cmocka_unit_test(test_generation_holdout16),
-      cmocka_unit_test(test_leaf_group_offload_benchmark_holdout), cmocka_unit_test(test_group_offload_whole_encoder), cmocka_unit_test(test_model_offload_pipe_to_gpu), cmocka_unit_test(test_i2v_vae_resident_model_offload), cmocka_unit_test(test_group_offload_by_component), cmocka_unit_test(test_expandable_segments_diffusers),
+      cmocka_unit_test(test_leaf_group_offload_benchmark_holdout), cmocka_unit_test(test_group_offload_whole_encoder), cmocka_unit_test(test_model_offload_pipe_to_gpu), cmocka_unit_test(test_i2v_vae_resident_model_offload), cmocka_unit_test(test_group_offload_by_component), cmocka_unit_test(test_vae_group_offload_by_release), cmocka_unit_test(test_expandable_segments_diffusers),
       cmocka_unit_test(test_flux_linear_projections), cmocka_unit_test(test_city96_image_rules), cmocka_unit_test(test_flux_file_matches_preset), cmocka_unit_test(test_diffusers_folder_flat_config), cmocka_unit_test(test_diffusers_folder_kinds), cmocka_unit_test(test_layerwise_class_skips),
   };
   return cmocka_run_group_tests(tests, tu_engine_setup, tu_engine_teardown);

@@ -236,7 +236,7 @@ function M.offload_by_component(w, n, kept, has_img)
   end
 end
 
-local function component_part(w, n)
+local function component_part(w, n, p)
   local function dtype_of(key)
     if w[key] == nil then return false end
     local d = enum_field(w[key], "workload." .. key, { "fp32", "bf16", "fp16" })
@@ -284,6 +284,21 @@ local function component_part(w, n)
   -- whole_under_block_level: no ModuleList among the top module's children), per component
   for _, t in ipairs(n.model.desc.tensors) do
     if t.group_whole and t.component then set(n, "group_whole." .. t.component, true) end
+  end
+  -- block-level group offload of a VAE: _apply_group_offloading_block_level groups only the
+  -- direct ModuleList / Sequential children of the module it is given, and AutoencoderKL's are
+  -- encoder, decoder, quant_conv, post_quant_conv: before diffusers v0.36.0 the whole VAE was one
+  -- "unmatched" group. #12692 (f12d161d67, 2025-12-05, first released in v0.36.0) added
+  -- _group_offload_block_modules = ["quant_conv", "post_quant_conv", "encoder", "decoder"] to
+  -- AutoencoderKL and AutoencoderKLWan (autoencoder_kl.py line 75, autoencoder_kl_wan.py line 970
+  -- @58eb52c0), through which the grouping recurses: the decoder's up_blocks go in groups, its
+  -- conv_in, mid_block, norm and conv_out in the decoder's own group (src/gen.c gen_vae_groups).
+  -- The other VAE classes (CogVideoX, LTX, HunyuanVideo, Mochi, Qwen-Image ...) carry no such list
+  -- at 58eb52c0: onloaded whole in every release. p.vae_block_modules marks the two classes;
+  -- runtime.version unset reads as the newest release.
+  if p.vae_block_modules and n.runtime == "diffusers" and n.extra["gen.offload"] == "group" then
+    local code = n.runtime_version and E.version_code(n.runtime_version, "a diffusers", "0.32.2")
+    set(n, "vae_block_modules", code == nil or code >= 36000)
   end
   -- enable_group_offload(use_stream=True) onloads the next group on a side stream while one
   -- runs (diffusers hooks/group_offloading.py): two groups resident; without the stream one
@@ -360,7 +375,7 @@ local function normalize_with(w, n, frames, keys)
       n.extra["gen.offload"])
     set(n, "offload", "none")
   end
-  component_part(w, n)
+  component_part(w, n, p)
   if w.vae_slicing and batch > 1 then set(n, "vae_pixels", n.extra["gen.vae_pixels"]) end
   set(n, "vae_images", (w.vae_slicing and 1 or batch))
   n.precision = { name = n.dtype, weights = n.dtype, grads = n.dtype, activations = n.dtype, master = false }

@@ -209,8 +209,16 @@ has wide-category-total 'total                      11.45     12.29'
 # block-level group offload onloads T5-XXL whole (T5EncoderModel has no ModuleList child) and the
 # text encoding is (vae-group-t5 below)
 printf 'return { model = "black-forest-labs/FLUX.1-dev", runtime = "diffusers", dtype = "bf16", workload = { kind = "image", width = 1024, height = 1024, steps = 28, offload = "group", text_encoders = "none" }, gpu = "RTX 3060" }' >"$T/fg.lua"
+# Block-level (the runtime knobs' default) on FLUX's AutoencoderKL: from diffusers v0.36.0 (#12692,
+# _group_offload_block_modules; runtime.version unset reads as the newest release) the decoder's own
+# group and two up blocks (the next prefetched), 0.08 GiB; up to v0.35 the whole VAE is one group;
+# leaf_level keeps two leaves (0.01, the row this check read before the VAE was grouped by release)
 check vae-group 0 "" -- estimate "$T/fg.lua"
-has vae-group-row 'weights                 0.01      0.01  exact      VAE: 0.16 GiB stored, offload group'
+has vae-group-row 'weights                 0.08      0.09  exact      VAE: 0.16 GiB stored, offload group'
+check vae-group-v035 0 "" -- estimate "$T/fg.lua" --set runtime.version=0.35.2
+has vae-group-v035-row 'weights                 0.16      0.17  exact      VAE: 0.16 GiB stored'
+check vae-group-leaf 0 "" -- estimate "$T/fg.lua" --set runtime.offload_type=leaf_level
+has vae-group-leaf-row 'weights                 0.01      0.01  exact      VAE: 0.16 GiB stored, offload group'
 printf 'return { model = "black-forest-labs/FLUX.1-dev", runtime = "diffusers", dtype = "bf16", workload = { kind = "image", width = 1024, height = 1024, steps = 28, offload = "group" }, gpu = "RTX 3060" }' >"$T/fgt.lua"
 check vae-group-t5 0 "" -- estimate "$T/fgt.lua"
 has vae-group-t5-row 'weights                 8.87      9.52  exact      text encoders: 9.10 GiB stored, gpu'
