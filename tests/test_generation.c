@@ -1781,9 +1781,9 @@ static void test_model_offload_pipe_to_gpu(void **state) {
 ** pipeline_hunyuan_video_image2video.py). Tiled, so that the denoising is the peak. */
 static void test_i2v_vae_resident_model_offload(void **state) {
   static const char *const fmt =
-      "return { model = '%s', dtype = 'bf16', runtime = { name = 'diffusers' }, gpu = 'H100-SXM-80GB', workload = { "
-      "kind = 'video', width = %d, height = %d, frames = %d, steps = 50, cfg = true, offload = '%s', vae_tiling = "
-      "true%s } }";
+      "return { model = '%s', dtype = 'bf16', runtime = { name = 'diffusers' }, gpu = 'H100-SXM-80GB', "
+      "workload = { kind = 'video', width = %d, height = %d, frames = %d, steps = 50, cfg = true, "
+      "offload = '%s', vae_tiling = true%s } }";
   char text[640];
   json_t *i2v = NULL, *t2v = NULL, *none = NULL;
   /* ConsisID (in_channels 32: image-to-video by its transformer) against CogVideoX-5b (T2V) */
@@ -1793,8 +1793,10 @@ static void test_i2v_vae_resident_model_offload(void **state) {
   if (tu_eval(*state, text, &none) != VF_OK) fail_msg("consisid none: %s", vf_engine_error(*state));
   snprintf(text, sizeof text, fmt, "THUDM/CogVideoX-5b", 720, 480, 49, "model", "");
   if (tu_eval(*state, text, &t2v) != VF_OK) fail_msg("cogvideox: %s", vf_engine_error(*state));
-  assert_string_equal(json_string_value(json_object_get(json_object_get(i2v, "runtime"), "peak_phase")), "denoising");
-  assert_string_equal(json_string_value(json_object_get(json_object_get(t2v, "runtime"), "peak_phase")), "denoising");
+  assert_string_equal(json_string_value(json_object_get(json_object_get(i2v, "runtime"), "peak_phase")),
+                      "denoising");
+  assert_string_equal(json_string_value(json_object_get(json_object_get(t2v, "runtime"), "peak_phase")),
+                      "denoising");
   /* the whole VAE (AutoencoderKLCogVideoX, bf16) beside the transformer: 365,536,582 B */
   assert_int_equal(weights_of(i2v, "vae"), 365536582LL);
   assert_int_equal(weights_of(i2v, "vae"), weights_of(none, "vae"));
@@ -1808,11 +1810,14 @@ static void test_i2v_vae_resident_model_offload(void **state) {
   snprintf(text, sizeof text, fmt, "Lightricks/LTX-Video", 1216, 704, 257, "model",
            ", text_encoders = 'none', i2v = true");
   if (tu_eval(*state, text, &on) != VF_OK) fail_msg("ltx i2v: %s", vf_engine_error(*state));
-  snprintf(text, sizeof text, fmt, "Lightricks/LTX-Video", 1216, 704, 257, "none", ", text_encoders = 'none'");
+  snprintf(text, sizeof text, fmt, "Lightricks/LTX-Video", 1216, 704, 257, "none",
+           ", text_encoders = 'none'");
   if (tu_eval(*state, text, &none) != VF_OK) fail_msg("ltx none: %s", vf_engine_error(*state));
-  snprintf(text, sizeof text, fmt, "Lightricks/LTX-Video", 1216, 704, 257, "model", ", text_encoders = 'none'");
+  snprintf(text, sizeof text, fmt, "Lightricks/LTX-Video", 1216, 704, 257, "model",
+           ", text_encoders = 'none'");
   if (tu_eval(*state, text, &off) != VF_OK) fail_msg("ltx t2v: %s", vf_engine_error(*state));
-  assert_string_equal(json_string_value(json_object_get(json_object_get(on, "runtime"), "peak_phase")), "denoising");
+  assert_string_equal(json_string_value(json_object_get(json_object_get(on, "runtime"), "peak_phase")),
+                      "denoising");
   assert_int_equal(weights_of(on, "vae"), weights_of(none, "vae"));
   assert_true(weights_of(on, "vae") > 0);
   assert_int_equal(weights_of(off, "vae"), 0);
@@ -1821,9 +1826,10 @@ static void test_i2v_vae_resident_model_offload(void **state) {
   json_decref(on);
   json_decref(off);
   json_decref(none);
-  expect_error_of(*state, "BestWishYsh/ConsisID-preview", "diffusers",
-                  "kind = \"video\", width = 720, height = 480, frames = 49, offload = \"model\", i2v = false",
-                  "workload.i2v: BestWishYsh/ConsisID-preview is an image-to-video model");
+  expect_error_of(
+      *state, "BestWishYsh/ConsisID-preview", "diffusers",
+      "kind = \"video\", width = 720, height = 480, frames = 49, offload = \"model\", i2v = false",
+      "workload.i2v: BestWishYsh/ConsisID-preview is an image-to-video model");
   expect_error_of(*state, "Lightricks/LTX-Video", "diffusers",
                   "kind = \"video\", width = 768, height = 512, frames = 161, i2v = 1",
                   "workload.i2v: expected true or false, got 1");
@@ -1836,11 +1842,12 @@ static void test_i2v_vae_resident_model_offload(void **state) {
 ** blocks a group, VAE leaf_level), at the docs' 768 x 512 x 161 in fp8 storage. */
 static void gen_ltx_group(vf_engine *e, const char *runtime, const char *extra, json_t **j) {
   char text[900];
-  snprintf(text, sizeof text,
-           "return { model = 'Lightricks/LTX-Video', dtype = 'bf16', quant = 'fp8-storage', runtime = %s, gpu = "
-           "'H100-SXM-80GB', workload = { kind = 'video', width = 768, height = 512, frames = 161, steps = 50, cfg = "
-           "true, offload = 'group'%s } }",
-           runtime, extra);
+  snprintf(
+      text, sizeof text,
+      "return { model = 'Lightricks/LTX-Video', dtype = 'bf16', quant = 'fp8-storage', runtime = %s, gpu = "
+      "'H100-SXM-80GB', workload = { kind = 'video', width = 768, height = 512, frames = 161, steps = 50, "
+      "cfg = true, offload = 'group'%s } }",
+      runtime, extra);
   if (tu_eval(e, text, j) != VF_OK) fail_msg("%s: %s", extra, vf_engine_error(e));
 }
 
@@ -1852,11 +1859,12 @@ static void test_group_offload_by_component(void **state) {
   static const char *const D = "{ name = 'diffusers' }";
   json_t *a = NULL, *b = NULL;
   /* the docs' settings: T5-XXL (no ModuleList child) onloaded whole by its block_level call */
-  gen_ltx_group(*state, D,
-                ", offload_by_component = { transformer = { offload_type = 'leaf_level', use_stream = true }, "
-                "text_encoder = { offload_type = 'block_level', num_blocks_per_group = 2 }, vae = { offload_type = "
-                "'leaf_level' } }",
-                &a);
+  gen_ltx_group(
+      *state, D,
+      ", offload_by_component = { transformer = { offload_type = 'leaf_level', use_stream = true }, "
+      "text_encoder = { offload_type = 'block_level', num_blocks_per_group = 2 }, vae = { offload_type = "
+      "'leaf_level' } }",
+      &a);
   assert_string_equal(peak_phase_of(a), "text encoding");
   assert_int_equal(weights_of(a, "text_encoder"), 2LL * 4762310656LL);
   assert_int_equal(tu_int(a, "runtime.peak_allocated_bytes"), 9675616256LL);
@@ -1868,12 +1876,14 @@ static void test_group_offload_by_component(void **state) {
   json_decref(a);
   /* the VAE's leaf_level call without use_stream holds one leaf, half the runtime knobs' two
   ** (stream assumed); "none" leaves it whole on the GPU, as workload.resident */
-  gen_ltx_group(*state, D, ", text_encoders = 'none', offload_by_component = { vae = { offload_type = 'leaf_level' } }",
-                &a);
   gen_ltx_group(*state, D,
-                ", text_encoders = 'none', offload_by_component = { vae = { offload_type = 'leaf_level', use_stream = "
-                "true } }",
-                &b);
+                ", text_encoders = 'none', offload_by_component = { vae = { offload_type = 'leaf_level' } }",
+                &a);
+  gen_ltx_group(
+      *state, D,
+      ", text_encoders = 'none', offload_by_component = { vae = { offload_type = 'leaf_level', use_stream = "
+      "true } }",
+      &b);
   assert_int_equal(weights_of(a, "vae"), 113246208LL);
   assert_int_equal(weights_of(b, "vae"), 2LL * 113246208LL);
   json_decref(a);
@@ -1889,8 +1899,10 @@ static void test_group_offload_by_component(void **state) {
   assert_string_equal(peak_phase_of(a), "VAE decode");
   assert_int_equal(weights_of(a, "text_encoder"), 2LL * 4762310656LL);
   json_decref(a);
-  gen_ltx_group(*state, D,
-                ", offload_by_component = { transformer = 'none', text_encoder = { offload_type = 'leaf_level' } }", &a);
+  gen_ltx_group(
+      *state, D,
+      ", offload_by_component = { transformer = 'none', text_encoder = { offload_type = 'leaf_level' } }",
+      &a);
   assert_string_equal(peak_phase_of(a), "VAE decode");
   assert_int_equal(weights_of(a, "denoiser"), 1924489472LL);
   json_decref(a);
@@ -1900,23 +1912,26 @@ static void test_group_offload_by_component(void **state) {
   ** the peak */
   gen_ltx_group(*state, "{ name = 'diffusers', offload_type = 'leaf_level', use_stream = true }",
                 ", vae_tiling = true, text_encoders = 'none'", &a);
-  gen_ltx_group(*state, D,
-                ", vae_tiling = true, text_encoders = 'none', offload_by_component = { transformer = { offload_type = "
-                "'leaf_level', use_stream = true }, vae = { offload_type = 'leaf_level', use_stream = true } }",
-                &b);
+  gen_ltx_group(
+      *state, D,
+      ", vae_tiling = true, text_encoders = 'none', offload_by_component = { transformer = { offload_type = "
+      "'leaf_level', use_stream = true }, vae = { offload_type = 'leaf_level', use_stream = true } }",
+      &b);
   assert_string_equal(peak_phase_of(b), "denoising");
   assert_int_equal(weights_of(b, "denoiser"), 16777216LL);
   assert_int_equal(weights_of(a, "denoiser"), weights_of(b, "denoiser"));
   json_decref(a);
   json_decref(b);
-  gen_ltx_group(*state, D,
-                ", vae_tiling = true, text_encoders = 'none', offload_by_component = { transformer = { offload_type = "
-                "'block_level', num_blocks_per_group = 1 }, vae = { offload_type = 'leaf_level' } }",
-                &a);
-  gen_ltx_group(*state, D,
-                ", vae_tiling = true, text_encoders = 'none', offload_by_component = { transformer = { offload_type = "
-                "'block_level', num_blocks_per_group = 2 }, vae = { offload_type = 'leaf_level' } }",
-                &b);
+  gen_ltx_group(
+      *state, D,
+      ", vae_tiling = true, text_encoders = 'none', offload_by_component = { transformer = { offload_type = "
+      "'block_level', num_blocks_per_group = 1 }, vae = { offload_type = 'leaf_level' } }",
+      &a);
+  gen_ltx_group(
+      *state, D,
+      ", vae_tiling = true, text_encoders = 'none', offload_by_component = { transformer = { offload_type = "
+      "'block_level', num_blocks_per_group = 2 }, vae = { offload_type = 'leaf_level' } }",
+      &b);
   assert_string_equal(peak_phase_of(a), "denoising");
   assert_int_equal(weights_of(a, "denoiser"), 67176448LL);
   assert_int_equal(weights_of(b, "denoiser"), 2LL * 67176448LL);
@@ -1928,26 +1943,34 @@ static void test_group_offload_by_component(void **state) {
       {"Lightricks/LTX-Video", "diffusers", "offload = \"model\", offload_by_component = { vae = \"none\" }",
        "workload.offload_by_component: group offload settings per component: needs offload = \"group\""},
       {"Lightricks/LTX-Video", "diffusers", "offload = \"group\", offload_by_component = { unet = \"none\" }",
-       "workload.offload_by_component: 'unet' is not a component of Lightricks/LTX-Video (it has: transformer, "
+       "workload.offload_by_component: 'unet' is not a component of Lightricks/LTX-Video (it has: "
+       "transformer, "
        "text_encoder, vae)"},
       {"Lightricks/LTX-Video", "diffusers",
        "offload = \"group\", offload_by_component = { text_encoder = { offload_type = \"block_level\" } }",
        "workload.offload_by_component.text_encoder.num_blocks_per_group: missing"},
       {"Lightricks/LTX-Video", "diffusers",
-       "offload = \"group\", offload_by_component = { vae = { offload_type = \"leaf_level\", num_blocks_per_group = 2 } "
+       "offload = \"group\", offload_by_component = { vae = { offload_type = \"leaf_level\", "
+       "num_blocks_per_group = 2 } "
        "}",
-       "workload.offload_by_component.vae.num_blocks_per_group: applies to offload_type \"block_level\" only"},
-      {"Lightricks/LTX-Video", "diffusers", "offload = \"group\", offload_by_component = { vae = \"leaf_level\" }",
+       "workload.offload_by_component.vae.num_blocks_per_group: applies to offload_type \"block_level\" "
+       "only"},
+      {"Lightricks/LTX-Video", "diffusers",
+       "offload = \"group\", offload_by_component = { vae = \"leaf_level\" }",
        "workload.offload_by_component.vae: \"none\" or a table"},
-      {"Lightricks/LTX-Video", "diffusers", "offload = \"group\", offload_by_component = { vae = { type = \"leaf_level\" } }",
+      {"Lightricks/LTX-Video", "diffusers",
+       "offload = \"group\", offload_by_component = { vae = { type = \"leaf_level\" } }",
        "workload.offload_by_component.vae: unknown key 'type'"},
       {"Lightricks/LTX-Video", "diffusers",
-       "offload = \"group\", offload_by_component = { vae = { offload_type = \"leaf_level\", use_stream = 1 } }",
+       "offload = \"group\", offload_by_component = { vae = { offload_type = \"leaf_level\", use_stream = 1 "
+       "} }",
        "workload.offload_by_component.vae.use_stream: expected true or false"},
       {"Wan-AI/Wan2.2-T2V-A14B", "diffusers",
-       "offload = \"group\", offload_by_component = { transformer = { offload_type = \"leaf_level\" }, transformer_2 = "
+       "offload = \"group\", offload_by_component = { transformer = { offload_type = \"leaf_level\" }, "
+       "transformer_2 = "
        "\"none\" }",
-       "workload.offload_by_component.transformer_2: the denoisers of Wan-AI/Wan2.2-T2V-A14B are modelled with one"},
+       "workload.offload_by_component.transformer_2: the denoisers of Wan-AI/Wan2.2-T2V-A14B are modelled "
+       "with one"},
       {"Wan-AI/Wan2.1-T2V-1.3B", "reference", "offload_by_component = { vae = \"none\" }",
        "workload.offload_by_component: is diffusers' per-module group offloading"},
   };
@@ -1966,11 +1989,12 @@ static void test_group_offload_by_component(void **state) {
 ** one group. LTX-Video's VAE class names no blocks: whole in every release. */
 static void gen_vae_group(vf_engine *e, const char *model, const char *version, json_t **j) {
   char text[700];
-  snprintf(text, sizeof text,
-           "return { model = '%s', dtype = 'bf16', runtime = { name = 'diffusers'%s }, gpu = 'H100-SXM-80GB', "
-           "workload = { kind = 'image', width = 1024, height = 1024, steps = 28, offload = 'group', text_encoders = "
-           "'none' } }",
-           model, version);
+  snprintf(
+      text, sizeof text,
+      "return { model = '%s', dtype = 'bf16', runtime = { name = 'diffusers'%s }, gpu = 'H100-SXM-80GB', "
+      "workload = { kind = 'image', width = 1024, height = 1024, steps = 28, offload = 'group', "
+      "text_encoders = 'none' } }",
+      model, version);
   if (tu_eval(e, text, j) != VF_OK) fail_msg("%s%s: %s", model, version, vf_engine_error(e));
 }
 
@@ -1984,16 +2008,17 @@ static void test_vae_group_offload_by_release(void **state) {
   assert_int_equal(weights_of(v36, "vae"), 87245062LL);
   /* FLUX's VAE stored: 83,819,683 elements in bf16 */
   assert_int_equal(weights_of(v35, "vae"), 167639366LL);
-  assert_int_equal(tu_int(v35, "runtime.peak_allocated_bytes") - tu_int(newest, "runtime.peak_allocated_bytes"),
-                   167639366LL - 87245062LL);
+  assert_int_equal(
+      tu_int(v35, "runtime.peak_allocated_bytes") - tu_int(newest, "runtime.peak_allocated_bytes"),
+      167639366LL - 87245062LL);
   json_decref(newest);
   json_decref(v36);
   json_decref(v35);
   /* a VAE class without _group_offload_block_modules: the whole VAE, whatever the release */
   static const char *const ltx =
       "return { model = 'Lightricks/LTX-Video', dtype = 'bf16', runtime = { name = 'diffusers'%s }, gpu = "
-      "'H100-SXM-80GB', workload = { kind = 'video', width = 768, height = 512, frames = 161, offload = '%s', "
-      "text_encoders = 'none' } }";
+      "'H100-SXM-80GB', workload = { kind = 'video', width = 768, height = 512, frames = 161, "
+      "offload = '%s', text_encoders = 'none' } }";
   char text[600];
   snprintf(text, sizeof text, ltx, "", "group");
   if (tu_eval(*state, text, &newest) != VF_OK) fail_msg("ltx: %s", vf_engine_error(*state));
@@ -2273,7 +2298,9 @@ int main(void) {
       cmocka_unit_test(test_generation_holdout10), cmocka_unit_test(test_hidream_bnb_linear_holdout),
       cmocka_unit_test(test_generation_holdout12), cmocka_unit_test(test_ltx_transformer_benchmark_holdout),
       cmocka_unit_test(test_generation_holdout15), cmocka_unit_test(test_hunyuanvideo_decode_per_runtime), cmocka_unit_test(test_generation_holdout16),
-      cmocka_unit_test(test_leaf_group_offload_benchmark_holdout), cmocka_unit_test(test_group_offload_whole_encoder), cmocka_unit_test(test_model_offload_pipe_to_gpu), cmocka_unit_test(test_i2v_vae_resident_model_offload), cmocka_unit_test(test_group_offload_by_component), cmocka_unit_test(test_vae_group_offload_by_release), cmocka_unit_test(test_expandable_segments_diffusers),
+      cmocka_unit_test(test_leaf_group_offload_benchmark_holdout), cmocka_unit_test(test_group_offload_whole_encoder), cmocka_unit_test(test_model_offload_pipe_to_gpu), cmocka_unit_test(test_expandable_segments_diffusers),
+      cmocka_unit_test(test_i2v_vae_resident_model_offload), cmocka_unit_test(test_group_offload_by_component),
+      cmocka_unit_test(test_vae_group_offload_by_release),
       cmocka_unit_test(test_flux_linear_projections), cmocka_unit_test(test_city96_image_rules), cmocka_unit_test(test_flux_file_matches_preset), cmocka_unit_test(test_diffusers_folder_flat_config), cmocka_unit_test(test_diffusers_folder_kinds), cmocka_unit_test(test_layerwise_class_skips),
   };
   return cmocka_run_group_tests(tests, tu_engine_setup, tu_engine_teardown);
