@@ -279,7 +279,10 @@ return arch {
     if rows then rows = 2 * rows end
     local block = nn.rms_block(nh, nkv, d, moe and (I + k * EI) or I, moe and E or 0, moe and k or 0,
       moe and EI or nil)
-    if moe then block.moe_norm = true; block.dense_ffn = nil end
+    -- the dense MLP (intermediate_size) runs beside the routed experts on every MoE layer: vLLM's
+    -- Gemma4DecoderLayer calls its Gemma4MLP and a plain FusedMoE (gemma4.py imports no
+    -- SharedFusedMoE), so it is no shared expert for the runtimes' per-layer costs
+    if moe then block.moe_norm = true; block.dense_ffn = nil; block.moe_dense_beside = true end
     dims.I = I
     return nn.decoder_desc("gemma4", tc, dims, { tied_embeddings = true, tensors = t, kv = kv,
       kv_shared_layers = shared > 0 and shared or nil, rope_rows = rows, block = block })

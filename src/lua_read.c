@@ -296,6 +296,7 @@ static void rd_block(rd *r, int desc, model_desc *m) {
   b->parallel_residual = rd_bool(r, -1, "parallel_residual", false);
   b->moe_unnormalized = !rd_bool(r, -1, "moe_norm", true);
   b->moe_scaled = rd_bool(r, -1, "moe_scaled", false);
+  b->dense_beside_moe = rd_bool(r, -1, "moe_dense_beside", false);
   char norm[16];
   rd_str(r, -1, "norm", norm, sizeof norm, false);
   b->rms = strcmp(norm, "layer") != 0;

@@ -68,6 +68,8 @@ typedef struct block_spec {
   bool moe_unnormalized; /* MoE: the top-k router weights not renormalized to sum 1
                          ** (norm_topk_prob / expert_weights_norm false) */
   bool moe_scaled;       /* MoE: the top-k weights scaled by routed_scaling_factor != 1 */
+  bool dense_beside_moe; /* MoE: the width beyond the routed experts' is a dense MLP run beside a
+                         ** plain FusedMoE (Gemma 4), not a shared expert (moe_dense_beside) */
 } block_spec;
 
 typedef enum model_family { FAM_DECODER = 0, FAM_ENCODER, FAM_ENCDEC } model_family;

@@ -1874,11 +1874,17 @@ static uint64_t graph_first_capture(ectx *c, const vcfg *v, bool one_time) {
 ** MLP kernels and its gate, the routed path's) is not read from the source. MoE layers without a
 ** shared expert (Mixtral 0.253, Qwen3-30B-A3B 0.243) stay at the dense cost: the Qwen3-30B-A3B
 ** tp 4 RTX 3090 hold-out (0.11.0, 1.92 GiB) is +8 % with it and would be +22 % at 1.28 x.
-** Held out: Qwen3-Next-80B-A3B tp 2 on H200 (0.10.2, 2.37 GiB; test_graph_hybrid_full_v0102). */
+** Held out: Qwen3-Next-80B-A3B tp 2 on H200 (0.10.2, 2.37 GiB; test_graph_hybrid_full_v0102).
+** The fitting models' shared experts run inside vLLM's SharedFusedMoE (deepseek_v2.py,
+** qwen2_moe.py, llama4.py); a dense MLP run beside a plain FusedMoE is no shared expert
+** (block.dense_beside_moe: Gemma 4's Gemma4MLP, gemma4.py): dense cost. Hold-out round 18
+** (a public vLLM notes file, 0.25.1, gemma-4-26B-A4B online fp8 on one L40S): estimate 0.66,
+** capture 0.65 GiB; 1.12 / 1.04 (+69 % / +60 %) at the shared-expert cost, 0.59 / 0.51 without. */
 #define VLLM_GRAPH_SHARED_MOE 2.10
 static uint64_t graph_per_size(ectx *c, uint64_t sizes) {
   const block_spec *b = &c->m->block;
-  bool shared = b->experts > 0 && b->expert_ffn > 0 && b->ffn_dim > b->experts_per_tok * b->expert_ffn;
+  bool shared = b->experts > 0 && b->expert_ffn > 0 && b->ffn_dim > b->experts_per_tok * b->expert_ffn &&
+                !b->dense_beside_moe;
   double unit = VLLM_GRAPH_PER_MIB * (shared ? VLLM_GRAPH_SHARED_MOE : 1.0);
   return acc_from_double(&c->acc, unit * MIB * (double)graph_layers(c) * (double)sizes);
 }

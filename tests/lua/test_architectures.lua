@@ -648,7 +648,8 @@ local KV_KEYS = { layers = 1, kv_heads = 1, k_dim = 1, v_dim = 1, window = 1, ml
   expanded_by = 1 }  -- the serving runtimes that cache it too (MiniCPM3: vllm, llamacpp)
 local KV_KINDS = { attention = 1, chunked = 1, cross = 1, mamba = 1 }
 local BLOCK_KEYS = { q_dim = 1, kv_dim = 1, ffn_dim = 1, gated = 1, norm = 1, experts = 1,
-  experts_per_tok = 1, expert_ffn = 1, dense_ffn = 1, parallel_residual = 1, moe_norm = 1, moe_scaled = 1 }
+  experts_per_tok = 1, expert_ffn = 1, dense_ffn = 1, parallel_residual = 1, moe_norm = 1, moe_scaled = 1,
+  moe_dense_beside = 1 }
 local ROLES = { embed = 1, pos_embed = 1, attn = 1, mlp = 1, expert = 1, shared_expert = 1,
   router = 1, norm = 1, lm_head = 1, other = 1 }
 local FAMILIES = { decoder = 1, encoder = 1, ["encoder-decoder"] = 1 }
@@ -1406,6 +1407,9 @@ do
   n, tensors = stored(d26)
   check(2 * n == 51611872412, "gemma-4-26B-A4B: index total_size " .. 2 * n .. ", expected 51,611,872,412")
   check(tensors == 1013, "gemma-4-26B-A4B: " .. tensors .. " tensors, expected 1013")
+  -- its MoE block: 8 routed experts of 704 and the dense MLP of 2112 beside them (no shared expert)
+  check(d26.block.ffn_dim == 2112 + 8 * 704 and d26.block.moe_dense_beside == true
+        and d31.block.moe_dense_beside == nil, "gemma-4-26B-A4B: dense MLP beside the routed experts")
   -- k_eq_v: the 10 full layers have no v_proj; their k_proj is 4 heads x 512
   local v, kfull = 0, 0
   for _, t in ipairs(d31.tensors) do
