@@ -453,6 +453,23 @@ static uint64_t max_reqs(ectx *c, const sg_pool *p, uint64_t ctx) {
   return reqs;
 }
 
+/* The max_running_requests SGLang prints: TpModelWorker's min(tokens // 2 or the given value,
+** req_to_token_pool.size). Before 0.4.7 the pool held max_num_reqs + 1 rows (model_runner.py
+** init_memory_pool: ReqToTokenPool(size=max_num_reqs + 1), row 0 the padding slot), so the
+** default printed one more than max_num_reqs wherever tokens // 2 allowed it: 2049 in 0.4.2
+** (jerryzsj/my-deepseek-r1), 0.4.3.post4 (didier-durand/llms-in-clouds docs/sglang.md) and
+** 0.4.6.post2 (a public SGLang notes file of 2025-05-02, Qwen3-0.6B under WSL2); 2048 from
+** 0.4.9.post2 (a Docker Desktop README of 2025-07-14), where the pool is max_num_reqs rows and
+** the worker takes its size. The first release without the extra row (0.4.7 to 0.4.9.post2) is
+** not located: gated at 0.4.7, after the last release seen printing it (inferred). */
+static uint64_t printed_reqs(ectx *c, const sg_pool *p, uint64_t reqs) {
+  const scenario *s = c->s;
+  uint64_t tokens = p->hybrid && !p->tokens ? p->swa_tokens : p->tokens;
+  bool given = scn_u64(s, "runtime.max_running_requests", scn_u64(s, "sglang.spec_max_reqs", 0)) > 0;
+  if (given || p->conv_req + p->ssm_req || scn_u64(s, "sglang.release", 99999999) >= 400700) return reqs;
+  return reqs + 1 <= tokens / 2 ? reqs + 1 : reqs;
+}
+
 /* The request table's row width: context + 4, with speculative decoding + num_draft_tokens,
 ** and on pages of more than one token at least the double decode reserve + page - 1
 ** (allocation_sizing.py get_req_to_token_extra_context_len, get_alloc_len_per_decode). */
@@ -1208,7 +1225,7 @@ void sglang_estimate(ectx *c) {
     est_fig(c, "speculative_eagle_topk", sp.topk);
     est_fig(c, "speculative_num_draft_tokens", sp.ndraft);
   }
-  est_fig(c, "max_running_requests", reqs);
+  est_fig(c, "max_running_requests", printed_reqs(c, &p, reqs));
   est_fig_real(c, "mem_fraction_static", g.fraction);
   if (g.vlm > 0) est_fig_real(c, "vlm_mem_fraction_factor", g.vlm);
   if (g.aiter) est_fig_real(c, "aiter_mem_fraction_factor", 0.85);
