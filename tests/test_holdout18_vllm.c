@@ -24,43 +24,14 @@
 
 #define GIB 1073741824.0
 
-static int setup(void **state) {
-  *state = tu_engine(0, 0);
-  return *state ? 0 : -1;
-}
-
-static int teardown(void **state) {
-  vf_engine_free(*state);
-  return 0;
-}
-
-static json_t *eval(vf_engine *e, const char *text) {
-  json_t *j = NULL;
-  if (tu_eval(e, text, &j) != VF_OK) fail_msg("%s\n-> %s", text, vf_engine_error(e));
-  return j;
-}
-
-/* A runtime figure (integer or real); NAN when absent. */
-static double fig(json_t *j, const char *name) {
-  json_t *v = json_object_get(json_object_get(j, "runtime"), name);
-  return json_is_number(v) ? json_number_value(v) : 0.0 / 0.0;
-}
-
-/* |predicted - expected| <= abs + rel x expected, as calibrate checks it. */
-static void near(json_t *j, const char *name, double expected, double rel, double abs) {
-  double p = fig(j, name);
-  double d = p > expected ? p - expected : expected - p;
-  if (!(d <= abs + rel * expected)) fail_msg("%s: %.6g, expected %.6g (+-%.1f%%)", name, p, expected, rel * 100);
-}
-
 /* A printed GiB figure: abs half its last printed digit. */
 static void gib(json_t *j, const char *name, double printed, double rel, double half_digit) {
-  near(j, name, printed * GIB, rel, half_digit * GIB);
+  tu_near_fig(j, name, printed * GIB, rel, half_digit * GIB);
 }
 
 /* A documented miss: predicted / printed - 1 within half a point of the known error. */
 static void pinned(json_t *j, const char *name, double printed, double known) {
-  double err = fig(j, name) / printed - 1;
+  double err = tu_runtime_fig(j, name) / printed - 1;
   if (!(fabs(err - known) <= 0.005))
     fail_msg("%s: %+.2f%% against %.6g, pinned at %+.2f%%", name, err * 100, printed, known * 100);
 }
@@ -88,19 +59,19 @@ static void pinned(json_t *j, const char *name, double printed, double known) {
   "'15.99GiB' } }"
 
 static void test_holdout18_qwen25_7b_awq_4080(void **state) {
-  json_t *j = eval(*state, Q7AWQ(""));
-  near(j, "non_torch_bytes", 0.06 * GIB, 0.25, 0.1 * GIB);
+  json_t *j = tu_eval_ok(*state, Q7AWQ(""));
+  tu_near_fig(j, "non_torch_bytes", 0.06 * GIB, 0.25, 0.1 * GIB);
   gib(j, "cuda_graph_bytes", 0.48, 0.25, 0.005);
-  assert_true(fig(j, "cuda_graph_estimate_bytes") == 0); /* the V2 runner subtracts none */
+  assert_true(tu_runtime_fig(j, "cuda_graph_estimate_bytes") == 0); /* the V2 runner subtracts none */
   pinned(j, "weights_bytes", 5.29 * GIB, -0.0176);
   pinned(j, "activation_peak_bytes", 1.04 * GIB, -0.463);
   pinned(j, "kv_cache_bytes", 8.0 * GIB, +0.0707);
   pinned(j, "kv_cache_tokens", 149712, +0.0713);
   pinned(j, "max_concurrency", 4.57, +0.0710);
   json_decref(j);
-  j = eval(*state, Q7AWQ(", kv_cache_memory_bytes = '8.0GiB'"));
-  near(j, "kv_cache_tokens", 149712, 0.05, 0);
-  near(j, "max_concurrency", 4.57, 0.05, 0.005);
+  j = tu_eval_ok(*state, Q7AWQ(", kv_cache_memory_bytes = '8.0GiB'"));
+  tu_near_fig(j, "kv_cache_tokens", 149712, 0.05, 0);
+  tu_near_fig(j, "max_concurrency", 4.57, 0.05, 0.005);
   json_decref(j);
 }
 
@@ -131,7 +102,7 @@ static void test_holdout18_qwen25_7b_awq_4080(void **state) {
   "kind = 'inference', context = 32768 }, gpu = 'L40S-48GB' }"
 
 static void test_holdout18_gemma4_26b_l40s(void **state) {
-  json_t *j = eval(*state, G26(""));
+  json_t *j = tu_eval_ok(*state, G26(""));
   gib(j, "weights_bytes", 25.8, 0.01, 0.05);
   gib(j, "cuda_graph_estimate_bytes", 0.66, 0.25, 0.005);
   gib(j, "cuda_graph_bytes", 0.65, 0.25, 0.005);
@@ -140,7 +111,7 @@ static void test_holdout18_gemma4_26b_l40s(void **state) {
   pinned(j, "max_concurrency", 9.81, +0.1304);
   json_decref(j);
   /* the pool pinned at the printed 12.75 GiB: the per-request miss alone */
-  j = eval(*state, G26(", kv_cache_memory_bytes = '12.75GiB'"));
+  j = tu_eval_ok(*state, G26(", kv_cache_memory_bytes = '12.75GiB'"));
   pinned(j, "kv_cache_tokens", 321600, +0.0700);
   json_decref(j);
 }
@@ -150,21 +121,23 @@ static void test_holdout18_gemma4_26b_l40s(void **state) {
 ** 704) x 2 B = 23,789,568 B, and 0.194 MiB a layer for each further size, 30 x (51 + 35 - 1) x
 ** 0.194 MiB = 518,730,547 B; at the shared-expert cost (2.10 x) it was 1,113,123,717 B. */
 static void test_gemma4_dense_beside_moe_graphs(void **state) {
-  json_t *j = eval(*state, G26(""));
-  double g = fig(j, "cuda_graph_bytes");
+  json_t *j = tu_eval_ok(*state, G26(""));
+  double g = tu_runtime_fig(j, "cuda_graph_bytes");
   json_decref(j);
   assert_true(fabs(g - (23789568.0 + 0.194 * 1048576 * 30 * 85)) < 2.0);
-  assert_true(fig(j = eval(*state, G26(", enforce_eager = true")), "cuda_graph_bytes") == 0);
+  assert_true(tu_runtime_fig(j = tu_eval_ok(*state, G26(", enforce_eager = true")), "cuda_graph_bytes") == 0);
   json_decref(j);
 }
 
 static void test_holdout18_gemma4_e4b_l40s(void **state) {
-  json_t *j = eval(*state, "return { model = 'google/gemma-4-E4B-it', runtime = { name = 'vllm', version = '0.25.1', "
-                           "gpu_memory_utilization = 0.85, max_model_len = 16384 }, workload = { kind = 'inference', "
-                           "context = 16384 }, gpu = 'L40S-48GB' }");
+  json_t *j =
+      tu_eval_ok(*state,
+                 "return { model = 'google/gemma-4-E4B-it', runtime = { name = 'vllm', version = '0.25.1', "
+                 "gpu_memory_utilization = 0.85, max_model_len = 16384 }, workload = { kind = 'inference', "
+                 "context = 16384 }, gpu = 'L40S-48GB' }");
   gib(j, "kv_cache_bytes", 22.01, 0.05, 0.005);
-  near(j, "kv_cache_tokens", 1033831, 0.05, 0);
-  near(j, "max_concurrency", 63.10, 0.05, 0.005);
+  tu_near_fig(j, "kv_cache_tokens", 1033831, 0.05, 0);
+  tu_near_fig(j, "max_concurrency", 63.10, 0.05, 0.005);
   gib(j, "cuda_graph_bytes", 0.65, 0.25, 0.005);
   json_decref(j);
 }
@@ -181,19 +154,20 @@ static void test_holdout18_gemma4_e4b_l40s(void **state) {
 ** 1.1857 GiB (-1.2 %), 15,510 tokens (+0.8 %), K 0.8284 GiB (+1.0 %), max_running_requests
 ** 2048 against 2049 (now exact). The capture's "mem usage=0.00 GB" with 0.00 GB free is not held. */
 static void test_holdout18_sglang_qwen3_06b(void **state) {
-  json_t *j = eval(*state,
-                   "return { model = { arch = 'qwen3', config = { architectures = { 'Qwen3ForCausalLM' }, head_dim = "
-                   "128, hidden_size = 1024, intermediate_size = 3072, max_position_embeddings = 40960, model_type = "
-                   "'qwen3', num_attention_heads = 16, num_hidden_layers = 28, num_key_value_heads = 8, rms_norm_eps = "
-                   "1e-06, rope_theta = 1000000, tie_word_embeddings = true, vocab_size = 151936, torch_dtype = "
-                   "'bfloat16' } }, runtime = { name = 'sglang', version = '0.4.6.post2' }, workload = { kind = "
-                   "'inference', context = 40960 }, gpu = { name = 'RTX-4060Ti-8GB', memory = '3.7183GiB' } }");
+  json_t *j = tu_eval_ok(
+      *state,
+      "return { model = { arch = 'qwen3', config = { architectures = { 'Qwen3ForCausalLM' }, head_dim = "
+      "128, hidden_size = 1024, intermediate_size = 3072, max_position_embeddings = 40960, model_type = "
+      "'qwen3', num_attention_heads = 16, num_hidden_layers = 28, num_key_value_heads = 8, rms_norm_eps = "
+      "1e-06, rope_theta = 1000000, tie_word_embeddings = true, vocab_size = 151936, torch_dtype = "
+      "'bfloat16' } }, runtime = { name = 'sglang', version = '0.4.6.post2' }, workload = { kind = "
+      "'inference', context = 40960 }, gpu = { name = 'RTX-4060Ti-8GB', memory = '3.7183GiB' } }");
   gib(j, "weights_bytes", 1.20, 0.01, 0.005);
-  near(j, "kv_cache_tokens", 15387, 0.05, 0);
+  tu_near_fig(j, "kv_cache_tokens", 15387, 0.05, 0);
   gib(j, "k_size_bytes", 0.82, 0.05, 0.005);
-  near(j, "max_running_requests", 2049, 0, 0);
-  near(j, "chunked_prefill_size", 2048, 0, 0);
-  near(j, "cuda_graph_max_bs", 8, 0, 0);
+  tu_near_fig(j, "max_running_requests", 2049, 0, 0);
+  tu_near_fig(j, "chunked_prefill_size", 2048, 0, 0);
+  tu_near_fig(j, "cuda_graph_max_bs", 8, 0, 0);
   json_decref(j);
 }
 
@@ -217,15 +191,15 @@ static void test_sglang_request_pool_row(void **state) {
       {SG_REQS("0.4.6.post2", "131072", ", max_running_requests = 64"), 64},
   };
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-    json_t *j = eval(*state, rows[i].text);
-    assert_int_equal((long long)fig(j, "max_running_requests"), rows[i].reqs);
+    json_t *j = tu_eval_ok(*state, rows[i].text);
+    assert_int_equal((long long)tu_runtime_fig(j, "max_running_requests"), rows[i].reqs);
     json_decref(j);
   }
   /* a pool of fewer than 2 x 2049 tokens: tokens // 2 */
-  json_t *j = eval(*state, SG_REQS("0.4.6.post2", "131072", ", mem_fraction_static = 0.67"));
-  long long t = (long long)fig(j, "kv_cache_tokens");
+  json_t *j = tu_eval_ok(*state, SG_REQS("0.4.6.post2", "131072", ", mem_fraction_static = 0.67"));
+  long long t = (long long)tu_runtime_fig(j, "kv_cache_tokens");
   assert_true(t < 4098);
-  assert_int_equal((long long)fig(j, "max_running_requests"), t / 2);
+  assert_int_equal((long long)tu_runtime_fig(j, "max_running_requests"), t / 2);
   json_decref(j);
 }
 
@@ -238,5 +212,5 @@ int main(void) {
       cmocka_unit_test(test_holdout18_sglang_qwen3_06b),
       cmocka_unit_test(test_sglang_request_pool_row),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, tu_engine_setup, tu_engine_teardown);
 }
