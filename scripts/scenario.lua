@@ -151,6 +151,18 @@ local function knob_value(rt, k, v, spec)
   if spec == "number" then return num_field(v, field, 0, 1e15) end
   if spec == "bool" then return bool_field(v, field) end
   if spec == "bytes" then return host.parse_bytes(v, field) end
+  -- a string or a list of strings (llama.cpp's -ot, given once or several times): the
+  -- runtime's normalize validates the entries
+  if spec == "strings" then
+    if type(v) == "string" then return v end
+    if type(v) ~= "table" or v[1] == nil then fail(field, "expected a string or a list of strings") end
+    for i, s in pairs(v) do
+      if math.type(i) ~= "integer" or i < 1 or i > #v or type(s) ~= "string" then
+        fail(("%s[%s]"):format(field, tostring(i)), "expected a string")
+      end
+    end
+    return v
+  end
   -- a nested table (runtime.speculative): the runtime's normalize validates it
   if spec == "table" then
     if type(v) ~= "table" then fail(field, "expected a table, got %s", type(v)) end

@@ -15,6 +15,7 @@
 #include "fit.h"
 #include "ggml_alloc_sim.h"
 #include "ggml_types.h"
+#include "rules.h"
 
 #define LC_CPU_ALIGN 32   /* TENSOR_ALIGNMENT of the CPU buffer types (ggml-cpu) */
 #define LC_CUDA_ALIGN 128 /* ggml_backend_cuda_buffer_type_get_alignment */
@@ -163,6 +164,12 @@ typedef struct lc {
   lc_layout lay;
   unsigned ov_cls[LC_MAX_LAYERS]; /* per layer: the FFN classes lay moves (LC_PART_*; 0 none) */
   int ov_dev[LC_MAX_LAYERS];      /* ... to this device (-1 the host) */
+  rules *ot;              /* -ot / --override-tensor: PCRE2 patterns in order, each rule's value
+                          ** the device of its buffer type (-1 the host); NULL without */
+  bool ot_other;          /* ... one matched a tensor that is no routed expert of a trunk layer */
+  signed char ot_x[LC_MAX_LAYERS]; /* per layer: 1 its routed experts matched (to ot_xdev), 2 to
+                                   ** several devices */
+  int ot_xdev[LC_MAX_LAYERS];
   bool mmproj_on;     /* the vision tower and projector as llama-server --mmproj loads them */
   uint32_t mmproj;    /* ... in this ggml type (the mmproj file's) */
   bool fa, mmap, cpu, offload_kqv, amx, avx2, embeddings, ollama;
@@ -469,6 +476,7 @@ static void lc_set_ctx(lc *l, uint64_t n_ctx) {
 }
 
 static int lc_weight_kind(const inv_tensor *t);
+static void lc_ot_setup(lc *l);
 
 static void lc_options(lc *l) {
   const scenario *s = l->s;
@@ -519,6 +527,7 @@ static void lc_options(lc *l) {
   if (l->metal && !l->cpu && l->n_gpu > 1)
     est_fail(l->c, "runtime.gpu_backend: \"metal\" has one GPU device, but runtime.tensor_split or parallel.tp x pp "
                    "asks for %d", l->n_gpu);
+  if (!l->c->failed) lc_ot_setup(l);
   if (!l->cpu && !l->c->failed) lc_read_layout(l);
   lc_apply_layout(l);
   lc_row_setup(l);
@@ -589,6 +598,80 @@ static int lc_ffn_dev(const lc *l, const inv_tensor *t, uint64_t il, int dev) {
   unsigned ov = il < LC_MAX_LAYERS ? l->ov_cls[il] : 0;
   if (ov && ((lc_ffn_class(t) & ov) || (t->role == ROLE_EXPERT && (ov & LC_PART_X)))) return l->ov_dev[il];
   return t->role == ROLE_EXPERT && lc_exps_on_host(l, il) ? -1 : dev;
+}
+
+/* -ot / --override-tensor (common/arg.cpp parse_tensor_buffer_overrides; llama-model-loader.cpp
+** create_tensor checks the overrides before the layer's buffer list: the first pattern
+** std::regex_search finds in the tensor's name gives its buffer type). runtime.override_tensor
+** holds PATTERN=BUFFER_TYPE a line, the form and patterns checked by scripts/runtimes/llamacpp.lua;
+** each pattern is compiled once (PCRE2, unanchored search: the ECMAScript patterns -ot takes read
+** the same), its rule's value the device: -1 for "CPU", else the GPU of the name's index (CUDA0 ..,
+** ROCm0 .., a backend numbers its devices from 0). An override to "CPU" is a host weight as a
+** --n-cpu-moe one is: select_weight_buft over the CPU list takes the GPU's pinned host type first,
+** which mmap turns into the plain CPU type (lc_host_buft). Taken before --n-cpu-moe's and --fit's
+** patterns: -ot first on the command line. */
+static void lc_ot_setup(lc *l) {
+  const char *t = scn_str(l->s, "runtime.override_tensor", "");
+  if (!t[0]) return;
+  if (!(l->ot = rules_new())) {
+    est_fail(l->c, "out of memory");
+    return;
+  }
+  char pat[1024], err[256];
+  for (const char *p = t; *p && !l->c->failed;) {
+    const char *end = strchr(p, '\n'), *eq;
+    if (!end) end = p + strlen(p);
+    eq = memchr(p, '=', (size_t)(end - p));
+    if (!eq || (size_t)(eq - p) >= sizeof pat) {
+      est_fail(l->c, "runtime.override_tensor: expected PATTERN=BUFFER_TYPE of under %zu bytes a line", sizeof pat);
+      return;
+    }
+    memcpy(pat, p, (size_t)(eq - p));
+    pat[eq - p] = 0;
+    const char *b = eq + 1, *d = b;
+    while (d < end && !isdigit((unsigned char)*d)) d++;
+    long g = d < end ? strtol(d, NULL, 10) : -1;
+    if (strncmp(b, "CPU", (size_t)(end - b)) == 0 && end - b == 3)
+      g = -1;
+    else if (d == end || g >= l->n_gpu)
+      est_fail(l->c, "runtime.override_tensor: buffer type '%.*s' names no device of the scenario's %d GPU%s "
+                     "(CPU, or a GPU from index 0)", (int)(end - b), b, l->n_gpu, l->n_gpu == 1 ? "" : "s");
+    if (!l->c->failed && !rules_add(l->ot, pat, (int)g, 0, err, sizeof err))
+      est_fail(l->c, "runtime.override_tensor: %s", err);
+    p = *end ? end + 1 : end;
+  }
+}
+
+/* -ot's device for the tensor called `name`: the first matching pattern's, else dflt */
+static int lc_ot_dev(lc *l, const char *name, int dflt) {
+  char err[256];
+  int v = dflt;
+  if (!l->ot || l->c->failed) return dflt;
+  if (rules_match(l->ot, name, &v, NULL, err, sizeof err) < 0) est_fail(l->c, "runtime.override_tensor: %s", err);
+  return v;
+}
+
+/* the device of one placed tensor (t in block `layer`, -1 outside the blocks; key its GGUF name
+** after the block prefix for a built-in model) under -ot, by its GGUF name: a .gguf file's own,
+** a built-in model's "blk.<layer>." + key. Which trunk layers' routed experts it moves is kept
+** for the compute replay (ot_x bits: 1 matched, 2 not matched, 4 to several devices), any
+** other trunk or outer tensor it moves in ot_other; an MTP block's are outside the graph. */
+static int lc_ot_place(lc *l, const inv_tensor *t, const char *key, long layer, int dev, bool file) {
+  if (!l->ot) return dev;
+  char name[256];
+  if (file) snprintf(name, sizeof name, "%s", t->name);
+  else if (layer >= 0) snprintf(name, sizeof name, "blk.%ld.%s", layer, key);
+  else snprintf(name, sizeof name, "%s", key);
+  int v = lc_ot_dev(l, name, -2);
+  bool trunk = layer >= 0 && (uint64_t)layer < l->n_layer && layer < LC_MAX_LAYERS;
+  if (trunk && t->role == ROLE_EXPERT) {
+    if (v != -2 && (l->ot_x[layer] & 1) && l->ot_xdev[layer] != v) l->ot_x[layer] |= 4;
+    if (v != -2) l->ot_xdev[layer] = v;
+    l->ot_x[layer] |= v != -2 ? 1 : 2;
+  } else if (v != -2 && (trunk || layer < 0)) {
+    l->ot_other = true;
+  }
+  return v != -2 ? v : dev;
 }
 
 /* the layer index in a tensor name: blk.N. (GGUF) or the first .N. (Hugging Face);
@@ -718,7 +801,7 @@ static void lc_place(lc *l, lc_range *r, lc_range *rg, const inv_tensor *t, cons
 ** with mmap the duplicate (named token_embd.weight, TENSOR_DUPLICATED) is read in place,
 ** inside the GPU's mapped range (lc_weights) */
 static void lc_tied_output(lc *l, const inv_tensor *t, const ggml_type_info *g, uint64_t b) {
-  int dev = lc_layer_dev(l, l->n_layer);
+  int dev = lc_ot_place(l, t, "output.weight", -1, lc_layer_dev(l, l->n_layer), false);
   if (l->metal && l->mmap && dev >= 0) return;
   if (lc_add_buffer(l, t, g, b, dev, lc_host_buft(l, t, g, true), 1, true)) return;
   /* the output in token_embd's (host, plain) buffer type: create_tensor's TENSOR_DUPLICATED returns
@@ -892,6 +975,8 @@ static void lc_weights(lc *l) {
   lc_inst *v = NULL;
   size_t nv = 0, cap = 0;
   for (size_t i = 0; i < inv->n; i++) has_head = has_head || inv->t[i].role == ROLE_LM_HEAD;
+  memset(l->ot_x, 0, sizeof l->ot_x);
+  l->ot_other = false;
   for (size_t i = 0; i < inv->n && !l->c->failed; i++) {
     const inv_tensor *t = &inv->t[i];
     if (est_vision_tensor(t)) {
@@ -921,6 +1006,7 @@ static void lc_weights(lc *l) {
         uint64_t k = lc_group_layer(l, t, first, nl, per, k0);
         x.bytes = stack ? acc_mul(&l->c->acc, b, per) : b, x.n = stack ? 1 : per;
         x.dev = lc_ffn_dev(l, t, k, lc_layer_dev(l, k)), x.layer = (long)k;
+        x.dev = lc_ot_place(l, t, x.key, x.layer, x.dev, file);
         if (!lc_inst_push(l, &v, &nv, &cap, x)) break;
         x.skip = 0;
       }
@@ -932,6 +1018,7 @@ static void lc_weights(lc *l) {
       if (!input && il >= 0 && (uint64_t)il >= l->n_layer && (uint64_t)il < l->n_layer_all)
         dev = lc_ffn_dev(l, t, (uint64_t)il, lc_block_dev(l, (uint64_t)il));
       if (!input && layer < l->n_layer) dev = lc_ffn_dev(l, t, layer, dev);
+      dev = lc_ot_place(l, t, x.key, il >= 0 ? il : -1, dev, file);
       bool one = stack && il >= 0;
       x.bytes = one ? acc_mul(&l->c->acc, b, t->count) : b, x.n = one ? 1 : t->count, x.dev = dev;
       lc_inst_push(l, &v, &nv, &cap, x);
@@ -1833,7 +1920,7 @@ static void lc_compute_cpu(lc *l) {
 static bool lc_overrides(const lc *l) {
   bool parts = false;
   for (int g = 0; l->laid && g < l->n_gpu; g++) parts = parts || l->lay.d[g].n_part > 0;
-  return l->n_cpu_moe > 0 || parts;
+  return l->n_cpu_moe > 0 || parts || l->ot != NULL;
 }
 
 /* pipeline parallelism (llama-context.cpp, llama.cpp 80fb11a): several GPUs hold every block
@@ -1949,7 +2036,12 @@ static bool lc_compute_replay(lc *l) {
   }
   int xd[LC_MAX_LAYERS];
   for (uint64_t il = 0; il <= l->n_layer; il++) dev[il] = lc_layer_dev(l, il);
-  for (uint64_t il = 0; il < l->n_layer; il++) kvd[il] = dev[il], xd[il] = lc_exps_on_host(l, il) ? -1 : dev[il];
+  bool ot_whole = !l->ot_other; /* -ot moved whole layers' routed experts only, each to one device */
+  for (uint64_t il = 0; il < l->n_layer; il++) {
+    kvd[il] = dev[il], xd[il] = lc_exps_on_host(l, il) ? -1 : dev[il];
+    if (l->ot_x[il] & 1) xd[il] = l->ot_xdev[il];
+    ot_whole = ot_whole && (l->ot_x[il] & 3) != 3 && !(l->ot_x[il] & 4); /* all or none, one device */
+  }
   sp.legacy = legacy, sp.n_gpu = l->n_gpu, sp.layer_dev = dev, sp.kv_dev = kvd, sp.exps_dev = xd;
   sp.part_cls = l->laid ? l->ov_cls : NULL, sp.part_dev = l->ov_dev;
   sp.n_copies = lc_pipeline(l) ? LC_N_COPIES : 1;
@@ -1984,6 +2076,8 @@ static bool lc_compute_replay(lc *l) {
   ** buffers: not modelled, so not exact */
   bool layer_split = l->n_gpu == 1 || strcmp(scn_str(l->s, "runtime.split_mode", "layer"), "layer") == 0;
   const char *graph = lc_unmodelled(l, &sp);
+  if (!graph && !ot_whole)
+    graph = "-ot moves tensors other than whole layers' routed experts: the replay places them by their layer";
   if (!graph && moe_early)
     graph = "MoE layers before the fused GLU ops (PR #14158) replayed as the later graph";
   if (!graph && sp.dn_period) graph = lc_dn_gpu(&sp);
@@ -2551,11 +2645,16 @@ void llamacpp_estimate(ectx *c) {
     return;
   }
   lc_options(&l);
-  if (c->failed) return;
+  if (c->failed) {
+    rules_free(l.ot);
+    return;
+  }
   if (!lc_fit_ngl(&l, lc_fit_ctx(&l))) lc_run(&l);
   lc_budget(&l);
   lc_figures(&l);
   lc_fit(&l);
+  rules_free(l.ot);
+  l.ot = NULL;
   c->e->peak_phase = "prefill";
   /* llama.cpp allocates ggml backend buffers once, not through PyTorch's allocator */
   c->e->allocated_label = l.cpu ? "ggml buffers resident in host memory" : "ggml backend buffers on this GPU";

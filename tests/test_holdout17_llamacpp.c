@@ -168,38 +168,72 @@ static void test_holdout17_qwen35_4b_gtx1060(void **state) {
 
 /* ---- a public benchmark report (2026-04-20, "Qwen3.5-122B-A10B C-3 Phase S-eval-cross-session",
 ** its section 9): unsloth Qwen3.5-122B-A10B-Q4_K_M on 4 x Tesla P100-PCIE-16GB, llama-server
-** -ngl 999 -fa 1 -c 32768, f16 K/V, n_parallel auto (4, kv_unified), -ub 1586, experts of
-** layers 0-13, 20-24, 31-47 overridden to the CPU (-ot). Printed: CUDA0..3 KV 192.00 each (12
+** -ngl 999 -fa 1 -c 32768, f16 K/V, n_parallel auto (4, kv_unified), -ub 1586, and its OT_REGEX
+** -ot "blk\.([0-9]|1[0-3]|2[0-4]|3[1-9]|4[0-7])\.ffn_.*_exps\.weight=CPU": the routed experts of
+** layers 0-13, 20-24 and 31-47 on the host. Printed: CUDA0..3 KV 192.00 each (12
 ** full-attention layers of 2 x 256 at 32768 cells, three a card), model 1301.21 / 9550.77 /
 ** 9550.77 / 1693.13, compute 980.36 / 452.31 / 452.31 / 1558.12, CUDA_Host compute 235.48.
 ** Four identical cards: the layers split evenly (tensor_split 1,1,1,1 is llama.cpp's split by
-** their equal free memory); a V100-PCIe-16GB stands in for the P100. The text config from the
-** Qwen3.5 family's published shapes (48 layers of 3072, 256 experts of 1024, 2 KV heads of 256).
-** Only the KV lines are held: an -ot regex placing the experts of non-contiguous layers on the
-** host is not a vramfit knob (n_cpu_moe / cpu_moe are the first N / all layers), and both the
-** model and the compute buffers (op offload of host experts at 1586-token ubatches) follow it. */
+** their equal free memory: 13 / 12 / 12 / 11 + the output of the 49; CUDA1 and CUDA2 hold layers
+** 14-19 and 25-30 with their experts, the same bytes, as printed); a V100-PCIe-16GB stands in for
+** the P100. The text config from the Qwen3.5 family's published shapes (48 layers of 3072, 256
+** experts of 1024, 2 KV heads of 256). No MTP block: the file predates llama.cpp's Qwen3.5 MTP
+** support (b9180, src/rt_llamacpp.c LC_B_MTP_QWEN35), and a 49th block would put 13 layers on
+** CUDA2 against CUDA1's 12, where the two print the same. Predicted before runtime.override_tensor
+** existed: the KV only (host compute 831.46 with the experts on the GPUs). */
+#define QWEN35_122B                                                                                          \
+  "local lt = {} for i = 1, 48 do lt[i] = i %% 4 == 0 and 'full_attention' or 'linear_attention' end"         \
+  " return { model = { arch = 'qwen3_5', config = { architectures = {"                                       \
+  " 'Qwen3_5MoeForConditionalGeneration' }, model_type = 'qwen3_5_moe', tie_word_embeddings = false,"        \
+  " text_config = { model_type = 'qwen3_5_moe_text', attention_bias = false, attn_output_gate = true,"       \
+  " head_dim = 256, hidden_size = 3072, num_hidden_layers = 48, num_attention_heads = 32,"                   \
+  " num_key_value_heads = 2, vocab_size = 248320, full_attention_interval = 4, layer_types = lt,"            \
+  " linear_conv_kernel_dim = 4, linear_key_head_dim = 128, linear_num_key_heads = 16,"                      \
+  " linear_num_value_heads = 64, linear_value_head_dim = 128, max_position_embeddings = 262144,"            \
+  " mlp_only_layers = {}, moe_intermediate_size = 1024, num_experts = 256, num_experts_per_tok = 8,"         \
+  " shared_expert_intermediate_size = 1024, rms_norm_eps = 1e-06, mamba_ssm_dtype = 'float32' } } },"       \
+  " quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp', version = 'b8800', n_ctx = 32768,"                \
+  " n_batch = 2048, n_ubatch = 1586, n_gpu_layers = 999, n_seq_max = 4, kv_unified = true,"                 \
+  " flash_attn = true, fit = false, tensor_split = '1,1,1,1'%s }, workload = { kind = 'inference',"        \
+  " context = 8192, concurrency = 4 }, gpu = { 'V100-PCIe-16GB', 'V100-PCIe-16GB',"                         \
+  " 'V100-PCIe-16GB', 'V100-PCIe-16GB' } }"
+
 static void test_holdout17_qwen35_122b_four_gpus(void **state) {
-  json_t *j = tu_eval_ok(
-      *state,
-      "local lt = {} for i = 1, 48 do lt[i] = i % 4 == 0 and 'full_attention' or 'linear_attention' end"
-      " return { model = { arch = 'qwen3_5', config = { architectures = {"
-      " 'Qwen3_5MoeForConditionalGeneration' }, model_type = 'qwen3_5_moe', tie_word_embeddings = false,"
-      " text_config = { model_type = 'qwen3_5_moe_text', attention_bias = false, attn_output_gate = true,"
-      " head_dim = 256, hidden_size = 3072, num_hidden_layers = 48, num_attention_heads = 32,"
-      " num_key_value_heads = 2, vocab_size = 248320, full_attention_interval = 4, layer_types = lt,"
-      " linear_conv_kernel_dim = 4, linear_key_head_dim = 128, linear_num_key_heads = 16,"
-      " linear_num_value_heads = 64, linear_value_head_dim = 128, max_position_embeddings = 262144,"
-      " mlp_only_layers = {}, moe_intermediate_size = 1024, num_experts = 256, num_experts_per_tok = 8,"
-      " shared_expert_intermediate_size = 1024, rms_norm_eps = 1e-06, mamba_ssm_dtype = 'float32' } } },"
-      " quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp', version = 'b8800', n_ctx = 32768,"
-      " n_batch = 2048, n_ubatch = 1586, n_gpu_layers = 999, n_seq_max = 4, kv_unified = true,"
-      " flash_attn = true, fit = false, tensor_split = '1,1,1,1' }, workload = { kind = 'inference',"
-      " context = 8192, concurrency = 4 }, gpu = { 'V100-PCIe-16GB', 'V100-PCIe-16GB',"
-      " 'V100-PCIe-16GB', 'V100-PCIe-16GB' } }");
+  char text[4096];
+  snprintf(text, sizeof text, QWEN35_122B,
+           ", override_tensor = [[blk\\.([0-9]|1[0-3]|2[0-4]|3[1-9]|4[0-7])\\.ffn_.*_exps\\.weight=CPU]]");
+  json_t *j = tu_eval_ok(*state, text);
   static const char *const per_gpu[] = {"runtime.gpu_kv_buffer_bytes_0", "runtime.gpu_kv_buffer_bytes_1",
                                         "runtime.gpu_kv_buffer_bytes_2", "runtime.gpu_kv_buffer_bytes_3"};
   for (int g = 0; g < 4; g++) printed_mib(j, per_gpu[g], "192.00", "CUDA<g> KV");
   printed_mib(j, "runtime.kv_buffer_bytes", "768.00", "KV of the four cards");
+  /* the compute buffers follow the override (runtime.override_tensor): the host experts' matmuls
+  ** run on CUDA0 (op_offload at 1586 rows), their weights copied into its buffer; the graph
+  ** splits at each host expert layer. CUDA1 / CUDA2 452.88 (+0.13 %), CUDA3 1539.54 (-1.2 %),
+  ** CUDA_Host 235.78 (+0.13 %) */
+  within(j, "runtime.gpu_compute_buffer_bytes_1", 452.31, 0.10, "CUDA1 compute");
+  within(j, "runtime.gpu_compute_buffer_bytes_2", 452.31, 0.10, "CUDA2 compute");
+  within(j, "runtime.gpu_compute_buffer_bytes_3", 1558.12, 0.10, "CUDA3 compute");
+  within(j, "runtime.host_compute_buffer_bytes", 235.48, 0.25, "CUDA_Host compute");
+  /* pinned: CUDA0 1082.93 against 980.36 (+10.5 %). The gap, 102.57 MiB, is 102.00 MiB and the
+  ** +0.57 the other GPUs show: one layer's ffn_down_exps copied in Q6_K (256 x 1024 x 3072 / 256 x
+  ** 210 B = 630.00 MiB, llama-quantize's use_more_bits layers) against Q5_K (176 B: 528.00 MiB).
+  ** The file's per-tensor types are unsloth's and not published, so this is not asserted */
+  printed_mib(j, "runtime.gpu_compute_buffer_bytes_0", "1082.93", "CUDA0 compute (the log 980.36)");
+  /* pinned: model 759.91 / 8868.57 / 8868.57 / 1236.97 against 1301.21 / 9550.77 / 9550.77 /
+  ** 1693.13. CUDA0 holds 13 layers and no experts, so its 541.30 MiB over the Q4_K_M rules are the
+  ** file's heavier types of the attention, DeltaNet and shared-expert weights (about 1.7 x), not
+  ** the placement: CUDA1 - CUDA0 (the 6 expert layers less one layer) is 8108.66 against 8249.56
+  ** printed (-1.7 %) */
+  printed_mib(j, "runtime.gpu_model_buffer_bytes_0", "759.91", "CUDA0 model (the log 1301.21)");
+  printed_mib(j, "runtime.gpu_model_buffer_bytes_1", "8868.57", "CUDA1 model (the log 9550.77)");
+  printed_mib(j, "runtime.gpu_model_buffer_bytes_2", "8868.57", "CUDA2 model (the log 9550.77)");
+  printed_mib(j, "runtime.gpu_model_buffer_bytes_3", "1236.97", "CUDA3 model (the log 1693.13)");
+  json_decref(j);
+  /* without the override every expert is on the GPUs: the host compute of the prediction */
+  snprintf(text, sizeof text, QWEN35_122B, "");
+  j = tu_eval_ok(*state, text);
+  printed_mib(j, "runtime.host_compute_buffer_bytes", "831.46", "CUDA_Host compute without -ot");
   json_decref(j);
 }
 

@@ -101,10 +101,11 @@ local function normalize(n, knobs)
   end
   if knobs.device ~= "cpu" and knobs.n_gpu_layers == nil then
     x["runtime.n_gpu_layers"] = 999
-    if fit and knobs.n_cpu_moe == nil and not knobs.cpu_moe and knobs.tensor_split == nil then
+    if fit and knobs.n_cpu_moe == nil and not knobs.cpu_moe and knobs.tensor_split == nil
+       and knobs.override_tensor == nil then
       -- -ngl auto (-1): --fit keeps every layer when they fit, else the most layers (a MoE
       -- model's experts first) that leave fit_target MiB free; tensor overrides set by hand
-      -- (--n-cpu-moe) or a tensor_split stop that search (common_params_fit_impl)
+      -- (--n-cpu-moe, -ot) or a tensor_split stop that search (common_params_fit_impl)
       x["runtime.fit_ngl"] = true
       note(n, "llama.cpp -ngl auto with --fit: every layer and the output on the GPU when they leave %d MiB free, " ..
               "else as many as do (a MoE model's routed experts of the last layers go to the host first; " ..
@@ -191,6 +192,34 @@ local function normalize(n, knobs)
       E.fail(knobs.cpu_moe and "runtime.cpu_moe" or "runtime.n_cpu_moe", "has no effect with device = \"cpu\" (every weight is on the host)")
     end
   end
+  -- -ot / --override-tensor PATTERN=BUFFER_TYPE,... (common/arg.cpp parse_tensor_buffer_overrides:
+  -- each value split at ',', each entry at its first '='; the buffer type one of the devices' own,
+  -- ggml_backend_dev_buffer_type: "CPU", "CUDA0".., "ROCm0".., "Vulkan0".., "MTL0"; llama-model-loader
+  -- create_tensor: the first pattern std::regex_search finds in a tensor's name gives its buffer).
+  -- Passed to src/rt_llamacpp.c one entry a line; the GPU indices are checked there
+  if knobs.override_tensor ~= nil then
+    local v = knobs.override_tensor
+    local items, out = type(v) == "string" and { v } or v, {}
+    for i, item in ipairs(items) do
+      local field = type(v) == "string" and "runtime.override_tensor" or ("runtime.override_tensor[%d]"):format(i)
+      for entry in (item .. ","):gmatch("([^,]*),") do
+        local pat, buft = entry:match("^([^=]*)=(.*)$")
+        if not pat then E.fail(field, "expected PATTERN=BUFFER_TYPE, got '%s'", entry) end
+        if pat == "" then E.fail(field, "'%s': empty pattern", entry) end
+        if buft ~= "CPU" and not (buft:match("^CUDA%d+$") or buft:match("^ROCm%d+$") or buft:match("^Vulkan%d+$")
+                                  or buft:match("^MTL%d+$")) then
+          E.fail(field, "unknown buffer type '%s' (CPU, or a GPU's: CUDA0, ROCm0, Vulkan0, MTL0, ...)", buft)
+        end
+        local ok, err = pcall(host.match, pat, "blk.0.ffn_up_exps.weight")
+        if not ok then E.fail(field, "bad regular expression '%s': %s", pat, tostring(err)) end
+        if knobs.device == "cpu" and buft ~= "CPU" then
+          E.fail(field, "%s names a GPU, and device is \"cpu\"", buft)
+        end
+        out[#out + 1] = pat .. "=" .. buft
+      end
+    end
+    x["runtime.override_tensor"] = table.concat(out, "\n")
+  end
   -- PR #23861 (b9443..b9479): the prompt reserve's logits rows are min(n_ubatch, n_outputs_max)
   -- (n_batch with embeddings: llama-server's server_output_limits, the library's default 0)
   if knobs.n_outputs_max == nil and not knobs.embeddings and (build == 0 or build >= 9443) then
@@ -213,6 +242,7 @@ return runtime {
     n_outputs_max = "int", n_cpu_moe = "int", cpu_moe = "bool", mmproj = "string",
     fit = "bool", fit_target = "int", fit_ctx = "int", host_memory = "bytes", kv_unified = "bool",
     embeddings = "bool", row_rounding = "int", gpu_backend = { "cuda", "metal" },
+    override_tensor = "strings",
   },
   knob_docs = {
     n_ctx = "-c: KV cells over all sequences (0: the trained context, shrunk by --fit)",
@@ -234,6 +264,7 @@ return runtime {
     n_outputs_max = "output rows the prompt reserve holds (0: n_batch), from b9443",
     n_cpu_moe = "--n-cpu-moe N: the first N layers' experts stay in host memory",
     cpu_moe = "--cpu-moe: every layer's experts in host memory",
+    override_tensor = "-ot PATTERN=BUFFER_TYPE,...: a tensor whose GGUF name the first PCRE2 pattern finds goes to that buffer (CPU, CUDA0, ...); a string or a list",
     mmproj = "the multimodal projector file's type (f16, bf16, f32, q8_0): its buffer on the GPU",
     fit = "--fit (on by default): shrink n_ctx 0 to what fits with fit_target MiB free",
     fit_target = "--fit-target MiB kept free per GPU (1024)",

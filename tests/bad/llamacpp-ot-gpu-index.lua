@@ -1,0 +1,1 @@
+return { model = "Qwen/Qwen3-30B-A3B", quant = "gguf:Q4_K_M", runtime = { name = "llamacpp", override_tensor = { "blk\\.0\\.ffn_.*_exps=CUDA0", "exps=CUDA2" }, tensor_split = "1,1" }, workload = { kind = "inference", context = 4096 }, gpu = { "H100-SXM-80GB", "H100-SXM-80GB" } }

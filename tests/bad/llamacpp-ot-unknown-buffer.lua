@@ -1,0 +1,1 @@
+return { model = "Qwen/Qwen3-30B-A3B", quant = "gguf:Q4_K_M", runtime = { name = "llamacpp", override_tensor = "exps=CUDA_Host" }, workload = { kind = "inference", context = 4096 }, gpu = "H100-SXM-80GB" }
