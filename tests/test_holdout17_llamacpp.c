@@ -145,25 +145,52 @@ static void test_holdout17_gemma4_e4b_swa_full(void **state) {
   " num_attention_heads = 16, num_key_value_heads = 4, vocab_size = 248320, full_attention_interval = 4," \
   " linear_conv_kernel_dim = 4, linear_key_head_dim = 128, linear_num_key_heads = 16,"                  \
   " linear_num_value_heads = 32, linear_value_head_dim = 128, max_position_embeddings = 262144,"        \
-  " mamba_ssm_dtype = 'float32', rope_parameters = { rope_theta = 10000000,"                            \
+  " mtp_num_hidden_layers = 1, mamba_ssm_dtype = 'float32', rope_parameters = { rope_theta = 10000000,"  \
   " partial_rotary_factor = 0.25 } } } }, quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp',"       \
-  " version = 'b11379', n_ctx = 4096, n_batch = 2048, n_ubatch = 512, n_gpu_layers = 99, n_seq_max = 4," \
-  " kv_unified = true, flash_attn = true, fit = false }, workload = { kind = 'inference',"              \
+  " version = 'b11379', n_ctx = 4096, n_batch = 2048, n_ubatch = 512, n_gpu_layers = %d, n_seq_max = 4," \
+  " kv_unified = true, flash_attn = true, fit = false%s }, workload = { kind = 'inference',"            \
   " context = 1024, concurrency = 4 }, gpu = 'GTX-1080-8GB' }"
 
+static json_t *qwen35_4b(vf_engine *e, int ngl, const char *knobs) {
+  char text[2048];
+  snprintf(text, sizeof text, QWEN35_4B, ngl, knobs);
+  return tu_eval_ok(e, text);
+}
+
 static void test_holdout17_qwen35_4b_gtx1060(void **state) {
-  json_t *j = tu_eval_ok(*state, QWEN35_4B);
+  json_t *j = qwen35_4b(*state, 99, "");
   printed_mib(j, "runtime.cpu_model_buffer_bytes", "497.31", "CPU_Mapped model");
   printed_mib(j, "runtime.output_buffer_bytes", "3.79", "CUDA_Host output");
   printed_mib(j, "runtime.kv_buffer_bytes", "128.00", "CUDA1 KV");
   within(j, "runtime.compute_buffer_bytes", 68.02, 0.10, "CUDA1 compute"); /* 68.02, exact */
   /* pinned: 2570.98 against the printed 2740.75 (-6.2 %). "offloaded 34/34" is 32 layers, the
-  ** output and one more block: the file carries an MTP block (nextn_predict_layers 1), which
-  ** vramfit counts only from a .gguf file's header (runtime.n_layer_nextn); its 169.77 MiB is
-  ** 1.48 B a parameter of a decoder layer with its eh_proj (about 120.6 M), so its types are
-  ** not llama-quantize's Q4_K_M rules either, and are not published */
-  printed_mib(j, "runtime.gpu_model_buffer_bytes", "2570.98", "CUDA1 model without the MTP block (2740.75)");
+  ** output and one more block: the file carries an MTP block (nextn_predict_layers 1; a built-in
+  ** model's runtime.nextn_predict_layers, below). The 169.77 MiB are not that block: llama.cpp
+  ** creates its tensors with TENSOR_SKIP without MTP drafting (scripts/model_files.lua), and
+  ** loaded it would be 74,641,408 B = 71.18 MiB under llama-quantize's Q4_K_M rules
+  ** (llama-quant.cpp llama_tensor_get_type_impl): attn_q 2560 x 8192 Q4_K 11,796,480, attn_k
+  ** 1,474,560, attn_v Q6_K 2,150,400 (use_more_bits(8, 9): the 9th attn_v), attn_output
+  ** 5,898,240, ffn_gate / ffn_up 13,271,040 each, ffn_down Q6_K 19,353,600 (use_more_bits(32,
+  ** 33)), nextn.eh_proj 5120 -> 2560 Q4_K 7,372,800, seven F32 norms 53,248. The extra counters
+  ** leave the trunk's choices as they are (attn_v 0, 3, 6, 7 of 8 or 9; ffn_down the same 16 of
+  ** 32 or 33). So the file's types are not the Q4_K_M rules, and are not published */
+  printed_mib(j, "runtime.gpu_model_buffer_bytes", "2570.98", "CUDA1 model (the log 2740.75)");
   json_decref(j);
+  /* the MTP block counted as the file has it: with -ngl 99 every block is on the GPU and its
+  ** tensors are skipped, so nothing moves; -ngl 33 now leaves one block on the host (i_gpu_start
+  ** = 32 + 1 + 1 - 33 = 1, load_tensors), layer 0, as -ngl 32 does without the block */
+  j = qwen35_4b(*state, 99, ", nextn_predict_layers = 1");
+  printed_mib(j, "runtime.gpu_model_buffer_bytes", "2570.98", "CUDA1 model, the MTP block's tensors skipped");
+  printed_mib(j, "runtime.kv_buffer_bytes", "128.00", "CUDA1 KV: the hybrid memory has no cells for it");
+  json_decref(j);
+  json_t *a = qwen35_4b(*state, 33, ", nextn_predict_layers = 1"), *b = qwen35_4b(*state, 32, ""),
+         *c = qwen35_4b(*state, 33, "");
+  assert_int_equal(tu_int(a, "runtime.gpu_model_buffer_bytes"), tu_int(b, "runtime.gpu_model_buffer_bytes"));
+  assert_int_equal(tu_int(a, "runtime.cpu_model_buffer_bytes"), tu_int(b, "runtime.cpu_model_buffer_bytes"));
+  assert_int_equal(tu_int(a, "runtime.compute_buffer_bytes"), tu_int(b, "runtime.compute_buffer_bytes"));
+  /* layer 0, a DeltaNet layer: 72,354,560 B less on the GPU than with every layer there */
+  assert_int_equal(tu_int(c, "runtime.gpu_model_buffer_bytes") - tu_int(a, "runtime.gpu_model_buffer_bytes"), 72354560);
+  json_decref(a), json_decref(b), json_decref(c);
 }
 
 /* ---- a public benchmark report (2026-04-20, "Qwen3.5-122B-A10B C-3 Phase S-eval-cross-session",

@@ -175,11 +175,52 @@ static void test_ot_errors(void **state) {
                "t.lua: runtime.override_tensor: CUDA0 names a GPU, and device is \"cpu\"");
 }
 
+/* runtime.nextn_predict_layers: the MTP blocks of a built-in model's GGUF, as its config has them */
+static void test_nextn_errors(void **state) {
+  expect_error(
+      *state, "nextn_predict_layers = 1", ONE,
+      "t.lua: runtime.nextn_predict_layers: 1, but model Qwen/Qwen3-30B-A3B's config has 0 MTP layers (the "
+      "converter writes them all)");
+  assert_int_not_equal(
+      tu_eval(*state,
+              "return { model = 'zai-org/GLM-4.5-Air', quant = 'gguf:Q4_K_M', runtime = { name = "
+              "'llamacpp', nextn_predict_layers = 2 }, workload = { kind = 'inference', context = 4096 } }",
+              NULL),
+      VF_OK);
+  assert_string_equal(vf_engine_error(*state),
+                      "t.lua: runtime.nextn_predict_layers: 2, but model zai-org/GLM-4.5-Air's "
+                      "config has 1 MTP layer (num_nextn_predict_layers) (the converter writes them all)");
+}
+
+/* GLM-4.5-Air's GGUF with its MTP block (num_nextn_predict_layers 1): the plain KV cache walks
+** every block of n_layer_all (llama.cpp 80fb11a, src/rt_llamacpp.c lc_nextn_group), so the block
+** holds one more layer's cells: 8192 x 8 KV heads x 128 x 2 (K, V) x 2 B = 33,554,432 B, a 46th
+** of the trunk's 1,543,503,872; its weights are skipped (the model buffer is the same) */
+static void test_nextn_glm(void **state) {
+  const char *fmt =
+      "return { model = 'zai-org/GLM-4.5-Air', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp',"
+      " n_ctx = 8192, fit = false%s }, workload = { kind = 'inference', context = 8192 }, gpu = 'H200-141GB' "
+      "}";
+  char text[512];
+  json_t *j[2];
+  for (int i = 0; i < 2; i++) {
+    snprintf(text, sizeof text, fmt, i ? ", nextn_predict_layers = 1" : "");
+    if (tu_eval(*state, text, &j[i]) != VF_OK) fail_msg("%s", vf_engine_error(*state));
+  }
+  assert_int_equal(tu_int(j[0], "runtime.kv_buffer_bytes"), 1543503872ll);
+  assert_int_equal(tu_int(j[1], "runtime.kv_buffer_bytes") - tu_int(j[0], "runtime.kv_buffer_bytes"),
+                   33554432ll);
+  assert_int_equal(tu_int(j[1], "runtime.gpu_model_buffer_bytes"),
+                   tu_int(j[0], "runtime.gpu_model_buffer_bytes"));
+  json_decref(j[0]), json_decref(j[1]);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_ot_as_n_cpu_moe), cmocka_unit_test(test_ot_noncontiguous),
       cmocka_unit_test(test_ot_gpu_target),   cmocka_unit_test(test_ot_first_match),
       cmocka_unit_test(test_ot_no_pipeline),  cmocka_unit_test(test_ot_errors),
+      cmocka_unit_test(test_nextn_errors),    cmocka_unit_test(test_nextn_glm),
   };
   return cmocka_run_group_tests(tests, tu_engine_setup, tu_engine_teardown);
 }

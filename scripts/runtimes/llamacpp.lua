@@ -167,6 +167,27 @@ local function normalize(n, knobs)
      and (cfg.num_nextn_predict_layers or 0) > 0 then
     x["runtime.n_layer_nextn"] = cfg.num_nextn_predict_layers
   end
+  -- a built-in model's GGUF with its MTP blocks: convert_hf_to_gguf writes the checkpoint's MTP
+  -- layers as blocks after the trunk and their count as nextn_predict_layers (block_count the
+  -- sum), a file converted before a family's MTP support without them (unsloth's Qwen3.5-27B
+  -- Q4_K_S: 851 tensors, the trunk's alone, tests/test_llamacpp.c). llama.cpp counts them in
+  -- -ngl's blocks ("offloaded 34/34 layers" for Qwen3.5-4B's 32 layers, its MTP block and the
+  -- output, tests/test_holdout17_llamacpp.c) and skips their tensors without MTP drafting, as
+  -- the .gguf path does (scripts/model_files.lua): what this sets is the blocks' count
+  if knobs.nextn_predict_layers ~= nil and knobs.nextn_predict_layers > 0 then
+    local f = "runtime.nextn_predict_layers"
+    if type(n.model.id) == "string" and n.model.id:match("%.gguf$") then
+      E.fail(f, "a .gguf file states its own MTP blocks (its nextn_predict_layers metadata)")
+    end
+    local m = require("speculative").MTP_ARCHS[n.model.desc.arch or ""]
+    local tc = type(cfg) == "table" and (m and m.text and (nn.sub(cfg, "text_config") or cfg) or cfg) or nil
+    local k = m and tc and (nn.count(tc, m.key, nil) or nn.count(cfg, m.key, nil)) or 0
+    if k ~= knobs.nextn_predict_layers then
+      E.fail(f, "%d, but model %s's config has %d MTP layer%s%s (the converter writes them all)",
+             knobs.nextn_predict_layers, n.model.id, k, k == 1 and "" or "s", m and (" (" .. m.key .. ")") or "")
+    end
+    x["runtime.n_layer_nextn"] = k
+  end
   -- a multimodal model's vision tower and projector live in a separate mmproj file: counted
   -- only when llama-server loads it (--mmproj; runtime.mmproj = its type)
   -- (nn.vision_tensor: the engine's list, which also places the tensors)
@@ -242,7 +263,7 @@ return runtime {
     n_outputs_max = "int", n_cpu_moe = "int", cpu_moe = "bool", mmproj = "string",
     fit = "bool", fit_target = "int", fit_ctx = "int", host_memory = "bytes", kv_unified = "bool",
     embeddings = "bool", row_rounding = "int", gpu_backend = { "cuda", "metal" },
-    override_tensor = "strings",
+    override_tensor = "strings", nextn_predict_layers = "int",
   },
   knob_docs = {
     n_ctx = "-c: KV cells over all sequences (0: the trained context, shrunk by --fit)",
@@ -264,6 +285,7 @@ return runtime {
     n_outputs_max = "output rows the prompt reserve holds (0: n_batch), from b9443",
     n_cpu_moe = "--n-cpu-moe N: the first N layers' experts stay in host memory",
     cpu_moe = "--cpu-moe: every layer's experts in host memory",
+    nextn_predict_layers = "the MTP blocks a built-in model's GGUF carries (its config's count, or 0): -ngl counts them, their tensors are skipped",
     override_tensor = "-ot PATTERN=BUFFER_TYPE,...: a tensor whose GGUF name the first PCRE2 pattern finds goes to that buffer (CPU, CUDA0, ...); a string or a list",
     mmproj = "the multimodal projector file's type (f16, bf16, f32, q8_0): its buffer on the GPU",
     fit = "--fit (on by default): shrink n_ctx 0 to what fits with fit_target MiB free",
