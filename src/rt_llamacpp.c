@@ -164,9 +164,9 @@ typedef struct lc {
   lc_layout lay;
   unsigned ov_cls[LC_MAX_LAYERS]; /* per layer: the FFN classes lay moves (LC_PART_*; 0 none) */
   int ov_dev[LC_MAX_LAYERS];      /* ... to this device (-1 the host) */
-  rules *ot;              /* -ot / --override-tensor: PCRE2 patterns in order, each rule's value
-                          ** the device of its buffer type (-1 the host); NULL without */
-  bool ot_other;          /* ... one matched a tensor that is no routed expert of a trunk layer */
+  rules *ot;                      /* -ot / --override-tensor: PCRE2 patterns in order, each rule's value
+                                  ** the device of its buffer type (-1 the host); NULL without */
+  bool ot_other;                  /* ... one matched a tensor that is no routed expert of a trunk layer */
   signed char ot_x[LC_MAX_LAYERS]; /* per layer: 1 its routed experts matched (to ot_xdev), 2 to
                                    ** several devices */
   int ot_xdev[LC_MAX_LAYERS];
@@ -623,7 +623,8 @@ static void lc_ot_setup(lc *l) {
     if (!end) end = p + strlen(p);
     eq = memchr(p, '=', (size_t)(end - p));
     if (!eq || (size_t)(eq - p) >= sizeof pat) {
-      est_fail(l->c, "runtime.override_tensor: expected PATTERN=BUFFER_TYPE of under %zu bytes a line", sizeof pat);
+      est_fail(l->c, "runtime.override_tensor: expected PATTERN=BUFFER_TYPE of under %zu bytes a line",
+               sizeof pat);
       return;
     }
     memcpy(pat, p, (size_t)(eq - p));
@@ -634,8 +635,10 @@ static void lc_ot_setup(lc *l) {
     if (strncmp(b, "CPU", (size_t)(end - b)) == 0 && end - b == 3)
       g = -1;
     else if (d == end || g >= l->n_gpu)
-      est_fail(l->c, "runtime.override_tensor: buffer type '%.*s' names no device of the scenario's %d GPU%s "
-                     "(CPU, or a GPU from index 0)", (int)(end - b), b, l->n_gpu, l->n_gpu == 1 ? "" : "s");
+      est_fail(l->c,
+               "runtime.override_tensor: buffer type '%.*s' names no device of the scenario's %d GPU%s "
+               "(CPU, or a GPU from index 0)",
+               (int)(end - b), b, l->n_gpu, l->n_gpu == 1 ? "" : "s");
     if (!l->c->failed && !rules_add(l->ot, pat, (int)g, 0, err, sizeof err))
       est_fail(l->c, "runtime.override_tensor: %s", err);
     p = *end ? end + 1 : end;
@@ -647,7 +650,8 @@ static int lc_ot_dev(lc *l, const char *name, int dflt) {
   char err[256];
   int v = dflt;
   if (!l->ot || l->c->failed) return dflt;
-  if (rules_match(l->ot, name, &v, NULL, err, sizeof err) < 0) est_fail(l->c, "runtime.override_tensor: %s", err);
+  if (rules_match(l->ot, name, &v, NULL, err, sizeof err) < 0)
+    est_fail(l->c, "runtime.override_tensor: %s", err);
   return v;
 }
 
@@ -659,9 +663,12 @@ static int lc_ot_dev(lc *l, const char *name, int dflt) {
 static int lc_ot_place(lc *l, const inv_tensor *t, const char *key, long layer, int dev, bool file) {
   if (!l->ot) return dev;
   char name[256];
-  if (file) snprintf(name, sizeof name, "%s", t->name);
-  else if (layer >= 0) snprintf(name, sizeof name, "blk.%ld.%s", layer, key);
-  else snprintf(name, sizeof name, "%s", key);
+  if (file)
+    snprintf(name, sizeof name, "%s", t->name);
+  else if (layer >= 0)
+    snprintf(name, sizeof name, "blk.%ld.%s", layer, key);
+  else
+    snprintf(name, sizeof name, "%s", key);
   int v = lc_ot_dev(l, name, -2);
   bool trunk = layer >= 0 && (uint64_t)layer < l->n_layer && layer < LC_MAX_LAYERS;
   if (trunk && t->role == ROLE_EXPERT) {
@@ -2077,7 +2084,8 @@ static bool lc_compute_replay(lc *l) {
   bool layer_split = l->n_gpu == 1 || strcmp(scn_str(l->s, "runtime.split_mode", "layer"), "layer") == 0;
   const char *graph = lc_unmodelled(l, &sp);
   if (!graph && !ot_whole)
-    graph = "-ot moves tensors other than whole layers' routed experts: the replay places them by their layer";
+    graph =
+        "-ot moves tensors other than whole layers' routed experts: the replay places them by their layer";
   if (!graph && moe_early)
     graph = "MoE layers before the fused GLU ops (PR #14158) replayed as the later graph";
   if (!graph && sp.dn_period) graph = lc_dn_gpu(&sp);

@@ -138,17 +138,17 @@ static void test_holdout17_gemma4_e4b_swa_full(void **state) {
 ** layers x 4096 cells x 1024 x 2 x 2 B), CUDA1 compute 68.02. Predicted: the token_embd range
 ** (q6_K: tied, quantized as the output), output, KV and compute exact with flash attention on.
 ** The GTX 1060 is not in the catalog: a GTX 1080 (Pascal) stands in; fit is off. */
-#define QWEN35_4B                                                                                         \
+#define QWEN35_4B                                                                                          \
   "return { model = { arch = 'qwen3_5', config = { architectures = { 'Qwen3_5ForConditionalGeneration' }," \
-  " model_type = 'qwen3_5', tie_word_embeddings = true, text_config = { model_type = 'qwen3_5_text',"    \
-  " head_dim = 256, hidden_size = 2560, intermediate_size = 9216, num_hidden_layers = 32,"              \
-  " num_attention_heads = 16, num_key_value_heads = 4, vocab_size = 248320, full_attention_interval = 4," \
-  " linear_conv_kernel_dim = 4, linear_key_head_dim = 128, linear_num_key_heads = 16,"                  \
-  " linear_num_value_heads = 32, linear_value_head_dim = 128, max_position_embeddings = 262144,"        \
-  " mtp_num_hidden_layers = 1, mamba_ssm_dtype = 'float32', rope_parameters = { rope_theta = 10000000,"  \
-  " partial_rotary_factor = 0.25 } } } }, quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp',"       \
-  " version = 'b11379', n_ctx = 4096, n_batch = 2048, n_ubatch = 512, n_gpu_layers = %d, n_seq_max = 4," \
-  " kv_unified = true, flash_attn = true, fit = false%s }, workload = { kind = 'inference',"            \
+  " model_type = 'qwen3_5', tie_word_embeddings = true, text_config = { model_type = 'qwen3_5_text',"      \
+  " head_dim = 256, hidden_size = 2560, intermediate_size = 9216, num_hidden_layers = 32,"                 \
+  " num_attention_heads = 16, num_key_value_heads = 4, vocab_size = 248320, full_attention_interval = 4,"  \
+  " linear_conv_kernel_dim = 4, linear_key_head_dim = 128, linear_num_key_heads = 16,"                     \
+  " linear_num_value_heads = 32, linear_value_head_dim = 128, max_position_embeddings = 262144,"           \
+  " mtp_num_hidden_layers = 1, mamba_ssm_dtype = 'float32', rope_parameters = { rope_theta = 10000000,"    \
+  " partial_rotary_factor = 0.25 } } } }, quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp',"           \
+  " version = 'b11379', n_ctx = 4096, n_batch = 2048, n_ubatch = 512, n_gpu_layers = %d, n_seq_max = 4,"   \
+  " kv_unified = true, flash_attn = true, fit = false%s }, workload = { kind = 'inference',"               \
   " context = 1024, concurrency = 4 }, gpu = 'GTX-1080-8GB' }"
 
 static json_t *qwen35_4b(vf_engine *e, int ngl, const char *knobs) {
@@ -189,7 +189,8 @@ static void test_holdout17_qwen35_4b_gtx1060(void **state) {
   assert_int_equal(tu_int(a, "runtime.cpu_model_buffer_bytes"), tu_int(b, "runtime.cpu_model_buffer_bytes"));
   assert_int_equal(tu_int(a, "runtime.compute_buffer_bytes"), tu_int(b, "runtime.compute_buffer_bytes"));
   /* layer 0, a DeltaNet layer: 72,354,560 B less on the GPU than with every layer there */
-  assert_int_equal(tu_int(c, "runtime.gpu_model_buffer_bytes") - tu_int(a, "runtime.gpu_model_buffer_bytes"), 72354560);
+  assert_int_equal(tu_int(c, "runtime.gpu_model_buffer_bytes") - tu_int(a, "runtime.gpu_model_buffer_bytes"),
+                   72354560);
   json_decref(a), json_decref(b), json_decref(c);
 }
 
@@ -208,21 +209,21 @@ static void test_holdout17_qwen35_4b_gtx1060(void **state) {
 ** support (b9180, src/rt_llamacpp.c LC_B_MTP_QWEN35), and a 49th block would put 13 layers on
 ** CUDA2 against CUDA1's 12, where the two print the same. Predicted before runtime.override_tensor
 ** existed: the KV only (host compute 831.46 with the experts on the GPUs). */
-#define QWEN35_122B                                                                                          \
-  "local lt = {} for i = 1, 48 do lt[i] = i %% 4 == 0 and 'full_attention' or 'linear_attention' end"         \
-  " return { model = { arch = 'qwen3_5', config = { architectures = {"                                       \
-  " 'Qwen3_5MoeForConditionalGeneration' }, model_type = 'qwen3_5_moe', tie_word_embeddings = false,"        \
-  " text_config = { model_type = 'qwen3_5_moe_text', attention_bias = false, attn_output_gate = true,"       \
-  " head_dim = 256, hidden_size = 3072, num_hidden_layers = 48, num_attention_heads = 32,"                   \
-  " num_key_value_heads = 2, vocab_size = 248320, full_attention_interval = 4, layer_types = lt,"            \
-  " linear_conv_kernel_dim = 4, linear_key_head_dim = 128, linear_num_key_heads = 16,"                      \
-  " linear_num_value_heads = 64, linear_value_head_dim = 128, max_position_embeddings = 262144,"            \
-  " mlp_only_layers = {}, moe_intermediate_size = 1024, num_experts = 256, num_experts_per_tok = 8,"         \
-  " shared_expert_intermediate_size = 1024, rms_norm_eps = 1e-06, mamba_ssm_dtype = 'float32' } } },"       \
-  " quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp', version = 'b8800', n_ctx = 32768,"                \
-  " n_batch = 2048, n_ubatch = 1586, n_gpu_layers = 999, n_seq_max = 4, kv_unified = true,"                 \
-  " flash_attn = true, fit = false, tensor_split = '1,1,1,1'%s }, workload = { kind = 'inference',"        \
-  " context = 8192, concurrency = 4 }, gpu = { 'V100-PCIe-16GB', 'V100-PCIe-16GB',"                         \
+#define QWEN35_122B                                                                                    \
+  "local lt = {} for i = 1, 48 do lt[i] = i %% 4 == 0 and 'full_attention' or 'linear_attention' end"  \
+  " return { model = { arch = 'qwen3_5', config = { architectures = {"                                 \
+  " 'Qwen3_5MoeForConditionalGeneration' }, model_type = 'qwen3_5_moe', tie_word_embeddings = false,"  \
+  " text_config = { model_type = 'qwen3_5_moe_text', attention_bias = false, attn_output_gate = true," \
+  " head_dim = 256, hidden_size = 3072, num_hidden_layers = 48, num_attention_heads = 32,"             \
+  " num_key_value_heads = 2, vocab_size = 248320, full_attention_interval = 4, layer_types = lt,"      \
+  " linear_conv_kernel_dim = 4, linear_key_head_dim = 128, linear_num_key_heads = 16,"                 \
+  " linear_num_value_heads = 64, linear_value_head_dim = 128, max_position_embeddings = 262144,"       \
+  " mlp_only_layers = {}, moe_intermediate_size = 1024, num_experts = 256, num_experts_per_tok = 8,"   \
+  " shared_expert_intermediate_size = 1024, rms_norm_eps = 1e-06, mamba_ssm_dtype = 'float32' } } },"  \
+  " quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp', version = 'b8800', n_ctx = 32768,"           \
+  " n_batch = 2048, n_ubatch = 1586, n_gpu_layers = 999, n_seq_max = 4, kv_unified = true,"            \
+  " flash_attn = true, fit = false, tensor_split = '1,1,1,1'%s }, workload = { kind = 'inference',"    \
+  " context = 8192, concurrency = 4 }, gpu = { 'V100-PCIe-16GB', 'V100-PCIe-16GB',"                    \
   " 'V100-PCIe-16GB', 'V100-PCIe-16GB' } }"
 
 static void test_holdout17_qwen35_122b_four_gpus(void **state) {
