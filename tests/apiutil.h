@@ -121,6 +121,12 @@ static inline void tu_near_fig(json_t *j, const char *name, double expected, dou
   if (!(d <= abs + rel * expected))
     fail_msg("%s: %.6g, expected %.6g (+-%.1f%%)", name, p, expected, rel * 100);
 }
+
+/* got within want x (1 +- tol), exclusive. */
+static inline void tu_assert_within(double got, double want, double tol) {
+  if (!(got > want * (1 - tol) && got < want * (1 + tol)))
+    fail_msg("%.0f not within %.1f%% of %.0f", got, tol * 100, want);
+}
 #endif
 
 #endif

@@ -24,18 +24,6 @@
 
 #include "apiutil.h"
 
-static json_t *eval(void **state, const char *text) {
-  json_t *j = NULL;
-  if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s\n-> %s", text, vf_engine_error(*state));
-  return j;
-}
-
-/* got within want x (1 +- tol) */
-static void assert_within(double got, double want, double tol) {
-  if (!(got > want * (1 - tol) && got < want * (1 + tol)))
-    fail_msg("%.0f not within %.1f%% of %.0f", got, tol * 100, want);
-}
-
 /* Hold-out round 17 (not calibration cases): QwenLM/Qwen README.md, "Profiling of Memory and
 ** Speed" (the 7B LoRA / LoRA (emb) / Q-LoRA rows from e6f2a7a, 2023-10-11; 1.8B and 14B with
 ** e8e1596, 2023-11-30): "a single A100-SXM4-80G GPU ... CUDA 11.8 and Pytorch 2.0. Flash
@@ -104,7 +92,7 @@ static void test_holdout17_qwen_readme(void **state) {
         "optimizer = 'adamw', attention = 'flash', lora = { r = 64, alpha = 16, dropout = 0.05, targets = { "
         "'q_proj', 'k_proj', 'v_proj', 'o_proj', 'gate_proj', 'up_proj', 'down_proj' }%s } } }",
         rows[i].model, rows[i].seq, rows[i].emb ? ", modules_to_save = { 'embed_tokens', 'lm_head' }" : "");
-    json_t *j = eval(state, text);
+    json_t *j = tu_eval_ok(*state, text);
     long long h = rows[i].h, I = rows[i].I, L = rows[i].L, V = rows[i].V;
     long long adapters = L * 64 * (4 * (h + h) + 3 * (h + I)), copies = rows[i].emb ? 2 * V * h : 0;
     assert_int_equal(tu_int(j, "model.params"), rows[i].params);
@@ -112,8 +100,8 @@ static void test_holdout17_qwen_readme(void **state) {
     /* peft 0.5.0: fp32 adapters, the copies in bf16 */
     assert_int_equal(tu_category(j, "adapter_weights"), adapters * 4 + copies * 2);
     double resv = (double)tu_int(j, "runtime.peak_reserved_bytes");
-    assert_within(resv, rows[i].ratio * rows[i].measured * 1e9, 0.01);
-    assert_within(resv, rows[i].measured * 1e9, 0.15);
+    tu_assert_within(resv, rows[i].ratio * rows[i].measured * 1e9, 0.01);
+    tu_assert_within(resv, rows[i].measured * 1e9, 0.15);
     json_decref(j);
   }
 #undef QW
@@ -130,7 +118,7 @@ static void test_holdout17_qwen_readme(void **state) {
 static json_t *l31(void **state, const char *knobs, int mts) {
   char text[1024];
   snprintf(text, sizeof text, L31, knobs, mts ? ", modules_to_save = { 'embed_tokens' }" : "");
-  return eval(state, text);
+  return tu_eval_ok(*state, text);
 }
 
 static void test_peft_adapter_dtype_by_release(void **state) {

@@ -34,18 +34,6 @@
 
 #include "apiutil.h"
 
-static json_t *eval(void **state, const char *text) {
-  json_t *j = NULL;
-  if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s\n-> %s", text, vf_engine_error(*state));
-  return j;
-}
-
-/* got within want x (1 +- tol) */
-static void assert_within(double got, double want, double tol) {
-  if (!(got > want * (1 - tol) && got < want * (1 + tol)))
-    fail_msg("%.0f not within %.1f%% of %.0f", got, tol * 100, want);
-}
-
 #define L7 "'meta-llama/Llama-2-7b-hf'"
 #define L70 "'meta-llama/Llama-2-70b-hf'"
 #define YI                                                                                                  \
@@ -116,7 +104,7 @@ static json_t *fq_eval(void **state, const fq_row *r, const char *knobs) {
   snprintf(text, sizeof text, SCN, r->model, q ? "quant = 'bnb-nf4'," : "", r->gpu,
            q ? ", bnb_4bit_quant_storage = 'bf16'" : "", knobs, r->method, r->mb, r->seq, r->strategy,
            r->offload);
-  return eval(state, text);
+  return tu_eval_ok(*state, text);
 }
 
 /* Each prediction pinned (ratio within 1 %); a row within 10 % is asserted so, a row outside is a
@@ -127,9 +115,9 @@ static void test_holdout18_fsdp_qlora_benchmarks(void **state) {
     json_t *j = fq_eval(state, &ROWS[i], "");
     double resv = (double)tu_int(j, "runtime.peak_reserved_bytes");
     double want = ROWS[i].measured * 1073741824.0;
-    assert_within(resv, ROWS[i].ratio * want, 0.01);
+    tu_assert_within(resv, ROWS[i].ratio * want, 0.01);
     if (ROWS[i].ratio > 0.90 && ROWS[i].ratio < 1.10) {
-      assert_within(resv, want, 0.10);
+      tu_assert_within(resv, want, 0.10);
       within++;
     }
     json_decref(j);
@@ -146,8 +134,8 @@ static void test_holdout18_lora_allocated(void **state) {
   for (int i = 0; i < 2; i++) {
     json_t *j = fq_eval(state, &ROWS[2 + i], "");
     double got = (double)tu_int(j, "runtime.peak_allocated_bytes");
-    assert_within(got, ratio[i] * alloc[i] * 1073741824.0, 0.01);
-    assert_within(got, alloc[i] * 1073741824.0, 0.10);
+    tu_assert_within(got, ratio[i] * alloc[i] * 1073741824.0, 0.01);
+    tu_assert_within(got, alloc[i] * 1073741824.0, 0.10);
     json_decref(j);
   }
 }
@@ -172,7 +160,7 @@ static void test_keep_outputs_logits(void **state) {
     char a[1024], b[1024];
     snprintf(a, sizeof a, t, rows[i].version, "");
     snprintf(b, sizeof b, t, rows[i].version, ", keep_outputs = true");
-    json_t *ja = eval(state, a), *jb = eval(state, b);
+    json_t *ja = tu_eval_ok(*state, a), *jb = tu_eval_ok(*state, b);
     assert_int_equal(tu_category(jb, "logits") - tu_category(ja, "logits"), rows[i].extra);
     assert_int_equal(tu_category(jb, "activations"), tu_category(ja, "activations"));
     json_decref(ja);
@@ -207,7 +195,7 @@ static void test_bnb_quant_storage_adapter_dtype(void **state) {
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
     char text[1024];
     snprintf(text, sizeof text, t, rows[i].peft, rows[i].knob);
-    json_t *j = eval(state, text);
+    json_t *j = tu_eval_ok(*state, text);
     assert_int_equal(tu_int(j, "model.trainable_params"), 143130624LL);
     assert_int_equal(tu_category(j, "adapter_weights"), 143130624LL * rows[i].bytes);
     json_decref(j);
