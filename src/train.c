@@ -98,6 +98,7 @@ void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t) {
   t->fp8_linears = scn_u64(s, "train.fp8_linears", 0);
   t->fp8_amax_len = scn_u64(s, "train.fp8_amax_len", 1024); /* DelayedScaling default, cited in workloads/train.lua */
   t->fp8_all_gather = scn_bool(s, "train.fp8_all_gather", false);
+  t->fsdp1 = scn_bool(s, "train.fsdp1", false);
   t->cp = scn_u64(s, "train.cp", 1);
   if (t->cp == 0) t->cp = 1;
   t->cp_alltoall = strcmp(scn_str(s, "train.cp_rotate", "allgather"), "alltoall") == 0;
@@ -385,6 +386,16 @@ static uint64_t pp_stage_layers(ectx *c, uint64_t st) {
   return bytes_ceildiv(L, pp);
 }
 
+/* FSDP1's unsharded flat parameter of one repeated unit (a transformer block): the rank's
+** weights less the root's tensors, over the layers, in the gathered dtype (16-bit under a
+** MixedPrecision param_dtype). Each unit is its own allocation (FlatParamHandle
+** _alloc_padded_unsharded_flat_param, torch/distributed/fsdp/_flat_param.py). */
+static uint64_t fsdp_layer_unit(ectx *c, const train_cfg *t, uint64_t w, uint64_t root, uint64_t layers) {
+  uint64_t rt = bytes_ceildiv(root, c->s->tp), lay = bytes_ceildiv(w > rt ? w - rt : 0, layers ? layers : 1);
+  if (fsdp_mixed(c, t)) lay = bytes_ceildiv(acc_mul(&c->acc, lay, est_bits(c->s->prec.activations) / 8), 4);
+  return lay;
+}
+
 /* Frozen base and adapters per rank; the gathered unit under parameter sharding. With
 ** pp > 1, stage st's own (st < 0: the heavier end stage's with an even share of the layers,
 ** estimate_device_weights). */
@@ -449,6 +460,7 @@ static void train_weights(ectx *c, const train_cfg *t, train_parts *p, int64_t s
       unit = unit > hp ? unit - hp + lin : lin;
     }
     p->gathered = acc_mul(&c->acc, unit, 2);
+    if (t->strategy == STRAT_FSDP) p->unshard_unit = fsdp_layer_unit(c, t, w, root, layers);
     if (fsdp_pp(c, t))
       /* the whole stage gathered, in the gathered dtype (1 B for fp8-gathered Linears): with
       ** pipelining torchtitan does not reshard after forward (parallelize_llama.py apply_fsdp
@@ -1081,6 +1093,46 @@ static uint64_t grad_stream_pool(const scenario *s, const train_cfg *t, const tr
   return t->strategy == STRAT_FSDP && s->dp * t->cp > 1 && !t->oib && !t->off_opt && !t->off_par ? p->grads : 0;
 }
 
+/* Reserved bytes of FSDP1's unshard stream beyond the unsharded units alive at the peak: the
+** unit freed last, not yet reusable. The unsharded flat parameter is allocated under
+** state._unshard_stream (_runtime_utils.py _unshard: handle.unshard() in that stream's
+** context), so its block belongs to that stream's pool; reshard frees it with
+** record_stream(current_stream) first (_flat_param.py _free_unsharded_flat_param), so the
+** allocator reuses it only once the compute stream has passed the free (process_events).
+** The rate limiter (limit_all_gathers, on by default; _limiter_utils.py _FreeEventQueue,
+** _max_num_inflight_all_gathers = 2) synchronizes the oldest free event only when two are
+** queued, so the next all-gather can reuse the unit freed two reshards back but not the one
+** freed last: with the gathered unit and the prefetched next (p->gathered) that pool grows to
+** three units, one more than the peak holds, and the compute stream cannot use it. One
+** segment (get_allocation_size: a request above 10 MiB is rounded to 2 MiB). FSDP2
+** (fully_shard: torchtitan, torchtune from 0.3) frees its all-gather outputs without
+** record_stream, so only t->fsdp1 runs count it. */
+static uint64_t unshard_pending(ectx *c, const train_cfg *t, const train_parts *p) {
+  if (!t->fsdp1 || !p->unshard_unit || shard_ranks(c, t) <= 1 || p->pp_params) return 0;
+  return estimate_round_alloc(p->unshard_unit);
+}
+
+/* FSDP1's pre-unshard stream (state._pre_unshard_stream, "allocations and writes for CPU
+** offloading (H2D copy) and mixed precision (low precision cast)", _runtime_utils.py
+** _init_streams): handle.pre_unshard() runs in its context (_unshard), so with
+** CPUOffload(offload_params=True) the shard's H2D copy (flat_param_to(device,
+** non_blocking=True)) and under a MixedPrecision param_dtype the low-precision shard
+** (_use_low_precision_shard: _alloc_storage(_mp_shard, ...)) are blocks of that stream's
+** pool. Each lives only until its all-gather has been issued, and no other stream can reuse
+** its block: one shard of a unit in the gathered dtype stays reserved, never counted in
+** the allocated peak. With both offload and MixedPrecision the full-precision H2D copy
+** beside the cast is not counted. */
+static uint64_t pre_unshard_pool(ectx *c, const train_cfg *t, const train_parts *p) {
+  if (!t->fsdp1 || !p->unshard_unit || shard_ranks(c, t) <= 1 || p->pp_params) return 0;
+  if (!t->off_par && !fsdp_mixed(c, t)) return 0;
+  return estimate_round_alloc(bytes_ceildiv(p->unshard_unit, shard_ranks(c, t)));
+}
+
+/* FSDP1's side-stream pools beyond what the peak allocates (unshard_pending, pre_unshard_pool). */
+static uint64_t fsdp1_pools(ectx *c, const train_cfg *t, const train_parts *p) {
+  return acc_add(&c->acc, unshard_pending(c, t, p), pre_unshard_pool(c, t, p));
+}
+
 /* Allocated bytes of each phase (forward, backward, optimizer step) and their transients. */
 static void train_phases(ectx *c, const train_cfg *t, const train_parts *p, uint64_t ph[3], uint64_t tr[3]) {
   bytes_acc *A = &c->acc;
@@ -1305,6 +1357,7 @@ static uint64_t pool_extra(ectx *c, const train_cfg *t, const train_parts *p, in
 ** bytes. Holes left below the segment's top by a freed block that no later request fits
 ** are not modelled. */
 static void train_slack_expandable(ectx *c, const train_cfg *t, const train_parts *p, uint64_t pooled, int peak) {
+  pooled = acc_add(&c->acc, pooled, fsdp1_pools(c, t, p)); /* FSDP1's unshard streams' own pools */
   uint64_t kept = acc_add(&c->acc, pooled, pool_extra(c, t, p, peak, budget_total(&c->e->b, true), pooled));
   est_add_slack_expandable_kept(c, &c->e->b, kept,
                                 "caching allocator with expandable segments: the peak rounded to 20 MiB pages, the "
@@ -1318,7 +1371,8 @@ static void train_slack(ectx *c, const train_cfg *t, const train_parts *p, uint6
     train_slack_expandable(c, t, p, pooled, peak);
     return;
   }
-  uint64_t rounding = pooled; /* gradients' stream pool (grad_stream_pool) */
+  /* gradients' stream pool (grad_stream_pool) and FSDP1's unshard streams (fsdp1_pools) */
+  uint64_t rounding = acc_add(&c->acc, pooled, fsdp1_pools(c, t, p));
   if (t->pipeline)
     rounding = acc_add(&c->acc, rounding, acc_add(&c->acc, p->weights == p->weights_full ? p->den_rounding : 0, p->aux_rounding));
   else if (p->weights == p->weights_full && p->weights)

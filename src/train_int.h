@@ -59,6 +59,7 @@ typedef struct train_cfg {
   uint64_t fp8_linear_elems, fp8_linears;      /* the converted Linears: elements, count (whole model) */
   uint64_t fp8_amax_len;                       /* TE DelayedScaling amax_history_len */
   bool fp8_all_gather;                         /* torchao FSDP2 float8 all-gather of the weights */
+  bool fsdp1;                                  /* FSDP is FullyShardedDataParallel (workloads/train.lua fsdp_part) */
   uint64_t cp;                                 /* context-parallel degree (1: none) */
   bool cp_alltoall;                            /* ring attention's KV exchange by all-to-all, else all-gather */
   bool sp;                                     /* sequence parallelism with tp */
@@ -68,6 +69,7 @@ typedef struct train_cfg {
 typedef struct train_parts {
   uint64_t weights, weights_full, adapters, master, grads, states, paged, step_temp;
   uint64_t act, act_layer, logits, comm, gathered;
+  uint64_t unshard_unit; /* FSDP: one repeated unit's unsharded flat parameter (unshard_pending) */
   uint64_t ds_bucket; /* of comm: DeepSpeed's contiguous gradient reduce bucket (ZeRO-1..3) */
   uint64_t comm_bwd;  /* ZeRO-1/2 without contiguous_gradients: bucketed gradients in backward */
   uint64_t aux, aux_rounding, den_rounding;    /* a pipeline's frozen encoders and VAE */

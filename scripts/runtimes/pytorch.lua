@@ -32,10 +32,12 @@ return runtime {
   -- expandable_segments: the caching allocator runs with PYTORCH_CUDA_ALLOC_CONF=
   -- expandable_segments:True, as torchtitan's run_train.sh sets it since a5e57e4a9
   -- (2024-10-22, #643) (src/train.c train_slack_expandable; workloads/train.lua alloc_part)
+  -- fsdp_version: FullyShardedDataParallel (1) or fully_shard (2) (workloads/train.lua fsdp_part)
   knobs = { cache = { "dynamic", "static" }, torch = "string", free_logits = "bool",
             peft = "string", autocast_adapter_dtype = "bool", compile = "bool", pp_outputs = "bool",
-            fused_experts = "bool", loss_chunk = "int", expandable_segments = "bool" },
+            fused_experts = "bool", loss_chunk = "int", expandable_segments = "bool", fsdp_version = "int" },
   knob_docs = {
+    fsdp_version = "the FSDP implementation: 1 FullyShardedDataParallel, 2 fully_shard (default from torch 2.4, torchtitan)",
     cache = "generate()'s cache (inference)",
     torch = "the PyTorch release (before 2.0 zero_grad kept gradients, per-parameter optimizer step; 2.0's foreach AdamW two step temporaries)",
     free_logits = "the loop drops the logits before backward (torchtitan's del pred)",

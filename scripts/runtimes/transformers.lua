@@ -93,12 +93,14 @@ return runtime {
   -- (AnswerDotAI/fsdp_qlora train.py 50efa1e: `output = None` after optimizer.step()) (src/train.c logits_bytes)
   -- bnb_4bit_quant_storage: Params4bit's storage dtype (workloads/train.lua float_quant_storage)
   -- kbit_prepare: PEFT's prepare_model_for_kbit_training under TRL (workloads/train.lua kbit_part)
+  -- fsdp_version: FullyShardedDataParallel (1) or fully_shard (2) (workloads/train.lua fsdp_part)
   knobs = { cache = { "dynamic", "static", "offloaded", "offloaded_static", "quantized" }, torch = "string",
             peft = "string", autocast_adapter_dtype = "bool",
             cache_backend = { "quanto", "hqq" }, cache_nbits = "int", cache_q_group_size = "int",
-            cache_residual_length = "int", expandable_segments = "bool", kbit_prepare = "bool",
+            cache_residual_length = "int", expandable_segments = "bool", fsdp_version = "int", kbit_prepare = "bool",
             keep_outputs = "bool", bnb_4bit_quant_storage = { "uint8", "bf16", "fp16", "fp32" } },
   knob_docs = {
+    fsdp_version = "the FSDP implementation: 1 FullyShardedDataParallel (accelerate's default, fsdp_qlora), 2 fully_shard",
     cache = "generate()'s cache_implementation (offloaded: two layers' K/V on the GPU; quantized: QuantizedCache)",
     torch = "the PyTorch release under the Trainer (before 2.0 zero_grad kept gradients; 2.0's foreach AdamW two step temporaries)",
     peft = "the PEFT release: 0.6 to 0.11 adapters take the base layer's dtype, below 0.6 fp32",

@@ -552,9 +552,33 @@ end
 -- nf4tensor.py quantize_tensor_nearest before "perform in chunks", pytorch/ao 6081796,
 -- 2024-05-01); later releases do it in chunks of 1024^2 elements.
 local NF4_UNCHUNKED_BYTES, NF4_CHUNK = 2 + 2 + 64 + 8, 1 << 20
+
+-- Which FSDP implementation shards the model (train.fsdp1: FullyShardedDataParallel, whose
+-- unshard stream keeps a freed unit it cannot reuse yet; src/train.c unshard_pending). The
+-- runtime knob fsdp_version (1 or 2) says it; absent: the transformers runtime 1 (accelerate's
+-- FullyShardedDataParallelPlugin defaults to fsdp_version 1; custom loops such as
+-- AnswerDotAI/fsdp_qlora train.py wrap with FullyShardedDataParallel), torchtune 1 before 0.3
+-- (its recipes moved to fully_shard in pytorch/torchtune#1287, August 2024: the full finetune
+-- recipe, the LoRA one from recipes/dev), a plain PyTorch loop 1 before torch 2.4 (fully_shard
+-- first shipped in 2.4, torch.distributed._composable.fsdp) and 2 from it.
+local function fsdp_part(n, torch)
+  local v = n.knobs.fsdp_version
+  if v ~= nil and v ~= 1 and v ~= 2 then fail("runtime.fsdp_version", "expected 1 or 2, got %s", tostring(v)) end
+  if v == nil then
+    if n.runtime == "transformers" then v = 1
+    elseif n.runtime == "torchtune" then
+      local tt = version_code(n.runtime_version, "runtime.version", "0.5.0", "a torchtune")
+      v = tt and tt < 3 and 1 or 2
+    elseif n.runtime == "pytorch" then v = torch and torch < 2004 and 1 or 2
+    end
+  end
+  n.extra["train.fsdp1"] = v == 1
+end
+
 local function era_part(n, desc)
   local x = n.extra
   local torch = version_code(n.knobs.torch, "runtime.torch", "2.4.0")
+  fsdp_part(n, torch)
   if n.runtime == "megatron" then
     -- the main-grad buffer lives from model wrap on and is zeroed in place
     -- (DistributedDataParallel.zero_grad_buffer), so the forward holds it too
