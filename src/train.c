@@ -386,12 +386,18 @@ static uint64_t pp_stage_layers(ectx *c, uint64_t st) {
   return bytes_ceildiv(L, pp);
 }
 
-/* FSDP1's unsharded flat parameter of one repeated unit (a transformer block): the rank's
-** weights less the root's tensors, over the layers, in the gathered dtype (16-bit under a
-** MixedPrecision param_dtype). Each unit is its own allocation (FlatParamHandle
-** _alloc_padded_unsharded_flat_param, torch/distributed/fsdp/_flat_param.py). */
+/* FSDP1's unsharded flat parameter of one repeated unit (a transformer block): one layer's
+** weights on this tensor-parallel rank (estimate_stage_weights of one layer, in the dtypes the
+** weights are held in; a generation pipeline: its weights less the root's over the layers),
+** in the gathered dtype (16-bit under a MixedPrecision param_dtype). Each unit is its own
+** allocation (FlatParamHandle _alloc_padded_unsharded_flat_param, torch/distributed/fsdp/
+** _flat_param.py). */
 static uint64_t fsdp_layer_unit(ectx *c, const train_cfg *t, uint64_t w, uint64_t root, uint64_t layers) {
-  uint64_t rt = bytes_ceildiv(root, c->s->tp), lay = bytes_ceildiv(w > rt ? w - rt : 0, layers ? layers : 1);
+  uint64_t lay = 0, elems = 0, rt = bytes_ceildiv(root, c->s->tp);
+  if (t->pipeline)
+    lay = bytes_ceildiv(w > rt ? w - rt : 0, layers ? layers : 1);
+  else if (!estimate_stage_weights(c->m, c->s->tp, 1, model_layers(c), false, false, &lay, &elems))
+    c->acc.overflow = true;
   if (fsdp_mixed(c, t)) lay = bytes_ceildiv(acc_mul(&c->acc, lay, est_bits(c->s->prec.activations) / 8), 4);
   return lay;
 }

@@ -57,7 +57,7 @@ static const char *const SCN =
     "strategy = '%s', offload_params = %s } }";
 
 /* rows within 10 % (the rest are pinned misses) */
-#define WITHIN18 13
+#define WITHIN18 14
 
 typedef struct {
   const char *model, *method;
@@ -71,31 +71,36 @@ typedef struct {
 #define G4 "RTX-4090-24GB"
 /* Before this round (predicted with the same inputs, no change): -15.8 / +7.3 / -16.0 / -5.0 /
 ** -10.6 / -9.9 / -12.4 / -19.9 / -10.2 / -10.1 / -26.2 / -11.0 / -0.3 / -9.4 / +11.5 / -11.4 /
-** -11.4 % (5 of 17 within 10 %). */
+** -11.4 % (5 of 17 within 10 %). After the fp32 logits and the adapters' dtype (13 of 17): -22.1 / -0.0 /
+** -15.3 / -2.1 / -6.2 / +0.9 / -5.1 / -11.7 / -5.5 / -4.7 / -13.3 / +1.7 / -0.7 / -4.8 / -3.9 / +1.2 / +1.2
+*%.
+** With FSDP1's side-stream pools (src/train.c unshard_pending: one unsharded decoder unit more in
+** the unshard stream's pool, 406,847,488 B for Llama-2-7B bf16; pre_unshard_pool: one shard of a
+** unit under CPU offload), 14 of 17: the table's ratios. */
 static const fq_row ROWS[] = {
     /* dual 3090, Llama-2 7B, batch 1 */
-    {L7, "qlora", 1, 512, "fsdp", "false", G3, 4.98, 0.7791},
-    {L7, "qlora", 1, 2048, "fsdp", "false", G3, 5.21, 1.0000},
-    {L7, "lora", 1, 512, "fsdp", "false", G3, 10.24, 0.8467},
-    {L7, "lora", 1, 2048, "fsdp", "false", G3, 10.22, 0.9785},
+    {L7, "qlora", 1, 512, "fsdp", "false", G3, 4.98, 0.8007},
+    {L7, "qlora", 1, 2048, "fsdp", "false", G3, 5.21, 1.0205},
+    {L7, "lora", 1, 512, "fsdp", "false", G3, 10.24, 0.8840},
+    {L7, "lora", 1, 2048, "fsdp", "false", G3, 10.22, 1.0157},
     /* dual 3090, Llama-2 7B at 2048 tokens, larger batches */
-    {L7, "qlora", 4, 2048, "fsdp", "false", G3, 11.22, 0.9376},
-    {L7, "qlora", 10, 2048, "fsdp", "false", G3, 20.97, 1.0091},
-    {L7, "lora", 4, 2048, "fsdp", "false", G3, 16.14, 0.9492},
-    {L7, "lora", 6, 2048, "fsdp", "false", G3, 21.35, 0.8834},
+    {L7, "qlora", 4, 2048, "fsdp", "false", G3, 11.22, 0.9476},
+    {L7, "qlora", 10, 2048, "fsdp", "false", G3, 20.97, 1.0140},
+    {L7, "lora", 4, 2048, "fsdp", "false", G3, 16.14, 0.9725},
+    {L7, "lora", 6, 2048, "fsdp", "false", G3, 21.35, 0.9012},
     {L7, "qlora", 8, 2048, "ddp", "false", G3, 20.94, 0.9451}, /* sharding_strategy "ddp": NO_SHARD */
-    {L7, "lora", 4, 2048, "ddp", "false", G3, 22.04, 0.9524},
+    {L7, "lora", 4, 2048, "ddp", "false", G3, 22.04, 0.9526},
     /* dual 4090, Llama-2 7B with CPU offload */
-    {L7, "lora", 10, 2048, "fsdp", "true", G4, 22.69, 0.8669},
-    {L7, "qlora", 12, 2048, "fsdp", "true", G4, 22.38, 1.0170},
+    {L7, "lora", 10, 2048, "fsdp", "true", G4, 22.69, 0.8921},
+    {L7, "qlora", 12, 2048, "fsdp", "true", G4, 22.38, 1.0242},
     /* Yi 34B at 2048 tokens (3090 and 4090 rows print the same figures) */
-    {YI, "qlora", 2, 2048, "fsdp", "false", G3, 23.05, 0.9926},
-    {YI, "qlora", 4, 2048, "fsdp", "true", G3, 22.98, 0.9521},
+    {YI, "qlora", 2, 2048, "fsdp", "false", G3, 23.05, 1.0053},
+    {YI, "qlora", 4, 2048, "fsdp", "true", G3, 22.98, 0.9713},
     /* Llama-2 70B at 2048 tokens, CPU offload */
-    {L70, "qlora", 2, 2048, "fsdp", "true", G3, 14.92, 0.9611},
+    {L70, "qlora", 2, 2048, "fsdp", "true", G3, 14.92, 1.0060},
     /* Mistral 7B v0.2 Base, CPU offload, 12 x 2048 and 1 x 24,576 tokens */
-    {MI, "qlora", 12, 2048, "fsdp", "true", G4, 22.54, 1.0120},
-    {MI, "qlora", 1, 24576, "fsdp", "true", G4, 22.54, 1.0120},
+    {MI, "qlora", 12, 2048, "fsdp", "true", G4, 22.54, 1.0196},
+    {MI, "qlora", 1, 24576, "fsdp", "true", G4, 22.54, 1.0196},
 };
 
 static json_t *fq_eval(void **state, const fq_row *r, const char *knobs) {

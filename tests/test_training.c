@@ -2243,6 +2243,67 @@ static void test_mamba_attention_free(void **state) {
   assert_int_equal(act[2], act[0]);
 }
 
+/* FSDP1's side-stream pools (src/train.c unshard_pending, pre_unshard_pool; workloads/train.lua
+** fsdp_part). The unshard stream holds three unsharded units (record_stream at reshard and
+** limit_all_gathers' two-event queue keep the unit freed last out of reach), one more than the
+** peak allocates; the pre-unshard stream one shard under CPU offload or a MixedPrecision
+** param_dtype. Reserved rises by those segments, allocated not at all; FSDP2 (fsdp_version 2)
+** counts neither. Llama-2-7B, one decoder layer: 4 x 4096^2 + 3 x 4096 x 11008 + 2 x 4096 =
+** 202,383,360 parameters, 404,766,720 B in bf16, rounded to 2 MiB: 194 x 2 MiB = 406,847,488 B;
+** its shard over 2 ranks, 202,383,360 B: 97 x 2 MiB = 203,423,744 B; over 4 ranks, 101,191,680 B:
+** 49 x 2 MiB = 102,760,448 B. The fp32 model under bf16-mixed gathers the same bf16 unit. */
+static void test_fsdp1_stream_pools(void **state) {
+  static const char *const t =
+      "return { model = 'meta-llama/Llama-2-7b-hf', dtype = '%s', gpu = 'H100-SXM-80GB', runtime = { name = "
+      "'%s'%s%s }, workload = { kind = 'train', method = '%s', micro_batch = 1, seq_len = 512, "
+      "grad_checkpointing = true, precision = '%s', optimizer = 'adamw', lora = { r = 64, targets = { "
+      "'q_proj', 'v_proj' } } }, parallel = { dp = %d, strategy = 'fsdp', offload_params = %s } }";
+  static const struct {
+    const char *dtype, *rt, *knobs, *method, *prec;
+    int dp;
+    const char *offload;
+    long long extra;
+  } rows[] = {
+      {"bf16", "transformers", ", torch = '2.2.1'", "lora", "bf16", 2, "false", 406847488LL},
+      {"bf16", "transformers", ", torch = '2.2.1'", "lora", "bf16", 2, "true", 406847488LL + 203423744LL},
+      {"bf16", "transformers", ", torch = '2.2.1'", "lora", "bf16", 4, "true", 406847488LL + 102760448LL},
+      {"fp32", "pytorch", ", torch = '2.2.1'", "full", "bf16-mixed", 2, "false", 406847488LL + 203423744LL},
+      {"bf16", "pytorch", ", torch = '2.4.0'", "full", "bf16", 2, "false", 0}, /* fully_shard from 2.4 */
+      {"bf16", "torchtune", ", version = '0.2.1'", "full", "bf16", 2, "false", 406847488LL},
+      {"bf16", "torchtune", ", version = '0.3.0'", "full", "bf16", 2, "false", 0}, /* #1287: fully_shard */
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    char a[1024], b[1024];
+    bool knob = strcmp(rows[i].rt, "torchtune") != 0;
+    snprintf(a, sizeof a, t, rows[i].dtype, rows[i].rt, rows[i].knobs, "", rows[i].method, rows[i].prec,
+             rows[i].dp, rows[i].offload);
+    snprintf(b, sizeof b, t, rows[i].dtype, rows[i].rt, rows[i].knobs, knob ? ", fsdp_version = 2" : "",
+             rows[i].method, rows[i].prec, rows[i].dp, rows[i].offload);
+    json_t *ja = eval(state, a), *jb = knob ? eval(state, b) : NULL;
+    if (!knob) { /* torchtune: against the same run at 0.3.0, whose pools are FSDP2's */
+      snprintf(b, sizeof b, t, rows[i].dtype, rows[i].rt, ", version = '0.3.0'", "", rows[i].method,
+               rows[i].prec, rows[i].dp, rows[i].offload);
+      jb = eval(state, b);
+    }
+    assert_int_equal(tu_int(ja, "runtime.peak_allocated_bytes"), tu_int(jb, "runtime.peak_allocated_bytes"));
+    assert_int_equal(tu_int(ja, "runtime.peak_reserved_bytes") - tu_int(jb, "runtime.peak_reserved_bytes"),
+                     rows[i].extra);
+    json_decref(ja);
+    json_decref(jb);
+  }
+  assert_int_not_equal(
+      tu_eval(*state,
+              "return { model = 'meta-llama/Llama-2-7b-hf', runtime = { name = 'transformers', "
+              "fsdp_version = 3 }, workload = { kind = 'train', method = 'lora', micro_batch = 1, seq_len = "
+              "512 }, "
+              "parallel = { "
+              "dp = 2, strategy = 'fsdp' } }",
+              NULL),
+      VF_OK);
+  assert_string_equal(strstr(vf_engine_error(*state), "runtime.fsdp_version"),
+                      "runtime.fsdp_version: expected 1 or 2, got 3");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_peft_trainable),   cmocka_unit_test(test_mamba_attention_free), cmocka_unit_test(test_peft_regex), cmocka_unit_test(test_peft_all_linear), cmocka_unit_test(test_peft_default_targets),
@@ -2262,7 +2323,7 @@ int main(void) {
       cmocka_unit_test(test_sequence_parallel), cmocka_unit_test(test_fp8_cp_errors),
       cmocka_unit_test(test_op_sac),           cmocka_unit_test(test_free_logits),
       cmocka_unit_test(test_torchtitan_published), cmocka_unit_test(test_compiled_loss),
-      cmocka_unit_test(test_torchtitan_published_holdout5), cmocka_unit_test(test_expandable_segments), cmocka_unit_test(test_pipeline_stages),
+      cmocka_unit_test(test_torchtitan_published_holdout5), cmocka_unit_test(test_expandable_segments), cmocka_unit_test(test_fsdp1_stream_pools), cmocka_unit_test(test_pipeline_stages),
       cmocka_unit_test(test_fsdp_under_pp_holdout6), cmocka_unit_test(test_pp_stage_params), cmocka_unit_test(test_megatron_holdout7), cmocka_unit_test(test_megatron_vocab_parallel_ce_holdout7),
       cmocka_unit_test(test_dora_saved_outputs), cmocka_unit_test(test_peft_method_comparison_holdout),
       cmocka_unit_test(test_torchao_low_bit_adamw_holdout10), cmocka_unit_test(test_bnb_saves_input_holdout10), cmocka_unit_test(test_torchtune_lora_only_nf4_holdout12), cmocka_unit_test(test_torchtune_lora_only_nf4_family), cmocka_unit_test(test_titan_chunked_loss_holdout12), cmocka_unit_test(test_fms_acceleration_holdout14), cmocka_unit_test(test_fms_acceleration_holdout15), cmocka_unit_test(test_torchtune_low_memory_holdout15), cmocka_unit_test(test_gemma_untied_config), cmocka_unit_test(test_litgpt_config_hub_holdout16), cmocka_unit_test(test_litgpt_resource_tables_holdout16), cmocka_unit_test(test_torchtune_docs_holdout16), cmocka_unit_test(test_titan_chunked_loss_pp_outputs), cmocka_unit_test(test_zero3_reuse_distance),
