@@ -59,7 +59,7 @@ typedef struct train_cfg {
   uint64_t fp8_linear_elems, fp8_linears;      /* the converted Linears: elements, count (whole model) */
   uint64_t fp8_amax_len;                       /* TE DelayedScaling amax_history_len */
   bool fp8_all_gather;                         /* torchao FSDP2 float8 all-gather of the weights */
-  bool fsdp1;                                  /* FSDP is FullyShardedDataParallel (workloads/train.lua fsdp_part) */
+  bool fsdp1; /* FSDP is FullyShardedDataParallel (workloads/train.lua fsdp_part) */
   uint64_t cp;                                 /* context-parallel degree (1: none) */
   bool cp_alltoall;                            /* ring attention's KV exchange by all-to-all, else all-gather */
   bool sp;                                     /* sequence parallelism with tp */
