@@ -75,6 +75,41 @@ static void test_holdout18_qwen25_7b_awq_4080(void **state) {
   json_decref(j);
 }
 
+/* The AWQ path of 0.26, exactly. An AWQ checkpoint resolves to auto_awq (vllm quantization/
+** auto_awq.py AutoAWQConfig.override_quantization_method: no --quantization, or awq / awq_marlin /
+** marlin); on CUDA with Marlin support that is AutoAWQMarlinLinearMethod -> choose_mp_linear_kernel.
+** 0.26.0 logs on Ada print "quantization=auto_awq" and "Using MarlinLinearKernel for
+** AutoAWQMarlinLinearMethod", so AWQLinearMethod's dequantize-and-matmul (>= 256 tokens) never
+** runs. On Marlin the checkpoint bytes stay: _convert_awq_to_standard_format replaces qweight and
+** qzeros with same-size tensors, and MarlinLinearKernel repacks qweight, permutes the scales and
+** writes the zero points in place of the originals. There is no tile padding, because every K and
+** N here is a multiple of 128. By hand, for Qwen2.5-7B (28 layers, 3584 wide, FFN 18944, 4 KV heads
+** of 128, vocabulary 152,064, untied, AWQ g128):
+**   - one layer's quantized linears, qweight in x out / 2 + qzeros and scales (in / 128) x out x
+**     (1/2 + 2): q and o 6,673,408 each, k and v 953,344 each, gate, up and down 35,273,728 each,
+**     so 121,074,688 a layer and 3,390,091,264 for 28 layers;
+**   - fp16 embed and lm_head, 152,064 x 3584 x 2 = 1,090,011,136 each, and each keeps its 2 MiB
+**     segment's 507,904 B tail (rt_vllm.c alloc_slack);
+**   - norms and qkv biases 23,552 a layer (659,456), the final norm 7,168, the rotary cache
+**     32,768 x 128 x 2 = 8,388,608;
+**   - the packed weights' segment tails are split off (gate_up 64.75 -> 66 MiB and down
+**     32.375 -> 34 MiB leave more than 1 MiB; qkv and o are under 10 MiB): 0.
+** Total 5,580,184,576 B. On sm_90 the same layers take Machete (kernels/mixed_precision/machete.py
+** transform_w_zp), which adds (in / 128) x out x 1.5 B for the unpacked -scale x zero: 2,731,008
+** a layer, 76,468,224 B. The 0.26 log's 5.29 GiB is 0.09 GiB above the Ada figure; that excess is
+** not in the AWQ path. */
+static void test_awq_026_marlin_exact_bytes(void **state) {
+  json_t *j = tu_eval_ok(*state, Q7AWQ(""));
+  assert_true(tu_runtime_fig(j, "weights_bytes") == 5580184576.0);
+  json_decref(j);
+  j = tu_eval_ok(*state,
+                 "return { model = 'Qwen/Qwen2.5-7B-Instruct', dtype = 'fp16', quant = 'awq', runtime = { name = "
+                 "'vllm', version = '0.26.0', gpu_memory_utilization = 0.9, max_model_len = 32768 }, workload = { "
+                 "kind = 'inference', context = 32768 }, gpu = 'H100-SXM-80GB' }");
+  assert_true(tu_runtime_fig(j, "weights_bytes") == 5580184576.0 + 76468224.0);
+  json_decref(j);
+}
+
 /* ---- google/gemma-4-26B-A4B-it quantized online ("26B A4B FP8": --quantization fp8 assumed,
 ** the checkpoint not named), and google/gemma-4-E4B-it in bf16, each on one L40S (46 GB), vLLM
 ** 0.25.1 (vllm/vllm-openai, "Initializing a V1 LLM engine (v0.25.1)"), a public notes file on
@@ -206,6 +241,7 @@ static void test_sglang_request_pool_row(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_holdout18_qwen25_7b_awq_4080),
+      cmocka_unit_test(test_awq_026_marlin_exact_bytes),
       cmocka_unit_test(test_holdout18_gemma4_26b_l40s),
       cmocka_unit_test(test_gemma4_dense_beside_moe_graphs),
       cmocka_unit_test(test_holdout18_gemma4_e4b_l40s),
