@@ -237,6 +237,13 @@ static void vllm_config(ectx *c, vcfg *v) {
   /* V0 raises a multimodal model's default to _MULTIMODAL_MODEL_MAX_NUM_BATCHED_TOKENS =
   ** 5120 (vllm/config.py SchedulerConfig; V1 sets the value itself in arg_utils) */
   if (v->v0 && scn_u64(s, "mm.tokens", 0) && dflt < 5120) dflt = 5120;
+  /* a multimodal prefix-LM's default holds its largest item, at most max_model_len (vllm
+  ** PR #43051, from 0.22: vllm.lua mm_batched_floor). gemma-4-26B-A4B on an L40S, 0.25.1:
+  ** 2496 tokens, so 221 pages of 16 a sliding layer (cdiv(1023 + 2496, 16) + 1), which is
+  ** the 1.2995 GiB request the log's 12.75 GiB / 9.81x implies (tests/test_holdout18_vllm.c) */
+  uint64_t item = scn_u64(s, "vllm.mm_batched_floor", 0);
+  if (item > v->mml) item = v->mml;
+  if (v->chunked && item > dflt) dflt = item;
   v->tokens = scn_u64(s, "runtime.max_num_batched_tokens", dflt);
   v->fwd_tokens = v->tokens;
   v->smp_seqs = v->seqs < v->tokens ? v->seqs : v->tokens;

@@ -810,6 +810,40 @@ local function quant_keep(n, spec)
   return GEMMA4_TOWERS
 end
 
+-- The batched-token floor of a multimodal prefix-LM. vLLM forces --disable_chunked_mm_input
+-- for a model whose image tokens attend bidirectionally ("Forcing --disable_chunked_mm_input
+-- for models with multimodal-bidirectional attention", platforms/cuda.py). After that, one
+-- whole multimodal item has to fit in a step: "Chunked MM input disabled but
+-- max_tokens_per_mm_item (2496) is larger than max_num_batched_tokens (2048)" for
+-- gemma-4-26B-A4B-it (vllm-project/recipes PR #572) and for gemma-4-31b-it on GPUs under 70 GB
+-- (vllm-project/vllm issue #42687, 0.20.0). PR #43051 ("Auto-raise max_num_batched_tokens
+-- for prefix-LM multimodal models", posted 2026-05-19) changed the defaulting step. When the
+-- value is not given and the model is multimodal and a prefix-LM, _set_default_max_num_seqs_
+-- and_batched_tokens_args now raises the default to the largest item. For Gemma 4 that is the
+-- video budget, 32 frames x (70 + 2 + 6) = 2496 tokens (the PR's figures), clamped to
+-- max_model_len afterwards.
+-- Which Gemma 4 checkpoints are prefix-LMs: the text config's use_bidirectional_attention =
+-- "vision" marks them (26B-A4B, 31B). E2B and E4B carry no such key, and the E4B log of
+-- round 18 (0.25.1 on an L40S) matches 2048 to the block. Its sliding-window pages would hold
+-- 448 more tokens at 2496.
+-- Release: from 0.22.0 (2026-05-30). That is the first release surely after the PR; whether
+-- 0.21.0 carries it is not traced. Before the PR, such a default start failed with the
+-- ValueError above, which is not modelled.
+local MM_PREFIX_FLOOR_SINCE = 22000
+local GEMMA4_VIDEO_ITEM = 32 * (70 + 2 + 6)
+local function mm_batched_floor(n, knobs, code, v1)
+  if n.model.desc.arch ~= "gemma4" or not v1 or code < MM_PREFIX_FLOOR_SINCE then return end
+  local cfg = type(n.model_config) == "table" and n.model_config or {}
+  local tc = type(cfg.text_config) == "table" and cfg.text_config or {}
+  if type(cfg.vision_config) ~= "table" or tc.use_bidirectional_attention ~= "vision" then return end
+  n.extra["vllm.mm_batched_floor"] = GEMMA4_VIDEO_ITEM
+  if knobs.max_num_batched_tokens == nil then
+    note(n, "vLLM raises the default max_num_batched_tokens to Gemma 4's largest multimodal item, %d tokens " ..
+      "(a prefix-LM with chunked multimodal input disabled; vllm PR #43051), where the GPU's default is smaller",
+      GEMMA4_VIDEO_ITEM)
+  end
+end
+
 -- rt.quant: what --quantization makes of an unquantized checkpoint
 local function load_quant(n, knobs)
   local m = flag_method(knobs)
@@ -999,6 +1033,7 @@ local function normalize(n, knobs)
          v1 and " (and unused by the V1 engine)" or " for swapped-out KV blocks")
   end
   model_runner(n, knobs, code, v1)
+  mm_batched_floor(n, knobs, code, v1)
   local v2 = n.extra["vllm.v2_runner"] == true
   -- VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS: added off (PR #30515, about 0.14), on by
   -- default from 0.20.0: vLLM's startup line says "CUDA graph memory profiling is enabled
