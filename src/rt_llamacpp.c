@@ -714,7 +714,8 @@ static uint64_t lc_tensor_bytes(lc *l, const inv_tensor *t, const ggml_type_info
 }
 
 /* Host weight buffers besides the plain (mapped) one, chosen in this order for a matmul
-** weight (input embeddings, token_embd and per_layer_token_embd, are read with get_rows and stay plain):
+** weight (input-layer tensors, token_embd, position_embd and per_layer_token_embd, are read with
+** get_rows and stay plain):
 ** AMX (cpu_features "amx", ggml-cpu/amx): 2-D weights with out-features a multiple of
 **   32 in F16, Q4_0, Q4_1, Q8_0 and the K-quants/IQ4_XS; the packed rows of Q8_0 and of
 **   the 256-blocks carry 4 more bytes per block (measured with the conformance run of
@@ -730,7 +731,10 @@ static bool lc_amx_type(uint32_t id) {
 }
 
 static lc_buft lc_host_buft(const lc *l, const inv_tensor *t, const ggml_type_info *g, bool as_output) {
-  if (!l->cpu || t->ndim < 2 || (t->role == ROLE_EMBED && !as_output) || lc_per_layer_embd(t)) return LC_PLAIN;
+  /* input-layer tensors (token_embd, position_embd, per_layer_token_embd) are read with get_rows,
+  ** which no extra buffer type supports; a tied token_embd duplicated as the output is a matmul */
+  if (!l->cpu || t->ndim < 2 || (lc_input_tensor(t) && !(as_output && t->role == ROLE_EMBED)))
+    return LC_PLAIN;
   uint64_t ne1 = t->shape[t->ndim - 2];
   if (l->amx && t->ndim == 2 && ne1 % 32 == 0 && lc_amx_type(g->id)) return LC_AMX;
   if (!l->avx2) return LC_PLAIN;

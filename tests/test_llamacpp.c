@@ -2943,6 +2943,14 @@ static void test_ln_archs_replay(void **state) {
   dense_compute(*state, lcp("gpt2"), NEWER_NOFA UB512, 2048, 25176064, 0, "gpt2");
   cfg_compute(*state, "model_type = 'gpt2', n_embd = 256, n_layer = 3, n_head = 4, n_inner = 512, n_positions = 2048, "
               "vocab_size = 4096", NEWER_RT UB512, 8192, 11548672, "gpt2's config.json, 8192 cells");
+  /* on a Sapphire Rapids CPU (make conformance gpt2: AMX 5,242,880 + CPU_Mapped 6,322,913 B):
+  ** position_embd, an input-layer tensor read with get_rows, stays out of the AMX buffer like
+  ** token_embd, whose tied output copy goes in (3 layers x 1 MiB + 2 MiB); it was counted there */
+  json_t *j =
+      run(*state, lcp("gpt2"), "device = \"cpu\", cpu_features = \"amx\", flash_attn = false" UB512, 512, 1);
+  assert_int_equal(tu_int(j, "runtime.cpu_amx_buffer_bytes"), 5 * MIB);
+  assert_int_equal(tu_int(j, "runtime.cpu_model_buffer_bytes"), 11570176);
+  json_decref(j);
   newer_write(lcp("gptneox"), "gptneox", 3, set_mha);
   dense_compute(*state, lcp("gptneox"), NEWER_NOFA UB512, 2048, 23603200, 0, "gptneox");
   dense_compute(*state, lcp("gptneox"), NEWER_RT UB512 Q8_CACHE, 8192, 12630016, 0, "gptneox, q8_0, 8192 cells");
