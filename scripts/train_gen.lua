@@ -362,12 +362,28 @@ function M.normalize(w, n, method)
   if trainer == "sat" and not p.sat then
     fail("workload.trainer", "sat: %s has no SwissArmyTransformer training recipe (CogVideoX's sat/ only)", n.model.id)
   end
+  if w.sat_encode_samples ~= nil and (trainer ~= "sat" or pre) then
+    fail("workload.sat_encode_samples", "SAT's en_and_decode_n_samples_a_time: needs trainer = \"sat\" and the VAE encoding each step (no precomputed_embeddings)")
+  end
   if not pre and trainer == "sat" then
     -- SAT's whole-clip encode through SafeConv3d (M.sat_encode_bytes); its empty_cache sits
     -- between the encode and the forward, so the training step's cached segments are still
-    -- reserved when the next step encodes (src/train.c step_cache)
-    x["train.encode_bytes"] = M.sat_encode_bytes(n.micro_batch, p.vae_peak_channels or VAE_PEAK_CHANNELS, frames, H, W,
-                                                 Q.dtype_bytes(n.dtype))
+    -- reserved when the next step encodes (src/train.c step_cache).
+    -- encode_first_stage (sat/diffusion_video.py lines 175-193 at 6d7f6e86; the key is read at line 48) encodes
+    -- en_and_decode_n_samples_a_time samples per round (default: the whole batch, the
+    -- shipped configs leave it unset) and keeps the earlier rounds' latents in all_out
+    -- (regularized z: latent_channels x latent frames x H/8 x W/8) until the torch.cat.
+    local e = Q.dtype_bytes(n.dtype)
+    local k = n.micro_batch
+    if w.sat_encode_samples ~= nil then
+      k = math.min(k, int_field(w.sat_encode_samples, "workload.sat_encode_samples", 1, 100000))
+    end
+    local last = n.micro_batch - (n.micro_batch - 1) // k * k -- the last round's samples
+    local z = (p.latent_channels or 16) * lf * (H // p.vae_scale) * (W // p.vae_scale) * e
+    x["train.encode_bytes"] = math.max(M.sat_encode_bytes(k, p.vae_peak_channels or VAE_PEAK_CHANNELS, frames, H, W, e)
+                                         + ((n.micro_batch - 1) // k - 1) * k * z,
+                                       M.sat_encode_bytes(last, p.vae_peak_channels or VAE_PEAK_CHANNELS, frames, H, W, e)
+                                         + (n.micro_batch - last) * z)
     x["train.encode_after_step"] = true
     note(n, "SAT trainer: the VAE encodes all %d frames at once (SafeConv3d chunks), the cache is emptied only before the forward", frames)
   elseif not pre then

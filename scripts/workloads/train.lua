@@ -16,7 +16,8 @@ local note = E.note
 local TRAIN_KEYS = { "kind", "method", "micro_batch", "seq_len", "grad_accum", "grad_checkpointing", "optimizer",
                      "precision", "lora", "attention", "optimizer_in_backward", "offload", "width", "height",
                      "frames", "precomputed_embeddings", "text_encoders", "max_sequence_length", "modules_to_save",
-                     "trainable", "train_text_encoder", "encoders_cached", "fp8", "block_swap", "trainer" }
+                     "trainable", "train_text_encoder", "encoders_cached", "fp8", "block_swap", "trainer",
+                     "sat_encode_samples" }
 local LORA_KEYS = { "r", "alpha", "targets", "dropout", "modules_to_save", "num_virtual_tokens" }
 local METHODS = { "full", "freeze", "lora", "qlora", "dora", "lora-fa", "adalora", "ia3", "loha", "ln-tuning",
                   "prompt-tuning" }
