@@ -58,9 +58,7 @@ return arch {
         { "vae", "vae", P.vae_kl(P.FLUX_VAE) },
       },
       pipeline = {
-        -- AutoencoderKL carries _group_offload_block_modules from diffusers v0.36.0 (#12692;
-        -- scripts/workloads/image.lua): block-level group offload groups its decoder's blocks
-        vae_block_modules = true,
+        vae_class = "AutoencoderKL", -- diffusers class (scripts/workloads/image.lua: block-level groups)
         -- ChromaPipeline (pipelines/chroma/pipeline_chroma.py): default 1024 x 1024
         -- (default_sample_size 128 x 8); sizes multiples of 16; (H/16) x (W/16) image tokens and
         -- the T5 prompt padded to max_sequence_length 512 in one joint sequence. Guidance is not

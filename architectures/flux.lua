@@ -23,9 +23,7 @@ return arch {
         { "vae", "vae", P.vae_kl(P.FLUX_VAE) },
       },
       pipeline = {
-        -- AutoencoderKL carries _group_offload_block_modules from diffusers v0.36.0 (#12692;
-        -- scripts/workloads/image.lua): block-level group offload groups its decoder's blocks
-        vae_block_modules = true,
+        vae_class = "AutoencoderKL", -- diffusers class (scripts/workloads/image.lua: block-level groups)
         kind = "mmdit", vae_scale = 8, latent_channels = 16, patch = 2, cfg = false,
         cfg_batched = false, text_len = 512, joint = true, vae_peak_channels = 256, act_family = "image",
         text_hidden = 4096, te_layers = 24,

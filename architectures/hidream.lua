@@ -111,9 +111,7 @@ return arch {
         { "vae", "vae", P.vae_kl(P.FLUX_VAE) },
       },
       pipeline = {
-        -- AutoencoderKL carries _group_offload_block_modules from diffusers v0.36.0 (#12692;
-        -- scripts/workloads/image.lua): block-level group offload groups its decoder's blocks
-        vae_block_modules = true,
+        vae_class = "AutoencoderKL", -- diffusers class (scripts/workloads/image.lua: block-level groups)
         -- HiDreamImagePipeline: default 1024 x 1024 (default_sample_size 128 x 8); CFG batches the
         -- unconditional and conditional latents (torch.cat([latents] * 2)). The joint sequence of
         -- the blocks: the image tokens, T5's 128 and one Llama layer's 128 (initial), and the

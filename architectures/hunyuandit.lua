@@ -88,9 +88,7 @@ return arch {
         { "vae", "vae", P.vae_kl(P.SD_VAE) },
       },
       pipeline = {
-        -- AutoencoderKL carries _group_offload_block_modules from diffusers v0.36.0 (#12692;
-        -- scripts/workloads/image.lua): block-level group offload groups its decoder's blocks
-        vae_block_modules = true,
+        vae_class = "AutoencoderKL", -- diffusers class (scripts/workloads/image.lua: block-level groups)
         kind = "dit", vae_scale = 8, latent_channels = 4, patch = 2, cfg = true, cfg_batched = true,
         text_len = nn.int(c, "text_len_t5", 256), joint = false, vae_peak_channels = 128,
         act_family = "image", text_hidden = 2048, te_layers = 24,

@@ -85,9 +85,7 @@ return arch {
         { "vae", "vae", P.vae_kl(P.FLUX_VAE) },
       },
       pipeline = {
-        -- AutoencoderKL carries _group_offload_block_modules from diffusers v0.36.0 (#12692;
-        -- scripts/workloads/image.lua): block-level group offload groups its decoder's blocks
-        vae_block_modules = true,
+        vae_class = "AutoencoderKL", -- diffusers class (scripts/workloads/image.lua: block-level groups)
         -- Lumina2Pipeline (pipelines/lumina2/pipeline_lumina2.py): default 1024 x 1024
         -- (sample_size 128 x 8); sizes multiples of 16; the system prompt + prompt padded to
         -- max_sequence_length 256 for Gemma (output_hidden_states=True, hidden_states[-2]: every

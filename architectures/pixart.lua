@@ -36,9 +36,7 @@ return arch {
         { "vae", "vae", P.vae_kl(P.SD_VAE) },
       },
       pipeline = {
-        -- AutoencoderKL carries _group_offload_block_modules from diffusers v0.36.0 (#12692;
-        -- scripts/workloads/image.lua): block-level group offload groups its decoder's blocks
-        vae_block_modules = true,
+        vae_class = "AutoencoderKL", -- diffusers class (scripts/workloads/image.lua: block-level groups)
         kind = "dit", vae_scale = 8, latent_channels = 4, patch = 2, cfg = true, cfg_batched = true,
         text_len = nn.int(cfg, "max_sequence_length", 300), joint = false, vae_peak_channels = 256,
         act_family = "image", text_hidden = 4096, te_layers = 24,

@@ -96,9 +96,7 @@ return arch {
       arch = "stable_diffusion", hidden = c, layers = #u.block_out_channels, heads = heads, ffn = 4 * c,
       tensors = P.pipeline(parts),
       pipeline = {
-        -- AutoencoderKL carries _group_offload_block_modules from diffusers v0.36.0 (#12692;
-        -- scripts/workloads/image.lua): block-level group offload groups its decoder's blocks
-        vae_block_modules = true,
+        vae_class = "AutoencoderKL", -- diffusers class (scripts/workloads/image.lua: block-level groups)
         kind = "unet", vae_scale = 8, latent_channels = u.in_channels or 4, patch = 1 << (lvl - 1), cfg = true,
         cfg_batched = true, text_len = 77, joint = false, vae_upcast = cfg.vae_force_upcast == true,
         vae_peak_channels = 256, act_family = "unet", text_hidden = te[#te].hidden, te_layers = te[#te].layers,

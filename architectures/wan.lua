@@ -78,9 +78,7 @@ return arch {
     return P.description {
       arch = "wan", hidden = d, layers = L, heads = nh, ffn = F, tensors = P.pipeline(parts),
       pipeline = {
-        -- AutoencoderKLWan carries _group_offload_block_modules from diffusers v0.36.0 (#12692;
-        -- scripts/workloads/image.lua): block-level group offload groups its decoder's blocks
-        vae_block_modules = true,
+        vae_class = "AutoencoderKLWan", -- diffusers class (scripts/workloads/image.lua: block-level groups)
         kind = "dit", vae_scale = scale, vae_tscale = 4, latent_channels = nn.int(cfg, "out_dim", 16),
         patch = 2, cfg = true, cfg_batched = false, text_len = 512, joint = false, experts = experts,
         -- the I2V DiTs (Wan2.1-I2V-14B, Wan2.2-I2V-A14B: in_dim 36 = 16 noise + 4 mask + 16

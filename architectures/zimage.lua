@@ -71,9 +71,7 @@ return arch {
         { "vae", "vae", P.vae_kl(P.FLUX_VAE) },
       },
       pipeline = {
-        -- AutoencoderKL carries _group_offload_block_modules from diffusers v0.36.0 (#12692;
-        -- scripts/workloads/image.lua): block-level group offload groups its decoder's blocks
-        vae_block_modules = true,
+        vae_class = "AutoencoderKL", -- diffusers class (scripts/workloads/image.lua: block-level groups)
         -- ZImagePipeline (pipelines/z_image/pipeline_z_image.py): default 1024 x 1024; sizes
         -- multiples of 16 (VAE factor 8 x the 2x2 patch); (H/16) x (W/16) image tokens and the
         -- prompt's tokens (the encoder runs on max_sequence_length = 512 padded tokens; the

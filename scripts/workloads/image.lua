@@ -236,6 +236,9 @@ function M.offload_by_component(w, n, kept, has_img)
   end
 end
 
+-- the diffusers VAE classes with _group_offload_block_modules from v0.36.0 (#12692; see below)
+local BLOCK_MODULE_VAES = { AutoencoderKL = true, AutoencoderKLWan = true }
+
 local function component_part(w, n, p)
   local function dtype_of(key)
     if w[key] == nil then return false end
@@ -294,9 +297,9 @@ local function component_part(w, n, p)
   -- @58eb52c0), through which the grouping recurses: the decoder's up_blocks go in groups, its
   -- conv_in, mid_block, norm and conv_out in the decoder's own group (src/gen.c gen_vae_groups).
   -- The other VAE classes (CogVideoX, LTX, HunyuanVideo, Mochi, Qwen-Image ...) carry no such list
-  -- at 58eb52c0: onloaded whole in every release. p.vae_block_modules marks the two classes;
-  -- runtime.version unset reads as the newest release.
-  if p.vae_block_modules and n.runtime == "diffusers" and n.extra["gen.offload"] == "group" then
+  -- at 58eb52c0: onloaded whole in every release. An architecture names its VAE's class in
+  -- p.vae_class; runtime.version unset reads as the newest release.
+  if BLOCK_MODULE_VAES[p.vae_class] and n.runtime == "diffusers" and n.extra["gen.offload"] == "group" then
     local code = n.runtime_version and E.version_code(n.runtime_version, "a diffusers", "0.32.2")
     set(n, "vae_block_modules", code == nil or code >= 36000)
   end
