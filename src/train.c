@@ -1112,11 +1112,7 @@ static uint64_t grad_stream_pool(const scenario *s, const train_cfg *t, const tr
 ** three units, one more than the peak holds, and the compute stream cannot use it. One
 ** segment (get_allocation_size: a request above 10 MiB is rounded to 2 MiB). FSDP2
 ** (fully_shard: torchtitan, torchtune from 0.3) frees its all-gather outputs without
-** record_stream, so only t->fsdp1 runs count it. */
-static uint64_t unshard_pending(ectx *c, const train_cfg *t, const train_parts *p) {
-  if (!t->fsdp1 || !p->unshard_unit || shard_ranks(c, t) <= 1 || p->pp_params) return 0;
-  return estimate_round_alloc(p->unshard_unit);
-}
+** record_stream, so only t->fsdp1 runs count it (fsdp1_pools). */
 
 /* FSDP1's pre-unshard stream (state._pre_unshard_stream, "allocations and writes for CPU
 ** offloading (H2D copy) and mixed precision (low precision cast)", _runtime_utils.py
@@ -1127,16 +1123,16 @@ static uint64_t unshard_pending(ectx *c, const train_cfg *t, const train_parts *
 ** pool. Each lives only until its all-gather has been issued, and no other stream can reuse
 ** its block: one shard of a unit in the gathered dtype stays reserved, never counted in
 ** the allocated peak. With both offload and MixedPrecision the full-precision H2D copy
-** beside the cast is not counted. */
-static uint64_t pre_unshard_pool(ectx *c, const train_cfg *t, const train_parts *p) {
-  if (!t->fsdp1 || !p->unshard_unit || shard_ranks(c, t) <= 1 || p->pp_params) return 0;
-  if (!t->off_par && !fsdp_mixed(c, t)) return 0;
-  return estimate_round_alloc(bytes_ceildiv(p->unshard_unit, shard_ranks(c, t)));
-}
+** beside the cast is not counted (fsdp1_pools). */
 
-/* FSDP1's side-stream pools beyond what the peak allocates (unshard_pending, pre_unshard_pool). */
+/* FSDP1's side-stream pools beyond what the peak allocates, sharded FSDP1 runs only: the
+** unshard stream's pending unit (one unsharded unit), and with CPU offload or a MixedPrecision
+** param_dtype the pre-unshard stream's shard (one unit / shard ranks). */
 static uint64_t fsdp1_pools(ectx *c, const train_cfg *t, const train_parts *p) {
-  return acc_add(&c->acc, unshard_pending(c, t, p), pre_unshard_pool(c, t, p));
+  if (!t->fsdp1 || !p->unshard_unit || shard_ranks(c, t) <= 1 || p->pp_params) return 0;
+  uint64_t pending = estimate_round_alloc(p->unshard_unit);
+  if (!t->off_par && !fsdp_mixed(c, t)) return pending;
+  return acc_add(&c->acc, pending, estimate_round_alloc(bytes_ceildiv(p->unshard_unit, shard_ranks(c, t))));
 }
 
 /* Allocated bytes of each phase (forward, backward, optimizer step) and their transients. */
