@@ -265,13 +265,12 @@ end
 -- part is split in two: the kept layers (left in the compute dtype) and the rest. Returns the
 -- tensors to walk (t itself when the rules treat every layer alike) and the kept ones.
 local function split_kept(def, t, o, desc, field)
+  local function whole() return { t }, kept(def, t, o) and { [t] = true } or {} end
   local per_layer = o.ignore or o.modules_to_not_convert or o.keep
-  if not (per_layer and t.name:find("*", 1, true) and (t.count or 1) > 1) then
-    return { t }, kept(def, t, o) and { [t] = true } or {}
-  end
+  if not (per_layer and t.name:find("*", 1, true) and (t.count or 1) > 1) then return whole() end
   local G = require "quant._gguf_rules"
   local ok, ids, per = pcall(G.group_layers, t, desc, Q, field)
-  if not ok then return { t }, kept(def, t, o) and { [t] = true } or {} end -- layers not known
+  if not ok then return whole() end -- layers not known
   local hit, miss = {}, {}
   for _, i in ipairs(ids) do
     local c = { name = (t.name:gsub("%*", tostring(i), 1)), role = t.role }
