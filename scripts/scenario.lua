@@ -300,6 +300,73 @@ local function pp_split(n)
   end
 end
 
+-- FSDP's sharding strategy (parallel.fsdp_sharding: torch.distributed.fsdp.ShardingStrategy,
+-- accelerate's fsdp_sharding_strategy, lower-case or as spelled there), its shard group
+-- (parallel.dp_shard: torchtitan's ParallelDims dp_shard, accelerate's dp_shard_size) and
+-- fully_shard's reshard_after_forward (FSDP2: true, false or the post-forward mesh size).
+-- FULL_SHARD / reshard_after_forward = true is the default and what "fsdp" always meant.
+-- SHARD_GRAD_OP / false keeps every unit gathered from its forward to its backward; the
+-- HYBRID strategies shard within groups of dp_shard ranks (x cp) and replicate over
+-- dp / dp_shard of them (HSDP, a 2-D mesh); NO_SHARD keeps everything whole, like DDP,
+-- and all-reduces the flat gradients in place. src/train.c shard_ranks and fsdp_fwd_kept
+-- turn the extras below into bytes.
+local FSDP_SHARDING = { "full_shard", "shard_grad_op", "hybrid_shard", "hybrid_shard_zero2", "no_shard" }
+local FSDP_KEEP = { shard_grad_op = true, hybrid_shard_zero2 = true }
+local FSDP_HYBRID = { hybrid_shard = true, hybrid_shard_zero2 = true }
+local FSDP_NODE = 8 -- FSDP1's HYBRID_SHARD without process groups shards over torch.cuda.device_count() ranks
+
+local function fsdp_sharding(p, n, cp)
+  local s, ds, raf = p.fsdp_sharding, p.dp_shard, p.reshard_after_forward
+  if s == nil and ds == nil and raf == nil then return end
+  local given = s ~= nil and "parallel.fsdp_sharding" or ds ~= nil and "parallel.dp_shard" or "parallel.reshard_after_forward"
+  if n.strategy ~= "fsdp" then fail(given, "applies to parallel.strategy \"fsdp\", not \"%s\"", n.strategy) end
+  -- accelerate spells them FULL_SHARD ... HYBRID_SHARD_ZERO2, torch _HYBRID_SHARD_ZERO2
+  if type(s) == "string" then s = s:lower():gsub("^_", "") end
+  if s ~= nil then s = enum_field(s, "parallel.fsdp_sharding", FSDP_SHARDING) end
+  if raf ~= nil and type(raf) ~= "boolean" and math.type(raf) ~= "integer" then
+    fail("parallel.reshard_after_forward", "expected true, false or the post-forward mesh size (an integer), got %s", tostring(raf))
+  end
+  if raf ~= nil and s ~= nil and (s == "no_shard" or (raf == false) ~= (FSDP_KEEP[s] or false)) then
+    fail("parallel.reshard_after_forward", "%s contradicts parallel.fsdp_sharding \"%s\" (false is shard_grad_op's, " ..
+         "true or an integer full_shard's or hybrid_shard's)", tostring(raf), s)
+  end
+  if s == nil then s = ds ~= nil and ds ~= n.dp and "hybrid_shard" or "full_shard" end
+  if raf == false then s = FSDP_HYBRID[s] and "hybrid_shard_zero2" or "shard_grad_op" end
+  if ds ~= nil then
+    ds = int_field(ds, "parallel.dp_shard", 1, MAX_GPUS)
+    if not FSDP_HYBRID[s] and ds ~= n.dp then
+      fail("parallel.dp_shard", "%s shards over all parallel.dp = %d ranks; a smaller shard group is hybrid_shard's or " ..
+           "hybrid_shard_zero2's", s, n.dp)
+    end
+  elseif FSDP_HYBRID[s] then
+    if n.dp % FSDP_NODE ~= 0 or n.dp == FSDP_NODE then
+      fail("parallel.dp_shard", "%s needs the shard group's size: set dp_shard to a divisor of parallel.dp = %d", s, n.dp)
+    end
+    ds = FSDP_NODE
+    note(n, ("FSDP %s: shard groups of %d ranks (one node of %d GPUs, FSDP1's default intra-node group) assumed"):format(s, ds, FSDP_NODE))
+  end
+  if ds ~= nil and n.dp % ds ~= 0 then
+    fail("parallel.dp_shard", "%d does not divide parallel.dp = %d: HSDP replicates the model over dp / dp_shard groups", ds, n.dp)
+  end
+  if math.type(raf) == "integer" then
+    local group = (ds or n.dp) * cp
+    if n.extra["train.fsdp1"] then
+      fail("parallel.reshard_after_forward", "an integer is fully_shard's (FSDP2) post-forward mesh; FullyShardedDataParallel " ..
+           "(runtime.fsdp_version 1) takes true or false (parallel.fsdp_sharding)")
+    end
+    if n.tp > 1 then fail("parallel.reshard_after_forward", "fully_shard does not reshard to a smaller mesh with tensor parallelism (tp > 1)") end
+    if raf <= 1 or raf >= group or group % raf ~= 0 then
+      fail("parallel.reshard_after_forward", "expected a divisor of the shard group's %d ranks (dp_shard x cp) strictly " ..
+           "between 1 and %d, got %d", group, group, raf)
+    end
+    n.extra["train.raf_mesh"] = raf
+  end
+  n.extra["train.fsdp_keep"] = FSDP_KEEP[s] or false
+  n.extra["train.fsdp_no_shard"] = s == "no_shard"
+  if FSDP_HYBRID[s] then n.extra["train.dp_shard"] = ds end
+  n.fsdp_sharding = s
+end
+
 local function train_parallel(p, n)
   local cp = int_field(p.cp or 1, "parallel.cp", 1, MAX_GPUS)
   if n.tp * n.pp * n.dp * cp > MAX_GPUS then
@@ -332,6 +399,7 @@ local function train_parallel(p, n)
   if p.cp_rotate ~= nil and cp == 1 then fail("parallel.cp_rotate", "applies to context parallelism (parallel.cp > 1)") end
   local rotate = enum_field(p.cp_rotate or "allgather", "parallel.cp_rotate", { "allgather", "alltoall" })
   n.extra["train.cp"], n.extra["train.sp"] = cp, sp
+  fsdp_sharding(p, n, cp)
   -- Megatron-Core's DDP keeps the whole gradient buffer on every rank and its distributed
   -- optimizer is ZeRO-1 (runtime.use_distributed_optimizer); Megatron-FSDP is not modelled
   if n.runtime == "megatron" and n.strategy ~= "none" and n.strategy ~= "ddp" and n.strategy ~= "zero1" then
@@ -357,7 +425,7 @@ end
 local function parallel_part(raw, n)
   local p = raw.parallel or {}
   strict("parallel", p, { "tp", "pp", "dp", "cp", "cp_rotate", "strategy", "offload_optimizer", "offload_params",
-                          "sequence_parallel" })
+                          "sequence_parallel", "fsdp_sharding", "dp_shard", "reshard_after_forward" })
   n.tp = int_field(p.tp or 1, "parallel.tp", 1, MAX_GPUS)
   n.pp = int_field(p.pp or 1, "parallel.pp", 1, MAX_GPUS)
   n.dp = int_field(p.dp or 1, "parallel.dp", 1, MAX_GPUS)
@@ -371,6 +439,9 @@ local function parallel_part(raw, n)
   end
   if n.kind == "train" then return train_parallel(p, n) end
   if p.cp ~= nil or p.cp_rotate ~= nil then fail("parallel.cp", "context parallelism is modelled for training workloads only") end
+  for _, k in ipairs({ "fsdp_sharding", "dp_shard", "reshard_after_forward" }) do
+    if p[k] ~= nil then fail("parallel." .. k, "FSDP's sharding strategies are modelled for training workloads only") end
+  end
   if p.sequence_parallel and p.sequence_parallel ~= 1 then
     -- Ulysses/ring sequence parallel: modelled for generation (src/gen.c reads gen.sp)
     if n.kind ~= "image" and n.kind ~= "video" then fail("parallel.sequence_parallel", "modelled for image and video workloads only") end
@@ -425,7 +496,8 @@ end
 local function fsdp_mixed_note(n)
   local p = n.precision
   if n.kind ~= "train" or n.strategy ~= "fsdp" or not p or n.extra["train.offload_params"] then return end
-  if n.dp * (n.extra["train.cp"] or 1) > 1 and p.weights == "fp32" and p.activations ~= "fp32" then
+  if n.extra["train.fsdp_no_shard"] then return end -- NO_SHARD: src/train.c takes autocast's copies
+  if (n.extra["train.dp_shard"] or n.dp) * (n.extra["train.cp"] or 1) > 1 and p.weights == "fp32" and p.activations ~= "fp32" then
     note(n, "FSDP MixedPrecision param_dtype %s assumed (torchtitan's and accelerate's): units gathered in %s, "
             .. "no autocast copies of the fp32 shards", p.activations, p.activations)
   end

@@ -79,7 +79,9 @@ static uint64_t bisect(probe *p, uint64_t *field, uint64_t hi) {
 /* Smallest power-of-two split that fits: tp for inference, dp for sharded training. */
 static void fit_count(probe *p, fit_row *row) {
   bool train = p->s.kind == WL_TRAIN;
-  bool sharded = p->s.strategy == STRAT_FSDP || p->s.strategy >= STRAT_ZERO1;
+  /* FSDP's NO_SHARD splits nothing over dp (scripts/scenario.lua fsdp_sharding) */
+  bool sharded = (p->s.strategy == STRAT_FSDP && !scn_bool(&p->s, "train.fsdp_no_shard", false)) ||
+                 p->s.strategy >= STRAT_ZERO1;
   uint64_t *field = train ? &p->s.dp : &p->s.tp;
   uint64_t saved = *field;
   uint64_t cp = train ? scn_u64(&p->s, "train.cp", 1) : 1; /* context-parallel ranks per replica */

@@ -99,6 +99,10 @@ void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t) {
   t->fp8_amax_len = scn_u64(s, "train.fp8_amax_len", 1024); /* DelayedScaling default, cited in workloads/train.lua */
   t->fp8_all_gather = scn_bool(s, "train.fp8_all_gather", false);
   t->fsdp1 = scn_bool(s, "train.fsdp1", false);
+  t->fsdp_keep = scn_bool(s, "train.fsdp_keep", false);
+  t->fsdp_no_shard = scn_bool(s, "train.fsdp_no_shard", false);
+  t->dp_shard = scn_u64(s, "train.dp_shard", 0);
+  t->raf_mesh = scn_u64(s, "train.raf_mesh", 0);
   t->cp = scn_u64(s, "train.cp", 1);
   if (t->cp == 0) t->cp = 1;
   t->cp_alltoall = strcmp(scn_str(s, "train.cp_rotate", "allgather"), "alltoall") == 0;
@@ -310,10 +314,20 @@ static uint64_t model_layers(ectx *c) {
 /* Model-parallel ranks one tensor is split over (tp x pp). */
 static uint64_t model_parallel(ectx *c) { return acc_mul(&c->acc, c->s->tp, c->s->pp); }
 
-/* Ranks that hold replicas of the same shard of the model, over which FSDP and ZeRO
-** shard: dp x cp (torchtitan's FSDP mesh "dp_shard_cp"; Megatron's distributed
-** optimizer shards over the data-parallel-with-context-parallel group). */
-static uint64_t shard_ranks(ectx *c, const train_cfg *t) { return acc_mul(&c->acc, c->s->dp, t->cp); }
+/* Ranks over which FSDP and ZeRO shard the model: dp x cp (torchtitan's FSDP mesh
+** "dp_shard_cp"; Megatron's distributed optimizer shards over the data-parallel-with-context-
+** parallel group). FSDP's HYBRID_SHARD and _HYBRID_SHARD_ZERO2 shard within groups of dp_shard
+** data-parallel ranks and replicate over dp / dp_shard groups (torch/distributed/fsdp/api.py
+** ShardingStrategy; FSDP2: a 2-D mesh (replicate, shard), fully_shard's HSDPMeshInfo with
+** shard_mesh_dim 1; torchtitan's dp_shard_cp = dp_shard x cp): params, gradients and optimizer
+** states are split dp_shard x cp ways, the gradient shard all-reduced in place across the
+** replicas. A fit probe below dp_shard shards over its dp. NO_SHARD splits nothing. */
+static uint64_t shard_ranks(ectx *c, const train_cfg *t) {
+  uint64_t dp = c->s->dp;
+  if (t->strategy == STRAT_FSDP && t->fsdp_no_shard) return 1;
+  if (t->strategy == STRAT_FSDP && t->dp_shard && t->dp_shard < dp) dp = t->dp_shard;
+  return acc_mul(&c->acc, dp, t->cp);
+}
 
 /* FSDP's MixedPrecision policy with a 16-bit param_dtype under an fp32 model and autocast
 ** activations: what torchtitan sets (MixedPrecisionPolicy(param_dtype=bf16),
@@ -402,6 +416,37 @@ static uint64_t fsdp_layer_unit(ectx *c, const train_cfg *t, uint64_t w, uint64_
   return lay;
 }
 
+/* FSDP parameter bytes held from each unit's forward until its backward, beyond what comm
+** counts (p->gathered: the gathered unit, the prefetched next and the root, which FSDP keeps
+** unsharded from forward to backward in every strategy); lay: one layer's gathered unit, root:
+** the root's gathered bytes on this rank.
+** - SHARD_GRAD_OP and _HYBRID_SHARD_ZERO2 do not reshard after forward: FSDP1's _post_forward
+**   frees the unsharded flat parameter only for RESHARD_AFTER_FORWARD_HANDLE_STRATEGIES
+**   (FULL_SHARD, HYBRID_SHARD), and _post_backward_reshard frees it after the unit's backward
+**   (torch/distributed/fsdp/_runtime_utils.py _post_forward, _should_free_in_backward;
+**   ShardingStrategy docs in api.py: "does not reshard them after the forward, and only
+**   reshards them after the backward computation"); FSDP2's fully_shard(reshard_after_forward=
+**   False) likewise "keeps the unsharded parameters in memory after forward" (_fully_shard.py).
+**   At the loss every unit of the stage is gathered in the gathered dtype: its layers' units
+**   and the root, the whole stage's parameters; returns that less p->gathered.
+** - fully_shard(reshard_after_forward=N) reshards each unit to an N-rank mesh after its
+**   forward: FSDPParam.to_sharded_post_forward clones the rank's 1/N slice of the all-gather
+**   output ("clone to be able to free all-gather output", _fully_shard/_fsdp_param.py) in the
+**   all-gather's dtype, and backward all-gathers over those N ranks. At the loss each layer
+**   holds its slice (the root keeps reshard_after_forward False, _fully_shard.py docs).
+** Backward frees them unit by unit as the units' gradients land (train_phases, fsdp_bwd_start).
+** With pipelining (fsdp_pp) the whole stage stays gathered already (p->pp_params). */
+static uint64_t fsdp_fwd_kept(ectx *c, const train_cfg *t, const train_parts *p, uint64_t lay,
+                              uint64_t layers, uint64_t root) {
+  bytes_acc *A = &c->acc;
+  if (shard_ranks(c, t) <= 1) return 0;
+  if (t->fsdp_keep) {
+    uint64_t whole = acc_add(A, acc_mul(A, lay, layers), root);
+    return whole > p->gathered ? whole - p->gathered : 0;
+  }
+  return t->raf_mesh > 1 ? acc_mul(A, bytes_ceildiv(lay, t->raf_mesh), layers) : 0;
+}
+
 /* Frozen base and adapters per rank; the gathered unit under parameter sharding. With
 ** pp > 1, stage st's own (st < 0: the heavier end stage's with an even share of the layers,
 ** estimate_device_weights). */
@@ -423,6 +468,7 @@ static void train_weights(ectx *c, const train_cfg *t, train_parts *p, int64_t s
     c->acc.overflow = true;
   }
   bool ps = params_sharded(t->strategy);
+  p->fwd_kept = 0;
   p->weights_full = w;
   /* a persistent buffer is no parameter: FSDP flattens and shards parameters only (buffers stay
   ** whole on every rank, torch/distributed/fsdp), ZeRO-3 partitions parameters only and
@@ -457,12 +503,13 @@ static void train_weights(ectx *c, const train_cfg *t, train_parts *p, int64_t s
       uint64_t a = est_bits(gd) / 8;
       unit = bytes_ceildiv(acc_mul(&c->acc, unit, a), 4), root = bytes_ceildiv(acc_mul(&c->acc, root, a), 4);
     }
+    uint64_t lin = 0, hp = 0; /* fp8-gathered Linears' elements of a unit, their bytes in gd */
     if (t->fp8_all_gather && t->strategy == STRAT_FSDP) {
       /* torchao's float8 all-gather: each converted Linear's shard is cast to fp8 before
       ** the all-gather (WeightWithDynamicFloat8CastTensor.fsdp_pre_all_gather,
       ** torchao/float8/fsdp_utils.py), so the unit holds 1 byte per element of them */
-      uint64_t lin = bytes_ceildiv(t->fp8_linear_elems, acc_mul(&c->acc, s->tp, model_layers(c)));
-      uint64_t hp = est_elems_bytes(c, lin, gd);
+      lin = bytes_ceildiv(t->fp8_linear_elems, acc_mul(&c->acc, s->tp, model_layers(c)));
+      hp = est_elems_bytes(c, lin, gd);
       unit = unit > hp ? unit - hp + lin : lin;
     }
     p->gathered = acc_mul(&c->acc, unit, 2);
@@ -479,6 +526,11 @@ static void train_weights(ectx *c, const train_cfg *t, train_parts *p, int64_t s
     ** keeps the root unsharded from forward to backward; ZeRO-3 gathers its tensors one
     ** module at a time, the head (or tied embedding) at the loss */
     p->gathered = acc_add(&c->acc, p->gathered, t->strategy == STRAT_FSDP ? bytes_ceildiv(root, s->tp) : bytes_ceildiv(big, s->tp));
+    if (t->strategy == STRAT_FSDP && !fsdp_pp(c, t)) {
+      /* one layer's gathered unit, its fp8-gathered Linears at 1 B per element */
+      uint64_t lay = p->unshard_unit > hp ? p->unshard_unit - hp + lin : lin;
+      p->fwd_kept = fsdp_fwd_kept(c, t, p, lay, layers, bytes_ceildiv(root, s->tp));
+    }
     if (t->strategy == STRAT_ZERO3 && !t->pipeline) {
       /* the layers ZeRO-3's reuse distance keeps gathered from forward into backward */
       uint64_t kept = zero3_reuse_kept(c);
@@ -978,6 +1030,25 @@ static void train_activations(ectx *c, const train_cfg *t, train_parts *p) {
   }
 }
 
+/* Gradients alive in forward (accumulated, or kept by zero_grad) and once backward is done. */
+static uint64_t grads_fwd(ectx *c, const train_cfg *t, const train_parts *p) {
+  if (p->pp_stage) return p->pp_g0;
+  return (c->s->grad_accum > 1 || t->keep_grads) && !t->oib ? p->grads : 0;
+}
+static uint64_t grads_bwd(const train_parts *p) {
+  return p->pp_stage ? p->pp_g1 : p->grads;
+}
+
+/* Whether backward peaks at its start under fsdp_fwd_kept: at unit i from the end the units
+** not yet reached still hold what forward left them (a gathered unit, or its post-forward
+** slice) and the units done hold their sharded gradients; a unit's kept bytes (in the
+** gathered dtype, the whole unit under SHARD_GRAD_OP) outweigh its gradient's shard, so the
+** sum is largest at the first unit: fwd_kept beside the gradients forward already had,
+** else the end's gradients. */
+static bool fsdp_bwd_start(ectx *c, const train_cfg *t, const train_parts *p) {
+  return p->fwd_kept && acc_add(&c->acc, p->fwd_kept, grads_fwd(c, t, p)) > grads_bwd(p);
+}
+
 static const char *const PHASES[] = {"forward", "backward", "optimizer step", "model load"};
 enum { PH_LOAD = 3 };
 
@@ -986,7 +1057,8 @@ static void budget_states(ectx *c, const train_cfg *t, const train_parts *p, boo
                           bool load) {
   budget *b = &c->e->b;
   const scenario *s = c->s;
-  bool ps = params_sharded(t->strategy) && s->dp * t->cp > 1;
+  bool ps = params_sharded(t->strategy) && shard_ranks(c, t) > 1;
+  bool hybrid = t->strategy == STRAT_FSDP && shard_ranks(c, t) < acc_mul(&c->acc, s->dp, t->cp);
   /* a quantized base names its format (scripts/quant.lua sets quant.name), else the dtype */
   const char *q = scn_str(s, "quant.name", NULL);
   char stage[160] = "";
@@ -995,8 +1067,12 @@ static void budget_states(ectx *c, const train_cfg *t, const train_parts *p, boo
              : p->pp_stage == 3 ? "second" : "last", (unsigned long long)p->pp_layers, (unsigned long long)model_layers(c),
              p->pp_stage == 1 ? " and the embeddings" : p->pp_stage == 2 ? (c->m->tied_embeddings ? ", final norm and a copy of the tied embedding" : ", final norm and head") : "");
   budget_add(b, "weights", p->weights, BASIS_EXACT, true, "%s%s weights%s%s%s%s", t->peft ? "frozen " : "",
-             q ? q : dtype_get(s->prec.weights)->name, ps ? ", sharded over dp" : "", stage,
-             t->off_par ? " (offloaded to host memory)" : "", p->rope ? " and the fp32 RoPE cache" : "");
+             q ? q : dtype_get(s->prec.weights)->name,
+             ps && hybrid ? ", sharded over dp_shard (HSDP: replicated across shard groups)"
+             : ps         ? ", sharded over dp"
+                          : "",
+             stage, t->off_par ? " (offloaded to host memory)" : "",
+             p->rope ? " and the fp32 RoPE cache" : "");
   if (t->pipeline)
     budget_add(b, "frozen_components", p->aux, BASIS_EXACT, true, "text encoders and VAE%s",
                t->aux_on_gpu ? ", frozen in the load dtype" : ": not on the GPU (precomputed embeddings and latents)");
@@ -1031,6 +1107,8 @@ static void train_budget(ectx *c, const train_cfg *t, const train_parts *p, int 
   bool grads_live = !load && (phase > 0 || ((s->grad_accum > 1 || t->keep_grads) && !t->oib));
   uint64_t grads = p->grads;
   if (p->pp_stage && phase < 2) grads = phase == 0 ? p->pp_g0 : p->pp_g1, grads_live = !load && grads;
+  bool kept = phase == 0 || (phase == 1 && fsdp_bwd_start(c, t, p)); /* fsdp_fwd_kept's units held */
+  if (phase == 1 && kept) grads = grads_fwd(c, t, p), grads_live = grads != 0; /* backward's start */
   budget_states(c, t, p, grads_live, grads, load);
   if (t->load)
     budget_add(b, "load_buffers", load ? t->load : 0, BASIS_MODELLED, true,
@@ -1073,7 +1151,17 @@ static void train_budget(ectx *c, const train_cfg *t, const train_parts *p, int 
              s->opt.name);
   uint64_t comm = load || (p->pp_params && phase == 2) ? 0 : p->comm;
   if (phase == 1 && !t->oib) comm = acc_add(&c->acc, comm, p->comm_bwd);
-  budget_add(b, "comm_buffers", load ? 0 : acc_add(&c->acc, comm, p->pp_recv), BASIS_MODELLED, true, "%s%s%s",
+  if (kept && !load) comm = acc_add(&c->acc, comm, p->fwd_kept);
+  char keep_note[128] = "";
+  if (kept && p->fwd_kept && t->fsdp_keep)
+    snprintf(keep_note, sizeof keep_note,
+             "; every unit gathered from its forward to its backward (SHARD_GRAD_OP: %s)",
+             phase == 0 ? "the whole model at the loss" : "backward's start");
+  else if (kept && p->fwd_kept)
+    snprintf(keep_note, sizeof keep_note,
+             "; each unit's post-forward shard over %llu ranks (reshard_after_forward)",
+             (unsigned long long)t->raf_mesh);
+  budget_add(b, "comm_buffers", load ? 0 : acc_add(&c->acc, comm, p->pp_recv), BASIS_MODELLED, true, "%s%s%s%s",
              p->pp_recv && !p->comm ? ""
              : p->comm_bwd ? "DeepSpeed's gradient buckets without contiguous_gradients: up to two buckets of .grad tensors, or the trainable set and its flattened copy (backward)"
              : t->strategy == STRAT_DDP ? "DDP gradient buckets"
@@ -1081,8 +1169,10 @@ static void train_budget(ectx *c, const train_cfg *t, const train_parts *p, int 
              /* ZeRO-1/2 gather no parameters: the row is DeepSpeed's reduce bucket alone */
              : p->ds_bucket && !p->gathered ? "DeepSpeed's gradient reduce bucket (reduce_bucket_size elements)"
              : p->ds_bucket ? "all-gathered unit and the prefetched next, and DeepSpeed's gradient reduce bucket"
+             : t->strategy == STRAT_FSDP && t->fsdp_no_shard ? "none: NO_SHARD keeps every parameter whole and all-reduces the flat gradients in place"
                             : "all-gathered unit and the prefetched next",
-             p->pp_recv && p->comm ? "; " : "", p->pp_recv ? "the stage's receive buffer per micro-batch (PyTorch pipelining)" : "");
+             p->pp_recv && p->comm ? "; " : "", p->pp_recv ? "the stage's receive buffer per micro-batch (PyTorch pipelining)" : "",
+             keep_note);
   c->e->peak_phase = PHASES[phase];
 }
 
@@ -1095,8 +1185,11 @@ static void train_budget(ectx *c, const train_cfg *t, const train_parts *p, int 
 ** the requesting stream (c10/cuda/CUDACachingAllocator.cpp get_free_block), so the next
 ** forward's activations cannot reuse them: they stay reserved through the phases in
 ** which the gradients are freed. */
-static uint64_t grad_stream_pool(const scenario *s, const train_cfg *t, const train_parts *p) {
-  return t->strategy == STRAT_FSDP && s->dp * t->cp > 1 && !t->oib && !t->off_opt && !t->off_par ? p->grads : 0;
+static uint64_t grad_stream_pool(ectx *c, const train_cfg *t, const train_parts *p) {
+  /* NO_SHARD all-reduces the flat gradient in place (_reduce_grad_no_shard): no new tensor */
+  return t->strategy == STRAT_FSDP && shard_ranks(c, t) > 1 && !t->oib && !t->off_opt && !t->off_par
+             ? p->grads
+             : 0;
 }
 
 /* Reserved bytes of FSDP1's unshard stream beyond the unsharded units alive at the peak: the
@@ -1140,19 +1233,17 @@ static void train_phases(ectx *c, const train_cfg *t, const train_parts *p, uint
   bytes_acc *A = &c->acc;
   uint64_t base = acc_add(A, acc_add(A, p->weights, p->adapters), acc_add(A, p->master, acc_add(A, p->states, p->comm)));
   base = acc_add(A, acc_add(A, base, p->aux), acc_add(A, p->fp8_meta, p->pp_recv));
-  uint64_t g_fwd = (c->s->grad_accum > 1 || t->keep_grads) && !t->oib ? p->grads : 0;
-  uint64_t g_bwd = p->grads, base_step = base;
-  if (p->pp_stage) {
-    g_fwd = p->pp_g0, g_bwd = p->pp_g1;
-    if (p->pp_params) base_step -= p->comm; /* FSDP resharded after the last backward */
-  }
+  uint64_t g_fwd = grads_fwd(c, t, p), g_bwd = grads_bwd(p), base_step = base;
+  if (p->pp_stage && p->pp_params) base_step -= p->comm; /* FSDP resharded after the last backward */
   uint64_t fwd = acc_add(A, p->act, p->logits);
   tr[0] = fwd > t->encode ? fwd : t->encode;
   tr[1] = acc_add(A, acc_add(A, p->act_layer, t->oib ? p->step_temp : 0), p->pp_logits_bwd);
   if (!t->oib) tr[1] = acc_add(A, tr[1], p->comm_bwd);
   tr[2] = acc_add(A, t->oib ? 0 : p->step_temp, p->pp_logits_step);
-  ph[0] = acc_add(A, base, acc_add(A, g_fwd, tr[0]));
-  ph[1] = acc_add(A, base, acc_add(A, g_bwd, tr[1]));
+  /* FSDP units held from forward to backward (fsdp_fwd_kept): all of them at the loss */
+  ph[0] = acc_add(A, acc_add(A, base, p->fwd_kept), acc_add(A, g_fwd, tr[0]));
+  ph[1] =
+      acc_add(A, base, acc_add(A, fsdp_bwd_start(c, t, p) ? acc_add(A, p->fwd_kept, g_fwd) : g_bwd, tr[1]));
   ph[2] = acc_add(A, base_step, acc_add(A, p->grads, tr[2]));
 }
 
@@ -1268,17 +1359,18 @@ static int train_peak_phases(ectx *c, const train_cfg *t, const train_parts *p, 
                              uint64_t *pooled, uint64_t ph[3], uint64_t tr[3]) {
   bytes_acc *A = &c->acc;
   train_phases(c, t, p, ph, tr);
-  uint64_t g_fwd = (c->s->grad_accum > 1 || t->keep_grads) && !t->oib ? p->grads : 0;
-  if (p->pp_stage) g_fwd = p->pp_g0;
+  uint64_t g_fwd = grads_fwd(c, t, p);
   int peak = 0;
   for (int i = 1; i < 3; i++)
     if (ph[i] > ph[peak]) peak = i;
   *transient = tr[peak];
-  uint64_t pool = g_fwd ? 0 : grad_stream_pool(c->s, t, p), fwd_res = acc_add(A, ph[0], pool);
+  uint64_t pool = g_fwd ? 0 : grad_stream_pool(c, t, p), fwd_res = acc_add(A, ph[0], pool);
+  /* a backward peaking at its start (fsdp_bwd_start) has no gradient yet either */
+  if (pool && fsdp_bwd_start(c, t, p) && ph[1] > ph[0]) fwd_res = acc_add(A, ph[1], pool);
   if (p->pp_params) {
     /* FSDP under pipelining holds no sharded gradient before the step: the pool they were
     ** freed into stays reserved through forward and backward */
-    pool = grad_stream_pool(c->s, t, p);
+    pool = grad_stream_pool(c, t, p);
     fwd_res = acc_add(A, ph[0] > ph[1] ? ph[0] : ph[1], pool);
   }
   *pooled = fwd_res > ph[peak] ? fwd_res - ph[peak] : 0;

@@ -60,6 +60,14 @@ typedef struct train_cfg {
   uint64_t fp8_amax_len;                       /* TE DelayedScaling amax_history_len */
   bool fp8_all_gather;                         /* torchao FSDP2 float8 all-gather of the weights */
   bool fsdp1; /* FSDP is FullyShardedDataParallel (workloads/train.lua fsdp_part) */
+  /* FSDP's sharding strategy (scripts/scenario.lua fsdp_sharding): */
+  bool fsdp_keep;                              /* SHARD_GRAD_OP / _HYBRID_SHARD_ZERO2 / reshard_after_forward
+                                               ** False: units stay gathered from forward to backward */
+  bool fsdp_no_shard;                          /* NO_SHARD: nothing sharded, flat gradients all-reduced */
+  uint64_t dp_shard;                           /* HYBRID_SHARD*: data-parallel ranks of one shard group
+                                               ** (0: all of dp) */
+  uint64_t raf_mesh;                           /* fully_shard reshard_after_forward=int: post-forward mesh
+                                               ** ranks (0: none) */
   uint64_t cp;                                 /* context-parallel degree (1: none) */
   bool cp_alltoall;                            /* ring attention's KV exchange by all-to-all, else all-gather */
   bool sp;                                     /* sequence parallelism with tp */
@@ -70,6 +78,8 @@ typedef struct train_parts {
   uint64_t weights, weights_full, adapters, master, grads, states, paged, step_temp;
   uint64_t act, act_layer, logits, comm, gathered;
   uint64_t unshard_unit; /* FSDP: one repeated unit's unsharded flat parameter (unshard_pending) */
+  uint64_t fwd_kept;     /* FSDP: parameter bytes held from each unit's forward to its backward
+                         ** beyond comm (fsdp_fwd_kept: SHARD_GRAD_OP, reshard_after_forward=int) */
   uint64_t ds_bucket; /* of comm: DeepSpeed's contiguous gradient reduce bucket (ZeRO-1..3) */
   uint64_t comm_bwd;  /* ZeRO-1/2 without contiguous_gradients: bucketed gradients in backward */
   uint64_t aux, aux_rounding, den_rounding;    /* a pipeline's frozen encoders and VAE */

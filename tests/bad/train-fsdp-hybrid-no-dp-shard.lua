@@ -1,0 +1,1 @@
+return { model = 'meta-llama/Llama-2-7b-hf', runtime = { name = 'pytorch' }, workload = { kind = 'train', seq_len = 4096, micro_batch = 1 }, gpu = 'H100-SXM-80GB', parallel = { dp = 12, strategy = 'fsdp', fsdp_sharding = 'hybrid_shard' } }
