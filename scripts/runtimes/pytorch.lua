@@ -37,7 +37,7 @@ return runtime {
             peft = "string", autocast_adapter_dtype = "bool", compile = "bool", pp_outputs = "bool",
             fused_experts = "bool", loss_chunk = "int", expandable_segments = "bool", fsdp_version = "int" },
   knob_docs = {
-    fsdp_version = "the FSDP implementation: 1 FullyShardedDataParallel, 2 fully_shard (default from torch 2.4, torchtitan)",
+    fsdp_version = "the FSDP implementation: 1 FullyShardedDataParallel, 2 fully_shard (default from torch 2.4, torchtitan); the sharding strategy is parallel.fsdp_sharding / dp_shard / reshard_after_forward (docs/TRAINING.md)",
     cache = "generate()'s cache (inference)",
     torch = "the PyTorch release (before 2.0 zero_grad kept gradients, per-parameter optimizer step; 2.0's foreach AdamW two step temporaries)",
     free_logits = "the loop drops the logits before backward (torchtitan's del pred)",

@@ -100,7 +100,7 @@ return runtime {
             cache_residual_length = "int", expandable_segments = "bool", fsdp_version = "int", kbit_prepare = "bool",
             keep_outputs = "bool", bnb_4bit_quant_storage = { "uint8", "bf16", "fp16", "fp32" } },
   knob_docs = {
-    fsdp_version = "the FSDP implementation: 1 FullyShardedDataParallel (accelerate's default, fsdp_qlora), 2 fully_shard",
+    fsdp_version = "the FSDP implementation: 1 FullyShardedDataParallel (accelerate's default, fsdp_qlora), 2 fully_shard; the sharding strategy is parallel.fsdp_sharding / dp_shard / reshard_after_forward (docs/TRAINING.md)",
     cache = "generate()'s cache_implementation (offloaded: two layers' K/V on the GPU; quantized: QuantizedCache)",
     torch = "the PyTorch release under the Trainer (before 2.0 zero_grad kept gradients; 2.0's foreach AdamW two step temporaries)",
     peft = "the PEFT release: 0.6 to 0.11 adapters take the base layer's dtype, below 0.6 fp32",
