@@ -726,9 +726,10 @@ static void gen_report(ectx *c, const gen_family *f, const gen_family *fv, const
   /* a pipeline whose VAE constant is borrowed from another family says so (gen.vae_assumed) */
   vf_basis vb = scn_bool(s, "gen.vae_assumed", false) ? BASIS_ASSUMED : vae_basis(f, fv);
   if ((it = budget_add(b, "vae_decode", p->vae, vb, true,
-                       "%llu pixels x frames at once x %llu images%s%s", (unsigned long long)scn_u64(s, "gen.vae_pixels", 0),
+                       "%llu pixels x frames at once x %llu images%s%s%s", (unsigned long long)scn_u64(s, "gen.vae_pixels", 0),
                        (unsigned long long)scn_u64(s, "gen.vae_images", 1), scn_bool(s, "gen.vae_tiling", false) ? ", tiled" : "",
-                       scn_bool(s, "gen.vae_slicing", false) ? ", sliced" : "")))
+                       scn_bool(s, "gen.vae_slicing", false) ? ", sliced" : "",
+                       scn_bool(s, "gen.output_latent", false) ? ", not run (output_type latent)" : "")))
     it->component = "vae";
 }
 
@@ -748,6 +749,12 @@ void gen_estimate(ectx *c) {
   e->weight_bytes = acc_add(&c->acc, e->weight_bytes, w.img_kept);
   gen_shapes(c, f, fv, &w, &g);
   gen_phases(c, &w, &g, ph);
+  /* output_type="latent": the pipeline returns the latents undecoded (workloads/image.lua
+  ** output_part): no VAE decode phase */
+  if (scn_bool(s, "gen.output_latent", false)) {
+    memset(&ph[2], 0, sizeof ph[2]);
+    ph[2].name = "VAE decode";
+  }
   int top = 0;
   for (int i = 1; i < GEN_PHASES; i++)
     if (phase_total(c, &ph[i]) > phase_total(c, &ph[top])) top = i;

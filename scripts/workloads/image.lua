@@ -12,7 +12,7 @@ local note = E.note
 
 local KEYS = { "kind", "width", "height", "batch", "num_images_per_prompt", "steps", "cfg", "max_sequence_length",
                "offload", "vae_tiling", "vae_slicing", "attention", "text_encoders", "t2i2v", "input_images",
-               "vae_dtype", "image_encoder_dtype", "resident", "pipe_to_gpu", "offload_by_component" }
+               "vae_dtype", "image_encoder_dtype", "resident", "pipe_to_gpu", "offload_by_component", "output_type" }
 local MAX_SIDE = 16384
 
 -- Defaults of the pipelines' __call__ (width/height: the denoiser's native size).
@@ -313,6 +313,20 @@ local function component_part(w, n, p)
   end
 end
 
+-- output_type, the diffusers pipelines' __call__ argument: "latent" returns the denoised latents
+-- without decoding them (pipeline_cogvideox.py line 784 `if not output_type == "latent":` around
+-- decode_latents, pipeline_flux.py line 956, pipeline_wan.py line 656 @58eb52c0), so no VAE decode
+-- phase runs (src/gen.c gen_estimate); benchmark scripts decode after their measurement this way
+-- (diffusers PR #9562's "5. Decode latents"). "pil", "np" and "pt" all decode.
+local function output_part(w, n)
+  if w.output_type == nil then return end
+  local t = enum_field(w.output_type, "workload.output_type", { "pil", "np", "pt", "latent" })
+  if t == "latent" and n.runtime ~= "diffusers" then
+    fail("workload.output_type", "\"latent\" is diffusers' __call__ argument (runtime.name = \"diffusers\")")
+  end
+  set(n, "output_latent", t == "latent")
+end
+
 local function normalize_with(w, n, frames, keys)
   strict("workload", w, keys)
   local p = pipeline_of(n)
@@ -379,6 +393,7 @@ local function normalize_with(w, n, frames, keys)
     set(n, "offload", "none")
   end
   component_part(w, n, p)
+  output_part(w, n)
   if w.vae_slicing and batch > 1 then set(n, "vae_pixels", n.extra["gen.vae_pixels"]) end
   set(n, "vae_images", (w.vae_slicing and 1 or batch))
   n.precision = { name = n.dtype, weights = n.dtype, grads = n.dtype, activations = n.dtype, master = false }
