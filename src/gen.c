@@ -443,20 +443,27 @@ typedef struct gen_group {
 static gen_group gen_group_of(const scenario *s, const char *comp) {
   char key[96];
   gen_group g = {false, false, 1, 1};
+  bool asked; /* use_stream = true given, not assumed */
   snprintf(key, sizeof key, "gen.group.%s.offload_type", comp);
   const char *type = scn_str(s, key, NULL);
   if (!type) {
     g.leaf = strcmp(scn_str(s, "runtime.offload_type", "block_level"), "leaf_level") == 0;
     g.per = scn_u64(s, "runtime.num_blocks_per_group", 1);
     g.in_flight = scn_bool(s, "runtime.use_stream", true) ? 2 : 1;
-    return g;
+    asked = scn_bool(s, "runtime.use_stream", false);
+  } else {
+    g.kept = strcmp(type, "none") == 0;
+    g.leaf = strcmp(type, "leaf_level") == 0;
+    snprintf(key, sizeof key, "gen.group.%s.num_blocks_per_group", comp);
+    g.per = scn_u64(s, key, 1);
+    snprintf(key, sizeof key, "gen.group.%s.use_stream", comp);
+    asked = scn_bool(s, key, false);
+    g.in_flight = asked ? 2 : 1;
   }
-  g.kept = strcmp(type, "none") == 0;
-  g.leaf = strcmp(type, "leaf_level") == 0;
-  snprintf(key, sizeof key, "gen.group.%s.num_blocks_per_group", comp);
-  g.per = scn_u64(s, key, 1);
-  snprintf(key, sizeof key, "gen.group.%s.use_stream", comp);
-  g.in_flight = scn_bool(s, key, false) ? 2 : 1;
+  /* from diffusers v0.34.0 a block-level offload with a stream holds one block a group
+  ** (hooks/group_offloading.py _apply_group_offloading_block_level sets num_blocks_per_group
+  ** to 1, #11375; scripts/workloads/image.lua stream_one_block) */
+  if (asked && !g.leaf && scn_bool(s, "gen.stream_one_block", false)) g.per = 1;
   return g;
 }
 

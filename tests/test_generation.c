@@ -1539,12 +1539,14 @@ static void test_sequential_offload_empties_cache(void **state) {
 ** without the stream one. HunyuanVideo at 8 blocks a group (the calibration's
 ** hf-blog-videogen-hunyuanvideo-bf16-group-offload-blocks8-vae-tiling setting): the denoiser's
 ** resident weights halve with use_stream = false, and a scenario that leaves use_stream out says
-** it takes the stream. */
+** it takes the stream. Written for diffusers 0.33, the blog's era: from v0.34.0 a stream given
+** sets num_blocks_per_group to 1 (#11375; test_holdout19_gen.c test_stream_one_block). */
 static void test_group_offload_use_stream(void **state) {
-  const char *fmt = "return { model = 'hunyuanvideo-community/HunyuanVideo', dtype = 'bf16', runtime = { name = "
-                    "'diffusers', offload_type = 'block_level', num_blocks_per_group = 8%s }, workload = { kind = "
-                    "'video', width = 768, height = 512, frames = 121, cfg = false, max_sequence_length = 128, "
-                    "offload = 'group', vae_tiling = true }, gpu = 'NVIDIA A100 80GB' }";
+  const char *fmt =
+      "return { model = 'hunyuanvideo-community/HunyuanVideo', dtype = 'bf16', runtime = { name = "
+      "'diffusers', version = '0.33.0', offload_type = 'block_level', num_blocks_per_group = 8%s }, "
+      "workload = { kind = 'video', width = 768, height = 512, frames = 121, cfg = false, "
+      "max_sequence_length = 128, offload = 'group', vae_tiling = true }, gpu = 'NVIDIA A100 80GB' }";
   char text[1024];
   json_t *on = NULL, *off = NULL, *dflt = NULL;
   snprintf(text, sizeof text, fmt, ", use_stream = true");

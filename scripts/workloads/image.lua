@@ -311,6 +311,27 @@ local function component_part(w, n, p)
     note(n, "diffusers group offload with use_stream assumed: the group in use and the next, prefetched "
       .. "(use_stream = false keeps one group, diffusers' own default)")
   end
+  if n.extra["gen.offload"] == "group" and n.runtime == "diffusers" then M.stream_one_block(n) end
+end
+
+-- From v0.34.0 a block-level group offload with a stream holds one block a group:
+-- _apply_group_offloading_block_level warns "Using streams is only supported for
+-- num_blocks_per_group=1 ... Setting it to 1." and sets config.num_blocks_per_group = 1
+-- (hooks/group_offloading.py lines 723-727 @58eb52c0; diffusers #11375, 6cef71de3a, first in
+-- v0.34.0: with prefetching, onloading more than one block at a time buys nothing). The rule
+-- applies where the stream is asked for: a use_stream = true knob (runtime or per component,
+-- src/gen.c gen_group_of), release given or not (unset reads as the newest). The stream
+-- vramfit assumes when runtime.use_stream is left out keeps num_blocks_per_group as given:
+-- diffusers' own default has no stream, where every release honours it.
+function M.stream_one_block(n)
+  local code = n.runtime_version and E.version_code(n.runtime_version, "a diffusers", "0.32.2")
+  local on = code == nil or code >= 34000
+  set(n, "stream_one_block", on)
+  local per = (n.knobs or {}).num_blocks_per_group
+  if on and (n.knobs or {}).use_stream == true and (n.knobs or {}).offload_type ~= "leaf_level" and per and per > 1 then
+    note(n, "diffusers %s: block_level with use_stream holds one block a group (num_blocks_per_group %d set to 1, "
+      .. "from v0.34.0, #11375)", n.runtime_version or "(newest)", per)
+  end
 end
 
 -- output_type, the diffusers pipelines' __call__ argument: "latent" returns the denoised latents
