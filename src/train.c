@@ -72,6 +72,9 @@ void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t) {
   t->save_o_in = scn_bool(s, "train.save_o_in", all);
   t->save_mlp_in = scn_bool(s, "train.save_mlp_in", all);
   t->save_down_in = scn_bool(s, "train.save_down_in", all);
+  t->norm_trained = all;
+  t->norm_upcast = scn_bool(s, "runtime.rmsnorm_upcast", false);
+  t->repeat_kv = scn_bool(s, "runtime.repeat_kv", false);
   t->oib = scn_bool(s, "train.optimizer_in_backward", false);
   t->off_act = scn_bool(s, "train.offload_activations", false);
   t->off_opt = scn_bool(s, "train.offload_optimizer", false) || scn_bool(s, "runtime.offload_optimizer", false);
@@ -148,13 +151,21 @@ static uint64_t layer_bytes_per_token(ectx *c, const train_cfg *t, uint64_t a, u
   bool eager = s->attention == ATTN_EAGER;
   uint64_t li = t->fp8 == FP8_TE ? 1 : a; /* bytes per saved Linear input element */
   bytes_acc *A = &c->acc;
-  /* the norm inputs, their fp32 rstd (and mean) per token, dropout masks: TP replicates them */
-  uint64_t rep = acc_add(A, acc_mul3(A, 2, h, a), (b->rms ? 4 : 8) * 2);
+  /* the norm inputs, their fp32 rstd (and mean) per token, dropout masks: TP replicates them.
+  ** runtime.rmsnorm_upcast: an RMSNorm written `self._norm(x.float()).type_as(x) * self.weight`
+  ** (torchtitan models/norms.py RMSNorm before 3b39d7ab0, 2025-03-19) keeps the fp32 copy of its
+  ** input (x.float(), saved by pow and by the scaling's mul: 4 B an element) and, when its weight
+  ** is trained, the normalized output cast back (the weight's mul: a B), not the input itself */
+  uint64_t norm = t->norm_upcast && b->rms ? acc_mul(A, h, 4 + (t->norm_trained ? a : 0)) : acc_mul(A, h, a);
+  uint64_t rep = acc_add(A, acc_mul(A, 2, norm), (b->rms ? 4 : 8) * 2);
   if (t->hidden_dropout) rep = acc_add(A, rep, acc_mul(A, 2, h)); /* attention and MLP output dropout masks */
   /* the q/k/v and MLP inputs when kept: the all-gathered tensor under PyTorch's sequence
   ** parallelism, the local shard under Megatron's */
   uint64_t lin = acc_mul3(A, t->save_attn_in + t->save_mlp_in, h, li);
-  uint64_t elems = acc_add(A, q, acc_mul(A, 2, kv)); /* q, k, v */
+  /* q, k, v; runtime.repeat_kv: grouped K/V expanded to every query head before the attention
+  ** (torchtitan models/llama/model.py repeat_kv: unsqueeze, expand, reshape, a copy), which saves
+  ** the expanded tensors, q-sized, and not the projections' outputs */
+  uint64_t elems = acc_add(A, q, acc_mul(A, 2, t->repeat_kv && kv < q ? q : kv));
   uint64_t bytes = 0;
   if (!eager) elems = acc_add(A, elems, q);           /* attention output (SDPA/flash) */
   if (t->save_o_in && (eager || t->fp8 == FP8_TE))    /* the o_proj input: eager's, or TE's fp8 copy */

@@ -72,6 +72,9 @@ typedef struct train_cfg {
   bool cp_alltoall;                            /* ring attention's KV exchange by all-to-all, else all-gather */
   bool sp;                                     /* sequence parallelism with tp */
   bool sp_local;                               /* Linear inputs saved sequence-sharded (Megatron), not gathered (DTensor) */
+  bool norm_upcast;                            /* runtime.rmsnorm_upcast: the RMSNorm's fp32 copy is saved */
+  bool norm_trained;                           /* the norms' weights are trained (full fine-tuning) */
+  bool repeat_kv;                              /* runtime.repeat_kv: SDPA saves K/V expanded to every head */
 } train_cfg;
 
 typedef struct train_parts {

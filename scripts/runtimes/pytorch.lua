@@ -33,11 +33,24 @@ return runtime {
   -- expandable_segments:True, as torchtitan's run_train.sh sets it since a5e57e4a9
   -- (2024-10-22, #643) (src/train.c train_slack_expandable; workloads/train.lua alloc_part)
   -- fsdp_version: FullyShardedDataParallel (1) or fully_shard (2) (workloads/train.lua fsdp_part)
+  -- rmsnorm_upcast: the model's RMSNorm is `self._norm(x.float()).type_as(x) * self.weight`
+  -- (torchtitan models/norms.py RMSNorm, the llama3 default until 3b39d7ab0, 2025-03-19, "Switch
+  -- RMSNorm implementation to native PyTorch version"): autograd keeps the fp32 copy x.float()
+  -- (pow and the scaling's mul save it) and, for a trained weight, the normalized output cast
+  -- back, where a fused norm keeps its input (src/train.c layer_bytes_per_token)
+  -- repeat_kv: grouped-query K and V are expanded to every query head before SDPA (torchtitan
+  -- models/llama/model.py repeat_kv, unsqueeze/expand/reshape: a copy), so the attention saves
+  -- q-sized keys and values (src/train.c layer_bytes_per_token). Both matter where a layer's
+  -- activations are kept (no checkpointing, every-k-layer checkpointing, the recomputed layer);
+  -- torchtitan's per-op SAC recomputes them. Eager semantics: a compiled block is not modelled.
   knobs = { cache = { "dynamic", "static" }, torch = "string", free_logits = "bool",
             peft = "string", autocast_adapter_dtype = "bool", compile = "bool", pp_outputs = "bool",
-            fused_experts = "bool", loss_chunk = "int", expandable_segments = "bool", fsdp_version = "int" },
+            fused_experts = "bool", loss_chunk = "int", expandable_segments = "bool", fsdp_version = "int",
+            rmsnorm_upcast = "bool", repeat_kv = "bool" },
   knob_docs = {
     fsdp_version = "the FSDP implementation: 1 FullyShardedDataParallel, 2 fully_shard (default from torch 2.4, torchtitan); the sharding strategy is parallel.fsdp_sharding / dp_shard / reshard_after_forward (docs/TRAINING.md)",
+    rmsnorm_upcast = "the RMSNorm saves its fp32 input copy and, for a trained weight, its 16-bit output (torchtitan's RMSNorm before 3b39d7ab0)",
+    repeat_kv = "grouped K/V expanded to every query head before SDPA, which saves the expanded copies (torchtitan's repeat_kv)",
     cache = "generate()'s cache (inference)",
     torch = "the PyTorch release (before 2.0 zero_grad kept gradients, per-parameter optimizer step; 2.0's foreach AdamW two step temporaries)",
     free_logits = "the loop drops the logits before backward (torchtitan's del pred)",
