@@ -27,7 +27,8 @@ local DEFAULT_TARGETS = {
   gemma = QV, gemma2 = QV, gemma3_text = QV, qwen2 = QV, qwen3 = QV,
 }
 -- IA3 scales the input of these (feedforward) modules instead of the output
--- (peft/utils/constants.py TRANSFORMERS_MODELS_TO_IA3_FEEDFORWARD_MODULES_MAPPING).
+-- (peft/utils/constants.py TRANSFORMERS_MODELS_TO_IA3_FEEDFORWARD_MODULES_MAPPING), unless
+-- IA3Config.feedforward_modules names them (opts.ff: workload.lora.feedforward_modules).
 local FEEDFORWARD = { down_proj = true, wo = true, dense_4h_to_h = true, fc2 = true, c_proj = true, w2 = true }
 -- Linear inputs grouped by what produces them (the activation model's terms).
 local QKV = { q_proj = 1, k_proj = 1, v_proj = 1, q = 1, k = 1, v = 1, query = 1, key = 1, value = 1,
@@ -94,7 +95,7 @@ local ADD = {
   dora = function(o, i, r) local t = lora_pair(o, i, r); t[3] = { o }; return t end,
   adalora = function(o, i, r) local t = lora_pair(o, i, r); t[3] = { r, 1 }; return t end,
   loha = function(o, i, r) return { { o, r }, { r, i }, { o, r }, { r, i } } end,
-  ia3 = function(o, i, _, short) return { { FEEDFORWARD[short] and i or o } } end,
+  ia3 = function(o, i, _, ff) return { { ff and i or o } } end,
 }
 P.LINEAR_METHODS = ADD
 
@@ -148,7 +149,9 @@ function P.adapters(desc, method, opts, acc)
   for _, m in ipairs(modules(desc)) do
     if m.param == "weight" and #m.shape == 2 and m.role ~= "embed" and opts.match(m.module, m.role) then
       local o, i = m.shape[1], m.shape[2]
-      for _, shape in ipairs(ADD[method](o, i, opts.r, m.short)) do add_tensor(acc, shape, m.count, true, "adapter") end
+      local ff = opts.ff and opts.ff(m.module)
+      if opts.ff == nil then ff = FEEDFORWARD[m.short] end
+      for _, shape in ipairs(ADD[method](o, i, opts.r, ff)) do add_tensor(acc, shape, m.count, true, "adapter") end
       acc.matched = acc.matched + m.count
       if method == "lora-fa" then
         -- lora_A frozen: neither x nor a copy of it is kept

@@ -18,7 +18,7 @@ local TRAIN_KEYS = { "kind", "method", "micro_batch", "seq_len", "grad_accum", "
                      "frames", "precomputed_embeddings", "text_encoders", "max_sequence_length", "modules_to_save",
                      "trainable", "train_text_encoder", "encoders_cached", "fp8", "block_swap", "trainer",
                      "sat_encode_samples" }
-local LORA_KEYS = { "r", "alpha", "targets", "dropout", "modules_to_save", "num_virtual_tokens" }
+local LORA_KEYS = { "r", "alpha", "targets", "dropout", "modules_to_save", "num_virtual_tokens", "feedforward_modules" }
 local METHODS = { "full", "freeze", "lora", "qlora", "dora", "lora-fa", "adalora", "ia3", "loha", "ln-tuning",
                   "prompt-tuning" }
 
@@ -306,6 +306,28 @@ local function torchtune_lora_only_nf4(n, desc, match)
   end
 end
 
+-- IA3Config.feedforward_modules (peft/tuners/ia3/config.py): the targeted modules whose input,
+-- not output, IA3 scales (one vector of in_features, not out_features); nil keeps PEFT's
+-- per-model default (peft.lua FEEDFORWARD). PEFT requires them to be among target_modules
+-- (IA3Config.__post_init__: "`feedforward_modules` should be a subset of `target_modules`").
+local function ia3_feedforward(l, method, targets)
+  local ff = l.feedforward_modules
+  if ff == nil then return nil end
+  if method ~= "ia3" then
+    fail("workload.lora.feedforward_modules", "applies to method ia3 (IA3Config.feedforward_modules), got method %s", method)
+  end
+  if type(ff) == "table" and type(targets) == "table" then
+    local set = {}
+    for _, t in ipairs(targets) do set[t] = true end
+    for i, k in ipairs(ff) do
+      if not set[k] then
+        fail(("workload.lora.feedforward_modules[%d]"):format(i), "%s is not in workload.lora.targets (PEFT requires a subset)", tostring(k))
+      end
+    end
+  end
+  return peft.matcher(ff, "workload.lora.feedforward_modules")
+end
+
 -- The trainable set of the method: a table from scripts/peft.lua.
 local function trainable_set(w, n, method, desc, cast)
   local set = peft.new_set()
@@ -344,7 +366,8 @@ local function trainable_set(w, n, method, desc, cast)
     if l.r == nil and method ~= "ia3" then note(n, "LoRA rank 8 assumed (PEFT default)") end
     if l.alpha ~= nil then num_field(l.alpha, "workload.lora.alpha", 0, 1e9) end
     local dropout = num_field(l.dropout or 0, "workload.lora.dropout", 0, 1)
-    peft.adapters(desc, method, { r = r, match = match, dropout = dropout, cast = cast }, set)
+    peft.adapters(desc, method, { r = r, match = match, dropout = dropout, cast = cast,
+                                  ff = ia3_feedforward(l, method, targets) }, set)
     n.extra["train.lora_r"] = r
     if method == "qlora" then torchtune_lora_only_nf4(n, desc, match) end
   end
