@@ -164,7 +164,8 @@ static void test_holdout19_peft_method_comparison(void **state) {
 }
 
 /* workload.lora.feedforward_modules: IA3 only, and within a list of targets (PEFT's
-** IA3Config.__post_init__ subset check); the error names the field. */
+** IA3Config.__post_init__ subset check); runtime.rmsnorm_upcast: an RMSNorm model. Each error
+** names the field. */
 static void test_ia3_feedforward_modules_errors(void **state) {
   char text[1024];
   snprintf(text, sizeof text, MC, "lora", "r = 8, targets = {'q_proj'}, feedforward_modules = {'q_proj'}");
@@ -177,6 +178,17 @@ static void test_ia3_feedforward_modules_errors(void **state) {
   assert_non_null(strstr(vf_engine_error(*state),
                          "workload.lora.feedforward_modules[1]: down_proj is not in "
                          "workload.lora.targets (PEFT requires a subset)"));
+  /* runtime.rmsnorm_upcast describes an RMSNorm: refused on a LayerNorm model */
+  assert_int_not_equal(
+      tu_eval(*state,
+              "return { model = 'openai-community/gpt2', dtype = 'bf16', runtime = { name = "
+              "'pytorch', rmsnorm_upcast = true }, workload = { kind = 'train', method = 'full', "
+              "micro_batch = 1, seq_len = 512 } }",
+              NULL),
+      VF_OK);
+  assert_non_null(strstr(vf_engine_error(*state),
+                         "runtime.rmsnorm_upcast: describes an RMSNorm; "
+                         "openai-community/gpt2's norms are LayerNorm"));
   /* without it, PEFT's default for llama: down_proj alone scales its input */
   snprintf(text, sizeof text, MC, "ia3", "targets = {'k_proj', 'v_proj', 'down_proj'}");
   json_t *j = tu_eval_ok(*state, text);

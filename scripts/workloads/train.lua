@@ -782,6 +782,10 @@ local function normalize(w, n, cfg)
   end
   n.grad_accum = int_field(w.grad_accum or 1, "workload.grad_accum", 1, 1 << 20)
   gc_part(w, n, desc, method)
+  -- runtime.rmsnorm_upcast (pytorch) describes an RMSNorm's saved tensors (src/train.c)
+  if n.knobs.rmsnorm_upcast and desc.block and desc.block.norm == "layer" then
+    fail("runtime.rmsnorm_upcast", "describes an RMSNorm; %s's norms are LayerNorm", n.model.id)
+  end
   -- runtime.peft is checked whenever it is given, whatever the method and the base
   -- (upcast_adapters reads the code)
   n.peft_version = version_code(n.knobs.peft, "runtime.peft", "0.12.0")
