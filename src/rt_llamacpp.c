@@ -28,6 +28,9 @@
 ** flash attention (the late-2025 llama_context constructor; b4385 pads 256 with flash
 ** attention, else 32: llama_kv_cache_get_padding). 0 means the newest. */
 #define LC_B_ISWA 5300
+/* the SWA cache's cells hold n_ubatch new tokens, not n_batch (PR #13833, lc_cells): b5452
+** (2025-05-22, issue #13703) predates it; the first build with it assumed, not bisected */
+#define LC_B_SWA_UBATCH 5560
 #define LC_B_STREAMS 5900
 #define LC_B_PAD256 6500
 #define LC_B_REPACK_Q4K 4700 /* the CPU backend repacks Q4_K (Q4_0 since b4300) */
@@ -1238,11 +1241,21 @@ static uint64_t lc_row(lc *l, const ggml_type_info *t, uint64_t n) { /* bytes of
 }
 
 /* cells per stream of a group: the iSWA cache keeps min(n_ctx_seq, pad(n_swa x
-** sequences sharing the stream + n_ubatch, 256)) for sliding-window layers */
+** sequences sharing the stream + n_ubatch, 256)) for sliding-window layers. Before PR #13833
+** ("llama : use n_swa + n_ubatch cells for SWA cache", opened 2025-05-27:
+** https://github.com/ggml-org/llama.cpp/pull/13833) the new tokens' share was the whole
+** batch: GGML_PAD(n_swa x n_seq_max + n_batch, n_pad) (llama_kv_cache_unified_iswa, n_batch
+** the context's, at most n_ctx; n_pad 256 with flash attention, else 32). A b5452 log of
+** gemma-3-27b with -np 16 -c 49152 -fa (llama.cpp issue #13703) prints "creating SWA KV
+** cache, size = 18432 cells" = 1024 x 16 + 2048, where n_ubatch 128 would give 16640 */
 static uint64_t lc_cells(const lc *l, const kv_group *g) {
   if (!g->window || !lc_newer(l, LC_B_ISWA) || scn_bool(l->s, "runtime.swa_full", false)) return l->n_ctx_seq;
   uint64_t share = l->n_stream == 1 ? l->n_seq : 1;
   uint64_t swa = lc_pad(g->window * share + l->n_ub, 256);
+  if (!lc_newer(l, LC_B_SWA_UBATCH)) {
+    uint64_t nb = scn_u64(l->s, "runtime.n_batch", 2048);
+    swa = lc_pad(g->window * share + (nb < l->n_ctx ? nb : l->n_ctx), l->fa ? 256 : 32);
+  }
   return swa < l->n_ctx_seq ? swa : l->n_ctx_seq;
 }
 
