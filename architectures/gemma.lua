@@ -52,6 +52,17 @@ return arch {
     -- LitGPT conversion (convert_hf_checkpoint.py copies embed_tokens into its own lm_head) is untied
     local tied = nn.flag(tc, "tie_word_embeddings", true)
     nn.lm(t, { vocab = V, hidden = h, tied = tied, embed = lm .. ".embed_tokens", norm = lm .. ".norm" })
+    -- A Gemma 3 GGUF keeps the tokenizer's 262,144 rows of embed_tokens: the 4B / 12B / 27B
+    -- configs give vocab_size 262,208 (64 padding rows) and convert_hf_to_gguf.py
+    -- Gemma3Model.modify_tensors drops them ("remove OOV (out-of-vocabulary) rows in
+    -- token_embd": data_torch[:len(tokens)] of tokenizer.model). llama.cpp's n_vocab, its logits
+    -- and the tied output follow the file. gemma-3-27b-it Q4_K_M (lmstudio-community, b5452,
+    -- llama.cpp issue #13703): CPU_Mapped 1102.50 MiB = 262,144 x 5,376 Q6_K, was 1102.77
+    if g3 and V > 262144 then
+      for _, x in ipairs(t) do
+        if x.name == lm .. ".embed_tokens.weight" then x.gguf_rows = 262144 end
+      end
+    end
     local vc = nn.sub(cfg, "vision_config")
     if vc and tc ~= cfg then vision(t, vc, h) end
 

@@ -1411,6 +1411,20 @@ static void lc_kv(lc *l) {
 ** Fitted to shared/peers/llamacpp/results.jsonl (CPU backend, 6 models) and
 ** llamacpp-b4385-pythia28b-f16-v100 (CUDA0 162.00 MiB). Only a fallback now, where the
 ** allocator replay (lc_compute_cpu, lc_compute_replay) does not apply. */
+/* llama.cpp's n_vocab: the GGUF's vocabulary, the rows its conversion wrote to token_embd,
+** which can be fewer than the config's vocab_size (a Gemma 3 GGUF keeps its tokenizer's
+** 262,144 of 262,208: architectures/gemma.lua); the logits and the output buffer follow it */
+static uint64_t lc_vocab(const lc *l) {
+  const model_desc *m = l->m;
+  for (size_t i = 0; i < m->inv.n; i++) {
+    const inv_tensor *t = &m->inv.t[i];
+    if (t->role == ROLE_EMBED && t->ndim == 2 && t->shape[1] == m->hidden && t->shape[0] < m->vocab &&
+        !est_vision_tensor(t))
+      return t->shape[0];
+  }
+  return m->vocab;
+}
+
 typedef struct lc_phase {
   uint64_t attn, ffn, out, mask;
 } lc_phase;
@@ -1430,7 +1444,7 @@ static lc_phase lc_phases(lc *l, bool mask_f16) {
   uint64_t ff = b->experts ? b->ffn_dim / used * used : b->ffn_dim;
   uint64_t ffw = acc_add(a, acc_mul(a, 3, ff), b->experts ? (b->experts_per_tok + 2) * h : 2 * h);
   p.ffn = acc_add(a, p.mask, acc_mul3(a, ub, ffw, 4));
-  p.out = acc_add(a, acc_mul3(a, m->vocab, ub, 4), acc_mul(a, ub, 2 * h * 4));
+  p.out = acc_add(a, acc_mul3(a, lc_vocab(l), ub, 4), acc_mul(a, ub, 2 * h * 4));
   return p;
 }
 
@@ -1605,7 +1619,7 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
   uint64_t hk = g0 && g0->k_dim ? g0->k_dim : m->head_dim ? m->head_dim : (b->q_dim ? b->q_dim : m->hidden) / heads;
   uint64_t used = b->experts_per_tok ? b->experts_per_tok : 1;
   *sp = (lc_graph_spec){.n_tok = l->n_ub, .n_out = lc_outputs(l), .n_stream = l->n_stream,
-                        .n_layer = l->n_layer, .hidden = m->hidden, .vocab = m->vocab, .heads = heads,
+                        .n_layer = l->n_layer, .hidden = m->hidden, .vocab = lc_vocab(l), .heads = heads,
                         .kv_heads = m->kv_heads ? m->kv_heads : heads,
                         .head_k = hk, .head_v = g0 && g0->v_dim ? g0->v_dim : hk,
                         .ffn = b->experts ? b->ffn_dim / used : b->ffn_dim, .experts = b->experts,
@@ -2191,7 +2205,7 @@ static bool lc_logits_with_embd(const lc *l) {
 }
 
 static uint64_t lc_output_bytes(const lc *l) {
-  uint64_t row = l->m->vocab;
+  uint64_t row = lc_vocab(l);
   if (l->embeddings) row = lc_logits_with_embd(l) ? row + l->m->hidden : l->m->hidden;
   return acc_mul3(&l->c->acc, row, l->n_seq, 4);
 }

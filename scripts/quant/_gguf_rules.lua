@@ -266,7 +266,10 @@ end
 
 local function copy(t, name, count, layer, arch)
   local base, quantizable, src = gguf_base(t, arch)
-  local x = { name = name, shape = t.shape, count = count, role = t.role, component = t.component,
+  -- t.gguf_rows: the rows convert_hf_to_gguf keeps of a token embedding (Gemma 3 drops the
+  -- config's padding rows past its tokenizer, architectures/gemma.lua)
+  local shape = t.gguf_rows and { t.gguf_rows, t.shape[2] } or t.shape
+  local x = { name = name, shape = shape, count = count, role = t.role, component = t.component,
               layer = layer, quantizable = quantizable, src = src, cat = category(base) }
   if base == "img" then
     local img = IMG[arch]
