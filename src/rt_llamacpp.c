@@ -2049,28 +2049,21 @@ static bool lc_compute_replay(lc *l) {
   lc_graph_shape(l, &sp);
   for (int i = 0; i < l->m->n_kv; i++)
     if (l->m->kv[i].kind == KV_STATE && !sp.dn_period && !sp.sc_conv) return false; /* other recurrent layers */
-  bool legacy = !lc_newer(l, LC_B_GRAPH_SIM), moe_early = false;
+  bool legacy = !lc_newer(l, LC_B_GRAPH_SIM), early = false;
   if (legacy && !lc_legacy_shape(l, &sp)) {
-    /* A MoE model before the fused GLU ops has no b4385-graph replay (llm_build_moe_ffn is not
-    ** in it): its graph is replayed as the later one, build_moe_ffn with SwiGLU as one op, not
-    ** SiLU then MUL, which the phase formula misses most when the output layer stays on the
-    ** host and op_offload runs its matmul on the first GPU. Qwen3-235B-A22B Q3_K_S at b5398 on
-    ** Vulkan, -ngl 93 (blocks 1..93, output on the host), FA off, 4096 cells: GPU compute
-    ** 791.61 printed, 791.61 replayed (formula 562.00), host 16.01 (18.01; formula 890.76);
-    ** Qwen3-30B-A3B Q4_K_M at b5622 with its experts on the host: 1080.00 / 36.01 printed,
-    ** 1082.01 / 38.01 replayed (formula 1078.00 / 36.01). Not exact */
-    bool ok = l->m->block.experts != 0;
-    if (ok) {
-      model_desc m = *l->m; /* the legacy shape but for the experts */
-      m.block.experts = 0;
-      lc l2 = *l;
-      l2.m = &m;
-      lc_graph_spec s2 = sp;
-      ok = lc_legacy_shape(&l2, &s2);
-    }
-    if (!ok) return false;
+    /* A model whose layers the b4385 graph lacks, before the fused GLU ops, is replayed as the
+    ** later graph (the GLU as one op, not its activation then MUL). MoE: build_moe_ffn, which
+    ** the phase formula misses most when the output layer stays on the host and op_offload runs
+    ** its matmul on the first GPU. Qwen3-235B-A22B Q3_K_S at b5398 on Vulkan, -ngl 93 (blocks
+    ** 1..93, output on the host), FA off, 4096 cells: GPU compute 791.61 printed, 791.61
+    ** replayed (formula 562.00), host 16.01 (18.01; formula 890.76); Qwen3-30B-A3B Q4_K_M at
+    ** b5622 with its experts on the host: 1080.00 / 36.01 printed, 1082.01 / 38.01 replayed
+    ** (formula 1078.00 / 36.01). The other shapes (sliding-window layers, biases, a fused qkv,
+    ** GeGLU) too: gemma-3-27b-it Q4_K_M at b5452 on an L40S, -np 16 -c 49152 -ub 128 -fa
+    ** (llama.cpp issue #13703): CUDA0 compute "130." MiB printed, 130.66 replayed, where the
+    ** formula's contiguous K/V copy (49152 cells x 2048 x 2 B) gave 214.50. Not exact */
     lc_graph_shape(l, &sp); /* the later graph's shape again (lc_legacy_shape set its own) */
-    legacy = false, moe_early = true;
+    legacy = false, early = true;
   }
   int xd[LC_MAX_LAYERS];
   for (uint64_t il = 0; il <= l->n_layer; il++) dev[il] = lc_layer_dev(l, il);
@@ -2117,8 +2110,10 @@ static bool lc_compute_replay(lc *l) {
   if (!graph && !ot_whole)
     graph =
         "-ot moves tensors other than whole layers' routed experts: the replay places them by their layer";
-  if (!graph && moe_early)
-    graph = "MoE layers before the fused GLU ops (PR #14158) replayed as the later graph";
+  if (!graph && early)
+    graph =
+        "a layer shape the b4385 graph lacks, before the fused GLU ops (PR #14158), replayed as the later "
+        "graph";
   if (!graph && sp.dn_period) graph = lc_dn_gpu(&sp);
   /* Gemma 4's graph (lg_g4_build) is checked on the CPU backend only; on a GPU its norms' weights
   ** are not placed by kind (their copies are not sized) */
