@@ -162,8 +162,8 @@ static void test_holdout19_llama32_3b_llamasharp(void **state) {
   /* pinned: 1918.35 / 308.23 against 1918.36 / 308.24. llama-quantize's Q4_K_M of the tied
   ** Llama-3.2-3B puts token_embd in Q6_K, 323,205,120 B = 308.232 MiB, alone in the mapped
   ** range (get_mapping_range: first to last host tensor, nothing padded); the log needs 2,703 to
-  ** 13,188 B more on the host and 1,556 to 12,041 B more on CUDA0: the file is not named, and
-  ** one of llama-quantize's Q4_K_M output would not differ by a few KiB. Not explained */
+  ** 13,188 B more on the host and 1,556 to 12,041 B more on CUDA0. The file is not named; a few
+  ** KiB is no tensor type choice of llama-quantize's Q4_K_M. Not explained */
   printed_mib(j, "runtime.gpu_model_buffer_bytes", "1918.35", "CUDA0 model (the log 1918.36)");
   printed_mib(j, "runtime.cpu_model_buffer_bytes", "308.23", "CPU_Mapped model (the log 308.24)");
   json_decref(j);

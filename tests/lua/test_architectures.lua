@@ -641,7 +641,8 @@ local DESC_KEYS = { arch = 1, family = 1, hidden = 1, layers = 1, encoder_layers
   heads = 1, kv_heads = 1, head_dim = 1, intermediate = 1, max_position = 1, rotary_dim = 1, tied_embeddings = 1,
   tensors = 1, kv = 1, block = 1, rope_positions = 1, rope_rows = 1, attn_temp = 1, kv_shared_layers = 1 }
 local TENSOR_KEYS = { name = 1, shape = 1, count = 1, role = 1, dtype = 1, gguf_split = 1, layout = 1, layer_ids = 1,
-  buffer = 1 }  -- buffer: a persistent buffer (nn.param opts.buffer; gemma4 layer_scalar)
+  buffer = 1,  -- buffer: a persistent buffer (nn.param opts.buffer; gemma4 layer_scalar)
+  gguf_rows = 1 }  -- gguf_rows: the rows a GGUF keeps of a token embedding (Gemma 3)
 local KV_KEYS = { layers = 1, kv_heads = 1, k_dim = 1, v_dim = 1, window = 1, mla = 1, kind = 1, tokens = 1,
   state_elems = 1, conv_elems = 1, layer_ids = 1, bytes = 1, fp8_bytes = 1,
   expanded_heads = 1, expanded_k_dim = 1, expanded_v_dim = 1,  -- expanded_*: what transformers caches
@@ -689,6 +690,10 @@ local function validate(id, d)
     local tag = ("tensor %d (%s)"):format(i, tostring(t.name))
     for k in pairs(t) do need(TENSOR_KEYS[k], tag .. ": unknown key " .. tostring(k)) end
     need(type(t.name) == "string" and t.name ~= "", tag .. ": name")
+    if t.gguf_rows ~= nil then
+      need(t.role == "embed" and math.type(t.gguf_rows) == "integer" and t.gguf_rows > 0 and type(t.shape) == "table"
+        and t.gguf_rows <= t.shape[1], tag .. ": gguf_rows must be a token embedding's row count, at most its rows")
+    end
     -- a name may repeat on disjoint nn.place'd layers (Kimi Linear's self_attn.q_proj / o_proj:
     -- the KDA layers' and the MLA layers', of other shapes)
     local prev = names[t.name]
