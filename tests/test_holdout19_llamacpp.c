@@ -81,6 +81,29 @@ static void test_holdout19_gemma3_27b_b5452(void **state) {
   json_decref(j);
 }
 
+/* A built-in model given by its dtype alone is the converter's BF16 GGUF on llama.cpp: the
+** token embedding keeps the file's 262,144 rows there too (scripts/runtimes/llamacpp.lua), so
+** every buffer equals the gguf:BF16 expansion's: the output 262,144 x 4 B, the host model
+** buffer 262,144 x 5376 x 2 B of token_embd in BF16 (2,818,572,288 B). */
+static void test_holdout19_gemma3_dtype_is_gguf(void **state) {
+  const char *fmt =
+      "return { model = 'google/gemma-3-27b-it', dtype = 'bf16'%s, runtime = { name = '%s' },"
+      " workload = { kind = 'inference', context = 8192, concurrency = 1 }, gpu = 'H200-SXM-141GB' }";
+  const char *keys[] = {"runtime.gpu_model_buffer_bytes", "runtime.cpu_model_buffer_bytes",
+                        "runtime.output_buffer_bytes", "runtime.kv_buffer_bytes",
+                        "runtime.compute_buffer_bytes"};
+  char a[512], b[512];
+  snprintf(a, sizeof a, fmt, "", "llamacpp");
+  snprintf(b, sizeof b, fmt, ", quant = 'gguf:BF16'", "llamacpp");
+  json_t *ja = tu_eval_ok(*state, a), *jb = tu_eval_ok(*state, b);
+  for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+    assert_int_equal(tu_int(ja, keys[i]), tu_int(jb, keys[i]));
+  assert_int_equal(tu_int(ja, "runtime.output_buffer_bytes"), 262144LL * 4);
+  assert_int_equal(tu_int(ja, "runtime.cpu_model_buffer_bytes"), 262144LL * 5376 * 2);
+  json_decref(ja);
+  json_decref(jb);
+}
+
 /* ---- a public repository's day-1 evidence notes (2026-10-08, "load_gpu_evidence.log", a
 ** llama-server trace at -lv 4): Qwen3-4B-Q4_K_M (checksum as upstream's), llama-server -ngl 99
 ** -c 8192 -cram 0 --metrics, n_parallel auto (4 sequences, kv_unified: the output's 2.32 MiB
@@ -172,6 +195,7 @@ static void test_holdout19_llama32_3b_llamasharp(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_holdout19_gemma3_27b_b5452),
+      cmocka_unit_test(test_holdout19_gemma3_dtype_is_gguf),
       cmocka_unit_test(test_holdout19_qwen3_4b),
       cmocka_unit_test(test_holdout19_qwen3_06b_q8_cache),
       cmocka_unit_test(test_holdout19_llama32_3b_llamasharp),

@@ -188,6 +188,19 @@ local function normalize(n, knobs)
     end
     x["runtime.n_layer_nextn"] = k
   end
+  -- llama.cpp always loads a GGUF: a built-in model given by its dtype alone is the converter's
+  -- F16/BF16 file, so a token embedding keeps the rows the conversion writes (t.gguf_rows:
+  -- Gemma 3's 262,144 of the config's 262,208, architectures/gemma.lua), as the gguf:<TYPE>
+  -- expansion does (scripts/quant/_gguf_rules.lua); the entry is replaced, not edited
+  local ts = n.model.desc.tensors or {}
+  for i, t in ipairs(ts) do
+    if t.gguf_rows and t.shape[1] ~= t.gguf_rows then
+      local c = {}
+      for k, v in pairs(t) do c[k] = v end
+      c.shape = { t.gguf_rows, t.shape[2] }
+      ts[i] = c
+    end
+  end
   -- a multimodal model's vision tower and projector live in a separate mmproj file: counted
   -- only when llama-server loads it (--mmproj; runtime.mmproj = its type)
   -- (nn.vision_tensor: the engine's list, which also places the tensors)
