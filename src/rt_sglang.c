@@ -349,26 +349,39 @@ static void pool_cells(ectx *c, sg_pool *p) {
 }
 
 /* The state pool's slots (_handle_max_mamba_cache): max_mamba_cache_size when given; with
-** the radix cache off, max_running_requests; else mamba_full_memory_ratio / (1 + ratio) of
-** rest, less one padding slot, over the bytes per slot. rest loses the slots plus the padding
-** slot (none left: SGLang refuses to start; here the token pool is empty and the fit check
-** reports the shortfall). Versions differ: releases before the padding slot took
-** budget // per_req slots and charged them alone; those before MambaRadixCache turned the
-** radix cache off for hybrid GDN models and took max_running_requests or 512 slots
-** (model_runner.py handle_max_mamba_cache). The newest arithmetic is followed for all. */
+** the radix cache off, max_running_requests; else the slots the budget
+** mamba_full_memory_ratio / (1 + ratio) x rest holds. MambaPool allocates one padding slot beyond
+** them (size + 1: the "Mamba Cache is allocated" sizes). Versions differ in who pays for it:
+** - before SG_MAMBA_PAD_CHARGED, int(budget // per_req) slots, and rest loses those slots alone
+**   (v0.5.9's model_runner_kv_cache_mixin.py handle_max_mamba_cache as a public backport copies it,
+**   `mamba_state_memory = max_mamba_cache_size * mamba_cache_per_req`): the padding slot comes out
+**   of the share the fraction leaves. sgl-project/sglang PR #18040's granite-4.0-h-micro run (main
+**   of 2026-01-31) prints 38 slots and "ssm_state size: 2.74GB" = 39 x 72 MiB, where the newer
+**   arithmetic gives 37 (test_holdout19_sglang.c);
+** - from it (main at 59ef3b15, mem_cache/kv_cache_configurator.py _handle_max_mamba_cache as a
+**   public code walkthrough quotes it: `int((mamba_budget_bytes - per_req) // per_req)` and
+**   `(max_mamba_cache_size + 1) * mamba_cache_per_req`, "+1: the pool's padding slot"), one slot
+**   less and rest loses the padding slot too. The token pool is the same either way for the
+**   computed size; a given size (or max_running_requests) leaves one slot's bytes more to it
+**   before.
+** None left: SGLang refuses to start; here the token pool is empty and the fit check reports the
+** shortfall. Releases before MambaRadixCache turned the radix cache off for hybrid GDN models and
+** took max_running_requests or 512 slots (not modelled by release). */
+#define SG_MAMBA_PAD_CHARGED 501000 /* inferred: the first release after v0.5.9 (the change not located) */
 static void mamba_slots(ectx *c, sg_pool *p, uint64_t *rest) {
   const scenario *s = c->s;
   uint64_t per = p->conv_req + p->ssm_req;
   if (!per) return;
+  bool pad = scn_u64(s, "sglang.release", 99999999) >= SG_MAMBA_PAD_CHARGED;
   p->mamba = scn_u64(s, "runtime.max_mamba_cache_size", 0);
   uint64_t reqs = scn_u64(s, "runtime.max_running_requests", 0);
   if (!p->mamba && scn_bool(s, "runtime.disable_radix_cache", false) && reqs) p->mamba = reqs;
   if (!p->mamba) {
     double r = scn_real(s, "runtime.mamba_full_memory_ratio", 0.9); /* server_args.py default */
-    double k = floor(((double)*rest * r / (1 + r) - (double)per) / (double)per);
+    double k = floor(((double)*rest * r / (1 + r) - (pad ? (double)per : 0)) / (double)per);
     p->mamba = k > 0 ? (uint64_t)k : 0;
   }
-  uint64_t state = acc_mul(&c->acc, p->mamba + 1, per);
+  uint64_t state = acc_mul(&c->acc, pad ? p->mamba + 1 : p->mamba, per);
   *rest = *rest > state ? *rest - state : 0;
 }
 
