@@ -2,7 +2,8 @@
 #   make            ./vramfit, build/libvramfit.a, build/libvramfit.so
 #   make test       unit tests (ASan+UBSan), Lua-side tests, golden CLI tests
 #   make demo       the built-in example scenario
-#   make calibrate  every case of ../shared/calibration, predicted vs measured
+#   make calibrate  every case of ../shared/calibration, predicted vs measured, after DeepSpeed's
+#                   own estimators against their published printout (tests/calibration/crosscheck)
 #   make install PREFIX=/usr/local
 
 # B is the build directory and BIN the command: several worktrees or people can build
@@ -98,6 +99,9 @@ $(B)/calibrate: tools/calibrate.c $(B)/libvramfit.a
 	$(CC) $(ALL_CFLAGS) -o $@ tools/calibrate.c $(B)/libvramfit.a $(PKG_LIBS)
 
 calibrate: $(B)/calibrate
+	@echo "== DeepSpeed's own model-state estimators against their published printout (tests/calibration/crosscheck)"
+	$(B)/calibrate tests/calibration/crosscheck
+	@echo "== $(CALIBRATION)"
 	$(B)/calibrate $(CALIBRATION) --corrections tests/calibration/corrections.jsonl
 
 # the shared library as libvramfit.so.X.Y.Z with the soname link .so.0 and the dev link .so

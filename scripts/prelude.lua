@@ -91,7 +91,7 @@ function prelude.optimizer(t)
 end
 
 local RUNTIME_KEYS = { "name", "summary", "aliases", "kinds", "knobs", "knob_docs", "modelled", "normalize", "quant",
-                       "quant_keep", "own_attention", "dtypes" }
+                       "quant_keep", "own_attention", "dtypes", "parallel_check" }
 
 -- runtime{...}: a runtime script: which workload kinds it runs, the knobs it accepts
 -- (the runtime's own option names) and whether the engine models it yet.
@@ -107,6 +107,8 @@ local RUNTIME_KEYS = { "name", "summary", "aliases", "kinds", "knobs", "knob_doc
 -- quant_keep(n, spec), if given, runs before a quantization is applied: it may return a list of
 -- PCRE2 patterns of tensor names the runtime's model class builds without the quantization
 -- config whatever the format (vLLM's Gemma 4 towers under FP8), kept in the model dtype.
+-- parallel_check(n, knobs), if given, runs once the parallel layout is read (n.tp, n.pp, n.dp):
+-- it validates knobs that depend on it (DeepSpeed's gpus_per_node must divide the GPUs).
 -- own_attention, if given, says in a few words how the runtime picks its attention kernels
 -- itself: workload.attention (PyTorch's sdpa / flash / eager) is then not assumed, and a
 -- given one is said to change nothing.

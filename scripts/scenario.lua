@@ -559,6 +559,7 @@ function S.prepare(raw)
   end
   workload_part(raw, n, rt, cfg)
   parallel_part(raw, n)
+  if rt.parallel_check then rt.parallel_check(n, n.knobs) end
   fsdp_mixed_note(n)
   gpu_part(raw, n)
   fp8_part(n)

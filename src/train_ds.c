@@ -81,11 +81,18 @@ void train_deepspeed(ectx *c) {
   train_cfg t;
   train_estimate(c, &t);
   uint64_t P = c->e->params, gpus = acc_mul3(&c->acc, c->s->dp, c->s->tp, c->s->pp);
+  /* the estimators' num_gpus_per_node and num_nodes (runtime.gpus_per_node, checked to
+  ** divide the run's GPUs by scripts/runtimes/deepspeed.lua) and zero_init (ZeRO-3: the
+  ** model built under deepspeed.zero.Init, as transformers' from_pretrained does) */
+  uint64_t per_node = scn_u64(c->s, "runtime.gpus_per_node", 0);
+  if (per_node == 0 || gpus % per_node != 0) per_node = gpus;
+  uint64_t nodes = per_node ? gpus / per_node : 1;
+  bool zero_init = scn_bool(c->s, "runtime.zero_init", true);
   ds_estimate d = {0, 0, 0, false};
   if (t.strategy == STRAT_ZERO3)
-    d = train_ds_zero3(P, largest_tensor(c->m), gpus, 1, t.off_opt, t.off_par, true, 1.5);
+    d = train_ds_zero3(P, largest_tensor(c->m), per_node, nodes, t.off_opt, t.off_par, zero_init, 1.5);
   else if (t.strategy == STRAT_ZERO1 || t.strategy == STRAT_ZERO2)
-    d = train_ds_zero2(P, gpus, 1, t.off_opt, 1.5);
+    d = train_ds_zero2(P, per_node, nodes, t.off_opt, 1.5);
   else
     return;
   if (d.overflow) c->acc.overflow = true;

@@ -45,6 +45,8 @@ suite examples env B="$B" BIN="$BIN" sh tests/test_examples.sh
 suite golden ./tests/golden/run.sh "./$BIN"
 suite golden-asan ./tests/golden/run.sh "$B/asan/vramfit"
 suite calibrate-tool sh tests/calibrate/run.sh "$B/calibrate"
+# DeepSpeed's own estimate_zero3 printout (transformers' DeepSpeed docs), reproduced exactly
+suite deepspeed-estimate "$B/calibrate" tests/calibration/crosscheck
 # hardening: the bad-input corpus under ASan/UBSan with leak checks, and every fuzz
 # target's seeds and crash regressions replayed without libFuzzer
 suite bad-asan env ASAN_OPTIONS=detect_leaks=1 MKMODEL="$B/mkmodel" sh tests/bad/run.sh "$B/asan/vramfit"

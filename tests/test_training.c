@@ -359,6 +359,28 @@ static void test_ds_noncontiguous_grads(void **state) {
   json_decref(large);
 }
 
+/* DeepSpeed's estimate on two nodes: runtime.gpus_per_node splits dp 16 into 2 nodes of 8 and
+** zero_init = false builds the model outside zero.Init (stage3.py
+** estimate_zero3_model_states_mem_needs with num_gpus_per_node 8, num_nodes 2): the optimizer
+** offloaded, cpu = P x max(4 x 8, 16 / 2) x 1.5, gpu = 4 x largest + int(2P / 16). T0_3B as
+** AutoModel loads it (T5Model: no lm_head, P = 2,783,959,040; the shared embedding,
+** 65,798,144, is the largest layer: tests/calibration/crosscheck). */
+static void test_deepspeed_estimate_nodes(void **state) {
+  json_t *j = eval(
+      state,
+      "return { model = { arch = 't5', config = { model_type = 't5', d_model = 2048, d_ff = 5120,"
+      " d_kv = 64, num_heads = 32, num_layers = 24, vocab_size = 32128, feed_forward_proj = 'gated-gelu',"
+      " tie_word_embeddings = true } }, dtype = 'fp32', gpu = 'A100-SXM4-80GB',"
+      " runtime = { name = 'deepspeed', gpus_per_node = 8, zero_init = false },"
+      " workload = { kind = 'train', micro_batch = 1, seq_len = 512 },"
+      " parallel = { dp = 16, strategy = 'zero3', offload_optimizer = true } }");
+  long long P = 2783959040, L = 65798144;
+  assert_int_equal(tu_int(j, "model.params"), P);
+  assert_int_equal(tu_int(j, "runtime.deepspeed_estimate_cpu_bytes"), P * 48);
+  assert_int_equal(tu_int(j, "runtime.deepspeed_estimate_gpu_bytes"), 4 * L + 2 * P / 16);
+  json_decref(j);
+}
+
 /* ZeRO-3 over 8 GPUs shards weights, gradients, master and states: 16 bytes per parameter
 ** / 8 for bf16 DeepSpeed with AdamW (Rajbhandari et al. 2019, P_os+g+p). */
 static void test_zero3_states(void **state) {
@@ -2413,6 +2435,7 @@ int main(void) {
       cmocka_unit_test(test_deepspeed_estimators),
       cmocka_unit_test(test_fused_ema_adam),
       cmocka_unit_test(test_zero3_states),
+      cmocka_unit_test(test_deepspeed_estimate_nodes),
       cmocka_unit_test(test_sat_encode),
       cmocka_unit_test(test_sat_step_cache),
       cmocka_unit_test(test_sat_encode_samples),

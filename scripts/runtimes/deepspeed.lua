@@ -7,7 +7,8 @@ return runtime {
   kinds = { "train" },
   knobs = { zero_stage = "int", offload_optimizer = "bool", offload_param = "bool",
             reduce_bucket_size = "int", overlap_comm = "bool", contiguous_gradients = "bool", stage3_prefetch_bucket_size = "int",
-            stage3_max_live_parameters = "int", stage3_max_reuse_distance = "int", expandable_segments = "bool" },
+            stage3_max_live_parameters = "int", stage3_max_reuse_distance = "int", expandable_segments = "bool",
+            zero_init = "bool", gpus_per_node = "int" },
   knob_docs = {
     zero_stage = "zero_optimization.stage: 0, 1, 2 or 3",
     offload_optimizer = "offload_optimizer.device cpu: optimizer states and fp32 master in host memory",
@@ -19,8 +20,22 @@ return runtime {
     stage3_max_live_parameters = "accepted from a ds_config, not modelled (a gathered block and the next assumed)",
     stage3_max_reuse_distance = "stage3_max_reuse_distance: parameters reused within it stay gathered",
     expandable_segments = "PYTORCH_CUDA_ALLOC_CONF expandable_segments:True: reserved = allocated peak in 20 MiB pages, no fragmentation share",
+    zero_init = "ZeRO-3: the model built under deepspeed.zero.Init (default true, as transformers' from_pretrained does under ZeRO-3); only DeepSpeed's own estimate (deepspeed_estimate_*) reads it",
+    gpus_per_node = "the GPUs of one node (default: every GPU of the run on one node); only DeepSpeed's own estimate reads it",
   },
   modelled = true,
+  -- after parallel: DeepSpeed's estimators take num_gpus_per_node and num_nodes (deepspeed/
+  -- runtime/zero/stage_1_and_2.py, stage3.py estimate_*_model_states_mem_needs), the run's
+  -- GPUs in whole nodes
+  parallel_check = function(n, knobs)
+    local g = knobs.gpus_per_node
+    if g == nil then return end
+    local total = n.tp * n.pp * n.dp
+    if g < 1 then error("runtime.gpus_per_node: expected at least 1, got " .. tostring(g), 0) end
+    if total % g ~= 0 then
+      error(("runtime.gpus_per_node: %d does not divide the run's %d GPUs (tp x pp x dp)"):format(g, total), 0)
+    end
+  end,
   normalize = function(n, knobs)
     local z = knobs.zero_stage
     if z ~= nil and (z < 0 or z > 3) then
