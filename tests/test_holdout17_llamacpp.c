@@ -50,22 +50,26 @@ static void within(json_t *j, const char *fig, double printed_mib_value, double 
 ** The granite config: 40 layers of 4096, 32 / 8 heads of 128, FFN 12800, vocabulary 100352, as
 ** the log's print_info gives it; the output is the file's own (363 tensors: 81 norms, 280 layer
 ** matrices, token_embd and output), so untied. */
-#define GRANITE41                                                                                       \
-  "return { model = { arch = 'granite', config = { architectures = { 'GraniteForCausalLM' },"          \
-  " attention_bias = false, hidden_size = 4096, intermediate_size = 12800,"                            \
-  " max_position_embeddings = 131072, mlp_bias = false, model_type = 'granite',"                       \
+#define GRANITE41                                                                                        \
+  "return { model = { arch = 'granite', config = { architectures = { 'GraniteForCausalLM' },"            \
+  " attention_bias = false, hidden_size = 4096, intermediate_size = 12800,"                              \
+  " max_position_embeddings = 131072, mlp_bias = false, model_type = 'granite',"                         \
   " num_attention_heads = 32, num_hidden_layers = 40, num_key_value_heads = 8, rope_theta = 10000000.0," \
-  " tie_word_embeddings = false, vocab_size = 100352, embedding_multiplier = 12.0,"                    \
-  " residual_multiplier = 0.22, logits_scaling = 16.0, attention_multiplier = 0.0078125 } },"          \
-  " quant = 'gguf:Q8_0', runtime = { name = 'llamacpp', version = 'b9106', n_ctx = %d, n_batch = 2048," \
-  " n_ubatch = 512, n_gpu_layers = 99, n_seq_max = 4, kv_unified = %s, flash_attn = true,"            \
-  " use_mmap = false, fit = %s }, workload = { kind = 'inference', context = 4096, concurrency = 4 },"  \
+  " tie_word_embeddings = false, vocab_size = 100352, embedding_multiplier = 12.0,"                      \
+  " residual_multiplier = 0.22, logits_scaling = 16.0, attention_multiplier = 0.0078125 } },"            \
+  " quant = %s, runtime = { name = 'llamacpp', version = 'b9106', n_ctx = %d, n_batch = 2048,"           \
+  " n_ubatch = 512, n_gpu_layers = 99, n_seq_max = 4, kv_unified = %s, flash_attn = true,"               \
+  " use_mmap = false, fit = %s }, workload = { kind = 'inference', context = 4096, concurrency = 4 },"   \
   " gpu = { name = 'AMD Radeon RX 9070 XT', memory = '16304MiB' } }"
 
-static json_t *granite(vf_engine *e, int n_ctx, const char *unified, const char *fit) {
-  char text[2048];
-  snprintf(text, sizeof text, GRANITE41, n_ctx, unified, fit);
+static json_t *granite_q(vf_engine *e, const char *quant, int n_ctx, const char *unified, const char *fit) {
+  char text[3072];
+  snprintf(text, sizeof text, GRANITE41, quant, n_ctx, unified, fit);
   return tu_eval_ok(e, text);
+}
+
+static json_t *granite(vf_engine *e, int n_ctx, const char *unified, const char *fit) {
+  return granite_q(e, "'gguf:Q8_0'", n_ctx, unified, fit);
 }
 
 static void test_holdout17_granite41_rocm(void **state) {
@@ -80,6 +84,45 @@ static void test_holdout17_granite41_rocm(void **state) {
   printed_mib(j, "runtime.gpu_model_buffer_bytes", "8492.77", "ROCm1 model (Q8_0 rules; the UD file 9938.39)");
   printed_mib(j, "runtime.cpu_model_buffer_bytes", "416.50", "host token_embd Q8_0 (the UD file's F16 784.00)");
   json_decref(j);
+  /* round 26: quant.tensor_type states a file's types as llama-quantize --tensor-type would. The
+  ** host buffer holds token_embd alone, so the log's 784.00 says its type: F16 stated, exact. The
+  ** GPU's 101 other F16 tensors are not said by the log: its counts (81 f32, 102 f16, 180 q8_0)
+  ** and 9938.39 MiB fit six mixes of output / attn_q+attn_output / attn_k+attn_v / ffn counts
+  ** (e.g. 1 / 5 / 80 / 15, or 0 / 22 / 60 / 19), so the GPU figure stays the Q8_0 rules' */
+  j = granite_q(*state, "{ name = 'gguf', type = 'Q8_0', tensor_type = { 'token_embd=f16' } }", 31488, "true",
+                "false");
+  printed_mib(j, "runtime.cpu_model_buffer_bytes", "784.00", "ROCm_Host model, token_embd F16 stated");
+  printed_mib(j, "runtime.gpu_model_buffer_bytes", "8492.77",
+              "ROCm1 model (Q8_0 rules; the UD file 9938.39)");
+  json_decref(j);
+}
+
+/* quant.tensor_type under both rule sets (granite has no attn_qkv, so they agree without it):
+** current (llama_tensor_get_type@007dbbf3): the first matching pattern, and a manual tensor skips
+** the rules, so i_attention_wv does not advance; classic (llama_model_quantize_impl@8784689): the
+** rules run, then the last matching pattern wins */
+static void test_holdout17_gguf_tensor_type(void **state) {
+  static const char *const q[] = {
+      "{ name = 'gguf', type = 'Q4_K_M', rules = '%s' }",
+      "{ name = 'gguf', type = 'Q4_K_M', rules = '%s', tensor_type = { [[blk\\.5\\.attn_v=q4_k]] } }",
+      "{ name = 'gguf', type = 'Q4_K_M', rules = '%s', tensor_type = { 'attn_v=q8_0', 'attn_=f16' } }"};
+  long long gpu[2][3];
+  for (int r = 0; r < 2; r++)
+    for (int k = 0; k < 3; k++) {
+      char quant[256];
+      snprintf(quant, sizeof quant, q[k], r ? "current" : "classic");
+      json_t *j = granite_q(*state, quant, 4096, "true", "false");
+      gpu[r][k] = tu_int(j, "runtime.gpu_model_buffer_bytes");
+      json_decref(j);
+    }
+  assert_int_equal(gpu[0][0], gpu[1][0]);
+  /* layer 5's attn_v (i = 5 of 40) is not promoted, so classic is unchanged; current shifts layers
+  ** 6-39 to i = 5-38 and loses one Q6_K attn_v: 1024 rows x 16 blocks x (210 - 144) B */
+  assert_int_equal(gpu[0][1], gpu[0][0]);
+  assert_int_equal(gpu[1][0] - gpu[1][1], 1024ll * 16 * 66);
+  /* the 40 attn_v: F16 (classic, the last match) against Q8_0 (current, the first): 4 MiB x
+  ** (2 - 34 / 32) B each */
+  assert_int_equal(gpu[0][2] - gpu[1][2], 40ll * 1024 * 4096 * 30 / 32);
 }
 
 /* --fit with -c 0: one unified stream starts from the trained context in total, separate streams
@@ -172,15 +215,18 @@ static void test_holdout17_qwen35_4b_gtx1060(void **state) {
   ** 1,474,560, attn_v Q6_K 2,150,400 (use_more_bits(8, 9): the 9th attn_v), attn_output
   ** 5,898,240, ffn_gate / ffn_up 13,271,040 each, ffn_down Q6_K 19,353,600 (use_more_bits(32,
   ** 33)), nextn.eh_proj 5120 -> 2560 Q4_K 7,372,800, seven F32 norms 53,248. The extra counters
-  ** leave the trunk's choices as they are (attn_v 0, 3, 6, 7 of 8 or 9; ffn_down the same 16 of
-  ** 32 or 33). So the file's types are not the Q4_K_M rules, and are not published */
-  printed_mib(j, "runtime.gpu_model_buffer_bytes", "2570.98", "CUDA1 model (the log 2740.75)");
+  ** leave the trunk's choices as they are (ffn_down the same 16 of 32 or 33). So the file's types
+  ** are not the Q4_K_M rules, and are not published. Round 26: 2570.98 -> 2571.63 (-6.2 %), the
+  ** classic rules' n_attention_wv counting the 24 DeltaNet attn_qkv beside the 8 attn_v
+  ** (llama-quant.cpp@8784689): use_more_bits(i, 32) promotes attn_v 0-3 and 6, one more than
+  ** use_more_bits(i, 8)'s 0, 3, 6, 7 */
+  printed_mib(j, "runtime.gpu_model_buffer_bytes", "2571.63", "CUDA1 model (the log 2740.75)");
   json_decref(j);
   /* the MTP block counted as the file has it: with -ngl 99 every block is on the GPU and its
   ** tensors are skipped, so nothing moves; -ngl 33 now leaves one block on the host (i_gpu_start
   ** = 32 + 1 + 1 - 33 = 1, load_tensors), layer 0, as -ngl 32 does without the block */
   j = qwen35_4b(*state, 99, ", nextn_predict_layers = 1");
-  printed_mib(j, "runtime.gpu_model_buffer_bytes", "2570.98", "CUDA1 model, the MTP block's tensors skipped");
+  printed_mib(j, "runtime.gpu_model_buffer_bytes", "2571.63", "CUDA1 model, the MTP block's tensors skipped");
   printed_mib(j, "runtime.kv_buffer_bytes", "128.00", "CUDA1 KV: the hybrid memory has no cells for it");
   json_decref(j);
   json_t *a = qwen35_4b(*state, 33, ", nextn_predict_layers = 1"), *b = qwen35_4b(*state, 32, ""),
@@ -248,15 +294,18 @@ static void test_holdout17_qwen35_122b_four_gpus(void **state) {
   ** 210 B = 630.00 MiB, llama-quantize's use_more_bits layers) against Q5_K (176 B: 528.00 MiB).
   ** The file's per-tensor types are unsloth's and not published, so this is not asserted */
   printed_mib(j, "runtime.gpu_compute_buffer_bytes_0", "1082.93", "CUDA0 compute (the log 980.36)");
-  /* pinned: model 759.91 / 8868.57 / 8868.57 / 1236.97 against 1301.21 / 9550.77 / 9550.77 /
-  ** 1693.13. CUDA0 holds 13 layers and no experts, so its 541.30 MiB over the Q4_K_M rules are the
+  /* pinned: model 760.68 / 8869.34 / 8868.57 / 1236.20 against 1301.21 / 9550.77 / 9550.77 /
+  ** 1693.13. CUDA0 holds 13 layers and no experts, so its 540.53 MiB over the Q4_K_M rules are the
   ** file's heavier types of the attention, DeltaNet and shared-expert weights (about 1.7 x), not
   ** the placement: CUDA1 - CUDA0 (the 6 expert layers less one layer) is 8108.66 against 8249.56
-  ** printed (-1.7 %) */
-  printed_mib(j, "runtime.gpu_model_buffer_bytes_0", "759.91", "CUDA0 model (the log 1301.21)");
-  printed_mib(j, "runtime.gpu_model_buffer_bytes_1", "8868.57", "CUDA1 model (the log 9550.77)");
+  ** printed (-1.7 %). Round 26: the classic rules count the 36 DeltaNet attn_qkv in
+  ** n_attention_wv (llama-quant.cpp@8784689), so use_more_bits(i, 48) promotes the 12 attn_v
+  ** 0-5 and 8, 11 (layers 3-23, 35, 47) where (i, 12) gave 0, 3, 6, 9-11: CUDA0 and CUDA1 two
+  ** more Q6_K attn_v each (+0.77), CUDA3 two fewer. The log's CUDA1 = CUDA2 is the UD file's */
+  printed_mib(j, "runtime.gpu_model_buffer_bytes_0", "760.68", "CUDA0 model (the log 1301.21)");
+  printed_mib(j, "runtime.gpu_model_buffer_bytes_1", "8869.34", "CUDA1 model (the log 9550.77)");
   printed_mib(j, "runtime.gpu_model_buffer_bytes_2", "8868.57", "CUDA2 model (the log 9550.77)");
-  printed_mib(j, "runtime.gpu_model_buffer_bytes_3", "1236.97", "CUDA3 model (the log 1693.13)");
+  printed_mib(j, "runtime.gpu_model_buffer_bytes_3", "1236.20", "CUDA3 model (the log 1693.13)");
   json_decref(j);
   /* without the override every expert is on the GPUs: the host compute of the prediction */
   snprintf(text, sizeof text, QWEN35_122B, "");
@@ -269,6 +318,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_holdout17_granite41_rocm),
       cmocka_unit_test(test_holdout17_fit_unified_start),
+      cmocka_unit_test(test_holdout17_gguf_tensor_type),
       cmocka_unit_test(test_holdout17_gemma4_e4b_swa_full),
       cmocka_unit_test(test_holdout17_qwen35_4b_gtx1060),
       cmocka_unit_test(test_holdout17_qwen35_122b_four_gpus),

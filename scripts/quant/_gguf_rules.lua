@@ -345,9 +345,15 @@ function R.state(desc, list, ft, o, component)
   st.n_gqa = (desc.kv_heads and desc.kv_heads > 0) and (desc.heads or 0) // desc.kv_heads or 1
   -- llama.cpp's LLM_TYPE_70B: the 80-layer Llama-2/3 and Qwen2 70B/72B shapes
   st.is70b = desc.arch == "llama" and st.n_layer == 80
+  -- n_attention_wv counts every attn_v, attn_qkv and attn_kv_b tensor under both rule sets
+  -- (llama-quant.cpp@8784689 llama_model_quantize_impl: the name loop's attn_v.weight ||
+  -- attn_qkv.weight || attn_kv_b.weight; @007dbbf3 init_quantize_state_counters:
+  -- category_is_attn_v), though the classic rules promote, and so advance i_attention_wv on,
+  -- attn_v alone: a hybrid with fused DeltaNet attn_qkv beside its attention layers' attn_v
+  -- (qwen35, qwen3next) spreads use_more_bits over the larger count
   for _, x in ipairs(list) do
     if x.cat == "output" then st.tied = false end
-    if R.attn_v_like(st, x.cat) then st.n_attention_wv = st.n_attention_wv + 1 end
+    if x.cat == "attn_v" or x.cat == "attn_qkv" or x.cat == "attn_kv_b" then st.n_attention_wv = st.n_attention_wv + 1 end
   end
   return st
 end
@@ -543,8 +549,47 @@ function R.choose(st, x, default, TYPES, q, desc, field)
     end
     return fallback(st, x, t, ne0, TYPES, q, field)
   end
-  local t = impl(st, x, default, ne0, TYPES)
-  return fallback(st, x, t, ne0, TYPES, q, field)
+  local manual = st.tensor_type and R.tensor_type_match(st.tensor_type, x.gguf, st.rules)
+  -- current rules: a matching --tensor-type pattern replaces the rules (the counters do not
+  -- advance), the fallback still applies (llama_tensor_get_type @007dbbf3); classic: the rules
+  -- run, and the pattern wins unless they fell back (@8784689 llama_model_quantize_impl)
+  if manual and st.rules == "current" then return fallback(st, x, manual, ne0, TYPES, q, field) end
+  local n_fb = st.n_fallback
+  local t = fallback(st, x, impl(st, x, default, ne0, TYPES), ne0, TYPES, q, field)
+  if manual and st.n_fallback == n_fb then return fallback(st, x, manual, ne0, TYPES, q, field) end
+  return t
+end
+
+-- llama-quantize --tensor-type PATTERN=TYPE (tools/quantize/quantize.cpp parse_tensor_type;
+-- the pattern a std::regex searched for in the GGUF tensor name, the type a ggml type name):
+-- the list parsed once into { pattern, TYPE } pairs; field names the option for errors.
+function R.tensor_types(list, TYPES, q, field)
+  local out = {}
+  for i, e in ipairs(list) do
+    local f = ("%s[%d]"):format(field, i)
+    local pat, ty = e:match("^(.+)=([^=]+)$")
+    if not pat then q.fail(f, "expected PATTERN=TYPE (llama-quantize --tensor-type), got '%s'", e) end
+    local ok, err = pcall(host.match, pat, "blk.0.attn_v.weight")
+    if not ok then q.fail(f, "bad regular expression '%s': %s", pat, tostring(err)) end
+    local T = ty:upper()
+    if not TYPES[T] or T == "Q8_1" or T == "Q8_K" then
+      q.fail(f, "unknown ggml type '%s' (e.g. f16, bf16, q8_0, q6_k, q4_k)", ty)
+    end
+    out[#out + 1] = { pat, T }
+  end
+  return out
+end
+
+-- the type a --tensor-type list gives the GGUF name (current: the first match, classic: the last)
+function R.tensor_type_match(pairs_, name, rules)
+  local got
+  for _, p in ipairs(pairs_) do
+    if host.match(p[1], name) then
+      if rules == "current" then return p[2] end
+      got = p[2]
+    end
+  end
+  return got
 end
 
 return R

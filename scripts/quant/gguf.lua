@@ -9,7 +9,9 @@
 -- the Linear's INPUT dimension; bytes = rows x ne0/block x bytes_per_block.
 -- Rules option: "classic" (llama.cpp up to its 2026 tensor_category refactor, e.g. build
 -- b4385 of the pythia calibration cases: attn_qkv has its own rule, Q4_K_M -> Q5_K) or
--- "current" (attn_qkv is promoted like attn_v).
+-- "current" (attn_qkv is promoted like attn_v). Option tensor_type: llama-quantize's
+-- --tensor-type PATTERN=TYPE entries, a file's per-tensor types stated (unsloth's dynamic "UD"
+-- files choose their own, which no rule here rebuilds).
 local G = require "quant._gguf_rules"
 local nn = require "nn"
 
@@ -73,6 +75,7 @@ local function apply(n, o, ctx)
   local list, others = G.expand(desc, q, ctx.field, ctx.component)
   local st = G.state(desc, list, ft, o, ctx.component)
   st.dtype = n.dtype   -- the checkpoint's dtype: the 2-byte type a converter keeps (_gguf_rules CONVERTER_KEEP)
+  if o.tensor_type then st.tensor_type = G.tensor_types(o.tensor_type, TYPES, q, ctx.field .. ".tensor_type") end
   local counts = {}
   for _, x in ipairs(list) do
     local gt = G.choose(st, x, FTYPES[ft], TYPES, q, desc, ctx.field)
@@ -100,7 +103,7 @@ return {
   list_name = "gguf:<TYPE>",
   summary = "llama.cpp file types (Q4_K_M, Q8_0, IQ4_XS, F16, MXFP4_MOE, ...): llama-quantize's per-tensor choice",
   aliases = { "llama.cpp", "ggml" },
-  options = { type = "string", rules = { "classic", "current" }, imatrix = "bool" },
+  options = { type = "string", rules = { "classic", "current" }, imatrix = "bool", tensor_type = "strings" },
   defaults = { rules = "classic", imatrix = false },
   apply = apply,
   data = { types = TYPES, ftypes = FTYPES },

@@ -1,0 +1,1 @@
+return { model = "Qwen/Qwen3-8B", quant = { name = "gguf", type = "Q4_K_M", tensor_type = { 'attn_(v=f16' } }, runtime = { name = "llamacpp" }, workload = { kind = "inference", context = 4096 }, gpu = "H100-SXM-80GB" }
