@@ -150,7 +150,13 @@ static void test_holdout17_fit_unified_start(void **state) {
 ** The same run's Qwen3.6-27B report (tests/test_llamacpp.c test_fa_mask_and_copies) prints
 ** 84.0196 MiB of host compute, the f32 mask of builds before PR #23764: the same binary, b9100
 ** taken. Predicted: KV and host compute exact, GPU compute 522.00 (-8.3 %: Gemma 4's replay is
-** held to llama.cpp's CPU backend only, docs/CALIBRATION.md; the 47 MiB not traced). */
+** held to llama.cpp's CPU backend only, docs/CALIBRATION.md; the 47 MiB not traced).
+** Round 26 (allocator trace of the replay, not a change): the CUDA0 figure is the prompt
+** graph's 512 rows of logits (262,144 x 512 x 4 B = 512 MiB, n_outputs = n_ubatch before
+** PR #23861) placed at the lowest offset with 512 MiB free after it: 10.00 MiB in the replay,
+** 57.01 in the log, so 47.01 MiB the replay frees before the output layer is still held
+** there on the GPU. Without --swa-full the replay gives 609.02 (the logits at 97.02), more
+** than with it; no log of that setting was found. */
 #define GEMMA4_E4B                                                                                        \
   "return { model = 'google/gemma-4-E4B-it', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp',"     \
   " version = 'b9100', n_ctx = 32768, n_batch = 2048, n_ubatch = 512, n_gpu_layers = 99, n_seq_max = 1," \

@@ -36,8 +36,8 @@ static void printed_mib(json_t *j, const char *fig, const char *printed, const c
 ** "sched_reserve: CPU compute buffer size" 112.01 MiB with flash attention, 572.01 without.
 ** n_batch / n_ubatch are not printed: llama-server's 2048 / 512 taken.
 ** Predicted (no change): all three exact (117,452,832 B and 599,793,696 B of compute) */
-#define QWEN3_8B_CPU                                                                                  \
-  "return { model = 'Qwen/Qwen3-8B', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp',"         \
+#define QWEN3_8B_CPU                                                                                   \
+  "return { model = 'Qwen/Qwen3-8B', quant = 'gguf:Q4_K_M', runtime = { name = 'llamacpp',"            \
   " device = 'cpu', version = 'b10444', n_ctx = 8192, n_batch = 2048, n_ubatch = 512, n_seq_max = 1%s" \
   " }, workload = { kind = 'inference', context = 8192 } }"
 
