@@ -84,7 +84,7 @@ static void test_holdout17_granite41_rocm(void **state) {
   printed_mib(j, "runtime.gpu_model_buffer_bytes", "8492.77", "ROCm1 model (Q8_0 rules; the UD file 9938.39)");
   printed_mib(j, "runtime.cpu_model_buffer_bytes", "416.50", "host token_embd Q8_0 (the UD file's F16 784.00)");
   json_decref(j);
-  /* round 26: quant.tensor_type states a file's types as llama-quantize --tensor-type would. The
+  /* round 20: quant.tensor_type states a file's types as llama-quantize --tensor-type would. The
   ** host buffer holds token_embd alone, so the log's 784.00 says its type: F16 stated, exact. The
   ** GPU's 101 other F16 tensors are not said by the log: its counts (81 f32, 102 f16, 180 q8_0)
   ** and 9938.39 MiB fit six mixes of output / attn_q+attn_output / attn_k+attn_v / ffn counts

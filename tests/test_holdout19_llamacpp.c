@@ -129,7 +129,7 @@ static void test_holdout19_qwen3_4b(void **state) {
   ** (2560 x 512 f32, 5 MiB), the unused embeddings input of PR #18898 (5 MiB) and the f16 KQ
   ** mask (8192 x 512 x 2 B, 8 MiB); the log's 10 MiB + 3 to 13 KiB more on the host and
   ** 2.00 MiB (+-5 KiB) more on CUDA0 come from an October 2026 build's graph, not traced.
-  ** Read in round 26 (stored llama.cpp sources of late 2026: llama-context.cpp sched_reserve /
+  ** Read in round 20 (stored llama.cpp sources of late 2026: llama-context.cpp sched_reserve /
   ** graph_reserve / resolve_fused_ops, llama-graph.cpp build_inp_embd, build_inp_out_ids,
   ** build_attn_inp_kq_mask, build_qkv, build_sampling; llama-kv-cache.cpp build_input_*_idxs)
   ** and ruled out: the backend-sampling graph (llm_graph_input_sampling; only with samplers
@@ -137,7 +137,7 @@ static void test_holdout19_qwen3_4b(void **state) {
   ** attn_qkv), the MTP embd_h inputs (MTP heads only), a reserve at n_seq_max sequences (the
   ** unified mask is n_kv x n_tokens whatever n_seqs), an f32 mask cast on the GPU (86.01 /
   ** 26.01), a split cache (77.01 / 12.01). The same graph on the CPU backend holds to the MiB
-  ** at b10444 (test_holdout26_llamacpp: Qwen3-8B, 112.01 / 572.01) */
+  ** at b10444 (test_holdout20_llamacpp: Qwen3-8B, 112.01 / 572.01) */
   printed_mib(j, "runtime.host_compute_buffer_bytes", "18.01", "CUDA_Host compute (the log 28.02)");
   json_decref(j);
 }

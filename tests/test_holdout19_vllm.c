@@ -61,7 +61,7 @@ static void pinned(json_t *j, const char *name, double printed, double known) {
 ** 2.13 GiB non-torch where vramfit has 2.07) 0.06. The notes' "activation + fixed workspace"
 ** (12.78 / 4.08 GiB) come from a 73.3 GiB budget, 0.92 x nvidia-smi's 81,559 MiB, not vLLM's
 ** 79.19 GiB: 12.39 / 3.69 GiB with vLLM's total, against vramfit's 12.13 / 3.35. Candidates
-** traced (round 26, branch vllmws), none modelled: FlashInfer's attention workspace is built
+** traced (round 20, branch vllmws), none modelled: FlashInfer's attention workspace is built
 ** lazily by the metadata builders, none of it exists while determine_available_memory runs
 ** (vllm PR #46883's description, 2026-06-26; v1/attention/backends/flashinfer.py
 ** _get_workspace_buffer), so it cannot make vLLM's pool smaller; the symmetric-memory buffer is

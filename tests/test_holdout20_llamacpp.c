@@ -1,6 +1,6 @@
 /*
-** test_holdout26_llamacpp.c: llama.cpp startup buffers of 2026 builds held out of
-** shared/calibration (round 26, 2026-12-02), predicted by vramfit through the public API before
+** test_holdout20_llamacpp.c: llama.cpp startup buffers of 2026 builds held out of
+** shared/calibration (round 20, 2026-12-02), predicted by vramfit through the public API before
 ** any change. Tolerances as the brief's: KV to the printed MiB, compute within 10 % (here every
 ** compute figure also holds to the printed MiB, and is checked so).
 */
@@ -47,7 +47,7 @@ static json_t *qwen3_8b_cpu(vf_engine *e, const char *fa) {
   return tu_eval_ok(e, text);
 }
 
-static void test_holdout26_qwen3_8b_cpu_fa(void **state) {
+static void test_holdout20_qwen3_8b_cpu_fa(void **state) {
   static const struct {
     const char *knob, *compute;
   } runs[] = {{"", "112.01"}, {", flash_attn = true", "112.01"}, {", flash_attn = false", "572.01"}};
@@ -61,7 +61,7 @@ static void test_holdout26_qwen3_8b_cpu_fa(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_holdout26_qwen3_8b_cpu_fa),
+      cmocka_unit_test(test_holdout20_qwen3_8b_cpu_fa),
   };
   return cmocka_run_group_tests(tests, tu_engine_setup, tu_engine_teardown);
 }
