@@ -122,6 +122,46 @@ static inline void tu_near_fig(json_t *j, const char *name, double expected, dou
     fail_msg("%s: %.6g, expected %.6g (+-%.1f%%)", name, p, expected, rel * 100);
 }
 
+/* Printed figures of runtime logs, for the hold-out tests. */
+#define TU_GIB 1073741824.0
+#define TU_MIB 1048576.0
+
+/* A runtime figure against a printed GiB: within rel, plus half the printed last digit. */
+static inline void tu_gib(json_t *j, const char *name, double printed, double rel, double half_digit) {
+  tu_near_fig(j, name, printed * TU_GIB, rel, half_digit * TU_GIB);
+}
+
+/* A documented miss: predicted / printed - 1 within half a point of the known error. */
+static inline void tu_pinned(json_t *j, const char *name, double printed, double known) {
+  double err = tu_runtime_fig(j, name) / printed - 1, d = err > known ? err - known : known - err;
+  if (!(d <= 0.005))
+    fail_msg("%s: %+.2f%% against %.6g, pinned at %+.2f%%", name, err * 100, printed, known * 100);
+}
+
+/* A buffer as llama.cpp prints it: MiB with two decimals, exactly. */
+static inline void tu_printed_mib(json_t *j, const char *fig, const char *printed, const char *what) {
+  long long bytes = tu_int(j, fig);
+  char got[32];
+  snprintf(got, sizeof got, "%.2f", (double)bytes / TU_MIB);
+  if (strcmp(got, printed) != 0)
+    fail_msg("%s: %lld B prints as %s MiB, the log says %s", what, bytes, got, printed);
+}
+
+/* A buffer within rel of the printed MiB (llama.cpp compute 10 %, host compute 25 %). */
+static inline void tu_within_mib(json_t *j, const char *fig, double printed, double rel, const char *what) {
+  double got = (double)tu_int(j, fig) / TU_MIB, d = got > printed ? got - printed : printed - got;
+  if (d > rel * printed)
+    fail_msg("%s: %.2f MiB, the log says %.2f (+-%.0f%%)", what, got, printed, rel * 100);
+}
+
+/* Bytes within tol of a published GiB figure. */
+static inline void tu_within_gib(long long got, double expected_gib, double tol, const char *what) {
+  double d = ((double)got / TU_GIB - expected_gib) / expected_gib;
+  if (d < -tol || d > tol)
+    fail_msg("%s: %.3f GiB, expected %.3f GiB +-%.0f%% (%+.2f%%)", what, (double)got / TU_GIB, expected_gib,
+             tol * 100, d * 100);
+}
+
 /* got within want x (1 +- tol), exclusive. */
 static inline void tu_assert_within(double got, double want, double tol) {
   if (!(got > want * (1 - tol) && got < want * (1 + tol)))

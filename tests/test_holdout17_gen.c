@@ -50,13 +50,6 @@ static json_t *flux(vf_engine *e, const char *quant) {
 /* The signed error (predicted - expected) / expected of a byte figure against printed GiB. */
 static double err(long long got, double expected_gib) { return ((double)got / GIB - expected_gib) / expected_gib; }
 
-static void within(long long got, double expected_gib, double tol, const char *what) {
-  double d = err(got, expected_gib);
-  if (d < -tol || d > tol)
-    fail_msg("%s: %.3f GiB, expected %.3f GiB +-%.0f%% (%+.1f%%)", what, (double)got / GIB, expected_gib, tol * 100,
-             d * 100);
-}
-
 /* The peaks of the table's rows no case holds: max_memory_reserved after the call. Predicted
 ** before any change (round 17): BF16 35.66 (-1.4 %), torchao float8wo 20.28 (-5.6 %), quanto
 ** FP8 20.27 (-3.0 %), GGUF Q4_1 20.51 (-3.8 %); every peak is the FLUX VAE decode at 1024^2
@@ -78,7 +71,7 @@ static void test_flux_quant_blog_peaks(void **state) {
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
     json_t *j = flux(*state, rows[i].quant);
     assert_string_equal(json_string_value(json_object_get(json_object_get(j, "runtime"), "peak_phase")), "VAE decode");
-    within(tu_int(j, "runtime.peak_reserved_bytes"), rows[i].gib, 0.10, rows[i].what);
+    tu_within_gib(tu_int(j, "runtime.peak_reserved_bytes"), rows[i].gib, 0.10, rows[i].what);
     json_decref(j);
   }
 }
@@ -89,7 +82,7 @@ static void test_flux_quant_blog_peaks(void **state) {
 ** Predicted 31.424 GiB (-0.07 %); held to 1 %. */
 static void test_flux_bf16_after_loading(void **state) {
   json_t *j = flux(*state, "");
-  within(tu_int(j, "model.weight_bytes"), 31.447, 0.01, "BF16 memory after loading");
+  tu_within_gib(tu_int(j, "model.weight_bytes"), 31.447, 0.01, "BF16 memory after loading");
   json_decref(j);
 }
 
@@ -115,7 +108,7 @@ static void test_flux_quant_after_loading(void **state) {
     json_t *j = flux(*state, rows[i].quant);
     long long w = tu_int(j, "model.weight_bytes");
     if ((double)w > (rows[i].gib + 0.0005) * GIB) fail_msg("%s: weights %.3f GiB over the reserved figure", rows[i].what, (double)w / GIB);
-    within(w, rows[i].gib, 0.10, rows[i].what);
+    tu_within_gib(w, rows[i].gib, 0.10, rows[i].what);
     json_decref(j);
   }
 }

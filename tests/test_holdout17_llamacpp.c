@@ -20,22 +20,6 @@
 
 #define MIB (1024ll * 1024ll)
 
-/* a buffer as llama.cpp prints it: MiB with two decimals */
-static void printed_mib(json_t *j, const char *fig, const char *printed, const char *what) {
-  long long bytes = tu_int(j, fig);
-  char got[32];
-  snprintf(got, sizeof got, "%.2f", (double)bytes / (double)MIB);
-  if (strcmp(got, printed) != 0) fail_msg("%s: %lld B prints as %s MiB, the log says %s", what, bytes, got, printed);
-}
-
-/* a buffer within rel of the printed MiB (compute 10 %, host compute 25 %) */
-static void within(json_t *j, const char *fig, double printed_mib_value, double rel, const char *what) {
-  double got = (double)tu_int(j, fig) / (double)MIB;
-  double d = got > printed_mib_value ? got - printed_mib_value : printed_mib_value - got;
-  if (d > rel * printed_mib_value)
-    fail_msg("%s: %.2f MiB, the log says %.2f (+-%.0f%%)", what, got, printed_mib_value, rel * 100);
-}
-
 /* ---- ROCm/ROCm#6227 (2026-05-11, https://github.com/ROCm/ROCm/issues/6227): llama.cpp b9106
 ** (dd9280a66) llama-server -m granite-4.1-8b-UD-Q8_K_XL.gguf -ngl 99 --no-mmap -dev ROCm1 on an
 ** RX 9070 XT (16304 MiB, 16140 free), n_parallel auto -> 4 with kv_unified, flash attention auto
@@ -74,15 +58,17 @@ static json_t *granite(vf_engine *e, int n_ctx, const char *unified, const char 
 
 static void test_holdout17_granite41_rocm(void **state) {
   json_t *j = granite(*state, 31488, "true", "false"); /* the context --fit chose */
-  printed_mib(j, "runtime.kv_buffer_bytes", "4920.00", "ROCm1 KV");
-  printed_mib(j, "runtime.output_buffer_bytes", "1.53", "ROCm_Host output");
-  within(j, "runtime.compute_buffer_bytes", 204.00, 0.10, "ROCm1 compute"); /* 204.00, exact */
-  within(j, "runtime.host_compute_buffer_bytes", 77.51, 0.25, "ROCm_Host compute"); /* 77.51, exact */
+  tu_printed_mib(j, "runtime.kv_buffer_bytes", "4920.00", "ROCm1 KV");
+  tu_printed_mib(j, "runtime.output_buffer_bytes", "1.53", "ROCm_Host output");
+  tu_within_mib(j, "runtime.compute_buffer_bytes", 204.00, 0.10, "ROCm1 compute");         /* 204.00, exact */
+  tu_within_mib(j, "runtime.host_compute_buffer_bytes", 77.51, 0.25, "ROCm_Host compute"); /* 77.51, exact */
   /* pinned, not the log's: the UD-Q8_K_XL file keeps 102 tensors in F16 (token_embd among them:
   ** the host's 784.00 = 100352 x 4096 x 2 B) where llama-quantize's Q8_0 rules give Q8_0; the
   ** file's per-tensor types are not published, so its 9938.39 / 784.00 are not rebuilt */
-  printed_mib(j, "runtime.gpu_model_buffer_bytes", "8492.77", "ROCm1 model (Q8_0 rules; the UD file 9938.39)");
-  printed_mib(j, "runtime.cpu_model_buffer_bytes", "416.50", "host token_embd Q8_0 (the UD file's F16 784.00)");
+  tu_printed_mib(j, "runtime.gpu_model_buffer_bytes", "8492.77",
+                 "ROCm1 model (Q8_0 rules; the UD file 9938.39)");
+  tu_printed_mib(j, "runtime.cpu_model_buffer_bytes", "416.50",
+                 "host token_embd Q8_0 (the UD file's F16 784.00)");
   json_decref(j);
   /* round 20: quant.tensor_type states a file's types as llama-quantize --tensor-type would. The
   ** host buffer holds token_embd alone, so the log's 784.00 says its type: F16 stated, exact. The
@@ -91,9 +77,9 @@ static void test_holdout17_granite41_rocm(void **state) {
   ** (e.g. 1 / 5 / 80 / 15, or 0 / 22 / 60 / 19), so the GPU figure stays the Q8_0 rules' */
   j = granite_q(*state, "{ name = 'gguf', type = 'Q8_0', tensor_type = { 'token_embd=f16' } }", 31488, "true",
                 "false");
-  printed_mib(j, "runtime.cpu_model_buffer_bytes", "784.00", "ROCm_Host model, token_embd F16 stated");
-  printed_mib(j, "runtime.gpu_model_buffer_bytes", "8492.77",
-              "ROCm1 model (Q8_0 rules; the UD file 9938.39)");
+  tu_printed_mib(j, "runtime.cpu_model_buffer_bytes", "784.00", "ROCm_Host model, token_embd F16 stated");
+  tu_printed_mib(j, "runtime.gpu_model_buffer_bytes", "8492.77",
+                 "ROCm1 model (Q8_0 rules; the UD file 9938.39)");
   json_decref(j);
 }
 
@@ -167,15 +153,16 @@ static void test_holdout17_gemma4_e4b_swa_full(void **state) {
   char text[1024];
   snprintf(text, sizeof text, GEMMA4_E4B, "true");
   json_t *j = tu_eval_ok(*state, text);
-  printed_mib(j, "runtime.kv_buffer_bytes", "1792.00", "CUDA0 KV 512.00 + SWA 1280.00");
-  within(j, "runtime.compute_buffer_bytes", 569.01, 0.10, "CUDA0 compute");
-  within(j, "runtime.host_compute_buffer_bytes", 159.02, 0.25, "CUDA_Host compute"); /* 159.02, exact */
+  tu_printed_mib(j, "runtime.kv_buffer_bytes", "1792.00", "CUDA0 KV 512.00 + SWA 1280.00");
+  tu_within_mib(j, "runtime.compute_buffer_bytes", 569.01, 0.10, "CUDA0 compute");
+  tu_within_mib(j, "runtime.host_compute_buffer_bytes", 159.02, 0.25,
+                "CUDA_Host compute"); /* 159.02, exact */
   json_decref(j);
   /* the SWA cache's share: without --swa-full it is min(32768, 512 + 512) = 1024 cells,
   ** 20 layers x 1024 x 512 x 2 x 2 B = 40 MiB, so the printed 1280.00 is all 32768 cells */
   snprintf(text, sizeof text, GEMMA4_E4B, "false");
   j = tu_eval_ok(*state, text);
-  printed_mib(j, "runtime.kv_buffer_bytes", "552.00", "CUDA0 KV 512.00 + SWA 40.00");
+  tu_printed_mib(j, "runtime.kv_buffer_bytes", "552.00", "CUDA0 KV 512.00 + SWA 40.00");
   json_decref(j);
 }
 
@@ -208,10 +195,10 @@ static json_t *qwen35_4b(vf_engine *e, int ngl, const char *knobs) {
 
 static void test_holdout17_qwen35_4b_gtx1060(void **state) {
   json_t *j = qwen35_4b(*state, 99, "");
-  printed_mib(j, "runtime.cpu_model_buffer_bytes", "497.31", "CPU_Mapped model");
-  printed_mib(j, "runtime.output_buffer_bytes", "3.79", "CUDA_Host output");
-  printed_mib(j, "runtime.kv_buffer_bytes", "128.00", "CUDA1 KV");
-  within(j, "runtime.compute_buffer_bytes", 68.02, 0.10, "CUDA1 compute"); /* 68.02, exact */
+  tu_printed_mib(j, "runtime.cpu_model_buffer_bytes", "497.31", "CPU_Mapped model");
+  tu_printed_mib(j, "runtime.output_buffer_bytes", "3.79", "CUDA_Host output");
+  tu_printed_mib(j, "runtime.kv_buffer_bytes", "128.00", "CUDA1 KV");
+  tu_within_mib(j, "runtime.compute_buffer_bytes", 68.02, 0.10, "CUDA1 compute"); /* 68.02, exact */
   /* pinned: 2570.98 against the printed 2740.75 (-6.2 %). "offloaded 34/34" is 32 layers, the
   ** output and one more block: the file carries an MTP block (nextn_predict_layers 1; a built-in
   ** model's runtime.nextn_predict_layers, below). The 169.77 MiB are not that block: llama.cpp
@@ -226,14 +213,15 @@ static void test_holdout17_qwen35_4b_gtx1060(void **state) {
   ** classic rules' n_attention_wv counting the 24 DeltaNet attn_qkv beside the 8 attn_v
   ** (llama-quant.cpp@8784689): use_more_bits(i, 32) promotes attn_v 0-3 and 6, one more than
   ** use_more_bits(i, 8)'s 0, 3, 6, 7 */
-  printed_mib(j, "runtime.gpu_model_buffer_bytes", "2571.63", "CUDA1 model (the log 2740.75)");
+  tu_printed_mib(j, "runtime.gpu_model_buffer_bytes", "2571.63", "CUDA1 model (the log 2740.75)");
   json_decref(j);
   /* the MTP block counted as the file has it: with -ngl 99 every block is on the GPU and its
   ** tensors are skipped, so nothing moves; -ngl 33 now leaves one block on the host (i_gpu_start
   ** = 32 + 1 + 1 - 33 = 1, load_tensors), layer 0, as -ngl 32 does without the block */
   j = qwen35_4b(*state, 99, ", nextn_predict_layers = 1");
-  printed_mib(j, "runtime.gpu_model_buffer_bytes", "2571.63", "CUDA1 model, the MTP block's tensors skipped");
-  printed_mib(j, "runtime.kv_buffer_bytes", "128.00", "CUDA1 KV: the hybrid memory has no cells for it");
+  tu_printed_mib(j, "runtime.gpu_model_buffer_bytes", "2571.63",
+                 "CUDA1 model, the MTP block's tensors skipped");
+  tu_printed_mib(j, "runtime.kv_buffer_bytes", "128.00", "CUDA1 KV: the hybrid memory has no cells for it");
   json_decref(j);
   json_t *a = qwen35_4b(*state, 33, ", nextn_predict_layers = 1"), *b = qwen35_4b(*state, 32, ""),
          *c = qwen35_4b(*state, 33, "");
@@ -285,21 +273,21 @@ static void test_holdout17_qwen35_122b_four_gpus(void **state) {
   json_t *j = tu_eval_ok(*state, text);
   static const char *const per_gpu[] = {"runtime.gpu_kv_buffer_bytes_0", "runtime.gpu_kv_buffer_bytes_1",
                                         "runtime.gpu_kv_buffer_bytes_2", "runtime.gpu_kv_buffer_bytes_3"};
-  for (int g = 0; g < 4; g++) printed_mib(j, per_gpu[g], "192.00", "CUDA<g> KV");
-  printed_mib(j, "runtime.kv_buffer_bytes", "768.00", "KV of the four cards");
+  for (int g = 0; g < 4; g++) tu_printed_mib(j, per_gpu[g], "192.00", "CUDA<g> KV");
+  tu_printed_mib(j, "runtime.kv_buffer_bytes", "768.00", "KV of the four cards");
   /* the compute buffers follow the override (runtime.override_tensor): the host experts' matmuls
   ** run on CUDA0 (op_offload at 1586 rows), their weights copied into its buffer; the graph
   ** splits at each host expert layer. CUDA1 / CUDA2 452.88 (+0.13 %), CUDA3 1539.54 (-1.2 %),
   ** CUDA_Host 235.78 (+0.13 %) */
-  within(j, "runtime.gpu_compute_buffer_bytes_1", 452.31, 0.10, "CUDA1 compute");
-  within(j, "runtime.gpu_compute_buffer_bytes_2", 452.31, 0.10, "CUDA2 compute");
-  within(j, "runtime.gpu_compute_buffer_bytes_3", 1558.12, 0.10, "CUDA3 compute");
-  within(j, "runtime.host_compute_buffer_bytes", 235.48, 0.25, "CUDA_Host compute");
+  tu_within_mib(j, "runtime.gpu_compute_buffer_bytes_1", 452.31, 0.10, "CUDA1 compute");
+  tu_within_mib(j, "runtime.gpu_compute_buffer_bytes_2", 452.31, 0.10, "CUDA2 compute");
+  tu_within_mib(j, "runtime.gpu_compute_buffer_bytes_3", 1558.12, 0.10, "CUDA3 compute");
+  tu_within_mib(j, "runtime.host_compute_buffer_bytes", 235.48, 0.25, "CUDA_Host compute");
   /* pinned: CUDA0 1082.93 against 980.36 (+10.5 %). The gap, 102.57 MiB, is 102.00 MiB and the
   ** +0.57 the other GPUs show: one layer's ffn_down_exps copied in Q6_K (256 x 1024 x 3072 / 256 x
   ** 210 B = 630.00 MiB, llama-quantize's use_more_bits layers) against Q5_K (176 B: 528.00 MiB).
   ** The file's per-tensor types are unsloth's and not published, so this is not asserted */
-  printed_mib(j, "runtime.gpu_compute_buffer_bytes_0", "1082.93", "CUDA0 compute (the log 980.36)");
+  tu_printed_mib(j, "runtime.gpu_compute_buffer_bytes_0", "1082.93", "CUDA0 compute (the log 980.36)");
   /* pinned: model 760.68 / 8869.34 / 8868.57 / 1236.20 against 1301.21 / 9550.77 / 9550.77 /
   ** 1693.13. CUDA0 holds 13 layers and no experts, so its 540.53 MiB over the Q4_K_M rules are the
   ** file's heavier types of the attention, DeltaNet and shared-expert weights (about 1.7 x), not
@@ -308,15 +296,15 @@ static void test_holdout17_qwen35_122b_four_gpus(void **state) {
   ** n_attention_wv (llama-quant.cpp@8784689), so use_more_bits(i, 48) promotes the 12 attn_v
   ** 0-5 and 8, 11 (layers 3-23, 35, 47) where (i, 12) gave 0, 3, 6, 9-11: CUDA0 and CUDA1 two
   ** more Q6_K attn_v each (+0.77), CUDA3 two fewer. The log's CUDA1 = CUDA2 is the UD file's */
-  printed_mib(j, "runtime.gpu_model_buffer_bytes_0", "760.68", "CUDA0 model (the log 1301.21)");
-  printed_mib(j, "runtime.gpu_model_buffer_bytes_1", "8869.34", "CUDA1 model (the log 9550.77)");
-  printed_mib(j, "runtime.gpu_model_buffer_bytes_2", "8868.57", "CUDA2 model (the log 9550.77)");
-  printed_mib(j, "runtime.gpu_model_buffer_bytes_3", "1236.20", "CUDA3 model (the log 1693.13)");
+  tu_printed_mib(j, "runtime.gpu_model_buffer_bytes_0", "760.68", "CUDA0 model (the log 1301.21)");
+  tu_printed_mib(j, "runtime.gpu_model_buffer_bytes_1", "8869.34", "CUDA1 model (the log 9550.77)");
+  tu_printed_mib(j, "runtime.gpu_model_buffer_bytes_2", "8868.57", "CUDA2 model (the log 9550.77)");
+  tu_printed_mib(j, "runtime.gpu_model_buffer_bytes_3", "1236.20", "CUDA3 model (the log 1693.13)");
   json_decref(j);
   /* without the override every expert is on the GPUs: the host compute of the prediction */
   snprintf(text, sizeof text, QWEN35_122B, "");
   j = tu_eval_ok(*state, text);
-  printed_mib(j, "runtime.host_compute_buffer_bytes", "831.46", "CUDA_Host compute without -ot");
+  tu_printed_mib(j, "runtime.host_compute_buffer_bytes", "831.46", "CUDA_Host compute without -ot");
   json_decref(j);
 }
 

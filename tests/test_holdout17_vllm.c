@@ -21,11 +21,6 @@
 
 #define GIB 1073741824.0
 
-/* A printed GiB figure: abs half its last printed digit. */
-static void gib(json_t *j, const char *name, double printed, double rel, double half_digit) {
-  tu_near_fig(j, name, printed * GIB, rel, half_digit * GIB);
-}
-
 static long long model_bytes(vf_engine *e, const char *text) {
   json_t *j = tu_eval_ok(e, text);
   long long b = tu_int(j, "model.weight_bytes");
@@ -138,7 +133,7 @@ static void test_holdout17_maverick_fp8(void **state) {
   char buf[4096];
   snprintf(buf, sizeof buf, MAVERICK, "skip");
   json_t *j = tu_eval_ok(*state, buf);
-  gib(j, "weights_bytes", 48.8682, 0.01, 0.00005);
+  tu_gib(j, "weights_bytes", 48.8682, 0.01, 0.00005);
   double kept = tu_runtime_fig(j, "weights_bytes");
   json_decref(j);
   /* the mechanism: the same checkpoint read without its list quantizes every Linear */
@@ -165,7 +160,7 @@ static void test_holdout17_gemma4_26b_fp8(void **state) {
       "quantization = 'fp8', kv_cache_dtype = 'fp8', max_model_len = 262144, max_num_batched_tokens = "
       "8192, gpu_memory_utilization = 0.7, enable_prefix_caching = true }, workload = { kind = "
       "'inference', context = 262144 }, gpu = { name = 'GB10', memory = '119.7GiB' } }");
-  gib(j, "weights_bytes", 25.67, 0.01, 0.005);
+  tu_gib(j, "weights_bytes", 25.67, 0.01, 0.005);
   assert_true(tu_assumed_part(j, "keeps its vision / audio towers unquantized (vision 1152 x 4304"));
   json_decref(j);
   /* E4B's tower (768 x 3072) takes the quantization: no such note */
@@ -234,8 +229,8 @@ static void test_holdout17_mistral_gptq_exllama(void **state) {
   char buf[2048];
   snprintf(buf, sizeof buf, MISTRAL_GPTQ, "quantization = 'gptq', ", GB10);
   json_t *j = tu_eval_ok(*state, buf);
-  gib(j, "weights_bytes", 3.8844, 0.01, 0.00005);
-  gib(j, "kv_cache_bytes", 102.56, 0.05, 0.005);
+  tu_gib(j, "weights_bytes", 3.8844, 0.01, 0.00005);
+  tu_gib(j, "kv_cache_bytes", 102.56, 0.05, 0.005);
   tu_near_fig(j, "num_gpu_blocks", 52510, 0.05, 0);
   tu_near_fig(j, "kv_cache_tokens", 840160, 0.05, 0);
   tu_near_fig(j, "max_concurrency", 25.64, 0.05, 0.005);

@@ -6,7 +6,7 @@
 ** before 0.4.7 prints max_running_requests from a request pool of max_num_reqs + 1 rows
 ** (src/rt_sglang.c printed_reqs). Tolerances as the calibration set's: weights 1 %, KV capacity
 ** 5 %, activation peak and non-torch 25 % or 0.1 GiB, CUDA graphs 25 %, GiB figures with half the
-** printed precision. A miss is pinned at its known error (pinned(): within half a point), so a
+** printed precision. A miss is pinned at its known error (tu_pinned(): within half a point), so a
 ** change that moves it is seen.
 */
 #include <math.h>
@@ -23,18 +23,6 @@
 #include "apiutil.h"
 
 #define GIB 1073741824.0
-
-/* A printed GiB figure: abs half its last printed digit. */
-static void gib(json_t *j, const char *name, double printed, double rel, double half_digit) {
-  tu_near_fig(j, name, printed * GIB, rel, half_digit * GIB);
-}
-
-/* A documented miss: predicted / printed - 1 within half a point of the known error. */
-static void pinned(json_t *j, const char *name, double printed, double known) {
-  double err = tu_runtime_fig(j, name) / printed - 1;
-  if (!(fabs(err - known) <= 0.005))
-    fail_msg("%s: %+.2f%% against %.6g, pinned at %+.2f%%", name, err * 100, printed, known * 100);
-}
 
 /* ---- Qwen/Qwen2.5-7B-Instruct-AWQ (commit b25037543e93; Qwen2.5-7B's config.json shapes, AWQ
 ** 4-bit, group 128, zero points, GEMM) on an RTX 4080 under WSL2, vLLM 0.26.0 (the V2 model
@@ -61,13 +49,13 @@ static void pinned(json_t *j, const char *name, double printed, double known) {
 static void test_holdout18_qwen25_7b_awq_4080(void **state) {
   json_t *j = tu_eval_ok(*state, Q7AWQ(""));
   tu_near_fig(j, "non_torch_bytes", 0.06 * GIB, 0.25, 0.1 * GIB);
-  gib(j, "cuda_graph_bytes", 0.48, 0.25, 0.005);
+  tu_gib(j, "cuda_graph_bytes", 0.48, 0.25, 0.005);
   assert_true(tu_runtime_fig(j, "cuda_graph_estimate_bytes") == 0); /* the V2 runner subtracts none */
-  pinned(j, "weights_bytes", 5.29 * GIB, -0.0176);
-  pinned(j, "activation_peak_bytes", 1.04 * GIB, -0.463);
-  pinned(j, "kv_cache_bytes", 8.0 * GIB, +0.0707);
-  pinned(j, "kv_cache_tokens", 149712, +0.0713);
-  pinned(j, "max_concurrency", 4.57, +0.0710);
+  tu_pinned(j, "weights_bytes", 5.29 * GIB, -0.0176);
+  tu_pinned(j, "activation_peak_bytes", 1.04 * GIB, -0.463);
+  tu_pinned(j, "kv_cache_bytes", 8.0 * GIB, +0.0707);
+  tu_pinned(j, "kv_cache_tokens", 149712, +0.0713);
+  tu_pinned(j, "max_concurrency", 4.57, +0.0710);
   json_decref(j);
   j = tu_eval_ok(*state, Q7AWQ(", kv_cache_memory_bytes = '8.0GiB'"));
   tu_near_fig(j, "kv_cache_tokens", 149712, 0.05, 0);
@@ -149,12 +137,12 @@ static void test_awq_026_marlin_exact_bytes(void **state) {
 
 static void test_holdout18_gemma4_26b_l40s(void **state) {
   json_t *j = tu_eval_ok(*state, G26(""));
-  gib(j, "weights_bytes", 25.8, 0.01, 0.05);
-  gib(j, "cuda_graph_estimate_bytes", 0.66, 0.25, 0.005);
-  gib(j, "cuda_graph_bytes", 0.65, 0.25, 0.005);
-  pinned(j, "kv_cache_bytes", 12.75 * GIB, +0.0528);
-  pinned(j, "kv_cache_tokens", 321600, +0.0525);
-  pinned(j, "max_concurrency", 9.81, +0.0530);
+  tu_gib(j, "weights_bytes", 25.8, 0.01, 0.05);
+  tu_gib(j, "cuda_graph_estimate_bytes", 0.66, 0.25, 0.005);
+  tu_gib(j, "cuda_graph_bytes", 0.65, 0.25, 0.005);
+  tu_pinned(j, "kv_cache_bytes", 12.75 * GIB, +0.0528);
+  tu_pinned(j, "kv_cache_tokens", 321600, +0.0525);
+  tu_pinned(j, "max_concurrency", 9.81, +0.0530);
   json_decref(j);
   /* the pool pinned at the printed 12.75 GiB: the request alone, within the KV tolerance */
   j = tu_eval_ok(*state, G26(", kv_cache_memory_bytes = '12.75GiB'"));
@@ -221,10 +209,10 @@ static void test_holdout18_gemma4_e4b_l40s(void **state) {
                  "return { model = 'google/gemma-4-E4B-it', runtime = { name = 'vllm', version = '0.25.1', "
                  "gpu_memory_utilization = 0.85, max_model_len = 16384 }, workload = { kind = 'inference', "
                  "context = 16384 }, gpu = 'L40S-48GB' }");
-  gib(j, "kv_cache_bytes", 22.01, 0.05, 0.005);
+  tu_gib(j, "kv_cache_bytes", 22.01, 0.05, 0.005);
   tu_near_fig(j, "kv_cache_tokens", 1033831, 0.05, 0);
   tu_near_fig(j, "max_concurrency", 63.10, 0.05, 0.005);
-  gib(j, "cuda_graph_bytes", 0.65, 0.25, 0.005);
+  tu_gib(j, "cuda_graph_bytes", 0.65, 0.25, 0.005);
   json_decref(j);
 }
 
@@ -248,9 +236,9 @@ static void test_holdout18_sglang_qwen3_06b(void **state) {
       "1e-06, rope_theta = 1000000, tie_word_embeddings = true, vocab_size = 151936, torch_dtype = "
       "'bfloat16' } }, runtime = { name = 'sglang', version = '0.4.6.post2' }, workload = { kind = "
       "'inference', context = 40960 }, gpu = { name = 'RTX-4060Ti-8GB', memory = '3.7183GiB' } }");
-  gib(j, "weights_bytes", 1.20, 0.01, 0.005);
+  tu_gib(j, "weights_bytes", 1.20, 0.01, 0.005);
   tu_near_fig(j, "kv_cache_tokens", 15387, 0.05, 0);
-  gib(j, "k_size_bytes", 0.82, 0.05, 0.005);
+  tu_gib(j, "k_size_bytes", 0.82, 0.05, 0.005);
   tu_near_fig(j, "max_running_requests", 2049, 0, 0);
   tu_near_fig(j, "chunked_prefill_size", 2048, 0, 0);
   tu_near_fig(j, "cuda_graph_max_bs", 8, 0, 0);

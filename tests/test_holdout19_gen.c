@@ -44,13 +44,6 @@
 
 #define GIB 1073741824.0
 
-static void within(long long got, double expected_gib, double tol, const char *what) {
-  double d = ((double)got / GIB - expected_gib) / expected_gib;
-  if (d < -tol || d > tol)
-    fail_msg("%s: %.3f GiB, expected %.3f GiB +-%.0f%% (%+.2f%%)", what, (double)got / GIB, expected_gib,
-             tol * 100, d * 100);
-}
-
 static const char *peak_phase(json_t *j) {
   return json_string_value(json_object_get(json_object_get(j, "runtime"), "peak_phase"));
 }
@@ -69,7 +62,7 @@ static void test_flux_torchao_int8wo_after_loading(void **state) {
                  " cfg = false } }");
   long long w = tu_int(j, "model.weight_bytes");
   if ((double)w > 20.405 * GIB) fail_msg("weights %.3f GiB over the reserved ~20.40", (double)w / GIB);
-  within(w, 20.40, 0.02, "torchao.md FLUX.1-dev int8wo after loading");
+  tu_within_gib(w, 20.40, 0.02, "torchao.md FLUX.1-dev int8wo after loading");
   json_decref(j);
 }
 
@@ -87,8 +80,8 @@ static void test_cogvideox_pab_weights(void **state) {
   json_t *j = tu_eval_ok(*state, text);
   long long w = tu_int(j, "model.weight_bytes");
   assert_int_equal(w, 21030724038LL);
-  within(w, 19.66, 0.01, "PR #9562 CogVideoX-5b model_memory");
-  within(w, 19.678, 0.01, "PR #9562 CogVideoX-5b model_max_memory_reserved");
+  tu_within_gib(w, 19.66, 0.01, "PR #9562 CogVideoX-5b model_memory");
+  tu_within_gib(w, 19.678, 0.01, "PR #9562 CogVideoX-5b model_max_memory_reserved");
   json_decref(j);
 }
 
@@ -102,8 +95,8 @@ static void test_cogvideox_pab_denoising(void **state) {
   snprintf(text, sizeof text, cog, ", output_type = 'latent'");
   json_t *lat = tu_eval_ok(*state, text);
   assert_string_equal(peak_phase(lat), "denoising");
-  within(tu_int(lat, "runtime.peak_reserved_bytes"), 24.426, 0.05,
-         "PR #9562 CogVideoX-5b inference_max_memory_reserved");
+  tu_within_gib(tu_int(lat, "runtime.peak_reserved_bytes"), 24.426, 0.05,
+                "PR #9562 CogVideoX-5b inference_max_memory_reserved");
   assert_true(strstr(tu_category_detail(lat, "vae_decode"), "not run (output_type latent)") != NULL);
   snprintf(text, sizeof text, cog, ", output_type = 'pil'");
   json_t *pil = tu_eval_ok(*state, text);

@@ -22,23 +22,6 @@
 
 #define MIB (1024ll * 1024ll)
 
-/* a buffer as llama.cpp prints it: MiB with two decimals */
-static void printed_mib(json_t *j, const char *fig, const char *printed, const char *what) {
-  long long bytes = tu_int(j, fig);
-  char got[32];
-  snprintf(got, sizeof got, "%.2f", (double)bytes / (double)MIB);
-  if (strcmp(got, printed) != 0)
-    fail_msg("%s: %lld B prints as %s MiB, the log says %s", what, bytes, got, printed);
-}
-
-/* a buffer within rel of the printed MiB (compute 10 %, host compute 25 %) */
-static void within(json_t *j, const char *fig, double printed_mib_value, double rel, const char *what) {
-  double got = (double)tu_int(j, fig) / (double)MIB;
-  double d = got > printed_mib_value ? got - printed_mib_value : printed_mib_value - got;
-  if (d > rel * printed_mib_value)
-    fail_msg("%s: %.2f MiB, the log says %.2f (+-%.0f%%)", what, got, printed_mib_value, rel * 100);
-}
-
 /* ---- ggml-org/llama.cpp issue #13703 (2025-05-22, https://github.com/ggml-org/llama.cpp/issues/13703):
 ** the server-cuda-b5452 image on an L40S (aws g6e.xlarge), lmstudio-community gemma-3-27b-it
 ** Q4_K_M, --parallel 16 --ctx-size 49152 --flash-attn --n-gpu-layers 100000000; the log prints
@@ -65,15 +48,16 @@ static json_t *gemma3(vf_engine *e, const char *build) {
 
 static void test_holdout19_gemma3_27b_b5452(void **state) {
   json_t *j = gemma3(*state, "b5452");
-  printed_mib(j, "runtime.gpu_model_buffer_bytes", "15773.70", "CUDA0 model");
-  printed_mib(j, "runtime.cpu_model_buffer_bytes", "1102.50", "CPU_Mapped model");
+  tu_printed_mib(j, "runtime.gpu_model_buffer_bytes", "15773.70", "CUDA0 model");
+  tu_printed_mib(j, "runtime.cpu_model_buffer_bytes", "1102.50", "CPU_Mapped model");
   assert_int_equal(tu_int(j, "runtime.cpu_model_buffer_bytes"), 262144LL * 5376 / 256 * 210); /* Q6_K rows */
-  printed_mib(j, "runtime.kv_buffer_bytes", "11328.00", "CUDA0 KV 3840.00 + 7488.00");
+  tu_printed_mib(j, "runtime.kv_buffer_bytes", "11328.00", "CUDA0 KV 3840.00 + 7488.00");
   /* the SWA cache: 52 layers x 16 KV heads x 128 x K, V x 2 B a cell, 18432 cells */
   assert_int_equal(tu_int(j, "runtime.kv_buffer_bytes") - 3840 * MIB, 18432LL * 52 * 16 * 128 * 2 * 2);
-  printed_mib(j, "runtime.output_buffer_bytes", "16.00", "CUDA_Host output");
+  tu_printed_mib(j, "runtime.output_buffer_bytes", "16.00", "CUDA_Host output");
   assert_int_equal(tu_int(j, "runtime.output_buffer_bytes"), 16LL * 262144 * 4); /* the file's n_vocab */
-  within(j, "runtime.compute_buffer_bytes", 130.0, 0.10, "CUDA0 compute (printed 130.xx)"); /* 130.62 */
+  tu_within_mib(j, "runtime.compute_buffer_bytes", 130.0, 0.10,
+                "CUDA0 compute (printed 130.xx)"); /* 130.62 */
   json_decref(j);
   /* after PR #13833 the SWA cache holds n_ubatch new tokens: 16 x 1024 + 128 -> 16640 cells */
   j = gemma3(*state, "b5700");
@@ -120,11 +104,11 @@ static void test_holdout19_qwen3_4b(void **state) {
                          " n_ubatch = 512, n_gpu_layers = 99, n_seq_max = 4, kv_unified = true,"
                          " flash_attn = true, fit = false }, workload = { kind = 'inference',"
                          " context = 2048, concurrency = 4 }, gpu = 'RTX-4090-24GB' }");
-  printed_mib(j, "runtime.gpu_model_buffer_bytes", "2375.91", "CUDA0 model");
-  printed_mib(j, "runtime.cpu_model_buffer_bytes", "304.28", "CPU_Mapped model");
-  printed_mib(j, "runtime.output_buffer_bytes", "2.32", "CUDA_Host output");
-  printed_mib(j, "runtime.kv_buffer_bytes", "1152.00", "CUDA0 KV");
-  within(j, "runtime.compute_buffer_bytes", 85.01, 0.10, "CUDA0 compute"); /* 83.01 */
+  tu_printed_mib(j, "runtime.gpu_model_buffer_bytes", "2375.91", "CUDA0 model");
+  tu_printed_mib(j, "runtime.cpu_model_buffer_bytes", "304.28", "CPU_Mapped model");
+  tu_printed_mib(j, "runtime.output_buffer_bytes", "2.32", "CUDA_Host output");
+  tu_printed_mib(j, "runtime.kv_buffer_bytes", "1152.00", "CUDA0 KV");
+  tu_within_mib(j, "runtime.compute_buffer_bytes", 85.01, 0.10, "CUDA0 compute"); /* 83.01 */
   /* pinned: 18.01 against the printed 28.02 (-35.7 %). 18.01 is the tokens' get_rows output
   ** (2560 x 512 f32, 5 MiB), the unused embeddings input of PR #18898 (5 MiB) and the f16 KQ
   ** mask (8192 x 512 x 2 B, 8 MiB); the log's 10 MiB + 3 to 13 KiB more on the host and
@@ -138,7 +122,7 @@ static void test_holdout19_qwen3_4b(void **state) {
   ** unified mask is n_kv x n_tokens whatever n_seqs), an f32 mask cast on the GPU (86.01 /
   ** 26.01), a split cache (77.01 / 12.01). The same graph on the CPU backend holds to the MiB
   ** at b10444 (test_holdout20_llamacpp: Qwen3-8B, 112.01 / 572.01) */
-  printed_mib(j, "runtime.host_compute_buffer_bytes", "18.01", "CUDA_Host compute (the log 28.02)");
+  tu_printed_mib(j, "runtime.host_compute_buffer_bytes", "18.01", "CUDA_Host compute (the log 28.02)");
   json_decref(j);
 }
 
@@ -162,10 +146,10 @@ static void test_holdout19_qwen3_06b_q8_cache(void **state) {
       " name = 'llamacpp', version = 'b7450', n_ctx = 20224, n_batch = 20224, n_ubatch = 512,"
       " n_gpu_layers = 99, n_seq_max = 1, type_k = 'q8_0', type_v = 'q8_0', flash_attn = true,"
       " fit = false }, workload = { kind = 'inference', context = 20224 }, gpu = 'RTX-4090-24GB' }");
-  printed_mib(j, "runtime.output_buffer_bytes", "0.58", "CUDA_Host output");
-  printed_mib(j, "runtime.kv_buffer_bytes", "1175.12", "CUDA0 KV");
-  within(j, "runtime.compute_buffer_bytes", 298.75, 0.10, "CUDA0 compute");         /* 298.75, exact */
-  within(j, "runtime.host_compute_buffer_bytes", 41.51, 0.25, "CUDA_Host compute"); /* 41.51, exact */
+  tu_printed_mib(j, "runtime.output_buffer_bytes", "0.58", "CUDA_Host output");
+  tu_printed_mib(j, "runtime.kv_buffer_bytes", "1175.12", "CUDA0 KV");
+  tu_within_mib(j, "runtime.compute_buffer_bytes", 298.75, 0.10, "CUDA0 compute");         /* 298.75, exact */
+  tu_within_mib(j, "runtime.host_compute_buffer_bytes", 41.51, 0.25, "CUDA_Host compute"); /* 41.51, exact */
   long long model = tu_int(j, "runtime.gpu_model_buffer_bytes") + tu_int(j, "runtime.cpu_model_buffer_bytes");
   char got[32];
   snprintf(got, sizeof got, "%.2f", (double)model / (double)MIB);
@@ -188,16 +172,16 @@ static void test_holdout19_llama32_3b_llamasharp(void **state) {
                          " n_ubatch = 512, n_gpu_layers = 99, n_seq_max = 1, n_outputs_max = 0,"
                          " flash_attn = true, fit = false }, workload = { kind = 'inference',"
                          " context = 2048 }, gpu = 'RTX-4090-24GB' }");
-  printed_mib(j, "runtime.kv_buffer_bytes", "224.00", "CUDA0 KV");
-  within(j, "runtime.compute_buffer_bytes", 284.90, 0.10, "CUDA0 compute");         /* 280.51 */
-  within(j, "runtime.host_compute_buffer_bytes", 16.26, 0.25, "CUDA_Host compute"); /* 16.01 */
+  tu_printed_mib(j, "runtime.kv_buffer_bytes", "224.00", "CUDA0 KV");
+  tu_within_mib(j, "runtime.compute_buffer_bytes", 284.90, 0.10, "CUDA0 compute");         /* 280.51 */
+  tu_within_mib(j, "runtime.host_compute_buffer_bytes", 16.26, 0.25, "CUDA_Host compute"); /* 16.01 */
   /* pinned: 1918.35 / 308.23 against 1918.36 / 308.24. llama-quantize's Q4_K_M of the tied
   ** Llama-3.2-3B puts token_embd in Q6_K, 323,205,120 B = 308.232 MiB, alone in the mapped
   ** range (get_mapping_range: first to last host tensor, nothing padded); the log needs 2,703 to
   ** 13,188 B more on the host and 1,556 to 12,041 B more on CUDA0. The file is not named; a few
   ** KiB is no tensor type choice of llama-quantize's Q4_K_M. Not explained */
-  printed_mib(j, "runtime.gpu_model_buffer_bytes", "1918.35", "CUDA0 model (the log 1918.36)");
-  printed_mib(j, "runtime.cpu_model_buffer_bytes", "308.23", "CPU_Mapped model (the log 308.24)");
+  tu_printed_mib(j, "runtime.gpu_model_buffer_bytes", "1918.35", "CUDA0 model (the log 1918.36)");
+  tu_printed_mib(j, "runtime.cpu_model_buffer_bytes", "308.23", "CPU_Mapped model (the log 308.24)");
   json_decref(j);
 }
 

@@ -20,11 +20,6 @@
 
 #define GIB 1073741824.0
 
-/* A printed GiB figure: abs half its last printed digit. */
-static void gib(json_t *j, const char *name, double printed, double rel, double half_digit) {
-  tu_near_fig(j, name, printed * GIB, rel, half_digit * GIB);
-}
-
 /* ---- sgl-project/sglang PR #18040 ("Model: Support IBM Granite (Dense/Mamba + MoE)", opened
 ** 2026-01-31; the author's source checkout, run as 0.5.8): `python -m sglang.bench_one_batch
 ** --model-path ibm-granite/granite-4.0-h-micro --batch 4` on a 16 GB card (the same author's card
@@ -50,12 +45,12 @@ static void gib(json_t *j, const char *name, double printed, double rel, double 
 
 static void test_holdout19_sglang_granite_h_micro(void **state) {
   json_t *j = tu_eval_ok(*state, GRANITE_H_MICRO("0.5.8", "15.73GiB", ""));
-  gib(j, "weights_bytes", 5.98, 0.01, 0.005);
+  tu_gib(j, "weights_bytes", 5.98, 0.01, 0.005);
   tu_near_fig(j, "kv_cache_tokens", 399740, 0.05, 0);
-  gib(j, "k_size_bytes", 1.52, 0.05, 0.005);
+  tu_gib(j, "k_size_bytes", 1.52, 0.05, 0.005);
   tu_near_fig(j, "max_mamba_cache_size", 38, 0, 0);
-  gib(j, "mamba_ssm_state_bytes", 2.74, 0, 0.005);
-  gib(j, "mamba_conv_state_bytes", 0.03, 0, 0.005);
+  tu_gib(j, "mamba_ssm_state_bytes", 2.74, 0, 0.005);
+  tu_gib(j, "mamba_conv_state_bytes", 0.03, 0, 0.005);
   tu_near_fig(j, "cuda_graph_decode_sizes", 4, 0, 0);
   json_decref(j);
 }
@@ -141,7 +136,7 @@ static void test_holdout19_sglang_qwen35_4b(void **state) {
       "'sglang', version = '0.5.13', mem_fraction_static = 0.85, context_length = 4096 }, workload = { kind "
       "= "
       "'inference', context = 4096 }, gpu = { name = 'RTX-4090-24GB', memory = '23.59GiB' } }");
-  gib(j, "weights_bytes", 8.62, 0.01, 0.005);
+  tu_gib(j, "weights_bytes", 8.62, 0.01, 0.005);
   double pools = tu_runtime_fig(j, "kv_cache_bytes") + tu_runtime_fig(j, "mamba_ssm_state_bytes") +
                  tu_runtime_fig(j, "mamba_conv_state_bytes");
   tu_assert_within(pools, 11.07 * GIB, 0.05);

@@ -6,7 +6,7 @@
 ** all-reduce that keeps the graphs' collectives off NCCL when --disable-custom-all-reduce is given
 ** on NVSwitch Hopper / Blackwell from 0.20 (symm_mem_max). Tolerances as the calibration set's:
 ** weights 1 %, KV capacity 5 %, CUDA graphs 25 %, GiB figures with half the printed precision.
-** A miss is pinned at its known error (pinned(): within half a point), so a change that moves it
+** A miss is pinned at its known error (tu_pinned(): within half a point), so a change that moves it
 ** is seen.
 */
 #include <math.h>
@@ -23,18 +23,6 @@
 #include "apiutil.h"
 
 #define GIB 1073741824.0
-
-/* A printed GiB figure: abs half its last printed digit. */
-static void gib(json_t *j, const char *name, double printed, double rel, double half_digit) {
-  tu_near_fig(j, name, printed * GIB, rel, half_digit * GIB);
-}
-
-/* A documented miss: predicted / printed - 1 within half a point of the known error. */
-static void pinned(json_t *j, const char *name, double printed, double known) {
-  double err = tu_runtime_fig(j, name) / printed - 1;
-  if (!(fabs(err - known) <= 0.005))
-    fail_msg("%s: %+.2f%% against %.6g, pinned at %+.2f%%", name, err * 100, printed, known * 100);
-}
 
 /* ---- Qwen/Qwen3-235B-A22B-Instruct-2507-FP8 (block-FP8 [128, 128], 94 layers, 4096 wide, 64 / 4
 ** heads of 128, 128 experts of 1536, top 8, vocabulary 151,936) on 4 x H100 80GB SXM, vLLM 0.20.0
@@ -91,10 +79,10 @@ static void pinned(json_t *j, const char *name, double printed, double known) {
 
 static void test_holdout19_qwen3_235b_fp8_tp4_h100(void **state) {
   json_t *j = tu_eval_ok(*state, Q235("0.96", "32768", ""));
-  gib(j, "weights_bytes", 55.22, 0.01, 0.005);
-  gib(j, "cuda_graph_estimate_bytes", 1.10, 0.25, 0.005);
-  gib(j, "cuda_graph_bytes", 0.96, 0.25, 0.005);
-  gib(j, "kv_cache_bytes", 12.15, 0.05, 0.005);
+  tu_gib(j, "weights_bytes", 55.22, 0.01, 0.005);
+  tu_gib(j, "cuda_graph_estimate_bytes", 1.10, 0.25, 0.005);
+  tu_gib(j, "cuda_graph_bytes", 0.96, 0.25, 0.005);
+  tu_gib(j, "kv_cache_bytes", 12.15, 0.05, 0.005);
   assert_int_equal((long long)tu_runtime_fig(j, "cuda_graph_nccl_sizes"), 0);
   /* where the untraced 0.37-0.56 GiB is not: the profile's non-torch memory is the 0.19 figure
   ** (0.25 GiB) and the NVLS buffers (1.82), no FlashInfer workspace (built after the KV sizing) */
@@ -109,11 +97,11 @@ static void test_holdout19_qwen3_235b_fp8_tp4_h100(void **state) {
   assert_true(fabs(240000.0 * 48128.0 / GIB - 10.76) < 0.005);
   json_decref(j);
   j = tu_eval_ok(*state, Q235("0.92", "65536", ""));
-  pinned(j, "kv_cache_bytes", 4.15 * GIB, +0.0878);
+  tu_pinned(j, "kv_cache_bytes", 4.15 * GIB, +0.0878);
   double kv_b = tu_runtime_fig(j, "kv_cache_bytes");
   json_decref(j);
   j = tu_eval_ok(*state, Q235("0.92", "8192", ", memory_profiler_estimate_cudagraphs = false"));
-  gib(j, "kv_cache_bytes", 13.95, 0.05, 0.005);
+  tu_gib(j, "kv_cache_bytes", 13.95, 0.05, 0.005);
   assert_true(tu_runtime_fig(j, "cuda_graph_estimate_bytes") > 0); /* figured, not subtracted */
   /* what the batch costs: the KVs of C and B differ by 9.80 GiB as printed (13.95 - 4.15) */
   tu_near_fig(j, "kv_cache_bytes", kv_b + 9.80 * GIB, 0, 0.01 * GIB);
@@ -212,7 +200,7 @@ static void test_holdout19_lmcache_faq_h100(void **state) {
               {LMC("meta-llama/Llama-3.1-70B", "4", "131072", ""), 32.06, 420208, 3.21}};
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
     json_t *j = tu_eval_ok(*state, rows[i].text);
-    gib(j, "kv_cache_bytes", rows[i].kv, 0.05, 0.005);
+    tu_gib(j, "kv_cache_bytes", rows[i].kv, 0.05, 0.005);
     tu_near_fig(j, "kv_cache_tokens", rows[i].tokens, 0.05, 0);
     tu_near_fig(j, "max_concurrency", rows[i].conc, 0.05, 0.005);
     json_decref(j);

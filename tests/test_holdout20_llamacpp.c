@@ -18,15 +18,6 @@
 
 #define MIB (1024ll * 1024ll)
 
-/* a buffer as llama.cpp prints it: MiB with two decimals */
-static void printed_mib(json_t *j, const char *fig, const char *printed, const char *what) {
-  long long bytes = tu_int(j, fig);
-  char got[32];
-  snprintf(got, sizeof got, "%.2f", (double)bytes / (double)MIB);
-  if (strcmp(got, printed) != 0)
-    fail_msg("%s: %lld B prints as %s MiB, the log says %s", what, bytes, got, printed);
-}
-
 /* ---- miztiik/yen-idhazh docs/reference/benchmarks/what-llama-server-reports-about-itself.md
 ** (commit d1ecf8591bafe13c544f9207305034ef24fd6c38, "Last Updated 2026-09-18"): llama-server
 ** b10444 (5f754ea0e) on a CPU host (no GPU), Qwen3-8B-Q4_K_M.gguf (5,027,783,488 B), one slot
@@ -53,8 +44,8 @@ static void test_holdout20_qwen3_8b_cpu_fa(void **state) {
   } runs[] = {{"", "112.01"}, {", flash_attn = true", "112.01"}, {", flash_attn = false", "572.01"}};
   for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
     json_t *j = qwen3_8b_cpu(*state, runs[i].knob);
-    printed_mib(j, "runtime.kv_buffer_bytes", "1152.00", "CPU KV");
-    printed_mib(j, "runtime.host_compute_buffer_bytes", runs[i].compute, "CPU compute");
+    tu_printed_mib(j, "runtime.kv_buffer_bytes", "1152.00", "CPU KV");
+    tu_printed_mib(j, "runtime.host_compute_buffer_bytes", runs[i].compute, "CPU compute");
     json_decref(j);
   }
 }
