@@ -6,6 +6,7 @@
 #define VF_APIUTIL_H
 
 #include <jansson.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +107,17 @@ static inline json_t *tu_eval_ok(vf_engine *e, const char *text) {
   json_t *j = NULL;
   if (tu_eval(e, text, &j) != VF_OK) fail_msg("%s\n-> %s", text, vf_engine_error(e));
   return j;
+}
+
+/* tu_eval_ok of a printf-formatted scenario (a test's template with its settings filled in). */
+static inline json_t *tu_eval_okf(vf_engine *e, const char *fmt, ...) {
+  char text[4096];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  if (n < 0 || (size_t)n >= sizeof text) fail_msg("scenario template longer than %zu bytes", sizeof text);
+  return tu_eval_ok(e, text);
 }
 
 /* A runtime figure (integer or real); NAN when absent. */

@@ -41,9 +41,7 @@
   " gpu = 'L40S-48GB' }"
 
 static json_t *gemma3(vf_engine *e, const char *build) {
-  char text[1024];
-  snprintf(text, sizeof text, GEMMA3_27B, build);
-  return tu_eval_ok(e, text);
+  return tu_eval_okf(e, GEMMA3_27B, build);
 }
 
 static void test_holdout19_gemma3_27b_b5452(void **state) {

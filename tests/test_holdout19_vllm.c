@@ -24,6 +24,17 @@
 
 #define GIB 1073741824.0
 
+/* Qwen3-235B-A22B-Instruct-2507-FP8's config and block-FP8 [128, 128] checkpoint on vLLM, up to
+** the runtime's version (Q235, Q235V) */
+#define Q235_MODEL                                                                                          \
+  "return { model = { arch = 'qwen3_moe', config = { architectures = { 'Qwen3MoeForCausalLM' }, "           \
+  "model_type = 'qwen3_moe', hidden_size = 4096, intermediate_size = 12288, moe_intermediate_size = 1536, " \
+  "num_hidden_layers = 94, num_attention_heads = 64, num_key_value_heads = 4, head_dim = 128, "             \
+  "num_experts = 128, num_experts_per_tok = 8, vocab_size = 151936, max_position_embeddings = 262144, "     \
+  "tie_word_embeddings = false, torch_dtype = 'bfloat16', rms_norm_eps = 1e-6, rope_theta = 5000000, "      \
+  "decoder_sparse_step = 1, norm_topk_prob = true, mlp_only_layers = {} } }, quant = { name = 'fp8', "      \
+  "scheme = 'block', block_size = 128 }, dtype = 'bf16', runtime = { name = 'vllm', "
+
 /* ---- Qwen/Qwen3-235B-A22B-Instruct-2507-FP8 (block-FP8 [128, 128], 94 layers, 4096 wide, 64 / 4
 ** heads of 128, 128 experts of 1536, top 8, vocabulary 151,936) on 4 x H100 80GB SXM, vLLM 0.20.0
 ** (torch 2.11.0+cu130, FlashInfer attention, "Using TRITON Fp8 MoE backend" with
@@ -63,18 +74,13 @@
 ** (vllm PR #54209, open): the notes' start compiled for 42 s. Expert parallelism deals whole
 ** experts where tensor parallelism splits each; with hidden 4096 > 2 x 1536 both give the same
 ** two 4096-wide buffers a routed copy. */
-#define Q235(util, mbt, extra)                                                                              \
-  "return { model = { arch = 'qwen3_moe', config = { architectures = { 'Qwen3MoeForCausalLM' }, "           \
-  "model_type = 'qwen3_moe', hidden_size = 4096, intermediate_size = 12288, moe_intermediate_size = 1536, " \
-  "num_hidden_layers = 94, num_attention_heads = 64, num_key_value_heads = 4, head_dim = 128, "             \
-  "num_experts = 128, num_experts_per_tok = 8, vocab_size = 151936, max_position_embeddings = 262144, "     \
-  "tie_word_embeddings = false, torch_dtype = 'bfloat16', rms_norm_eps = 1e-6, rope_theta = 5000000, "      \
-  "decoder_sparse_step = 1, norm_topk_prob = true, mlp_only_layers = {} } }, quant = { name = 'fp8', "      \
-  "scheme = 'block', block_size = 128 }, dtype = 'bf16', runtime = { name = 'vllm', version = '0.20.0', "   \
-  "gpu_memory_utilization = " util ", max_model_len = 240000, max_num_batched_tokens = " mbt                \
-  ", "                                                                                                      \
-  "max_num_seqs = 128, disable_custom_all_reduce = true" extra                                              \
-  " }, workload = { kind = 'inference', "                                                                   \
+#define Q235(util, mbt, extra)                                                               \
+  Q235_MODEL                                                                                 \
+  "version = '0.20.0', "                                                                     \
+  "gpu_memory_utilization = " util ", max_model_len = 240000, max_num_batched_tokens = " mbt \
+  ", "                                                                                       \
+  "max_num_seqs = 128, disable_custom_all_reduce = true" extra                               \
+  " }, workload = { kind = 'inference', "                                                    \
   "context = 240000 }, parallel = { tp = 4 }, gpu = 'H100-SXM-80GB' }"
 
 static void test_holdout19_qwen3_235b_fp8_tp4_h100(void **state) {
@@ -116,18 +122,13 @@ static void test_holdout19_qwen3_235b_fp8_tp4_h100(void **state) {
 ** 32,768. Before 0.18 the kernel chunks at VLLM_FUSED_MOE_CHUNK_SIZE = 32,768 tokens and only the
 ** dense part and the router grow (33,792 B a token), and the checkpoint's workspace keeps the
 ** legacy layout (est_forward_moe_bytes). */
-#define Q235V(ver, mbt)                                                                                     \
-  "return { model = { arch = 'qwen3_moe', config = { architectures = { 'Qwen3MoeForCausalLM' }, "           \
-  "model_type = 'qwen3_moe', hidden_size = 4096, intermediate_size = 12288, moe_intermediate_size = 1536, " \
-  "num_hidden_layers = 94, num_attention_heads = 64, num_key_value_heads = 4, head_dim = 128, "             \
-  "num_experts = 128, num_experts_per_tok = 8, vocab_size = 151936, max_position_embeddings = 262144, "     \
-  "tie_word_embeddings = false, torch_dtype = 'bfloat16', rms_norm_eps = 1e-6, rope_theta = 5000000, "      \
-  "decoder_sparse_step = 1, norm_topk_prob = true, mlp_only_layers = {} } }, quant = { name = 'fp8', "      \
-  "scheme = 'block', block_size = 128 }, dtype = 'bf16', runtime = { name = 'vllm', version = '" ver        \
-  "', "                                                                                                     \
-  "gpu_memory_utilization = 0.92, max_model_len = 240000, max_num_batched_tokens = " mbt                    \
-  ", "                                                                                                      \
-  "max_num_seqs = 128 }, workload = { kind = 'inference', context = 240000 }, parallel = { tp = 4 }, "      \
+#define Q235V(ver, mbt)                                                                                \
+  Q235_MODEL                                                                                           \
+  "version = '" ver                                                                                    \
+  "', "                                                                                                \
+  "gpu_memory_utilization = 0.92, max_model_len = 240000, max_num_batched_tokens = " mbt               \
+  ", "                                                                                                 \
+  "max_num_seqs = 128 }, workload = { kind = 'inference', context = 240000 }, parallel = { tp = 4 }, " \
   "gpu = 'H100-SXM-80GB' }"
 
 static double act(void **state, const char *text) {

@@ -33,9 +33,7 @@
   " }, workload = { kind = 'inference', context = 8192 } }"
 
 static json_t *qwen3_8b_cpu(vf_engine *e, const char *fa) {
-  char text[1024];
-  snprintf(text, sizeof text, QWEN3_8B_CPU, fa);
-  return tu_eval_ok(e, text);
+  return tu_eval_okf(e, QWEN3_8B_CPU, fa);
 }
 
 static void test_holdout20_qwen3_8b_cpu_fa(void **state) {
