@@ -155,6 +155,8 @@ typedef struct lc {
   const scenario *s;
   const model_desc *m;
   uint64_t build, n_layer, n_ctx, n_seq, n_stream, n_ctx_seq, n_ub, ngl;
+  uint64_t n_b;       /* n_batch, at most n_ctx (lc_set_ctx) */
+  uint64_t n_vocab;   /* the GGUF's vocabulary: its token_embd rows (lc_vocab) */
   uint64_t n_nextn;   /* a GGUF's MTP blocks after the n_layer trunk (runtime.n_layer_nextn) */
   uint64_t n_layer_all; /* n_layer + n_nextn: the blocks -ngl counts (all + 1 with the output layer) */
   uint64_t n_cpu_moe; /* --n-cpu-moe: the expert weights of layers below it stay on the host */
@@ -474,6 +476,7 @@ static void lc_set_ctx(lc *l, uint64_t n_ctx) {
   l->n_ctx = n_ctx;
   l->n_ctx_seq = l->n_stream > 1 ? n_ctx / l->n_stream : n_ctx;
   uint64_t ub = scn_u64(l->s, "runtime.n_ubatch", 512), b = scn_u64(l->s, "runtime.n_batch", 2048);
+  l->n_b = b < l->n_ctx ? b : l->n_ctx;
   l->n_ub = ub < b ? ub : b;
   if (l->n_ub > l->n_ctx) l->n_ub = l->n_ctx;
 }
@@ -481,12 +484,27 @@ static void lc_set_ctx(lc *l, uint64_t n_ctx) {
 static int lc_weight_kind(const inv_tensor *t);
 static void lc_ot_setup(lc *l);
 
+/* llama.cpp's n_vocab: the GGUF's vocabulary, the rows its conversion wrote to token_embd,
+** which can be fewer than the config's vocab_size (a Gemma 3 GGUF keeps its tokenizer's
+** 262,144 of 262,208: architectures/gemma.lua); the logits and the output buffer follow it */
+static uint64_t lc_vocab(const lc *l) {
+  const model_desc *m = l->m;
+  for (size_t i = 0; i < m->inv.n; i++) {
+    const inv_tensor *t = &m->inv.t[i];
+    if (t->role == ROLE_EMBED && t->ndim == 2 && t->shape[1] == m->hidden && t->shape[0] < m->vocab &&
+        !est_vision_tensor(t))
+      return t->shape[0];
+  }
+  return m->vocab;
+}
+
 static void lc_options(lc *l) {
   const scenario *s = l->s;
   l->build = scn_u64(s, "runtime.build", 0);
   l->n_layer = l->m->layers;
   l->n_nextn = scn_u64(s, "runtime.n_layer_nextn", 0);
   l->n_layer_all = l->n_layer + l->n_nextn;
+  l->n_vocab = lc_vocab(l);
   l->n_seq = s->concurrency ? s->concurrency : 1;
   l->cpu = strcmp(scn_str(s, "runtime.device", "gpu"), "cpu") == 0;
   l->fa = scn_bool(s, "runtime.flash_attn", lc_newer(l, LC_B_PAD256));
@@ -1252,10 +1270,7 @@ static uint64_t lc_cells(const lc *l, const kv_group *g) {
   if (!g->window || !lc_newer(l, LC_B_ISWA) || scn_bool(l->s, "runtime.swa_full", false)) return l->n_ctx_seq;
   uint64_t share = l->n_stream == 1 ? l->n_seq : 1;
   uint64_t swa = lc_pad(g->window * share + l->n_ub, 256);
-  if (!lc_newer(l, LC_B_SWA_UBATCH)) {
-    uint64_t nb = scn_u64(l->s, "runtime.n_batch", 2048);
-    swa = lc_pad(g->window * share + (nb < l->n_ctx ? nb : l->n_ctx), l->fa ? 256 : 32);
-  }
+  if (!lc_newer(l, LC_B_SWA_UBATCH)) swa = lc_pad(g->window * share + l->n_b, l->fa ? 256 : 32);
   return swa < l->n_ctx_seq ? swa : l->n_ctx_seq;
 }
 
@@ -1411,19 +1426,6 @@ static void lc_kv(lc *l) {
 ** Fitted to shared/peers/llamacpp/results.jsonl (CPU backend, 6 models) and
 ** llamacpp-b4385-pythia28b-f16-v100 (CUDA0 162.00 MiB). Only a fallback now, where the
 ** allocator replay (lc_compute_cpu, lc_compute_replay) does not apply. */
-/* llama.cpp's n_vocab: the GGUF's vocabulary, the rows its conversion wrote to token_embd,
-** which can be fewer than the config's vocab_size (a Gemma 3 GGUF keeps its tokenizer's
-** 262,144 of 262,208: architectures/gemma.lua); the logits and the output buffer follow it */
-static uint64_t lc_vocab(const lc *l) {
-  const model_desc *m = l->m;
-  for (size_t i = 0; i < m->inv.n; i++) {
-    const inv_tensor *t = &m->inv.t[i];
-    if (t->role == ROLE_EMBED && t->ndim == 2 && t->shape[1] == m->hidden && t->shape[0] < m->vocab &&
-        !est_vision_tensor(t))
-      return t->shape[0];
-  }
-  return m->vocab;
-}
 
 typedef struct lc_phase {
   uint64_t attn, ffn, out, mask;
@@ -1444,7 +1446,7 @@ static lc_phase lc_phases(lc *l, bool mask_f16) {
   uint64_t ff = b->experts ? b->ffn_dim / used * used : b->ffn_dim;
   uint64_t ffw = acc_add(a, acc_mul(a, 3, ff), b->experts ? (b->experts_per_tok + 2) * h : 2 * h);
   p.ffn = acc_add(a, p.mask, acc_mul3(a, ub, ffw, 4));
-  p.out = acc_add(a, acc_mul3(a, lc_vocab(l), ub, 4), acc_mul(a, ub, 2 * h * 4));
+  p.out = acc_add(a, acc_mul3(a, l->n_vocab, ub, 4), acc_mul(a, ub, 2 * h * 4));
   return p;
 }
 
@@ -1618,12 +1620,21 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
   uint64_t heads = m->heads ? m->heads : 1;
   uint64_t hk = g0 && g0->k_dim ? g0->k_dim : m->head_dim ? m->head_dim : (b->q_dim ? b->q_dim : m->hidden) / heads;
   uint64_t used = b->experts_per_tok ? b->experts_per_tok : 1;
-  *sp = (lc_graph_spec){.n_tok = l->n_ub, .n_out = lc_outputs(l), .n_stream = l->n_stream,
-                        .n_layer = l->n_layer, .hidden = m->hidden, .vocab = lc_vocab(l), .heads = heads,
+  *sp = (lc_graph_spec){.n_tok = l->n_ub,
+                        .n_out = lc_outputs(l),
+                        .n_stream = l->n_stream,
+                        .n_layer = l->n_layer,
+                        .hidden = m->hidden,
+                        .vocab = l->n_vocab,
+                        .heads = heads,
                         .kv_heads = m->kv_heads ? m->kv_heads : heads,
-                        .head_k = hk, .head_v = g0 && g0->v_dim ? g0->v_dim : hk,
-                        .ffn = b->experts ? b->ffn_dim / used : b->ffn_dim, .experts = b->experts,
-                        .experts_used = b->experts ? used : 0, .fa = l->fa, .gated = b->gated,
+                        .head_k = hk,
+                        .head_v = g0 && g0->v_dim ? g0->v_dim : hk,
+                        .ffn = b->experts ? b->ffn_dim / used : b->ffn_dim,
+                        .experts = b->experts,
+                        .experts_used = b->experts ? used : 0,
+                        .fa = l->fa,
+                        .gated = b->gated,
                         .layer_norm = !b->rms,
                         .mask_cast = l->fa && !lc_newer(l, LC_B_F16_MASK),
                         .no_embd_leaf = !lc_newer(l, LC_B_EMBD_SELECT)};
@@ -2200,7 +2211,7 @@ static bool lc_logits_with_embd(const lc *l) {
 }
 
 static uint64_t lc_output_bytes(const lc *l) {
-  uint64_t row = lc_vocab(l);
+  uint64_t row = l->n_vocab;
   if (l->embeddings) row = lc_logits_with_embd(l) ? row + l->m->hidden : l->m->hidden;
   return acc_mul3(&l->c->acc, row, l->n_seq, 4);
 }
