@@ -149,8 +149,8 @@ function P.adapters(desc, method, opts, acc)
   for _, m in ipairs(modules(desc)) do
     if m.param == "weight" and #m.shape == 2 and m.role ~= "embed" and opts.match(m.module, m.role) then
       local o, i = m.shape[1], m.shape[2]
-      local ff = opts.ff and opts.ff(m.module)
-      if opts.ff == nil then ff = FEEDFORWARD[m.short] end
+      local ff -- IA3: the module's input is scaled, not its output
+      if opts.ff then ff = opts.ff(m.module) else ff = FEEDFORWARD[m.short] end
       for _, shape in ipairs(ADD[method](o, i, opts.r, ff)) do add_tensor(acc, shape, m.count, true, "adapter") end
       acc.matched = acc.matched + m.count
       if method == "lora-fa" then

@@ -757,11 +757,8 @@ void gen_estimate(ectx *c) {
   gen_shapes(c, f, fv, &w, &g);
   gen_phases(c, &w, &g, ph);
   /* output_type="latent": the pipeline returns the latents undecoded (workloads/image.lua
-  ** output_part): no VAE decode phase */
-  if (scn_bool(s, "gen.output_latent", false)) {
-    memset(&ph[2], 0, sizeof ph[2]);
-    ph[2].name = "VAE decode";
-  }
+  ** output_part): no VAE decode phase, whichever way gen_phases built it */
+  if (scn_bool(s, "gen.output_latent", false)) ph[2] = (gen_phase){.name = "VAE decode"};
   int top = 0;
   for (int i = 1; i < GEN_PHASES; i++)
     if (phase_total(c, &ph[i]) > phase_total(c, &ph[top])) top = i;

@@ -80,7 +80,7 @@ typedef struct train_cfg {
 typedef struct train_parts {
   uint64_t weights, weights_full, adapters, master, grads, states, paged, step_temp;
   uint64_t act, act_layer, logits, comm, gathered;
-  uint64_t unshard_unit; /* FSDP: one repeated unit's unsharded flat parameter (unshard_pending) */
+  uint64_t unshard_unit; /* FSDP: one repeated unit's unsharded flat parameter (fsdp1_pools) */
   uint64_t fwd_kept;     /* FSDP: parameter bytes held from each unit's forward to its backward
                          ** beyond comm (fsdp_fwd_kept: SHARD_GRAD_OP, reshard_after_forward=int) */
   uint64_t ds_bucket; /* of comm: DeepSpeed's contiguous gradient reduce bucket (ZeRO-1..3) */

@@ -30,11 +30,9 @@ return runtime {
   parallel_check = function(n, knobs)
     local g = knobs.gpus_per_node
     if g == nil then return end
-    local total = n.tp * n.pp * n.dp
-    if g < 1 then error("runtime.gpus_per_node: expected at least 1, got " .. tostring(g), 0) end
-    if total % g ~= 0 then
-      error(("runtime.gpus_per_node: %d does not divide the run's %d GPUs (tp x pp x dp)"):format(g, total), 0)
-    end
+    local fail, total = require("engine").fail, n.tp * n.pp * n.dp
+    if g < 1 then fail("runtime.gpus_per_node", "expected at least 1, got %d", g) end
+    if total % g ~= 0 then fail("runtime.gpus_per_node", "%d does not divide the run's %d GPUs (tp x pp x dp)", g, total) end
   end,
   normalize = function(n, knobs)
     local z = knobs.zero_stage
