@@ -150,13 +150,17 @@ static inline void tu_pinned(json_t *j, const char *name, double printed, double
     fail_msg("%s: %+.2f%% against %.6g, pinned at %+.2f%%", name, err * 100, printed, known * 100);
 }
 
-/* A buffer as llama.cpp prints it: MiB with two decimals, exactly. */
-static inline void tu_printed_mib(json_t *j, const char *fig, const char *printed, const char *what) {
-  long long bytes = tu_int(j, fig);
+/* Bytes as llama.cpp prints a buffer: MiB with two decimals, exactly. */
+static inline void tu_printed_mib_bytes(long long bytes, const char *printed, const char *what) {
   char got[32];
   snprintf(got, sizeof got, "%.2f", (double)bytes / TU_MIB);
   if (strcmp(got, printed) != 0)
     fail_msg("%s: %lld B prints as %s MiB, the log says %s", what, bytes, got, printed);
+}
+
+/* A report figure as llama.cpp prints the buffer (tu_printed_mib_bytes). */
+static inline void tu_printed_mib(json_t *j, const char *fig, const char *printed, const char *what) {
+  tu_printed_mib_bytes(tu_int(j, fig), printed, what);
 }
 
 /* A buffer within rel of the printed MiB (llama.cpp compute 10 %, host compute 25 %). */

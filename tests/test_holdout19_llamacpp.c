@@ -149,9 +149,7 @@ static void test_holdout19_qwen3_06b_q8_cache(void **state) {
   tu_within_mib(j, "runtime.compute_buffer_bytes", 298.75, 0.10, "CUDA0 compute");         /* 298.75, exact */
   tu_within_mib(j, "runtime.host_compute_buffer_bytes", 41.51, 0.25, "CUDA_Host compute"); /* 41.51, exact */
   long long model = tu_int(j, "runtime.gpu_model_buffer_bytes") + tu_int(j, "runtime.cpu_model_buffer_bytes");
-  char got[32];
-  snprintf(got, sizeof got, "%.2f", (double)model / (double)MIB);
-  assert_string_equal(got, "761.80"); /* 604.15 on CUDA0 + 157.65 CPU_Mapped (token_embd) */
+  tu_printed_mib_bytes(model, "761.80", "file size"); /* 604.15 on CUDA0 + 157.65 CPU_Mapped (token_embd) */
   json_decref(j);
 }
 

@@ -910,13 +910,6 @@ static void test_cuda_moe_reduce(void **state) {
                    537427968LL);
 }
 
-/* a buffer as llama.cpp prints it: MiB with two decimals */
-static void expect_printed_mib(long long bytes, const char *printed, const char *what) {
-  char got[32];
-  snprintf(got, sizeof got, "%.2f", (double)bytes / (double)MIB);
-  if (strcmp(got, printed) != 0) fail_msg("%s: %lld B prints as %s MiB, the log says %s", what, bytes, got, printed);
-}
-
 /* ollama 0.20.2 (its vendored llama.cpp, ec98e2002 of 2025-12-16, ollama's Makefile.sync
 ** FETCH_HEAD; no build number printed: b7440 taken, between b7097 of 2025-11-19 and b7770 of
 ** 2026-01-18),
@@ -945,19 +938,19 @@ static void test_ollama_embeddings(void **state) {
   json_t *j = NULL;
   snprintf(text, sizeof text, t, "b7440", ", embeddings = true");
   if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
-  expect_printed_mib(tu_int(j, "runtime.host_compute_buffer_bytes"), "15.01", "CUDA_Host compute");
+  tu_printed_mib_bytes(tu_int(j, "runtime.host_compute_buffer_bytes"), "15.01", "CUDA_Host compute");
   long long host = tu_int(j, "runtime.host_compute_buffer_bytes");
-  expect_printed_mib(tu_int(j, "runtime.cpu_model_buffer_bytes"), "292.36", "CPU_Mapped model");
-  expect_printed_mib(tu_int(j, "runtime.gpu_model_buffer_bytes"), "4168.09", "CUDA0 model");
-  expect_printed_mib(tu_int(j, "runtime.kv_buffer_bytes"), "224.00", "CUDA0 KV");
-  expect_printed_mib(tu_int(j, "runtime.compute_buffer_bytes"), "304.00", "CUDA0 compute");
+  tu_printed_mib_bytes(tu_int(j, "runtime.cpu_model_buffer_bytes"), "292.36", "CPU_Mapped model");
+  tu_printed_mib_bytes(tu_int(j, "runtime.gpu_model_buffer_bytes"), "4168.09", "CUDA0 model");
+  tu_printed_mib_bytes(tu_int(j, "runtime.kv_buffer_bytes"), "224.00", "CUDA0 KV");
+  tu_printed_mib_bytes(tu_int(j, "runtime.compute_buffer_bytes"), "304.00", "CUDA0 compute");
   assert_int_equal(tu_int(j, "runtime.output_buffer_bytes"), (152064 + 3584) * 4);
-  expect_printed_mib(tu_int(j, "runtime.output_buffer_bytes"), "0.59", "CUDA_Host output");
+  tu_printed_mib_bytes(tu_int(j, "runtime.output_buffer_bytes"), "0.59", "CUDA_Host output");
   json_decref(j);
   snprintf(text, sizeof text, t, "b8700", ", embeddings = true"); /* after PR #18898: the inp_embd leaf */
   assert_int_equal(tu_eval(*state, text, &j), VF_OK);
   assert_int_equal(tu_int(j, "runtime.host_compute_buffer_bytes"), host + 3584LL * 512 * 4);
-  expect_printed_mib(tu_int(j, "runtime.compute_buffer_bytes"), "304.00", "CUDA0 compute");
+  tu_printed_mib_bytes(tu_int(j, "runtime.compute_buffer_bytes"), "304.00", "CUDA0 compute");
   json_decref(j);
   snprintf(text, sizeof text, t, "b8700", "");
   assert_int_equal(tu_eval(*state, text, &j), VF_OK);
@@ -990,8 +983,8 @@ static void test_preset_mapped_range(void **state) {
                                    " workload = { kind = 'inference', context = 4096 }, gpu = 'RTX-4090-24GB' }";
   json_t *j = NULL;
   if (tu_eval(*state, ngl30, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
-  expect_printed_mib(tu_int(j, "runtime.gpu_model_buffer_bytes"), "10750.86", "CUDA0 model");
-  expect_printed_mib(tu_int(j, "runtime.cpu_model_buffer_bytes"), "6940.48", "CPU_Mapped model");
+  tu_printed_mib_bytes(tu_int(j, "runtime.gpu_model_buffer_bytes"), "10750.86", "CUDA0 model");
+  tu_printed_mib_bytes(tu_int(j, "runtime.cpu_model_buffer_bytes"), "6940.48", "CPU_Mapped model");
   assert_int_equal(tu_int(j, "runtime.cpu_model_buffer_bytes"), tu_int(j, "runtime.host_resident_weights_bytes"));
   json_decref(j);
   static const char *const ot = "return { model = 'Qwen/Qwen3-30B-A3B', quant = 'gguf:Q4_K_M', runtime = {"
@@ -1000,13 +993,14 @@ static void test_preset_mapped_range(void **state) {
                                 " tensor_split = '9862,31518' }, workload = { kind = 'inference', context = 16384 },"
                                 " gpu = { 'RTX-4090-24GB', 'RTX-5090-32GB' } }";
   if (tu_eval(*state, ot, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
-  expect_printed_mib(tu_int(j, "runtime.cpu_model_buffer_bytes"), "17447.91", "CPU_Mapped model");
-  expect_printed_mib(tu_int(j, "runtime.kv_buffer_bytes"), "1536.00", "KV of CUDA0 (384.00) and CUDA1 (1152.00)");
+  tu_printed_mib_bytes(tu_int(j, "runtime.cpu_model_buffer_bytes"), "17447.91", "CPU_Mapped model");
+  tu_printed_mib_bytes(tu_int(j, "runtime.kv_buffer_bytes"), "1536.00",
+                       "KV of CUDA0 (384.00) and CUDA1 (1152.00)");
   /* the compute buffers: b5622 predates the fused GLU ops, its MoE graph replayed as the later one
   ** (not exact): CUDA_Host 38.01 against 36.01 printed (+5.6%), CUDA0 1082.01 against 1080.00 */
   long long hc = tu_int(j, "runtime.host_compute_buffer_bytes"), hp = 3601LL * MIB / 100;
   if (hc < hp * 3 / 4 || hc > hp * 5 / 4) fail_msg("CUDA_Host compute %lld B, the log says 36.01 MiB", hc);
-  expect_printed_mib(hc, "38.01", "CUDA_Host compute (replayed)");
+  tu_printed_mib_bytes(hc, "38.01", "CUDA_Host compute (replayed)");
   long long gc = tu_int(j, "runtime.compute_buffer_bytes"), gp = 1080LL * MIB;
   if (gc < gp * 9 / 10 || gc > gp * 11 / 10) fail_msg("CUDA0 compute %lld B, the log says 1080.00 MiB", gc);
   json_decref(j);
@@ -1032,17 +1026,17 @@ static void test_mla_v_cache(void **state) {
   json_t *j = NULL, *k = NULL;
   snprintf(text, sizeof text, t, "b5331");
   if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
-  expect_printed_mib(tu_int(j, "runtime.kv_buffer_bytes"), "2074.00", "KV self size");
-  expect_printed_mib(tu_int(j, "runtime.output_buffer_bytes"), "0.49", "CUDA_Host output");
+  tu_printed_mib_bytes(tu_int(j, "runtime.kv_buffer_bytes"), "2074.00", "KV self size");
+  tu_printed_mib_bytes(tu_int(j, "runtime.output_buffer_bytes"), "0.49", "CUDA_Host output");
   /* each GPU's KV line: 34 MiB a layer (576 + 512 f16 per cell), 15 / 12 / 12 / 22 layers */
   static const char *const per_gpu[] = {"runtime.gpu_kv_buffer_bytes_0", "runtime.gpu_kv_buffer_bytes_1",
                                         "runtime.gpu_kv_buffer_bytes_2", "runtime.gpu_kv_buffer_bytes_3"};
   static const char *const printed[] = {"510.00", "408.00", "408.00", "748.00"};
-  for (int g = 0; g < 4; g++) expect_printed_mib(tu_int(j, per_gpu[g]), printed[g], "CUDA<g> KV");
+  for (int g = 0; g < 4; g++) tu_printed_mib_bytes(tu_int(j, per_gpu[g]), printed[g], "CUDA<g> KV");
   snprintf(text, sizeof text, t, "b7810"); /* V-less: K only, 18 MiB a layer */
   assert_int_equal(tu_eval(*state, text, &k), VF_OK);
-  expect_printed_mib(tu_int(k, "runtime.kv_buffer_bytes"), "1098.00", "K (f16)");
-  expect_printed_mib(tu_int(k, "runtime.gpu_kv_buffer_bytes_3"), "396.00", "CUDA3 K");
+  tu_printed_mib_bytes(tu_int(k, "runtime.kv_buffer_bytes"), "1098.00", "K (f16)");
+  tu_printed_mib_bytes(tu_int(k, "runtime.gpu_kv_buffer_bytes_3"), "396.00", "CUDA3 K");
   json_decref(j);
   json_decref(k);
 }
@@ -1072,7 +1066,7 @@ typedef struct {
 static void expect_log(void **state, const char *text, const printed_fig *figs) {
   json_t *j = NULL;
   if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
-  for (const printed_fig *f = figs; f->fig; f++) expect_printed_mib(tu_int(j, f->fig), f->printed, f->what);
+  for (const printed_fig *f = figs; f->fig; f++) tu_printed_mib_bytes(tu_int(j, f->fig), f->printed, f->what);
   json_decref(j);
 }
 
@@ -1192,15 +1186,15 @@ static void test_ollama_embd_patch(void **state) {
   snprintf(text, sizeof text, t, "ollama", "b4400", 99);
   if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
   long long embd = tu_int(j, "runtime.cpu_model_buffer_bytes");
-  expect_printed_mib(embd, "275.62", "CPU model");
+  tu_printed_mib_bytes(embd, "275.62", "CPU model");
   json_decref(j);
   snprintf(text, sizeof text, t, "ollama", "b4400", 29);
   if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
-  expect_printed_mib(tu_int(j, "runtime.gpu_model_buffer_bytes"), "5731.89", "CUDA0 model");
-  expect_printed_mib(tu_int(j, "runtime.cpu_model_buffer_bytes") - embd, "2622.81", "CUDA_Host model");
-  expect_printed_mib(tu_int(j, "runtime.kv_buffer_bytes"), "400.00", "KV CPU 110.00 + CUDA0 290.00");
+  tu_printed_mib_bytes(tu_int(j, "runtime.gpu_model_buffer_bytes"), "5731.89", "CUDA0 model");
+  tu_printed_mib_bytes(tu_int(j, "runtime.cpu_model_buffer_bytes") - embd, "2622.81", "CUDA_Host model");
+  tu_printed_mib_bytes(tu_int(j, "runtime.kv_buffer_bytes"), "400.00", "KV CPU 110.00 + CUDA0 290.00");
   assert_int_equal(tu_int(j, "runtime.output_buffer_bytes"), (100352 + 5120) * 4);
-  expect_printed_mib(tu_int(j, "runtime.output_buffer_bytes"), "0.40", "CPU output");
+  tu_printed_mib_bytes(tu_int(j, "runtime.output_buffer_bytes"), "0.40", "CPU output");
   json_decref(j);
   snprintf(text, sizeof text, t, "llamacpp", "b4400", 29); /* mainline of that build: the embeddings only */
   assert_int_equal(tu_eval(*state, text, &j), VF_OK);
@@ -1219,7 +1213,7 @@ static void test_ollama_embd_patch(void **state) {
                       " flash_attn = false, fit = false, device = 'cpu' }, workload = { kind = 'inference',"
                       " context = 2048, concurrency = 4 }, gpu = 'RTX-3060-12GB' }", &j) != VF_OK)
     fail_msg("%s", vf_engine_error(*state));
-  expect_printed_mib(tu_int(j, "runtime.output_buffer_bytes"), "2.08", "ROCm_Host output");
+  tu_printed_mib_bytes(tu_int(j, "runtime.output_buffer_bytes"), "2.08", "ROCm_Host output");
   json_decref(j);
 }
 
@@ -1255,12 +1249,13 @@ static void test_holdout_round4_exact(void **state) {
                       " kind = 'inference', context = 4096 }, gpu = 'RTX-3060-8GB' }",
               &j) != VF_OK)
     fail_msg("%s", vf_engine_error(*state));
-  expect_printed_mib(tu_int(j, "runtime.cpu_model_buffer_bytes") - tu_int(j, "runtime.cpu_repack_buffer_bytes"),
-                     "1210.60", "CPU_Mapped model");
-  expect_printed_mib(tu_int(j, "runtime.cpu_repack_buffer_bytes"), "645.75", "CPU_REPACK model");
-  expect_printed_mib(tu_int(j, "runtime.output_buffer_bytes"), "0.58", "CPU output");
-  expect_printed_mib(tu_int(j, "runtime.kv_buffer_bytes"), "448.00", "CPU KV");
-  expect_printed_mib(tu_int(j, "runtime.host_compute_buffer_bytes"), "304.75", "CPU compute");
+  tu_printed_mib_bytes(
+      tu_int(j, "runtime.cpu_model_buffer_bytes") - tu_int(j, "runtime.cpu_repack_buffer_bytes"), "1210.60",
+      "CPU_Mapped model");
+  tu_printed_mib_bytes(tu_int(j, "runtime.cpu_repack_buffer_bytes"), "645.75", "CPU_REPACK model");
+  tu_printed_mib_bytes(tu_int(j, "runtime.output_buffer_bytes"), "0.58", "CPU output");
+  tu_printed_mib_bytes(tu_int(j, "runtime.kv_buffer_bytes"), "448.00", "CPU KV");
+  tu_printed_mib_bytes(tu_int(j, "runtime.host_compute_buffer_bytes"), "304.75", "CPU compute");
   json_decref(j);
   expect_log(state,
              "return { model = { arch = 'mistral3', config = { architectures = {"
@@ -1291,10 +1286,10 @@ static void test_holdout_round4_exact(void **state) {
                       " context = 4096 }, gpu = 'RTX-3060-12GB' }",
               &j) != VF_OK)
     fail_msg("%s", vf_engine_error(*state));
-  expect_printed_mib(tu_int(j, "runtime.cpu_model_buffer_bytes"), "456.11", "CPU_Mapped model");
-  expect_printed_mib(tu_int(j, "runtime.output_buffer_bytes"), "0.58", "CPU output");
-  expect_printed_mib(tu_int(j, "runtime.kv_buffer_bytes"), "448.00", "CPU KV");
-  expect_printed_mib(tu_int(j, "runtime.host_compute_buffer_bytes"), "12.01", "CUDA_Host compute");
+  tu_printed_mib_bytes(tu_int(j, "runtime.cpu_model_buffer_bytes"), "456.11", "CPU_Mapped model");
+  tu_printed_mib_bytes(tu_int(j, "runtime.output_buffer_bytes"), "0.58", "CPU output");
+  tu_printed_mib_bytes(tu_int(j, "runtime.kv_buffer_bytes"), "448.00", "CPU KV");
+  tu_printed_mib_bytes(tu_int(j, "runtime.host_compute_buffer_bytes"), "12.01", "CUDA_Host compute");
   long long c = tu_int(j, "runtime.compute_buffer_bytes"), printed = 443463762LL; /* 422.92 MiB */
   if (c < printed * 9 / 10 || c > printed * 11 / 10) fail_msg("CUDA0 compute %lld B, the log says 422.92 MiB", c);
   json_decref(j);
@@ -1308,16 +1303,16 @@ static void test_holdout_round4_exact(void **state) {
                       " concurrency = 4 }, gpu = { 'L40S-48GB', 'L40S-48GB' } }",
               &j) != VF_OK)
     fail_msg("%s", vf_engine_error(*state));
-  expect_printed_mib(tu_int(j, "runtime.cpu_model_buffer_bytes"), "28.69", "CPU_Mapped model");
+  tu_printed_mib_bytes(tu_int(j, "runtime.cpu_model_buffer_bytes"), "28.69", "CPU_Mapped model");
   /* the two GPUs' model buffers: their sum to the printed lines' rounding (37.86 + 61.08; each
   ** GPU apart is 0.51 MiB off: see docs/CALIBRATION.md, the file's order of layers) */
   long long both = tu_int(j, "runtime.gpu_model_buffer_bytes"), sum = (3786LL + 6108LL) * MIB / 100;
   if (both < sum - MIB / 100 || both > sum + MIB / 100) fail_msg("CUDA0 + CUDA1 model %lld B, the log says 37.86 + 61.08 MiB", both);
-  expect_printed_mib(tu_int(j, "runtime.gpu_kv_buffer_bytes_0"), "24.00", "CUDA0 KV");
-  expect_printed_mib(tu_int(j, "runtime.gpu_kv_buffer_bytes_1"), "21.00", "CUDA1 KV");
-  expect_printed_mib(tu_int(j, "runtime.compute_buffer_bytes"), "24.91", "CUDA0 compute");
-  expect_printed_mib(tu_int(j, "runtime.host_compute_buffer_bytes"), "10.30", "CUDA_Host compute");
-  expect_printed_mib(tu_int(j, "runtime.output_buffer_bytes"), "0.75", "CUDA_Host output");
+  tu_printed_mib_bytes(tu_int(j, "runtime.gpu_kv_buffer_bytes_0"), "24.00", "CUDA0 KV");
+  tu_printed_mib_bytes(tu_int(j, "runtime.gpu_kv_buffer_bytes_1"), "21.00", "CUDA1 KV");
+  tu_printed_mib_bytes(tu_int(j, "runtime.compute_buffer_bytes"), "24.91", "CUDA0 compute");
+  tu_printed_mib_bytes(tu_int(j, "runtime.host_compute_buffer_bytes"), "10.30", "CUDA_Host compute");
+  tu_printed_mib_bytes(tu_int(j, "runtime.output_buffer_bytes"), "0.75", "CUDA_Host output");
   json_decref(j);
 }
 
@@ -1463,9 +1458,9 @@ static void test_holdout_round6_exact(void **state) {
                       " gpu = { 'T4-16GB', 'T4-16GB', 'T4-16GB', 'T4-16GB' } }",
               &j) != VF_OK)
     fail_msg("%s", vf_engine_error(*state));
-  expect_printed_mib(gpu_fig(j, "gpu_kv_buffer_bytes", 2), "703.50", "CUDA2 KV");
-  expect_printed_mib(gpu_fig(j, "gpu_kv_buffer_bytes", 3), "644.88", "CUDA3 KV");
-  expect_printed_mib(tu_int(j, "runtime.kv_buffer_bytes"), "2814.00", "KV self size");
+  tu_printed_mib_bytes(gpu_fig(j, "gpu_kv_buffer_bytes", 2), "703.50", "CUDA2 KV");
+  tu_printed_mib_bytes(gpu_fig(j, "gpu_kv_buffer_bytes", 3), "644.88", "CUDA3 KV");
+  tu_printed_mib_bytes(tu_int(j, "runtime.kv_buffer_bytes"), "2814.00", "KV self size");
   /* b5261 predates the fused GLU ops: the MoE graph replayed as the later one, 64.63 (+3.2%) */
   long long hc = tu_int(j, "runtime.host_compute_buffer_bytes"), hp = 6263LL * MIB / 100;
   if (hc < hp * 3 / 4 || hc > hp * 5 / 4) fail_msg("CUDA_Host compute %lld B, the log says 62.63 MiB", hc);
@@ -1652,12 +1647,12 @@ static void test_holdout_round12(void **state) {
   snprintf(text, sizeof text, vl, 21);
   json_t *j = NULL;
   if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
-  expect_printed_mib(tu_int(j, "runtime.kv_buffer_bytes"), "1904.00", "KV 544.00 CPU + 1360.00 ROCm0");
-  expect_printed_mib(tu_int(j, "runtime.compute_buffer_bytes"), "304.00", "ROCm0 compute (21 layers)");
-  expect_printed_mib(tu_int(j, "runtime.host_compute_buffer_bytes"), "142.02", "ROCm_Host compute");
-  expect_printed_mib(tu_int(j, "runtime.output_buffer_bytes"), "2.32", "ROCm_Host output");
+  tu_printed_mib_bytes(tu_int(j, "runtime.kv_buffer_bytes"), "1904.00", "KV 544.00 CPU + 1360.00 ROCm0");
+  tu_printed_mib_bytes(tu_int(j, "runtime.compute_buffer_bytes"), "304.00", "ROCm0 compute (21 layers)");
+  tu_printed_mib_bytes(tu_int(j, "runtime.host_compute_buffer_bytes"), "142.02", "ROCm_Host compute");
+  tu_printed_mib_bytes(tu_int(j, "runtime.output_buffer_bytes"), "2.32", "ROCm_Host output");
   assert_int_equal(tu_int(j, "runtime.graph_splits"), 114);
-  expect_printed_mib(tu_category(j, "kv_cache"), "1360.00", "ROCm0 KV");
+  tu_printed_mib_bytes(tu_category(j, "kv_cache"), "1360.00", "ROCm0 KV");
   json_decref(j);
   snprintf(text, sizeof text, vl, 99);
   expect_log(state, text,
@@ -1679,12 +1674,12 @@ static void test_holdout_round12(void **state) {
               &q) != VF_OK)
     fail_msg("%s", vf_engine_error(*state));
   assert_int_equal(tu_int(q, "model.params"), 235093634560LL); /* "model params = 235.09 B" */
-  expect_printed_mib(tu_int(q, "runtime.gpu_model_buffer_bytes"), "94976.34", "Vulkan0 model");
-  expect_printed_mib(tu_int(q, "runtime.cpu_model_buffer_bytes"), "1763.14", "CPU_Mapped model");
-  expect_printed_mib(tu_int(q, "runtime.output_buffer_bytes"), "0.58", "CPU output");
-  expect_printed_mib(tu_int(q, "runtime.kv_buffer_bytes"), "752.00", "KV 744.00 Vulkan0 + 8.00 CPU");
-  expect_printed_mib(tu_category(q, "kv_cache"), "744.00", "Vulkan0 KV");
-  expect_printed_mib(tu_int(q, "runtime.compute_buffer_bytes"), "791.61", "Vulkan0 compute");
+  tu_printed_mib_bytes(tu_int(q, "runtime.gpu_model_buffer_bytes"), "94976.34", "Vulkan0 model");
+  tu_printed_mib_bytes(tu_int(q, "runtime.cpu_model_buffer_bytes"), "1763.14", "CPU_Mapped model");
+  tu_printed_mib_bytes(tu_int(q, "runtime.output_buffer_bytes"), "0.58", "CPU output");
+  tu_printed_mib_bytes(tu_int(q, "runtime.kv_buffer_bytes"), "752.00", "KV 744.00 Vulkan0 + 8.00 CPU");
+  tu_printed_mib_bytes(tu_category(q, "kv_cache"), "744.00", "Vulkan0 KV");
+  tu_printed_mib_bytes(tu_int(q, "runtime.compute_buffer_bytes"), "791.61", "Vulkan0 compute");
   long long hc = tu_int(q, "runtime.host_compute_buffer_bytes"), hp = 1601LL * MIB / 100;
   if (hc < hp * 3 / 4 || hc > hp * 5 / 4) fail_msg("Vulkan_Host compute %lld B, the log says 16.01 MiB", hc);
   json_decref(q);
@@ -1742,7 +1737,7 @@ static void test_metal_mapped_range(void **state) {
               " context = 131072 }, gpu = 'H100-SXM-80GB' }",
               &j) != VF_OK)
     fail_msg("%s", vf_engine_error(*state));
-  expect_printed_mib(tu_int(j, "runtime.gpu_model_buffer_bytes"), "10949.65", "CUDA0 model (CUDA layout)");
+  tu_printed_mib_bytes(tu_int(j, "runtime.gpu_model_buffer_bytes"), "10949.65", "CUDA0 model (CUDA layout)");
   json_decref(j);
 }
 
@@ -1811,8 +1806,8 @@ static void test_gemma4_iswa_kv(void **state) {
                       " gpu = { name = 'x', memory = '120GiB' } }",
               &j) != VF_OK)
     fail_msg("%s", vf_engine_error(*state));
-  expect_printed_mib(tu_int(j, "runtime.gpu_model_buffer_bytes"), "48150.36", "ROCm0 model");
-  expect_printed_mib(tu_int(j, "runtime.cpu_model_buffer_bytes"), "1408.00", "ROCm_Host model");
+  tu_printed_mib_bytes(tu_int(j, "runtime.gpu_model_buffer_bytes"), "48150.36", "ROCm0 model");
+  tu_printed_mib_bytes(tu_int(j, "runtime.cpu_model_buffer_bytes"), "1408.00", "ROCm_Host model");
   json_decref(j);
 }
 /* ---- end gemma4 */
@@ -1874,15 +1869,15 @@ static void test_hybrid_partial_offload(void **state) {
                      " flash_attn = true, n_seq_max = 1, fit = false }, workload = { kind = 'inference',"
                      " context = 131072 }, gpu = 'RTX-4060Ti-16GB' }";
   if (tu_eval(*state, text, &j) != VF_OK) fail_msg("%s", vf_engine_error(*state));
-  expect_printed_mib(tu_int(j, "runtime.gpu_model_buffer_bytes"), "6096.65", "CUDA0 model");
-  expect_printed_mib(tu_int(j, "runtime.cpu_model_buffer_bytes"), "8740.26", "CPU_Mapped model");
+  tu_printed_mib_bytes(tu_int(j, "runtime.gpu_model_buffer_bytes"), "6096.65", "CUDA0 model");
+  tu_printed_mib_bytes(tu_int(j, "runtime.cpu_model_buffer_bytes"), "8740.26", "CPU_Mapped model");
   long long kv = tu_int(j, "runtime.kv_buffer_bytes"), rs = tu_int(j, "runtime.rs_buffer_bytes");
   long long gpu_kv = tu_int(j, "devices.0.categories.1.bytes"), gpu_rs = tu_int(j, "devices.0.categories.2.bytes");
-  expect_printed_mib(gpu_kv, "3584.00", "CUDA0 KV");
-  expect_printed_mib(kv - gpu_kv, "4608.00", "CPU KV");
-  expect_printed_mib(gpu_rs, "56.11", "CUDA0 RS");
-  expect_printed_mib(rs - gpu_rs, "93.52", "CPU RS");
-  expect_printed_mib(tu_int(j, "runtime.output_buffer_bytes"), "0.95", "CUDA_Host output");
+  tu_printed_mib_bytes(gpu_kv, "3584.00", "CUDA0 KV");
+  tu_printed_mib_bytes(kv - gpu_kv, "4608.00", "CPU KV");
+  tu_printed_mib_bytes(gpu_rs, "56.11", "CUDA0 RS");
+  tu_printed_mib_bytes(rs - gpu_rs, "93.52", "CPU RS");
+  tu_printed_mib_bytes(tu_int(j, "runtime.output_buffer_bytes"), "0.95", "CUDA_Host output");
   double c = (double)tu_int(j, "runtime.compute_buffer_bytes");
   if (c < 1469841408.0 * 0.9 || c > 1469841408.0 * 1.1) fail_msg("CUDA0 compute %.0f B, the log 1469841408", c);
   json_decref(j);
