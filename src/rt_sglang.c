@@ -327,7 +327,14 @@ static void group_state(ectx *c, const kv_group *g, sg_pool *p) {
 }
 
 /* Bytes per token of each pool, and of max_total_num_tokens: the full layers plus ratio x
-** the SWA layers (all-SWA models: the SWA layers alone); cross-attention is not pooled. */
+** the SWA layers (all-SWA models: the SWA layers alone). Cross-attention layers are pooled like
+** the full ones: SGLang's token pool has a K / V buffer for every one of the text model's
+** num_hidden_layers, and Llama 3.2 Vision's cross-attention layers are RadixAttention(layer_id,
+** is_cross_attention=True) over the same token slots, the image tokens placed in them
+** (pad_input_ids prepends num_image_tokens pads to the request): models/mllama.py
+** MllamaTextCrossAttention, MllamaTextModel (sgl-project/sglang@013902a8). Hold-out round 21:
+** the docs' CI run of Llama-3.2-11B-Vision-Instruct (2025-03-28) printed "#tokens: 20480, K
+** size: 1.56 GB" = 40 layers x 8 x 128 x 2 B x 20480; the self-attention layers alone gave 1.25. */
 static void pool_cells(ectx *c, sg_pool *p) {
   const scenario *s = c->s;
   p->hybrid = scn_bool(s, "sglang.hybrid_swa", false);
@@ -335,8 +342,7 @@ static void pool_cells(ectx *c, sg_pool *p) {
   for (int i = 0; i < c->m->n_kv; i++) {
     const kv_group *g = &c->m->kv[i];
     if (g->kind == KV_STATE) group_state(c, g, p);
-    else if (g->kind == KV_CROSS) continue;
-    else if (p->hybrid && g->window) {
+    else if (p->hybrid && g->window && g->kind != KV_CROSS) {
       group_kv(c, g, &p->k_swa, &p->v_swa);
       if (g->window > p->window) p->window = g->window;
     } else {
@@ -971,6 +977,13 @@ void sglang_estimate(ectx *c) {
   }
   sg_cfg g = {.gpu_mib = (double)s->gpu_memory / MIB};
   tier_defaults(s, &g);
+  /* Llama 3.2 Vision turns chunked prefill off, given or not (scripts/runtimes/sglang.lua sets
+  ** sglang.chunked_off for the releases with ModelRunner.model_specific_adjustment's rule,
+  ** "Automatically turn off --chunked-prefill-size for mllama": chunked_prefill_size = -1). The
+  ** scheduler then admits a request's whole prompt in one prefill (schedule_policy.py
+  ** PrefillAdder: no rem_chunk_tokens; the first request passes max_prefill_tokens), so the
+  ** forward the reserve must hold is the longest request, not a chunk. */
+  bool chunk_off = scn_bool(s, "sglang.chunked_off", false);
   sg_graphs pw = {0}; /* the piecewise token sizes alone, for the reserved-memory rule */
   piecewise_sizes(c, g.chunk, &pw);
   fraction(s, &sp, pw.n_pw, &g);
@@ -1151,7 +1164,9 @@ void sglang_estimate(ectx *c) {
   /* what the reserve must hold: one prefill chunk's forward through a layer, the CUDA graphs
   ** (sg_graph_bytes) and, with FlashInfer, its workspace */
   uint64_t a = est_bits(s->dtype) / 8;
-  uint64_t act = sg_layer_bytes(c, g.chunk, a);
+  uint64_t pre =
+      chunk_off ? (p.tokens < ctx ? p.tokens : ctx) : g.chunk; /* tokens one prefill forward holds */
+  uint64_t act = sg_layer_bytes(c, pre, a);
   sg_graphs gr = {0};
   sg_graph_bytes(c, &sp, g.graph_bs, reqs, g.chunk, ctx, g.page, a, &gr);
   uint64_t nccl = acc_add(&c->acc, gr.nccl_decode, gr.nccl_pw);
@@ -1161,10 +1176,16 @@ void sglang_estimate(ectx *c) {
   graphs = acc_add(&c->acc, graphs, nccl);
   /* a prefill chunk that the piecewise graphs cover runs in their pool (counted there) */
   bool in_graphs = gr.n_pw && gr.pw_max >= g.chunk;
-  budget_add(b, "activations", in_graphs ? 0 : act, BASIS_MODELLED, true,
-             "prefill chunk of %llu tokens through one layer%s (SGLang's own reserve for it: %.2f GiB)",
-             (unsigned long long)g.chunk, in_graphs ? ": inside the piecewise CUDA graphs' pool" : "",
-             1.5 * (double)(g.chunk > 2048 ? g.chunk : 2048) / 1024);
+  if (chunk_off)
+    budget_add(
+        b, "activations", act, BASIS_MODELLED, true,
+        "prefill of a whole request of %llu tokens through one layer (chunked prefill off for this model)",
+        (unsigned long long)pre);
+  else
+    budget_add(b, "activations", in_graphs ? 0 : act, BASIS_MODELLED, true,
+               "prefill chunk of %llu tokens through one layer%s (SGLang's own reserve for it: %.2f GiB)",
+               (unsigned long long)g.chunk, in_graphs ? ": inside the piecewise CUDA graphs' pool" : "",
+               1.5 * (double)(g.chunk > 2048 ? g.chunk : 2048) / 1024);
   char ncs[192] = "";
   if (gr.car_off && (gr.max_bs || gr.n_pw))
     snprintf(ncs, sizeof ncs, ", NCCL all-reduces captured %.2f (%llu a forward; custom all-reduce off: %s)",
@@ -1243,7 +1264,10 @@ void sglang_estimate(ectx *c) {
   if (g.vlm > 0) est_fig_real(c, "vlm_mem_fraction_factor", g.vlm);
   if (g.aiter) est_fig_real(c, "aiter_mem_fraction_factor", 0.85);
   if (g.piecewise_mib > 0) est_fig(c, "piecewise_reserved_bytes", (uint64_t)(g.piecewise_mib * MIB));
-  est_fig(c, "chunked_prefill_size", g.chunk);
+  if (chunk_off)
+    est_fig_real(c, "chunked_prefill_size", -1); /* as SGLang prints it */
+  else
+    est_fig(c, "chunked_prefill_size", g.chunk);
   est_fig(c, "cuda_graph_max_bs", g.graph_bs);
   /* the capture: the two runners' "mem usage" lines, each as if captured first (the second
   ** one pays only what the shared pool's blocks cannot hold), and the sizes captured */

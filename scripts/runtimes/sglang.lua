@@ -280,6 +280,19 @@ local function normalize(n, knobs)
   -- sg_prefill_backend_why: piecewise_cuda_graph_disabled_model_archs, the breakable multimodal allowlist)
   local cfg = n.model_config or {}
   n.extra["sglang.hf_arch"] = type(cfg.architectures) == "table" and cfg.architectures[1] or ""
+  -- Llama 3.2 Vision: ModelRunner.model_specific_adjustment turns chunked prefill off, given or
+  -- not ("Automatically turn off --chunked-prefill-size for mllama", chunked_prefill_size = -1),
+  -- in the multimodal block beside the 0.95 / 0.90 fraction factor (PR #1839, 0.3.5; as at
+  -- 0.4.8.post1). From 0.4.9 the fraction factor moved to server_args.py (PR #7748); whether the
+  -- mllama rule moved with it was not checked, so it is applied through 0.4.8.post1 only.
+  -- Hold-out round 21: the docs' CI run of Llama-3.2-11B-Vision-Instruct (2025-03-28, ~0.4.4)
+  -- prints "chunked_prefill_size=-1" (src/rt_sglang.c chunk_off).
+  if n.extra["sglang.hf_arch"] == "MllamaForConditionalGeneration" and rel >= 300500 and rel < 400900 then
+    n.extra["sglang.chunked_off"] = true
+    note(n, "SGLang %s turns chunked prefill off for mllama (model_runner.py model_specific_adjustment): "
+      .. "a request's whole prompt is one prefill%s", n.runtime_version or "",
+      knobs.chunked_prefill_size and "; the given chunked_prefill_size is overridden" or "")
+  end
   if knobs.enforce_piecewise_cuda_graph and rel < 501000 then
     note(n, "SGLang %s: enforce_piecewise_cuda_graph changes nothing before 0.5.10 (no auto-disable ladder, "
       .. "PR #16331; piecewise graphs only with enable_piecewise_cuda_graph)", n.runtime_version)
