@@ -558,6 +558,63 @@ static void gen_t2i_phase(ectx *c, const gen_weights *w, gen_phase ph[GEN_PHASES
   ph[3].weights_t2i = w->t2i;
 }
 
+/* diffusers' ComponentsManager.enable_auto_cpu_offload (workload.offload = "auto"; modular
+** pipelines, diffusers modular_pipelines/components_manager.py @58eb52c080, from v0.35.0):
+** each component is onloaded by a CustomOffloadHook's pre_forward, which first asks
+** AutoOffloadStrategy which resident components to send to the CPU. The strategy reads the
+** device's free memory (torch.cuda.mem_get_info: the card less the CUDA context, the weights
+** resident and the blocks the caching allocator keeps), takes memory_reserve_margin off it and
+** offloads nothing when the incoming component's bytes are below what is left; otherwise the
+** smallest combination of resident components whose bytes cover the shortfall (none covering
+** it: all of them), then clear_device_cache() empties the allocator's cache. Components run in
+** the pipeline's order: the text encoders (taken together), the denoiser (its experts as one),
+** the VAE. So on a card with room a component stays through later phases (the Z-Image-Turbo
+** record of PR #14304's components_manager.md, branch auto-offload-v2 0750134d87: on a 20GB
+** card the text encoder yields to the transformer, and the VAE decodes beside the transformer,
+** 14.15 GB max allocated). A phase's transient blocks stay cached until a load offloads
+** something (the allocator keeps them; the largest phase's pool is what mem_get_info misses). */
+static void gen_auto(ectx *c, const gen_weights *w, gen_phase ph[GEN_PHASES], uint64_t te, uint64_t den) {
+  const scenario *s = c->s;
+  uint64_t cap = s->gpu_memory, reserve = scn_u64(s, "gen.memory_reserve", 3000000000ull);
+  uint64_t size[3] = {te, den, w->vae};
+  bool on[3] = {false, false, false};
+  uint64_t cache = 0, kept = acc_add(&c->acc, w->aux, w->img_kept);
+  for (int i = 0; i < 3; i++) {
+    if (size[i]) {
+      uint64_t used = acc_add(&c->acc, acc_add(&c->acc, s->cuda_context, kept), cache);
+      for (int k = 0; k < 3; k++)
+        if (on[k]) used = acc_add(&c->acc, used, size[k]);
+      uint64_t free = cap > used ? cap - used : 0, room = free > reserve ? free - reserve : 0;
+      /* no GPU known (cap 0): nothing is offloaded */
+      if (cap && size[i] >= room) {
+        uint64_t need = size[i] - room, best = UINT64_MAX;
+        int best_set = -1;
+        /* the subsets of the resident components (at most two precede the VAE) */
+        for (int set = 1; set < 8; set++) {
+          uint64_t sum = 0;
+          bool ok = true;
+          for (int k = 0; k < 3; k++)
+            if (set & (1 << k)) {
+              if (!on[k]) ok = false;
+              sum = acc_add(&c->acc, sum, size[k]);
+            }
+          if (ok && sum >= need && sum < best) best = sum, best_set = set;
+        }
+        bool any = false;
+        for (int k = 0; k < 3; k++)
+          if (on[k] && (best_set < 0 || (best_set & (1 << k)))) on[k] = false, any = true;
+        if (any) cache = 0;
+      }
+      on[i] = true;
+    }
+    ph[i].weights_te = on[0] ? te : 0;
+    ph[i].weights_den = on[1] ? den : 0;
+    ph[i].weights_vae = on[2] ? w->vae : 0;
+    uint64_t t = acc_add(&c->acc, ph[i].act, ph[i].vae);
+    if (t > cache) cache = t;
+  }
+}
+
 /* The phases with what is resident in each, for the offload mode. */
 static void gen_phases(ectx *c, const gen_weights *w, const gen_shape *g, gen_phase ph[GEN_PHASES]) {
   const scenario *s = c->s;
@@ -693,6 +750,7 @@ static void gen_phases(ectx *c, const gen_weights *w, const gen_shape *g, gen_ph
   ** an int8 denoiser stays through every phase (hf-blog-videogen-hunyuanvideo-bnb8-cpu-offload*) */
   if (w->den_pinned)
     for (int i = 0; i < 3; i++) ph[i].weights_den = den;
+  if (strcmp(off, "auto") == 0) gen_auto(c, w, ph, te, den);
 }
 
 static void gen_report(ectx *c, const gen_family *f, const gen_family *fv, const gen_phase *p, const gen_weights *w,
@@ -803,6 +861,16 @@ void gen_estimate(ectx *c) {
   e->required = e->total > releasable ? e->total - releasable : 0;
   est_fig(c, "peak_allocated_bytes", e->peak_allocated);
   est_fig(c, "peak_reserved_bytes", e->peak_reserved);
+  /* each phase's allocated bytes, with the same fixed items (workspace, quantization buffers)
+  ** as the peak's: max_memory_allocated read when that phase ends after a reset, or the Peak
+  ** column of diffusers' offload record (components_manager.md) taken phase by phase */
+  static const char *const phase_key[3] = {"text_encoding_allocated_bytes", "denoising_allocated_bytes",
+                                           "vae_decode_allocated_bytes"};
+  uint64_t top_total = phase_total(c, &ph[top]);
+  for (int i = 0; i < 3; i++) {
+    uint64_t t = phase_total(c, &ph[i]);
+    est_fig(c, phase_key[i], e->peak_allocated >= top_total ? e->peak_allocated - top_total + t : t);
+  }
   est_fig(c, "denoiser_tokens", scn_u64(s, "gen.tokens", 0));
   est_fig(c, "latent_frames", scn_u64(s, "gen.latent_frames", 1));
 }

@@ -12,7 +12,8 @@ local note = E.note
 
 local KEYS = { "kind", "width", "height", "batch", "num_images_per_prompt", "steps", "cfg", "max_sequence_length",
                "offload", "vae_tiling", "vae_slicing", "attention", "text_encoders", "t2i2v", "input_images",
-               "vae_dtype", "image_encoder_dtype", "resident", "pipe_to_gpu", "offload_by_component", "output_type" }
+               "vae_dtype", "image_encoder_dtype", "resident", "pipe_to_gpu", "offload_by_component", "output_type",
+               "memory_reserve" }
 local MAX_SIDE = 16384
 
 -- Defaults of the pipelines' __call__ (width/height: the denoiser's native size).
@@ -96,13 +97,28 @@ local function text_part(w, n, p)
 end
 
 local function memory_part(w, n, p, frames, W, H)
-  local off = enum_field(w.offload or "none", "workload.offload", { "none", "model", "sequential", "group" })
+  local off = enum_field(w.offload or "none", "workload.offload", { "none", "model", "sequential", "group", "auto" })
   if w.offload == nil then note(n, "offload none: every component resident on the GPU") end
   -- a model's own reference scripts offer only their own flags (architectures' ref_offload);
-  -- diffusers offers all four
+  -- diffusers offers all four (fit searches those; "auto" is asked for, never searched)
   local modes = n.runtime == "reference" and (p.ref_offload or { "none" }) or { "none", "model", "group", "sequential" }
-  local offered = false
+  local offered = off == "auto" and n.runtime == "diffusers"
   for _, m in ipairs(modes) do offered = offered or m == off end
+  if off == "auto" and n.runtime ~= "diffusers" then
+    fail("workload.offload", "\"auto\" is diffusers' ComponentsManager.enable_auto_cpu_offload (runtime.name = \"diffusers\")")
+  end
+  -- ComponentsManager.enable_auto_cpu_offload(memory_reserve_margin="3GB") (diffusers
+  -- modular_pipelines/components_manager.py AutoOffloadStrategy, from v0.35.0; renamed
+  -- memory_reserve in PR #14304): the free memory each load decision keeps, in GB as diffusers
+  -- parses "3GB" (accelerate convert_file_size_to_int: 10^9 bytes a GB); src/gen.c gen_auto
+  if w.memory_reserve ~= nil then
+    if off ~= "auto" then fail("workload.memory_reserve", "the auto offload's reserve: needs offload = \"auto\"") end
+    local r = E.num_field(w.memory_reserve, "workload.memory_reserve", 0, 1024)
+    set(n, "memory_reserve", math.floor(r * 1e9 + 0.5))
+  elseif off == "auto" then
+    note(n, "memory_reserve 3 GB (enable_auto_cpu_offload's default)")
+    set(n, "memory_reserve", 3000000000)
+  end
   if not offered then
     fail("workload.offload", "\"%s\" is not offered by %s's reference scripts (they offer: %s)", off, n.model.id,
       table.concat(modes, ", "))
