@@ -16,6 +16,8 @@
 **   the peak of the whole run", the VAE decoding beside the transformer. The same record on a
 **   13.5GB card: with memory_reserve=0 the VAE loads beside the transformer and the decode runs
 **   out of memory (an oom_retry row); with the 3GB reserve the transformer is offloaded first.
+**   The branch's slow test (tests/modular_pipelines/z_image/test_modular_pipeline_z_image.py)
+**   asserts the offloads on 32 / 24 / 16 / 10 GB cards.
 ** - huggingface/diffusers docs/source/en/quicktour.md as PR #12128 wrote it (a58a4f665b,
 **   2025-08-15): Qwen/Qwen-Image in bf16 with PipelineQuantizationConfig(bitsandbytes_4bit, nf4,
 **   compute bf16, components_to_quantize ["transformer", "text_encoder"]), device_map="cuda",
@@ -30,6 +32,7 @@
 */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -114,6 +117,45 @@ static void test_zimage_auto_offload_decisions(void **state) {
   json_decref(none);
 }
 
+/* PR #14304's slow test (tests/modular_pipelines/z_image/test_modular_pipeline_z_image.py on the
+** same branch) asserts the strategy's offloads for Z-Image-Turbo at 1024 x 1024, 4 steps, on
+** cards simulated by tests/testing_utils.py simulate_accelerator_memory ("32GB" .. "10GB" through
+** accelerate's convert_file_size_to_int: 10^9 B a GB; mem_get_info's free memory is that total
+** less what the device really holds): 32GB offloads nothing; 24GB the text encoder once, the VAE
+** then loading beside the transformer; 16GB and 10GB the text encoder and the transformer. With
+** the record's own CUDA context (20GB card: 18.63 GiB less its first Available, 18.02: 0.61 GiB)
+** each card's decisions follow. The 24GB one is 0.1 GiB from the line: with vramfit's assumed
+** 0.49 GiB context the text encoder would stay. */
+static void test_zimage_auto_offload_cards(void **state) {
+  static const char *fmt =
+      "return { model = 'Tongyi-MAI/Z-Image-Turbo', dtype = 'bf16', runtime = { name = 'diffusers' }, gpu = "
+      "{ name ="
+      " 'simulated', memory = '%s' }, cuda_context = '0.61GiB', workload = { kind = 'image', width = 1024, "
+      "height ="
+      " 1024, steps = 4, cfg = false, offload = '%s' } }";
+  /* card, text encoder kept through the decode, transformer kept through the decode */
+  static const struct {
+    const char *card;
+    bool te, den;
+  } cases[] = {{"32GB", true, true}, {"24GB", false, true}, {"16GB", false, false}, {"10GB", false, false}};
+  /* the bf16 weights (Qwen3-4B's and the DiT's, as the weights lines of the model count them) */
+  const long long te_bytes = 8044936192LL, den_bytes = 12309817472LL;
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    json_t *j = tu_eval_okf(*state, fmt, cases[i].card, "auto");
+    /* the same card under model offload, where the VAE decodes alone */
+    json_t *mo = tu_eval_okf(*state, fmt, cases[i].card, "model");
+    long long extra =
+        tu_int(j, "runtime.vae_decode_allocated_bytes") - tu_int(mo, "runtime.vae_decode_allocated_bytes");
+    long long want = (cases[i].te ? te_bytes : 0) + (cases[i].den ? den_bytes : 0);
+    if (extra != want)
+      fail_msg(
+          "%s card: the decode holds %lld B beside the VAE, expected %lld (text encoder %d, transformer %d)",
+          cases[i].card, extra, want, cases[i].te, cases[i].den);
+    json_decref(j);
+    json_decref(mo);
+  }
+}
+
 static const char *qwen =
     "return { model = 'Qwen/Qwen-Image', dtype = 'bf16', quant = { denoiser = 'bnb-nf4', text_encoder = "
     "'bnb-nf4' },"
@@ -175,6 +217,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_zimage_auto_offload_record),
       cmocka_unit_test(test_zimage_auto_offload_decisions),
+      cmocka_unit_test(test_zimage_auto_offload_cards),
       cmocka_unit_test(test_qwenimage_quicktour_nf4),
       cmocka_unit_test(test_pixart_sigma_t5_low_bit_bounds),
   };
