@@ -162,6 +162,15 @@ return {
     bf16 = true, fp8 = false, fp4 = false, compute = "8.6",
     aliases = { "RTX ?3090(?! ?Ti)", "^3090$" },
   },
+  {
+    name = "RTX-3090Ti-24GB", vendor = "nvidia", arch = "ampere",
+    memory = 25393692672, memory_basis = "measured",
+    memory_source = "a public vLLM 0.22.1 notes file (Justus Perlwitz, 'Helium-cuda set up', google/gemma-4-E4B-it on an RTX 3090 Ti, round 21): its nvidia-smi prints '0MiB /  24564MiB', the RTX 4090's figure, whose torch total is 25393692672 B (23.65 GiB, RTX-4090-24GB); the same log's 'Estimated CUDA graph memory: 0.79 GiB' is '0.9000 ... equivalent to 0.8667', a total of 0.79 / 0.0333 = 23.54-23.91 GiB within the printed precision. Spec: https://www.nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3090-3090ti/",
+    nominal = "24GB", memory_type = "GDDR6X", bandwidth_gbs = 1008,
+    interconnect = "PCIe 4.0 x16", link_gbs = 64,
+    bf16 = true, fp8 = false, fp4 = false, compute = "8.6",
+    aliases = { "RTX ?3090 ?Ti", "^3090 ?Ti$" },
+  },
   { -- exact bytes 25393692672 (23.65 GiB, = vLLM 'total_gpu_memory (23.65GiB)') recorded in several public files
     name = "RTX-4090-24GB", vendor = "nvidia", arch = "ada",
     memory = 25393692672, memory_basis = "measured",
@@ -170,15 +179,6 @@ return {
     interconnect = "PCIe 4.0 x16", link_gbs = 64,
     bf16 = true, fp8 = true, fp4 = false, compute = "8.9",
     aliases = { "RTX ?4090(?!.*Laptop)", "^4090( ?D)?$" },
-  },
-  { -- spec only
-    name = "RTX-3090Ti-24GB", vendor = "nvidia", arch = "ampere",
-    memory = 24 * GiB, memory_basis = "nominal",
-    memory_source = "nominal: 24 GiB label x 2^30 bytes; reserve NOT subtracted (the RTX 3090 with the same 24 GB reads 23.58 GiB in torch). Spec: https://www.nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3090-3090ti/",
-    nominal = "24GB", memory_type = "GDDR6X", bandwidth_gbs = 1008,
-    interconnect = "PCIe 4.0 x16", link_gbs = 64,
-    bf16 = true, fp8 = false, fp4 = false, compute = "8.6",
-    aliases = { "RTX ?3090 ?Ti", "^3090 ?Ti$" },
   },
   { -- spec only
     name = "TITAN-RTX-24GB", vendor = "nvidia", arch = "turing",
