@@ -274,9 +274,16 @@ return arch {
     end
 
     -- RoPE: two get_rope caches (vLLM gemma4.py Gemma4Attention: per-layer-type rope_parameters),
-    -- max_position rows each; the full layers' proportional RoPE turns partial_rotary_factor of dg
+    -- max_position rows each: the sliding layers' d wide, the full layers' proportional RoPE dg
+    -- wide whatever its partial_rotary_factor (vllm rotary_embedding/gemma4_rope.py
+    -- Gemma4RotaryEmbedding passes rotary_dim = head_size to RotaryEmbedding and zero-pads the
+    -- non-rotated angles' inv_freq, so the cos/sin cache spans the whole global head). The
+    -- description's cache is rows x rotary_dim (d): max_position x (d + dg) / d rows. Hold-out
+    -- round 21: gemma-4-E4B-it on vLLM 0.22.1 printed "Model loading took 15.18 GiB", 0.24 GiB over
+    -- the parameters and a 2 x max_position x d cache; this adds max_position x (dg - d) x 2 B,
+    -- 64 MiB at 131,072 positions (128 MiB for the 26B / 31B at 262,144).
     local rows = nn.rope_rows(tc)
-    if rows then rows = 2 * rows end
+    if rows then rows = rows * (d + dg) // d end
     local block = nn.rms_block(nh, nkv, d, moe and (I + k * EI) or I, moe and E or 0, moe and k or 0,
       moe and EI or nil)
     -- the dense MLP (intermediate_size) runs beside the routed experts on every MoE layer: vLLM's

@@ -140,9 +140,13 @@ static void test_holdout18_gemma4_26b_l40s(void **state) {
   tu_gib(j, "weights_bytes", 25.8, 0.01, 0.05);
   tu_gib(j, "cuda_graph_estimate_bytes", 0.66, 0.25, 0.005);
   tu_gib(j, "cuda_graph_bytes", 0.65, 0.25, 0.005);
-  tu_pinned(j, "kv_cache_bytes", 12.75 * GIB, +0.0528);
-  tu_pinned(j, "kv_cache_tokens", 321600, +0.0525);
-  tu_pinned(j, "max_concurrency", 9.81, +0.0530);
+  /* round 21 (test_holdout21_vllm.c): the full layers' RoPE caches the whole 512-wide global head
+  ** (gemma4_rope.py), 262,144 x 256 x 2 B = 128 MiB more weights (25.52 -> 25.64 GiB): KV 13.42 ->
+  ** 13.30 GiB (+5.3 % -> +4.3 %), 338,500 -> 335,421 tokens (+4.3 %), 10.33x -> 10.24x (+4.3 %),
+  ** within the issue's 5 % where they were pinned */
+  tu_gib(j, "kv_cache_bytes", 12.75, 0.05, 0.005);
+  tu_near_fig(j, "kv_cache_tokens", 321600, 0.05, 0);
+  tu_near_fig(j, "max_concurrency", 9.81, 0.05, 0.005);
   json_decref(j);
   /* the pool pinned at the printed 12.75 GiB: the request alone, within the KV tolerance */
   j = tu_eval_ok(*state, G26(", kv_cache_memory_bytes = '12.75GiB'"));
