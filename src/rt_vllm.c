@@ -1046,10 +1046,53 @@ static uint64_t moe_bytes(ectx *c, const vcfg *v) {
   return acc_add(&c->acc, acc_mul3(&c->acc, t, per, v->a), router);
 }
 
+/* AWQ on vLLM's plain AWQLinearMethod (vllm/model_executor/layers/quantization/awq.py) rather
+** than awq_marlin: when the launch names --quantization awq ("Detected that the model can run with
+** awq_marlin, however you specified quantization=awq explicitly, so forcing awq"), or on a GPU
+** below compute capability 8.0 (AWQMarlinConfig.get_min_capability 80). Not from 0.26: 0.26.0
+** logs print quantization=auto_awq with awq forced (round-18 follow-up, docs/CALIBRATION.md); the
+** release between 0.22.1 (hold-out round 21: "forcing awq") and 0.26.0 is not placed. */
+#define VLLM_AUTO_AWQ 26000
+static bool awq_plain(ectx *c, const vcfg *v) {
+  if (v->version >= VLLM_AUTO_AWQ) return false;
+  const char *cc = c->s->gpu_compute;
+  return strcmp(scn_str(c->s, "runtime.quantization", ""), "awq") == 0 || (cc[0] && strtod(cc, NULL) < 8.0);
+}
+
+/* The largest fp16 weight plain AWQ dequantizes at once: AWQLinearMethod.apply runs
+** ops.awq_dequantize(qweight, scales, qzeros) -> an [in, out] tensor in the scales' dtype, then
+** torch.matmul, when the batch has 256 tokens or more (FP16_MATMUL_HEURISTIC_CONDITION); below,
+** awq_gemm works from the packed weight. A rank's fused Linear (qkv, gate_up, ...) holds 4-bit
+** packed words, so its dequantized copy is 4 x the packed bytes. MoE experts take AWQMoEMethod
+** (fused Marlin MoE), no dequantization. */
+static uint64_t awq_dequant_bytes(ectx *c) {
+  valloc a[V_MAX_ALLOCS];
+  int n = fused_allocs(c, false, a);
+  uint64_t best = 0;
+  for (int i = 0; i < n; i++) {
+    if (strncmp(a[i].first->qtype, "awq-g", 5) != 0 || a[i].first->role == ROLE_EXPERT) continue;
+    uint64_t d = acc_mul(&c->acc, a[i].bytes, 4);
+    if (d > best) best = d;
+  }
+  return best;
+}
+
 /* Largest transient of one layer's forward over max_num_batched_tokens tokens
 ** (estimate.c est_forward_dense_bytes). 8192 tokens of Llama-3.1-8B: 1.0 GiB vs 1.10
-** printed by the first stage of llmd-v019-llama31-8b-pp2-8k (no sampler there). */
-static uint64_t forward_bytes(ectx *c, const vcfg *v) { return est_forward_dense_bytes(c, v->fwd_tokens, v->a); }
+** printed by the first stage of llmd-v019-llama31-8b-pp2-8k (no sampler there). With plain
+** AWQ at 256 tokens or more the largest Linear's dequantized weight is live beside its input
+** and output: at gate_up, T x (3 x hidden + 2 x ffn on a rank) elements and the weight
+** (awq_dequant_bytes). Hold-out round 21 (Qwen2.5-7B-Instruct-AWQ, --quantization awq, 0.22.1,
+** RTX 3090): 3,584 x 37,888 x 2 B = 0.253 GiB of weight, the forward 0.258 -> 0.438 GiB. */
+static uint64_t forward_bytes(ectx *c, const vcfg *v) {
+  uint64_t f = est_forward_dense_bytes(c, v->fwd_tokens, v->a);
+  const block_spec *b = &c->m->block;
+  if (v->fwd_tokens < 256 || b->experts || !b->gated || !awq_plain(c, v)) return f;
+  uint64_t ffn = bytes_ceildiv(b->ffn_dim, c->s->tp ? c->s->tp : 1);
+  uint64_t at = acc_mul3(&c->acc, v->fwd_tokens, acc_add(&c->acc, 3 * c->m->hidden, 2 * ffn), v->a);
+  at = acc_add(&c->acc, at, awq_dequant_bytes(c));
+  return at > f ? at : f;
+}
 
 /* The V0 encoder-decoder profile run (EncoderDecoderModelRunner.profile_run) gives each
 ** of max_num_seqs dummy sequences one largest image: the vision tower (mllama.py

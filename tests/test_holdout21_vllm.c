@@ -186,6 +186,75 @@ static void test_holdout21_mixtral_gptq_tp2(void **state) {
   json_decref(j);
 }
 
+/* ---- Qwen/Qwen2.5-7B-Instruct-AWQ on one RTX 3090, vLLM 0.22.1 (vllm/vllm-openai:v0.22.1-cu129),
+** --dtype float16 --max-model-len 4096 --quantization awq --gpu-memory-utilization 0.9
+** --max-num-seqs 8 ("Detected that the model can run with awq_marlin, however you specified
+** quantization=awq explicitly, so forcing awq"; FlashAttention 2; 2,048 batched tokens): a public
+** walkthrough "What vLLM actually does before it answers" (GitHub Actions -> Runpod, 2026-09-07):
+** "Model loading took 5.29 GiB", "Profiling CUDA graph memory: PIECEWISE=5 (largest=16), FULL=4
+** (largest=8)", "Estimated CUDA graph memory: 0.35 GiB", "Graph capturing finished ... took 0.33
+** GiB", "Available KV cache memory: 14.43 GiB", "GPU KV cache size: 270,144 tokens", "Maximum
+** concurrency for 4,096 tokens per request: 65.95x"; 0.90 "behaves like 0.885" (0.35 / 0.0148 =
+** 23.6 GiB, the RTX 3090's 23.58).
+** Predicted before any change: weights 5.197 (-1.8 %: the round-18 AWQ miss, here on plain AWQ
+** too, so not Marlin's), graph estimate 0.13 (-62 %), capture 0.044 (-87 %), KV 15.39 (+6.6 %),
+** 288,080 tokens (+6.6 %), 70.33x (+6.6 %); pinned at 14.43 GiB 270,192 tokens (+0.02 %), the
+** request right. The log implies 0.9 x 23.58 - 5.29 - 0.35 - 14.43 = 1.15 GiB of activation and
+** non-torch memory, 0.51 modelled: the same 0.4-0.6 GiB short as the 0.26 AWQ run of round 18.
+** Changed (src/rt_vllm.c forward_bytes, awq_dequant_bytes): forced plain AWQ dequantizes each
+** Linear's weight in fp16 for batches of 256 tokens or more (awq.py AWQLinearMethod.apply:
+** awq_dequantize then torch.matmul), gate_up's 3,584 x 37,888 x 2 B = 0.253 GiB beside its
+** input and output: the forward 0.258 -> 0.438 GiB, KV 15.21 (+5.4 %), 284,704 tokens (+5.4 %),
+** 69.51x (+5.4 %), pinned. Left: about 0.46 GiB of activation / non-torch memory (not traced; the
+** sampler over 8 sequences is 0.01 GiB), the weights' 0.09 GiB, and the graphs: with 9 captures
+** the estimate is 0.22 GiB over vramfit's first capture + 7 further sizes, as the Qwen3.6-27B
+** Spark log above at the same max_num_seqs 8 (0.43 GiB); the llm-d sweep the per-size unit was
+** fitted on captured 35-86 sizes, where a larger fixed part would not show. */
+#define Q25AWQ(extra)                                                                                       \
+  "return { model = 'Qwen/Qwen2.5-7B-Instruct', quant = 'awq', dtype = 'fp16', runtime = { name = 'vllm', " \
+  "version = '0.22.1', quantization = 'awq', gpu_memory_utilization = 0.9, max_model_len = 4096, "          \
+  "max_num_seqs = 8" extra " }, workload = { kind = 'inference', context = 4096 }, gpu = 'RTX-3090-24GB' }"
+
+static void test_holdout21_qwen25_7b_awq_plain_3090(void **state) {
+  json_t *j = tu_eval_ok(*state, Q25AWQ(""));
+  tu_pinned(j, "weights_bytes", 5.29 * TU_GIB, -0.0176);
+  tu_pinned(j, "cuda_graph_estimate_bytes", 0.35 * TU_GIB, -0.624);
+  tu_pinned(j, "cuda_graph_bytes", 0.33 * TU_GIB, -0.866);
+  tu_pinned(j, "kv_cache_bytes", 14.43 * TU_GIB, +0.0537);
+  tu_pinned(j, "kv_cache_tokens", 270144, +0.0539);
+  tu_pinned(j, "max_concurrency", 65.95, +0.0539);
+  json_decref(j);
+  j = tu_eval_ok(*state, Q25AWQ(", kv_cache_memory_bytes = '14.43GiB'"));
+  tu_near_fig(j, "kv_cache_tokens", 270144, 0.05, 0);
+  tu_near_fig(j, "max_concurrency", 65.95, 0.05, 0.005);
+  json_decref(j);
+}
+
+/* The dequantized weight, exactly: gate_up's 3,584 x 37,888 x 2 B = 271,581,184 B beside T x (3 x
+** 3,584 + 2 x 18,944) x 2 B of input and output: 470,810,624 B at 2,048 tokens, 296,484,864 at
+** 256. Below 256 awq_gemm runs from the packed weight: the dense layer's T x (3 x 3,584 + 3 x
+** 18,944) x 2 B (255 tokens: 34,467,840), as with awq_marlin at 2,048 (276,824,064). */
+static void test_awq_plain_dequantizes(void **state) {
+  static const struct {
+    const char *quant, *extra;
+    long long act;
+  } rows[] = {{"awq", "", 470810624LL},
+              {"awq", ", max_num_batched_tokens = 256", 24903680LL + 271581184LL},
+              {"awq", ", max_num_batched_tokens = 255", 255LL * (3 * 3584 + 3 * 18944) * 2},
+              {"awq_marlin", "", 2048LL * (3 * 3584 + 3 * 18944) * 2}};
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    json_t *j =
+        tu_eval_okf(*state,
+                    "return { model = 'Qwen/Qwen2.5-7B-Instruct', quant = 'awq', dtype = 'fp16', runtime = "
+                    "{ name = 'vllm', version = '0.22.1', quantization = '%s', gpu_memory_utilization = 0.9, "
+                    "max_model_len = 4096, max_num_seqs = 8%s }, workload = { kind = 'inference', context = "
+                    "4096 }, gpu = 'RTX-3090-24GB' }",
+                    rows[i].quant, rows[i].extra);
+    assert_int_equal((long long)tu_runtime_fig(j, "activation_peak_bytes"), rows[i].act);
+    json_decref(j);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_holdout21_gemma4_e4b_3090ti),
@@ -194,6 +263,8 @@ int main(void) {
       cmocka_unit_test(test_holdout21_club3090_pr594),
       cmocka_unit_test(test_holdout21_qwen3_30b_fp8_spark),
       cmocka_unit_test(test_holdout21_mixtral_gptq_tp2),
+      cmocka_unit_test(test_holdout21_qwen25_7b_awq_plain_3090),
+      cmocka_unit_test(test_awq_plain_dequantizes),
   };
   return cmocka_run_group_tests(tests, tu_engine_setup, tu_engine_teardown);
 }
