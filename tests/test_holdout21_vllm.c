@@ -94,13 +94,16 @@ static void test_gemma4_rope_spans_global_head(void **state) {
 ** before any change and unchanged: 1,505,068 tokens and 5.74x exactly (999 pages of 1568 in the
 ** prefix-caching "align" mode). Graphs: estimate 0.18 (-70.6 %), capture 0.10 (-84.1 %), pinned.
 ** 0.43 GiB of the estimate is not modelled. A candidate, not adopted: FlashInfer's workspace
-** (VLLM_FLASHINFER_WORKSPACE_BUFFER_SIZE, 394 MiB in later releases) and 8 MiB a FULL size, which
-** src/rt_vllm.c fi_capture_bytes charges to hybrid captures up to 0.19 (0.61 - 0.18 = 0.43 GiB
-** matches 394 + 4 x 8 MiB), but from 0.20 vLLM's profile_cudagraph_memory captures first, and
-** whether the lazily built workspace lands in the estimate, the capture or both is not read;
-** the v0.20.0 RTX 5090 log of test_vllm.c (Qwen3.6-35B-A3B NVFP4, one size) prints an estimate
-** of 0.36 and a capture of 0.73, the opposite split; and a unified-memory device's free-memory
-** deltas may not be a discrete GPU's. */
+** (VLLM_FLASHINFER_WORKSPACE_BUFFER_SIZE: 413,138,944 B = 394 MiB by 0.19.1rc1.dev231, vllm
+** issue #40023's overflow message) and 8 MiB a FULL size, which src/rt_vllm.c fi_capture_bytes
+** charges to hybrid captures up to 0.19: 394 + 4 x 8 MiB would bring the estimate to 0.60
+** (-2 %) and the capture to 0.52 (-17 %). It fails the other log of the kind: the v0.20.0 RTX
+** 5090 run of test_vllm.c (Qwen3.6-35B-A3B NVFP4 on FlashInfer, max_num_seqs 1) prints an
+** estimate of 0.36 where vramfit's 0.11 plus the workspace would be 0.50, and a capture of 0.73
+** against 0.43; where vLLM's 0.20+ profile_cudagraph_memory (captures before the KV sizing,
+** over a minimal KV cache of min(max_num_reqs, largest capture size) blocks: 8 x 49 MiB here,
+** not counted in its per-capture samples) leaves the lazily built workspace is not read, and a
+** unified-memory device's free-memory deltas may not be a discrete GPU's. */
 #define Q36(extra)                                                                               \
   "return { model = 'Qwen/Qwen3.6-27B', runtime = { name = 'vllm', version = '0.23.1', "         \
   "kv_cache_memory_bytes "                                                                       \
