@@ -1,9 +1,10 @@
 /*
 ** test_holdout21_vllm.c: vLLM startup figures held out of shared/calibration (round 21,
 ** 2026-12-02), predicted by vramfit through the public API before any change of the round, and
-** the two things the round changed: the RTX 3090 Ti's device total (scripts/gpus.lua, measured:
-** nvidia-smi's 24,564 MiB, the RTX 4090's) and Gemma 4's rotary caches (architectures/gemma4.lua:
-** the full layers' proportional RoPE caches the whole global head). Tolerances as the issue
+** the three things the round changed: the RTX 3090 Ti's device total (scripts/gpus.lua, measured:
+** nvidia-smi's 24,564 MiB, the RTX 4090's), Gemma 4's rotary caches (architectures/gemma4.lua:
+** the full layers' proportional RoPE caches the whole global head) and plain AWQ's dequantized
+** weight in the profile run (src/rt_vllm.c forward_bytes). Tolerances as the issue
 ** states them: weights 1 %, KV capacity 5 %, CUDA graphs 25 %, GiB figures with half the printed
 ** precision. A miss is pinned at its known error (tu_pinned(): within half a point), so a change
 ** that moves it is seen. Where a log's GPU is not in the catalog (DGX Spark's GB10, unified
