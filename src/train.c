@@ -73,8 +73,10 @@ void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t) {
   t->save_mlp_in = scn_bool(s, "train.save_mlp_in", all);
   t->save_down_in = scn_bool(s, "train.save_down_in", all);
   t->norm_trained = all;
-  t->norm_upcast = scn_bool(s, "runtime.rmsnorm_upcast", false);
-  t->repeat_kv = scn_bool(s, "runtime.repeat_kv", false);
+  /* the pytorch runtime's knobs, or what workloads/train.lua torchtune_modules derived */
+  t->norm_upcast = scn_bool(s, "runtime.rmsnorm_upcast", false) || scn_bool(s, "train.rmsnorm_upcast", false);
+  t->repeat_kv = scn_bool(s, "runtime.repeat_kv", false) || scn_bool(s, "train.repeat_kv", false);
+  t->output_upcast = scn_bool(s, "train.output_upcast", false);
   t->oib = scn_bool(s, "train.optimizer_in_backward", false);
   t->off_act = scn_bool(s, "train.offload_activations", false);
   t->off_opt = scn_bool(s, "train.offload_optimizer", false) || scn_bool(s, "runtime.offload_optimizer", false);
@@ -704,7 +706,32 @@ static uint64_t logits_bytes(ectx *c, const train_cfg *t, uint64_t tokens, uint6
   uint64_t elems = acc_mul(&c->acc, tokens, bytes_ceildiv(c->m->vocab, c->s->tp));
   switch (t->loss) {
   case LOSS_CHUNKED:
-    return acc_add(&c->acc, acc_mul(&c->acc, elems, a + (t->compile ? 0 : 4)), bytes_ceildiv(acc_mul(&c->acc, elems, 12), 8));
+    /* CEWithChunkedOutputLoss (torchtune/modules/loss/ce_chunked_output_loss.py at 1814feb1):
+    ** the 8 16-bit chunks stay saved to backward. Eager, each chunk's F.cross_entropy(x.float())
+    ** also saves its fp32 log-softmax output (+4 over all chunks) and one chunk's backward holds
+    ** the three fp32 tensors of the standard loss (12 / 8). Compiled (training.compile_loss
+    ** compiles compute_cross_entropy), a chunk's graph saves its 16-bit input and a per-token
+    ** log-sum-exp and writes the chunk's gradient in the input dtype in one kernel (2 a, as the
+    ** compiled standard loss above); autograd runs the 8 loss nodes (created after every head
+    ** chunk) before any head backward, each freeing its saved chunk as it writes that chunk's
+    ** gradient: a + a / 8 at most. Hold-out: torchtune README "Optimization flags" LoRA / QLoRA
+    ** rows (Llama 3.2 3B, 2 x 4096 packed, compile): 8.5 / 4.6 GiB peak active, +28.2 % /
+    ** +55.8 % with a + 12 / 8 (tests/test_holdout21_train.c). */
+    if (t->compile) {
+      /* then each chunk's head backward: a trained head's weight gradient comes out whole per
+      ** chunk (grad_output^T @ input) and is added into the autograd InputBuffer of the weight's
+      ** AccumulateGrad node, which every chunk's F.linear feeds (torch/csrc/autograd/
+      ** input_buffer.cpp): the buffer and one new partial beside the 7 chunks' gradients left */
+      uint64_t one =
+          acc_add(&c->acc, acc_mul(&c->acc, elems, a), bytes_ceildiv(acc_mul(&c->acc, elems, a), 8));
+      if (!t->norm_trained) return one;
+      uint64_t w = est_elems_bytes(c, acc_mul(&c->acc, bytes_ceildiv(c->m->vocab, c->s->tp), c->m->hidden),
+                                   c->s->prec.grads);
+      uint64_t head =
+          acc_add(&c->acc, bytes_ceildiv(acc_mul3(&c->acc, elems, a, 7), 8), acc_mul(&c->acc, w, 2));
+      return head > one ? head : one;
+    }
+    return acc_add(&c->acc, acc_mul(&c->acc, elems, a + 4), bytes_ceildiv(acc_mul(&c->acc, elems, 12), 8));
   case LOSS_FUSED:
     return bytes_ceildiv(acc_mul(&c->acc, elems, 12), 8);
   case LOSS_VOCAB_PARALLEL:
@@ -743,6 +770,16 @@ static uint64_t logits_bytes(ectx *c, const train_cfg *t, uint64_t tokens, uint6
     return acc_add(A, acc_mul(A, hid, a), loop > bwd ? loop : bwd);
   }
   default: {
+    /* torchtune's TransformerDecoder returns `self.output(h).float()` unchunked
+    ** (train.output_upcast; torchtune/modules/transformer.py at 0.3.0-0.7.0), and its recipes
+    ** `del logits` once the loss is built (recipes/full_finetune_single_device.py at 1814feb1):
+    ** the 16-bit head output is gone after the cast, nothing saves the fp32 logits in eager, so
+    ** the loss holds the log-softmax output, the nll gradient and log_softmax_backward's result
+    ** (12). A compiled loss (training.compile_loss) saves its input, here the fp32 logits, and
+    ** writes their gradient in fp32 (8). Hold-out: torchtune README "Optimization flags" (1814feb1,
+    ** Llama 3.2 3B, 2 x 4096 packed, compile, torch.nn.CrossEntropyLoss): 51.0 GiB peak active,
+    ** -12.3 % with 2 a (tests/test_holdout21_train.c). */
+    if (t->output_upcast && a < 4) return acc_mul(&c->acc, elems, t->compile ? 8 : 12);
     if (t->compile) return acc_mul(&c->acc, elems, 2 * a);
     /* Before transformers 4.46 the causal-LM forward itself upcast its head output and
     ** computed the loss (LlamaForCausalLM and the classes copied from it, Granite, Mistral,
@@ -1146,17 +1183,28 @@ static void train_budget(ectx *c, const train_cfg *t, const train_parts *p, int 
              t->off_act ? ", offloaded to host" : "", split,
              t->fp8 == FP8_TE ? ", fp8 Linear inputs and weight copies (Transformer Engine)" : "");
   uint64_t logits = phase == 0 && !enc ? p->logits : phase == 1 ? p->pp_logits_bwd : phase == 2 ? p->pp_logits_step : 0;
-  budget_add(b, "logits", logits, BASIS_MODELLED, true, "vocabulary x tokens: %s%s",
-             t->loss == LOSS_CHUNKED ? "chunked cross-entropy" : t->loss == LOSS_FUSED ? "fused linear cross-entropy"
-             : t->loss == LOSS_TITAN_CHUNKED ? "torchtitan ChunkedLossWrapper: replicated hidden states, fp32 gradient accumulator, one chunk's logits"
-             : t->loss == LOSS_VOCAB_PARALLEL ? "Megatron vocab-parallel cross-entropy: head output and one fp32 copy, softmax and gradient in place"
-                                                                              : t->compile ? "compiled cross-entropy: head output saved, its gradient"
-                                                                              : t->free_logits && !p->pp_stage ? "fp32 upcast, log-softmax, gradient (head output freed before backward)"
-                                                                              : t->model_upcast && t->keep_outputs ? "fp32 upcast kept in the outputs to the step's end, shifted copy, log-softmax, gradient"
-                                                                              : "head output, fp32 upcast, log-softmax, gradient",
-             !p->pp_head || p->pp_stage != 2 ? ""
-             : t->loss == LOSS_TITAN_CHUNKED ? "; every micro-batch's final-norm output kept to the step's end (PyTorch pipelining output_chunks)"
-                                             : "; every micro-batch's head output kept to the step's end (PyTorch pipelining output_chunks)");
+  budget_add(
+      b, "logits", logits, BASIS_MODELLED, true, "vocabulary x tokens: %s%s",
+      t->loss == LOSS_CHUNKED          ? "chunked cross-entropy"
+      : t->loss == LOSS_FUSED          ? "fused linear cross-entropy"
+      : t->loss == LOSS_TITAN_CHUNKED  ? "torchtitan ChunkedLossWrapper: replicated hidden states, fp32 "
+                                         "gradient accumulator, one chunk's logits"
+      : t->loss == LOSS_VOCAB_PARALLEL ? "Megatron vocab-parallel cross-entropy: head output and one fp32 "
+                                         "copy, softmax and gradient in place"
+      : t->output_upcast && t->compile
+          ? "compiled cross-entropy on the decoder's fp32 logits: saved, their fp32 gradient"
+      : t->output_upcast ? "the decoder's fp32 logits (dropped after the loss), log-softmax, gradient"
+      : t->compile       ? "compiled cross-entropy: head output saved, its gradient"
+      : t->free_logits && !p->pp_stage
+          ? "fp32 upcast, log-softmax, gradient (head output freed before backward)"
+      : t->model_upcast && t->keep_outputs
+          ? "fp32 upcast kept in the outputs to the step's end, shifted copy, log-softmax, gradient"
+          : "head output, fp32 upcast, log-softmax, gradient",
+      !p->pp_head || p->pp_stage != 2 ? ""
+      : t->loss == LOSS_TITAN_CHUNKED
+          ? "; every micro-batch's final-norm output kept to the step's end (PyTorch pipelining "
+            "output_chunks)"
+          : "; every micro-batch's head output kept to the step's end (PyTorch pipelining output_chunks)");
   bool step_now = t->oib ? phase == 1 : phase == 2;
   budget_add(b, "optimizer_step", step_now ? p->step_temp : 0, BASIS_MODELLED, true, "temporaries of %s's step()",
              s->opt.name);

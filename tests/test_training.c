@@ -779,7 +779,10 @@ static void test_muon_states(void **state) {
 **   B200: 32 x (149,640 x 8192 + 218,103,808) = 46,206,550,016
 ** DelayedScaling state: 224 te.Linear x (512 + 1024 x 3 x 4 + 512 + 1024 x 2 x 4)
 ** = 224 x 21,504 = 4,816,896 B. */
-#define L8 "return { model = 'meta-llama/Llama-3.1-8B', dtype = 'bf16', runtime = 'torchtune', "
+/* torchtune's eager RMSNorm upcast and K/V expansion off: the per-token arithmetic above */
+#define L8                                                                                       \
+  "return { model = 'meta-llama/Llama-3.1-8B', dtype = 'bf16', runtime = { name = 'torchtune', " \
+  "rmsnorm_upcast = false, repeat_kv = false }, "
 static void test_fp8_precisions(void **state) {
   static const struct { const char *gpu, *prec; long long act, meta; } cases[] = {
       {"H100", "bf16", 44059066368ll, -1},        {"H100", "fp8", 44059066368ll, -1},
@@ -859,10 +862,15 @@ static void test_context_parallel(void **state) {
   };
   char buf[640];
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-    snprintf(buf, sizeof buf, "return { model = 'meta-llama/Llama-3.1-8B', dtype = 'bf16', gpu = 'H100', "
-             "runtime = { name = 'torchtune', loss = 'LinearCrossEntropyLoss' }, parallel = { dp = 4, "
-             "strategy = 'fsdp', %s }, workload = { kind = 'train', micro_batch = 1, seq_len = %d, precision = 'bf16', "
-             "grad_checkpointing = true, optimizer = 'sgd' } }", cases[i].par, cases[i].seq);
+    snprintf(buf, sizeof buf,
+             "return { model = 'meta-llama/Llama-3.1-8B', dtype = 'bf16', gpu = 'H100', "
+             "runtime = { name = 'torchtune', loss = 'LinearCrossEntropyLoss', rmsnorm_upcast = false, "
+             "repeat_kv = false }, "
+             "parallel = { dp = 4, "
+             "strategy = 'fsdp', %s }, workload = { kind = 'train', micro_batch = 1, seq_len = %d, precision "
+             "= 'bf16', "
+             "grad_checkpointing = true, optimizer = 'sgd' } }",
+             cases[i].par, cases[i].seq);
     json_t *j = eval(state, buf);
     assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(j, "devices"), 0),
                                                           "peak_phase")), "backward");
@@ -1546,20 +1554,23 @@ static void test_bnb_saves_input_holdout10(void **state) {
   /* review (stop 19): 10 % is the bar for a stated configuration and the row misses it (-14.8 %:
   ** LitGPT's own model code written as torchtune's); the miss is pinned (0.852 x 14.14 GB within
   ** 1 %) rather than passed at 15 %. The table's unquantized LoRA row is within the bar (below). */
-  assert_within((double)tu_int(old, "runtime.peak_allocated_bytes"), 0.852 * 14.14e9, 0.01);
+  /* round 21: 0.852 -> 0.900 with torchtune's (and LitGPT's) RMSNorm computing on x.float()
+  ** (workloads/train.lua torchtune_modules; Llama 2 7B has no grouped K/V to expand) */
+  assert_within((double)tu_int(old, "runtime.peak_allocated_bytes"), 0.900 * 14.14e9, 0.01);
   json_decref(now);
   json_decref(old);
   snprintf(buf, sizeof buf, fmt, ", version = '0.43.2'");
   json_t *fixed = eval(state, buf);
-  assert_int_equal(tu_category(fixed, "activations"), 5839583232LL);
+  /* 5,839,583,232 before round 21's eager RMSNorm upcast (the frozen norms' fp32 input copies) */
+  assert_int_equal(tu_category(fixed, "activations"), 6523254784LL);
   json_decref(fixed);
   /* pip's version strings with a PEP 440 suffix name the same release (review, stop 19) */
   snprintf(buf, sizeof buf, fmt, ", version = '0.41.1.post2'");
   json_t *post = eval(state, buf);
   snprintf(buf, sizeof buf, fmt, ", version = '0.45.0.dev0'");
   json_t *dev = eval(state, buf);
-  assert_int_equal(tu_category(post, "activations"), 5839583232LL + 1304LL * 32 * (2 * 4096 + 11008) * 2);
-  assert_int_equal(tu_category(dev, "activations"), 5839583232LL);
+  assert_int_equal(tu_category(post, "activations"), 6523254784LL + 1304LL * 32 * (2 * 4096 + 11008) * 2);
+  assert_int_equal(tu_category(dev, "activations"), 6523254784LL);
   json_decref(post);
   json_decref(dev);
   /* the same table's Llama 2 7B LoRA row without quantization: "Max GPU RAM" 21.30 GB, at the
@@ -1637,18 +1648,22 @@ static void test_peft_adapter_dtype(void **state) {
                            "runtime = %s, workload = { kind = 'train', method = '%s', micro_batch = 4, "
                            "seq_len = 768, precision = '%s', attention = 'sdpa', optimizer = 'adamw', "
                            "lora = { r = 32, alpha = 64, dropout = %s, targets = {'q_proj', 'v_proj'} } } }";
-  static const struct { const char *runtime, *method, *precision, *dropout; long long act_delta, adapter_bytes; } cases[] = {
+  static const struct { const char *runtime, *method, *precision, *dropout; long long act_delta, adapter_bytes;
+  } cases[] = {
       {"{ name = 'transformers', autocast_adapter_dtype = false }", "lora", "bf16", "0", 0, 9175040LL * 2},
       {"{ name = 'transformers', peft = '0.11.1' }", "lora", "bf16", "0", 0, 9175040LL * 2},
-      {"'torchtune'", "lora", "bf16", "0", 0, 9175040LL * 2},
+      {"{ name = 'torchtune', rmsnorm_upcast = false, repeat_kv = false }", "lora", "bf16", "0", 0,
+       9175040LL * 2},
       {"'deepspeed'", "lora", "bf16-mixed", "0", 0, 9175040LL * 2},
       {"'transformers'", "lora", "bf16", "0", 18560LL * 28 * 3072, 9175040LL * 4},
       {"'pytorch'", "lora", "bf16", "0", 18560LL * 28 * 3072, 9175040LL * 4},
-      {"{ name = 'transformers', peft = '0.11.1' }", "qlora", "bf16", "0", 18560LL * 28 * 3072, 9175040LL * 4},
+      {"{ name = 'transformers', peft = '0.11.1' }", "qlora", "bf16", "0", 18560LL * 28 * 3072,
+       9175040LL * 4},
       {"'transformers'", "lora", "bf16-mixed", "0", 6144LL * 28 * 3072, 9175040LL * 4},
       {"'transformers'", "lora", "bf16", "0.1", (18560LL + 6144) * 28 * 3072, 9175040LL * 4},
       {"'transformers'", "lora", "bf16-mixed", "0.1", (6144LL + 6144) * 28 * 3072, 9175040LL * 4},
-      {"{ name = 'transformers', autocast_adapter_dtype = false }", "lora", "bf16", "0.1", 12288LL * 28 * 3072, 9175040LL * 2},
+      {"{ name = 'transformers', autocast_adapter_dtype = false }", "lora", "bf16", "0.1",
+       12288LL * 28 * 3072, 9175040LL * 2},
       /* LoRA-FA: x not kept (6,144 B less), fp32 lora_A outputs (2 x 32 x 2 = 128 B more) */
       {"'transformers'", "lora-fa", "bf16", "0", (128LL - 6144) * 28 * 3072, 9175040LL * 4},
   };
@@ -2024,7 +2039,13 @@ static void test_gemma_untied_config(void **state) {
 ** (test_gemma_untied_config): gemma-2b LoRA 10.79 -> 11.86 GB (-14.5 % -> -6.0 %). Misses left
 ** open: every QLoRA row (-10 % to -33 %, round 10's open item: about 3-4 FFN widths of bf16 a
 ** layer and token that no mechanism here explains; LitGPT also quantizes lm_head, which the
-** untied Gemma rows hold in bf16, so their -14 % / -15 % is not claimed: the ratio only). */
+** untied Gemma rows hold in bf16, so their -14 % / -15 % is not claimed: the ratio only).
+** Round 21 (2026-12-02): torchtune's eager modules, which LitGPT's model.py shares at 5895df10
+** (RMSNorm computes on x.float(); grouped K/V expanded then reshaped, a copy, "flash attention
+** requires it"), are on by default for the torchtune runtime (workloads/train.lua
+** torchtune_modules): every RMSNorm / grouped-query row moves up, 12 -> 14 within 15 %
+** (Mistral-7B LoRA 0.953 -> 0.999, TinyLlama full 0.886 -> 0.961, QLoRA rows -2 to -7 points
+** nearer: round 10's unexplained bf16 per layer and token is partly these). */
 static void test_litgpt_config_hub_holdout16(void **state) {
 #define LG_TINY "{ arch = 'llama', config = { model_type = 'llama', architectures = { 'LlamaForCausalLM' }, " \
                 "hidden_size = 2048, intermediate_size = 5632, num_hidden_layers = 22, num_attention_heads = 32, " \
@@ -2046,25 +2067,29 @@ static void test_litgpt_config_hub_holdout16(void **state) {
     const char *dropout, *targets;
     double measured, ratio;
   } rows[] = {
-      {"'tiiuae/falcon-7b'", "lora", 1, 8, 32, 16, "0.05", "{ 'query_key_value' }", 16.69, 0.9348},
-      {"'tiiuae/falcon-7b'", "qlora", 1, 8, 32, 16, "0.05", "{ 'query_key_value' }", 9.44, 0.7559},
-      {LG_GEMMA("2048", "16384", "18", "8", "1"), "lora", 2, 3, 8, 16, "0.1", LG_ALL, 12.62, 0.9396},
-      {LG_GEMMA("2048", "16384", "18", "8", "1"), "qlora", 2, 3, 16, 16, "0.1", LG_ALL, 11.58, 0.8574},
-      {LG_GEMMA("3072", "24576", "28", "16", "16"), "qlora", 1, 6, 16, 16, "0.1", LG_ALL, 17.18, 0.8513},
-      {"'google/gemma-2-9b'", "qlora", 1, 6, 16, 16, "0.1", LG_ALL, 20.92, 0.6696},
-      {"'mistralai/Mistral-7B-v0.1'", "lora", 2, 4, 32, 16, "0.05", LG_QV, 20.66, 0.9529},
-      {"'mistralai/Mistral-7B-v0.1'", "qlora", 2, 4, 32, 16, "0.05", LG_QV, 14.29, 0.7871},
-      {"'meta-llama/Llama-3.1-8B'", "lora", 1, 8, 32, 16, "0.05", LG_QV, 19.73, 0.9676},
-      {"'meta-llama/Llama-3.1-8B'", "qlora", 2, 4, 32, 16, "0.05", LG_QV, 17.41, 0.7791},
-      {"'microsoft/phi-2'", "lora", 4, 2, 8, 16, "0.05", "{ 'q_proj', 'k_proj', 'v_proj', 'dense', 'fc1', 'fc2', 'lm_head' }", 13.98, 1.0278},
-      {"'microsoft/phi-2'", "qlora", 4, 2, 8, 16, "0.05", "{ 'q_proj', 'k_proj', 'v_proj', 'dense', 'fc1', 'fc2', 'lm_head' }", 14.27, 0.8982},
-      {"'microsoft/Phi-3-mini-4k-instruct'", "lora", 4, 2, 8, 16, "0.05", "{ 'qkv_proj', 'o_proj', 'gate_up_proj', 'down_proj', 'lm_head' }", 19.75, 0.8779},
-      {"'microsoft/Phi-3-mini-4k-instruct'", "qlora", 4, 2, 8, 16, "0.05", "{ 'qkv_proj', 'o_proj', 'gate_up_proj', 'down_proj', 'lm_head' }", 19.13, 0.7375},
-      {LG_NEOX, "lora", 1, 8, 32, 16, "0.05", "{ 'query_key_value' }", 8.58, 0.9695},
-      {LG_NEOX, "qlora", 1, 8, 32, 16, "0.05", "{ 'query_key_value' }", 5.24, 0.8062},
-      {LG_TINY, "lora", 8, 1, 32, 16, "0.05", LG_ALL, 13.50, 0.9545},
-      {LG_TINY, "qlora", 8, 1, 32, 16, "0.05", LG_ALL, 16.24, 0.8171},
-      {LG_TINY, "full", 4, 8, 0, 0, NULL, NULL, 14.10, 0.8858},
+      {"'tiiuae/falcon-7b'", "lora", 1, 8, 32, 16, "0.05", "{ 'query_key_value' }", 16.69, 0.9524},
+      {"'tiiuae/falcon-7b'", "qlora", 1, 8, 32, 16, "0.05", "{ 'query_key_value' }", 9.44, 0.7870},
+      {LG_GEMMA("2048", "16384", "18", "8", "1"), "lora", 2, 3, 8, 16, "0.1", LG_ALL, 12.62, 0.9627},
+      {LG_GEMMA("2048", "16384", "18", "8", "1"), "qlora", 2, 3, 16, 16, "0.1", LG_ALL, 11.58, 0.8825},
+      {LG_GEMMA("3072", "24576", "28", "16", "16"), "qlora", 1, 6, 16, 16, "0.1", LG_ALL, 17.18, 0.8620},
+      {"'google/gemma-2-9b'", "qlora", 1, 6, 16, 16, "0.1", LG_ALL, 20.92, 0.6931},
+      {"'mistralai/Mistral-7B-v0.1'", "lora", 2, 4, 32, 16, "0.05", LG_QV, 20.66, 0.9992},
+      {"'mistralai/Mistral-7B-v0.1'", "qlora", 2, 4, 32, 16, "0.05", LG_QV, 14.29, 0.8541},
+      {"'meta-llama/Llama-3.1-8B'", "lora", 1, 8, 32, 16, "0.05", LG_QV, 19.73, 0.9948},
+      {"'meta-llama/Llama-3.1-8B'", "qlora", 2, 4, 32, 16, "0.05", LG_QV, 17.41, 0.8369},
+      {"'microsoft/phi-2'", "lora", 4, 2, 8, 16, "0.05",
+       "{ 'q_proj', 'k_proj', 'v_proj', 'dense', 'fc1', 'fc2', 'lm_head' }", 13.98, 1.0278},
+      {"'microsoft/phi-2'", "qlora", 4, 2, 8, 16, "0.05",
+       "{ 'q_proj', 'k_proj', 'v_proj', 'dense', 'fc1', 'fc2', 'lm_head' }", 14.27, 0.8982},
+      {"'microsoft/Phi-3-mini-4k-instruct'", "lora", 4, 2, 8, 16, "0.05",
+       "{ 'qkv_proj', 'o_proj', 'gate_up_proj', 'down_proj', 'lm_head' }", 19.75, 0.9187},
+      {"'microsoft/Phi-3-mini-4k-instruct'", "qlora", 4, 2, 8, 16, "0.05",
+       "{ 'qkv_proj', 'o_proj', 'gate_up_proj', 'down_proj', 'lm_head' }", 19.13, 0.7797},
+      {LG_NEOX, "lora", 1, 8, 32, 16, "0.05", "{ 'query_key_value' }", 8.58, 0.9696},
+      {LG_NEOX, "qlora", 1, 8, 32, 16, "0.05", "{ 'query_key_value' }", 5.24, 0.8063},
+      {LG_TINY, "lora", 8, 1, 32, 16, "0.05", LG_ALL, 13.50, 1.0571},
+      {LG_TINY, "qlora", 8, 1, 32, 16, "0.05", LG_ALL, 16.24, 0.9023},
+      {LG_TINY, "full", 4, 8, 0, 0, NULL, NULL, 14.10, 0.9611},
   };
   int within = 0;
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
@@ -2088,7 +2113,7 @@ static void test_litgpt_config_hub_holdout16(void **state) {
     }
     json_decref(j);
   }
-  assert_int_equal(within, 12);
+  assert_int_equal(within, 14);
 #undef LG_TINY
 #undef LG_NEOX
 #undef LG_GEMMA
@@ -2170,8 +2195,10 @@ static void test_torchtune_docs_holdout16(void **state) {
                           "method = 'lora', micro_batch = 2, seq_len = 512, grad_accum = 64, grad_checkpointing = true, "
                           "precision = 'bf16', optimizer = 'adamw', attention = 'sdpa', lora = { r = 8, alpha = 16, "
                           "targets = { 'q_proj', 'v_proj' } } } }");
-  assert_within((double)tu_int(j, "runtime.peak_allocated_bytes"), 0.992 * 18.5e9, 0.01);
-  assert_within((double)tu_int(j, "runtime.peak_reserved_bytes"), 1.024 * 18.5e9, 0.01);
+  /* round 21: 0.992 / 1.024 -> 0.980 / 1.009: torchtune's unchunked loss on the decoder's fp32
+  ** logits (12 B an element, was 14) and its eager RMSNorm / K/V expansion on the recomputed layer */
+  assert_within((double)tu_int(j, "runtime.peak_allocated_bytes"), 0.980 * 18.5e9, 0.01);
+  assert_within((double)tu_int(j, "runtime.peak_reserved_bytes"), 1.009 * 18.5e9, 0.01);
   json_decref(j);
   j = eval(state, "return { model = 'meta-llama/Llama-3.2-3B-Instruct', dtype = 'bf16', runtime = { name = 'torchtune', "
                   "version = '0.5.0' }, workload = { kind = 'train', method = 'lora', micro_batch = 4, seq_len = 2048, "

@@ -469,6 +469,28 @@ local function loss_kind(name)
   return "standard"
 end
 
+-- torchtune's own modules, every release since the Llama 2 ones (pytorch/torchtune 86c23185f,
+-- 2024-01-10) and at 0.3.0 (30b8519e), 0.5.0 (1814feb1) and 0.7.0: TransformerDecoder.forward
+-- returns `self.output(h).float()` (tied: `F.linear(h, tok_embeddings.weight).float()`) when the
+-- loss is not chunked, so an unchunked loss works on fp32 logits (train.output_upcast, src/train.c
+-- logits_bytes); RMSNorm computes `x_fp32 = x.float()` and scales it (modules/rms_norm.py) and
+-- MultiHeadAttention expands grouped K/V with unsqueeze/expand/flatten, a copy, before SDPA
+-- (modules/attention.py): the saved tensors of runtime.rmsnorm_upcast and runtime.repeat_kv
+-- (src/train.c layer_bytes_per_token). Under compile (training.compile_model, each layer
+-- compiled) Inductor fuses the norm and recomputes the expansion, as the pytorch runtime's
+-- compiled rows read: both default to eager only; the knobs override.
+local function torchtune_modules(n, desc)
+  if n.runtime ~= "torchtune" then return end
+  local k, eager = n.knobs, n.knobs.compile ~= true
+  n.extra["train.output_upcast"] = n.extra["train.loss"] == "standard"
+  local rms = not (desc.block and desc.block.norm == "layer")
+  local up, rep = k.rmsnorm_upcast, k.repeat_kv
+  if up == nil then up = eager and rms end
+  if rep == nil then rep = eager end
+  n.extra["train.rmsnorm_upcast"] = bool_field(up, "runtime.rmsnorm_upcast")
+  n.extra["train.repeat_kv"] = bool_field(rep, "runtime.repeat_kv")
+end
+
 local function offload_part(w, n)
   local off = w.offload or {}
   strict("workload.offload", off, { "optimizer", "params", "activations" })
@@ -804,6 +826,7 @@ local function normalize(w, n, cfg)
   kbit_part(n, method)
   fp8_part(w, n, desc)
   offload_part(w, n)
+  torchtune_modules(n, desc)
   era_part(n, desc)
   alloc_part(n)
   optimizer_bytes(o, set, n, master, trained)
