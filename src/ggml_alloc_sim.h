@@ -168,6 +168,7 @@ typedef struct lc_graph_spec {
   ** output norm */
   uint64_t dn_period;  /* 0: not a DeltaNet hybrid */
   uint64_t dn_seqs;    /* the reserve's ubatch sequences (n_seq_max), each its own state */
+  uint64_t dn_snap;    /* state snapshots GATED_DELTA_NET writes per sequence: K = n_rs_seq + 1 (0: 1) */
   uint64_t dn_conv, dn_sk, dn_hk, dn_hv, dn_sv; /* conv kernel, K head size, K heads, V heads, V head size */
   bool dn_split;       /* qwen35: beta and alpha projected apart, Q/K not repeated to the V heads */
   /* the short-conv hybrids (lfm2: build_shortconv_block of src/models/lfm2.cpp, llama.cpp

@@ -465,7 +465,12 @@ static int lg_dn(lg *l, int an) {
   }
   uint64_t ob = lg_f32(l, Sv * Hv, T);
   int src[6] = {qk[0], qk[1], v, g, b, lg_view(l, st)};
-  int gdn = gs_node(l->g, acc_add(&l->a, ob, acc_mul3(&l->a, nss, ns, 4)), 0, -1, src, 6);
+  /* ggml_gated_delta_net's result: the tokens' outputs, then K state snapshots per sequence
+  ** ({S_v x H, n_tokens x n_seqs + K x S_v x n_seqs}, ggml.c; K = n_rs_seq + 1 in
+  ** build_recurrent_attn, 1 without rollback snapshots) */
+  uint64_t snap = sp->dn_snap ? sp->dn_snap : 1;
+  int gdn =
+      gs_node(l->g, acc_add(&l->a, ob, acc_mul(&l->a, acc_mul3(&l->a, nss, ns, 4), snap)), 0, -1, src, 6);
   int ssrc[2] = {lg_view_n(l, gdn, acc_mul3(&l->a, nss, ns, 4)), lg_view_n(l, l->vc, 0)};
   gs_node(l->g, 0, GS_WRITES, l->vc, ssrc, 2);
   int o = lg_op(l, ob, GS_INPLACE, lg_named_norm(l, lg_op(l, ob, GS_INPLACE, lg_view_n(l, gdn, ob), -1)),

@@ -158,6 +158,7 @@ typedef struct lc {
   uint64_t n_b;       /* n_batch, at most n_ctx (lc_set_ctx) */
   uint64_t n_vocab;   /* the GGUF's vocabulary: its token_embd rows (lc_vocab) */
   uint64_t n_nextn;   /* a GGUF's MTP blocks after the n_layer trunk (runtime.n_layer_nextn) */
+  uint64_t n_rs_seq;  /* recurrent-state snapshots per sequence for rollback (runtime.n_rs_seq, lc_rs) */
   uint64_t n_layer_all; /* n_layer + n_nextn: the blocks -ngl counts (all + 1 with the output layer) */
   uint64_t n_cpu_moe; /* --n-cpu-moe: the expert weights of layers below it stay on the host */
   bool moe;               /* the model has routed experts (ROLE_EXPERT tensors) */
@@ -504,6 +505,7 @@ static void lc_options(lc *l) {
   l->n_layer = l->m->layers;
   l->n_nextn = scn_u64(s, "runtime.n_layer_nextn", 0);
   l->n_layer_all = l->n_layer + l->n_nextn;
+  l->n_rs_seq = scn_u64(s, "runtime.n_rs_seq", 0);
   l->n_vocab = lc_vocab(l);
   l->n_seq = s->concurrency ? s->concurrency : 1;
   l->cpu = strcmp(scn_str(s, "runtime.device", "gpu"), "cpu") == 0;
@@ -1279,10 +1281,18 @@ static uint64_t lc_cells(const lc *l, const kv_group *g) {
 ** max(1, n_seq_max) sequences, on the layer's device when K/V are offloaded. The model
 ** description gives r + s per layer and sequence (state_elems, of which conv_elems is r):
 ** r and s are two tensors, each padded to the buffer's alignment
-** (ggml_backend_alloc_ctx_tensors_from_buft); without conv_elems, one. */
+** (ggml_backend_alloc_ctx_tensors_from_buft); without conv_elems, one.
+** With n_rs_seq rollback snapshots (cparams.n_rs_seq: llama-server sets it to the draft's
+** --spec-draft-n-max for a draft-mtp target with recurrent memory, --rs-seq otherwise) both
+** tensors have mem_size x (1 + n_rs_seq) rows (llama_memory_recurrent's constructor,
+** src/llama-memory-recurrent.cpp: `n_rows = mem_size * (1 + n_rs_seq)`, as a public
+** reading of that file quotes it; the resize path of a stored copy allocates the same). A
+** b9849 Vulkan log of a Qwen3.6-27B-shaped file prints "size = 1795.50 MiB (4 cells, 64
+** layers, 4 seqs  2 rs_seq)": 48 layers x 12 rows x (120 KiB + 3 MiB), to the MiB
+** (tests/test_holdout21_llamacpp.c) */
 static void lc_rs(lc *l, const kv_group *g) {
   bytes_acc *a = &l->c->acc;
-  uint64_t rows = l->n_seq > 1 ? l->n_seq : 1;
+  uint64_t rows = acc_mul(a, l->n_seq > 1 ? l->n_seq : 1, acc_add(a, l->n_rs_seq, 1));
   uint64_t r = acc_mul3(a, g->conv_elems, 4, rows), st = acc_mul3(a, g->state_elems - g->conv_elems, 4, rows);
   for (uint64_t i = 0; i < g->layers; i++) {
     uint64_t il = lc_hybrid_layer(l, g->layers, i, true, i * l->n_layer / g->layers);
@@ -1867,6 +1877,7 @@ static void lc_graph_shape(const lc *l, lc_graph_spec *sp) {
     if (!ch || !kern || !v || ch <= v || (ch - v) % (2 * sp->dn_sv)) break;
     sp->dn_conv = kern, sp->dn_sk = sp->dn_sv, sp->dn_hk = (ch - v) / (2 * sp->dn_sv);
     sp->dn_period = sp->n_layer / full, sp->dn_seqs = l->n_seq > 1 ? l->n_seq : 1;
+    sp->dn_snap = l->n_rs_seq + 1; /* build_recurrent_attn: ggml_gated_delta_net(..., K = n_rs_seq + 1) */
     sp->n_pos = strncmp(m->arch, "qwen3_5", 7) == 0 ? 4 : 1;
     /* MTP support: rows after the output norm, t_h_nextn (src/models/qwen35.cpp) */
     sp->nextn_out = lc_newer(l, sp->n_pos == 4 ? LC_B_MTP_QWEN35 : LC_B_MTP_QWEN3NEXT);
@@ -2290,8 +2301,11 @@ static void lc_budget(lc *l) {
                ggml_type_get(l->mmproj)->name);
   budget_add(b, "kv_cache", kv, BASIS_EXACT, false, "KV buffer: %llu cells x %llu streams, K %s, V %s",
              (unsigned long long)l->n_ctx_seq, (unsigned long long)l->n_stream, l->tk->name, l->tv->name);
-  if (rs) budget_add(b, "kv_cache", rs, BASIS_EXACT, false, "RS buffer: recurrent conv and SSM states (F32) of %llu sequences",
-                     (unsigned long long)l->n_seq);
+  if (rs)
+    budget_add(b, "kv_cache", rs, BASIS_EXACT, false,
+               "RS buffer: recurrent conv and SSM states (F32) of %llu sequences x %llu (n_rs_seq %llu)",
+               (unsigned long long)l->n_seq, (unsigned long long)(l->n_rs_seq + 1),
+               (unsigned long long)l->n_rs_seq);
   if (l->exact)
     budget_add(b, "activations", act, BASIS_EXACT, false,
                "compute buffer: ggml-alloc replayed over the graph reserve of %llu tokens, flash attention %s",
@@ -2357,6 +2371,10 @@ static void lc_figures(lc *l) {
   if (l->mmproj_on) est_fig(l->c, "mmproj_buffer_bytes", l->mmproj_bytes);
   est_fig(l->c, "kv_buffer_bytes", kv);
   est_fig(l->c, "rs_buffer_bytes", rs);
+  /* with GPUs, the layers left on the host keep their K/V and recurrent states there: the
+  ** "CPU KV buffer size" and "CPU RS buffer size" lines (in kv / rs above as well) */
+  if (!l->cpu) est_fig(l->c, "host_kv_buffer_bytes", l->host_kv);
+  if (!l->cpu) est_fig(l->c, "host_rs_buffer_bytes", l->host_rs);
   if (!l->cpu) est_fig(l->c, "compute_buffer_bytes", l->n_gpu ? l->gpu[0].compute : 0);
   est_fig(l->c, "host_compute_buffer_bytes", l->host_compute);
   est_fig(l->c, "output_buffer_bytes", l->output);

@@ -276,7 +276,7 @@ return runtime {
     n_outputs_max = "int", n_cpu_moe = "int", cpu_moe = "bool", mmproj = "string",
     fit = "bool", fit_target = "int", fit_ctx = "int", host_memory = "bytes", kv_unified = "bool",
     embeddings = "bool", row_rounding = "int", gpu_backend = { "cuda", "metal" },
-    override_tensor = "strings", nextn_predict_layers = "int",
+    override_tensor = "strings", nextn_predict_layers = "int", n_rs_seq = "int",
   },
   knob_docs = {
     n_ctx = "-c: KV cells over all sequences (0: the trained context, shrunk by --fit)",
@@ -298,6 +298,7 @@ return runtime {
     n_outputs_max = "output rows the prompt reserve holds (0: n_batch), from b9443",
     n_cpu_moe = "--n-cpu-moe N: the first N layers' experts stay in host memory",
     cpu_moe = "--cpu-moe: every layer's experts in host memory",
+    n_rs_seq = "recurrent-state snapshots per sequence (cparams.n_rs_seq; llama-server: --spec-draft-n-max with --spec-type draft-mtp): the RS buffer holds 1 + n_rs_seq rows per sequence",
     nextn_predict_layers = "the MTP blocks a built-in model's GGUF carries (its config's count, or 0): -ngl counts them, their tensors are skipped",
     override_tensor = "-ot PATTERN=BUFFER_TYPE,...: a tensor whose GGUF name the first PCRE2 pattern finds goes to that buffer (CPU, CUDA0, ...); a string or a list",
     mmproj = "the multimodal projector file's type (f16, bf16, f32, q8_0): its buffer on the GPU",
