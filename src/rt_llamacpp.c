@@ -2333,6 +2333,7 @@ static void lc_budget(lc *l) {
 static void lc_figures(lc *l) {
   static const char *const per_gpu[LC_MAX_GPU] = LC_FIG16("gpu_buffers_bytes_");
   static const char *const per_kv[LC_MAX_GPU] = LC_FIG16("gpu_kv_buffer_bytes_");
+  static const char *const per_rs[LC_MAX_GPU] = LC_FIG16("gpu_rs_buffer_bytes_");
   static const char *const per_model[LC_MAX_GPU] = LC_FIG16("gpu_model_buffer_bytes_");
   static const char *const per_compute[LC_MAX_GPU] = LC_FIG16("gpu_compute_buffer_bytes_");
   static const char *const per_split[LC_MAX_GPU] = LC_FIG16("gpu_split_buffer_bytes_");
@@ -2340,10 +2341,12 @@ static void lc_figures(lc *l) {
   uint64_t gm = 0, gs = 0, kv = l->host_kv, rs = l->host_rs;
   /* several GPUs: each one's buffers (model, KV/RS, compute, mmproj), as
   ** llama_memory_breakdown prints them per device, and each one's "CUDA<g> model buffer
-  ** size", "CUDA<g> KV buffer size" and "CUDA<g> compute buffer size" lines */
+  ** size", "CUDA<g> KV buffer size", "CUDA<g> RS buffer size" and "CUDA<g> compute buffer
+  ** size" lines */
   for (int g = 0; l->n_gpu > 1 && g < l->n_gpu; g++) {
     est_fig(l->c, per_gpu[g], lc_gpu_total(l, g));
     est_fig(l->c, per_kv[g], l->gpu[g].kv);
+    est_fig(l->c, per_rs[g], l->gpu[g].rs);
     est_fig(l->c, per_model[g], l->gpu[g].model);
     est_fig(l->c, per_compute[g], l->gpu[g].compute);
   }
