@@ -77,6 +77,7 @@ void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t) {
   t->norm_upcast = scn_bool(s, "runtime.rmsnorm_upcast", false) || scn_bool(s, "train.rmsnorm_upcast", false);
   t->repeat_kv = scn_bool(s, "runtime.repeat_kv", false) || scn_bool(s, "train.repeat_kv", false);
   t->output_upcast = scn_bool(s, "train.output_upcast", false);
+  t->output_held = scn_bool(s, "train.output_held", false);
   t->oib = scn_bool(s, "train.optimizer_in_backward", false);
   t->off_act = scn_bool(s, "train.offload_activations", false);
   t->off_opt = scn_bool(s, "train.offload_optimizer", false) || scn_bool(s, "runtime.offload_optimizer", false);
@@ -779,7 +780,12 @@ static uint64_t logits_bytes(ectx *c, const train_cfg *t, uint64_t tokens, uint6
     ** writes their gradient in fp32 (8). Hold-out: torchtune README "Optimization flags" (1814feb1,
     ** Llama 3.2 3B, 2 x 4096 packed, compile, torch.nn.CrossEntropyLoss): 51.0 GiB peak active,
     ** -12.3 % with 2 a (tests/test_holdout21_train.c). */
-    if (t->output_upcast && a < 4) return acc_mul(&c->acc, elems, t->compile ? 8 : 12);
+    /* The pytorch runtime's output_upcast (torchtitan's `self.output(h).float()` before
+    ** e10cb9494, 2024-10-22) without `del pred` (before e29b6b4d4, 2024-06-12): the loop's
+    ** `pred` is that fp32 tensor, alive beside the same three (4 + 12, train.output_held). The
+    ** 4 B a logit `del pred` saves is the "3.9G" of torchtitan #391's title (Llama3-8B, 8192
+    ** tokens x 128,256 x 4 B = 3.92 GiB; tests/test_holdout22_train.c). */
+    if (t->output_upcast && a < 4) return acc_mul(&c->acc, elems, t->compile ? 8 : t->output_held ? 16 : 12);
     if (t->compile) return acc_mul(&c->acc, elems, 2 * a);
     /* Before transformers 4.46 the causal-LM forward itself upcast its head output and
     ** computed the loss (LlamaForCausalLM and the classes copied from it, Granite, Mistral,
@@ -1193,6 +1199,7 @@ static void train_budget(ectx *c, const train_cfg *t, const train_parts *p, int 
                                          "copy, softmax and gradient in place"
       : t->output_upcast && t->compile
           ? "compiled cross-entropy on the decoder's fp32 logits: saved, their fp32 gradient"
+      : t->output_held ? "the model's fp32 logits (kept by the loop through backward), log-softmax, gradient"
       : t->output_upcast ? "the decoder's fp32 logits (dropped after the loss), log-softmax, gradient"
       : t->compile       ? "compiled cross-entropy: head output saved, its gradient"
       : t->free_logits && !p->pp_stage

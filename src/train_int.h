@@ -28,7 +28,8 @@ typedef struct train_cfg {
                                                ** layer, column- and row-parallel (peft.lua op_sac) */
   bool free_logits;                            /* the loop drops the logits before backward (torchtitan) */
   bool model_upcast;                           /* transformers < 4.46: the model's forward upcasts its logits */
-  bool output_upcast;                          /* torchtune: the decoder returns fp32 logits unchunked */
+  bool output_upcast;                          /* the model returns fp32 logits (torchtune, output_upcast) */
+  bool output_held;                            /* the loop keeps those fp32 logits through backward */
   bool keep_outputs;                           /* the loop holds the model's outputs to the step's end */
   bool pp_outputs;                             /* PyTorch pipelining keeps every last-stage output */
   bool kbit_stream;                            /* fp32 residual stream after the first block (PEFT's

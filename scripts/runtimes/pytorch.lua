@@ -43,7 +43,10 @@ return runtime {
   -- q-sized keys and values (src/train.c layer_bytes_per_token). Both matter where a layer's
   -- activations are kept (no checkpointing, every-k-layer checkpointing, the recomputed layer);
   -- torchtitan's per-op SAC recomputes them. Eager semantics: a compiled block is not modelled.
-  knobs = { cache = { "dynamic", "static" }, torch = "string", free_logits = "bool",
+  -- output_upcast: the model's forward returns its logits in fp32 (torchtitan's
+  -- `self.output(h).float()` until e10cb9494, 2024-10-22); without free_logits the loop's
+  -- reference keeps that fp32 tensor through backward (workloads/train.lua pytorch_output)
+  knobs = { cache = { "dynamic", "static" }, torch = "string", free_logits = "bool", output_upcast = "bool",
             peft = "string", autocast_adapter_dtype = "bool", compile = "bool", pp_outputs = "bool",
             fused_experts = "bool", loss_chunk = "int", expandable_segments = "bool", fsdp_version = "int",
             rmsnorm_upcast = "bool", repeat_kv = "bool" },
@@ -54,6 +57,7 @@ return runtime {
     cache = "generate()'s cache (inference)",
     torch = "the PyTorch release (before 2.0 zero_grad kept gradients, per-parameter optimizer step; 2.0's foreach AdamW two step temporaries)",
     free_logits = "the loop drops the logits before backward (torchtitan's del pred)",
+    output_upcast = "the model returns fp32 logits (torchtitan's self.output(h).float() before e10cb9494, 2024-10-22)",
     peft = "the PEFT release: 0.6 to 0.11 adapters take the base layer's dtype, below 0.6 fp32",
     autocast_adapter_dtype = "get_peft_model's autocast_adapter_dtype (true: fp32 adapters)",
     compile = "the loss under torch.compile (torchtitan training.compile)",

@@ -491,6 +491,20 @@ local function torchtune_modules(n, desc)
   n.extra["train.repeat_kv"] = bool_field(rep, "runtime.repeat_kv")
 end
 
+-- The pytorch runtime's output_upcast: the model's forward itself returns fp32 logits, as
+-- torchtitan's Transformer.forward did (`output = self.output(h).float()`, models/llama/model.py
+-- from c22d1a8d1, 2024-04-11, until e10cb9494, 2024-10-22, #642 "Move output `.float()` to loss
+-- fn"). The loop's `pred` is then the fp32 tensor; kept through loss.backward() (no
+-- free_logits: torchtitan's train.py before e29b6b4d4, 2024-06-12, #391 "del logits ... to save
+-- 3.9G memory") it sits beside the loss's three fp32 tensors (train.output_held, src/train.c
+-- logits_bytes).
+local function pytorch_output(n)
+  if n.runtime ~= "pytorch" or n.knobs.output_upcast == nil then return end
+  local up = bool_field(n.knobs.output_upcast, "runtime.output_upcast")
+  n.extra["train.output_upcast"] = up and n.extra["train.loss"] == "standard"
+  n.extra["train.output_held"] = n.extra["train.output_upcast"] and n.knobs.free_logits ~= true
+end
+
 local function offload_part(w, n)
   local off = w.offload or {}
   strict("workload.offload", off, { "optimizer", "params", "activations" })
@@ -827,6 +841,7 @@ local function normalize(w, n, cfg)
   fp8_part(w, n, desc)
   offload_part(w, n)
   torchtune_modules(n, desc)
+  pytorch_output(n)
   era_part(n, desc)
   alloc_part(n)
   optimizer_bytes(o, set, n, master, trained)
