@@ -23,6 +23,9 @@ return arch {
         { "vae", "vae", P.vae_kl(P.FLUX_VAE) },
       },
       pipeline = {
+        -- diffusers' first release with a ModularPipeline for it (src/diffusers/modular_pipelines/flux/
+        -- first in the v0.35.0 tag): fit searches ComponentsManager auto offload from there (image.lua)
+        modular = "0.35.0",
         vae_class = "AutoencoderKL", -- diffusers class (scripts/workloads/image.lua: block-level groups)
         kind = "mmdit", vae_scale = 8, latent_channels = 16, patch = 2, cfg = false,
         cfg_batched = false, text_len = 512, joint = true, vae_peak_channels = 256, act_family = "image",

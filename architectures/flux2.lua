@@ -79,6 +79,9 @@ return arch {
         { "vae", "vae", vae(vc) },
       },
       pipeline = {
+        -- diffusers' first release with a ModularPipeline for it (src/diffusers/modular_pipelines/flux2/
+        -- first in the v0.37.0 tag): fit searches ComponentsManager auto offload from there (image.lua)
+        modular = "0.37.0",
         -- Flux2Pipeline (pipelines/flux2/pipeline_flux2.py): default 1024 x 1024
         -- (default_sample_size 128 x VAE factor 8); latents patchified 2x2 into 128 channels,
         -- so the transformer sees (H/16) x (W/16) tokens and sizes are multiples of 16;

@@ -130,6 +130,9 @@ return arch {
         { "vae", "vae", vae(vc) },
       },
       pipeline = {
+        -- diffusers' first release with a ModularPipeline for it (src/diffusers/modular_pipelines/hunyuan_video1_5/
+        -- first in the v0.38.0 tag): fit searches ComponentsManager auto offload from there (image.lua)
+        modular = "0.38.0",
         -- HunyuanVideo15Pipeline (pipelines/hunyuan_video1_5/pipeline_hunyuan_video1_5.py): sizes
         -- multiples of 16 (spatial compression 16, patch 1); the default size is the 16:9 bucket
         -- of target_size (640: 848 x 480; 960: 1280 x 720); num_frames 121 by default, 4k + 1;

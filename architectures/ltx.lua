@@ -81,6 +81,9 @@ return arch {
         { "vae", "vae", ltx_vae() },
       },
       pipeline = {
+        -- diffusers' first release with a ModularPipeline for it (src/diffusers/modular_pipelines/ltx/, LTXModularPipeline,
+        -- first in the v0.38.0 tag): fit searches ComponentsManager auto offload from there (image.lua)
+        modular = "0.38.0",
         kind = "dit", vae_scale = 32, vae_tscale = 8, latent_channels = 128, patch = 1, cfg = true,
         cfg_batched = true, text_len = 128, joint = false, vae_chunk = 0,
         -- the decoder ends at 1/4 resolution with 128 channels and unpatchifies 4x4: 8 per pixel

@@ -57,6 +57,9 @@ return arch {
         { "vae", "vae", P.vae_kl(P.WAN_VAE) },
       },
       pipeline = {
+        -- diffusers' first release with a ModularPipeline for it (src/diffusers/modular_pipelines/qwenimage/
+        -- first in the v0.36.0 tag): fit searches ComponentsManager auto offload from there (image.lua)
+        modular = "0.36.0",
         -- QwenImagePipeline: default 1024 x 1024 (default_sample_size 128 x VAE factor 8);
         -- true CFG (true_cfg_scale 4.0 with a negative prompt) runs the conditional and
         -- unconditional passes one after the other; the prompt embeddings are not padded,

@@ -96,6 +96,10 @@ return arch {
       arch = "stable_diffusion", hidden = c, layers = #u.block_out_channels, heads = heads, ffn = 4 * c,
       tensors = P.pipeline(parts),
       pipeline = {
+        -- SDXL (two text encoders) has a ModularPipeline from diffusers v0.35.0
+        -- (modular_pipelines/stable_diffusion_xl/); SD 1.x/2.x has none: fit searches
+        -- ComponentsManager auto offload only where one exists (image.lua)
+        modular = #te > 1 and "0.35.0" or nil,
         vae_class = "AutoencoderKL", -- diffusers class (scripts/workloads/image.lua: block-level groups)
         kind = "unet", vae_scale = 8, latent_channels = u.in_channels or 4, patch = 1 << (lvl - 1), cfg = true,
         cfg_batched = true, text_len = 77, joint = false, vae_upcast = cfg.vae_force_upcast == true,

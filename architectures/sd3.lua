@@ -55,6 +55,9 @@ return arch {
         { "vae", "vae", P.vae_kl(P.FLUX_VAE) },
       },
       pipeline = {
+        -- diffusers' first release with a ModularPipeline for it (src/diffusers/modular_pipelines/stable_diffusion_3/
+        -- first in the v0.39.0 tag): fit searches ComponentsManager auto offload from there (image.lua)
+        modular = "0.39.0",
         vae_class = "AutoencoderKL", -- diffusers class (scripts/workloads/image.lua: block-level groups)
         kind = "mmdit", vae_scale = 8, latent_channels = 16, patch = 2, cfg = true, cfg_batched = true,
         text_len = 333, joint = true, vae_peak_channels = 256, act_family = "image",

@@ -85,6 +85,14 @@ return arch {
         -- image latent channels) take the VAE-encoded conditioning frame (WanImageToVideoPipeline;
         -- scripts/workloads/video.lua i2v); TI2V-5B's in_dim equals its out_dim
         image_latent_input = nn.int(cfg, "in_dim", 16) > nn.int(cfg, "out_dim", 16),
+        -- diffusers' ModularPipelines (modular_pipelines/wan/): Wan2.1 text-to-video from v0.35.0
+        -- (WanAutoBlocks), Wan2.1 image-to-video and Wan2.2's two-expert text-to-video from v0.36.0
+        -- (WanAutoImageEncoderStep, Wan22AutoBlocks), Wan2.2 image-to-video from v0.37.0
+        -- (Wan22Image2VideoBlocks); none for TI2V-5B (no expand_timesteps there up to v0.40.0).
+        -- fit searches ComponentsManager auto offload from that release (image.lua)
+        modular = scale == 16 and nil
+          or (experts == 2 and (cfg.model_type == "i2v" and "0.37.0" or "0.36.0"))
+          or (cfg.model_type == "i2v" and "0.36.0" or "0.35.0"),
         -- Wan2.2's VAE decodes to 1/2 resolution and unpatchifies 2x2 (wan22-ti2v-5b-t2v-720p-4090-1gpu)
         -- (the peak channels are calibrated: see src/gen.c, family "wan")
         vae_peak_channels = scale == 16 and 104 or 96, vae_chunk = 4, act_family = "wan",

@@ -71,6 +71,9 @@ return arch {
         { "vae", "vae", P.vae_kl(P.FLUX_VAE) },
       },
       pipeline = {
+        -- diffusers' first release with a ModularPipeline for it (src/diffusers/modular_pipelines/z_image/
+        -- first in the v0.37.0 tag): fit searches ComponentsManager auto offload from there (image.lua)
+        modular = "0.37.0",
         vae_class = "AutoencoderKL", -- diffusers class (scripts/workloads/image.lua: block-level groups)
         -- ZImagePipeline (pipelines/z_image/pipeline_z_image.py): default 1024 x 1024; sizes
         -- multiples of 16 (VAE factor 8 x the 2x2 patch); (H/16) x (W/16) image tokens and the

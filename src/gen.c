@@ -955,9 +955,11 @@ static bool gen_offered(const char *offered, const char *mode) {
 }
 
 bool gen_fit_gpu(const model_desc *m, const scenario *s0, uint64_t usable, gen_fit *out) {
-  /* cheapest first: model offload costs a copy per component, group offload a copy
-  ** per block group each step, sequential one per layer */
-  static const char *const modes[] = {"none", "model", "group", "sequential"};
+  /* cheapest first: ComponentsManager's auto offload (diffusers v0.35.0 on, where the model
+  ** has a ModularPipeline: workloads/image.lua) copies a component only when the next one
+  ** would not fit beside it, model offload a copy per component, group offload a copy per
+  ** block group each step, sequential one per layer */
+  static const char *const modes[] = {"none", "auto", "model", "group", "sequential"};
   scenario *s = malloc(sizeof *s);
   if (!s) return false;
   *s = *s0;

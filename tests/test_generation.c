@@ -481,6 +481,15 @@ static void test_flux2(void **state) {
   assert_true(none > 80000000000LL);          /* over an 80 GB H100 */
   assert_true(none < 141LL * 1000000000LL);   /* within an H200's 141 GB */
   assert_false(json_is_true(json_object_get(json_array_get(json_object_get(j, "fit"), 0), "fits")));
+  /* the newest diffusers has a Flux2ModularPipeline (from v0.37.0): ComponentsManager's auto
+  ** offload is searched first and fits (the text encoder yields to the transformer); before
+  ** v0.37.0 the answer is the blog's enable_model_cpu_offload */
+  assert_string_equal(
+      json_string_value(json_object_get(json_array_get(json_object_get(j, "fit"), 0), "layout")),
+      "offload=auto");
+  json_decref(j);
+  j = eval(*state, "black-forest-labs/FLUX.2-dev", "bf16", w,
+           ", runtime = { name = \"diffusers\", version = \"0.36.0\" }");
   assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(j, "fit"), 0), "layout")),
                       "offload=model");
   json_decref(j);

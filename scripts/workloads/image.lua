@@ -13,7 +13,7 @@ local note = E.note
 local KEYS = { "kind", "width", "height", "batch", "num_images_per_prompt", "steps", "cfg", "max_sequence_length",
                "offload", "vae_tiling", "vae_slicing", "attention", "text_encoders", "t2i2v", "input_images",
                "vae_dtype", "image_encoder_dtype", "resident", "pipe_to_gpu", "offload_by_component", "output_type",
-               "memory_reserve" }
+               "memory_reserve", "diffusion_forcing" }
 local MAX_SIDE = 16384
 
 -- Defaults of the pipelines' __call__ (width/height: the denoiser's native size).
@@ -100,8 +100,27 @@ local function memory_part(w, n, p, frames, W, H)
   local off = enum_field(w.offload or "none", "workload.offload", { "none", "model", "sequential", "group", "auto" })
   if w.offload == nil then note(n, "offload none: every component resident on the GPU") end
   -- a model's own reference scripts offer only their own flags (architectures' ref_offload);
-  -- diffusers offers all four (fit searches those; "auto" is asked for, never searched)
+  -- diffusers offers all four, and ComponentsManager auto offload where the release has a
+  -- ModularPipeline for the model (the architectures' `modular`, its first release; fit searches
+  -- it after "none": it moves a component only when the next one would not fit)
   local modes = n.runtime == "reference" and (p.ref_offload or { "none" }) or { "none", "model", "group", "sequential" }
+  if n.runtime == "reference" and not p.ref_offload and p.ref_decode_alone == nil then
+    -- the reference runtime describes Wan's generate.py, HunyuanVideo's sample_video.py,
+    -- CogVideoX's SAT and Open-Sora (their ref_* fields); any other model's own scripts (Mochi's
+    -- MochiSingleGPUPipeline: fp32 T5, a 4 x 2 tiled decode) are not: say what is computed
+    note(n, "reference: %s's own scripts are not described (only Wan, HunyuanVideo, CogVideoX SAT and "
+      .. "Open-Sora are); its diffusers pipeline's layout is computed, every component resident", n.model.id)
+  end
+  if n.runtime == "diffusers" then
+    local code = n.runtime_version and E.version_code(n.runtime_version, "a diffusers", "0.32.2")
+    local modular = p.modular and (code == nil or code >= E.version_code(p.modular, "a diffusers", "0.32.2"))
+    if modular then table.insert(modes, 2, "auto") end
+    if off == "auto" and not modular then
+      note(n, "offload auto: diffusers %s has no ModularPipeline for %s (%s); ComponentsManager's hooks assumed "
+        .. "on its components", n.runtime_version or "(newest)", n.model.id,
+        p.modular and ("first in v" .. p.modular) or "none up to v0.40.0")
+    end
+  end
   local offered = off == "auto" and n.runtime == "diffusers"
   for _, m in ipairs(modes) do offered = offered or m == off end
   if off == "auto" and n.runtime ~= "diffusers" then
@@ -406,7 +425,17 @@ local function normalize_with(w, n, frames, keys)
   -- the model's own reference scripts (runtime "reference"): what they keep in fp32
   set(n, "ref_fp32", p.ref_fp32 or "never"); set(n, "ref_vae_fp32", p.ref_vae_fp32 == true)
   set(n, "token_timestep", p.token_timestep == true)
-  set(n, "diffusers_token_timestep", p.diffusers_token_timestep == true)
+  -- diffusion forcing (SkyReels-V2's DF checkpoints: diffusers SkyReelsV2DiffusionForcingPipeline,
+  -- from v0.35.0, transformer_skyreels_v2.py with enable_diffusion_forcing): a timestep per latent
+  -- frame, which the transformer repeats over the frame's tokens (temb [B, L, dim] and
+  -- timestep_proj [B, 6, L, dim] in the compute dtype, each block's fp32 sum with its
+  -- scale_shift_table): the Wan2.2 TI2V per-token layout, src/gen.c gen_token_timestep
+  local df = w.diffusion_forcing ~= nil and bool_field(w.diffusion_forcing, "workload.diffusion_forcing")
+  if df and (n.runtime ~= "diffusers" or p.act_family ~= "wan") then
+    fail("workload.diffusion_forcing", "SkyReels-V2's DiffusionForcingPipeline: expected a Wan-shaped transformer on "
+      .. "runtime.name = \"diffusers\" (got %s on %s)", n.model.id, n.runtime)
+  end
+  set(n, "diffusers_token_timestep", p.diffusers_token_timestep == true or df == true)
   -- Open-Sora 2.0's text-to-image-to-video flow (configs t2i2v_*.py): an image model makes the
   -- first frame; offload "model" is its --offload True (src/gen.c gen_t2i_phase)
   local t2i2v = w.t2i2v ~= nil and bool_field(w.t2i2v, "workload.t2i2v")
