@@ -97,7 +97,10 @@ static void test_skyreels_df_14b(void **state) {
 ** same 14.7 (round 9, test_wan_family_holdout9: the fp32 Wan decode constant is fitted to the
 ** Wan2.1 README's 8.19 row; --teacache's two fp32 [tokens, dim] residuals, kept as plain
 ** attributes that .cpu() does not move, would add 0.6 GiB here). Pinned. The two READMEs' rows
-** agree with each other (the same 14.7 in text-to-video and in DF) as the decode peak says. */
+** agree with each other (the same 14.7 in text-to-video and in DF) as the decode peak says:
+** diffusion_forcing_pipeline.py (@abed76f) decodes each 97-frame window after moving the DiT to the
+** CPU (self.vae.decode(x0), the frames sent to the CPU before the next window), and VAE-encodes the
+** next window's 17-frame prefix before the DiT comes back, so no decode is longer than the T2V one. */
 static void test_skyreels_df_1_3b(void **state) {
   json_t *j = tu_eval_okf(*state, skyreels_df, "Wan-AI/Wan2.1-T2V-1.3B", ", diffusion_forcing = true");
   json_t *t2v = tu_eval_okf(*state, skyreels_df, "Wan-AI/Wan2.1-T2V-1.3B", "");
