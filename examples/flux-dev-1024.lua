@@ -1,5 +1,5 @@
 -- FLUX.1-dev at 1024x1024 with diffusers: `vramfit fit examples/flux-dev-1024.lua` lists
--- every catalog GPU; try --set workload.offload=model (or sequential, group) for the
+-- every catalog GPU; try --set workload.offload=model (or auto, sequential, group) for the
 -- smaller ones.
 return {
   name = "flux-dev-1024",
