@@ -1940,9 +1940,10 @@ static uint64_t fa3_accum_bytes(ectx *c, const vcfg *v) {
 ** torch.cuda.mem_get_info delta, gpu_model_runner.py) for a hybrid model:
 ** - the float workspace, FlashInferMetadataBuilder._get_workspace_buffer: torch.zeros of
 **   FLASHINFER_WORKSPACE_BUFFER_SIZE = 256 MiB (v1/attention/backends/flashinfer.py; the same
-**   256 MiB default when PR #28269 made it VLLM_FLASHINFER_WORKSPACE_BUFFER_SIZE; later releases
-**   default to 394 MiB, the release of that change not located), lazily on the first build that
-**   needs a wrapper. The profile run builds no attention metadata (_dummy_run without
+**   256 MiB default when PR #28269 made it VLLM_FLASHINFER_WORKSPACE_BUFFER_SIZE), later 394 MiB
+**   (vllm_fi_workspace_mib), lazily on the first build that
+**   needs a wrapper, one per builder instance (self._workspace_buffer). The profile run builds no
+**   attention metadata (_dummy_run without
 **   force_attention), and kernel_warmup's "Warming up FlashInfer attention" dummy run, which
 **   would allocate it before the KV cache, runs only when every attention group is FlashInfer
 **   (model_executor/warmup/kernel_warmup.py: "This should be `any` instead of `all` but other
@@ -1952,13 +1953,43 @@ static uint64_t fa3_accum_bytes(ectx *c, const vcfg *v) {
 ** - one BatchDecodeWithPagedKVCacheWrapper per FULL capture size (_decode_wrappers_cudagraph,
 **   use_cuda_graph=True), each with an 8 MiB device _int_workspace_buffer (flashinfer/decode.py
 **   __init__).
-** From 0.20 vLLM profiles CUDA-graph memory before sizing the KV cache, with FULL captures of
-** its own: where the workspace lands then is not read, so this stops at 0.19. */
+** From 0.20 vLLM profiles CUDA-graph memory before sizing the KV cache (profile_cudagraph_memory)
+** over builders of its own: the minimal profiling KV cache's initialize_kv_cache builds them, the
+** FULL mode's warm-up (_warmup_and_capture: force_attention for FULL) allocates their workspace,
+** and _cleanup_profiling_kv_cache (attn_groups.clear()) frees it with them, so the real capture's
+** fresh builders allocate it again: the same charge to the capture from 0.20, at that release's
+** size. PIECEWISE-only runs (speculative decoding on FlashInfer, vramfit's graph_full 0) build
+** no attention metadata in any capture and take none. */
 #define VLLM_FI_WORKSPACE_MIB 256
 #define VLLM_FI_DECODE_INT_WORKSPACE_MIB 8
+/* FlashInfer's float workspace by release: 256 MiB to 0.19; from 0.20 VLLM_FLASHINFER_WORKSPACE_
+** BUFFER_SIZE's default is 413,138,944 B = 394 MiB (vllm issue #40023's overflow message on
+** 0.19.1rc1.dev231, "had 413,138,944 bytes (394"; vllm PR #40383, 2026-04-23, "the 394 MiB
+** default"; PR #48428, merged 2026-07-12, then sizes the prefill workspace to max_num_batched_
+** tokens x heads x head_dim floored at it: not modelled, under the floor for the held logs). The
+** 0.19.x releases keep 256 here (the release of the change is not placed). */
+#define VLLM_FI_WORKSPACE_MIB_V20 394
+static uint64_t vllm_fi_workspace_mib(const vcfg *v) {
+  return v->version >= 20000 ? VLLM_FI_WORKSPACE_MIB_V20 : VLLM_FI_WORKSPACE_MIB;
+}
+
 static uint64_t fi_capture_bytes(const ectx *c, const vcfg *v) {
-  if (!v->fi_attn || !est_model_recurrent(c->m) || !v->graph_full || v->version >= 20000) return 0;
-  return (VLLM_FI_WORKSPACE_MIB + VLLM_FI_DECODE_INT_WORKSPACE_MIB * v->graph_full) * MIB;
+  if (!v->fi_attn || !est_model_recurrent(c->m) || !v->graph_full) return 0;
+  return (vllm_fi_workspace_mib(v) + VLLM_FI_DECODE_INT_WORKSPACE_MIB * v->graph_full) * MIB;
+}
+
+/* The FULL mode's first sample in vLLM's estimate (0.20+, profile_cudagraph_memory) on FlashInfer:
+** its warm-up builds the profiling builder's float workspace and the first size's decode wrapper
+** (8 MiB int workspace), outside the graph pool, before any kernel_warmup has run (that comes after
+** the KV sizing, compile_or_warm_up_model), so for every FlashInfer model with FULL graphs, hybrid or
+** not; the FULL graph's own pool working set reuses the PIECEWISE mode's blocks. The estimate takes
+** the larger of the modes' first samples. Each further FULL sample (mem_samples[1]) builds one more
+** decode wrapper: VLLM_FI_DECODE_INT_WORKSPACE_MIB beside the per-layer graph cost. Held: club-3090
+** issue #652 (0.24.0, RTX 5090, Qwen3.6-35B-A3B NVFP4, PIECEWISE=2, FULL=1): "Estimated CUDA graph
+** memory: 0.41 GiB total" = 394 + 8 MiB + one PIECEWISE size (vramfit 0.40). */
+static uint64_t fi_full_first_bytes(const vcfg *v) {
+  if (!v->fi_attn || !v->graph_full || v->v0 || v->version < 20000) return 0;
+  return (vllm_fi_workspace_mib(v) + VLLM_FI_DECODE_INT_WORKSPACE_MIB) * MIB;
 }
 
 /* The MLP's intermediates at `tokens` tokens on a rank: gate_up's output and the activation's
@@ -2020,7 +2051,10 @@ static uint64_t cuda_graph_estimate(ectx *c, const vcfg *v) {
   uint64_t n = v->graph_pw + v->graph_full;
   if (!n) return 0;
   uint64_t modes = (v->graph_pw > 0) + (v->graph_full > 0);
-  uint64_t b = acc_add(&c->acc, graph_first_capture(c, v, true), graph_per_size(c, n - modes));
+  uint64_t first = u64max(graph_first_capture(c, v, true), fi_full_first_bytes(v));
+  uint64_t b = acc_add(&c->acc, first, graph_per_size(c, n - modes));
+  if (fi_full_first_bytes(v) && v->graph_full > 1) /* one more decode wrapper a further FULL size */
+    b = acc_add(&c->acc, b, (v->graph_full - 1) * VLLM_FI_DECODE_INT_WORKSPACE_MIB * MIB);
   return acc_add(&c->acc, b, nccl_graph_bytes(c, v->nccl_pw + v->nccl_full));
 }
 

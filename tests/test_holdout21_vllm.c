@@ -93,8 +93,11 @@ static void test_gemma4_rope_spans_global_head(void **state) {
 ** catalog; the RTX PRO 6000 Blackwell stands in (SM12x: FlashInfer attention for the fp8 cache),
 ** with the Qwen3.6-27B preset in bf16 (the pool pinned, its weights do not enter). Predicted
 ** before any change and unchanged: 1,505,068 tokens and 5.74x exactly (999 pages of 1568 in the
-** prefix-caching "align" mode). Graphs: estimate 0.18 (-70.6 %), capture 0.10 (-84.1 %), pinned.
-** 0.43 GiB of the estimate is not modelled. A candidate, not adopted: FlashInfer's workspace
+** prefix-caching "align" mode). Graphs: estimate 0.18 (-70.6 %), capture 0.10 (-84.1 %), pinned
+** in round 21; round 22 models the workspace below at the FULL mode's first sample (the estimate
+** takes the larger first sample, not the sum) and in the 0.20+ capture: 0.50 / 0.515, held at 25 %.
+** Round 21's reading (0.43 GiB of the estimate not modelled). A candidate, not adopted then: FlashInfer's
+*workspace
 ** (VLLM_FLASHINFER_WORKSPACE_BUFFER_SIZE: 413,138,944 B = 394 MiB by 0.19.1rc1.dev231, vllm
 ** issue #40023's overflow message) and 8 MiB a FULL size, which src/rt_vllm.c fi_capture_bytes
 ** charges to hybrid captures up to 0.19: 394 + 4 x 8 MiB would bring the estimate to 0.60
@@ -117,8 +120,11 @@ static void test_holdout21_qwen36_27b_nvfp4_spark(void **state) {
   assert_int_equal((long long)tu_runtime_fig(j, "block_size"), 1568);
   assert_int_equal((long long)tu_runtime_fig(j, "kv_cache_tokens"), 1505068);
   tu_near_fig(j, "max_concurrency", 5.74, 0.05, 0.005);
-  tu_pinned(j, "cuda_graph_estimate_bytes", 0.61 * TU_GIB, -0.706);
-  tu_pinned(j, "cuda_graph_bytes", 0.62 * TU_GIB, -0.841);
+  /* round 22 (rt_vllm.c fi_full_first_bytes, fi_capture_bytes): the FULL mode's first sample holds
+  ** FlashInfer's 394 MiB float workspace and a decode wrapper's 8 MiB, the capture the workspace and
+  ** 4 x 8 MiB: estimate 0.18 -> 0.50 (-17.9 %), capture 0.10 -> 0.515 (-16.9 %), at the 25 % */
+  tu_gib(j, "cuda_graph_estimate_bytes", 0.61, 0.25, 0.005);
+  tu_gib(j, "cuda_graph_bytes", 0.62, 0.25, 0.005);
   json_decref(j);
 }
 

@@ -1436,7 +1436,9 @@ static void test_flashinfer_capture_hybrid(void **state) {
   assert_int_equal((long long)n2_graph(state, "mistralai/Mamba-Codestral-7B-v0.1", "nil", "fp8", &d8),
                    (long long)n2_graph(state, "mistralai/Mamba-Codestral-7B-v0.1", "nil", "auto", &d16));
   assert_true(d8 > 0);
-  /* from 0.20 the CUDA-graph memory profile captures before the KV cache: not counted there */
+  /* from 0.20 the CUDA-graph memory profile captures before the KV cache over builders of its own,
+  ** which _cleanup_profiling_kv_cache drops with their workspace: the real capture's fresh builders
+  ** allocate it again, at 0.20's 394 MiB (round 22; was "not counted there") */
   json_t *j =
       tu_eval_ok(*state,
                  "return { model = 'Qwen/Qwen3-Next-80B-A3B-Instruct', runtime = { name = 'vllm', version "
@@ -1447,8 +1449,9 @@ static void test_flashinfer_capture_hybrid(void **state) {
                  "return { model = 'Qwen/Qwen3-Next-80B-A3B-Instruct', runtime = { name = 'vllm', version "
                  "= '0.20.0', kv_cache_dtype = 'auto', max_model_len = 32768, max_num_seqs = 8 }, parallel "
                  "= { tp = 2 }, workload = { kind = 'inference', context = 32768 }, gpu = 'L40S-48GB' }");
-  assert_int_equal((long long)tu_runtime_fig(j, "cuda_graph_bytes"),
-                   (long long)tu_runtime_fig(k, "cuda_graph_bytes"));
+  assert_int_equal((long long)tu_runtime_fig(j, "cuda_graph_sizes_full"), 4);
+  assert_int_equal((long long)(tu_runtime_fig(j, "cuda_graph_bytes") - tu_runtime_fig(k, "cuda_graph_bytes")),
+                   (394 + 4 * 8) * 1048576LL);
   json_decref(j);
   json_decref(k);
 }
