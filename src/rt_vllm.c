@@ -1786,6 +1786,11 @@ static void capture_sizes_upto(ectx *c, const vcfg *v, uint64_t from, uint64_t *
   if (k > 0 && (v->fi_attn || (mamba_style && v->version < 17000))) full_from = false;
   bool gptoss = strcmp(c->m->arch, "gpt_oss") == 0 && v->version >= 10001;
   if (gptoss) max = v->version >= 11000 && v->version < 12000 ? 992 : 1024;
+  /* --max-cudagraph-capture-size (CompilationConfig.max_cudagraph_capture_size) replaces the default
+  ** maximum, gpt-oss's too ("unless the user set" it); the list below it is the same. The v0.20.0
+  ** RTX 5090 compose log (tests/test_holdout22_vllm.c) sets 1 at max_num_seqs 1: one size a mode. */
+  uint64_t given = scn_u64(c->s, "runtime.max_cudagraph_capture_size", 0);
+  if (given) max = given;
   for (uint64_t b = 1; b <= max; b = b < 8 ? b * 2 : b + ((v->version >= 12000 || gptoss) && b >= 256 ? 16 : 8)) {
     if (b > v->tokens) break;
     if (b < from) continue;

@@ -136,21 +136,21 @@ static void test_holdout22_lmcache_3430_a5000(void **state) {
 **   fp8 KV, 1 sequence): "Profiling CUDA graph memory: PIECEWISE=2 (largest=2), FULL=1 (largest=1)",
 **   "Estimated CUDA graph memory: 0.41 GiB total": 0.109 (-73.4 %) before, 0.408 (-0.4 %) after.
 ** - the v0.20.0-cu130 docker-compose log (test_vllm.c test_v020_hybrid_tokens, RTX 5090, RedHatAI
-**   Qwen3.6-35B-A3B-NVFP4, fp8 KV, 1 sequence, max_cudagraph_capture_size 1): "Estimated CUDA graph
-**   memory: 0.36 GiB": 0.109 (-69.7 %) before, 0.408 (+13.5 %) after, held at 25 %; its capture, 0.73
-**   GiB as round 21's reading of the same log gives it (vllm21 report), 0.424 (-41.9 %) after, 0.032
-**   before: pinned (the other 0.31 GiB of that one-size capture is not traced; the 394 MiB would have
-**   to be there twice, and one builder holds one workspace).
+**   Qwen3.6-35B-A3B-NVFP4, fp8 KV, 1 sequence, --max-cudagraph-capture-size 1: one size a mode, the
+**   knob this round adds, runtime.max_cudagraph_capture_size): "Estimated CUDA graph memory: 0.36
+**   GiB": 0.109 (-69.7 %, two PIECEWISE sizes without the knob) before, 0.393 (+9.0 %: the FULL
+**   sample alone, 402 MiB) after, held at 25 %; its capture, 0.73 GiB as round 21's reading of the
+**   same log gives it (vllm21 report), 0.032 before, 0.409 (-44.0 %) after: pinned (the other 0.32
+**   GiB of that one-size capture is not traced; the 394 MiB would have to be there twice, and one
+**   builder holds one workspace).
 ** Where it does not apply: PIECEWISE-only runs (speculative decoding on FlashInfer: PR #44 above),
 ** releases before 0.20 (the graphs were estimated after the KV sizing, where kernel_warmup had
 ** allocated the workspace for a dense model and the capture holds it for a hybrid one). */
-#define Q35(ver, extra)                                                                                    \
-  "return { model = 'Qwen/Qwen3.5-35B-A3B', quant = 'nvfp4', runtime = { name = 'vllm', version = '" ver   \
-  "', "                                                                                                    \
-  "kv_cache_memory_bytes = 6453188362, kv_cache_dtype = 'fp8', max_model_len = 131072, max_num_seqs = 1, " \
-  "max_num_batched_tokens = 8192, enable_prefix_caching = true" extra                                      \
-  " }, workload = { kind = "                                                                               \
-  "'inference', context = 131072 }, gpu = 'RTX-5090-32GB' }"
+#define Q35(ver, extra)                                                                                  \
+  "return { model = 'Qwen/Qwen3.5-35B-A3B', quant = 'nvfp4', runtime = { name = 'vllm', version = '" ver \
+  "', kv_cache_memory_bytes = 6453188362, kv_cache_dtype = 'fp8', max_model_len = 131072, "              \
+  "max_num_seqs = 1, max_num_batched_tokens = 8192, enable_prefix_caching = true" extra                  \
+  " }, workload = { kind = 'inference', context = 131072 }, gpu = 'RTX-5090-32GB' }"
 
 static void test_fi_workspace_in_full_first_sample(void **state) {
   json_t *j = tu_eval_ok(*state, Q35("0.24.0", ""));
@@ -162,14 +162,18 @@ static void test_fi_workspace_in_full_first_sample(void **state) {
   tu_near_fig(j, "cuda_graph_estimate_bytes", (394 + 8) * MIB_D + 2.10 * 0.194 * 40 * MIB_D, 0, 2);
   json_decref(j);
   /* the v0.20.0 compose log */
-  j = tu_eval_ok(*state,
-                 "return { model = 'Qwen/Qwen3.5-35B-A3B', runtime = { name = 'vllm', version = '0.20.0', "
-                 "gpu_memory_utilization = 0.9, max_model_len = 65536, max_num_seqs = 1, "
-                 "max_num_batched_tokens = 8192, kv_cache_dtype = 'fp8_e4m3', kv_cache_memory_bytes = "
-                 "'2.95GiB', enable_prefix_caching = true }, workload = { kind = 'inference', context = "
-                 "65536 }, gpu = { name = 'RTX-5090-32GB', memory = '31.36GiB' } }");
+  j = tu_eval_ok(
+      *state,
+      "return { model = 'Qwen/Qwen3.5-35B-A3B', runtime = { name = 'vllm', version = '0.20.0', "
+      "gpu_memory_utilization = 0.9, max_model_len = 65536, max_num_seqs = 1, "
+      "max_num_batched_tokens = 8192, kv_cache_dtype = 'fp8_e4m3', kv_cache_memory_bytes = "
+      "'2.95GiB', enable_prefix_caching = true, max_cudagraph_capture_size = 1 }, workload = { "
+      "kind = 'inference', context = 65536 }, gpu = { name = 'RTX-5090-32GB', memory = '31.36GiB' } }");
+  assert_int_equal((long long)tu_runtime_fig(j, "cuda_graph_sizes_piecewise"), 1);
+  assert_int_equal((long long)tu_runtime_fig(j, "cuda_graph_sizes_full"), 1);
+  assert_int_equal((long long)tu_runtime_fig(j, "cuda_graph_estimate_bytes"), (394 + 8) * 1048576LL);
   tu_gib(j, "cuda_graph_estimate_bytes", 0.36, 0.25, 0.005);
-  tu_pinned(j, "cuda_graph_bytes", 0.73 * TU_GIB, -0.4186);
+  tu_pinned(j, "cuda_graph_bytes", 0.73 * TU_GIB, -0.4404);
   json_decref(j);
   /* speculative decoding on FlashInfer: PIECEWISE only, no attention metadata in any sample */
   json_t *a =
@@ -205,12 +209,35 @@ static void test_fi_workspace_in_full_first_sample(void **state) {
   json_decref(b22);
 }
 
+/* --max-cudagraph-capture-size replaces the default maximum (src/rt_vllm.c capture_sizes_upto): at 64
+** the list is [1, 2, 4] + range(8, 65, 8), 11 sizes a mode, where an H100's default 1,024 sequences
+** take 512 (51 a mode); it overrides gpt-oss's own 1024 (83) too. */
+static void test_max_cudagraph_capture_size_knob(void **state) {
+  static const char *fmt =
+      "return { model = '%s', runtime = { name = 'vllm', version = '0.22.0'%s }, workload = { "
+      "kind = 'inference', context = 4096 }, gpu = 'H100' }";
+  static const struct {
+    const char *model, *extra;
+    long long pw, full;
+  } rows[] = {{"meta-llama/Llama-3.1-8B-Instruct", "", 51, 51},
+              {"meta-llama/Llama-3.1-8B-Instruct", ", max_cudagraph_capture_size = 64", 11, 11},
+              {"openai/gpt-oss-20b", "", 83, 83},
+              {"openai/gpt-oss-20b", ", max_cudagraph_capture_size = 64", 11, 11}};
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    json_t *j = tu_eval_okf(*state, fmt, rows[i].model, rows[i].extra);
+    assert_int_equal((long long)tu_runtime_fig(j, "cuda_graph_sizes_piecewise"), rows[i].pw);
+    assert_int_equal((long long)tu_runtime_fig(j, "cuda_graph_sizes_full"), rows[i].full);
+    json_decref(j);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_holdout22_club3090_pr44_tp4),
       cmocka_unit_test(test_holdout22_club3090_356_dual),
       cmocka_unit_test(test_holdout22_lmcache_3430_a5000),
       cmocka_unit_test(test_fi_workspace_in_full_first_sample),
+      cmocka_unit_test(test_max_cudagraph_capture_size_knob),
   };
   return cmocka_run_group_tests(tests, tu_engine_setup, tu_engine_teardown);
 }

@@ -924,6 +924,13 @@ local function normalize(n, knobs)
     mp and ("workload.context; vLLM's own default is max_position_embeddings " .. mp) or "workload.context")
   if mp and mml > mp then note(n, "max_model_len %d exceeds max_position_embeddings %d (vLLM needs VLLM_ALLOW_LONG_MAX_MODEL_LEN)", mml, mp) end
   block_size(n, knobs, code, v)
+  -- --max-cudagraph-capture-size (compilation_config.max_cudagraph_capture_size): the largest
+  -- CUDA-graph size, in place of vLLM's min(2 x max_num_seqs (x (1 + speculative tokens) from 0.13),
+  -- 512) or gpt-oss's 1024 (src/rt_vllm.c capture_sizes_upto); V1 only, read by the C core
+  local mcs = knobs.max_cudagraph_capture_size
+  if mcs ~= nil and mcs <= 0 then
+    E.fail("runtime.max_cudagraph_capture_size", "expected a positive number of tokens, got %s", tostring(mcs))
+  end
   local kvd = knobs.kv_cache_dtype or "auto"
   if kvd ~= "auto" and not FP8[kvd] and kvd ~= "bfloat16" and kvd ~= "float16" then
     E.fail("runtime.kv_cache_dtype", "expected auto, fp8, fp8_e4m3 or fp8_e5m2, got \"%s\"", kvd)
@@ -1105,6 +1112,7 @@ return runtime {
   knobs = {
     gpu_memory_utilization = "number", max_model_len = "int", max_num_seqs = "int",
     max_num_batched_tokens = "int", block_size = "int", kv_cache_dtype = "string",
+    max_cudagraph_capture_size = "int", -- --max-cudagraph-capture-size: see normalize
     enforce_eager = "bool", enable_prefix_caching = "bool", enable_chunked_prefill = "bool",
     mamba_cache_dtype = "string", mamba_ssm_cache_dtype = "string",
     mamba_cache_mode = "string", -- --mamba-cache-mode none | align (default align with prefix caching: see above)
@@ -1124,6 +1132,8 @@ return runtime {
     max_num_seqs = "--max-num-seqs: sequences a step (the profile run's and the CUDA graphs' batch sizes)",
     max_num_batched_tokens = "--max-num-batched-tokens: tokens a step, the profile run's activation peak",
     block_size = "--block-size: tokens a KV block (16; MLA models take their backend's size)",
+    max_cudagraph_capture_size = "--max-cudagraph-capture-size: the largest CUDA-graph size (V1; default "
+      .. "min(2 x max_num_seqs, 512))",
     kv_cache_dtype = "--kv-cache-dtype: auto or an fp8 type (1 B a KV element)",
     enforce_eager = "--enforce-eager: no CUDA graphs captured or estimated",
     enable_prefix_caching = "--enable-prefix-caching: with hybrid models the Mamba state blocks a request holds",
