@@ -2059,7 +2059,7 @@ static uint64_t cuda_graph_estimate(ectx *c, const vcfg *v) {
   uint64_t first = u64max(graph_first_capture(c, v, true), fi_full_first_bytes(v));
   uint64_t b = acc_add(&c->acc, first, graph_per_size(c, n - modes));
   if (fi_full_first_bytes(v) && v->graph_full > 1) /* one more decode wrapper a further FULL size */
-    b = acc_add(&c->acc, b, (v->graph_full - 1) * VLLM_FI_DECODE_INT_WORKSPACE_MIB * MIB);
+    b = acc_add(&c->acc, b, acc_mul(&c->acc, v->graph_full - 1, VLLM_FI_DECODE_INT_WORKSPACE_MIB * MIB));
   return acc_add(&c->acc, b, nccl_graph_bytes(c, v->nccl_pw + v->nccl_full));
 }
 
