@@ -2,6 +2,8 @@
 -- `memory` is integer bytes as torch.cuda.get_device_properties(i).total_memory / cudaMemGetInfo total
 -- reports it (vLLM's "total"): below nvidia-smi's "MiB Total" on most data-centre parts (H100: 81090 vs 81559 MiB).
 -- "measured" = a published printout (torch prints total_memory in MiB, floored); "nominal" = label GiB x 2^30, no reserve taken off.
+-- `smi_memory` (optional) is nvidia-smi's memory.total where a public source records it: SGLang sizes its server_args
+-- defaults (chunk, CUDA-graph batch, mem_fraction_static) by it on CUDA (src/rt_sglang.c); the pool itself comes from `memory`.
 local MiB = 1048576 -- 2^20
 local GiB = 1073741824 -- 2^30
 -- link_gbs follows vendor spec sheets: bidirectional per GPU (PCIe 3.0 x16 = 32, 4.0 x16 = 64, 5.0 x16 = 128).
@@ -74,6 +76,7 @@ return {
   { -- torch 'Tesla T4' printouts range 14930-15109MB by driver; 15095MB is the newest-format one (= vLLM "14.74 GiB")
     name = "T4-16GB", vendor = "nvidia", arch = "turing",
     memory = 15095 * MiB, memory_basis = "measured",
+    smi_memory = 15360 * MiB, -- nvidia-smi memory.total (the source below), SGLang's get_nvgpu_memory_capacity
     memory_source = "public GitHub notebook, torch printout: _CudaDeviceProperties(name='Tesla T4', major=7, minor=5, total_memory=15095MB, multi_processor_count=40, uuid=...); other printouts show 15102/15109MB (older drivers); nvidia-smi shows 15360MiB (modal-labs/modal-client#2797)",
     nominal = "16GB", memory_type = "GDDR6", bandwidth_gbs = 320,
     interconnect = "PCIe 3.0 x16", link_gbs = 32,
@@ -129,6 +132,7 @@ return {
   { -- cudaGetDeviceProperties totalGlobalMem = 23609475072 bytes (21.99 GiB, CUDA 12.2); nvidia-smi 23028MiB
     name = "A10-24GB", vendor = "nvidia", arch = "ampere",
     memory = 23609475072, memory_basis = "measured",
+    smi_memory = 23028 * MiB, -- nvidia-smi memory.total (the source below), SGLang's get_nvgpu_memory_capacity
     memory_source = "public GitHub file (aalanwyr/face2cuda, step2cuda/README.md), device listing from cudaGetDeviceProperties on 'NVIDIA A10' (CUDA Driver / Runtime 12.2 / 12.2): 'Total amount of global memory: 21.99 GBytes (23609475072 bytes)' = 22515.75 MiB; nvidia-smi total 23028MiB per https://github.com/modal-labs/modal-client/pull/2797 (ECC on, like the A10G's 22587 MiB). Spec: https://www.nvidia.com/en-us/data-center/products/a10-gpu/",
     nominal = "24GB", memory_type = "GDDR6", bandwidth_gbs = 600,
     interconnect = "PCIe 4.0 x16", link_gbs = 64,
@@ -138,6 +142,7 @@ return {
   { -- torch total 22.03 GiB (PyTorch OOM messages on L4s); nvidia-smi shows 23034MiB (modal-labs/modal-client#2797)
     name = "L4-24GB", vendor = "nvidia", arch = "ada",
     memory = 22559 * MiB, memory_basis = "measured",
+    smi_memory = 23034 * MiB, -- nvidia-smi memory.total (the source below), SGLang's get_nvgpu_memory_capacity
     memory_source = "torch OOM messages on L4s in public files: 'GPU 0 has a total capacity of 22.03 GiB' (three independent L4 runs: a GCP g2 deploy note, a FLUX-on-L4 note, a Gemma-4-31B-NVFP4-on-L4 note) -> 22.03 x 1024 = 22559 MiB (2-decimal GiB rounding, +-5 MiB); 476 MiB under nvidia-smi's 23034MiB (https://github.com/modal-labs/modal-client/pull/2797), as the H100's torch total is 469 MiB under its; an SGLang 0.4.3.post4 log on 4 x L4 (didier-durand/llms-in-clouds docs/sglang.md) has 21.63 + 0.13 GB free after the CUDA context. Spec: https://www.nvidia.com/en-us/data-center/l4/",
     nominal = "24GB", memory_type = "GDDR6", bandwidth_gbs = 300,
     interconnect = "PCIe 4.0 x16", link_gbs = 64,
@@ -174,6 +179,7 @@ return {
   { -- exact bytes 25393692672 (23.65 GiB, = vLLM 'total_gpu_memory (23.65GiB)') recorded in several public files
     name = "RTX-4090-24GB", vendor = "nvidia", arch = "ada",
     memory = 25393692672, memory_basis = "measured",
+    smi_memory = 24564 * MiB, -- nvidia-smi memory.total (the source below), SGLang's get_nvgpu_memory_capacity
     memory_source = "public GitHub files: torch device dump '\"device_name\": \"NVIDIA GeForce RTX 4090\", \"total_memory\": 25393692672, \"total_memory_str\": \"23.65 GB\"' and a CUDA listing 'NVIDIA GeForce RTX 4090 ... Global Memory: 25393692672 B'; nvidia-smi shows 24564MiB (vllm-project/vllm#7553)",
     nominal = "24GB", memory_type = "GDDR6X", bandwidth_gbs = 1008,
     interconnect = "PCIe 4.0 x16", link_gbs = 64,
@@ -189,7 +195,16 @@ return {
     bf16 = false, fp8 = false, fp4 = false, compute = "7.5",
     aliases = { "TITAN ?RTX" },
   },
-  { -- torch printout for the PCIe 32GB card; total_memory=32510MB
+  { -- torch total 31.36 GiB (torch OOM messages); nvidia-smi 32607MiB
+    name = "RTX-5090-32GB", vendor = "nvidia", arch = "blackwell",
+    memory = 32113 * MiB, memory_basis = "measured",
+    smi_memory = 32607 * MiB, -- nvidia-smi memory.total (the source below), SGLang's get_nvgpu_memory_capacity
+    memory_source = "torch on 'NVIDIA GeForce RTX 5090' in public files: the OOM message 'GPU 0 has a total capacity of 31.36 GiB' (code index id 70417116526) and 'RTX 5090 with 31.36 GiB of reported device memory' (id 55352484958) -> 31.36 x 1024 = 32113 MiB (2-decimal GiB rounding); vLLM prints 'total_gpu_memory (31.37GiB)' on another driver (id 13123240778) and 'Free memory on device (30.27/31.4 GiB)' on 2 x RTX 5090 (noonghunna/club-3090#1087). Was the nominal 32 GiB until round 22 (sglang22: SGLang's Qwen3-32B tp 4 on 4 x RTX 5090, 198,982 -> 189,755 tokens against 187,069 printed). nvidia-smi total 32607MiB ('VRAM | 32GB (32,607 MB)', OscarTsao/Criteria_DataAug_HPO OPTIMIZATION_COMPLETE.md). Spec: https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5090/",
+    nominal = "32GB", memory_type = "GDDR7", bandwidth_gbs = 1792,
+    interconnect = "PCIe 5.0 x16", link_gbs = 128,
+    bf16 = true, fp8 = true, fp4 = true, compute = "12.0",
+    aliases = { "RTX ?5090(?!.*Laptop)", "^5090$" },
+  },  { -- torch printout for the PCIe 32GB card; total_memory=32510MB
     name = "V100-PCIe-32GB", vendor = "nvidia", arch = "volta",
     memory = 32510 * MiB, memory_basis = "measured",
     memory_source = "public GitHub file, torch printout: _CudaDeviceProperties(name='Tesla V100-PCIE-32GB', major=7, minor=0, total_memory=32510MB, multi_processor_count=80)",
@@ -208,15 +223,7 @@ return {
     bf16 = false, fp8 = false, fp4 = false, compute = "7.0",
     aliases = { "V100-SXM[23]-32GB", "^(NVIDIA |Tesla )?V100$", "^V100[- ]32GB$", "^V100[- ]SXM2?$" },
   },
-  { -- spec only; nvidia-smi reports 32607MiB in public logs
-    name = "RTX-5090-32GB", vendor = "nvidia", arch = "blackwell",
-    memory = 32 * GiB, memory_basis = "nominal",
-    memory_source = "nominal: 32 GiB label x 2^30 bytes; reserve NOT subtracted (public nvidia-smi/NVML logs show 32607 MiB total; torch total is lower). Spec: https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5090/",
-    nominal = "32GB", memory_type = "GDDR7", bandwidth_gbs = 1792,
-    interconnect = "PCIe 5.0 x16", link_gbs = 128,
-    bf16 = true, fp8 = true, fp4 = true, compute = "12.0",
-    aliases = { "RTX ?5090(?!.*Laptop)", "^5090$" },
-  },
+
   { -- torch printout total_memory=40326MB; matches calibration vllm-16570 'total_gpu_memory (39.38GiB)'
     name = "A100-PCIe-40GB", vendor = "nvidia", arch = "ampere",
     memory = 40326 * MiB, memory_basis = "measured",
@@ -238,6 +245,7 @@ return {
   { -- torch printout total_memory=45589MB (ECC on); nvidia-smi 46068MiB
     name = "L40S-48GB", vendor = "nvidia", arch = "ada",
     memory = 45589 * MiB, memory_basis = "measured",
+    smi_memory = 46068 * MiB, -- nvidia-smi memory.total (the source below), SGLang's get_nvgpu_memory_capacity
     memory_source = "public GitHub file, torch printout: _CudaDeviceProperties(name='NVIDIA L40S', major=8, minor=9, total_memory=45589MB, multi_processor_count=142); nvidia-smi total 46068MiB per https://github.com/modal-labs/modal-client/pull/2797",
     nominal = "48GB", memory_type = "GDDR6", bandwidth_gbs = 864,
     interconnect = "PCIe 4.0 x16", link_gbs = 64,
@@ -293,6 +301,7 @@ return {
     -- Short name "H100" lands here: SXM5 (HGX/DGX) is the H100 most runs and clouds use.
     name = "H100-SXM-80GB", vendor = "nvidia", arch = "hopper",
     memory = 81090 * MiB, memory_basis = "measured",
+    smi_memory = 81559 * MiB, -- nvidia-smi memory.total (the source below), SGLang's get_nvgpu_memory_capacity
     memory_source = "public GitHub file, torch printout: _CudaDeviceProperties(name='NVIDIA H100 80GB HBM3', major=9, minor=0, total_memory=81090MB, multi_processor_count=132, ...) (81089MB with torch 2.7.0/cu12.8, 81082MB with cu118 elsewhere); = 79.19 GiB as printed in calibration cases llmd-v019-* (e.g. llmd-v019-llama31-8b-tp1-8k); older vLLM printed 79.22 GiB (vllm-pr12126-*); nvidia-smi total 81559MiB (vllm-project/vllm#55169)",
     nominal = "80GB", memory_type = "HBM3", bandwidth_gbs = 3350,
     interconnect = "NVLink 4, 900 GB/s", link_gbs = 900,
@@ -304,6 +313,7 @@ return {
     -- CI benchmarks use (vllm-project/vllm#10026).
     name = "A100-SXM4-80GB", vendor = "nvidia", arch = "ampere",
     memory = 85100068864, memory_basis = "measured",
+    smi_memory = 81920 * MiB, -- nvidia-smi memory.total (the source below), SGLang's get_nvgpu_memory_capacity
     memory_source = "public GitHub file (thamada/nvidia-smi, gls/A100SXMx4_deviceQuery.py), deviceQuery on 4 x 'NVIDIA A100-SXM4-80GB' (CUDA Driver / Runtime 12.5 / 12.4): 'Total amount of global memory: 81158 MBytes (85100068864 bytes)' (81157.75 MiB); an 8-GPU deviceQuery elsewhere with the 12.2 driver reads 81051 MBytes (84987740160 bytes): drivers differ by ~107 MiB, the newest is kept. nvidia-smi total 81920MiB per https://github.com/modal-labs/modal-client/pull/2797. Spec: https://www.nvidia.com/en-us/data-center/a100/",
     nominal = "80GB", memory_type = "HBM2e", bandwidth_gbs = 2039,
     interconnect = "NVLink 3, 600 GB/s", link_gbs = 600,
@@ -377,6 +387,7 @@ return {
   { -- torch printout total_memory=143156MB; nvidia-smi 143771MiB
     name = "H200-SXM-141GB", vendor = "nvidia", arch = "hopper",
     memory = 143156 * MiB, memory_basis = "measured",
+    smi_memory = 143771 * MiB, -- nvidia-smi memory.total (the source below), SGLang's get_nvgpu_memory_capacity
     memory_source = "public GitHub file (Modal deploy script comments), torch printout: _CudaDeviceProperties(name='NVIDIA H200', major=9, minor=0, total_memory=143156MB, multi_processor_count=132, ..., L2_cache_size=60MB); nvidia-smi total 143771MiB",
     nominal = "141GB", memory_type = "HBM3e", bandwidth_gbs = 4800,
     interconnect = "NVLink 4, 900 GB/s", link_gbs = 900,
@@ -422,6 +433,7 @@ return {
   { -- cudaGetDeviceProperties totalGlobalMem = 274113 MiB (torch total_memory is the same field); nvidia-smi 275040 MiB
     name = "B300-SXM-288GB", vendor = "nvidia", arch = "blackwell",
     memory = 274113 * MiB, memory_basis = "measured",
+    smi_memory = 275040 * MiB, -- nvidia-smi memory.total (the source below), SGLang's get_nvgpu_memory_capacity
     memory_source = "public GitHub file (ademeure/QuickRunCUDA, B300 memory-hierarchy audit of 2026-04-23): cudaGetDeviceProperties on an 'NVIDIA B300 SXM6 AC' prints totalGlobalMem = 274 113 MiB, memoryBusWidth = 7680 bits; nvidia-smi --query-gpu=name,memory.total prints 'NVIDIA B300 SXM6 AC, 275040 MiB' in many public B300 inventories (torch reads 927 MiB below nvidia-smi here, as an H100 reads 469 and an H200 615). The 288GB label is decimal: 275040 MiB = 288.4e9 B. Spec: https://www.nvidia.com/en-us/data-center/hgx/ (HGX B300, 288GB HBM3e per GPU)",
     nominal = "288GB", memory_type = "HBM3e", bandwidth_gbs = 8000,
     interconnect = "NVLink 5, 1800 GB/s", link_gbs = 1800,
@@ -431,6 +443,7 @@ return {
   { -- vLLM 'Free memory on device (274.27/276.62 GiB)' on a GB300 (NVL72 compute tray); nvidia-smi 284208 MiB
     name = "GB300-288GB", vendor = "nvidia", arch = "blackwell",
     memory = 283259 * MiB, memory_basis = "measured",
+    smi_memory = 284208 * MiB, -- nvidia-smi memory.total (the source below), SGLang's get_nvgpu_memory_capacity
     memory_source = "public GitHub file (arpera/srt-slurm tests/test_memory_report.py, 'trimmed from a real GB300 decode worker log'): vLLM prints 'Free memory on device (274.27/276.62 GiB) on startup', and vLLM's total is torch.cuda.mem_get_info's; 276.62 GiB = 283259 MiB to the printed 0.01 GiB. nvidia-smi prints 'NVIDIA GB300, 284208 MiB' on NVL72 / HGX GB300 trays. SGLang's own clean-startup-log reference (sgl-project/sglang .claude/skills/clean-startup-log/SKILL.md, log of 2026-05-24) shows 275.75 GB free after init, which only a GB300 has room for (a B300 holds 267.7 GiB). The DGX Station's GB300 reads 256703 MiB in nvidia-smi: give gpu.memory there. Spec: https://www.nvidia.com/en-us/data-center/gb300-nvl72/ (288GB HBM3e per Blackwell Ultra GPU)",
     nominal = "288GB", memory_type = "HBM3e", bandwidth_gbs = 8000,
     interconnect = "NVLink 5, 1800 GB/s", link_gbs = 1800,

@@ -212,6 +212,7 @@ bool catalog_resolve(const catalog *c, gpu *g, char *err, size_t errlen) {
     memcpy(name, g->name, sizeof name);
     if (found) *g = *found;
     g->memory = mem;
+    g->smi_memory = 0; /* a device of another size: its nvidia-smi total is not the entry's */
     if (differs) {
       memcpy(g->name, name, sizeof name);
       g->nominal[0] = '\0';

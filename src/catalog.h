@@ -23,6 +23,8 @@ typedef struct gpu {
   char compute[16];
   uint64_t memory;       /* bytes the runtime sees as total */
   bool memory_measured;  /* from a printed figure, else nominal */
+  uint64_t smi_memory;   /* nvidia-smi's memory.total where recorded (0: unknown), which SGLang's
+                         ** server_args.py sizes its defaults by (src/rt_sglang.c) */
   double bandwidth_gbs;
   double link_gbs;
   bool bf16, fp8, fp4;

@@ -35,6 +35,7 @@ void fit_device_scenario(const scenario *s, const gpu *g, scenario *out) {
   if (!s->cuda_context) out->cuda_context = context_for(g);
   if (!s->workspace) out->workspace = workspace_for(g);
   out->gpu_memory = g->memory;
+  out->gpu_smi_memory = g->smi_memory;
   snprintf(out->gpu_arch, sizeof out->gpu_arch, "%s", g->arch);
   snprintf(out->gpu_name, sizeof out->gpu_name, "%s", g->name);
   snprintf(out->gpu_link, sizeof out->gpu_link, "%s", g->interconnect);

@@ -503,6 +503,7 @@ static void rd_gpu(rd *r, int t, catalog *c) {
   char basis[16];
   rd_str(r, t, "memory_basis", basis, sizeof basis, false);
   g.memory_measured = strcmp(basis, "measured") == 0;
+  g.smi_memory = rd_u64(r, t, "smi_memory", false, 0);
   g.bandwidth_gbs = rd_num(r, t, "bandwidth_gbs", 0);
   g.link_gbs = rd_num(r, t, "link_gbs", 0);
   g.bf16 = rd_bool(r, t, "bf16", false);

@@ -153,6 +153,7 @@ typedef struct scenario {
   double headroom;         /* fraction of each GPU kept free */
   /* the GPU this estimate runs on (set by fit_device_scenario; 0 / "" before) */
   uint64_t gpu_memory;     /* bytes the runtime sees as total */
+  uint64_t gpu_smi_memory; /* nvidia-smi's total where the catalog records it, else 0 */
   bool fit_probe;        /* set by fit on the estimates it bisects with: runtimes skip their own fit search */
   char gpu_arch[16];       /* catalog arch: "hopper", "ampere", ... */
   char gpu_name[48];       /* catalog name ("H100-SXM-80GB"): runtimes that match device names */

@@ -975,7 +975,15 @@ void sglang_estimate(ectx *c) {
     est_fail(c, "sglang: speculative decoding with pipeline parallelism is not supported by SGLang");
     return;
   }
-  sg_cfg g = {.gpu_mib = (double)s->gpu_memory / MIB};
+  /* server_args.py sizes its defaults (tier_defaults, fraction) by get_device_memory_capacity:
+  ** on CUDA utils get_nvgpu_memory_capacity, `nvidia-smi --query-gpu=memory.total` (MiB), the
+  ** least over the visible GPUs, not the torch total the pool is carved from. Where the catalog
+  ** records that total (scripts/gpus.lua smi_memory) it is used; else the torch total, about
+  ** 0.6% under it (the H100's 81,090 against 81,559 MiB). Hold-out round 22: the docs' CI run of
+  ** 2026-02-04 (Qwen2.5-0.5B, H100, chunk 8192, graphs to 4) printed mem_fraction_static=0.841:
+  ** (81,559 - 12,936) / 81,559 = 0.8414; at the torch total 0.8405, printed 0.840. */
+  uint64_t cap_mem = s->gpu_smi_memory && sg_on_cuda(s) ? s->gpu_smi_memory : s->gpu_memory;
+  sg_cfg g = {.gpu_mib = (double)cap_mem / MIB};
   tier_defaults(s, &g);
   /* Llama 3.2 Vision turns chunked prefill off, given or not (scripts/runtimes/sglang.lua sets
   ** sglang.chunked_off for the releases with ModelRunner.model_specific_adjustment's rule,

@@ -2166,7 +2166,9 @@ static void test_sglang_pool(void **state) {
   ** CUDA graphs to batch 256 at tp 1): 512 + 1.5 x 8192 + 2 x 256 + 1024 / 8 = 13,440 MiB,
   ** (81,091 - 13,440) / 81,091 = 0.834 up to 0.5.9; in the newest release the piecewise graphs
   ** (on by default from 0.5.10 here) add 8 MiB per captured token size (PR #15927): 58 sizes
-  ** to 8192, 13,904 MiB, 0.829; page_size 64 rounds the pool down to whole pages */
+  ** to 8192, 13,904 MiB, 0.829; page_size 64 rounds the pool down to whole pages. The GPU is
+  ** given by its memory, so no nvidia-smi total is known and the rule reads that total (the
+  ** catalog's H100-SXM-80GB would read its nvidia-smi 81,559 MiB: 0.835 / 0.830) */
   j = tu_eval_ok(*state,
                  "return { model = 'meta-llama/Llama-3.1-8B-Instruct', runtime = { name = 'sglang', "
                  "version = '0.5.9', page_size = 64 }, " WL ", " H100 " }");
@@ -2352,27 +2354,29 @@ static void test_sglang_holdout5(void **state) {
 ** target prefill CUDA graph end ... mem usage=1.71 GB" (58 token sizes to 8192), "Capture target
 ** decode CUDA graph end ... mem usage=0.34 GB", max_running_requests=4096. The default fraction
 ** keeps 8 MiB per piecewise token size out (PR #15927, src/rt_sglang.c fraction): 0.834 -> 0.829
-** (0.830 at nvidia-smi's total), KV tokens +1.7% -> +0.6%. */
+** at the torch total, KV tokens +1.7% -> +0.6%; 0.830 since round 22 reads nvidia-smi's total as
+** server_args.py does (printed 0.83 either way), KV tokens +0.8%. */
 static void test_sglang_holdout8(void **state) {
-  expect_figs(*state,
-              "return { model = 'Qwen/Qwen3-30B-A3B', dtype = 'bf16', quant = { name = 'fp8', scheme = 'block', "
-              "block_size = 128 }, runtime = { name = 'sglang', version = '0.5.19', attention_backend = 'triton', "
-              "context_length = 40960 }, workload = { kind = 'inference', context = 40960 }, gpu = 'H100-SXM-80GB' }",
-              (const want[]){{"mem_fraction_static", 0.829, 0, 0.0005},
-                             {"weights_bytes", 29.15, 0.01, IN_GIB},
-                             {"kv_cache_tokens", 392920, 0.02, 0},
-                             {"k_size_bytes", 17.99, 0.02, IN_GIB},
-                             {"max_running_requests", 4096, 0, 0},
-                             {"cuda_graph_piecewise_sizes", 58, 0, 0},
-                             /* a documented miss since sglang-graphs2: this build's prefill graphs are the
-                             ** "breakable" backend (segments captured eagerly, no torch.compile); 1.71
-                             ** measured, 1.06 with the torch.compile piecewise model (-38%; 1.56 with the
-                             ** earlier 0.289 unit and summed MoE workspaces), 1.09 with the breakable
-                             ** backend's shared output buffer (sglang-breakable, test_sglang_breakable;
-                             ** -36%, the rest not found in the source), pinned to 1% */
-                             {"cuda_graph_piecewise_bytes", 1.09, 0.01, IN_GIB},
-                             {"cuda_graph_decode_bytes", 0.34, 0.25, IN_GIB},
-                             {NULL}});
+  expect_figs(
+      *state,
+      "return { model = 'Qwen/Qwen3-30B-A3B', dtype = 'bf16', quant = { name = 'fp8', scheme = 'block', "
+      "block_size = 128 }, runtime = { name = 'sglang', version = '0.5.19', attention_backend = 'triton', "
+      "context_length = 40960 }, workload = { kind = 'inference', context = 40960 }, gpu = 'H100-SXM-80GB' }",
+      (const want[]){{"mem_fraction_static", 0.830, 0, 0.0005},
+                     {"weights_bytes", 29.15, 0.01, IN_GIB},
+                     {"kv_cache_tokens", 392920, 0.02, 0},
+                     {"k_size_bytes", 17.99, 0.02, IN_GIB},
+                     {"max_running_requests", 4096, 0, 0},
+                     {"cuda_graph_piecewise_sizes", 58, 0, 0},
+                     /* a documented miss since sglang-graphs2: this build's prefill graphs are the
+                     ** "breakable" backend (segments captured eagerly, no torch.compile); 1.71
+                     ** measured, 1.06 with the torch.compile piecewise model (-38%; 1.56 with the
+                     ** earlier 0.289 unit and summed MoE workspaces), 1.09 with the breakable
+                     ** backend's shared output buffer (sglang-breakable, test_sglang_breakable;
+                     ** -36%, the rest not found in the source), pinned to 1% */
+                     {"cuda_graph_piecewise_bytes", 1.09, 0.01, IN_GIB},
+                     {"cuda_graph_decode_bytes", 0.34, 0.25, IN_GIB},
+                     {NULL}});
 }
 
 /* Hold-out round 12 (holdout12-sglang): SGLang's multimodal gate on the default piecewise graphs.
@@ -3035,43 +3039,47 @@ static void test_sglang_release_defaults(void **state) {
   }
 
   /* The default mem_fraction_static before 0.5.3 (src/rt_sglang.c fraction_before_053),
-  ** server_args.py at the version-bump commits; gpu = the catalog's total in MiB (H100-SXM
-  ** 81,090, H100-NVL 94,849.5, H20 97,285, H200 143,156, B200 182,642, MI300X 196,592,
-  ** MI355X 294,896, RTX 4090 24,217.3); reserved = gpu x (1 - f) where a formula gives it,
+  ** server_args.py at the version-bump commits; gpu = nvidia-smi's total where the catalog
+  ** records it (smi_memory: H100-SXM 81,559, H200 143,771, RTX 4090 24,564), else the torch
+  ** total (H100-NVL 94,849.5, H20 97,285, B200 182,642, MI300X 196,592, MI355X 294,896; on ROCm
+  ** SGLang reads the torch total); reserved = gpu x (1 - f) where a formula gives it,
   ** 0: a flat fraction (no reserved_bytes).
   ** - 0.4.5.post2: the tp table, 0.88 at tp 1 whatever the GPU;
-  ** - 0.4.5.post3 (PR #5604): above 81,920 MiB (gpu - 13,312) / gpu, H200 129,844 / 143,156,
+  ** - 0.4.5.post3 (PR #5604): above 81,920 MiB (gpu - 13,312) / gpu, H200 130,459 / 143,771,
   **   H100-NVL 81,537.5 / 94,849.5; up to it the tp table (H100 tp 8: 0.81);
   ** - 0.4.6.post2 (PR #5893): above 81,920 MiB 0.88 (H100-NVL tp 8: 0.88, not above 96 GiB);
   **   up to it the table by tp x pp (tp 4 x pp 2: 0.81); above 96 GiB min(0.88 + 49,152 x
-  **   0.12 / gpu, (gpu - 18,432) / gpu): H200 min(0.9212, 124,724 / 143,156 = 0.8712), B200
+  **   0.12 / gpu, (gpu - 18,432) / gpu): H200 min(0.9210, 125,339 / 143,771 = 0.8718), B200
   **   164,210 / 182,642;
   ** - 0.4.7 (PR #6718): 0.79 above 180,000 MiB on CUDA (B200); MI300X (ROCm) keeps the
   **   formula, min(0.9100, 178,160 / 196,592 = 0.9062); MI355X min(0.88 + 5,898.24 / 294,896 =
   **   0.90000, 0.9375), reserved 0.12 x 294,896 - 5,898.24 = 29,489.28;
   ** - 0.4.7.post1 to 0.5.2 (PR #7054): reserved (9.5 + tp x pp / 2) GiB below 90 GiB: H100
-  **   tp 1 10,240, round(70,850 / 81,090, 3) = 0.874, tp 2 10,752 -> 0.867; (12 + tp x pp /
-  **   2) GiB below 160 GiB: H20 12,800 -> round(0.86843, 3) = 0.868, H200 tp 8 16,384 ->
-  **   round(0.88555, 3) = 0.886; B200 32,768 -> round(0.82059, 3) = 0.821; RTX 4090 (2.8 +
-  **   0.1) x 1024 = 2,969.6 -> round(0.87738, 3) = 0.877. */
-  static const struct { const char *model, *version, *gpu; int tp, pp; double fraction, reserved_mib; } base[] = {
+  **   tp 1 10,240, round(71,319 / 81,559, 3) = 0.874, tp 2 10,752 -> round(0.86817, 3) = 0.868
+  **   (0.867 at the torch total); (12 + tp x pp / 2) GiB below 160 GiB: H20 12,800 ->
+  **   round(0.86843, 3) = 0.868, H200 tp 8 16,384 -> round(0.88604, 3) = 0.886; B200 32,768 ->
+  **   round(0.82059, 3) = 0.821; RTX 4090 (2.8 + 0.1) x 1024 = 2,969.6 -> round(0.87911, 3) =
+  **   0.879 (0.877 at the torch total). */
+  static const struct { const char *model, *version, *gpu; int tp, pp; double fraction, reserved_mib;
+  } base[] = {
       {"meta-llama/Llama-3.1-8B-Instruct", "0.4.5.post2", "H200-SXM-141GB", 1, 1, 0.88, 0},
-      {"meta-llama/Llama-3.1-8B-Instruct", "0.4.5.post3", "H200-SXM-141GB", 1, 1, 129844.0 / 143156, 13312},
+      {"meta-llama/Llama-3.1-8B-Instruct", "0.4.5.post3", "H200-SXM-141GB", 1, 1, 130459.0 / 143771, 13312},
       {"meta-llama/Llama-3.1-8B-Instruct", "0.4.5.post3", "H100-SXM-80GB", 8, 1, 0.81, 0},
       {"meta-llama/Llama-3.1-8B-Instruct", "0.4.6.post1", "H100-NVL-94GB", 8, 1, 81537.5 / 94849.5, 13312},
       {"meta-llama/Llama-3.1-8B-Instruct", "0.4.6.post2", "H100-NVL-94GB", 8, 1, 0.88, 0},
       {"meta-llama/Llama-3.1-8B-Instruct", "0.4.6.post2", "H100-SXM-80GB", 4, 2, 0.81, 0},
-      {"meta-llama/Llama-3.1-8B-Instruct", "0.4.6.post2", "H200-SXM-141GB", 1, 1, 124724.0 / 143156, 18432},
+      {"meta-llama/Llama-3.1-8B-Instruct", "0.4.6.post2", "H200-SXM-141GB", 1, 1, 125339.0 / 143771, 18432},
       {"meta-llama/Llama-3.1-8B-Instruct", "0.4.6.post2", "B200-SXM-180GB", 1, 1, 164210.0 / 182642, 18432},
       {"meta-llama/Llama-3.1-8B-Instruct", "0.4.7", "B200-SXM-180GB", 1, 1, 0.79, 0},
       {"meta-llama/Llama-3.1-8B-Instruct", "0.4.7", "MI300X-OAM-192GB", 1, 1, 178160.0 / 196592, 18432},
-      {"meta-llama/Llama-3.1-8B-Instruct", "0.4.7", "MI355X-OAM-288GB", 1, 1, 0.88 + 5898.24 / 294896, 29489.28},
+      {"meta-llama/Llama-3.1-8B-Instruct", "0.4.7", "MI355X-OAM-288GB", 1, 1, 0.88 + 5898.24 / 294896,
+       29489.28},
       {"meta-llama/Llama-3.1-8B-Instruct", "0.4.7.post1", "H100-SXM-80GB", 1, 1, 0.874, 10240},
-      {"meta-llama/Llama-3.1-8B-Instruct", "0.4.7.post1", "H100-SXM-80GB", 2, 1, 0.867, 10752},
+      {"meta-llama/Llama-3.1-8B-Instruct", "0.4.7.post1", "H100-SXM-80GB", 2, 1, 0.868, 10752},
       {"meta-llama/Llama-3.1-8B-Instruct", "0.5.2", "H20-SXM-96GB", 1, 1, 0.868, 12800},
       {"meta-llama/Llama-3.1-8B-Instruct", "0.5.2", "H200-SXM-141GB", 8, 1, 0.886, 16384},
       {"meta-llama/Llama-3.1-8B-Instruct", "0.5.2", "B200-SXM-180GB", 1, 1, 0.821, 32768},
-      {"meta-llama/Llama-3.2-1B", "0.5.2", "RTX-4090-24GB", 1, 1, 0.877, 2969.6},
+      {"meta-llama/Llama-3.2-1B", "0.5.2", "RTX-4090-24GB", 1, 1, 0.879, 2969.6},
   };
   for (size_t i = 0; i < sizeof base / sizeof base[0]; i++) {
     snprintf(buf, sizeof buf, "return { model = '%s', runtime = { name = 'sglang', version = '%s' }, " WL

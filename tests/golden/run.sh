@@ -164,20 +164,21 @@ printf '{"sweep":{"base":{},"axes":{"workload.context":"1..x"}}}' >"$T/badrange.
 check range-bad 2 "sweep: axis 'workload.context': '1..x' is not a list or a range such as \"1024..131072\" or \"0..64:8\"" -- batch "$T/badrange.json"
 
 # SGLang's token pool: a cell is 131,072 B for Llama-3.1-8B in bf16, half that in fp8,
-# so the pool holds twice the tokens (floor(pool / cell)); mem_fraction_static 0.829 from
+# so the pool holds twice the tokens (floor(pool / cell)); mem_fraction_static 0.830 from
 # the reserved-memory rule on an H100 with 8 MiB for each of the 58 piecewise CUDA-graph
-# sizes (SGLang PR #15927; tests/test_vllm.c test_sglang_pool); the weights hold
+# sizes (SGLang PR #15927; tests/test_vllm.c test_sglang_pool), at nvidia-smi's 81,559 MiB
+# (utils get_nvgpu_memory_capacity; 0.829 at the torch total before round 22); the weights hold
 # the 64 MiB fp32 rotary cache (131072 x 128 x 4 B, src/rt_sglang.c): 512 / 1024 tokens fewer
 printf 'return { model = "meta-llama/Llama-3.1-8B", runtime = { name = "sglang" }, workload = { kind = "inference", context = 4096 }, gpu = "H100" }' >"$T/sg.lua"
 check sglang-bf16 0 "" -- estimate "$T/sg.lua" --format json
-has sglang-bf16-tokens '"kv_cache_tokens": 411428'
+has sglang-bf16-tokens '"kv_cache_tokens": 412073'
 check sglang-fp8 0 "" -- estimate "$T/sg.lua" --format json --set runtime.kv_cache_dtype=fp8
-has sglang-fp8-tokens '"kv_cache_tokens": 822857'
+has sglang-fp8-tokens '"kv_cache_tokens": 824147'
 
 # a workload beyond SGLang's pool: the kv_cache row holds what the sequences need, and its
 # text says so before naming the smaller pool SGLang allocates (it named only the pool)
 check sglang-needed 0 "" -- estimate "$T/sg.lua" --set workload.concurrency=200
-has sglang-needed-text 'needed by 200 sequences x 4096 tokens, more than the token pool: 411428 tokens x 131072 B'
+has sglang-needed-text 'needed by 200 sequences x 4096 tokens, more than the token pool: 412073 tokens x 131072 B'
 
 # workload.attention is PyTorch's sdpa / flash / eager: a serving runtime picks its own
 # kernels, so none is assumed there, and one given is said to change nothing
