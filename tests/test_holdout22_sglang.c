@@ -6,7 +6,9 @@
 **   nvidia-smi's memory.total on CUDA (utils get_nvgpu_memory_capacity), not the torch total the
 **   pool is carved from: scripts/gpus.lua records it as smi_memory where a public source gives it,
 **   src/rt_sglang.c sglang_estimate uses it;
-** - the RTX 5090's catalog total was the nominal 32 GiB; torch reports 31.36 GiB.
+** - the RTX 5090's catalog total was the nominal 32 GiB; torch reports 31.36 GiB;
+** and closes round 21's open item: workload.images, the image tokens a Llama 3.2 Vision request
+** adds to SGLang's pool (scripts/runtimes/sglang.lua).
 ** Every source is a tp > 1 or MLA / MoE run but the docs' CI one (sgl-project/sglang PR #11716, 8 x
 ** H200, is test_vllm.c test_sglang_pool's already); figures are SGLang's "GB",
 ** which are GiB (bytes / 2^30). Tolerances: fractions as printed, weights 1 %, KV tokens 5 %,
@@ -187,6 +189,30 @@ static void test_sglang_smi_total_rtx5090(void **state) {
   json_decref(j);
 }
 
+/* workload.images on SGLang's Llama 3.2 Vision (the open item of round 21): pad_input_ids
+** (models/mllama.py @013902a8) prepends num_concurrent_media x num_tiles x num_patches pad tokens
+** to each request, num_tiles being the processor's padded tile axis (max_image_tiles 4), so a
+** picture costs 4 x ((560 / 14)^2 + 1) = 6,404 token slots whatever its size: the request's tokens,
+** its pool need (max_concurrency) and the default context_length grow by them. */
+static void test_sglang_mllama_image_tokens(void **state) {
+  const char *fmt =
+      "return { model = 'meta-llama/Llama-3.2-11B-Vision-Instruct', dtype = 'bf16', workload = { "
+      "kind = 'inference', context = 8192%s }, runtime = { name = 'sglang', version = '0.4.6', "
+      "mem_fraction_static = 0.8 }, gpu = 'H100-SXM-80GB' }";
+  json_t *j = tu_eval_okf(*state, fmt, "");
+  double tokens = tu_runtime_fig(j, "kv_cache_tokens");
+  tu_near_fig(j, "max_concurrency", tokens / 8192, 1e-12, 0);
+  json_decref(j);
+  j = tu_eval_okf(*state, fmt, ", images = 1");
+  tu_near_fig(j, "max_concurrency", tu_runtime_fig(j, "kv_cache_tokens") / (8192 + 6404), 1e-12, 0);
+  assert_non_null(strstr(tu_category_detail(j, "workspace"), "context 14596"));
+  assert_true(tu_assumed_part(j, "6404 image tokens before each request's 8192 text tokens"));
+  json_decref(j);
+  j = tu_eval_okf(*state, fmt, ", images = 2");
+  tu_near_fig(j, "max_concurrency", tu_runtime_fig(j, "kv_cache_tokens") / (8192 + 2 * 6404), 1e-12, 0);
+  json_decref(j);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_holdout22_sglang_docs_ci_native),
@@ -194,6 +220,7 @@ int main(void) {
       cmocka_unit_test(test_holdout22_sglang_kimi_k25_mi355x),
       cmocka_unit_test(test_holdout22_sglang_glm5_fp8_mi355x),
       cmocka_unit_test(test_sglang_smi_total_rtx5090),
+      cmocka_unit_test(test_sglang_mllama_image_tokens),
   };
   return cmocka_run_group_tests(tests, tu_engine_setup, tu_engine_teardown);
 }

@@ -94,10 +94,11 @@ static void test_hostile_error_objects(void **state) {
 static void test_field_errors(void **state) {
   vf_engine *e = *state;
   expect_error(e, "return {\n model = \n", VF_EINVAL, "t.lua:3: unexpected symbol near <eof>");
-  expect_error(e, "return { model = 'meta-llama/Llama-3.2-1B', workload = { kind = 'inference', contxt = 5 } }",
-               VF_EINVAL,
-               "t.lua: workload: unknown key 'contxt' (allowed: attention, concurrency, context, kind, "
-               "output_tokens, prompt_tokens)");
+  expect_error(
+      e, "return { model = 'meta-llama/Llama-3.2-1B', workload = { kind = 'inference', contxt = 5 } }",
+      VF_EINVAL,
+      "t.lua: workload: unknown key 'contxt' (allowed: attention, concurrency, context, images, kind, "
+      "output_tokens, prompt_tokens)");
   expect_error(e, "return { model = 'meta-llama/Llama-3.2-1B', workload = { kind = 'inference', context = 1e15 } }",
                VF_EINVAL, "t.lua: workload.context: 1e+15 is out of range (1 to 1073741824)");
   expect_error(e, "return { model = 'meta-llama/Llama-3.2-1B', workload = { kind = 'inference', context = 0/0 } }",

@@ -293,6 +293,28 @@ local function normalize(n, knobs)
       .. "a request's whole prompt is one prefill%s", n.runtime_version or "",
       knobs.chunked_prefill_size and "; the given chunked_prefill_size is overridden" or "")
   end
+  -- Images a request carries (workload.images): MllamaForConditionalGeneration.pad_input_ids
+  -- (models/mllama.py @013902a8) prepends image_len = num_concurrent_media x num_tiles x num_patches
+  -- pad tokens to the request's input_ids, and the scheduler validates and pools the padded request
+  -- (its K / V slots hold the cross-attention states, src/rt_sglang.c pool_cells); num_tiles is
+  -- pixel_values' tile axis, which the Hugging Face MllamaImageProcessor pads to max_image_tiles
+  -- (pack_images), so every picture costs max_num_tiles x ((image_size / patch_size)^2 + 1) tokens
+  -- whatever its size: 4 x 1601 = 6,404 for Llama 3.2 Vision. workload.context counts the text,
+  -- so a request's tokens, its pool need and the default context_length grow by them.
+  if (n.images or 0) > 0 then
+    local vc = cfg.vision_config
+    if n.extra["sglang.hf_arch"] ~= "MllamaForConditionalGeneration" or type(vc) ~= "table" then
+      E.fail("workload.images", "images per request are modelled for Llama 3.2 Vision (MllamaForConditionalGeneration) only, "
+        .. "not %s", n.extra["sglang.hf_arch"] ~= "" and n.extra["sglang.hf_arch"] or n.model.id)
+    end
+    local side = vc.image_size // vc.patch_size
+    local per = vc.max_num_tiles * (side * side + 1)
+    n.extra["sglang.image_tokens"] = n.images * per
+    note(n, "workload.images %d: SGLang's mllama pad_input_ids puts %d x %d tiles x %d = %d image tokens before "
+      .. "each request's %d text tokens: %d tokens a request", n.images, n.images, vc.max_num_tiles, side * side + 1,
+      n.images * per, n.context, n.context + n.images * per)
+    n.context = n.context + n.images * per
+  end
   if knobs.enforce_piecewise_cuda_graph and rel < 501000 then
     note(n, "SGLang %s: enforce_piecewise_cuda_graph changes nothing before 0.5.10 (no auto-disable ladder, "
       .. "PR #16331; piecewise graphs only with enable_piecewise_cuda_graph)", n.runtime_version)

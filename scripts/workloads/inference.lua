@@ -1,11 +1,11 @@
 -- workloads/inference.lua: validates an inference workload (DESIGN.md: context,
--- concurrency, prompt_tokens, output_tokens, attention) and fills the normalized
+-- concurrency, prompt_tokens, output_tokens, attention; images, SGLang's Llama 3.2 Vision only) and fills the normalized
 -- scenario's inference fields.
 local E = require "engine"
 local fail, int_field, enum_field, strict, note = E.fail, E.int_field, E.enum_field, E.strict_field, E.note
 local MAX_TOKENS, MAX_SEQS = E.MAX_TOKENS, E.MAX_SEQS
 
-local INFER_KEYS = { "kind", "context", "concurrency", "prompt_tokens", "output_tokens", "attention" }
+local INFER_KEYS = { "kind", "context", "concurrency", "prompt_tokens", "output_tokens", "attention", "images" }
 
 local function normalize(w, n, cfg, rt)
   strict("workload", w, INFER_KEYS)
@@ -33,6 +33,13 @@ local function normalize(w, n, cfg, rt)
     if n.prompt_tokens == 0 then n.prompt_tokens = math.max(1, n.context - out) end
   end
   n.attention = enum_field(w.attention or "sdpa", "workload.attention", { "sdpa", "flash", "eager" })
+  -- images per request: only SGLang's Llama 3.2 Vision pool is modelled (scripts/runtimes/sglang.lua
+  -- adds the image tokens pad_input_ids prepends to each request)
+  n.images = w.images ~= nil and int_field(w.images, "workload.images", 0, 64) or 0
+  if n.images > 0 and not (rt and rt.name == "sglang") then
+    fail("workload.images", "images per request are modelled on SGLang only (Llama 3.2 Vision), not on %s",
+      rt and rt.name or "this runtime")
+  end
   -- arch-mamba: an attention-free model (heads 0) runs no attention, so no backend is assumed
   local attn_free = n.model and n.model.desc and n.model.desc.heads == 0
   -- a serving runtime picks its own attention kernels (runtime own_attention): PyTorch's

@@ -1,0 +1,1 @@
+return { model = 'Qwen/Qwen2.5-VL-7B-Instruct', dtype = 'bf16', workload = { kind = 'inference', context = 8192, images = 2 }, runtime = { name = 'sglang' }, gpu = 'H100' }

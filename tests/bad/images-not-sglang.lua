@@ -1,0 +1,1 @@
+return { model = 'meta-llama/Llama-3.2-11B-Vision-Instruct', dtype = 'bf16', workload = { kind = 'inference', context = 8192, images = 1 }, runtime = { name = 'vllm' }, gpu = 'H100' }
