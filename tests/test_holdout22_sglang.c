@@ -9,8 +9,9 @@
 ** - the RTX 5090's catalog total was the nominal 32 GiB; torch reports 31.36 GiB;
 ** and closes round 21's open item: workload.images, the image tokens a Llama 3.2 Vision request
 ** adds to SGLang's pool (scripts/runtimes/sglang.lua).
-** Every source is a tp > 1 or MLA / MoE run but the docs' CI one (sgl-project/sglang PR #11716, 8 x
-** H200, is test_vllm.c test_sglang_pool's already); figures are SGLang's "GB",
+** The Kimi-K2.5, GLM-5 and Qwen3-32B runs are tp 8 / tp 4 (MLA and MoE for the first two); the docs'
+** CI run and PR #13023 check the default fraction (sgl-project/sglang PR #11716, 8 x H200, was a
+** candidate but is test_vllm.c test_sglang_pool's already); figures are SGLang's "GB",
 ** which are GiB (bytes / 2^30). Tolerances: fractions as printed, weights 1 %, KV tokens 5 %,
 ** K / KV sizes with half the printed digit, graph captures 25 % or 0.1 GiB.
 */
@@ -65,6 +66,25 @@ static void test_holdout22_sglang_docs_ci_native(void **state) {
   /* and the tiers read the same total: the reserved-memory rule's bytes follow it exactly */
   j = tu_eval_okf(*state, SG_DOCS_CI_0208, "'H100-SXM-80GB'");
   assert_true(fabs(tu_runtime_fig(j, "reserved_bytes") - 12936.0 * 1048576) < 1);
+  json_decref(j);
+}
+
+/* ---- sgl-project/sglang PR #13023 (2025-11-11, SGLang main after 0.5.5, run as 0.5.5): one L40S
+** (its nvidia-smi: "1MiB / 46068MiB"), `SGLANG_DEBUG_MEMORY_POOL=1 python -m
+** sglang.bench_offline_throughput --model-path meta-llama/Meta-Llama-3.1-8B-Instruct` with the
+** defaults: "mem_fraction_static=0.851" (the thread shows no pool line). Predicted before the round:
+** 0.850 = round((45,589 - 6,848) / 45,589, 3) at the torch total (reserved 512 + 1.5 x 4,096 +
+** 2 x 32 + 128 MiB for the 35-60 GiB tier); now round((46,068 - 6,848) / 46,068, 3) = 0.851. */
+static void test_holdout22_sglang_pr13023_l40s(void **state) {
+  json_t *j =
+      tu_eval_ok(*state,
+                 "return { model = 'meta-llama/Llama-3.1-8B-Instruct', dtype = 'bf16', workload = { kind = "
+                 "'inference', context = 131072 }, runtime = { name = 'sglang', version = '0.5.5' }, "
+                 "gpu = 'L40S-48GB' }");
+  tu_near_fig(j, "mem_fraction_static", 0.851, 0, 1e-9);
+  tu_near_fig(j, "chunked_prefill_size", 4096, 0, 0);
+  tu_near_fig(j, "cuda_graph_max_bs", 32, 0, 0);
+  tu_near_fig(j, "reserved_bytes", 6848.0 * 1048576, 0, 0.5);
   json_decref(j);
 }
 
@@ -216,6 +236,7 @@ static void test_sglang_mllama_image_tokens(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_holdout22_sglang_docs_ci_native),
+      cmocka_unit_test(test_holdout22_sglang_pr13023_l40s),
       cmocka_unit_test(test_holdout22_sglang_qwen3_32b_5090_tp4),
       cmocka_unit_test(test_holdout22_sglang_kimi_k25_mi355x),
       cmocka_unit_test(test_holdout22_sglang_glm5_fp8_mi355x),
