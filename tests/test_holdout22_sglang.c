@@ -128,8 +128,9 @@ static void test_holdout22_sglang_qwen3_32b_5090_tp4(void **state) {
 ** 2,562,832 tokens (+4.4 %), KV 167.73 GiB. Of the token gap: the weights' 3.9 GiB, and
 ** 287.98 - 283.56 = 4.42 GiB in use before the weights load at tp 8 on ROCm, where vramfit keeps
 ** 0.59 (CUDA context 0.49 + communicators 0.10): SGLang's rest = 209.98 - 283.56 x (1 - f) =
-** 160.65 GiB gives the printed pool; the RCCL / aiter all-reduce buffers behind the 4.4 GiB were not
-** read (open). The pool's row, 61 x 576 x 2 B = 70,272, is exact. */
+** 160.65 GiB gives the printed pool; "Init torch distributed ends. mem usage=3.81 GB" puts 3.4-3.8
+** GiB of it in the communicators (ROCm QuickAllReduce, RCCL, aiter custom all-reduce: not modelled,
+** open). The pool's row, 61 x 576 x 2 B = 70,272, is exact. */
 static void test_holdout22_sglang_kimi_k25_mi355x(void **state) {
   json_t *j = tu_eval_ok(*state,
                          "return { model = 'moonshotai/Kimi-K2-Thinking', workload = { kind = 'inference', "
