@@ -28,6 +28,7 @@ local ARCHS = {
 local function str(v) return type(v) == "string" and v ~= "" end
 local function bool(v) return type(v) == "boolean" end
 local function posint(v) return math.type(v) == "integer" and v > 0 end
+local OPTIONAL = { smi_memory = function(v) return math.type(v) == "integer" and v > 0 end }
 local SCHEMA = {
   name = function(v) return str(v) and v:match("^[A-Za-z0-9.-]+$") ~= nil end,
   vendor = function(v) return VENDORS[v] == true end,
@@ -69,7 +70,14 @@ for i, g in ipairs(gpus) do
     ok(false, label .. ": not a table")
   else
     for k, v in pairs(g) do
-      ok(SCHEMA[k] ~= nil, label .. ": unknown key '" .. tostring(k) .. "'")
+      ok(SCHEMA[k] ~= nil or OPTIONAL[k] ~= nil, label .. ": unknown key '" .. tostring(k) .. "'")
+    end
+    -- smi_memory (optional): nvidia-smi's memory.total, which SGLang sizes its defaults by
+    -- (scripts/gpus.lua): an NVIDIA card's, at or above the CUDA total and within 5 % of it
+    if g.smi_memory ~= nil then
+      ok(OPTIONAL.smi_memory(g.smi_memory) and g.vendor == "nvidia" and math.type(g.memory) == "integer"
+        and g.smi_memory >= g.memory and g.smi_memory <= g.memory * 1.05,
+        label .. ": bad smi_memory " .. tostring(g.smi_memory))
     end
     for k, check in pairs(SCHEMA) do
       ok(g[k] ~= nil, label .. ": missing key '" .. k .. "'")
