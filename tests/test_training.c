@@ -1648,7 +1648,9 @@ static void test_peft_adapter_dtype(void **state) {
                            "runtime = %s, workload = { kind = 'train', method = '%s', micro_batch = 4, "
                            "seq_len = 768, precision = '%s', attention = 'sdpa', optimizer = 'adamw', "
                            "lora = { r = 32, alpha = 64, dropout = %s, targets = {'q_proj', 'v_proj'} } } }";
-  static const struct { const char *runtime, *method, *precision, *dropout; long long act_delta, adapter_bytes;
+  static const struct {
+    const char *runtime, *method, *precision, *dropout;
+    long long act_delta, adapter_bytes;
   } cases[] = {
       {"{ name = 'transformers', autocast_adapter_dtype = false }", "lora", "bf16", "0", 0, 9175040LL * 2},
       {"{ name = 'transformers', peft = '0.11.1' }", "lora", "bf16", "0", 0, 9175040LL * 2},

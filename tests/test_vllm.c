@@ -3060,7 +3060,10 @@ static void test_sglang_release_defaults(void **state) {
   **   round(0.86843, 3) = 0.868, H200 tp 8 16,384 -> round(0.88604, 3) = 0.886; B200 32,768 ->
   **   round(0.82059, 3) = 0.821; RTX 4090 (2.8 + 0.1) x 1024 = 2,969.6 -> round(0.87911, 3) =
   **   0.879 (0.877 at the torch total). */
-  static const struct { const char *model, *version, *gpu; int tp, pp; double fraction, reserved_mib;
+  static const struct {
+    const char *model, *version, *gpu;
+    int tp, pp;
+    double fraction, reserved_mib;
   } base[] = {
       {"meta-llama/Llama-3.1-8B-Instruct", "0.4.5.post2", "H200-SXM-141GB", 1, 1, 0.88, 0},
       {"meta-llama/Llama-3.1-8B-Instruct", "0.4.5.post3", "H200-SXM-141GB", 1, 1, 130459.0 / 143771, 13312},
