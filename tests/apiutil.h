@@ -109,6 +109,13 @@ static inline json_t *tu_eval_ok(vf_engine *e, const char *text) {
   return j;
 }
 
+/* Evaluates scenario text that must be refused: the test fails unless the engine's error
+** contains needle (the field it names and what was expected). */
+static inline void tu_eval_err(vf_engine *e, const char *text, const char *needle) {
+  if (tu_eval(e, text, NULL) == VF_OK) fail_msg("accepted, expected an error with '%s':\n%s", needle, text);
+  if (!strstr(vf_engine_error(e), needle)) fail_msg("error '%s' lacks '%s'", vf_engine_error(e), needle);
+}
+
 /* tu_eval_ok of a printf-formatted scenario (a test's template with its settings filled in). */
 static inline json_t *tu_eval_okf(vf_engine *e, const char *fmt, ...) {
   char text[4096];
