@@ -65,7 +65,9 @@ static const tt_row TT_ROWS[] = {
     {"false", "", 4096, "fp8", "2", 37.38, 0.9405},
     {"false", "", 4096, "fp8", "true", 28.03, 0.9065},
     /* open: torch.compile of blocks under per-op SAC keeps less than eager's saved set (vramfit's
-    ** 18.05 GB of activations against about 9.8 GB the figure leaves for them) */
+    ** 18.05 GB of activations against about 9.8 GB the figure leaves for them). Round 23
+    ** (test_holdout23_train): the same job compiled in January and August 2025 reads -2.5 % and
+    ** -1.3 % with eager's set, so these June 2025 rows, not compiled blocks in general, are off. */
     {"true", "", 8192, "bf16-mixed", "'op'", 30.89, 1.2500},
     {"true", "", 8192, "fp8-rowwise", "'op'", 30.99, 1.2460},
     {"true", "", 8192, "fp8", "'op'", 30.91, 1.2492},
