@@ -1712,9 +1712,7 @@ static void capture_sizes_upto(ectx *c, const vcfg *v, uint64_t from, uint64_t *
   ** cuda graph sizes when running with speculative decoding", 2025-12-09: 0.13.0 inferred, the
   ** first release after it; vLLM issue #27325 quotes the plain min(max_num_seqs x 2, 512) in
   ** October 2025, issue #32324 the new code in January 2026). club-3090 #104 (0.24, 2 sequences,
-  ** MTP 3): "PIECEWISE=5 (largest=16)". Not modelled: the rounding of every size up to a
-  ** multiple of 1 + k when decode graphs are FULL (CompilationConfig.
-  ** adjust_cudagraph_sizes_for_spec_decode), and the uniform-decode sizes PR #50488 (merged
+  ** MTP 3): "PIECEWISE=5 (largest=16)". Not modelled: the uniform-decode sizes PR #50488 (merged
   ** 2026-07-30) appends, kept under the platform ceiling by PR #54418. */
   uint64_t q = v->version >= 13000 ? 1 + k : 1;
   uint64_t max = v->version >= 10000 ? u64min(2 * v->seqs * q, 512) : 512, decode = v->seqs * (1 + k);
@@ -1791,11 +1789,23 @@ static void capture_sizes_upto(ectx *c, const vcfg *v, uint64_t from, uint64_t *
   ** RTX 5090 compose log (tests/test_holdout22_vllm.c) sets 1 at max_num_seqs 1: one size a mode. */
   uint64_t given = scn_u64(c->s, "runtime.max_cudagraph_capture_size", 0);
   if (given) max = given;
+  /* With FULL decode graphs beside PIECEWISE ones and speculative decoding, every capture size is
+  ** rounded up to a multiple of the uniform decode query length 1 + k, the sizes past the maximum
+  ** dropped and the rest deduplicated (CompilationConfig.adjust_cudagraph_sizes_for_spec_decode,
+  ** vllm/config/compilation.py, called by the model runner when the decode mode is FULL and
+  ** uniform_decode_query_len > 1; a PIECEWISE-only run keeps the plain list: club-3090 #104's
+  ** "PIECEWISE=5 (largest=16)"). Held out: club-3090 issue #434 (2 x RTX 3090, MTP 3, 2
+  ** sequences, int8 per-token-head KV on a FULL-capable backend, the 0.23.1-dev LMCache image):
+  ** "PIECEWISE=3 (largest=16), FULL=2 (largest=8)", [1, 2, 4, 8, 16] -> [4, 8, 16] (5 before). */
+  uint64_t q_round = k > 0 && full_from && !no_full && v->version >= 13000 ? 1 + k : 1, prev = 0;
   for (uint64_t b = 1; b <= max; b = b < 8 ? b * 2 : b + ((v->version >= 12000 || gptoss) && b >= 256 ? 16 : 8)) {
     if (b > v->tokens) break;
-    if (b < from) continue;
-    ++*pw, *largest_pw = b;
-    if (full_from && !no_full && b <= decode && b >= 1 + k) ++*full, *largest_full = b;
+    uint64_t r = bytes_ceildiv(b, q_round) * q_round;
+    if (r > max || r > v->tokens || r == prev) continue;
+    prev = r;
+    if (r < from) continue;
+    ++*pw, *largest_pw = r;
+    if (full_from && !no_full && r <= decode && r >= 1 + k) ++*full, *largest_full = r;
   }
 }
 
