@@ -66,7 +66,9 @@ static void test_holdout22_club3090_pr44_tp4(void **state) {
   assert_int_equal((long long)tu_runtime_fig(j, "cuda_graph_sizes_piecewise"), 7);
   assert_int_equal((long long)tu_runtime_fig(j, "cuda_graph_sizes_full"), 0);
   assert_int_equal((long long)tu_runtime_fig(j, "cuda_graph_nccl_sizes"), 7);
-  tu_pinned(j, "cuda_graph_estimate_bytes", 0.17 * TU_GIB, +0.5488);
+  /* round 23 (src/rt_vllm.c cuda_graph_estimate): a 0.20+ run without FULL graphs takes no one-time
+  ** part in its estimate; 0.263 (+54.9 %, pinned) -> 0.1705 (+0.3 %), held at 25 % */
+  tu_gib(j, "cuda_graph_estimate_bytes", 0.17, 0.25, 0.005);
   tu_gib(j, "kv_cache_bytes", 15.72, 0.05, 0.005); /* issue #127 */
   json_decref(j);
 }
@@ -96,7 +98,9 @@ static void test_holdout22_club3090_356_dual(void **state) {
   assert_int_equal((long long)tu_runtime_fig(j, "cuda_graph_sizes_piecewise"), 5);
   assert_int_equal((long long)tu_runtime_fig(j, "cuda_graph_sizes_full"), 0);
   tu_gib(j, "cuda_graph_bytes", 0.10, 0.25, 0.005);
-  tu_pinned(j, "cuda_graph_estimate_bytes", 0.13 * TU_GIB, +0.6257);
+  /* round 23: no one-time part in a PIECEWISE-only 0.20+ estimate; 0.211 (+62.6 %, pinned) ->
+  ** 0.119 (-8.8 %), held at 25 % */
+  tu_gib(j, "cuda_graph_estimate_bytes", 0.13, 0.25, 0.005);
   json_decref(j);
 }
 

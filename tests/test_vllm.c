@@ -1528,13 +1528,12 @@ static void test_spec_capture_sizes(void **state) {
     json_t *j = tu_eval_ok(*state, text);
     assert_int_equal((long long)tu_runtime_fig(j, "cuda_graph_sizes_piecewise"), rows[i].pw);
     assert_int_equal((long long)tu_runtime_fig(j, "cuda_graph_sizes_full"), 0);
-    /* 0.139 with the flat 0.264 unit; 0.211 (+63 %) since the cudagraph round: the estimate's
-    ** first capture holds VLLM_GRAPH_FIRST_MIB of one-time allocations (the 0.19 H100 sweep, the
-    ** 0.22 estimates' excess over their captures), which this 0.24 RTX 3090 log with custom
-    ** all-reduce off does not show; either they are smaller there or the assumed NCCL term (0.07
-    ** GiB) is not in the estimate: one log cannot tell. Pinned (1.62 x the printed 0.13 within
-    ** 2 %) so that a change shows; the printed figure stays the target. */
-    if (i == 0) tu_near_fig(j, "cuda_graph_estimate_bytes", 1.62 * 0.13 * 1073741824.0, 0.02, 0);
+    /* 0.139 with the flat 0.264 unit; 0.211 (+63 %, pinned) from the cudagraph round to round 22,
+    ** the estimate's first capture holding VLLM_GRAPH_FIRST_MIB of one-time allocations; round 23
+    ** (src/rt_vllm.c cuda_graph_estimate): a 0.20+ run without FULL graphs takes none of it (this
+    ** log, #356, PR #44 / #127 and a one-GPU L40S log, tests/test_holdout23_vllm.c): 0.119
+    ** (-8.8 %), held at 25 % */
+    if (i == 0) tu_gib(j, "cuda_graph_estimate_bytes", 0.13, 0.25, 0.005);
     json_decref(j);
   }
   /* the version gate, on a model vLLM 0.12 runs (n-gram drafts, 2 sequences, 3 tokens): [1, 2, 4]
