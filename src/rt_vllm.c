@@ -1793,10 +1793,13 @@ static void capture_sizes_upto(ectx *c, const vcfg *v, uint64_t from, uint64_t *
   ** rounded up to a multiple of the uniform decode query length 1 + k, the sizes past the maximum
   ** dropped and the rest deduplicated (CompilationConfig.adjust_cudagraph_sizes_for_spec_decode,
   ** vllm/config/compilation.py, called by the model runner when the decode mode is FULL and
-  ** uniform_decode_query_len > 1; a PIECEWISE-only run keeps the plain list: club-3090 #104's
-  ** "PIECEWISE=5 (largest=16)"). Held out: club-3090 issue #434 (2 x RTX 3090, MTP 3, 2
-  ** sequences, int8 per-token-head KV on a FULL-capable backend, the 0.23.1-dev LMCache image):
-  ** "PIECEWISE=3 (largest=16), FULL=2 (largest=8)", [1, 2, 4, 8, 16] -> [4, 8, 16] (5 before). */
+  ** uniform_decode_query_len > 1, the gate vllm PR #46324, open 2026-06-22, quotes as
+  ** "cudagraph_mode.decode_mode() == CUDAGraphMode.FULL and uniform_decode_query_len > 1"; a
+  ** PIECEWISE-only run keeps the plain list: club-3090 #104's "PIECEWISE=5 (largest=16)"; from 0.13
+  ** here, with the PR #30330 maximum: the rounding's own release is not placed). Held out:
+  ** club-3090 issue #434 (2 x RTX 3090, MTP 3, 2 sequences, int8 per-token-head KV on a
+  ** FULL-capable backend, the 0.23.1-dev LMCache image): "PIECEWISE=3 (largest=16), FULL=2
+  ** (largest=8)", [1, 2, 4, 8, 16] -> [4, 8, 16] (5 before). */
   uint64_t q_round = k > 0 && full_from && !no_full && v->version >= 13000 ? 1 + k : 1, prev = 0;
   for (uint64_t b = 1; b <= max; b = b < 8 ? b * 2 : b + ((v->version >= 12000 || gptoss) && b >= 256 ? 16 : 8)) {
     if (b > v->tokens) break;
