@@ -224,6 +224,9 @@ typedef struct lc_graph_spec {
                              ** not in the graph: builds before PR #18898 built only the
                              ** ubatch's path (tokens, else embeddings), so the reserve has the
                              ** tokens' get_rows and no inp_embd leaf */
+  bool cpy_store;            /* the cache stores are ggml_cpy into views of the cache, with no
+                             ** k_idxs / v_idxs inputs (LLAMA_SET_ROWS=0, the default before
+                             ** PR #14959) */
   bool mask_cast;            /* flash attention reads an f16 cast of the f32 input mask (builds
                              ** before PR #23764 reserved the mask in f32) */
   bool fa_f16_k, fa_f16_v;   /* CUDA flash attention's output reserves f16 copies of the whole

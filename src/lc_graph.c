@@ -149,7 +149,8 @@ static uint64_t lg_f32(lg *l, uint64_t width, uint64_t tokens) {
 /* ggml_set_rows into the cache: a view of the cache fed by the new rows and indices */
 static void lg_store(lg *l, int rows, int idx, int cache) {
   int src[3] = {lg_view(l, rows), idx, cache};
-  gs_node(l->g, 0, GS_WRITES, cache, src, 3);
+  if (idx < 0) src[1] = cache; /* cpy_store: ggml_cpy into a view of the cache, no indices */
+  gs_node(l->g, 0, GS_WRITES, cache, src, idx < 0 ? 2 : 3);
 }
 
 /* build_input_k_rot / v_rot: Hadamard rotation of quantized-cache rows */
@@ -998,16 +999,19 @@ static int lg_inputs(lg *l) {
   if (sp->rot_v) l->v_rot[c0] = gs_leaf(l->g, lg_f32(l, 64, 64));
   /* each cache's indices and mask, and Llama 4's attn_scale ([1, 1, n_tokens]), in the order
   ** the layers first read them (the graph's leaf order) */
-  l->k_idx[0] = l->k_idx[1] = -1;
+  l->k_idx[0] = l->k_idx[1] = l->v_idx[0] = l->v_idx[1] = l->mask[0] = l->mask[1] = -1;
   l->mask_f16[0] = l->mask_f16[1] = -1;
   for (uint64_t il = 0; il < sp->n_layer; il++) {
     if (sp->nope_scale && lg_nope(sp, il) && l->attn_scale < 0) l->attn_scale = gs_leaf(l->g, acc_mul(&l->a, T, 4));
     int c = two ? lg_cache_of(sp, il) : 0;
-    if (l->k_idx[c] >= 0) continue;
+    if (l->mask[c] >= 0) continue;
     if (c != c0 && sp->rot_k) l->k_rot[c] = gs_leaf(l->g, lg_f32(l, LG_ROT_N(c), LG_ROT_N(c)));
     if (c != c0 && sp->rot_v) l->v_rot[c] = gs_leaf(l->g, lg_f32(l, 64, 64));
-    l->k_idx[c] = gs_leaf(l->g, acc_mul(&l->a, T, 8));
-    l->v_idx[c] = sp->mla ? -1 : gs_leaf(l->g, acc_mul3(&l->a, T, sp->fa ? 1 : kvv, 8)); /* MLA: K only */
+    /* cpy_store (LLAMA_SET_ROWS=0): no k_idxs / v_idxs inputs (a view of the cache at head instead) */
+    l->k_idx[c] = sp->cpy_store ? -1 : gs_leaf(l->g, acc_mul(&l->a, T, 8));
+    l->v_idx[c] = sp->mla || sp->cpy_store
+                      ? -1
+                      : gs_leaf(l->g, acc_mul3(&l->a, T, sp->fa ? 1 : kvv, 8)); /* MLA: K only */
     l->mask[c] = gs_leaf(l->g, acc_mul3(&l->a, sp->n_kv[c], T, sp->fa && !sp->mask_cast ? 2 : 4));
   }
 #undef LG_ROT_N

@@ -87,6 +87,15 @@
 ** f16 copies of a non-f16 K/V cache in the compute buffer; before it they came from the CUDA
 ** pool at run time, outside ggml's buffers. The first build with it is assumed, not bisected */
 #define LC_B_FA_F16 9461
+/* PR #14959 "llama : enable LLAMA_SET_ROWS=1 by default" (opened 2025-07-30, merged in early
+** August 2025: https://github.com/ggml-org/llama.cpp/pull/14959; PR #14285 of 2025-06-20 had
+** added the ggml_set_rows path behind the variable, PR #15505 of 2025-08-22 removed the old
+** one). Before it the cache stores were ggml_cpy into a view of the cache at head, with no
+** k_idxs / v_idxs graph inputs: without flash attention v_idxs is n_ubatch x n_embd_v_gqa
+** int64 in the host's compute buffer (4 MiB for Qwen3 at -ub 512). Build 6019 (8ad7b3e6,
+** 2025-07-28) still prints "LLAMA_SET_ROWS=0, using old ggml_cpy() method"
+** (ROCm/legacy-rocm-build#5104); the first build with the PR is assumed, not bisected */
+#define LC_B_SET_ROWS 6070
 /* PR #14208 "llama : rework embeddings logic" (opened 2025-06-16, between b5622 of 2025-06-10
 ** and b5699 of 2025-06-19: https://github.com/ggml-org/llama.cpp/pull/14208, "Support logits +
 ** embeddings output"): llama_context::output_reserve reserves logits always and, with
@@ -2101,6 +2110,7 @@ static bool lc_compute_replay(lc *l) {
   sp.force_norm = l->ngl > l->n_layer_all || l->n_ub < 32; /* full_offload: n_gpu_layers > n_layer_all */
   sp.op_offload = scn_bool(l->s, "runtime.op_offload", true);
   sp.moe_reduce_dep = lc_newer(l, LC_B_MOE_REDUCE);
+  sp.cpy_store = !lc_newer(l, LC_B_SET_ROWS);
   sp.fa_f16_k = sp.fa && lc_newer(l, LC_B_FA_F16) && lc_fa_copies(l->tk, l->tv);
   sp.fa_f16_v = sp.fa && lc_newer(l, LC_B_FA_F16) && lc_fa_copies(l->tv, l->tk);
   if (legacy) sp.n_kv[0] = sp.n_kv[1] = l->n_ctx; /* the whole cache: kv_self.size */
