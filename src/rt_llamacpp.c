@@ -567,7 +567,13 @@ static void lc_options(lc *l) {
   uint64_t pad = lc_newer(l, LC_B_PAD256) || l->fa ? 256 : 32;
   /* --kv-unified (llama-server's default with -np auto: 4 sequences): one stream of every
   ** cell, as all builds before the per-sequence streams */
-  l->n_stream = lc_newer(l, LC_B_STREAMS) && !scn_bool(s, "runtime.kv_unified", false) ? l->n_seq : 1;
+  /* until set_rows was the default (LC_B_SET_ROWS) the llama_context constructor forced a unified
+  ** cache: "non-unified KV cache requires ggml_set_rows() - forcing unified KV cache", kv_unified =
+  ** true (an LM Studio log of 2025-07-22, DeepSeek-R1-0528-Qwen3-8B; tests/test_holdout23_llamacpp.c) */
+  l->n_stream =
+      lc_newer(l, LC_B_STREAMS) && lc_newer(l, LC_B_SET_ROWS) && !scn_bool(s, "runtime.kv_unified", false)
+          ? l->n_seq
+          : 1;
   lc_set_ctx(l, bytes_ceildiv(n_ctx, pad) * pad);
   if (l->n_ub == 0) est_fail(l->c, "runtime.n_ubatch: must be at least 1");
 }
