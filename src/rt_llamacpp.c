@@ -41,7 +41,8 @@
 ** the b4385 graph (llama / neox layers) or the formula. A b6168 (092fd845) llama-server log of
 ** GLM-4.5-Air (-c 131072 -ub 4096 -fa, one GPU) prints this graph's buffers to the 0.01 MiB
 ** (CUDA0 3584.09, CUDA_Host 2112.11; the formula gave 2496.00), while a b5622 log (Qwen3-30B-A3B
-** with its experts on the host) is 2.01 MiB under it on both. The first build assumed, not
+** with its experts on the host) was 2.01 MiB under it on both, and is exact since the
+** ggml_cpy stores of LC_B_SET_ROWS (round 23). The first build assumed, not
 ** bisected. The Hadamard rotation of quantized K/V rows (PR #21038, 2026) from LC_B_ATTN_ROT
 ** (assumed, not bisected) */
 #define LC_B_GRAPH_SIM 5780
