@@ -142,6 +142,11 @@ typedef struct gen_weights {
   /* each encoder (text_encoder, text_encoder_2, image_encoder ...): name, bytes, largest tensor */
   const char *enc_name[8];
   uint64_t enc[8], enc_leaf[8];
+  /* each denoiser component by its folder, the tensor names' first part (transformer,
+  ** transformer_2 of a two-expert model, architectures/wan.lua): a name, its length, bytes */
+  const char *den_name[4];
+  size_t den_len[4];
+  uint64_t den_part[4];
   /* the VAE decoder's up_blocks (bytes of each, n_up of them) and the rest of the decoder
   ** (conv_in, mid_block, conv_norm_out, conv_out): the groups of block-level group offload
   ** through _group_offload_block_modules (gen_vae_groups) */
@@ -282,6 +287,15 @@ static void gen_split(ectx *c, gen_weights *w) {
       if (one > w->den_leaf) w->den_leaf = one;
       if (t->count > 1 && t->role == ROLE_MLP && one > w->den_ffn_leaf) w->den_ffn_leaf = one;
       if (strcmp(t->qtype, "int8-row") == 0) w->den_pinned = true;
+      const char *dot = strchr(t->name, '.');
+      size_t flen = dot ? (size_t)(dot - t->name) : strlen(t->name);
+      for (int k = 0; k < 4; k++) {
+        if (!w->den_name[k] || (w->den_len[k] == flen && strncmp(w->den_name[k], t->name, flen) == 0)) {
+          w->den_name[k] = t->name, w->den_len[k] = flen;
+          w->den_part[k] = acc_add(&c->acc, w->den_part[k], all);
+          break;
+        }
+      }
       if (t->count > 1 && (t->role == ROLE_ATTN || t->role == ROLE_MLP)) w->den_tp = acc_add(&c->acc, w->den_tp, all);
       gen_block_list(w, t, one);
     }
@@ -567,52 +581,95 @@ static void gen_t2i_phase(ectx *c, const gen_weights *w, gen_phase ph[GEN_PHASES
 ** offloads nothing when the incoming component's bytes are below what is left; otherwise the
 ** smallest combination of resident components whose bytes cover the shortfall (none covering
 ** it: all of them), then clear_device_cache() empties the allocator's cache. Components run in
-** the pipeline's order: the text encoders (taken together), the denoiser (its experts as one),
-** the VAE. So on a card with room a component stays through later phases (the Z-Image-Turbo
+** the pipeline's order, each registered component on its own: the text encoders, the
+** denoiser's components (each expert of a two-expert model), the VAE. So on a card with room a component
+*stays through later phases (the Z-Image-Turbo
 ** record of PR #14304's components_manager.md, branch auto-offload-v2 0750134d87: on a 20GB
 ** card the text encoder yields to the transformer, and the VAE decodes beside the transformer,
 ** 14.15 GB max allocated). A phase's transient blocks stay cached until a load offloads
 ** something (the allocator keeps them; the largest phase's pool is what mem_get_info misses). */
-static void gen_auto(ectx *c, const gen_weights *w, gen_phase ph[GEN_PHASES], uint64_t te, uint64_t den) {
+static void gen_auto(ectx *c, const gen_weights *w, gen_phase ph[GEN_PHASES], uint64_t te, uint64_t den,
+                     uint64_t shard) {
   const scenario *s = c->s;
   uint64_t cap = s->gpu_memory, reserve = scn_u64(s, "gen.memory_reserve", 3000000000ull);
-  uint64_t size[3] = {te, den, w->vae};
-  bool on[3] = {false, false, false};
-  uint64_t cache = 0, kept = acc_add(&c->acc, w->aux, w->img_kept);
-  for (int i = 0; i < 3; i++) {
+  /* the registered components in the order the pipeline calls them (ComponentsManager hooks
+  ** each on its own: CustomOffloadHook per component): the text encoders by name
+  ** (text_encoder, text_encoder_2, ...: FLUX's encode_prompt runs CLIP, then T5,
+  ** modular_pipelines/flux/encoders.py), an image encoder after them, the denoiser's
+  ** components (Wan2.2 A14B: transformer for t >= boundary, then transformer_2,
+  ** modular_pipelines/wan/denoise.py), the VAE */
+  enum { NC = 13 };
+  uint64_t size[NC] = {0};
+  int phase[NC] = {0}, n = 0;
+  bool used[8] = {false};
+  for (;;) {
+    int pick = -1;
+    for (int k = 0; k < 8 && w->enc_name[k]; k++) {
+      if (used[k]) continue;
+      bool img = strncmp(w->enc_name[k], "text_encoder", 12) != 0;
+      bool pimg = pick >= 0 && strncmp(w->enc_name[pick], "text_encoder", 12) != 0;
+      if (pick < 0 || (pimg && !img) || (pimg == img && strcmp(w->enc_name[k], w->enc_name[pick]) < 0))
+        pick = k;
+    }
+    if (pick < 0) break;
+    used[pick] = true;
+    /* te is 0 when the encoders run elsewhere (workload.text_encoders) */
+    if (te) size[n] = bytes_ceildiv(w->enc[pick], shard), phase[n++] = 0;
+  }
+  int n_den = 0;
+  for (int k = 0; k < 4 && w->den_name[k]; k++) n_den++;
+  /* only a declared two-expert model (gen.experts) splits: a single-file denoiser's tensors
+  ** carry no folder (scripts/model_files.lua) */
+  if (n_den > 1 && (uint64_t)n_den == scn_u64(s, "gen.experts", 1) && !w->den_pinned)
+    for (int k = 0; k < n_den; k++) size[n] = bytes_ceildiv(w->den_part[k], shard), phase[n++] = 1;
+  else
+    size[n] = den, phase[n++] = 1;
+  size[n] = w->vae, phase[n++] = 2;
+  bool on[NC] = {false};
+  uint64_t cache = 0, kept = acc_add(&c->acc, w->aux, w->img_kept), best_tot[3] = {0};
+  for (int i = 0; i < n; i++) {
     if (size[i]) {
-      uint64_t used = acc_add(&c->acc, acc_add(&c->acc, s->cuda_context, kept), cache);
-      for (int k = 0; k < 3; k++)
-        if (on[k]) used = acc_add(&c->acc, used, size[k]);
-      uint64_t free = cap > used ? cap - used : 0, room = free > reserve ? free - reserve : 0;
-      /* no GPU known (cap 0): nothing is offloaded */
-      if (cap && size[i] >= room) {
+      uint64_t used_b = acc_add(&c->acc, acc_add(&c->acc, s->cuda_context, kept), cache);
+      int res[NC], nr = 0;
+      for (int k = 0; k < n; k++)
+        if (on[k]) used_b = acc_add(&c->acc, used_b, size[k]), res[nr++] = k;
+      uint64_t free = cap > used_b ? cap - used_b : 0, room = free > reserve ? free - reserve : 0;
+      /* no GPU known (cap 0) or nothing resident: nothing is offloaded */
+      if (cap && nr && size[i] >= room) {
         uint64_t need = size[i] - room, best = UINT64_MAX;
-        int best_set = -1;
-        /* the subsets of the resident components (at most two precede the VAE) */
-        for (int set = 1; set < 8; set++) {
+        long best_set = -1;
+        /* the smallest sum of resident components covering the shortfall (search_best_candidate) */
+        for (long set = 1; set < (1L << nr); set++) {
           uint64_t sum = 0;
-          bool ok = true;
-          for (int k = 0; k < 3; k++)
-            if (set & (1 << k)) {
-              if (!on[k]) ok = false;
-              sum = acc_add(&c->acc, sum, size[k]);
-            }
-          if (ok && sum >= need && sum < best) best = sum, best_set = set;
+          for (int k = 0; k < nr; k++)
+            if (set & (1L << k)) sum = acc_add(&c->acc, sum, size[res[k]]);
+          if (sum >= need && sum < best) best = sum, best_set = set;
         }
-        bool any = false;
-        for (int k = 0; k < 3; k++)
-          if (on[k] && (best_set < 0 || (best_set & (1 << k)))) on[k] = false, any = true;
-        if (any) cache = 0;
+        for (int k = 0; k < nr; k++)
+          if (best_set < 0 || (best_set & (1L << k))) on[res[k]] = false;
+        cache = 0;
       }
       on[i] = true;
     }
-    ph[i].weights_te = on[0] ? te : 0;
-    ph[i].weights_den = on[1] ? den : 0;
-    ph[i].weights_vae = on[2] ? w->vae : 0;
-    uint64_t t = acc_add(&c->acc, ph[i].act, ph[i].vae);
-    if (t > cache) cache = t;
+    /* the phase's residency at its heaviest step */
+    int p = phase[i];
+    uint64_t r[3] = {0, 0, 0};
+    for (int k = 0; k < n; k++)
+      if (on[k]) r[phase[k]] = acc_add(&c->acc, r[phase[k]], size[k]);
+    uint64_t tot = acc_add(&c->acc, acc_add(&c->acc, r[0], r[1]), r[2]);
+    if (tot >= best_tot[p]) {
+      best_tot[p] = tot;
+      ph[p].weights_te = r[0], ph[p].weights_den = r[1], ph[p].weights_vae = r[2];
+    }
+    /* a component's transient blocks stay cached after it ran: the denoising loop's before
+    ** transformer_2 loads (the high-noise steps ran on transformer), the text encoders' once
+    ** the last of them ran (an earlier encoder's own transient is not split out) */
+    if (p == 1 || i + 1 == n || phase[i + 1] != p) {
+      uint64_t t = acc_add(&c->acc, ph[p].act, ph[p].vae);
+      if (t > cache) cache = t;
+    }
   }
+  if (!te) ph[0].weights_te = ph[1].weights_te = ph[2].weights_te = 0;
 }
 
 /* The phases with what is resident in each, for the offload mode. */
@@ -750,7 +807,7 @@ static void gen_phases(ectx *c, const gen_weights *w, const gen_shape *g, gen_ph
   ** an int8 denoiser stays through every phase (hf-blog-videogen-hunyuanvideo-bnb8-cpu-offload*) */
   if (w->den_pinned)
     for (int i = 0; i < 3; i++) ph[i].weights_den = den;
-  if (strcmp(off, "auto") == 0) gen_auto(c, w, ph, te, den);
+  if (strcmp(off, "auto") == 0) gen_auto(c, w, ph, te, den, shard);
 }
 
 static void gen_report(ectx *c, const gen_family *f, const gen_family *fv, const gen_phase *p, const gen_weights *w,
