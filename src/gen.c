@@ -582,9 +582,9 @@ static void gen_t2i_phase(ectx *c, const gen_weights *w, gen_phase ph[GEN_PHASES
 ** smallest combination of resident components whose bytes cover the shortfall (none covering
 ** it: all of them), then clear_device_cache() empties the allocator's cache. Components run in
 ** the pipeline's order, each registered component on its own: the text encoders, the
-** denoiser's components (each expert of a two-expert model), the VAE. So on a card with room a component
-*stays through later phases (the Z-Image-Turbo
-** record of PR #14304's components_manager.md, branch auto-offload-v2 0750134d87: on a 20GB
+** denoiser's components (each expert of a two-expert model), the VAE. So on a card with room a
+** component stays through later phases (the Z-Image-Turbo record of PR #14304's
+** components_manager.md, branch auto-offload-v2 0750134d87: on a 20GB
 ** card the text encoder yields to the transformer, and the VAE decodes beside the transformer,
 ** 14.15 GB max allocated). A phase's transient blocks stay cached until a load offloads
 ** something (the allocator keeps them; the largest phase's pool is what mem_get_info misses). */
