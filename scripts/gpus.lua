@@ -170,6 +170,7 @@ return {
   {
     name = "RTX-3090Ti-24GB", vendor = "nvidia", arch = "ampere",
     memory = 25393692672, memory_basis = "measured",
+    smi_memory = 24564 * MiB, -- nvidia-smi memory.total (the source below), SGLang's get_nvgpu_memory_capacity
     memory_source = "a public vLLM 0.22.1 notes file (Justus Perlwitz, 'Helium-cuda set up', google/gemma-4-E4B-it on an RTX 3090 Ti, round 21): its nvidia-smi prints '0MiB /  24564MiB', the RTX 4090's figure, whose torch total is 25393692672 B (23.65 GiB, RTX-4090-24GB); the same log's 'Estimated CUDA graph memory: 0.79 GiB' is '0.9000 ... equivalent to 0.8667', a total of 0.79 / 0.0333 = 23.54-23.91 GiB within the printed precision. Spec: https://www.nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3090-3090ti/",
     nominal = "24GB", memory_type = "GDDR6X", bandwidth_gbs = 1008,
     interconnect = "PCIe 4.0 x16", link_gbs = 64,
