@@ -40,6 +40,9 @@ return arch {
         kind = "dit", vae_scale = 8, latent_channels = 4, patch = 2, cfg = true, cfg_batched = true,
         text_len = nn.int(cfg, "max_sequence_length", 300), joint = false, vae_peak_channels = 256,
         act_family = "image", text_hidden = 4096, te_layers = 24,
+        -- fuse_qkv_projections() (scripts/workloads/image.lua fuse_qkv): attn2 is the cross
+        -- attention to the caption (BasicTransformerBlock: cross_attention_dim given), fused to to_kv
+        fuse_qkv = { cross = { "attn2" } },
       },
     }
   end,

@@ -65,6 +65,9 @@ return arch {
         -- encode_prompt (pipeline_stable_diffusion_3.py, v0.29.0 on): CLIP-L, CLIP-G and T5
         -- for the prompt, then the same three again for the negative prompt under CFG
         te_cfg_reentry = true,
+        -- fuse_qkv_projections() (scripts/workloads/image.lua fuse_qkv): the joint attention is
+        -- self-attention (cross_attention_dim None) with added projections: to_qkv and to_added_qkv
+        fuse_qkv = { cross = {} },
       },
     }
   end,

@@ -281,7 +281,7 @@ static void test_bad_input(void **state) {
   check_error(*state, "'foo'",
               "t.lua: quant: unknown format 'foo' (known: awq, bnb-fp4, bnb-int8, bnb-nf4, "
               "compressed-tensors-w4a16, fp8, fp8-storage, gguf:<TYPE>, gptq, int4-weight-only, "
-              "int8-weight-only, mxfp4, nvfp4, w8a8)");
+              "int8-weight-only, mxfp4, nvfp4, quanto-int4, w8a8)");
   check_error(*state, "{ name = 'gptq', bits = 5 }", "t.lua: quant.bits: expected one of 2, 3, 4, 8, got 5");
   check_error(*state, "{ name = 'gptq', group_size = 0 }",
               "t.lua: quant.group_size: expected -1 (one group per row) or a positive integer, got 0");

@@ -13,7 +13,7 @@ local note = E.note
 local KEYS = { "kind", "width", "height", "batch", "num_images_per_prompt", "steps", "cfg", "max_sequence_length",
                "offload", "vae_tiling", "vae_slicing", "attention", "text_encoders", "t2i2v", "input_images",
                "vae_dtype", "image_encoder_dtype", "resident", "pipe_to_gpu", "offload_by_component", "output_type",
-               "memory_reserve", "diffusion_forcing" }
+               "memory_reserve", "diffusion_forcing", "fuse_qkv" }
 local MAX_SIDE = 16384
 
 -- Defaults of the pipelines' __call__ (width/height: the denoiser's native size).
@@ -383,6 +383,68 @@ local function output_part(w, n)
   set(n, "output_latent", t == "latent")
 end
 
+-- workload.fuse_qkv: the denoiser's fuse_qkv_projections() (diffusers models/attention_processor.py
+-- Attention.fuse_projections, the same at bce9105ac7 and 58eb52c080): each Attention module gains
+-- to_qkv, its q, k and v weights (and biases) concatenated, or to_kv (k and v) for a
+-- cross-attention module (is_cross_attention: a cross_attention_dim given), and to_added_qkv
+-- for a module with added projections (SD3's joint attention: add_q_proj, add_k_proj,
+-- add_v_proj). Nothing deletes to_q / to_k / to_v, so the fused copies are resident beside
+-- them. A module fused before it is quantized (optimum-quanto's quantize() + freeze() after
+-- fuse_qkv_projections(), ai-compiler-study/quanto benchmark.py @85823e29ed load_pipeline) is
+-- quantized like its parts, row by row, so a fused tensor stores the sum of its parts' bytes.
+-- Which modules are cross attention is the description's pipeline.fuse_qkv.cross (module
+-- names); a pipeline without that table is refused rather than guessed.
+local function fuse_qkv(w, n, p)
+  if w.fuse_qkv == nil or not bool_field(w.fuse_qkv, "workload.fuse_qkv") then return end
+  local F = "workload.fuse_qkv"
+  if n.runtime ~= "diffusers" then fail(F, "is diffusers' fuse_qkv_projections() (runtime.name = \"diffusers\")") end
+  if type(p.fuse_qkv) ~= "table" then
+    fail(F, "the attention modules of %s (architecture %s) are not described for fuse_qkv_projections(): "
+      .. "supported for pixart, sd3", n.model.id, n.model.arch)
+  end
+  local cross = {}
+  for _, m in ipairs(p.fuse_qkv.cross or {}) do cross[m] = true end
+  local by, list = {}, n.model.desc.tensors
+  for _, t in ipairs(list) do by[t.name] = t end
+  local added, modules = {}, 0
+  local function fused(pre, parts, to)
+    local ws = {}
+    for i, q in ipairs(parts) do
+      ws[i] = by[pre .. "." .. q .. ".weight"]
+      if not ws[i] then return end
+    end
+    for _, suffix in ipairs { "weight", "bias" } do
+      local first = by[pre .. "." .. parts[1] .. "." .. suffix]
+      if first then
+        local out, bytes = 0, first.bytes and 0 or nil
+        for _, q in ipairs(parts) do
+          local x = by[pre .. "." .. q .. "." .. suffix]
+          out = out + x.shape[1]
+          if bytes then bytes = bytes + x.bytes end
+        end
+        local shape = { out }
+        for i = 2, #first.shape do shape[i] = first.shape[i] end
+        added[#added + 1] = { name = pre .. "." .. to .. "." .. suffix, shape = shape, count = first.count,
+                              role = first.role, component = first.component, dtype = first.dtype,
+                              qtype = first.qtype, bytes = bytes }
+      end
+    end
+    modules = modules + 1
+  end
+  for _, t in ipairs(list) do
+    local pre = t.component == "denoiser" and t.name:match("^(.*)%.to_q%.weight$")
+    if pre then
+      if cross[pre:match("([^.]+)$")] then fused(pre, { "to_k", "to_v" }, "to_kv")
+      else fused(pre, { "to_q", "to_k", "to_v" }, "to_qkv") end
+      fused(pre, { "add_q_proj", "add_k_proj", "add_v_proj" }, "to_added_qkv")
+    end
+  end
+  for _, t in ipairs(added) do list[#list + 1] = t end
+  note(n, "fuse_qkv: %d fused projections added beside the originals (Attention.fuse_projections keeps to_q, to_k, to_v)",
+    modules)
+end
+M.fuse_qkv = fuse_qkv
+
 local function normalize_with(w, n, frames, keys)
   strict("workload", w, keys)
   local p = pipeline_of(n)
@@ -470,6 +532,7 @@ local function normalize_with(w, n, frames, keys)
       if t.keep_fp32 and not t.qtype and not t.bytes then t.dtype = "fp32" end
     end
   end
+  fuse_qkv(w, n, p)
 end
 
 M.kinds, M.KEYS, M.normalize_with = { "image" }, KEYS, normalize_with
