@@ -147,8 +147,9 @@ static void test_sd3_quanto_runs(void **state) {
 **   PixArt-Sigma: 28 x (attn1 3 x 1152^2 + 3 x 1152 + attn2 2 x 1152^2 + 2 x 1152) x 2 B =
 **     371,911,680 B (0.3464 GiB; published 12.433 - 12.086 = 0.347);
 **   SD3 Medium: 24 x 2 x (3 x 1536^2 + 3 x 1536) x 2 B = 679,919,616 B (0.6332 GiB; published
-**     17.058 - 16.397 = 0.661: 0.028 GiB more than the fused weights, not explained: the fp8
-**     and int8 rows show 0.016-0.021 GiB more too, so not a dtype-sized tensor).
+**     17.058 - 16.397 = 0.661: 0.028 GiB more than the fused weights, not explained; the
+**     other SD3 pairs 0.011-0.052 GiB more, 0.02 in most, in every dtype and qtype, and
+**     PixArt's qint4 pairs 0.017, its others within 0.003).
 ** After: PixArt -0.38 % to -2.78 %, SD3 -0.36 % to -1.06 %. The PixArt int4 rows with
 ** quanto-int4 (torchao's int4-weight-only pads PixArt's 1152-wide inputs to 2048: +3.71 %
 ** on the qte row before, -2.30 % after). */
