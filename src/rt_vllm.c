@@ -530,6 +530,14 @@ static uint64_t rank_tensor_bytes(ectx *c, const inv_tensor *t) {
     b = acc_mul3(&c->acc, el, t->count, 4);
   bool vocab = (t->role == ROLE_EMBED || t->role == ROLE_LM_HEAD) && t->ndim >= 1 && t->shape[0] == V;
   if (vocab && V) b = acc_mul(&c->acc, b / V, (V + 63) / 64 * 64);
+  /* MLA's down-projections are whole on every rank: DeepseekV2MLAAttention (vLLM
+  ** model_executor/models/deepseek_v2.py) builds q_a_proj and kv_a_proj_with_mqa as
+  ** ReplicatedLinear (later fused into fused_qkv_a_proj, a MergedColumnParallelLinear with
+  ** disable_tp), as do MiniCPM3 and the MLA families that reuse the class; only q_b_proj,
+  ** kv_b_proj and o_proj split by heads. DeepSeek-R1 at tp 8: 61 x 7168 x (1536 + 576) x 1 B
+  ** (fp8) = 0.86 GiB a rank where a tp-split share was 0.11. Held out: the 0.11.2 DeepSeek-R1-0528
+  ** tp 8 H200 run (tests/test_holdout25_vllm.c). */
+  if (est_model_mla(m) && (strstr(t->name, "q_a_proj") || strstr(t->name, "kv_a_proj_with_mqa"))) return b;
   bool kv_proj = strstr(t->name, "k_proj") || strstr(t->name, "v_proj");
   if (kv_proj && kvh && kvh < tp) return b / kvh;
   return est_tp_sharded(t->role) ? bytes_ceildiv(b, tp) : b;
@@ -775,6 +783,36 @@ uint64_t est_reserved_slack(ectx *c) {
 ** PR #12604, merged 2025-02-05, first in 0.7.2: rotary_embedding.py MRotaryEmbedding.__init__
 ** gained cache_max_position_num = max_position_embeddings * 4); before, MRotaryEmbedding passed
 ** max_position_embeddings unchanged (Qwen2-VL on 0.6.x / 0.7.0-0.7.1: one set of rows). */
+/* MLA's absorbed decode weights: MLACommonImpl.process_weights_after_loading
+** (vllm/v1/attention/backends/mla/common.py; MLAAttention in later layouts) takes kv_b_proj
+** through get_and_maybe_dequant_weights and keeps W_UK_T / W_UV as views of the result. For an
+** unquantized kv_b_proj that result is layer.weight itself (no new storage); for a quantized one
+** it is a new act-dtype tensor, the layer run on an identity matrix ("we currently do not have
+** quantized bmm's which are needed for W_UV and W_UK_T, we just store fp16/bf16 copies"), held
+** beside the quantized weight the prefill path still uses. It is made inside load_model, so
+** "Model loading took" counts it: per rank kv_lora_rank x heads / tp x (qk_nope + v_head) in the
+** model dtype a layer, the rank's share of kv_b_proj in 16 bits (DeepSeek-R1 at tp 8: 61 x 512 x
+** 16 x 256 x 2 B = 244 MiB). ROCm's AITER fp8 / fp4 bmm requantizations are not modelled. Held out:
+** the 0.11.2 DeepSeek-R1-0528 tp 8 H200 run (tests/test_holdout25_vllm.c). */
+static uint64_t mla_absorbed_bytes(ectx *c, uint64_t stage) {
+  const model_desc *m = c->m;
+  if (!est_model_mla(m)) return 0;
+  uint64_t sum = 0, share = stage_layers(c, stage);
+  for (size_t i = 0; i < m->inv.n; i++) {
+    const inv_tensor *t = &m->inv.t[i];
+    if (!strstr(t->name, "kv_b_proj") || est_is_draft(t) || t->buffer || !t->qtype[0]) continue;
+    uint64_t one = 0;
+    if (!inv_tensor_elements(t, &one)) {
+      c->acc.overflow = true;
+      return 0;
+    }
+    uint64_t layers = t->count && strchr(t->name, '*') && m->layers ? share : t->count;
+    uint64_t n = bytes_ceildiv(acc_mul(&c->acc, one, layers), c->s->tp ? c->s->tp : 1);
+    sum = acc_add(&c->acc, sum, est_elems_bytes(c, n, c->s->dtype));
+  }
+  return sum;
+}
+
 static uint64_t stage_weights(ectx *c, uint64_t stage) {
   const model_desc *m = c->m;
   uint64_t pp = c->s->pp, total = stage_slack(c, stage, false);
@@ -797,7 +835,7 @@ static uint64_t stage_weights(ectx *c, uint64_t stage) {
   uint64_t pos = est_rope_elems(c), rb = scn_u64(c->s, "vllm.rope_bytes", 0);
   if (m->rope_positions > 1 && scn_u64(c->s, "vllm.version", 19000) >= 7002) pos = acc_mul(&c->acc, pos, 4);
   uint64_t rope = rb ? acc_mul(&c->acc, pos, rb) : est_elems_bytes(c, pos, c->s->dtype);
-  return acc_add(&c->acc, total, rope);
+  return acc_add(&c->acc, acc_add(&c->acc, total, rope), mla_absorbed_bytes(c, stage));
 }
 
 /* The drafter of speculative decoding (scripts/speculative.lua: the tensors vLLM allocates
@@ -1720,9 +1758,12 @@ static void capture_sizes_upto(ectx *c, const vcfg *v, uint64_t from, uint64_t *
   ** capture size from 512 to 1024 for performance ... from 67 to 83" graphs) sets its own list,
   ** [1, 2, 4] + range(8, 256, 8) + range(256, max + 1, 16) whatever max_num_seqs, unless the user
   ** set the sizes: 1024 from 0.10.1; 992 from PR #25508 (full graphs with FA3, 2025-09: 0.11.0,
-  ** and a 0.11.1rc2 log prints it) until PR #27840 lifted FA3's limit (0.12.0 assumed). The
-  ** llm-d v0.19.0 gpt-oss-20b tp 2 log: "Overriding max cuda graph capture size to 1024",
-  ** "PIECEWISE=83 (largest=1024), FULL=83 (largest=1024)" at 1024 sequences. */
+  ** and a 0.11.1rc2 log prints it) until PR #27840 lifted FA3's limit and PR #28345 ("Revert gpt-oss
+  ** max cudagraph size to 1024", merged 2025-11-08) reverted it: from 0.11.2 here, whose log
+  ** (tonghuikang/blog _posts/2025-12-28-vllm-logs.md, gpt-oss-120b on one GPU) prints "Overriding
+  ** max cuda graph capture size to 1024" and 83 PIECEWISE captures at 6 sequences (0.11.1 final not
+  ** placed). The llm-d v0.19.0 gpt-oss-20b tp 2 log: "Overriding max cuda graph capture size to
+  ** 1024", "PIECEWISE=83 (largest=1024), FULL=83 (largest=1024)" at 1024 sequences. */
   /* Chunked local attention (Llama 4) runs on a ChunkedLocalAttention_<chunk>_<backend> backend
   ** whose metadata builder declares no CUDA-graph support (AttentionCGSupport.NEVER), so vLLM
   ** downgrades FULL_AND_PIECEWISE to PIECEWISE for the whole model: no FULL decode graphs
@@ -1783,7 +1824,7 @@ static void capture_sizes_upto(ectx *c, const vcfg *v, uint64_t from, uint64_t *
     mamba_style = mamba_style || strcmp(c->m->arch, base_mamba[i]) == 0;
   if (k > 0 && (v->fi_attn || (mamba_style && v->version < 17000))) full_from = false;
   bool gptoss = strcmp(c->m->arch, "gpt_oss") == 0 && v->version >= 10001;
-  if (gptoss) max = v->version >= 11000 && v->version < 12000 ? 992 : 1024;
+  if (gptoss) max = v->version >= 11000 && v->version < 11002 ? 992 : 1024;
   /* --max-cudagraph-capture-size (CompilationConfig.max_cudagraph_capture_size) replaces the default
   ** maximum, gpt-oss's too ("unless the user set" it); the list below it is the same. The v0.20.0
   ** RTX 5090 compose log (tests/test_holdout22_vllm.c) sets 1 at max_num_seqs 1: one size a mode. */
@@ -2326,6 +2367,8 @@ static void vllm_figures(ectx *c, const vcfg *v, const vgroups *g, const vrank *
     tokens = (uint64_t)(conc * (double)v->mml);
   }
   est_fig(c, "weights_bytes", r->weights);
+  uint64_t absorbed = mla_absorbed_bytes(c, c->s->pp - 1);
+  if (absorbed) est_fig(c, "mla_absorbed_copy_bytes", absorbed);
   if (v->spec[0]) {
     est_fig(c, "draft_weights_bytes", r->draft);
     est_fig(c, "num_speculative_tokens", scn_u64(c->s, "spec.tokens", 0));
