@@ -425,7 +425,7 @@ end
 local function parallel_part(raw, n)
   local p = raw.parallel or {}
   strict("parallel", p, { "tp", "pp", "dp", "cp", "cp_rotate", "strategy", "offload_optimizer", "offload_params",
-                          "sequence_parallel", "fsdp_sharding", "dp_shard", "reshard_after_forward" })
+                          "sequence_parallel", "fsdp_sharding", "dp_shard", "reshard_after_forward", "nvls" })
   n.tp = int_field(p.tp or 1, "parallel.tp", 1, MAX_GPUS)
   n.pp = int_field(p.pp or 1, "parallel.pp", 1, MAX_GPUS)
   n.dp = int_field(p.dp or 1, "parallel.dp", 1, MAX_GPUS)
@@ -436,6 +436,14 @@ local function parallel_part(raw, n)
     if n.kind ~= "train" then fail("parallel", "offload_optimizer and offload_params apply to training") end
     n.extra["train.offload_optimizer"] = bool_field(p.offload_optimizer or false, "parallel.offload_optimizer")
     n.extra["train.offload_params"] = bool_field(p.offload_params or false, "parallel.offload_params")
+  end
+  -- NCCL's NVLink-SHARP multicast on an NVSwitch board (src/estimate.c est_nvls): true / false
+  -- overrides the catalog's guess, for a host or container where multicast is off or missing
+  -- (NCCL_NVLS_ENABLE=0, no fabric manager multicast: the Red Hat H200 logs of
+  -- tests/test_holdout25_vllm.c print no NVLS buffers at tp 4 and 8 in 0.11.2-0.19.0).
+  if p.nvls ~= nil then
+    if n.kind == "train" then fail("parallel.nvls", "NCCL's NVLS buffers are modelled for inference workloads only") end
+    n.extra["parallel.nvls"] = bool_field(p.nvls, "parallel.nvls")
   end
   if n.kind == "train" then return train_parallel(p, n) end
   if p.cp ~= nil or p.cp_rotate ~= nil then fail("parallel.cp", "context parallelism is modelled for training workloads only") end

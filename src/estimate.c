@@ -516,11 +516,21 @@ int estimate_run(const model_desc *m, const scenario *s, estimate *out, char *er
 /* NCCL's NVLink-SHARP (NVLS) buffers exist on NVSwitch systems of Hopper and later
 ** (NVLink 4/5 without a bridge). A GPU given only by name and memory has no catalog
 ** interconnect: one of 70 GiB or more is assumed to sit on an NVSwitch baseboard (the
-** llm-d H100 runs, "NVIDIA H100 80GB" with 79.19 GiB). */
-bool est_nvls(const scenario *s) {
+** llm-d H100 runs, "NVIDIA H100 80GB" with 79.19 GiB). Whether NCCL gets multicast there is the
+** host's (NCCL_NVLS_ENABLE, the fabric manager's multicast, a container's devices), not the
+** board's: parallel.nvls says it. The Red Hat H200 runs (ashishkamra/vllm-memory-estimator
+** test_data/validation_db.json, tests/test_holdout25_vllm.c) keep the same pool at tp 4 on 0.11.2,
+** 0.14.1, 0.18.0 and 0.19.0 (Llama-3.3-70B: 90.23 / 90.30 / 91.57 / 91.57 GiB), none 1.82 GiB
+** lower, where the llm-d v0.19.0 H100 sweep prints 2.07 GiB non-torch at tp 2. */
+static bool nvswitch_board(const scenario *s) {
   if (!s->gpu_link[0]) return s->gpu_memory >= 70ull * 1024 * 1024 * 1024;
   bool link = strncmp(s->gpu_link, "NVLink 4", 8) == 0 || strncmp(s->gpu_link, "NVLink 5", 8) == 0;
   return link && !strstr(s->gpu_link, "bridge");
+}
+
+bool est_nvls(const scenario *s) {
+  /* parallel.nvls: the scenario says whether NCCL gets multicast there (scripts/scenario.lua) */
+  return scn_bool(s, "parallel.nvls", nvswitch_board(s));
 }
 
 /* CUDA memory outside PyTorch that tensor parallelism's communicators take on a rank when
@@ -528,10 +538,15 @@ bool est_nvls(const scenario *s) {
 ** after it): on NVSwitch Hopper systems NCCL's NVLS multicast buffers, 1.82 GiB
 ** (llmd-v019-llama31-8b-tp2-8k 2.07 GiB non-torch against 0.25 at tp 1, -tp4-8k 2.13,
 ** mixtral-8x7b-tp2 2.07, gpt-oss-20b-tp2 2.07); over PCIe or A100 NVLink ring buffers and
-** custom all-reduce, 0.10 GiB (vllm-13061-*: 0.25 at tp 2; vllm-16570-*: 0.34-0.43 at tp 4). */
+** custom all-reduce, 0.10 GiB (vllm-13061-*: 0.25 at tp 2; vllm-16570-*: 0.34-0.43 at tp 4). An
+** NVSwitch board whose NCCL gets no multicast (parallel.nvls = false) keeps NCCL's NVLink P2P
+** channels and custom all-reduce: 0.41 GiB, the llm-d-benchmark empirical H100 runs' "non-torch"
+** at tp 2 on vLLM 0.11.0 (llm-d/llm-d-benchmark config_explorer/empirical-vllm-memory-results.md:
+** Llama-3.3-70B-FP8 0.55, Qwen3-32B 0.54, against 0.13 at tp 1: no NVLS there either). */
 double est_tp_comm_gib(const scenario *s) {
   if (s->tp <= 1) return 0;
-  return est_nvls(s) ? 1.82 : 0.10;
+  if (est_nvls(s)) return 1.82;
+  return nvswitch_board(s) ? 0.41 : 0.10;
 }
 
 /* Custom all-reduce, vLLM's (vllm/distributed/device_communicators/custom_all_reduce.py,
