@@ -108,9 +108,28 @@ typedef struct sg_pool {
   uint64_t window;      /* the SWA layers' window (their largest; SGLang has one sliding_window_size) */
 } sg_pool;
 
-/* K (k) and V (v) bytes of one token in a group's layers on this rank (tp, pp split). */
+/* Attention's tensor-parallel size. With --enable-dp-attention --dp-size D SGLang splits the tp
+** ranks into D attention groups of tp / D ranks (layers/dp_attention.py
+** compute_dp_attention_world_info: attn_tp_size = tp_size // attn_dp_size), and sizes its pools
+** by that group: the token pool holds model_config.get_num_kv_heads(get_attention_tp_size())
+** heads (model_runner.py / model_runner_kv_cache_mixin.py, MHATokenToKVPool head_num), the
+** Mamba state its get_attention_tp_size() share (configs/qwen3_next.py mamba2_cache_params:
+** Mamba2StateShape.create(tp_world_size=get_attention_tp_size(), ...)). An MLA latent is not
+** split by heads either way. scripts/runtimes/sglang.lua checks that D divides tp. Hold-out
+** round 25: sgl-project/sglang PR #10622, Qwen3-Next-80B-A3B-Instruct-FP8 at tp 4, dp 4:
+** "#tokens: 2786325, K size: 31.89 GB" = 12 layers x 2 heads x 256 x 2 B a token (tp 4's one
+** head: 15.94). The attention weights' own tp split (QKV / O over the attention group, so
+** replicated D times more) is not modelled: no log of this round prints them. */
+static uint64_t sg_attn_tp(const scenario *s) {
+  uint64_t dp = scn_u64(s, "runtime.dp_size", 1);
+  if (!scn_bool(s, "runtime.enable_dp_attention", false) || dp < 2 || s->tp % dp) return s->tp;
+  return s->tp / dp;
+}
+
+/* K (k) and V (v) bytes of one token in a group's layers on this rank (attention tp, pp split). */
 static void group_kv(ectx *c, const kv_group *g, uint64_t *k, uint64_t *v) {
-  uint64_t per = acc_mul(&c->acc, est_kv_heads_rank(g->kv_heads, c->s->tp), bytes_ceildiv(g->layers, c->s->pp));
+  uint64_t per =
+      acc_mul(&c->acc, est_kv_heads_rank(g->kv_heads, sg_attn_tp(c->s)), bytes_ceildiv(g->layers, c->s->pp));
   /* DeepSeek-V3.2's indexer keys (description bytes 132): NSATokenToKVPool's
   ** index_k_with_scale_buffer, uint8 whatever --kv-cache-dtype, and the cell size adds
   ** index_head_dim + index_head_dim // 128 x 4 a layer (model_runner.py profile_max_num_token,
@@ -315,15 +334,41 @@ static void fraction(const scenario *s, const sg_spec *sp, uint64_t n_pw, sg_cfg
 
 /* A recurrent-state group's bytes per request slot (configs/mamba_utils.py
 ** mamba_cache_per_req): the conv window in bf16 (SGLANG_MAMBA_CONV_DTYPE default) and the
-** SSM state in mamba_ssm_dtype, both split by tp. Without conv_elems the whole state is
-** counted in the SSM dtype. */
+** SSM state in mamba_ssm_dtype, both split by the attention tp (sg_attn_tp). Without
+** conv_elems the whole state is counted in the SSM dtype. */
 static void group_state(ectx *c, const kv_group *g, sg_pool *p) {
-  uint64_t layers = bytes_ceildiv(g->layers, c->s->pp), tp = c->s->tp;
+  uint64_t layers = bytes_ceildiv(g->layers, c->s->pp), tp = sg_attn_tp(c->s);
   uint64_t ssm_b = scn_u64(c->s, "sglang.ssm_bytes", 4);
   uint64_t conv = acc_mul3(&c->acc, bytes_ceildiv(g->conv_elems, tp), layers, 2);
   uint64_t ssm = acc_mul3(&c->acc, bytes_ceildiv(g->state_elems - g->conv_elems, tp), layers, ssm_b);
   p->conv_req = acc_add(&c->acc, p->conv_req, conv);
   p->ssm_req = acc_add(&c->acc, p->ssm_req, ssm);
+}
+
+/* The KV-shared layers of Gemma 4 E2B / E4B (num_kv_shared_layers: the last layers read an earlier
+** layer's K / V and compute none) still get their buffers in SGLang's hybrid SWA pool: SWAKVPool
+** is built over model_config's swa_attention_layer_ids / full_attention_layer_ids, which
+** get_hybrid_layer_ids enumerates over every one of num_hidden_layers by layer_types
+** (configs/model_config.py), so a token holds K / V in all of them. scripts/runtimes/sglang.lua
+** counts the shared layers of each kind (sglang.kv_shared_full / _swa); each costs what a layer of
+** the model's own group of that kind does. Hold-out round 25: google/gemma-4-E4B-it on a GB10
+** (SGLang dev of 2026-09), "SWAKVPool mem usage: 79.94 GB, swa size: 798276, full size: 997846" =
+** 997,846 x 7 x 4,096 B + 798,276 x 35 x 2,048 B: all 42 layers, where the 24 that own their K / V
+** give 45.68 GiB. */
+static void pool_shared_layers(ectx *c, sg_pool *p) {
+  uint64_t nf = scn_u64(c->s, "sglang.kv_shared_full", 0), ns = scn_u64(c->s, "sglang.kv_shared_swa", 0);
+  bool done_f = nf == 0, done_s = ns == 0;
+  for (int i = 0; i < c->m->n_kv && !(done_f && done_s); i++) {
+    kv_group g = c->m->kv[i];
+    if (g.kind == KV_STATE || g.kind == KV_CROSS || g.layers == 0) continue;
+    bool swa = g.window != 0;
+    if (swa ? done_s : done_f) continue;
+    g.layers = swa ? ns : nf;
+    if (swa)
+      group_kv(c, &g, &p->k_swa, &p->v_swa), done_s = true;
+    else
+      group_kv(c, &g, &p->k_full, &p->v_full), p->full_layers += g.layers, done_f = true;
+  }
 }
 
 /* Bytes per token of each pool, and of max_total_num_tokens: the full layers plus ratio x
@@ -350,6 +395,7 @@ static void pool_cells(ectx *c, sg_pool *p) {
       p->full_layers += g->layers;
     }
   }
+  if (p->hybrid) pool_shared_layers(c, p);
   double full = (double)(p->k_full + p->v_full), swa = (double)(p->k_swa + p->v_swa);
   p->cell = !p->hybrid ? full : full > 0 ? full + p->ratio * swa : swa;
 }
@@ -907,6 +953,35 @@ static uint64_t sg_mla_absorb_bytes(ectx *c) {
   return sum;
 }
 
+/* DeepSeek-V3/R1's shared expert fused into the routed MoE (--n-share-experts-fusion N,
+** sgl-project/sglang PR #4918; models/deepseek_v2.py load_weights: "Cloning N replicas of the
+** shared expert into MoE" appends N copies of each MoE layer's shared_experts as experts
+** n_routed_experts .. n_routed_experts + N - 1 of the FusedMoE and drops the shared_experts
+** module, and DeepseekV2MoE builds its FusedMoE with n_routed_experts + N experts). The FusedMoE
+** splits every expert's intermediate dimension over tp, so a rank keeps N / tp of the shared
+** expert where the unfused module kept 1 / tp: (N - 1) x its shared-expert slice more. SGLang
+** asserts N == tp_size; whether 0.4.6 turned it on by default off CUDA was not read (the
+** scenario gives it). Hold-out round 25: sgl-project/sglang#6001, DeepSeek-R1 at tp 8 on
+** 8 x MI308X (0.4.6): "Cloning 8 replicas of the shared expert into MoE", "mem usage=81.66 GB";
+** 78.72 GiB without the replicas, 80.80 with them (7/8 of 58 layers' 44 MB FP8 shared experts). */
+static uint64_t sg_shared_fusion_bytes(ectx *c) {
+  const model_desc *m = c->m;
+  const scenario *s = c->s;
+  uint64_t n = scn_u64(s, "runtime.n_share_experts_fusion", 0), sum = 0;
+  if (n < 2) return 0;
+  for (size_t i = 0; i < m->inv.n; i++) {
+    const inv_tensor *t = &m->inv.t[i];
+    if (t->role != ROLE_SHARED_EXPERT || est_is_draft(t) || t->buffer) continue;
+    uint64_t b = 0;
+    if (!inv_tensor_bytes(t, &b)) {
+      c->acc.overflow = true;
+      return 0;
+    }
+    sum = acc_add(&c->acc, sum, bytes_ceildiv(b, acc_mul(&c->acc, s->tp ? s->tp : 1, s->pp ? s->pp : 1)));
+  }
+  return acc_mul(&c->acc, sum, n - 1);
+}
+
 /* The graphs' memory: the shared pool, the outputs, the backend's state and the piecewise
 ** graphs; decode and piecewise are also given apart, each as if captured first. */
 static void sg_graph_bytes(ectx *c, const sg_spec *sp, uint64_t graph_bs, uint64_t reqs, uint64_t chunk,
@@ -1034,6 +1109,9 @@ void sglang_estimate(ectx *c) {
   ** so counted by "mem usage" as the parameters are */
   uint64_t absorb = sg_mla_absorb_bytes(c);
   all = acc_add(&c->acc, all, absorb);
+  /* the shared expert's replicas in the fused MoE (sg_shared_fusion_bytes), loaded with it */
+  uint64_t fused = sg_shared_fusion_bytes(c);
+  all = acc_add(&c->acc, all, fused);
   /* "mem usage" is the drop in free memory across load_model, after empty_cache(): the caching
   ** allocator's segment tails count (est_reserved_slack). Hold-out round 5: Qwen3-14B at tp 4
   ** on 4 x RTX 4090 printed 7.08 GB against 6.90 GiB of parameters and rotary cache (0.178 GiB
@@ -1234,6 +1312,8 @@ void sglang_estimate(ectx *c) {
   est_fig(c, "weights_bytes", w);
   est_fig(c, "weights_reserve_bytes", reserve);
   if (absorb) est_fig(c, "mla_absorbed_copy_bytes", absorb);
+  if (fused) est_fig(c, "shared_expert_fusion_bytes", fused);
+  if (sg_attn_tp(s) != s->tp) est_fig(c, "attention_tp_size", sg_attn_tp(s));
   /* "KV Cache is allocated. #tokens: N, K size, V size" (per sub-pool for hybrid SWA) and
   ** "Mamba Cache is allocated. max_mamba_cache_size: K, conv_state size, ssm_state size" */
   uint64_t tokens = p.hybrid && !p.tokens ? p.swa_tokens : p.tokens;

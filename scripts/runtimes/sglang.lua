@@ -42,6 +42,21 @@ local function pools(n, knobs)
   if not windowed then return end
   if HYBRID_SWA[desc.arch or ""] and not knobs.disable_hybrid_swa_memory then
     n.extra["sglang.hybrid_swa"] = true
+    -- Gemma 4's KV-shared layers keep their buffers in the SWA / full sub-pools (every layer of
+    -- layer_types: configs/model_config.py get_hybrid_layer_ids; src/rt_sglang.c pool_shared_layers)
+    local shared = desc.kv_shared_layers or 0
+    local cfg = type(n.model_config) == "table" and n.model_config or {}
+    local tc = type(cfg.text_config) == "table" and cfg.text_config or cfg
+    local types = type(tc.layer_types) == "table" and tc.layer_types or {}
+    if shared > 0 and #types >= shared then
+      local nf, ns = 0, 0
+      for i = #types - shared + 1, #types do
+        if types[i] == "sliding_attention" then ns = ns + 1 else nf = nf + 1 end
+      end
+      n.extra["sglang.kv_shared_full"], n.extra["sglang.kv_shared_swa"] = nf, ns
+      note(n, "SGLang pools the %d KV-shared layers too (%d full, %d sliding): SWAKVPool holds every layer of layer_types",
+        shared, nf, ns)
+    end
     if knobs.swa_full_tokens_ratio == nil then
       note(n, "SGLang hybrid SWA pool: swa_full_tokens_ratio 0.8 (server_args.py default)")
     end
@@ -362,6 +377,36 @@ local function normalize(n, knobs)
   end
   pools(n, knobs)
   if knobs.speculative ~= nil then speculative(n, knobs, code) end
+  if knobs.dp_size ~= nil and not knobs.enable_dp_attention then
+    E.fail("runtime.dp_size", "is read only with enable_dp_attention = true (SGLang's --dp-size alone runs independent "
+      .. "replicas: give parallel.dp for those)")
+  end
+  if knobs.enable_dp_attention and knobs.dp_size == nil then
+    E.fail("runtime.enable_dp_attention", "needs runtime.dp_size, the attention data-parallel groups (--dp-size)")
+  end
+  -- models/deepseek_v2.py keeps the fusion for DeepseekV3ForCausalLM with 256 routed experts only
+  local f = knobs.n_share_experts_fusion
+  local cfg = type(n.model_config) == "table" and n.model_config or {}
+  local archs = type(cfg.architectures) == "table" and cfg.architectures or {}
+  local v3 = archs[1] == "DeepseekV3ForCausalLM" or (archs[1] == nil and cfg.model_type == "deepseek_v3")
+  if f ~= nil and f ~= 0 and not (v3 and cfg.n_routed_experts == 256) then
+    E.fail("runtime.n_share_experts_fusion", "SGLang fuses the shared expert of DeepSeek-V3/R1 only "
+      .. "(DeepseekV3ForCausalLM with 256 routed experts, models/deepseek_v2.py), not of %s", n.model.id or "this model")
+  end
+end
+
+-- After parallel: --dp-size must divide --tp-size under DP attention (server_args.py asserts
+-- tp_size % dp_size == 0; layers/dp_attention.py attn_tp_size = tp_size // dp_size), and
+-- --n-share-experts-fusion must equal tp_size (models/deepseek_v2.py: "set it to {tp_size}").
+local function parallel_check(n, knobs)
+  local d = knobs.dp_size
+  if d ~= nil and (d < 1 or n.tp % d ~= 0) then
+    E.fail("runtime.dp_size", "expected a divisor of parallel.tp %d (attention groups of tp / dp_size ranks), got %d", n.tp, d)
+  end
+  local f = knobs.n_share_experts_fusion
+  if f ~= nil and f ~= 0 and f ~= n.tp then
+    E.fail("runtime.n_share_experts_fusion", "expected 0 or parallel.tp %d (SGLang asserts tp_size replicas), got %d", n.tp, f)
+  end
 end
 
 return runtime {
@@ -393,7 +438,11 @@ return runtime {
             swa_full_tokens_ratio = "number", disable_hybrid_swa_memory = "bool",
             mamba_full_memory_ratio = "number", max_mamba_cache_size = "int", mamba_ssm_dtype = "string",
             -- { method, model, num_speculative_tokens, eagle_topk, num_draft_tokens }: see speculative()
-            speculative = "table" },
+            speculative = "table",
+            -- --enable-dp-attention --dp-size: the pools by attention groups of tp / dp_size ranks
+            -- (src/rt_sglang.c sg_attn_tp); --n-share-experts-fusion: DeepSeek-V3/R1's shared expert
+            -- cloned into the MoE tp times (sg_shared_fusion_bytes)
+            enable_dp_attention = "bool", dp_size = "int", n_share_experts_fusion = "int" },
   knob_docs = {
     mem_fraction_static = "--mem-fraction-static: weights and KV pool's share of the GPU (default from SGLang's rule)",
     context_length = "--context-length: the longest request",
@@ -421,7 +470,11 @@ return runtime {
     max_mamba_cache_size = "--max-mamba-cache-size: recurrent states allocated",
     mamba_ssm_dtype = "--mamba-ssm-dtype: the SSM state's dtype (float32)",
     speculative = "--speculative-algorithm and its sizes { method, model, num_speculative_tokens, eagle_topk, num_draft_tokens }",
+    enable_dp_attention = "--enable-dp-attention: attention in dp_size groups of tp / dp_size ranks (the pools' heads and state)",
+    dp_size = "--dp-size with --enable-dp-attention: the attention data-parallel groups (a divisor of parallel.tp)",
+    n_share_experts_fusion = "--n-share-experts-fusion: DeepSeek-V3/R1's shared expert cloned into the MoE (0 or parallel.tp)",
   },
   modelled = true,
   normalize = normalize,
+  parallel_check = parallel_check,
 }

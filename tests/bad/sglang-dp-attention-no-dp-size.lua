@@ -1,0 +1,1 @@
+return { model = 'Qwen/Qwen3-32B', workload = { kind = 'inference', context = 8192 }, runtime = { name = 'sglang', version = '0.5.7', enable_dp_attention = true }, parallel = { tp = 4 }, gpu = 'H100' }

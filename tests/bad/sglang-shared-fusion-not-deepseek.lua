@@ -1,0 +1,1 @@
+return { model = 'moonshotai/Kimi-K2-Instruct', workload = { kind = 'inference', context = 8192 }, runtime = { name = 'sglang', version = '0.4.6', n_share_experts_fusion = 8 }, parallel = { tp = 8 }, gpu = 'H200' }

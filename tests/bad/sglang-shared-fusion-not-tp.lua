@@ -1,0 +1,1 @@
+return { model = 'deepseek-ai/DeepSeek-R1', workload = { kind = 'inference', context = 8192 }, runtime = { name = 'sglang', version = '0.4.6', n_share_experts_fusion = 4 }, parallel = { tp = 8 }, gpu = 'H200' }
