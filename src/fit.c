@@ -236,7 +236,17 @@ static void fit_launch(const model_desc *m, const scenario *s, const estimate *e
                      (unsigned long long)tp, (unsigned long long)scn_u64(s, "runtime.context_length", ctx), f);
     unsigned long long cap = scn_u64(s, "runtime.max_total_tokens", 0); /* the scenario's cap on the pool */
     if (cap && n > 0 && (size_t)n < sizeof row->launch)
-      snprintf(row->launch + n, sizeof row->launch - (size_t)n, " --max-total-tokens %llu", cap);
+      n += snprintf(row->launch + n, sizeof row->launch - (size_t)n, " --max-total-tokens %llu", cap);
+    /* DP attention where dp_size divides this tp, the shared-expert fusion at this tp
+    ** (rt_sglang.c sg_attn_tp, sg_shared_fusion_bytes) */
+    unsigned long long dp = scn_u64(s, "runtime.dp_size", 0);
+    if (scn_bool(s, "runtime.enable_dp_attention", false) && dp > 1 && tp % dp == 0 && n > 0 &&
+        (size_t)n < sizeof row->launch)
+      n += snprintf(row->launch + n, sizeof row->launch - (size_t)n, " --enable-dp-attention --dp-size %llu",
+                    dp);
+    if (scn_u64(s, "runtime.n_share_experts_fusion", 0) && n > 0 && (size_t)n < sizeof row->launch)
+      snprintf(row->launch + n, sizeof row->launch - (size_t)n, " --n-share-experts-fusion %llu",
+               (unsigned long long)tp);
   } else if (has_fig(e, "fit_auto_moe_gpu_layers") && fig(e, "fit_auto_n_gpu_layers") >= 1) {
     /* --fit placed a MoE model: the flags that give the same memory by hand (--n-cpu-moe moves
     ** the first layers' experts where --fit moves the last ones'; the layers are alike) */

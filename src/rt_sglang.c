@@ -121,6 +121,7 @@ typedef struct sg_pool {
 ** head: 15.94). The attention weights' own tp split (QKV / O over the attention group, so
 ** replicated D times more) is not modelled: no log of this round prints them. */
 static uint64_t sg_attn_tp(const scenario *s) {
+  /* a tp that dp_size does not divide (fit's other GPU counts) runs without DP attention */
   uint64_t dp = scn_u64(s, "runtime.dp_size", 1);
   if (!scn_bool(s, "runtime.enable_dp_attention", false) || dp < 2 || s->tp % dp) return s->tp;
   return s->tp / dp;
@@ -967,7 +968,9 @@ static uint64_t sg_mla_absorb_bytes(ectx *c) {
 static uint64_t sg_shared_fusion_bytes(ectx *c) {
   const model_desc *m = c->m;
   const scenario *s = c->s;
-  uint64_t n = scn_u64(s, "runtime.n_share_experts_fusion", 0), sum = 0;
+  /* N is tp whenever it is on (scripts/runtimes/sglang.lua checks the scenario's; fit's other GPU
+  ** counts keep the rule) */
+  uint64_t n = scn_u64(s, "runtime.n_share_experts_fusion", 0) ? s->tp : 0, sum = 0;
   if (n < 2) return 0;
   for (size_t i = 0; i < m->inv.n; i++) {
     const inv_tensor *t = &m->inv.t[i];
