@@ -118,8 +118,7 @@ typedef struct sg_pool {
 ** split by heads either way. scripts/runtimes/sglang.lua checks that D divides tp. Hold-out
 ** round 25: sgl-project/sglang PR #10622, Qwen3-Next-80B-A3B-Instruct-FP8 at tp 4, dp 4:
 ** "#tokens: 2786325, K size: 31.89 GB" = 12 layers x 2 heads x 256 x 2 B a token (tp 4's one
-** head: 15.94). The attention weights' own tp split (QKV / O over the attention group, so
-** replicated D times more) is not modelled: no log of this round prints them. */
+** head: 15.94). The attention layers' weights follow the same group (sg_dp_attn_weight_bytes). */
 static uint64_t sg_attn_tp(const scenario *s) {
   /* a tp that dp_size does not divide (fit's other GPU counts) runs without DP attention */
   uint64_t dp = scn_u64(s, "runtime.dp_size", 1);
@@ -954,6 +953,33 @@ static uint64_t sg_mla_absorb_bytes(ectx *c) {
   return sum;
 }
 
+/* The attention layers' weights under DP attention: SGLang builds their projections over the
+** attention group (QKVParallelLinear / RowParallelLinear with tp_rank=attn_tp_rank,
+** tp_size=attn_tp_size in the attention modules, the gated DeltaNet's in_proj_qkvz / in_proj_ba /
+** out_proj likewise in models/qwen3_next.py), so each rank keeps 1 / (tp / dp_size) of them where
+** plain tp keeps 1 / tp: the description's attention tensors at the attention tp, less what
+** estimate_device_weights counted at tp. Replicated and MoE tensors do not move. No log of round 25
+** prints a DP-attention weights line (PR #10622's excerpt has none): the arithmetic only. */
+static uint64_t sg_dp_attn_weight_bytes(ectx *c) {
+  const model_desc *m = c->m;
+  const scenario *s = c->s;
+  uint64_t atp = sg_attn_tp(s), tp = s->tp ? s->tp : 1, pp = s->pp ? s->pp : 1, sum = 0;
+  if (atp == tp) return 0;
+  for (size_t i = 0; i < m->inv.n; i++) {
+    const inv_tensor *t = &m->inv.t[i];
+    if (t->role != ROLE_ATTN || est_is_draft(t) || t->buffer) continue;
+    uint64_t b = 0;
+    if (!inv_tensor_bytes(t, &b)) {
+      c->acc.overflow = true;
+      return 0;
+    }
+    uint64_t at_atp = bytes_ceildiv(b, acc_mul(&c->acc, atp, pp)),
+             at_tp = bytes_ceildiv(b, acc_mul(&c->acc, tp, pp));
+    sum = acc_add(&c->acc, sum, at_atp > at_tp ? at_atp - at_tp : 0);
+  }
+  return sum;
+}
+
 /* DeepSeek-V3/R1's shared expert fused into the routed MoE (--n-share-experts-fusion N,
 ** sgl-project/sglang PR #4918; models/deepseek_v2.py load_weights: "Cloning N replicas of the
 ** shared expert into MoE" appends N copies of each MoE layer's shared_experts as experts
@@ -1115,6 +1141,9 @@ void sglang_estimate(ectx *c) {
   /* the shared expert's replicas in the fused MoE (sg_shared_fusion_bytes), loaded with it */
   uint64_t fused = sg_shared_fusion_bytes(c);
   all = acc_add(&c->acc, all, fused);
+  /* the attention weights kept at the attention group's split (sg_dp_attn_weight_bytes) */
+  uint64_t dp_attn = sg_dp_attn_weight_bytes(c);
+  all = acc_add(&c->acc, all, dp_attn);
   /* "mem usage" is the drop in free memory across load_model, after empty_cache(): the caching
   ** allocator's segment tails count (est_reserved_slack). Hold-out round 5: Qwen3-14B at tp 4
   ** on 4 x RTX 4090 printed 7.08 GB against 6.90 GiB of parameters and rotary cache (0.178 GiB
@@ -1316,7 +1345,10 @@ void sglang_estimate(ectx *c) {
   est_fig(c, "weights_reserve_bytes", reserve);
   if (absorb) est_fig(c, "mla_absorbed_copy_bytes", absorb);
   if (fused) est_fig(c, "shared_expert_fusion_bytes", fused);
-  if (sg_attn_tp(s) != s->tp) est_fig(c, "attention_tp_size", sg_attn_tp(s));
+  if (sg_attn_tp(s) != s->tp) {
+    est_fig(c, "attention_tp_size", sg_attn_tp(s));
+    est_fig(c, "dp_attention_weights_bytes", dp_attn);
+  }
   /* "KV Cache is allocated. #tokens: N, K size, V size" (per sub-pool for hybrid SWA) and
   ** "Mamba Cache is allocated. max_mamba_cache_size: K, conv_state size, ssm_state size" */
   uint64_t tokens = p.hybrid && !p.tokens ? p.swa_tokens : p.tokens;

@@ -3,7 +3,8 @@
 ** 2026-12-02), predicted by vramfit through the public API before any change of the round, and
 ** the three mechanisms the round changed (src/rt_sglang.c, scripts/runtimes/sglang.lua):
 ** - DP attention: with --enable-dp-attention --dp-size D the pools hold the heads and recurrent
-**   state of an attention group of tp / D ranks (sg_attn_tp);
+**   state of an attention group of tp / D ranks, and the attention weights are split over that
+**   group (sg_attn_tp, sg_dp_attn_weight_bytes);
 ** - DeepSeek-V3/R1's shared expert fused into the MoE (--n-share-experts-fusion N): N replicas
 **   of it in the tp-split FusedMoE (sg_shared_fusion_bytes);
 ** - Gemma 4's KV-shared layers keep their buffers in SGLang's hybrid SWA pool
@@ -55,11 +56,18 @@ static void test_holdout25_sglang_qwen3_next_dp_attention(void **state) {
   assert_true(tu_runtime_fig(j, "k_size_bytes") == (2786325.0 + 1) * 12 * 2 * 256 * 2);
   tu_near_fig(j, "attention_tp_size", 1, 0, 0);
   double ssm_dp = tu_runtime_fig(j, "mamba_ssm_state_bytes") / (tu_runtime_fig(j, "max_mamba_cache_size") + 1);
+  double w_dp = tu_runtime_fig(j, "weights_bytes"), w_attn = tu_runtime_fig(j, "dp_attention_weights_bytes");
   json_decref(j);
   /* the prediction before the round, as without DP attention: one KV head a rank */
   j = tu_eval_okf(*state, SG_Q3N_DP, "");
   assert_true(tu_runtime_fig(j, "k_size_bytes") == (2786325.0 + 1) * 12 * 1 * 256 * 2);
   double ssm_tp = tu_runtime_fig(j, "mamba_ssm_state_bytes") / (tu_runtime_fig(j, "max_mamba_cache_size") + 1);
+  /* the attention layers' weights at the attention group's split (1 of 1 rank, where tp 4 keeps a
+  ** quarter): three quarters of the attention and DeltaNet projections more a rank, about 1.08
+  ** GiB in FP8 (not printed in the excerpt: the arithmetic only) */
+  tu_assert_within(w_dp - tu_runtime_fig(j, "weights_bytes"), w_attn, 1e-9);
+  tu_assert_within(w_attn, 1.0775 * GIB, 0.001);
+  assert_true(isnan(tu_runtime_fig(j, "dp_attention_weights_bytes")));
   json_decref(j);
   /* the GDN state follows the attention group too (configs/qwen3_next.py mamba2_cache_params:
   ** tp_world_size=get_attention_tp_size()): a slot is tp x larger (the log's Mamba line is not in
