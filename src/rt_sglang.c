@@ -942,8 +942,9 @@ static uint64_t sg_mla_absorb_bytes(ectx *c) {
     if (!strstr(t->name, "kv_b_proj") || est_is_draft(t) || t->buffer) continue;
     uint64_t one = 0;
     if (!inv_tensor_elements(t, &one)) { c->acc.overflow = true; return 0; }
-    /* a rank's heads (tp) of its stage's layers (pp) */
-    uint64_t n = bytes_ceildiv(acc_mul(&c->acc, one, t->count), acc_mul(&c->acc, s->tp ? s->tp : 1, s->pp ? s->pp : 1));
+    /* a rank's heads (the attention tp: sg_attn_tp) of its stage's layers (pp) */
+    uint64_t atp = sg_attn_tp(s) ? sg_attn_tp(s) : 1;
+    uint64_t n = bytes_ceildiv(acc_mul(&c->acc, one, t->count), acc_mul(&c->acc, atp, s->pp ? s->pp : 1));
     uint64_t b;
     if (!t->qtype[0]) b = est_elems_bytes(c, n, t->dtype);
     else if (strncmp(t->qtype, "fp8", 3) == 0 && !(cuda && strcmp(t->qtype, "fp8-b128") == 0)) b = n;
@@ -960,6 +961,38 @@ static uint64_t sg_mla_absorb_bytes(ectx *c) {
 ** plain tp keeps 1 / tp: the description's attention tensors at the attention tp, less what
 ** estimate_device_weights counted at tp. Replicated and MoE tensors do not move. No log of round 25
 ** prints a DP-attention weights line (PR #10622's excerpt has none): the arithmetic only. */
+/* MLA's down projections are whole on every rank: DeepseekV2AttentionMLA builds
+** fused_qkv_a_proj_with_mqa (q_a_proj + kv_a_proj_with_mqa, with q_lora_rank; the indexer's wk on
+** DeepSeek-V3.2) or kv_a_proj_with_mqa alone as a ReplicatedLinear (models/deepseek_v2.py, "For
+** tensor parallel attention"), where the description's attention role splits them over tp. */
+static bool sg_mla_replicated(const inv_tensor *t) {
+  return strstr(t->name, "q_a_proj") || strstr(t->name, "kv_a_proj_with_mqa");
+}
+
+/* What the replicated MLA down projections add to a rank's tp share (sg_mla_replicated): the
+** whole tensor less its 1 / tp. DeepSeek-V3/R1 at tp 8, FP8: 61 x (1536 + 576) x 7168 B and block
+** scales, 0.75 GiB a rank. Hold-out round 25: sgl-project/sglang#6001 (R1 at tp 8 on MI308X,
+** 81.66 GB): -1.05 % -> -0.13 %; round 12's R1 NVFP4 at tp 4 (PR #9162, bf16 attention, 94.50 GB):
+** 93.09 -> 94.38 GiB (-1.5 % -> -0.13 %); round 22's Kimi-K2.5 on MI355X -5.3 % -> -3.3 %. */
+static uint64_t sg_mla_replicated_bytes(ectx *c) {
+  const model_desc *m = c->m;
+  const scenario *s = c->s;
+  uint64_t tp = s->tp ? s->tp : 1, pp = s->pp ? s->pp : 1, sum = 0;
+  if (!est_model_mla(m) || tp == 1) return 0;
+  for (size_t i = 0; i < m->inv.n; i++) {
+    const inv_tensor *t = &m->inv.t[i];
+    if (t->role != ROLE_ATTN || !sg_mla_replicated(t) || est_is_draft(t) || t->buffer) continue;
+    uint64_t b = 0;
+    if (!inv_tensor_bytes(t, &b)) {
+      c->acc.overflow = true;
+      return 0;
+    }
+    uint64_t whole = bytes_ceildiv(b, pp), part = bytes_ceildiv(b, acc_mul(&c->acc, tp, pp));
+    sum = acc_add(&c->acc, sum, whole - part);
+  }
+  return sum;
+}
+
 static uint64_t sg_dp_attn_weight_bytes(ectx *c) {
   const model_desc *m = c->m;
   const scenario *s = c->s;
@@ -968,6 +1001,7 @@ static uint64_t sg_dp_attn_weight_bytes(ectx *c) {
   for (size_t i = 0; i < m->inv.n; i++) {
     const inv_tensor *t = &m->inv.t[i];
     if (t->role != ROLE_ATTN || est_is_draft(t) || t->buffer) continue;
+    if (est_model_mla(m) && sg_mla_replicated(t)) continue; /* whole anyway: sg_mla_replicated_bytes */
     uint64_t b = 0;
     if (!inv_tensor_bytes(t, &b)) {
       c->acc.overflow = true;
@@ -1144,6 +1178,9 @@ void sglang_estimate(ectx *c) {
   /* the attention weights kept at the attention group's split (sg_dp_attn_weight_bytes) */
   uint64_t dp_attn = sg_dp_attn_weight_bytes(c);
   all = acc_add(&c->acc, all, dp_attn);
+  /* MLA's replicated down projections (sg_mla_replicated_bytes) */
+  uint64_t mla_rep = sg_mla_replicated_bytes(c);
+  all = acc_add(&c->acc, all, mla_rep);
   /* "mem usage" is the drop in free memory across load_model, after empty_cache(): the caching
   ** allocator's segment tails count (est_reserved_slack). Hold-out round 5: Qwen3-14B at tp 4
   ** on 4 x RTX 4090 printed 7.08 GB against 6.90 GiB of parameters and rotary cache (0.178 GiB
@@ -1345,6 +1382,7 @@ void sglang_estimate(ectx *c) {
   est_fig(c, "weights_reserve_bytes", reserve);
   if (absorb) est_fig(c, "mla_absorbed_copy_bytes", absorb);
   if (fused) est_fig(c, "shared_expert_fusion_bytes", fused);
+  if (mla_rep) est_fig(c, "mla_replicated_bytes", mla_rep);
   if (sg_attn_tp(s) != s->tp) {
     est_fig(c, "attention_tp_size", sg_attn_tp(s));
     est_fig(c, "dp_attention_weights_bytes", dp_attn);

@@ -137,7 +137,10 @@ static void test_holdout22_sglang_kimi_k25_mi355x(void **state) {
                          "context = 262144 }, runtime = { name = 'sglang', version = '0.5.8.post1', "
                          "mem_fraction_static = 0.8260405859375, attention_backend = 'triton' }, "
                          "parallel = { tp = 8 }, gpu = 'MI355X-OAM-288GB' }");
-  tu_pinned(j, "weights_bytes", 73.58 * GIB, -0.0531);
+  /* round 25: -5.31 % -> -3.26 % with MLA's down projections whole on every rank
+  ** (fused_qkv_a_proj_with_mqa is a ReplicatedLinear: rt_sglang.c sg_mla_replicated_bytes, +1.50
+  ** GiB a rank in bf16); the rest, about 2.4 GiB, as above */
+  tu_pinned(j, "weights_bytes", 73.58 * GIB, -0.0326);
   tu_near_fig(j, "kv_cache_tokens", 2454421, 0.05, 0);
   assert_true(tu_runtime_fig(j, "k_size_bytes") == (tu_runtime_fig(j, "kv_cache_tokens") + 1) * 61 * 576 * 2);
   tu_near_fig(j, "chunked_prefill_size", 16384, 0, 0);
@@ -183,7 +186,8 @@ static void test_holdout22_sglang_glm5_fp8_mi355x(void **state) {
       "page_size = 1%s }, parallel = { tp = 8 }, gpu = 'MI355X-OAM-288GB' }";
   json_t *j = tu_eval_okf(*state, fmt, "");
   tu_near_fig(j, "mem_fraction_static", 0.908, 0, 1e-9);
-  tu_pinned(j, "kv_cache_tokens", 3262823, 0.0316);
+  /* round 25: +3.16 % -> +2.55 % with MLA's replicated down projections (sg_mla_replicated_bytes) */
+  tu_pinned(j, "kv_cache_tokens", 3262823, 0.0255);
   json_decref(j);
   j = tu_eval_okf(*state, fmt, ", max_total_tokens = 3262823");
   tu_near_fig(j, "kv_cache_tokens", 3262823, 0, 0);
