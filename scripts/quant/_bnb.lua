@@ -35,7 +35,7 @@ end
 -- of each frozen 4-bit Linear needs no saving otherwise; workloads/train.lua reads
 -- quant.bnb_saves_input and keeps every quantized Linear's input (option `version`, the
 -- bitsandbytes release; absent: the newest).
-local function before_0_43_2(v, field)
+local function release_before(v, field, want_minor, want_patch)
   -- a PEP 440 suffix (".post1", ".dev0", "rc1", "+cu121", as pip prints a build) does not change
   -- the release compared: a pre-release counts as its release
   local major, minor, patch, rest = v:match("^v?(%d+)%.(%d+)%.?(%d*)(.*)$")
@@ -45,15 +45,29 @@ local function before_0_43_2(v, field)
   if major and rest ~= "" and not rest:match("^%+[%w%.]+$") and not PEP440[tag or ""] then major = nil end
   if not major then error(field .. ": expected a bitsandbytes release such as \"0.41.1\", got \"" .. v .. "\"", 0) end
   major, minor, patch = tonumber(major), tonumber(minor), tonumber(patch) or 0
-  return major == 0 and (minor < 43 or (minor == 43 and patch < 2))
+  return major == 0 and (minor < want_minor or (minor == want_minor and patch < want_patch))
 end
 
+local function before_0_43_2(v, field) return release_before(v, field, 43, 2) end
+
+-- The dequantized weight comes out in the dtype the weight was quantized from (QuantState.dtype:
+-- the load dtype) and MatMul4Bit.forward casts it to the input's dtype, the compute dtype
+-- (`F.dequantize_4bit(B, quant_state).to(A.dtype).t()`, bitsandbytes/autograd/_functions.py,
+-- 0.40 to the newest; Linear4bit.forward casts x to compute_dtype first): with a compute dtype
+-- other than the load dtype both copies of the largest layer are live at the cast (fp16 + fp32:
+-- 6 B an element where transformers' BitsAndBytesConfig leaves bnb_4bit_compute_dtype at its
+-- float32 default). The same dtype: .to() returns the tensor itself, one copy.
 local function overhead(n, o, largest, ctx)
   if o.version ~= nil and before_0_43_2(o.version, ctx.field .. ".version") then
     n.extra["quant.bnb_saves_input"] = true
   end
+  local load = ctx.q.dtype_bytes(n.dtype)
   local b = ctx.q.dtype_bytes(o.compute_dtype or n.dtype)
+  if o.compute_dtype ~= nil and o.compute_dtype ~= n.dtype then
+    return largest * (load + b), ("bitsandbytes 4-bit dequantization of the largest layer (%d elements) in %s (%d B) and its cast to the %s compute dtype (%d B)"):format(
+      largest, n.dtype, load, o.compute_dtype, b)
+  end
   return largest * b, ("bitsandbytes 4-bit dequantization buffer of the largest layer (%d elements x %d B)"):format(largest, b)
 end
 
-return { tensor = tensor, overhead = overhead, bytes = bytes_4bit }
+return { tensor = tensor, overhead = overhead, bytes = bytes_4bit, release_before = release_before }
