@@ -536,6 +536,26 @@ models["Qwen/Qwen3.5-35B-A3B"] = { arch = "qwen3_5", config = {
     mamba_ssm_dtype = "float32", rope_parameters = { rope_type = "default", rope_theta = 10000000,
       partial_rotary_factor = 0.25, mrope_interleaved = true, mrope_section = { 11, 11, 10 } } },
   vision_config = q35_vision(2048, "qwen3_5_moe") } }
+-- Qwen3.5-9B: hidden 4096, 16 heads / 4 KV heads of 256, FFN 12288 (a public shape contract,
+-- "Qwen3.5-9B config constants": HIDDEN 4096, N_HEADS 16, N_KV_HEADS 4, D_K 256, INTERMEDIATE
+-- 12288), 32 layers with full_attention_interval 4, DeltaNet 16 key / 32 value heads of 128, conv 4
+-- and one MTP block (a public GGUF metadata reading of a Qwen3.5-9B fine-tune: qwen35, 33 blocks,
+-- nextn_predict_layers 1, head_count_kv 4, key_length 256, ssm.time_step_rank 32, ssm.state_size
+-- 128, ssm.group_count 16, ssm.inner_size 4096, ssm.conv_kernel 4). Checked against llama.cpp's
+-- prints (HilbertRaum issue #318 session, b9849): KV 256.00 MiB for 8192 cells (8 layers x 4 x 256
+-- x 2 x 2 B per cell) and RS 50.25 MiB a sequence (24 layers x (32 x 128 x 128 + 3 x 8192) x 4 B).
+-- Untied (the 0.8B-4B tie their embeddings): assumed, no copy of config.json was found.
+models["Qwen/Qwen3.5-9B"] = { arch = "qwen3_5", config = {
+  architectures = { "Qwen3_5ForConditionalGeneration" }, model_type = "qwen3_5", tie_word_embeddings = false,
+  text_config = { model_type = "qwen3_5_text", attention_bias = false, attn_output_gate = true, head_dim = 256,
+    hidden_size = 4096, intermediate_size = 12288, num_hidden_layers = 32, num_attention_heads = 16,
+    num_key_value_heads = 4, vocab_size = 248320, full_attention_interval = 4, layer_types = q35_layers(32),
+    linear_conv_kernel_dim = 4, linear_key_head_dim = 128, linear_num_key_heads = 16, linear_num_value_heads = 32,
+    linear_value_head_dim = 128, max_position_embeddings = 262144, mtp_num_hidden_layers = 1,
+    output_gate_type = "swish", rms_norm_eps = 1e-06, mamba_ssm_dtype = "float32",
+    rope_parameters = { rope_type = "default", rope_theta = 10000000, partial_rotary_factor = 0.25,
+      mrope_interleaved = true, mrope_section = { 11, 11, 10 } } },
+  vision_config = q35_vision(4096, "qwen3_5_vision") } }
 models["Qwen/Qwen3.6-27B"] = { arch = "qwen3_5", config = {
   architectures = { "Qwen3_5ForConditionalGeneration" }, model_type = "qwen3_5", tie_word_embeddings = false,
   text_config = { model_type = "qwen3_5_text", attention_bias = false, attn_output_gate = true, head_dim = 256,
