@@ -224,6 +224,12 @@ local function ignore_set(o)
   return set
 end
 
+-- Does the format see the MoE routers (`quantize_routers`: true, or a function of the options)?
+function Q.routers_quantized(def, o)
+  if type(def.quantize_routers) == "function" then return def.quantize_routers(o or {}) end
+  return def.quantize_routers and true or false
+end
+
 -- Is tensor t left unquantized by the user's or the format's rules?
 local function kept(def, t, o)
   for _, m in ipairs(o.modules_to_not_convert or {}) do
@@ -238,7 +244,7 @@ local function kept(def, t, o)
   for _, p in ipairs(def.keep or {}) do
     if host.match(p, t.name) then return true end
   end
-  return t.role == "router" and not def.quantize_routers
+  return t.role == "router" and not Q.routers_quantized(def, o)
 end
 Q.kept = kept
 
@@ -348,7 +354,7 @@ local function apply_one(spec, n, component, field, runtime_keep)
     local groups, largest = apply_tensors(def, o, n, component, field)
     n.notes[#n.notes + 1] = ("quant %s%s: %d tensor groups quantized; embeddings, norms, biases%s kept in %s"):format(
       label, component and (" on " .. component) or "", groups,
-      def.quantize_routers and "" or ", routers", n.dtype)
+      Q.routers_quantized(def, o) and "" or ", routers", n.dtype)
     if def.overhead then add_overhead(n, def.overhead(n, o, largest, { q = Q, desc = n.model.desc, component = component, field = field })) end
   end
   return label
