@@ -103,6 +103,10 @@ return arch {
         -- dtype=torch.float). Wan2.2 embeds the timestep per token (fp32 e, e0 [B, L, 6, dim]).
         -- generate.py --offload_model True: one component on the GPU at a time
         ref_offload = { "none", "model" },
+        -- generate.py builds the VAE on the GPU (WanVAE / Wan2_2_VAE(device=self.device),
+        -- Wan-Video/Wan2.2 @42bf4cf wan/textimage2video.py) and --offload_model moves only the
+        -- DiT and T5: the VAE stays resident through every phase
+        ref_vae_resident = true,
         ref_fp32 = v22 and "fsdp" or "always", ref_vae_fp32 = true, token_timestep = v22,
         -- diffusers passes the timestep per token only for TI2V-5B (scripts/convert_wan_to_diffusers.py
         -- builds its WanPipeline with expand_timesteps=True; the A14B pipelines keep one timestep a

@@ -158,12 +158,17 @@ typedef struct gen_weights {
 
 static bool gen_ref(const scenario *s) { return strcmp(s->runtime, "reference") == 0; }
 
-/* The reference scripts' storage: "always" fp32 DiT (Wan2.1), or only under FSDP, where
-** Wan2.2's --convert_model_dtype does not apply (architectures/wan.lua). */
+/* The reference scripts' storage: "always" fp32 DiT (Wan2.1), or (Wan2.2) under FSDP, where
+** --convert_model_dtype does not apply, and wherever the flag is not given
+** (runtime.convert_model_dtype = false: Wan-Video/Wan2.2 @42bf4cf wan/text2video.py
+** _configure_model casts the fp32 checkpoint to param_dtype only when it is given;
+** architectures/wan.lua). */
 static bool gen_den_fp32(const scenario *s) {
   const char *r = scn_str(s, "gen.ref_fp32", "never");
   if (!gen_ref(s)) return false;
-  return strcmp(r, "always") == 0 || (strcmp(r, "fsdp") == 0 && s->strategy == STRAT_FSDP);
+  if (strcmp(r, "always") == 0) return true;
+  return strcmp(r, "fsdp") == 0 &&
+         (s->strategy == STRAT_FSDP || !scn_bool(s, "runtime.convert_model_dtype", true));
 }
 
 /* Bytes of one tensor: its stored bytes, or its dtype's, or fp32 where the runtime upcasts. */
@@ -791,6 +796,11 @@ static void gen_phases(ectx *c, const gen_weights *w, const gen_shape *g, gen_ph
   ** transformer through the denoising (ConsisID, CogVideoX / Wan / LTX / HunyuanVideo I2V:
   ** scripts/workloads/video.lua) */
   if (strcmp(off, "model") == 0 && !gen_ref(s) && scn_bool(s, "gen.i2v", false)) ph[1].weights_vae = w->vae;
+  /* Wan's generate.py builds its VAE on the GPU and --offload_model moves only the DiT and T5
+  ** (wan/text2video.py, textimage2video.py: WanVAE(device=self.device)): the VAE is resident in
+  ** every phase (architectures/wan.lua ref_vae_resident; test_holdout25_genv) */
+  if (strcmp(off, "model") == 0 && gen_ref(s) && scn_bool(s, "gen.ref_vae_resident", false))
+    for (int i = 0; i < 3; i++) ph[i].weights_vae = w->vae;
   /* pipe.to("cuda") with model offload enabled (workload.pipe_to_gpu): diffusers'
   ** DiffusionPipeline.to only warns and moves every component, hooks and all (pipeline_utils.py,
   ** "memory gains from offloading are likely to be lost"). accelerate's CpuOffload.pre_forward

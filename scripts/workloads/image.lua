@@ -486,6 +486,13 @@ local function normalize_with(w, n, frames, keys)
   set(n, "dense_attn_mask_float", p.dense_attn_mask_float == true)
   -- the model's own reference scripts (runtime "reference"): what they keep in fp32
   set(n, "ref_fp32", p.ref_fp32 or "never"); set(n, "ref_vae_fp32", p.ref_vae_fp32 == true)
+  set(n, "ref_vae_resident", p.ref_vae_resident == true)
+  -- Wan2.2's generate.py --convert_model_dtype (runtimes/reference.lua): only Wan2.2's scripts
+  -- have the flag (ref_fp32 "fsdp"); Wan2.1's keep the fp32 DiT whatever is asked
+  if (n.knobs or {}).convert_model_dtype ~= nil and p.ref_fp32 ~= "fsdp" then
+    fail("runtime.convert_model_dtype", "is Wan2.2 generate.py's --convert_model_dtype: expected a Wan2.2 model "
+      .. "(got %s, whose reference scripts have no such flag)", n.model.id)
+  end
   set(n, "token_timestep", p.token_timestep == true)
   -- diffusion forcing (SkyReels-V2's DF checkpoints: diffusers SkyReelsV2DiffusionForcingPipeline,
   -- from v0.35.0, transformer_skyreels_v2.py with enable_diffusion_forcing): a timestep per latent
