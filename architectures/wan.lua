@@ -54,7 +54,9 @@ local function transformer(c)
 end
 
 -- Wan2.1 VAE: gen_parts' WAN_VAE; Wan2.2's TI2V VAE: 160 channels, z 48, 16x spatial.
-local VAE22 = { block_out = { 160, 320, 640, 640 }, latent = 48, k3d = true }
+-- Wan2.2's VAE: encoder dim 160, decoder dec_dim 256, both x 1, 2, 4, 4 (Wan-Video/Wan2.2 @42bf4cf
+-- wan/modules/vae2_2.py Wan2_2_VAE / WanVAE_; test_holdout25_genv: the VAE alone printed 2.63 GiB in fp32)
+local VAE22 = { block_out = { 160, 320, 640, 640 }, dec_block_out = { 256, 512, 1024, 1024 }, latent = 48, k3d = true }
 
 return arch {
   name = "wan",

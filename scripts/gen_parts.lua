@@ -184,6 +184,9 @@ function P.vae_kl(c)
     P.conv(t, "quant_conv", 2 * z, 2 * z, one)
     P.conv(t, "post_quant_conv", z, z, one)
   end
+  -- a decoder wider than the encoder (Wan2.2's VAE: dec_dim 256 against dim 160,
+  -- Wan-Video/Wan2.2 @42bf4cf wan/modules/vae2_2.py WanVAE_ / Decoder3d)
+  ch = c.dec_block_out or ch
   P.conv(t, "decoder.conv_in", ch[n], z, K)
   vae_mid(t, "decoder.mid_block", ch[n], K)
   prev = ch[n]

@@ -66,14 +66,16 @@ static void check_flag_delta(void **state, const char *model, int w, int h, int 
 }
 
 /* Case 01: 31.27 GiB printed (max_memory_allocated, 10%). Predicted before any change (the DiT
-** cast to bf16, as the README's commands do, and the VAE offloaded with it): 22.32 GiB, -28.6%,
-** peaking in the VAE decode. Two mechanisms read in Wan-Video/Wan2.2 @42bf4cf: without
-** --convert_model_dtype the DiT keeps its fp32 (28.26, -9.6%), and generate.py builds the VAE on
-** the GPU (Wan2_2_VAE(device=self.device)), which --offload_model never moves: 29.70 (-5.0%) in
-** the denoising; the decode alone 22.32 against the printed 23.54 (-5.2%). What is left: the VAE
-** itself. The run's Model_Initialization stage (the VAE alone on the GPU, T5 on the CPU, the DiT
-** not yet moved) prints 2.63 GiB; vramfit's Wan2.2 VAE is 1.44 GiB in fp32 (0.39 B parameters),
-** pinned at -44% below (the checkpoint's Wan2.2_VAE.pth was not read here). */
+** cast to bf16, as the README's commands do, the VAE offloaded with it): 22.32 GiB, -28.6%,
+** peaking in the VAE decode. Three mechanisms read in Wan-Video/Wan2.2 @42bf4cf: without
+** --convert_model_dtype the DiT keeps its fp32 (28.26, -9.6%); generate.py builds the VAE on the
+** GPU (Wan2_2_VAE(device=self.device)) and --offload_model never moves it (29.70, -5.0%); and
+** that VAE's decoder is wider than its encoder (wan/modules/vae2_2.py: dim 160, dec_dim 256),
+** which the preset had as wide as the encoder (1.44 GiB in fp32, now 2.77): 31.02 (-0.8%) in the
+** denoising, the decode alone 23.65 against the printed 23.54 (+0.5%), and the text encoding
+** (T5 on the CPU: the VAE alone on the GPU, Model_Initialization and T5_Encoding both print
+** 2.63) 2.80 (+6.4%; the Up_ResidualBlock layout of the real decoder is not followed conv by
+** conv). */
 static void test_enhanced_ti2v_5b_offload(void **state) {
   json_t *j =
       tu_eval_okf(*state, enhanced, "Wan-AI/Wan2.2-TI2V-5B", NO_CONVERT, 1280, 704, 161, 5, "model", "cpu");
@@ -81,19 +83,19 @@ static void test_enhanced_ti2v_5b_offload(void **state) {
   tu_gib(j, "peak_allocated_bytes", 31.27, 0.10, 0.005);
   tu_gib(j, "vae_decode_allocated_bytes", 23.54, 0.10, 0.005);
   /* the text encoding (T5 on the CPU): the resident VAE alone, printed 2.63 */
-  tu_pinned(j, "text_encoding_allocated_bytes", 2.63 * TU_GIB, -0.441);
+  tu_gib(j, "text_encoding_allocated_bytes", 2.63, 0.10, 0.005);
   json_decref(j);
-  /* the prediction before the change: 28.6% under */
-  json_t *before =
+  /* read as the README's command (the flag given), the run would be 24% under: not that run */
+  json_t *given =
       tu_eval_okf(*state, enhanced, "Wan-AI/Wan2.2-TI2V-5B", "", 1280, 704, 161, 5, "model", "cpu");
-  tu_pinned(before, "peak_allocated_bytes", 31.27 * TU_GIB, -0.286);
-  json_decref(before);
+  tu_pinned(given, "peak_allocated_bytes", 31.27 * TU_GIB, -0.244);
+  json_decref(given);
   check_flag_delta(state, "Wan-AI/Wan2.2-TI2V-5B", 1280, 704, 161, 5, "model", "cpu", 2LL * 4999787712LL);
 }
 
 /* Case 03, nothing offloaded and T5 on the GPU: 52.76 printed, the VAE decode beside the fp32
-** DiT and T5. Before: 42.22 (-20.0%); after 51.53 (-2.3%), the denoising 40.28 against 41.86
-** (-3.8%). The text encoding (printed 13.47)
+** DiT and T5. Before: 42.22 (-20.0%); with the fp32 DiT 51.53 (-2.3%); with the Wan2.2 decoder's
+** width 52.86 (+0.2%), the denoising 41.60 against 41.86 (-0.6%). The text encoding (printed 13.47)
 ** is lower than vramfit's 30.80: WanTI2V moves the DiT to the GPU only when sampling starts
 ** (init_on_cpu), vramfit holds it from the start; not the peak, left as it is. */
 static void test_enhanced_ti2v_5b_resident(void **state) {
@@ -106,8 +108,8 @@ static void test_enhanced_ti2v_5b_resident(void **state) {
   check_flag_delta(state, "Wan-AI/Wan2.2-TI2V-5B", 1280, 704, 161, 50, "none", "gpu", 2LL * 4999787712LL);
 }
 
-/* Case 04, 361 frames (91 latent frames): 43.46 printed. Before: 30.65 (-29.5%); after 41.40
-** (-4.7%), the denoising. */
+/* Case 04, 361 frames (91 latent frames): 43.46 printed. Before: 30.65 (-29.5%); after 42.73
+** (-1.7%), the denoising. */
 static void test_enhanced_ti2v_5b_long(void **state) {
   json_t *j =
       tu_eval_okf(*state, enhanced, "Wan-AI/Wan2.2-TI2V-5B", NO_CONVERT, 1280, 704, 361, 50, "model", "cpu");
