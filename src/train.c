@@ -82,6 +82,7 @@ void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t) {
   t->off_act = scn_bool(s, "train.offload_activations", false);
   t->off_opt = scn_bool(s, "train.offload_optimizer", false) || scn_bool(s, "runtime.offload_optimizer", false);
   t->off_par = scn_bool(s, "train.offload_params", false) || scn_bool(s, "runtime.offload_param", false);
+  t->bnb_state = scn_u64(s, "quant.bnb_state_bytes", 0);
   t->compile = scn_bool(s, "train.compile", false) || scn_bool(s, "runtime.compile", false);
   const char *loss = scn_str(s, "train.loss", "standard");
   t->loss = strcmp(loss, "chunked") == 0 ? LOSS_CHUNKED : strcmp(loss, "fused") == 0 ? LOSS_FUSED
@@ -496,7 +497,25 @@ static void train_weights(ectx *c, const train_cfg *t, train_parts *p, int64_t s
   ** buffer). Llama 3.1 / 3.2 builders: 131,072 x 128 x 4 B = 64 MiB. */
   p->rope = !t->pipeline && strcmp(s->runtime, "torchtune") == 0 ? acc_mul(&c->acc, est_rope_elems(c), 4) : 0;
   p->weights_full = acc_add(&c->acc, p->weights_full, p->rope);
-  p->weights = acc_add(&c->acc, acc_add(&c->acc, t->off_par ? 0 : shard(w, dp, ps), buf), p->rope);
+  /* bitsandbytes' 4-bit statistics (absmax, nested absmax, code books; scripts/quant/_bnb.lua)
+  ** are QuantState attributes, not parameters: FSDP and ZeRO-3 shard and CPU-offload parameters
+  ** only, so under either every rank holds the whole model's statistics on the GPU beside its
+  ** shard (AnswerDotAI/fsdp_qlora PR #4; bitsandbytes nn/modules.py Params4bit.to). Hold-out:
+  ** huggingface/peft docs/source/accelerate/fsdp.md, Llama-2-70B QLoRA (nf4, double quant)
+  ** on 2 GPUs, 19.6 GB with CPU offload and 35.6 GB without (tests/test_holdout25_train.c).
+  ** Runtimes that quantize with bitsandbytes only (Hugging Face models under transformers,
+  ** DeepSpeed or diffusers): torchtune's QLoRA base is torchao's NF4Tensor, whose scalers are
+  ** inner tensors of the parameter that FSDP2 shards with it (torchao/dtypes/nf4tensor.py
+  ** fsdp_pre_all_gather), and `bnb-nf4` stands for its storage there. */
+  bool bnb_rt = strcmp(s->runtime, "transformers") == 0 || strcmp(s->runtime, "deepspeed") == 0 ||
+                strcmp(s->runtime, "diffusers") == 0;
+  uint64_t qs = (ps || t->off_par) && bnb_rt ? bytes_ceildiv(t->bnb_state, mp) : 0;
+  if (qs > w) qs = w;
+  if (qs && p->pp_own && !bytes_muldiv(qs, p->pp_layers, model_layers(c), &qs)) c->acc.overflow = true;
+  p->qstate = qs;
+  w -= qs;
+  p->weights = acc_add(
+      &c->acc, acc_add(&c->acc, acc_add(&c->acc, t->off_par ? 0 : shard(w, dp, ps), qs), buf), p->rope);
   uint64_t added = bytes_ceildiv(t->added, mp);
   if (p->pp_own && !bytes_muldiv(t->added, p->pp_layers, acc_mul(&c->acc, model_layers(c), s->tp), &added))
     c->acc.overflow = true;
@@ -1120,12 +1139,13 @@ static void budget_states(ectx *c, const train_cfg *t, const train_parts *p, boo
     snprintf(stage, sizeof stage, ", the %s pipeline stage's own: %llu of %llu layers%s", p->pp_stage == 1 ? "first"
              : p->pp_stage == 3 ? "second" : "last", (unsigned long long)p->pp_layers, (unsigned long long)model_layers(c),
              p->pp_stage == 1 ? " and the embeddings" : p->pp_stage == 2 ? (c->m->tied_embeddings ? ", final norm and a copy of the tied embedding" : ", final norm and head") : "");
-  budget_add(b, "weights", p->weights, BASIS_EXACT, true, "%s%s weights%s%s%s%s", t->peft ? "frozen " : "",
+  budget_add(b, "weights", p->weights, BASIS_EXACT, true, "%s%s weights%s%s%s%s%s", t->peft ? "frozen " : "",
              q ? q : dtype_get(s->prec.weights)->name,
              ps && hybrid ? ", sharded over dp_shard (HSDP: replicated across shard groups)"
              : ps         ? ", sharded over dp"
                           : "",
              stage, t->off_par ? " (offloaded to host memory)" : "",
+             p->qstate ? ", their 4-bit quantization statistics whole on the GPU" : "",
              p->rope ? " and the fp32 RoPE cache" : "");
   if (t->pipeline)
     budget_add(b, "frozen_components", p->aux, BASIS_EXACT, true, "text encoders and VAE%s",

@@ -46,6 +46,9 @@ typedef struct train_cfg {
   bool megatron;                               /* runtime megatron: gradient buckets are views of its buffer */
   bool keep_grads;                             /* zero_grad keeps gradients allocated (torch < 2.0) */
   bool oib, off_act, off_opt, off_par, compile, attn_dropout, hidden_dropout;
+  uint64_t bnb_state;                          /* bitsandbytes 4-bit quantization statistics of the model
+                                               ** (quant.bnb_state_bytes): not parameters, so never sharded
+                                               ** or offloaded (train_weights) */
   bool pipeline, aux_on_gpu;                   /* a diffusion pipeline: train its denoiser */
   bool dense_mask;                             /* the denoiser builds a dense [B, S, S] boolean attention
                                                ** mask (diffusers v0.32.0/v0.32.1 HunyuanVideo) */
@@ -81,6 +84,7 @@ typedef struct train_cfg {
 
 typedef struct train_parts {
   uint64_t weights, weights_full, adapters, master, grads, states, paged, step_temp;
+  uint64_t qstate; /* of weights, bitsandbytes statistics kept whole (train_weights) */
   uint64_t act, act_layer, logits, comm, gathered;
   uint64_t unshard_unit; /* FSDP: one repeated unit's unsharded flat parameter (fsdp1_pools) */
   uint64_t fwd_kept;     /* FSDP: parameter bytes held from each unit's forward to its backward

@@ -18,11 +18,24 @@ local function bytes_4bit(numel, dq)
   return packed + nblocks + ((nblocks + 255) // 256) * 4 + 1024 + 4 + 64
 end
 
+-- The quantization statistics (absmax, the nested absmax and code books: all but the packed
+-- codes) are Params4bit's QuantState, a plain attribute of the weight and of its Linear4bit,
+-- neither a parameter nor a buffer: FSDP flattens, shards and CPU-offloads parameters only, so
+-- each rank keeps every layer's statistics on the GPU whole (AnswerDotAI/fsdp_qlora PR #4: "the
+-- quant_state dictionary ... doesn't get synced by FSDP.sync_module_states=True because it only
+-- supports syncing parameters and buffers"; bitsandbytes nn/modules.py Params4bit.to moves
+-- quant_state with the weight, so module.to(device) before sharding leaves it on the GPU).
+-- quant.bnb_state_bytes sums them over the quantized tensors (src/train.c train_weights).
 local function tensor(kind)
   return function(t, o, ctx)
     if not ctx.q.is_linear(t) or t.role == "lm_head" then return nil end
-    return { bytes = bytes_4bit(ctx.q.numel(t.shape), o.double_quant), dtype = "int4",
-             qtype = kind .. (o.double_quant and "-dq" or "") }
+    local numel = ctx.q.numel(t.shape)
+    local bytes = bytes_4bit(numel, o.double_quant)
+    if ctx.n then
+      local st = (bytes - (numel + 1) // 2) * (t.count or 1)
+      ctx.n.extra["quant.bnb_state_bytes"] = (ctx.n.extra["quant.bnb_state_bytes"] or 0) + st
+    end
+    return { bytes = bytes, dtype = "int4", qtype = kind .. (o.double_quant and "-dq" or "") }
   end
 end
 
