@@ -135,6 +135,8 @@ static uint64_t default_seqs(const vcfg *v, const scenario *s) {
 ** not run there). A GPU of unknown architecture is taken for Hopper, a Blackwell of unknown
 ** compute capability for SM100 (as mx_backend). DeepSeek-V3.2's sparse MLA (64) and decode
 ** context parallelism are not modelled. */
+/* FlashInfer's top-k / top-p sampler off by default from 0.11.1 (vLLM PR #26859; sampler_extra) */
+#define VLLM_FI_SAMPLER_OFF 11001
 #define VLLM_MLA_FLASHMLA 8000
 #define VLLM_MLA_CUTLASS 10001
 #define VLLM_MLA_MULTIPLE 11000
@@ -227,7 +229,8 @@ static void vllm_config(ectx *c, vcfg *v) {
   ** (vLLM 0.9.2.dev364 on an MI300X, R1-Distill-Qwen-14B tp 2): 7.54 GiB of activation + non-torch
   ** = 1024 x 152064 x (2 + 36.9) B of sorting sampler + the rest; with FlashInfer's 13.4 B 2.46. */
   bool rocm = strncmp(s->gpu_arch, "cdna", 4) == 0 || strncmp(s->gpu_arch, "gaudi", 5) == 0;
-  v->fi_sampler = !rocm && scn_bool(s, "runtime.flashinfer_sampler", v->version >= 8000 && v->version < 11000);
+  v->fi_sampler = !rocm && scn_bool(s, "runtime.flashinfer_sampler",
+                                    v->version >= 8000 && v->version < VLLM_FI_SAMPLER_OFF);
   v->v0 = scn_bool(s, "vllm.v0", v->version < 8000);
   v->v2 = scn_bool(s, "vllm.v2_runner", false);
   bool big = big_gpu(v, s);
@@ -1020,12 +1023,24 @@ static uint64_t lora_act_bytes(ectx *c, const vcfg *v) {
 ** (llmd-v019-llama31-8b-tp1-8k), 1024 x 151936 x (2 + 36.9) = 5.64 GiB
 ** (llmd-sweep-qwen3-14b-v015); 256 x 152064 x 38.9 = 1.41 GiB on the V0 driver
 ** (vllm-13061-r1-distill-qwen14b-2x4090: its KV has 1.23 GiB less than the worker's).
-** V0 and 0.11-0.16 sort (FlashInfer sampler off by default: vLLM PR #26859);
-** 0.8-0.10 used FlashInfer's kernel when installed (flashinfer-ai/flashinfer#1180),
+** V0 and 0.11.1-0.16 sort (FlashInfer sampler off by default: vLLM PR #26859, opened 2025-10-15
+** after 0.11.0's release: first in 0.11.1, VLLM_FI_SAMPLER_OFF); 0.8-0.11.0 used FlashInfer's
+** kernel when installed (flashinfer-ai/flashinfer#1180; topk_topp_sampler.py: `envs.
+** VLLM_USE_FLASHINFER_SAMPLER is not False`, unset meaning on), as vLLM's images have it; the pip
+** wheels of 0.10.1-0.11.0 pull flashinfer-python only with the extra vllm[flashinfer] (PR #21959,
+** 2025-07-30; PR #26443 of 2025-10-08 made it a default dependency again), so a pip or conda
+** install of those releases sorts: vllm#27508 (0.11.0 from conda), LMCache's FAQ table.
 ** 0.17 and later no longer sort the whole vocabulary (llmd-sweep-qwen3-14b-v017).
 ** runtime.flashinfer_sampler says which in 0.8-0.16: vllm01011-qwen2-7b-2xa100-40g-tp2-ray
 ** ran 0.10.1.1 without FlashInfer ("Falling back to the PyTorch-native implementation of
 ** top-p & top-k sampling"): sorting, its KV 11.03 GiB fits; with FlashInfer 11.78. */
+/* Hold-out round 25b (ashishkamra/vllm-memory-estimator validation_db.json @8b0e21d1, Red Hat's
+** H200 dashboard, util 0.92, 8192 tokens): the upstream v0.11.0 starts hold less profile than the
+** same starts on later releases by 1024 x vocabulary x (36.9 - 13.4) B, the sorting sampler's extra
+** (Llama-3.3-70B-FP8-dynamic tp 4: 109.09 GiB of KV against 106.15 on 0.11.2, 2.94 against 2.87;
+** Qwen3-235B-A22B-FP8-dynamic tp 4: 69.62 against 66.13, 3.49 against 3.40; DeepSeek-R1-0528 tp 8:
+** 46.23 against 43.11 on 0.13.0). Red Hat's own 0.11.0 builds (+rhai2, +rhai5) print the 0.11.2 pool
+** (105.87 GiB): PR #26859 backported, or no FlashInfer, in those images. */
 static double sampler_extra(const vcfg *v) {
   bool sorts = v->v0 || (v->version < 17000 && !v->fi_sampler);
   return sorts ? 36.9 : 13.4;
@@ -1067,8 +1082,54 @@ static bool moe_fp8_experts(const model_desc *m) {
   return false;
 }
 
+/* FP8 experts on CUTLASS's grouped GEMM, 0.11 to 0.16: compressed-tensors W8A8-FP8 MoE with
+** per-channel weights (CompressedTensorsW8A8Fp8MoEMethod.use_cutlass = not block_quant and
+** _is_fp8_w8a8_sm90 (capability 9.0 exactly) or _is_fp8_w8a8_sm100; apply() calls cutlass_moe_fp8,
+** vllm/model_executor/layers/quantization/compressed_tensors/compressed_tensors_moe.py, code index
+** copy 12152913640) run FusedMoEModularKernel(MoEPrepareAndFinalizeNoEP(), CutlassExpertsFp8).
+** CutlassExpertsFp8.workspace_shapes (fused_moe/cutlass_moe.py, code index copy 40010832):
+** workspace13 (M x topk, max(N, K)) and workspace2 (M x topk, max(N / 2, K)) in the activation
+** dtype, N = 2 I (w13's rows), K the hidden size, M at most VLLM_FUSED_MOE_CHUNK_SIZE tokens
+** (CutlassExpertsFp8.supports_chunking). The modular kernel takes both from class-level
+** SharedResizableBuffers (fused_moe/modular_kernel.py FusedMoEModularKernel.shared_buffers,
+** "Persistent buffers that are shared across FusedMoEModularKernel instances (layers)", the
+** dual-batch-overlap copy of 0.11, code index 5559048760): they stay allocated after the profile
+** forward, through the sampler's dummy run (activation_peak). Only the channel scheme is taken:
+** a per-tensor FP8 scheme may be compressed-tensors (CUTLASS too) or Fp8Config (Fp8MoEMethod, the
+** legacy fused_experts_impl with local caches); vramfit's quant spec does not say which. Block FP8
+** (Fp8MoEMethod) runs DeepGEMM's modular kernel only where _valid_deep_gemm holds (w2's N = I on
+** the rank > 512, fused_moe/deep_gemm_moe.py): DeepSeek-R1 at tp 8 (I = 256) falls to the legacy
+** fused_experts_impl, whose caches are freed; not modelled for the other block-FP8 shapes (no log).
+** Hold-out round 25b (validation_db.json @8b0e21d1, H200): RedHatAI/Qwen3-235B-A22B-FP8-dynamic tp 4
+** keeps 2 x 65,536 x 4096 x 2 B = 1.00 GiB: KV 0.11.2 66.13 GiB printed, +1.6 % -> +0.1 %; 0.11.0
+** 69.62, +1.4 % -> -0.05 % (with the FlashInfer sampler of 0.11.0, VLLM_FI_SAMPLER_OFF). */
+#define VLLM_MOE_SHARED_WS 11000 /* the shared buffers: first placed in 0.11.0 (the DBO-era copy) */
+static bool moe_cutlass_fp8(ectx *c, const vcfg *v) {
+  const char *cc = c->s->gpu_compute, *arch = c->s->gpu_arch;
+  bool sm90 = cc[0] ? strcmp(cc, "9.0") == 0 : strcmp(arch, "hopper") == 0;
+  bool sm100 = strcmp(arch, "blackwell") == 0 && (!cc[0] || strncmp(cc, "10.", 3) == 0);
+  if (v->v0 || v->version < VLLM_MOE_SHARED_WS || v->version >= 17000 || !(sm90 || sm100)) return false;
+  for (size_t i = 0; i < c->m->inv.n; i++)
+    if (c->m->inv.t[i].role == ROLE_EXPERT) return strcmp(c->m->inv.t[i].qtype, "fp8-channel") == 0;
+  return false;
+}
+
+/* The modular kernel's two workspaces over t tokens: M x topk rows of max(I, K) and max(2 I, K). */
+static uint64_t moe_modular_ws(ectx *c, uint64_t t) {
+  const block_spec *b = &c->m->block;
+  uint64_t k = b->experts_per_tok ? b->experts_per_tok : 1, h = c->m->hidden;
+  uint64_t i = bytes_ceildiv(b->expert_ffn ? b->expert_ffn : b->ffn_dim / k, c->s->tp);
+  uint64_t w1 = i > h ? i : h, w2 = 2 * i > h ? 2 * i : h; /* max(I, K), max(2 I, K) */
+  return acc_mul(&c->acc, t, acc_mul(&c->acc, k, w1 + w2));
+}
+
 static uint64_t moe_bytes(ectx *c, const vcfg *v) {
   const block_spec *b = &c->m->block;
+  if (b->experts && moe_cutlass_fp8(c, v)) { /* chunked at 32,768 tokens before 0.18 */
+    uint64_t t = v->fwd_tokens < 32768 ? v->fwd_tokens : 32768;
+    return acc_add(&c->acc, acc_mul(&c->acc, moe_modular_ws(c, t), v->a),
+                   acc_mul3(&c->acc, v->fwd_tokens, b->experts, 4));
+  }
   if (v->v0 || v->version < VLLM_MOE_UNCHUNKED || !b->experts)
     return est_forward_moe_bytes(c, v->fwd_tokens, v->a);
   uint64_t t = v->fwd_tokens, router = acc_mul3(&c->acc, t, b->experts, 4);
@@ -1077,11 +1138,7 @@ static uint64_t moe_bytes(ectx *c, const vcfg *v) {
     uint64_t per = acc_add(&c->acc, 3 * ffn, b->experts_per_tok * c->m->hidden);
     return acc_add(&c->acc, acc_mul3(&c->acc, t, per, v->a), router);
   }
-  uint64_t k = b->experts_per_tok ? b->experts_per_tok : 1, h = c->m->hidden;
-  uint64_t i = bytes_ceildiv(b->expert_ffn ? b->expert_ffn : b->ffn_dim / k, c->s->tp);
-  uint64_t w1 = i > h ? i : h, w2 = 2 * i > h ? 2 * i : h; /* max(I, K), max(2 I, K) */
-  uint64_t per = acc_mul(&c->acc, k, w1 + w2);
-  return acc_add(&c->acc, acc_mul3(&c->acc, t, per, v->a), router);
+  return acc_add(&c->acc, acc_mul(&c->acc, moe_modular_ws(c, t), v->a), router);
 }
 
 /* AWQ on vLLM's plain AWQLinearMethod (vllm/model_executor/layers/quantization/awq.py) rather
@@ -1376,7 +1433,7 @@ static uint64_t activation_peak(ectx *c, const vcfg *v, bool sampler) {
   uint64_t fwd = acc_add(&c->acc, layer, v->lora.act);
   uint64_t drafter = drafter_bytes(c, v, layer);
   if (drafter > fwd) fwd = drafter;
-  uint64_t kept = v->version >= 17000 ? moe : 0;
+  uint64_t kept = v->version >= 17000 || moe_cutlass_fp8(c, v) ? moe : 0;
   uint64_t smp = sampler ? acc_add(&c->acc, sampler_bytes(c, v), kept) : 0;
   uint64_t vis = vision_bytes(c, v);
   if (vis > fwd) fwd = vis; /* the encoder's temporaries are gone before the decoder runs */

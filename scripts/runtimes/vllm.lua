@@ -966,12 +966,16 @@ local function normalize(n, knobs)
   mxfp4_default(n, knobs, code)
   -- 0.8-0.10 sample top-k/top-p with FlashInfer's kernel when it is installed and sort
   -- the whole vocabulary in PyTorch when not (v1/sample/ops/topk_topp_sampler.py: "FlashInfer
-  -- is not available. Falling back to the PyTorch-native implementation"); 0.11-0.16 need
-  -- VLLM_USE_FLASHINFER_SAMPLER=1 (PR #26859). Only those versions read the knob.
+  -- is not available. Falling back to the PyTorch-native implementation"); 0.11.1-0.16 need
+  -- VLLM_USE_FLASHINFER_SAMPLER=1 (PR #26859, opened 2025-10-15, after 0.11.0's release: 0.11.0
+  -- still samples with FlashInfer where installed, as in vLLM's images; a pip install of 0.10.1-
+  -- 0.11.0 has it only with vllm[flashinfer], PR #21959; src/rt_vllm.c VLLM_FI_SAMPLER_OFF). Only
+  -- those versions read the knob.
   local v0_asked = knobs.use_v1 == false and code >= 8000 and code < 11000
+  local fi_on = code < 11001
   if code >= 8000 and code < 17000 and not v0_asked then
-    default(n, knobs, "flashinfer_sampler", code < 11000,
-      code < 11000 and "FlashInfer installed, as in vLLM's images; CUDA only: ROCm samples with the PyTorch sort"
+    default(n, knobs, "flashinfer_sampler", fi_on,
+      fi_on and "FlashInfer installed, as in vLLM's images; CUDA only: ROCm samples with the PyTorch sort"
         or "VLLM_USE_FLASHINFER_SAMPLER off by default")
   end
   -- V0 turned chunked prefill on by itself above 32K context (vllm/engine/arg_utils.py);
