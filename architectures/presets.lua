@@ -299,6 +299,18 @@ models["Qwen/Qwen2.5-72B-Instruct"] = { arch = "qwen2", config = {
     tie_word_embeddings = false, torch_dtype = "bfloat16", transformers_version = "4.43.1",
     use_cache = true, use_sliding_window = false, vocab_size = 152064,
 } }
+-- Qwen2.5-3B: Qwen/Qwen2.5-3B's config.json (hidden 2048, FFN 11008, 36 layers, 16 heads / 2 KV
+-- heads of 128, tied 151,936-token embeddings); its 434 GGUF tensors (36 x 12 + 2: no output.weight)
+-- and 36 x 256-wide KV are what SciSharp/LLamaSharp#1099's log prints (round 25, lcpp25b)
+models["Qwen/Qwen2.5-3B"] = { arch = "qwen2", config = {
+    architectures = { "Qwen2ForCausalLM" }, attention_dropout = 0.0, bos_token_id = 151643,
+    eos_token_id = 151643, hidden_act = "silu", hidden_size = 2048, initializer_range = 0.02,
+    intermediate_size = 11008, max_position_embeddings = 32768, max_window_layers = 36,
+    model_type = "qwen2", num_attention_heads = 16, num_hidden_layers = 36, num_key_value_heads = 2,
+    rms_norm_eps = 1e-06, rope_theta = 1000000.0, sliding_window = 32768,
+    tie_word_embeddings = true, torch_dtype = "bfloat16", transformers_version = "4.40.1",
+    use_cache = true, use_mrope = false, use_sliding_window = false, vocab_size = 151936,
+} }
 models["Qwen/Qwen2.5-7B"] = { arch = "qwen2", config = {
     architectures = { "Qwen2ForCausalLM" }, attention_dropout = 0.0, bos_token_id = 151643,
     eos_token_id = 151643, hidden_act = "silu", hidden_size = 3584, initializer_range = 0.02,
@@ -961,6 +973,12 @@ end
 local CTX32K = { max_position_embeddings = 32768, sliding_window = 32768 }
 models["Qwen/Qwen2-7B-Instruct"] = variant("Qwen/Qwen2.5-7B", CTX32K)  -- (calibration)
 models["Qwen/Qwen2.5-7B-Instruct"] = variant("Qwen/Qwen2.5-7B", CTX32K)  -- (calibration)
+models["Qwen/Qwen2.5-3B-Instruct"] = variant("Qwen/Qwen2.5-3B", {})
+-- Mistral-7B-Instruct-v0.2: v0.1's shapes with rope_theta 1e6 and no sliding window (its
+-- config.json: "rope_theta": 1000000.0, "sliding_window": null); fedora-copr/logdetective PR #106's
+-- llama.cpp log prints freq_base 1000000.0 and a full 32768-cell cache (round 25, lcpp25b)
+models["mistralai/Mistral-7B-Instruct-v0.2"] = variant("mistralai/Mistral-7B-v0.1", { rope_theta = 1000000.0 })
+models["mistralai/Mistral-7B-Instruct-v0.2"].config.sliding_window = nil
 models["Qwen/Qwen2.5-14B-Instruct"] = variant("Qwen/Qwen2.5-14B", CTX32K)
 models["Qwen/Qwen2.5-32B-Instruct"] = variant("Qwen/Qwen2.5-32B", CTX32K)
 -- GLM-4.6: GLM-4.5's shapes with a 202,752-token context (its config.json; xinference's
