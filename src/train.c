@@ -112,6 +112,8 @@ void train_read_cfg(const scenario *s, uint64_t params, train_cfg *t) {
   t->raf_mesh = scn_u64(s, "train.raf_mesh", 0);
   t->cp = scn_u64(s, "train.cp", 1);
   if (t->cp == 0) t->cp = 1;
+  t->ep = scn_u64(s, "train.ep", 1); /* runtime.expert_model_parallel_size, scripts/runtimes/megatron.lua */
+  if (t->ep == 0) t->ep = 1;
   t->cp_alltoall = strcmp(scn_str(s, "train.cp_rotate", "allgather"), "alltoall") == 0;
   t->sp = scn_bool(s, "train.sp", false) && s->tp > 1;
   t->sp_local = scn_bool(s, "train.sp_local", false);
@@ -613,6 +615,39 @@ static uint64_t stage_share(ectx *c, const train_cfg *t, const train_parts *p, u
   return out;
 }
 
+/* The routed experts' parameter elements and bytes on one tp rank of this rank's stage (all
+** stages alike without pp_own): Megatron's expert parallelism splits them over ep ranks. */
+static void expert_share(ectx *c, const train_parts *p, uint64_t *elems, uint64_t *bytes) {
+  bytes_acc *A = &c->acc;
+  uint64_t tp = c->s->tp, n = 0, b = 0;
+  for (size_t i = 0; i < c->m->inv.n; i++) {
+    const inv_tensor *x = &c->m->inv.t[i];
+    uint64_t tb, one;
+    if (x->role != ROLE_EXPERT) continue;
+    if (!inv_tensor_bytes(x, &tb) || !inv_tensor_elements(x, &one)) {
+      A->overflow = true;
+      continue;
+    }
+    n = acc_add(A, n, bytes_ceildiv(acc_mul(A, one, x->count), tp));
+    b = acc_add(A, b, bytes_ceildiv(tb, tp));
+  }
+  uint64_t L = model_layers(c), layers = p->pp_own ? p->pp_layers : bytes_ceildiv(L, c->s->pp);
+  if (!bytes_muldiv(n, layers, L, elems) || !bytes_muldiv(b, layers, L, bytes)) A->overflow = true;
+}
+
+/* A per-rank optimizer quantity `whole` of T trainable elements of which xe are routed-expert
+** ones: the dense part sharded over the dp ranks, the experts' 1 / ep over the expert-data-
+** parallel ranks, dp / ep (Megatron's distributed optimizer builds one per buffer group:
+** megatron/core/optimizer/__init__.py get_megatron_optimizer, the expert-parallel
+** parameters with the expert-data-parallel group). */
+static uint64_t ep_shard(ectx *c, uint64_t whole, uint64_t T, uint64_t xe, uint64_t ep, uint64_t dp,
+                         bool sharded) {
+  uint64_t x = 0;
+  if (!T || !bytes_muldiv(whole, xe, T, &x)) x = 0;
+  uint64_t edp = dp / ep ? dp / ep : 1;
+  return acc_add(&c->acc, shard(whole - x, dp, sharded), shard(bytes_ceildiv(x, ep), edp, sharded));
+}
+
 /* Weights, gradients, master copy, optimizer states and their buffers on one rank: with
 ** pp > 1 and stage >= 0, pipeline stage `stage`'s own (pp_stages compares them per stage),
 ** else the average share of the trainable parameters beside the heavier end stage's weights. */
@@ -623,6 +658,23 @@ static void train_model_states(ectx *c, const train_cfg *t, train_parts *p, int6
   p->pp_layers = p->pp_elems = 0, p->pp_own = false;
   train_weights(c, t, p, stage);
   uint64_t T = stage_share(c, t, p, t->trainable);
+  /* Megatron's expert parallelism (runtime.expert_model_parallel_size): each rank builds
+  ** num_experts / ep local experts (megatron/core/transformer/moe/experts.py), so their
+  ** weights and fp32 main-grad buffer are 1 / ep of the routed experts'; the master copy
+  ** and Adam states shard over the expert-data-parallel ranks (ep_shard). */
+  uint64_t ep = t->megatron && !t->peft && t->ep > 1 ? t->ep : 1, xe = 0;
+  p->ep_whole = 0;
+  if (ep > 1) {
+    p->ep_whole = p->weights;
+    uint64_t xb = 0;
+    expert_share(c, p, &xe, &xb);
+    if (xe > T) xe = T;
+    uint64_t drop = xb - bytes_ceildiv(xb, ep);
+    p->weights = p->weights > drop ? p->weights - drop : 0;
+    p->weights_full = p->weights_full > drop ? p->weights_full - drop : 0;
+  }
+  uint64_t Tall = T;
+  if (ep > 1) T = T - xe + bytes_ceildiv(xe, ep); /* this rank's trainable elements */
   p->fp8_meta = te_fp8_meta(c, t, p);
   /* the modules_to_save copies' gradients in their own (base) dtype, as their tensors */
   uint64_t Tk = t->copy_params && t->trainable ? bytes_ceildiv(acc_mul(&c->acc, t->copy_params, T), t->trainable) : 0;
@@ -638,12 +690,12 @@ static void train_model_states(ectx *c, const train_cfg *t, train_parts *p, int6
     ** (FSDPParam.to_accumulated_grad_if_needed, torch/distributed/fsdp/_fully_shard/
     ** _fsdp_param.py: unsharded_grad.to(self.reduce_dtype); torchtitan reduces in fp32) */
     p->pp_grads = grads;
-  uint64_t master = s->prec.master ? est_elems_bytes(c, T, s->prec.master_dtype) : 0;
+  uint64_t master = s->prec.master ? est_elems_bytes(c, Tall, s->prec.master_dtype) : 0;
   bool os = states_sharded(st);
-  p->master = t->off_opt ? 0 : shard(master, dp, os);
-  p->states = t->off_opt ? 0 : shard(stage_share(c, t, p, t->state_bytes), dp, os);
-  p->paged = t->off_opt ? 0 : shard(stage_share(c, t, p, t->paged_bytes), dp, os);
-  p->step_temp = t->off_opt ? 0 : shard(stage_share(c, t, p, t->temp_bytes), dp, os);
+  p->master = t->off_opt ? 0 : ep_shard(c, master, Tall, xe, ep, dp, os);
+  p->states = t->off_opt ? 0 : ep_shard(c, stage_share(c, t, p, t->state_bytes), Tall, xe, ep, dp, os);
+  p->paged = t->off_opt ? 0 : ep_shard(c, stage_share(c, t, p, t->paged_bytes), Tall, xe, ep, dp, os);
+  p->step_temp = t->off_opt ? 0 : ep_shard(c, stage_share(c, t, p, t->temp_bytes), Tall, xe, ep, dp, os);
   if (strcmp(s->runtime, "deepspeed") == 0 && st >= STRAT_ZERO1) {
     /* DeepSpeed's contiguous gradient bucket: reduce_bucket_size elements (default 5e8,
     ** deepspeed/runtime/zero/config.py) in the gradient dtype; ZeRO-3 allocates it at init
@@ -1555,8 +1607,13 @@ static void train_slack(ectx *c, const train_cfg *t, const train_parts *p, uint6
   uint64_t rounding = acc_add(&c->acc, pooled, fsdp1_pools(c, t, p));
   if (t->pipeline)
     rounding = acc_add(&c->acc, rounding, acc_add(&c->acc, p->weights == p->weights_full ? p->den_rounding : 0, p->aux_rounding));
-  else if (p->weights == p->weights_full && p->weights)
-    rounding = acc_add(&c->acc, rounding, est_weight_rounding(c, p->weights));
+  else if (p->weights == p->weights_full && p->weights) {
+    /* under expert parallelism the rank holds 1 / ep of the experts: the whole model's
+    ** per-tensor rounding in proportion to the bytes it keeps */
+    uint64_t r = est_weight_rounding(c, p->ep_whole ? p->ep_whole : p->weights);
+    if (p->ep_whole && !bytes_muldiv(r, p->weights, p->ep_whole, &r)) c->acc.overflow = true;
+    rounding = acc_add(&c->acc, rounding, r);
+  }
   uint64_t slack = acc_add(&c->acc, rounding, acc_from_double(&c->acc, (double)transient * t->frag));
   rounding = acc_add(&c->acc, rounding, pool_extra(c, t, p, peak, budget_total(&c->e->b, true), slack));
   est_add_slack(c, &c->e->b, rounding, transient, t->frag, BASIS_CALIBRATED);

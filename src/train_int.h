@@ -74,6 +74,7 @@ typedef struct train_cfg {
   uint64_t raf_mesh;                           /* fully_shard reshard_after_forward=int: post-forward mesh
                                                ** ranks (0: none) */
   uint64_t cp;                                 /* context-parallel degree (1: none) */
+  uint64_t ep;                                 /* megatron expert-parallel degree (1: none) */
   bool cp_alltoall;                            /* ring attention's KV exchange by all-to-all, else all-gather */
   bool sp;                                     /* sequence parallelism with tp */
   bool sp_local;                               /* Linear inputs saved sequence-sharded (Megatron), not gathered (DTensor) */
@@ -85,6 +86,8 @@ typedef struct train_cfg {
 typedef struct train_parts {
   uint64_t weights, weights_full, adapters, master, grads, states, paged, step_temp;
   uint64_t qstate; /* of weights, bitsandbytes statistics kept whole (train_weights) */
+  uint64_t
+      ep_whole; /* the rank's weights before Megatron's expert parallelism split the experts (0: no split) */
   uint64_t act, act_layer, logits, comm, gathered;
   uint64_t unshard_unit; /* FSDP: one repeated unit's unsharded flat parameter (fsdp1_pools) */
   uint64_t fwd_kept;     /* FSDP: parameter bytes held from each unit's forward to its backward

@@ -31,6 +31,38 @@ local function normalize(n)
   end
 end
 
+-- --expert-model-parallel-size: the routed experts of each MoE layer split over ep ranks
+-- (megatron/core/transformer/moe/experts.py builds num_experts / ep local experts). The
+-- expert parameters form their own gradient buffer and, under the distributed optimizer,
+-- shard their fp32 main parameters and Adam states over the expert-data-parallel group,
+-- world / (tp x pp x ep) ranks at expert_tensor_parallel_size = tp (megatron/core/
+-- parallel_state.py, the expert-data-parallel group; megatron/core/distributed/
+-- distributed_data_parallel.py, expert_parallel_buffers; src/train.c train_model_states).
+-- Megatron asserts that ep divides the data-parallel x context-parallel ranks it is folded
+-- into (parallel_state.py initialize_model_parallel: the expert groups are carved from the
+-- tp x cp x dp ranks of a pipeline stage).
+local function parallel_check(n, knobs)
+  local ep = knobs.expert_model_parallel_size
+  if ep == nil or ep == 1 then return end
+  if ep < 1 then
+    E.fail("runtime.expert_model_parallel_size", "expected a positive number of expert-parallel ranks, got %d", ep)
+  end
+  local b = type(n.model.desc) == "table" and n.model.desc.block or {}
+  local experts = b.experts or 0
+  if experts == 0 then
+    E.fail("runtime.expert_model_parallel_size", "splits routed experts, and %s has none (a dense model)", n.model.id or "this model")
+  end
+  if experts % ep ~= 0 then
+    E.fail("runtime.expert_model_parallel_size", "expected a divisor of the model's %d routed experts, got %d", experts, ep)
+  end
+  local cp = n.extra["train.cp"] or 1
+  if (n.dp * cp) % ep ~= 0 then
+    E.fail("runtime.expert_model_parallel_size", "expected a divisor of parallel.dp x cp = %d (Megatron carves the expert " ..
+           "groups from those ranks), got %d", n.dp * cp, ep)
+  end
+  n.extra["train.ep"] = ep
+end
+
 return runtime {
   name = "megatron",
   summary = "Megatron-LM / Megatron-Core training",
@@ -45,7 +77,8 @@ return runtime {
   -- num_layers / pp layers.
   knobs = { use_distributed_optimizer = "bool", accumulate_allreduce_grads_in_fp32 = "bool",
             decoder_first_pipeline_num_layers = "int", decoder_last_pipeline_num_layers = "int",
-            account_for_embedding_in_pipeline_split = "bool", account_for_loss_in_pipeline_split = "bool" },
+            account_for_embedding_in_pipeline_split = "bool", account_for_loss_in_pipeline_split = "bool",
+            expert_model_parallel_size = "int" },
   knob_docs = {
     use_distributed_optimizer = "--use-distributed-optimizer: optimizer states and master weights sharded over data parallel",
     accumulate_allreduce_grads_in_fp32 = "--accumulate-allreduce-grads-in-fp32 (forced by --bf16): fp32 main gradients",
@@ -53,7 +86,9 @@ return runtime {
     decoder_last_pipeline_num_layers = "--decoder-last-pipeline-num-layers: layers on the last stage",
     account_for_embedding_in_pipeline_split = "--account-for-embedding-in-pipeline-split: the embedding counts as a layer",
     account_for_loss_in_pipeline_split = "--account-for-loss-in-pipeline-split: the loss counts as a layer",
+    expert_model_parallel_size = "--expert-model-parallel-size: routed experts split over this many ranks (a divisor of dp x cp)",
   },
   normalize = normalize,
+  parallel_check = parallel_check,
   modelled = true,
 }
