@@ -54,9 +54,10 @@ local function transformer(c)
 end
 
 -- Wan2.1 VAE: gen_parts' WAN_VAE; Wan2.2's TI2V VAE: 160 channels, z 48, 16x spatial.
--- Wan2.2's VAE: encoder dim 160, decoder dec_dim 256, both x 1, 2, 4, 4 (Wan-Video/Wan2.2 @42bf4cf
--- wan/modules/vae2_2.py Wan2_2_VAE / WanVAE_; test_holdout25_genv: the VAE alone printed 2.63 GiB in fp32)
-local VAE22 = { block_out = { 160, 320, 640, 640 }, dec_block_out = { 256, 512, 1024, 1024 }, latent = 48, k3d = true }
+-- Wan2.2's VAE: encoder dim 160, decoder dec_dim 256, both x 1, 2, 4, 4, z 48 (Wan-Video/Wan2.2 @42bf4cf
+-- wan/modules/vae2_2.py Wan2_2_VAE / WanVAE_), laid out conv by conv by gen_parts' wan22_vae
+-- (704,688,668 parameters, 2.625 GiB in fp32: the VAE alone printed 2.63 GiB, test_holdout25_wanvae)
+local VAE22 = { dim = 160, dec_dim = 256, z = 48 }
 
 return arch {
   name = "wan",
@@ -76,7 +77,7 @@ return arch {
     local scale = nn.int(cfg, "vae_scale", 8)
     -- Wan2.2: the A14B two-expert models and TI2V-5B (16x VAE); wan_version overrides
     local v22 = (cfg.wan_version or ((experts == 2 or scale == 16) and "2.2" or "2.1")) == "2.2"
-    parts[#parts + 1] = { "vae", "vae", P.vae_kl(scale == 16 and VAE22 or P.WAN_VAE) }
+    parts[#parts + 1] = { "vae", "vae", scale == 16 and P.wan22_vae(VAE22) or P.vae_kl(P.WAN_VAE) }
     return P.description {
       arch = "wan", hidden = d, layers = L, heads = nh, ffn = F, tensors = P.pipeline(parts),
       pipeline = {
@@ -96,7 +97,11 @@ return arch {
           or (experts == 2 and (cfg.model_type == "i2v" and "0.37.0" or "0.36.0"))
           or (cfg.model_type == "i2v" and "0.36.0" or "0.35.0"),
         -- Wan2.2's VAE decodes to 1/2 resolution and unpatchifies 2x2 (wan22-ti2v-5b-t2v-720p-4090-1gpu)
-        -- (the peak channels are calibrated: see src/gen.c, family "wan")
+        -- (the peak channels are calibrated: see src/gen.c, family "wan"). 104 is not derived: a
+        -- port of gen_parts' wan_vae_decode_elems to vae2_2.py's Decoder3d gives 64 channels' worth
+        -- (686 fp32 elements a pixel x frame against Wan2.1's 1,023 for 96), which would put the
+        -- Enhanced run's printed decode (23.54 GiB) at 17.4 (-26%); 104 reproduces it (23.49) and
+        -- stays until the rest is found (test_holdout25_wanvae)
         vae_peak_channels = scale == 16 and 104 or 96, vae_chunk = 4, act_family = "wan",
         text_hidden = 4096, te_layers = 24,
         -- the reference scripts: the DiT checkpoint is fp32 (Wan-Video/Wan2.1 issue #162) and

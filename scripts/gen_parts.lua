@@ -201,6 +201,83 @@ function P.vae_kl(c)
   return t
 end
 
+-- Wan2.2's VAE (Wan2_2_VAE), conv by conv as Wan-Video/Wan2.2 @bf69229 wan/modules/vae2_2.py
+-- builds it (the parameter count is the same at @42bf4cf, the commit genv25 read), under diffusers'
+-- AutoencoderKLWan names (is_residual). c = { dim = 160, dec_dim = 256, z = 48 }:
+--   Encoder3d: conv1 CausalConv3d(12 -> dim, 3) (the 2x2-patchified RGB: patchify, 12 channels);
+--     per level i of dims = dim x 1, 1, 2, 4, 4 a Down_ResidualBlock of num_res_blocks = 2
+--     ResidualBlocks (RMS_norm gamma, 3x3x3 conv, RMS_norm gamma, 3x3x3 conv, a 1x1x1 shortcut
+--     where the width changes; AvgDown3D has no weights) and, but for the last level, a Resample:
+--     Conv2d(d, d, 3) plus, with temperal_downsample = False, True, True (Wan2_2_VAE), a
+--     time_conv CausalConv3d(d, d, (3, 1, 1)); middle: 2 ResidualBlocks and an AttentionBlock
+--     (RMS_norm gamma, to_qkv 1x1 d -> 3d, proj 1x1); head: RMS_norm, CausalConv3d(d -> 2 z, 3).
+--   WanVAE_.conv1 CausalConv3d(2 z, 2 z, 1), conv2 CausalConv3d(z, z, 1).
+--   Decoder3d (dims = dec_dim x 4, 4, 4, 2, 1): conv1 CausalConv3d(z -> 4 dec_dim, 3), the same
+--     middle, then per level an Up_ResidualBlock of num_res_blocks + 1 = 3 ResidualBlocks and, but
+--     for the last, a Resample: Conv2d(d, d, 3) plus, with temperal_upsample = True, True, False,
+--     a time_conv CausalConv3d(d, 2 d, (3, 1, 1)) (DupUp3D has no weights); head: RMS_norm,
+--     CausalConv3d(dec_dim -> 12, 3).
+-- 704,688,668 parameters (encoder 149,627,776, decoder 555,049,228, conv1 / conv2 11,664):
+-- 2.625 GiB in fp32, as zysno1/Wan2.2-Enhanced printed for the VAE alone (2.63 GiB,
+-- benchmark_report_RTX_PRO_6000_Blackwell_Server_Edition.md @4ca4175; test_holdout25_wanvae).
+local function rms(t, name, d) nn.norm(t, name, d, { bias = false }) end
+local function wan_res(t, p, cin, cout)
+  local K = { 3, 3, 3 }
+  rms(t, p .. ".norm1", cin)
+  P.conv(t, p .. ".conv1", cout, cin, K)
+  rms(t, p .. ".norm2", cout)
+  P.conv(t, p .. ".conv2", cout, cout, K)
+  if cin ~= cout then P.conv(t, p .. ".conv_shortcut", cout, cin, { 1, 1, 1 }) end
+end
+local function wan_mid(t, p, d)
+  wan_res(t, p .. ".resnets.0", d, d)
+  rms(t, p .. ".attentions.0.norm", d)
+  P.conv(t, p .. ".attentions.0.to_qkv", 3 * d, d, { 1, 1 })
+  P.conv(t, p .. ".attentions.0.proj", d, d, { 1, 1 })
+  wan_res(t, p .. ".resnets.1", d, d)
+end
+function P.wan22_vae(c)
+  local t, z, mult = {}, c.z or 48, { 1, 2, 4, 4 }
+  local tdown, tup = { false, true, true }, { true, true, false }
+  -- encoder
+  local dim = c.dim or 160
+  P.conv(t, "encoder.conv_in", dim, 12, { 3, 3, 3 })
+  local prev = dim
+  for i = 1, #mult do
+    local out = dim * mult[i]
+    for j = 0, 1 do wan_res(t, ("encoder.down_blocks.%d.resnets.%d"):format(i - 1, j), j == 0 and prev or out, out) end
+    if i < #mult then
+      local q = ("encoder.down_blocks.%d.downsampler"):format(i - 1)
+      P.conv(t, q .. ".resample.1", out, out, { 3, 3 })
+      if tdown[i] then P.conv(t, q .. ".time_conv", out, out, { 3, 1, 1 }) end
+    end
+    prev = out
+  end
+  wan_mid(t, "encoder.mid_block", prev)
+  rms(t, "encoder.norm_out", prev)
+  P.conv(t, "encoder.conv_out", 2 * z, prev, { 3, 3, 3 })
+  P.conv(t, "quant_conv", 2 * z, 2 * z, { 1, 1, 1 })
+  P.conv(t, "post_quant_conv", z, z, { 1, 1, 1 })
+  -- decoder
+  local dd = c.dec_dim or 256
+  prev = dd * mult[#mult]
+  P.conv(t, "decoder.conv_in", prev, z, { 3, 3, 3 })
+  wan_mid(t, "decoder.mid_block", prev)
+  for i = 1, #mult do
+    local out = dd * mult[#mult - i + 1]
+    for j = 0, 2 do wan_res(t, ("decoder.up_blocks.%d.resnets.%d"):format(i - 1, j), j == 0 and prev or out, out) end
+    if i < #mult then
+      local q = ("decoder.up_blocks.%d.upsampler"):format(i - 1)
+      P.conv(t, q .. ".resample.1", out, out, { 3, 3 })
+      if tup[i] then P.conv(t, q .. ".time_conv", 2 * out, out, { 3, 1, 1 }) end
+    end
+    prev = out
+  end
+  rms(t, "decoder.norm_out", prev)
+  P.conv(t, "decoder.conv_out", 12, prev, { 3, 3, 3 })
+  return t
+end
+
 P.SD_VAE = { block_out = { 128, 256, 512, 512 }, latent = 4 }
 P.FLUX_VAE = { block_out = { 128, 256, 512, 512 }, latent = 16, quant_conv = false }
 -- The Wan2.1 causal 3D VAE (base 96 channels, multipliers 1,2,4,4, z 16); Qwen-Image's

@@ -52,7 +52,10 @@ static const gen_family families[] = {
     ** fp32 copies of the growing output (torch.cat per chunk), fitted to
     ** wan21-t2v-1.3b-480p-4090-1gpu (8.19 GiB: DiT offloaded, cache emptied, decode alone);
     ** the Wan2.2 VAE's channel equivalent (architectures/wan.lua) to
-    ** wan22-ti2v-5b-*-720p-4090-{1,4,8}gpu (22.6-22.9 GiB whatever the GPU count) */
+    ** wan22-ti2v-5b-*-720p-4090-{1,4,8}gpu (22.6-22.9 GiB whatever the GPU count), fitted with
+    ** the Wan2.2 decoder modelled narrower; with Wan2_2_VAE's exact weights (2.625 GiB,
+    ** gen_parts wan22_vae) it gives zysno1/Wan2.2-Enhanced's printed fp32 decode, 23.49 against
+    ** 23.54 GiB allocated (test_holdout25_wanvae), the 4090 rows +5.7 to +7.1% reserved */
     {"wan", 20.0, 0.0, 22.75, 3.0, 0.0, false, BASIS_CALIBRATED, BASIS_CALIBRATED},
     /* diffusers HunyuanVideo: hf-blog-videogen-hunyuanvideo-bf16-group-offload-leaf-vae-tiling
     ** (about 5.5 GiB at 47,744 tokens). VAE decode: 24 B per pixel x frame x channel of the
@@ -77,7 +80,8 @@ static const gen_family families[] = {
     ** rows (sequential offload + tiling: cogvideo-readme-cogvideox-5b-diffusers-bf16-allopt,
     ** at least 5 GB, is the denoiser's activations alone) need it, and the former 2 did not
     ** hold a feed-forward's output. (diffusers-doc-cogvideox15-model-offload-vae-tiling then
-    ** misses: its table measured CogVideoX-2b at 720x480, see below.) VAE decode: the first 2-latent-frame call
+    ** misses: its table measured CogVideoX-2b at 720x480, see below.) VAE decode: the first 2-latent-frame
+    *call
     ** takes the remainder (9 frames for 13 latent frames) and its full-resolution up blocks hold
     ** 128-channel maps (block_out_channels[0]) with the causal convs' caches: 46 B (23 bf16
     ** copies) per pixel x frame x channel, fitted to diffusers-doc-consisid-baseline and
