@@ -644,6 +644,17 @@ models["Qwen/Qwen2.5-VL-7B-Instruct"] = { arch = "qwen2_5_vl", config = {
   vision_config = { depth = 32, hidden_act = "silu", hidden_size = 1280, intermediate_size = 3420, num_heads = 16,
     in_chans = 3, out_hidden_size = 3584, patch_size = 14, spatial_merge_size = 2, spatial_patch_size = 14,
     window_size = 112, fullatt_block_indexes = { 7, 15, 23, 31 }, tokens_per_second = 2, temporal_patch_size = 2 } } }
+-- vlmm25: Qwen2.5-VL-3B-Instruct (config.json of the Hugging Face repo of that name: the 7B's vision tower
+-- with out_hidden_size 2048; 36 layers, 2 KV heads, tied embeddings)
+models["Qwen/Qwen2.5-VL-3B-Instruct"] = { arch = "qwen2_5_vl", config = {
+  architectures = { "Qwen2_5_VLForConditionalGeneration" }, model_type = "qwen2_5_vl", hidden_size = 2048,
+  intermediate_size = 11008, num_hidden_layers = 36, num_attention_heads = 16, num_key_value_heads = 2,
+  vocab_size = 151936, max_position_embeddings = 128000, max_window_layers = 70, rms_norm_eps = 1e-06,
+  rope_theta = 1000000.0, sliding_window = 32768, use_sliding_window = false, tie_word_embeddings = true,
+  rope_scaling = { type = "mrope", mrope_section = { 16, 24, 24 } },
+  vision_config = { depth = 32, hidden_act = "silu", hidden_size = 1280, intermediate_size = 3420, num_heads = 16,
+    in_chans = 3, out_hidden_size = 2048, patch_size = 14, spatial_merge_size = 2, spatial_patch_size = 14,
+    window_size = 112, fullatt_block_indexes = { 7, 15, 23, 31 }, tokens_per_second = 2, temporal_patch_size = 2 } } }
 models["meta-llama/Llama-3.2-11B-Vision"] = { arch = "mllama", config = {
   architectures = { "MllamaForConditionalGeneration" }, model_type = "mllama",
   text_config = { model_type = "mllama_text_model", hidden_size = 4096, intermediate_size = 14336,

@@ -1,0 +1,77 @@
+/* Held-out vLLM V1 start-ups of multimodal models, round 25c (branch vlmm25), predicted before any
+** change. One public source; the brief asked for four, and the round's time went to finding logs
+** whose GPU, arguments and figures are all printed (see /work/reports/vlmm25.md for the rest).
+**
+** What the round changed: a preset for Qwen/Qwen2.5-VL-3B-Instruct (architectures/presets.lua, the
+** Hugging Face config.json) so the start-up below can be written at all; no model change. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "apiutil.h"
+
+/* ---- ray-project/ray doc/source/data/examples/llm-batch-inference-vision/README.md ("Vision-
+** language model batch inference with Ray Data", the notebook's output of 2025-11-13): Ray Data's
+** vLLMEngineProcessorConfig with model_source Qwen/Qwen2.5-VL-3B-Instruct, engine_kwargs
+** max_model_len 8192, max_num_batched_tokens 2048, accelerator_type "L4" (one GPU per replica),
+** util not set (0.9). vLLM 0.11.0 V1, bf16, prefix caching on, cudagraph_capture_sizes
+** [256 .. 1] (35 sizes: so max_num_seqs 128, vLLM 0.11's capture maximum being 2 x max_num_seqs),
+** "FlashInfer is not available. Falling back to the PyTorch-native implementation of top-p &
+** top-k sampling", "Model loading took 7.1550 GiB", "Encoder cache will be initialized with a
+** budget of 16384 tokens, and profiled with 1 image items of the maximum feature size",
+** "Available KV cache memory: 9.26 GiB", "GPU KV cache size: 269,568 tokens", "Maximum
+** concurrency for 8,192 tokens per request: 32.91x", PIECEWISE 35/35, FULL 19/19, "Graph
+** capturing finished in 4 secs, took 0.44 GiB" (the same on the four replicas).
+** Predicted before any change: weights 7.1512 (-0.05 %); encoder budget 16384 tokens, 1 image
+** item (exact); sizes 35 / 19 (exact); KV 10.107 GiB (+9.1 %), 294,384 tokens (+9.2 %), 35.94x
+** (+9.2 %); capture 0.47 (+6.8 %). The profile the log implies (0.9 x 22.03 - 7.155 - 9.26 =
+** 3.41 GiB of activation and non-torch memory) is modelled at 2.57 (-24.7 %): the vision encoder's
+** peak over 65,536 patches (2.44 GiB: fp32 pixel_values and their bf16 cast, the gated MLP's
+** gate_up + activation at 14,100 elements a patch) is the only large term. Ruled out: the
+** sampler (128 x 151,936 fp32 logits, 74 MiB), the decoder's 2048-token run, the encoder outputs
+** (16384 x 2048 x 2 B = 64 MiB, counted), the capture (after KV sizing in 0.11). Not confirmed:
+** cuDNN's Conv3d workspace in Qwen2.5-VL's patch embedding (0.11.0 still a Conv3d), and the
+** attention stage of the vision block. Read at vllm-project/vllm@002d181a (later than 0.11.0, so
+** not scored): Qwen2_5_VisionAttention.forward holds, beside the block input and its norm (2 h a
+** patch), qkv (3 h), q / k / v re-laid out "s b -> b s" (3 h), torch.cat([q, k]) (2 h) and its
+** rotated copy (2 h): 12 h = 15,360 elements a patch before the rotary's own temporaries, above the
+** MLP's 14,100 that mm_encoder_bytes takes as the peak. At 65,536 patches each h a patch is
+** 0.156 GiB, so 12 h + a 2-4 h rotary temporary would close most of the 0.84 GiB; to be modelled
+** from the 0.11.0 file itself in a later round (it moves every Qwen2.5-VL case). The KV figures
+** are pinned at their current error. */
+#define RAY_L4_QWEN25VL3B                                                                           \
+  "return { model = 'Qwen/Qwen2.5-VL-3B-Instruct', runtime = { name = 'vllm', version = '0.11.0', " \
+  "max_model_len = 8192, max_num_batched_tokens = 2048, max_num_seqs = 128, flashinfer_sampler = "  \
+  "false }, workload = { kind = 'inference', context = 8192 }, gpu = 'L4-24GB' }"
+
+static void test_holdout25_ray_qwen25vl3b_l4(void **state) {
+  json_t *j = tu_eval_ok(*state, RAY_L4_QWEN25VL3B);
+  tu_gib(j, "weights_bytes", 7.1550, 0.01, 0.00005);
+  tu_near_fig(j, "mm_tokens_per_item", 16384, 0, 0);
+  tu_near_fig(j, "mm_items_profiled", 1, 0, 0);
+  tu_near_fig(j, "cuda_graph_sizes_piecewise", 35, 0, 0);
+  tu_near_fig(j, "cuda_graph_sizes_full", 19, 0, 0);
+  tu_pinned(j, "kv_cache_bytes", 9.26 * TU_GIB, +0.0915);
+  tu_pinned(j, "kv_cache_tokens", 269568, +0.0921);
+  tu_pinned(j, "max_concurrency", 32.91, +0.0919);
+  tu_gib(j, "cuda_graph_bytes", 0.44, 0.25, 0.005);
+  /* the profile the log implies: 0.9 x 22.03 GiB - weights - KV */
+  double prof = tu_runtime_fig(j, "activation_peak_bytes") + tu_runtime_fig(j, "non_torch_bytes");
+  double implied = (0.9 * 22.03 - 7.155 - 9.26) * TU_GIB;
+  double err = prof / implied - 1;
+  if (!(err > -0.2521 && err < -0.2421))
+    fail_msg("profile %+.2f%% against the implied %.3f GiB, pinned at -24.71%%", err * 100, implied / TU_GIB);
+  json_decref(j);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_holdout25_ray_qwen25vl3b_l4),
+  };
+  return cmocka_run_group_tests(tests, tu_engine_setup, tu_engine_teardown);
+}
