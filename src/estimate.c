@@ -307,6 +307,14 @@ bool est_model_mla(const model_desc *m) {
   return false;
 }
 
+/* MLA's down projections, whole on every tensor-parallel rank in vLLM and SGLang alike:
+** DeepseekV2's MLA attention builds q_a_proj and kv_a_proj_with_mqa (fused as
+** fused_qkv_a_proj(_with_mqa)) as a ReplicatedLinear, where the description's attention role
+** splits them over tp (rt_vllm.c rank_tensor_bytes, rt_sglang.c sg_mla_replicated_bytes). */
+bool est_mla_replicated(const model_desc *m, const inv_tensor *t) {
+  return est_model_mla(m) && (strstr(t->name, "q_a_proj") || strstr(t->name, "kv_a_proj_with_mqa"));
+}
+
 bool est_model_recurrent(const model_desc *m) {
   for (int i = 0; i < m->n_kv; i++)
     if (m->kv[i].kind == KV_STATE) return true;

@@ -35,6 +35,7 @@ uint64_t est_elems_bytes(ectx *c, uint64_t n, vf_dtype dt);
 uint64_t est_rope_elems(ectx *c);
 /* An MLA model: an attention KV group caching one latent per token (v_dim 0, V a view of K). */
 bool est_model_mla(const model_desc *m);
+bool est_mla_replicated(const model_desc *m, const inv_tensor *t);
 /* Whether some kv group is a recurrent state (a Mamba / DeltaNet / short-conv hybrid or a pure
 ** recurrent model), and whether every one is (attention-free: architectures/mamba.lua). */
 bool est_model_recurrent(const model_desc *m);

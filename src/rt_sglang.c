@@ -954,22 +954,10 @@ static uint64_t sg_mla_absorb_bytes(ectx *c) {
   return sum;
 }
 
-/* The attention layers' weights under DP attention: SGLang builds their projections over the
-** attention group (QKVParallelLinear / RowParallelLinear with tp_rank=attn_tp_rank,
-** tp_size=attn_tp_size in the attention modules, the gated DeltaNet's in_proj_qkvz / in_proj_ba /
-** out_proj likewise in models/qwen3_next.py), so each rank keeps 1 / (tp / dp_size) of them where
-** plain tp keeps 1 / tp: the description's attention tensors at the attention tp, less what
-** estimate_device_weights counted at tp. Replicated and MoE tensors do not move. No log of round 25
-** prints a DP-attention weights line (PR #10622's excerpt has none): the arithmetic only. */
-/* MLA's down projections are whole on every rank: DeepseekV2AttentionMLA builds
-** fused_qkv_a_proj_with_mqa (q_a_proj + kv_a_proj_with_mqa, with q_lora_rank; the indexer's wk on
-** DeepSeek-V3.2) or kv_a_proj_with_mqa alone as a ReplicatedLinear (models/deepseek_v2.py, "For
-** tensor parallel attention"), where the description's attention role splits them over tp. */
-static bool sg_mla_replicated(const inv_tensor *t) {
-  return strstr(t->name, "q_a_proj") || strstr(t->name, "kv_a_proj_with_mqa");
-}
-
-/* What the replicated MLA down projections add to a rank's tp share (sg_mla_replicated): the
+/* What the replicated MLA down projections add to a rank's tp share (est_mla_replicated:
+** SGLang's DeepseekV2AttentionMLA builds fused_qkv_a_proj_with_mqa (q_a_proj + kv_a_proj_with_mqa,
+** with q_lora_rank; the indexer's wk on DeepSeek-V3.2) or kv_a_proj_with_mqa alone as a
+** ReplicatedLinear, models/deepseek_v2.py "For tensor parallel attention"): the
 ** whole tensor less its 1 / tp. DeepSeek-V3/R1 at tp 8, FP8: 61 x (1536 + 576) x 7168 B and block
 ** scales, 0.75 GiB a rank. Hold-out round 25: sgl-project/sglang#6001 (R1 at tp 8 on MI308X,
 ** 81.66 GB): -1.05 % -> -0.13 %; round 12's R1 NVFP4 at tp 4 (PR #9162, bf16 attention, 94.50 GB):
@@ -978,10 +966,10 @@ static uint64_t sg_mla_replicated_bytes(ectx *c) {
   const model_desc *m = c->m;
   const scenario *s = c->s;
   uint64_t tp = s->tp ? s->tp : 1, pp = s->pp ? s->pp : 1, sum = 0;
-  if (!est_model_mla(m) || tp == 1) return 0;
+  if (tp == 1) return 0;
   for (size_t i = 0; i < m->inv.n; i++) {
     const inv_tensor *t = &m->inv.t[i];
-    if (t->role != ROLE_ATTN || !sg_mla_replicated(t) || est_is_draft(t) || t->buffer) continue;
+    if (t->role != ROLE_ATTN || !est_mla_replicated(m, t) || est_is_draft(t) || t->buffer) continue;
     uint64_t b = 0;
     if (!inv_tensor_bytes(t, &b)) {
       c->acc.overflow = true;
@@ -993,6 +981,13 @@ static uint64_t sg_mla_replicated_bytes(ectx *c) {
   return sum;
 }
 
+/* The attention layers' weights under DP attention: SGLang builds their projections over the
+** attention group (QKVParallelLinear / RowParallelLinear with tp_rank=attn_tp_rank,
+** tp_size=attn_tp_size in the attention modules, the gated DeltaNet's in_proj_qkvz / in_proj_ba /
+** out_proj likewise in models/qwen3_next.py), so each rank keeps 1 / (tp / dp_size) of them where
+** plain tp keeps 1 / tp: the description's attention tensors at the attention tp, less what
+** estimate_device_weights counted at tp. Replicated and MoE tensors do not move. No log of round 25
+** prints a DP-attention weights line (PR #10622's excerpt has none): the arithmetic only. */
 static uint64_t sg_dp_attn_weight_bytes(ectx *c) {
   const model_desc *m = c->m;
   const scenario *s = c->s;
@@ -1001,7 +996,7 @@ static uint64_t sg_dp_attn_weight_bytes(ectx *c) {
   for (size_t i = 0; i < m->inv.n; i++) {
     const inv_tensor *t = &m->inv.t[i];
     if (t->role != ROLE_ATTN || est_is_draft(t) || t->buffer) continue;
-    if (est_model_mla(m) && sg_mla_replicated(t)) continue; /* whole anyway: sg_mla_replicated_bytes */
+    if (est_mla_replicated(m, t)) continue; /* whole anyway: sg_mla_replicated_bytes */
     uint64_t b = 0;
     if (!inv_tensor_bytes(t, &b)) {
       c->acc.overflow = true;

@@ -540,7 +540,7 @@ static uint64_t rank_tensor_bytes(ectx *c, const inv_tensor *t) {
   ** kv_b_proj and o_proj split by heads. DeepSeek-R1 at tp 8: 61 x 7168 x (1536 + 576) x 1 B
   ** (fp8) = 0.86 GiB a rank where a tp-split share was 0.11. Held out: the 0.11.2 DeepSeek-R1-0528
   ** tp 8 H200 run (tests/test_holdout25_vllm.c). */
-  if (est_model_mla(m) && (strstr(t->name, "q_a_proj") || strstr(t->name, "kv_a_proj_with_mqa"))) return b;
+  if (est_mla_replicated(m, t)) return b;
   bool kv_proj = strstr(t->name, "k_proj") || strstr(t->name, "v_proj");
   if (kv_proj && kvh && kvh < tp) return b / kvh;
   return est_tp_sharded(t->role) ? bytes_ceildiv(b, tp) : b;
