@@ -443,6 +443,10 @@ local function parallel_part(raw, n)
   -- tests/test_holdout25_vllm.c print no NVLS buffers at tp 4 and 8 in 0.11.2-0.19.0).
   if p.nvls ~= nil then
     if n.kind == "train" then fail("parallel.nvls", "NCCL's NVLS buffers are modelled for inference workloads only") end
+    -- only vLLM's and SGLang's estimates read it (est_tp_comm_gib, est_nvls)
+    if n.runtime ~= "vllm" and n.runtime ~= "sglang" then
+      fail("parallel.nvls", "NCCL's NVLS buffers are modelled for runtime vllm or sglang, not %s", tostring(n.runtime))
+    end
     n.extra["parallel.nvls"] = bool_field(p.nvls, "parallel.nvls")
   end
   if n.kind == "train" then return train_parallel(p, n) end
