@@ -47,6 +47,12 @@ local function parallel_check(n, knobs)
   if ep < 1 then
     E.fail("runtime.expert_model_parallel_size", "expected a positive number of expert-parallel ranks, got %d", ep)
   end
+  -- src/train.c train_model_states splits the experts for full (and freeze) training only:
+  -- an adapter method would take the knob and ignore it
+  local method = n.extra["train.method"] or "full"
+  if method ~= "full" and method ~= "freeze" then
+    E.fail("runtime.expert_model_parallel_size", "is modelled for workload.method \"full\" or \"freeze\", got \"%s\"", method)
+  end
   local b = type(n.model.desc) == "table" and n.model.desc.block or {}
   local experts = b.experts or 0
   if experts == 0 then
