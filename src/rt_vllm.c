@@ -3,7 +3,7 @@
 ** weights per rank, the profile run's activation peak, non-torch memory, the KV budget
 ** (gpu_memory_utilization x total - the rest), pages per KV-cache group, blocks, tokens
 ** and maximum concurrency (shared/calibration/llm_inference_README.md). Version eras:
-** V0 (< 0.8), V1 0.8-0.10 (FlashInfer sampler), 0.11-0.16 (sorting sampler), 0.17+.
+** V0 (< 0.8), V1 0.8-0.11.0 (FlashInfer sampler), 0.11.1-0.16 (sorting sampler), 0.17+.
 ** Uses estimate_int.h.
 */
 #include <ctype.h>
@@ -1084,7 +1084,8 @@ static bool moe_fp8_experts(const model_desc *m) {
 
 /* FP8 experts on CUTLASS's grouped GEMM, 0.11 to 0.16: compressed-tensors W8A8-FP8 MoE with
 ** per-channel weights (CompressedTensorsW8A8Fp8MoEMethod.use_cutlass = not block_quant and
-** _is_fp8_w8a8_sm90 (capability 9.0 exactly) or _is_fp8_w8a8_sm100; apply() calls cutlass_moe_fp8,
+** _is_fp8_w8a8_sm90 (capability 9.0 exactly) or _is_fp8_w8a8_sm100 (10.0 exactly); apply() calls
+** cutlass_moe_fp8,
 ** vllm/model_executor/layers/quantization/compressed_tensors/compressed_tensors_moe.py, code index
 ** copy 12152913640) run FusedMoEModularKernel(MoEPrepareAndFinalizeNoEP(), CutlassExpertsFp8).
 ** CutlassExpertsFp8.workspace_shapes (fused_moe/cutlass_moe.py, code index copy 40010832):
@@ -1107,7 +1108,8 @@ static bool moe_fp8_experts(const model_desc *m) {
 static bool moe_cutlass_fp8(ectx *c, const vcfg *v) {
   const char *cc = c->s->gpu_compute, *arch = c->s->gpu_arch;
   bool sm90 = cc[0] ? strcmp(cc, "9.0") == 0 : strcmp(arch, "hopper") == 0;
-  bool sm100 = strcmp(arch, "blackwell") == 0 && (!cc[0] || strncmp(cc, "10.", 3) == 0);
+  /* _check_scheme_supported(100, match_exact=True): 10.0 only, not a B300's 10.3 */
+  bool sm100 = strcmp(arch, "blackwell") == 0 && (!cc[0] || strcmp(cc, "10.0") == 0);
   if (v->v0 || v->version < VLLM_MOE_SHARED_WS || v->version >= 17000 || !(sm90 || sm100)) return false;
   for (size_t i = 0; i < c->m->inv.n; i++)
     if (c->m->inv.t[i].role == ROLE_EXPERT) return strcmp(c->m->inv.t[i].qtype, "fp8-channel") == 0;

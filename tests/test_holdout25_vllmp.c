@@ -132,6 +132,21 @@ static void test_cutlass_fp8_kept_workspace(void **state) {
   double ada = tu_runtime_fig(j, "activation_peak_bytes");
   json_decref(j);
   assert_true(ada < 1024.0 * 151936 * 38.9 + 0.3 * TU_GIB);
+  /* review round 25: _is_fp8_w8a8_sm100 is _check_scheme_supported(100, match_exact=True)
+  ** (compressed_tensors.py): a B200 (10.0) keeps the workspaces, a B300 (10.3) runs the legacy
+  ** path and does not */
+#define Q235_ON(gpu)                                                                                       \
+  "return { model = " Q235_CFG                                                                             \
+  ", quant = { name = 'fp8', scheme = 'channel' }, dtype = 'bf16', "                                       \
+  "runtime = { name = 'vllm', version = '0.11.2', gpu_memory_utilization = 0.92, max_model_len = 8192 }, " \
+  "parallel = { tp = 4 }, workload = { kind = 'inference', context = 8192 }, gpu = '" gpu "' }"
+  j = tu_eval_ok(*state, Q235_ON("B200-SXM-180GB"));
+  assert_true(fabs(tu_runtime_fig(j, "activation_peak_bytes") - (1024.0 * 151936 * 38.9 + ws)) <
+              0.02 * TU_GIB);
+  json_decref(j);
+  j = tu_eval_ok(*state, Q235_ON("B300-SXM-288GB"));
+  assert_true(tu_runtime_fig(j, "activation_peak_bytes") < 1024.0 * 151936 * 38.9 + 0.3 * TU_GIB);
+  json_decref(j);
   /* block FP8 R1 at 0.11.2: the sampler alone */
   j = tu_eval_ok(*state, R1("0.11.2"));
   assert_true(fabs(tu_runtime_fig(j, "activation_peak_bytes") - 1024.0 * 129280 * 38.9) < 0.08 * TU_GIB);
