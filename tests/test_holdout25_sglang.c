@@ -46,7 +46,7 @@
 #define SG_Q3N_DP                                                                                     \
   "return { model = 'Qwen/Qwen3-Next-80B-A3B-Instruct', quant = { name = 'fp8', scheme = 'block' }, " \
   "workload = { kind = 'inference', context = 32768 }, runtime = { name = 'sglang', version = "       \
-  "'0.5.7', max_total_tokens = 2786325, attention_backend = 'triton'%s }, parallel = { tp = 4 }, "     \
+  "'0.5.7', max_total_tokens = 2786325, attention_backend = 'triton'%s }, parallel = { tp = 4 }, "    \
   "gpu = 'B200-SXM-180GB' }"
 
 static void test_holdout25_sglang_qwen3_next_dp_attention(void **state) {
@@ -56,13 +56,15 @@ static void test_holdout25_sglang_qwen3_next_dp_attention(void **state) {
   tu_gib(j, "v_size_bytes", 31.89, 0, 0.005);
   assert_true(tu_runtime_fig(j, "k_size_bytes") == (2786325.0 + 1) * 12 * 2 * 256 * 2);
   tu_near_fig(j, "attention_tp_size", 1, 0, 0);
-  double ssm_dp = tu_runtime_fig(j, "mamba_ssm_state_bytes") / (tu_runtime_fig(j, "max_mamba_cache_size") + 1);
+  double ssm_dp =
+      tu_runtime_fig(j, "mamba_ssm_state_bytes") / (tu_runtime_fig(j, "max_mamba_cache_size") + 1);
   double w_dp = tu_runtime_fig(j, "weights_bytes"), w_attn = tu_runtime_fig(j, "dp_attention_weights_bytes");
   json_decref(j);
   /* the prediction before the round, as without DP attention: one KV head a rank */
   j = tu_eval_okf(*state, SG_Q3N_DP, "");
   assert_true(tu_runtime_fig(j, "k_size_bytes") == (2786325.0 + 1) * 12 * 1 * 256 * 2);
-  double ssm_tp = tu_runtime_fig(j, "mamba_ssm_state_bytes") / (tu_runtime_fig(j, "max_mamba_cache_size") + 1);
+  double ssm_tp =
+      tu_runtime_fig(j, "mamba_ssm_state_bytes") / (tu_runtime_fig(j, "max_mamba_cache_size") + 1);
   /* the attention layers' weights at the attention group's split (1 of 1 rank, where tp 4 keeps a
   ** quarter): three quarters of the attention and DeltaNet projections more a rank, about 1.08
   ** GiB in FP8 (not printed in the excerpt: the arithmetic only) */
