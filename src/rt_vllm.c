@@ -1242,7 +1242,7 @@ static uint64_t vision_bytes(ectx *c, const vcfg *v) {
 ** (grouped by temporal patch) are images of that size. */
 typedef struct mmc {
   uint64_t tokens, patches, pixels, hidden, inter, tps, images, videos, copies;
-  bool gated, gather, interp;
+  bool gated, gather, interp, rope32;
 } mmc;
 
 static uint64_t u64max(uint64_t a, uint64_t b) { return a > b ? a : b; }
@@ -1317,8 +1317,31 @@ static uint64_t mm_encoder_bytes(ectx *c, const vcfg *v, const mmc *m, uint64_t 
   uint64_t mlp = 2 * h + (m->gated ? 3 : 2) * bytes_ceildiv(m->inter, tp) + (tp > 1 ? 2 * h : h);
   uint64_t act = acc_mul3(&c->acc, patches, u64max(attn, mlp), v->a);
   if (m->interp) act = u64max(act, mm_interp_bytes(c, v, m, tok));
-  uint64_t in = acc_add(&c->acc, acc_mul(&c->acc, pixels, m->copies), pixels / 4 * v->a);
-  return acc_add(&c->acc, in, act);
+  /* the batched 3-D pixel tensor is copied once more in V0 only (vllm.lua qwen25_mm); V1 hands
+  ** the flat [patches, C] tensor over as it is (MultiModalFlatField, _validate_and_reshape_mm_tensor
+  ** returns a 2-D input unchanged) */
+  uint64_t copies = v->v0 ? m->copies : 1;
+  uint64_t in = acc_add(&c->acc, acc_mul(&c->acc, pixels, copies), pixels / 4 * v->a);
+  if (!m->rope32) return acc_add(&c->acc, in, act);
+  /* Qwen2.5-VL in vLLM 0.11 (qwen2_5_vl.py Qwen2_5_VisionAttention.forward and
+  ** qwen2_vl.py / rotary_embedding/common.py apply_rotary_pos_emb_vision, read in the 0.11-era
+  ** copy vllm-project/vllm@002d181a and in a downstream OpenCUA-VL port of the same file that
+  ** imports 0.11's attention/backends/registry _Backend): the rotary step of every block holds,
+  ** per patch, the block input and its norm (2 h, the norm still an argument of the attention
+  ** call), the qkv output (3 h / tp, kept by `x` after split_qkv), q, k and v re-laid out
+  ** "s b ... -> b s ..." with .contiguous() (3 h / tp: a chunk of qkv is not contiguous),
+  ** torch.cat([q, k]) (2 h / tp), its fp32 copy t.float() (2 h / tp x 4 B), the rotary's
+  ** out-of-place fp32 output (vllm_flash_attn layers/rotary apply_rotary: empty_like, 2 h / tp
+  ** x 4 B) and its cast back .type_as(t) (2 h / tp). 20 h a patch at tp 1 (25,600 elements of
+  ** Qwen2.5-VL's 1280-wide tower against the gated MLP phase's 14,100). The blocks run after
+  ** Qwen2_5_VisionTransformer.forward has rebound hidden_states to patch_embed's output, so the
+  ** pixels' model-dtype cast is no longer held: the handed fp32 pixels alone stay beside it.
+  ** Hold-out round 25d (ray-project/ray llm-batch-inference-vision, Qwen2.5-VL-3B on an L4,
+  ** 0.11.0): profile 2.57 -> 3.54 GiB against the 3.41 the log implies; KV +9.1 % -> -1.4 %. */
+  uint64_t hp = bytes_ceildiv(h, tp ? tp : 1);
+  uint64_t rope = acc_add(&c->acc, acc_mul(&c->acc, 2 * h + 10 * hp, v->a), 16 * hp);
+  rope = acc_mul(&c->acc, patches, rope);
+  return acc_add(&c->acc, acc_mul(&c->acc, pixels, copies), u64max(act, rope));
 }
 
 /* V1 (vllm/v1/worker/gpu_model_runner.py profile_run): the modality with the most tokens
@@ -1393,14 +1416,22 @@ static void mm_profile_v0(ectx *c, vcfg *v, const mmc *m) {
 static void mm_profile(ectx *c, vcfg *v) {
   const scenario *s = c->s;
   mmc m = {
-      .tokens = scn_u64(s, "mm.tokens", 0), .patches = scn_u64(s, "mm.patches", 0),
-      .pixels = scn_u64(s, "mm.pixel_bytes", 0), .hidden = scn_u64(s, "mm.hidden", 0),
-      .inter = scn_u64(s, "mm.intermediate", 0), .tps = scn_u64(s, "mm.video_tps", 0),
-      .images = scn_u64(s, "mm.images", 1), .videos = scn_u64(s, "mm.videos", 0),
-      .copies = scn_u64(s, "mm.pixel_copies", 1), .gated = scn_u64(s, "mm.gated", 0) != 0,
+      .tokens = scn_u64(s, "mm.tokens", 0),
+      .patches = scn_u64(s, "mm.patches", 0),
+      .pixels = scn_u64(s, "mm.pixel_bytes", 0),
+      .hidden = scn_u64(s, "mm.hidden", 0),
+      .inter = scn_u64(s, "mm.intermediate", 0),
+      .tps = scn_u64(s, "mm.video_tps", 0),
+      .images = scn_u64(s, "mm.images", 1),
+      .videos = scn_u64(s, "mm.videos", 0),
+      .copies = scn_u64(s, "mm.pixel_copies", 1),
+      .gated = scn_u64(s, "mm.gated", 0) != 0,
       /* Qwen2.5-VL's split_qkv gathers up to 0.11 (qwen2_5_vl.py all_gather_interleave) */
       .gather = scn_u64(s, "mm.gather_qkv", 0) != 0 && v->version < 12000,
       .interp = scn_u64(s, "mm.pos_interp", 0) != 0,
+      /* the fp32 rotary of q ++ k: read in 0.11-era sources only (see mm_encoder_bytes); 0.10.x
+      ** and 0.12+ not read, left as they were */
+      .rope32 = scn_u64(s, "mm.rope_fp32", 0) != 0 && v->version >= 11000 && v->version < 12000,
   };
   memset(&v->mm, 0, sizeof v->mm);
   if (!m.tokens || !m.patches || !m.hidden || (!m.images && !m.videos)) return;

@@ -43,7 +43,12 @@
 ** MLP's 14,100 that mm_encoder_bytes takes as the peak. At 65,536 patches each h a patch is
 ** 0.156 GiB, so 12 h + a 2-4 h rotary temporary would close most of the 0.84 GiB; to be modelled
 ** from the 0.11.0 file itself in a later round (it moves every Qwen2.5-VL case). The KV figures
-** are pinned at their current error. */
+** were pinned at their current error.
+** Round 25d (branch qvl25, tests/test_holdout25_qvl.c): that attention stage is now modelled for
+** 0.11 (src/rt_vllm.c mm_encoder_bytes: 20 h a patch with the fp32 rotary of q ++ k, beside one
+** fp32 pixel copy in V1, the bf16 cast released before the blocks): encoder peak 2.439 ->
+** 3.412 GiB, profile 3.54 against the implied 3.41 (+3.9 %), KV 9.134 GiB (-1.4 %), 266,032
+** tokens (-1.3 %), 32.47x (-1.3 %): held at their tolerances. */
 #define RAY_L4_QWEN25VL3B                                                                           \
   "return { model = 'Qwen/Qwen2.5-VL-3B-Instruct', runtime = { name = 'vllm', version = '0.11.0', " \
   "max_model_len = 8192, max_num_batched_tokens = 2048, max_num_seqs = 128, flashinfer_sampler = "  \
@@ -56,16 +61,16 @@ static void test_holdout25_ray_qwen25vl3b_l4(void **state) {
   tu_near_fig(j, "mm_items_profiled", 1, 0, 0);
   tu_near_fig(j, "cuda_graph_sizes_piecewise", 35, 0, 0);
   tu_near_fig(j, "cuda_graph_sizes_full", 19, 0, 0);
-  tu_pinned(j, "kv_cache_bytes", 9.26 * TU_GIB, +0.0915);
-  tu_pinned(j, "kv_cache_tokens", 269568, +0.0921);
-  tu_pinned(j, "max_concurrency", 32.91, +0.0919);
+  tu_gib(j, "kv_cache_bytes", 9.26, 0.05, 0.005);
+  tu_near_fig(j, "kv_cache_tokens", 269568, 0.05, 0);
+  tu_near_fig(j, "max_concurrency", 32.91, 0.05, 0.005);
   tu_gib(j, "cuda_graph_bytes", 0.44, 0.25, 0.005);
   /* the profile the log implies: 0.9 x 22.03 GiB - weights - KV */
   double prof = tu_runtime_fig(j, "activation_peak_bytes") + tu_runtime_fig(j, "non_torch_bytes");
   double implied = (0.9 * 22.03 - 7.155 - 9.26) * TU_GIB;
   double err = prof / implied - 1;
-  if (!(err > -0.2521 && err < -0.2421))
-    fail_msg("profile %+.2f%% against the implied %.3f GiB, pinned at -24.71%%", err * 100, implied / TU_GIB);
+  if (!(err > -0.25 && err < 0.25))
+    fail_msg("profile %+.2f%% against the implied %.3f GiB (25 %%)", err * 100, implied / TU_GIB);
   json_decref(j);
 }
 

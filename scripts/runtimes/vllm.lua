@@ -255,7 +255,9 @@ end
 -- values (vllm/model_executor/models/qwen2_vl.py _get_vision_info). The 0.8-0.11 ViT
 -- all-gathers the qkv projection under tensor parallelism (qwen2_5_vl.py split_qkv:
 -- all_gather_interleave), and V0 copies the batched 3-D pixel tensor once more
--- (_validate_and_reshape_mm_tensor: torch.concat).
+-- (_validate_and_reshape_mm_tensor: torch.concat). rope_fp32: the 0.11 tower rotates
+-- torch.cat([q, k]) through an fp32 copy (apply_rotary_pos_emb_vision; src/rt_vllm.c
+-- mm_encoder_bytes).
 local function qwen25_mm(desc, knobs)
   local t = tensors(desc, { pe = "^visual%.patch_embed%.proj%.weight$", m0 = "^visual%.merger%.mlp%.0%.weight$",
     up = "^visual%.blocks%.[%d*]+%.mlp%.up_proj%.weight$" })
@@ -268,7 +270,8 @@ local function qwen25_mm(desc, knobs)
   if side == 0 then E.fail("runtime.max_pixels", "%d pixels hold no %dx%d token", maxpx, p * merge, p * merge) end
   local patches = (side // p) * (side // p)
   return { tokens = patches // (merge * merge), patches = patches, pixel_bytes = patches * ch * tps * p * p * 4,
-           hidden = h, intermediate = up.shape[1], gated = 1, video_tps = tps, gather_qkv = 1, pixel_copies = 2 }
+           hidden = h, intermediate = up.shape[1], gated = 1, video_tps = tps, gather_qkv = 1, pixel_copies = 2,
+           rope_fp32 = 1 }
 end
 
 -- Gemma 3: one 896 px SigLIP crop (pan-and-scan off by default), its patches pooled to
