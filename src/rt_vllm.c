@@ -796,10 +796,20 @@ uint64_t est_reserved_slack(ectx *c) {
 ** "Model loading took" counts it: per rank kv_lora_rank x heads / tp x (qk_nope + v_head) in the
 ** model dtype a layer, the rank's share of kv_b_proj in 16 bits (DeepSeek-R1 at tp 8: 61 x 512 x
 ** 16 x 256 x 2 B = 244 MiB). ROCm's AITER fp8 / fp4 bmm requantizations are not modelled. Held out:
-** the 0.11.2 DeepSeek-R1-0528 tp 8 H200 run (tests/test_holdout25_vllm.c). */
+** the 0.11.2 DeepSeek-R1-0528 tp 8 H200 run (tests/test_holdout25_vllm.c).
+** Before 0.8.0 the decode path was different: 0.7.1-0.7.3's MLACommonImpl
+** (vllm/attention/backends/mla/utils.py, read at 04644e3f) multiplied W_UK into q_proj and W_UV
+** into o_proj under VLLM_MLA_PERFORM_MATRIX_ABSORPTION (on by default), keeping W_Q_UK
+** (q_lora_rank x heads x kv_lora_rank) and W_UV_O (heads x kv_lora_rank x hidden), requantized to
+** FP8 with new scales when the weights were FP8, plus W_QR in the act dtype. Without those
+** matrices this figure means nothing there; the 0.7.x form is not modelled (no 0.7.x MLA log to
+** check the requantized scales' layout against), and releases before 0.7.1 had no MLA backend. The
+** W_UK_T / W_UV views came with the V0 backend's mla/common.py and the V1 MLA backend (PR #13789),
+** both first in 0.8.0. */
+#define VLLM_MLA_VIEWS 8000
 static uint64_t mla_absorbed_bytes(ectx *c, uint64_t stage) {
   const model_desc *m = c->m;
-  if (!est_model_mla(m)) return 0;
+  if (!est_model_mla(m) || scn_u64(c->s, "vllm.version", 19000) < VLLM_MLA_VIEWS) return 0;
   uint64_t sum = 0, share = stage_layers(c, stage);
   for (size_t i = 0; i < m->inv.n; i++) {
     const inv_tensor *t = &m->inv.t[i];

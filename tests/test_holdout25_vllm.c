@@ -248,6 +248,16 @@ static void test_mla_absorbed_and_replicated(void **state) {
   j = tu_eval_ok(*state, R1(""));
   assert_int_equal((long long)tu_runtime_fig(j, "mla_absorbed_copy_bytes"), 61LL * 512 * 16 * 256 * 2);
   json_decref(j);
+  /* mend25: 0.7.x absorbed W_UK / W_UV into fused W_Q_UK / W_UV_O instead (mla/utils.py), so the
+  ** 0.8+ bf16 copy is not counted there (src/rt_vllm.c VLLM_MLA_VIEWS) */
+  j = tu_eval_ok(
+      *state,
+      "return { model = 'deepseek-ai/DeepSeek-R1', dtype = 'bf16', quant = { name = 'fp8', scheme = "
+      "'block', block_size = 128 }, runtime = { name = 'vllm', version = '0.7.3', max_model_len = 8192 "
+      "}, parallel = { tp = 8 }, workload = { kind = 'inference', context = 8192 }, gpu = "
+      "'H200-SXM-141GB' }");
+  assert_true(isnan(tu_runtime_fig(j, "mla_absorbed_copy_bytes")));
+  json_decref(j);
 }
 
 /* ---- parallel.nvls: bad input (a training workload; not a boolean) */
