@@ -1121,8 +1121,11 @@ static bool moe_cutlass_fp8(ectx *c, const vcfg *v) {
   /* _check_scheme_supported(100, match_exact=True): 10.0 only, not a B300's 10.3 */
   bool sm100 = strcmp(arch, "blackwell") == 0 && (!cc[0] || strcmp(cc, "10.0") == 0);
   if (v->v0 || v->version < VLLM_MOE_SHARED_WS || v->version >= 17000 || !(sm90 || sm100)) return false;
-  for (size_t i = 0; i < c->m->inv.n; i++)
-    if (c->m->inv.t[i].role == ROLE_EXPERT) return strcmp(c->m->inv.t[i].qtype, "fp8-channel") == 0;
+  /* the target's experts decide: a speculative drafter's (tagged "draft") is not the target's MoE */
+  for (size_t i = 0; i < c->m->inv.n; i++) {
+    const inv_tensor *t = &c->m->inv.t[i];
+    if (t->role == ROLE_EXPERT && !est_is_draft(t)) return strcmp(t->qtype, "fp8-channel") == 0;
+  }
   return false;
 }
 
