@@ -569,6 +569,13 @@ function S.prepare(raw)
     note(n, "quant %s from the checkpoint's quantization_config (quant_method %s); set quant to override",
          n.extra["quant.name"] or spec.name, tostring(qc.quant_method))
   end
+  -- mxfp4's router = "f32" is how ollama's GGUF converter stores gpt-oss's routers
+  -- (scripts/quant/mxfp4.lua); vLLM, SGLang and transformers load the checkpoint's bf16 routers
+  local q = raw.quant
+  if type(q) == "table" and q.router == "f32" and n.runtime ~= "llamacpp" then
+    fail("quant.router", "\"f32\" is the GGUF (llama.cpp / ollama) storage of the routers, for runtime llamacpp, not %s",
+         tostring(n.runtime))
+  end
   workload_part(raw, n, rt, cfg)
   parallel_part(raw, n)
   if rt.parallel_check then rt.parallel_check(n, n.knobs) end
