@@ -36,6 +36,9 @@ uint64_t est_rope_elems(ectx *c);
 /* An MLA model: an attention KV group caching one latent per token (v_dim 0, V a view of K). */
 bool est_model_mla(const model_desc *m);
 bool est_mla_replicated(const model_desc *m, const inv_tensor *t);
+/* SGLang's attention tp at a tp: tp / dp_size under --enable-dp-attention where dp_size (>= 2)
+** divides it, else tp (rt_sglang.c; fit.c's launch line uses the same rule). */
+uint64_t est_sglang_attn_tp(const scenario *s, uint64_t tp);
 /* Whether some kv group is a recurrent state (a Mamba / DeltaNet / short-conv hybrid or a pure
 ** recurrent model), and whether every one is (attention-free: architectures/mamba.lua). */
 bool est_model_recurrent(const model_desc *m);

@@ -4,6 +4,7 @@
 ** tokens or batch never need less memory), so bisection finds the largest that fits.
 */
 #include "fit.h"
+#include "estimate_int.h"
 
 #include "gen.h"
 
@@ -238,12 +239,10 @@ static void fit_launch(const model_desc *m, const scenario *s, const estimate *e
     if (cap && n > 0 && (size_t)n < sizeof row->launch)
       n += snprintf(row->launch + n, sizeof row->launch - (size_t)n, " --max-total-tokens %llu", cap);
     /* DP attention where dp_size divides this tp, the shared-expert fusion at this tp
-    ** (rt_sglang.c sg_attn_tp, sg_shared_fusion_bytes) */
-    unsigned long long dp = scn_u64(s, "runtime.dp_size", 0);
-    if (scn_bool(s, "runtime.enable_dp_attention", false) && dp > 1 && tp % dp == 0 && n > 0 &&
-        (size_t)n < sizeof row->launch)
+    ** (est_sglang_attn_tp, rt_sglang.c sg_shared_fusion_bytes) */
+    if (est_sglang_attn_tp(s, tp) != tp && n > 0 && (size_t)n < sizeof row->launch)
       n += snprintf(row->launch + n, sizeof row->launch - (size_t)n, " --enable-dp-attention --dp-size %llu",
-                    dp);
+                    (unsigned long long)scn_u64(s, "runtime.dp_size", 0));
     if (scn_u64(s, "runtime.n_share_experts_fusion", 0) && n > 0 && (size_t)n < sizeof row->launch)
       snprintf(row->launch + n, sizeof row->launch - (size_t)n, " --n-share-experts-fusion %llu",
                (unsigned long long)tp);

@@ -119,11 +119,14 @@ typedef struct sg_pool {
 ** round 25: sgl-project/sglang PR #10622, Qwen3-Next-80B-A3B-Instruct-FP8 at tp 4, dp 4:
 ** "#tokens: 2786325, K size: 31.89 GB" = 12 layers x 2 heads x 256 x 2 B a token (tp 4's one
 ** head: 15.94). The attention layers' weights follow the same group (sg_dp_attn_weight_bytes). */
-static uint64_t sg_attn_tp(const scenario *s) {
+uint64_t est_sglang_attn_tp(const scenario *s, uint64_t tp) {
   /* a tp that dp_size does not divide (fit's other GPU counts) runs without DP attention */
   uint64_t dp = scn_u64(s, "runtime.dp_size", 1);
-  if (!scn_bool(s, "runtime.enable_dp_attention", false) || dp < 2 || s->tp % dp) return s->tp;
-  return s->tp / dp;
+  if (!scn_bool(s, "runtime.enable_dp_attention", false) || dp < 2 || tp % dp) return tp;
+  return tp / dp;
+}
+static uint64_t sg_attn_tp(const scenario *s) {
+  return est_sglang_attn_tp(s, s->tp);
 }
 
 /* K (k) and V (v) bytes of one token in a group's layers on this rank (attention tp, pp split). */
@@ -954,6 +957,37 @@ static uint64_t sg_mla_absorb_bytes(ectx *c) {
   return sum;
 }
 
+/* The sum over the target's stored tensors of one role that keep accepts (NULL: every one) of
+** per(c, tensor bytes): the inventory walk the three weight adjustments below share (a draft's
+** tensors and registered buffers are never weights here). */
+typedef bool (*sg_keep_fn)(const model_desc *m, const inv_tensor *t);
+typedef uint64_t (*sg_per_fn)(ectx *c, uint64_t bytes);
+static uint64_t sg_rank_sum(ectx *c, inv_role role, sg_keep_fn keep, sg_per_fn per) {
+  const model_desc *m = c->m;
+  uint64_t sum = 0;
+  for (size_t i = 0; i < m->inv.n; i++) {
+    const inv_tensor *t = &m->inv.t[i];
+    if (t->role != role || est_is_draft(t) || t->buffer || (keep && !keep(m, t))) continue;
+    uint64_t b = 0;
+    if (!inv_tensor_bytes(t, &b)) {
+      c->acc.overflow = true;
+      return 0;
+    }
+    sum = acc_add(&c->acc, sum, per(c, b));
+  }
+  return sum;
+}
+
+static uint64_t sg_tp_pp(ectx *c) {
+  return acc_mul(&c->acc, c->s->tp ? c->s->tp : 1, c->s->pp ? c->s->pp : 1);
+}
+
+/* a replicated tensor's stage share less the 1 / tp estimate_device_weights counted */
+static uint64_t sg_replicated_extra(ectx *c, uint64_t b) {
+  uint64_t whole = bytes_ceildiv(b, c->s->pp ? c->s->pp : 1), part = bytes_ceildiv(b, sg_tp_pp(c));
+  return whole - part;
+}
+
 /* What the replicated MLA down projections add to a rank's tp share (est_mla_replicated:
 ** SGLang's DeepseekV2AttentionMLA builds fused_qkv_a_proj_with_mqa (q_a_proj + kv_a_proj_with_mqa,
 ** with q_lora_rank; the indexer's wk on DeepSeek-V3.2) or kv_a_proj_with_mqa alone as a
@@ -963,22 +997,19 @@ static uint64_t sg_mla_absorb_bytes(ectx *c) {
 ** 81.66 GB): -1.05 % -> -0.13 %; round 12's R1 NVFP4 at tp 4 (PR #9162, bf16 attention, 94.50 GB):
 ** 93.09 -> 94.38 GiB (-1.5 % -> -0.13 %); round 22's Kimi-K2.5 on MI355X -5.3 % -> -3.3 %. */
 static uint64_t sg_mla_replicated_bytes(ectx *c) {
-  const model_desc *m = c->m;
-  const scenario *s = c->s;
-  uint64_t tp = s->tp ? s->tp : 1, pp = s->pp ? s->pp : 1, sum = 0;
-  if (tp == 1) return 0;
-  for (size_t i = 0; i < m->inv.n; i++) {
-    const inv_tensor *t = &m->inv.t[i];
-    if (t->role != ROLE_ATTN || !est_mla_replicated(m, t) || est_is_draft(t) || t->buffer) continue;
-    uint64_t b = 0;
-    if (!inv_tensor_bytes(t, &b)) {
-      c->acc.overflow = true;
-      return 0;
-    }
-    uint64_t whole = bytes_ceildiv(b, pp), part = bytes_ceildiv(b, acc_mul(&c->acc, tp, pp));
-    sum = acc_add(&c->acc, sum, whole - part);
-  }
-  return sum;
+  if ((c->s->tp ? c->s->tp : 1) == 1) return 0;
+  return sg_rank_sum(c, ROLE_ATTN, est_mla_replicated, sg_replicated_extra);
+}
+
+static bool sg_not_replicated(const model_desc *m, const inv_tensor *t) {
+  return !est_mla_replicated(m, t); /* whole anyway: sg_mla_replicated_bytes */
+}
+
+/* an attention tensor's share at the attention tp less its share at tp */
+static uint64_t sg_dp_attn_extra(ectx *c, uint64_t b) {
+  uint64_t at_atp = bytes_ceildiv(b, acc_mul(&c->acc, sg_attn_tp(c->s), c->s->pp ? c->s->pp : 1)),
+           at_tp = bytes_ceildiv(b, sg_tp_pp(c));
+  return at_atp > at_tp ? at_atp - at_tp : 0;
 }
 
 /* The attention layers' weights under DP attention: SGLang builds their projections over the
@@ -989,24 +1020,12 @@ static uint64_t sg_mla_replicated_bytes(ectx *c) {
 ** estimate_device_weights counted at tp. Replicated and MoE tensors do not move. No log of round 25
 ** prints a DP-attention weights line (PR #10622's excerpt has none): the arithmetic only. */
 static uint64_t sg_dp_attn_weight_bytes(ectx *c) {
-  const model_desc *m = c->m;
-  const scenario *s = c->s;
-  uint64_t atp = sg_attn_tp(s), tp = s->tp ? s->tp : 1, pp = s->pp ? s->pp : 1, sum = 0;
-  if (atp == tp) return 0;
-  for (size_t i = 0; i < m->inv.n; i++) {
-    const inv_tensor *t = &m->inv.t[i];
-    if (t->role != ROLE_ATTN || est_is_draft(t) || t->buffer) continue;
-    if (est_mla_replicated(m, t)) continue; /* whole anyway: sg_mla_replicated_bytes */
-    uint64_t b = 0;
-    if (!inv_tensor_bytes(t, &b)) {
-      c->acc.overflow = true;
-      return 0;
-    }
-    uint64_t at_atp = bytes_ceildiv(b, acc_mul(&c->acc, atp, pp)),
-             at_tp = bytes_ceildiv(b, acc_mul(&c->acc, tp, pp));
-    sum = acc_add(&c->acc, sum, at_atp > at_tp ? at_atp - at_tp : 0);
-  }
-  return sum;
+  if (sg_attn_tp(c->s) == (c->s->tp ? c->s->tp : 1)) return 0;
+  return sg_rank_sum(c, ROLE_ATTN, sg_not_replicated, sg_dp_attn_extra);
+}
+
+static uint64_t sg_rank_share(ectx *c, uint64_t b) {
+  return bytes_ceildiv(b, sg_tp_pp(c));
 }
 
 /* DeepSeek-V3/R1's shared expert fused into the routed MoE (--n-share-experts-fusion N,
@@ -1021,23 +1040,11 @@ static uint64_t sg_dp_attn_weight_bytes(ectx *c) {
 ** 8 x MI308X (0.4.6): "Cloning 8 replicas of the shared expert into MoE", "mem usage=81.66 GB";
 ** 78.72 GiB without the replicas, 80.80 with them (7/8 of 58 layers' 44 MB FP8 shared experts). */
 static uint64_t sg_shared_fusion_bytes(ectx *c) {
-  const model_desc *m = c->m;
-  const scenario *s = c->s;
   /* N is tp whenever it is on (scripts/runtimes/sglang.lua checks the scenario's; fit's other GPU
   ** counts keep the rule) */
-  uint64_t n = scn_u64(s, "runtime.n_share_experts_fusion", 0) ? s->tp : 0, sum = 0;
+  uint64_t n = scn_u64(c->s, "runtime.n_share_experts_fusion", 0) ? c->s->tp : 0;
   if (n < 2) return 0;
-  for (size_t i = 0; i < m->inv.n; i++) {
-    const inv_tensor *t = &m->inv.t[i];
-    if (t->role != ROLE_SHARED_EXPERT || est_is_draft(t) || t->buffer) continue;
-    uint64_t b = 0;
-    if (!inv_tensor_bytes(t, &b)) {
-      c->acc.overflow = true;
-      return 0;
-    }
-    sum = acc_add(&c->acc, sum, bytes_ceildiv(b, acc_mul(&c->acc, s->tp ? s->tp : 1, s->pp ? s->pp : 1)));
-  }
-  return acc_mul(&c->acc, sum, n - 1);
+  return acc_mul(&c->acc, sg_rank_sum(c, ROLE_SHARED_EXPERT, NULL, sg_rank_share), n - 1);
 }
 
 /* The graphs' memory: the shared pool, the outputs, the backend's state and the piecewise
