@@ -357,7 +357,10 @@ static void group_state(ectx *c, const kv_group *g, sg_pool *p) {
 ** the model's own group of that kind does. Hold-out round 25: google/gemma-4-E4B-it on a GB10
 ** (SGLang dev of 2026-09), "SWAKVPool mem usage: 79.94 GB, swa size: 798276, full size: 997846" =
 ** 997,846 x 7 x 4,096 B + 798,276 x 35 x 2,048 B: all 42 layers, where the 24 that own their K / V
-** give 45.68 GiB. */
+** give 45.68 GiB. With disable_hybrid_swa_memory the one MHATokenToKVPool is built with
+** layer_num = num_effective_layers (end_layer - start_layer, every one of num_hidden_layers:
+** model_executor/model_runner.py), so the shared layers of both kinds take a full-length slot
+** there too (mend25). */
 static void pool_shared_layers(ectx *c, sg_pool *p) {
   uint64_t nf = scn_u64(c->s, "sglang.kv_shared_full", 0), ns = scn_u64(c->s, "sglang.kv_shared_swa", 0);
   bool done_f = nf == 0, done_s = ns == 0;
@@ -367,10 +370,10 @@ static void pool_shared_layers(ectx *c, sg_pool *p) {
     bool swa = g.window != 0;
     if (swa ? done_s : done_f) continue;
     g.layers = swa ? ns : nf;
-    if (swa)
+    if (swa && p->hybrid)
       group_kv(c, &g, &p->k_swa, &p->v_swa), done_s = true;
-    else
-      group_kv(c, &g, &p->k_full, &p->v_full), p->full_layers += g.layers, done_f = true;
+    else /* disable_hybrid_swa_memory: the sliding ones too, at full length in the one pool */
+      group_kv(c, &g, &p->k_full, &p->v_full), p->full_layers += g.layers, *(swa ? &done_s : &done_f) = true;
   }
 }
 
@@ -398,7 +401,7 @@ static void pool_cells(ectx *c, sg_pool *p) {
       p->full_layers += g->layers;
     }
   }
-  if (p->hybrid) pool_shared_layers(c, p);
+  pool_shared_layers(c, p);
   double full = (double)(p->k_full + p->v_full), swa = (double)(p->k_swa + p->v_swa);
   p->cell = !p->hybrid ? full : full > 0 ? full + p->ratio * swa : swa;
 }

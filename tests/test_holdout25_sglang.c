@@ -160,6 +160,26 @@ static void test_holdout25_sglang_gemma4_e4b_gb10(void **state) {
   json_decref(j);
 }
 
+/* ---- mend25: the same model with disable_hybrid_swa_memory. The one MHATokenToKVPool is built
+** with layer_num = num_effective_layers = end_layer - start_layer over all num_hidden_layers
+** (model_executor/model_runner.py), so the 18 KV-shared layers hold K / V there too, the sliding
+** ones at full length: 7 x 2 x 512 x 2 x 2 B + 35 x 2 x 256 x 2 x 2 B = 100,352 B a token (the
+** 24 owning layers alone, as before the fix: 57,344). The arithmetic only: no log of this path. */
+static void test_sglang_gemma4_shared_layers_plain_pool(void **state) {
+  json_t *j =
+      tu_eval_ok(*state,
+                 "return { model = 'google/gemma-4-E4B-it', dtype = 'bf16', workload = { kind = "
+                 "'inference', context = 32768 }, runtime = { name = 'sglang', version = '0.5.19', "
+                 "mem_fraction_static = 0.85, max_running_requests = 4, attention_backend = 'triton', "
+                 "disable_hybrid_swa_memory = true }, gpu = { name = 'GB10', memory = '124610MiB' }, "
+                 "cuda_context = '8.829GiB' }");
+  double tokens = tu_runtime_fig(j, "kv_cache_tokens");
+  tu_near_fig(j, "kv_cache_bytes", (tokens + 1) * 100352, 0, 0.5);
+  assert_true(isnan(tu_runtime_fig(j, "swa_kv_cache_tokens")));
+  assert_true(tu_assumed_part(j, "the one token pool holds every one of num_hidden_layers"));
+  json_decref(j);
+}
+
 /* ---- kvcache-ai/ktransformers issue #1870 (2026-02-27): Qwen3_5MoeForConditionalGeneration at tp
 ** 2 on two 24 GB RTX 4090s through kvcache-ai's SGLang fork (its routed experts on the CPU: "mem
 ** usage=3.76 GB" a rank, not expressible here), --max-running-requests 1, context 8192: "Mamba Cache
@@ -191,6 +211,7 @@ int main(void) {
       cmocka_unit_test(test_holdout25_sglang_qwen3_next_dp_attention),
       cmocka_unit_test(test_holdout25_sglang_r1_shared_fusion_mi308x),
       cmocka_unit_test(test_holdout25_sglang_gemma4_e4b_gb10),
+      cmocka_unit_test(test_sglang_gemma4_shared_layers_plain_pool),
       cmocka_unit_test(test_holdout25_sglang_qwen35_397b_tp2_rows),
   };
   return cmocka_run_group_tests(tests, tu_engine_setup, tu_engine_teardown);

@@ -40,23 +40,28 @@ local function pools(n, knobs)
   end
   local windowed = has_kind(desc, function(g) return (g.window or 0) > 0 end)
   if not windowed then return end
+  -- Gemma 4's KV-shared layers keep their buffers: the hybrid pool's SWA / full sub-pools hold
+  -- every layer of layer_types (configs/model_config.py get_hybrid_layer_ids), and the one
+  -- MHATokenToKVPool of disable_hybrid_swa_memory is built with layer_num = num_effective_layers,
+  -- end_layer - start_layer over all num_hidden_layers (model_executor/model_runner.py); src/
+  -- rt_sglang.c pool_shared_layers
+  local shared = desc.kv_shared_layers or 0
+  local cfg = type(n.model_config) == "table" and n.model_config or {}
+  local tc = type(cfg.text_config) == "table" and cfg.text_config or cfg
+  local types = type(tc.layer_types) == "table" and tc.layer_types or {}
+  local hybrid = HYBRID_SWA[desc.arch or ""] and not knobs.disable_hybrid_swa_memory
+  if HYBRID_SWA[desc.arch or ""] and shared > 0 and #types >= shared then
+    local nf, ns = 0, 0
+    for i = #types - shared + 1, #types do
+      if types[i] == "sliding_attention" then ns = ns + 1 else nf = nf + 1 end
+    end
+    n.extra["sglang.kv_shared_full"], n.extra["sglang.kv_shared_swa"] = nf, ns
+    note(n, "SGLang pools the %d KV-shared layers too (%d full, %d sliding): %s",
+      shared, nf, ns, hybrid and "SWAKVPool holds every layer of layer_types"
+        or "the one token pool holds every one of num_hidden_layers")
+  end
   if HYBRID_SWA[desc.arch or ""] and not knobs.disable_hybrid_swa_memory then
     n.extra["sglang.hybrid_swa"] = true
-    -- Gemma 4's KV-shared layers keep their buffers in the SWA / full sub-pools (every layer of
-    -- layer_types: configs/model_config.py get_hybrid_layer_ids; src/rt_sglang.c pool_shared_layers)
-    local shared = desc.kv_shared_layers or 0
-    local cfg = type(n.model_config) == "table" and n.model_config or {}
-    local tc = type(cfg.text_config) == "table" and cfg.text_config or cfg
-    local types = type(tc.layer_types) == "table" and tc.layer_types or {}
-    if shared > 0 and #types >= shared then
-      local nf, ns = 0, 0
-      for i = #types - shared + 1, #types do
-        if types[i] == "sliding_attention" then ns = ns + 1 else nf = nf + 1 end
-      end
-      n.extra["sglang.kv_shared_full"], n.extra["sglang.kv_shared_swa"] = nf, ns
-      note(n, "SGLang pools the %d KV-shared layers too (%d full, %d sliding): SWAKVPool holds every layer of layer_types",
-        shared, nf, ns)
-    end
     if knobs.swa_full_tokens_ratio == nil then
       note(n, "SGLang hybrid SWA pool: swa_full_tokens_ratio 0.8 (server_args.py default)")
     end
