@@ -150,6 +150,27 @@ static void test_holdout25_bnb_state_whole(void **state) {
   json_decref(j);
 }
 
+/* mend25: a pipeline's bnb statistics are the denoiser's. FLUX.1-dev LoRA under FSDP over 2 with
+** the transformer and T5 (text_encoder_2) in nf4: src/train.c shards the denoiser alone and keeps
+** the text encoders whole as frozen_components, so T5's statistics must not be moved into the
+** denoiser's weights a second time. The weights category equals the run with T5 unquantized
+** (3,721,343,552 B); before the fix it was 3,834,594,368 B (half of T5's 226.5 MB of statistics
+** more). */
+static void test_bnb_state_denoiser_only(void **state) {
+  static const char *fmt =
+      "return { model = 'black-forest-labs/FLUX.1-dev', dtype = 'bf16', runtime = 'diffusers', gpu = "
+      "'H100-SXM-80GB', quant = { denoiser = { name = 'bnb-nf4' }%s }, workload = { kind = 'train', method "
+      "= 'lora', lora = { r = 16, targets = {'to_q', 'to_k', 'to_v'} }, width = 1024, height = 1024 }, "
+      "parallel = { dp = 2, strategy = 'fsdp' } }";
+  json_t *a = tu_eval_okf(*state, fmt, ", text_encoder_2 = { name = 'bnb-nf4' }");
+  json_t *b = tu_eval_okf(*state, fmt, "");
+  assert_int_equal(tu_category(a, "weights"), tu_category(b, "weights"));
+  assert_int_equal(tu_category(a, "weights"), 3721343552LL);
+  assert_true(tu_category(a, "frozen_components") < tu_category(b, "frozen_components"));
+  json_decref(a);
+  json_decref(b);
+}
+
 /* PEFT's method comparison, two result files no round took. Predicted (nothing here changed):
 ** - rank64-steps1000: 24.09 GB max reserved against 20.06 (+20.1 %), a documented miss, pinned. The
 **   same configuration over 5,000 steps (calibration case peft-mc-llama32-3b-lora-r64, 22.55 GB)
@@ -188,6 +209,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_holdout25_peft_fsdp_guide),
       cmocka_unit_test(test_holdout25_bnb_state_whole),
+      cmocka_unit_test(test_bnb_state_denoiser_only),
       cmocka_unit_test(test_holdout25_peft_method_comparison),
   };
   return cmocka_run_group_tests(tests, tu_engine_setup, tu_engine_teardown);

@@ -25,13 +25,16 @@ end
 -- quant_state dictionary ... doesn't get synced by FSDP.sync_module_states=True because it only
 -- supports syncing parameters and buffers"; bitsandbytes nn/modules.py Params4bit.to moves
 -- quant_state with the weight, so module.to(device) before sharding leaves it on the GPU).
--- quant.bnb_state_bytes sums them over the quantized tensors (src/train.c train_weights).
+-- quant.bnb_state_bytes sums them over the quantized tensors of the model that is trained and
+-- sharded (src/train.c train_weights): a pipeline's denoiser (src/train.c pipeline_weights shards
+-- the denoiser alone and keeps the text encoders and VAE whole as frozen_components, so a
+-- bnb-quantized text encoder's statistics are already whole there and not moved again).
 local function tensor(kind)
   return function(t, o, ctx)
     if not ctx.q.is_linear(t) or t.role == "lm_head" then return nil end
     local numel = ctx.q.numel(t.shape)
     local bytes = bytes_4bit(numel, o.double_quant)
-    if ctx.n then
+    if ctx.n and (t.component == nil or t.component == "denoiser") then
       local st = (bytes - (numel + 1) // 2) * (t.count or 1)
       ctx.n.extra["quant.bnb_state_bytes"] = (ctx.n.extra["quant.bnb_state_bytes"] or 0) + st
     end
