@@ -82,7 +82,7 @@ $(B)/asan/vramfit: $(CLI_SRC) src/*.h $(SAN_OBJ)
 $(B)/mkmodel: tools/mkmodel.c tools/mkmodel_lib.c tools/mkmodel_lib.h $(B)/libvramfit.a
 	$(CC) $(ALL_CFLAGS) -o $@ tools/mkmodel.c tools/mkmodel_lib.c $(B)/libvramfit.a $(PKG_LIBS)
 
-$(B)/asan/test_%: tests/test_%.c tests/testutil.h tests/apiutil.h tests/tmpdir.h $(SAN_OBJ) $(TOOLS_LIB)
+$(B)/asan/test_%: tests/test_%.c tests/testutil.h tests/apiutil.h tests/holdout_models.h tests/tmpdir.h $(SAN_OBJ) $(TOOLS_LIB)
 	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $< $(SAN_OBJ) $(TOOLS_LIB) $(PKG_LIBS) $(shell pkg-config --libs cmocka)
 
 unit: $(TESTS)

@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "apiutil.h"
+#include "holdout_models.h"
 
 /* ---- tonghuikang/blog _posts/2025-12-28-vllm-logs.md ("How to read vLLM logs", 2025-12-28, the
 ** log of the Kaggle notebook huikang/streaming-inference): vLLM 0.11.2, `vllm serve` of
@@ -92,14 +93,6 @@ static void test_holdout25_gptoss120b_v0112(void **state) {
   "gpu_memory_utilization = 0.92, max_model_len = 8192, enable_prefix_caching = false }, parallel " \
   "= { tp = " #tp nvls " }, workload = { kind = 'inference', context = 8192 }, gpu = 'H200-SXM-141GB' }"
 #define NO_NVLS ", nvls = false"
-#define Q235_CFG                                                                                            \
-  "{ arch = 'qwen3_moe', config = { architectures = { 'Qwen3MoeForCausalLM' }, model_type = 'qwen3_moe', "  \
-  "hidden_size = 4096, intermediate_size = 12288, moe_intermediate_size = 1536, num_hidden_layers = 94, "   \
-  "num_attention_heads = 64, num_key_value_heads = 4, head_dim = 128, num_experts = 128, "                  \
-  "num_experts_per_tok = "                                                                                  \
-  "8, vocab_size = 151936, max_position_embeddings = 262144, tie_word_embeddings = false, torch_dtype = "   \
-  "'bfloat16', rms_norm_eps = 1e-6, rope_theta = 5000000, decoder_sparse_step = 1, norm_topk_prob = true, " \
-  "mlp_only_layers = {} } }"
 
 static void check_rh(void **state, const char *text, double w, double kv, double tokens, double conc) {
   json_t *j = tu_eval_ok(*state, text);

@@ -29,6 +29,7 @@
 #include <cmocka.h>
 
 #include "apiutil.h"
+#include "holdout_models.h"
 
 /* DeepSeek-R1-0528 / DeepSeek-V3.2 in block FP8 at tp 8; the host has no NVLS (round 25: the same
 ** dashboard's tp 4 and tp 8 pools), util, max_model_len and version as given. */
@@ -65,14 +66,6 @@ static void check(json_t *j, double w, double kv, double tokens, double conc) {
 ** Qwen3 FP8 experts): R1 46.63 (+0.86 %), 712,448 (+0.86 %), 86.97x (+0.86 %); Qwen3 69.59
 ** (-0.04 %), 1,552,528 (-0.04 %), 189.52x (-0.04 %); 70B 109.24 (+0.13 %), 1,431,760 (+0.13 %);
 ** the +rhai2 build with flashinfer_sampler = false 106.36 (+0.46 %). */
-#define Q235_CFG                                                                                            \
-  "{ arch = 'qwen3_moe', config = { architectures = { 'Qwen3MoeForCausalLM' }, model_type = 'qwen3_moe', "  \
-  "hidden_size = 4096, intermediate_size = 12288, moe_intermediate_size = 1536, num_hidden_layers = 94, "   \
-  "num_attention_heads = 64, num_key_value_heads = 4, head_dim = 128, num_experts = 128, "                  \
-  "num_experts_per_tok = "                                                                                  \
-  "8, vocab_size = 151936, max_position_embeddings = 262144, tie_word_embeddings = false, torch_dtype = "   \
-  "'bfloat16', rms_norm_eps = 1e-6, rope_theta = 5000000, decoder_sparse_step = 1, norm_topk_prob = true, " \
-  "mlp_only_layers = {} } }"
 #define TP4(model, quant, ver, extra)                                                              \
   "return { model = " model ", " quant "runtime = { name = 'vllm', version = '" ver                \
   "', gpu_memory_utilization = 0.92, max_model_len = 8192, enable_prefix_caching = false" extra    \
