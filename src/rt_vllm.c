@@ -135,7 +135,10 @@ static uint64_t default_seqs(const vcfg *v, const scenario *s) {
 ** not run there). A GPU of unknown architecture is taken for Hopper, a Blackwell of unknown
 ** compute capability for SM100 (as mx_backend). DeepSeek-V3.2's sparse MLA (64) and decode
 ** context parallelism are not modelled. */
-/* FlashInfer's top-k / top-p sampler off by default from 0.11.1 (vLLM PR #26859; sampler_extra) */
+/* FlashInfer's top-k / top-p sampler off by default from 0.11.1 (vLLM PR #26859; sampler_extra). Before
+** it, 0.8-0.11.0 sample with FlashInfer where it is importable: vLLM's image (runtime.install
+** "docker", the default), not a pip / conda / source install (runtime.install "pip"): evidence in
+** scripts/runtimes/vllm.lua beside the install knob, tests/test_holdout25_fi.c. */
 #define VLLM_FI_SAMPLER_OFF 11001
 #define VLLM_MLA_FLASHMLA 8000
 #define VLLM_MLA_CUTLASS 10001
@@ -1036,10 +1039,12 @@ static uint64_t lora_act_bytes(ectx *c, const vcfg *v) {
 ** V0 and 0.11.1-0.16 sort (FlashInfer sampler off by default: vLLM PR #26859, opened 2025-10-15
 ** after 0.11.0's release: first in 0.11.1, VLLM_FI_SAMPLER_OFF); 0.8-0.11.0 used FlashInfer's
 ** kernel when installed (flashinfer-ai/flashinfer#1180; topk_topp_sampler.py: `envs.
-** VLLM_USE_FLASHINFER_SAMPLER is not False`, unset meaning on), as vLLM's images have it; the pip
-** wheels of 0.10.1-0.11.0 pull flashinfer-python only with the extra vllm[flashinfer] (PR #21959,
-** 2025-07-30; PR #26443 of 2025-10-08 made it a default dependency again), so a pip or conda
-** install of those releases sorts: vllm#27508 (0.11.0 from conda), LMCache's FAQ table.
+** VLLM_USE_FLASHINFER_SAMPLER is not False`, unset meaning on), as vLLM's images have it (PR #6172,
+** FlashInfer in the Dockerfile since 0.5.1); the pip wheels had no flashinfer-python up to 0.10.0
+** and from 0.10.1 to 0.11.0 only with the extra vllm[flashinfer] (PR #21959, 2025-07-30; PR #26443
+** of 2025-10-08, first in 0.11.1, made it a default dependency), so a pip or conda install of those
+** releases sorts (runtime.install = "pip", scripts/runtimes/vllm.lua): vllm#27508 (0.11.0 from
+** conda), LMCache's FAQ table.
 ** 0.17 and later no longer sort the whole vocabulary (llmd-sweep-qwen3-14b-v017).
 ** runtime.flashinfer_sampler says which in 0.8-0.16: vllm01011-qwen2-7b-2xa100-40g-tp2-ray
 ** ran 0.10.1.1 without FlashInfer ("Falling back to the PyTorch-native implementation of

@@ -967,19 +967,47 @@ local function normalize(n, knobs)
   local ds = tensors(n.model.desc, { fc2 = "^model%.visual%.deepstack_merger_list%.%*%.linear_fc2%.weight$" })
   if ds then n.extra["vllm.deepstack_width"] = ds.fc2.count * ds.fc2.shape[1] end
   mxfp4_default(n, knobs, code)
-  -- 0.8-0.10 sample top-k/top-p with FlashInfer's kernel when it is installed and sort
-  -- the whole vocabulary in PyTorch when not (v1/sample/ops/topk_topp_sampler.py: "FlashInfer
-  -- is not available. Falling back to the PyTorch-native implementation"); 0.11.1-0.16 need
-  -- VLLM_USE_FLASHINFER_SAMPLER=1 (PR #26859, opened 2025-10-15, after 0.11.0's release: 0.11.0
-  -- still samples with FlashInfer where installed, as in vLLM's images; a pip install of 0.10.1-
-  -- 0.11.0 has it only with vllm[flashinfer], PR #21959; src/rt_vllm.c VLLM_FI_SAMPLER_OFF). Only
-  -- those versions read the knob.
+  -- Which top-k / top-p sampler the profile's dummy sampler run takes (src/rt_vllm.c
+  -- sampler_extra, VLLM_FI_SAMPLER_OFF). vllm/v1/sample/ops/topk_topp_sampler.py of 0.8-0.11.0
+  -- (code index copies 32277392728, 2867189189): on CUDA, when `import flashinfer` succeeds
+  -- and `envs.VLLM_USE_FLASHINFER_SAMPLER is not False` (envs.py: None when unset), FlashInfer
+  -- ("Using FlashInfer for top-p & top-k sampling"); installed but set to 0, the sort ("FlashInfer
+  -- is available, but it is not enabled"); not importable, the sort too ("FlashInfer is not
+  -- available. Falling back to the PyTorch-native implementation"). _dummy_sampler_run passes
+  -- top_p = 0.9 and top_k = vocab - 1 for every sequence with generators = {} (gpu_model_runner.py,
+  -- copies 68835586706, 36090783594), so forward_cuda reaches flashinfer_sample. Whether it is
+  -- importable is the install's doing, by source:
+  --   docker: vLLM's image builds FlashInfer into vllm-base (docker/Dockerfile FLASHINFER_GIT_REF,
+  --     v0.3.1 at 0.10.2 / 0.11.0: a 1.17 GB layer, image history copy 15096366453;
+  --     tools/flashinfer-build.sh "keep in sync with requirements/cuda.txt", copy 32712678602);
+  --   pip (a wheel, conda, a source build): flashinfer-python is no dependency of the wheels up to
+  --     0.10.0; a nightly made it one in late July 2025 (vllm#21960 "flashinfer-python 0.2.9rc2
+  --     from latest vllm nightly requires nvcc"), PR #21959 (2025-07-30) moved it to the extra
+  --     vllm[flashinfer] before 0.10.1, and PR #26443 (2025-10-08, after 0.11.0's 2025-10-02) made
+  --     it a default dependency, together with PR #26859 (2025-10-15) turning the sampler off
+  --     unless VLLM_USE_FLASHINFER_SAMPLER=1: both first in 0.11.1, so from 0.11.1 the install no
+  --     longer matters.
+  -- Logs: vLLM's image prints FlashInfer (flashinfer-ai/flashinfer#1180, 0.9.x: KV 4.00 GiB,
+  -- 2.49 with VLLM_USE_FLASHINFER_SAMPLER=0; Red Hat's dashboard, upstream v0.11.0, round 25b);
+  -- pip, conda and derived images print the sort (vllm#27508 0.11.0 conda; LMCache's images,
+  -- LMCache#913 / #1384 "FlashInfer is not available", its FAQ table; vllm01011's 0.10.1.1).
+  -- runtime.install says which (docker when not given, as before: the held image figures);
+  -- flashinfer_sampler, the environment variable, overrides both. Only 0.8-0.16 read it.
   local v0_asked = knobs.use_v1 == false and code >= 8000 and code < 11000
-  local fi_on = code < 11001
+  local pip = knobs.install == "pip"
+  local fi_on = code < 11001 and not pip
   if code >= 8000 and code < 17000 and not v0_asked then
-    default(n, knobs, "flashinfer_sampler", fi_on,
-      fi_on and "FlashInfer installed, as in vLLM's images; CUDA only: ROCm samples with the PyTorch sort"
-        or "VLLM_USE_FLASHINFER_SAMPLER off by default")
+    local why = "VLLM_USE_FLASHINFER_SAMPLER off by default"
+    if code < 11001 then
+      why = pip and "install = pip: no flashinfer-python before 0.11.1 without the vllm[flashinfer] extra"
+        or ((knobs.install and "install = docker" or "install = docker assumed")
+          .. ": FlashInfer built into vLLM's image; CUDA only: ROCm samples with the PyTorch sort")
+    end
+    default(n, knobs, "flashinfer_sampler", fi_on, why)
+  end
+  if knobs.install ~= nil and (code < 8000 or code >= 11001 or v0_asked) then
+    note(n, "vLLM install = %s: no effect on vLLM %s's sampler (FlashInfer or not by install only in the V1 "
+      .. "engine of 0.8-0.11.0)", knobs.install, v)
   end
   -- V0 turned chunked prefill on by itself above 32K context (vllm/engine/arg_utils.py);
   -- the V1 engine (0.8 and later by default) always schedules in chunks.
@@ -1126,6 +1154,7 @@ return runtime {
     swap_space = "number", kv_cache_memory_bytes = "bytes", quantization = "string",
     memory_profiler_estimate_cudagraphs = "bool",
     chunked_local_attn_hybrid = "bool", flashinfer_sampler = "bool",
+    install = { "docker", "pip" }, -- vLLM's image or a wheel / conda / source build: the sampler of 0.8-0.11.0
     disable_custom_all_reduce = "bool", -- --disable-custom-all-reduce; off by vLLM's own rule too (src/estimate.c est_custom_ar_off)
     mxfp4_backend = { "triton", "marlin", "flashinfer_trtllm", "flashinfer_cutlass" },
     use_v1 = "bool", limit_mm_per_prompt = "string", max_pixels = "int",
@@ -1154,6 +1183,8 @@ return runtime {
     memory_profiler_estimate_cudagraphs = "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS: the graph estimate left out of the KV budget (0.20+)",
     chunked_local_attn_hybrid = "VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE: Llama 4's chunked layers in the hybrid manager",
     flashinfer_sampler = "VLLM_USE_FLASHINFER_SAMPLER (0.8-0.16): false sorts the whole vocabulary in the profile run",
+    install = "docker (vLLM's image, the default) or pip (a wheel, conda or source build): 0.8-0.11.0 sample "
+      .. "with FlashInfer only where it is installed, which a pip install lacks",
     disable_custom_all_reduce = "--disable-custom-all-reduce: NCCL's all-reduces captured into every CUDA graph",
     mxfp4_backend = "the MoE backend of MXFP4 experts (gpt-oss), whose padding sets their bytes",
     use_v1 = "VLLM_USE_V1 (0.8-0.10): false runs the V0 engine",
