@@ -188,7 +188,10 @@ static void test_symm_mem_keeps_graphs_off_nccl(void **state) {
 ** FlashInfer where installed: vLLM's image has it, a pip install of 0.11.0 only with the optional
 ** extra vllm[flashinfer] (PR #21959 of 2025-07-30 made it optional; PR #26443 of 2025-10-08, after
 ** 0.11.0, a default dependency again). LMCache's runs are taken as such a pip install:
-** flashinfer_sampler = false. The pages exactly: with the
+** flashinfer_sampler = false. Round 25e kept the override rather than install = 'pip': LMCache's
+** images pip-install vLLM (LMCache#913, #1384: "FlashInfer is not available"), but LMCache PR #1699
+** (2025-09-25) added the vllm[flashinfer] extra to its nightly build, so which image the table used
+** is not known; its activation is the sort's. The pages exactly: with the
 ** pool pinned at the printed GiB the 70B's 81,920 B a token (80 layers x 2 KV heads a rank x 128 x
 ** K, V x 2 B) gives 420,208 tokens as printed. */
 #define LMC(model, tp, ctx, extra)                                                     \

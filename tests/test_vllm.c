@@ -2105,11 +2105,12 @@ static void test_mxfp4_marlin_v0101(void **state) {
 ** the sorting sampler's (1024 x 201,088 x 38.9 B; FlashInfer's 15.4 B would leave 6.2 GiB of KV): this
 ** conda install had no flashinfer-python, which vLLM 0.11.0 pulls only with the vllm[flashinfer] extra
 ** (PR #21959; PR #26443, after 0.11.0, made it a default dependency); vLLM's 0.11.0 image has it,
-** vramfit's default for 0.11.0 (hold-out round 25b). */
+** vramfit's default for 0.11.0 (hold-out round 25b). Given as install = 'pip' (round 25e), the
+** install it was, in place of the flashinfer_sampler = false it implies: the same figure. */
 static void test_mxfp4_marlin_v0110(void **state) {
   expect_figs(*state,
               "return { " GPT_OSS_120B
-              "version = '0.11.0', flashinfer_sampler = false, gpu_memory_utilization = 0.95, "
+              "version = '0.11.0', install = 'pip', gpu_memory_utilization = 0.95, "
               "max_model_len = 131072, max_num_batched_tokens = 1024 }, " CTX_128K ", " H100 " }",
               (const want[]){{"kv_cache_bytes", 1.71, 0.05, IN_GIB}, {NULL}});
 }
