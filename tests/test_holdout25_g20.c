@@ -22,10 +22,12 @@
 
 #include "apiutil.h"
 
-#define H200(model, quant, ver, tp, len)                                                              \
-  "return { model = '" model "', " quant "runtime = { name = 'vllm', version = '" ver                 \
-  "', gpu_memory_utilization = 0.9, max_model_len = " #len ", enable_prefix_caching = false }, "      \
-  "parallel = { tp = " #tp ", nvls = false }, workload = { kind = 'inference', context = " #len " }, " \
+#define H200(model, quant, ver, tp, len)                                                        \
+  "return { model = '" model "', " quant "runtime = { name = 'vllm', version = '" ver           \
+  "', gpu_memory_utilization = 0.9, max_model_len = " #len                                      \
+  ", enable_prefix_caching = false }, "                                                         \
+  "parallel = { tp = " #tp ", nvls = false }, workload = { kind = 'inference', context = " #len \
+  " }, "                                                                                        \
   "gpu = 'H200-SXM-141GB' }"
 #define BLOCK_FP8 "dtype = 'bf16', quant = { name = 'fp8', scheme = 'block', block_size = 128 }, "
 
