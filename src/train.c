@@ -505,12 +505,12 @@ static void train_weights(ectx *c, const train_cfg *t, train_parts *p, int64_t s
   ** shard (AnswerDotAI/fsdp_qlora PR #4; bitsandbytes nn/modules.py Params4bit.to). Hold-out:
   ** huggingface/peft docs/source/accelerate/fsdp.md, Llama-2-70B QLoRA (nf4, double quant)
   ** on 2 GPUs, 19.6 GB with CPU offload and 35.6 GB without (tests/test_holdout25_train.c).
-  ** Runtimes that quantize with bitsandbytes only (Hugging Face models under transformers,
-  ** DeepSpeed or diffusers): torchtune's QLoRA base is torchao's NF4Tensor, whose scalers are
+  ** Every runtime whose `bnb-nf4` is bitsandbytes' Linear4bit (transformers, DeepSpeed,
+  ** diffusers, and plain PyTorch FSDP over bitsandbytes layers as fsdp_qlora's own train.py runs
+  ** it), all but torchtune: torchtune's QLoRA base is torchao's NF4Tensor, whose scalers are
   ** inner tensors of the parameter that FSDP2 shards with it (torchao/dtypes/nf4tensor.py
   ** fsdp_pre_all_gather), and `bnb-nf4` stands for its storage there. */
-  bool bnb_rt = strcmp(s->runtime, "transformers") == 0 || strcmp(s->runtime, "deepspeed") == 0 ||
-                strcmp(s->runtime, "diffusers") == 0;
+  bool bnb_rt = strcmp(s->runtime, "torchtune") != 0;
   uint64_t qs = (ps || t->off_par) && bnb_rt ? bytes_ceildiv(t->bnb_state, mp) : 0;
   if (qs > w) qs = w;
   if (qs && p->pp_own && !bytes_muldiv(qs, p->pp_layers, model_layers(c), &qs)) c->acc.overflow = true;

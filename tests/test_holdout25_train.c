@@ -171,6 +171,30 @@ static void test_bnb_state_denoiser_only(void **state) {
   json_decref(b);
 }
 
+/* The rule follows the library, not a list of runtimes: plain PyTorch FSDP over bitsandbytes'
+** Linear4bit (AnswerDotAI/fsdp_qlora's own train.py, `runtime = "pytorch"`) leaves the QuantState
+** whole as transformers does, so Llama-2-70B nf4 + double quant on 2 ranks holds the same weights
+** category there; torchtune's NF4Tensor shards its scalers with the parameter, so its weights are
+** the plain half and name no statistics. Before this mend the pytorch runtime sharded them too
+** (the weights category one half of the statistics, 543,435,360 B, under the transformers run). */
+static void test_bnb_state_by_library(void **state) {
+  static const char *fmt =
+      "return { model = 'meta-llama/Llama-2-70b-hf', dtype = 'bf16', quant = { name = 'bnb-nf4', "
+      "double_quant = true }, gpu = 'H100-SXM-80GB', runtime = '%s', workload = { kind = 'train', "
+      "method = 'qlora', micro_batch = 2, seq_len = 2048, grad_checkpointing = true, precision = "
+      "'bf16-mixed', optimizer = 'adamw', lora = { r = 8, targets = 'all-linear' } }, parallel = { "
+      "dp = 2, strategy = 'fsdp' } }";
+  long long half = (L70_DQ_WEIGHTS - L70_DQ_STATE + 1) / 2 + L70_DQ_STATE;
+  json_t *j = tu_eval_okf(*state, fmt, "pytorch");
+  assert_int_equal(tu_category(j, "weights"), half);
+  assert_non_null(strstr(tu_category_detail(j, "weights"), "statistics whole on the GPU"));
+  json_decref(j);
+  j = tu_eval_okf(*state, fmt, "torchtune");
+  assert_null(strstr(tu_category_detail(j, "weights"), "statistics"));
+  assert_true(tu_category(j, "weights") < half);
+  json_decref(j);
+}
+
 /* PEFT's method comparison, two result files no round took. Predicted (nothing here changed):
 ** - rank64-steps1000: 24.09 GB max reserved against 20.06 (+20.1 %), a documented miss, pinned. The
 **   same configuration over 5,000 steps (calibration case peft-mc-llama32-3b-lora-r64, 22.55 GB)
@@ -210,6 +234,7 @@ int main(void) {
       cmocka_unit_test(test_holdout25_peft_fsdp_guide),
       cmocka_unit_test(test_holdout25_bnb_state_whole),
       cmocka_unit_test(test_bnb_state_denoiser_only),
+      cmocka_unit_test(test_bnb_state_by_library),
       cmocka_unit_test(test_holdout25_peft_method_comparison),
   };
   return cmocka_run_group_tests(tests, tu_engine_setup, tu_engine_teardown);
