@@ -257,7 +257,7 @@ uint64_t est_forward_dense_bytes(ectx *c, uint64_t tokens, uint64_t a) {
 uint64_t est_forward_moe_bytes(ectx *c, uint64_t tokens, uint64_t a) {
   const block_spec *b = &c->m->block;
   if (!b->experts) return 0;
-  uint64_t t = tokens < 32768 ? tokens : 32768;
+  uint64_t t = tokens < EST_FUSED_MOE_CHUNK ? tokens : EST_FUSED_MOE_CHUNK;
   uint64_t ffn = bytes_ceildiv(b->ffn_dim, c->s->tp);
   uint64_t per = acc_add(&c->acc, 3 * ffn, b->experts_per_tok * c->m->hidden);
   uint64_t ws = acc_mul3(&c->acc, t, per, a);

@@ -72,6 +72,9 @@ uint64_t est_kv_token_bytes(ectx *c);
 #define EST_GRAPH_UNIT_MIB 0.228
 uint64_t est_forward_dense_bytes(ectx *c, uint64_t tokens, uint64_t a);
 uint64_t est_forward_as_dense(ectx *c, model_desc d, uint64_t tokens, uint64_t a);
+/* vLLM's fused-MoE chunk (envs.py VLLM_FUSED_MOE_CHUNK_SIZE, default 32768 tokens): the legacy
+** fused_experts and, before 0.18, the modular kernels work on at most this many tokens at once */
+#define EST_FUSED_MOE_CHUNK 32768
 uint64_t est_forward_moe_bytes(ectx *c, uint64_t tokens, uint64_t a);
 /* A speculative drafter's dense layer forward with its own widths (spec.* extras). */
 uint64_t est_drafter_forward_bytes(ectx *c, uint64_t tokens, uint64_t a);

@@ -1146,7 +1146,7 @@ static uint64_t moe_modular_ws(ectx *c, uint64_t t) {
 static uint64_t moe_bytes(ectx *c, const vcfg *v) {
   const block_spec *b = &c->m->block;
   if (b->experts && moe_cutlass_fp8(c, v)) { /* chunked at 32,768 tokens before 0.18 */
-    uint64_t t = v->fwd_tokens < 32768 ? v->fwd_tokens : 32768;
+    uint64_t t = v->fwd_tokens < EST_FUSED_MOE_CHUNK ? v->fwd_tokens : EST_FUSED_MOE_CHUNK;
     return acc_add(&c->acc, acc_mul(&c->acc, moe_modular_ws(c, t), v->a),
                    acc_mul3(&c->acc, v->fwd_tokens, b->experts, 4));
   }
