@@ -81,7 +81,7 @@ static const gen_family families[] = {
     ** at least 5 GB, is the denoiser's activations alone) need it, and the former 2 did not
     ** hold a feed-forward's output. (diffusers-doc-cogvideox15-model-offload-vae-tiling then
     ** misses: its table measured CogVideoX-2b at 720x480, see below.) VAE decode: the first 2-latent-frame
-    *call
+    ** call
     ** takes the remainder (9 frames for 13 latent frames) and its full-resolution up blocks hold
     ** 128-channel maps (block_out_channels[0]) with the causal convs' caches: 46 B (23 bf16
     ** copies) per pixel x frame x channel, fitted to diffusers-doc-consisid-baseline and
