@@ -97,7 +97,7 @@ static void test_gemma4_rope_spans_global_head(void **state) {
 ** in round 21; round 22 models the workspace below at the FULL mode's first sample (the estimate
 ** takes the larger first sample, not the sum) and in the 0.20+ capture: 0.50 / 0.515, held at 25 %.
 ** Round 21's reading (0.43 GiB of the estimate not modelled). A candidate, not adopted then: FlashInfer's
-*workspace
+** workspace
 ** (VLLM_FLASHINFER_WORKSPACE_BUFFER_SIZE: 413,138,944 B = 394 MiB by 0.19.1rc1.dev231, vllm
 ** issue #40023's overflow message) and 8 MiB a FULL size, which src/rt_vllm.c fi_capture_bytes
 ** charges to hybrid captures up to 0.19: 394 + 4 x 8 MiB would bring the estimate to 0.60
