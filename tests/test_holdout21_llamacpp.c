@@ -5,7 +5,7 @@
 ** within 25 %; a miss not explained is pinned at its current value, with what was ruled out.
 **
 ** Two sources, seven runs. First, six starts of one public benchmark log series, the hardware-verification
-*notes of the
+** notes of the
 ** HilbertRaum desktop app (HilbertraumAI/HilbertRaum; its issue #391 session of 2026-09-08, branch
 ** hw/391-i9-9900x-rtx-3090-24gb-128gb-20260908: "Start: i9-9900x-rtx-3090-24gb-128gb", legs 1
 ** and 7, the starts leg7-baseline-q4km, leg7-app-q5km, leg7-baseline-q5km, leg1-ubatch-512,
